@@ -1,0 +1,24 @@
+//! The blind player's tactile or electronic board: sans-IO protocol codecs,
+//! inference of moves from sensor reports, and the comparison of the board
+//! with the game (FIDE D.2.9).
+
+use shakmaty::{Piece, Square};
+
+/// What a board's sensors know about one square.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Sensed {
+    Empty,
+    /// Boards that identify pieces (DGT, Millennium).
+    Piece(Piece),
+    /// Occupancy-only boards: something is there.
+    Occupied,
+}
+
+/// One square where the board and the game disagree: the game has
+/// `expected` there (None = empty), the board shows `found`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SquareDiff {
+    pub square: Square,
+    pub expected: Option<Piece>,
+    pub found: Sensed,
+}

@@ -1,0 +1,25 @@
+//! The rules layer over shakmaty: the game in progress, its history, how it
+//! ended, draw offers and claims.  No move generation of its own.
+
+/// How a game came to an end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum EndReason {
+    /// 5.1.1
+    Checkmate,
+    /// 5.2.1
+    Stalemate,
+    /// 5.2.2: neither side can mate by any series of legal moves.
+    DeadPosition,
+    /// 9.6.1, automatic.
+    FivefoldRepetition,
+    /// 9.6.2, automatic.
+    SeventyFiveMoves,
+    /// 9.2, on a correct claim.
+    ThreefoldRepetition,
+    /// 9.3, on a correct claim.
+    FiftyMoves,
+    /// 5.2.3, 9.1.
+    Agreement,
+    /// 5.1.2.
+    Resignation,
+}

@@ -1,0 +1,389 @@
+//! The vocabulary files under `voices/`: the words moves are said with and
+//! the templates of every message.
+//!
+//! The built-in files are compiled in with `include_str!`; a user file is
+//! read at start-up and, if it is broken, reported with file, line and key
+//! while the built-in default is used instead.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::Path;
+
+use serde::Deserialize;
+use shakmaty::{ByRole, File, Rank, Role, Square};
+
+/// A message language.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Lang {
+    En,
+    De,
+    It,
+}
+
+impl Lang {
+    pub const ALL: [Lang; 3] = [Lang::En, Lang::De, Lang::It];
+
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::De => "de",
+            Lang::It => "it",
+        }
+    }
+
+    pub fn from_code(code: &str) -> Option<Lang> {
+        Lang::ALL
+            .into_iter()
+            .find(|l| l.code().eq_ignore_ascii_case(code.trim()))
+    }
+
+    /// The built-in vocabulary file of this language.
+    pub fn builtin_source(self) -> (&'static str, &'static str) {
+        match self {
+            Lang::En => ("voices/en.toml", include_str!("../../voices/en.toml")),
+            Lang::De => ("voices/de.toml", include_str!("../../voices/de.toml")),
+            Lang::It => ("voices/it.toml", include_str!("../../voices/it.toml")),
+        }
+    }
+}
+
+/// The built-in Appendix D move vocabulary.
+pub const APPENDIX_D_SOURCE: (&str, &str) = (
+    "voices/appendix-d.toml",
+    include_str!("../../voices/appendix-d.toml"),
+);
+
+/// Grammatical gender of a piece word, for colour adjectives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+pub enum Gender {
+    #[default]
+    #[serde(rename = "m")]
+    Masculine,
+    #[serde(rename = "f")]
+    Feminine,
+    #[serde(rename = "n")]
+    Neuter,
+}
+
+/// One word per piece kind, as written in a voices file.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PieceTable<T> {
+    pub king: T,
+    pub queen: T,
+    pub rook: T,
+    pub bishop: T,
+    pub knight: T,
+    pub pawn: T,
+}
+
+impl<T: Clone> PieceTable<T> {
+    pub fn to_by_role(&self) -> ByRole<T> {
+        ByRole {
+            pawn: self.pawn.clone(),
+            knight: self.knight.clone(),
+            bishop: self.bishop.clone(),
+            rook: self.rook.clone(),
+            queen: self.queen.clone(),
+            king: self.king.clone(),
+        }
+    }
+}
+
+/// SAN letters for the five pieces (pawns have none).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LetterTable {
+    pub king: String,
+    pub queen: String,
+    pub rook: String,
+    pub bishop: String,
+    pub knight: String,
+}
+
+impl LetterTable {
+    /// The letter of `role`, `None` for a pawn.
+    pub fn letter(&self, role: Role) -> Option<&str> {
+        match role {
+            Role::King => Some(&self.king),
+            Role::Queen => Some(&self.queen),
+            Role::Rook => Some(&self.rook),
+            Role::Bishop => Some(&self.bishop),
+            Role::Knight => Some(&self.knight),
+            Role::Pawn => None,
+        }
+    }
+
+    /// Every role whose letter is `letter` (case-sensitive).
+    pub fn roles_for(&self, letter: &str) -> Vec<Role> {
+        [
+            Role::King,
+            Role::Queen,
+            Role::Rook,
+            Role::Bishop,
+            Role::Knight,
+        ]
+        .into_iter()
+        .filter(|r| self.letter(*r) == Some(letter))
+        .collect()
+    }
+}
+
+/// The words a move is said with (`[moves]` in a voices file).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoveWords {
+    /// Files a..h.
+    pub files: [String; 8],
+    /// Ranks 1..8.
+    pub ranks: [String; 8],
+    /// Between file and rank word of a square: " " for "Felix drei", "" for "f3".
+    pub square_separator: String,
+    pub short_castle: String,
+    pub long_castle: String,
+    pub captures: String,
+    pub check: String,
+    pub checkmate: String,
+    pub en_passant: String,
+    pub promotes: String,
+    pub pieces: PieceTable<String>,
+    #[serde(default = "default_genders")]
+    pub genders: PieceTable<Gender>,
+    pub letters: LetterTable,
+}
+
+fn default_genders() -> PieceTable<Gender> {
+    PieceTable {
+        king: Gender::Masculine,
+        queen: Gender::Masculine,
+        rook: Gender::Masculine,
+        bishop: Gender::Masculine,
+        knight: Gender::Masculine,
+        pawn: Gender::Masculine,
+    }
+}
+
+impl MoveWords {
+    pub fn file(&self, file: File) -> &str {
+        &self.files[usize::from(file)]
+    }
+
+    pub fn rank(&self, rank: Rank) -> &str {
+        &self.ranks[usize::from(rank)]
+    }
+
+    pub fn square(&self, sq: Square) -> String {
+        format!(
+            "{}{}{}",
+            self.file(sq.file()),
+            self.square_separator,
+            self.rank(sq.rank())
+        )
+    }
+
+    pub fn piece(&self, role: Role) -> &str {
+        match role {
+            Role::King => &self.pieces.king,
+            Role::Queen => &self.pieces.queen,
+            Role::Rook => &self.pieces.rook,
+            Role::Bishop => &self.pieces.bishop,
+            Role::Knight => &self.pieces.knight,
+            Role::Pawn => &self.pieces.pawn,
+        }
+    }
+
+    pub fn gender(&self, role: Role) -> Gender {
+        match role {
+            Role::King => self.genders.king,
+            Role::Queen => self.genders.queen,
+            Role::Rook => self.genders.rook,
+            Role::Bishop => self.genders.bishop,
+            Role::Knight => self.genders.knight,
+            Role::Pawn => self.genders.pawn,
+        }
+    }
+}
+
+/// `[language]` in a voices file.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LanguageMeta {
+    /// Language code of the words (selects the speech voice): "de", "en", "it".
+    pub code: String,
+    pub name: String,
+}
+
+/// Colour phrases by gender: `{piece}` is replaced by the piece word.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GenderedPhrase {
+    pub m: String,
+    #[serde(default)]
+    pub f: Option<String>,
+    #[serde(default)]
+    pub n: Option<String>,
+}
+
+impl GenderedPhrase {
+    pub fn for_gender(&self, g: Gender) -> &str {
+        match g {
+            Gender::Masculine => &self.m,
+            Gender::Feminine => self.f.as_deref().unwrap_or(&self.m),
+            Gender::Neuter => self.n.as_deref().unwrap_or(&self.m),
+        }
+    }
+}
+
+/// `[colours]` in a message-language file.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Colours {
+    /// "white {piece}" / "weißer {piece}" ...
+    pub white_piece: GenderedPhrase,
+    pub black_piece: GenderedPhrase,
+    /// The sides as nouns: "White", "Weiß", "il Bianco".
+    pub white: String,
+    pub black: String,
+}
+
+/// One voices file as written.  Move-only files (Appendix D) have no
+/// colours and no messages.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VoiceFile {
+    pub language: LanguageMeta,
+    pub moves: MoveWords,
+    #[serde(default)]
+    pub colours: Option<Colours>,
+    #[serde(default)]
+    pub messages: BTreeMap<String, String>,
+}
+
+/// A voices file that could not be used: which file, where, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VoiceError {
+    pub file: String,
+    /// 1-based line, when known.
+    pub line: Option<usize>,
+    /// The key at fault, when known (e.g. `moves.pieces.queen`).
+    pub key: Option<String>,
+    pub detail: String,
+}
+
+impl fmt::Display for VoiceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.file)?;
+        if let Some(line) = self.line {
+            write!(f, ", line {line}")?;
+        }
+        if let Some(key) = &self.key {
+            write!(f, ", key {key}")?;
+        }
+        write!(f, ": {}", self.detail)
+    }
+}
+
+impl std::error::Error for VoiceError {}
+
+/// 1-based line number of byte offset `offset` in `text`.
+pub fn line_of(text: &str, offset: usize) -> usize {
+    text.as_bytes()[..offset.min(text.len())]
+        .iter()
+        .filter(|b| **b == b'\n')
+        .count()
+        + 1
+}
+
+/// The key named in a serde message such as "missing field `captures`" or
+/// "unknown field `queeen`, expected ...".
+fn key_in_message(msg: &str) -> Option<String> {
+    let start = msg.find('`')? + 1;
+    let len = msg[start..].find('`')?;
+    Some(msg[start..start + len].to_owned())
+}
+
+/// Parse the text of a voices file named `file` (for error messages).
+pub fn parse_voice_file(file: &str, text: &str) -> Result<VoiceFile, VoiceError> {
+    toml::from_str::<VoiceFile>(text).map_err(|e| {
+        let detail = e.message().trim().to_owned();
+        VoiceError {
+            file: file.to_owned(),
+            line: e.span().map(|s| line_of(text, s.start)),
+            key: key_in_message(&detail),
+            detail,
+        }
+    })
+}
+
+/// Read and parse a voices file from disk.
+pub fn load_voice_file(path: &Path) -> Result<VoiceFile, VoiceError> {
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| VoiceError {
+        file: name.clone(),
+        line: None,
+        key: None,
+        detail: e.to_string(),
+    })?;
+    parse_voice_file(&name, &text)
+}
+
+/// The built-in file of a language.  The built-in files are tested to parse
+/// (`builtin_files_parse`), so this cannot fail in a released build.
+pub fn builtin(lang: Lang) -> VoiceFile {
+    let (name, text) = lang.builtin_source();
+    parse_voice_file(name, text).expect("built-in voices file parses (tested)")
+}
+
+/// The built-in Appendix D move words.
+pub fn builtin_appendix_d() -> VoiceFile {
+    let (name, text) = APPENDIX_D_SOURCE;
+    parse_voice_file(name, text).expect("built-in voices file parses (tested)")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtin_files_parse() {
+        for lang in Lang::ALL {
+            let (name, text) = lang.builtin_source();
+            parse_voice_file(name, text).unwrap_or_else(|e| panic!("{e}"));
+        }
+        let (name, text) = APPENDIX_D_SOURCE;
+        parse_voice_file(name, text).unwrap_or_else(|e| panic!("{e}"));
+    }
+
+    #[test]
+    fn appendix_d_words() {
+        let v = builtin_appendix_d().moves;
+        assert_eq!(v.square(Square::F3), "Felix drei");
+        assert_eq!(v.square(Square::H8), "Hector acht");
+        assert_eq!(v.piece(Role::Bishop), "Läufer");
+        assert_eq!(v.gender(Role::Queen), Gender::Feminine);
+        assert_eq!(v.letters.roles_for("S"), vec![Role::Knight]);
+    }
+
+    #[test]
+    fn broken_file_names_line_and_key() {
+        let (_, text) = APPENDIX_D_SOURCE;
+        let broken = text.replace("queen = \"Dame\"", "queeen = \"Dame\"");
+        let err = parse_voice_file("my.toml", &broken).unwrap_err();
+        assert_eq!(err.file, "my.toml");
+        assert_eq!(err.key.as_deref(), Some("queeen"));
+        let line = broken
+            .lines()
+            .position(|l| l.starts_with("queeen"))
+            .map(|i| i + 1);
+        assert_eq!(err.line, line);
+    }
+
+    #[test]
+    fn missing_key_is_named() {
+        let (_, text) = APPENDIX_D_SOURCE;
+        let broken = text.replace("captures = \"schlägt\"\n", "");
+        let err = parse_voice_file("my.toml", &broken).unwrap_err();
+        assert_eq!(err.key.as_deref(), Some("captures"));
+        assert!(err.line.is_some());
+    }
+}

@@ -22,3 +22,4 @@ pub struct SquareDiff {
     pub expected: Option<Piece>,
     pub found: Sensed,
 }
+pub mod transport;

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs the system packages hector needs to build, speak and be tested,
+# when they are missing (Debian/Ubuntu).  Safe to run again: it does nothing
+# when everything is there.
+set -euo pipefail
+
+packages=(
+  # build: cpal -> alsa-sys, tts -> speech-dispatcher-sys (bindgen)
+  pkg-config libasound2-dev libspeechd-dev libclang-dev
+  # run: speech
+  speech-dispatcher speech-dispatcher-espeak-ng espeak-ng
+  # tests: real independent tools
+  tmux sox liblouis-bin pgn-extract stockfish
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "hector: installing system packages: ${missing[*]}" >&2
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+fi
+if ! command -v cargo >/dev/null; then
+  echo "hector: cargo is missing: install Rust 1.95 or newer (https://rustup.rs)" >&2
+  exit 1
+fi

@@ -1,0 +1,447 @@
+//! The game in progress and everything said about it: [`App::update`] takes
+//! what happened and returns what to do.  No I/O, no clock of its own: the
+//! caller passes `now`, so every behaviour is tested by feeding messages.
+
+use std::time::Instant;
+
+use shakmaty::{Color, Move, Position};
+
+use crate::command::{ArgReader, Command, Input, Side, read_line};
+use crate::game::{Claim, ClaimOutcome, Game};
+use crate::keymap::{CommandName, Keymap};
+use crate::msg::{Effect, Msg};
+use crate::notation::Reader;
+use crate::speech::vocab::{MoveWords, builtin_appendix_d};
+use crate::speech::{Phraser, Priority, SayKind, Utterance};
+
+/// How the app is set up for a session.
+pub struct AppSetup {
+    pub phraser: Phraser,
+    pub reader: Reader,
+    pub keymap: Keymap,
+    /// Extra vocabularies for command arguments (squares, pieces).
+    pub arg_words: Vec<MoveWords>,
+    /// Whose pieces are "mine".
+    pub me: Color,
+    /// Say the player's own moves too (the opponent's are always said).
+    pub confirm_own_moves: bool,
+}
+
+/// All state of the session.
+pub struct App {
+    game: Game,
+    phraser: Phraser,
+    reader: Reader,
+    keymap: Keymap,
+    arg_words: Vec<MoveWords>,
+    me: Color,
+    confirm_own_moves: bool,
+    last_said: Option<Utterance>,
+    quitting: bool,
+}
+
+impl App {
+    pub fn new(setup: AppSetup) -> App {
+        let mut arg_words = setup.arg_words;
+        arg_words.push(setup.phraser.move_words().clone());
+        arg_words.push(builtin_appendix_d().moves);
+        App {
+            game: Game::new(),
+            phraser: setup.phraser,
+            reader: setup.reader,
+            keymap: setup.keymap,
+            arg_words,
+            me: setup.me,
+            confirm_own_moves: setup.confirm_own_moves,
+            last_said: None,
+            quitting: false,
+        }
+    }
+
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    pub fn phraser(&self) -> &Phraser {
+        &self.phraser
+    }
+
+    /// Whose pieces are "mine".
+    pub fn me(&self) -> Color {
+        self.me
+    }
+
+    /// True once the session is ending.
+    pub fn quitting(&self) -> bool {
+        self.quitting
+    }
+
+    /// When the app next wants a [`Msg::Deadline`] (none yet: no clock).
+    pub fn next_deadline(&self) -> Option<Instant> {
+        None
+    }
+
+    /// The prompt of line mode: whose move and the move number.
+    pub fn prompt(&self) -> String {
+        self.phraser.turn(self.game.position())
+    }
+
+    /// Handle one message.
+    pub fn update(&mut self, msg: Msg, _now: Instant) -> Vec<Effect> {
+        let mut out = Vec::new();
+        match msg {
+            Msg::Line(line) => self.on_line(&line, &mut out),
+            Msg::EndOfInput => {
+                self.quitting = true;
+                out.push(Effect::Quit);
+            }
+            Msg::Deadline => {}
+        }
+        out
+    }
+
+    /// Say one sentence and remember it for "repeat".
+    fn say(&mut self, out: &mut Vec<Effect>, text: String, priority: Priority, kind: SayKind) {
+        let lang = match kind {
+            SayKind::Move => self.phraser.move_lang(),
+            _ => self.phraser.msg_lang(),
+        };
+        let u = Utterance {
+            text,
+            lang: lang.to_owned(),
+            priority,
+            kind,
+        };
+        self.last_said = Some(u.clone());
+        out.push(Effect::Say(u));
+    }
+
+    fn info(&mut self, out: &mut Vec<Effect>, text: String) {
+        self.say(out, text, Priority::Info, SayKind::Info);
+    }
+
+    fn message(&self, key: &str, args: &[(&str, &str)]) -> String {
+        self.phraser.message(key, args)
+    }
+
+    fn on_line(&mut self, line: &str, out: &mut Vec<Effect>) {
+        let words: Vec<&MoveWords> = self.arg_words.iter().collect();
+        let input = read_line(
+            line,
+            &self.keymap,
+            &ArgReader {
+                vocabularies: &words,
+            },
+        );
+        match input {
+            Input::Empty => {
+                let t = self.prompt();
+                self.info(out, t);
+            }
+            Input::Move(text) => self.on_move_text(&text, out),
+            Input::BadArguments { command, .. } => {
+                let t = self.help_line(command);
+                self.say(out, t, Priority::Normal, SayKind::Error);
+            }
+            Input::Command(c) => self.on_command(c, out),
+        }
+    }
+
+    fn help_line(&self, command: CommandName) -> String {
+        let word = self
+            .keymap
+            .words(command)
+            .first()
+            .cloned()
+            .unwrap_or_else(|| command.key().to_owned());
+        self.message(&format!("help_{}", command.key()), &[("command", &word)])
+    }
+
+    fn game_over_sentence(&self) -> Option<String> {
+        let r = self.game.result()?;
+        Some(self.phraser.game_over(r.reason, r.outcome.winner()))
+    }
+
+    fn on_move_text(&mut self, text: &str, out: &mut Vec<Effect>) {
+        if let Some(result) = self.game_over_sentence() {
+            let t = self.message("game_is_over", &[("result", &result)]);
+            self.say(out, t, Priority::Normal, SayKind::Error);
+            return;
+        }
+        match self.reader.read(text, self.game.position()) {
+            Ok(mv) => self.play(mv, out),
+            Err(e) => {
+                let t = self.phraser.input_error(&e, self.game.position());
+                self.say(out, t, Priority::Normal, SayKind::Error);
+            }
+        }
+    }
+
+    /// Play a legal move and announce it (and the end of the game, if it ends).
+    fn play(&mut self, mv: Move, out: &mut Vec<Effect>) {
+        let before = self.game.position().clone();
+        let by = before.turn();
+        if self.game.play(mv).is_err() {
+            // The reader only returns legal moves; say so if that ever fails.
+            let t = self.message("not_understood", &[("input", "?")]);
+            self.say(out, t, Priority::Normal, SayKind::Error);
+            return;
+        }
+        let sentence = self.phraser.say_move(&before, mv);
+        if by != self.me {
+            self.say(out, sentence, Priority::Urgent, SayKind::Move);
+        } else if self.confirm_own_moves {
+            self.say(out, sentence, Priority::Normal, SayKind::Move);
+        }
+        if let Some(t) = self.game_over_sentence() {
+            self.say(out, t, Priority::Urgent, SayKind::Game);
+        }
+    }
+
+    fn side_colour(&self, side: Side) -> Color {
+        match side {
+            Side::Mine => self.me,
+            Side::Theirs => !self.me,
+            Side::Colour(c) => c,
+        }
+    }
+
+    fn on_command(&mut self, command: Command, out: &mut Vec<Effect>) {
+        let pos = self.game.position().clone();
+        match command {
+            Command::Square(sq) => {
+                let t = self.phraser.square_contents(&pos, sq);
+                self.info(out, t);
+            }
+            Command::Pieces { side, role } => {
+                let t = self.phraser.pieces(&pos, self.side_colour(side), role);
+                self.info(out, t);
+            }
+            Command::Rank(r) => {
+                let t = self.phraser.rank_scan(&pos, r);
+                self.info(out, t);
+            }
+            Command::File(f) => {
+                let t = self.phraser.file_scan(&pos, f);
+                self.info(out, t);
+            }
+            Command::Attackers { square, side } => {
+                // By default: the pieces that attack the player's own piece
+                // there, or the opponent's if the square is empty or the
+                // opponent's.
+                let colour = match side {
+                    Some(s) => self.side_colour(s),
+                    None => match pos.board().color_at(square) {
+                        Some(c) => !c,
+                        None => !pos.turn(),
+                    },
+                };
+                let t = self.phraser.attackers(&pos, square, colour);
+                self.info(out, t);
+            }
+            Command::Defenders(square) => {
+                let colour = pos.board().color_at(square).unwrap_or(pos.turn());
+                let t = self.phraser.defenders(&pos, square, colour);
+                self.info(out, t);
+            }
+            Command::Moves(square) => {
+                let t = self.phraser.legal_moves_from(&pos, square);
+                self.info(out, t);
+            }
+            Command::Last(n) => {
+                let t = self.phraser.last_moves(&self.game.positions(), n);
+                self.info(out, t);
+            }
+            Command::Material => {
+                let t = self.phraser.material(&pos);
+                self.info(out, t);
+            }
+            Command::Turn => {
+                let t = self.prompt();
+                self.info(out, t);
+            }
+            Command::Draw => self.offer_draw(out),
+            Command::Accept => self.accept_draw(out),
+            Command::Decline => self.decline_draw(out),
+            Command::Claim(text) => self.claim(text, out),
+            Command::Resign => self.resign(out),
+            Command::New => {
+                self.game = Game::new();
+                let t = self.message("new_game", &[]);
+                self.say(out, t, Priority::Normal, SayKind::Game);
+            }
+            Command::Flip => {
+                self.me = !self.me;
+                let side = self.phraser.side(self.me);
+                let t = self.message("flipped", &[("side", &side)]);
+                self.info(out, t);
+            }
+            Command::Repeat => match self.last_said.clone() {
+                Some(u) => out.push(Effect::Say(u)),
+                None => {
+                    let t = self.message("nothing_to_repeat", &[]);
+                    self.info(out, t);
+                }
+            },
+            Command::Silence => out.push(Effect::Silence),
+            Command::Board => {
+                let t = self.message("no_board", &[]);
+                self.info(out, t);
+            }
+            Command::Help => {
+                let t = self.message("help_intro", &[]);
+                self.info(out, t);
+                for c in CommandName::ALL {
+                    let t = self.help_line(c);
+                    self.info(out, t);
+                }
+            }
+            Command::Quit => {
+                let t = self.message("goodbye", &[]);
+                self.info(out, t);
+                self.quitting = true;
+                out.push(Effect::Quit);
+            }
+        }
+    }
+
+    /// Refuse anything but exploration once the game is over.
+    fn refuse_if_over(&mut self, out: &mut Vec<Effect>) -> bool {
+        match self.game_over_sentence() {
+            Some(result) => {
+                let t = self.message("game_is_over", &[("result", &result)]);
+                self.say(out, t, Priority::Normal, SayKind::Error);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The player who offers: the one who has just moved (an offer is made
+    /// after moving, 9.1.2.1); before the first move, the player to move.
+    fn offering_side(&self) -> Color {
+        if self.game.history().is_empty() {
+            self.game.turn()
+        } else {
+            !self.game.turn()
+        }
+    }
+
+    fn offer_draw(&mut self, out: &mut Vec<Effect>) {
+        if self.refuse_if_over(out) {
+            return;
+        }
+        let by = self.offering_side();
+        let t = match self.game.offer_draw(by) {
+            Ok(()) => {
+                let side = self.phraser.side(by);
+                self.message("draw_offered", &[("side", &side)])
+            }
+            Err(_) => self.message("offer_not_now", &[]),
+        };
+        self.say(out, t, Priority::Urgent, SayKind::Game);
+    }
+
+    fn accept_draw(&mut self, out: &mut Vec<Effect>) {
+        if self.refuse_if_over(out) {
+            return;
+        }
+        let by = self.game.turn();
+        match self.game.accept_draw(by) {
+            Ok(_) => {
+                let t = self.game_over_sentence().unwrap_or_default();
+                self.say(out, t, Priority::Urgent, SayKind::Game);
+            }
+            Err(_) => {
+                let t = self.message("no_offer", &[]);
+                self.say(out, t, Priority::Normal, SayKind::Error);
+            }
+        }
+    }
+
+    fn decline_draw(&mut self, out: &mut Vec<Effect>) {
+        if self.refuse_if_over(out) {
+            return;
+        }
+        let by = self.game.turn();
+        let t = match self.game.decline_draw(by) {
+            Ok(()) => self.message("draw_declined", &[]),
+            Err(_) => self.message("no_offer", &[]),
+        };
+        self.say(out, t, Priority::Normal, SayKind::Game);
+    }
+
+    fn resign(&mut self, out: &mut Vec<Effect>) {
+        if self.refuse_if_over(out) {
+            return;
+        }
+        let by = self.game.turn();
+        if self.game.resign(by).is_ok()
+            && let Some(t) = self.game_over_sentence()
+        {
+            self.say(out, t, Priority::Urgent, SayKind::Game);
+        }
+    }
+
+    /// A draw claim by the player to move (9.2, 9.3), on the position now
+    /// or on an intended move.  Which rule is claimed follows from the
+    /// position: 50 moves when the count is there, else repetition.
+    fn claim(&mut self, intended: Option<String>, out: &mut Vec<Effect>) {
+        if self.refuse_if_over(out) {
+            return;
+        }
+        let pos = self.game.position().clone();
+        let mv = match intended {
+            None => None,
+            Some(text) => match self.reader.read(&text, &pos) {
+                Ok(mv) => Some(mv),
+                Err(e) => {
+                    let t = self.phraser.input_error(&e, &pos);
+                    self.say(out, t, Priority::Normal, SayKind::Error);
+                    return;
+                }
+            },
+        };
+        let halfmoves_after = match mv {
+            Some(m) => pos.clone().play(m).map(|p| p.halfmoves()).unwrap_or(0),
+            None => pos.halfmoves(),
+        };
+        let kind = if halfmoves_after >= 100 {
+            Claim::FiftyMoves
+        } else {
+            Claim::Repetition
+        };
+        let by = pos.turn();
+        match self.game.claim(by, kind, mv) {
+            Ok(ClaimOutcome::Drawn(_)) => {
+                if let Some(m) = mv {
+                    let t = self.phraser.say_move(&pos, m);
+                    self.say(out, t, Priority::Normal, SayKind::Move);
+                }
+                let t = self.game_over_sentence().unwrap_or_default();
+                self.say(out, t, Priority::Urgent, SayKind::Game);
+            }
+            Ok(ClaimOutcome::Refused { reason, .. }) => {
+                let t = self.phraser.claim_refused(&reason);
+                self.say(out, t, Priority::Normal, SayKind::Game);
+                if let Some(m) = mv {
+                    // 9.5.3: the intended move must be made.
+                    let t = self.phraser.say_move(&pos, m);
+                    let p = if by == self.me {
+                        Priority::Normal
+                    } else {
+                        Priority::Urgent
+                    };
+                    self.say(out, t, p, SayKind::Move);
+                    if let Some(t) = self.game_over_sentence() {
+                        self.say(out, t, Priority::Urgent, SayKind::Game);
+                    }
+                }
+            }
+            Err(_) => {
+                let t = self.message("claim_needs_turn", &[]);
+                self.say(out, t, Priority::Normal, SayKind::Error);
+            }
+        }
+    }
+}

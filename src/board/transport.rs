@@ -1,0 +1,280 @@
+//! The serial transport: the only module that touches `serialport`.
+//!
+//! A reader thread opens the port, passes every chunk of bytes it reads to a
+//! callback (the app's channel), writes what the app asks it to, and when
+//! the port goes away (a pulled cable) reports it once and tries to open it
+//! again every second.  No protocol knowledge here: codecs are sans-IO.
+
+use std::io::{ErrorKind, Read, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use serialport::SerialPort;
+
+pub use serialport::{DataBits, Parity, StopBits};
+
+/// How often a lost port is tried again.
+pub const RETRY_EVERY: Duration = Duration::from_secs(1);
+/// How long one read waits before the thread looks at its out-queue.
+const READ_TIMEOUT: Duration = Duration::from_millis(20);
+
+/// Line settings of a serial port.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PortSettings {
+    pub baud: u32,
+    pub data_bits: DataBits,
+    pub parity: Parity,
+    pub stop_bits: StopBits,
+}
+
+/// What happens on the link.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LinkEvent {
+    /// The port is open (first time, or back after a loss).
+    Connected,
+    /// Bytes read from the board, as they came (not whole messages).
+    Bytes(Vec<u8>),
+    /// The port could not be opened or went away; said once per loss.
+    Disconnected(String),
+}
+
+/// A running link to one port.  Dropping it stops the thread.
+pub struct Link {
+    out: Sender<Vec<u8>>,
+    stop: Arc<AtomicBool>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Link {
+    /// Start the reader thread for `path`.  `on_event` is called from that
+    /// thread; when it returns false the thread ends.
+    pub fn spawn<F>(path: String, settings: PortSettings, on_event: F) -> Link
+    where
+        F: FnMut(LinkEvent) -> bool + Send + 'static,
+    {
+        let (out, out_rx) = mpsc::channel();
+        let stop = Arc::new(AtomicBool::new(false));
+        let stop2 = Arc::clone(&stop);
+        let thread = std::thread::Builder::new()
+            .name("board-link".into())
+            .spawn(move || run(&path, settings, &out_rx, &stop2, on_event))
+            .ok();
+        Link {
+            out,
+            stop,
+            thread,
+        }
+    }
+
+    /// Queue bytes for the board; never blocks.  Bytes queued while the
+    /// port is away are dropped (the app asks for a full dump on return).
+    pub fn send(&self, bytes: Vec<u8>) {
+        let _ = self.out.send(bytes);
+    }
+}
+
+impl Drop for Link {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+fn open(path: &str, s: PortSettings) -> Result<Box<dyn serialport::SerialPort>, String> {
+    serialport::new(path, s.baud)
+        .data_bits(s.data_bits)
+        .parity(s.parity)
+        .stop_bits(s.stop_bits)
+        .timeout(READ_TIMEOUT)
+        .open()
+        .map_err(|e| e.to_string())
+}
+
+fn sleep_unless_stopped(stop: &AtomicBool, total: Duration) {
+    let step = Duration::from_millis(20);
+    let mut waited = Duration::ZERO;
+    while waited < total && !stop.load(Ordering::Relaxed) {
+        std::thread::sleep(step);
+        waited += step;
+    }
+}
+
+fn run<F>(
+    path: &str,
+    settings: PortSettings,
+    out: &Receiver<Vec<u8>>,
+    stop: &AtomicBool,
+    mut on_event: F,
+) where
+    F: FnMut(LinkEvent) -> bool,
+{
+    let mut down_reported = false;
+    let mut buf = [0u8; 512];
+    while !stop.load(Ordering::Relaxed) {
+        let mut port = match open(path, settings) {
+            Ok(p) => p,
+            Err(e) => {
+                if !down_reported {
+                    down_reported = true;
+                    if !on_event(LinkEvent::Disconnected(format!("{path}: {e}"))) {
+                        return;
+                    }
+                }
+                sleep_unless_stopped(stop, RETRY_EVERY);
+                continue;
+            }
+        };
+        // Anything queued while the port was away is stale.
+        while out.try_recv().is_ok() {}
+        if !on_event(LinkEvent::Connected) {
+            return;
+        }
+        let why = loop {
+            if stop.load(Ordering::Relaxed) {
+                return;
+            }
+            let mut write_error = None;
+            while let Ok(bytes) = out.try_recv() {
+                if let Err(e) = port.write_all(&bytes).and_then(|()| port.flush()) {
+                    write_error = Some(e.to_string());
+                    break;
+                }
+            }
+            if let Some(e) = write_error {
+                break e;
+            }
+            match port.read(&mut buf) {
+                Ok(0) => {}
+                Ok(n) => {
+                    if !on_event(LinkEvent::Bytes(buf[..n].to_vec())) {
+                        return;
+                    }
+                }
+                Err(e) if e.kind() == ErrorKind::TimedOut || e.kind() == ErrorKind::Interrupted => {
+                }
+                Err(e) => break e.to_string(),
+            }
+        };
+        down_reported = true;
+        if !on_event(LinkEvent::Disconnected(format!("{path}: {why}"))) {
+            return;
+        }
+        sleep_unless_stopped(stop, RETRY_EVERY);
+    }
+}
+
+/// The serial ports of this machine, with a description where one is known.
+pub fn list_ports() -> Result<Vec<(String, String)>, String> {
+    let ports = serialport::available_ports().map_err(|e| e.to_string())?;
+    Ok(ports
+        .into_iter()
+        .map(|p| {
+            let what = match p.port_type {
+                serialport::SerialPortType::UsbPort(u) => format!(
+                    "USB {:04x}:{:04x}{}",
+                    u.vid,
+                    u.pid,
+                    u.product.map(|s| format!(" {s}")).unwrap_or_default()
+                ),
+                serialport::SerialPortType::BluetoothPort => "Bluetooth".to_owned(),
+                serialport::SerialPortType::PciPort => "PCI".to_owned(),
+                serialport::SerialPortType::Unknown => "serial".to_owned(),
+            };
+            (p.port_name, what)
+        })
+        .collect())
+}
+
+/// A pseudo-terminal pair standing in for a board: the master end for a
+/// simulator, and the slave's path that hector opens like a real port.
+/// `pair()` is not safe to call from several threads at once; callers in
+/// tests serialise it.
+pub fn pseudo_terminal() -> Result<(serialport::TTYPort, String), String> {
+    let (master, slave) = serialport::TTYPort::pair().map_err(|e| e.to_string())?;
+    let name = slave
+        .name()
+        .ok_or_else(|| "the pseudo-terminal has no name".to_owned())?;
+    // The slave handle is dropped: hector opens the path itself.  The pair
+    // stays alive as long as the master is open.
+    drop(slave);
+    Ok((master, name))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Mutex;
+    use std::time::Instant;
+
+    /// `TTYPort::pair` must not run on several threads at once.
+    pub static PTY_LOCK: Mutex<()> = Mutex::new(());
+
+    const SETTINGS: PortSettings = PortSettings {
+        baud: 9600,
+        data_bits: DataBits::Eight,
+        parity: Parity::None,
+        stop_bits: StopBits::One,
+    };
+
+    fn wait_for(rx: &Receiver<LinkEvent>, want: impl Fn(&LinkEvent) -> bool) -> Vec<LinkEvent> {
+        let deadline = Instant::now() + Duration::from_secs(5);
+        let mut seen = Vec::new();
+        while Instant::now() < deadline {
+            if let Ok(e) = rx.recv_timeout(Duration::from_millis(50)) {
+                let done = want(&e);
+                seen.push(e);
+                if done {
+                    return seen;
+                }
+            }
+        }
+        panic!("event not seen; got {seen:?}");
+    }
+
+    #[test]
+    fn bytes_both_ways_then_pulled_cable_is_reported() {
+        let _g = PTY_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let (mut master, path) = pseudo_terminal().unwrap();
+        let (tx, rx) = mpsc::channel();
+        let link = Link::spawn(path, SETTINGS, move |e| tx.send(e).is_ok());
+        wait_for(&rx, |e| *e == LinkEvent::Connected);
+
+        master.write_all(b"hello").unwrap();
+        let mut got = Vec::new();
+        for e in wait_for(&rx, |e| matches!(e, LinkEvent::Bytes(_))) {
+            if let LinkEvent::Bytes(b) = e {
+                got.extend(b);
+            }
+        }
+        assert!(b"hello".starts_with(&got) && !got.is_empty(), "{got:?}");
+
+        link.send(vec![0x42]);
+        master.set_timeout(Duration::from_secs(2)).unwrap();
+        let mut one = [0u8; 1];
+        master.read_exact(&mut one).unwrap();
+        assert_eq!(one, [0x42]);
+
+        drop(master);
+        let seen = wait_for(&rx, |e| matches!(e, LinkEvent::Disconnected(_)));
+        assert!(matches!(seen.last(), Some(LinkEvent::Disconnected(_))));
+        drop(link);
+    }
+
+    #[test]
+    fn a_missing_port_is_reported_once_and_retried() {
+        let (tx, rx) = mpsc::channel();
+        let link = Link::spawn("/dev/hector-no-such-port".into(), SETTINGS, move |e| {
+            tx.send(e).is_ok()
+        });
+        let first = rx.recv_timeout(Duration::from_secs(2)).unwrap();
+        assert!(matches!(first, LinkEvent::Disconnected(ref m) if m.contains("hector-no-such-port")));
+        // Two retries later, still only the one report.
+        assert!(rx.recv_timeout(RETRY_EVERY * 2 + Duration::from_millis(300)).is_err());
+        drop(link);
+    }
+}

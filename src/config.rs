@@ -1,0 +1,260 @@
+//! Settings: built-in defaults, an optional user file merged over them
+//! (`$XDG_CONFIG_HOME/hector/config.toml`, else `~/.config/hector/config.toml`),
+//! and the command line over both.
+//!
+//! Every key is optional in the file; a key that is missing keeps its
+//! default.  A file that does not parse, or has an unknown key or a wrong
+//! value, is reported with file, line and key, and the defaults are used.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::toml_error::locate;
+
+/// How moves are said.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum MovesStyle {
+    /// FIDE Appendix D words: Anna .. Hector, eins .. acht, Springer ...
+    #[default]
+    AppendixD,
+    /// The words of the message language.
+    Language,
+}
+
+/// Short (as on a scoresheet) or long (with the from-square).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum MoveForm {
+    #[default]
+    Short,
+    Long,
+}
+
+/// The message language.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Language {
+    #[default]
+    En,
+    De,
+    It,
+}
+
+impl From<Language> for crate::speech::vocab::Lang {
+    fn from(l: Language) -> Self {
+        use crate::speech::vocab::Lang;
+        match l {
+            Language::En => Lang::En,
+            Language::De => Lang::De,
+            Language::It => Lang::It,
+        }
+    }
+}
+
+/// `[announce]`: what is said and how.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Announce {
+    pub moves: MovesStyle,
+    pub language: Language,
+    pub form: MoveForm,
+    /// Name the captured piece ("schlägt Bauer David fünf").
+    pub name_captured: bool,
+    /// Say the colour before the move.
+    pub say_colour: bool,
+    /// Say the move number before the move.
+    pub say_number: bool,
+    /// Say "Bauer" before pawn moves.
+    pub pawn_word: bool,
+    /// Confirm the player's own moves (the opponent's are always said).
+    pub confirm_own_moves: bool,
+}
+
+impl Default for Announce {
+    fn default() -> Self {
+        Announce {
+            moves: MovesStyle::AppendixD,
+            language: Language::En,
+            form: MoveForm::Short,
+            name_captured: false,
+            say_colour: false,
+            say_number: false,
+            pawn_word: true,
+            confirm_own_moves: true,
+        }
+    }
+}
+
+/// `[files]`: the user's own copies of the data files.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Files {
+    /// Move words used with `moves = "appendix-d"` (a copy of voices/appendix-d.toml).
+    pub moves_voice: Option<PathBuf>,
+    /// Message language file (a copy of voices/en.toml etc.).
+    pub messages_voice: Option<PathBuf>,
+    /// Line-mode keymap (a copy of keymaps/line.toml).
+    pub line_keymap: Option<PathBuf>,
+}
+
+/// `[game]`: how the game at this keyboard is played.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct GameSettings {
+    /// The colour whose pieces are "mine" ("white" or "black").
+    pub my_colour: String,
+}
+
+impl Default for GameSettings {
+    fn default() -> Self {
+        GameSettings {
+            my_colour: "white".to_owned(),
+        }
+    }
+}
+
+/// All settings.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    pub announce: Announce,
+    pub files: Files,
+    pub game: GameSettings,
+}
+
+/// A settings file that could not be used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigError {
+    pub file: String,
+    pub line: Option<usize>,
+    pub key: Option<String>,
+    pub detail: String,
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.file)?;
+        if let Some(line) = self.line {
+            write!(f, ", line {line}")?;
+        }
+        if let Some(key) = &self.key {
+            write!(f, ", key {key}")?;
+        }
+        write!(f, ": {}", self.detail)
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+impl Config {
+    /// Parse a settings file's text; `file` names it in errors.
+    pub fn parse(file: &str, text: &str) -> Result<Config, ConfigError> {
+        let config: Config = toml::from_str(text).map_err(|e| {
+            let (line, key) = locate(text, &e);
+            ConfigError {
+                file: file.to_owned(),
+                line,
+                key,
+                detail: e.message().trim().to_owned(),
+            }
+        })?;
+        if !matches!(config.game.my_colour.as_str(), "white" | "black") {
+            return Err(ConfigError {
+                file: file.to_owned(),
+                line: text
+                    .lines()
+                    .position(|l| l.trim_start().starts_with("my_colour"))
+                    .map(|i| i + 1),
+                key: Some("game.my_colour".to_owned()),
+                detail: format!(
+                    "\"{}\" is not a colour: use \"white\" or \"black\"",
+                    config.game.my_colour
+                ),
+            });
+        }
+        Ok(config)
+    }
+
+    /// The user's settings file location (it may not exist).
+    pub fn default_path() -> Option<PathBuf> {
+        let base = std::env::var_os("XDG_CONFIG_HOME")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+            .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))?;
+        Some(base.join("hector").join("config.toml"))
+    }
+
+    /// Load `path`: a missing file gives the defaults silently; a broken one
+    /// gives the defaults and the error to report.
+    pub fn load(path: &Path) -> (Config, Option<ConfigError>) {
+        match std::fs::read_to_string(path) {
+            Ok(text) => match Config::parse(&path.display().to_string(), &text) {
+                Ok(c) => (c, None),
+                Err(e) => (Config::default(), Some(e)),
+            },
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => (Config::default(), None),
+            Err(e) => (
+                Config::default(),
+                Some(ConfigError {
+                    file: path.display().to_string(),
+                    line: None,
+                    key: None,
+                    detail: e.to_string(),
+                }),
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_file_is_all_defaults() {
+        assert_eq!(Config::parse("c.toml", "").unwrap(), Config::default());
+    }
+
+    #[test]
+    fn file_merges_over_defaults() {
+        let c = Config::parse("c.toml", "[announce]\nlanguage = \"de\"\nform = \"long\"\n").unwrap();
+        assert_eq!(c.announce.language, Language::De);
+        assert_eq!(c.announce.form, MoveForm::Long);
+        assert_eq!(c.announce.moves, MovesStyle::AppendixD);
+        assert!(c.announce.pawn_word);
+    }
+
+    #[test]
+    fn wrong_value_names_line_and_key() {
+        let text = "[announce]\nlanguage = \"de\"\nmoves = \"klingon\"\n";
+        let e = Config::parse("c.toml", text).unwrap_err();
+        assert_eq!(e.line, Some(3));
+        assert_eq!(e.key.as_deref(), Some("moves"));
+        assert_eq!(e.file, "c.toml");
+    }
+
+    #[test]
+    fn unknown_key_names_line_and_key() {
+        let text = "[announce]\nlangauge = \"de\"\n";
+        let e = Config::parse("c.toml", text).unwrap_err();
+        assert_eq!(e.line, Some(2));
+        assert_eq!(e.key.as_deref(), Some("langauge"));
+    }
+
+    #[test]
+    fn bad_colour_is_reported() {
+        let e = Config::parse("c.toml", "[game]\nmy_colour = \"green\"\n").unwrap_err();
+        assert_eq!(e.key.as_deref(), Some("game.my_colour"));
+        assert_eq!(e.line, Some(2));
+    }
+
+    #[test]
+    fn missing_file_is_silent_defaults() {
+        let (c, e) = Config::load(Path::new("/nonexistent/hector/config.toml"));
+        assert_eq!(c, Config::default());
+        assert_eq!(e, None);
+    }
+}

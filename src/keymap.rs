@@ -1,0 +1,275 @@
+//! Key bindings of line mode: which typed words call which command
+//! (`keymaps/line.toml`).  The built-in file is compiled in; a user file is
+//! validated and, when broken, reported with file, line and key while the
+//! built-in one is used.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::Path;
+
+use serde::Deserialize;
+
+use crate::toml_error::locate;
+
+/// Every line-mode command, by name.  The keymap file has one entry each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CommandName {
+    Square,
+    Pieces,
+    Rank,
+    File,
+    Attackers,
+    Defenders,
+    Moves,
+    Last,
+    Material,
+    Turn,
+    Draw,
+    Accept,
+    Decline,
+    Claim,
+    Resign,
+    New,
+    Flip,
+    Repeat,
+    Silence,
+    Board,
+    Help,
+    Quit,
+}
+
+impl CommandName {
+    /// In the order `help` lists them.
+    pub const ALL: [CommandName; 22] = [
+        CommandName::Square,
+        CommandName::Pieces,
+        CommandName::Rank,
+        CommandName::File,
+        CommandName::Attackers,
+        CommandName::Defenders,
+        CommandName::Moves,
+        CommandName::Last,
+        CommandName::Material,
+        CommandName::Turn,
+        CommandName::Draw,
+        CommandName::Accept,
+        CommandName::Decline,
+        CommandName::Claim,
+        CommandName::Resign,
+        CommandName::New,
+        CommandName::Flip,
+        CommandName::Repeat,
+        CommandName::Silence,
+        CommandName::Board,
+        CommandName::Help,
+        CommandName::Quit,
+    ];
+
+    /// The name as written in the keymap file.
+    pub fn key(self) -> &'static str {
+        match self {
+            CommandName::Square => "square",
+            CommandName::Pieces => "pieces",
+            CommandName::Rank => "rank",
+            CommandName::File => "file",
+            CommandName::Attackers => "attackers",
+            CommandName::Defenders => "defenders",
+            CommandName::Moves => "moves",
+            CommandName::Last => "last",
+            CommandName::Material => "material",
+            CommandName::Turn => "turn",
+            CommandName::Draw => "draw",
+            CommandName::Accept => "accept",
+            CommandName::Decline => "decline",
+            CommandName::Claim => "claim",
+            CommandName::Resign => "resign",
+            CommandName::New => "new",
+            CommandName::Flip => "flip",
+            CommandName::Repeat => "repeat",
+            CommandName::Silence => "silence",
+            CommandName::Board => "board",
+            CommandName::Help => "help",
+            CommandName::Quit => "quit",
+        }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct KeymapFile {
+    commands: BTreeMap<CommandName, Vec<String>>,
+}
+
+/// A keymap file that could not be used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeymapError {
+    pub file: String,
+    pub line: Option<usize>,
+    pub key: Option<String>,
+    pub detail: String,
+}
+
+impl fmt::Display for KeymapError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.file)?;
+        if let Some(line) = self.line {
+            write!(f, ", line {line}")?;
+        }
+        if let Some(key) = &self.key {
+            write!(f, ", key {key}")?;
+        }
+        write!(f, ": {}", self.detail)
+    }
+}
+
+impl std::error::Error for KeymapError {}
+
+/// The built-in line-mode keymap.
+pub const LINE_KEYMAP_SOURCE: (&str, &str) =
+    ("keymaps/line.toml", include_str!("../keymaps/line.toml"));
+
+/// Words to commands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Keymap {
+    words: BTreeMap<String, CommandName>,
+    by_command: BTreeMap<CommandName, Vec<String>>,
+}
+
+impl Keymap {
+    /// Parse a keymap file's text; `file` names it in errors.
+    pub fn parse(file: &str, text: &str) -> Result<Keymap, KeymapError> {
+        let err = |line: Option<usize>, key: Option<String>, detail: String| KeymapError {
+            file: file.to_owned(),
+            line,
+            key,
+            detail,
+        };
+        let parsed: KeymapFile = toml::from_str(text).map_err(|e| {
+            let (line, key) = locate(text, &e);
+            err(line, key, e.message().trim().to_owned())
+        })?;
+        let line_of_key = |key: &str| {
+            text.lines()
+                .position(|l| l.trim_start().starts_with(key))
+                .map(|i| i + 1)
+        };
+        let mut words = BTreeMap::new();
+        for name in CommandName::ALL {
+            let Some(list) = parsed.commands.get(&name) else {
+                return Err(err(
+                    line_of_key("[commands]"),
+                    Some(format!("commands.{}", name.key())),
+                    "missing command".to_owned(),
+                ));
+            };
+            if list.is_empty() {
+                return Err(err(
+                    line_of_key(name.key()),
+                    Some(format!("commands.{}", name.key())),
+                    "a command needs at least one word".to_owned(),
+                ));
+            }
+            for word in list {
+                let w = word.trim().to_lowercase();
+                if w.is_empty() || w.contains(char::is_whitespace) {
+                    return Err(err(
+                        line_of_key(name.key()),
+                        Some(format!("commands.{}", name.key())),
+                        format!("\"{word}\" must be one word"),
+                    ));
+                }
+                if let Some(other) = words.insert(w.clone(), name)
+                    && other != name
+                {
+                    return Err(err(
+                        line_of_key(name.key()),
+                        Some(format!("commands.{}", name.key())),
+                        format!("\"{w}\" is also a word for {}", other.key()),
+                    ));
+                }
+            }
+        }
+        Ok(Keymap {
+            words,
+            by_command: parsed.commands,
+        })
+    }
+
+    /// The built-in keymap; it is tested to parse (`builtin_keymap_parses`).
+    pub fn builtin() -> Keymap {
+        let (name, text) = LINE_KEYMAP_SOURCE;
+        Keymap::parse(name, text).expect("built-in keymap parses (tested)")
+    }
+
+    /// Read a user keymap file.
+    pub fn load(path: &Path) -> Result<Keymap, KeymapError> {
+        let name = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| KeymapError {
+            file: name.clone(),
+            line: None,
+            key: None,
+            detail: e.to_string(),
+        })?;
+        Keymap::parse(&name, &text)
+    }
+
+    /// The command a word calls, if any (case-insensitive).
+    pub fn command(&self, word: &str) -> Option<CommandName> {
+        self.words.get(&word.to_lowercase()).copied()
+    }
+
+    /// The words of a command, the first being its main name.
+    pub fn words(&self, name: CommandName) -> &[String] {
+        self.by_command.get(&name).map(Vec::as_slice).unwrap_or(&[])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtin_keymap_parses() {
+        let (name, text) = LINE_KEYMAP_SOURCE;
+        let k = Keymap::parse(name, text).unwrap();
+        assert_eq!(k.command("HELP"), Some(CommandName::Help));
+        assert_eq!(k.command("q"), Some(CommandName::Quit));
+        assert_eq!(k.command("Nf3"), None);
+        for c in CommandName::ALL {
+            assert!(!k.words(c).is_empty(), "{c:?}");
+        }
+    }
+
+    #[test]
+    fn duplicate_word_is_reported_with_line_and_key() {
+        let (_, text) = LINE_KEYMAP_SOURCE;
+        let broken = text.replace("[\"flip\"]", "[\"flip\", \"help\"]");
+        let e = Keymap::parse("k.toml", &broken).unwrap_err();
+        assert_eq!(e.key.as_deref(), Some("commands.help"));
+        let line = broken.lines().position(|l| l.starts_with("help")).unwrap() + 1;
+        assert_eq!(e.line, Some(line));
+        assert!(e.detail.contains("\"help\" is also a word for flip"), "{e}");
+    }
+
+    #[test]
+    fn unknown_command_is_reported() {
+        let (_, text) = LINE_KEYMAP_SOURCE;
+        let broken = text.replace("flip      =", "flop      =");
+        let e = Keymap::parse("k.toml", &broken).unwrap_err();
+        assert!(e.line.is_some());
+        assert!(e.to_string().contains("flop"), "{e}");
+    }
+
+    #[test]
+    fn missing_command_is_reported() {
+        let (_, text) = LINE_KEYMAP_SOURCE;
+        let broken: String = text
+            .lines()
+            .filter(|l| !l.starts_with("material"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let e = Keymap::parse("k.toml", &broken).unwrap_err();
+        assert_eq!(e.key.as_deref(), Some("commands.material"));
+    }
+}

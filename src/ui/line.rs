@@ -1,0 +1,109 @@
+//! Line mode: the front end for screen readers and braille displays.
+//!
+//! Every announcement is printed as one line as it happens; a line typed
+//! and confirmed with Enter is a move or a command.  Standard input may be
+//! a pipe (a script of moves and commands): the end of input ends the
+//! session cleanly.  The prompt (whose move, the move number) is printed
+//! when standard input is a terminal, or always with `--prompt always`.
+
+use std::io::{BufRead, Write};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::time::Instant;
+
+use crate::app::App;
+use crate::msg::{Effect, Msg};
+
+/// When to print the prompt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum PromptMode {
+    /// When standard input is a terminal.
+    Auto,
+    Always,
+    Never,
+}
+
+/// Where the effects of the app go, besides the printed line.
+pub trait Sink {
+    /// A sentence was said (it has been printed already).
+    fn say(&mut self, _u: &crate::speech::Utterance) {}
+    fn silence(&mut self) {}
+}
+
+/// Prints only.
+pub struct PrintOnly;
+impl Sink for PrintOnly {}
+
+/// Run line mode until the player quits or the input ends.  `startup` are
+/// the effects to carry out first (e.g. a broken settings file reported).
+pub fn run(
+    app: &mut App,
+    startup: Vec<Effect>,
+    prompt: PromptMode,
+    sink: &mut dyn Sink,
+) -> std::io::Result<()> {
+    use std::io::IsTerminal;
+    let show_prompt = match prompt {
+        PromptMode::Auto => std::io::stdin().is_terminal(),
+        PromptMode::Always => true,
+        PromptMode::Never => false,
+    };
+    let (tx, rx) = mpsc::channel::<Msg>();
+    std::thread::spawn(move || {
+        let stdin = std::io::stdin();
+        for line in stdin.lock().lines() {
+            match line {
+                Ok(l) => {
+                    if tx.send(Msg::Line(l)).is_err() {
+                        return;
+                    }
+                }
+                // Invalid UTF-8 is a line that is not understood, not the end.
+                Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+                    if tx.send(Msg::Line("\u{FFFD}".to_owned())).is_err() {
+                        return;
+                    }
+                }
+                Err(_) => break,
+            }
+        }
+        let _ = tx.send(Msg::EndOfInput);
+    });
+
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let mut effects = startup;
+    loop {
+        for e in effects.drain(..) {
+            match e {
+                Effect::Say(u) => {
+                    writeln!(out, "{}", u.text)?;
+                    sink.say(&u);
+                }
+                Effect::Silence => sink.silence(),
+                Effect::Quit => {
+                    out.flush()?;
+                    return Ok(());
+                }
+            }
+        }
+        if show_prompt {
+            write!(out, "{} > ", app.prompt())?;
+        }
+        out.flush()?;
+        let msg = match app.next_deadline() {
+            Some(deadline) => {
+                let wait = deadline.saturating_duration_since(Instant::now());
+                match rx.recv_timeout(wait) {
+                    Ok(m) => m,
+                    Err(RecvTimeoutError::Timeout) => Msg::Deadline,
+                    Err(RecvTimeoutError::Disconnected) => Msg::EndOfInput,
+                }
+            }
+            None => rx.recv().unwrap_or(Msg::EndOfInput),
+        };
+        effects = app.update(msg, Instant::now());
+        if app.quitting() && !effects.iter().any(|e| matches!(e, Effect::Quit)) {
+            effects.push(Effect::Quit);
+        }
+    }
+}

@@ -1,0 +1,3 @@
+//! Front ends over the one app core.
+
+pub mod line;

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Install what is missing, then run every test (unit, integration, and the
+# bounded property tests).
+set -euo pipefail
+cd "$(dirname "$0")"
+scripts/deps.sh
+exec cargo test --all-targets "$@"

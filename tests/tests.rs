@@ -1,0 +1,7 @@
+//! Integration tests: one test binary, one module per area.  They drive the
+//! real `hector` binary or the app's update loop.
+
+mod util;
+
+mod line_games;
+mod line_mode;

@@ -273,6 +273,7 @@ mod tests {
         assert_eq!(g.result(), None);
         assert_eq!(g.repetitions(), 1);
         assert!(g.history().is_empty());
+        assert_eq!(g.castling_mode(), CastlingMode::Standard);
     }
 
     #[test]
@@ -489,6 +490,7 @@ mod tests {
     #[test]
     fn chess960_castling_from_a_shredder_fen() {
         let mut g = Game::from_fen("4rkr1/pppppppp/8/8/8/8/PPPPPPPP/4RKR1 w GEge - 0 1").unwrap();
+        assert_eq!(g.castling_mode(), CastlingMode::Chess960);
         play_all(&mut g, &["O-O"]);
         let board = g.position().board();
         assert_eq!(board.piece_at(Square::G1), Some(Color::White.king()));

@@ -23,3 +23,16 @@ pub enum EndReason {
     /// 5.1.2.
     Resignation,
 }
+
+mod claims;
+mod core;
+mod offers;
+mod pgn;
+#[cfg(test)]
+mod proptests;
+#[cfg(test)]
+mod test_util;
+mod types;
+
+pub use core::Game;
+pub use types::{Claim, ClaimOutcome, ClaimRefused, GameError, GameResult, PlayedMove, SetupError};

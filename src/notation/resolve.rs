@@ -307,3 +307,189 @@ fn reaches(pos: &Chess, color: Color, from: Square, role: Role, to: Square) -> b
     };
     from.rank() == start && one.offset(step) == Some(to) && !occupied.contains(to)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::fen::Fen;
+    use shakmaty::{CastlingMode, File};
+
+    fn pos(fen: &str) -> Chess {
+        fen.parse::<Fen>()
+            .expect("test FEN parses")
+            .into_position(CastlingMode::Standard)
+            .expect("test FEN is a legal position")
+    }
+
+    fn reading(attempt: Attempt, exact: bool, in_player: bool) -> Reading {
+        Reading {
+            attempt,
+            exact,
+            in_player,
+        }
+    }
+
+    fn to(role: Option<Role>, sq: Square) -> Attempt {
+        Attempt {
+            role,
+            to: Some(sq),
+            ..Attempt::default()
+        }
+    }
+
+    /// Rooks e1 and e3 both reach e2.
+    const ROOKS: &str = "6k1/8/8/8/8/4R3/8/4R1K1 w - - 0 1";
+
+    #[test]
+    fn no_reading_is_not_understood() {
+        assert_eq!(
+            resolve(&[], "zz", &Chess::default()),
+            Err(InputError::NotUnderstood { input: "zz".into() })
+        );
+    }
+
+    #[test]
+    fn two_readings_with_the_same_moves_are_one_ambiguity() {
+        let p = pos(ROOKS);
+        let by_file = Attempt {
+            from_file: Some(File::E),
+            ..to(Some(Role::Rook), Square::E2)
+        };
+        let readings = [
+            reading(to(Some(Role::Rook), Square::E2), true, true),
+            reading(by_file, true, true),
+        ];
+        match resolve(&readings, "in", &p) {
+            Err(InputError::Ambiguous {
+                attempt,
+                candidates,
+            }) => {
+                assert_eq!(attempt, readings[0].attempt);
+                assert_eq!(candidates.len(), 2);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn two_readings_with_different_moves_ask_which() {
+        let p = pos(ROOKS);
+        let readings = [
+            reading(to(Some(Role::Rook), Square::E2), true, false),
+            reading(to(Some(Role::King), Square::F2), true, false),
+        ];
+        match resolve(&readings, "in", &p) {
+            Err(InputError::AmbiguousReading { input, candidates }) => {
+                assert_eq!(input, "in");
+                // By from-square (a1, b1, ..., h1, a2, ...): e1, g1, e3.
+                let from: Vec<Option<Square>> = candidates.iter().map(|m| m.from()).collect();
+                assert_eq!(
+                    from,
+                    vec![Some(Square::E1), Some(Square::G1), Some(Square::E3)]
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_better_level_wins() {
+        let p = pos(ROOKS);
+        let king = reading(to(Some(Role::King), Square::F2), true, true);
+        let rook = reading(to(Some(Role::Rook), Square::E2), true, false);
+        let mut readings = [rook, king];
+        readings.sort_by_key(Reading::level);
+        assert_eq!(
+            resolve(&readings, "in", &p).map(|m| m.role()),
+            Ok(Role::King)
+        );
+    }
+
+    #[test]
+    fn exact_readings_come_before_the_players_language() {
+        let inexact_players = reading(to(Some(Role::King), Square::F2), false, true);
+        let exact_foreign = reading(to(Some(Role::Rook), Square::E2), true, false);
+        assert!(exact_foreign.level() < inexact_players.level());
+    }
+
+    #[test]
+    fn the_most_telling_reason_of_equal_readings() {
+        // The rook f8 guards f2; the rook a1 cannot reach h3.
+        let p = pos("5rk1/8/8/8/8/8/8/R5K1 w - - 0 1");
+        let readings = [
+            reading(to(Some(Role::Rook), Square::H3), true, false),
+            reading(to(Some(Role::King), Square::F2), true, false),
+        ];
+        assert_eq!(
+            resolve(&readings, "in", &p),
+            Err(InputError::Illegal {
+                attempt: readings[1].attempt,
+                reason: IllegalReason::KingWouldBeInCheck
+            })
+        );
+        // But a better reading's reason wins over a more telling one.
+        let readings = [
+            reading(to(Some(Role::Rook), Square::H3), true, true),
+            reading(to(Some(Role::King), Square::F2), true, false),
+        ];
+        assert_eq!(
+            resolve(&readings, "in", &p),
+            Err(InputError::Illegal {
+                attempt: readings[0].attempt,
+                reason: IllegalReason::NoPieceCanReach
+            })
+        );
+    }
+
+    #[test]
+    fn a_blocked_pawn_does_not_reach() {
+        // A black knight on e3 blocks the e-pawn: not pinned, it cannot go.
+        let p = pos("r1bqkbnr/pppppppp/8/8/8/4n3/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        assert!(!reaches(
+            &p,
+            Color::White,
+            Square::E2,
+            Role::Pawn,
+            Square::E4
+        ));
+        assert!(!reaches(
+            &p,
+            Color::White,
+            Square::E2,
+            Role::Pawn,
+            Square::E3
+        ));
+        assert!(reaches(
+            &p,
+            Color::White,
+            Square::D2,
+            Role::Pawn,
+            Square::E3
+        ));
+        assert!(reaches(
+            &p,
+            Color::White,
+            Square::D2,
+            Role::Pawn,
+            Square::D4
+        ));
+        assert!(!reaches(
+            &p,
+            Color::White,
+            Square::D2,
+            Role::Pawn,
+            Square::D5
+        ));
+        assert!(reaches(
+            &p,
+            Color::Black,
+            Square::E7,
+            Role::Pawn,
+            Square::E5
+        ));
+        assert_eq!(
+            matching(&to(None, Square::E4), &p, &p.legal_moves()),
+            Err(IllegalReason::NoPieceCanReach)
+        );
+    }
+}

@@ -317,14 +317,19 @@ impl Lexicon {
         }
         let chars: Vec<char> = chunk.chars().collect();
         let mut out = Vec::new();
-        self.lex_chars(&chars, 0, &mut Vec::new(), &mut out);
+        // In a chunk typed all in capitals, `B` may be the b-file too.
+        let shouted = !chars.iter().any(|c| c.is_lowercase());
+        self.lex_chars(&chars, 0, shouted, &mut Vec::new(), &mut out);
         out
     }
 
+    /// The ways to read `chars` from `p` on, appended to `out`.  `shouted`:
+    /// the chunk has no lower-case letter, so a capital may be a file.
     fn lex_chars(
         &self,
         chars: &[char],
         p: usize,
+        shouted: bool,
         cur: &mut Vec<Lexeme>,
         out: &mut Vec<Vec<Lexeme>>,
     ) {
@@ -343,7 +348,7 @@ impl Lexicon {
             '=' | '/' | '(' => sign(Tok::Promote),
             '1'..='8' => sign(Tok::Rank(Rank::new(u32::from(c) - u32::from('1')))),
             'a'..='h' => sign(Tok::File(File::new(u32::from(c) - u32::from('a')))),
-            'A'..='H' if !self.is_piece_letter(c) => Some((
+            'A'..='H' if shouted || !self.is_piece_letter(c) => Some((
                 Lexeme {
                     tok: Tok::File(File::new(u32::from(c) - u32::from('A'))),
                     sources: None,
@@ -376,7 +381,7 @@ impl Lexicon {
         }
         for (lexeme, n) in alternatives {
             cur.push(lexeme);
-            self.lex_chars(chars, p + n, cur, out);
+            self.lex_chars(chars, p + n, shouted, cur, out);
             cur.pop();
         }
     }
@@ -546,6 +551,12 @@ fn grammar(seq: &[Lexeme]) -> Option<Attempt> {
         [Tok::File(f), Tok::Rank(r)] => (Some(f), Some(r)),
         _ => return None,
     };
+    // A pawn's from-file alone is only written for a capture (`ed5`), never
+    // as its own file (`cc3`): that is a carelessly typed piece letter.
+    if matches!(role, None | Some(Role::Pawn)) && from_rank.is_none() && from_file == Some(to_file)
+    {
+        return None;
+    }
     Some(Attempt {
         role,
         from_file,

@@ -3,6 +3,7 @@
 
 use proptest::prelude::*;
 use shakmaty::fen::Fen;
+use shakmaty::san::SanPlus;
 use shakmaty::{CastlingMode, CastlingSide, Chess, File, Move, Position, Rank, Role, Square};
 
 use super::*;
@@ -547,6 +548,44 @@ fn lower_case_b_is_the_pawn_when_both_are_legal() {
 }
 
 #[test]
+fn capital_b_is_a_file_only_in_capitals() {
+    let pawn = normal(Role::Pawn, Square::B2, Square::C3, Some(Role::Knight), None);
+    let bishop = normal(
+        Role::Bishop,
+        Square::E1,
+        Square::C3,
+        Some(Role::Knight),
+        None,
+    );
+    // All in capitals the case tells nothing: when both are legal, ask.
+    assert_eq!(
+        en().read("BXC3", &pos(B_TWO_WAYS)),
+        Err(InputError::AmbiguousReading {
+            input: "BXC3".into(),
+            candidates: vec![bishop, pawn]
+        })
+    );
+    let bishop_only = "6k1/8/8/8/8/2n5/P7/4B1K1 w - - 0 1";
+    all_give(&en(), bishop_only, &["BXC3"], bishop);
+    // All in capitals, `B` is the b-file when only the pawn can take.
+    let pawn_only = "6k1/8/8/8/8/2n5/1P6/6K1 w - - 0 1";
+    all_give(&en(), pawn_only, &["BXC3", "B2C3", "PAWN B2 C3"], pawn);
+    // With a lower-case letter in it, `B` is only ever a bishop.
+    assert_eq!(
+        en().read("Bxc3", &pos(pawn_only)),
+        Err(InputError::Illegal {
+            attempt: Attempt {
+                role: Some(Role::Bishop),
+                to: Some(Square::C3),
+                capture: true,
+                ..Attempt::default()
+            },
+            reason: IllegalReason::NoPieceCanReach
+        })
+    );
+}
+
+#[test]
 fn lower_case_b_is_the_bishop_when_only_that_is_legal() {
     let bishop = normal(
         Role::Bishop,
@@ -569,6 +608,130 @@ fn lower_case_b_is_the_bishop_when_only_that_is_legal() {
 fn lower_case_piece_letters() {
     let nf3 = normal(Role::Knight, Square::G1, Square::F3, None, None);
     all_give(&en(), BIRD, &["nf3", "sf3", "cf3"], nf3);
+    // `cc3` is not the c-pawn (a pawn's own file is never written): Cavallo.
+    let nc3 = normal(Role::Knight, Square::B1, Square::C3, None, None);
+    all_give(&en(), BIRD, &["cc3", "Cc3", "nc3"], nc3);
+    // `dd3`: the queen (Dame/Donna), not the d-pawn.
+    let qd3 = normal(Role::Queen, Square::D1, Square::D3, None, None);
+    all_give(
+        &en(),
+        "rnbqkbnr/pppp1ppp/8/4p3/3P4/8/PPP1PPPP/RNBQKBNR w KQkq e6 0 2",
+        &["dd3", "Dd3", "Qd3"],
+        qd3,
+    );
+}
+
+/// Positions for the round trip: openings, the rich position, letters.
+const ROUND_TRIP: &[&str] = &[
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    RICH,
+    SCANDINAVIAN,
+    KNIGHTS,
+    BIRD,
+    ROOKS,
+    R_TWO_WAYS,
+    B_TWO_WAYS,
+    PINNED,
+    IN_CHECK,
+    // Middle games with many pieces, both sides to move.
+    "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8",
+    "r2q1rk1/1b1nbppp/p2ppn2/1p6/3NP3/1BN1BP2/PPPQ2PP/2KR3R b - - 0 11",
+    // Promotions with captures, both colours.
+    "1n2k3/P1P5/8/8/8/8/1p4p1/R1N1K3 w Q - 0 1",
+    "1n2k3/P1P5/8/8/8/8/1p4p1/R1N1K3 b - - 0 1",
+];
+
+/// The letters of a SAN string in German or Italian.
+fn translate(san: &str, lang: Lang) -> String {
+    let (k, q, r, b, n) = match lang {
+        Lang::En => ('K', 'Q', 'R', 'B', 'N'),
+        Lang::De => ('K', 'D', 'T', 'L', 'S'),
+        Lang::It => ('R', 'D', 'T', 'A', 'C'),
+    };
+    san.chars()
+        .map(|c| match c {
+            'K' => k,
+            'Q' => q,
+            'R' => r,
+            'B' => b,
+            'N' => n,
+            c => c,
+        })
+        .collect()
+}
+
+#[test]
+fn every_legal_move_reads_back_from_san_and_uci() {
+    for fen in ROUND_TRIP {
+        let p = pos(fen);
+        for lang in Lang::ALL {
+            let reader = Reader::builtin(lang);
+            for m in p.legal_moves() {
+                let san = SanPlus::from_move(p.clone(), m).to_string();
+                let local = translate(&san, lang);
+                let uci = m.to_uci(CastlingMode::Standard).to_string();
+                // English SAN for other players is tested where it is
+                // unambiguous (`R` may be a king in Italian).
+                for input in [&local, &uci] {
+                    assert_eq!(reader.read(input, &p), Ok(m), "{fen} {lang:?} {input}");
+                }
+            }
+        }
+    }
+}
+
+/// The long form of `m` in the words `w`: "Springer Gustav eins Felix drei",
+/// "pawn e7 takes d8 promotes to Queen", "Kurze Rochade".
+fn long_form(m: Move, w: &crate::speech::vocab::MoveWords) -> String {
+    match m {
+        Move::Castle { king, rook } if king < rook => w.short_castle.clone(),
+        Move::Castle { .. } => w.long_castle.clone(),
+        _ => {
+            let mut words = vec![w.piece(m.role()).to_owned()];
+            words.extend(m.from().map(|sq| w.square(sq)));
+            if m.is_capture() {
+                words.push(w.captures.clone());
+            }
+            words.push(w.square(m.to()));
+            if let Some(p) = m.promotion() {
+                words.push(w.promotes.clone());
+                words.push(w.piece(p).to_owned());
+            }
+            words.join(" ")
+        }
+    }
+}
+
+#[test]
+fn every_legal_move_reads_back_from_words() {
+    let mut vocabularies = vec![crate::speech::vocab::builtin_appendix_d().moves];
+    vocabularies.extend(Lang::ALL.map(|l| crate::speech::vocab::builtin(l).moves));
+    for fen in ROUND_TRIP {
+        let p = pos(fen);
+        for lang in Lang::ALL {
+            let reader = Reader::builtin(lang);
+            for m in p.legal_moves() {
+                for w in &vocabularies {
+                    let input = long_form(m, w);
+                    assert_eq!(reader.read(&input, &p), Ok(m), "{fen} {lang:?} {input}");
+                    let shouted = input.to_uppercase();
+                    assert_eq!(reader.read(&shouted, &p), Ok(m), "{fen} {lang:?} {shouted}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_legal_move_reads_back_in_chess960() {
+    let p = pos960(C960);
+    for m in p.legal_moves() {
+        let san = SanPlus::from_move(p.clone(), m).to_string();
+        let uci = m.to_uci(CastlingMode::Chess960).to_string();
+        for input in [&san, &uci] {
+            assert_eq!(en().read(input, &p), Ok(m), "{input}");
+        }
+    }
 }
 
 // ---------------------------------------------------------------- errors

@@ -753,6 +753,8 @@ fn not_understood() {
         "Springer",
         "Felix",
         "O-O-O-O",
+        "dddddddddddddddddddddddddddddddddddddddd",
+        "r r r r r r r r r r r r r r r r",
         "e4 e5 e6",
         "Kurze",
     ] {

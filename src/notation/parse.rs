@@ -246,8 +246,9 @@ impl Lexicon {
         if chunks.is_empty() || chunks.len() > MAX_CHUNKS {
             return Vec::new();
         }
+        let folded: Vec<String> = chunks.iter().map(|c| fold(c)).collect();
         let options: Vec<Vec<(Vec<Lexeme>, usize)>> = (0..chunks.len())
-            .map(|i| self.options_at(&chunks, i))
+            .map(|i| self.options_at(&chunks, &folded, i))
             .collect();
         let mut sequences = Vec::new();
         walk(&options, 0, &mut Vec::new(), &mut sequences);
@@ -274,14 +275,18 @@ impl Lexicon {
         readings
     }
 
-    /// The ways to read the line from chunk `i` on: tokens and how many
-    /// chunks they take.
-    fn options_at(&self, chunks: &[&str], i: usize) -> Vec<(Vec<Lexeme>, usize)> {
+    /// The ways to read the line at chunk `i`: tokens and how many chunks
+    /// they take.  `folded`: the chunks, [`fold`]ed.
+    fn options_at(
+        &self,
+        chunks: &[&str],
+        folded: &[String],
+        i: usize,
+    ) -> Vec<(Vec<Lexeme>, usize)> {
         let mut options: Vec<(Vec<Lexeme>, usize)> = Vec::new();
-        let folded: Vec<String> = chunks[i..].iter().map(|c| fold(c)).collect();
         for p in &self.phrases {
             let n = p.words.len();
-            if folded.len() >= n && folded[..n] == p.words[..] {
+            if folded.get(i..i + n) == Some(&p.words[..]) {
                 let exact = n > 1 || p.original.chars().count() > 1 || p.original == chunks[i];
                 let lexeme = Lexeme {
                     tok: p.tok,

@@ -91,18 +91,22 @@ impl Phraser {
         self.message("file_scan", &[("file", file), ("list", &list)])
     }
 
-    /// The list of a scan.  A piece is "square piece"; one empty square is
-    /// "square empty"; a run of empty squares is "from to empty", each end
-    /// named by `label` (the part of the square that changes along the
-    /// line); a run to the end after a piece is "the rest empty".
+    /// The list of a scan: the pieces from the first to the last one, each
+    /// with its square, and the empty squares between them ("Eva eins
+    /// empty", or a run "Bella to David empty" whose ends are named by
+    /// `label`, the part of the square that changes along the line).  Empty
+    /// squares before the first or after the last piece are "the rest empty"
+    /// at the end; a line with no piece is "all empty".
     fn scan(&self, pos: &Chess, squares: &[Square; 8], label: impl Fn(Square) -> String) -> String {
         let board = pos.board();
-        if squares.iter().all(|sq| board.piece_at(*sq).is_none()) {
+        let occupied = |i: &usize| board.piece_at(squares[*i]).is_some();
+        let (Some(first), Some(last)) = ((0..8).find(occupied), (0..8).rev().find(occupied))
+        else {
             return self.message("scan_all_empty", &[]);
-        }
+        };
         let mut items = Vec::new();
-        let mut i = 0;
-        while i < squares.len() {
+        let mut i = first;
+        while i <= last {
             let sq = squares[i];
             if let Some(p) = board.piece_at(sq) {
                 let square = self.square(sq);
@@ -111,21 +115,19 @@ impl Phraser {
                 i += 1;
                 continue;
             }
-            let run_end = squares[i..]
-                .iter()
-                .position(|s| board.piece_at(*s).is_some())
-                .map_or(squares.len(), |n| i + n);
-            let len = run_end - i;
-            items.push(if len == 1 {
+            // An empty run inside the pieces: it ends before the next piece.
+            let end = (i..=last).find(occupied).unwrap_or(last + 1);
+            items.push(if end - i == 1 {
                 self.message("scan_empty", &[("square", &self.square(sq))])
-            } else if run_end == squares.len() && i > 0 {
-                self.message("scan_rest_empty", &[])
             } else {
                 let from = label(sq);
-                let to = label(squares[run_end - 1]);
+                let to = label(squares[end - 1]);
                 self.message("scan_empty_run", &[("from", &from), ("to", &to)])
             });
-            i = run_end;
+            i = end;
+        }
+        if first > 0 || last < 7 {
+            items.push(self.message("scan_rest_empty", &[]));
         }
         items.join(&self.message("list_comma", &[]))
     }

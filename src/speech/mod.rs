@@ -14,6 +14,8 @@ mod messages;
 mod phrase;
 mod report;
 mod template;
+#[cfg(test)]
+mod test_util;
 mod utterance;
 pub mod vocab;
 

@@ -353,26 +353,33 @@ impl Phraser {
         if role != Role::Pawn || self.opts.pawn_word {
             parts.push(w.piece(role).to_owned());
         }
-        match form {
-            Form::Long => parts.push(w.square(from)),
-            Form::Short => {
-                if let San::Normal { file, rank, .. } = san {
-                    match (file, rank) {
-                        (Some(f), Some(r)) => parts.push(w.square(Square::from_coords(f, r))),
-                        (Some(f), None) => parts.push(w.file(f).to_owned()),
-                        (None, Some(r)) => parts.push(w.rank(r).to_owned()),
-                        (None, None) => {}
+        // The from-square, or in the short form the SAN's disambiguation.
+        let origin = match (form, san) {
+            (Form::Long, _) => Some(w.square(from)),
+            (Form::Short, San::Normal { file, rank, .. }) => match (file, rank) {
+                (Some(f), Some(r)) => Some(w.square(Square::from_coords(f, r))),
+                (Some(f), None) => Some(w.file(f).to_owned()),
+                (None, Some(r)) => Some(w.rank(r).to_owned()),
+                (None, None) => None,
+            },
+            (Form::Short, _) => None,
+        };
+        match (origin, capture) {
+            (Some(origin), None) if form == Form::Short => {
+                // Written together like a square: "Bella David zwei", "bd2".
+                parts.push(format!("{origin}{}{}", w.square_separator, w.square(to)));
+            }
+            (origin, capture) => {
+                parts.extend(origin);
+                if let Some(captured) = capture {
+                    parts.push(w.captures.clone());
+                    if self.opts.name_captured {
+                        parts.push(w.piece(captured).to_owned());
                     }
                 }
+                parts.push(w.square(to));
             }
         }
-        if let Some(captured) = capture {
-            parts.push(w.captures.clone());
-            if self.opts.name_captured {
-                parts.push(w.piece(captured).to_owned());
-            }
-        }
-        parts.push(w.square(to));
         if let Some(p) = promotion {
             parts.push(w.promotes.clone());
             parts.push(w.piece(p).to_owned());
@@ -452,5 +459,396 @@ fn empty_colours() -> Colours {
         black: String::new(),
         the_white_piece: None,
         the_black_piece: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::speech::test_util::last;
+    use shakmaty::san::SanPlus;
+
+    fn appendix_d(opts: MoveOptions) -> Phraser {
+        Phraser::builtin(MoveStyle::AppendixD, Lang::En, opts)
+    }
+
+    fn long_captured() -> MoveOptions {
+        MoveOptions {
+            form: Form::Long,
+            name_captured: true,
+            ..MoveOptions::default()
+        }
+    }
+
+    /// Every row of the forms table in ANNOUNCEMENTS.md: the game that
+    /// reaches the move, its SAN, the short form, the long form with the
+    /// captured piece.
+    const TABLE: [(&str, &str, &str, &str); 9] = [
+        ("1. Nf3", "Nf3", "Springer Felix drei", "Springer Gustav eins Felix drei"),
+        ("1. e4", "e4", "Bauer Eva vier", "Bauer Eva zwei Eva vier"),
+        (
+            "1. e4 d5 2. exd5",
+            "exd5",
+            "Bauer Eva schlägt David fünf",
+            "Bauer Eva vier schlägt Bauer David fünf",
+        ),
+        (
+            "1. d4 d5 2. Nf3 Nf6 3. Nbd2",
+            "Nbd2",
+            "Springer Bella David zwei",
+            "Springer Bella eins David zwei",
+        ),
+        (
+            "1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O Nf6 5. Re1 d6 6. a4 a6 7. Ra3 h6 8. Rae3 h5 9. R1e2",
+            "R1e2",
+            "Turm eins Eva zwei",
+            "Turm Eva eins Eva zwei",
+        ),
+        (
+            "1. d4 d5 2. Nc3 Nc6 3. Bf4 Bf5 4. Qd2 Qd7 5. O-O-O",
+            "O-O-O",
+            "Lange Rochade",
+            "Lange Rochade",
+        ),
+        (
+            "1. e4 a6 2. e5 d5 3. exd6",
+            "exd6",
+            "Bauer Eva schlägt David sechs en passant",
+            "Bauer Eva fünf schlägt Bauer David sechs en passant",
+        ),
+        (
+            "1. e4 e5 2. d4 exd4 3. e5 f5 4. e6 Nf6 5. e7 Kf7 6. e8=Q+",
+            "e8=Q+",
+            "Bauer Eva acht wird Dame, Schach",
+            "Bauer Eva sieben Eva acht wird Dame, Schach",
+        ),
+        (
+            "1. e4 f6 2. d4 g5 3. Qh5#",
+            "Qh5#",
+            "Dame Hector fünf, Schachmatt",
+            "Dame David eins Hector fünf, Schachmatt",
+        ),
+    ];
+
+    #[test]
+    fn forms_table_short() {
+        let p = appendix_d(MoveOptions::default());
+        for (line, san, short, _) in TABLE {
+            let (pos, mv) = last(line);
+            assert_eq!(SanPlus::from_move(pos.clone(), mv).to_string(), san);
+            assert_eq!(p.say_move(&pos, mv), short, "{san}");
+        }
+    }
+
+    #[test]
+    fn forms_table_long_with_captured_piece() {
+        let p = appendix_d(long_captured());
+        for (line, san, _, long) in TABLE {
+            let (pos, mv) = last(line);
+            assert_eq!(p.say_move(&pos, mv), long, "{san}");
+        }
+    }
+
+    #[test]
+    fn appendix_d_words_do_not_depend_on_the_message_language() {
+        for lang in Lang::ALL {
+            let p = Phraser::builtin(MoveStyle::AppendixD, lang, MoveOptions::default());
+            let (pos, mv) = last(TABLE[2].0);
+            assert_eq!(p.say_move(&pos, mv), "Bauer Eva schlägt David fünf");
+            assert_eq!(p.move_lang(), "de");
+            assert_eq!(p.msg_lang(), lang.code());
+        }
+    }
+
+    #[test]
+    fn long_form_without_captured_piece() {
+        let p = appendix_d(MoveOptions {
+            form: Form::Long,
+            ..MoveOptions::default()
+        });
+        let (pos, mv) = last("1. e4 d5 2. exd5");
+        assert_eq!(p.say_move(&pos, mv), "Bauer Eva vier schlägt David fünf");
+    }
+
+    #[test]
+    fn short_form_with_captured_piece() {
+        let p = appendix_d(MoveOptions {
+            name_captured: true,
+            ..MoveOptions::default()
+        });
+        let (pos, mv) = last("1. e4 d5 2. exd5 Qxd5");
+        assert_eq!(p.say_move(&pos, mv), "Dame schlägt Bauer David fünf");
+    }
+
+    #[test]
+    fn short_castling() {
+        let p = appendix_d(MoveOptions::default());
+        let (pos, mv) = last("1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O");
+        assert_eq!(p.say_move(&pos, mv), "Kurze Rochade");
+    }
+
+    const ENGLISH: [(&str, &str); 8] = [
+        ("1. Nf3", "Knight f3"),
+        ("1. e4", "pawn e4"),
+        ("1. e4 d5 2. exd5", "pawn e takes d5"),
+        ("1. e4 e5 2. Nf3 f6 3. Nxe5", "Knight takes e5"),
+        ("1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O", "short castling"),
+        ("1. d4 d5 2. Nc3 Nc6 3. Bf4 Bf5 4. Qd2 Qd7 5. O-O-O", "long castling"),
+        (
+            "1. e4 e5 2. d4 exd4 3. e5 f5 4. e6 Nf6 5. e7 Kf7 6. e8=Q+",
+            "pawn e8 promotes to Queen, check",
+        ),
+        ("1. e4 f6 2. d4 g5 3. Qh5#", "Queen h5, checkmate"),
+    ];
+
+    #[test]
+    fn english_move_words() {
+        let p = Phraser::builtin(MoveStyle::Language, Lang::En, MoveOptions::default());
+        assert_eq!(p.move_lang(), "en");
+        for (line, said) in ENGLISH {
+            let (pos, mv) = last(line);
+            assert_eq!(p.say_move(&pos, mv), said);
+        }
+        let (pos, mv) = last("1. e4 a6 2. e5 d5 3. exd6");
+        assert_eq!(p.say_move(&pos, mv), "pawn e takes d6 en passant");
+        // the disambiguation is written to the square, as on a scoresheet
+        let (pos, mv) = last(TABLE[3].0);
+        assert_eq!(p.say_move(&pos, mv), "Knight bd2");
+        let (pos, mv) = last(TABLE[4].0);
+        assert_eq!(p.say_move(&pos, mv), "Rook 1e2");
+    }
+
+    #[test]
+    fn italian_move_words() {
+        let p = Phraser::builtin(MoveStyle::Language, Lang::It, MoveOptions::default());
+        assert_eq!(p.move_lang(), "it");
+        let expected = [
+            "Cavallo f3",
+            "pedone e4",
+            "pedone e prende d5",
+            "Cavallo prende e5",
+            "arrocco corto",
+            "arrocco lungo",
+            "pedone e8 promuove a Donna, scacco",
+            "Donna h5, scacco matto",
+        ];
+        for ((line, _), said) in ENGLISH.iter().zip(expected) {
+            let (pos, mv) = last(line);
+            assert_eq!(p.say_move(&pos, mv), said);
+        }
+    }
+
+    #[test]
+    fn german_move_words() {
+        let p = Phraser::builtin(MoveStyle::Language, Lang::De, MoveOptions::default());
+        let (pos, mv) = last("1. d4 d5 2. Nf3 Nf6 3. Nbd2");
+        assert_eq!(p.say_move(&pos, mv), "Springer bd2");
+        let (pos, mv) = last("1. e4 f6 2. d4 g5 3. Qh5#");
+        assert_eq!(p.say_move(&pos, mv), "Dame h5, Schachmatt");
+    }
+
+    #[test]
+    fn pawn_word_off() {
+        let p = appendix_d(MoveOptions {
+            pawn_word: false,
+            ..MoveOptions::default()
+        });
+        let (pos, mv) = last("1. e4");
+        assert_eq!(p.say_move(&pos, mv), "Eva vier");
+        let (pos, mv) = last("1. e4 d5 2. exd5");
+        assert_eq!(p.say_move(&pos, mv), "Eva schlägt David fünf");
+        // the other pieces keep their word
+        let (pos, mv) = last("1. Nf3");
+        assert_eq!(p.say_move(&pos, mv), "Springer Felix drei");
+        let long = appendix_d(MoveOptions {
+            pawn_word: false,
+            form: Form::Long,
+            ..MoveOptions::default()
+        });
+        let (pos, mv) = last("1. e4");
+        assert_eq!(long.say_move(&pos, mv), "Eva zwei Eva vier");
+    }
+
+    #[test]
+    fn colour_and_number() {
+        let both = MoveOptions {
+            say_colour: true,
+            say_number: true,
+            ..MoveOptions::default()
+        };
+        let p = appendix_d(both);
+        let (pos, mv) = last("1. e4 e5 2. Nf3");
+        assert_eq!(p.say_move(&pos, mv), "Weiß, 2. Springer Felix drei");
+        let (pos, mv) = last("1. e4 e5 2. Nf3 Nc6");
+        assert_eq!(p.say_move(&pos, mv), "Schwarz, 2... Springer Cesar sechs");
+
+        let colour = appendix_d(MoveOptions {
+            say_colour: true,
+            ..MoveOptions::default()
+        });
+        assert_eq!(colour.say_move(&pos, mv), "Schwarz, Springer Cesar sechs");
+        let number = appendix_d(MoveOptions {
+            say_number: true,
+            ..MoveOptions::default()
+        });
+        assert_eq!(number.say_move(&pos, mv), "2... Springer Cesar sechs");
+
+        let en = Phraser::builtin(MoveStyle::Language, Lang::En, both);
+        assert_eq!(en.say_move(&pos, mv), "Black, 2... Knight c6");
+        let it = Phraser::builtin(MoveStyle::Language, Lang::It, both);
+        assert_eq!(it.say_move(&pos, mv), "Nero, 2... Cavallo c6");
+    }
+
+    #[test]
+    fn colour_with_check() {
+        let p = appendix_d(MoveOptions {
+            say_colour: true,
+            ..MoveOptions::default()
+        });
+        let (pos, mv) = last("1. e4 f6 2. d4 g5 3. Qh5#");
+        assert_eq!(p.say_move(&pos, mv), "Weiß, Dame Hector fünf, Schachmatt");
+    }
+
+    #[test]
+    fn words_of_squares_pieces_and_sides() {
+        let en = appendix_d(MoveOptions::default());
+        assert_eq!(en.square(Square::F3), "Felix drei");
+        assert_eq!(en.piece(Role::Knight), "Springer");
+        assert_eq!(en.side(Color::White), "White");
+        assert_eq!(en.coloured_piece(Piece::from_char('N').unwrap()), "white Springer");
+        assert_eq!(en.coloured_piece(Piece::from_char('q').unwrap()), "black Dame");
+        assert_eq!(en.the_coloured_piece(Piece::from_char('q').unwrap()), "the black Dame");
+
+        let de = Phraser::builtin(MoveStyle::AppendixD, Lang::De, MoveOptions::default());
+        assert_eq!(de.side(Color::White), "Weiß");
+        assert_eq!(de.coloured_piece(Piece::from_char('N').unwrap()), "weißer Springer");
+        assert_eq!(de.coloured_piece(Piece::from_char('Q').unwrap()), "weiße Dame");
+        assert_eq!(de.coloured_piece(Piece::from_char('b').unwrap()), "schwarzer Läufer");
+        assert_eq!(de.the_coloured_piece(Piece::from_char('q').unwrap()), "die schwarze Dame");
+
+        let it = Phraser::builtin(MoveStyle::Language, Lang::It, MoveOptions::default());
+        assert_eq!(it.side(Color::White), "Bianco");
+        assert_eq!(it.square(Square::F3), "f3");
+        assert_eq!(it.coloured_piece(Piece::from_char('N').unwrap()), "Cavallo bianco");
+        assert_eq!(it.coloured_piece(Piece::from_char('r').unwrap()), "Torre nera");
+        // no definite form in Italian: the plain one
+        assert_eq!(it.the_coloured_piece(Piece::from_char('r').unwrap()), "Torre nera");
+    }
+
+    #[test]
+    fn unknown_message_key_is_said_as_itself() {
+        let p = appendix_d(MoveOptions::default());
+        assert_eq!(p.message("no_such_key", &[]), "no_such_key");
+        assert_eq!(
+            p.message("draw_offered", &[("side", "Black")]),
+            "Black offers a draw."
+        );
+    }
+
+    #[test]
+    fn options_can_change() {
+        let mut p = appendix_d(MoveOptions::default());
+        let (pos, mv) = last("1. Nf3");
+        p.set_options(MoveOptions {
+            form: Form::Long,
+            ..p.options()
+        });
+        assert_eq!(p.say_move(&pos, mv), "Springer Gustav eins Felix drei");
+    }
+
+    #[test]
+    fn from_sources_checks_the_message_file() {
+        let moves = vocab::APPENDIX_D_SOURCE;
+        let (_, en) = Lang::En.builtin_source();
+        let broken = en.replace("flipped = \"You play {side}.\"", "flipped = \"You play {sied}.\"");
+        let err = Phraser::from_sources(moves, ("mine.toml", &broken), MoveOptions::default())
+            .unwrap_err();
+        assert_eq!(err.file, "mine.toml");
+        assert_eq!(err.key.as_deref(), Some("messages.flipped"));
+        let line = broken.lines().position(|l| l.starts_with("flipped")).map(|i| i + 1);
+        assert_eq!(err.line, line);
+
+        let good = en.replace("Goodbye.", "Bye.");
+        let p = Phraser::from_sources(moves, ("mine.toml", &good), MoveOptions::default()).unwrap();
+        assert_eq!(p.message("goodbye", &[]), "Bye.");
+    }
+
+    #[test]
+    fn new_checks_parsed_files() {
+        let mut messages = vocab::builtin(Lang::It);
+        let moves = vocab::builtin_appendix_d();
+        assert!(Phraser::new(&moves, &messages, MoveOptions::default()).is_ok());
+        messages.messages.remove("prompt");
+        let err = Phraser::new(&moves, &messages, MoveOptions::default()).unwrap_err();
+        assert_eq!(err.key.as_deref(), Some("messages.prompt"));
+        assert_eq!(err.file, "it");
+    }
+
+    #[test]
+    fn broken_user_files_fall_back_to_the_builtin_ones() {
+        let (_, de) = Lang::De.builtin_source();
+        let broken_messages = de.replace("goodbye = ", "goodbye = 3\n# ");
+        let broken_moves = vocab::APPENDIX_D_SOURCE.1.replace("check = ", "chek = ");
+        let (p, errors) = Phraser::load_or_builtin(
+            MoveStyle::AppendixD,
+            Lang::De,
+            Some(("moves.toml", &broken_moves)),
+            Some(("de.toml", &broken_messages)),
+            MoveOptions::default(),
+        );
+        assert_eq!(errors.len(), 2);
+        assert_eq!(errors[0].file, "moves.toml");
+        assert_eq!(errors[1].file, "de.toml");
+        assert_eq!(errors[1].key.as_deref(), Some("messages.goodbye"));
+        assert_eq!(p.message("goodbye", &[]), "Auf Wiedersehen.");
+        let (pos, mv) = last("1. e4 f6 2. d4 g5 3. Qh5#");
+        assert_eq!(p.say_move(&pos, mv), "Dame Hector fünf, Schachmatt");
+        assert_eq!(
+            p.voice_error(&errors[1]),
+            format!(
+                "de.toml, Zeile {}, Schlüssel messages.goodbye: {}. Es gelten die eingebauten Wörter.",
+                errors[1].line.unwrap(),
+                errors[1].detail
+            )
+        );
+    }
+
+    #[test]
+    fn good_user_files_are_used() {
+        let moves = vocab::APPENDIX_D_SOURCE.1.replace("\"Springer\"", "\"Pferd\"");
+        let (p, errors) = Phraser::load_or_builtin(
+            MoveStyle::AppendixD,
+            Lang::En,
+            Some(("moves.toml", &moves)),
+            None,
+            MoveOptions::default(),
+        );
+        assert!(errors.is_empty());
+        let (pos, mv) = last("1. Nf3");
+        assert_eq!(p.say_move(&pos, mv), "Pferd Felix drei");
+    }
+
+    #[test]
+    fn place_says_what_is_known() {
+        let p = appendix_d(MoveOptions::default());
+        assert_eq!(p.place("a.toml", None, None), "a.toml");
+        assert_eq!(p.place("a.toml", Some(3), None), "a.toml, line 3");
+        assert_eq!(p.place("a.toml", Some(3), Some("k")), "a.toml, line 3, key k");
+        assert_eq!(p.place("a.toml", None, Some("k")), "a.toml, key k");
+    }
+
+    #[test]
+    fn every_message_renders_without_leftover_placeholders() {
+        // Fill every placeholder the program may fill: nothing of the form
+        // {name} may remain in any language.
+        for lang in Lang::ALL {
+            let p = Phraser::builtin(MoveStyle::AppendixD, lang, MoveOptions::default());
+            for key in vocab::builtin(Lang::En).messages.keys() {
+                let names = crate::speech::allowed_placeholders(key).unwrap();
+                let args: Vec<(&str, &str)> = names.iter().map(|n| (n.as_str(), "X")).collect();
+                let said = p.message(key, &args);
+                assert!(!said.contains('{'), "{lang:?} {key}: {said}");
+            }
+        }
     }
 }

@@ -156,13 +156,13 @@ impl Phraser {
     }
 
     fn from_checked(moves: &VoiceFile, messages: &VoiceFile, opts: MoveOptions) -> Phraser {
-        let colours = messages.colours.clone().unwrap_or_else(|| {
-            // Only reached with a file that skipped `check_messages`: fall
-            // back to the English colours rather than fail.
-            vocab::builtin(Lang::En)
-                .colours
-                .unwrap_or_else(|| empty_colours())
-        });
+        // Only a file that skipped `check_messages` lacks colours: fall back
+        // to the English ones rather than fail.
+        let colours = messages
+            .colours
+            .clone()
+            .or_else(|| vocab::builtin(Lang::En).colours)
+            .unwrap_or_else(empty_colours);
         Phraser {
             words: moves.moves.clone(),
             move_lang: moves.language.code.clone(),
@@ -484,7 +484,12 @@ mod tests {
     /// reaches the move, its SAN, the short form, the long form with the
     /// captured piece.
     const TABLE: [(&str, &str, &str, &str); 9] = [
-        ("1. Nf3", "Nf3", "Springer Felix drei", "Springer Gustav eins Felix drei"),
+        (
+            "1. Nf3",
+            "Nf3",
+            "Springer Felix drei",
+            "Springer Gustav eins Felix drei",
+        ),
         ("1. e4", "e4", "Bauer Eva vier", "Bauer Eva zwei Eva vier"),
         (
             "1. e4 d5 2. exd5",
@@ -593,7 +598,10 @@ mod tests {
         ("1. e4 d5 2. exd5", "pawn e takes d5"),
         ("1. e4 e5 2. Nf3 f6 3. Nxe5", "Knight takes e5"),
         ("1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O", "short castling"),
-        ("1. d4 d5 2. Nc3 Nc6 3. Bf4 Bf5 4. Qd2 Qd7 5. O-O-O", "long castling"),
+        (
+            "1. d4 d5 2. Nc3 Nc6 3. Bf4 Bf5 4. Qd2 Qd7 5. O-O-O",
+            "long castling",
+        ),
         (
             "1. e4 e5 2. d4 exd4 3. e5 f5 4. e6 Nf6 5. e7 Kf7 6. e8=Q+",
             "pawn e8 promotes to Queen, check",
@@ -715,24 +723,54 @@ mod tests {
         assert_eq!(en.square(Square::F3), "Felix drei");
         assert_eq!(en.piece(Role::Knight), "Springer");
         assert_eq!(en.side(Color::White), "White");
-        assert_eq!(en.coloured_piece(Piece::from_char('N').unwrap()), "white Springer");
-        assert_eq!(en.coloured_piece(Piece::from_char('q').unwrap()), "black Dame");
-        assert_eq!(en.the_coloured_piece(Piece::from_char('q').unwrap()), "the black Dame");
+        assert_eq!(
+            en.coloured_piece(Piece::from_char('N').unwrap()),
+            "white Springer"
+        );
+        assert_eq!(
+            en.coloured_piece(Piece::from_char('q').unwrap()),
+            "black Dame"
+        );
+        assert_eq!(
+            en.the_coloured_piece(Piece::from_char('q').unwrap()),
+            "the black Dame"
+        );
 
         let de = Phraser::builtin(MoveStyle::AppendixD, Lang::De, MoveOptions::default());
         assert_eq!(de.side(Color::White), "Weiß");
-        assert_eq!(de.coloured_piece(Piece::from_char('N').unwrap()), "weißer Springer");
-        assert_eq!(de.coloured_piece(Piece::from_char('Q').unwrap()), "weiße Dame");
-        assert_eq!(de.coloured_piece(Piece::from_char('b').unwrap()), "schwarzer Läufer");
-        assert_eq!(de.the_coloured_piece(Piece::from_char('q').unwrap()), "die schwarze Dame");
+        assert_eq!(
+            de.coloured_piece(Piece::from_char('N').unwrap()),
+            "weißer Springer"
+        );
+        assert_eq!(
+            de.coloured_piece(Piece::from_char('Q').unwrap()),
+            "weiße Dame"
+        );
+        assert_eq!(
+            de.coloured_piece(Piece::from_char('b').unwrap()),
+            "schwarzer Läufer"
+        );
+        assert_eq!(
+            de.the_coloured_piece(Piece::from_char('q').unwrap()),
+            "die schwarze Dame"
+        );
 
         let it = Phraser::builtin(MoveStyle::Language, Lang::It, MoveOptions::default());
         assert_eq!(it.side(Color::White), "Bianco");
         assert_eq!(it.square(Square::F3), "f3");
-        assert_eq!(it.coloured_piece(Piece::from_char('N').unwrap()), "Cavallo bianco");
-        assert_eq!(it.coloured_piece(Piece::from_char('r').unwrap()), "Torre nera");
+        assert_eq!(
+            it.coloured_piece(Piece::from_char('N').unwrap()),
+            "Cavallo bianco"
+        );
+        assert_eq!(
+            it.coloured_piece(Piece::from_char('r').unwrap()),
+            "Torre nera"
+        );
         // no definite form in Italian: the plain one
-        assert_eq!(it.the_coloured_piece(Piece::from_char('r').unwrap()), "Torre nera");
+        assert_eq!(
+            it.the_coloured_piece(Piece::from_char('r').unwrap()),
+            "Torre nera"
+        );
     }
 
     #[test]
@@ -760,12 +798,18 @@ mod tests {
     fn from_sources_checks_the_message_file() {
         let moves = vocab::APPENDIX_D_SOURCE;
         let (_, en) = Lang::En.builtin_source();
-        let broken = en.replace("flipped = \"You play {side}.\"", "flipped = \"You play {sied}.\"");
+        let broken = en.replace(
+            "flipped = \"You play {side}.\"",
+            "flipped = \"You play {sied}.\"",
+        );
         let err = Phraser::from_sources(moves, ("mine.toml", &broken), MoveOptions::default())
             .unwrap_err();
         assert_eq!(err.file, "mine.toml");
         assert_eq!(err.key.as_deref(), Some("messages.flipped"));
-        let line = broken.lines().position(|l| l.starts_with("flipped")).map(|i| i + 1);
+        let line = broken
+            .lines()
+            .position(|l| l.starts_with("flipped"))
+            .map(|i| i + 1);
         assert_eq!(err.line, line);
 
         let good = en.replace("Goodbye.", "Bye.");
@@ -815,7 +859,9 @@ mod tests {
 
     #[test]
     fn good_user_files_are_used() {
-        let moves = vocab::APPENDIX_D_SOURCE.1.replace("\"Springer\"", "\"Pferd\"");
+        let moves = vocab::APPENDIX_D_SOURCE
+            .1
+            .replace("\"Springer\"", "\"Pferd\"");
         let (p, errors) = Phraser::load_or_builtin(
             MoveStyle::AppendixD,
             Lang::En,
@@ -833,7 +879,10 @@ mod tests {
         let p = appendix_d(MoveOptions::default());
         assert_eq!(p.place("a.toml", None, None), "a.toml");
         assert_eq!(p.place("a.toml", Some(3), None), "a.toml, line 3");
-        assert_eq!(p.place("a.toml", Some(3), Some("k")), "a.toml, line 3, key k");
+        assert_eq!(
+            p.place("a.toml", Some(3), Some("k")),
+            "a.toml, line 3, key k"
+        );
         assert_eq!(p.place("a.toml", None, Some("k")), "a.toml, key k");
     }
 

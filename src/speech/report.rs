@@ -308,7 +308,9 @@ mod tests {
 
     #[test]
     fn not_understood() {
-        let err = InputError::NotUnderstood { input: "xyz".into() };
+        let err = InputError::NotUnderstood {
+            input: "xyz".into(),
+        };
         let pos = Chess::default();
         assert_eq!(
             en().input_error(&err, &pos),
@@ -323,7 +325,10 @@ mod tests {
     #[test]
     fn no_piece_can_reach() {
         let pos = play("1. Nf3 e5");
-        let err = illegal(to(Some(Role::Knight), Square::F3), IllegalReason::NoPieceCanReach);
+        let err = illegal(
+            to(Some(Role::Knight), Square::F3),
+            IllegalReason::NoPieceCanReach,
+        );
         assert_eq!(
             en().input_error(&err, &pos),
             "Springer Felix drei is not legal: no Springer can reach Felix drei."
@@ -396,7 +401,10 @@ mod tests {
             "Eva schlägt David fünf is not legal: no Bauer can reach David fünf."
         );
         let empty = illegal(Attempt::default(), IllegalReason::GameOver);
-        assert_eq!(en().input_error(&empty, &pos), "This move is not legal: the game is over.");
+        assert_eq!(
+            en().input_error(&empty, &pos),
+            "This move is not legal: the game is over."
+        );
     }
 
     #[test]
@@ -446,7 +454,10 @@ mod tests {
         );
         // a move typed when it is the other side's turn
         let pos = play("1. e4");
-        let err = illegal(to(Some(Role::Knight), Square::F3), IllegalReason::NotYourMove);
+        let err = illegal(
+            to(Some(Role::Knight), Square::F3),
+            IllegalReason::NotYourMove,
+        );
         assert_eq!(
             en().input_error(&err, &pos),
             "Springer Felix drei is not legal: it is Black's move."
@@ -462,7 +473,10 @@ mod tests {
                 IllegalReason::KingInCheck,
                 "the King is in check and this move does not answer it",
             ),
-            (IllegalReason::KingWouldBeInCheck, "the King would be in check"),
+            (
+                IllegalReason::KingWouldBeInCheck,
+                "the King would be in check",
+            ),
             (IllegalReason::NotAPromotion, "this move is not a promotion"),
             (IllegalReason::GameOver, "the game is over"),
         ];
@@ -487,7 +501,10 @@ mod tests {
             "Kurze Rochade ist nicht erlaubt: die Rochade ist jetzt nicht möglich."
         );
         let pos = play("1. e4 e5 2. d4 exd4 3. e5 f5 4. e6 Nf6 5. e7 Kf7");
-        let err = illegal(to(Some(Role::Pawn), Square::E8), IllegalReason::PromotionPieceMissing);
+        let err = illegal(
+            to(Some(Role::Pawn), Square::E8),
+            IllegalReason::PromotionPieceMissing,
+        );
         assert_eq!(
             en().input_error(&err, &pos),
             "Bauer Eva acht is not legal: say which piece the pawn becomes."
@@ -581,7 +598,9 @@ mod tests {
         let candidates: Vec<Move> = pos
             .legal_moves()
             .into_iter()
-            .filter(|m| m.to() == Square::E8 && matches!(m.promotion(), Some(Role::Queen | Role::Rook)))
+            .filter(|m| {
+                m.to() == Square::E8 && matches!(m.promotion(), Some(Role::Queen | Role::Rook))
+            })
             .collect();
         assert_eq!(candidates.len(), 2);
         let err = InputError::Ambiguous {
@@ -591,7 +610,8 @@ mod tests {
         let said = en().input_error(&err, &pos);
         assert!(
             said == "That can mean Bauer Eva acht wird Dame or Bauer Eva acht wird Turm. Say which."
-                || said == "That can mean Bauer Eva acht wird Turm or Bauer Eva acht wird Dame. Say which.",
+                || said
+                    == "That can mean Bauer Eva acht wird Turm or Bauer Eva acht wird Dame. Say which.",
             "{said}"
         );
     }
@@ -599,8 +619,14 @@ mod tests {
     #[test]
     fn ambiguous_reading() {
         let pos = play("1. e4 e5 2. h4 h5 3. Rh3 a6 4. Re3 a5");
-        let rook = shakmaty::san::San::from_ascii(b"Re2").unwrap().to_move(&pos).unwrap();
-        let king = shakmaty::san::San::from_ascii(b"Ke2").unwrap().to_move(&pos).unwrap();
+        let rook = shakmaty::san::San::from_ascii(b"Re2")
+            .unwrap()
+            .to_move(&pos)
+            .unwrap();
+        let king = shakmaty::san::San::from_ascii(b"Ke2")
+            .unwrap()
+            .to_move(&pos)
+            .unwrap();
         let err = InputError::AmbiguousReading {
             input: "Re2".into(),
             candidates: vec![rook, king],
@@ -618,8 +644,16 @@ mod tests {
     #[test]
     fn game_over_for_every_reason() {
         let cases = [
-            (EndReason::Checkmate, Some(Color::White), "Checkmate. White wins, 1-0."),
-            (EndReason::Checkmate, Some(Color::Black), "Checkmate. Black wins, 0-1."),
+            (
+                EndReason::Checkmate,
+                Some(Color::White),
+                "Checkmate. White wins, 1-0.",
+            ),
+            (
+                EndReason::Checkmate,
+                Some(Color::Black),
+                "Checkmate. Black wins, 0-1.",
+            ),
             (
                 EndReason::Resignation,
                 Some(Color::White),
@@ -646,7 +680,11 @@ mod tests {
                 None,
                 "Draw by threefold repetition, 1/2-1/2.",
             ),
-            (EndReason::FiftyMoves, None, "Draw by the 50-move rule, 1/2-1/2."),
+            (
+                EndReason::FiftyMoves,
+                None,
+                "Draw by the 50-move rule, 1/2-1/2.",
+            ),
             (EndReason::Agreement, None, "Draw by agreement, 1/2-1/2."),
             // inconsistent calls still give a sentence
             (EndReason::Checkmate, None, "The game is over."),
@@ -745,6 +783,9 @@ mod tests {
             },
         ];
         assert_eq!(en().mismatch(&agree), "Board matches the game.");
-        assert_eq!(de().mismatch(&agree), "Das Brett stimmt mit der Partie überein.");
+        assert_eq!(
+            de().mismatch(&agree),
+            "Das Brett stimmt mit der Partie überein."
+        );
     }
 }

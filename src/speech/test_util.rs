@@ -39,5 +39,6 @@ pub fn last(line: &str) -> (Chess, Move) {
 /// A position from FEN.
 pub fn fen(text: &str) -> Chess {
     let fen: Fen = text.parse().expect("FEN");
-    fen.into_position(CastlingMode::Standard).expect("legal FEN")
+    fen.into_position(CastlingMode::Standard)
+        .expect("legal FEN")
 }

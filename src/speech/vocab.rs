@@ -372,14 +372,12 @@ pub fn key_path_at(text: &str, offset: usize) -> Option<String> {
     ) -> bool {
         for (k, v) in table.iter() {
             path.push(k.get_ref().to_string());
-            match v.get_ref() {
-                DeValue::Table(t) => {
-                    if hit(k.span(), None) || find(t, hit, path) {
-                        return true;
-                    }
-                }
-                _ if hit(k.span(), Some(v.span())) => return true,
-                _ => {}
+            let found = match v.get_ref() {
+                DeValue::Table(t) => hit(k.span(), None) || find(t, hit, path),
+                _ => hit(k.span(), Some(v.span())),
+            };
+            if found {
+                return true;
             }
             path.pop();
         }

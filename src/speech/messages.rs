@@ -7,6 +7,7 @@
 //! that the program also fills for languages that word it differently.
 
 use std::collections::BTreeSet;
+use std::sync::OnceLock;
 
 use toml::de::{DeTable, DeValue};
 
@@ -29,8 +30,7 @@ const COLOUR_PLACEHOLDER: &str = "piece";
 /// The placeholders the program fills for message `key`; `None` for a key
 /// the built-in English file does not have.
 pub fn allowed_placeholders(key: &str) -> Option<BTreeSet<String>> {
-    let reference = vocab::builtin(Lang::En);
-    let template = reference.messages.get(key)?;
+    let template = reference().messages.get(key)?;
     let mut names: BTreeSet<String> = template::placeholders(template)
         .map(|s| s.into_iter().map(str::to_owned).collect())
         .unwrap_or_default();
@@ -40,6 +40,12 @@ pub fn allowed_placeholders(key: &str) -> Option<BTreeSet<String>> {
         }
     }
     Some(names)
+}
+
+/// The built-in English file, parsed once: the reference for every check.
+fn reference() -> &'static VoiceFile {
+    static REFERENCE: OnceLock<VoiceFile> = OnceLock::new();
+    REFERENCE.get_or_init(|| vocab::builtin(Lang::En))
 }
 
 /// 1-based line of the key at `path` (e.g. `["messages", "prompt"]`) in the

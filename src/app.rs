@@ -7,7 +7,7 @@ use std::time::Instant;
 use shakmaty::{Color, Move, Position};
 
 use crate::command::{ArgReader, Command, Input, Side, read_line};
-use crate::game::{Claim, ClaimOutcome, Game};
+use crate::game::{Claim, ClaimOutcome, ClaimRefused, Game, GameError};
 use crate::keymap::{CommandName, Keymap};
 use crate::msg::{Effect, Msg};
 use crate::notation::Reader;
@@ -162,9 +162,14 @@ impl App {
         Some(self.phraser.game_over(r.reason, r.outcome.winner()))
     }
 
+    /// "The game is over: 1-0. Say new for a new game."
+    fn game_is_over(&self) -> Option<String> {
+        let r = self.game.result()?;
+        Some(self.message("game_is_over", &[("result", r.outcome.as_str())]))
+    }
+
     fn on_move_text(&mut self, text: &str, out: &mut Vec<Effect>) {
-        if let Some(result) = self.game_over_sentence() {
-            let t = self.message("game_is_over", &[("result", &result)]);
+        if let Some(t) = self.game_is_over() {
             self.say(out, t, Priority::Normal, SayKind::Error);
             return;
         }
@@ -180,21 +185,26 @@ impl App {
     /// Play a legal move and announce it (and the end of the game, if it ends).
     fn play(&mut self, mv: Move, out: &mut Vec<Effect>) {
         let before = self.game.position().clone();
-        let by = before.turn();
         if self.game.play(mv).is_err() {
             // The reader only returns legal moves; say so if that ever fails.
             let t = self.message("not_understood", &[("input", "?")]);
             self.say(out, t, Priority::Normal, SayKind::Error);
             return;
         }
-        let sentence = self.phraser.say_move(&before, mv);
-        if by != self.me {
+        self.announce_move(&before, mv, out);
+        if let Some(t) = self.game_over_sentence() {
+            self.say(out, t, Priority::Urgent, SayKind::Game);
+        }
+    }
+
+    /// Announce a move just played from `before`: the opponent's move is
+    /// urgent and always said; the player's own is a confirmation.
+    fn announce_move(&mut self, before: &shakmaty::Chess, mv: Move, out: &mut Vec<Effect>) {
+        let sentence = self.phraser.say_move(before, mv);
+        if before.turn() != self.me {
             self.say(out, sentence, Priority::Urgent, SayKind::Move);
         } else if self.confirm_own_moves {
             self.say(out, sentence, Priority::Normal, SayKind::Move);
-        }
-        if let Some(t) = self.game_over_sentence() {
-            self.say(out, t, Priority::Urgent, SayKind::Game);
         }
     }
 
@@ -249,7 +259,15 @@ impl App {
                 self.info(out, t);
             }
             Command::Last(n) => {
-                let t = self.phraser.last_moves(&self.game.positions(), n);
+                let mut recent: Vec<(shakmaty::Chess, Move)> = self
+                    .game
+                    .positions()
+                    .rev()
+                    .take(n)
+                    .map(|(before, played)| (before.clone(), played.mv))
+                    .collect();
+                recent.reverse();
+                let t = self.phraser.last_moves(&recent, n);
                 self.info(out, t);
             }
             Command::Material => {
@@ -307,9 +325,8 @@ impl App {
 
     /// Refuse anything but exploration once the game is over.
     fn refuse_if_over(&mut self, out: &mut Vec<Effect>) -> bool {
-        match self.game_over_sentence() {
-            Some(result) => {
-                let t = self.message("game_is_over", &[("result", &result)]);
+        match self.game_is_over() {
+            Some(t) => {
                 self.say(out, t, Priority::Normal, SayKind::Error);
                 true
             }
@@ -337,7 +354,7 @@ impl App {
                 let side = self.phraser.side(by);
                 self.message("draw_offered", &[("side", &side)])
             }
-            Err(_) => self.message("offer_not_now", &[]),
+            Err(e) => self.game_error(&e),
         };
         self.say(out, t, Priority::Urgent, SayKind::Game);
     }
@@ -352,10 +369,21 @@ impl App {
                 let t = self.game_over_sentence().unwrap_or_default();
                 self.say(out, t, Priority::Urgent, SayKind::Game);
             }
-            Err(_) => {
-                let t = self.message("no_offer", &[]);
+            Err(e) => {
+                let t = self.game_error(&e);
                 self.say(out, t, Priority::Normal, SayKind::Error);
             }
+        }
+    }
+
+    /// The sentence for a refused offer, acceptance or decline.
+    fn game_error(&self, e: &GameError) -> String {
+        match e {
+            GameError::NoOffer => self.message("no_offer", &[]),
+            GameError::OwnOffer => self.message("own_offer", &[]),
+            GameError::OfferPending { .. } => self.message("offer_pending", &[]),
+            GameError::AgreementTooEarly => self.message("too_early", &[]),
+            GameError::GameOver | GameError::IllegalMove => self.message("offer_not_now", &[]),
         }
     }
 
@@ -365,8 +393,11 @@ impl App {
         }
         let by = self.game.turn();
         let t = match self.game.decline_draw(by) {
-            Ok(()) => self.message("draw_declined", &[]),
-            Err(_) => self.message("no_offer", &[]),
+            Ok(()) => {
+                let side = self.phraser.side(by);
+                self.message("draw_declined", &[("side", &side)])
+            }
+            Err(e) => self.game_error(&e),
         };
         self.say(out, t, Priority::Normal, SayKind::Game);
     }
@@ -413,26 +444,40 @@ impl App {
         };
         let by = pos.turn();
         match self.game.claim(by, kind, mv) {
-            Ok(ClaimOutcome::Drawn(_)) => {
+            Ok(ClaimOutcome::Drawn(_)) | Ok(ClaimOutcome::EndedByMove(_)) => {
                 if let Some(m) = mv {
-                    let t = self.phraser.say_move(&pos, m);
-                    self.say(out, t, Priority::Normal, SayKind::Move);
+                    self.announce_move(&pos, m, out);
                 }
                 let t = self.game_over_sentence().unwrap_or_default();
                 self.say(out, t, Priority::Urgent, SayKind::Game);
             }
-            Ok(ClaimOutcome::Refused { reason, .. }) => {
-                let t = self.phraser.claim_refused(&reason);
+            Ok(ClaimOutcome::Refused {
+                reason,
+                played,
+                draw_offer,
+            }) => {
+                let mut t = match reason {
+                    ClaimRefused::Repetition { occurrences: 1 } => {
+                        self.message("claim_refused_repetition_once", &[])
+                    }
+                    ClaimRefused::Repetition { occurrences } => self.message(
+                        "claim_refused_repetition",
+                        &[("count", &occurrences.to_string())],
+                    ),
+                    ClaimRefused::FiftyMoves { halfmoves } => self.message(
+                        "claim_refused_fifty",
+                        &[("count", &(halfmoves / 2).to_string())],
+                    ),
+                    ClaimRefused::NotYourTurn => self.message("claim_needs_turn", &[]),
+                };
+                if draw_offer {
+                    // 9.1.2.3: a claim counts as a draw offer.
+                    t = format!("{t} {}", self.message("claim_is_offer", &[]));
+                }
                 self.say(out, t, Priority::Normal, SayKind::Game);
-                if let Some(m) = mv {
+                if let Some(p) = played {
                     // 9.5.3: the intended move must be made.
-                    let t = self.phraser.say_move(&pos, m);
-                    let p = if by == self.me {
-                        Priority::Normal
-                    } else {
-                        Priority::Urgent
-                    };
-                    self.say(out, t, p, SayKind::Move);
+                    self.announce_move(&pos, p.mv, out);
                     if let Some(t) = self.game_over_sentence() {
                         self.say(out, t, Priority::Urgent, SayKind::Game);
                     }

@@ -18,10 +18,16 @@ pub enum Side {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
     Square(Square),
-    Pieces { side: Side, role: Option<Role> },
+    Pieces {
+        side: Side,
+        role: Option<Role>,
+    },
     Rank(Rank),
     File(File),
-    Attackers { square: Square, side: Option<Side> },
+    Attackers {
+        square: Square,
+        side: Option<Side>,
+    },
     Defenders(Square),
     Moves(Square),
     Last(usize),
@@ -49,7 +55,10 @@ pub enum Input {
     Command(Command),
     /// A command word with arguments that did not make sense: the command
     /// and what was wrong, for the help sentence.
-    BadArguments { command: CommandName, args: String },
+    BadArguments {
+        command: CommandName,
+        args: String,
+    },
     /// Anything else: read it as a move.
     Move(String),
 }
@@ -186,10 +195,9 @@ pub fn read_line(line: &str, keymap: &Keymap, args: &ArgReader<'_>) -> Input {
         CommandName::Defenders => square_only(Command::Defenders),
         CommandName::Moves => square_only(Command::Moves),
         CommandName::Attackers => match args.square(rest) {
-            Some((square, n)) if n == rest.len() => Input::Command(Command::Attackers {
-                square,
-                side: None,
-            }),
+            Some((square, n)) if n == rest.len() => {
+                Input::Command(Command::Attackers { square, side: None })
+            }
             Some((square, n)) if n + 1 == rest.len() => match args.side(rest[n]) {
                 Some(side) => Input::Command(Command::Attackers {
                     square,
@@ -233,9 +241,9 @@ pub fn read_line(line: &str, keymap: &Keymap, args: &ArgReader<'_>) -> Input {
             },
             _ => bad(),
         },
-        CommandName::Claim => Input::Command(Command::Claim(
-            (!rest.is_empty()).then(|| rest.join(" ")),
-        )),
+        CommandName::Claim => {
+            Input::Command(Command::Claim((!rest.is_empty()).then(|| rest.join(" "))))
+        }
         CommandName::Material => no_args(Command::Material),
         CommandName::Turn => no_args(Command::Turn),
         CommandName::Draw => no_args(Command::Draw),
@@ -262,12 +270,24 @@ mod tests {
         let en = builtin(Lang::En).moves;
         let de = builtin(Lang::De).moves;
         let vocabularies = [&d, &en, &de];
-        read_line(line, &Keymap::builtin(), &ArgReader { vocabularies: &vocabularies })
+        read_line(
+            line,
+            &Keymap::builtin(),
+            &ArgReader {
+                vocabularies: &vocabularies,
+            },
+        )
     }
 
     #[test]
     fn squares_in_every_form() {
-        for s in ["square f3", "sq F3", "what Felix drei", "square felix 3", "square f drei"] {
+        for s in [
+            "square f3",
+            "sq F3",
+            "what Felix drei",
+            "square felix 3",
+            "square f drei",
+        ] {
             assert_eq!(read(s), Input::Command(Command::Square(Square::F3)), "{s}");
         }
         assert_eq!(
@@ -317,7 +337,10 @@ mod tests {
 
     #[test]
     fn ranks_files_last_claim() {
-        assert_eq!(read("rank vier"), Input::Command(Command::Rank(Rank::Fourth)));
+        assert_eq!(
+            read("rank vier"),
+            Input::Command(Command::Rank(Rank::Fourth))
+        );
         assert_eq!(read("rank 4"), Input::Command(Command::Rank(Rank::Fourth)));
         assert_eq!(read("file Eva"), Input::Command(Command::File(File::E)));
         assert_eq!(read("last"), Input::Command(Command::Last(1)));
@@ -341,7 +364,10 @@ mod tests {
         assert!(matches!(read("rank"), Input::BadArguments { .. }));
         assert!(matches!(read("last -1"), Input::BadArguments { .. }));
         assert!(matches!(read("help me"), Input::BadArguments { .. }));
-        assert!(matches!(read("attackers e4 purple"), Input::BadArguments { .. }));
+        assert!(matches!(
+            read("attackers e4 purple"),
+            Input::BadArguments { .. }
+        ));
     }
 
     #[test]

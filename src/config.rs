@@ -220,7 +220,8 @@ mod tests {
 
     #[test]
     fn file_merges_over_defaults() {
-        let c = Config::parse("c.toml", "[announce]\nlanguage = \"de\"\nform = \"long\"\n").unwrap();
+        let c =
+            Config::parse("c.toml", "[announce]\nlanguage = \"de\"\nform = \"long\"\n").unwrap();
         assert_eq!(c.announce.language, Language::De);
         assert_eq!(c.announce.form, MoveForm::Long);
         assert_eq!(c.announce.moves, MovesStyle::AppendixD);

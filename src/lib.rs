@@ -26,6 +26,6 @@ pub mod keymap;
 pub mod msg;
 pub mod notation;
 pub mod setup;
-pub mod toml_error;
 pub mod speech;
+pub mod toml_error;
 pub mod ui;

@@ -10,8 +10,8 @@ use crate::app::{App, AppSetup};
 use crate::config::{Config, MoveForm, MovesStyle};
 use crate::keymap::Keymap;
 use crate::notation::Reader;
-use crate::speech::vocab::{self, Lang, VoiceFile};
-use crate::speech::{Form, MoveOptions, Phraser};
+use crate::speech::vocab::{self, Lang, VoiceError};
+use crate::speech::{Form, MoveOptions, MoveStyle, Phraser};
 
 /// Settings given on the command line, over the settings file.
 #[derive(Debug, Clone, Default, clap::Args)]
@@ -54,20 +54,33 @@ pub struct Started {
     pub startup_messages: Vec<String>,
 }
 
-fn voice_or_builtin(
-    path: Option<&PathBuf>,
-    builtin: VoiceFile,
-    problems: &mut Vec<String>,
-) -> VoiceFile {
-    match path {
-        None => builtin,
-        Some(p) => match vocab::load_voice_file(p) {
-            Ok(v) => v,
-            Err(e) => {
-                problems.push(e.to_string());
-                builtin
-            }
-        },
+/// A problem found in one of the user's files, said once hector has its words.
+enum Problem {
+    /// A settings or keymap file: file, line, key, what is wrong.
+    Settings {
+        file: String,
+        line: Option<usize>,
+        key: Option<String>,
+        detail: String,
+    },
+    Voice(VoiceError),
+}
+
+/// The name and text of a user's file, if one is set and can be read.
+fn read_user_file(path: Option<&PathBuf>, problems: &mut Vec<Problem>) -> Option<(String, String)> {
+    let path = path?;
+    let name = path.display().to_string();
+    match std::fs::read_to_string(path) {
+        Ok(text) => Some((name, text)),
+        Err(e) => {
+            problems.push(Problem::Voice(VoiceError {
+                file: name,
+                line: None,
+                key: None,
+                detail: e.to_string(),
+            }));
+            None
+        }
     }
 }
 
@@ -79,7 +92,12 @@ pub fn start(over: &Overrides) -> Started {
         Some(p) => {
             let (c, e) = Config::load(&p);
             if let Some(e) = e {
-                problems.push(e.to_string());
+                problems.push(Problem::Settings {
+                    file: e.file,
+                    line: e.line,
+                    key: e.key,
+                    detail: e.detail,
+                });
             }
             c
         }
@@ -109,19 +127,6 @@ pub fn start(over: &Overrides) -> Started {
     }
 
     let lang: Lang = config.announce.language.into();
-    let messages = voice_or_builtin(
-        config.files.messages_voice.as_ref(),
-        vocab::builtin(lang),
-        &mut problems,
-    );
-    let moves = match config.announce.moves {
-        MovesStyle::AppendixD => voice_or_builtin(
-            config.files.moves_voice.as_ref(),
-            vocab::builtin_appendix_d(),
-            &mut problems,
-        ),
-        MovesStyle::Language => messages.clone(),
-    };
     let opts = MoveOptions {
         form: match config.announce.form {
             MoveForm::Short => Form::Short,
@@ -132,21 +137,43 @@ pub fn start(over: &Overrides) -> Started {
         say_number: config.announce.say_number,
         pawn_word: config.announce.pawn_word,
     };
-    let phraser = match Phraser::new(&moves, &messages, opts) {
-        Ok(p) => p,
-        Err(e) => {
-            problems.push(e.to_string());
-            let style = match config.announce.moves {
-                MovesStyle::AppendixD => crate::speech::MoveStyle::AppendixD,
-                MovesStyle::Language => crate::speech::MoveStyle::Language,
-            };
-            Phraser::builtin(style, lang, opts)
-        }
+    let style = match config.announce.moves {
+        MovesStyle::AppendixD => MoveStyle::AppendixD,
+        MovesStyle::Language => MoveStyle::Language,
     };
+    let messages_text = read_user_file(config.files.messages_voice.as_ref(), &mut problems);
+    // With the language's own move words, a user's messages file gives
+    // the move words too.
+    let moves_text = match style {
+        MoveStyle::AppendixD => read_user_file(config.files.moves_voice.as_ref(), &mut problems),
+        MoveStyle::Language => messages_text.clone(),
+    };
+    let (phraser, voice_errors) = Phraser::load_or_builtin(
+        style,
+        lang,
+        moves_text.as_ref().map(|(n, t)| (n.as_str(), t.as_str())),
+        messages_text
+            .as_ref()
+            .map(|(n, t)| (n.as_str(), t.as_str())),
+        opts,
+    );
+    let mut seen = Vec::new();
+    for e in voice_errors {
+        // The same file given for both is reported once.
+        if !seen.contains(&e) {
+            seen.push(e.clone());
+            problems.push(Problem::Voice(e));
+        }
+    }
     let keymap = match &config.files.line_keymap {
         None => Keymap::builtin(),
         Some(p) => Keymap::load(p).unwrap_or_else(|e| {
-            problems.push(e.to_string());
+            problems.push(Problem::Settings {
+                file: e.file,
+                line: e.line,
+                key: e.key,
+                detail: e.detail,
+            });
             Keymap::builtin()
         }),
     };
@@ -154,12 +181,14 @@ pub fn start(over: &Overrides) -> Started {
         .into_iter()
         .map(|l| (l, vocab::builtin(l).moves))
         .collect();
-    if let Some(entry) = languages.iter_mut().find(|(l, _)| *l == lang) {
-        entry.1 = messages.moves.clone();
-    }
-    let appendix_d = match config.announce.moves {
-        MovesStyle::AppendixD => moves.moves.clone(),
-        MovesStyle::Language => vocab::builtin_appendix_d().moves,
+    let appendix_d = match style {
+        MoveStyle::AppendixD => phraser.move_words().clone(),
+        MoveStyle::Language => {
+            if let Some(entry) = languages.iter_mut().find(|(l, _)| *l == lang) {
+                entry.1 = phraser.move_words().clone();
+            }
+            vocab::builtin_appendix_d().moves
+        }
     };
     let reader = Reader::new(appendix_d, languages.clone(), lang);
     let me = if config.game.my_colour == "black" {
@@ -175,9 +204,21 @@ pub fn start(over: &Overrides) -> Started {
         me,
         confirm_own_moves: config.announce.confirm_own_moves,
     });
+    let phraser = app.phraser();
     let startup_messages = problems
         .into_iter()
-        .map(|p| app.phraser().message("settings_problem", &[("problem", &p)]))
+        .map(|p| match p {
+            Problem::Voice(e) => phraser.voice_error(&e),
+            Problem::Settings {
+                file,
+                line,
+                key,
+                detail,
+            } => {
+                let place = phraser.place(&file, line, key.as_deref());
+                phraser.message("config_error", &[("place", &place), ("detail", &detail)])
+            }
+        })
         .collect();
     Started {
         app,

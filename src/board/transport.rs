@@ -62,11 +62,7 @@ impl Link {
             .name("board-link".into())
             .spawn(move || run(&path, settings, &out_rx, &stop2, on_event))
             .ok();
-        Link {
-            out,
-            stop,
-            thread,
-        }
+        Link { out, stop, thread }
     }
 
     /// Queue bytes for the board; never blocks.  Bytes queued while the
@@ -272,9 +268,14 @@ mod tests {
             tx.send(e).is_ok()
         });
         let first = rx.recv_timeout(Duration::from_secs(2)).unwrap();
-        assert!(matches!(first, LinkEvent::Disconnected(ref m) if m.contains("hector-no-such-port")));
+        assert!(
+            matches!(first, LinkEvent::Disconnected(ref m) if m.contains("hector-no-such-port"))
+        );
         // Two retries later, still only the one report.
-        assert!(rx.recv_timeout(RETRY_EVERY * 2 + Duration::from_millis(300)).is_err());
+        assert!(
+            rx.recv_timeout(RETRY_EVERY * 2 + Duration::from_millis(300))
+                .is_err()
+        );
         drop(link);
     }
 }

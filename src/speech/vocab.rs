@@ -10,7 +10,7 @@ use std::fmt;
 use std::path::Path;
 
 use serde::Deserialize;
-use shakmaty::{ByRole, File, Rank, Role, Square};
+use shakmaty::{ByRole, Color, File, Rank, Role, Square};
 
 /// A message language.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -75,6 +75,20 @@ pub struct PieceTable<T> {
     pub bishop: T,
     pub knight: T,
     pub pawn: T,
+}
+
+impl<T> PieceTable<T> {
+    /// The entry of `role`.
+    pub fn get(&self, role: Role) -> &T {
+        match role {
+            Role::King => &self.king,
+            Role::Queen => &self.queen,
+            Role::Rook => &self.rook,
+            Role::Bishop => &self.bishop,
+            Role::Knight => &self.knight,
+            Role::Pawn => &self.pawn,
+        }
+    }
 }
 
 impl<T: Clone> PieceTable<T> {
@@ -150,6 +164,22 @@ pub struct MoveWords {
     #[serde(default = "default_genders")]
     pub genders: PieceTable<Gender>,
     pub letters: LetterTable,
+    /// Plural piece words ("Türme"), for "Zwei Türme können ...".  The
+    /// singular words are used when the table is absent.
+    #[serde(default)]
+    pub plurals: Option<PieceTable<String>>,
+    /// The sides in this file's words ("Weiß"), for a move said with its
+    /// colour.  The message language's side names are used when absent.
+    #[serde(default)]
+    pub sides: Option<SideWords>,
+}
+
+/// `[moves.sides]`: the two sides in the move words.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SideWords {
+    pub white: String,
+    pub black: String,
 }
 
 fn default_genders() -> PieceTable<Gender> {
@@ -190,6 +220,23 @@ impl MoveWords {
             Role::Knight => &self.pieces.knight,
             Role::Pawn => &self.pieces.pawn,
         }
+    }
+
+    /// The plural of a piece word; the singular when the file has no plurals.
+    pub fn plural(&self, role: Role) -> &str {
+        match &self.plurals {
+            Some(p) => p.get(role),
+            None => self.piece(role),
+        }
+    }
+
+    /// The side in the move words, if the file names the sides.
+    pub fn side(&self, color: Color) -> Option<&str> {
+        let sides = self.sides.as_ref()?;
+        Some(match color {
+            Color::White => &sides.white,
+            Color::Black => &sides.black,
+        })
     }
 
     pub fn gender(&self, role: Role) -> Gender {
@@ -244,6 +291,14 @@ pub struct Colours {
     /// The sides as nouns: "White", "Weiß", "il Bianco".
     pub white: String,
     pub black: String,
+    /// Definite forms, used where a sentence needs "the white {piece}" /
+    /// "der weiße {piece}" (nominative).  The plain forms above are used when
+    /// a language leaves them out (Italian, whose article depends on the
+    /// word's first letters).
+    #[serde(default)]
+    pub the_white_piece: Option<GenderedPhrase>,
+    #[serde(default)]
+    pub the_black_piece: Option<GenderedPhrase>,
 }
 
 /// One voices file as written.  Move-only files (Appendix D) have no
@@ -302,14 +357,60 @@ fn key_in_message(msg: &str) -> Option<String> {
     Some(msg[start..start + len].to_owned())
 }
 
+/// The dotted path of the key whose entry holds byte `offset` of the TOML
+/// `text` ("messages.goodbye"), or else of a key on the same line (a syntax
+/// error), read as far as the text parses.
+pub fn key_path_at(text: &str, offset: usize) -> Option<String> {
+    use std::ops::Range;
+    use toml::de::{DeTable, DeValue};
+    /// Depth first: a table's span may cover only its header, so every
+    /// table is searched, not only those whose span holds the offset.
+    fn find(
+        table: &DeTable<'_>,
+        hit: &dyn Fn(Range<usize>, Option<Range<usize>>) -> bool,
+        path: &mut Vec<String>,
+    ) -> bool {
+        for (k, v) in table.iter() {
+            path.push(k.get_ref().to_string());
+            let found = match v.get_ref() {
+                DeValue::Table(t) => hit(k.span(), None) || find(t, hit, path),
+                _ => hit(k.span(), Some(v.span())),
+            };
+            if found {
+                return true;
+            }
+            path.pop();
+        }
+        false
+    }
+    let (doc, _errors) = DeTable::parse_recoverable(text);
+    let holds = |k: Range<usize>, v: Option<Range<usize>>| {
+        k.contains(&offset) || v.is_some_and(|v| v.contains(&offset))
+    };
+    let line = line_of(text, offset);
+    let same_line = |k: Range<usize>, _: Option<Range<usize>>| line_of(text, k.start) == line;
+    let mut path = Vec::new();
+    if find(doc.get_ref(), &holds, &mut path) || find(doc.get_ref(), &same_line, &mut path) {
+        Some(path.join("."))
+    } else {
+        None
+    }
+}
+
 /// Parse the text of a voices file named `file` (for error messages).
 pub fn parse_voice_file(file: &str, text: &str) -> Result<VoiceFile, VoiceError> {
     toml::from_str::<VoiceFile>(text).map_err(|e| {
         let detail = e.message().trim().to_owned();
+        // "missing field `x`" / "unknown field `x`" name the key; other
+        // errors (a wrong type, a syntax error) are located by their span.
+        let named = (detail.starts_with("missing field") || detail.starts_with("unknown field"))
+            .then(|| key_in_message(&detail))
+            .flatten();
+        let key = named.or_else(|| e.span().and_then(|s| key_path_at(text, s.start)));
         VoiceError {
             file: file.to_owned(),
             line: e.span().map(|s| line_of(text, s.start)),
-            key: key_in_message(&detail),
+            key,
             detail,
         }
     })
@@ -385,5 +486,28 @@ mod tests {
         let err = parse_voice_file("my.toml", &broken).unwrap_err();
         assert_eq!(err.key.as_deref(), Some("captures"));
         assert!(err.line.is_some());
+    }
+
+    #[test]
+    fn wrong_type_names_the_full_key() {
+        let (_, text) = APPENDIX_D_SOURCE;
+        let broken = text.replace("pawn = \"Bauer\"", "pawn = 6");
+        let err = parse_voice_file("my.toml", &broken).unwrap_err();
+        assert_eq!(err.key.as_deref(), Some("moves.pieces.pawn"));
+        let line = broken.lines().position(|l| l == "pawn = 6").map(|i| i + 1);
+        assert_eq!(err.line, line);
+    }
+
+    #[test]
+    fn syntax_error_names_line_and_key() {
+        let (_, text) = APPENDIX_D_SOURCE;
+        let broken = text.replace("check = \"Schach\"", "check = \"Schach");
+        let err = parse_voice_file("my.toml", &broken).unwrap_err();
+        let line = broken
+            .lines()
+            .position(|l| l.starts_with("check ="))
+            .map(|i| i + 1);
+        assert_eq!(err.line, line);
+        assert_eq!(err.key.as_deref(), Some("moves.check"), "{err}");
     }
 }

@@ -1,0 +1,288 @@
+//! Checking a message-language voices file: it must have `[colours]`, every
+//! message key of the built-in English file and no other, and its templates
+//! may use only the placeholders the program fills for that key.
+//!
+//! The built-in English file is the reference: a key's placeholders are the
+//! ones its English template uses, plus the few in [`EXTRA_PLACEHOLDERS`]
+//! that the program also fills for languages that word it differently.
+
+use std::collections::BTreeSet;
+use std::sync::OnceLock;
+
+use toml::de::{DeTable, DeValue};
+
+use super::template;
+use super::vocab::{self, GenderedPhrase, Lang, VoiceError, VoiceFile};
+
+/// Placeholders filled for a key beyond those its English template uses.
+const EXTRA_PLACEHOLDERS: &[(&str, &[&str])] = &[
+    ("reason_opponents_piece", &["square", "owner"]),
+    ("attackers", &["side"]),
+    ("attackers_none", &["side"]),
+    ("defenders", &["side"]),
+    ("defenders_none", &["side"]),
+    ("config_error", &["place"]),
+];
+
+/// The one placeholder of a colour phrase.
+const COLOUR_PLACEHOLDER: &str = "piece";
+
+/// The placeholders the program fills for message `key`; `None` for a key
+/// the built-in English file does not have.
+pub fn allowed_placeholders(key: &str) -> Option<BTreeSet<String>> {
+    let template = reference().messages.get(key)?;
+    let mut names: BTreeSet<String> = template::placeholders(template)
+        .map(|s| s.into_iter().map(str::to_owned).collect())
+        .unwrap_or_default();
+    for (k, extra) in EXTRA_PLACEHOLDERS {
+        if *k == key {
+            names.extend(extra.iter().map(|s| (*s).to_owned()));
+        }
+    }
+    Some(names)
+}
+
+/// The built-in English file, parsed once: the reference for every check.
+fn reference() -> &'static VoiceFile {
+    static REFERENCE: OnceLock<VoiceFile> = OnceLock::new();
+    REFERENCE.get_or_init(|| vocab::builtin(Lang::En))
+}
+
+/// 1-based line of the key at `path` (e.g. `["messages", "prompt"]`) in the
+/// TOML `text`, or of the deepest table on the path that exists.
+pub fn key_line(text: &str, path: &[&str]) -> Option<usize> {
+    let doc = DeTable::parse(text).ok()?;
+    let mut table: &DeTable = doc.get_ref();
+    let mut line = None;
+    for name in path {
+        let Some((k, v)) = table.iter().find(|(k, _)| k.get_ref().as_ref() == *name) else {
+            return line;
+        };
+        line = Some(vocab::line_of(text, k.span().start));
+        match v.get_ref() {
+            DeValue::Table(t) => table = t,
+            _ => return line,
+        }
+    }
+    line
+}
+
+/// Check the `[colours]` and `[messages]` of a message-language file.
+/// `file` names it in the error; `text`, its source when known, gives the
+/// line numbers.
+pub fn check_messages(file: &str, vf: &VoiceFile, text: Option<&str>) -> Result<(), VoiceError> {
+    let error = |path: &[&str], detail: String| VoiceError {
+        file: file.to_owned(),
+        line: text.and_then(|t| key_line(t, path)),
+        key: Some(path.join(".")),
+        detail,
+    };
+    let Some(colours) = &vf.colours else {
+        return Err(error(&["colours"], "missing table `[colours]`".to_owned()));
+    };
+    let phrases = [
+        ("white_piece", Some(&colours.white_piece)),
+        ("black_piece", Some(&colours.black_piece)),
+        ("the_white_piece", colours.the_white_piece.as_ref()),
+        ("the_black_piece", colours.the_black_piece.as_ref()),
+    ];
+    for (name, phrase) in phrases {
+        let Some(phrase) = phrase else { continue };
+        check_phrase(phrase, |gender, detail| {
+            error(&["colours", name, gender], detail)
+        })?;
+    }
+    let reference = vocab::builtin(Lang::En);
+    if let Some(key) = reference
+        .messages
+        .keys()
+        .find(|k| !vf.messages.contains_key(*k))
+    {
+        // The key is not in the file: point at the [messages] table.
+        let mut e = error(&["messages"], format!("missing key `{key}`"));
+        e.key = Some(format!("messages.{key}"));
+        return Err(e);
+    }
+    for (key, value) in &vf.messages {
+        let path = ["messages", key.as_str()];
+        let Some(allowed) = allowed_placeholders(key) else {
+            return Err(error(&path, format!("unknown key `{key}`")));
+        };
+        let used = template::placeholders(value).map_err(|e| error(&path, e.to_string()))?;
+        if let Some(bad) = used.iter().find(|u| !allowed.contains(**u)) {
+            let known: Vec<String> = allowed.iter().map(|a| format!("{{{a}}}")).collect();
+            return Err(error(
+                &path,
+                format!(
+                    "unknown placeholder `{{{bad}}}` (known here: {})",
+                    known.join(" ")
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Check the templates of one gendered colour phrase: `{piece}` only.
+fn check_phrase(
+    phrase: &GenderedPhrase,
+    error: impl Fn(&str, String) -> VoiceError,
+) -> Result<(), VoiceError> {
+    let forms = [
+        ("m", Some(&phrase.m)),
+        ("f", phrase.f.as_ref()),
+        ("n", phrase.n.as_ref()),
+    ];
+    for (gender, form) in forms {
+        let Some(form) = form else { continue };
+        let used = template::placeholders(form).map_err(|e| error(gender, e.to_string()))?;
+        if let Some(bad) = used.iter().find(|u| **u != COLOUR_PLACEHOLDER) {
+            return Err(error(
+                gender,
+                format!("unknown placeholder `{{{bad}}}` (known here: {{{COLOUR_PLACEHOLDER}}})"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::speech::vocab::parse_voice_file;
+
+    fn en_text() -> &'static str {
+        Lang::En.builtin_source().1
+    }
+
+    fn line_starting(text: &str, start: &str) -> Option<usize> {
+        text.lines()
+            .position(|l| l.starts_with(start))
+            .map(|i| i + 1)
+    }
+
+    fn check_text(text: &str) -> Result<(), VoiceError> {
+        let vf = parse_voice_file("my.toml", text)?;
+        check_messages("my.toml", &vf, Some(text))
+    }
+
+    #[test]
+    fn builtin_message_files_pass() {
+        for lang in Lang::ALL {
+            let (name, text) = lang.builtin_source();
+            check_text(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        }
+    }
+
+    #[test]
+    fn all_languages_have_the_same_keys() {
+        let en: Vec<String> = vocab::builtin(Lang::En).messages.into_keys().collect();
+        assert!(en.len() > 100, "only {} keys", en.len());
+        for lang in [Lang::De, Lang::It] {
+            let keys: Vec<String> = vocab::builtin(lang).messages.into_keys().collect();
+            assert_eq!(keys, en, "{lang:?}");
+        }
+    }
+
+    #[test]
+    fn extra_placeholders_name_real_keys() {
+        let en = vocab::builtin(Lang::En);
+        for (key, _) in EXTRA_PLACEHOLDERS {
+            assert!(en.messages.contains_key(*key), "{key}");
+        }
+    }
+
+    #[test]
+    fn missing_key_names_file_table_line_and_key() {
+        let text = en_text();
+        let broken: String = text
+            .lines()
+            .filter(|l| !l.starts_with("goodbye ="))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let err = check_text(&broken).unwrap_err();
+        assert_eq!(err.file, "my.toml");
+        assert_eq!(err.key.as_deref(), Some("messages.goodbye"));
+        assert_eq!(err.line, line_starting(&broken, "[messages]"));
+        assert!(err.detail.contains("goodbye"), "{}", err.detail);
+    }
+
+    #[test]
+    fn unknown_placeholder_names_its_line() {
+        let broken = en_text().replace(
+            "flipped = \"You play {side}.\"",
+            "flipped = \"You play {colour}.\"",
+        );
+        assert_ne!(broken, en_text());
+        let err = check_text(&broken).unwrap_err();
+        assert_eq!(err.key.as_deref(), Some("messages.flipped"));
+        assert_eq!(err.line, line_starting(&broken, "flipped ="));
+        assert!(err.detail.contains("{colour}"), "{}", err.detail);
+        assert!(err.detail.contains("{side}"), "{}", err.detail);
+    }
+
+    #[test]
+    fn extra_placeholder_is_accepted_where_the_program_fills_it() {
+        let text = en_text().replace(
+            "reason_opponents_piece = \"",
+            "reason_opponents_piece = \"{owner} {square} ",
+        );
+        assert_ne!(text, en_text());
+        check_text(&text).unwrap();
+    }
+
+    #[test]
+    fn unclosed_brace_is_an_error() {
+        let broken = en_text().replace(
+            "flipped = \"You play {side}.\"",
+            "flipped = \"You play {side.\"",
+        );
+        let err = check_text(&broken).unwrap_err();
+        assert_eq!(err.key.as_deref(), Some("messages.flipped"));
+        assert_eq!(err.line, line_starting(&broken, "flipped ="));
+    }
+
+    #[test]
+    fn unknown_key_is_an_error() {
+        let broken = en_text().replace("goodbye =", "goodby = \"Bye.\"\ngoodbye =");
+        let err = check_text(&broken).unwrap_err();
+        assert_eq!(err.key.as_deref(), Some("messages.goodby"));
+        assert_eq!(err.line, line_starting(&broken, "goodby ="));
+    }
+
+    #[test]
+    fn missing_colours_is_an_error() {
+        let (_, text) = vocab::APPENDIX_D_SOURCE;
+        let err = check_text(text).unwrap_err();
+        assert_eq!(err.key.as_deref(), Some("colours"));
+    }
+
+    #[test]
+    fn colour_phrase_placeholder_is_checked() {
+        let broken = en_text().replace("m = \"white {piece}\"", "m = \"white {piec}\"");
+        assert_ne!(broken, en_text());
+        let err = check_text(&broken).unwrap_err();
+        assert_eq!(err.key.as_deref(), Some("colours.white_piece.m"));
+        let header = line_starting(&broken, "[colours.white_piece]").unwrap();
+        assert_eq!(err.line, Some(header + 1));
+    }
+
+    #[test]
+    fn broken_toml_names_file_line_and_key() {
+        let broken = en_text().replace("goodbye = ", "goodbye = 3\nbad = ");
+        let err = parse_voice_file("my.toml", &broken).unwrap_err();
+        assert_eq!(err.file, "my.toml");
+        assert!(err.line.is_some());
+        assert_eq!(err.line, line_starting(&broken, "goodbye ="));
+        assert_eq!(err.key.as_deref(), Some("messages.goodbye"), "{err}");
+    }
+
+    #[test]
+    fn without_text_there_is_no_line() {
+        let mut vf = vocab::builtin(Lang::De);
+        vf.messages.remove("goodbye");
+        let err = check_messages("de", &vf, None).unwrap_err();
+        assert_eq!(err.line, None);
+        assert_eq!(err.key.as_deref(), Some("messages.goodbye"));
+    }
+}

@@ -1,0 +1,903 @@
+//! The [`Phraser`]: moves and events turned into one sentence each, from the
+//! move words of one voices file and the messages of another.
+//!
+//! Two settings are independent: the move words ([`MoveStyle`]: FIDE
+//! Appendix D, or the message language's own words) and the message
+//! language.  Every word and every template comes from `voices/*.toml`; the
+//! code only picks templates and fills them in.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+use shakmaty::san::{San, SanPlus, Suffix};
+use shakmaty::{CastlingSide, Chess, Color, Move, Piece, Position, Role, Square};
+
+use super::messages::check_messages;
+use super::template;
+use super::vocab::{
+    self, Colours, GenderedPhrase, Lang, MoveWords, VoiceError, VoiceFile, parse_voice_file,
+};
+
+/// How a move is said.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MoveStyle {
+    /// FIDE Appendix D words (`voices/appendix-d.toml`), German for the rest.
+    #[default]
+    AppendixD,
+    /// The message language's own move words.
+    Language,
+}
+
+/// How much a move announcement says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Form {
+    /// As on a scoresheet: "Springer Felix drei".
+    #[default]
+    Short,
+    /// With the from-square: "Springer Gustav eins Felix drei".
+    Long,
+}
+
+/// The options of a move announcement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct MoveOptions {
+    pub form: Form,
+    /// Name the captured piece: "Bauer Eva vier schlägt Bauer David fünf".
+    pub name_captured: bool,
+    /// Say the side first: "Weiß, Springer Felix drei".
+    pub say_colour: bool,
+    /// Say the move number: "12. Springer Felix drei".
+    pub say_number: bool,
+    /// Say the pawn word: "Bauer Eva vier" rather than "Eva vier".
+    pub pawn_word: bool,
+}
+
+impl Default for MoveOptions {
+    fn default() -> Self {
+        MoveOptions {
+            form: Form::Short,
+            name_captured: false,
+            say_colour: false,
+            say_number: false,
+            pawn_word: true,
+        }
+    }
+}
+
+/// Turns events into sentences.  Cheap to clone; built once at start-up.
+#[derive(Debug, Clone)]
+pub struct Phraser {
+    pub(super) words: MoveWords,
+    pub(super) move_lang: String,
+    pub(super) msg_lang: String,
+    pub(super) colours: Colours,
+    pub(super) messages: BTreeMap<String, String>,
+    pub(super) opts: MoveOptions,
+}
+
+/// A voices file to load: its name (for errors) and its text.
+pub type Source<'a> = (&'a str, &'a str);
+
+impl Phraser {
+    /// A phraser from parsed files: `moves` gives the move words, `messages`
+    /// the colours and messages (checked against the built-in English file).
+    /// The parsed files do not know their name or lines, so an error names
+    /// the message language's code as the file and has no line; use
+    /// [`Phraser::from_sources`] for errors with file and line.
+    ///
+    /// # Errors
+    ///
+    /// [`VoiceError`] when `messages` has no `[colours]`, lacks a message key,
+    /// has an unknown key or a template with an unknown placeholder.
+    pub fn new(
+        moves: &VoiceFile,
+        messages: &VoiceFile,
+        opts: MoveOptions,
+    ) -> Result<Phraser, VoiceError> {
+        check_messages(&messages.language.code, messages, None)?;
+        Ok(Phraser::from_checked(moves, messages, opts))
+    }
+
+    /// A phraser from the text of two voices files, each `(name, text)`.
+    ///
+    /// # Errors
+    ///
+    /// [`VoiceError`] naming the file, line and key of the first problem.
+    pub fn from_sources(
+        moves: Source<'_>,
+        messages: Source<'_>,
+        opts: MoveOptions,
+    ) -> Result<Phraser, VoiceError> {
+        let moves_file = parse_voice_file(moves.0, moves.1)?;
+        let messages_file = parse_voice_file(messages.0, messages.1)?;
+        check_messages(messages.0, &messages_file, Some(messages.1))?;
+        Ok(Phraser::from_checked(&moves_file, &messages_file, opts))
+    }
+
+    /// The user's files where given and good, the built-in ones otherwise.
+    /// Every file that could not be used is returned as an error (to be
+    /// announced, e.g. with [`Phraser::voice_error`]).
+    pub fn load_or_builtin(
+        style: MoveStyle,
+        lang: Lang,
+        moves: Option<Source<'_>>,
+        messages: Option<Source<'_>>,
+        opts: MoveOptions,
+    ) -> (Phraser, Vec<VoiceError>) {
+        let mut errors = Vec::new();
+        let moves_file = moves
+            .and_then(|(name, text)| {
+                parse_voice_file(name, text)
+                    .map_err(|e| errors.push(e))
+                    .ok()
+            })
+            .unwrap_or_else(|| builtin_moves(style, lang));
+        let messages_file = messages
+            .and_then(|(name, text)| {
+                parse_voice_file(name, text)
+                    .and_then(|vf| check_messages(name, &vf, Some(text)).map(|()| vf))
+                    .map_err(|e| errors.push(e))
+                    .ok()
+            })
+            .unwrap_or_else(|| vocab::builtin(lang));
+        (
+            Phraser::from_checked(&moves_file, &messages_file, opts),
+            errors,
+        )
+    }
+
+    /// The built-in words: Appendix D or `lang`'s move words, `lang`'s
+    /// messages.  The built-in files are checked by the tests
+    /// (`builtin_message_files_pass`).
+    pub fn builtin(style: MoveStyle, lang: Lang, opts: MoveOptions) -> Phraser {
+        Phraser::from_checked(&builtin_moves(style, lang), &vocab::builtin(lang), opts)
+    }
+
+    fn from_checked(moves: &VoiceFile, messages: &VoiceFile, opts: MoveOptions) -> Phraser {
+        // Only a file that skipped `check_messages` lacks colours: fall back
+        // to the English ones rather than fail.
+        let colours = messages
+            .colours
+            .clone()
+            .or_else(|| vocab::builtin(Lang::En).colours)
+            .unwrap_or_else(empty_colours);
+        Phraser {
+            words: moves.moves.clone(),
+            move_lang: moves.language.code.clone(),
+            msg_lang: messages.language.code.clone(),
+            colours,
+            messages: messages.messages.clone(),
+            opts,
+        }
+    }
+
+    /// The move options in use.
+    pub fn options(&self) -> MoveOptions {
+        self.opts
+    }
+
+    /// Change the move options.
+    pub fn set_options(&mut self, opts: MoveOptions) {
+        self.opts = opts;
+    }
+
+    /// Language code of the move words ("de" for Appendix D): selects the
+    /// voice a move announcement is spoken with.
+    pub fn move_lang(&self) -> &str {
+        &self.move_lang
+    }
+
+    /// Language code of the messages.
+    pub fn msg_lang(&self) -> &str {
+        &self.msg_lang
+    }
+
+    /// The move words in use (also what typed moves are read with).
+    pub fn move_words(&self) -> &MoveWords {
+        &self.words
+    }
+
+    /// Any message by key, filled with `args`.  An unknown key gives the key
+    /// itself, so a missing message is audible but never a crash.
+    pub fn message(&self, key: &str, args: &[(&str, &str)]) -> String {
+        match self.messages.get(key) {
+            Some(t) => template::render(t, args),
+            None => key.to_owned(),
+        }
+    }
+
+    /// A square in the move words: "Felix drei".
+    pub fn square(&self, sq: Square) -> String {
+        self.words.square(sq)
+    }
+
+    /// A piece word: "Springer".
+    pub fn piece(&self, role: Role) -> String {
+        self.words.piece(role).to_owned()
+    }
+
+    /// A piece with its colour, in the message language, with the move
+    /// words' piece word and gender: "white Springer", "weiße Dame".
+    pub fn coloured_piece(&self, piece: Piece) -> String {
+        let phrase = match piece.color {
+            Color::White => &self.colours.white_piece,
+            Color::Black => &self.colours.black_piece,
+        };
+        self.gendered(phrase, piece.role)
+    }
+
+    /// The same with the definite article where the language has one:
+    /// "the white Springer", "der weiße Springer".
+    pub fn the_coloured_piece(&self, piece: Piece) -> String {
+        let phrase = match piece.color {
+            Color::White => self.colours.the_white_piece.as_ref(),
+            Color::Black => self.colours.the_black_piece.as_ref(),
+        };
+        match phrase {
+            Some(p) => self.gendered(p, piece.role),
+            None => self.coloured_piece(piece),
+        }
+    }
+
+    fn gendered(&self, phrase: &GenderedPhrase, role: Role) -> String {
+        let form = phrase.for_gender(self.words.gender(role));
+        template::render(form, &[("piece", self.words.piece(role))])
+    }
+
+    /// A side in the message language: "White", "Weiß", "Bianco".
+    pub fn side(&self, color: Color) -> String {
+        match color {
+            Color::White => self.colours.white.clone(),
+            Color::Black => self.colours.black.clone(),
+        }
+    }
+
+    /// A side in the move words when they name the sides, for a move said
+    /// with its colour (spoken with the move voice).
+    fn move_side(&self, color: Color) -> String {
+        self.words
+            .side(color)
+            .map_or_else(|| self.side(color), str::to_owned)
+    }
+
+    /// The announcement of `mv`, played in `before`: the move in the chosen
+    /// form with check or mate, then the move number and the side if the
+    /// options ask for them.  `mv` should be legal in `before`; an illegal
+    /// move is still described, without check or mate.
+    pub fn say_move(&self, before: &Chess, mv: Move) -> String {
+        let mut said = self.move_phrase(before, mv);
+        if self.opts.say_number {
+            let key = match before.turn() {
+                Color::White => "move_number_white",
+                Color::Black => "move_number_black",
+            };
+            let number = before.fullmoves().to_string();
+            said = self.message(key, &[("number", &number), ("move", &said)]);
+        }
+        if self.opts.say_colour {
+            let side = self.move_side(before.turn());
+            said = self.message("move_side", &[("side", &side), ("move", &said)]);
+        }
+        said
+    }
+
+    /// The move with check or mate, without number or side.
+    pub fn move_phrase(&self, before: &Chess, mv: Move) -> String {
+        let san_plus = SanPlus::from_move(before.clone(), mv);
+        let body = self.move_body(mv, san_plus.san, self.opts.form);
+        let check = match san_plus.suffix {
+            Some(Suffix::Check) => &self.words.check,
+            Some(Suffix::Checkmate) => &self.words.checkmate,
+            None => return body,
+        };
+        self.message("move_check", &[("move", &body), ("check", check)])
+    }
+
+    /// The move alone, in `form`: no check, number or side.  `san` gives the
+    /// disambiguation of the short form.
+    pub(super) fn move_body(&self, mv: Move, san: San, form: Form) -> String {
+        let w = &self.words;
+        match mv {
+            Move::Castle { king, rook } => {
+                let side = if rook.file() > king.file() {
+                    CastlingSide::KingSide
+                } else {
+                    CastlingSide::QueenSide
+                };
+                self.castle(side).to_owned()
+            }
+            Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            } => self.piece_move(role, from, capture, to, promotion, false, san, form),
+            Move::EnPassant { from, to } => self.piece_move(
+                Role::Pawn,
+                from,
+                Some(Role::Pawn),
+                to,
+                None,
+                true,
+                san,
+                form,
+            ),
+            Move::Put { role, to } => [w.piece(role).to_owned(), w.square(to)].join(" "),
+        }
+    }
+
+    pub(super) fn castle(&self, side: CastlingSide) -> &str {
+        match side {
+            CastlingSide::KingSide => &self.words.short_castle,
+            CastlingSide::QueenSide => &self.words.long_castle,
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)] // the parts of one move
+    fn piece_move(
+        &self,
+        role: Role,
+        from: Square,
+        capture: Option<Role>,
+        to: Square,
+        promotion: Option<Role>,
+        en_passant: bool,
+        san: San,
+        form: Form,
+    ) -> String {
+        let w = &self.words;
+        let mut parts: Vec<String> = Vec::new();
+        if role != Role::Pawn || self.opts.pawn_word {
+            parts.push(w.piece(role).to_owned());
+        }
+        // The from-square, or in the short form the SAN's disambiguation.
+        let origin = match (form, san) {
+            (Form::Long, _) => Some(w.square(from)),
+            (Form::Short, San::Normal { file, rank, .. }) => match (file, rank) {
+                (Some(f), Some(r)) => Some(w.square(Square::from_coords(f, r))),
+                (Some(f), None) => Some(w.file(f).to_owned()),
+                (None, Some(r)) => Some(w.rank(r).to_owned()),
+                (None, None) => None,
+            },
+            (Form::Short, _) => None,
+        };
+        match (origin, capture) {
+            (Some(origin), None) if form == Form::Short => {
+                // Written together like a square: "Bella David zwei", "bd2".
+                parts.push(format!("{origin}{}{}", w.square_separator, w.square(to)));
+            }
+            (origin, capture) => {
+                parts.extend(origin);
+                if let Some(captured) = capture {
+                    parts.push(w.captures.clone());
+                    if self.opts.name_captured {
+                        parts.push(w.piece(captured).to_owned());
+                    }
+                }
+                parts.push(w.square(to));
+            }
+        }
+        if let Some(p) = promotion {
+            parts.push(w.promotes.clone());
+            parts.push(w.piece(p).to_owned());
+        }
+        if en_passant {
+            parts.push(w.en_passant.clone());
+        }
+        parts.join(" ")
+    }
+
+    /// "{piece} {square}" from the message language's `piece_at`.
+    pub(super) fn piece_at(&self, role: Role, sq: Square) -> String {
+        let piece = self.piece(role);
+        let square = self.square(sq);
+        self.message("piece_at", &[("piece", &piece), ("square", &square)])
+    }
+
+    /// "a, b and c" with `last` ("list_and" / "list_or") before the last item.
+    pub(super) fn join(&self, items: &[String], last: &str) -> String {
+        let comma = self.message("list_comma", &[]);
+        let last = self.message(last, &[]);
+        match items {
+            [] => String::new(),
+            [one] => one.clone(),
+            [init @ .., tail] => format!("{}{last}{tail}", init.join(&comma)),
+        }
+    }
+
+    /// A count that begins a sentence: "Two", "Zwei"; digits past the words.
+    pub(super) fn count_word(&self, n: usize) -> String {
+        self.messages
+            .get(&format!("count_{n}"))
+            .cloned()
+            .unwrap_or_else(|| n.to_string())
+    }
+
+    /// Announce a voices file that could not be used.
+    pub fn voice_error(&self, err: &VoiceError) -> String {
+        let place = self.place(&err.file, err.line, err.key.as_deref());
+        self.message(
+            "voices_error",
+            &[("place", &place), ("detail", &err.detail)],
+        )
+    }
+
+    /// "file, line 3, key moves.captures", as far as they are known.
+    pub fn place(&self, file: &str, line: Option<usize>, key: Option<&str>) -> String {
+        let mut place = file.to_owned();
+        if let Some(line) = line {
+            let line = line.to_string();
+            place = self.message("place_line", &[("place", &place), ("line", &line)]);
+        }
+        if let Some(key) = key {
+            place = self.message("place_key", &[("place", &place), ("key", key)]);
+        }
+        place
+    }
+}
+
+fn builtin_moves(style: MoveStyle, lang: Lang) -> VoiceFile {
+    match style {
+        MoveStyle::AppendixD => vocab::builtin_appendix_d(),
+        MoveStyle::Language => vocab::builtin(lang),
+    }
+}
+
+fn empty_colours() -> Colours {
+    let phrase = GenderedPhrase {
+        m: "{piece}".to_owned(),
+        f: None,
+        n: None,
+    };
+    Colours {
+        white_piece: phrase.clone(),
+        black_piece: phrase,
+        white: String::new(),
+        black: String::new(),
+        the_white_piece: None,
+        the_black_piece: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::speech::test_util::last;
+    use shakmaty::san::SanPlus;
+
+    fn appendix_d(opts: MoveOptions) -> Phraser {
+        Phraser::builtin(MoveStyle::AppendixD, Lang::En, opts)
+    }
+
+    fn long_captured() -> MoveOptions {
+        MoveOptions {
+            form: Form::Long,
+            name_captured: true,
+            ..MoveOptions::default()
+        }
+    }
+
+    /// Every row of the forms table in ANNOUNCEMENTS.md: the game that
+    /// reaches the move, its SAN, the short form, the long form with the
+    /// captured piece.
+    const TABLE: [(&str, &str, &str, &str); 9] = [
+        (
+            "1. Nf3",
+            "Nf3",
+            "Springer Felix drei",
+            "Springer Gustav eins Felix drei",
+        ),
+        ("1. e4", "e4", "Bauer Eva vier", "Bauer Eva zwei Eva vier"),
+        (
+            "1. e4 d5 2. exd5",
+            "exd5",
+            "Bauer Eva schlägt David fünf",
+            "Bauer Eva vier schlägt Bauer David fünf",
+        ),
+        (
+            "1. d4 d5 2. Nf3 Nf6 3. Nbd2",
+            "Nbd2",
+            "Springer Bella David zwei",
+            "Springer Bella eins David zwei",
+        ),
+        (
+            "1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O Nf6 5. Re1 d6 6. a4 a6 7. Ra3 h6 8. Rae3 h5 9. R1e2",
+            "R1e2",
+            "Turm eins Eva zwei",
+            "Turm Eva eins Eva zwei",
+        ),
+        (
+            "1. d4 d5 2. Nc3 Nc6 3. Bf4 Bf5 4. Qd2 Qd7 5. O-O-O",
+            "O-O-O",
+            "Lange Rochade",
+            "Lange Rochade",
+        ),
+        (
+            "1. e4 a6 2. e5 d5 3. exd6",
+            "exd6",
+            "Bauer Eva schlägt David sechs en passant",
+            "Bauer Eva fünf schlägt Bauer David sechs en passant",
+        ),
+        (
+            "1. e4 e5 2. d4 exd4 3. e5 f5 4. e6 Nf6 5. e7 Kf7 6. e8=Q+",
+            "e8=Q+",
+            "Bauer Eva acht wird Dame, Schach",
+            "Bauer Eva sieben Eva acht wird Dame, Schach",
+        ),
+        (
+            "1. e4 f6 2. d4 g5 3. Qh5#",
+            "Qh5#",
+            "Dame Hector fünf, Schachmatt",
+            "Dame David eins Hector fünf, Schachmatt",
+        ),
+    ];
+
+    #[test]
+    fn forms_table_short() {
+        let p = appendix_d(MoveOptions::default());
+        for (line, san, short, _) in TABLE {
+            let (pos, mv) = last(line);
+            assert_eq!(SanPlus::from_move(pos.clone(), mv).to_string(), san);
+            assert_eq!(p.say_move(&pos, mv), short, "{san}");
+        }
+    }
+
+    #[test]
+    fn forms_table_long_with_captured_piece() {
+        let p = appendix_d(long_captured());
+        for (line, san, _, long) in TABLE {
+            let (pos, mv) = last(line);
+            assert_eq!(p.say_move(&pos, mv), long, "{san}");
+        }
+    }
+
+    #[test]
+    fn appendix_d_words_do_not_depend_on_the_message_language() {
+        for lang in Lang::ALL {
+            let p = Phraser::builtin(MoveStyle::AppendixD, lang, MoveOptions::default());
+            let (pos, mv) = last(TABLE[2].0);
+            assert_eq!(p.say_move(&pos, mv), "Bauer Eva schlägt David fünf");
+            assert_eq!(p.move_lang(), "de");
+            assert_eq!(p.msg_lang(), lang.code());
+        }
+    }
+
+    #[test]
+    fn long_form_without_captured_piece() {
+        let p = appendix_d(MoveOptions {
+            form: Form::Long,
+            ..MoveOptions::default()
+        });
+        let (pos, mv) = last("1. e4 d5 2. exd5");
+        assert_eq!(p.say_move(&pos, mv), "Bauer Eva vier schlägt David fünf");
+    }
+
+    #[test]
+    fn short_form_with_captured_piece() {
+        let p = appendix_d(MoveOptions {
+            name_captured: true,
+            ..MoveOptions::default()
+        });
+        let (pos, mv) = last("1. e4 d5 2. exd5 Qxd5");
+        assert_eq!(p.say_move(&pos, mv), "Dame schlägt Bauer David fünf");
+    }
+
+    #[test]
+    fn short_castling() {
+        let p = appendix_d(MoveOptions::default());
+        let (pos, mv) = last("1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O");
+        assert_eq!(p.say_move(&pos, mv), "Kurze Rochade");
+    }
+
+    const ENGLISH: [(&str, &str); 8] = [
+        ("1. Nf3", "Knight f3"),
+        ("1. e4", "pawn e4"),
+        ("1. e4 d5 2. exd5", "pawn e takes d5"),
+        ("1. e4 e5 2. Nf3 f6 3. Nxe5", "Knight takes e5"),
+        ("1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O", "short castling"),
+        (
+            "1. d4 d5 2. Nc3 Nc6 3. Bf4 Bf5 4. Qd2 Qd7 5. O-O-O",
+            "long castling",
+        ),
+        (
+            "1. e4 e5 2. d4 exd4 3. e5 f5 4. e6 Nf6 5. e7 Kf7 6. e8=Q+",
+            "pawn e8 promotes to Queen, check",
+        ),
+        ("1. e4 f6 2. d4 g5 3. Qh5#", "Queen h5, checkmate"),
+    ];
+
+    #[test]
+    fn english_move_words() {
+        let p = Phraser::builtin(MoveStyle::Language, Lang::En, MoveOptions::default());
+        assert_eq!(p.move_lang(), "en");
+        for (line, said) in ENGLISH {
+            let (pos, mv) = last(line);
+            assert_eq!(p.say_move(&pos, mv), said);
+        }
+        let (pos, mv) = last("1. e4 a6 2. e5 d5 3. exd6");
+        assert_eq!(p.say_move(&pos, mv), "pawn e takes d6 en passant");
+        // the disambiguation is written to the square, as on a scoresheet
+        let (pos, mv) = last(TABLE[3].0);
+        assert_eq!(p.say_move(&pos, mv), "Knight bd2");
+        let (pos, mv) = last(TABLE[4].0);
+        assert_eq!(p.say_move(&pos, mv), "Rook 1e2");
+    }
+
+    #[test]
+    fn italian_move_words() {
+        let p = Phraser::builtin(MoveStyle::Language, Lang::It, MoveOptions::default());
+        assert_eq!(p.move_lang(), "it");
+        let expected = [
+            "Cavallo f3",
+            "pedone e4",
+            "pedone e prende d5",
+            "Cavallo prende e5",
+            "arrocco corto",
+            "arrocco lungo",
+            "pedone e8 promuove a Donna, scacco",
+            "Donna h5, scacco matto",
+        ];
+        for ((line, _), said) in ENGLISH.iter().zip(expected) {
+            let (pos, mv) = last(line);
+            assert_eq!(p.say_move(&pos, mv), said);
+        }
+    }
+
+    #[test]
+    fn german_move_words() {
+        let p = Phraser::builtin(MoveStyle::Language, Lang::De, MoveOptions::default());
+        let (pos, mv) = last("1. d4 d5 2. Nf3 Nf6 3. Nbd2");
+        assert_eq!(p.say_move(&pos, mv), "Springer bd2");
+        let (pos, mv) = last("1. e4 f6 2. d4 g5 3. Qh5#");
+        assert_eq!(p.say_move(&pos, mv), "Dame h5, Schachmatt");
+    }
+
+    #[test]
+    fn pawn_word_off() {
+        let p = appendix_d(MoveOptions {
+            pawn_word: false,
+            ..MoveOptions::default()
+        });
+        let (pos, mv) = last("1. e4");
+        assert_eq!(p.say_move(&pos, mv), "Eva vier");
+        let (pos, mv) = last("1. e4 d5 2. exd5");
+        assert_eq!(p.say_move(&pos, mv), "Eva schlägt David fünf");
+        // the other pieces keep their word
+        let (pos, mv) = last("1. Nf3");
+        assert_eq!(p.say_move(&pos, mv), "Springer Felix drei");
+        let long = appendix_d(MoveOptions {
+            pawn_word: false,
+            form: Form::Long,
+            ..MoveOptions::default()
+        });
+        let (pos, mv) = last("1. e4");
+        assert_eq!(long.say_move(&pos, mv), "Eva zwei Eva vier");
+    }
+
+    #[test]
+    fn colour_and_number() {
+        let both = MoveOptions {
+            say_colour: true,
+            say_number: true,
+            ..MoveOptions::default()
+        };
+        let p = appendix_d(both);
+        let (pos, mv) = last("1. e4 e5 2. Nf3");
+        assert_eq!(p.say_move(&pos, mv), "Weiß, 2. Springer Felix drei");
+        let (pos, mv) = last("1. e4 e5 2. Nf3 Nc6");
+        assert_eq!(p.say_move(&pos, mv), "Schwarz, 2... Springer Cesar sechs");
+
+        let colour = appendix_d(MoveOptions {
+            say_colour: true,
+            ..MoveOptions::default()
+        });
+        assert_eq!(colour.say_move(&pos, mv), "Schwarz, Springer Cesar sechs");
+        let number = appendix_d(MoveOptions {
+            say_number: true,
+            ..MoveOptions::default()
+        });
+        assert_eq!(number.say_move(&pos, mv), "2... Springer Cesar sechs");
+
+        let en = Phraser::builtin(MoveStyle::Language, Lang::En, both);
+        assert_eq!(en.say_move(&pos, mv), "Black, 2... Knight c6");
+        let it = Phraser::builtin(MoveStyle::Language, Lang::It, both);
+        assert_eq!(it.say_move(&pos, mv), "Nero, 2... Cavallo c6");
+    }
+
+    #[test]
+    fn colour_with_check() {
+        let p = appendix_d(MoveOptions {
+            say_colour: true,
+            ..MoveOptions::default()
+        });
+        let (pos, mv) = last("1. e4 f6 2. d4 g5 3. Qh5#");
+        assert_eq!(p.say_move(&pos, mv), "Weiß, Dame Hector fünf, Schachmatt");
+    }
+
+    #[test]
+    fn words_of_squares_pieces_and_sides() {
+        let en = appendix_d(MoveOptions::default());
+        assert_eq!(en.square(Square::F3), "Felix drei");
+        assert_eq!(en.piece(Role::Knight), "Springer");
+        assert_eq!(en.side(Color::White), "White");
+        assert_eq!(
+            en.coloured_piece(Piece::from_char('N').unwrap()),
+            "white Springer"
+        );
+        assert_eq!(
+            en.coloured_piece(Piece::from_char('q').unwrap()),
+            "black Dame"
+        );
+        assert_eq!(
+            en.the_coloured_piece(Piece::from_char('q').unwrap()),
+            "the black Dame"
+        );
+
+        let de = Phraser::builtin(MoveStyle::AppendixD, Lang::De, MoveOptions::default());
+        assert_eq!(de.side(Color::White), "Weiß");
+        assert_eq!(
+            de.coloured_piece(Piece::from_char('N').unwrap()),
+            "weißer Springer"
+        );
+        assert_eq!(
+            de.coloured_piece(Piece::from_char('Q').unwrap()),
+            "weiße Dame"
+        );
+        assert_eq!(
+            de.coloured_piece(Piece::from_char('b').unwrap()),
+            "schwarzer Läufer"
+        );
+        assert_eq!(
+            de.the_coloured_piece(Piece::from_char('q').unwrap()),
+            "die schwarze Dame"
+        );
+
+        let it = Phraser::builtin(MoveStyle::Language, Lang::It, MoveOptions::default());
+        assert_eq!(it.side(Color::White), "Bianco");
+        assert_eq!(it.square(Square::F3), "f3");
+        assert_eq!(
+            it.coloured_piece(Piece::from_char('N').unwrap()),
+            "Cavallo bianco"
+        );
+        assert_eq!(
+            it.coloured_piece(Piece::from_char('r').unwrap()),
+            "Torre nera"
+        );
+        // no definite form in Italian: the plain one
+        assert_eq!(
+            it.the_coloured_piece(Piece::from_char('r').unwrap()),
+            "Torre nera"
+        );
+    }
+
+    #[test]
+    fn unknown_message_key_is_said_as_itself() {
+        let p = appendix_d(MoveOptions::default());
+        assert_eq!(p.message("no_such_key", &[]), "no_such_key");
+        assert_eq!(
+            p.message("draw_offered", &[("side", "Black")]),
+            "Black offers a draw."
+        );
+    }
+
+    #[test]
+    fn options_can_change() {
+        let mut p = appendix_d(MoveOptions::default());
+        let (pos, mv) = last("1. Nf3");
+        p.set_options(MoveOptions {
+            form: Form::Long,
+            ..p.options()
+        });
+        assert_eq!(p.say_move(&pos, mv), "Springer Gustav eins Felix drei");
+    }
+
+    #[test]
+    fn from_sources_checks_the_message_file() {
+        let moves = vocab::APPENDIX_D_SOURCE;
+        let (_, en) = Lang::En.builtin_source();
+        let broken = en.replace(
+            "flipped = \"You play {side}.\"",
+            "flipped = \"You play {sied}.\"",
+        );
+        let err = Phraser::from_sources(moves, ("mine.toml", &broken), MoveOptions::default())
+            .unwrap_err();
+        assert_eq!(err.file, "mine.toml");
+        assert_eq!(err.key.as_deref(), Some("messages.flipped"));
+        let line = broken
+            .lines()
+            .position(|l| l.starts_with("flipped"))
+            .map(|i| i + 1);
+        assert_eq!(err.line, line);
+
+        let good = en.replace("Goodbye.", "Bye.");
+        let p = Phraser::from_sources(moves, ("mine.toml", &good), MoveOptions::default()).unwrap();
+        assert_eq!(p.message("goodbye", &[]), "Bye.");
+    }
+
+    #[test]
+    fn new_checks_parsed_files() {
+        let mut messages = vocab::builtin(Lang::It);
+        let moves = vocab::builtin_appendix_d();
+        assert!(Phraser::new(&moves, &messages, MoveOptions::default()).is_ok());
+        messages.messages.remove("prompt");
+        let err = Phraser::new(&moves, &messages, MoveOptions::default()).unwrap_err();
+        assert_eq!(err.key.as_deref(), Some("messages.prompt"));
+        assert_eq!(err.file, "it");
+    }
+
+    #[test]
+    fn broken_user_files_fall_back_to_the_builtin_ones() {
+        let (_, de) = Lang::De.builtin_source();
+        let broken_messages = de.replace("goodbye = ", "goodbye = 3\n# ");
+        let broken_moves = vocab::APPENDIX_D_SOURCE.1.replace("check = ", "chek = ");
+        let (p, errors) = Phraser::load_or_builtin(
+            MoveStyle::AppendixD,
+            Lang::De,
+            Some(("moves.toml", &broken_moves)),
+            Some(("de.toml", &broken_messages)),
+            MoveOptions::default(),
+        );
+        assert_eq!(errors.len(), 2);
+        assert_eq!(errors[0].file, "moves.toml");
+        assert_eq!(errors[1].file, "de.toml");
+        assert_eq!(errors[1].key.as_deref(), Some("messages.goodbye"));
+        assert_eq!(p.message("goodbye", &[]), "Auf Wiedersehen.");
+        let (pos, mv) = last("1. e4 f6 2. d4 g5 3. Qh5#");
+        assert_eq!(p.say_move(&pos, mv), "Dame Hector fünf, Schachmatt");
+        assert_eq!(
+            p.voice_error(&errors[1]),
+            format!(
+                "de.toml, Zeile {}, Schlüssel messages.goodbye: {}. Es gelten die eingebauten Wörter.",
+                errors[1].line.unwrap(),
+                errors[1].detail
+            )
+        );
+    }
+
+    #[test]
+    fn good_user_files_are_used() {
+        let moves = vocab::APPENDIX_D_SOURCE
+            .1
+            .replace("\"Springer\"", "\"Pferd\"");
+        let (p, errors) = Phraser::load_or_builtin(
+            MoveStyle::AppendixD,
+            Lang::En,
+            Some(("moves.toml", &moves)),
+            None,
+            MoveOptions::default(),
+        );
+        assert!(errors.is_empty());
+        let (pos, mv) = last("1. Nf3");
+        assert_eq!(p.say_move(&pos, mv), "Pferd Felix drei");
+    }
+
+    #[test]
+    fn place_says_what_is_known() {
+        let p = appendix_d(MoveOptions::default());
+        assert_eq!(p.place("a.toml", None, None), "a.toml");
+        assert_eq!(p.place("a.toml", Some(3), None), "a.toml, line 3");
+        assert_eq!(
+            p.place("a.toml", Some(3), Some("k")),
+            "a.toml, line 3, key k"
+        );
+        assert_eq!(p.place("a.toml", None, Some("k")), "a.toml, key k");
+    }
+
+    #[test]
+    fn every_message_renders_without_leftover_placeholders() {
+        // Fill every placeholder the program may fill: nothing of the form
+        // {name} may remain in any language.
+        for lang in Lang::ALL {
+            let p = Phraser::builtin(MoveStyle::AppendixD, lang, MoveOptions::default());
+            for key in vocab::builtin(Lang::En).messages.keys() {
+                let names = crate::speech::allowed_placeholders(key).unwrap();
+                let args: Vec<(&str, &str)> = names.iter().map(|n| (n.as_str(), "X")).collect();
+                let said = p.message(key, &args);
+                assert!(!said.contains('{'), "{lang:?} {key}: {said}");
+            }
+        }
+    }
+}

@@ -1,0 +1,791 @@
+//! Sentences about things that went wrong or ended: input errors, the end of
+//! the game, a board that does not match the game.
+
+use shakmaty::san::San;
+use shakmaty::{Chess, Color, Move, Position, Role};
+
+use super::phrase::{Form, Phraser};
+use crate::board::{Sensed, SquareDiff};
+use crate::game::EndReason;
+use crate::notation::{Attempt, IllegalReason, InputError};
+
+impl Phraser {
+    /// The sentence for a typed line that gave no legal move; `pos` is the
+    /// position it was typed in.
+    pub fn input_error(&self, err: &InputError, pos: &Chess) -> String {
+        match err {
+            InputError::NotUnderstood { input } => {
+                self.message("not_understood", &[("input", input)])
+            }
+            InputError::Illegal { attempt, reason } => {
+                let said = self.attempt(attempt);
+                let reason = self.reason(attempt, *reason, pos);
+                self.message("illegal", &[("move", &said), ("reason", &reason)])
+            }
+            InputError::Ambiguous { candidates, .. } => self.ambiguous(candidates, pos),
+            InputError::AmbiguousReading { input, candidates } => {
+                let list = self.candidate_list(candidates, pos);
+                self.message("ambiguous_reading", &[("input", input), ("list", &list)])
+            }
+        }
+    }
+
+    /// What the player said, in the move words: "Springer Felix drei".
+    fn attempt(&self, a: &Attempt) -> String {
+        let w = &self.words;
+        if let Some(side) = a.castle {
+            return self.castle(side).to_owned();
+        }
+        let mut parts: Vec<String> = Vec::new();
+        match a.role {
+            Some(Role::Pawn) if !self.opts.pawn_word => {}
+            Some(role) => parts.push(w.piece(role).to_owned()),
+            None => {}
+        }
+        match (a.from(), a.from_file, a.from_rank) {
+            (Some(sq), _, _) => parts.push(w.square(sq)),
+            (None, Some(f), _) => parts.push(w.file(f).to_owned()),
+            (None, None, Some(r)) => parts.push(w.rank(r).to_owned()),
+            (None, None, None) => {}
+        }
+        if a.capture {
+            parts.push(w.captures.clone());
+        }
+        if let Some(to) = a.to {
+            parts.push(w.square(to));
+        }
+        if let Some(p) = a.promotion {
+            parts.push(w.promotes.clone());
+            parts.push(w.piece(p).to_owned());
+        }
+        if parts.is_empty() {
+            return self.message("this_move", &[]);
+        }
+        parts.join(" ")
+    }
+
+    /// The reason part of "… is not legal: {reason}."
+    fn reason(&self, a: &Attempt, reason: IllegalReason, pos: &Chess) -> String {
+        let turn = self.side(pos.turn());
+        let square = |sq| self.square(sq);
+        match reason {
+            IllegalReason::NoPieceCanReach => match (a.role, a.to) {
+                (Some(role), Some(to)) => self.message(
+                    "reason_no_piece_can_reach",
+                    &[("piece", &self.piece(role)), ("square", &square(to))],
+                ),
+                (None, Some(to)) => {
+                    self.message("reason_nothing_can_reach", &[("square", &square(to))])
+                }
+                (_, None) => self.message("reason_no_such_move", &[]),
+            },
+            IllegalReason::NoPieceOnSquare => match a.from() {
+                Some(from) => match (pos.board().piece_at(from), a.role) {
+                    (None, _) => self.message("reason_square_empty", &[("square", &square(from))]),
+                    (Some(_), Some(role)) => self.message(
+                        "reason_no_piece_there",
+                        &[("piece", &self.piece(role)), ("square", &square(from))],
+                    ),
+                    (Some(_), None) => self.message("reason_no_such_move", &[]),
+                },
+                None => self.message("reason_no_such_move", &[]),
+            },
+            IllegalReason::NotYourMove => {
+                let theirs = a
+                    .from()
+                    .and_then(|sq| pos.board().piece_at(sq).map(|p| (sq, p)))
+                    .filter(|(_, p)| p.color != pos.turn());
+                match theirs {
+                    Some((sq, p)) => self.message(
+                        "reason_opponents_piece",
+                        &[
+                            ("piece", &self.the_coloured_piece(p)),
+                            ("square", &square(sq)),
+                            ("owner", &self.side(p.color)),
+                            ("side", &turn),
+                        ],
+                    ),
+                    None => self.message("reason_not_your_move", &[("side", &turn)]),
+                }
+            }
+            IllegalReason::Pinned => self.message("reason_pinned", &[]),
+            IllegalReason::KingInCheck => self.message("reason_king_in_check", &[]),
+            IllegalReason::KingWouldBeInCheck => self.message("reason_king_would_be_in_check", &[]),
+            IllegalReason::CastlingNotAllowed => self.message("reason_castling_not_allowed", &[]),
+            IllegalReason::PromotionPieceMissing => {
+                self.message("reason_promotion_piece_missing", &[])
+            }
+            IllegalReason::NotAPromotion => self.message("reason_not_a_promotion", &[]),
+            IllegalReason::GameOver => self.message("reason_game_over", &[]),
+        }
+    }
+
+    /// "Two Springer can go to David zwei: from Bella eins or from Felix
+    /// drei."  When the candidates do not share one destination from
+    /// different squares, each candidate move is listed instead.
+    fn ambiguous(&self, candidates: &[Move], pos: &Chess) -> String {
+        let count = self.count_word(candidates.len());
+        let same_to = candidates
+            .first()
+            .map(|m| m.to())
+            .filter(|to| candidates.iter().all(|c| c.to() == *to && !c.is_castle()));
+        let mut froms: Vec<_> = candidates.iter().filter_map(|m| m.from()).collect();
+        froms.sort();
+        froms.dedup();
+        let distinct_froms = froms.len() == candidates.len();
+        let (Some(to), true, true) = (same_to, distinct_froms, candidates.len() >= 2) else {
+            let list = self.candidate_list(candidates, pos);
+            return self.message("ambiguous_moves", &[("list", &list)]);
+        };
+        let square = self.square(to);
+        let first_role = candidates[0].role();
+        if candidates.iter().all(|m| m.role() == first_role) {
+            let items: Vec<String> = candidates
+                .iter()
+                .filter_map(|m| m.from())
+                .map(|from| self.message("ambiguous_from", &[("square", &self.square(from))]))
+                .collect();
+            let list = self.join(&items, "list_or");
+            let pieces = self.words.plural(first_role);
+            self.message(
+                "ambiguous",
+                &[
+                    ("count", &count),
+                    ("pieces", pieces),
+                    ("square", &square),
+                    ("list", &list),
+                ],
+            )
+        } else {
+            let items: Vec<String> = candidates
+                .iter()
+                .filter_map(|m| Some((m.role(), m.from()?)))
+                .map(|(role, from)| {
+                    self.message(
+                        "ambiguous_piece_from",
+                        &[("piece", &self.piece(role)), ("square", &self.square(from))],
+                    )
+                })
+                .collect();
+            let list = self.join(&items, "list_or");
+            self.message(
+                "ambiguous_pieces",
+                &[("count", &count), ("square", &square), ("list", &list)],
+            )
+        }
+    }
+
+    /// The candidate moves, short form, joined with "or".
+    fn candidate_list(&self, candidates: &[Move], pos: &Chess) -> String {
+        let items: Vec<String> = candidates
+            .iter()
+            .map(|m| self.move_body(*m, San::from_move(pos, *m), Form::Short))
+            .collect();
+        self.join(&items, "list_or")
+    }
+
+    /// The end of the game: "Checkmate. White wins, 1-0."  `winner` is
+    /// ignored for a draw; a win without a winner is said as "The game is
+    /// over."
+    pub fn game_over(&self, reason: EndReason, winner: Option<Color>) -> String {
+        let draw_key = match reason {
+            EndReason::Stalemate => Some("over_stalemate"),
+            EndReason::DeadPosition => Some("over_dead_position"),
+            EndReason::FivefoldRepetition => Some("over_fivefold"),
+            EndReason::SeventyFiveMoves => Some("over_seventy_five"),
+            EndReason::ThreefoldRepetition => Some("over_threefold"),
+            EndReason::FiftyMoves => Some("over_fifty"),
+            EndReason::Agreement => Some("over_agreement"),
+            EndReason::Checkmate | EndReason::Resignation => None,
+        };
+        if let Some(key) = draw_key {
+            let result = self.message("result_draw", &[]);
+            return self.message(key, &[("result", &result)]);
+        }
+        let Some(winner) = winner else {
+            return self.message("over_unknown", &[]);
+        };
+        let key = match reason {
+            EndReason::Resignation => "over_resignation",
+            _ => "over_checkmate",
+        };
+        let result = self.message(
+            match winner {
+                Color::White => "result_white",
+                Color::Black => "result_black",
+            },
+            &[],
+        );
+        self.message(
+            key,
+            &[
+                ("side", &self.side(winner)),
+                ("loser", &self.side(!winner)),
+                ("result", &result),
+            ],
+        )
+    }
+
+    /// The mismatch report (D.2.9), one clause per square in the given
+    /// order: "Mismatch: Felix drei should have the white Springer, it is
+    /// empty. Gustav eins should be empty."  With nothing left to fix:
+    /// "Board matches the game."
+    pub fn mismatch(&self, diffs: &[SquareDiff]) -> String {
+        let items: Vec<String> = diffs.iter().filter_map(|d| self.diff(d)).collect();
+        if items.is_empty() {
+            return self.message("board_matches", &[]);
+        }
+        let list = items.join(&self.message("sentence_separator", &[]));
+        self.message("mismatch", &[("list", &list)])
+    }
+
+    /// One square of a mismatch report; `None` when the square agrees.
+    fn diff(&self, d: &SquareDiff) -> Option<String> {
+        let square = self.square(d.square);
+        let sq = ("square", square.as_str());
+        match (d.expected, d.found) {
+            (None, Sensed::Empty) => None,
+            (Some(e), Sensed::Piece(f)) if e == f => None,
+            (Some(e), found) => {
+                let piece = self.the_coloured_piece(e);
+                let args = [sq, ("piece", piece.as_str())];
+                Some(match found {
+                    Sensed::Empty => self.message("mismatch_missing", &args),
+                    Sensed::Occupied => self.message("mismatch_unsure", &args),
+                    Sensed::Piece(f) => {
+                        let found = self.the_coloured_piece(f);
+                        self.message(
+                            "mismatch_wrong",
+                            &[sq, ("piece", &piece), ("found", &found)],
+                        )
+                    }
+                })
+            }
+            (None, Sensed::Piece(f)) => {
+                let found = self.the_coloured_piece(f);
+                Some(self.message("mismatch_extra", &[sq, ("found", &found)]))
+            }
+            (None, Sensed::Occupied) => Some(self.message("mismatch_extra_unknown", &[sq])),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::speech::test_util::{last, play};
+    use crate::speech::vocab::Lang;
+    use crate::speech::{MoveOptions, MoveStyle};
+    use shakmaty::{CastlingSide, Piece, Square};
+
+    fn en() -> Phraser {
+        Phraser::builtin(MoveStyle::AppendixD, Lang::En, MoveOptions::default())
+    }
+
+    fn de() -> Phraser {
+        Phraser::builtin(MoveStyle::AppendixD, Lang::De, MoveOptions::default())
+    }
+
+    fn it() -> Phraser {
+        Phraser::builtin(MoveStyle::Language, Lang::It, MoveOptions::default())
+    }
+
+    fn illegal(attempt: Attempt, reason: IllegalReason) -> InputError {
+        InputError::Illegal { attempt, reason }
+    }
+
+    fn to(role: Option<Role>, sq: Square) -> Attempt {
+        Attempt {
+            role,
+            to: Some(sq),
+            ..Attempt::default()
+        }
+    }
+
+    fn piece(c: char) -> Piece {
+        Piece::from_char(c).unwrap()
+    }
+
+    #[test]
+    fn not_understood() {
+        let err = InputError::NotUnderstood {
+            input: "xyz".into(),
+        };
+        let pos = Chess::default();
+        assert_eq!(
+            en().input_error(&err, &pos),
+            "\"xyz\" is not a move or a command. Say \"help\" for commands."
+        );
+        assert_eq!(
+            de().input_error(&err, &pos),
+            "\"xyz\" ist weder ein Zug noch ein Befehl. Sag \"help\" für die Befehle."
+        );
+    }
+
+    #[test]
+    fn no_piece_can_reach() {
+        let pos = play("1. Nf3 e5");
+        let err = illegal(
+            to(Some(Role::Knight), Square::F3),
+            IllegalReason::NoPieceCanReach,
+        );
+        assert_eq!(
+            en().input_error(&err, &pos),
+            "Springer Felix drei is not legal: no Springer can reach Felix drei."
+        );
+        assert_eq!(
+            de().input_error(&err, &pos),
+            "Springer Felix drei ist nicht erlaubt: Felix drei ist mit Springer nicht erreichbar."
+        );
+        assert_eq!(
+            it().input_error(&err, &pos),
+            "Cavallo f3 non è legale: f3 non è raggiungibile con Cavallo."
+        );
+        let nothing = illegal(to(None, Square::E5), IllegalReason::NoPieceCanReach);
+        assert_eq!(
+            en().input_error(&nothing, &pos),
+            "Eva fünf is not legal: nothing can reach Eva fünf."
+        );
+        let nowhere = illegal(
+            Attempt {
+                role: Some(Role::Knight),
+                ..Attempt::default()
+            },
+            IllegalReason::NoPieceCanReach,
+        );
+        assert_eq!(
+            en().input_error(&nowhere, &pos),
+            "Springer is not legal: there is no such move."
+        );
+    }
+
+    #[test]
+    fn the_attempt_is_said_as_given() {
+        let pos = Chess::default();
+        let full = Attempt {
+            role: Some(Role::Pawn),
+            from_file: Some(shakmaty::File::E),
+            from_rank: Some(shakmaty::Rank::Seventh),
+            to: Some(Square::E8),
+            capture: false,
+            promotion: Some(Role::Queen),
+            castle: None,
+        };
+        let err = illegal(full, IllegalReason::NoPieceOnSquare);
+        assert_eq!(
+            en().input_error(&err, &pos),
+            "Bauer Eva sieben Eva acht wird Dame is not legal: there is no Bauer on Eva sieben."
+        );
+        let file_capture = Attempt {
+            role: Some(Role::Pawn),
+            from_file: Some(shakmaty::File::E),
+            capture: true,
+            to: Some(Square::D5),
+            ..Attempt::default()
+        };
+        let err = illegal(file_capture, IllegalReason::NoPieceCanReach);
+        assert_eq!(
+            en().input_error(&err, &pos),
+            "Bauer Eva schlägt David fünf is not legal: no Bauer can reach David fünf."
+        );
+        let no_pawn_word = Phraser::builtin(
+            MoveStyle::AppendixD,
+            Lang::En,
+            MoveOptions {
+                pawn_word: false,
+                ..MoveOptions::default()
+            },
+        );
+        assert_eq!(
+            no_pawn_word.input_error(&err, &pos),
+            "Eva schlägt David fünf is not legal: no Bauer can reach David fünf."
+        );
+        let empty = illegal(Attempt::default(), IllegalReason::GameOver);
+        assert_eq!(
+            en().input_error(&empty, &pos),
+            "This move is not legal: the game is over."
+        );
+    }
+
+    #[test]
+    fn no_piece_on_square() {
+        let pos = Chess::default();
+        let from_empty = Attempt {
+            role: Some(Role::Knight),
+            from_file: Some(shakmaty::File::E),
+            from_rank: Some(shakmaty::Rank::Fourth),
+            to: Some(Square::F6),
+            ..Attempt::default()
+        };
+        let err = illegal(from_empty, IllegalReason::NoPieceOnSquare);
+        assert_eq!(
+            en().input_error(&err, &pos),
+            "Springer Eva vier Felix sechs is not legal: Eva vier is empty."
+        );
+        assert_eq!(
+            de().input_error(&err, &pos),
+            "Springer Eva vier Felix sechs ist nicht erlaubt: Eva vier ist leer."
+        );
+    }
+
+    #[test]
+    fn not_your_move() {
+        // a black piece named while White is to move
+        let pos = Chess::default();
+        let black_knight = Attempt {
+            role: Some(Role::Knight),
+            from_file: Some(shakmaty::File::B),
+            from_rank: Some(shakmaty::Rank::Eighth),
+            to: Some(Square::C6),
+            ..Attempt::default()
+        };
+        let err = illegal(black_knight, IllegalReason::NotYourMove);
+        assert_eq!(
+            en().input_error(&err, &pos),
+            "Springer Bella acht Cesar sechs is not legal: that is the black Springer, it is White's move."
+        );
+        assert_eq!(
+            de().input_error(&err, &pos),
+            "Springer Bella acht Cesar sechs ist nicht erlaubt: das ist der schwarze Springer, Weiß ist am Zug."
+        );
+        assert_eq!(
+            it().input_error(&err, &pos),
+            "Cavallo b8 c6 non è legale: il pezzo in b8 è del Nero, tocca al Bianco."
+        );
+        // a move typed when it is the other side's turn
+        let pos = play("1. e4");
+        let err = illegal(
+            to(Some(Role::Knight), Square::F3),
+            IllegalReason::NotYourMove,
+        );
+        assert_eq!(
+            en().input_error(&err, &pos),
+            "Springer Felix drei is not legal: it is Black's move."
+        );
+    }
+
+    #[test]
+    fn every_other_reason() {
+        let pos = Chess::default();
+        let cases = [
+            (IllegalReason::Pinned, "the piece is pinned to its King"),
+            (
+                IllegalReason::KingInCheck,
+                "the King is in check and this move does not answer it",
+            ),
+            (
+                IllegalReason::KingWouldBeInCheck,
+                "the King would be in check",
+            ),
+            (IllegalReason::NotAPromotion, "this move is not a promotion"),
+            (IllegalReason::GameOver, "the game is over"),
+        ];
+        for (reason, said) in cases {
+            let err = illegal(to(Some(Role::Knight), Square::F3), reason);
+            assert_eq!(
+                en().input_error(&err, &pos),
+                format!("Springer Felix drei is not legal: {said}.")
+            );
+        }
+        let castle = Attempt {
+            castle: Some(CastlingSide::KingSide),
+            ..Attempt::default()
+        };
+        let err = illegal(castle, IllegalReason::CastlingNotAllowed);
+        assert_eq!(
+            en().input_error(&err, &pos),
+            "Kurze Rochade is not legal: castling is not possible now."
+        );
+        assert_eq!(
+            de().input_error(&err, &pos),
+            "Kurze Rochade ist nicht erlaubt: die Rochade ist jetzt nicht möglich."
+        );
+        let pos = play("1. e4 e5 2. d4 exd4 3. e5 f5 4. e6 Nf6 5. e7 Kf7");
+        let err = illegal(
+            to(Some(Role::Pawn), Square::E8),
+            IllegalReason::PromotionPieceMissing,
+        );
+        assert_eq!(
+            en().input_error(&err, &pos),
+            "Bauer Eva acht is not legal: say which piece the pawn becomes."
+        );
+        assert_eq!(
+            de().input_error(&err, &pos),
+            "Bauer Eva acht ist nicht erlaubt: sag, in welche Figur sich der Bauer umwandelt."
+        );
+    }
+
+    #[test]
+    fn ambiguous_two_knights() {
+        let pos = play("1. d4 d5 2. Nf3 Nf6");
+        let candidates: Vec<Move> = pos
+            .legal_moves()
+            .into_iter()
+            .filter(|m| m.role() == Role::Knight && m.to() == Square::D2)
+            .collect();
+        assert_eq!(candidates.len(), 2);
+        let err = InputError::Ambiguous {
+            attempt: to(Some(Role::Knight), Square::D2),
+            candidates,
+        };
+        assert_eq!(
+            en().input_error(&err, &pos),
+            "Two Springer can go to David zwei: from Bella eins or from Felix drei."
+        );
+        assert_eq!(
+            de().input_error(&err, &pos),
+            "Zwei Springer können nach David zwei: von Bella eins oder von Felix drei."
+        );
+        assert_eq!(
+            it().input_error(&err, &pos),
+            "Due Cavalli possono andare in d2: da b1 o da f3."
+        );
+    }
+
+    #[test]
+    fn ambiguous_plural_and_three() {
+        // three Rooks can go to d4; the Appendix D plural is "Türme"
+        let pos = crate::speech::test_util::fen("4k3/8/8/3R4/R6R/8/8/4K3 w - - 0 1");
+        let candidates: Vec<Move> = pos
+            .legal_moves()
+            .into_iter()
+            .filter(|m| m.role() == Role::Rook && m.to() == Square::D4)
+            .collect();
+        assert_eq!(candidates.len(), 3);
+        let err = InputError::Ambiguous {
+            attempt: to(Some(Role::Rook), Square::D4),
+            candidates,
+        };
+        assert_eq!(
+            de().input_error(&err, &pos),
+            "Drei Türme können nach David vier: von Anna vier, von Hector vier oder von David fünf."
+        );
+        assert_eq!(
+            en().input_error(&err, &pos),
+            "Three Türme can go to David vier: from Anna vier, from Hector vier or from David fünf."
+        );
+    }
+
+    #[test]
+    fn ambiguous_different_pieces() {
+        let pos = Chess::default();
+        let candidates: Vec<Move> = pos
+            .legal_moves()
+            .into_iter()
+            .filter(|m| m.to() == Square::F3)
+            .collect();
+        assert_eq!(candidates.len(), 2);
+        let first = en().piece(candidates[0].role());
+        let second = en().piece(candidates[1].role());
+        let from = |m: &Move| en().square(m.from().unwrap());
+        let err = InputError::Ambiguous {
+            attempt: to(None, Square::F3),
+            candidates: candidates.clone(),
+        };
+        assert_eq!(
+            en().input_error(&err, &pos),
+            format!(
+                "Two pieces can go to Felix drei: {first} from {} or {second} from {}.",
+                from(&candidates[0]),
+                from(&candidates[1])
+            )
+        );
+    }
+
+    #[test]
+    fn ambiguous_promotions_list_the_moves() {
+        let (pos, _) = last("1. e4 e5 2. d4 exd4 3. e5 f5 4. e6 Nf6 5. e7 Kf7 6. e8=Q+");
+        let candidates: Vec<Move> = pos
+            .legal_moves()
+            .into_iter()
+            .filter(|m| {
+                m.to() == Square::E8 && matches!(m.promotion(), Some(Role::Queen | Role::Rook))
+            })
+            .collect();
+        assert_eq!(candidates.len(), 2);
+        let err = InputError::Ambiguous {
+            attempt: to(Some(Role::Pawn), Square::E8),
+            candidates,
+        };
+        let said = en().input_error(&err, &pos);
+        assert!(
+            said == "That can mean Bauer Eva acht wird Dame or Bauer Eva acht wird Turm. Say which."
+                || said
+                    == "That can mean Bauer Eva acht wird Turm or Bauer Eva acht wird Dame. Say which.",
+            "{said}"
+        );
+    }
+
+    #[test]
+    fn ambiguous_reading() {
+        let pos = play("1. e4 e5 2. h4 h5 3. Rh3 a6 4. Re3 a5");
+        let rook = shakmaty::san::San::from_ascii(b"Re2")
+            .unwrap()
+            .to_move(&pos)
+            .unwrap();
+        let king = shakmaty::san::San::from_ascii(b"Ke2")
+            .unwrap()
+            .to_move(&pos)
+            .unwrap();
+        let err = InputError::AmbiguousReading {
+            input: "Re2".into(),
+            candidates: vec![rook, king],
+        };
+        assert_eq!(
+            en().input_error(&err, &pos),
+            "\"Re2\" can mean Turm Eva zwei or König Eva zwei. Say which."
+        );
+        assert_eq!(
+            de().input_error(&err, &pos),
+            "\"Re2\" kann Turm Eva zwei oder König Eva zwei heißen. Sag, welcher Zug."
+        );
+    }
+
+    #[test]
+    fn game_over_for_every_reason() {
+        let cases = [
+            (
+                EndReason::Checkmate,
+                Some(Color::White),
+                "Checkmate. White wins, 1-0.",
+            ),
+            (
+                EndReason::Checkmate,
+                Some(Color::Black),
+                "Checkmate. Black wins, 0-1.",
+            ),
+            (
+                EndReason::Resignation,
+                Some(Color::White),
+                "Black resigns. White wins, 1-0.",
+            ),
+            (EndReason::Stalemate, None, "Stalemate. Draw, 1/2-1/2."),
+            (
+                EndReason::DeadPosition,
+                None,
+                "Dead position: neither side can checkmate. Draw, 1/2-1/2.",
+            ),
+            (
+                EndReason::FivefoldRepetition,
+                None,
+                "Draw by fivefold repetition, 1/2-1/2.",
+            ),
+            (
+                EndReason::SeventyFiveMoves,
+                None,
+                "Draw by the 75-move rule, 1/2-1/2.",
+            ),
+            (
+                EndReason::ThreefoldRepetition,
+                None,
+                "Draw by threefold repetition, 1/2-1/2.",
+            ),
+            (
+                EndReason::FiftyMoves,
+                None,
+                "Draw by the 50-move rule, 1/2-1/2.",
+            ),
+            (EndReason::Agreement, None, "Draw by agreement, 1/2-1/2."),
+            // inconsistent calls still give a sentence
+            (EndReason::Checkmate, None, "The game is over."),
+            (
+                EndReason::Agreement,
+                Some(Color::White),
+                "Draw by agreement, 1/2-1/2.",
+            ),
+        ];
+        for (reason, winner, said) in cases {
+            assert_eq!(en().game_over(reason, winner), said, "{reason:?}");
+        }
+        assert_eq!(
+            de().game_over(EndReason::Resignation, Some(Color::Black)),
+            "Weiß gibt auf. Schwarz gewinnt, 0-1."
+        );
+        assert_eq!(
+            de().game_over(EndReason::ThreefoldRepetition, None),
+            "Remis durch dreifache Stellungswiederholung, 1/2-1/2."
+        );
+        assert_eq!(
+            it().game_over(EndReason::Checkmate, Some(Color::White)),
+            "Scacco matto. Vince il Bianco, 1-0."
+        );
+    }
+
+    #[test]
+    fn mismatch_report() {
+        let diffs = [
+            SquareDiff {
+                square: Square::F3,
+                expected: Some(piece('N')),
+                found: Sensed::Empty,
+            },
+            SquareDiff {
+                square: Square::G1,
+                expected: None,
+                found: Sensed::Occupied,
+            },
+        ];
+        assert_eq!(
+            en().mismatch(&diffs),
+            "Mismatch: Felix drei should have the white Springer, it is empty. Gustav eins should be empty."
+        );
+        assert_eq!(
+            de().mismatch(&diffs),
+            "Abweichung: Auf Felix drei gehört der weiße Springer, das Feld ist leer. Gustav eins muss leer sein."
+        );
+    }
+
+    #[test]
+    fn mismatch_with_identified_pieces() {
+        let diffs = [
+            SquareDiff {
+                square: Square::D1,
+                expected: Some(piece('Q')),
+                found: Sensed::Piece(piece('q')),
+            },
+            SquareDiff {
+                square: Square::E4,
+                expected: None,
+                found: Sensed::Piece(piece('P')),
+            },
+            SquareDiff {
+                square: Square::E2,
+                expected: Some(piece('P')),
+                found: Sensed::Occupied,
+            },
+        ];
+        assert_eq!(
+            en().mismatch(&diffs),
+            "Mismatch: David eins should have the white Dame, it has the black Dame. \
+             Eva vier should be empty, it has the white Bauer. \
+             Eva zwei should have the white Bauer, something is there."
+        );
+        assert_eq!(
+            de().mismatch(&diffs[..1]),
+            "Abweichung: Auf David eins gehört die weiße Dame, dort steht die schwarze Dame."
+        );
+    }
+
+    #[test]
+    fn matching_board() {
+        assert_eq!(en().mismatch(&[]), "Board matches the game.");
+        // squares that agree are not reported
+        let agree = [
+            SquareDiff {
+                square: Square::E1,
+                expected: Some(piece('K')),
+                found: Sensed::Piece(piece('K')),
+            },
+            SquareDiff {
+                square: Square::E4,
+                expected: None,
+                found: Sensed::Empty,
+            },
+        ];
+        assert_eq!(en().mismatch(&agree), "Board matches the game.");
+        assert_eq!(
+            de().mismatch(&agree),
+            "Das Brett stimmt mit der Partie überein."
+        );
+    }
+}

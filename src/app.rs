@@ -490,3 +490,135 @@ impl App {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::setup::{Overrides, start};
+    use proptest::prelude::*;
+
+    fn app() -> App {
+        let dir = std::env::temp_dir().join("hector-app-tests-no-config");
+        start(&Overrides {
+            config: Some(dir.join("none.toml")),
+            ..Overrides::default()
+        })
+        .app
+    }
+
+    fn said(effects: &[Effect]) -> Vec<String> {
+        effects
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Say(u) => Some(u.text.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn line(app: &mut App, text: &str) -> Vec<String> {
+        said(&app.update(Msg::Line(text.into()), Instant::now()))
+    }
+
+    #[test]
+    fn opponents_move_is_urgent_own_move_is_a_confirmation() {
+        let mut a = app();
+        let e = a.update(Msg::Line("e4".into()), Instant::now());
+        assert!(
+            matches!(&e[..], [Effect::Say(u)] if u.priority == Priority::Normal && u.kind == SayKind::Move && u.lang == "de")
+        );
+        let e = a.update(Msg::Line("e5".into()), Instant::now());
+        assert!(matches!(&e[..], [Effect::Say(u)] if u.priority == Priority::Urgent));
+    }
+
+    #[test]
+    fn repeat_says_the_last_announcement_again() {
+        let mut a = app();
+        assert_eq!(line(&mut a, "repeat"), vec!["Nothing to repeat."]);
+        line(&mut a, "Nf3");
+        assert_eq!(line(&mut a, "repeat"), vec!["Springer Felix drei"]);
+    }
+
+    #[test]
+    fn flip_changes_whose_pieces_are_mine() {
+        let mut a = app();
+        assert_eq!(line(&mut a, "flip"), vec!["You play Black."]);
+        assert_eq!(a.me(), Color::Black);
+        // White's move is now the opponent's: urgent.
+        let e = a.update(Msg::Line("e4".into()), Instant::now());
+        assert!(matches!(&e[..], [Effect::Say(u)] if u.priority == Priority::Urgent));
+        assert_eq!(
+            line(&mut a, "pieces theirs Springer"),
+            line(&mut a, "pieces white knight")
+        );
+    }
+
+    #[test]
+    fn own_moves_can_go_unconfirmed_but_the_opponents_never() {
+        let dir = std::env::temp_dir().join("hector-app-tests-no-config");
+        let mut a = start(&Overrides {
+            config: Some(dir.join("none.toml")),
+            no_confirm: true,
+            ..Overrides::default()
+        })
+        .app;
+        assert!(line(&mut a, "e4").is_empty());
+        assert_eq!(line(&mut a, "e5"), vec!["Bauer Eva fünf"]);
+    }
+
+    #[test]
+    fn draw_offer_declined_then_lapses() {
+        let mut a = app();
+        line(&mut a, "e4");
+        assert_eq!(line(&mut a, "draw"), vec!["White offers a draw."]);
+        assert_eq!(line(&mut a, "decline"), vec!["Black declines the draw."]);
+        assert_eq!(line(&mut a, "accept"), vec!["There is no draw offer."]);
+    }
+
+    #[test]
+    fn silence_and_quit_are_effects() {
+        let mut a = app();
+        assert_eq!(
+            a.update(Msg::Line("silence".into()), Instant::now()),
+            vec![Effect::Silence]
+        );
+        let e = a.update(Msg::Line("quit".into()), Instant::now());
+        assert_eq!(e.last(), Some(&Effect::Quit));
+        assert!(a.quitting());
+    }
+
+    #[test]
+    fn new_game_starts_again() {
+        let mut a = app();
+        line(&mut a, "e4");
+        assert_eq!(line(&mut a, "new"), vec!["New game. White to move."]);
+        assert!(a.game().history().is_empty());
+    }
+
+    #[test]
+    fn fifty_move_claim_on_an_intended_move() {
+        let mut a = app();
+        a.game = Game::from_fen("8/8/4k3/8/8/2K5/8/R7 w - - 99 80").expect("valid");
+        assert_eq!(
+            line(&mut a, "claim Ra2"),
+            vec!["Turm Anna zwei", "Draw by the 50-move rule, 1/2-1/2."]
+        );
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+        /// Any line that is not a command word gets exactly one answer, in
+        /// the start position and in the middle of a game.
+        #[test]
+        fn random_lines_get_exactly_one_answer(text in "\\PC{0,40}", moves in 0usize..6) {
+            let mut a = app();
+            for m in ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6"].iter().take(moves) {
+                line(&mut a, m);
+            }
+            let first = text.split_whitespace().next().unwrap_or("");
+            prop_assume!(a.keymap.command(first).is_none());
+            let answer = line(&mut a, &text);
+            prop_assert_eq!(answer.len(), 1, "{:?} -> {:?}", text, answer);
+        }
+    }
+}

@@ -11,27 +11,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use crate::speech::{Form, MoveStyle};
 use crate::toml_error::locate;
-
-/// How moves are said.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "kebab-case")]
-pub enum MovesStyle {
-    /// FIDE Appendix D words: Anna .. Hector, eins .. acht, Springer ...
-    #[default]
-    AppendixD,
-    /// The words of the message language.
-    Language,
-}
-
-/// Short (as on a scoresheet) or long (with the from-square).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "kebab-case")]
-pub enum MoveForm {
-    #[default]
-    Short,
-    Long,
-}
 
 /// The message language.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, clap::ValueEnum)]
@@ -58,9 +39,9 @@ impl From<Language> for crate::speech::vocab::Lang {
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Announce {
-    pub moves: MovesStyle,
+    pub moves: MoveStyle,
     pub language: Language,
-    pub form: MoveForm,
+    pub form: Form,
     /// Name the captured piece ("schlägt Bauer David fünf").
     pub name_captured: bool,
     /// Say the colour before the move.
@@ -76,9 +57,9 @@ pub struct Announce {
 impl Default for Announce {
     fn default() -> Self {
         Announce {
-            moves: MovesStyle::AppendixD,
+            moves: MoveStyle::AppendixD,
             language: Language::En,
-            form: MoveForm::Short,
+            form: Form::Short,
             name_captured: false,
             say_colour: false,
             say_number: false,
@@ -223,8 +204,8 @@ mod tests {
         let c =
             Config::parse("c.toml", "[announce]\nlanguage = \"de\"\nform = \"long\"\n").unwrap();
         assert_eq!(c.announce.language, Language::De);
-        assert_eq!(c.announce.form, MoveForm::Long);
-        assert_eq!(c.announce.moves, MovesStyle::AppendixD);
+        assert_eq!(c.announce.form, Form::Long);
+        assert_eq!(c.announce.moves, MoveStyle::AppendixD);
         assert!(c.announce.pawn_word);
     }
 

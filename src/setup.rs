@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use shakmaty::Color;
 
 use crate::app::{App, AppSetup};
-use crate::config::{Config, MoveForm, MovesStyle};
+use crate::config::Config;
 use crate::keymap::Keymap;
 use crate::notation::Reader;
 use crate::speech::vocab::{self, Lang, VoiceError};
@@ -18,13 +18,13 @@ use crate::speech::{Form, MoveOptions, MoveStyle, Phraser};
 pub struct Overrides {
     /// How moves are said: FIDE Appendix D words (default) or the message language's words.
     #[arg(long, value_enum)]
-    pub moves: Option<MovesStyle>,
+    pub moves: Option<MoveStyle>,
     /// Language of every other message: en, de or it.
     #[arg(long = "lang", value_enum)]
     pub language: Option<crate::config::Language>,
     /// Short form (as on a scoresheet) or long form (with the from-square).
     #[arg(long, value_enum)]
-    pub form: Option<MoveForm>,
+    pub form: Option<Form>,
     /// Name the captured piece ("schlägt Bauer David fünf").
     #[arg(long)]
     pub captured: bool,
@@ -128,19 +128,13 @@ pub fn start(over: &Overrides) -> Started {
 
     let lang: Lang = config.announce.language.into();
     let opts = MoveOptions {
-        form: match config.announce.form {
-            MoveForm::Short => Form::Short,
-            MoveForm::Long => Form::Long,
-        },
+        form: config.announce.form,
         name_captured: config.announce.name_captured,
         say_colour: config.announce.say_colour,
         say_number: config.announce.say_number,
         pawn_word: config.announce.pawn_word,
     };
-    let style = match config.announce.moves {
-        MovesStyle::AppendixD => MoveStyle::AppendixD,
-        MovesStyle::Language => MoveStyle::Language,
-    };
+    let style = config.announce.moves;
     let messages_text = read_user_file(config.files.messages_voice.as_ref(), &mut problems);
     // With the language's own move words, a user's messages file gives
     // the move words too.

@@ -159,7 +159,11 @@ fn random_lines_never_crash_and_each_gets_exactly_one_answer_line() {
     while lines.len() < 400 {
         let n = 1 + rng.next() % 5;
         let words: Vec<&str> = (0..n).map(|_| rng.pick(&pieces)).collect();
-        let sep = if rng.next().is_multiple_of(2) { " " } else { "" };
+        let sep = if rng.next().is_multiple_of(2) {
+            " "
+        } else {
+            ""
+        };
         let line = words.join(sep);
         // Commands and blank lines are not random input; keymap words are
         // excluded so that "help" cannot list 22 lines.

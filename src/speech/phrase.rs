@@ -19,7 +19,7 @@ use super::vocab::{
 };
 
 /// How a move is said.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
 pub enum MoveStyle {
     /// FIDE Appendix D words (`voices/appendix-d.toml`), German for the rest.
@@ -30,7 +30,7 @@ pub enum MoveStyle {
 }
 
 /// How much a move announcement says.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
 pub enum Form {
     /// As on a scoresheet: "Springer Felix drei".

@@ -30,10 +30,10 @@ fn parse_and_phrase(c: &mut Criterion) {
     let pos = middle_game();
     let mut group = c.benchmark_group("typed move to announcement");
     for input in [
-        "Nf3",
-        "Nbd2",
+        "Ne5",
+        "dxc5",
         "O-O",
-        "Springer Bella David zwei",
+        "Springer Eva fünf",
         "d1e2",
         "Laeufer Cesar zwei",
     ] {

@@ -1,7 +1,28 @@
-//! Everything that becomes words: the vocabulary files (`vocab`) and the
-//! phrasing of events into sentences.
+//! Everything that becomes words: the vocabulary files (`vocab`), the
+//! phrasing of events into sentences, and the speech worker that speaks them.
+//!
+//! Speaking: [`SpeechWorker`] owns one thread that schedules sentences with
+//! the pure [`SpeechQueue`] and drives a [`SpeechBackend`] (speech-dispatcher
+//! on Linux, the `tts` crate elsewhere) on a second thread, with deadlines so
+//! that a hung speech service never freezes the game.
 
-pub mod vocab;
+pub mod backend;
+pub mod fake;
+pub mod queue;
+#[cfg(target_os = "linux")]
+pub mod sd;
+pub mod tts_backend;
 mod utterance;
+pub mod vocab;
+pub mod worker;
 
+pub use backend::{
+    BackendEvent, BackendFactory, EventSink, SpeechBackend, SpeechError, SpeechSettings, Started,
+    VoiceInfo, choose_voice, voices_by_language,
+};
+pub use queue::{Action, QueuePolicy, SpeechQueue};
 pub use utterance::{Priority, SayKind, Utterance};
+pub use worker::{
+    LineSink, SpeechHandle, SpeechMode, SpeechStatus, SpeechWorker, StatusSink, WorkerConfig,
+    list_voices, say_once,
+};

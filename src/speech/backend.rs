@@ -74,7 +74,9 @@ pub fn choose_voice<'a>(voices: &'a [VoiceInfo], lang: &str) -> Option<&'a Voice
 
 /// Voices grouped by primary language, each group sorted by name, for
 /// `hector voices`.
-pub fn voices_by_language(voices: &[VoiceInfo]) -> std::collections::BTreeMap<String, Vec<&VoiceInfo>> {
+pub fn voices_by_language(
+    voices: &[VoiceInfo],
+) -> std::collections::BTreeMap<String, Vec<&VoiceInfo>> {
     let mut map: std::collections::BTreeMap<String, Vec<&VoiceInfo>> = Default::default();
     for v in voices {
         let primary = v
@@ -264,7 +266,10 @@ mod tests {
             v("German", "de", None),
             v("Swiss German", "de-CH", None),
         ];
-        assert_eq!(choose_voice(&voices, "de").map(|v| v.name.as_str()), Some("German"));
+        assert_eq!(
+            choose_voice(&voices, "de").map(|v| v.name.as_str()),
+            Some("German")
+        );
         assert_eq!(
             choose_voice(&voices, "de-CH").map(|v| v.name.as_str()),
             Some("Swiss German")
@@ -274,8 +279,14 @@ mod tests {
     #[test]
     fn regional_voice_serves_primary_language() {
         let voices = [v("Anna", "de-DE", None), v("Alex", "en-US", None)];
-        assert_eq!(choose_voice(&voices, "de").map(|v| v.name.as_str()), Some("Anna"));
-        assert_eq!(choose_voice(&voices, "EN").map(|v| v.name.as_str()), Some("Alex"));
+        assert_eq!(
+            choose_voice(&voices, "de").map(|v| v.name.as_str()),
+            Some("Anna")
+        );
+        assert_eq!(
+            choose_voice(&voices, "EN").map(|v| v.name.as_str()),
+            Some("Alex")
+        );
     }
 
     #[test]

@@ -201,8 +201,18 @@ mod tests {
         let t = Instant::now();
         let mut q = SpeechQueue::default();
         let a = q.push(u("Springer Felix drei", Priority::Urgent, SayKind::Move), t);
-        assert_eq!(a, vec![speak("Springer Felix drei", Priority::Urgent, SayKind::Move)]);
-        assert_eq!(q.current().map(|c| c.text.as_str()), Some("Springer Felix drei"));
+        assert_eq!(
+            a,
+            vec![speak(
+                "Springer Felix drei",
+                Priority::Urgent,
+                SayKind::Move
+            )]
+        );
+        assert_eq!(
+            q.current().map(|c| c.text.as_str()),
+            Some("Springer Felix drei")
+        );
         assert!(!q.is_idle());
     }
 
@@ -214,7 +224,10 @@ mod tests {
         let a = q.push(u("Bauer Eva vier", Priority::Urgent, SayKind::Move), t + MS);
         assert_eq!(
             a,
-            vec![Action::Stop, speak("Bauer Eva vier", Priority::Urgent, SayKind::Move)]
+            vec![
+                Action::Stop,
+                speak("Bauer Eva vier", Priority::Urgent, SayKind::Move)
+            ]
         );
         assert!(q.finished(t + 2 * MS).is_empty(), "the help is not resumed");
         assert!(q.is_idle());
@@ -234,10 +247,22 @@ mod tests {
         let t = Instant::now();
         let mut q = SpeechQueue::default();
         q.push(u("Dame David acht", Priority::Urgent, SayKind::Move), t);
-        assert!(q.push(u("flag", Priority::Urgent, SayKind::Game), t).is_empty());
-        assert!(q.push(u("error", Priority::Normal, SayKind::Error), t).is_empty());
-        assert!(q.push(u("help", Priority::Info, SayKind::Info), t).is_empty());
-        assert_eq!(q.current().map(|c| c.text.as_str()), Some("Dame David acht"));
+        assert!(
+            q.push(u("flag", Priority::Urgent, SayKind::Game), t)
+                .is_empty()
+        );
+        assert!(
+            q.push(u("error", Priority::Normal, SayKind::Error), t)
+                .is_empty()
+        );
+        assert!(
+            q.push(u("help", Priority::Info, SayKind::Info), t)
+                .is_empty()
+        );
+        assert_eq!(
+            q.current().map(|c| c.text.as_str()),
+            Some("Dame David acht")
+        );
         assert_eq!(texts(&q), ["flag", "error", "help"]);
     }
 
@@ -248,8 +273,14 @@ mod tests {
         q.push(u("e4", Priority::Urgent, SayKind::Move), t);
         q.push(u("e5", Priority::Urgent, SayKind::Move), t);
         q.push(u("f4", Priority::Urgent, SayKind::Move), t);
-        assert_eq!(q.finished(t), vec![speak("e5", Priority::Urgent, SayKind::Move)]);
-        assert_eq!(q.finished(t), vec![speak("f4", Priority::Urgent, SayKind::Move)]);
+        assert_eq!(
+            q.finished(t),
+            vec![speak("e5", Priority::Urgent, SayKind::Move)]
+        );
+        assert_eq!(
+            q.finished(t),
+            vec![speak("f4", Priority::Urgent, SayKind::Move)]
+        );
         assert!(q.finished(t).is_empty());
     }
 
@@ -286,7 +317,10 @@ mod tests {
         let mut q = SpeechQueue::default();
         // An own-move confirmation is Info/Normal, a clock threshold Normal.
         q.push(u("Turm Anna eins", Priority::Info, SayKind::Move), t);
-        assert!(q.push(u("1 minute", Priority::Normal, SayKind::Clock), t).is_empty());
+        assert!(
+            q.push(u("1 minute", Priority::Normal, SayKind::Clock), t)
+                .is_empty()
+        );
         assert_eq!(
             q.finished(t),
             vec![speak("1 minute", Priority::Normal, SayKind::Clock)]
@@ -302,7 +336,10 @@ mod tests {
             q.push(u("illegal", Priority::Normal, SayKind::Error), t)[0],
             Action::Stop
         );
-        assert!(q.push(u("illegal 2", Priority::Normal, SayKind::Error), t).is_empty());
+        assert!(
+            q.push(u("illegal 2", Priority::Normal, SayKind::Error), t)
+                .is_empty()
+        );
     }
 
     #[test]
@@ -372,7 +409,10 @@ mod tests {
         q.push(u("move", Priority::Urgent, SayKind::Move), t);
         q.push(u("mismatch", Priority::Urgent, SayKind::Mismatch), t);
         let a = q.finished(t + Duration::from_secs(60));
-        assert_eq!(a, vec![speak("mismatch", Priority::Urgent, SayKind::Mismatch)]);
+        assert_eq!(
+            a,
+            vec![speak("mismatch", Priority::Urgent, SayKind::Mismatch)]
+        );
     }
 
     #[test]
@@ -394,7 +434,10 @@ mod tests {
         q.push(u("move 2", Priority::Urgent, SayKind::Move), t);
         assert_eq!(
             q.silence(t),
-            vec![Action::Stop, speak("move 2", Priority::Urgent, SayKind::Move)]
+            vec![
+                Action::Stop,
+                speak("move 2", Priority::Urgent, SayKind::Move)
+            ]
         );
         assert!(q.finished(t).is_empty());
     }

@@ -9,8 +9,8 @@
 use speech_dispatcher::{Connection, Mode, Priority as SdPriority};
 
 use super::backend::{
-    BackendEvent, EventSink, Range, SpeechBackend, SpeechError, SpeechSettings, Started,
-    VoiceInfo, c_safe,
+    BackendEvent, EventSink, Range, SpeechBackend, SpeechError, SpeechSettings, Started, VoiceInfo,
+    c_safe,
 };
 
 /// speech-dispatcher's ranges (SSIP: rate and pitch −100..100, normal 0;

@@ -9,8 +9,8 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 use tts::{Tts, UtteranceId, Voice};
 
 use super::backend::{
-    BackendEvent, EventSink, Range, SpeechBackend, SpeechError, SpeechSettings, Started,
-    VoiceInfo, c_safe, choose_voice,
+    BackendEvent, EventSink, Range, SpeechBackend, SpeechError, SpeechSettings, Started, VoiceInfo,
+    c_safe, choose_voice,
 };
 
 /// The `tts` crate's default backend for this platform.
@@ -141,7 +141,8 @@ impl SpeechBackend for TtsBackend {
                 normal: t.normal_pitch(),
                 max: t.max_pitch(),
             };
-            t.set_pitch(r.map_signed(s.pitch)).map_err(failed("pitch"))?;
+            t.set_pitch(r.map_signed(s.pitch))
+                .map_err(failed("pitch"))?;
         }
         if self.features.volume {
             let r = Range {
@@ -149,7 +150,8 @@ impl SpeechBackend for TtsBackend {
                 normal: t.normal_volume(),
                 max: t.max_volume(),
             };
-            t.set_volume(r.map_unit(s.volume)).map_err(failed("volume"))?;
+            t.set_volume(r.map_unit(s.volume))
+                .map_err(failed("volume"))?;
         }
         Ok(())
     }

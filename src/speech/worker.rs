@@ -101,6 +101,8 @@ pub struct WorkerConfig {
     pub mode: SpeechMode,
     pub settings: SpeechSettings,
     pub policy: QueuePolicy,
+    /// How long sentences take.
+    pub pace: Pace,
     /// Longest wait for one engine call (speak, stop, settings).
     pub call_timeout: Duration,
     /// Longest wait for the engine to open.
@@ -122,6 +124,7 @@ impl Default for WorkerConfig {
             mode: SpeechMode::Auto,
             settings: SpeechSettings::default(),
             policy: QueuePolicy::default(),
+            pace: Pace::default(),
             call_timeout: Duration::from_secs(2),
             open_timeout: Duration::from_secs(5),
             retry_first: Duration::from_secs(5),
@@ -444,13 +447,32 @@ struct Worker {
     exit_at: Option<Instant>,
 }
 
-/// How long a sentence may take to speak before the worker checks on the
-/// engine: generous (1 s plus 100 ms a character, more at slow rates).
-pub fn estimate_duration(text: &str, settings: &SpeechSettings) -> Duration {
-    let s = settings.clamped();
-    let slow = 1.0 + 2.0 * (-s.rate).max(0.0);
-    let chars = text.chars().count() as f32;
-    Duration::from_secs_f32((1.0 + 0.1 * chars) * slow)
+/// How long a sentence may take to speak: the worker checks on an engine
+/// that has not finished by then, and takes a sentence as finished after it
+/// when the engine reports no ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Pace {
+    pub base: Duration,
+    pub per_char: Duration,
+}
+
+impl Default for Pace {
+    /// Generous: 1 s plus 100 ms a character (about 70 ms at normal rate).
+    fn default() -> Self {
+        Pace {
+            base: Duration::from_secs(1),
+            per_char: Duration::from_millis(100),
+        }
+    }
+}
+
+impl Pace {
+    /// The time allowed for `text`, longer at slow rates (three times at −1).
+    pub fn estimate(&self, text: &str, settings: &SpeechSettings) -> Duration {
+        let slow = 1.0 + 2.0 * (-settings.clamped().rate).max(0.0);
+        let chars = u32::try_from(text.chars().count()).unwrap_or(u32::MAX);
+        (self.base + self.per_char.saturating_mul(chars)).mul_f32(slow)
+    }
 }
 
 impl Worker {
@@ -516,8 +538,7 @@ impl Worker {
         match self.exit_at {
             None => false,
             Some(at) => {
-                now >= at
-                    || (self.queue.is_idle() && !matches!(self.link, Link::Starting { .. }))
+                now >= at || (self.queue.is_idle() && !matches!(self.link, Link::Starting { .. }))
             }
         }
     }
@@ -579,7 +600,9 @@ impl Worker {
                 self.settings = s.clamped();
                 let deadline = now + self.cfg.call_timeout;
                 if let Link::Up(up) = &mut self.link
-                    && up.call(Call::Settings(self.settings), "settings", deadline).is_err()
+                    && up
+                        .call(Call::Settings(self.settings), "settings", deadline)
+                        .is_err()
                 {
                     self.fall_back("the speech thread ended".into(), true, now);
                 }
@@ -669,7 +692,7 @@ impl Worker {
         result: Result<Reply, SpeechError>,
         now: Instant,
     ) {
-        let estimate = |u: &Utterance| estimate_duration(&u.text, &self.settings);
+        let estimate = |u: &Utterance| self.cfg.pace.estimate(&u.text, &self.settings);
         let next = {
             let Link::Up(up) = &mut self.link else {
                 return;
@@ -852,13 +875,13 @@ impl Worker {
                 }
                 Next::Nothing
             }
-            Link::Up(up) => Self::check_up(up, &self.settings, self.cfg.call_timeout, now),
+            Link::Up(up) => Self::check_up(up, &self.settings, &self.cfg, now),
         };
         self.then(next, now);
     }
 
     /// Deadlines of a working connection: unanswered calls, overlong sentences.
-    fn check_up(up: &mut Up, settings: &SpeechSettings, call_timeout: Duration, now: Instant) -> Next {
+    fn check_up(up: &mut Up, settings: &SpeechSettings, cfg: &WorkerConfig, now: Instant) -> Next {
         if let Some((_, _, what)) = up.inflight.iter().find(|(_, d, _)| now >= *d) {
             return Next::FallBack(SpeechError::Timeout(what).to_string());
         }
@@ -876,10 +899,15 @@ impl Worker {
         up.next_seq += 1;
         let seq = up.next_seq;
         sp.probe = Some(seq);
-        if up.engine.calls.send((seq, Call::Settings(*settings))).is_err() {
+        if up
+            .engine
+            .calls
+            .send((seq, Call::Settings(*settings)))
+            .is_err()
+        {
             return Next::FallBack("the speech thread ended".into());
         }
-        up.inflight.push((seq, now + call_timeout, "check"));
+        up.inflight.push((seq, now + cfg.call_timeout, "check"));
         Next::Nothing
     }
 
@@ -921,7 +949,7 @@ impl Worker {
                         text: u.text.clone(),
                         lang: u.lang.clone(),
                     };
-                    let check_at = deadline + estimate_duration(&u.text, &self.settings);
+                    let check_at = deadline + self.cfg.pace.estimate(&u.text, &self.settings);
                     match up.call(call, "speak", deadline) {
                         Ok(seq) => {
                             up.early.clear();
@@ -967,9 +995,7 @@ fn with_backend<T: Send + 'static>(
     factory: BackendFactory,
     timeout: Duration,
     what: &'static str,
-    f: impl FnOnce(&mut dyn super::backend::SpeechBackend) -> Result<T, SpeechError>
-    + Send
-    + 'static,
+    f: impl FnOnce(&mut dyn super::backend::SpeechBackend) -> Result<T, SpeechError> + Send + 'static,
 ) -> Result<T, SpeechError> {
     let (tx, rx) = mpsc::channel();
     thread::Builder::new()
@@ -1021,7 +1047,7 @@ pub fn say_once_with(
     };
     let limit = config.open_timeout
         + config.call_timeout * 3
-        + estimate_duration(text, &settings) * (MAX_CHECKS + 1);
+        + config.pace.estimate(text, &settings) * (MAX_CHECKS + 1);
     let worker = SpeechWorker::spawn(config, factory, status);
     worker.handle().say(Utterance {
         text: text.to_owned(),
@@ -1041,4 +1067,596 @@ pub fn say_once_with(
     };
     worker.shutdown(Duration::ZERO);
     result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::speech::fake::{FakeCall, FakeControl};
+    use std::sync::Mutex;
+
+    const WAIT: Duration = Duration::from_secs(5);
+
+    fn u(text: &str, priority: Priority, kind: SayKind) -> Utterance {
+        Utterance {
+            text: text.into(),
+            lang: "de".into(),
+            priority,
+            kind,
+        }
+    }
+
+    fn urgent(text: &str) -> Utterance {
+        u(text, Priority::Urgent, SayKind::Move)
+    }
+
+    /// A worker on a fake engine, with fast deadlines, its status reports and
+    /// its printed lines.
+    struct Rig {
+        fake: FakeControl,
+        worker: SpeechWorker,
+        status: Receiver<SpeechStatus>,
+        printed: Arc<Mutex<Vec<String>>>,
+    }
+
+    fn fast(mode: SpeechMode) -> WorkerConfig {
+        WorkerConfig {
+            mode,
+            call_timeout: Duration::from_millis(150),
+            open_timeout: Duration::from_millis(300),
+            retry_first: Duration::from_millis(200),
+            retry_max: Duration::from_millis(400),
+            pace: Pace {
+                base: Duration::from_millis(50),
+                per_char: Duration::ZERO,
+            },
+            ..WorkerConfig::default()
+        }
+    }
+
+    fn rig_with(config: WorkerConfig, setup: impl FnOnce(&FakeControl)) -> Rig {
+        let fake = FakeControl::new();
+        setup(&fake);
+        let (tx, status) = mpsc::channel();
+        let printed = Arc::new(Mutex::new(Vec::new()));
+        let sink = printed.clone();
+        let config = WorkerConfig {
+            print: Some(Arc::new(move |line: &str| {
+                sink.lock().unwrap().push(line.to_owned())
+            })),
+            ..config
+        };
+        let worker = SpeechWorker::spawn(
+            config,
+            fake.factory(),
+            Arc::new(move |s| {
+                let _ = tx.send(s);
+            }),
+        );
+        Rig {
+            fake,
+            worker,
+            status,
+            printed,
+        }
+    }
+
+    fn rig(mode: SpeechMode) -> Rig {
+        rig_with(fast(mode), |_| {})
+    }
+
+    impl Rig {
+        fn say(&self, u: Utterance) {
+            self.worker.handle().say(u);
+        }
+
+        /// Status reports until one matches `pred` (included), or None.
+        fn until(&self, pred: impl Fn(&SpeechStatus) -> bool) -> Option<Vec<SpeechStatus>> {
+            let deadline = Instant::now() + WAIT;
+            let mut seen = Vec::new();
+            loop {
+                let left = deadline.saturating_duration_since(Instant::now());
+                let s = self.status.recv_timeout(left).ok()?;
+                let done = pred(&s);
+                seen.push(s);
+                if done {
+                    return Some(seen);
+                }
+            }
+        }
+
+        fn ended(&self, text: &str) -> bool {
+            self.until(
+                |s| matches!(s, SpeechStatus::Ended { utterance, .. } if utterance.text == text),
+            )
+            .is_some()
+        }
+
+        fn printed(&self) -> Vec<String> {
+            self.printed.lock().unwrap().clone()
+        }
+
+        fn wait_printed(&self, n: usize) -> bool {
+            let deadline = Instant::now() + WAIT;
+            while Instant::now() < deadline {
+                if self.printed().len() >= n {
+                    return true;
+                }
+                thread::sleep(Duration::from_millis(5));
+            }
+            false
+        }
+
+        fn opens(&self) -> usize {
+            self.fake
+                .calls()
+                .iter()
+                .filter(|c| matches!(c, FakeCall::Open(_)))
+                .count()
+        }
+
+        /// The speak and stop calls, as "text" and "STOP".
+        fn script(&self) -> Vec<String> {
+            self.fake
+                .calls()
+                .into_iter()
+                .filter_map(|c| match c {
+                    FakeCall::Speak { text, .. } => Some(text),
+                    FakeCall::Stop => Some("STOP".into()),
+                    _ => None,
+                })
+                .collect()
+        }
+    }
+
+    #[test]
+    fn mode_parses_and_prints() {
+        for (s, m) in [
+            ("auto", SpeechMode::Auto),
+            ("TTS", SpeechMode::Tts),
+            (" print ", SpeechMode::Print),
+            ("both", SpeechMode::Both),
+        ] {
+            assert_eq!(s.parse::<SpeechMode>(), Ok(m));
+            assert_eq!(m.to_string(), s.trim().to_ascii_lowercase());
+        }
+        assert!("loud".parse::<SpeechMode>().unwrap_err().contains("loud"));
+    }
+
+    #[test]
+    fn pace_is_longer_for_long_text_and_slow_rate() {
+        let p = Pace::default();
+        let normal = SpeechSettings::default();
+        let slow = SpeechSettings {
+            rate: -1.0,
+            ..normal
+        };
+        assert_eq!(p.estimate("", &normal), Duration::from_secs(1));
+        assert_eq!(p.estimate("0123456789", &normal), Duration::from_secs(2));
+        assert_eq!(p.estimate("0123456789", &slow), Duration::from_secs(6));
+    }
+
+    #[test]
+    fn say_reaches_the_engine_with_the_language_and_reports_begin_and_end() {
+        let r = rig(SpeechMode::Tts);
+        r.say(urgent("Springer Felix drei"));
+        assert!(r.fake.wait_spoken(1, WAIT));
+        let calls = r.fake.calls();
+        assert!(calls.iter().any(|c| matches!(c,
+            FakeCall::Speak { text, lang, .. } if text == "Springer Felix drei" && lang == "de")));
+        r.fake.end_last();
+        let seen = r
+            .until(|s| matches!(s, SpeechStatus::Ended { .. }))
+            .expect("ended");
+        assert!(matches!(&seen[0], SpeechStatus::Began { voice: Some(v), .. } if v == "fake-de"));
+        assert!(r.printed().is_empty(), "speech works: nothing printed");
+    }
+
+    #[test]
+    fn settings_are_applied_on_open_and_on_change_clamped() {
+        let cfg = WorkerConfig {
+            settings: SpeechSettings {
+                rate: 0.5,
+                pitch: 0.0,
+                volume: 1.0,
+            },
+            ..fast(SpeechMode::Tts)
+        };
+        let r = rig_with(cfg, |_| {});
+        assert!(r.fake.wait_for(WAIT, |c| {
+            c.iter().any(|c| matches!(c, FakeCall::Settings(_)))
+        }));
+        r.worker.handle().set_settings(SpeechSettings {
+            rate: 9.0,
+            pitch: -0.2,
+            volume: 0.5,
+        });
+        let want = FakeCall::Settings(SpeechSettings {
+            rate: 1.0,
+            pitch: -0.2,
+            volume: 0.5,
+        });
+        assert!(r.fake.wait_for(WAIT, |c| c.contains(&want)));
+        let first = r
+            .fake
+            .calls()
+            .into_iter()
+            .find(|c| matches!(c, FakeCall::Settings(_)));
+        assert_eq!(
+            first,
+            Some(FakeCall::Settings(SpeechSettings {
+                rate: 0.5,
+                pitch: 0.0,
+                volume: 1.0
+            }))
+        );
+    }
+
+    #[test]
+    fn urgent_interrupts_help_which_is_not_resumed() {
+        let r = rig(SpeechMode::Tts);
+        r.say(u("help text", Priority::Info, SayKind::Info));
+        assert!(r.fake.wait_spoken(1, WAIT));
+        r.say(urgent("Dame David acht"));
+        assert!(r.fake.wait_spoken(2, WAIT));
+        r.fake.end_last();
+        assert!(r.ended("Dame David acht"));
+        thread::sleep(Duration::from_millis(100));
+        assert_eq!(r.script(), ["help text", "STOP", "Dame David acht"]);
+    }
+
+    #[test]
+    fn urgent_is_not_cut_off_by_lower_priority() {
+        let r = rig(SpeechMode::Tts);
+        r.say(urgent("Bauer Eva vier"));
+        assert!(r.fake.wait_spoken(1, WAIT));
+        r.say(u("illegal move", Priority::Normal, SayKind::Error));
+        r.say(u("help", Priority::Info, SayKind::Info));
+        thread::sleep(Duration::from_millis(100));
+        assert_eq!(r.script(), ["Bauer Eva vier"], "nothing cut in");
+        r.fake.end_last();
+        assert!(r.fake.wait_spoken(2, WAIT));
+        r.fake.end_last();
+        assert!(r.fake.wait_spoken(3, WAIT));
+        assert_eq!(r.script(), ["Bauer Eva vier", "illegal move", "help"]);
+    }
+
+    #[test]
+    fn an_end_for_a_stopped_sentence_does_not_end_the_next() {
+        let r = rig(SpeechMode::Tts);
+        r.say(u("help", Priority::Info, SayKind::Info));
+        assert!(r.fake.wait_spoken(1, WAIT));
+        let help_id = r.fake.last_id().expect("spoken");
+        r.say(urgent("Turm Anna eins"));
+        r.say(urgent("Läufer Cäsar vier"));
+        assert!(r.fake.wait_spoken(2, WAIT));
+        r.fake.emit(BackendEvent::Stopped(help_id));
+        r.fake.emit(BackendEvent::Ended(help_id));
+        thread::sleep(Duration::from_millis(100));
+        assert_eq!(r.fake.spoken().len(), 2, "the second move still waits");
+        r.fake.end_last();
+        assert!(r.fake.wait_spoken(3, WAIT));
+    }
+
+    #[test]
+    fn moves_keep_order_and_stale_clock_readings_collapse() {
+        let r = rig(SpeechMode::Tts);
+        r.say(urgent("e4"));
+        assert!(r.fake.wait_spoken(1, WAIT));
+        for t in ["3:00", "2:59", "2:58"] {
+            r.say(u(t, Priority::Normal, SayKind::Clock));
+        }
+        r.say(urgent("e5"));
+        r.say(urgent("Sf3"));
+        for n in 2..=4 {
+            r.fake.end_last();
+            assert!(r.fake.wait_spoken(n, WAIT));
+        }
+        assert_eq!(r.script(), ["e4", "e5", "Sf3", "2:58"]);
+    }
+
+    #[test]
+    fn clock_waits_for_a_move_confirmation() {
+        let r = rig(SpeechMode::Tts);
+        r.say(u("Turm Anna eins", Priority::Info, SayKind::Move));
+        assert!(r.fake.wait_spoken(1, WAIT));
+        r.say(u("1 minute", Priority::Normal, SayKind::Clock));
+        thread::sleep(Duration::from_millis(100));
+        assert_eq!(r.script(), ["Turm Anna eins"]);
+        r.fake.end_last();
+        assert!(r.fake.wait_spoken(2, WAIT));
+        assert_eq!(r.script(), ["Turm Anna eins", "1 minute"]);
+    }
+
+    #[test]
+    fn silence_stops_the_sentence_and_drops_waiting_chatter() {
+        let r = rig(SpeechMode::Tts);
+        r.say(u("a long help text", Priority::Info, SayKind::Info));
+        assert!(r.fake.wait_spoken(1, WAIT));
+        r.say(u("more help", Priority::Info, SayKind::Game));
+        r.worker.handle().silence();
+        assert!(r.fake.wait_for(WAIT, |c| c.contains(&FakeCall::Stop)));
+        thread::sleep(Duration::from_millis(100));
+        assert_eq!(r.script(), ["a long help text", "STOP"]);
+    }
+
+    #[test]
+    fn say_never_blocks_on_a_hung_engine_and_falls_back_once() {
+        let r = rig(SpeechMode::Tts);
+        r.fake.set_hang_speak(true);
+        let t = Instant::now();
+        for i in 0..100 {
+            r.say(urgent(&format!("move {i}")));
+        }
+        assert!(t.elapsed() < Duration::from_millis(50), "say blocked");
+        let seen = r
+            .until(|s| matches!(s, SpeechStatus::FellBack { .. }))
+            .expect("fell back");
+        let SpeechStatus::FellBack { why } = seen.last().cloned().expect("one") else {
+            unreachable!("until returns the matching status last")
+        };
+        assert!(why.contains("stopped answering"), "{why}");
+        // Everything unsaid is printed, in order, nothing lost.
+        assert!(r.wait_printed(100));
+        assert_eq!(r.printed()[0], "move 0");
+        assert_eq!(r.printed()[99], "move 99");
+        // Later sentences are printed at once; no second report while the
+        // reconnection attempts keep failing.
+        r.say(urgent("Springer Felix drei"));
+        assert!(r.wait_printed(101));
+        thread::sleep(Duration::from_millis(1500));
+        assert!(r.opens() >= 2, "tried to reconnect");
+        let more: Vec<_> = r.status.try_iter().collect();
+        assert!(
+            !more
+                .iter()
+                .any(|s| matches!(s, SpeechStatus::FellBack { .. })),
+            "{more:?}"
+        );
+        r.fake.set_hang_speak(false);
+    }
+
+    #[test]
+    fn engine_that_never_ends_a_sentence_and_then_hangs_is_detected() {
+        // The measured daemon hang: the sentence begins, never ends, and
+        // every later call blocks.
+        let r = rig(SpeechMode::Tts);
+        r.say(urgent("Springer Felix drei"));
+        assert!(r.fake.wait_spoken(1, WAIT));
+        let id = r.fake.last_id().expect("spoken");
+        r.fake.emit(BackendEvent::Began(id));
+        r.fake.set_hang_all(true);
+        r.say(urgent("Bauer Eva vier"));
+        assert!(
+            r.until(|s| matches!(s, SpeechStatus::FellBack { .. }))
+                .is_some()
+        );
+        assert!(r.wait_printed(2));
+        assert_eq!(r.printed(), ["Springer Felix drei", "Bauer Eva vier"]);
+        r.fake.set_hang_all(false);
+    }
+
+    #[test]
+    fn reconnects_after_a_hang_and_says_so_once_speech_works() {
+        let r = rig(SpeechMode::Tts);
+        r.fake.set_hang_speak(true);
+        r.say(urgent("e4"));
+        assert!(
+            r.until(|s| matches!(s, SpeechStatus::FellBack { .. }))
+                .is_some()
+        );
+        r.fake.set_hang_speak(false);
+        r.fake.set_auto_end(Some(Duration::from_millis(5)));
+        // Wait for a fresh connection, then speak through it.
+        assert!(r.fake.wait_for(WAIT, |c| c.contains(&FakeCall::Open(2))));
+        thread::sleep(Duration::from_millis(100));
+        r.say(urgent("e5"));
+        let seen = r
+            .until(|s| matches!(s, SpeechStatus::Reconnected { .. }))
+            .expect("reconnected");
+        assert!(
+            seen.iter().any(
+                |s| matches!(s, SpeechStatus::Ended { utterance, .. } if utterance.text == "e5")
+            )
+        );
+    }
+
+    #[test]
+    fn auto_without_a_service_prints_says_why_once_and_does_not_retry() {
+        let r = rig_with(fast(SpeechMode::Auto), |f| {
+            f.set_fail_open(Some("no speech-dispatcher"))
+        });
+        r.say(urgent("e4"));
+        r.say(urgent("e5"));
+        let seen = r
+            .until(|s| matches!(s, SpeechStatus::FellBack { .. }))
+            .expect("fell back");
+        assert!(
+            matches!(seen.last(), Some(SpeechStatus::FellBack { why }) if why.contains("no speech-dispatcher"))
+        );
+        assert!(r.wait_printed(2));
+        assert_eq!(r.printed(), ["e4", "e5"]);
+        thread::sleep(Duration::from_millis(600));
+        assert_eq!(r.opens(), 1);
+        assert!(r.status.try_recv().is_err(), "said once");
+    }
+
+    #[test]
+    fn tts_mode_keeps_trying_a_missing_service() {
+        let r = rig_with(fast(SpeechMode::Tts), |f| f.set_fail_open(Some("down")));
+        assert!(
+            r.until(|s| matches!(s, SpeechStatus::FellBack { .. }))
+                .is_some()
+        );
+        assert!(r.fake.wait_for(WAIT, |c| c.contains(&FakeCall::Open(3))));
+    }
+
+    #[test]
+    fn an_engine_that_hangs_while_opening_is_given_up() {
+        let r = rig_with(fast(SpeechMode::Auto), |f| f.set_hang_open(true));
+        r.say(urgent("e4"));
+        let seen = r
+            .until(|s| matches!(s, SpeechStatus::FellBack { .. }))
+            .expect("fell back");
+        assert!(
+            matches!(seen.last(), Some(SpeechStatus::FellBack { why }) if why.contains("did not answer"))
+        );
+        assert!(r.wait_printed(1));
+        r.fake.set_hang_open(false);
+    }
+
+    #[test]
+    fn sentences_wait_while_the_engine_opens() {
+        let r = rig_with(fast(SpeechMode::Tts), |f| f.set_hang_open(true));
+        r.say(urgent("e4"));
+        thread::sleep(Duration::from_millis(50));
+        r.fake.set_hang_open(false);
+        assert!(r.fake.wait_spoken(1, WAIT));
+        assert!(r.printed().is_empty());
+    }
+
+    #[test]
+    fn stuck_engine_threads_limit_reconnection_attempts() {
+        let cfg = WorkerConfig {
+            max_stuck: 2,
+            ..fast(SpeechMode::Tts)
+        };
+        let r = rig_with(cfg, |f| f.set_hang_open(true));
+        thread::sleep(Duration::from_millis(2500));
+        assert_eq!(r.opens(), 2, "no third thread while two are stuck");
+        r.fake.set_hang_open(false);
+    }
+
+    #[test]
+    fn print_mode_never_opens_an_engine() {
+        let r = rig(SpeechMode::Print);
+        r.say(urgent("e4"));
+        r.say(u("help", Priority::Info, SayKind::Info));
+        assert!(r.wait_printed(2));
+        assert_eq!(r.printed(), ["e4", "help"]);
+        assert_eq!(r.opens(), 0);
+    }
+
+    #[test]
+    fn both_mode_prints_at_once_and_speaks() {
+        let r = rig(SpeechMode::Both);
+        r.say(urgent("e4"));
+        r.say(urgent("e5"));
+        assert!(r.wait_printed(2));
+        assert!(r.fake.wait_spoken(1, WAIT));
+        assert_eq!(r.fake.spoken(), ["e4"], "e5 waits for e4 to end");
+    }
+
+    #[test]
+    fn both_mode_does_not_print_twice_on_fall_back() {
+        let r = rig(SpeechMode::Both);
+        r.fake.set_hang_speak(true);
+        r.say(urgent("e4"));
+        assert!(
+            r.until(|s| matches!(s, SpeechStatus::FellBack { .. }))
+                .is_some()
+        );
+        thread::sleep(Duration::from_millis(50));
+        assert_eq!(r.printed(), ["e4"]);
+        r.fake.set_hang_speak(false);
+    }
+
+    #[test]
+    fn engine_without_end_events_moves_on_after_the_estimate() {
+        let r = rig_with(fast(SpeechMode::Tts), |f| f.set_no_end_events(true));
+        r.say(urgent("e4"));
+        r.say(urgent("e5"));
+        assert!(r.ended("e4"));
+        assert!(r.ended("e5"));
+        assert_eq!(r.fake.spoken(), ["e4", "e5"]);
+    }
+
+    #[test]
+    fn a_lost_end_event_is_survived_when_the_engine_still_answers() {
+        let r = rig(SpeechMode::Tts);
+        r.say(urgent("e4"));
+        r.say(urgent("e5"));
+        assert!(r.fake.wait_spoken(2, WAIT), "e4 taken as ended");
+        assert!(r.printed().is_empty(), "no fall-back");
+    }
+
+    #[test]
+    fn fast_engine_events_racing_the_reply_are_handled() {
+        let r = rig(SpeechMode::Tts);
+        r.fake.set_auto_end(Some(Duration::ZERO));
+        for i in 0..50 {
+            r.say(urgent(&format!("m{i}")));
+        }
+        assert!(r.ended("m49"));
+        assert_eq!(r.fake.spoken().len(), 50);
+    }
+
+    #[test]
+    fn shutdown_lets_the_sentence_finish_within_grace() {
+        let r = rig(SpeechMode::Tts);
+        r.fake.set_auto_end(Some(Duration::from_millis(100)));
+        r.say(urgent("Matt"));
+        assert!(r.fake.wait_spoken(1, WAIT));
+        let t = Instant::now();
+        let Rig { worker, status, .. } = r;
+        worker.shutdown(Duration::from_secs(2));
+        assert!(t.elapsed() < Duration::from_secs(1));
+        assert!(
+            status
+                .try_iter()
+                .any(|s| matches!(s, SpeechStatus::Ended { .. }))
+        );
+    }
+
+    #[test]
+    fn dropping_the_worker_returns_even_with_a_hung_engine() {
+        let r = rig(SpeechMode::Tts);
+        r.fake.set_hang_all(true);
+        r.say(urgent("e4"));
+        let t = Instant::now();
+        let fake = r.fake.clone();
+        drop(r);
+        assert!(t.elapsed() < Duration::from_millis(500));
+        fake.set_hang_all(false);
+    }
+
+    #[test]
+    fn say_once_waits_for_the_end() {
+        let fake = FakeControl::new();
+        fake.set_auto_end(Some(Duration::from_millis(20)));
+        let r = say_once_with(
+            fake.factory(),
+            "Springer Felix drei",
+            "de",
+            SpeechSettings::default(),
+        );
+        assert_eq!(r, Ok(()));
+        assert_eq!(fake.spoken(), ["Springer Felix drei"]);
+    }
+
+    #[test]
+    fn say_once_reports_a_missing_service() {
+        let fake = FakeControl::new();
+        fake.set_fail_open(Some("nothing there"));
+        let r = say_once_with(fake.factory(), "x", "en", SpeechSettings::default());
+        assert!(matches!(r, Err(SpeechError::Unavailable(why)) if why.contains("nothing there")));
+    }
+
+    #[test]
+    fn list_voices_returns_the_engine_voices_or_times_out() {
+        let fake = FakeControl::new();
+        let german = VoiceInfo {
+            name: "German".into(),
+            language: "de".into(),
+            variant: None,
+        };
+        fake.set_voices(vec![german.clone()]);
+        assert_eq!(list_voices_with(fake.factory(), WAIT), Ok(vec![german]));
+        fake.set_hang_open(true);
+        assert_eq!(
+            list_voices_with(fake.factory(), Duration::from_millis(100)),
+            Err(SpeechError::Timeout("voices"))
+        );
+        fake.set_hang_open(false);
+    }
 }

@@ -17,7 +17,7 @@ use std::collections::VecDeque;
 use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
@@ -290,10 +290,20 @@ impl Drop for AliveGuard {
     }
 }
 
-/// The worker's end of one engine thread.
+/// The worker's end of one engine thread.  Dropping it abandons the engine:
+/// the thread stops speech and ends as soon as its current call returns,
+/// without running the calls still queued for it (a daemon that comes back
+/// from a hang must not read out minutes-old sentences).
 struct EngineLink {
     generation: u64,
     calls: Sender<(u64, Call)>,
+    abandoned: Arc<AtomicBool>,
+}
+
+impl Drop for EngineLink {
+    fn drop(&mut self) {
+        self.abandoned.store(true, Ordering::SeqCst);
+    }
 }
 
 fn spawn_engine(
@@ -306,6 +316,8 @@ fn spawn_engine(
     alive.fetch_add(1, Ordering::SeqCst);
     let guard = AliveGuard(alive.clone());
     let on_fail = to_worker.clone();
+    let abandoned = Arc::new(AtomicBool::new(false));
+    let flag = abandoned.clone();
     let spawned = thread::Builder::new()
         .name(format!("hector-speech-engine-{generation}"))
         .spawn(move || {
@@ -337,6 +349,9 @@ fn spawn_engine(
                 result: Ok(opened),
             });
             for (seq, call) in rx {
+                if flag.load(Ordering::SeqCst) {
+                    break;
+                }
                 let result = match call {
                     Call::Speak { text, lang } => backend.speak(&text, &lang).map(Reply::Started),
                     Call::Stop => backend.stop().map(|_| Reply::Done),
@@ -351,6 +366,11 @@ fn spawn_engine(
                     break;
                 }
             }
+            if flag.load(Ordering::SeqCst) {
+                // Abandoned (perhaps while stuck in a call that has now
+                // returned): silence what that call may have started.
+                let _ = backend.stop();
+            }
         });
     if let Err(e) = spawned {
         // The closure (and the guard) were dropped; tell the worker now.
@@ -359,7 +379,11 @@ fn spawn_engine(
             result: Err(SpeechError::Unavailable(format!("no thread: {e}"))),
         });
     }
-    EngineLink { generation, calls }
+    EngineLink {
+        generation,
+        calls,
+        abandoned,
+    }
 }
 
 /// How often an engine that answers but reports no end is asked again
@@ -1658,5 +1682,37 @@ mod tests {
             Err(SpeechError::Timeout("voices"))
         );
         fake.set_hang_open(false);
+    }
+
+    #[test]
+    fn an_abandoned_engine_says_nothing_more_when_it_comes_back() {
+        let r = rig(SpeechMode::Tts);
+        r.fake.set_hang_speak(true);
+        r.say(u("help", Priority::Info, SayKind::Info));
+        assert!(
+            r.fake
+                .wait_for(WAIT, |c| c.iter().any(|c| matches!(c, FakeCall::Open(_))))
+        );
+        // Interrupts: a stop and a speak queue up behind the stuck call.
+        r.say(urgent("e4"));
+        assert!(
+            r.until(|s| matches!(s, SpeechStatus::FellBack { .. }))
+                .is_some()
+        );
+        r.fake.set_hang_speak(false);
+        // The stuck speak returns; the engine then stops instead of going on.
+        assert!(r.fake.wait_for(WAIT, |c| c.contains(&FakeCall::Stop)));
+        thread::sleep(Duration::from_millis(100));
+        let first_engine: Vec<_> = r
+            .fake
+            .calls()
+            .into_iter()
+            .take_while(|c| *c != FakeCall::Open(2))
+            .filter_map(|c| match c {
+                FakeCall::Speak { text, .. } => Some(text),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(first_engine, ["help"]);
     }
 }

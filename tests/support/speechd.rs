@@ -6,7 +6,7 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// A running private daemon.
@@ -15,7 +15,7 @@ pub struct PrivateSpeechd {
     pub socket: PathBuf,
     pub capture: PathBuf,
     pub log: PathBuf,
-    pid: Option<u32>,
+    child: Option<Child>,
 }
 
 const STOCK_CONF: &str = "/etc/speech-dispatcher/speechd.conf";
@@ -39,10 +39,8 @@ impl PrivateSpeechd {
             .duration_since(UNIX_EPOCH)
             .map(|d| d.as_nanos())
             .unwrap_or_default();
-        let dir = std::env::temp_dir().join(format!(
-            "hector-speechd-{}-{stamp}",
-            std::process::id()
-        ));
+        let dir =
+            std::env::temp_dir().join(format!("hector-speechd-{}-{stamp}", std::process::id()));
         let conf = dir.join("conf");
         let logs = dir.join("logs");
         fs::create_dir_all(&conf).map_err(|e| format!("{}: {e}", conf.display()))?;
@@ -52,7 +50,7 @@ impl PrivateSpeechd {
             capture: dir.join("capture.wav"),
             log: logs.join("speech-dispatcher.log"),
             dir,
-            pid: None,
+            child: None,
         };
         // The stock file plus: ALSA (no sound server here), espeak-ng, and a
         // log level that records the language sent to the synthesizer.
@@ -75,9 +73,14 @@ impl PrivateSpeechd {
                 daemon.capture.display()
             ),
         )?;
+        // Run in the foreground (-s) as this process's child rather than
+        // daemonized (-d): a daemonized server is re-parented to init, and an
+        // init that does not reap (containers, CI sandboxes) keeps it and its
+        // synthesizer processes as zombies.  As our child it is reaped here,
+        // and it reaps its own modules.
         let pidfile = daemon.dir.join("speechd.pid");
-        let status = Command::new("speech-dispatcher")
-            .args(["-d", "-t", "0", "-C"])
+        let child = Command::new("speech-dispatcher")
+            .args(["-s", "-t", "0", "-C"])
             .arg(&conf)
             .arg("-S")
             .arg(&daemon.socket)
@@ -89,21 +92,21 @@ impl PrivateSpeechd {
                 "ALSA_CONFIG_PATH",
                 format!("/usr/share/alsa/alsa.conf:{}", asound.display()),
             )
+            .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
-            .status()
+            .spawn()
             .map_err(|e| format!("cannot run speech-dispatcher: {e}"))?;
-        if !status.success() {
-            return Err(format!("speech-dispatcher exited with {status}"));
-        }
+        daemon.child = Some(child);
         let deadline = Instant::now() + Duration::from_secs(10);
         while Instant::now() < deadline {
-            if daemon.pid.is_none() {
-                daemon.pid = fs::read_to_string(&pidfile)
-                    .ok()
-                    .and_then(|s| s.trim().parse().ok());
+            if let Some(Ok(Some(status))) = daemon.child.as_mut().map(Child::try_wait) {
+                return Err(format!(
+                    "speech-dispatcher exited with {status} (log: {})",
+                    daemon.log.display()
+                ));
             }
-            if daemon.pid.is_some() && daemon.socket.exists() {
+            if daemon.socket.exists() {
                 return Ok(daemon);
             }
             std::thread::sleep(Duration::from_millis(20));
@@ -119,14 +122,9 @@ impl PrivateSpeechd {
         format!("unix_socket:{}", self.socket.display())
     }
 
-    /// The daemon's process id.
-    pub fn pid(&self) -> Option<u32> {
-        self.pid
-    }
-
     /// Send a signal ("STOP", "CONT", "TERM", "KILL") to the daemon.
     pub fn signal(&self, sig: &str) {
-        if let Some(pid) = self.pid {
+        if let Some(pid) = self.child.as_ref().map(Child::id) {
             let _ = Command::new("kill")
                 .arg(format!("-{sig}"))
                 .arg(pid.to_string())
@@ -142,13 +140,10 @@ impl PrivateSpeechd {
             .unwrap_or_default()
     }
 
-    fn alive(&self) -> bool {
-        // A zombie (state Z) has finished; only its parent can reap it.
-        self.pid.is_some_and(|pid| {
-            fs::read_to_string(format!("/proc/{pid}/stat"))
-                .map(|s| !s.rsplit(')').next().unwrap_or("").trim_start().starts_with('Z'))
-                .unwrap_or(false)
-        })
+    fn exited(&mut self) -> bool {
+        self.child
+            .as_mut()
+            .is_none_or(|c| matches!(c.try_wait(), Ok(Some(_)) | Err(_)))
     }
 }
 
@@ -162,11 +157,14 @@ impl Drop for PrivateSpeechd {
         self.signal("CONT");
         self.signal("TERM");
         let deadline = Instant::now() + Duration::from_secs(2);
-        while self.alive() && Instant::now() < deadline {
+        while !self.exited() && Instant::now() < deadline {
             std::thread::sleep(Duration::from_millis(20));
         }
-        if self.alive() {
-            self.signal("KILL");
+        if !self.exited()
+            && let Some(child) = self.child.as_mut()
+        {
+            let _ = child.kill();
+            let _ = child.wait();
         }
         if std::env::var_os("HECTOR_KEEP_SPEECHD").is_none() {
             let _ = fs::remove_dir_all(&self.dir);

@@ -339,17 +339,19 @@ impl AudioOut for CpalOut {
         };
         let rate = config.sample_rate().max(1);
         let length = Duration::from_secs_f64(samples.len() as f64 / f64::from(rate));
-        let started = Instant::now();
-        // All samples handed to the device (a real device takes their
-        // length; ALSA's null device takes them at once) ...
-        let _ = done_rx.recv_timeout(length + Duration::from_secs(1));
-        // ... and give the device's buffer time to sound them.
-        let until = started + length + Duration::from_millis(100);
-        thread::sleep(until.saturating_duration_since(Instant::now()));
+        // The callback reports once it has also handed over PAD of silence
+        // after the tone: on a real device that takes PAD in real time, by
+        // when the tone has sounded from the device's buffer; ALSA's null
+        // and file devices take everything at once, and the stream is
+        // dropped at once instead of spinning out a timed wait.
+        let _ = done_rx.recv_timeout(length + PAD + Duration::from_secs(1));
         drop(stream);
         Ok(())
     }
 }
+
+/// Silence played after a tone before its stream is closed.
+const PAD: Duration = Duration::from_millis(200);
 
 fn play_as<T>(
     device: &cpal::Device,
@@ -362,6 +364,8 @@ where
 {
     use cpal::traits::{DeviceTrait, StreamTrait};
     let channels = usize::from(config.channels.max(1));
+    let pad = usize::try_from(u64::from(config.sample_rate) * PAD.as_millis() as u64 / 1000)
+        .unwrap_or(usize::MAX);
     let mut pos = 0usize;
     let mut told = false;
     let stream = device
@@ -373,7 +377,7 @@ where
                     pos = pos.saturating_add(1);
                     frame.fill(T::from_sample(v));
                 }
-                if pos >= samples.len() && !told {
+                if pos >= samples.len().saturating_add(pad) && !told {
                     told = true;
                     let _ = done.send(());
                 }

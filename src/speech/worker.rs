@@ -386,9 +386,12 @@ fn spawn_engine(
     }
 }
 
-/// How often an engine that answers but reports no end is asked again
-/// before the sentence is taken as finished.
-const MAX_CHECKS: u32 = 2;
+/// A sentence that has begun may take this many estimates before the
+/// engine is taken as broken.
+const ALLOWANCES: u32 = 2;
+/// Longest wait from the engine accepting a sentence to its beginning, as a
+/// multiple of the call timeout (measured: 2–30 ms on a working daemon).
+const BEGIN_WITHIN_CALLS: u32 = 1;
 /// Begin/end events kept while the answer to `speak` is on its way.
 const MAX_EARLY: usize = 32;
 
@@ -411,8 +414,8 @@ struct Speaking {
     began: bool,
     /// When to check on the engine (or, without end events, take it as ended).
     check_at: Instant,
-    checks: u32,
-    probe: Option<u64>,
+    /// Printed already (while a reconnected engine is on probation).
+    printed: bool,
 }
 
 struct Up {
@@ -471,9 +474,9 @@ struct Worker {
     exit_at: Option<Instant>,
 }
 
-/// How long a sentence may take to speak: the worker checks on an engine
-/// that has not finished by then, and takes a sentence as finished after it
-/// when the engine reports no ends.
+/// How long a sentence may take to speak.  An engine that has not finished
+/// a sentence within twice this after it began is taken as broken; for an
+/// engine that reports no ends, the sentence is taken as finished after it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Pace {
     pub base: Duration,
@@ -481,11 +484,12 @@ pub struct Pace {
 }
 
 impl Default for Pace {
-    /// Generous: 1 s plus 100 ms a character (about 70 ms at normal rate).
+    /// 0.5 s plus 80 ms a character (espeak-ng's German voice takes 76 ms a
+    /// character at normal rate: "Springer Felix drei" 1.45 s).
     fn default() -> Self {
         Pace {
-            base: Duration::from_secs(1),
-            per_char: Duration::from_millis(100),
+            base: Duration::from_millis(500),
+            per_char: Duration::from_millis(80),
         }
     }
 }
@@ -493,9 +497,11 @@ impl Default for Pace {
 impl Pace {
     /// The time allowed for `text`, longer at slow rates (three times at −1).
     pub fn estimate(&self, text: &str, settings: &SpeechSettings) -> Duration {
-        let slow = 1.0 + 2.0 * (-settings.clamped().rate).max(0.0);
+        // Per mille, so that normal rate is exact: 1000 at rate 0 and above,
+        // 3000 at −1.
+        let slow = 1000 + (2000.0 * (-settings.clamped().rate).max(0.0)) as u32;
         let chars = u32::try_from(text.chars().count()).unwrap_or(u32::MAX);
-        (self.base + self.per_char.saturating_mul(chars)).mul_f32(slow)
+        (self.base + self.per_char.saturating_mul(chars)).saturating_mul(slow) / 1000
     }
 }
 
@@ -577,11 +583,7 @@ impl Worker {
             },
             Link::Up(up) => {
                 let calls = up.inflight.iter().map(|(_, d, _)| *d).min();
-                let check = up
-                    .speaking
-                    .as_ref()
-                    .filter(|s| s.probe.is_none())
-                    .map(|s| s.check_at);
+                let check = up.speaking.as_ref().map(|s| s.check_at);
                 calls.into_iter().chain(check).min()
             }
         };
@@ -735,12 +737,17 @@ impl Worker {
                     sp.id = started.id;
                     sp.voice = started.voice;
                     match (up.reports_end, sp.id) {
-                        (true, Some(id)) => Next::Replay(
-                            std::mem::take(&mut up.early)
-                                .into_iter()
-                                .filter(|(e, _)| event_id(*e) == id)
-                                .collect(),
-                        ),
+                        (true, Some(id)) => {
+                            // It must begin soon (events that came before
+                            // this answer are replayed now and may move this).
+                            sp.check_at = now + self.cfg.call_timeout * BEGIN_WITHIN_CALLS;
+                            Next::Replay(
+                                std::mem::take(&mut up.early)
+                                    .into_iter()
+                                    .filter(|(e, _)| event_id(*e) == id)
+                                    .collect(),
+                            )
+                        }
                         _ => {
                             // No events for this sentence: it begins now and
                             // ends when the estimate runs out.
@@ -752,18 +759,6 @@ impl Worker {
                                 at: now,
                             })
                         }
-                    }
-                }
-                Ok(Reply::Done) if sp.probe == Some(seq) => {
-                    // The engine answers; the sentence is just long (or its
-                    // end event got lost: after MAX_CHECKS, take it as done).
-                    sp.probe = None;
-                    sp.checks += 1;
-                    if sp.checks >= MAX_CHECKS {
-                        Next::Finish
-                    } else {
-                        sp.check_at = now + estimate(&sp.utterance);
-                        Next::Nothing
                     }
                 }
                 Err(e) if sp.seq == seq => Next::FallBack(e.to_string()),
@@ -819,6 +814,8 @@ impl Worker {
             BackendEvent::Began(_) => {
                 if !sp.began {
                     sp.began = true;
+                    sp.check_at = at
+                        + self.cfg.pace.estimate(&sp.utterance.text, &self.settings) * ALLOWANCES;
                     (self.status)(SpeechStatus::Began {
                         utterance: sp.utterance.clone(),
                         voice: sp.voice.clone(),
@@ -899,45 +896,46 @@ impl Worker {
                 }
                 Next::Nothing
             }
-            Link::Up(up) => Self::check_up(up, &self.settings, &self.cfg, now),
+            Link::Up(up) => Self::check_up(up, now),
         };
         self.then(next, now);
     }
 
     /// Deadlines of a working connection: unanswered calls, overlong sentences.
-    fn check_up(up: &mut Up, settings: &SpeechSettings, cfg: &WorkerConfig, now: Instant) -> Next {
+    fn check_up(up: &mut Up, now: Instant) -> Next {
         if let Some((_, _, what)) = up.inflight.iter().find(|(_, d, _)| now >= *d) {
             return Next::FallBack(SpeechError::Timeout(what).to_string());
         }
         let Some(sp) = up.speaking.as_mut() else {
             return Next::Nothing;
         };
-        if sp.probe.is_some() || now < sp.check_at {
+        if now < sp.check_at {
             return Next::Nothing;
         }
         if !up.reports_end || (sp.replied && sp.id.is_none()) {
+            // No events: the estimate is all there is.
             return Next::Finish;
         }
-        // Still speaking long after it should have ended: is the engine
-        // alive?  Ask something harmless.
-        up.next_seq += 1;
-        let seq = up.next_seq;
-        sp.probe = Some(seq);
-        if up
-            .engine
-            .calls
-            .send((seq, Call::Settings(*settings)))
-            .is_err()
-        {
-            return Next::FallBack("the speech thread ended".into());
+        if !sp.began {
+            // The measured daemon hang: sentences are accepted, never spoken.
+            return Next::FallBack(
+                "the speech service accepts sentences but does not speak".into(),
+            );
         }
-        up.inflight.push((seq, now + cfg.call_timeout, "check"));
-        Next::Nothing
+        Next::FallBack("the speech service never finished a sentence".into())
     }
 
     /// Speech failed: abandon the engine, print what it had not said, tell
     /// the user (once), and reconnect later if `retry`.
     fn fall_back(&mut self, why: String, retry: bool, now: Instant) {
+        let printed = match &self.link {
+            Link::Up(up) => up
+                .speaking
+                .as_ref()
+                .filter(|s| s.printed)
+                .map(|s| s.utterance.clone()),
+            _ => None,
+        };
         // Dropping the link closes the engine's call channel: a thread stuck
         // in a call stays stuck (counted in `alive`), a free one ends.
         self.link = Link::Off;
@@ -948,7 +946,10 @@ impl Worker {
             self.in_episode = true;
             (self.status)(SpeechStatus::FellBack { why });
         }
-        let unsaid = self.queue.drain();
+        let mut unsaid = self.queue.drain();
+        if printed.is_some() && unsaid.first() == printed.as_ref() {
+            unsaid.remove(0);
+        }
         for u in unsaid {
             let actions = self.queue.push(u, now);
             self.run_actions(actions, now);
@@ -969,6 +970,13 @@ impl Worker {
                     }
                 }
                 (Link::Up(up), Action::Speak(u)) => {
+                    // A reconnected engine is on probation until it has
+                    // spoken a sentence: print meanwhile, so that a daemon
+                    // that is still broken costs the player nothing.
+                    let printed = up.retried && self.cfg.mode != SpeechMode::Both;
+                    if printed && let Some(print) = &self.cfg.print {
+                        print(&u.text);
+                    }
                     let call = Call::Speak {
                         text: u.text.clone(),
                         lang: u.lang.clone(),
@@ -985,8 +993,7 @@ impl Worker {
                                 voice: None,
                                 began: false,
                                 check_at,
-                                checks: 0,
-                                probe: None,
+                                printed,
                             });
                         }
                         Err(()) => {
@@ -1071,7 +1078,7 @@ pub fn say_once_with(
     };
     let limit = config.open_timeout
         + config.call_timeout * 3
-        + config.pace.estimate(text, &settings) * (MAX_CHECKS + 1);
+        + config.pace.estimate(text, &settings) * (ALLOWANCES + 1);
     let worker = SpeechWorker::spawn(config, factory, status);
     worker.handle().say(Utterance {
         text: text.to_owned(),
@@ -1131,10 +1138,21 @@ mod tests {
             retry_first: Duration::from_millis(200),
             retry_max: Duration::from_millis(400),
             pace: Pace {
-                base: Duration::from_millis(50),
+                base: Duration::from_secs(1),
                 per_char: Duration::ZERO,
             },
             ..WorkerConfig::default()
+        }
+    }
+
+    /// Fast deadlines and sentences taken to last 50 ms.
+    fn quick(mode: SpeechMode) -> WorkerConfig {
+        WorkerConfig {
+            pace: Pace {
+                base: Duration::from_millis(50),
+                per_char: Duration::ZERO,
+            },
+            ..fast(mode)
         }
     }
 
@@ -1211,6 +1229,17 @@ mod tests {
             false
         }
 
+        /// Wait until connection `n` is open and the worker has taken it
+        /// up (it applies the settings first thing).
+        fn wait_connected(&self, n: usize) -> bool {
+            self.fake.wait_for(WAIT, |calls| {
+                calls
+                    .iter()
+                    .skip_while(|c| **c != FakeCall::Open(n))
+                    .any(|c| matches!(c, FakeCall::Settings(_)))
+            })
+        }
+
         fn opens(&self) -> usize {
             self.fake
                 .calls()
@@ -1255,9 +1284,12 @@ mod tests {
             rate: -1.0,
             ..normal
         };
-        assert_eq!(p.estimate("", &normal), Duration::from_secs(1));
-        assert_eq!(p.estimate("0123456789", &normal), Duration::from_secs(2));
-        assert_eq!(p.estimate("0123456789", &slow), Duration::from_secs(6));
+        assert_eq!(p.estimate("", &normal), Duration::from_millis(500));
+        assert_eq!(
+            p.estimate("0123456789", &normal),
+            Duration::from_millis(1300)
+        );
+        assert_eq!(p.estimate("0123456789", &slow), Duration::from_millis(3900));
     }
 
     #[test]
@@ -1472,8 +1504,7 @@ mod tests {
         r.fake.set_hang_speak(false);
         r.fake.set_auto_end(Some(Duration::from_millis(5)));
         // Wait for a fresh connection, then speak through it.
-        assert!(r.fake.wait_for(WAIT, |c| c.contains(&FakeCall::Open(2))));
-        thread::sleep(Duration::from_millis(100));
+        assert!(r.wait_connected(2));
         r.say(urgent("e5"));
         let seen = r
             .until(|s| matches!(s, SpeechStatus::Reconnected { .. }))
@@ -1587,7 +1618,7 @@ mod tests {
 
     #[test]
     fn engine_without_end_events_moves_on_after_the_estimate() {
-        let r = rig_with(fast(SpeechMode::Tts), |f| f.set_no_end_events(true));
+        let r = rig_with(quick(SpeechMode::Tts), |f| f.set_no_end_events(true));
         r.say(urgent("e4"));
         r.say(urgent("e5"));
         assert!(r.ended("e4"));
@@ -1596,12 +1627,96 @@ mod tests {
     }
 
     #[test]
-    fn a_lost_end_event_is_survived_when_the_engine_still_answers() {
-        let r = rig(SpeechMode::Tts);
+    fn an_engine_that_accepts_sentences_but_never_begins_them_is_given_up() {
+        // Measured: speech-dispatcher with its stock configuration and no
+        // sound server answers every call but speaks nothing.
+        let r = rig_with(quick(SpeechMode::Tts), |_| {});
         r.say(urgent("e4"));
         r.say(urgent("e5"));
-        assert!(r.fake.wait_spoken(2, WAIT), "e4 taken as ended");
+        let seen = r
+            .until(|s| matches!(s, SpeechStatus::FellBack { .. }))
+            .expect("fell back");
+        assert!(
+            matches!(seen.last(), Some(SpeechStatus::FellBack { why }) if why.contains("does not speak"))
+        );
+        assert!(r.wait_printed(2));
+        assert_eq!(r.printed(), ["e4", "e5"]);
+    }
+
+    #[test]
+    fn a_sentence_that_began_may_take_longer_than_its_estimate() {
+        let cfg = WorkerConfig {
+            pace: Pace {
+                base: Duration::from_millis(300),
+                per_char: Duration::ZERO,
+            },
+            ..fast(SpeechMode::Tts)
+        };
+        let r = rig_with(cfg, |_| {});
+        r.say(urgent("a long sentence"));
+        assert!(r.fake.wait_spoken(1, WAIT));
+        let id = r.fake.last_id().expect("spoken");
+        r.fake.emit(BackendEvent::Began(id));
+        // Past the estimate (300 ms), within twice it.
+        thread::sleep(Duration::from_millis(400));
+        r.fake.emit(BackendEvent::Ended(id));
+        assert!(r.ended("a long sentence"));
+        r.say(urgent("e4"));
+        assert!(r.fake.wait_spoken(2, WAIT));
         assert!(r.printed().is_empty(), "no fall-back");
+    }
+
+    #[test]
+    fn a_sentence_that_began_and_never_ends_gives_the_engine_up() {
+        let r = rig_with(quick(SpeechMode::Tts), |_| {});
+        r.say(urgent("e4"));
+        assert!(r.fake.wait_spoken(1, WAIT));
+        let id = r.fake.last_id().expect("spoken");
+        r.fake.emit(BackendEvent::Began(id));
+        let seen = r
+            .until(|s| matches!(s, SpeechStatus::FellBack { .. }))
+            .expect("fell back");
+        assert!(
+            matches!(seen.last(), Some(SpeechStatus::FellBack { why }) if why.contains("never finished"))
+        );
+    }
+
+    #[test]
+    fn a_reconnected_engine_is_on_probation_and_its_lines_are_printed() {
+        let r = rig_with(quick(SpeechMode::Tts), |_| {});
+        r.say(urgent("e4"));
+        assert!(
+            r.until(|s| matches!(s, SpeechStatus::FellBack { .. }))
+                .is_some()
+        );
+        assert!(r.wait_printed(1));
+        // Connection 2: still broken (never begins); its sentence is
+        // printed at once and not again when it is given up.
+        assert!(r.wait_connected(2));
+        r.say(urgent("e5"));
+        assert!(r.wait_printed(2));
+        assert!(r.fake.wait_spoken(2, WAIT));
+        // Connection 3 works.
+        r.fake.set_auto_end(Some(Duration::from_millis(5)));
+        assert!(
+            r.wait_connected(3),
+            "{:?} {:?}",
+            r.fake.calls(),
+            r.printed()
+        );
+        r.say(urgent("e6"));
+        assert!(
+            r.until(|s| matches!(s, SpeechStatus::Reconnected { .. }))
+                .is_some()
+        );
+        r.say(urgent("e7"));
+        assert!(r.ended("e7"));
+        assert_eq!(r.printed(), ["e4", "e5", "e6"], "e7 spoken only");
+        assert!(
+            r.fake
+                .spoken()
+                .ends_with(&["e6".to_string(), "e7".to_string()])
+        );
     }
 
     #[test]

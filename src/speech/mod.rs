@@ -23,6 +23,6 @@ pub use backend::{
 pub use queue::{Action, QueuePolicy, SpeechQueue};
 pub use utterance::{Priority, SayKind, Utterance};
 pub use worker::{
-    LineSink, SpeechHandle, SpeechMode, SpeechStatus, SpeechWorker, StatusSink, WorkerConfig,
-    list_voices, say_once,
+    LineSink, Pace, SpeechHandle, SpeechMode, SpeechStatus, SpeechWorker, StatusSink, WorkerConfig,
+    list_voices, list_voices_with, say_once, say_once_with, system_factory, tts_crate_factory,
 };

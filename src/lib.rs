@@ -15,9 +15,11 @@
 //! - [`config`] and [`setup`]: settings, user files merged over the
 //!   built-in ones, broken files reported and replaced by the defaults.
 //! - [`ui`]: the front ends (line mode).
+//! - [`audio`]: short generated tones on cpal, on their own thread.
 //! - [`board`]: the tactile board (sensor reports, mismatches).
 
 pub mod app;
+pub mod audio;
 pub mod board;
 pub mod command;
 pub mod config;

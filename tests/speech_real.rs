@@ -1,0 +1,224 @@
+//! hector's speech worker against a real, private speech-dispatcher with
+//! espeak-ng, its audio captured by ALSA's `file` plugin (HEADLESS.md).
+//!
+//! A separate test binary: the client finds the daemon through the process
+//! environment (`SPEECHD_ADDRESS`), so the tests here run one at a time.
+
+#[path = "support/speechd.rs"]
+mod speechd;
+
+use std::sync::mpsc::{self, Receiver};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use hector::speech::{
+    Priority, SayKind, SpeechMode, SpeechStatus, SpeechWorker, Utterance, WorkerConfig,
+};
+use speechd::PrivateSpeechd;
+
+static SERIAL: Mutex<()> = Mutex::new(());
+
+/// Start a daemon and point this process's speech client at it.  Fails the
+/// test (does not skip it) when speech-dispatcher is missing.
+fn daemon() -> (MutexGuard<'static, ()>, PrivateSpeechd) {
+    let guard = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let daemon = PrivateSpeechd::start().unwrap_or_else(|e| panic!("{e}"));
+    // SAFETY (set_var): the tests of this binary hold SERIAL, and nothing
+    // else in the process reads the environment meanwhile.
+    unsafe { std::env::set_var("SPEECHD_ADDRESS", daemon.address()) };
+    (guard, daemon)
+}
+
+fn move_utterance(text: &str) -> Utterance {
+    Utterance {
+        text: text.into(),
+        lang: "de".into(),
+        priority: Priority::Urgent,
+        kind: SayKind::Move,
+    }
+}
+
+fn status_channel() -> (
+    Arc<dyn Fn(SpeechStatus) + Send + Sync>,
+    Receiver<SpeechStatus>,
+) {
+    let (tx, rx) = mpsc::channel();
+    (
+        Arc::new(move |s| {
+            let _ = tx.send(s);
+        }),
+        rx,
+    )
+}
+
+/// Status reports until one matches, failing the test after `limit`.
+fn until(
+    rx: &Receiver<SpeechStatus>,
+    limit: Duration,
+    what: &str,
+    pred: impl Fn(&SpeechStatus) -> bool,
+) -> Vec<SpeechStatus> {
+    let deadline = Instant::now() + limit;
+    let mut seen = Vec::new();
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match rx.recv_timeout(left) {
+            Ok(s) => {
+                let done = pred(&s);
+                seen.push(s);
+                if done {
+                    return seen;
+                }
+            }
+            Err(_) => panic!("no {what} within {limit:?}; saw {seen:?}"),
+        }
+    }
+}
+
+/// 16-bit PCM samples of a WAV file written by ALSA's file plugin, and its
+/// sample rate and channel count.
+fn wav_samples(bytes: &[u8]) -> (Vec<i16>, u32, u16) {
+    assert!(
+        bytes.len() > 44 && &bytes[0..4] == b"RIFF",
+        "not a WAV file"
+    );
+    let channels = u16::from_le_bytes([bytes[22], bytes[23]]);
+    let rate = u32::from_le_bytes([bytes[24], bytes[25], bytes[26], bytes[27]]);
+    let bits = u16::from_le_bytes([bytes[34], bytes[35]]);
+    assert_eq!(bits, 16, "16-bit samples expected");
+    // The data chunk follows the fmt chunk; find it rather than assume 44.
+    let data = bytes
+        .windows(4)
+        .position(|w| w == b"data")
+        .map(|p| p + 8)
+        .expect("data chunk");
+    let samples = bytes[data..]
+        .chunks_exact(2)
+        .map(|c| i16::from_le_bytes([c[0], c[1]]))
+        .collect();
+    (samples, rate, channels)
+}
+
+#[test]
+fn speaks_an_appendix_d_move_with_a_german_voice_into_the_capture_file() {
+    let (_serial, daemon) = daemon();
+    let (status, rx) = status_channel();
+    let worker = SpeechWorker::spawn_system(
+        WorkerConfig {
+            mode: SpeechMode::Tts,
+            ..WorkerConfig::default()
+        },
+        status,
+    );
+    let said = Instant::now();
+    worker.handle().say(move_utterance("Springer Felix drei"));
+    let seen = until(&rx, Duration::from_secs(20), "end of speech", |s| {
+        assert!(!matches!(s, SpeechStatus::FellBack { .. }), "{s:?}");
+        matches!(s, SpeechStatus::Ended { .. })
+    });
+    let began = seen
+        .iter()
+        .find_map(|s| match s {
+            SpeechStatus::Began { voice, at, .. } => Some((voice.clone(), *at)),
+            _ => None,
+        })
+        .expect("a begin report");
+    assert_eq!(began.0.as_deref(), Some("language de"));
+    eprintln!("say -> begin: {:?}", began.1 - said);
+    worker.shutdown(Duration::from_secs(1));
+
+    // The daemon was asked for German and passed German to espeak-ng.
+    let log = daemon.log_text();
+    assert!(
+        log.contains("SET SELF LANGUAGE de"),
+        "client did not set German"
+    );
+    assert!(log.contains("language=de"), "synthesizer not told German");
+    assert!(
+        log.contains("Springer Felix drei"),
+        "text not in the daemon log"
+    );
+
+    // Audio was produced: about a second of speech, not silence.
+    let bytes = std::fs::read(&daemon.capture).expect("capture file written");
+    let (samples, rate, channels) = wav_samples(&bytes);
+    let loud = samples.iter().filter(|s| s.unsigned_abs() > 1000).count();
+    let secs = samples.len() as f64 / f64::from(rate) / f64::from(channels.max(1));
+    eprintln!(
+        "captured {} bytes, {rate} Hz x{channels}, {secs:.2} s, {loud} loud samples",
+        bytes.len()
+    );
+    assert!(secs > 0.5 && secs < 10.0, "{secs} s of audio");
+    assert!(
+        loud > rate as usize / 10,
+        "only {loud} loud samples: silence?"
+    );
+}
+
+#[test]
+fn a_daemon_that_stops_answering_is_detected_and_printing_takes_over() {
+    let (_serial, daemon) = daemon();
+    let (status, rx) = status_channel();
+    let printed = Arc::new(Mutex::new(Vec::<String>::new()));
+    let sink = printed.clone();
+    let worker = SpeechWorker::spawn_system(
+        WorkerConfig {
+            mode: SpeechMode::Tts,
+            call_timeout: Duration::from_millis(500),
+            open_timeout: Duration::from_secs(1),
+            retry_first: Duration::from_millis(300),
+            retry_max: Duration::from_millis(600),
+            print: Some(Arc::new(move |line: &str| {
+                sink.lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push(line.into())
+            })),
+            ..WorkerConfig::default()
+        },
+        status,
+    );
+    let h = worker.handle();
+    h.say(move_utterance("Bauer Eva vier"));
+    until(&rx, Duration::from_secs(20), "first sentence", |s| {
+        matches!(s, SpeechStatus::Ended { .. })
+    });
+
+    // Freeze the daemon: every call now blocks, as in the measured hang.
+    daemon.signal("STOP");
+    let t = Instant::now();
+    h.say(move_utterance("Springer Felix drei"));
+    h.say(move_utterance("Dame David acht"));
+    assert!(t.elapsed() < Duration::from_millis(20), "say blocked");
+    let seen = until(&rx, Duration::from_secs(10), "fall-back", |s| {
+        matches!(s, SpeechStatus::FellBack { .. })
+    });
+    eprintln!("hang detected after {:?}: {:?}", t.elapsed(), seen.last());
+    // The lines follow the report (printed by the worker right after it).
+    let lines = || printed.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while lines().len() < 2 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert_eq!(lines(), ["Springer Felix drei", "Dame David acht"]);
+
+    // Thaw it: a fresh connection is made and speech comes back.
+    daemon.signal("CONT");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let mut reconnected = false;
+    while !reconnected && Instant::now() < deadline {
+        h.say(move_utterance("Turm Anna eins"));
+        let wait = Instant::now() + Duration::from_millis(700);
+        while let Ok(s) = rx.recv_timeout(wait.saturating_duration_since(Instant::now())) {
+            assert!(
+                !matches!(s, SpeechStatus::FellBack { .. }),
+                "reported twice"
+            );
+            if matches!(s, SpeechStatus::Reconnected { .. }) {
+                reconnected = true;
+                break;
+            }
+        }
+    }
+    assert!(reconnected, "speech did not come back");
+    drop(worker);
+}

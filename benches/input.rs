@@ -60,7 +60,14 @@ fn time_to_prompt() -> Duration {
     let _ = std::fs::create_dir_all(&dir);
     let start = Instant::now();
     let mut child = Command::new(exe)
-        .args(["play", "--prompt", "always"])
+        .args([
+            "play",
+            "--prompt",
+            "always",
+            "--speech",
+            "print",
+            "--no-sound",
+        ])
         .env("XDG_CONFIG_HOME", &dir)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -6,13 +6,14 @@ use std::time::Instant;
 
 use shakmaty::{Color, Move, Position};
 
+use crate::audio::{AudioStatus, Tone};
 use crate::command::{ArgReader, Command, Input, Side, read_line};
 use crate::game::{Claim, ClaimOutcome, ClaimRefused, Game, GameError};
 use crate::keymap::{CommandName, Keymap};
 use crate::msg::{Effect, Msg};
 use crate::notation::Reader;
 use crate::speech::vocab::{MoveWords, builtin_appendix_d};
-use crate::speech::{Phraser, Priority, SayKind, Utterance};
+use crate::speech::{Phraser, Priority, SayKind, SpeechStatus, Utterance};
 
 /// How the app is set up for a session.
 pub struct AppSetup {
@@ -66,6 +67,11 @@ impl App {
         &self.phraser
     }
 
+    /// The reader of typed moves, with the player's vocabularies.
+    pub fn reader(&self) -> &Reader {
+        &self.reader
+    }
+
     /// Whose pieces are "mine".
     pub fn me(&self) -> Color {
         self.me
@@ -96,6 +102,20 @@ impl App {
                 out.push(Effect::Quit);
             }
             Msg::Deadline => {}
+            Msg::Speech(SpeechStatus::FellBack { why }) => {
+                let t = self.message("speech_fell_back", &[("why", &why)]);
+                self.say(&mut out, t, Priority::Normal, SayKind::Info);
+            }
+            Msg::Speech(SpeechStatus::Reconnected { .. }) => {
+                let t = self.message("speech_back", &[]);
+                self.say(&mut out, t, Priority::Normal, SayKind::Info);
+            }
+            Msg::Speech(SpeechStatus::Began { .. } | SpeechStatus::Ended { .. }) => {}
+            Msg::Audio(AudioStatus::Unavailable { why }) => {
+                let t = self.message("sound_unavailable", &[("why", &why)]);
+                self.say(&mut out, t, Priority::Normal, SayKind::Info);
+            }
+            Msg::Audio(AudioStatus::Available) => {}
         }
         out
     }
@@ -114,6 +134,9 @@ impl App {
         };
         self.last_said = Some(u.clone());
         out.push(Effect::Say(u));
+        if kind == SayKind::Error {
+            out.push(Effect::Tone(Tone::Error));
+        }
     }
 
     fn info(&mut self, out: &mut Vec<Effect>, text: String) {
@@ -203,8 +226,12 @@ impl App {
         let sentence = self.phraser.say_move(before, mv);
         if before.turn() != self.me {
             self.say(out, sentence, Priority::Urgent, SayKind::Move);
+            out.push(Effect::Tone(Tone::OpponentMove));
         } else if self.confirm_own_moves {
             self.say(out, sentence, Priority::Normal, SayKind::Move);
+        }
+        if self.game.position().is_check() {
+            out.push(Effect::Tone(Tone::Check));
         }
     }
 
@@ -528,7 +555,37 @@ mod tests {
             matches!(&e[..], [Effect::Say(u)] if u.priority == Priority::Normal && u.kind == SayKind::Move && u.lang == "de")
         );
         let e = a.update(Msg::Line("e5".into()), Instant::now());
-        assert!(matches!(&e[..], [Effect::Say(u)] if u.priority == Priority::Urgent));
+        assert!(
+            matches!(&e[..], [Effect::Say(u), Effect::Tone(Tone::OpponentMove)] if u.priority == Priority::Urgent)
+        );
+    }
+
+    #[test]
+    fn tones_for_check_and_errors() {
+        let mut a = app();
+        for m in ["e4", "f6", "d4", "g5"] {
+            line(&mut a, m);
+        }
+        // Mate: the check tone, then the result.
+        let e = a.update(Msg::Line("Qh5".into()), Instant::now());
+        assert!(e.contains(&Effect::Tone(Tone::Check)), "{e:?}");
+        let e = a.update(Msg::Line("xyz".into()), Instant::now());
+        assert_eq!(e.last(), Some(&Effect::Tone(Tone::Error)));
+    }
+
+    #[test]
+    fn speech_falling_back_is_said_once_in_words() {
+        let mut a = app();
+        let e = a.update(
+            Msg::Speech(SpeechStatus::FellBack {
+                why: "no answer".into(),
+            }),
+            Instant::now(),
+        );
+        assert_eq!(
+            said(&e),
+            vec!["Speech is not working: no answer. Printing only."]
+        );
     }
 
     #[test]
@@ -546,7 +603,9 @@ mod tests {
         assert_eq!(a.me(), Color::Black);
         // White's move is now the opponent's: urgent.
         let e = a.update(Msg::Line("e4".into()), Instant::now());
-        assert!(matches!(&e[..], [Effect::Say(u)] if u.priority == Priority::Urgent));
+        assert!(
+            matches!(&e[..], [Effect::Say(u), Effect::Tone(Tone::OpponentMove)] if u.priority == Priority::Urgent)
+        );
         assert_eq!(
             line(&mut a, "pieces theirs Springer"),
             line(&mut a, "pieces white knight")

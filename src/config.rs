@@ -11,7 +11,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::speech::{Form, MoveStyle};
+use crate::audio::ToneSettings;
+use crate::speech::{Form, MoveStyle, SpeechMode, SpeechSettings};
 use crate::toml_error::locate;
 
 /// The message language.
@@ -97,13 +98,60 @@ impl Default for GameSettings {
     }
 }
 
+/// `[speech]`: how sentences are spoken.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Speech {
+    /// "auto" (speak when the speech service answers, else print), "tts",
+    /// "print" or "both".
+    pub mode: String,
+    /// -1 (slowest) to 1 (fastest); 0 is the voice's normal rate.
+    pub rate: f32,
+    /// -1 (lowest) to 1 (highest).
+    pub pitch: f32,
+    /// 0 (silent) to 1 (loudest).
+    pub volume: f32,
+}
+
+impl Default for Speech {
+    fn default() -> Self {
+        let s = SpeechSettings::default();
+        Speech {
+            mode: SpeechMode::default().to_string(),
+            rate: s.rate,
+            pitch: s.pitch,
+            volume: s.volume,
+        }
+    }
+}
+
+impl Speech {
+    /// The mode; checked when the file is read.
+    pub fn mode(&self) -> SpeechMode {
+        self.mode.parse().unwrap_or_default()
+    }
+
+    /// Rate, pitch and volume, clamped into their ranges.
+    pub fn settings(&self) -> SpeechSettings {
+        SpeechSettings {
+            rate: self.rate,
+            pitch: self.pitch,
+            volume: self.volume,
+        }
+        .clamped()
+    }
+}
+
 /// All settings.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Config {
     pub announce: Announce,
     pub files: Files,
     pub game: GameSettings,
+    pub speech: Speech,
+    /// `[tones]`: volume, and each tone on or off.
+    pub tones: ToneSettings,
 }
 
 /// A settings file that could not be used.
@@ -154,6 +202,17 @@ impl Config {
                     "\"{}\" is not a colour: use \"white\" or \"black\"",
                     config.game.my_colour
                 ),
+            });
+        }
+        if let Err(e) = config.speech.mode.parse::<SpeechMode>() {
+            return Err(ConfigError {
+                file: file.to_owned(),
+                line: text
+                    .lines()
+                    .position(|l| l.trim_start().starts_with("mode"))
+                    .map(|i| i + 1),
+                key: Some("speech.mode".to_owned()),
+                detail: e,
             });
         }
         Ok(config)
@@ -231,6 +290,24 @@ mod tests {
         let e = Config::parse("c.toml", "[game]\nmy_colour = \"green\"\n").unwrap_err();
         assert_eq!(e.key.as_deref(), Some("game.my_colour"));
         assert_eq!(e.line, Some(2));
+    }
+
+    #[test]
+    fn speech_and_tones_settings() {
+        let c = Config::parse(
+            "c.toml",
+            "[speech]\nmode = \"print\"\nrate = 3.0\n[tones]\ncheck = false\n",
+        )
+        .unwrap();
+        assert_eq!(c.speech.mode(), SpeechMode::Print);
+        assert_eq!(c.speech.settings().rate, 1.0, "clamped");
+        assert!(!c.tones.check);
+        assert!(c.tones.error);
+        let e = Config::parse("c.toml", "[speech]\nmode = \"loud\"\n").unwrap_err();
+        assert_eq!(e.key.as_deref(), Some("speech.mode"));
+        assert_eq!(e.line, Some(2));
+        let e = Config::parse("c.toml", "[tones]\nchek = false\n").unwrap_err();
+        assert_eq!(e.key.as_deref(), Some("chek"));
     }
 
     #[test]

@@ -1,13 +1,19 @@
 //! The `hector` command line.
 
+use std::io::IsTerminal;
 use std::process::ExitCode;
+use std::sync::{Arc, mpsc};
+use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 
-use hector::msg::Effect;
+use hector::audio::TonePlayer;
+use hector::msg::{Effect, Msg};
 use hector::setup::{Overrides, start};
-use hector::speech::{Priority, SayKind, Utterance};
-use hector::ui::line::{self, PromptMode};
+use hector::speech::{
+    Priority, SayKind, SpeechMode, SpeechStatus, SpeechWorker, Utterance, WorkerConfig,
+};
+use hector::ui::line::{self, Outputs, PromptMode};
 
 /// hector: chess for blind and visually impaired players.
 ///
@@ -28,6 +34,23 @@ struct Cli {
 enum Cmd {
     /// Play a game: two players at one keyboard, moves typed in any notation.
     Play(PlayArgs),
+    /// List the speech voices of this machine, by language.
+    Voices,
+    /// Speak a sentence, or a move's announcement, to check that speech works.
+    Say(SayArgs),
+}
+
+#[derive(Debug, Clone, clap::Args)]
+struct SayArgs {
+    /// Read TEXT as a move from the starting position and speak its
+    /// announcement, e.g. `hector say --move Nf3`.
+    #[arg(long = "move")]
+    as_move: bool,
+    #[command(flatten)]
+    settings: Overrides,
+    /// What to say.
+    #[arg(required = true, num_args = 1..)]
+    text: Vec<String>,
 }
 
 #[derive(Debug, Clone, clap::Args)]
@@ -50,6 +73,50 @@ enum UiKind {
 
 fn play(args: &PlayArgs) -> ExitCode {
     let mut started = start(&args.settings);
+    let (tx, rx) = mpsc::channel::<Msg>();
+    // Speech and tones first, before anything is printed: ALSA's own error
+    // messages are silenced by the tone player as it opens the device.
+    let speech = match started.speech {
+        SpeechMode::Print => None,
+        mode => {
+            let tx = tx.clone();
+            let status = move |s: SpeechStatus| {
+                if matches!(
+                    s,
+                    SpeechStatus::FellBack { .. } | SpeechStatus::Reconnected { .. }
+                ) {
+                    let _ = tx.send(Msg::Speech(s));
+                }
+            };
+            let config = WorkerConfig {
+                mode,
+                settings: started.speech_settings,
+                ..WorkerConfig::default()
+            };
+            Some(SpeechWorker::spawn_system(config, Arc::new(status)))
+        }
+    };
+    let tones = started.any_tone().then(|| {
+        let tx = tx.clone();
+        // A bell only where a terminal hears it: never into a pipe.
+        let bell: hector::audio::BellSink = if std::io::stdout().is_terminal() {
+            hector::audio::terminal_bell()
+        } else {
+            Arc::new(|| {})
+        };
+        TonePlayer::spawn_default(
+            started.tones,
+            bell,
+            Arc::new(move |s| {
+                let _ = tx.send(Msg::Audio(s));
+            }),
+        )
+    });
+    let outputs = Outputs {
+        speech: speech.as_ref().map(SpeechWorker::handle),
+        tones: tones.as_ref().map(TonePlayer::handle),
+    };
+
     let lang = started.app.phraser().msg_lang().to_owned();
     let mut effects: Vec<Effect> = started
         .startup_messages
@@ -69,17 +136,72 @@ fn play(args: &PlayArgs) -> ExitCode {
         priority: Priority::Normal,
         kind: SayKind::Game,
     }));
-    match args.ui {
-        UiKind::Line => {
-            match line::run(&mut started.app, effects, args.prompt, &mut line::PrintOnly) {
-                Ok(()) => ExitCode::SUCCESS,
-                // A closed standard output (e.g. `hector | head`) ends the session.
-                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-                Err(e) => {
-                    eprintln!("hector: {e}");
-                    ExitCode::FAILURE
-                }
+    let result = match args.ui {
+        UiKind::Line => line::run(&mut started.app, effects, args.prompt, &outputs, tx, rx),
+    };
+    // Let the last sentence ("Goodbye.") be heard.
+    if let Some(worker) = speech {
+        worker.shutdown(Duration::from_secs(3));
+    }
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        // A closed standard output (e.g. `hector | head`) ends the session.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("hector: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `hector voices`: one line per language.
+fn voices() -> ExitCode {
+    match hector::speech::list_voices() {
+        Ok(list) => {
+            for (lang, voices) in hector::speech::voices_by_language(&list) {
+                let names: Vec<&str> = voices.iter().map(|v| v.name.as_str()).collect();
+                println!("{lang}: {} voices: {}", names.len(), names.join(", "));
             }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            println!(
+                "Speech is not working: {e}. Install speech-dispatcher and espeak-ng (see the README)."
+            );
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `hector say TEXT` / `hector say --move Nf3`: print and speak one sentence.
+fn say(args: &SayArgs) -> ExitCode {
+    let started = start(&args.settings);
+    for m in &started.startup_messages {
+        println!("{m}");
+    }
+    let text = args.text.join(" ");
+    let phraser = started.app.phraser();
+    let (sentence, lang) = if args.as_move {
+        let pos = shakmaty::Chess::default();
+        match started.app.reader().read(&text, &pos) {
+            Ok(mv) => (phraser.say_move(&pos, mv), phraser.move_lang().to_owned()),
+            Err(e) => {
+                println!("{}", phraser.input_error(&e, &pos));
+                return ExitCode::FAILURE;
+            }
+        }
+    } else {
+        (text, phraser.msg_lang().to_owned())
+    };
+    println!("{sentence}");
+    match hector::speech::say_once(&sentence, &lang, started.speech_settings) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            println!(
+                "{}",
+                phraser.message("speech_fell_back", &[("why", &e.to_string())])
+            );
+            ExitCode::FAILURE
         }
     }
 }
@@ -88,6 +210,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match &cli.command {
         Some(Cmd::Play(args)) => play(args),
+        Some(Cmd::Voices) => voices(),
+        Some(Cmd::Say(args)) => say(args),
         None => play(&cli.play),
     }
 }

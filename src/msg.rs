@@ -1,10 +1,11 @@
 //! What happens to the app ([`Msg`]) and what it asks the outside world to
 //! do ([`Effect`]).  `App::update` turns one into the other without I/O.
 
-use crate::speech::Utterance;
+use crate::audio::{AudioStatus, Tone};
+use crate::speech::{SpeechStatus, Utterance};
 
 /// Something that happened.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Msg {
     /// The player typed a line and pressed Enter.
     Line(String),
@@ -12,6 +13,10 @@ pub enum Msg {
     EndOfInput,
     /// The deadline the app asked for has come.
     Deadline,
+    /// The speech worker fell back to printing, or speaks again.
+    Speech(SpeechStatus),
+    /// The tone player lost or found its sound device.
+    Audio(AudioStatus),
 }
 
 /// Something to do.
@@ -21,6 +26,8 @@ pub enum Effect {
     Say(Utterance),
     /// Stop the sentence being spoken now.
     Silence,
+    /// Play a short tone (for players who prefer tones at these moments).
+    Tone(Tone),
     /// End the session.
     Quit,
 }

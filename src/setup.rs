@@ -7,11 +7,12 @@ use std::path::PathBuf;
 use shakmaty::Color;
 
 use crate::app::{App, AppSetup};
+use crate::audio::ToneSettings;
 use crate::config::Config;
 use crate::keymap::Keymap;
 use crate::notation::Reader;
 use crate::speech::vocab::{self, Lang, VoiceError};
-use crate::speech::{Form, MoveOptions, MoveStyle, Phraser};
+use crate::speech::{Form, MoveOptions, MoveStyle, Phraser, SpeechMode, SpeechSettings};
 
 /// Settings given on the command line, over the settings file.
 #[derive(Debug, Clone, Default, clap::Args)]
@@ -43,15 +44,41 @@ pub struct Overrides {
     /// Your colour: the side whose pieces are "mine" (white or black).
     #[arg(long, value_parser = ["white", "black"])]
     pub me: Option<String>,
+    /// Speech: auto (speak when the speech service answers, else print),
+    /// tts, print (lines only, for your own screen reader) or both.  Line
+    /// mode prints every sentence in any mode.
+    #[arg(long, value_name = "MODE", value_parser = parse_speech_mode)]
+    pub speech: Option<SpeechMode>,
+    /// No tones (opponent's move, check, error ...).
+    #[arg(long)]
+    pub no_sound: bool,
     /// Settings file to read instead of the one in your config directory.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
+}
+
+fn parse_speech_mode(s: &str) -> Result<SpeechMode, String> {
+    s.parse()
 }
 
 /// The app and the sentences to say before the first prompt.
 pub struct Started {
     pub app: App,
     pub startup_messages: Vec<String>,
+    /// Speech mode and voice settings.
+    pub speech: SpeechMode,
+    pub speech_settings: SpeechSettings,
+    /// Tones, with every tone off under `--no-sound`.
+    pub tones: ToneSettings,
+}
+
+impl Started {
+    /// True when at least one tone may sound.
+    pub fn any_tone(&self) -> bool {
+        let t = &self.tones;
+        t.volume > 0.0
+            && (t.opponent_move || t.check || t.low_time || t.flag_fall || t.mismatch || t.error)
+    }
 }
 
 /// A problem found in one of the user's files, said once hector has its words.
@@ -214,8 +241,20 @@ pub fn start(over: &Overrides) -> Started {
             }
         })
         .collect();
+    let mut tones = config.tones;
+    if over.no_sound {
+        tones.opponent_move = false;
+        tones.check = false;
+        tones.low_time = false;
+        tones.flag_fall = false;
+        tones.mismatch = false;
+        tones.error = false;
+    }
     Started {
         app,
         startup_messages,
+        speech: over.speech.unwrap_or_else(|| config.speech.mode()),
+        speech_settings: config.speech.settings(),
+        tones,
     }
 }

@@ -7,11 +7,13 @@
 //! when standard input is a terminal, or always with `--prompt always`.
 
 use std::io::{BufRead, Write};
-use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
 use std::time::Instant;
 
 use crate::app::App;
+use crate::audio::{Tone, ToneHandle};
 use crate::msg::{Effect, Msg};
+use crate::speech::{SpeechHandle, Utterance};
 
 /// When to print the prompt.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -22,24 +24,46 @@ pub enum PromptMode {
     Never,
 }
 
-/// Where the effects of the app go, besides the printed line.
-pub trait Sink {
-    /// A sentence was said (it has been printed already).
-    fn say(&mut self, _u: &crate::speech::Utterance) {}
-    fn silence(&mut self) {}
+/// Where the effects of the app go besides the printed line: the speech
+/// worker and the tone player, when they run.
+#[derive(Default)]
+pub struct Outputs {
+    pub speech: Option<SpeechHandle>,
+    pub tones: Option<ToneHandle>,
 }
 
-/// Prints only.
-pub struct PrintOnly;
-impl Sink for PrintOnly {}
+impl Outputs {
+    fn say(&self, u: &Utterance) {
+        if let Some(s) = &self.speech {
+            s.say(u.clone());
+        }
+    }
+
+    fn silence(&self) {
+        if let Some(s) = &self.speech {
+            s.silence();
+        }
+    }
+
+    fn tone(&self, tone: Tone) {
+        if let Some(t) = &self.tones {
+            t.play(tone);
+        }
+    }
+}
 
 /// Run line mode until the player quits or the input ends.  `startup` are
 /// the effects to carry out first (e.g. a broken settings file reported).
+///
+/// `tx`/`rx` is the app's one channel: the reader of standard input sends
+/// the typed lines into it, and so may the speech worker and the board.
 pub fn run(
     app: &mut App,
     startup: Vec<Effect>,
     prompt: PromptMode,
-    sink: &mut dyn Sink,
+    outputs: &Outputs,
+    tx: Sender<Msg>,
+    rx: Receiver<Msg>,
 ) -> std::io::Result<()> {
     use std::io::IsTerminal;
     let show_prompt = match prompt {
@@ -47,7 +71,6 @@ pub fn run(
         PromptMode::Always => true,
         PromptMode::Never => false,
     };
-    let (tx, rx) = mpsc::channel::<Msg>();
     std::thread::spawn(move || {
         let stdin = std::io::stdin();
         for line in stdin.lock().lines() {
@@ -77,9 +100,10 @@ pub fn run(
             match e {
                 Effect::Say(u) => {
                     writeln!(out, "{}", u.text)?;
-                    sink.say(&u);
+                    outputs.say(&u);
                 }
-                Effect::Silence => sink.silence(),
+                Effect::Silence => outputs.silence(),
+                Effect::Tone(t) => outputs.tone(t),
                 Effect::Quit => {
                     out.flush()?;
                     return Ok(());

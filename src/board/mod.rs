@@ -22,3 +22,14 @@ pub struct SquareDiff {
     pub expected: Option<Piece>,
     pub found: Sensed,
 }
+
+pub mod dgt;
+pub mod event;
+pub mod millennium;
+pub mod occupancy;
+pub mod protocol;
+pub mod sensed;
+
+pub use event::{BoardEvent, Decoder, GarbageReason};
+pub use protocol::{AnyDecoder, Command, Protocol};
+pub use sensed::{Orientation, SensedBoard};

@@ -22,7 +22,11 @@ use super::sensed::{SensedBoard, reading_order};
 /// `byte` with bit 7 set or cleared so that the number of one bits is odd.
 pub const fn with_odd_parity(byte: u8) -> u8 {
     let b = byte & 0x7f;
-    if b.count_ones() % 2 == 0 { b | 0x80 } else { b }
+    if b.count_ones().is_multiple_of(2) {
+        b | 0x80
+    } else {
+        b
+    }
 }
 
 /// XOR of all characters (7-bit).
@@ -85,7 +89,12 @@ impl LedPattern {
         for sq in squares {
             let col = sq.file().to_usize();
             let row = 7 - sq.rank().to_usize(); // 0 = the rank-8 edge
-            for (c, r) in [(col, row), (col + 1, row), (col, row + 1), (col + 1, row + 1)] {
+            for (c, r) in [
+                (col, row),
+                (col + 1, row),
+                (col, row + 1),
+                (col + 1, row + 1),
+            ] {
                 out.leds[c * 9 + r] = pattern;
             }
         }
@@ -350,7 +359,10 @@ mod tests {
         assert_eq!(bytes.len(), 1 + 2 + 162 + 2);
         assert_eq!(&bytes[..3], b"L20");
         let check = block_check(&bytes[..bytes.len() - 2]);
-        assert_eq!(&bytes[bytes.len() - 2..], &[hex_digit(check >> 4), hex_digit(check)]);
+        assert_eq!(
+            &bytes[bytes.len() - 2..],
+            &[hex_digit(check >> 4), hex_digit(check)]
+        );
     }
 
     #[test]
@@ -417,11 +429,7 @@ mod tests {
         let mut x: u32 = 0x9e37_79b9;
         let mut stream = Vec::new();
         let mut board = Board::new();
-        let messages = [
-            encode_status(&board),
-            encode_version(1, 4),
-            frame(b"x"),
-        ];
+        let messages = [encode_status(&board), encode_version(1, 4), frame(b"x")];
         for round in 0..60 {
             for _ in 0..(round % 11) {
                 x ^= x << 13;

@@ -25,11 +25,16 @@ pub struct SquareDiff {
 
 pub mod dgt;
 pub mod event;
+pub mod infer;
 pub mod millennium;
+pub mod mismatch;
 pub mod occupancy;
 pub mod protocol;
 pub mod sensed;
+pub mod sim;
 
 pub use event::{BoardEvent, Decoder, GarbageReason};
+pub use infer::{Inferred, Tracker, TrackerConfig};
+pub use mismatch::{MismatchChange, MismatchWatch, diff};
 pub use protocol::{AnyDecoder, Command, Protocol};
 pub use sensed::{Orientation, SensedBoard};

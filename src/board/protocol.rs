@@ -77,9 +77,7 @@ impl Protocol {
                 millennium::Request::Leds(LedPattern::squares(squares, 0xf0)).encode()
             }
             (Protocol::Millennium, Command::LightsOff) => millennium::Request::LedsOff.encode(),
-            (Protocol::Occupancy, Command::SendBoard) => {
-                occupancy::Request::SendBoard.encode()
-            }
+            (Protocol::Occupancy, Command::SendBoard) => occupancy::Request::SendBoard.encode(),
             (Protocol::Occupancy, Command::Version) => occupancy::Request::Version.encode(),
             _ => Vec::new(),
         }
@@ -114,11 +112,13 @@ mod tests {
         assert_eq!(Protocol::Dgt.encode(Command::SendBoard), vec![0x42]);
         assert_eq!(Protocol::Dgt.encode(Command::StartUpdates), vec![0x44]);
         assert!(Protocol::Dgt.encode(Command::LightsOff).is_empty());
-        let leds = Protocol::Millennium.encode(Command::ShowSquares(Bitboard::from_square(
-            Square::E4,
-        )));
+        let leds =
+            Protocol::Millennium.encode(Command::ShowSquares(Bitboard::from_square(Square::E4)));
         assert_eq!(leds[0] & 0x7f, b'L');
-        assert_eq!(Protocol::Occupancy.encode(Command::SendBoard), b"?\n".to_vec());
+        assert_eq!(
+            Protocol::Occupancy.encode(Command::SendBoard),
+            b"?\n".to_vec()
+        );
         assert!(!Protocol::Occupancy.identifies_pieces());
         assert!(Protocol::Millennium.identifies_pieces());
     }
@@ -126,8 +126,14 @@ mod tests {
     #[test]
     fn any_decoder_dispatches() {
         let mut d = Protocol::Occupancy.decoder();
-        assert_eq!(d.feed(b"version 2\n"), vec![BoardEvent::Version("2".into())]);
+        assert_eq!(
+            d.feed(b"version 2\n"),
+            vec![BoardEvent::Version("2".into())]
+        );
         let mut d = Protocol::Dgt.decoder();
-        assert_eq!(d.feed(&[0x93, 0, 5, 1, 0]), vec![BoardEvent::Version("1.00".into())]);
+        assert_eq!(
+            d.feed(&[0x93, 0, 5, 1, 0]),
+            vec![BoardEvent::Version("1.00".into())]
+        );
     }
 }

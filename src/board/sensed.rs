@@ -127,7 +127,7 @@ impl SensedBoard {
 
     /// Whether any square reports "occupied" without naming the piece.
     pub fn is_occupancy_only(&self) -> bool {
-        self.squares.iter().any(|s| *s == Sensed::Occupied)
+        self.squares.contains(&Sensed::Occupied)
     }
 
     /// The board turned round by 180° (a1 becomes h8).

@@ -52,12 +52,21 @@ pub enum InputError {
     /// commands first).
     NotUnderstood { input: String },
     /// Understood, but not legal in this position.
-    Illegal { attempt: Attempt, reason: IllegalReason },
+    Illegal {
+        attempt: Attempt,
+        reason: IllegalReason,
+    },
     /// Several legal moves fit what was said: "Two Springer can go to David
     /// zwei: from Bella eins or from Felix drei."  Candidates in a stable order.
-    Ambiguous { attempt: Attempt, candidates: Vec<Move> },
+    Ambiguous {
+        attempt: Attempt,
+        candidates: Vec<Move>,
+    },
     /// The words can be read two ways (a letter that is one piece in one
     /// language and another piece in another, neither of them the player's
     /// language) and both readings are legal: the player must say which.
-    AmbiguousReading { input: String, candidates: Vec<Move> },
+    AmbiguousReading {
+        input: String,
+        candidates: Vec<Move>,
+    },
 }

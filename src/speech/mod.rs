@@ -1,7 +1,7 @@
 //! Everything that becomes words: the vocabulary files (`vocab`) and the
 //! phrasing of events into sentences.
 
-pub mod vocab;
 mod utterance;
+pub mod vocab;
 
 pub use utterance::{Priority, SayKind, Utterance};

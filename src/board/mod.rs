@@ -25,6 +25,7 @@ pub struct SquareDiff {
 
 pub mod dgt;
 pub mod event;
+pub mod hardware;
 pub mod infer;
 pub mod millennium;
 pub mod mismatch;

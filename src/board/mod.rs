@@ -22,4 +22,21 @@ pub struct SquareDiff {
     pub expected: Option<Piece>,
     pub found: Sensed,
 }
+
+pub mod dgt;
+pub mod event;
+pub mod hardware;
+pub mod infer;
+pub mod millennium;
+pub mod mismatch;
+pub mod occupancy;
+pub mod protocol;
+pub mod sensed;
+pub mod sim;
 pub mod transport;
+
+pub use event::{BoardEvent, Decoder, GarbageReason};
+pub use infer::{Inferred, Tracker, TrackerConfig};
+pub use mismatch::{MismatchChange, MismatchWatch, diff};
+pub use protocol::{AnyDecoder, Command, Protocol};
+pub use sensed::{Orientation, SensedBoard};

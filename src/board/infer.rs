@@ -1,0 +1,1324 @@
+//! Turning sensor reports into moves, touches, take-backs and mismatch
+//! reports.  Pure: the caller passes `now` in and asks for the next
+//! deadline; nothing here reads a clock.
+//!
+//! The [`Tracker`] holds the game position and the last board the sensors
+//! showed.  After every change it classifies the board:
+//!
+//! - it shows the game position: in sync;
+//! - it shows the position after one legal move: that move.  Boards that
+//!   identify pieces compare whole positions, so castling, en passant and
+//!   promotion need no special case.  Occupancy-only boards compare
+//!   occupied squares; a capture leaves the occupancy as "one square
+//!   emptied" and is recognised because the captured piece's square was
+//!   lifted and filled again; a promotion cannot be seen, so the tracker
+//!   asks ([`Inferred::NeedPromotionPiece`]).  A move is announced at once
+//!   when the piece cannot be on its way further (captures, castling,
+//!   knight and king steps, a slider at the edge or blocked), otherwise
+//!   after the settle time;
+//! - it shows the position before the last move: a take-back; the start
+//!   position: a new game (the app asks);
+//! - it shows a legal move half done (a piece lifted, a captured piece
+//!   removed, the king moved but not yet the rook): wait;
+//! - anything else: after the settle time, report the mismatch (and an
+//!   illegal move when it looks like one).
+
+use std::time::{Duration, Instant};
+
+use shakmaty::{Bitboard, Board, CastlingSide, Chess, Move, Position, Role, Square, attacks};
+
+use super::event::BoardEvent;
+use super::mismatch::{MismatchChange, MismatchWatch, diff};
+use super::sensed::{Orientation, SensedBoard};
+use super::{Sensed, SquareDiff};
+
+/// The settle time when a hardware file does not give one.
+pub const DEFAULT_SETTLE: Duration = Duration::from_millis(300);
+
+/// How a [`Tracker`] treats its board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TrackerConfig {
+    /// How long the board must stay unchanged before a move that could
+    /// still be on its way is announced, or a mismatch reported.
+    pub settle: Duration,
+    /// The orientation to start with.
+    pub orientation: Orientation,
+    /// Whether to detect a board turned round (from the start position, or
+    /// on an occupancy board from the first move).
+    pub detect_rotation: bool,
+}
+
+impl Default for TrackerConfig {
+    fn default() -> Self {
+        TrackerConfig {
+            settle: DEFAULT_SETTLE,
+            orientation: Orientation::Normal,
+            detect_rotation: true,
+        }
+    }
+}
+
+/// What the tracker concluded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Inferred {
+    /// A legal move was completed on the board.  The tracker's position
+    /// has moved on; the app plays it in the game.
+    Move(Move),
+    /// The move the game made by other means ([`Tracker::set_position`],
+    /// e.g. the opponent's move typed in) is now done on the board.
+    Executed(Move),
+    /// A piece of the side to move was lifted from this square (D.2.2).
+    Touched(Square),
+    /// The board shows the position before the last move.  The app decides;
+    /// if it accepts it calls [`Tracker::set_game`], otherwise the mismatch
+    /// is reported after the settle time.
+    TakeBack,
+    /// The board shows the starting position while the game is elsewhere.
+    /// The app asks the user; if confirmed it calls [`Tracker::set_game`].
+    NewGame,
+    /// A piece of the side to move was moved from `from` to `to` but that
+    /// is not a legal move (Article 7.5).  A [`Inferred::Mismatch`] with the
+    /// corrections follows.
+    Illegal { from: Square, to: Square },
+    /// A promotion on a board that cannot tell pieces apart: ask which
+    /// piece and call [`Tracker::promote`].
+    NeedPromotionPiece { from: Square, to: Square },
+    /// The board differs from the game in these squares, most useful first
+    /// (D.2.9).  Sent whenever the list changes.
+    Mismatch(Vec<SquareDiff>),
+    /// The board agrees with the game again after a reported mismatch.
+    Matches,
+    /// The board was found turned round; squares are translated this way
+    /// from now on.
+    Rotated(Orientation),
+}
+
+/// The tracker's reading of the current board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Class {
+    /// Shows the game position.
+    Synced,
+    /// Shows the position after `mv`; `done` when the piece cannot be on
+    /// its way further.
+    Candidate { mv: Move, done: bool },
+    /// Shows a promotion whose piece the sensors cannot see.
+    Promotion { from: Square, to: Square },
+    /// Shows the position before the last move.
+    TakeBack,
+    /// Shows the starting position.
+    NewGame,
+    /// Shows a legal move half done.
+    InProgress,
+    /// Anything else.
+    Other,
+}
+
+impl Class {
+    /// Whether this reading is evidence for the orientation it was made in.
+    fn decisive(self) -> bool {
+        matches!(
+            self,
+            Class::Synced | Class::Candidate { .. } | Class::Promotion { .. }
+        )
+    }
+}
+
+/// The board in one orientation, with what happened on it during the
+/// current move, in game squares.
+struct View {
+    sensed: SensedBoard,
+    lifted: Bitboard,
+    last_placed: Option<Square>,
+}
+
+/// Turns board events into moves and reports.  See the module docs.
+#[derive(Debug, Clone)]
+pub struct Tracker {
+    config: TrackerConfig,
+    orientation: Orientation,
+    orientation_known: bool,
+    position: Chess,
+    previous: Option<Chess>,
+    /// The board as it numbers its squares.
+    raw: SensedBoard,
+    /// Whether a whole board has been seen yet.
+    have_board: bool,
+    /// Squares (board numbering) emptied since the position last changed.
+    lifted: Bitboard,
+    /// The square (board numbering) most recently filled.
+    last_placed: Option<Square>,
+    /// Squares (game numbering) already reported as touched in this move.
+    touched: Bitboard,
+    class: Class,
+    settle_at: Option<Instant>,
+    awaiting: Option<Move>,
+    watch: MismatchWatch,
+    last_illegal: Option<(Square, Square)>,
+}
+
+/// The position after `m` (legal in `pos`).
+fn after(pos: &Chess, m: Move) -> Board {
+    let mut p = pos.clone();
+    p.play_unchecked(m);
+    p.board().clone()
+}
+
+/// Where the moving piece lands (the king's square for castling).
+fn landing(m: Move) -> Square {
+    match m {
+        Move::Castle { king, rook } => {
+            let side = CastlingSide::from_king_side(rook.file() > king.file());
+            Square::from_coords(side.king_to_file(), king.rank())
+        }
+        _ => m.to(),
+    }
+}
+
+/// Whether the piece of `m` could not be on its way to a further square
+/// along the same line with another legal move.
+fn is_done(m: Move, moves: &[Move]) -> bool {
+    if m.is_capture() || m.is_castle() || m.is_promotion() {
+        return true;
+    }
+    let Some(from) = m.from() else {
+        return true;
+    };
+    let dest = landing(m);
+    !moves.iter().any(|o| {
+        *o != m
+            && o.from() == Some(from)
+            && o.role() == m.role()
+            && attacks::between(from, landing(*o)).contains(dest)
+    })
+}
+
+fn rotate_bitboard(bb: Bitboard) -> Bitboard {
+    bb.into_iter().map(Square::rotate_180).collect()
+}
+
+impl Tracker {
+    /// A tracker for a game at `position`, with no board seen yet.
+    pub fn new(position: Chess, config: TrackerConfig) -> Tracker {
+        Tracker {
+            config,
+            orientation: config.orientation,
+            orientation_known: !config.detect_rotation,
+            position,
+            previous: None,
+            raw: SensedBoard::empty(),
+            have_board: false,
+            lifted: Bitboard::EMPTY,
+            last_placed: None,
+            touched: Bitboard::EMPTY,
+            class: Class::Synced,
+            settle_at: None,
+            awaiting: None,
+            watch: MismatchWatch::new(),
+            last_illegal: None,
+        }
+    }
+
+    /// The game position as the tracker knows it.
+    pub fn position(&self) -> &Chess {
+        &self.position
+    }
+
+    /// How board squares are translated to game squares.
+    pub fn orientation(&self) -> Orientation {
+        self.orientation
+    }
+
+    /// The last board seen, in game squares (None before the first whole
+    /// board arrived).
+    pub fn sensed(&self) -> Option<SensedBoard> {
+        self.have_board.then(|| self.raw.oriented(self.orientation))
+    }
+
+    /// How the board differs from the game right now, most useful first
+    /// (for a helper's screen; reports to speak come as
+    /// [`Inferred::Mismatch`]).
+    pub fn mismatch(&self) -> Vec<SquareDiff> {
+        self.sensed()
+            .map(|s| diff(self.position.board(), &s))
+            .unwrap_or_default()
+    }
+
+    /// The mismatch last reported and not yet resolved.
+    pub fn reported_mismatch(&self) -> &[SquareDiff] {
+        self.watch.reported()
+    }
+
+    /// The move made by other means that the board does not show yet.
+    pub fn awaiting_execution(&self) -> Option<Move> {
+        self.awaiting
+    }
+
+    /// The promotion waiting for [`Tracker::promote`].
+    pub fn pending_promotion(&self) -> Option<(Square, Square)> {
+        match self.class {
+            Class::Promotion { from, to } => Some((from, to)),
+            _ => None,
+        }
+    }
+
+    /// When [`Tracker::tick`] has something to do.
+    pub fn next_deadline(&self) -> Option<Instant> {
+        self.settle_at
+    }
+
+    /// The settle deadline passed (or not yet: then nothing happens).
+    pub fn tick(&mut self, now: Instant) -> Vec<Inferred> {
+        let mut out = Vec::new();
+        let Some(at) = self.settle_at else {
+            return out;
+        };
+        if now < at {
+            return out;
+        }
+        self.settle_at = None;
+        match self.class {
+            Class::Candidate { mv, .. } => self.apply(mv, &mut out),
+            Class::TakeBack | Class::NewGame | Class::Other => self.report_mismatch(&mut out),
+            _ => {}
+        }
+        out
+    }
+
+    /// A board event arrived at `now`.
+    pub fn feed(&mut self, event: &BoardEvent, now: Instant) -> Vec<Inferred> {
+        let mut out = self.tick(now);
+        let mut raw = self.raw;
+        let first = match event {
+            BoardEvent::Snapshot(board) => {
+                raw = *board;
+                !self.have_board
+            }
+            BoardEvent::SquareChanged { square, sensed } => {
+                raw.set(*square, *sensed);
+                false
+            }
+            _ => return out,
+        };
+        if raw == self.raw && !first {
+            return out;
+        }
+        let old = self.raw;
+        self.raw = raw;
+        if first {
+            self.have_board = true;
+        }
+        if !self.have_board {
+            return out;
+        }
+        self.detect_orientation(&mut out);
+        if !first {
+            self.note_transitions(&old, &mut out);
+        }
+        self.reclassify(now, &mut out);
+        out
+    }
+
+    /// The game moved on by other means (the opponent's move typed in).
+    /// The player must now make the board agree; the tracker reports the
+    /// mismatch at once and [`Inferred::Executed`] when it is done.
+    pub fn set_position(&mut self, position: &Chess, now: Instant) -> Vec<Inferred> {
+        if *position == self.position {
+            return Vec::new();
+        }
+        let connecting = self.position.legal_moves().into_iter().find(|m| {
+            let mut p = self.position.clone();
+            p.play_unchecked(*m);
+            p == *position
+        });
+        let old = std::mem::replace(&mut self.position, position.clone());
+        self.previous = Some(old);
+        self.awaiting = connecting;
+        self.after_game_change(now)
+    }
+
+    /// The game was replaced (new game, take-back accepted, game loaded):
+    /// `position` with `previous` the position before its last move.
+    pub fn set_game(
+        &mut self,
+        position: &Chess,
+        previous: Option<&Chess>,
+        now: Instant,
+    ) -> Vec<Inferred> {
+        self.position = position.clone();
+        self.previous = previous.cloned();
+        self.awaiting = None;
+        self.after_game_change(now)
+    }
+
+    /// The answer to [`Inferred::NeedPromotionPiece`].  Returns the move if
+    /// the promotion is still on the board and `role` is a legal choice.
+    pub fn promote(&mut self, role: Role) -> Vec<Inferred> {
+        let mut out = Vec::new();
+        let Class::Promotion { from, to } = self.class else {
+            return out;
+        };
+        let chosen = self
+            .position
+            .legal_moves()
+            .into_iter()
+            .find(|m| m.from() == Some(from) && m.to() == to && m.promotion() == Some(role));
+        if let Some(mv) = chosen {
+            self.apply(mv, &mut out);
+        }
+        out
+    }
+
+    fn after_game_change(&mut self, now: Instant) -> Vec<Inferred> {
+        self.reset_move_state();
+        self.class = Class::Synced;
+        self.settle_at = None;
+        let mut out = Vec::new();
+        if !self.have_board {
+            self.watch.clear();
+            return out;
+        }
+        // A mismatch reported against the old game: "matches" if the board
+        // now agrees, otherwise the new mismatch in full.
+        self.reclassify(now, &mut out);
+        if matches!(self.class, Class::Other) {
+            // The board did not just change: no need to wait for it.
+            self.settle_at = None;
+            self.watch.clear();
+            self.report_mismatch(&mut out);
+        }
+        out
+    }
+
+    fn reset_move_state(&mut self) {
+        self.lifted = Bitboard::EMPTY;
+        self.last_placed = None;
+        self.touched = Bitboard::EMPTY;
+        self.last_illegal = None;
+    }
+
+    fn view(&self, orientation: Orientation) -> View {
+        let rotated = orientation == Orientation::Rotated;
+        View {
+            sensed: self.raw.oriented(orientation),
+            lifted: if rotated {
+                rotate_bitboard(self.lifted)
+            } else {
+                self.lifted
+            },
+            last_placed: self.last_placed.map(|sq| orientation.apply(sq)),
+        }
+    }
+
+    /// Notice a board turned round: at the start position (boards that
+    /// identify pieces), or while the orientation is still open, when only
+    /// the other orientation shows the game or a legal move.
+    fn detect_orientation(&mut self, out: &mut Vec<Inferred>) {
+        if !self.config.detect_rotation {
+            return;
+        }
+        let current = self.view(self.orientation);
+        let flipped = self.view(self.orientation.flipped());
+        let start = Board::new();
+        let turned_start = !current.sensed.is_occupancy_only()
+            && !current.sensed.matches(&start)
+            && flipped.sensed.matches(&start);
+        let flip = if turned_start {
+            true
+        } else if self.orientation_known {
+            false
+        } else {
+            let here = self.classify(&current).decisive();
+            let there = self.classify(&flipped).decisive();
+            if here && !there {
+                self.orientation_known = true;
+            }
+            there && !here
+        };
+        if flip {
+            self.orientation = self.orientation.flipped();
+            self.orientation_known = true;
+            self.touched = Bitboard::EMPTY;
+            out.push(Inferred::Rotated(self.orientation));
+        }
+    }
+
+    /// Record lifts and placements between `old` and the current board, and
+    /// report touched pieces.
+    fn note_transitions(&mut self, old: &SensedBoard, out: &mut Vec<Inferred>) {
+        let board = self.position.board();
+        let turn = self.position.turn();
+        for sq in Square::ALL {
+            let (was, is) = (old.get(sq), self.raw.get(sq));
+            if was == is {
+                continue;
+            }
+            if !is.is_occupied() {
+                self.lifted.add(sq);
+                let game_sq = self.orientation.apply(sq);
+                if board.color_at(game_sq) == Some(turn) && !self.touched.contains(game_sq) {
+                    self.touched.add(game_sq);
+                    out.push(Inferred::Touched(game_sq));
+                }
+            } else {
+                self.last_placed = Some(sq);
+            }
+        }
+    }
+
+    fn classify(&self, view: &View) -> Class {
+        let board = self.position.board();
+        let sensed = &view.sensed;
+        if sensed.matches(board) {
+            return Class::Synced;
+        }
+        let moves: Vec<Move> = self.position.legal_moves().into_iter().collect();
+        let afters: Vec<(Move, Board)> = moves
+            .iter()
+            .map(|m| (*m, after(&self.position, *m)))
+            .collect();
+        let plausible = |m: Move| match m {
+            // An occupancy board shows a capture only as "from emptied"; it
+            // is this capture if the captured piece's square was lifted.
+            Move::Normal {
+                capture: Some(_),
+                to,
+                ..
+            } if sensed.get(to) == Sensed::Occupied => view.lifted.contains(to),
+            _ => true,
+        };
+        let mut matching: Vec<Move> = afters
+            .iter()
+            .filter(|(m, b)| sensed.matches(b) && plausible(*m))
+            .map(|(m, _)| *m)
+            .collect();
+        if matching.len() > 1
+            && let Some(sq) = view.last_placed
+        {
+            let narrowed: Vec<Move> = matching
+                .iter()
+                .copied()
+                .filter(|m| landing(*m) == sq)
+                .collect();
+            if !narrowed.is_empty() {
+                matching = narrowed;
+            }
+        }
+        match matching.as_slice() {
+            [] => {}
+            [m] => {
+                return Class::Candidate {
+                    mv: *m,
+                    done: is_done(*m, &moves),
+                };
+            }
+            [first, rest @ ..] => {
+                let same =
+                    |m: &Move| m.is_promotion() && m.from() == first.from() && m.to() == first.to();
+                if same(first)
+                    && rest.iter().all(same)
+                    && let Some(from) = first.from()
+                {
+                    return Class::Promotion {
+                        from,
+                        to: first.to(),
+                    };
+                }
+                // Ambiguous; wait for the board to change.
+                return Class::InProgress;
+            }
+        }
+        if self.awaiting.is_none()
+            && self
+                .previous
+                .as_ref()
+                .is_some_and(|p| sensed.matches(p.board()))
+        {
+            return Class::TakeBack;
+        }
+        if sensed.matches(&Board::new()) {
+            return Class::NewGame;
+        }
+        if half_done(board, sensed, &afters) || only_own_pieces_lifted(&self.position, view) {
+            return Class::InProgress;
+        }
+        Class::Other
+    }
+
+    fn reclassify(&mut self, now: Instant, out: &mut Vec<Inferred>) {
+        let view = self.view(self.orientation);
+        let class = self.classify(&view);
+        let before = self.class;
+        self.class = class;
+        self.settle_at = None;
+        let settle = now + self.config.settle;
+        match class {
+            Class::Synced => {
+                self.last_illegal = None;
+                if let Some(m) = self.awaiting.take() {
+                    self.watch.clear();
+                    out.push(Inferred::Executed(m));
+                } else if let Some(MismatchChange::Resolved) = self.watch.update(Vec::new()) {
+                    out.push(Inferred::Matches);
+                }
+            }
+            Class::Candidate { mv, done: true } => self.apply(mv, out),
+            Class::Candidate { done: false, .. } | Class::Other => self.settle_at = Some(settle),
+            Class::Promotion { from, to } => {
+                if before != class {
+                    out.push(Inferred::NeedPromotionPiece { from, to });
+                }
+            }
+            Class::TakeBack | Class::NewGame => {
+                if before != class {
+                    out.push(if class == Class::TakeBack {
+                        Inferred::TakeBack
+                    } else {
+                        Inferred::NewGame
+                    });
+                }
+                self.settle_at = Some(settle);
+            }
+            Class::InProgress => {}
+        }
+    }
+
+    fn apply(&mut self, mv: Move, out: &mut Vec<Inferred>) {
+        if let Some(m) = self.awaiting.take() {
+            out.push(Inferred::Executed(m));
+        }
+        let old = self.position.clone();
+        self.position.play_unchecked(mv);
+        self.previous = Some(old);
+        self.reset_move_state();
+        self.watch.clear();
+        self.class = Class::Synced;
+        self.settle_at = None;
+        out.push(Inferred::Move(mv));
+    }
+
+    fn report_mismatch(&mut self, out: &mut Vec<Inferred>) {
+        let view = self.view(self.orientation);
+        let diffs = diff(self.position.board(), &view.sensed);
+        match self.watch.update(diffs) {
+            Some(MismatchChange::Changed(list)) => {
+                if self.class == Class::Other
+                    && let Some(shape) = self.illegal_shape(&view)
+                    && self.last_illegal != Some(shape)
+                {
+                    self.last_illegal = Some(shape);
+                    out.push(Inferred::Illegal {
+                        from: shape.0,
+                        to: shape.1,
+                    });
+                }
+                out.push(Inferred::Mismatch(list));
+            }
+            Some(MismatchChange::Resolved) => out.push(Inferred::Matches),
+            None => {}
+        }
+    }
+
+    /// If the board looks like a piece of the side to move went from one
+    /// square to another (a move that is not legal), those squares.
+    fn illegal_shape(&self, view: &View) -> Option<(Square, Square)> {
+        let board = self.position.board();
+        let turn = self.position.turn();
+        let sensed = &view.sensed;
+        let differing: Vec<Square> = Square::ALL
+            .into_iter()
+            .filter(|sq| !sensed.get(*sq).matches(board.piece_at(*sq)))
+            .collect();
+        let (emptied, filled): (Vec<Square>, Vec<Square>) = differing
+            .iter()
+            .partition(|sq| !sensed.get(**sq).is_occupied());
+        let ours = |sq: Square| board.color_at(sq) == Some(turn);
+        match (emptied.as_slice(), filled.as_slice()) {
+            ([from], [to]) if ours(*from) => {
+                let piece = board.piece_at(*from)?;
+                let fits = match sensed.get(*to) {
+                    Sensed::Occupied => true,
+                    Sensed::Piece(p) => p == piece || (piece.role == Role::Pawn && p.color == turn),
+                    Sensed::Empty => false,
+                };
+                fits.then_some((*from, *to))
+            }
+            // Occupancy board: the piece landed where an opponent's piece
+            // was lifted.
+            ([from], []) if ours(*from) => {
+                let to = view.last_placed?;
+                (to != *from && view.lifted.contains(to) && board.color_at(to) == Some(!turn))
+                    .then_some((*from, to))
+            }
+            // King and rook both moved: a castling that is not legal.
+            ([a, b], [_, _]) => {
+                let king = board.king_of(turn)?;
+                let rook = if *a == king { *b } else { *a };
+                let is_rook = board.piece_at(rook) == Some(turn.rook());
+                let side = CastlingSide::from_king_side(rook.file() > king.file());
+                let king_to = Square::from_coords(side.king_to_file(), king.rank());
+                let rook_to = Square::from_coords(side.rook_to_file(), king.rank());
+                (emptied.contains(&king)
+                    && is_rook
+                    && filled.contains(&king_to)
+                    && filled.contains(&rook_to))
+                .then_some((king, king_to))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Whether the only differences are pieces of the side to move taken into
+/// the hand (even one that has no legal move).  On an occupancy board an
+/// opponent's square lifted and filled again may hide a capture, so that
+/// does not count as holding a piece.
+fn only_own_pieces_lifted(pos: &Chess, view: &View) -> bool {
+    let board = pos.board();
+    let theirs = board.by_color(!pos.turn());
+    let refilled = view.lifted & view.sensed.occupied() & theirs;
+    refilled.is_empty()
+        && Square::ALL.into_iter().all(|sq| {
+            let got = view.sensed.get(sq);
+            got.matches(board.piece_at(sq))
+                || (got == Sensed::Empty && board.color_at(sq) == Some(pos.turn()))
+        })
+}
+
+/// Whether the board shows some legal move half done: every square that
+/// differs from the game is one that move changes, and shows either nothing
+/// (a piece in the hand) or what the move puts there.
+fn half_done(board: &Board, sensed: &SensedBoard, afters: &[(Move, Board)]) -> bool {
+    let differing: Vec<Square> = Square::ALL
+        .into_iter()
+        .filter(|sq| !sensed.get(*sq).matches(board.piece_at(*sq)))
+        .collect();
+    afters.iter().any(|(_, after)| {
+        differing.iter().all(|sq| {
+            let want = after.piece_at(*sq);
+            let got = sensed.get(*sq);
+            board.piece_at(*sq) != want && (got == Sensed::Empty || got.matches(want))
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::event::Decoder;
+    use crate::board::protocol::{AnyDecoder, Protocol};
+    use crate::board::sim::{Action, SimBoard, move_actions};
+    use shakmaty::fen::Fen;
+    use shakmaty::uci::UciMove;
+    use shakmaty::{CastlingMode, Color, Piece};
+
+    const STEP: Duration = Duration::from_millis(20);
+
+    fn fen(text: &str) -> Chess {
+        text.parse::<Fen>()
+            .ok()
+            .and_then(|f| f.into_position(CastlingMode::Standard).ok())
+            .unwrap_or_else(|| panic!("valid test FEN {text}"))
+    }
+
+    fn uci(pos: &Chess, text: &str) -> Move {
+        text.parse::<UciMove>()
+            .ok()
+            .and_then(|u| u.to_move(pos).ok())
+            .unwrap_or_else(|| panic!("{text} is legal in the test position"))
+    }
+
+    /// A simulated board wired through its decoder into a tracker, with a
+    /// virtual clock.
+    struct Rig {
+        sim: SimBoard,
+        decoder: AnyDecoder,
+        tracker: Tracker,
+        now: Instant,
+        out: Vec<Inferred>,
+    }
+
+    impl Rig {
+        fn new(sim: SimBoard, position: Chess) -> Rig {
+            let decoder = sim.protocol().decoder();
+            let mut rig = Rig {
+                sim,
+                decoder,
+                tracker: Tracker::new(position, TrackerConfig::default()),
+                now: Instant::now(),
+                out: Vec::new(),
+            };
+            let dump = rig.sim.dump();
+            rig.bytes(&dump);
+            rig
+        }
+
+        fn start(protocol: Protocol) -> Rig {
+            Rig::new(SimBoard::new(protocol, Board::new()), Chess::new())
+        }
+
+        fn bytes(&mut self, bytes: &[u8]) {
+            for event in self.decoder.feed(bytes) {
+                let inferred = self.tracker.feed(&event, self.now);
+                self.out.extend(inferred);
+            }
+        }
+
+        fn act(&mut self, action: Action) {
+            self.now += STEP;
+            let bytes = self.sim.act(action);
+            self.bytes(&bytes);
+        }
+
+        fn lift(&mut self, sq: Square) {
+            self.act(Action::Lift(sq));
+        }
+
+        fn place(&mut self, sq: Square, piece: Piece) {
+            self.act(Action::Place(sq, piece));
+        }
+
+        /// Do the hand actions of `text` in the tracker's position.
+        fn hand(&mut self, text: &str, slide: bool) -> Move {
+            let pos = self.tracker.position().clone();
+            let m = uci(&pos, text);
+            for a in move_actions(&pos, m, slide) {
+                self.act(a);
+            }
+            m
+        }
+
+        fn wait(&mut self, d: Duration) {
+            self.now += d;
+            let inferred = self.tracker.tick(self.now);
+            self.out.extend(inferred);
+        }
+
+        /// Run the clock to the tracker's deadline, if any.
+        fn settle(&mut self) {
+            if let Some(at) = self.tracker.next_deadline() {
+                self.now = self.now.max(at);
+                let inferred = self.tracker.tick(self.now);
+                self.out.extend(inferred);
+            }
+        }
+
+        fn take(&mut self) -> Vec<Inferred> {
+            std::mem::take(&mut self.out)
+        }
+
+        /// Outcomes other than touches.
+        fn take_untouched(&mut self) -> Vec<Inferred> {
+            self.take()
+                .into_iter()
+                .filter(|i| !matches!(i, Inferred::Touched(_)))
+                .collect()
+        }
+    }
+
+    /// A game with captures, en passant, a promotion with capture, and both
+    /// castlings.
+    const GAME: &[&str] = &[
+        "e2e4", "d7d5", "e4e5", "f7f5", "e5f6", "b8c6", "f6g7", "d8d6", "g7h8q", "c8e6", "g1f3",
+        "e8c8", "f1c4", "d5c4", "e1g1", "d6d2", "c1d2", "d8d2", "d1d2",
+    ];
+
+    fn play_whole_game(mut rig: Rig, slide: bool) {
+        assert_eq!(rig.take(), vec![]);
+        for text in GAME {
+            let m = rig.hand(text, slide);
+            let mut got = rig.take_untouched();
+            if got.is_empty() {
+                rig.settle();
+                got = rig.take_untouched();
+            }
+            if let [Inferred::NeedPromotionPiece { from, to }] = got.as_slice() {
+                assert_eq!((Some(*from), *to), (m.from(), m.to()));
+                let role = m.promotion().unwrap_or(Role::Queen);
+                got = rig.tracker.promote(role);
+            }
+            assert_eq!(got, vec![Inferred::Move(m)], "{text}");
+        }
+        rig.settle();
+        assert_eq!(rig.take(), vec![]);
+        let mut expected = Chess::new();
+        for text in GAME {
+            let m = uci(&expected, text);
+            expected.play_unchecked(m);
+        }
+        assert_eq!(rig.tracker.position(), &expected);
+    }
+
+    #[test]
+    fn whole_game_on_a_dgt_board() {
+        play_whole_game(Rig::start(Protocol::Dgt), false);
+    }
+
+    #[test]
+    fn whole_game_on_a_dgt_board_with_pieces_slid() {
+        play_whole_game(Rig::start(Protocol::Dgt), true);
+    }
+
+    #[test]
+    fn whole_game_on_a_millennium_board() {
+        play_whole_game(Rig::start(Protocol::Millennium), true);
+    }
+
+    #[test]
+    fn whole_game_on_an_occupancy_board() {
+        play_whole_game(Rig::start(Protocol::Occupancy), false);
+    }
+
+    #[test]
+    fn whole_game_on_an_occupancy_board_sending_lift_and_place() {
+        let sim = SimBoard::new(Protocol::Occupancy, Board::new()).with_event_lines(true);
+        play_whole_game(Rig::new(sim, Chess::new()), true);
+    }
+
+    #[test]
+    fn occupancy_promotion_asks_for_the_piece() {
+        let pos = fen("8/4P3/8/8/8/8/8/k3K3 w - - 0 1");
+        let mut rig = Rig::new(SimBoard::new(Protocol::Occupancy, pos.board().clone()), pos);
+        rig.hand("e7e8n", false);
+        assert_eq!(
+            rig.take_untouched(),
+            vec![Inferred::NeedPromotionPiece {
+                from: Square::E7,
+                to: Square::E8
+            }]
+        );
+        assert_eq!(
+            rig.tracker.pending_promotion(),
+            Some((Square::E7, Square::E8))
+        );
+        // A king is no answer; a knight is.
+        assert_eq!(rig.tracker.promote(Role::King), vec![]);
+        let got = rig.tracker.promote(Role::Knight);
+        let pos = fen("8/4P3/8/8/8/8/8/k3K3 w - - 0 1");
+        assert_eq!(got, vec![Inferred::Move(uci(&pos, "e7e8n"))]);
+        assert_eq!(
+            rig.tracker.position().board().piece_at(Square::E8),
+            Some(Color::White.knight())
+        );
+        // Nothing pending any more.
+        assert_eq!(rig.tracker.promote(Role::Queen), vec![]);
+    }
+
+    #[test]
+    fn slide_is_announced_only_after_the_settle_time() {
+        let pos = fen("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1");
+        let mut rig = Rig::new(SimBoard::new(Protocol::Dgt, pos.board().clone()), pos);
+        let m = rig.hand("a1a5", true);
+        // Passed a2, a3, a4 and stands on a5: nothing announced yet.
+        assert_eq!(rig.take(), vec![Inferred::Touched(Square::A1)]);
+        let deadline = rig.tracker.next_deadline();
+        assert_eq!(deadline, Some(rig.now + DEFAULT_SETTLE));
+        rig.wait(DEFAULT_SETTLE - Duration::from_millis(1));
+        assert_eq!(rig.take(), vec![]);
+        rig.wait(Duration::from_millis(1));
+        assert_eq!(rig.take(), vec![Inferred::Move(m)]);
+        assert_eq!(rig.tracker.next_deadline(), None);
+    }
+
+    #[test]
+    fn a_settled_move_is_announced_before_the_next_change() {
+        // The app missed the deadline: the next event still announces the
+        // settled move first.
+        let pos = fen("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1");
+        let mut rig = Rig::new(SimBoard::new(Protocol::Dgt, pos.board().clone()), pos);
+        let m = rig.hand("a1a5", false);
+        rig.take();
+        rig.now += Duration::from_secs(2);
+        rig.lift(Square::E8);
+        assert_eq!(rig.take()[0], Inferred::Move(m));
+    }
+
+    #[test]
+    fn knight_move_is_announced_at_once() {
+        let mut rig = Rig::start(Protocol::Dgt);
+        let m = rig.hand("g1f3", false);
+        assert_eq!(
+            rig.take(),
+            vec![Inferred::Touched(Square::G1), Inferred::Move(m)]
+        );
+        assert_eq!(rig.tracker.next_deadline(), None);
+    }
+
+    #[test]
+    fn slider_at_the_edge_or_blocked_is_announced_at_once() {
+        let pos = fen("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1");
+        let mut rig = Rig::new(
+            SimBoard::new(Protocol::Millennium, pos.board().clone()),
+            pos.clone(),
+        );
+        let m = rig.hand("a1a8", true);
+        assert_eq!(rig.take_untouched(), vec![Inferred::Move(m)]);
+        // Stopped by its own king.
+        let mut rig = Rig::new(SimBoard::new(Protocol::Dgt, pos.board().clone()), pos);
+        let m = rig.hand("a1d1", true);
+        assert_eq!(rig.take_untouched(), vec![Inferred::Move(m)]);
+        // A pawn's single step waits: it may be on its way to the fourth rank.
+        let pos = fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1");
+        let mut rig = Rig::new(SimBoard::new(Protocol::Dgt, pos.board().clone()), pos);
+        let m = rig.hand("e2e3", false);
+        assert_eq!(rig.take_untouched(), vec![]);
+        rig.settle();
+        assert_eq!(rig.take(), vec![Inferred::Move(m)]);
+    }
+
+    #[test]
+    fn castling_king_first_waits_on_f1_then_completes() {
+        let pos = fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1");
+        let mut rig = Rig::new(
+            SimBoard::new(Protocol::Dgt, pos.board().clone()),
+            pos.clone(),
+        );
+        rig.lift(Square::E1);
+        rig.place(Square::F1, Color::White.king());
+        // Kf1 is legal but the king may be on its way to g1.
+        assert_eq!(rig.take(), vec![Inferred::Touched(Square::E1)]);
+        assert!(rig.tracker.next_deadline().is_some());
+        rig.lift(Square::F1);
+        rig.place(Square::G1, Color::White.king());
+        assert_eq!(rig.tracker.next_deadline(), None);
+        rig.lift(Square::H1);
+        rig.place(Square::F1, Color::White.rook());
+        assert_eq!(
+            rig.take(),
+            vec![
+                Inferred::Touched(Square::H1),
+                Inferred::Move(uci(&pos, "e1g1"))
+            ]
+        );
+    }
+
+    #[test]
+    fn take_back_is_reported_and_then_the_mismatch() {
+        let mut rig = Rig::start(Protocol::Dgt);
+        let m = rig.hand("e2e4", false);
+        assert_eq!(rig.take_untouched(), vec![Inferred::Move(m)]);
+        rig.lift(Square::E4);
+        rig.place(Square::E2, Color::White.pawn());
+        assert_eq!(rig.take(), vec![Inferred::TakeBack]);
+        // Not accepted: the mismatch follows after the settle time.
+        rig.settle();
+        let got = rig.take();
+        assert!(
+            matches!(got.as_slice(), [Inferred::Mismatch(d)] if d.len() == 2 && d[0].square == Square::E4),
+            "{got:?}"
+        );
+        // Accepted by the app: the board agrees with the game again.
+        let got = rig.tracker.set_game(&Chess::new(), None, rig.now);
+        assert_eq!(got, vec![Inferred::Matches]);
+    }
+
+    #[test]
+    fn take_back_accepted_at_once_needs_no_report() {
+        let mut rig = Rig::start(Protocol::Occupancy);
+        rig.hand("g1f3", false);
+        rig.take();
+        rig.hand("g8f6", false);
+        rig.take();
+        let before = rig.tracker.position().clone();
+        rig.lift(Square::F6);
+        rig.place(Square::G8, Color::Black.knight());
+        assert_eq!(rig.take(), vec![Inferred::TakeBack]);
+        let mut prev = Chess::new();
+        prev.play_unchecked(uci(&prev, "g1f3"));
+        assert_ne!(prev, before);
+        assert_eq!(
+            rig.tracker.set_game(&prev, Some(&Chess::new()), rig.now),
+            vec![]
+        );
+        rig.settle();
+        assert_eq!(rig.take(), vec![]);
+    }
+
+    #[test]
+    fn illegal_move_is_reported_with_the_correction_until_fixed() {
+        let mut rig = Rig::start(Protocol::Dgt);
+        rig.lift(Square::G1);
+        rig.place(Square::G3, Color::White.knight());
+        assert_eq!(rig.take(), vec![Inferred::Touched(Square::G1)]);
+        rig.settle();
+        let got = rig.take();
+        assert_eq!(
+            got,
+            vec![
+                Inferred::Illegal {
+                    from: Square::G1,
+                    to: Square::G3
+                },
+                Inferred::Mismatch(vec![
+                    SquareDiff {
+                        square: Square::G1,
+                        expected: Some(Color::White.knight()),
+                        found: Sensed::Empty
+                    },
+                    SquareDiff {
+                        square: Square::G3,
+                        expected: None,
+                        found: Sensed::Piece(Color::White.knight())
+                    },
+                ])
+            ]
+        );
+        assert_eq!(rig.tracker.reported_mismatch().len(), 2);
+        // Back to a legal state: the knight returns home.
+        rig.lift(Square::G3);
+        rig.place(Square::G1, Color::White.knight());
+        assert_eq!(rig.take(), vec![Inferred::Matches]);
+        assert!(rig.tracker.reported_mismatch().is_empty());
+    }
+
+    #[test]
+    fn illegal_capture_on_an_occupancy_board() {
+        // The bishop c1 "captures" h6 through its own pawn d2.
+        let pos = fen("rnbqkbnr/ppppppp1/7p/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 2");
+        let mut rig = Rig::new(SimBoard::new(Protocol::Occupancy, pos.board().clone()), pos);
+        rig.lift(Square::H6);
+        rig.lift(Square::C1);
+        rig.place(Square::H6, Color::White.bishop());
+        assert_eq!(rig.take(), vec![Inferred::Touched(Square::C1)]);
+        rig.settle();
+        let got = rig.take();
+        assert_eq!(
+            got.first(),
+            Some(&Inferred::Illegal {
+                from: Square::C1,
+                to: Square::H6
+            })
+        );
+    }
+
+    #[test]
+    fn keyboard_move_is_reported_until_executed_on_the_board() {
+        let mut rig = Rig::start(Protocol::Dgt);
+        rig.hand("e2e4", false);
+        rig.take();
+        // The opponent's move arrives by keyboard.
+        let mut game = rig.tracker.position().clone();
+        let reply = uci(&game, "e7e5");
+        game.play_unchecked(reply);
+        let got = rig.tracker.set_position(&game, rig.now);
+        assert_eq!(
+            got,
+            vec![Inferred::Mismatch(vec![
+                SquareDiff {
+                    square: Square::E5,
+                    expected: Some(Color::Black.pawn()),
+                    found: Sensed::Empty
+                },
+                SquareDiff {
+                    square: Square::E7,
+                    expected: None,
+                    found: Sensed::Piece(Color::Black.pawn())
+                },
+            ])]
+        );
+        assert_eq!(rig.tracker.awaiting_execution(), Some(reply));
+        // Setting the same position again changes nothing.
+        assert_eq!(rig.tracker.set_position(&game, rig.now), vec![]);
+        // Executing it: no touch (it is not the player's piece), no take-back.
+        rig.lift(Square::E7);
+        rig.place(Square::E5, Color::Black.pawn());
+        assert_eq!(rig.take(), vec![Inferred::Executed(reply)]);
+        assert_eq!(rig.tracker.awaiting_execution(), None);
+        // And the player's own next move is recognised as usual.
+        let m = rig.hand("g1f3", false);
+        assert_eq!(rig.take_untouched(), vec![Inferred::Move(m)]);
+    }
+
+    #[test]
+    fn piece_put_on_the_wrong_square_is_reported_then_fixed() {
+        let mut rig = Rig::start(Protocol::Occupancy);
+        rig.hand("d2d4", false);
+        rig.take();
+        let mut game = rig.tracker.position().clone();
+        let reply = uci(&game, "g8f6");
+        game.play_unchecked(reply);
+        let got = rig.tracker.set_position(&game, rig.now);
+        assert_eq!(got.len(), 1);
+        // The knight goes to h6 instead of f6.
+        rig.lift(Square::G8);
+        rig.place(Square::H6, Color::Black.knight());
+        rig.settle();
+        let got = rig.take();
+        assert_eq!(
+            got,
+            vec![Inferred::Mismatch(vec![
+                SquareDiff {
+                    square: Square::F6,
+                    expected: Some(Color::Black.knight()),
+                    found: Sensed::Empty
+                },
+                SquareDiff {
+                    square: Square::H6,
+                    expected: None,
+                    found: Sensed::Occupied
+                },
+            ])]
+        );
+        rig.lift(Square::H6);
+        rig.place(Square::F6, Color::Black.knight());
+        assert_eq!(rig.take(), vec![Inferred::Executed(reply)]);
+    }
+
+    #[test]
+    fn rotated_dgt_board_is_detected_at_the_start_position() {
+        let sim = SimBoard::new(Protocol::Dgt, Board::new()).with_orientation(Orientation::Rotated);
+        let mut rig = Rig::new(sim, Chess::new());
+        assert_eq!(rig.take(), vec![Inferred::Rotated(Orientation::Rotated)]);
+        assert_eq!(rig.tracker.orientation(), Orientation::Rotated);
+        let m = rig.hand("e2e4", false);
+        assert_eq!(
+            rig.take(),
+            vec![Inferred::Touched(Square::E2), Inferred::Move(m)]
+        );
+    }
+
+    #[test]
+    fn rotated_occupancy_board_is_detected_on_the_first_move() {
+        let sim =
+            SimBoard::new(Protocol::Occupancy, Board::new()).with_orientation(Orientation::Rotated);
+        let mut rig = Rig::new(sim, Chess::new());
+        // The start position looks the same either way round.
+        assert_eq!(rig.take(), vec![]);
+        let m = rig.hand("g1f3", false);
+        assert_eq!(
+            rig.take(),
+            vec![Inferred::Rotated(Orientation::Rotated), Inferred::Move(m)]
+        );
+        let m = rig.hand("d7d5", false);
+        assert_eq!(
+            rig.take(),
+            vec![Inferred::Touched(Square::D7), Inferred::Move(m)]
+        );
+    }
+
+    #[test]
+    fn fixed_orientation_is_not_second_guessed() {
+        let config = TrackerConfig {
+            detect_rotation: false,
+            ..TrackerConfig::default()
+        };
+        let mut tracker = Tracker::new(Chess::new(), config);
+        let rotated = SensedBoard::from_board(&Board::new()).rotated();
+        let got = tracker.feed(&BoardEvent::Snapshot(rotated), Instant::now());
+        assert_eq!(got, vec![]);
+        assert_eq!(tracker.orientation(), Orientation::Normal);
+        assert!(tracker.next_deadline().is_some());
+    }
+
+    #[test]
+    fn touched_only_for_the_side_to_move() {
+        let mut rig = Rig::start(Protocol::Occupancy);
+        rig.lift(Square::E7);
+        assert_eq!(rig.take(), vec![]);
+        rig.place(Square::E7, Color::Black.pawn());
+        rig.lift(Square::B1);
+        assert_eq!(rig.take(), vec![Inferred::Touched(Square::B1)]);
+        // Put back: in sync again; nothing was reported, nothing to clear.
+        rig.place(Square::B1, Color::White.knight());
+        rig.lift(Square::B1);
+        assert_eq!(rig.take(), vec![]);
+    }
+
+    #[test]
+    fn occupancy_capture_needs_the_captured_square_lifted() {
+        // The bishop c4 can take f7 or b5: lifting it alone is no capture.
+        let pos = fen("rnbqkbnr/p1pppppp/8/1p6/2B1P3/8/PPPP1PPP/RNBQK1NR w KQkq - 0 3");
+        let mut rig = Rig::new(
+            SimBoard::new(Protocol::Occupancy, pos.board().clone()),
+            pos.clone(),
+        );
+        rig.lift(Square::C4);
+        assert_eq!(rig.take(), vec![Inferred::Touched(Square::C4)]);
+        assert_eq!(rig.tracker.next_deadline(), None);
+        rig.settle();
+        assert_eq!(rig.take(), vec![]);
+        rig.lift(Square::B5);
+        rig.place(Square::B5, Color::White.bishop());
+        assert_eq!(rig.take(), vec![Inferred::Move(uci(&pos, "c4b5"))]);
+    }
+
+    #[test]
+    fn start_position_mid_game_is_a_new_game() {
+        let mut rig = Rig::start(Protocol::Millennium);
+        rig.hand("e2e4", false);
+        rig.hand("e7e5", false);
+        rig.take();
+        let bytes = rig.sim.set_board(Board::new());
+        rig.bytes(&bytes);
+        assert_eq!(rig.take_untouched(), vec![Inferred::NewGame]);
+        assert_eq!(rig.tracker.set_game(&Chess::new(), None, rig.now), vec![]);
+    }
+
+    #[test]
+    fn repeated_identical_snapshots_do_not_delay_a_move() {
+        let pos = fen("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1");
+        let mut rig = Rig::new(
+            SimBoard::new(Protocol::Millennium, pos.board().clone()),
+            pos,
+        );
+        let m = rig.hand("a1a5", false);
+        rig.take();
+        let deadline = rig.tracker.next_deadline();
+        // The board streams its status on every scan.
+        for _ in 0..10 {
+            rig.now += Duration::from_millis(25);
+            let dump = rig.sim.dump();
+            rig.bytes(&dump);
+        }
+        assert_eq!(rig.tracker.next_deadline(), deadline);
+        rig.settle();
+        assert_eq!(rig.take(), vec![Inferred::Move(m)]);
+    }
+
+    #[test]
+    fn nothing_is_judged_before_a_whole_board_arrives() {
+        let mut tracker = Tracker::new(Chess::new(), TrackerConfig::default());
+        let now = Instant::now();
+        let got = tracker.feed(
+            &BoardEvent::SquareChanged {
+                square: Square::E2,
+                sensed: Sensed::Empty,
+            },
+            now,
+        );
+        assert_eq!(got, vec![]);
+        assert_eq!(tracker.sensed(), None);
+        assert!(tracker.mismatch().is_empty());
+        assert_eq!(tracker.next_deadline(), None);
+        // The first whole board is compared with the game: a black pawn is
+        // missing (White to move, so it is not a move in progress).
+        let mut board = SensedBoard::from_board(&Board::new());
+        board.set(Square::E7, Sensed::Empty);
+        assert_eq!(tracker.feed(&BoardEvent::Snapshot(board), now), vec![]);
+        assert_eq!(tracker.mismatch().len(), 1);
+        let got = tracker.tick(now + DEFAULT_SETTLE);
+        assert!(
+            matches!(got.as_slice(), [Inferred::Mismatch(d)] if d[0].square == Square::E7),
+            "{got:?}"
+        );
+    }
+
+    #[test]
+    fn a_lifted_piece_held_in_the_hand_is_not_a_mismatch() {
+        let mut rig = Rig::start(Protocol::Dgt);
+        rig.lift(Square::D1);
+        assert_eq!(rig.take(), vec![Inferred::Touched(Square::D1)]);
+        assert_eq!(rig.tracker.next_deadline(), None);
+        rig.wait(Duration::from_secs(30));
+        assert_eq!(rig.take(), vec![]);
+        assert_eq!(rig.tracker.mismatch().len(), 1);
+    }
+
+    #[test]
+    fn version_and_garbage_events_change_nothing() {
+        let mut rig = Rig::start(Protocol::Dgt);
+        let v = rig.sim.version();
+        rig.bytes(&v);
+        rig.bytes(&[0x01, 0x02, 0x8e, 0x00]);
+        assert_eq!(rig.take(), vec![]);
+    }
+}

@@ -1,0 +1,139 @@
+//! The supported protocols as one type: pick a decoder, encode a command.
+
+use serde::Deserialize;
+use shakmaty::Bitboard;
+
+use super::dgt::{self, DgtDecoder};
+use super::event::{BoardEvent, Decoder};
+use super::millennium::{self, LedPattern, MillenniumDecoder};
+use super::occupancy::{self, OccupancyDecoder};
+
+/// A board protocol.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Protocol {
+    /// DGT e-boards (binary, identifies pieces).
+    Dgt,
+    /// Millennium ChessLink (ASCII with block check, identifies pieces).
+    Millennium,
+    /// hector's occupancy line protocol (occupancy only).
+    Occupancy,
+}
+
+/// What the program may want a board to do, whatever its protocol.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Command {
+    /// Send the whole board now.
+    SendBoard,
+    /// Report changes by itself from now on.
+    StartUpdates,
+    /// Send the firmware version.
+    Version,
+    /// Light these squares (board numbering), for a sighted helper.
+    ShowSquares(Bitboard),
+    /// All lights off.
+    LightsOff,
+}
+
+impl Protocol {
+    /// All protocols, in the order a probe tries them.
+    pub const ALL: [Protocol; 3] = [Protocol::Dgt, Protocol::Millennium, Protocol::Occupancy];
+
+    /// The protocol's name as written in hardware files.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Protocol::Dgt => "dgt",
+            Protocol::Millennium => "millennium",
+            Protocol::Occupancy => "occupancy",
+        }
+    }
+
+    /// Whether the board tells which piece stands on a square (otherwise
+    /// only whether the square is occupied).
+    pub const fn identifies_pieces(self) -> bool {
+        !matches!(self, Protocol::Occupancy)
+    }
+
+    /// A fresh decoder for what the board sends.
+    pub fn decoder(self) -> AnyDecoder {
+        match self {
+            Protocol::Dgt => AnyDecoder::Dgt(DgtDecoder::new()),
+            Protocol::Millennium => AnyDecoder::Millennium(MillenniumDecoder::new()),
+            Protocol::Occupancy => AnyDecoder::Occupancy(OccupancyDecoder::new()),
+        }
+    }
+
+    /// The bytes that ask the board for `command`; empty when the board
+    /// cannot do it (a DGT board has no lights, for instance).  Millennium
+    /// boards report changes by themselves, occupancy boards always do.
+    pub fn encode(self, command: Command) -> Vec<u8> {
+        match (self, command) {
+            (Protocol::Dgt, Command::SendBoard) => dgt::Request::SendBoard.encode(),
+            (Protocol::Dgt, Command::StartUpdates) => dgt::Request::SendUpdatesBoard.encode(),
+            (Protocol::Dgt, Command::Version) => dgt::Request::Version.encode(),
+            (Protocol::Millennium, Command::SendBoard) => millennium::Request::Status.encode(),
+            (Protocol::Millennium, Command::Version) => millennium::Request::Version.encode(),
+            (Protocol::Millennium, Command::ShowSquares(squares)) => {
+                millennium::Request::Leds(LedPattern::squares(squares, 0xf0)).encode()
+            }
+            (Protocol::Millennium, Command::LightsOff) => millennium::Request::LedsOff.encode(),
+            (Protocol::Occupancy, Command::SendBoard) => occupancy::Request::SendBoard.encode(),
+            (Protocol::Occupancy, Command::Version) => occupancy::Request::Version.encode(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// A decoder of any protocol.
+#[derive(Debug, Clone)]
+pub enum AnyDecoder {
+    Dgt(DgtDecoder),
+    Millennium(MillenniumDecoder),
+    Occupancy(OccupancyDecoder),
+}
+
+impl Decoder for AnyDecoder {
+    fn feed_into(&mut self, bytes: &[u8], out: &mut Vec<BoardEvent>) {
+        match self {
+            AnyDecoder::Dgt(d) => d.feed_into(bytes, out),
+            AnyDecoder::Millennium(d) => d.feed_into(bytes, out),
+            AnyDecoder::Occupancy(d) => d.feed_into(bytes, out),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::Square;
+
+    #[test]
+    fn commands_per_protocol() {
+        assert_eq!(Protocol::Dgt.encode(Command::SendBoard), vec![0x42]);
+        assert_eq!(Protocol::Dgt.encode(Command::StartUpdates), vec![0x44]);
+        assert!(Protocol::Dgt.encode(Command::LightsOff).is_empty());
+        let leds =
+            Protocol::Millennium.encode(Command::ShowSquares(Bitboard::from_square(Square::E4)));
+        assert_eq!(leds[0] & 0x7f, b'L');
+        assert_eq!(
+            Protocol::Occupancy.encode(Command::SendBoard),
+            b"?\n".to_vec()
+        );
+        assert!(!Protocol::Occupancy.identifies_pieces());
+        assert!(Protocol::Millennium.identifies_pieces());
+    }
+
+    #[test]
+    fn any_decoder_dispatches() {
+        let mut d = Protocol::Occupancy.decoder();
+        assert_eq!(
+            d.feed(b"version 2\n"),
+            vec![BoardEvent::Version("2".into())]
+        );
+        let mut d = Protocol::Dgt.decoder();
+        assert_eq!(
+            d.feed(&[0x93, 0, 5, 1, 0]),
+            vec![BoardEvent::Version("1.00".into())]
+        );
+    }
+}

@@ -7,6 +7,8 @@ use std::time::Instant;
 use shakmaty::{Color, Move, Position};
 
 use crate::audio::{AudioStatus, Tone};
+use crate::board::session::promotion_role;
+use crate::board::{BoardSession, Inferred, SessionNote};
 use crate::command::{ArgReader, Command, Input, Side, read_line};
 use crate::game::{Claim, ClaimOutcome, ClaimRefused, Game, GameError};
 use crate::keymap::{CommandName, Keymap};
@@ -39,6 +41,8 @@ pub struct App {
     confirm_own_moves: bool,
     last_said: Option<Utterance>,
     quitting: bool,
+    /// The player's board, when one is used.
+    board: Option<BoardSession>,
 }
 
 impl App {
@@ -56,7 +60,18 @@ impl App {
             confirm_own_moves: setup.confirm_own_moves,
             last_said: None,
             quitting: false,
+            board: None,
         }
+    }
+
+    /// Use a board (its session starts at the game's position).
+    pub fn attach_board(&mut self, session: BoardSession) {
+        self.board = Some(session);
+    }
+
+    /// The board session, if a board is used.
+    pub fn board(&self) -> Option<&BoardSession> {
+        self.board.as_ref()
     }
 
     pub fn game(&self) -> &Game {
@@ -82,9 +97,10 @@ impl App {
         self.quitting
     }
 
-    /// When the app next wants a [`Msg::Deadline`] (none yet: no clock).
+    /// When the app next wants a [`Msg::Deadline`]: the board's settle
+    /// time (a move that may still be on its way, a mismatch to report).
     pub fn next_deadline(&self) -> Option<Instant> {
-        None
+        self.board.as_ref().and_then(BoardSession::next_deadline)
     }
 
     /// The prompt of line mode: whose move and the move number.
@@ -93,15 +109,31 @@ impl App {
     }
 
     /// Handle one message.
-    pub fn update(&mut self, msg: Msg, _now: Instant) -> Vec<Effect> {
+    pub fn update(&mut self, msg: Msg, now: Instant) -> Vec<Effect> {
         let mut out = Vec::new();
         match msg {
-            Msg::Line(line) => self.on_line(&line, &mut out),
+            Msg::Line(line) => {
+                self.on_line(&line, now, &mut out);
+                self.sync_board(now, &mut out);
+            }
+            Msg::Board(event) => {
+                let notes = match &mut self.board {
+                    Some(b) => b.link(event, now),
+                    None => Vec::new(),
+                };
+                self.on_board_notes(notes, now, &mut out);
+            }
             Msg::EndOfInput => {
                 self.quitting = true;
                 out.push(Effect::Quit);
             }
-            Msg::Deadline => {}
+            Msg::Deadline => {
+                let notes = match &mut self.board {
+                    Some(b) => b.tick(now),
+                    None => Vec::new(),
+                };
+                self.on_board_notes(notes, now, &mut out);
+            }
             Msg::Speech(SpeechStatus::FellBack { why }) => {
                 let t = self.message("speech_fell_back", &[("why", &why)]);
                 self.say(&mut out, t, Priority::Normal, SayKind::Info);
@@ -147,7 +179,21 @@ impl App {
         self.phraser.message(key, args)
     }
 
-    fn on_line(&mut self, line: &str, out: &mut Vec<Effect>) {
+    fn on_line(&mut self, line: &str, now: Instant, out: &mut Vec<Effect>) {
+        // The piece of a promotion the board cannot see (D.2.1: it must be
+        // named).
+        let role = match &self.board {
+            Some(b) if b.awaiting_promotion() => {
+                let words: Vec<&MoveWords> = self.arg_words.iter().collect();
+                promotion_role(line, &words)
+            }
+            _ => None,
+        };
+        if let (Some(role), Some(b)) = (role, &mut self.board) {
+            let notes = b.promote(role);
+            self.on_board_notes(notes, now, out);
+            return;
+        }
         let words: Vec<&MoveWords> = self.arg_words.iter().collect();
         let input = read_line(
             line,
@@ -329,10 +375,7 @@ impl App {
                 }
             },
             Command::Silence => out.push(Effect::Silence),
-            Command::Board => {
-                let t = self.message("no_board", &[]);
-                self.info(out, t);
-            }
+            Command::Board => self.board_report(out),
             Command::Help => {
                 let t = self.message("help_intro", &[]);
                 self.info(out, t);
@@ -346,6 +389,150 @@ impl App {
                 self.info(out, t);
                 self.quitting = true;
                 out.push(Effect::Quit);
+            }
+        }
+    }
+
+    /// The `board` command: the difference between the board and the game
+    /// now, or that they agree.
+    fn board_report(&mut self, out: &mut Vec<Effect>) {
+        let Some(b) = &self.board else {
+            let t = self.message("no_board", &[]);
+            self.info(out, t);
+            return;
+        };
+        if !b.connected() {
+            let t = self.message("board_not_connected", &[]);
+            self.say(out, t, Priority::Normal, SayKind::Board);
+            return;
+        }
+        if b.awaiting_promotion() {
+            let t = self.message("board_promotion", &[]);
+            self.say(out, t, Priority::Normal, SayKind::Board);
+            return;
+        }
+        let diffs = b.tracker().mismatch();
+        let t = self.phraser.mismatch(&diffs);
+        let kind = if diffs.is_empty() {
+            SayKind::Board
+        } else {
+            SayKind::Mismatch
+        };
+        self.say(out, t, Priority::Normal, kind);
+    }
+
+    /// Tell the board's tracker where the game is after a typed line: a
+    /// move typed (to be made on the board), or a game replaced.
+    fn sync_board(&mut self, now: Instant, out: &mut Vec<Effect>) {
+        let Some(b) = &mut self.board else {
+            return;
+        };
+        let pos = self.game.position();
+        if b.tracker().position() == pos {
+            return;
+        }
+        let last = self.game.positions().next_back();
+        let notes = match last {
+            Some((before, _)) if before == b.tracker().position() => b.game_moved(pos, now),
+            Some((before, _)) => {
+                let before = before.clone();
+                b.game_replaced(pos, Some(&before), now)
+            }
+            None => b.game_replaced(pos, None, now),
+        };
+        self.on_board_notes(notes, now, out);
+    }
+
+    /// Say and do what the board session reports.
+    fn on_board_notes(&mut self, notes: Vec<SessionNote>, now: Instant, out: &mut Vec<Effect>) {
+        for note in notes {
+            match note {
+                SessionNote::Connected { again } => {
+                    let key = if again {
+                        "board_reconnected"
+                    } else {
+                        "board_connected"
+                    };
+                    let t = self.message(key, &[]);
+                    self.say(out, t, Priority::Normal, SayKind::Board);
+                }
+                SessionNote::Disconnected => {
+                    let t = self.message("board_disconnected", &[]);
+                    self.say(out, t, Priority::Urgent, SayKind::Board);
+                }
+                SessionNote::Send(bytes) => out.push(Effect::ToBoard(bytes)),
+                SessionNote::Found(found) => self.on_inferred(found, now, out),
+            }
+        }
+    }
+
+    fn on_inferred(&mut self, found: Inferred, now: Instant, out: &mut Vec<Effect>) {
+        match found {
+            Inferred::Move(mv) => {
+                if let Some(t) = self.game_is_over() {
+                    self.say(out, t, Priority::Normal, SayKind::Error);
+                } else {
+                    self.play(mv, out);
+                }
+                // Only if the game did not take it: the board is then
+                // compared with the game.
+                self.sync_board(now, out);
+            }
+            Inferred::Executed(mv) => {
+                let before = self
+                    .game
+                    .positions()
+                    .rev()
+                    .find(|(_, played)| played.mv == mv)
+                    .map(|(before, _)| before.clone());
+                let text = match before {
+                    Some(b) => self.phraser.say_move(&b, mv),
+                    None => mv.to_string(),
+                };
+                let t = self.message("board_executed", &[("move", &text)]);
+                self.say(out, t, Priority::Normal, SayKind::Board);
+            }
+            Inferred::Touched(sq) => {
+                let Some(piece) = self.game.position().board().piece_at(sq) else {
+                    return;
+                };
+                let piece = self.phraser.piece(piece.role);
+                let square = self.phraser.square(sq);
+                let t = self.message("touched", &[("piece", &piece), ("square", &square)]);
+                self.say(out, t, Priority::Normal, SayKind::Board);
+            }
+            Inferred::TakeBack => {
+                if self.game.is_over() || self.game.undo_last().is_none() {
+                    return;
+                }
+                let t = self.message("take_back", &[]);
+                self.say(out, t, Priority::Urgent, SayKind::Game);
+                self.sync_board(now, out);
+            }
+            Inferred::NewGame => {
+                let t = self.message("board_new_game", &[]);
+                self.say(out, t, Priority::Normal, SayKind::Board);
+            }
+            Inferred::Illegal { .. } => {
+                let t = self.message("illegal_on_board", &[]);
+                self.say(out, t, Priority::Urgent, SayKind::Board);
+            }
+            Inferred::NeedPromotionPiece { .. } => {
+                let t = self.message("board_promotion", &[]);
+                self.say(out, t, Priority::Urgent, SayKind::Board);
+            }
+            Inferred::Mismatch(diffs) => {
+                let t = self.phraser.mismatch(&diffs);
+                self.say(out, t, Priority::Urgent, SayKind::Mismatch);
+                out.push(Effect::Tone(Tone::Mismatch));
+            }
+            Inferred::Matches => {
+                let t = self.message("board_matches", &[]);
+                self.say(out, t, Priority::Normal, SayKind::Board);
+            }
+            Inferred::Rotated(_) => {
+                let t = self.message("board_rotated", &[]);
+                self.say(out, t, Priority::Normal, SayKind::Board);
             }
         }
     }

@@ -8,6 +8,9 @@ use std::time::Duration;
 use clap::{Parser, Subcommand};
 
 use hector::audio::TonePlayer;
+use hector::board::cli::{self as board_cli, BoardSpec, SimOptions};
+use hector::board::transport::{Link, PortSettings};
+use hector::board::{BoardSession, Protocol};
 use hector::msg::{Effect, Msg};
 use hector::setup::{Overrides, start};
 use hector::speech::{
@@ -38,6 +41,45 @@ enum Cmd {
     Voices,
     /// Speak a sentence, or a move's announcement, to check that speech works.
     Say(SayArgs),
+    /// The player's board: list ports, probe one, or simulate a board.
+    #[command(subcommand)]
+    Board(BoardCmd),
+}
+
+#[derive(Debug, Subcommand)]
+enum BoardCmd {
+    /// List the serial ports of this machine.
+    List,
+    /// Tell which board protocol answers on PORT.
+    Probe {
+        /// The port, e.g. /dev/ttyUSB0 or COM3.
+        port: String,
+    },
+    /// Simulate a board on a pseudo-terminal: prints its device path, then
+    /// plays the moves typed (any notation) or scripted.  Other lines:
+    /// `unplug`, `plug`, `garbage N`, `put e4 P`, `clear e4`, `new`,
+    /// `dump`, `quit`.
+    Sim(SimArgs),
+}
+
+#[derive(Debug, Clone, clap::Args)]
+struct SimArgs {
+    /// The protocol the simulated board speaks.
+    #[arg(long, value_parser = ["dgt", "millennium", "occupancy"])]
+    protocol: String,
+    /// Keep a symbolic link at PATH to the device (also after unplug/plug),
+    /// so that hector can be started with --board PROTOCOL:PATH.
+    #[arg(long, value_name = "PATH")]
+    link: Option<std::path::PathBuf>,
+    /// Play the lines of FILE first.
+    #[arg(long, value_name = "FILE")]
+    script: Option<std::path::PathBuf>,
+    /// Seconds between the lines of the script.
+    #[arg(long, default_value = "1")]
+    pace: f64,
+    /// Set sliding pieces down on every square they pass over.
+    #[arg(long)]
+    slide: bool,
 }
 
 #[derive(Debug, Clone, clap::Args)]
@@ -63,6 +105,17 @@ struct PlayArgs {
     /// When to print the prompt (whose move, move number).
     #[arg(long, value_enum, default_value = "auto")]
     prompt: PromptMode,
+    /// The player's board: `auto` (find one), PROTOCOL:PORT (dgt, millennium
+    /// or occupancy, e.g. dgt:/dev/ttyUSB0) or PORT (probe the protocol).
+    #[arg(long, value_name = "SPEC")]
+    board: Option<String>,
+    /// Say which piece is touched on the board (D.2.2).
+    #[arg(long)]
+    announce_touch: bool,
+    /// Milliseconds a move that could still be on its way must stand
+    /// before it is announced (default: the board's hardware file).
+    #[arg(long, value_name = "MS")]
+    settle_ms: Option<u64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -112,12 +165,24 @@ fn play(args: &PlayArgs) -> ExitCode {
             }),
         )
     });
+    let lang = started.app.phraser().msg_lang().to_owned();
+    let mut board_problem = None;
+    let board = match &args.board {
+        None => None,
+        Some(spec) => match connect_board(spec, args, &mut started.app, &tx) {
+            Ok(link) => Some(link),
+            Err(sentence) => {
+                board_problem = Some(sentence);
+                None
+            }
+        },
+    };
     let outputs = Outputs {
         speech: speech.as_ref().map(SpeechWorker::handle),
         tones: tones.as_ref().map(TonePlayer::handle),
+        board,
     };
 
-    let lang = started.app.phraser().msg_lang().to_owned();
     let mut effects: Vec<Effect> = started
         .startup_messages
         .into_iter()
@@ -130,6 +195,14 @@ fn play(args: &PlayArgs) -> ExitCode {
             })
         })
         .collect();
+    if let Some(text) = board_problem {
+        effects.push(Effect::Say(Utterance {
+            text,
+            lang: lang.clone(),
+            priority: Priority::Normal,
+            kind: SayKind::Board,
+        }));
+    }
     effects.push(Effect::Say(Utterance {
         text: started.app.phraser().message("new_game", &[]),
         lang,
@@ -150,6 +223,100 @@ fn play(args: &PlayArgs) -> ExitCode {
         Err(e) => {
             eprintln!("hector: {e}");
             ExitCode::FAILURE
+        }
+    }
+}
+
+/// Find or open the board of `--board SPEC` and attach it to the app; the
+/// sentence to say when there is none.
+fn connect_board(
+    spec: &str,
+    args: &PlayArgs,
+    app: &mut hector::app::App,
+    tx: &mpsc::Sender<Msg>,
+) -> Result<Link, String> {
+    let phraser = app.phraser();
+    let spec = match board_cli::parse_spec(spec) {
+        Ok(s) => s,
+        Err(e) => return Err(e),
+    };
+    let (description, path) = match spec {
+        BoardSpec::Auto => {
+            board_cli::find_board().ok_or_else(|| phraser.message("board_not_found", &[]))?
+        }
+        BoardSpec::Probe(path) => match board_cli::probe(&path) {
+            Some(d) => (d, path),
+            None => return Err(phraser.message("board_no_answer", &[("port", &path)])),
+        },
+        BoardSpec::Port { protocol, path } => match board_cli::description(protocol) {
+            Some(d) => (d, path),
+            None => return Err(phraser.message("board_not_found", &[])),
+        },
+    };
+    let mut config = description.tracker_config();
+    if let Some(ms) = args.settle_ms {
+        config.settle = Duration::from_millis(ms);
+    }
+    let session = BoardSession::new(
+        description.protocol,
+        config,
+        app.game().position(),
+        args.announce_touch,
+    );
+    app.attach_board(session);
+    let tx = tx.clone();
+    Ok(Link::spawn(
+        path,
+        PortSettings::from_description(&description.serial),
+        move |e| tx.send(Msg::Board(e)).is_ok(),
+    ))
+}
+
+/// `hector board ...`.
+fn board(cmd: &BoardCmd) -> ExitCode {
+    match cmd {
+        BoardCmd::List => match board_cli::list_lines() {
+            Ok(lines) => {
+                for l in lines {
+                    println!("{l}");
+                }
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                println!("Cannot list the serial ports: {e}");
+                ExitCode::FAILURE
+            }
+        },
+        BoardCmd::Probe { port } => match board_cli::probe(port) {
+            Some(d) => {
+                println!("{port}: {} ({})", d.protocol.name(), d.name);
+                ExitCode::SUCCESS
+            }
+            None => {
+                println!("{port}: no board protocol answered.");
+                ExitCode::FAILURE
+            }
+        },
+        BoardCmd::Sim(a) => {
+            let protocol = Protocol::ALL
+                .into_iter()
+                .find(|p| p.name() == a.protocol)
+                .unwrap_or(Protocol::Occupancy);
+            let options = SimOptions {
+                protocol,
+                link: a.link.clone(),
+                script: a.script.clone(),
+                slide: a.slide,
+                pace: Duration::from_secs_f64(a.pace.clamp(0.0, 3600.0)),
+            };
+            let stdin = std::io::BufReader::new(std::io::stdin());
+            match board_cli::run_sim(options, stdin) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    println!("hector board sim: {e}");
+                    ExitCode::FAILURE
+                }
+            }
         }
     }
 }
@@ -212,6 +379,7 @@ fn main() -> ExitCode {
         Some(Cmd::Play(args)) => play(args),
         Some(Cmd::Voices) => voices(),
         Some(Cmd::Say(args)) => say(args),
+        Some(Cmd::Board(cmd)) => board(cmd),
         None => play(&cli.play),
     }
 }

@@ -2,6 +2,7 @@
 //! do ([`Effect`]).  `App::update` turns one into the other without I/O.
 
 use crate::audio::{AudioStatus, Tone};
+use crate::board::transport::LinkEvent;
 use crate::speech::{SpeechStatus, Utterance};
 
 /// Something that happened.
@@ -17,6 +18,8 @@ pub enum Msg {
     Speech(SpeechStatus),
     /// The tone player lost or found its sound device.
     Audio(AudioStatus),
+    /// The board's serial link: connected, bytes read, or lost.
+    Board(LinkEvent),
 }
 
 /// Something to do.
@@ -28,6 +31,8 @@ pub enum Effect {
     Silence,
     /// Play a short tone (for players who prefer tones at these moments).
     Tone(Tone),
+    /// Send these bytes to the board (a request for a dump, for updates).
+    ToBoard(Vec<u8>),
     /// End the session.
     Quit,
 }

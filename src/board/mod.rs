@@ -23,6 +23,7 @@ pub struct SquareDiff {
     pub found: Sensed,
 }
 
+pub mod cli;
 pub mod dgt;
 pub mod event;
 pub mod hardware;
@@ -32,6 +33,7 @@ pub mod mismatch;
 pub mod occupancy;
 pub mod protocol;
 pub mod sensed;
+pub mod session;
 pub mod sim;
 pub mod transport;
 
@@ -40,3 +42,4 @@ pub use infer::{Inferred, Tracker, TrackerConfig};
 pub use mismatch::{MismatchChange, MismatchWatch, diff};
 pub use protocol::{AnyDecoder, Command, Protocol};
 pub use sensed::{Orientation, SensedBoard};
+pub use session::{BoardSession, SessionNote};

@@ -30,6 +30,32 @@ pub struct PortSettings {
     pub stop_bits: StopBits,
 }
 
+impl PortSettings {
+    /// The settings of a hardware file.
+    pub fn from_description(s: &super::hardware::SerialSettings) -> PortSettings {
+        use super::hardware::Parity as P;
+        PortSettings {
+            baud: s.baud.get(),
+            data_bits: match s.data_bits.get() {
+                5 => DataBits::Five,
+                6 => DataBits::Six,
+                7 => DataBits::Seven,
+                _ => DataBits::Eight,
+            },
+            parity: match s.parity {
+                P::None => Parity::None,
+                P::Odd => Parity::Odd,
+                P::Even => Parity::Even,
+            },
+            stop_bits: if s.stop_bits.get() == 2 {
+                StopBits::Two
+            } else {
+                StopBits::One
+            },
+        }
+    }
+}
+
 /// What happens on the link.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LinkEvent {
@@ -162,6 +188,60 @@ fn run<F>(
         }
         sleep_unless_stopped(stop, RETRY_EVERY);
     }
+}
+
+/// Open `path`, send `request`, and collect what the port answers within
+/// `wait` (for probing which protocol a board speaks).
+pub fn exchange(
+    path: &str,
+    settings: PortSettings,
+    request: &[u8],
+    wait: Duration,
+) -> Result<Vec<u8>, String> {
+    let mut port = open(path, settings)?;
+    port.write_all(request)
+        .and_then(|()| port.flush())
+        .map_err(|e| e.to_string())?;
+    let deadline = std::time::Instant::now() + wait;
+    let mut got = Vec::new();
+    let mut buf = [0u8; 512];
+    while std::time::Instant::now() < deadline {
+        match port.read(&mut buf) {
+            Ok(n) => got.extend_from_slice(&buf[..n]),
+            Err(e) if e.kind() == ErrorKind::TimedOut || e.kind() == ErrorKind::Interrupted => {}
+            Err(e) => return Err(e.to_string()),
+        }
+    }
+    Ok(got)
+}
+
+/// The master end of a [`pseudo_terminal`]: what a simulated board reads
+/// requests from and writes its messages into.
+pub struct Master(serialport::TTYPort);
+
+impl Master {
+    /// Read what is there, waiting at most `wait`; `Ok(0)` when nothing came.
+    pub fn read_within(&mut self, buf: &mut [u8], wait: Duration) -> std::io::Result<usize> {
+        self.0.set_timeout(wait).map_err(std::io::Error::other)?;
+        match self.0.read(buf) {
+            Ok(n) => Ok(n),
+            Err(e) if e.kind() == ErrorKind::TimedOut || e.kind() == ErrorKind::Interrupted => {
+                Ok(0)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Write all of `bytes`.
+    pub fn write_all(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        self.0.write_all(bytes)?;
+        self.0.flush()
+    }
+}
+
+/// A [`pseudo_terminal`] with its master wrapped.
+pub fn pseudo_board() -> Result<(Master, String), String> {
+    pseudo_terminal().map(|(m, path)| (Master(m), path))
 }
 
 /// The serial ports of this machine, with a description where one is known.

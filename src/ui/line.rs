@@ -12,6 +12,7 @@ use std::time::Instant;
 
 use crate::app::App;
 use crate::audio::{Tone, ToneHandle};
+use crate::board::transport::Link;
 use crate::msg::{Effect, Msg};
 use crate::speech::{SpeechHandle, Utterance};
 
@@ -30,6 +31,8 @@ pub enum PromptMode {
 pub struct Outputs {
     pub speech: Option<SpeechHandle>,
     pub tones: Option<ToneHandle>,
+    /// The link to the player's board.
+    pub board: Option<Link>,
 }
 
 impl Outputs {
@@ -42,6 +45,12 @@ impl Outputs {
     fn silence(&self) {
         if let Some(s) = &self.speech {
             s.silence();
+        }
+    }
+
+    fn to_board(&self, bytes: Vec<u8>) {
+        if let Some(b) = &self.board {
+            b.send(bytes);
         }
     }
 
@@ -104,6 +113,7 @@ pub fn run(
                 }
                 Effect::Silence => outputs.silence(),
                 Effect::Tone(t) => outputs.tone(t),
+                Effect::ToBoard(bytes) => outputs.to_board(bytes),
                 Effect::Quit => {
                     out.flush()?;
                     return Ok(());

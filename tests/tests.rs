@@ -3,5 +3,6 @@
 
 mod util;
 
+mod board_games;
 mod line_games;
 mod line_mode;

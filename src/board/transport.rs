@@ -278,7 +278,30 @@ pub fn pseudo_terminal() -> Result<(serialport::TTYPort, String), String> {
     // The slave handle is dropped: hector opens the path itself.  The pair
     // stays alive as long as the master is open.
     drop(slave);
-    Ok((master, name))
+    Ok((close_on_exec(master)?, name))
+}
+
+/// The same port on a descriptor that programs started later do not
+/// inherit: `pair()` opens the master without `O_CLOEXEC`, and a copy held
+/// by a child process would keep the "cable" plugged in after the
+/// simulator closed its end.
+#[cfg(unix)]
+fn close_on_exec(port: serialport::TTYPort) -> Result<serialport::TTYPort, String> {
+    use std::os::fd::{AsRawFd, BorrowedFd, FromRawFd, IntoRawFd};
+    // SAFETY: the descriptor is open and owned by `port`, which outlives
+    // the borrow.  `try_clone_to_owned` duplicates it with F_DUPFD_CLOEXEC.
+    let copy = unsafe { BorrowedFd::borrow_raw(port.as_raw_fd()) }
+        .try_clone_to_owned()
+        .map_err(|e| e.to_string())?;
+    drop(port);
+    // SAFETY: `copy` is an open descriptor owned by nothing else; the
+    // TTYPort takes it over and closes it when dropped.
+    Ok(unsafe { serialport::TTYPort::from_raw_fd(copy.into_raw_fd()) })
+}
+
+#[cfg(not(unix))]
+fn close_on_exec(port: serialport::TTYPort) -> Result<serialport::TTYPort, String> {
+    Ok(port)
 }
 
 #[cfg(test)]

@@ -851,6 +851,271 @@ mod tests {
         );
     }
 
+    mod board {
+        use super::*;
+        use crate::board::sim::{Action, SimBoard};
+        use crate::board::transport::LinkEvent;
+        use crate::board::{Protocol, TrackerConfig};
+        use shakmaty::{Board, Chess, Square, san::San};
+        use std::time::Duration;
+
+        const SETTLE: Duration = Duration::from_millis(300);
+
+        /// An app with a connected board of `protocol` at the start position.
+        fn with_board(protocol: Protocol, touch: bool) -> (App, SimBoard, Instant) {
+            let mut a = app();
+            let config = TrackerConfig {
+                settle: SETTLE,
+                detect_rotation: false,
+                ..TrackerConfig::default()
+            };
+            a.attach_board(BoardSession::new(
+                protocol,
+                config,
+                a.game().position(),
+                touch,
+            ));
+            let now = Instant::now();
+            let e = a.update(Msg::Board(LinkEvent::Connected), now);
+            assert_eq!(said(&e), vec!["Board connected."]);
+            assert!(
+                e.iter()
+                    .any(|e| matches!(e, Effect::ToBoard(b) if !b.is_empty()))
+            );
+            let sim = SimBoard::new(protocol, Board::new());
+            let e = a.update(Msg::Board(LinkEvent::Bytes(sim.dump())), now);
+            assert!(said(&e).is_empty(), "{e:?}");
+            (a, sim, now)
+        }
+
+        /// Play `san` on the simulated board; what is said.
+        fn on_board(a: &mut App, sim: &mut SimBoard, san: &str, now: Instant) -> Vec<String> {
+            let pos = a
+                .board()
+                .map(|b| b.tracker().position().clone())
+                .unwrap_or_default();
+            let m = san.parse::<San>().ok().and_then(|s| s.to_move(&pos).ok());
+            let Some(m) = m else {
+                panic!("{san} is legal");
+            };
+            let mut out = Vec::new();
+            for bytes in sim.play(&pos, m, false) {
+                out.extend(said(&a.update(Msg::Board(LinkEvent::Bytes(bytes)), now)));
+            }
+            out
+        }
+
+        fn act(a: &mut App, sim: &mut SimBoard, action: Action, now: Instant) -> Vec<String> {
+            let bytes = sim.act(action);
+            said(&a.update(Msg::Board(LinkEvent::Bytes(bytes)), now))
+        }
+
+        fn tick(a: &mut App, now: Instant) -> Vec<String> {
+            said(&a.update(Msg::Deadline, now))
+        }
+
+        #[test]
+        fn a_move_on_the_board_is_played_and_said() {
+            let (mut a, mut sim, now) = with_board(Protocol::Dgt, false);
+            assert_eq!(
+                on_board(&mut a, &mut sim, "Nf3", now),
+                vec!["Springer Felix drei"]
+            );
+            assert_eq!(a.game().history().len(), 1);
+            // The opponent's move from the board is urgent, with its tone.
+            let pos = a.game().position().clone();
+            let m = "Nf6".parse::<San>().ok().and_then(|s| s.to_move(&pos).ok());
+            let mut effects = Vec::new();
+            for bytes in sim.play(&pos, m.unwrap_or_else(|| panic!("legal")), false) {
+                effects.extend(a.update(Msg::Board(LinkEvent::Bytes(bytes)), now));
+            }
+            assert!(
+                effects.contains(&Effect::Tone(Tone::OpponentMove)),
+                "{effects:?}"
+            );
+        }
+
+        #[test]
+        fn a_move_that_could_go_further_waits_for_the_settle_time() {
+            let (mut a, mut sim, now) = with_board(Protocol::Millennium, false);
+            // e2-e3: the pawn could still be on its way to e4.
+            assert!(on_board(&mut a, &mut sim, "e3", now).is_empty());
+            assert_eq!(a.next_deadline(), Some(now + SETTLE));
+            assert!(tick(&mut a, now + SETTLE / 2).is_empty());
+            assert_eq!(tick(&mut a, now + SETTLE), vec!["Bauer Eva drei"]);
+            assert_eq!(a.next_deadline(), None);
+        }
+
+        #[test]
+        fn a_typed_move_is_awaited_on_the_board_then_confirmed() {
+            let (mut a, mut sim, now) = with_board(Protocol::Dgt, false);
+            assert_eq!(line(&mut a, "e4"), vec!["Bauer Eva vier"]);
+            // The board still shows the start position (not a new game):
+            // what to do on it, once the settle time has passed.
+            assert_eq!(
+                tick(&mut a, Instant::now() + SETTLE),
+                vec![
+                    "Mismatch: Eva vier should have the white Bauer, it is empty. Eva zwei should be empty, it has the white Bauer."
+                ]
+            );
+            let pos = Chess::default();
+            let m = "e4".parse::<San>().ok().and_then(|s| s.to_move(&pos).ok());
+            let mut out = Vec::new();
+            for bytes in sim.play(&pos, m.unwrap_or_else(|| panic!("legal")), false) {
+                out.extend(said(&a.update(Msg::Board(LinkEvent::Bytes(bytes)), now)));
+            }
+            assert_eq!(out, vec!["Done: Bauer Eva vier."]);
+            assert_eq!(line(&mut a, "board"), vec!["Board matches the game."]);
+        }
+
+        #[test]
+        fn a_wrong_square_is_reported_on_request_and_when_fixed() {
+            let (mut a, mut sim, now) = with_board(Protocol::Dgt, false);
+            assert!(act(&mut a, &mut sim, Action::Lift(Square::H7), now).is_empty());
+            assert!(tick(&mut a, now + SETTLE).len() == 1);
+            let report = "Mismatch: Hector sieben should have the black Bauer, it is empty.";
+            assert_eq!(line(&mut a, "board"), vec![report]);
+            let e = a.update(Msg::Line("board".into()), now);
+            assert!(matches!(&e[..], [Effect::Say(u)] if u.kind == SayKind::Mismatch));
+            let back = act(
+                &mut a,
+                &mut sim,
+                Action::Place(Square::H7, Color::Black.pawn()),
+                now,
+            );
+            assert_eq!(back, vec!["Board matches the game."]);
+        }
+
+        #[test]
+        fn a_mismatch_is_urgent_with_its_tone() {
+            let (mut a, mut sim, now) = with_board(Protocol::Dgt, false);
+            act(&mut a, &mut sim, Action::Lift(Square::A7), now);
+            let e = a.update(Msg::Deadline, now + SETTLE);
+            assert!(
+                matches!(&e[..], [Effect::Say(u), Effect::Tone(Tone::Mismatch)] if u.priority == Priority::Urgent && u.kind == SayKind::Mismatch),
+                "{e:?}"
+            );
+        }
+
+        #[test]
+        fn an_illegal_move_on_the_board_is_said() {
+            let (mut a, mut sim, now) = with_board(Protocol::Dgt, false);
+            act(&mut a, &mut sim, Action::Lift(Square::G1), now);
+            act(
+                &mut a,
+                &mut sim,
+                Action::Place(Square::G3, Color::White.knight()),
+                now,
+            );
+            let t = tick(&mut a, now + SETTLE);
+            assert_eq!(
+                t[0],
+                "Illegal move on the board. Put the pieces back as they were."
+            );
+            assert!(t[1].starts_with("Mismatch: "), "{t:?}");
+            assert!(a.game().history().is_empty());
+        }
+
+        #[test]
+        fn the_board_taken_back_undoes_the_move() {
+            let (mut a, mut sim, now) = with_board(Protocol::Dgt, false);
+            on_board(&mut a, &mut sim, "Nf3", now);
+            let t = act(&mut a, &mut sim, Action::Lift(Square::F3), now);
+            assert!(t.is_empty(), "{t:?}");
+            let t = act(
+                &mut a,
+                &mut sim,
+                Action::Place(Square::G1, Color::White.knight()),
+                now,
+            );
+            assert_eq!(t, vec!["Move taken back."]);
+            assert!(a.game().history().is_empty());
+            // And the game goes on from there.
+            assert_eq!(
+                on_board(&mut a, &mut sim, "e4", now),
+                vec!["Bauer Eva vier"]
+            );
+        }
+
+        #[test]
+        fn occupancy_promotion_asks_for_the_piece() {
+            let (mut a, mut sim, now) = with_board(Protocol::Occupancy, false);
+            let fen = "8/4P3/8/7k/8/8/P7/4K3 w - - 0 1";
+            a.game = Game::from_fen(fen).unwrap_or_else(|_| panic!("valid"));
+            let pos = a.game.position().clone();
+            let notes = a.board.as_mut().map(|b| b.game_replaced(&pos, None, now));
+            assert!(notes.is_some());
+            sim.set_board(pos.board().clone());
+            let e = a.update(Msg::Board(LinkEvent::Bytes(sim.dump())), now);
+            assert!(said(&e).is_empty(), "{e:?}");
+            let t = on_board(&mut a, &mut sim, "e8=Q", now);
+            assert_eq!(
+                t,
+                vec!["Which piece does the pawn become? Say Dame, Turm, Läufer or Springer."]
+            );
+            assert_eq!(
+                line(&mut a, "Springer"),
+                vec!["Bauer Eva acht wird Springer"]
+            );
+        }
+
+        #[test]
+        fn touches_are_said_only_when_wanted() {
+            let (mut a, mut sim, now) = with_board(Protocol::Dgt, true);
+            let t = act(&mut a, &mut sim, Action::Lift(Square::G1), now);
+            assert_eq!(t, vec!["Touched: Springer Gustav eins."]);
+            let (mut b, mut sim, now) = with_board(Protocol::Dgt, false);
+            assert!(act(&mut b, &mut sim, Action::Lift(Square::G1), now).is_empty());
+        }
+
+        #[test]
+        fn a_pulled_cable_is_said_once_and_the_keyboard_plays_on() {
+            let (mut a, _sim, now) = with_board(Protocol::Dgt, false);
+            let e = a.update(Msg::Board(LinkEvent::Disconnected("gone".into())), now);
+            assert_eq!(
+                said(&e),
+                vec!["Board disconnected. Play on with the keyboard."]
+            );
+            let e = a.update(Msg::Board(LinkEvent::Disconnected("gone".into())), now);
+            assert!(said(&e).is_empty());
+            assert_eq!(line(&mut a, "e4"), vec!["Bauer Eva vier"]);
+            assert_eq!(
+                line(&mut a, "board"),
+                vec!["The board is not connected. Play on with the keyboard."]
+            );
+            let e = a.update(Msg::Board(LinkEvent::Connected), now);
+            assert_eq!(said(&e), vec!["Board connected again."]);
+        }
+
+        #[test]
+        fn the_board_command_without_a_board() {
+            let mut a = app();
+            assert_eq!(line(&mut a, "board"), vec!["No board is connected."]);
+            assert_eq!(a.next_deadline(), None);
+            // Bytes for a board that is not there change nothing.
+            let e = a.update(Msg::Board(LinkEvent::Bytes(vec![1, 2, 3])), Instant::now());
+            assert!(e.is_empty());
+        }
+
+        #[test]
+        fn a_new_game_on_the_board_is_asked_about() {
+            let (mut a, mut sim, now) = with_board(Protocol::Millennium, false);
+            on_board(&mut a, &mut sim, "Nf3", now);
+            on_board(&mut a, &mut sim, "Nf6", now);
+            let bytes = sim.set_board(Board::new());
+            let e = a.update(Msg::Board(LinkEvent::Bytes(bytes)), now);
+            assert_eq!(
+                said(&e),
+                vec!["The board shows the starting position. Say new to start a new game."]
+            );
+            assert_eq!(line(&mut a, "new"), vec!["New game. White to move."]);
+            assert_eq!(
+                on_board(&mut a, &mut sim, "d4", now),
+                vec!["Bauer David vier"]
+            );
+        }
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(300))]
         /// Any line that is not a command word gets exactly one answer, in

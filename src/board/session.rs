@@ -325,10 +325,24 @@ mod tests {
         pos.play_unchecked(mv(&pos, "e4"));
         // Nothing said about a board that is away.
         assert!(s.game_moved(&pos, now).is_empty());
-        s.link(LinkEvent::Connected, now);
-        let out = s.link(LinkEvent::Bytes(sim.dump()), now);
+        let later = now + std::time::Duration::from_secs(2);
+        s.link(LinkEvent::Connected, later);
+        let out = s.link(LinkEvent::Bytes(sim.dump()), later);
         assert!(
             matches!(&out[..], [SessionNote::Found(Inferred::Mismatch(d))] if d.len() == 2),
+            "{out:?}"
+        );
+        // Away again; Black's move typed; the same board comes back.
+        s.link(LinkEvent::Disconnected("pulled".into()), later);
+        pos.play_unchecked(mv(&pos, "e5"));
+        assert!(s.game_moved(&pos, later).is_empty());
+        // The settle time passes while the board is away: nothing said.
+        let second = std::time::Duration::from_secs(1);
+        assert!(s.tick(later + second).is_empty());
+        s.link(LinkEvent::Connected, later + second * 2);
+        let out = s.link(LinkEvent::Bytes(sim.dump()), later + second * 2);
+        assert!(
+            matches!(&out[..], [SessionNote::Found(Inferred::Mismatch(d))] if d.len() == 4),
             "{out:?}"
         );
         assert!(

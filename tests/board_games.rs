@@ -339,3 +339,48 @@ fn pulled_cable_then_back_with_nothing_lost() {
     hector.expect("Springer Felix drei");
     hector.quit();
 }
+
+/// `hector board sim` on its own pseudo-terminal: `hector board probe`
+/// finds its protocol, and `hector play` plays the moves typed into it.
+#[test]
+fn simulator_probe_and_play() {
+    let guard = PTY_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let mut sim = Command::new(env!("CARGO_BIN_EXE_hector"))
+        .args(["board", "sim", "--protocol", "occupancy"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the simulator starts");
+    let mut sim_in = sim.stdin.take().expect("piped stdin");
+    let mut sim_out = BufReader::new(sim.stdout.take().expect("piped stdout"));
+    let mut first = String::new();
+    sim_out.read_line(&mut first).expect("the device line");
+    drop(guard);
+    let path = first
+        .trim()
+        .strip_prefix("Simulated board at ")
+        .unwrap_or_else(|| panic!("{first:?}"))
+        .to_owned();
+
+    let probe = Command::new(env!("CARGO_BIN_EXE_hector"))
+        .args(["board", "probe", &path])
+        .output()
+        .expect("probe runs");
+    assert_eq!(
+        String::from_utf8_lossy(&probe.stdout),
+        format!("{path}: occupancy (Tactile board (occupancy sensors))\n")
+    );
+    assert!(probe.status.success());
+
+    let mut hector = Hector::start(&format!("occupancy:{path}"));
+    hector.expect_all(&["New game. White to move.", "Board connected."]);
+    for (typed, said) in [("e4", "Bauer Eva vier"), ("Sf6", "Springer Felix sechs")] {
+        writeln!(sim_in, "garbage 30").expect("the simulator reads");
+        writeln!(sim_in, "{typed}").expect("the simulator reads");
+        hector.expect(said);
+    }
+    hector.quit();
+    writeln!(sim_in, "quit").expect("the simulator reads");
+    let _ = sim.wait();
+}

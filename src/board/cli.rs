@@ -231,18 +231,21 @@ impl Sim {
         }
     }
 
-    /// Answer requests waiting on the master; false when it failed.
+    /// Answer the requests waiting on the master.
     fn serve(&mut self, wait: Duration) {
         let Some(m) = &mut self.master else {
             std::thread::sleep(wait);
             return;
         };
         let mut buf = [0u8; 256];
-        if let Ok(n) = m.read_within(&mut buf, wait)
-            && n > 0
-        {
-            let answer = self.board.answer(&buf[..n]);
-            self.send(&answer);
+        match m.read_within(&mut buf, wait) {
+            Ok(0) => {}
+            Ok(n) => {
+                let answer = self.board.answer(&buf[..n]);
+                self.send(&answer);
+            }
+            // No program has the device open (yet): nothing to answer.
+            Err(_) => std::thread::sleep(wait),
         }
     }
 
@@ -265,7 +268,10 @@ impl Sim {
                 }
             }
             SimCommand::Garbage(n) => {
-                let bytes = noise(n, &mut self.seed);
+                // Ended by a newline: a text protocol loses the noisy line,
+                // not the next message.
+                let mut bytes = noise(n, &mut self.seed);
+                bytes.push(b'\n');
                 self.send(&bytes);
             }
             SimCommand::Put(sq, piece) => {

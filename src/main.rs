@@ -236,10 +236,7 @@ fn connect_board(
     tx: &mpsc::Sender<Msg>,
 ) -> Result<Link, String> {
     let phraser = app.phraser();
-    let spec = match board_cli::parse_spec(spec) {
-        Ok(s) => s,
-        Err(e) => return Err(e),
-    };
+    let spec = board_cli::parse_spec(spec)?;
     let (description, path) = match spec {
         BoardSpec::Auto => {
             board_cli::find_board().ok_or_else(|| phraser.message("board_not_found", &[]))?

@@ -299,18 +299,53 @@ fn occupancy_board_plays_a_whole_game_and_asks_for_the_promotion_piece() {
     whole_game(Protocol::Occupancy, "should be empty.", "should be empty.");
 }
 
+/// A queen slid slowly over three squares (each a legal queen move, set
+/// down for less than the settle time) is announced once, where it stops.
+fn slow_slide(protocol: Protocol) {
+    let (mut hector, mut board) = connected(protocol);
+    for (san, said) in [("e4", "Bauer Eva vier"), ("e5", "Bauer Eva fünf")] {
+        board.play(san);
+        hector.expect(said);
+    }
+    let queen = Color::White.queen();
+    board.act(Action::Lift(Square::D1));
+    for sq in [Square::E2, Square::F3, Square::G4] {
+        board.act(Action::Place(sq, queen));
+        std::thread::sleep(Duration::from_millis(120));
+        board.act(Action::Lift(sq));
+    }
+    board.act(Action::Place(Square::H5, queen));
+    board.pos.play_unchecked(board.mv("Qh5"));
+    hector.expect("Dame Hector fünf");
+    hector.quit();
+}
+
+#[test]
+fn dgt_slow_slide_is_one_move() {
+    slow_slide(Protocol::Dgt);
+}
+
+#[test]
+fn millennium_slow_slide_is_one_move() {
+    slow_slide(Protocol::Millennium);
+}
+
+#[test]
+fn occupancy_slow_slide_is_one_move() {
+    slow_slide(Protocol::Occupancy);
+}
+
 /// The cable pulled: hector says so, the opponent's move is typed
 /// meanwhile, and when the board is back (a new device behind the same
 /// path) the missing move is reported, then confirmed when made.
-#[test]
-fn pulled_cable_then_back_with_nothing_lost() {
+fn pulled_cable(protocol: Protocol, e7_extra: &str) {
     let dir = clean_config_dir();
     let link = dir.join("board");
     let (master, path) = new_pty();
     std::os::unix::fs::symlink(&path, &link).expect("symlink");
-    let mut hector = Hector::start(&format!("dgt:{}", link.display()));
+    let mut hector = Hector::start(&format!("{}:{}", protocol.name(), link.display()));
     hector.expect_all(&["New game. White to move.", "Board connected."]);
-    let mut board = TestBoard::new(master, Protocol::Dgt);
+    let mut board = TestBoard::new(master, protocol);
     board.dump();
     board.play("e4");
     hector.expect("Bauer Eva vier");
@@ -328,16 +363,33 @@ fn pulled_cable_then_back_with_nothing_lost() {
     board.master = Some(master);
     hector.expect("Board connected again.");
     board.dump();
-    hector.expect(
-        "Mismatch: Eva fünf should have the black Bauer, it is empty. \
-         Eva sieben should be empty, it has the black Bauer.",
-    );
+    hector.expect(&format!(
+        "Mismatch: Eva fünf should have the black Bauer, it is empty. Eva sieben {e7_extra}"
+    ));
     board.play("e5");
     hector.expect("Done: Bauer Eva fünf.");
     // The game goes on from the board.
     board.play("Nf3");
     hector.expect("Springer Felix drei");
     hector.quit();
+}
+
+#[test]
+fn dgt_pulled_cable_then_back_with_nothing_lost() {
+    pulled_cable(Protocol::Dgt, "should be empty, it has the black Bauer.");
+}
+
+#[test]
+fn millennium_pulled_cable_then_back_with_nothing_lost() {
+    pulled_cable(
+        Protocol::Millennium,
+        "should be empty, it has the black Bauer.",
+    );
+}
+
+#[test]
+fn occupancy_pulled_cable_then_back_with_nothing_lost() {
+    pulled_cable(Protocol::Occupancy, "should be empty.");
 }
 
 /// `hector board sim` on its own pseudo-terminal: `hector board probe`

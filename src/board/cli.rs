@@ -308,7 +308,7 @@ impl Sim {
                     };
                     println!("Played {text}. {side} to move.");
                 }
-                Err(e) => println!("Not a legal move here: {text} ({e:?})"),
+                Err(_) => println!("Not a move here or not a command: {text}"),
             },
         }
         true

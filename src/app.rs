@@ -1088,6 +1088,30 @@ mod tests {
         }
 
         #[test]
+        fn a_board_turned_round_is_said_and_read_that_way() {
+            let mut a = app();
+            a.attach_board(BoardSession::new(
+                Protocol::Dgt,
+                TrackerConfig::default(),
+                a.game().position(),
+                false,
+            ));
+            let now = Instant::now();
+            a.update(Msg::Board(LinkEvent::Connected), now);
+            let mut sim = SimBoard::new(Protocol::Dgt, Board::new())
+                .with_orientation(crate::board::Orientation::Rotated);
+            let e = a.update(Msg::Board(LinkEvent::Bytes(sim.dump())), now);
+            assert_eq!(
+                said(&e),
+                vec!["The board stands turned round; read that way from now on."]
+            );
+            assert_eq!(
+                on_board(&mut a, &mut sim, "Nf3", now),
+                vec!["Springer Felix drei"]
+            );
+        }
+
+        #[test]
         fn the_board_command_without_a_board() {
             let mut a = app();
             assert_eq!(line(&mut a, "board"), vec!["No board is connected."]);

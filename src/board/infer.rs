@@ -228,6 +228,15 @@ impl Tracker {
         self.orientation
     }
 
+    /// Game squares translated to the board's own numbering (to light
+    /// them with [`Command::ShowSquares`](super::protocol::Command)).
+    pub fn board_squares(&self, squares: Bitboard) -> Bitboard {
+        squares
+            .into_iter()
+            .map(|sq| self.orientation.apply(sq))
+            .collect()
+    }
+
     /// The last board seen, in game squares (None before the first whole
     /// board arrived).
     pub fn sensed(&self) -> Option<SensedBoard> {
@@ -331,7 +340,9 @@ impl Tracker {
             p == *position
         });
         let old = std::mem::replace(&mut self.position, position.clone());
-        self.previous = Some(old);
+        // The old position is "the one before the last move" only if one
+        // move leads from it to the new one.
+        self.previous = connecting.map(|_| old);
         self.awaiting = connecting;
         self.after_game_change(now)
     }
@@ -1169,6 +1180,10 @@ mod tests {
         let mut rig = Rig::new(sim, Chess::new());
         assert_eq!(rig.take(), vec![Inferred::Rotated(Orientation::Rotated)]);
         assert_eq!(rig.tracker.orientation(), Orientation::Rotated);
+        assert_eq!(
+            rig.tracker.board_squares(Bitboard::from_square(Square::A1)),
+            Bitboard::from_square(Square::H8)
+        );
         let m = rig.hand("e2e4", false);
         assert_eq!(
             rig.take(),

@@ -6,14 +6,13 @@
 //! default.  A file that does not parse, or has an unknown key or a wrong
 //! value, is reported with file, line and key, and the defaults are used.
 
-use std::fmt;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
 use crate::audio::ToneSettings;
 use crate::speech::{Form, MoveStyle, SpeechMode, SpeechSettings};
-use crate::toml_error::locate;
+use crate::toml_error::FileError;
 
 /// The message language.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, clap::ValueEnum)]
@@ -155,65 +154,26 @@ pub struct Config {
 }
 
 /// A settings file that could not be used.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ConfigError {
-    pub file: String,
-    pub line: Option<usize>,
-    pub key: Option<String>,
-    pub detail: String,
-}
-
-impl fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.file)?;
-        if let Some(line) = self.line {
-            write!(f, ", line {line}")?;
-        }
-        if let Some(key) = &self.key {
-            write!(f, ", key {key}")?;
-        }
-        write!(f, ": {}", self.detail)
-    }
-}
-
-impl std::error::Error for ConfigError {}
+pub type ConfigError = FileError;
 
 impl Config {
     /// Parse a settings file's text; `file` names it in errors.
     pub fn parse(file: &str, text: &str) -> Result<Config, ConfigError> {
-        let config: Config = toml::from_str(text).map_err(|e| {
-            let (line, key) = locate(text, &e);
-            ConfigError {
-                file: file.to_owned(),
-                line,
-                key,
-                detail: e.message().trim().to_owned(),
-            }
-        })?;
+        let config: Config =
+            toml::from_str(text).map_err(|e| FileError::from_toml(file, text, &e))?;
         if !matches!(config.game.my_colour.as_str(), "white" | "black") {
-            return Err(ConfigError {
-                file: file.to_owned(),
-                line: text
-                    .lines()
-                    .position(|l| l.trim_start().starts_with("my_colour"))
-                    .map(|i| i + 1),
-                key: Some("game.my_colour".to_owned()),
-                detail: format!(
+            return Err(FileError::at_key(
+                file,
+                text,
+                "game.my_colour",
+                format!(
                     "\"{}\" is not a colour: use \"white\" or \"black\"",
                     config.game.my_colour
                 ),
-            });
+            ));
         }
         if let Err(e) = config.speech.mode.parse::<SpeechMode>() {
-            return Err(ConfigError {
-                file: file.to_owned(),
-                line: text
-                    .lines()
-                    .position(|l| l.trim_start().starts_with("mode"))
-                    .map(|i| i + 1),
-                key: Some("speech.mode".to_owned()),
-                detail: e,
-            });
+            return Err(FileError::at_key(file, text, "speech.mode", e));
         }
         Ok(config)
     }
@@ -238,12 +198,7 @@ impl Config {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => (Config::default(), None),
             Err(e) => (
                 Config::default(),
-                Some(ConfigError {
-                    file: path.display().to_string(),
-                    line: None,
-                    key: None,
-                    detail: e.to_string(),
-                }),
+                Some(FileError::unreadable(&path.display().to_string(), &e)),
             ),
         }
     }
@@ -273,7 +228,7 @@ mod tests {
         let text = "[announce]\nlanguage = \"de\"\nmoves = \"klingon\"\n";
         let e = Config::parse("c.toml", text).unwrap_err();
         assert_eq!(e.line, Some(3));
-        assert_eq!(e.key.as_deref(), Some("moves"));
+        assert_eq!(e.key.as_deref(), Some("announce.moves"));
         assert_eq!(e.file, "c.toml");
     }
 

@@ -4,12 +4,11 @@
 //! built-in one is used.
 
 use std::collections::BTreeMap;
-use std::fmt;
 use std::path::Path;
 
 use serde::Deserialize;
 
-use crate::toml_error::locate;
+use crate::toml_error::FileError;
 
 /// Every line-mode command, by name.  The keymap file has one entry each.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
@@ -102,28 +101,7 @@ struct KeymapFile {
 }
 
 /// A keymap file that could not be used.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct KeymapError {
-    pub file: String,
-    pub line: Option<usize>,
-    pub key: Option<String>,
-    pub detail: String,
-}
-
-impl fmt::Display for KeymapError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.file)?;
-        if let Some(line) = self.line {
-            write!(f, ", line {line}")?;
-        }
-        if let Some(key) = &self.key {
-            write!(f, ", key {key}")?;
-        }
-        write!(f, ": {}", self.detail)
-    }
-}
-
-impl std::error::Error for KeymapError {}
+pub type KeymapError = FileError;
 
 /// The built-in line-mode keymap.
 pub const LINE_KEYMAP_SOURCE: (&str, &str) =
@@ -145,10 +123,8 @@ impl Keymap {
             key,
             detail,
         };
-        let parsed: KeymapFile = toml::from_str(text).map_err(|e| {
-            let (line, key) = locate(text, &e);
-            err(line, key, e.message().trim().to_owned())
-        })?;
+        let parsed: KeymapFile =
+            toml::from_str(text).map_err(|e| FileError::from_toml(file, text, &e))?;
         let line_of_key = |key: &str| {
             text.lines()
                 .position(|l| l.trim_start().starts_with(key))
@@ -205,12 +181,7 @@ impl Keymap {
     /// Read a user keymap file.
     pub fn load(path: &Path) -> Result<Keymap, KeymapError> {
         let name = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| KeymapError {
-            file: name.clone(),
-            line: None,
-            key: None,
-            detail: e.to_string(),
-        })?;
+        let text = std::fs::read_to_string(path).map_err(|e| FileError::unreadable(&name, &e))?;
         Keymap::parse(&name, &text)
     }
 

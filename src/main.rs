@@ -1,6 +1,6 @@
 //! The `hector` command line.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::sync::{Arc, mpsc};
 use std::time::Duration;
@@ -322,9 +322,13 @@ fn board(cmd: &BoardCmd) -> ExitCode {
 fn voices() -> ExitCode {
     match hector::speech::list_voices() {
         Ok(list) => {
+            let mut out = std::io::stdout().lock();
             for (lang, voices) in hector::speech::voices_by_language(&list) {
                 let names: Vec<&str> = voices.iter().map(|v| v.name.as_str()).collect();
-                println!("{lang}: {} voices: {}", names.len(), names.join(", "));
+                // A closed pipe (`hector voices | head`) ends the list quietly.
+                if writeln!(out, "{lang}: {} voices: {}", names.len(), names.join(", ")).is_err() {
+                    break;
+                }
             }
             ExitCode::SUCCESS
         }

@@ -11,8 +11,9 @@ use crate::audio::ToneSettings;
 use crate::config::Config;
 use crate::keymap::Keymap;
 use crate::notation::Reader;
-use crate::speech::vocab::{self, Lang, VoiceError};
+use crate::speech::vocab::{self, Lang};
 use crate::speech::{Form, MoveOptions, MoveStyle, Phraser, SpeechMode, SpeechSettings};
+use crate::toml_error::FileError;
 
 /// Settings given on the command line, over the settings file.
 #[derive(Debug, Clone, Default, clap::Args)]
@@ -83,14 +84,10 @@ impl Started {
 
 /// A problem found in one of the user's files, said once hector has its words.
 enum Problem {
-    /// A settings or keymap file: file, line, key, what is wrong.
-    Settings {
-        file: String,
-        line: Option<usize>,
-        key: Option<String>,
-        detail: String,
-    },
-    Voice(VoiceError),
+    /// A settings or keymap file (the defaults are used).
+    Settings(FileError),
+    /// A voices file (the built-in words are used).
+    Voice(FileError),
 }
 
 /// The name and text of a user's file, if one is set and can be read.
@@ -100,12 +97,7 @@ fn read_user_file(path: Option<&PathBuf>, problems: &mut Vec<Problem>) -> Option
     match std::fs::read_to_string(path) {
         Ok(text) => Some((name, text)),
         Err(e) => {
-            problems.push(Problem::Voice(VoiceError {
-                file: name,
-                line: None,
-                key: None,
-                detail: e.to_string(),
-            }));
+            problems.push(Problem::Voice(FileError::unreadable(&name, &e)));
             None
         }
     }
@@ -119,12 +111,7 @@ pub fn start(over: &Overrides) -> Started {
         Some(p) => {
             let (c, e) = Config::load(&p);
             if let Some(e) = e {
-                problems.push(Problem::Settings {
-                    file: e.file,
-                    line: e.line,
-                    key: e.key,
-                    detail: e.detail,
-                });
+                problems.push(Problem::Settings(e));
             }
             c
         }
@@ -189,12 +176,7 @@ pub fn start(over: &Overrides) -> Started {
     let keymap = match &config.files.line_keymap {
         None => Keymap::builtin(),
         Some(p) => Keymap::load(p).unwrap_or_else(|e| {
-            problems.push(Problem::Settings {
-                file: e.file,
-                line: e.line,
-                key: e.key,
-                detail: e.detail,
-            });
+            problems.push(Problem::Settings(e));
             Keymap::builtin()
         }),
     };
@@ -230,14 +212,9 @@ pub fn start(over: &Overrides) -> Started {
         .into_iter()
         .map(|p| match p {
             Problem::Voice(e) => phraser.voice_error(&e),
-            Problem::Settings {
-                file,
-                line,
-                key,
-                detail,
-            } => {
-                let place = phraser.place(&file, line, key.as_deref());
-                phraser.message("config_error", &[("place", &place), ("detail", &detail)])
+            Problem::Settings(e) => {
+                let place = phraser.place(&e.file, e.line, e.key.as_deref());
+                phraser.message("config_error", &[("place", &place), ("detail", &e.detail)])
             }
         })
         .collect();

@@ -63,7 +63,7 @@ fn broken_settings_file_is_reported_with_file_line_and_key_and_defaults_are_used
         lines[0]
     );
     assert!(lines[0].contains("line 3"), "{}", lines[0]);
-    assert!(lines[0].contains("key language"), "{}", lines[0]);
+    assert!(lines[0].contains("key announce.language"), "{}", lines[0]);
     // The whole file is set aside: short form, English.
     assert_eq!(lines[1], "New game. White to move.");
     assert_eq!(lines[2], "Springer Felix drei");

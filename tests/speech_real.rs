@@ -222,3 +222,76 @@ fn a_daemon_that_stops_answering_is_detected_and_printing_takes_over() {
     assert!(reconnected, "speech did not come back");
     drop(worker);
 }
+
+/// The real binary: `hector say --move Nf3` prints the announcement and
+/// speaks it in German through the daemon (audio in the capture file).
+#[test]
+fn hector_say_move_speaks_the_announcement_in_german() {
+    let (_guard, daemon) = daemon();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hector"))
+        .args([
+            "say",
+            "--move",
+            "Nf3",
+            "--config",
+            "/nonexistent/hector.toml",
+        ])
+        .env("SPEECHD_ADDRESS", daemon.address())
+        .output()
+        .expect("hector runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "stdout: {stdout}");
+    assert_eq!(stdout.trim(), "Springer Felix drei");
+    let wav = std::fs::read(&daemon.capture).unwrap_or_default();
+    let (samples, _, _) = wav_samples(&wav);
+    assert!(
+        samples.iter().filter(|s| s.unsigned_abs() > 1000).count() > 1000,
+        "no speech in the capture ({} bytes)",
+        wav.len()
+    );
+    assert!(daemon.log_text().contains("SET SELF LANGUAGE de"));
+}
+
+/// A game in line mode with `--speech tts`: every move is printed and
+/// spoken, and the goodbye is heard before hector exits.
+#[test]
+fn line_mode_speaks_every_move_through_the_daemon() {
+    let (_guard, daemon) = daemon();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hector"))
+        .args([
+            "play",
+            "--speech",
+            "tts",
+            "--no-sound",
+            "--config",
+            "/nonexistent/hector.toml",
+        ])
+        .env("SPEECHD_ADDRESS", daemon.address())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("hector starts");
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().expect("piped");
+        stdin.write_all(b"e4\ne5\nquit\n").expect("write");
+    }
+    let out = child.wait_with_output().expect("hector runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        stdout.lines().collect::<Vec<_>>(),
+        vec![
+            "New game. White to move.",
+            "Bauer Eva vier",
+            "Bauer Eva fünf",
+            "Goodbye."
+        ]
+    );
+    let log = daemon.log_text();
+    for sentence in ["Bauer Eva vier", "Bauer Eva fünf"] {
+        assert!(log.contains(sentence), "{sentence} not sent to the daemon");
+    }
+    let wav = std::fs::read(&daemon.capture).unwrap_or_default();
+    let (samples, _, _) = wav_samples(&wav);
+    assert!(samples.iter().filter(|s| s.unsigned_abs() > 1000).count() > 1000);
+}

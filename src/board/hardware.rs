@@ -4,7 +4,6 @@
 //! parsed the same way, and every error names the file, the line and the
 //! key.
 
-use std::fmt;
 use std::path::Path;
 use std::time::Duration;
 
@@ -13,7 +12,7 @@ use serde::Deserialize;
 use super::infer::TrackerConfig;
 use super::protocol::Protocol;
 use super::sensed::Orientation;
-use crate::speech::vocab::line_of;
+use crate::toml_error::FileError;
 
 /// The built-in files: (name for messages, text).
 pub const BUILTIN_SOURCES: [(&str, &str); 3] = [
@@ -214,60 +213,17 @@ pub fn wildcard_match(pattern: &str, text: &str) -> bool {
 }
 
 /// A hardware file that could not be used: which file, where, and why.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct HardwareError {
-    pub file: String,
-    /// 1-based line, when known.
-    pub line: Option<usize>,
-    /// The key at fault, when known (e.g. `serial.data_bits`).
-    pub key: Option<String>,
-    pub detail: String,
-}
-
-impl fmt::Display for HardwareError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.file)?;
-        if let Some(line) = self.line {
-            write!(f, ", line {line}")?;
-        }
-        if let Some(key) = &self.key {
-            write!(f, ", key {key}")?;
-        }
-        write!(f, ": {}", self.detail)
-    }
-}
-
-impl std::error::Error for HardwareError {}
-
-/// The key named in a message such as "missing field `baud`".
-fn key_in_message(msg: &str) -> Option<String> {
-    let start = msg.find('`')? + 1;
-    let len = msg[start..].find('`')?;
-    Some(msg[start..start + len].to_owned())
-}
+pub type HardwareError = FileError;
 
 /// Parse the text of a hardware file named `file` (for error messages).
 pub fn parse_board_file(file: &str, text: &str) -> Result<BoardDescription, HardwareError> {
-    toml::from_str::<BoardDescription>(text).map_err(|e| {
-        let detail = e.message().trim().to_owned();
-        HardwareError {
-            file: file.to_owned(),
-            line: e.span().map(|s| line_of(text, s.start)),
-            key: key_in_message(&detail),
-            detail,
-        }
-    })
+    toml::from_str::<BoardDescription>(text).map_err(|e| FileError::from_toml(file, text, &e))
 }
 
 /// Read and parse a hardware file from disk.
 pub fn load_board_file(path: &Path) -> Result<BoardDescription, HardwareError> {
     let name = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| HardwareError {
-        file: name.clone(),
-        line: None,
-        key: None,
-        detail: e.to_string(),
-    })?;
+    let text = std::fs::read_to_string(path).map_err(|e| FileError::unreadable(&name, &e))?;
     parse_board_file(&name, &text)
 }
 

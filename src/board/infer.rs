@@ -154,6 +154,10 @@ pub struct Tracker {
     awaiting: Option<Move>,
     watch: MismatchWatch,
     last_illegal: Option<(Square, Square)>,
+    /// Whether the board has agreed with the game since the game last
+    /// changed by other means.  Only then is a return to the previous or
+    /// the starting position something the player did on purpose.
+    confirmed: bool,
 }
 
 /// The position after `m` (legal in `pos`).
@@ -215,6 +219,7 @@ impl Tracker {
             awaiting: None,
             watch: MismatchWatch::new(),
             last_illegal: None,
+            confirmed: false,
         }
     }
 
@@ -226,6 +231,15 @@ impl Tracker {
     /// How board squares are translated to game squares.
     pub fn orientation(&self) -> Orientation {
         self.orientation
+    }
+
+    /// Game squares translated to the board's own numbering (to light
+    /// them with [`Command::ShowSquares`](super::protocol::Command)).
+    pub fn board_squares(&self, squares: Bitboard) -> Bitboard {
+        squares
+            .into_iter()
+            .map(|sq| self.orientation.apply(sq))
+            .collect()
     }
 
     /// The last board seen, in game squares (None before the first whole
@@ -314,7 +328,7 @@ impl Tracker {
         if !first {
             self.note_transitions(&old, &mut out);
         }
-        self.reclassify(now, &mut out);
+        self.reclassify(now, true, &mut out);
         out
     }
 
@@ -331,7 +345,9 @@ impl Tracker {
             p == *position
         });
         let old = std::mem::replace(&mut self.position, position.clone());
-        self.previous = Some(old);
+        // The old position is "the one before the last move" only if one
+        // move leads from it to the new one.
+        self.previous = connecting.map(|_| old);
         self.awaiting = connecting;
         self.after_game_change(now)
     }
@@ -370,6 +386,7 @@ impl Tracker {
 
     fn after_game_change(&mut self, now: Instant) -> Vec<Inferred> {
         self.reset_move_state();
+        self.confirmed = false;
         self.class = Class::Synced;
         self.settle_at = None;
         let mut out = Vec::new();
@@ -379,8 +396,8 @@ impl Tracker {
         }
         // A mismatch reported against the old game: "matches" if the board
         // now agrees, otherwise the new mismatch in full.
-        self.reclassify(now, &mut out);
-        if matches!(self.class, Class::Other) {
+        self.reclassify(now, false, &mut out);
+        if matches!(self.class, Class::Other | Class::TakeBack | Class::NewGame) {
             // The board did not just change: no need to wait for it.
             self.settle_at = None;
             self.watch.clear();
@@ -527,7 +544,8 @@ impl Tracker {
                 return Class::InProgress;
             }
         }
-        if self.awaiting.is_none()
+        if self.confirmed
+            && self.awaiting.is_none()
             && self
                 .previous
                 .as_ref()
@@ -535,7 +553,7 @@ impl Tracker {
         {
             return Class::TakeBack;
         }
-        if sensed.matches(&Board::new()) {
+        if self.confirmed && sensed.matches(&Board::new()) {
             return Class::NewGame;
         }
         if half_done(board, sensed, &afters) || only_own_pieces_lifted(&self.position, view) {
@@ -544,7 +562,10 @@ impl Tracker {
         Class::Other
     }
 
-    fn reclassify(&mut self, now: Instant, out: &mut Vec<Inferred>) {
+    /// Classify the board and act on it.  `board_changed` is false when
+    /// the game changed under an unchanged board: a take-back or new game
+    /// is then not something the player did.
+    fn reclassify(&mut self, now: Instant, board_changed: bool, out: &mut Vec<Inferred>) {
         let view = self.view(self.orientation);
         let class = self.classify(&view);
         let before = self.class;
@@ -553,6 +574,7 @@ impl Tracker {
         let settle = now + self.config.settle;
         match class {
             Class::Synced => {
+                self.confirmed = true;
                 self.last_illegal = None;
                 if let Some(m) = self.awaiting.take() {
                     self.watch.clear();
@@ -569,7 +591,7 @@ impl Tracker {
                 }
             }
             Class::TakeBack | Class::NewGame => {
-                if before != class {
+                if before != class && board_changed {
                     out.push(if class == Class::TakeBack {
                         Inferred::TakeBack
                     } else {
@@ -591,6 +613,7 @@ impl Tracker {
         self.previous = Some(old);
         self.reset_move_state();
         self.watch.clear();
+        self.confirmed = true;
         self.class = Class::Synced;
         self.settle_at = None;
         out.push(Inferred::Move(mv));
@@ -1129,6 +1152,24 @@ mod tests {
     }
 
     #[test]
+    fn a_position_far_from_the_old_one_is_no_take_back() {
+        let mut rig = Rig::start(Protocol::Dgt);
+        let far = fen("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+        let got = rig.tracker.set_position(&far, rig.now);
+        assert!(
+            matches!(got.as_slice(), [Inferred::Mismatch(d)] if d.len() == 4),
+            "{got:?}"
+        );
+        assert_eq!(rig.tracker.awaiting_execution(), None);
+        // The board still shows the old position (the start): neither a
+        // take-back nor a new game, however the player touches it.
+        rig.lift(Square::A7);
+        rig.place(Square::A7, Color::Black.pawn());
+        rig.settle();
+        assert_eq!(rig.take(), vec![]);
+    }
+
+    #[test]
     fn piece_put_on_the_wrong_square_is_reported_then_fixed() {
         let mut rig = Rig::start(Protocol::Occupancy);
         rig.hand("d2d4", false);
@@ -1169,6 +1210,10 @@ mod tests {
         let mut rig = Rig::new(sim, Chess::new());
         assert_eq!(rig.take(), vec![Inferred::Rotated(Orientation::Rotated)]);
         assert_eq!(rig.tracker.orientation(), Orientation::Rotated);
+        assert_eq!(
+            rig.tracker.board_squares(Bitboard::from_square(Square::A1)),
+            Bitboard::from_square(Square::H8)
+        );
         let m = rig.hand("e2e4", false);
         assert_eq!(
             rig.take(),

@@ -1,6 +1,18 @@
 //! The blind player's tactile or electronic board: sans-IO protocol codecs,
 //! inference of moves from sensor reports, and the comparison of the board
 //! with the game (FIDE D.2.9).
+//!
+//! - [`dgt`], [`millennium`], [`occupancy`] — sans-IO codecs, bytes in,
+//!   [`BoardEvent`]s out ([`Decoder`]), plus the requests the program sends
+//!   and what each board sends (used by [`sim`]).  [`Protocol`] picks one.
+//! - [`sensed`] — [`SensedBoard`] (the whole board as the sensors see it)
+//!   and [`Orientation`] (a board turned round), the one place squares are
+//!   translated.
+//! - [`infer`] — the [`Tracker`], pure, `now` passed in: events in,
+//!   [`Inferred`] moves, touches, take-backs, mismatches out.
+//! - [`mismatch`] — the ordered [`SquareDiff`] list and when it changed.
+//! - [`hardware`] — the `hardware/*.toml` board descriptions.
+//! - [`sim`] — a simulated board producing each protocol's exact bytes.
 
 use shakmaty::{Piece, Square};
 

@@ -371,8 +371,11 @@ mod tests {
         }
 
         #[test]
-        fn random_text_never_panics(text in "[01 /lifteplacv#\\n\\r0-9a-h]{0,300}") {
-            let _ = OccupancyDecoder::new().feed(text.as_bytes());
+        fn random_text_gives_the_same_events_byte_by_byte(text in "[01 /lifteplacv#\\n\\r0-9a-h]{0,300}") {
+            let whole = OccupancyDecoder::new().feed(text.as_bytes());
+            let mut d = OccupancyDecoder::new();
+            let split: Vec<BoardEvent> = text.bytes().flat_map(|b| d.feed(&[b])).collect();
+            prop_assert_eq!(whole, split);
         }
     }
 }

@@ -6,10 +6,12 @@
 //! while the built-in default is used instead.
 
 use std::collections::BTreeMap;
-use std::fmt;
 use std::path::Path;
 
 use serde::Deserialize;
+
+use crate::toml_error::FileError;
+pub use crate::toml_error::{key_path_at, line_of};
 use shakmaty::{ByRole, Color, File, Rank, Role, Square};
 
 /// A message language.
@@ -315,105 +317,11 @@ pub struct VoiceFile {
 }
 
 /// A voices file that could not be used: which file, where, and why.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct VoiceError {
-    pub file: String,
-    /// 1-based line, when known.
-    pub line: Option<usize>,
-    /// The key at fault, when known (e.g. `moves.pieces.queen`).
-    pub key: Option<String>,
-    pub detail: String,
-}
-
-impl fmt::Display for VoiceError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.file)?;
-        if let Some(line) = self.line {
-            write!(f, ", line {line}")?;
-        }
-        if let Some(key) = &self.key {
-            write!(f, ", key {key}")?;
-        }
-        write!(f, ": {}", self.detail)
-    }
-}
-
-impl std::error::Error for VoiceError {}
-
-/// 1-based line number of byte offset `offset` in `text`.
-pub fn line_of(text: &str, offset: usize) -> usize {
-    text.as_bytes()[..offset.min(text.len())]
-        .iter()
-        .filter(|b| **b == b'\n')
-        .count()
-        + 1
-}
-
-/// The key named in a serde message such as "missing field `captures`" or
-/// "unknown field `queeen`, expected ...".
-fn key_in_message(msg: &str) -> Option<String> {
-    let start = msg.find('`')? + 1;
-    let len = msg[start..].find('`')?;
-    Some(msg[start..start + len].to_owned())
-}
-
-/// The dotted path of the key whose entry holds byte `offset` of the TOML
-/// `text` ("messages.goodbye"), or else of a key on the same line (a syntax
-/// error), read as far as the text parses.
-pub fn key_path_at(text: &str, offset: usize) -> Option<String> {
-    use std::ops::Range;
-    use toml::de::{DeTable, DeValue};
-    /// Depth first: a table's span may cover only its header, so every
-    /// table is searched, not only those whose span holds the offset.
-    fn find(
-        table: &DeTable<'_>,
-        hit: &dyn Fn(Range<usize>, Option<Range<usize>>) -> bool,
-        path: &mut Vec<String>,
-    ) -> bool {
-        for (k, v) in table.iter() {
-            path.push(k.get_ref().to_string());
-            let found = match v.get_ref() {
-                DeValue::Table(t) => hit(k.span(), None) || find(t, hit, path),
-                _ => hit(k.span(), Some(v.span())),
-            };
-            if found {
-                return true;
-            }
-            path.pop();
-        }
-        false
-    }
-    let (doc, _errors) = DeTable::parse_recoverable(text);
-    let holds = |k: Range<usize>, v: Option<Range<usize>>| {
-        k.contains(&offset) || v.is_some_and(|v| v.contains(&offset))
-    };
-    let line = line_of(text, offset);
-    let same_line = |k: Range<usize>, _: Option<Range<usize>>| line_of(text, k.start) == line;
-    let mut path = Vec::new();
-    if find(doc.get_ref(), &holds, &mut path) || find(doc.get_ref(), &same_line, &mut path) {
-        Some(path.join("."))
-    } else {
-        None
-    }
-}
+pub type VoiceError = FileError;
 
 /// Parse the text of a voices file named `file` (for error messages).
 pub fn parse_voice_file(file: &str, text: &str) -> Result<VoiceFile, VoiceError> {
-    toml::from_str::<VoiceFile>(text).map_err(|e| {
-        let detail = e.message().trim().to_owned();
-        // "missing field `x`" / "unknown field `x`" name the key; other
-        // errors (a wrong type, a syntax error) are located by their span.
-        let named = (detail.starts_with("missing field") || detail.starts_with("unknown field"))
-            .then(|| key_in_message(&detail))
-            .flatten();
-        let key = named.or_else(|| e.span().and_then(|s| key_path_at(text, s.start)));
-        VoiceError {
-            file: file.to_owned(),
-            line: e.span().map(|s| line_of(text, s.start)),
-            key,
-            detail,
-        }
-    })
+    toml::from_str::<VoiceFile>(text).map_err(|e| FileError::from_toml(file, text, &e))
 }
 
 /// Read and parse a voices file from disk.

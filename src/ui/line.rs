@@ -21,7 +21,9 @@ use crate::speech::{SpeechHandle, Utterance};
 pub enum PromptMode {
     /// When standard input is a terminal.
     Auto,
+    /// Always, also when standard input is a pipe.
     Always,
+    /// Never: only the announcements are printed.
     Never,
 }
 

@@ -1,0 +1,30 @@
+//! Any typed line, in the start position and after a few moves: the app
+//! never panics and answers a line that is not a command word with exactly
+//! one sentence.
+#![no_main]
+
+use std::time::Instant;
+
+use hector::msg::{Effect, Msg};
+use hector::setup::{Overrides, start};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let mut app = start(&Overrides {
+        config: Some("/nonexistent/hector-fuzz.toml".into()),
+        ..Overrides::default()
+    })
+    .app;
+    for line in text.lines() {
+        let first = line.split_whitespace().next().unwrap_or("");
+        let is_command = hector::keymap::Keymap::builtin().command(first).is_some();
+        let effects = app.update(Msg::Line(line.to_owned()), Instant::now());
+        let said = effects.iter().filter(|e| matches!(e, Effect::Say(_))).count();
+        if !is_command && app.game().result().is_none() {
+            assert_eq!(said, 1, "{line:?}");
+        }
+    }
+});

@@ -106,12 +106,22 @@ pub fn run(
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let mut effects = startup;
+    // The prompt is on screen and the player has not pressed Enter since:
+    // a sentence that arrives now (the board, speech) starts a new line.
+    let mut prompt_open = false;
+    // Something was said since the last prompt: show it again.
+    let mut prompt_due = true;
     loop {
         for e in effects.drain(..) {
             match e {
                 Effect::Say(u) => {
+                    if prompt_open {
+                        writeln!(out)?;
+                        prompt_open = false;
+                    }
                     writeln!(out, "{}", u.text)?;
                     outputs.say(&u);
+                    prompt_due = true;
                 }
                 Effect::Silence => outputs.silence(),
                 Effect::Tone(t) => outputs.tone(t),
@@ -122,8 +132,10 @@ pub fn run(
                 }
             }
         }
-        if show_prompt {
+        if show_prompt && prompt_due {
             write!(out, "{} > ", app.prompt())?;
+            prompt_open = true;
+            prompt_due = false;
         }
         out.flush()?;
         let msg = match app.next_deadline() {
@@ -137,6 +149,12 @@ pub fn run(
             }
             None => rx.recv().unwrap_or(Msg::EndOfInput),
         };
+        if let Msg::Line(_) = msg {
+            // The terminal echoed the Enter: the cursor is on a new line,
+            // and the player expects a prompt after the answer.
+            prompt_open = false;
+            prompt_due = true;
+        }
         effects = app.update(msg, Instant::now());
         if app.quitting() && !effects.iter().any(|e| matches!(e, Effect::Quit)) {
             effects.push(Effect::Quit);

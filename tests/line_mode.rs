@@ -187,3 +187,15 @@ fn random_lines_never_crash_and_each_gets_exactly_one_answer_line() {
         "input: {lines:#?}\noutput: {out:#?}"
     );
 }
+
+#[test]
+fn the_prompt_says_whose_move_and_the_move_number() {
+    let run = hector(&["play", "--prompt", "always"], "e4\ne5\n");
+    assert_eq!(
+        run.stdout,
+        "New game. White to move.\n\
+         White to move, move 1. > Bauer Eva vier\n\
+         Black to move, move 1. > Bauer Eva fünf\n\
+         White to move, move 2. > "
+    );
+}

@@ -141,6 +141,18 @@ impl Speech {
     }
 }
 
+/// `[board]`: the player's tactile or electronic board.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct BoardSettings {
+    /// "auto", "dgt:/dev/ttyUSB0" (PROTOCOL:PORT) or a port; none: no board.
+    pub port: Option<String>,
+    /// Say which piece is touched (D.2.2).
+    pub announce_touch: bool,
+    /// Override the hardware file's settle time, in milliseconds.
+    pub settle_ms: Option<u64>,
+}
+
 /// All settings.
 #[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -151,6 +163,7 @@ pub struct Config {
     pub speech: Speech,
     /// `[tones]`: volume, and each tone on or off.
     pub tones: ToneSettings,
+    pub board: BoardSettings,
 }
 
 /// A settings file that could not be used.
@@ -263,6 +276,20 @@ mod tests {
         assert_eq!(e.line, Some(2));
         let e = Config::parse("c.toml", "[tones]\nchek = false\n").unwrap_err();
         assert_eq!(e.key.as_deref(), Some("chek"));
+    }
+
+    #[test]
+    fn board_settings() {
+        let c = Config::parse(
+            "c.toml",
+            "[board]\nport = \"dgt:/dev/ttyUSB0\"\nannounce_touch = true\n",
+        )
+        .unwrap();
+        assert_eq!(c.board.port.as_deref(), Some("dgt:/dev/ttyUSB0"));
+        assert!(c.board.announce_touch);
+        assert_eq!(c.board.settle_ms, None);
+        let e = Config::parse("c.toml", "[board]\nsettle_ms = -3\n").unwrap_err();
+        assert_eq!(e.key.as_deref(), Some("board.settle_ms"));
     }
 
     #[test]

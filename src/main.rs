@@ -167,9 +167,10 @@ fn play(args: &PlayArgs) -> ExitCode {
     });
     let lang = started.app.phraser().msg_lang().to_owned();
     let mut board_problem = None;
-    let board = match &args.board {
+    let board_settings = started.board.clone();
+    let board = match args.board.as_ref().or(board_settings.port.as_ref()) {
         None => None,
-        Some(spec) => match connect_board(spec, args, &mut started.app, &tx) {
+        Some(spec) => match connect_board(spec, args, &board_settings, &mut started.app, &tx) {
             Ok(link) => Some(link),
             Err(sentence) => {
                 board_problem = Some(sentence);
@@ -232,6 +233,7 @@ fn play(args: &PlayArgs) -> ExitCode {
 fn connect_board(
     spec: &str,
     args: &PlayArgs,
+    settings: &hector::config::BoardSettings,
     app: &mut hector::app::App,
     tx: &mpsc::Sender<Msg>,
 ) -> Result<Link, String> {
@@ -251,14 +253,14 @@ fn connect_board(
         },
     };
     let mut config = description.tracker_config();
-    if let Some(ms) = args.settle_ms {
+    if let Some(ms) = args.settle_ms.or(settings.settle_ms) {
         config.settle = Duration::from_millis(ms);
     }
     let session = BoardSession::new(
         description.protocol,
         config,
         app.game().position(),
-        args.announce_touch,
+        args.announce_touch || settings.announce_touch,
     );
     app.attach_board(session);
     let tx = tx.clone();

@@ -8,7 +8,7 @@ use shakmaty::Color;
 
 use crate::app::{App, AppSetup};
 use crate::audio::ToneSettings;
-use crate::config::Config;
+use crate::config::{BoardSettings, Config};
 use crate::keymap::Keymap;
 use crate::notation::Reader;
 use crate::speech::vocab::{self, Lang};
@@ -71,6 +71,8 @@ pub struct Started {
     pub speech_settings: SpeechSettings,
     /// Tones, with every tone off under `--no-sound`.
     pub tones: ToneSettings,
+    /// The `[board]` settings (the command line may override them).
+    pub board: BoardSettings,
 }
 
 impl Started {
@@ -233,5 +235,6 @@ pub fn start(over: &Overrides) -> Started {
         speech: over.speech.unwrap_or_else(|| config.speech.mode()),
         speech_settings: config.speech.settings(),
         tones,
+        board: config.board.clone(),
     }
 }

@@ -17,6 +17,8 @@
 //! - [`ui`]: the front ends (line mode).
 //! - [`audio`]: short generated tones on cpal, on their own thread.
 //! - [`board`]: the tactile board (sensor reports, mismatches).
+//! - [`scoresheet`]: the journal of every game (crash-safe, resumable),
+//!   exports (PGN, BRF, Unicode braille, large print, speech) and review.
 
 pub mod app;
 pub mod audio;
@@ -27,6 +29,7 @@ pub mod game;
 pub mod keymap;
 pub mod msg;
 pub mod notation;
+pub mod scoresheet;
 pub mod setup;
 pub mod speech;
 pub mod toml_error;

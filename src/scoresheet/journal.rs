@@ -1,0 +1,587 @@
+//! Journal files: one per game, in `games/` under the user's data directory
+//! (`$XDG_DATA_HOME/hector/games` on Linux, `~/Library/Application
+//! Support/hector/games` on macOS, `%APPDATA%\hector\data\games` on
+//! Windows; found with the `directories` crate).
+//!
+//! [`Journal::append`] writes a record and flushes it to the disk (fsync)
+//! before it returns, so an event is on disk before it is announced.  When
+//! that fails (disk full, a directory that cannot be written) the record
+//! stays in memory, the error says whether it is the first failure (to be
+//! said once), and every later append (or [`Journal::retry`]) tries again
+//! to write all that is waiting, cutting back a half-written record first.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+use time::OffsetDateTime;
+
+use super::record::{Event, HEADER, Parsed, ReadWarning, Record, format_record, parse_journal};
+
+/// A game's name in the store: its start time in UTC, `YYYYMMDD-HHMMSS`,
+/// with `-2`, `-3` … when several games started in the same second.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct GameId(String);
+
+impl GameId {
+    /// The id of a game started at `at`.
+    pub fn from_time(at: OffsetDateTime) -> GameId {
+        let fmt = time::macros::format_description!("[year][month][day]-[hour][minute][second]");
+        GameId(
+            at.to_offset(time::UtcOffset::UTC)
+                .format(&fmt)
+                .unwrap_or_else(|_| "game".into()),
+        )
+    }
+
+    /// An id as typed; only letters, digits and `-` are allowed.
+    pub fn parse(s: &str) -> Option<GameId> {
+        let ok = !s.is_empty()
+            && s.len() <= 64
+            && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
+        ok.then(|| GameId(s.to_string()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for GameId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Why the journal could not be written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum JournalErrorKind {
+    /// No space left on the device.
+    DiskFull,
+    /// The directory or file may not be written (permissions, read-only).
+    NotWritable,
+    /// Anything else the system reported.
+    Other,
+}
+
+/// A failed write.  The records are kept in memory and written later.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JournalError {
+    pub kind: JournalErrorKind,
+    pub path: PathBuf,
+    /// The system's message.
+    pub detail: String,
+    /// The first failure after writes that worked: say it (once).
+    pub first: bool,
+}
+
+impl std::fmt::Display for JournalError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.path.display(), self.detail)
+    }
+}
+
+impl std::error::Error for JournalError {}
+
+fn kind_of(e: &io::Error) -> JournalErrorKind {
+    match e.kind() {
+        io::ErrorKind::StorageFull | io::ErrorKind::QuotaExceeded => JournalErrorKind::DiskFull,
+        io::ErrorKind::PermissionDenied
+        | io::ErrorKind::ReadOnlyFilesystem
+        | io::ErrorKind::NotADirectory
+        | io::ErrorKind::AlreadyExists
+        | io::ErrorKind::NotFound => JournalErrorKind::NotWritable,
+        _ => JournalErrorKind::Other,
+    }
+}
+
+/// What an append did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Appended {
+    /// Written and flushed.
+    Written,
+    /// Written and flushed, together with records that had waited after a
+    /// failure: the journal is whole again (say so).
+    Recovered { waited: usize },
+}
+
+/// The journal of one game, open for appending.
+#[derive(Debug)]
+pub struct Journal {
+    path: PathBuf,
+    file: Option<File>,
+    /// Bytes of whole records on disk.
+    good_len: u64,
+    next_seq: u64,
+    /// Lines (with their line feeds) not yet on disk.
+    pending: Vec<String>,
+    failing: bool,
+    /// Whether the file is new (created on the first write, with `HEADER`).
+    fresh: bool,
+}
+
+impl Journal {
+    /// A new journal at `path` (created on the first write, never over an
+    /// existing file).
+    pub fn create(path: PathBuf) -> Journal {
+        Journal {
+            path,
+            file: None,
+            good_len: 0,
+            next_seq: 1,
+            pending: vec![format!("{HEADER}\n")],
+            failing: false,
+            fresh: true,
+        }
+    }
+
+    /// Opens an existing journal to go on with it: reads it, cuts off a
+    /// torn last record, and returns its records and warnings.
+    pub fn reopen(path: PathBuf) -> io::Result<(Journal, Parsed)> {
+        let bytes = fs::read(&path)?;
+        let parsed = parse_journal(&bytes);
+        let next_seq = parsed.records.last().map_or(1, |r| r.seq + 1);
+        let mut j = Journal {
+            path,
+            file: None,
+            good_len: parsed.good_len as u64,
+            next_seq,
+            pending: Vec::new(),
+            failing: false,
+            fresh: false,
+        };
+        if parsed.good_len < bytes.len() {
+            // Cut the torn record off now, so that nothing is appended to it.
+            let f = j.open()?;
+            f.set_len(parsed.good_len as u64)?;
+            f.sync_data()?;
+        }
+        Ok((j, parsed))
+    }
+
+    /// The journal's file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Records waiting in memory for the disk.
+    pub fn waiting(&self) -> usize {
+        self.pending.len()
+    }
+
+    /// Appends an event stamped now.
+    pub fn append(&mut self, event: &Event) -> Result<Appended, JournalError> {
+        self.append_at(event, OffsetDateTime::now_utc())
+    }
+
+    /// Appends an event stamped `at`, and flushes it to disk.
+    pub fn append_at(
+        &mut self,
+        event: &Event,
+        at: OffsetDateTime,
+    ) -> Result<Appended, JournalError> {
+        self.pending.push(format_record(self.next_seq, at, event));
+        self.next_seq += 1;
+        self.flush()
+    }
+
+    /// Tries again to write what is waiting (no-op when nothing waits).
+    pub fn retry(&mut self) -> Result<Appended, JournalError> {
+        if self.pending.is_empty() {
+            return Ok(Appended::Written);
+        }
+        self.flush()
+    }
+
+    fn open(&mut self) -> io::Result<&mut File> {
+        if self.file.is_none() {
+            let file = if self.fresh {
+                if let Some(dir) = self.path.parent() {
+                    fs::create_dir_all(dir)?;
+                }
+                let f = OpenOptions::new()
+                    .read(true)
+                    .write(true)
+                    .create_new(true)
+                    .open(&self.path)?;
+                // The new name must survive a power cut too.
+                if let Some(dir) = self.path.parent()
+                    && let Ok(d) = File::open(dir)
+                {
+                    let _ = d.sync_all();
+                }
+                self.fresh = false;
+                f
+            } else {
+                OpenOptions::new().read(true).write(true).open(&self.path)?
+            };
+            self.file = Some(file);
+        }
+        match self.file.as_mut() {
+            Some(f) => Ok(f),
+            None => Err(io::Error::other("journal file not open")),
+        }
+    }
+
+    fn write_pending(&mut self) -> io::Result<u64> {
+        let buf = self.pending.concat();
+        let good_len = self.good_len;
+        let failing = self.failing;
+        let f = self.open()?;
+        if failing {
+            // A failed write may have left part of a record behind.
+            f.set_len(good_len)?;
+        }
+        f.seek(SeekFrom::Start(good_len))?;
+        f.write_all(buf.as_bytes())?;
+        f.sync_data()?;
+        Ok(buf.len() as u64)
+    }
+
+    fn flush(&mut self) -> Result<Appended, JournalError> {
+        match self.write_pending() {
+            Ok(n) => {
+                self.good_len += n;
+                let waited = self.pending.len();
+                self.pending.clear();
+                if std::mem::take(&mut self.failing) {
+                    Ok(Appended::Recovered { waited })
+                } else {
+                    Ok(Appended::Written)
+                }
+            }
+            Err(e) => {
+                let first = !self.failing;
+                self.failing = true;
+                if !self.fresh {
+                    // Open the file again next time (it may have moved).
+                    self.file = None;
+                }
+                Err(JournalError {
+                    kind: kind_of(&e),
+                    path: self.path.clone(),
+                    detail: e.to_string(),
+                    first,
+                })
+            }
+        }
+    }
+}
+
+/// A saved game as `hector games` lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameSummary {
+    pub id: GameId,
+    pub path: PathBuf,
+    pub started: Option<OffsetDateTime>,
+    pub white: String,
+    pub black: String,
+    /// `1-0`, `0-1`, `1/2-1/2`; `None` while unfinished.
+    pub result: Option<String>,
+    /// Moves (half-moves) played.
+    pub plies: usize,
+    /// The player chose not to resume it (it is not offered again).
+    pub set_aside: bool,
+    pub warnings: Vec<ReadWarning>,
+}
+
+impl GameSummary {
+    pub fn from_records(id: GameId, path: PathBuf, parsed: &Parsed) -> GameSummary {
+        let mut s = GameSummary {
+            id,
+            path,
+            started: parsed.records.first().map(|r| r.at),
+            white: String::new(),
+            black: String::new(),
+            result: None,
+            plies: 0,
+            set_aside: false,
+            warnings: parsed.warnings.clone(),
+        };
+        for Record { event, .. } in &parsed.records {
+            match event {
+                Event::Start(st) => {
+                    s.white = st.white.clone();
+                    s.black = st.black.clone();
+                }
+                Event::Move { .. } => s.plies += 1,
+                Event::Claim {
+                    intended: Some(_), ..
+                } => s.plies += 1,
+                Event::TakeBack => {
+                    s.plies = s.plies.saturating_sub(1);
+                    s.result = None;
+                }
+                Event::Result { outcome, .. } => s.result = Some(outcome.as_str().to_string()),
+                Event::SetAside => s.set_aside = true,
+                Event::Resumed => s.set_aside = false,
+                _ => {}
+            }
+        }
+        s
+    }
+
+    /// Unfinished: no result yet.
+    pub fn unfinished(&self) -> bool {
+        self.result.is_none()
+    }
+}
+
+/// The folder of journals.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Store {
+    dir: PathBuf,
+}
+
+/// The file name ending of journals.
+const EXT: &str = "txt";
+
+impl Store {
+    /// The store in the user's data directory, `None` when the platform has
+    /// no home directory.
+    pub fn default_dir() -> Option<PathBuf> {
+        directories::ProjectDirs::from("", "", "hector").map(|d| d.data_dir().join("games"))
+    }
+
+    pub fn new(dir: PathBuf) -> Store {
+        Store { dir }
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    pub fn path_of(&self, id: &GameId) -> PathBuf {
+        self.dir.join(format!("{}.{EXT}", id.as_str()))
+    }
+
+    /// A new game's journal, named after `at`; the start record is its
+    /// first record.  The file is written at once; when that fails the
+    /// journal waits in memory and the error is returned beside it.
+    pub fn begin(
+        &self,
+        start: &super::StartInfo,
+        at: OffsetDateTime,
+    ) -> (GameId, Journal, Result<Appended, JournalError>) {
+        let base = GameId::from_time(at);
+        let mut id = base.clone();
+        let mut n = 1;
+        while self.path_of(&id).exists() {
+            n += 1;
+            id = GameId(format!("{}-{n}", base.as_str()));
+        }
+        let mut j = Journal::create(self.path_of(&id));
+        let r = j.append_at(&Event::Start(start.clone()), at);
+        (id, j, r)
+    }
+
+    /// Every saved game, oldest first.  Unreadable files are skipped.
+    pub fn list(&self) -> io::Result<Vec<GameSummary>> {
+        let mut out = Vec::new();
+        let entries = match fs::read_dir(&self.dir) {
+            Ok(e) => e,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(out),
+            Err(e) => return Err(e),
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.extension().and_then(|e| e.to_str()) != Some(EXT) {
+                continue;
+            }
+            let Some(id) = path
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .and_then(GameId::parse)
+            else {
+                continue;
+            };
+            let Ok(bytes) = fs::read(&path) else {
+                continue;
+            };
+            let parsed = parse_journal(&bytes);
+            if !matches!(
+                parsed.records.first(),
+                Some(Record {
+                    event: Event::Start(_),
+                    ..
+                })
+            ) {
+                continue;
+            }
+            out.push(GameSummary::from_records(id, path, &parsed));
+        }
+        out.sort_by(|a, b| a.id.cmp(&b.id));
+        Ok(out)
+    }
+
+    /// The newest unfinished game that was not set aside: the one `hector
+    /// play` offers to resume.
+    pub fn resumable(&self) -> Option<GameSummary> {
+        self.list()
+            .ok()?
+            .into_iter()
+            .rev()
+            .find(|g| g.unfinished() && !g.set_aside)
+    }
+
+    /// Finds a game by its id, a unique prefix of it, or its number in
+    /// [`Store::list`] (1 = oldest).
+    pub fn find(&self, key: &str) -> Option<GameSummary> {
+        let games = self.list().ok()?;
+        if let Ok(n) = key.parse::<usize>()
+            && (1..=games.len()).contains(&n)
+            && key.len() < 8
+        {
+            return games.into_iter().nth(n - 1);
+        }
+        if let Some(g) = games.iter().find(|g| g.id.as_str() == key) {
+            return Some(g.clone());
+        }
+        let mut matching = games.into_iter().filter(|g| g.id.as_str().starts_with(key));
+        match (matching.next(), matching.next()) {
+            (Some(g), None) => Some(g),
+            _ => None,
+        }
+    }
+
+    /// Reads a game's records (a torn last record dropped with a warning).
+    pub fn read(&self, id: &GameId) -> io::Result<Parsed> {
+        Ok(parse_journal(&fs::read(self.path_of(id))?))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scoresheet::record::StartInfo;
+    use shakmaty::Color;
+    use time::macros::datetime;
+
+    fn tmp(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("hector-journal-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&d);
+        d
+    }
+
+    fn start() -> StartInfo {
+        StartInfo {
+            white: "Anna".into(),
+            black: "Bob".into(),
+            ..StartInfo::default()
+        }
+    }
+
+    fn mv(number: u32, by: Color, san: &str, uci: &str) -> Event {
+        Event::Move {
+            number,
+            by,
+            san: san.into(),
+            uci: uci.into(),
+        }
+    }
+
+    #[test]
+    fn begin_append_and_read_back() {
+        let store = Store::new(tmp("basic").join("games"));
+        let at = datetime!(2026-11-22 19:23:46 UTC);
+        let (id, mut j, r) = store.begin(&start(), at);
+        assert_eq!(r, Ok(Appended::Written));
+        assert_eq!(id.as_str(), "20261122-192346");
+        j.append(&mv(1, Color::White, "e4", "e2e4")).unwrap();
+        // The record is on disk at once.
+        let parsed = store.read(&id).unwrap();
+        assert_eq!(parsed.records.len(), 2);
+        assert_eq!(parsed.records[1].event, mv(1, Color::White, "e4", "e2e4"));
+        // A second game in the same second gets its own file.
+        let (id2, _, r2) = store.begin(&start(), at);
+        assert!(r2.is_ok());
+        assert_eq!(id2.as_str(), "20261122-192346-2");
+        let list = store.list().unwrap();
+        assert_eq!(list.len(), 2);
+        assert_eq!(list[0].plies, 1);
+        assert_eq!(list[0].white, "Anna");
+        assert!(list[0].unfinished());
+        assert_eq!(store.find("1").unwrap().id, id);
+        assert_eq!(store.find("20261122-192346-2").unwrap().id, id2);
+        assert_eq!(store.find("2026"), None, "ambiguous prefix");
+        let _ = fs::remove_dir_all(store.dir().parent().unwrap());
+    }
+
+    #[test]
+    fn reopen_cuts_a_torn_record_and_numbers_on() {
+        let dir = tmp("reopen");
+        let store = Store::new(dir.clone());
+        let (id, mut j, _) = store.begin(&start(), datetime!(2026-11-22 19:00 UTC));
+        j.append(&mv(1, Color::White, "e4", "e2e4")).unwrap();
+        drop(j);
+        let path = store.path_of(&id);
+        let mut f = OpenOptions::new().append(true).open(&path).unwrap();
+        f.write_all(b"3 2026-11-22T19:00:05.000Z move 1... e5 e7")
+            .unwrap();
+        drop(f);
+        let (mut j, parsed) = Journal::reopen(path.clone()).unwrap();
+        assert_eq!(parsed.records.len(), 2);
+        assert!(matches!(
+            parsed.warnings[..],
+            [ReadWarning::TornRecord { line: 4 }]
+        ));
+        j.append(&mv(1, Color::Black, "e5", "e7e5")).unwrap();
+        let again = store.read(&id).unwrap();
+        assert_eq!(again.warnings, vec![]);
+        assert_eq!(again.records.len(), 3);
+        assert_eq!(again.records[2].seq, 3);
+        let _ = fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    fn an_unwritable_directory_keeps_records_and_retries() {
+        let dir = tmp("unwritable");
+        fs::create_dir_all(&dir).unwrap();
+        // A file where the games folder should be: nothing can be created.
+        let blocked = dir.join("games");
+        fs::write(&blocked, b"not a folder").unwrap();
+        let store = Store::new(blocked.clone());
+        let (id, mut j, r) = store.begin(&start(), datetime!(2026-11-22 19:00 UTC));
+        let e = r.unwrap_err();
+        assert!(e.first);
+        assert_eq!(e.kind, JournalErrorKind::NotWritable);
+        let e2 = j.append(&mv(1, Color::White, "e4", "e2e4")).unwrap_err();
+        assert!(!e2.first, "said once");
+        assert_eq!(j.waiting(), 3);
+        // The folder can be written again: everything arrives, in order.
+        fs::remove_file(&blocked).unwrap();
+        assert_eq!(j.retry(), Ok(Appended::Recovered { waited: 3 }));
+        assert_eq!(j.waiting(), 0);
+        let parsed = store.read(&id).unwrap();
+        assert_eq!(parsed.warnings, vec![]);
+        assert_eq!(parsed.records.len(), 2);
+        assert_eq!(j.append(&Event::TakeBack), Ok(Appended::Written));
+        let _ = fs::remove_dir_all(dir);
+    }
+
+    #[test]
+    fn a_full_disk_is_reported_as_full() {
+        let mut j = Journal::reopen_device(PathBuf::from("/dev/full"));
+        let e = j.append(&Event::TakeBack).unwrap_err();
+        assert_eq!(e.kind, JournalErrorKind::DiskFull);
+        assert!(e.first);
+        let e = j.append(&Event::TakeBack).unwrap_err();
+        assert!(!e.first);
+        assert_eq!(j.waiting(), 2);
+    }
+
+    impl Journal {
+        /// A journal on an existing device file, for the disk-full test.
+        fn reopen_device(path: PathBuf) -> Journal {
+            Journal {
+                path,
+                file: None,
+                good_len: 0,
+                next_seq: 1,
+                pending: Vec::new(),
+                failing: false,
+                fresh: false,
+            }
+        }
+    }
+}

@@ -1,0 +1,1060 @@
+//! The journal's line format: one event a line, readable by a person (an
+//! arbiter can follow the moves with their times, D.2.9), checked by a
+//! checksum, parsed back without loss.  Sans-IO: text in, values out.
+//!
+//! ```text
+//! # hector scoresheet journal, format 1. One record a line: number, time (UTC), event, ~checksum.
+//! 1 2026-11-22T19:23:46.120Z start white="Anna" black="Bob" date=2026.11.22 time-control="5400+30" ~1c0f3a9e
+//! 2 2026-11-22T19:24:01.003Z move 1. e4 e2e4 ~5e0d8c11
+//! 3 2026-11-22T19:24:01.010Z clock press white white=1:29:45.123 black=1:30:00.000 ~0a4b61f2
+//! 4 2026-11-22T19:24:09.500Z move 1... e5 e7e5 ~...
+//! 5 2026-11-22T19:24:12.000Z offer black ~...
+//! 6 2026-11-22T19:30:00.000Z result 1/2-1/2 agreement ~...
+//! ```
+//!
+//! Every record ends with `~` and the CRC-32 of the text before ` ~`, and
+//! with a line feed.  A record without its line feed or with a wrong
+//! checksum at the end of the file is torn (the power went while it was
+//! being written): it is dropped with a warning.  Times of the clock are
+//! `h:mm:ss.mmm` (milliseconds, exact; a leading `-` below zero).  Free text
+//! is quoted with `\"`, `\\`, `\n` escapes, so a record is always one line.
+
+use std::fmt::Write;
+
+use shakmaty::{Color, KnownOutcome};
+use time::OffsetDateTime;
+use time::format_description::well_known::Rfc3339;
+
+use crate::game::Claim;
+
+/// The first line of every journal.
+pub const HEADER: &str = "# hector scoresheet journal, format 1. One record a line: number, time (UTC), event, ~checksum.";
+
+/// What the game was started with: players, event, start position, time
+/// control.  Unknown keys of newer versions are kept in `extra`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct StartInfo {
+    pub white: String,
+    pub black: String,
+    pub event: String,
+    pub site: String,
+    pub round: String,
+    /// `YYYY.MM.DD`, as in PGN.
+    pub date: String,
+    /// The start position when it is not the standard one.
+    pub fen: Option<String>,
+    /// PGN `TimeControl` form, e.g. `5400+30` or `40/5400:1800+30`.
+    pub time_control: Option<String>,
+    /// The clock's own specification, as typed (e.g. `90+30`).
+    pub clock: Option<String>,
+    /// The rules edition, e.g. `fide-2017`.
+    pub rules: Option<String>,
+    /// The board, e.g. `dgt:/dev/ttyUSB0`.
+    pub board: Option<String>,
+    pub extra: Vec<(String, String)>,
+}
+
+/// A clock event; all times in milliseconds remaining (after the event).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClockEvent {
+    /// `by` pressed the clock after their move.
+    Press {
+        by: Color,
+        white_ms: i64,
+        black_ms: i64,
+    },
+    /// A reading (e.g. on request or periodically); `running` is the side
+    /// whose time runs.
+    Reading {
+        white_ms: i64,
+        black_ms: i64,
+        running: Option<Color>,
+    },
+    /// The clock started, `running`'s time runs.
+    Started {
+        white_ms: i64,
+        black_ms: i64,
+        running: Color,
+    },
+    /// Both clocks stopped (arbiter, game over).
+    Stopped { white_ms: i64, black_ms: i64 },
+    /// Time added (positive) or taken away for `side`.
+    Adjusted {
+        side: Color,
+        delta_ms: i64,
+        white_ms: i64,
+        black_ms: i64,
+    },
+    /// `side`'s flag fell.
+    Flag {
+        side: Color,
+        white_ms: i64,
+        black_ms: i64,
+    },
+}
+
+impl ClockEvent {
+    /// The remaining times (white, black) after the event.
+    pub fn times(&self) -> (i64, i64) {
+        match *self {
+            ClockEvent::Press {
+                white_ms, black_ms, ..
+            }
+            | ClockEvent::Reading {
+                white_ms, black_ms, ..
+            }
+            | ClockEvent::Started {
+                white_ms, black_ms, ..
+            }
+            | ClockEvent::Stopped { white_ms, black_ms }
+            | ClockEvent::Adjusted {
+                white_ms, black_ms, ..
+            }
+            | ClockEvent::Flag {
+                white_ms, black_ms, ..
+            } => (white_ms, black_ms),
+        }
+    }
+}
+
+/// A penalty (7.5 illegal move, 9.5 incorrect claim, 11.x): who, why (a
+/// word such as `illegal-move`), and the time it changed for each side.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Penalty {
+    pub against: Color,
+    pub reason: String,
+    pub white_delta_ms: i64,
+    pub black_delta_ms: i64,
+    pub note: String,
+}
+
+/// One event of a game, as the journal records it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Event {
+    /// The first record.
+    Start(StartInfo),
+    /// A move: its number, the side, SAN (with `+`/`#`) and UCI.
+    Move {
+        number: u32,
+        by: Color,
+        san: String,
+        uci: String,
+    },
+    /// The last move was taken back (board take-back, arbiter correction).
+    TakeBack,
+    Offer {
+        by: Color,
+    },
+    Accept {
+        by: Color,
+    },
+    Decline {
+        by: Color,
+    },
+    /// A draw claim (9.2, 9.3), on the position or on an intended move
+    /// (which the claim plays), and the verdict.
+    Claim {
+        by: Color,
+        claim: Claim,
+        /// The intended move: number, SAN and UCI, as in [`Event::Move`].
+        intended: Option<(u32, String, String)>,
+        upheld: bool,
+    },
+    Resign {
+        by: Color,
+    },
+    Clock(ClockEvent),
+    Penalty(Penalty),
+    /// An arbiter's action: a word (`stop`, `add-time`, `correction` …)
+    /// and a note.
+    Arbiter {
+        action: String,
+        note: String,
+    },
+    /// The board differs from the game (D.2.9); a neutral description.
+    Mismatch {
+        diff: String,
+    },
+    MismatchResolved,
+    /// The result and why (`checkmate`, `agreement`, `time-forfeit` …).
+    Result {
+        outcome: KnownOutcome,
+        reason: String,
+    },
+    /// The player chose not to resume the game now.
+    SetAside,
+    /// The game was resumed after the program stopped.
+    Resumed,
+    Note {
+        text: String,
+    },
+}
+
+/// A record: its number, when it was written, and the event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Record {
+    pub seq: u64,
+    pub at: OffsetDateTime,
+    pub event: Event,
+}
+
+/// What reading a journal found besides the records.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReadWarning {
+    /// The last record was cut off (power cut mid-write) and was dropped.
+    TornRecord { line: usize },
+    /// A record in the middle is damaged; reading stopped before it.
+    DamagedRecord { line: usize },
+    /// A record of a kind this version does not know; skipped.
+    UnknownRecord { line: usize },
+}
+
+/// A journal's text read back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Parsed {
+    pub records: Vec<Record>,
+    pub warnings: Vec<ReadWarning>,
+    /// Bytes of whole records (and comments) from the start: the journal is
+    /// cut back to this length before anything is appended.
+    pub good_len: usize,
+}
+
+/// Formats a time in milliseconds as `h:mm:ss.mmm` (`-` before when below
+/// zero).
+pub fn format_ms(ms: i64) -> String {
+    let sign = if ms < 0 { "-" } else { "" };
+    let a = ms.unsigned_abs();
+    format!(
+        "{sign}{}:{:02}:{:02}.{:03}",
+        a / 3_600_000,
+        a / 60_000 % 60,
+        a / 1000 % 60,
+        a % 1000
+    )
+}
+
+/// Reads `h:mm:ss.mmm` (also `h:mm:ss` and `mm:ss`).
+pub fn parse_ms(s: &str) -> Option<i64> {
+    let (neg, s) = match s.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, s.strip_prefix('+').unwrap_or(s)),
+    };
+    let (hms, frac) = match s.split_once('.') {
+        Some((a, b)) => (a, Some(b)),
+        None => (s, None),
+    };
+    let parts: Vec<&str> = hms.split(':').collect();
+    if parts.is_empty() || parts.len() > 3 || parts.iter().any(|p| p.is_empty()) {
+        return None;
+    }
+    let mut secs: i64 = 0;
+    for p in &parts {
+        if !p.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        secs = secs.checked_mul(60)?.checked_add(p.parse::<i64>().ok()?)?;
+    }
+    let millis = match frac {
+        None => 0,
+        Some(f) if !f.is_empty() && f.len() <= 3 && f.bytes().all(|b| b.is_ascii_digit()) => {
+            f.parse::<i64>().ok()? * 10_i64.pow(3 - f.len() as u32)
+        }
+        Some(_) => return None,
+    };
+    let total = secs.checked_mul(1000)?.checked_add(millis)?;
+    Some(if neg { -total } else { total })
+}
+
+fn side_word(c: Color) -> &'static str {
+    match c {
+        Color::White => "white",
+        Color::Black => "black",
+    }
+}
+
+fn parse_side(s: &str) -> Option<Color> {
+    match s {
+        "white" => Some(Color::White),
+        "black" => Some(Color::Black),
+        _ => None,
+    }
+}
+
+fn claim_word(c: Claim) -> &'static str {
+    match c {
+        Claim::Repetition => "threefold-repetition",
+        Claim::FiftyMoves => "fifty-moves",
+    }
+}
+
+fn parse_claim(s: &str) -> Option<Claim> {
+    match s {
+        "threefold-repetition" => Some(Claim::Repetition),
+        "fifty-moves" => Some(Claim::FiftyMoves),
+        _ => None,
+    }
+}
+
+/// `1-0`, `0-1`, `1/2-1/2`.
+pub fn outcome_str(o: KnownOutcome) -> &'static str {
+    o.as_str()
+}
+
+pub fn parse_outcome(s: &str) -> Option<KnownOutcome> {
+    match s {
+        "1-0" => Some(KnownOutcome::Decisive {
+            winner: Color::White,
+        }),
+        "0-1" => Some(KnownOutcome::Decisive {
+            winner: Color::Black,
+        }),
+        "1/2-1/2" => Some(KnownOutcome::Draw),
+        _ => None,
+    }
+}
+
+/// Quotes free text: one line, `"` and `\` escaped.
+pub fn quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for ch in s.chars() {
+        match ch {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() => {
+                let _ = write!(out, "\\u{{{:x}}}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Splits a record's text into tokens: separated by spaces, `"…"` quoted
+/// parts (also inside a token, as in `white="Anna B"`) unquoted.
+fn tokens(s: &str) -> Option<Vec<String>> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut in_token = false;
+    let mut chars = s.chars();
+    while let Some(ch) = chars.next() {
+        match ch {
+            ' ' => {
+                if in_token {
+                    out.push(std::mem::take(&mut cur));
+                    in_token = false;
+                }
+            }
+            '"' => {
+                in_token = true;
+                loop {
+                    match chars.next()? {
+                        '"' => break,
+                        '\\' => match chars.next()? {
+                            'n' => cur.push('\n'),
+                            'r' => cur.push('\r'),
+                            't' => cur.push('\t'),
+                            'u' => {
+                                if chars.next()? != '{' {
+                                    return None;
+                                }
+                                let mut hex = String::new();
+                                loop {
+                                    match chars.next()? {
+                                        '}' => break,
+                                        h => hex.push(h),
+                                    }
+                                }
+                                let code = u32::from_str_radix(&hex, 16).ok()?;
+                                cur.push(char::from_u32(code)?);
+                            }
+                            c => cur.push(c),
+                        },
+                        c => cur.push(c),
+                    }
+                }
+            }
+            c => {
+                in_token = true;
+                cur.push(c);
+            }
+        }
+    }
+    if in_token {
+        out.push(cur);
+    }
+    Some(out)
+}
+
+fn move_text(number: u32, by: Color) -> String {
+    match by {
+        Color::White => format!("{number}."),
+        Color::Black => format!("{number}..."),
+    }
+}
+
+fn parse_move_number(s: &str) -> Option<(u32, Color)> {
+    if let Some(n) = s.strip_suffix("...") {
+        Some((n.parse().ok()?, Color::Black))
+    } else {
+        Some((s.strip_suffix('.')?.parse().ok()?, Color::White))
+    }
+}
+
+fn times(white_ms: i64, black_ms: i64) -> String {
+    format!(
+        "white={} black={}",
+        format_ms(white_ms),
+        format_ms(black_ms)
+    )
+}
+
+impl Event {
+    /// The event's text in a record (without number, time and checksum).
+    pub fn to_text(&self) -> String {
+        match self {
+            Event::Start(s) => {
+                let mut out = String::from("start");
+                let mut kv = |k: &str, v: &str| {
+                    let _ = write!(out, " {k}={}", quote(v));
+                };
+                kv("white", &s.white);
+                kv("black", &s.black);
+                kv("event", &s.event);
+                kv("site", &s.site);
+                kv("round", &s.round);
+                kv("date", &s.date);
+                for (k, v) in [
+                    ("fen", &s.fen),
+                    ("time-control", &s.time_control),
+                    ("clock", &s.clock),
+                    ("rules", &s.rules),
+                    ("board", &s.board),
+                ] {
+                    if let Some(v) = v {
+                        kv(k, v);
+                    }
+                }
+                for (k, v) in &s.extra {
+                    kv(k, v);
+                }
+                out
+            }
+            Event::Move {
+                number,
+                by,
+                san,
+                uci,
+            } => format!("move {} {san} {uci}", move_text(*number, *by)),
+            Event::TakeBack => "takeback".into(),
+            Event::Offer { by } => format!("offer {}", side_word(*by)),
+            Event::Accept { by } => format!("accept {}", side_word(*by)),
+            Event::Decline { by } => format!("decline {}", side_word(*by)),
+            Event::Claim {
+                by,
+                claim,
+                intended,
+                upheld,
+            } => {
+                let mut out = format!("claim {} {}", side_word(*by), claim_word(*claim));
+                if let Some((n, san, uci)) = intended {
+                    let _ = write!(out, " with {} {san} {uci}", move_text(*n, *by));
+                }
+                out.push_str(if *upheld { " upheld" } else { " refused" });
+                out
+            }
+            Event::Resign { by } => format!("resign {}", side_word(*by)),
+            Event::Clock(c) => match *c {
+                ClockEvent::Press {
+                    by,
+                    white_ms,
+                    black_ms,
+                } => format!(
+                    "clock press {} {}",
+                    side_word(by),
+                    times(white_ms, black_ms)
+                ),
+                ClockEvent::Reading {
+                    white_ms,
+                    black_ms,
+                    running,
+                } => format!(
+                    "clock reading {} running={}",
+                    times(white_ms, black_ms),
+                    running.map_or("none", side_word)
+                ),
+                ClockEvent::Started {
+                    white_ms,
+                    black_ms,
+                    running,
+                } => format!(
+                    "clock start {} running={}",
+                    times(white_ms, black_ms),
+                    side_word(running)
+                ),
+                ClockEvent::Stopped { white_ms, black_ms } => {
+                    format!("clock stop {}", times(white_ms, black_ms))
+                }
+                ClockEvent::Adjusted {
+                    side,
+                    delta_ms,
+                    white_ms,
+                    black_ms,
+                } => format!(
+                    "clock adjust {} {}{} {}",
+                    side_word(side),
+                    if delta_ms >= 0 { "+" } else { "" },
+                    format_ms(delta_ms),
+                    times(white_ms, black_ms)
+                ),
+                ClockEvent::Flag {
+                    side,
+                    white_ms,
+                    black_ms,
+                } => format!(
+                    "clock flag {} {}",
+                    side_word(side),
+                    times(white_ms, black_ms)
+                ),
+            },
+            Event::Penalty(p) => format!(
+                "penalty {} {} white={}{} black={}{} note={}",
+                side_word(p.against),
+                token_word(&p.reason),
+                if p.white_delta_ms >= 0 { "+" } else { "" },
+                format_ms(p.white_delta_ms),
+                if p.black_delta_ms >= 0 { "+" } else { "" },
+                format_ms(p.black_delta_ms),
+                quote(&p.note)
+            ),
+            Event::Arbiter { action, note } => {
+                format!("arbiter {} note={}", token_word(action), quote(note))
+            }
+            Event::Mismatch { diff } => format!("mismatch {}", quote(diff)),
+            Event::MismatchResolved => "mismatch-resolved".into(),
+            Event::Result { outcome, reason } => {
+                format!("result {} {}", outcome_str(*outcome), token_word(reason))
+            }
+            Event::SetAside => "set-aside".into(),
+            Event::Resumed => "resumed".into(),
+            Event::Note { text } => format!("note {}", quote(text)),
+        }
+    }
+
+    /// Reads an event's text; `None` when it is not one this version knows
+    /// or it is malformed.
+    pub fn from_text(s: &str) -> Option<Event> {
+        let t = tokens(s)?;
+        let w: Vec<&str> = t.iter().map(String::as_str).collect();
+        let kv = |i: usize| -> Option<(i64, i64)> {
+            let white = parse_ms(w.get(i)?.strip_prefix("white=")?)?;
+            let black = parse_ms(w.get(i + 1)?.strip_prefix("black=")?)?;
+            Some((white, black))
+        };
+        let ev = match *w.first()? {
+            "start" => {
+                let mut s = StartInfo::default();
+                for tok in &w[1..] {
+                    let (k, v) = tok.split_once('=')?;
+                    let v = v.to_string();
+                    match k {
+                        "white" => s.white = v,
+                        "black" => s.black = v,
+                        "event" => s.event = v,
+                        "site" => s.site = v,
+                        "round" => s.round = v,
+                        "date" => s.date = v,
+                        "fen" => s.fen = Some(v),
+                        "time-control" => s.time_control = Some(v),
+                        "clock" => s.clock = Some(v),
+                        "rules" => s.rules = Some(v),
+                        "board" => s.board = Some(v),
+                        _ => s.extra.push((k.to_string(), v)),
+                    }
+                }
+                Event::Start(s)
+            }
+            "move" if w.len() == 4 => {
+                let (number, by) = parse_move_number(w[1])?;
+                Event::Move {
+                    number,
+                    by,
+                    san: w[2].into(),
+                    uci: w[3].into(),
+                }
+            }
+            "takeback" if w.len() == 1 => Event::TakeBack,
+            "offer" if w.len() == 2 => Event::Offer {
+                by: parse_side(w[1])?,
+            },
+            "accept" if w.len() == 2 => Event::Accept {
+                by: parse_side(w[1])?,
+            },
+            "decline" if w.len() == 2 => Event::Decline {
+                by: parse_side(w[1])?,
+            },
+            "claim" => {
+                let by = parse_side(w.get(1)?)?;
+                let claim = parse_claim(w.get(2)?)?;
+                let (intended, verdict) = match w.len() {
+                    4 => (None, w[3]),
+                    8 if w[3] == "with" => {
+                        let (n, mover) = parse_move_number(w[4])?;
+                        if mover != by {
+                            return None;
+                        }
+                        (Some((n, w[5].to_string(), w[6].to_string())), w[7])
+                    }
+                    _ => return None,
+                };
+                let upheld = match verdict {
+                    "upheld" => true,
+                    "refused" => false,
+                    _ => return None,
+                };
+                Event::Claim {
+                    by,
+                    claim,
+                    intended,
+                    upheld,
+                }
+            }
+            "resign" if w.len() == 2 => Event::Resign {
+                by: parse_side(w[1])?,
+            },
+            "clock" => {
+                let c = match *w.get(1)? {
+                    "press" if w.len() == 5 => {
+                        let (white_ms, black_ms) = kv(3)?;
+                        ClockEvent::Press {
+                            by: parse_side(w[2])?,
+                            white_ms,
+                            black_ms,
+                        }
+                    }
+                    "reading" if w.len() == 5 => {
+                        let (white_ms, black_ms) = kv(2)?;
+                        let running = match w[4].strip_prefix("running=")? {
+                            "none" => None,
+                            s => Some(parse_side(s)?),
+                        };
+                        ClockEvent::Reading {
+                            white_ms,
+                            black_ms,
+                            running,
+                        }
+                    }
+                    "start" if w.len() == 5 => {
+                        let (white_ms, black_ms) = kv(2)?;
+                        ClockEvent::Started {
+                            white_ms,
+                            black_ms,
+                            running: parse_side(w[4].strip_prefix("running=")?)?,
+                        }
+                    }
+                    "stop" if w.len() == 4 => {
+                        let (white_ms, black_ms) = kv(2)?;
+                        ClockEvent::Stopped { white_ms, black_ms }
+                    }
+                    "adjust" if w.len() == 6 => {
+                        let (white_ms, black_ms) = kv(4)?;
+                        ClockEvent::Adjusted {
+                            side: parse_side(w[2])?,
+                            delta_ms: parse_ms(w[3])?,
+                            white_ms,
+                            black_ms,
+                        }
+                    }
+                    "flag" if w.len() == 5 => {
+                        let (white_ms, black_ms) = kv(3)?;
+                        ClockEvent::Flag {
+                            side: parse_side(w[2])?,
+                            white_ms,
+                            black_ms,
+                        }
+                    }
+                    _ => return None,
+                };
+                Event::Clock(c)
+            }
+            "penalty" if w.len() == 6 => {
+                let (white_delta_ms, black_delta_ms) = kv(3)?;
+                Event::Penalty(Penalty {
+                    against: parse_side(w[1])?,
+                    reason: w[2].into(),
+                    white_delta_ms,
+                    black_delta_ms,
+                    note: w[5].strip_prefix("note=")?.into(),
+                })
+            }
+            "arbiter" if w.len() == 3 => Event::Arbiter {
+                action: w[1].into(),
+                note: w[2].strip_prefix("note=")?.into(),
+            },
+            "mismatch" if w.len() == 2 => Event::Mismatch { diff: w[1].into() },
+            "mismatch-resolved" if w.len() == 1 => Event::MismatchResolved,
+            "result" if w.len() == 3 => Event::Result {
+                outcome: parse_outcome(w[1])?,
+                reason: w[2].into(),
+            },
+            "set-aside" if w.len() == 1 => Event::SetAside,
+            "resumed" if w.len() == 1 => Event::Resumed,
+            "note" if w.len() == 2 => Event::Note { text: w[1].into() },
+            _ => return None,
+        };
+        Some(ev)
+    }
+}
+
+/// A word usable as one token: spaces and quotes replaced by `-`.
+fn token_word(s: &str) -> String {
+    let w: String = s
+        .chars()
+        .map(|c| {
+            if c.is_whitespace() || c == '"' || c == '\\' || c.is_control() {
+                '-'
+            } else {
+                c
+            }
+        })
+        .collect();
+    if w.is_empty() { "-".into() } else { w }
+}
+
+fn timestamp(at: OffsetDateTime) -> String {
+    let fmt = time::macros::format_description!(
+        "[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:3]Z"
+    );
+    at.to_offset(time::UtcOffset::UTC)
+        .format(&fmt)
+        .unwrap_or_else(|_| "1970-01-01T00:00:00.000Z".into())
+}
+
+/// One record as a line, with checksum and line feed.
+pub fn format_record(seq: u64, at: OffsetDateTime, event: &Event) -> String {
+    let body = format!("{seq} {} {}", timestamp(at), event.to_text());
+    let crc = crc32fast::hash(body.as_bytes());
+    format!("{body} ~{crc:08x}\n")
+}
+
+/// Reads one line (without its line feed); `None` when damaged, `Some(None)`
+/// when whole but of an unknown kind.
+fn parse_line(line: &str) -> Option<Option<Record>> {
+    let (body, crc) = line.rsplit_once(" ~")?;
+    let crc = u32::from_str_radix(crc, 16).ok()?;
+    if crc != crc32fast::hash(body.as_bytes()) {
+        return None;
+    }
+    let mut parts = body.splitn(3, ' ');
+    let seq: u64 = parts.next()?.parse().ok()?;
+    let at = OffsetDateTime::parse(parts.next()?, &Rfc3339).ok()?;
+    let rest = parts.next()?;
+    Some(Event::from_text(rest).map(|event| Record { seq, at, event }))
+}
+
+/// Reads a journal's text.  Never fails: a torn last record is dropped with
+/// a warning, a damaged record in the middle ends the reading there.
+pub fn parse_journal(text: &[u8]) -> Parsed {
+    let mut records = Vec::new();
+    let mut warnings = Vec::new();
+    let mut good_len = 0;
+    let mut pos = 0;
+    let mut line_no = 0;
+    while pos < text.len() {
+        line_no += 1;
+        let (line, next, whole) = match text[pos..].iter().position(|&b| b == b'\n') {
+            Some(i) => (&text[pos..pos + i], pos + i + 1, true),
+            None => (&text[pos..], text.len(), false),
+        };
+        let last = next >= text.len();
+        let parsed = if !whole {
+            None
+        } else {
+            match std::str::from_utf8(line) {
+                Err(_) => None,
+                Ok(l) if l.starts_with('#') || l.trim().is_empty() => Some(None),
+                Ok(l) => parse_line(l),
+            }
+        };
+        match parsed {
+            Some(rec) => {
+                let is_comment = std::str::from_utf8(line)
+                    .map(|l| l.starts_with('#') || l.trim().is_empty())
+                    .unwrap_or(false);
+                match rec {
+                    Some(r) => records.push(r),
+                    None if is_comment => {}
+                    None => warnings.push(ReadWarning::UnknownRecord { line: line_no }),
+                }
+                good_len = next;
+            }
+            None if last => {
+                warnings.push(ReadWarning::TornRecord { line: line_no });
+                break;
+            }
+            None => {
+                warnings.push(ReadWarning::DamagedRecord { line: line_no });
+                break;
+            }
+        }
+        pos = next;
+    }
+    Parsed {
+        records,
+        warnings,
+        good_len,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use time::macros::datetime;
+
+    pub(crate) fn all_kinds() -> Vec<Event> {
+        vec![
+            Event::Start(StartInfo {
+                white: "Anna \"the rock\" Müller".into(),
+                black: "Bob\\B".into(),
+                event: "Club championship".into(),
+                site: "Bern".into(),
+                round: "3".into(),
+                date: "2026.11.22".into(),
+                fen: None,
+                time_control: Some("5400+30".into()),
+                clock: Some("90+30".into()),
+                rules: Some("fide-2017".into()),
+                board: None,
+                extra: vec![("x-future".into(), "a=b c".into())],
+            }),
+            Event::Move {
+                number: 1,
+                by: Color::White,
+                san: "e4".into(),
+                uci: "e2e4".into(),
+            },
+            Event::Move {
+                number: 12,
+                by: Color::Black,
+                san: "Qh4#".into(),
+                uci: "d8h4".into(),
+            },
+            Event::TakeBack,
+            Event::Offer { by: Color::White },
+            Event::Accept { by: Color::Black },
+            Event::Decline { by: Color::Black },
+            Event::Claim {
+                by: Color::White,
+                claim: Claim::Repetition,
+                intended: None,
+                upheld: false,
+            },
+            Event::Claim {
+                by: Color::Black,
+                claim: Claim::FiftyMoves,
+                intended: Some((60, "Kf7".into(), "e8f7".into())),
+                upheld: true,
+            },
+            Event::Resign { by: Color::Black },
+            Event::Clock(ClockEvent::Press {
+                by: Color::White,
+                white_ms: 5_385_123,
+                black_ms: 5_400_000,
+            }),
+            Event::Clock(ClockEvent::Reading {
+                white_ms: 1,
+                black_ms: -250,
+                running: None,
+            }),
+            Event::Clock(ClockEvent::Reading {
+                white_ms: 1,
+                black_ms: 2,
+                running: Some(Color::Black),
+            }),
+            Event::Clock(ClockEvent::Started {
+                white_ms: 60_000,
+                black_ms: 60_000,
+                running: Color::White,
+            }),
+            Event::Clock(ClockEvent::Stopped {
+                white_ms: 0,
+                black_ms: 12,
+            }),
+            Event::Clock(ClockEvent::Adjusted {
+                side: Color::Black,
+                delta_ms: -120_000,
+                white_ms: 3,
+                black_ms: 4,
+            }),
+            Event::Clock(ClockEvent::Flag {
+                side: Color::White,
+                white_ms: 0,
+                black_ms: 4,
+            }),
+            Event::Penalty(Penalty {
+                against: Color::White,
+                reason: "illegal-move".into(),
+                white_delta_ms: 0,
+                black_delta_ms: 120_000,
+                note: "7.5.3".into(),
+            }),
+            Event::Arbiter {
+                action: "stop".into(),
+                note: "pieces knocked over".into(),
+            },
+            Event::Mismatch {
+                diff: "f3 should have the white knight, it is empty".into(),
+            },
+            Event::MismatchResolved,
+            Event::Result {
+                outcome: KnownOutcome::Draw,
+                reason: "agreement".into(),
+            },
+            Event::SetAside,
+            Event::Resumed,
+            Event::Note {
+                text: "line one\nline two \u{7}".into(),
+            },
+        ]
+    }
+
+    fn journal_of(events: &[Event]) -> String {
+        let mut s = format!("{HEADER}\n");
+        for (i, e) in events.iter().enumerate() {
+            s.push_str(&format_record(
+                i as u64 + 1,
+                datetime!(2026-11-22 19:23:46.120 UTC),
+                e,
+            ));
+        }
+        s
+    }
+
+    #[test]
+    fn every_kind_reads_back_as_written() {
+        let events = all_kinds();
+        let text = journal_of(&events);
+        let parsed = parse_journal(text.as_bytes());
+        assert_eq!(parsed.warnings, vec![]);
+        assert_eq!(parsed.good_len, text.len());
+        let back: Vec<Event> = parsed.records.iter().map(|r| r.event.clone()).collect();
+        assert_eq!(back, events);
+        assert_eq!(parsed.records[3].seq, 4);
+        assert_eq!(parsed.records[0].at, datetime!(2026-11-22 19:23:46.120 UTC));
+    }
+
+    #[test]
+    fn records_are_one_readable_line_each() {
+        let text = journal_of(&all_kinds());
+        assert_eq!(text.lines().count(), all_kinds().len() + 1);
+        assert!(text.contains("2 2026-11-22T19:23:46.120Z move 1. e4 e2e4 ~"));
+        assert!(text.contains("clock press white white=1:29:45.123 black=1:30:00.000 ~"));
+        assert!(text.contains("move 12... Qh4# d8h4 ~"));
+        assert!(text.contains("claim black fifty-moves with 60... Kf7 e8f7 upheld ~"));
+    }
+
+    #[test]
+    fn times_are_exact_milliseconds() {
+        for ms in [
+            0,
+            1,
+            999,
+            1000,
+            59_999,
+            3_600_000,
+            5_385_123,
+            -250,
+            36_000_000_001,
+        ] {
+            assert_eq!(parse_ms(&format_ms(ms)), Some(ms), "{ms}");
+        }
+        assert_eq!(parse_ms("1:30:00"), Some(5_400_000));
+        assert_eq!(parse_ms("5:00.5"), Some(300_500));
+        assert_eq!(parse_ms("x"), None);
+        assert_eq!(parse_ms("1::0"), None);
+    }
+
+    /// The journal cut at every byte offset of its last record: the record
+    /// is dropped with a warning, everything before it is kept, and the
+    /// good length points at its start.
+    #[test]
+    fn a_torn_last_record_is_dropped_at_every_cut() {
+        let events = all_kinds();
+        let text = journal_of(&events);
+        let whole = parse_journal(text.as_bytes());
+        let last_start = text[..text.len() - 1].rfind('\n').unwrap() + 1;
+        for cut in last_start..text.len() {
+            let parsed = parse_journal(&text.as_bytes()[..cut]);
+            let n = events.len() - 1;
+            assert_eq!(parsed.records.len(), n, "cut at {cut}");
+            assert_eq!(parsed.records[..], whole.records[..n], "cut at {cut}");
+            assert_eq!(parsed.good_len, last_start, "cut at {cut}");
+            if cut == last_start {
+                assert_eq!(parsed.warnings, vec![], "nothing of it was written");
+            } else {
+                assert_eq!(
+                    parsed.warnings,
+                    vec![ReadWarning::TornRecord {
+                        line: events.len() + 1
+                    }],
+                    "cut at {cut}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_last_record_with_garbage_is_torn_and_a_damaged_middle_stops_reading() {
+        let events = all_kinds();
+        let text = journal_of(&events);
+        let last_start = text[..text.len() - 1].rfind('\n').unwrap() + 1;
+        // Zeros where the last record should be (delayed allocation).
+        let mut zeros = text.as_bytes()[..last_start].to_vec();
+        zeros.extend(std::iter::repeat_n(0u8, 40));
+        zeros.push(b'\n');
+        let p = parse_journal(&zeros);
+        assert_eq!(p.records.len(), events.len() - 1);
+        assert!(matches!(p.warnings[..], [ReadWarning::TornRecord { .. }]));
+        // One byte changed in the third record.
+        let mut bad = text.clone().into_bytes();
+        let third = text.match_indices('\n').nth(2).unwrap().0 + 5;
+        bad[third] ^= 1;
+        let p = parse_journal(&bad);
+        assert_eq!(p.records.len(), 2);
+        assert_eq!(p.warnings, vec![ReadWarning::DamagedRecord { line: 4 }]);
+    }
+
+    #[test]
+    fn an_unknown_kind_is_skipped_with_a_warning() {
+        let mut text = journal_of(&all_kinds()[..2]);
+        let body = "3 2026-11-22T19:23:47Z hover white";
+        text.push_str(&format!(
+            "{body} ~{:08x}\n",
+            crc32fast::hash(body.as_bytes())
+        ));
+        text.push_str(&format_record(
+            4,
+            datetime!(2026-11-22 19:24:00 UTC),
+            &Event::TakeBack,
+        ));
+        let p = parse_journal(text.as_bytes());
+        assert_eq!(p.records.len(), 3);
+        assert_eq!(p.warnings, vec![ReadWarning::UnknownRecord { line: 4 }]);
+        assert_eq!(p.good_len, text.len());
+    }
+
+    #[test]
+    fn odd_free_text_stays_on_one_line() {
+        let e = Event::Note {
+            text: "\"}{ ~0000 \\ \n".into(),
+        };
+        let line = format_record(1, datetime!(2026-01-01 0:00 UTC), &e);
+        assert_eq!(line.matches('\n').count(), 1);
+        let p = parse_journal(line.as_bytes());
+        assert_eq!(p.records[0].event, e);
+    }
+}

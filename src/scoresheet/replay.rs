@@ -1,0 +1,477 @@
+//! A journal read back: the game it records, rebuilt through the same
+//! [`Game`] operations that made it (moves, offers, claims, resignation,
+//! take-backs), the clocks as of the last clock record, pending offers and
+//! penalties, an unresolved board mismatch, and a [`GameRecord`] for the
+//! exports.
+
+use shakmaty::uci::UciMove;
+use shakmaty::{Chess, Color, KnownOutcome, Move};
+
+use crate::game::{ClaimOutcome, EndReason, Game};
+
+use super::record::{ClockEvent, Event, Penalty, Record, StartInfo};
+
+/// Something in the journal that did not fit the game; the record was
+/// skipped and the rest replayed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReplayWarning {
+    /// The record's move is not legal here.
+    IllegalMove { seq: u64, san: String },
+    /// The game refused the operation (e.g. an offer while one stands).
+    Refused { seq: u64, what: String },
+    /// A claim's verdict differs from the one the rules give now.
+    ClaimVerdict { seq: u64 },
+    /// The start position could not be read.
+    BadStart { seq: u64 },
+}
+
+/// What replaying found the journal to say.
+#[derive(Debug, Clone)]
+pub struct Resumed {
+    pub start: StartInfo,
+    pub game: Game,
+    /// The last clock record, if a clock ran.
+    pub clock: Option<ClockEvent>,
+    pub penalties: Vec<Penalty>,
+    /// An unresolved board mismatch, as recorded.
+    pub mismatch: Option<String>,
+    /// A result the rules layer did not reach by itself (flag fall,
+    /// arbiter's decision, penalty): outcome and reason word.
+    pub declared: Option<(KnownOutcome, String)>,
+    pub set_aside: bool,
+    pub record: GameRecord,
+    pub warnings: Vec<ReplayWarning>,
+}
+
+impl Resumed {
+    /// The game is over (by the rules or declared).
+    pub fn finished(&self) -> bool {
+        self.game.is_over() || self.declared.is_some()
+    }
+}
+
+/// The scoresheet as the exports need it: tags, the game, and per move the
+/// mover's clock and notes.
+#[derive(Debug, Clone)]
+pub struct GameRecord {
+    pub start: StartInfo,
+    pub game: Game,
+    /// `clocks[i]`: the mover's remaining time after ply `i` (milliseconds).
+    pub clocks: Vec<Option<i64>>,
+    /// `notes[i]`: comments after ply `i - 1` (`notes[0]` before the first
+    /// move): claims, penalties, arbiter actions.
+    pub notes: Vec<Vec<Note>>,
+    /// The result and its reason word, when the game is over.
+    pub result: Option<(KnownOutcome, String)>,
+    /// Whether a clock ran (then every move gets a `%clk`).
+    pub clock_ran: bool,
+}
+
+/// A comment on the scoresheet.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Note {
+    Claim {
+        by: Color,
+        claim: crate::game::Claim,
+        upheld: bool,
+    },
+    Penalty(Penalty),
+    Arbiter {
+        action: String,
+        note: String,
+    },
+    Text(String),
+}
+
+impl GameRecord {
+    /// A record of a game without clock or notes.
+    pub fn of_game(start: StartInfo, game: Game) -> GameRecord {
+        let n = game.history().len();
+        let result = game
+            .result()
+            .map(|r| (r.outcome, reason_word(r.reason).to_string()));
+        GameRecord {
+            start,
+            game,
+            clocks: vec![None; n],
+            notes: vec![Vec::new(); n + 1],
+            result,
+            clock_ran: false,
+        }
+    }
+}
+
+/// The word a rules-layer ending is journalled with.
+pub fn reason_word(r: EndReason) -> &'static str {
+    match r {
+        EndReason::Checkmate => "checkmate",
+        EndReason::Stalemate => "stalemate",
+        EndReason::DeadPosition => "dead-position",
+        EndReason::FivefoldRepetition => "fivefold-repetition",
+        EndReason::SeventyFiveMoves => "seventy-five-moves",
+        EndReason::ThreefoldRepetition => "threefold-repetition",
+        EndReason::FiftyMoves => "fifty-moves",
+        EndReason::Agreement => "agreement",
+        EndReason::Resignation => "resignation",
+    }
+}
+
+/// The move of a record: by UCI, or by SAN when the UCI does not fit.
+pub fn record_move(pos: &Chess, san: &str, uci: &str) -> Option<Move> {
+    if let Ok(u) = uci.parse::<UciMove>()
+        && let Ok(m) = u.to_move(pos)
+    {
+        return Some(m);
+    }
+    san.parse::<shakmaty::san::San>().ok()?.to_move(pos).ok()
+}
+
+/// The game a start record describes.
+pub fn start_game(start: &StartInfo) -> Option<Game> {
+    match &start.fen {
+        None => Some(Game::new()),
+        Some(fen) => Game::from_fen(fen).ok(),
+    }
+}
+
+/// Replays a journal's records.  `None` when the first record is not a
+/// start record.
+pub fn replay(records: &[Record]) -> Option<Resumed> {
+    let (first, rest) = records.split_first()?;
+    let Event::Start(start) = &first.event else {
+        return None;
+    };
+    let mut warnings = Vec::new();
+    let game = match start_game(start) {
+        Some(g) => g,
+        None => {
+            warnings.push(ReplayWarning::BadStart { seq: first.seq });
+            Game::new()
+        }
+    };
+    let mut r = Resumed {
+        start: start.clone(),
+        record: GameRecord::of_game(start.clone(), game.clone()),
+        game,
+        clock: None,
+        penalties: Vec::new(),
+        mismatch: None,
+        declared: None,
+        set_aside: false,
+        warnings,
+    };
+    for rec in rest {
+        apply(&mut r, rec);
+    }
+    r.record.game = r.game.clone();
+    r.record.result = match (r.game.result(), &r.declared) {
+        (Some(res), _) => Some((res.outcome, reason_word(res.reason).to_string())),
+        (None, Some(d)) => Some(d.clone()),
+        (None, None) => None,
+    };
+    Some(r)
+}
+
+fn refused(r: &mut Resumed, seq: u64, what: &str) {
+    r.warnings.push(ReplayWarning::Refused {
+        seq,
+        what: what.to_string(),
+    });
+}
+
+fn push_ply(r: &mut Resumed) {
+    r.record.clocks.push(None);
+    r.record.notes.push(Vec::new());
+}
+
+fn note(r: &mut Resumed, n: Note) {
+    if let Some(last) = r.record.notes.last_mut() {
+        last.push(n);
+    }
+}
+
+fn apply(r: &mut Resumed, rec: &Record) {
+    let seq = rec.seq;
+    match &rec.event {
+        Event::Start(_) => refused(r, seq, "start"),
+        Event::Move { san, uci, .. } => {
+            let Some(mv) = record_move(r.game.position(), san, uci) else {
+                r.warnings.push(ReplayWarning::IllegalMove {
+                    seq,
+                    san: san.clone(),
+                });
+                return;
+            };
+            match r.game.play(mv) {
+                Ok(_) => push_ply(r),
+                Err(_) => r.warnings.push(ReplayWarning::IllegalMove {
+                    seq,
+                    san: san.clone(),
+                }),
+            }
+        }
+        Event::TakeBack => {
+            if r.game.undo_last().is_some() {
+                r.record.clocks.pop();
+                r.record.notes.pop();
+                r.declared = None;
+            } else {
+                refused(r, seq, "takeback");
+            }
+        }
+        Event::Offer { by } => {
+            if r.game.offer_draw(*by).is_err() {
+                refused(r, seq, "offer");
+            }
+        }
+        Event::Accept { by } => {
+            if r.game.accept_draw(*by).is_err() {
+                refused(r, seq, "accept");
+            }
+        }
+        Event::Decline { by } => {
+            if r.game.decline_draw(*by).is_err() {
+                refused(r, seq, "decline");
+            }
+        }
+        Event::Claim {
+            by,
+            claim,
+            intended,
+            upheld,
+        } => {
+            let mv = match intended {
+                None => None,
+                Some((_, san, uci)) => match record_move(r.game.position(), san, uci) {
+                    Some(m) => Some(m),
+                    None => {
+                        r.warnings.push(ReplayWarning::IllegalMove {
+                            seq,
+                            san: san.clone(),
+                        });
+                        return;
+                    }
+                },
+            };
+            let plies = r.game.history().len();
+            match r.game.claim(*by, *claim, mv) {
+                Ok(outcome) => {
+                    if r.game.history().len() > plies {
+                        push_ply(r);
+                    }
+                    let got = matches!(outcome, ClaimOutcome::Drawn(_));
+                    if got != *upheld && !matches!(outcome, ClaimOutcome::EndedByMove(_)) {
+                        r.warnings.push(ReplayWarning::ClaimVerdict { seq });
+                    }
+                    note(
+                        r,
+                        Note::Claim {
+                            by: *by,
+                            claim: *claim,
+                            upheld: got,
+                        },
+                    );
+                }
+                Err(_) => refused(r, seq, "claim"),
+            }
+        }
+        Event::Resign { by } => {
+            if r.game.resign(*by).is_err() {
+                refused(r, seq, "resign");
+            }
+        }
+        Event::Clock(c) => {
+            r.record.clock_ran = true;
+            if let ClockEvent::Press { by, .. } = c {
+                let (w, b) = c.times();
+                let mine = if *by == Color::White { w } else { b };
+                // The press after a move gives the mover's time.
+                if let (Some(last), Some(slot)) = (r.game.last_move(), r.record.clocks.last_mut())
+                    && last.by == *by
+                {
+                    *slot = Some(mine);
+                }
+            }
+            r.clock = Some(*c);
+        }
+        Event::Penalty(p) => {
+            r.penalties.push(p.clone());
+            note(r, Note::Penalty(p.clone()));
+        }
+        Event::Arbiter { action, note: n } => note(
+            r,
+            Note::Arbiter {
+                action: action.clone(),
+                note: n.clone(),
+            },
+        ),
+        Event::Mismatch { diff } => r.mismatch = Some(diff.clone()),
+        Event::MismatchResolved => r.mismatch = None,
+        Event::Result { outcome, reason } => {
+            match r.game.result() {
+                // The rules layer reached it by itself.
+                Some(res) if res.outcome == *outcome => {}
+                _ => r.declared = Some((*outcome, reason.clone())),
+            }
+        }
+        Event::SetAside => r.set_aside = true,
+        Event::Resumed => r.set_aside = false,
+        Event::Note { text } => note(r, Note::Text(text.clone())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Claim;
+    use time::macros::datetime;
+
+    fn recs(events: Vec<Event>) -> Vec<Record> {
+        events
+            .into_iter()
+            .enumerate()
+            .map(|(i, event)| Record {
+                seq: i as u64 + 1,
+                at: datetime!(2026-11-22 19:00 UTC),
+                event,
+            })
+            .collect()
+    }
+
+    fn mv(number: u32, by: Color, san: &str, uci: &str) -> Event {
+        Event::Move {
+            number,
+            by,
+            san: san.into(),
+            uci: uci.into(),
+        }
+    }
+
+    fn press(by: Color, w: i64, b: i64) -> Event {
+        Event::Clock(ClockEvent::Press {
+            by,
+            white_ms: w,
+            black_ms: b,
+        })
+    }
+
+    #[test]
+    fn moves_offers_and_clocks_come_back() {
+        let r = replay(&recs(vec![
+            Event::Start(StartInfo::default()),
+            mv(1, Color::White, "e4", "e2e4"),
+            press(Color::White, 299_000, 300_000),
+            mv(1, Color::Black, "e5", "e7e5"),
+            press(Color::Black, 299_000, 297_500),
+            mv(2, Color::White, "Nf3", "g1f3"),
+            Event::Offer { by: Color::White },
+            press(Color::White, 290_000, 297_500),
+            Event::Mismatch { diff: "f3".into() },
+        ]))
+        .unwrap();
+        assert_eq!(r.warnings, vec![]);
+        assert_eq!(r.game.history().len(), 3);
+        assert_eq!(r.game.pending_offer(), Some(Color::White));
+        assert!(r.game.history()[2].draw_offer);
+        assert_eq!(
+            r.record.clocks,
+            vec![Some(299_000), Some(297_500), Some(290_000)]
+        );
+        assert_eq!(r.clock.unwrap().times(), (290_000, 297_500));
+        assert_eq!(r.mismatch.as_deref(), Some("f3"));
+        assert!(!r.finished());
+    }
+
+    #[test]
+    fn takebacks_claims_and_declared_results() {
+        let shuffle = [
+            ("Nf3", "g1f3"),
+            ("Nf6", "g8f6"),
+            ("Ng1", "f3g1"),
+            ("Ng8", "f6g8"),
+        ];
+        let mut ev = vec![Event::Start(StartInfo::default())];
+        for round in 0..2 {
+            for (i, (san, uci)) in shuffle.iter().enumerate() {
+                let by = if i % 2 == 0 {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                ev.push(mv(1 + round * 2 + i as u32 / 2, by, san, uci));
+            }
+        }
+        ev.push(mv(5, Color::White, "e4", "e2e4"));
+        ev.push(Event::TakeBack);
+        ev.push(Event::Claim {
+            by: Color::White,
+            claim: Claim::Repetition,
+            intended: Some((5, "Nf3".into(), "g1f3".into())),
+            upheld: true,
+        });
+        let r = replay(&recs(ev.clone())).unwrap();
+        assert_eq!(r.warnings, vec![]);
+        assert_eq!(r.game.history().len(), 9);
+        assert_eq!(r.game.history()[8].san.to_string(), "Nf3");
+        assert_eq!(
+            r.record.result,
+            Some((KnownOutcome::Draw, "threefold-repetition".into()))
+        );
+        assert!(matches!(
+            r.record.notes[9][..],
+            [Note::Claim { upheld: true, .. }]
+        ));
+        // A flag fall is a result the rules layer does not know.
+        let mut ev2 = ev[..3].to_vec();
+        ev2.push(Event::Result {
+            outcome: KnownOutcome::Decisive {
+                winner: Color::White,
+            },
+            reason: "time-forfeit".into(),
+        });
+        let r = replay(&recs(ev2)).unwrap();
+        assert!(r.finished());
+        assert_eq!(r.record.result.unwrap().1, "time-forfeit");
+    }
+
+    #[test]
+    fn a_bad_record_is_skipped_with_a_warning() {
+        let r = replay(&recs(vec![
+            Event::Start(StartInfo::default()),
+            mv(1, Color::White, "e5", "e2e5"),
+            mv(1, Color::White, "d4", "d2d4"),
+            Event::Accept { by: Color::Black },
+        ]))
+        .unwrap();
+        assert_eq!(r.game.history().len(), 1);
+        assert_eq!(
+            r.warnings,
+            vec![
+                ReplayWarning::IllegalMove {
+                    seq: 2,
+                    san: "e5".into()
+                },
+                ReplayWarning::Refused {
+                    seq: 4,
+                    what: "accept".into()
+                }
+            ]
+        );
+        assert!(replay(&recs(vec![Event::TakeBack])).is_none());
+    }
+
+    #[test]
+    fn a_game_from_a_fen_replays_from_it() {
+        let fen = "4k3/8/8/8/8/8/4P3/4K3 b - - 0 30";
+        let r = replay(&recs(vec![
+            Event::Start(StartInfo {
+                fen: Some(fen.into()),
+                ..StartInfo::default()
+            }),
+            mv(30, Color::Black, "Kd7", "e8d7"),
+        ]))
+        .unwrap();
+        assert_eq!(r.warnings, vec![]);
+        assert_eq!(r.game.history()[0].number, 30);
+    }
+}

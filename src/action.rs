@@ -74,6 +74,8 @@ actions! {
     Silence => "silence",
     /// Compare the tactile board with the game.
     Board => "board",
+    /// Save the scoresheet (`save [pgn|brf|braille|text|speech]`).
+    Export => "export",
     /// Say what can be asked for.
     Help => "help",
     /// End the session.

@@ -36,6 +36,8 @@ pub enum Command {
     Last(usize),
     /// A claim, with the intended move's text if one was given.
     Claim(Option<String>),
+    /// Save the scoresheet, in the format named (PGN when none is).
+    Export(Option<String>),
     /// An action that takes no arguments.
     Do(Action),
 }
@@ -194,6 +196,7 @@ pub fn read_line(line: &str, keymap: &Keymap, args: &ArgReader<'_>) -> Input {
             _ => bad(),
         },
         Action::Claim => Input::Command(Command::Claim((!rest.is_empty()).then(|| rest.join(" ")))),
+        Action::Export => Input::Command(Command::Export(rest.first().map(|w| w.to_string()))),
         other => no_args(Command::Do(other)),
     }
 }

@@ -12,6 +12,7 @@ use hector::board::Protocol;
 use hector::board::cli::{self as board_cli, BoardSpec, SimOptions};
 use hector::board::transport::{Link, PortSettings};
 use hector::msg::{BoardChoice, BoardProblem, Effect, Msg};
+use hector::scoresheet::{ExportFormat, ResumeChoice, ResumeOffer, Sink, StartInfo, Store};
 use hector::setup::{Overrides, start};
 use hector::speech::{SpeechMode, SpeechStatus, SpeechWorker, WorkerConfig};
 use hector::ui::line::{self, Outputs, PromptMode};
@@ -42,6 +43,44 @@ enum Cmd {
     /// The player's board: list ports, probe one, or simulate a board.
     #[command(subcommand)]
     Board(BoardCmd),
+    /// List the saved games: number, id, date, players, result, moves.
+    Games(GamesArgs),
+    /// Go on with a saved game (by its id, number or the start of its id).
+    Resume(ResumeArgs),
+    /// Write a saved game's scoresheet as PGN, BRF, Unicode braille,
+    /// large-print text or speech (WAV).
+    Export(ExportArgs),
+}
+
+#[derive(Debug, Clone, clap::Args)]
+struct GamesArgs {
+    #[command(flatten)]
+    settings: Overrides,
+}
+
+#[derive(Debug, Clone, clap::Args)]
+struct ResumeArgs {
+    /// The game: its id, its number in `hector games`, or the start of its id.
+    id: String,
+    #[command(flatten)]
+    play: PlayArgs,
+}
+
+#[derive(Debug, Clone, clap::Args)]
+struct ExportArgs {
+    /// The game: its id, its number in `hector games`, or the start of its id.
+    id: String,
+    /// The format.
+    #[arg(long, value_enum, default_value = "pgn")]
+    format: ExportFormat,
+    /// The file to write (default: ID.EXT in this folder).
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    output: Option<std::path::PathBuf>,
+    /// Overwrite the file if it exists.
+    #[arg(long)]
+    force: bool,
+    #[command(flatten)]
+    settings: Overrides,
 }
 
 #[derive(Debug, Subcommand)]
@@ -114,6 +153,30 @@ struct PlayArgs {
     /// before it is announced (default: the board's hardware file).
     #[arg(long, value_name = "MS")]
     settle_ms: Option<u64>,
+    /// Resume the unfinished game without asking.
+    #[arg(long, conflicts_with = "no_resume")]
+    resume: bool,
+    /// Do not offer to resume an unfinished game (it stays saved).
+    #[arg(long)]
+    no_resume: bool,
+    /// Start from this position (FEN).
+    #[arg(long, value_name = "FEN", conflicts_with = "pgn")]
+    fen: Option<String>,
+    /// Continue a game of this PGN file from its end.
+    #[arg(long, value_name = "FILE")]
+    pgn: Option<std::path::PathBuf>,
+    /// Which game of the PGN file (1 = the first).
+    #[arg(long, value_name = "N", default_value = "1")]
+    game: usize,
+    /// White's name for the scoresheet.
+    #[arg(long, value_name = "NAME")]
+    white: Option<String>,
+    /// Black's name for the scoresheet.
+    #[arg(long, value_name = "NAME")]
+    black: Option<String>,
+    /// The event's name for the scoresheet.
+    #[arg(long, value_name = "NAME")]
+    event: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -122,8 +185,85 @@ enum UiKind {
     Line,
 }
 
+/// The store of journals: `$XDG_DATA_HOME/hector/games` (or the
+/// platform's data folder).
+fn store() -> Store {
+    Store::new(Store::default_dir().unwrap_or_else(|| std::path::PathBuf::from("hector-games")))
+}
+
 fn play(args: &PlayArgs) -> ExitCode {
+    play_game(args, None)
+}
+
+fn play_game(args: &PlayArgs, resume_id: Option<&str>) -> ExitCode {
     let mut started = start(&args.settings);
+    let store = store();
+    let start_info = StartInfo {
+        white: args.white.clone().unwrap_or_default(),
+        black: args.black.clone().unwrap_or_default(),
+        event: args.event.clone().unwrap_or_default(),
+        ..StartInfo::default()
+    };
+    started.app.enable_journal(start_info);
+    let from = if let Some(fen) = &args.fen {
+        Some(hector::scoresheet::start::from_fen(fen))
+    } else {
+        args.pgn
+            .as_ref()
+            .map(|p| hector::scoresheet::start::from_pgn(p, args.game))
+    };
+    match from {
+        None => {}
+        Some(Ok((game, mut info))) => {
+            if let Some(w) = &args.white {
+                info.white.clone_from(w);
+            }
+            if let Some(b) = &args.black {
+                info.black.clone_from(b);
+            }
+            if let Some(e) = &args.event {
+                info.event.clone_from(e);
+            }
+            started.app.start_from(game, info);
+        }
+        Some(Err(e)) => {
+            println!(
+                "{}",
+                hector::ui::export::start_error_sentence(started.app.phraser(), &e)
+            );
+            return ExitCode::FAILURE;
+        }
+    }
+    let offer = match resume_id {
+        Some(key) => match store.find(key) {
+            Some(g) => match ResumeOffer::load(&store, &g.id, ResumeChoice::Now) {
+                Ok(o) => Some(o),
+                Err(e) => {
+                    println!("{}: {e}", g.path.display());
+                    return ExitCode::FAILURE;
+                }
+            },
+            None => {
+                println!(
+                    "{}",
+                    started
+                        .app
+                        .phraser()
+                        .message("no_such_saved_game", &[("id", key)])
+                );
+                return ExitCode::FAILURE;
+            }
+        },
+        None if args.no_resume || args.fen.is_some() || args.pgn.is_some() => None,
+        None => store.resumable().and_then(|g| {
+            let choice = if args.resume {
+                ResumeChoice::Now
+            } else {
+                ResumeChoice::Ask
+            };
+            ResumeOffer::load(&store, &g.id, choice).ok()
+        }),
+    };
     let (tx, rx) = mpsc::channel::<Msg>();
     // Speech and tones first, before anything is printed: ALSA's own error
     // messages are silenced by the tone player as it opens the device.
@@ -174,11 +314,15 @@ fn play(args: &PlayArgs) -> ExitCode {
             link
         }
     };
+    if let Some(o) = offer {
+        effects.extend(started.app.update(Msg::Resume(Box::new(o)), now));
+    }
     effects.extend(started.app.update(Msg::Start, now));
     let outputs = Outputs {
         speech: speech.as_ref().map(SpeechWorker::handle),
         tones: tones.as_ref().map(TonePlayer::handle),
         board,
+        journal: Some(std::cell::RefCell::new(Sink::new(store))),
     };
     let result = match args.ui {
         UiKind::Line => line::run(&mut started.app, effects, args.prompt, &outputs, tx, rx),
@@ -352,6 +496,100 @@ fn say(args: &SayArgs) -> ExitCode {
     }
 }
 
+/// `hector games`: one line per saved game, oldest first.
+fn games(args: &GamesArgs) -> ExitCode {
+    let started = start(&args.settings);
+    let phraser = started.app.phraser();
+    let store = store();
+    let list = match store.list() {
+        Ok(l) => l,
+        Err(e) => {
+            println!("{}: {e}", store.dir().display());
+            return ExitCode::FAILURE;
+        }
+    };
+    if list.is_empty() {
+        println!("{}", phraser.message("games_none", &[]));
+    }
+    let fmt = time::macros::format_description!("[year]-[month]-[day] [hour]:[minute] UTC");
+    for (i, g) in list.iter().enumerate() {
+        let date = g
+            .started
+            .and_then(|d| d.format(&fmt).ok())
+            .unwrap_or_default();
+        let result = match &g.result {
+            Some(r) => r.clone(),
+            None => phraser.message("game_unfinished", &[]),
+        };
+        let name = |n: &str| {
+            if n.is_empty() {
+                "?".to_string()
+            } else {
+                n.to_string()
+            }
+        };
+        println!(
+            "{}",
+            phraser.message(
+                "games_line",
+                &[
+                    ("number", &(i + 1).to_string()),
+                    ("id", g.id.as_str()),
+                    ("date", &date),
+                    ("white", &name(&g.white)),
+                    ("black", &name(&g.black)),
+                    ("result", &result),
+                    ("moves", &g.plies.to_string()),
+                ],
+            )
+        );
+    }
+    ExitCode::SUCCESS
+}
+
+/// `hector export ID --format F [-o FILE] [--force]`.
+fn export(args: &ExportArgs) -> ExitCode {
+    let started = start(&args.settings);
+    let phraser = started.app.phraser();
+    let store = store();
+    let Some(g) = store.find(&args.id) else {
+        println!(
+            "{}",
+            phraser.message("no_such_saved_game", &[("id", &args.id)])
+        );
+        return ExitCode::FAILURE;
+    };
+    let rec = match hector::ui::export::record_of(&store, &g.id) {
+        Ok(r) => r,
+        Err(e) => {
+            println!(
+                "{}",
+                phraser.message("save_failed", &[("why", &e.to_string())])
+            );
+            return ExitCode::FAILURE;
+        }
+    };
+    let path = args.output.clone().unwrap_or_else(|| {
+        std::path::PathBuf::from(format!("{}.{}", g.id, args.format.extension()))
+    });
+    match hector::ui::export::write(args.format, &rec, phraser, &path, args.force) {
+        Ok(()) => {
+            println!(
+                "{}",
+                phraser.message("saved", &[("path", &path.display().to_string())])
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            println!(
+                "{}",
+                phraser.message("save_failed", &[("why", &e.to_string())])
+            );
+            ExitCode::FAILURE
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match &cli.command {
@@ -359,6 +597,9 @@ fn main() -> ExitCode {
         Some(Cmd::Voices) => voices(),
         Some(Cmd::Say(args)) => say(args),
         Some(Cmd::Board(cmd)) => board(cmd),
+        Some(Cmd::Games(args)) => games(args),
+        Some(Cmd::Resume(args)) => play_game(&args.play, Some(&args.id)),
+        Some(Cmd::Export(args)) => export(args),
         None => play(&cli.play),
     }
 }

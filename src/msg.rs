@@ -3,6 +3,7 @@
 
 use crate::audio::{AudioStatus, Tone};
 use crate::board::{LinkEvent, Protocol, TrackerConfig};
+use crate::scoresheet::{ExportFormat, JournalOp, JournalStatus, ResumeOffer};
 use crate::speech::{SpeechStatus, Utterance};
 use crate::toml_error::FileError;
 
@@ -28,6 +29,14 @@ pub enum Msg {
     /// The session begins: the opening sentence is said (and can be
     /// repeated).
     Start,
+    /// What became of a journal operation (a failure is said once).
+    Journal(JournalStatus),
+    /// An unfinished game was found at start-up (or named by `hector
+    /// resume`): ask, or resume it at once.
+    Resume(Box<ResumeOffer>),
+    /// A scoresheet asked for with `save` was written (the file), or why
+    /// not.
+    Exported(Result<std::path::PathBuf, String>),
 }
 
 /// A problem with one of the user's files, found at start-up; the built-in
@@ -76,6 +85,11 @@ pub enum Effect {
     Tone(Tone),
     /// Send these bytes to the board (a request for a dump, for updates).
     ToBoard(Vec<u8>),
+    /// Write to the game's journal (and flush it to disk) before carrying
+    /// out the effects after it.
+    Journal(JournalOp),
+    /// Save the scoresheet of the current game in this format.
+    Export(ExportFormat),
     /// End the session.
     Quit,
 }

@@ -265,8 +265,14 @@ fn line_mode_speaks_every_move_through_the_daemon() {
             "--no-sound",
             "--config",
             "/nonexistent/hector.toml",
+            "--no-resume",
         ])
         .env("SPEECHD_ADDRESS", daemon.address())
+        // The game's journal goes to a folder of its own.
+        .env(
+            "XDG_DATA_HOME",
+            std::env::temp_dir().join(format!("hector-speech-data-{}", std::process::id())),
+        )
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()

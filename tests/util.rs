@@ -46,6 +46,9 @@ pub fn hector_in(config_home: &std::path::Path, args: &[&str], script: &str) -> 
         .args(["--speech", "print", "--no-sound"])
         .env("XDG_CONFIG_HOME", config_home)
         .env("HOME", config_home)
+        // Every run journals into a folder of its own: no run is offered
+        // another's unfinished game.
+        .env("XDG_DATA_HOME", clean_config_dir())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -119,6 +119,9 @@ impl AppBuilder {
             last_said: None,
             quitting: false,
             board: None,
+            sheet: None,
+            epoch: 0,
+            asking_resume: None,
         }
     }
 }

@@ -84,6 +84,7 @@ impl App {
                 self.info(out, t);
             }
             Command::Claim(text) => self.claim(text, out),
+            Command::Export(format) => self.save(format, out),
             Command::Do(action) => self.on_action(action, out),
         }
     }
@@ -106,7 +107,7 @@ impl App {
             Action::Decline => self.decline_draw(out),
             Action::Resign => self.resign(out),
             Action::New => {
-                self.game = Game::new();
+                self.replace_game(Game::new());
                 let t = self.message("new_game", &[]);
                 self.say(out, t, Priority::Normal, SayKind::Game);
             }
@@ -125,6 +126,7 @@ impl App {
             },
             Action::Silence => out.push(Effect::Silence),
             Action::Board => self.board_report(out),
+            Action::Export => self.save(None, out),
             Action::Help => {
                 let t = self.message("help_intro", &[]);
                 self.info(out, t);

@@ -22,6 +22,7 @@ mod board;
 mod builder;
 mod commands;
 mod offers;
+mod scoresheet;
 
 pub use builder::AppBuilder;
 
@@ -47,6 +48,12 @@ pub struct App {
     quitting: bool,
     /// The player's board, when one is used.
     board: Option<BoardSession>,
+    /// The journal's view of the game, when games are journalled.
+    sheet: Option<scoresheet::Sheet>,
+    /// Counts replacements of `game` (new game, resumed game).
+    epoch: u64,
+    /// A saved game waits for the answer: resume it?
+    asking_resume: Option<Box<crate::scoresheet::ResumeOffer>>,
 }
 
 impl App {
@@ -104,10 +111,17 @@ impl App {
     pub fn update(&mut self, msg: Msg, now: Instant) -> Vec<Effect> {
         let mut out = Vec::new();
         match msg {
+            Msg::Line(line) if self.asking_resume.is_some() => {
+                let answer = self.yes_or_no(&line);
+                self.on_resume_answer(answer, &mut out);
+            }
             Msg::Line(line) => {
                 self.on_line(&line, now, &mut out);
                 self.sync_board(now, &mut out);
             }
+            Msg::Journal(status) => self.on_journal(status, &mut out),
+            Msg::Resume(offer) => self.on_resume_offer(*offer, &mut out),
+            Msg::Exported(result) => self.on_exported(result, &mut out),
             Msg::Board(event) => {
                 let notes = match &mut self.board {
                     Some(b) => b.link(event, now),
@@ -143,11 +157,36 @@ impl App {
             Msg::Problem(p) => self.on_problem(&p, &mut out),
             Msg::BoardChosen(choice) => self.on_board_chosen(choice, now, &mut out),
             Msg::Start => {
-                let t = self.message("new_game", &[]);
-                self.say(&mut out, t, Priority::Normal, SayKind::Game);
+                // A resume question waiting is the first thing said.
+                if self.asking_resume.is_none() {
+                    let t = self.message("new_game", &[]);
+                    self.say(&mut out, t, Priority::Normal, SayKind::Game);
+                }
             }
         }
+        self.journal_effects(&mut out);
         out
+    }
+
+    /// A typed line read as yes (accept) or no (decline), in any language
+    /// of the key map.
+    fn yes_or_no(&self, line: &str) -> Option<bool> {
+        let words: Vec<&MoveWords> = self.arg_words.iter().collect();
+        match read_line(
+            line,
+            &self.keymap,
+            &ArgReader {
+                vocabularies: &words,
+            },
+        ) {
+            Input::Command(crate::command::Command::Do(crate::action::Action::Accept)) => {
+                Some(true)
+            }
+            Input::Command(crate::command::Command::Do(crate::action::Action::Decline)) => {
+                Some(false)
+            }
+            _ => None,
+        }
     }
 
     /// A problem found at start-up, said in the player's language (no

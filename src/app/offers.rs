@@ -128,6 +128,7 @@ impl App {
             Claim::Repetition
         };
         let by = pos.turn();
+        self.note_claim(by, kind, mv);
         match self.game.claim(by, kind, mv) {
             Ok(ClaimOutcome::Drawn(_)) | Ok(ClaimOutcome::EndedByMove(_)) => {
                 if let Some(m) = mv {

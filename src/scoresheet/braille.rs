@@ -166,6 +166,8 @@ pub fn text_cells(s: &str) -> String {
                     '/' => out.push('/'),
                     '(' | ')' => out.push('7'),
                     '\'' => out.push('\''),
+                    '?' => out.push('8'),
+                    '!' => out.push('6'),
                     _ => {}
                 }
             }

@@ -16,7 +16,9 @@ use std::path::{Path, PathBuf};
 
 use time::OffsetDateTime;
 
-use super::record::{Event, HEADER, Parsed, ReadWarning, Record, format_record, parse_journal};
+use super::record::{
+    Event, HEADER, Parsed, ReadWarning, Record, StartInfo, format_record, parse_journal,
+};
 
 /// A game's name in the store: its start time in UTC, `YYYYMMDD-HHMMSS`,
 /// with `-2`, `-3` … when several games started in the same second.
@@ -360,7 +362,7 @@ impl Store {
     /// journal waits in memory and the error is returned beside it.
     pub fn begin(
         &self,
-        start: &super::StartInfo,
+        start: &StartInfo,
         at: OffsetDateTime,
     ) -> (GameId, Journal, Result<Appended, JournalError>) {
         let base = GameId::from_time(at);
@@ -371,7 +373,7 @@ impl Store {
             id = GameId(format!("{}-{n}", base.as_str()));
         }
         let mut j = Journal::create(self.path_of(&id));
-        let r = j.append_at(&Event::Start(start.clone()), at);
+        let r = j.append_at(&Event::Start(Box::new(start.clone())), at);
         (id, j, r)
     }
 
@@ -447,6 +449,105 @@ impl Store {
     /// Reads a game's records (a torn last record dropped with a warning).
     pub fn read(&self, id: &GameId) -> io::Result<Parsed> {
         Ok(parse_journal(&fs::read(self.path_of(id))?))
+    }
+}
+
+/// What the app asks of the journal; the front end carries it out with a
+/// [`Sink`] before anything after it is said.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum JournalOp {
+    /// A new game begins: a new journal with this start record.
+    Begin(Box<StartInfo>),
+    /// Go on with a saved game's journal.
+    Continue(GameId),
+    /// Write a record to the current journal.
+    Append(Event),
+    /// Write a record to another game's journal (a game set aside).
+    AppendTo(GameId, Event),
+}
+
+/// What became of a [`JournalOp`], told back to the app.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum JournalStatus {
+    /// The journal of the game is this one.
+    Began(GameId),
+    /// A write failed; the records wait in memory.
+    Failed(JournalError),
+    /// The journal is whole again after failures.
+    Recovered { waited: usize },
+}
+
+/// The journal files of a session: carries out [`JournalOp`]s.
+#[derive(Debug)]
+pub struct Sink {
+    store: Store,
+    current: Option<(GameId, Journal)>,
+}
+
+impl Sink {
+    pub fn new(store: Store) -> Sink {
+        Sink {
+            store,
+            current: None,
+        }
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// The game being journalled.
+    pub fn current(&self) -> Option<&GameId> {
+        self.current.as_ref().map(|(id, _)| id)
+    }
+
+    /// Carries out one operation; what the app should hear of it.
+    pub fn apply(&mut self, op: JournalOp) -> Vec<JournalStatus> {
+        let mut out = Vec::new();
+        let report = |r: Result<Appended, JournalError>, out: &mut Vec<JournalStatus>| match r {
+            Ok(Appended::Written) => {}
+            Ok(Appended::Recovered { waited }) => out.push(JournalStatus::Recovered { waited }),
+            Err(e) => out.push(JournalStatus::Failed(e)),
+        };
+        match op {
+            JournalOp::Begin(start) => {
+                let (id, j, r) = self.store.begin(&start, OffsetDateTime::now_utc());
+                out.push(JournalStatus::Began(id.clone()));
+                report(r, &mut out);
+                self.current = Some((id, j));
+            }
+            JournalOp::Continue(id) => match Journal::reopen(self.store.path_of(&id)) {
+                Ok((j, _)) => {
+                    self.current = Some((id.clone(), j));
+                    out.push(JournalStatus::Began(id));
+                }
+                Err(e) => {
+                    // Go on in memory under a new file of the same game.
+                    out.push(JournalStatus::Failed(JournalError {
+                        kind: kind_of(&e),
+                        path: self.store.path_of(&id),
+                        detail: e.to_string(),
+                        first: true,
+                    }));
+                }
+            },
+            JournalOp::Append(event) => {
+                if let Some((_, j)) = &mut self.current {
+                    let r = j.append(&event);
+                    report(r, &mut out);
+                }
+            }
+            JournalOp::AppendTo(id, event) => match Journal::reopen(self.store.path_of(&id)) {
+                Ok((mut j, _)) => report(j.append(&event), &mut out),
+                Err(e) => out.push(JournalStatus::Failed(JournalError {
+                    kind: kind_of(&e),
+                    path: self.store.path_of(&id),
+                    detail: e.to_string(),
+                    first: true,
+                })),
+            },
+        }
+        out
     }
 }
 

@@ -25,6 +25,63 @@ pub mod speech;
 pub mod start;
 pub mod text;
 
-pub use journal::{GameId, Journal, JournalError, JournalErrorKind, Store};
+pub use journal::{
+    GameId, GameSummary, Journal, JournalError, JournalErrorKind, JournalOp, JournalStatus, Sink,
+    Store,
+};
 pub use record::{ClockEvent, Event, Penalty, Record, StartInfo};
-pub use replay::{GameRecord, Resumed, replay};
+pub use replay::{GameRecord, ResumeChoice, ResumeOffer, Resumed, replay};
+
+/// The export formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum ExportFormat {
+    /// PGN, for every chess program.
+    Pgn,
+    /// Braille Ready Format (North American Braille ASCII), for embossers
+    /// and notetakers.
+    Brf,
+    /// The same cells as Unicode braille, for braille displays.
+    Braille,
+    /// Large-print text: the moves as spoken, times and (=) marks.
+    Text,
+    /// The whole game spoken, as a WAV file (espeak-ng).
+    Speech,
+}
+
+impl ExportFormat {
+    pub const ALL: [ExportFormat; 5] = [
+        ExportFormat::Pgn,
+        ExportFormat::Brf,
+        ExportFormat::Braille,
+        ExportFormat::Text,
+        ExportFormat::Speech,
+    ];
+
+    /// The format's name (also its word after `save`).
+    pub fn name(self) -> &'static str {
+        match self {
+            ExportFormat::Pgn => "pgn",
+            ExportFormat::Brf => "brf",
+            ExportFormat::Braille => "braille",
+            ExportFormat::Text => "text",
+            ExportFormat::Speech => "speech",
+        }
+    }
+
+    /// The file name ending.
+    pub fn extension(self) -> &'static str {
+        match self {
+            ExportFormat::Pgn => "pgn",
+            ExportFormat::Brf => "brf",
+            ExportFormat::Braille => "braille.txt",
+            ExportFormat::Text => "txt",
+            ExportFormat::Speech => "wav",
+        }
+    }
+
+    /// A format by its name, any case.
+    pub fn from_name(s: &str) -> Option<ExportFormat> {
+        let s = s.trim().to_ascii_lowercase();
+        ExportFormat::ALL.into_iter().find(|f| f.name() == s)
+    }
+}

@@ -132,7 +132,7 @@ pub struct Penalty {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Event {
     /// The first record.
-    Start(StartInfo),
+    Start(Box<StartInfo>),
     /// A move: its number, the side, SAN (with `+`/`#`) and UCI.
     Move {
         number: u32,
@@ -576,7 +576,7 @@ impl Event {
                         _ => s.extra.push((k.to_string(), v)),
                     }
                 }
-                Event::Start(s)
+                Event::Start(Box::new(s))
             }
             "move" if w.len() == 4 => {
                 let (number, by) = parse_move_number(w[1])?;
@@ -817,7 +817,7 @@ mod tests {
 
     pub(crate) fn all_kinds() -> Vec<Event> {
         vec![
-            Event::Start(StartInfo {
+            Event::Start(Box::new(StartInfo {
                 white: "Anna \"the rock\" Müller".into(),
                 black: "Bob\\B".into(),
                 event: "Club championship".into(),
@@ -830,7 +830,7 @@ mod tests {
                 rules: Some("fide-2017".into()),
                 board: None,
                 extra: vec![("x-future".into(), "a=b c".into())],
-            }),
+            })),
             Event::Move {
                 number: 1,
                 by: Color::White,

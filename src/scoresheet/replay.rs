@@ -50,6 +50,53 @@ impl Resumed {
     }
 }
 
+/// Resume a game: ask the player first, or at once (`--resume`,
+/// `hector resume ID`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ResumeChoice {
+    Ask,
+    Now,
+}
+
+/// A saved game that can be resumed.
+#[derive(Debug, Clone)]
+pub struct ResumeOffer {
+    pub id: super::GameId,
+    /// When it started.
+    pub started: Option<time::OffsetDateTime>,
+    pub resumed: Resumed,
+    /// Records left out when reading the journal (torn, damaged).
+    pub read_warnings: Vec<super::record::ReadWarning>,
+    pub choice: ResumeChoice,
+}
+
+impl PartialEq for ResumeOffer {
+    fn eq(&self, other: &Self) -> bool {
+        self.id == other.id && self.choice == other.choice
+    }
+}
+
+impl ResumeOffer {
+    /// Reads a saved game of the store for resuming.
+    pub fn load(
+        store: &super::Store,
+        id: &super::GameId,
+        choice: ResumeChoice,
+    ) -> std::io::Result<ResumeOffer> {
+        let parsed = store.read(id)?;
+        let resumed = replay(&parsed.records).ok_or_else(|| {
+            std::io::Error::new(std::io::ErrorKind::InvalidData, "no start record")
+        })?;
+        Ok(ResumeOffer {
+            id: id.clone(),
+            started: parsed.records.first().map(|r| r.at),
+            resumed,
+            read_warnings: parsed.warnings,
+            choice,
+        })
+    }
+}
+
 /// The scoresheet as the exports need it: tags, the game, and per move the
 /// mover's clock and notes.
 #[derive(Debug, Clone)]
@@ -149,27 +196,50 @@ pub fn replay(records: &[Record]) -> Option<Resumed> {
             Game::new()
         }
     };
-    let mut r = Resumed {
-        start: start.clone(),
-        record: GameRecord::of_game(start.clone(), game.clone()),
-        game,
-        clock: None,
-        penalties: Vec::new(),
-        mismatch: None,
-        declared: None,
-        set_aside: false,
-        warnings,
-    };
+    let mut r = Resumed::fresh((**start).clone(), game);
+    r.warnings = warnings;
     for rec in rest {
-        apply(&mut r, rec);
+        r.apply(rec.seq, &rec.event);
     }
-    r.record.game = r.game.clone();
-    r.record.result = match (r.game.result(), &r.declared) {
-        (Some(res), _) => Some((res.outcome, reason_word(res.reason).to_string())),
-        (None, Some(d)) => Some(d.clone()),
-        (None, None) => None,
-    };
+    r.finish_record();
     Some(r)
+}
+
+impl Resumed {
+    /// A game just started, nothing recorded yet.
+    pub fn fresh(start: StartInfo, game: Game) -> Resumed {
+        Resumed {
+            record: GameRecord::of_game(start.clone(), game.clone()),
+            start,
+            game,
+            clock: None,
+            penalties: Vec::new(),
+            mismatch: None,
+            declared: None,
+            set_aside: false,
+            warnings: Vec::new(),
+        }
+    }
+
+    /// Applies one more event (as replaying does).
+    pub fn apply(&mut self, seq: u64, event: &Event) {
+        apply(self, seq, event);
+    }
+
+    /// The result as recorded: the rules layer's, or a declared one.
+    pub fn result(&self) -> Option<(KnownOutcome, String)> {
+        match (self.game.result(), &self.declared) {
+            (Some(res), _) => Some((res.outcome, reason_word(res.reason).to_string())),
+            (None, Some(d)) => Some(d.clone()),
+            (None, None) => None,
+        }
+    }
+
+    /// Brings [`Resumed::record`] up to date with the game.
+    pub fn finish_record(&mut self) {
+        self.record.game = self.game.clone();
+        self.record.result = self.result();
+    }
 }
 
 fn refused(r: &mut Resumed, seq: u64, what: &str) {
@@ -190,9 +260,8 @@ fn note(r: &mut Resumed, n: Note) {
     }
 }
 
-fn apply(r: &mut Resumed, rec: &Record) {
-    let seq = rec.seq;
-    match &rec.event {
+fn apply(r: &mut Resumed, seq: u64, event: &Event) {
+    match event {
         Event::Start(_) => refused(r, seq, "start"),
         Event::Move { san, uci, .. } => {
             let Some(mv) = record_move(r.game.position(), san, uci) else {
@@ -358,7 +427,7 @@ mod tests {
     #[test]
     fn moves_offers_and_clocks_come_back() {
         let r = replay(&recs(vec![
-            Event::Start(StartInfo::default()),
+            Event::Start(Box::default()),
             mv(1, Color::White, "e4", "e2e4"),
             press(Color::White, 299_000, 300_000),
             mv(1, Color::Black, "e5", "e7e5"),
@@ -390,7 +459,7 @@ mod tests {
             ("Ng1", "f3g1"),
             ("Ng8", "f6g8"),
         ];
-        let mut ev = vec![Event::Start(StartInfo::default())];
+        let mut ev = vec![Event::Start(Box::default())];
         for round in 0..2 {
             for (i, (san, uci)) in shuffle.iter().enumerate() {
                 let by = if i % 2 == 0 {
@@ -437,7 +506,7 @@ mod tests {
     #[test]
     fn a_bad_record_is_skipped_with_a_warning() {
         let r = replay(&recs(vec![
-            Event::Start(StartInfo::default()),
+            Event::Start(Box::default()),
             mv(1, Color::White, "e5", "e2e5"),
             mv(1, Color::White, "d4", "d2d4"),
             Event::Accept { by: Color::Black },
@@ -464,10 +533,10 @@ mod tests {
     fn a_game_from_a_fen_replays_from_it() {
         let fen = "4k3/8/8/8/8/8/4P3/4K3 b - - 0 30";
         let r = replay(&recs(vec![
-            Event::Start(StartInfo {
+            Event::Start(Box::new(StartInfo {
                 fen: Some(fen.into()),
                 ..StartInfo::default()
-            }),
+            })),
             mv(30, Color::Black, "Kd7", "e8d7"),
         ]))
         .unwrap();

@@ -327,10 +327,10 @@ impl Visitor for GameVisitor {
 /// A position from a FEN: standard castling, else Chess960.
 pub fn position_from_fen(fen: &str) -> Option<Chess> {
     let f: Fen = fen.trim().parse().ok()?;
-    f.clone()
-        .into_position(CastlingMode::Standard)
-        .or_else(|_| f.into_position(CastlingMode::Chess960))
-        .ok()
+    match f.clone().into_position(CastlingMode::Standard) {
+        Ok(p) => Some(p),
+        Err(_) => f.into_position(CastlingMode::Chess960).ok(),
+    }
 }
 
 /// Reads `[%clk h:mm:ss]` and `(=)` out of a comment; the rest is returned
@@ -632,7 +632,7 @@ impl Review {
     }
 
     /// Plays the next move; `None` at the end.
-    pub fn next(&mut self) -> Option<&Ply> {
+    pub fn forward(&mut self) -> Option<&Ply> {
         if self.at < self.game.plies.len() {
             self.at += 1;
             self.current()
@@ -643,7 +643,7 @@ impl Review {
 
     /// Takes the last move back; `None` at the start.  Returns the move
     /// taken back.
-    pub fn prev(&mut self) -> Option<&Ply> {
+    pub fn back(&mut self) -> Option<&Ply> {
         let i = self.at.checked_sub(1)?;
         self.at = i;
         self.game.plies.get(i)
@@ -746,16 +746,16 @@ mod tests {
     fn stepping_through_a_game() {
         let f = PgnFile::from_bytes(THREE.as_bytes().to_vec()).unwrap();
         let mut r = Review::new(f.game(1).unwrap());
-        assert!(r.prev().is_none());
-        assert_eq!(r.next().unwrap().san.to_string(), "e4");
-        assert_eq!(r.next().unwrap().san.to_string(), "e5");
-        assert_eq!(r.prev().unwrap().san.to_string(), "e5");
+        assert!(r.back().is_none());
+        assert_eq!(r.forward().unwrap().san.to_string(), "e4");
+        assert_eq!(r.forward().unwrap().san.to_string(), "e5");
+        assert_eq!(r.back().unwrap().san.to_string(), "e5");
         assert_eq!(r.at(), 1);
         assert_eq!(r.jump(3).unwrap().san.to_string(), "Bc4");
         assert_eq!(r.at(), 5);
         assert_eq!(r.end().unwrap().san.to_string(), "Qxf7#");
         assert!(r.position().is_checkmate());
-        assert!(r.next().is_none());
+        assert!(r.forward().is_none());
         r.start();
         assert_eq!(r.position(), Chess::default());
         assert!(r.jump(9).is_none());

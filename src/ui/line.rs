@@ -35,6 +35,8 @@ pub struct Outputs {
     pub tones: Option<ToneHandle>,
     /// The link to the player's board.
     pub board: Option<Link>,
+    /// The journal files (every game is journalled when set).
+    pub journal: Option<std::cell::RefCell<crate::scoresheet::Sink>>,
 }
 
 impl Outputs {
@@ -105,14 +107,14 @@ pub fn run(
 
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    let mut effects = startup;
+    let mut effects: std::collections::VecDeque<Effect> = startup.into();
     // The prompt is on screen and the player has not pressed Enter since:
     // a sentence that arrives now (the board, speech) starts a new line.
     let mut prompt_open = false;
     // Something was said since the last prompt: show it again.
     let mut prompt_due = true;
     loop {
-        for e in effects.drain(..) {
+        while let Some(e) = effects.pop_front() {
             match e {
                 Effect::Say(u) => {
                     if prompt_open {
@@ -126,6 +128,20 @@ pub fn run(
                 Effect::Silence => outputs.silence(),
                 Effect::Tone(t) => outputs.tone(t),
                 Effect::ToBoard(bytes) => outputs.to_board(bytes),
+                Effect::Journal(op) => {
+                    // Written and flushed before anything after it is said;
+                    // what became of it is told to the app at once.
+                    if let Some(j) = &outputs.journal {
+                        let statuses = j.borrow_mut().apply(op);
+                        for status in statuses {
+                            effects.extend(app.update(Msg::Journal(status), Instant::now()));
+                        }
+                    }
+                }
+                Effect::Export(format) => {
+                    let result = save(app, outputs, format);
+                    effects.extend(app.update(Msg::Exported(result), Instant::now()));
+                }
                 Effect::Quit => {
                     out.flush()?;
                     return Ok(());
@@ -155,6 +171,24 @@ pub fn run(
             prompt_open = false;
             prompt_due = true;
         }
-        effects = app.update(msg, Instant::now());
+        effects = app.update(msg, Instant::now()).into();
     }
+}
+
+/// `save` during a game: the journal read back and written beside the
+/// player, under a name that does not exist yet.
+fn save(
+    app: &App,
+    outputs: &Outputs,
+    format: crate::scoresheet::ExportFormat,
+) -> Result<std::path::PathBuf, String> {
+    let journal = outputs.journal.as_ref().ok_or("no journal")?;
+    let sink = journal.borrow();
+    let id = sink.current().ok_or("no journal")?.clone();
+    let rec = crate::ui::export::record_of(sink.store(), &id).map_err(|e| e.to_string())?;
+    let dir = std::env::current_dir().map_err(|e| e.to_string())?;
+    let path = crate::ui::export::free_path(&dir, &id, format);
+    crate::ui::export::write(format, &rec, app.phraser(), &path, false)
+        .map_err(|e| e.to_string())?;
+    Ok(path)
 }

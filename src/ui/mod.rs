@@ -1,3 +1,4 @@
 //! Front ends over the one app core.
 
+pub mod export;
 pub mod line;

@@ -1,0 +1,247 @@
+//! Writing a scoresheet export to a file, in the player's words: used by
+//! `hector export` and by `save` during a game.  Never overwrites a file
+//! unless told to (`--force`).
+
+use std::fs::{self, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use shakmaty::Color;
+
+use crate::game::{EndReason, PlayedMove};
+use crate::phrase::Phraser;
+use crate::scoresheet::text::{Labels, MoveWords};
+use crate::scoresheet::{
+    ExportFormat, GameId, GameRecord, Store, braille, pgn, replay, speech, text,
+};
+
+/// Why an export was not written.
+#[derive(Debug)]
+pub enum ExportError {
+    /// The file exists (and `--force` was not given).
+    Exists(PathBuf),
+    /// The saved game cannot be read.
+    NoGame(String),
+    /// Writing failed.
+    Io(String),
+}
+
+impl std::fmt::Display for ExportError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ExportError::Exists(p) => {
+                write!(f, "{} exists already (--force overwrites it)", p.display())
+            }
+            ExportError::NoGame(e) => write!(f, "{e}"),
+            ExportError::Io(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+/// A saved game's scoresheet.
+pub fn record_of(store: &Store, id: &GameId) -> Result<GameRecord, ExportError> {
+    let parsed = store
+        .read(id)
+        .map_err(|e| ExportError::NoGame(format!("{}: {e}", store.path_of(id).display())))?;
+    let r = replay(&parsed.records)
+        .ok_or_else(|| ExportError::NoGame(format!("{}: no start record", id)))?;
+    Ok(r.record)
+}
+
+fn end_reason(word: &str) -> Option<EndReason> {
+    Some(match word {
+        "checkmate" => EndReason::Checkmate,
+        "stalemate" => EndReason::Stalemate,
+        "dead-position" => EndReason::DeadPosition,
+        "fivefold-repetition" => EndReason::FivefoldRepetition,
+        "seventy-five-moves" => EndReason::SeventyFiveMoves,
+        "threefold-repetition" => EndReason::ThreefoldRepetition,
+        "fifty-moves" => EndReason::FiftyMoves,
+        "agreement" => EndReason::Agreement,
+        "resignation" => EndReason::Resignation,
+        _ => return None,
+    })
+}
+
+/// The sentence of a record's result, if the game is over.
+pub fn result_sentence(rec: &GameRecord, phraser: &Phraser) -> Option<String> {
+    let (outcome, reason) = rec.result.as_ref()?;
+    Some(match end_reason(reason) {
+        Some(r) => phraser.game_over(r, outcome.winner()),
+        None => phraser.message("over_unknown", &[]),
+    })
+}
+
+/// A move as announced, with its number.
+fn announce(phraser: &Phraser, before: &shakmaty::Chess, m: &PlayedMove) -> String {
+    let words = phraser.say_move(before, m.mv);
+    let key = match m.by {
+        Color::White => "move_number_white",
+        Color::Black => "move_number_black",
+    };
+    phraser.message(key, &[("number", &m.number.to_string()), ("move", &words)])
+}
+
+/// The export as bytes (all but speech).
+pub fn render(format: ExportFormat, rec: &GameRecord, phraser: &Phraser) -> Vec<u8> {
+    match format {
+        ExportFormat::Pgn => pgn::to_pgn(rec).into_bytes(),
+        ExportFormat::Brf => braille::to_brf(rec).into_bytes(),
+        ExportFormat::Braille => braille::to_unicode(rec).into_bytes(),
+        ExportFormat::Text | ExportFormat::Speech => {
+            let labels = Labels {
+                white: phraser.side(Color::White),
+                black: phraser.side(Color::Black),
+                date: phraser.message("label_date", &[]),
+                event: phraser.message("label_event", &[]),
+                time_control: phraser.message("label_time_control", &[]),
+                result: phraser.message("label_result", &[]),
+            };
+            let say = |before: &shakmaty::Chess, m: &PlayedMove| phraser.say_move(before, m.mv);
+            let result = result_sentence(rec, phraser);
+            text::to_text(rec, &labels, &MoveWords::Spoken(&say), result.as_deref()).into_bytes()
+        }
+    }
+}
+
+/// Writes the export to `path` (not over an existing file unless `force`).
+pub fn write(
+    format: ExportFormat,
+    rec: &GameRecord,
+    phraser: &Phraser,
+    path: &Path,
+    force: bool,
+) -> Result<(), ExportError> {
+    if !force && path.exists() {
+        return Err(ExportError::Exists(path.to_path_buf()));
+    }
+    if format == ExportFormat::Speech {
+        let lines = speech::script(
+            rec,
+            &|b, m| announce(phraser, b, m),
+            result_sentence(rec, phraser),
+        );
+        // Written beside, then moved: a failed run leaves no half file.
+        let tmp = path.with_extension("wav.part");
+        speech::write_wav(&lines, phraser.move_lang(), &tmp)
+            .map_err(|e| ExportError::Io(e.to_string()))?;
+        if !force && path.exists() {
+            let _ = fs::remove_file(&tmp);
+            return Err(ExportError::Exists(path.to_path_buf()));
+        }
+        return fs::rename(&tmp, path).map_err(|e| ExportError::Io(e.to_string()));
+    }
+    let bytes = render(format, rec, phraser);
+    let mut f = if force {
+        OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(path)
+    } else {
+        OpenOptions::new().write(true).create_new(true).open(path)
+    }
+    .map_err(|e| match e.kind() {
+        std::io::ErrorKind::AlreadyExists => ExportError::Exists(path.to_path_buf()),
+        _ => ExportError::Io(format!("{}: {e}", path.display())),
+    })?;
+    f.write_all(&bytes)
+        .and_then(|_| f.sync_all())
+        .map_err(|e| ExportError::Io(format!("{}: {e}", path.display())))
+}
+
+/// A file name in `dir` for a game's export that does not exist yet:
+/// `ID.pgn`, `ID-2.pgn` …
+pub fn free_path(dir: &Path, id: &GameId, format: ExportFormat) -> PathBuf {
+    let mut n = 1;
+    loop {
+        let name = if n == 1 {
+            format!("{}.{}", id, format.extension())
+        } else {
+            format!("{}-{n}.{}", id, format.extension())
+        };
+        let p = dir.join(name);
+        if !p.exists() {
+            return p;
+        }
+        n += 1;
+    }
+}
+
+/// A `--fen` or `--pgn` problem in the player's words.
+pub fn start_error_sentence(phraser: &Phraser, e: &crate::scoresheet::start::StartError) -> String {
+    use crate::scoresheet::start::StartError;
+    match e {
+        StartError::FenSyntax {
+            field,
+            text,
+            rank: Some(rank),
+        } if *field == crate::scoresheet::start::FenField::Board => phraser.message(
+            "fen_bad_rank",
+            &[("rank", &rank.to_string()), ("text", text)],
+        ),
+        StartError::FenSyntax { field, text, .. } => phraser.message(
+            "fen_bad_field",
+            &[("field", &field.number().to_string()), ("text", text)],
+        ),
+        StartError::FenPosition { problems } => phraser.message(
+            "fen_illegal",
+            &[(
+                "why",
+                &problems
+                    .iter()
+                    .map(|p| format!("{p:?}"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            )],
+        ),
+        StartError::Pgn(p) => pgn_problem_sentence(phraser, p),
+    }
+}
+
+/// A PGN file's problem in the player's words.
+pub fn pgn_problem_sentence(
+    phraser: &Phraser,
+    p: &crate::scoresheet::review::PgnProblem,
+) -> String {
+    use crate::scoresheet::review::PgnProblem;
+    match p {
+        PgnProblem::Io(why) => phraser.message("pgn_unreadable", &[("why", why)]),
+        PgnProblem::NoGames => phraser.message("pgn_no_games", &[]),
+        PgnProblem::NoSuchGame { number, count } => phraser.message(
+            "pgn_no_such_game",
+            &[
+                ("number", &number.to_string()),
+                ("count", &count.to_string()),
+            ],
+        ),
+        PgnProblem::IllegalMove {
+            game,
+            line,
+            number,
+            by,
+            san,
+        } => phraser.message(
+            "pgn_illegal_move",
+            &[
+                ("game", &game.to_string()),
+                ("line", &line.to_string()),
+                (
+                    "move",
+                    &format!(
+                        "{number}{} {san}",
+                        if *by == Color::White { "." } else { "..." }
+                    ),
+                ),
+            ],
+        ),
+        PgnProblem::BadFen { game, line, fen } => phraser.message(
+            "pgn_bad_fen",
+            &[
+                ("game", &game.to_string()),
+                ("line", &line.to_string()),
+                ("fen", fen),
+            ],
+        ),
+    }
+}

@@ -23,6 +23,7 @@ pub mod audio;
 pub mod board;
 pub mod command;
 pub mod config;
+pub mod engine;
 pub mod game;
 pub mod keymap;
 pub mod msg;

@@ -29,3 +29,127 @@ pub use session::{
     SearchResult, Timeouts, Waiting,
 };
 pub use settings::{EngineSettings, OptionNote, Strength, Wanted};
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::Color;
+
+    use super::*;
+    use crate::speech::vocab::Lang;
+    use crate::speech::{MoveOptions, MoveStyle, Phraser};
+
+    /// Every sentence the engine module can ask for, with its placeholders.
+    fn all_phrases(p: &Phraser) -> Vec<(&'static str, Vec<(&'static str, String)>)> {
+        let mut out = Vec::new();
+        let scores = [
+            Score::Cp(0),
+            Score::Cp(-50),
+            Score::Cp(100),
+            Score::Cp(-260),
+            Score::Cp(900),
+            Score::Mate {
+                winner: Color::Black,
+                moves: 3,
+            },
+            Score::Mate {
+                winner: Color::White,
+                moves: 1,
+            },
+            Score::Mate {
+                winner: Color::White,
+                moves: 0,
+            },
+        ];
+        for s in scores {
+            let phrase = s.phrase();
+            out.push((phrase.key, phrase.args(|c| p.side(c))));
+        }
+        let faults = [
+            Fault::NotFound {
+                program: "stockfish".into(),
+            },
+            Fault::CannotStart {
+                program: "x".into(),
+                why: "permission denied".into(),
+            },
+            Fault::Crashed { exit: None },
+            Fault::Hung {
+                waiting: Waiting::Move,
+            },
+            Fault::Garbage { line: "???".into() },
+            Fault::IllegalMove { uci: "e2e5".into() },
+        ];
+        for f in faults {
+            let (key, mut args) = f.phrase();
+            args.push(("restart", "engine restart".into()));
+            out.push((key, args));
+        }
+        let notes = [
+            OptionNote::NotOffered(Wanted::Elo),
+            OptionNote::NotOffered(Wanted::SkillLevel),
+            OptionNote::NotOffered(Wanted::Ponder),
+            OptionNote::NotOffered(Wanted::Chess960),
+            OptionNote::NotOffered(Wanted::Named("Contempt".into())),
+            OptionNote::Adjusted {
+                wanted: Wanted::Elo,
+                asked: 800,
+                used: 1350,
+            },
+            OptionNote::Adjusted {
+                wanted: Wanted::SkillLevel,
+                asked: 30,
+                used: 20,
+            },
+            OptionNote::Adjusted {
+                wanted: Wanted::Hash,
+                asked: 0,
+                used: 1,
+            },
+            OptionNote::BadValue {
+                name: "Threads".into(),
+                value: "many".into(),
+            },
+        ];
+        for n in notes {
+            out.push(n.phrase());
+        }
+        out.push(("engine_ready", vec![("name", "Stockfish 15.1".into())]));
+        out
+    }
+
+    #[test]
+    fn every_engine_sentence_is_in_every_language_and_filled() {
+        for lang in [Lang::En, Lang::De, Lang::It] {
+            let p = Phraser::builtin(MoveStyle::AppendixD, lang, MoveOptions::default());
+            for (key, args) in all_phrases(&p) {
+                let args: Vec<(&str, &str)> = args.iter().map(|(k, v)| (*k, v.as_str())).collect();
+                let text = p.message(key, &args);
+                assert_ne!(text, key, "{lang:?}: no message {key}");
+                assert!(!text.contains(['{', '}']), "{lang:?} {key}: {text}");
+            }
+        }
+    }
+
+    #[test]
+    fn evaluations_read_as_sentences() {
+        let en = Phraser::builtin(MoveStyle::AppendixD, Lang::En, MoveOptions::default());
+        let de = Phraser::builtin(MoveStyle::AppendixD, Lang::De, MoveOptions::default());
+        let say = |p: &Phraser, s: Score| {
+            let phrase = s.phrase();
+            let args = phrase.args(|c| p.side(c));
+            let args: Vec<(&str, &str)> = args.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            p.message(phrase.key, &args)
+        };
+        assert_eq!(say(&en, Score::Cp(110)), "White is better by about a pawn.");
+        let mate = Score::Mate {
+            winner: Color::Black,
+            moves: 3,
+        };
+        assert_eq!(say(&en, mate), "Black mates in 3.");
+        assert_eq!(say(&de, mate), "Schwarz setzt in 3 Zügen matt.");
+        assert_eq!(
+            say(&de, Score::Cp(-230)),
+            "Schwarz steht etwa 2 Bauern besser."
+        );
+    }
+}

@@ -35,8 +35,8 @@ mod tests {
     use shakmaty::Color;
 
     use super::*;
-    use crate::speech::vocab::Lang;
-    use crate::speech::{MoveOptions, MoveStyle, Phraser};
+    use crate::phrase::{MoveOptions, MoveStyle, Phraser};
+    use crate::words::vocab::Lang;
 
     /// Every sentence the engine module can ask for, with its placeholders.
     fn all_phrases(p: &Phraser) -> Vec<(&'static str, Vec<(&'static str, String)>)> {

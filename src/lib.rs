@@ -54,6 +54,9 @@
 //! - [`scoresheet`]: the journal of every game (crash-safe, resumable),
 //!   exports (PGN, BRF, Unicode braille, large print, speech) and review;
 //!   it stands on `game` (beside `board`), the app phrases what it reports.
+//! - [`engine`]: a UCI engine for home play: the sans-IO session (through
+//!   the `shakmaty-uci` crate), the process driver, evaluations in words.
+//!   It stands on shakmaty only; the app drives it through `Msg`s.
 //!
 //! # Adding a module
 //!
@@ -68,6 +71,7 @@ pub mod audio;
 pub mod board;
 pub mod command;
 pub mod config;
+pub mod engine;
 pub mod game;
 pub mod keymap;
 pub mod msg;

@@ -158,12 +158,7 @@ impl App {
             SayKind::Move => self.phraser.move_lang(),
             _ => self.phraser.msg_lang(),
         };
-        let u = Utterance {
-            text,
-            lang: lang.to_owned(),
-            priority,
-            kind,
-        };
+        let u = Utterance::new(text, lang, priority, kind);
         self.last_said = Some(u.clone());
         out.push(Effect::Say(u));
         if kind == SayKind::Error {

@@ -188,28 +188,28 @@ fn play(args: &PlayArgs) -> ExitCode {
         .startup_messages
         .into_iter()
         .map(|text| {
-            Effect::Say(Utterance {
+            Effect::Say(Utterance::new(
                 text,
-                lang: lang.clone(),
-                priority: Priority::Normal,
-                kind: SayKind::Error,
-            })
+                lang.clone(),
+                Priority::Normal,
+                SayKind::Error,
+            ))
         })
         .collect();
     if let Some(text) = board_problem {
-        effects.push(Effect::Say(Utterance {
+        effects.push(Effect::Say(Utterance::new(
             text,
-            lang: lang.clone(),
-            priority: Priority::Normal,
-            kind: SayKind::Board,
-        }));
+            lang.clone(),
+            Priority::Normal,
+            SayKind::Board,
+        )));
     }
-    effects.push(Effect::Say(Utterance {
-        text: started.app.phraser().message("new_game", &[]),
+    effects.push(Effect::Say(Utterance::new(
+        started.app.phraser().message("new_game", &[]),
         lang,
-        priority: Priority::Normal,
-        kind: SayKind::Game,
-    }));
+        Priority::Normal,
+        SayKind::Game,
+    )));
     let result = match args.ui {
         UiKind::Line => line::run(&mut started.app, effects, args.prompt, &outputs, tx, rx),
     };

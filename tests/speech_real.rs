@@ -30,12 +30,7 @@ fn daemon() -> (MutexGuard<'static, ()>, PrivateSpeechd) {
 }
 
 fn move_utterance(text: &str) -> Utterance {
-    Utterance {
-        text: text.into(),
-        lang: "de".into(),
-        priority: Priority::Urgent,
-        kind: SayKind::Move,
-    }
+    Utterance::new(text, "de", Priority::Urgent, SayKind::Move)
 }
 
 fn status_channel() -> (

@@ -8,6 +8,8 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
+use super::utterance::Part;
+
 /// Why speech failed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SpeechError {
@@ -234,6 +236,20 @@ pub trait SpeechBackend {
     /// Whether [`BackendEvent::Ended`] is reported for sentences (otherwise
     /// the worker estimates how long a sentence takes).
     fn reports_end(&self) -> bool;
+    /// Whether [`speak_mixed`](Self::speak_mixed) speaks a sentence in
+    /// several languages as one utterance, each part in its own voice
+    /// (speech-dispatcher: SSML language spans).  Otherwise the worker
+    /// speaks the parts one after another.
+    fn mixes_languages(&self) -> bool {
+        false
+    }
+    /// Start speaking one sentence whose `parts` are in different languages
+    /// (`lang`: the sentence's own language); returns at once.  Called only
+    /// when [`mixes_languages`](Self::mixes_languages) is true.
+    fn speak_mixed(&mut self, parts: &[Part], lang: &str) -> Result<Started, SpeechError> {
+        let text: String = parts.iter().map(|p| p.text.as_str()).collect();
+        self.speak(&text, lang)
+    }
 }
 
 /// Creates a backend, on the thread that will own it, with the sink for its

@@ -17,6 +17,7 @@
 pub mod backend;
 mod explore;
 pub mod fake;
+pub mod link;
 mod messages;
 mod phrase;
 pub mod queue;
@@ -39,8 +40,9 @@ pub use messages::{allowed_placeholders, check_messages, key_line};
 pub use phrase::{Form, MoveOptions, MoveStyle, Phraser, Source};
 pub use queue::{Action, QueuePolicy, SpeechQueue};
 pub use template::TemplateError;
-pub use utterance::{Priority, SayKind, Utterance};
+pub use utterance::{Part, Priority, SayKind, Utterance};
 pub use worker::{
     LineSink, Pace, SpeechHandle, SpeechMode, SpeechStatus, SpeechWorker, StatusSink, WorkerConfig,
-    list_voices, list_voices_with, say_once, say_once_with, system_factory, tts_crate_factory,
+    list_voices, list_voices_with, say_once, say_once_with, say_utterance_once, system_factory,
+    tts_crate_factory,
 };

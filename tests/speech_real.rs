@@ -290,3 +290,69 @@ fn line_mode_speaks_every_move_through_the_daemon() {
     let (samples, _, _) = wav_samples(&wav);
     assert!(samples.iter().filter(|s| s.unsigned_abs() > 1000).count() > 1000);
 }
+
+/// Issue 8 item 10: an English sentence naming squares and a piece in
+/// Appendix D words is one SSML message whose German words are a German
+/// voice span; the daemon hands exactly that to espeak-ng, with English as
+/// the sentence's language, and audio comes out.
+#[test]
+fn an_english_sentence_speaks_its_appendix_d_words_in_the_german_voice() {
+    use hector::speech::Part;
+    let (_serial, daemon) = daemon();
+    let (status, rx) = status_channel();
+    let worker = SpeechWorker::spawn_system(
+        WorkerConfig {
+            mode: SpeechMode::Tts,
+            ..WorkerConfig::default()
+        },
+        status,
+    );
+    let sentence = Utterance::mixed(
+        vec![
+            Part::new("Felix sechs", "de"),
+            Part::new(" is attacked by ", "en"),
+            Part::new("Springer Gustav acht", "de"),
+            Part::new(".", "en"),
+        ],
+        "en",
+        Priority::Normal,
+        SayKind::Info,
+    );
+    assert_eq!(
+        sentence.text,
+        "Felix sechs is attacked by Springer Gustav acht."
+    );
+    worker.handle().say(sentence);
+    let seen = until(&rx, Duration::from_secs(20), "end of speech", |s| {
+        assert!(!matches!(s, SpeechStatus::FellBack { .. }), "{s:?}");
+        matches!(s, SpeechStatus::Ended { .. })
+    });
+    let voice = seen.iter().find_map(|s| match s {
+        SpeechStatus::Began { voice, .. } => voice.clone(),
+        _ => None,
+    });
+    assert_eq!(voice.as_deref(), Some("language en, spans de+en"));
+    worker.shutdown(Duration::from_secs(1));
+
+    let log = daemon.log_text();
+    assert!(log.contains("SET SELF LANGUAGE en"), "sentence not English");
+    assert!(log.contains("SET SELF SSML_MODE on"), "SSML mode not set");
+    let sent = "<speak><voice xml:lang=\"de\">Felix sechs</voice> is attacked by \
+                <voice xml:lang=\"de\">Springer Gustav acht</voice>.</speak>";
+    assert!(log.contains(sent), "the SSML was not sent as is");
+    // What the daemon passed on to the synthesizer: the same spans (with
+    // its index marks added), and English for the sentence.
+    let spans = "<voice xml:lang=\"de\">Felix sechs</voice> is attacked by \
+                 <voice xml:lang=\"de\">Springer Gustav acht</voice>";
+    assert!(
+        log.lines()
+            .any(|l| l.contains("Command sent to output module") && l.contains(spans)),
+        "the spans did not reach espeak-ng"
+    );
+    assert!(log.contains("language=en"), "synthesizer not told English");
+    let wav = std::fs::read(&daemon.capture).unwrap_or_default();
+    let (samples, rate, channels) = wav_samples(&wav);
+    let secs = samples.len() as f64 / f64::from(rate) / f64::from(channels.max(1));
+    eprintln!("mixed sentence: {secs:.2} s of audio");
+    assert!(secs > 1.0, "{secs} s of audio");
+}

@@ -143,8 +143,13 @@ impl App {
                 self.say(&mut out, t, Priority::Normal, SayKind::Info);
             }
             Msg::Speech(SpeechStatus::Began { .. } | SpeechStatus::Ended { .. }) => {}
-            Msg::Audio(AudioStatus::Unavailable { why }) => {
-                let t = self.message("sound_unavailable", &[("why", &why)]);
+            Msg::Audio(AudioStatus::Unavailable { bell, .. }) => {
+                let key = if bell {
+                    "sound_unavailable"
+                } else {
+                    "sound_unavailable_silent"
+                };
+                let t = self.message(key, &[]);
                 self.say(&mut out, t, Priority::Normal, SayKind::Info);
             }
             Msg::Audio(AudioStatus::Available) => {}

@@ -1,6 +1,6 @@
 //! The `hector` command line.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::process::ExitCode;
 use std::sync::{Arc, mpsc};
 use std::time::Duration;
@@ -151,15 +151,10 @@ fn play(args: &PlayArgs) -> ExitCode {
     };
     let tones = started.any_tone().then(|| {
         let tx = tx.clone();
-        // A bell only where a terminal hears it: never into a pipe.
-        let bell: hector::audio::BellSink = if std::io::stdout().is_terminal() {
-            hector::audio::terminal_bell()
-        } else {
-            Arc::new(|| {})
-        };
         TonePlayer::spawn_default(
             started.tones,
-            bell,
+            // A bell only where a terminal hears it: never into a pipe.
+            hector::audio::terminal_bell_if_tty(),
             Arc::new(move |s| {
                 let _ = tx.send(Msg::Audio(s));
             }),

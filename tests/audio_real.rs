@@ -149,7 +149,7 @@ fn child_plays_the_error_tone() {
             volume: 1.0,
             ..ToneSettings::default()
         },
-        Arc::new(|| panic!("the bell rang: the device did not work")),
+        Some(Arc::new(|| panic!("the bell rang: the device did not work"))),
         Arc::new(move |s| {
             let _ = tx.send(s);
         }),
@@ -181,9 +181,9 @@ fn child_rings_the_bell() {
     let (tx, rx) = mpsc::channel();
     let player = TonePlayer::spawn_default(
         ToneSettings::default(),
-        Arc::new(move || {
+        Some(Arc::new(move || {
             b.fetch_add(1, Ordering::SeqCst);
-        }),
+        })),
         Arc::new(move |s| {
             let _ = tx.send(s);
         }),

@@ -911,7 +911,10 @@ mod tests {
         r.player.handle().play(Tone::Error);
         let status = r.status.recv_timeout(Duration::from_secs(5));
         let (_, bells, _, _) = finish(r);
-        assert!(matches!(status, Ok(AudioStatus::Unavailable { bell: false, .. })));
+        assert!(matches!(
+            status,
+            Ok(AudioStatus::Unavailable { bell: false, .. })
+        ));
         assert_eq!(bells, 0);
     }
 
@@ -933,7 +936,10 @@ mod tests {
         );
         player.handle().play(Tone::Error);
         let seen = status.recv_timeout(Duration::from_secs(5));
-        assert!(matches!(seen, Ok(AudioStatus::Unavailable { bell: false, .. })));
+        assert!(matches!(
+            seen,
+            Ok(AudioStatus::Unavailable { bell: false, .. })
+        ));
     }
 
     #[test]

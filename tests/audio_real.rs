@@ -149,7 +149,9 @@ fn child_plays_the_error_tone() {
             volume: 1.0,
             ..ToneSettings::default()
         },
-        Some(Arc::new(|| panic!("the bell rang: the device did not work"))),
+        Some(Arc::new(|| {
+            panic!("the bell rang: the device did not work")
+        })),
         Arc::new(move |s| {
             let _ = tx.send(s);
         }),

@@ -4,5 +4,6 @@
 mod util;
 
 mod board_games;
+mod engine;
 mod line_games;
 mod line_mode;

@@ -356,3 +356,89 @@ fn an_english_sentence_speaks_its_appendix_d_words_in_the_german_voice() {
     eprintln!("mixed sentence: {secs:.2} s of audio");
     assert!(secs > 1.0, "{secs} s of audio");
 }
+
+/// Issue 8 item 9: `hector say --speech print` prints the sentence and
+/// exits 0 without connecting to the speech service (here a socket that
+/// would accept the connection).
+#[test]
+fn say_with_speech_print_prints_and_never_touches_the_speech_service() {
+    let dir = std::env::temp_dir().join(format!("hector-say-print-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let socket = dir.join("speechd.sock");
+    let _ = std::fs::remove_file(&socket);
+    let listener = std::os::unix::net::UnixListener::bind(&socket).expect("bind");
+    listener.set_nonblocking(true).expect("nonblocking");
+    let t = Instant::now();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hector"))
+        .args([
+            "say",
+            "--speech",
+            "print",
+            "--config",
+            "/nonexistent/hector.toml",
+            "--move",
+            "Nf3",
+        ])
+        .env(
+            "SPEECHD_ADDRESS",
+            format!("unix_socket:{}", socket.display()),
+        )
+        .output()
+        .expect("hector runs");
+    let elapsed = t.elapsed();
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "Springer Felix drei\n"
+    );
+    assert!(
+        matches!(listener.accept(), Err(e) if e.kind() == std::io::ErrorKind::WouldBlock),
+        "hector connected to the speech service"
+    );
+    eprintln!("say --speech print: {elapsed:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 8 item 9: `hector voices` is a summary, one line per language with
+/// the number of voices and the one hector uses; `--all` adds every voice.
+#[test]
+fn voices_lists_per_language_the_count_and_the_voice_used() {
+    let (_guard, daemon) = daemon();
+    let run = |all: bool| {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_hector"));
+        cmd.arg("voices");
+        if all {
+            cmd.arg("--all");
+        }
+        let out = cmd
+            .env("SPEECHD_ADDRESS", daemon.address())
+            .output()
+            .expect("hector runs");
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let summary = run(false);
+    let lines: Vec<&str> = summary.lines().collect();
+    eprintln!(
+        "hector voices: {} lines, {} bytes",
+        lines.len(),
+        summary.len()
+    );
+    let german = lines
+        .iter()
+        .find(|l| l.starts_with("de: "))
+        .expect("a German line");
+    assert!(german.ends_with("; hector uses German"), "{german}");
+    for l in &lines {
+        let (lang, rest) = l.split_once(": ").expect("lang: ...");
+        assert!(!lang.is_empty() && !lang.contains(' '), "{l}");
+        assert!(
+            rest.contains(" voice") && rest.contains("; hector uses "),
+            "{l}"
+        );
+    }
+    assert!(summary.len() < 20_000, "{} bytes", summary.len());
+    let all = run(true);
+    assert!(all.len() > summary.len());
+    assert!(all.contains("German+"), "variants listed with --all");
+}

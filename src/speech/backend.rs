@@ -95,6 +95,28 @@ pub fn voices_by_language(
     map
 }
 
+/// The lines of `hector voices`: per language the number of voices and the
+/// one hector uses for it ([`choose_voice`]); with `all`, every voice and
+/// variant of the language too.
+pub fn voices_summary(voices: &[VoiceInfo], all: bool) -> Vec<String> {
+    let mut lines = Vec::new();
+    for (lang, group) in voices_by_language(voices) {
+        let owned: Vec<VoiceInfo> = group.iter().map(|v| (*v).clone()).collect();
+        let chosen = choose_voice(&owned, &lang).map_or("", |v| v.name.as_str());
+        let count = match group.len() {
+            1 => "1 voice".to_owned(),
+            n => format!("{n} voices"),
+        };
+        let mut line = format!("{lang}: {count}; hector uses {chosen}");
+        if all {
+            let names: Vec<&str> = group.iter().map(|v| v.name.as_str()).collect();
+            line.push_str(&format!(" (all: {})", names.join(", ")));
+        }
+        lines.push(line);
+    }
+    lines
+}
+
 /// Rate, pitch and volume as the user sets them, independent of the engine.
 ///
 /// `rate` and `pitch` run from −1 (slowest, lowest) through 0 (the engine's
@@ -322,6 +344,27 @@ mod tests {
         let map = voices_by_language(&voices);
         assert_eq!(map.keys().collect::<Vec<_>>(), ["de", "en"]);
         assert_eq!(map["de"].len(), 2);
+    }
+
+    #[test]
+    fn the_summary_counts_voices_and_names_the_one_used() {
+        let voices = [
+            v("German+Anika", "de", Some("Anika")),
+            v("German", "de", None),
+            v("Swiss German", "de-CH", None),
+            v("English", "en", None),
+        ];
+        assert_eq!(
+            voices_summary(&voices, false),
+            [
+                "de: 3 voices; hector uses German",
+                "en: 1 voice; hector uses English"
+            ]
+        );
+        assert_eq!(
+            voices_summary(&voices, true)[0],
+            "de: 3 voices; hector uses German (all: German, German+Anika, Swiss German)"
+        );
     }
 
     #[test]

@@ -19,7 +19,7 @@ pub mod worker;
 
 pub use backend::{
     BackendEvent, BackendFactory, EventSink, SpeechBackend, SpeechError, SpeechSettings, Started,
-    VoiceInfo, choose_voice, voices_by_language,
+    VoiceInfo, choose_voice, voices_by_language, voices_summary,
 };
 pub use queue::{Action, QueuePolicy, SpeechQueue};
 pub use utterance::{Part, Priority, SayKind, Utterance};

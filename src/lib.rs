@@ -22,6 +22,7 @@ pub mod app;
 pub mod audio;
 pub mod board;
 pub mod command;
+pub mod companion;
 pub mod config;
 pub mod game;
 pub mod keymap;

@@ -8,5 +8,6 @@ mod util;
 mod board_games;
 mod companion_game;
 mod companion_page;
+mod engine;
 mod line_games;
 mod line_mode;

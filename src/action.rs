@@ -76,6 +76,8 @@ actions! {
     Board => "board",
     /// Save the scoresheet (`save [pgn|brf|braille|text|speech]`).
     Export => "export",
+    /// Free the opponent's screen (companion page) for another opponent.
+    Release => "release",
     /// Say what can be asked for.
     Help => "help",
     /// End the session.

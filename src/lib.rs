@@ -70,6 +70,7 @@ pub mod app;
 pub mod audio;
 pub mod board;
 pub mod command;
+pub mod companion;
 pub mod config;
 pub mod engine;
 pub mod game;

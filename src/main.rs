@@ -1,6 +1,6 @@
 //! The `hector` command line.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::process::ExitCode;
 use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
@@ -11,10 +11,13 @@ use hector::audio::TonePlayer;
 use hector::board::Protocol;
 use hector::board::cli::{self as board_cli, BoardSpec, SimOptions};
 use hector::board::transport::{Link, PortSettings};
-use hector::msg::{BoardChoice, BoardProblem, Effect, Msg};
+use hector::companion::{CompanionConfig, CompanionServer, DEFAULT_LISTEN};
+use hector::msg::{BoardChoice, BoardProblem, CompanionChoice, Effect, Msg};
 use hector::scoresheet::{ExportFormat, ResumeChoice, ResumeOffer, Sink, StartInfo, Store};
 use hector::setup::{Overrides, start};
-use hector::speech::{SpeechMode, SpeechStatus, SpeechWorker, WorkerConfig};
+use hector::speech::{
+    Part, Priority, SayKind, SpeechMode, SpeechStatus, SpeechWorker, Utterance, WorkerConfig,
+};
 use hector::ui::line::{self, Outputs, PromptMode};
 
 /// hector: chess for blind and visually impaired players.
@@ -36,8 +39,9 @@ struct Cli {
 enum Cmd {
     /// Play a game: two players at one keyboard, moves typed in any notation.
     Play(PlayArgs),
-    /// List the speech voices of this machine, by language.
-    Voices,
+    /// List the speech voices of this machine: per language, how many and
+    /// the one hector uses.
+    Voices(VoicesArgs),
     /// Speak a sentence, or a move's announcement, to check that speech works.
     Say(SayArgs),
     /// The player's board: list ports, probe one, or simulate a board.
@@ -120,6 +124,13 @@ struct SimArgs {
 }
 
 #[derive(Debug, Clone, clap::Args)]
+struct VoicesArgs {
+    /// Also list every voice and variant of each language.
+    #[arg(long)]
+    all: bool,
+}
+
+#[derive(Debug, Clone, clap::Args)]
 struct SayArgs {
     /// Read TEXT as a move from the starting position and speak its
     /// announcement, e.g. `hector say --move Nf3`.
@@ -177,6 +188,12 @@ struct PlayArgs {
     /// The event's name for the scoresheet.
     #[arg(long, value_name = "NAME")]
     event: Option<String>,
+    /// Serve the opponent's screen: a page for the opponent's browser that
+    /// shows every move and takes theirs.  Default 127.0.0.1:8421 (this
+    /// computer only); on another address (e.g. 0.0.0.0:8421 for the
+    /// network) the page asks for the pairing code hector says.
+    #[arg(long, value_name = "ADDR:PORT", num_args = 0..=1, default_missing_value = "")]
+    companion: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -284,15 +301,10 @@ fn play_game(args: &PlayArgs, resume_id: Option<&str>) -> ExitCode {
     };
     let tones = started.any_tone().then(|| {
         let tx = tx.clone();
-        // A bell only where a terminal hears it: never into a pipe.
-        let bell: hector::audio::BellSink = if std::io::stdout().is_terminal() {
-            hector::audio::terminal_bell()
-        } else {
-            Arc::new(|| {})
-        };
         TonePlayer::spawn_default(
             started.tones,
-            bell,
+            // A bell only where a terminal hears it: never into a pipe.
+            hector::audio::terminal_bell_if_tty(),
             Arc::new(move |s| {
                 let _ = tx.send(Msg::Audio(s));
             }),
@@ -317,12 +329,27 @@ fn play_game(args: &PlayArgs, resume_id: Option<&str>) -> ExitCode {
     if let Some(o) = offer {
         effects.extend(started.app.update(Msg::Resume(Box::new(o)), now));
     }
+    let companion_settings = started.companion.clone();
+    let listen = match &args.companion {
+        Some(addr) if !addr.is_empty() => Some(addr.clone()),
+        Some(_) => Some(companion_settings.listen.clone().unwrap_or_default()),
+        None if companion_settings.enabled => {
+            Some(companion_settings.listen.clone().unwrap_or_default())
+        }
+        None => None,
+    };
+    let companion = listen.and_then(|listen| {
+        let (choice, server) = start_companion(&listen, &companion_settings, &tx);
+        effects.extend(started.app.update(Msg::CompanionChosen(choice), now));
+        server
+    });
     effects.extend(started.app.update(Msg::Start, now));
     let outputs = Outputs {
         speech: speech.as_ref().map(SpeechWorker::handle),
         tones: tones.as_ref().map(TonePlayer::handle),
         board,
         journal: Some(std::cell::RefCell::new(Sink::new(store))),
+        companion,
     };
     let result = match args.ui {
         UiKind::Line => line::run(&mut started.app, effects, args.prompt, &outputs, tx, rx),
@@ -339,6 +366,79 @@ fn play_game(args: &PlayArgs, resume_id: Option<&str>) -> ExitCode {
             eprintln!("hector: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// Start the opponent's screen on `listen` (empty: the default address).
+fn start_companion(
+    listen: &str,
+    settings: &hector::config::CompanionSettings,
+    tx: &mpsc::Sender<Msg>,
+) -> (CompanionChoice, Option<CompanionServer>) {
+    use std::net::ToSocketAddrs;
+    let addr = if listen.is_empty() {
+        Ok(DEFAULT_LISTEN)
+    } else {
+        listen
+            .to_socket_addrs()
+            .ok()
+            .and_then(|mut a| a.next())
+            .ok_or_else(|| "not an address and port such as 127.0.0.1:8421".to_owned())
+    };
+    let shown = if listen.is_empty() {
+        DEFAULT_LISTEN.to_string()
+    } else {
+        listen.to_owned()
+    };
+    let addr = match addr {
+        Ok(a) => a,
+        Err(why) => {
+            return (
+                CompanionChoice::Failed {
+                    address: shown,
+                    why,
+                },
+                None,
+            );
+        }
+    };
+    let config = CompanionConfig {
+        listen: addr,
+        view_without_code: settings.view_without_code,
+        require_code: settings.require_code,
+        ..CompanionConfig::default()
+    };
+    let tx = tx.clone();
+    let sink = Box::new(move |e| {
+        let _ = tx.send(Msg::Companion(e));
+    });
+    match CompanionServer::start(config, sink) {
+        Ok(server) => {
+            let bound = server.local_addr();
+            let address = if bound.ip().is_unspecified() {
+                // Every address of this computer: name it by its host name.
+                let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+                    .map(|h| h.trim().to_owned())
+                    .unwrap_or_default();
+                let host = if host.is_empty() {
+                    "localhost".to_owned()
+                } else {
+                    host
+                };
+                format!("http://{host}:{}/", bound.port())
+            } else {
+                server.url()
+            };
+            let code = server.code();
+            (CompanionChoice::Ready { address, code }, Some(server))
+        }
+        Err(e) => (
+            CompanionChoice::Failed {
+                address: shown,
+                why: e.to_string(),
+            },
+            None,
+        ),
     }
 }
 
@@ -437,22 +537,23 @@ fn board(cmd: &BoardCmd) -> ExitCode {
 }
 
 /// `hector voices`: one line per language.
-fn voices() -> ExitCode {
+fn voices(args: &VoicesArgs) -> ExitCode {
     match hector::speech::list_voices() {
         Ok(list) => {
             let mut out = std::io::stdout().lock();
-            for (lang, voices) in hector::speech::voices_by_language(&list) {
-                let names: Vec<&str> = voices.iter().map(|v| v.name.as_str()).collect();
+            for line in hector::speech::voices_summary(&list, args.all) {
                 // A closed pipe (`hector voices | head`) ends the list quietly.
-                if writeln!(out, "{lang}: {} voices: {}", names.len(), names.join(", ")).is_err() {
+                if writeln!(out, "{line}").is_err() {
                     break;
                 }
             }
             ExitCode::SUCCESS
         }
         Err(e) => {
+            let why = e.to_string();
             println!(
-                "Speech is not working: {e}. Install speech-dispatcher and espeak-ng (see the README)."
+                "Speech is not working: {}. Install speech-dispatcher and espeak-ng (see the README).",
+                why.trim_end_matches('.')
             );
             ExitCode::FAILURE
         }
@@ -484,7 +585,23 @@ fn say(args: &SayArgs) -> ExitCode {
         (text, phraser.msg_lang().to_owned())
     };
     println!("{sentence}");
-    match hector::speech::say_once(&sentence, &lang, started.speech_settings) {
+    if started.speech == SpeechMode::Print {
+        // Printed is all that was asked for: the speech service is not touched.
+        return ExitCode::SUCCESS;
+    }
+    // Appendix D words in a message are spoken in their own voice.
+    let stretches = phraser.by_language(&sentence);
+    let utterance = if stretches.len() > 1 {
+        let parts = stretches
+            .into_iter()
+            .map(|(text, lang)| Part::new(text, lang))
+            .collect();
+        Utterance::mixed(parts, phraser.msg_lang(), Priority::Urgent, SayKind::Info)
+    } else {
+        Utterance::new(sentence.clone(), lang, Priority::Urgent, SayKind::Info)
+    };
+    let factory = hector::speech::system_factory();
+    match hector::speech::say_utterance_once(factory, utterance, started.speech_settings) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             println!(
@@ -594,7 +711,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match &cli.command {
         Some(Cmd::Play(args)) => play(args),
-        Some(Cmd::Voices) => voices(),
+        Some(Cmd::Voices(args)) => voices(args),
         Some(Cmd::Say(args)) => say(args),
         Some(Cmd::Board(cmd)) => board(cmd),
         Some(Cmd::Games(args)) => games(args),

@@ -3,6 +3,7 @@
 
 use crate::audio::{AudioStatus, Tone};
 use crate::board::{LinkEvent, Protocol, TrackerConfig};
+use crate::companion::CompanionEvent;
 use crate::scoresheet::{ExportFormat, JournalOp, JournalStatus, ResumeOffer};
 use crate::speech::{SpeechStatus, Utterance};
 use crate::toml_error::FileError;
@@ -37,6 +38,26 @@ pub enum Msg {
     /// A scoresheet asked for with `save` was written (the file), or why
     /// not.
     Exported(Result<std::path::PathBuf, String>),
+    /// The opponent's screen (companion page): started or not.
+    CompanionChosen(CompanionChoice),
+    /// The opponent's screen: connected, disconnected, or an action of the
+    /// opponent (a move, a draw offer, resignation).
+    Companion(CompanionEvent),
+    /// The opponent's seat was freed (after [`Effect::CompanionRelease`]);
+    /// the new pairing code, when one is needed.
+    CompanionReleased { code: Option<String> },
+}
+
+/// The opponent's screen asked for at start-up.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CompanionChoice {
+    /// Serving at `address` (what to open in a browser).
+    Ready {
+        address: String,
+        code: Option<String>,
+    },
+    /// Could not listen at `address`.
+    Failed { address: String, why: String },
 }
 
 /// A problem with one of the user's files, found at start-up; the built-in
@@ -90,6 +111,8 @@ pub enum Effect {
     Journal(JournalOp),
     /// Save the scoresheet of the current game in this format.
     Export(ExportFormat),
+    /// Free the opponent's seat on the companion page.
+    CompanionRelease,
     /// End the session.
     Quit,
 }

@@ -127,6 +127,7 @@ impl App {
             Action::Silence => out.push(Effect::Silence),
             Action::Board => self.board_report(out),
             Action::Export => self.save(None, out),
+            Action::Release => self.release_companion(out),
             Action::Help => {
                 let t = self.message("help_intro", &[]);
                 self.info(out, t);

@@ -13,6 +13,7 @@ use std::time::Instant;
 use crate::app::App;
 use crate::audio::{Tone, ToneHandle};
 use crate::board::transport::Link;
+use crate::companion::{CompanionServer, Snapshot};
 use crate::msg::{Effect, Msg};
 use crate::speech::{SpeechHandle, Utterance};
 
@@ -37,6 +38,8 @@ pub struct Outputs {
     pub board: Option<Link>,
     /// The journal files (every game is journalled when set).
     pub journal: Option<std::cell::RefCell<crate::scoresheet::Sink>>,
+    /// The opponent's screen (companion page), when it runs.
+    pub companion: Option<CompanionServer>,
 }
 
 impl Outputs {
@@ -113,6 +116,9 @@ pub fn run(
     let mut prompt_open = false;
     // Something was said since the last prompt: show it again.
     let mut prompt_due = true;
+    // What the opponent's page shows now: a new snapshot goes out only when
+    // something it shows changed.
+    let mut shown: Option<Snapshot> = None;
     loop {
         while let Some(e) = effects.pop_front() {
             match e {
@@ -142,10 +148,24 @@ pub fn run(
                     let result = save(app, outputs, format);
                     effects.extend(app.update(Msg::Exported(result), Instant::now()));
                 }
+                Effect::CompanionRelease => {
+                    if let Some(c) = &outputs.companion {
+                        c.release();
+                        let code = c.code();
+                        effects.extend(app.update(Msg::CompanionReleased { code }, Instant::now()));
+                    }
+                }
                 Effect::Quit => {
                     out.flush()?;
                     return Ok(());
                 }
+            }
+        }
+        if let Some(c) = &outputs.companion {
+            let now = app.companion_snapshot();
+            if shown.as_ref() != Some(&now) {
+                c.publish(&now);
+                shown = Some(now);
             }
         }
         if show_prompt && prompt_due {

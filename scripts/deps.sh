@@ -45,3 +45,5 @@ if ! command -v cargo >/dev/null; then
   echo "hector: cargo is missing: install Rust 1.95 or newer (https://rustup.rs)" >&2
   exit 1
 fi
+# python-chess for the PGN tests, in target/venv.
+"$(dirname "$0")/venv.sh" >/dev/null

@@ -76,6 +76,22 @@ actions! {
     Board => "board",
     /// Save the scoresheet (`save [pgn|brf|braille|text|speech]`).
     Export => "export",
+    /// Review: the next move.
+    Next => "next",
+    /// Review: take the last move back.
+    Previous => "previous",
+    /// Review: to the start position.
+    First => "start",
+    /// Review: to the end of the game.
+    End => "end",
+    /// Review: to a move (`goto N`).
+    Goto => "goto",
+    /// Review: list the games of the file.
+    Games => "games",
+    /// Review: choose a game (`game N`).
+    Game => "game",
+    /// Review: find games by a player's name or the event (`find TEXT`).
+    Find => "find",
     /// Free the opponent's screen (companion page) for another opponent.
     Release => "release",
     /// Say what can be asked for.

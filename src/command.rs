@@ -38,6 +38,8 @@ pub enum Command {
     Claim(Option<String>),
     /// Save the scoresheet, in the format named (PGN when none is).
     Export(Option<String>),
+    /// A review action with its argument (`goto N`, `game N`, `find TEXT`).
+    Review(Action, Option<String>),
     /// An action that takes no arguments.
     Do(Action),
 }
@@ -197,6 +199,10 @@ pub fn read_line(line: &str, keymap: &Keymap, args: &ArgReader<'_>) -> Input {
         },
         Action::Claim => Input::Command(Command::Claim((!rest.is_empty()).then(|| rest.join(" ")))),
         Action::Export => Input::Command(Command::Export(rest.first().map(|w| w.to_string()))),
+        Action::Goto | Action::Game | Action::Find => Input::Command(Command::Review(
+            name,
+            (!rest.is_empty()).then(|| rest.join(" ")),
+        )),
         other => no_args(Command::Do(other)),
     }
 }

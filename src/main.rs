@@ -54,6 +54,17 @@ enum Cmd {
     /// Write a saved game's scoresheet as PGN, BRF, Unicode braille,
     /// large-print text or speech (WAV).
     Export(ExportArgs),
+    /// Step through the games of a PGN file: next, previous, goto N, start,
+    /// end; games, game N, find NAME; every exploration command.
+    Review(ReviewArgs),
+}
+
+#[derive(Debug, Clone, clap::Args)]
+struct ReviewArgs {
+    /// The PGN file.
+    file: std::path::PathBuf,
+    #[command(flatten)]
+    play: PlayArgs,
 }
 
 #[derive(Debug, Clone, clap::Args)]
@@ -212,6 +223,21 @@ fn play(args: &PlayArgs) -> ExitCode {
     play_game(args, None)
 }
 
+/// `hector review FILE.pgn`: line mode over a PGN file, nothing journalled.
+fn review(args: &ReviewArgs) -> ExitCode {
+    let started = start(&args.play.settings);
+    match hector::scoresheet::review::PgnFile::read(&args.file) {
+        Ok(file) => run_session(started, &args.play, None, Some(file)),
+        Err(p) => {
+            println!(
+                "{}",
+                hector::app::pgn_problem_sentence(started.app.phraser(), &p)
+            );
+            ExitCode::FAILURE
+        }
+    }
+}
+
 fn play_game(args: &PlayArgs, resume_id: Option<&str>) -> ExitCode {
     let mut started = start(&args.settings);
     let store = store();
@@ -281,6 +307,21 @@ fn play_game(args: &PlayArgs, resume_id: Option<&str>) -> ExitCode {
             ResumeOffer::load(&store, &g.id, choice).ok()
         }),
     };
+    run_session(started, args, offer, None)
+}
+
+/// Line mode with speech, tones, the board and the companion page: a game
+/// (journalled, perhaps resumed) or a review.
+fn run_session(
+    mut started: hector::setup::Started,
+    args: &PlayArgs,
+    offer: Option<ResumeOffer>,
+    review: Option<hector::scoresheet::review::PgnFile>,
+) -> ExitCode {
+    let reviewing = review.is_some();
+    if let Some(file) = review {
+        started.app.start_review(file);
+    }
     let (tx, rx) = mpsc::channel::<Msg>();
     // Speech and tones first, before anything is printed: ALSA's own error
     // messages are silenced by the tone player as it opens the device.
@@ -348,7 +389,7 @@ fn play_game(args: &PlayArgs, resume_id: Option<&str>) -> ExitCode {
         speech: speech.as_ref().map(SpeechWorker::handle),
         tones: tones.as_ref().map(TonePlayer::handle),
         board,
-        journal: Some(std::cell::RefCell::new(Sink::new(store))),
+        journal: (!reviewing).then(|| std::cell::RefCell::new(Sink::new(store()))),
         companion,
     };
     let result = match args.ui {
@@ -717,6 +758,7 @@ fn main() -> ExitCode {
         Some(Cmd::Games(args)) => games(args),
         Some(Cmd::Resume(args)) => play_game(&args.play, Some(&args.id)),
         Some(Cmd::Export(args)) => export(args),
+        Some(Cmd::Review(args)) => review(args),
         None => play(&cli.play),
     }
 }

@@ -122,6 +122,7 @@ impl AppBuilder {
             sheet: None,
             epoch: 0,
             asking_resume: None,
+            review: None,
             companion: Default::default(),
         }
     }

@@ -84,7 +84,11 @@ impl App {
                 self.info(out, t);
             }
             Command::Claim(text) => self.claim(text, out),
+            Command::Export(_) if self.reviewing() => self.review_refuses(out),
             Command::Export(format) => self.save(format, out),
+            Command::Review(action, arg) => {
+                self.on_review_action(action, arg.as_deref(), out);
+            }
             Command::Do(action) => self.on_action(action, out),
         }
     }
@@ -92,6 +96,24 @@ impl App {
     /// An action without arguments.  One asked for without the arguments
     /// it needs gets its help sentence.
     pub(super) fn on_action(&mut self, action: Action, out: &mut Vec<Effect>) {
+        if self.on_review_action(action, None, out) {
+            return;
+        }
+        if self.reviewing()
+            && matches!(
+                action,
+                Action::Draw
+                    | Action::Accept
+                    | Action::Decline
+                    | Action::Resign
+                    | Action::New
+                    | Action::Export
+                    | Action::Claim
+            )
+        {
+            self.review_refuses(out);
+            return;
+        }
         let pos = self.game.position().clone();
         match action {
             Action::Material => {
@@ -150,7 +172,15 @@ impl App {
             | Action::Defenders
             | Action::Moves
             | Action::Last
-            | Action::Claim => {
+            | Action::Claim
+            | Action::Next
+            | Action::Previous
+            | Action::First
+            | Action::End
+            | Action::Goto
+            | Action::Games
+            | Action::Game
+            | Action::Find => {
                 let t = self.help_line(action);
                 self.say(out, t, Priority::Normal, SayKind::Error);
             }

@@ -23,7 +23,10 @@ mod builder;
 mod commands;
 mod companion;
 mod offers;
+mod review;
 mod scoresheet;
+
+pub use review::{pgn_problem_sentence, start_error_sentence};
 
 pub use builder::AppBuilder;
 
@@ -55,6 +58,8 @@ pub struct App {
     epoch: u64,
     /// A saved game waits for the answer: resume it?
     asking_resume: Option<Box<crate::scoresheet::ResumeOffer>>,
+    /// A PGN file under review (`hector review`).
+    review: Option<review::ReviewState>,
     /// The opponent's screen (companion page).
     companion: companion::CompanionState,
 }
@@ -166,7 +171,9 @@ impl App {
             Msg::BoardChosen(choice) => self.on_board_chosen(choice, now, &mut out),
             Msg::Start => {
                 // A resume question waiting is the first thing said.
-                if self.asking_resume.is_none() {
+                if self.reviewing() {
+                    self.review_start(&mut out);
+                } else if self.asking_resume.is_none() {
                     let t = self.message("new_game", &[]);
                     self.say(&mut out, t, Priority::Normal, SayKind::Game);
                 }
@@ -282,6 +289,7 @@ impl App {
                 let t = self.prompt();
                 self.info(out, t);
             }
+            Input::Move(_) if self.reviewing() => self.review_refuses(out),
             Input::Move(text) => self.on_move_text(&text, out),
             Input::BadArguments { command, .. } => {
                 let t = self.help_line(command);

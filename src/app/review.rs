@@ -1,0 +1,442 @@
+//! Reviewing a PGN file (`hector review FILE.pgn`): the games listed,
+//! chosen by number or found by name, and stepped through: next, previous,
+//! goto a move, start, end.  Each step is announced with the clock time
+//! when the file has one; every exploration command works on the position
+//! reached.  A malformed game is reported with its number and line; the
+//! others stay usable.
+
+use shakmaty::Color;
+
+use super::App;
+use crate::action::Action;
+use crate::game::Game;
+use crate::msg::Effect;
+use crate::phrase::Phraser;
+use crate::scoresheet::review::{PgnFile, PgnProblem, Ply, Review};
+use crate::scoresheet::start::{FenField, StartError};
+use crate::speech::{Priority, SayKind};
+
+/// The file under review and the game chosen.
+#[derive(Debug, Clone)]
+pub(super) struct ReviewState {
+    file: PgnFile,
+    current: Option<(usize, Review)>,
+}
+
+/// A PGN file's problem in the player's words.
+pub fn pgn_problem_sentence(phraser: &Phraser, p: &PgnProblem) -> String {
+    match p {
+        PgnProblem::Io(why) => phraser.message("pgn_unreadable", &[("why", why)]),
+        PgnProblem::NoGames => phraser.message("pgn_no_games", &[]),
+        PgnProblem::NoSuchGame { number, count } => phraser.message(
+            "pgn_no_such_game",
+            &[
+                ("number", &number.to_string()),
+                ("count", &count.to_string()),
+            ],
+        ),
+        PgnProblem::IllegalMove {
+            game,
+            line,
+            number,
+            by,
+            san,
+        } => phraser.message(
+            "pgn_illegal_move",
+            &[
+                ("game", &game.to_string()),
+                ("line", &line.to_string()),
+                (
+                    "move",
+                    &format!(
+                        "{number}{} {san}",
+                        if *by == Color::White { "." } else { "..." }
+                    ),
+                ),
+            ],
+        ),
+        PgnProblem::BadFen { game, line, fen } => phraser.message(
+            "pgn_bad_fen",
+            &[
+                ("game", &game.to_string()),
+                ("line", &line.to_string()),
+                ("fen", fen),
+            ],
+        ),
+    }
+}
+
+/// A `--fen` or `--pgn` problem in the player's words.
+pub fn start_error_sentence(phraser: &Phraser, e: &StartError) -> String {
+    match e {
+        StartError::FenSyntax {
+            field: FenField::Board,
+            text,
+            rank: Some(rank),
+        } => phraser.message(
+            "fen_bad_rank",
+            &[("rank", &rank.to_string()), ("text", text)],
+        ),
+        StartError::FenSyntax { field, text, .. } => phraser.message(
+            "fen_bad_field",
+            &[("field", &field.number().to_string()), ("text", text)],
+        ),
+        StartError::FenPosition { problems } => phraser.message(
+            "fen_illegal",
+            &[(
+                "why",
+                &problems
+                    .iter()
+                    .map(|p| format!("{p:?}"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            )],
+        ),
+        StartError::Pgn(p) => pgn_problem_sentence(phraser, p),
+    }
+}
+
+fn or_unknown(s: &str) -> &str {
+    if s.trim().is_empty() { "?" } else { s }
+}
+
+impl App {
+    /// Review this file instead of playing.
+    pub fn start_review(&mut self, file: PgnFile) {
+        self.review = Some(ReviewState {
+            file,
+            current: None,
+        });
+    }
+
+    /// Whether a file is being reviewed.
+    pub fn reviewing(&self) -> bool {
+        self.review.is_some()
+    }
+
+    /// The first sentences of a review: the games, or the only one opened.
+    pub(super) fn review_start(&mut self, out: &mut Vec<Effect>) {
+        let Some(state) = &self.review else {
+            return;
+        };
+        let count = state.file.games.len();
+        if count == 1 {
+            self.open_game(1, out);
+            return;
+        }
+        let t = self.message("review_file", &[("count", &count.to_string())]);
+        self.say(out, t, Priority::Normal, SayKind::Info);
+        self.list_games(None, out);
+        let t = self.message("review_choose", &[]);
+        self.info(out, t);
+    }
+
+    fn list_games(&mut self, only: Option<&[usize]>, out: &mut Vec<Effect>) {
+        let Some(state) = &self.review else {
+            return;
+        };
+        let lines: Vec<String> = state
+            .file
+            .games
+            .iter()
+            .filter(|g| only.is_none_or(|o| o.contains(&g.number)))
+            .map(|g| {
+                self.message(
+                    "review_game_line",
+                    &[
+                        ("number", &g.number.to_string()),
+                        ("white", or_unknown(&g.white)),
+                        ("black", or_unknown(&g.black)),
+                        ("result", or_unknown(&g.result)),
+                        ("date", or_unknown(&g.date)),
+                    ],
+                )
+            })
+            .collect();
+        for t in lines {
+            self.info(out, t);
+        }
+    }
+
+    fn open_game(&mut self, number: usize, out: &mut Vec<Effect>) {
+        let Some(state) = &mut self.review else {
+            return;
+        };
+        match state.file.game(number) {
+            Ok(g) => {
+                let e = g.entry.clone();
+                let plies = g.plies.len();
+                self.game = Game::from_position(g.start.clone());
+                state.current = Some((number, Review::new(g)));
+                let t = self.message(
+                    "review_opened",
+                    &[
+                        ("number", &number.to_string()),
+                        ("white", or_unknown(&e.white)),
+                        ("black", or_unknown(&e.black)),
+                        ("result", or_unknown(&e.result)),
+                        ("moves", &plies.to_string()),
+                    ],
+                );
+                self.say(out, t, Priority::Normal, SayKind::Game);
+            }
+            Err(p) => {
+                let t = pgn_problem_sentence(&self.phraser, &p);
+                self.say(out, t, Priority::Normal, SayKind::Error);
+            }
+        }
+    }
+
+    /// The sentence of a step: the move with its number, the draw offer,
+    /// the clock.
+    fn step_sentence(&self, p: &Ply) -> String {
+        let words = self.phraser.say_move(&p.before, p.mv);
+        let key = match p.by {
+            Color::White => "move_number_white",
+            Color::Black => "move_number_black",
+        };
+        let mut t = self.message(key, &[("number", &p.number.to_string()), ("move", &words)]);
+        if p.offer {
+            t = self.message("review_with_offer", &[("move", &t)]);
+        }
+        if let Some(ms) = p.clock_ms {
+            t = self.message(
+                "review_with_clock",
+                &[("move", &t), ("clock", &crate::scoresheet::pgn::clk(ms))],
+            );
+        }
+        t
+    }
+
+    /// The game on the board follows the review's cursor.
+    fn sync_review_game(&mut self) {
+        let Some(ReviewState {
+            current: Some((_, r)),
+            ..
+        }) = &self.review
+        else {
+            return;
+        };
+        let mut g = Game::from_position(r.game.start.clone());
+        for p in &r.game.plies[..r.at()] {
+            if g.play(p.mv).is_err() {
+                break;
+            }
+        }
+        self.game = g;
+    }
+
+    /// A review action; `false` when the action is not one of review.
+    pub(super) fn on_review_action(
+        &mut self,
+        action: Action,
+        arg: Option<&str>,
+        out: &mut Vec<Effect>,
+    ) -> bool {
+        if !matches!(
+            action,
+            Action::Next
+                | Action::Previous
+                | Action::First
+                | Action::End
+                | Action::Goto
+                | Action::Games
+                | Action::Game
+                | Action::Find
+        ) {
+            return false;
+        }
+        let Some(state) = &mut self.review else {
+            let t = self.help_line(action);
+            let t = self.message("review_only", &[("help", &t)]);
+            self.say(out, t, Priority::Normal, SayKind::Error);
+            return true;
+        };
+        match action {
+            Action::Games => {
+                self.list_games(None, out);
+                return true;
+            }
+            Action::Game => {
+                match arg.and_then(|a| a.parse::<usize>().ok()) {
+                    Some(n) => self.open_game(n, out),
+                    None => {
+                        let t = self.help_line(action);
+                        self.say(out, t, Priority::Normal, SayKind::Error);
+                    }
+                }
+                return true;
+            }
+            Action::Find => {
+                let text = arg.unwrap_or("");
+                let found = state.file.search(text);
+                if text.is_empty() || found.is_empty() {
+                    let t = self.message("review_found_none", &[("text", text)]);
+                    self.say(out, t, Priority::Normal, SayKind::Error);
+                } else {
+                    self.list_games(Some(&found), out);
+                }
+                return true;
+            }
+            _ => {}
+        }
+        let Some((_, r)) = &mut state.current else {
+            let t = self.message("review_no_game", &[]);
+            self.say(out, t, Priority::Normal, SayKind::Error);
+            return true;
+        };
+        let said = match action {
+            Action::Next => match r.forward().cloned() {
+                Some(p) => Ok(self.step_sentence(&p)),
+                None => Err(self.message("review_no_more", &[])),
+            },
+            Action::Previous => match r.back().cloned() {
+                Some(p) => {
+                    let m = self.step_sentence(&p);
+                    Ok(self.message("review_back", &[("move", &m)]))
+                }
+                None => Err(self.message("review_at_start_already", &[])),
+            },
+            Action::First => {
+                r.start();
+                let turn = self.phraser.turn(&r.position());
+                Ok(self.message("review_at_start", &[("turn", &turn)]))
+            }
+            Action::End => {
+                let result = r
+                    .game
+                    .outcome
+                    .map(|o| o.to_string())
+                    .unwrap_or_else(|| "*".into());
+                let last = r.end().cloned();
+                let m = last.map(|p| self.step_sentence(&p)).unwrap_or_default();
+                Ok(self.message("review_at_end", &[("move", &m), ("result", &result)]))
+            }
+            Action::Goto => match arg.and_then(|a| a.parse::<u32>().ok()) {
+                Some(n) => match r.jump(n).cloned() {
+                    Some(p) => Ok(self.step_sentence(&p)),
+                    None => Err(self.message("review_no_move", &[("number", &n.to_string())])),
+                },
+                None => Err(self.help_line(action)),
+            },
+            _ => return false,
+        };
+        self.sync_review_game();
+        match said {
+            Ok(t) => self.say(out, t, Priority::Normal, SayKind::Move),
+            Err(t) => self.say(out, t, Priority::Normal, SayKind::Error),
+        }
+        true
+    }
+
+    /// In review, what would change the game is not done.
+    pub(super) fn review_refuses(&mut self, out: &mut Vec<Effect>) {
+        let t = self.message("review_not_here", &[]);
+        self.say(out, t, Priority::Normal, SayKind::Error);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Instant;
+
+    use super::*;
+    use crate::msg::Msg;
+
+    const FILE: &str = "[White \"Anna\"]\n[Black \"Bob\"]\n[Result \"1-0\"]\n[Date \"2026.01.02\"]\n\n1. e4 {[%clk 0:04:58]} e5 {(=)} 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n\
+[White \"Carla\"]\n[Black \"Dieter Müller\"]\n[Result \"*\"]\n\n1. d4 d5 2. Ke3 *\n";
+
+    fn app() -> App {
+        let mut a = App::builder().build();
+        a.start_review(PgnFile::from_bytes(FILE.as_bytes().to_vec()).unwrap());
+        a
+    }
+
+    fn said(a: &mut App, line: &str) -> Vec<String> {
+        let msg = if line.is_empty() {
+            Msg::Start
+        } else {
+            Msg::Line(line.into())
+        };
+        a.update(msg, Instant::now())
+            .into_iter()
+            .filter_map(|e| match e {
+                Effect::Say(u) => Some(u.text),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_games_are_listed_chosen_and_stepped_through() {
+        let mut a = app();
+        let s = said(&mut a, "");
+        assert_eq!(s[0], "2 games in the file.");
+        assert_eq!(s[1], "Game 1: Anna against Bob, 1-0, 2026.01.02.");
+        assert_eq!(s[2], "Game 2: Carla against Dieter Müller, *, ?.");
+        assert_eq!(
+            said(&mut a, "next"),
+            vec!["Choose a game first: say game and its number."]
+        );
+        assert_eq!(
+            said(&mut a, "find muller"),
+            vec!["Game 2: Carla against Dieter Müller, *, ?."]
+        );
+        assert_eq!(
+            said(&mut a, "game 1"),
+            vec!["Game 1: Anna against Bob, 1-0. 7 moves. Say next for the first move."]
+        );
+        assert_eq!(
+            said(&mut a, "next"),
+            vec!["1. Bauer Eva vier; clock 0:04:58."]
+        );
+        assert_eq!(
+            said(&mut a, "next"),
+            vec!["1... Bauer Eva fünf, with a draw offer"]
+        );
+        // Exploration works on the position reached.
+        assert_eq!(said(&mut a, "square e5"), vec!["Eva fünf: black Bauer"]);
+        assert_eq!(
+            said(&mut a, "previous"),
+            vec!["Taken back: 1... Bauer Eva fünf, with a draw offer."]
+        );
+        assert_eq!(said(&mut a, "goto 3"), vec!["3. Läufer Cesar vier"]);
+        assert_eq!(a.game().history().len(), 5);
+        let end = said(&mut a, "end");
+        assert_eq!(
+            end,
+            vec!["End of the game: 4. Dame schlägt Felix sieben, Schachmatt. Result 1-0."]
+        );
+        assert_eq!(said(&mut a, "next"), vec!["That was the last move."]);
+        assert_eq!(
+            said(&mut a, "start"),
+            vec!["Start position. White to move, move 1."]
+        );
+        assert_eq!(
+            said(&mut a, "e4"),
+            vec!["In review, say next, previous, goto and a move number, start or end."]
+        );
+    }
+
+    #[test]
+    fn a_malformed_game_names_game_and_line_and_the_others_stay_usable() {
+        let mut a = app();
+        said(&mut a, "");
+        assert_eq!(
+            said(&mut a, "game 2"),
+            vec!["Game 2, line 12: 2. Ke3 is not a legal move."]
+        );
+        assert_eq!(
+            said(&mut a, "game 3"),
+            vec!["There is no game 3: the file has 2."]
+        );
+        assert!(said(&mut a, "game 1")[0].starts_with("Game 1: Anna"));
+    }
+
+    #[test]
+    fn review_actions_outside_review_say_so() {
+        let mut a = App::builder().build();
+        let s = said(&mut a, "next");
+        assert!(s[0].contains("hector review"), "{s:?}");
+    }
+}

@@ -1,0 +1,654 @@
+//! The scoresheet through the real binary and independent readers:
+//! python-chess and pgn-extract read the PGN export, liblouis reads the
+//! BRF, review runs in line mode over a multi-game file, and hector killed
+//! with SIGKILL at random moments resumes to the same game.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use hector::game::{Claim, Game};
+use hector::scoresheet::record::{Event, StartInfo, parse_journal};
+use hector::scoresheet::replay::Note;
+use hector::scoresheet::{GameRecord, braille, pgn, replay};
+use shakmaty::san::San;
+use shakmaty::{Color, Position};
+
+use crate::util::{Run, clean_config_dir};
+
+/// `hector ARGS` with its own config and data folders.
+fn hector_data(data: &Path, args: &[&str], script: &str) -> Run {
+    let config = clean_config_dir();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hector"))
+        .args(args)
+        .args(["--speech", "print", "--no-sound"])
+        .env("XDG_CONFIG_HOME", &config)
+        .env("HOME", &config)
+        .env("XDG_DATA_HOME", data)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("hector starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let script = script.to_owned();
+    let w = std::thread::spawn(move || {
+        let _ = stdin.write_all(script.as_bytes());
+    });
+    let out = child.wait_with_output().expect("hector runs");
+    w.join().expect("writer");
+    Run {
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        success: out.status.success(),
+    }
+}
+
+fn play(g: &mut Game, sans: &[&str]) {
+    for s in sans {
+        let m = s.parse::<San>().unwrap().to_move(g.position()).unwrap();
+        g.play(m).unwrap();
+    }
+}
+
+/// A long game: a promotion, draw offers, a refused claim, clock times
+/// after every move, ended by resignation.
+fn long_record() -> GameRecord {
+    let mut g = Game::new();
+    play(
+        &mut g,
+        &[
+            "e4", "d5", "exd5", "c6", "dxc6", "Nf6", "cxb7", "Nbd7", "bxa8=Q",
+        ],
+    );
+    g.offer_draw(Color::White).unwrap();
+    g.decline_draw(Color::Black).unwrap();
+    // Pseudo-random legal moves (deterministic) that do not end the game.
+    let mut x: u64 = 11;
+    let mut claim_at = 0;
+    while g.history().len() < 130 {
+        let moves = g.position().legal_moves();
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let m = moves[(x >> 33) as usize % moves.len()];
+        g.play(m).unwrap();
+        if g.is_over() {
+            g.undo_last();
+            break;
+        }
+        if g.history().len() % 17 == 0 {
+            let by = g.history().last().unwrap().by;
+            if g.offer_draw(by).is_ok() {
+                let _ = g.decline_draw(!by);
+            }
+        }
+        if g.history().len() == 60 {
+            claim_at = g.history().len();
+        }
+    }
+    let loser = g.turn();
+    g.resign(loser).unwrap();
+    let n = g.history().len();
+    let mut rec = GameRecord::of_game(
+        StartInfo {
+            white: "Anna Müller".into(),
+            black: "Bob \"B\" Jones".into(),
+            event: "Club championship".into(),
+            site: "Bern".into(),
+            round: "3".into(),
+            date: "2026.11.22".into(),
+            time_control: Some("5400+30".into()),
+            ..StartInfo::default()
+        },
+        g,
+    );
+    rec.clock_ran = true;
+    rec.clocks = (0..n)
+        .map(|i| Some(5_400_000 - (i as i64 / 2) * 37_000 + 30_000))
+        .collect();
+    rec.notes[claim_at].push(Note::Claim {
+        by: Color::White,
+        claim: Claim::Repetition,
+        upheld: false,
+    });
+    rec
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = clean_config_dir().join(name);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn python() -> String {
+    let out = Command::new("bash")
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/venv.sh"))
+        .output()
+        .expect("scripts/venv.sh runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+#[test]
+fn the_pgn_export_is_read_by_python_chess_without_complaint() {
+    let rec = long_record();
+    let dir = tmp("pychess");
+    let file = dir.join("game.pgn");
+    std::fs::write(&file, pgn::to_pgn(&rec)).unwrap();
+    let sans: Vec<String> = rec
+        .game
+        .history()
+        .iter()
+        .map(|m| m.san.to_string())
+        .collect();
+    let script = r#"
+import sys, json, chess.pgn
+with open(sys.argv[1], encoding="utf-8") as f:
+    game = chess.pgn.read_game(f)
+    rest = chess.pgn.read_game(f)
+board = game.board()
+sans, clocks, offers = [], [], 0
+for node in game.mainline():
+    sans.append(node.san())
+    clocks.append(node.clock())
+    if "(=)" in node.comment:
+        offers += 1
+print(json.dumps({
+    "errors": [str(e) for e in game.errors],
+    "headers": list(game.headers.keys()),
+    "tags": dict(game.headers),
+    "sans": sans,
+    "clocks": clocks,
+    "offers": offers,
+    "promotion": any(m.promotion for m in game.mainline_moves()),
+    "more": rest is not None,
+}))
+"#;
+    let out = Command::new(python())
+        .args(["-c", script])
+        .arg(&file)
+        .output()
+        .expect("python runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let v: serde_json::Value = serde_json::from_str(stdout.trim()).expect("json");
+    assert_eq!(v["errors"], serde_json::json!([]), "no errors");
+    assert_eq!(
+        v["headers"].as_array().unwrap()[..7],
+        ["Event", "Site", "Date", "Round", "White", "Black", "Result"].map(serde_json::Value::from)
+    );
+    assert_eq!(v["tags"]["White"], "Anna Müller");
+    // python-chess 1.11 keeps the PGN escapes of tag values as they are.
+    assert_eq!(
+        v["tags"]["Black"].as_str().unwrap().replace("\\\"", "\""),
+        "Bob \"B\" Jones"
+    );
+    assert_eq!(v["tags"]["TimeControl"], "5400+30");
+    assert_eq!(v["tags"]["Termination"], "normal");
+    let result = rec.result.as_ref().unwrap().0.as_str();
+    assert_eq!(v["tags"]["Result"], result);
+    let got: Vec<String> = v["sans"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(got, sans);
+    assert!(v["promotion"].as_bool().unwrap());
+    let offers = rec.game.history().iter().filter(|m| m.draw_offer).count();
+    assert!(offers >= 3, "{offers}");
+    assert_eq!(v["offers"].as_u64().unwrap() as usize, offers);
+    // Every clock comment read, to the second.
+    for (i, c) in v["clocks"].as_array().unwrap().iter().enumerate() {
+        let want = rec.clocks[i].unwrap() / 1000;
+        assert_eq!(c.as_f64().unwrap() as i64, want, "clock of ply {i}");
+    }
+    assert!(!v["more"].as_bool().unwrap());
+}
+
+fn pgn_extract() -> &'static str {
+    ["/usr/games/pgn-extract", "/usr/bin/pgn-extract"]
+        .into_iter()
+        .find(|p| Path::new(p).exists())
+        .unwrap_or("pgn-extract")
+}
+
+#[test]
+fn the_pgn_export_is_read_by_pgn_extract_without_complaint() {
+    let rec = long_record();
+    let dir = tmp("pgnextract");
+    let file = dir.join("game.pgn");
+    std::fs::write(&file, pgn::to_pgn(&rec)).unwrap();
+    let out_file = dir.join("out.pgn");
+    let out = Command::new(pgn_extract())
+        .arg("-o")
+        .arg(&out_file)
+        .arg(&file)
+        .output()
+        .expect("pgn-extract runs (scripts/deps.sh installs it)");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("1 game matched out of 1."), "{stderr}");
+    for bad in ["rror", "arning", "Failed", "Unknown", "Missing"] {
+        assert!(!stderr.contains(bad), "{stderr}");
+    }
+    // Its own rendering keeps the moves, tags and result.
+    let back = std::fs::read_to_string(&out_file).unwrap();
+    assert!(back.contains("[White \"Anna Müller\"]"), "{back}");
+    assert!(back.contains("[TimeControl \"5400+30\"]"));
+    let result = rec.result.as_ref().unwrap().0.as_str();
+    assert!(back.trim_end().ends_with(result));
+    assert!(back.contains("bxa8=Q"));
+    assert!(back.contains("[%clk 1:30:30]"));
+}
+
+#[test]
+fn a_malformed_pgn_is_reported_by_pgn_extract_too() {
+    // The independent reader agrees with hector's review on the line.
+    let dir = tmp("pgnextract-bad");
+    let file = dir.join("bad.pgn");
+    std::fs::write(&file, REVIEW_FILE).unwrap();
+    let out = Command::new(pgn_extract())
+        .arg("-r")
+        .arg(&file)
+        .output()
+        .expect("pgn-extract runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("Line number: 15"), "{stderr}");
+}
+
+#[test]
+fn the_brf_read_by_liblouis_is_the_unicode_export() {
+    let rec = long_record();
+    let brf = braille::to_brf(&rec);
+    let uni = braille::to_unicode(&rec);
+    let brf_pages: Vec<&str> = brf.split('\x0c').collect();
+    let uni_pages: Vec<&str> = uni.split('\x0c').collect();
+    assert!(brf_pages.len() >= 3, "a long game fills pages");
+    assert_eq!(brf_pages.len(), uni_pages.len());
+    for (bp, up) in brf_pages.iter().zip(&uni_pages) {
+        let lines: Vec<&str> = bp.trim_end_matches("\r\n").split("\r\n").collect();
+        assert_eq!(lines.len(), braille::LINES);
+        // lou_translate reads backslash escapes: double them.
+        let input: String = lines
+            .iter()
+            .map(|l| format!("{}\n", l.replace('\\', "\\\\")))
+            .collect();
+        let mut child = Command::new("lou_translate")
+            .args(["-b", "en-us-brf.dis,unicode-braille.utb"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("lou_translate runs (liblouis-bin)");
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success());
+        let louis = String::from_utf8(out.stdout).unwrap();
+        let louis_lines: Vec<&str> = louis.lines().collect();
+        let ours: Vec<&str> = up.trim_end_matches('\n').split('\n').collect();
+        assert_eq!(louis_lines.len(), ours.len());
+        for (l, o) in louis_lines.iter().zip(&ours) {
+            // liblouis ends blank lines early; cells are compared as given.
+            assert_eq!(
+                l.trim_end_matches('\u{2800}'),
+                o.trim_end_matches('\u{2800}')
+            );
+        }
+    }
+}
+
+const REVIEW_FILE: &str = "[Event \"Club\"]\n[Date \"2026.01.02\"]\n[White \"Anna Müller\"]\n[Black \"Bob\"]\n[Result \"1-0\"]\n\n1. e4 {[%clk 0:04:58]} e5 {[%clk 0:04:57]} 2. Qh5 {(=)} Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n\
+[Event \"Club\"]\n[White \"Carla\"]\n[Black \"Dieter\"]\n[Result \"*\"]\n\n1. d4 d5 2. c4 e6\n3. Nc3 Ke5 *\n\n\
+[Event \"Open\"]\n[White \"Eve\"]\n[Black \"Frank Müller\"]\n[FEN \"4k3/8/8/8/8/8/4P3/4K3 b - - 0 30\"]\n[SetUp \"1\"]\n[Result \"1/2-1/2\"]\n\n30... Kd7 31. e4 1/2-1/2\n";
+
+#[test]
+fn review_in_line_mode_over_a_file_with_a_malformed_game() {
+    let dir = tmp("review");
+    let file = dir.join("games.pgn");
+    std::fs::write(&file, REVIEW_FILE).unwrap();
+    let f = file.to_str().unwrap();
+    let run = hector_data(
+        &dir,
+        &["review", f],
+        "find muller\ngame 2\ngame 1\nnext\nnext\nsquare e5\ngoto 4\nprevious\nend\ngame 3\nnext\nmaterial\ne4\n",
+    );
+    assert!(run.success, "{}", run.stderr);
+    let lines = run.lines();
+    assert_eq!(
+        lines[..5],
+        [
+            "3 games in the file.",
+            "Game 1: Anna Müller against Bob, 1-0, 2026.01.02.",
+            "Game 2: Carla against Dieter, *, ?.",
+            "Game 3: Eve against Frank Müller, 1/2-1/2, ?.",
+            "Say game and a number to choose one, or find and a name.",
+        ]
+    );
+    let rest = &lines[5..];
+    assert_eq!(
+        rest,
+        [
+            "Game 1: Anna Müller against Bob, 1-0, 2026.01.02.",
+            "Game 3: Eve against Frank Müller, 1/2-1/2, ?.",
+            "Game 2, line 15: 3... Ke5 is not a legal move.",
+            "Game 1: Anna Müller against Bob, 1-0. 7 moves. Say next for the first move.",
+            "1. Bauer Eva vier; clock 0:04:58.",
+            "1... Bauer Eva fünf; clock 0:04:57.",
+            "Eva fünf: black Bauer",
+            "4. Dame schlägt Felix sieben, Schachmatt",
+            "Taken back: 4. Dame schlägt Felix sieben, Schachmatt.",
+            "End of the game: 4. Dame schlägt Felix sieben, Schachmatt. Result 1-0.",
+            "Game 3: Eve against Frank Müller, 1/2-1/2. 2 moves. Say next for the first move.",
+            "30... König David sieben",
+            "Material: White 1, Black 0; White is 1 ahead.",
+            "In review, say next, previous, goto and a move number, start or end.",
+        ]
+    );
+    // Nothing is journalled in review.
+    assert!(!dir.join("hector").exists());
+}
+
+#[test]
+fn review_of_a_file_that_is_not_pgn_says_so() {
+    let dir = tmp("review-none");
+    let file = dir.join("empty.pgn");
+    std::fs::write(&file, "\n\n").unwrap();
+    let run = hector_data(&dir, &["review", file.to_str().unwrap()], "");
+    assert!(!run.success);
+    assert_eq!(run.lines(), ["The PGN file has no games."]);
+}
+
+#[test]
+fn games_export_and_resume_through_the_binary() {
+    let data = tmp("games");
+    let run = hector_data(
+        &data,
+        &["play", "--white", "Anna", "--black", "Bob"],
+        "e4\ne5\nNf3\ndraw\nNc6\n",
+    );
+    assert!(run.success);
+    let run = hector_data(&data, &["games"], "");
+    let line = run.lines()[0].to_string();
+    assert!(
+        line.starts_with("1. ") && line.ends_with(": Anna against Bob, unfinished, 4 moves."),
+        "{line}"
+    );
+    // Asked at the next start; yes resumes it.
+    let run = hector_data(&data, &["play"], "yes\nBb5\nresign\n");
+    let lines = run.lines();
+    assert!(lines[0].contains("Resume it? Yes or no."), "{lines:?}");
+    assert_eq!(lines[1], "Game resumed. White to move, move 3.");
+    assert_eq!(lines[3], "Läufer Bella fünf");
+    assert_eq!(lines[4], "Black resigns. White wins, 1-0.");
+    let out = data.join("out.pgn");
+    let o = out.to_str().unwrap();
+    let run = hector_data(&data, &["export", "1", "--format", "pgn", "-o", o], "");
+    assert!(run.success, "{}", run.stdout);
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        text.contains("1. e4 e5 2. Nf3 {(=)} 2... Nc6 3. Bb5 1-0"),
+        "{text}"
+    );
+    // Never over an existing file unless told to.
+    let run = hector_data(&data, &["export", "1", "--format", "pgn", "-o", o], "");
+    assert!(!run.success);
+    assert!(run.stdout.contains("exists already"), "{}", run.stdout);
+    let run = hector_data(
+        &data,
+        &["export", "1", "--format", "brf", "-o", o, "--force"],
+        "",
+    );
+    assert!(run.success);
+    assert!(
+        std::fs::read_to_string(&out)
+            .unwrap()
+            .contains("2 SF3 (=) SC6\r\n")
+    );
+    // A finished game is not offered again.
+    let run = hector_data(&data, &["play"], "");
+    assert_eq!(run.lines(), ["New game. White to move."]);
+}
+
+#[test]
+fn a_speech_export_is_a_wav_file_with_a_pause_per_move() {
+    let data = tmp("speech");
+    hector_data(&data, &["play"], "e4\ne5\nNf3\n");
+    let wav = data.join("game.wav");
+    let run = hector_data(
+        &data,
+        &[
+            "export",
+            "1",
+            "--format",
+            "speech",
+            "-o",
+            wav.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(run.success, "{}", run.stdout);
+    let bytes = std::fs::read(&wav).unwrap();
+    assert_eq!(&bytes[..4], b"RIFF");
+    assert_eq!(&bytes[8..12], b"WAVE");
+    // Three moves with 0.7 s pauses: well over two seconds of sound.
+    let out = Command::new("soxi")
+        .arg("-D")
+        .arg(&wav)
+        .output()
+        .expect("soxi (sox) runs");
+    let secs: f64 = String::from_utf8_lossy(&out.stdout).trim().parse().unwrap();
+    assert!(secs > 2.1, "{secs}");
+}
+
+#[test]
+fn fen_and_pgn_starts_and_their_errors() {
+    let data = tmp("starts");
+    let run = hector_data(
+        &data,
+        &["play", "--fen", "4k3/8/8/8/8/8/4P3/4K3 b - - 0 30"],
+        "Kd7\n",
+    );
+    assert_eq!(
+        run.lines(),
+        ["New game. White to move.", "König David sieben"]
+    );
+    let run = hector_data(
+        &data,
+        &[
+            "play",
+            "--fen",
+            "rnbqkbnr/pppppppp/8/8/9/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        ],
+        "",
+    );
+    assert!(!run.success);
+    assert!(run.lines()[0].contains("rank 4"), "{:?}", run.lines());
+    let file = data.join("g.pgn");
+    std::fs::write(&file, REVIEW_FILE).unwrap();
+    let f = file.to_str().unwrap();
+    let run = hector_data(&data, &["play", "--pgn", f, "--game", "3"], "Kd6\n");
+    assert_eq!(run.lines()[1], "König David sechs");
+    let run = hector_data(&data, &["play", "--pgn", f, "--game", "2"], "");
+    assert!(!run.success);
+    assert_eq!(
+        run.lines(),
+        ["Game 2, line 15: 3... Ke5 is not a legal move."]
+    );
+}
+
+/// The events a journal holds that a scripted line made (moves, offers,
+/// declines, claims, resignation), and the replayed game.
+fn done_in(journal: &Path) -> (usize, Option<replay::Resumed>) {
+    let Ok(bytes) = std::fs::read(journal) else {
+        return (0, None);
+    };
+    let parsed = parse_journal(&bytes);
+    let n = parsed
+        .records
+        .iter()
+        .filter(|r| {
+            matches!(
+                r.event,
+                Event::Move { .. }
+                    | Event::Offer { .. }
+                    | Event::Decline { .. }
+                    | Event::Claim { .. }
+                    | Event::Resign { .. }
+            )
+        })
+        .count();
+    (n, replay(&parsed.records))
+}
+
+/// The newest journal with a game in it (a run killed right after
+/// creating its file leaves an empty one, which holds no game).
+fn only_journal(data: &Path) -> Option<PathBuf> {
+    let store = hector::scoresheet::Store::new(data.join("hector").join("games"));
+    store.list().ok()?.pop().map(|g| g.path)
+}
+
+/// A scripted game in which every line makes exactly one journal event.
+fn crash_script() -> Vec<&'static str> {
+    let mut s = vec![
+        "e4", "e5", "Nf3", "draw", "Nc6", "Bc4", "Bc5", "c3", "draw", "decline", "Nf6", "d4",
+        "exd4", "cxd4", "Bb4+", "Bd2", "Bxd2+", "Nbxd2", "d5", "exd5", "Nxd5", "Qb3", "Nce7",
+        "O-O", "O-O", "Rfe1", "c6", "a4", "draw", "Qc7",
+    ];
+    s.extend([
+        "Nf1",
+        "Nf6",
+        "Ng3",
+        "Nfd5",
+        "Nf1",
+        "Nf6",
+        "Ng3",
+        "Nfd5",
+        "claim Nf1",
+    ]);
+    s
+}
+
+fn run_uninterrupted(data: &Path) -> replay::Resumed {
+    let script: String = crash_script().iter().map(|l| format!("{l}\n")).collect();
+    let run = hector_data(data, &["play", "--no-resume"], &script);
+    assert!(run.success);
+    let (n, r) = done_in(&only_journal(data).unwrap());
+    assert_eq!(n, crash_script().len());
+    r.unwrap()
+}
+
+/// hector is killed with SIGKILL at random moments of a scripted game, at
+/// least 100 times, and resumed each time (`--resume`); the game at the
+/// end equals an uninterrupted run's: moves, offers, result.
+#[test]
+fn killed_at_random_moments_the_game_resumes_to_the_same_end() {
+    let want = run_uninterrupted(&tmp("crash-reference"));
+    assert!(want.game.is_over());
+    let data = tmp("crash");
+    let script = crash_script();
+    let started = Instant::now();
+    let mut kills = 0;
+    let mut x: u64 = 0x9e3779b97f4a7c15;
+    let mut rand = move |n: u64| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x % n
+    };
+    loop {
+        let journal = only_journal(&data);
+        let (done, r) = journal.as_deref().map(done_in).unwrap_or((0, None));
+        if r.as_ref().is_some_and(|r| r.game.is_over()) {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(240),
+            "bounded in time: {kills} kills"
+        );
+        let config = clean_config_dir();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_hector"))
+            .args(["play", "--resume", "--speech", "print", "--no-sound"])
+            .env("XDG_CONFIG_HOME", &config)
+            .env("HOME", &config)
+            .env("XDG_DATA_HOME", &data)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("hector starts");
+        let mut stdin = child.stdin.take().expect("stdin");
+        let kill = kills < 100;
+        // The lines not yet journalled, a few at a time, then the kill at
+        // a random moment (often while a record is being written).
+        let todo = &script[done.min(script.len())..];
+        // Two kills of three come with no line at all (during the start or
+        // the resume); the third with one line: at least 100 kills before
+        // the game can end, then the rest is played without a kill.
+        let send = if kill {
+            usize::from(kills % 3 == 2).min(todo.len())
+        } else {
+            todo.len()
+        };
+        for l in &todo[..send] {
+            let _ = writeln!(stdin, "{l}");
+            let _ = stdin.flush();
+            if kill {
+                std::thread::sleep(Duration::from_micros(rand(4000)));
+            }
+        }
+        if kill {
+            std::thread::sleep(Duration::from_micros(rand(30_000)));
+            let _ = child.kill();
+            let _ = child.wait();
+            kills += 1;
+        } else {
+            drop(stdin);
+            let _ = child.wait();
+        }
+    }
+    assert!(kills >= 100, "{kills}");
+    let (n, got) = done_in(&only_journal(&data).unwrap());
+    let got = got.unwrap();
+    assert_eq!(n, script.len());
+    let sans = |r: &replay::Resumed| -> Vec<(String, bool)> {
+        r.game
+            .history()
+            .iter()
+            .map(|m| (m.san.to_string(), m.draw_offer))
+            .collect()
+    };
+    assert_eq!(sans(&got), sans(&want));
+    assert_eq!(got.game.result(), want.game.result());
+    assert_eq!(got.game.position(), want.game.position());
+    // One game: every start resumed it (a file killed before its first
+    // record has no game in it).
+    let games = std::fs::read_dir(data.join("hector").join("games"))
+        .unwrap()
+        .flatten()
+        .filter(|e| {
+            let bytes = std::fs::read(e.path()).unwrap_or_default();
+            !parse_journal(&bytes).records.is_empty()
+        })
+        .count();
+    let listing: Vec<String> = std::fs::read_dir(data.join("hector").join("games"))
+        .unwrap()
+        .flatten()
+        .map(|e| std::fs::read_to_string(e.path()).unwrap_or_default())
+        .collect();
+    assert_eq!(games, 1, "{listing:#?}");
+}

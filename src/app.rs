@@ -8,7 +8,7 @@ use shakmaty::{Color, Move, Position};
 
 use crate::audio::{AudioStatus, Tone};
 use crate::board::session::promotion_role;
-use crate::board::{BoardSession, Inferred, SessionNote};
+use crate::board::{BoardSession, Inferred, LinkState, SessionNote};
 use crate::command::{ArgReader, Command, Input, Side, read_line};
 use crate::game::{Claim, ClaimOutcome, ClaimRefused, Game, GameError};
 use crate::keymap::{CommandName, Keymap};
@@ -401,8 +401,22 @@ impl App {
             self.info(out, t);
             return;
         };
-        if !b.connected() {
-            let t = self.message("board_not_connected", &[]);
+        // Only what is known: a board that never answered does not "match".
+        let unknown = match b.link_state() {
+            LinkState::Live => None,
+            LinkState::CannotOpen(e) => Some(self.phraser.cannot_open(b.port(), e)),
+            LinkState::Starting | LinkState::Waiting { .. } => {
+                Some(self.message("board_silent", &[("port", b.port())]))
+            }
+            LinkState::Lost => Some(self.message("board_not_connected", &[])),
+        };
+        if let Some(t) = unknown {
+            self.say(out, t, Priority::Normal, SayKind::Board);
+            return;
+        }
+        if let Some(i) = b.instruction().filter(|_| b.tracker().on_the_way()) {
+            // The awaited move is being made: what to do, not a mismatch.
+            let t = self.phraser.instruction(&i);
             self.say(out, t, Priority::Normal, SayKind::Board);
             return;
         }
@@ -460,6 +474,16 @@ impl App {
                     let t = self.message("board_disconnected", &[]);
                     self.say(out, t, Priority::Urgent, SayKind::Board);
                 }
+                SessionNote::CannotOpen(e) => {
+                    let port = self.board.as_ref().map(|b| b.port().to_owned());
+                    let t = self.phraser.cannot_open(&port.unwrap_or_default(), &e);
+                    self.say(out, t, Priority::Normal, SayKind::Board);
+                }
+                SessionNote::Silent => {
+                    let port = self.board.as_ref().map(|b| b.port().to_owned());
+                    let t = self.message("board_silent", &[("port", &port.unwrap_or_default())]);
+                    self.say(out, t, Priority::Normal, SayKind::Board);
+                }
                 SessionNote::Send(bytes) => out.push(Effect::ToBoard(bytes)),
                 SessionNote::Found(found) => self.on_inferred(found, now, out),
             }
@@ -490,6 +514,11 @@ impl App {
                     None => mv.to_string(),
                 };
                 let t = self.message("board_executed", &[("move", &text)]);
+                self.say(out, t, Priority::Normal, SayKind::Board);
+            }
+            Inferred::Instruction(i) => {
+                // A calm instruction: no mismatch, no tone.
+                let t = self.phraser.instruction(&i);
                 self.say(out, t, Priority::Normal, SayKind::Board);
             }
             Inferred::Touched(sq) => {
@@ -877,14 +906,15 @@ mod tests {
             ));
             let now = Instant::now();
             let e = a.update(Msg::Board(LinkEvent::Connected), now);
-            assert_eq!(said(&e), vec!["Board connected."]);
+            // Open, but nothing is known until the board answers.
+            assert!(said(&e).is_empty(), "{e:?}");
             assert!(
                 e.iter()
                     .any(|e| matches!(e, Effect::ToBoard(b) if !b.is_empty()))
             );
             let sim = SimBoard::new(protocol, Board::new());
             let e = a.update(Msg::Board(LinkEvent::Bytes(sim.dump())), now);
-            assert!(said(&e).is_empty(), "{e:?}");
+            assert_eq!(said(&e), vec!["Board connected."]);
             (a, sim, now)
         }
 
@@ -950,13 +980,13 @@ mod tests {
         fn a_typed_move_is_awaited_on_the_board_then_confirmed() {
             let (mut a, mut sim, now) = with_board(Protocol::Dgt, false);
             let t = line(&mut a, "e4");
-            // The move, then what to do on the board (reported by the
-            // tracker, nothing else).
+            // The move, then what to do on the board: an instruction, no
+            // mismatch.
             assert_eq!(
                 t,
                 vec![
                     "Bauer Eva vier",
-                    "Mismatch: Eva vier should have the white Bauer, it is empty. Eva zwei should be empty, it has the white Bauer."
+                    "On your board: white Bauer from Eva zwei to Eva vier."
                 ]
             );
             let pos = Chess::default();
@@ -1071,13 +1101,14 @@ mod tests {
 
         #[test]
         fn a_pulled_cable_is_said_once_and_the_keyboard_plays_on() {
-            let (mut a, _sim, now) = with_board(Protocol::Dgt, false);
-            let e = a.update(Msg::Board(LinkEvent::Disconnected("gone".into())), now);
+            let (mut a, sim, now) = with_board(Protocol::Dgt, false);
+            let gone = || LinkEvent::Disconnected(crate::board::PortError::Gone);
+            let e = a.update(Msg::Board(gone()), now);
             assert_eq!(
                 said(&e),
                 vec!["Board disconnected. Play on with the keyboard."]
             );
-            let e = a.update(Msg::Board(LinkEvent::Disconnected("gone".into())), now);
+            let e = a.update(Msg::Board(gone()), now);
             assert!(said(&e).is_empty());
             assert_eq!(line(&mut a, "e4"), vec!["Bauer Eva vier"]);
             assert_eq!(
@@ -1085,7 +1116,15 @@ mod tests {
                 vec!["The board is not connected. Play on with the keyboard."]
             );
             let e = a.update(Msg::Board(LinkEvent::Connected), now);
-            assert_eq!(said(&e), vec!["Board connected again."]);
+            assert!(said(&e).is_empty());
+            let e = a.update(Msg::Board(LinkEvent::Bytes(sim.dump())), now);
+            assert_eq!(
+                said(&e),
+                vec![
+                    "Board connected again.",
+                    "On your board: white Bauer from Eva zwei to Eva vier."
+                ]
+            );
         }
 
         #[test]
@@ -1104,7 +1143,10 @@ mod tests {
             let e = a.update(Msg::Board(LinkEvent::Bytes(sim.dump())), now);
             assert_eq!(
                 said(&e),
-                vec!["The board stands turned round; read that way from now on."]
+                vec![
+                    "Board connected.",
+                    "The board stands turned round; read that way from now on."
+                ]
             );
             assert_eq!(
                 on_board(&mut a, &mut sim, "Nf3", now),

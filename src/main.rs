@@ -8,7 +8,7 @@ use std::time::Duration;
 use clap::{Parser, Subcommand};
 
 use hector::audio::TonePlayer;
-use hector::board::cli::{self as board_cli, BoardSpec, SimOptions};
+use hector::board::cli::{self as board_cli, BoardSpec, Probed, SimOptions};
 use hector::board::transport::{Link, PortSettings};
 use hector::board::{BoardSession, Protocol};
 use hector::msg::{Effect, Msg};
@@ -238,14 +238,17 @@ fn connect_board(
     tx: &mpsc::Sender<Msg>,
 ) -> Result<Link, String> {
     let phraser = app.phraser();
-    let spec = board_cli::parse_spec(spec)?;
+    let spec = board_cli::parse_spec(spec).map_err(|e| phraser.spec_error(spec, &e))?;
     let (description, path) = match spec {
         BoardSpec::Auto => {
             board_cli::find_board().ok_or_else(|| phraser.message("board_not_found", &[]))?
         }
         BoardSpec::Probe(path) => match board_cli::probe(&path) {
-            Some(d) => (d, path),
-            None => return Err(phraser.message("board_no_answer", &[("port", &path)])),
+            Probed::Found(d) => (d, path),
+            Probed::NoAnswer => {
+                return Err(phraser.message("board_no_answer", &[("port", &path)]));
+            }
+            Probed::CannotOpen(e) => return Err(phraser.cannot_open(&path, &e)),
         },
         BoardSpec::Port { protocol, path } => match board_cli::description(protocol) {
             Some(d) => (d, path),
@@ -261,7 +264,8 @@ fn connect_board(
         config,
         app.game().position(),
         args.announce_touch || settings.announce_touch,
-    );
+    )
+    .with_port(path.clone());
     app.attach_board(session);
     let tx = tx.clone();
     Ok(Link::spawn(
@@ -286,16 +290,25 @@ fn board(cmd: &BoardCmd) -> ExitCode {
                 ExitCode::FAILURE
             }
         },
-        BoardCmd::Probe { port } => match board_cli::probe(port) {
-            Some(d) => {
-                println!("{port}: {} ({})", d.protocol.name(), d.name);
-                ExitCode::SUCCESS
+        BoardCmd::Probe { port } => {
+            // Worded in the player's language (from the settings file).
+            let started = start(&Overrides::default());
+            let phraser = started.app.phraser();
+            match board_cli::probe(port) {
+                Probed::Found(d) => {
+                    println!("{port}: {} ({})", d.protocol.name(), d.name);
+                    ExitCode::SUCCESS
+                }
+                Probed::NoAnswer => {
+                    println!("{}", phraser.message("board_probe_none", &[("port", port)]));
+                    ExitCode::FAILURE
+                }
+                Probed::CannotOpen(e) => {
+                    println!("{}", phraser.cannot_open(port, &e));
+                    ExitCode::FAILURE
+                }
             }
-            None => {
-                println!("{port}: no board protocol answered.");
-                ExitCode::FAILURE
-            }
-        },
+        }
         BoardCmd::Sim(a) => {
             let protocol = Protocol::ALL
                 .into_iter()

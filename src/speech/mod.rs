@@ -15,6 +15,7 @@
 //!   that a hung speech service never freezes the game.
 
 pub mod backend;
+mod board_words;
 mod explore;
 pub mod fake;
 mod messages;

@@ -62,4 +62,4 @@ pub use mismatch::{MismatchChange, MismatchWatch, diff};
 pub use protocol::{AnyDecoder, Command, Protocol};
 pub use sensed::{Orientation, SensedBoard};
 pub use session::{BoardSession, LinkState, SessionNote};
-pub use transport::PortError;
+pub use transport::{LinkEvent, PortError};

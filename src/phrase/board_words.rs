@@ -88,8 +88,8 @@ impl Phraser {
 mod tests {
     use super::*;
     use crate::board::Protocol;
-    use crate::speech::vocab::Lang;
-    use crate::speech::{MoveOptions, MoveStyle};
+    use crate::phrase::{MoveOptions, MoveStyle};
+    use crate::words::vocab::Lang;
     use shakmaty::fen::Fen;
     use shakmaty::uci::UciMove;
     use shakmaty::{CastlingMode, Chess};

@@ -237,6 +237,10 @@ fn choose_board(
     if let Some(ms) = args.settle_ms.or(settings.settle_ms) {
         config.settle = Duration::from_millis(ms);
     }
+    if let Some(s) = settings.remind_after_s {
+        // At most an hour: a reminder is still a reminder.
+        config.grace = Duration::from_secs(s.min(3600));
+    }
     let choice = BoardChoice::Opened {
         protocol: description.protocol,
         port: path.clone(),

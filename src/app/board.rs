@@ -66,7 +66,7 @@ impl App {
             LinkState::Starting | LinkState::Waiting { .. } => {
                 Some(self.message("board_not_yet", &[("port", b.port())]))
             }
-            LinkState::Lost => Some(self.message("board_not_connected", &[])),
+            LinkState::Lost { .. } => Some(self.message("board_not_connected", &[])),
         };
         if let Some(t) = unknown {
             self.say(out, t, Priority::Normal, SayKind::Board);

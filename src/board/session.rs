@@ -44,16 +44,29 @@ pub enum LinkState {
     CannotOpen(PortError),
     /// The port is open; no board has answered with a position since it
     /// opened.  `since`: when it opened; `ask_at`: when to ask again;
-    /// `said`: whether the silence was said.
+    /// `said`: whether the silence was said; `again`: a board answered on
+    /// this port before (its answer is then "connected again").
     Waiting {
         since: Instant,
         ask_at: Instant,
         said: bool,
+        again: bool,
     },
     /// The board answers.
     Live,
-    /// The port went away; retrying.
-    Lost,
+    /// The port went away; retrying.  `again` as for `Waiting`.
+    Lost { again: bool },
+}
+
+impl LinkState {
+    /// Whether a board has answered on this port before.
+    fn answered_before(&self) -> bool {
+        match self {
+            LinkState::Live => true,
+            LinkState::Waiting { again, .. } | LinkState::Lost { again } => *again,
+            LinkState::Starting | LinkState::CannotOpen(_) => false,
+        }
+    }
 }
 
 /// The board connected to this game.
@@ -64,9 +77,6 @@ pub struct BoardSession {
     decoder: AnyDecoder,
     tracker: Tracker,
     link: LinkState,
-    /// Whether a board has ever answered on this port (the next answer is
-    /// then "connected again").
-    answered: bool,
     announce_touch: bool,
     events: Vec<BoardEvent>,
 }
@@ -85,7 +95,6 @@ impl BoardSession {
             decoder: protocol.decoder(),
             tracker: Tracker::new(position.clone(), config),
             link: LinkState::Starting,
-            answered: false,
             announce_touch,
             events: Vec::new(),
         }
@@ -155,13 +164,15 @@ impl BoardSession {
                     since: now,
                     ask_at: now + ANSWER_WITHIN,
                     said: false,
+                    again: self.link.answered_before(),
                 };
                 // A frame cut by the loss is stale.
                 self.decoder = self.protocol.decoder();
                 out.push(SessionNote::Send(self.request()));
             }
             LinkEvent::Disconnected(why) => {
-                let was = std::mem::replace(&mut self.link, LinkState::Lost);
+                let again = self.link.answered_before();
+                let was = std::mem::replace(&mut self.link, LinkState::Lost { again });
                 match was {
                     LinkState::Live => out.push(SessionNote::Disconnected),
                     LinkState::Starting => {
@@ -171,7 +182,7 @@ impl BoardSession {
                     // Said already (or never known to be a board): the
                     // state stays as it was said.
                     LinkState::CannotOpen(_) => self.link = was,
-                    LinkState::Waiting { .. } | LinkState::Lost => {}
+                    LinkState::Waiting { .. } | LinkState::Lost { .. } => {}
                 }
             }
             LinkEvent::Bytes(bytes) => {
@@ -186,11 +197,9 @@ impl BoardSession {
                     let arrived = snapshot && self.link != LinkState::Live;
                     if arrived {
                         // The board answered with a position.
+                        let again = self.link.answered_before();
                         self.link = LinkState::Live;
-                        out.push(SessionNote::Connected {
-                            again: self.answered,
-                        });
-                        self.answered = true;
+                        out.push(SessionNote::Connected { again });
                     }
                     let found = self.tracker.feed(e, now);
                     let said_something = found.iter().any(|f| {
@@ -228,6 +237,7 @@ impl BoardSession {
             since,
             ask_at,
             said,
+            again,
         } = self.link
             && now >= ask_at
         {
@@ -238,6 +248,7 @@ impl BoardSession {
                 since,
                 ask_at: now + ANSWER_WITHIN,
                 said: true,
+                again,
             };
             out.push(SessionNote::Send(self.request()));
         }
@@ -392,7 +403,7 @@ mod tests {
             s.link(LinkEvent::Disconnected(PortError::Gone), later)
                 .is_empty()
         );
-        assert_eq!(s.link_state(), &LinkState::Lost);
+        assert_eq!(s.link_state(), &LinkState::Lost { again: false });
         // It answers at last.
         s.link(LinkEvent::Connected, later);
         let sim = SimBoard::new(Protocol::Millennium, Board::new());

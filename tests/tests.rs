@@ -5,5 +5,6 @@ mod util;
 
 mod board_games;
 mod engine;
+mod engine_play;
 mod line_games;
 mod line_mode;

@@ -166,9 +166,13 @@ fn game_against_stockfish_at_level_one_with_hint_eval_threat_and_takeback() {
         // which hector reads as a move).
         h.type_line("hint");
         let hint = h.expect_start("Hint: ");
+        // Without a ", Schach" after it.
         let mv_text = hint
             .trim_start_matches("Hint: ")
             .trim_end_matches('.')
+            .split(',')
+            .next()
+            .unwrap_or_default()
             .to_owned();
         let mine = read_announced(&mv_text, &pos);
         pos.play_unchecked(mine);
@@ -190,13 +194,18 @@ fn game_against_stockfish_at_level_one_with_hint_eval_threat_and_takeback() {
         "{eval}"
     );
     h.type_line("threat");
-    let threat = h.expect_start("The threat: ");
-    let swapped = pos.clone().swap_turn().expect("not in check");
-    let threat_move = threat
-        .trim_start_matches("The threat: ")
-        .trim_end_matches('.')
-        .to_owned();
-    read_announced(&threat_move, &swapped);
+    if pos.is_check() {
+        // The engine's last move gave check: that is the threat.
+        h.expect("The side to move is in check: that is the threat.");
+    } else {
+        let threat = h.expect_start("The threat: ");
+        let swapped = pos.clone().swap_turn().expect("not in check");
+        let threat_move = threat
+            .trim_start_matches("The threat: ")
+            .trim_end_matches('.')
+            .to_owned();
+        read_announced(&threat_move, &swapped);
+    }
     // Take back the last pair: the player is to move again in the position
     // two plies back.
     h.type_line("takeback");

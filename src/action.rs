@@ -84,6 +84,8 @@ actions! {
     Takeback => "takeback",
     /// Start the engine again (`engine` or `engine restart`).
     Engine => "engine",
+    /// Free the opponent's screen (companion page) for another opponent.
+    Release => "release",
     /// Say what can be asked for.
     Help => "help",
     /// End the session.

@@ -67,6 +67,7 @@ pub mod app;
 pub mod audio;
 pub mod board;
 pub mod command;
+pub mod companion;
 pub mod config;
 pub mod engine;
 pub mod game;

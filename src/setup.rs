@@ -8,7 +8,7 @@ use shakmaty::Color;
 
 use crate::app::App;
 use crate::audio::ToneSettings;
-use crate::config::{BoardSettings, Config, EngineConfig};
+use crate::config::{BoardSettings, CompanionSettings, Config, EngineConfig};
 use crate::keymap::Keymap;
 use crate::msg::StartProblem;
 use crate::notation::Reader;
@@ -78,6 +78,8 @@ pub struct Started {
     pub board: BoardSettings,
     /// The `[engine]` settings (the command line may override them).
     pub engine: EngineConfig,
+    /// The `[companion]` settings (the command line may override them).
+    pub companion: CompanionSettings,
 }
 
 impl Started {
@@ -228,6 +230,7 @@ pub fn start(over: &Overrides) -> Started {
         tones,
         board: config.board.clone(),
         engine: config.engine.clone(),
+        companion: config.companion.clone(),
     }
 }
 

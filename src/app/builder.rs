@@ -121,6 +121,7 @@ impl AppBuilder {
             board: None,
             engine: None,
             rated: false,
+            companion: Default::default(),
         }
     }
 }

@@ -21,6 +21,7 @@ use crate::words::vocab::MoveWords;
 mod board;
 mod builder;
 mod commands;
+mod companion;
 mod engine;
 mod offers;
 
@@ -53,6 +54,8 @@ pub struct App {
     engine: Option<engine::EnginePlay>,
     /// A rated game or one with an arbiter: no hint, eval, threat, takeback.
     rated: bool,
+    /// The opponent's screen (companion page).
+    companion: companion::CompanionState,
 }
 
 impl App {
@@ -162,8 +165,12 @@ impl App {
                 self.say(&mut out, t, Priority::Normal, SayKind::Game);
                 self.engine_start(now, &mut out);
             }
+            Msg::CompanionChosen(choice) => self.on_companion_chosen(choice, &mut out),
+            Msg::Companion(event) => self.on_companion(event, now, &mut out),
+            Msg::CompanionReleased { code } => self.on_companion_released(code, &mut out),
         }
         self.engine_step(now, &mut out);
+        self.companion_flashes(&out);
         out
     }
 

@@ -28,6 +28,8 @@ pub enum Msg {
     /// The session begins: the opening sentence is said (and can be
     /// repeated).
     Start,
+    /// The session is ended from outside: Ctrl-C, SIGTERM or SIGHUP.
+    Interrupted,
 }
 
 /// A problem with one of the user's files, found at start-up; the built-in

@@ -6,3 +6,4 @@ mod util;
 mod board_games;
 mod line_games;
 mod line_mode;
+mod trust;

@@ -132,6 +132,7 @@ impl AppBuilder {
             last_said: None,
             quitting: false,
             board: None,
+            companion: Default::default(),
         }
     }
 }

@@ -166,7 +166,7 @@ fn play(args: &PlayArgs) -> ExitCode {
     // game; a script on standard input is not.
     started
         .app
-        .set_ask_before_leaving(std::io::stdin().is_terminal());
+        .set_ask_before_leaving(std::io::IsTerminal::is_terminal(&std::io::stdin()));
     let (tx, rx) = mpsc::channel::<Msg>();
     watch_signals(&tx);
     // Speech and tones first, before anything is printed: ALSA's own error

@@ -224,6 +224,18 @@ pub fn read_line(line: &str, keymap: &Keymap, args: &ArgReader<'_>) -> Input {
             [_, more @ ..] => bad(ArgProblem::TooMany(more.join(" "))),
         },
         Action::Claim => Input::Command(Command::Claim((!rest.is_empty()).then(|| rest.join(" ")))),
+        // `engine` or `engine restart` (in any of the three languages).
+        Action::Engine => match rest {
+            [] => Input::Command(Command::Do(Action::Engine)),
+            [w] if matches!(
+                fold(w).as_str(),
+                "restart" | "start" | "neustart" | "neu" | "riavvia" | "riavvio"
+            ) =>
+            {
+                Input::Command(Command::Do(Action::Engine))
+            }
+            [_, ..] => bad(ArgProblem::TooMany(rest.join(" "))),
+        },
         Action::Help => match rest {
             [] => Input::Command(Command::Do(Action::Help)),
             [w] => keymap.command(w).map_or_else(

@@ -101,6 +101,7 @@ impl App {
     pub(super) fn on_action_confirmed(&mut self, action: Action, out: &mut Vec<Effect>) {
         match action {
             Action::New => {
+                self.engine_new_game();
                 self.game = Game::new();
                 self.kept_offer = None;
                 let t = self.message("new_game", &[]);
@@ -148,7 +149,10 @@ impl App {
             Action::Accept => self.accept_draw(out),
             Action::Decline => self.decline_draw(out),
             Action::Resign => self.resign(out),
-
+            Action::Hint | Action::Eval | Action::Threat | Action::Engine => {
+                self.engine_action(action, out);
+            }
+            Action::Takeback => self.take_back(out),
             Action::Flip => {
                 self.me = !self.me;
                 let side = self.phraser.side(self.me);

@@ -23,9 +23,11 @@ mod board;
 mod builder;
 mod commands;
 mod companion;
+mod engine;
 mod offers;
 
 pub use builder::AppBuilder;
+pub use engine::EngineSetup;
 
 /// A question hector asked that the next line may answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -65,6 +67,10 @@ pub struct App {
     quitting: bool,
     /// The player's board, when one is used.
     board: Option<BoardSession>,
+    /// The engine played against, when there is one (`app/engine.rs`).
+    engine: Option<engine::EnginePlay>,
+    /// A rated game or one with an arbiter: no hint, eval, threat, takeback.
+    rated: bool,
     /// The opponent's screen (companion page).
     companion: companion::CompanionState,
 }
@@ -118,7 +124,11 @@ impl App {
     /// When the app next wants a [`Msg::Deadline`]: the board's settle
     /// time (a move that may still be on its way, a mismatch to report).
     pub fn next_deadline(&self) -> Option<Instant> {
-        self.board.as_ref().and_then(BoardSession::next_deadline)
+        let board = self.board.as_ref().and_then(BoardSession::next_deadline);
+        match (board, self.engine_deadline()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     /// The prompt of line mode: whose move and the move number, and a
@@ -168,8 +178,11 @@ impl App {
                     let t = self.message("goodbye", &[]);
                     self.info(&mut out, t);
                 }
-                self.quitting = true;
-                out.push(Effect::Quit);
+                // The engine's move is never dropped: quit after it.
+                if !self.engine_defers_quit() {
+                    self.quitting = true;
+                    out.push(Effect::Quit);
+                }
             }
             Msg::Interrupted => {
                 let t = self.message("goodbye", &[]);
@@ -177,7 +190,9 @@ impl App {
                 self.quitting = true;
                 out.push(Effect::Quit);
             }
+            Msg::Engine(io) => self.on_engine_io(io, now),
             Msg::Deadline => {
+                self.engine_tick(now);
                 let notes = match &mut self.board {
                     Some(b) => b.tick(now),
                     None => Vec::new(),
@@ -208,11 +223,13 @@ impl App {
             Msg::Start => {
                 let t = self.message("new_game", &[]);
                 self.say(&mut out, t, Priority::Normal, SayKind::Game);
+                self.engine_start(now, &mut out);
             }
             Msg::CompanionChosen(choice) => self.on_companion_chosen(choice, &mut out),
             Msg::Companion(event) => self.on_companion(event, now, &mut out),
             Msg::CompanionReleased { code } => self.on_companion_released(code, &mut out),
         }
+        self.engine_step(now, &mut out);
         self.companion_flashes(&out);
         out
     }
@@ -385,6 +402,11 @@ impl App {
 
     fn on_move_text(&mut self, text: &str, out: &mut Vec<Effect>) {
         if let Some(t) = self.game_is_over() {
+            self.say(out, t, Priority::Normal, SayKind::Error);
+            return;
+        }
+        if self.engine_has_the_move() {
+            let t = self.message("engine_thinking", &[]);
             self.say(out, t, Priority::Normal, SayKind::Error);
             return;
         }

@@ -31,3 +31,4 @@ pub mod setup;
 pub mod speech;
 pub mod toml_error;
 pub mod ui;
+pub mod view;

@@ -11,36 +11,17 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::audio::ToneSettings;
-use crate::speech::{Form, MoveStyle, SpeechMode, SpeechSettings};
+use crate::phrase::{Form, MoveStyle};
+use crate::speech::{SpeechMode, SpeechSettings};
 use crate::toml_error::FileError;
-
-/// The message language.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "kebab-case")]
-pub enum Language {
-    #[default]
-    En,
-    De,
-    It,
-}
-
-impl From<Language> for crate::speech::vocab::Lang {
-    fn from(l: Language) -> Self {
-        use crate::speech::vocab::Lang;
-        match l {
-            Language::En => Lang::En,
-            Language::De => Lang::De,
-            Language::It => Lang::It,
-        }
-    }
-}
+use crate::words::Lang;
 
 /// `[announce]`: what is said and how.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Announce {
     pub moves: MoveStyle,
-    pub language: Language,
+    pub language: Lang,
     pub form: Form,
     /// Name the captured piece ("schlägt Bauer David fünf").
     pub name_captured: bool,
@@ -58,7 +39,7 @@ impl Default for Announce {
     fn default() -> Self {
         Announce {
             moves: MoveStyle::AppendixD,
-            language: Language::En,
+            language: Lang::En,
             form: Form::Short,
             name_captured: false,
             say_colour: false,
@@ -153,6 +134,40 @@ pub struct BoardSettings {
     pub settle_ms: Option<u64>,
 }
 
+/// `[view]`: the front end and the full-screen view's look.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ViewSettings {
+    /// "line" (default) or "tui"; `--ui` wins.
+    pub ui: String,
+    /// "high-contrast-dark", "high-contrast-light" or "yellow-on-black".
+    pub theme: String,
+    /// A theme file of your own (TOML), used instead of `theme`.
+    pub theme_file: Option<PathBuf>,
+    /// "letters", "figurines" or "blocks" (large shapes).
+    pub pieces: String,
+    /// Coordinates in Appendix D words ("Anna", "eins") instead of a1.
+    pub coordinate_words: bool,
+    /// The move list in SAN instead of as spoken.
+    pub san_moves: bool,
+    /// Your key map for the full-screen view (merged over keymaps/tui.toml).
+    pub keymap: Option<PathBuf>,
+}
+
+impl Default for ViewSettings {
+    fn default() -> ViewSettings {
+        ViewSettings {
+            ui: "line".into(),
+            theme: "high-contrast-dark".into(),
+            theme_file: None,
+            pieces: "letters".into(),
+            coordinate_words: false,
+            san_moves: false,
+            keymap: None,
+        }
+    }
+}
+
 /// All settings.
 #[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -164,6 +179,7 @@ pub struct Config {
     /// `[tones]`: volume, and each tone on or off.
     pub tones: ToneSettings,
     pub board: BoardSettings,
+    pub view: ViewSettings,
 }
 
 /// A settings file that could not be used.
@@ -184,6 +200,32 @@ impl Config {
                     config.game.my_colour
                 ),
             ));
+        }
+        for (key, value, allowed) in [
+            ("view.ui", &config.view.ui, &["line", "tui"][..]),
+            (
+                "view.theme",
+                &config.view.theme,
+                &[
+                    "high-contrast-dark",
+                    "high-contrast-light",
+                    "yellow-on-black",
+                ][..],
+            ),
+            (
+                "view.pieces",
+                &config.view.pieces,
+                &["letters", "figurines", "blocks"][..],
+            ),
+        ] {
+            if !allowed.contains(&value.as_str()) {
+                return Err(FileError::at_key(
+                    file,
+                    text,
+                    key,
+                    format!("\"{value}\" is not one of {}", allowed.join(", ")),
+                ));
+            }
         }
         if let Err(e) = config.speech.mode.parse::<SpeechMode>() {
             return Err(FileError::at_key(file, text, "speech.mode", e));
@@ -230,7 +272,7 @@ mod tests {
     fn file_merges_over_defaults() {
         let c =
             Config::parse("c.toml", "[announce]\nlanguage = \"de\"\nform = \"long\"\n").unwrap();
-        assert_eq!(c.announce.language, Language::De);
+        assert_eq!(c.announce.language, Lang::De);
         assert_eq!(c.announce.form, Form::Long);
         assert_eq!(c.announce.moves, MoveStyle::AppendixD);
         assert!(c.announce.pawn_word);

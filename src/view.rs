@@ -13,8 +13,8 @@ use shakmaty::{Color, Piece, Position, Square};
 
 use crate::board::{Sensed, SquareDiff};
 use crate::game::Game;
-use crate::speech::Phraser;
-use crate::speech::vocab::MoveWords;
+use crate::phrase::Phraser;
+use crate::words::vocab::MoveWords;
 
 /// Everything the full-screen view shows.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -331,8 +331,9 @@ pub fn mismatch_marks(d: &SquareDiff, letters: &[char; 6]) -> (String, String) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::speech::vocab::{Lang, builtin_appendix_d};
-    use crate::speech::{MoveOptions, MoveStyle};
+    use crate::phrase::{MoveOptions, MoveStyle};
+    use crate::words::Lang;
+    use crate::words::vocab::builtin_appendix_d;
 
     pub(crate) fn build(game: &Game, me: Color, ui: &UiState, board: Option<BoardInfo>) -> View {
         let phraser = Phraser::builtin(MoveStyle::AppendixD, Lang::En, MoveOptions::default());

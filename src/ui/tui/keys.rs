@@ -12,10 +12,15 @@ use std::path::Path;
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use serde::Deserialize;
 
+use shakmaty::{File, Rank, Role};
+
+use crate::action::{Action, KeyArg};
 use crate::toml_error::FileError;
 
-/// Every action a key can call in the full-screen view, in the order the
-/// help lists them.
+/// Every name a key can be bound to in the full-screen view, in the order
+/// the help lists them: the actions of the one list ([`Action`]; the
+/// cursor jumps with what the key gives them: `rank_3`, `file_e`,
+/// `next_knight`), and a few that change only how the view looks.
 pub const ACTIONS: &[&str] = &[
     "cursor_up",
     "cursor_down",
@@ -50,6 +55,8 @@ pub const ACTIONS: &[&str] = &[
     "defenders",
     "moves",
     "pieces",
+    "rank",
+    "file",
     "material",
     "last",
     "turn",
@@ -75,6 +82,77 @@ pub const ACTIONS: &[&str] = &[
 
 /// An action's name, one of [`ACTIONS`].
 pub type ActionName = &'static str;
+
+/// What a key does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Binding {
+    /// An action of the one list, given to `App::update` as `Msg::Key`.
+    App(Action, KeyArg),
+    /// A change of the view's look only (no state of the game).
+    View(ViewAction),
+}
+
+/// Changes of the look, handled by the view itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ViewAction {
+    /// Letters, figurines, large glyphs, round.
+    PieceStyle,
+    /// Coordinates as letters or in Appendix D words.
+    Coordinates,
+    /// The move list as spoken or in SAN.
+    MoveList,
+    /// The next theme.
+    Theme,
+    /// Type a line (a move or any line-mode command) in the input field.
+    Input,
+}
+
+/// What the key map name `name` does.
+pub fn binding(name: &str) -> Option<Binding> {
+    let view = |v| Some(Binding::View(v));
+    match name {
+        "piece_style" => return view(ViewAction::PieceStyle),
+        "coordinates" => return view(ViewAction::Coordinates),
+        "move_list" => return view(ViewAction::MoveList),
+        "theme" => return view(ViewAction::Theme),
+        "input" => return view(ViewAction::Input),
+        _ => {}
+    }
+    if let Some(r) = name.strip_prefix("rank_") {
+        let n: u32 = r.parse().ok().filter(|n| (1..=8).contains(n))?;
+        return Some(Binding::App(
+            Action::CursorRank,
+            KeyArg::Rank(Rank::new(n - 1)),
+        ));
+    }
+    if let Some(f) = name.strip_prefix("file_") {
+        let c = f
+            .chars()
+            .next()
+            .filter(|c| f.len() == 1 && ('a'..='h').contains(c))?;
+        return Some(Binding::App(
+            Action::CursorFile,
+            KeyArg::File(File::new(u32::from(c) - u32::from('a'))),
+        ));
+    }
+    if let Some(p) = name.strip_prefix("next_") {
+        let role = match p {
+            "king" => Role::King,
+            "queen" => Role::Queen,
+            "rook" => Role::Rook,
+            "bishop" => Role::Bishop,
+            "knight" => Role::Knight,
+            "pawn" => Role::Pawn,
+            _ => return None,
+        };
+        return Some(Binding::App(Action::NextPiece, KeyArg::Role(role)));
+    }
+    match Action::from_key(name)? {
+        // These need what the key gives them: named as above.
+        Action::CursorRank | Action::CursorFile | Action::NextPiece => None,
+        a => Some(Binding::App(a, KeyArg::None)),
+    }
+}
 
 /// One key with its modifiers, as written in a key map ("Ctrl-q", "K", "Up").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -279,7 +357,10 @@ pub struct KeyMap {
 }
 
 fn action_name(name: &str) -> Option<ActionName> {
-    ACTIONS.iter().copied().find(|a| *a == name)
+    ACTIONS
+        .iter()
+        .copied()
+        .find(|a| *a == name && binding(a).is_some())
 }
 
 impl KeyMap {
@@ -386,6 +467,11 @@ impl KeyMap {
         KeyChord::from_event(ev).and_then(|c| self.action(&c))
     }
 
+    /// What a key event does (presses only).
+    pub fn binding_of(&self, ev: &KeyEvent) -> Option<Binding> {
+        self.action_of(ev).and_then(binding)
+    }
+
     /// The keys of an action.
     pub fn keys(&self, action: &str) -> &[KeyChord] {
         self.by_action.get(action).map_or(&[], Vec::as_slice)
@@ -420,6 +506,27 @@ mod tests {
         assert!(errors.is_empty(), "{errors:?}");
         for (action, keys) in map.bindings() {
             assert!(!keys.is_empty(), "{action} has no key");
+            assert!(binding(action).is_some(), "{action}");
+        }
+        // Every action of the one list has a key (the cursor jumps with
+        // every rank, file and kind).
+        let bound: Vec<Binding> = ACTIONS.iter().filter_map(|a| binding(a)).collect();
+        for a in Action::ALL {
+            assert!(
+                bound
+                    .iter()
+                    .any(|b| matches!(b, Binding::App(x, _) if x == a)),
+                "{a:?} has no key"
+            );
+        }
+        for r in Rank::ALL {
+            assert!(bound.contains(&Binding::App(Action::CursorRank, KeyArg::Rank(r))));
+        }
+        for f in File::ALL {
+            assert!(bound.contains(&Binding::App(Action::CursorFile, KeyArg::File(f))));
+        }
+        for role in Role::ALL {
+            assert!(bound.contains(&Binding::App(Action::NextPiece, KeyArg::Role(role))));
         }
         assert_eq!(map.action(&chord("k")), Some("next_king"));
         assert_eq!(map.action(&chord("K")), None);

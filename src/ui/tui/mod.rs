@@ -6,6 +6,8 @@
 pub mod glyph;
 pub mod keys;
 pub mod render;
+pub mod run;
+pub mod setup;
 pub mod theme;
 
 pub use glyph::PieceStyle;

@@ -13,9 +13,10 @@ use super::render::{Look, render, square_at, square_rect};
 use super::theme::Theme;
 use crate::board::{Sensed, SquareDiff};
 use crate::game::Game;
-use crate::speech::vocab::{Lang, builtin_appendix_d};
-use crate::speech::{MoveOptions, MoveStyle, Phraser};
+use crate::phrase::{MoveOptions, MoveStyle, Phraser};
 use crate::view::{BoardInfo, ClockView, LinkState, UiState, View, ViewInput};
+use crate::words::Lang;
+use crate::words::vocab::builtin_appendix_d;
 
 const SIZES: [(u16, u16); 3] = [(80, 24), (120, 40), (200, 60)];
 

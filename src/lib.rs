@@ -53,6 +53,9 @@
 //!   and the opponent's page draw from it).
 //! - [`speech`]: the speech worker, its queue and backends.
 //! - [`audio`]: short generated tones on cpal, on their own thread.
+//! - [`engine`]: a UCI engine for home play: the sans-IO session (through
+//!   the `shakmaty-uci` crate), the process driver, evaluations in words.
+//!   It stands on shakmaty only; the app drives it through `Msg`s.
 //!
 //! # Adding a module
 //!
@@ -66,7 +69,9 @@ pub mod app;
 pub mod audio;
 pub mod board;
 pub mod command;
+pub mod companion;
 pub mod config;
+pub mod engine;
 pub mod game;
 pub mod keymap;
 pub mod msg;

@@ -8,7 +8,7 @@ use shakmaty::Color;
 
 use crate::app::App;
 use crate::audio::ToneSettings;
-use crate::config::{BoardSettings, Config};
+use crate::config::{BoardSettings, CompanionSettings, Config};
 use crate::keymap::Keymap;
 use crate::msg::StartProblem;
 use crate::notation::Reader;
@@ -78,6 +78,8 @@ pub struct Started {
     pub board: BoardSettings,
     /// The `[view]` settings (front end, theme, keys).
     pub view: crate::config::ViewSettings,
+    /// The `[companion]` settings (the command line may override them).
+    pub companion: CompanionSettings,
 }
 
 impl Started {
@@ -227,5 +229,6 @@ pub fn start(over: &Overrides) -> Started {
         tones,
         board: config.board.clone(),
         view: config.view.clone(),
+        companion: config.companion.clone(),
     }
 }

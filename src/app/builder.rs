@@ -120,6 +120,7 @@ impl AppBuilder {
             quitting: false,
             board: None,
             cursor: super::cursor::Cursor::new(self.me),
+            companion: Default::default(),
         }
     }
 }

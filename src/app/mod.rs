@@ -21,6 +21,7 @@ use crate::words::vocab::MoveWords;
 mod board;
 mod builder;
 mod commands;
+mod companion;
 mod cursor;
 mod offers;
 
@@ -50,6 +51,8 @@ pub struct App {
     board: Option<BoardSession>,
     /// The full-screen view's square cursor and the move chosen with it.
     cursor: cursor::Cursor,
+    /// The opponent's screen (companion page).
+    companion: companion::CompanionState,
 }
 
 impl App {
@@ -161,7 +164,11 @@ impl App {
                 let t = self.message("new_game", &[]);
                 self.say(&mut out, t, Priority::Normal, SayKind::Game);
             }
+            Msg::CompanionChosen(choice) => self.on_companion_chosen(choice, &mut out),
+            Msg::Companion(event) => self.on_companion(event, now, &mut out),
+            Msg::CompanionReleased { code } => self.on_companion_released(code, &mut out),
         }
+        self.companion_flashes(&out);
         out
     }
 

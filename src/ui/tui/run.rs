@@ -165,14 +165,38 @@ impl<'a> Front<'a> {
         events: &Receiver<Event2>,
     ) -> io::Result<()> {
         let mut effects = startup;
+        // What the opponent's page shows now (sent again only on change).
+        let mut shown: Option<crate::companion::Snapshot> = None;
         loop {
+            let mut more = Vec::new();
             for e in effects.drain(..) {
                 match e {
                     Effect::Say(u) => self.outputs.say(&u),
                     Effect::Silence => self.outputs.silence(),
                     Effect::Tone(t) => self.outputs.tone(t),
                     Effect::ToBoard(b) => self.outputs.to_board(b),
+                    Effect::CompanionRelease => {
+                        if let Some(c) = &self.outputs.companion {
+                            c.release();
+                            let code = c.code();
+                            more.extend(
+                                self.app
+                                    .update(Msg::CompanionReleased { code }, Instant::now()),
+                            );
+                        }
+                    }
                     Effect::Quit => return Ok(()),
+                }
+            }
+            if !more.is_empty() {
+                effects = more;
+                continue;
+            }
+            if let Some(c) = &self.outputs.companion {
+                let now = self.app.companion_snapshot();
+                if shown.as_ref() != Some(&now) {
+                    c.publish(&now);
+                    shown = Some(now);
                 }
             }
             self.redraw(terminal)?;

@@ -11,3 +11,4 @@ mod companion_page;
 mod engine;
 mod line_games;
 mod line_mode;
+mod tui_tmux;

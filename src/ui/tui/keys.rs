@@ -70,6 +70,7 @@ pub const ACTIONS: &[&str] = &[
     "resign",
     "new",
     "flip",
+    "release",
     "flip_view",
     "piece_style",
     "coordinates",

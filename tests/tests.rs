@@ -9,6 +9,7 @@ mod board_games;
 mod companion_game;
 mod companion_page;
 mod engine;
+mod engine_play;
 mod line_games;
 mod line_mode;
 mod tui_tmux;

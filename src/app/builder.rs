@@ -120,6 +120,8 @@ impl AppBuilder {
             quitting: false,
             board: None,
             cursor: super::cursor::Cursor::new(self.me),
+            engine: None,
+            rated: false,
             companion: Default::default(),
         }
     }

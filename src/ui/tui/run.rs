@@ -80,7 +80,8 @@ pub fn run(
             }
         });
     }
-    drop(tx);
+    // The engine's process (when the app starts one) talks through it too.
+    let engine_tx = tx;
 
     // ratatui's hook restores the terminal on a panic; mouse reporting is
     // switched off first.
@@ -103,7 +104,9 @@ pub fn run(
         });
     }
     drop(ev_tx);
-    Front::new(app, outputs, look, keymap).run(&mut terminal, startup, &ev_rx)
+    let mut front = Front::new(app, outputs, look, keymap);
+    front.engine_tx = Some(engine_tx);
+    front.run(&mut terminal, startup, &ev_rx)
 }
 
 /// The view's own state: the input field, the look, the help shown.
@@ -117,6 +120,8 @@ struct Front<'a> {
     last_view: Option<View>,
     size: Rect,
     help: Option<Vec<String>>,
+    engine: crate::ui::line::EngineSlot,
+    engine_tx: Option<Sender<Msg>>,
 }
 
 impl<'a> Front<'a> {
@@ -131,6 +136,8 @@ impl<'a> Front<'a> {
             last_view: None,
             size: Rect::default(),
             help: None,
+            engine: crate::ui::line::EngineSlot::default(),
+            engine_tx: None,
         }
     }
 
@@ -175,6 +182,13 @@ impl<'a> Front<'a> {
                     Effect::Silence => self.outputs.silence(),
                     Effect::Tone(t) => self.outputs.tone(t),
                     Effect::ToBoard(b) => self.outputs.to_board(b),
+                    Effect::Engine(order) => {
+                        if let Some(tx) = &self.engine_tx
+                            && let Some(m) = self.engine.order(order, tx)
+                        {
+                            more.extend(self.app.update(m, Instant::now()));
+                        }
+                    }
                     Effect::CompanionRelease => {
                         if let Some(c) = &self.outputs.companion {
                             c.release();

@@ -225,10 +225,13 @@ fn cursor_keys_typing_and_a_mouse_click() {
     t.keys(&["?"]);
     t.wait_for("Up: the cursor one square up.");
     t.keys(&["Esc"]);
-    // quit typed in the input field.
+    // quit typed in the input field: a game is in progress, so hector asks;
+    // the quit key (Ctrl-Q) answers.
     t.keys(&["Tab"]);
     t.literal("quit");
     t.keys(&["Enter"]);
+    t.wait_for("A game is in progress. Say quit again to leave, or no to go on.");
+    t.keys(&["C-q"]);
     t.assert_restored();
 }
 

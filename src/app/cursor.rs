@@ -127,7 +127,13 @@ impl App {
                 },
                 out,
             ),
-            Action::Defenders => self.on_command(Command::Defenders(sq), out),
+            Action::Defenders => self.on_command(
+                Command::Defenders {
+                    square: sq,
+                    side: None,
+                },
+                out,
+            ),
             Action::Moves => self.on_command(Command::Moves(sq), out),
             Action::Rank => self.on_command(Command::Rank(sq.rank()), out),
             Action::File => self.on_command(Command::File(sq.file()), out),
@@ -139,6 +145,13 @@ impl App {
                 out,
             ),
             Action::Last => self.on_command(Command::Last(1), out),
+            // The same key again answers "are you sure?".
+            Action::Quit | Action::New
+                if self.question == Some(super::Question::Confirm(action)) =>
+            {
+                self.question = None;
+                self.on_action_confirmed(action, out);
+            }
             Action::Claim => self.on_command(Command::Claim(None), out),
             other => self.on_action(other, out),
         }
@@ -438,6 +451,21 @@ mod tests {
             a.game().position().board().role_at(Square::A8),
             Some(Role::Knight)
         );
+    }
+
+    #[test]
+    fn quit_key_twice_during_a_game() {
+        let mut a = App::builder().ask_before_leaving(true).build();
+        key(&mut a, Action::Select, KeyArg::Square(Square::E2));
+        key(&mut a, Action::Select, KeyArg::Square(Square::E4));
+        let e = a.update(Msg::Key(Action::Quit, KeyArg::None), Instant::now());
+        assert!(!e.contains(&Effect::Quit));
+        assert_eq!(
+            said(&e),
+            ["A game is in progress. Say quit again to leave, or no to go on."]
+        );
+        let e = a.update(Msg::Key(Action::Quit, KeyArg::None), Instant::now());
+        assert!(e.contains(&Effect::Quit), "{e:?}");
     }
 
     #[test]

@@ -552,7 +552,7 @@ mod tests {
             Some("file_e")
         );
         assert_eq!(
-            m.action_of(&press(KeyCode::Char('c'), KeyModifiers::CONTROL)),
+            m.action_of(&press(KeyCode::Char('q'), KeyModifiers::CONTROL)),
             Some("quit")
         );
         assert_eq!(

@@ -1,6 +1,7 @@
 //! The full-screen front end (`hector play --ui tui`): the terminal in raw
 //! mode on the alternate screen, restored on every way out (quit, Ctrl-C,
-//! SIGTERM, SIGHUP, an error, a panic).  Keys and mouse clicks become
+//! SIGTERM and SIGHUP as `Msg::Interrupted` from `main`, an error, a
+//! panic).  Keys and mouse clicks become
 //! `Msg::Key` for `App::update`; the view is redrawn only when what it shows
 //! changed or the terminal was resized.
 
@@ -65,18 +66,6 @@ pub fn run(
                 if ev_tx.send(Event2::App(m)).is_err() {
                     return;
                 }
-            }
-        });
-    }
-    // SIGTERM, SIGHUP and SIGINT end the session through `update`.
-    #[cfg(unix)]
-    {
-        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-        let mut signals = signal_hook::iterator::Signals::new([SIGTERM, SIGHUP, SIGINT])?;
-        let tx = tx.clone();
-        std::thread::spawn(move || {
-            if signals.forever().next().is_some() {
-                let _ = tx.send(Msg::EndOfInput);
             }
         });
     }
@@ -280,6 +269,11 @@ impl<'a> Front<'a> {
             self.last_view = None;
             return None;
         }
+        // Ctrl-C is an interrupt, as in line mode (raw mode turns the
+        // terminal's SIGINT into this key).
+        if k.code == KeyCode::Char('c') && k.modifiers.contains(KeyModifiers::CONTROL) {
+            return Some(Msg::Interrupted);
+        }
         if self.input.focused {
             return self.edit(k);
         }
@@ -356,7 +350,6 @@ impl<'a> Front<'a> {
         let cur = self.input.cursor.min(chars.len());
         let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
         match k.code {
-            KeyCode::Char('c') if ctrl => return Some(Msg::Key(Action::Quit, KeyArg::None)),
             KeyCode::Char('u') if ctrl => {
                 self.input.text.clear();
                 self.input.cursor = 0;

@@ -9,7 +9,7 @@ use clap::{Parser, Subcommand};
 
 use hector::audio::TonePlayer;
 use hector::board::Protocol;
-use hector::board::cli::{self as board_cli, BoardSpec, SimOptions};
+use hector::board::cli::{self as board_cli, BoardSpec, Probed, SimOptions};
 use hector::board::transport::{Link, PortSettings};
 use hector::companion::{CompanionConfig, CompanionServer, DEFAULT_LISTEN};
 use hector::msg::{BoardChoice, BoardProblem, CompanionChoice, Effect, Msg};
@@ -60,14 +60,6 @@ enum Cmd {
 }
 
 #[derive(Debug, Clone, clap::Args)]
-struct ReviewArgs {
-    /// The PGN file.
-    file: std::path::PathBuf,
-    #[command(flatten)]
-    play: PlayArgs,
-}
-
-#[derive(Debug, Clone, clap::Args)]
 struct GamesArgs {
     #[command(flatten)]
     settings: Overrides,
@@ -77,6 +69,14 @@ struct GamesArgs {
 struct ResumeArgs {
     /// The game: its id, its number in `hector games`, or the start of its id.
     id: String,
+    #[command(flatten)]
+    play: PlayArgs,
+}
+
+#[derive(Debug, Clone, clap::Args)]
+struct ReviewArgs {
+    /// The PGN file.
+    file: std::path::PathBuf,
     #[command(flatten)]
     play: PlayArgs,
 }
@@ -159,8 +159,9 @@ struct PlayArgs {
     #[command(flatten)]
     settings: Overrides,
     /// Front end: line mode for screen readers and braille displays.
-    #[arg(long, value_enum, default_value = "line")]
-    ui: UiKind,
+    /// (default: `ui` in the settings' `[view]`, else line).
+    #[arg(long, value_enum)]
+    ui: Option<UiKind>,
     /// When to print the prompt (whose move, move number).
     #[arg(long, value_enum, default_value = "auto")]
     prompt: PromptMode,
@@ -199,6 +200,26 @@ struct PlayArgs {
     /// The event's name for the scoresheet.
     #[arg(long, value_name = "NAME")]
     event: Option<String>,
+    /// Play against a UCI engine: PATH, or `stockfish` on the PATH (and in
+    /// /usr/games) when no PATH is given.  `--me` is your colour.
+    #[arg(long, value_name = "PATH", num_args = 0..=1, default_missing_value = "")]
+    engine: Option<String>,
+    /// The engine's skill level, 1 (weakest) to 20 (full strength).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=20))]
+    level: Option<u8>,
+    /// The engine's strength as a rating, when the engine offers it.
+    #[arg(long, value_name = "N")]
+    elo: Option<u32>,
+    /// The engine's time per move, in milliseconds.
+    #[arg(long, value_name = "MS")]
+    move_time: Option<u64>,
+    /// Let the engine think in your time (UCI ponder).
+    #[arg(long)]
+    ponder: bool,
+    /// A rated game, or one with an arbiter: no hint, eval, threat or
+    /// takeback.
+    #[arg(long)]
+    rated: bool,
     /// Serve the opponent's screen: a page for the opponent's browser that
     /// shows every move and takes theirs.  Default 127.0.0.1:8421 (this
     /// computer only); on another address (e.g. 0.0.0.0:8421 for the
@@ -211,7 +232,31 @@ struct PlayArgs {
 enum UiKind {
     /// One line per announcement; reads well with screen readers.
     Line,
+    /// The full-screen view: a large, high-contrast board, the move list,
+    /// the last announcement; every change is also spoken.
+    Tui,
 }
+
+/// Ctrl-C, SIGTERM and SIGHUP become [`Msg::Interrupted`]: the session ends
+/// through `update` (a goodbye said, the terminal restored), not killed.
+#[cfg(unix)]
+fn watch_signals(tx: &mpsc::Sender<Msg>) {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+        return;
+    };
+    let tx = tx.clone();
+    std::thread::spawn(move || {
+        for _ in signals.forever() {
+            if tx.send(Msg::Interrupted).is_err() {
+                break;
+            }
+        }
+    });
+}
+
+#[cfg(not(unix))]
+fn watch_signals(_tx: &mpsc::Sender<Msg>) {}
 
 /// The store of journals: `$XDG_DATA_HOME/hector/games` (or the
 /// platform's data folder).
@@ -272,7 +317,7 @@ fn play_game(args: &PlayArgs, resume_id: Option<&str>) -> ExitCode {
         Some(Err(e)) => {
             println!(
                 "{}",
-                hector::ui::export::start_error_sentence(started.app.phraser(), &e)
+                hector::app::start_error_sentence(started.app.phraser(), &e)
             );
             return ExitCode::FAILURE;
         }
@@ -310,8 +355,7 @@ fn play_game(args: &PlayArgs, resume_id: Option<&str>) -> ExitCode {
     run_session(started, args, offer, None)
 }
 
-/// Line mode with speech, tones, the board and the companion page: a game
-/// (journalled, perhaps resumed) or a review.
+/// The session: a game (journalled, perhaps resumed) or a review.
 fn run_session(
     mut started: hector::setup::Started,
     args: &PlayArgs,
@@ -322,7 +366,13 @@ fn run_session(
     if let Some(file) = review {
         started.app.start_review(file);
     }
+    // A player at a terminal is asked before a stray `quit` or `new` ends a
+    // game; a script on standard input is not.
+    started
+        .app
+        .set_ask_before_leaving(std::io::IsTerminal::is_terminal(&std::io::stdin()));
     let (tx, rx) = mpsc::channel::<Msg>();
+    watch_signals(&tx);
     // Speech and tones first, before anything is printed: ALSA's own error
     // messages are silenced by the tone player as it opens the device.
     let speech = match started.speech {
@@ -367,8 +417,11 @@ fn run_session(
             link
         }
     };
-    if let Some(o) = offer {
-        effects.extend(started.app.update(Msg::Resume(Box::new(o)), now));
+    if let Some(setup) = engine_setup(args, &started.engine) {
+        started.app.set_engine(setup);
+    }
+    if args.rated {
+        started.app.set_rated(true);
     }
     let companion_settings = started.companion.clone();
     let listen = match &args.companion {
@@ -384,16 +437,31 @@ fn run_session(
         effects.extend(started.app.update(Msg::CompanionChosen(choice), now));
         server
     });
+    if let Some(o) = offer {
+        effects.extend(started.app.update(Msg::Resume(Box::new(o)), now));
+    }
     effects.extend(started.app.update(Msg::Start, now));
     let outputs = Outputs {
         speech: speech.as_ref().map(SpeechWorker::handle),
         tones: tones.as_ref().map(TonePlayer::handle),
         board,
-        journal: (!reviewing).then(|| std::cell::RefCell::new(Sink::new(store()))),
         companion,
+        journal: (!reviewing).then(|| std::cell::RefCell::new(Sink::new(store()))),
     };
-    let result = match args.ui {
+    let ui = args.ui.unwrap_or(if started.view.ui == "tui" {
+        UiKind::Tui
+    } else {
+        UiKind::Line
+    });
+    let result = match ui {
         UiKind::Line => line::run(&mut started.app, effects, args.prompt, &outputs, tx, rx),
+        UiKind::Tui => {
+            let (look, keymap, problems) = hector::ui::tui::setup::load(&started.view);
+            for p in problems {
+                effects.extend(started.app.update(Msg::Problem(p), Instant::now()));
+            }
+            hector::ui::tui::run::run(&mut started.app, effects, &outputs, look, keymap, tx, rx)
+        }
     };
     // Let the last sentence ("Goodbye.") be heard.
     if let Some(worker) = speech {
@@ -408,6 +476,56 @@ fn run_session(
             ExitCode::FAILURE
         }
     }
+}
+
+/// The engine of `--engine` or of `[engine] play = true`, with the
+/// command line over the settings.
+fn engine_setup(
+    args: &PlayArgs,
+    config: &hector::config::EngineConfig,
+) -> Option<hector::app::EngineSetup> {
+    use hector::engine::{EngineSettings, Strength};
+    if args.engine.is_none() && !config.play {
+        return None;
+    }
+    let program = args
+        .engine
+        .clone()
+        .filter(|p| !p.is_empty())
+        .or_else(|| config.path.clone());
+    let strength = match (args.level, args.elo) {
+        (Some(l), _) => Strength::Level(l),
+        (None, Some(e)) => Strength::Elo(e),
+        (None, None) => match (config.level, config.elo) {
+            (Some(l), _) => Strength::Level(l),
+            (None, Some(e)) => Strength::Elo(e),
+            (None, None) => Strength::Full,
+        },
+    };
+    let options = config
+        .options
+        .iter()
+        .map(|(k, v)| {
+            let value = match v {
+                toml::Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            (k.clone(), value)
+        })
+        .collect();
+    Some(hector::app::EngineSetup {
+        program,
+        settings: EngineSettings {
+            strength,
+            threads: config.threads,
+            hash_mb: config.hash_mb,
+            ponder: args.ponder || config.ponder,
+            options,
+        },
+        move_time: Duration::from_millis(args.move_time.unwrap_or(config.move_time_ms).max(1)),
+        help_time: Duration::from_millis(config.help_time_ms.max(1)),
+        ..hector::app::EngineSetup::default()
+    })
 }
 
 /// Start the opponent's screen on `listen` (empty: the default address).
@@ -494,7 +612,12 @@ fn choose_board(
     let missing = |p| (BoardChoice::Missing(p), None);
     let spec = match board_cli::parse_spec(spec) {
         Ok(s) => s,
-        Err(text) => return missing(BoardProblem::Spec(text)),
+        Err(error) => {
+            return missing(BoardProblem::Spec {
+                spec: spec.to_owned(),
+                error,
+            });
+        }
     };
     let (description, path) = match spec {
         BoardSpec::Auto => match board_cli::find_board() {
@@ -502,8 +625,11 @@ fn choose_board(
             None => return missing(BoardProblem::NotFound),
         },
         BoardSpec::Probe(path) => match board_cli::probe(&path) {
-            Some(d) => (d, path),
-            None => return missing(BoardProblem::NoAnswer { port: path }),
+            Probed::Found(d) => (d, path),
+            Probed::NoAnswer => return missing(BoardProblem::NoAnswer { port: path }),
+            Probed::CannotOpen(error) => {
+                return missing(BoardProblem::CannotOpen { port: path, error });
+            }
         },
         BoardSpec::Port { protocol, path } => match board_cli::description(protocol) {
             Some(d) => (d, path),
@@ -514,8 +640,13 @@ fn choose_board(
     if let Some(ms) = args.settle_ms.or(settings.settle_ms) {
         config.settle = Duration::from_millis(ms);
     }
+    if let Some(s) = settings.remind_after_s {
+        // At most an hour: a reminder is still a reminder.
+        config.grace = Duration::from_secs(s.min(3600));
+    }
     let choice = BoardChoice::Opened {
         protocol: description.protocol,
+        port: path.clone(),
         config,
         announce_touch: args.announce_touch || settings.announce_touch,
     };
@@ -543,16 +674,25 @@ fn board(cmd: &BoardCmd) -> ExitCode {
                 ExitCode::FAILURE
             }
         },
-        BoardCmd::Probe { port } => match board_cli::probe(port) {
-            Some(d) => {
-                println!("{port}: {} ({})", d.protocol.name(), d.name);
-                ExitCode::SUCCESS
+        BoardCmd::Probe { port } => {
+            // Worded in the player's language (from the settings file).
+            let started = start(&Overrides::default());
+            let phraser = started.app.phraser();
+            match board_cli::probe(port) {
+                Probed::Found(d) => {
+                    println!("{port}: {} ({})", d.protocol.name(), d.name);
+                    ExitCode::SUCCESS
+                }
+                Probed::NoAnswer => {
+                    println!("{}", phraser.message("board_probe_none", &[("port", port)]));
+                    ExitCode::FAILURE
+                }
+                Probed::CannotOpen(e) => {
+                    println!("{}", phraser.cannot_open(port, &e));
+                    ExitCode::FAILURE
+                }
             }
-            None => {
-                println!("{port}: no board protocol answered.");
-                ExitCode::FAILURE
-            }
-        },
+        }
         BoardCmd::Sim(a) => {
             let protocol = Protocol::ALL
                 .into_iter()

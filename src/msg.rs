@@ -2,8 +2,10 @@
 //! do ([`Effect`]).  `App::update` turns one into the other without I/O.
 
 use crate::audio::{AudioStatus, Tone};
-use crate::board::{LinkEvent, Protocol, TrackerConfig};
+use crate::board::cli::SpecError;
+use crate::board::{LinkEvent, PortError, Protocol, TrackerConfig};
 use crate::companion::CompanionEvent;
+use crate::engine::EngineIo;
 use crate::scoresheet::{ExportFormat, JournalOp, JournalStatus, ResumeOffer};
 use crate::speech::{SpeechStatus, Utterance};
 use crate::toml_error::FileError;
@@ -27,6 +29,11 @@ pub enum Msg {
     Problem(StartProblem),
     /// The board of the command line or the settings: opened, or why not.
     BoardChosen(BoardChoice),
+    /// A key of the full-screen view, or a mouse click: an action of the
+    /// one list, with what the key gives it.
+    Key(crate::action::Action, crate::action::KeyArg),
+    /// `?` in the full-screen view: say each action with its keys.
+    KeyHelp(Vec<(crate::action::Action, String)>),
     /// The session begins: the opening sentence is said (and can be
     /// repeated).
     Start,
@@ -38,6 +45,11 @@ pub enum Msg {
     /// A scoresheet asked for with `save` was written (the file), or why
     /// not.
     Exported(Result<std::path::PathBuf, String>),
+    /// The session is ended from outside: Ctrl-C, SIGTERM or SIGHUP.
+    Interrupted,
+    /// The engine's process: a line it wrote, its exit, or why it did not
+    /// start.
+    Engine(EngineIo),
     /// The opponent's screen (companion page): started or not.
     CompanionChosen(CompanionChoice),
     /// The opponent's screen: connected, disconnected, or an action of the
@@ -76,6 +88,8 @@ pub enum BoardChoice {
     /// Found and opened: its session is set up by the app.
     Opened {
         protocol: Protocol,
+        /// The port's path (named in what is said about it).
+        port: String,
         config: TrackerConfig,
         /// Say which piece is touched (D.2.2).
         announce_touch: bool,
@@ -87,8 +101,10 @@ pub enum BoardChoice {
 /// Why no board is used.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BoardProblem {
-    /// The `--board` value cannot be read (the sentence says why).
-    Spec(String),
+    /// The `--board` value cannot be read.
+    Spec { spec: String, error: SpecError },
+    /// The port of a `--board PORT` to probe cannot be opened.
+    CannotOpen { port: String, error: PortError },
     /// No board was found.
     NotFound,
     /// No board protocol answered on this port.
@@ -111,8 +127,26 @@ pub enum Effect {
     Journal(JournalOp),
     /// Save the scoresheet of the current game in this format.
     Export(ExportFormat),
+    /// Start, feed or end the engine's process.
+    Engine(EngineOrder),
     /// Free the opponent's seat on the companion page.
     CompanionRelease,
     /// End the session.
     Quit,
+}
+
+/// What the front end does with the engine's process (it owns it; its
+/// events come back as [`Msg::Engine`] with the same generation).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EngineOrder {
+    /// Start the engine (`None`: the default, `stockfish`), ending any
+    /// engine of an earlier generation.
+    Start {
+        generation: u64,
+        program: Option<String>,
+    },
+    /// Write one line to the engine of this generation.
+    Send { generation: u64, line: String },
+    /// End the engine of this generation now (it failed).
+    Kill { generation: u64 },
 }

@@ -78,7 +78,7 @@ fn long_record() -> GameRecord {
             g.undo_last();
             break;
         }
-        if g.history().len() % 17 == 0 {
+        if g.history().len().is_multiple_of(17) {
             let by = g.history().last().unwrap().by;
             if g.offer_draw(by).is_ok() {
                 let _ = g.decline_draw(!by);

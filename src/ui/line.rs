@@ -14,7 +14,8 @@ use crate::app::App;
 use crate::audio::{Tone, ToneHandle};
 use crate::board::transport::Link;
 use crate::companion::{CompanionServer, Snapshot};
-use crate::msg::{Effect, Msg};
+use crate::engine::{EngineCommand, EngineIo, EngineProcess, ProcessEvent};
+use crate::msg::{Effect, EngineOrder, Msg};
 use crate::speech::{SpeechHandle, Utterance};
 
 /// When to print the prompt.
@@ -43,28 +44,82 @@ pub struct Outputs {
 }
 
 impl Outputs {
-    fn say(&self, u: &Utterance) {
+    pub fn say(&self, u: &Utterance) {
         if let Some(s) = &self.speech {
             s.say(u.clone());
         }
     }
 
-    fn silence(&self) {
+    pub fn silence(&self) {
         if let Some(s) = &self.speech {
             s.silence();
         }
     }
 
-    fn to_board(&self, bytes: Vec<u8>) {
+    pub fn to_board(&self, bytes: Vec<u8>) {
         if let Some(b) = &self.board {
             b.send(bytes);
         }
     }
 
-    fn tone(&self, tone: Tone) {
+    pub fn tone(&self, tone: Tone) {
         if let Some(t) = &self.tones {
             t.play(tone);
         }
+    }
+}
+
+/// The engine's process, owned by the front end: started, fed and ended as
+/// the app orders ([`EngineOrder`]).  Dropping it ends the engine.
+#[derive(Default)]
+pub struct EngineSlot {
+    process: Option<EngineProcess>,
+}
+
+impl EngineSlot {
+    /// Carry out one order; the process's events go into `tx`.  An engine
+    /// that cannot be started is the message returned, for the app at once.
+    pub fn order(&mut self, order: EngineOrder, tx: &Sender<Msg>) -> Option<Msg> {
+        match order {
+            EngineOrder::Start {
+                generation,
+                program,
+            } => {
+                // The old engine (if any) is ended first.
+                self.process = None;
+                let started = EngineCommand::locate(program.as_deref()).and_then(|cmd| {
+                    let tx = tx.clone();
+                    EngineProcess::spawn(&cmd, generation, move |io| {
+                        tx.send(Msg::Engine(io)).is_ok()
+                    })
+                });
+                match started {
+                    Ok(p) => self.process = Some(p),
+                    Err(fault) => {
+                        return Some(Msg::Engine(EngineIo {
+                            generation,
+                            event: ProcessEvent::StartFailed(fault),
+                        }));
+                    }
+                }
+            }
+            EngineOrder::Send { generation, line } => {
+                if let Some(p) = &self.process
+                    && p.generation() == generation
+                {
+                    p.send(line);
+                }
+            }
+            EngineOrder::Kill { generation } => {
+                if let Some(p) = &mut self.process
+                    && p.generation() == generation
+                {
+                    p.kill();
+                    self.process = None;
+                }
+            }
+        }
+        None
     }
 }
 
@@ -87,22 +142,27 @@ pub fn run(
         PromptMode::Always => true,
         PromptMode::Never => false,
     };
+    // The engine's process, when the app starts one; its lines come back
+    // through the app's channel.
+    let mut engine = EngineSlot::default();
+    let engine_tx = tx.clone();
     std::thread::spawn(move || {
         let stdin = std::io::stdin();
-        for line in stdin.lock().lines() {
-            match line {
-                Ok(l) => {
-                    if tx.send(Msg::Line(l)).is_err() {
+        let mut stdin = stdin.lock();
+        let mut bytes = Vec::new();
+        loop {
+            bytes.clear();
+            match stdin.read_until(b'\n', &mut bytes) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {
+                    // Invalid UTF-8 is read lossily: the rest of the line
+                    // is kept, not dropped.
+                    let line = String::from_utf8_lossy(&bytes);
+                    let line = line.trim_end_matches(['\n', '\r']).to_owned();
+                    if tx.send(Msg::Line(line)).is_err() {
                         return;
                     }
                 }
-                // Invalid UTF-8 is a line that is not understood, not the end.
-                Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
-                    if tx.send(Msg::Line("\u{FFFD}".to_owned())).is_err() {
-                        return;
-                    }
-                }
-                Err(_) => break,
             }
         }
         let _ = tx.send(Msg::EndOfInput);
@@ -147,6 +207,12 @@ pub fn run(
                 Effect::Export(format) => {
                     let result = save(app, outputs, format);
                     effects.extend(app.update(Msg::Exported(result), Instant::now()));
+                }
+                Effect::Engine(order) => {
+                    // An engine that cannot start is said at once.
+                    if let Some(m) = engine.order(order, &engine_tx) {
+                        effects.extend(app.update(m, Instant::now()));
+                    }
                 }
                 Effect::CompanionRelease => {
                     if let Some(c) = &outputs.companion {
@@ -197,7 +263,7 @@ pub fn run(
 
 /// `save` during a game: the journal read back and written beside the
 /// player, under a name that does not exist yet.
-fn save(
+pub(crate) fn save(
     app: &App,
     outputs: &Outputs,
     format: crate::scoresheet::ExportFormat,

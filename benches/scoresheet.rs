@@ -35,7 +35,7 @@ fn journal(dir: &std::path::Path) -> Journal {
 fn a_move(i: u64) -> Event {
     Event::Move {
         number: (i / 2 + 1) as u32,
-        by: if i % 2 == 0 {
+        by: if i.is_multiple_of(2) {
             Color::White
         } else {
             Color::Black

@@ -26,7 +26,7 @@ use super::backend::{BackendFactory, EventSink, SpeechError, SpeechSettings, Voi
 use super::link::{
     ALLOWANCES, Call, Conn, EngineInfo, Input, LinkConfig, Output, Reply, SpeechLink,
 };
-pub use super::link::{Pace, SpeechMode, SpeechStatus};
+pub use super::link::{FallBack, Pace, SpeechMode, SpeechStatus};
 use super::queue::QueuePolicy;
 use super::{Priority, SayKind, Utterance};
 
@@ -442,7 +442,15 @@ pub fn say_utterance_once(
         let left = deadline.saturating_duration_since(Instant::now());
         match rx.recv_timeout(left) {
             Ok(SpeechStatus::Ended { .. }) => break Ok(()),
-            Ok(SpeechStatus::FellBack { why }) => break Err(SpeechError::Unavailable(why)),
+            Ok(SpeechStatus::FellBack { why, reason }) => {
+                break Err(match reason {
+                    FallBack::Unavailable => SpeechError::Unavailable(why),
+                    FallBack::NoAnswer => SpeechError::Timeout("say"),
+                    FallBack::Silent | FallBack::Unfinished | FallBack::Failed => {
+                        SpeechError::Failed(why)
+                    }
+                });
+            }
             Ok(_) => {}
             Err(_) => break Err(SpeechError::Timeout("say")),
         }

@@ -442,3 +442,56 @@ fn voices_lists_per_language_the_count_and_the_voice_used() {
     assert!(all.len() > summary.len());
     assert!(all.contains("German+"), "variants listed with --all");
 }
+
+/// The whole chain, through the binary: in line mode an English answer
+/// naming squares and pieces reaches the daemon as one SSML sentence whose
+/// Appendix D words are German voice spans.
+#[test]
+fn line_mode_speaks_appendix_d_words_of_an_english_answer_in_german() {
+    let (_guard, daemon) = daemon();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hector"))
+        .args([
+            "play",
+            "--speech",
+            "tts",
+            "--no-sound",
+            "--config",
+            "/nonexistent/hector.toml",
+        ])
+        .env("SPEECHD_ADDRESS", daemon.address())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("hector starts");
+    use std::io::Write;
+    let mut stdin = child.stdin.take().expect("piped");
+    stdin
+        .write_all(b"e4\ne5\nNf3\nattackers e5\n")
+        .expect("write");
+    // Quit only once the answer has reached the daemon (quitting first
+    // would rightly cut it short).
+    let ssml = "<speak><voice xml:lang=\"de\">Eva fünf</voice> is attacked by \
+                <voice xml:lang=\"de\">Springer Felix drei</voice>.</speak>";
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !daemon.log_text().contains(ssml) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    stdin.write_all(b"quit\n").expect("write");
+    drop(stdin);
+    let out = child.wait_with_output().expect("hector runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l == "Eva fünf is attacked by Springer Felix drei."),
+        "{stdout}"
+    );
+    let log = daemon.log_text();
+    assert!(log.contains(ssml), "the answer was not sent as SSML spans");
+    assert!(log.contains("SET SELF LANGUAGE en"));
+    // The moves themselves stay plain German sentences.
+    assert!(
+        log.contains("SET SELF SSML_MODE off"),
+        "SSML left on for the moves"
+    );
+}

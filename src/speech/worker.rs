@@ -385,9 +385,10 @@ fn with_backend<T: Send + 'static>(
 }
 
 /// The voices of this platform's speech service (`hector voices`).  Blocks
-/// up to 20 s: espeak-ng lists about 13 000 voices in 1.5 s.
+/// up to 60 s: espeak-ng lists about 13 000 voices in 1.5 s on an idle
+/// machine, and took over 20 s on a loaded one.
 pub fn list_voices() -> Result<Vec<VoiceInfo>, SpeechError> {
-    list_voices_with(system_factory(), Duration::from_secs(20))
+    list_voices_with(system_factory(), Duration::from_secs(60))
 }
 
 /// [`list_voices`] with any backend.

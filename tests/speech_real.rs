@@ -18,6 +18,14 @@ use speechd::PrivateSpeechd;
 
 static SERIAL: Mutex<()> = Mutex::new(());
 
+/// An empty directory for XDG_CONFIG_HOME and HOME, so that no settings
+/// file of the user's leaks into a test.
+fn empty_config_dir() -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("hector-speech-config-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&dir);
+    dir
+}
+
 /// Start a daemon and point this process's speech client at it.  Fails the
 /// test (does not skip it) when speech-dispatcher is missing.
 fn daemon() -> (MutexGuard<'static, ()>, PrivateSpeechd) {
@@ -224,13 +232,9 @@ fn a_daemon_that_stops_answering_is_detected_and_printing_takes_over() {
 fn hector_say_move_speaks_the_announcement_in_german() {
     let (_guard, daemon) = daemon();
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_hector"))
-        .args([
-            "say",
-            "--move",
-            "Nf3",
-            "--config",
-            "/nonexistent/hector.toml",
-        ])
+        .env("XDG_CONFIG_HOME", empty_config_dir())
+        .env("HOME", empty_config_dir())
+        .args(["say", "--move", "Nf3"])
         .env("SPEECHD_ADDRESS", daemon.address())
         .output()
         .expect("hector runs");
@@ -253,14 +257,9 @@ fn hector_say_move_speaks_the_announcement_in_german() {
 fn line_mode_speaks_every_move_through_the_daemon() {
     let (_guard, daemon) = daemon();
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hector"))
-        .args([
-            "play",
-            "--speech",
-            "tts",
-            "--no-sound",
-            "--config",
-            "/nonexistent/hector.toml",
-        ])
+        .env("XDG_CONFIG_HOME", empty_config_dir())
+        .env("HOME", empty_config_dir())
+        .args(["play", "--speech", "tts", "--no-sound"])
         .env("SPEECHD_ADDRESS", daemon.address())
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
@@ -370,15 +369,9 @@ fn say_with_speech_print_prints_and_never_touches_the_speech_service() {
     listener.set_nonblocking(true).expect("nonblocking");
     let t = Instant::now();
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_hector"))
-        .args([
-            "say",
-            "--speech",
-            "print",
-            "--config",
-            "/nonexistent/hector.toml",
-            "--move",
-            "Nf3",
-        ])
+        .env("XDG_CONFIG_HOME", empty_config_dir())
+        .env("HOME", empty_config_dir())
+        .args(["say", "--speech", "print", "--move", "Nf3"])
         .env(
             "SPEECHD_ADDRESS",
             format!("unix_socket:{}", socket.display()),
@@ -406,6 +399,8 @@ fn voices_lists_per_language_the_count_and_the_voice_used() {
     let (_guard, daemon) = daemon();
     let run = |all: bool| {
         let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_hector"));
+        cmd.env("XDG_CONFIG_HOME", empty_config_dir())
+            .env("HOME", empty_config_dir());
         cmd.arg("voices");
         if all {
             cmd.arg("--all");
@@ -450,14 +445,9 @@ fn voices_lists_per_language_the_count_and_the_voice_used() {
 fn line_mode_speaks_appendix_d_words_of_an_english_answer_in_german() {
     let (_guard, daemon) = daemon();
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hector"))
-        .args([
-            "play",
-            "--speech",
-            "tts",
-            "--no-sound",
-            "--config",
-            "/nonexistent/hector.toml",
-        ])
+        .env("XDG_CONFIG_HOME", empty_config_dir())
+        .env("HOME", empty_config_dir())
+        .args(["play", "--speech", "tts", "--no-sound"])
         .env("SPEECHD_ADDRESS", daemon.address())
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())

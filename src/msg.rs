@@ -29,6 +29,10 @@ pub enum Msg {
     /// The session begins: the opening sentence is said (and can be
     /// repeated).
     Start,
+    /// The opponent's own board (`--opponent-board`): opened, or why not.
+    OpponentBoardChosen(BoardChoice),
+    /// The opponent's board's serial link: connected, bytes read, or lost.
+    OpponentBoard(LinkEvent),
     /// The opponent's screen (companion page): started or not.
     CompanionChosen(CompanionChoice),
     /// The opponent's screen: connected, disconnected, or an action of the
@@ -97,6 +101,8 @@ pub enum Effect {
     Tone(Tone),
     /// Send these bytes to the board (a request for a dump, for updates).
     ToBoard(Vec<u8>),
+    /// Send these bytes to the opponent's board.
+    ToOpponentBoard(Vec<u8>),
     /// Free the opponent's seat on the companion page.
     CompanionRelease,
     /// End the session.

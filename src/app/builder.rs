@@ -120,6 +120,7 @@ impl AppBuilder {
             quitting: false,
             board: None,
             companion: Default::default(),
+            opponent_board: None,
         }
     }
 }

@@ -23,6 +23,7 @@ mod builder;
 mod commands;
 mod companion;
 mod offers;
+mod opponent_board;
 
 pub use builder::AppBuilder;
 
@@ -50,6 +51,8 @@ pub struct App {
     board: Option<BoardSession>,
     /// The opponent's screen (companion page).
     companion: companion::CompanionState,
+    /// The opponent's own board, when one is used.
+    opponent_board: Option<BoardSession>,
 }
 
 impl App {
@@ -95,7 +98,15 @@ impl App {
     /// When the app next wants a [`Msg::Deadline`]: the board's settle
     /// time (a move that may still be on its way, a mismatch to report).
     pub fn next_deadline(&self) -> Option<Instant> {
-        self.board.as_ref().and_then(BoardSession::next_deadline)
+        let mine = self.board.as_ref().and_then(BoardSession::next_deadline);
+        let theirs = self
+            .opponent_board
+            .as_ref()
+            .and_then(BoardSession::next_deadline);
+        match (mine, theirs) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     /// The prompt of line mode: whose move and the move number.
@@ -128,6 +139,7 @@ impl App {
                     None => Vec::new(),
                 };
                 self.on_board_notes(notes, now, &mut out);
+                self.tick_opponent_board(now, &mut out);
             }
             Msg::Speech(SpeechStatus::FellBack { why }) => {
                 let t = self.message("speech_fell_back", &[("why", &why)]);
@@ -149,10 +161,14 @@ impl App {
                 let t = self.message("new_game", &[]);
                 self.say(&mut out, t, Priority::Normal, SayKind::Game);
             }
+            Msg::OpponentBoardChosen(choice) => self.on_opponent_board_chosen(choice, &mut out),
+            Msg::OpponentBoard(event) => self.on_opponent_board_link(event, now, &mut out),
             Msg::CompanionChosen(choice) => self.on_companion_chosen(choice, &mut out),
             Msg::Companion(event) => self.on_companion(event, now, &mut out),
             Msg::CompanionReleased { code } => self.on_companion_released(code, &mut out),
         }
+        // Whatever changed the game, the opponent's board awaits it.
+        self.sync_opponent_board(now, &mut out);
         self.companion_flashes(&out);
         out
     }

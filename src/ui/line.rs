@@ -36,6 +36,8 @@ pub struct Outputs {
     pub tones: Option<ToneHandle>,
     /// The link to the player's board.
     pub board: Option<Link>,
+    /// The link to the opponent's board.
+    pub opponent_board: Option<Link>,
     /// The opponent's screen (companion page), when it runs.
     pub companion: Option<CompanionServer>,
 }
@@ -133,6 +135,11 @@ pub fn run(
                 Effect::Silence => outputs.silence(),
                 Effect::Tone(t) => outputs.tone(t),
                 Effect::ToBoard(bytes) => outputs.to_board(bytes),
+                Effect::ToOpponentBoard(bytes) => {
+                    if let Some(b) = &outputs.opponent_board {
+                        b.send(bytes);
+                    }
+                }
                 Effect::CompanionRelease => {
                     if let Some(c) = &outputs.companion {
                         c.release();

@@ -1,6 +1,6 @@
 //! The `hector` command line.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::process::ExitCode;
 use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
@@ -14,7 +14,9 @@ use hector::board::transport::{Link, PortSettings};
 use hector::companion::{CompanionConfig, CompanionServer, DEFAULT_LISTEN};
 use hector::msg::{BoardChoice, BoardProblem, CompanionChoice, Effect, Msg};
 use hector::setup::{Overrides, start};
-use hector::speech::{SpeechMode, SpeechStatus, SpeechWorker, WorkerConfig};
+use hector::speech::{
+    Part, Priority, SayKind, SpeechMode, SpeechStatus, SpeechWorker, Utterance, WorkerConfig,
+};
 use hector::ui::line::{self, Outputs, PromptMode};
 
 /// hector: chess for blind and visually impaired players.
@@ -36,8 +38,9 @@ struct Cli {
 enum Cmd {
     /// Play a game: two players at one keyboard, moves typed in any notation.
     Play(PlayArgs),
-    /// List the speech voices of this machine, by language.
-    Voices,
+    /// List the speech voices of this machine: per language, how many and
+    /// the one hector uses.
+    Voices(VoicesArgs),
     /// Speak a sentence, or a move's announcement, to check that speech works.
     Say(SayArgs),
     /// The player's board: list ports, probe one, or simulate a board.
@@ -79,6 +82,13 @@ struct SimArgs {
     /// Set sliding pieces down on every square they pass over.
     #[arg(long)]
     slide: bool,
+}
+
+#[derive(Debug, Clone, clap::Args)]
+struct VoicesArgs {
+    /// Also list every voice and variant of each language.
+    #[arg(long)]
+    all: bool,
 }
 
 #[derive(Debug, Clone, clap::Args)]
@@ -156,15 +166,10 @@ fn play(args: &PlayArgs) -> ExitCode {
     };
     let tones = started.any_tone().then(|| {
         let tx = tx.clone();
-        // A bell only where a terminal hears it: never into a pipe.
-        let bell: hector::audio::BellSink = if std::io::stdout().is_terminal() {
-            hector::audio::terminal_bell()
-        } else {
-            Arc::new(|| {})
-        };
         TonePlayer::spawn_default(
             started.tones,
-            bell,
+            // A bell only where a terminal hears it: never into a pipe.
+            hector::audio::terminal_bell_if_tty(),
             Arc::new(move |s| {
                 let _ = tx.send(Msg::Audio(s));
             }),
@@ -400,22 +405,23 @@ fn board(cmd: &BoardCmd) -> ExitCode {
 }
 
 /// `hector voices`: one line per language.
-fn voices() -> ExitCode {
+fn voices(args: &VoicesArgs) -> ExitCode {
     match hector::speech::list_voices() {
         Ok(list) => {
             let mut out = std::io::stdout().lock();
-            for (lang, voices) in hector::speech::voices_by_language(&list) {
-                let names: Vec<&str> = voices.iter().map(|v| v.name.as_str()).collect();
+            for line in hector::speech::voices_summary(&list, args.all) {
                 // A closed pipe (`hector voices | head`) ends the list quietly.
-                if writeln!(out, "{lang}: {} voices: {}", names.len(), names.join(", ")).is_err() {
+                if writeln!(out, "{line}").is_err() {
                     break;
                 }
             }
             ExitCode::SUCCESS
         }
         Err(e) => {
+            let why = e.to_string();
             println!(
-                "Speech is not working: {e}. Install speech-dispatcher and espeak-ng (see the README)."
+                "Speech is not working: {}. Install speech-dispatcher and espeak-ng (see the README).",
+                why.trim_end_matches('.')
             );
             ExitCode::FAILURE
         }
@@ -447,7 +453,23 @@ fn say(args: &SayArgs) -> ExitCode {
         (text, phraser.msg_lang().to_owned())
     };
     println!("{sentence}");
-    match hector::speech::say_once(&sentence, &lang, started.speech_settings) {
+    if started.speech == SpeechMode::Print {
+        // Printed is all that was asked for: the speech service is not touched.
+        return ExitCode::SUCCESS;
+    }
+    // Appendix D words in a message are spoken in their own voice.
+    let stretches = phraser.by_language(&sentence);
+    let utterance = if stretches.len() > 1 {
+        let parts = stretches
+            .into_iter()
+            .map(|(text, lang)| Part::new(text, lang))
+            .collect();
+        Utterance::mixed(parts, phraser.msg_lang(), Priority::Urgent, SayKind::Info)
+    } else {
+        Utterance::new(sentence.clone(), lang, Priority::Urgent, SayKind::Info)
+    };
+    let factory = hector::speech::system_factory();
+    match hector::speech::say_utterance_once(factory, utterance, started.speech_settings) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             println!(
@@ -463,7 +485,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match &cli.command {
         Some(Cmd::Play(args)) => play(args),
-        Some(Cmd::Voices) => voices(),
+        Some(Cmd::Voices(args)) => voices(args),
         Some(Cmd::Say(args)) => say(args),
         Some(Cmd::Board(cmd)) => board(cmd),
         None => play(&cli.play),

@@ -15,7 +15,7 @@ use crate::keymap::Keymap;
 use crate::msg::{Effect, Msg, StartProblem};
 use crate::notation::Reader;
 use crate::phrase::Phraser;
-use crate::speech::{Priority, SayKind, SpeechStatus, Utterance};
+use crate::speech::{Part, Priority, SayKind, SpeechStatus, Utterance};
 use crate::words::vocab::MoveWords;
 
 mod board;
@@ -150,8 +150,13 @@ impl App {
                 self.say(&mut out, t, Priority::Normal, SayKind::Info);
             }
             Msg::Speech(SpeechStatus::Began { .. } | SpeechStatus::Ended { .. }) => {}
-            Msg::Audio(AudioStatus::Unavailable { why }) => {
-                let t = self.message("sound_unavailable", &[("why", &why)]);
+            Msg::Audio(AudioStatus::Unavailable { bell, .. }) => {
+                let key = if bell {
+                    "sound_unavailable"
+                } else {
+                    "sound_unavailable_silent"
+                };
+                let t = self.message(key, &[]);
                 self.say(&mut out, t, Priority::Normal, SayKind::Info);
             }
             Msg::Audio(AudioStatus::Available) => {}
@@ -192,11 +197,16 @@ impl App {
             SayKind::Move => self.phraser.move_lang(),
             _ => self.phraser.msg_lang(),
         };
-        let u = Utterance {
-            text,
-            lang: lang.to_owned(),
-            priority,
-            kind,
+        // Appendix D words inside a message are spoken in the German voice.
+        let stretches = self.phraser.by_language(&text);
+        let u = if stretches.len() > 1 {
+            let parts = stretches
+                .into_iter()
+                .map(|(text, lang)| Part::new(text, lang))
+                .collect();
+            Utterance::mixed(parts, self.phraser.msg_lang(), priority, kind)
+        } else {
+            Utterance::new(text, lang, priority, kind)
         };
         self.last_said = Some(u.clone());
         out.push(Effect::Say(u));
@@ -337,6 +347,35 @@ mod tests {
 
     fn line(app: &mut App, text: &str) -> Vec<String> {
         said(&app.update(Msg::Line(text.into()), Instant::now()))
+    }
+
+    #[test]
+    fn appendix_d_words_in_an_english_answer_are_marked_for_the_german_voice() {
+        let mut a = app();
+        for m in ["e4", "e5", "Nf3"] {
+            a.update(Msg::Line(m.into()), Instant::now());
+        }
+        let e = a.update(Msg::Line("attackers e5".into()), Instant::now());
+        let Some(Effect::Say(u)) = e.iter().find(|e| matches!(e, Effect::Say(_))) else {
+            panic!("nothing said: {e:?}")
+        };
+        assert_eq!(u.text, "Eva fünf is attacked by Springer Felix drei.");
+        assert_eq!(u.lang, "en");
+        let voiced: Vec<(String, String)> =
+            u.voiced().into_iter().map(|p| (p.text, p.lang)).collect();
+        let want = [
+            ("Eva fünf", "de"),
+            (" is attacked by ", "en"),
+            ("Springer Felix drei", "de"),
+            (".", "en"),
+        ];
+        assert_eq!(voiced, want.map(|(t, l)| (t.to_owned(), l.to_owned())));
+        // A move alone stays one German sentence.
+        let e = a.update(Msg::Line("Nc6".into()), Instant::now());
+        let Some(Effect::Say(m)) = e.iter().find(|e| matches!(e, Effect::Say(_))) else {
+            panic!("nothing said: {e:?}")
+        };
+        assert_eq!((m.lang.as_str(), m.parts.len()), ("de", 0));
     }
 
     #[test]

@@ -125,6 +125,26 @@ struct PlayArgs {
     /// before it is announced (default: the board's hardware file).
     #[arg(long, value_name = "MS")]
     settle_ms: Option<u64>,
+    /// Play against a UCI engine: PATH, or `stockfish` on the PATH (and in
+    /// /usr/games) when no PATH is given.  `--me` is your colour.
+    #[arg(long, value_name = "PATH", num_args = 0..=1, default_missing_value = "")]
+    engine: Option<String>,
+    /// The engine's skill level, 1 (weakest) to 20 (full strength).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=20))]
+    level: Option<u8>,
+    /// The engine's strength as a rating, when the engine offers it.
+    #[arg(long, value_name = "N")]
+    elo: Option<u32>,
+    /// The engine's time per move, in milliseconds.
+    #[arg(long, value_name = "MS")]
+    move_time: Option<u64>,
+    /// Let the engine think in your time (UCI ponder).
+    #[arg(long)]
+    ponder: bool,
+    /// A rated game, or one with an arbiter: no hint, eval, threat or
+    /// takeback.
+    #[arg(long)]
+    rated: bool,
     /// Serve the opponent's screen: a page for the opponent's browser that
     /// shows every move and takes theirs.  Default 127.0.0.1:8421 (this
     /// computer only); on another address (e.g. 0.0.0.0:8421 for the
@@ -196,6 +216,12 @@ fn play(args: &PlayArgs) -> ExitCode {
         effects.extend(started.app.update(Msg::OpponentBoardChosen(choice), now));
         link
     });
+    if let Some(setup) = engine_setup(args, &started.engine) {
+        started.app.set_engine(setup);
+    }
+    if args.rated {
+        started.app.set_rated(true);
+    }
     let companion_settings = started.companion.clone();
     let listen = match &args.companion {
         Some(addr) if !addr.is_empty() => Some(addr.clone()),
@@ -234,6 +260,56 @@ fn play(args: &PlayArgs) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// The engine of `--engine` or of `[engine] play = true`, with the
+/// command line over the settings.
+fn engine_setup(
+    args: &PlayArgs,
+    config: &hector::config::EngineConfig,
+) -> Option<hector::app::EngineSetup> {
+    use hector::engine::{EngineSettings, Strength};
+    if args.engine.is_none() && !config.play {
+        return None;
+    }
+    let program = args
+        .engine
+        .clone()
+        .filter(|p| !p.is_empty())
+        .or_else(|| config.path.clone());
+    let strength = match (args.level, args.elo) {
+        (Some(l), _) => Strength::Level(l),
+        (None, Some(e)) => Strength::Elo(e),
+        (None, None) => match (config.level, config.elo) {
+            (Some(l), _) => Strength::Level(l),
+            (None, Some(e)) => Strength::Elo(e),
+            (None, None) => Strength::Full,
+        },
+    };
+    let options = config
+        .options
+        .iter()
+        .map(|(k, v)| {
+            let value = match v {
+                toml::Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            (k.clone(), value)
+        })
+        .collect();
+    Some(hector::app::EngineSetup {
+        program,
+        settings: EngineSettings {
+            strength,
+            threads: config.threads,
+            hash_mb: config.hash_mb,
+            ponder: args.ponder || config.ponder,
+            options,
+        },
+        move_time: Duration::from_millis(args.move_time.unwrap_or(config.move_time_ms).max(1)),
+        help_time: Duration::from_millis(config.help_time_ms.max(1)),
+        ..hector::app::EngineSetup::default()
+    })
 }
 
 /// Start the opponent's screen on `listen` (empty: the default address).

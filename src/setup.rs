@@ -8,7 +8,7 @@ use shakmaty::Color;
 
 use crate::app::App;
 use crate::audio::ToneSettings;
-use crate::config::{BoardSettings, CompanionSettings, Config};
+use crate::config::{BoardSettings, CompanionSettings, Config, EngineConfig};
 use crate::keymap::Keymap;
 use crate::msg::StartProblem;
 use crate::notation::Reader;
@@ -45,7 +45,7 @@ pub struct Overrides {
     #[arg(long)]
     pub no_confirm: bool,
     /// Your colour: the side whose pieces are "mine" (white or black).
-    #[arg(long, value_parser = ["white", "black"])]
+    #[arg(long, value_parser = ["white", "black", "random"])]
     pub me: Option<String>,
     /// Speech: auto (speak when the speech service answers, else print),
     /// tts, print (lines only, for your own screen reader) or both.  Line
@@ -76,6 +76,8 @@ pub struct Started {
     pub tones: ToneSettings,
     /// The `[board]` settings (the command line may override them).
     pub board: BoardSettings,
+    /// The `[engine]` settings (the command line may override them).
+    pub engine: EngineConfig,
     /// The `[companion]` settings (the command line may override them).
     pub companion: CompanionSettings,
 }
@@ -196,12 +198,12 @@ pub fn start(over: &Overrides) -> Started {
         }
     };
     let reader = Reader::new(appendix_d, languages.clone(), lang);
-    let me = if config.game.my_colour == "black" {
-        Color::Black
-    } else {
-        Color::White
+    let me = match config.game.my_colour.as_str() {
+        "black" => Color::Black,
+        "random" => random_colour(),
+        _ => Color::White,
     };
-    let app = App::builder()
+    let mut app = App::builder()
         .lang(lang)
         .me(me)
         .confirm_own_moves(config.announce.confirm_own_moves)
@@ -210,6 +212,7 @@ pub fn start(over: &Overrides) -> Started {
         .keymap(keymap)
         .arg_words(languages.into_iter().map(|(_, w)| w).collect())
         .build();
+    app.set_rated(config.game.rated);
     let mut tones = config.tones;
     if over.no_sound {
         tones.opponent_move = false;
@@ -226,6 +229,24 @@ pub fn start(over: &Overrides) -> Started {
         speech_settings: config.speech.settings(),
         tones,
         board: config.board.clone(),
+        engine: config.engine.clone(),
         companion: config.companion.clone(),
+    }
+}
+
+/// White or Black, by chance (`--me random`).
+fn random_colour() -> Color {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0),
+    );
+    if h.finish().is_multiple_of(2) {
+        Color::White
+    } else {
+        Color::Black
     }
 }

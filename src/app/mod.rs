@@ -22,10 +22,12 @@ mod board;
 mod builder;
 mod commands;
 mod companion;
+mod engine;
 mod offers;
 mod opponent_board;
 
 pub use builder::AppBuilder;
+pub use engine::EngineSetup;
 
 /// All state of the session.
 ///
@@ -49,6 +51,10 @@ pub struct App {
     quitting: bool,
     /// The player's board, when one is used.
     board: Option<BoardSession>,
+    /// The engine played against, when there is one (`app/engine.rs`).
+    engine: Option<engine::EnginePlay>,
+    /// A rated game or one with an arbiter: no hint, eval, threat, takeback.
+    rated: bool,
     /// The opponent's screen (companion page).
     companion: companion::CompanionState,
     /// The opponent's own board, when one is used.
@@ -98,12 +104,16 @@ impl App {
     /// When the app next wants a [`Msg::Deadline`]: the board's settle
     /// time (a move that may still be on its way, a mismatch to report).
     pub fn next_deadline(&self) -> Option<Instant> {
-        let mine = self.board.as_ref().and_then(BoardSession::next_deadline);
+        let board = self.board.as_ref().and_then(BoardSession::next_deadline);
         let theirs = self
             .opponent_board
             .as_ref()
             .and_then(BoardSession::next_deadline);
-        match (mine, theirs) {
+        let board = match (board, theirs) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        match (board, self.engine_deadline()) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         }
@@ -130,10 +140,15 @@ impl App {
                 self.on_board_notes(notes, now, &mut out);
             }
             Msg::EndOfInput => {
-                self.quitting = true;
-                out.push(Effect::Quit);
+                // The engine's move is never dropped: quit after it.
+                if !self.engine_defers_quit() {
+                    self.quitting = true;
+                    out.push(Effect::Quit);
+                }
             }
+            Msg::Engine(io) => self.on_engine_io(io, now),
             Msg::Deadline => {
+                self.engine_tick(now);
                 let notes = match &mut self.board {
                     Some(b) => b.tick(now),
                     None => Vec::new(),
@@ -165,6 +180,7 @@ impl App {
             Msg::Start => {
                 let t = self.message("new_game", &[]);
                 self.say(&mut out, t, Priority::Normal, SayKind::Game);
+                self.engine_start(now, &mut out);
             }
             Msg::OpponentBoardChosen(choice) => self.on_opponent_board_chosen(choice, &mut out),
             Msg::OpponentBoard(event) => self.on_opponent_board_link(event, now, &mut out),
@@ -174,6 +190,7 @@ impl App {
         }
         // Whatever changed the game, the opponent's board awaits it.
         self.sync_opponent_board(now, &mut out);
+        self.engine_step(now, &mut out);
         self.companion_flashes(&out);
         out
     }
@@ -281,6 +298,11 @@ impl App {
 
     fn on_move_text(&mut self, text: &str, out: &mut Vec<Effect>) {
         if let Some(t) = self.game_is_over() {
+            self.say(out, t, Priority::Normal, SayKind::Error);
+            return;
+        }
+        if self.engine_has_the_move() {
+            let t = self.message("engine_thinking", &[]);
             self.say(out, t, Priority::Normal, SayKind::Error);
             return;
         }

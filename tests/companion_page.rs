@@ -311,16 +311,29 @@ fn the_page_comes_back_by_itself_after_a_restart_of_hector() {
     // hector is back on the same address (its game restored from the
     // journal, here a later state): the page shows it and pairs again.
     let (tx, rx) = channel();
-    let again = CompanionServer::start(
-        CompanionConfig {
-            listen: format!("127.0.0.1:{port}").parse().expect("address"),
-            ..CompanionConfig::default()
-        },
-        Box::new(move |e| {
-            let _ = tx.send(e);
-        }),
-    )
-    .expect("the same port again");
+    // The old listening socket may take a moment to go (tiny_http's
+    // accepting thread ends after the drop).
+    let t0 = Instant::now();
+    let again = loop {
+        let tx = tx.clone();
+        let started = CompanionServer::start(
+            CompanionConfig {
+                listen: format!("127.0.0.1:{port}").parse().expect("address"),
+                ..CompanionConfig::default()
+            },
+            Box::new(move |e| {
+                let _ = tx.send(e);
+            }),
+        );
+        match started {
+            Ok(s) => break s,
+            Err(e) if t0.elapsed() < Duration::from_secs(5) => {
+                let _ = e;
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            Err(e) => panic!("the same port again: {e}"),
+        }
+    };
     let (_, snap) = after(&["e2e4", "c7c5", "g1f3"], "Springer g1-f3");
     again.publish(&snap);
     // (A request on a connection the stopped server still holds is given up

@@ -34,6 +34,8 @@ pub enum Msg {
     OpponentBoardChosen(BoardChoice),
     /// The opponent's board's serial link: connected, bytes read, or lost.
     OpponentBoard(LinkEvent),
+    /// The session is ended from outside: Ctrl-C, SIGTERM or SIGHUP.
+    Interrupted,
     /// The engine's process: a line it wrote, its exit, or why it did not
     /// start.
     Engine(EngineIo),

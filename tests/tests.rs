@@ -12,3 +12,4 @@ mod engine;
 mod engine_play;
 mod line_games;
 mod line_mode;
+mod trust;

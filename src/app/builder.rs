@@ -132,6 +132,7 @@ impl AppBuilder {
             last_said: None,
             quitting: false,
             board: None,
+            cursor: super::cursor::Cursor::new(self.me),
             engine: None,
             rated: false,
             companion: Default::default(),

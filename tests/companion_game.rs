@@ -518,6 +518,32 @@ fn two_boards_moves_and_mismatches_on_each_side() {
         .unwrap_or_else(|| panic!("{first:?}"))
         .to_owned();
     hector.expect("New game. White to move.");
+    let mut blind = Tactile {
+        master: mine,
+        sim: SimBoard::new(Protocol::Dgt, Board::new()),
+    };
+    let mut opp = Tactile {
+        master: theirs,
+        sim: SimBoard::new(Protocol::Millennium, Board::new()),
+    };
+    // Each board answers hector's request with its position; only then is
+    // it said connected.
+    for b in [&mut blind, &mut opp] {
+        let asked_by = std::time::Instant::now() + WAIT;
+        let mut request = [0u8; 64];
+        while b
+            .master
+            .read_within(&mut request, Duration::from_millis(50))
+            .map_or(true, |n| n == 0)
+        {
+            assert!(
+                std::time::Instant::now() < asked_by,
+                "hector did not ask for the board"
+            );
+        }
+        let dump = b.sim.dump();
+        b.master.write_all(&dump).expect("write");
+    }
     let mut connected = vec![
         hector.next("connected", WAIT).1,
         hector.next("connected", WAIT).1,
@@ -527,18 +553,6 @@ fn two_boards_moves_and_mismatches_on_each_side() {
         connected,
         ["Board connected.", "The opponent's board is connected."]
     );
-    let mut blind = Tactile {
-        master: mine,
-        sim: SimBoard::new(Protocol::Dgt, Board::new()),
-    };
-    let mut opp = Tactile {
-        master: theirs,
-        sim: SimBoard::new(Protocol::Millennium, Board::new()),
-    };
-    for b in [&mut blind, &mut opp] {
-        let dump = b.sim.dump();
-        b.master.write_all(&dump).expect("write");
-    }
     state_until(&url, "both boards agree", |s| {
         s["tactile"]["state"] == "agrees" && s["opponent_board"]["state"] == "agrees"
     });

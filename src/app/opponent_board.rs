@@ -17,18 +17,22 @@ impl App {
     pub(super) fn on_opponent_board_chosen(&mut self, choice: BoardChoice, out: &mut Vec<Effect>) {
         match choice {
             BoardChoice::Opened {
-                protocol, config, ..
+                protocol,
+                port,
+                config,
+                ..
             } => {
-                self.opponent_board = Some(BoardSession::new(
-                    protocol,
-                    config,
-                    self.game.position(),
-                    false,
-                ));
+                self.opponent_board = Some(
+                    BoardSession::new(protocol, config, self.game.position(), false)
+                        .with_port(port),
+                );
             }
             BoardChoice::Missing(problem) => {
                 let why = match problem {
-                    BoardProblem::Spec(text) => text,
+                    BoardProblem::Spec { spec, error } => self.phraser.spec_error(&spec, &error),
+                    BoardProblem::CannotOpen { port, error } => {
+                        self.phraser.cannot_open(&port, &error)
+                    }
                     BoardProblem::NotFound => self.message("board_not_found", &[]),
                     BoardProblem::NoAnswer { port } => {
                         self.message("board_no_answer", &[("port", &port)])
@@ -101,6 +105,18 @@ impl App {
                     let t = self.message("opponent_board_disconnected", &[]);
                     self.say(out, t, Priority::Normal, SayKind::Board);
                 }
+                SessionNote::CannotOpen(e) => {
+                    let port = self.opponent_board.as_ref().map(|b| b.port().to_owned());
+                    let why = self.phraser.cannot_open(&port.unwrap_or_default(), &e);
+                    let t = self.message("opponent_board_said", &[("text", &why)]);
+                    self.say(out, t, Priority::Normal, SayKind::Board);
+                }
+                SessionNote::Silent => {
+                    let port = self.opponent_board.as_ref().map(|b| b.port().to_owned());
+                    let why = self.message("board_silent", &[("port", &port.unwrap_or_default())]);
+                    let t = self.message("opponent_board_said", &[("text", &why)]);
+                    self.say(out, t, Priority::Normal, SayKind::Board);
+                }
                 SessionNote::Send(bytes) => out.push(Effect::ToOpponentBoard(bytes)),
                 SessionNote::Found(found) => self.on_opponent_inferred(found, now, out),
             }
@@ -149,7 +165,9 @@ impl App {
                 self.notify_page(t);
             }
             // The blind player's move made on it: the page shows it agrees.
+            // The instruction for a move awaited there: the page shows it.
             Inferred::Executed(_)
+            | Inferred::Instruction(_)
             | Inferred::Touched(_)
             | Inferred::TakeBack
             | Inferred::NewGame

@@ -45,6 +45,10 @@ pub enum Msg {
     /// A scoresheet asked for with `save` was written (the file), or why
     /// not.
     Exported(Result<std::path::PathBuf, String>),
+    /// The opponent's own board (`--opponent-board`): opened, or why not.
+    OpponentBoardChosen(BoardChoice),
+    /// The opponent's board's serial link: connected, bytes read, or lost.
+    OpponentBoard(LinkEvent),
     /// The session is ended from outside: Ctrl-C, SIGTERM or SIGHUP.
     Interrupted,
     /// The engine's process: a line it wrote, its exit, or why it did not
@@ -130,6 +134,8 @@ pub enum Effect {
     Journal(JournalOp),
     /// Save the scoresheet of the current game in this format.
     Export(ExportFormat),
+    /// Send these bytes to the opponent's board.
+    ToOpponentBoard(Vec<u8>),
     /// Start, feed or end the engine's process.
     Engine(EngineOrder),
     /// Free the opponent's seat on the companion page.

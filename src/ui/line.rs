@@ -39,6 +39,8 @@ pub struct Outputs {
     pub board: Option<Link>,
     /// The journal files (every game is journalled when set).
     pub journal: Option<std::cell::RefCell<crate::scoresheet::Sink>>,
+    /// The link to the opponent's board.
+    pub opponent_board: Option<Link>,
     /// The opponent's screen (companion page), when it runs.
     pub companion: Option<CompanionServer>,
 }
@@ -207,6 +209,11 @@ pub fn run(
                 Effect::Export(format) => {
                     let result = save(app, outputs, format);
                     effects.extend(app.update(Msg::Exported(result), Instant::now()));
+                }
+                Effect::ToOpponentBoard(bytes) => {
+                    if let Some(b) = &outputs.opponent_board {
+                        b.send(bytes);
+                    }
                 }
                 Effect::Engine(order) => {
                     // An engine that cannot start is said at once.

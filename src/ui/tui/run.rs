@@ -184,6 +184,11 @@ impl<'a> Front<'a> {
                         let result = crate::ui::line::save(self.app, self.outputs, format);
                         more.extend(self.app.update(Msg::Exported(result), Instant::now()));
                     }
+                    Effect::ToOpponentBoard(b) => {
+                        if let Some(link) = &self.outputs.opponent_board {
+                            link.send(b);
+                        }
+                    }
                     Effect::Engine(order) => {
                         if let Some(tx) = &self.engine_tx
                             && let Some(m) = self.engine.order(order, tx)

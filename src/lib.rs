@@ -21,6 +21,7 @@
 pub mod app;
 pub mod audio;
 pub mod board;
+pub mod clock;
 pub mod command;
 pub mod config;
 pub mod game;

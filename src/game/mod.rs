@@ -30,6 +30,7 @@ mod offers;
 mod pgn;
 #[cfg(test)]
 mod proptests;
+pub mod rules;
 #[cfg(test)]
 mod test_util;
 mod types;

@@ -12,8 +12,8 @@ use criterion::{Criterion, black_box, criterion_group, criterion_main};
 use shakmaty::{Chess, Position};
 
 use hector::notation::Reader;
-use hector::speech::vocab::Lang;
-use hector::speech::{MoveOptions, MoveStyle, Phraser};
+use hector::phrase::{MoveOptions, MoveStyle, Phraser};
+use hector::words::vocab::Lang;
 
 /// A middle-game position with many legal moves.
 fn middle_game() -> Chess {

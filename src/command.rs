@@ -3,8 +3,10 @@
 
 use shakmaty::{Color, File, Rank, Role, Square};
 
-use crate::keymap::{CommandName, Keymap};
-use crate::speech::vocab::MoveWords;
+use crate::action::Action;
+use crate::keymap::Keymap;
+use crate::words::vocab::MoveWords;
+use crate::words::{fold, role_named};
 
 /// Whose pieces a command is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -14,7 +16,8 @@ pub enum Side {
     Colour(Color),
 }
 
-/// A command with its arguments checked.
+/// An [`Action`] asked for on a typed line, with its arguments checked.
+/// Actions without arguments are [`Command::Do`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
     Square(Square),
@@ -31,21 +34,10 @@ pub enum Command {
     Defenders(Square),
     Moves(Square),
     Last(usize),
-    Material,
-    Turn,
-    Draw,
-    Accept,
-    Decline,
     /// A claim, with the intended move's text if one was given.
     Claim(Option<String>),
-    Resign,
-    New,
-    Flip,
-    Repeat,
-    Silence,
-    Board,
-    Help,
-    Quit,
+    /// An action that takes no arguments.
+    Do(Action),
 }
 
 /// What a typed line is.
@@ -56,27 +48,11 @@ pub enum Input {
     /// A command word with arguments that did not make sense: the command
     /// and what was wrong, for the help sentence.
     BadArguments {
-        command: CommandName,
+        command: Action,
         args: String,
     },
     /// Anything else: read it as a move.
     Move(String),
-}
-
-/// Lower case with umlauts and ß spelled out, so "Fünf", "fuenf" and
-/// "FUENF" compare equal.
-pub fn fold(word: &str) -> String {
-    let mut out = String::with_capacity(word.len());
-    for c in word.chars().flat_map(char::to_lowercase) {
-        match c {
-            'ä' => out.push_str("ae"),
-            'ö' => out.push_str("oe"),
-            'ü' => out.push_str("ue"),
-            'ß' => out.push_str("ss"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// Reads command arguments in the words of any of the vocabularies.
@@ -128,31 +104,7 @@ impl ArgReader<'_> {
     }
 
     fn role(&self, word: &str) -> Option<Role> {
-        let w = fold(word);
-        let english = [
-            ("king", Role::King),
-            ("queen", Role::Queen),
-            ("rook", Role::Rook),
-            ("bishop", Role::Bishop),
-            ("knight", Role::Knight),
-            ("pawn", Role::Pawn),
-        ];
-        if let Some((_, r)) = english.iter().find(|(name, _)| *name == w) {
-            return Some(*r);
-        }
-        for v in self.vocabularies {
-            for role in Role::ALL {
-                if fold(v.piece(role)) == w {
-                    return Some(role);
-                }
-                if let Some(letter) = v.letters.letter(role)
-                    && fold(letter) == w
-                {
-                    return Some(role);
-                }
-            }
-        }
-        None
+        role_named(word, self.vocabularies)
     }
 
     fn side(&self, word: &str) -> Option<Side> {
@@ -191,10 +143,10 @@ pub fn read_line(line: &str, keymap: &Keymap, args: &ArgReader<'_>) -> Input {
         }
     };
     match name {
-        CommandName::Square => square_only(Command::Square),
-        CommandName::Defenders => square_only(Command::Defenders),
-        CommandName::Moves => square_only(Command::Moves),
-        CommandName::Attackers => match args.square(rest) {
+        Action::Square => square_only(Command::Square),
+        Action::Defenders => square_only(Command::Defenders),
+        Action::Moves => square_only(Command::Moves),
+        Action::Attackers => match args.square(rest) {
             Some((square, n)) if n == rest.len() => {
                 Input::Command(Command::Attackers { square, side: None })
             }
@@ -207,7 +159,7 @@ pub fn read_line(line: &str, keymap: &Keymap, args: &ArgReader<'_>) -> Input {
             },
             _ => bad(),
         },
-        CommandName::Pieces => {
+        Action::Pieces => {
             let mut side = Side::Mine;
             let mut role = None;
             for w in rest {
@@ -221,19 +173,19 @@ pub fn read_line(line: &str, keymap: &Keymap, args: &ArgReader<'_>) -> Input {
             }
             Input::Command(Command::Pieces { side, role })
         }
-        CommandName::Rank => match rest {
+        Action::Rank => match rest {
             [w] => args
                 .rank(w)
                 .map_or_else(bad, |r| Input::Command(Command::Rank(r))),
             _ => bad(),
         },
-        CommandName::File => match rest {
+        Action::File => match rest {
             [w] => args
                 .file(w)
                 .map_or_else(bad, |f| Input::Command(Command::File(f))),
             _ => bad(),
         },
-        CommandName::Last => match rest {
+        Action::Last => match rest {
             [] => Input::Command(Command::Last(1)),
             [n] => match n.parse::<usize>() {
                 Ok(n) if (1..=1000).contains(&n) => Input::Command(Command::Last(n)),
@@ -241,29 +193,15 @@ pub fn read_line(line: &str, keymap: &Keymap, args: &ArgReader<'_>) -> Input {
             },
             _ => bad(),
         },
-        CommandName::Claim => {
-            Input::Command(Command::Claim((!rest.is_empty()).then(|| rest.join(" "))))
-        }
-        CommandName::Material => no_args(Command::Material),
-        CommandName::Turn => no_args(Command::Turn),
-        CommandName::Draw => no_args(Command::Draw),
-        CommandName::Accept => no_args(Command::Accept),
-        CommandName::Decline => no_args(Command::Decline),
-        CommandName::Resign => no_args(Command::Resign),
-        CommandName::New => no_args(Command::New),
-        CommandName::Flip => no_args(Command::Flip),
-        CommandName::Repeat => no_args(Command::Repeat),
-        CommandName::Silence => no_args(Command::Silence),
-        CommandName::Board => no_args(Command::Board),
-        CommandName::Help => no_args(Command::Help),
-        CommandName::Quit => no_args(Command::Quit),
+        Action::Claim => Input::Command(Command::Claim((!rest.is_empty()).then(|| rest.join(" ")))),
+        other => no_args(Command::Do(other)),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::speech::vocab::{Lang, builtin, builtin_appendix_d};
+    use crate::words::vocab::{Lang, builtin, builtin_appendix_d};
 
     fn read(line: &str) -> Input {
         let d = builtin_appendix_d().moves;
@@ -357,7 +295,7 @@ mod tests {
         assert_eq!(
             read("square z9"),
             Input::BadArguments {
-                command: CommandName::Square,
+                command: Action::Square,
                 args: "z9".into()
             }
         );
@@ -368,12 +306,5 @@ mod tests {
             read("attackers e4 purple"),
             Input::BadArguments { .. }
         ));
-    }
-
-    #[test]
-    fn fold_spells_out_umlauts() {
-        assert_eq!(fold("Läufer"), "laeufer");
-        assert_eq!(fold("FÜNF"), "fuenf");
-        assert_eq!(fold("weiß"), "weiss");
     }
 }

@@ -11,36 +11,17 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::audio::ToneSettings;
-use crate::speech::{Form, MoveStyle, SpeechMode, SpeechSettings};
+use crate::phrase::{Form, MoveStyle};
+use crate::speech::{SpeechMode, SpeechSettings};
 use crate::toml_error::FileError;
-
-/// The message language.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "kebab-case")]
-pub enum Language {
-    #[default]
-    En,
-    De,
-    It,
-}
-
-impl From<Language> for crate::speech::vocab::Lang {
-    fn from(l: Language) -> Self {
-        use crate::speech::vocab::Lang;
-        match l {
-            Language::En => Lang::En,
-            Language::De => Lang::De,
-            Language::It => Lang::It,
-        }
-    }
-}
+use crate::words::Lang;
 
 /// `[announce]`: what is said and how.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Announce {
     pub moves: MoveStyle,
-    pub language: Language,
+    pub language: Lang,
     pub form: Form,
     /// Name the captured piece ("schlägt Bauer David fünf").
     pub name_captured: bool,
@@ -58,7 +39,7 @@ impl Default for Announce {
     fn default() -> Self {
         Announce {
             moves: MoveStyle::AppendixD,
-            language: Language::En,
+            language: Lang::En,
             form: Form::Short,
             name_captured: false,
             say_colour: false,
@@ -230,7 +211,7 @@ mod tests {
     fn file_merges_over_defaults() {
         let c =
             Config::parse("c.toml", "[announce]\nlanguage = \"de\"\nform = \"long\"\n").unwrap();
-        assert_eq!(c.announce.language, Language::De);
+        assert_eq!(c.announce.language, Lang::De);
         assert_eq!(c.announce.form, Form::Long);
         assert_eq!(c.announce.moves, MoveStyle::AppendixD);
         assert!(c.announce.pawn_word);

@@ -1,5 +1,5 @@
-//! Key bindings of line mode: which typed words call which command
-//! (`keymaps/line.toml`).  The built-in file is compiled in; a user file is
+//! Key bindings of line mode: which typed words call which [`Action`]
+//! (`keymaps/line.toml`, one entry per action).  The built-in file is compiled in; a user file is
 //! validated and, when broken, reported with file, line and key while the
 //! built-in one is used.
 
@@ -8,96 +8,13 @@ use std::path::Path;
 
 use serde::Deserialize;
 
+use crate::action::Action;
 use crate::toml_error::FileError;
-
-/// Every line-mode command, by name.  The keymap file has one entry each.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum CommandName {
-    Square,
-    Pieces,
-    Rank,
-    File,
-    Attackers,
-    Defenders,
-    Moves,
-    Last,
-    Material,
-    Turn,
-    Draw,
-    Accept,
-    Decline,
-    Claim,
-    Resign,
-    New,
-    Flip,
-    Repeat,
-    Silence,
-    Board,
-    Help,
-    Quit,
-}
-
-impl CommandName {
-    /// In the order `help` lists them.
-    pub const ALL: [CommandName; 22] = [
-        CommandName::Square,
-        CommandName::Pieces,
-        CommandName::Rank,
-        CommandName::File,
-        CommandName::Attackers,
-        CommandName::Defenders,
-        CommandName::Moves,
-        CommandName::Last,
-        CommandName::Material,
-        CommandName::Turn,
-        CommandName::Draw,
-        CommandName::Accept,
-        CommandName::Decline,
-        CommandName::Claim,
-        CommandName::Resign,
-        CommandName::New,
-        CommandName::Flip,
-        CommandName::Repeat,
-        CommandName::Silence,
-        CommandName::Board,
-        CommandName::Help,
-        CommandName::Quit,
-    ];
-
-    /// The name as written in the keymap file.
-    pub fn key(self) -> &'static str {
-        match self {
-            CommandName::Square => "square",
-            CommandName::Pieces => "pieces",
-            CommandName::Rank => "rank",
-            CommandName::File => "file",
-            CommandName::Attackers => "attackers",
-            CommandName::Defenders => "defenders",
-            CommandName::Moves => "moves",
-            CommandName::Last => "last",
-            CommandName::Material => "material",
-            CommandName::Turn => "turn",
-            CommandName::Draw => "draw",
-            CommandName::Accept => "accept",
-            CommandName::Decline => "decline",
-            CommandName::Claim => "claim",
-            CommandName::Resign => "resign",
-            CommandName::New => "new",
-            CommandName::Flip => "flip",
-            CommandName::Repeat => "repeat",
-            CommandName::Silence => "silence",
-            CommandName::Board => "board",
-            CommandName::Help => "help",
-            CommandName::Quit => "quit",
-        }
-    }
-}
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct KeymapFile {
-    commands: BTreeMap<CommandName, Vec<String>>,
+    commands: BTreeMap<String, Vec<String>>,
 }
 
 /// A keymap file that could not be used.
@@ -110,8 +27,8 @@ pub const LINE_KEYMAP_SOURCE: (&str, &str) =
 /// Words to commands.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Keymap {
-    words: BTreeMap<String, CommandName>,
-    by_command: BTreeMap<CommandName, Vec<String>>,
+    words: BTreeMap<String, Action>,
+    by_command: BTreeMap<Action, Vec<String>>,
 }
 
 impl Keymap {
@@ -130,9 +47,23 @@ impl Keymap {
                 .position(|l| l.trim_start().starts_with(key))
                 .map(|i| i + 1)
         };
+        for name in parsed.commands.keys() {
+            if Action::from_key(name).is_none() {
+                let names: Vec<&str> = Action::ALL.iter().map(|a| a.key()).collect();
+                return Err(err(
+                    line_of_key(name),
+                    Some(format!("commands.{name}")),
+                    format!(
+                        "unknown command `{name}`, expected one of {}",
+                        names.join(", ")
+                    ),
+                ));
+            }
+        }
         let mut words = BTreeMap::new();
-        for name in CommandName::ALL {
-            let Some(list) = parsed.commands.get(&name) else {
+        let mut by_command = BTreeMap::new();
+        for &name in Action::ALL {
+            let Some(list) = parsed.commands.get(name.key()) else {
                 return Err(err(
                     line_of_key("[commands]"),
                     Some(format!("commands.{}", name.key())),
@@ -165,11 +96,9 @@ impl Keymap {
                     ));
                 }
             }
+            by_command.insert(name, list.clone());
         }
-        Ok(Keymap {
-            words,
-            by_command: parsed.commands,
-        })
+        Ok(Keymap { words, by_command })
     }
 
     /// The built-in keymap; it is tested to parse (`builtin_keymap_parses`).
@@ -185,13 +114,13 @@ impl Keymap {
         Keymap::parse(&name, &text)
     }
 
-    /// The command a word calls, if any (case-insensitive).
-    pub fn command(&self, word: &str) -> Option<CommandName> {
+    /// The action a word calls, if any (case-insensitive).
+    pub fn command(&self, word: &str) -> Option<Action> {
         self.words.get(&word.to_lowercase()).copied()
     }
 
     /// The words of a command, the first being its main name.
-    pub fn words(&self, name: CommandName) -> &[String] {
+    pub fn words(&self, name: Action) -> &[String] {
         self.by_command.get(&name).map(Vec::as_slice).unwrap_or(&[])
     }
 }
@@ -204,10 +133,10 @@ mod tests {
     fn builtin_keymap_parses() {
         let (name, text) = LINE_KEYMAP_SOURCE;
         let k = Keymap::parse(name, text).unwrap();
-        assert_eq!(k.command("HELP"), Some(CommandName::Help));
-        assert_eq!(k.command("q"), Some(CommandName::Quit));
+        assert_eq!(k.command("HELP"), Some(Action::Help));
+        assert_eq!(k.command("q"), Some(Action::Quit));
         assert_eq!(k.command("Nf3"), None);
-        for c in CommandName::ALL {
+        for &c in Action::ALL {
             assert!(!k.words(c).is_empty(), "{c:?}");
         }
     }

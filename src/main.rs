@@ -3,19 +3,17 @@
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::sync::{Arc, mpsc};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand};
 
 use hector::audio::TonePlayer;
+use hector::board::Protocol;
 use hector::board::cli::{self as board_cli, BoardSpec, SimOptions};
 use hector::board::transport::{Link, PortSettings};
-use hector::board::{BoardSession, Protocol};
-use hector::msg::{Effect, Msg};
+use hector::msg::{BoardChoice, BoardProblem, Effect, Msg};
 use hector::setup::{Overrides, start};
-use hector::speech::{
-    Priority, SayKind, SpeechMode, SpeechStatus, SpeechWorker, Utterance, WorkerConfig,
-};
+use hector::speech::{SpeechMode, SpeechStatus, SpeechWorker, WorkerConfig};
 use hector::ui::line::{self, Outputs, PromptMode};
 
 /// hector: chess for blind and visually impaired players.
@@ -134,12 +132,7 @@ fn play(args: &PlayArgs) -> ExitCode {
         mode => {
             let tx = tx.clone();
             let status = move |s: SpeechStatus| {
-                if matches!(
-                    s,
-                    SpeechStatus::FellBack { .. } | SpeechStatus::Reconnected { .. }
-                ) {
-                    let _ = tx.send(Msg::Speech(s));
-                }
+                let _ = tx.send(Msg::Speech(s));
             };
             let config = WorkerConfig {
                 mode,
@@ -165,51 +158,28 @@ fn play(args: &PlayArgs) -> ExitCode {
             }),
         )
     });
-    let lang = started.app.phraser().msg_lang().to_owned();
-    let mut board_problem = None;
+    // Everything that happens at start-up goes through `update`: the
+    // problems with the user's files, the board chosen, the first sentence.
+    let now = Instant::now();
+    let mut effects: Vec<Effect> = Vec::new();
+    for p in std::mem::take(&mut started.problems) {
+        effects.extend(started.app.update(Msg::Problem(p), now));
+    }
     let board_settings = started.board.clone();
     let board = match args.board.as_ref().or(board_settings.port.as_ref()) {
         None => None,
-        Some(spec) => match connect_board(spec, args, &board_settings, &mut started.app, &tx) {
-            Ok(link) => Some(link),
-            Err(sentence) => {
-                board_problem = Some(sentence);
-                None
-            }
-        },
+        Some(spec) => {
+            let (choice, link) = choose_board(spec, args, &board_settings, &tx);
+            effects.extend(started.app.update(Msg::BoardChosen(choice), now));
+            link
+        }
     };
+    effects.extend(started.app.update(Msg::Start, now));
     let outputs = Outputs {
         speech: speech.as_ref().map(SpeechWorker::handle),
         tones: tones.as_ref().map(TonePlayer::handle),
         board,
     };
-
-    let mut effects: Vec<Effect> = started
-        .startup_messages
-        .into_iter()
-        .map(|text| {
-            Effect::Say(Utterance {
-                text,
-                lang: lang.clone(),
-                priority: Priority::Normal,
-                kind: SayKind::Error,
-            })
-        })
-        .collect();
-    if let Some(text) = board_problem {
-        effects.push(Effect::Say(Utterance {
-            text,
-            lang: lang.clone(),
-            priority: Priority::Normal,
-            kind: SayKind::Board,
-        }));
-    }
-    effects.push(Effect::Say(Utterance {
-        text: started.app.phraser().message("new_game", &[]),
-        lang,
-        priority: Priority::Normal,
-        kind: SayKind::Game,
-    }));
     let result = match args.ui {
         UiKind::Line => line::run(&mut started.app, effects, args.prompt, &outputs, tx, rx),
     };
@@ -228,47 +198,49 @@ fn play(args: &PlayArgs) -> ExitCode {
     }
 }
 
-/// Find or open the board of `--board SPEC` and attach it to the app; the
-/// sentence to say when there is none.
-fn connect_board(
+/// Find or open the board of `--board SPEC`: what the app is told, and the
+/// link to it (its events go into `tx`).
+fn choose_board(
     spec: &str,
     args: &PlayArgs,
     settings: &hector::config::BoardSettings,
-    app: &mut hector::app::App,
     tx: &mpsc::Sender<Msg>,
-) -> Result<Link, String> {
-    let phraser = app.phraser();
-    let spec = board_cli::parse_spec(spec)?;
+) -> (BoardChoice, Option<Link>) {
+    let missing = |p| (BoardChoice::Missing(p), None);
+    let spec = match board_cli::parse_spec(spec) {
+        Ok(s) => s,
+        Err(text) => return missing(BoardProblem::Spec(text)),
+    };
     let (description, path) = match spec {
-        BoardSpec::Auto => {
-            board_cli::find_board().ok_or_else(|| phraser.message("board_not_found", &[]))?
-        }
+        BoardSpec::Auto => match board_cli::find_board() {
+            Some(found) => found,
+            None => return missing(BoardProblem::NotFound),
+        },
         BoardSpec::Probe(path) => match board_cli::probe(&path) {
             Some(d) => (d, path),
-            None => return Err(phraser.message("board_no_answer", &[("port", &path)])),
+            None => return missing(BoardProblem::NoAnswer { port: path }),
         },
         BoardSpec::Port { protocol, path } => match board_cli::description(protocol) {
             Some(d) => (d, path),
-            None => return Err(phraser.message("board_not_found", &[])),
+            None => return missing(BoardProblem::NotFound),
         },
     };
     let mut config = description.tracker_config();
     if let Some(ms) = args.settle_ms.or(settings.settle_ms) {
         config.settle = Duration::from_millis(ms);
     }
-    let session = BoardSession::new(
-        description.protocol,
+    let choice = BoardChoice::Opened {
+        protocol: description.protocol,
         config,
-        app.game().position(),
-        args.announce_touch || settings.announce_touch,
-    );
-    app.attach_board(session);
+        announce_touch: args.announce_touch || settings.announce_touch,
+    };
     let tx = tx.clone();
-    Ok(Link::spawn(
+    let link = Link::spawn(
         path,
         PortSettings::from_description(&description.serial),
         move |e| tx.send(Msg::Board(e)).is_ok(),
-    ))
+    );
+    (choice, Some(link))
 }
 
 /// `hector board ...`.
@@ -345,9 +317,13 @@ fn voices() -> ExitCode {
 
 /// `hector say TEXT` / `hector say --move Nf3`: print and speak one sentence.
 fn say(args: &SayArgs) -> ExitCode {
-    let started = start(&args.settings);
-    for m in &started.startup_messages {
-        println!("{m}");
+    let mut started = start(&args.settings);
+    for p in std::mem::take(&mut started.problems) {
+        for e in started.app.update(Msg::Problem(p), Instant::now()) {
+            if let Effect::Say(u) = e {
+                println!("{}", u.text);
+            }
+        }
     }
     let text = args.text.join(" ");
     let phraser = started.app.phraser();

@@ -2,8 +2,9 @@
 //! do ([`Effect`]).  `App::update` turns one into the other without I/O.
 
 use crate::audio::{AudioStatus, Tone};
-use crate::board::transport::LinkEvent;
+use crate::board::{LinkEvent, Protocol, TrackerConfig};
 use crate::speech::{SpeechStatus, Utterance};
+use crate::toml_error::FileError;
 
 /// Something that happened.
 #[derive(Debug, Clone, PartialEq)]
@@ -20,6 +21,48 @@ pub enum Msg {
     Audio(AudioStatus),
     /// The board's serial link: connected, bytes read, or lost.
     Board(LinkEvent),
+    /// A problem found at start-up (said before the game starts).
+    Problem(StartProblem),
+    /// The board of the command line or the settings: opened, or why not.
+    BoardChosen(BoardChoice),
+    /// The session begins: the opening sentence is said (and can be
+    /// repeated).
+    Start,
+}
+
+/// A problem with one of the user's files, found at start-up; the built-in
+/// file is used instead.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StartProblem {
+    /// A settings or keymap file (the defaults are used).
+    Settings(FileError),
+    /// A voices file (the built-in words are used).
+    Voice(FileError),
+}
+
+/// The board asked for at start-up.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BoardChoice {
+    /// Found and opened: its session is set up by the app.
+    Opened {
+        protocol: Protocol,
+        config: TrackerConfig,
+        /// Say which piece is touched (D.2.2).
+        announce_touch: bool,
+    },
+    /// No board: why.
+    Missing(BoardProblem),
+}
+
+/// Why no board is used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BoardProblem {
+    /// The `--board` value cannot be read (the sentence says why).
+    Spec(String),
+    /// No board was found.
+    NotFound,
+    /// No board protocol answered on this port.
+    NoAnswer { port: String },
 }
 
 /// Something to do.

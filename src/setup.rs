@@ -6,14 +6,16 @@ use std::path::PathBuf;
 
 use shakmaty::Color;
 
-use crate::app::{App, AppSetup};
+use crate::app::App;
 use crate::audio::ToneSettings;
 use crate::config::{BoardSettings, Config};
 use crate::keymap::Keymap;
+use crate::msg::StartProblem;
 use crate::notation::Reader;
-use crate::speech::vocab::{self, Lang};
-use crate::speech::{Form, MoveOptions, MoveStyle, Phraser, SpeechMode, SpeechSettings};
+use crate::phrase::{Form, MoveOptions, MoveStyle, Phraser};
+use crate::speech::{SpeechMode, SpeechSettings};
 use crate::toml_error::FileError;
+use crate::words::vocab::{self, Lang};
 
 /// Settings given on the command line, over the settings file.
 #[derive(Debug, Clone, Default, clap::Args)]
@@ -23,7 +25,7 @@ pub struct Overrides {
     pub moves: Option<MoveStyle>,
     /// Language of every other message: en, de or it.
     #[arg(long = "lang", value_enum)]
-    pub language: Option<crate::config::Language>,
+    pub language: Option<Lang>,
     /// Short form (as on a scoresheet) or long form (with the from-square).
     #[arg(long, value_enum)]
     pub form: Option<Form>,
@@ -62,10 +64,11 @@ fn parse_speech_mode(s: &str) -> Result<SpeechMode, String> {
     s.parse()
 }
 
-/// The app and the sentences to say before the first prompt.
+/// The app and the problems to say before the first prompt (as
+/// [`Msg::Problem`](crate::msg::Msg::Problem)s, before [`Msg::Start`](crate::msg::Msg::Start)).
 pub struct Started {
     pub app: App,
-    pub startup_messages: Vec<String>,
+    pub problems: Vec<StartProblem>,
     /// Speech mode and voice settings.
     pub speech: SpeechMode,
     pub speech_settings: SpeechSettings,
@@ -84,22 +87,17 @@ impl Started {
     }
 }
 
-/// A problem found in one of the user's files, said once hector has its words.
-enum Problem {
-    /// A settings or keymap file (the defaults are used).
-    Settings(FileError),
-    /// A voices file (the built-in words are used).
-    Voice(FileError),
-}
-
 /// The name and text of a user's file, if one is set and can be read.
-fn read_user_file(path: Option<&PathBuf>, problems: &mut Vec<Problem>) -> Option<(String, String)> {
+fn read_user_file(
+    path: Option<&PathBuf>,
+    problems: &mut Vec<StartProblem>,
+) -> Option<(String, String)> {
     let path = path?;
     let name = path.display().to_string();
     match std::fs::read_to_string(path) {
         Ok(text) => Some((name, text)),
         Err(e) => {
-            problems.push(Problem::Voice(FileError::unreadable(&name, &e)));
+            problems.push(StartProblem::Voice(FileError::unreadable(&name, &e)));
             None
         }
     }
@@ -113,7 +111,7 @@ pub fn start(over: &Overrides) -> Started {
         Some(p) => {
             let (c, e) = Config::load(&p);
             if let Some(e) = e {
-                problems.push(Problem::Settings(e));
+                problems.push(StartProblem::Settings(e));
             }
             c
         }
@@ -142,7 +140,7 @@ pub fn start(over: &Overrides) -> Started {
         config.game.my_colour.clone_from(me);
     }
 
-    let lang: Lang = config.announce.language.into();
+    let lang: Lang = config.announce.language;
     let opts = MoveOptions {
         form: config.announce.form,
         name_captured: config.announce.name_captured,
@@ -172,13 +170,13 @@ pub fn start(over: &Overrides) -> Started {
         // The same file given for both is reported once.
         if !seen.contains(&e) {
             seen.push(e.clone());
-            problems.push(Problem::Voice(e));
+            problems.push(StartProblem::Voice(e));
         }
     }
     let keymap = match &config.files.line_keymap {
         None => Keymap::builtin(),
         Some(p) => Keymap::load(p).unwrap_or_else(|e| {
-            problems.push(Problem::Settings(e));
+            problems.push(StartProblem::Settings(e));
             Keymap::builtin()
         }),
     };
@@ -201,25 +199,15 @@ pub fn start(over: &Overrides) -> Started {
     } else {
         Color::White
     };
-    let app = App::new(AppSetup {
-        phraser,
-        reader,
-        keymap,
-        arg_words: languages.into_iter().map(|(_, w)| w).collect(),
-        me,
-        confirm_own_moves: config.announce.confirm_own_moves,
-    });
-    let phraser = app.phraser();
-    let startup_messages = problems
-        .into_iter()
-        .map(|p| match p {
-            Problem::Voice(e) => phraser.voice_error(&e),
-            Problem::Settings(e) => {
-                let place = phraser.place(&e.file, e.line, e.key.as_deref());
-                phraser.message("config_error", &[("place", &place), ("detail", &e.detail)])
-            }
-        })
-        .collect();
+    let app = App::builder()
+        .lang(lang)
+        .me(me)
+        .confirm_own_moves(config.announce.confirm_own_moves)
+        .phraser(phraser)
+        .reader(reader)
+        .keymap(keymap)
+        .arg_words(languages.into_iter().map(|(_, w)| w).collect())
+        .build();
     let mut tones = config.tones;
     if over.no_sound {
         tones.opponent_move = false;
@@ -231,7 +219,7 @@ pub fn start(over: &Overrides) -> Started {
     }
     Started {
         app,
-        startup_messages,
+        problems,
         speech: over.speech.unwrap_or_else(|| config.speech.mode()),
         speech_settings: config.speech.settings(),
         tones,

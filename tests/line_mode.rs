@@ -29,16 +29,26 @@ fn quit_says_goodbye_and_ignores_the_rest() {
 }
 
 #[test]
+fn repeat_works_from_the_first_line() {
+    let run = hector(&["play"], "repeat\n");
+    assert!(run.success);
+    assert_eq!(
+        run.lines(),
+        vec!["New game. White to move.", "New game. White to move."]
+    );
+}
+
+#[test]
 fn help_lists_every_command_one_per_line() {
     let run = hector(&["play"], "help\n");
     let lines = run.lines();
     // The new-game line, the help introduction, then one line per command.
     assert_eq!(
         lines.len(),
-        2 + hector::keymap::CommandName::ALL.len(),
+        2 + hector::action::Action::ALL.len(),
         "{lines:#?}"
     );
-    for (line, command) in lines[2..].iter().zip(hector::keymap::CommandName::ALL) {
+    for (line, command) in lines[2..].iter().zip(hector::action::Action::ALL) {
         assert!(
             line.starts_with(command.key()),
             "{line:?} should start with {:?}",

@@ -16,7 +16,7 @@ use super::protocol::{Command, Protocol};
 use super::sim::{Action, SimBoard};
 use super::transport::{self, Master, PortSettings};
 use crate::notation::Reader;
-use crate::speech::vocab::{self, Lang};
+use crate::words::vocab::{self, Lang};
 
 /// How long a probe waits for an answer.
 pub const PROBE_WAIT: Duration = Duration::from_millis(500);

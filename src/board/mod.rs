@@ -55,3 +55,4 @@ pub use mismatch::{MismatchChange, MismatchWatch, diff};
 pub use protocol::{AnyDecoder, Command, Protocol};
 pub use sensed::{Orientation, SensedBoard};
 pub use session::{BoardSession, SessionNote};
+pub use transport::LinkEvent;

@@ -11,8 +11,7 @@ use super::event::{BoardEvent, Decoder};
 use super::infer::{Inferred, Tracker, TrackerConfig};
 use super::protocol::{AnyDecoder, Command, Protocol};
 use super::transport::LinkEvent;
-use crate::command::fold;
-use crate::speech::vocab::MoveWords;
+use crate::words::vocab::MoveWords;
 
 /// What the session tells the app.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -220,36 +219,14 @@ impl BoardSession {
 /// piece word or letter ("queen", "Dame", "D", "Q", "=Q"); never a king or
 /// a pawn.
 pub fn promotion_role(word: &str, vocabularies: &[&MoveWords]) -> Option<Role> {
-    let w = fold(word.trim().trim_start_matches('='));
-    if w.is_empty() {
-        return None;
-    }
-    let english = [
-        ("queen", Role::Queen),
-        ("rook", Role::Rook),
-        ("bishop", Role::Bishop),
-        ("knight", Role::Knight),
-        ("q", Role::Queen),
-        ("r", Role::Rook),
-        ("b", Role::Bishop),
-        ("n", Role::Knight),
-    ];
-    if let Some((_, r)) = english.iter().find(|(name, _)| *name == w) {
-        return Some(*r);
-    }
-    let roles = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
-    vocabularies.iter().find_map(|v| {
-        roles.into_iter().find(|role| {
-            fold(v.piece(*role)) == w || v.letters.letter(*role).is_some_and(|l| fold(l) == w)
-        })
-    })
+    crate::words::promotion_role_named(word, vocabularies)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::board::sim::SimBoard;
-    use crate::speech::vocab::builtin_appendix_d;
+    use crate::words::vocab::builtin_appendix_d;
     use shakmaty::{Board, Position, Square, san::San};
 
     fn session(protocol: Protocol) -> BoardSession {

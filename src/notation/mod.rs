@@ -40,7 +40,7 @@ pub use error::{Attempt, IllegalReason, InputError};
 
 use shakmaty::{Chess, Move};
 
-use crate::speech::vocab::{Lang, MoveWords, builtin, builtin_appendix_d};
+use crate::words::vocab::{Lang, MoveWords, builtin, builtin_appendix_d};
 use parse::{Lexicon, Sources, Vocabulary};
 
 /// All vocabularies the reader understands, plus which language is the

@@ -17,7 +17,8 @@
 use shakmaty::{CastlingSide, File, Rank, Role};
 
 use super::error::Attempt;
-use crate::speech::vocab::{Lang, MoveWords};
+use crate::words::fold;
+use crate::words::vocab::{Lang, MoveWords};
 
 /// Where a word or a letter comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -124,22 +125,6 @@ impl Reading {
     pub(crate) fn level(&self) -> u8 {
         (u8::from(!self.exact) << 1) | u8::from(!self.in_player)
     }
-}
-
-/// Lower-case, with German umlauts and ß spelled in ASCII, so that
-/// `Läufer`, `LAEUFER` and `laeufer` are the same word.
-pub(crate) fn fold(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars().flat_map(char::to_lowercase) {
-        match c {
-            'ä' => out.push_str("ae"),
-            'ö' => out.push_str("oe"),
-            'ü' => out.push_str("ue"),
-            'ß' => out.push_str("ss"),
-            _ => out.push(c),
-        }
-    }
-    out
 }
 
 /// All words and letters the reader knows.
@@ -576,7 +561,7 @@ fn grammar(seq: &[Lexeme]) -> Option<Attempt> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::speech::vocab::{builtin, builtin_appendix_d};
+    use crate::words::vocab::{builtin, builtin_appendix_d};
     use shakmaty::Square;
 
     fn lexicon() -> Lexicon {
@@ -596,15 +581,6 @@ mod tests {
             .into_iter()
             .map(|r| r.attempt)
             .collect()
-    }
-
-    #[test]
-    fn fold_spells_umlauts_in_ascii() {
-        assert_eq!(fold("Läufer"), "laeufer");
-        assert_eq!(fold("KÖNIG"), "koenig");
-        assert_eq!(fold("fünf"), "fuenf");
-        assert_eq!(fold("schlägt"), "schlaegt");
-        assert_eq!(fold("Fuß"), "fuss");
     }
 
     #[test]

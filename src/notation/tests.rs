@@ -466,7 +466,7 @@ fn filler_words_when_configured() {
 #[test]
 fn words_come_from_the_vocabulary_files() {
     // A user's file that calls the knight "Pferd" and the f-file "Fritz".
-    let mut words = crate::speech::vocab::builtin_appendix_d().moves;
+    let mut words = crate::words::vocab::builtin_appendix_d().moves;
     words.pieces.knight = "Pferd".into();
     words.files[5] = "Fritz".into();
     let reader = Reader::new(words, vec![], Lang::De);
@@ -682,7 +682,7 @@ fn every_legal_move_reads_back_from_san_and_uci() {
 
 /// The long form of `m` in the words `w`: "Springer Gustav eins Felix drei",
 /// "pawn e7 takes d8 promotes to Queen", "Kurze Rochade".
-fn long_form(m: Move, w: &crate::speech::vocab::MoveWords) -> String {
+fn long_form(m: Move, w: &crate::words::vocab::MoveWords) -> String {
     match m {
         Move::Castle { king, rook } if king < rook => w.short_castle.clone(),
         Move::Castle { .. } => w.long_castle.clone(),
@@ -704,8 +704,8 @@ fn long_form(m: Move, w: &crate::speech::vocab::MoveWords) -> String {
 
 #[test]
 fn every_legal_move_reads_back_from_words() {
-    let mut vocabularies = vec![crate::speech::vocab::builtin_appendix_d().moves];
-    vocabularies.extend(Lang::ALL.map(|l| crate::speech::vocab::builtin(l).moves));
+    let mut vocabularies = vec![crate::words::vocab::builtin_appendix_d().moves];
+    vocabularies.extend(Lang::ALL.map(|l| crate::words::vocab::builtin(l).moves));
     for fen in ROUND_TRIP {
         let p = pos(fen);
         for lang in Lang::ALL {

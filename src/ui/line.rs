@@ -156,8 +156,5 @@ pub fn run(
             prompt_due = true;
         }
         effects = app.update(msg, Instant::now());
-        if app.quitting() && !effects.iter().any(|e| matches!(e, Effect::Quit)) {
-            effects.push(Effect::Quit);
-        }
     }
 }

@@ -4,7 +4,7 @@
 use shakmaty::san::San;
 use shakmaty::{Chess, Color, Move, Position, Role};
 
-use super::phrase::{Form, Phraser};
+use super::phraser::{Form, Phraser};
 use crate::board::{Sensed, SquareDiff};
 use crate::game::EndReason;
 use crate::notation::{Attempt, IllegalReason, InputError};
@@ -273,9 +273,9 @@ impl Phraser {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::speech::test_util::{last, play};
-    use crate::speech::vocab::Lang;
-    use crate::speech::{MoveOptions, MoveStyle};
+    use crate::phrase::test_util::{last, play};
+    use crate::phrase::{MoveOptions, MoveStyle};
+    use crate::words::vocab::Lang;
     use shakmaty::{CastlingSide, Piece, Square};
 
     fn en() -> Phraser {
@@ -545,7 +545,7 @@ mod tests {
     #[test]
     fn ambiguous_plural_and_three() {
         // three Rooks can go to d4; the Appendix D plural is "Türme"
-        let pos = crate::speech::test_util::fen("4k3/8/8/3R4/R6R/8/8/4K3 w - - 0 1");
+        let pos = crate::phrase::test_util::fen("4k3/8/8/3R4/R6R/8/8/4K3 w - - 0 1");
         let candidates: Vec<Move> = pos
             .legal_moves()
             .into_iter()

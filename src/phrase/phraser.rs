@@ -13,8 +13,8 @@ use shakmaty::san::{San, SanPlus, Suffix};
 use shakmaty::{CastlingSide, Chess, Color, Move, Piece, Position, Role, Square};
 
 use super::messages::check_messages;
-use super::template;
-use super::vocab::{
+use crate::words::template;
+use crate::words::vocab::{
     self, Colours, GenderedPhrase, Lang, MoveWords, VoiceError, VoiceFile, parse_voice_file,
 };
 
@@ -465,7 +465,7 @@ fn empty_colours() -> Colours {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::speech::test_util::last;
+    use crate::phrase::test_util::last;
     use shakmaty::san::SanPlus;
 
     fn appendix_d(opts: MoveOptions) -> Phraser {
@@ -893,7 +893,7 @@ mod tests {
         for lang in Lang::ALL {
             let p = Phraser::builtin(MoveStyle::AppendixD, lang, MoveOptions::default());
             for key in vocab::builtin(Lang::En).messages.keys() {
-                let names = crate::speech::allowed_placeholders(key).unwrap();
+                let names = crate::phrase::allowed_placeholders(key).unwrap();
                 let args: Vec<(&str, &str)> = names.iter().map(|n| (n.as_str(), "X")).collect();
                 let said = p.message(key, &args);
                 assert!(!said.contains('{'), "{lang:?} {key}: {said}");

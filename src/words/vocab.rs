@@ -14,9 +14,14 @@ use crate::toml_error::FileError;
 pub use crate::toml_error::{key_path_at, line_of};
 use shakmaty::{ByRole, Color, File, Rank, Role, Square};
 
-/// A message language.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// A language of the messages and of the move words: the one language
+/// type of hector (settings, command line, vocabularies, the reader).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Deserialize, clap::ValueEnum,
+)]
+#[serde(rename_all = "kebab-case")]
 pub enum Lang {
+    #[default]
     En,
     De,
     It,

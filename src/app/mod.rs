@@ -7,37 +7,41 @@ use std::time::Instant;
 use shakmaty::{Color, Move, Position};
 
 use crate::audio::{AudioStatus, Tone};
+use crate::board::BoardSession;
 use crate::board::session::promotion_role;
-use crate::board::{BoardSession, Inferred, SessionNote};
-use crate::command::{ArgReader, Command, Input, Side, read_line};
-use crate::game::{Claim, ClaimOutcome, ClaimRefused, Game, GameError};
-use crate::keymap::{CommandName, Keymap};
-use crate::msg::{Effect, Msg};
+use crate::command::{ArgReader, Input, read_line};
+use crate::game::Game;
+use crate::keymap::Keymap;
+use crate::msg::{Effect, Msg, StartProblem};
 use crate::notation::Reader;
-use crate::speech::vocab::{MoveWords, builtin_appendix_d};
-use crate::speech::{Phraser, Priority, SayKind, SpeechStatus, Utterance};
+use crate::phrase::Phraser;
+use crate::speech::{Priority, SayKind, SpeechStatus, Utterance};
+use crate::words::vocab::MoveWords;
 
-/// How the app is set up for a session.
-pub struct AppSetup {
-    pub phraser: Phraser,
-    pub reader: Reader,
-    pub keymap: Keymap,
-    /// Extra vocabularies for command arguments (squares, pieces).
-    pub arg_words: Vec<MoveWords>,
-    /// Whose pieces are "mine".
-    pub me: Color,
-    /// Say the player's own moves too (the opponent's are always said).
-    pub confirm_own_moves: bool,
-}
+mod board;
+mod builder;
+mod commands;
+mod offers;
+
+pub use builder::AppBuilder;
 
 /// All state of the session.
+///
+/// The state is grouped by concern, each with its own `impl App` block:
+/// typed lines and commands (`commands.rs`), offers and claims
+/// (`offers.rs`), the player's board (`board.rs`).  A clock, a second board
+/// (the opponent's) or a scoresheet is one more field here and one more
+/// file beside these.
 pub struct App {
     game: Game,
     phraser: Phraser,
     reader: Reader,
     keymap: Keymap,
+    /// Vocabularies for command arguments (squares, pieces).
     arg_words: Vec<MoveWords>,
+    /// Whose pieces are "mine".
     me: Color,
+    /// Say the player's own moves too (the opponent's are always said).
     confirm_own_moves: bool,
     last_said: Option<Utterance>,
     quitting: bool,
@@ -46,22 +50,10 @@ pub struct App {
 }
 
 impl App {
-    pub fn new(setup: AppSetup) -> App {
-        let mut arg_words = setup.arg_words;
-        arg_words.push(setup.phraser.move_words().clone());
-        arg_words.push(builtin_appendix_d().moves);
-        App {
-            game: Game::new(),
-            phraser: setup.phraser,
-            reader: setup.reader,
-            keymap: setup.keymap,
-            arg_words,
-            me: setup.me,
-            confirm_own_moves: setup.confirm_own_moves,
-            last_said: None,
-            quitting: false,
-            board: None,
-        }
+    /// An app with the built-in words and settings, changed as wanted; it
+    /// reads no file.
+    pub fn builder() -> AppBuilder {
+        AppBuilder::default()
     }
 
     /// Use a board (its session starts at the game's position).
@@ -92,7 +84,7 @@ impl App {
         self.me
     }
 
-    /// True once the session is ending.
+    /// True once the session is ending (the [`Effect::Quit`] was given).
     pub fn quitting(&self) -> bool {
         self.quitting
     }
@@ -148,8 +140,27 @@ impl App {
                 self.say(&mut out, t, Priority::Normal, SayKind::Info);
             }
             Msg::Audio(AudioStatus::Available) => {}
+            Msg::Problem(p) => self.on_problem(&p, &mut out),
+            Msg::BoardChosen(choice) => self.on_board_chosen(choice, now, &mut out),
+            Msg::Start => {
+                let t = self.message("new_game", &[]);
+                self.say(&mut out, t, Priority::Normal, SayKind::Game);
+            }
         }
         out
+    }
+
+    /// A problem found at start-up, said in the player's language (no
+    /// error tone: the session has not begun).
+    fn on_problem(&mut self, p: &StartProblem, out: &mut Vec<Effect>) {
+        let t = match p {
+            StartProblem::Voice(e) => self.phraser.voice_error(e),
+            StartProblem::Settings(e) => {
+                let place = self.phraser.place(&e.file, e.line, e.key.as_deref());
+                self.message("config_error", &[("place", &place), ("detail", &e.detail)])
+            }
+        };
+        self.say_quietly(out, t, SayKind::Error);
     }
 
     /// Say one sentence and remember it for "repeat".
@@ -168,6 +179,14 @@ impl App {
         out.push(Effect::Say(u));
         if kind == SayKind::Error {
             out.push(Effect::Tone(Tone::Error));
+        }
+    }
+
+    /// Say one sentence, without the tone its kind may have.
+    fn say_quietly(&mut self, out: &mut Vec<Effect>, text: String, kind: SayKind) {
+        self.say(out, text, Priority::Normal, kind);
+        if kind == SayKind::Error && out.last() == Some(&Effect::Tone(Tone::Error)) {
+            out.pop();
         }
     }
 
@@ -214,16 +233,6 @@ impl App {
             }
             Input::Command(c) => self.on_command(c, out),
         }
-    }
-
-    fn help_line(&self, command: CommandName) -> String {
-        let word = self
-            .keymap
-            .words(command)
-            .first()
-            .cloned()
-            .unwrap_or_else(|| command.key().to_owned());
-        self.message(&format!("help_{}", command.key()), &[("command", &word)])
     }
 
     fn game_over_sentence(&self) -> Option<String> {
@@ -280,444 +289,17 @@ impl App {
             out.push(Effect::Tone(Tone::Check));
         }
     }
-
-    fn side_colour(&self, side: Side) -> Color {
-        match side {
-            Side::Mine => self.me,
-            Side::Theirs => !self.me,
-            Side::Colour(c) => c,
-        }
-    }
-
-    fn on_command(&mut self, command: Command, out: &mut Vec<Effect>) {
-        let pos = self.game.position().clone();
-        match command {
-            Command::Square(sq) => {
-                let t = self.phraser.square_contents(&pos, sq);
-                self.info(out, t);
-            }
-            Command::Pieces { side, role } => {
-                let t = self.phraser.pieces(&pos, self.side_colour(side), role);
-                self.info(out, t);
-            }
-            Command::Rank(r) => {
-                let t = self.phraser.rank_scan(&pos, r);
-                self.info(out, t);
-            }
-            Command::File(f) => {
-                let t = self.phraser.file_scan(&pos, f);
-                self.info(out, t);
-            }
-            Command::Attackers { square, side } => {
-                // By default: the pieces that attack the player's own piece
-                // there, or the opponent's if the square is empty or the
-                // opponent's.
-                let colour = match side {
-                    Some(s) => self.side_colour(s),
-                    None => match pos.board().color_at(square) {
-                        Some(c) => !c,
-                        None => !pos.turn(),
-                    },
-                };
-                let t = self.phraser.attackers(&pos, square, colour);
-                self.info(out, t);
-            }
-            Command::Defenders(square) => {
-                let colour = pos.board().color_at(square).unwrap_or(pos.turn());
-                let t = self.phraser.defenders(&pos, square, colour);
-                self.info(out, t);
-            }
-            Command::Moves(square) => {
-                let t = self.phraser.legal_moves_from(&pos, square);
-                self.info(out, t);
-            }
-            Command::Last(n) => {
-                let mut recent: Vec<(shakmaty::Chess, Move)> = self
-                    .game
-                    .positions()
-                    .rev()
-                    .take(n)
-                    .map(|(before, played)| (before.clone(), played.mv))
-                    .collect();
-                recent.reverse();
-                let t = self.phraser.last_moves(&recent, n);
-                self.info(out, t);
-            }
-            Command::Material => {
-                let t = self.phraser.material(&pos);
-                self.info(out, t);
-            }
-            Command::Turn => {
-                let t = self.prompt();
-                self.info(out, t);
-            }
-            Command::Draw => self.offer_draw(out),
-            Command::Accept => self.accept_draw(out),
-            Command::Decline => self.decline_draw(out),
-            Command::Claim(text) => self.claim(text, out),
-            Command::Resign => self.resign(out),
-            Command::New => {
-                self.game = Game::new();
-                let t = self.message("new_game", &[]);
-                self.say(out, t, Priority::Normal, SayKind::Game);
-            }
-            Command::Flip => {
-                self.me = !self.me;
-                let side = self.phraser.side(self.me);
-                let t = self.message("flipped", &[("side", &side)]);
-                self.info(out, t);
-            }
-            Command::Repeat => match self.last_said.clone() {
-                Some(u) => out.push(Effect::Say(u)),
-                None => {
-                    let t = self.message("nothing_to_repeat", &[]);
-                    self.info(out, t);
-                }
-            },
-            Command::Silence => out.push(Effect::Silence),
-            Command::Board => self.board_report(out),
-            Command::Help => {
-                let t = self.message("help_intro", &[]);
-                self.info(out, t);
-                for c in CommandName::ALL {
-                    let t = self.help_line(c);
-                    self.info(out, t);
-                }
-            }
-            Command::Quit => {
-                let t = self.message("goodbye", &[]);
-                self.info(out, t);
-                self.quitting = true;
-                out.push(Effect::Quit);
-            }
-        }
-    }
-
-    /// The `board` command: the difference between the board and the game
-    /// now, or that they agree.
-    fn board_report(&mut self, out: &mut Vec<Effect>) {
-        let Some(b) = &self.board else {
-            let t = self.message("no_board", &[]);
-            self.info(out, t);
-            return;
-        };
-        if !b.connected() {
-            let t = self.message("board_not_connected", &[]);
-            self.say(out, t, Priority::Normal, SayKind::Board);
-            return;
-        }
-        if b.awaiting_promotion() {
-            let t = self.message("board_promotion", &[]);
-            self.say(out, t, Priority::Normal, SayKind::Board);
-            return;
-        }
-        let diffs = b.tracker().mismatch();
-        let t = self.phraser.mismatch(&diffs);
-        let kind = if diffs.is_empty() {
-            SayKind::Board
-        } else {
-            SayKind::Mismatch
-        };
-        self.say(out, t, Priority::Normal, kind);
-    }
-
-    /// Tell the board's tracker where the game is after a typed line: a
-    /// move typed (to be made on the board), or a game replaced.
-    fn sync_board(&mut self, now: Instant, out: &mut Vec<Effect>) {
-        let Some(b) = &mut self.board else {
-            return;
-        };
-        let pos = self.game.position();
-        if b.tracker().position() == pos {
-            return;
-        }
-        let last = self.game.positions().next_back();
-        let notes = match last {
-            Some((before, _)) if before == b.tracker().position() => b.game_moved(pos, now),
-            Some((before, _)) => {
-                let before = before.clone();
-                b.game_replaced(pos, Some(&before), now)
-            }
-            None => b.game_replaced(pos, None, now),
-        };
-        self.on_board_notes(notes, now, out);
-    }
-
-    /// Say and do what the board session reports.
-    fn on_board_notes(&mut self, notes: Vec<SessionNote>, now: Instant, out: &mut Vec<Effect>) {
-        for note in notes {
-            match note {
-                SessionNote::Connected { again } => {
-                    let key = if again {
-                        "board_reconnected"
-                    } else {
-                        "board_connected"
-                    };
-                    let t = self.message(key, &[]);
-                    self.say(out, t, Priority::Normal, SayKind::Board);
-                }
-                SessionNote::Disconnected => {
-                    let t = self.message("board_disconnected", &[]);
-                    self.say(out, t, Priority::Urgent, SayKind::Board);
-                }
-                SessionNote::Send(bytes) => out.push(Effect::ToBoard(bytes)),
-                SessionNote::Found(found) => self.on_inferred(found, now, out),
-            }
-        }
-    }
-
-    fn on_inferred(&mut self, found: Inferred, now: Instant, out: &mut Vec<Effect>) {
-        match found {
-            Inferred::Move(mv) => {
-                if let Some(t) = self.game_is_over() {
-                    self.say(out, t, Priority::Normal, SayKind::Error);
-                } else {
-                    self.play(mv, out);
-                }
-                // Only if the game did not take it: the board is then
-                // compared with the game.
-                self.sync_board(now, out);
-            }
-            Inferred::Executed(mv) => {
-                let before = self
-                    .game
-                    .positions()
-                    .rev()
-                    .find(|(_, played)| played.mv == mv)
-                    .map(|(before, _)| before.clone());
-                let text = match before {
-                    Some(b) => self.phraser.say_move(&b, mv),
-                    None => mv.to_string(),
-                };
-                let t = self.message("board_executed", &[("move", &text)]);
-                self.say(out, t, Priority::Normal, SayKind::Board);
-            }
-            Inferred::Touched(sq) => {
-                let Some(piece) = self.game.position().board().piece_at(sq) else {
-                    return;
-                };
-                let piece = self.phraser.piece(piece.role);
-                let square = self.phraser.square(sq);
-                let t = self.message("touched", &[("piece", &piece), ("square", &square)]);
-                self.say(out, t, Priority::Normal, SayKind::Board);
-            }
-            Inferred::TakeBack => {
-                if self.game.is_over() || self.game.undo_last().is_none() {
-                    return;
-                }
-                let t = self.message("take_back", &[]);
-                self.say(out, t, Priority::Urgent, SayKind::Game);
-                self.sync_board(now, out);
-            }
-            Inferred::NewGame => {
-                let t = self.message("board_new_game", &[]);
-                self.say(out, t, Priority::Normal, SayKind::Board);
-            }
-            Inferred::Illegal { .. } => {
-                let t = self.message("illegal_on_board", &[]);
-                self.say(out, t, Priority::Urgent, SayKind::Board);
-            }
-            Inferred::NeedPromotionPiece { .. } => {
-                let t = self.message("board_promotion", &[]);
-                self.say(out, t, Priority::Urgent, SayKind::Board);
-            }
-            Inferred::Mismatch(diffs) => {
-                let t = self.phraser.mismatch(&diffs);
-                self.say(out, t, Priority::Urgent, SayKind::Mismatch);
-                out.push(Effect::Tone(Tone::Mismatch));
-            }
-            Inferred::Matches => {
-                let t = self.message("board_matches", &[]);
-                self.say(out, t, Priority::Normal, SayKind::Board);
-            }
-            Inferred::Rotated(_) => {
-                let t = self.message("board_rotated", &[]);
-                self.say(out, t, Priority::Normal, SayKind::Board);
-            }
-        }
-    }
-
-    /// Refuse anything but exploration once the game is over.
-    fn refuse_if_over(&mut self, out: &mut Vec<Effect>) -> bool {
-        match self.game_is_over() {
-            Some(t) => {
-                self.say(out, t, Priority::Normal, SayKind::Error);
-                true
-            }
-            None => false,
-        }
-    }
-
-    /// The player who offers: the one who has just moved (an offer is made
-    /// after moving, 9.1.2.1); before the first move, the player to move.
-    fn offering_side(&self) -> Color {
-        if self.game.history().is_empty() {
-            self.game.turn()
-        } else {
-            !self.game.turn()
-        }
-    }
-
-    fn offer_draw(&mut self, out: &mut Vec<Effect>) {
-        if self.refuse_if_over(out) {
-            return;
-        }
-        let by = self.offering_side();
-        let t = match self.game.offer_draw(by) {
-            Ok(()) => {
-                let side = self.phraser.side(by);
-                self.message("draw_offered", &[("side", &side)])
-            }
-            Err(e) => self.game_error(&e),
-        };
-        self.say(out, t, Priority::Urgent, SayKind::Game);
-    }
-
-    fn accept_draw(&mut self, out: &mut Vec<Effect>) {
-        if self.refuse_if_over(out) {
-            return;
-        }
-        let by = self.game.turn();
-        match self.game.accept_draw(by) {
-            Ok(_) => {
-                let t = self.game_over_sentence().unwrap_or_default();
-                self.say(out, t, Priority::Urgent, SayKind::Game);
-            }
-            Err(e) => {
-                let t = self.game_error(&e);
-                self.say(out, t, Priority::Normal, SayKind::Error);
-            }
-        }
-    }
-
-    /// The sentence for a refused offer, acceptance or decline.
-    fn game_error(&self, e: &GameError) -> String {
-        match e {
-            GameError::NoOffer => self.message("no_offer", &[]),
-            GameError::OwnOffer => self.message("own_offer", &[]),
-            GameError::OfferPending { .. } => self.message("offer_pending", &[]),
-            GameError::AgreementTooEarly => self.message("too_early", &[]),
-            GameError::GameOver | GameError::IllegalMove => self.message("offer_not_now", &[]),
-        }
-    }
-
-    fn decline_draw(&mut self, out: &mut Vec<Effect>) {
-        if self.refuse_if_over(out) {
-            return;
-        }
-        let by = self.game.turn();
-        let t = match self.game.decline_draw(by) {
-            Ok(()) => {
-                let side = self.phraser.side(by);
-                self.message("draw_declined", &[("side", &side)])
-            }
-            Err(e) => self.game_error(&e),
-        };
-        self.say(out, t, Priority::Normal, SayKind::Game);
-    }
-
-    fn resign(&mut self, out: &mut Vec<Effect>) {
-        if self.refuse_if_over(out) {
-            return;
-        }
-        let by = self.game.turn();
-        if self.game.resign(by).is_ok()
-            && let Some(t) = self.game_over_sentence()
-        {
-            self.say(out, t, Priority::Urgent, SayKind::Game);
-        }
-    }
-
-    /// A draw claim by the player to move (9.2, 9.3), on the position now
-    /// or on an intended move.  Which rule is claimed follows from the
-    /// position: 50 moves when the count is there, else repetition.
-    fn claim(&mut self, intended: Option<String>, out: &mut Vec<Effect>) {
-        if self.refuse_if_over(out) {
-            return;
-        }
-        let pos = self.game.position().clone();
-        let mv = match intended {
-            None => None,
-            Some(text) => match self.reader.read(&text, &pos) {
-                Ok(mv) => Some(mv),
-                Err(e) => {
-                    let t = self.phraser.input_error(&e, &pos);
-                    self.say(out, t, Priority::Normal, SayKind::Error);
-                    return;
-                }
-            },
-        };
-        let halfmoves_after = match mv {
-            Some(m) => pos.clone().play(m).map(|p| p.halfmoves()).unwrap_or(0),
-            None => pos.halfmoves(),
-        };
-        let kind = if halfmoves_after >= 100 {
-            Claim::FiftyMoves
-        } else {
-            Claim::Repetition
-        };
-        let by = pos.turn();
-        match self.game.claim(by, kind, mv) {
-            Ok(ClaimOutcome::Drawn(_)) | Ok(ClaimOutcome::EndedByMove(_)) => {
-                if let Some(m) = mv {
-                    self.announce_move(&pos, m, out);
-                }
-                let t = self.game_over_sentence().unwrap_or_default();
-                self.say(out, t, Priority::Urgent, SayKind::Game);
-            }
-            Ok(ClaimOutcome::Refused {
-                reason,
-                played,
-                draw_offer,
-            }) => {
-                let mut t = match reason {
-                    ClaimRefused::Repetition { occurrences: 1 } => {
-                        self.message("claim_refused_repetition_once", &[])
-                    }
-                    ClaimRefused::Repetition { occurrences } => self.message(
-                        "claim_refused_repetition",
-                        &[("count", &occurrences.to_string())],
-                    ),
-                    ClaimRefused::FiftyMoves { halfmoves } => self.message(
-                        "claim_refused_fifty",
-                        &[("count", &(halfmoves / 2).to_string())],
-                    ),
-                    ClaimRefused::NotYourTurn => self.message("claim_needs_turn", &[]),
-                };
-                if draw_offer {
-                    // 9.1.2.3: a claim counts as a draw offer.
-                    t = format!("{t} {}", self.message("claim_is_offer", &[]));
-                }
-                self.say(out, t, Priority::Normal, SayKind::Game);
-                if let Some(p) = played {
-                    // 9.5.3: the intended move must be made.
-                    self.announce_move(&pos, p.mv, out);
-                    if let Some(t) = self.game_over_sentence() {
-                        self.say(out, t, Priority::Urgent, SayKind::Game);
-                    }
-                }
-            }
-            Err(_) => {
-                let t = self.message("claim_needs_turn", &[]);
-                self.say(out, t, Priority::Normal, SayKind::Error);
-            }
-        }
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::setup::{Overrides, start};
+    use crate::game::Game;
     use proptest::prelude::*;
+    use shakmaty::Color;
 
     fn app() -> App {
-        let dir = std::env::temp_dir().join("hector-app-tests-no-config");
-        start(&Overrides {
-            config: Some(dir.join("none.toml")),
-            ..Overrides::default()
-        })
-        .app
+        App::builder().build()
     }
 
     fn said(effects: &[Effect]) -> Vec<String> {
@@ -801,13 +383,7 @@ mod tests {
 
     #[test]
     fn own_moves_can_go_unconfirmed_but_the_opponents_never() {
-        let dir = std::env::temp_dir().join("hector-app-tests-no-config");
-        let mut a = start(&Overrides {
-            config: Some(dir.join("none.toml")),
-            no_confirm: true,
-            ..Overrides::default()
-        })
-        .app;
+        let mut a = App::builder().confirm_own_moves(false).build();
         assert!(line(&mut a, "e4").is_empty());
         assert_eq!(line(&mut a, "e5"), vec!["Bauer Eva fünf"]);
     }
@@ -831,6 +407,77 @@ mod tests {
         let e = a.update(Msg::Line("quit".into()), Instant::now());
         assert_eq!(e.last(), Some(&Effect::Quit));
         assert!(a.quitting());
+    }
+
+    #[test]
+    fn the_start_is_said_by_update_and_can_be_repeated() {
+        let mut a = app();
+        let e = a.update(Msg::Start, Instant::now());
+        assert_eq!(said(&e), vec!["New game. White to move."]);
+        assert_eq!(line(&mut a, "repeat"), vec!["New game. White to move."]);
+    }
+
+    #[test]
+    fn a_start_up_problem_is_said_in_words_without_a_tone() {
+        let mut a = app();
+        let problem = StartProblem::Settings(crate::toml_error::FileError {
+            file: "c.toml".into(),
+            line: Some(3),
+            key: Some("announce.moves".into()),
+            detail: "bad".into(),
+        });
+        let e = a.update(Msg::Problem(problem), Instant::now());
+        assert!(
+            matches!(&e[..], [Effect::Say(u)] if u.kind == SayKind::Error),
+            "{e:?}"
+        );
+        assert!(said(&e)[0].contains("c.toml"), "{e:?}");
+    }
+
+    #[test]
+    fn the_board_chosen_at_start_up_arrives_as_a_message() {
+        use crate::msg::{BoardChoice, BoardProblem};
+        let mut a = app();
+        let e = a.update(
+            Msg::BoardChosen(BoardChoice::Missing(BoardProblem::NoAnswer {
+                port: "/dev/ttyX".into(),
+            })),
+            Instant::now(),
+        );
+        assert_eq!(said(&e).len(), 1);
+        assert!(said(&e)[0].contains("/dev/ttyX"), "{e:?}");
+        assert!(a.board().is_none());
+        let e = a.update(
+            Msg::BoardChosen(BoardChoice::Opened {
+                protocol: crate::board::Protocol::Dgt,
+                config: crate::board::TrackerConfig::default(),
+                announce_touch: false,
+            }),
+            Instant::now(),
+        );
+        assert!(e.is_empty());
+        assert!(a.board().is_some());
+        assert_eq!(
+            line(&mut a, "board"),
+            vec!["The board is not connected. Play on with the keyboard."]
+        );
+    }
+
+    #[test]
+    fn the_end_of_input_is_the_quit_effect() {
+        let mut a = app();
+        assert_eq!(
+            a.update(Msg::EndOfInput, Instant::now()),
+            vec![Effect::Quit]
+        );
+    }
+
+    #[test]
+    fn an_action_without_its_arguments_gets_its_help() {
+        let mut a = app();
+        let mut out = Vec::new();
+        a.on_action(crate::action::Action::Square, &mut out);
+        assert_eq!(said(&out), line(&mut a, "square"));
     }
 
     #[test]

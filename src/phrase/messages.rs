@@ -11,8 +11,8 @@ use std::sync::OnceLock;
 
 use toml::de::{DeTable, DeValue};
 
-use super::template;
-use super::vocab::{self, GenderedPhrase, Lang, VoiceError, VoiceFile};
+use crate::words::template;
+use crate::words::vocab::{self, GenderedPhrase, Lang, VoiceError, VoiceFile};
 
 /// Placeholders filled for a key beyond those its English template uses.
 const EXTRA_PLACEHOLDERS: &[(&str, &[&str])] = &[
@@ -149,7 +149,7 @@ fn check_phrase(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::speech::vocab::parse_voice_file;
+    use crate::words::vocab::parse_voice_file;
 
     fn en_text() -> &'static str {
         Lang::En.builtin_source().1

@@ -5,7 +5,7 @@
 
 use shakmaty::{Bitboard, ByRole, Chess, Color, File, Move, Position, Rank, Role, Square};
 
-use super::phrase::Phraser;
+use super::phraser::Phraser;
 
 /// The order pieces are listed in: King, Queen, Rook, Bishop, Knight, pawn.
 const LIST_ORDER: [Role; 6] = [
@@ -299,9 +299,9 @@ impl Phraser {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::speech::test_util::{fen, history, play};
-    use crate::speech::vocab::Lang;
-    use crate::speech::{MoveOptions, MoveStyle};
+    use crate::phrase::test_util::{fen, history, play};
+    use crate::phrase::{MoveOptions, MoveStyle};
+    use crate::words::vocab::Lang;
 
     fn en() -> Phraser {
         Phraser::builtin(MoveStyle::AppendixD, Lang::En, MoveOptions::default())

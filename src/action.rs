@@ -1,0 +1,113 @@
+//! The one list of everything a player can ask for.
+//!
+//! Each [`Action`] has a name (its key in `keymaps/line.toml`, and its help
+//! sentence `help_<name>` in every `voices/*.toml`).  The line-mode words
+//! ([`Keymap`](crate::keymap::Keymap)), the keymap's validation (every
+//! action needs at least one word), `help` (one sentence per action, in
+//! this order) and the dispatch in `App::update` are all derived from it.
+//!
+//! Adding an action: one line in the list below, one arm in the dispatch
+//! (`App::on_action`, or `command::read_line` and `App::on_command` when it
+//! takes arguments), one `help_<name>` message per language, one default
+//! word in `keymaps/line.toml`.  The tests check the last two.
+
+macro_rules! actions {
+    ($( $(#[$doc:meta])* $variant:ident => $name:literal, )*) => {
+        /// Everything a player can ask for, in the order `help` lists them.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Action {
+            $( $(#[$doc])* $variant, )*
+        }
+
+        impl Action {
+            /// Every action, in the order `help` lists them.
+            pub const ALL: &'static [Action] = &[ $( Action::$variant, )* ];
+
+            /// The name, as written in the key maps and in `help_<name>`.
+            pub fn key(self) -> &'static str {
+                match self {
+                    $( Action::$variant => $name, )*
+                }
+            }
+        }
+    };
+}
+
+actions! {
+    /// What is on a square (`square SQUARE`).
+    Square => "square",
+    /// The pieces of a side (`pieces [SIDE] [PIECE]`).
+    Pieces => "pieces",
+    /// The pieces on a rank (`rank 1..8`).
+    Rank => "rank",
+    /// The pieces on a file (`file a..h`).
+    File => "file",
+    /// The pieces that attack a square (`attackers SQUARE [SIDE]`).
+    Attackers => "attackers",
+    /// The pieces that defend a square's piece (`defenders SQUARE`).
+    Defenders => "defenders",
+    /// The legal moves of the piece on a square (`moves SQUARE`).
+    Moves => "moves",
+    /// The last moves (`last [N]`).
+    Last => "last",
+    /// The material count.
+    Material => "material",
+    /// Whose move, and the move number.
+    Turn => "turn",
+    /// Offer a draw.
+    Draw => "draw",
+    /// Accept the draw offer.
+    Accept => "accept",
+    /// Decline the draw offer.
+    Decline => "decline",
+    /// Claim a draw (`claim [MOVE]`).
+    Claim => "claim",
+    /// Resign the game.
+    Resign => "resign",
+    /// Start a new game.
+    New => "new",
+    /// Play the other colour.
+    Flip => "flip",
+    /// Say the last sentence again.
+    Repeat => "repeat",
+    /// Stop the sentence being spoken.
+    Silence => "silence",
+    /// Compare the tactile board with the game.
+    Board => "board",
+    /// Say what can be asked for.
+    Help => "help",
+    /// End the session.
+    Quit => "quit",
+}
+
+impl Action {
+    /// The action of a name as written in a key map (`"square"`).
+    pub fn from_key(name: &str) -> Option<Action> {
+        Action::ALL.iter().copied().find(|a| a.key() == name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::words::vocab::{Lang, builtin};
+
+    #[test]
+    fn names_are_unique_and_read_back() {
+        for a in Action::ALL {
+            assert_eq!(Action::from_key(a.key()), Some(*a));
+        }
+        assert_eq!(Action::from_key("flop"), None);
+    }
+
+    #[test]
+    fn every_action_has_help_in_every_language() {
+        for lang in Lang::ALL {
+            let messages = builtin(lang).messages;
+            for a in Action::ALL {
+                let key = format!("help_{}", a.key());
+                assert!(messages.contains_key(&key), "{key} in {}", lang.code());
+            }
+        }
+    }
+}

@@ -1,0 +1,124 @@
+//! [`AppBuilder`]: an [`App`] from its parts, the built-in ones unless
+//! given.  Reads no file, so unit tests build apps freely; start-up
+//! (`crate::setup`) gives it the parts read from the user's files.
+
+use shakmaty::Color;
+
+use super::App;
+use crate::game::Game;
+use crate::keymap::Keymap;
+use crate::notation::Reader;
+use crate::phrase::{MoveOptions, MoveStyle, Phraser};
+use crate::words::Lang;
+use crate::words::vocab::{self, MoveWords};
+
+/// The parts of an [`App`]; see [`App::builder`].
+#[derive(Debug, Clone)]
+pub struct AppBuilder {
+    lang: Lang,
+    style: MoveStyle,
+    options: MoveOptions,
+    me: Color,
+    confirm_own_moves: bool,
+    phraser: Option<Phraser>,
+    reader: Option<Reader>,
+    keymap: Option<Keymap>,
+    arg_words: Option<Vec<MoveWords>>,
+}
+
+impl Default for AppBuilder {
+    fn default() -> Self {
+        AppBuilder {
+            lang: Lang::En,
+            style: MoveStyle::AppendixD,
+            options: MoveOptions::default(),
+            me: Color::White,
+            confirm_own_moves: true,
+            phraser: None,
+            reader: None,
+            keymap: None,
+            arg_words: None,
+        }
+    }
+}
+
+impl AppBuilder {
+    /// The message language (and the player's language for reading moves).
+    pub fn lang(mut self, lang: Lang) -> Self {
+        self.lang = lang;
+        self
+    }
+
+    /// How moves are said, with the built-in words.
+    pub fn moves(mut self, style: MoveStyle, options: MoveOptions) -> Self {
+        self.style = style;
+        self.options = options;
+        self
+    }
+
+    /// Whose pieces are "mine".
+    pub fn me(mut self, me: Color) -> Self {
+        self.me = me;
+        self
+    }
+
+    /// Say the player's own moves too (the opponent's are always said).
+    pub fn confirm_own_moves(mut self, yes: bool) -> Self {
+        self.confirm_own_moves = yes;
+        self
+    }
+
+    /// The phrasing (e.g. with a user's voices files).
+    pub fn phraser(mut self, phraser: Phraser) -> Self {
+        self.phraser = Some(phraser);
+        self
+    }
+
+    /// The reader of typed moves.
+    pub fn reader(mut self, reader: Reader) -> Self {
+        self.reader = Some(reader);
+        self
+    }
+
+    /// The line-mode key map.
+    pub fn keymap(mut self, keymap: Keymap) -> Self {
+        self.keymap = Some(keymap);
+        self
+    }
+
+    /// The vocabularies command arguments are read in (besides the
+    /// phraser's move words and Appendix D, always understood).
+    pub fn arg_words(mut self, words: Vec<MoveWords>) -> Self {
+        self.arg_words = Some(words);
+        self
+    }
+
+    /// The app, at the start of a new game.
+    pub fn build(self) -> App {
+        let lang = self.lang;
+        let phraser = self
+            .phraser
+            .unwrap_or_else(|| Phraser::builtin(self.style, lang, self.options));
+        let reader = self.reader.unwrap_or_else(|| Reader::builtin(lang));
+        let mut arg_words = self.arg_words.unwrap_or_else(|| {
+            Lang::ALL
+                .into_iter()
+                .map(|l| vocab::builtin(l).moves)
+                .collect()
+        });
+        arg_words.push(phraser.move_words().clone());
+        arg_words.push(vocab::builtin_appendix_d().moves);
+        App {
+            game: Game::new(),
+            phraser,
+            reader,
+            keymap: self.keymap.unwrap_or_else(Keymap::builtin),
+            arg_words,
+            me: self.me,
+            confirm_own_moves: self.confirm_own_moves,
+            last_said: None,
+            quitting: false,
+            board: None,
+        }
+    }
+}

@@ -1,0 +1,156 @@
+//! Typed commands: questions about the position and the actions of the
+//! session ([`Action`]).
+
+use shakmaty::{Color, Move, Position};
+
+use super::App;
+use crate::action::Action;
+use crate::command::{Command, Side};
+use crate::game::Game;
+use crate::msg::Effect;
+use crate::speech::{Priority, SayKind};
+
+impl App {
+    pub(super) fn help_line(&self, action: Action) -> String {
+        let word = self
+            .keymap
+            .words(action)
+            .first()
+            .cloned()
+            .unwrap_or_else(|| action.key().to_owned());
+        self.message(&format!("help_{}", action.key()), &[("command", &word)])
+    }
+
+    fn side_colour(&self, side: Side) -> Color {
+        match side {
+            Side::Mine => self.me,
+            Side::Theirs => !self.me,
+            Side::Colour(c) => c,
+        }
+    }
+
+    pub(super) fn on_command(&mut self, command: Command, out: &mut Vec<Effect>) {
+        let pos = self.game.position().clone();
+        match command {
+            Command::Square(sq) => {
+                let t = self.phraser.square_contents(&pos, sq);
+                self.info(out, t);
+            }
+            Command::Pieces { side, role } => {
+                let t = self.phraser.pieces(&pos, self.side_colour(side), role);
+                self.info(out, t);
+            }
+            Command::Rank(r) => {
+                let t = self.phraser.rank_scan(&pos, r);
+                self.info(out, t);
+            }
+            Command::File(f) => {
+                let t = self.phraser.file_scan(&pos, f);
+                self.info(out, t);
+            }
+            Command::Attackers { square, side } => {
+                // By default: the pieces that attack the player's own piece
+                // there, or the opponent's if the square is empty or the
+                // opponent's.
+                let colour = match side {
+                    Some(s) => self.side_colour(s),
+                    None => match pos.board().color_at(square) {
+                        Some(c) => !c,
+                        None => !pos.turn(),
+                    },
+                };
+                let t = self.phraser.attackers(&pos, square, colour);
+                self.info(out, t);
+            }
+            Command::Defenders(square) => {
+                let colour = pos.board().color_at(square).unwrap_or(pos.turn());
+                let t = self.phraser.defenders(&pos, square, colour);
+                self.info(out, t);
+            }
+            Command::Moves(square) => {
+                let t = self.phraser.legal_moves_from(&pos, square);
+                self.info(out, t);
+            }
+            Command::Last(n) => {
+                let mut recent: Vec<(shakmaty::Chess, Move)> = self
+                    .game
+                    .positions()
+                    .rev()
+                    .take(n)
+                    .map(|(before, played)| (before.clone(), played.mv))
+                    .collect();
+                recent.reverse();
+                let t = self.phraser.last_moves(&recent, n);
+                self.info(out, t);
+            }
+            Command::Claim(text) => self.claim(text, out),
+            Command::Do(action) => self.on_action(action, out),
+        }
+    }
+
+    /// An action without arguments.  One asked for without the arguments
+    /// it needs gets its help sentence.
+    pub(super) fn on_action(&mut self, action: Action, out: &mut Vec<Effect>) {
+        let pos = self.game.position().clone();
+        match action {
+            Action::Material => {
+                let t = self.phraser.material(&pos);
+                self.info(out, t);
+            }
+            Action::Turn => {
+                let t = self.prompt();
+                self.info(out, t);
+            }
+            Action::Draw => self.offer_draw(out),
+            Action::Accept => self.accept_draw(out),
+            Action::Decline => self.decline_draw(out),
+            Action::Resign => self.resign(out),
+            Action::New => {
+                self.game = Game::new();
+                let t = self.message("new_game", &[]);
+                self.say(out, t, Priority::Normal, SayKind::Game);
+            }
+            Action::Flip => {
+                self.me = !self.me;
+                let side = self.phraser.side(self.me);
+                let t = self.message("flipped", &[("side", &side)]);
+                self.info(out, t);
+            }
+            Action::Repeat => match self.last_said.clone() {
+                Some(u) => out.push(Effect::Say(u)),
+                None => {
+                    let t = self.message("nothing_to_repeat", &[]);
+                    self.info(out, t);
+                }
+            },
+            Action::Silence => out.push(Effect::Silence),
+            Action::Board => self.board_report(out),
+            Action::Help => {
+                let t = self.message("help_intro", &[]);
+                self.info(out, t);
+                for &c in Action::ALL {
+                    let t = self.help_line(c);
+                    self.info(out, t);
+                }
+            }
+            Action::Quit => {
+                let t = self.message("goodbye", &[]);
+                self.info(out, t);
+                self.quitting = true;
+                out.push(Effect::Quit);
+            }
+            Action::Square
+            | Action::Pieces
+            | Action::Rank
+            | Action::File
+            | Action::Attackers
+            | Action::Defenders
+            | Action::Moves
+            | Action::Last
+            | Action::Claim => {
+                let t = self.help_line(action);
+                self.say(out, t, Priority::Normal, SayKind::Error);
+            }
+        }
+    }
+}

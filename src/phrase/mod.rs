@@ -1,0 +1,22 @@
+//! The phrasing layer: every event of the game turned into one sentence in
+//! the player's language ([`Phraser`]), from the words of the words layer.
+//!
+//! It sits above the game, the notation and the board (it names their
+//! events) and below the app.  It never speaks: sentences go to the app,
+//! which hands them to the speech layer as [`Utterance`](crate::speech::Utterance)s.
+//!
+//! - `phraser`: [`Phraser`], the move announcement and the words of squares,
+//!   pieces and sides.
+//! - `report`: input errors, the end of the game, board mismatches.
+//! - `explore`: answers to questions about the position.
+//! - `messages`: the check of a message file against the built-in English one.
+
+mod explore;
+mod messages;
+mod phraser;
+mod report;
+#[cfg(test)]
+mod test_util;
+
+pub use messages::{allowed_placeholders, check_messages, key_line};
+pub use phraser::{Form, MoveOptions, MoveStyle, Phraser, Source};

@@ -9,8 +9,10 @@
 //!   pieces and sides.
 //! - `report`: input errors, the end of the game, board mismatches.
 //! - `explore`: answers to questions about the position.
+//! - `clock`: the clock's words ([`crate::clock::words::Words`] for the Phraser).
 //! - `messages`: the check of a message file against the built-in English one.
 
+mod clock;
 mod explore;
 mod messages;
 mod phraser;

@@ -124,6 +124,10 @@ enum UiKind {
 
 fn play(args: &PlayArgs) -> ExitCode {
     let mut started = start(&args.settings);
+    if let Some(why) = started.clock_error.take() {
+        eprintln!("hector: --time: {why}");
+        return ExitCode::from(2);
+    }
     let (tx, rx) = mpsc::channel::<Msg>();
     // Speech and tones first, before anything is printed: ALSA's own error
     // messages are silenced by the tone player as it opens the device.
@@ -318,6 +322,10 @@ fn voices() -> ExitCode {
 /// `hector say TEXT` / `hector say --move Nf3`: print and speak one sentence.
 fn say(args: &SayArgs) -> ExitCode {
     let mut started = start(&args.settings);
+    if let Some(why) = started.clock_error.take() {
+        eprintln!("hector: --time: {why}");
+        return ExitCode::from(2);
+    }
     for p in std::mem::take(&mut started.problems) {
         for e in started.app.update(Msg::Problem(p), Instant::now()) {
             if let Effect::Say(u) = e {

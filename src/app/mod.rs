@@ -20,10 +20,12 @@ use crate::words::vocab::MoveWords;
 
 mod board;
 mod builder;
+mod clock;
 mod commands;
 mod offers;
 
 pub use builder::AppBuilder;
+pub use clock::ClockSetup;
 
 /// All state of the session.
 ///
@@ -47,6 +49,12 @@ pub struct App {
     quitting: bool,
     /// The player's board, when one is used.
     board: Option<BoardSession>,
+    /// The clock, when the game is played with one (`--time`).
+    clock: Option<clock::ClockPart>,
+    /// An arbiter function waiting for its confirmation.
+    arbiter_pending: Option<crate::command::ArbiterOp>,
+    /// The time of the message being handled.
+    now: Option<Instant>,
 }
 
 impl App {
@@ -92,7 +100,8 @@ impl App {
     /// When the app next wants a [`Msg::Deadline`]: the board's settle
     /// time (a move that may still be on its way, a mismatch to report).
     pub fn next_deadline(&self) -> Option<Instant> {
-        self.board.as_ref().and_then(BoardSession::next_deadline)
+        let board = self.board.as_ref().and_then(BoardSession::next_deadline);
+        [board, self.clock_deadline()].into_iter().flatten().min()
     }
 
     /// The prompt of line mode: whose move and the move number.
@@ -103,6 +112,9 @@ impl App {
     /// Handle one message.
     pub fn update(&mut self, msg: Msg, now: Instant) -> Vec<Effect> {
         let mut out = Vec::new();
+        self.now = Some(now);
+        // The clock first: a flag that fell before this message wins.
+        self.clock_tick(now, &mut out);
         match msg {
             Msg::Line(line) => {
                 self.on_line(&line, now, &mut out);
@@ -145,6 +157,7 @@ impl App {
             Msg::Start => {
                 let t = self.message("new_game", &[]);
                 self.say(&mut out, t, Priority::Normal, SayKind::Game);
+                self.clock_start(now);
             }
         }
         out
@@ -199,6 +212,12 @@ impl App {
     }
 
     fn on_line(&mut self, line: &str, now: Instant, out: &mut Vec<Effect>) {
+        if self.arbiter_pending.is_some() {
+            let first = line.split_whitespace().next().unwrap_or("");
+            let yes = self.keymap.command(first) == Some(crate::action::Action::Accept);
+            self.arbiter_answer(yes, now, out);
+            return;
+        }
         // The piece of a promotion the board cannot see (D.2.1: it must be
         // named).
         let role = match &self.board {
@@ -263,6 +282,7 @@ impl App {
     /// Play a legal move and announce it (and the end of the game, if it ends).
     fn play(&mut self, mv: Move, out: &mut Vec<Effect>) {
         let before = self.game.position().clone();
+        let mover = before.turn();
         if self.game.play(mv).is_err() {
             // The reader only returns legal moves; say so if that ever fails.
             let t = self.message("not_understood", &[("input", "?")]);
@@ -272,6 +292,9 @@ impl App {
         self.announce_move(&before, mv, out);
         if let Some(t) = self.game_over_sentence() {
             self.say(out, t, Priority::Urgent, SayKind::Game);
+        }
+        if let Some(now) = self.now {
+            self.clock_moved(mover, now, out);
         }
     }
 

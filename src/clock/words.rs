@@ -18,10 +18,11 @@ pub trait Words {
     fn side(&self, color: Color) -> String;
 }
 
-/// A time in words: hours, minutes and whole seconds (rounded down, as a
-/// clock shows them), leaving out the parts that are zero.
+/// A time in words: hours, minutes and seconds (to the nearest second),
+/// leaving out the parts that are zero.
 pub fn time(w: &dyn Words, d: Duration) -> String {
-    let total = d.as_secs();
+    // Rounded to the nearest second (a clock that shows 4.99 s says 5).
+    let total = (d + Duration::from_millis(500)).as_secs();
     if total == 0 {
         return if d.is_zero() {
             w.message("time_none", &[])

@@ -15,6 +15,7 @@ use std::time::Duration;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Chess, Color, EnPassantMode, Position};
 
+use super::{EndReason, Game, GameResult};
 use crate::clock::{Category, TimeControl};
 
 /// An edition of the Laws.
@@ -188,15 +189,21 @@ pub enum MateAbility {
 
 /// The positions [`can_mate`] looks at before it gives up proving a mate
 /// impossible.
-pub const SEARCH_LIMIT: usize = 10_000;
+pub const SEARCH_LIMIT: usize = 4_000;
 
 /// Can `side` checkmate in `pos` by any series of legal moves (6.9, 7.5.5,
 /// A.4.3)?  Stronger than insufficient material: it explores every position
 /// reachable by any moves of both sides (up to [`SEARCH_LIMIT`] of them),
 /// so blocked pawn walls where no king can get through are found dead.
+/// A side with a queen or a rook is taken as able to mate without a search.
 pub fn can_mate(pos: &Chess, side: Color) -> MateAbility {
     if pos.has_insufficient_material(side) {
         return MateAbility::No;
+    }
+    // A queen or a rook: taken as able to mate without a search (a wall
+    // that stops even them is too rare to pay a search after every move).
+    if (pos.board().by_color(side) & pos.board().rooks_and_queens()).any() {
+        return MateAbility::Yes;
     }
     let key = |p: &Chess| -> Zobrist64 { p.zobrist_hash(EnPassantMode::Legal) };
     let mut seen: HashSet<Zobrist64> = HashSet::new();
@@ -342,6 +349,29 @@ impl RuleSet {
     }
 }
 
+impl Verdict {
+    /// The game result of this verdict for `reason`.
+    pub fn result(self, reason: EndReason) -> GameResult {
+        match self {
+            Verdict::Loss { loser } => GameResult::win(!loser, reason),
+            Verdict::Draw => GameResult::draw(reason),
+        }
+    }
+}
+
+impl Game {
+    /// End the game by a rule outside the moves (a flag fall, an illegal
+    /// move too many, the arbiter).  Returns false if it was already over.
+    pub fn end_by_rule(&mut self, result: GameResult) -> bool {
+        if self.result.is_some() {
+            return false;
+        }
+        self.result = Some(result);
+        self.offer = None;
+        true
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -362,6 +392,20 @@ mod tests {
 
     fn m(n: u64) -> Duration {
         min(n)
+    }
+
+    #[test]
+    fn a_game_ended_by_a_rule_stays_ended() {
+        let mut g = Game::new();
+        let r = Verdict::Loss {
+            loser: Color::White,
+        }
+        .result(EndReason::TimeForfeit);
+        assert_eq!(r.winner(), Some(Color::Black));
+        assert!(g.end_by_rule(r));
+        assert!(g.is_over());
+        assert!(!g.end_by_rule(Verdict::Draw.result(EndReason::ArbiterDecision)));
+        assert_eq!(g.result(), Some(r));
     }
 
     #[test]

@@ -44,7 +44,8 @@ mod tests {
         assert_eq!(time(&en, s(60)), "1 minute");
         assert_eq!(time(&en, s(61)), "1 minute 1 second");
         assert_eq!(time(&en, s(3600 + 120 + 5)), "1 hour 2 minutes 5 seconds");
-        assert_eq!(time(&en, Duration::from_millis(4999)), "4 seconds");
+        assert_eq!(time(&en, Duration::from_millis(4999)), "5 seconds");
+        assert_eq!(time(&en, Duration::from_millis(4400)), "4 seconds");
         assert_eq!(time(&en, Duration::from_millis(300)), "less than a second");
         assert_eq!(time(&en, Duration::ZERO), "no time");
         let de = Built(Lang::De);

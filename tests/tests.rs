@@ -4,5 +4,6 @@
 mod util;
 
 mod board_games;
+mod clock_games;
 mod line_games;
 mod line_mode;

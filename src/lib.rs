@@ -54,6 +54,9 @@
 //! - [`ui`]: the front ends (line mode).
 //! - [`speech`]: the speech worker, its queue and backends.
 //! - [`audio`]: short generated tones on cpal, on their own thread.
+//! - [`engine`]: a UCI engine for home play: the sans-IO session (through
+//!   the `shakmaty-uci` crate), the process driver, evaluations in words.
+//!   It stands on shakmaty only; the app drives it through `Msg`s.
 //!
 //! # Adding a module
 //!
@@ -69,6 +72,7 @@ pub mod board;
 pub mod clock;
 pub mod command;
 pub mod config;
+pub mod engine;
 pub mod game;
 pub mod keymap;
 pub mod msg;

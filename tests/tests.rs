@@ -5,5 +5,6 @@ mod util;
 
 mod board_games;
 mod clock_games;
+mod engine;
 mod line_games;
 mod line_mode;

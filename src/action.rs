@@ -84,6 +84,8 @@ actions! {
     Resume => "resume",
     /// Arbiter functions, each confirmed (`arbiter OPERATION ...`).
     Arbiter => "arbiter",
+    /// Free the opponent's screen (companion page) for another opponent.
+    Release => "release",
     /// Say what can be asked for.
     Help => "help",
     /// End the session.

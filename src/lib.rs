@@ -71,6 +71,7 @@ pub mod audio;
 pub mod board;
 pub mod clock;
 pub mod command;
+pub mod companion;
 pub mod config;
 pub mod engine;
 pub mod game;

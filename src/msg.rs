@@ -3,6 +3,7 @@
 
 use crate::audio::{AudioStatus, Tone};
 use crate::board::{LinkEvent, Protocol, TrackerConfig};
+use crate::companion::CompanionEvent;
 use crate::speech::{SpeechStatus, Utterance};
 use crate::toml_error::FileError;
 
@@ -28,6 +29,26 @@ pub enum Msg {
     /// The session begins: the opening sentence is said (and can be
     /// repeated).
     Start,
+    /// The opponent's screen (companion page): started or not.
+    CompanionChosen(CompanionChoice),
+    /// The opponent's screen: connected, disconnected, or an action of the
+    /// opponent (a move, a draw offer, resignation).
+    Companion(CompanionEvent),
+    /// The opponent's seat was freed (after [`Effect::CompanionRelease`]);
+    /// the new pairing code, when one is needed.
+    CompanionReleased { code: Option<String> },
+}
+
+/// The opponent's screen asked for at start-up.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CompanionChoice {
+    /// Serving at `address` (what to open in a browser).
+    Ready {
+        address: String,
+        code: Option<String>,
+    },
+    /// Could not listen at `address`.
+    Failed { address: String, why: String },
 }
 
 /// A problem with one of the user's files, found at start-up; the built-in
@@ -76,6 +97,8 @@ pub enum Effect {
     Tone(Tone),
     /// Send these bytes to the board (a request for a dump, for updates).
     ToBoard(Vec<u8>),
+    /// Free the opponent's seat on the companion page.
+    CompanionRelease,
     /// End the session.
     Quit,
 }

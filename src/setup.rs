@@ -8,7 +8,7 @@ use shakmaty::Color;
 
 use crate::app::{App, ClockSetup};
 use crate::audio::ToneSettings;
-use crate::config::{BoardSettings, Config};
+use crate::config::{BoardSettings, CompanionSettings, Config};
 use crate::keymap::Keymap;
 use crate::msg::StartProblem;
 use crate::notation::Reader;
@@ -90,6 +90,8 @@ pub struct Started {
     pub board: BoardSettings,
     /// A `--time` that cannot be used, in the player's language.
     pub clock_error: Option<String>,
+    /// The `[companion]` settings (the command line may override them).
+    pub companion: CompanionSettings,
 }
 
 impl Started {
@@ -241,6 +243,7 @@ pub fn start(over: &Overrides) -> Started {
         tones,
         board: config.board.clone(),
         clock_error,
+        companion: config.companion.clone(),
     }
 }
 

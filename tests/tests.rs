@@ -1,10 +1,14 @@
 //! Integration tests: one test binary, one module per area.  They drive the
 //! real `hector` binary or the app's update loop.
 
+#[path = "support/browser.rs"]
+mod browser;
 mod util;
 
 mod board_games;
 mod clock_games;
+mod companion_game;
+mod companion_page;
 mod engine;
 mod line_games;
 mod line_mode;

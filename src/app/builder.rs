@@ -134,6 +134,7 @@ impl AppBuilder {
                 .map(|c| super::clock::ClockPart::new(c, std::time::Instant::now())),
             arbiter_pending: None,
             now: None,
+            companion: Default::default(),
         }
     }
 }

@@ -143,6 +143,7 @@ impl App {
                     }
                 }
             }
+            Action::Release => self.release_companion(out),
             Action::Help => {
                 let t = self.message("help_intro", &[]);
                 self.info(out, t);

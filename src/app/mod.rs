@@ -22,6 +22,7 @@ mod board;
 mod builder;
 mod clock;
 mod commands;
+mod companion;
 mod offers;
 
 pub use builder::AppBuilder;
@@ -55,6 +56,8 @@ pub struct App {
     arbiter_pending: Option<crate::command::ArbiterOp>,
     /// The time of the message being handled.
     now: Option<Instant>,
+    /// The opponent's screen (companion page).
+    companion: companion::CompanionState,
 }
 
 impl App {
@@ -159,7 +162,11 @@ impl App {
                 self.say(&mut out, t, Priority::Normal, SayKind::Game);
                 self.clock_start(now);
             }
+            Msg::CompanionChosen(choice) => self.on_companion_chosen(choice, &mut out),
+            Msg::Companion(event) => self.on_companion(event, now, &mut out),
+            Msg::CompanionReleased { code } => self.on_companion_released(code, &mut out),
         }
+        self.companion_flashes(&out);
         out
     }
 

@@ -22,12 +22,7 @@ use hector::speech::{
 };
 
 fn move_utterance(text: &str) -> Utterance {
-    Utterance {
-        text: text.into(),
-        lang: "de".into(),
-        priority: Priority::Urgent,
-        kind: SayKind::Move,
-    }
+    Utterance::new(text, "de", Priority::Urgent, SayKind::Move)
 }
 
 fn worker_with(factory: hector::speech::BackendFactory) -> (SpeechWorker, Receiver<SpeechStatus>) {

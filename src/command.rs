@@ -279,6 +279,18 @@ pub fn read_line(line: &str, keymap: &Keymap, args: &ArgReader<'_>) -> Input {
             };
             op.map_or_else(bad, |op| Input::Command(Command::Arbiter(op)))
         }
+        // `engine` or `engine restart` (in any of the three languages).
+        Action::Engine => match rest {
+            [] => Input::Command(Command::Do(Action::Engine)),
+            [w] if matches!(
+                fold(w).as_str(),
+                "restart" | "start" | "neustart" | "neu" | "riavvia" | "riavvio"
+            ) =>
+            {
+                Input::Command(Command::Do(Action::Engine))
+            }
+            _ => bad(),
+        },
         other => no_args(Command::Do(other)),
     }
 }

@@ -66,14 +66,19 @@ pub struct Files {
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct GameSettings {
-    /// The colour whose pieces are "mine" ("white" or "black").
+    /// The colour whose pieces are "mine" ("white", "black", or "random"
+    /// against an engine).
     pub my_colour: String,
+    /// A rated game, or one with an arbiter: no hint, evaluation, threat or
+    /// take-back.
+    pub rated: bool,
 }
 
 impl Default for GameSettings {
     fn default() -> Self {
         GameSettings {
             my_colour: "white".to_owned(),
+            rated: false,
         }
     }
 }
@@ -173,6 +178,48 @@ impl Default for ClockSettings {
     }
 }
 
+/// `[engine]`: playing against a UCI engine (home play).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct EngineConfig {
+    /// Play against the engine (as `--engine` does).
+    pub play: bool,
+    /// The engine program: a path or a name on the PATH; none: `stockfish`.
+    pub path: Option<String>,
+    /// Skill level 1 (weakest) to 20 (full strength).
+    pub level: Option<u8>,
+    /// A rating (`UCI_LimitStrength`/`UCI_Elo`), when the engine offers it.
+    pub elo: Option<u32>,
+    /// The engine's time per move, in milliseconds (without a clock).
+    pub move_time_ms: u64,
+    /// The time for a hint, an evaluation or a threat, in milliseconds.
+    pub help_time_ms: u64,
+    /// UCI `Threads` and `Hash` (MB); none: the engine's own.
+    pub threads: Option<u32>,
+    pub hash_mb: Option<u32>,
+    /// Let the engine think in the player's time.
+    pub ponder: bool,
+    /// Any other UCI options, by name.
+    pub options: std::collections::BTreeMap<String, toml::Value>,
+}
+
+impl Default for EngineConfig {
+    fn default() -> Self {
+        EngineConfig {
+            play: false,
+            path: None,
+            level: None,
+            elo: None,
+            move_time_ms: 1000,
+            help_time_ms: 500,
+            threads: None,
+            hash_mb: None,
+            ponder: false,
+            options: std::collections::BTreeMap::new(),
+        }
+    }
+}
+
 impl ClockSettings {
     /// What is wrong with the settings, as (key, detail).
     fn check(&self) -> Result<(), (&'static str, String)> {
@@ -243,6 +290,7 @@ pub struct Config {
     pub tones: ToneSettings,
     pub board: BoardSettings,
     pub clock: ClockSettings,
+    pub engine: EngineConfig,
     pub companion: CompanionSettings,
 }
 
@@ -254,15 +302,23 @@ impl Config {
     pub fn parse(file: &str, text: &str) -> Result<Config, ConfigError> {
         let config: Config =
             toml::from_str(text).map_err(|e| FileError::from_toml(file, text, &e))?;
-        if !matches!(config.game.my_colour.as_str(), "white" | "black") {
+        if !matches!(config.game.my_colour.as_str(), "white" | "black" | "random") {
             return Err(FileError::at_key(
                 file,
                 text,
                 "game.my_colour",
                 format!(
-                    "\"{}\" is not a colour: use \"white\" or \"black\"",
+                    "\"{}\" is not a colour: use \"white\", \"black\" or \"random\"",
                     config.game.my_colour
                 ),
+            ));
+        }
+        if config.engine.level.is_some_and(|l| !(1..=20).contains(&l)) {
+            return Err(FileError::at_key(
+                file,
+                text,
+                "engine.level",
+                "the level is a number from 1 to 20".to_owned(),
             ));
         }
         if let Err(e) = config.speech.mode.parse::<SpeechMode>() {
@@ -407,6 +463,29 @@ mod tests {
         assert_eq!(e.key.as_deref(), Some("clock.rules"));
         let e = Config::parse("c.toml", "[clock]\npress = \"foot\"\n").unwrap_err();
         assert_eq!(e.key.as_deref(), Some("clock.press"));
+    }
+
+    #[test]
+    fn engine_settings_and_rated() {
+        let c = Config::parse(
+            "c.toml",
+            "[game]\nmy_colour = \"random\"\nrated = true\n[engine]\nplay = true\npath = \"/usr/games/stockfish\"\nlevel = 3\nmove_time_ms = 200\nponder = true\n[engine.options]\nThreads = 2\nSyzygyPath = \"/tb\"\n",
+        )
+        .unwrap();
+        assert!(c.game.rated);
+        assert!(c.engine.play);
+        assert_eq!(c.engine.level, Some(3));
+        assert_eq!(c.engine.move_time_ms, 200);
+        assert_eq!(c.engine.help_time_ms, 500);
+        assert!(c.engine.ponder);
+        assert_eq!(c.engine.options.len(), 2);
+        let e = Config::parse("c.toml", "[engine]\nlevel = 25\n").unwrap_err();
+        assert_eq!(e.key.as_deref(), Some("engine.level"));
+        let e = Config::parse("c.toml", "[engine]\nlevl = 2\n").unwrap_err();
+        assert!(
+            e.key.as_deref().is_some_and(|k| k.ends_with("levl")),
+            "{e:?}"
+        );
     }
 
     #[test]

@@ -8,7 +8,7 @@ use shakmaty::Color;
 
 use crate::app::{App, ClockSetup};
 use crate::audio::ToneSettings;
-use crate::config::{BoardSettings, CompanionSettings, Config};
+use crate::config::{BoardSettings, CompanionSettings, Config, EngineConfig};
 use crate::keymap::Keymap;
 use crate::msg::StartProblem;
 use crate::notation::Reader;
@@ -45,7 +45,7 @@ pub struct Overrides {
     #[arg(long)]
     pub no_confirm: bool,
     /// Your colour: the side whose pieces are "mine" (white or black).
-    #[arg(long, value_parser = ["white", "black"])]
+    #[arg(long, value_parser = ["white", "black", "random"])]
     pub me: Option<String>,
     /// Speech: auto (speak when the speech service answers, else print),
     /// tts, print (lines only, for your own screen reader) or both.  Line
@@ -90,6 +90,8 @@ pub struct Started {
     pub board: BoardSettings,
     /// A `--time` that cannot be used, in the player's language.
     pub clock_error: Option<String>,
+    /// The `[engine]` settings (the command line may override them).
+    pub engine: EngineConfig,
     /// The `[companion]` settings (the command line may override them).
     pub companion: CompanionSettings,
 }
@@ -210,13 +212,13 @@ pub fn start(over: &Overrides) -> Started {
         }
     };
     let reader = Reader::new(appendix_d, languages.clone(), lang);
-    let me = if config.game.my_colour == "black" {
-        Color::Black
-    } else {
-        Color::White
+    let me = match config.game.my_colour.as_str() {
+        "black" => Color::Black,
+        "random" => random_colour(),
+        _ => Color::White,
     };
     let (clock, clock_error) = clock_setup(&config.clock, over, &phraser, me);
-    let app = App::builder()
+    let mut app = App::builder()
         .clock(clock)
         .lang(lang)
         .me(me)
@@ -226,6 +228,7 @@ pub fn start(over: &Overrides) -> Started {
         .keymap(keymap)
         .arg_words(languages.into_iter().map(|(_, w)| w).collect())
         .build();
+    app.set_rated(config.game.rated);
     let mut tones = config.tones;
     if over.no_sound {
         tones.opponent_move = false;
@@ -243,6 +246,7 @@ pub fn start(over: &Overrides) -> Started {
         tones,
         board: config.board.clone(),
         clock_error,
+        engine: config.engine.clone(),
         companion: config.companion.clone(),
     }
 }
@@ -292,4 +296,21 @@ fn clock_setup(
         period_end: true,
     };
     (Some(setup), None)
+}
+
+/// White or Black, by chance (`--me random`).
+fn random_colour() -> Color {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0),
+    );
+    if h.finish().is_multiple_of(2) {
+        Color::White
+    } else {
+        Color::Black
+    }
 }

@@ -10,5 +10,6 @@ mod clock_games;
 mod companion_game;
 mod companion_page;
 mod engine;
+mod engine_play;
 mod line_games;
 mod line_mode;

@@ -134,6 +134,8 @@ impl AppBuilder {
                 .map(|c| super::clock::ClockPart::new(c, std::time::Instant::now())),
             arbiter_pending: None,
             now: None,
+            engine: None,
+            rated: false,
             companion: Default::default(),
         }
     }

@@ -9,6 +9,7 @@
 
 pub mod backend;
 pub mod fake;
+pub mod link;
 pub mod queue;
 #[cfg(target_os = "linux")]
 pub mod sd;
@@ -18,11 +19,12 @@ pub mod worker;
 
 pub use backend::{
     BackendEvent, BackendFactory, EventSink, SpeechBackend, SpeechError, SpeechSettings, Started,
-    VoiceInfo, choose_voice, voices_by_language,
+    VoiceInfo, choose_voice, voices_by_language, voices_summary,
 };
 pub use queue::{Action, QueuePolicy, SpeechQueue};
-pub use utterance::{Priority, SayKind, Utterance};
+pub use utterance::{Part, Priority, SayKind, Utterance};
 pub use worker::{
     LineSink, Pace, SpeechHandle, SpeechMode, SpeechStatus, SpeechWorker, StatusSink, WorkerConfig,
-    list_voices, list_voices_with, say_once, say_once_with, system_factory, tts_crate_factory,
+    list_voices, list_voices_with, say_once, say_once_with, say_utterance_once, system_factory,
+    tts_crate_factory,
 };

@@ -159,13 +159,40 @@ enum UiKind {
     Line,
 }
 
+/// Ctrl-C, SIGTERM and SIGHUP become [`Msg::Interrupted`]: the session ends
+/// through `update` (a goodbye said, the terminal restored), not killed.
+#[cfg(unix)]
+fn watch_signals(tx: &mpsc::Sender<Msg>) {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+        return;
+    };
+    let tx = tx.clone();
+    std::thread::spawn(move || {
+        for _ in signals.forever() {
+            if tx.send(Msg::Interrupted).is_err() {
+                break;
+            }
+        }
+    });
+}
+
+#[cfg(not(unix))]
+fn watch_signals(_tx: &mpsc::Sender<Msg>) {}
+
 fn play(args: &PlayArgs) -> ExitCode {
     let mut started = start(&args.settings);
     if let Some(why) = started.clock_error.take() {
         eprintln!("hector: --time: {why}");
         return ExitCode::from(2);
     }
+    // A player at a terminal is asked before a stray `quit` or `new` ends a
+    // game; a script on standard input is not.
+    started
+        .app
+        .set_ask_before_leaving(std::io::IsTerminal::is_terminal(&std::io::stdin()));
     let (tx, rx) = mpsc::channel::<Msg>();
+    watch_signals(&tx);
     // Speech and tones first, before anything is printed: ALSA's own error
     // messages are silenced by the tone player as it opens the device.
     let speech = match started.speech {

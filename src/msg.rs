@@ -30,6 +30,8 @@ pub enum Msg {
     /// The session begins: the opening sentence is said (and can be
     /// repeated).
     Start,
+    /// The session is ended from outside: Ctrl-C, SIGTERM or SIGHUP.
+    Interrupted,
     /// The engine's process: a line it wrote, its exit, or why it did not
     /// start.
     Engine(EngineIo),

@@ -122,7 +122,7 @@ fn a_threshold_then_the_flag_fall_ends_the_game() {
     live.send("Nf3");
     assert_eq!(
         live.next(wait).1,
-        "The game is over: 1-0. Say new for a new game."
+        "Game over: White won on time, Black's flag fell, 1-0. Say new for a new game."
     );
     live.send("time");
     assert_eq!(live.next(wait).1, "White: 6 seconds. Black: no time.");

@@ -13,3 +13,4 @@ mod engine;
 mod engine_play;
 mod line_games;
 mod line_mode;
+mod trust;

@@ -694,7 +694,7 @@ mod tests {
         assert_eq!(a.next_deadline(), None);
         assert_eq!(
             line(&mut a, "e5", t0 + s(7)),
-            vec!["The game is over: 1-0. Say new for a new game."]
+            vec!["Game over: White won on time, Black's flag fell, 1-0. Say new for a new game."]
         );
     }
 
@@ -707,7 +707,7 @@ mod tests {
             e,
             vec![
                 "White's flag has fallen. Black wins, 0-1.",
-                "The game is over: 0-1. Say new for a new game."
+                "Game over: Black won on time, White's flag fell, 0-1. Say new for a new game."
             ]
         );
         assert!(a.game().history().is_empty());

@@ -146,20 +146,21 @@ pub fn run(
     let engine_tx = tx.clone();
     std::thread::spawn(move || {
         let stdin = std::io::stdin();
-        for line in stdin.lock().lines() {
-            match line {
-                Ok(l) => {
-                    if tx.send(Msg::Line(l)).is_err() {
+        let mut stdin = stdin.lock();
+        let mut bytes = Vec::new();
+        loop {
+            bytes.clear();
+            match stdin.read_until(b'\n', &mut bytes) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {
+                    // Invalid UTF-8 is read lossily: the rest of the line
+                    // is kept, not dropped.
+                    let line = String::from_utf8_lossy(&bytes);
+                    let line = line.trim_end_matches(['\n', '\r']).to_owned();
+                    if tx.send(Msg::Line(line)).is_err() {
                         return;
                     }
                 }
-                // Invalid UTF-8 is a line that is not understood, not the end.
-                Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
-                    if tx.send(Msg::Line("\u{FFFD}".to_owned())).is_err() {
-                        return;
-                    }
-                }
-                Err(_) => break,
             }
         }
         let _ = tx.send(Msg::EndOfInput);

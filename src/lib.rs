@@ -51,7 +51,9 @@
 //!   effects; [`action`] the one list of actions; [`command`] and
 //!   [`keymap`] read typed lines into actions (`keymaps/line.toml`);
 //!   [`config`] and [`setup`] turn settings files into an app.
-//! - [`ui`]: the front ends (line mode).
+//! - [`ui`]: the front ends (line mode; the full-screen view `ui::tui`).
+//! - [`view`]: what the screen shows, as plain data (the full-screen view
+//!   and the opponent's page draw from it).
 //! - [`speech`]: the speech worker, its queue and backends.
 //! - [`audio`]: short generated tones on cpal, on their own thread.
 //! - [`engine`]: a UCI engine for home play: the sans-IO session (through
@@ -83,4 +85,5 @@ pub mod setup;
 pub mod speech;
 pub mod toml_error;
 pub mod ui;
+pub mod view;
 pub mod words;

@@ -109,8 +109,9 @@ struct PlayArgs {
     #[command(flatten)]
     settings: Overrides,
     /// Front end: line mode for screen readers and braille displays.
-    #[arg(long, value_enum, default_value = "line")]
-    ui: UiKind,
+    /// (default: `ui` in the settings' `[view]`, else line).
+    #[arg(long, value_enum)]
+    ui: Option<UiKind>,
     /// When to print the prompt (whose move, move number).
     #[arg(long, value_enum, default_value = "auto")]
     prompt: PromptMode,
@@ -157,6 +158,9 @@ struct PlayArgs {
 enum UiKind {
     /// One line per announcement; reads well with screen readers.
     Line,
+    /// The full-screen view: a large, high-contrast board, the move list,
+    /// the last announcement; every change is also spoken.
+    Tui,
 }
 
 /// Ctrl-C, SIGTERM and SIGHUP become [`Msg::Interrupted`]: the session ends
@@ -264,8 +268,20 @@ fn play(args: &PlayArgs) -> ExitCode {
         board,
         companion,
     };
-    let result = match args.ui {
+    let ui = args.ui.unwrap_or(if started.view.ui == "tui" {
+        UiKind::Tui
+    } else {
+        UiKind::Line
+    });
+    let result = match ui {
         UiKind::Line => line::run(&mut started.app, effects, args.prompt, &outputs, tx, rx),
+        UiKind::Tui => {
+            let (look, keymap, problems) = hector::ui::tui::setup::load(&started.view);
+            for p in problems {
+                effects.extend(started.app.update(Msg::Problem(p), Instant::now()));
+            }
+            hector::ui::tui::run::run(&mut started.app, effects, &outputs, look, keymap, tx, rx)
+        }
     };
     // Let the last sentence ("Goodbye.") be heard.
     if let Some(worker) = speech {

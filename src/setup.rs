@@ -90,6 +90,8 @@ pub struct Started {
     pub board: BoardSettings,
     /// A `--time` that cannot be used, in the player's language.
     pub clock_error: Option<String>,
+    /// The `[view]` settings (front end, theme, keys).
+    pub view: crate::config::ViewSettings,
     /// The `[engine]` settings (the command line may override them).
     pub engine: EngineConfig,
     /// The `[companion]` settings (the command line may override them).
@@ -246,6 +248,7 @@ pub fn start(over: &Overrides) -> Started {
         tones,
         board: config.board.clone(),
         clock_error,
+        view: config.view.clone(),
         engine: config.engine.clone(),
         companion: config.companion.clone(),
     }

@@ -14,3 +14,4 @@ mod engine_play;
 mod line_games;
 mod line_mode;
 mod trust;
+mod tui_tmux;

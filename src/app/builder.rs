@@ -147,6 +147,7 @@ impl AppBuilder {
                 .map(|c| super::clock::ClockPart::new(c, std::time::Instant::now())),
             arbiter_pending: None,
             now: None,
+            cursor: super::cursor::Cursor::new(self.me),
             engine: None,
             rated: false,
             companion: Default::default(),

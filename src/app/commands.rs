@@ -190,7 +190,7 @@ impl App {
             Action::Help => {
                 let t = self.message("help_intro", &[]);
                 self.info(out, t);
-                for &c in Action::ALL {
+                for &c in Action::ALL.iter().filter(|a| !a.key_only()) {
                     let t = self.help_line(c);
                     self.info(out, t);
                 }
@@ -207,6 +207,21 @@ impl App {
             | Action::Claim
             | Action::Time
             | Action::Arbiter => {
+                let t = self.help_line(action);
+                self.say(out, t, Priority::Normal, SayKind::Error);
+            }
+            Action::CursorUp
+            | Action::CursorDown
+            | Action::CursorLeft
+            | Action::CursorRight
+            | Action::CursorRank
+            | Action::CursorFile
+            | Action::NextPiece
+            | Action::Select
+            | Action::Cancel
+            | Action::FlipView => {
+                // Keys of the full-screen view (Msg::Key); no typed word
+                // calls them.
                 let t = self.help_line(action);
                 self.say(out, t, Priority::Normal, SayKind::Error);
             }

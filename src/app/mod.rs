@@ -24,6 +24,7 @@ mod builder;
 mod clock;
 mod commands;
 mod companion;
+mod cursor;
 mod engine;
 mod offers;
 
@@ -75,6 +76,8 @@ pub struct App {
     arbiter_pending: Option<crate::command::ArbiterOp>,
     /// The time of the message being handled.
     now: Option<Instant>,
+    /// The full-screen view's square cursor and the move chosen with it.
+    cursor: cursor::Cursor,
     /// The engine played against, when there is one (`app/engine.rs`).
     engine: Option<engine::EnginePlay>,
     /// A rated game or one with an arbiter: no hint, eval, threat, takeback.
@@ -231,6 +234,18 @@ impl App {
             Msg::Audio(AudioStatus::Available) => {}
             Msg::Problem(p) => self.on_problem(&p, &mut out),
             Msg::BoardChosen(choice) => self.on_board_chosen(choice, now, &mut out),
+            Msg::Key(action, arg) => {
+                self.on_key(action, arg, &mut out);
+                self.sync_board(now, &mut out);
+            }
+            Msg::KeyHelp(lines) => {
+                let t = self.message("help_intro", &[]);
+                self.info(&mut out, t);
+                for (action, keys) in lines {
+                    let t = self.message(&format!("help_{}", action.key()), &[("command", &keys)]);
+                    self.info(&mut out, t);
+                }
+            }
             Msg::Start => {
                 let t = self.message("new_game", &[]);
                 self.say(&mut out, t, Priority::Normal, SayKind::Game);

@@ -42,25 +42,25 @@ pub struct Outputs {
 }
 
 impl Outputs {
-    fn say(&self, u: &Utterance) {
+    pub fn say(&self, u: &Utterance) {
         if let Some(s) = &self.speech {
             s.say(u.clone());
         }
     }
 
-    fn silence(&self) {
+    pub fn silence(&self) {
         if let Some(s) = &self.speech {
             s.silence();
         }
     }
 
-    fn to_board(&self, bytes: Vec<u8>) {
+    pub fn to_board(&self, bytes: Vec<u8>) {
         if let Some(b) = &self.board {
             b.send(bytes);
         }
     }
 
-    fn tone(&self, tone: Tone) {
+    pub fn tone(&self, tone: Tone) {
         if let Some(t) = &self.tones {
             t.play(tone);
         }

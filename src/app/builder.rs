@@ -151,6 +151,7 @@ impl AppBuilder {
             engine: None,
             rated: false,
             companion: Default::default(),
+            opponent_board: None,
         }
     }
 }

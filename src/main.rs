@@ -291,6 +291,10 @@ fn review(args: &ReviewArgs) -> ExitCode {
 
 fn play_game(args: &PlayArgs, resume_id: Option<&str>) -> ExitCode {
     let mut started = start(&args.settings);
+    if let Some(why) = started.clock_error.take() {
+        eprintln!("hector: --time: {why}");
+        return ExitCode::from(2);
+    }
     let store = store();
     let start_info = StartInfo {
         white: args.white.clone().unwrap_or_default(),
@@ -757,6 +761,10 @@ fn voices(args: &VoicesArgs) -> ExitCode {
 /// `hector say TEXT` / `hector say --move Nf3`: print and speak one sentence.
 fn say(args: &SayArgs) -> ExitCode {
     let mut started = start(&args.settings);
+    if let Some(why) = started.clock_error.take() {
+        eprintln!("hector: --time: {why}");
+        return ExitCode::from(2);
+    }
     for p in std::mem::take(&mut started.problems) {
         for e in started.app.update(Msg::Problem(p), Instant::now()) {
             if let Effect::Say(u) = e {

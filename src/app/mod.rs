@@ -21,6 +21,7 @@ use crate::words::vocab::MoveWords;
 
 mod board;
 mod builder;
+mod clock;
 mod commands;
 mod companion;
 mod cursor;
@@ -33,6 +34,7 @@ pub use review::{pgn_problem_sentence, start_error_sentence};
 mod opponent_board;
 
 pub use builder::AppBuilder;
+pub use clock::ClockSetup;
 pub use engine::EngineSetup;
 
 /// A question hector asked that the next line may answer.
@@ -81,6 +83,12 @@ pub struct App {
     asking_resume: Option<Box<crate::scoresheet::ResumeOffer>>,
     /// A PGN file under review (`hector review`).
     review: Option<review::ReviewState>,
+    /// The clock, when the game is played with one (`--time`).
+    clock: Option<clock::ClockPart>,
+    /// An arbiter function waiting for its confirmation.
+    arbiter_pending: Option<crate::command::ArbiterOp>,
+    /// The time of the message being handled.
+    now: Option<Instant>,
     /// The full-screen view's square cursor and the move chosen with it.
     cursor: cursor::Cursor,
     /// The engine played against, when there is one (`app/engine.rs`).
@@ -147,14 +155,10 @@ impl App {
             .opponent_board
             .as_ref()
             .and_then(BoardSession::next_deadline);
-        let board = match (board, theirs) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
-        match (board, self.engine_deadline()) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        [board, theirs, self.engine_deadline(), self.clock_deadline()]
+            .into_iter()
+            .flatten()
+            .min()
     }
 
     /// The prompt of line mode: whose move and the move number, and a
@@ -186,6 +190,9 @@ impl App {
     /// Handle one message.
     pub fn update(&mut self, msg: Msg, now: Instant) -> Vec<Effect> {
         let mut out = Vec::new();
+        self.now = Some(now);
+        // The clock first: a flag that fell before this message wins.
+        self.clock_tick(now, &mut out);
         match msg {
             Msg::Line(line) if self.asking_resume.is_some() => {
                 let answer = self.yes_or_no(&line);
@@ -277,6 +284,7 @@ impl App {
                         let t = self.message("new_game", &[]);
                         self.say(&mut out, t, Priority::Normal, SayKind::Game);
                     }
+                    self.clock_start(now);
                     self.engine_start(now, &mut out);
                 }
             }
@@ -370,6 +378,12 @@ impl App {
     }
 
     fn on_line(&mut self, line: &str, now: Instant, out: &mut Vec<Effect>) {
+        if self.arbiter_pending.is_some() {
+            let first = line.split_whitespace().next().unwrap_or("");
+            let yes = self.keymap.command(first) == Some(crate::action::Action::Accept);
+            self.arbiter_answer(yes, now, out);
+            return;
+        }
         // The piece of a promotion the board cannot see (D.2.1: it must be
         // named).
         let role = match &self.board {
@@ -513,6 +527,7 @@ impl App {
     /// Play a legal move and announce it (and the end of the game, if it ends).
     fn play(&mut self, mv: Move, out: &mut Vec<Effect>) {
         let before = self.game.position().clone();
+        let mover = before.turn();
         if self.game.play(mv).is_err() {
             // The reader only returns legal moves; say so if that ever fails.
             let t = self.message("not_understood", &[("input", "?")]);
@@ -526,6 +541,9 @@ impl App {
             // The offer typed before this move is made now (9.1.2.1).
             self.kept_offer = None;
             self.offer_draw(out);
+        }
+        if let Some(now) = self.now {
+            self.clock_moved(mover, now, out);
         }
     }
 

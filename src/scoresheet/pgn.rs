@@ -17,7 +17,7 @@ pub fn termination(reason: Option<&str>) -> &'static str {
         None => "unterminated",
         Some("time-forfeit") => "time forfeit",
         Some("illegal-move" | "illegal-moves" | "rules-infraction") => "rules infraction",
-        Some("arbiter" | "adjudication") => "adjudication",
+        Some("arbiter" | "arbiter-decision" | "adjudication") => "adjudication",
         Some("abandoned") => "abandoned",
         Some(_) => "normal",
     }

@@ -160,6 +160,9 @@ pub fn reason_word(r: EndReason) -> &'static str {
         EndReason::FiftyMoves => "fifty-moves",
         EndReason::Agreement => "agreement",
         EndReason::Resignation => "resignation",
+        EndReason::TimeForfeit => "time-forfeit",
+        EndReason::IllegalMove => "illegal-move",
+        EndReason::ArbiterDecision => "arbiter-decision",
     }
 }
 

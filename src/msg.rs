@@ -2,7 +2,8 @@
 //! do ([`Effect`]).  `App::update` turns one into the other without I/O.
 
 use crate::audio::{AudioStatus, Tone};
-use crate::board::{LinkEvent, Protocol, TrackerConfig};
+use crate::board::cli::SpecError;
+use crate::board::{LinkEvent, PortError, Protocol, TrackerConfig};
 use crate::companion::CompanionEvent;
 use crate::engine::EngineIo;
 use crate::speech::{SpeechStatus, Utterance};
@@ -78,6 +79,8 @@ pub enum BoardChoice {
     /// Found and opened: its session is set up by the app.
     Opened {
         protocol: Protocol,
+        /// The port's path (named in what is said about it).
+        port: String,
         config: TrackerConfig,
         /// Say which piece is touched (D.2.2).
         announce_touch: bool,
@@ -89,8 +92,10 @@ pub enum BoardChoice {
 /// Why no board is used.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BoardProblem {
-    /// The `--board` value cannot be read (the sentence says why).
-    Spec(String),
+    /// The `--board` value cannot be read.
+    Spec { spec: String, error: SpecError },
+    /// The port of a `--board PORT` to probe cannot be opened.
+    CannotOpen { port: String, error: PortError },
     /// No board was found.
     NotFound,
     /// No board protocol answered on this port.

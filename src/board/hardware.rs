@@ -177,6 +177,7 @@ impl BoardDescription {
             settle: self.settle(),
             orientation,
             detect_rotation,
+            ..TrackerConfig::default()
         }
     }
 

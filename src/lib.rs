@@ -77,6 +77,7 @@ pub mod keymap;
 pub mod msg;
 pub mod notation;
 pub mod phrase;
+pub mod settings_file;
 pub mod setup;
 pub mod speech;
 pub mod toml_error;

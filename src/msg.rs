@@ -69,6 +69,9 @@ pub enum CompanionChoice {
 pub enum StartProblem {
     /// A settings or keymap file (the defaults are used).
     Settings(FileError),
+    /// One setting of the settings file (that key keeps its default; the
+    /// rest of the file is used).
+    Setting(crate::settings_file::SettingError),
     /// A voices file (the built-in words are used).
     Voice(FileError),
 }

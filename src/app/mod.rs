@@ -254,6 +254,7 @@ impl App {
     fn on_problem(&mut self, p: &StartProblem, out: &mut Vec<Effect>) {
         let t = match p {
             StartProblem::Voice(e) => self.phraser.voice_error(e),
+            StartProblem::Setting(e) => self.phraser.setting_error(e),
             StartProblem::Settings(e) => {
                 let place = self.phraser.place(&e.file, e.line, e.key.as_deref());
                 self.message("config_error", &[("place", &place), ("detail", &e.detail)])

@@ -73,6 +73,9 @@ mod move_word_tests {
 pub const LINE_KEYMAP_SOURCE: (&str, &str) =
     ("keymaps/line.toml", include_str!("../keymaps/line.toml"));
 
+/// One language's words: folded word to action, and each action's words.
+type LanguageWords = (BTreeMap<String, Action>, BTreeMap<Action, Vec<String>>);
+
 /// Words to commands.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Keymap {
@@ -80,7 +83,7 @@ pub struct Keymap {
     by_command: BTreeMap<Action, Vec<String>>,
     /// Per language code: its own words (folded) and, per action, its words
     /// in the file's order (the first is the one `help` says).
-    languages: BTreeMap<String, (BTreeMap<String, Action>, BTreeMap<Action, Vec<String>>)>,
+    languages: BTreeMap<String, LanguageWords>,
     /// The player's language code, whose words are accepted and said.
     lang: String,
 }

@@ -138,10 +138,16 @@ impl ArgReader<'_> {
 
     fn side(&self, word: &str) -> Option<Side> {
         match fold(word).as_str() {
-            "mine" | "my" | "me" | "meine" | "miei" => Some(Side::Mine),
-            "theirs" | "their" | "opponent" | "gegner" => Some(Side::Theirs),
-            "white" | "weiss" | "bianco" => Some(Side::Colour(Color::White)),
-            "black" | "schwarz" | "nero" => Some(Side::Colour(Color::Black)),
+            "mine" | "my" | "me" | "meine" | "miei" | "δικα" | "μου" => Some(Side::Mine),
+            "theirs" | "their" | "opponent" | "gegner" | "avversario" | "αντιπαλου" => {
+                Some(Side::Theirs)
+            }
+            "white" | "weiss" | "bianco" | "bianchi" | "λευκα" | "λευκοσ" => {
+                Some(Side::Colour(Color::White))
+            }
+            "black" | "schwarz" | "nero" | "neri" | "μαυρα" | "μαυροσ" => {
+                Some(Side::Colour(Color::Black))
+            }
             _ => None,
         }
     }

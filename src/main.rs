@@ -15,7 +15,8 @@ use hector::companion::{CompanionConfig, CompanionServer, DEFAULT_LISTEN};
 use hector::msg::{BoardChoice, BoardProblem, CompanionChoice, Effect, Msg};
 use hector::setup::{Overrides, start};
 use hector::speech::{
-    Part, Priority, SayKind, SpeechMode, SpeechStatus, SpeechWorker, Utterance, WorkerConfig,
+    FallBack, Part, Priority, SayKind, SpeechMode, SpeechStatus, SpeechWorker, Utterance,
+    WorkerConfig,
 };
 use hector::ui::line::{self, Outputs, PromptMode};
 
@@ -603,7 +604,10 @@ fn say(args: &SayArgs) -> ExitCode {
         Err(e) => {
             println!(
                 "{}",
-                phraser.message("speech_fell_back", &[("why", &e.to_string())])
+                phraser.message(
+                    "speech_fell_back",
+                    &[("why", &phraser.message(FallBack::from_error(&e).key(), &[]))]
+                )
             );
             ExitCode::FAILURE
         }

@@ -147,7 +147,13 @@ pub fn incompleteness(vf: &VoiceFile) -> Vec<String> {
             continue;
         };
         let allowed = allowed_placeholders(key).unwrap_or_default();
-        let lost: Vec<&&str> = want.iter().filter(|w| !used.contains(**w)).collect();
+        // A key with extra placeholders may be worded with those instead
+        // ("il pezzo in {square} è del {owner}" for "that is {piece}").
+        let reworded = EXTRA_PLACEHOLDERS.iter().any(|(k, _)| k == key);
+        let lost: Vec<&&str> = want
+            .iter()
+            .filter(|w| !reworded && !used.contains(**w))
+            .collect();
         let extra: Vec<&&str> = used.iter().filter(|u| !allowed.contains(**u)).collect();
         if !lost.is_empty() || !extra.is_empty() {
             out.push(format!(

@@ -1022,7 +1022,7 @@ mod greek {
     }
 
     fn san(p: &Chess, m: &Move) -> String {
-        SanPlus::from_move(p.clone(), m.clone()).to_string()
+        SanPlus::from_move(p.clone(), *m).to_string()
     }
 
     #[test]

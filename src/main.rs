@@ -153,6 +153,11 @@ struct PlayArgs {
     /// network) the page asks for the pairing code hector says.
     #[arg(long, value_name = "ADDR:PORT", num_args = 0..=1, default_missing_value = "")]
     companion: Option<String>,
+    /// The opponent's own electronic board, same forms as --board: their
+    /// moves made on it are announced and awaited on the player's board,
+    /// the player's moves are awaited on it, differences are reported.
+    #[arg(long, value_name = "SPEC")]
+    opponent_board: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -233,11 +238,16 @@ fn play(args: &PlayArgs) -> ExitCode {
     let board = match args.board.as_ref().or(board_settings.port.as_ref()) {
         None => None,
         Some(spec) => {
-            let (choice, link) = choose_board(spec, args, &board_settings, &tx);
+            let (choice, link) = choose_board(spec, args, &board_settings, &tx, Msg::Board);
             effects.extend(started.app.update(Msg::BoardChosen(choice), now));
             link
         }
     };
+    let opponent_board = args.opponent_board.as_ref().and_then(|spec| {
+        let (choice, link) = choose_board(spec, args, &board_settings, &tx, Msg::OpponentBoard);
+        effects.extend(started.app.update(Msg::OpponentBoardChosen(choice), now));
+        link
+    });
     if let Some(setup) = engine_setup(args, &started.engine) {
         started.app.set_engine(setup);
     }
@@ -263,6 +273,7 @@ fn play(args: &PlayArgs) -> ExitCode {
         speech: speech.as_ref().map(SpeechWorker::handle),
         tones: tones.as_ref().map(TonePlayer::handle),
         board,
+        opponent_board,
         companion,
     };
     let ui = args.ui.unwrap_or(if started.view.ui == "tui" {
@@ -425,6 +436,7 @@ fn choose_board(
     args: &PlayArgs,
     settings: &hector::config::BoardSettings,
     tx: &mpsc::Sender<Msg>,
+    wrap: fn(hector::board::LinkEvent) -> Msg,
 ) -> (BoardChoice, Option<Link>) {
     let missing = |p| (BoardChoice::Missing(p), None);
     let spec = match board_cli::parse_spec(spec) {
@@ -471,7 +483,7 @@ fn choose_board(
     let link = Link::spawn(
         path,
         PortSettings::from_description(&description.serial),
-        move |e| tx.send(Msg::Board(e)).is_ok(),
+        move |e| tx.send(wrap(e)).is_ok(),
     );
     (choice, Some(link))
 }

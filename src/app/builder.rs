@@ -139,6 +139,7 @@ impl AppBuilder {
             engine: None,
             rated: false,
             companion: Default::default(),
+            opponent_board: None,
         }
     }
 }

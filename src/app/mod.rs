@@ -26,6 +26,7 @@ mod companion;
 mod cursor;
 mod engine;
 mod offers;
+mod opponent_board;
 
 pub use builder::AppBuilder;
 pub use engine::EngineSetup;
@@ -76,6 +77,8 @@ pub struct App {
     rated: bool,
     /// The opponent's screen (companion page).
     companion: companion::CompanionState,
+    /// The opponent's own board, when one is used.
+    opponent_board: Option<BoardSession>,
 }
 
 impl App {
@@ -128,6 +131,14 @@ impl App {
     /// time (a move that may still be on its way, a mismatch to report).
     pub fn next_deadline(&self) -> Option<Instant> {
         let board = self.board.as_ref().and_then(BoardSession::next_deadline);
+        let theirs = self
+            .opponent_board
+            .as_ref()
+            .and_then(BoardSession::next_deadline);
+        let board = match (board, theirs) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
         match (board, self.engine_deadline()) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
@@ -201,6 +212,7 @@ impl App {
                     None => Vec::new(),
                 };
                 self.on_board_notes(notes, now, &mut out);
+                self.tick_opponent_board(now, &mut out);
             }
             Msg::Speech(SpeechStatus::FellBack { reason, .. }) => {
                 // The reason in the player's words, not the library's.
@@ -242,10 +254,14 @@ impl App {
                 self.say(&mut out, t, Priority::Normal, SayKind::Game);
                 self.engine_start(now, &mut out);
             }
+            Msg::OpponentBoardChosen(choice) => self.on_opponent_board_chosen(choice, &mut out),
+            Msg::OpponentBoard(event) => self.on_opponent_board_link(event, now, &mut out),
             Msg::CompanionChosen(choice) => self.on_companion_chosen(choice, &mut out),
             Msg::Companion(event) => self.on_companion(event, now, &mut out),
             Msg::CompanionReleased { code } => self.on_companion_released(code, &mut out),
         }
+        // Whatever changed the game, the opponent's board awaits it.
+        self.sync_opponent_board(now, &mut out);
         self.engine_step(now, &mut out);
         self.companion_flashes(&out);
         out

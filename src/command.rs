@@ -127,6 +127,16 @@ impl ArgReader<'_> {
         if let Ok(sq) = fold(first).parse::<Square>() {
             return Some((sq, 1));
         }
+        // One word of a file letter and a rank digit in a vocabulary's
+        // letters: the Greek "ε4".
+        let folded = fold(first);
+        let mut chars = folded.chars();
+        if let (Some(f), Some(r), None) = (chars.next(), chars.next(), chars.next())
+            && let Some(file) = self.file(&f.to_string())
+            && let Some(rank) = self.rank(&r.to_string())
+        {
+            return Some((Square::from_coords(file, rank), 1));
+        }
         let file = self.file(first)?;
         let rank = self.rank(words.get(1)?)?;
         Some((Square::from_coords(file, rank), 2))

@@ -38,7 +38,10 @@
 //!   templates, [`words::fold`], piece words read back.
 //! - [`notation`]: typed moves in every form, and errors by kind.
 //! - [`game`]: the rules layer over shakmaty (history, endings, claims,
-//!   offers).
+//!   offers); [`game::rules`]: the rules editions (flag fall, illegal
+//!   moves, incorrect claims, rapid and blitz).
+//! - [`clock`]: the talking clock (time controls, `--time` notation, the
+//!   clock state machine, what it says and when); sans-IO, beside `game`.
 //! - [`board`]: the tactile board (codecs, inference, mismatches, session;
 //!   `transport` is the only module touching the serial port).
 //! - [`phrase`]: the [`phrase::Phraser`], every event into one sentence.
@@ -68,6 +71,7 @@ pub mod action;
 pub mod app;
 pub mod audio;
 pub mod board;
+pub mod clock;
 pub mod command;
 pub mod companion;
 pub mod config;

@@ -192,6 +192,10 @@ fn watch_signals(_tx: &mpsc::Sender<Msg>) {}
 
 fn play(args: &PlayArgs) -> ExitCode {
     let mut started = start(&args.settings);
+    if let Some(why) = started.clock_error.take() {
+        eprintln!("hector: --time: {why}");
+        return ExitCode::from(2);
+    }
     // A player at a terminal is asked before a stray `quit` or `new` ends a
     // game; a script on standard input is not.
     started
@@ -573,6 +577,10 @@ fn voices(args: &VoicesArgs) -> ExitCode {
 /// `hector say TEXT` / `hector say --move Nf3`: print and speak one sentence.
 fn say(args: &SayArgs) -> ExitCode {
     let mut started = start(&args.settings);
+    if let Some(why) = started.clock_error.take() {
+        eprintln!("hector: --time: {why}");
+        return ExitCode::from(2);
+    }
     for p in std::mem::take(&mut started.problems) {
         for e in started.app.update(Msg::Problem(p), Instant::now()) {
             if let Effect::Say(u) = e {

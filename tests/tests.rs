@@ -11,6 +11,7 @@ mod companion_game;
 mod companion_page;
 mod engine;
 mod engine_play;
+mod languages;
 mod line_games;
 mod line_mode;
 mod scoresheet;

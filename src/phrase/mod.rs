@@ -23,5 +23,5 @@ mod report;
 #[cfg(test)]
 mod test_util;
 
-pub use messages::{allowed_placeholders, check_messages, key_line};
+pub use messages::{allowed_placeholders, check_messages, incompleteness, key_line};
 pub use phraser::{Form, MoveOptions, MoveStyle, Phraser, Source};

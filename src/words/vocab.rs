@@ -25,16 +25,19 @@ pub enum Lang {
     En,
     De,
     It,
+    /// Greek (the terms of the Greek FIDE Laws text).
+    El,
 }
 
 impl Lang {
-    pub const ALL: [Lang; 3] = [Lang::En, Lang::De, Lang::It];
+    pub const ALL: [Lang; 4] = [Lang::En, Lang::De, Lang::It, Lang::El];
 
     pub fn code(self) -> &'static str {
         match self {
             Lang::En => "en",
             Lang::De => "de",
             Lang::It => "it",
+            Lang::El => "el",
         }
     }
 
@@ -50,6 +53,7 @@ impl Lang {
             Lang::En => ("voices/en.toml", include_str!("../../voices/en.toml")),
             Lang::De => ("voices/de.toml", include_str!("../../voices/de.toml")),
             Lang::It => ("voices/it.toml", include_str!("../../voices/it.toml")),
+            Lang::El => ("voices/el.toml", include_str!("../../voices/el.toml")),
         }
     }
 }

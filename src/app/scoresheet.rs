@@ -784,7 +784,7 @@ mod tests {
             run(&mut a, &["speichern brf"]),
             vec![Effect::Export(ExportFormat::Brf)]
         );
-        assert!(said(&run(&mut a, &["save xyz"]))[0].starts_with("save [pgn"));
+        assert!(said(&run(&mut a, &["save xyz"]))[0].starts_with("export [pgn"));
         let e = a.update(Msg::Exported(Ok("/tmp/x.pgn".into())), Instant::now());
         assert_eq!(said(&e), vec!["Scoresheet saved: /tmp/x.pgn."]);
     }

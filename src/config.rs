@@ -9,6 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
+use shakmaty::Color;
 
 use crate::audio::ToneSettings;
 use crate::phrase::{Form, MoveStyle};
@@ -66,14 +67,31 @@ pub struct Files {
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct GameSettings {
-    /// The colour whose pieces are "mine" ("white" or "black").
-    pub my_colour: String,
+    /// The colour whose pieces are "mine" (`"white"` or `"black"` in the file).
+    #[serde(deserialize_with = "colour")]
+    pub my_colour: Color,
+}
+
+/// A colour as written in a settings file or on the command line.
+pub fn parse_colour(text: &str) -> Result<Color, String> {
+    match text {
+        "white" => Ok(Color::White),
+        "black" => Ok(Color::Black),
+        other => Err(format!(
+            "\"{other}\" is not a colour: use \"white\" or \"black\""
+        )),
+    }
+}
+
+fn colour<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Color, D::Error> {
+    let text = String::deserialize(d)?;
+    parse_colour(&text).map_err(serde::de::Error::custom)
 }
 
 impl Default for GameSettings {
     fn default() -> Self {
         GameSettings {
-            my_colour: "white".to_owned(),
+            my_colour: Color::White,
         }
     }
 }
@@ -138,12 +156,17 @@ pub struct BoardSettings {
 #[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Config {
+    /// `[announce]`: what is said and how.
     pub announce: Announce,
+    /// `[files]`: the user's own copies of the data files.
     pub files: Files,
+    /// `[game]`: how the game at this keyboard is played.
     pub game: GameSettings,
+    /// `[speech]`: how sentences are spoken.
     pub speech: Speech,
     /// `[tones]`: volume, and each tone on or off.
     pub tones: ToneSettings,
+    /// `[board]`: the player's board.
     pub board: BoardSettings,
 }
 
@@ -155,17 +178,6 @@ impl Config {
     pub fn parse(file: &str, text: &str) -> Result<Config, ConfigError> {
         let config: Config =
             toml::from_str(text).map_err(|e| FileError::from_toml(file, text, &e))?;
-        if !matches!(config.game.my_colour.as_str(), "white" | "black") {
-            return Err(FileError::at_key(
-                file,
-                text,
-                "game.my_colour",
-                format!(
-                    "\"{}\" is not a colour: use \"white\" or \"black\"",
-                    config.game.my_colour
-                ),
-            ));
-        }
         if let Err(e) = config.speech.mode.parse::<SpeechMode>() {
             return Err(FileError::at_key(file, text, "speech.mode", e));
         }
@@ -239,6 +251,9 @@ mod tests {
         let e = Config::parse("c.toml", "[game]\nmy_colour = \"green\"\n").unwrap_err();
         assert_eq!(e.key.as_deref(), Some("game.my_colour"));
         assert_eq!(e.line, Some(2));
+        assert!(e.detail.contains("\"green\" is not a colour"), "{e}");
+        let c = Config::parse("c.toml", "[game]\nmy_colour = \"black\"\n").unwrap();
+        assert_eq!(c.game.my_colour, Color::Black);
     }
 
     #[test]

@@ -45,8 +45,8 @@ pub struct Overrides {
     #[arg(long)]
     pub no_confirm: bool,
     /// Your colour: the side whose pieces are "mine" (white or black).
-    #[arg(long, value_parser = ["white", "black"])]
-    pub me: Option<String>,
+    #[arg(long, value_name = "COLOUR", value_parser = crate::config::parse_colour)]
+    pub me: Option<Color>,
     /// Speech: auto (speak when the speech service answers, else print),
     /// tts, print (lines only, for your own screen reader) or both.  Line
     /// mode prints every sentence in any mode.
@@ -67,10 +67,13 @@ fn parse_speech_mode(s: &str) -> Result<SpeechMode, String> {
 /// The app and the problems to say before the first prompt (as
 /// [`Msg::Problem`](crate::msg::Msg::Problem)s, before [`Msg::Start`](crate::msg::Msg::Start)).
 pub struct Started {
+    /// The app, at the start of a game.
     pub app: App,
+    /// Problems with the user's files, to give to the app as messages.
     pub problems: Vec<StartProblem>,
     /// Speech mode and voice settings.
     pub speech: SpeechMode,
+    /// Rate, pitch and volume.
     pub speech_settings: SpeechSettings,
     /// Tones, with every tone off under `--no-sound`.
     pub tones: ToneSettings,
@@ -136,8 +139,8 @@ pub fn start(over: &Overrides) -> Started {
     if over.no_confirm {
         a.confirm_own_moves = false;
     }
-    if let Some(me) = &over.me {
-        config.game.my_colour.clone_from(me);
+    if let Some(me) = over.me {
+        config.game.my_colour = me;
     }
 
     let lang: Lang = config.announce.language;
@@ -194,11 +197,7 @@ pub fn start(over: &Overrides) -> Started {
         }
     };
     let reader = Reader::new(appendix_d, languages.clone(), lang);
-    let me = if config.game.my_colour == "black" {
-        Color::Black
-    } else {
-        Color::White
-    };
+    let me = config.game.my_colour;
     let app = App::builder()
         .lang(lang)
         .me(me)

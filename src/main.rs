@@ -7,14 +7,11 @@ use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand};
 
-use hector::audio::TonePlayer;
-use hector::board::Protocol;
-use hector::board::cli::{self as board_cli, BoardSpec, SimOptions};
-use hector::board::transport::{Link, PortSettings};
-use hector::msg::{BoardChoice, BoardProblem, Effect, Msg};
-use hector::setup::{Overrides, start};
-use hector::speech::{SpeechMode, SpeechStatus, SpeechWorker, WorkerConfig};
-use hector::ui::line::{self, Outputs, PromptMode};
+use hector::{
+    BoardChoice, BoardProblem, BoardSettings, BoardSpec, Effect, Link, Msg, Outputs, Overrides,
+    PortSettings, PromptMode, Protocol, SimOptions, SpeechMode, SpeechStatus, SpeechWorker,
+    TonePlayer, WorkerConfig, start,
+};
 
 /// hector: chess for blind and visually impaired players.
 ///
@@ -145,8 +142,8 @@ fn play(args: &PlayArgs) -> ExitCode {
     let tones = started.any_tone().then(|| {
         let tx = tx.clone();
         // A bell only where a terminal hears it: never into a pipe.
-        let bell: hector::audio::BellSink = if std::io::stdout().is_terminal() {
-            hector::audio::terminal_bell()
+        let bell: hector::BellSink = if std::io::stdout().is_terminal() {
+            hector::terminal_bell()
         } else {
             Arc::new(|| {})
         };
@@ -181,7 +178,9 @@ fn play(args: &PlayArgs) -> ExitCode {
         board,
     };
     let result = match args.ui {
-        UiKind::Line => line::run(&mut started.app, effects, args.prompt, &outputs, tx, rx),
+        UiKind::Line => {
+            hector::run_line_mode(&mut started.app, effects, args.prompt, &outputs, tx, rx)
+        }
     };
     // Let the last sentence ("Goodbye.") be heard.
     if let Some(worker) = speech {
@@ -203,24 +202,24 @@ fn play(args: &PlayArgs) -> ExitCode {
 fn choose_board(
     spec: &str,
     args: &PlayArgs,
-    settings: &hector::config::BoardSettings,
+    settings: &BoardSettings,
     tx: &mpsc::Sender<Msg>,
 ) -> (BoardChoice, Option<Link>) {
     let missing = |p| (BoardChoice::Missing(p), None);
-    let spec = match board_cli::parse_spec(spec) {
+    let spec = match hector::parse_board_spec(spec) {
         Ok(s) => s,
         Err(text) => return missing(BoardProblem::Spec(text)),
     };
     let (description, path) = match spec {
-        BoardSpec::Auto => match board_cli::find_board() {
+        BoardSpec::Auto => match hector::find_board() {
             Some(found) => found,
             None => return missing(BoardProblem::NotFound),
         },
-        BoardSpec::Probe(path) => match board_cli::probe(&path) {
+        BoardSpec::Probe(path) => match hector::probe_board(&path) {
             Some(d) => (d, path),
             None => return missing(BoardProblem::NoAnswer { port: path }),
         },
-        BoardSpec::Port { protocol, path } => match board_cli::description(protocol) {
+        BoardSpec::Port { protocol, path } => match hector::board_description(protocol) {
             Some(d) => (d, path),
             None => return missing(BoardProblem::NotFound),
         },
@@ -246,7 +245,7 @@ fn choose_board(
 /// `hector board ...`.
 fn board(cmd: &BoardCmd) -> ExitCode {
     match cmd {
-        BoardCmd::List => match board_cli::list_lines() {
+        BoardCmd::List => match hector::board_list() {
             Ok(lines) => {
                 for l in lines {
                     println!("{l}");
@@ -258,7 +257,7 @@ fn board(cmd: &BoardCmd) -> ExitCode {
                 ExitCode::FAILURE
             }
         },
-        BoardCmd::Probe { port } => match board_cli::probe(port) {
+        BoardCmd::Probe { port } => match hector::probe_board(port) {
             Some(d) => {
                 println!("{port}: {} ({})", d.protocol.name(), d.name);
                 ExitCode::SUCCESS
@@ -281,7 +280,7 @@ fn board(cmd: &BoardCmd) -> ExitCode {
                 pace: Duration::from_secs_f64(a.pace.clamp(0.0, 3600.0)),
             };
             let stdin = std::io::BufReader::new(std::io::stdin());
-            match board_cli::run_sim(options, stdin) {
+            match hector::run_sim(options, stdin) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     println!("hector board sim: {e}");
@@ -294,10 +293,10 @@ fn board(cmd: &BoardCmd) -> ExitCode {
 
 /// `hector voices`: one line per language.
 fn voices() -> ExitCode {
-    match hector::speech::list_voices() {
+    match hector::list_voices() {
         Ok(list) => {
             let mut out = std::io::stdout().lock();
-            for (lang, voices) in hector::speech::voices_by_language(&list) {
+            for (lang, voices) in hector::voices_by_language(&list) {
                 let names: Vec<&str> = voices.iter().map(|v| v.name.as_str()).collect();
                 // A closed pipe (`hector voices | head`) ends the list quietly.
                 if writeln!(out, "{lang}: {} voices: {}", names.len(), names.join(", ")).is_err() {
@@ -340,7 +339,7 @@ fn say(args: &SayArgs) -> ExitCode {
         (text, phraser.msg_lang().to_owned())
     };
     println!("{sentence}");
-    match hector::speech::say_once(&sentence, &lang, started.speech_settings) {
+    match hector::say_once(&sentence, &lang, started.speech_settings) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             println!(

@@ -45,7 +45,9 @@ pub enum StartProblem {
 pub enum BoardChoice {
     /// Found and opened: its session is set up by the app.
     Opened {
+        /// The protocol the board speaks.
         protocol: Protocol,
+        /// How its moves are read (settle time, rotation).
         config: TrackerConfig,
         /// Say which piece is touched (D.2.2).
         announce_touch: bool,
@@ -62,7 +64,10 @@ pub enum BoardProblem {
     /// No board was found.
     NotFound,
     /// No board protocol answered on this port.
-    NoAnswer { port: String },
+    NoAnswer {
+        /// The port, as given.
+        port: String,
+    },
 }
 
 /// Something to do.

@@ -49,10 +49,8 @@ pub mod session;
 pub mod sim;
 pub mod transport;
 
-pub use event::{BoardEvent, Decoder, GarbageReason};
+pub use event::Decoder;
 pub use infer::{Inferred, Tracker, TrackerConfig};
-pub use mismatch::{MismatchChange, MismatchWatch, diff};
-pub use protocol::{AnyDecoder, Command, Protocol};
-pub use sensed::{Orientation, SensedBoard};
+pub use protocol::Protocol;
 pub use session::{BoardSession, SessionNote};
 pub use transport::LinkEvent;

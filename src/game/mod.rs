@@ -35,4 +35,4 @@ mod test_util;
 mod types;
 
 pub use core::Game;
-pub use types::{Claim, ClaimOutcome, ClaimRefused, GameError, GameResult, PlayedMove, SetupError};
+pub use types::{Claim, ClaimOutcome, ClaimRefused, GameError, GameResult};

@@ -58,7 +58,7 @@ pub fn key_line(text: &str, path: &[&str]) -> Option<usize> {
         let Some((k, v)) = table.iter().find(|(k, _)| k.get_ref().as_ref() == *name) else {
             return line;
         };
-        line = Some(vocab::line_of(text, k.span().start));
+        line = Some(crate::toml_error::line_of(text, k.span().start));
         match v.get_ref() {
             DeValue::Table(t) => table = t,
             _ => return line,

@@ -8,6 +8,7 @@
 //! that a hung speech service never freezes the game.
 
 pub mod backend;
+#[cfg(any(test, feature = "test-support"))]
 pub mod fake;
 pub mod queue;
 #[cfg(target_os = "linux")]
@@ -16,13 +17,9 @@ pub mod tts_backend;
 mod utterance;
 pub mod worker;
 
-pub use backend::{
-    BackendEvent, BackendFactory, EventSink, SpeechBackend, SpeechError, SpeechSettings, Started,
-    VoiceInfo, choose_voice, voices_by_language,
-};
-pub use queue::{Action, QueuePolicy, SpeechQueue};
+pub use backend::{BackendFactory, SpeechSettings, voices_by_language};
 pub use utterance::{Priority, SayKind, Utterance};
 pub use worker::{
-    LineSink, Pace, SpeechHandle, SpeechMode, SpeechStatus, SpeechWorker, StatusSink, WorkerConfig,
-    list_voices, list_voices_with, say_once, say_once_with, system_factory, tts_crate_factory,
+    SpeechHandle, SpeechMode, SpeechStatus, SpeechWorker, WorkerConfig, list_voices, say_once,
+    system_factory,
 };

@@ -51,6 +51,10 @@
 //! - `ui`: the front ends (line mode).
 //! - `speech`: the speech worker, its queue and backends.
 //! - `audio`: short generated tones on cpal, on their own thread.
+//! - [`engine`]: a UCI engine for home play: the sans-IO session (through
+//!   the `shakmaty-uci` crate), the process driver, evaluations in words.
+//!   It stands on shakmaty only; the app drives it through `Msg`s.  Public
+//!   as a module until the app drives it (then: private, re-exported).
 //!
 //! # Private by default
 //!
@@ -70,28 +74,38 @@
 //! need, documented, under names no other public item has.  A new action
 //! is one [`Action`] entry (see its docs).
 
-// The layers, bottom up (see above).
-mod game;
-mod notation;
+// The layers, bottom up (see above).  Each group is sorted by rustfmt.
 mod toml_error;
 mod words;
+
+mod game;
+mod notation;
+
 // Board, speech and audio are being rewritten by their owners: until that
 // lands, their public items may lack docs, and speech and audio may hold
 // code that only other platforms or the coming rewrite use.
-mod action;
-mod app;
-#[allow(missing_docs, dead_code)]
-mod audio;
 #[allow(missing_docs)]
 mod board;
+
+#[allow(missing_docs, dead_code)]
+mod audio;
+#[allow(missing_docs, dead_code)]
+mod speech;
+
+// The engine's owner documents its fields as it is wired into the app.
+#[allow(missing_docs)]
+pub mod engine;
+
+mod phrase;
+
+mod action;
+mod app;
 mod command;
 mod config;
 mod keymap;
 mod msg;
-mod phrase;
 mod setup;
-#[allow(missing_docs, dead_code)]
-mod speech;
+
 mod ui;
 
 // The app and what goes in and out of it.

@@ -9,5 +9,6 @@
 mod util;
 
 mod board_games;
+mod engine;
 mod line_games;
 mod line_mode;

@@ -1,0 +1,155 @@
+//! Playing against a UCI engine (home play).
+//!
+//! The protocol's messages are parsed and written by the `shakmaty-uci`
+//! crate; everything else is split the sans-IO way:
+//!
+//! - [`session`]: the engine session, a state machine fed the engine's
+//!   lines, its exit and `now`, polled for lines to write, events and its
+//!   next deadline.  Handshake (`uci`/`uciok`), options, `isready`/
+//!   `readyok`, searches (`position` + `go`), `bestmove` checked against
+//!   the position, `info score` kept for the evaluation, pondering when
+//!   asked, and every fault (crash, hang, garbage, an illegal move) turned
+//!   into one [`Fault`] event.
+//! - [`process`]: the thin driver owning the child process: a reader
+//!   thread passing each line to a callback (the app's channel), a writer
+//!   thread, and kill + wait when it is dropped (no zombies).
+//! - [`settings`]: what the player asks for (strength, options) and how it
+//!   is fitted to the options the engine offers.
+//! - [`eval`]: an evaluation in words ("White is better by about a pawn").
+
+pub mod eval;
+pub mod process;
+pub mod session;
+pub mod settings;
+
+pub use eval::{EvalPhrase, Score};
+pub use process::{EngineCommand, EngineIo, EngineProcess, ExitInfo, ProcessEvent};
+pub use session::{
+    EngineEvent, EngineSession, Fault, Limit, Purpose, SearchError, SearchId, SearchRequest,
+    SearchResult, Timeouts, Waiting,
+};
+pub use settings::{EngineSettings, OptionNote, Strength, Wanted};
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::Color;
+
+    use super::*;
+    use crate::phrase::{MoveOptions, MoveStyle, Phraser};
+    use crate::words::vocab::Lang;
+
+    /// Every sentence the engine module can ask for, with its placeholders.
+    fn all_phrases(p: &Phraser) -> Vec<(&'static str, Vec<(&'static str, String)>)> {
+        let mut out = Vec::new();
+        let scores = [
+            Score::Cp(0),
+            Score::Cp(-50),
+            Score::Cp(100),
+            Score::Cp(-260),
+            Score::Cp(900),
+            Score::Mate {
+                winner: Color::Black,
+                moves: 3,
+            },
+            Score::Mate {
+                winner: Color::White,
+                moves: 1,
+            },
+            Score::Mate {
+                winner: Color::White,
+                moves: 0,
+            },
+        ];
+        for s in scores {
+            let phrase = s.phrase();
+            out.push((phrase.key, phrase.args(|c| p.side(c))));
+        }
+        let faults = [
+            Fault::NotFound {
+                program: "stockfish".into(),
+            },
+            Fault::CannotStart {
+                program: "x".into(),
+                why: "permission denied".into(),
+            },
+            Fault::Crashed { exit: None },
+            Fault::Hung {
+                waiting: Waiting::Move,
+            },
+            Fault::Garbage { line: "???".into() },
+            Fault::IllegalMove { uci: "e2e5".into() },
+        ];
+        for f in faults {
+            let (key, mut args) = f.phrase();
+            args.push(("restart", "engine restart".into()));
+            out.push((key, args));
+        }
+        let notes = [
+            OptionNote::NotOffered(Wanted::Elo),
+            OptionNote::NotOffered(Wanted::SkillLevel),
+            OptionNote::NotOffered(Wanted::Ponder),
+            OptionNote::NotOffered(Wanted::Chess960),
+            OptionNote::NotOffered(Wanted::Named("Contempt".into())),
+            OptionNote::Adjusted {
+                wanted: Wanted::Elo,
+                asked: 800,
+                used: 1350,
+            },
+            OptionNote::Adjusted {
+                wanted: Wanted::SkillLevel,
+                asked: 30,
+                used: 20,
+            },
+            OptionNote::Adjusted {
+                wanted: Wanted::Hash,
+                asked: 0,
+                used: 1,
+            },
+            OptionNote::BadValue {
+                name: "Threads".into(),
+                value: "many".into(),
+            },
+        ];
+        for n in notes {
+            out.push(n.phrase());
+        }
+        out.push(("engine_ready", vec![("name", "Stockfish 15.1".into())]));
+        out
+    }
+
+    #[test]
+    fn every_engine_sentence_is_in_every_language_and_filled() {
+        for lang in [Lang::En, Lang::De, Lang::It] {
+            let p = Phraser::builtin(MoveStyle::AppendixD, lang, MoveOptions::default());
+            for (key, args) in all_phrases(&p) {
+                let args: Vec<(&str, &str)> = args.iter().map(|(k, v)| (*k, v.as_str())).collect();
+                let text = p.message(key, &args);
+                assert_ne!(text, key, "{lang:?}: no message {key}");
+                assert!(!text.contains(['{', '}']), "{lang:?} {key}: {text}");
+            }
+        }
+    }
+
+    #[test]
+    fn evaluations_read_as_sentences() {
+        let en = Phraser::builtin(MoveStyle::AppendixD, Lang::En, MoveOptions::default());
+        let de = Phraser::builtin(MoveStyle::AppendixD, Lang::De, MoveOptions::default());
+        let say = |p: &Phraser, s: Score| {
+            let phrase = s.phrase();
+            let args = phrase.args(|c| p.side(c));
+            let args: Vec<(&str, &str)> = args.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            p.message(phrase.key, &args)
+        };
+        assert_eq!(say(&en, Score::Cp(110)), "White is better by about a pawn.");
+        let mate = Score::Mate {
+            winner: Color::Black,
+            moves: 3,
+        };
+        assert_eq!(say(&en, mate), "Black mates in 3.");
+        assert_eq!(say(&de, mate), "Schwarz setzt in 3 Zügen matt.");
+        assert_eq!(
+            say(&de, Score::Cp(-230)),
+            "Schwarz steht etwa 2 Bauern besser."
+        );
+    }
+}

@@ -11,6 +11,8 @@ packages=(
   speech-dispatcher speech-dispatcher-espeak-ng espeak-ng
   # tests: real independent tools
   tmux sox liblouis-bin pgn-extract stockfish
+  # tests: the companion page in a real headless browser
+  chromium chromium-driver
 )
 
 missing=()
@@ -23,6 +25,21 @@ if ((${#missing[@]})); then
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+fi
+# The companion page's browser tests drive Debian's chromium with
+# playwright-core from npm (it never downloads a browser of its own).
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+  echo "hector: installing node and npm" >&2
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends nodejs npm >&2
+fi
+node_dir="$(dirname "$0")/../target/node"
+if [ ! -d "$node_dir/node_modules/playwright-core" ]; then
+  echo "hector: installing playwright-core into target/node" >&2
+  mkdir -p "$node_dir"
+  npm install --prefix "$node_dir" --no-audit --no-fund --loglevel=error playwright-core@1.65.1 >&2
 fi
 if ! command -v cargo >/dev/null; then
   echo "hector: cargo is missing: install Rust 1.95 or newer (https://rustup.rs)" >&2

@@ -74,6 +74,8 @@ actions! {
     Silence => "silence",
     /// Compare the tactile board with the game.
     Board => "board",
+    /// Free the opponent's screen (companion page) for another opponent.
+    Release => "release",
     /// Say what can be asked for.
     Help => "help",
     /// End the session.

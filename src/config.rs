@@ -152,6 +152,23 @@ pub struct BoardSettings {
     pub settle_ms: Option<u64>,
 }
 
+/// `[companion]`: the opponent's screen (a page served by hector).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CompanionSettings {
+    /// Serve the page in every game (the command line's `--companion`
+    /// does it for one).
+    pub enabled: bool,
+    /// ADDRESS:PORT to listen on; none: 127.0.0.1:8421 (this computer
+    /// only).  Any other address asks the opponent for a pairing code.
+    pub listen: Option<String>,
+    /// On a network address, let browsers watch without the code (they
+    /// still need it to play).
+    pub view_without_code: bool,
+    /// Ask for the pairing code on this computer too.
+    pub require_code: bool,
+}
+
 /// All settings.
 #[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -168,6 +185,8 @@ pub struct Config {
     pub tones: ToneSettings,
     /// `[board]`: the player's board.
     pub board: BoardSettings,
+    /// `[companion]`: the opponent's screen.
+    pub companion: CompanionSettings,
 }
 
 /// A settings file that could not be used.
@@ -272,6 +291,20 @@ mod tests {
         assert_eq!(e.line, Some(2));
         let e = Config::parse("c.toml", "[tones]\nchek = false\n").unwrap_err();
         assert_eq!(e.key.as_deref(), Some("chek"));
+    }
+
+    #[test]
+    fn companion_settings() {
+        let c = Config::parse(
+            "c.toml",
+            "[companion]\nenabled = true\nlisten = \"0.0.0.0:8421\"\nview_without_code = true\n",
+        )
+        .unwrap();
+        assert!(c.companion.enabled && c.companion.view_without_code);
+        assert_eq!(c.companion.listen.as_deref(), Some("0.0.0.0:8421"));
+        assert!(!c.companion.require_code);
+        let e = Config::parse("c.toml", "[companion]\nport = 3\n").unwrap_err();
+        assert_eq!(e.line, Some(2), "{e:?}");
     }
 
     #[test]

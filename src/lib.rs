@@ -55,6 +55,8 @@
 //!   the `shakmaty-uci` crate), the process driver, evaluations in words.
 //!   It stands on shakmaty only; the app drives it through `Msg`s.  Public
 //!   as a module until the app drives it (then: private, re-exported).
+//! - [`companion`]: the opponent's screen (HTTP server, page, pairing); its
+//!   events arrive as `Msg`s.  Public as a module, like `engine`.
 //!
 //! # Private by default
 //!
@@ -96,6 +98,11 @@ mod speech;
 #[allow(missing_docs)]
 pub mod engine;
 
+// The companion's owner documents its fields; public as a module while its
+// page and server types are tested from outside.
+#[allow(missing_docs)]
+pub mod companion;
+
 mod phrase;
 
 mod action;
@@ -111,9 +118,9 @@ mod ui;
 // The app and what goes in and out of it.
 pub use action::Action;
 pub use app::{App, AppBuilder};
-pub use msg::{BoardChoice, BoardProblem, Effect, Msg, StartProblem};
+pub use msg::{BoardChoice, BoardProblem, CompanionChoice, Effect, Msg, StartProblem};
 // Start-up: settings, files, the command line.
-pub use config::{BoardSettings, Config, parse_colour};
+pub use config::{BoardSettings, CompanionSettings, Config, parse_colour};
 pub use keymap::Keymap;
 pub use setup::{Overrides, Started, start};
 pub use toml_error::FileError;

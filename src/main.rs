@@ -7,10 +7,11 @@ use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand};
 
+use hector::companion::{CompanionConfig, CompanionServer, DEFAULT_LISTEN};
 use hector::{
-    BoardChoice, BoardProblem, BoardSettings, BoardSpec, Effect, Link, Msg, Outputs, Overrides,
-    PortSettings, PromptMode, Protocol, SimOptions, SpeechMode, SpeechStatus, SpeechWorker,
-    TonePlayer, WorkerConfig, start,
+    BoardChoice, BoardProblem, BoardSettings, BoardSpec, CompanionChoice, CompanionSettings,
+    Effect, Link, Msg, Outputs, Overrides, PortSettings, PromptMode, Protocol, SimOptions,
+    SpeechMode, SpeechStatus, SpeechWorker, TonePlayer, WorkerConfig, start,
 };
 
 /// hector: chess for blind and visually impaired players.
@@ -111,6 +112,12 @@ struct PlayArgs {
     /// before it is announced (default: the board's hardware file).
     #[arg(long, value_name = "MS")]
     settle_ms: Option<u64>,
+    /// Serve the opponent's screen: a page for the opponent's browser that
+    /// shows every move and takes theirs.  Default 127.0.0.1:8421 (this
+    /// computer only); on another address (e.g. 0.0.0.0:8421 for the
+    /// network) the page asks for the pairing code hector says.
+    #[arg(long, value_name = "ADDR:PORT", num_args = 0..=1, default_missing_value = "")]
+    companion: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -171,11 +178,26 @@ fn play(args: &PlayArgs) -> ExitCode {
             link
         }
     };
+    let companion_settings = started.companion.clone();
+    let listen = match &args.companion {
+        Some(addr) if !addr.is_empty() => Some(addr.clone()),
+        Some(_) => Some(companion_settings.listen.clone().unwrap_or_default()),
+        None if companion_settings.enabled => {
+            Some(companion_settings.listen.clone().unwrap_or_default())
+        }
+        None => None,
+    };
+    let companion = listen.and_then(|listen| {
+        let (choice, server) = start_companion(&listen, &companion_settings, &tx);
+        effects.extend(started.app.update(Msg::CompanionChosen(choice), now));
+        server
+    });
     effects.extend(started.app.update(Msg::Start, now));
     let outputs = Outputs {
         speech: speech.as_ref().map(SpeechWorker::handle),
         tones: tones.as_ref().map(TonePlayer::handle),
         board,
+        companion,
     };
     let result = match args.ui {
         UiKind::Line => {
@@ -194,6 +216,79 @@ fn play(args: &PlayArgs) -> ExitCode {
             eprintln!("hector: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// Start the opponent's screen on `listen` (empty: the default address).
+fn start_companion(
+    listen: &str,
+    settings: &CompanionSettings,
+    tx: &mpsc::Sender<Msg>,
+) -> (CompanionChoice, Option<CompanionServer>) {
+    use std::net::ToSocketAddrs;
+    let addr = if listen.is_empty() {
+        Ok(DEFAULT_LISTEN)
+    } else {
+        listen
+            .to_socket_addrs()
+            .ok()
+            .and_then(|mut a| a.next())
+            .ok_or_else(|| "not an address and port such as 127.0.0.1:8421".to_owned())
+    };
+    let shown = if listen.is_empty() {
+        DEFAULT_LISTEN.to_string()
+    } else {
+        listen.to_owned()
+    };
+    let addr = match addr {
+        Ok(a) => a,
+        Err(why) => {
+            return (
+                CompanionChoice::Failed {
+                    address: shown,
+                    why,
+                },
+                None,
+            );
+        }
+    };
+    let config = CompanionConfig {
+        listen: addr,
+        view_without_code: settings.view_without_code,
+        require_code: settings.require_code,
+        ..CompanionConfig::default()
+    };
+    let tx = tx.clone();
+    let sink = Box::new(move |e| {
+        let _ = tx.send(Msg::Companion(e));
+    });
+    match CompanionServer::start(config, sink) {
+        Ok(server) => {
+            let bound = server.local_addr();
+            let address = if bound.ip().is_unspecified() {
+                // Every address of this computer: name it by its host name.
+                let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+                    .map(|h| h.trim().to_owned())
+                    .unwrap_or_default();
+                let host = if host.is_empty() {
+                    "localhost".to_owned()
+                } else {
+                    host
+                };
+                format!("http://{host}:{}/", bound.port())
+            } else {
+                server.url()
+            };
+            let code = server.code();
+            (CompanionChoice::Ready { address, code }, Some(server))
+        }
+        Err(e) => (
+            CompanionChoice::Failed {
+                address: shown,
+                why: e.to_string(),
+            },
+            None,
+        ),
     }
 }
 

@@ -3,6 +3,7 @@
 
 use crate::audio::{AudioStatus, Tone};
 use crate::board::{LinkEvent, Protocol, TrackerConfig};
+use crate::companion::CompanionEvent;
 use crate::speech::{SpeechStatus, Utterance};
 use crate::toml_error::FileError;
 
@@ -28,6 +29,36 @@ pub enum Msg {
     /// The session begins: the opening sentence is said (and can be
     /// repeated).
     Start,
+    /// The opponent's screen (companion page): started or not.
+    CompanionChosen(CompanionChoice),
+    /// The opponent's screen: connected, disconnected, or an action of the
+    /// opponent (a move, a draw offer, resignation).
+    Companion(CompanionEvent),
+    /// The opponent's seat was freed (after [`Effect::CompanionRelease`]);
+    /// the new pairing code, when one is needed.
+    CompanionReleased {
+        /// The new pairing code, if the page needs one.
+        code: Option<String>,
+    },
+}
+
+/// The opponent's screen asked for at start-up.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CompanionChoice {
+    /// Serving at `address` (what to open in a browser).
+    Ready {
+        /// The address to open in a browser.
+        address: String,
+        /// The pairing code, if the page needs one.
+        code: Option<String>,
+    },
+    /// Could not listen at `address`.
+    Failed {
+        /// The address asked for.
+        address: String,
+        /// Why it could not be used.
+        why: String,
+    },
 }
 
 /// A problem with one of the user's files, found at start-up; the built-in
@@ -81,6 +112,8 @@ pub enum Effect {
     Tone(Tone),
     /// Send these bytes to the board (a request for a dump, for updates).
     ToBoard(Vec<u8>),
+    /// Free the opponent's seat on the companion page.
+    CompanionRelease,
     /// End the session.
     Quit,
 }

@@ -8,7 +8,7 @@ use shakmaty::Color;
 
 use crate::app::App;
 use crate::audio::ToneSettings;
-use crate::config::{BoardSettings, Config};
+use crate::config::{BoardSettings, CompanionSettings, Config};
 use crate::keymap::Keymap;
 use crate::msg::StartProblem;
 use crate::notation::Reader;
@@ -79,6 +79,8 @@ pub struct Started {
     pub tones: ToneSettings,
     /// The `[board]` settings (the command line may override them).
     pub board: BoardSettings,
+    /// The `[companion]` settings (the command line may override them).
+    pub companion: CompanionSettings,
 }
 
 impl Started {
@@ -223,5 +225,6 @@ pub fn start(over: &Overrides) -> Started {
         speech_settings: config.speech.settings(),
         tones,
         board: config.board.clone(),
+        companion: config.companion.clone(),
     }
 }

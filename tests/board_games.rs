@@ -16,7 +16,7 @@ use shakmaty::{Board, Chess, Color, Move, Position, Square};
 use crate::util::clean_config_dir;
 
 /// `TTYPort::pair` must not run on several threads at once.
-static PTY_LOCK: Mutex<()> = Mutex::new(());
+pub(crate) static PTY_LOCK: Mutex<()> = Mutex::new(());
 
 /// How long one announcement may take to come.
 const WAIT: Duration = Duration::from_secs(4);

@@ -6,9 +6,13 @@
     reason = "test helpers outside #[test] functions"
 )]
 
+#[path = "support/browser.rs"]
+mod browser;
 mod util;
 
 mod board_games;
+mod companion_game;
+mod companion_page;
 mod engine;
 mod line_games;
 mod line_mode;

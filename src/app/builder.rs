@@ -119,6 +119,7 @@ impl AppBuilder {
             last_said: None,
             quitting: false,
             board: None,
+            companion: Default::default(),
         }
     }
 }

@@ -125,6 +125,7 @@ impl App {
             },
             Action::Silence => out.push(Effect::Silence),
             Action::Board => self.board_report(out),
+            Action::Release => self.release_companion(out),
             Action::Help => {
                 let t = self.message("help_intro", &[]);
                 self.info(out, t);

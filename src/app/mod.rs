@@ -21,6 +21,7 @@ use crate::words::vocab::MoveWords;
 mod board;
 mod builder;
 mod commands;
+mod companion;
 mod offers;
 
 pub use builder::AppBuilder;
@@ -47,6 +48,8 @@ pub struct App {
     quitting: bool,
     /// The player's board, when one is used.
     board: Option<BoardSession>,
+    /// The opponent's screen (companion page).
+    companion: companion::CompanionState,
 }
 
 impl App {
@@ -148,7 +151,11 @@ impl App {
                 let t = self.message("new_game", &[]);
                 self.say(&mut out, t, Priority::Normal, SayKind::Game);
             }
+            Msg::CompanionChosen(choice) => self.on_companion_chosen(choice, &mut out),
+            Msg::Companion(event) => self.on_companion(event, now, &mut out),
+            Msg::CompanionReleased { code } => self.on_companion_released(code, &mut out),
         }
+        self.companion_flashes(&out);
         out
     }
 

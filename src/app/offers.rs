@@ -62,7 +62,7 @@ impl App {
     }
 
     /// The sentence for a refused offer, acceptance or decline.
-    fn game_error(&self, e: &GameError) -> String {
+    pub(super) fn game_error(&self, e: &GameError) -> String {
         match e {
             GameError::NoOffer => self.message("no_offer", &[]),
             GameError::OwnOffer => self.message("own_offer", &[]),

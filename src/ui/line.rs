@@ -13,6 +13,7 @@ use std::time::Instant;
 use crate::app::App;
 use crate::audio::{Tone, ToneHandle};
 use crate::board::transport::Link;
+use crate::companion::{CompanionServer, Snapshot};
 use crate::msg::{Effect, Msg};
 use crate::speech::{SpeechHandle, Utterance};
 
@@ -37,6 +38,8 @@ pub struct Outputs {
     pub tones: Option<ToneHandle>,
     /// The link to the player's board.
     pub board: Option<Link>,
+    /// The opponent's screen (companion page), when it runs.
+    pub companion: Option<CompanionServer>,
 }
 
 impl Outputs {
@@ -113,7 +116,11 @@ pub fn run(
     let mut prompt_open = false;
     // Something was said since the last prompt: show it again.
     let mut prompt_due = true;
+    // What the opponent's page shows now: a new snapshot goes out only when
+    // something it shows changed.
+    let mut shown: Option<Snapshot> = None;
     loop {
+        let mut more = Vec::new();
         for e in effects.drain(..) {
             match e {
                 Effect::Say(u) => {
@@ -128,10 +135,28 @@ pub fn run(
                 Effect::Silence => outputs.silence(),
                 Effect::Tone(t) => outputs.tone(t),
                 Effect::ToBoard(bytes) => outputs.to_board(bytes),
+                Effect::CompanionRelease => {
+                    if let Some(c) = &outputs.companion {
+                        c.release();
+                        let code = c.code();
+                        more.extend(app.update(Msg::CompanionReleased { code }, Instant::now()));
+                    }
+                }
                 Effect::Quit => {
                     out.flush()?;
                     return Ok(());
                 }
+            }
+        }
+        if !more.is_empty() {
+            effects = more;
+            continue;
+        }
+        if let Some(c) = &outputs.companion {
+            let now = app.companion_snapshot();
+            if shown.as_ref() != Some(&now) {
+                c.publish(&now);
+                shown = Some(now);
             }
         }
         if show_prompt && prompt_due {

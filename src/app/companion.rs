@@ -1,0 +1,488 @@
+//! The opponent's screen (the companion page): what the opponent does on
+//! it goes through here like a line typed for them — the move announced to
+//! the blind player, awaited on the tactile board — and what the page shows
+//! is [`App::companion_snapshot`], a pure function of the app.
+
+use std::time::Instant;
+
+use shakmaty::san::SanPlus;
+
+use super::App;
+use crate::audio::Tone;
+use crate::companion::{
+    CompanionEvent, Flash, FlashKind, GameEnd, LastMove, MoveInput, Notice, OpponentAction,
+    Snapshot, Tactile, snapshot::resolve_tap,
+};
+use crate::msg::{CompanionChoice, Effect};
+use crate::speech::{Priority, SayKind};
+
+/// What the app keeps for the page: whether it runs, the flash and the
+/// answer to the opponent's last action.
+#[derive(Debug, Default, Clone)]
+pub(super) struct CompanionState {
+    running: bool,
+    flash: Option<Flash>,
+    flashes: u64,
+    notice: Option<Notice>,
+    notices: u64,
+}
+
+impl App {
+    /// The page was started (or not): say where to open it and the code.
+    pub(super) fn on_companion_chosen(&mut self, choice: CompanionChoice, out: &mut Vec<Effect>) {
+        let t = match choice {
+            CompanionChoice::Ready { address, code } => {
+                self.companion.running = true;
+                match code {
+                    Some(code) => {
+                        let code = spaced(&code);
+                        self.message(
+                            "companion_ready_code",
+                            &[("address", &address), ("code", &code)],
+                        )
+                    }
+                    None => self.message("companion_ready", &[("address", &address)]),
+                }
+            }
+            CompanionChoice::Failed { address, why } => {
+                self.message("companion_failed", &[("address", &address), ("why", &why)])
+            }
+        };
+        self.say(out, t, Priority::Normal, SayKind::Info);
+    }
+
+    /// The `release` command.
+    pub(super) fn release_companion(&mut self, out: &mut Vec<Effect>) {
+        if self.companion.running {
+            out.push(Effect::CompanionRelease);
+        } else {
+            let t = self.message("companion_none", &[]);
+            self.info(out, t);
+        }
+    }
+
+    /// The seat is free; the new code, when one is needed.
+    pub(super) fn on_companion_released(&mut self, code: Option<String>, out: &mut Vec<Effect>) {
+        let t = match code {
+            Some(code) => self.message("companion_released_code", &[("code", &spaced(&code))]),
+            None => self.message("companion_released", &[]),
+        };
+        self.info(out, t);
+    }
+
+    /// Something from the page.
+    pub(super) fn on_companion(
+        &mut self,
+        event: CompanionEvent,
+        now: Instant,
+        out: &mut Vec<Effect>,
+    ) {
+        match event {
+            CompanionEvent::Paired => {}
+            CompanionEvent::Connected => {
+                let t = self.message("companion_connected", &[]);
+                self.say(out, t, Priority::Normal, SayKind::Info);
+            }
+            CompanionEvent::Disconnected => {
+                let t = self.message("companion_disconnected", &[]);
+                self.say(out, t, Priority::Urgent, SayKind::Info);
+            }
+            CompanionEvent::Left => {
+                let t = self.message("companion_left", &[]);
+                self.say(out, t, Priority::Normal, SayKind::Info);
+            }
+            CompanionEvent::Action(action) => {
+                self.on_opponent_action(action, out);
+                self.sync_board(now, out);
+            }
+        }
+    }
+
+    fn on_opponent_action(&mut self, action: OpponentAction, out: &mut Vec<Effect>) {
+        let them = !self.me;
+        if let Some(t) = self.game_is_over() {
+            self.notify_page(t);
+            return;
+        }
+        match action {
+            OpponentAction::Move(input) => {
+                if self.game.turn() != them {
+                    let t = self.message("companion_not_their_move", &[]);
+                    self.notify_page(t);
+                    return;
+                }
+                let pos = self.game.position().clone();
+                let mv = match input {
+                    MoveInput::San(text) => match self.reader.read(&text, &pos) {
+                        Ok(mv) => mv,
+                        Err(e) => {
+                            let t = self.phraser.input_error(&e, &pos);
+                            self.notify_page(t);
+                            return;
+                        }
+                    },
+                    MoveInput::FromTo {
+                        from,
+                        to,
+                        promotion,
+                    } => match resolve_tap(&pos, from, to, promotion) {
+                        Some(mv) => mv,
+                        None => {
+                            let t = self.message("companion_illegal", &[]);
+                            self.notify_page(t);
+                            return;
+                        }
+                    },
+                };
+                self.companion.notice = None;
+                self.play(mv, out);
+            }
+            OpponentAction::OfferDraw => match self.game.offer_draw(them) {
+                Ok(()) => {
+                    let side = self.phraser.side(them);
+                    let t = self.message("draw_offered", &[("side", &side)]);
+                    self.say(out, t, Priority::Urgent, SayKind::Game);
+                }
+                Err(e) => {
+                    let t = self.game_error(&e);
+                    self.notify_page(t);
+                }
+            },
+            OpponentAction::AcceptDraw => match self.game.accept_draw(them) {
+                Ok(_) => {
+                    let t = self.game_over_sentence().unwrap_or_default();
+                    self.say(out, t, Priority::Urgent, SayKind::Game);
+                }
+                Err(e) => {
+                    let t = self.game_error(&e);
+                    self.notify_page(t);
+                }
+            },
+            OpponentAction::DeclineDraw => match self.game.decline_draw(them) {
+                Ok(()) => {
+                    let side = self.phraser.side(them);
+                    let t = self.message("draw_declined", &[("side", &side)]);
+                    self.say(out, t, Priority::Urgent, SayKind::Game);
+                }
+                Err(e) => {
+                    let t = self.game_error(&e);
+                    self.notify_page(t);
+                }
+            },
+            OpponentAction::Resign => {
+                if self.game.resign(them).is_ok()
+                    && let Some(t) = self.game_over_sentence()
+                {
+                    self.say(out, t, Priority::Urgent, SayKind::Game);
+                }
+            }
+        }
+    }
+
+    /// An answer shown on the page only (the blind player hears nothing of
+    /// a refused tap).
+    fn notify_page(&mut self, text: String) {
+        self.companion.notices += 1;
+        self.companion.notice = Some(Notice {
+            id: self.companion.notices,
+            text,
+        });
+    }
+
+    /// What others hear as a tone is flashed on the page.
+    pub(super) fn companion_flashes(&mut self, effects: &[Effect]) {
+        for e in effects {
+            let kind = match e {
+                Effect::Tone(Tone::Check) => FlashKind::Check,
+                Effect::Tone(Tone::Mismatch) => FlashKind::Mismatch,
+                Effect::Tone(Tone::LowTime) => FlashKind::LowTime,
+                Effect::Tone(Tone::FlagFall) => FlashKind::Flag,
+                _ => continue,
+            };
+            self.companion.flashes += 1;
+            self.companion.flash = Some(Flash {
+                kind,
+                id: self.companion.flashes,
+            });
+        }
+    }
+
+    /// Everything the opponent's page shows, from the opponent's side.
+    pub fn companion_snapshot(&self) -> Snapshot {
+        let pos = self.game.position();
+        let them = !self.me;
+        let mut s = Snapshot::new(pos, them);
+        if self.game.is_over() {
+            s.legal.clear();
+        }
+        s.last_move = self.game.positions().next_back().map(|(before, played)| {
+            let words = self.phraser.say_move(before, played.mv);
+            let mut last = LastMove::new(before, &played.mv, words);
+            last.lang = self.phraser.move_lang().to_owned();
+            last
+        });
+        s.draw_offer = self.game.pending_offer().map(Into::into);
+        s.end = self.game.result().map(|r| GameEnd {
+            result: r.outcome.as_str().to_owned(),
+            reason: self.phraser.game_over(r.reason, r.outcome.winner()),
+        });
+        s.tactile = match &self.board {
+            None => Tactile::None,
+            Some(b) if !b.connected() => Tactile::Disconnected,
+            Some(b) => match b.tracker().awaiting_execution() {
+                Some(m) => {
+                    let san = self
+                        .game
+                        .positions()
+                        .rev()
+                        .find(|(_, played)| played.mv == m)
+                        .map(|(before, _)| SanPlus::from_move(before.clone(), m).to_string())
+                        .unwrap_or_else(|| m.to_string());
+                    Tactile::Awaiting { san }
+                }
+                None => {
+                    let diffs = b.tracker().mismatch();
+                    if diffs.is_empty() {
+                        Tactile::Agrees
+                    } else {
+                        Tactile::Differs {
+                            squares: diffs.iter().map(|d| d.square.to_string()).collect(),
+                        }
+                    }
+                }
+            },
+        };
+        s.flash = self.companion.flash;
+        s.notice = self.companion.notice.clone();
+        s
+    }
+}
+
+/// "4712" → "4 7 1 2": said digit by digit.
+fn spaced(code: &str) -> String {
+    code.chars().map(String::from).collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::companion::Side;
+    use crate::msg::Msg;
+    use shakmaty::{Color, Square};
+
+    fn said(effects: &[Effect]) -> Vec<String> {
+        effects
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Say(u) => Some(u.text.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn page(a: &mut App, action: OpponentAction) -> Vec<Effect> {
+        a.update(
+            Msg::Companion(CompanionEvent::Action(action)),
+            Instant::now(),
+        )
+    }
+
+    fn tap(from: Square, to: Square) -> OpponentAction {
+        OpponentAction::Move(MoveInput::FromTo {
+            from,
+            to,
+            promotion: None,
+        })
+    }
+
+    fn line(a: &mut App, text: &str) -> Vec<String> {
+        said(&a.update(Msg::Line(text.into()), Instant::now()))
+    }
+
+    #[test]
+    fn a_tap_is_the_opponents_move_announced_urgently() {
+        let mut a = App::builder().build();
+        line(&mut a, "e4");
+        let e = page(&mut a, tap(Square::E7, Square::E5));
+        assert!(
+            matches!(&e[..], [Effect::Say(u), Effect::Tone(Tone::OpponentMove)] if u.priority == Priority::Urgent && u.text == "Bauer Eva fünf"),
+            "{e:?}"
+        );
+        assert_eq!(a.game().history().len(), 2);
+        // The page shows what was said, in SAN and in words, from Black's side.
+        let s = a.companion_snapshot();
+        let last = s.last_move.expect("a last move");
+        assert_eq!(
+            (last.san.as_str(), last.words.as_str()),
+            ("e5", "Bauer Eva fünf")
+        );
+        assert_eq!(last.lang, "de");
+        assert_eq!(s.opponent, Side::Black);
+        assert!(s.legal.is_empty(), "White to move: nothing for the page");
+    }
+
+    #[test]
+    fn a_typed_san_from_the_page_is_read_like_a_typed_line() {
+        let mut a = App::builder().build();
+        line(&mut a, "d4");
+        let e = page(&mut a, OpponentAction::Move(MoveInput::San("Nf6".into())));
+        assert_eq!(said(&e), vec!["Springer Felix sechs"]);
+    }
+
+    #[test]
+    fn not_their_move_and_illegal_moves_change_nothing_and_are_shown_on_the_page() {
+        let mut a = App::builder().build();
+        let e = page(&mut a, tap(Square::E7, Square::E5));
+        assert!(e.is_empty(), "the blind player hears nothing: {e:?}");
+        let n1 = a.companion_snapshot().notice.expect("a notice");
+        assert_eq!(n1.text, "It is not your move.");
+        line(&mut a, "e4");
+        let e = page(&mut a, tap(Square::E7, Square::E4));
+        assert!(e.is_empty(), "{e:?}");
+        let n2 = a.companion_snapshot().notice.expect("a notice");
+        assert_eq!(n2.text, "That move is not legal here.");
+        assert!(n2.id > n1.id);
+        let e = page(&mut a, OpponentAction::Move(MoveInput::San("Ke2".into())));
+        assert!(e.is_empty());
+        assert_eq!(a.game().history().len(), 1);
+        // A good move clears the notice.
+        page(&mut a, tap(Square::E7, Square::E5));
+        assert_eq!(a.companion_snapshot().notice, None);
+    }
+
+    #[test]
+    fn draw_offer_from_the_page_and_its_acceptance() {
+        let mut a = App::builder().build();
+        line(&mut a, "e4");
+        page(&mut a, tap(Square::E7, Square::E5));
+        let e = page(&mut a, OpponentAction::OfferDraw);
+        assert_eq!(said(&e), vec!["Black offers a draw."]);
+        assert_eq!(a.companion_snapshot().draw_offer, Some(Side::Black));
+        // The blind player declines; then offers, and the page accepts.
+        line(&mut a, "decline");
+        line(&mut a, "Nf3");
+        line(&mut a, "draw");
+        assert_eq!(a.companion_snapshot().draw_offer, Some(Side::White));
+        let e = page(&mut a, OpponentAction::AcceptDraw);
+        assert_eq!(said(&e), vec!["Draw by agreement, 1/2-1/2."]);
+        let end = a.companion_snapshot().end.expect("over");
+        assert_eq!(end.result, "1/2-1/2");
+        // Nothing more from the page once it is over.
+        let e = page(&mut a, tap(Square::B8, Square::C6));
+        assert!(e.is_empty());
+    }
+
+    #[test]
+    fn resigning_on_the_page_ends_the_game_for_the_opponent() {
+        let mut a = App::builder().build();
+        let e = page(&mut a, OpponentAction::Resign);
+        assert_eq!(said(&e), vec!["Black resigns. White wins, 1-0."]);
+        assert_eq!(
+            a.companion_snapshot().end.map(|e| e.result),
+            Some("1-0".into())
+        );
+    }
+
+    #[test]
+    fn declining_with_no_offer_is_shown_on_the_page() {
+        let mut a = App::builder().me(Color::Black).build();
+        let e = page(&mut a, OpponentAction::DeclineDraw);
+        assert!(e.is_empty());
+        assert_eq!(
+            a.companion_snapshot().notice.map(|n| n.text),
+            Some("There is no draw offer.".into())
+        );
+    }
+
+    #[test]
+    fn connected_and_disconnected_are_said() {
+        let mut a = App::builder().build();
+        let e = a.update(Msg::Companion(CompanionEvent::Connected), Instant::now());
+        assert_eq!(said(&e), vec!["The opponent's screen is connected."]);
+        let e = a.update(Msg::Companion(CompanionEvent::Disconnected), Instant::now());
+        assert_eq!(said(&e), vec!["The opponent's screen is disconnected."]);
+        let e = a.update(Msg::Companion(CompanionEvent::Paired), Instant::now());
+        assert!(e.is_empty());
+    }
+
+    #[test]
+    fn the_address_and_code_are_said_and_release_needs_a_running_page() {
+        let mut a = App::builder().build();
+        assert_eq!(
+            line(&mut a, "release"),
+            vec!["No opponent's screen is running."]
+        );
+        let e = a.update(
+            Msg::CompanionChosen(CompanionChoice::Ready {
+                address: "http://192.0.2.1:8421/".into(),
+                code: Some("4712".into()),
+            }),
+            Instant::now(),
+        );
+        assert_eq!(
+            said(&e),
+            vec![
+                "The opponent's screen: open http://192.0.2.1:8421/ in a browser. Pairing code 4 7 1 2."
+            ]
+        );
+        let e = a.update(Msg::Line("release".into()), Instant::now());
+        assert_eq!(e, vec![Effect::CompanionRelease]);
+        let e = a.update(
+            Msg::CompanionReleased {
+                code: Some("0815".into()),
+            },
+            Instant::now(),
+        );
+        assert_eq!(
+            said(&e),
+            vec!["The opponent's screen is free for another opponent. New pairing code 0 8 1 5."]
+        );
+    }
+
+    #[test]
+    fn check_flashes_on_the_page_once_per_check() {
+        let mut a = App::builder().build();
+        for m in ["e4", "f6", "d4", "g5"] {
+            line(&mut a, m);
+        }
+        assert_eq!(a.companion_snapshot().flash, None);
+        line(&mut a, "Qh5");
+        let f = a.companion_snapshot().flash.expect("a flash");
+        assert_eq!(f.kind, FlashKind::Check);
+        assert!(a.companion_snapshot().check);
+        assert_eq!(
+            a.companion_snapshot().flash,
+            Some(f),
+            "the same flash, not a new one"
+        );
+    }
+
+    #[test]
+    fn the_tactile_board_awaits_the_opponents_move_from_the_page() {
+        use crate::board::sim::SimBoard;
+        use crate::board::transport::LinkEvent;
+        use crate::board::{BoardSession, Protocol, TrackerConfig};
+        let mut a = App::builder().build();
+        assert_eq!(a.companion_snapshot().tactile, Tactile::None);
+        a.attach_board(BoardSession::new(
+            Protocol::Dgt,
+            TrackerConfig::default(),
+            a.game().position(),
+            false,
+        ));
+        let now = Instant::now();
+        assert_eq!(a.companion_snapshot().tactile, Tactile::Disconnected);
+        a.update(Msg::Board(LinkEvent::Connected), now);
+        let sim = SimBoard::new(Protocol::Dgt, shakmaty::Board::new());
+        a.update(Msg::Board(LinkEvent::Bytes(sim.dump())), now);
+        assert_eq!(a.companion_snapshot().tactile, Tactile::Agrees);
+        a.me = Color::Black;
+        page(&mut a, tap(Square::E2, Square::E4));
+        let t = a.companion_snapshot().tactile;
+        assert!(
+            matches!(&t, Tactile::Awaiting { san } if san == "e4")
+                || matches!(&t, Tactile::Differs { squares } if squares.len() == 2),
+            "{t:?}"
+        );
+    }
+}

@@ -1,0 +1,965 @@
+//! Pairing and safety, sans-IO: who may watch, who may act, how often.
+//! [`Gate::decide`] takes a parsed request, the peer's address and `now`
+//! and says what to answer and what (if anything) the app must hear.  The
+//! server only carries bytes.
+//!
+//! Rules:
+//! - On loopback no code is needed; on any other address a pairing code
+//!   (four digits, said and printed by hector) is needed to act and, unless
+//!   `view_without_code`, to watch.
+//! - One opponent at a time.  A second is refused (and may watch) until the
+//!   blind player releases the first ([`Gate::release`]).
+//! - Every address has a token bucket; wrong codes lock pairing for a
+//!   while; the Host header must name this server (no DNS rebinding), and
+//!   an Origin, when sent, must be this page.
+
+use std::collections::HashMap;
+use std::net::{IpAddr, SocketAddr};
+use std::time::{Duration, Instant};
+
+use super::request::{ApiRequest, OpponentAction, RequestError, Route};
+
+/// Limits; the defaults suit a phone on a tournament table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Requests an address may make at once…
+    pub burst: u32,
+    /// …and per second after that.
+    pub per_second: u32,
+    /// Wrong codes (from anyone) before pairing locks…
+    pub wrong_codes: u32,
+    /// …for this long.
+    pub lockout: Duration,
+    /// Pages watching at once (the opponent's included).
+    pub max_watchers: usize,
+    /// How long the opponent's page may be gone before the blind player
+    /// hears it is disconnected (a reload does not count).
+    pub disconnect_grace: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            burst: 30,
+            per_second: 10,
+            wrong_codes: 5,
+            lockout: Duration::from_secs(60),
+            max_watchers: 16,
+            disconnect_grace: Duration::from_secs(3),
+        }
+    }
+}
+
+/// How the gate is set up.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GateConfig {
+    /// The address the server listens on (decides whether a code is needed
+    /// and which Host headers are this server).
+    pub listen: SocketAddr,
+    /// Watching without the code on a non-loopback address.
+    pub view_without_code: bool,
+    /// Ask for the code on loopback too (a shared computer).
+    pub require_code: bool,
+    pub limits: Limits,
+}
+
+/// A seat a browser holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    Opponent,
+    Watcher,
+}
+
+/// What the app hears from the companion.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CompanionEvent {
+    /// A page paired as the opponent.
+    Paired,
+    /// The opponent's page is showing the game (first push channel open).
+    Connected,
+    /// The opponent's page has been gone for the grace time.
+    Disconnected,
+    /// The opponent pressed "Leave": the seat is free again.
+    Left,
+    /// The opponent did something.
+    Action(OpponentAction),
+}
+
+/// The answer to one request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Answer {
+    /// The embedded page.
+    Page,
+    /// `{"code_required": …, "can_watch": …, "role": …}`: whether a code
+    /// is needed, whether watching needs none, and the seat of the token
+    /// sent (none after a hector restart or a release: pair again).
+    Info {
+        code_required: bool,
+        can_watch: bool,
+        role: Option<Role>,
+    },
+    /// The current state as JSON.
+    State,
+    /// Open the push channel for this seat (`None`: an anonymous watcher).
+    Stream { token: Option<String> },
+    /// Paired: the token and the seat.
+    Paired { token: String, role: Role },
+    /// The action was passed to the app (its effect arrives in the next
+    /// snapshot).
+    Accepted,
+    /// Refused: nothing changed.
+    Refused(RequestError),
+}
+
+impl Answer {
+    pub fn status(&self) -> u16 {
+        match self {
+            Answer::Refused(e) => e.status(),
+            Answer::Accepted => 202,
+            _ => 200,
+        }
+    }
+}
+
+/// A source of randomness for codes and tokens (the OS in the server, a
+/// fixed sequence in tests).
+pub type Entropy = Box<dyn FnMut(&mut [u8]) + Send>;
+
+/// The OS's randomness.  Falls back to the time and the address of a local
+/// when the OS cannot give any (never seen on Linux).
+pub fn os_entropy() -> Entropy {
+    Box::new(|buf: &mut [u8]| {
+        if getrandom::fill(buf).is_err() {
+            let seed = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_nanos())
+                .unwrap_or(0);
+            let mut x = seed ^ (buf.as_ptr() as u128);
+            for b in buf.iter_mut() {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                *b = (x >> 64) as u8;
+            }
+        }
+    })
+}
+
+struct Bucket {
+    tokens: f64,
+    at: Instant,
+}
+
+/// The state of pairing and limits.
+pub struct Gate {
+    config: GateConfig,
+    entropy: Entropy,
+    code: Option<String>,
+    opponent: Option<String>,
+    watchers: Vec<String>,
+    /// Open push channels of the opponent's token.
+    opponent_streams: usize,
+    /// Open push channels of everyone.
+    streams: usize,
+    /// The opponent's page is shown (Connected said, Disconnected not yet).
+    connected: bool,
+    /// When the opponent's last push channel closed.
+    gone_since: Option<Instant>,
+    wrong_codes: Vec<Instant>,
+    buckets: HashMap<IpAddr, Bucket>,
+}
+
+impl Gate {
+    pub fn new(config: GateConfig, mut entropy: Entropy) -> Gate {
+        let needed = config.require_code || !config.listen.ip().is_loopback();
+        let code = needed.then(|| new_code(&mut entropy));
+        Gate {
+            config,
+            entropy,
+            code,
+            opponent: None,
+            watchers: Vec::new(),
+            opponent_streams: 0,
+            streams: 0,
+            connected: false,
+            gone_since: None,
+            wrong_codes: Vec::new(),
+            buckets: HashMap::new(),
+        }
+    }
+
+    /// The pairing code, when one is needed (not on loopback).
+    pub fn code(&self) -> Option<&str> {
+        self.code.as_deref()
+    }
+
+    /// True while an opponent holds the seat.
+    pub fn paired(&self) -> bool {
+        self.opponent.is_some()
+    }
+
+    /// True while the opponent's page is showing the game.
+    pub fn connected(&self) -> bool {
+        self.connected
+    }
+
+    /// Whether a token is the opponent's (for the push channel's role).
+    pub fn role_of(&self, token: Option<&str>) -> Option<Role> {
+        let token = token?;
+        if self.opponent.as_deref() == Some(token) {
+            Some(Role::Opponent)
+        } else if self.watchers.iter().any(|w| w == token) {
+            Some(Role::Watcher)
+        } else {
+            None
+        }
+    }
+
+    /// The blind player frees the seat: the paired page can no longer act
+    /// (it keeps watching only where watching needs no code), and a new code
+    /// is made so the old one is worthless.
+    pub fn release(&mut self) -> Vec<CompanionEvent> {
+        let mut out = Vec::new();
+        if self.opponent.take().is_some() && self.connected {
+            out.push(CompanionEvent::Disconnected);
+        }
+        self.connected = false;
+        self.opponent_streams = 0;
+        self.gone_since = None;
+        self.watchers.clear();
+        if self.code.is_some() {
+            self.code = Some(new_code(&mut self.entropy));
+        }
+        out
+    }
+
+    /// Decide one request.
+    pub fn decide(
+        &mut self,
+        peer: IpAddr,
+        request: Result<ApiRequest, RequestError>,
+        now: Instant,
+    ) -> (Answer, Vec<CompanionEvent>) {
+        if !self.take_token(peer, now) {
+            return (Answer::Refused(RequestError::TooManyRequests), Vec::new());
+        }
+        let request = match request {
+            Ok(r) => r,
+            Err(e) => return (Answer::Refused(e), Vec::new()),
+        };
+        if let Err(e) = self.check_host_and_origin(&request) {
+            return (Answer::Refused(e), Vec::new());
+        }
+        let code_required = self.code.is_some();
+        let can_watch_freely = !code_required || self.config.view_without_code;
+        let role = self.role_of(request.token.as_deref());
+        match request.route {
+            Route::Page => (Answer::Page, Vec::new()),
+            Route::Info => (
+                Answer::Info {
+                    code_required,
+                    can_watch: can_watch_freely,
+                    role,
+                },
+                Vec::new(),
+            ),
+            Route::State | Route::Events => {
+                if role.is_none() && !can_watch_freely {
+                    return (Answer::Refused(RequestError::CodeNeededToWatch), Vec::new());
+                }
+                if request.route == Route::State {
+                    return (Answer::State, Vec::new());
+                }
+                if self.streams >= self.config.limits.max_watchers {
+                    return (Answer::Refused(RequestError::TooManyWatchers), Vec::new());
+                }
+                let token = role.and(request.token);
+                (Answer::Stream { token }, Vec::new())
+            }
+            Route::Pair { code, watch } => self.pair(&code, watch, now),
+            Route::Act(action) => match role {
+                Some(Role::Opponent) => (Answer::Accepted, vec![CompanionEvent::Action(action)]),
+                Some(Role::Watcher) => {
+                    (Answer::Refused(RequestError::WatcherCannotAct), Vec::new())
+                }
+                None => (Answer::Refused(RequestError::NotPaired), Vec::new()),
+            },
+            Route::Bye => match role {
+                Some(Role::Opponent) => {
+                    self.opponent = None;
+                    self.connected = false;
+                    self.opponent_streams = 0;
+                    self.gone_since = None;
+                    (Answer::Accepted, vec![CompanionEvent::Left])
+                }
+                Some(Role::Watcher) => {
+                    let token = request.token.unwrap_or_default();
+                    self.watchers.retain(|w| *w != token);
+                    (Answer::Accepted, Vec::new())
+                }
+                None => (Answer::Refused(RequestError::NotPaired), Vec::new()),
+            },
+        }
+    }
+
+    fn pair(&mut self, code: &str, watch: bool, now: Instant) -> (Answer, Vec<CompanionEvent>) {
+        let lockout = self.config.limits.lockout;
+        self.wrong_codes
+            .retain(|t| now.saturating_duration_since(*t) < lockout);
+        if let Some(expected) = &self.code {
+            if self.wrong_codes.len() >= self.config.limits.wrong_codes as usize {
+                return (Answer::Refused(RequestError::PairingLocked), Vec::new());
+            }
+            let given: String = code.chars().filter(|c| !c.is_whitespace()).collect();
+            if !constant_time_eq(given.as_bytes(), expected.as_bytes()) {
+                self.wrong_codes.push(now);
+                return (Answer::Refused(RequestError::WrongCode), Vec::new());
+            }
+        }
+        if !watch && self.opponent.is_some() {
+            return (Answer::Refused(RequestError::SeatTaken), Vec::new());
+        }
+        let token = new_token(&mut self.entropy);
+        if watch {
+            if self.watchers.len() >= self.config.limits.max_watchers {
+                self.watchers.remove(0);
+            }
+            self.watchers.push(token.clone());
+            (
+                Answer::Paired {
+                    token,
+                    role: Role::Watcher,
+                },
+                Vec::new(),
+            )
+        } else {
+            self.opponent = Some(token.clone());
+            (
+                Answer::Paired {
+                    token,
+                    role: Role::Opponent,
+                },
+                vec![CompanionEvent::Paired],
+            )
+        }
+    }
+
+    /// A push channel opened for `token` (as answered by [`Answer::Stream`]).
+    pub fn stream_opened(&mut self, token: Option<&str>) -> Vec<CompanionEvent> {
+        self.streams += 1;
+        if self.role_of(token) == Some(Role::Opponent) {
+            self.opponent_streams += 1;
+            self.gone_since = None;
+            if !self.connected {
+                self.connected = true;
+                return vec![CompanionEvent::Connected];
+            }
+        }
+        Vec::new()
+    }
+
+    /// A push channel closed (the page went away or the network dropped).
+    pub fn stream_closed(&mut self, token: Option<&str>, now: Instant) {
+        self.streams = self.streams.saturating_sub(1);
+        if self.role_of(token) == Some(Role::Opponent) {
+            self.opponent_streams = self.opponent_streams.saturating_sub(1);
+            if self.opponent_streams == 0 {
+                self.gone_since = Some(now);
+            }
+        }
+    }
+
+    /// When [`Gate::tick`] next has something to do.
+    pub fn next_deadline(&self) -> Option<Instant> {
+        self.gone_since
+            .filter(|_| self.connected)
+            .map(|t| t + self.config.limits.disconnect_grace)
+    }
+
+    /// Time passes: the opponent's page gone for the grace time is
+    /// disconnected.
+    pub fn tick(&mut self, now: Instant) -> Vec<CompanionEvent> {
+        match self.next_deadline() {
+            Some(deadline) if now >= deadline => {
+                self.connected = false;
+                self.gone_since = None;
+                vec![CompanionEvent::Disconnected]
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    fn take_token(&mut self, peer: IpAddr, now: Instant) -> bool {
+        let limits = self.config.limits;
+        if self.buckets.len() > 1024 {
+            // Forget addresses that have been quiet long enough to be full.
+            self.buckets
+                .retain(|_, b| now.saturating_duration_since(b.at) < Duration::from_secs(10));
+        }
+        let bucket = self.buckets.entry(peer).or_insert(Bucket {
+            tokens: f64::from(limits.burst),
+            at: now,
+        });
+        let elapsed = now.saturating_duration_since(bucket.at).as_secs_f64();
+        bucket.tokens =
+            (bucket.tokens + elapsed * f64::from(limits.per_second)).min(f64::from(limits.burst));
+        bucket.at = now;
+        if bucket.tokens >= 1.0 {
+            bucket.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn check_host_and_origin(&self, request: &ApiRequest) -> Result<(), RequestError> {
+        let listen = self.config.listen;
+        // On loopback only loopback names: a web site that points its own
+        // name at 127.0.0.1 (DNS rebinding) sends its own name as Host.
+        if listen.ip().is_loopback() {
+            let host = request.host.as_deref().ok_or(RequestError::BadHost)?;
+            if !is_loopback_host(host, listen.port()) {
+                return Err(RequestError::BadHost);
+            }
+        }
+        if let (Some(origin), Some(host)) = (&request.origin, &request.host) {
+            let origin_host = origin
+                .strip_prefix("http://")
+                .unwrap_or("")
+                .trim_end_matches('/');
+            if !origin_host.eq_ignore_ascii_case(host) {
+                return Err(RequestError::BadOrigin);
+            }
+        }
+        Ok(())
+    }
+}
+
+fn is_loopback_host(host: &str, port: u16) -> bool {
+    let (name, host_port) = match host.rsplit_once(':') {
+        Some((n, p)) if !n.ends_with(':') && !p.contains(']') => (n, p.parse::<u16>().ok()),
+        _ => (host, None),
+    };
+    if host_port.is_some_and(|p| p != port) {
+        return false;
+    }
+    let name = name.trim_start_matches('[').trim_end_matches(']');
+    name.eq_ignore_ascii_case("localhost")
+        || name
+            .parse::<IpAddr>()
+            .map(|ip| ip.is_loopback())
+            .unwrap_or(false)
+}
+
+fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+fn new_code(entropy: &mut Entropy) -> String {
+    let mut b = [0u8; 4];
+    entropy(&mut b);
+    format!("{:04}", u32::from_le_bytes(b) % 10_000)
+}
+
+fn new_token(entropy: &mut Entropy) -> String {
+    let mut b = [0u8; 16];
+    entropy(&mut b);
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::companion::request::{MoveInput, parse};
+    use proptest::prelude::*;
+
+    fn counting_entropy() -> Entropy {
+        let mut n = 0u8;
+        Box::new(move |buf: &mut [u8]| {
+            for b in buf.iter_mut() {
+                n = n.wrapping_add(37);
+                *b = n;
+            }
+        })
+    }
+
+    fn gate(listen: &str, view_without_code: bool) -> Gate {
+        Gate::new(
+            GateConfig {
+                listen: listen.parse().unwrap(),
+                view_without_code,
+                require_code: false,
+                limits: Limits::default(),
+            },
+            counting_entropy(),
+        )
+    }
+
+    const PEER: IpAddr = IpAddr::V4(std::net::Ipv4Addr::new(192, 0, 2, 7));
+    const LOCAL: IpAddr = IpAddr::V4(std::net::Ipv4Addr::LOCALHOST);
+
+    #[allow(clippy::too_many_arguments)]
+    fn req(
+        g: &mut Gate,
+        peer: IpAddr,
+        host: &str,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: &str,
+        now: Instant,
+    ) -> (Answer, Vec<CompanionEvent>) {
+        let mut headers = vec![("Host", host), ("Content-Type", "application/json")];
+        if let Some(t) = token {
+            headers.push(("X-Hector-Token", t));
+        }
+        let parsed = parse(method, path, &headers, body.as_bytes());
+        g.decide(peer, parsed, now)
+    }
+
+    fn paired_token(a: &Answer) -> String {
+        match a {
+            Answer::Paired { token, .. } => token.clone(),
+            other => panic!("not paired: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn loopback_needs_no_code_and_one_opponent_at_a_time() {
+        let now = Instant::now();
+        let mut g = gate("127.0.0.1:8421", false);
+        assert_eq!(g.code(), None);
+        let host = "127.0.0.1:8421";
+        let (a, ev) = req(&mut g, LOCAL, host, "POST", "/api/pair", None, "{}", now);
+        let t1 = paired_token(&a);
+        assert_eq!(ev, vec![CompanionEvent::Paired]);
+        let (a, ev) = req(&mut g, LOCAL, host, "POST", "/api/pair", None, "{}", now);
+        assert_eq!(a, Answer::Refused(RequestError::SeatTaken));
+        assert!(ev.is_empty());
+        let (a, ev) = req(
+            &mut g,
+            LOCAL,
+            host,
+            "POST",
+            "/api/move",
+            Some(&t1),
+            r#"{"san":"e4"}"#,
+            now,
+        );
+        assert_eq!(a, Answer::Accepted);
+        assert_eq!(
+            ev,
+            vec![CompanionEvent::Action(OpponentAction::Move(
+                MoveInput::San("e4".into())
+            ))]
+        );
+        // Released: the old token can no longer act; a new opponent may pair.
+        g.release();
+        let (a, _) = req(
+            &mut g,
+            LOCAL,
+            host,
+            "POST",
+            "/api/move",
+            Some(&t1),
+            r#"{"san":"e4"}"#,
+            now,
+        );
+        assert_eq!(a, Answer::Refused(RequestError::NotPaired));
+        let (a, _) = req(&mut g, LOCAL, host, "POST", "/api/pair", None, "{}", now);
+        assert!(matches!(
+            a,
+            Answer::Paired {
+                role: Role::Opponent,
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn loopback_refuses_foreign_host_names() {
+        let now = Instant::now();
+        let mut g = gate("127.0.0.1:8421", false);
+        for bad in [
+            "evil.example:8421",
+            "127.0.0.1:9999",
+            "",
+            "localhost.evil:8421",
+        ] {
+            let (a, _) = req(&mut g, LOCAL, bad, "GET", "/", None, "", now);
+            assert_eq!(a, Answer::Refused(RequestError::BadHost), "{bad}");
+        }
+        for good in [
+            "127.0.0.1:8421",
+            "localhost:8421",
+            "LOCALHOST",
+            "[::1]:8421",
+            "127.0.0.1",
+        ] {
+            let (a, _) = req(&mut g, LOCAL, good, "GET", "/", None, "", now);
+            assert_eq!(a, Answer::Page, "{good}");
+        }
+    }
+
+    #[test]
+    fn other_sites_cannot_act() {
+        let now = Instant::now();
+        let mut g = gate("127.0.0.1:8421", false);
+        let headers = [
+            ("Host", "127.0.0.1:8421"),
+            ("Origin", "http://evil.example"),
+            ("Content-Type", "application/json"),
+        ];
+        let (a, ev) = g.decide(LOCAL, parse("POST", "/api/pair", &headers, b"{}"), now);
+        assert_eq!(a, Answer::Refused(RequestError::BadOrigin));
+        assert!(ev.is_empty() && !g.paired());
+    }
+
+    #[test]
+    fn network_address_needs_the_code_to_act_and_watch() {
+        let now = Instant::now();
+        let mut g = gate("0.0.0.0:8421", false);
+        let code = g.code().unwrap().to_owned();
+        assert_eq!(code.len(), 4);
+        let host = "192.0.2.1:8421";
+        let (a, _) = req(&mut g, PEER, host, "GET", "/events", None, "", now);
+        assert_eq!(a, Answer::Refused(RequestError::CodeNeededToWatch));
+        let (a, _) = req(&mut g, PEER, host, "GET", "/api/info", None, "", now);
+        assert_eq!(
+            a,
+            Answer::Info {
+                code_required: true,
+                can_watch: false,
+                role: None
+            }
+        );
+        let wrong = if code == "0000" { "1111" } else { "0000" };
+        let (a, ev) = req(
+            &mut g,
+            PEER,
+            host,
+            "POST",
+            "/api/pair",
+            None,
+            &format!(r#"{{"code":"{wrong}"}}"#),
+            now,
+        );
+        assert_eq!(a, Answer::Refused(RequestError::WrongCode));
+        assert!(ev.is_empty() && !g.paired());
+        let (a, ev) = req(
+            &mut g,
+            PEER,
+            host,
+            "POST",
+            "/api/pair",
+            None,
+            &format!(r#"{{"code":" {code} "}}"#),
+            now,
+        );
+        let token = paired_token(&a);
+        assert_eq!(ev, vec![CompanionEvent::Paired]);
+        let (a, _) = req(
+            &mut g,
+            PEER,
+            host,
+            "GET",
+            &format!("/events?token={token}"),
+            None,
+            "",
+            now,
+        );
+        assert_eq!(
+            a,
+            Answer::Stream {
+                token: Some(token.clone())
+            }
+        );
+        // A second opponent with the right code is refused, may watch.
+        let (a, _) = req(
+            &mut g,
+            PEER,
+            host,
+            "POST",
+            "/api/pair",
+            None,
+            &format!(r#"{{"code":"{code}"}}"#),
+            now,
+        );
+        assert_eq!(a, Answer::Refused(RequestError::SeatTaken));
+        let (a, _) = req(
+            &mut g,
+            PEER,
+            host,
+            "POST",
+            "/api/pair",
+            None,
+            &format!(r#"{{"code":"{code}","watch":true}}"#),
+            now,
+        );
+        let watcher = paired_token(&a);
+        let (a, ev) = req(
+            &mut g,
+            PEER,
+            host,
+            "POST",
+            "/api/resign",
+            Some(&watcher),
+            r#"{"confirm":true}"#,
+            now,
+        );
+        assert_eq!(a, Answer::Refused(RequestError::WatcherCannotAct));
+        assert!(ev.is_empty());
+        // Release: a new code; the old one no longer pairs.
+        g.release();
+        assert_ne!(g.code(), Some(code.as_str()));
+        let (a, _) = req(
+            &mut g,
+            PEER,
+            host,
+            "POST",
+            "/api/pair",
+            None,
+            &format!(r#"{{"code":"{code}"}}"#),
+            now,
+        );
+        assert_eq!(a, Answer::Refused(RequestError::WrongCode));
+    }
+
+    #[test]
+    fn view_without_code_lets_anyone_watch_but_not_act() {
+        let now = Instant::now();
+        let mut g = gate("0.0.0.0:8421", true);
+        let (a, _) = req(&mut g, PEER, "h", "GET", "/events", None, "", now);
+        assert_eq!(a, Answer::Stream { token: None });
+        let (a, _) = req(
+            &mut g,
+            PEER,
+            "h",
+            "POST",
+            "/api/move",
+            None,
+            r#"{"san":"e4"}"#,
+            now,
+        );
+        assert_eq!(a, Answer::Refused(RequestError::NotPaired));
+    }
+
+    #[test]
+    fn wrong_codes_lock_pairing_for_a_while() {
+        let t0 = Instant::now();
+        let mut g = gate("0.0.0.0:8421", false);
+        let code = g.code().unwrap().to_owned();
+        let wrong = if code == "0000" { "1111" } else { "0000" };
+        for i in 0..5 {
+            let (a, _) = req(
+                &mut g,
+                PEER,
+                "h",
+                "POST",
+                "/api/pair",
+                None,
+                &format!(r#"{{"code":"{wrong}"}}"#),
+                t0 + Duration::from_secs(i),
+            );
+            assert_eq!(a, Answer::Refused(RequestError::WrongCode));
+        }
+        // Even the right code waits now.
+        let (a, _) = req(
+            &mut g,
+            PEER,
+            "h",
+            "POST",
+            "/api/pair",
+            None,
+            &format!(r#"{{"code":"{code}"}}"#),
+            t0 + Duration::from_secs(10),
+        );
+        assert_eq!(a, Answer::Refused(RequestError::PairingLocked));
+        let (a, _) = req(
+            &mut g,
+            PEER,
+            "h",
+            "POST",
+            "/api/pair",
+            None,
+            &format!(r#"{{"code":"{code}"}}"#),
+            t0 + Duration::from_secs(70),
+        );
+        assert!(matches!(a, Answer::Paired { .. }));
+    }
+
+    #[test]
+    fn rate_limit_per_address_refills() {
+        let t0 = Instant::now();
+        let mut g = gate("127.0.0.1:8421", false);
+        let h = "127.0.0.1:8421";
+        for _ in 0..30 {
+            assert_eq!(
+                req(&mut g, LOCAL, h, "GET", "/", None, "", t0).0,
+                Answer::Page
+            );
+        }
+        assert_eq!(
+            req(&mut g, LOCAL, h, "GET", "/", None, "", t0).0,
+            Answer::Refused(RequestError::TooManyRequests)
+        );
+        // Another address is not affected.
+        assert_eq!(
+            req(&mut g, PEER, h, "GET", "/", None, "", t0).0,
+            Answer::Page
+        );
+        // A second later ten more.
+        let t1 = t0 + Duration::from_secs(1);
+        for _ in 0..10 {
+            assert_eq!(
+                req(&mut g, LOCAL, h, "GET", "/", None, "", t1).0,
+                Answer::Page
+            );
+        }
+        assert_eq!(
+            req(&mut g, LOCAL, h, "GET", "/", None, "", t1).0,
+            Answer::Refused(RequestError::TooManyRequests)
+        );
+    }
+
+    #[test]
+    fn connected_then_disconnected_after_grace_reload_is_silent() {
+        let t0 = Instant::now();
+        let mut g = gate("127.0.0.1:8421", false);
+        let (a, _) = req(
+            &mut g,
+            LOCAL,
+            "localhost:8421",
+            "POST",
+            "/api/pair",
+            None,
+            "{}",
+            t0,
+        );
+        let token = paired_token(&a);
+        assert_eq!(
+            g.stream_opened(Some(&token)),
+            vec![CompanionEvent::Connected]
+        );
+        // A reload: closed and opened again within the grace time.
+        g.stream_closed(Some(&token), t0 + Duration::from_secs(1));
+        assert!(g.tick(t0 + Duration::from_secs(2)).is_empty());
+        assert!(g.stream_opened(Some(&token)).is_empty());
+        assert!(g.tick(t0 + Duration::from_secs(10)).is_empty());
+        // Gone for good.
+        g.stream_closed(Some(&token), t0 + Duration::from_secs(20));
+        assert_eq!(g.next_deadline(), Some(t0 + Duration::from_secs(23)));
+        assert!(g.tick(t0 + Duration::from_millis(22_999)).is_empty());
+        assert_eq!(
+            g.tick(t0 + Duration::from_secs(23)),
+            vec![CompanionEvent::Disconnected]
+        );
+        assert!(g.tick(t0 + Duration::from_secs(30)).is_empty());
+        // Back.
+        assert_eq!(
+            g.stream_opened(Some(&token)),
+            vec![CompanionEvent::Connected]
+        );
+    }
+
+    #[test]
+    fn watchers_are_counted_and_limited() {
+        let t0 = Instant::now();
+        let mut g = gate("127.0.0.1:8421", false);
+        for i in 0..16 {
+            let (a, _) = req(
+                &mut g,
+                IpAddr::V4(std::net::Ipv4Addr::new(127, 0, 0, i + 1)),
+                "localhost:8421",
+                "GET",
+                "/events",
+                None,
+                "",
+                t0,
+            );
+            assert_eq!(a, Answer::Stream { token: None });
+            assert!(g.stream_opened(None).is_empty());
+        }
+        let (a, _) = req(
+            &mut g,
+            LOCAL,
+            "localhost:8421",
+            "GET",
+            "/events",
+            None,
+            "",
+            t0,
+        );
+        assert_eq!(a, Answer::Refused(RequestError::TooManyWatchers));
+        g.stream_closed(None, t0);
+        let (a, _) = req(
+            &mut g,
+            LOCAL,
+            "localhost:8421",
+            "GET",
+            "/events",
+            None,
+            "",
+            t0,
+        );
+        assert_eq!(a, Answer::Stream { token: None });
+    }
+
+    #[test]
+    fn bye_frees_the_seat() {
+        let t0 = Instant::now();
+        let mut g = gate("127.0.0.1:8421", false);
+        let (a, _) = req(
+            &mut g,
+            LOCAL,
+            "localhost:8421",
+            "POST",
+            "/api/pair",
+            None,
+            "{}",
+            t0,
+        );
+        let token = paired_token(&a);
+        let (a, ev) = req(
+            &mut g,
+            LOCAL,
+            "localhost:8421",
+            "POST",
+            "/api/bye",
+            Some(&token),
+            "",
+            t0,
+        );
+        assert_eq!((a, ev), (Answer::Accepted, vec![CompanionEvent::Left]));
+        assert!(!g.paired());
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(500))]
+
+        /// Random sequences of requests from strangers (no token, wrong
+        /// codes, junk) never pair, never reach the app, never panic.
+        #[test]
+        fn strangers_change_nothing(
+            reqs in proptest::collection::vec(
+                (prop_oneof![Just("GET"), Just("POST"), Just("PUT")],
+                 prop_oneof![Just("/api/move"), Just("/api/pair"), Just("/api/resign"), Just("/api/draw"), Just("/events"), Just("/api/bye")],
+                 "[ -~]{0,40}",
+                 proptest::option::of("[0-9a-f]{0,32}"),
+                 0u64..5000),
+                1..40)
+        ) {
+            let t0 = Instant::now();
+            let mut g = gate("0.0.0.0:8421", false);
+            let code = g.code().unwrap().to_owned();
+            for (method, path, body, token, ms) in reqs {
+                if body.contains(&code) { continue; }
+                let (a, ev) = req(&mut g, PEER, "h", method, path, token.as_deref(), &body, t0 + Duration::from_millis(ms));
+                prop_assert!(ev.is_empty());
+                let let_in = matches!(a, Answer::Paired { .. } | Answer::Accepted | Answer::Stream { .. });
+                prop_assert!(!let_in, "a stranger got {:?}", a);
+            }
+            prop_assert!(!g.paired());
+        }
+    }
+}

@@ -1,0 +1,29 @@
+//! The companion board: the sighted (or deaf) opponent's side of an
+//! Appendix D game on their own screen.  hector serves one page, embedded in
+//! the binary, on `127.0.0.1:8421` by default; the opponent sees every move
+//! in large text and on a board and makes their own moves on it.
+//!
+//! - [`request`] — what a browser may ask, read from method, target,
+//!   headers and body by a pure function ([`request::parse`]); bounded
+//!   sizes; every refusal has a status and a sentence.
+//! - [`gate`] — pairing and safety, sans-IO ([`Gate`]): the pairing code
+//!   off loopback, one opponent at a time, watchers, rate limits, Host and
+//!   Origin checks, connected/disconnected with a grace time for reloads.
+//! - [`snapshot`] — the whole state the page shows ([`Snapshot`]), plain
+//!   data sent as JSON, built from the position and the app's fields.
+//! - [`server`] — tiny_http and Server-Sent Events around the two above
+//!   ([`CompanionServer`]).
+//! - `page.html` — the page (semantic HTML, an ARIA live region for the last
+//!   move, keyboard usable, no resources from the internet).
+
+pub mod gate;
+pub mod request;
+pub mod server;
+pub mod snapshot;
+
+pub use gate::{CompanionEvent, Gate, GateConfig, Limits};
+pub use request::{MoveInput, OpponentAction};
+pub use server::{CompanionConfig, CompanionServer, DEFAULT_LISTEN, PAGE};
+pub use snapshot::{
+    Clocks, Flash, FlashKind, GameEnd, LastMove, LegalMove, Notice, Side, Snapshot, Tactile,
+};

@@ -1,0 +1,429 @@
+//! A whole game through the real `hector` binary: the blind player moves
+//! on a simulated DGT board (a pseudo-terminal), the sighted opponent on
+//! the companion page in real headless Chromium.  Every move is checked on
+//! both sides: hector's announcement line, and the page's last-move text,
+//! words and board.  Also: a page reload mid-game, the opponent's screen
+//! said connected and disconnected, and the latency figures of issue 12
+//! (board move to page, tap to announcement).
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use hector::companion::snapshot::page_squares;
+use hector::{App, Master, Protocol, SimBoard, pseudo_board};
+use serde_json::json;
+use shakmaty::san::{San, SanPlus};
+use shakmaty::{Board, Chess, Move, Position};
+
+use crate::board_games::PTY_LOCK;
+use crate::browser::Browser;
+use crate::util::clean_config_dir;
+
+const WAIT: Duration = Duration::from_secs(6);
+
+fn epoch_ms(t: SystemTime) -> f64 {
+    t.duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs_f64() * 1000.0)
+        .unwrap_or(0.0)
+}
+
+/// `hector play --board dgt:PTY --companion 127.0.0.1:0`, its lines
+/// stamped with the time they were read.
+struct Hector {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<(SystemTime, String)>,
+    seen: Vec<String>,
+}
+
+impl Hector {
+    fn start(board: &str) -> Hector {
+        let dir = clean_config_dir();
+        let guard = PTY_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let mut child = Command::new(env!("CARGO_BIN_EXE_hector"))
+            .args(["play", "--board", board, "--companion", "127.0.0.1:0"])
+            .args(["--prompt", "never", "--speech", "print", "--no-sound"])
+            .env("XDG_CONFIG_HOME", &dir)
+            .env("HOME", &dir)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("hector starts");
+        drop(guard);
+        let stdin = child.stdin.take().expect("piped stdin");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send((SystemTime::now(), line)).is_err() {
+                    return;
+                }
+            }
+        });
+        Hector {
+            child,
+            stdin,
+            lines,
+            seen: Vec::new(),
+        }
+    }
+
+    fn next(&mut self, waiting_for: &str, wait: Duration) -> (SystemTime, String) {
+        match self.lines.recv_timeout(wait) {
+            Ok((t, line)) => {
+                self.seen.push(line.clone());
+                (t, line)
+            }
+            Err(_) => panic!(
+                "no line {waiting_for:?} within {wait:?}; all lines so far:\n{}",
+                self.seen.join("\n")
+            ),
+        }
+    }
+
+    /// The next line must be `want`; when it was read.
+    fn expect(&mut self, want: &str) -> SystemTime {
+        let (t, line) = self.next(want, WAIT);
+        assert_eq!(line, want, "all lines so far:\n{}", self.seen.join("\n"));
+        t
+    }
+
+    /// Skip lines until one equals `want`.
+    fn skip_to(&mut self, want: &str, wait: Duration) -> SystemTime {
+        loop {
+            let (t, line) = self.next(want, wait);
+            if line == want {
+                return t;
+            }
+        }
+    }
+
+    fn type_line(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").expect("hector reads its input");
+        self.stdin.flush().expect("flush");
+    }
+
+    fn quit(mut self) {
+        self.type_line("quit");
+        self.skip_to("Goodbye.", WAIT);
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Hector {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The tactile board on the master end of the pseudo-terminal.
+struct Tactile {
+    master: Master,
+    sim: SimBoard,
+}
+
+impl Tactile {
+    /// Make the move with the hand; when its last message was written.
+    fn play(&mut self, pos: &Chess, m: Move) -> SystemTime {
+        let mut t = SystemTime::now();
+        for bytes in self.sim.play(pos, m, false) {
+            self.master.write_all(&bytes).expect("write to the board");
+            t = SystemTime::now();
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        t
+    }
+}
+
+/// One game's both sides, and what hector says.
+struct Game {
+    hector: Hector,
+    board: Tactile,
+    browser: Browser,
+    page: u64,
+    url: String,
+    pos: Chess,
+    words: App,
+}
+
+/// Record on the page when the last move's text changes and when a square
+/// is tapped (epoch milliseconds, the same clock the test reads).
+const PROBE: &str = "(() => {
+  window.__seen = []; window.__taps = [];
+  const el = document.getElementById('last-san');
+  new MutationObserver(() => window.__seen.push([el.textContent, performance.timeOrigin + performance.now()]))
+    .observe(el, {childList: true, characterData: true, subtree: true});
+  document.getElementById('board').addEventListener('click',
+    () => window.__taps.push(performance.timeOrigin + performance.now()), true);
+  return true;
+})()";
+
+impl Game {
+    fn start() -> Game {
+        let (master, path) = {
+            let _g = PTY_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+            pseudo_board().expect("a pseudo-terminal")
+        };
+        let mut hector = Hector::start(&format!("dgt:{path}"));
+        let (_, first) = hector.next("the companion's address", WAIT);
+        let url = first
+            .strip_prefix("The opponent's screen: open ")
+            .and_then(|r| r.strip_suffix(" in a browser."))
+            .unwrap_or_else(|| panic!("the address is said first: {first:?}"))
+            .to_owned();
+        assert!(url.starts_with("http://127.0.0.1:"), "{url}");
+        hector.expect("New game. White to move.");
+        hector.expect("Board connected.");
+        let mut board = Tactile {
+            master,
+            sim: SimBoard::new(Protocol::Dgt, Board::new()),
+        };
+        let dump = board.sim.dump();
+        board.master.write_all(&dump).expect("write to the board");
+        let mut browser = Browser::start();
+        let page = browser.new_page(&url);
+        browser.wait_text(page, "#seat", "You play this game.");
+        hector.skip_to("The opponent's screen is connected.", WAIT);
+        browser.eval(page, PROBE);
+        Game {
+            hector,
+            board,
+            browser,
+            page,
+            url,
+            pos: Chess::default(),
+            words: App::builder().build(),
+        }
+    }
+
+    fn mv(&self, san: &str) -> Move {
+        san.parse::<San>()
+            .ok()
+            .and_then(|s| s.to_move(&self.pos).ok())
+            .unwrap_or_else(|| panic!("{san} is legal"))
+    }
+
+    fn said(&self, m: Move) -> String {
+        self.words.phraser().say_move(&self.pos, m)
+    }
+
+    /// The page shows `m` (just played from `before`) as the last move, in
+    /// SAN and words, and the board with it; when it first showed the SAN.
+    fn page_shows(&mut self, before: &Chess, m: Move, words: &str) -> f64 {
+        let san = SanPlus::from_move(before.clone(), m).to_string();
+        let (p, b) = (self.page, &mut self.browser);
+        b.cmd(json!({"op": "eval", "page": p, "js": format!(
+            "new Promise((ok, no) => {{ const t0 = Date.now(); (function w() {{ \
+               if (document.getElementById('last-san').textContent === {san:?}) return ok(true); \
+               if (Date.now() - t0 > 5000) return no(new Error('page shows ' + document.getElementById('last-san').textContent)); \
+               setTimeout(w, 5); }})(); }})")}));
+        assert_eq!(b.text(p, "#last-words"), words);
+        let (from, to) = page_squares(&m, before.turn());
+        let piece = self
+            .pos
+            .board()
+            .piece_at(to)
+            .map(|pc| pc.char().to_string());
+        let sel = format!("[data-square={to}]");
+        assert_eq!(
+            b.attr(p, &sel, "data-piece"),
+            piece,
+            "{san}: the piece on {to}"
+        );
+        assert_eq!(
+            b.attr(p, &format!("[data-square={from}]"), "data-piece")
+                .as_deref(),
+            Some("")
+        );
+        let seen = b.eval(
+            p,
+            &format!(
+                "(window.__seen || []).filter(s => s[0] === {san:?}).map(s => s[1]).pop() || 0"
+            ),
+        );
+        seen.as_f64().unwrap_or(0.0)
+    }
+
+    /// The blind player's move on the tactile board: announced, shown.
+    /// (board write → page, announcement → page) in ms.
+    fn on_board(&mut self, m: Move) -> (f64, f64) {
+        let words = self.said(m);
+        let before = self.pos.clone();
+        let written = self.board.play(&before, m);
+        let said_at = self.hector.expect(&words);
+        self.pos.play_unchecked(m);
+        let shown = self.page_shows(&before, m, &words);
+        (shown - epoch_ms(written), shown - epoch_ms(said_at))
+    }
+
+    /// The opponent's move tapped on the page: announced (the first line),
+    /// then made on the tactile board and confirmed.  Tap → announcement in
+    /// ms.
+    fn on_page(&mut self, m: Move) -> f64 {
+        let words = self.said(m);
+        let before = self.pos.clone();
+        let (from, to) = page_squares(&m, before.turn());
+        let p = self.page;
+        self.browser.click(p, &format!("[data-square={from}]"));
+        self.browser.click(p, &format!("[data-square={to}]"));
+        let said_at = self.hector.expect(&words);
+        let tap = self
+            .browser
+            .eval(p, "window.__taps[window.__taps.length - 1] || 0")
+            .as_f64()
+            .unwrap_or(0.0);
+        self.pos.play_unchecked(m);
+        self.page_shows(&before, m, &words);
+        // Awaited on the tactile board, until the blind player makes it.
+        self.browser.wait_text(
+            p,
+            "#tactile",
+            &format!("Waiting for {}", SanPlus::from_move(before.clone(), m)),
+        );
+        self.board.play(&before, m);
+        self.hector.skip_to(&format!("Done: {words}."), WAIT);
+        self.browser
+            .wait_text(p, "#tactile", "The player's board agrees with the game.");
+        epoch_ms(said_at) - tap
+    }
+}
+
+fn percentile(v: &[f64], p: f64) -> f64 {
+    let mut v = v.to_vec();
+    v.sort_by(|a, b| a.total_cmp(b));
+    let i = ((v.len() as f64 - 1.0) * p).round() as usize;
+    v.get(i).copied().unwrap_or(f64::NAN)
+}
+
+#[test]
+fn a_game_between_the_tactile_board_and_the_page() {
+    let mut g = Game::start();
+    let script = [
+        ("e4", true),
+        ("e5", false),
+        ("Nf3", true),
+        ("Nc6", false),
+        ("Bb5", true),
+        ("a6", false),
+    ];
+    for (san, board) in script {
+        let m = g.mv(san);
+        if board {
+            g.on_board(m);
+        } else {
+            g.on_page(m);
+        }
+    }
+    // A reload mid-game: the whole state again, still the opponent; the
+    // blind player hears nothing of it.
+    g.browser.reload(g.page);
+    g.browser.wait_text(g.page, "#last-san", "a6");
+    g.browser.wait_text(g.page, "#seat", "You play this game.");
+    g.browser.eval(g.page, PROBE);
+    for (san, board) in [("Ba4", true), ("Nf6", false), ("O-O", true), ("Be7", false)] {
+        let m = g.mv(san);
+        if board {
+            g.on_board(m);
+        } else {
+            g.on_page(m);
+        }
+    }
+    // A typed move on the page.
+    let before = g.pos.clone();
+    let m = g.mv("Re1");
+    g.on_board(m);
+    let _ = before;
+    let m = g.mv("b5");
+    let words = g.said(m);
+    g.browser.fill(g.page, "#san", "b5");
+    g.browser.press(g.page, "#san", "Enter");
+    g.hector.expect(&words);
+    let before = g.pos.clone();
+    g.pos.play_unchecked(m);
+    g.page_shows(&before, m, &words);
+    g.board.play(&before, m);
+    g.hector.skip_to(&format!("Done: {words}."), WAIT);
+    // Not the opponent's move: the page says so, hector says nothing.
+    g.browser.click(g.page, "[data-square=b5]");
+    g.browser
+        .wait_text(g.page, "#notice", "It is the player's move.");
+    // The opponent resigns on the page.
+    g.browser.click(g.page, "#resign");
+    g.hector.expect("Black resigns. White wins, 1-0.");
+    g.browser.wait_text(g.page, "#end", "Result 1-0");
+    assert!(g.browser.errors().is_empty());
+    // The opponent closes the page: said after the grace time.
+    g.browser.cmd(json!({"op": "close_page", "page": g.page}));
+    g.hector.skip_to(
+        "The opponent's screen is disconnected.",
+        Duration::from_secs(10),
+    );
+    let _ = &g.url;
+    g.hector.quit();
+}
+
+/// Issue 12's figures: a game of varied legal moves, the blind player's on
+/// the tactile board, the opponent's tapped on the page.  Prints p50/p99;
+/// fails only beyond 10× the target (a loaded test machine is not a
+/// benchmark).  More moves: HECTOR_COMPANION_PLIES=200.
+#[test]
+fn latency_board_to_page_and_tap_to_announcement() {
+    let plies: usize = std::env::var("HECTOR_COMPANION_PLIES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(24);
+    let mut g = Game::start();
+    let (mut board_to_page, mut said_to_page, mut tap_to_said) =
+        (Vec::new(), Vec::new(), Vec::new());
+    let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+    for ply in 0..plies {
+        if g.pos.is_game_over() {
+            break;
+        }
+        // Varied legal moves without promotions (the page would ask for
+        // the piece) and without repeating forever.
+        let moves: Vec<Move> = g
+            .pos
+            .legal_moves()
+            .into_iter()
+            .filter(|m| m.promotion().is_none())
+            .collect();
+        if moves.is_empty() {
+            break;
+        }
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let m = moves[(seed % moves.len() as u64) as usize];
+        if ply % 2 == 0 {
+            let (a, b) = g.on_board(m);
+            board_to_page.push(a);
+            said_to_page.push(b);
+        } else {
+            tap_to_said.push(g.on_page(m));
+        }
+        if g.pos.is_game_over() {
+            break;
+        }
+    }
+    let report = |name: &str, v: &[f64]| {
+        eprintln!(
+            "companion latency {name}: n={} p50={:.1} ms p99={:.1} ms max={:.1} ms",
+            v.len(),
+            percentile(v, 0.5),
+            percentile(v, 0.99),
+            percentile(v, 1.0)
+        );
+    };
+    report("board move -> page shows it", &board_to_page);
+    report("announcement -> page shows it", &said_to_page);
+    report("tap -> announcement", &tap_to_said);
+    assert!(!tap_to_said.is_empty() && !board_to_page.is_empty());
+    assert!(percentile(&tap_to_said, 0.99) < 500.0, "{tap_to_said:?}");
+    assert!(percentile(&said_to_page, 0.99) < 500.0, "{said_to_page:?}");
+    g.hector.quit();
+}

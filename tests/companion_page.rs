@@ -1,0 +1,284 @@
+//! The companion page in real headless Chromium against the real server,
+//! fed by a state the test makes (the app is not involved): the page shows
+//! the last move and the board, a tap and a typed move reach the app as
+//! events, a wrong pairing code is refused, a second opponent is refused,
+//! a reload gets the whole state again.
+
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+use hector::companion::{
+    Clocks, CompanionConfig, CompanionEvent, CompanionServer, Flash, FlashKind, GameEnd, LastMove,
+    MoveInput, OpponentAction, Side, Snapshot, Tactile,
+};
+use serde_json::json;
+use shakmaty::uci::UciMove;
+use shakmaty::{Chess, Color, Position, Square};
+
+use crate::browser::Browser;
+
+fn server(require_code: bool) -> (CompanionServer, Receiver<CompanionEvent>) {
+    let (tx, rx) = channel();
+    let config = CompanionConfig {
+        listen: "127.0.0.1:0".parse().expect("address"),
+        require_code,
+        ..CompanionConfig::default()
+    };
+    let server = CompanionServer::start(
+        config,
+        Box::new(move |e| {
+            let _ = tx.send(e);
+        }),
+    )
+    .expect("server starts");
+    (server, rx)
+}
+
+/// The position after the UCI moves, and the snapshot of it for the
+/// opponent (Black) with the last move in words.
+fn after(moves: &[&str], words: &str) -> (Chess, Snapshot) {
+    let mut pos = Chess::default();
+    let mut last = None;
+    for uci in moves {
+        let m = uci
+            .parse::<UciMove>()
+            .expect("uci")
+            .to_move(&pos)
+            .expect("legal");
+        last = Some(LastMove::new(&pos, &m, words));
+        pos = pos.play(m).expect("legal");
+    }
+    let mut s = Snapshot::new(&pos, Color::Black);
+    s.last_move = last;
+    (pos, s)
+}
+
+/// The next event other than Connected (which may come at any time).
+fn next_event(rx: &Receiver<CompanionEvent>) -> CompanionEvent {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match rx.recv_timeout(left) {
+            Ok(CompanionEvent::Connected) => continue,
+            Ok(e) => return e,
+            Err(_) => panic!("no event from the companion"),
+        }
+    }
+}
+
+fn drain(rx: &Receiver<CompanionEvent>) -> Vec<CompanionEvent> {
+    rx.try_iter().collect()
+}
+
+#[test]
+fn page_shows_the_move_and_board_and_sends_taps_and_typed_moves() {
+    let (server, rx) = server(false);
+    let url = server.url();
+    let (_, snap) = after(&["e2e4"], "Bauer e2-e4");
+    server.publish(&snap);
+
+    let mut b = Browser::start();
+    let p = b.new_page(&url);
+    assert_eq!(b.wait_text(p, "#last-san", "e4"), "e4");
+    assert_eq!(b.text(p, "#last-words"), "Bauer e2-e4");
+    assert_eq!(next_event(&rx), CompanionEvent::Paired);
+    b.wait_text(p, "#seat", "You play this game.");
+    b.wait_text(p, "#turn", "Your move");
+    // The board from Black's side: h1 top left, a8 bottom right.
+    let first = b.eval(p, "document.querySelector('#board button').dataset.square");
+    assert_eq!(first, json!("h1"));
+    let last = b.eval(
+        p,
+        "[...document.querySelectorAll('#board button')].pop().dataset.square",
+    );
+    assert_eq!(last, json!("a8"));
+    assert_eq!(
+        b.attr(p, "[data-square=e4]", "data-piece").as_deref(),
+        Some("P")
+    );
+    assert_eq!(
+        b.attr(p, "[data-square=e2]", "data-piece").as_deref(),
+        Some("")
+    );
+    let class = b.attr(p, "[data-square=e4]", "class").unwrap_or_default();
+    assert!(class.contains("last"), "{class}");
+    let label = b
+        .attr(p, "[data-square=e4]", "aria-label")
+        .unwrap_or_default();
+    assert_eq!(label, "e4, white pawn, last move");
+    assert_eq!(b.attr(p, "#last", "aria-live").as_deref(), Some("polite"));
+
+    // A tap on a piece and its square.
+    b.click(p, "[data-square=e7]");
+    let class = b.attr(p, "[data-square=e5]", "class").unwrap_or_default();
+    assert!(class.contains("target"), "e5 is a target: {class}");
+    b.click(p, "[data-square=e5]");
+    assert_eq!(
+        next_event(&rx),
+        CompanionEvent::Action(OpponentAction::Move(MoveInput::FromTo {
+            from: Square::E7,
+            to: Square::E5,
+            promotion: None
+        }))
+    );
+    // A typed move.
+    b.fill(p, "#san", "Nf6");
+    b.press(p, "#san", "Enter");
+    assert_eq!(
+        next_event(&rx),
+        CompanionEvent::Action(OpponentAction::Move(MoveInput::San("Nf6".into())))
+    );
+    // The keyboard: arrows move over the board, Enter picks.
+    b.click(p, "[data-square=g8]");
+    b.click(p, "[data-square=g8]"); // picked and put back
+    b.press(p, "[data-square=g8]", "ArrowDown"); // from Black's side rank 8 is at the bottom: off the board
+    b.press(p, "[data-square=g8]", "ArrowUp");
+    assert_eq!(b.cmd(json!({"op": "focused", "page": p})), json!("g7"));
+
+    // The app's new state: the page follows.
+    let (_, snap) = after(&["e2e4", "e7e5", "g1f3"], "Springer g1-f3");
+    server.publish(&snap);
+    b.wait_text(p, "#last-san", "Nf3");
+    assert_eq!(
+        b.attr(p, "[data-square=e5]", "data-piece").as_deref(),
+        Some("p")
+    );
+    // Draw offer, tactile board differs, flash, clocks, notice.
+    let mut s2 = snap.clone();
+    s2.draw_offer = Some(Side::White);
+    s2.tactile = Tactile::Differs {
+        squares: vec!["f3".into(), "g1".into()],
+    };
+    s2.flash = Some(Flash {
+        kind: FlashKind::Mismatch,
+        id: 1,
+    });
+    s2.clocks = Some(Clocks {
+        white_ms: 300_000,
+        black_ms: 65_000,
+        running: Some(Side::Black),
+    });
+    server.publish(&s2);
+    b.wait_text(p, "#offer", "The player offers a draw.");
+    b.wait_text(p, "#tactile", "differs on f3, g1");
+    assert!(
+        b.attr(p, "[data-square=g1]", "class")
+            .unwrap_or_default()
+            .contains("differ")
+    );
+    assert!(
+        b.attr(p, "#flash", "class")
+            .unwrap_or_default()
+            .contains("mismatch")
+    );
+    b.wait_text(p, "#clock-player", "5:00");
+    assert!(b.text(p, "#clock-you").contains("1:0"));
+    if let Ok(dir) = std::env::var("HECTOR_SCREENSHOTS") {
+        // For a person to look at: HECTOR_SCREENSHOTS=/tmp cargo test ...
+        b.cmd(json!({"op": "eval", "page": p, "js": "new Promise(r => setTimeout(r, 1300))"}));
+        let path = format!("{dir}/companion-page.png");
+        b.cmd(json!({"op": "screenshot", "page": p, "path": path}));
+    }
+    b.click(p, "#accept-draw");
+    assert_eq!(
+        next_event(&rx),
+        CompanionEvent::Action(OpponentAction::AcceptDraw)
+    );
+
+    // A reload mid-game: the whole state again, still the opponent, and
+    // no "disconnected" (the grace time covers it).
+    b.reload(p);
+    b.wait_text(p, "#last-san", "Nf3");
+    b.wait_text(p, "#seat", "You play this game.");
+    b.wait_text(p, "#offer", "The player offers a draw.");
+    assert!(
+        !drain(&rx).contains(&CompanionEvent::Disconnected),
+        "a reload is not a disconnection"
+    );
+
+    // The end.
+    let mut s3 = snap.clone();
+    s3.end = Some(GameEnd {
+        result: "1-0".into(),
+        reason: "Black resigned".into(),
+    });
+    s3.legal.clear();
+    server.publish(&s3);
+    b.wait_text(p, "#end", "Result 1-0: Black resigned.");
+    assert_eq!(
+        b.eval(p, "document.getElementById('resign').disabled"),
+        json!(true)
+    );
+    assert!(b.errors().is_empty());
+}
+
+#[test]
+fn second_opponent_is_refused_and_watches() {
+    let (server, rx) = server(false);
+    let (_, snap) = after(&["d2d4"], "Bauer d2-d4");
+    server.publish(&snap);
+    let mut b = Browser::start();
+    let first = b.new_page(&server.url());
+    b.wait_text(first, "#seat", "You play this game.");
+    assert_eq!(next_event(&rx), CompanionEvent::Paired);
+    let second = b.new_page(&server.url());
+    b.wait_text(second, "#notice", "Another opponent is paired");
+    b.wait_text(second, "#seat", "You are watching.");
+    b.wait_text(second, "#last-san", "d4");
+    // No controls for a watcher, and a tap does nothing.
+    assert_eq!(
+        b.eval(second, "document.getElementById('actions').hidden"),
+        json!(true)
+    );
+    b.click(second, "[data-square=d7]");
+    assert!(
+        !b.attr(second, "[data-square=d7]", "class")
+            .unwrap_or_default()
+            .contains("selected")
+    );
+    std::thread::sleep(Duration::from_millis(200));
+    let events = drain(&rx);
+    assert!(
+        events.iter().all(|e| *e == CompanionEvent::Connected),
+        "the watcher reached the app: {events:?}"
+    );
+    // Released by the blind player: the first page can no longer act.
+    server.release();
+    let r = b.eval(
+        first,
+        "fetch('/api/move', {method: 'POST', headers: {'Content-Type': 'application/json', \
+         'X-Hector-Token': localStorage.getItem('hector-token')}, body: JSON.stringify({san: 'd5'})}).then(r => r.status)",
+    );
+    assert_eq!(r, json!(401));
+}
+
+#[test]
+fn wrong_pairing_code_is_refused() {
+    let (server, rx) = server(true);
+    let code = server.code().expect("a code is asked for");
+    let (_, snap) = after(&["c2c4"], "Bauer c2-c4");
+    server.publish(&snap);
+    let mut b = Browser::start();
+    let p = b.new_page(&server.url());
+    b.wait_text(p, "#pair-h", "Pair with hector");
+    assert_eq!(
+        b.eval(p, "document.getElementById('pair').hidden"),
+        json!(false)
+    );
+    // Without the code the page may not watch either.
+    assert!(
+        b.try_wait_text(p, "#last-san", "c4", Duration::from_millis(500))
+            .is_err(),
+        "the game is shown without the code"
+    );
+    let wrong = if code == "0000" { "1111" } else { "0000" };
+    b.fill(p, "#code", wrong);
+    b.click(p, "#pair-button");
+    b.wait_text(p, "#pair-error", "Wrong code.");
+    assert!(drain(&rx).is_empty(), "a wrong code reached the app");
+    b.fill(p, "#code", &code);
+    b.click(p, "#pair-button");
+    b.wait_text(p, "#last-san", "c4");
+    b.wait_text(p, "#seat", "You play this game.");
+    assert_eq!(next_event(&rx), CompanionEvent::Paired);
+}

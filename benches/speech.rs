@@ -27,12 +27,7 @@ use hector::{FakeCall, FakeControl};
 use hector::{Priority, SayKind, SpeechMode, SpeechStatus, SpeechWorker, Utterance, WorkerConfig};
 
 fn move_utterance(text: &str) -> Utterance {
-    Utterance {
-        text: text.into(),
-        lang: "de".into(),
-        priority: Priority::Urgent,
-        kind: SayKind::Move,
-    }
+    Utterance::new(text, "de", Priority::Urgent, SayKind::Move)
 }
 
 fn worker_with(factory: hector::BackendFactory) -> (SpeechWorker, Receiver<SpeechStatus>) {

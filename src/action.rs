@@ -74,6 +74,16 @@ actions! {
     Silence => "silence",
     /// Compare the tactile board with the game.
     Board => "board",
+    /// The engine's best move for the side to move.
+    Hint => "hint",
+    /// The engine's evaluation, in words.
+    Eval => "eval",
+    /// What the opponent would play if it were their move.
+    Threat => "threat",
+    /// Take back the last move pair (against an engine) or the last move.
+    Takeback => "takeback",
+    /// Start the engine again (`engine` or `engine restart`).
+    Engine => "engine",
     /// Free the opponent's screen (companion page) for another opponent.
     Release => "release",
     /// Say what can be asked for.

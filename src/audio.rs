@@ -397,8 +397,10 @@ where
 /// What the tone player tells the app.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AudioStatus {
-    /// Tones cannot be played (bell or silence instead); sent once.
-    Unavailable { why: String },
+    /// Tones cannot be played; sent once.  `bell`: the terminal bell rings
+    /// for each tone instead (otherwise tones are silent).  `why` is the
+    /// sound library's own text, for a log, not for the player.
+    Unavailable { why: String, bell: bool },
     /// The device works again.
     Available,
 }
@@ -408,14 +410,38 @@ pub type BellSink = Arc<dyn Fn() + Send + Sync>;
 /// Receives [`AudioStatus`] reports.
 pub type AudioStatusSink = Arc<dyn Fn(AudioStatus) + Send + Sync>;
 
-/// The terminal bell: BEL to stdout.
+/// The terminal bell: BEL to standard output.
+///
+/// On Unix the BEL goes to a duplicate of the standard output descriptor,
+/// not through Rust's `Stdout`: the front end holds the `Stdout` lock for as
+/// long as it runs, and a bell that waited for it would ring at exit.
 pub fn terminal_bell() -> BellSink {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        if let Ok(fd) = std::io::stdout().as_fd().try_clone_to_owned() {
+            let file = std::sync::Mutex::new(std::fs::File::from(fd));
+            return Arc::new(move || {
+                use std::io::Write;
+                let mut f = file.lock().unwrap_or_else(|e| e.into_inner());
+                // A bell that cannot be written is a bell not heard.
+                let _ = f.write_all(b"\x07");
+            });
+        }
+    }
     Arc::new(|| {
         use std::io::Write;
         let mut out = std::io::stdout();
         // A bell that cannot be written is a bell not heard; nothing else to do.
         let _ = out.write_all(b"\x07").and_then(|_| out.flush());
     })
+}
+
+/// The terminal bell when standard output is a terminal; `None` otherwise
+/// (a BEL in a pipe or a file is noise, not a sound).
+pub fn terminal_bell_if_tty() -> Option<BellSink> {
+    use std::io::IsTerminal;
+    std::io::stdout().is_terminal().then(terminal_bell)
 }
 
 enum ToneCmd {
@@ -453,7 +479,13 @@ pub struct TonePlayer {
 
 impl TonePlayer {
     /// Play on the system's default device through cpal.
-    pub fn spawn_default(settings: ToneSettings, bell: BellSink, status: AudioStatusSink) -> Self {
+    /// `bell`: rung for each tone while there is no sound device (`None`:
+    /// such tones are silent).
+    pub fn spawn_default(
+        settings: ToneSettings,
+        bell: Option<BellSink>,
+        status: AudioStatusSink,
+    ) -> Self {
         Self::spawn(
             settings,
             Box::new(CpalOut::new(Output::Default)),
@@ -466,7 +498,7 @@ impl TonePlayer {
     pub fn spawn(
         settings: ToneSettings,
         out: Box<dyn AudioOut + Send>,
-        bell: BellSink,
+        bell: Option<BellSink>,
         status: AudioStatusSink,
     ) -> Self {
         Self::spawn_with_retry(settings, out, bell, status, RETRY_DEVICE)
@@ -475,7 +507,7 @@ impl TonePlayer {
     pub(crate) fn spawn_with_retry(
         settings: ToneSettings,
         out: Box<dyn AudioOut + Send>,
-        bell: BellSink,
+        bell: Option<BellSink>,
         status: AudioStatusSink,
         retry: Duration,
     ) -> Self {
@@ -518,7 +550,7 @@ impl Drop for TonePlayer {
 struct Player {
     settings: ToneSettings,
     out: Box<dyn AudioOut + Send>,
-    bell: BellSink,
+    bell: Option<BellSink>,
     status: AudioStatusSink,
     retry: Duration,
     rate: Option<u32>,
@@ -583,8 +615,11 @@ impl Player {
             }
             None => false,
         };
-        if !played && self.settings.bell_fallback {
-            (self.bell)();
+        if !played
+            && self.settings.bell_fallback
+            && let Some(bell) = &self.bell
+        {
+            bell();
         }
     }
 
@@ -592,7 +627,11 @@ impl Player {
         self.retry_at = Some(now + self.retry);
         if !self.reported {
             self.reported = true;
-            (self.status)(AudioStatus::Unavailable { why: e.to_string() });
+            let bell = self.settings.bell_fallback && self.bell.is_some();
+            (self.status)(AudioStatus::Unavailable {
+                why: e.to_string(),
+                bell,
+            });
         }
     }
 }
@@ -770,9 +809,9 @@ mod tests {
         let player = TonePlayer::spawn_with_retry(
             settings,
             Box::new(out.clone()),
-            Arc::new(move || {
+            Some(Arc::new(move || {
                 b.fetch_add(1, Ordering::SeqCst);
-            }),
+            })),
             Arc::new(move |s| {
                 let _ = tx.send(s);
             }),
@@ -853,7 +892,8 @@ mod tests {
         assert_eq!(
             status,
             [AudioStatus::Unavailable {
-                why: "no sound device: none".into()
+                why: "no sound device: none".into(),
+                bell: true,
             }]
         );
     }
@@ -870,10 +910,37 @@ mod tests {
         };
         let r = rig(out, settings, RETRY_DEVICE);
         r.player.handle().play(Tone::Error);
-        let status_seen = r.status.recv_timeout(Duration::from_secs(5)).is_ok();
+        let status = r.status.recv_timeout(Duration::from_secs(5));
         let (_, bells, _, _) = finish(r);
-        assert!(status_seen);
+        assert!(matches!(
+            status,
+            Ok(AudioStatus::Unavailable { bell: false, .. })
+        ));
         assert_eq!(bells, 0);
+    }
+
+    #[test]
+    fn without_a_terminal_to_ring_it_says_the_tones_are_silent() {
+        let out = FakeOut {
+            fail_open: true,
+            ..FakeOut::default()
+        };
+        let (tx, status) = mpsc::channel();
+        let player = TonePlayer::spawn_with_retry(
+            ToneSettings::default(),
+            Box::new(out),
+            None,
+            Arc::new(move |s| {
+                let _ = tx.send(s);
+            }),
+            RETRY_DEVICE,
+        );
+        player.handle().play(Tone::Error);
+        let seen = status.recv_timeout(Duration::from_secs(5));
+        assert!(matches!(
+            seen,
+            Ok(AudioStatus::Unavailable { bell: false, .. })
+        ));
     }
 
     #[test]

@@ -194,6 +194,18 @@ pub fn read_line(line: &str, keymap: &Keymap, args: &ArgReader<'_>) -> Input {
             _ => bad(),
         },
         Action::Claim => Input::Command(Command::Claim((!rest.is_empty()).then(|| rest.join(" ")))),
+        // `engine` or `engine restart` (in any of the three languages).
+        Action::Engine => match rest {
+            [] => Input::Command(Command::Do(Action::Engine)),
+            [w] if matches!(
+                fold(w).as_str(),
+                "restart" | "start" | "neustart" | "neu" | "riavvia" | "riavvio"
+            ) =>
+            {
+                Input::Command(Command::Do(Action::Engine))
+            }
+            _ => bad(),
+        },
         other => no_args(Command::Do(other)),
     }
 }

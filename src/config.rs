@@ -67,23 +67,37 @@ pub struct Files {
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct GameSettings {
-    /// The colour whose pieces are "mine" (`"white"` or `"black"` in the file).
+    /// The colour whose pieces are "mine" (`"white"`, `"black"`, or
+    /// `"random"` against an engine, in the file).
     #[serde(deserialize_with = "colour")]
-    pub my_colour: Color,
+    pub my_colour: ColourChoice,
+    /// A rated game, or one with an arbiter: no hint, evaluation, threat or
+    /// take-back.
+    pub rated: bool,
+}
+
+/// The player's colour as chosen in the settings or on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ColourChoice {
+    /// This colour.
+    Is(Color),
+    /// White or Black by chance, when the game starts.
+    Random,
 }
 
 /// A colour as written in a settings file or on the command line.
-pub fn parse_colour(text: &str) -> Result<Color, String> {
+pub fn parse_colour(text: &str) -> Result<ColourChoice, String> {
     match text {
-        "white" => Ok(Color::White),
-        "black" => Ok(Color::Black),
+        "white" => Ok(ColourChoice::Is(Color::White)),
+        "black" => Ok(ColourChoice::Is(Color::Black)),
+        "random" => Ok(ColourChoice::Random),
         other => Err(format!(
-            "\"{other}\" is not a colour: use \"white\" or \"black\""
+            "\"{other}\" is not a colour: use \"white\", \"black\" or \"random\""
         )),
     }
 }
 
-fn colour<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Color, D::Error> {
+fn colour<'de, D: serde::Deserializer<'de>>(d: D) -> Result<ColourChoice, D::Error> {
     let text = String::deserialize(d)?;
     parse_colour(&text).map_err(serde::de::Error::custom)
 }
@@ -91,7 +105,8 @@ fn colour<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Color, D::Error> {
 impl Default for GameSettings {
     fn default() -> Self {
         GameSettings {
-            my_colour: Color::White,
+            my_colour: ColourChoice::Is(Color::White),
+            rated: false,
         }
     }
 }
@@ -152,6 +167,49 @@ pub struct BoardSettings {
     pub settle_ms: Option<u64>,
 }
 
+/// `[engine]`: playing against a UCI engine (home play).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct EngineConfig {
+    /// Play against the engine (as `--engine` does).
+    pub play: bool,
+    /// The engine program: a path or a name on the PATH; none: `stockfish`.
+    pub path: Option<String>,
+    /// Skill level 1 (weakest) to 20 (full strength).
+    pub level: Option<u8>,
+    /// A rating (`UCI_LimitStrength`/`UCI_Elo`), when the engine offers it.
+    pub elo: Option<u32>,
+    /// The engine's time per move, in milliseconds (without a clock).
+    pub move_time_ms: u64,
+    /// The time for a hint, an evaluation or a threat, in milliseconds.
+    pub help_time_ms: u64,
+    /// UCI `Threads` and `Hash` (MB); none: the engine's own.
+    pub threads: Option<u32>,
+    /// UCI `Hash` in MB; none: the engine's own.
+    pub hash_mb: Option<u32>,
+    /// Let the engine think in the player's time.
+    pub ponder: bool,
+    /// Any other UCI options, by name.
+    pub options: std::collections::BTreeMap<String, toml::Value>,
+}
+
+impl Default for EngineConfig {
+    fn default() -> Self {
+        EngineConfig {
+            play: false,
+            path: None,
+            level: None,
+            elo: None,
+            move_time_ms: 1000,
+            help_time_ms: 500,
+            threads: None,
+            hash_mb: None,
+            ponder: false,
+            options: std::collections::BTreeMap::new(),
+        }
+    }
+}
+
 /// `[companion]`: the opponent's screen (a page served by hector).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -185,6 +243,8 @@ pub struct Config {
     pub tones: ToneSettings,
     /// `[board]`: the player's board.
     pub board: BoardSettings,
+    /// `[engine]`: the engine for home play.
+    pub engine: EngineConfig,
     /// `[companion]`: the opponent's screen.
     pub companion: CompanionSettings,
 }
@@ -197,6 +257,14 @@ impl Config {
     pub fn parse(file: &str, text: &str) -> Result<Config, ConfigError> {
         let config: Config =
             toml::from_str(text).map_err(|e| FileError::from_toml(file, text, &e))?;
+        if config.engine.level.is_some_and(|l| !(1..=20).contains(&l)) {
+            return Err(FileError::at_key(
+                file,
+                text,
+                "engine.level",
+                "the level is a number from 1 to 20".to_owned(),
+            ));
+        }
         if let Err(e) = config.speech.mode.parse::<SpeechMode>() {
             return Err(FileError::at_key(file, text, "speech.mode", e));
         }
@@ -270,9 +338,6 @@ mod tests {
         let e = Config::parse("c.toml", "[game]\nmy_colour = \"green\"\n").unwrap_err();
         assert_eq!(e.key.as_deref(), Some("game.my_colour"));
         assert_eq!(e.line, Some(2));
-        assert!(e.detail.contains("\"green\" is not a colour"), "{e}");
-        let c = Config::parse("c.toml", "[game]\nmy_colour = \"black\"\n").unwrap();
-        assert_eq!(c.game.my_colour, Color::Black);
     }
 
     #[test]
@@ -319,6 +384,30 @@ mod tests {
         assert_eq!(c.board.settle_ms, None);
         let e = Config::parse("c.toml", "[board]\nsettle_ms = -3\n").unwrap_err();
         assert_eq!(e.key.as_deref(), Some("board.settle_ms"));
+    }
+
+    #[test]
+    fn engine_settings_and_rated() {
+        let c = Config::parse(
+            "c.toml",
+            "[game]\nmy_colour = \"random\"\nrated = true\n[engine]\nplay = true\npath = \"/usr/games/stockfish\"\nlevel = 3\nmove_time_ms = 200\nponder = true\n[engine.options]\nThreads = 2\nSyzygyPath = \"/tb\"\n",
+        )
+        .unwrap();
+        assert!(c.game.rated);
+        assert_eq!(c.game.my_colour, ColourChoice::Random);
+        assert!(c.engine.play);
+        assert_eq!(c.engine.level, Some(3));
+        assert_eq!(c.engine.move_time_ms, 200);
+        assert_eq!(c.engine.help_time_ms, 500);
+        assert!(c.engine.ponder);
+        assert_eq!(c.engine.options.len(), 2);
+        let e = Config::parse("c.toml", "[engine]\nlevel = 25\n").unwrap_err();
+        assert_eq!(e.key.as_deref(), Some("engine.level"));
+        let e = Config::parse("c.toml", "[engine]\nlevl = 2\n").unwrap_err();
+        assert!(
+            e.key.as_deref().is_some_and(|k| k.ends_with("levl")),
+            "{e:?}"
+        );
     }
 
     #[test]

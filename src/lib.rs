@@ -117,10 +117,12 @@ mod ui;
 
 // The app and what goes in and out of it.
 pub use action::Action;
-pub use app::{App, AppBuilder};
+pub use app::{App, AppBuilder, EngineSetup};
 pub use msg::{BoardChoice, BoardProblem, CompanionChoice, Effect, Msg, StartProblem};
 // Start-up: settings, files, the command line.
-pub use config::{BoardSettings, CompanionSettings, Config, parse_colour};
+pub use config::{
+    BoardSettings, ColourChoice, CompanionSettings, Config, EngineConfig, parse_colour,
+};
 pub use keymap::Keymap;
 pub use setup::{Overrides, Started, start};
 pub use toml_error::FileError;
@@ -143,10 +145,13 @@ pub use board::sim::{Action as SimAction, SimBoard};
 pub use board::transport::{Link, Master, PortSettings, pseudo_board};
 pub use board::{BoardSession, Decoder, LinkEvent, Protocol, Tracker, TrackerConfig};
 // Speech and sound.
-pub use audio::{AudioStatus, BellSink, Tone, TonePlayer, ToneSettings, terminal_bell};
+pub use audio::{
+    AudioStatus, BellSink, Tone, TonePlayer, ToneSettings, terminal_bell, terminal_bell_if_tty,
+};
 #[cfg(any(test, feature = "test-support"))]
 pub use speech::fake::{FakeCall, FakeControl};
 pub use speech::{
-    BackendFactory, Priority, SayKind, SpeechMode, SpeechStatus, SpeechWorker, Utterance,
-    WorkerConfig, list_voices, say_once, system_factory, voices_by_language,
+    BackendFactory, Part, Priority, SayKind, SpeechMode, SpeechStatus, SpeechWorker, Utterance,
+    WorkerConfig, list_voices, say_once, say_utterance_once, system_factory, voices_by_language,
+    voices_summary,
 };

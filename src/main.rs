@@ -1,6 +1,6 @@
 //! The `hector` command line.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::process::ExitCode;
 use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
@@ -10,8 +10,9 @@ use clap::{Parser, Subcommand};
 use hector::companion::{CompanionConfig, CompanionServer, DEFAULT_LISTEN};
 use hector::{
     BoardChoice, BoardProblem, BoardSettings, BoardSpec, CompanionChoice, CompanionSettings,
-    Effect, Link, Msg, Outputs, Overrides, PortSettings, PromptMode, Protocol, SimOptions,
-    SpeechMode, SpeechStatus, SpeechWorker, TonePlayer, WorkerConfig, start,
+    Effect, EngineConfig, EngineSetup, Link, Msg, Outputs, Overrides, Part, PortSettings, Priority,
+    PromptMode, Protocol, SayKind, SimOptions, SpeechMode, SpeechStatus, SpeechWorker, TonePlayer,
+    Utterance, WorkerConfig, start,
 };
 
 /// hector: chess for blind and visually impaired players.
@@ -33,8 +34,9 @@ struct Cli {
 enum Cmd {
     /// Play a game: two players at one keyboard, moves typed in any notation.
     Play(PlayArgs),
-    /// List the speech voices of this machine, by language.
-    Voices,
+    /// List the speech voices of this machine: per language, how many and
+    /// the one hector uses.
+    Voices(VoicesArgs),
     /// Speak a sentence, or a move's announcement, to check that speech works.
     Say(SayArgs),
     /// The player's board: list ports, probe one, or simulate a board.
@@ -79,6 +81,13 @@ struct SimArgs {
 }
 
 #[derive(Debug, Clone, clap::Args)]
+struct VoicesArgs {
+    /// Also list every voice and variant of each language.
+    #[arg(long)]
+    all: bool,
+}
+
+#[derive(Debug, Clone, clap::Args)]
 struct SayArgs {
     /// Read TEXT as a move from the starting position and speak its
     /// announcement, e.g. `hector say --move Nf3`.
@@ -112,6 +121,26 @@ struct PlayArgs {
     /// before it is announced (default: the board's hardware file).
     #[arg(long, value_name = "MS")]
     settle_ms: Option<u64>,
+    /// Play against a UCI engine: PATH, or `stockfish` on the PATH (and in
+    /// /usr/games) when no PATH is given.  `--me` is your colour.
+    #[arg(long, value_name = "PATH", num_args = 0..=1, default_missing_value = "")]
+    engine: Option<String>,
+    /// The engine's skill level, 1 (weakest) to 20 (full strength).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=20))]
+    level: Option<u8>,
+    /// The engine's strength as a rating, when the engine offers it.
+    #[arg(long, value_name = "N")]
+    elo: Option<u32>,
+    /// The engine's time per move, in milliseconds.
+    #[arg(long, value_name = "MS")]
+    move_time: Option<u64>,
+    /// Let the engine think in your time (UCI ponder).
+    #[arg(long)]
+    ponder: bool,
+    /// A rated game, or one with an arbiter: no hint, eval, threat or
+    /// takeback.
+    #[arg(long)]
+    rated: bool,
     /// Serve the opponent's screen: a page for the opponent's browser that
     /// shows every move and takes theirs.  Default 127.0.0.1:8421 (this
     /// computer only); on another address (e.g. 0.0.0.0:8421 for the
@@ -148,15 +177,10 @@ fn play(args: &PlayArgs) -> ExitCode {
     };
     let tones = started.any_tone().then(|| {
         let tx = tx.clone();
-        // A bell only where a terminal hears it: never into a pipe.
-        let bell: hector::BellSink = if std::io::stdout().is_terminal() {
-            hector::terminal_bell()
-        } else {
-            Arc::new(|| {})
-        };
         TonePlayer::spawn_default(
             started.tones,
-            bell,
+            // A bell only where a terminal hears it: never into a pipe.
+            hector::terminal_bell_if_tty(),
             Arc::new(move |s| {
                 let _ = tx.send(Msg::Audio(s));
             }),
@@ -178,6 +202,12 @@ fn play(args: &PlayArgs) -> ExitCode {
             link
         }
     };
+    if let Some(setup) = engine_setup(args, &started.engine) {
+        started.app.set_engine(setup);
+    }
+    if args.rated {
+        started.app.set_rated(true);
+    }
     let companion_settings = started.companion.clone();
     let listen = match &args.companion {
         Some(addr) if !addr.is_empty() => Some(addr.clone()),
@@ -217,6 +247,53 @@ fn play(args: &PlayArgs) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// The engine of `--engine` or of `[engine] play = true`, with the
+/// command line over the settings.
+fn engine_setup(args: &PlayArgs, config: &EngineConfig) -> Option<EngineSetup> {
+    use hector::engine::{EngineSettings, Strength};
+    if args.engine.is_none() && !config.play {
+        return None;
+    }
+    let program = args
+        .engine
+        .clone()
+        .filter(|p| !p.is_empty())
+        .or_else(|| config.path.clone());
+    let strength = match (args.level, args.elo) {
+        (Some(l), _) => Strength::Level(l),
+        (None, Some(e)) => Strength::Elo(e),
+        (None, None) => match (config.level, config.elo) {
+            (Some(l), _) => Strength::Level(l),
+            (None, Some(e)) => Strength::Elo(e),
+            (None, None) => Strength::Full,
+        },
+    };
+    let options = config
+        .options
+        .iter()
+        .map(|(k, v)| {
+            let value = match v {
+                toml::Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            (k.clone(), value)
+        })
+        .collect();
+    Some(EngineSetup {
+        program,
+        settings: EngineSettings {
+            strength,
+            threads: config.threads,
+            hash_mb: config.hash_mb,
+            ponder: args.ponder || config.ponder,
+            options,
+        },
+        move_time: Duration::from_millis(args.move_time.unwrap_or(config.move_time_ms).max(1)),
+        help_time: Duration::from_millis(config.help_time_ms.max(1)),
+        ..EngineSetup::default()
+    })
 }
 
 /// Start the opponent's screen on `listen` (empty: the default address).
@@ -387,22 +464,23 @@ fn board(cmd: &BoardCmd) -> ExitCode {
 }
 
 /// `hector voices`: one line per language.
-fn voices() -> ExitCode {
+fn voices(args: &VoicesArgs) -> ExitCode {
     match hector::list_voices() {
         Ok(list) => {
             let mut out = std::io::stdout().lock();
-            for (lang, voices) in hector::voices_by_language(&list) {
-                let names: Vec<&str> = voices.iter().map(|v| v.name.as_str()).collect();
+            for line in hector::voices_summary(&list, args.all) {
                 // A closed pipe (`hector voices | head`) ends the list quietly.
-                if writeln!(out, "{lang}: {} voices: {}", names.len(), names.join(", ")).is_err() {
+                if writeln!(out, "{line}").is_err() {
                     break;
                 }
             }
             ExitCode::SUCCESS
         }
         Err(e) => {
+            let why = e.to_string();
             println!(
-                "Speech is not working: {e}. Install speech-dispatcher and espeak-ng (see the README)."
+                "Speech is not working: {}. Install speech-dispatcher and espeak-ng (see the README).",
+                why.trim_end_matches('.')
             );
             ExitCode::FAILURE
         }
@@ -434,7 +512,23 @@ fn say(args: &SayArgs) -> ExitCode {
         (text, phraser.msg_lang().to_owned())
     };
     println!("{sentence}");
-    match hector::say_once(&sentence, &lang, started.speech_settings) {
+    if started.speech == SpeechMode::Print {
+        // Printed is all that was asked for: the speech service is not touched.
+        return ExitCode::SUCCESS;
+    }
+    // Appendix D words in a message are spoken in their own voice.
+    let stretches = phraser.by_language(&sentence);
+    let utterance = if stretches.len() > 1 {
+        let parts = stretches
+            .into_iter()
+            .map(|(text, lang)| Part::new(text, lang))
+            .collect();
+        Utterance::mixed(parts, phraser.msg_lang(), Priority::Urgent, SayKind::Info)
+    } else {
+        Utterance::new(sentence.clone(), lang, Priority::Urgent, SayKind::Info)
+    };
+    let factory = hector::system_factory();
+    match hector::say_utterance_once(factory, utterance, started.speech_settings) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             println!(
@@ -450,7 +544,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match &cli.command {
         Some(Cmd::Play(args)) => play(args),
-        Some(Cmd::Voices) => voices(),
+        Some(Cmd::Voices(args)) => voices(args),
         Some(Cmd::Say(args)) => say(args),
         Some(Cmd::Board(cmd)) => board(cmd),
         None => play(&cli.play),

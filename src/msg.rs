@@ -4,6 +4,7 @@
 use crate::audio::{AudioStatus, Tone};
 use crate::board::{LinkEvent, Protocol, TrackerConfig};
 use crate::companion::CompanionEvent;
+use crate::engine::EngineIo;
 use crate::speech::{SpeechStatus, Utterance};
 use crate::toml_error::FileError;
 
@@ -29,6 +30,9 @@ pub enum Msg {
     /// The session begins: the opening sentence is said (and can be
     /// repeated).
     Start,
+    /// The engine's process: a line it wrote, its exit, or why it did not
+    /// start.
+    Engine(EngineIo),
     /// The opponent's screen (companion page): started or not.
     CompanionChosen(CompanionChoice),
     /// The opponent's screen: connected, disconnected, or an action of the
@@ -112,8 +116,26 @@ pub enum Effect {
     Tone(Tone),
     /// Send these bytes to the board (a request for a dump, for updates).
     ToBoard(Vec<u8>),
+    /// Start, feed or end the engine's process.
+    Engine(EngineOrder),
     /// Free the opponent's seat on the companion page.
     CompanionRelease,
     /// End the session.
     Quit,
+}
+
+/// What the front end does with the engine's process (it owns it; its
+/// events come back as [`Msg::Engine`] with the same generation).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EngineOrder {
+    /// Start the engine (`None`: the default, `stockfish`), ending any
+    /// engine of an earlier generation.
+    Start {
+        generation: u64,
+        program: Option<String>,
+    },
+    /// Write one line to the engine of this generation.
+    Send { generation: u64, line: String },
+    /// End the engine of this generation now (it failed).
+    Kill { generation: u64 },
 }

@@ -8,7 +8,7 @@ use shakmaty::Color;
 
 use crate::app::App;
 use crate::audio::ToneSettings;
-use crate::config::{BoardSettings, CompanionSettings, Config};
+use crate::config::{BoardSettings, ColourChoice, CompanionSettings, Config, EngineConfig};
 use crate::keymap::Keymap;
 use crate::msg::StartProblem;
 use crate::notation::Reader;
@@ -44,9 +44,10 @@ pub struct Overrides {
     /// Do not confirm your own moves (the opponent's are always said).
     #[arg(long)]
     pub no_confirm: bool,
-    /// Your colour: the side whose pieces are "mine" (white or black).
+    /// Your colour: the side whose pieces are "mine" (white, black, or
+    /// random against an engine).
     #[arg(long, value_name = "COLOUR", value_parser = crate::config::parse_colour)]
-    pub me: Option<Color>,
+    pub me: Option<ColourChoice>,
     /// Speech: auto (speak when the speech service answers, else print),
     /// tts, print (lines only, for your own screen reader) or both.  Line
     /// mode prints every sentence in any mode.
@@ -79,6 +80,8 @@ pub struct Started {
     pub tones: ToneSettings,
     /// The `[board]` settings (the command line may override them).
     pub board: BoardSettings,
+    /// The `[engine]` settings (the command line may override them).
+    pub engine: EngineConfig,
     /// The `[companion]` settings (the command line may override them).
     pub companion: CompanionSettings,
 }
@@ -199,8 +202,11 @@ pub fn start(over: &Overrides) -> Started {
         }
     };
     let reader = Reader::new(appendix_d, languages.clone(), lang);
-    let me = config.game.my_colour;
-    let app = App::builder()
+    let me = match config.game.my_colour {
+        ColourChoice::Is(c) => c,
+        ColourChoice::Random => random_colour(),
+    };
+    let mut app = App::builder()
         .lang(lang)
         .me(me)
         .confirm_own_moves(config.announce.confirm_own_moves)
@@ -209,6 +215,7 @@ pub fn start(over: &Overrides) -> Started {
         .keymap(keymap)
         .arg_words(languages.into_iter().map(|(_, w)| w).collect())
         .build();
+    app.set_rated(config.game.rated);
     let mut tones = config.tones;
     if over.no_sound {
         tones.opponent_move = false;
@@ -225,6 +232,24 @@ pub fn start(over: &Overrides) -> Started {
         speech_settings: config.speech.settings(),
         tones,
         board: config.board.clone(),
+        engine: config.engine.clone(),
         companion: config.companion.clone(),
+    }
+}
+
+/// White or Black, by chance (`--me random`).
+fn random_colour() -> Color {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0),
+    );
+    if h.finish().is_multiple_of(2) {
+        Color::White
+    } else {
+        Color::Black
     }
 }

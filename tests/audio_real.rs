@@ -154,7 +154,9 @@ fn child_plays_the_error_tone() {
             volume: 1.0,
             ..ToneSettings::default()
         },
-        Arc::new(|| panic!("the bell rang: the device did not work")),
+        Some(Arc::new(|| {
+            panic!("the bell rang: the device did not work")
+        })),
         Arc::new(move |s| {
             let _ = tx.send(s);
         }),
@@ -186,9 +188,9 @@ fn child_rings_the_bell() {
     let (tx, rx) = mpsc::channel();
     let player = TonePlayer::spawn_default(
         ToneSettings::default(),
-        Arc::new(move || {
+        Some(Arc::new(move || {
             b.fetch_add(1, Ordering::SeqCst);
-        }),
+        })),
         Arc::new(move |s| {
             let _ = tx.send(s);
         }),
@@ -232,4 +234,105 @@ fn child_opens_without_silencer() {
     if let Some(device) = host.default_output_device() {
         let _ = device.default_output_config();
     }
+}
+
+/// `hector play` with no sound device (ALSA's default names a card that
+/// does not exist), reading `first` and then, once `wait_for` has been
+/// printed, `quit`.  `terminal`: standard output is a pseudo-terminal
+/// (through `script`, from util-linux), otherwise a pipe.  Returns all
+/// output bytes.
+fn play_without_sound(terminal: bool, first: &str, wait_for: &str) -> Vec<u8> {
+    use std::io::{Read, Write};
+    use std::process::Stdio;
+    let dir = temp_dir("play");
+    let conf = dir.join("asound.conf");
+    std::fs::write(
+        &conf,
+        "pcm.!default {\n  type hw\n  card \"hectornocard\"\n}\n",
+    )
+    .expect("write asound.conf");
+    let hector = env!("CARGO_BIN_EXE_hector");
+    let args = "play --speech print --config /nonexistent/hector.toml";
+    let mut cmd = if terminal {
+        let mut c = Command::new("script");
+        c.args(["-qfec", &format!("{hector} {args}"), "/dev/null"]);
+        c
+    } else {
+        let mut c = Command::new(hector);
+        c.args(args.split(' '));
+        c
+    };
+    let mut child = cmd
+        .env(
+            "ALSA_CONFIG_PATH",
+            format!("/usr/share/alsa/alsa.conf:{}", conf.display()),
+        )
+        .env("XDG_CONFIG_HOME", &dir)
+        .env("HOME", &dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("hector starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut stdout = child.stdout.take().expect("stdout");
+    let (tx, rx) = mpsc::channel::<Vec<u8>>();
+    let reader = std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = stdout.read(&mut buf) {
+            if n == 0 || tx.send(buf[..n].to_vec()).is_err() {
+                break;
+            }
+        }
+    });
+    stdin.write_all(first.as_bytes()).expect("write");
+    let mut out = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !String::from_utf8_lossy(&out).contains(wait_for) {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match rx.recv_timeout(left) {
+            Ok(bytes) => out.extend(bytes),
+            Err(_) => panic!(
+                "no {wait_for:?} within 20 s: {:?}",
+                String::from_utf8_lossy(&out)
+            ),
+        }
+    }
+    stdin.write_all(b"quit\n").expect("write");
+    drop(stdin);
+    let _ = child.wait();
+    while let Ok(bytes) = rx.recv_timeout(Duration::from_secs(5)) {
+        out.extend(bytes);
+    }
+    let _ = reader.join();
+    let _ = std::fs::remove_dir_all(&dir);
+    out
+}
+
+const BELL_SENTENCE: &str =
+    "No sound device was found, so the terminal bell rings instead of tones.";
+const SILENT_SENTENCE: &str = "No sound device was found, so there are no tones.";
+
+/// Issue 8 item 9: in a terminal, each error tone rings the bell when it
+/// is due (before the next prompt, not at exit), and the message is one
+/// plain sentence without the sound library's text.
+#[test]
+fn in_a_terminal_without_sound_the_bell_rings_for_each_tone_and_says_so() {
+    let out = play_without_sound(true, "foo\n", BELL_SENTENCE);
+    let text = String::from_utf8_lossy(&out).into_owned();
+    let lines: Vec<&str> = text.lines().map(|l| l.trim_end_matches('\r')).collect();
+    assert!(lines.contains(&BELL_SENTENCE), "{text:?}");
+    assert!(!text.contains(".."), "double full stop: {text:?}");
+    assert!(!text.contains("not available"), "library text: {text:?}");
+    let bell = out.iter().position(|b| *b == 0x07).expect("the bell rang");
+    let goodbye = text.find("Goodbye.").expect("goodbye");
+    assert!(bell < goodbye, "the bell rang only at exit: {text:?}");
+}
+
+#[test]
+fn in_a_pipe_without_sound_there_is_no_bell_and_the_message_says_so() {
+    let out = play_without_sound(false, "foo\n", SILENT_SENTENCE);
+    let text = String::from_utf8_lossy(&out).into_owned();
+    assert!(text.lines().any(|l| l == SILENT_SENTENCE), "{text:?}");
+    assert!(!out.contains(&0x07), "a bell in a pipe: {text:?}");
 }

@@ -71,6 +71,7 @@ impl Live {
             match io.event {
                 ProcessEvent::Line(l) => self.session.handle_line(&l, Instant::now()),
                 ProcessEvent::Exited(x) => self.session.handle_exit(x),
+                ProcessEvent::StartFailed(f) => self.session.fail(f),
             }
             self.flush();
         }

@@ -34,12 +34,7 @@ fn daemon() -> (MutexGuard<'static, ()>, PrivateSpeechd) {
 }
 
 fn move_utterance(text: &str) -> Utterance {
-    Utterance {
-        text: text.into(),
-        lang: "de".into(),
-        priority: Priority::Urgent,
-        kind: SayKind::Move,
-    }
+    Utterance::new(text, "de", Priority::Urgent, SayKind::Move)
 }
 
 fn status_channel() -> (
@@ -298,4 +293,156 @@ fn line_mode_speaks_every_move_through_the_daemon() {
     let wav = std::fs::read(&daemon.capture).unwrap_or_default();
     let (samples, _, _) = wav_samples(&wav);
     assert!(samples.iter().filter(|s| s.unsigned_abs() > 1000).count() > 1000);
+}
+
+/// Issue 8 item 10: an English sentence naming squares and a piece in
+/// Appendix D words is one SSML message whose German words are a German
+/// voice span; the daemon hands exactly that to espeak-ng, with English as
+/// the sentence's language, and audio comes out.
+#[test]
+fn an_english_sentence_speaks_its_appendix_d_words_in_the_german_voice() {
+    use hector::Part;
+    let (_serial, daemon) = daemon();
+    let (status, rx) = status_channel();
+    let worker = SpeechWorker::spawn_system(
+        WorkerConfig {
+            mode: SpeechMode::Tts,
+            ..WorkerConfig::default()
+        },
+        status,
+    );
+    let sentence = Utterance::mixed(
+        vec![
+            Part::new("Felix sechs", "de"),
+            Part::new(" is attacked by ", "en"),
+            Part::new("Springer Gustav acht", "de"),
+            Part::new(".", "en"),
+        ],
+        "en",
+        Priority::Normal,
+        SayKind::Info,
+    );
+    assert_eq!(
+        sentence.text,
+        "Felix sechs is attacked by Springer Gustav acht."
+    );
+    worker.handle().say(sentence);
+    let seen = until(&rx, Duration::from_secs(20), "end of speech", |s| {
+        assert!(!matches!(s, SpeechStatus::FellBack { .. }), "{s:?}");
+        matches!(s, SpeechStatus::Ended { .. })
+    });
+    let voice = seen.iter().find_map(|s| match s {
+        SpeechStatus::Began { voice, .. } => voice.clone(),
+        _ => None,
+    });
+    assert_eq!(voice.as_deref(), Some("language en, spans de+en"));
+    worker.shutdown(Duration::from_secs(1));
+
+    let log = daemon.log_text();
+    assert!(log.contains("SET SELF LANGUAGE en"), "sentence not English");
+    assert!(log.contains("SET SELF SSML_MODE on"), "SSML mode not set");
+    let sent = "<speak><voice xml:lang=\"de\">Felix sechs</voice> is attacked by \
+                <voice xml:lang=\"de\">Springer Gustav acht</voice>.</speak>";
+    assert!(log.contains(sent), "the SSML was not sent as is");
+    // What the daemon passed on to the synthesizer: the same spans (with
+    // its index marks added), and English for the sentence.
+    let spans = "<voice xml:lang=\"de\">Felix sechs</voice> is attacked by \
+                 <voice xml:lang=\"de\">Springer Gustav acht</voice>";
+    assert!(
+        log.lines()
+            .any(|l| l.contains("Command sent to output module") && l.contains(spans)),
+        "the spans did not reach espeak-ng"
+    );
+    assert!(log.contains("language=en"), "synthesizer not told English");
+    let wav = std::fs::read(&daemon.capture).unwrap_or_default();
+    let (samples, rate, channels) = wav_samples(&wav);
+    let secs = samples.len() as f64 / f64::from(rate) / f64::from(channels.max(1));
+    eprintln!("mixed sentence: {secs:.2} s of audio");
+    assert!(secs > 1.0, "{secs} s of audio");
+}
+
+/// Issue 8 item 9: `hector say --speech print` prints the sentence and
+/// exits 0 without connecting to the speech service (here a socket that
+/// would accept the connection).
+#[test]
+fn say_with_speech_print_prints_and_never_touches_the_speech_service() {
+    let dir = std::env::temp_dir().join(format!("hector-say-print-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let socket = dir.join("speechd.sock");
+    let _ = std::fs::remove_file(&socket);
+    let listener = std::os::unix::net::UnixListener::bind(&socket).expect("bind");
+    listener.set_nonblocking(true).expect("nonblocking");
+    let t = Instant::now();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hector"))
+        .args([
+            "say",
+            "--speech",
+            "print",
+            "--config",
+            "/nonexistent/hector.toml",
+            "--move",
+            "Nf3",
+        ])
+        .env(
+            "SPEECHD_ADDRESS",
+            format!("unix_socket:{}", socket.display()),
+        )
+        .output()
+        .expect("hector runs");
+    let elapsed = t.elapsed();
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "Springer Felix drei\n"
+    );
+    assert!(
+        matches!(listener.accept(), Err(e) if e.kind() == std::io::ErrorKind::WouldBlock),
+        "hector connected to the speech service"
+    );
+    eprintln!("say --speech print: {elapsed:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 8 item 9: `hector voices` is a summary, one line per language with
+/// the number of voices and the one hector uses; `--all` adds every voice.
+#[test]
+fn voices_lists_per_language_the_count_and_the_voice_used() {
+    let (_guard, daemon) = daemon();
+    let run = |all: bool| {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_hector"));
+        cmd.arg("voices");
+        if all {
+            cmd.arg("--all");
+        }
+        let out = cmd
+            .env("SPEECHD_ADDRESS", daemon.address())
+            .output()
+            .expect("hector runs");
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let summary = run(false);
+    let lines: Vec<&str> = summary.lines().collect();
+    eprintln!(
+        "hector voices: {} lines, {} bytes",
+        lines.len(),
+        summary.len()
+    );
+    let german = lines
+        .iter()
+        .find(|l| l.starts_with("de: "))
+        .expect("a German line");
+    assert!(german.ends_with("; hector uses German"), "{german}");
+    for l in &lines {
+        let (lang, rest) = l.split_once(": ").expect("lang: ...");
+        assert!(!lang.is_empty() && !lang.contains(' '), "{l}");
+        assert!(
+            rest.contains(" voice") && rest.contains("; hector uses "),
+            "{l}"
+        );
+    }
+    assert!(summary.len() < 20_000, "{} bytes", summary.len());
+    let all = run(true);
+    assert!(all.len() > summary.len());
+    assert!(all.contains("German+"), "variants listed with --all");
 }

@@ -14,5 +14,6 @@ mod board_games;
 mod companion_game;
 mod companion_page;
 mod engine;
+mod engine_play;
 mod line_games;
 mod line_mode;

@@ -119,6 +119,8 @@ impl AppBuilder {
             last_said: None,
             quitting: false,
             board: None,
+            engine: None,
+            rated: false,
             companion: Default::default(),
         }
     }

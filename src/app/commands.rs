@@ -105,7 +105,12 @@ impl App {
             Action::Accept => self.accept_draw(out),
             Action::Decline => self.decline_draw(out),
             Action::Resign => self.resign(out),
+            Action::Hint | Action::Eval | Action::Threat | Action::Engine => {
+                self.engine_action(action, out);
+            }
+            Action::Takeback => self.take_back(out),
             Action::New => {
+                self.engine_new_game();
                 self.game = Game::new();
                 let t = self.message("new_game", &[]);
                 self.say(out, t, Priority::Normal, SayKind::Game);

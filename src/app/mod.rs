@@ -15,16 +15,18 @@ use crate::keymap::Keymap;
 use crate::msg::{Effect, Msg, StartProblem};
 use crate::notation::Reader;
 use crate::phrase::Phraser;
-use crate::speech::{Priority, SayKind, SpeechStatus, Utterance};
+use crate::speech::{Part, Priority, SayKind, SpeechStatus, Utterance};
 use crate::words::vocab::MoveWords;
 
 mod board;
 mod builder;
 mod commands;
 mod companion;
+mod engine;
 mod offers;
 
 pub use builder::AppBuilder;
+pub use engine::EngineSetup;
 
 /// All state of the session.
 ///
@@ -48,6 +50,10 @@ pub struct App {
     quitting: bool,
     /// The player's board, when one is used.
     board: Option<BoardSession>,
+    /// The engine played against, when there is one (`app/engine.rs`).
+    engine: Option<engine::EnginePlay>,
+    /// A rated game or one with an arbiter: no hint, eval, threat, takeback.
+    rated: bool,
     /// The opponent's screen (companion page).
     companion: companion::CompanionState,
 }
@@ -97,7 +103,11 @@ impl App {
     /// When the app next wants a [`Msg::Deadline`]: the board's settle
     /// time (a move that may still be on its way, a mismatch to report).
     pub fn next_deadline(&self) -> Option<Instant> {
-        self.board.as_ref().and_then(BoardSession::next_deadline)
+        let board = self.board.as_ref().and_then(BoardSession::next_deadline);
+        match (board, self.engine_deadline()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     /// The prompt of line mode: whose move and the move number.
@@ -121,10 +131,15 @@ impl App {
                 self.on_board_notes(notes, now, &mut out);
             }
             Msg::EndOfInput => {
-                self.quitting = true;
-                out.push(Effect::Quit);
+                // The engine's move is never dropped: quit after it.
+                if !self.engine_defers_quit() {
+                    self.quitting = true;
+                    out.push(Effect::Quit);
+                }
             }
+            Msg::Engine(io) => self.on_engine_io(io, now),
             Msg::Deadline => {
+                self.engine_tick(now);
                 let notes = match &mut self.board {
                     Some(b) => b.tick(now),
                     None => Vec::new(),
@@ -140,8 +155,13 @@ impl App {
                 self.say(&mut out, t, Priority::Normal, SayKind::Info);
             }
             Msg::Speech(SpeechStatus::Began { .. } | SpeechStatus::Ended { .. }) => {}
-            Msg::Audio(AudioStatus::Unavailable { why }) => {
-                let t = self.message("sound_unavailable", &[("why", &why)]);
+            Msg::Audio(AudioStatus::Unavailable { bell, .. }) => {
+                let key = if bell {
+                    "sound_unavailable"
+                } else {
+                    "sound_unavailable_silent"
+                };
+                let t = self.message(key, &[]);
                 self.say(&mut out, t, Priority::Normal, SayKind::Info);
             }
             Msg::Audio(AudioStatus::Available) => {}
@@ -150,11 +170,13 @@ impl App {
             Msg::Start => {
                 let t = self.message("new_game", &[]);
                 self.say(&mut out, t, Priority::Normal, SayKind::Game);
+                self.engine_start(now, &mut out);
             }
             Msg::CompanionChosen(choice) => self.on_companion_chosen(choice, &mut out),
             Msg::Companion(event) => self.on_companion(event, now, &mut out),
             Msg::CompanionReleased { code } => self.on_companion_released(code, &mut out),
         }
+        self.engine_step(now, &mut out);
         self.companion_flashes(&out);
         out
     }
@@ -178,11 +200,16 @@ impl App {
             SayKind::Move => self.phraser.move_lang(),
             _ => self.phraser.msg_lang(),
         };
-        let u = Utterance {
-            text,
-            lang: lang.to_owned(),
-            priority,
-            kind,
+        // Appendix D words inside a message are spoken in the German voice.
+        let stretches = self.phraser.by_language(&text);
+        let u = if stretches.len() > 1 {
+            let parts = stretches
+                .into_iter()
+                .map(|(text, lang)| Part::new(text, lang))
+                .collect();
+            Utterance::mixed(parts, self.phraser.msg_lang(), priority, kind)
+        } else {
+            Utterance::new(text, lang, priority, kind)
         };
         self.last_said = Some(u.clone());
         out.push(Effect::Say(u));
@@ -260,6 +287,11 @@ impl App {
             self.say(out, t, Priority::Normal, SayKind::Error);
             return;
         }
+        if self.engine_has_the_move() {
+            let t = self.message("engine_thinking", &[]);
+            self.say(out, t, Priority::Normal, SayKind::Error);
+            return;
+        }
         match self.reader.read(text, self.game.position()) {
             Ok(mv) => self.play(mv, out),
             Err(e) => {
@@ -323,6 +355,35 @@ mod tests {
 
     fn line(app: &mut App, text: &str) -> Vec<String> {
         said(&app.update(Msg::Line(text.into()), Instant::now()))
+    }
+
+    #[test]
+    fn appendix_d_words_in_an_english_answer_are_marked_for_the_german_voice() {
+        let mut a = app();
+        for m in ["e4", "e5", "Nf3"] {
+            a.update(Msg::Line(m.into()), Instant::now());
+        }
+        let e = a.update(Msg::Line("attackers e5".into()), Instant::now());
+        let Some(Effect::Say(u)) = e.iter().find(|e| matches!(e, Effect::Say(_))) else {
+            panic!("nothing said: {e:?}")
+        };
+        assert_eq!(u.text, "Eva fünf is attacked by Springer Felix drei.");
+        assert_eq!(u.lang, "en");
+        let voiced: Vec<(String, String)> =
+            u.voiced().into_iter().map(|p| (p.text, p.lang)).collect();
+        let want = [
+            ("Eva fünf", "de"),
+            (" is attacked by ", "en"),
+            ("Springer Felix drei", "de"),
+            (".", "en"),
+        ];
+        assert_eq!(voiced, want.map(|(t, l)| (t.to_owned(), l.to_owned())));
+        // A move alone stays one German sentence.
+        let e = a.update(Msg::Line("Nc6".into()), Instant::now());
+        let Some(Effect::Say(m)) = e.iter().find(|e| matches!(e, Effect::Say(_))) else {
+            panic!("nothing said: {e:?}")
+        };
+        assert_eq!((m.lang.as_str(), m.parts.len()), ("de", 0));
     }
 
     #[test]

@@ -113,7 +113,29 @@ mod tests {
         for n in notes {
             out.push(n.phrase());
         }
-        out.push(("engine_ready", vec![("name", "Stockfish 15.1".into())]));
+        out.push((
+            "engine_ready",
+            vec![
+                ("name", "Stockfish 15.1".into()),
+                ("side", p.side(Color::White)),
+            ],
+        ));
+        for key in [
+            "engine_busy",
+            "engine_thinking",
+            "engine_none",
+            "engine_restarting",
+            "engine_in_check",
+            "engine_no_answer",
+            "help_off_rated",
+            "nothing_to_take_back",
+        ] {
+            out.push((key, vec![]));
+        }
+        out.push(("engine_off", vec![("restart", "engine restart".into())]));
+        out.push(("engine_hint", vec![("move", "Springer Felix drei".into())]));
+        out.push(("engine_threat", vec![("move", "Dame Hector vier".into())]));
+        out.push(("taken_back", vec![("moves", "Bauer Eva vier".into())]));
         out
     }
 

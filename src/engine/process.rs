@@ -64,6 +64,9 @@ pub enum ProcessEvent {
     /// The engine's output ended and it is gone (`None`: its status could
     /// not be read).
     Exited(Option<ExitInfo>),
+    /// The engine could not be started (reported by the front end that
+    /// tried).
+    StartFailed(Fault),
 }
 
 /// A [`ProcessEvent`] of one engine process.

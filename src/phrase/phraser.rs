@@ -209,6 +209,116 @@ impl Phraser {
         }
     }
 
+    /// `text` cut into stretches by language, each with its language code,
+    /// so that every word is spoken in its own voice: the move words in it
+    /// (squares, pieces, castling, check: "Felix sechs", "Springer Gustav
+    /// acht") in the move language, the rest in the message language.  The
+    /// stretches, joined, are `text`; nothing is respelled.  One stretch
+    /// when the move words are the message language's own.
+    pub fn by_language<'t>(&self, text: &'t str) -> Vec<(&'t str, &str)> {
+        let same = |a: &str, b: &str| {
+            let primary = |t: &str| {
+                t.split(['-', '_'])
+                    .next()
+                    .unwrap_or_default()
+                    .to_ascii_lowercase()
+            };
+            primary(a) == primary(b)
+        };
+        if text.is_empty() || same(&self.move_lang, &self.msg_lang) {
+            return vec![(text, self.msg_lang.as_str())];
+        }
+        let w = &self.words;
+        let mut vocabulary: Vec<&str> = Vec::new();
+        let roles = [
+            Role::King,
+            Role::Queen,
+            Role::Rook,
+            Role::Bishop,
+            Role::Knight,
+            Role::Pawn,
+        ];
+        for phrase in w
+            .files
+            .iter()
+            .chain(&w.ranks)
+            .map(String::as_str)
+            .chain(roles.iter().map(|r| w.piece(*r)))
+            .chain(roles.iter().map(|r| w.plural(*r)))
+            .chain([
+                w.short_castle.as_str(),
+                w.long_castle.as_str(),
+                w.captures.as_str(),
+                w.check.as_str(),
+                w.checkmate.as_str(),
+                w.en_passant.as_str(),
+                w.promotes.as_str(),
+            ])
+            .chain(
+                [Color::White, Color::Black]
+                    .into_iter()
+                    .filter_map(|c| w.side(c)),
+            )
+        {
+            vocabulary.extend(
+                phrase
+                    .split(|c: char| !c.is_alphanumeric())
+                    .filter(|s| !s.is_empty()),
+            );
+        }
+        // Words (runs of letters and digits) and what lies between them.
+        let mut tokens: Vec<(usize, usize, bool)> = Vec::new();
+        let mut start = 0;
+        let mut in_word = false;
+        for (i, c) in text.char_indices() {
+            let word_char = c.is_alphanumeric();
+            if word_char != in_word {
+                if i > start {
+                    tokens.push((start, i, in_word));
+                }
+                start = i;
+                in_word = word_char;
+            }
+        }
+        if start < text.len() {
+            tokens.push((start, text.len(), in_word));
+        }
+        let is_move_word =
+            |(a, b, word): (usize, usize, bool)| word && vocabulary.contains(&&text[a..b]);
+        // A stretch of move words: move words with only spaces between them.
+        let mut marks = vec![false; tokens.len()];
+        for (i, t) in tokens.iter().enumerate() {
+            if is_move_word(*t) {
+                marks[i] = true;
+                if i >= 2
+                    && marks[i - 2]
+                    && text[tokens[i - 1].0..tokens[i - 1].1]
+                        .chars()
+                        .all(|c| c == ' ')
+                {
+                    marks[i - 1] = true;
+                }
+            }
+        }
+        let mut out: Vec<(&'t str, &str)> = Vec::new();
+        let mut from = 0;
+        for (i, (a, b, _)) in tokens.iter().enumerate() {
+            let lang = if marks[i] {
+                self.move_lang.as_str()
+            } else {
+                self.msg_lang.as_str()
+            };
+            match out.last_mut() {
+                Some((stretch, l)) if *l == lang => *stretch = &text[from..*b],
+                _ => {
+                    from = *a;
+                    out.push((&text[*a..*b], lang));
+                }
+            }
+        }
+        out
+    }
+
     /// A square in the move words: "Felix drei".
     pub fn square(&self, sq: Square) -> String {
         self.words.square(sq)
@@ -468,6 +578,44 @@ mod tests {
     use super::*;
     use crate::phrase::test_util::last;
     use shakmaty::san::SanPlus;
+
+    #[test]
+    fn appendix_d_words_in_a_message_are_stretches_of_their_own() {
+        let p = appendix_d(MoveOptions::default());
+        let text = "Felix sechs is attacked by Springer Gustav acht and Bauer Eva fünf.";
+        let by = p.by_language(text);
+        assert_eq!(
+            by,
+            [
+                ("Felix sechs", "de"),
+                (" is attacked by ", "en"),
+                ("Springer Gustav acht", "de"),
+                (" and ", "en"),
+                ("Bauer Eva fünf", "de"),
+                (".", "en"),
+            ]
+        );
+        assert_eq!(by.iter().map(|(t, _)| *t).collect::<String>(), text);
+        assert_eq!(p.by_language("White to move."), [("White to move.", "en")]);
+        assert_eq!(
+            p.by_language("Kurze Rochade, Schach"),
+            [("Kurze Rochade", "de"), (", ", "en"), ("Schach", "de")]
+        );
+    }
+
+    #[test]
+    fn no_stretches_when_the_move_words_are_the_message_language() {
+        let p = Phraser::builtin(MoveStyle::AppendixD, Lang::De, MoveOptions::default());
+        assert_eq!(
+            p.by_language("Felix sechs wird angegriffen"),
+            [("Felix sechs wird angegriffen", "de")]
+        );
+        let p = Phraser::builtin(MoveStyle::Language, Lang::En, MoveOptions::default());
+        assert_eq!(
+            p.by_language("knight f3 is attacked"),
+            [("knight f3 is attacked", "en")]
+        );
+    }
 
     fn appendix_d(opts: MoveOptions) -> Phraser {
         Phraser::builtin(MoveStyle::AppendixD, Lang::En, opts)

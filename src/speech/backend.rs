@@ -8,6 +8,8 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
+use super::utterance::Part;
+
 /// Why speech failed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SpeechError {
@@ -91,6 +93,28 @@ pub fn voices_by_language(
         group.sort();
     }
     map
+}
+
+/// The lines of `hector voices`: per language the number of voices and the
+/// one hector uses for it ([`choose_voice`]); with `all`, every voice and
+/// variant of the language too.
+pub fn voices_summary(voices: &[VoiceInfo], all: bool) -> Vec<String> {
+    let mut lines = Vec::new();
+    for (lang, group) in voices_by_language(voices) {
+        let owned: Vec<VoiceInfo> = group.iter().map(|v| (*v).clone()).collect();
+        let chosen = choose_voice(&owned, &lang).map_or("", |v| v.name.as_str());
+        let count = match group.len() {
+            1 => "1 voice".to_owned(),
+            n => format!("{n} voices"),
+        };
+        let mut line = format!("{lang}: {count}; hector uses {chosen}");
+        if all {
+            let names: Vec<&str> = group.iter().map(|v| v.name.as_str()).collect();
+            line.push_str(&format!(" (all: {})", names.join(", ")));
+        }
+        lines.push(line);
+    }
+    lines
 }
 
 /// Rate, pitch and volume as the user sets them, independent of the engine.
@@ -234,6 +258,20 @@ pub trait SpeechBackend {
     /// Whether [`BackendEvent::Ended`] is reported for sentences (otherwise
     /// the worker estimates how long a sentence takes).
     fn reports_end(&self) -> bool;
+    /// Whether [`speak_mixed`](Self::speak_mixed) speaks a sentence in
+    /// several languages as one utterance, each part in its own voice
+    /// (speech-dispatcher: SSML language spans).  Otherwise the worker
+    /// speaks the parts one after another.
+    fn mixes_languages(&self) -> bool {
+        false
+    }
+    /// Start speaking one sentence whose `parts` are in different languages
+    /// (`lang`: the sentence's own language); returns at once.  Called only
+    /// when [`mixes_languages`](Self::mixes_languages) is true.
+    fn speak_mixed(&mut self, parts: &[Part], lang: &str) -> Result<Started, SpeechError> {
+        let text: String = parts.iter().map(|p| p.text.as_str()).collect();
+        self.speak(&text, lang)
+    }
 }
 
 /// Creates a backend, on the thread that will own it, with the sink for its
@@ -306,6 +344,27 @@ mod tests {
         let map = voices_by_language(&voices);
         assert_eq!(map.keys().collect::<Vec<_>>(), ["de", "en"]);
         assert_eq!(map["de"].len(), 2);
+    }
+
+    #[test]
+    fn the_summary_counts_voices_and_names_the_one_used() {
+        let voices = [
+            v("German+Anika", "de", Some("Anika")),
+            v("German", "de", None),
+            v("Swiss German", "de-CH", None),
+            v("English", "en", None),
+        ];
+        assert_eq!(
+            voices_summary(&voices, false),
+            [
+                "de: 3 voices; hector uses German",
+                "en: 1 voice; hector uses English"
+            ]
+        );
+        assert_eq!(
+            voices_summary(&voices, true)[0],
+            "de: 3 voices; hector uses German (all: German, German+Anika, Swiss German)"
+        );
     }
 
     #[test]

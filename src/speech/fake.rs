@@ -9,6 +9,7 @@ use super::backend::{
     BackendEvent, BackendFactory, EventSink, SpeechBackend, SpeechError, SpeechSettings, Started,
     VoiceInfo,
 };
+use super::utterance::Part;
 
 /// One call the worker made.
 #[derive(Debug, Clone, PartialEq)]
@@ -18,6 +19,13 @@ pub enum FakeCall {
     /// `speak` was entered at `at`.
     Speak {
         text: String,
+        lang: String,
+        id: u64,
+        at: Instant,
+    },
+    /// `speak_mixed` was entered at `at` (only when told to mix languages).
+    SpeakMixed {
+        parts: Vec<Part>,
         lang: String,
         id: u64,
         at: Instant,
@@ -38,6 +46,7 @@ struct State {
     hang_all: bool,
     no_end_events: bool,
     auto_end: Option<Duration>,
+    mixes: bool,
     sink: Option<EventSink>,
     voices: Vec<VoiceInfo>,
 }
@@ -99,6 +108,9 @@ impl FakeControl {
             .iter()
             .filter_map(|c| match c {
                 FakeCall::Speak { text, .. } => Some(text.clone()),
+                FakeCall::SpeakMixed { parts, .. } => {
+                    Some(parts.iter().map(|p| p.text.as_str()).collect())
+                }
                 _ => None,
             })
             .collect()
@@ -134,6 +146,12 @@ impl FakeControl {
         self.change(|s| s.auto_end = d);
     }
 
+    /// The backend speaks sentences of several languages as one (as
+    /// speech-dispatcher does with SSML).
+    pub fn set_mixes_languages(&self, mixes: bool) {
+        self.change(|s| s.mixes = mixes);
+    }
+
     /// The voices the fake offers.
     pub fn set_voices(&self, voices: Vec<VoiceInfo>) {
         self.change(|s| s.voices = voices);
@@ -150,7 +168,7 @@ impl FakeControl {
     /// The id of the last sentence spoken.
     pub fn last_id(&self) -> Option<u64> {
         self.lock().calls.iter().rev().find_map(|c| match c {
-            FakeCall::Speak { id, .. } => Some(*id),
+            FakeCall::Speak { id, .. } | FakeCall::SpeakMixed { id, .. } => Some(*id),
             _ => None,
         })
     }
@@ -187,7 +205,7 @@ impl FakeControl {
         self.wait_for(timeout, |calls| {
             calls
                 .iter()
-                .filter(|c| matches!(c, FakeCall::Speak { .. }))
+                .filter(|c| matches!(c, FakeCall::Speak { .. } | FakeCall::SpeakMixed { .. }))
                 .count()
                 >= n
         })
@@ -225,6 +243,24 @@ impl FakeBackend {
     }
 }
 
+impl FakeBackend {
+    /// Report begin and end when told to; the answer to a speak call.
+    fn started(&self, st: State, lang: &str) -> Started {
+        let id = st.next_id;
+        if let (Some(d), Some(sink), false) = (st.auto_end, st.sink, st.no_end_events) {
+            std::thread::spawn(move || {
+                sink.send(BackendEvent::Began(id));
+                std::thread::sleep(d);
+                sink.send(BackendEvent::Ended(id));
+            });
+        }
+        Started {
+            id: (!st.no_end_events).then_some(id),
+            voice: Some(format!("fake-{lang}")),
+        }
+    }
+}
+
 impl SpeechBackend for FakeBackend {
     fn name(&self) -> String {
         "fake".into()
@@ -244,18 +280,29 @@ impl SpeechBackend for FakeBackend {
             },
             true,
         );
-        let id = st.next_id;
-        if let (Some(d), Some(sink), false) = (st.auto_end, st.sink, st.no_end_events) {
-            std::thread::spawn(move || {
-                sink.send(BackendEvent::Began(id));
-                std::thread::sleep(d);
-                sink.send(BackendEvent::Ended(id));
-            });
-        }
-        Ok(Started {
-            id: (!st.no_end_events).then_some(id),
-            voice: Some(format!("fake-{lang}")),
-        })
+        Ok(self.started(st, lang))
+    }
+
+    fn mixes_languages(&self) -> bool {
+        self.control.lock().mixes
+    }
+
+    fn speak_mixed(&mut self, parts: &[Part], lang: &str) -> Result<Started, SpeechError> {
+        let at = Instant::now();
+        let st = self.record(
+            |s| {
+                s.next_id += 1;
+                FakeCall::SpeakMixed {
+                    parts: parts.to_vec(),
+                    lang: lang.into(),
+                    id: s.next_id,
+                    at,
+                }
+            },
+            true,
+        );
+        let langs: Vec<&str> = parts.iter().map(|p| p.lang.as_str()).collect();
+        Ok(self.started(st, &langs.join("+")))
     }
 
     fn stop(&mut self) -> Result<(), SpeechError> {

@@ -10,6 +10,7 @@
 pub mod backend;
 #[cfg(any(test, feature = "test-support"))]
 pub mod fake;
+pub mod link;
 pub mod queue;
 #[cfg(target_os = "linux")]
 pub mod sd;
@@ -17,9 +18,11 @@ pub mod tts_backend;
 mod utterance;
 pub mod worker;
 
-pub use backend::{BackendFactory, SpeechSettings, voices_by_language};
-pub use utterance::{Priority, SayKind, Utterance};
+// Only what the rest of the crate uses (the crate root re-exports part of
+// it); the modules' other items are reached by path.
+pub use backend::{BackendFactory, SpeechSettings, voices_by_language, voices_summary};
+pub use utterance::{Part, Priority, SayKind, Utterance};
 pub use worker::{
     SpeechHandle, SpeechMode, SpeechStatus, SpeechWorker, WorkerConfig, list_voices, say_once,
-    system_factory,
+    say_utterance_once, system_factory,
 };

@@ -178,12 +178,7 @@ mod tests {
     use super::*;
 
     fn u(text: &str, priority: Priority, kind: SayKind) -> Utterance {
-        Utterance {
-            text: text.to_owned(),
-            lang: "de".to_owned(),
-            priority,
-            kind,
-        }
+        Utterance::new(text, "de", priority, kind)
     }
 
     fn speak(text: &str, priority: Priority, kind: SayKind) -> Action {

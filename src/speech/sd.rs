@@ -5,13 +5,20 @@
 //! 1.4 s measured), which a game that switches between a German move voice and
 //! the message language cannot afford.  `SET SELF LANGUAGE` takes one round
 //! trip and lets the daemon pick its voice for that language.
+//!
+//! A sentence of several languages (an English sentence naming squares in
+//! Appendix D words) goes as one SSML message, the foreign words in
+//! `<voice xml:lang="de">` spans: espeak-ng reads each span with the voice
+//! of its language and the rest with the sentence's (HEADLESS.md: `<s
+//! xml:lang>` would leave the German voice on after the span).
 
-use speech_dispatcher::{Connection, Mode, Priority as SdPriority};
+use speech_dispatcher::{Connection, DataMode, Mode, Priority as SdPriority};
 
 use super::backend::{
     BackendEvent, EventSink, Range, SpeechBackend, SpeechError, SpeechSettings, Started, VoiceInfo,
-    c_safe,
+    c_safe, language_matches,
 };
+use super::utterance::Part;
 
 /// speech-dispatcher's ranges (SSIP: rate and pitch −100..100, normal 0;
 /// volume −100..100, normal 100).
@@ -32,6 +39,8 @@ const VOLUME: Range = Range {
 pub struct SpeechDispatcherBackend {
     conn: Connection,
     lang: Option<String>,
+    /// The connection is in SSML data mode.
+    ssml: bool,
 }
 
 impl SpeechDispatcherBackend {
@@ -51,8 +60,77 @@ impl SpeechDispatcherBackend {
         conn.on_cancel(Some(Box::new(move |msg, _client| {
             sink.send(BackendEvent::Stopped(msg as u64))
         })));
-        Ok(SpeechDispatcherBackend { conn, lang: None })
+        Ok(SpeechDispatcherBackend {
+            conn,
+            lang: None,
+            ssml: false,
+        })
     }
+}
+
+impl SpeechDispatcherBackend {
+    fn set_language(&mut self, lang: &str) -> Result<(), SpeechError> {
+        let lang = c_safe(lang);
+        if !lang.is_empty() && self.lang.as_deref() != Some(lang.as_str()) {
+            self.conn
+                .set_language(lang.as_str())
+                .map_err(failed("set language"))?;
+            self.lang = Some(lang);
+        }
+        Ok(())
+    }
+
+    fn set_ssml(&mut self, on: bool) -> Result<(), SpeechError> {
+        if self.ssml != on {
+            let mode = if on { DataMode::SSML } else { DataMode::Text };
+            self.conn.set_data_mode(mode).map_err(failed("data mode"))?;
+            self.ssml = on;
+        }
+        Ok(())
+    }
+
+    fn say(&mut self, text: String) -> Result<u64, SpeechError> {
+        self.conn
+            .say(SdPriority::Important, c_safe(&text))
+            .ok_or_else(|| SpeechError::Failed("speech-dispatcher refused the text".into()))
+    }
+}
+
+/// Text as SSML character data.
+fn xml_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// One SSML message for a sentence in `lang` whose parts in other
+/// languages are `<voice xml:lang>` spans.
+pub fn ssml(parts: &[Part], lang: &str) -> String {
+    let mut out = String::from("<speak>");
+    for p in parts {
+        let text = xml_escape(&p.text);
+        if p.lang.is_empty() || language_matches(&p.lang, lang) {
+            out.push_str(&text);
+        } else {
+            let tag: String = p
+                .lang
+                .chars()
+                .filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+                .collect();
+            out.push_str(&format!("<voice xml:lang=\"{tag}\">{text}</voice>"));
+        }
+    }
+    out.push_str("</speak>");
+    out
 }
 
 fn failed(what: &str) -> impl FnOnce(speech_dispatcher::Error) -> SpeechError + '_ {
@@ -65,20 +143,32 @@ impl SpeechBackend for SpeechDispatcherBackend {
     }
 
     fn speak(&mut self, text: &str, lang: &str) -> Result<Started, SpeechError> {
-        let lang = c_safe(lang);
-        if !lang.is_empty() && self.lang.as_deref() != Some(lang.as_str()) {
-            self.conn
-                .set_language(lang.as_str())
-                .map_err(failed("set language"))?;
-            self.lang = Some(lang.clone());
-        }
-        let id = self
-            .conn
-            .say(SdPriority::Important, c_safe(text))
-            .ok_or_else(|| SpeechError::Failed("speech-dispatcher refused the text".into()))?;
+        self.set_language(lang)?;
+        self.set_ssml(false)?;
+        let id = self.say(text.to_owned())?;
         Ok(Started {
             id: Some(id),
             voice: self.lang.as_ref().map(|l| format!("language {l}")),
+        })
+    }
+
+    fn mixes_languages(&self) -> bool {
+        true
+    }
+
+    fn speak_mixed(&mut self, parts: &[Part], lang: &str) -> Result<Started, SpeechError> {
+        self.set_language(lang)?;
+        self.set_ssml(true)?;
+        let id = self.say(ssml(parts, lang))?;
+        let mut langs: Vec<&str> = Vec::new();
+        for p in parts {
+            if !p.lang.is_empty() && !langs.contains(&p.lang.as_str()) {
+                langs.push(&p.lang);
+            }
+        }
+        Ok(Started {
+            id: Some(id),
+            voice: Some(format!("language {lang}, spans {}", langs.join("+"))),
         })
     }
 
@@ -116,5 +206,34 @@ impl SpeechBackend for SpeechDispatcherBackend {
 
     fn reports_end(&self) -> bool {
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn foreign_parts_become_voice_spans_and_text_is_escaped() {
+        let parts = [
+            Part::new("Felix sechs", "de"),
+            Part::new(" is attacked by ", "en"),
+            Part::new("Springer Gustav acht", "de"),
+            Part::new(" <&>", "en-GB"),
+        ];
+        assert_eq!(
+            ssml(&parts, "en"),
+            "<speak><voice xml:lang=\"de\">Felix sechs</voice> is attacked by \
+             <voice xml:lang=\"de\">Springer Gustav acht</voice> &lt;&amp;&gt;</speak>"
+        );
+    }
+
+    #[test]
+    fn a_language_tag_cannot_break_out_of_its_attribute() {
+        let parts = [Part::new("x", "de\"><evil")];
+        assert_eq!(
+            ssml(&parts, "en"),
+            "<speak><voice xml:lang=\"deevil\">x</voice></speak>"
+        );
     }
 }

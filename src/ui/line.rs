@@ -14,7 +14,8 @@ use crate::app::App;
 use crate::audio::{Tone, ToneHandle};
 use crate::board::transport::Link;
 use crate::companion::{CompanionServer, Snapshot};
-use crate::msg::{Effect, Msg};
+use crate::engine::{EngineCommand, EngineIo, EngineProcess, ProcessEvent};
+use crate::msg::{Effect, EngineOrder, Msg};
 use crate::speech::{SpeechHandle, Utterance};
 
 /// When to print the prompt.
@@ -68,6 +69,60 @@ impl Outputs {
     }
 }
 
+/// The engine's process, owned by the front end: started, fed and ended as
+/// the app orders ([`EngineOrder`]).  Dropping it ends the engine.
+#[derive(Default)]
+pub struct EngineSlot {
+    process: Option<EngineProcess>,
+}
+
+impl EngineSlot {
+    /// Carry out one order; the process's events go into `tx`.  An engine
+    /// that cannot be started is the message returned, for the app at once.
+    pub fn order(&mut self, order: EngineOrder, tx: &Sender<Msg>) -> Option<Msg> {
+        match order {
+            EngineOrder::Start {
+                generation,
+                program,
+            } => {
+                // The old engine (if any) is ended first.
+                self.process = None;
+                let started = EngineCommand::locate(program.as_deref()).and_then(|cmd| {
+                    let tx = tx.clone();
+                    EngineProcess::spawn(&cmd, generation, move |io| {
+                        tx.send(Msg::Engine(io)).is_ok()
+                    })
+                });
+                match started {
+                    Ok(p) => self.process = Some(p),
+                    Err(fault) => {
+                        return Some(Msg::Engine(EngineIo {
+                            generation,
+                            event: ProcessEvent::StartFailed(fault),
+                        }));
+                    }
+                }
+            }
+            EngineOrder::Send { generation, line } => {
+                if let Some(p) = &self.process
+                    && p.generation() == generation
+                {
+                    p.send(line);
+                }
+            }
+            EngineOrder::Kill { generation } => {
+                if let Some(p) = &mut self.process
+                    && p.generation() == generation
+                {
+                    p.kill();
+                    self.process = None;
+                }
+            }
+        }
+        None
+    }
+}
+
 /// Run line mode until the player quits or the input ends.  `startup` are
 /// the effects to carry out first (e.g. a broken settings file reported).
 ///
@@ -87,6 +142,10 @@ pub fn run(
         PromptMode::Always => true,
         PromptMode::Never => false,
     };
+    // The engine's process, when the app starts one; its lines come back
+    // through the app's channel.
+    let mut engine = EngineSlot::default();
+    let engine_tx = tx.clone();
     std::thread::spawn(move || {
         let stdin = std::io::stdin();
         for line in stdin.lock().lines() {
@@ -135,6 +194,12 @@ pub fn run(
                 Effect::Silence => outputs.silence(),
                 Effect::Tone(t) => outputs.tone(t),
                 Effect::ToBoard(bytes) => outputs.to_board(bytes),
+                Effect::Engine(order) => {
+                    // An engine that cannot start is said at once.
+                    if let Some(m) = engine.order(order, &engine_tx) {
+                        more.extend(app.update(m, Instant::now()));
+                    }
+                }
                 Effect::CompanionRelease => {
                     if let Some(c) = &outputs.companion {
                         c.release();

@@ -1,0 +1,431 @@
+//! Playing against an engine through the real binary in line mode: real
+//! Stockfish at level 1 (a game, hint, eval, threat, takeback), the fake
+//! engines of tests/engines for the faults, and a simulated tactile board
+//! on a pseudo-terminal on which the engine's move is awaited and
+//! confirmed.  hector is driven line by line, as a player would: the next
+//! line is typed after the answer to the last one came.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
+
+use hector::{Lang, Master, Protocol, Reader, SimBoard, pseudo_board};
+use shakmaty::{Board, Chess, Move, Position};
+
+use crate::util::clean_config_dir;
+
+/// How long one answer may take (Stockfish's move time is 50 ms).
+const WAIT: Duration = Duration::from_secs(10);
+
+fn fake(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/engines")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+struct Hector {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    seen: Vec<String>,
+}
+
+impl Hector {
+    fn start(args: &[&str]) -> Hector {
+        let dir = clean_config_dir();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_hector"))
+            .arg("play")
+            .args(args)
+            .args(["--prompt", "never", "--speech", "print", "--no-sound"])
+            .env("XDG_CONFIG_HOME", &dir)
+            .env("HOME", &dir)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("hector starts");
+        let stdin = child.stdin.take();
+        let stdout = child.stdout.take().expect("piped stdout");
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    return;
+                }
+            }
+        });
+        Hector {
+            child,
+            stdin,
+            lines,
+            seen: Vec::new(),
+        }
+    }
+
+    fn type_line(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().expect("input open");
+        writeln!(stdin, "{line}").expect("hector reads its input");
+        stdin.flush().expect("flush");
+    }
+
+    fn next(&mut self) -> String {
+        match self.lines.recv_timeout(WAIT) {
+            Ok(line) => {
+                self.seen.push(line.clone());
+                line
+            }
+            Err(_) => panic!(
+                "no line within {WAIT:?}; all lines so far:\n{}",
+                self.seen.join("\n")
+            ),
+        }
+    }
+
+    fn expect(&mut self, want: &str) {
+        let line = self.next();
+        assert_eq!(line, want, "all lines so far:\n{}", self.seen.join("\n"));
+    }
+
+    /// The next line, which must start with `prefix`.
+    fn expect_start(&mut self, prefix: &str) -> String {
+        let line = self.next();
+        assert!(
+            line.starts_with(prefix),
+            "{line:?} should start with {prefix:?}; all lines so far:\n{}",
+            self.seen.join("\n")
+        );
+        line
+    }
+
+    /// Nothing more is said for `d`.
+    fn silent_for(&mut self, d: Duration) {
+        if let Ok(line) = self.lines.recv_timeout(d) {
+            panic!(
+                "unexpected {line:?}; all lines so far:\n{}",
+                self.seen.join("\n")
+            );
+        }
+    }
+
+    /// End the input; hector must end by itself, cleanly.
+    fn close(mut self) -> Vec<String> {
+        self.stdin = None;
+        let end = Instant::now() + WAIT;
+        loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                assert!(status.success(), "{status:?}");
+                break;
+            }
+            assert!(Instant::now() < end, "hector did not end");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        while let Ok(l) = self.lines.recv_timeout(Duration::from_millis(200)) {
+            self.seen.push(l);
+        }
+        std::mem::take(&mut self.seen)
+    }
+}
+
+impl Drop for Hector {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A move as hector announced it, read back by hector's own reader in the
+/// test's copy of the position ("Springer Felix drei, Schach" too).
+fn read_announced(text: &str, pos: &Chess) -> Move {
+    let reader = Reader::builtin(Lang::En);
+    let move_part = text.split(',').next().unwrap_or(text).trim();
+    reader
+        .read(move_part, pos)
+        .unwrap_or_else(|e| panic!("{text:?} is not a legal move here: {e:?}"))
+}
+
+const STOCKFISH_LOW: &[&str] = &["--engine", "--level", "1", "--move-time", "50"];
+
+#[test]
+fn game_against_stockfish_at_level_one_with_hint_eval_threat_and_takeback() {
+    let mut args = STOCKFISH_LOW.to_vec();
+    args.extend(["--me", "white", "--no-confirm"]);
+    let mut h = Hector::start(&args);
+    h.expect("New game. White to move.");
+    h.expect("Stockfish 15.1 is ready; you play White.");
+    let mut pos = Chess::default();
+    for _ in 0..6 {
+        // The player follows the engine's hint (said in Appendix D words,
+        // which hector reads as a move).
+        h.type_line("hint");
+        let hint = h.expect_start("Hint: ");
+        // Without a ", Schach" after it.
+        let mv_text = hint
+            .trim_start_matches("Hint: ")
+            .trim_end_matches('.')
+            .split(',')
+            .next()
+            .unwrap_or_default()
+            .to_owned();
+        let mine = read_announced(&mv_text, &pos);
+        pos.play_unchecked(mine);
+        h.type_line(&mv_text);
+        // The engine's answer: announced, and legal.
+        let answer = h.next();
+        let theirs = read_announced(&answer, &pos);
+        pos.play_unchecked(theirs);
+        if pos.is_game_over() {
+            break;
+        }
+    }
+    h.type_line("eval");
+    let eval = h.next();
+    assert!(
+        ["equal", "better", "winning", "mates"]
+            .iter()
+            .any(|w| eval.contains(w)),
+        "{eval}"
+    );
+    h.type_line("threat");
+    if pos.is_check() {
+        // The engine's last move gave check: that is the threat.
+        h.expect("The side to move is in check: that is the threat.");
+    } else {
+        let threat = h.expect_start("The threat: ");
+        let swapped = pos.clone().swap_turn().expect("not in check");
+        let threat_move = threat
+            .trim_start_matches("The threat: ")
+            .trim_end_matches('.')
+            .to_owned();
+        read_announced(&threat_move, &swapped);
+    }
+    // Take back the last pair: the player is to move again in the position
+    // two plies back.
+    h.type_line("takeback");
+    h.expect_start("Taken back: ");
+    h.type_line("turn");
+    h.expect_start("White to move");
+    h.type_line("quit");
+    h.expect("Goodbye.");
+    h.close();
+}
+
+#[test]
+fn engine_plays_white_when_the_player_is_black() {
+    let mut args = STOCKFISH_LOW.to_vec();
+    args.extend(["--me", "black"]);
+    let mut h = Hector::start(&args);
+    h.expect("New game. White to move.");
+    h.expect("Stockfish 15.1 is ready; you play Black.");
+    let first = h.next();
+    read_announced(&first, &Chess::default());
+    // A move typed for the engine's side while it thinks is refused.
+    h.type_line("quit");
+    h.expect("Goodbye.");
+    h.close();
+}
+
+#[test]
+fn input_ending_while_the_engine_thinks_waits_for_its_move() {
+    let args = [
+        "--engine",
+        "--level",
+        "1",
+        "--move-time",
+        "300",
+        "--no-confirm",
+    ];
+    let mut h = Hector::start(&args);
+    h.expect("New game. White to move.");
+    h.type_line("e4");
+    let lines = h.close();
+    // Ready, then the engine's answer: never dropped.
+    let last = lines.last().expect("lines");
+    let mut pos = Chess::default();
+    pos.play_unchecked(read_announced("e4", &pos));
+    read_announced(last, &pos);
+}
+
+#[test]
+fn rated_game_has_no_help() {
+    let mut args = STOCKFISH_LOW.to_vec();
+    args.push("--rated");
+    let mut h = Hector::start(&args);
+    h.expect("New game. White to move.");
+    h.expect_start("Stockfish");
+    for cmd in ["hint", "eval", "threat", "takeback"] {
+        h.type_line(cmd);
+        h.expect("Not in a rated game.");
+    }
+    h.type_line("quit");
+    h.expect("Goodbye.");
+    h.close();
+}
+
+const ON_KEYBOARD: &str = "The game is as it was: play on at the keyboard, or say engine restart.";
+
+#[test]
+fn missing_engine_is_said_once_and_the_game_goes_on() {
+    let mut h = Hector::start(&["--engine", "/nonexistent/engine"]);
+    h.expect("New game. White to move.");
+    h.expect("No chess engine found: /nonexistent/engine. Play goes on at the keyboard.");
+    h.type_line("e4");
+    h.expect("Bauer Eva vier");
+    h.type_line("e5");
+    h.expect("Bauer Eva fünf");
+    h.type_line("hint");
+    h.expect("The engine is not running; say engine restart to start it again.");
+    h.type_line("quit");
+    h.expect("Goodbye.");
+    h.close();
+}
+
+#[test]
+fn crash_in_mid_game_is_said_once_then_keyboard_then_restart() {
+    let mut h = Hector::start(&["--engine", &fake("crash.sh")]);
+    h.expect("New game. White to move.");
+    h.expect("Crash is ready; you play White.");
+    h.type_line("e4");
+    h.expect("Bauer Eva vier");
+    h.expect("Bauer Eva fünf");
+    h.type_line("Nf3");
+    h.expect("Springer Felix drei");
+    h.expect(&format!("The engine stopped working. {ON_KEYBOARD}"));
+    h.silent_for(Duration::from_millis(300));
+    // The sighted opponent plays Black's move at the keyboard.
+    h.type_line("Nc6");
+    h.expect("Springer Cesar sechs");
+    h.type_line("engine restart");
+    h.expect("Starting the engine again.");
+    h.expect("Crash is ready; you play White.");
+    h.type_line("quit");
+    h.expect("Goodbye.");
+    h.close();
+}
+
+#[test]
+fn illegal_bestmove_and_garbage_are_said_once() {
+    let mut h = Hector::start(&["--engine", &fake("illegal.sh")]);
+    h.expect("New game. White to move.");
+    h.expect("Illegal is ready; you play White.");
+    h.type_line("d4");
+    h.expect("Bauer David vier");
+    h.expect(&format!(
+        "The engine answered with an illegal move, e2e5. {ON_KEYBOARD}"
+    ));
+    h.type_line("turn");
+    h.expect_start("Black to move");
+    h.type_line("quit");
+    h.expect("Goodbye.");
+    h.close();
+
+    let mut h = Hector::start(&["--engine", &fake("garbage.sh")]);
+    h.expect("New game. White to move.");
+    h.expect("Garbage is ready; you play White.");
+    h.type_line("d4");
+    h.expect("Bauer David vier");
+    h.expect(&format!(
+        "The engine sends lines that are not chess engine talk: #!~ noise 19 ~!#. {ON_KEYBOARD}"
+    ));
+    h.silent_for(Duration::from_millis(300));
+    h.type_line("quit");
+    h.expect("Goodbye.");
+    h.close();
+}
+
+#[test]
+fn hanging_engine_is_said_after_its_time_and_margin() {
+    let mut h = Hector::start(&["--engine", &fake("hang.sh"), "--move-time", "100"]);
+    h.expect("New game. White to move.");
+    h.expect("Hang is ready; you play White.");
+    h.type_line("e4");
+    h.expect("Bauer Eva vier");
+    h.expect("Bauer Eva fünf");
+    let t = Instant::now();
+    h.type_line("Nf3");
+    h.expect("Springer Felix drei");
+    h.expect(&format!("The engine does not answer. {ON_KEYBOARD}"));
+    // 100 ms to think and 3 s of margin.
+    assert!(
+        t.elapsed() >= Duration::from_millis(3_000),
+        "{:?}",
+        t.elapsed()
+    );
+    h.type_line("quit");
+    h.expect("Goodbye.");
+    h.close();
+}
+
+/// The simulated board on the master end of a pseudo-terminal.
+struct TestBoard {
+    master: Master,
+    sim: SimBoard,
+}
+
+impl TestBoard {
+    fn play(&mut self, pos: &Chess, m: Move) {
+        for bytes in self.sim.play(pos, m, false) {
+            self.master.write_all(&bytes).expect("write to the board");
+            std::thread::sleep(Duration::from_millis(15));
+        }
+    }
+}
+
+#[test]
+fn on_the_tactile_board_the_engines_move_is_awaited_and_confirmed() {
+    let (master, path) = pseudo_board().expect("a pseudo-terminal");
+    let board_arg = format!("dgt:{path}");
+    let mut args = STOCKFISH_LOW.to_vec();
+    args.extend(["--board", &board_arg, "--no-confirm"]);
+    let mut h = Hector::start(&args);
+    let mut board = TestBoard {
+        master,
+        sim: SimBoard::new(Protocol::Dgt, Board::new()),
+    };
+    h.expect("New game. White to move.");
+    let mut first_two = [h.next(), h.next()];
+    first_two.sort();
+    assert_eq!(
+        first_two,
+        [
+            "Board connected.".to_owned(),
+            "Stockfish 15.1 is ready; you play White.".to_owned()
+        ]
+    );
+    let dump = board.sim.dump();
+    board.master.write_all(&dump).expect("dump");
+    let mut pos = Chess::default();
+    for _ in 0..3 {
+        // The player's move, made on the board.
+        h.type_line("hint");
+        let hint = h.expect_start("Hint: ");
+        let mine = read_announced(
+            hint.trim_start_matches("Hint: ").trim_end_matches('.'),
+            &pos,
+        );
+        board.play(&pos, mine);
+        pos.play_unchecked(mine);
+        // The engine's move: announced, then made on the board by the
+        // player and confirmed.
+        let answer = h.next();
+        let theirs = read_announced(&answer, &pos);
+        board.play(&pos, theirs);
+        pos.play_unchecked(theirs);
+        loop {
+            let line = h.next();
+            if line.starts_with("Mismatch") {
+                continue;
+            }
+            assert_eq!(line, format!("Done: {answer}."));
+            break;
+        }
+    }
+    h.type_line("board");
+    h.expect("Board matches the game.");
+    h.type_line("quit");
+    h.expect("Goodbye.");
+    h.close();
+}

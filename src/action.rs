@@ -11,6 +11,20 @@
 //! takes arguments), one `help_<name>` message per language, one default
 //! word in `keymaps/line.toml`.  The tests check the last two.
 
+use shakmaty::{File, Rank, Role, Square};
+
+/// What a key of the full-screen view gives its action besides the action
+/// itself: the rank of "3", the file of "E", the piece kind of "n", the
+/// square of a mouse click.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum KeyArg {
+    None,
+    Rank(Rank),
+    File(File),
+    Role(Role),
+    Square(Square),
+}
+
 macro_rules! actions {
     ($( $(#[$doc:meta])* $variant:ident => $name:literal, )*) => {
         /// Everything a player can ask for, in the order `help` lists them.
@@ -90,9 +104,49 @@ actions! {
     Help => "help",
     /// End the session.
     Quit => "quit",
+    // Keys of the full-screen view (no line-mode word needed): the square
+    // cursor, and choosing a move with it.
+    /// Move the cursor one square up (as the board is shown).
+    CursorUp => "cursor_up",
+    /// One square down.
+    CursorDown => "cursor_down",
+    /// One square left.
+    CursorLeft => "cursor_left",
+    /// One square right.
+    CursorRight => "cursor_right",
+    /// To a rank (the key gives it: 1..8).
+    CursorRank => "cursor_rank",
+    /// To a file (the key gives it: a..h).
+    CursorFile => "cursor_file",
+    /// To the next piece of a kind (the key gives it: k q r b n p).
+    NextPiece => "next_piece",
+    /// Choose the piece under the cursor, then its square.
+    Select => "select",
+    /// Drop the chosen piece.
+    Cancel => "cancel",
+    /// Show the board from the other side.
+    FlipView => "flip_view",
 }
 
 impl Action {
+    /// An action of the full-screen view's keys only: line mode needs no
+    /// word for it and its help does not list it.
+    pub fn key_only(self) -> bool {
+        matches!(
+            self,
+            Action::CursorUp
+                | Action::CursorDown
+                | Action::CursorLeft
+                | Action::CursorRight
+                | Action::CursorRank
+                | Action::CursorFile
+                | Action::NextPiece
+                | Action::Select
+                | Action::Cancel
+                | Action::FlipView
+        )
+    }
+
     /// The action of a name as written in a key map (`"square"`).
     pub fn from_key(name: &str) -> Option<Action> {
         Action::ALL.iter().copied().find(|a| a.key() == name)

@@ -31,11 +31,16 @@ pub enum Command {
         square: Square,
         side: Option<Side>,
     },
-    Defenders(Square),
+    Defenders {
+        square: Square,
+        side: Option<Side>,
+    },
     Moves(Square),
     Last(usize),
     /// A claim, with the intended move's text if one was given.
     Claim(Option<String>),
+    /// The help of one command (`help rank`).
+    HelpOn(Action),
     /// An action that takes no arguments.
     Do(Action),
 }
@@ -46,13 +51,37 @@ pub enum Input {
     Empty,
     Command(Command),
     /// A command word with arguments that did not make sense: the command
-    /// and what was wrong, for the help sentence.
+    /// and what was wrong with them.
     BadArguments {
         command: Action,
-        args: String,
+        problem: ArgProblem,
     },
     /// Anything else: read it as a move.
     Move(String),
+}
+
+/// What was wrong with a command's words.  The text is the word (or
+/// words) as typed, to be quoted back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ArgProblem {
+    /// The command needs words that were not given: its help says which.
+    Missing,
+    /// Not a rank ("rank 9").
+    NoRank(String),
+    /// Not a file ("file k").
+    NoFile(String),
+    /// Not a square.
+    NoSquare(String),
+    /// Not a side (white, black, mine, theirs).
+    NoSide(String),
+    /// Neither a side nor a piece.
+    NoPieceOrSide(String),
+    /// Not a number of moves from 1 to 1000.
+    NoCount(String),
+    /// Words left over after a complete command.
+    TooMany(String),
+    /// `help WORD` with a word that names no command.
+    NoCommand(String),
 }
 
 /// Reads command arguments in the words of any of the vocabularies.
@@ -127,38 +156,35 @@ pub fn read_line(line: &str, keymap: &Keymap, args: &ArgReader<'_>) -> Input {
     let Some(name) = keymap.command(first) else {
         return Input::Move(line.trim().to_owned());
     };
-    let bad = || Input::BadArguments {
+    let bad = |problem: ArgProblem| Input::BadArguments {
         command: name,
-        args: rest.join(" "),
+        problem,
     };
     let square_only = |make: fn(Square) -> Command| match args.square(rest) {
+        _ if rest.is_empty() => bad(ArgProblem::Missing),
         Some((sq, n)) if n == rest.len() => Input::Command(make(sq)),
-        _ => bad(),
-    };
-    let no_args = |c: Command| {
-        if rest.is_empty() {
-            Input::Command(c)
-        } else {
-            bad()
-        }
+        Some((_, n)) => bad(ArgProblem::TooMany(rest[n..].join(" "))),
+        None => bad(ArgProblem::NoSquare(rest.join(" "))),
     };
     match name {
         Action::Square => square_only(Command::Square),
-        Action::Defenders => square_only(Command::Defenders),
         Action::Moves => square_only(Command::Moves),
-        Action::Attackers => match args.square(rest) {
-            Some((square, n)) if n == rest.len() => {
-                Input::Command(Command::Attackers { square, side: None })
+        Action::Attackers | Action::Defenders => {
+            let make = |square, side| match name {
+                Action::Attackers => Command::Attackers { square, side },
+                _ => Command::Defenders { square, side },
+            };
+            match args.square(rest) {
+                _ if rest.is_empty() => bad(ArgProblem::Missing),
+                Some((square, n)) if n == rest.len() => Input::Command(make(square, None)),
+                Some((square, n)) if n + 1 == rest.len() => match args.side(rest[n]) {
+                    Some(side) => Input::Command(make(square, Some(side))),
+                    None => bad(ArgProblem::NoSide(rest[n].to_owned())),
+                },
+                Some((_, n)) => bad(ArgProblem::TooMany(rest[n + 1..].join(" "))),
+                None => bad(ArgProblem::NoSquare(rest.join(" "))),
             }
-            Some((square, n)) if n + 1 == rest.len() => match args.side(rest[n]) {
-                Some(side) => Input::Command(Command::Attackers {
-                    square,
-                    side: Some(side),
-                }),
-                None => bad(),
-            },
-            _ => bad(),
-        },
+        }
         Action::Pieces => {
             let mut side = Side::Mine;
             let mut role = None;
@@ -168,30 +194,34 @@ pub fn read_line(line: &str, keymap: &Keymap, args: &ArgReader<'_>) -> Input {
                 } else if let Some(r) = args.role(w) {
                     role = Some(r);
                 } else {
-                    return bad();
+                    return bad(ArgProblem::NoPieceOrSide((*w).to_owned()));
                 }
             }
             Input::Command(Command::Pieces { side, role })
         }
         Action::Rank => match rest {
-            [w] => args
-                .rank(w)
-                .map_or_else(bad, |r| Input::Command(Command::Rank(r))),
-            _ => bad(),
+            [] => bad(ArgProblem::Missing),
+            [w] => args.rank(w).map_or_else(
+                || bad(ArgProblem::NoRank((*w).to_owned())),
+                |r| Input::Command(Command::Rank(r)),
+            ),
+            [_, more @ ..] => bad(ArgProblem::TooMany(more.join(" "))),
         },
         Action::File => match rest {
-            [w] => args
-                .file(w)
-                .map_or_else(bad, |f| Input::Command(Command::File(f))),
-            _ => bad(),
+            [] => bad(ArgProblem::Missing),
+            [w] => args.file(w).map_or_else(
+                || bad(ArgProblem::NoFile((*w).to_owned())),
+                |f| Input::Command(Command::File(f)),
+            ),
+            [_, more @ ..] => bad(ArgProblem::TooMany(more.join(" "))),
         },
         Action::Last => match rest {
             [] => Input::Command(Command::Last(1)),
             [n] => match n.parse::<usize>() {
                 Ok(n) if (1..=1000).contains(&n) => Input::Command(Command::Last(n)),
-                _ => bad(),
+                _ => bad(ArgProblem::NoCount((*n).to_owned())),
             },
-            _ => bad(),
+            [_, more @ ..] => bad(ArgProblem::TooMany(more.join(" "))),
         },
         Action::Claim => Input::Command(Command::Claim((!rest.is_empty()).then(|| rest.join(" ")))),
         // `engine` or `engine restart` (in any of the three languages).
@@ -204,9 +234,18 @@ pub fn read_line(line: &str, keymap: &Keymap, args: &ArgReader<'_>) -> Input {
             {
                 Input::Command(Command::Do(Action::Engine))
             }
-            _ => bad(),
+            [_, ..] => bad(ArgProblem::TooMany(rest.join(" "))),
         },
-        other => no_args(Command::Do(other)),
+        Action::Help => match rest {
+            [] => Input::Command(Command::Do(Action::Help)),
+            [w] => keymap.command(w).map_or_else(
+                || bad(ArgProblem::NoCommand((*w).to_owned())),
+                |a| Input::Command(Command::HelpOn(a)),
+            ),
+            [_, more @ ..] => bad(ArgProblem::TooMany(more.join(" "))),
+        },
+        other if rest.is_empty() => Input::Command(Command::Do(other)),
+        _ => bad(ArgProblem::TooMany(rest.join(" "))),
     }
 }
 
@@ -308,7 +347,7 @@ mod tests {
             read("square z9"),
             Input::BadArguments {
                 command: Action::Square,
-                args: "z9".into()
+                problem: ArgProblem::NoSquare("z9".into())
             }
         );
         assert!(matches!(read("rank"), Input::BadArguments { .. }));
@@ -318,5 +357,62 @@ mod tests {
             read("attackers e4 purple"),
             Input::BadArguments { .. }
         ));
+    }
+
+    #[test]
+    fn bad_arguments_say_what_was_wrong() {
+        let bad = |command, problem| Input::BadArguments { command, problem };
+        assert_eq!(
+            read("rank 9"),
+            bad(Action::Rank, ArgProblem::NoRank("9".into()))
+        );
+        assert_eq!(read("rank"), bad(Action::Rank, ArgProblem::Missing));
+        assert_eq!(
+            read("file k"),
+            bad(Action::File, ArgProblem::NoFile("k".into()))
+        );
+        assert_eq!(
+            read("rank 4 5"),
+            bad(Action::Rank, ArgProblem::TooMany("5".into()))
+        );
+        assert_eq!(
+            read("last many"),
+            bad(Action::Last, ArgProblem::NoCount("many".into()))
+        );
+        assert_eq!(
+            read("attackers e4 purple"),
+            bad(Action::Attackers, ArgProblem::NoSide("purple".into()))
+        );
+        assert_eq!(
+            read("pieces purple"),
+            bad(Action::Pieces, ArgProblem::NoPieceOrSide("purple".into()))
+        );
+        assert_eq!(
+            read("help me"),
+            bad(Action::Help, ArgProblem::NoCommand("me".into()))
+        );
+        assert_eq!(
+            read("material now"),
+            bad(Action::Material, ArgProblem::TooMany("now".into()))
+        );
+    }
+
+    #[test]
+    fn help_on_one_command_and_defenders_of_a_side() {
+        assert_eq!(
+            read("help rank"),
+            Input::Command(Command::HelpOn(Action::Rank))
+        );
+        assert_eq!(
+            read("help reihe"),
+            Input::Command(Command::HelpOn(Action::Rank))
+        );
+        assert_eq!(
+            read("defenders e4 black"),
+            Input::Command(Command::Defenders {
+                square: Square::E4,
+                side: Some(Side::Colour(Color::Black))
+            })
+        );
     }
 }

@@ -167,6 +167,40 @@ pub struct BoardSettings {
     pub settle_ms: Option<u64>,
 }
 
+/// `[view]`: the front end and the full-screen view's look.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ViewSettings {
+    /// "line" (default) or "tui"; `--ui` wins.
+    pub ui: String,
+    /// "high-contrast-dark", "high-contrast-light" or "yellow-on-black".
+    pub theme: String,
+    /// A theme file of your own (TOML), used instead of `theme`.
+    pub theme_file: Option<PathBuf>,
+    /// "letters", "figurines" or "blocks" (large shapes).
+    pub pieces: String,
+    /// Coordinates in Appendix D words ("Anna", "eins") instead of a1.
+    pub coordinate_words: bool,
+    /// The move list in SAN instead of as spoken.
+    pub san_moves: bool,
+    /// Your key map for the full-screen view (merged over keymaps/tui.toml).
+    pub keymap: Option<PathBuf>,
+}
+
+impl Default for ViewSettings {
+    fn default() -> ViewSettings {
+        ViewSettings {
+            ui: "line".into(),
+            theme: "high-contrast-dark".into(),
+            theme_file: None,
+            pieces: "letters".into(),
+            coordinate_words: false,
+            san_moves: false,
+            keymap: None,
+        }
+    }
+}
+
 /// `[engine]`: playing against a UCI engine (home play).
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -243,6 +277,8 @@ pub struct Config {
     pub tones: ToneSettings,
     /// `[board]`: the player's board.
     pub board: BoardSettings,
+    /// `[view]`: the full-screen view.
+    pub view: ViewSettings,
     /// `[engine]`: the engine for home play.
     pub engine: EngineConfig,
     /// `[companion]`: the opponent's screen.
@@ -257,6 +293,32 @@ impl Config {
     pub fn parse(file: &str, text: &str) -> Result<Config, ConfigError> {
         let config: Config =
             toml::from_str(text).map_err(|e| FileError::from_toml(file, text, &e))?;
+        for (key, value, allowed) in [
+            ("view.ui", &config.view.ui, &["line", "tui"][..]),
+            (
+                "view.theme",
+                &config.view.theme,
+                &[
+                    "high-contrast-dark",
+                    "high-contrast-light",
+                    "yellow-on-black",
+                ][..],
+            ),
+            (
+                "view.pieces",
+                &config.view.pieces,
+                &["letters", "figurines", "blocks"][..],
+            ),
+        ] {
+            if !allowed.contains(&value.as_str()) {
+                return Err(FileError::at_key(
+                    file,
+                    text,
+                    key,
+                    format!("\"{value}\" is not one of {}", allowed.join(", ")),
+                ));
+            }
+        }
         if config.engine.level.is_some_and(|l| !(1..=20).contains(&l)) {
             return Err(FileError::at_key(
                 file,

@@ -48,7 +48,10 @@
 //!   effects; `action` the one list of actions; `command` and
 //!   `keymap` read typed lines into actions (`keymaps/line.toml`);
 //!   `config` and `setup` turn settings files into an app.
-//! - `ui`: the front ends (line mode).
+//! - [`ui`]: the front ends (line mode; the full-screen view `ui::tui`).
+//! - [`view`]: what the screen shows, as plain data (the full-screen view
+//!   and the opponent's page draw from it).  `ui` and `view` are public
+//!   as modules until the full-screen view is wired in (like `engine`).
 //! - `speech`: the speech worker, its queue and backends.
 //! - `audio`: short generated tones on cpal, on their own thread.
 //! - [`engine`]: a UCI engine for home play: the sans-IO session (through
@@ -113,7 +116,11 @@ mod keymap;
 mod msg;
 mod setup;
 
-mod ui;
+// The full-screen view's owner documents these as the view is wired in.
+#[allow(missing_docs)]
+pub mod ui;
+#[allow(missing_docs)]
+pub mod view;
 
 // The app and what goes in and out of it.
 pub use action::Action;
@@ -131,6 +138,7 @@ pub use game::{Game, GameResult};
 pub use notation::{InputError, Reader};
 pub use phrase::{Form, MoveOptions, MoveStyle, Phraser};
 pub use words::Lang;
+pub use words::vocab::builtin_appendix_d;
 // The front end.
 pub use ui::line::{Outputs, PromptMode, run as run_line_mode};
 // The player's board.
@@ -143,7 +151,9 @@ pub use board::millennium::MillenniumDecoder;
 pub use board::occupancy::OccupancyDecoder;
 pub use board::sim::{Action as SimAction, SimBoard};
 pub use board::transport::{Link, Master, PortSettings, pseudo_board};
-pub use board::{BoardSession, Decoder, LinkEvent, Protocol, Tracker, TrackerConfig};
+pub use board::{
+    BoardSession, Decoder, LinkEvent, Protocol, Sensed, SquareDiff, Tracker, TrackerConfig,
+};
 // Speech and sound.
 pub use audio::{
     AudioStatus, BellSink, Tone, TonePlayer, ToneSettings, terminal_bell, terminal_bell_if_tty,

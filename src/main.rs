@@ -105,8 +105,9 @@ struct PlayArgs {
     #[command(flatten)]
     settings: Overrides,
     /// Front end: line mode for screen readers and braille displays.
-    #[arg(long, value_enum, default_value = "line")]
-    ui: UiKind,
+    /// (default: `ui` in the settings' `[view]`, else line).
+    #[arg(long, value_enum)]
+    ui: Option<UiKind>,
     /// When to print the prompt (whose move, move number).
     #[arg(long, value_enum, default_value = "auto")]
     prompt: PromptMode,
@@ -153,11 +154,41 @@ struct PlayArgs {
 enum UiKind {
     /// One line per announcement; reads well with screen readers.
     Line,
+    /// The full-screen view: a large, high-contrast board, the move list,
+    /// the last announcement; every change is also spoken.
+    Tui,
 }
+
+/// Ctrl-C, SIGTERM and SIGHUP become [`Msg::Interrupted`]: the session ends
+/// through `update` (a goodbye said, the terminal restored), not killed.
+#[cfg(unix)]
+fn watch_signals(tx: &mpsc::Sender<Msg>) {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+        return;
+    };
+    let tx = tx.clone();
+    std::thread::spawn(move || {
+        for _ in signals.forever() {
+            if tx.send(Msg::Interrupted).is_err() {
+                break;
+            }
+        }
+    });
+}
+
+#[cfg(not(unix))]
+fn watch_signals(_tx: &mpsc::Sender<Msg>) {}
 
 fn play(args: &PlayArgs) -> ExitCode {
     let mut started = start(&args.settings);
+    // A player at a terminal is asked before a stray `quit` or `new` ends a
+    // game; a script on standard input is not.
+    started
+        .app
+        .set_ask_before_leaving(std::io::IsTerminal::is_terminal(&std::io::stdin()));
     let (tx, rx) = mpsc::channel::<Msg>();
+    watch_signals(&tx);
     // Speech and tones first, before anything is printed: ALSA's own error
     // messages are silenced by the tone player as it opens the device.
     let speech = match started.speech {
@@ -229,9 +260,21 @@ fn play(args: &PlayArgs) -> ExitCode {
         board,
         companion,
     };
-    let result = match args.ui {
+    let ui = args.ui.unwrap_or(if started.view.ui == "tui" {
+        UiKind::Tui
+    } else {
+        UiKind::Line
+    });
+    let result = match ui {
         UiKind::Line => {
             hector::run_line_mode(&mut started.app, effects, args.prompt, &outputs, tx, rx)
+        }
+        UiKind::Tui => {
+            let (look, keymap, problems) = hector::ui::tui::setup::load(&started.view);
+            for p in problems {
+                effects.extend(started.app.update(Msg::Problem(p), Instant::now()));
+            }
+            hector::ui::tui::run::run(&mut started.app, effects, &outputs, look, keymap, tx, rx)
         }
     };
     // Let the last sentence ("Goodbye.") be heard.

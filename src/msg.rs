@@ -27,9 +27,16 @@ pub enum Msg {
     Problem(StartProblem),
     /// The board of the command line or the settings: opened, or why not.
     BoardChosen(BoardChoice),
+    /// A key of the full-screen view, or a mouse click: an action of the
+    /// one list, with what the key gives it.
+    Key(crate::action::Action, crate::action::KeyArg),
+    /// `?` in the full-screen view: say each action with its keys.
+    KeyHelp(Vec<(crate::action::Action, String)>),
     /// The session begins: the opening sentence is said (and can be
     /// repeated).
     Start,
+    /// The session is ended from outside: Ctrl-C, SIGTERM or SIGHUP.
+    Interrupted,
     /// The engine's process: a line it wrote, its exit, or why it did not
     /// start.
     Engine(EngineIo),

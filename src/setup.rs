@@ -80,6 +80,8 @@ pub struct Started {
     pub tones: ToneSettings,
     /// The `[board]` settings (the command line may override them).
     pub board: BoardSettings,
+    /// The `[view]` settings (front end, theme, keys).
+    pub view: crate::config::ViewSettings,
     /// The `[engine]` settings (the command line may override them).
     pub engine: EngineConfig,
     /// The `[companion]` settings (the command line may override them).
@@ -232,6 +234,7 @@ pub fn start(over: &Overrides) -> Started {
         speech_settings: config.speech.settings(),
         tones,
         board: config.board.clone(),
+        view: config.view.clone(),
         engine: config.engine.clone(),
         companion: config.companion.clone(),
     }

@@ -39,7 +39,7 @@ fn game_in_english_san_ends_in_mate() {
             "Springer Felix sechs",
             "Dame schlägt Felix sieben, Schachmatt",
             "Checkmate. White wins, 1-0.",
-            "The game is over: 1-0. Say new for a new game.",
+            "Game over: White won by checkmate, 1-0. Say new for a new game.",
         ],
     );
 }
@@ -76,7 +76,7 @@ fn game_in_german_san_ends_in_a_claimed_threefold_repetition() {
             "Springer Gustav eins",
             "Springer Gustav acht",
             "Remis durch dreifache Stellungswiederholung, 1/2-1/2.",
-            "Die Partie ist zu Ende: 1/2-1/2. Sag neu für eine neue Partie.",
+            "Partie zu Ende: remis durch dreifache Stellungswiederholung, 1/2-1/2. Sag neu für eine neue Partie.",
         ],
     );
 }
@@ -135,7 +135,7 @@ fn game_in_appendix_d_words_with_every_special_move() {
             "Lange Rochade",
             "Bauer David drei",
             "Bauer Eva fünf",
-            "Two Springer can go to David zwei: from Bella eins or from Felix drei.",
+            "Two Springer can go to David zwei: from Bella eins or from Felix drei. Say Springer Bella David zwei or Springer Felix David zwei.",
             "Springer Bella David zwei",
             "König Bella acht",
             "Bauer Hector vier",
@@ -146,7 +146,7 @@ fn game_in_appendix_d_words_with_every_special_move() {
             "Bauer Anna fünf",
             "Bauer Hector schlägt Gustav sieben",
             "Bauer Anna vier",
-            "Bauer Gustav schlägt Felix acht is not legal: say which piece the pawn becomes.",
+            "Which piece does the pawn become? Say Dame, Turm, Läufer or Springer.",
             "Bauer Gustav schlägt Felix acht wird Turm, Schach",
             "Turm schlägt Felix acht",
             "White resigns. Black wins, 0-1.",

@@ -17,3 +17,5 @@ mod engine;
 mod engine_play;
 mod line_games;
 mod line_mode;
+mod trust;
+mod tui_tmux;

@@ -20,6 +20,7 @@ pub struct AppBuilder {
     options: MoveOptions,
     me: Color,
     confirm_own_moves: bool,
+    ask_before_leaving: bool,
     phraser: Option<Phraser>,
     reader: Option<Reader>,
     keymap: Option<Keymap>,
@@ -34,6 +35,7 @@ impl Default for AppBuilder {
             options: MoveOptions::default(),
             me: Color::White,
             confirm_own_moves: true,
+            ask_before_leaving: false,
             phraser: None,
             reader: None,
             keymap: None,
@@ -65,6 +67,14 @@ impl AppBuilder {
     /// Say the player's own moves too (the opponent's are always said).
     pub fn confirm_own_moves(mut self, yes: bool) -> Self {
         self.confirm_own_moves = yes;
+        self
+    }
+
+    /// Ask before `new` or `quit` ends a game in progress, and say goodbye
+    /// when the input ends in mid-game: for a player at a terminal, not
+    /// for a script on standard input.
+    pub fn ask_before_leaving(mut self, yes: bool) -> Self {
+        self.ask_before_leaving = yes;
         self
     }
 
@@ -116,9 +126,13 @@ impl AppBuilder {
             arg_words,
             me: self.me,
             confirm_own_moves: self.confirm_own_moves,
+            ask_before_leaving: self.ask_before_leaving,
+            question: None,
+            kept_offer: None,
             last_said: None,
             quitting: false,
             board: None,
+            cursor: super::cursor::Cursor::new(self.me),
             engine: None,
             rated: false,
             companion: Default::default(),

@@ -62,9 +62,18 @@ impl App {
                 let t = self.phraser.attackers(&pos, square, colour);
                 self.info(out, t);
             }
-            Command::Defenders(square) => {
-                let colour = pos.board().color_at(square).unwrap_or(pos.turn());
+            Command::Defenders { square, side } => {
+                // The pieces of `side` that defend the square; by default
+                // the side of the piece on it (or the player to move).
+                let colour = match side {
+                    Some(s) => self.side_colour(s),
+                    None => pos.board().color_at(square).unwrap_or(pos.turn()),
+                };
                 let t = self.phraser.defenders(&pos, square, colour);
+                self.info(out, t);
+            }
+            Command::HelpOn(action) => {
+                let t = self.help_line(action);
                 self.info(out, t);
             }
             Command::Moves(square) => {
@@ -88,6 +97,25 @@ impl App {
         }
     }
 
+    /// `new` or `quit`, asked for and (where it is asked) confirmed.
+    pub(super) fn on_action_confirmed(&mut self, action: Action, out: &mut Vec<Effect>) {
+        match action {
+            Action::New => {
+                self.engine_new_game();
+                self.game = Game::new();
+                self.kept_offer = None;
+                let t = self.message("new_game", &[]);
+                self.say(out, t, Priority::Normal, SayKind::Game);
+            }
+            _ => {
+                let t = self.message("goodbye", &[]);
+                self.info(out, t);
+                self.quitting = true;
+                out.push(Effect::Quit);
+            }
+        }
+    }
+
     /// An action without arguments.  One asked for without the arguments
     /// it needs gets its help sentence.
     pub(super) fn on_action(&mut self, action: Action, out: &mut Vec<Effect>) {
@@ -101,7 +129,23 @@ impl App {
                 let t = self.prompt();
                 self.info(out, t);
             }
-            Action::Draw => self.offer_draw(out),
+            Action::New | Action::Quit if self.ask_before_leaving && self.game_in_progress() => {
+                self.question = Some(super::Question::Confirm(action));
+                let word = self
+                    .keymap
+                    .words(action)
+                    .first()
+                    .cloned()
+                    .unwrap_or_else(|| action.key().to_owned());
+                let key = match action {
+                    Action::New => "confirm_new",
+                    _ => "confirm_quit",
+                };
+                let t = self.message(key, &[("command", &word)]);
+                self.info(out, t);
+            }
+            Action::New | Action::Quit => self.on_action_confirmed(action, out),
+            Action::Draw => self.typed_draw_offer(out),
             Action::Accept => self.accept_draw(out),
             Action::Decline => self.decline_draw(out),
             Action::Resign => self.resign(out),
@@ -109,12 +153,6 @@ impl App {
                 self.engine_action(action, out);
             }
             Action::Takeback => self.take_back(out),
-            Action::New => {
-                self.engine_new_game();
-                self.game = Game::new();
-                let t = self.message("new_game", &[]);
-                self.say(out, t, Priority::Normal, SayKind::Game);
-            }
             Action::Flip => {
                 self.me = !self.me;
                 let side = self.phraser.side(self.me);
@@ -134,17 +172,12 @@ impl App {
             Action::Help => {
                 let t = self.message("help_intro", &[]);
                 self.info(out, t);
-                for &c in Action::ALL {
+                for &c in Action::ALL.iter().filter(|a| !a.key_only()) {
                     let t = self.help_line(c);
                     self.info(out, t);
                 }
             }
-            Action::Quit => {
-                let t = self.message("goodbye", &[]);
-                self.info(out, t);
-                self.quitting = true;
-                out.push(Effect::Quit);
-            }
+
             Action::Square
             | Action::Pieces
             | Action::Rank
@@ -154,6 +187,21 @@ impl App {
             | Action::Moves
             | Action::Last
             | Action::Claim => {
+                let t = self.help_line(action);
+                self.say(out, t, Priority::Normal, SayKind::Error);
+            }
+            Action::CursorUp
+            | Action::CursorDown
+            | Action::CursorLeft
+            | Action::CursorRight
+            | Action::CursorRank
+            | Action::CursorFile
+            | Action::NextPiece
+            | Action::Select
+            | Action::Cancel
+            | Action::FlipView => {
+                // Keys of the full-screen view (Msg::Key); no typed word
+                // calls them.
                 let t = self.help_line(action);
                 self.say(out, t, Priority::Normal, SayKind::Error);
             }

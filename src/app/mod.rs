@@ -6,10 +6,11 @@ use std::time::Instant;
 
 use shakmaty::{Color, Move, Position};
 
+use crate::action::Action;
 use crate::audio::{AudioStatus, Tone};
 use crate::board::BoardSession;
 use crate::board::session::promotion_role;
-use crate::command::{ArgReader, Input, read_line};
+use crate::command::{ArgProblem, ArgReader, Command, Input, read_line};
 use crate::game::Game;
 use crate::keymap::Keymap;
 use crate::msg::{Effect, Msg, StartProblem};
@@ -22,11 +23,21 @@ mod board;
 mod builder;
 mod commands;
 mod companion;
+mod cursor;
 mod engine;
 mod offers;
 
 pub use builder::AppBuilder;
 pub use engine::EngineSetup;
+
+/// A question hector asked that the next line may answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Question {
+    /// `new` or `quit` during a game in progress: say it again or yes.
+    Confirm(Action),
+    /// A promotion typed without its piece: these moves differ only in it.
+    Promotion(Vec<Move>),
+}
 
 /// All state of the session.
 ///
@@ -46,10 +57,19 @@ pub struct App {
     me: Color,
     /// Say the player's own moves too (the opponent's are always said).
     confirm_own_moves: bool,
+    /// Ask before `new` or `quit` ends a game in progress.
+    ask_before_leaving: bool,
+    /// A question waiting for its answer.
+    question: Option<Question>,
+    /// A draw offer typed by the player to move, made with their next
+    /// move (9.1.2.1).
+    kept_offer: Option<Color>,
     last_said: Option<Utterance>,
     quitting: bool,
     /// The player's board, when one is used.
     board: Option<BoardSession>,
+    /// The full-screen view's square cursor and the move chosen with it.
+    cursor: cursor::Cursor,
     /// The engine played against, when there is one (`app/engine.rs`).
     engine: Option<engine::EnginePlay>,
     /// A rated game or one with an arbiter: no hint, eval, threat, takeback.
@@ -68,6 +88,12 @@ impl App {
     /// Use a board (its session starts at the game's position).
     pub fn attach_board(&mut self, session: BoardSession) {
         self.board = Some(session);
+    }
+
+    /// Ask before `new` or `quit` ends a game in progress (a player at a
+    /// terminal; not a script on standard input).
+    pub fn set_ask_before_leaving(&mut self, yes: bool) {
+        self.ask_before_leaving = yes;
     }
 
     /// The board session, if a board is used.
@@ -110,9 +136,30 @@ impl App {
         }
     }
 
-    /// The prompt of line mode: whose move and the move number.
+    /// The prompt of line mode: whose move and the move number, and a
+    /// standing draw offer; once the game is over, how it ended.
     pub fn prompt(&self) -> String {
-        self.phraser.turn(self.game.position())
+        if let Some(t) = self.game_over_state() {
+            return t;
+        }
+        let pos = self.game.position();
+        match self.game.pending_offer() {
+            Some(by) if !pos.is_check() => {
+                let side = self.phraser.side(pos.turn());
+                let offerer = self.phraser.side(by);
+                let number = pos.fullmoves().to_string();
+                self.message(
+                    "prompt_offer",
+                    &[("side", &side), ("number", &number), ("offerer", &offerer)],
+                )
+            }
+            _ => self.phraser.turn(pos),
+        }
+    }
+
+    /// A game that has begun and not ended: leaving it loses something.
+    fn game_in_progress(&self) -> bool {
+        !self.game.history().is_empty() && self.game.result().is_none()
     }
 
     /// Handle one message.
@@ -131,11 +178,22 @@ impl App {
                 self.on_board_notes(notes, now, &mut out);
             }
             Msg::EndOfInput => {
+                // In a terminal, Ctrl-D in mid-game is a quit: said.
+                if self.ask_before_leaving && self.game_in_progress() {
+                    let t = self.message("goodbye", &[]);
+                    self.info(&mut out, t);
+                }
                 // The engine's move is never dropped: quit after it.
                 if !self.engine_defers_quit() {
                     self.quitting = true;
                     out.push(Effect::Quit);
                 }
+            }
+            Msg::Interrupted => {
+                let t = self.message("goodbye", &[]);
+                self.info(&mut out, t);
+                self.quitting = true;
+                out.push(Effect::Quit);
             }
             Msg::Engine(io) => self.on_engine_io(io, now),
             Msg::Deadline => {
@@ -167,6 +225,18 @@ impl App {
             Msg::Audio(AudioStatus::Available) => {}
             Msg::Problem(p) => self.on_problem(&p, &mut out),
             Msg::BoardChosen(choice) => self.on_board_chosen(choice, now, &mut out),
+            Msg::Key(action, arg) => {
+                self.on_key(action, arg, &mut out);
+                self.sync_board(now, &mut out);
+            }
+            Msg::KeyHelp(lines) => {
+                let t = self.message("help_intro", &[]);
+                self.info(&mut out, t);
+                for (action, keys) in lines {
+                    let t = self.message(&format!("help_{}", action.key()), &[("command", &keys)]);
+                    self.info(&mut out, t);
+                }
+            }
             Msg::Start => {
                 let t = self.message("new_game", &[]);
                 self.say(&mut out, t, Priority::Normal, SayKind::Game);
@@ -257,18 +327,78 @@ impl App {
                 vocabularies: &words,
             },
         );
+        // A piece word alone: the answer to a promotion question, or a
+        // piece with no question.
+        let piece_alone = match &input {
+            Input::Move(text) if !text.contains(char::is_whitespace) => {
+                crate::words::role_named(text, &words)
+            }
+            _ => None,
+        };
+        let promotion_piece = match &input {
+            Input::Move(text) => crate::words::promotion_role_named(text, &words),
+            _ => None,
+        };
+        match (self.question.take(), &input) {
+            (Some(Question::Confirm(asked)), Input::Command(Command::Do(a)))
+                if *a == asked || *a == Action::Accept =>
+            {
+                return self.on_action_confirmed(asked, out);
+            }
+            (Some(Question::Confirm(_)), Input::Command(Command::Do(Action::Decline))) => {
+                let t = self.message("confirm_cancelled", &[]);
+                return self.info(out, t);
+            }
+            (Some(Question::Promotion(moves)), _) if promotion_piece.is_some() => {
+                if let Some(mv) = moves.iter().find(|m| m.promotion() == promotion_piece) {
+                    return self.play(*mv, out);
+                }
+            }
+            _ => {}
+        }
         match input {
             Input::Empty => {
                 let t = self.prompt();
                 self.info(out, t);
             }
+            Input::Move(_) if piece_alone.is_some() && self.game.result().is_none() => {
+                let piece = piece_alone
+                    .map(|r| self.phraser.piece(r))
+                    .unwrap_or_default();
+                let t = self.message("promotion_not_asked", &[("piece", &piece)]);
+                self.say(out, t, Priority::Normal, SayKind::Error);
+            }
             Input::Move(text) => self.on_move_text(&text, out),
-            Input::BadArguments { command, .. } => {
-                let t = self.help_line(command);
+            Input::BadArguments { command, problem } => {
+                let t = self.arg_problem(command, &problem);
                 self.say(out, t, Priority::Normal, SayKind::Error);
             }
             Input::Command(c) => self.on_command(c, out),
         }
+    }
+
+    /// What was wrong with a command's words, or its help when words are
+    /// missing.
+    fn arg_problem(&self, command: Action, problem: &ArgProblem) -> String {
+        let word = self
+            .keymap
+            .words(command)
+            .first()
+            .cloned()
+            .unwrap_or_else(|| command.key().to_owned());
+        let (key, input) = match problem {
+            ArgProblem::Missing => return self.help_line(command),
+            ArgProblem::NoRank(w) => ("arg_no_rank", w),
+            ArgProblem::NoFile(w) => ("arg_no_file", w),
+            ArgProblem::NoSquare(w) => ("arg_no_square", w),
+            ArgProblem::NoSide(w) => ("arg_no_side", w),
+            ArgProblem::NoPieceOrSide(w) => ("arg_no_piece_or_side", w),
+            ArgProblem::NoCount(w) => ("arg_no_count", w),
+            ArgProblem::TooMany(w) => ("arg_too_many", w),
+            ArgProblem::NoCommand(w) => ("help_unknown", w),
+        };
+        let input = crate::words::quote(input);
+        self.message(key, &[("input", &input), ("command", &word)])
     }
 
     fn game_over_sentence(&self) -> Option<String> {
@@ -276,10 +406,15 @@ impl App {
         Some(self.phraser.game_over(r.reason, r.outcome.winner()))
     }
 
-    /// "The game is over: 1-0. Say new for a new game."
-    fn game_is_over(&self) -> Option<String> {
+    /// "Game over: White won by checkmate, 1-0. Say new for a new game."
+    fn game_over_state(&self) -> Option<String> {
         let r = self.game.result()?;
-        Some(self.message("game_is_over", &[("result", r.outcome.as_str())]))
+        Some(self.phraser.game_over_state(r.reason, r.outcome.winner()))
+    }
+
+    /// The same, said when something was asked that the end forbids.
+    fn game_is_over(&self) -> Option<String> {
+        self.game_over_state()
     }
 
     fn on_move_text(&mut self, text: &str, out: &mut Vec<Effect>) {
@@ -295,7 +430,15 @@ impl App {
         match self.reader.read(text, self.game.position()) {
             Ok(mv) => self.play(mv, out),
             Err(e) => {
-                let t = self.phraser.input_error(&e, self.game.position());
+                let pos = self.game.position();
+                if let Some(moves) = crate::notation::promotion_choices(&e, pos) {
+                    // bxa8: ask which piece, as the board does.
+                    self.question = Some(Question::Promotion(moves));
+                    let t = self.message("promotion_which", &[]);
+                    self.info(out, t);
+                    return;
+                }
+                let t = self.phraser.input_error(&e, pos);
                 self.say(out, t, Priority::Normal, SayKind::Error);
             }
         }
@@ -313,6 +456,10 @@ impl App {
         self.announce_move(&before, mv, out);
         if let Some(t) = self.game_over_sentence() {
             self.say(out, t, Priority::Urgent, SayKind::Game);
+        } else if self.kept_offer == Some(before.turn()) {
+            // The offer typed before this move is made now (9.1.2.1).
+            self.kept_offer = None;
+            self.offer_draw(out);
         }
     }
 
@@ -336,6 +483,7 @@ impl App {
 mod tests {
     use super::*;
     use crate::game::Game;
+    use crate::words::Lang;
     use proptest::prelude::*;
     use shakmaty::Color;
 
@@ -855,6 +1003,227 @@ mod tests {
                 on_board(&mut a, &mut sim, "d4", now),
                 vec!["Bauer David vier"]
             );
+        }
+    }
+
+    /// Issue 8: what a player hears must be calm, true and useful.
+    mod trust {
+        use super::*;
+
+        fn asking() -> App {
+            App::builder().ask_before_leaving(true).build()
+        }
+
+        fn mate(a: &mut App) {
+            for m in ["e4", "f6", "d4", "g5", "Qh5"] {
+                line(a, m);
+            }
+        }
+
+        #[test]
+        fn game_over_is_a_state_for_the_prompt_turn_an_empty_line_and_a_move() {
+            let mut a = app();
+            mate(&mut a);
+            let over = "Game over: White won by checkmate, 1-0. Say new for a new game.";
+            assert_eq!(a.prompt(), over);
+            assert_eq!(line(&mut a, "turn"), vec![over]);
+            assert_eq!(line(&mut a, ""), vec![over]);
+            assert_eq!(line(&mut a, "Nc6"), vec![over]);
+            // Exploration works on the final position.
+            assert_eq!(line(&mut a, "square h5"), vec!["Hector fünf: white Dame"]);
+            let mut b = app();
+            line(&mut b, "resign");
+            assert_eq!(
+                b.prompt(),
+                "Game over: Black won, White resigned, 0-1. Say new for a new game."
+            );
+            let mut c = App::builder().lang(Lang::De).build();
+            for m in ["e4", "e5", "Sf3"] {
+                line(&mut c, m);
+            }
+            line(&mut c, "remis");
+            line(&mut c, "annehmen");
+            assert_eq!(
+                c.prompt(),
+                "Partie zu Ende: remis durch Vereinbarung, 1/2-1/2. Sag neu für eine neue Partie."
+            );
+        }
+
+        #[test]
+        fn quit_and_new_in_mid_game_ask_first() {
+            let mut a = asking();
+            // No game in progress: nothing to lose, no question.
+            let e = a.update(Msg::Line("new".into()), Instant::now());
+            assert_eq!(said(&e), vec!["New game. White to move."]);
+            line(&mut a, "e4");
+            assert_eq!(
+                line(&mut a, "quit"),
+                vec!["A game is in progress. Say quit again to leave, or no to go on."]
+            );
+            assert_eq!(line(&mut a, "no"), vec!["The game goes on."]);
+            assert!(!a.quitting());
+            assert_eq!(a.game().history().len(), 1);
+            line(&mut a, "new");
+            // Any other line forgets the question and is read as usual.
+            assert_eq!(line(&mut a, "e5"), vec!["Bauer Eva fünf"]);
+            assert_eq!(a.game().history().len(), 2);
+            line(&mut a, "new");
+            assert_eq!(line(&mut a, "yes"), vec!["New game. White to move."]);
+            line(&mut a, "d4");
+            line(&mut a, "q");
+            let e = a.update(Msg::Line("quit".into()), Instant::now());
+            assert_eq!(said(&e), vec!["Goodbye."]);
+            assert_eq!(e.last(), Some(&Effect::Quit));
+        }
+
+        #[test]
+        fn a_script_is_not_asked() {
+            let mut a = app();
+            line(&mut a, "e4");
+            let e = a.update(Msg::Line("quit".into()), Instant::now());
+            assert_eq!(e.last(), Some(&Effect::Quit));
+        }
+
+        #[test]
+        fn a_signal_or_the_end_of_input_in_mid_game_says_goodbye() {
+            let mut a = asking();
+            line(&mut a, "e4");
+            let e = a.update(Msg::EndOfInput, Instant::now());
+            assert_eq!(said(&e), vec!["Goodbye."]);
+            assert_eq!(e.last(), Some(&Effect::Quit));
+            let mut b = app();
+            let e = b.update(Msg::Interrupted, Instant::now());
+            assert_eq!(said(&e), vec!["Goodbye."]);
+            assert_eq!(e.last(), Some(&Effect::Quit));
+        }
+
+        #[test]
+        fn bad_arguments_say_what_is_wrong() {
+            let mut a = app();
+            assert_eq!(
+                line(&mut a, "rank 9"),
+                vec!["There is no rank 9: say a rank from 1 to 8."]
+            );
+            assert_eq!(
+                line(&mut a, "file z"),
+                vec!["There is no file z: say a file from a to h."]
+            );
+            assert_eq!(line(&mut a, "rank"), vec!["rank 4: the pieces on a rank."]);
+            assert_eq!(
+                line(&mut a, "help rank"),
+                vec!["rank 4: the pieces on a rank."]
+            );
+            assert_eq!(
+                line(&mut a, "help frobnicate"),
+                vec!["frobnicate is not a command. Say help for the list."]
+            );
+            let e = a.update(Msg::Line("rank 9".into()), Instant::now());
+            assert_eq!(e.last(), Some(&Effect::Tone(Tone::Error)));
+        }
+
+        #[test]
+        fn attackers_and_defenders_of_either_side() {
+            let mut a = app();
+            for m in ["e4", "d5"] {
+                line(&mut a, m);
+            }
+            assert_eq!(
+                line(&mut a, "attackers d5 white"),
+                vec!["David fünf is attacked by Bauer Eva vier."]
+            );
+            assert_eq!(
+                line(&mut a, "defenders d5 black"),
+                vec!["David fünf is defended by Dame David acht."]
+            );
+            assert_eq!(
+                line(&mut a, "attackers e4 black"),
+                vec!["Eva vier is attacked by Bauer David fünf."]
+            );
+            assert_eq!(
+                line(&mut a, "defenders e4 white"),
+                vec!["Nothing defends Eva vier."]
+            );
+        }
+
+        #[test]
+        fn a_promotion_without_its_piece_asks_which() {
+            let mut a = app();
+            a.game = Game::from_fen("8/1P5k/8/8/8/8/7P/4K3 w - - 0 1").expect("valid");
+            assert_eq!(
+                line(&mut a, "b8"),
+                vec!["Which piece does the pawn become? Say Dame, Turm, Läufer or Springer."]
+            );
+            assert_eq!(
+                line(&mut a, "Springer"),
+                vec!["Bauer Bella acht wird Springer"]
+            );
+            // A piece word with no question waiting says so.
+            assert_eq!(
+                line(&mut a, "Dame"),
+                vec![
+                    "Dame alone is not a move: no question waits for a piece. \
+                     Say the whole move, such as Dame Felix drei."
+                ]
+            );
+        }
+
+        #[test]
+        fn a_move_of_the_side_not_to_move_names_it_and_whose_turn_it_is() {
+            let mut a = app();
+            assert_eq!(
+                line(&mut a, "e5"),
+                vec!["Bauer Eva fünf is Black's move, but it is White's turn."]
+            );
+        }
+
+        #[test]
+        fn typed_text_is_quoted_back_safely() {
+            let mut a = app();
+            let t = line(
+                &mut a,
+                "\u{1b}[31mred\u{1b}[0m words and more words to make it longer than forty",
+            );
+            assert_eq!(t.len(), 1);
+            assert!(!t[0].contains('\u{1b}'), "{t:?}");
+            assert!(t[0].starts_with("\"red words"), "{t:?}");
+            assert!(t[0].contains('…'), "{t:?}");
+        }
+
+        #[test]
+        fn an_offer_typed_by_the_player_to_move_is_made_with_their_move() {
+            let mut a = app();
+            line(&mut a, "e4");
+            line(&mut a, "e5");
+            assert_eq!(
+                line(&mut a, "draw"),
+                vec!["Your draw offer will be made with your next move."]
+            );
+            assert_eq!(a.game().pending_offer(), None);
+            assert_eq!(
+                line(&mut a, "Nf3"),
+                vec!["Springer Felix drei", "White offers a draw."]
+            );
+            assert_eq!(a.game().pending_offer(), Some(Color::White));
+            assert_eq!(a.prompt(), "Black to move, move 2; White offers a draw.");
+            assert_eq!(
+                line(&mut a, "turn"),
+                vec!["Black to move, move 2; White offers a draw."]
+            );
+        }
+
+        #[test]
+        fn less_to_listen_to() {
+            let mut a = app();
+            assert_eq!(
+                line(&mut a, "pieces white"),
+                vec![
+                    "White, 16 pieces: König Eva eins; Dame David eins; Türme Anna eins and Hector eins; \
+                     Läufer Cesar eins and Felix eins; Springer Bella eins and Gustav eins; \
+                     Bauern on all files of zwei."
+                ]
+            );
+            line(&mut a, "e4");
+            assert_eq!(line(&mut a, "last"), vec!["Last move: 1. Bauer Eva vier."]);
         }
     }
 

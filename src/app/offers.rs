@@ -1,6 +1,6 @@
 //! Draw offers, claims and resignation (FIDE 9.1, 9.2, 9.3, 5.1.2).
 
-use shakmaty::{Color, Position};
+use shakmaty::Position;
 
 use super::App;
 use crate::game::{Claim, ClaimOutcome, ClaimRefused, GameError};
@@ -19,21 +19,34 @@ impl App {
         }
     }
 
-    /// The player who offers: the one who has just moved (an offer is made
-    /// after moving, 9.1.2.1); before the first move, the player to move.
-    fn offering_side(&self) -> Color {
-        if self.game.history().is_empty() {
-            self.game.turn()
-        } else {
-            !self.game.turn()
+    /// `draw` typed at the keyboard: the offer of the player at it (the
+    /// side that is "mine").  An offer is made after moving (9.1.2.1): typed
+    /// while it is that player's move, it is kept and made with their next
+    /// move, and hector says so.
+    pub(super) fn typed_draw_offer(&mut self, out: &mut Vec<Effect>) {
+        if self.refuse_if_over(out) {
+            return;
         }
+        if self.game.turn() == self.me && self.game.pending_offer().is_none() {
+            self.kept_offer = Some(self.me);
+            let t = self.message("offer_kept", &[]);
+            self.info(out, t);
+            return;
+        }
+        self.offer_draw(out);
     }
 
+    /// The player who has just moved offers a draw (9.1.2.1); before the
+    /// first move, the player to move.
     pub(super) fn offer_draw(&mut self, out: &mut Vec<Effect>) {
         if self.refuse_if_over(out) {
             return;
         }
-        let by = self.offering_side();
+        let by = if self.game.history().is_empty() {
+            self.game.turn()
+        } else {
+            !self.game.turn()
+        };
         let t = match self.game.offer_draw(by) {
             Ok(()) => {
                 let side = self.phraser.side(by);

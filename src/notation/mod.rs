@@ -38,10 +38,42 @@ mod resolve;
 
 pub use error::{Attempt, IllegalReason, InputError};
 
-use shakmaty::{Chess, Move};
+use shakmaty::{Chess, Move, Position, Role};
 
 use crate::words::vocab::{Lang, MoveWords, builtin, builtin_appendix_d};
 use parse::{Lexicon, Sources, Vocabulary};
+
+/// A promotion typed without its piece (`bxa8`): the legal promotions it
+/// can mean, one per piece, so that the player can be asked which.
+pub fn promotion_choices(err: &InputError, pos: &Chess) -> Option<Vec<Move>> {
+    let InputError::Illegal {
+        attempt,
+        reason: IllegalReason::PromotionPieceMissing,
+    } = err
+    else {
+        return None;
+    };
+    let to = attempt.to?;
+    let moves: Vec<Move> = pos
+        .legal_moves()
+        .into_iter()
+        .filter(|m| m.role() == Role::Pawn && m.to() == to && m.promotion().is_some())
+        .filter(|m| {
+            attempt
+                .from_file
+                .is_none_or(|f| m.from().map(|s| s.file()) == Some(f))
+        })
+        .filter(|m| {
+            attempt
+                .from_rank
+                .is_none_or(|r| m.from().map(|s| s.rank()) == Some(r))
+        })
+        .collect();
+    let mut froms: Vec<_> = moves.iter().filter_map(|m| m.from()).collect();
+    froms.dedup();
+    // Only when the piece is all that is missing: one pawn, one square.
+    (froms.len() == 1).then_some(moves)
+}
 
 /// All vocabularies the reader understands, plus which language is the
 /// player's.

@@ -67,11 +67,51 @@ impl Phraser {
                 None => self.message("pieces_none", &[("side", &side)]),
             };
         }
-        let comma = self.message("list_comma", &[]);
-        self.message(
-            "pieces_list",
-            &[("side", &side), ("list", &items.join(&comma))],
-        )
+        if role.is_some() {
+            let comma = self.message("list_comma", &[]);
+            return self.message(
+                "pieces_list",
+                &[("side", &side), ("list", &items.join(&comma))],
+            );
+        }
+        // All pieces: the count first, then grouped by kind.
+        let groups: Vec<String> = LIST_ORDER
+            .iter()
+            .filter_map(|r| self.piece_group(board, color, *r))
+            .collect();
+        let list = groups.join(&self.message("list_semicolon", &[]));
+        let count = items.len().to_string();
+        let key = if items.len() == 1 {
+            "pieces_count_one"
+        } else {
+            "pieces_count"
+        };
+        self.message(key, &[("side", &side), ("count", &count), ("list", &list)])
+    }
+
+    /// The pieces of one kind: "König Eva eins", "Türme Anna eins and
+    /// Hector eins", "Bauern on all files of zwei".
+    fn piece_group(&self, board: &shakmaty::Board, color: Color, role: Role) -> Option<String> {
+        let squares: Vec<Square> = (board.by_role(role) & board.by_color(color))
+            .into_iter()
+            .collect();
+        match squares[..] {
+            [] => None,
+            [sq] => Some(self.piece_at(role, sq)),
+            _ => {
+                let pieces = self.words.plural(role);
+                let rank = squares[0].rank();
+                if squares.len() == 8 && squares.iter().all(|s| s.rank() == rank) {
+                    let rank = self.words.rank(rank).to_owned();
+                    return Some(
+                        self.message("pawns_all_files", &[("pieces", pieces), ("rank", &rank)]),
+                    );
+                }
+                let names: Vec<String> = squares.iter().map(|s| self.square(*s)).collect();
+                let list = self.join(&names, "list_and");
+                Some(self.message("pieces_group", &[("pieces", pieces), ("list", &list)]))
+            }
+        }
     }
 
     /// A rank from Anna to Hector, empty runs read compactly: "Rank eins:
@@ -205,17 +245,31 @@ impl Phraser {
             .collect();
         targets.sort();
         targets.dedup();
-        let mut items: Vec<String> = targets.into_iter().map(|t| self.square(t)).collect();
-        items.extend(
-            mine.iter()
-                .filter_map(|m| m.castling_side())
-                .map(|side| self.castle(side).to_owned()),
-        );
-        if items.is_empty() {
-            return self.message("moves_from_none", &args);
+        let items: Vec<String> = targets.into_iter().map(|t| self.square(t)).collect();
+        let castles: Vec<String> = mine
+            .iter()
+            .filter_map(|m| m.castling_side())
+            .map(|side| self.castle(side).to_owned())
+            .collect();
+        let castle = self.join(&castles, "list_or");
+        match (items.is_empty(), castles.is_empty()) {
+            (true, true) => self.message("moves_from_none", &args),
+            (false, true) => {
+                let list = self.join(&items, "list_and");
+                self.message("moves_from", &[args[0], args[1], ("list", &list)])
+            }
+            (true, false) => self.message(
+                "moves_from_castling_only",
+                &[args[0], args[1], ("castle", &castle)],
+            ),
+            (false, false) => {
+                let list = self.join(&items, "list_and");
+                self.message(
+                    "moves_from_castling",
+                    &[args[0], args[1], ("list", &list), ("castle", &castle)],
+                )
+            }
         }
-        let list = self.join(&items, "list_and");
-        self.message("moves_from", &[args[0], args[1], ("list", &list)])
     }
 
     /// "Material: White 39, Black 36; White is 3 ahead."
@@ -252,6 +306,11 @@ impl Phraser {
     /// Springer Felix drei, Bauer Eva fünf; 13. …".
     pub fn last_moves(&self, history: &[(Chess, Move)], n: usize) -> String {
         let recent = &history[history.len().saturating_sub(n)..];
+        let key = if recent.len() == 1 {
+            "last_move"
+        } else {
+            "last_moves"
+        };
         if recent.is_empty() {
             return self.message("last_moves_none", &[]);
         }
@@ -284,7 +343,7 @@ impl Phraser {
             })
             .collect();
         let list = items.join(&self.message("list_semicolon", &[]));
-        self.message("last_moves", &[("list", &list)])
+        self.message(key, &[("list", &list)])
     }
 
     /// "White to move, move 12." (and "in check" when it is).
@@ -337,10 +396,9 @@ mod tests {
         let pos = Chess::default();
         assert_eq!(
             en().pieces(&pos, Color::White, None),
-            "White: König Eva eins, Dame David eins, Turm Anna eins, Turm Hector eins, \
-             Läufer Cesar eins, Läufer Felix eins, Springer Bella eins, Springer Gustav eins, \
-             Bauer Anna zwei, Bauer Bella zwei, Bauer Cesar zwei, Bauer David zwei, \
-             Bauer Eva zwei, Bauer Felix zwei, Bauer Gustav zwei, Bauer Hector zwei."
+            "White, 16 pieces: König Eva eins; Dame David eins; Türme Anna eins and Hector eins; \
+             Läufer Cesar eins and Felix eins; Springer Bella eins and Gustav eins; \
+             Bauern on all files of zwei."
         );
         assert_eq!(
             de().pieces(&pos, Color::Black, Some(Role::Knight)),
@@ -498,7 +556,7 @@ mod tests {
         let pos = play("1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5");
         assert_eq!(
             en().legal_moves_from(&pos, Square::E1),
-            "König Eva eins can go to Felix eins, Eva zwei and Kurze Rochade."
+            "König Eva eins can go to Felix eins and Eva zwei, or Kurze Rochade."
         );
         let pos = play("1. e4 e5 2. d4 exd4 3. e5 f5 4. e6 Nf6 5. e7 Kf7");
         assert_eq!(
@@ -563,7 +621,7 @@ mod tests {
         );
         assert_eq!(
             en().last_moves(&game, 1),
-            "Last moves: 3. Läufer Bella fünf."
+            "Last move: 3. Läufer Bella fünf."
         );
         assert_eq!(en().last_moves(&game, 0), "No moves yet.");
         assert_eq!(de().last_moves(&[], 5), "Noch keine Züge.");

@@ -1,6 +1,7 @@
 //! Sentences about things that went wrong or ended: input errors, the end of
 //! the game, a board that does not match the game.
 
+use crate::words::quote;
 use shakmaty::san::San;
 use shakmaty::{Chess, Color, Move, Position, Role};
 
@@ -15,19 +16,74 @@ impl Phraser {
     pub fn input_error(&self, err: &InputError, pos: &Chess) -> String {
         match err {
             InputError::NotUnderstood { input } => {
-                self.message("not_understood", &[("input", input)])
+                self.message("not_understood", &[("input", &quote(input))])
+            }
+            InputError::Illegal {
+                attempt,
+                reason: IllegalReason::NotYourMove,
+            } if self.other_sides_move(attempt, pos).is_some() => {
+                let (said, owner) = self.other_sides_move(attempt, pos).unwrap_or_default();
+                let side = self.side(pos.turn());
+                self.message(
+                    "not_your_turn",
+                    &[("move", &said), ("owner", &owner), ("side", &side)],
+                )
             }
             InputError::Illegal { attempt, reason } => {
                 let said = self.attempt(attempt);
                 let reason = self.reason(attempt, *reason, pos);
                 self.message("illegal", &[("move", &said), ("reason", &reason)])
             }
-            InputError::Ambiguous { candidates, .. } => self.ambiguous(candidates, pos),
+            InputError::Ambiguous { candidates, .. } => {
+                let what = self.ambiguous(candidates, pos);
+                // How to choose: each move as it can be typed.
+                let list = self.candidate_list(candidates, pos);
+                let choose = self.message("ambiguous_choose", &[("list", &list)]);
+                if what.contains(&list) {
+                    what
+                } else {
+                    let sep = self.message("sentence_separator", &[]);
+                    format!("{what}{sep}{choose}")
+                }
+            }
             InputError::AmbiguousReading { input, candidates } => {
                 let list = self.candidate_list(candidates, pos);
-                self.message("ambiguous_reading", &[("input", input), ("list", &list)])
+                self.message(
+                    "ambiguous_reading",
+                    &[("input", &quote(input)), ("list", &list)],
+                )
             }
         }
+    }
+
+    /// A move typed for the side not to move, when the other side has
+    /// exactly that move: the move in words and its owner ("Bauer Eva
+    /// fünf", "Black").
+    fn other_sides_move(&self, a: &Attempt, pos: &Chess) -> Option<(String, String)> {
+        let other = pos.clone().swap_turn().ok()?;
+        let role = a.role.unwrap_or(Role::Pawn);
+        let found: Vec<Move> = other
+            .legal_moves()
+            .into_iter()
+            .filter(|m| match a.castle {
+                Some(side) => m.castling_side() == Some(side),
+                None => {
+                    m.role() == role
+                        && Some(m.to()) == a.to
+                        && !m.is_castle()
+                        && a.from_file
+                            .is_none_or(|f| m.from().map(|s| s.file()) == Some(f))
+                        && a.from_rank
+                            .is_none_or(|r| m.from().map(|s| s.rank()) == Some(r))
+                        && (a.promotion.is_none() || m.promotion() == a.promotion)
+                }
+            })
+            .collect();
+        let [m] = found[..] else {
+            return None;
+        };
+        let said = self.move_body(m, San::from_move(&other, m), Form::Short);
+        Some((said, self.side(other.turn())))
     }
 
     /// What the player said, in the move words: "Springer Felix drei".
@@ -182,6 +238,39 @@ impl Phraser {
             .map(|m| self.move_body(*m, San::from_move(pos, *m), Form::Short))
             .collect();
         self.join(&items, "list_or")
+    }
+
+    /// The state of a game that is over, for the prompt, `turn` and a move
+    /// typed after the end: "Game over: White won by checkmate, 1-0. Say
+    /// new for a new game."
+    pub fn game_over_state(&self, reason: EndReason, winner: Option<Color>) -> String {
+        let key = match reason {
+            EndReason::Checkmate => "how_checkmate",
+            EndReason::Resignation => "how_resignation",
+            EndReason::Stalemate => "how_stalemate",
+            EndReason::DeadPosition => "how_dead_position",
+            EndReason::FivefoldRepetition => "how_fivefold",
+            EndReason::SeventyFiveMoves => "how_seventy_five",
+            EndReason::ThreefoldRepetition => "how_threefold",
+            EndReason::FiftyMoves => "how_fifty",
+            EndReason::Agreement => "how_agreement",
+        };
+        let (result, side, loser) = match winner {
+            Some(Color::White) => (
+                "result_white",
+                self.side(Color::White),
+                self.side(Color::Black),
+            ),
+            Some(Color::Black) => (
+                "result_black",
+                self.side(Color::Black),
+                self.side(Color::White),
+            ),
+            None => ("result_draw", String::new(), String::new()),
+        };
+        let how = self.message(key, &[("side", &side), ("loser", &loser)]);
+        let result = self.message(result, &[]);
+        self.message("game_over_state", &[("how", &how), ("result", &result)])
     }
 
     /// The end of the game: "Checkmate. White wins, 1-0."  `winner` is
@@ -442,15 +531,28 @@ mod tests {
         let err = illegal(black_knight, IllegalReason::NotYourMove);
         assert_eq!(
             en().input_error(&err, &pos),
-            "Springer Bella acht Cesar sechs is not legal: that is the black Springer, it is White's move."
+            "Springer Cesar sechs is Black's move, but it is White's turn."
         );
         assert_eq!(
             de().input_error(&err, &pos),
-            "Springer Bella acht Cesar sechs ist nicht erlaubt: das ist der schwarze Springer, Weiß ist am Zug."
+            "Springer Cesar sechs ist ein Zug von Schwarz, aber Weiß ist am Zug."
         );
         assert_eq!(
             it().input_error(&err, &pos),
-            "Cavallo b8 c6 non è legale: il pezzo in b8 è del Nero, tocca al Bianco."
+            "Cavallo c6 è una mossa del Nero, ma muove il Bianco."
+        );
+        // a piece of the side not to move, on a move it cannot make
+        let nowhere = Attempt {
+            role: Some(Role::Knight),
+            from_file: Some(shakmaty::File::B),
+            from_rank: Some(shakmaty::Rank::Eighth),
+            to: Some(Square::C4),
+            ..Attempt::default()
+        };
+        let err = illegal(nowhere, IllegalReason::NotYourMove);
+        assert_eq!(
+            en().input_error(&err, &pos),
+            "Springer Bella acht Cesar vier is not legal: that is the black Springer, it is White's move."
         );
         // a move typed when it is the other side's turn
         let pos = play("1. e4");
@@ -460,7 +562,7 @@ mod tests {
         );
         assert_eq!(
             en().input_error(&err, &pos),
-            "Springer Felix drei is not legal: it is Black's move."
+            "Springer Felix drei is White's move, but it is Black's turn."
         );
     }
 
@@ -530,15 +632,17 @@ mod tests {
         };
         assert_eq!(
             en().input_error(&err, &pos),
-            "Two Springer can go to David zwei: from Bella eins or from Felix drei."
+            "Two Springer can go to David zwei: from Bella eins or from Felix drei. \
+             Say Springer Bella David zwei or Springer Felix David zwei."
         );
         assert_eq!(
             de().input_error(&err, &pos),
-            "Zwei Springer können nach David zwei: von Bella eins oder von Felix drei."
+            "Zwei Springer können nach David zwei: von Bella eins oder von Felix drei. \
+             Sag Springer Bella David zwei oder Springer Felix David zwei."
         );
         assert_eq!(
             it().input_error(&err, &pos),
-            "Due Cavalli possono andare in d2: da b1 o da f3."
+            "Due Cavalli possono andare in d2: da b1 o da f3. Di' Cavallo bd2 o Cavallo fd2."
         );
     }
 
@@ -558,11 +662,13 @@ mod tests {
         };
         assert_eq!(
             de().input_error(&err, &pos),
-            "Drei Türme können nach David vier: von Anna vier, von Hector vier oder von David fünf."
+            "Drei Türme können nach David vier: von Anna vier, von Hector vier oder von David fünf. \
+             Sag Turm Anna David vier, Turm Hector David vier oder Turm David David vier."
         );
         assert_eq!(
             en().input_error(&err, &pos),
-            "Three Türme can go to David vier: from Anna vier, from Hector vier or from David fünf."
+            "Three Türme can go to David vier: from Anna vier, from Hector vier or from David fünf. \
+             Say Turm Anna David vier, Turm Hector David vier or Turm David David vier."
         );
     }
 
@@ -585,7 +691,8 @@ mod tests {
         assert_eq!(
             en().input_error(&err, &pos),
             format!(
-                "Two pieces can go to Felix drei: {first} from {} or {second} from {}.",
+                "Two pieces can go to Felix drei: {first} from {} or {second} from {}. \
+                 Say {first} Felix drei or {second} Felix drei.",
                 from(&candidates[0]),
                 from(&candidates[1])
             )

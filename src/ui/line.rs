@@ -44,25 +44,25 @@ pub struct Outputs {
 }
 
 impl Outputs {
-    fn say(&self, u: &Utterance) {
+    pub fn say(&self, u: &Utterance) {
         if let Some(s) = &self.speech {
             s.say(u.clone());
         }
     }
 
-    fn silence(&self) {
+    pub fn silence(&self) {
         if let Some(s) = &self.speech {
             s.silence();
         }
     }
 
-    fn to_board(&self, bytes: Vec<u8>) {
+    pub fn to_board(&self, bytes: Vec<u8>) {
         if let Some(b) = &self.board {
             b.send(bytes);
         }
     }
 
-    fn tone(&self, tone: Tone) {
+    pub fn tone(&self, tone: Tone) {
         if let Some(t) = &self.tones {
             t.play(tone);
         }
@@ -148,20 +148,21 @@ pub fn run(
     let engine_tx = tx.clone();
     std::thread::spawn(move || {
         let stdin = std::io::stdin();
-        for line in stdin.lock().lines() {
-            match line {
-                Ok(l) => {
-                    if tx.send(Msg::Line(l)).is_err() {
+        let mut stdin = stdin.lock();
+        let mut bytes = Vec::new();
+        loop {
+            bytes.clear();
+            match stdin.read_until(b'\n', &mut bytes) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {
+                    // Invalid UTF-8 is read lossily: the rest of the line
+                    // is kept, not dropped.
+                    let line = String::from_utf8_lossy(&bytes);
+                    let line = line.trim_end_matches(['\n', '\r']).to_owned();
+                    if tx.send(Msg::Line(line)).is_err() {
                         return;
                     }
                 }
-                // Invalid UTF-8 is a line that is not understood, not the end.
-                Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
-                    if tx.send(Msg::Line("\u{FFFD}".to_owned())).is_err() {
-                        return;
-                    }
-                }
-                Err(_) => break,
             }
         }
         let _ = tx.send(Msg::EndOfInput);

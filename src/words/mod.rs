@@ -8,9 +8,11 @@
 
 mod fold;
 mod pieces;
+mod quote;
 pub mod template;
 pub mod vocab;
 
 pub use fold::fold;
 pub use pieces::{promotion_role_named, role_named};
+pub use quote::quote;
 pub use vocab::Lang;

@@ -1,0 +1,106 @@
+//! How a piece is drawn: a letter, a figurine, or a large glyph of block
+//! characters for players who see shapes better than letters.
+
+use shakmaty::{Color, Role};
+
+/// The piece style (a setting).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PieceStyle {
+    /// The piece letters of the move words, upper case for White.
+    #[default]
+    Letters,
+    /// Unicode chess figurines (♔ ♚ ...).
+    Figurines,
+    /// Shapes drawn with block characters, as large as the square allows.
+    Blocks,
+}
+
+impl PieceStyle {
+    /// From the settings' word.
+    pub fn from_name(name: &str) -> Option<PieceStyle> {
+        match name {
+            "letters" => Some(PieceStyle::Letters),
+            "figurines" => Some(PieceStyle::Figurines),
+            "blocks" | "large" => Some(PieceStyle::Blocks),
+            _ => None,
+        }
+    }
+}
+
+/// The figurine of a piece.
+pub fn figurine(color: Color, role: Role) -> char {
+    match (color, role) {
+        (Color::White, Role::King) => '♔',
+        (Color::White, Role::Queen) => '♕',
+        (Color::White, Role::Rook) => '♖',
+        (Color::White, Role::Bishop) => '♗',
+        (Color::White, Role::Knight) => '♘',
+        (Color::White, Role::Pawn) => '♙',
+        (Color::Black, Role::King) => '♚',
+        (Color::Black, Role::Queen) => '♛',
+        (Color::Black, Role::Rook) => '♜',
+        (Color::Black, Role::Bishop) => '♝',
+        (Color::Black, Role::Knight) => '♞',
+        (Color::Black, Role::Pawn) => '♟',
+    }
+}
+
+/// Width of a glyph in cells.
+pub const GLYPH_W: usize = 5;
+/// Height of a glyph in cells (each cell holds two pixel rows).
+pub const GLYPH_H: usize = 3;
+
+/// The shape of each piece, 5 pixels wide and 6 high (`#` is body).
+fn shape(role: Role) -> [&'static str; 6] {
+    match role {
+        Role::Pawn => [".....", "..#..", ".###.", "..#..", ".###.", "#####"],
+        Role::Knight => [".##..", "####.", "#.##.", "..##.", ".###.", "#####"],
+        Role::Bishop => ["..#..", ".#.#.", ".##..", ".###.", "..#..", "#####"],
+        Role::Rook => ["#.#.#", "#####", ".###.", ".###.", ".###.", "#####"],
+        Role::Queen => ["#.#.#", ".###.", "#####", ".###.", ".###.", "#####"],
+        Role::King => ["..#..", "#####", "..#..", ".###.", ".###.", "#####"],
+    }
+}
+
+/// The shape as pixels: 6 rows of 5, `true` for the body.
+pub fn pixels(role: Role) -> [[bool; GLYPH_W]; 2 * GLYPH_H] {
+    let s = shape(role);
+    std::array::from_fn(|y| std::array::from_fn(|x| s[y].as_bytes()[x] == b'#'))
+}
+
+/// The glyph as 3 rows of 5 block characters (upper and lower half blocks
+/// pack two pixel rows into one cell).
+pub fn glyph(role: Role) -> [[char; GLYPH_W]; GLYPH_H] {
+    let p = pixels(role);
+    std::array::from_fn(|row| {
+        std::array::from_fn(|col| match (p[2 * row][col], p[2 * row + 1][col]) {
+            (true, true) => '█',
+            (true, false) => '▀',
+            (false, true) => '▄',
+            (false, false) => ' ',
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn glyphs_differ_for_every_role() {
+        let all: Vec<_> = Role::ALL.iter().map(|r| glyph(*r)).collect();
+        for (i, a) in all.iter().enumerate() {
+            for b in &all[i + 1..] {
+                assert_ne!(a, b);
+            }
+        }
+        assert_eq!(glyph(Role::Rook)[0], ['█', '▄', '█', '▄', '█']);
+    }
+
+    #[test]
+    fn style_names() {
+        assert_eq!(PieceStyle::from_name("blocks"), Some(PieceStyle::Blocks));
+        assert_eq!(PieceStyle::from_name("letters"), Some(PieceStyle::Letters));
+        assert_eq!(PieceStyle::from_name("x"), None);
+    }
+}

@@ -1,0 +1,19 @@
+//! The full-screen view: a large, high-contrast board for low-vision
+//! players and the sighted opponent.  Drawing is a pure function of the
+//! [`crate::view::View`] ([`render`]); colours come from a [`theme`]; keys
+//! name actions through the key map ([`keys`], `keymaps/tui.toml`).
+
+pub mod glyph;
+pub mod keys;
+pub mod render;
+pub mod run;
+pub mod setup;
+pub mod theme;
+
+pub use glyph::PieceStyle;
+pub use keys::{KeyChord, KeyMap};
+pub use render::{Look, draw, render};
+pub use theme::Theme;
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,731 @@
+//! Drawing the view: a pure function of a [`View`] and the [`Look`] into a
+//! ratatui buffer.  No state, no I/O: the same view always gives the same
+//! cells, which is what the rendering tests check.
+
+use ratatui::Frame;
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Position, Rect};
+use ratatui::style::{Modifier, Style};
+use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
+use shakmaty::{Color, File, Rank, Square};
+
+use super::glyph::{GLYPH_H, GLYPH_W, PieceStyle, figurine, pixels};
+use super::theme::Theme;
+use crate::view::{ClockView, View, mismatch_marks};
+
+/// How the view is drawn (settings).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Look {
+    pub theme: Theme,
+    pub pieces: PieceStyle,
+    /// Coordinates as Appendix D words ("Anna", "eins") instead of a..h, 1..8.
+    pub coord_words: bool,
+    /// The move list in SAN (else as spoken).
+    pub san_moves: bool,
+}
+
+impl Default for Look {
+    fn default() -> Look {
+        Look {
+            theme: Theme::high_contrast_dark(),
+            pieces: PieceStyle::Letters,
+            coord_words: false,
+            san_moves: false,
+        }
+    }
+}
+
+/// Below this size the view says the terminal is too small.
+pub const MIN_WIDTH: u16 = 36;
+pub const MIN_HEIGHT: u16 = 14;
+
+/// The side panel is at least this wide when it stands beside the board.
+const PANEL_MIN: u16 = 30;
+
+/// Draw into a frame (and place the terminal cursor in the input field
+/// when it has the focus).
+pub fn render(frame: &mut Frame<'_>, view: &View, look: &Look) {
+    let area = frame.area();
+    draw(view, look, area, frame.buffer_mut());
+    if let Some(p) = input_cursor(view, area) {
+        frame.set_cursor_position(p);
+    }
+}
+
+/// Where the terminal cursor stands: in the input field when it has the
+/// focus.
+pub fn input_cursor(view: &View, area: Rect) -> Option<Position> {
+    if !view.input.focused || too_small(area) {
+        return None;
+    }
+    let x = area.x
+        + 2
+        + view
+            .input
+            .cursor
+            .min(usize::from(area.width.saturating_sub(3))) as u16;
+    Some(Position::new(x, area.bottom() - 1))
+}
+
+fn too_small(area: Rect) -> bool {
+    area.width < MIN_WIDTH || area.height < MIN_HEIGHT
+}
+
+/// Draw the whole view into `buf` over `area`.
+pub fn draw(view: &View, look: &Look, area: Rect, buf: &mut Buffer) {
+    let theme = &look.theme;
+    let text = Style::new().fg(theme.text.fg).bg(theme.text.bg);
+    buf.set_style(area, text);
+    for y in area.top()..area.bottom() {
+        for x in area.left()..area.right() {
+            if let Some(c) = buf.cell_mut((x, y)) {
+                c.set_char(' ');
+            }
+        }
+    }
+    if too_small(area) {
+        Paragraph::new(view.labels.too_small.as_str())
+            .style(text.add_modifier(Modifier::BOLD))
+            .wrap(Wrap { trim: true })
+            .render(area, buf);
+        return;
+    }
+    let input_row = Rect::new(area.x, area.bottom() - 1, area.width, 1);
+    let status_row = Rect::new(area.x, area.bottom() - 2, area.width, 1);
+    draw_input(view, theme, input_row, buf);
+    buf.set_stringn(
+        status_row.x,
+        status_row.y,
+        &view.status,
+        usize::from(status_row.width),
+        text,
+    );
+
+    let Some((geo, board_area, panel)) = layout(look, area) else {
+        return;
+    };
+    draw_board(view, look, &geo, board_area, buf);
+    draw_panel(view, look, panel, buf);
+}
+
+/// Where the squares and the panel stand in `area`: `None` when the
+/// terminal is too small for the board.
+fn layout(look: &Look, area: Rect) -> Option<(BoardGeometry, Rect, Rect)> {
+    if too_small(area) {
+        return None;
+    }
+    let main = Rect::new(area.x, area.y, area.width, area.height - 2);
+    let geo = BoardGeometry::fit(main, look.coord_words);
+    let (board, panel) = geo.areas(main);
+    Some((geo, board, panel))
+}
+
+/// The cells of square `sq` on a screen of `area`.
+pub fn square_rect(view: &View, look: &Look, area: Rect, sq: Square) -> Option<Rect> {
+    let (geo, board, _) = layout(look, area)?;
+    let (col, row) = screen_pos(sq, view.board.white_at_bottom);
+    Some(Rect::new(
+        board.x + geo.margin + col * geo.sq_w,
+        board.y + row * geo.sq_h,
+        geo.sq_w,
+        geo.sq_h,
+    ))
+}
+
+/// The square under a screen cell (a mouse click), if any.
+pub fn square_at(view: &View, look: &Look, area: Rect, cell: Position) -> Option<Square> {
+    Square::ALL
+        .into_iter()
+        .find(|sq| square_rect(view, look, area, *sq).is_some_and(|r| r.contains(cell)))
+}
+
+/// The size of the squares and where the board stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct BoardGeometry {
+    /// A square's width and height in cells.
+    sq_w: u16,
+    sq_h: u16,
+    /// Columns left of the board for the rank names.
+    margin: u16,
+    /// The panel beside the board (else below it).
+    beside: bool,
+}
+
+impl BoardGeometry {
+    fn width(&self) -> u16 {
+        self.margin + 8 * self.sq_w
+    }
+
+    fn height(&self) -> u16 {
+        8 * self.sq_h + 1
+    }
+
+    /// The largest squares that fit in `main` with the panel beside the
+    /// board, or below it when the terminal is narrow.
+    fn fit(main: Rect, words: bool) -> BoardGeometry {
+        let margin = if words { 7 } else { 2 };
+        let mut best = None;
+        for sq_h in (1..=12u16).rev() {
+            let sq_w = 2 * sq_h + 1;
+            let g = BoardGeometry {
+                sq_w,
+                sq_h,
+                margin,
+                beside: true,
+            };
+            if g.height() <= main.height && g.width() + 1 + PANEL_MIN <= main.width {
+                best = Some(g);
+                break;
+            }
+        }
+        best.unwrap_or_else(|| {
+            // Narrow: the panel goes below; squares as large as leave it
+            // three rows.
+            let mut sq_h = 1;
+            while sq_h < 12 {
+                let next = BoardGeometry {
+                    sq_w: 2 * (sq_h + 1) + 1,
+                    sq_h: sq_h + 1,
+                    margin,
+                    beside: false,
+                };
+                if next.width() <= main.width && next.height() + 3 <= main.height {
+                    sq_h += 1;
+                } else {
+                    break;
+                }
+            }
+            BoardGeometry {
+                sq_w: 2 * sq_h + 1,
+                sq_h,
+                margin,
+                beside: false,
+            }
+        })
+    }
+
+    /// The board's rectangle (centred in its part) and the panel's.
+    fn areas(&self, main: Rect) -> (Rect, Rect) {
+        let (w, h) = (self.width().min(main.width), self.height().min(main.height));
+        if self.beside {
+            let panel_w = main
+                .width
+                .saturating_sub(w + 1)
+                .max(PANEL_MIN)
+                .min(main.width);
+            let part_w = main.width - panel_w;
+            let board = Rect::new(
+                main.x + part_w.saturating_sub(w) / 2,
+                main.y + (main.height - h) / 2,
+                w,
+                h,
+            );
+            // The panel takes what the board leaves, at most 60 columns
+            // and at least PANEL_MIN.
+            let free = main.width - (board.right() - main.x) - 1;
+            let pw = free.min(60).max(PANEL_MIN.min(free));
+            let panel = Rect::new(board.right() + 1, main.y, pw, main.height);
+            (board, panel)
+        } else {
+            let board = Rect::new(main.x + (main.width - w) / 2, main.y, w, h);
+            let panel = Rect::new(main.x, main.y + h, main.width, main.height - h);
+            (board, panel)
+        }
+    }
+}
+
+/// The screen column and row (0..8, from the top-left) of a square.
+fn screen_pos(sq: Square, white_at_bottom: bool) -> (u16, u16) {
+    let f = u16::from(sq.file() as u8);
+    let r = u16::from(sq.rank() as u8);
+    if white_at_bottom {
+        (f, 7 - r)
+    } else {
+        (7 - f, r)
+    }
+}
+
+fn draw_board(view: &View, look: &Look, geo: &BoardGeometry, area: Rect, buf: &mut Buffer) {
+    let theme = &look.theme;
+    let b = &view.board;
+    let coords = Style::new().fg(theme.coords.fg).bg(theme.coords.bg);
+    let x0 = area.x + geo.margin;
+    let y0 = area.y;
+    for sq in Square::ALL {
+        let (col, row) = screen_pos(sq, b.white_at_bottom);
+        let rect = Rect::new(x0 + col * geo.sq_w, y0 + row * geo.sq_h, geo.sq_w, geo.sq_h);
+        draw_square(view, look, sq, rect, buf);
+    }
+    // Rank names on the left, at each square's middle row.
+    for rank in Rank::ALL {
+        let (_, row) = screen_pos(Square::from_coords(File::A, rank), b.white_at_bottom);
+        let name = if look.coord_words {
+            &b.rank_words[rank as usize]
+        } else {
+            &b.rank_digits[rank as usize]
+        };
+        let w = usize::from(geo.margin - 1);
+        let label: String = name.chars().take(w).collect();
+        let pad = w.saturating_sub(label.chars().count()) as u16;
+        buf.set_string(
+            area.x + pad,
+            y0 + row * geo.sq_h + geo.sq_h / 2,
+            label,
+            coords,
+        );
+    }
+    // File names below, centred under each square.
+    for file in File::ALL {
+        let (col, _) = screen_pos(Square::from_coords(file, Rank::First), b.white_at_bottom);
+        let name = if look.coord_words {
+            &b.file_words[file as usize]
+        } else {
+            &b.file_letters[file as usize]
+        };
+        let label: String = name.chars().take(usize::from(geo.sq_w)).collect();
+        let pad = (geo.sq_w - label.chars().count() as u16) / 2;
+        buf.set_string(x0 + col * geo.sq_w + pad, y0 + 8 * geo.sq_h, label, coords);
+    }
+}
+
+fn draw_square(view: &View, look: &Look, sq: Square, rect: Rect, buf: &mut Buffer) {
+    let theme = &look.theme;
+    let b = &view.board;
+    let light = (sq.file() as u8 + sq.rank() as u8) % 2 == 1;
+    let mut bg = if light {
+        theme.light_square
+    } else {
+        theme.dark_square
+    };
+    let last = b.last_move.is_some_and(|(f, t)| f == sq || t == sq);
+    let check = b.check == Some(sq);
+    let selected = b.selected == Some(sq);
+    let mismatch = b.is_mismatch(sq);
+    let cursor = b.cursor == Some(sq);
+    for (on, colour) in [
+        (last, theme.last_move),
+        (check, theme.check),
+        (selected, theme.selected),
+        (mismatch, theme.mismatch),
+        (cursor, theme.cursor.bg),
+    ] {
+        if on {
+            bg = colour;
+        }
+    }
+    let square_style = Style::new().bg(bg).fg(theme.cursor.fg);
+    buf.set_style(rect, square_style);
+    for y in rect.top()..rect.bottom() {
+        for x in rect.left()..rect.right() {
+            if let Some(c) = buf.cell_mut((x, y)) {
+                c.set_char(' ');
+            }
+        }
+    }
+    if let Some(piece) = b.piece_at(sq) {
+        draw_piece(b, look, piece, rect, buf);
+    }
+    // Marks, so that nothing is told by colour alone.
+    let mark = Style::new()
+        .bg(bg)
+        .fg(mark_fg(theme, bg))
+        .add_modifier(Modifier::BOLD);
+    let mid = rect.y + rect.height / 2;
+    let (left, right) = (rect.x, rect.right() - 1);
+    if rect.height >= 2 {
+        if mismatch {
+            buf.set_string(left, rect.y, "!", mark);
+        }
+        if check {
+            buf.set_string(right, rect.y, "+", mark);
+        }
+        if selected {
+            buf.set_string(left, rect.bottom() - 1, "*", mark);
+        }
+        if cursor {
+            buf.set_string(left, mid, "[", mark);
+            buf.set_string(right, mid, "]", mark);
+        }
+    } else {
+        let l = if cursor {
+            Some("[")
+        } else if mismatch {
+            Some("!")
+        } else if selected {
+            Some("*")
+        } else {
+            None
+        };
+        let r = if cursor {
+            Some("]")
+        } else if check {
+            Some("+")
+        } else {
+            None
+        };
+        if let Some(l) = l {
+            buf.set_string(left, mid, l, mark);
+        }
+        if let Some(r) = r {
+            buf.set_string(right, mid, r, mark);
+        }
+    }
+}
+
+/// A mark's colour on a background: the theme's text colour unless that is
+/// the background itself.
+fn mark_fg(theme: &Theme, bg: ratatui::style::Color) -> ratatui::style::Color {
+    use ratatui::style::Color as C;
+    let dark_bg = matches!(bg, C::Black | C::Blue | C::Red | C::Magenta | C::DarkGray);
+    let _ = theme;
+    if dark_bg { C::White } else { C::Black }
+}
+
+fn draw_piece(
+    b: &crate::view::BoardView,
+    look: &Look,
+    piece: shakmaty::Piece,
+    rect: Rect,
+    buf: &mut Buffer,
+) {
+    let theme = &look.theme;
+    let pair = match piece.color {
+        Color::White => theme.white_piece,
+        Color::Black => theme.black_piece,
+    };
+    let big = rect.height >= GLYPH_H as u16 && rect.width >= GLYPH_W as u16 + 2;
+    if look.pieces == PieceStyle::Blocks && big {
+        // Body in the box colour of the piece, on a box of its letter
+        // colour: a white piece is a light shape on a dark box.
+        let scale = ((rect.width - 2) / GLYPH_W as u16)
+            .min(rect.height / GLYPH_H as u16)
+            .max(1);
+        let gw = GLYPH_W as u16 * scale;
+        let gh = GLYPH_H as u16 * scale;
+        let gx = rect.x + (rect.width - gw) / 2;
+        let gy = rect.y + (rect.height - gh) / 2;
+        let style = Style::new().fg(pair.bg).bg(pair.fg);
+        let g = pixels(piece.role);
+        for cy in 0..gh {
+            for cx in 0..gw {
+                let px = usize::from(cx / scale);
+                let top = g[usize::from(2 * cy / scale)][px];
+                let bottom = g[usize::from((2 * cy + 1) / scale)][px];
+                let ch = match (top, bottom) {
+                    (true, true) => '█',
+                    (true, false) => '▀',
+                    (false, true) => '▄',
+                    (false, false) => ' ',
+                };
+                if let Some(c) = buf.cell_mut((gx + cx, gy + cy)) {
+                    c.set_char(ch).set_style(style);
+                }
+            }
+        }
+        return;
+    }
+    let ch = match look.pieces {
+        PieceStyle::Figurines => figurine(piece.color, piece.role),
+        _ => {
+            let c = b.piece_letters[piece.role as usize - 1];
+            match piece.color {
+                Color::White => c.to_ascii_uppercase(),
+                Color::Black => c.to_ascii_lowercase(),
+            }
+        }
+    };
+    let style = Style::new()
+        .fg(pair.fg)
+        .bg(pair.bg)
+        .add_modifier(Modifier::BOLD);
+    let token_w = if rect.width >= 5 { 3 } else { 1 };
+    let tx = rect.x + (rect.width - token_w) / 2;
+    let ty = rect.y + rect.height / 2;
+    for i in 0..token_w {
+        let c = if i == token_w / 2 { ch } else { ' ' };
+        if let Some(cell) = buf.cell_mut((tx + i, ty)) {
+            cell.set_char(c).set_style(style);
+        }
+    }
+}
+
+fn draw_input(view: &View, theme: &Theme, row: Rect, buf: &mut Buffer) {
+    let style = Style::new().fg(theme.input.fg).bg(theme.input.bg);
+    buf.set_style(row, style);
+    buf.set_string(row.x, row.y, ">", style.add_modifier(Modifier::BOLD));
+    let width = usize::from(row.width.saturating_sub(2));
+    if view.input.text.is_empty() && !view.input.focused {
+        buf.set_stringn(
+            row.x + 2,
+            row.y,
+            &view.labels.input_hint,
+            width,
+            style.add_modifier(Modifier::DIM),
+        );
+    } else {
+        // Keep the cursor in sight: show the end of a long line.
+        let chars: Vec<char> = view.input.text.chars().collect();
+        let start = view.input.cursor.saturating_sub(width.saturating_sub(1));
+        let shown: String = chars.iter().skip(start).take(width).collect();
+        buf.set_string(row.x + 2, row.y, shown, style);
+    }
+}
+
+/// Large digits: 3 cells wide, 3 high (two pixel rows a cell).
+fn big_digit(c: char) -> Option<[&'static str; 3]> {
+    Some(match c {
+        '0' => ["█▀█", "█ █", "▀▀▀"],
+        '1' => ["▄█ ", " █ ", "▀▀▀"],
+        '2' => ["▀▀█", "█▀▀", "▀▀▀"],
+        '3' => ["▀▀█", " ▀█", "▀▀▀"],
+        '4' => ["█ █", "▀▀█", "  ▀"],
+        '5' => ["█▀▀", "▀▀█", "▀▀▀"],
+        '6' => ["█▀▀", "█▀█", "▀▀▀"],
+        '7' => ["▀▀█", "  █", "  ▀"],
+        '8' => ["█▀█", "█▀█", "▀▀▀"],
+        '9' => ["█▀█", "▀▀█", "▀▀▀"],
+        ':' => [" ", "▀", "▀"],
+        _ => return None,
+    })
+}
+
+/// A clock's time as shown: h:mm:ss, or m:ss under an hour.
+pub fn clock_text(d: std::time::Duration) -> String {
+    let s = d.as_secs();
+    if s >= 3600 {
+        format!("{}:{:02}:{:02}", s / 3600, (s / 60) % 60, s % 60)
+    } else {
+        format!("{}:{:02}", s / 60, s % 60)
+    }
+}
+
+/// Width of `text` in large digits.
+fn big_width(text: &str) -> u16 {
+    text.chars()
+        .map(|c| match c {
+            ':' => 2,
+            _ => 4,
+        })
+        .sum()
+}
+
+fn draw_big(text: &str, x: u16, y: u16, style: Style, buf: &mut Buffer) {
+    let mut x = x;
+    for c in text.chars() {
+        let Some(rows) = big_digit(c) else { continue };
+        for (i, row) in rows.iter().enumerate() {
+            buf.set_string(x, y + i as u16, row, style);
+        }
+        x += if c == ':' { 2 } else { 4 };
+    }
+}
+
+fn draw_panel(view: &View, look: &Look, area: Rect, buf: &mut Buffer) {
+    let theme = &look.theme;
+    let text = Style::new().fg(theme.text.fg).bg(theme.text.bg);
+    let accent = Style::new()
+        .fg(theme.accent.fg)
+        .bg(theme.accent.bg)
+        .add_modifier(Modifier::BOLD);
+    let mut y = area.y;
+    let bottom = area.bottom();
+    let width = area.width;
+    // A block of wrapped text, at most `max_rows` rows.
+    let para = |y: &mut u16, text: &str, style: Style, max_rows: u16, buf: &mut Buffer| {
+        for line in wrap(text, usize::from(width))
+            .into_iter()
+            .take(usize::from(max_rows))
+        {
+            if *y >= bottom {
+                return;
+            }
+            buf.set_stringn(area.x, *y, line, usize::from(width), style);
+            *y += 1;
+        }
+    };
+
+    // Whose move (and the result).
+    para(&mut y, &view.turn_text, accent, 2, buf);
+    if let Some(r) = &view.result {
+        para(&mut y, r, accent, 2, buf);
+    }
+
+    // Clocks.
+    if let Some(c) = view.clocks {
+        draw_clocks(
+            view,
+            &c,
+            look,
+            Rect::new(area.x, y, width, bottom - y),
+            &mut y,
+            buf,
+        );
+    }
+
+    // The draw offer and the board.
+    if let Some(o) = &view.offer {
+        para(&mut y, &format!("= {o}"), accent, 3, buf);
+    }
+    if let Some(t) = &view.link.text {
+        para(&mut y, t, text, 4, buf);
+    }
+    if !view.board.mismatch.is_empty() {
+        let items: Vec<String> = view
+            .board
+            .mismatch
+            .iter()
+            .map(|d| {
+                let (e, f) = mismatch_marks(d, &view.board.piece_letters);
+                format!("!{}:{e}/{f}", d.square)
+            })
+            .collect();
+        para(&mut y, &items.join(" "), accent, 3, buf);
+    }
+
+    // The last announcement, large: bold in a frame.
+    if let Some(a) = &view.announcement
+        && y + 3 <= bottom
+    {
+        let inner_w = width.saturating_sub(2).max(1);
+        let lines = wrap(a, usize::from(inner_w));
+        let rows = (lines.len() as u16).min(4) + 2;
+        let rows = rows.min(bottom - y);
+        let rect = Rect::new(area.x, y, width, rows);
+        Block::new()
+            .borders(Borders::ALL)
+            .style(text)
+            .render(rect, buf);
+        for (i, l) in lines.iter().take(usize::from(rows - 2)).enumerate() {
+            buf.set_stringn(
+                area.x + 1,
+                y + 1 + i as u16,
+                l,
+                usize::from(inner_w),
+                accent,
+            );
+        }
+        y += rows;
+    }
+
+    // The move list: as many of the last moves as fit.
+    if y < bottom {
+        let rows = usize::from(bottom - y);
+        let lines = move_lines(view, look.san_moves);
+        let start = lines.len().saturating_sub(rows);
+        for (i, l) in lines[start..].iter().enumerate() {
+            buf.set_stringn(area.x, y + i as u16, l, usize::from(width), text);
+        }
+    }
+}
+
+fn draw_clocks(view: &View, c: &ClockView, look: &Look, area: Rect, y: &mut u16, buf: &mut Buffer) {
+    let theme = &look.theme;
+    let text = Style::new().fg(theme.text.fg).bg(theme.text.bg);
+    let run = Style::new()
+        .fg(theme.accent.fg)
+        .bg(theme.accent.bg)
+        .add_modifier(Modifier::BOLD);
+    let sides = [
+        (Color::White, &view.labels.white, c.white),
+        (Color::Black, &view.labels.black, c.black),
+    ];
+    let large = sides
+        .iter()
+        .all(|(_, _, d)| big_width(&clock_text(*d)) <= area.width)
+        && area.height >= 16;
+    for (side, name, d) in sides {
+        if *y >= area.bottom() {
+            return;
+        }
+        let running = c.running == Some(side);
+        let style = if running { run } else { text };
+        let mark = if running { "> " } else { "  " };
+        let t = clock_text(d);
+        if large {
+            buf.set_stringn(
+                area.x,
+                *y,
+                format!("{mark}{name}"),
+                usize::from(area.width),
+                style,
+            );
+            draw_big(&t, area.x, *y + 1, style, buf);
+            *y += 4;
+        } else {
+            buf.set_stringn(
+                area.x,
+                *y,
+                format!("{mark}{name} {t}"),
+                usize::from(area.width),
+                style,
+            );
+            *y += 1;
+        }
+    }
+}
+
+/// The move list's lines: one a full move in SAN ("12. Nf3 Nc6"), or one
+/// a move as spoken ("12. Springer Felix drei", "12... Springer Cäsar sechs").
+fn move_lines(view: &View, san: bool) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for m in &view.moves {
+        if san {
+            match m.by {
+                Color::White => out.push(format!("{}. {}", m.number, m.san)),
+                Color::Black => match out.last_mut() {
+                    Some(l) if view_white_moved(view, m) => {
+                        l.push_str("  ");
+                        l.push_str(&m.san);
+                    }
+                    _ => out.push(format!("{}... {}", m.number, m.san)),
+                },
+            }
+        } else {
+            let dots = if m.by == Color::White { "." } else { "..." };
+            out.push(format!("{}{dots} {}", m.number, m.spoken));
+        }
+    }
+    out
+}
+
+/// Did White move before this Black move in the same full move (in the list)?
+fn view_white_moved(view: &View, m: &crate::view::MoveEntry) -> bool {
+    view.moves
+        .iter()
+        .any(|o| o.by == Color::White && o.number == m.number)
+}
+
+/// Greedy word wrap to `width` columns (a word longer than a line is cut).
+pub fn wrap(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    let mut len = 0;
+    for word in text.split_whitespace() {
+        let mut word: Vec<char> = word.chars().collect();
+        loop {
+            let wl = word.len();
+            if len > 0 && len + 1 + wl <= width {
+                line.push(' ');
+                line.extend(word.iter());
+                len += 1 + wl;
+                break;
+            }
+            if len > 0 {
+                lines.push(std::mem::take(&mut line));
+                len = 0;
+            }
+            if wl <= width {
+                line.extend(word.iter());
+                len = wl;
+                break;
+            }
+            lines.push(word[..width].iter().collect());
+            word.drain(..width);
+        }
+    }
+    if len > 0 {
+        lines.push(line);
+    }
+    lines
+}

@@ -1,0 +1,409 @@
+//! The full-screen front end (`hector play --ui tui`): the terminal in raw
+//! mode on the alternate screen, restored on every way out (quit, Ctrl-C,
+//! SIGTERM and SIGHUP as `Msg::Interrupted` from `main`, an error, a
+//! panic).  Keys and mouse clicks become
+//! `Msg::Key` for `App::update`; the view is redrawn only when what it shows
+//! changed or the terminal was resized.
+
+use std::io::{self, Write};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
+use std::time::Instant;
+
+use crossterm::event::{
+    DisableMouseCapture, EnableMouseCapture, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers,
+    MouseButton, MouseEventKind,
+};
+use crossterm::execute;
+use ratatui::DefaultTerminal;
+use ratatui::layout::{Position, Rect};
+
+use super::keys::{Binding, KeyMap, ViewAction};
+use super::render::{Look, render, square_at};
+use super::{PieceStyle, Theme};
+use crate::action::{Action, KeyArg};
+use crate::app::App;
+use crate::msg::{Effect, Msg};
+use crate::ui::line::Outputs;
+use crate::view::{InputView, UiState, View, ViewInput};
+use crate::words::vocab::{MoveWords, builtin_appendix_d};
+
+/// What the loop waits for: a message for the app, or the terminal.
+enum Event2 {
+    App(Msg),
+    Term(Event),
+}
+
+/// The terminal as hector found it, put back when dropped.
+struct Restore;
+
+impl Drop for Restore {
+    fn drop(&mut self) {
+        let _ = execute!(io::stdout(), DisableMouseCapture);
+        ratatui::restore();
+    }
+}
+
+/// Run the full-screen view until the player quits or a signal ends it.
+///
+/// # Errors
+///
+/// The terminal cannot be set up or written to.
+pub fn run(
+    app: &mut App,
+    startup: Vec<Effect>,
+    outputs: &Outputs,
+    look: Look,
+    keymap: KeyMap,
+    tx: Sender<Msg>,
+    rx: Receiver<Msg>,
+) -> io::Result<()> {
+    let (ev_tx, ev_rx) = channel::<Event2>();
+    // The app's messages (speech, tones, board) into the one loop.
+    {
+        let ev_tx = ev_tx.clone();
+        std::thread::spawn(move || {
+            while let Ok(m) = rx.recv() {
+                if ev_tx.send(Event2::App(m)).is_err() {
+                    return;
+                }
+            }
+        });
+    }
+    // The engine's process (when the app starts one) talks through it too.
+    let engine_tx = tx;
+
+    // ratatui's hook restores the terminal on a panic; mouse reporting is
+    // switched off first.
+    let mut terminal = ratatui::try_init()?;
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let _ = execute!(io::stdout(), DisableMouseCapture);
+        hook(info);
+    }));
+    let _restore = Restore;
+    execute!(io::stdout(), EnableMouseCapture)?;
+    {
+        let ev_tx = ev_tx.clone();
+        std::thread::spawn(move || {
+            while let Ok(e) = crossterm::event::read() {
+                if ev_tx.send(Event2::Term(e)).is_err() {
+                    return;
+                }
+            }
+        });
+    }
+    drop(ev_tx);
+    let mut front = Front::new(app, outputs, look, keymap);
+    front.engine_tx = Some(engine_tx);
+    front.run(&mut terminal, startup, &ev_rx)
+}
+
+/// The view's own state: the input field, the look, the help shown.
+struct Front<'a> {
+    app: &'a mut App,
+    outputs: &'a Outputs,
+    look: Look,
+    keymap: KeyMap,
+    input: InputView,
+    appendix_d: MoveWords,
+    last_view: Option<View>,
+    size: Rect,
+    help: Option<Vec<String>>,
+    engine: crate::ui::line::EngineSlot,
+    engine_tx: Option<Sender<Msg>>,
+}
+
+impl<'a> Front<'a> {
+    fn new(app: &'a mut App, outputs: &'a Outputs, look: Look, keymap: KeyMap) -> Front<'a> {
+        Front {
+            app,
+            outputs,
+            look,
+            keymap,
+            input: InputView::default(),
+            appendix_d: builtin_appendix_d().moves,
+            last_view: None,
+            size: Rect::default(),
+            help: None,
+            engine: crate::ui::line::EngineSlot::default(),
+            engine_tx: None,
+        }
+    }
+
+    fn view(&self) -> View {
+        let board = self.app.board().map(crate::view::BoardInfo::of);
+        let ui = UiState {
+            cursor: Some(self.app.cursor()),
+            selected: self.app.chosen(),
+            input: self.input.clone(),
+            status: self
+                .app
+                .phraser()
+                .square_contents(self.app.game().position(), self.app.cursor()),
+            flipped: self.app.view_flipped(),
+        };
+        View::build(&ViewInput {
+            game: self.app.game(),
+            phraser: self.app.phraser(),
+            appendix_d: &self.appendix_d,
+            me: self.app.me(),
+            announcement: self.app.last_said_text(),
+            clocks: None,
+            board,
+            ui: &ui,
+        })
+    }
+
+    fn run(
+        &mut self,
+        terminal: &mut DefaultTerminal,
+        startup: Vec<Effect>,
+        events: &Receiver<Event2>,
+    ) -> io::Result<()> {
+        let mut effects = startup;
+        // What the opponent's page shows now (sent again only on change).
+        let mut shown: Option<crate::companion::Snapshot> = None;
+        loop {
+            let mut more = Vec::new();
+            for e in effects.drain(..) {
+                match e {
+                    Effect::Say(u) => self.outputs.say(&u),
+                    Effect::Silence => self.outputs.silence(),
+                    Effect::Tone(t) => self.outputs.tone(t),
+                    Effect::ToBoard(b) => self.outputs.to_board(b),
+                    Effect::Engine(order) => {
+                        if let Some(tx) = &self.engine_tx
+                            && let Some(m) = self.engine.order(order, tx)
+                        {
+                            more.extend(self.app.update(m, Instant::now()));
+                        }
+                    }
+                    Effect::CompanionRelease => {
+                        if let Some(c) = &self.outputs.companion {
+                            c.release();
+                            let code = c.code();
+                            more.extend(
+                                self.app
+                                    .update(Msg::CompanionReleased { code }, Instant::now()),
+                            );
+                        }
+                    }
+                    Effect::Quit => return Ok(()),
+                }
+            }
+            if !more.is_empty() {
+                effects = more;
+                continue;
+            }
+            if let Some(c) = &self.outputs.companion {
+                let now = self.app.companion_snapshot();
+                if shown.as_ref() != Some(&now) {
+                    c.publish(&now);
+                    shown = Some(now);
+                }
+            }
+            self.redraw(terminal)?;
+            let ev = match self.app.next_deadline() {
+                Some(d) => match events.recv_timeout(d.saturating_duration_since(Instant::now())) {
+                    Ok(e) => e,
+                    Err(RecvTimeoutError::Timeout) => Event2::App(Msg::Deadline),
+                    Err(RecvTimeoutError::Disconnected) => Event2::App(Msg::EndOfInput),
+                },
+                None => events.recv().unwrap_or(Event2::App(Msg::EndOfInput)),
+            };
+            let msg = match ev {
+                Event2::App(m) => Some(m),
+                Event2::Term(e) => self.on_term(e),
+            };
+            if let Some(m) = msg {
+                effects = self.app.update(m, Instant::now());
+            }
+        }
+    }
+
+    /// Draw when the view or the terminal's size changed.
+    fn redraw(&mut self, terminal: &mut DefaultTerminal) -> io::Result<()> {
+        let size = terminal.size()?;
+        let size = Rect::new(0, 0, size.width, size.height);
+        let view = self.view();
+        if self.last_view.as_ref() == Some(&view) && size == self.size {
+            return Ok(());
+        }
+        let look = &self.look;
+        let help = &self.help;
+        terminal.draw(|f| {
+            render(f, &view, look);
+            if let Some(lines) = help {
+                draw_help(f, lines, look);
+            }
+        })?;
+        self.size = size;
+        self.last_view = Some(view);
+        io::stdout().flush()
+    }
+
+    /// A terminal event: a message for the app, or a change of the view.
+    fn on_term(&mut self, e: Event) -> Option<Msg> {
+        match e {
+            Event::Key(k) if k.kind == KeyEventKind::Press => self.on_key(k),
+            Event::Mouse(m) => match m.kind {
+                // Only the press counts, not the release.
+                MouseEventKind::Down(MouseButton::Left) => {
+                    let view = self.last_view.as_ref()?;
+                    let sq =
+                        square_at(view, &self.look, self.size, Position::new(m.column, m.row))?;
+                    Some(Msg::Key(Action::Select, KeyArg::Square(sq)))
+                }
+                _ => None,
+            },
+            Event::Resize(..) => {
+                self.last_view = None;
+                None
+            }
+            _ => None,
+        }
+    }
+
+    fn on_key(&mut self, k: KeyEvent) -> Option<Msg> {
+        if self.help.take().is_some() {
+            self.last_view = None;
+            return None;
+        }
+        // Ctrl-C is an interrupt, as in line mode (raw mode turns the
+        // terminal's SIGINT into this key).
+        if k.code == KeyCode::Char('c') && k.modifiers.contains(KeyModifiers::CONTROL) {
+            return Some(Msg::Interrupted);
+        }
+        if self.input.focused {
+            return self.edit(k);
+        }
+        match self.keymap.binding_of(&k)? {
+            Binding::App(Action::Help, _) => {
+                let lines = self.key_help();
+                let phraser = self.app.phraser();
+                self.help = Some(
+                    lines
+                        .iter()
+                        .map(|(a, k)| {
+                            phraser.message(&format!("help_{}", a.key()), &[("command", k)])
+                        })
+                        .collect(),
+                );
+                self.last_view = None;
+                Some(Msg::KeyHelp(lines))
+            }
+            Binding::App(a, arg) => Some(Msg::Key(a, arg)),
+            Binding::View(v) => {
+                self.on_view(v);
+                None
+            }
+        }
+    }
+
+    /// Each action with its keys ("Up", "1 2 3 4 5 6 7 8").
+    fn key_help(&self) -> Vec<(Action, String)> {
+        let mut out: Vec<(Action, Vec<String>)> = Vec::new();
+        for (name, keys) in self.keymap.bindings() {
+            let Some(Binding::App(a, _)) = super::keys::binding(name) else {
+                continue;
+            };
+            let keys: Vec<String> = keys.iter().map(ToString::to_string).collect();
+            match out.iter_mut().find(|(b, _)| *b == a) {
+                Some((_, list)) => list.extend(keys),
+                None => out.push((a, keys)),
+            }
+        }
+        out.into_iter()
+            .filter(|(_, k)| !k.is_empty())
+            .map(|(a, k)| (a, k.join(" ")))
+            .collect()
+    }
+
+    fn on_view(&mut self, v: ViewAction) {
+        match v {
+            ViewAction::PieceStyle => {
+                self.look.pieces = match self.look.pieces {
+                    PieceStyle::Letters => PieceStyle::Figurines,
+                    PieceStyle::Figurines => PieceStyle::Blocks,
+                    PieceStyle::Blocks => PieceStyle::Letters,
+                };
+            }
+            ViewAction::Coordinates => self.look.coord_words = !self.look.coord_words,
+            ViewAction::MoveList => self.look.san_moves = !self.look.san_moves,
+            ViewAction::Theme => {
+                let all = Theme::all_builtin();
+                let i = all
+                    .iter()
+                    .position(|t| t.name == self.look.theme.name)
+                    .map_or(0, |i| (i + 1) % all.len());
+                self.look.theme = all[i].clone();
+            }
+            ViewAction::Input => self.input.focused = true,
+        }
+        self.last_view = None;
+    }
+
+    /// A key while the input field has the focus: the line is edited;
+    /// Enter sends it as a typed line, Esc leaves the field.
+    fn edit(&mut self, k: KeyEvent) -> Option<Msg> {
+        let chars: Vec<char> = self.input.text.chars().collect();
+        let cur = self.input.cursor.min(chars.len());
+        let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
+        match k.code {
+            KeyCode::Char('u') if ctrl => {
+                self.input.text.clear();
+                self.input.cursor = 0;
+            }
+            KeyCode::Char(c) if !ctrl => {
+                let mut chars = chars;
+                chars.insert(cur, c);
+                self.input.text = chars.into_iter().collect();
+                self.input.cursor = cur + 1;
+            }
+            KeyCode::Backspace if cur > 0 => {
+                let mut chars = chars;
+                chars.remove(cur - 1);
+                self.input.text = chars.into_iter().collect();
+                self.input.cursor = cur - 1;
+            }
+            KeyCode::Delete if cur < chars.len() => {
+                let mut chars = chars;
+                chars.remove(cur);
+                self.input.text = chars.into_iter().collect();
+            }
+            KeyCode::Left => self.input.cursor = cur.saturating_sub(1),
+            KeyCode::Right => self.input.cursor = (cur + 1).min(chars.len()),
+            KeyCode::Home => self.input.cursor = 0,
+            KeyCode::End => self.input.cursor = chars.len(),
+            KeyCode::Esc => self.input.focused = false,
+            KeyCode::Enter => {
+                let line = std::mem::take(&mut self.input.text);
+                self.input.cursor = 0;
+                self.input.focused = false;
+                return Some(Msg::Line(line));
+            }
+            _ => {}
+        }
+        None
+    }
+}
+
+/// The key help over the board.
+fn draw_help(f: &mut ratatui::Frame<'_>, lines: &[String], look: &Look) {
+    use ratatui::style::Style;
+    use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
+    let area = f.area();
+    let rect = Rect::new(
+        area.x + area.width / 10,
+        area.y + 1,
+        area.width - area.width / 5,
+        area.height.saturating_sub(3),
+    );
+    let style = Style::new().fg(look.theme.text.fg).bg(look.theme.text.bg);
+    Clear.render(rect, f.buffer_mut());
+    Paragraph::new(lines.join("\n"))
+        .style(style)
+        .wrap(Wrap { trim: true })
+        .block(Block::new().borders(Borders::ALL).style(style))
+        .render(rect, f.buffer_mut());
+}

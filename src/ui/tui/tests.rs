@@ -1,0 +1,505 @@
+//! Rendering tests: the view drawn on ratatui's `TestBackend` at several
+//! sizes, read back cell by cell.
+
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Position, Rect};
+use ratatui::style::{Color, Modifier};
+use shakmaty::{Color as Side, Piece, Square};
+
+use super::glyph::PieceStyle;
+use super::render::{Look, render, square_at, square_rect};
+use super::theme::Theme;
+use crate::board::{Sensed, SquareDiff};
+use crate::game::Game;
+use crate::phrase::{MoveOptions, MoveStyle, Phraser};
+use crate::view::{BoardInfo, ClockView, LinkState, UiState, View, ViewInput};
+use crate::words::Lang;
+use crate::words::vocab::builtin_appendix_d;
+
+const SIZES: [(u16, u16); 3] = [(80, 24), (120, 40), (200, 60)];
+
+fn game_of(moves: &[&str]) -> Game {
+    let mut g = Game::new();
+    for m in moves {
+        let san: shakmaty::san::San = m.parse().unwrap();
+        let mv = san.to_move(g.position()).unwrap();
+        g.play(mv).unwrap();
+    }
+    g
+}
+
+struct Setup {
+    game: Game,
+    me: Side,
+    ui: UiState,
+    board: Option<BoardInfo>,
+    clocks: Option<ClockView>,
+    announcement: Option<String>,
+}
+
+impl Setup {
+    fn new(game: Game) -> Setup {
+        Setup {
+            game,
+            me: Side::White,
+            ui: UiState::default(),
+            board: None,
+            clocks: None,
+            announcement: None,
+        }
+    }
+
+    fn view(&self) -> View {
+        let phraser = Phraser::builtin(MoveStyle::AppendixD, Lang::En, MoveOptions::default());
+        let d = builtin_appendix_d().moves;
+        View::build(&ViewInput {
+            game: &self.game,
+            phraser: &phraser,
+            appendix_d: &d,
+            me: self.me,
+            announcement: self.announcement.as_deref(),
+            clocks: self.clocks,
+            board: self.board.clone(),
+            ui: &self.ui,
+        })
+    }
+}
+
+fn draw(view: &View, look: &Look, w: u16, h: u16) -> Buffer {
+    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+    t.draw(|f| render(f, view, look)).unwrap();
+    t.backend().buffer().clone()
+}
+
+/// The screen as text, one line a row (trailing blanks cut).
+fn text(buf: &Buffer) -> String {
+    let a = buf.area;
+    let mut out = String::new();
+    for y in a.top()..a.bottom() {
+        let mut line = String::new();
+        for x in a.left()..a.right() {
+            line.push_str(buf[(x, y)].symbol());
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+fn full(w: u16, h: u16) -> Rect {
+    Rect::new(0, 0, w, h)
+}
+
+/// The symbol at the centre of a square (the piece's letter).
+fn centre(buf: &Buffer, view: &View, look: &Look, sq: Square) -> (String, Color, Color) {
+    let a = buf.area;
+    let r = square_rect(view, look, a, sq).unwrap();
+    let c = &buf[(r.x + r.width / 2, r.y + r.height / 2)];
+    (c.symbol().to_owned(), c.fg, c.bg)
+}
+
+/// The background of a square's corner cell (no piece there).
+fn square_bg(buf: &Buffer, view: &View, look: &Look, sq: Square) -> Color {
+    let r = square_rect(view, look, buf.area, sq).unwrap();
+    buf[(r.x + r.width - 1, r.y + r.height - 1)].bg
+}
+
+#[test]
+fn start_position_at_every_size() {
+    let view = Setup::new(Game::new()).view();
+    let look = Look::default();
+    let mut last_width = 0;
+    for (w, h) in SIZES {
+        let buf = draw(&view, &look, w, h);
+        let r = square_rect(&view, &look, full(w, h), Square::A1).unwrap();
+        assert!(
+            r.width > last_width,
+            "{w}x{h}: squares grow with the screen"
+        );
+        last_width = r.width;
+        // White at the bottom: a1 bottom left, h8 top right.
+        let h8 = square_rect(&view, &look, full(w, h), Square::H8).unwrap();
+        assert!(h8.x > r.x && h8.y < r.y);
+        for (sq, piece) in [
+            (Square::E1, "K"),
+            (Square::D1, "D"),
+            (Square::G1, "S"),
+            (Square::E8, "k"),
+            (Square::A7, "p"),
+            (Square::C1, "L"),
+            (Square::H8, "t"),
+        ] {
+            assert_eq!(centre(&buf, &view, &look, sq).0, piece, "{w}x{h} {sq}");
+        }
+        assert_eq!(centre(&buf, &view, &look, Square::E4).0, " ");
+        let screen = text(&buf);
+        assert!(
+            screen.contains("White to move, move 1."),
+            "{w}x{h}:\n{screen}"
+        );
+        // The file letters under the board, the input hint at the bottom.
+        let files_row = screen.lines().nth(usize::from(r.bottom())).unwrap();
+        let letters: String = files_row.chars().filter(|c| !c.is_whitespace()).collect();
+        assert_eq!(letters, "abcdefgh", "{w}x{h}");
+        assert!(
+            screen
+                .lines()
+                .last()
+                .unwrap()
+                .starts_with("> Tab: type a move")
+        );
+        // The board is centred in its part: as much room above as below.
+        let h1 = square_rect(&view, &look, full(w, h), Square::H1).unwrap();
+        let above = h8.y;
+        let below = (h - 2) - (h1.bottom() + 1);
+        assert!(
+            above.abs_diff(below) <= 1,
+            "{w}x{h}: {above} above, {below} below"
+        );
+    }
+}
+
+#[test]
+fn capture_with_check() {
+    let mut s = Setup::new(game_of(&["e4", "e5", "Nf3", "d6", "Bc4", "h6", "Bxf7+"]));
+    s.announcement = Some("Läufer nimmt Felix sieben, Schach".into());
+    let view = s.view();
+    let look = Look::default();
+    let t = &look.theme;
+    for (w, h) in SIZES {
+        let buf = draw(&view, &look, w, h);
+        // The capturing bishop on f7, the last move's squares marked.
+        assert_eq!(centre(&buf, &view, &look, Square::F7).0, "L");
+        assert_eq!(square_bg(&buf, &view, &look, Square::C4), t.last_move);
+        assert_eq!(square_bg(&buf, &view, &look, Square::F7), t.last_move);
+        // The king in check: its square and a "+" mark.
+        assert_eq!(square_bg(&buf, &view, &look, Square::E8), t.check);
+        let r = square_rect(&view, &look, full(w, h), Square::E8).unwrap();
+        let marks: String = (r.x..r.right())
+            .map(|x| buf[(x, r.y)].symbol().to_owned())
+            .collect();
+        let mid: String = (r.x..r.right())
+            .map(|x| buf[(x, r.y + r.height / 2)].symbol().to_owned())
+            .collect();
+        assert!(
+            marks.contains('+') || mid.contains('+'),
+            "{w}x{h}: {marks:?} {mid:?}"
+        );
+        let screen = text(&buf);
+        assert!(
+            screen.contains("Black to move, move 4, in check."),
+            "{screen}"
+        );
+        // The announcement, and the move as spoken in the move list.
+        assert!(
+            screen.contains("Läufer nimmt Felix sieben, Schach"),
+            "{screen}"
+        );
+        assert!(screen.contains("4. Läufer"), "{screen}");
+    }
+    let san = Look {
+        san_moves: true,
+        ..Look::default()
+    };
+    let screen = text(&draw(&view, &san, 120, 40));
+    assert!(screen.contains("4. Bxf7+"), "{screen}");
+    assert!(screen.contains("2. Nf3  d6"), "{screen}");
+}
+
+#[test]
+fn flipped_board() {
+    let mut s = Setup::new(game_of(&["e4"]));
+    s.me = Side::Black;
+    let view = s.view();
+    let look = Look::default();
+    for (w, h) in SIZES {
+        let buf = draw(&view, &look, w, h);
+        let a = full(w, h);
+        let h1 = square_rect(&view, &look, a, Square::H1).unwrap();
+        let a8 = square_rect(&view, &look, a, Square::A8).unwrap();
+        // Black at the bottom: h1 top left, a8 bottom right.
+        assert!(h1.x < a8.x && h1.y < a8.y);
+        assert_eq!(centre(&buf, &view, &look, Square::E8).0, "k");
+        let files_row = text(&buf)
+            .lines()
+            .nth(usize::from(a8.bottom()))
+            .unwrap()
+            .to_owned();
+        let letters: String = files_row.chars().filter(|c| !c.is_whitespace()).collect();
+        assert_eq!(letters, "hgfedcba", "{w}x{h}");
+    }
+    // Turned back by the front end's flip.
+    s.ui.flipped = true;
+    let view = s.view();
+    let a = full(80, 24);
+    let h1 = square_rect(&view, &look, a, Square::H1).unwrap();
+    let a8 = square_rect(&view, &look, a, Square::A8).unwrap();
+    assert!(h1.x > a8.x && h1.y > a8.y);
+}
+
+#[test]
+fn board_mismatch_is_marked_and_listed() {
+    let mut s = Setup::new(game_of(&["e4"]));
+    s.board = Some(BoardInfo {
+        state: LinkState::Connected,
+        mismatch: vec![
+            SquareDiff {
+                square: Square::E4,
+                expected: Some(Piece::from_char('P').unwrap()),
+                found: Sensed::Empty,
+            },
+            SquareDiff {
+                square: Square::E2,
+                expected: None,
+                found: Sensed::Piece(Piece::from_char('P').unwrap()),
+            },
+        ],
+    });
+    let view = s.view();
+    let look = Look::default();
+    for (w, h) in SIZES {
+        let buf = draw(&view, &look, w, h);
+        for sq in [Square::E4, Square::E2] {
+            let r = square_rect(&view, &look, full(w, h), sq).unwrap();
+            assert_eq!(buf[(r.x, r.y)].symbol(), "!", "{w}x{h} {sq}");
+            assert_eq!(
+                buf[(r.x + r.width - 1, r.y + r.height - 1)].bg,
+                look.theme.mismatch
+            );
+        }
+        let screen = text(&buf);
+        assert!(screen.contains("!e4:P/- !e2:-/P"), "{w}x{h}\n{screen}");
+        assert!(
+            screen.contains("Mismatch: Eva vier should have"),
+            "{screen}"
+        );
+    }
+}
+
+#[test]
+fn too_small_says_so() {
+    let view = Setup::new(Game::new()).view();
+    for (w, h) in [(30, 10), (80, 12), (20, 40)] {
+        let screen = text(&draw(&view, &Look::default(), w, h));
+        let flat = screen.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            flat.starts_with("The window is too small for the board. Make it at least 36 columns wide and 14 lines high."),
+            "{w}x{h}:\n{screen}"
+        );
+        assert!(!screen.contains("White to move"));
+        assert_eq!(
+            square_rect(&view, &Look::default(), full(w, h), Square::E1),
+            None
+        );
+    }
+    // Just large enough: the board is drawn.
+    let buf = draw(&view, &Look::default(), 36, 14);
+    assert_eq!(centre(&buf, &view, &Look::default(), Square::E1).0, "K");
+}
+
+#[test]
+fn each_theme_colours_the_important_cells() {
+    let mut s = Setup::new(game_of(&["e4", "e5", "Nf3", "d6", "Bc4", "h6", "Bxf7+"]));
+    s.ui.cursor = Some(Square::D4);
+    s.ui.selected = Some(Square::D6);
+    s.board = Some(BoardInfo {
+        state: LinkState::Connected,
+        mismatch: vec![SquareDiff {
+            square: Square::A3,
+            expected: None,
+            found: Sensed::Occupied,
+        }],
+    });
+    let view = s.view();
+    for theme in Theme::all_builtin() {
+        let look = Look {
+            theme: theme.clone(),
+            ..Look::default()
+        };
+        let t = &theme;
+        let buf = draw(&view, &look, 120, 40);
+        let n = &t.name;
+        // a1 dark, b1 light (bottom-right cells are free of pieces' boxes).
+        assert_eq!(
+            square_bg(&buf, &view, &look, Square::H3),
+            t.light_square,
+            "{n}"
+        );
+        assert_eq!(
+            square_bg(&buf, &view, &look, Square::G3),
+            t.dark_square,
+            "{n}"
+        );
+        let (k, fg, bg) = centre(&buf, &view, &look, Square::E1);
+        assert_eq!(
+            (k.as_str(), fg, bg),
+            ("K", t.white_piece.fg, t.white_piece.bg),
+            "{n}"
+        );
+        let (k, fg, bg) = centre(&buf, &view, &look, Square::E8);
+        assert_eq!(
+            (k.as_str(), fg, bg),
+            ("k", t.black_piece.fg, t.black_piece.bg),
+            "{n}"
+        );
+        let r = square_rect(&view, &look, buf.area, Square::E1).unwrap();
+        assert!(
+            buf[(r.x + r.width / 2, r.y + r.height / 2)]
+                .modifier
+                .contains(Modifier::BOLD)
+        );
+        assert_eq!(
+            square_bg(&buf, &view, &look, Square::C4),
+            t.last_move,
+            "{n}"
+        );
+        assert_eq!(square_bg(&buf, &view, &look, Square::E8), t.check, "{n}");
+        assert_eq!(square_bg(&buf, &view, &look, Square::A3), t.mismatch, "{n}");
+        assert_eq!(square_bg(&buf, &view, &look, Square::D6), t.selected, "{n}");
+        assert_eq!(
+            square_bg(&buf, &view, &look, Square::D4),
+            t.cursor.bg,
+            "{n}"
+        );
+        // The cursor's brackets.
+        let r = square_rect(&view, &look, buf.area, Square::D4).unwrap();
+        let mid = r.y + r.height / 2;
+        assert_eq!(buf[(r.x, mid)].symbol(), "[", "{n}");
+        assert_eq!(buf[(r.right() - 1, mid)].symbol(), "]", "{n}");
+        // Text around the board.
+        let screen = text(&buf);
+        let row = screen
+            .lines()
+            .position(|l| l.contains("Black to move"))
+            .unwrap() as u16;
+        let col = screen
+            .lines()
+            .nth(usize::from(row))
+            .unwrap()
+            .find("Black")
+            .unwrap() as u16;
+        let c = &buf[(col, row)];
+        assert_eq!((c.fg, c.bg), (t.accent.fg, t.accent.bg), "{n}");
+        let input = &buf[(0, 39)];
+        assert_eq!((input.fg, input.bg), (t.input.fg, t.input.bg), "{n}");
+    }
+}
+
+#[test]
+fn piece_styles() {
+    let view = Setup::new(Game::new()).view();
+    let figs = Look {
+        pieces: PieceStyle::Figurines,
+        ..Look::default()
+    };
+    let buf = draw(&view, &figs, 80, 24);
+    assert_eq!(centre(&buf, &view, &figs, Square::E1).0, "♔");
+    assert_eq!(centre(&buf, &view, &figs, Square::D8).0, "♛");
+    // Large glyphs where the squares have room: the rook's battlements.
+    let blocks = Look {
+        pieces: PieceStyle::Blocks,
+        ..Look::default()
+    };
+    let buf = draw(&view, &blocks, 200, 60);
+    let r = square_rect(&view, &blocks, buf.area, Square::A1).unwrap();
+    let screen = text(&buf);
+    let top_of_glyph = (r.y..r.bottom())
+        .map(|y| screen.lines().nth(usize::from(y)).unwrap().to_owned())
+        .find(|l| l.contains("██  ██  ██"));
+    assert!(top_of_glyph.is_some(), "{screen}");
+    // Too small for glyphs: letters.
+    let buf = draw(&view, &blocks, 80, 24);
+    assert_eq!(centre(&buf, &view, &blocks, Square::E1).0, "K");
+}
+
+#[test]
+fn coordinates_in_words() {
+    let view = Setup::new(Game::new()).view();
+    let look = Look {
+        coord_words: true,
+        ..Look::default()
+    };
+    let screen = text(&draw(&view, &look, 200, 60));
+    for w in ["Anna", "Bella", "Cesar", "Hector", "eins", "acht", "sieben"] {
+        assert!(screen.contains(w), "{w}\n{screen}");
+    }
+}
+
+#[test]
+fn clocks_in_large_digits() {
+    let mut s = Setup::new(game_of(&["e4"]));
+    s.clocks = Some(ClockView {
+        white: std::time::Duration::from_secs(5 * 60 + 7),
+        black: std::time::Duration::from_secs(3600 + 23 * 60 + 45),
+        running: Some(Side::Black),
+    });
+    let view = s.view();
+    let screen = text(&draw(&view, &Look::default(), 120, 40));
+    assert!(screen.contains("> Black"), "{screen}");
+    assert!(screen.contains("  White"), "{screen}");
+    // "5:07" in large digits: the top row of 5, colon, 0 and 7.
+    assert!(screen.contains("█▀▀   █▀█ ▀▀█"), "{screen}");
+    // A low screen: one line each.
+    let screen = text(&draw(&view, &Look::default(), 60, 14));
+    assert!(screen.contains("> Black 1:23:45"), "{screen}");
+    assert!(screen.contains("  White 5:07"), "{screen}");
+}
+
+#[test]
+fn mouse_cells_map_to_squares() {
+    let view = Setup::new(Game::new()).view();
+    let look = Look::default();
+    let a = full(120, 40);
+    for sq in [Square::A1, Square::E4, Square::H8] {
+        let r = square_rect(&view, &look, a, sq).unwrap();
+        assert_eq!(
+            square_at(&view, &look, a, Position::new(r.x, r.y)),
+            Some(sq)
+        );
+        assert_eq!(
+            square_at(
+                &view,
+                &look,
+                a,
+                Position::new(r.right() - 1, r.bottom() - 1)
+            ),
+            Some(sq)
+        );
+    }
+    assert_eq!(square_at(&view, &look, a, Position::new(119, 0)), None);
+}
+
+#[test]
+fn input_field_shows_the_typed_line() {
+    let mut s = Setup::new(Game::new());
+    s.ui.input.text = "Springer Felix drei".into();
+    s.ui.input.cursor = 19;
+    s.ui.input.focused = true;
+    let view = s.view();
+    let mut t = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    t.draw(|f| render(f, &view, &Look::default())).unwrap();
+    let screen = text(t.backend().buffer());
+    assert_eq!(screen.lines().last(), Some("> Springer Felix drei"));
+    assert_eq!(t.get_cursor_position().unwrap(), Position::new(21, 23));
+}
+
+/// A text capture of the view, for the README (`cargo test --lib
+/// print_capture -- --nocapture --ignored`).
+#[test]
+#[ignore]
+fn print_capture() {
+    let mut s = Setup::new(game_of(&["e4", "e5", "Nf3", "d6", "Bc4", "h6", "Bxf7+"]));
+    s.announcement = Some("Läufer nimmt Felix sieben, Schach".into());
+    s.ui.cursor = Some(Square::E8);
+    s.ui.status = "Emil acht: schwarzer König".into();
+    s.clocks = Some(ClockView {
+        white: std::time::Duration::from_secs(25 * 60 + 12),
+        black: std::time::Duration::from_secs(24 * 60 + 3),
+        running: Some(Side::Black),
+    });
+    let view = s.view();
+    println!("{}", text(&draw(&view, &Look::default(), 80, 24)));
+    println!("{}", text(&draw(&view, &Look::default(), 120, 40)));
+}

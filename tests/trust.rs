@@ -1,0 +1,264 @@
+//! Issue 8 through the real binary: what a player hears is calm, true and
+//! useful.  Piped scripts for what a script sees; a real terminal (through
+//! `script`, which gives hector a pseudo-terminal as its controlling
+//! terminal) for what only a player at a terminal gets.
+
+use std::io::{Read, Write};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use crate::util::{clean_config_dir, hector};
+
+#[test]
+fn after_the_end_every_line_says_how_the_game_ended() {
+    let run = hector(&[], "e4\nf6\nd4\ng5\nQh5\nturn\n\nNc6\nsquare h5\n");
+    let over = "Game over: White won by checkmate, 1-0. Say new for a new game.";
+    assert_eq!(
+        run.lines()[7..],
+        [over, over, over, "Hector fünf: white Dame"],
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn errors_say_what_was_wrong() {
+    let run = hector(
+        &[],
+        "rank 9\nhelp rank\ne5\nd4\nd5\nNf3\nNf6\nNd2\nattackers d4 black\ndefenders d4 white\n",
+    );
+    assert_eq!(
+        run.lines()[1..4],
+        [
+            "There is no rank 9: say a rank from 1 to 8.",
+            "rank 4: the pieces on a rank.",
+            "Bauer Eva fünf is Black's move, but it is White's turn.",
+        ],
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains(
+        "Two Springer can go to David zwei: from Bella eins or from Felix drei. \
+         Say Springer Bella David zwei or Springer Felix David zwei."
+    ));
+    let n = run.lines().len();
+    assert_eq!(
+        run.lines()[n - 2..],
+        [
+            "Nothing attacks David vier.",
+            "David vier is defended by Dame David eins and Springer Felix drei.",
+        ],
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn a_promotion_typed_without_its_piece_is_asked_about() {
+    let run = hector(
+        &[],
+        "e4\nd5\nexd5\nc6\ndxc6\nNf6\ncxb7\nNbd7\nbxa8\nSpringer\nDame\n",
+    );
+    let lines = run.lines();
+    let n = lines.len();
+    assert_eq!(
+        lines[n - 3..],
+        [
+            "Which piece does the pawn become? Say Dame, Turm, Läufer or Springer.",
+            "Bauer Bella schlägt Anna acht wird Springer",
+            "Dame alone is not a move: no question waits for a piece. Say the whole move, such as Dame Felix drei.",
+        ],
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn escape_sequences_typed_are_not_echoed_and_invalid_utf8_keeps_the_line() {
+    let long = "y".repeat(100);
+    let script = format!("\u{1b}[31mred\u{1b}[0m\n{long}\n");
+    let mut bytes = script.into_bytes();
+    bytes.extend_from_slice(b"zz\xff\xfeqq\n");
+    let run = crate::util::hector_bytes(&[], &bytes);
+    assert!(!run.stdout.contains('\u{1b}'), "{:?}", run.stdout);
+    let lines = run.lines();
+    assert!(lines[1].starts_with("\"red\" is not a move"), "{lines:?}");
+    assert!(lines[2].contains('…') && lines[2].len() < 140, "{lines:?}");
+    assert!(
+        lines[3].contains("zz") && lines[3].contains("qq"),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn less_to_listen_to_through_the_binary() {
+    let run = hector(&[], "pieces black\ne4\ne5\ndraw\nNf3\nlast\n");
+    let lines = run.lines();
+    assert_eq!(
+        lines[1],
+        "Black, 16 pieces: König Eva acht; Dame David acht; Türme Anna acht and Hector acht; \
+         Läufer Cesar acht and Felix acht; Springer Bella acht and Gustav acht; \
+         Bauern on all files of sieben."
+    );
+    assert_eq!(
+        lines[4..],
+        [
+            "Your draw offer will be made with your next move.",
+            "Springer Felix drei",
+            "White offers a draw.",
+            "Last move: 2. Springer Felix drei.",
+        ],
+        "{}",
+        run.stdout
+    );
+}
+
+/// hector in a real terminal: `script` runs it on a pseudo-terminal that
+/// is its controlling terminal (so Ctrl-C typed is a SIGINT), and copies
+/// what we write to the terminal's input.
+struct Terminal {
+    child: Child,
+    output: Arc<Mutex<String>>,
+}
+
+impl Terminal {
+    fn start(args: &str) -> Terminal {
+        let home = clean_config_dir();
+        let cmd = format!(
+            "{} --speech print --no-sound {args}",
+            env!("CARGO_BIN_EXE_hector")
+        );
+        let mut child = Command::new("script")
+            .args(["-qfec", &cmd, "/dev/null"])
+            .env("XDG_CONFIG_HOME", &home)
+            .env("HOME", &home)
+            .env("TERM", "dumb")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("script starts");
+        let mut stdout = child.stdout.take().expect("piped");
+        let output = Arc::new(Mutex::new(String::new()));
+        let sink = Arc::clone(&output);
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = stdout.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                if let Ok(mut o) = sink.lock() {
+                    o.push_str(&String::from_utf8_lossy(&buf[..n]));
+                }
+            }
+        });
+        Terminal { child, output }
+    }
+
+    fn text(&self) -> String {
+        self.output.lock().map(|o| o.clone()).unwrap_or_default()
+    }
+
+    /// Wait (at most 10 s) until the output holds `text`.
+    fn wait_for(&self, text: &str) {
+        let start = Instant::now();
+        while !self.text().contains(text) {
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "waited for {text:?}; got {:?}",
+                self.text()
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    fn type_bytes(&mut self, bytes: &[u8]) {
+        let stdin = self.child.stdin.as_mut().expect("piped");
+        stdin.write_all(bytes).expect("typed");
+        stdin.flush().expect("flushed");
+    }
+
+    fn type_line(&mut self, line: &str) {
+        self.type_bytes(format!("{line}\r").as_bytes());
+    }
+
+    /// Wait (at most 10 s) for the end; true if it ended by itself.
+    fn ended(&mut self) -> bool {
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(10) {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        false
+    }
+
+    /// The pid of hector itself (the child of `script`).
+    fn hector_pid(&self) -> Option<String> {
+        let out = Command::new("pgrep")
+            .args(["-P", &self.child.id().to_string()])
+            .output()
+            .ok()?;
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .next()
+            .map(str::to_owned)
+    }
+}
+
+#[test]
+fn in_a_terminal_quit_in_mid_game_asks_first() {
+    let mut t = Terminal::start("");
+    t.wait_for("White to move, move 1. > ");
+    t.type_line("e4");
+    t.wait_for("Bauer Eva vier");
+    t.type_line("quit");
+    t.wait_for("A game is in progress. Say quit again to leave, or no to go on.");
+    t.type_line("no");
+    t.wait_for("The game goes on.");
+    t.type_line("new");
+    t.wait_for("Say new again to start a new game");
+    t.type_line("e5");
+    t.wait_for("Bauer Eva fünf");
+    t.type_line("quit");
+    t.wait_for("Say quit again");
+    t.type_line("quit");
+    t.wait_for("Goodbye.");
+    assert!(t.ended(), "{}", t.text());
+}
+
+#[test]
+fn in_a_terminal_ctrl_c_and_sigterm_say_goodbye_and_end_cleanly() {
+    let mut t = Terminal::start("");
+    t.wait_for("White to move, move 1. > ");
+    t.type_line("e4");
+    t.wait_for("Bauer Eva vier");
+    t.type_bytes(b"\x03");
+    t.wait_for("Goodbye.");
+    assert!(t.ended(), "{}", t.text());
+
+    let mut t = Terminal::start("");
+    t.wait_for("White to move, move 1. > ");
+    t.type_line("d4");
+    t.wait_for("Bauer David vier");
+    let pid = t.hector_pid().expect("hector runs under script");
+    let killed = Command::new("kill").args(["-TERM", &pid]).status();
+    assert!(killed.is_ok_and(|s| s.success()));
+    t.wait_for("Goodbye.");
+    assert!(t.ended(), "{}", t.text());
+}
+
+#[test]
+fn in_a_terminal_the_end_of_input_in_mid_game_is_a_quit() {
+    let mut t = Terminal::start("");
+    t.wait_for("White to move, move 1. > ");
+    t.type_line("e4");
+    t.wait_for("Bauer Eva vier");
+    t.type_bytes(b"\x04");
+    t.wait_for("Goodbye.");
+    assert!(t.ended(), "{}", t.text());
+}

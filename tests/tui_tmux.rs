@@ -1,0 +1,278 @@
+//! The full-screen view end to end: the real binary in a real terminal
+//! (tmux), played by typing, by cursor keys and by a mouse click, read back
+//! with `capture-pane`; and the terminal given back after `quit`, Ctrl-C
+//! and SIGTERM (tmux leaves the alternate screen, mouse reporting is off,
+//! the shell echoes again).
+//!
+//! Waiting for the screen polls tmux (a real terminal has no other way to
+//! tell that it was drawn); no test logic depends on the time it takes.
+
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use crate::util::clean_config_dir;
+
+/// One tmux session running a shell, on a tmux server of its own (tests
+/// run in parallel; a server ends with its last session).
+struct Tmux {
+    name: String,
+}
+
+impl Tmux {
+    fn start(width: u16, height: u16) -> Tmux {
+        let name = format!(
+            "hector-tui-{}-{}",
+            std::process::id(),
+            Instant::now().elapsed().as_nanos() ^ u128::from(rand_bits())
+        );
+        let ok = Command::new("tmux")
+            .args(["-L", &name, "-f", "/dev/null"])
+            .args(["new-session", "-d", "-s", &name, "-x"])
+            .arg(width.to_string())
+            .arg("-y")
+            .arg(height.to_string())
+            .args([
+                "env",
+                "PS1=READY$ ",
+                "TERM=xterm-256color",
+                "bash",
+                "--norc",
+                "--noprofile",
+            ])
+            .status()
+            .expect("tmux runs")
+            .success();
+        assert!(ok, "tmux session starts");
+        let t = Tmux { name };
+        t.wait_for("READY$");
+        t
+    }
+
+    fn tmux(&self, args: &[&str]) -> String {
+        let out = Command::new("tmux")
+            .args(["-L", &self.name])
+            .args(args)
+            .output()
+            .expect("tmux runs");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// Keys by tmux name ("Up", "Enter", "C-c", "n").
+    fn keys(&self, keys: &[&str]) {
+        let mut args = vec!["send-keys", "-t", &self.name];
+        args.extend_from_slice(keys);
+        self.tmux(&args);
+    }
+
+    /// Text sent as it is (also escape sequences: mouse reports).
+    fn literal(&self, text: &str) {
+        self.tmux(&["send-keys", "-t", &self.name, "-l", text]);
+    }
+
+    fn screen(&self) -> String {
+        self.tmux(&["capture-pane", "-p", "-t", &self.name])
+    }
+
+    fn format(&self, f: &str) -> String {
+        self.tmux(&["display-message", "-p", "-t", &self.name, f])
+            .trim()
+            .to_owned()
+    }
+
+    /// The screen once it shows `text` (10 s at most), also when the text
+    /// is wrapped in the announcement's frame.
+    fn wait_for(&self, text: &str) -> String {
+        let end = Instant::now() + Duration::from_secs(10);
+        loop {
+            let s = self.screen();
+            let flat = s
+                .replace(['│', '┌', '┐', '└', '┘', '─'], " ")
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            if s.contains(text) || flat.contains(text) {
+                return s;
+            }
+            assert!(
+                Instant::now() < end,
+                "waited for {text:?}; the screen:\n{s}"
+            );
+            std::thread::sleep(Duration::from_millis(30));
+        }
+    }
+
+    /// Start hector's full-screen view in the shell.
+    fn hector(&self) {
+        let dir = clean_config_dir();
+        let cmd = format!(
+            "XDG_CONFIG_HOME={d} HOME={d} {bin} play --ui tui --speech print --no-sound",
+            d = dir.display(),
+            bin = env!("CARGO_BIN_EXE_hector")
+        );
+        self.literal(&cmd);
+        self.keys(&["Enter"]);
+        self.wait_for("White to move, move 1.");
+        assert_eq!(self.format("#{alternate_on}"), "1");
+    }
+
+    /// The shell's screen is back: no alternate screen, no mouse reports,
+    /// and the terminal echoes a typed line again (no raw mode left).
+    fn assert_restored(&self) {
+        let end = Instant::now() + Duration::from_secs(10);
+        while self.format("#{alternate_on}") != "0" {
+            assert!(Instant::now() < end, "still on the alternate screen");
+            std::thread::sleep(Duration::from_millis(30));
+        }
+        assert_eq!(self.format("#{mouse_any_flag}"), "0", "mouse reports off");
+        assert_eq!(self.format("#{mouse_sgr_flag}"), "0");
+        self.literal("echo back-$((40+2))");
+        self.keys(&["Enter"]);
+        let s = self.wait_for("back-42");
+        // The command line as typed (echo on) and its answer on a line of
+        // its own (output processing on).
+        assert!(s.contains("READY$ echo back-$((40+2))"), "{s}");
+        assert!(s.lines().any(|l| l == "back-42"), "{s}");
+    }
+
+    /// The pid of the program running in the shell.
+    fn child_pid(&self) -> String {
+        let shell = self.format("#{pane_pid}");
+        let out = Command::new("pgrep")
+            .args(["-P", &shell])
+            .output()
+            .expect("pgrep runs");
+        String::from_utf8_lossy(&out.stdout).trim().to_owned()
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux")
+            .args(["-L", &self.name, "kill-server"])
+            .status();
+    }
+}
+
+fn rand_bits() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos().into())
+        .unwrap_or(0)
+}
+
+/// The 1-based terminal cell at the middle of square `file``rank` on the
+/// screen, read from the coordinates drawn at the board's edges.
+fn cell_of(screen: &str, file: char, rank: char) -> (usize, usize) {
+    let lines: Vec<&str> = screen.lines().collect();
+    let row = lines
+        .iter()
+        .position(|l| l.starts_with(rank) && (l.len() == 1 || l[1..].starts_with(' ')))
+        .unwrap_or_else(|| panic!("rank label {rank}:\n{screen}"));
+    let files = lines
+        .iter()
+        .find(|l| {
+            let t: String = l.chars().filter(|c| !c.is_whitespace()).collect();
+            t == "abcdefgh"
+        })
+        .expect("file labels");
+    let col = files.chars().position(|c| c == file).expect("file label");
+    (col + 1, row + 1)
+}
+
+fn click(t: &Tmux, (col, row): (usize, usize)) {
+    // An SGR mouse report: the press, then the release (which must not
+    // count a second time).
+    t.literal(&format!("\x1b[<0;{col};{row}M"));
+    t.literal(&format!("\x1b[<0;{col};{row}m"));
+}
+
+#[test]
+fn cursor_keys_typing_and_a_mouse_click() {
+    let t = Tmux::start(100, 30);
+    t.hector();
+    // Each cursor step is said (and shown: the status line, the large
+    // announcement).
+    t.keys(&["Up"]);
+    let s = t.wait_for("Eva zwei: white Bauer");
+    assert!(s.contains("[  P  ]"), "the cursor's marks:\n{s}");
+    t.keys(&["n"]);
+    t.wait_for("Bella acht: black Springer");
+    t.keys(&["G"]);
+    t.wait_for("Gustav acht: black Springer");
+    t.keys(&["1"]);
+    t.wait_for("Gustav eins: white Springer");
+    // A move with the cursor: Enter on the piece, Enter on its square.
+    t.keys(&["Enter"]);
+    t.wait_for("Gustav eins: white Springer. Now its square.");
+    t.keys(&["3", "F"]);
+    t.wait_for("Felix drei: empty");
+    t.keys(&["Enter"]);
+    t.wait_for("1. Springer Felix drei");
+    // A typed move in the input field.
+    t.keys(&["Tab"]);
+    t.literal("d5");
+    t.wait_for("> d5");
+    t.keys(&["Enter"]);
+    t.wait_for("1... Bauer David fünf");
+    // A move by mouse: click the pawn, click its square.
+    let s = t.screen();
+    click(&t, cell_of(&s, 'd', '2'));
+    t.wait_for("David zwei: white Bauer. Now its square.");
+    click(&t, cell_of(&s, 'd', '4'));
+    let s = t.wait_for("2. Bauer David vier");
+    assert!(s.contains("Black to move, move 2."), "{s}");
+    // The key help, shown (and said).
+    t.keys(&["?"]);
+    t.wait_for("Up: the cursor one square up.");
+    t.keys(&["Esc"]);
+    // quit typed in the input field: a game is in progress, so hector asks;
+    // the quit key (Ctrl-Q) answers.
+    t.keys(&["Tab"]);
+    t.literal("quit");
+    t.keys(&["Enter"]);
+    t.wait_for("A game is in progress. Say quit again to leave, or no to go on.");
+    t.keys(&["C-q"]);
+    t.assert_restored();
+}
+
+#[test]
+fn ctrl_c_restores_the_terminal() {
+    let t = Tmux::start(80, 24);
+    t.hector();
+    t.keys(&["Up"]);
+    t.wait_for("Eva zwei");
+    t.keys(&["C-c"]);
+    t.assert_restored();
+}
+
+#[test]
+fn sigterm_restores_the_terminal() {
+    let t = Tmux::start(80, 24);
+    t.hector();
+    let pid = t.child_pid();
+    assert!(!pid.is_empty());
+    let ok = Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .expect("kill runs")
+        .success();
+    assert!(ok);
+    t.assert_restored();
+}
+
+#[test]
+fn too_small_then_resized() {
+    let t = Tmux::start(30, 10);
+    let dir = clean_config_dir();
+    t.literal(&format!(
+        "XDG_CONFIG_HOME={d} HOME={d} {bin} play --ui tui --speech print --no-sound",
+        d = dir.display(),
+        bin = env!("CARGO_BIN_EXE_hector")
+    ));
+    t.keys(&["Enter"]);
+    t.wait_for("too small");
+    t.tmux(&["resize-window", "-t", &t.name, "-x", "100", "-y", "30"]);
+    t.wait_for("White to move, move 1.");
+    t.keys(&["C-q"]);
+    t.assert_restored();
+}

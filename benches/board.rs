@@ -91,9 +91,55 @@ fn percentiles(protocol: Protocol) {
     );
 }
 
+/// A new game with the knight move typed (awaited on the board) and the
+/// knight lifted; return the bytes that put it on f3.
+fn prepare_awaited(app: &mut App, sim: &mut SimBoard) -> Vec<u8> {
+    let now = Instant::now();
+    let dump = sim.set_board(Board::new());
+    app.update(Msg::Board(LinkEvent::Bytes(dump)), now);
+    app.update(Msg::Line("new".into()), now);
+    app.update(Msg::Line("Nf3".into()), now);
+    let lift = sim.act(Action::Lift(Square::G1));
+    app.update(Msg::Board(LinkEvent::Bytes(lift)), now);
+    sim.act(Action::Place(Square::F3, Color::White.knight()))
+}
+
+/// Issue 8 item 3: from the last byte of the board message that completes
+/// a typed (awaited) move to the "Done" effect.
+fn awaited_percentiles(protocol: Protocol) {
+    let (mut app, mut sim) = app_with_board(protocol);
+    let mut times: Vec<Duration> = (0..1000)
+        .map(|_| {
+            let last = prepare_awaited(&mut app, &mut sim);
+            let t = Instant::now();
+            let effects = app.update(Msg::Board(LinkEvent::Bytes(last)), Instant::now());
+            let d = t.elapsed();
+            assert!(
+                effects
+                    .iter()
+                    .any(|e| matches!(e, Effect::Say(u) if u.text.starts_with("Done"))),
+                "the awaited move is done: {effects:?}"
+            );
+            d
+        })
+        .collect();
+    times.sort();
+    let at = |p: usize| times[(times.len() * p / 100).min(times.len() - 1)];
+    println!(
+        "{}: last byte to \"Done\", typed knight move made on the board: p50 {:?}, p99 {:?}, max {:?}",
+        protocol.name(),
+        at(50),
+        at(99),
+        times[times.len() - 1]
+    );
+}
+
 fn knight_move(c: &mut Criterion) {
     for p in Protocol::ALL {
         percentiles(p);
+    }
+    for p in Protocol::ALL {
+        awaited_percentiles(p);
     }
     let mut group = c.benchmark_group("board message to announcement");
     for p in Protocol::ALL {

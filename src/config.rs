@@ -165,6 +165,10 @@ pub struct BoardSettings {
     pub announce_touch: bool,
     /// Override the hardware file's settle time, in milliseconds.
     pub settle_ms: Option<u64>,
+    /// Seconds a move to be made on the board (typed by the opponent) may
+    /// stay unmade, with nothing happening on the board, before the
+    /// mismatch is said once as a reminder (default 15).
+    pub remind_after_s: Option<u64>,
 }
 
 /// `[view]`: the front end and the full-screen view's look.
@@ -446,6 +450,8 @@ mod tests {
         assert_eq!(c.board.settle_ms, None);
         let e = Config::parse("c.toml", "[board]\nsettle_ms = -3\n").unwrap_err();
         assert_eq!(e.key.as_deref(), Some("board.settle_ms"));
+        let c = Config::parse("c.toml", "[board]\nremind_after_s = 30\n").unwrap();
+        assert_eq!(c.board.remind_after_s, Some(30));
     }
 
     #[test]

@@ -20,6 +20,51 @@ struct KeymapFile {
 /// A keymap file that could not be used.
 pub type KeymapError = FileError;
 
+/// A command word that a player could mean as (the start of) a move: a
+/// square, a file letter, castling, a short SAN move, or an Appendix D file
+/// or rank word.  Such a word would hide the move, so it is refused.
+fn looks_like_a_move(word: &str) -> bool {
+    let w = crate::words::fold(word);
+    let b = w.as_bytes();
+    let file = |c: u8| (b'a'..=b'h').contains(&c);
+    let rank = |c: u8| (b'1'..=b'8').contains(&c);
+    let castles = ["o-o", "0-0", "oo", "00", "o-o-o", "0-0-0", "ooo", "000"];
+    if castles.contains(&w.as_str()) {
+        return true;
+    }
+    // "a", "e4", "exd5", "nf3", "sf3", "e8q" ...
+    let has_square = b.windows(2).any(|p| file(p[0]) && rank(p[1]));
+    if (b.len() == 1 && file(b[0])) || (b.len() <= 6 && has_square) {
+        return true;
+    }
+    let d = crate::words::vocab::builtin_appendix_d().moves;
+    d.files
+        .iter()
+        .chain(d.ranks.iter())
+        .any(|x| crate::words::fold(x) == w)
+}
+
+#[cfg(test)]
+mod move_word_tests {
+    use super::*;
+
+    #[test]
+    fn words_that_are_moves_are_refused_with_the_key() {
+        for w in ["e4", "a", "Nf3", "exd5", "o-o", "Anna", "eins", "e8q"] {
+            assert!(looks_like_a_move(w), "{w}");
+        }
+        for w in ["help", "?", "q", "r", "mv", "last", "pieces", "att"] {
+            assert!(!looks_like_a_move(w), "{w}");
+        }
+        let (name, text) = LINE_KEYMAP_SOURCE;
+        let bad = text.replacen("\"material\",", "\"material\", \"e4\",", 1);
+        assert_ne!(bad, text);
+        let e = Keymap::parse(name, &bad).unwrap_err();
+        assert_eq!(e.key.as_deref(), Some("commands.material"), "{e:?}");
+        assert!(e.detail.contains("\"e4\" could be read as a move"), "{e:?}");
+    }
+}
+
 /// The built-in line-mode keymap.
 pub const LINE_KEYMAP_SOURCE: (&str, &str) =
     ("keymaps/line.toml", include_str!("../keymaps/line.toml"));
@@ -87,6 +132,13 @@ impl Keymap {
                         line_of_key(name.key()),
                         Some(format!("commands.{}", name.key())),
                         format!("\"{word}\" must be one word"),
+                    ));
+                }
+                if looks_like_a_move(&w) {
+                    return Err(err(
+                        line_of_key(name.key()),
+                        Some(format!("commands.{}", name.key())),
+                        format!("\"{word}\" could be read as a move: choose another word"),
                     ));
                 }
                 if let Some(other) = words.insert(w.clone(), name)

@@ -114,6 +114,7 @@ mod command;
 mod config;
 mod keymap;
 mod msg;
+mod settings_file;
 mod setup;
 
 // The full-screen view's owner documents these as the view is wired in.
@@ -143,14 +144,14 @@ pub use words::vocab::builtin_appendix_d;
 pub use ui::line::{Outputs, PromptMode, run as run_line_mode};
 // The player's board.
 pub use board::cli::{
-    BoardSpec, SimOptions, description as board_description, find_board, list_lines as board_list,
-    parse_spec as parse_board_spec, probe as probe_board, run_sim,
+    BoardSpec, Probed, SimOptions, description as board_description, find_board,
+    list_lines as board_list, parse_spec as parse_board_spec, probe as probe_board, run_sim,
 };
 pub use board::dgt::DgtDecoder;
 pub use board::millennium::MillenniumDecoder;
 pub use board::occupancy::OccupancyDecoder;
 pub use board::sim::{Action as SimAction, SimBoard};
-pub use board::transport::{Link, Master, PortSettings, pseudo_board};
+pub use board::transport::{Link, Master, PortError, PortSettings, pseudo_board};
 pub use board::{
     BoardSession, Decoder, LinkEvent, Protocol, Sensed, SquareDiff, Tracker, TrackerConfig,
 };

@@ -11,8 +11,8 @@ use hector::companion::{CompanionConfig, CompanionServer, DEFAULT_LISTEN};
 use hector::{
     BoardChoice, BoardProblem, BoardSettings, BoardSpec, CompanionChoice, CompanionSettings,
     Effect, EngineConfig, EngineSetup, Link, Msg, Outputs, Overrides, Part, PortSettings, Priority,
-    PromptMode, Protocol, SayKind, SimOptions, SpeechMode, SpeechStatus, SpeechWorker, TonePlayer,
-    Utterance, WorkerConfig, start,
+    Probed, PromptMode, Protocol, SayKind, SimOptions, SpeechMode, SpeechStatus, SpeechWorker,
+    TonePlayer, Utterance, WorkerConfig, start,
 };
 
 /// hector: chess for blind and visually impaired players.
@@ -423,7 +423,12 @@ fn choose_board(
     let missing = |p| (BoardChoice::Missing(p), None);
     let spec = match hector::parse_board_spec(spec) {
         Ok(s) => s,
-        Err(text) => return missing(BoardProblem::Spec(text)),
+        Err(error) => {
+            return missing(BoardProblem::Spec {
+                spec: spec.to_owned(),
+                error,
+            });
+        }
     };
     let (description, path) = match spec {
         BoardSpec::Auto => match hector::find_board() {
@@ -431,8 +436,11 @@ fn choose_board(
             None => return missing(BoardProblem::NotFound),
         },
         BoardSpec::Probe(path) => match hector::probe_board(&path) {
-            Some(d) => (d, path),
-            None => return missing(BoardProblem::NoAnswer { port: path }),
+            Probed::Found(d) => (d, path),
+            Probed::NoAnswer => return missing(BoardProblem::NoAnswer { port: path }),
+            Probed::CannotOpen(error) => {
+                return missing(BoardProblem::CannotOpen { port: path, error });
+            }
         },
         BoardSpec::Port { protocol, path } => match hector::board_description(protocol) {
             Some(d) => (d, path),
@@ -443,8 +451,13 @@ fn choose_board(
     if let Some(ms) = args.settle_ms.or(settings.settle_ms) {
         config.settle = Duration::from_millis(ms);
     }
+    if let Some(s) = settings.remind_after_s {
+        // At most an hour: a reminder is still a reminder.
+        config.grace = Duration::from_secs(s.min(3600));
+    }
     let choice = BoardChoice::Opened {
         protocol: description.protocol,
+        port: path.clone(),
         config,
         announce_touch: args.announce_touch || settings.announce_touch,
     };
@@ -472,16 +485,25 @@ fn board(cmd: &BoardCmd) -> ExitCode {
                 ExitCode::FAILURE
             }
         },
-        BoardCmd::Probe { port } => match hector::probe_board(port) {
-            Some(d) => {
-                println!("{port}: {} ({})", d.protocol.name(), d.name);
-                ExitCode::SUCCESS
+        BoardCmd::Probe { port } => {
+            // Worded in the player's language (from the settings file).
+            let started = start(&Overrides::default());
+            let phraser = started.app.phraser();
+            match hector::probe_board(port) {
+                Probed::Found(d) => {
+                    println!("{port}: {} ({})", d.protocol.name(), d.name);
+                    ExitCode::SUCCESS
+                }
+                Probed::NoAnswer => {
+                    println!("{}", phraser.message("board_probe_none", &[("port", port)]));
+                    ExitCode::FAILURE
+                }
+                Probed::CannotOpen(e) => {
+                    println!("{}", phraser.cannot_open(port, &e));
+                    ExitCode::FAILURE
+                }
             }
-            None => {
-                println!("{port}: no board protocol answered.");
-                ExitCode::FAILURE
-            }
-        },
+        }
         BoardCmd::Sim(a) => {
             let protocol = Protocol::ALL
                 .into_iter()

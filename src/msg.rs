@@ -2,7 +2,8 @@
 //! do ([`Effect`]).  `App::update` turns one into the other without I/O.
 
 use crate::audio::{AudioStatus, Tone};
-use crate::board::{LinkEvent, Protocol, TrackerConfig};
+use crate::board::cli::SpecError;
+use crate::board::{LinkEvent, PortError, Protocol, TrackerConfig};
 use crate::companion::CompanionEvent;
 use crate::engine::EngineIo;
 use crate::speech::{SpeechStatus, Utterance};
@@ -78,6 +79,9 @@ pub enum CompanionChoice {
 pub enum StartProblem {
     /// A settings or keymap file (the defaults are used).
     Settings(FileError),
+    /// One setting of the settings file (that key keeps its default; the
+    /// rest of the file is used).
+    Setting(crate::settings_file::SettingError),
     /// A voices file (the built-in words are used).
     Voice(FileError),
 }
@@ -89,6 +93,8 @@ pub enum BoardChoice {
     Opened {
         /// The protocol the board speaks.
         protocol: Protocol,
+        /// The port's path (named in what is said about it).
+        port: String,
         /// How its moves are read (settle time, rotation).
         config: TrackerConfig,
         /// Say which piece is touched (D.2.2).
@@ -101,8 +107,20 @@ pub enum BoardChoice {
 /// Why no board is used.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BoardProblem {
-    /// The `--board` value cannot be read (the sentence says why).
-    Spec(String),
+    /// The `--board` value cannot be read.
+    Spec {
+        /// The value as given.
+        spec: String,
+        /// What is wrong with it.
+        error: SpecError,
+    },
+    /// The port of a `--board PORT` to probe cannot be opened.
+    CannotOpen {
+        /// The port, as given.
+        port: String,
+        /// Why it could not be opened.
+        error: PortError,
+    },
     /// No board was found.
     NotFound,
     /// No board protocol answered on this port.

@@ -119,10 +119,10 @@ pub fn start(over: &Overrides) -> Started {
     let path = over.config.clone().or_else(Config::default_path);
     let mut config = match path {
         Some(p) => {
-            let (c, e) = Config::load(&p);
-            if let Some(e) = e {
-                problems.push(StartProblem::Settings(e));
-            }
+            // Each bad key is reported and keeps its default; the rest of
+            // the file is used.  A file named with --config must exist.
+            let (c, errors) = crate::settings_file::load(&p, over.config.is_some());
+            problems.extend(errors.into_iter().map(StartProblem::Setting));
             c
         }
         None => Config::default(),

@@ -137,6 +137,26 @@ impl TestBoard {
         }
     }
 
+    /// Wait for hector's request (it has opened the port), then answer it
+    /// with the whole board, as a board does.
+    fn answer(&mut self) {
+        let Some(m) = &mut self.master else {
+            panic!("no board plugged in");
+        };
+        let mut buf = [0u8; 64];
+        let deadline = std::time::Instant::now() + WAIT;
+        loop {
+            match m.read_within(&mut buf, Duration::from_millis(50)) {
+                Ok(n) if n > 0 => break,
+                _ if std::time::Instant::now() > deadline => {
+                    panic!("hector did not ask for the board")
+                }
+                _ => {}
+            }
+        }
+        self.dump();
+    }
+
     fn dump(&mut self) {
         let bytes = self.sim.dump();
         self.write(&bytes);
@@ -221,9 +241,11 @@ const GAME: [(&str, &str); 28] = [
 fn connected(protocol: Protocol) -> (Hector, TestBoard) {
     let (master, path) = new_pty();
     let mut hector = Hector::start(&format!("{}:{path}", protocol.name()));
-    hector.expect_all(&["New game. White to move.", "Board connected."]);
+    hector.expect("New game. White to move.");
     let mut board = TestBoard::new(master, protocol);
-    board.dump();
+    // "Board connected" only once the board answered with a position.
+    board.answer();
+    hector.expect("Board connected.");
     (hector, board)
 }
 
@@ -335,16 +357,17 @@ fn occupancy_slow_slide_is_one_move() {
 
 /// The cable pulled: hector says so, the opponent's move is typed
 /// meanwhile, and when the board is back (a new device behind the same
-/// path) the missing move is reported, then confirmed when made.
-fn pulled_cable(protocol: Protocol, e7_extra: &str) {
+/// path) the missing move is asked for, then confirmed when made.
+fn pulled_cable(protocol: Protocol) {
     let dir = clean_config_dir();
     let link = dir.join("board");
     let (master, path) = new_pty();
     std::os::unix::fs::symlink(&path, &link).expect("symlink");
     let mut hector = Hector::start(&format!("{}:{}", protocol.name(), link.display()));
-    hector.expect_all(&["New game. White to move.", "Board connected."]);
+    hector.expect("New game. White to move.");
     let mut board = TestBoard::new(master, protocol);
-    board.dump();
+    board.answer();
+    hector.expect("Board connected.");
     board.play("e4");
     hector.expect("Bauer Eva vier");
 
@@ -359,11 +382,12 @@ fn pulled_cable(protocol: Protocol, e7_extra: &str) {
     std::fs::remove_file(&link).expect("remove the old link");
     std::os::unix::fs::symlink(&path, &link).expect("symlink");
     board.master = Some(master);
-    hector.expect("Board connected again.");
-    board.dump();
-    hector.expect(&format!(
-        "Mismatch: Eva fünf should have the black Bauer, it is empty. Eva sieben {e7_extra}"
-    ));
+    board.answer();
+    // The move typed meanwhile is to be made: an instruction, no mismatch.
+    hector.expect_all(&[
+        "Board connected again.",
+        "On your board: black Bauer from Eva sieben to Eva fünf.",
+    ]);
     board.play("e5");
     hector.expect("Done: Bauer Eva fünf.");
     // The game goes on from the board.
@@ -374,20 +398,17 @@ fn pulled_cable(protocol: Protocol, e7_extra: &str) {
 
 #[test]
 fn dgt_pulled_cable_then_back_with_nothing_lost() {
-    pulled_cable(Protocol::Dgt, "should be empty, it has the black Bauer.");
+    pulled_cable(Protocol::Dgt);
 }
 
 #[test]
 fn millennium_pulled_cable_then_back_with_nothing_lost() {
-    pulled_cable(
-        Protocol::Millennium,
-        "should be empty, it has the black Bauer.",
-    );
+    pulled_cable(Protocol::Millennium);
 }
 
 #[test]
 fn occupancy_pulled_cable_then_back_with_nothing_lost() {
-    pulled_cable(Protocol::Occupancy, "should be empty.");
+    pulled_cable(Protocol::Occupancy);
 }
 
 /// `hector board sim` on its own pseudo-terminal: `hector board probe`
@@ -433,4 +454,428 @@ fn simulator_probe_and_play() {
     hector.quit();
     writeln!(sim_in, "quit").expect("the simulator reads");
     let _ = sim.wait();
+}
+
+/// Longer than the settle time: a hand that pauses between two steps.
+const PAUSE: Duration = Duration::from_millis(600);
+
+impl TestBoard {
+    /// The actions of one move, with a pause after each but the last.
+    fn slowly(&mut self, actions: &[Action]) {
+        for (i, a) in actions.iter().enumerate() {
+            self.act(*a);
+            if i + 1 < actions.len() {
+                std::thread::sleep(PAUSE);
+            }
+        }
+    }
+
+    /// The awaited move `san` is made on the board with `actions`.
+    fn make(&mut self, san: &str, actions: &[Action]) {
+        let m = self.mv(san);
+        self.slowly(actions);
+        self.pos.play_unchecked(m);
+    }
+}
+
+/// Item 3: the opponent's captures typed on the keyboard are instructions,
+/// made on the board in both orders (captured piece first, captured piece
+/// last) with pauses longer than the settle time: no mismatch is said, only
+/// "Done" (quit checks that nothing else came).
+fn awaited_captures(protocol: Protocol) {
+    let (mut hector, mut board) = connected(protocol);
+    board.play("e4");
+    hector.expect("Bauer Eva vier");
+    hector.type_line("d5");
+    hector.expect_all(&[
+        "Bauer David fünf",
+        "On your board: black Bauer from David sieben to David fünf.",
+    ]);
+    board.make(
+        "d5",
+        &[
+            Action::Lift(Square::D7),
+            Action::Place(Square::D5, Color::Black.pawn()),
+        ],
+    );
+    hector.expect("Done: Bauer David fünf.");
+    board.play("exd5");
+    hector.expect("Bauer Eva schlägt David fünf");
+
+    // The captured piece removed first.
+    hector.type_line("Qxd5");
+    hector.expect_all(&[
+        "Dame schlägt David fünf",
+        "On your board: black Dame from David acht to David fünf. Remove the white Bauer from David fünf.",
+    ]);
+    board.make(
+        "Qxd5",
+        &[
+            Action::Lift(Square::D5),
+            Action::Lift(Square::D8),
+            Action::Place(Square::D5, Color::Black.queen()),
+        ],
+    );
+    hector.expect("Done: Dame schlägt David fünf.");
+    board.play("Nc3");
+    hector.expect("Springer Cesar drei");
+
+    // The capturing piece lifted first, the captured piece removed last.
+    hector.type_line("Qxa2");
+    hector.expect_all(&[
+        "Dame schlägt Anna zwei",
+        "On your board: black Dame from David fünf to Anna zwei. Remove the white Bauer from Anna zwei.",
+    ]);
+    board.make(
+        "Qxa2",
+        &[
+            Action::Lift(Square::D5),
+            Action::Lift(Square::A2),
+            Action::Place(Square::A2, Color::Black.queen()),
+        ],
+    );
+    hector.expect("Done: Dame schlägt Anna zwei.");
+    // The game goes on from the board.
+    board.play("Rxa2");
+    hector.expect("Turm schlägt Anna zwei");
+    hector.type_line("board");
+    hector.expect("Board matches the game.");
+    hector.quit();
+}
+
+#[test]
+fn dgt_awaited_captures_in_both_orders_are_quiet() {
+    awaited_captures(Protocol::Dgt);
+}
+
+#[test]
+fn millennium_awaited_captures_in_both_orders_are_quiet() {
+    awaited_captures(Protocol::Millennium);
+}
+
+#[test]
+fn occupancy_awaited_captures_in_both_orders_are_quiet() {
+    awaited_captures(Protocol::Occupancy);
+}
+
+/// Item 3: the knight set on a wrong square is a mismatch (after the
+/// settle time); set on the right one, the move is done.
+fn wrong_square_then_right(protocol: Protocol, extra: &str) {
+    let (mut hector, mut board) = connected(protocol);
+    board.play("e4");
+    hector.expect("Bauer Eva vier");
+    hector.type_line("Nc6");
+    hector.expect_all(&[
+        "Springer Cesar sechs",
+        "On your board: black Springer from Bella acht to Cesar sechs.",
+    ]);
+    board.act(Action::Lift(Square::B8));
+    std::thread::sleep(PAUSE);
+    board.act(Action::Place(Square::A6, Color::Black.knight()));
+    hector.expect(&format!(
+        "Mismatch: Cesar sechs should have the black Springer, it is empty. Anna sechs {extra}"
+    ));
+    board.make(
+        "Nc6",
+        &[
+            Action::Lift(Square::A6),
+            Action::Place(Square::C6, Color::Black.knight()),
+        ],
+    );
+    hector.expect("Done: Springer Cesar sechs.");
+    hector.quit();
+}
+
+#[test]
+fn dgt_awaited_move_on_a_wrong_square_then_the_right_one() {
+    wrong_square_then_right(Protocol::Dgt, "should be empty, it has the black Springer.");
+}
+
+#[test]
+fn millennium_awaited_move_on_a_wrong_square_then_the_right_one() {
+    wrong_square_then_right(
+        Protocol::Millennium,
+        "should be empty, it has the black Springer.",
+    );
+}
+
+#[test]
+fn occupancy_awaited_move_on_a_wrong_square_then_the_right_one() {
+    wrong_square_then_right(Protocol::Occupancy, "should be empty.");
+}
+
+/// Item 4: White castles on the board rook first (a second between the
+/// steps, longer than the settle time); Black's castling, typed, is made
+/// king first, with the same pauses: no mismatch, then "Done".
+fn castling_in_any_order(protocol: Protocol) {
+    let (mut hector, mut board) = connected(protocol);
+    for (san, said) in [
+        ("e4", "Bauer Eva vier"),
+        ("e5", "Bauer Eva fünf"),
+        ("Nf3", "Springer Felix drei"),
+        ("Nf6", "Springer Felix sechs"),
+        ("Bc4", "Läufer Cesar vier"),
+        ("Bc5", "Läufer Cesar fünf"),
+    ] {
+        board.play(san);
+        hector.expect(said);
+    }
+    let (wk, wr) = (Color::White.king(), Color::White.rook());
+    let (bk, br) = (Color::Black.king(), Color::Black.rook());
+    // White: rook first.
+    let m = board.mv("O-O");
+    for a in [
+        Action::Lift(Square::H1),
+        Action::Place(Square::F1, wr),
+        Action::Lift(Square::E1),
+        Action::Place(Square::G1, wk),
+    ] {
+        board.act(a);
+        std::thread::sleep(Duration::from_secs(1));
+    }
+    board.pos.play_unchecked(m);
+    hector.expect("Kurze Rochade");
+    // Black's castling typed: made king first.
+    hector.type_line("O-O");
+    hector.expect_all(&[
+        "Kurze Rochade",
+        "On your board: black König from Eva acht to Gustav acht, and black Turm from Hector acht to Felix acht.",
+    ]);
+    board.make(
+        "O-O",
+        &[
+            Action::Lift(Square::E8),
+            Action::Place(Square::G8, bk),
+            Action::Lift(Square::H8),
+            Action::Place(Square::F8, br),
+        ],
+    );
+    hector.expect("Done: Kurze Rochade.");
+    hector.quit();
+}
+
+#[test]
+fn dgt_castling_rook_first_and_king_first() {
+    castling_in_any_order(Protocol::Dgt);
+}
+
+#[test]
+fn millennium_castling_rook_first_and_king_first() {
+    castling_in_any_order(Protocol::Millennium);
+}
+
+#[test]
+fn occupancy_castling_rook_first_and_king_first() {
+    castling_in_any_order(Protocol::Occupancy);
+}
+
+/// Item 5: a port that opens but never answers is said to be silent, and
+/// `board` never says that it matches the game.
+fn silent_port(protocol: Protocol) {
+    let (_master, path) = new_pty();
+    let mut hector = Hector::start(&format!("{}:{path}", protocol.name()));
+    hector.expect("New game. White to move.");
+    hector.expect(&format!("The board on {path} does not answer; retrying."));
+    hector.type_line("board");
+    hector.expect(&format!("The board on {path} does not answer; retrying."));
+    hector.type_line("e4");
+    hector.expect("Bauer Eva vier");
+    hector.quit();
+}
+
+#[test]
+fn dgt_silent_port_is_said_and_never_matches() {
+    silent_port(Protocol::Dgt);
+}
+
+#[test]
+fn millennium_silent_port_is_said_and_never_matches() {
+    silent_port(Protocol::Millennium);
+}
+
+#[test]
+fn occupancy_silent_port_is_said_and_never_matches() {
+    silent_port(Protocol::Occupancy);
+}
+
+/// Item 5: a port that does not exist is named with the reason, never as
+/// "disconnected"; the keyboard plays on.
+#[test]
+fn missing_port_gives_the_reason_for_every_protocol() {
+    for protocol in Protocol::ALL {
+        let port = "/dev/hector-no-such-board";
+        let mut hector = Hector::start(&format!("{}:{port}", protocol.name()));
+        hector.expect("New game. White to move.");
+        let why = format!("Cannot open {port}: no such device.");
+        hector.expect(&why);
+        hector.type_line("board");
+        hector.expect(&why);
+        hector.type_line("e4");
+        hector.expect("Bauer Eva vier");
+        hector.quit();
+    }
+}
+
+/// Item 5: an unknown protocol is named; a port to probe that cannot be
+/// opened says why.
+#[test]
+fn unknown_protocol_and_unopenable_probe_are_named() {
+    let mut hector = Hector::start("foo:/dev/ttyUSB0");
+    hector.expect_all(&[
+        "Unknown board protocol foo in foo:/dev/ttyUSB0: use dgt, millennium or occupancy, e.g. dgt:/dev/ttyUSB0.",
+        "New game. White to move.",
+    ]);
+    hector.type_line("board");
+    hector.expect("No board is connected.");
+    hector.quit();
+    let mut hector = Hector::start("/dev/hector-no-such-board");
+    hector.expect_all(&[
+        "Cannot open /dev/hector-no-such-board: no such device.",
+        "New game. White to move.",
+    ]);
+    hector.quit();
+}
+
+/// `hector board probe` tells "cannot open" from "no board answered".
+#[test]
+fn probe_tells_cannot_open_from_no_answer() {
+    let dir = clean_config_dir();
+    let probe = |port: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_hector"))
+            .args(["board", "probe", port])
+            .env("XDG_CONFIG_HOME", &dir)
+            .env("HOME", &dir)
+            .output()
+            .expect("probe runs");
+        (
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            out.status.success(),
+        )
+    };
+    assert_eq!(
+        probe("/dev/hector-no-such-board"),
+        (
+            "Cannot open /dev/hector-no-such-board: no such device.\n".to_owned(),
+            false
+        )
+    );
+    let (_master, path) = new_pty();
+    assert_eq!(
+        probe(&path),
+        (format!("{path}: no board answered.\n"), false)
+    );
+}
+
+/// Item 3 through `update`: while an awaited capture is made on the board,
+/// in either order and with the settle time passing between the steps, no
+/// mismatch sentence and no mismatch tone; a wrong square gets both.
+#[test]
+fn no_mismatch_tone_while_the_awaited_move_is_made() {
+    use hector::{App, BoardSession, Effect, LinkEvent, Msg, SayKind, Tone, TrackerConfig};
+    use std::time::Instant;
+
+    /// Past the settle time, then `action` on the board.
+    fn step(
+        app: &mut App,
+        sim: &mut SimBoard,
+        now: &mut Instant,
+        action: Option<Action>,
+    ) -> Vec<Effect> {
+        *now += Duration::from_millis(700);
+        let mut e = app.update(Msg::Deadline, *now);
+        if let Some(a) = action {
+            e.extend(app.update(Msg::Board(LinkEvent::Bytes(sim.act(a))), *now));
+        }
+        e
+    }
+
+    fn mismatches(effects: &[Effect]) -> usize {
+        effects
+            .iter()
+            .filter(|e| match e {
+                Effect::Tone(Tone::Mismatch) => true,
+                Effect::Say(u) => u.kind == SayKind::Mismatch,
+                _ => false,
+            })
+            .count()
+    }
+
+    for protocol in Protocol::ALL {
+        for captured_first in [true, false] {
+            let mut app = App::builder().build();
+            let config = TrackerConfig {
+                detect_rotation: false,
+                ..TrackerConfig::default()
+            };
+            app.attach_board(BoardSession::new(
+                protocol,
+                config,
+                &Chess::default(),
+                false,
+            ));
+            let mut now = Instant::now();
+            let mut sim = SimBoard::new(protocol, Board::new());
+            let mut effects = app.update(Msg::Board(LinkEvent::Connected), now);
+            effects.extend(app.update(Msg::Board(LinkEvent::Bytes(sim.dump())), now));
+            for (typed, actions) in [
+                (
+                    "e4",
+                    vec![
+                        Action::Lift(Square::E2),
+                        Action::Place(Square::E4, Color::White.pawn()),
+                    ],
+                ),
+                (
+                    "d5",
+                    vec![
+                        Action::Lift(Square::D7),
+                        Action::Place(Square::D5, Color::Black.pawn()),
+                    ],
+                ),
+            ] {
+                effects.extend(app.update(Msg::Line(typed.into()), now));
+                for a in actions {
+                    effects.extend(step(&mut app, &mut sim, &mut now, Some(a)));
+                }
+            }
+            effects.extend(app.update(Msg::Line("exd5".into()), now));
+            let lift_first = if captured_first {
+                Square::D5
+            } else {
+                Square::E4
+            };
+            let lift_second = if captured_first {
+                Square::E4
+            } else {
+                Square::D5
+            };
+            for a in [
+                Action::Lift(lift_first),
+                Action::Lift(lift_second),
+                Action::Place(Square::D5, Color::White.pawn()),
+            ] {
+                effects.extend(step(&mut app, &mut sim, &mut now, Some(a)));
+            }
+            effects.extend(step(&mut app, &mut sim, &mut now, None));
+            assert_eq!(mismatches(&effects), 0, "{protocol:?}: {effects:?}");
+            let done = effects
+                .iter()
+                .filter(|e| matches!(e, Effect::Say(u) if u.text.starts_with("Done: ")))
+                .count();
+            assert_eq!(done, 3, "{protocol:?}: {effects:?}");
+
+            // Black's knight typed and set on a wrong square: both.
+            let e = app.update(Msg::Line("Nc6".into()), now);
+            assert_eq!(mismatches(&e), 0);
+            let mut e = step(&mut app, &mut sim, &mut now, Some(Action::Lift(Square::B8)));
+            e.extend(step(
+                &mut app,
+                &mut sim,
+                &mut now,
+                Some(Action::Place(Square::A6, Color::Black.knight())),
+            ));
+            e.extend(step(&mut app, &mut sim, &mut now, None));
+            assert_eq!(mismatches(&e), 2, "{protocol:?}: {e:?}");
+        }
+    }
 }

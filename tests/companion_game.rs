@@ -177,13 +177,27 @@ impl Game {
             .to_owned();
         assert!(url.starts_with("http://127.0.0.1:"), "{url}");
         hector.expect("New game. White to move.");
-        hector.expect("Board connected.");
         let mut board = Tactile {
             master,
             sim: SimBoard::new(Protocol::Dgt, Board::new()),
         };
+        // "Board connected" only once the board answered with a position:
+        // wait for hector's request, then answer it as a board does.
+        let asked_by = std::time::Instant::now() + WAIT;
+        let mut request = [0u8; 64];
+        while board
+            .master
+            .read_within(&mut request, Duration::from_millis(50))
+            .map_or(true, |n| n == 0)
+        {
+            assert!(
+                std::time::Instant::now() < asked_by,
+                "hector did not ask for the board"
+            );
+        }
         let dump = board.sim.dump();
         board.master.write_all(&dump).expect("write to the board");
+        hector.expect("Board connected.");
         let mut browser = Browser::start();
         let page = browser.new_page(&url);
         browser.wait_text(page, "#seat", "You play this game.");

@@ -58,7 +58,7 @@ fn help_lists_every_command_one_per_line() {
 }
 
 #[test]
-fn broken_settings_file_is_reported_with_file_line_and_key_and_defaults_are_used() {
+fn broken_setting_is_reported_with_file_line_and_key_and_the_rest_of_the_file_is_used() {
     let dir = clean_config_dir();
     std::fs::create_dir_all(dir.join("hector")).unwrap();
     let file = dir.join("hector").join("config.toml");
@@ -74,9 +74,47 @@ fn broken_settings_file_is_reported_with_file_line_and_key_and_defaults_are_used
     );
     assert!(lines[0].contains("line 3"), "{}", lines[0]);
     assert!(lines[0].contains("key announce.language"), "{}", lines[0]);
-    // The whole file is set aside: short form, English.
+    assert!(
+        lines[0].contains("one of \"en\", \"de\" or \"it\", found \"fr\""),
+        "{}",
+        lines[0]
+    );
+    // Only the bad key is set aside: the long form is used, in English.
     assert_eq!(lines[1], "New game. White to move.");
-    assert_eq!(lines[2], "Springer Felix drei");
+    assert_eq!(lines[2], "Springer Gustav eins Felix drei");
+}
+
+#[test]
+fn every_bad_setting_is_said_and_out_of_range_numbers_are_clamped() {
+    let dir = clean_config_dir();
+    std::fs::create_dir_all(dir.join("hector")).unwrap();
+    let file = dir.join("hector").join("config.toml");
+    std::fs::write(
+        &file,
+        "[announce]\nlanguage = \"DE\"\nmoves = 3\n[speech]\nrate = 1e308\nvolum = 1\nnot toml at all\n",
+    )
+    .unwrap();
+    let run = hector_in(&dir, &["play"], "Nf3\n");
+    let lines = run.lines();
+    assert_eq!(lines.len(), 6, "{lines:#?}");
+    assert!(lines[0].ends_with("Zeile 3, Schlüssel announce.moves: erwartet eines von \"appendix-d\" oder \"language\", gefunden 3. Es bleibt die Voreinstellung."), "{}", lines[0]);
+    assert!(lines[1].ends_with("Zeile 5, Schlüssel speech.rate: erwartet eine Zahl von -1 bis 1, gefunden 1e308. Verwendet wird 1."), "{}", lines[1]);
+    assert!(lines[2].ends_with("Zeile 6, Schlüssel speech.volum: diese Einstellung gibt es nicht; sie wird ausgelassen."), "{}", lines[2]);
+    assert!(
+        lines[3].ends_with("Zeile 7: diese Zeile ist keine Einstellung und wird ausgelassen."),
+        "{}",
+        lines[3]
+    );
+    assert_eq!(lines[4], "Neue Partie. Weiß am Zug.");
+}
+
+#[test]
+fn a_settings_file_named_on_the_command_line_must_exist() {
+    let run = crate::util::hector(&["--config", "/nonexistent/hector.toml"], "");
+    assert_eq!(
+        run.lines()[0],
+        "The settings file /nonexistent/hector.toml does not exist. Using the defaults."
+    );
 }
 
 #[test]

@@ -7,7 +7,7 @@ use shakmaty::Position;
 
 use super::App;
 use crate::audio::Tone;
-use crate::board::{BoardSession, Inferred, SessionNote};
+use crate::board::{BoardSession, Inferred, LinkState, SessionNote};
 use crate::msg::{BoardChoice, BoardProblem, Effect};
 use crate::speech::{Priority, SayKind};
 
@@ -23,16 +23,21 @@ impl App {
         match choice {
             BoardChoice::Opened {
                 protocol,
+                port,
                 config,
                 announce_touch,
             } => {
                 let session =
-                    BoardSession::new(protocol, config, self.game.position(), announce_touch);
+                    BoardSession::new(protocol, config, self.game.position(), announce_touch)
+                        .with_port(port);
                 self.board = Some(session);
             }
             BoardChoice::Missing(problem) => {
                 let t = match problem {
-                    BoardProblem::Spec(text) => text,
+                    BoardProblem::Spec { spec, error } => self.phraser.spec_error(&spec, &error),
+                    BoardProblem::CannotOpen { port, error } => {
+                        self.phraser.cannot_open(&port, &error)
+                    }
                     BoardProblem::NotFound => self.message("board_not_found", &[]),
                     BoardProblem::NoAnswer { port } => {
                         self.message("board_no_answer", &[("port", &port)])
@@ -51,8 +56,25 @@ impl App {
             self.info(out, t);
             return;
         };
-        if !b.connected() {
-            let t = self.message("board_not_connected", &[]);
+        // Only what is known: a board that never answered does not "match".
+        let unknown = match b.link_state() {
+            LinkState::Live => None,
+            LinkState::CannotOpen(e) => Some(self.phraser.cannot_open(b.port(), e)),
+            LinkState::Waiting { said: true, .. } => {
+                Some(self.message("board_silent", &[("port", b.port())]))
+            }
+            LinkState::Starting | LinkState::Waiting { .. } => {
+                Some(self.message("board_not_yet", &[("port", b.port())]))
+            }
+            LinkState::Lost { .. } => Some(self.message("board_not_connected", &[])),
+        };
+        if let Some(t) = unknown {
+            self.say(out, t, Priority::Normal, SayKind::Board);
+            return;
+        }
+        if let Some(i) = b.instruction().filter(|_| b.tracker().on_the_way()) {
+            // The awaited move is being made: what to do, not a mismatch.
+            let t = self.phraser.instruction(&i);
             self.say(out, t, Priority::Normal, SayKind::Board);
             return;
         }
@@ -115,6 +137,16 @@ impl App {
                     let t = self.message("board_disconnected", &[]);
                     self.say(out, t, Priority::Urgent, SayKind::Board);
                 }
+                SessionNote::CannotOpen(e) => {
+                    let port = self.board.as_ref().map(|b| b.port().to_owned());
+                    let t = self.phraser.cannot_open(&port.unwrap_or_default(), &e);
+                    self.say(out, t, Priority::Normal, SayKind::Board);
+                }
+                SessionNote::Silent => {
+                    let port = self.board.as_ref().map(|b| b.port().to_owned());
+                    let t = self.message("board_silent", &[("port", &port.unwrap_or_default())]);
+                    self.say(out, t, Priority::Normal, SayKind::Board);
+                }
                 SessionNote::Send(bytes) => out.push(Effect::ToBoard(bytes)),
                 SessionNote::Found(found) => self.on_inferred(found, now, out),
             }
@@ -145,6 +177,11 @@ impl App {
                     None => mv.to_string(),
                 };
                 let t = self.message("board_executed", &[("move", &text)]);
+                self.say(out, t, Priority::Normal, SayKind::Board);
+            }
+            Inferred::Instruction(i) => {
+                // A calm instruction: no mismatch, no tone.
+                let t = self.phraser.instruction(&i);
                 self.say(out, t, Priority::Normal, SayKind::Board);
             }
             Inferred::Touched(sq) => {

@@ -256,6 +256,7 @@ impl App {
     fn on_problem(&mut self, p: &StartProblem, out: &mut Vec<Effect>) {
         let t = match p {
             StartProblem::Voice(e) => self.phraser.voice_error(e),
+            StartProblem::Setting(e) => self.phraser.setting_error(e),
             StartProblem::Settings(e) => {
                 let place = self.phraser.place(&e.file, e.line, e.key.as_deref());
                 self.message("config_error", &[("place", &place), ("detail", &e.detail)])
@@ -668,6 +669,7 @@ mod tests {
         let e = a.update(
             Msg::BoardChosen(BoardChoice::Opened {
                 protocol: crate::board::Protocol::Dgt,
+                port: "/dev/ttyY".into(),
                 config: crate::board::TrackerConfig::default(),
                 announce_touch: false,
             }),
@@ -675,9 +677,11 @@ mod tests {
         );
         assert!(e.is_empty());
         assert!(a.board().is_some());
+        // Opened, but nothing known yet: neither "matches" nor
+        // "disconnected".
         assert_eq!(
             line(&mut a, "board"),
-            vec!["The board is not connected. Play on with the keyboard."]
+            vec!["The board on /dev/ttyY has not answered yet."]
         );
     }
 
@@ -742,14 +746,15 @@ mod tests {
             ));
             let now = Instant::now();
             let e = a.update(Msg::Board(LinkEvent::Connected), now);
-            assert_eq!(said(&e), vec!["Board connected."]);
+            // Open, but nothing is known until the board answers.
+            assert!(said(&e).is_empty(), "{e:?}");
             assert!(
                 e.iter()
                     .any(|e| matches!(e, Effect::ToBoard(b) if !b.is_empty()))
             );
             let sim = SimBoard::new(protocol, Board::new());
             let e = a.update(Msg::Board(LinkEvent::Bytes(sim.dump())), now);
-            assert!(said(&e).is_empty(), "{e:?}");
+            assert_eq!(said(&e), vec!["Board connected."]);
             (a, sim, now)
         }
 
@@ -815,13 +820,13 @@ mod tests {
         fn a_typed_move_is_awaited_on_the_board_then_confirmed() {
             let (mut a, mut sim, now) = with_board(Protocol::Dgt, false);
             let t = line(&mut a, "e4");
-            // The move, then what to do on the board (reported by the
-            // tracker, nothing else).
+            // The move, then what to do on the board: an instruction, no
+            // mismatch.
             assert_eq!(
                 t,
                 vec![
                     "Bauer Eva vier",
-                    "Mismatch: Eva vier should have the white Bauer, it is empty. Eva zwei should be empty, it has the white Bauer."
+                    "On your board: white Bauer from Eva zwei to Eva vier."
                 ]
             );
             let pos = Chess::default();
@@ -936,13 +941,14 @@ mod tests {
 
         #[test]
         fn a_pulled_cable_is_said_once_and_the_keyboard_plays_on() {
-            let (mut a, _sim, now) = with_board(Protocol::Dgt, false);
-            let e = a.update(Msg::Board(LinkEvent::Disconnected("gone".into())), now);
+            let (mut a, sim, now) = with_board(Protocol::Dgt, false);
+            let gone = || LinkEvent::Disconnected(crate::board::PortError::Gone);
+            let e = a.update(Msg::Board(gone()), now);
             assert_eq!(
                 said(&e),
                 vec!["Board disconnected. Play on with the keyboard."]
             );
-            let e = a.update(Msg::Board(LinkEvent::Disconnected("gone".into())), now);
+            let e = a.update(Msg::Board(gone()), now);
             assert!(said(&e).is_empty());
             assert_eq!(line(&mut a, "e4"), vec!["Bauer Eva vier"]);
             assert_eq!(
@@ -950,7 +956,15 @@ mod tests {
                 vec!["The board is not connected. Play on with the keyboard."]
             );
             let e = a.update(Msg::Board(LinkEvent::Connected), now);
-            assert_eq!(said(&e), vec!["Board connected again."]);
+            assert!(said(&e).is_empty());
+            let e = a.update(Msg::Board(LinkEvent::Bytes(sim.dump())), now);
+            assert_eq!(
+                said(&e),
+                vec![
+                    "Board connected again.",
+                    "On your board: white Bauer from Eva zwei to Eva vier."
+                ]
+            );
         }
 
         #[test]
@@ -969,7 +983,10 @@ mod tests {
             let e = a.update(Msg::Board(LinkEvent::Bytes(sim.dump())), now);
             assert_eq!(
                 said(&e),
-                vec!["The board stands turned round; read that way from now on."]
+                vec![
+                    "Board connected.",
+                    "The board stands turned round; read that way from now on."
+                ]
             );
             assert_eq!(
                 on_board(&mut a, &mut sim, "Nf3", now),

@@ -14,7 +14,7 @@ use super::event::{BoardEvent, Decoder};
 use super::hardware::{self, BoardDescription};
 use super::protocol::{Command, Protocol};
 use super::sim::{Action, SimBoard};
-use super::transport::{self, Master, PortSettings};
+use super::transport::{self, Master, PortError, PortSettings};
 use crate::notation::Reader;
 use crate::words::vocab::{self, Lang};
 
@@ -32,28 +32,59 @@ pub enum BoardSpec {
     Probe(String),
 }
 
+/// What is wrong with a `--board` value (worded by the app).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SpecError {
+    /// Nothing given.
+    Empty,
+    /// `dgt:` with no port after it.
+    MissingPort(Protocol),
+    /// `foo:/dev/ttyUSB0`: no protocol has that name.
+    UnknownProtocol(String),
+}
+
 /// Read a `--board` value: `auto`, `PROTOCOL:PATH` or a port path.
-pub fn parse_spec(text: &str) -> Result<BoardSpec, String> {
+pub fn parse_spec(text: &str) -> Result<BoardSpec, SpecError> {
+    let text = text.trim();
     if text == "auto" {
         return Ok(BoardSpec::Auto);
     }
-    if let Some((name, path)) = text.split_once(':')
-        && let Some(protocol) = Protocol::ALL.into_iter().find(|p| p.name() == name)
-    {
-        if path.is_empty() {
-            return Err(format!(
-                "{text}: the port is missing, e.g. {name}:/dev/ttyUSB0"
-            ));
-        }
-        return Ok(BoardSpec::Port {
-            protocol,
-            path: path.to_owned(),
-        });
-    }
     if text.is_empty() {
-        return Err("--board needs auto, PROTOCOL:PORT or PORT".to_owned());
+        return Err(SpecError::Empty);
+    }
+    if let Some((name, path)) = text.split_once(':') {
+        let folded = name.to_ascii_lowercase();
+        if let Some(protocol) = Protocol::ALL.into_iter().find(|p| p.name() == folded) {
+            if path.is_empty() {
+                return Err(SpecError::MissingPort(protocol));
+            }
+            return Ok(BoardSpec::Port {
+                protocol,
+                path: path.to_owned(),
+            });
+        }
+        // A word before the colon names a protocol (a single letter is a
+        // Windows drive, a path has slashes).
+        let word = name.len() >= 2
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+        if word {
+            return Err(SpecError::UnknownProtocol(name.to_owned()));
+        }
     }
     Ok(BoardSpec::Probe(text.to_owned()))
+}
+
+/// What probing a port found.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Probed {
+    /// A board of this description answered.
+    Found(BoardDescription),
+    /// The port opened, but no protocol answered.
+    NoAnswer,
+    /// The port could not be opened.
+    CannotOpen(PortError),
 }
 
 /// The built-in description of `protocol` (every protocol has one: the
@@ -71,22 +102,25 @@ pub fn answers(protocol: Protocol, bytes: &[u8]) -> bool {
         .any(|e| !matches!(e, BoardEvent::Garbage { .. }))
 }
 
-/// Try `protocol` on the port at `path`.
-pub fn probe_with(path: &str, description: &BoardDescription) -> bool {
+/// Try `protocol` on the port at `path`: whether it answered.
+pub fn probe_with(path: &str, description: &BoardDescription) -> Result<bool, PortError> {
     let p = description.protocol;
     let mut request = p.encode(Command::Version);
     request.extend(p.encode(Command::SendBoard));
     let settings = PortSettings::from_description(&description.serial);
-    transport::exchange(path, settings, &request, PROBE_WAIT)
-        .map(|bytes| answers(p, &bytes))
-        .unwrap_or(false)
+    transport::exchange(path, settings, &request, PROBE_WAIT).map(|bytes| answers(p, &bytes))
 }
 
-/// The first protocol that answers on the port at `path`.
-pub fn probe(path: &str) -> Option<BoardDescription> {
-    hardware::builtins()
-        .into_iter()
-        .find(|d| probe_with(path, d))
+/// Which protocol answers on the port at `path` (the first that does).
+pub fn probe(path: &str) -> Probed {
+    for d in hardware::builtins() {
+        match probe_with(path, &d) {
+            Ok(true) => return Probed::Found(d),
+            Ok(false) => {}
+            Err(e) => return Probed::CannotOpen(e),
+        }
+    }
+    Probed::NoAnswer
 }
 
 /// Find a board: the first port whose name fits a board's device names
@@ -95,7 +129,7 @@ pub fn find_board() -> Option<(BoardDescription, String)> {
     let ports = transport::list_ports().ok()?;
     for (port, _) in ports {
         for d in hardware::builtins() {
-            if d.matches_device(&port) && probe_with(&port, &d) {
+            if d.matches_device(&port) && probe_with(&port, &d) == Ok(true) {
                 return Some((d, port));
             }
         }
@@ -390,10 +424,32 @@ mod tests {
             parse_spec("/dev/ttyACM0"),
             Ok(BoardSpec::Probe("/dev/ttyACM0".into()))
         );
-        assert!(parse_spec("occupancy:").is_err());
-        assert!(parse_spec("").is_err());
-        // A Windows port name is a port, not a protocol.
+        assert_eq!(
+            parse_spec("occupancy:"),
+            Err(SpecError::MissingPort(Protocol::Occupancy))
+        );
+        assert_eq!(parse_spec(""), Err(SpecError::Empty));
+        assert_eq!(
+            parse_spec("foo:/dev/ttyUSB0"),
+            Err(SpecError::UnknownProtocol("foo".into()))
+        );
+        assert_eq!(
+            parse_spec("DGT:/dev/ttyUSB0"),
+            Ok(BoardSpec::Port {
+                protocol: Protocol::Dgt,
+                path: "/dev/ttyUSB0".into()
+            })
+        );
+        // A Windows port name is a port, not a protocol; so is a drive.
         assert_eq!(parse_spec("COM3"), Ok(BoardSpec::Probe("COM3".into())));
+        assert_eq!(
+            parse_spec(r"C:\ports\board"),
+            Ok(BoardSpec::Probe(r"C:\ports\board".into()))
+        );
+        assert_eq!(
+            parse_spec("/dev/serial/by-id/usb-x:y"),
+            Ok(BoardSpec::Probe("/dev/serial/by-id/usb-x:y".into()))
+        );
     }
 
     #[test]
@@ -421,6 +477,14 @@ mod tests {
         for p in Protocol::ALL {
             assert!(!answers(p, &bytes), "{p:?}");
         }
+    }
+
+    #[test]
+    fn probing_a_missing_port_says_it_cannot_be_opened() {
+        assert_eq!(
+            probe("/dev/hector-no-such-port"),
+            Probed::CannotOpen(PortError::NoSuchDevice)
+        );
     }
 
     #[test]

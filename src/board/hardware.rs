@@ -176,6 +176,7 @@ impl BoardDescription {
             settle: self.settle(),
             orientation,
             detect_rotation,
+            ..TrackerConfig::default()
         }
     }
 

@@ -27,6 +27,7 @@ use std::time::{Duration, Instant};
 
 use shakmaty::{Bitboard, Board, CastlingSide, Chess, Move, Position, Role, Square, attacks};
 
+use super::awaited::{Instruction, capture_seen, castling_half, on_the_way};
 use super::event::BoardEvent;
 use super::mismatch::{MismatchChange, MismatchWatch, diff};
 use super::sensed::{Orientation, SensedBoard};
@@ -34,6 +35,12 @@ use super::{Sensed, SquareDiff};
 
 /// The settle time when a hardware file does not give one.
 pub const DEFAULT_SETTLE: Duration = Duration::from_millis(300);
+/// How long a rook set beside its king (or a king stepped towards its
+/// castling square) waits for the other half of a castling before it is
+/// announced as a move of its own.
+pub const DEFAULT_CASTLE_WAIT: Duration = Duration::from_millis(2500);
+/// How long an awaited move may stay unmade before a reminder.
+pub const DEFAULT_GRACE: Duration = Duration::from_secs(15);
 
 /// How a [`Tracker`] treats its board.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,6 +53,13 @@ pub struct TrackerConfig {
     /// Whether to detect a board turned round (from the start position, or
     /// on an occupancy board from the first move).
     pub detect_rotation: bool,
+    /// How long half a castling (the rook beside the king, the king one
+    /// step towards its square) waits for the other half.
+    pub castle_wait: Duration,
+    /// How long an awaited move (made by other means, to be made on the
+    /// board) may stand unmade, with nothing happening on the board, before
+    /// the mismatch is said as a reminder.
+    pub grace: Duration,
 }
 
 impl Default for TrackerConfig {
@@ -54,6 +68,8 @@ impl Default for TrackerConfig {
             settle: DEFAULT_SETTLE,
             orientation: Orientation::Normal,
             detect_rotation: true,
+            castle_wait: DEFAULT_CASTLE_WAIT,
+            grace: DEFAULT_GRACE,
         }
     }
 }
@@ -64,6 +80,10 @@ pub enum Inferred {
     /// A legal move was completed on the board.  The tracker's position
     /// has moved on; the app plays it in the game.
     Move(Move),
+    /// A move the game made by other means ([`Tracker::await_move`], e.g.
+    /// the opponent's move typed in) is to be made on the board: what to
+    /// do.  Said once; no mismatch follows while the board is on its way.
+    Instruction(Instruction),
     /// The move the game made by other means ([`Tracker::set_position`],
     /// e.g. the opponent's move typed in) is now done on the board.
     Executed(Move),
@@ -109,6 +129,8 @@ enum Class {
     NewGame,
     /// Shows a legal move half done.
     InProgress,
+    /// Shows a state on the way to the awaited move.
+    Awaiting,
     /// Anything else.
     Other,
 }
@@ -131,18 +153,43 @@ struct View {
     last_placed: Option<Square>,
 }
 
+/// Which way round the board stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Facing {
+    /// Assumed until a board shows which way (the first decisive board
+    /// may turn it round).
+    Assumed(Orientation),
+    /// Known: set in the hardware file, or seen.
+    Known(Orientation),
+}
+
+impl Facing {
+    fn orientation(self) -> Orientation {
+        match self {
+            Facing::Assumed(o) | Facing::Known(o) => o,
+        }
+    }
+}
+
+/// A move made by other means that the board does not show yet.
+#[derive(Debug, Clone)]
+struct Awaited {
+    instruction: Instruction,
+    /// The game board before the move.
+    before: Board,
+    /// When the reminder is due; None once it was given.
+    remind_at: Option<Instant>,
+}
+
 /// Turns board events into moves and reports.  See the module docs.
 #[derive(Debug, Clone)]
 pub struct Tracker {
     config: TrackerConfig,
-    orientation: Orientation,
-    orientation_known: bool,
+    facing: Facing,
     position: Chess,
     previous: Option<Chess>,
-    /// The board as it numbers its squares.
-    raw: SensedBoard,
-    /// Whether a whole board has been seen yet.
-    have_board: bool,
+    /// The board as it numbers its squares; None until a whole board came.
+    raw: Option<SensedBoard>,
     /// Squares (board numbering) emptied since the position last changed.
     lifted: Bitboard,
     /// The square (board numbering) most recently filled.
@@ -151,7 +198,7 @@ pub struct Tracker {
     touched: Bitboard,
     class: Class,
     settle_at: Option<Instant>,
-    awaiting: Option<Move>,
+    awaiting: Option<Awaited>,
     watch: MismatchWatch,
     last_illegal: Option<(Square, Square)>,
     /// Whether the board has agreed with the game since the game last
@@ -184,6 +231,9 @@ fn is_done(m: Move, moves: &[Move]) -> bool {
     if m.is_capture() || m.is_castle() || m.is_promotion() {
         return true;
     }
+    if castling_half(m, moves) {
+        return false;
+    }
     let Some(from) = m.from() else {
         return true;
     };
@@ -203,14 +253,17 @@ fn rotate_bitboard(bb: Bitboard) -> Bitboard {
 impl Tracker {
     /// A tracker for a game at `position`, with no board seen yet.
     pub fn new(position: Chess, config: TrackerConfig) -> Tracker {
+        let facing = if config.detect_rotation {
+            Facing::Assumed(config.orientation)
+        } else {
+            Facing::Known(config.orientation)
+        };
         Tracker {
             config,
-            orientation: config.orientation,
-            orientation_known: !config.detect_rotation,
+            facing,
             position,
             previous: None,
-            raw: SensedBoard::empty(),
-            have_board: false,
+            raw: None,
             lifted: Bitboard::EMPTY,
             last_placed: None,
             touched: Bitboard::EMPTY,
@@ -230,7 +283,7 @@ impl Tracker {
 
     /// How board squares are translated to game squares.
     pub fn orientation(&self) -> Orientation {
-        self.orientation
+        self.facing.orientation()
     }
 
     /// Game squares translated to the board's own numbering (to light
@@ -238,14 +291,14 @@ impl Tracker {
     pub fn board_squares(&self, squares: Bitboard) -> Bitboard {
         squares
             .into_iter()
-            .map(|sq| self.orientation.apply(sq))
+            .map(|sq| self.orientation().apply(sq))
             .collect()
     }
 
     /// The last board seen, in game squares (None before the first whole
     /// board arrived).
     pub fn sensed(&self) -> Option<SensedBoard> {
-        self.have_board.then(|| self.raw.oriented(self.orientation))
+        self.raw.map(|raw| raw.oriented(self.orientation()))
     }
 
     /// How the board differs from the game right now, most useful first
@@ -264,7 +317,18 @@ impl Tracker {
 
     /// The move made by other means that the board does not show yet.
     pub fn awaiting_execution(&self) -> Option<Move> {
-        self.awaiting
+        self.awaiting.as_ref().map(|a| a.instruction.mv)
+    }
+
+    /// What to do on the board for the awaited move.
+    pub fn instruction(&self) -> Option<Instruction> {
+        self.awaiting.as_ref().map(|a| a.instruction)
+    }
+
+    /// Whether the board shows a state on the way to the awaited move (not
+    /// a mismatch to report).
+    pub fn on_the_way(&self) -> bool {
+        self.class == Class::Awaiting
     }
 
     /// The promotion waiting for [`Tracker::promote`].
@@ -277,23 +341,42 @@ impl Tracker {
 
     /// When [`Tracker::tick`] has something to do.
     pub fn next_deadline(&self) -> Option<Instant> {
-        self.settle_at
+        let remind = self.remind_at();
+        match (self.settle_at, remind) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
-    /// The settle deadline passed (or not yet: then nothing happens).
+    /// When the reminder of the awaited move is due (only while the board
+    /// is on its way to it, or untouched).
+    fn remind_at(&self) -> Option<Instant> {
+        if self.class != Class::Awaiting {
+            return None;
+        }
+        self.awaiting.as_ref().and_then(|a| a.remind_at)
+    }
+
+    /// A deadline passed (or not yet: then nothing happens).
     pub fn tick(&mut self, now: Instant) -> Vec<Inferred> {
         let mut out = Vec::new();
-        let Some(at) = self.settle_at else {
-            return out;
-        };
-        if now < at {
-            return out;
+        if let Some(at) = self.settle_at
+            && now >= at
+        {
+            self.settle_at = None;
+            match self.class {
+                Class::Candidate { mv, .. } => self.apply(mv, &mut out),
+                Class::TakeBack | Class::NewGame | Class::Other => self.report_mismatch(&mut out),
+                _ => {}
+            }
         }
-        self.settle_at = None;
-        match self.class {
-            Class::Candidate { mv, .. } => self.apply(mv, &mut out),
-            Class::TakeBack | Class::NewGame | Class::Other => self.report_mismatch(&mut out),
-            _ => {}
+        if let Some(at) = self.remind_at()
+            && now >= at
+        {
+            if let Some(a) = &mut self.awaiting {
+                a.remind_at = None;
+            }
+            self.report_mismatch(&mut out);
         }
         out
     }
@@ -301,40 +384,37 @@ impl Tracker {
     /// A board event arrived at `now`.
     pub fn feed(&mut self, event: &BoardEvent, now: Instant) -> Vec<Inferred> {
         let mut out = self.tick(now);
-        let mut raw = self.raw;
-        let first = match event {
-            BoardEvent::Snapshot(board) => {
-                raw = *board;
-                !self.have_board
-            }
-            BoardEvent::SquareChanged { square, sensed } => {
+        let (old, raw) = match (event, self.raw) {
+            (BoardEvent::Snapshot(board), old) => (old, *board),
+            (BoardEvent::SquareChanged { square, sensed }, Some(old)) => {
+                let mut raw = old;
                 raw.set(*square, *sensed);
-                false
+                (Some(old), raw)
             }
+            // Nothing is judged before a whole board arrived.
             _ => return out,
         };
-        if raw == self.raw && !first {
+        if old == Some(raw) {
             return out;
         }
-        let old = self.raw;
-        self.raw = raw;
-        if first {
-            self.have_board = true;
-        }
-        if !self.have_board {
-            return out;
-        }
+        self.raw = Some(raw);
         self.detect_orientation(&mut out);
-        if !first {
-            self.note_transitions(&old, &mut out);
+        if let Some(old) = old {
+            self.note_transitions(&old, &raw, &mut out);
+        }
+        if let Some(a) = &mut self.awaiting
+            && a.remind_at.is_some()
+        {
+            // Something happens on the board: no reminder yet.
+            a.remind_at = Some(now + self.config.grace);
         }
         self.reclassify(now, true, &mut out);
         out
     }
 
-    /// The game moved on by other means (the opponent's move typed in).
-    /// The player must now make the board agree; the tracker reports the
-    /// mismatch at once and [`Inferred::Executed`] when it is done.
+    /// The game moved on by other means.  If one legal move leads there,
+    /// it is awaited on the board ([`Tracker::await_move`]); otherwise the
+    /// mismatch is reported at once.
     pub fn set_position(&mut self, position: &Chess, now: Instant) -> Vec<Inferred> {
         if *position == self.position {
             return Vec::new();
@@ -344,12 +424,60 @@ impl Tracker {
             p.play_unchecked(*m);
             p == *position
         });
-        let old = std::mem::replace(&mut self.position, position.clone());
-        // The old position is "the one before the last move" only if one
-        // move leads from it to the new one.
-        self.previous = connecting.map(|_| old);
-        self.awaiting = connecting;
+        if let Some(m) = connecting {
+            return self.await_move(m, now);
+        }
+        self.position = position.clone();
+        self.previous = None;
+        self.awaiting = None;
         self.after_game_change(now)
+    }
+
+    /// Await `mv` (legal in the tracker's position) on the blind player's
+    /// board: the game has made it by other means (typed on the keyboard,
+    /// the engine, the companion page) and the player must now make it on
+    /// the board.  Says [`Inferred::Instruction`] (or at once
+    /// [`Inferred::Executed`] if the board already shows it), stays quiet
+    /// while the board is on its way to it, reports a mismatch for a state
+    /// that does not lead there (after the settle time) or as a reminder
+    /// after the grace period, and [`Inferred::Executed`] when it is done.
+    /// A move that is not legal here changes nothing.
+    pub fn await_move(&mut self, mv: Move, now: Instant) -> Vec<Inferred> {
+        if !self.position.is_legal(mv) {
+            return Vec::new();
+        }
+        let Some(instruction) = Instruction::new(&self.position, mv) else {
+            return Vec::new();
+        };
+        let old = self.position.clone();
+        self.position.play_unchecked(mv);
+        self.awaiting = Some(Awaited {
+            instruction,
+            before: old.board().clone(),
+            remind_at: Some(now + self.config.grace),
+        });
+        self.previous = Some(old);
+        let found = self.after_game_change(now);
+        let mut out = Vec::new();
+        if self.awaiting.is_some() && self.raw.is_some() {
+            out.push(Inferred::Instruction(instruction));
+        }
+        out.extend(found);
+        out
+    }
+
+    /// What to say about the board when it is (back) in view without
+    /// having changed: the awaited move's instruction while it is on its
+    /// way, otherwise the mismatch already found (reported while the board
+    /// was away, and so not heard).
+    pub fn pending_report(&self) -> Option<Inferred> {
+        if let Some(a) = &self.awaiting
+            && self.class == Class::Awaiting
+        {
+            return Some(Inferred::Instruction(a.instruction));
+        }
+        let diffs = self.mismatch();
+        (!diffs.is_empty() && self.watch.reported() == diffs).then_some(Inferred::Mismatch(diffs))
     }
 
     /// The game was replaced (new game, take-back accepted, game loaded):
@@ -390,7 +518,7 @@ impl Tracker {
         self.class = Class::Synced;
         self.settle_at = None;
         let mut out = Vec::new();
-        if !self.have_board {
+        if self.raw.is_none() {
             self.watch.clear();
             return out;
         }
@@ -416,7 +544,7 @@ impl Tracker {
     fn view(&self, orientation: Orientation) -> View {
         let rotated = orientation == Orientation::Rotated;
         View {
-            sensed: self.raw.oriented(orientation),
+            sensed: self.raw.unwrap_or_default().oriented(orientation),
             lifted: if rotated {
                 rotate_bitboard(self.lifted)
             } else {
@@ -433,45 +561,47 @@ impl Tracker {
         if !self.config.detect_rotation {
             return;
         }
-        let current = self.view(self.orientation);
-        let flipped = self.view(self.orientation.flipped());
+        let orientation = self.orientation();
+        let current = self.view(orientation);
+        let flipped = self.view(orientation.flipped());
         let start = Board::new();
         let turned_start = !current.sensed.is_occupancy_only()
             && !current.sensed.matches(&start)
             && flipped.sensed.matches(&start);
         let flip = if turned_start {
             true
-        } else if self.orientation_known {
+        } else if let Facing::Known(_) = self.facing {
             false
         } else {
             let here = self.classify(&current).decisive();
             let there = self.classify(&flipped).decisive();
             if here && !there {
-                self.orientation_known = true;
+                self.facing = Facing::Known(orientation);
             }
             there && !here
         };
         if flip {
-            self.orientation = self.orientation.flipped();
-            self.orientation_known = true;
+            let turned = orientation.flipped();
+            self.facing = Facing::Known(turned);
             self.touched = Bitboard::EMPTY;
-            out.push(Inferred::Rotated(self.orientation));
+            out.push(Inferred::Rotated(turned));
         }
     }
 
     /// Record lifts and placements between `old` and the current board, and
     /// report touched pieces.
-    fn note_transitions(&mut self, old: &SensedBoard, out: &mut Vec<Inferred>) {
+    fn note_transitions(&mut self, old: &SensedBoard, new: &SensedBoard, out: &mut Vec<Inferred>) {
         let board = self.position.board();
         let turn = self.position.turn();
+        let orientation = self.orientation();
         for sq in Square::ALL {
-            let (was, is) = (old.get(sq), self.raw.get(sq));
+            let (was, is) = (old.get(sq), new.get(sq));
             if was == is {
                 continue;
             }
             if !is.is_occupied() {
                 self.lifted.add(sq);
-                let game_sq = self.orientation.apply(sq);
+                let game_sq = orientation.apply(sq);
                 if board.color_at(game_sq) == Some(turn) && !self.touched.contains(game_sq) {
                     self.touched.add(game_sq);
                     out.push(Inferred::Touched(game_sq));
@@ -485,6 +615,18 @@ impl Tracker {
     fn classify(&self, view: &View) -> Class {
         let board = self.position.board();
         let sensed = &view.sensed;
+        if let Some(a) = &self.awaiting {
+            if sensed.matches(board) {
+                return if capture_seen(&a.instruction, sensed, view.lifted) {
+                    Class::Synced
+                } else {
+                    Class::Awaiting
+                };
+            }
+            if on_the_way(&a.instruction, &a.before, board, sensed) {
+                return Class::Awaiting;
+            }
+        }
         if sensed.matches(board) {
             return Class::Synced;
         }
@@ -566,7 +708,7 @@ impl Tracker {
     /// the game changed under an unchanged board: a take-back or new game
     /// is then not something the player did.
     fn reclassify(&mut self, now: Instant, board_changed: bool, out: &mut Vec<Inferred>) {
-        let view = self.view(self.orientation);
+        let view = self.view(self.orientation());
         let class = self.classify(&view);
         let before = self.class;
         self.class = class;
@@ -576,15 +718,25 @@ impl Tracker {
             Class::Synced => {
                 self.confirmed = true;
                 self.last_illegal = None;
-                if let Some(m) = self.awaiting.take() {
+                if let Some(a) = self.awaiting.take() {
                     self.watch.clear();
-                    out.push(Inferred::Executed(m));
+                    out.push(Inferred::Executed(a.instruction.mv));
                 } else if let Some(MismatchChange::Resolved) = self.watch.update(Vec::new()) {
                     out.push(Inferred::Matches);
                 }
             }
             Class::Candidate { mv, done: true } => self.apply(mv, out),
-            Class::Candidate { done: false, .. } | Class::Other => self.settle_at = Some(settle),
+            Class::Candidate { mv, done: false } => {
+                let moves: Vec<Move> = self.position.legal_moves().into_iter().collect();
+                // Half a castling: the other half may follow.
+                let wait = if castling_half(mv, &moves) {
+                    self.config.castle_wait.max(self.config.settle)
+                } else {
+                    self.config.settle
+                };
+                self.settle_at = Some(now + wait);
+            }
+            Class::Other => self.settle_at = Some(settle),
             Class::Promotion { from, to } => {
                 if before != class {
                     out.push(Inferred::NeedPromotionPiece { from, to });
@@ -600,13 +752,13 @@ impl Tracker {
                 }
                 self.settle_at = Some(settle);
             }
-            Class::InProgress => {}
+            Class::InProgress | Class::Awaiting => {}
         }
     }
 
     fn apply(&mut self, mv: Move, out: &mut Vec<Inferred>) {
-        if let Some(m) = self.awaiting.take() {
-            out.push(Inferred::Executed(m));
+        if let Some(a) = self.awaiting.take() {
+            out.push(Inferred::Executed(a.instruction.mv));
         }
         let old = self.position.clone();
         self.position.play_unchecked(mv);
@@ -620,7 +772,7 @@ impl Tracker {
     }
 
     fn report_mismatch(&mut self, out: &mut Vec<Inferred>) {
-        let view = self.view(self.orientation);
+        let view = self.view(self.orientation());
         let diffs = diff(self.position.board(), &view.sensed);
         match self.watch.update(diffs) {
             Some(MismatchChange::Changed(list)) => {
@@ -975,7 +1127,8 @@ mod tests {
         );
         let m = rig.hand("a1a8", true);
         assert_eq!(rig.take_untouched(), vec![Inferred::Move(m)]);
-        // Stopped by its own king.
+        // Stopped by its own king (no castling right: not half a castling).
+        let pos = fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
         let mut rig = Rig::new(SimBoard::new(Protocol::Dgt, pos.board().clone()), pos);
         let m = rig.hand("a1d1", true);
         assert_eq!(rig.take_untouched(), vec![Inferred::Move(m)]);
@@ -1123,22 +1276,12 @@ mod tests {
         let reply = uci(&game, "e7e5");
         game.play_unchecked(reply);
         let got = rig.tracker.set_position(&game, rig.now);
-        assert_eq!(
-            got,
-            vec![Inferred::Mismatch(vec![
-                SquareDiff {
-                    square: Square::E5,
-                    expected: Some(Color::Black.pawn()),
-                    found: Sensed::Empty
-                },
-                SquareDiff {
-                    square: Square::E7,
-                    expected: None,
-                    found: Sensed::Piece(Color::Black.pawn())
-                },
-            ])]
-        );
+        let instruction = Instruction::new(rig.tracker.previous.as_ref().unwrap(), reply);
+        assert_eq!(got, vec![Inferred::Instruction(instruction.unwrap())]);
         assert_eq!(rig.tracker.awaiting_execution(), Some(reply));
+        // Not a mismatch, however long the settle time.
+        rig.wait(DEFAULT_SETTLE * 3);
+        assert_eq!(rig.take(), vec![]);
         // Setting the same position again changes nothing.
         assert_eq!(rig.tracker.set_position(&game, rig.now), vec![]);
         // Executing it: no touch (it is not the player's piece), no take-back.
@@ -1202,6 +1345,250 @@ mod tests {
         rig.lift(Square::H6);
         rig.place(Square::F6, Color::Black.knight());
         assert_eq!(rig.take(), vec![Inferred::Executed(reply)]);
+    }
+
+    /// The rig at `fen` with `text` (legal there) awaited on the board.
+    fn awaiting(protocol: Protocol, fen_text: &str, text: &str) -> (Rig, Move) {
+        let pos = fen(fen_text);
+        let mut rig = Rig::new(SimBoard::new(protocol, pos.board().clone()), pos.clone());
+        assert_eq!(rig.take(), vec![]);
+        let m = uci(&pos, text);
+        let got = rig.tracker.await_move(m, rig.now);
+        assert_eq!(
+            got,
+            vec![Inferred::Instruction(Instruction::new(&pos, m).unwrap())]
+        );
+        (rig, m)
+    }
+
+    /// Do `steps` with a pause longer than the settle time after each:
+    /// nothing may be said until the last.
+    fn quietly(rig: &mut Rig, steps: &[Action]) -> Vec<Inferred> {
+        for (i, a) in steps.iter().enumerate() {
+            rig.act(*a);
+            if i + 1 < steps.len() {
+                rig.wait(DEFAULT_SETTLE * 3);
+                let got = rig.take();
+                assert_eq!(got, vec![], "after {a:?}");
+            }
+        }
+        rig.take()
+    }
+
+    const CAPTURE: &str = "4k3/8/8/5b2/8/3B4/8/4K3 b - - 0 1";
+
+    #[test]
+    fn an_awaited_capture_is_quiet_in_either_order() {
+        let bishop = Color::Black.bishop();
+        for protocol in Protocol::ALL {
+            // The captured piece removed first.
+            let (mut rig, m) = awaiting(protocol, CAPTURE, "f5d3");
+            let got = quietly(
+                &mut rig,
+                &[
+                    Action::Lift(Square::D3),
+                    Action::Lift(Square::F5),
+                    Action::Place(Square::D3, bishop),
+                ],
+            );
+            assert_eq!(got, vec![Inferred::Executed(m)], "{protocol:?}");
+            // The capturing piece lifted first, the captured one last.
+            let (mut rig, m) = awaiting(protocol, CAPTURE, "f5d3");
+            let got = quietly(
+                &mut rig,
+                &[
+                    Action::Lift(Square::F5),
+                    Action::Place(Square::E4, bishop),
+                    Action::Lift(Square::E4),
+                    Action::Lift(Square::D3),
+                    Action::Place(Square::D3, bishop),
+                ],
+            );
+            assert_eq!(got, vec![Inferred::Executed(m)], "{protocol:?}");
+            assert_eq!(rig.tracker.awaiting_execution(), None);
+        }
+    }
+
+    #[test]
+    fn an_occupancy_capture_is_done_only_once_the_captured_piece_is_off() {
+        let (mut rig, m) = awaiting(Protocol::Occupancy, CAPTURE, "f5d3");
+        // The capturing bishop in the hand: the occupancy already looks
+        // like the position after the capture.
+        rig.lift(Square::F5);
+        rig.wait(DEFAULT_SETTLE * 3);
+        assert_eq!(rig.take(), vec![]);
+        assert!(rig.tracker.on_the_way());
+        rig.lift(Square::D3);
+        rig.place(Square::D3, Color::Black.bishop());
+        assert_eq!(rig.take(), vec![Inferred::Executed(m)]);
+    }
+
+    #[test]
+    fn an_awaited_move_to_a_wrong_square_is_a_mismatch_then_done() {
+        for protocol in Protocol::ALL {
+            let (mut rig, m) = awaiting(
+                protocol,
+                "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+                "b8c6",
+            );
+            rig.lift(Square::B8);
+            rig.place(Square::A6, Color::Black.knight());
+            // Set down for less than the settle time: nothing yet.
+            assert_eq!(rig.take(), vec![]);
+            rig.settle();
+            let got = rig.take();
+            assert!(
+                matches!(got.as_slice(), [Inferred::Mismatch(d)] if d.len() == 2),
+                "{protocol:?}: {got:?}"
+            );
+            rig.lift(Square::A6);
+            rig.wait(DEFAULT_SETTLE * 3);
+            assert_eq!(rig.take(), vec![]);
+            rig.place(Square::C6, Color::Black.knight());
+            assert_eq!(rig.take(), vec![Inferred::Executed(m)], "{protocol:?}");
+        }
+    }
+
+    #[test]
+    fn an_awaited_castling_in_any_order() {
+        let pos = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R b KQkq - 0 1";
+        let king = Color::Black.king();
+        let rook = Color::Black.rook();
+        let orders: [&[Action]; 3] = [
+            &[
+                Action::Lift(Square::E8),
+                Action::Place(Square::G8, king),
+                Action::Lift(Square::H8),
+                Action::Place(Square::F8, rook),
+            ],
+            &[
+                Action::Lift(Square::H8),
+                Action::Place(Square::F8, rook),
+                Action::Lift(Square::E8),
+                Action::Place(Square::G8, king),
+            ],
+            &[
+                Action::Lift(Square::E8),
+                Action::Lift(Square::H8),
+                Action::Place(Square::F8, rook),
+                Action::Place(Square::G8, king),
+            ],
+        ];
+        for protocol in Protocol::ALL {
+            for steps in orders {
+                let (mut rig, m) = awaiting(protocol, pos, "e8h8");
+                let got = quietly(&mut rig, steps);
+                assert_eq!(got, vec![Inferred::Executed(m)], "{protocol:?} {steps:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn an_awaited_move_left_undone_is_reminded_once() {
+        let (mut rig, m) = awaiting(
+            Protocol::Dgt,
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+            "b8c6",
+        );
+        assert_eq!(rig.tracker.next_deadline(), Some(rig.now + DEFAULT_GRACE));
+        rig.wait(DEFAULT_GRACE - Duration::from_secs(1));
+        assert_eq!(rig.take(), vec![]);
+        // Lifting the knight puts the reminder off.
+        rig.lift(Square::B8);
+        rig.wait(DEFAULT_GRACE - Duration::from_secs(1));
+        assert_eq!(rig.take(), vec![]);
+        rig.wait(Duration::from_secs(1));
+        let got = rig.take();
+        assert!(
+            matches!(got.as_slice(), [Inferred::Mismatch(d)] if d[0].square == Square::C6),
+            "{got:?}"
+        );
+        // Once.
+        assert_eq!(rig.tracker.next_deadline(), None);
+        rig.wait(DEFAULT_GRACE * 2);
+        assert_eq!(rig.take(), vec![]);
+        rig.place(Square::C6, Color::Black.knight());
+        assert_eq!(rig.take(), vec![Inferred::Executed(m)]);
+    }
+
+    #[test]
+    fn a_move_that_is_not_legal_is_not_awaited() {
+        let mut rig = Rig::start(Protocol::Dgt);
+        let bad = uci(&fen(CAPTURE), "f5d3");
+        assert_eq!(rig.tracker.await_move(bad, rig.now), vec![]);
+        assert_eq!(rig.tracker.awaiting_execution(), None);
+        assert_eq!(rig.tracker.position(), &Chess::new());
+    }
+
+    /// The player's own castling, in every order, on every board.
+    #[test]
+    fn castling_in_any_order_on_every_board() {
+        let pos = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1";
+        let king = Color::White.king();
+        let rook = Color::White.rook();
+        for protocol in Protocol::ALL {
+            for (side, k_to, r_from, r_to) in [
+                ("e1h1", Square::G1, Square::H1, Square::F1),
+                ("e1a1", Square::C1, Square::A1, Square::D1),
+            ] {
+                let orders: [Vec<Action>; 3] = [
+                    vec![
+                        Action::Lift(Square::E1),
+                        Action::Place(k_to, king),
+                        Action::Lift(r_from),
+                        Action::Place(r_to, rook),
+                    ],
+                    vec![
+                        Action::Lift(r_from),
+                        Action::Place(r_to, rook),
+                        Action::Lift(Square::E1),
+                        Action::Place(k_to, king),
+                    ],
+                    vec![
+                        Action::Lift(Square::E1),
+                        Action::Lift(r_from),
+                        Action::Place(r_to, rook),
+                        Action::Place(k_to, king),
+                    ],
+                ];
+                for steps in orders {
+                    let p = fen(pos);
+                    let mut rig = Rig::new(SimBoard::new(protocol, p.board().clone()), p.clone());
+                    for (i, a) in steps.iter().enumerate() {
+                        rig.act(*a);
+                        if i + 1 < steps.len() {
+                            // A second between the halves, as a hand does.
+                            rig.wait(Duration::from_secs(1));
+                            let got = rig.take_untouched();
+                            assert_eq!(got, vec![], "{protocol:?} {side} after {a:?}");
+                        }
+                    }
+                    assert_eq!(
+                        rig.take_untouched(),
+                        vec![Inferred::Move(uci(&p, side))],
+                        "{protocol:?} {side} {steps:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_rook_beside_its_king_left_there_is_a_rook_move() {
+        let pos = fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1");
+        let mut rig = Rig::new(
+            SimBoard::new(Protocol::Dgt, pos.board().clone()),
+            pos.clone(),
+        );
+        rig.lift(Square::H1);
+        rig.place(Square::F1, Color::White.rook());
+        rig.take();
+        assert_eq!(
+            rig.tracker.next_deadline(),
+            Some(rig.now + DEFAULT_CASTLE_WAIT)
+        );
+        rig.settle();
+        assert_eq!(rig.take(), vec![Inferred::Move(uci(&pos, "h1f1"))]);
     }
 
     #[test]

@@ -10,6 +10,11 @@
 //!   translated.
 //! - [`infer`] — the [`Tracker`], pure, `now` passed in: events in,
 //!   [`Inferred`] moves, touches, take-backs, mismatches out.
+//! - [`awaited`] — a move made by other means (keyboard, engine, companion
+//!   page) that the player must make on the board: the [`Instruction`] and
+//!   which board states lead to it.
+//! - [`session`] — the [`BoardSession`]: the link's [`LinkState`] (what is
+//!   known about the port), the decoder and the tracker glued together.
 //! - [`mismatch`] — the ordered [`SquareDiff`] list and when it changed.
 //! - [`hardware`] — the `hardware/*.toml` board descriptions.
 //! - [`sim`] — a simulated board producing each protocol's exact bytes.
@@ -35,6 +40,7 @@ pub struct SquareDiff {
     pub found: Sensed,
 }
 
+pub mod awaited;
 pub mod cli;
 pub mod dgt;
 pub mod event;
@@ -49,8 +55,9 @@ pub mod session;
 pub mod sim;
 pub mod transport;
 
+pub use awaited::Instruction;
 pub use event::Decoder;
 pub use infer::{Inferred, Tracker, TrackerConfig};
 pub use protocol::Protocol;
-pub use session::{BoardSession, SessionNote};
-pub use transport::LinkEvent;
+pub use session::{BoardSession, LinkState, SessionNote};
+pub use transport::{LinkEvent, PortError};

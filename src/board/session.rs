@@ -3,22 +3,31 @@
 //! events and `now` in, notes for the app out (what to say is the app's
 //! business, what to send is returned as bytes).
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use shakmaty::{Chess, Role};
+use shakmaty::{Chess, Move, Role};
 
+use super::awaited::Instruction;
 use super::event::{BoardEvent, Decoder};
 use super::infer::{Inferred, Tracker, TrackerConfig};
 use super::protocol::{AnyDecoder, Command, Protocol};
-use super::transport::LinkEvent;
+use super::transport::{LinkEvent, PortError};
 use crate::words::vocab::MoveWords;
+
+/// How long an open port may stay silent before hector says that no
+/// board answers, and how often it asks again meanwhile.
+pub const ANSWER_WITHIN: Duration = Duration::from_secs(3);
 
 /// What the session tells the app.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SessionNote {
-    /// The port is open: `again` after a loss.
+    /// The board answered with a position: `again` after a loss.
     Connected { again: bool },
-    /// The port went away (said once per loss).
+    /// The port could not be opened, and never was (retried every second).
+    CannotOpen(PortError),
+    /// The port is open but no board answers (asked again meanwhile).
+    Silent,
+    /// The board that had answered went away (said once per loss).
     Disconnected,
     /// Bytes to send to the board.
     Send(Vec<u8>),
@@ -26,18 +35,49 @@ pub enum SessionNote {
     Found(Inferred),
 }
 
+/// What is known about the link to the board.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LinkState {
+    /// Nothing heard from the port yet.
+    Starting,
+    /// The port could not be opened (and never was); retrying.
+    CannotOpen(PortError),
+    /// The port is open; no board has answered with a position since it
+    /// opened.  `since`: when it opened; `ask_at`: when to ask again;
+    /// `said`: whether the silence was said; `again`: a board answered on
+    /// this port before (its answer is then "connected again").
+    Waiting {
+        since: Instant,
+        ask_at: Instant,
+        said: bool,
+        again: bool,
+    },
+    /// The board answers.
+    Live,
+    /// The port went away; retrying.  `again` as for `Waiting`.
+    Lost { again: bool },
+}
+
+impl LinkState {
+    /// Whether a board has answered on this port before.
+    fn answered_before(&self) -> bool {
+        match self {
+            LinkState::Live => true,
+            LinkState::Waiting { again, .. } | LinkState::Lost { again } => *again,
+            LinkState::Starting | LinkState::CannotOpen(_) => false,
+        }
+    }
+}
+
 /// The board connected to this game.
 #[derive(Debug, Clone)]
 pub struct BoardSession {
     protocol: Protocol,
+    port: String,
     decoder: AnyDecoder,
     tracker: Tracker,
-    connected: bool,
-    ever_connected: bool,
-    down_said: bool,
+    link: LinkState,
     announce_touch: bool,
-    /// A full board was asked for after (re)connecting and has not come yet.
-    resync: bool,
     events: Vec<BoardEvent>,
 }
 
@@ -51,15 +91,19 @@ impl BoardSession {
     ) -> BoardSession {
         BoardSession {
             protocol,
+            port: String::new(),
             decoder: protocol.decoder(),
             tracker: Tracker::new(position.clone(), config),
-            connected: false,
-            ever_connected: false,
-            down_said: false,
+            link: LinkState::Starting,
             announce_touch,
-            resync: false,
             events: Vec::new(),
         }
+    }
+
+    /// The same session, naming its port (for what is said about it).
+    pub fn with_port(mut self, port: impl Into<String>) -> BoardSession {
+        self.port = port.into();
+        self
     }
 
     /// The protocol the board speaks.
@@ -67,9 +111,19 @@ impl BoardSession {
         self.protocol
     }
 
-    /// Whether the port is open now.
+    /// The port's path, as given.
+    pub fn port(&self) -> &str {
+        &self.port
+    }
+
+    /// What is known about the link.
+    pub fn link_state(&self) -> &LinkState {
+        &self.link
+    }
+
+    /// Whether a board answers now: only then is what it shows known.
     pub fn connected(&self) -> bool {
-        self.connected
+        self.link == LinkState::Live
     }
 
     /// Whether touched pieces are to be said (D.2.2).
@@ -84,7 +138,21 @@ impl BoardSession {
 
     /// When [`BoardSession::tick`] has something to do.
     pub fn next_deadline(&self) -> Option<Instant> {
-        self.tracker.next_deadline()
+        let ask = match self.link {
+            LinkState::Waiting { ask_at, .. } => Some(ask_at),
+            _ => None,
+        };
+        match (self.tracker.next_deadline(), ask) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// The request for a whole board and then for updates.
+    fn request(&self) -> Vec<u8> {
+        let mut request = self.protocol.encode(Command::SendBoard);
+        request.extend(self.protocol.encode(Command::StartUpdates));
+        request
     }
 
     /// Something happened on the link.
@@ -92,28 +160,33 @@ impl BoardSession {
         let mut out = Vec::new();
         match event {
             LinkEvent::Connected => {
-                self.connected = true;
-                self.down_said = false;
-                self.resync = true;
+                self.link = LinkState::Waiting {
+                    since: now,
+                    ask_at: now + ANSWER_WITHIN,
+                    said: false,
+                    again: self.link.answered_before(),
+                };
                 // A frame cut by the loss is stale.
                 self.decoder = self.protocol.decoder();
-                out.push(SessionNote::Connected {
-                    again: self.ever_connected,
-                });
-                self.ever_connected = true;
-                let mut request = self.protocol.encode(Command::SendBoard);
-                request.extend(self.protocol.encode(Command::StartUpdates));
-                out.push(SessionNote::Send(request));
+                out.push(SessionNote::Send(self.request()));
             }
-            LinkEvent::Disconnected(_) => {
-                self.connected = false;
-                if !self.down_said {
-                    self.down_said = true;
-                    out.push(SessionNote::Disconnected);
+            LinkEvent::Disconnected(why) => {
+                let again = self.link.answered_before();
+                let was = std::mem::replace(&mut self.link, LinkState::Lost { again });
+                match was {
+                    LinkState::Live => out.push(SessionNote::Disconnected),
+                    LinkState::Starting => {
+                        self.link = LinkState::CannotOpen(why.clone());
+                        out.push(SessionNote::CannotOpen(why));
+                    }
+                    // Said already (or never known to be a board): the
+                    // state stays as it was said.
+                    LinkState::CannotOpen(_) => self.link = was,
+                    LinkState::Waiting { .. } | LinkState::Lost { .. } => {}
                 }
             }
             LinkEvent::Bytes(bytes) => {
-                if !self.connected {
+                if !matches!(self.link, LinkState::Live | LinkState::Waiting { .. }) {
                     return out;
                 }
                 self.events.clear();
@@ -121,6 +194,13 @@ impl BoardSession {
                 let events = std::mem::take(&mut self.events);
                 for e in &events {
                     let snapshot = matches!(e, BoardEvent::Snapshot(_));
+                    let arrived = snapshot && self.link != LinkState::Live;
+                    if arrived {
+                        // The board answered with a position.
+                        let again = self.link.answered_before();
+                        self.link = LinkState::Live;
+                        out.push(SessionNote::Connected { again });
+                    }
                     let found = self.tracker.feed(e, now);
                     let said_something = found.iter().any(|f| {
                         matches!(
@@ -129,19 +209,18 @@ impl BoardSession {
                                 | Inferred::Matches
                                 | Inferred::Move(_)
                                 | Inferred::Executed(_)
+                                | Inferred::Instruction(_)
                         )
                     });
                     self.push_found(found, &mut out);
-                    if snapshot && std::mem::take(&mut self.resync) && !said_something {
+                    if arrived
+                        && !said_something
+                        && let Some(report) = self.tracker.pending_report()
+                    {
                         // Back after a loss: what changed meanwhile (a
                         // move typed and not yet made on the board) is
                         // said even if the board itself did not change.
-                        // The tracker counts it as said if it was found
-                        // while the board was away (and not passed on).
-                        let diffs = self.tracker.mismatch();
-                        if !diffs.is_empty() && self.tracker.reported_mismatch() == diffs {
-                            out.push(SessionNote::Found(Inferred::Mismatch(diffs)));
-                        }
+                        out.push(SessionNote::Found(report));
                     }
                 }
                 self.events = events;
@@ -150,10 +229,30 @@ impl BoardSession {
         out
     }
 
-    /// The settle time may have passed.
+    /// A deadline may have passed: the settle time, the reminder of an
+    /// awaited move, or a board that does not answer.
     pub fn tick(&mut self, now: Instant) -> Vec<SessionNote> {
-        let found = self.tracker.tick(now);
         let mut out = Vec::new();
+        if let LinkState::Waiting {
+            since,
+            ask_at,
+            said,
+            again,
+        } = self.link
+            && now >= ask_at
+        {
+            if !said {
+                out.push(SessionNote::Silent);
+            }
+            self.link = LinkState::Waiting {
+                since,
+                ask_at: now + ANSWER_WITHIN,
+                said: true,
+                again,
+            };
+            out.push(SessionNote::Send(self.request()));
+        }
+        let found = self.tracker.tick(now);
         self.push_found(found, &mut out);
         out
     }
@@ -164,6 +263,21 @@ impl BoardSession {
         let mut out = Vec::new();
         self.push_found(found, &mut out);
         out
+    }
+
+    /// Await `mv` on the blind player's board: the game made it by other
+    /// means (the keyboard, the engine, the companion page) and the player
+    /// must now make it on the board.  See [`Tracker::await_move`].
+    pub fn await_move(&mut self, mv: Move, now: Instant) -> Vec<SessionNote> {
+        let found = self.tracker.await_move(mv, now);
+        let mut out = Vec::new();
+        self.push_found(found, &mut out);
+        out
+    }
+
+    /// What to do on the board for the move awaited there, if any.
+    pub fn instruction(&self) -> Option<Instruction> {
+        self.tracker.instruction()
     }
 
     /// The game was replaced (new game, take-back): `previous` is the
@@ -194,18 +308,20 @@ impl BoardSession {
     }
 
     /// Pass on what the tracker found, leaving out what is no news: board
-    /// reports while the board is away (its state is unknown), touches
+    /// reports while no board answers (its state is unknown), touches
     /// unless wanted, and "new game" while a typed move waits to be made
     /// (the board then still shows the position before it).
     fn push_found(&self, found: Vec<Inferred>, out: &mut Vec<SessionNote>) {
+        let live = self.connected();
         for f in found {
             let keep = match &f {
-                Inferred::Touched(_) => self.announce_touch && self.connected,
-                Inferred::NewGame => self.tracker.awaiting_execution().is_none() && self.connected,
+                Inferred::Touched(_) => self.announce_touch && live,
+                Inferred::NewGame => self.tracker.awaiting_execution().is_none() && live,
                 Inferred::Mismatch(_)
                 | Inferred::Matches
                 | Inferred::Illegal { .. }
-                | Inferred::TakeBack => self.connected,
+                | Inferred::Instruction(_)
+                | Inferred::TakeBack => live,
                 _ => true,
             };
             if keep {
@@ -245,21 +361,74 @@ mod tests {
     }
 
     #[test]
-    fn connecting_asks_for_the_board_and_updates() {
+    fn connected_only_once_the_board_answers_with_a_position() {
         let mut s = session(Protocol::Dgt);
         let now = Instant::now();
         let out = s.link(LinkEvent::Connected, now);
+        // The port is open: the board is asked, nothing is said yet.
+        assert_eq!(out, vec![SessionNote::Send(vec![0x42, 0x44])]);
+        assert!(!s.connected());
+        let sim = SimBoard::new(Protocol::Dgt, Board::new());
+        // A version is no position.
+        assert!(s.link(LinkEvent::Bytes(sim.version()), now).is_empty());
+        let out = s.link(LinkEvent::Bytes(sim.dump()), now);
+        assert_eq!(out, vec![SessionNote::Connected { again: false }]);
+        assert!(s.connected());
+        assert_eq!(s.link_state(), &LinkState::Live);
+        let out = s.link(LinkEvent::Disconnected(PortError::Gone), now);
+        assert_eq!(out, vec![SessionNote::Disconnected]);
+        s.link(LinkEvent::Connected, now);
+        let out = s.link(LinkEvent::Bytes(sim.dump()), now);
+        assert_eq!(out[0], SessionNote::Connected { again: true });
+    }
+
+    #[test]
+    fn a_silent_port_is_said_once_and_asked_again() {
+        let mut s = session(Protocol::Millennium);
+        let now = Instant::now();
+        s.link(LinkEvent::Connected, now);
+        assert_eq!(s.next_deadline(), Some(now + ANSWER_WITHIN));
+        assert!(s.tick(now + ANSWER_WITHIN / 2).is_empty());
+        let later = now + ANSWER_WITHIN;
+        let out = s.tick(later);
+        assert_eq!(out[0], SessionNote::Silent);
+        assert!(matches!(out[1], SessionNote::Send(_)));
+        assert!(!s.connected());
+        // Asked again, not said again.
+        let out = s.tick(later + ANSWER_WITHIN);
+        assert!(matches!(out.as_slice(), [SessionNote::Send(_)]), "{out:?}");
+        // Going away and coming back silent: nothing about a board that
+        // never answered.
+        assert!(
+            s.link(LinkEvent::Disconnected(PortError::Gone), later)
+                .is_empty()
+        );
+        assert_eq!(s.link_state(), &LinkState::Lost { again: false });
+        // It answers at last.
+        s.link(LinkEvent::Connected, later);
+        let sim = SimBoard::new(Protocol::Millennium, Board::new());
+        let out = s.link(LinkEvent::Bytes(sim.dump()), later);
+        assert_eq!(out, vec![SessionNote::Connected { again: false }]);
+        assert_eq!(s.next_deadline(), None);
+    }
+
+    #[test]
+    fn a_port_that_cannot_be_opened_is_not_disconnected() {
+        let mut s = session(Protocol::Occupancy);
+        let now = Instant::now();
+        let out = s.link(LinkEvent::Disconnected(PortError::PermissionDenied), now);
         assert_eq!(
             out,
-            vec![
-                SessionNote::Connected { again: false },
-                SessionNote::Send(vec![0x42, 0x44])
-            ]
+            vec![SessionNote::CannotOpen(PortError::PermissionDenied)]
         );
-        assert!(s.connected());
-        s.link(LinkEvent::Disconnected("gone".into()), now);
-        let out = s.link(LinkEvent::Connected, now);
-        assert_eq!(out[0], SessionNote::Connected { again: true });
+        assert!(
+            s.link(LinkEvent::Disconnected(PortError::PermissionDenied), now)
+                .is_empty()
+        );
+        assert_eq!(
+            s.link_state(),
+            &LinkState::CannotOpen(PortError::PermissionDenied)
+        );
     }
 
     #[test]
@@ -267,8 +436,10 @@ mod tests {
         let mut s = session(Protocol::Occupancy);
         let now = Instant::now();
         s.link(LinkEvent::Connected, now);
-        let first = s.link(LinkEvent::Disconnected("x".into()), now);
-        let second = s.link(LinkEvent::Disconnected("x".into()), now);
+        let sim = SimBoard::new(Protocol::Occupancy, Board::new());
+        s.link(LinkEvent::Bytes(sim.dump()), now);
+        let first = s.link(LinkEvent::Disconnected(PortError::Gone), now);
+        let second = s.link(LinkEvent::Disconnected(PortError::NoSuchDevice), now);
         assert_eq!(first, vec![SessionNote::Disconnected]);
         assert!(second.is_empty());
         assert!(!s.connected());
@@ -280,7 +451,10 @@ mod tests {
         let now = Instant::now();
         s.link(LinkEvent::Connected, now);
         let mut sim = SimBoard::new(Protocol::Dgt, Board::new());
-        assert!(s.link(LinkEvent::Bytes(sim.dump()), now).is_empty());
+        assert_eq!(
+            s.link(LinkEvent::Bytes(sim.dump()), now),
+            vec![SessionNote::Connected { again: false }]
+        );
         let pos = Chess::default();
         let m = mv(&pos, "Nf3");
         let mut found = Vec::new();
@@ -291,26 +465,28 @@ mod tests {
     }
 
     #[test]
-    fn a_typed_move_missed_while_away_is_reported_on_return() {
+    fn a_typed_move_missed_while_away_is_asked_for_on_return() {
         let mut s = session(Protocol::Millennium);
         let now = Instant::now();
         let sim = SimBoard::new(Protocol::Millennium, Board::new());
         s.link(LinkEvent::Connected, now);
         s.link(LinkEvent::Bytes(sim.dump()), now);
-        s.link(LinkEvent::Disconnected("pulled".into()), now);
+        s.link(LinkEvent::Disconnected(PortError::Gone), now);
         let mut pos = Chess::default();
-        pos.play_unchecked(mv(&pos, "e4"));
+        let e4 = mv(&pos, "e4");
+        pos.play_unchecked(e4);
         // Nothing said about a board that is away.
         assert!(s.game_moved(&pos, now).is_empty());
         let later = now + std::time::Duration::from_secs(2);
         s.link(LinkEvent::Connected, later);
         let out = s.link(LinkEvent::Bytes(sim.dump()), later);
         assert!(
-            matches!(&out[..], [SessionNote::Found(Inferred::Mismatch(d))] if d.len() == 2),
+            matches!(&out[..], [SessionNote::Connected { again: true }, SessionNote::Found(Inferred::Instruction(i))] if i.mv == e4),
             "{out:?}"
         );
-        // Away again; Black's move typed; the same board comes back.
-        s.link(LinkEvent::Disconnected("pulled".into()), later);
+        // Away again; Black's move typed too; the same board comes back:
+        // two moves behind, which is a mismatch.
+        s.link(LinkEvent::Disconnected(PortError::Gone), later);
         pos.play_unchecked(mv(&pos, "e5"));
         assert!(s.game_moved(&pos, later).is_empty());
         // The settle time passes while the board is away: nothing said.
@@ -319,7 +495,7 @@ mod tests {
         s.link(LinkEvent::Connected, later + second * 2);
         let out = s.link(LinkEvent::Bytes(sim.dump()), later + second * 2);
         assert!(
-            matches!(&out[..], [SessionNote::Found(Inferred::Mismatch(d))] if d.len() == 4),
+            matches!(&out[..], [SessionNote::Connected { .. }, SessionNote::Found(Inferred::Mismatch(d))] if d.len() == 4),
             "{out:?}"
         );
         assert!(
@@ -328,6 +504,29 @@ mod tests {
                 .iter()
                 .any(|d| d.square == Square::E4)
         );
+    }
+
+    #[test]
+    fn an_awaited_move_is_an_instruction_then_done() {
+        let mut s = session(Protocol::Dgt);
+        let now = Instant::now();
+        let mut sim = SimBoard::new(Protocol::Dgt, Board::new());
+        s.link(LinkEvent::Connected, now);
+        s.link(LinkEvent::Bytes(sim.dump()), now);
+        let pos = Chess::default();
+        let m = mv(&pos, "Nc3");
+        let out = s.await_move(m, now);
+        assert!(
+            matches!(&out[..], [SessionNote::Found(Inferred::Instruction(i))] if i.mv == m),
+            "{out:?}"
+        );
+        assert_eq!(s.instruction().map(|i| i.mv), Some(m));
+        let mut found = Vec::new();
+        for bytes in sim.play(&pos, m, false) {
+            found.extend(s.link(LinkEvent::Bytes(bytes), now));
+        }
+        assert_eq!(found, vec![SessionNote::Found(Inferred::Executed(m))]);
+        assert_eq!(s.instruction(), None);
     }
 
     #[test]

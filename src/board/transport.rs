@@ -56,15 +56,71 @@ impl PortSettings {
     }
 }
 
+/// Why a port could not be used: the app words it in the player's
+/// language.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PortError {
+    /// Nothing at that path (no board plugged in, or a wrong name).
+    NoSuchDevice,
+    /// The user may not open it (on Linux: not in the dialout group).
+    PermissionDenied,
+    /// Another program holds it.
+    Busy,
+    /// The path is not a serial port (a file, a directory).
+    NotASerialPort,
+    /// The port stopped working while open (a pulled cable).
+    Gone,
+    /// Something else; the system's own description.
+    Other(String),
+}
+
+impl PortError {
+    /// Classify an error of the serial port library.
+    pub fn from_serial(e: &serialport::Error) -> PortError {
+        match e.kind() {
+            serialport::ErrorKind::Io(ErrorKind::NotFound) => PortError::NoSuchDevice,
+            serialport::ErrorKind::Io(ErrorKind::PermissionDenied) => PortError::PermissionDenied,
+            // The library reports a port locked by another program (EBUSY)
+            // as "no device".
+            serialport::ErrorKind::NoDevice => PortError::Busy,
+            _ => PortError::Other(e.description.clone()),
+        }
+    }
+
+    /// Classify an I/O error on an open port.
+    pub fn from_io(e: &std::io::Error) -> PortError {
+        match e.kind() {
+            ErrorKind::NotFound => PortError::NoSuchDevice,
+            ErrorKind::PermissionDenied => PortError::PermissionDenied,
+            _ => PortError::Gone,
+        }
+    }
+
+    /// What the file system says about `path` before opening it: a
+    /// missing path or one that is no device is known without the library.
+    fn check_path(path: &str) -> Option<PortError> {
+        if cfg!(not(unix)) {
+            return None;
+        }
+        match std::fs::metadata(path) {
+            Err(e) if e.kind() == ErrorKind::NotFound => Some(PortError::NoSuchDevice),
+            Err(e) if e.kind() == ErrorKind::PermissionDenied => Some(PortError::PermissionDenied),
+            Ok(m) if m.is_file() || m.is_dir() => Some(PortError::NotASerialPort),
+            _ => None,
+        }
+    }
+}
+
 /// What happens on the link.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LinkEvent {
-    /// The port is open (first time, or back after a loss).
+    /// The port is open (first time, or back after a loss).  Whether a
+    /// board answers on it is not known yet.
     Connected,
     /// Bytes read from the board, as they came (not whole messages).
     Bytes(Vec<u8>),
     /// The port could not be opened or went away; said once per loss.
-    Disconnected(String),
+    Disconnected(PortError),
 }
 
 /// A running link to one port.  Dropping it stops the thread.
@@ -107,14 +163,25 @@ impl Drop for Link {
     }
 }
 
-fn open(path: &str, s: PortSettings) -> Result<Box<dyn serialport::SerialPort>, String> {
+fn open(path: &str, s: PortSettings) -> Result<Box<dyn serialport::SerialPort>, PortError> {
+    if let Some(e) = PortError::check_path(path) {
+        return Err(e);
+    }
     serialport::new(path, s.baud)
         .data_bits(s.data_bits)
         .parity(s.parity)
         .stop_bits(s.stop_bits)
         .timeout(READ_TIMEOUT)
         .open()
-        .map_err(|e| e.to_string())
+        .map_err(|e| match e.kind() {
+            // Opened, but the terminal settings cannot be set: no tty.
+            serialport::ErrorKind::Unknown
+                if e.description.contains("ioctl") || e.description.contains("typewriter") =>
+            {
+                PortError::NotASerialPort
+            }
+            _ => PortError::from_serial(&e),
+        })
 }
 
 fn sleep_unless_stopped(stop: &AtomicBool, total: Duration) {
@@ -143,7 +210,7 @@ fn run<F>(
             Err(e) => {
                 if !down_reported {
                     down_reported = true;
-                    if !on_event(LinkEvent::Disconnected(format!("{path}: {e}"))) {
+                    if !on_event(LinkEvent::Disconnected(e)) {
                         return;
                     }
                 }
@@ -163,7 +230,7 @@ fn run<F>(
             let mut write_error = None;
             while let Ok(bytes) = out.try_recv() {
                 if let Err(e) = port.write_all(&bytes).and_then(|()| port.flush()) {
-                    write_error = Some(e.to_string());
+                    write_error = Some(PortError::from_io(&e));
                     break;
                 }
             }
@@ -179,11 +246,11 @@ fn run<F>(
                 }
                 Err(e) if e.kind() == ErrorKind::TimedOut || e.kind() == ErrorKind::Interrupted => {
                 }
-                Err(e) => break e.to_string(),
+                Err(e) => break PortError::from_io(&e),
             }
         };
         down_reported = true;
-        if !on_event(LinkEvent::Disconnected(format!("{path}: {why}"))) {
+        if !on_event(LinkEvent::Disconnected(why)) {
             return;
         }
         sleep_unless_stopped(stop, RETRY_EVERY);
@@ -197,11 +264,11 @@ pub fn exchange(
     settings: PortSettings,
     request: &[u8],
     wait: Duration,
-) -> Result<Vec<u8>, String> {
+) -> Result<Vec<u8>, PortError> {
     let mut port = open(path, settings)?;
     port.write_all(request)
         .and_then(|()| port.flush())
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| PortError::from_io(&e))?;
     let deadline = std::time::Instant::now() + wait;
     let mut got = Vec::new();
     let mut buf = [0u8; 512];
@@ -209,7 +276,7 @@ pub fn exchange(
         match port.read(&mut buf) {
             Ok(n) => got.extend_from_slice(&buf[..n]),
             Err(e) if e.kind() == ErrorKind::TimedOut || e.kind() == ErrorKind::Interrupted => {}
-            Err(e) => return Err(e.to_string()),
+            Err(e) => return Err(PortError::from_io(&e)),
         }
     }
     Ok(got)
@@ -372,14 +439,31 @@ mod tests {
             tx.send(e).is_ok()
         });
         let first = rx.recv_timeout(Duration::from_secs(2)).unwrap();
-        assert!(
-            matches!(first, LinkEvent::Disconnected(ref m) if m.contains("hector-no-such-port"))
-        );
+        assert_eq!(first, LinkEvent::Disconnected(PortError::NoSuchDevice));
         // Two retries later, still only the one report.
         assert!(
             rx.recv_timeout(RETRY_EVERY * 2 + Duration::from_millis(300))
                 .is_err()
         );
         drop(link);
+    }
+
+    #[test]
+    fn why_a_port_cannot_be_opened() {
+        assert_eq!(
+            open("/dev/hector-no-such-port", SETTINGS).err(),
+            Some(PortError::NoSuchDevice)
+        );
+        assert_eq!(open("/", SETTINGS).err(), Some(PortError::NotASerialPort));
+        let file = std::env::temp_dir().join(format!("hector-not-a-port-{}", std::process::id()));
+        std::fs::write(&file, b"x").unwrap();
+        let got = open(&file.to_string_lossy(), SETTINGS).err();
+        let _ = std::fs::remove_file(&file);
+        assert_eq!(got, Some(PortError::NotASerialPort));
+        // /dev/null is a device but no terminal.
+        assert_eq!(
+            open("/dev/null", SETTINGS).err(),
+            Some(PortError::NotASerialPort)
+        );
     }
 }

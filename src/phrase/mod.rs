@@ -9,8 +9,11 @@
 //!   pieces and sides.
 //! - `report`: input errors, the end of the game, board mismatches.
 //! - `explore`: answers to questions about the position.
+//! - `board_words`: the instruction for a move to make on the board, and
+//!   why a port cannot be used.
 //! - `messages`: the check of a message file against the built-in English one.
 
+mod board_words;
 mod explore;
 mod messages;
 mod phraser;

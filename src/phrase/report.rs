@@ -273,6 +273,60 @@ impl Phraser {
         self.message("game_over_state", &[("how", &how), ("result", &result)])
     }
 
+    /// One problem of the settings file, in the player's words: "c.toml,
+    /// line 2, key speech.rate: a number from -1 to 1, found 1e308. Using
+    /// 1."
+    pub fn setting_error(&self, e: &crate::settings_file::SettingError) -> String {
+        use crate::settings_file::{Expect, SettingProblem};
+        let place = self.place(&e.file, e.line, e.key.as_deref());
+        let expect = |x: &Expect| match x {
+            Expect::Bool => self.message("expect_bool", &[]),
+            Expect::OneOf(words) => {
+                let items: Vec<String> = words.iter().map(|w| format!("\"{w}\"")).collect();
+                let list = self.join(&items, "list_or");
+                self.message("expect_one_of", &[("list", &list)])
+            }
+            Expect::Number { min, max } => self.message(
+                "expect_number",
+                &[("min", &min.to_string()), ("max", &max.to_string())],
+            ),
+            Expect::Whole { min, max } => self.message(
+                "expect_whole",
+                &[("min", &min.to_string()), ("max", &max.to_string())],
+            ),
+            Expect::Text => self.message("expect_text", &[]),
+            Expect::Table => self.message("expect_table", &[]),
+        };
+        let p = ("place", place.as_str());
+        match &e.problem {
+            SettingProblem::NoSuchFile => self.message("setting_no_file", &[("file", &e.file)]),
+            SettingProblem::Unreadable(why) => {
+                self.message("setting_unreadable", &[p, ("why", why)])
+            }
+            SettingProblem::Syntax => self.message("setting_syntax", &[p]),
+            SettingProblem::Unknown => self.message("setting_unknown", &[p]),
+            SettingProblem::Wrong {
+                expect: Some(x),
+                found,
+            } => self.message(
+                "setting_wrong",
+                &[p, ("expect", &expect(x)), ("found", found)],
+            ),
+            SettingProblem::Wrong {
+                expect: None,
+                found,
+            } => self.message("setting_wrong_value", &[p, ("found", found)]),
+            SettingProblem::Clamped {
+                expect: x,
+                found,
+                used,
+            } => self.message(
+                "setting_clamped",
+                &[p, ("expect", &expect(x)), ("found", found), ("used", used)],
+            ),
+        }
+    }
+
     /// The end of the game: "Checkmate. White wins, 1-0."  `winner` is
     /// ignored for a draw; a win without a winner is said as "The game is
     /// over."

@@ -323,7 +323,56 @@ pub type VoiceError = FileError;
 
 /// Parse the text of a voices file named `file` (for error messages).
 pub fn parse_voice_file(file: &str, text: &str) -> Result<VoiceFile, VoiceError> {
-    toml::from_str::<VoiceFile>(text).map_err(|e| FileError::from_toml(file, text, &e))
+    let parsed =
+        toml::from_str::<VoiceFile>(text).map_err(|e| FileError::from_toml(file, text, &e))?;
+    match word_collision(&parsed.moves) {
+        Some((key, detail)) => Err(FileError::at_key(file, text, &key, detail)),
+        None => Ok(parsed),
+    }
+}
+
+/// Two squares, ranks or pieces said with the same word cannot be told
+/// apart by ear or read back: the first such word, as (dotted key, why).
+fn word_collision(m: &MoveWords) -> Option<(String, String)> {
+    let pieces = [
+        ("king", &m.pieces.king),
+        ("queen", &m.pieces.queen),
+        ("rook", &m.pieces.rook),
+        ("bishop", &m.pieces.bishop),
+        ("knight", &m.pieces.knight),
+        ("pawn", &m.pieces.pawn),
+    ];
+    let mut seen: Vec<(String, String)> = Vec::new();
+    let named = m
+        .files
+        .iter()
+        .enumerate()
+        .map(|(i, w)| (format!("moves.files[{i}]"), w))
+        .chain(
+            m.ranks
+                .iter()
+                .enumerate()
+                .map(|(i, w)| (format!("moves.ranks[{i}]"), w)),
+        )
+        .chain(
+            pieces
+                .iter()
+                .map(|(k, w)| (format!("moves.pieces.{k}"), *w)),
+        );
+    for (key, word) in named {
+        let folded = crate::words::fold(word);
+        if folded.is_empty() {
+            return Some((key, "a word cannot be empty".to_owned()));
+        }
+        if let Some((other, _)) = seen.iter().find(|(_, w)| *w == folded) {
+            return Some((
+                key,
+                format!("\"{word}\" is also the word of {other}: each word must be different"),
+            ));
+        }
+        seen.push((key, folded));
+    }
+    None
 }
 
 /// The built-in file of a language.  The built-in files are tested to parse
@@ -344,6 +393,16 @@ pub fn builtin_appendix_d() -> VoiceFile {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn words_that_collide_are_rejected_with_the_key() {
+        let (name, text) = APPENDIX_D_SOURCE;
+        let twice = text.replacen("\"Bella\"", "\"Anna\"", 1);
+        assert_ne!(twice, text);
+        let e = parse_voice_file(name, &twice).unwrap_err();
+        assert_eq!(e.key.as_deref(), Some("moves.files[1]"), "{e:?}");
+        assert!(e.detail.contains("moves.files[0]"), "{e:?}");
+    }
 
     #[test]
     fn builtin_files_parse() {

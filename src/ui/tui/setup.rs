@@ -73,6 +73,7 @@ mod tests {
             .iter()
             .map(|p| match p {
                 StartProblem::Settings(e) | StartProblem::Voice(e) => e.to_string(),
+                StartProblem::Setting(e) => e.to_file_error().to_string(),
             })
             .collect();
         assert!(text[0].ends_with("theme.toml, line 2, key colours.check: \"purple\" is not a colour; use one of black, red, green, yellow, blue, magenta, cyan, gray, dark-gray, light-red, light-green, light-yellow, light-blue, light-magenta, light-cyan, white"), "{text:?}");

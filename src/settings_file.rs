@@ -1,0 +1,570 @@
+//! Reading a settings file so that a mistake costs only its own key.
+//!
+//! A settings file is read key by key: each key is tried on its own against
+//! [`Config`], and one that does not fit is reported (file, line, dotted key,
+//! what it takes and what was found) and keeps its default, while every
+//! other key of the file is used.  A line that is not TOML at all costs that
+//! line.  Numbers out of range, and NaN, are reported and brought into range.
+//! Language codes are read without regard to case.
+//!
+//! The problems are values ([`SettingProblem`]), worded by the phrasing in
+//! the player's language.
+
+use toml::{Table, Value};
+
+use crate::config::Config;
+use crate::toml_error::{FileError, line_of};
+
+/// What a setting takes, for the sentence that says it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Expect {
+    /// `true` or `false`.
+    Bool,
+    /// One of these words.
+    OneOf(&'static [&'static str]),
+    /// A number in this range.
+    Number { min: i64, max: i64 },
+    /// A whole number in this range.
+    Whole { min: i64, max: i64 },
+    /// A text (a path, a port, an address).
+    Text,
+    /// A table of names and values.
+    Table,
+}
+
+/// What was wrong with one setting.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SettingProblem {
+    /// The file named on the command line does not exist: the defaults
+    /// are used.
+    NoSuchFile,
+    /// The file could not be read (the system's reason): the defaults are
+    /// used.
+    Unreadable(String),
+    /// A line that is not TOML: it was left out.
+    Syntax,
+    /// A key or table that hector does not have.
+    Unknown,
+    /// A value that does not fit: the key keeps its default.
+    Wrong {
+        expect: Option<Expect>,
+        found: String,
+    },
+    /// A number out of range (or NaN): `used` is used instead.
+    Clamped {
+        expect: Expect,
+        found: String,
+        used: String,
+    },
+}
+
+/// One problem in a settings file, where it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SettingError {
+    pub file: String,
+    pub line: Option<usize>,
+    /// The dotted key, table included (`speech.rate`).
+    pub key: Option<String>,
+    pub problem: SettingProblem,
+}
+
+const MOVES: &[&str] = &["appendix-d", "language"];
+const LANGS: &[&str] = &["en", "de", "it"];
+const FORMS: &[&str] = &["short", "long"];
+const COLOURS: &[&str] = &["white", "black", "random"];
+const SPEECH_MODES: &[&str] = &["auto", "tts", "print", "both"];
+
+/// What each known setting takes.  Settings not listed here are still
+/// read (and checked by [`Config`]); the list only words the errors.
+const SCHEMA: &[(&str, Expect)] = &[
+    ("announce.moves", Expect::OneOf(MOVES)),
+    ("announce.language", Expect::OneOf(LANGS)),
+    ("announce.form", Expect::OneOf(FORMS)),
+    ("announce.name_captured", Expect::Bool),
+    ("announce.say_colour", Expect::Bool),
+    ("announce.say_number", Expect::Bool),
+    ("announce.pawn_word", Expect::Bool),
+    ("announce.confirm_own_moves", Expect::Bool),
+    ("files.moves_voice", Expect::Text),
+    ("files.messages_voice", Expect::Text),
+    ("files.line_keymap", Expect::Text),
+    ("game.my_colour", Expect::OneOf(COLOURS)),
+    ("game.rated", Expect::Bool),
+    ("speech.mode", Expect::OneOf(SPEECH_MODES)),
+    ("speech.rate", Expect::Number { min: -1, max: 1 }),
+    ("speech.pitch", Expect::Number { min: -1, max: 1 }),
+    ("speech.volume", Expect::Number { min: 0, max: 1 }),
+    ("tones.volume", Expect::Number { min: 0, max: 1 }),
+    ("tones.opponent_move", Expect::Bool),
+    ("tones.check", Expect::Bool),
+    ("tones.low_time", Expect::Bool),
+    ("tones.flag_fall", Expect::Bool),
+    ("tones.mismatch", Expect::Bool),
+    ("tones.error", Expect::Bool),
+    ("tones.bell_fallback", Expect::Bool),
+    ("board.port", Expect::Text),
+    ("board.announce_touch", Expect::Bool),
+    ("board.settle_ms", Expect::Whole { min: 0, max: 5000 }),
+    ("engine.play", Expect::Bool),
+    ("engine.path", Expect::Text),
+    ("engine.level", Expect::Whole { min: 1, max: 20 }),
+    (
+        "engine.elo",
+        Expect::Whole {
+            min: 500,
+            max: 3500,
+        },
+    ),
+    (
+        "engine.move_time_ms",
+        Expect::Whole {
+            min: 1,
+            max: 3_600_000,
+        },
+    ),
+    (
+        "engine.help_time_ms",
+        Expect::Whole {
+            min: 1,
+            max: 600_000,
+        },
+    ),
+    ("engine.threads", Expect::Whole { min: 1, max: 1024 }),
+    (
+        "engine.hash_mb",
+        Expect::Whole {
+            min: 1,
+            max: 1_048_576,
+        },
+    ),
+    ("engine.ponder", Expect::Bool),
+    ("engine.options", Expect::Table),
+    ("companion.enabled", Expect::Bool),
+    ("companion.listen", Expect::Text),
+    ("companion.view_without_code", Expect::Bool),
+    ("companion.require_code", Expect::Bool),
+];
+
+/// What `key` takes, when it is a known setting.
+pub fn expected(key: &str) -> Option<Expect> {
+    SCHEMA.iter().find(|(k, _)| *k == key).map(|(_, e)| *e)
+}
+
+/// A value as the player wrote it, short.
+fn shown(v: &Value) -> String {
+    let s = match v {
+        Value::String(s) => format!("\"{s}\""),
+        Value::Float(f) if f.is_nan() => "nan".to_owned(),
+        Value::Float(f) if f.abs() >= 1e6 => format!("{f:e}"),
+        other => other.to_string(),
+    };
+    crate::words::quote(&s)
+}
+
+/// Load the settings file at `path`.  A missing file is silent when it is
+/// the usual place (`named` false) and a problem when it was named on the
+/// command line.
+pub fn load(path: &std::path::Path, named: bool) -> (Config, Vec<SettingError>) {
+    let file = path.display().to_string();
+    let whole = |problem| SettingError {
+        file: file.clone(),
+        line: None,
+        key: None,
+        problem,
+    };
+    match std::fs::read_to_string(path) {
+        Ok(text) => read(&file, &text),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let problems = if named {
+                vec![whole(SettingProblem::NoSuchFile)]
+            } else {
+                Vec::new()
+            };
+            (Config::default(), problems)
+        }
+        Err(e) => (
+            Config::default(),
+            vec![whole(SettingProblem::Unreadable(e.kind().to_string()))],
+        ),
+    }
+}
+
+/// Read `text` (the contents of `file`): the settings, and every problem.
+pub fn read(file: &str, text: &str) -> (Config, Vec<SettingError>) {
+    let mut errors = Vec::new();
+    let table = parse_forgiving(file, text, &mut errors);
+    let mut good = Table::new();
+    for (section, value) in table {
+        let Value::Table(keys) = value else {
+            errors.push(error_at(
+                file,
+                text,
+                None,
+                &section,
+                SettingProblem::Unknown,
+            ));
+            continue;
+        };
+        let mut kept = Table::new();
+        for (key, value) in keys {
+            let dotted = format!("{section}.{key}");
+            let value = normalise(&dotted, value);
+            let value = match clamp(&dotted, &value) {
+                Some((used, problem)) => {
+                    errors.push(error_at(file, text, Some(&section), &key, problem));
+                    used
+                }
+                None => value,
+            };
+            match try_one(file, &section, &key, &value) {
+                Ok(()) => {
+                    kept.insert(key, value);
+                }
+                Err(unknown) => {
+                    let problem = if unknown {
+                        SettingProblem::Unknown
+                    } else {
+                        SettingProblem::Wrong {
+                            expect: expected(&dotted),
+                            found: shown(&value),
+                        }
+                    };
+                    errors.push(error_at(file, text, Some(&section), &key, problem));
+                }
+            }
+        }
+        good.insert(section, Value::Table(kept));
+    }
+    let config = toml::to_string(&good)
+        .ok()
+        .and_then(|t| Config::parse(file, &t).ok())
+        .unwrap_or_default();
+    // In the order of the file.
+    errors.sort_by_key(|e| e.line.unwrap_or(usize::MAX));
+    (config, errors)
+}
+
+/// The file as a table; a line that is not TOML is reported and left out
+/// (at most 50 such lines).
+fn parse_forgiving(file: &str, text: &str, errors: &mut Vec<SettingError>) -> Table {
+    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+    for _ in 0..50 {
+        let current = lines.join("\n");
+        match current.parse::<Table>() {
+            Ok(t) => return t,
+            Err(e) => {
+                let Some(span) = e.span() else { break };
+                let line = line_of(&current, span.start);
+                errors.push(SettingError {
+                    file: file.to_owned(),
+                    line: Some(line),
+                    key: None,
+                    problem: SettingProblem::Syntax,
+                });
+                match lines.get_mut(line.saturating_sub(1)) {
+                    Some(l) if !l.is_empty() => l.clear(),
+                    _ => break,
+                }
+            }
+        }
+    }
+    Table::new()
+}
+
+/// Whether `section.key = value` alone is a good settings file: `Err(true)`
+/// when the key (or section) is unknown.
+fn try_one(file: &str, section: &str, key: &str, value: &Value) -> Result<(), bool> {
+    let mut inner = Table::new();
+    inner.insert(key.to_owned(), value.clone());
+    let mut outer = Table::new();
+    outer.insert(section.to_owned(), Value::Table(inner));
+    let text = toml::to_string(&outer).map_err(|_| false)?;
+    match Config::parse(file, &text) {
+        Ok(_) => Ok(()),
+        Err(e) => Err(e.detail.starts_with("unknown field")),
+    }
+}
+
+/// Language codes and the other word settings are read without regard to
+/// case.
+fn normalise(dotted: &str, value: Value) -> Value {
+    match (expected(dotted), value) {
+        (Some(Expect::OneOf(_)), Value::String(s)) => Value::String(s.trim().to_lowercase()),
+        (_, v) => v,
+    }
+}
+
+/// A number out of its range (or NaN): the value to use and the problem.
+fn clamp(dotted: &str, value: &Value) -> Option<(Value, SettingProblem)> {
+    let expect = expected(dotted)?;
+    match (expect, value) {
+        (Expect::Number { min, max }, Value::Float(_) | Value::Integer(_)) => {
+            let x = match value {
+                Value::Float(f) => *f,
+                Value::Integer(i) => *i as f64,
+                _ => return None,
+            };
+            let (min, max) = (min as f64, max as f64);
+            if (min..=max).contains(&x) {
+                return None;
+            }
+            // NaN: the middle of the range would be a guess; use the
+            // nearest end for an overflow, and leave NaN to the default.
+            if x.is_nan() {
+                return Some((
+                    Value::Float(default_number(dotted)),
+                    SettingProblem::Clamped {
+                        expect,
+                        found: shown(value),
+                        used: trim_float(default_number(dotted)),
+                    },
+                ));
+            }
+            let used = x.clamp(min, max);
+            Some((
+                Value::Float(used),
+                SettingProblem::Clamped {
+                    expect,
+                    found: shown(value),
+                    used: trim_float(used),
+                },
+            ))
+        }
+        (Expect::Whole { min, max }, Value::Integer(i)) if !(min..=max).contains(i) => {
+            let used = (*i).clamp(min, max);
+            Some((
+                Value::Integer(used),
+                SettingProblem::Clamped {
+                    expect,
+                    found: shown(value),
+                    used: used.to_string(),
+                },
+            ))
+        }
+        _ => None,
+    }
+}
+
+fn default_number(dotted: &str) -> f64 {
+    let d = Config::default();
+    f64::from(match dotted {
+        "speech.rate" => d.speech.rate,
+        "speech.pitch" => d.speech.pitch,
+        "speech.volume" => d.speech.volume,
+        "tones.volume" => d.tones.volume,
+        _ => 0.0,
+    })
+}
+
+fn trim_float(x: f64) -> String {
+    let s = format!("{x:.2}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s == "-0" {
+        "0".to_owned()
+    } else {
+        s.to_owned()
+    }
+}
+
+/// The error for `key` (in `section`, if any), with the line it is on.
+fn error_at(
+    file: &str,
+    text: &str,
+    section: Option<&str>,
+    key: &str,
+    problem: SettingProblem,
+) -> SettingError {
+    let dotted = match section {
+        Some(s) => format!("{s}.{key}"),
+        None => key.to_owned(),
+    };
+    SettingError {
+        file: file.to_owned(),
+        line: line_of_key(text, section, key),
+        key: Some(dotted),
+        problem,
+    }
+}
+
+/// The line of `key =` inside `[section]` (or of `[key]` for a section).
+fn line_of_key(text: &str, section: Option<&str>, key: &str) -> Option<usize> {
+    let mut current: Option<String> = None;
+    for (i, line) in text.lines().enumerate() {
+        let l = line.trim();
+        if let Some(name) = l.strip_prefix('[').and_then(|r| r.split(']').next()) {
+            let name = name.trim().trim_matches('[').trim().to_owned();
+            if section.is_none() && name == key {
+                return Some(i + 1);
+            }
+            current = Some(name);
+            continue;
+        }
+        let in_section = match section {
+            Some(s) => current.as_deref() == Some(s),
+            None => current.is_none(),
+        };
+        let this_key = l.split('=').next().map(|k| k.trim().trim_matches('"'));
+        if in_section && l.contains('=') && this_key == Some(key) {
+            return Some(i + 1);
+        }
+        // A dotted key at the top: `speech.rate = 2`.
+        if let Some(s) = section
+            && current.is_none()
+            && this_key == Some(format!("{s}.{key}").as_str())
+        {
+            return Some(i + 1);
+        }
+    }
+    None
+}
+
+impl SettingError {
+    /// The error as a [`FileError`] with an English detail (for places that
+    /// have no phrasing, e.g. a log).
+    pub fn to_file_error(&self) -> FileError {
+        FileError {
+            file: self.file.clone(),
+            line: self.line,
+            key: self.key.clone(),
+            detail: format!("{:?}", self.problem),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::words::Lang;
+
+    #[test]
+    fn a_bad_value_costs_only_its_key() {
+        let text = "[announce]\nlanguage = \"de\"\nmoves = \"klingon\"\nform = \"long\"\n\
+                    [speech]\nrate = 0.5\n";
+        let (c, e) = read("c.toml", text);
+        assert_eq!(c.announce.language, Lang::De);
+        assert_eq!(c.announce.form, crate::phrase::Form::Long);
+        assert_eq!(c.speech.rate, 0.5);
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert_eq!(e[0].line, Some(3));
+        assert_eq!(e[0].key.as_deref(), Some("announce.moves"));
+        assert_eq!(
+            e[0].problem,
+            SettingProblem::Wrong {
+                expect: Some(Expect::OneOf(MOVES)),
+                found: "\"klingon\"".into()
+            }
+        );
+    }
+
+    #[test]
+    fn every_error_is_reported_with_its_table() {
+        let text =
+            "[announce]\nlangauge = \"de\"\n[tones]\ncheck = 3\nchek = false\n[nonsense]\nx = 1\n";
+        let (c, e) = read("c.toml", text);
+        let keys: Vec<_> = e
+            .iter()
+            .map(|e| (e.line, e.key.clone().unwrap_or_default()))
+            .collect();
+        assert_eq!(
+            keys,
+            vec![
+                (Some(2), "announce.langauge".to_owned()),
+                (Some(4), "tones.check".to_owned()),
+                (Some(5), "tones.chek".to_owned()),
+                (Some(7), "nonsense.x".to_owned()),
+            ]
+        );
+        assert!(c.tones.check, "the default is kept");
+        assert_eq!(e[0].problem, SettingProblem::Unknown);
+    }
+
+    #[test]
+    fn numbers_out_of_range_and_nan_are_clamped_and_reported() {
+        let text = "[speech]\nrate = 1e308\npitch = nan\nvolume = -2\n[board]\nsettle_ms = 99999\n";
+        let (c, e) = read("c.toml", text);
+        assert_eq!(c.speech.rate, 1.0);
+        assert_eq!(c.speech.pitch, Config::default().speech.pitch);
+        assert_eq!(c.speech.volume, 0.0);
+        assert_eq!(c.board.settle_ms, Some(5000));
+        assert_eq!(e.len(), 4, "{e:?}");
+        assert_eq!(
+            e[0].problem,
+            SettingProblem::Clamped {
+                expect: Expect::Number { min: -1, max: 1 },
+                found: "1e308".into(),
+                used: "1".into()
+            }
+        );
+    }
+
+    #[test]
+    fn language_codes_ignore_case() {
+        let (c, e) = read("c.toml", "[announce]\nlanguage = \"DE\"\n");
+        assert!(e.is_empty(), "{e:?}");
+        assert_eq!(c.announce.language, Lang::De);
+    }
+
+    #[test]
+    fn a_line_that_is_not_toml_costs_that_line() {
+        let text = "[announce]\nlanguage = \"it\"\nthis is not toml\nform = \"long\"\n";
+        let (c, e) = read("c.toml", text);
+        assert_eq!(c.announce.language, Lang::It);
+        assert_eq!(c.announce.form, crate::phrase::Form::Long);
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert_eq!(e[0].line, Some(3));
+        assert_eq!(e[0].problem, SettingProblem::Syntax);
+    }
+
+    #[test]
+    fn a_missing_file_is_a_problem_only_when_named() {
+        let path = std::path::Path::new("/nonexistent/hector/config.toml");
+        let (c, e) = load(path, false);
+        assert_eq!(c, Config::default());
+        assert!(e.is_empty());
+        let (_, e) = load(path, true);
+        assert_eq!(e.len(), 1);
+        assert_eq!(e[0].problem, SettingProblem::NoSuchFile);
+    }
+
+    /// The comments of the shipped data files name settings that exist.
+    #[test]
+    fn comments_in_the_data_files_name_real_settings() {
+        let files = [
+            include_str!("../voices/appendix-d.toml"),
+            include_str!("../voices/en.toml"),
+            include_str!("../voices/de.toml"),
+            include_str!("../voices/it.toml"),
+            include_str!("../keymaps/line.toml"),
+        ];
+        let mut named = 0;
+        for text in files {
+            for comment in text
+                .lines()
+                .filter_map(|l| l.split_once('#').map(|(_, c)| c))
+            {
+                for quoted in comment.split('`').skip(1).step_by(2) {
+                    let dotted = quoted.split_whitespace().next().unwrap_or("");
+                    let is_key = dotted.contains('.')
+                        && dotted
+                            .chars()
+                            .all(|c| c.is_ascii_lowercase() || c == '_' || c == '.');
+                    if is_key {
+                        named += 1;
+                        assert!(expected(dotted).is_some(), "{dotted} in: {comment}");
+                    }
+                }
+            }
+        }
+        assert!(named >= 1, "the appendix-d file names its setting");
+    }
+
+    #[test]
+    fn a_good_file_has_no_problems() {
+        let text =
+            "[announce]\nlanguage = \"de\"\n[engine]\nlevel = 3\n[engine.options]\nThreads = 2\n";
+        let (c, e) = read("c.toml", text);
+        assert!(e.is_empty(), "{e:?}");
+        assert_eq!(c.engine.level, Some(3));
+        assert_eq!(c.engine.options.len(), 1);
+    }
+}

@@ -141,7 +141,7 @@ fn real_daemon(_c: &mut Criterion) {
         for s in seen {
             match s {
                 SpeechStatus::Began { at, .. } => samples.push(at.saturating_duration_since(said)),
-                SpeechStatus::FellBack { why } => {
+                SpeechStatus::FellBack { why, .. } => {
                     println!("say -> begin (speech-dispatcher): fell back: {why}");
                     return;
                 }

@@ -588,6 +588,9 @@ impl Player {
             return;
         }
         let now = Instant::now();
+        // Reported after the bell has rung: the sentence that says the bell
+        // rings never comes before the bell itself.
+        let mut report = None;
         if self.rate.is_none() && self.retry_at.is_none_or(|t| now >= t) {
             match self.out.open() {
                 Ok(rate) => {
@@ -598,7 +601,7 @@ impl Player {
                         (self.status)(AudioStatus::Available);
                     }
                 }
-                Err(e) => self.failed(e, now),
+                Err(e) => report = self.failed(e, now),
             }
         }
         let played = match self.rate {
@@ -608,7 +611,7 @@ impl Player {
                     Ok(()) => true,
                     Err(e) => {
                         self.rate = None;
-                        self.failed(e, now);
+                        report = self.failed(e, now);
                         false
                     }
                 }
@@ -621,18 +624,23 @@ impl Player {
         {
             bell();
         }
+        if let Some(status) = report {
+            (self.status)(status);
+        }
     }
 
-    fn failed(&mut self, e: AudioError, now: Instant) {
+    /// The device failed: look again later; the report to make, once.
+    fn failed(&mut self, e: AudioError, now: Instant) -> Option<AudioStatus> {
         self.retry_at = Some(now + self.retry);
-        if !self.reported {
-            self.reported = true;
-            let bell = self.settings.bell_fallback && self.bell.is_some();
-            (self.status)(AudioStatus::Unavailable {
-                why: e.to_string(),
-                bell,
-            });
+        if self.reported {
+            return None;
         }
+        self.reported = true;
+        let bell = self.settings.bell_fallback && self.bell.is_some();
+        Some(AudioStatus::Unavailable {
+            why: e.to_string(),
+            bell,
+        })
     }
 }
 

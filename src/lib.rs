@@ -126,7 +126,7 @@ pub mod view;
 // The app and what goes in and out of it.
 pub use action::Action;
 pub use app::{App, AppBuilder, EngineSetup};
-pub use msg::{BoardChoice, BoardProblem, CompanionChoice, Effect, Msg, StartProblem};
+pub use msg::{BoardChoice, BoardProblem, CompanionChoice, Effect, EngineOrder, Msg, StartProblem};
 // Start-up: settings, files, the command line.
 pub use config::{
     BoardSettings, ColourChoice, CompanionSettings, Config, EngineConfig, parse_colour,
@@ -162,7 +162,7 @@ pub use audio::{
 #[cfg(any(test, feature = "test-support"))]
 pub use speech::fake::{FakeCall, FakeControl};
 pub use speech::{
-    BackendFactory, Part, Priority, SayKind, SpeechMode, SpeechStatus, SpeechWorker, Utterance,
-    WorkerConfig, list_voices, say_once, say_utterance_once, system_factory, voices_by_language,
-    voices_summary,
+    BackendFactory, FallBack, Part, Priority, SayKind, SpeechMode, SpeechStatus, SpeechWorker,
+    Utterance, WorkerConfig, list_voices, say_once, say_utterance_once, system_factory,
+    voices_by_language, voices_summary,
 };

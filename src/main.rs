@@ -10,9 +10,9 @@ use clap::{Parser, Subcommand};
 use hector::companion::{CompanionConfig, CompanionServer, DEFAULT_LISTEN};
 use hector::{
     BoardChoice, BoardProblem, BoardSettings, BoardSpec, CompanionChoice, CompanionSettings,
-    Effect, EngineConfig, EngineSetup, Link, Msg, Outputs, Overrides, Part, PortSettings, Priority,
-    Probed, PromptMode, Protocol, SayKind, SimOptions, SpeechMode, SpeechStatus, SpeechWorker,
-    TonePlayer, Utterance, WorkerConfig, start,
+    Effect, EngineConfig, EngineSetup, FallBack, Link, Msg, Outputs, Overrides, Part, PortSettings,
+    Priority, Probed, PromptMode, Protocol, SayKind, SimOptions, SpeechMode, SpeechStatus,
+    SpeechWorker, TonePlayer, Utterance, WorkerConfig, start,
 };
 
 /// hector: chess for blind and visually impaired players.
@@ -598,7 +598,10 @@ fn say(args: &SayArgs) -> ExitCode {
         Err(e) => {
             println!(
                 "{}",
-                phraser.message("speech_fell_back", &[("why", &e.to_string())])
+                phraser.message(
+                    "speech_fell_back",
+                    &[("why", &phraser.message(FallBack::from_error(&e).key(), &[]))]
+                )
             );
             ExitCode::FAILURE
         }

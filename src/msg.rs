@@ -156,11 +156,21 @@ pub enum EngineOrder {
     /// Start the engine (`None`: the default, `stockfish`), ending any
     /// engine of an earlier generation.
     Start {
+        /// Which engine process this is (later ones replace earlier ones).
         generation: u64,
+        /// The program to run.
         program: Option<String>,
     },
     /// Write one line to the engine of this generation.
-    Send { generation: u64, line: String },
+    Send {
+        /// Which engine process.
+        generation: u64,
+        /// The UCI line.
+        line: String,
+    },
     /// End the engine of this generation now (it failed).
-    Kill { generation: u64 },
+    Kill {
+        /// Which engine process.
+        generation: u64,
+    },
 }

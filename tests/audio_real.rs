@@ -252,7 +252,7 @@ fn play_without_sound(terminal: bool, first: &str, wait_for: &str) -> Vec<u8> {
     )
     .expect("write asound.conf");
     let hector = env!("CARGO_BIN_EXE_hector");
-    let args = "play --speech print --config /nonexistent/hector.toml";
+    let args = "play --speech print";
     let mut cmd = if terminal {
         let mut c = Command::new("script");
         c.args(["-qfec", &format!("{hector} {args}"), "/dev/null"]);

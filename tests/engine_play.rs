@@ -426,15 +426,12 @@ fn on_the_tactile_board_the_engines_move_is_awaited_and_confirmed() {
         // player and confirmed.
         let answer = h.next();
         let theirs = read_announced(&answer, &pos);
+        // What to do on the board: an instruction, never a mismatch.
+        let instruction = h.expect_start("On your board: ");
+        assert!(instruction.contains(" from "), "{instruction}");
         board.play(&pos, theirs);
         pos.play_unchecked(theirs);
-        // What to do on the board (an instruction, never a mismatch),
-        // then "Done".
-        let mut line = h.next();
-        if line.starts_with("On your board: ") {
-            line = h.next();
-        }
-        assert_eq!(line, format!("Done: {answer}."));
+        h.expect(&format!("Done: {answer}."));
     }
     h.type_line("board");
     h.expect("Board matches the game.");

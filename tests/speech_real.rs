@@ -22,6 +22,14 @@ use speechd::PrivateSpeechd;
 
 static SERIAL: Mutex<()> = Mutex::new(());
 
+/// An empty directory for XDG_CONFIG_HOME and HOME, so that no settings
+/// file of the user's leaks into a test.
+fn empty_config_dir() -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("hector-speech-config-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&dir);
+    dir
+}
+
 /// Start a daemon and point this process's speech client at it.  Fails the
 /// test (does not skip it) when speech-dispatcher is missing.
 fn daemon() -> (MutexGuard<'static, ()>, PrivateSpeechd) {
@@ -228,13 +236,9 @@ fn a_daemon_that_stops_answering_is_detected_and_printing_takes_over() {
 fn hector_say_move_speaks_the_announcement_in_german() {
     let (_guard, daemon) = daemon();
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_hector"))
-        .args([
-            "say",
-            "--move",
-            "Nf3",
-            "--config",
-            "/nonexistent/hector.toml",
-        ])
+        .env("XDG_CONFIG_HOME", empty_config_dir())
+        .env("HOME", empty_config_dir())
+        .args(["say", "--move", "Nf3"])
         .env("SPEECHD_ADDRESS", daemon.address())
         .output()
         .expect("hector runs");
@@ -257,14 +261,9 @@ fn hector_say_move_speaks_the_announcement_in_german() {
 fn line_mode_speaks_every_move_through_the_daemon() {
     let (_guard, daemon) = daemon();
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hector"))
-        .args([
-            "play",
-            "--speech",
-            "tts",
-            "--no-sound",
-            "--config",
-            "/nonexistent/hector.toml",
-        ])
+        .env("XDG_CONFIG_HOME", empty_config_dir())
+        .env("HOME", empty_config_dir())
+        .args(["play", "--speech", "tts", "--no-sound"])
         .env("SPEECHD_ADDRESS", daemon.address())
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
@@ -374,15 +373,9 @@ fn say_with_speech_print_prints_and_never_touches_the_speech_service() {
     listener.set_nonblocking(true).expect("nonblocking");
     let t = Instant::now();
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_hector"))
-        .args([
-            "say",
-            "--speech",
-            "print",
-            "--config",
-            "/nonexistent/hector.toml",
-            "--move",
-            "Nf3",
-        ])
+        .env("XDG_CONFIG_HOME", empty_config_dir())
+        .env("HOME", empty_config_dir())
+        .args(["say", "--speech", "print", "--move", "Nf3"])
         .env(
             "SPEECHD_ADDRESS",
             format!("unix_socket:{}", socket.display()),
@@ -410,6 +403,8 @@ fn voices_lists_per_language_the_count_and_the_voice_used() {
     let (_guard, daemon) = daemon();
     let run = |all: bool| {
         let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_hector"));
+        cmd.env("XDG_CONFIG_HOME", empty_config_dir())
+            .env("HOME", empty_config_dir());
         cmd.arg("voices");
         if all {
             cmd.arg("--all");
@@ -445,4 +440,52 @@ fn voices_lists_per_language_the_count_and_the_voice_used() {
     let all = run(true);
     assert!(all.len() > summary.len());
     assert!(all.contains("German+"), "variants listed with --all");
+}
+
+/// The whole chain, through the binary: in line mode an English answer
+/// naming squares and pieces reaches the daemon as one SSML sentence whose
+/// Appendix D words are German voice spans.
+#[test]
+fn line_mode_speaks_appendix_d_words_of_an_english_answer_in_german() {
+    let (_guard, daemon) = daemon();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hector"))
+        .env("XDG_CONFIG_HOME", empty_config_dir())
+        .env("HOME", empty_config_dir())
+        .args(["play", "--speech", "tts", "--no-sound"])
+        .env("SPEECHD_ADDRESS", daemon.address())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("hector starts");
+    use std::io::Write;
+    let mut stdin = child.stdin.take().expect("piped");
+    stdin
+        .write_all(b"e4\ne5\nNf3\nattackers e5\n")
+        .expect("write");
+    // Quit only once the answer has reached the daemon (quitting first
+    // would rightly cut it short).
+    let ssml = "<speak><voice xml:lang=\"de\">Eva fünf</voice> is attacked by \
+                <voice xml:lang=\"de\">Springer Felix drei</voice>.</speak>";
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !daemon.log_text().contains(ssml) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    stdin.write_all(b"quit\n").expect("write");
+    drop(stdin);
+    let out = child.wait_with_output().expect("hector runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l == "Eva fünf is attacked by Springer Felix drei."),
+        "{stdout}"
+    );
+    let log = daemon.log_text();
+    assert!(log.contains(ssml), "the answer was not sent as SSML spans");
+    assert!(log.contains("SET SELF LANGUAGE en"));
+    // The moves themselves stay plain German sentences.
+    assert!(
+        log.contains("SET SELF SSML_MODE off"),
+        "SSML left on for the moves"
+    );
 }

@@ -204,7 +204,9 @@ impl App {
                 };
                 self.on_board_notes(notes, now, &mut out);
             }
-            Msg::Speech(SpeechStatus::FellBack { why }) => {
+            Msg::Speech(SpeechStatus::FellBack { reason, .. }) => {
+                // The reason in the player's words, not the library's.
+                let why = self.message(reason.key(), &[]);
                 let t = self.message("speech_fell_back", &[("why", &why)]);
                 self.say(&mut out, t, Priority::Normal, SayKind::Info);
             }
@@ -484,6 +486,7 @@ impl App {
 mod tests {
     use super::*;
     use crate::game::Game;
+    use crate::speech::FallBack;
     use crate::words::Lang;
     use proptest::prelude::*;
     use shakmaty::Color;
@@ -566,13 +569,14 @@ mod tests {
         let mut a = app();
         let e = a.update(
             Msg::Speech(SpeechStatus::FellBack {
-                why: "no answer".into(),
+                why: "the speech service stopped answering (speak)".into(),
+                reason: FallBack::NoAnswer,
             }),
             Instant::now(),
         );
         assert_eq!(
             said(&e),
-            vec!["Speech is not working: no answer. Printing only."]
+            vec!["Speech is not working: the speech service does not answer. Printing only."]
         );
     }
 

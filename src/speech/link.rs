@@ -76,7 +76,9 @@ impl fmt::Display for SpeechMode {
 pub enum SpeechStatus {
     /// Speech stopped working (or never did): lines are printed instead.
     /// Sent once per failure, not again for failed reconnection attempts.
-    FellBack { why: String },
+    /// `reason` is for the player (worded by the phrasing, in the player's
+    /// language); `why` is the detail in English, for a log.
+    FellBack { why: String, reason: FallBack },
     /// Speech works again after a fall-back (sent when a sentence has been
     /// spoken through the new connection).
     Reconnected { backend: String },
@@ -88,6 +90,44 @@ pub enum SpeechStatus {
     },
     /// The engine finished or cut off a sentence.
     Ended { utterance: Utterance, at: Instant },
+}
+
+/// Why speech fell back to printing, in words a player understands (the
+/// message key [`FallBack::key`] gives them in the player's language).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FallBack {
+    /// No speech service could be reached.
+    Unavailable,
+    /// The speech service did not answer in time (it hangs).
+    NoAnswer,
+    /// It accepts sentences but does not speak them.
+    Silent,
+    /// It began a sentence and never finished it.
+    Unfinished,
+    /// A call to it failed, or its thread ended.
+    Failed,
+}
+
+impl FallBack {
+    /// The reason for a failed engine call or connection.
+    pub fn from_error(e: &SpeechError) -> Self {
+        match e {
+            SpeechError::Unavailable(_) => FallBack::Unavailable,
+            SpeechError::Timeout(_) => FallBack::NoAnswer,
+            SpeechError::Failed(_) => FallBack::Failed,
+        }
+    }
+
+    /// The message key of the reason (`voices/*.toml`, `[messages]`).
+    pub fn key(self) -> &'static str {
+        match self {
+            FallBack::Unavailable => "speech_why_unavailable",
+            FallBack::NoAnswer => "speech_why_no_answer",
+            FallBack::Silent => "speech_why_silent",
+            FallBack::Unfinished => "speech_why_unfinished",
+            FallBack::Failed => "speech_why_failed",
+        }
+    }
 }
 
 /// How long a sentence may take to speak.  An engine that has not finished
@@ -333,7 +373,7 @@ enum Next {
     Replay(Vec<(BackendEvent, Instant)>),
     Report(SpeechStatus),
     PieceDone,
-    FallBack(String),
+    FallBack(FallBack, String),
 }
 
 /// The speech link.  See the module documentation.
@@ -493,7 +533,7 @@ impl SpeechLink {
                     self.cfg.open_timeout.as_secs_f32()
                 );
                 let held = self.abandon_current();
-                self.fall_back(why, true, now);
+                self.fall_back(FallBack::NoAnswer, why, true, now);
                 for u in held {
                     let actions = self.queue.push(u, now);
                     self.run_actions(actions, now);
@@ -617,7 +657,7 @@ impl SpeechLink {
             Err(e) if starting => {
                 self.out.push_back(Output::Abandon(conn));
                 let retry = self.cfg.mode != SpeechMode::Auto;
-                self.fall_back(e.to_string(), retry, now);
+                self.fall_back(FallBack::from_error(&e), e.to_string(), retry, now);
             }
             Err(_) => {
                 self.out.push_back(Output::Abandon(conn));
@@ -646,7 +686,7 @@ impl SpeechLink {
             // engine, or it could not be started).
             let why = SpeechError::Unavailable("the speech thread ended".into());
             match &self.state {
-                State::Up(_) => self.fall_back(why.to_string(), true, now),
+                State::Up(_) => self.fall_back(FallBack::Failed, why.to_string(), true, now),
                 _ => self.opened(conn, Err(why), now),
             }
         }
@@ -713,7 +753,7 @@ impl SpeechLink {
                         }
                     }
                 }
-                Err(e) if sp.seq == seq => Next::FallBack(e.to_string()),
+                Err(e) if sp.seq == seq => Next::FallBack(FallBack::from_error(&e), e.to_string()),
                 _ => Next::Nothing,
             }
         };
@@ -730,7 +770,7 @@ impl SpeechLink {
             }
             Next::Report(status) => self.report(status),
             Next::PieceDone => self.piece_done(now, now),
-            Next::FallBack(why) => self.fall_back(why, true, now),
+            Next::FallBack(reason, why) => self.fall_back(reason, why, true, now),
         }
     }
 
@@ -854,7 +894,8 @@ impl SpeechLink {
     /// Deadlines of a working connection: unanswered calls, overlong sentences.
     fn check_up(up: &mut Up, now: Instant) -> Next {
         if let Some((_, _, what)) = up.inflight.iter().find(|(_, d, _)| now >= *d) {
-            return Next::FallBack(SpeechError::Timeout(what).to_string());
+            let e = SpeechError::Timeout(what);
+            return Next::FallBack(FallBack::from_error(&e), e.to_string());
         }
         let Some(sp) = up.speaking.as_mut() else {
             return Next::Nothing;
@@ -869,15 +910,19 @@ impl SpeechLink {
         if !sp.began {
             // The measured daemon hang: sentences are accepted, never spoken.
             return Next::FallBack(
+                FallBack::Silent,
                 "the speech service accepts sentences but does not speak".into(),
             );
         }
-        Next::FallBack("the speech service never finished a sentence".into())
+        Next::FallBack(
+            FallBack::Unfinished,
+            "the speech service never finished a sentence".into(),
+        )
     }
 
     /// Speech failed: abandon the engine, print what it had not said, tell
     /// the user (once), and reconnect later if `retry`.
-    fn fall_back(&mut self, why: String, retry: bool, now: Instant) {
+    fn fall_back(&mut self, reason: FallBack, why: String, retry: bool, now: Instant) {
         let printed = match &self.state {
             State::Up(up) => up
                 .speaking
@@ -894,7 +939,7 @@ impl SpeechLink {
         }
         if !self.in_episode {
             self.in_episode = true;
-            self.report(SpeechStatus::FellBack { why });
+            self.report(SpeechStatus::FellBack { why, reason });
         }
         let mut unsaid = self.queue.drain();
         if printed.is_some() && unsaid.first() == printed.as_ref() {
@@ -1328,7 +1373,7 @@ mod tests {
             self.reports
                 .iter()
                 .filter_map(|s| match s {
-                    SpeechStatus::FellBack { why } => Some(why.clone()),
+                    SpeechStatus::FellBack { why, .. } => Some(why.clone()),
                     _ => None,
                 })
                 .collect()
@@ -1875,6 +1920,39 @@ mod tests {
             s.calls
         );
         assert_eq!(s.abandoned, [1]);
+    }
+
+    #[test]
+    fn every_fall_back_has_a_reason_for_the_player() {
+        let reason = |s: &Sim| {
+            s.reports.iter().find_map(|r| match r {
+                SpeechStatus::FellBack { reason, .. } => Some(*reason),
+                _ => None,
+            })
+        };
+        let mut s = Sim::with(fast(SpeechMode::Auto), |s| s.open = Open::Fail("gone"));
+        assert_eq!(reason(&s), Some(FallBack::Unavailable));
+        s = Sim::with(fast(SpeechMode::Auto), |s| s.open = Open::Hang);
+        s.advance(300 * MS);
+        assert_eq!(reason(&s), Some(FallBack::NoAnswer));
+        s = Sim::new(SpeechMode::Tts);
+        s.hang_speak = true;
+        s.say(urgent("e4"));
+        s.advance(150 * MS);
+        assert_eq!(reason(&s), Some(FallBack::NoAnswer));
+        s = Sim::new(SpeechMode::Tts);
+        s.say(urgent("e4"));
+        s.advance(150 * MS);
+        assert_eq!(reason(&s), Some(FallBack::Silent));
+        s = Sim::new(SpeechMode::Tts);
+        s.say(urgent("e4"));
+        let id = s.last_id();
+        s.emit(BackendEvent::Began(id));
+        s.advance(Duration::from_secs(2));
+        assert_eq!(reason(&s), Some(FallBack::Unfinished));
+        s = Sim::new(SpeechMode::Tts);
+        s.input(Input::Closed { conn: 1 });
+        assert_eq!(reason(&s), Some(FallBack::Failed));
     }
 
     #[test]

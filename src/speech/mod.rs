@@ -2,10 +2,14 @@
 //! sees a chess type: the words are chosen by the phrasing layer
 //! ([`crate::phrase`]) and handed over by the app.
 //!
-//! [`SpeechWorker`] owns one thread that schedules sentences with the pure
-//! [`SpeechQueue`] and drives a [`SpeechBackend`] (speech-dispatcher on
-//! Linux, the `tts` crate elsewhere) on a second thread, with deadlines so
-//! that a hung speech service never freezes the game.
+//! Every decision is the sans-IO [`link::SpeechLink`] (with the pure
+//! [`SpeechQueue`]): stepped by events and the time, it returns what to do
+//! and its next deadline.  [`SpeechWorker`] is the thin thread that drives
+//! it against a [`SpeechBackend`] (speech-dispatcher on Linux, the `tts`
+//! crate elsewhere) living on a second thread, so that a hung speech
+//! service never freezes the game.  A sentence may mix languages
+//! ([`Utterance::parts`]): speech-dispatcher speaks it as one SSML message,
+//! other backends part by part, kept together.
 
 pub mod backend;
 #[cfg(any(test, feature = "test-support"))]
@@ -23,6 +27,6 @@ pub mod worker;
 pub use backend::{BackendFactory, SpeechSettings, voices_by_language, voices_summary};
 pub use utterance::{Part, Priority, SayKind, Utterance};
 pub use worker::{
-    SpeechHandle, SpeechMode, SpeechStatus, SpeechWorker, WorkerConfig, list_voices, say_once,
-    say_utterance_once, system_factory,
+    FallBack, SpeechHandle, SpeechMode, SpeechStatus, SpeechWorker, WorkerConfig, list_voices,
+    say_once, say_utterance_once, system_factory,
 };

@@ -26,7 +26,7 @@ use super::backend::{BackendFactory, EventSink, SpeechError, SpeechSettings, Voi
 use super::link::{
     ALLOWANCES, Call, Conn, EngineInfo, Input, LinkConfig, Output, Reply, SpeechLink,
 };
-pub use super::link::{Pace, SpeechMode, SpeechStatus};
+pub use super::link::{FallBack, Pace, SpeechMode, SpeechStatus};
 use super::queue::QueuePolicy;
 use super::{Priority, SayKind, Utterance};
 
@@ -385,9 +385,10 @@ fn with_backend<T: Send + 'static>(
 }
 
 /// The voices of this platform's speech service (`hector voices`).  Blocks
-/// up to 20 s: espeak-ng lists about 13 000 voices in 1.5 s.
+/// up to 60 s: espeak-ng lists about 13 000 voices in 1.5 s on an idle
+/// machine, and took over 20 s on a loaded one.
 pub fn list_voices() -> Result<Vec<VoiceInfo>, SpeechError> {
-    list_voices_with(system_factory(), Duration::from_secs(20))
+    list_voices_with(system_factory(), Duration::from_secs(60))
 }
 
 /// [`list_voices`] with any backend.
@@ -442,7 +443,15 @@ pub fn say_utterance_once(
         let left = deadline.saturating_duration_since(Instant::now());
         match rx.recv_timeout(left) {
             Ok(SpeechStatus::Ended { .. }) => break Ok(()),
-            Ok(SpeechStatus::FellBack { why }) => break Err(SpeechError::Unavailable(why)),
+            Ok(SpeechStatus::FellBack { why, reason }) => {
+                break Err(match reason {
+                    FallBack::Unavailable => SpeechError::Unavailable(why),
+                    FallBack::NoAnswer => SpeechError::Timeout("say"),
+                    FallBack::Silent | FallBack::Unfinished | FallBack::Failed => {
+                        SpeechError::Failed(why)
+                    }
+                });
+            }
             Ok(_) => {}
             Err(_) => break Err(SpeechError::Timeout("say")),
         }

@@ -98,7 +98,8 @@ impl PrivateSpeechd {
             .spawn()
             .map_err(|e| format!("cannot run speech-dispatcher: {e}"))?;
         daemon.child = Some(child);
-        let deadline = Instant::now() + Duration::from_secs(10);
+        // Seconds on an idle machine; far longer on a loaded one.
+        let deadline = Instant::now() + Duration::from_secs(30);
         while Instant::now() < deadline {
             if let Some(Ok(Some(status))) = daemon.child.as_mut().map(Child::try_wait) {
                 return Err(format!(

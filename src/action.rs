@@ -88,6 +88,16 @@ actions! {
     Silence => "silence",
     /// Compare the tactile board with the game.
     Board => "board",
+    /// The clock: both times, or `time mine|theirs|white|black|moves|last`.
+    Time => "time",
+    /// Press the clock after a move when presses are separate (D.2.8).
+    Press => "press",
+    /// Stop the clock.
+    Pause => "pause",
+    /// Let the clock run again.
+    Resume => "resume",
+    /// Arbiter functions, each confirmed (`arbiter OPERATION ...`).
+    Arbiter => "arbiter",
     /// The engine's best move for the side to move.
     Hint => "hint",
     /// The engine's evaluation, in words.

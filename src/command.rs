@@ -39,10 +39,59 @@ pub enum Command {
     Last(usize),
     /// A claim, with the intended move's text if one was given.
     Claim(Option<String>),
+    /// A question to the clock.
+    Time(TimeQuery),
+    /// An arbiter function (carried out after a confirmation).
+    Arbiter(ArbiterOp),
     /// The help of one command (`help rank`).
     HelpOn(Action),
     /// An action that takes no arguments.
     Do(Action),
+}
+
+/// What the clock is asked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TimeQuery {
+    /// Both times.
+    Both,
+    /// One side's time.
+    Side(Side),
+    /// The number of moves played (D.2.6.1).
+    Moves,
+    /// The time the last move took.
+    Last,
+}
+
+/// An arbiter function.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArbiterOp {
+    /// Stop both clocks.
+    Stop,
+    /// Start the clock again.
+    Start,
+    /// Add time to a side.
+    Add(Side, std::time::Duration),
+    /// Take time from a side.
+    Remove(Side, std::time::Duration),
+    /// Set the move counter (moves completed by each side).
+    Moves(u32),
+    /// An illegal move completed by a side (7.5): restored and penalised.
+    Illegal(Side),
+    /// Declare the result: the winner, or `None` for a draw.
+    Result(Option<Color>),
+}
+
+/// Minutes ("2") or minutes and seconds ("1:30").
+fn minutes(word: &str) -> Option<std::time::Duration> {
+    let secs = match word.split_once(':') {
+        Some((m, s)) if s.len() == 2 => {
+            let s: u64 = s.parse().ok().filter(|s| *s < 60)?;
+            m.parse::<u64>().ok()?.checked_mul(60)?.checked_add(s)?
+        }
+        Some(_) => return None,
+        None => word.parse::<u64>().ok()?.checked_mul(60)?,
+    };
+    (secs > 0 && secs <= 24 * 3600).then(|| std::time::Duration::from_secs(secs))
 }
 
 /// What a typed line is.
@@ -224,6 +273,49 @@ pub fn read_line(line: &str, keymap: &Keymap, args: &ArgReader<'_>) -> Input {
             [_, more @ ..] => bad(ArgProblem::TooMany(more.join(" "))),
         },
         Action::Claim => Input::Command(Command::Claim((!rest.is_empty()).then(|| rest.join(" ")))),
+        Action::Time => {
+            let q = match rest {
+                [] => Some(TimeQuery::Both),
+                [w] => match fold(w).as_str() {
+                    "moves" | "zuge" | "mosse" => Some(TimeQuery::Moves),
+                    "last" | "letzter" | "ultima" => Some(TimeQuery::Last),
+                    "both" | "beide" | "entrambi" => Some(TimeQuery::Both),
+                    _ => args.side(w).map(TimeQuery::Side),
+                },
+                _ => None,
+            };
+            match (q, rest) {
+                (Some(q), _) => Input::Command(Command::Time(q)),
+                (None, [w]) => bad(ArgProblem::NoSide((*w).to_owned())),
+                (None, _) => bad(ArgProblem::TooMany(rest[1..].join(" "))),
+            }
+        }
+        Action::Arbiter => {
+            let folded: Vec<String> = rest.iter().map(|w| fold(w)).collect();
+            let words: Vec<&str> = folded.iter().map(String::as_str).collect();
+            let op = match words.as_slice() {
+                ["stop"] => Some(ArbiterOp::Stop),
+                ["start"] => Some(ArbiterOp::Start),
+                ["add", side, t] => args
+                    .side(side)
+                    .zip(minutes(t))
+                    .map(|(s, d)| ArbiterOp::Add(s, d)),
+                ["remove", side, t] => args
+                    .side(side)
+                    .zip(minutes(t))
+                    .map(|(s, d)| ArbiterOp::Remove(s, d)),
+                ["moves", n] => n.parse().ok().map(ArbiterOp::Moves),
+                ["illegal", side] => args.side(side).map(ArbiterOp::Illegal),
+                ["result", "1-0"] => Some(ArbiterOp::Result(Some(Color::White))),
+                ["result", "0-1"] => Some(ArbiterOp::Result(Some(Color::Black))),
+                ["result", "draw" | "1/2-1/2" | "remis" | "patta"] => Some(ArbiterOp::Result(None)),
+                _ => None,
+            };
+            op.map_or_else(
+                || bad(ArgProblem::Missing),
+                |op| Input::Command(Command::Arbiter(op)),
+            )
+        }
         // `engine` or `engine restart` (in any of the three languages).
         Action::Engine => match rest {
             [] => Input::Command(Command::Do(Action::Engine)),
@@ -266,6 +358,65 @@ mod tests {
                 vocabularies: &vocabularies,
             },
         )
+    }
+
+    #[test]
+    fn clock_questions_and_arbiter_functions() {
+        assert_eq!(read("time"), Input::Command(Command::Time(TimeQuery::Both)));
+        assert_eq!(
+            read("clock mine"),
+            Input::Command(Command::Time(TimeQuery::Side(Side::Mine)))
+        );
+        assert_eq!(
+            read("time theirs"),
+            Input::Command(Command::Time(TimeQuery::Side(Side::Theirs)))
+        );
+        assert_eq!(
+            read("time moves"),
+            Input::Command(Command::Time(TimeQuery::Moves))
+        );
+        assert_eq!(
+            read("time last"),
+            Input::Command(Command::Time(TimeQuery::Last))
+        );
+        assert!(matches!(
+            read("time soon"),
+            Input::BadArguments {
+                command: Action::Time,
+                ..
+            }
+        ));
+        assert_eq!(
+            read("arbiter add white 2"),
+            Input::Command(Command::Arbiter(ArbiterOp::Add(
+                Side::Colour(Color::White),
+                std::time::Duration::from_secs(120)
+            )))
+        );
+        assert_eq!(
+            read("arbiter remove black 1:30"),
+            Input::Command(Command::Arbiter(ArbiterOp::Remove(
+                Side::Colour(Color::Black),
+                std::time::Duration::from_secs(90)
+            )))
+        );
+        assert_eq!(
+            read("arbiter moves 30"),
+            Input::Command(Command::Arbiter(ArbiterOp::Moves(30)))
+        );
+        assert_eq!(
+            read("arbiter result 0-1"),
+            Input::Command(Command::Arbiter(ArbiterOp::Result(Some(Color::Black))))
+        );
+        assert_eq!(
+            read("arbiter illegal theirs"),
+            Input::Command(Command::Arbiter(ArbiterOp::Illegal(Side::Theirs)))
+        );
+        assert!(matches!(
+            read("arbiter add white 0"),
+            Input::BadArguments { .. }
+        ));
+        assert!(matches!(read("arbiter"), Input::BadArguments { .. }));
     }
 
     #[test]

@@ -171,6 +171,45 @@ pub struct BoardSettings {
     pub remind_after_s: Option<u64>,
 }
 
+/// `[clock]`: the talking clock (FIDE D.2.6.1) and the rules edition.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ClockSettings {
+    /// The time control in the `--time` notation ("90+30", "40/90,30+30",
+    /// "5d3", "hourglass:5", a preset name); none: no clock.
+    pub time: Option<String>,
+    /// The rules edition: "2018" (the newest), "2017" or "1997" ("older").
+    pub rules: String,
+    /// Seconds left at which the time is said, each once.
+    pub thresholds: Vec<u64>,
+    /// Count the last ten seconds aloud.
+    pub countdown: bool,
+    /// Say both times after every this many moves (0: never).
+    pub every_moves: u32,
+    /// Whose thresholds are said: "both", "mine", "theirs" or "none".
+    pub announce_for: String,
+    /// "move" (a move presses the clock) or "separate" (a press after the
+    /// move, FIDE D.2.8).
+    pub press: String,
+    /// An arbiter supervises the game fully (A.3, B.3); false: A.4, B.4.
+    pub supervised: bool,
+}
+
+impl Default for ClockSettings {
+    fn default() -> Self {
+        ClockSettings {
+            time: None,
+            rules: "2018".to_owned(),
+            thresholds: crate::clock::announce::DEFAULT_THRESHOLDS.to_vec(),
+            countdown: false,
+            every_moves: 0,
+            announce_for: "both".to_owned(),
+            press: "move".to_owned(),
+            supervised: true,
+        }
+    }
+}
+
 /// `[view]`: the front end and the full-screen view's look.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -248,6 +287,47 @@ impl Default for EngineConfig {
     }
 }
 
+impl ClockSettings {
+    /// What is wrong with the settings, as (key, detail).
+    fn check(&self) -> Result<(), (&'static str, String)> {
+        if let Some(t) = &self.time
+            && let Err(e) = crate::clock::parse_spec(t)
+        {
+            let en = crate::phrase::Phraser::builtin(
+                crate::phrase::MoveStyle::Language,
+                Lang::En,
+                crate::phrase::MoveOptions::default(),
+            );
+            return Err(("clock.time", crate::clock::words::spec_error(&en, &e)));
+        }
+        if crate::game::rules::Edition::from_name(&self.rules).is_none() {
+            return Err((
+                "clock.rules",
+                format!(
+                    "\"{}\" is not a rules edition: use 2018, 2017 or 1997",
+                    self.rules
+                ),
+            ));
+        }
+        if !matches!(
+            self.announce_for.as_str(),
+            "both" | "mine" | "theirs" | "none"
+        ) {
+            return Err((
+                "clock.announce_for",
+                format!("\"{}\": use both, mine, theirs or none", self.announce_for),
+            ));
+        }
+        if !matches!(self.press.as_str(), "move" | "separate") {
+            return Err((
+                "clock.press",
+                format!("\"{}\": use move or separate", self.press),
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// `[companion]`: the opponent's screen (a page served by hector).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -283,6 +363,8 @@ pub struct Config {
     pub board: BoardSettings,
     /// `[view]`: the full-screen view.
     pub view: ViewSettings,
+    /// `[clock]`: the talking clock.
+    pub clock: ClockSettings,
     /// `[engine]`: the engine for home play.
     pub engine: EngineConfig,
     /// `[companion]`: the opponent's screen.
@@ -333,6 +415,9 @@ impl Config {
         }
         if let Err(e) = config.speech.mode.parse::<SpeechMode>() {
             return Err(FileError::at_key(file, text, "speech.mode", e));
+        }
+        if let Err((key, detail)) = config.clock.check() {
+            return Err(FileError::at_key(file, text, key, detail));
         }
         Ok(config)
     }
@@ -452,6 +537,26 @@ mod tests {
         assert_eq!(e.key.as_deref(), Some("board.settle_ms"));
         let c = Config::parse("c.toml", "[board]\nremind_after_s = 30\n").unwrap();
         assert_eq!(c.board.remind_after_s, Some(30));
+    }
+
+    #[test]
+    fn clock_settings() {
+        let c = Config::parse(
+            "c.toml",
+            "[clock]\ntime = \"40/90,30+30\"\nrules = \"2017\"\ncountdown = true\npress = \"separate\"\n",
+        )
+        .unwrap();
+        assert_eq!(c.clock.time.as_deref(), Some("40/90,30+30"));
+        assert!(c.clock.countdown);
+        assert_eq!(c.clock.thresholds, vec![600, 300, 120, 60, 30, 10]);
+        let e = Config::parse("c.toml", "[clock]\ntime = \"40/90\"\n").unwrap_err();
+        assert_eq!(e.key.as_deref(), Some("clock.time"));
+        assert_eq!(e.line, Some(2));
+        assert!(e.detail.contains("rest of the game"), "{}", e.detail);
+        let e = Config::parse("c.toml", "[clock]\nrules = \"1066\"\n").unwrap_err();
+        assert_eq!(e.key.as_deref(), Some("clock.rules"));
+        let e = Config::parse("c.toml", "[clock]\npress = \"foot\"\n").unwrap_err();
+        assert_eq!(e.key.as_deref(), Some("clock.press"));
     }
 
     #[test]

@@ -148,6 +148,11 @@ struct PlayArgs {
     /// network) the page asks for the pairing code hector says.
     #[arg(long, value_name = "ADDR:PORT", num_args = 0..=1, default_missing_value = "")]
     companion: Option<String>,
+    /// The opponent's own electronic board, same forms as --board: their
+    /// moves made on it are announced and awaited on the player's board,
+    /// the player's moves are awaited on it, differences are reported.
+    #[arg(long, value_name = "SPEC")]
+    opponent_board: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -182,6 +187,10 @@ fn watch_signals(_tx: &mpsc::Sender<Msg>) {}
 
 fn play(args: &PlayArgs) -> ExitCode {
     let mut started = start(&args.settings);
+    if let Some(why) = started.clock_error.take() {
+        eprintln!("hector: --time: {why}");
+        return ExitCode::from(2);
+    }
     // A player at a terminal is asked before a stray `quit` or `new` ends a
     // game; a script on standard input is not.
     started
@@ -228,11 +237,16 @@ fn play(args: &PlayArgs) -> ExitCode {
     let board = match args.board.as_ref().or(board_settings.port.as_ref()) {
         None => None,
         Some(spec) => {
-            let (choice, link) = choose_board(spec, args, &board_settings, &tx);
+            let (choice, link) = choose_board(spec, args, &board_settings, &tx, Msg::Board);
             effects.extend(started.app.update(Msg::BoardChosen(choice), now));
             link
         }
     };
+    let opponent_board = args.opponent_board.as_ref().and_then(|spec| {
+        let (choice, link) = choose_board(spec, args, &board_settings, &tx, Msg::OpponentBoard);
+        effects.extend(started.app.update(Msg::OpponentBoardChosen(choice), now));
+        link
+    });
     if let Some(setup) = engine_setup(args, &started.engine) {
         started.app.set_engine(setup);
     }
@@ -258,6 +272,7 @@ fn play(args: &PlayArgs) -> ExitCode {
         speech: speech.as_ref().map(SpeechWorker::handle),
         tones: tones.as_ref().map(TonePlayer::handle),
         board,
+        opponent_board,
         companion,
     };
     let ui = args.ui.unwrap_or(if started.view.ui == "tui" {
@@ -419,6 +434,7 @@ fn choose_board(
     args: &PlayArgs,
     settings: &BoardSettings,
     tx: &mpsc::Sender<Msg>,
+    wrap: fn(hector::LinkEvent) -> Msg,
 ) -> (BoardChoice, Option<Link>) {
     let missing = |p| (BoardChoice::Missing(p), None);
     let spec = match hector::parse_board_spec(spec) {
@@ -465,7 +481,7 @@ fn choose_board(
     let link = Link::spawn(
         path,
         PortSettings::from_description(&description.serial),
-        move |e| tx.send(Msg::Board(e)).is_ok(),
+        move |e| tx.send(wrap(e)).is_ok(),
     );
     (choice, Some(link))
 }
@@ -555,6 +571,10 @@ fn voices(args: &VoicesArgs) -> ExitCode {
 /// `hector say TEXT` / `hector say --move Nf3`: print and speak one sentence.
 fn say(args: &SayArgs) -> ExitCode {
     let mut started = start(&args.settings);
+    if let Some(why) = started.clock_error.take() {
+        eprintln!("hector: --time: {why}");
+        return ExitCode::from(2);
+    }
     for p in std::mem::take(&mut started.problems) {
         for e in started.app.update(Msg::Problem(p), Instant::now()) {
             if let Effect::Say(u) = e {

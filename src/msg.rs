@@ -36,6 +36,10 @@ pub enum Msg {
     /// The session begins: the opening sentence is said (and can be
     /// repeated).
     Start,
+    /// The opponent's own board (`--opponent-board`): opened, or why not.
+    OpponentBoardChosen(BoardChoice),
+    /// The opponent's board's serial link: connected, bytes read, or lost.
+    OpponentBoard(LinkEvent),
     /// The session is ended from outside: Ctrl-C, SIGTERM or SIGHUP.
     Interrupted,
     /// The engine's process: a line it wrote, its exit, or why it did not
@@ -141,6 +145,8 @@ pub enum Effect {
     Tone(Tone),
     /// Send these bytes to the board (a request for a dump, for updates).
     ToBoard(Vec<u8>),
+    /// Send these bytes to the opponent's board.
+    ToOpponentBoard(Vec<u8>),
     /// Start, feed or end the engine's process.
     Engine(EngineOrder),
     /// Free the opponent's seat on the companion page.

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use shakmaty::Color;
 
-use crate::app::App;
+use crate::app::{App, ClockSetup};
 use crate::audio::ToneSettings;
 use crate::config::{BoardSettings, ColourChoice, CompanionSettings, Config, EngineConfig};
 use crate::keymap::Keymap;
@@ -56,6 +56,18 @@ pub struct Overrides {
     /// No tones (opponent's move, check, error ...).
     #[arg(long)]
     pub no_sound: bool,
+    /// Play with a talking clock: MIN+SEC (90+30, 3+2), M:SS+SEC (0:30+0),
+    /// periods MOVES/MIN,... (40/90,30+30), a delay dSEC or bSEC after the
+    /// base (5d3 US delay, 5b3 Bronstein), hourglass:MIN, or a preset
+    /// (bullet, blitz, blitz5, rapid, rapid25, classical, fide, ...).
+    #[arg(long = "time", value_name = "SPEC")]
+    pub time: Option<String>,
+    /// The FIDE Laws edition for penalties: 2018 (default), 2017 or 1997.
+    #[arg(long, value_name = "EDITION", value_parser = ["2018", "2017", "2014", "1997", "older", "newest"])]
+    pub rules: Option<String>,
+    /// Press the clock separately after your move (FIDE D.2.8): `press`.
+    #[arg(long)]
+    pub press_separately: bool,
     /// Settings file to read instead of the one in your config directory.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
@@ -80,6 +92,8 @@ pub struct Started {
     pub tones: ToneSettings,
     /// The `[board]` settings (the command line may override them).
     pub board: BoardSettings,
+    /// A `--time` that cannot be used, in the player's language.
+    pub clock_error: Option<String>,
     /// The `[view]` settings (front end, theme, keys).
     pub view: crate::config::ViewSettings,
     /// The `[engine]` settings (the command line may override them).
@@ -208,7 +222,9 @@ pub fn start(over: &Overrides) -> Started {
         ColourChoice::Is(c) => c,
         ColourChoice::Random => random_colour(),
     };
+    let (clock, clock_error) = clock_setup(&config.clock, over, &phraser, me);
     let mut app = App::builder()
+        .clock(clock)
         .lang(lang)
         .me(me)
         .confirm_own_moves(config.announce.confirm_own_moves)
@@ -234,10 +250,58 @@ pub fn start(over: &Overrides) -> Started {
         speech_settings: config.speech.settings(),
         tones,
         board: config.board.clone(),
+        clock_error,
         view: config.view.clone(),
         engine: config.engine.clone(),
         companion: config.companion.clone(),
     }
+}
+
+/// The clock from `[clock]` and the command line; a `--time` that cannot
+/// be used gives no clock and the sentence that says why.
+fn clock_setup(
+    settings: &crate::config::ClockSettings,
+    over: &Overrides,
+    phraser: &Phraser,
+    me: Color,
+) -> (Option<ClockSetup>, Option<String>) {
+    use crate::clock::{PressMode, Schedule, parse_spec, words};
+    use crate::game::rules::Edition;
+    let Some(spec) = over.time.as_ref().or(settings.time.as_ref()) else {
+        return (None, None);
+    };
+    let control = match parse_spec(spec) {
+        Ok(c) => c,
+        Err(e) => return (None, Some(words::spec_error(phraser, &e))),
+    };
+    let mut setup = ClockSetup::new(control);
+    let rules = over.rules.as_deref().unwrap_or(&settings.rules);
+    setup.edition = Edition::from_name(rules).unwrap_or_default();
+    setup.supervised = settings.supervised;
+    setup.press = if over.press_separately || settings.press == "separate" {
+        PressMode::Separate
+    } else {
+        PressMode::OnMove
+    };
+    let mut players = shakmaty::ByColor::new_with(|_| true);
+    match settings.announce_for.as_str() {
+        "mine" => players[!me] = false,
+        "theirs" => players[me] = false,
+        "none" => players = shakmaty::ByColor::new_with(|_| false),
+        _ => {}
+    }
+    setup.schedule = Schedule {
+        thresholds: settings
+            .thresholds
+            .iter()
+            .map(|s| std::time::Duration::from_secs(*s))
+            .collect(),
+        countdown: settings.countdown,
+        every_moves: (settings.every_moves > 0).then_some(settings.every_moves),
+        players,
+        period_end: true,
+    };
+    (Some(setup), None)
 }
 
 /// White or Black, by chance (`--me random`).

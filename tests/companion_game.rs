@@ -40,10 +40,15 @@ struct Hector {
 
 impl Hector {
     fn start(board: &str) -> Hector {
+        Hector::start_with(&["--board", board])
+    }
+
+    fn start_with(args: &[&str]) -> Hector {
         let dir = clean_config_dir();
         let guard = PTY_LOCK.lock().unwrap_or_else(|e| e.into_inner());
         let mut child = Command::new(env!("CARGO_BIN_EXE_hector"))
-            .args(["play", "--board", board, "--companion", "127.0.0.1:0"])
+            .args(["play", "--companion", "127.0.0.1:0"])
+            .args(args)
             .args(["--prompt", "never", "--speech", "print", "--no-sound"])
             .env("XDG_CONFIG_HOME", &dir)
             .env("HOME", &dir)
@@ -440,4 +445,212 @@ fn latency_board_to_page_and_tap_to_announcement() {
     assert!(percentile(&tap_to_said, 0.99) < 500.0, "{tap_to_said:?}");
     assert!(percentile(&said_to_page, 0.99) < 500.0, "{said_to_page:?}");
     g.hector.quit();
+}
+
+/// The page's state as JSON, read over plain HTTP (what every page gets).
+fn page_state(url: &str) -> serde_json::Value {
+    use std::io::Read;
+    let addr = url
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_owned();
+    let mut c = std::net::TcpStream::connect(&addr).expect("the companion answers");
+    c.set_read_timeout(Some(WAIT)).expect("timeout");
+    write!(
+        c,
+        "GET /api/state HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .expect("request");
+    let mut text = String::new();
+    let _ = c.read_to_string(&mut text);
+    let body = text.split("\r\n\r\n").nth(1).unwrap_or_default();
+    serde_json::from_str::<serde_json::Value>(body)
+        .unwrap_or_else(|e| panic!("state {body:?}: {e}"))["state"]
+        .clone()
+}
+
+/// Poll the page's state until `check` holds (the app publishes after each
+/// message; a board's settle time may come first).
+fn state_until(
+    url: &str,
+    what: &str,
+    check: impl Fn(&serde_json::Value) -> bool,
+) -> serde_json::Value {
+    let t0 = std::time::Instant::now();
+    loop {
+        let s = page_state(url);
+        if check(&s) {
+            return s;
+        }
+        assert!(t0.elapsed() < WAIT, "the page never showed {what}: {s}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Two boards over two pseudo-terminals (D.2.9): the blind player's tactile
+/// board and the opponent's own board.  Moves on each side; a mismatch on
+/// each board reported to the other side (the opponent's board's spoken to
+/// the blind player, the tactile board's shown on the opponent's page), and
+/// their fixes.
+#[test]
+fn two_boards_moves_and_mismatches_on_each_side() {
+    use hector::SimAction as Action;
+    use shakmaty::{Color, Square};
+    let new = || {
+        let _g = PTY_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        pseudo_board().expect("a pseudo-terminal")
+    };
+    let (mine, mine_path) = new();
+    let (theirs, theirs_path) = new();
+    let mut hector = Hector::start_with(&[
+        "--board",
+        &format!("dgt:{mine_path}"),
+        "--opponent-board",
+        &format!("millennium:{theirs_path}"),
+    ]);
+    let (_, first) = hector.next("the companion's address", WAIT);
+    let url = first
+        .strip_prefix("The opponent's screen: open ")
+        .and_then(|r| r.strip_suffix(" in a browser."))
+        .unwrap_or_else(|| panic!("{first:?}"))
+        .to_owned();
+    hector.expect("New game. White to move.");
+    let mut blind = Tactile {
+        master: mine,
+        sim: SimBoard::new(Protocol::Dgt, Board::new()),
+    };
+    let mut opp = Tactile {
+        master: theirs,
+        sim: SimBoard::new(Protocol::Millennium, Board::new()),
+    };
+    // Each board answers hector's request with its position; only then is
+    // it said connected.
+    for b in [&mut blind, &mut opp] {
+        let asked_by = std::time::Instant::now() + WAIT;
+        let mut request = [0u8; 64];
+        while b
+            .master
+            .read_within(&mut request, Duration::from_millis(50))
+            .map_or(true, |n| n == 0)
+        {
+            assert!(
+                std::time::Instant::now() < asked_by,
+                "hector did not ask for the board"
+            );
+        }
+        let dump = b.sim.dump();
+        b.master.write_all(&dump).expect("write");
+    }
+    let mut connected = vec![
+        hector.next("connected", WAIT).1,
+        hector.next("connected", WAIT).1,
+    ];
+    connected.sort();
+    assert_eq!(
+        connected,
+        ["Board connected.", "The opponent's board is connected."]
+    );
+    state_until(&url, "both boards agree", |s| {
+        s["tactile"]["state"] == "agrees" && s["opponent_board"]["state"] == "agrees"
+    });
+    let words = App::builder().build();
+    let mut pos = Chess::default();
+    let san = |pos: &Chess, s: &str| {
+        s.parse::<San>()
+            .ok()
+            .and_then(|x| x.to_move(pos).ok())
+            .unwrap_or_else(|| panic!("{s} is legal"))
+    };
+
+    // The blind player's move on the tactile board: said, awaited on the
+    // opponent's board (shown on the page, not said), made there.
+    let m = san(&pos, "e4");
+    blind.play(&pos, m);
+    hector.expect(&words.phraser().say_move(&pos, m));
+    state_until(&url, "e4 awaited on the opponent's board", |s| {
+        s["opponent_board"] == json!({"state": "awaiting", "san": "e4"})
+    });
+    opp.play(&pos, m);
+    pos.play_unchecked(m);
+    state_until(&url, "the opponent's board agrees", |s| {
+        s["opponent_board"]["state"] == "agrees"
+    });
+
+    // The opponent's move on their board: said to the blind player,
+    // awaited on the tactile board, made there.
+    let m = san(&pos, "c5");
+    let said = words.phraser().say_move(&pos, m);
+    opp.play(&pos, m);
+    hector.expect(&said);
+    blind.play(&pos, m);
+    hector.skip_to(&format!("Done: {said}."), WAIT);
+    pos.play_unchecked(m);
+    state_until(&url, "both boards agree after c5", |s| {
+        s["last_move"]["san"] == "c5"
+            && s["tactile"]["state"] == "agrees"
+            && s["opponent_board"]["state"] == "agrees"
+    });
+
+    // A pawn knocked over on the opponent's board: said to the blind
+    // player (with what to put right), shown on the page; and fixed.
+    let knocked = blind_mismatch_text(&words, &pos, Square::H7, Square::H6);
+    let a = opp.sim.act(Action::Lift(Square::H7));
+    opp.master.write_all(&a).expect("write");
+    let a = opp.sim.act(Action::Place(Square::H6, Color::Black.pawn()));
+    opp.master.write_all(&a).expect("write");
+    hector.skip_to(&format!("On the opponent's board: {knocked}"), WAIT);
+    state_until(&url, "the opponent's board differs", |s| {
+        s["opponent_board"] == json!({"state": "differs", "squares": ["h6", "h7"]})
+            || s["opponent_board"] == json!({"state": "differs", "squares": ["h7", "h6"]})
+    });
+    let a = opp.sim.act(Action::Lift(Square::H6));
+    opp.master.write_all(&a).expect("write");
+    let a = opp.sim.act(Action::Place(Square::H7, Color::Black.pawn()));
+    opp.master.write_all(&a).expect("write");
+    hector.skip_to("The opponent's board matches the game.", WAIT);
+    state_until(&url, "the opponent's board agrees again", |s| {
+        s["opponent_board"]["state"] == "agrees"
+    });
+
+    // The same on the tactile board: said to the blind player (as always),
+    // shown on the opponent's page with the squares; and fixed.
+    let a = blind.sim.act(Action::Lift(Square::A2));
+    blind.master.write_all(&a).expect("write");
+    let a = blind
+        .sim
+        .act(Action::Place(Square::A3, Color::White.pawn()));
+    blind.master.write_all(&a).expect("write");
+    state_until(&url, "the tactile board differs", |s| {
+        let sq = &s["tactile"]["squares"];
+        s["tactile"]["state"] == "differs" && sq.as_array().is_some_and(|v| v.len() == 2)
+    });
+    // (a2-a3 is a legal move of the blind player: it is only a mismatch
+    // because it is not their turn; what is said about it is the board
+    // module's business.)
+    let a = blind.sim.act(Action::Lift(Square::A3));
+    blind.master.write_all(&a).expect("write");
+    let a = blind
+        .sim
+        .act(Action::Place(Square::A2, Color::White.pawn()));
+    blind.master.write_all(&a).expect("write");
+    state_until(&url, "the tactile board agrees again", |s| {
+        s["tactile"]["state"] == "agrees"
+    });
+    hector.quit();
+}
+
+/// What hector says of a black pawn moved from `from` to `to` on a board
+/// (the same sentence as for the player's own board).
+fn blind_mismatch_text(
+    words: &App,
+    pos: &Chess,
+    from: shakmaty::Square,
+    to: shakmaty::Square,
+) -> String {
+    let mut board = pos.board().clone();
+    let piece = board.remove_piece_at(from).expect("a piece");
+    board.set_piece_at(to, piece);
+    let sensed = hector::SensedBoard::from_board(&board);
+    let diffs = hector::board_diff(pos.board(), &sensed);
+    words.phraser().mismatch(&diffs)
 }

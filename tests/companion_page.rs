@@ -282,3 +282,77 @@ fn wrong_pairing_code_is_refused() {
     b.wait_text(p, "#seat", "You play this game.");
     assert_eq!(next_event(&rx), CompanionEvent::Paired);
 }
+
+#[test]
+fn the_page_comes_back_by_itself_after_a_restart_of_hector() {
+    let (first, _rx1) = server(false);
+    let port = first.local_addr().port();
+    let url = first.url();
+    let (_, snap) = after(&["e2e4", "c7c5"], "Bauer c7-c5");
+    first.publish(&snap);
+    let mut b = Browser::start();
+    let p = b.new_page(&url);
+    b.wait_text(p, "#last-san", "c5");
+    b.wait_text(p, "#seat", "You play this game.");
+    // hector stops: the page says so and keeps trying.
+    drop(first);
+    let conn = b.eval(
+        p,
+        "new Promise(ok => { const t0 = Date.now(); (function w() { \
+           const t = document.getElementById('conn').textContent; \
+           if (!t.startsWith('Connected') || Date.now() - t0 > 5000) return ok(t); \
+           setTimeout(w, 20); })(); })",
+    );
+    let conn = conn.as_str().unwrap_or_default().to_owned();
+    assert!(
+        conn.contains("Reconnecting") || conn.contains("Trying again"),
+        "{conn}"
+    );
+    // hector is back on the same address (its game restored from the
+    // journal, here a later state): the page shows it and pairs again.
+    let (tx, rx) = channel();
+    // The old listening socket may take a moment to go (tiny_http's
+    // accepting thread ends after the drop).
+    let t0 = Instant::now();
+    let again = loop {
+        let tx = tx.clone();
+        let started = CompanionServer::start(
+            CompanionConfig {
+                listen: format!("127.0.0.1:{port}").parse().expect("address"),
+                ..CompanionConfig::default()
+            },
+            Box::new(move |e| {
+                let _ = tx.send(e);
+            }),
+        );
+        match started {
+            Ok(s) => break s,
+            Err(e) if t0.elapsed() < Duration::from_secs(5) => {
+                let _ = e;
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            Err(e) => panic!("the same port again: {e}"),
+        }
+    };
+    let (_, snap) = after(&["e2e4", "c7c5", "g1f3"], "Springer g1-f3");
+    again.publish(&snap);
+    // (A request on a connection the stopped server still holds is given up
+    // after 3 s; a real restart closes them all at once.)
+    if let Err(e) = b.try_wait_text(p, "#last-san", "Nf3", Duration::from_secs(10)) {
+        let state = b.eval(p, "[...['conn','seat','pair-error','notice','last-san'].map(i => i + '=' + document.getElementById(i).textContent), localStorage.getItem('hector-role')].join(' | ')");
+        panic!("{e}: {state}");
+    }
+    b.wait_text(p, "#seat", "You play this game.");
+    assert_eq!(next_event(&rx), CompanionEvent::Paired);
+    // And it plays on.
+    b.click(p, "[data-square=d7]");
+    b.click(p, "[data-square=d6]");
+    assert_eq!(
+        next_event(&rx),
+        CompanionEvent::Action(OpponentAction::Move(MoveInput::FromTo {
+            from: Square::D7,
+            to: Square::D6,
+            promotion: None
+        }))
+    );
+}

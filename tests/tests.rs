@@ -11,6 +11,7 @@ mod browser;
 mod util;
 
 mod board_games;
+mod clock_games;
 mod companion_game;
 mod companion_page;
 mod engine;

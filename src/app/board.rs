@@ -197,6 +197,7 @@ impl App {
                 if self.game.is_over() || self.game.undo_last().is_none() {
                     return;
                 }
+                self.clock_took_back();
                 let t = self.message("take_back", &[]);
                 self.say(out, t, Priority::Urgent, SayKind::Game);
                 self.sync_board(now, out);

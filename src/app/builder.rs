@@ -25,6 +25,7 @@ pub struct AppBuilder {
     reader: Option<Reader>,
     keymap: Option<Keymap>,
     arg_words: Option<Vec<MoveWords>>,
+    clock: Option<super::ClockSetup>,
 }
 
 impl Default for AppBuilder {
@@ -40,6 +41,7 @@ impl Default for AppBuilder {
             reader: None,
             keymap: None,
             arg_words: None,
+            clock: None,
         }
     }
 }
@@ -103,6 +105,12 @@ impl AppBuilder {
         self
     }
 
+    /// Play with a clock.
+    pub fn clock(mut self, setup: Option<super::ClockSetup>) -> Self {
+        self.clock = setup;
+        self
+    }
+
     /// The app, at the start of a new game.
     pub fn build(self) -> App {
         let lang = self.lang;
@@ -132,10 +140,18 @@ impl AppBuilder {
             last_said: None,
             quitting: false,
             board: None,
+            // The clock is not started: the time given is only where
+            // its schedule begins.
+            clock: self
+                .clock
+                .map(|c| super::clock::ClockPart::new(c, std::time::Instant::now())),
+            arbiter_pending: None,
+            now: None,
             cursor: super::cursor::Cursor::new(self.me),
             engine: None,
             rated: false,
             companion: Default::default(),
+            opponent_board: None,
         }
     }
 }

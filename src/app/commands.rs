@@ -21,7 +21,7 @@ impl App {
         self.message(&format!("help_{}", action.key()), &[("command", &word)])
     }
 
-    fn side_colour(&self, side: Side) -> Color {
+    pub(super) fn side_colour(&self, side: Side) -> Color {
         match side {
             Side::Mine => self.me,
             Side::Theirs => !self.me,
@@ -93,6 +93,12 @@ impl App {
                 self.info(out, t);
             }
             Command::Claim(text) => self.claim(text, out),
+            Command::Time(q) => {
+                if let Some(now) = self.now {
+                    self.on_time(q, now, out);
+                }
+            }
+            Command::Arbiter(op) => self.on_arbiter(op, out),
             Command::Do(action) => self.on_action(action, out),
         }
     }
@@ -104,6 +110,9 @@ impl App {
                 self.engine_new_game();
                 self.game = Game::new();
                 self.kept_offer = None;
+                if let Some(now) = self.now {
+                    self.clock_new_game(now);
+                }
                 let t = self.message("new_game", &[]);
                 self.say(out, t, Priority::Normal, SayKind::Game);
             }
@@ -168,6 +177,15 @@ impl App {
             },
             Action::Silence => out.push(Effect::Silence),
             Action::Board => self.board_report(out),
+            Action::Press | Action::Pause | Action::Resume => {
+                if let Some(now) = self.now {
+                    match action {
+                        Action::Press => self.on_press(now, out),
+                        Action::Pause => self.on_pause(false, now, out),
+                        _ => self.on_pause(true, now, out),
+                    }
+                }
+            }
             Action::Release => self.release_companion(out),
             Action::Help => {
                 let t = self.message("help_intro", &[]);
@@ -186,7 +204,9 @@ impl App {
             | Action::Defenders
             | Action::Moves
             | Action::Last
-            | Action::Claim => {
+            | Action::Claim
+            | Action::Time
+            | Action::Arbiter => {
                 let t = self.help_line(action);
                 self.say(out, t, Priority::Normal, SayKind::Error);
             }

@@ -9,6 +9,7 @@ use shakmaty::san::SanPlus;
 
 use super::App;
 use crate::audio::Tone;
+use crate::board::BoardSession;
 use crate::companion::{
     CompanionEvent, Flash, FlashKind, GameEnd, LastMove, MoveInput, Notice, OpponentAction,
     Snapshot, Tactile, snapshot::resolve_tap,
@@ -181,7 +182,7 @@ impl App {
 
     /// An answer shown on the page only (the blind player hears nothing of
     /// a refused tap).
-    fn notify_page(&mut self, text: String) {
+    pub(super) fn notify_page(&mut self, text: String) {
         self.companion.notices += 1;
         self.companion.notice = Some(Notice {
             id: self.companion.notices,
@@ -226,7 +227,17 @@ impl App {
             result: r.outcome.as_str().to_owned(),
             reason: self.phraser.game_over(r.reason, r.outcome.winner()),
         });
-        s.tactile = match &self.board {
+        s.tactile = self.board_view(self.board.as_ref());
+        s.opponent_board = self.opponent_board_view();
+        s.flash = self.companion.flash;
+        s.notice = self.companion.notice.clone();
+        s
+    }
+
+    /// A board as the page shows it: none, disconnected, awaiting a move,
+    /// differing on some squares, or agreeing with the game.
+    pub(super) fn board_view(&self, board: Option<&BoardSession>) -> Tactile {
+        match board {
             None => Tactile::None,
             Some(b) if !b.connected() => Tactile::Disconnected,
             Some(b) => match b.tracker().awaiting_execution() {
@@ -251,10 +262,7 @@ impl App {
                     }
                 }
             },
-        };
-        s.flash = self.companion.flash;
-        s.notice = self.companion.notice.clone();
-        s
+        }
     }
 }
 

@@ -153,6 +153,7 @@ impl App {
                 self.on_action_confirmed(action, out);
             }
             Action::Claim => self.on_command(Command::Claim(None), out),
+            Action::Time => self.on_command(Command::Time(crate::command::TimeQuery::Both), out),
             other => self.on_action(other, out),
         }
     }

@@ -21,13 +21,16 @@ use crate::words::vocab::MoveWords;
 
 mod board;
 mod builder;
+mod clock;
 mod commands;
 mod companion;
 mod cursor;
 mod engine;
 mod offers;
+mod opponent_board;
 
 pub use builder::AppBuilder;
+pub use clock::ClockSetup;
 pub use engine::EngineSetup;
 
 /// A question hector asked that the next line may answer.
@@ -68,6 +71,12 @@ pub struct App {
     quitting: bool,
     /// The player's board, when one is used.
     board: Option<BoardSession>,
+    /// The clock, when the game is played with one (`--time`).
+    clock: Option<clock::ClockPart>,
+    /// An arbiter function waiting for its confirmation.
+    arbiter_pending: Option<crate::command::ArbiterOp>,
+    /// The time of the message being handled.
+    now: Option<Instant>,
     /// The full-screen view's square cursor and the move chosen with it.
     cursor: cursor::Cursor,
     /// The engine played against, when there is one (`app/engine.rs`).
@@ -76,6 +85,8 @@ pub struct App {
     rated: bool,
     /// The opponent's screen (companion page).
     companion: companion::CompanionState,
+    /// The opponent's own board, when one is used.
+    opponent_board: Option<BoardSession>,
 }
 
 impl App {
@@ -130,10 +141,14 @@ impl App {
     /// time (a move that may still be on its way, a mismatch to report).
     pub fn next_deadline(&self) -> Option<Instant> {
         let board = self.board.as_ref().and_then(BoardSession::next_deadline);
-        match (board, self.engine_deadline()) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        let theirs = self
+            .opponent_board
+            .as_ref()
+            .and_then(BoardSession::next_deadline);
+        [board, theirs, self.engine_deadline(), self.clock_deadline()]
+            .into_iter()
+            .flatten()
+            .min()
     }
 
     /// The prompt of line mode: whose move and the move number, and a
@@ -165,6 +180,9 @@ impl App {
     /// Handle one message.
     pub fn update(&mut self, msg: Msg, now: Instant) -> Vec<Effect> {
         let mut out = Vec::new();
+        self.now = Some(now);
+        // The clock first: a flag that fell before this message wins.
+        self.clock_tick(now, &mut out);
         match msg {
             Msg::Line(line) => {
                 self.on_line(&line, now, &mut out);
@@ -203,6 +221,7 @@ impl App {
                     None => Vec::new(),
                 };
                 self.on_board_notes(notes, now, &mut out);
+                self.tick_opponent_board(now, &mut out);
             }
             Msg::Speech(SpeechStatus::FellBack { reason, .. }) => {
                 // The reason in the player's words, not the library's.
@@ -242,12 +261,17 @@ impl App {
             Msg::Start => {
                 let t = self.message("new_game", &[]);
                 self.say(&mut out, t, Priority::Normal, SayKind::Game);
+                self.clock_start(now);
                 self.engine_start(now, &mut out);
             }
+            Msg::OpponentBoardChosen(choice) => self.on_opponent_board_chosen(choice, &mut out),
+            Msg::OpponentBoard(event) => self.on_opponent_board_link(event, now, &mut out),
             Msg::CompanionChosen(choice) => self.on_companion_chosen(choice, &mut out),
             Msg::Companion(event) => self.on_companion(event, now, &mut out),
             Msg::CompanionReleased { code } => self.on_companion_released(code, &mut out),
         }
+        // Whatever changed the game, the opponent's board awaits it.
+        self.sync_opponent_board(now, &mut out);
         self.engine_step(now, &mut out);
         self.companion_flashes(&out);
         out
@@ -308,6 +332,12 @@ impl App {
     }
 
     fn on_line(&mut self, line: &str, now: Instant, out: &mut Vec<Effect>) {
+        if self.arbiter_pending.is_some() {
+            let first = line.split_whitespace().next().unwrap_or("");
+            let yes = self.keymap.command(first) == Some(crate::action::Action::Accept);
+            self.arbiter_answer(yes, now, out);
+            return;
+        }
         // The piece of a promotion the board cannot see (D.2.1: it must be
         // named).
         let role = match &self.board {
@@ -450,6 +480,7 @@ impl App {
     /// Play a legal move and announce it (and the end of the game, if it ends).
     fn play(&mut self, mv: Move, out: &mut Vec<Effect>) {
         let before = self.game.position().clone();
+        let mover = before.turn();
         if self.game.play(mv).is_err() {
             // The reader only returns legal moves; say so if that ever fails.
             let t = self.message("not_understood", &[("input", "?")]);
@@ -463,6 +494,9 @@ impl App {
             // The offer typed before this move is made now (9.1.2.1).
             self.kept_offer = None;
             self.offer_draw(out);
+        }
+        if let Some(now) = self.now {
+            self.clock_moved(mover, now, out);
         }
     }
 

@@ -173,6 +173,12 @@ impl App {
                     t = format!("{t} {}", self.message("claim_is_offer", &[]));
                 }
                 self.say(out, t, Priority::Normal, SayKind::Game);
+                // 9.5.3: an incorrect claim costs time (by the edition).
+                if reason != ClaimRefused::NotYourTurn
+                    && let Some(now) = self.now
+                {
+                    self.claim_penalty(by, now, out);
+                }
                 if let Some(p) = played {
                     // 9.5.3: the intended move must be made.
                     self.announce_move(&pos, p.mv, out);

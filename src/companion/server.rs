@@ -60,8 +60,16 @@ pub type Sink = Box<dyn Fn(CompanionEvent) + Send + Sync>;
 /// Frames queued per page before it counts as too slow.
 const QUEUE: usize = 16;
 
+/// What a page's thread writes.
+enum Frame {
+    /// A snapshot (`{"seq":…,"state":…}`).
+    State(Arc<str>),
+    /// hector stops: the page closes this channel and comes back by itself.
+    Bye,
+}
+
 struct Stream {
-    tx: SyncSender<Arc<str>>,
+    tx: SyncSender<Frame>,
 }
 
 struct Shared {
@@ -181,7 +189,14 @@ impl Drop for CompanionServer {
     fn drop(&mut self) {
         self.shared.stop.store(true, Ordering::SeqCst);
         self.server.unblock();
-        lock(&self.shared.streams).clear();
+        // Tell every page (a connection handed over by tiny_http is not
+        // closed by dropping the server), then let their threads end.
+        let mut streams = lock(&self.shared.streams);
+        for s in streams.iter() {
+            let _ = s.tx.try_send(Frame::Bye);
+        }
+        streams.clear();
+        drop(streams);
         if let Some(t) = self.thread.take() {
             let _ = t.join();
         }
@@ -189,7 +204,7 @@ impl Drop for CompanionServer {
 }
 
 fn broadcast(shared: &Shared, frame: Arc<str>) {
-    lock(&shared.streams).retain(|s| match s.tx.try_send(Arc::clone(&frame)) {
+    lock(&shared.streams).retain(|s| match s.tx.try_send(Frame::State(Arc::clone(&frame))) {
         Ok(()) => true,
         // Too slow or gone: drop it; the page reconnects by itself.
         Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) => false,
@@ -353,7 +368,7 @@ fn open_stream(request: tiny_http::Request, token: Option<String>, shared: &Arc<
         head.add_header(h);
     }
     let mut conn = request.upgrade("hector-events", head);
-    let (tx, rx) = sync_channel::<Arc<str>>(QUEUE);
+    let (tx, rx) = sync_channel::<Frame>(QUEUE);
     let first = Arc::clone(&lock(&shared.state).1);
     let events = lock(&shared.gate).stream_opened(token.as_deref());
     lock(&shared.streams).push(Stream { tx });
@@ -378,7 +393,7 @@ fn open_stream(request: tiny_http::Request, token: Option<String>, shared: &Arc<
 fn write_events(
     conn: &mut dyn Write,
     first: &str,
-    rx: &Receiver<Arc<str>>,
+    rx: &Receiver<Frame>,
     heartbeat: Duration,
 ) -> io::Result<()> {
     // Reconnect a second after a drop.
@@ -386,7 +401,11 @@ fn write_events(
     write_frame(conn, first)?;
     loop {
         match rx.recv_timeout(heartbeat) {
-            Ok(frame) => write_frame(conn, &frame)?,
+            Ok(Frame::State(frame)) => write_frame(conn, &frame)?,
+            Ok(Frame::Bye) => {
+                conn.write_all(b"event: bye\ndata: {}\n\n")?;
+                return conn.flush();
+            }
             Err(RecvTimeoutError::Timeout) => {
                 conn.write_all(b": ping\n\n")?;
                 conn.flush()?;

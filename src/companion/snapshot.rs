@@ -147,6 +147,8 @@ pub struct Snapshot {
     pub draw_offer: Option<Side>,
     pub end: Option<GameEnd>,
     pub tactile: Tactile,
+    /// The opponent's own electronic board, when one is used.
+    pub opponent_board: Tactile,
     pub flash: Option<Flash>,
     pub notice: Option<Notice>,
 }
@@ -172,6 +174,7 @@ impl Snapshot {
             draw_offer: None,
             end: None,
             tactile: Tactile::None,
+            opponent_board: Tactile::None,
             flash: None,
             notice: None,
         }

@@ -22,6 +22,12 @@ pub enum EndReason {
     Agreement,
     /// 5.1.2.
     Resignation,
+    /// 6.9: a flag fell (a draw when the opponent could not mate).
+    TimeForfeit,
+    /// 7.5.5: an illegal move too many (a draw when the opponent could not mate).
+    IllegalMove,
+    /// A result the arbiter declared.
+    ArbiterDecision,
 }
 
 mod claims;
@@ -30,6 +36,7 @@ mod offers;
 mod pgn;
 #[cfg(test)]
 mod proptests;
+pub mod rules;
 #[cfg(test)]
 mod test_util;
 mod types;

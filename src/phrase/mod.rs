@@ -11,9 +11,11 @@
 //! - `explore`: answers to questions about the position.
 //! - `board_words`: the instruction for a move to make on the board, and
 //!   why a port cannot be used.
+//! - `clock`: the clock's words ([`crate::clock::words::Words`] for the Phraser).
 //! - `messages`: the check of a message file against the built-in English one.
 
 mod board_words;
+mod clock;
 mod explore;
 mod messages;
 mod phraser;

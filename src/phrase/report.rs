@@ -254,6 +254,12 @@ impl Phraser {
             EndReason::ThreefoldRepetition => "how_threefold",
             EndReason::FiftyMoves => "how_fifty",
             EndReason::Agreement => "how_agreement",
+            EndReason::TimeForfeit if winner.is_some() => "how_time",
+            EndReason::TimeForfeit => "how_time_draw",
+            EndReason::IllegalMove if winner.is_some() => "how_illegal",
+            EndReason::IllegalMove => "how_illegal_draw",
+            EndReason::ArbiterDecision if winner.is_some() => "how_arbiter",
+            EndReason::ArbiterDecision => "how_arbiter_draw",
         };
         let (result, side, loser) = match winner {
             Some(Color::White) => (
@@ -339,7 +345,14 @@ impl Phraser {
             EndReason::ThreefoldRepetition => Some("over_threefold"),
             EndReason::FiftyMoves => Some("over_fifty"),
             EndReason::Agreement => Some("over_agreement"),
-            EndReason::Checkmate | EndReason::Resignation => None,
+            EndReason::TimeForfeit if winner.is_none() => Some("over_time_draw"),
+            EndReason::IllegalMove if winner.is_none() => Some("over_illegal_draw"),
+            EndReason::ArbiterDecision if winner.is_none() => Some("over_arbiter_draw"),
+            EndReason::Checkmate
+            | EndReason::Resignation
+            | EndReason::TimeForfeit
+            | EndReason::IllegalMove
+            | EndReason::ArbiterDecision => None,
         };
         if let Some(key) = draw_key {
             let result = self.message("result_draw", &[]);
@@ -350,6 +363,9 @@ impl Phraser {
         };
         let key = match reason {
             EndReason::Resignation => "over_resignation",
+            EndReason::TimeForfeit => "over_time",
+            EndReason::IllegalMove => "over_illegal",
+            EndReason::ArbiterDecision => "over_arbiter",
             _ => "over_checkmate",
         };
         let result = self.message(
@@ -847,6 +863,21 @@ mod tests {
                 "Draw by the 50-move rule, 1/2-1/2.",
             ),
             (EndReason::Agreement, None, "Draw by agreement, 1/2-1/2."),
+            (
+                EndReason::TimeForfeit,
+                Some(Color::Black),
+                "White's flag has fallen. Black wins, 0-1.",
+            ),
+            (
+                EndReason::TimeForfeit,
+                None,
+                "A flag has fallen, but the other side cannot checkmate. Draw, 1/2-1/2.",
+            ),
+            (
+                EndReason::IllegalMove,
+                Some(Color::White),
+                "Black loses for an illegal move. White wins, 1-0.",
+            ),
             // inconsistent calls still give a sentence
             (EndReason::Checkmate, None, "The game is over."),
             (

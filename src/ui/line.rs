@@ -39,6 +39,8 @@ pub struct Outputs {
     pub tones: Option<ToneHandle>,
     /// The link to the player's board.
     pub board: Option<Link>,
+    /// The link to the opponent's board.
+    pub opponent_board: Option<Link>,
     /// The opponent's screen (companion page), when it runs.
     pub companion: Option<CompanionServer>,
 }
@@ -195,6 +197,11 @@ pub fn run(
                 Effect::Silence => outputs.silence(),
                 Effect::Tone(t) => outputs.tone(t),
                 Effect::ToBoard(bytes) => outputs.to_board(bytes),
+                Effect::ToOpponentBoard(bytes) => {
+                    if let Some(b) = &outputs.opponent_board {
+                        b.send(bytes);
+                    }
+                }
                 Effect::Engine(order) => {
                     // An engine that cannot start is said at once.
                     if let Some(m) = engine.order(order, &engine_tx) {

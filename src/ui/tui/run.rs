@@ -171,6 +171,11 @@ impl<'a> Front<'a> {
                     Effect::Silence => self.outputs.silence(),
                     Effect::Tone(t) => self.outputs.tone(t),
                     Effect::ToBoard(b) => self.outputs.to_board(b),
+                    Effect::ToOpponentBoard(b) => {
+                        if let Some(link) = &self.outputs.opponent_board {
+                            link.send(b);
+                        }
+                    }
                     Effect::Engine(order) => {
                         if let Some(tx) = &self.engine_tx
                             && let Some(m) = self.engine.order(order, tx)

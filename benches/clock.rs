@@ -1,0 +1,141 @@
+//! Measurements of the talking clock through the real binary in line mode:
+//!
+//! 1. CPU time used by hector over a minute of a running clock (target:
+//!    under 10 ms per minute: the loop sleeps until the next deadline, it
+//!    does not tick).  Read from `/proc/PID/task/*/schedstat` (nanoseconds
+//!    on the CPU, all threads).
+//! 2. Lateness of the flag-fall line against the deadline, over many
+//!    trials (target: p99 under 5 ms).  Each trial types `new` and waits
+//!    for the flag of a 1-second clock; the deadline is taken as the
+//!    moment `new` was written plus 1 s, so the figure is an upper bound:
+//!    it also holds the time hector took to read `new` and to print.
+//!
+//! `cargo bench --profile dev --bench clock` (CLOCK_CPU_SECS, default 60;
+//! CLOCK_TRIALS, default 100).  Linux only (`/proc`).
+#![allow(
+    missing_docs,
+    clippy::expect_used,
+    clippy::unwrap_used,
+    reason = "a benchmark: criterion_group! makes public functions; set-up may panic"
+)]
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
+
+fn env_u64(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn spawn(time: &str) -> (Child, Receiver<(Instant, String)>) {
+    let home = std::env::temp_dir().join(format!("hector-clock-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&home).expect("temp dir");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hector"))
+        .args(["play", "--time", time, "--speech", "print", "--no-sound"])
+        .env("XDG_CONFIG_HOME", &home)
+        .env("HOME", &home)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("hector starts");
+    let stdout = child.stdout.take().expect("stdout");
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(l) = line else { break };
+            if tx.send((Instant::now(), l)).is_err() {
+                break;
+            }
+        }
+    });
+    (child, rx)
+}
+
+/// Nanoseconds all threads of `pid` have been on a CPU.
+fn cpu_ns(pid: u32) -> u64 {
+    let Ok(dir) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return 0;
+    };
+    dir.filter_map(Result::ok)
+        .filter_map(|t| std::fs::read_to_string(t.path().join("schedstat")).ok())
+        .filter_map(|s| s.split_whitespace().next()?.parse::<u64>().ok())
+        .sum()
+}
+
+fn cpu_per_minute(secs: u64) {
+    // 1:30 so that the one-minute threshold is said during the minute.
+    let (mut child, rx) = spawn("1:30+0");
+    let _ = rx.recv_timeout(Duration::from_secs(10));
+    std::thread::sleep(Duration::from_millis(500));
+    let before = cpu_ns(child.id());
+    let t0 = Instant::now();
+    std::thread::sleep(Duration::from_secs(secs));
+    let after = cpu_ns(child.id());
+    let wall = t0.elapsed();
+    let said: Vec<String> = rx.try_iter().map(|(_, l)| l).collect();
+    drop(child.stdin.take());
+    let _ = child.kill();
+    let _ = child.wait();
+    let ms = (after - before) as f64 / 1e6;
+    let per_min = ms * 60.0 / wall.as_secs_f64();
+    println!(
+        "clock/cpu: {ms:.3} ms of CPU over {:.1} s of a running clock = {per_min:.3} ms per minute (target < 10); said meanwhile: {said:?}",
+        wall.as_secs_f64()
+    );
+}
+
+fn flag_lateness(trials: u64) {
+    let (mut child, rx) = spawn("0:01+0");
+    let stdin = child.stdin.as_mut().expect("stdin");
+    let wait = Duration::from_secs(10);
+    let mut late = Vec::new();
+    // The first game's flag, then one `new` per trial.
+    while let Ok((_, l)) = rx.recv_timeout(wait) {
+        if l.contains("flag") {
+            break;
+        }
+    }
+    for _ in 0..trials {
+        let sent = Instant::now();
+        writeln!(stdin, "new").expect("write");
+        stdin.flush().expect("flush");
+        let deadline = sent + Duration::from_secs(1);
+        loop {
+            let Ok((at, l)) = rx.recv_timeout(wait) else {
+                panic!("no flag within {wait:?}");
+            };
+            if l.contains("flag") {
+                late.push(at.saturating_duration_since(deadline));
+                break;
+            }
+        }
+    }
+    drop(child.stdin.take());
+    let _ = child.wait();
+    late.sort();
+    let q = |p: f64| late[((late.len() as f64 - 1.0) * p).round() as usize];
+    println!(
+        "clock/flag lateness over {} trials (upper bound): p50 {:.3} ms, p90 {:.3} ms, p99 {:.3} ms, max {:.3} ms (target p99 < 5)",
+        late.len(),
+        q(0.5).as_secs_f64() * 1e3,
+        q(0.9).as_secs_f64() * 1e3,
+        q(0.99).as_secs_f64() * 1e3,
+        q(1.0).as_secs_f64() * 1e3,
+    );
+}
+
+fn main() {
+    // `cargo bench` passes `--bench`; `cargo test --all-targets` runs this
+    // too, without it: then only a short run (3 trials, 2 seconds).
+    let bench = std::env::args().any(|a| a == "--bench");
+    let (trials, secs) = if bench { (100, 60) } else { (3, 2) };
+    let trials = env_u64("CLOCK_TRIALS", trials).max(1);
+    let secs = env_u64("CLOCK_CPU_SECS", secs).max(1);
+    flag_lateness(trials);
+    cpu_per_minute(secs);
+}

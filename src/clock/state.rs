@@ -1,0 +1,629 @@
+//! The chess clock: two times, one running, pressed after each move.
+//! Sans-IO: every call takes `now`, a monotonic [`Instant`]; nothing here
+//! reads the time or sleeps.  [`Clock::next_deadline`] tells the event loop
+//! when the flag of the running side falls, so it can sleep until then.
+
+use std::time::{Duration, Instant};
+
+use shakmaty::{ByColor, Color};
+
+use super::control::{Bonus, Period, TimeControl};
+
+/// Where the clock is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// Set, not started (White's clock starts with [`Clock::start`]).
+    Ready,
+    /// `side`'s time runs since `since`; `banked` is the time this move had
+    /// already used before a pause.
+    Running {
+        side: Color,
+        since: Instant,
+        banked: Duration,
+    },
+    /// Stopped by a pause or by the arbiter; `banked` as above.
+    Paused { side: Color, banked: Duration },
+    /// `side`'s flag fell; the clock is stopped for good.
+    Flagged { side: Color },
+}
+
+/// What a press did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Pressed {
+    /// Who pressed (completed a move).
+    pub side: Color,
+    /// The number of moves that player has now completed.
+    pub moves: u32,
+    /// The time the move took.
+    pub used: Duration,
+    /// The bonus given back or added for it.
+    pub bonus: Duration,
+    /// A period ended with this move: the new period's index and the time it
+    /// added.
+    pub period_added: Option<(usize, Duration)>,
+    /// The presser's time after the press.
+    pub remaining: Duration,
+}
+
+/// Why the clock refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClockError {
+    /// The clock has not been started.
+    NotStarted,
+    /// The clock is paused.
+    Paused,
+    /// A flag has fallen: the clock is stopped for good.
+    Flagged(Color),
+    /// The clock is already running (start, resume).
+    Running,
+    /// The press came after the flag fell (at that instant).
+    TooLate(Color),
+}
+
+/// The clock.
+#[derive(Debug, Clone)]
+pub struct Clock {
+    control: TimeControl,
+    /// Time left at the start of the current move (for the running side) or
+    /// now (for the other).
+    base: ByColor<Duration>,
+    moves: ByColor<u32>,
+    last_used: ByColor<Option<Duration>>,
+    phase: Phase,
+}
+
+impl Clock {
+    /// A clock set to `control`, not started.
+    pub fn new(control: TimeControl) -> Clock {
+        let t = control.initial();
+        Clock {
+            control,
+            base: ByColor::new_with(|_| t),
+            moves: ByColor::new_with(|_| 0),
+            last_used: ByColor::new_with(|_| None),
+            phase: Phase::Ready,
+        }
+    }
+
+    /// The control it is set to.
+    pub fn control(&self) -> &TimeControl {
+        &self.control
+    }
+
+    /// Start `side`'s time (White's at the start of a game).
+    pub fn start(&mut self, side: Color, now: Instant) -> Result<(), ClockError> {
+        match self.phase {
+            Phase::Ready => {
+                self.phase = Phase::Running {
+                    side,
+                    since: now,
+                    banked: Duration::ZERO,
+                };
+                Ok(())
+            }
+            Phase::Flagged { side } => Err(ClockError::Flagged(side)),
+            Phase::Paused { .. } => Err(ClockError::Paused),
+            Phase::Running { .. } => Err(ClockError::Running),
+        }
+    }
+
+    /// The side whose time runs (or would run, when paused).
+    pub fn side_to_move(&self) -> Option<Color> {
+        match self.phase {
+            Phase::Ready => None,
+            Phase::Running { side, .. } | Phase::Paused { side, .. } | Phase::Flagged { side } => {
+                Some(side)
+            }
+        }
+    }
+
+    /// Whether the time runs.
+    pub fn is_running(&self) -> bool {
+        matches!(self.phase, Phase::Running { .. })
+    }
+
+    /// Whether the clock is paused (or stopped by the arbiter).
+    pub fn is_paused(&self) -> bool {
+        matches!(self.phase, Phase::Paused { .. })
+    }
+
+    /// The side whose flag fell.
+    pub fn flagged(&self) -> Option<Color> {
+        match self.phase {
+            Phase::Flagged { side } => Some(side),
+            _ => None,
+        }
+    }
+
+    /// Moves completed by `side`.
+    pub fn moves(&self, side: Color) -> u32 {
+        self.moves[side]
+    }
+
+    /// The time `side` took for their last move.
+    pub fn last_used(&self, side: Color) -> Option<Duration> {
+        self.last_used[side]
+    }
+
+    /// The period `side` is in (0-based).
+    pub fn period(&self, side: Color) -> usize {
+        self.control.period_after(self.moves[side])
+    }
+
+    fn bonus_now(&self, side: Color) -> Bonus {
+        self.control
+            .period(self.period(side))
+            .map(|p| p.bonus)
+            .unwrap_or_default()
+    }
+
+    /// Time used on the current move by the running (or paused) side.
+    fn move_elapsed(&self, now: Instant) -> Option<(Color, Duration)> {
+        match self.phase {
+            Phase::Running {
+                side,
+                since,
+                banked,
+            } => Some((side, banked + now.saturating_duration_since(since))),
+            Phase::Paused { side, banked } => Some((side, banked)),
+            _ => None,
+        }
+    }
+
+    /// How much of `elapsed` comes off the main time.
+    fn charged(&self, side: Color, elapsed: Duration) -> Duration {
+        match self.bonus_now(side) {
+            Bonus::UsDelay(d) => elapsed.saturating_sub(d),
+            _ => elapsed,
+        }
+    }
+
+    /// `side`'s time left at `now`.
+    pub fn remaining(&self, side: Color, now: Instant) -> Duration {
+        if let Phase::Flagged { side: f } = self.phase
+            && f == side
+        {
+            return Duration::ZERO;
+        }
+        match self.move_elapsed(now) {
+            Some((running, elapsed)) if running == side => {
+                self.base[side].saturating_sub(self.charged(side, elapsed))
+            }
+            Some((running, elapsed)) if self.control.is_hourglass() => {
+                // The hourglass: what the running side uses, the other gains.
+                let used = elapsed.min(self.base[running]);
+                self.base[side] + used
+            }
+            _ => self.base[side],
+        }
+    }
+
+    /// When the running side's time reaches `left` (now or in the past if it
+    /// already has); `None` when no time runs.
+    pub fn when_remaining(&self, left: Duration) -> Option<Instant> {
+        let Phase::Running {
+            side,
+            since,
+            banked,
+        } = self.phase
+        else {
+            return None;
+        };
+        let grace = match self.bonus_now(side) {
+            Bonus::UsDelay(d) => d,
+            _ => Duration::ZERO,
+        };
+        // The move may use `grace + base - left` before the time shows `left`.
+        let budget = (grace + self.base[side]).saturating_sub(left);
+        let rest = budget.saturating_sub(banked);
+        Some(since + rest)
+    }
+
+    /// The instant the running side's flag falls.
+    pub fn next_deadline(&self) -> Option<Instant> {
+        self.when_remaining(Duration::ZERO)
+    }
+
+    /// Look at the clock: a flag that has fallen by `now` stops it.  Returns
+    /// the side whose flag fell, once.
+    pub fn poll(&mut self, now: Instant) -> Option<Color> {
+        let deadline = self.next_deadline()?;
+        if now < deadline {
+            return None;
+        }
+        let Phase::Running { side, .. } = self.phase else {
+            return None;
+        };
+        self.settle_hourglass(side, deadline);
+        self.base[side] = Duration::ZERO;
+        self.phase = Phase::Flagged { side };
+        Some(side)
+    }
+
+    /// Hourglass: move the running side's used time to the other side.
+    fn settle_hourglass(&mut self, running: Color, now: Instant) {
+        if self.control.is_hourglass()
+            && let Some((_, elapsed)) = self.move_elapsed(now)
+        {
+            let used = elapsed.min(self.base[running]);
+            self.base[!running] += used;
+        }
+    }
+
+    /// The running side completes a move: stop its time, give its bonus and
+    /// any new period, start the opponent's.  A press at or after the flag
+    /// fell is refused (and the flag falls).
+    pub fn press(&mut self, now: Instant) -> Result<Pressed, ClockError> {
+        let (side, since, banked) = match self.phase {
+            Phase::Running {
+                side,
+                since,
+                banked,
+            } => (side, since, banked),
+            Phase::Ready => return Err(ClockError::NotStarted),
+            Phase::Paused { .. } => return Err(ClockError::Paused),
+            Phase::Flagged { side } => return Err(ClockError::Flagged(side)),
+        };
+        if let Some(side) = self.poll(now) {
+            return Err(ClockError::TooLate(side));
+        }
+        let used = banked + now.saturating_duration_since(since);
+        let bonus_kind = self.bonus_now(side);
+        self.settle_hourglass(side, now);
+        let charged = self.charged(side, used);
+        let mut left = self.base[side].saturating_sub(charged);
+        let bonus = match bonus_kind {
+            Bonus::None | Bonus::UsDelay(_) => Duration::ZERO,
+            Bonus::Increment(d) => d,
+            Bonus::Bronstein(d) => d.min(used),
+        };
+        left += bonus;
+        self.moves[side] += 1;
+        let moves = self.moves[side];
+        let period_added = self
+            .control
+            .period_starting_after(moves)
+            .map(|(i, p): (usize, Period)| (i, p.time));
+        if let Some((_, t)) = period_added {
+            left += t;
+        }
+        self.base[side] = left;
+        self.last_used[side] = Some(used);
+        self.phase = Phase::Running {
+            side: !side,
+            since: now,
+            banked: Duration::ZERO,
+        };
+        Ok(Pressed {
+            side,
+            moves,
+            used,
+            bonus,
+            period_added,
+            remaining: left,
+        })
+    }
+
+    /// Stop the time (a pause, or the arbiter stopping both clocks).
+    pub fn pause(&mut self, now: Instant) -> Result<(), ClockError> {
+        match self.phase {
+            Phase::Running { .. } => {
+                if let Some(side) = self.poll(now) {
+                    return Err(ClockError::Flagged(side));
+                }
+                if let Some((side, banked)) = self.move_elapsed(now) {
+                    self.phase = Phase::Paused { side, banked };
+                }
+                Ok(())
+            }
+            Phase::Paused { .. } => Err(ClockError::Paused),
+            Phase::Ready => Err(ClockError::NotStarted),
+            Phase::Flagged { side } => Err(ClockError::Flagged(side)),
+        }
+    }
+
+    /// Let the time run again after a pause.
+    pub fn resume(&mut self, now: Instant) -> Result<(), ClockError> {
+        match self.phase {
+            Phase::Paused { side, banked } => {
+                self.phase = Phase::Running {
+                    side,
+                    since: now,
+                    banked,
+                };
+                Ok(())
+            }
+            Phase::Running { .. } => Err(ClockError::Running),
+            Phase::Ready => Err(ClockError::NotStarted),
+            Phase::Flagged { side } => Err(ClockError::Flagged(side)),
+        }
+    }
+
+    /// Arbiter (or penalty): give `side` this much more time.
+    pub fn add_time(&mut self, side: Color, amount: Duration) {
+        if self.flagged() == Some(side) {
+            return;
+        }
+        self.base[side] += amount;
+    }
+
+    /// Arbiter (or penalty): take this much from `side`'s time, down to
+    /// nothing left on the current move.  Returns what was taken.
+    pub fn remove_time(&mut self, side: Color, amount: Duration, now: Instant) -> Duration {
+        let left = self.remaining(side, now);
+        let take = amount.min(left);
+        self.base[side] = self.base[side].saturating_sub(take);
+        take
+    }
+
+    /// Arbiter: set the number of moves `side` has completed (the period
+    /// follows; no time is added or taken).
+    pub fn set_moves(&mut self, side: Color, moves: u32) {
+        self.moves[side] = moves;
+    }
+
+    /// Arbiter: a move taken back (an illegal move restored, 7.5.1) gives
+    /// the turn back to `side` without a bonus; the time already used stays
+    /// used.
+    pub fn give_turn(&mut self, side: Color, now: Instant) {
+        let running = self.is_running();
+        let Some((cur, elapsed)) = self.move_elapsed(now) else {
+            return;
+        };
+        if cur == side {
+            return;
+        }
+        self.settle_hourglass(cur, now);
+        let charged = self.charged(cur, elapsed);
+        self.base[cur] = self.base[cur].saturating_sub(charged);
+        self.phase = if running {
+            Phase::Running {
+                side,
+                since: now,
+                banked: Duration::ZERO,
+            }
+        } else {
+            Phase::Paused {
+                side,
+                banked: Duration::ZERO,
+            }
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::spec::parse;
+    use super::*;
+
+    fn s(n: u64) -> Duration {
+        Duration::from_secs(n)
+    }
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    fn clock(spec: &str, t0: Instant) -> Clock {
+        let mut c = Clock::new(parse(spec).unwrap());
+        c.start(Color::White, t0).unwrap();
+        c
+    }
+
+    #[test]
+    fn sudden_death_runs_down_and_flags() {
+        let t0 = Instant::now();
+        let mut c = clock("1+0", t0);
+        assert_eq!(c.remaining(Color::White, t0 + s(10)), s(50));
+        assert_eq!(c.remaining(Color::Black, t0 + s(10)), s(60));
+        let p = c.press(t0 + s(10)).unwrap();
+        assert_eq!(
+            (p.side, p.moves, p.used, p.remaining),
+            (Color::White, 1, s(10), s(50))
+        );
+        assert_eq!(c.next_deadline(), Some(t0 + s(70)));
+        assert_eq!(c.poll(t0 + s(70) - ms(1)), None);
+        assert_eq!(c.poll(t0 + s(70)), Some(Color::Black));
+        assert_eq!(c.poll(t0 + s(71)), None, "said once");
+        assert_eq!(c.flagged(), Some(Color::Black));
+        assert_eq!(c.remaining(Color::Black, t0 + s(80)), Duration::ZERO);
+        assert_eq!(c.next_deadline(), None);
+        assert_eq!(c.press(t0 + s(72)), Err(ClockError::Flagged(Color::Black)));
+    }
+
+    #[test]
+    fn a_press_after_the_deadline_is_a_flag() {
+        let t0 = Instant::now();
+        let mut c = clock("0:05+1", t0);
+        assert_eq!(c.press(t0 + s(5)), Err(ClockError::TooLate(Color::White)));
+        assert_eq!(c.flagged(), Some(Color::White));
+    }
+
+    #[test]
+    fn fischer_adds_after_each_move() {
+        let t0 = Instant::now();
+        let mut c = clock("3+2", t0);
+        let p = c.press(t0 + s(5)).unwrap();
+        assert_eq!((p.bonus, p.remaining), (s(2), s(177)));
+        // The increment can lift the time above the start.
+        let t1 = t0 + s(5);
+        c.press(t1 + s(1)).unwrap();
+        let p = c.press(t1 + s(2)).unwrap();
+        assert_eq!(p.remaining, s(178));
+        assert_eq!(c.last_used(Color::White), Some(s(1)));
+        assert_eq!(c.last_used(Color::Black), Some(s(1)));
+    }
+
+    #[test]
+    fn us_delay_inside_and_outside() {
+        let t0 = Instant::now();
+        let mut c = clock("1d5", t0);
+        // Inside the delay the time does not move.
+        assert_eq!(c.remaining(Color::White, t0 + s(4)), s(60));
+        let p = c.press(t0 + s(4)).unwrap();
+        assert_eq!((p.bonus, p.remaining), (Duration::ZERO, s(60)));
+        // Outside: only what is beyond the delay is charged.
+        let t1 = t0 + s(4);
+        assert_eq!(c.remaining(Color::Black, t1 + s(8)), s(57));
+        assert_eq!(c.next_deadline(), Some(t1 + s(65)));
+        let p = c.press(t1 + s(8)).unwrap();
+        assert_eq!(p.remaining, s(57));
+        // The flag falls after delay + time.
+        let t2 = t1 + s(8);
+        assert_eq!(c.next_deadline(), Some(t2 + s(65)));
+        assert_eq!(c.poll(t2 + s(65)), Some(Color::White));
+    }
+
+    #[test]
+    fn bronstein_inside_and_outside() {
+        let t0 = Instant::now();
+        let mut c = clock("1b5", t0);
+        // The time runs at once ...
+        assert_eq!(c.remaining(Color::White, t0 + s(3)), s(57));
+        // ... and what was used, up to the delay, comes back.
+        let p = c.press(t0 + s(3)).unwrap();
+        assert_eq!((p.bonus, p.remaining), (s(3), s(60)));
+        let t1 = t0 + s(3);
+        let p = c.press(t1 + s(12)).unwrap();
+        assert_eq!((p.bonus, p.remaining), (s(5), s(53)));
+        // The flag falls when the main time is gone: no grace.
+        let t2 = t1 + s(12);
+        assert_eq!(c.next_deadline(), Some(t2 + s(60)));
+    }
+
+    #[test]
+    fn multi_period_crossed_by_move_count_carries_over() {
+        let t0 = Instant::now();
+        // 2 moves in 1 minute, then 1 minute more for the rest, +10 s from move 1.
+        let mut c = clock("2/1,1+10", t0);
+        let mut t = t0;
+        // White 1 (20 s), Black 1 (5 s), White 2 (30 s): period 2 starts.
+        t += s(20);
+        c.press(t).unwrap();
+        t += s(5);
+        c.press(t).unwrap();
+        t += s(30);
+        let p = c.press(t).unwrap();
+        assert_eq!(p.moves, 2);
+        assert_eq!(p.period_added, Some((1, s(60))));
+        // 60 - 50 used + 2 × 10 increments + 60 added (saved 10 s carried over).
+        assert_eq!(p.remaining, s(90));
+        assert_eq!(c.period(Color::White), 1);
+        assert_eq!(c.period(Color::Black), 0);
+        // Black crosses too.
+        t += s(1);
+        let p = c.press(t).unwrap();
+        assert_eq!(p.period_added, Some((1, s(60))));
+        assert_eq!(p.remaining, s(60 - 6 + 20 + 60));
+        // No more periods.
+        t += s(1);
+        assert_eq!(c.press(t).unwrap().period_added, None);
+    }
+
+    #[test]
+    fn multi_period_crossed_by_time_is_a_flag() {
+        let t0 = Instant::now();
+        let mut c = clock("2/1,30", t0);
+        c.press(t0 + s(10)).unwrap();
+        let t1 = t0 + s(10);
+        c.press(t1 + s(1)).unwrap();
+        let t2 = t1 + s(1);
+        // White needs move 2 before 50 s more: the period's time ends first.
+        assert_eq!(c.next_deadline(), Some(t2 + s(50)));
+        assert_eq!(c.poll(t2 + s(50)), Some(Color::White));
+        assert_eq!(c.moves(Color::White), 1);
+    }
+
+    #[test]
+    fn three_periods_with_own_increments() {
+        let t0 = Instant::now();
+        let mut c = clock("1/1+0,1/1+0,1+30", t0);
+        let mut t = t0;
+        let mut press = |secs| {
+            t += s(secs);
+            c.press(t).unwrap()
+        };
+        let w1 = press(10); // White ends period 1
+        assert_eq!(
+            (w1.bonus, w1.period_added, w1.remaining),
+            (s(0), Some((1, s(60))), s(110))
+        );
+        press(10); // Black
+        let w2 = press(10); // White ends period 2: no increment yet
+        assert_eq!((w2.bonus, w2.remaining), (s(0), s(160)));
+        press(10);
+        let w3 = press(10); // Period 3: +30
+        assert_eq!((w3.bonus, w3.remaining), (s(30), s(180)));
+    }
+
+    #[test]
+    fn hourglass_moves_time_across() {
+        let t0 = Instant::now();
+        let mut c = clock("hourglass:1", t0);
+        assert_eq!(c.remaining(Color::White, t0 + s(10)), s(50));
+        assert_eq!(c.remaining(Color::Black, t0 + s(10)), s(70));
+        let p = c.press(t0 + s(10)).unwrap();
+        assert_eq!(p.remaining, s(50));
+        let t1 = t0 + s(10);
+        assert_eq!(c.remaining(Color::Black, t1), s(70));
+        assert_eq!(c.next_deadline(), Some(t1 + s(70)));
+        assert_eq!(c.poll(t1 + s(70)), Some(Color::Black));
+        assert_eq!(c.remaining(Color::White, t1 + s(70)), s(120));
+    }
+
+    #[test]
+    fn pause_and_resume_keep_the_move_time() {
+        let t0 = Instant::now();
+        let mut c = clock("1d5", t0);
+        c.pause(t0 + s(3)).unwrap();
+        assert!(c.is_paused());
+        assert_eq!(c.next_deadline(), None);
+        assert_eq!(c.press(t0 + s(4)), Err(ClockError::Paused));
+        assert_eq!(c.remaining(Color::White, t0 + s(500)), s(60));
+        let t1 = t0 + s(500);
+        c.resume(t1).unwrap();
+        // 3 s of the 5 s delay were used before the pause.
+        assert_eq!(c.remaining(Color::White, t1 + s(4)), s(58));
+        assert_eq!(c.next_deadline(), Some(t1 + s(62)));
+        assert_eq!(c.resume(t1), Err(ClockError::Running));
+    }
+
+    #[test]
+    fn not_started_refuses() {
+        let t0 = Instant::now();
+        let mut c = Clock::new(parse("5+0").unwrap());
+        assert_eq!(c.press(t0), Err(ClockError::NotStarted));
+        assert_eq!(c.next_deadline(), None);
+        assert_eq!(c.poll(t0 + s(1000)), None);
+        c.start(Color::White, t0).unwrap();
+        assert_eq!(c.start(Color::White, t0), Err(ClockError::Running));
+    }
+
+    #[test]
+    fn arbiter_time_and_move_counter() {
+        let t0 = Instant::now();
+        let mut c = clock("40/90,30", t0);
+        c.add_time(Color::Black, s(120));
+        assert_eq!(c.remaining(Color::Black, t0), s(5400 + 120));
+        assert_eq!(c.remove_time(Color::White, s(60), t0 + s(10)), s(60));
+        assert_eq!(c.remaining(Color::White, t0 + s(10)), s(5400 - 70));
+        assert_eq!(c.remove_time(Color::White, s(99999), t0 + s(10)), s(5330));
+        c.set_moves(Color::White, 39);
+        c.set_moves(Color::White, 39);
+        assert_eq!(c.period(Color::White), 0);
+        c.set_moves(Color::White, 40);
+        assert_eq!(c.period(Color::White), 1);
+    }
+
+    #[test]
+    fn give_turn_back_for_a_restored_move() {
+        let t0 = Instant::now();
+        let mut c = clock("5+3", t0);
+        c.press(t0 + s(10)).unwrap();
+        // Black's clock runs; the arbiter gives the move back to White.
+        c.give_turn(Color::White, t0 + s(12));
+        assert_eq!(c.side_to_move(), Some(Color::White));
+        assert_eq!(c.remaining(Color::Black, t0 + s(12)), s(298));
+        assert_eq!(c.remaining(Color::White, t0 + s(12)), s(293));
+    }
+}

@@ -176,6 +176,16 @@ impl ArgReader<'_> {
         if let Ok(sq) = fold(first).parse::<Square>() {
             return Some((sq, 1));
         }
+        // One word of a file letter and a rank digit in a vocabulary's
+        // letters: the Greek "ε4".
+        let folded = fold(first);
+        let mut chars = folded.chars();
+        if let (Some(f), Some(r), None) = (chars.next(), chars.next(), chars.next())
+            && let Some(file) = self.file(&f.to_string())
+            && let Some(rank) = self.rank(&r.to_string())
+        {
+            return Some((Square::from_coords(file, rank), 1));
+        }
         let file = self.file(first)?;
         let rank = self.rank(words.get(1)?)?;
         Some((Square::from_coords(file, rank), 2))
@@ -187,10 +197,16 @@ impl ArgReader<'_> {
 
     fn side(&self, word: &str) -> Option<Side> {
         match fold(word).as_str() {
-            "mine" | "my" | "me" | "meine" | "miei" => Some(Side::Mine),
-            "theirs" | "their" | "opponent" | "gegner" => Some(Side::Theirs),
-            "white" | "weiss" | "bianco" => Some(Side::Colour(Color::White)),
-            "black" | "schwarz" | "nero" => Some(Side::Colour(Color::Black)),
+            "mine" | "my" | "me" | "meine" | "miei" | "δικα" | "μου" => Some(Side::Mine),
+            "theirs" | "their" | "opponent" | "gegner" | "avversario" | "αντιπαλου" => {
+                Some(Side::Theirs)
+            }
+            "white" | "weiss" | "bianco" | "bianchi" | "λευκα" | "λευκοσ" => {
+                Some(Side::Colour(Color::White))
+            }
+            "black" | "schwarz" | "nero" | "neri" | "μαυρα" | "μαυροσ" => {
+                Some(Side::Colour(Color::Black))
+            }
             _ => None,
         }
     }

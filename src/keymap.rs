@@ -15,6 +15,10 @@ use crate::toml_error::FileError;
 #[serde(deny_unknown_fields)]
 struct KeymapFile {
     commands: BTreeMap<String, Vec<String>>,
+    /// The words of each message language (`[language.de]`), accepted
+    /// besides `[commands]` when that language is the player's.
+    #[serde(default)]
+    language: BTreeMap<String, BTreeMap<String, Vec<String>>>,
 }
 
 /// A keymap file that could not be used.
@@ -69,11 +73,19 @@ mod move_word_tests {
 pub const LINE_KEYMAP_SOURCE: (&str, &str) =
     ("keymaps/line.toml", include_str!("../keymaps/line.toml"));
 
+/// One language's words: folded word to action, and each action's words.
+type LanguageWords = (BTreeMap<String, Action>, BTreeMap<Action, Vec<String>>);
+
 /// Words to commands.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Keymap {
     words: BTreeMap<String, Action>,
     by_command: BTreeMap<Action, Vec<String>>,
+    /// Per language code: its own words (folded) and, per action, its words
+    /// in the file's order (the first is the one `help` says).
+    languages: BTreeMap<String, LanguageWords>,
+    /// The player's language code, whose words are accepted and said.
+    lang: String,
 }
 
 impl Keymap {
@@ -153,7 +165,100 @@ impl Keymap {
             }
             by_command.insert(name, list.clone());
         }
-        Ok(Keymap { words, by_command })
+        let mut languages = BTreeMap::new();
+        for (code, table) in &parsed.language {
+            let key = |name: &str| format!("language.{code}.{name}");
+            let line = || {
+                text.lines()
+                    .position(|l| l.trim() == format!("[language.{code}]"))
+                    .map(|i| i + 1)
+            };
+            // Where a word of this language is, for errors: the line of its
+            // action after the language's table header.
+            let line_in = |name: &str| {
+                let start = line().unwrap_or(1);
+                text.lines()
+                    .enumerate()
+                    .skip(start)
+                    .find(|(_, l)| l.trim_start().starts_with(name))
+                    .map(|(i, _)| i + 1)
+            };
+            for name in table.keys() {
+                if Action::from_key(name).is_none() {
+                    return Err(err(
+                        line_in(name),
+                        Some(key(name)),
+                        format!("unknown command `{name}`"),
+                    ));
+                }
+            }
+            let mut own = BTreeMap::new();
+            let mut lists = BTreeMap::new();
+            for &name in Action::ALL {
+                let Some(list) = table.get(name.key()) else {
+                    if name.key_only() {
+                        continue;
+                    }
+                    return Err(err(
+                        line(),
+                        Some(key(name.key())),
+                        "missing command".to_owned(),
+                    ));
+                };
+                if list.is_empty() {
+                    return Err(err(
+                        line_in(name.key()),
+                        Some(key(name.key())),
+                        "a command needs at least one word".to_owned(),
+                    ));
+                }
+                for word in list {
+                    let w = crate::words::fold(word.trim());
+                    let e =
+                        |detail: String| err(line_in(name.key()), Some(key(name.key())), detail);
+                    if w.is_empty() || w.contains(char::is_whitespace) {
+                        return Err(e(format!("\"{word}\" must be one word")));
+                    }
+                    if looks_like_a_move(&w) {
+                        return Err(e(format!(
+                            "\"{word}\" could be read as a move: choose another word"
+                        )));
+                    }
+                    let clash = words
+                        .iter()
+                        .find(|(k, _)| crate::words::fold(k) == w)
+                        .map(|(_, a)| *a)
+                        .or_else(|| own.get(&w).copied());
+                    if let Some(other) = clash
+                        && other != name
+                    {
+                        return Err(e(format!("\"{word}\" is also a word for {}", other.key())));
+                    }
+                    own.insert(w, name);
+                }
+                lists.insert(name, list.clone());
+            }
+            languages.insert(code.to_lowercase(), (own, lists));
+        }
+        Ok(Keymap {
+            words,
+            by_command,
+            languages,
+            lang: "en".to_owned(),
+        })
+    }
+
+    /// This key map for a player of language `code` ("de"): that
+    /// language's words are accepted besides `[commands]`, and `help` says
+    /// them.
+    pub fn for_lang(mut self, code: &str) -> Keymap {
+        self.lang = code.to_lowercase();
+        self
+    }
+
+    /// The language codes that have their own words.
+    pub fn languages(&self) -> impl Iterator<Item = &str> {
+        self.languages.keys().map(String::as_str)
     }
 
     /// The built-in keymap; it is tested to parse (`builtin_keymap_parses`).
@@ -172,12 +277,43 @@ impl Keymap {
 
     /// The action a word calls, if any (case-insensitive).
     pub fn command(&self, word: &str) -> Option<Action> {
+        if let Some((own, _)) = self.languages.get(&self.lang)
+            && let Some(a) = own.get(&crate::words::fold(word))
+        {
+            return Some(*a);
+        }
         self.words.get(&word.to_lowercase()).copied()
     }
 
-    /// The words of a command, the first being its main name.
-    pub fn words(&self, name: Action) -> &[String] {
-        self.by_command.get(&name).map(Vec::as_slice).unwrap_or(&[])
+    /// The words of a command, the first being its main name: the words of
+    /// the player's language first, then those of `[commands]`.
+    pub fn words(&self, name: Action) -> Vec<String> {
+        let own = self
+            .languages
+            .get(&self.lang)
+            .and_then(|(_, lists)| lists.get(&name))
+            .map(Vec::as_slice)
+            .unwrap_or(&[]);
+        let common = self.by_command.get(&name).map(Vec::as_slice).unwrap_or(&[]);
+        let mut out: Vec<String> = own.to_vec();
+        for w in common {
+            if !out
+                .iter()
+                .any(|o| crate::words::fold(o) == crate::words::fold(w))
+            {
+                out.push(w.clone());
+            }
+        }
+        out
+    }
+
+    /// The words of a command in language `code` only (empty if it has none).
+    pub fn words_of(&self, code: &str, name: Action) -> &[String] {
+        self.languages
+            .get(code)
+            .and_then(|(_, lists)| lists.get(&name))
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
     }
 }
 
@@ -227,5 +363,83 @@ mod tests {
             .collect();
         let e = Keymap::parse("k.toml", &broken).unwrap_err();
         assert_eq!(e.key.as_deref(), Some("commands.material"));
+    }
+}
+
+#[cfg(test)]
+mod language_tests {
+    use super::*;
+    use crate::words::Lang;
+
+    #[test]
+    fn every_action_has_words_in_every_message_language() {
+        let k = Keymap::builtin();
+        for lang in Lang::ALL {
+            for &a in Action::ALL.iter().filter(|a| !a.key_only()) {
+                assert!(
+                    !k.words_of(lang.code(), a).is_empty(),
+                    "{} has no {} word for {}",
+                    LINE_KEYMAP_SOURCE.0,
+                    lang.code(),
+                    a.key()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_language_word_is_accepted_in_its_language_and_english_always() {
+        let it = Keymap::builtin().for_lang("it");
+        for (w, a) in [
+            ("pezzi", Action::Pieces),
+            ("casa", Action::Square),
+            ("mosse", Action::Moves),
+            ("traversa", Action::Rank),
+            ("colonna", Action::File),
+            ("pieces", Action::Pieces),
+            ("help", Action::Help),
+        ] {
+            assert_eq!(it.command(w), Some(a), "{w}");
+        }
+        let de = Keymap::builtin().for_lang("de");
+        assert_eq!(de.command("Züge"), Some(Action::Moves));
+        assert_eq!(de.command("zuege"), Some(Action::Moves));
+        assert_eq!(de.command("moves"), Some(Action::Moves));
+        assert_eq!(de.command("pezzi"), None);
+        assert_eq!(de.words(Action::Square)[0], "feld");
+        let el = Keymap::builtin().for_lang("el");
+        assert_eq!(el.command("ΚΟΜΜΑΤΙΑ"), Some(Action::Pieces));
+        assert_eq!(el.command("κομματια"), Some(Action::Pieces));
+        assert_eq!(Keymap::builtin().command("casa"), None);
+    }
+
+    #[test]
+    fn a_language_word_that_is_another_command_or_a_move_is_refused() {
+        let (name, text) = LINE_KEYMAP_SOURCE;
+        let bad = text.replacen(
+            "pieces    = [\"pezzi\"]",
+            "pieces    = [\"pezzi\", \"mosse\"]",
+            1,
+        );
+        assert_ne!(bad, text);
+        let e = Keymap::parse(name, &bad).unwrap_err();
+        assert!(e.detail.contains("also a word for"), "{e:?}");
+        assert!(
+            e.key.as_deref().unwrap_or("").starts_with("language.it."),
+            "{e:?}"
+        );
+        let bad = text.replacen(
+            "square    = [\"casa\"]",
+            "square    = [\"casa\", \"e4\"]",
+            1,
+        );
+        assert_ne!(bad, text);
+        let e = Keymap::parse(name, &bad).unwrap_err();
+        assert_eq!(e.key.as_deref(), Some("language.it.square"), "{e:?}");
+        assert!(e.detail.contains("could be read as a move"), "{e:?}");
+        let bad = text.replacen("square    = [\"τετράγωνο\"]\n", "", 1);
+        assert_ne!(bad, text);
+        let e = Keymap::parse(name, &bad).unwrap_err();
+        assert_eq!(e.key.as_deref(), Some("language.el.square"), "{e:?}");
     }
 }

@@ -69,7 +69,7 @@ pub struct SettingError {
 }
 
 const MOVES: &[&str] = &["appendix-d", "language"];
-const LANGS: &[&str] = &["en", "de", "it"];
+const LANGS: &[&str] = &["en", "de", "it", "el"];
 const FORMS: &[&str] = &["short", "long"];
 const COLOURS: &[&str] = &["white", "black", "random"];
 const SPEECH_MODES: &[&str] = &["auto", "tts", "print", "both"];

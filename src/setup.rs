@@ -23,7 +23,7 @@ pub struct Overrides {
     /// How moves are said: FIDE Appendix D words (default) or the message language's words.
     #[arg(long, value_enum)]
     pub moves: Option<MoveStyle>,
-    /// Language of every other message: en, de or it.
+    /// Language of every other message: en, de, it or el.
     #[arg(long = "lang", value_enum)]
     pub language: Option<Lang>,
     /// Short form (as on a scoresheet) or long form (with the from-square).

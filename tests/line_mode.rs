@@ -75,7 +75,7 @@ fn broken_setting_is_reported_with_file_line_and_key_and_the_rest_of_the_file_is
     assert!(lines[0].contains("line 3"), "{}", lines[0]);
     assert!(lines[0].contains("key announce.language"), "{}", lines[0]);
     assert!(
-        lines[0].contains("one of \"en\", \"de\" or \"it\", found \"fr\""),
+        lines[0].contains("one of \"en\", \"de\", \"it\" or \"el\", found \"fr\""),
         "{}",
         lines[0]
     );

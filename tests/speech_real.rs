@@ -489,3 +489,32 @@ fn line_mode_speaks_appendix_d_words_of_an_english_answer_in_german() {
         "SSML left on for the moves"
     );
 }
+
+/// A Greek sentence with the Greek voice: `hector say --lang el --moves
+/// language --move Nf3` prints and speaks "Ίππος ζ3" through the daemon,
+/// which is asked for Greek (espeak-ng's `el`).
+#[test]
+fn hector_say_move_speaks_greek_with_a_greek_voice() {
+    let (_guard, daemon) = daemon();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hector"))
+        .env("XDG_CONFIG_HOME", empty_config_dir())
+        .env("HOME", empty_config_dir())
+        .args([
+            "say", "--lang", "el", "--moves", "language", "--move", "Nf3",
+        ])
+        .env("SPEECHD_ADDRESS", daemon.address())
+        .output()
+        .expect("hector runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "stdout: {stdout}");
+    assert_eq!(stdout.trim(), "Ίππος ζ3");
+    let wav = std::fs::read(&daemon.capture).unwrap_or_default();
+    let (samples, _, _) = wav_samples(&wav);
+    assert!(
+        samples.iter().filter(|s| s.unsigned_abs() > 1000).count() > 1000,
+        "no speech in the capture ({} bytes)",
+        wav.len()
+    );
+    let log = daemon.log_text();
+    assert!(log.contains("SET SELF LANGUAGE el"), "{log}");
+}

@@ -16,6 +16,7 @@ mod companion_game;
 mod companion_page;
 mod engine;
 mod engine_play;
+mod languages;
 mod line_games;
 mod line_mode;
 mod trust;

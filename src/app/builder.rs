@@ -130,7 +130,10 @@ impl AppBuilder {
             game: Game::new(),
             phraser,
             reader,
-            keymap: self.keymap.unwrap_or_else(Keymap::builtin),
+            keymap: self
+                .keymap
+                .unwrap_or_else(Keymap::builtin)
+                .for_lang(lang.code()),
             arg_words,
             me: self.me,
             confirm_own_moves: self.confirm_own_moves,

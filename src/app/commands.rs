@@ -228,3 +228,58 @@ impl App {
         }
     }
 }
+
+#[cfg(test)]
+mod language_tests {
+    use std::time::Instant;
+
+    use crate::app::App;
+    use crate::msg::{Effect, Msg};
+    use crate::words::Lang;
+
+    fn said(app: &mut App, text: &str) -> Vec<String> {
+        app.update(Msg::Line(text.into()), Instant::now())
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Say(u) => Some(u.text.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn help_says_the_words_of_the_players_language() {
+        let mut de = App::builder().lang(Lang::De).build();
+        let help = said(&mut de, "hilfe").join("\n");
+        assert!(
+            help.contains("feld f3: was auf einem Feld steht."),
+            "{help}"
+        );
+        assert!(!help.contains("square f3"), "{help}");
+        let mut it = App::builder().lang(Lang::It).build();
+        let help = said(&mut it, "aiuto").join("\n");
+        assert!(
+            help.contains("casa f3: che cosa c'è su una casa."),
+            "{help}"
+        );
+        assert!(help.contains("pezzi bianco"), "{help}");
+    }
+
+    #[test]
+    fn italian_exploration_words_answer_in_italian() {
+        let mut it = App::builder().lang(Lang::It).build();
+        for w in [
+            "pezzi",
+            "casa e4",
+            "mosse e1",
+            "traversa 4",
+            "colonna e",
+            "mosse g1",
+        ] {
+            let s = said(&mut it, w).join(" ");
+            assert!(!s.is_empty(), "{w}");
+            assert!(!s.contains("non è un comando"), "{w}: {s}");
+            assert!(!s.contains("non è una mossa"), "{w}: {s}");
+        }
+    }
+}

@@ -141,7 +141,7 @@ mod tests {
 
     #[test]
     fn every_engine_sentence_is_in_every_language_and_filled() {
-        for lang in [Lang::En, Lang::De, Lang::It] {
+        for lang in Lang::ALL {
             let p = Phraser::builtin(MoveStyle::AppendixD, lang, MoveOptions::default());
             for (key, args) in all_phrases(&p) {
                 let args: Vec<(&str, &str)> = args.iter().map(|(k, v)| (*k, v.as_str())).collect();

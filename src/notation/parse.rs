@@ -37,6 +37,7 @@ impl Vocabulary {
             Vocabulary::Lang(Lang::En) => 2,
             Vocabulary::Lang(Lang::De) => 4,
             Vocabulary::Lang(Lang::It) => 8,
+            Vocabulary::Lang(Lang::El) => 16,
         }
     }
 }
@@ -132,6 +133,9 @@ impl Reading {
 pub(crate) struct Lexicon {
     phrases: Vec<Phrase>,
     letters: Vec<Letter>,
+    /// File letters of the vocabularies besides a..h (Greek α..θ), in
+    /// lower case: read inside compact notation (`Ιζ3`, `δxε5`).
+    file_chars: Vec<(char, File)>,
 }
 
 impl Lexicon {
@@ -151,6 +155,13 @@ impl Lexicon {
             let i = i as u32;
             self.add_phrase(file, Tok::File(File::new(i)), None);
             self.add_phrase(rank, Tok::Rank(Rank::new(i)), None);
+            let mut chars = file.trim().chars().flat_map(char::to_lowercase);
+            if let (Some(c), None) = (chars.next(), chars.next())
+                && !c.is_ascii()
+                && !self.file_chars.iter().any(|(x, _)| *x == c)
+            {
+                self.file_chars.push((unaccent(c), File::new(i)));
+            }
         }
         for role in Role::ALL {
             self.add_phrase(w.piece(role), Tok::Piece(role), Some(bit));
@@ -214,6 +225,25 @@ impl Lexicon {
             role,
             sources: bit,
         });
+    }
+
+    /// A file letter of a vocabulary beyond a..h (`ζ`); in capitals only
+    /// where it cannot be a piece letter or the chunk is all capitals.
+    fn file_char(&self, c: char, shouted: bool) -> Option<(Lexeme, usize)> {
+        let lower = c.to_lowercase().next()?;
+        let (_, file) = self.file_chars.iter().find(|(x, _)| *x == lower)?;
+        let exact = c == lower;
+        if !exact && !shouted && self.is_piece_letter(c) {
+            return None;
+        }
+        Some((
+            Lexeme {
+                tok: Tok::File(*file),
+                sources: None,
+                exact,
+            },
+            1,
+        ))
     }
 
     /// Whether `c` is, exactly as written, the first letter of a piece letter.
@@ -305,7 +335,7 @@ impl Lexicon {
         if folded == "e.p" || folded == "ep" {
             return vec![vec![Lexeme::plain(Tok::Ignore)]];
         }
-        let chars: Vec<char> = chunk.chars().collect();
+        let chars: Vec<char> = chunk.chars().map(unaccent).collect();
         let mut out = Vec::new();
         // In a chunk typed all in capitals, `B` may be the b-file too.
         let shouted = !chars.iter().any(|c| c.is_lowercase());
@@ -333,7 +363,8 @@ impl Lexicon {
         let mut alternatives: Vec<(Lexeme, usize)> = Vec::new();
         let sign = |tok| Some((Lexeme::plain(tok), 1));
         let single = match c {
-            'x' | 'X' | ':' | '×' => sign(Tok::Capture),
+            // The Greek χ too: the x of a Greek keyboard.
+            'x' | 'X' | ':' | '×' | 'χ' | 'Χ' => sign(Tok::Capture),
             '-' | '–' | '—' | ')' => sign(Tok::Ignore),
             '=' | '/' | '(' => sign(Tok::Promote),
             '1'..='8' => sign(Tok::Rank(Rank::new(u32::from(c) - u32::from('1')))),
@@ -346,7 +377,7 @@ impl Lexicon {
                 },
                 1,
             )),
-            _ => None,
+            _ => self.file_char(c, shouted),
         };
         alternatives.extend(single);
         for letter in &self.letters {
@@ -374,6 +405,28 @@ impl Lexicon {
             self.lex_chars(chars, p + n, shouted, cur, out);
             cur.pop();
         }
+    }
+}
+
+/// A letter without its accent (Greek `ά` is `α`, `Ί` is `Ι`), keeping
+/// its case: accents do not matter in typed moves.
+fn unaccent(c: char) -> char {
+    match c {
+        'ά' => 'α',
+        'έ' => 'ε',
+        'ή' => 'η',
+        'ί' | 'ϊ' | 'ΐ' => 'ι',
+        'ό' => 'ο',
+        'ύ' | 'ϋ' | 'ΰ' => 'υ',
+        'ώ' => 'ω',
+        'Ά' => 'Α',
+        'Έ' => 'Ε',
+        'Ή' => 'Η',
+        'Ί' | 'Ϊ' => 'Ι',
+        'Ό' => 'Ο',
+        'Ύ' | 'Ϋ' => 'Υ',
+        'Ώ' => 'Ω',
+        c => c,
     }
 }
 

@@ -641,15 +641,22 @@ const ROUND_TRIP: &[&str] = &[
     "1n2k3/P1P5/8/8/8/8/1p4p1/R1N1K3 b - - 0 1",
 ];
 
-/// The letters of a SAN string in German or Italian.
+/// The letters of a SAN string in German, Italian or Greek.
 fn translate(san: &str, lang: Lang) -> String {
     let (k, q, r, b, n) = match lang {
         Lang::En => ('K', 'Q', 'R', 'B', 'N'),
         Lang::De => ('K', 'D', 'T', 'L', 'S'),
         Lang::It => ('R', 'D', 'T', 'A', 'C'),
+        Lang::El => ('Ρ', 'Β', 'Π', 'Α', 'Ι'),
     };
+    let greek = lang == Lang::El;
     san.chars()
         .map(|c| match c {
+            // Greek SAN has Greek files too (α..θ) and the Greek χ.
+            'a'..='h' if greek => {
+                char::from_u32(u32::from(c) - u32::from('a') + 0x3B1).unwrap_or(c)
+            }
+            'x' if greek => 'χ',
             'K' => k,
             'Q' => q,
             'R' => r,
@@ -1004,5 +1011,62 @@ proptest! {
                 }
             }
         }
+    }
+}
+
+mod greek {
+    use super::*;
+
+    fn el() -> Reader {
+        Reader::builtin(Lang::El)
+    }
+
+    fn san(p: &Chess, m: &Move) -> String {
+        SanPlus::from_move(p.clone(), *m).to_string()
+    }
+
+    #[test]
+    fn greek_san_of_the_laws_text_reads_with_greek_or_latin_x_any_case_and_accents() {
+        let start = Chess::default();
+        for (typed, want) in [("ε4", "e4"), ("Ιζ3", "Nf3"), ("ιζ3", "Nf3"), ("Ίζ3", "Nf3")] {
+            let m = el()
+                .read(typed, &start)
+                .unwrap_or_else(|e| panic!("{typed}: {e:?}"));
+            assert_eq!(san(&start, &m), want, "{typed}");
+        }
+        let p = pos(SCANDINAVIAN);
+        for typed in ["εxδ5", "εχδ5", "ΕΧΔ5", "εδ5", "ε:δ5"] {
+            let m = el()
+                .read(typed, &p)
+                .unwrap_or_else(|e| panic!("{typed}: {e:?}"));
+            assert_eq!(san(&p, &m), "exd5", "{typed}");
+        }
+        let p = pos(ROOKS);
+        let m = el().read("Π1ε2", &p).unwrap();
+        assert_eq!(san(&p, &m), "R1e2");
+        let p = pos(RICH);
+        for (typed, want) in [("0-0", "O-O"), ("μικρό ροκέ", "O-O"), ("ε8Β", "e8=Q+")] {
+            let m = el()
+                .read(typed, &p)
+                .unwrap_or_else(|e| panic!("{typed}: {e:?}"));
+            assert_eq!(san(&p, &m), want, "{typed}");
+        }
+        // Queen Β and bishop Α on an open board.
+        let p = pos(OPEN);
+        for (typed, want) in [("Βθ5", "Qh5"), ("Αγ4", "Bc4"), ("Ρε2", "Ke2")] {
+            let m = el()
+                .read(typed, &p)
+                .unwrap_or_else(|e| panic!("{typed}: {e:?}"));
+            assert_eq!(san(&p, &m), want, "{typed}");
+        }
+    }
+
+    #[test]
+    fn greek_words_read_as_moves() {
+        let start = Chess::default();
+        let m = el().read("Ίππος ζ 3", &start).unwrap();
+        assert_eq!(san(&start, &m), "Nf3");
+        let m = el().read("ιππος ζ3", &start).unwrap();
+        assert_eq!(san(&start, &m), "Nf3");
     }
 }

@@ -123,6 +123,48 @@ pub fn check_messages(file: &str, vf: &VoiceFile, text: Option<&str>) -> Result<
     Ok(())
 }
 
+/// What a message-language file lacks against the built-in English one,
+/// one line per problem: each missing key, each key that English does not
+/// have, and each key whose placeholders are not the English ones (a
+/// translation that drops `{move}` would leave the move unsaid).  Empty
+/// when the file is complete.  The tests hold every built-in language to it.
+#[cfg_attr(not(test), allow(dead_code))] // Used by the completeness tests.
+pub fn incompleteness(vf: &VoiceFile) -> Vec<String> {
+    let reference = reference();
+    let mut out = Vec::new();
+    for key in reference.messages.keys() {
+        if !vf.messages.contains_key(key) {
+            out.push(format!("missing key `messages.{key}`"));
+        }
+    }
+    for (key, value) in &vf.messages {
+        let Some(en) = reference.messages.get(key) else {
+            out.push(format!("unknown key `messages.{key}`"));
+            continue;
+        };
+        let want = template::placeholders(en).unwrap_or_default();
+        let Ok(used) = template::placeholders(value) else {
+            out.push(format!("`messages.{key}` does not parse"));
+            continue;
+        };
+        let allowed = allowed_placeholders(key).unwrap_or_default();
+        // A key with extra placeholders may be worded with those instead
+        // ("il pezzo in {square} è del {owner}" for "that is {piece}").
+        let reworded = EXTRA_PLACEHOLDERS.iter().any(|(k, _)| k == key);
+        let lost: Vec<&&str> = want
+            .iter()
+            .filter(|w| !reworded && !used.contains(**w))
+            .collect();
+        let extra: Vec<&&str> = used.iter().filter(|u| !allowed.contains(**u)).collect();
+        if !lost.is_empty() || !extra.is_empty() {
+            out.push(format!(
+                "`messages.{key}` placeholders differ from English: missing {lost:?}, unknown {extra:?}"
+            ));
+        }
+    }
+    out
+}
+
 /// Check the templates of one gendered colour phrase: `{piece}` only.
 fn check_phrase(
     phrase: &GenderedPhrase,
@@ -178,9 +220,43 @@ mod tests {
     fn all_languages_have_the_same_keys() {
         let en: Vec<String> = vocab::builtin(Lang::En).messages.into_keys().collect();
         assert!(en.len() > 100, "only {} keys", en.len());
-        for lang in [Lang::De, Lang::It] {
+        for lang in Lang::ALL.into_iter().filter(|l| *l != Lang::En) {
             let keys: Vec<String> = vocab::builtin(lang).messages.into_keys().collect();
             assert_eq!(keys, en, "{lang:?}");
+        }
+    }
+
+    #[test]
+    fn every_language_is_complete_with_the_same_placeholders() {
+        for lang in Lang::ALL {
+            let problems = incompleteness(&vocab::builtin(lang));
+            assert!(problems.is_empty(), "{}: {problems:#?}", lang.code());
+        }
+    }
+
+    #[test]
+    fn completeness_check_names_a_removed_key_and_a_lost_placeholder() {
+        for lang in Lang::ALL.into_iter().filter(|l| *l != Lang::En) {
+            let (_, text) = lang.builtin_source();
+            let broken: String = text
+                .lines()
+                .filter(|l| !l.starts_with("goodbye ="))
+                .map(|l| format!("{l}\n"))
+                .collect();
+            assert_ne!(broken, text);
+            let vf = parse_voice_file("copy.toml", &broken).unwrap();
+            let problems = incompleteness(&vf);
+            assert_eq!(
+                problems,
+                vec!["missing key `messages.goodbye`".to_owned()],
+                "{}",
+                lang.code()
+            );
+            let mut vf = vocab::builtin(lang);
+            vf.messages.insert("flipped".to_owned(), "-".to_owned());
+            let problems = incompleteness(&vf);
+            assert_eq!(problems.len(), 1, "{problems:?}");
+            assert!(problems[0].contains("messages.flipped") && problems[0].contains("side"));
         }
     }
 

@@ -26,11 +26,13 @@ pub enum Lang {
     De,
     /// Italian.
     It,
+    /// Greek (the terms of the Greek FIDE Laws text).
+    El,
 }
 
 impl Lang {
     /// Every language, in the order of the built-in files.
-    pub const ALL: [Lang; 3] = [Lang::En, Lang::De, Lang::It];
+    pub const ALL: [Lang; 4] = [Lang::En, Lang::De, Lang::It, Lang::El];
 
     /// The language code ("en"), as in the voices files and for the voice.
     pub fn code(self) -> &'static str {
@@ -38,6 +40,7 @@ impl Lang {
             Lang::En => "en",
             Lang::De => "de",
             Lang::It => "it",
+            Lang::El => "el",
         }
     }
 
@@ -47,6 +50,7 @@ impl Lang {
             Lang::En => ("voices/en.toml", include_str!("../../voices/en.toml")),
             Lang::De => ("voices/de.toml", include_str!("../../voices/de.toml")),
             Lang::It => ("voices/it.toml", include_str!("../../voices/it.toml")),
+            Lang::El => ("voices/el.toml", include_str!("../../voices/el.toml")),
         }
     }
 }

@@ -28,7 +28,14 @@ pub type KeymapError = FileError;
 /// square, a file letter, castling, a short SAN move, or an Appendix D file
 /// or rank word.  Such a word would hide the move, so it is refused.
 fn looks_like_a_move(word: &str) -> bool {
-    let w = crate::words::fold(word);
+    // Greek file letters (α..θ, Appendix C) count as a..h.
+    let w: String = crate::words::fold(word)
+        .chars()
+        .map(|c| match c {
+            'α'..='θ' => char::from(b'a' + (u32::from(c) - u32::from('α')) as u8),
+            c => c,
+        })
+        .collect();
     let b = w.as_bytes();
     let file = |c: u8| (b'a'..=b'h').contains(&c);
     let rank = |c: u8| (b'1'..=b'8').contains(&c);
@@ -54,10 +61,23 @@ mod move_word_tests {
 
     #[test]
     fn words_that_are_moves_are_refused_with_the_key() {
-        for w in ["e4", "a", "Nf3", "exd5", "o-o", "Anna", "eins", "e8q"] {
+        for w in [
+            "e4", "a", "Nf3", "exd5", "o-o", "Anna", "eins", "e8q", "ε4", "Ιζ3", "δxε5", "α",
+        ] {
             assert!(looks_like_a_move(w), "{w}");
         }
-        for w in ["help", "?", "q", "r", "mv", "last", "pieces", "att"] {
+        for w in [
+            "help",
+            "?",
+            "q",
+            "r",
+            "mv",
+            "last",
+            "pieces",
+            "att",
+            "βοήθεια",
+            "κομμάτια",
+        ] {
             assert!(!looks_like_a_move(w), "{w}");
         }
         let (name, text) = LINE_KEYMAP_SOURCE;

@@ -4,4 +4,5 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 scripts/deps.sh
-exec cargo test --all-targets "$@"
+# test-support: the fake speech backend, for the speech benchmark.
+exec cargo test --all-targets --features test-support "$@"

@@ -7,18 +7,22 @@
 //!
 //! Run with `cargo bench --bench board`.  Prints p50/p99 of single calls,
 //! then criterion's own statistics.
+#![allow(
+    missing_docs,
+    clippy::expect_used,
+    clippy::unwrap_used,
+    reason = "a benchmark: criterion_group! makes public functions; set-up may panic"
+)]
 
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use shakmaty::{Board, Color, Square};
 
-use hector::app::App;
-use hector::board::sim::{Action, SimBoard};
-use hector::board::transport::LinkEvent;
-use hector::board::{BoardSession, Protocol, TrackerConfig};
-use hector::msg::{Effect, Msg};
-use hector::setup::{Overrides, start};
+use hector::{
+    App, BoardSession, Effect, LinkEvent, Msg, Overrides, Protocol, SimAction as Action, SimBoard,
+    TrackerConfig, start,
+};
 
 /// An app with a connected board of `protocol` showing the start position.
 fn app_with_board(protocol: Protocol) -> (App, SimBoard) {

@@ -12,6 +12,12 @@
 //!
 //! `cargo bench --profile dev --bench clock` (CLOCK_CPU_SECS, default 60;
 //! CLOCK_TRIALS, default 100).  Linux only (`/proc`).
+#![allow(
+    missing_docs,
+    clippy::expect_used,
+    clippy::unwrap_used,
+    reason = "a benchmark: criterion_group! makes public functions; set-up may panic"
+)]
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, Command, Stdio};

@@ -7,18 +7,23 @@
 //!
 //! Run with `cargo bench --bench engine`.  Prints p50/p99 of single calls,
 //! then criterion's own statistics.
+#![allow(
+    missing_docs,
+    clippy::expect_used,
+    clippy::unwrap_used,
+    reason = "a benchmark: criterion_group! makes public functions; set-up may panic"
+)]
 
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use shakmaty::Board;
 
-use hector::app::{App, EngineSetup};
-use hector::board::sim::SimBoard;
-use hector::board::transport::LinkEvent;
-use hector::board::{BoardSession, Protocol, TrackerConfig};
 use hector::engine::{EngineIo, ProcessEvent};
-use hector::msg::{Effect, EngineOrder, Msg};
+use hector::{
+    App, BoardSession, Effect, EngineOrder, EngineSetup, LinkEvent, Msg, Protocol, SimBoard,
+    TrackerConfig,
+};
 
 fn line(generation: u64, text: &str) -> Msg {
     Msg::Engine(EngineIo {

@@ -3,6 +3,12 @@
 //! - the time from starting the binary to its first prompt (target < 50 ms).
 //!
 //! Run with `cargo bench --bench input`.
+#![allow(
+    missing_docs,
+    clippy::expect_used,
+    clippy::unwrap_used,
+    reason = "a benchmark: criterion_group! makes public functions; set-up may panic"
+)]
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
@@ -11,9 +17,7 @@ use std::time::{Duration, Instant};
 use criterion::{Criterion, black_box, criterion_group, criterion_main};
 use shakmaty::{Chess, Position};
 
-use hector::notation::Reader;
-use hector::phrase::{MoveOptions, MoveStyle, Phraser};
-use hector::words::vocab::Lang;
+use hector::{Lang, MoveOptions, MoveStyle, Phraser, Reader};
 
 /// A middle-game position with many legal moves.
 fn middle_game() -> Chess {

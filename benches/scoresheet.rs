@@ -8,6 +8,13 @@
 //! Run with `cargo bench --bench scoresheet`.  Prints p50/p99 of single
 //! calls, then criterion's own statistics.
 
+#![allow(
+    missing_docs,
+    clippy::expect_used,
+    clippy::unwrap_used,
+    reason = "a benchmark: criterion_group! makes public functions; set-up may panic"
+)]
+
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 

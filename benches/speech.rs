@@ -6,6 +6,13 @@
 //!    when it cannot start): say -> the utterance's begin callback.
 //!
 //! Percentiles are printed; criterion measures case 1 as well.
+#![allow(
+    missing_docs,
+    unsafe_code,
+    clippy::expect_used,
+    clippy::unwrap_used,
+    reason = "a benchmark: criterion_group! makes public functions; set-up may panic"
+)]
 
 #[allow(dead_code)] // the tests use more of the helper than the benchmark
 #[path = "../tests/support/speechd.rs"]
@@ -16,16 +23,14 @@ use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use hector::speech::fake::{FakeCall, FakeControl};
-use hector::speech::{
-    Priority, SayKind, SpeechMode, SpeechStatus, SpeechWorker, Utterance, WorkerConfig,
-};
+use hector::{FakeCall, FakeControl};
+use hector::{Priority, SayKind, SpeechMode, SpeechStatus, SpeechWorker, Utterance, WorkerConfig};
 
 fn move_utterance(text: &str) -> Utterance {
     Utterance::new(text, "de", Priority::Urgent, SayKind::Move)
 }
 
-fn worker_with(factory: hector::speech::BackendFactory) -> (SpeechWorker, Receiver<SpeechStatus>) {
+fn worker_with(factory: hector::BackendFactory) -> (SpeechWorker, Receiver<SpeechStatus>) {
     let (tx, rx) = mpsc::channel();
     let worker = SpeechWorker::spawn(
         WorkerConfig {
@@ -123,7 +128,7 @@ fn real_daemon(_c: &mut Criterion) {
     };
     // SAFETY (set_var): single-threaded here; the worker reads it later.
     unsafe { std::env::set_var("SPEECHD_ADDRESS", daemon.address()) };
-    let (worker, rx) = worker_with(hector::speech::worker::system_factory());
+    let (worker, rx) = worker_with(hector::system_factory());
     let mut samples = Vec::new();
     for i in 0..40 {
         let text = ["Springer Felix drei", "Bauer Eva vier", "Dame David acht"][i % 3];

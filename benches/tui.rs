@@ -4,6 +4,12 @@
 //!
 //! Run with `cargo bench --bench tui`.  Prints p50/p99 of single frames,
 //! then criterion's own statistics.
+#![allow(
+    missing_docs,
+    clippy::expect_used,
+    clippy::unwrap_used,
+    reason = "a benchmark: criterion_group! makes public functions; set-up may panic"
+)]
 
 use std::time::{Duration, Instant};
 
@@ -12,13 +18,9 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use shakmaty::{Color, Piece, Square};
 
-use hector::board::{Sensed, SquareDiff};
-use hector::game::Game;
-use hector::phrase::{MoveOptions, MoveStyle, Phraser};
 use hector::ui::tui::{Look, PieceStyle, render};
 use hector::view::{BoardInfo, ClockView, LinkState, UiState, View, ViewInput};
-use hector::words::Lang;
-use hector::words::vocab::builtin_appendix_d;
+use hector::{Game, Lang, MoveOptions, MoveStyle, Phraser, Sensed, SquareDiff, builtin_appendix_d};
 
 fn view() -> View {
     let mut game = Game::new();

@@ -223,6 +223,7 @@ pub fn silence_alsa_errors() {
     target_os = "freebsd",
     target_os = "netbsd"
 ))]
+#[allow(unsafe_code)] // The one foreign call: alsa-lib's error handler.
 mod alsa_quiet {
     use std::ffi::{c_char, c_int};
     use std::sync::Once;

@@ -9,6 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
+use shakmaty::Color;
 
 use crate::audio::ToneSettings;
 use crate::phrase::{Form, MoveStyle};
@@ -66,18 +67,45 @@ pub struct Files {
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct GameSettings {
-    /// The colour whose pieces are "mine" ("white", "black", or "random"
-    /// against an engine).
-    pub my_colour: String,
+    /// The colour whose pieces are "mine" (`"white"`, `"black"`, or
+    /// `"random"` against an engine, in the file).
+    #[serde(deserialize_with = "colour")]
+    pub my_colour: ColourChoice,
     /// A rated game, or one with an arbiter: no hint, evaluation, threat or
     /// take-back.
     pub rated: bool,
 }
 
+/// The player's colour as chosen in the settings or on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ColourChoice {
+    /// This colour.
+    Is(Color),
+    /// White or Black by chance, when the game starts.
+    Random,
+}
+
+/// A colour as written in a settings file or on the command line.
+pub fn parse_colour(text: &str) -> Result<ColourChoice, String> {
+    match text {
+        "white" => Ok(ColourChoice::Is(Color::White)),
+        "black" => Ok(ColourChoice::Is(Color::Black)),
+        "random" => Ok(ColourChoice::Random),
+        other => Err(format!(
+            "\"{other}\" is not a colour: use \"white\", \"black\" or \"random\""
+        )),
+    }
+}
+
+fn colour<'de, D: serde::Deserializer<'de>>(d: D) -> Result<ColourChoice, D::Error> {
+    let text = String::deserialize(d)?;
+    parse_colour(&text).map_err(serde::de::Error::custom)
+}
+
 impl Default for GameSettings {
     fn default() -> Self {
         GameSettings {
-            my_colour: "white".to_owned(),
+            my_colour: ColourChoice::Is(Color::White),
             rated: false,
         }
     }
@@ -234,6 +262,7 @@ pub struct EngineConfig {
     pub help_time_ms: u64,
     /// UCI `Threads` and `Hash` (MB); none: the engine's own.
     pub threads: Option<u32>,
+    /// UCI `Hash` in MB; none: the engine's own.
     pub hash_mb: Option<u32>,
     /// Let the engine think in the player's time.
     pub ponder: bool,
@@ -320,16 +349,25 @@ pub struct CompanionSettings {
 #[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Config {
+    /// `[announce]`: what is said and how.
     pub announce: Announce,
+    /// `[files]`: the user's own copies of the data files.
     pub files: Files,
+    /// `[game]`: how the game at this keyboard is played.
     pub game: GameSettings,
+    /// `[speech]`: how sentences are spoken.
     pub speech: Speech,
     /// `[tones]`: volume, and each tone on or off.
     pub tones: ToneSettings,
+    /// `[board]`: the player's board.
     pub board: BoardSettings,
-    pub clock: ClockSettings,
+    /// `[view]`: the full-screen view.
     pub view: ViewSettings,
+    /// `[clock]`: the talking clock.
+    pub clock: ClockSettings,
+    /// `[engine]`: the engine for home play.
     pub engine: EngineConfig,
+    /// `[companion]`: the opponent's screen.
     pub companion: CompanionSettings,
 }
 
@@ -341,17 +379,6 @@ impl Config {
     pub fn parse(file: &str, text: &str) -> Result<Config, ConfigError> {
         let config: Config =
             toml::from_str(text).map_err(|e| FileError::from_toml(file, text, &e))?;
-        if !matches!(config.game.my_colour.as_str(), "white" | "black" | "random") {
-            return Err(FileError::at_key(
-                file,
-                text,
-                "game.my_colour",
-                format!(
-                    "\"{}\" is not a colour: use \"white\", \"black\" or \"random\"",
-                    config.game.my_colour
-                ),
-            ));
-        }
         for (key, value, allowed) in [
             ("view.ui", &config.view.ui, &["line", "tui"][..]),
             (
@@ -540,6 +567,7 @@ mod tests {
         )
         .unwrap();
         assert!(c.game.rated);
+        assert_eq!(c.game.my_colour, ColourChoice::Random);
         assert!(c.engine.play);
         assert_eq!(c.engine.level, Some(3));
         assert_eq!(c.engine.move_time_ms, 200);

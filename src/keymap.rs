@@ -282,6 +282,7 @@ impl Keymap {
     }
 
     /// The built-in keymap; it is tested to parse (`builtin_keymap_parses`).
+    #[allow(clippy::expect_used, reason = "compiled-in data, tested to parse")]
     pub fn builtin() -> Keymap {
         let (name, text) = LINE_KEYMAP_SOURCE;
         Keymap::parse(name, text).expect("built-in keymap parses (tested)")

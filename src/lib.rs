@@ -24,71 +24,163 @@
 //! `game` stand on `words`; `board` on those; `phrase` on all of them;
 //! `app` (with `action`, `command`, `keymap`, `config`, `setup`, `msg`) on
 //! everything; `ui` and `main.rs` on `app`.  `speech` and `audio` are
-//! beside the stack: the app hands them [`speech::Utterance`]s and
-//! [`audio::Tone`]s through [`msg::Effect`]s.
+//! beside the stack: the app hands them [`Utterance`]s and
+//! [`Tone`]s through [`Effect`]s.
 //!
-//! Every event, the start-up included, is a [`msg::Msg`] given to
-//! [`app::App::update`]; everything the app wants done is an
-//! [`msg::Effect`].  What a player can ask for is one list,
-//! [`action::Action`].
+//! Every event, the start-up included, is a [`Msg`] given to
+//! [`App::update`]; everything the app wants done is an
+//! [`Effect`].  What a player can ask for is one list,
+//! [`Action`].
 //!
 //! # The folders
 //!
-//! - [`words`]: the vocabulary files (`voices/*.toml`), [`words::Lang`],
-//!   templates, [`words::fold`], piece words read back.
-//! - [`notation`]: typed moves in every form, and errors by kind.
-//! - [`game`]: the rules layer over shakmaty (history, endings, claims,
-//!   offers); [`game::rules`]: the rules editions (flag fall, illegal
+//! - `words`: the vocabulary files (`voices/*.toml`), [`Lang`],
+//!   templates, `words::fold`, piece words read back.
+//! - `notation`: typed moves in every form, and errors by kind.
+//! - `game`: the rules layer over shakmaty (history, endings, claims,
+//!   offers); `game::rules`: the rules editions (flag fall, illegal
 //!   moves, incorrect claims, rapid and blitz).
-//! - [`clock`]: the talking clock (time controls, `--time` notation, the
+//! - `clock`: the talking clock (time controls, `--time` notation, the
 //!   clock state machine, what it says and when); sans-IO, beside `game`.
-//! - [`board`]: the tactile board (codecs, inference, mismatches, session;
+//! - `board`: the tactile board (codecs, inference, mismatches, session;
 //!   `transport` is the only module touching the serial port).
-//! - [`phrase`]: the [`phrase::Phraser`], every event into one sentence.
-//! - [`app`]: the state of the session, split by concern (`app/commands.rs`,
-//!   `app/offers.rs`, `app/board.rs`); [`app::App::builder`] builds one
-//!   without touching the file system.  [`msg`] holds the messages and
-//!   effects; [`action`] the one list of actions; [`command`] and
-//!   [`keymap`] read typed lines into actions (`keymaps/line.toml`);
-//!   [`config`] and [`setup`] turn settings files into an app.
+//! - `phrase`: the [`Phraser`], every event into one sentence.
+//! - `app`: the state of the session, split by concern (`app/commands.rs`,
+//!   `app/offers.rs`, `app/board.rs`); [`App::builder`] builds one
+//!   without touching the file system.  `msg` holds the messages and
+//!   effects; `action` the one list of actions; `command` and
+//!   `keymap` read typed lines into actions (`keymaps/line.toml`);
+//!   `config` and `setup` turn settings files into an app.
 //! - [`ui`]: the front ends (line mode; the full-screen view `ui::tui`).
 //! - [`view`]: what the screen shows, as plain data (the full-screen view
-//!   and the opponent's page draw from it).
-//! - [`speech`]: the speech worker, its queue and backends.
-//! - [`audio`]: short generated tones on cpal, on their own thread.
-//! - [`scoresheet`]: the journal of every game (crash-safe, resumable),
+//!   and the opponent's page draw from it).  `ui` and `view` are public
+//!   as modules until the full-screen view is wired in (like `engine`).
+//! - `speech`: the speech worker, its queue and backends.
+//! - `audio`: short generated tones on cpal, on their own thread.
+//! - `scoresheet`: the journal of every game (crash-safe, resumable),
 //!   exports (PGN, BRF, Unicode braille, large print, speech) and review;
 //!   it stands on `game` (beside `board`), the app phrases what it reports.
 //! - [`engine`]: a UCI engine for home play: the sans-IO session (through
 //!   the `shakmaty-uci` crate), the process driver, evaluations in words.
-//!   It stands on shakmaty only; the app drives it through `Msg`s.
+//!   It stands on shakmaty only; the app drives it through `Msg`s.  Public
+//!   as a module until the app drives it (then: private, re-exported).
+//! - [`companion`]: the opponent's screen (HTTP server, page, pairing); its
+//!   events arrive as `Msg`s.  Public as a module, like `engine`.
+//!
+//! # Private by default
+//!
+//! Every module is private to the crate; what the binary, the integration
+//! tests, the benches and the fuzz targets use is re-exported below, flat,
+//! by name (as shakmaty does).  The lint table in `Cargo.toml` denies
+//! `unsafe` (but where allowed by name), `unwrap`/`expect` outside tests,
+//! and undocumented public items; `cargo clippy --all-targets -- -D warnings`
+//! keeps it so.
 //!
 //! # Adding a module
 //!
-//! Declare it here (or in its layer's `mod.rs`) in the layer it belongs to,
-//! import only from that layer and the ones below, and give the app what it
-//! needs through a [`msg::Msg`] variant rather than a call from a thread.
-//! A new action is one [`action::Action`] entry (see its docs).
+//! Declare it below as `mod name;` in the layer it belongs to (say which in
+//! the list above), import only from that layer and the ones below, give
+//! the app what it needs through a [`Msg`] variant rather than a call from
+//! a thread, and re-export here only the few items the binary or the tests
+//! need, documented, under names no other public item has.  A new action
+//! is one [`Action`] entry (see its docs).
 
-pub mod action;
-pub mod app;
-pub mod audio;
-pub mod board;
+// The layers, bottom up (see above).  Each group is sorted by rustfmt.
+mod toml_error;
+mod words;
+
+mod game;
+mod notation;
+
+// The clock's owner documents it as it is wired in; public as a module
+// (like `engine`) meanwhile.
+#[allow(missing_docs)]
 pub mod clock;
-pub mod command;
-pub mod companion;
-pub mod config;
+
+// Board, speech and audio are being rewritten by their owners: until that
+// lands, their public items may lack docs, and speech and audio may hold
+// code that only other platforms or the coming rewrite use.
+#[allow(missing_docs)]
+mod board;
+
+#[allow(missing_docs, dead_code)]
+mod audio;
+#[allow(missing_docs, dead_code)]
+mod speech;
+
+// The engine's owner documents its fields as it is wired into the app.
+#[allow(missing_docs)]
 pub mod engine;
-pub mod game;
-pub mod keymap;
-pub mod msg;
-pub mod notation;
-pub mod phrase;
+
+// The scoresheet: public as a module while main.rs drives its store,
+// exports and review.
+#[allow(missing_docs)]
 pub mod scoresheet;
-pub mod settings_file;
-pub mod setup;
-pub mod speech;
-pub mod toml_error;
+
+// The companion's owner documents its fields; public as a module while its
+// page and server types are tested from outside.
+#[allow(missing_docs)]
+pub mod companion;
+
+mod phrase;
+
+mod action;
+mod app;
+mod command;
+mod config;
+mod keymap;
+mod msg;
+mod settings_file;
+mod setup;
+
+// The full-screen view's owner documents these as the view is wired in.
+#[allow(missing_docs)]
 pub mod ui;
+#[allow(missing_docs)]
 pub mod view;
-pub mod words;
+
+// The app and what goes in and out of it.
+pub use action::Action;
+pub use app::{App, AppBuilder, EngineSetup, pgn_problem_sentence, start_error_sentence};
+pub use msg::{BoardChoice, BoardProblem, CompanionChoice, Effect, EngineOrder, Msg, StartProblem};
+// Start-up: settings, files, the command line.
+pub use config::{
+    BoardSettings, ColourChoice, CompanionSettings, Config, EngineConfig, parse_colour,
+};
+pub use keymap::Keymap;
+pub use setup::{Overrides, Started, start};
+pub use toml_error::FileError;
+// Words, moves, the game, the sentences.
+pub use game::{Claim, Game, GameResult};
+pub use notation::{InputError, Reader};
+pub use phrase::{Form, MoveOptions, MoveStyle, Phraser};
+pub use words::Lang;
+pub use words::vocab::builtin_appendix_d;
+// The front end.
+pub use ui::line::{Outputs, PromptMode, run as run_line_mode};
+// The player's board.
+pub use board::cli::{
+    BoardSpec, Probed, SimOptions, description as board_description, find_board,
+    list_lines as board_list, parse_spec as parse_board_spec, probe as probe_board, run_sim,
+};
+pub use board::dgt::DgtDecoder;
+pub use board::millennium::MillenniumDecoder;
+pub use board::mismatch::diff as board_diff;
+pub use board::occupancy::OccupancyDecoder;
+pub use board::sensed::SensedBoard;
+pub use board::sim::{Action as SimAction, SimBoard};
+pub use board::transport::{Link, Master, PortError, PortSettings, pseudo_board};
+pub use board::{
+    BoardSession, Decoder, LinkEvent, Protocol, Sensed, SquareDiff, Tracker, TrackerConfig,
+};
+// Speech and sound.
+pub use audio::{
+    AudioStatus, BellSink, Tone, TonePlayer, ToneSettings, terminal_bell, terminal_bell_if_tty,
+};
+#[cfg(any(test, feature = "test-support"))]
+pub use speech::fake::{FakeCall, FakeControl};
+pub use speech::{
+    BackendFactory, FallBack, Part, Priority, SayKind, SpeechMode, SpeechStatus, SpeechWorker,
+    Utterance, WorkerConfig, list_voices, say_once, say_utterance_once, system_factory,
+    voices_by_language, voices_summary,
+};

@@ -7,19 +7,14 @@ use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand};
 
-use hector::audio::TonePlayer;
-use hector::board::Protocol;
-use hector::board::cli::{self as board_cli, BoardSpec, Probed, SimOptions};
-use hector::board::transport::{Link, PortSettings};
 use hector::companion::{CompanionConfig, CompanionServer, DEFAULT_LISTEN};
-use hector::msg::{BoardChoice, BoardProblem, CompanionChoice, Effect, Msg};
 use hector::scoresheet::{ExportFormat, ResumeChoice, ResumeOffer, Sink, StartInfo, Store};
-use hector::setup::{Overrides, start};
-use hector::speech::{
-    FallBack, Part, Priority, SayKind, SpeechMode, SpeechStatus, SpeechWorker, Utterance,
-    WorkerConfig,
+use hector::{
+    BoardChoice, BoardProblem, BoardSettings, BoardSpec, CompanionChoice, CompanionSettings,
+    Effect, EngineConfig, EngineSetup, FallBack, Link, Msg, Outputs, Overrides, Part, PortSettings,
+    Priority, Probed, PromptMode, Protocol, SayKind, SimOptions, SpeechMode, SpeechStatus,
+    SpeechWorker, TonePlayer, Utterance, WorkerConfig, start,
 };
-use hector::ui::line::{self, Outputs, PromptMode};
 
 /// hector: chess for blind and visually impaired players.
 ///
@@ -282,7 +277,7 @@ fn review(args: &ReviewArgs) -> ExitCode {
         Err(p) => {
             println!(
                 "{}",
-                hector::app::pgn_problem_sentence(started.app.phraser(), &p)
+                hector::pgn_problem_sentence(started.app.phraser(), &p)
             );
             ExitCode::FAILURE
         }
@@ -327,7 +322,7 @@ fn play_game(args: &PlayArgs, resume_id: Option<&str>) -> ExitCode {
         Some(Err(e)) => {
             println!(
                 "{}",
-                hector::app::start_error_sentence(started.app.phraser(), &e)
+                hector::start_error_sentence(started.app.phraser(), &e)
             );
             return ExitCode::FAILURE;
         }
@@ -367,7 +362,7 @@ fn play_game(args: &PlayArgs, resume_id: Option<&str>) -> ExitCode {
 
 /// The session: a game (journalled, perhaps resumed) or a review.
 fn run_session(
-    mut started: hector::setup::Started,
+    mut started: hector::Started,
     args: &PlayArgs,
     offer: Option<ResumeOffer>,
     review: Option<hector::scoresheet::review::PgnFile>,
@@ -405,7 +400,7 @@ fn run_session(
         TonePlayer::spawn_default(
             started.tones,
             // A bell only where a terminal hears it: never into a pipe.
-            hector::audio::terminal_bell_if_tty(),
+            hector::terminal_bell_if_tty(),
             Arc::new(move |s| {
                 let _ = tx.send(Msg::Audio(s));
             }),
@@ -470,7 +465,9 @@ fn run_session(
         UiKind::Line
     });
     let result = match ui {
-        UiKind::Line => line::run(&mut started.app, effects, args.prompt, &outputs, tx, rx),
+        UiKind::Line => {
+            hector::run_line_mode(&mut started.app, effects, args.prompt, &outputs, tx, rx)
+        }
         UiKind::Tui => {
             let (look, keymap, problems) = hector::ui::tui::setup::load(&started.view);
             for p in problems {
@@ -496,10 +493,7 @@ fn run_session(
 
 /// The engine of `--engine` or of `[engine] play = true`, with the
 /// command line over the settings.
-fn engine_setup(
-    args: &PlayArgs,
-    config: &hector::config::EngineConfig,
-) -> Option<hector::app::EngineSetup> {
+fn engine_setup(args: &PlayArgs, config: &EngineConfig) -> Option<EngineSetup> {
     use hector::engine::{EngineSettings, Strength};
     if args.engine.is_none() && !config.play {
         return None;
@@ -529,7 +523,7 @@ fn engine_setup(
             (k.clone(), value)
         })
         .collect();
-    Some(hector::app::EngineSetup {
+    Some(EngineSetup {
         program,
         settings: EngineSettings {
             strength,
@@ -540,14 +534,14 @@ fn engine_setup(
         },
         move_time: Duration::from_millis(args.move_time.unwrap_or(config.move_time_ms).max(1)),
         help_time: Duration::from_millis(config.help_time_ms.max(1)),
-        ..hector::app::EngineSetup::default()
+        ..EngineSetup::default()
     })
 }
 
 /// Start the opponent's screen on `listen` (empty: the default address).
 fn start_companion(
     listen: &str,
-    settings: &hector::config::CompanionSettings,
+    settings: &CompanionSettings,
     tx: &mpsc::Sender<Msg>,
 ) -> (CompanionChoice, Option<CompanionServer>) {
     use std::net::ToSocketAddrs;
@@ -622,12 +616,12 @@ fn start_companion(
 fn choose_board(
     spec: &str,
     args: &PlayArgs,
-    settings: &hector::config::BoardSettings,
+    settings: &BoardSettings,
     tx: &mpsc::Sender<Msg>,
-    wrap: fn(hector::board::LinkEvent) -> Msg,
+    wrap: fn(hector::LinkEvent) -> Msg,
 ) -> (BoardChoice, Option<Link>) {
     let missing = |p| (BoardChoice::Missing(p), None);
-    let spec = match board_cli::parse_spec(spec) {
+    let spec = match hector::parse_board_spec(spec) {
         Ok(s) => s,
         Err(error) => {
             return missing(BoardProblem::Spec {
@@ -637,18 +631,18 @@ fn choose_board(
         }
     };
     let (description, path) = match spec {
-        BoardSpec::Auto => match board_cli::find_board() {
+        BoardSpec::Auto => match hector::find_board() {
             Some(found) => found,
             None => return missing(BoardProblem::NotFound),
         },
-        BoardSpec::Probe(path) => match board_cli::probe(&path) {
+        BoardSpec::Probe(path) => match hector::probe_board(&path) {
             Probed::Found(d) => (d, path),
             Probed::NoAnswer => return missing(BoardProblem::NoAnswer { port: path }),
             Probed::CannotOpen(error) => {
                 return missing(BoardProblem::CannotOpen { port: path, error });
             }
         },
-        BoardSpec::Port { protocol, path } => match board_cli::description(protocol) {
+        BoardSpec::Port { protocol, path } => match hector::board_description(protocol) {
             Some(d) => (d, path),
             None => return missing(BoardProblem::NotFound),
         },
@@ -679,7 +673,7 @@ fn choose_board(
 /// `hector board ...`.
 fn board(cmd: &BoardCmd) -> ExitCode {
     match cmd {
-        BoardCmd::List => match board_cli::list_lines() {
+        BoardCmd::List => match hector::board_list() {
             Ok(lines) => {
                 for l in lines {
                     println!("{l}");
@@ -695,7 +689,7 @@ fn board(cmd: &BoardCmd) -> ExitCode {
             // Worded in the player's language (from the settings file).
             let started = start(&Overrides::default());
             let phraser = started.app.phraser();
-            match board_cli::probe(port) {
+            match hector::probe_board(port) {
                 Probed::Found(d) => {
                     println!("{port}: {} ({})", d.protocol.name(), d.name);
                     ExitCode::SUCCESS
@@ -723,7 +717,7 @@ fn board(cmd: &BoardCmd) -> ExitCode {
                 pace: Duration::from_secs_f64(a.pace.clamp(0.0, 3600.0)),
             };
             let stdin = std::io::BufReader::new(std::io::stdin());
-            match board_cli::run_sim(options, stdin) {
+            match hector::run_sim(options, stdin) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     println!("hector board sim: {e}");
@@ -736,10 +730,10 @@ fn board(cmd: &BoardCmd) -> ExitCode {
 
 /// `hector voices`: one line per language.
 fn voices(args: &VoicesArgs) -> ExitCode {
-    match hector::speech::list_voices() {
+    match hector::list_voices() {
         Ok(list) => {
             let mut out = std::io::stdout().lock();
-            for line in hector::speech::voices_summary(&list, args.all) {
+            for line in hector::voices_summary(&list, args.all) {
                 // A closed pipe (`hector voices | head`) ends the list quietly.
                 if writeln!(out, "{line}").is_err() {
                     break;
@@ -802,8 +796,8 @@ fn say(args: &SayArgs) -> ExitCode {
     } else {
         Utterance::new(sentence.clone(), lang, Priority::Urgent, SayKind::Info)
     };
-    let factory = hector::speech::system_factory();
-    match hector::speech::say_utterance_once(factory, utterance, started.speech_settings) {
+    let factory = hector::system_factory();
+    match hector::say_utterance_once(factory, utterance, started.speech_settings) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             println!(

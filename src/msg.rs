@@ -61,7 +61,10 @@ pub enum Msg {
     Companion(CompanionEvent),
     /// The opponent's seat was freed (after [`Effect::CompanionRelease`]);
     /// the new pairing code, when one is needed.
-    CompanionReleased { code: Option<String> },
+    CompanionReleased {
+        /// The new pairing code, if the page needs one.
+        code: Option<String>,
+    },
 }
 
 /// The opponent's screen asked for at start-up.
@@ -69,11 +72,18 @@ pub enum Msg {
 pub enum CompanionChoice {
     /// Serving at `address` (what to open in a browser).
     Ready {
+        /// The address to open in a browser.
         address: String,
+        /// The pairing code, if the page needs one.
         code: Option<String>,
     },
     /// Could not listen at `address`.
-    Failed { address: String, why: String },
+    Failed {
+        /// The address asked for.
+        address: String,
+        /// Why it could not be used.
+        why: String,
+    },
 }
 
 /// A problem with one of the user's files, found at start-up; the built-in
@@ -94,9 +104,11 @@ pub enum StartProblem {
 pub enum BoardChoice {
     /// Found and opened: its session is set up by the app.
     Opened {
+        /// The protocol the board speaks.
         protocol: Protocol,
         /// The port's path (named in what is said about it).
         port: String,
+        /// How its moves are read (settle time, rotation).
         config: TrackerConfig,
         /// Say which piece is touched (D.2.2).
         announce_touch: bool,
@@ -109,13 +121,26 @@ pub enum BoardChoice {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BoardProblem {
     /// The `--board` value cannot be read.
-    Spec { spec: String, error: SpecError },
+    Spec {
+        /// The value as given.
+        spec: String,
+        /// What is wrong with it.
+        error: SpecError,
+    },
     /// The port of a `--board PORT` to probe cannot be opened.
-    CannotOpen { port: String, error: PortError },
+    CannotOpen {
+        /// The port, as given.
+        port: String,
+        /// Why it could not be opened.
+        error: PortError,
+    },
     /// No board was found.
     NotFound,
     /// No board protocol answered on this port.
-    NoAnswer { port: String },
+    NoAnswer {
+        /// The port, as given.
+        port: String,
+    },
 }
 
 /// Something to do.
@@ -151,11 +176,21 @@ pub enum EngineOrder {
     /// Start the engine (`None`: the default, `stockfish`), ending any
     /// engine of an earlier generation.
     Start {
+        /// Which engine process this is (later ones replace earlier ones).
         generation: u64,
+        /// The program to run.
         program: Option<String>,
     },
     /// Write one line to the engine of this generation.
-    Send { generation: u64, line: String },
+    Send {
+        /// Which engine process.
+        generation: u64,
+        /// The UCI line.
+        line: String,
+    },
     /// End the engine of this generation now (it failed).
-    Kill { generation: u64 },
+    Kill {
+        /// Which engine process.
+        generation: u64,
+    },
 }

@@ -8,7 +8,7 @@ use shakmaty::Color;
 
 use crate::app::{App, ClockSetup};
 use crate::audio::ToneSettings;
-use crate::config::{BoardSettings, CompanionSettings, Config, EngineConfig};
+use crate::config::{BoardSettings, ColourChoice, CompanionSettings, Config, EngineConfig};
 use crate::keymap::Keymap;
 use crate::msg::StartProblem;
 use crate::notation::Reader;
@@ -44,9 +44,10 @@ pub struct Overrides {
     /// Do not confirm your own moves (the opponent's are always said).
     #[arg(long)]
     pub no_confirm: bool,
-    /// Your colour: the side whose pieces are "mine" (white or black).
-    #[arg(long, value_parser = ["white", "black", "random"])]
-    pub me: Option<String>,
+    /// Your colour: the side whose pieces are "mine" (white, black, or
+    /// random against an engine).
+    #[arg(long, value_name = "COLOUR", value_parser = crate::config::parse_colour)]
+    pub me: Option<ColourChoice>,
     /// Speech: auto (speak when the speech service answers, else print),
     /// tts, print (lines only, for your own screen reader) or both.  Line
     /// mode prints every sentence in any mode.
@@ -79,10 +80,13 @@ fn parse_speech_mode(s: &str) -> Result<SpeechMode, String> {
 /// The app and the problems to say before the first prompt (as
 /// [`Msg::Problem`](crate::msg::Msg::Problem)s, before [`Msg::Start`](crate::msg::Msg::Start)).
 pub struct Started {
+    /// The app, at the start of a game.
     pub app: App,
+    /// Problems with the user's files, to give to the app as messages.
     pub problems: Vec<StartProblem>,
     /// Speech mode and voice settings.
     pub speech: SpeechMode,
+    /// Rate, pitch and volume.
     pub speech_settings: SpeechSettings,
     /// Tones, with every tone off under `--no-sound`.
     pub tones: ToneSettings,
@@ -156,8 +160,8 @@ pub fn start(over: &Overrides) -> Started {
     if over.no_confirm {
         a.confirm_own_moves = false;
     }
-    if let Some(me) = &over.me {
-        config.game.my_colour.clone_from(me);
+    if let Some(me) = over.me {
+        config.game.my_colour = me;
     }
 
     let lang: Lang = config.announce.language;
@@ -214,10 +218,9 @@ pub fn start(over: &Overrides) -> Started {
         }
     };
     let reader = Reader::new(appendix_d, languages.clone(), lang);
-    let me = match config.game.my_colour.as_str() {
-        "black" => Color::Black,
-        "random" => random_colour(),
-        _ => Color::White,
+    let me = match config.game.my_colour {
+        ColourChoice::Is(c) => c,
+        ColourChoice::Random => random_colour(),
     };
     let (clock, clock_error) = clock_setup(&config.clock, over, &phraser, me);
     let mut app = App::builder()

@@ -7,11 +7,13 @@ use std::fmt;
 /// A data file that could not be used: which file, where, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FileError {
+    /// The file's name or path, as the player gave it.
     pub file: String,
     /// 1-based line, when known.
     pub line: Option<usize>,
     /// The key at fault, when known (e.g. `moves.pieces.queen`).
     pub key: Option<String>,
+    /// What is wrong.
     pub detail: String,
 }
 

@@ -2,6 +2,11 @@
 //! process (this test binary again, one `#[ignore]`d helper test) with its own
 //! `ALSA_CONFIG_PATH`, so that the ALSA configuration is fresh and the
 //! child's stderr can be checked for ALSA's own messages.
+#![allow(
+    clippy::expect_used,
+    clippy::unwrap_used,
+    reason = "test helpers outside #[test] functions"
+)]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -10,7 +15,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use hector::audio::{AudioStatus, Tone, TonePlayer, ToneSettings};
+use hector::{AudioStatus, Tone, TonePlayer, ToneSettings};
 
 /// A fresh temporary directory.
 fn temp_dir(tag: &str) -> PathBuf {

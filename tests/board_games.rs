@@ -1,7 +1,7 @@
 //! The player's board over real pseudo-terminals: the `hector` binary is
 //! started with `--board PROTOCOL:/dev/pts/N` and the test writes, into the
 //! master end, the bytes a board of that protocol would send (encoded by
-//! `hector::board::sim`).  Every announcement line is checked.
+//! `hector::SimBoard`).  Every announcement line is checked.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -9,9 +9,7 @@ use std::sync::Mutex;
 use std::sync::mpsc::{self, Receiver};
 use std::time::Duration;
 
-use hector::board::Protocol;
-use hector::board::sim::{Action, SimBoard};
-use hector::board::transport::{Master, pseudo_board};
+use hector::{Master, Protocol, SimAction as Action, SimBoard, pseudo_board};
 use shakmaty::san::San;
 use shakmaty::{Board, Chess, Color, Move, Position, Square};
 
@@ -773,11 +771,7 @@ fn probe_tells_cannot_open_from_no_answer() {
 /// mismatch sentence and no mismatch tone; a wrong square gets both.
 #[test]
 fn no_mismatch_tone_while_the_awaited_move_is_made() {
-    use hector::app::App;
-    use hector::audio::Tone;
-    use hector::board::{BoardSession, LinkEvent, TrackerConfig};
-    use hector::msg::{Effect, Msg};
-    use hector::speech::SayKind;
+    use hector::{App, BoardSession, Effect, LinkEvent, Msg, SayKind, Tone, TrackerConfig};
     use std::time::Instant;
 
     /// Past the settle time, then `action` on the board.

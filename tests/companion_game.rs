@@ -11,11 +11,8 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use hector::app::App;
-use hector::board::Protocol;
-use hector::board::sim::SimBoard;
-use hector::board::transport::{Master, pseudo_board};
 use hector::companion::snapshot::page_squares;
+use hector::{App, Master, Protocol, SimBoard, pseudo_board};
 use serde_json::json;
 use shakmaty::san::{San, SanPlus};
 use shakmaty::{Board, Chess, Move, Position};
@@ -497,7 +494,7 @@ fn state_until(
 /// their fixes.
 #[test]
 fn two_boards_moves_and_mismatches_on_each_side() {
-    use hector::board::sim::Action;
+    use hector::SimAction as Action;
     use shakmaty::{Color, Square};
     let new = || {
         let _g = PTY_LOCK.lock().unwrap_or_else(|e| e.into_inner());
@@ -653,7 +650,7 @@ fn blind_mismatch_text(
     let mut board = pos.board().clone();
     let piece = board.remove_piece_at(from).expect("a piece");
     board.set_piece_at(to, piece);
-    let sensed = hector::board::SensedBoard::from_board(&board);
-    let diffs = hector::board::diff(pos.board(), &sensed);
+    let sensed = hector::SensedBoard::from_board(&board);
+    let diffs = hector::board_diff(pos.board(), &sensed);
     words.phraser().mismatch(&diffs)
 }

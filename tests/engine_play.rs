@@ -11,11 +11,7 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
-use hector::board::Protocol;
-use hector::board::sim::SimBoard;
-use hector::board::transport::{Master, pseudo_board};
-use hector::notation::Reader;
-use hector::words::Lang;
+use hector::{Lang, Master, Protocol, Reader, SimBoard, pseudo_board};
 use shakmaty::{Board, Chess, Move, Position};
 
 use crate::util::clean_config_dir;

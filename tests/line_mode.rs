@@ -45,13 +45,10 @@ fn help_lists_every_command_one_per_line() {
     // The new-game line, the help introduction, then one line per command.
     assert_eq!(
         lines.len(),
-        2 + hector::action::Action::ALL
-            .iter()
-            .filter(|a| !a.key_only())
-            .count(),
+        2 + hector::Action::ALL.iter().filter(|a| !a.key_only()).count(),
         "{lines:#?}"
     );
-    for (line, command) in lines[2..].iter().zip(hector::action::Action::ALL) {
+    for (line, command) in lines[2..].iter().zip(hector::Action::ALL) {
         assert!(
             line.starts_with(command.key()),
             "{line:?} should start with {:?}",
@@ -219,7 +216,7 @@ fn random_lines_never_crash_and_each_gets_exactly_one_answer_line() {
         // Commands and blank lines are not random input; keymap words are
         // excluded so that "help" cannot list 22 lines.
         let first = line.split_whitespace().next().unwrap_or("");
-        if first.is_empty() || hector::keymap::Keymap::builtin().command(first).is_some() {
+        if first.is_empty() || hector::Keymap::builtin().command(first).is_some() {
             continue;
         }
         lines.push(line);

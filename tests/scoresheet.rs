@@ -8,10 +8,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use hector::game::{Claim, Game};
 use hector::scoresheet::record::{Event, StartInfo, parse_journal};
 use hector::scoresheet::replay::Note;
 use hector::scoresheet::{GameRecord, braille, pgn, replay};
+use hector::{Claim, Game};
 use shakmaty::san::San;
 use shakmaty::{Color, Position};
 

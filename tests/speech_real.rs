@@ -3,6 +3,12 @@
 //!
 //! A separate test binary: the client finds the daemon through the process
 //! environment (`SPEECHD_ADDRESS`), so the tests here run one at a time.
+#![allow(
+    unsafe_code,
+    clippy::expect_used,
+    clippy::unwrap_used,
+    reason = "test set-up: the process environment, helpers outside #[test]"
+)]
 
 #[path = "support/speechd.rs"]
 mod speechd;
@@ -11,9 +17,7 @@ use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use hector::speech::{
-    Priority, SayKind, SpeechMode, SpeechStatus, SpeechWorker, Utterance, WorkerConfig,
-};
+use hector::{Priority, SayKind, SpeechMode, SpeechStatus, SpeechWorker, Utterance, WorkerConfig};
 use speechd::PrivateSpeechd;
 
 static SERIAL: Mutex<()> = Mutex::new(());
@@ -301,7 +305,7 @@ fn line_mode_speaks_every_move_through_the_daemon() {
 /// the sentence's language, and audio comes out.
 #[test]
 fn an_english_sentence_speaks_its_appendix_d_words_in_the_german_voice() {
-    use hector::speech::Part;
+    use hector::Part;
     let (_serial, daemon) = daemon();
     let (status, rx) = status_channel();
     let worker = SpeechWorker::spawn_system(

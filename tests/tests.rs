@@ -1,5 +1,10 @@
 //! Integration tests: one test binary, one module per area.  They drive the
 //! real `hector` binary or the app's update loop.
+#![allow(
+    clippy::expect_used,
+    clippy::unwrap_used,
+    reason = "test helpers outside #[test] functions"
+)]
 
 #[path = "support/browser.rs"]
 mod browser;

@@ -2,8 +2,7 @@
 //! same events however the stream is split.
 #![no_main]
 
-use hector::board::Decoder;
-use hector::board::dgt::DgtDecoder;
+use hector::{Decoder, DgtDecoder};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -2,8 +2,7 @@
 //! same events however the stream is split.
 #![no_main]
 
-use hector::board::Decoder;
-use hector::board::millennium::MillenniumDecoder;
+use hector::{Decoder, MillenniumDecoder};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -2,8 +2,7 @@
 //! same events however the stream is split.
 #![no_main]
 
-use hector::board::Decoder;
-use hector::board::occupancy::OccupancyDecoder;
+use hector::{Decoder, OccupancyDecoder};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

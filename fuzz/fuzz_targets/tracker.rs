@@ -5,7 +5,7 @@
 
 use std::time::{Duration, Instant};
 
-use hector::board::{Decoder, Protocol, Tracker, TrackerConfig};
+use hector::{Decoder, Protocol, Tracker, TrackerConfig};
 use libfuzzer_sys::fuzz_target;
 use shakmaty::{Chess, Position, Role};
 

@@ -5,22 +5,17 @@
 
 use std::time::Instant;
 
-use hector::msg::{Effect, Msg};
-use hector::setup::{Overrides, start};
+use hector::{App, Effect, Msg};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let mut app = start(&Overrides {
-        config: Some("/nonexistent/hector-fuzz.toml".into()),
-        ..Overrides::default()
-    })
-    .app;
+    let mut app = App::builder().build();
     for line in text.lines() {
         let first = line.split_whitespace().next().unwrap_or("");
-        let is_command = hector::keymap::Keymap::builtin().command(first).is_some();
+        let is_command = hector::Keymap::builtin().command(first).is_some();
         let effects = app.update(Msg::Line(line.to_owned()), Instant::now());
         let said = effects.iter().filter(|e| matches!(e, Effect::Say(_))).count();
         if !is_command && app.game().result().is_none() {

@@ -25,11 +25,13 @@ use crate::speech::{Priority, SayKind};
 pub struct EngineSetup {
     /// The program (`None`: `stockfish`).
     pub program: Option<String>,
+    /// Strength and options.
     pub settings: EngineSettings,
     /// The engine's time per move.
     pub move_time: Duration,
     /// The time for a hint, an evaluation or a threat.
     pub help_time: Duration,
+    /// How long the engine may take to answer.
     pub timeouts: Timeouts,
 }
 

@@ -124,10 +124,12 @@ impl App {
         self.board.as_ref()
     }
 
+    /// The game in progress.
     pub fn game(&self) -> &Game {
         &self.game
     }
 
+    /// The phrasing, in the player's words.
     pub fn phraser(&self) -> &Phraser {
         &self.phraser
     }
@@ -1064,7 +1066,7 @@ mod tests {
             let now = Instant::now();
             a.update(Msg::Board(LinkEvent::Connected), now);
             let mut sim = SimBoard::new(Protocol::Dgt, Board::new())
-                .with_orientation(crate::board::Orientation::Rotated);
+                .with_orientation(crate::board::sensed::Orientation::Rotated);
             let e = a.update(Msg::Board(LinkEvent::Bytes(sim.dump())), now);
             assert_eq!(
                 said(&e),

@@ -29,6 +29,7 @@ pub mod msg {
     /// Five ASCII digits.
     pub const SERIALNR: u8 = 0x91;
     /// Trade mark text (any length).
+    #[allow(dead_code)] // Not sent by the boards hector reads.
     pub const TRADEMARK: u8 = 0x92;
     /// Main and sub version, one byte each.
     pub const VERSION: u8 = 0x93;
@@ -52,6 +53,7 @@ fn fixed_length(id: u8) -> Option<usize> {
 }
 
 /// What the computer can ask of a DGT board (each is one byte).
+#[allow(dead_code)] // The protocol's whole vocabulary, not all of it sent yet.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Request {
     /// 0x40: back to idle mode, no more automatic updates.

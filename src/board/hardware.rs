@@ -4,7 +4,6 @@
 //! parsed the same way, and every error names the file, the line and the
 //! key.
 
-use std::path::Path;
 use std::time::Duration;
 
 use serde::Deserialize;
@@ -219,13 +218,6 @@ pub type HardwareError = FileError;
 /// Parse the text of a hardware file named `file` (for error messages).
 pub fn parse_board_file(file: &str, text: &str) -> Result<BoardDescription, HardwareError> {
     toml::from_str::<BoardDescription>(text).map_err(|e| FileError::from_toml(file, text, &e))
-}
-
-/// Read and parse a hardware file from disk.
-pub fn load_board_file(path: &Path) -> Result<BoardDescription, HardwareError> {
-    let name = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| FileError::unreadable(&name, &e))?;
-    parse_board_file(&name, &text)
 }
 
 /// All built-in board descriptions.  The built-in files are tested to

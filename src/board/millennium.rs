@@ -103,6 +103,7 @@ impl LedPattern {
 }
 
 /// What the computer can send to a Millennium board.
+#[allow(dead_code)] // The protocol's whole vocabulary, not all of it sent yet.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Request {
     /// `S`: send the board status.

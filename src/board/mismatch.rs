@@ -54,6 +54,7 @@ pub fn diff(expected: &Board, sensed: &SensedBoard) -> Vec<SquareDiff> {
 }
 
 /// The squares of a list of differences (to light them on a board).
+#[allow(dead_code)] // For boards with lights; used by the tests so far.
 pub fn squares(diffs: &[SquareDiff]) -> Bitboard {
     diffs.iter().map(|d| d.square).collect()
 }

@@ -56,10 +56,8 @@ pub mod sim;
 pub mod transport;
 
 pub use awaited::Instruction;
-pub use event::{BoardEvent, Decoder, GarbageReason};
+pub use event::Decoder;
 pub use infer::{Inferred, Tracker, TrackerConfig};
-pub use mismatch::{MismatchChange, MismatchWatch, diff};
-pub use protocol::{AnyDecoder, Command, Protocol};
-pub use sensed::{Orientation, SensedBoard};
+pub use protocol::Protocol;
 pub use session::{BoardSession, LinkState, SessionNote};
 pub use transport::{LinkEvent, PortError};

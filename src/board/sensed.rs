@@ -121,7 +121,7 @@ impl SensedBoard {
     }
 
     /// The same board as an occupancy-only sensor would see it.
-    pub fn to_occupancy(&self) -> SensedBoard {
+    pub fn to_occupancy(self) -> SensedBoard {
         SensedBoard::from_occupied(self.occupied())
     }
 
@@ -156,7 +156,7 @@ impl SensedBoard {
 
     /// The board as shakmaty's [`Board`], when every square is either empty
     /// or an identified piece.
-    pub fn to_board(&self) -> Option<Board> {
+    pub fn to_board(self) -> Option<Board> {
         let mut board = Board::empty();
         for sq in Square::ALL {
             match self.get(sq) {

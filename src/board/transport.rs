@@ -353,6 +353,7 @@ pub fn pseudo_terminal() -> Result<(serialport::TTYPort, String), String> {
 /// by a child process would keep the "cable" plugged in after the
 /// simulator closed its end.
 #[cfg(unix)]
+#[allow(unsafe_code)] // Descriptor duplication; see the SAFETY notes.
 fn close_on_exec(port: serialport::TTYPort) -> Result<serialport::TTYPort, String> {
     use std::os::fd::{AsRawFd, BorrowedFd, FromRawFd, IntoRawFd};
     // SAFETY: the descriptor is open and owned by `port`, which outlives

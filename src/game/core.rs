@@ -196,6 +196,7 @@ impl Game {
             self.offer = None;
         }
         self.before.push(before);
+        let index = self.history.len();
         self.history.push(PlayedMove {
             mv,
             san,
@@ -208,8 +209,8 @@ impl Game {
         if self.result.is_some() {
             self.offer = None;
         }
-        // Just pushed, so the history is not empty.
-        self.history.last().expect("a move was just recorded")
+        // Just pushed at `index`.
+        &self.history[index]
     }
 
     /// The ending the current position forces, if any, in order of

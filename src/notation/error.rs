@@ -50,23 +50,32 @@ pub enum IllegalReason {
 pub enum InputError {
     /// Not a move in any form hector knows (nor a command: the caller checks
     /// commands first).
-    NotUnderstood { input: String },
+    NotUnderstood {
+        /// The line as typed.
+        input: String,
+    },
     /// Understood, but not legal in this position.
     Illegal {
+        /// The move as read.
         attempt: Attempt,
+        /// Why it cannot be played.
         reason: IllegalReason,
     },
     /// Several legal moves fit what was said: "Two Springer can go to David
     /// zwei: from Bella eins or from Felix drei."  Candidates in a stable order.
     Ambiguous {
+        /// The move as read.
         attempt: Attempt,
+        /// The legal moves it fits.
         candidates: Vec<Move>,
     },
     /// The words can be read two ways (a letter that is one piece in one
     /// language and another piece in another, neither of them the player's
     /// language) and both readings are legal: the player must say which.
     AmbiguousReading {
+        /// The line as typed.
         input: String,
+        /// The legal moves of the readings.
         candidates: Vec<Move>,
     },
 }

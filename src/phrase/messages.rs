@@ -58,7 +58,7 @@ pub fn key_line(text: &str, path: &[&str]) -> Option<usize> {
         let Some((k, v)) = table.iter().find(|(k, _)| k.get_ref().as_ref() == *name) else {
             return line;
         };
-        line = Some(vocab::line_of(text, k.span().start));
+        line = Some(crate::toml_error::line_of(text, k.span().start));
         match v.get_ref() {
             DeValue::Table(t) => table = t,
             _ => return line,
@@ -128,6 +128,7 @@ pub fn check_messages(file: &str, vf: &VoiceFile, text: Option<&str>) -> Result<
 /// have, and each key whose placeholders are not the English ones (a
 /// translation that drops `{move}` would leave the move unsaid).  Empty
 /// when the file is complete.  The tests hold every built-in language to it.
+#[cfg_attr(not(test), allow(dead_code))] // Used by the completeness tests.
 pub fn incompleteness(vf: &VoiceFile) -> Vec<String> {
     let reference = reference();
     let mut out = Vec::new();

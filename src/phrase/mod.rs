@@ -23,5 +23,6 @@ mod report;
 #[cfg(test)]
 mod test_util;
 
-pub use messages::{allowed_placeholders, check_messages, incompleteness, key_line};
-pub use phraser::{Form, MoveOptions, MoveStyle, Phraser, Source};
+#[cfg(test)]
+pub(crate) use messages::allowed_placeholders;
+pub use phraser::{Form, MoveOptions, MoveStyle, Phraser};

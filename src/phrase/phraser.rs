@@ -43,6 +43,7 @@ pub enum Form {
 /// The options of a move announcement.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct MoveOptions {
+    /// Short (as on a scoresheet) or long (with the from-square).
     pub form: Form,
     /// Name the captured piece: "Bauer Eva vier schlägt Bauer David fünf".
     pub name_captured: bool,

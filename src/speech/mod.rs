@@ -12,6 +12,7 @@
 //! other backends part by part, kept together.
 
 pub mod backend;
+#[cfg(any(test, feature = "test-support"))]
 pub mod fake;
 pub mod link;
 pub mod queue;
@@ -21,14 +22,11 @@ pub mod tts_backend;
 mod utterance;
 pub mod worker;
 
-pub use backend::{
-    BackendEvent, BackendFactory, EventSink, SpeechBackend, SpeechError, SpeechSettings, Started,
-    VoiceInfo, choose_voice, voices_by_language, voices_summary,
-};
-pub use queue::{Action, QueuePolicy, SpeechQueue};
+// Only what the rest of the crate uses (the crate root re-exports part of
+// it); the modules' other items are reached by path.
+pub use backend::{BackendFactory, SpeechSettings, voices_by_language, voices_summary};
 pub use utterance::{Part, Priority, SayKind, Utterance};
 pub use worker::{
-    FallBack, LineSink, Pace, SpeechHandle, SpeechMode, SpeechStatus, SpeechWorker, StatusSink,
-    WorkerConfig, list_voices, list_voices_with, say_once, say_once_with, say_utterance_once,
-    system_factory, tts_crate_factory,
+    FallBack, SpeechHandle, SpeechMode, SpeechStatus, SpeechWorker, WorkerConfig, list_voices,
+    say_once, say_utterance_once, system_factory,
 };

@@ -33,7 +33,9 @@ pub enum PromptMode {
 /// worker and the tone player, when they run.
 #[derive(Default)]
 pub struct Outputs {
+    /// The speech worker, unless only printing.
     pub speech: Option<SpeechHandle>,
+    /// The tone player, unless every tone is off.
     pub tones: Option<ToneHandle>,
     /// The link to the player's board.
     pub board: Option<Link>,

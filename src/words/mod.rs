@@ -15,4 +15,4 @@ pub mod vocab;
 pub use fold::fold;
 pub use pieces::{promotion_role_named, role_named};
 pub use quote::quote;
-pub use vocab::{Lang, MoveWords};
+pub use vocab::Lang;

@@ -6,12 +6,10 @@
 //! while the built-in default is used instead.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
 use serde::Deserialize;
 
 use crate::toml_error::FileError;
-pub use crate::toml_error::{key_path_at, line_of};
 use shakmaty::{ByRole, Color, File, Rank, Role, Square};
 
 /// A language of the messages and of the move words: the one language
@@ -21,17 +19,22 @@ use shakmaty::{ByRole, Color, File, Rank, Role, Square};
 )]
 #[serde(rename_all = "kebab-case")]
 pub enum Lang {
+    /// English.
     #[default]
     En,
+    /// German.
     De,
+    /// Italian.
     It,
     /// Greek (the terms of the Greek FIDE Laws text).
     El,
 }
 
 impl Lang {
+    /// Every language, in the order of the built-in files.
     pub const ALL: [Lang; 4] = [Lang::En, Lang::De, Lang::It, Lang::El];
 
+    /// The language code ("en"), as in the voices files and for the voice.
     pub fn code(self) -> &'static str {
         match self {
             Lang::En => "en",
@@ -39,12 +42,6 @@ impl Lang {
             Lang::It => "it",
             Lang::El => "el",
         }
-    }
-
-    pub fn from_code(code: &str) -> Option<Lang> {
-        Lang::ALL
-            .into_iter()
-            .find(|l| l.code().eq_ignore_ascii_case(code.trim()))
     }
 
     /// The built-in vocabulary file of this language.
@@ -382,26 +379,16 @@ fn word_collision(m: &MoveWords) -> Option<(String, String)> {
     None
 }
 
-/// Read and parse a voices file from disk.
-pub fn load_voice_file(path: &Path) -> Result<VoiceFile, VoiceError> {
-    let name = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| VoiceError {
-        file: name.clone(),
-        line: None,
-        key: None,
-        detail: e.to_string(),
-    })?;
-    parse_voice_file(&name, &text)
-}
-
 /// The built-in file of a language.  The built-in files are tested to parse
 /// (`builtin_files_parse`), so this cannot fail in a released build.
+#[allow(clippy::expect_used, reason = "compiled-in data, tested to parse")]
 pub fn builtin(lang: Lang) -> VoiceFile {
     let (name, text) = lang.builtin_source();
     parse_voice_file(name, text).expect("built-in voices file parses (tested)")
 }
 
 /// The built-in Appendix D move words.
+#[allow(clippy::expect_used, reason = "compiled-in data, tested to parse")]
 pub fn builtin_appendix_d() -> VoiceFile {
     let (name, text) = APPENDIX_D_SOURCE;
     parse_voice_file(name, text).expect("built-in voices file parses (tested)")

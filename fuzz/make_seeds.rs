@@ -1,0 +1,68 @@
+//! Writes the seed corpora under fuzz/seeds/ (committed): real bytes of each
+//! board protocol from the simulated boards, typed lines, settings files.
+//! Run from fuzz/: `cargo +nightly run --bin make_seeds`.
+
+use std::fs;
+use std::path::Path;
+
+use hector::{Protocol, SimAction as Action, SimBoard};
+use shakmaty::san::San;
+use shakmaty::{Board, Chess, Color, Position, Square};
+
+fn write(dir: &str, name: &str, bytes: &[u8]) {
+    let dir = Path::new("seeds").join(dir);
+    fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    let path = dir.join(name);
+    fs::write(&path, bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+}
+
+/// The bytes of a short game on a simulated board of `protocol`.
+fn game_bytes(protocol: Protocol) -> Vec<Vec<u8>> {
+    let mut sim = SimBoard::new(protocol, Board::new());
+    let mut out = vec![sim.version(), sim.dump()];
+    let mut pos = Chess::default();
+    for san in ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "O-O", "Nf6"] {
+        let Some(m) = san.parse::<San>().ok().and_then(|s| s.to_move(&pos).ok()) else {
+            panic!("{san} is legal");
+        };
+        out.extend(sim.play(&pos, m, false));
+        pos = pos.play(m).unwrap_or_else(|e| panic!("{e}"));
+    }
+    out.push(sim.act(Action::Lift(Square::H7)));
+    out.push(sim.act(Action::Place(Square::H7, Color::Black.pawn())));
+    out.push(sim.dump());
+    out
+}
+
+fn main() {
+    let mut all = Vec::new();
+    for protocol in Protocol::ALL {
+        let name = protocol.name();
+        let chunks = game_bytes(protocol);
+        write(name, "dump", &SimBoard::new(protocol, Board::new()).dump());
+        write(name, "game", &chunks.concat());
+        all.extend(chunks.concat());
+    }
+    write("tracker", "games", &all);
+    for protocol in Protocol::ALL {
+        write("tracker", protocol.name(), &game_bytes(protocol).concat());
+    }
+    let lines: &[(&str, &str)] = &[
+        ("opening", "e4\ne5\nNf3\nSpringer Cesar sechs\nBb5\na6\nO-O\n"),
+        ("commands", "square f3\npieces white knight\nrank 4\nfile Eva\nattackers e4\ndefenders e5\nmoves g1\nlast 3\nmaterial\nturn\nhelp\nrepeat\n"),
+        ("offers", "e4\ndraw\ndecline\nd4\nclaim\nresign\nnew\nflip\n"),
+        ("forms", "g1f3\nNg1-f3\ne2e4\nexd5\nBauer Eva vier schlägt Bauer David fünf\ne8=Q\nKurze Rochade\n"),
+    ];
+    for (name, text) in lines {
+        write("typed_line", name, text.as_bytes());
+    }
+    write("settings", "empty", b"");
+    write(
+        "settings",
+        "config",
+        b"[announce]\nlanguage = \"de\"\nform = \"long\"\nmoves = \"language\"\n[game]\nmy_colour = \"black\"\n[speech]\nmode = \"print\"\nrate = 0.5\n[tones]\ncheck = false\n[board]\nport = \"dgt:/dev/ttyUSB0\"\nsettle_ms = 300\n",
+    );
+    write("settings", "keymap", include_bytes!("../keymaps/line.toml"));
+    write("settings", "voice_en", include_bytes!("../voices/en.toml"));
+    write("settings", "voice_appendix_d", include_bytes!("../voices/appendix-d.toml"));
+}

@@ -149,6 +149,7 @@ impl App {
                 }
                 SessionNote::Send(bytes) => out.push(Effect::ToBoard(bytes)),
                 SessionNote::Found(found) => self.on_inferred(found, now, out),
+                SessionNote::Clock(m) => self.on_board_clock(m, now, out),
             }
         }
     }
@@ -206,9 +207,10 @@ impl App {
                 let t = self.message("board_new_game", &[]);
                 self.say(out, t, Priority::Normal, SayKind::Board);
             }
-            Inferred::Illegal { .. } => {
+            Inferred::Illegal { from, to } => {
                 let t = self.message("illegal_on_board", &[]);
                 self.say(out, t, Priority::Urgent, SayKind::Board);
+                self.board_illegal_announced(from, to, now, out);
             }
             Inferred::NeedPromotionPiece { .. } => {
                 let t = self.message("board_promotion", &[]);

@@ -50,15 +50,18 @@ impl ClockSetup {
 /// The clock of the game in progress.
 #[derive(Debug, Clone)]
 pub(super) struct ClockPart {
-    setup: ClockSetup,
-    clock: Clock,
-    announcer: Announcer,
-    presser: Presser,
-    rules: RuleSet,
+    pub(super) setup: ClockSetup,
+    pub(super) clock: Clock,
+    pub(super) announcer: Announcer,
+    pub(super) presser: Presser,
+    pub(super) rules: RuleSet,
     /// Illegal moves completed by each side (7.5.5).
-    illegal: ByColor<u32>,
+    pub(super) illegal: ByColor<u32>,
     /// Whether the side not to move can still mate, in the current position.
     can_mate: Option<(u64, Color, MateAbility)>,
+    /// A clock on the board that this one follows (a DGT 3000): its
+    /// times and lever rule, not this clock's own deadlines.
+    pub(super) physical: Option<super::board_clock::Physical>,
 }
 
 impl ClockPart {
@@ -75,7 +78,13 @@ impl ClockPart {
             rules,
             illegal: ByColor::new_with(|_| 0),
             can_mate: None,
+            physical: None,
         }
+    }
+
+    /// Whether a clock on the board keeps the time.
+    pub(super) fn follows_board(&self) -> bool {
+        self.physical.is_some()
     }
 
     /// The clock.
@@ -84,13 +93,15 @@ impl ClockPart {
     }
 
     fn deadline(&self) -> Option<Instant> {
-        [
-            self.clock.next_deadline(),
-            self.announcer.next_deadline(&self.clock),
-        ]
-        .into_iter()
-        .flatten()
-        .min()
+        // A clock on the board says when a flag falls.
+        let flag = match self.physical {
+            Some(_) => None,
+            None => self.clock.next_deadline(),
+        };
+        [flag, self.announcer.next_deadline(&self.clock)]
+            .into_iter()
+            .flatten()
+            .min()
     }
 }
 
@@ -113,7 +124,12 @@ impl App {
     pub(super) fn clock_new_game(&mut self, now: Instant) {
         if let Some(part) = self.clock.take() {
             let mut fresh = ClockPart::new(part.setup, now);
-            let _ = fresh.clock.start(self.game.turn(), now);
+            if let Some(p) = part.physical {
+                // The clock on the board is set again by the players.
+                fresh.physical = Some(p.for_new_game());
+            } else {
+                let _ = fresh.clock.start(self.game.turn(), now);
+            }
             self.clock = Some(fresh);
             self.refresh_can_mate();
         }
@@ -124,6 +140,7 @@ impl App {
         let turn = self.game.turn();
         if let Some(part) = &mut self.clock
             && part.clock.side_to_move().is_none()
+            && !part.follows_board()
         {
             let _ = part.clock.start(turn, now);
             part.announcer.rearm(turn, &part.clock, now);
@@ -134,7 +151,7 @@ impl App {
     /// Whether the side not to move can mate (the flag that can fall next
     /// is the other's), worked out once per position after a move, not at
     /// the flag fall: the flag is announced at once.
-    fn refresh_can_mate(&mut self) {
+    pub(super) fn refresh_can_mate(&mut self) {
         let Some(part) = &mut self.clock else {
             return;
         };
@@ -149,7 +166,7 @@ impl App {
         part.can_mate = Some((key, waiting, can_mate(pos, waiting)));
     }
 
-    fn mate_ability(&self, side: Color) -> MateAbility {
+    pub(super) fn mate_ability(&self, side: Color) -> MateAbility {
         let pos = self.game.position();
         let key = pos
             .zobrist_hash::<shakmaty::zobrist::Zobrist64>(shakmaty::EnPassantMode::Legal)
@@ -169,7 +186,10 @@ impl App {
         let Some(part) = &mut self.clock else {
             return;
         };
-        if let Some(side) = part.clock.poll(now) {
+        // A clock on the board shows its own flag.
+        if !part.follows_board()
+            && let Some(side) = part.clock.poll(now)
+        {
             self.flag_fell(side, out);
             return;
         }
@@ -177,7 +197,7 @@ impl App {
         self.say_announcements(&said, out);
     }
 
-    fn flag_fell(&mut self, side: Color, out: &mut Vec<Effect>) {
+    pub(super) fn flag_fell(&mut self, side: Color, out: &mut Vec<Effect>) {
         let Some(part) = &self.clock else {
             return;
         };
@@ -189,7 +209,7 @@ impl App {
         out.push(Effect::Tone(Tone::FlagFall));
     }
 
-    fn say_announcements(&mut self, said: &[Announcement], out: &mut Vec<Effect>) {
+    pub(super) fn say_announcements(&mut self, said: &[Announcement], out: &mut Vec<Effect>) {
         for a in said {
             let t = words::announcement(&self.phraser, a);
             let low = match a {
@@ -210,6 +230,11 @@ impl App {
     /// announced): it presses the clock, or waits for the press (D.2.8).
     pub(super) fn clock_moved(&mut self, mover: Color, now: Instant, out: &mut Vec<Effect>) {
         if self.clock.is_none() {
+            return;
+        }
+        if self.clock.as_ref().is_some_and(ClockPart::follows_board) {
+            // The lever of the clock on the board is the press.
+            self.refresh_can_mate();
             return;
         }
         self.clock_start(now);
@@ -262,6 +287,26 @@ impl App {
 
     /// The separate press.
     pub(super) fn on_press(&mut self, now: Instant, out: &mut Vec<Effect>) {
+        if self.clock.as_ref().is_some_and(ClockPart::follows_board) {
+            let t = self.message("board_clock_in_charge", &[]);
+            self.say(out, t, Priority::Normal, SayKind::Error);
+            return;
+        }
+        // The player's own press with nothing pending while their time
+        // runs: an illegal move on the board, or no move at all (7.5).
+        let me = self.me;
+        let own_time_runs = self.clock.as_ref().is_some_and(|p| {
+            p.presser.pending().is_none()
+                && p.clock.is_running()
+                && p.clock.side_to_move() == Some(me)
+                && self.game.turn() == me
+        });
+        if own_time_runs
+            && !self.game.is_over()
+            && self.press_check(me, now, out) == super::board_clock::PressCheck::Penalised
+        {
+            return;
+        }
         let Some(part) = &mut self.clock else {
             let t = self.message("clock_none", &[]);
             self.say(out, t, Priority::Normal, SayKind::Error);
@@ -291,6 +336,11 @@ impl App {
     /// Pause (`stop`) or resume the clock.
     pub(super) fn on_pause(&mut self, run: bool, now: Instant, out: &mut Vec<Effect>) {
         let over = self.game.is_over();
+        if self.clock.as_ref().is_some_and(ClockPart::follows_board) {
+            let t = self.message("board_clock_in_charge", &[]);
+            self.say(out, t, Priority::Normal, SayKind::Error);
+            return;
+        }
         let Some(part) = &mut self.clock else {
             let t = self.message("clock_none", &[]);
             self.say(out, t, Priority::Normal, SayKind::Error);
@@ -431,6 +481,18 @@ impl App {
             self.say(out, t, Priority::Normal, SayKind::Error);
             return;
         }
+        let on_board = self.clock.as_ref().is_some_and(ClockPart::follows_board);
+        if on_board
+            && matches!(
+                op,
+                ArbiterOp::Stop | ArbiterOp::Start | ArbiterOp::Add(..) | ArbiterOp::Remove(..)
+            )
+        {
+            // The arbiter sets the clock on the board itself.
+            let t = self.message("board_clock_in_charge", &[]);
+            self.say(out, t, Priority::Normal, SayKind::Error);
+            return;
+        }
         let what = self.arbiter_what(op);
         self.arbiter_pending = Some(op);
         let t = self.message("arbiter_ask", &[("what", &what)]);
@@ -539,14 +601,28 @@ impl App {
         }
         self.game.undo_last();
         self.refresh_can_mate();
-        let opponent_can_mate = self.mate_ability(!offender);
         self.say(out, done, Priority::Normal, SayKind::Game);
         let Some(part) = &mut self.clock else {
             // No clock: the position is restored; no time to give.
             return;
         };
         part.presser.take_back();
-        part.clock.give_turn(offender, now);
+        if !part.follows_board() {
+            // The clock on the board is set back by the arbiter's hand.
+            part.clock.give_turn(offender, now);
+        }
+        self.illegal_penalty(offender, now, out);
+        self.sync_board(now, out);
+    }
+
+    /// 7.5.5: the penalty for an illegal move completed by `offender`, the
+    /// game at the position before it: the opponent's time or the game.
+    pub(super) fn illegal_penalty(&mut self, offender: Color, now: Instant, out: &mut Vec<Effect>) {
+        self.refresh_can_mate();
+        let opponent_can_mate = self.mate_ability(!offender);
+        let Some(part) = &mut self.clock else {
+            return;
+        };
         let earlier = part.illegal[offender];
         part.illegal[offender] += 1;
         match part
@@ -554,8 +630,12 @@ impl App {
             .illegal_move(offender, earlier, opponent_can_mate)
         {
             IllegalPenalty::TimeToOpponent(d) => {
-                part.clock.add_time(!offender, d);
-                part.announcer.rearm(!offender, &part.clock, now);
+                // A clock on the board gets the time from the arbiter's
+                // hand, and its next reading shows it.
+                if !part.follows_board() {
+                    part.clock.add_time(!offender, d);
+                    part.announcer.rearm(!offender, &part.clock, now);
+                }
                 let side = self.phraser.side(!offender);
                 let time = words::time(&self.phraser, d);
                 let t = self.message("penalty_time", &[("side", &side), ("time", &time)]);
@@ -568,7 +648,6 @@ impl App {
                 self.say(out, t, Priority::Urgent, SayKind::Game);
             }
         }
-        self.sync_board(now, out);
     }
 }
 

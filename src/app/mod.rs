@@ -20,6 +20,7 @@ use crate::speech::{Part, Priority, SayKind, SpeechStatus, Utterance};
 use crate::words::vocab::MoveWords;
 
 mod board;
+mod board_clock;
 mod builder;
 mod clock;
 mod commands;

@@ -119,6 +119,8 @@ impl App {
                 }
                 SessionNote::Send(bytes) => out.push(Effect::ToOpponentBoard(bytes)),
                 SessionNote::Found(found) => self.on_opponent_inferred(found, now, out),
+                // A clock on the opponent's board is the game's clock too.
+                SessionNote::Clock(m) => self.on_board_clock(m, now, out),
             }
         }
     }

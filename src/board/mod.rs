@@ -5,6 +5,8 @@
 //! - [`dgt`], [`millennium`], [`occupancy`] — sans-IO codecs, bytes in,
 //!   [`BoardEvent`]s out ([`Decoder`]), plus the requests the program sends
 //!   and what each board sends (used by [`sim`]).  [`Protocol`] picks one.
+//! - [`dgt_clock`] — the clock message of a DGT board with a DGT 3000
+//!   attached (times, flags, the lever), decoded and encoded.
 //! - [`sensed`] — [`SensedBoard`] (the whole board as the sensors see it)
 //!   and [`Orientation`] (a board turned round), the one place squares are
 //!   translated.
@@ -43,6 +45,7 @@ pub struct SquareDiff {
 pub mod awaited;
 pub mod cli;
 pub mod dgt;
+pub mod dgt_clock;
 pub mod event;
 pub mod hardware;
 pub mod infer;

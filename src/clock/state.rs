@@ -362,6 +362,67 @@ impl Clock {
         self.moves[side] = moves;
     }
 
+    /// A clock of its own (a DGT 3000 on the board) shows `times`, with
+    /// `running`'s time running (None: stopped): this clock follows it
+    /// from `now` on, so that what is said between two readings is
+    /// worked out from the last.  A flag is not decided here: the clock
+    /// that is followed shows it.
+    pub fn follow(&mut self, times: ByColor<Duration>, running: Option<Color>, now: Instant) {
+        if self.flagged().is_some() {
+            return;
+        }
+        self.base = times;
+        let side = running
+            .or_else(|| self.side_to_move())
+            .unwrap_or(Color::White);
+        self.phase = match running {
+            Some(side) => Phase::Running {
+                side,
+                since: now,
+                banked: Duration::ZERO,
+            },
+            None => Phase::Paused {
+                side,
+                banked: Duration::ZERO,
+            },
+        };
+    }
+
+    /// The followed clock was pressed by `side` at `now` (its lever): the
+    /// move is counted and its time kept; the times themselves come with
+    /// the next [`follow`](Self::follow).  The period that starts with
+    /// this move, if any, is named for what is said (the followed clock
+    /// adds its time itself).
+    pub fn followed_press(&mut self, side: Color, now: Instant) -> Pressed {
+        let used = match self.move_elapsed(now) {
+            Some((running, elapsed)) if running == side => elapsed,
+            _ => Duration::ZERO,
+        };
+        self.moves[side] += 1;
+        let moves = self.moves[side];
+        self.last_used[side] = Some(used);
+        let period_added = self
+            .control
+            .period_starting_after(moves)
+            .map(|(i, p): (usize, Period)| (i, p.time));
+        Pressed {
+            side,
+            moves,
+            used,
+            bonus: Duration::ZERO,
+            period_added,
+            remaining: self.remaining(side, now),
+        }
+    }
+
+    /// The followed clock shows `side`'s flag: the clock stops for good.
+    pub fn follow_flag(&mut self, side: Color) {
+        if self.flagged().is_none() {
+            self.base[side] = Duration::ZERO;
+            self.phase = Phase::Flagged { side };
+        }
+    }
+
     /// Arbiter: a move taken back (an illegal move restored, 7.5.1) gives
     /// the turn back to `side` without a bonus; the time already used stays
     /// used.
@@ -613,6 +674,37 @@ mod tests {
         assert_eq!(c.period(Color::White), 0);
         c.set_moves(Color::White, 40);
         assert_eq!(c.period(Color::White), 1);
+    }
+
+    #[test]
+    fn following_a_clock_of_its_own() {
+        let t0 = Instant::now();
+        let mut c = Clock::new(parse("40/90,30").unwrap());
+        let times = |w, b| ByColor {
+            white: s(w),
+            black: s(b),
+        };
+        c.follow(times(300, 200), Some(Color::White), t0);
+        // Between readings the time runs on from the last one.
+        assert_eq!(c.remaining(Color::White, t0 + s(10)), s(290));
+        assert_eq!(c.when_remaining(s(120)), Some(t0 + s(180)));
+        let p = c.followed_press(Color::White, t0 + s(12));
+        assert_eq!((p.side, p.moves, p.used), (Color::White, 1, s(12)));
+        assert_eq!(c.last_used(Color::White), Some(s(12)));
+        c.follow(times(288, 200), Some(Color::Black), t0 + s(12));
+        assert_eq!(c.side_to_move(), Some(Color::Black));
+        // Stopped with its start/stop button.
+        c.follow(times(288, 195), None, t0 + s(17));
+        assert!(c.is_paused());
+        assert_eq!(c.remaining(Color::Black, t0 + s(100)), s(195));
+        // The 40th move names the period it starts.
+        c.set_moves(Color::Black, 39);
+        let p = c.followed_press(Color::Black, t0 + s(18));
+        assert_eq!(p.period_added, Some((1, s(1800))));
+        c.follow_flag(Color::White);
+        assert_eq!(c.flagged(), Some(Color::White));
+        c.follow(times(5, 5), Some(Color::Black), t0 + s(20));
+        assert_eq!(c.flagged(), Some(Color::White), "a flag stays");
     }
 
     #[test]

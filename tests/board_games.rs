@@ -9,7 +9,9 @@ use std::sync::Mutex;
 use std::sync::mpsc::{self, Receiver};
 use std::time::Duration;
 
-use hector::{Master, Protocol, SimAction as Action, SimBoard, pseudo_board};
+use hector::{
+    DgtClockReading, DgtClockSide, Master, Protocol, SimAction as Action, SimBoard, pseudo_board,
+};
 use shakmaty::san::San;
 use shakmaty::{Board, Chess, Color, Move, Position, Square};
 
@@ -180,6 +182,27 @@ impl TestBoard {
             std::thread::sleep(HAND);
         }
         self.pos.play_unchecked(m);
+    }
+
+    /// The DGT 3000 on the board shows White (on the left) `white` and
+    /// Black `black` seconds, the lever high on `high`'s side (None: the
+    /// clock stopped), `flag`'s flag down.
+    fn clock(&mut self, white: u64, black: u64, high: Option<Color>, flag: Option<Color>) {
+        let side = |c: Color| match c {
+            Color::White => DgtClockSide::Left,
+            Color::Black => DgtClockSide::Right,
+        };
+        let reading = DgtClockReading {
+            left: Duration::from_secs(white),
+            right: Duration::from_secs(black),
+            left_flag: flag == Some(Color::White),
+            right_flag: flag == Some(Color::Black),
+            running: high.is_some(),
+            high: high.map_or(DgtClockSide::Left, side),
+            battery_low: false,
+        };
+        let bytes = self.sim.clock(&reading);
+        self.write(&bytes);
     }
 
     fn act(&mut self, action: Action) {
@@ -878,4 +901,50 @@ fn no_mismatch_tone_while_the_awaited_move_is_made() {
             assert_eq!(mismatches(&e), 2, "{protocol:?}: {e:?}");
         }
     }
+}
+
+/// A DGT board with a DGT 3000: hector says that clock's times, its
+/// thresholds and its flag; the lever is the press, and a press on an
+/// illegal move completes it (7.5.1).
+#[test]
+fn dgt_board_with_a_clock_is_the_clock() {
+    let (mut hector, mut board) = connected(Protocol::Dgt);
+    // White's time runs: its side of the clock is White's.
+    board.clock(125, 180, Some(Color::White), None);
+    hector.expect("Clock on the board: hector says its times.");
+    hector.type_line("time");
+    hector.expect("White: 2 minutes 5 seconds. Black: 3 minutes.");
+    // A knight move that is not one, and the lever pressed at once.
+    board.act(Action::Lift(Square::G1));
+    board.act(Action::Place(Square::G3, Color::White.knight()));
+    board.clock(124, 180, Some(Color::Black), None);
+    hector.expect("Illegal move on the board. Put the pieces back as they were.");
+    // Without --time the clock's first reading (3 minutes) makes it a
+    // blitz game: 1 minute (B.2).
+    hector.expect("Black gets 1 minute.");
+    hector.expect("Illegal move on the board. Put the pieces back as they were.");
+    hector.expect(
+        "Mismatch: Gustav eins should have the white Springer, it is empty. \
+         Gustav drei should be empty, it has the white Springer.",
+    );
+    board.act(Action::Lift(Square::G3));
+    board.act(Action::Place(Square::G1, Color::White.knight()));
+    hector.expect("Board matches the game.");
+    // The arbiter gives the move back to White and Black its minute.
+    board.clock(124, 240, Some(Color::White), None);
+    board.play("e4");
+    hector.expect("Bauer Eva vier");
+    board.clock(122, 240, Some(Color::Black), None);
+    board.play("e5");
+    hector.expect("Bauer Eva fünf");
+    // White's clock runs down through its 2 minutes: said by hector
+    // between two readings, as with its own clock.
+    board.clock(121, 238, Some(Color::White), None);
+    hector.expect("White: 2 minutes left.");
+    hector.type_line("press");
+    hector.expect("The clock on the board keeps the time: use its lever and its buttons.");
+    // The flag shown by the clock ends the game at once.
+    board.clock(0, 238, Some(Color::White), Some(Color::White));
+    hector.expect("White's flag has fallen. Black wins, 0-1.");
+    hector.quit();
 }

@@ -412,6 +412,30 @@ impl App {
         self.say(out, t, Priority::Info, SayKind::Clock);
     }
 
+    /// A draw claim is to be decided: the time stops at `now` (9.2, 9.5.1:
+    /// the clock is stopped while the arbiter decides).  Returns whether
+    /// it was running.  A clock on the board is stopped by the players.
+    pub(super) fn clock_hold(&mut self, now: Instant) -> bool {
+        let Some(part) = &mut self.clock else {
+            return false;
+        };
+        if part.follows_board() || !part.clock.is_running() {
+            return false;
+        }
+        part.clock.pause(now).is_ok()
+    }
+
+    /// The claim is decided: a clock stopped for it runs again, unless the
+    /// game ended.
+    pub(super) fn clock_release(&mut self, held: bool, now: Instant) {
+        if !held || self.game.is_over() {
+            return;
+        }
+        if let Some(part) = &mut self.clock {
+            let _ = part.clock.resume(now);
+        }
+    }
+
     /// An incorrect draw claim by `claimant` (9.5.3): the edition's penalty.
     pub(super) fn claim_penalty(&mut self, claimant: Color, now: Instant, out: &mut Vec<Effect>) {
         let Some(part) = &mut self.clock else {
@@ -551,19 +575,35 @@ impl App {
                 self.clock_tick(now, out);
             }
             ArbiterOp::Moves(n) => {
+                self.say(out, done, Priority::Normal, SayKind::Game);
+                let turn = self.game.turn();
+                let mut said = Vec::new();
                 if let Some(part) = &mut self.clock {
-                    let turn = self.game.turn();
                     // Moves completed: White has n; Black n, or n - 1 when
                     // it is Black's turn in move n.
-                    part.clock.set_moves(Color::White, n);
                     let black = if turn == Color::Black {
                         n.saturating_sub(1)
                     } else {
                         n
                     };
-                    part.clock.set_moves(Color::Black, black);
+                    for (side, moves) in [(Color::White, n), (Color::Black, black)] {
+                        // Periods the new count ends give their time now
+                        // (a clock on the board adds it itself).
+                        let added = part.clock.set_moves(side, moves);
+                        for (_, time) in added {
+                            if part.announcer.schedule().period_end && !part.follows_board() {
+                                said.push(Announcement::PeriodEnd {
+                                    side,
+                                    moves,
+                                    added: time,
+                                });
+                            }
+                        }
+                        // Thresholds above the time now are armed again.
+                        part.announcer.rearm(side, &part.clock, now);
+                    }
                 }
-                self.say(out, done, Priority::Normal, SayKind::Game);
+                self.say_announcements(&said, out);
             }
             ArbiterOp::Result(w) => {
                 let result = match w {
@@ -927,6 +967,80 @@ mod tests {
             let t = line(&mut a, "claim", t0 + s(1));
             assert_eq!(t.last().map(String::as_str), Some(expect), "{edition}");
         }
+    }
+
+    #[test]
+    fn the_clock_stops_for_a_claim_and_runs_again_after_it() {
+        // A correct claim: the game ends and the times stand still.
+        let (mut a, t0) = app_with("5+0", |_| {});
+        for (i, m) in ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1"]
+            .iter()
+            .enumerate()
+        {
+            line(&mut a, m, t0 + s(i as u64 + 1));
+        }
+        let t = line(&mut a, "claim Ng8", t0 + s(10));
+        assert!(t.last().is_some_and(|l| l.contains("1/2-1/2")), "{t:?}");
+        let both = "White: 4 minutes 56 seconds. Black: 4 minutes 54 seconds.";
+        assert_eq!(line(&mut a, "time", t0 + s(10)), vec![both]);
+        assert_eq!(line(&mut a, "time", t0 + s(100)), vec![both]);
+        // An incorrect claim on an intended move: the move is made and
+        // presses the clock; the opponent's time runs (blitz: 1 minute
+        // to White for the claim).
+        let (mut a, t0) = app_with("5+0", |_| {});
+        line(&mut a, "e4", t0 + s(1));
+        let t = line(&mut a, "claim e5", t0 + s(3));
+        assert!(t.contains(&"Bauer Eva fünf".to_string()), "{t:?}");
+        assert_eq!(a.clock().and_then(Clock::side_to_move), Some(Color::White));
+        assert!(a.clock().is_some_and(Clock::is_running));
+        assert_eq!(
+            line(&mut a, "time", t0 + s(13)),
+            vec!["White: 5 minutes 49 seconds. Black: 4 minutes 58 seconds."]
+        );
+        // An incorrect claim without a move: the claimant's time runs on.
+        let (mut a, t0) = app_with("5+0", |_| {});
+        line(&mut a, "claim", t0 + s(4));
+        assert!(a.clock().is_some_and(Clock::is_running));
+        assert_eq!(
+            line(&mut a, "time white", t0 + s(10)),
+            vec!["White: 4 minutes 50 seconds."]
+        );
+    }
+
+    #[test]
+    fn the_arbiter_setting_the_move_counter_gives_periods_and_rearms() {
+        let (mut a, t0) = app_with("2/1,1", |_| {});
+        line(&mut a, "arbiter moves 2", t0 + s(10));
+        let t = line(&mut a, "yes", t0 + s(10));
+        assert_eq!(
+            t,
+            vec![
+                "Arbiter: set the move counter to 2. Done.",
+                "White: 2 moves made; 1 minute added.",
+                "Black: 2 moves made; 1 minute added."
+            ]
+        );
+        assert_eq!(
+            line(&mut a, "time", t0 + s(10)),
+            vec!["White: 1 minute 50 seconds. Black: 2 minutes."]
+        );
+        // The 1-minute threshold, passed before, is armed again: said
+        // when White's time reaches it.
+        assert_eq!(a.next_deadline(), Some(t0 + s(60)));
+        assert_eq!(
+            said(&a.update(Msg::Deadline, t0 + s(60))),
+            vec!["White: 1 minute left."]
+        );
+        // Set back and passed again by moves: no second minute.
+        line(&mut a, "arbiter moves 1", t0 + s(61));
+        line(&mut a, "yes", t0 + s(61));
+        line(&mut a, "e4", t0 + s(62));
+        let t = line(&mut a, "e5", t0 + s(63));
+        assert_eq!(t, vec!["Bauer Eva fünf"]);
+        assert_eq!(
+            line(&mut a, "time black", t0 + s(63)),
+            vec!["Black: 1 minute 59 seconds."]
+        );
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use shakmaty::{ByColor, Color};
 
-use super::control::{Bonus, Period, TimeControl};
+use super::control::{Bonus, TimeControl};
 
 /// Where the clock is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -68,6 +68,10 @@ pub struct Clock {
     /// now (for the other).
     base: ByColor<Duration>,
     moves: ByColor<u32>,
+    /// The last period whose time each side has been given (0: the first,
+    /// given at the start): a period's time is given once, however the
+    /// move counter is set.
+    periods_given: ByColor<usize>,
     last_used: ByColor<Option<Duration>>,
     phase: Phase,
 }
@@ -80,6 +84,7 @@ impl Clock {
             control,
             base: ByColor::new_with(|_| t),
             moves: ByColor::new_with(|_| 0),
+            periods_given: ByColor::new_with(|_| 0),
             last_used: ByColor::new_with(|_| None),
             phase: Phase::Ready,
         }
@@ -280,10 +285,7 @@ impl Clock {
         left += bonus;
         self.moves[side] += 1;
         let moves = self.moves[side];
-        let period_added = self
-            .control
-            .period_starting_after(moves)
-            .map(|(i, p): (usize, Period)| (i, p.time));
+        let period_added = self.next_period(side, moves);
         if let Some((_, t)) = period_added {
             left += t;
         }
@@ -358,8 +360,37 @@ impl Clock {
 
     /// Arbiter: set the number of moves `side` has completed (the period
     /// follows; no time is added or taken).
-    pub fn set_moves(&mut self, side: Color, moves: u32) {
+    ///
+    /// A counter set past the end of periods whose time `side` has not
+    /// had gives it now (the period ends a correction brings), each once:
+    /// returned, with the new period's index.  A counter set back does
+    /// not give a period's time again when the count passes it once more.
+    pub fn set_moves(&mut self, side: Color, moves: u32) -> Vec<(usize, Duration)> {
         self.moves[side] = moves;
+        let now_in = self.control.period_after(moves);
+        let mut added = Vec::new();
+        while self.periods_given[side] < now_in {
+            let i = self.periods_given[side] + 1;
+            self.periods_given[side] = i;
+            if let Some(p) = self.control.period(i) {
+                if self.flagged() != Some(side) {
+                    self.base[side] += p.time;
+                }
+                added.push((i, p.time));
+            }
+        }
+        added
+    }
+
+    /// The period that starts after `side`'s move number `moves`, if its
+    /// time was not given yet (it is counted as given).
+    fn next_period(&mut self, side: Color, moves: u32) -> Option<(usize, Duration)> {
+        let (i, p) = self.control.period_starting_after(moves)?;
+        if i <= self.periods_given[side] {
+            return None;
+        }
+        self.periods_given[side] = i;
+        Some((i, p.time))
     }
 
     /// A clock of its own (a DGT 3000 on the board) shows `times`, with
@@ -401,10 +432,7 @@ impl Clock {
         self.moves[side] += 1;
         let moves = self.moves[side];
         self.last_used[side] = Some(used);
-        let period_added = self
-            .control
-            .period_starting_after(moves)
-            .map(|(i, p): (usize, Period)| (i, p.time));
+        let period_added = self.next_period(side, moves);
         Pressed {
             side,
             moves,
@@ -669,11 +697,41 @@ mod tests {
         assert_eq!(c.remove_time(Color::White, s(60), t0 + s(10)), s(60));
         assert_eq!(c.remaining(Color::White, t0 + s(10)), s(5400 - 70));
         assert_eq!(c.remove_time(Color::White, s(99999), t0 + s(10)), s(5330));
-        c.set_moves(Color::White, 39);
-        c.set_moves(Color::White, 39);
+        assert!(c.set_moves(Color::White, 39).is_empty());
+        assert!(c.set_moves(Color::White, 39).is_empty());
         assert_eq!(c.period(Color::White), 0);
-        c.set_moves(Color::White, 40);
+        // Past the end of the first period: its successor's time, once.
+        assert_eq!(c.set_moves(Color::White, 40), vec![(1, s(1800))]);
         assert_eq!(c.period(Color::White), 1);
+        assert_eq!(c.remaining(Color::White, t0 + s(10)), s(1800));
+        assert!(c.set_moves(Color::White, 41).is_empty());
+    }
+
+    #[test]
+    fn a_move_counter_set_back_gives_no_period_twice() {
+        let t0 = Instant::now();
+        let mut c = clock("2/1,1", t0);
+        let mut t = t0;
+        for _ in 0..4 {
+            t += s(1);
+            c.press(t).unwrap();
+        }
+        // Both had the second period's minute with their second move.
+        assert_eq!(c.remaining(Color::White, t), s(60 - 2 + 60));
+        // The arbiter sets the counter back to 1; the second move again:
+        // no minute more.
+        c.set_moves(Color::White, 1);
+        t += s(1);
+        let p = c.press(t).unwrap();
+        assert_eq!((p.moves, p.period_added), (2, None));
+        assert_eq!(p.remaining, s(60 - 3 + 60));
+        // Set forward over three periods at once: each given once.
+        let mut c = clock("1/1,1/1,1/1,1", t0);
+        assert_eq!(
+            c.set_moves(Color::Black, 5),
+            vec![(1, s(60)), (2, s(60)), (3, s(60))]
+        );
+        assert_eq!(c.remaining(Color::Black, t0), s(240));
     }
 
     #[test]

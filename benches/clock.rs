@@ -31,8 +31,13 @@ fn env_u64(name: &str, default: u64) -> u64 {
         .unwrap_or(default)
 }
 
+/// The configuration home of the hector under measurement (removed at the end).
+fn home() -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("hector-clock-bench-{}", std::process::id()))
+}
+
 fn spawn(time: &str) -> (Child, Receiver<(Instant, String)>) {
-    let home = std::env::temp_dir().join(format!("hector-clock-bench-{}", std::process::id()));
+    let home = home();
     std::fs::create_dir_all(&home).expect("temp dir");
     let mut child = Command::new(env!("CARGO_BIN_EXE_hector"))
         .args(["play", "--time", time, "--speech", "print", "--no-sound"])
@@ -138,4 +143,5 @@ fn main() {
     let secs = env_u64("CLOCK_CPU_SECS", secs).max(1);
     flag_lateness(trials);
     cpu_per_minute(secs);
+    let _ = std::fs::remove_dir_all(home());
 }

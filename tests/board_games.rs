@@ -922,7 +922,8 @@ fn dgt_board_with_a_clock_is_the_clock() {
     // Without --time the clock's first reading (3 minutes) makes it a
     // blitz game: 1 minute (B.2).
     hector.expect("Black gets 1 minute.");
-    hector.expect("Illegal move on the board. Put the pieces back as they were.");
+    // After the settle time, the corrections (the illegal move is not said
+    // again).
     hector.expect(
         "Mismatch: Gustav eins should have the white Springer, it is empty. \
          Gustav drei should be empty, it has the white Springer.",

@@ -237,20 +237,24 @@ impl App {
                 let t = self.message("unpromoted_pawn", &[]);
                 self.say(out, t, Priority::Urgent, SayKind::Game);
                 self.play(mv, out);
-                self.illegal_penalty(presser, now, out);
+                self.illegal_penalty(presser, "unpromoted-pawn", now, out);
                 self.sync_board(now, out);
                 return PressCheck::Promoted;
             }
             let t = self.message("illegal_on_board", &[]);
             self.say(out, t, Priority::Urgent, SayKind::Board);
-            self.illegal_penalty(presser, now, out);
+            if let Some(b) = &mut self.board {
+                // Said: not again when the settle time passes.
+                b.illegal_said();
+            }
+            self.illegal_penalty(presser, "illegal-move", now, out);
             return PressCheck::Penalised;
         }
         if rules.press_without_move_is_illegal {
             let side = self.phraser.side(presser);
             let t = self.message("illegal_press", &[("side", &side)]);
             self.say(out, t, Priority::Urgent, SayKind::Game);
-            self.illegal_penalty(presser, now, out);
+            self.illegal_penalty(presser, "press-without-move", now, out);
             return PressCheck::Penalised;
         }
         PressCheck::Nothing
@@ -302,7 +306,7 @@ impl App {
             return;
         }
         let offender = pos.turn();
-        self.illegal_penalty(offender, now, out);
+        self.illegal_penalty(offender, "illegal-move", now, out);
     }
 }
 

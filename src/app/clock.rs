@@ -17,6 +17,7 @@ use crate::command::{ArbiterOp, TimeQuery};
 use crate::game::EndReason;
 use crate::game::rules::{Edition, IllegalPenalty, MateAbility, RuleSet, can_mate};
 use crate::msg::Effect;
+use crate::scoresheet::record::{Event, Penalty};
 use crate::speech::{Priority, SayKind};
 
 /// How the clock of a game is set.
@@ -446,6 +447,19 @@ impl App {
         let lost = part.clock.remove_time(claimant, p.claimant_loses, now);
         part.clock.add_time(!claimant, p.opponent_gains);
         part.announcer.rearm(!claimant, &part.clock, now);
+        let ms = |d: Duration| i64::try_from(d.as_millis()).unwrap_or(i64::MAX);
+        let (mine, theirs) = (-ms(lost), ms(p.opponent_gains));
+        let (white_delta_ms, black_delta_ms) = match claimant {
+            Color::White => (mine, theirs),
+            Color::Black => (theirs, mine),
+        };
+        self.journal_event(Event::Penalty(Penalty {
+            against: claimant,
+            reason: "incorrect-claim".to_owned(),
+            white_delta_ms,
+            black_delta_ms,
+            note: String::new(),
+        }));
         let gains = words::time(&self.phraser, p.opponent_gains);
         let side = self.phraser.side(!claimant);
         let t = if lost.is_zero() {
@@ -651,13 +665,20 @@ impl App {
             // The clock on the board is set back by the arbiter's hand.
             part.clock.give_turn(offender, now);
         }
-        self.illegal_penalty(offender, now, out);
+        self.illegal_penalty(offender, "illegal-move", now, out);
         self.sync_board(now, out);
     }
 
     /// 7.5.5: the penalty for an illegal move completed by `offender`, the
     /// game at the position before it: the opponent's time or the game.
-    pub(super) fn illegal_penalty(&mut self, offender: Color, now: Instant, out: &mut Vec<Effect>) {
+    /// `reason` names the rule in the journal.
+    pub(super) fn illegal_penalty(
+        &mut self,
+        offender: Color,
+        reason: &str,
+        now: Instant,
+        out: &mut Vec<Effect>,
+    ) {
         self.refresh_can_mate();
         let opponent_can_mate = self.mate_ability(!offender);
         let Some(part) = &mut self.clock else {
@@ -665,10 +686,30 @@ impl App {
         };
         let earlier = part.illegal[offender];
         part.illegal[offender] += 1;
-        match part
+        let penalty = part
             .rules
-            .illegal_move(offender, earlier, opponent_can_mate)
-        {
+            .illegal_move(offender, earlier, opponent_can_mate);
+        let (gain, note) = match penalty {
+            IllegalPenalty::TimeToOpponent(d) => (d, ""),
+            IllegalPenalty::GameOver(crate::game::rules::Verdict::Draw) => (Duration::ZERO, "draw"),
+            IllegalPenalty::GameOver(_) => (Duration::ZERO, "loss"),
+        };
+        let gain_ms = i64::try_from(gain.as_millis()).unwrap_or(i64::MAX);
+        let (white_delta_ms, black_delta_ms) = match !offender {
+            Color::White => (gain_ms, 0),
+            Color::Black => (0, gain_ms),
+        };
+        self.journal_event(Event::Penalty(Penalty {
+            against: offender,
+            reason: reason.to_owned(),
+            white_delta_ms,
+            black_delta_ms,
+            note: note.to_owned(),
+        }));
+        let Some(part) = &mut self.clock else {
+            return;
+        };
+        match penalty {
             IllegalPenalty::TimeToOpponent(d) => {
                 // A clock on the board gets the time from the arbiter's
                 // hand, and its next reading shows it.
@@ -1040,6 +1081,42 @@ mod tests {
         assert_eq!(
             line(&mut a, "time black", t0 + s(63)),
             vec!["Black: 1 minute 59 seconds."]
+        );
+    }
+
+    #[test]
+    fn penalties_are_journalled() {
+        use crate::scoresheet::JournalOp;
+        use crate::scoresheet::record::StartInfo;
+        let (mut a, t0) = app_with("90+30", |_| {});
+        a.enable_journal(StartInfo::default());
+        let penalties = |e: &[Effect]| -> Vec<Penalty> {
+            e.iter()
+                .filter_map(|e| match e {
+                    Effect::Journal(JournalOp::Append(Event::Penalty(p))) => Some(p.clone()),
+                    _ => None,
+                })
+                .collect()
+        };
+        a.update(Msg::Line("e4".into()), t0 + s(1));
+        a.update(Msg::Line("arbiter illegal white".into()), t0 + s(2));
+        let e = a.update(Msg::Line("yes".into()), t0 + s(2));
+        assert_eq!(
+            penalties(&e),
+            vec![Penalty {
+                against: Color::White,
+                reason: "illegal-move".into(),
+                white_delta_ms: 0,
+                black_delta_ms: 120_000,
+                note: String::new(),
+            }]
+        );
+        let e = a.update(Msg::Line("claim".into()), t0 + s(3));
+        assert_eq!(
+            penalties(&e)
+                .first()
+                .map(|p| (p.reason.as_str(), p.black_delta_ms)),
+            Some(("incorrect-claim", 120_000))
         );
     }
 

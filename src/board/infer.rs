@@ -361,6 +361,14 @@ impl Tracker {
         self.illegal_shape(&view)
     }
 
+    /// The illegal move the board shows was said by other means (at a
+    /// press): the report after the settle time leaves it out.
+    pub fn illegal_said(&mut self) {
+        if let Some(shape) = self.illegal_shown() {
+            self.last_illegal = Some(shape);
+        }
+    }
+
     /// When [`Tracker::tick`] has something to do.
     pub fn next_deadline(&self) -> Option<Instant> {
         let remind = self.remind_at();

@@ -319,6 +319,11 @@ impl BoardSession {
         self.tracker.illegal_shown()
     }
 
+    /// The illegal move the board shows was said (at a press): not again.
+    pub fn illegal_said(&mut self) {
+        self.tracker.illegal_said();
+    }
+
     /// Whether a promotion waits for its piece.
     pub fn awaiting_promotion(&self) -> bool {
         self.tracker.pending_promotion().is_some()

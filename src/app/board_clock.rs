@@ -12,7 +12,7 @@ use shakmaty::{ByColor, Color, Move, Position, Rank, Role, Square};
 use super::App;
 use super::clock::{ClockPart, ClockSetup};
 use crate::board::dgt_clock::{ClockMessage, ClockReading, ClockSide};
-use crate::clock::{Bonus, PressMode, TimeControl};
+use crate::clock::{Announcer, Bonus, PressMode, TimeControl};
 use crate::msg::Effect;
 use crate::speech::{Priority, SayKind};
 
@@ -123,6 +123,9 @@ impl App {
             return;
         };
         let found = !p.present;
+        // The first reading of this clock in this game: what it shows is
+        // where the announcements start (nothing already passed is said).
+        let first = p.high.is_none();
         p.present = true;
         if p.white.is_none() && r.running && !over {
             // The time that runs while White is to move is White's.
@@ -158,6 +161,10 @@ impl App {
             self.lever_pressed(side, times, running, now, out);
         } else if let Some(part) = &mut self.clock {
             part.clock.follow(times, running, now);
+            if first {
+                let schedule = part.announcer.schedule().clone();
+                part.announcer = Announcer::new(schedule, &part.clock, now);
+            }
         }
         if let Some(side) = flag {
             if let Some(part) = &mut self.clock {
@@ -510,6 +517,26 @@ mod tests {
             t.a.game().result().map(|r| r.reason),
             Some(crate::game::EndReason::TimeForfeit)
         );
+    }
+
+    #[test]
+    fn thresholds_already_passed_when_the_clock_is_found_are_not_said() {
+        // hector's own clock was set to 90 minutes; the clock on the board
+        // shows 1:30 left: nothing of 10, 5 or 2 minutes is said.
+        let mut t = Table::new(None, Some("90+30"), |_| {});
+        assert_eq!(
+            t.clock(90, 300, Some(Color::White), t.at(1)),
+            vec!["Clock on the board: hector says its times."]
+        );
+        assert_eq!(t.a.next_deadline(), Some(t.at(31)));
+        assert_eq!(
+            said(&t.a.update(Msg::Deadline, t.at(31))),
+            vec!["White: 1 minute left."]
+        );
+        // A new game: the clock set again is read afresh.
+        t.line("new", t.at(40));
+        assert!(t.clock(95, 95, Some(Color::White), t.at(41)).is_empty());
+        assert_eq!(t.a.next_deadline(), Some(t.at(76)));
     }
 
     #[test]

@@ -212,10 +212,14 @@ fn board_clock(secs: u64, trials: u64) {
     std::thread::sleep(Duration::from_millis(500));
     let before = cpu_ns(child.id());
     let t0 = Instant::now();
+    // CLOCK_BOARD_READINGS=0: the board alone, for the baseline.
+    let readings = env_u64("CLOCK_BOARD_READINGS", 1) != 0;
     for i in 0..secs {
-        master
-            .write_all(&sim.clock(&reading(90 - i.min(89), 300, false)))
-            .expect("write");
+        if readings {
+            master
+                .write_all(&sim.clock(&reading(90 - i.min(89), 300, false)))
+                .expect("write");
+        }
         std::thread::sleep(Duration::from_secs(1));
     }
     let after = cpu_ns(child.id());

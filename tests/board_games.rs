@@ -479,6 +479,43 @@ fn simulator_probe_and_play() {
     let _ = sim.wait();
 }
 
+/// `hector board sim --protocol dgt` with its `clock` lines: the clock on
+/// the simulated board is the game's clock.
+#[test]
+fn simulator_with_a_dgt_clock() {
+    let guard = PTY_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let mut sim = Command::new(env!("CARGO_BIN_EXE_hector"))
+        .args(["board", "sim", "--protocol", "dgt"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the simulator starts");
+    let mut sim_in = sim.stdin.take().expect("piped stdin");
+    let mut sim_out = BufReader::new(sim.stdout.take().expect("piped stdout"));
+    let mut first = String::new();
+    sim_out.read_line(&mut first).expect("the device line");
+    drop(guard);
+    let path = first
+        .trim()
+        .strip_prefix("Simulated board at ")
+        .unwrap_or_else(|| panic!("{first:?}"))
+        .to_owned();
+    let mut hector = Hector::start(&format!("dgt:{path}"));
+    hector.expect_all(&["New game. White to move.", "Board connected."]);
+    let mut sim_says = |line: &str| writeln!(sim_in, "{line}").expect("the simulator reads");
+    sim_says("clock 2:05 3:00 left");
+    hector.expect("Clock on the board: hector says its times.");
+    sim_says("e4");
+    hector.expect("Bauer Eva vier");
+    sim_says("clock 2:04 3:00 right");
+    sim_says("clock 2:04 0:00 right flag right");
+    hector.expect("Black's flag has fallen. White wins, 1-0.");
+    hector.quit();
+    sim_says("quit");
+    let _ = sim.wait();
+}
+
 /// Longer than the settle time: a hand that pauses between two steps.
 const PAUSE: Duration = Duration::from_millis(600);
 

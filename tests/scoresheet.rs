@@ -652,3 +652,29 @@ fn killed_at_random_moments_the_game_resumes_to_the_same_end() {
         .collect();
     assert_eq!(games, 1, "{listing:#?}");
 }
+
+/// A game on a clock: every press is journalled with the times, and the
+/// PGN export carries them as `[%clk]` after each move, with the penalty
+/// of an illegal move as a comment.
+#[test]
+fn clock_times_and_penalties_reach_the_pgn() {
+    let data = tmp("clocked");
+    let run = hector_data(
+        &data,
+        &["play", "--time", "90+30"],
+        "e4\ne5\narbiter illegal black\nyes\nc5\nresign\n",
+    );
+    assert!(run.success, "{}", run.stderr);
+    let out = data.join("out.pgn");
+    let o = out.to_str().unwrap();
+    let run = hector_data(&data, &["export", "1", "--format", "pgn", "-o", o], "");
+    assert!(run.success, "{}", run.stdout);
+    let text = std::fs::read_to_string(&out).unwrap();
+    // White: 90 minutes, a few moments used, 30 s added.
+    assert!(text.contains("1. e4 {[%clk 1:30:2"), "{text}");
+    assert!(
+        text.contains("Penalty against Black: illegal-move, White +0:02:00"),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(&data);
+}

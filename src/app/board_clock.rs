@@ -214,6 +214,7 @@ impl App {
                 ..pressed
             };
             let said = part.announcer.pressed(&pressed, &part.clock, now);
+            self.journal_press(side, now);
             self.say_announcements(&said, out);
         } else {
             // Black starting White's clock, or a press that was no move.

@@ -17,7 +17,7 @@ use crate::command::{ArbiterOp, TimeQuery};
 use crate::game::EndReason;
 use crate::game::rules::{Edition, IllegalPenalty, MateAbility, RuleSet, can_mate};
 use crate::msg::Effect;
-use crate::scoresheet::record::{Event, Penalty};
+use crate::scoresheet::record::{ClockEvent, Event, Penalty};
 use crate::speech::{Priority, SayKind};
 
 /// How the clock of a game is set.
@@ -268,6 +268,7 @@ impl App {
         match result {
             Ok(Moved::Pressed(p)) => {
                 let said = part.announcer.pressed(&p, &part.clock, now);
+                self.journal_press(p.side, now);
                 self.say_announcements(&said, out);
             }
             Ok(Moved::AwaitingPress) => {}
@@ -277,6 +278,22 @@ impl App {
             Err(_) => {}
         }
         self.refresh_can_mate();
+    }
+
+    /// A press by `side` goes into the journal with both times after it
+    /// (the scoresheet's clock times, `[%clk]` in the PGN).
+    pub(super) fn journal_press(&mut self, side: Color, now: Instant) {
+        let Some(part) = &self.clock else {
+            return;
+        };
+        let ms =
+            |c: Color| i64::try_from(part.clock.remaining(c, now).as_millis()).unwrap_or(i64::MAX);
+        let event = Event::Clock(ClockEvent::Press {
+            by: side,
+            white_ms: ms(Color::White),
+            black_ms: ms(Color::Black),
+        });
+        self.journal_event(event);
     }
 
     /// A move was taken back before the press (D.2.8).
@@ -316,6 +333,7 @@ impl App {
         match part.presser.press(&mut part.clock, now) {
             Ok(p) => {
                 let said = part.announcer.pressed(&p, &part.clock, now);
+                self.journal_press(p.side, now);
                 self.say_announcements(&said, out);
                 let t = words::side_time(&self.phraser, p.side, p.remaining);
                 self.say(out, t, Priority::Info, SayKind::Clock);
@@ -1117,6 +1135,32 @@ mod tests {
                 .first()
                 .map(|p| (p.reason.as_str(), p.black_delta_ms)),
             Some(("incorrect-claim", 120_000))
+        );
+    }
+
+    #[test]
+    fn presses_are_journalled_with_both_times() {
+        use crate::scoresheet::JournalOp;
+        use crate::scoresheet::record::StartInfo;
+        let (mut a, t0) = app_with("5+3", |_| {});
+        a.enable_journal(StartInfo::default());
+        let e = a.update(Msg::Line("e4".into()), t0 + s(12));
+        let events: Vec<&Event> = e
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Journal(JournalOp::Append(ev)) => Some(ev),
+                _ => None,
+            })
+            .collect();
+        // The move first, then its press: the replay gives the mover's time.
+        assert!(matches!(events[0], Event::Move { .. }), "{events:?}");
+        assert_eq!(
+            events[1],
+            &Event::Clock(ClockEvent::Press {
+                by: Color::White,
+                white_ms: 291_000,
+                black_ms: 300_000,
+            })
         );
     }
 

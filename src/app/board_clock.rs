@@ -711,6 +711,29 @@ mod tests {
     }
 
     #[test]
+    fn the_press_command_on_an_unpromoted_pawn() {
+        let fen = "8/4P3/8/8/8/8/8/k3K3 w - - 0 1";
+        let mut t = Table::new(Some(fen), Some("90+30"), |c| c.press = PressMode::Separate);
+        t.act(Action::Lift(Square::E7), t.at(1));
+        t.act(Action::Place(Square::E8, Color::White.pawn()), t.at(1));
+        let e = t.line("press", t.at(2));
+        assert_eq!(
+            e[..3],
+            [
+                "The pawn was not promoted: it becomes a queen.",
+                "Bauer Eva acht wird Dame",
+                "Black gets 2 minutes."
+            ]
+        );
+        // The press then completes the move: Black's time runs.
+        assert_eq!(
+            e.last().map(String::as_str),
+            Some("White: 1 hour 30 minutes 28 seconds.")
+        );
+        assert_eq!(t.running(), Some(Color::Black));
+    }
+
+    #[test]
     fn the_press_command_without_a_move_by_edition() {
         let mut t = Table::new(None, Some("90+30"), |c| c.press = PressMode::Separate);
         assert_eq!(

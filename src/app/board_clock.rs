@@ -27,6 +27,10 @@ pub(crate) struct Physical {
     /// Whether the clock answers (its times were read, and no "no clock"
     /// came since).
     present: bool,
+    /// The number of moves in the game when a press last completed one: a
+    /// lever moved again on the same move (the arbiter giving the move
+    /// back) is no second press.
+    counted: Option<usize>,
 }
 
 impl Physical {
@@ -36,6 +40,7 @@ impl Physical {
             white: None,
             high: None,
             present: self.present,
+            counted: None,
         }
     }
 
@@ -166,6 +171,13 @@ impl App {
                 part.announcer = Announcer::new(schedule, &part.clock, now);
             }
         }
+        if self.game.is_over() {
+            // The press ended it (a second illegal move): the clock stops.
+            if let Some(part) = &mut self.clock {
+                part.clock.follow(times, None, now);
+            }
+            return;
+        }
         if let Some(side) = flag {
             if let Some(part) = &mut self.clock {
                 part.clock.follow_flag(side);
@@ -197,7 +209,13 @@ impl App {
             let notes = b.pressed();
             self.on_board_notes(notes, now, out);
         }
-        let moved = self.game.last_move().is_some_and(|m| m.by == side);
+        let plies = self.game.history().len();
+        let counted = self
+            .clock
+            .as_ref()
+            .and_then(|p| p.physical.as_ref())
+            .and_then(|p| p.counted);
+        let moved = self.game.last_move().is_some_and(|m| m.by == side) && counted != Some(plies);
         let check = if self.game.turn() == side && !self.game.is_over() {
             self.press_check(side, now, out)
         } else {
@@ -207,6 +225,9 @@ impl App {
             return;
         };
         if moved || check == PressCheck::Promoted {
+            if let Some(p) = &mut part.physical {
+                p.counted = Some(self.game.history().len());
+            }
             let pressed = part.clock.followed_press(side, now);
             part.clock.follow(times, running, now);
             let pressed = crate::clock::Pressed {
@@ -592,6 +613,21 @@ mod tests {
         t.act(Action::Place(Square::B6, Color::Black.knight()), t.at(5));
         let e = t.clock(5398, 5519, Some(Color::White), t.at(6));
         assert_eq!(e[1], "White gets 2 minutes.");
+        // Its second loses; the clock stands still from then on, and
+        // nothing more is said of it.
+        t.act(Action::Lift(Square::B6), t.at(7));
+        t.act(Action::Place(Square::B8, Color::Black.knight()), t.at(7));
+        t.clock(5520, 5519, Some(Color::Black), t.at(8));
+        t.act(Action::Lift(Square::G8), t.at(9));
+        t.act(Action::Place(Square::G5, Color::Black.knight()), t.at(9));
+        let e = t.clock(5520, 5518, Some(Color::White), t.at(10));
+        assert_eq!(e[1], "Black loses for an illegal move. White wins, 1-0.");
+        assert_eq!(e.len(), 2, "{e:?}");
+        assert!(!t.a.clock().is_some_and(Clock::is_running));
+        assert!(t.clock(5519, 5518, Some(Color::White), t.at(11)).is_empty());
+        // White's one move was counted once, though the arbiter moved the
+        // lever back over it.
+        assert_eq!(t.a.clock().map(|c| c.moves(Color::White)), Some(1));
     }
 
     #[test]

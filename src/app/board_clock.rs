@@ -505,6 +505,8 @@ mod tests {
         );
         // A move on the board does not press: the lever does.
         assert_eq!(t.play("e4", t.at(6)), vec!["Bauer Eva vier"]);
+        // Readings while White's move goes on (one a second on a board).
+        assert!(t.clock(120, 125, Some(Color::White), t.at(6)).is_empty());
         assert_eq!(t.running(), Some(Color::White));
         assert!(t.clock(119, 125, Some(Color::Black), t.at(7)).is_empty());
         assert_eq!(t.running(), Some(Color::Black));

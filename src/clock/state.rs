@@ -398,24 +398,30 @@ impl Clock {
     /// from `now` on, so that what is said between two readings is
     /// worked out from the last.  A flag is not decided here: the clock
     /// that is followed shows it.
+    ///
+    /// A reading while the same side's move goes on keeps what the move
+    /// has used (for `time last` and the press): the base is then the
+    /// time at the start of the move, as for a clock of hector's own.
     pub fn follow(&mut self, times: ByColor<Duration>, running: Option<Color>, now: Instant) {
         if self.flagged().is_some() {
             return;
         }
-        self.base = times;
         let side = running
             .or_else(|| self.side_to_move())
             .unwrap_or(Color::White);
+        let banked = match self.move_elapsed(now) {
+            Some((before, used)) if before == side => used,
+            _ => Duration::ZERO,
+        };
+        self.base = times;
+        self.base[side] += banked;
         self.phase = match running {
             Some(side) => Phase::Running {
                 side,
                 since: now,
-                banked: Duration::ZERO,
+                banked,
             },
-            None => Phase::Paused {
-                side,
-                banked: Duration::ZERO,
-            },
+            None => Phase::Paused { side, banked },
         };
     }
 
@@ -746,6 +752,14 @@ mod tests {
         // Between readings the time runs on from the last one.
         assert_eq!(c.remaining(Color::White, t0 + s(10)), s(290));
         assert_eq!(c.when_remaining(s(120)), Some(t0 + s(180)));
+        // A reading a second (the board's update mode): the same move.
+        c.follow(times(299, 200), Some(Color::White), t0 + s(1));
+        c.follow(times(297, 200), Some(Color::White), t0 + s(2));
+        assert_eq!(c.remaining(Color::White, t0 + s(2)), s(297));
+        assert_eq!(c.remaining(Color::White, t0 + s(10)), s(289));
+        assert_eq!(c.when_remaining(s(120)), Some(t0 + s(179)));
+        assert_eq!(c.remaining(Color::Black, t0 + s(10)), s(200));
+        c.follow(times(298, 200), Some(Color::White), t0 + s(2));
         let p = c.followed_press(Color::White, t0 + s(12));
         assert_eq!((p.side, p.moves, p.used), (Color::White, 1, s(12)));
         assert_eq!(c.last_used(Color::White), Some(s(12)));

@@ -74,6 +74,10 @@ pub struct Clock {
     periods_given: ByColor<usize>,
     last_used: ByColor<Option<Duration>>,
     phase: Phase,
+    /// It follows a clock of its own ([`Clock::follow`]): that clock's
+    /// readings hold every rule of the control (an hourglass's transfer
+    /// too), this one only runs the time on between two readings.
+    following: bool,
 }
 
 impl Clock {
@@ -87,6 +91,7 @@ impl Clock {
             periods_given: ByColor::new_with(|_| 0),
             last_used: ByColor::new_with(|_| None),
             phase: Phase::Ready,
+            following: false,
         }
     }
 
@@ -194,7 +199,7 @@ impl Clock {
             Some((running, elapsed)) if running == side => {
                 self.base[side].saturating_sub(self.charged(side, elapsed))
             }
-            Some((running, elapsed)) if self.control.is_hourglass() => {
+            Some((running, elapsed)) if self.control.is_hourglass() && !self.following => {
                 // The hourglass: what the running side uses, the other gains.
                 let used = elapsed.min(self.base[running]);
                 self.base[side] + used
@@ -248,6 +253,7 @@ impl Clock {
     /// Hourglass: move the running side's used time to the other side.
     fn settle_hourglass(&mut self, running: Color, now: Instant) {
         if self.control.is_hourglass()
+            && !self.following
             && let Some((_, elapsed)) = self.move_elapsed(now)
         {
             let used = elapsed.min(self.base[running]);
@@ -413,6 +419,7 @@ impl Clock {
             Some((before, used)) if before == side => used,
             _ => Duration::ZERO,
         };
+        self.following = true;
         self.base = times;
         self.base[side] += banked;
         self.phase = match running {
@@ -777,6 +784,22 @@ mod tests {
         assert_eq!(c.flagged(), Some(Color::White));
         c.follow(times(5, 5), Some(Color::Black), t0 + s(20));
         assert_eq!(c.flagged(), Some(Color::White), "a flag stays");
+    }
+
+    #[test]
+    fn a_followed_hourglass_is_what_its_clock_shows() {
+        let t0 = Instant::now();
+        let mut c = Clock::new(parse("hourglass:1").unwrap());
+        let times = |w, b| ByColor {
+            white: s(w),
+            black: s(b),
+        };
+        c.follow(times(50, 70), Some(Color::White), t0);
+        c.follow(times(48, 72), Some(Color::White), t0 + s(2));
+        // Between readings only the running time moves; the followed
+        // clock gives the other side its seconds with the next reading.
+        assert_eq!(c.remaining(Color::White, t0 + s(3)), s(47));
+        assert_eq!(c.remaining(Color::Black, t0 + s(3)), s(72));
     }
 
     #[test]

@@ -183,7 +183,8 @@ impl Clock {
     /// How much of `elapsed` comes off the main time.
     fn charged(&self, side: Color, elapsed: Duration) -> Duration {
         match self.bonus_now(side) {
-            Bonus::UsDelay(d) => elapsed.saturating_sub(d),
+            // A followed clock shows its delay in its own readings.
+            Bonus::UsDelay(d) if !self.following => elapsed.saturating_sub(d),
             _ => elapsed,
         }
     }
@@ -220,7 +221,7 @@ impl Clock {
             return None;
         };
         let grace = match self.bonus_now(side) {
-            Bonus::UsDelay(d) => d,
+            Bonus::UsDelay(d) if !self.following => d,
             _ => Duration::ZERO,
         };
         // The move may use `grace + base - left` before the time shows `left`.
@@ -800,6 +801,12 @@ mod tests {
         // clock gives the other side its seconds with the next reading.
         assert_eq!(c.remaining(Color::White, t0 + s(3)), s(47));
         assert_eq!(c.remaining(Color::Black, t0 + s(3)), s(72));
+        // A followed US delay: the readings hold it.
+        let mut c = Clock::new(parse("1d5").unwrap());
+        c.follow(times(60, 60), Some(Color::White), t0);
+        c.follow(times(59, 60), Some(Color::White), t0 + s(6));
+        assert_eq!(c.remaining(Color::White, t0 + s(8)), s(57));
+        assert_eq!(c.when_remaining(s(30)), Some(t0 + s(35)));
     }
 
     #[test]

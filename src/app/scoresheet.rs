@@ -256,8 +256,13 @@ impl App {
         (action.to_string(), note)
     }
 
-    /// The board differs from the game (D.2.9): journalled as found.
+    /// The board differs from the game (D.2.9): journalled as found, once
+    /// the game has begun (setting the pieces up before the first move
+    /// leaves no saved game behind).
     pub(super) fn journal_mismatch(&mut self, diffs: &[SquareDiff]) {
+        if !self.sheet.as_ref().is_some_and(|s| s.begun) {
+            return;
+        }
         self.journal_event(Event::Mismatch {
             diff: describe_mismatch(diffs),
         });
@@ -1426,5 +1431,79 @@ mod tests {
                 ..
             })
         ));
+    }
+
+    /// A board that differs from the game is journalled with what differs
+    /// (D.2.9), and so is its resolution.
+    #[test]
+    fn a_board_mismatch_and_its_resolution_are_journalled() {
+        use crate::board::sim::{Action, SimBoard};
+        use crate::board::transport::LinkEvent;
+        use crate::board::{BoardSession, Protocol, TrackerConfig};
+        use shakmaty::{Board, Square};
+        let settle = std::time::Duration::from_millis(300);
+        let mut a = app();
+        a.attach_board(BoardSession::new(
+            Protocol::Dgt,
+            TrackerConfig {
+                settle,
+                detect_rotation: false,
+                ..TrackerConfig::default()
+            },
+            a.game().position(),
+            false,
+        ));
+        let now = Instant::now();
+        a.update(Msg::Board(LinkEvent::Connected), now);
+        let mut sim = SimBoard::new(Protocol::Dgt, Board::new());
+        a.update(Msg::Board(LinkEvent::Bytes(sim.dump())), now);
+        // Before the first move: no saved game for pieces being set up.
+        let e = a.update(Msg::Board(LinkEvent::Bytes(sim.act(Action::Lift(Square::H7)))), now);
+        let mut all = e;
+        all.extend(a.update(Msg::Deadline, now + settle));
+        assert!(!all.iter().any(|e| matches!(e, Effect::Journal(_))));
+        all.extend(a.update(
+            Msg::Board(LinkEvent::Bytes(
+                sim.act(Action::Place(Square::H7, Color::Black.pawn())),
+            )),
+            now + settle,
+        ));
+        // Once the game is on: the mismatch, then its resolution.
+        all.extend(run(&mut a, &["e4"]));
+        for action in [
+            Action::Lift(Square::E2),
+            Action::Place(Square::E4, Color::White.pawn()),
+        ] {
+            all.extend(a.update(Msg::Board(LinkEvent::Bytes(sim.act(action))), now + settle));
+        }
+        all.extend(a.update(Msg::Deadline, now + settle * 3));
+        let t1 = now + settle * 4;
+        all.extend(a.update(Msg::Board(LinkEvent::Bytes(sim.act(Action::Lift(Square::H2)))), t1));
+        all.extend(a.update(Msg::Deadline, t1 + settle));
+        all.extend(a.update(
+            Msg::Board(LinkEvent::Bytes(
+                sim.act(Action::Place(Square::H2, Color::White.pawn())),
+            )),
+            t1 + settle * 2,
+        ));
+        let ev = events(&all);
+        let i = ev
+            .iter()
+            .position(|e| matches!(e, Event::Mismatch { .. }))
+            .unwrap_or_else(|| panic!("{ev:?} {:?}", said(&all)));
+        assert_eq!(
+            ev[i],
+            Event::Mismatch {
+                diff: "h2: game P, board empty".into()
+            }
+        );
+        assert_eq!(ev[i + 1], Event::MismatchResolved);
+        let r = replay(&journal(&all)).unwrap();
+        assert_eq!(r.mismatch, None);
+        let cut = journal(&all)[..=i].to_vec();
+        assert_eq!(
+            replay(&cut).unwrap().mismatch.as_deref(),
+            Some("h2: game P, board empty")
+        );
     }
 }

@@ -60,6 +60,8 @@ pub(super) struct Sheet {
     seq: u64,
     /// The clock as last journalled (`None`: not seen yet).
     clock_seen: Option<Clock>,
+    /// The game ended with the clock running, and its times were recorded.
+    stopped_at_end: bool,
 }
 
 impl Sheet {
@@ -76,6 +78,7 @@ impl Sheet {
             failing: false,
             seq: 0,
             clock_seen: None,
+            stopped_at_end: false,
         }
     }
 }
@@ -311,6 +314,21 @@ impl App {
             (None, Some(c), Some(now)) => clock_events(&Clock::new(c.control().clone()), c, now),
             _ => Vec::new(),
         };
+        // A game ended with the clock still running (an upheld claim, an
+        // agreement, a resignation): the times at the end are recorded.
+        let mut clock = clock;
+        match (&clock_now, now) {
+            (Some(c), Some(now)) if self.game.is_over() && c.is_running() => {
+                if !sheet.stopped_at_end {
+                    clock.push(Event::Clock(ClockEvent::Stopped {
+                        white_ms: millis(c.remaining(Color::White, now)),
+                        black_ms: millis(c.remaining(Color::Black, now)),
+                    }));
+                    sheet.stopped_at_end = true;
+                }
+            }
+            _ => sheet.stopped_at_end = false,
+        }
         sheet.clock_seen = clock_now;
         let events = diff(sheet, &self.game, clock);
         if events.is_empty() {
@@ -323,11 +341,14 @@ impl App {
             ))));
             sheet.begun = true;
         }
-        ops.extend(
-            events
-                .into_iter()
-                .map(|e| Effect::Journal(JournalOp::Append(e))),
-        );
+        // The events of one update in one write, flushed once: a move is
+        // never on disk without the press after it.
+        let mut events = events;
+        ops.push(Effect::Journal(if events.len() == 1 {
+            JournalOp::Append(events.remove(0))
+        } else {
+            JournalOp::AppendAll(events)
+        }));
         out.splice(0..0, ops);
     }
 
@@ -690,9 +711,9 @@ fn untouched(c: &Clock, now: Instant) -> bool {
     let fresh = Clock::new(c.control().clone());
     c == &fresh
         || (c.is_running()
-            && Color::ALL.iter().all(|&s| {
-                c.moves(s) == 0 && c.remaining(s, now) == fresh.remaining(s, now)
-            }))
+            && Color::ALL
+                .iter()
+                .all(|&s| c.moves(s) == 0 && c.remaining(s, now) == fresh.remaining(s, now)))
 }
 
 /// The clock records that bring the clock `seen` to `now_clock`, read at
@@ -788,12 +809,7 @@ fn describe_mismatch(diffs: &[SquareDiff]) -> String {
                 Sensed::Piece(p) => p.char().to_string(),
                 Sensed::Occupied => "a piece".to_string(),
             };
-            format!(
-                "{}: game {}, board {}",
-                d.square,
-                piece(d.expected),
-                found
-            )
+            format!("{}: game {}, board {}", d.square, piece(d.expected), found)
         })
         .collect::<Vec<_>>()
         .join("; ")
@@ -838,16 +854,19 @@ mod tests {
     fn journal(effects: &[Effect]) -> Vec<Record> {
         let mut recs = Vec::new();
         for e in effects {
-            let event = match e {
-                Effect::Journal(JournalOp::Begin(s)) => Event::Start(s.clone()),
-                Effect::Journal(JournalOp::Append(e)) => e.clone(),
+            let events = match e {
+                Effect::Journal(JournalOp::Begin(s)) => vec![Event::Start(s.clone())],
+                Effect::Journal(JournalOp::Append(e)) => vec![e.clone()],
+                Effect::Journal(JournalOp::AppendAll(v)) => v.clone(),
                 _ => continue,
             };
-            recs.push(Record {
-                seq: recs.len() as u64 + 1,
-                at: time::OffsetDateTime::UNIX_EPOCH,
-                event,
-            });
+            for event in events {
+                recs.push(Record {
+                    seq: recs.len() as u64 + 1,
+                    at: time::OffsetDateTime::UNIX_EPOCH,
+                    event,
+                });
+            }
         }
         recs
     }
@@ -1240,8 +1259,7 @@ mod tests {
         };
         let e = b.update(Msg::Resume(Box::new(offer)), later);
         assert!(
-            !e.iter()
-                .any(|e| matches!(e, Effect::Journal(JournalOp::Append(Event::Clock(_))))),
+            !events(&e).iter().any(|e| matches!(e, Event::Clock(_))),
             "restoring is not an event: {e:?}"
         );
         let c = b.clock().expect("the game's clock");
@@ -1458,7 +1476,10 @@ mod tests {
         let mut sim = SimBoard::new(Protocol::Dgt, Board::new());
         a.update(Msg::Board(LinkEvent::Bytes(sim.dump())), now);
         // Before the first move: no saved game for pieces being set up.
-        let e = a.update(Msg::Board(LinkEvent::Bytes(sim.act(Action::Lift(Square::H7)))), now);
+        let e = a.update(
+            Msg::Board(LinkEvent::Bytes(sim.act(Action::Lift(Square::H7)))),
+            now,
+        );
         let mut all = e;
         all.extend(a.update(Msg::Deadline, now + settle));
         assert!(!all.iter().any(|e| matches!(e, Effect::Journal(_))));
@@ -1478,7 +1499,10 @@ mod tests {
         }
         all.extend(a.update(Msg::Deadline, now + settle * 3));
         let t1 = now + settle * 4;
-        all.extend(a.update(Msg::Board(LinkEvent::Bytes(sim.act(Action::Lift(Square::H2)))), t1));
+        all.extend(a.update(
+            Msg::Board(LinkEvent::Bytes(sim.act(Action::Lift(Square::H2)))),
+            t1,
+        ));
         all.extend(a.update(Msg::Deadline, t1 + settle));
         all.extend(a.update(
             Msg::Board(LinkEvent::Bytes(
@@ -1505,5 +1529,49 @@ mod tests {
             replay(&cut).unwrap().mismatch.as_deref(),
             Some("h2: game P, board empty")
         );
+    }
+
+    /// A move and the press after it are one write, flushed once: a kill
+    /// never leaves the move on disk without its clock times.
+    #[test]
+    fn a_move_and_its_press_are_one_write() {
+        let (mut a, t0) = clocked("5+3");
+        let e = a.update(Msg::Line("e4".into()), t0 + secs(2));
+        assert!(matches!(&e[0], Effect::Journal(JournalOp::Begin(_))));
+        assert!(
+            matches!(&e[1], Effect::Journal(JournalOp::AppendAll(v))
+                if matches!(v[..], [Event::Move { .. }, Event::Clock(ClockEvent::Press { .. })])),
+            "{e:?}"
+        );
+        assert!(matches!(e[2], Effect::Say(_)));
+    }
+
+    /// A game that ends with the clock running (here a resignation) has
+    /// the times at its end on the scoresheet, before the result.
+    #[test]
+    fn the_times_at_the_end_are_recorded() {
+        let (mut a, t0) = clocked("5+0");
+        let e = at(&mut a, &[("e4", t0 + secs(3)), ("resign", t0 + secs(10))]);
+        let ev = events(&e);
+        let n = ev.len();
+        assert_eq!(
+            ev[n - 3..],
+            [
+                Event::Clock(ClockEvent::Stopped {
+                    white_ms: 297_000,
+                    black_ms: 293_000
+                }),
+                Event::Resign { by: Color::Black },
+                Event::Result {
+                    outcome: KnownOutcome::Decisive {
+                        winner: Color::White
+                    },
+                    reason: "resignation".into()
+                }
+            ]
+        );
+        // Said once: nothing more is journalled as time goes by.
+        let e = a.update(Msg::Line("time".into()), t0 + secs(20));
+        assert!(!e.iter().any(|e| matches!(e, Effect::Journal(_))));
     }
 }

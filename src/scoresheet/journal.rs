@@ -182,8 +182,25 @@ impl Journal {
         event: &Event,
         at: OffsetDateTime,
     ) -> Result<Appended, JournalError> {
-        self.pending.push(format_record(self.next_seq, at, event));
-        self.next_seq += 1;
+        self.append_all_at(std::slice::from_ref(event), at)
+    }
+
+    /// Appends several events (those of one moment: a move and the press
+    /// after it) in one write, flushed once: a kill never leaves one
+    /// without the other.
+    pub fn append_all(&mut self, events: &[Event]) -> Result<Appended, JournalError> {
+        self.append_all_at(events, OffsetDateTime::now_utc())
+    }
+
+    fn append_all_at(
+        &mut self,
+        events: &[Event],
+        at: OffsetDateTime,
+    ) -> Result<Appended, JournalError> {
+        for event in events {
+            self.pending.push(format_record(self.next_seq, at, event));
+            self.next_seq += 1;
+        }
         self.flush()
     }
 
@@ -528,6 +545,9 @@ pub enum JournalOp {
     Continue(GameId),
     /// Write a record to the current journal.
     Append(Event),
+    /// Write several records to the current journal, in one write flushed
+    /// once (the events of one `update`).
+    AppendAll(Vec<Event>),
     /// Write a record to another game's journal (a game set aside).
     AppendTo(GameId, Event),
 }
@@ -600,6 +620,12 @@ impl Sink {
             JournalOp::Append(event) => {
                 if let Some((_, j)) = &mut self.current {
                     let r = j.append(&event);
+                    report(r, &mut out);
+                }
+            }
+            JournalOp::AppendAll(events) => {
+                if let Some((_, j)) = &mut self.current {
+                    let r = j.append_all(&events);
                     report(r, &mut out);
                 }
             }

@@ -39,9 +39,8 @@ pub struct Resumed {
     /// Illegal moves penalised so far, by offender (7.5.5).
     pub illegal_moves: ByColor<u32>,
     /// The side whose time ran after the last clock record (`None`:
-    /// stopped), and the side whose time runs next.
+    /// stopped).
     pub clock_running: Option<Color>,
-    pub clock_side: Option<Color>,
     pub penalties: Vec<Penalty>,
     /// An unresolved board mismatch, as recorded.
     pub mismatch: Option<String>,
@@ -75,7 +74,11 @@ impl Resumed {
         Some(RestoredClock {
             white_ms,
             black_ms,
-            to_move: self.clock_side.unwrap_or_else(|| self.game.turn()),
+            // The clock follows the game: a move whose press is not in the
+            // journal (a separate press still to come, D.2.8, or a write
+            // torn by a power cut) resumes with the opponent's time
+            // running, the mover's time as last recorded.
+            to_move: self.game.turn(),
             running: self.clock_running.filter(|_| !self.finished()),
             moves: self.clock_moves,
             illegal_moves: self.illegal_moves,
@@ -88,7 +91,8 @@ impl Resumed {
 pub struct RestoredClock {
     pub white_ms: i64,
     pub black_ms: i64,
-    /// The side whose time runs next (or would, when stopped).
+    /// The side whose time runs next (or would, when stopped): the side
+    /// to move.
     pub to_move: Color,
     /// The side whose time was running; `None` when the clocks were
     /// stopped (paused, the arbiter, the game over).
@@ -286,7 +290,6 @@ impl Resumed {
             clock_moves: ByColor::new_with(|_| 0),
             illegal_moves: ByColor::new_with(|_| 0),
             clock_running: None,
-            clock_side: None,
             penalties: Vec::new(),
             mismatch: None,
             declared: None,
@@ -451,20 +454,9 @@ fn apply(r: &mut Resumed, seq: u64, event: &Event) {
                 _ => {}
             }
             match c {
-                ClockEvent::Press { by, .. } => {
-                    r.clock_running = Some(!*by);
-                    r.clock_side = Some(!*by);
-                }
-                ClockEvent::Started { running, .. } => {
-                    r.clock_running = Some(*running);
-                    r.clock_side = Some(*running);
-                }
-                ClockEvent::Reading { running, .. } => {
-                    r.clock_running = *running;
-                    if running.is_some() {
-                        r.clock_side = *running;
-                    }
-                }
+                ClockEvent::Press { by, .. } => r.clock_running = Some(!*by),
+                ClockEvent::Started { running, .. } => r.clock_running = Some(*running),
+                ClockEvent::Reading { running, .. } => r.clock_running = *running,
                 ClockEvent::Stopped { .. } | ClockEvent::Flag { .. } => r.clock_running = None,
                 ClockEvent::Adjusted { .. } => {}
             }

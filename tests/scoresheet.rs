@@ -424,6 +424,39 @@ fn games_export_and_resume_through_the_binary() {
     assert_eq!(run.lines(), ["New game. White to move."]);
 }
 
+/// The names on the scoresheet from the settings' `[players]`: the
+/// player's own name on their colour; `--white`/`--black` come first.
+#[test]
+fn player_names_come_from_the_settings() {
+    let data = tmp("players");
+    std::fs::create_dir_all(&data).unwrap();
+    let settings = data.join("settings.toml");
+    std::fs::write(
+        &settings,
+        "[game]\nmy_colour = \"black\"\n[players]\nme = \"Anna Müller\"\nwhite = \"Bob\"\n",
+    )
+    .unwrap();
+    let s = settings.to_str().unwrap();
+    let run = hector_data(&data, &["play", "--config", s], "e4\n");
+    assert!(run.success, "{}", run.stdout);
+    let run = hector_data(
+        &data,
+        &["play", "--config", s, "--no-resume", "--white", "Cleo"],
+        "d4\n",
+    );
+    assert!(run.success, "{}", run.stdout);
+    let run = hector_data(&data, &["games"], "");
+    let lines = run.lines();
+    assert!(
+        lines[0].contains(": Bob against Anna Müller, unfinished"),
+        "{lines:?}"
+    );
+    assert!(
+        lines[1].contains(": Cleo against Anna Müller, unfinished"),
+        "{lines:?}"
+    );
+}
+
 /// A game with a clock: the journal has a press with both times after
 /// every move, and the PGN and text exports show the times.
 #[test]

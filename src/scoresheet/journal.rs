@@ -794,7 +794,7 @@ mod tests {
         let list = store.list().unwrap();
         assert_eq!(list.len(), 1, "{list:?}");
         assert_eq!(store.resumable().map(|g| g.id), Some(id));
-        store.begin(&start(), datetime!(2026-11-22 19:05 UTC));
+        let _ = store.begin(&start(), datetime!(2026-11-22 19:05 UTC));
         assert!(!stale.exists(), "a stale temporary file is cleared away");
         assert!(fresh_tmp.exists(), "a new one may be another hector's");
         let _ = fs::remove_dir_all(dir);

@@ -211,9 +211,23 @@ impl App {
         };
         let (action, note) = self.arbiter_words(op);
         let last = self.game.history().len();
+        let was_over = self.game.is_over();
         let before = self.clock_times(now);
         self.journal_event_first(Event::Arbiter { action, note });
         self.arbiter_answer(yes, now, out);
+        // Refused (no such move to take back, the game already over): the
+        // arbiter's action did nothing and is not on the scoresheet.
+        let done = match op {
+            ArbiterOp::Illegal(_) => self.game.history().len() < last,
+            ArbiterOp::Result(_) => !was_over && self.game.is_over(),
+            _ => true,
+        };
+        if !done {
+            if let Some(s) = &mut self.sheet {
+                s.first.pop();
+            }
+            return;
+        }
         if let ArbiterOp::Illegal(s) = op
             && self.game.history().len() < last
         {
@@ -331,7 +345,11 @@ impl App {
         }
         sheet.clock_seen = clock_now;
         let events = diff(sheet, &self.game, clock);
-        if events.is_empty() {
+        // The clock alone does not begin a saved game: a pause, or a clock
+        // that ran while a question waited, before the first move leaves
+        // no file behind (the first press records both times).
+        let clock_only = events.iter().all(|e| matches!(e, Event::Clock(_)));
+        if events.is_empty() || (!sheet.begun && clock_only) {
             return;
         }
         let mut ops = Vec::new();
@@ -1573,5 +1591,54 @@ mod tests {
         // Said once: nothing more is journalled as time goes by.
         let e = a.update(Msg::Line("time".into()), t0 + secs(20));
         assert!(!e.iter().any(|e| matches!(e, Effect::Journal(_))));
+    }
+
+    /// The clock that ran while the resume question waited, declined:
+    /// no saved game is begun by the clock alone; nor by an arbiter's
+    /// action that did nothing.
+    #[test]
+    fn the_clock_alone_begins_no_saved_game() {
+        let (mut a, t0) = clocked("5+0");
+        let mut e = a.update(
+            Msg::Resume(Box::new(offer(ResumeChoice::Ask))),
+            t0 + secs(1),
+        );
+        e.extend(a.update(Msg::Line("no".into()), t0 + secs(30)));
+        e.extend(at(
+            &mut a,
+            &[("pause", t0 + secs(31)), ("resume", t0 + secs(40))],
+        ));
+        e.extend(at(
+            &mut a,
+            &[
+                ("arbiter illegal black", t0 + secs(41)),
+                ("yes", t0 + secs(41)),
+            ],
+        ));
+        let journalled: Vec<&Effect> = e
+            .iter()
+            .filter(|e| {
+                matches!(
+                    e,
+                    Effect::Journal(
+                        JournalOp::Begin(_) | JournalOp::Append(_) | JournalOp::AppendAll(_)
+                    )
+                )
+            })
+            .collect();
+        assert!(journalled.is_empty(), "{journalled:?}");
+        // The first move begins it, with both times.
+        let e = a.update(Msg::Line("e4".into()), t0 + secs(50));
+        let ev = events(&e);
+        assert!(matches!(ev[0], Event::Start(_)));
+        assert!(matches!(ev[1], Event::Move { .. }));
+        assert!(
+            matches!(ev[2], Event::Clock(ClockEvent::Press { .. })),
+            "{ev:?}"
+        );
+        assert!(
+            !ev.iter().any(|e| matches!(e, Event::Arbiter { .. })),
+            "{ev:?}"
+        );
     }
 }

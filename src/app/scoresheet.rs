@@ -31,7 +31,7 @@ use crate::clock::Clock;
 use crate::command::ArbiterOp;
 use crate::game::{Claim, EndReason, Game};
 use crate::msg::Effect;
-use crate::scoresheet::record::{ClockEvent, Event, Penalty, ReadWarning, StartInfo};
+use crate::scoresheet::record::{BoardOf, ClockEvent, Event, Penalty, ReadWarning, StartInfo};
 use crate::scoresheet::replay::{ReplayWarning, reason_word};
 use crate::scoresheet::{
     ExportFormat, GameId, JournalErrorKind, JournalOp, JournalStatus, ResumeChoice, ResumeOffer,
@@ -273,30 +273,35 @@ impl App {
         (action.to_string(), note)
     }
 
-    /// The board differs from the game (D.2.9): journalled as found, once
+    /// A board differs from the game (D.2.9): journalled as found, once
     /// the game has begun (setting the pieces up before the first move
     /// leaves no saved game behind).
-    pub(super) fn journal_mismatch(&mut self, diffs: &[SquareDiff]) {
+    pub(super) fn journal_mismatch(&mut self, board: BoardOf, diffs: &[SquareDiff]) {
         if !self.sheet.as_ref().is_some_and(|s| s.begun) {
             return;
         }
         self.journal_event(Event::Mismatch {
+            board,
             diff: describe_mismatch(diffs),
         });
     }
 
-    /// The board agrees with the game again: a standing mismatch resolved.
-    pub(super) fn journal_mismatch_resolved(&mut self) {
+    /// That board agrees with the game again: a standing mismatch resolved.
+    pub(super) fn journal_mismatch_resolved(&mut self, board: BoardOf) {
         let open = self.sheet.as_ref().is_some_and(|s| {
-            s.sim.mismatch.is_some()
-                || s.queued
-                    .iter()
-                    .rev()
-                    .find(|e| matches!(e, Event::Mismatch { .. } | Event::MismatchResolved))
-                    .is_some_and(|e| matches!(e, Event::Mismatch { .. }))
+            let recorded = match board {
+                BoardOf::Player => &s.sim.mismatch,
+                BoardOf::Opponent => &s.sim.opponent_mismatch,
+            };
+            let queued = s.queued.iter().rev().find_map(|e| match e {
+                Event::Mismatch { board: b, .. } if *b == board => Some(true),
+                Event::MismatchResolved { board: b } if *b == board => Some(false),
+                _ => None,
+            });
+            queued.unwrap_or(recorded.is_some())
         });
         if open {
-            self.journal_event(Event::MismatchResolved);
+            self.journal_event(Event::MismatchResolved { board });
         }
     }
 
@@ -1536,10 +1541,16 @@ mod tests {
         assert_eq!(
             ev[i],
             Event::Mismatch {
+                board: BoardOf::Player,
                 diff: "h2: game P, board empty".into()
             }
         );
-        assert_eq!(ev[i + 1], Event::MismatchResolved);
+        assert_eq!(
+            ev[i + 1],
+            Event::MismatchResolved {
+                board: BoardOf::Player
+            }
+        );
         let r = replay(&journal(&all)).unwrap();
         assert_eq!(r.mismatch, None);
         let cut = journal(&all)[..=i].to_vec();
@@ -1639,6 +1650,70 @@ mod tests {
         assert!(
             !ev.iter().any(|e| matches!(e, Event::Arbiter { .. })),
             "{ev:?}"
+        );
+    }
+
+    /// The opponent's own board (the second board of D.2.9): its
+    /// mismatches and their resolution are journalled as the opponent's.
+    #[test]
+    fn the_opponents_board_mismatches_are_journalled_as_theirs() {
+        use crate::board::sim::{Action, SimBoard};
+        use crate::board::transport::LinkEvent;
+        use crate::board::{BoardSession, Protocol, TrackerConfig};
+        use shakmaty::{Board, Square};
+        let settle = std::time::Duration::from_millis(300);
+        let mut a = app();
+        a.opponent_board = Some(BoardSession::new(
+            Protocol::Dgt,
+            TrackerConfig {
+                settle,
+                detect_rotation: false,
+                ..TrackerConfig::default()
+            },
+            a.game().position(),
+            false,
+        ));
+        let now = Instant::now();
+        a.update(Msg::OpponentBoard(LinkEvent::Connected), now);
+        let mut sim = SimBoard::new(Protocol::Dgt, Board::new());
+        a.update(Msg::OpponentBoard(LinkEvent::Bytes(sim.dump())), now);
+        let mut all = run(&mut a, &["e4"]);
+        let mut act = |a: &mut App, action, t| {
+            a.update(Msg::OpponentBoard(LinkEvent::Bytes(sim.act(action))), t)
+        };
+        all.extend(act(&mut a, Action::Lift(Square::E2), now));
+        all.extend(act(
+            &mut a,
+            Action::Place(Square::E4, Color::White.pawn()),
+            now,
+        ));
+        all.extend(a.update(Msg::Deadline, now + settle));
+        let t1 = now + settle * 2;
+        all.extend(act(&mut a, Action::Lift(Square::H2), t1));
+        all.extend(a.update(Msg::Deadline, t1 + settle));
+        all.extend(act(
+            &mut a,
+            Action::Place(Square::H2, Color::White.pawn()),
+            t1 + settle * 2,
+        ));
+        all.extend(a.update(Msg::Deadline, t1 + settle * 3));
+        let ev: Vec<Event> = events(&all)
+            .into_iter()
+            .filter(|e| matches!(e, Event::Mismatch { .. } | Event::MismatchResolved { .. }))
+            .collect();
+        assert_eq!(
+            ev,
+            vec![
+                Event::Mismatch {
+                    board: BoardOf::Opponent,
+                    diff: "h2: game P, board empty".into()
+                },
+                Event::MismatchResolved {
+                    board: BoardOf::Opponent
+                }
+            ],
+            "{:?}",
+            said(&all)
         );
     }
 }

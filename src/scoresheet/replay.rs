@@ -9,7 +9,7 @@ use shakmaty::{ByColor, Chess, Color, KnownOutcome, Move};
 
 use crate::game::{ClaimOutcome, EndReason, Game, GameResult};
 
-use super::record::{ClockEvent, Event, Penalty, Record, StartInfo};
+use super::record::{BoardOf, ClockEvent, Event, Penalty, Record, StartInfo};
 
 /// Something in the journal that did not fit the game; the record was
 /// skipped and the rest replayed.
@@ -42,8 +42,10 @@ pub struct Resumed {
     /// stopped).
     pub clock_running: Option<Color>,
     pub penalties: Vec<Penalty>,
-    /// An unresolved board mismatch, as recorded.
+    /// An unresolved mismatch of the player's board, as recorded.
     pub mismatch: Option<String>,
+    /// An unresolved mismatch of the opponent's board, as recorded.
+    pub opponent_mismatch: Option<String>,
     /// A result the rules layer did not reach by itself (flag fall,
     /// arbiter's decision, penalty): outcome and reason word.  The game is
     /// ended with it too ([`Game::end_by_rule`]), so a resumed game that a
@@ -292,6 +294,7 @@ impl Resumed {
             clock_running: None,
             penalties: Vec::new(),
             mismatch: None,
+            opponent_mismatch: None,
             declared: None,
             set_aside: false,
             warnings: Vec::new(),
@@ -490,8 +493,20 @@ fn apply(r: &mut Resumed, seq: u64, event: &Event) {
                 },
             );
         }
-        Event::Mismatch { diff } => r.mismatch = Some(diff.clone()),
-        Event::MismatchResolved => r.mismatch = None,
+        Event::Mismatch {
+            board: BoardOf::Player,
+            diff,
+        } => r.mismatch = Some(diff.clone()),
+        Event::Mismatch {
+            board: BoardOf::Opponent,
+            diff,
+        } => r.opponent_mismatch = Some(diff.clone()),
+        Event::MismatchResolved {
+            board: BoardOf::Player,
+        } => r.mismatch = None,
+        Event::MismatchResolved {
+            board: BoardOf::Opponent,
+        } => r.opponent_mismatch = None,
         Event::Result { outcome, reason } => {
             match r.game.result() {
                 // The rules layer reached it by itself.
@@ -560,7 +575,10 @@ mod tests {
             mv(2, Color::White, "Nf3", "g1f3"),
             Event::Offer { by: Color::White },
             press(Color::White, 290_000, 297_500),
-            Event::Mismatch { diff: "f3".into() },
+            Event::Mismatch {
+                board: BoardOf::Player,
+                diff: "f3".into(),
+            },
         ]))
         .unwrap();
         assert_eq!(r.warnings, vec![]);

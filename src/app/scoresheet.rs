@@ -525,6 +525,19 @@ impl App {
         }
         if let Some(t) = self.game_over_sentence() {
             self.info(out, t);
+        } else if let (Some(c), Some(now)) = (self.clock(), self.now) {
+            // The clocks as they were restored, and whether they run.
+            let t = crate::clock::words::both(
+                &self.phraser,
+                c.remaining(Color::White, now),
+                c.remaining(Color::Black, now),
+            );
+            let stopped = c.is_paused();
+            self.info(out, t);
+            if stopped {
+                let t = self.message("clock_stopped", &[]);
+                self.info(out, t);
+            }
         }
     }
 
@@ -1284,6 +1297,10 @@ mod tests {
         assert!(
             !events(&e).iter().any(|e| matches!(e, Event::Clock(_))),
             "restoring is not an event: {e:?}"
+        );
+        assert_eq!(
+            said(&e).last().map(String::as_str),
+            Some("White: 4 minutes 43 seconds. Black: 4 minutes 55 seconds.")
         );
         let c = b.clock().expect("the game's clock");
         assert_eq!(c.remaining(Color::White, later), secs(283));

@@ -38,6 +38,7 @@ fn hector_data(data: &Path, args: &[&str], script: &str) -> Run {
     });
     let out = child.wait_with_output().expect("hector runs");
     w.join().expect("writer");
+    let _ = std::fs::remove_dir_all(&config);
     Run {
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
@@ -116,10 +117,43 @@ fn long_record() -> GameRecord {
     rec
 }
 
-fn tmp(name: &str) -> PathBuf {
-    let d = clean_config_dir().join(name);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A test's own folder, removed (with what hector wrote there) when the
+/// test ends.
+struct Tmp {
+    base: PathBuf,
+    dir: PathBuf,
+}
+
+impl std::ops::Deref for Tmp {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.dir
+    }
+}
+
+impl AsRef<Path> for Tmp {
+    fn as_ref(&self) -> &Path {
+        &self.dir
+    }
+}
+
+impl AsRef<std::ffi::OsStr> for Tmp {
+    fn as_ref(&self) -> &std::ffi::OsStr {
+        self.dir.as_os_str()
+    }
+}
+
+impl Drop for Tmp {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.base);
+    }
+}
+
+fn tmp(name: &str) -> Tmp {
+    let base = clean_config_dir();
+    let dir = base.join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    Tmp { base, dir }
 }
 
 fn python() -> String {
@@ -701,6 +735,7 @@ fn killed_at_random_moments_the_game_resumes_to_the_same_end() {
             drop(stdin);
             let _ = child.wait();
         }
+        let _ = std::fs::remove_dir_all(&config);
     }
     assert!(kills >= 100, "{kills}");
     let (n, got) = done_in(&only_journal(&data).unwrap());

@@ -5,19 +5,18 @@
 //! confirmed.  hector is driven line by line, as a player would: the next
 //! line is typed after the answer to the last one came.
 
-use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
-use hector::{Lang, Master, Protocol, Reader, SimBoard, pseudo_board};
-use shakmaty::{Board, Chess, Move, Position};
+use hector::{Lang, Protocol, Reader};
+use shakmaty::{Chess, Move, Position};
 
-use crate::util::clean_config_dir;
+use crate::util::{Hector, Tactile, new_pty};
 
 /// How long one answer may take (Stockfish's move time is 50 ms).
 const WAIT: Duration = Duration::from_secs(10);
+/// Between two messages of one move on the tactile board.
+const HAND: Duration = Duration::from_millis(15);
 
 fn fake(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -27,114 +26,9 @@ fn fake(name: &str) -> String {
         .to_string()
 }
 
-struct Hector {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
-    seen: Vec<String>,
-}
-
-impl Hector {
-    fn start(args: &[&str]) -> Hector {
-        let dir = clean_config_dir();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_hector"))
-            .arg("play")
-            .args(args)
-            .args(["--prompt", "never", "--speech", "print", "--no-sound"])
-            .env("XDG_CONFIG_HOME", &dir)
-            .env("HOME", &dir)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("hector starts");
-        let stdin = child.stdin.take();
-        let stdout = child.stdout.take().expect("piped stdout");
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    return;
-                }
-            }
-        });
-        Hector {
-            child,
-            stdin,
-            lines,
-            seen: Vec::new(),
-        }
-    }
-
-    fn type_line(&mut self, line: &str) {
-        let stdin = self.stdin.as_mut().expect("input open");
-        writeln!(stdin, "{line}").expect("hector reads its input");
-        stdin.flush().expect("flush");
-    }
-
-    fn next(&mut self) -> String {
-        match self.lines.recv_timeout(WAIT) {
-            Ok(line) => {
-                self.seen.push(line.clone());
-                line
-            }
-            Err(_) => panic!(
-                "no line within {WAIT:?}; all lines so far:\n{}",
-                self.seen.join("\n")
-            ),
-        }
-    }
-
-    fn expect(&mut self, want: &str) {
-        let line = self.next();
-        assert_eq!(line, want, "all lines so far:\n{}", self.seen.join("\n"));
-    }
-
-    /// The next line, which must start with `prefix`.
-    fn expect_start(&mut self, prefix: &str) -> String {
-        let line = self.next();
-        assert!(
-            line.starts_with(prefix),
-            "{line:?} should start with {prefix:?}; all lines so far:\n{}",
-            self.seen.join("\n")
-        );
-        line
-    }
-
-    /// Nothing more is said for `d`.
-    fn silent_for(&mut self, d: Duration) {
-        if let Ok(line) = self.lines.recv_timeout(d) {
-            panic!(
-                "unexpected {line:?}; all lines so far:\n{}",
-                self.seen.join("\n")
-            );
-        }
-    }
-
-    /// End the input; hector must end by itself, cleanly.
-    fn close(mut self) -> Vec<String> {
-        self.stdin = None;
-        let end = Instant::now() + WAIT;
-        loop {
-            if let Ok(Some(status)) = self.child.try_wait() {
-                assert!(status.success(), "{status:?}");
-                break;
-            }
-            assert!(Instant::now() < end, "hector did not end");
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        while let Ok(l) = self.lines.recv_timeout(Duration::from_millis(200)) {
-            self.seen.push(l);
-        }
-        std::mem::take(&mut self.seen)
-    }
-}
-
-impl Drop for Hector {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// `hector play ARGS`, answers awaited up to `WAIT`.
+fn start(args: &[&str]) -> Hector {
+    Hector::play(args).waiting(WAIT)
 }
 
 /// A move as hector announced it, read back by hector's own reader in the
@@ -153,7 +47,7 @@ const STOCKFISH_LOW: &[&str] = &["--engine", "--level", "1", "--move-time", "50"
 fn game_against_stockfish_at_level_one_with_hint_eval_threat_and_takeback() {
     let mut args = STOCKFISH_LOW.to_vec();
     args.extend(["--me", "white", "--no-confirm"]);
-    let mut h = Hector::start(&args);
+    let mut h = start(&args);
     h.expect("New game. White to move.");
     h.expect("Stockfish 15.1 is ready; you play White.");
     let mut pos = Chess::default();
@@ -217,7 +111,7 @@ fn game_against_stockfish_at_level_one_with_hint_eval_threat_and_takeback() {
 fn engine_plays_white_when_the_player_is_black() {
     let mut args = STOCKFISH_LOW.to_vec();
     args.extend(["--me", "black"]);
-    let mut h = Hector::start(&args);
+    let mut h = start(&args);
     h.expect("New game. White to move.");
     h.expect("Stockfish 15.1 is ready; you play Black.");
     let first = h.next();
@@ -238,7 +132,7 @@ fn input_ending_while_the_engine_thinks_waits_for_its_move() {
         "300",
         "--no-confirm",
     ];
-    let mut h = Hector::start(&args);
+    let mut h = start(&args);
     h.expect("New game. White to move.");
     h.type_line("e4");
     let lines = h.close();
@@ -253,7 +147,7 @@ fn input_ending_while_the_engine_thinks_waits_for_its_move() {
 fn rated_game_has_no_help() {
     let mut args = STOCKFISH_LOW.to_vec();
     args.push("--rated");
-    let mut h = Hector::start(&args);
+    let mut h = start(&args);
     h.expect("New game. White to move.");
     h.expect_start("Stockfish");
     for cmd in ["hint", "eval", "threat", "takeback"] {
@@ -269,7 +163,7 @@ const ON_KEYBOARD: &str = "The game is as it was: play on at the keyboard, or sa
 
 #[test]
 fn missing_engine_is_said_once_and_the_game_goes_on() {
-    let mut h = Hector::start(&["--engine", "/nonexistent/engine"]);
+    let mut h = start(&["--engine", "/nonexistent/engine"]);
     h.expect("New game. White to move.");
     h.expect("No chess engine found: /nonexistent/engine. Play goes on at the keyboard.");
     h.type_line("e4");
@@ -285,7 +179,7 @@ fn missing_engine_is_said_once_and_the_game_goes_on() {
 
 #[test]
 fn crash_in_mid_game_is_said_once_then_keyboard_then_restart() {
-    let mut h = Hector::start(&["--engine", &fake("crash.sh")]);
+    let mut h = start(&["--engine", &fake("crash.sh")]);
     h.expect("New game. White to move.");
     h.expect("Crash is ready; you play White.");
     h.type_line("e4");
@@ -308,7 +202,7 @@ fn crash_in_mid_game_is_said_once_then_keyboard_then_restart() {
 
 #[test]
 fn illegal_bestmove_and_garbage_are_said_once() {
-    let mut h = Hector::start(&["--engine", &fake("illegal.sh")]);
+    let mut h = start(&["--engine", &fake("illegal.sh")]);
     h.expect("New game. White to move.");
     h.expect("Illegal is ready; you play White.");
     h.type_line("d4");
@@ -322,7 +216,7 @@ fn illegal_bestmove_and_garbage_are_said_once() {
     h.expect("Goodbye.");
     h.close();
 
-    let mut h = Hector::start(&["--engine", &fake("garbage.sh")]);
+    let mut h = start(&["--engine", &fake("garbage.sh")]);
     h.expect("New game. White to move.");
     h.expect("Garbage is ready; you play White.");
     h.type_line("d4");
@@ -338,7 +232,7 @@ fn illegal_bestmove_and_garbage_are_said_once() {
 
 #[test]
 fn hanging_engine_is_said_after_its_time_and_margin() {
-    let mut h = Hector::start(&["--engine", &fake("hang.sh"), "--move-time", "100"]);
+    let mut h = start(&["--engine", &fake("hang.sh"), "--move-time", "100"]);
     h.expect("New game. White to move.");
     h.expect("Hang is ready; you play White.");
     h.type_line("e4");
@@ -359,49 +253,17 @@ fn hanging_engine_is_said_after_its_time_and_margin() {
     h.close();
 }
 
-/// The simulated board on the master end of a pseudo-terminal.
-struct TestBoard {
-    master: Master,
-    sim: SimBoard,
-}
-
-impl TestBoard {
-    fn play(&mut self, pos: &Chess, m: Move) {
-        for bytes in self.sim.play(pos, m, false) {
-            self.master.write_all(&bytes).expect("write to the board");
-            std::thread::sleep(Duration::from_millis(15));
-        }
-    }
-}
-
 #[test]
 fn on_the_tactile_board_the_engines_move_is_awaited_and_confirmed() {
-    let (master, path) = pseudo_board().expect("a pseudo-terminal");
+    let (master, path) = new_pty();
     let board_arg = format!("dgt:{path}");
     let mut args = STOCKFISH_LOW.to_vec();
     args.extend(["--board", &board_arg, "--no-confirm"]);
-    let mut h = Hector::start(&args);
-    let mut board = TestBoard {
-        master,
-        sim: SimBoard::new(Protocol::Dgt, Board::new()),
-    };
+    let mut h = start(&args);
+    let mut board = Tactile::new(master, Protocol::Dgt);
     h.expect("New game. White to move.");
-    // "Board connected" only once the board answered with a position:
-    // wait for hector's request, then answer it as a board does.
-    let asked_by = std::time::Instant::now() + Duration::from_secs(5);
-    let mut request = [0u8; 64];
-    while board
-        .master
-        .read_within(&mut request, Duration::from_millis(50))
-        .map_or(true, |n| n == 0)
-    {
-        assert!(
-            std::time::Instant::now() < asked_by,
-            "hector did not ask for the board"
-        );
-    }
-    let dump = board.sim.dump();
-    board.master.write_all(&dump).expect("dump");
+    // "Board connected" only once the board answered with a position.
+    board.answer(Duration::from_secs(5));
     let mut first_two = [h.next(), h.next()];
     first_two.sort();
     assert_eq!(
@@ -420,7 +282,7 @@ fn on_the_tactile_board_the_engines_move_is_awaited_and_confirmed() {
             hint.trim_start_matches("Hint: ").trim_end_matches('.'),
             &pos,
         );
-        board.play(&pos, mine);
+        board.play(&pos, mine, HAND);
         pos.play_unchecked(mine);
         // The engine's move: announced, then made on the board by the
         // player and confirmed.
@@ -429,7 +291,7 @@ fn on_the_tactile_board_the_engines_move_is_awaited_and_confirmed() {
         // What to do on the board: an instruction, never a mismatch.
         let instruction = h.expect_start("On your board: ");
         assert!(instruction.contains(" from "), "{instruction}");
-        board.play(&pos, theirs);
+        board.play(&pos, theirs, HAND);
         pos.play_unchecked(theirs);
         h.expect(&format!("Done: {answer}."));
     }

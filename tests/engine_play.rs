@@ -5,13 +5,13 @@
 //! confirmed.  hector is driven line by line, as a player would: the next
 //! line is typed after the answer to the last one came.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use hector::{Lang, Protocol, Reader};
 use shakmaty::{Chess, Move, Position};
 
-use crate::util::{Hector, Tactile, new_pty};
+use crate::util::{Hector, Tactile, clean_config_dir, new_pty};
 
 /// How long one answer may take (Stockfish's move time is 50 ms).
 const WAIT: Duration = Duration::from_secs(10);
@@ -300,4 +300,134 @@ fn on_the_tactile_board_the_engines_move_is_awaited_and_confirmed() {
     h.type_line("quit");
     h.expect("Goodbye.");
     h.close();
+}
+
+/// Stockfish behind tests/engines/logging.sh, which copies every line
+/// hector sends it to a file: hector, and the path of that file.
+fn logged_stockfish(args: &[&str]) -> (Hector, PathBuf, PathBuf) {
+    let home = clean_config_dir();
+    let log = home.join("engine.log");
+    let engine = fake("logging.sh");
+    let mut all = vec!["--engine", &engine];
+    all.extend(args);
+    let h = Hector::play_with(&home, &all, &[("HECTOR_ENGINE_LOG", &log)]).waiting(WAIT);
+    (h, log, home)
+}
+
+/// The move in `text`, if it is one that is legal in `pos`.
+fn move_in(text: &str, pos: &Chess) -> Option<Move> {
+    let reader = Reader::builtin(Lang::En);
+    let move_part = text.split(',').next().unwrap_or(text).trim();
+    reader.read(move_part, pos).ok()
+}
+
+/// Lines until one is a legal move in `pos` (clock sentences may come
+/// between).
+fn next_move(h: &mut Hector, pos: &Chess) -> (String, Move) {
+    loop {
+        let line = h.next();
+        if let Some(m) = move_in(&line, pos) {
+            return (line, m);
+        }
+    }
+}
+
+/// Lines until one starts with `prefix`.
+fn next_starting(h: &mut Hector, prefix: &str) -> String {
+    loop {
+        let line = h.next();
+        if line.starts_with(prefix) {
+            return line;
+        }
+    }
+}
+
+/// The `go` lines of the engine's log with their numbers by name.
+fn go_lines(log: &Path) -> Vec<Vec<(String, u64)>> {
+    let text = std::fs::read_to_string(log).unwrap_or_default();
+    text.lines()
+        .filter(|l| l.starts_with("go "))
+        .map(|l| {
+            let words: Vec<&str> = l.split_whitespace().skip(1).collect();
+            words
+                .chunks(2)
+                .map(|kv| {
+                    (
+                        kv[0].to_owned(),
+                        kv.get(1).and_then(|v| v.parse().ok()).unwrap_or(0),
+                    )
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn on_a_short_clock_the_engine_plays_on_its_time_and_presses_its_clock() {
+    let (mut h, log, home) = logged_stockfish(&[
+        "--level",
+        "1",
+        "--time",
+        "0:20+1",
+        "--me",
+        "white",
+        "--no-confirm",
+    ]);
+    h.expect("New game. White to move.");
+    h.expect("Stockfish 15.1 is ready; you play White.");
+    let mut pos = Chess::default();
+    let rounds = 3;
+    for _ in 0..rounds {
+        h.type_line("hint");
+        let hint = next_starting(&mut h, "Hint: ");
+        let said = hint.trim_start_matches("Hint: ").trim_end_matches('.');
+        let said = said.split(',').next().unwrap_or(said).to_owned();
+        let mine = move_in(&said, &pos).unwrap_or_else(|| panic!("{hint}"));
+        h.type_line(&said);
+        pos.play_unchecked(mine);
+        let (_, theirs) = next_move(&mut h, &pos);
+        pos.play_unchecked(theirs);
+        // The engine's move pressed its clock: its last move has a time.
+        h.type_line("time last");
+        let last = next_starting(&mut h, "Black's last move took ");
+        assert!(!last.contains("no move"), "{last}");
+    }
+    // Both clocks ran and got their increments.
+    h.type_line("time");
+    let both = next_starting(&mut h, "White: ");
+    assert!(both.contains(". Black: "), "{both}");
+    h.type_line("quit");
+    next_starting(&mut h, "Goodbye.");
+    drop(h);
+
+    // Each move of the engine was asked on the clock, with both times.
+    let gos: Vec<_> = go_lines(&log)
+        .into_iter()
+        .filter(|g| g.iter().any(|(k, _)| k == "wtime"))
+        .collect();
+    assert_eq!(gos.len(), rounds, "{gos:?}");
+    let get = |g: &[(String, u64)], key: &str| {
+        g.iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| *v)
+            .unwrap_or_else(|| panic!("no {key} in {g:?}"))
+    };
+    let mut last_btime = u64::MAX;
+    for g in &gos {
+        assert_eq!((get(g, "winc"), get(g, "binc")), (1000, 1000), "{g:?}");
+        // White has moved: its time was pressed (at most 20 s + the
+        // increments); Black's is what the engine has left.
+        assert!(get(g, "wtime") <= 20_000 + 3 * 1000, "{g:?}");
+        let btime = get(g, "btime");
+        assert!(btime <= 20_000 + 3 * 1000, "{g:?}");
+        assert!(btime <= last_btime.saturating_add(1000), "{gos:?}");
+        last_btime = btime;
+    }
+    // The engine's own time was used: the last btime is below the first
+    // plus the increments it earned.
+    assert!(
+        get(&gos[rounds - 1], "btime") < get(&gos[0], "btime") + 2 * 1000,
+        "{gos:?}"
+    );
+    let _ = std::fs::remove_dir_all(home);
 }

@@ -149,6 +149,16 @@ impl Hector {
     /// as XDG_DATA_HOME (where games are journalled): two runs in one
     /// `home` see each other's unfinished game.
     pub fn play_in(home: &std::path::Path, args: &[&str]) -> Hector {
+        Hector::play_with(home, args, &[])
+    }
+
+    /// The same with these variables in hector's environment (and so in
+    /// an engine's it starts).
+    pub fn play_with(
+        home: &std::path::Path,
+        args: &[&str],
+        envs: &[(&str, &std::path::Path)],
+    ) -> Hector {
         let guard = PTY_LOCK.lock().unwrap_or_else(|e| e.into_inner());
         let mut child = Command::new(env!("CARGO_BIN_EXE_hector"))
             .arg("play")
@@ -157,6 +167,7 @@ impl Hector {
             .env("XDG_CONFIG_HOME", home)
             .env("HOME", home)
             .env("XDG_DATA_HOME", home.join("data"))
+            .envs(envs.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

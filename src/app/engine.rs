@@ -59,6 +59,15 @@ pub(super) enum EngineAsk {
     NewGame,
 }
 
+/// Why a search was not started.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum SearchTrouble {
+    /// The threat was asked while the side to move is in check.
+    InCheck,
+    /// The session refused it.
+    Engine(SearchError),
+}
+
 /// The engine of the session.
 pub(super) struct EnginePlay {
     setup: EngineSetup,
@@ -108,6 +117,9 @@ impl App {
         self.engine.as_ref().is_some_and(|e| !e.session.is_over())
             && self.game.turn() != self.me
             && !self.game.is_over()
+            // Not while the player is asked whether to resume a game: the
+            // game to play is not known yet.
+            && self.asking_resume.is_none()
     }
 
     /// The input ended: quit now, or after the engine's move.
@@ -197,39 +209,93 @@ impl App {
         }
     }
 
-    /// The request for the position now.
-    fn engine_request(&self, purpose: Purpose, limit: Limit) -> Option<SearchRequest> {
-        if purpose == Purpose::Threat {
-            return SearchRequest::threat(self.game.position(), self.game.castling_mode(), limit);
+    /// The limit of the engine's own move: on the clock while one runs
+    /// (`go wtime btime winc binc movestogo`), else its time per move.
+    fn engine_move_limit(&self, now: Instant) -> Option<Limit> {
+        let move_time = self.engine.as_ref()?.setup.move_time;
+        let Some(clock) = self.clock().filter(|c| c.is_running()) else {
+            return Some(Limit::MoveTime(move_time));
+        };
+        let control = clock.control();
+        let periods = control.period_list();
+        // What each side gets back for a move: a delay is safe to count as
+        // an increment (a move within it costs nothing either).
+        let inc = |side: Color| {
+            control
+                .period(clock.period(side))
+                .map_or(Duration::ZERO, |p| p.bonus.amount())
+        };
+        // The moves left to the next time control of the side to move.
+        let turn = self.game.turn();
+        let made = clock.moves(turn);
+        let mut end = 0u32;
+        let mut moves_to_go = None;
+        for p in &periods {
+            let Some(m) = p.moves else { break };
+            end = end.saturating_add(m);
+            if made < end {
+                moves_to_go = u8::try_from(end - made).ok();
+                break;
+            }
         }
-        Some(SearchRequest {
-            purpose,
-            start: self.game.start().clone(),
-            mode: self.game.castling_mode(),
-            moves: self.game.history().iter().map(|p| p.mv).collect(),
-            limit,
+        Some(Limit::Clock {
+            white: clock.remaining(Color::White, now),
+            black: clock.remaining(Color::Black, now),
+            white_inc: inc(Color::White),
+            black_inc: inc(Color::Black),
+            moves_to_go,
         })
+    }
+
+    /// Ask the engine to search the game now: for its own move (on the
+    /// clock or its time per move) or for a hint, an evaluation or the
+    /// threat (its help time).
+    fn engine_search(&mut self, purpose: Purpose, now: Instant) -> Result<(), SearchTrouble> {
+        let limit = match purpose {
+            Purpose::Move => self.engine_move_limit(now),
+            _ => self
+                .engine
+                .as_ref()
+                .map(|e| Limit::MoveTime(e.setup.help_time)),
+        };
+        let Some(limit) = limit else {
+            return Err(SearchTrouble::Engine(SearchError::Failed));
+        };
+        let req = if purpose == Purpose::Threat {
+            // The threat of a side in check is the check.
+            SearchRequest::threat(self.game.position(), self.game.castling_mode(), limit)
+                .ok_or(SearchTrouble::InCheck)?
+        } else {
+            SearchRequest {
+                purpose,
+                start: self.game.start().clone(),
+                mode: self.game.castling_mode(),
+                moves: self.game.history().iter().map(|p| p.mv).collect(),
+                limit,
+            }
+        };
+        match &mut self.engine {
+            Some(e) => e
+                .session
+                .search(req, now)
+                .map(|_| ())
+                .map_err(SearchTrouble::Engine),
+            None => Err(SearchTrouble::Engine(SearchError::Failed)),
+        }
     }
 
     /// Ask for the engine's move when it is its turn.
     fn engine_maybe_move(&mut self, now: Instant) {
-        if !self.engine_has_the_move() {
+        if !self.engine_has_the_move()
+            || self
+                .engine
+                .as_ref()
+                .is_none_or(|e| e.session.thinking_about_move())
+        {
             return;
         }
-        let Some(e) = &self.engine else {
-            return;
-        };
-        if e.session.thinking_about_move() {
-            return;
-        }
-        let limit = Limit::MoveTime(e.setup.move_time);
-        let Some(req) = self.engine_request(Purpose::Move, limit) else {
-            return;
-        };
-        if let Some(e) = &mut self.engine {
-            // Refused only for a game with no move left (over).
-            let _ = e.session.search(req, now);
-        }
+        // Refused only for a game with no move left (over).
+        let _ = self.engine_search(Purpose::Move, now);
     }
 
     /// The word that starts the engine again, for the sentences that say so.
@@ -295,24 +361,18 @@ impl App {
                     }
                     return;
                 }
-                let Some(help_time) = self.engine.as_ref().map(|e| e.setup.help_time) else {
-                    return;
-                };
-                let Some(req) = self.engine_request(purpose, Limit::MoveTime(help_time)) else {
-                    // The threat of a side in check is the check.
-                    let t = self.message("engine_in_check", &[]);
-                    self.info(out, t);
-                    return;
-                };
-                let result = match &mut self.engine {
-                    Some(e) => e.session.search(req, now),
-                    None => return,
-                };
-                let key = match result {
-                    Ok(_) => return,
-                    Err(SearchError::Busy) => "engine_busy",
-                    Err(SearchError::Failed) => "engine_off",
-                    Err(SearchError::NotLegal | SearchError::NoMoves) => "engine_no_answer",
+                let key = match self.engine_search(purpose, now) {
+                    Ok(()) => return,
+                    Err(SearchTrouble::InCheck) => {
+                        let t = self.message("engine_in_check", &[]);
+                        self.info(out, t);
+                        return;
+                    }
+                    Err(SearchTrouble::Engine(SearchError::Busy)) => "engine_busy",
+                    Err(SearchTrouble::Engine(SearchError::Failed)) => "engine_off",
+                    Err(SearchTrouble::Engine(SearchError::NotLegal | SearchError::NoMoves)) => {
+                        "engine_no_answer"
+                    }
                 };
                 let restart = self.restart_word();
                 let t = self.message(key, &[("restart", &restart)]);
@@ -549,6 +609,97 @@ mod tests {
     fn effects(r: &mut Rig, ms: u64, m: Msg) -> Vec<Effect> {
         let now = r.at(ms);
         r.app.update(m, now)
+    }
+
+    /// A rig whose game has a clock of `spec`.
+    fn ready_on_clock(me: Color, spec: &str) -> Rig {
+        let control = crate::clock::spec::parse(spec).expect("a clock");
+        let mut app = App::builder()
+            .me(me)
+            .clock(Some(super::super::ClockSetup::new(control)))
+            .build();
+        app.set_engine(EngineSetup {
+            program: Some("fake".into()),
+            ..EngineSetup::default()
+        });
+        let mut r = Rig {
+            app,
+            t0: Instant::now(),
+            sent: Vec::new(),
+            generation: 0,
+        };
+        r.msg(0, Msg::Start);
+        r.engine(1, "uciok");
+        r.engine(2, "readyok");
+        r
+    }
+
+    #[test]
+    fn on_a_running_clock_the_engine_gets_both_times_and_its_move_presses_it() {
+        // 5 minutes + 2 seconds; the player (White) thinks 10 s.
+        let mut r = ready_on_clock(Color::White, "5+2");
+        r.sent();
+        r.typed(10_000, "e4");
+        // White's clock: 300 s - 10 s + 2 s; Black's untouched.
+        assert_eq!(
+            r.sent(),
+            [
+                "position startpos moves e2e4",
+                "go wtime 292000 btime 300000 winc 2000 binc 2000"
+            ]
+        );
+        // The engine thinks 3 s: its move presses its clock.
+        assert_eq!(r.engine(13_000, "bestmove e7e5"), ["Bauer Eva fünf"]);
+        let clock = r.app.clock().expect("a clock");
+        assert_eq!(clock.moves(Color::Black), 1);
+        assert_eq!(clock.side_to_move(), Some(Color::White));
+        assert_eq!(
+            clock.remaining(Color::Black, r.at(13_000)),
+            Duration::from_secs(299)
+        );
+        // A hint still thinks for its own time, not on the clock.
+        r.typed(14_000, "hint");
+        assert_eq!(r.sent().last().map(String::as_str), Some("go movetime 500"));
+        r.engine(14_500, "bestmove g1f3");
+        r.typed(15_000, "Nf3");
+        assert_eq!(
+            r.sent(),
+            [
+                "position startpos moves e2e4 e7e5 g1f3",
+                "go wtime 292000 btime 299000 winc 2000 binc 2000"
+            ]
+        );
+        // The hang deadline: the engine's whole time and increment, and
+        // the margin.
+        assert_eq!(
+            r.app.engine_deadline(),
+            Some(r.at(15_000 + 301_000 + 3_000))
+        );
+    }
+
+    #[test]
+    fn moves_to_go_counts_to_the_next_time_control() {
+        let mut r = ready_on_clock(Color::Black, "40/90+30,30+30");
+        let sent = r.sent();
+        assert_eq!(
+            &sent[sent.len() - 2..],
+            [
+                "position startpos",
+                "go wtime 5400000 btime 5400000 winc 30000 binc 30000 movestogo 40"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_paused_clock_gives_the_engine_its_time_per_move() {
+        let mut r = ready_on_clock(Color::White, "5+2");
+        r.sent();
+        r.typed(10, "pause");
+        r.typed(20, "e4");
+        assert_eq!(
+            r.sent(),
+            ["position startpos moves e2e4", "go movetime 1000"]
+        );
     }
 
     #[test]

@@ -431,3 +431,42 @@ fn on_a_short_clock_the_engine_plays_on_its_time_and_presses_its_clock() {
     );
     let _ = std::fs::remove_dir_all(home);
 }
+
+/// A script typed all at once: its second move comes while the engine
+/// thinks.  It is refused with a clear sentence in the player's language;
+/// the engine's move still comes, and the game is e4 and that move.
+#[test]
+fn a_move_piped_while_the_engine_thinks_is_refused_and_nothing_is_lost() {
+    for (lang, sentence) in [
+        ("en", "The engine is thinking; wait for its move."),
+        ("de", "Das Schachprogramm denkt nach; warte auf seinen Zug."),
+    ] {
+        let run = crate::util::hector(
+            &[
+                "play",
+                "--lang",
+                lang,
+                "--engine",
+                "--level",
+                "1",
+                "--move-time",
+                "300",
+                "--no-confirm",
+            ],
+            "e4\nd4\n",
+        );
+        assert!(run.success, "{}", run.stderr);
+        let lines = run.lines();
+        assert_eq!(
+            lines.iter().filter(|l| **l == sentence).count(),
+            1,
+            "{lines:?}"
+        );
+        // d4 was not played; the engine's answer to e4 was, last of all.
+        assert!(!lines.contains(&"Bauer David vier"), "{lines:?}");
+        let mut pos = Chess::default();
+        pos.play_unchecked(read_announced("e4", &pos));
+        let last = lines.last().expect("lines");
+        read_announced(last, &pos);
+    }
+}

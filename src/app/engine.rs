@@ -733,7 +733,7 @@ mod tests {
         r.typed(10, "e4");
         assert_eq!(
             r.typed(20, "e5"),
-            ["The engine is thinking; its move is coming."]
+            ["The engine is thinking; wait for its move."]
         );
         assert_eq!(r.app.game().history().len(), 1);
         assert_eq!(

@@ -470,3 +470,112 @@ fn a_move_piped_while_the_engine_thinks_is_refused_and_nothing_is_lost() {
         read_announced(last, &pos);
     }
 }
+
+/// The engine's move is journalled like any other; a game stopped while
+/// the engine thought resumes with the engine to move, and it moves.
+#[test]
+fn a_resumed_engine_game_goes_on_with_the_engine_to_move() {
+    let home = clean_config_dir();
+    // Stopped hard while the engine thinks (5 s) about its answer to e4.
+    let mut h =
+        Hector::play_in(&home, &["--engine", "--move-time", "5000", "--me", "white"]).waiting(WAIT);
+    h.expect("New game. White to move.");
+    h.expect("Stockfish 15.1 is ready; you play White.");
+    h.type_line("e4");
+    h.expect("Bauer Eva vier");
+    drop(h);
+
+    // Resumed: Black, the engine, is to move, and moves.
+    let mut h = Hector::play_in(
+        &home,
+        &[
+            "--engine",
+            "--level",
+            "1",
+            "--move-time",
+            "50",
+            "--me",
+            "white",
+            "--resume",
+        ],
+    )
+    .waiting(WAIT);
+    h.expect("Game resumed. Black to move, move 1.");
+    h.expect("The last move was Bauer Eva vier.");
+    h.expect("Stockfish 15.1 is ready; you play White.");
+    let mut pos = Chess::default();
+    pos.play_unchecked(read_announced("e4", &pos));
+    let answer = h.next();
+    let theirs = read_announced(&answer, &pos);
+    pos.play_unchecked(theirs);
+    drop(h);
+
+    // The engine's move was journalled: resumed again, it is the last
+    // move, and the player is to move.
+    let mut h = Hector::play_in(
+        &home,
+        &[
+            "--engine",
+            "--level",
+            "1",
+            "--move-time",
+            "50",
+            "--me",
+            "white",
+            "--resume",
+        ],
+    )
+    .waiting(WAIT);
+    h.expect("Game resumed. White to move, move 2.");
+    h.expect(&format!("The last move was {answer}."));
+    h.expect("Stockfish 15.1 is ready; you play White.");
+    h.silent_for(Duration::from_millis(500));
+    h.quit();
+    let _ = std::fs::remove_dir_all(home);
+}
+
+/// While hector asks whether to resume, the engine does not move in the
+/// new game behind the question; after yes it moves in the resumed one.
+#[test]
+fn no_engine_move_while_the_resume_question_waits() {
+    let home = clean_config_dir();
+    let mut h =
+        Hector::play_in(&home, &["--engine", "--move-time", "2000", "--me", "black"]).waiting(WAIT);
+    h.expect("New game. White to move.");
+    h.expect("Stockfish 15.1 is ready; you play Black.");
+    let pos = Chess::default();
+    let first = h.next();
+    read_announced(&first, &pos);
+    h.type_line("a6");
+    h.expect("Bauer Anna sechs");
+    // Stopped while the engine thinks about its second move.
+    drop(h);
+
+    let args = [
+        "--engine",
+        "--level",
+        "1",
+        "--move-time",
+        "50",
+        "--me",
+        "black",
+    ];
+    let mut h = Hector::play_in(&home, &args).waiting(WAIT);
+    let offer = h.expect_start("An unfinished game of ");
+    assert!(
+        offer.ends_with("2 moves played. Resume it? Yes or no."),
+        "{offer}"
+    );
+    h.expect("Stockfish 15.1 is ready; you play Black.");
+    // White's engine would have the move in a new game: it waits.
+    h.silent_for(Duration::from_millis(700));
+    h.type_line("yes");
+    h.expect("Game resumed. White to move, move 2.");
+    h.expect("The last move was Bauer Anna sechs.");
+    let mut pos = Chess::default();
+    pos.play_unchecked(read_announced(&first, &pos));
+    pos.play_unchecked(read_announced("a6", &pos));
+    read_announced(&h.next(), &pos);
+    h.quit();
+    let _ = std::fs::remove_dir_all(home);
+}

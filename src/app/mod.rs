@@ -282,7 +282,8 @@ impl App {
                 if self.reviewing() {
                     self.review_start(&mut out);
                 } else {
-                    if self.asking_resume.is_none() {
+                    // (A game resumed at once has said so.)
+                    if self.asking_resume.is_none() && !self.game_resumed() {
                         let t = self.message("new_game", &[]);
                         self.say(&mut out, t, Priority::Normal, SayKind::Game);
                     }

@@ -36,6 +36,8 @@ pub(super) struct Sheet {
     begun: bool,
     /// The journal's id, once known.
     id: Option<GameId>,
+    /// The game was resumed from its journal (not begun in this session).
+    resumed: bool,
     /// The game replacement the sheet follows (see [`App::replace_game`]).
     epoch: u64,
     queued: Vec<Event>,
@@ -51,6 +53,7 @@ impl Sheet {
             start,
             begun: false,
             id: None,
+            resumed: false,
             epoch,
             queued: Vec::new(),
             claim: None,
@@ -81,6 +84,11 @@ impl App {
         }
         start.fen = start_fen(&self.game);
         self.sheet = Some(Sheet::new(start, &self.game, self.epoch));
+    }
+
+    /// Whether the game in progress was resumed from its journal.
+    pub(super) fn game_resumed(&self) -> bool {
+        self.sheet.as_ref().is_some_and(|s| s.resumed)
     }
 
     /// The journal's id of the game, once it has one.
@@ -291,6 +299,7 @@ impl App {
         let mut sheet = Sheet::new(resumed.start.clone(), &self.game, epoch);
         sheet.sim = resumed.clone();
         sheet.begun = true;
+        sheet.resumed = true;
         sheet.id = Some(id.clone());
         self.sheet = Some(sheet);
         if let Some(s) = &mut self.sheet {

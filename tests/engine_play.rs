@@ -579,3 +579,60 @@ fn no_engine_move_while_the_resume_question_waits() {
     h.quit();
     let _ = std::fs::remove_dir_all(home);
 }
+
+/// A Chess960 start (`--fen` with Shredder castling) goes to the engine
+/// with UCI_Chess960 on, from its FEN, castling sent as king takes rook;
+/// the engine's answer is legal in the Chess960 game.
+#[test]
+fn a_chess960_game_goes_to_the_engine_as_chess960() {
+    let fen = "4rkr1/pppppppp/8/8/8/8/PPPPPPPP/4RKR1 w GEge - 0 1";
+    let (mut h, log, home) = logged_stockfish(&[
+        "--fen",
+        fen,
+        "--level",
+        "1",
+        "--move-time",
+        "50",
+        "--me",
+        "white",
+        "--no-confirm",
+    ]);
+    h.expect("New game. White to move.");
+    h.expect("Stockfish 15.1 is ready; you play White.");
+    let mut pos: Chess = fen
+        .parse::<shakmaty::fen::Fen>()
+        .expect("fen")
+        .into_position(shakmaty::CastlingMode::Chess960)
+        .expect("a Chess960 position");
+    // Long castling: the king from f1 to c1, the rook from e1 to d1.
+    h.type_line("O-O-O");
+    let castle = read_announced("O-O-O", &pos);
+    pos.play_unchecked(castle);
+    let answer = h.next();
+    let theirs = read_announced(&answer, &pos);
+    pos.play_unchecked(theirs);
+    assert_eq!(
+        pos.board().king_of(shakmaty::Color::White),
+        Some(shakmaty::Square::C1)
+    );
+    h.quit();
+    let sent = std::fs::read_to_string(&log).expect("the engine's log");
+    let lines: Vec<&str> = sent.lines().collect();
+    let on = lines
+        .iter()
+        .position(|l| *l == "setoption name UCI_Chess960 value true")
+        .unwrap_or_else(|| panic!("UCI_Chess960 never set: {lines:?}"));
+    let position = lines
+        .iter()
+        .position(|l| l.starts_with("position "))
+        .unwrap_or_else(|| panic!("no position: {lines:?}"));
+    assert!(on < position, "{lines:?}");
+    // From the FEN, the castling as king takes rook (f1e1, not f1c1).
+    let line = lines[position];
+    assert!(
+        line.starts_with("position fen 4rkr1/pppppppp/8/8/8/8/PPPPPPPP/4RKR1 w "),
+        "{line}"
+    );
+    assert!(line.ends_with(" moves f1e1"), "{line}");
+    let _ = std::fs::remove_dir_all(home);
+}

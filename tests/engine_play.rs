@@ -636,3 +636,115 @@ fn a_chess960_game_goes_to_the_engine_as_chess960() {
     assert!(line.ends_with(" moves f1e1"), "{line}");
     let _ = std::fs::remove_dir_all(home);
 }
+
+/// The hand's actions that take back `m`, played from `before`: the
+/// piece goes back, a captured piece is set down again.
+fn undo_actions(before: &Chess, m: Move) -> Vec<hector::SimAction> {
+    use hector::SimAction::{Lift, Place};
+    use shakmaty::{File, Square};
+    let us = before.turn();
+    let board = before.board();
+    let piece = |sq: Square| board.piece_at(sq).expect("a piece there");
+    match m {
+        Move::Normal {
+            from, capture, to, ..
+        } => {
+            let mut a = vec![Lift(to), Place(from, piece(from))];
+            if let Some(role) = capture {
+                a.push(Place(to, role.of(!us)));
+            }
+            a
+        }
+        Move::EnPassant { from, to } => vec![
+            Lift(to),
+            Place(from, piece(from)),
+            Place(Square::from_coords(to.file(), from.rank()), (!us).pawn()),
+        ],
+        Move::Castle { king, rook } => {
+            let short = rook.file() > king.file();
+            let (k, r) = if short {
+                (File::G, File::F)
+            } else {
+                (File::C, File::D)
+            };
+            let rank = king.rank();
+            vec![
+                Lift(Square::from_coords(k, rank)),
+                Lift(Square::from_coords(r, rank)),
+                Place(king, piece(king)),
+                Place(rook, piece(rook)),
+            ]
+        }
+        Move::Put { .. } => Vec::new(),
+    }
+}
+
+/// `takeback` with a tactile board: the player is asked to take back the
+/// engine's move and their own on the board, last first; the game follows
+/// the board, the engine does not move meanwhile, and "Taken back" is said
+/// once both are.
+#[test]
+fn on_the_tactile_board_a_takeback_is_asked_for_and_awaited() {
+    let (master, path) = new_pty();
+    let board_arg = format!("dgt:{path}");
+    let mut args = STOCKFISH_LOW.to_vec();
+    args.extend(["--board", &board_arg, "--no-confirm"]);
+    let mut h = start(&args);
+    let mut board = Tactile::new(master, Protocol::Dgt);
+    h.expect("New game. White to move.");
+    board.answer(Duration::from_secs(5));
+    let mut first_two = [h.next(), h.next()];
+    first_two.sort();
+    assert_eq!(
+        first_two,
+        [
+            "Board connected.".to_owned(),
+            "Stockfish 15.1 is ready; you play White.".to_owned()
+        ]
+    );
+    let mut pos = Chess::default();
+    // (before, move, words) of every move played.
+    let mut played: Vec<(Chess, Move, String)> = Vec::new();
+    for mine in ["e4", "Nf3"] {
+        let m = read_announced(mine, &pos);
+        let words = hector::App::builder().build().phraser().say_move(&pos, m);
+        board.play(&pos, m, HAND);
+        played.push((pos.clone(), m, words));
+        pos.play_unchecked(m);
+        let answer = h.next();
+        let theirs = read_announced(&answer, &pos);
+        h.expect_start("On your board: ");
+        board.play(&pos, theirs, HAND);
+        h.expect(&format!("Done: {answer}."));
+        played.push((pos.clone(), theirs, answer));
+        pos.play_unchecked(theirs);
+    }
+    let (mine, theirs) = (&played[2], &played[3]);
+    h.type_line("takeback");
+    h.expect(&format!(
+        "On your board, take back: {}, {}.",
+        theirs.2, mine.2
+    ));
+    // Asked again: the same.
+    h.type_line("takeback");
+    h.expect(&format!(
+        "On your board, take back: {}, {}.",
+        theirs.2, mine.2
+    ));
+    // The engine's move taken back on the board: nothing said yet, and
+    // the engine does not play it again.
+    for a in undo_actions(&theirs.0, theirs.1) {
+        board.act(a, HAND);
+    }
+    h.silent_for(Duration::from_millis(800));
+    for a in undo_actions(&mine.0, mine.1) {
+        board.act(a, HAND);
+    }
+    h.expect(&format!("Taken back: {}, {}.", mine.2, theirs.2));
+    h.type_line("turn");
+    h.expect_start("White to move, move 2");
+    h.type_line("board");
+    h.expect("Board matches the game.");
+    h.silent_for(Duration::from_millis(300));
+    h.quit();
+}

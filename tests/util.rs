@@ -346,6 +346,13 @@ impl Tactile {
         self.master.write_all(&dump).expect("write to the board");
     }
 
+    /// One action of the hand (a piece lifted or set down), then `hand`.
+    pub fn act(&mut self, action: hector::SimAction, hand: Duration) {
+        let bytes = self.sim.act(action);
+        self.master.write_all(&bytes).expect("write to the board");
+        std::thread::sleep(hand);
+    }
+
     /// Make `m` (from `pos`) with the hand, `hand` between two messages;
     /// when its last message was written.
     pub fn play(&mut self, pos: &Chess, m: Move, hand: Duration) -> SystemTime {

@@ -198,8 +198,10 @@ impl App {
                     return;
                 }
                 self.clock_took_back();
-                let t = self.message("take_back", &[]);
-                self.say(out, t, Priority::Urgent, SayKind::Game);
+                if !self.board_took_back(out) {
+                    let t = self.message("take_back", &[]);
+                    self.say(out, t, Priority::Urgent, SayKind::Game);
+                }
                 self.sync_board(now, out);
             }
             Inferred::NewGame => {

@@ -59,6 +59,18 @@ pub(super) enum EngineAsk {
     NewGame,
 }
 
+/// A `takeback` with the player's board: the moves are taken back in the
+/// game as the board takes them back, one by one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct TakebackAwaited {
+    /// The number of moves the game has once all are taken back.
+    target: usize,
+    /// The moves taken back, in words, oldest first.
+    moves: Vec<String>,
+    /// What to do on the board, said again on a second `takeback`.
+    instruction: String,
+}
+
 /// Why a search was not started.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum SearchTrouble {
@@ -117,6 +129,8 @@ impl App {
         self.engine.as_ref().is_some_and(|e| !e.session.is_over())
             && self.game.turn() != self.me
             && !self.game.is_over()
+            // Not while a take-back is being made on the board.
+            && self.takeback_awaited.is_none()
             // Not while the player is asked whether to resume a game: the
             // game to play is not known yet.
             && self.asking_resume.is_none()
@@ -397,6 +411,11 @@ impl App {
             self.info(out, t);
             return;
         }
+        if let Some(a) = &self.takeback_awaited {
+            let t = a.instruction.clone();
+            self.say(out, t, Priority::Normal, SayKind::Board);
+            return;
+        }
         let plies = match &self.engine {
             Some(_) if self.game.turn() == self.me => 2,
             _ => 1,
@@ -415,14 +434,61 @@ impl App {
             .map(|(before, played)| self.phraser.say_move(before, played.mv))
             .collect();
         taken.reverse();
-        for _ in 0..plies {
-            self.game.undo_last();
-        }
         if let Some(e) = &mut self.engine {
             e.asks.push(EngineAsk::Cancel);
         }
-        let t = self.message("taken_back", &[("moves", &taken.join(", "))]);
+        // With a board that answers, the moves it shows are taken back on
+        // it; the last move, when it is still awaited there, at once.
+        let on_board = match &self.board {
+            Some(b) if b.connected() => {
+                let behind = usize::from(b.instruction().is_some());
+                plies - behind.min(plies)
+            }
+            _ => 0,
+        };
+        for _ in on_board..plies {
+            self.game.undo_last();
+        }
+        if on_board == 0 {
+            self.takeback_awaited = None;
+            let t = self.message("taken_back", &[("moves", &taken.join(", "))]);
+            self.say(out, t, Priority::Normal, SayKind::Game);
+            return;
+        }
+        // What to take back on the board, the last move first.
+        let mut to_undo: Vec<String> = taken.iter().take(on_board).cloned().collect();
+        to_undo.reverse();
+        let t = self.message("takeback_on_board", &[("moves", &to_undo.join(", "))]);
+        self.takeback_awaited = Some(TakebackAwaited {
+            target: self.game.history().len().saturating_sub(on_board),
+            moves: taken,
+            instruction: t.clone(),
+        });
+        self.say(out, t, Priority::Normal, SayKind::Board);
+    }
+
+    /// The board took back the game's last move (the game has undone it):
+    /// part of an awaited `takeback`, said once all are taken back; true
+    /// when it was.
+    pub(super) fn board_took_back(&mut self, out: &mut Vec<Effect>) -> bool {
+        let Some(awaited) = &self.takeback_awaited else {
+            return false;
+        };
+        let len = self.game.history().len();
+        if len > awaited.target {
+            return true;
+        }
+        let moves = awaited.moves.join(", ");
+        self.takeback_awaited = None;
+        let t = self.message("taken_back", &[("moves", &moves)]);
         self.say(out, t, Priority::Normal, SayKind::Game);
+        true
+    }
+
+    /// A move was played while a take-back was awaited on the board: the
+    /// take-back is given up.
+    pub(super) fn takeback_given_up(&mut self) {
+        self.takeback_awaited = None;
     }
 
     fn on_engine_event(&mut self, event: EngineEvent, now: Instant, out: &mut Vec<Effect>) {

@@ -136,6 +136,10 @@ mod tests {
         out.push(("engine_hint", vec![("move", "Springer Felix drei".into())]));
         out.push(("engine_threat", vec![("move", "Dame Hector vier".into())]));
         out.push(("taken_back", vec![("moves", "Bauer Eva vier".into())]));
+        out.push((
+            "takeback_on_board",
+            vec![("moves", "Bauer Eva vier".into())],
+        ));
         out
     }
 

@@ -973,4 +973,77 @@ mod tests {
         );
         assert_eq!(e.last(), Some(&Effect::Quit));
     }
+
+    #[test]
+    fn takeback_with_the_engines_move_not_yet_on_the_board() {
+        use crate::board::sim::{Action, SimBoard};
+        use crate::board::{BoardSession, LinkEvent, Protocol, TrackerConfig};
+        use shakmaty::{Board, Chess, Square};
+        let mut r = Rig::ready(Color::White);
+        let config = TrackerConfig {
+            detect_rotation: false,
+            ..TrackerConfig::default()
+        };
+        r.app.attach_board(BoardSession::new(
+            Protocol::Dgt,
+            config,
+            &Chess::default(),
+            false,
+        ));
+        let mut sim = SimBoard::new(Protocol::Dgt, Board::new());
+        r.msg(3, Msg::Board(LinkEvent::Connected));
+        r.msg(3, Msg::Board(LinkEvent::Bytes(sim.dump())));
+        // e4 made on the board; the engine answers e5, awaited there.
+        let start = Chess::default();
+        let e4 = start
+            .legal_moves()
+            .into_iter()
+            .find(|m| m.to() == Square::E4)
+            .expect("e4");
+        let mut said = Vec::new();
+        for bytes in sim.play(&start, e4, false) {
+            said.extend(r.msg(10, Msg::Board(LinkEvent::Bytes(bytes))));
+        }
+        assert_eq!(said, ["Bauer Eva vier"]);
+        assert_eq!(
+            r.engine(900, "bestmove e7e5"),
+            [
+                "Bauer Eva fünf",
+                "On your board: black Bauer from Eva sieben to Eva fünf."
+            ]
+        );
+        // Taken back before e5 was made on the board: e5 at once, e4 on
+        // the board.
+        r.sent();
+        assert_eq!(
+            r.typed(1_000, "takeback"),
+            ["On your board, take back: Bauer Eva vier."]
+        );
+        assert_eq!(r.app.game().history().len(), 1);
+        assert!(r.sent().iter().all(|l| !l.starts_with("go")));
+        let mut said = r.msg(
+            1_100,
+            Msg::Board(LinkEvent::Bytes(sim.act(Action::Lift(Square::E4)))),
+        );
+        said.extend(r.msg(
+            1_200,
+            Msg::Board(LinkEvent::Bytes(
+                sim.act(Action::Place(Square::E2, Color::White.pawn())),
+            )),
+        ));
+        assert_eq!(said, ["Taken back: Bauer Eva vier, Bauer Eva fünf."]);
+        assert_eq!(r.app.game().history().len(), 0);
+        // The player's move again, typed this time.
+        assert_eq!(
+            r.typed(1_300, "d4"),
+            [
+                "Bauer David vier",
+                "On your board: white Bauer from David zwei to David vier."
+            ]
+        );
+        assert_eq!(
+            r.sent(),
+            ["position startpos moves d2d4", "go movetime 1000"]
+        );
+    }
 }

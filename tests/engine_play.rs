@@ -748,3 +748,31 @@ fn on_the_tactile_board_a_takeback_is_asked_for_and_awaited() {
     h.silent_for(Duration::from_millis(300));
     h.quit();
 }
+
+/// The journal keeps the side the engine plays: resumed without `--me`,
+/// the game goes on with its sides, and the engine, to move, moves.
+#[test]
+fn a_resumed_engine_game_keeps_its_sides() {
+    let home = clean_config_dir();
+    let mut h =
+        Hector::play_in(&home, &["--engine", "--move-time", "2000", "--me", "black"]).waiting(WAIT);
+    h.expect("New game. White to move.");
+    h.expect("Stockfish 15.1 is ready; you play Black.");
+    let first = h.next();
+    let mut pos = Chess::default();
+    pos.play_unchecked(read_announced(&first, &pos));
+    h.type_line("a6");
+    h.expect("Bauer Anna sechs");
+    pos.play_unchecked(read_announced("a6", &pos));
+    drop(h);
+
+    let args = ["--engine", "--level", "1", "--move-time", "50", "--resume"];
+    let mut h = Hector::play_in(&home, &args).waiting(WAIT);
+    h.expect("Game resumed. White to move, move 2.");
+    h.expect("You play Black.");
+    h.expect("The last move was Bauer Anna sechs.");
+    h.expect("Stockfish 15.1 is ready; you play Black.");
+    read_announced(&h.next(), &pos);
+    h.quit();
+    let _ = std::fs::remove_dir_all(home);
+}

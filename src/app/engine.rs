@@ -107,6 +107,7 @@ impl App {
     /// Play against an engine (started with the session, [`crate::msg::Msg::Start`]).
     pub fn set_engine(&mut self, setup: EngineSetup) {
         self.engine = Some(EnginePlay::new(setup));
+        self.journal_engine_side(Some(!self.me));
     }
 
     /// A rated game, or one with an arbiter: no hint, evaluation, threat or

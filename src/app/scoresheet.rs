@@ -25,6 +25,29 @@ use crate::scoresheet::{
 };
 use crate::speech::{Priority, SayKind};
 
+/// The start record's key naming the side the engine plays.
+const ENGINE_KEY: &str = "engine";
+
+fn side_name(side: Color) -> &'static str {
+    match side {
+        Color::White => "white",
+        Color::Black => "black",
+    }
+}
+
+/// The side the engine played in a journalled game, if it said.
+fn engine_side_of(start: &StartInfo) -> Option<Color> {
+    start
+        .extra
+        .iter()
+        .find(|(k, _)| k == ENGINE_KEY)
+        .and_then(|(_, v)| match v.as_str() {
+            "white" => Some(Color::White),
+            "black" => Some(Color::Black),
+            _ => None,
+        })
+}
+
 /// The journal's view of the game.
 #[derive(Debug, Clone)]
 pub(super) struct Sheet {
@@ -84,6 +107,21 @@ impl App {
         }
         start.fen = start_fen(&self.game);
         self.sheet = Some(Sheet::new(start, &self.game, self.epoch));
+    }
+
+    /// The side the engine plays, kept in the journal's start record (key
+    /// `engine`), so that a resumed game goes on with the same sides.
+    pub(super) fn journal_engine_side(&mut self, side: Option<Color>) {
+        let Some(sheet) = &mut self.sheet else {
+            return;
+        };
+        sheet.start.extra.retain(|(k, _)| k != ENGINE_KEY);
+        if let Some(side) = side {
+            sheet
+                .start
+                .extra
+                .push((ENGINE_KEY.to_owned(), side_name(side).to_owned()));
+        }
     }
 
     /// Whether the game in progress was resumed from its journal.
@@ -295,6 +333,12 @@ impl App {
             self.say(out, t, Priority::Normal, SayKind::Info);
         }
         self.replace_game(resumed.game.clone());
+        // An engine game goes on with the sides it had.
+        let engine_side = engine_side_of(&resumed.start).filter(|_| self.engine.is_some());
+        let sides_changed = engine_side.is_some_and(|side| self.me == side);
+        if let Some(side) = engine_side {
+            self.me = !side;
+        }
         let epoch = self.epoch;
         let mut sheet = Sheet::new(resumed.start.clone(), &self.game, epoch);
         sheet.sim = resumed.clone();
@@ -308,6 +352,11 @@ impl App {
         let turn = self.prompt();
         let t = self.message("resumed", &[("turn", &turn)]);
         self.say(out, t, Priority::Normal, SayKind::Game);
+        if sides_changed {
+            let side = self.phraser.side(self.me);
+            let t = self.message("flipped", &[("side", &side)]);
+            self.info(out, t);
+        }
         let last = self
             .game
             .positions()

@@ -136,6 +136,8 @@ impl App {
                 SessionNote::Disconnected => {
                     let t = self.message("board_disconnected", &[]);
                     self.say(out, t, Priority::Urgent, SayKind::Board);
+                    self.takeback_without_board(out);
+                    self.sync_board(now, out);
                 }
                 SessionNote::CannotOpen(e) => {
                     let port = self.board.as_ref().map(|b| b.port().to_owned());

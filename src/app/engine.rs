@@ -439,13 +439,22 @@ impl App {
             e.asks.push(EngineAsk::Cancel);
         }
         // With a board that answers, the moves it shows are taken back on
-        // it; the last move, when it is still awaited there, at once.
-        let on_board = match &self.board {
-            Some(b) if b.connected() => {
-                let behind = usize::from(b.instruction().is_some());
-                plies - behind.min(plies)
+        // it; moves not made there yet (still awaited), at once.  A board
+        // that shows none of these positions is told its mismatch instead.
+        let on_board = match self.board.as_ref().filter(|b| b.connected()) {
+            Some(b) => {
+                let sensed = b.tracker().sensed();
+                let states = std::iter::once(self.game.position())
+                    .chain(self.game.positions().rev().take(plies).map(|(p, _)| p));
+                let not_made = sensed.and_then(|s| {
+                    states
+                        .enumerate()
+                        .find(|(_, p)| s.matches(p.board()))
+                        .map(|(k, _)| k)
+                });
+                not_made.map_or(0, |k| plies - k.min(plies))
             }
-            _ => 0,
+            None => 0,
         };
         for _ in on_board..plies {
             self.game.undo_last();
@@ -486,8 +495,22 @@ impl App {
         true
     }
 
-    /// A move was played while a take-back was awaited on the board: the
-    /// take-back is given up.
+    /// The board is gone while a take-back was awaited there: the moves
+    /// are taken back in the game now.
+    pub(super) fn takeback_without_board(&mut self, out: &mut Vec<Effect>) {
+        let Some(target) = self.takeback_awaited.as_ref().map(|a| a.target) else {
+            return;
+        };
+        while self.game.history().len() > target {
+            if self.game.undo_last().is_none() {
+                break;
+            }
+        }
+        self.board_took_back(out);
+    }
+
+    /// A move was played, or the game replaced, while a take-back was
+    /// awaited on the board: the take-back is given up.
     pub(super) fn takeback_given_up(&mut self) {
         self.takeback_awaited = None;
     }
@@ -975,9 +998,10 @@ mod tests {
         assert_eq!(e.last(), Some(&Effect::Quit));
     }
 
-    #[test]
-    fn takeback_with_the_engines_move_not_yet_on_the_board() {
-        use crate::board::sim::{Action, SimBoard};
+    /// A ready rig with a DGT board attached and answering; e4 made on
+    /// it, e5 the engine's answer (awaited on the board).
+    fn board_rig() -> (Rig, crate::board::sim::SimBoard) {
+        use crate::board::sim::SimBoard;
         use crate::board::{BoardSession, LinkEvent, Protocol, TrackerConfig};
         use shakmaty::{Board, Chess, Square};
         let mut r = Rig::ready(Color::White);
@@ -994,7 +1018,6 @@ mod tests {
         let mut sim = SimBoard::new(Protocol::Dgt, Board::new());
         r.msg(3, Msg::Board(LinkEvent::Connected));
         r.msg(3, Msg::Board(LinkEvent::Bytes(sim.dump())));
-        // e4 made on the board; the engine answers e5, awaited there.
         let start = Chess::default();
         let e4 = start
             .legal_moves()
@@ -1013,6 +1036,109 @@ mod tests {
                 "On your board: black Bauer from Eva sieben to Eva fünf."
             ]
         );
+        (r, sim)
+    }
+
+    /// e5 made on the board of a [`board_rig`].
+    fn make_e5(r: &mut Rig, sim: &mut crate::board::sim::SimBoard) {
+        use crate::board::LinkEvent;
+        use crate::board::sim::Action;
+        use shakmaty::Square;
+        let mut said = r.msg(
+            950,
+            Msg::Board(LinkEvent::Bytes(sim.act(Action::Lift(Square::E7)))),
+        );
+        said.extend(r.msg(
+            960,
+            Msg::Board(LinkEvent::Bytes(
+                sim.act(Action::Place(Square::E5, Color::Black.pawn())),
+            )),
+        ));
+        assert_eq!(said, ["Done: Bauer Eva fünf."]);
+    }
+
+    #[test]
+    fn moves_never_made_on_the_board_are_taken_back_at_once() {
+        use crate::board::sim::SimBoard;
+        use crate::board::{BoardSession, LinkEvent, Protocol, TrackerConfig};
+        use shakmaty::{Board, Chess};
+        let mut r = Rig::ready(Color::White);
+        r.app.attach_board(BoardSession::new(
+            Protocol::Dgt,
+            TrackerConfig::default(),
+            &Chess::default(),
+            false,
+        ));
+        let sim = SimBoard::new(Protocol::Dgt, Board::new());
+        r.msg(3, Msg::Board(LinkEvent::Connected));
+        r.msg(3, Msg::Board(LinkEvent::Bytes(sim.dump())));
+        // e4 typed, e5 the engine's: neither made on the board.
+        r.typed(10, "e4");
+        r.engine(900, "bestmove e7e5");
+        assert_eq!(
+            r.typed(1_000, "takeback"),
+            [
+                "Taken back: Bauer Eva vier, Bauer Eva fünf.",
+                "Board matches the game."
+            ]
+        );
+        assert_eq!(r.app.game().history().len(), 0);
+    }
+
+    #[test]
+    fn a_takeback_awaited_on_a_board_that_goes_away_is_made_in_the_game() {
+        use crate::board::{LinkEvent, PortError};
+        let (mut r, mut sim) = board_rig();
+        make_e5(&mut r, &mut sim);
+        assert_eq!(
+            r.typed(1_000, "takeback"),
+            ["On your board, take back: Bauer Eva fünf, Bauer Eva vier."]
+        );
+        assert_eq!(r.app.game().history().len(), 2);
+        let said = r.msg(1_100, Msg::Board(LinkEvent::Disconnected(PortError::Gone)));
+        assert_eq!(
+            said,
+            [
+                "Board disconnected. Play on with the keyboard.",
+                "Taken back: Bauer Eva vier, Bauer Eva fünf."
+            ]
+        );
+        assert_eq!(r.app.game().history().len(), 0);
+    }
+
+    #[test]
+    fn a_new_game_gives_up_an_awaited_takeback() {
+        let (mut r, mut sim) = board_rig();
+        make_e5(&mut r, &mut sim);
+        r.typed(1_000, "takeback");
+        // (The board still shows the old game: a mismatch follows.)
+        let said = r.typed(1_100, "new");
+        assert_eq!(
+            said.first().map(String::as_str),
+            Some("New game. White to move.")
+        );
+        r.engine(1_150, "readyok");
+        // Nothing of the old take-back is left.
+        assert_eq!(
+            r.typed(1_160, "takeback"),
+            ["There is no move to take back."]
+        );
+        // The engine is not held back by the old take-back: as White's
+        // opponent it waits for the player's move, and then answers.
+        r.sent();
+        r.typed(1_200, "d4");
+        assert!(
+            r.sent().iter().any(|l| l.starts_with("go ")),
+            "the engine thinks again"
+        );
+    }
+
+    #[test]
+    fn takeback_with_the_engines_move_not_yet_on_the_board() {
+        use crate::board::LinkEvent;
+        use crate::board::sim::Action;
+        use shakmaty::Square;
+        let (mut r, mut sim) = board_rig();
         // Taken back before e5 was made on the board: e5 at once, e4 on
         // the board.
         r.sent();

@@ -160,6 +160,7 @@ impl App {
     /// follows with a new file.
     pub(super) fn replace_game(&mut self, game: Game) {
         self.game = game;
+        self.takeback_given_up();
         self.epoch += 1;
     }
 

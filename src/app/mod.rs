@@ -95,6 +95,8 @@ pub struct App {
     engine: Option<engine::EnginePlay>,
     /// A rated game or one with an arbiter: no hint, eval, threat, takeback.
     rated: bool,
+    /// A `takeback` waiting to be made on the player's board.
+    takeback_awaited: Option<engine::TakebackAwaited>,
     /// The opponent's screen (companion page).
     companion: companion::CompanionState,
     /// The opponent's own board, when one is used.
@@ -282,7 +284,8 @@ impl App {
                 if self.reviewing() {
                     self.review_start(&mut out);
                 } else {
-                    if self.asking_resume.is_none() {
+                    // (A game resumed at once has said so.)
+                    if self.asking_resume.is_none() && !self.game_resumed() {
                         let t = self.message("new_game", &[]);
                         self.say(&mut out, t, Priority::Normal, SayKind::Game);
                     }
@@ -536,6 +539,7 @@ impl App {
             self.say(out, t, Priority::Normal, SayKind::Error);
             return;
         }
+        self.takeback_given_up();
         self.announce_move(&before, mv, out);
         if let Some(t) = self.game_over_sentence() {
             self.say(out, t, Priority::Urgent, SayKind::Game);

@@ -235,7 +235,6 @@ impl App {
                 ..pressed
             };
             let said = part.announcer.pressed(&pressed, &part.clock, now);
-            self.journal_press(side, now);
             self.say_announcements(&said, out);
         } else {
             // Black starting White's clock, or a press that was no move.
@@ -266,7 +265,9 @@ impl App {
                 let t = self.message("unpromoted_pawn", &[]);
                 self.say(out, t, Priority::Urgent, SayKind::Game);
                 self.play(mv, out);
-                self.illegal_penalty(presser, "unpromoted-pawn", now, out);
+                self.penalised(presser, "unpromoted-pawn", "7.5.2", now, |a| {
+                    a.illegal_penalty(presser, now, out);
+                });
                 self.sync_board(now, out);
                 return PressCheck::Promoted;
             }
@@ -276,14 +277,18 @@ impl App {
                 // Said: not again when the settle time passes.
                 b.illegal_said();
             }
-            self.illegal_penalty(presser, "illegal-move", now, out);
+            self.penalised(presser, "illegal-move", "7.5.1", now, |a| {
+                a.illegal_penalty(presser, now, out);
+            });
             return PressCheck::Penalised;
         }
         if rules.press_without_move_is_illegal {
             let side = self.phraser.side(presser);
             let t = self.message("illegal_press", &[("side", &side)]);
             self.say(out, t, Priority::Urgent, SayKind::Game);
-            self.illegal_penalty(presser, "press-without-move", now, out);
+            self.penalised(presser, "press-without-move", "7.5.3", now, |a| {
+                a.illegal_penalty(presser, now, out);
+            });
             return PressCheck::Penalised;
         }
         PressCheck::Nothing
@@ -335,7 +340,9 @@ impl App {
             return;
         }
         let offender = pos.turn();
-        self.illegal_penalty(offender, "illegal-move", now, out);
+        self.penalised(offender, "illegal-move", "7.5.1", now, |a| {
+            a.illegal_penalty(offender, now, out);
+        });
     }
 }
 
@@ -789,6 +796,61 @@ mod tests {
             t.line("press", t.at(1)),
             vec!["There is no move to complete with the press."]
         );
+    }
+
+    #[test]
+    fn the_journal_has_the_presses_and_penalties_not_every_reading() {
+        use crate::scoresheet::JournalOp;
+        use crate::scoresheet::record::{ClockEvent, Event, StartInfo};
+        let mut t = Table::new(None, Some("90+30"), |_| {});
+        t.a.enable_journal(StartInfo::default());
+        let t0 = t.t0;
+        let feed = |t: &mut Table, r: (u64, u64, Color), at: Instant| {
+            let side = |c: Color| match c {
+                Color::White => ClockSide::Left,
+                Color::Black => ClockSide::Right,
+            };
+            let reading = ClockReading {
+                left: s(r.0),
+                right: s(r.1),
+                left_flag: false,
+                right_flag: false,
+                running: true,
+                high: side(r.2),
+                battery_low: false,
+            };
+            let bytes = t.sim.clock(&reading);
+            t.a.update(Msg::Board(LinkEvent::Bytes(bytes)), at)
+        };
+        let mut effects = feed(&mut t, (5400, 5400, Color::White), t0);
+        t.play("e4", t0 + s(1));
+        for i in 1..5 {
+            effects.extend(feed(&mut t, (5400 - i, 5400, Color::White), t0 + s(i)));
+        }
+        effects.extend(feed(&mut t, (5426, 5400, Color::Black), t0 + s(5)));
+        for i in 6..9 {
+            effects.extend(feed(&mut t, (5426, 5405 - i, Color::Black), t0 + s(i)));
+        }
+        t.act(Action::Lift(Square::G8), t0 + s(9));
+        t.act(Action::Place(Square::G5, Color::Black.knight()), t0 + s(9));
+        effects.extend(feed(&mut t, (5426, 5396, Color::White), t0 + s(10)));
+        let kinds: Vec<&str> = effects
+            .iter()
+            .flat_map(|e| match e {
+                Effect::Journal(JournalOp::Append(ev)) => vec![ev.clone()],
+                Effect::Journal(JournalOp::AppendAll(evs)) => evs.clone(),
+                _ => Vec::new(),
+            })
+            .map(|ev| match ev {
+                Event::Clock(ClockEvent::Press { .. }) => "press",
+                Event::Clock(_) => "clock",
+                Event::Penalty(_) => "penalty",
+                _ => "other",
+            })
+            .collect();
+        // A reading a second; recorded: White's press, Black's illegal move
+        // completed by its press (the penalty, and the clock as it stood).
+        assert_eq!(kinds, vec!["press", "penalty", "clock"], "{effects:?}");
     }
 
     #[test]

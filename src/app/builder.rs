@@ -157,6 +157,7 @@ impl AppBuilder {
             cursor: super::cursor::Cursor::new(self.me),
             engine: None,
             rated: false,
+            takeback_awaited: None,
             companion: Default::default(),
             opponent_board: None,
         }

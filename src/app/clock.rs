@@ -17,8 +17,9 @@ use crate::command::{ArbiterOp, TimeQuery};
 use crate::game::EndReason;
 use crate::game::rules::{Edition, IllegalPenalty, MateAbility, RuleSet, can_mate};
 use crate::msg::Effect;
-use crate::scoresheet::record::{ClockEvent, Event, Penalty};
 use crate::speech::{Priority, SayKind};
+
+mod journal;
 
 /// How the clock of a game is set.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -268,7 +269,6 @@ impl App {
         match result {
             Ok(Moved::Pressed(p)) => {
                 let said = part.announcer.pressed(&p, &part.clock, now);
-                self.journal_press(p.side, now);
                 self.say_announcements(&said, out);
             }
             Ok(Moved::AwaitingPress) => {}
@@ -278,22 +278,6 @@ impl App {
             Err(_) => {}
         }
         self.refresh_can_mate();
-    }
-
-    /// A press by `side` goes into the journal with both times after it
-    /// (the scoresheet's clock times, `[%clk]` in the PGN).
-    pub(super) fn journal_press(&mut self, side: Color, now: Instant) {
-        let Some(part) = &self.clock else {
-            return;
-        };
-        let ms =
-            |c: Color| i64::try_from(part.clock.remaining(c, now).as_millis()).unwrap_or(i64::MAX);
-        let event = Event::Clock(ClockEvent::Press {
-            by: side,
-            white_ms: ms(Color::White),
-            black_ms: ms(Color::Black),
-        });
-        self.journal_event(event);
     }
 
     /// A move was taken back before the press (D.2.8).
@@ -333,7 +317,6 @@ impl App {
         match part.presser.press(&mut part.clock, now) {
             Ok(p) => {
                 let said = part.announcer.pressed(&p, &part.clock, now);
-                self.journal_press(p.side, now);
                 self.say_announcements(&said, out);
                 let t = words::side_time(&self.phraser, p.side, p.remaining);
                 self.say(out, t, Priority::Info, SayKind::Clock);
@@ -465,19 +448,6 @@ impl App {
         let lost = part.clock.remove_time(claimant, p.claimant_loses, now);
         part.clock.add_time(!claimant, p.opponent_gains);
         part.announcer.rearm(!claimant, &part.clock, now);
-        let ms = |d: Duration| i64::try_from(d.as_millis()).unwrap_or(i64::MAX);
-        let (mine, theirs) = (-ms(lost), ms(p.opponent_gains));
-        let (white_delta_ms, black_delta_ms) = match claimant {
-            Color::White => (mine, theirs),
-            Color::Black => (theirs, mine),
-        };
-        self.journal_event(Event::Penalty(Penalty {
-            against: claimant,
-            reason: "incorrect-claim".to_owned(),
-            white_delta_ms,
-            black_delta_ms,
-            note: String::new(),
-        }));
         let gains = words::time(&self.phraser, p.opponent_gains);
         let side = self.phraser.side(!claimant);
         let t = if lost.is_zero() {
@@ -683,20 +653,13 @@ impl App {
             // The clock on the board is set back by the arbiter's hand.
             part.clock.give_turn(offender, now);
         }
-        self.illegal_penalty(offender, "illegal-move", now, out);
+        self.illegal_penalty(offender, now, out);
         self.sync_board(now, out);
     }
 
     /// 7.5.5: the penalty for an illegal move completed by `offender`, the
     /// game at the position before it: the opponent's time or the game.
-    /// `reason` names the rule in the journal.
-    pub(super) fn illegal_penalty(
-        &mut self,
-        offender: Color,
-        reason: &str,
-        now: Instant,
-        out: &mut Vec<Effect>,
-    ) {
+    pub(super) fn illegal_penalty(&mut self, offender: Color, now: Instant, out: &mut Vec<Effect>) {
         self.refresh_can_mate();
         let opponent_can_mate = self.mate_ability(!offender);
         let Some(part) = &mut self.clock else {
@@ -707,23 +670,6 @@ impl App {
         let penalty = part
             .rules
             .illegal_move(offender, earlier, opponent_can_mate);
-        let (gain, note) = match penalty {
-            IllegalPenalty::TimeToOpponent(d) => (d, ""),
-            IllegalPenalty::GameOver(crate::game::rules::Verdict::Draw) => (Duration::ZERO, "draw"),
-            IllegalPenalty::GameOver(_) => (Duration::ZERO, "loss"),
-        };
-        let gain_ms = i64::try_from(gain.as_millis()).unwrap_or(i64::MAX);
-        let (white_delta_ms, black_delta_ms) = match !offender {
-            Color::White => (gain_ms, 0),
-            Color::Black => (0, gain_ms),
-        };
-        self.journal_event(Event::Penalty(Penalty {
-            against: offender,
-            reason: reason.to_owned(),
-            white_delta_ms,
-            black_delta_ms,
-            note: note.to_owned(),
-        }));
         let Some(part) = &mut self.clock else {
             return;
         };
@@ -1099,68 +1045,6 @@ mod tests {
         assert_eq!(
             line(&mut a, "time black", t0 + s(63)),
             vec!["Black: 1 minute 59 seconds."]
-        );
-    }
-
-    #[test]
-    fn penalties_are_journalled() {
-        use crate::scoresheet::JournalOp;
-        use crate::scoresheet::record::StartInfo;
-        let (mut a, t0) = app_with("90+30", |_| {});
-        a.enable_journal(StartInfo::default());
-        let penalties = |e: &[Effect]| -> Vec<Penalty> {
-            e.iter()
-                .filter_map(|e| match e {
-                    Effect::Journal(JournalOp::Append(Event::Penalty(p))) => Some(p.clone()),
-                    _ => None,
-                })
-                .collect()
-        };
-        a.update(Msg::Line("e4".into()), t0 + s(1));
-        a.update(Msg::Line("arbiter illegal white".into()), t0 + s(2));
-        let e = a.update(Msg::Line("yes".into()), t0 + s(2));
-        assert_eq!(
-            penalties(&e),
-            vec![Penalty {
-                against: Color::White,
-                reason: "illegal-move".into(),
-                white_delta_ms: 0,
-                black_delta_ms: 120_000,
-                note: String::new(),
-            }]
-        );
-        let e = a.update(Msg::Line("claim".into()), t0 + s(3));
-        assert_eq!(
-            penalties(&e)
-                .first()
-                .map(|p| (p.reason.as_str(), p.black_delta_ms)),
-            Some(("incorrect-claim", 120_000))
-        );
-    }
-
-    #[test]
-    fn presses_are_journalled_with_both_times() {
-        use crate::scoresheet::JournalOp;
-        use crate::scoresheet::record::StartInfo;
-        let (mut a, t0) = app_with("5+3", |_| {});
-        a.enable_journal(StartInfo::default());
-        let e = a.update(Msg::Line("e4".into()), t0 + s(12));
-        let events: Vec<&Event> = e
-            .iter()
-            .filter_map(|e| match e {
-                Effect::Journal(JournalOp::Append(ev)) => Some(ev),
-                _ => None,
-            })
-            .collect();
-        // The move first, then its press: the replay gives the mover's time.
-        assert!(matches!(events[0], Event::Move { .. }), "{events:?}");
-        assert_eq!(
-            events[1],
-            &Event::Clock(ClockEvent::Press {
-                by: Color::White,
-                white_ms: 291_000,
-                black_ms: 300_000,
-            })
         );
     }
 

@@ -191,6 +191,9 @@ impl App {
             Action::Takeback => self.take_back(out),
             Action::Flip => {
                 self.me = !self.me;
+                if self.engine.is_some() {
+                    self.journal_engine_side(Some(!self.me));
+                }
                 let side = self.phraser.side(self.me);
                 let t = self.message("flipped", &[("side", &side)]);
                 self.info(out, t);

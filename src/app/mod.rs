@@ -96,6 +96,8 @@ pub struct App {
     engine: Option<engine::EnginePlay>,
     /// A rated game or one with an arbiter: no hint, eval, threat, takeback.
     rated: bool,
+    /// A `takeback` waiting to be made on the player's board.
+    takeback_awaited: Option<engine::TakebackAwaited>,
     /// The opponent's screen (companion page).
     companion: companion::CompanionState,
     /// The opponent's own board, when one is used.
@@ -283,7 +285,8 @@ impl App {
                 if self.reviewing() {
                     self.review_start(&mut out);
                 } else {
-                    if self.asking_resume.is_none() {
+                    // (A game resumed at once has said so.)
+                    if self.asking_resume.is_none() && !self.game_resumed() {
                         let t = self.message("new_game", &[]);
                         self.say(&mut out, t, Priority::Normal, SayKind::Game);
                     }
@@ -384,7 +387,7 @@ impl App {
         if self.arbiter_pending.is_some() {
             let first = line.split_whitespace().next().unwrap_or("");
             let yes = self.keymap.command(first) == Some(crate::action::Action::Accept);
-            self.arbiter_answer(yes, now, out);
+            self.arbiter_answered(yes, now, out);
             return;
         }
         // The piece of a promotion the board cannot see (D.2.1: it must be
@@ -537,6 +540,7 @@ impl App {
             self.say(out, t, Priority::Normal, SayKind::Error);
             return;
         }
+        self.takeback_given_up();
         self.announce_move(&before, mv, out);
         if let Some(t) = self.game_over_sentence() {
             self.say(out, t, Priority::Urgent, SayKind::Game);

@@ -182,7 +182,9 @@ impl App {
                 if reason != ClaimRefused::NotYourTurn
                     && let Some(now) = now
                 {
-                    self.claim_penalty(by, now, out);
+                    self.penalised(by, "incorrect-claim", "9.5.3", now, |a| {
+                        a.claim_penalty(by, now, out);
+                    });
                 }
                 // The decision made, the clock runs again.
                 if let Some(now) = now {

@@ -7,9 +7,9 @@
 //!   and what each board sends (used by [`sim`]).  [`Protocol`] picks one.
 //! - [`dgt_clock`] — the clock message of a DGT board with a DGT 3000
 //!   attached (times, flags, the lever), decoded and encoded.
-//! - [`sensed`] — [`SensedBoard`] (the whole board as the sensors see it)
-//!   and [`Orientation`] (a board turned round), the one place squares are
-//!   translated.
+//! - [`sensed`] — [`Sensed`] (one square as the sensors see it),
+//!   [`SensedBoard`] (the whole board) and [`Orientation`] (a board turned
+//!   round), the one place squares are translated.
 //! - [`infer`] — the [`Tracker`], pure, `now` passed in: events in,
 //!   [`Inferred`] moves, touches, take-backs, mismatches out.
 //! - [`awaited`] — a move made by other means (keyboard, engine, companion
@@ -20,27 +20,6 @@
 //! - [`mismatch`] — the ordered [`SquareDiff`] list and when it changed.
 //! - [`hardware`] — the `hardware/*.toml` board descriptions.
 //! - [`sim`] — a simulated board producing each protocol's exact bytes.
-
-use shakmaty::{Piece, Square};
-
-/// What a board's sensors know about one square.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Sensed {
-    Empty,
-    /// Boards that identify pieces (DGT, Millennium).
-    Piece(Piece),
-    /// Occupancy-only boards: something is there.
-    Occupied,
-}
-
-/// One square where the board and the game disagree: the game has
-/// `expected` there (None = empty), the board shows `found`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct SquareDiff {
-    pub square: Square,
-    pub expected: Option<Piece>,
-    pub found: Sensed,
-}
 
 pub mod awaited;
 pub mod cli;
@@ -61,6 +40,8 @@ pub mod transport;
 pub use awaited::Instruction;
 pub use event::Decoder;
 pub use infer::{Inferred, Tracker, TrackerConfig};
+pub use mismatch::SquareDiff;
 pub use protocol::Protocol;
+pub use sensed::Sensed;
 pub use session::{BoardSession, LinkState, SessionNote};
 pub use transport::{LinkEvent, PortError};

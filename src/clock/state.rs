@@ -60,8 +60,9 @@ pub enum ClockError {
     TooLate(Color),
 }
 
-/// The clock.
-#[derive(Debug, Clone)]
+/// The clock.  Two clocks are equal when they are in the same state (the
+/// scoresheet journals a change of state).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Clock {
     control: TimeControl,
     /// Time left at the start of the current move (for the running side) or
@@ -93,6 +94,11 @@ impl Clock {
             phase: Phase::Ready,
             following: false,
         }
+    }
+
+    /// Whether it follows a clock of its own ([`Clock::follow`]).
+    pub fn is_following(&self) -> bool {
+        self.following
     }
 
     /// The control it is set to.

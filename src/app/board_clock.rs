@@ -265,7 +265,7 @@ impl App {
                 let t = self.message("unpromoted_pawn", &[]);
                 self.say(out, t, Priority::Urgent, SayKind::Game);
                 self.play(mv, out);
-                self.penalised(presser, "unpromoted-pawn", "7.5.2", now, |a| {
+                self.penalised(presser, "illegal-move", "7.5.2 unpromoted pawn", now, |a| {
                     a.illegal_penalty(presser, now, out);
                 });
                 self.sync_board(now, out);
@@ -277,7 +277,7 @@ impl App {
                 // Said: not again when the settle time passes.
                 b.illegal_said();
             }
-            self.penalised(presser, "illegal-move", "7.5.1", now, |a| {
+            self.penalised(presser, "illegal-move", "7.5.1 on the board", now, |a| {
                 a.illegal_penalty(presser, now, out);
             });
             return PressCheck::Penalised;
@@ -286,9 +286,15 @@ impl App {
             let side = self.phraser.side(presser);
             let t = self.message("illegal_press", &[("side", &side)]);
             self.say(out, t, Priority::Urgent, SayKind::Game);
-            self.penalised(presser, "press-without-move", "7.5.3", now, |a| {
-                a.illegal_penalty(presser, now, out);
-            });
+            self.penalised(
+                presser,
+                "illegal-move",
+                "7.5.3 pressed without moving",
+                now,
+                |a| {
+                    a.illegal_penalty(presser, now, out);
+                },
+            );
             return PressCheck::Penalised;
         }
         PressCheck::Nothing
@@ -340,7 +346,7 @@ impl App {
             return;
         }
         let offender = pos.turn();
-        self.penalised(offender, "illegal-move", "7.5.1", now, |a| {
+        self.penalised(offender, "illegal-move", "7.5.1 on the board", now, |a| {
             a.illegal_penalty(offender, now, out);
         });
     }

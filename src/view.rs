@@ -200,6 +200,92 @@ pub struct Labels {
     pub input_hint: String,
 }
 
+/// The piece style (a setting).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PieceStyle {
+    /// The piece letters of the move words, upper case for White.
+    #[default]
+    Letters,
+    /// Unicode chess figurines (♔ ♚ ...).
+    Figurines,
+    /// Shapes drawn with block characters, as large as the square allows.
+    Blocks,
+}
+
+impl PieceStyle {
+    /// From the settings' word.
+    pub fn from_name(name: &str) -> Option<PieceStyle> {
+        match name {
+            "letters" => Some(PieceStyle::Letters),
+            "figurines" => Some(PieceStyle::Figurines),
+            "blocks" | "large" => Some(PieceStyle::Blocks),
+            _ => None,
+        }
+    }
+
+    /// The next style, in turn.
+    pub fn next(self) -> PieceStyle {
+        match self {
+            PieceStyle::Letters => PieceStyle::Figurines,
+            PieceStyle::Figurines => PieceStyle::Blocks,
+            PieceStyle::Blocks => PieceStyle::Letters,
+        }
+    }
+}
+
+/// The built-in colour themes, in the order the theme action goes round.
+pub const THEMES: [&str; 3] = [
+    "high-contrast-dark",
+    "high-contrast-light",
+    "yellow-on-black",
+];
+
+/// How the full-screen view looks, as far as the player changes it with the
+/// look actions (`piece_style`, `coordinates`, `move_list`, `theme`,
+/// `large_text`).  The app keeps it, so each change goes through
+/// `App::update` and is said; the front end draws with it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ViewLook {
+    pub pieces: PieceStyle,
+    /// Coordinates in Appendix D words ("Anna", "eins") instead of a1.
+    pub coord_words: bool,
+    /// The move list in SAN (else as spoken).
+    pub san_moves: bool,
+    /// The last announcement in large letters.
+    pub large_text: bool,
+    /// The theme's name: one of `themes`.
+    pub theme: String,
+    /// The themes to go round: the built-in ones and the player's own.
+    pub themes: Vec<String>,
+}
+
+impl Default for ViewLook {
+    fn default() -> ViewLook {
+        ViewLook {
+            pieces: PieceStyle::Letters,
+            coord_words: false,
+            san_moves: false,
+            large_text: false,
+            theme: THEMES[0].to_owned(),
+            themes: THEMES.iter().map(|t| (*t).to_owned()).collect(),
+        }
+    }
+}
+
+impl ViewLook {
+    /// The next theme, in turn.
+    pub fn next_theme(&mut self) {
+        let i = self
+            .themes
+            .iter()
+            .position(|t| *t == self.theme)
+            .map_or(0, |i| i + 1);
+        if let Some(t) = self.themes.get(i % self.themes.len().max(1)) {
+            self.theme = t.clone();
+        }
+    }
+}
+
 /// The front end's own state that the view shows.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct UiState {

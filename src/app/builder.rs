@@ -159,6 +159,7 @@ impl AppBuilder {
             rated: false,
             companion: Default::default(),
             opponent_board: None,
+            look: crate::view::ViewLook::default(),
         }
     }
 }

@@ -26,6 +26,7 @@ mod commands;
 mod companion;
 mod cursor;
 mod engine;
+mod look;
 mod offers;
 mod review;
 mod scoresheet;
@@ -99,6 +100,8 @@ pub struct App {
     companion: companion::CompanionState,
     /// The opponent's own board, when one is used.
     opponent_board: Option<BoardSession>,
+    /// How the full-screen view looks (changed by the look actions).
+    look: crate::view::ViewLook,
 }
 
 impl App {

@@ -18,14 +18,14 @@ use crossterm::execute;
 use ratatui::DefaultTerminal;
 use ratatui::layout::{Position, Rect};
 
+use super::Theme;
 use super::keys::{Binding, KeyMap, ViewAction};
 use super::render::{Look, render, square_at};
-use super::{PieceStyle, Theme};
 use crate::action::{Action, KeyArg};
 use crate::app::App;
 use crate::msg::{Effect, Msg};
 use crate::ui::line::Outputs;
-use crate::view::{ClockView, InputView, UiState, View, ViewInput};
+use crate::view::{ClockView, InputView, UiState, View, ViewInput, ViewLook};
 use crate::words::vocab::{MoveWords, builtin_appendix_d};
 
 /// What the loop waits for: a message for the app, or the terminal.
@@ -136,13 +136,31 @@ struct Front<'a> {
     last_view: Option<View>,
     size: Rect,
     help: Option<Vec<String>>,
+    /// The themes the theme action goes round (the built-in ones and the
+    /// player's own).
+    themes: Vec<Theme>,
     engine: crate::ui::line::EngineSlot,
     engine_tx: Option<Sender<Msg>>,
 }
 
 impl<'a> Front<'a> {
     fn new(app: &'a mut App, outputs: &'a Outputs, look: Look, keymap: KeyMap) -> Front<'a> {
+        let mut themes: Vec<Theme> = Theme::all_builtin().into();
+        if !themes.iter().any(|t| t.name == look.theme.name) {
+            themes.push(look.theme.clone());
+        }
+        // The app keeps what the look actions change, starting from the
+        // settings.
+        app.set_look(ViewLook {
+            pieces: look.pieces,
+            coord_words: look.coord_words,
+            san_moves: look.san_moves,
+            large_text: look.large_text,
+            theme: look.theme.name.clone(),
+            themes: themes.iter().map(|t| t.name.clone()).collect(),
+        });
         Front {
+            themes,
             app,
             outputs,
             look,
@@ -293,9 +311,11 @@ impl<'a> Front<'a> {
         let size = terminal.size()?;
         let size = Rect::new(0, 0, size.width, size.height);
         let view = self.view(Instant::now());
-        if self.last_view.as_ref() == Some(&view) && size == self.size {
+        let look = self.current_look();
+        if self.last_view.as_ref() == Some(&view) && size == self.size && look == self.look {
             return Ok(());
         }
+        self.look = look;
         let look = &self.look;
         let help = &self.help;
         terminal.draw(|f| {
@@ -396,26 +416,28 @@ impl<'a> Front<'a> {
 
     fn on_view(&mut self, v: ViewAction) {
         match v {
-            ViewAction::PieceStyle => {
-                self.look.pieces = match self.look.pieces {
-                    PieceStyle::Letters => PieceStyle::Figurines,
-                    PieceStyle::Figurines => PieceStyle::Blocks,
-                    PieceStyle::Blocks => PieceStyle::Letters,
-                };
-            }
-            ViewAction::Coordinates => self.look.coord_words = !self.look.coord_words,
-            ViewAction::MoveList => self.look.san_moves = !self.look.san_moves,
-            ViewAction::Theme => {
-                let all = Theme::all_builtin();
-                let i = all
-                    .iter()
-                    .position(|t| t.name == self.look.theme.name)
-                    .map_or(0, |i| (i + 1) % all.len());
-                self.look.theme = all[i].clone();
-            }
             ViewAction::Input => self.input.focused = true,
         }
         self.last_view = None;
+    }
+
+    /// The look to draw with: the app's choices (changed by the look
+    /// actions) in this front end's colours.
+    fn current_look(&self) -> Look {
+        let chosen = self.app.look();
+        let theme = self
+            .themes
+            .iter()
+            .find(|t| t.name == chosen.theme)
+            .unwrap_or(&self.look.theme)
+            .clone();
+        Look {
+            theme,
+            pieces: chosen.pieces,
+            coord_words: chosen.coord_words,
+            san_moves: chosen.san_moves,
+            large_text: chosen.large_text,
+        }
     }
 
     /// A key while the input field has the focus: the line is edited;

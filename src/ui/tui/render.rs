@@ -597,10 +597,11 @@ fn draw_panel(view: &View, look: &Look, area: Rect, announcement: bool, buf: &mu
         }
     };
 
-    // Whose move (and the result).
-    para(&mut y, &view.turn_text, accent, 2, buf);
-    if let Some(r) = &view.result {
-        para(&mut y, r, accent, 2, buf);
+    // Whose move; once the game is over, only how it ended (no one is
+    // "to move" then).
+    match &view.result {
+        Some(r) => para(&mut y, r, accent, 2, buf),
+        None => para(&mut y, &view.turn_text, accent, 2, buf),
     }
 
     // Clocks.

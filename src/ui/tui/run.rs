@@ -207,6 +207,8 @@ impl<'a> Front<'a> {
         events: &Receiver<Event2>,
     ) -> io::Result<()> {
         let mut effects = startup;
+        // Woken only because the clock's face changed: nothing else did.
+        let mut clock_only = false;
         // What the opponent's page shows now (sent again only on change).
         let mut shown: Option<crate::companion::Snapshot> = None;
         loop {
@@ -266,7 +268,7 @@ impl<'a> Front<'a> {
                     shown = Some(now);
                 }
             }
-            self.redraw(terminal)?;
+            self.redraw(terminal, clock_only)?;
             // Sleep until an event, the app's next deadline, or the next
             // second the running clock shows: no ticking.
             let app_deadline = self.app.next_deadline();
@@ -285,6 +287,7 @@ impl<'a> Front<'a> {
                 },
                 None => Some(events.recv().unwrap_or(Event2::App(Msg::EndOfInput))),
             };
+            clock_only = ev.is_none();
             let msg = match ev {
                 None => None,
                 Some(Event2::App(m)) => Some(m),
@@ -307,10 +310,21 @@ impl<'a> Front<'a> {
     }
 
     /// Draw when the view or the terminal's size changed.
-    fn redraw(&mut self, terminal: &mut DefaultTerminal) -> io::Result<()> {
+    /// When only the clock's second changed (`clock_only`: no message
+    /// reached the app since the last frame), the last view is reused with
+    /// the new clocks instead of being built again.
+    fn redraw(&mut self, terminal: &mut DefaultTerminal, clock_only: bool) -> io::Result<()> {
         let size = terminal.size()?;
         let size = Rect::new(0, 0, size.width, size.height);
-        let view = self.view(Instant::now());
+        let now = Instant::now();
+        let view = match &self.last_view {
+            Some(last) if clock_only => {
+                let mut v = last.clone();
+                v.clocks = self.app.clock().map(|c| ClockView::of(c, now));
+                v
+            }
+            _ => self.view(now),
+        };
         let look = self.current_look();
         if self.last_view.as_ref() == Some(&view) && size == self.size && look == self.look {
             return Ok(());

@@ -517,6 +517,17 @@ fn the_last_announcement_in_large_letters() {
 }
 
 #[test]
+fn a_finished_game_shows_how_it_ended_not_whose_move() {
+    // Regression (seen playing under tmux): after mate the panel said
+    // "Black to move, move 4, in check." above "Checkmate. White wins".
+    let s = Setup::new(game_of(&["e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "Qxf7#"]));
+    let view = s.view();
+    let screen = text(&draw(&view, &Look::default(), 120, 40));
+    assert!(screen.contains("Checkmate. White wins, 1-0."), "{screen}");
+    assert!(!screen.contains("to move"), "{screen}");
+}
+
+#[test]
 fn mouse_cells_map_to_squares() {
     let view = Setup::new(Game::new()).view();
     let look = Look::default();

@@ -75,18 +75,12 @@ fn too_small(area: Rect) -> bool {
     area.width < MIN_WIDTH || area.height < MIN_HEIGHT
 }
 
-/// Draw the whole view into `buf` over `area`.
+/// Draw the whole view into `buf` over `area`, a blank buffer (a frame's
+/// buffer is: ratatui resets it after each frame).
 pub fn draw(view: &View, look: &Look, area: Rect, buf: &mut Buffer) {
     let theme = &look.theme;
     let text = Style::new().fg(theme.text.fg).bg(theme.text.bg);
     buf.set_style(area, text);
-    for y in area.top()..area.bottom() {
-        for x in area.left()..area.right() {
-            if let Some(c) = buf.cell_mut((x, y)) {
-                c.set_char(' ');
-            }
-        }
-    }
     if too_small(area) {
         Paragraph::new(view.labels.too_small.as_str())
             .style(text.add_modifier(Modifier::BOLD))
@@ -366,15 +360,9 @@ fn draw_square(view: &View, look: &Look, sq: Square, rect: Rect, buf: &mut Buffe
             bg = colour;
         }
     }
+    // The cells are blank already (`draw` clears the whole area first).
     let square_style = Style::new().bg(bg).fg(theme.cursor.fg);
     buf.set_style(rect, square_style);
-    for y in rect.top()..rect.bottom() {
-        for x in rect.left()..rect.right() {
-            if let Some(c) = buf.cell_mut((x, y)) {
-                c.set_char(' ');
-            }
-        }
-    }
     if let Some(piece) = b.piece_at(sq) {
         draw_piece(b, look, piece, rect, buf);
     }

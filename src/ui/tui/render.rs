@@ -671,6 +671,11 @@ fn draw_clocks(view: &View, c: &ClockView, look: &Look, area: Rect, y: &mut u16,
         (Color::White, &view.labels.white, c.white),
         (Color::Black, &view.labels.black, c.black),
     ];
+    // On a tall panel the digits of the large-text font (8 cells wide, 4
+    // rows), else 3x3 digits, else one line each.
+    let huge = sides.iter().all(|(_, _, d)| {
+        clock_text(*d).chars().count() as u16 * bigtext::Pixels::Half.letter_width() <= area.width
+    }) && area.height >= 50;
     let large = sides
         .iter()
         .all(|(_, _, d)| big_width(&clock_text(*d)) <= area.width)
@@ -683,7 +688,20 @@ fn draw_clocks(view: &View, c: &ClockView, look: &Look, area: Rect, y: &mut u16,
         let style = if running { run } else { text };
         let mark = if running { "> " } else { "  " };
         let t = clock_text(d);
-        if large {
+        if huge {
+            buf.set_stringn(
+                area.x,
+                *y,
+                format!("{mark}{name}"),
+                usize::from(area.width),
+                style,
+            );
+            let rect = Rect::new(area.x, *y + 1, area.width, bigtext::LINE_HEIGHT);
+            let w = t.chars().count() as u16 * bigtext::Pixels::Half.letter_width();
+            let left = Rect::new(area.x, rect.y, w.min(area.width), rect.height);
+            bigtext::draw(&[t], bigtext::Pixels::Half, left, style, buf);
+            *y += 1 + bigtext::LINE_HEIGHT;
+        } else if large {
             buf.set_stringn(
                 area.x,
                 *y,

@@ -441,6 +441,11 @@ fn clocks_in_large_digits() {
     assert!(screen.contains("  White"), "{screen}");
     // "5:07" in large digits: the top row of 5, colon, 0 and 7.
     assert!(screen.contains("█▀▀   █▀█ ▀▀█"), "{screen}");
+    // A tall screen: the digits of the large-text font.
+    let screen = text(&draw(&view, &Look::default(), 200, 60));
+    for row in large_rows("5:07") {
+        assert!(screen.contains(&row), "{row:?}\n{screen}");
+    }
     // A low screen: one line each.
     let screen = text(&draw(&view, &Look::default(), 60, 14));
     assert!(screen.contains("> Black 1:23:45"), "{screen}");

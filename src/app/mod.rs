@@ -301,6 +301,8 @@ impl App {
         }
         // Whatever changed the game, the opponent's board awaits it.
         self.sync_opponent_board(now, &mut out);
+        // However the game ended (resigned, agreed, claimed), its clock stops.
+        self.clock_stop_when_over(now);
         self.engine_step(now, &mut out);
         self.journal_effects(&mut out);
         self.companion_flashes(&out);

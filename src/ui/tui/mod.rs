@@ -3,6 +3,7 @@
 //! [`crate::view::View`] ([`render`]); colours come from a [`theme`]; keys
 //! name actions through the key map ([`keys`], `keymaps/tui.toml`).
 
+pub mod bigtext;
 pub mod glyph;
 pub mod keys;
 pub mod render;

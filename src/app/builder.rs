@@ -160,6 +160,7 @@ impl AppBuilder {
             takeback_awaited: None,
             companion: Default::default(),
             opponent_board: None,
+            look: crate::view::ViewLook::default(),
         }
     }
 }

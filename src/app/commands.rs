@@ -258,7 +258,12 @@ impl App {
             | Action::NextPiece
             | Action::Select
             | Action::Cancel
-            | Action::FlipView => {
+            | Action::FlipView
+            | Action::PieceStyle
+            | Action::Coordinates
+            | Action::MoveList
+            | Action::Theme
+            | Action::LargeText => {
                 // Keys of the full-screen view (Msg::Key); no typed word
                 // calls them.
                 let t = self.help_line(action);

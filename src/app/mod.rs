@@ -27,6 +27,7 @@ mod commands;
 mod companion;
 mod cursor;
 mod engine;
+mod look;
 mod offers;
 mod review;
 mod scoresheet;
@@ -102,6 +103,8 @@ pub struct App {
     companion: companion::CompanionState,
     /// The opponent's own board, when one is used.
     opponent_board: Option<BoardSession>,
+    /// How the full-screen view looks (changed by the look actions).
+    look: crate::view::ViewLook,
 }
 
 impl App {
@@ -302,6 +305,8 @@ impl App {
         }
         // Whatever changed the game, the opponent's board awaits it.
         self.sync_opponent_board(now, &mut out);
+        // However the game ended (resigned, agreed, claimed), its clock stops.
+        self.clock_stop_when_over(now);
         self.engine_step(now, &mut out);
         self.journal_effects(&mut out);
         self.companion_flashes(&out);

@@ -520,7 +520,7 @@ impl App {
             EngineEvent::Ready { name } => {
                 let name = name
                     .or_else(|| self.engine.as_ref().and_then(|e| e.setup.program.clone()))
-                    .unwrap_or_else(|| crate::engine::process::DEFAULT_ENGINE.to_owned());
+                    .unwrap_or_else(|| crate::engine::DEFAULT_ENGINE.to_owned());
                 let side = self.phraser.side(self.me);
                 let t = self.message("engine_ready", &[("name", &name), ("side", &side)]);
                 self.say(out, t, Priority::Normal, SayKind::Info);

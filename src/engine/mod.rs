@@ -18,13 +18,13 @@
 //!   is fitted to the options the engine offers.
 //! - [`eval`]: an evaluation in words ("White is better by about a pawn").
 
-pub mod eval;
-pub mod process;
-pub mod session;
-pub mod settings;
+mod eval;
+mod process;
+mod session;
+mod settings;
 
 pub use eval::{EvalPhrase, Score};
-pub use process::{EngineCommand, EngineIo, EngineProcess, ExitInfo, ProcessEvent};
+pub use process::{DEFAULT_ENGINE, EngineCommand, EngineIo, EngineProcess, ExitInfo, ProcessEvent};
 pub use session::{
     EngineEvent, EngineSession, Fault, Limit, Purpose, SearchError, SearchId, SearchRequest,
     SearchResult, Timeouts, Waiting,

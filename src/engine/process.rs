@@ -78,13 +78,16 @@ pub enum ProcessEvent {
 pub struct EngineIo {
     /// Which start of the engine this is about.
     pub generation: u64,
+    /// What happened.
     pub event: ProcessEvent,
 }
 
 /// The program to run and its arguments.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EngineCommand {
+    /// The program (a name looked up on the PATH, or a path).
     pub program: PathBuf,
+    /// Its arguments.
     pub args: Vec<String>,
 }
 

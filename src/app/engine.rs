@@ -7,6 +7,8 @@
 //! [`EngineOrder`]s.  Each start of the engine has a generation: lines of
 //! an engine that was restarted are not mistaken for the new one's.
 
+use crate::words::Lang;
+use crate::words::arguments::{self, Arg};
 use std::time::{Duration, Instant};
 
 use shakmaty::{Color, Position};
@@ -240,7 +242,12 @@ impl App {
             .first()
             .cloned()
             .unwrap_or_else(|| Action::Engine.key().to_owned());
-        format!("{word} restart")
+        // "engine restart", "Schachprogramm neustart": the player's words.
+        let lang = Lang::ALL
+            .into_iter()
+            .find(|l| l.code() == self.phraser.msg_lang())
+            .unwrap_or_default();
+        format!("{word} {}", arguments::word_of(lang, Arg::Restart))
     }
 
     /// `hint`, `eval`, `threat`, `engine`: asked for now, done at the end of

@@ -1321,7 +1321,7 @@ mod tests {
             assert_eq!(
                 line(&mut a, "pieces white"),
                 vec![
-                    "White, 16 pieces: König Eva eins; Dame David eins; Türme Anna eins and Hector eins; \
+                    "White, sixteen pieces: König Eva eins; Dame David eins; Türme Anna eins and Hector eins; \
                      Läufer Cesar eins and Felix eins; Springer Bella eins and Gustav eins; \
                      Bauern on all files of zwei."
                 ]

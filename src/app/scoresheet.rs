@@ -214,7 +214,7 @@ impl App {
                         d.format(&fmt).unwrap_or_default()
                     })
                     .unwrap_or_default();
-                let moves = r.game.history().len().to_string();
+                let moves = r.game.history().len().div_ceil(2).to_string();
                 let t = self.message(
                     "resume_offer",
                     &[

@@ -12,7 +12,8 @@ use serde::Deserialize;
 use shakmaty::san::{San, SanPlus, Suffix};
 use shakmaty::{CastlingSide, Chess, Color, Move, Piece, Position, Role, Square};
 
-use super::messages::check_messages;
+use super::messages::{check_messages, complete_from};
+use crate::words::joins::{self, Join};
 use crate::words::template;
 use crate::words::vocab::{
     self, Colours, GenderedPhrase, Lang, MoveWords, VoiceError, VoiceFile, parse_voice_file,
@@ -75,6 +76,10 @@ pub struct Phraser {
     pub(super) msg_lang: String,
     pub(super) colours: Colours,
     pub(super) messages: BTreeMap<String, String>,
+    /// Numbers in words and the counted nouns of the message language.
+    pub(super) counting: template::Counting,
+    /// Elision and other joins of the message language.
+    pub(super) joins: Vec<Join>,
     pub(super) opts: MoveOptions,
 }
 
@@ -135,12 +140,21 @@ impl Phraser {
                     .ok()
             })
             .unwrap_or_else(|| builtin_moves(style, lang));
+        // A user's message file that parses is used; what it lacks or has
+        // wrong is said (file, line, key) and taken from the built-in file
+        // of its language, so nothing is lost.
         let messages_file = messages
             .and_then(|(name, text)| {
-                parse_voice_file(name, text)
-                    .and_then(|vf| check_messages(name, &vf, Some(text)).map(|()| vf))
+                let vf = parse_voice_file(name, text)
                     .map_err(|e| errors.push(e))
-                    .ok()
+                    .ok()?;
+                let base_lang = Lang::ALL
+                    .into_iter()
+                    .find(|l| l.code() == vf.language.code)
+                    .unwrap_or(lang);
+                let (vf, gaps) = complete_from(name, text, vf, &vocab::builtin(base_lang));
+                errors.extend(gaps);
+                Some(vf)
             })
             .unwrap_or_else(|| vocab::builtin(lang));
         (
@@ -170,6 +184,11 @@ impl Phraser {
             msg_lang: messages.language.code.clone(),
             colours,
             messages: messages.messages.clone(),
+            counting: template::Counting {
+                numbers: messages.numbers.clone(),
+                nouns: messages.nouns.clone(),
+            },
+            joins: messages.joins.clone(),
             opts,
         }
     }
@@ -204,8 +223,20 @@ impl Phraser {
     /// itself, so a missing message is audible but never a crash.
     pub fn message(&self, key: &str, args: &[(&str, &str)]) -> String {
         match self.messages.get(key) {
-            Some(t) => template::render(t, args),
+            Some(t) => {
+                let said = template::render_counted(t, args, &self.counting);
+                joins::apply(&said, &self.joins, self.counting.numbers.as_ref())
+            }
             None => key.to_owned(),
+        }
+    }
+
+    /// A number in words in the message language ("twelve", "zwölf"), as
+    /// counted aloud; digits past the words.
+    pub fn number(&self, n: u64) -> String {
+        match &self.counting.numbers {
+            Some(numbers) => numbers.say(n, None),
+            None => n.to_string(),
         }
     }
 
@@ -1003,6 +1034,69 @@ mod tests {
                 errors[1].line.unwrap(),
                 errors[1].detail
             )
+        );
+    }
+
+    #[test]
+    fn an_incomplete_user_file_is_said_key_by_key_and_completed_from_the_builtin_one() {
+        let (_, it) = Lang::It.builtin_source();
+        let incomplete: String = it
+            .lines()
+            .filter(|l| !l.starts_with("goodbye =") && !l.starts_with("flipped ="))
+            .map(|l| format!("{l}\n"))
+            .collect::<String>()
+            .replace("draw_accepted = \"", "draw_accepted = \"{mossa} ")
+            .replace(
+                "piece = { one = \"pezzo\", many = \"pezzi\", gender = \"m\" }\n",
+                "",
+            )
+            .replace("Nuova partita. Muove il Bianco.", "Si comincia.");
+        let (p, errors) = Phraser::load_or_builtin(
+            MoveStyle::Language,
+            Lang::En,
+            None,
+            Some(("mio.toml", &incomplete)),
+            MoveOptions::default(),
+        );
+        let keys: Vec<&str> = errors.iter().filter_map(|e| e.key.as_deref()).collect();
+        assert_eq!(
+            keys,
+            [
+                "nouns.piece",
+                "messages.flipped",
+                "messages.goodbye",
+                "messages.draw_accepted"
+            ],
+            "{errors:#?}"
+        );
+        assert!(errors.iter().all(|e| e.file == "mio.toml"));
+        // A missing key is pointed at by the line of [messages].
+        let messages_line = incomplete
+            .lines()
+            .position(|l| l == "[messages]")
+            .map(|i| i + 1);
+        assert_eq!(errors[1].line, messages_line);
+        // Nothing lost: the file's own words where good, Italian for the rest
+        // (the file's language, not the --lang one).
+        assert_eq!(p.message("goodbye", &[]), "Arrivederci.");
+        assert_eq!(p.message("draw_accepted", &[]), "Patta accettata.");
+        assert_eq!(p.message("new_game", &[]), "Si comincia.");
+        assert_eq!(
+            p.message(
+                "pieces_count",
+                &[("side", "Bianco"), ("count", "1"), ("list", "x")]
+            ),
+            "Bianco, un pezzo: x."
+        );
+        assert_eq!(
+            p.message("draw_offered", &[("side", "Nero")]),
+            "Il Nero propone la patta."
+        );
+        // Each one is said in the player's words.
+        assert!(
+            p.voice_error(&errors[2]).starts_with("mio.toml, riga"),
+            "{}",
+            p.voice_error(&errors[2])
         );
     }
 

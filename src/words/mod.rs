@@ -6,7 +6,10 @@
 //! It imports nothing of hector but [`crate::toml_error`]; `notation`,
 //! `board`, `command` and the phrasing use it.
 
+pub mod arguments;
 mod fold;
+pub mod joins;
+pub mod numbers;
 mod pieces;
 mod quote;
 pub mod template;

@@ -224,11 +224,36 @@ impl Phraser {
     pub fn message(&self, key: &str, args: &[(&str, &str)]) -> String {
         match self.messages.get(key) {
             Some(t) => {
-                let said = template::render_counted(t, args, &self.counting);
+                let extra = self.implied_args(t, args);
+                let mut all: Vec<(&str, &str)> = args.to_vec();
+                all.extend(extra.iter().map(|(k, v)| (*k, v.as_str())));
+                let said = template::render_counted(t, &all, &self.counting);
                 joins::apply(&said, &self.joins, self.counting.numbers.as_ref())
             }
             None => key.to_owned(),
         }
+    }
+
+    /// Placeholders every template may use, filled from the move words:
+    /// `{promotion_pieces}` ("Dame, Turm, Läufer oder Springer",
+    /// "Donna, Torre, Alfiere o Cavallo") and `{example_square}` (f3 in the
+    /// move words: "Felix drei", "ζ3").
+    fn implied_args(&self, template: &str, given: &[(&str, &str)]) -> Vec<(&'static str, String)> {
+        let wants = |name: &str| {
+            template.contains(&format!("{{{name}}}")) && !given.iter().any(|(k, _)| *k == name)
+        };
+        let mut out = Vec::new();
+        if wants("promotion_pieces") {
+            let names: Vec<String> = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight]
+                .into_iter()
+                .map(|r| self.piece(r))
+                .collect();
+            out.push(("promotion_pieces", self.join(&names, "list_or")));
+        }
+        if wants("example_square") {
+            out.push(("example_square", self.square(Square::F3)));
+        }
+        out
     }
 
     /// A number in words in the message language ("twelve", "zwölf"), as
@@ -1098,6 +1123,64 @@ mod tests {
             "{}",
             p.voice_error(&errors[2])
         );
+    }
+
+    #[test]
+    fn the_promotion_question_names_the_pieces_in_the_move_words() {
+        let ask = |style, lang| Phraser::builtin(style, lang, MoveOptions::default());
+        assert_eq!(
+            ask(MoveStyle::AppendixD, Lang::En).message("promotion_which", &[]),
+            "Which piece does the pawn become? Say Dame, Turm, Läufer or Springer."
+        );
+        assert_eq!(
+            ask(MoveStyle::Language, Lang::En).message("board_promotion", &[]),
+            "Which piece does the pawn become? Say Queen, Rook, Bishop or Knight."
+        );
+        assert_eq!(
+            ask(MoveStyle::AppendixD, Lang::De).message("promotion_which", &[]),
+            "In welche Figur wird der Bauer umgewandelt? Sag Dame, Turm, Läufer oder Springer."
+        );
+        assert_eq!(
+            ask(MoveStyle::Language, Lang::It).message("promotion_which", &[]),
+            "A quale pezzo promuove il pedone? Di' Donna, Torre, Alfiere o Cavallo."
+        );
+        assert_eq!(
+            ask(MoveStyle::AppendixD, Lang::It).message("board_promotion", &[]),
+            "A quale pezzo promuove il pedone? Di' Dame, Turm, Läufer o Springer."
+        );
+        assert_eq!(
+            ask(MoveStyle::Language, Lang::El).message("promotion_which", &[]),
+            "Σε ποιο κομμάτι προάγεται το πιόνι; Πες Βασίλισσα, Πύργος, Αξιωματικός ή Ίππος."
+        );
+        let it = ask(MoveStyle::Language, Lang::It);
+        assert_eq!(
+            it.message("promotion_not_asked", &[("piece", "Cavallo")]),
+            "Cavallo da solo non è una mossa: nessuna domanda attende un pezzo. \
+             Di' la mossa intera, per esempio Cavallo f3."
+        );
+    }
+
+    #[test]
+    fn messages_are_joined_as_the_language_writes_them() {
+        let it = Phraser::builtin(MoveStyle::Language, Lang::It, MoveOptions::default());
+        // "e" before a square of the e-file is "ed"; "una ora" is "un'ora".
+        let list = it.join(&["d4".into(), "e3".into(), "e4".into()], "list_and");
+        assert_eq!(
+            it.message(
+                "moves_from",
+                &[("piece", "Donna"), ("square", "d1"), ("list", &list)]
+            ),
+            "Donna d1 può andare in d4, e3 ed e4."
+        );
+        assert_eq!(
+            it.message("clock_side", &[("side", "Bianco"), ("time", "x")]),
+            "Bianco: x."
+        );
+        assert_eq!(
+            it.message("review_file", &[("count", "1")]),
+            "Una partita nel file."
+        );
+        assert_eq!(it.message("time_hours", &[("count", "1")]), "un'ora");
     }
 
     #[test]

@@ -477,7 +477,7 @@ mod tests {
         );
         assert_eq!(
             de().input_error(&err, &pos),
-            "\"xyz\" ist weder ein Zug noch ein Befehl. Sag \"help\" für die Befehle."
+            "\"xyz\" ist weder ein Zug noch ein Befehl. Sag \"hilfe\" für die Befehle."
         );
     }
 

@@ -89,6 +89,9 @@ pub fn apply(text: &str, joins: &[Join], numbers: Option<&NumberWords>) -> Strin
                 if j.next.is_some() {
                     out.push_str(&becomes);
                     i += 1; // the next word is part of the contraction
+                    let next = words[i];
+                    let bare = next.trim_end_matches(PUNCTUATION);
+                    out.push_str(&next[bare.len()..]);
                 } else if becomes.ends_with('\'') || becomes.ends_with('’') {
                     out.push_str(&becomes);
                     i += 1;
@@ -107,6 +110,9 @@ pub fn apply(text: &str, joins: &[Join], numbers: Option<&NumberWords>) -> Strin
     out
 }
 
+/// What may follow a word without belonging to it.
+const PUNCTUATION: [char; 10] = [',', '.', ';', ':', '!', '?', ')', '"', '»', '·'];
+
 /// How the next word begins when said, lower case: its letters, or for
 /// digits the number's word.
 fn spoken_start(next: &str, numbers: Option<&NumberWords>) -> String {
@@ -117,8 +123,7 @@ fn spoken_start(next: &str, numbers: Option<&NumberWords>) -> String {
     {
         return numbers.say(n, None).to_lowercase();
     }
-    next.trim_end_matches([',', '.', ';', ':', '!', '?', ')', '"', '»'])
-        .to_lowercase()
+    next.trim_end_matches(PUNCTUATION).to_lowercase()
 }
 
 /// `becomes` with a capital when `word` had one ("Una ora" → "Un'ora").
@@ -171,6 +176,14 @@ mod tests {
         assert_eq!(join(Lang::El, "την ώρα"), "την ώρα");
         assert_eq!(join(Lang::El, "την ντάμα"), "την ντάμα");
         assert_eq!(join(Lang::El, "στην μία"), "στη μία");
+        assert_eq!(
+            join(Lang::El, "Έπεσε η σημαία των Λευκά."),
+            "Έπεσε η σημαία των Λευκών."
+        );
+        assert_eq!(
+            join(Lang::El, "κίνηση των Μαύρα, αλλά"),
+            "κίνηση των Μαύρων, αλλά"
+        );
         assert_eq!(join(Lang::El, "στην ένατη"), "στην ένατη");
         // English has no joins: nothing changes.
         assert_eq!(join(Lang::En, "una ora"), "una ora");

@@ -82,6 +82,9 @@ pub struct Noun {
     /// The gender the number agrees with (masculine when left out).
     #[serde(default)]
     pub gender: Gender,
+    /// Written together with the number: German "dreimal".
+    #[serde(default)]
+    pub joined: bool,
 }
 
 /// The largest number said in words; larger ones keep their digits.
@@ -106,7 +109,8 @@ impl NumberWords {
     /// "una ora" and the joins.
     pub fn counted(&self, n: u64, noun: &Noun) -> String {
         let word = if n == 1 { &noun.one } else { &noun.many };
-        format!("{} {word}", self.say(n, Some(noun.gender)))
+        let space = if noun.joined { "" } else { " " };
+        format!("{}{space}{word}", self.say(n, Some(noun.gender)))
     }
 
     /// The gendered form of the number `value`, if the file has one.
@@ -291,6 +295,9 @@ mod tests {
         assert_eq!(de.counted(2, &zug), "zwei Züge");
         assert_eq!(de.counted(1, &minute), "eine Minute");
         assert_eq!(de.counted(21, &minute), "einundzwanzig Minuten");
+        let mal = noun(Lang::De, "time");
+        assert_eq!(de.counted(1, &mal), "einmal");
+        assert_eq!(de.counted(2, &mal), "zweimal");
     }
 
     #[test]

@@ -31,7 +31,7 @@ pub struct Join {
 impl Join {
     /// Does this rule change `word` followed by `next` (said as `spoken`)?
     fn applies(&self, word: &str, spoken_next: &str) -> bool {
-        if word.to_lowercase() != self.word.to_lowercase() {
+        if !self.is_word(word) {
             return false;
         }
         if let Some(n) = &self.next {
@@ -48,6 +48,13 @@ impl Join {
         } else {
             false
         }
+    }
+
+    /// Is `word` this rule's word (case ignored)?  No allocation: it is
+    /// asked of every word of every sentence.
+    fn is_word(&self, word: &str) -> bool {
+        let lower = |s: &str| s.chars().flat_map(char::to_lowercase).collect::<Vec<_>>();
+        self.word.len() == word.len() && lower(&self.word) == lower(word)
     }
 
     /// A problem with the rule, for the voices file check.
@@ -75,13 +82,17 @@ pub fn apply(text: &str, joins: &[Join], numbers: Option<&NumberWords>) -> Strin
         let word = words[i];
         let next = words.get(i + 1).copied();
         let rule = next.and_then(|n| {
-            let said = spoken_start(n, numbers);
-            // Punctuation after a word ends the phrase: "e," joins nothing.
-            let bare = word.trim_start_matches(['"', '(', '«']);
-            if bare.len() != word.len() || bare.is_empty() {
+            // A word after an opening quote joins nothing; nor does a word
+            // no rule names (most words: the next one is not looked at).
+            if word.starts_with(['"', '(', '«']) || word.is_empty() {
                 return None;
             }
-            joins.iter().find(|j| j.applies(bare, &said))
+            let named: Vec<&Join> = joins.iter().filter(|j| j.is_word(word)).collect();
+            if named.is_empty() {
+                return None;
+            }
+            let said = spoken_start(n, numbers);
+            named.into_iter().find(|j| j.applies(word, &said))
         });
         match rule {
             Some(j) => {

@@ -599,6 +599,43 @@ mod tests {
     }
 
     #[test]
+    fn the_restart_is_named_and_understood_in_the_players_words() {
+        for (lang, restart) in [
+            (Lang::De, "schachprogramm neustart"),
+            (Lang::It, "motore riavvia"),
+            (Lang::El, "μηχανή επανεκκίνηση"),
+        ] {
+            let mut app = App::builder().me(Color::White).lang(lang).build();
+            app.set_engine(EngineSetup {
+                program: Some("fake".into()),
+                ..EngineSetup::default()
+            });
+            let mut r = Rig {
+                app,
+                t0: Instant::now(),
+                sent: Vec::new(),
+                generation: 0,
+            };
+            r.msg(0, Msg::Start);
+            r.engine(1, "uciok");
+            r.engine(2, "readyok");
+            r.typed(10, "e4");
+            let generation = r.generation;
+            let said = r.msg(
+                20,
+                Msg::Engine(EngineIo {
+                    generation,
+                    event: ProcessEvent::Exited(None),
+                }),
+            );
+            assert!(said[0].ends_with(&format!("{restart}.")), "{said:?}");
+            let old = r.generation;
+            r.typed(30, restart);
+            assert_eq!(r.generation, old + 1, "{restart}");
+        }
+    }
+
+    #[test]
     fn fault_is_said_once_the_engine_killed_and_the_keyboard_plays_on() {
         let mut r = Rig::ready(Color::White);
         r.typed(10, "e4");

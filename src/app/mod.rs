@@ -931,7 +931,8 @@ mod tests {
             let (mut a, mut sim, now) = with_board(Protocol::Dgt, false);
             assert!(act(&mut a, &mut sim, Action::Lift(Square::H7), now).is_empty());
             assert!(tick(&mut a, now + SETTLE).len() == 1);
-            let report = "Mismatch: Hector sieben should have the black Bauer, it is empty.";
+            let report =
+                "Mismatch on one square: Hector sieben should have the black Bauer, it is empty.";
             assert_eq!(line(&mut a, "board"), vec![report]);
             let e = a.update(Msg::Line("board".into()), now);
             assert!(matches!(&e[..], [Effect::Say(u)] if u.kind == SayKind::Mismatch));
@@ -970,7 +971,7 @@ mod tests {
                 t[0],
                 "Illegal move on the board. Put the pieces back as they were."
             );
-            assert!(t[1].starts_with("Mismatch: "), "{t:?}");
+            assert!(t[1].starts_with("Mismatch on "), "{t:?}");
             assert!(a.game().history().is_empty());
         }
 

@@ -1300,7 +1300,9 @@ mod tests {
         );
         assert_eq!(
             said(&e).last().map(String::as_str),
-            Some("White: 4 minutes 43 seconds. Black: 4 minutes 55 seconds.")
+            Some(
+                "White: four minutes forty-three seconds. Black: four minutes fifty-five seconds."
+            )
         );
         let c = b.clock().expect("the game's clock");
         assert_eq!(c.remaining(Color::White, later), secs(283));

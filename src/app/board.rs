@@ -136,6 +136,8 @@ impl App {
                 SessionNote::Disconnected => {
                     let t = self.message("board_disconnected", &[]);
                     self.say(out, t, Priority::Urgent, SayKind::Board);
+                    self.takeback_without_board(out);
+                    self.sync_board(now, out);
                 }
                 SessionNote::CannotOpen(e) => {
                     let port = self.board.as_ref().map(|b| b.port().to_owned());
@@ -198,8 +200,10 @@ impl App {
                     return;
                 }
                 self.clock_took_back();
-                let t = self.message("take_back", &[]);
-                self.say(out, t, Priority::Urgent, SayKind::Game);
+                if !self.board_took_back(out) {
+                    let t = self.message("take_back", &[]);
+                    self.say(out, t, Priority::Urgent, SayKind::Game);
+                }
                 self.sync_board(now, out);
             }
             Inferred::NewGame => {

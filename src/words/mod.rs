@@ -1,7 +1,7 @@
 //! The words layer, the foundation every other layer that reads or says
 //! words stands on: the vocabulary files (`voices/*.toml`), the one
 //! language type [`Lang`], message templates, the folding of typed words
-//! ([`fold`]) and piece words read back ([`role_named`]); numbers and
+//! ([`fn@fold`]) and piece words read back ([`role_named`]); numbers and
 //! counted nouns in words ([`numbers`], `{count:move}` in a template),
 //! elision and other joins ([`joins`]), and the words of commands'
 //! arguments ([`arguments`]).

@@ -195,7 +195,7 @@ fn whole_game(protocol: Protocol, extra_square: &str, illegal_fix: &str) {
     board.act(Action::Place(Square::F5, Color::White.knight()));
     hector.expect("Illegal move on the board. Put the pieces back as they were.");
     hector.expect(&format!(
-        "Mismatch: Felix drei should have the white Springer, it is empty. Felix fünf {extra_square}"
+        "Mismatch on two squares: Felix drei should have the white Springer, it is empty. Felix fünf {extra_square}"
     ));
     board.act(Action::Lift(Square::F5));
     board.act(Action::Place(Square::F3, Color::White.knight()));
@@ -206,7 +206,7 @@ fn whole_game(protocol: Protocol, extra_square: &str, illegal_fix: &str) {
     board.act(Action::Lift(Square::H7));
     board.act(Action::Place(Square::H6, Color::Black.pawn()));
     let report = format!(
-        "Mismatch: Hector sieben should have the black Bauer, it is empty. Hector sechs {illegal_fix}"
+        "Mismatch on two squares: Hector sieben should have the black Bauer, it is empty. Hector sechs {illegal_fix}"
     );
     hector.expect(&report);
     hector.type_line("board");
@@ -533,7 +533,7 @@ fn wrong_square_then_right(protocol: Protocol, extra: &str) {
     std::thread::sleep(PAUSE);
     board.act(Action::Place(Square::A6, Color::Black.knight()));
     hector.expect(&format!(
-        "Mismatch: Cesar sechs should have the black Springer, it is empty. Anna sechs {extra}"
+        "Mismatch on two squares: Cesar sechs should have the black Springer, it is empty. Anna sechs {extra}"
     ));
     board.make(
         "Nc6",

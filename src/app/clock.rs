@@ -788,23 +788,23 @@ mod tests {
         // White: 300 - 12 + 3; Black's time runs.
         assert_eq!(
             line(&mut a, "time", t0 + s(20)),
-            vec!["White: 4 minutes 51 seconds. Black: 4 minutes 52 seconds."]
+            vec!["White: four minutes fifty-one seconds. Black: four minutes fifty-two seconds."]
         );
         assert_eq!(
             line(&mut a, "time mine", t0 + s(20)),
-            vec!["White: 4 minutes 51 seconds."]
+            vec!["White: four minutes fifty-one seconds."]
         );
         assert_eq!(
             line(&mut a, "time theirs", t0 + s(20)),
-            vec!["Black: 4 minutes 52 seconds."]
+            vec!["Black: four minutes fifty-two seconds."]
         );
         assert_eq!(
             line(&mut a, "time last", t0 + s(20)),
-            vec!["White's last move took 12 seconds."]
+            vec!["White's last move took twelve seconds."]
         );
         assert_eq!(
             line(&mut a, "time moves", t0 + s(20)),
-            vec!["1 move played."]
+            vec!["One move played."]
         );
         let e = a.update(Msg::Line("time".into()), t0 + s(21));
         let u = &utterances(&e)[0];
@@ -818,7 +818,7 @@ mod tests {
         assert_eq!(a.next_deadline(), Some(t0 + s(30)));
         let e = a.update(Msg::Deadline, t0 + s(30));
         let u = utterances(&e);
-        assert_eq!(u[0].text, "White: 30 seconds left.");
+        assert_eq!(u[0].text, "White: thirty seconds left.");
         // A clock sentence: it waits behind moves and collapses when stale.
         assert_eq!(
             (u[0].kind, u[0].priority),
@@ -828,7 +828,7 @@ mod tests {
         assert_eq!(a.next_deadline(), Some(t0 + s(50)));
         // A move and a threshold due at the same moment: the move first.
         let e = a.update(Msg::Line("e4".into()), t0 + s(50));
-        assert_eq!(said(&e), vec!["White: 10 seconds left.", "Bauer Eva vier"]);
+        assert_eq!(said(&e), vec!["White: ten seconds left.", "Bauer Eva vier"]);
     }
 
     #[test]
@@ -902,7 +902,7 @@ mod tests {
         assert_eq!(a.clock().and_then(Clock::side_to_move), Some(Color::White));
         assert_eq!(
             line(&mut a, "press", t0 + s(4)),
-            vec!["White: 4 minutes 56 seconds."]
+            vec!["White: four minutes fifty-six seconds."]
         );
         assert_eq!(a.clock().and_then(Clock::side_to_move), Some(Color::Black));
         assert_eq!(
@@ -933,16 +933,19 @@ mod tests {
         let (mut a, t0) = app_with("5+0", |_| {});
         assert_eq!(
             line(&mut a, "arbiter add black 2", t0),
-            vec!["Arbiter: add 2 minutes to Black. Say yes to confirm; anything else cancels."]
+            vec!["Arbiter: add two minutes to Black. Say yes to confirm; anything else cancels."]
         );
         assert_eq!(line(&mut a, "e4", t0), vec!["Arbiter action cancelled."]);
         assert!(a.game().history().is_empty(), "the line only cancelled");
         line(&mut a, "arbiter add black 2", t0);
         assert_eq!(
             line(&mut a, "yes", t0),
-            vec!["Arbiter: add 2 minutes to Black. Done."]
+            vec!["Arbiter: add two minutes to Black. Done."]
         );
-        assert_eq!(line(&mut a, "time black", t0), vec!["Black: 7 minutes."]);
+        assert_eq!(
+            line(&mut a, "time black", t0),
+            vec!["Black: seven minutes."]
+        );
         line(&mut a, "arbiter stop", t0 + s(1));
         line(&mut a, "yes", t0 + s(1));
         assert_eq!(a.next_deadline(), None);
@@ -967,7 +970,7 @@ mod tests {
             t,
             vec![
                 "Arbiter: an illegal move by White, the position before it restored. Done.",
-                "Black gets 2 minutes."
+                "Black gets two minutes."
             ]
         );
         assert!(a.game().history().is_empty());
@@ -982,7 +985,7 @@ mod tests {
             line(&mut b, "e4", t0);
             line(&mut b, "arbiter illegal white", t0);
             let t = line(&mut b, "yes", t0);
-            assert_eq!(t[1], "Black gets 2 minutes.", "illegal move {i}");
+            assert_eq!(t[1], "Black gets two minutes.", "illegal move {i}");
         }
         line(&mut b, "e4", t0);
         line(&mut b, "arbiter illegal white", t0);
@@ -992,10 +995,13 @@ mod tests {
     #[test]
     fn incorrect_claims_cost_time_by_edition() {
         for (edition, expect) in [
-            (Edition::Fide2018, "Incorrect claim: Black gets 2 minutes."),
+            (
+                Edition::Fide2018,
+                "Incorrect claim: Black gets two minutes.",
+            ),
             (
                 Edition::Fide1997,
-                "Incorrect claim: White loses 3 minutes; Black gets 3 minutes.",
+                "Incorrect claim: White loses three minutes; Black gets three minutes.",
             ),
         ] {
             let (mut a, t0) = app_with("90+30", |c| c.edition = edition);
@@ -1086,7 +1092,7 @@ mod tests {
         assert_eq!(a.next_deadline(), Some(t0 + s(60)));
         assert_eq!(
             line(&mut a, "time", t0 + s(30)),
-            vec!["White: 1 minute. Black: 1 minute."]
+            vec!["White: one minute. Black: one minute."]
         );
     }
 }

@@ -471,7 +471,7 @@ impl App {
                         d.format(&fmt).unwrap_or_default()
                     })
                     .unwrap_or_default();
-                let moves = r.game.history().len().to_string();
+                let moves = r.game.history().len().div_ceil(2).to_string();
                 let t = self.message(
                     "resume_offer",
                     &[
@@ -1368,7 +1368,9 @@ mod tests {
         );
         assert_eq!(
             said(&e).last().map(String::as_str),
-            Some("White: 4 minutes 43 seconds. Black: 4 minutes 55 seconds.")
+            Some(
+                "White: four minutes forty-three seconds. Black: four minutes fifty-five seconds."
+            )
         );
         let c = b.clock().expect("the game's clock");
         assert_eq!(c.remaining(Color::White, later), secs(283));

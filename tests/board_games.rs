@@ -850,7 +850,7 @@ fn dgt_board_with_a_clock_is_the_clock() {
     board.clock(125, 180, Some(Color::White), None);
     hector.expect("Clock on the board: hector says its times.");
     hector.type_line("time");
-    hector.expect("White: 2 minutes 5 seconds. Black: 3 minutes.");
+    hector.expect("White: two minutes five seconds. Black: three minutes.");
     // A knight move that is not one, and the lever pressed at once.
     board.act(Action::Lift(Square::G1));
     board.act(Action::Place(Square::G3, Color::White.knight()));
@@ -858,11 +858,11 @@ fn dgt_board_with_a_clock_is_the_clock() {
     hector.expect("Illegal move on the board. Put the pieces back as they were.");
     // Without --time the clock's first reading (3 minutes) makes it a
     // blitz game: 1 minute (B.2).
-    hector.expect("Black gets 1 minute.");
+    hector.expect("Black gets one minute.");
     // After the settle time, the corrections (the illegal move is not said
     // again).
     hector.expect(
-        "Mismatch: Gustav eins should have the white Springer, it is empty. \
+        "Mismatch on two squares: Gustav eins should have the white Springer, it is empty. \
          Gustav drei should be empty, it has the white Springer.",
     );
     board.act(Action::Lift(Square::G3));
@@ -878,7 +878,7 @@ fn dgt_board_with_a_clock_is_the_clock() {
     // White's clock runs down through its 2 minutes: said by hector
     // between two readings, as with its own clock.
     board.clock(121, 238, Some(Color::White), None);
-    hector.expect("White: 2 minutes left.");
+    hector.expect("White: two minutes left.");
     hector.type_line("press");
     hector.expect("The clock on the board keeps the time: use its lever and its buttons.");
     // The flag shown by the clock ends the game at once.

@@ -507,14 +507,14 @@ mod tests {
         );
         assert_eq!(
             t.line("time", t.at(1)),
-            vec!["White: 2 minutes 4 seconds. Black: 2 minutes 5 seconds."]
+            vec!["White: two minutes four seconds. Black: two minutes five seconds."]
         );
         // The same thresholds as hector's own clock, worked out between
         // two readings: 2 minutes for White 5 s after the reading.
         assert_eq!(t.a.next_deadline(), Some(t.at(5)));
         assert_eq!(
             said(&t.a.update(Msg::Deadline, t.at(5))),
-            vec!["White: 2 minutes left."]
+            vec!["White: two minutes left."]
         );
         // A move on the board does not press: the lever does.
         assert_eq!(t.play("e4", t.at(6)), vec!["Bauer Eva vier"]);
@@ -525,16 +525,16 @@ mod tests {
         assert_eq!(t.running(), Some(Color::Black));
         assert_eq!(
             t.line("time last", t.at(8)),
-            vec!["White's last move took 7 seconds."]
+            vec!["White's last move took seven seconds."]
         );
         assert_eq!(
             t.line("time white", t.at(8)),
-            vec!["White: 1 minute 59 seconds."]
+            vec!["White: one minute fifty-nine seconds."]
         );
         // A reading below a threshold says it (Black's clock).
         assert_eq!(
             t.clock(119, 120, Some(Color::Black), t.at(12)),
-            vec!["Black: 2 minutes left."]
+            vec!["Black: two minutes left."]
         );
         // hector's own press and pause are the clock's buttons now.
         assert_eq!(
@@ -568,7 +568,7 @@ mod tests {
         assert_eq!(t.a.next_deadline(), Some(t.at(31)));
         assert_eq!(
             said(&t.a.update(Msg::Deadline, t.at(31))),
-            vec!["White: 1 minute left."]
+            vec!["White: one minute left."]
         );
         // A new game: the clock set again is read afresh.
         t.line("new", t.at(40));
@@ -594,7 +594,7 @@ mod tests {
         assert_eq!(said(&e), vec!["Clock on the board: hector says its times."]);
         assert_eq!(
             t.line("time white", t.at(1)),
-            vec!["White: 1 hour 29 minutes 59 seconds."]
+            vec!["White: one hour twenty-nine minutes fifty-nine seconds."]
         );
         // The clock brought its own times: hector's 90 minutes give way.
         assert_eq!(t.running(), Some(Color::White));
@@ -612,7 +612,7 @@ mod tests {
             e,
             vec![
                 "Illegal move on the board. Put the pieces back as they were.",
-                "Black gets 2 minutes."
+                "Black gets two minutes."
             ]
         );
         assert!(t.a.game().history().is_empty());
@@ -627,7 +627,7 @@ mod tests {
         t.act(Action::Lift(Square::B8), t.at(5));
         t.act(Action::Place(Square::B6, Color::Black.knight()), t.at(5));
         let e = t.clock(5398, 5519, Some(Color::White), t.at(6));
-        assert_eq!(e[1], "White gets 2 minutes.");
+        assert_eq!(e[1], "White gets two minutes.");
         // Its second loses; the clock stands still from then on, and
         // nothing more is said of it.
         t.act(Action::Lift(Square::B6), t.at(7));
@@ -665,7 +665,7 @@ mod tests {
                 Edition::Fide2018,
                 vec![
                     "White pressed the clock without moving: that counts as an illegal move.",
-                    "Black gets 2 minutes.",
+                    "Black gets two minutes.",
                 ],
             ),
             (Edition::Fide2017, vec![]),
@@ -698,7 +698,7 @@ mod tests {
             [
                 "The pawn was not promoted: it becomes a queen.",
                 "Bauer Eva acht wird Dame",
-                "Black gets 2 minutes."
+                "Black gets two minutes."
             ]
         );
         assert_eq!(
@@ -717,7 +717,7 @@ mod tests {
         t.act(Action::Lift(Square::E7), t.at(1));
         t.act(Action::Place(Square::E8, Color::White.pawn()), t.at(1));
         let e = t.clock(5399, 5400, Some(Color::Black), t.at(2));
-        assert_eq!(e[1], "Black gets 2 minutes.");
+        assert_eq!(e[1], "Black gets two minutes.");
         assert!(t.a.game().history().is_empty());
     }
 
@@ -733,10 +733,10 @@ mod tests {
             e[0],
             "Illegal move on the board. Put the pieces back as they were."
         );
-        assert_eq!(e[1], "Black gets 2 minutes.");
+        assert_eq!(e[1], "Black gets two minutes.");
         assert_eq!(
             t.line("time black", t.at(2)),
-            vec!["Black: 1 hour 32 minutes."]
+            vec!["Black: one hour thirty-two minutes."]
         );
         t.act(Action::Lift(Square::G3), t.at(3));
         t.act(Action::Place(Square::G1, Color::White.knight()), t.at(3));
@@ -756,7 +756,7 @@ mod tests {
             t.line("press", t.at(2)),
             vec![
                 "Illegal move on the board. Put the pieces back as they were.",
-                "Black gets 2 minutes."
+                "Black gets two minutes."
             ]
         );
     }
@@ -773,13 +773,13 @@ mod tests {
             [
                 "The pawn was not promoted: it becomes a queen.",
                 "Bauer Eva acht wird Dame",
-                "Black gets 2 minutes."
+                "Black gets two minutes."
             ]
         );
         // The press then completes the move: Black's time runs.
         assert_eq!(
             e.last().map(String::as_str),
-            Some("White: 1 hour 30 minutes 28 seconds.")
+            Some("White: one hour thirty minutes twenty-eight seconds.")
         );
         assert_eq!(t.running(), Some(Color::Black));
     }
@@ -791,7 +791,7 @@ mod tests {
             t.line("press", t.at(1)),
             vec![
                 "White pressed the clock without moving: that counts as an illegal move.",
-                "Black gets 2 minutes."
+                "Black gets two minutes."
             ]
         );
         let mut t = Table::new(None, Some("90+30"), |c| {

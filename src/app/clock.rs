@@ -1022,7 +1022,7 @@ mod tests {
         }
         let t = line(&mut a, "claim Ng8", t0 + s(10));
         assert!(t.last().is_some_and(|l| l.contains("1/2-1/2")), "{t:?}");
-        let both = "White: 4 minutes 56 seconds. Black: 4 minutes 54 seconds.";
+        let both = "White: four minutes fifty-six seconds. Black: four minutes fifty-four seconds.";
         assert_eq!(line(&mut a, "time", t0 + s(10)), vec![both]);
         assert_eq!(line(&mut a, "time", t0 + s(100)), vec![both]);
         // An incorrect claim on an intended move: the move is made and
@@ -1036,7 +1036,9 @@ mod tests {
         assert!(a.clock().is_some_and(Clock::is_running));
         assert_eq!(
             line(&mut a, "time", t0 + s(13)),
-            vec!["White: 5 minutes 49 seconds. Black: 4 minutes 58 seconds."]
+            vec![
+                "White: five minutes forty-nine seconds. Black: four minutes fifty-eight seconds."
+            ]
         );
         // An incorrect claim without a move: the claimant's time runs on.
         let (mut a, t0) = app_with("5+0", |_| {});
@@ -1044,7 +1046,7 @@ mod tests {
         assert!(a.clock().is_some_and(Clock::is_running));
         assert_eq!(
             line(&mut a, "time white", t0 + s(10)),
-            vec!["White: 4 minutes 50 seconds."]
+            vec!["White: four minutes fifty seconds."]
         );
     }
 
@@ -1056,21 +1058,21 @@ mod tests {
         assert_eq!(
             t,
             vec![
-                "Arbiter: set the move counter to 2. Done.",
-                "White: 2 moves made; 1 minute added.",
-                "Black: 2 moves made; 1 minute added."
+                "Arbiter: set the move counter to two. Done.",
+                "White: two moves made; one minute added.",
+                "Black: two moves made; one minute added."
             ]
         );
         assert_eq!(
             line(&mut a, "time", t0 + s(10)),
-            vec!["White: 1 minute 50 seconds. Black: 2 minutes."]
+            vec!["White: one minute fifty seconds. Black: two minutes."]
         );
         // The 1-minute threshold, passed before, is armed again: said
         // when White's time reaches it.
         assert_eq!(a.next_deadline(), Some(t0 + s(60)));
         assert_eq!(
             said(&a.update(Msg::Deadline, t0 + s(60))),
-            vec!["White: 1 minute left."]
+            vec!["White: one minute left."]
         );
         // Set back and passed again by moves: no second minute.
         line(&mut a, "arbiter moves 1", t0 + s(61));
@@ -1080,7 +1082,7 @@ mod tests {
         assert_eq!(t, vec!["Bauer Eva fünf"]);
         assert_eq!(
             line(&mut a, "time black", t0 + s(63)),
-            vec!["Black: 1 minute 59 seconds."]
+            vec!["Black: one minute fifty-nine seconds."]
         );
     }
 

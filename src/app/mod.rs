@@ -300,6 +300,7 @@ impl App {
         self.sync_opponent_board(now, &mut out);
         self.engine_step(now, &mut out);
         self.journal_effects(&mut out);
+        self.journal_companion(&mut out);
         self.companion_flashes(&out);
         out
     }

@@ -305,3 +305,167 @@ fn a_game_resumed_after_a_restart_gives_the_page_its_seat_back() {
     drop(h);
     let _ = std::fs::remove_dir_all(&home);
 }
+
+/// A board on the master end of a pseudo-terminal, as the opponent's.
+struct PtyBoard {
+    master: hector::Master,
+    sim: hector::SimBoard,
+    /// Everything hector wrote to it so far.
+    heard: Vec<u8>,
+}
+
+impl PtyBoard {
+    fn new(protocol: hector::Protocol, board: shakmaty::Board) -> (PtyBoard, String) {
+        let (master, path) = {
+            let _g = crate::board_games::PTY_LOCK
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            hector::pseudo_board().expect("a pseudo-terminal")
+        };
+        let b = PtyBoard {
+            master,
+            sim: hector::SimBoard::new(protocol, board),
+            heard: Vec::new(),
+        };
+        (b, path)
+    }
+
+    /// Read what hector writes until `want` is among it (after `from`);
+    /// where it ends.
+    fn hear(&mut self, want: &[u8], from: usize, what: &str) -> usize {
+        let deadline = Instant::now() + WAIT;
+        loop {
+            if let Some(i) = self.heard[from.min(self.heard.len())..]
+                .windows(want.len())
+                .position(|w| w == want)
+            {
+                return from + i + want.len();
+            }
+            assert!(
+                Instant::now() < deadline,
+                "hector never sent {what} ({} bytes heard)",
+                self.heard.len()
+            );
+            let mut buf = [0u8; 512];
+            let n = self
+                .master
+                .read_within(&mut buf, Duration::from_millis(50))
+                .unwrap_or(0);
+            self.heard.extend_from_slice(&buf[..n]);
+        }
+    }
+
+    /// Answer hector's first request with the whole board.
+    fn answer(&mut self) {
+        let deadline = Instant::now() + WAIT;
+        while self.heard.is_empty() {
+            assert!(Instant::now() < deadline, "hector did not ask the board");
+            let mut buf = [0u8; 512];
+            let n = self
+                .master
+                .read_within(&mut buf, Duration::from_millis(50))
+                .unwrap_or(0);
+            self.heard.extend_from_slice(&buf[..n]);
+        }
+        let dump = self.sim.dump();
+        self.master.write_all(&dump).expect("write to the board");
+    }
+
+    fn send(&mut self, bytes: &[u8]) {
+        self.master.write_all(bytes).expect("write to the board");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// The opponent's own Millennium board over a pseudo-terminal: the blind
+/// player's move is lit on it (the squares it changes) and the lights go
+/// out when the opponent has made it there.
+#[test]
+fn the_players_move_is_lit_on_the_opponents_millennium_board() {
+    use hector::{BoardCommand, Protocol};
+    use shakmaty::{Bitboard, Board, Chess, Square, san::San};
+    let home = clean_config_dir();
+    let (mut opp, path) = PtyBoard::new(Protocol::Millennium, Board::new());
+    let mut h = Hector::start(
+        &home,
+        "127.0.0.1:0",
+        &["--opponent-board", &format!("millennium:{path}")],
+    );
+    opp.answer();
+    h.skip_to("The opponent's board is connected.");
+    let start = opp.heard.len();
+    h.type_line("e4");
+    let lit = Bitboard::from(Square::E2) | Bitboard::from(Square::E4);
+    let on = Protocol::Millennium.encode(BoardCommand::ShowSquares(lit));
+    let after_on = opp.hear(&on, start, "the LEDs of e2 and e4");
+    // The opponent makes the move on their board: lights off.
+    let pos = Chess::default();
+    let m = "e4"
+        .parse::<San>()
+        .ok()
+        .and_then(|s| s.to_move(&pos).ok())
+        .expect("legal");
+    for bytes in opp.sim.play(&pos, m, false) {
+        opp.send(&bytes);
+    }
+    let off = Protocol::Millennium.encode(BoardCommand::LightsOff);
+    opp.hear(&off, after_on, "all LEDs off");
+    drop(h);
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+/// The opponent's occupancy board over a pseudo-terminal: a pawn lifted
+/// and put on the last rank cannot be seen to become a piece; the page
+/// asks which, the opponent taps it, hector plays and says the move.
+#[test]
+fn a_promotion_on_the_opponents_occupancy_board_is_asked_on_the_page() {
+    use hector::{Protocol, SimAction};
+    use shakmaty::fen::Fen;
+    use shakmaty::{CastlingMode, Chess, Color, Position, Square};
+    let home = clean_config_dir();
+    let fen = "4k3/8/8/8/8/8/4p2R/K7 b - - 0 1";
+    let pos: Chess = fen
+        .parse::<Fen>()
+        .expect("fen")
+        .into_position(CastlingMode::Standard)
+        .expect("position");
+    let (mut opp, path) = PtyBoard::new(Protocol::Occupancy, pos.board().clone());
+    let mut h = Hector::start(
+        &home,
+        "127.0.0.1:0",
+        &[
+            "--fen",
+            fen,
+            "--opponent-board",
+            &format!("occupancy:{path}"),
+        ],
+    );
+    let url = h.url();
+    opp.answer();
+    h.skip_to("The opponent's board is connected.");
+    let mut b = Browser::start();
+    let p = b.new_page(&url);
+    b.wait_text(p, "#seat", "You play this game.");
+    let lift = opp.sim.act(SimAction::Lift(Square::E2));
+    opp.send(&lift);
+    let place = opp
+        .sim
+        .act(SimAction::Place(Square::E1, Color::Black.pawn()));
+    opp.send(&place);
+    b.wait_text(p, "#your-board", "Your pawn reached the last rank");
+    assert_eq!(
+        b.eval(p, "document.getElementById('promo').hidden"),
+        json!(false)
+    );
+    b.click(p, "[data-promo=n]");
+    h.skip_to("Bauer Eva eins wird Springer");
+    b.wait_text(p, "#last-san", "e1=N");
+    b.wait_text(p, "#your-board", "Your board agrees with the game.");
+    assert_eq!(
+        b.eval(p, "document.getElementById('promo').hidden"),
+        json!(true)
+    );
+    assert!(b.errors().is_empty());
+    drop(h);
+    let _ = std::fs::remove_dir_all(&home);
+}

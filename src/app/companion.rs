@@ -32,6 +32,25 @@ pub(super) struct CompanionState {
     seat: Option<Event>,
     /// The seat as written to the journal of the game (its epoch).
     journalled: Option<(u64, Event)>,
+    /// The squares lit on the opponent's board (None: not known, e.g. just
+    /// connected).
+    lit: Option<shakmaty::Bitboard>,
+}
+
+impl CompanionState {
+    /// What the opponent's board has lit, when known.
+    pub(super) fn lit(&self) -> Option<shakmaty::Bitboard> {
+        self.lit
+    }
+
+    pub(super) fn set_lit(&mut self, squares: shakmaty::Bitboard) {
+        self.lit = Some(squares);
+    }
+
+    /// The board was (re)connected: what it shows is not known.
+    pub(super) fn forget_lights(&mut self) {
+        self.lit = None;
+    }
 }
 
 impl App {
@@ -126,13 +145,13 @@ impl App {
                 self.say(out, t, Priority::Normal, SayKind::Info);
             }
             CompanionEvent::Action(action) => {
-                self.on_opponent_action(action, out);
+                self.on_opponent_action(action, now, out);
                 self.sync_board(now, out);
             }
         }
     }
 
-    fn on_opponent_action(&mut self, action: OpponentAction, out: &mut Vec<Effect>) {
+    fn on_opponent_action(&mut self, action: OpponentAction, now: Instant, out: &mut Vec<Effect>) {
         let them = !self.me;
         if let Some(t) = self.game_is_over() {
             self.notify_page(t);
@@ -155,6 +174,18 @@ impl App {
                             return;
                         }
                     },
+                    MoveInput::FromTo {
+                        from,
+                        to,
+                        promotion: Some(role),
+                    } if self.opponent_board_asks_promotion() => {
+                        // The piece for the pawn on the opponent's board.
+                        if !self.promote_on_opponent_board(Some((from, to)), role, now, out) {
+                            let t = self.message("companion_illegal", &[]);
+                            self.notify_page(t);
+                        }
+                        return;
+                    }
                     MoveInput::FromTo {
                         from,
                         to,

@@ -130,8 +130,9 @@ fn report(name: &str, v: &mut [f64]) {
 
 /// A varied legal move (no promotion: the page would ask for the piece;
 /// no rook move while its side may still castle: on the board a rook
-/// h1-f1 is also the first half of a castling, which the tracker waits to
-/// see completed).
+/// h1-f1 is also the first half of a castling, and the tracker gives the
+/// king 2.5 s before it announces the rook move: a figure of the board's
+/// rules, not of the page).
 fn pick(pos: &Chess, seed: &mut u64) -> Option<Move> {
     let castles = pos.castles().has_color(pos.turn());
     let moves: Vec<Move> = pos

@@ -345,6 +345,41 @@ pub struct CompanionSettings {
     pub require_code: bool,
 }
 
+/// `[players]`: the names on the scoresheet (PGN `White` and `Black`).
+/// `--white` and `--black` on the command line come first, then `white`
+/// and `black` here, then `me` on the player's own colour.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PlayersSettings {
+    /// The player's own name, put on their colour's side.
+    pub me: Option<String>,
+    /// White's name.
+    pub white: Option<String>,
+    /// Black's name.
+    pub black: Option<String>,
+}
+
+impl PlayersSettings {
+    /// The names of White and Black (empty when unknown): `white` and
+    /// `black` when set, else `me` on `my_colour`.
+    pub fn names(&self, my_colour: Color) -> (String, String) {
+        fn set(s: &Option<String>) -> Option<&str> {
+            s.as_deref().map(str::trim).filter(|s| !s.is_empty())
+        }
+        let me = set(&self.me);
+        let name = |side: Color, given: &Option<String>| {
+            set(given)
+                .or(me.filter(|_| side == my_colour))
+                .unwrap_or_default()
+                .to_owned()
+        };
+        (
+            name(Color::White, &self.white),
+            name(Color::Black, &self.black),
+        )
+    }
+}
+
 /// All settings.
 #[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -369,6 +404,8 @@ pub struct Config {
     pub engine: EngineConfig,
     /// `[companion]`: the opponent's screen.
     pub companion: CompanionSettings,
+    /// `[players]`: the names on the scoresheet.
+    pub players: PlayersSettings,
 }
 
 /// A settings file that could not be used.
@@ -588,5 +625,34 @@ mod tests {
         let (c, e) = Config::load(Path::new("/nonexistent/hector/config.toml"));
         assert_eq!(c, Config::default());
         assert_eq!(e, None);
+    }
+
+    #[test]
+    fn players_names_for_the_scoresheet() {
+        let c = Config::parse("c.toml", "[players]\nme = \"Anna Müller\"\n").unwrap();
+        assert_eq!(
+            c.players.names(Color::White),
+            ("Anna Müller".to_owned(), String::new())
+        );
+        assert_eq!(
+            c.players.names(Color::Black),
+            (String::new(), "Anna Müller".to_owned())
+        );
+        let c = Config::parse(
+            "c.toml",
+            "[players]\nme = \"Anna\"\nwhite = \"Bob\"\nblack = \" \"\n",
+        )
+        .unwrap();
+        // A name given for the colour wins; a blank one is no name.
+        assert_eq!(
+            c.players.names(Color::White),
+            ("Bob".to_owned(), String::new())
+        );
+        assert_eq!(
+            c.players.names(Color::Black),
+            ("Bob".to_owned(), "Anna".to_owned())
+        );
+        let e = Config::parse("c.toml", "[players]\nreferee = \"X\"\n").unwrap_err();
+        assert_eq!(e.line, Some(2), "{e:?}");
     }
 }

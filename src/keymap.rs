@@ -48,11 +48,20 @@ fn looks_like_a_move(word: &str) -> bool {
     if (b.len() == 1 && file(b[0])) || (b.len() <= 6 && has_square) {
         return true;
     }
-    let d = crate::words::vocab::builtin_appendix_d().moves;
-    d.files
-        .iter()
-        .chain(d.ranks.iter())
-        .any(|x| crate::words::fold(x) == w)
+    appendix_d_square_words().contains(&w)
+}
+
+/// The Appendix D file and rank words, folded once per process.
+fn appendix_d_square_words() -> &'static [String] {
+    static WORDS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    WORDS.get_or_init(|| {
+        let d = &crate::words::vocab::appendix_d().moves;
+        d.files
+            .iter()
+            .chain(d.ranks.iter())
+            .map(|x| crate::words::fold(x))
+            .collect()
+    })
 }
 
 #[cfg(test)]
@@ -185,6 +194,12 @@ impl Keymap {
             }
             by_command.insert(name, list.clone());
         }
+        // The `[commands]` words folded once, for the clash check of every
+        // language's words.
+        let folded: BTreeMap<String, Action> = words
+            .iter()
+            .map(|(k, a)| (crate::words::fold(k), *a))
+            .collect();
         let mut languages = BTreeMap::new();
         for (code, table) in &parsed.language {
             let key = |name: &str| format!("language.{code}.{name}");
@@ -244,11 +259,7 @@ impl Keymap {
                             "\"{word}\" could be read as a move: choose another word"
                         )));
                     }
-                    let clash = words
-                        .iter()
-                        .find(|(k, _)| crate::words::fold(k) == w)
-                        .map(|(_, a)| *a)
-                        .or_else(|| own.get(&w).copied());
+                    let clash = folded.get(&w).or_else(|| own.get(&w)).copied();
                     if let Some(other) = clash
                         && other != name
                     {
@@ -284,8 +295,13 @@ impl Keymap {
     /// The built-in keymap; it is tested to parse (`builtin_keymap_parses`).
     #[allow(clippy::expect_used, reason = "compiled-in data, tested to parse")]
     pub fn builtin() -> Keymap {
-        let (name, text) = LINE_KEYMAP_SOURCE;
-        Keymap::parse(name, text).expect("built-in keymap parses (tested)")
+        static BUILTIN: std::sync::OnceLock<Keymap> = std::sync::OnceLock::new();
+        BUILTIN
+            .get_or_init(|| {
+                let (name, text) = LINE_KEYMAP_SOURCE;
+                Keymap::parse(name, text).expect("built-in keymap parses (tested)")
+            })
+            .clone()
     }
 
     /// Read a user keymap file.

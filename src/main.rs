@@ -291,9 +291,11 @@ fn play_game(args: &PlayArgs, resume_id: Option<&str>) -> ExitCode {
         return ExitCode::from(2);
     }
     let store = store();
+    // The names: --white and --black, else the settings' [players].
+    let (white, black) = started.players.names(started.app.me());
     let start_info = StartInfo {
-        white: args.white.clone().unwrap_or_default(),
-        black: args.black.clone().unwrap_or_default(),
+        white: args.white.clone().unwrap_or(white),
+        black: args.black.clone().unwrap_or(black),
         event: args.event.clone().unwrap_or_default(),
         ..StartInfo::default()
     };

@@ -143,6 +143,9 @@ const SCHEMA: &[(&str, Expect)] = &[
     ("companion.listen", Expect::Text),
     ("companion.view_without_code", Expect::Bool),
     ("companion.require_code", Expect::Bool),
+    ("players.me", Expect::Text),
+    ("players.white", Expect::Text),
+    ("players.black", Expect::Text),
 ];
 
 /// What `key` takes, when it is a known setting.

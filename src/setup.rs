@@ -100,6 +100,9 @@ pub struct Started {
     pub engine: EngineConfig,
     /// The `[companion]` settings (the command line may override them).
     pub companion: CompanionSettings,
+    /// The `[players]` settings: names for the scoresheet (`--white` and
+    /// `--black` come first).
+    pub players: crate::config::PlayersSettings,
 }
 
 impl Started {
@@ -254,6 +257,7 @@ pub fn start(over: &Overrides) -> Started {
         view: config.view.clone(),
         engine: config.engine.clone(),
         companion: config.companion.clone(),
+        players: config.players.clone(),
     }
 }
 

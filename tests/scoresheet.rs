@@ -38,6 +38,7 @@ fn hector_data(data: &Path, args: &[&str], script: &str) -> Run {
     });
     let out = child.wait_with_output().expect("hector runs");
     w.join().expect("writer");
+    let _ = std::fs::remove_dir_all(&config);
     Run {
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
@@ -116,10 +117,43 @@ fn long_record() -> GameRecord {
     rec
 }
 
-fn tmp(name: &str) -> PathBuf {
-    let d = clean_config_dir().join(name);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A test's own folder, removed (with what hector wrote there) when the
+/// test ends.
+struct Tmp {
+    base: PathBuf,
+    dir: PathBuf,
+}
+
+impl std::ops::Deref for Tmp {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.dir
+    }
+}
+
+impl AsRef<Path> for Tmp {
+    fn as_ref(&self) -> &Path {
+        &self.dir
+    }
+}
+
+impl AsRef<std::ffi::OsStr> for Tmp {
+    fn as_ref(&self) -> &std::ffi::OsStr {
+        self.dir.as_os_str()
+    }
+}
+
+impl Drop for Tmp {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.base);
+    }
+}
+
+fn tmp(name: &str) -> Tmp {
+    let base = clean_config_dir();
+    let dir = base.join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    Tmp { base, dir }
 }
 
 fn python() -> String {
@@ -424,6 +458,71 @@ fn games_export_and_resume_through_the_binary() {
     assert_eq!(run.lines(), ["New game. White to move."]);
 }
 
+/// The names on the scoresheet from the settings' `[players]`: the
+/// player's own name on their colour; `--white`/`--black` come first.
+#[test]
+fn player_names_come_from_the_settings() {
+    let data = tmp("players");
+    std::fs::create_dir_all(&data).unwrap();
+    let settings = data.join("settings.toml");
+    std::fs::write(
+        &settings,
+        "[game]\nmy_colour = \"black\"\n[players]\nme = \"Anna Müller\"\nwhite = \"Bob\"\n",
+    )
+    .unwrap();
+    let s = settings.to_str().unwrap();
+    let run = hector_data(&data, &["play", "--config", s], "e4\n");
+    assert!(run.success, "{}", run.stdout);
+    let run = hector_data(
+        &data,
+        &["play", "--config", s, "--no-resume", "--white", "Cleo"],
+        "d4\n",
+    );
+    assert!(run.success, "{}", run.stdout);
+    let run = hector_data(&data, &["games"], "");
+    let lines = run.lines();
+    assert!(
+        lines[0].contains(": Bob against Anna Müller, unfinished"),
+        "{lines:?}"
+    );
+    assert!(
+        lines[1].contains(": Cleo against Anna Müller, unfinished"),
+        "{lines:?}"
+    );
+}
+
+/// A game with a clock: the journal has a press with both times after
+/// every move, and the PGN and text exports show the times.
+#[test]
+fn a_clock_game_exports_its_times() {
+    let data = tmp("clock-export");
+    let run = hector_data(&data, &["play", "--time", "5+3"], "e4\ne5\nresign\n");
+    assert!(run.success);
+    let journal = std::fs::read_to_string(only_journal(&data).unwrap()).unwrap();
+    let presses = journal
+        .lines()
+        .filter(|l| l.contains(" clock press "))
+        .count();
+    assert_eq!(presses, 2, "{journal}");
+    assert!(journal.contains("time-control=\"300+3\""), "{journal}");
+    let out = data.join("clock.pgn");
+    let o = out.to_str().unwrap();
+    let run = hector_data(&data, &["export", "1", "--format", "pgn", "-o", o], "");
+    assert!(run.success, "{}", run.stdout);
+    let pgn = std::fs::read_to_string(&out).unwrap();
+    assert!(pgn.contains("[TimeControl \"300+3\"]"), "{pgn}");
+    assert!(
+        pgn.contains("1. e4 {[%clk 0:05:02]} 1... e5 {[%clk 0:05:02]}"),
+        "{pgn}"
+    );
+    let txt = data.join("clock.txt");
+    let t = txt.to_str().unwrap();
+    let run = hector_data(&data, &["export", "1", "--format", "text", "-o", t], "");
+    assert!(run.success, "{}", run.stdout);
+    let text = std::fs::read_to_string(&txt).unwrap();
+    assert!(text.contains("0:05:02"), "{text}");
+}
+
 #[test]
 fn a_speech_export_is_a_wav_file_with_a_pause_per_move() {
     let data = tmp("speech");
@@ -543,18 +642,28 @@ fn crash_script() -> Vec<&'static str> {
     s
 }
 
+/// The clock of the crash test: 5 minutes and 3 seconds a move.
+const CRASH_CLOCK: &str = "5+3";
+
 fn run_uninterrupted(data: &Path) -> replay::Resumed {
     let script: String = crash_script().iter().map(|l| format!("{l}\n")).collect();
-    let run = hector_data(data, &["play", "--no-resume"], &script);
+    let run = hector_data(
+        data,
+        &["play", "--no-resume", "--time", CRASH_CLOCK],
+        &script,
+    );
     assert!(run.success);
     let (n, r) = done_in(&only_journal(data).unwrap());
     assert_eq!(n, crash_script().len());
     r.unwrap()
 }
 
-/// hector is killed with SIGKILL at random moments of a scripted game, at
-/// least 100 times, and resumed each time (`--resume`); the game at the
-/// end equals an uninterrupted run's: moves, offers, result.
+/// hector is killed with SIGKILL at random moments of a scripted game with
+/// a clock, at least 100 times, and resumed each time (`--resume`); the
+/// game at the end equals an uninterrupted run's: moves, offers, result,
+/// and the clocks after every move within the clock's resolution (a
+/// second: `%clk` and the spoken times).  The kills and restarts take far
+/// more than a second in all: the time hector was down is not charged.
 #[test]
 fn killed_at_random_moments_the_game_resumes_to_the_same_end() {
     let want = run_uninterrupted(&tmp("crash-reference"));
@@ -583,6 +692,7 @@ fn killed_at_random_moments_the_game_resumes_to_the_same_end() {
         let config = clean_config_dir();
         let mut child = Command::new(env!("CARGO_BIN_EXE_hector"))
             .args(["play", "--resume", "--speech", "print", "--no-sound"])
+            .args(["--time", CRASH_CLOCK])
             .env("XDG_CONFIG_HOME", &config)
             .env("HOME", &config)
             .env("XDG_DATA_HOME", &data)
@@ -613,6 +723,11 @@ fn killed_at_random_moments_the_game_resumes_to_the_same_end() {
         }
         if kill {
             std::thread::sleep(Duration::from_micros(rand(30_000)));
+            if kills % 10 == 5 {
+                // Some kills come after a while with the clock running and
+                // nothing written: time the journal does not show.
+                std::thread::sleep(Duration::from_millis(300));
+            }
             let _ = child.kill();
             let _ = child.wait();
             kills += 1;
@@ -620,6 +735,7 @@ fn killed_at_random_moments_the_game_resumes_to_the_same_end() {
             drop(stdin);
             let _ = child.wait();
         }
+        let _ = std::fs::remove_dir_all(&config);
     }
     assert!(kills >= 100, "{kills}");
     let (n, got) = done_in(&only_journal(&data).unwrap());
@@ -635,6 +751,34 @@ fn killed_at_random_moments_the_game_resumes_to_the_same_end() {
     assert_eq!(sans(&got), sans(&want));
     assert_eq!(got.game.result(), want.game.result());
     assert_eq!(got.game.position(), want.game.position());
+    // The clocks: after every move, and at the end.
+    assert!(got.record.clock_ran && want.record.clock_ran);
+    assert_eq!(got.record.clocks.len(), want.record.clocks.len());
+    assert!(
+        started.elapsed() > Duration::from_secs(3),
+        "downtime to not charge"
+    );
+    for (i, (g, w)) in got
+        .record
+        .clocks
+        .iter()
+        .zip(&want.record.clocks)
+        .enumerate()
+    {
+        let (Some(g), Some(w)) = (g, w) else {
+            panic!("ply {i} has no clock time: {g:?} {w:?}");
+        };
+        assert!(
+            (g - w).abs() < 1000,
+            "ply {i}: {g} ms, uninterrupted {w} ms"
+        );
+    }
+    let (gw, gb) = got.clock.unwrap().times();
+    let (ww, wb) = want.clock.unwrap().times();
+    assert!(
+        (gw - ww).abs() < 1000 && (gb - wb).abs() < 1000,
+        "{gw} {gb} against {ww} {wb}"
+    );
     // One game: every start resumed it (a file killed before its first
     // record has no game in it).
     let games = std::fs::read_dir(data.join("hector").join("games"))
@@ -651,4 +795,11 @@ fn killed_at_random_moments_the_game_resumes_to_the_same_end() {
         .map(|e| std::fs::read_to_string(e.path()).unwrap_or_default())
         .collect();
     assert_eq!(games, 1, "{listing:#?}");
+    // And no empty or header-only journal beside it.
+    let files = std::fs::read_dir(data.join("hector").join("games"))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "txt"))
+        .count();
+    assert_eq!(files, 1, "{listing:#?}");
 }

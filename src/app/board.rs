@@ -328,11 +328,13 @@ impl App {
                 self.say(out, t, Priority::Urgent, SayKind::Board);
             }
             Inferred::Mismatch(diffs) => {
+                self.journal_mismatch(crate::scoresheet::record::BoardOf::Player, &diffs);
                 let t = self.phraser.mismatch(&diffs);
                 self.say(out, t, Priority::Urgent, SayKind::Mismatch);
                 out.push(Effect::Tone(Tone::Mismatch));
             }
             Inferred::Matches => {
+                self.journal_mismatch_resolved(crate::scoresheet::record::BoardOf::Player);
                 let t = self.message("board_matches", &[]);
                 self.say(out, t, Priority::Normal, SayKind::Board);
             }

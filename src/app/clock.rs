@@ -19,6 +19,8 @@ use crate::game::rules::{Edition, IllegalPenalty, MateAbility, RuleSet, can_mate
 use crate::msg::Effect;
 use crate::speech::{Priority, SayKind};
 
+mod journal;
+
 /// How the clock of a game is set.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClockSetup {

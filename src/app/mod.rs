@@ -384,7 +384,7 @@ impl App {
         if self.arbiter_pending.is_some() {
             let first = line.split_whitespace().next().unwrap_or("");
             let yes = self.keymap.command(first) == Some(crate::action::Action::Accept);
-            self.arbiter_answer(yes, now, out);
+            self.arbiter_answered(yes, now, out);
             return;
         }
         // The piece of a promotion the board cannot see (D.2.1: it must be

@@ -178,7 +178,9 @@ impl App {
                 if reason != ClaimRefused::NotYourTurn
                     && let Some(now) = self.now
                 {
-                    self.claim_penalty(by, now, out);
+                    self.penalised(by, "incorrect-claim", "9.5.3", now, |a| {
+                        a.claim_penalty(by, now, out);
+                    });
                 }
                 if let Some(p) = played {
                     // 9.5.3: the intended move must be made.

@@ -147,11 +147,13 @@ impl App {
                 // hears only a real difference.
             }
             Inferred::Mismatch(diffs) => {
+                self.journal_mismatch(crate::scoresheet::record::BoardOf::Opponent, &diffs);
                 let list = self.phraser.mismatch(&diffs);
                 let t = self.message("opponent_board_said", &[("text", &list)]);
                 self.say(out, t, Priority::Normal, SayKind::Mismatch);
             }
             Inferred::Matches => {
+                self.journal_mismatch_resolved(crate::scoresheet::record::BoardOf::Opponent);
                 let t = self.message("opponent_board_matches", &[]);
                 self.say(out, t, Priority::Normal, SayKind::Board);
             }

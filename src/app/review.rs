@@ -13,7 +13,7 @@ use crate::game::Game;
 use crate::msg::Effect;
 use crate::phrase::Phraser;
 use crate::scoresheet::review::{PgnFile, PgnProblem, Ply, Review};
-use crate::scoresheet::start::{FenField, StartError};
+use crate::scoresheet::start::{FenField, PositionProblem, StartError};
 use crate::speech::{Priority, SayKind};
 
 /// The file under review and the game chosen.
@@ -87,12 +87,29 @@ pub fn start_error_sentence(phraser: &Phraser, e: &StartError) -> String {
                 "why",
                 &problems
                     .iter()
-                    .map(|p| format!("{p:?}"))
+                    .map(|p| phraser.message(position_problem_key(*p), &[]))
                     .collect::<Vec<_>>()
-                    .join(", "),
+                    .join("; "),
             )],
         ),
         StartError::Pgn(p) => pgn_problem_sentence(phraser, p),
+    }
+}
+
+/// The message key of why a FEN's position is not legal: hector's own
+/// words in the player's language, never the chess library's.
+pub fn position_problem_key(p: PositionProblem) -> &'static str {
+    match p {
+        PositionProblem::EmptyBoard => "fen_problem_empty_board",
+        PositionProblem::MissingKing => "fen_problem_missing_king",
+        PositionProblem::TooManyKings => "fen_problem_too_many_kings",
+        PositionProblem::PawnsOnBackRank => "fen_problem_pawns_on_back_rank",
+        PositionProblem::CastlingRights => "fen_problem_castling_rights",
+        PositionProblem::EnPassantSquare => "fen_problem_en_passant",
+        PositionProblem::OppositeCheck => "fen_problem_opposite_check",
+        PositionProblem::ImpossibleCheck => "fen_problem_impossible_check",
+        PositionProblem::TooMuchMaterial => "fen_problem_too_much_material",
+        PositionProblem::Other => "fen_problem_other",
     }
 }
 
@@ -365,6 +382,67 @@ mod tests {
                 _ => None,
             })
             .collect()
+    }
+
+    /// Why a FEN is not a legal position, in hector's words in each
+    /// language: never the chess library's English.
+    #[test]
+    fn a_bad_fens_reason_is_in_the_players_language() {
+        use crate::words::Lang;
+        let e = crate::scoresheet::start::from_fen("4k3/8/8/8/8/8/8/8 w - - 0 1").unwrap_err();
+        let e2 = crate::scoresheet::start::from_fen("4k3/8/8/8/8/8/8/P3K3 w - - 0 1").unwrap_err();
+        let want = [
+            (
+                Lang::En,
+                "The FEN is not a legal position: a king is missing.",
+                "The FEN is not a legal position: a pawn stands on the first or eighth rank.",
+            ),
+            (
+                Lang::De,
+                "Die FEN ist keine erlaubte Stellung: ein König fehlt.",
+                "Die FEN ist keine erlaubte Stellung: ein Bauer steht auf der ersten oder achten Reihe.",
+            ),
+            (
+                Lang::It,
+                "La FEN non è una posizione legale: manca un re.",
+                "La FEN non è una posizione legale: un pedone si trova sulla prima o sull'ottava traversa.",
+            ),
+            (
+                Lang::El,
+                "Το FEN δεν είναι νόμιμη θέση: λείπει ένας βασιλιάς.",
+                "Το FEN δεν είναι νόμιμη θέση: ένα πιόνι βρίσκεται στην πρώτη ή στην όγδοη οριζόντια.",
+            ),
+        ];
+        for (lang, king, pawn) in want {
+            let a = App::builder().lang(lang).build();
+            assert_eq!(start_error_sentence(a.phraser(), &e), king, "{lang:?}");
+            assert_eq!(start_error_sentence(a.phraser(), &e2), pawn, "{lang:?}");
+        }
+        // Every problem has its own words in every language.
+        for lang in Lang::ALL {
+            let a = App::builder().lang(lang).build();
+            let all = [
+                PositionProblem::EmptyBoard,
+                PositionProblem::MissingKing,
+                PositionProblem::TooManyKings,
+                PositionProblem::PawnsOnBackRank,
+                PositionProblem::CastlingRights,
+                PositionProblem::EnPassantSquare,
+                PositionProblem::OppositeCheck,
+                PositionProblem::ImpossibleCheck,
+                PositionProblem::TooMuchMaterial,
+                PositionProblem::Other,
+            ];
+            let words: std::collections::HashSet<String> = all
+                .iter()
+                .map(|p| a.phraser().message(position_problem_key(*p), &[]))
+                .collect();
+            assert_eq!(words.len(), all.len(), "{lang:?}");
+            assert!(
+                words.iter().all(|w| !w.contains('_') && !w.is_empty()),
+                "{lang:?}: {words:?}"
+            );
+        }
     }
 
     #[test]

@@ -11,13 +11,27 @@
 //! visible in the game alone; so are clock and board events
 //! ([`App::journal_event`]).  The journal effects are put before every
 //! other effect of the same `update`: written and flushed, then said.
+//!
+//! The clock is followed the same way: its state at the end of an `update`
+//! is compared with the state last journalled, and a change becomes one
+//! clock record with both times (a press after a move, a pause, a resume,
+//! an adjustment, the flag fall).  Penalties and the arbiter's actions are
+//! told explicitly, with the time they changed.  On resume the clocks are
+//! set as of the last clock record; the time between that record and the
+//! moment hector stopped is not charged to anyone (the journal does not
+//! show it; the arbiter may correct it, and that is journalled too).
+
+use std::time::{Duration, Instant};
 
 use shakmaty::{Color, Move};
 
 use super::App;
+use crate::board::{Sensed, SquareDiff};
+use crate::clock::Clock;
+use crate::command::ArbiterOp;
 use crate::game::{Claim, EndReason, Game};
 use crate::msg::Effect;
-use crate::scoresheet::record::{Event, ReadWarning, StartInfo};
+use crate::scoresheet::record::{BoardOf, ClockEvent, Event, Penalty, ReadWarning, StartInfo};
 use crate::scoresheet::replay::{ReplayWarning, reason_word};
 use crate::scoresheet::{
     ExportFormat, GameId, JournalErrorKind, JournalOp, JournalStatus, ResumeChoice, ResumeOffer,
@@ -38,10 +52,16 @@ pub(super) struct Sheet {
     id: Option<GameId>,
     /// The game replacement the sheet follows (see [`App::replace_game`]).
     epoch: u64,
+    /// Events told before the game's own (an arbiter's decision).
+    first: Vec<Event>,
     queued: Vec<Event>,
     claim: Option<(Color, Claim, Option<Move>)>,
     failing: bool,
     seq: u64,
+    /// The clock as last journalled (`None`: not seen yet).
+    clock_seen: Option<Clock>,
+    /// The game ended with the clock running, and its times were recorded.
+    stopped_at_end: bool,
 }
 
 impl Sheet {
@@ -52,10 +72,13 @@ impl Sheet {
             begun: false,
             id: None,
             epoch,
+            first: Vec::new(),
             queued: Vec::new(),
             claim: None,
             failing: false,
             seq: 0,
+            clock_seen: None,
+            stopped_at_end: false,
         }
     }
 }
@@ -80,6 +103,7 @@ impl App {
             start.date = today();
         }
         start.fen = start_fen(&self.game);
+        self.clock_start_info(&mut start);
         self.sheet = Some(Sheet::new(start, &self.game, self.epoch));
     }
 
@@ -141,12 +165,163 @@ impl App {
         }
     }
 
+    /// An event journalled before the game's own events of this `update`
+    /// (an arbiter's decision before the take-back or result it makes).
+    fn journal_event_first(&mut self, event: Event) {
+        if let Some(s) = &mut self.sheet {
+            s.first.push(event);
+        }
+    }
+
+    /// Both times now, in milliseconds, when the game has a clock.
+    fn clock_times(&self, now: Instant) -> Option<(i64, i64)> {
+        let c = self.clock()?;
+        Some((
+            millis(c.remaining(Color::White, now)),
+            millis(c.remaining(Color::Black, now)),
+        ))
+    }
+
+    /// A penalty given by `give` (which changes the clocks), journalled
+    /// with the time it changed for each side.
+    pub(super) fn penalised(
+        &mut self,
+        against: Color,
+        reason: &str,
+        note: &str,
+        now: Instant,
+        give: impl FnOnce(&mut App),
+    ) {
+        let before = self.clock_times(now);
+        give(self);
+        let after = self.clock_times(now);
+        if let (Some((w0, b0)), Some((w1, b1))) = (before, after) {
+            self.journal_event(Event::Penalty(Penalty {
+                against,
+                reason: reason.into(),
+                white_delta_ms: w1 - w0,
+                black_delta_ms: b1 - b0,
+                note: note.into(),
+            }));
+        }
+    }
+
+    /// The answer to an arbiter's confirmation, journalled when carried
+    /// out: the action before what it does, and an illegal move's time
+    /// penalty (7.5) with the time it gave.
+    pub(super) fn arbiter_answered(&mut self, yes: bool, now: Instant, out: &mut Vec<Effect>) {
+        let op = self.arbiter_pending;
+        if !yes || op.is_none() {
+            self.arbiter_answer(yes, now, out);
+            return;
+        }
+        let Some(op) = op else {
+            return;
+        };
+        let (action, note) = self.arbiter_words(op);
+        let last = self.game.history().len();
+        let was_over = self.game.is_over();
+        let before = self.clock_times(now);
+        self.journal_event_first(Event::Arbiter { action, note });
+        self.arbiter_answer(yes, now, out);
+        // Refused (no such move to take back, the game already over): the
+        // arbiter's action did nothing and is not on the scoresheet.
+        let done = match op {
+            ArbiterOp::Illegal(_) => self.game.history().len() < last,
+            ArbiterOp::Result(_) => !was_over && self.game.is_over(),
+            _ => true,
+        };
+        if !done {
+            if let Some(s) = &mut self.sheet {
+                s.first.pop();
+            }
+            return;
+        }
+        if let ArbiterOp::Illegal(s) = op
+            && self.game.history().len() < last
+        {
+            let offender = self.side_colour(s);
+            let after = self.clock_times(now);
+            let (w, b) = match (before, after) {
+                (Some((w0, b0)), Some((w1, b1))) => (w1 - w0, b1 - b0),
+                _ => (0, 0),
+            };
+            self.journal_event(Event::Penalty(Penalty {
+                against: offender,
+                reason: "illegal-move".into(),
+                white_delta_ms: w,
+                black_delta_ms: b,
+                note: "7.5".into(),
+            }));
+        }
+    }
+
+    /// An arbiter's action as the journal words it: a word and a note.
+    fn arbiter_words(&self, op: ArbiterOp) -> (String, String) {
+        let side = |s| match self.side_colour(s) {
+            Color::White => "white",
+            Color::Black => "black",
+        };
+        let (action, note) = match op {
+            ArbiterOp::Stop => ("stop", String::new()),
+            ArbiterOp::Start => ("start", String::new()),
+            ArbiterOp::Add(s, d) => ("add-time", format!("{} {}", side(s), secs(d))),
+            ArbiterOp::Remove(s, d) => ("remove-time", format!("{} {}", side(s), secs(d))),
+            ArbiterOp::Moves(n) => ("moves", n.to_string()),
+            ArbiterOp::Illegal(s) => ("illegal-move", side(s).to_string()),
+            ArbiterOp::Result(w) => (
+                "result",
+                match w {
+                    Some(Color::White) => "1-0",
+                    Some(Color::Black) => "0-1",
+                    None => "1/2-1/2",
+                }
+                .to_string(),
+            ),
+        };
+        (action.to_string(), note)
+    }
+
+    /// A board differs from the game (D.2.9): journalled as found, once
+    /// the game has begun (setting the pieces up before the first move
+    /// leaves no saved game behind).
+    pub(super) fn journal_mismatch(&mut self, board: BoardOf, diffs: &[SquareDiff]) {
+        if !self.sheet.as_ref().is_some_and(|s| s.begun) {
+            return;
+        }
+        self.journal_event(Event::Mismatch {
+            board,
+            diff: describe_mismatch(diffs),
+        });
+    }
+
+    /// That board agrees with the game again: a standing mismatch resolved.
+    pub(super) fn journal_mismatch_resolved(&mut self, board: BoardOf) {
+        let open = self.sheet.as_ref().is_some_and(|s| {
+            let recorded = match board {
+                BoardOf::Player => &s.sim.mismatch,
+                BoardOf::Opponent => &s.sim.opponent_mismatch,
+            };
+            let queued = s.queued.iter().rev().find_map(|e| match e {
+                Event::Mismatch { board: b, .. } if *b == board => Some(true),
+                Event::MismatchResolved { board: b } if *b == board => Some(false),
+                _ => None,
+            });
+            queued.unwrap_or(recorded.is_some())
+        });
+        if open {
+            self.journal_event(Event::MismatchResolved { board });
+        }
+    }
+
     /// The journal effects of this update, put before all others.
     pub(super) fn journal_effects(&mut self, out: &mut Vec<Effect>) {
         if self.asking_resume.is_some() {
             return;
         }
         let epoch = self.epoch;
+        let clock_now = self.clock().cloned();
+        let now = self.now;
         let Some(sheet) = &mut self.sheet else {
             return;
         };
@@ -155,8 +330,40 @@ impl App {
             start.fen = start_fen(&self.game);
             *sheet = Sheet::new(start, &self.game, epoch);
         }
-        let events = diff(sheet, &self.game);
-        if events.is_empty() {
+        let clock = match (&sheet.clock_seen, &clock_now, now) {
+            // Set, or started with nothing used yet: not an event.
+            (seen, Some(c), Some(now))
+                if seen.as_ref().is_none_or(|s| s.side_to_move().is_none())
+                    && untouched(c, now) =>
+            {
+                Vec::new()
+            }
+            (Some(seen), Some(c), Some(now)) if seen != c => clock_events(seen, c, now),
+            (None, Some(c), Some(now)) => clock_events(&Clock::new(c.control().clone()), c, now),
+            _ => Vec::new(),
+        };
+        // A game ended with the clock still running (an upheld claim, an
+        // agreement, a resignation): the times at the end are recorded.
+        let mut clock = clock;
+        match (&clock_now, now) {
+            (Some(c), Some(now)) if self.game.is_over() && c.is_running() => {
+                if !sheet.stopped_at_end {
+                    clock.push(Event::Clock(ClockEvent::Stopped {
+                        white_ms: millis(c.remaining(Color::White, now)),
+                        black_ms: millis(c.remaining(Color::Black, now)),
+                    }));
+                    sheet.stopped_at_end = true;
+                }
+            }
+            _ => sheet.stopped_at_end = false,
+        }
+        sheet.clock_seen = clock_now;
+        let events = diff(sheet, &self.game, clock);
+        // The clock alone does not begin a saved game: a pause, or a clock
+        // that ran while a question waited, before the first move leaves
+        // no file behind (the first press records both times).
+        let clock_only = events.iter().all(|e| matches!(e, Event::Clock(_)));
+        if events.is_empty() || (!sheet.begun && clock_only) {
             return;
         }
         let mut ops = Vec::new();
@@ -166,11 +373,14 @@ impl App {
             ))));
             sheet.begun = true;
         }
-        ops.extend(
-            events
-                .into_iter()
-                .map(|e| Effect::Journal(JournalOp::Append(e))),
-        );
+        // The events of one update in one write, flushed once: a move is
+        // never on disk without the press after it.
+        let mut events = events;
+        ops.push(Effect::Journal(if events.len() == 1 {
+            JournalOp::Append(events.remove(0))
+        } else {
+            JournalOp::AppendAll(events)
+        }));
         out.splice(0..0, ops);
     }
 
@@ -296,11 +506,15 @@ impl App {
             self.say(out, t, Priority::Normal, SayKind::Info);
         }
         self.replace_game(resumed.game.clone());
+        if let Some(now) = self.now {
+            self.clock_restore(&resumed.start, resumed.restored_clock(), now);
+        }
         let epoch = self.epoch;
         let mut sheet = Sheet::new(resumed.start.clone(), &self.game, epoch);
         sheet.sim = resumed.clone();
         sheet.begun = true;
         sheet.id = Some(id.clone());
+        sheet.clock_seen = self.clock().cloned();
         self.sheet = Some(sheet);
         if let Some(s) = &mut self.sheet {
             s.sim.apply(0, &Event::Resumed);
@@ -320,6 +534,19 @@ impl App {
         }
         if let Some(t) = self.game_over_sentence() {
             self.info(out, t);
+        } else if let (Some(c), Some(now)) = (self.clock(), self.now) {
+            // The clocks as they were restored, and whether they run.
+            let t = crate::clock::words::both(
+                &self.phraser,
+                c.remaining(Color::White, now),
+                c.remaining(Color::Black, now),
+            );
+            let stopped = c.is_paused();
+            self.info(out, t);
+            if stopped {
+                let t = self.message("clock_stopped", &[]);
+                self.info(out, t);
+            }
         }
     }
 
@@ -371,7 +598,7 @@ fn today() -> String {
 
 /// The events that bring the journalled game (`sheet.sim`) to `game`,
 /// applied to `sheet.sim` as they are made.
-fn diff(sheet: &mut Sheet, game: &Game) -> Vec<Event> {
+fn diff(sheet: &mut Sheet, game: &Game, clock: Vec<Event>) -> Vec<Event> {
     let mut out = Vec::new();
     let result_before = sheet.sim.result();
     let emit = |sheet: &mut Sheet, e: Event, out: &mut Vec<Event>| {
@@ -379,6 +606,10 @@ fn diff(sheet: &mut Sheet, game: &Game) -> Vec<Event> {
         sheet.sim.apply(sheet.seq, &e);
         out.push(e);
     };
+    // An arbiter's decision before what it does.
+    for e in std::mem::take(&mut sheet.first) {
+        emit(sheet, e, &mut out);
+    }
     // Take-backs.
     let common = sheet
         .sim
@@ -460,6 +691,14 @@ fn diff(sheet: &mut Sheet, game: &Game) -> Vec<Event> {
     {
         emit(sheet, Event::Offer { by: p.by }, &mut out);
     }
+    // Penalties, board mismatches; then the clock as it is after all this
+    // (the press after the move, the flag before the result it gives).
+    for e in std::mem::take(&mut sheet.queued) {
+        emit(sheet, e, &mut out);
+    }
+    for e in clock {
+        emit(sheet, e, &mut out);
+    }
     // The result.
     let now = game
         .result()
@@ -500,10 +739,125 @@ fn diff(sheet: &mut Sheet, game: &Game) -> Vec<Event> {
             _ => {}
         }
     }
-    for e in std::mem::take(&mut sheet.queued) {
-        emit(sheet, e, &mut out);
-    }
     out
+}
+
+fn millis(d: Duration) -> i64 {
+    i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
+}
+
+fn secs(d: Duration) -> String {
+    crate::scoresheet::record::format_ms(millis(d))
+}
+
+/// A clock as set, or started just now with nothing used and nothing
+/// done: nothing to journal (the start record names the time control).
+fn untouched(c: &Clock, now: Instant) -> bool {
+    let fresh = Clock::new(c.control().clone());
+    c == &fresh
+        || (c.is_running()
+            && Color::ALL
+                .iter()
+                .all(|&s| c.moves(s) == 0 && c.remaining(s, now) == fresh.remaining(s, now)))
+}
+
+/// The clock records that bring the clock `seen` to `now_clock`, read at
+/// `now`: one record with both times after the change.
+fn clock_events(seen: &Clock, c: &Clock, now: Instant) -> Vec<Event> {
+    let times = |k: &Clock| {
+        (
+            millis(k.remaining(Color::White, now)),
+            millis(k.remaining(Color::Black, now)),
+        )
+    };
+    let (white_ms, black_ms) = times(c);
+    if let Some(side) = c.flagged()
+        && seen.flagged().is_none()
+    {
+        return vec![Event::Clock(ClockEvent::Flag {
+            side,
+            white_ms,
+            black_ms,
+        })];
+    }
+    let moved: Vec<Color> = Color::ALL
+        .into_iter()
+        .filter(|&s| c.moves(s) != seen.moves(s))
+        .collect();
+    if let [by] = moved[..]
+        && c.moves(by) == seen.moves(by) + 1
+        && c.side_to_move() == Some(!by)
+        && c.is_running()
+    {
+        return vec![Event::Clock(ClockEvent::Press {
+            by,
+            white_ms,
+            black_ms,
+        })];
+    }
+    let same_side = seen.side_to_move() == c.side_to_move() || seen.side_to_move().is_none();
+    let same_times = times(seen) == (white_ms, black_ms);
+    let running = c.side_to_move().filter(|_| c.is_running());
+    let ev = match (moved.is_empty() && same_side, same_times) {
+        (true, true) if c.is_running() && !seen.is_running() => ClockEvent::Started {
+            white_ms,
+            black_ms,
+            running: running.unwrap_or(Color::White),
+        },
+        (true, true) if !c.is_running() && seen.is_running() => {
+            ClockEvent::Stopped { white_ms, black_ms }
+        }
+        (true, false) if c.is_running() == seen.is_running() => {
+            let (w0, b0) = times(seen);
+            match (white_ms - w0, black_ms - b0) {
+                (d, 0) => ClockEvent::Adjusted {
+                    side: Color::White,
+                    delta_ms: d,
+                    white_ms,
+                    black_ms,
+                },
+                (0, d) => ClockEvent::Adjusted {
+                    side: Color::Black,
+                    delta_ms: d,
+                    white_ms,
+                    black_ms,
+                },
+                _ => ClockEvent::Reading {
+                    white_ms,
+                    black_ms,
+                    running,
+                },
+            }
+        }
+        _ => ClockEvent::Reading {
+            white_ms,
+            black_ms,
+            running,
+        },
+    };
+    vec![Event::Clock(ev)]
+}
+
+/// A mismatch as the journal records it, for an arbiter (D.2.9): each
+/// square, what the game has there and what the board shows, pieces as in
+/// FEN (white upper case).
+fn describe_mismatch(diffs: &[SquareDiff]) -> String {
+    let piece = |p: Option<shakmaty::Piece>| match p {
+        Some(p) => p.char().to_string(),
+        None => "empty".to_string(),
+    };
+    diffs
+        .iter()
+        .map(|d| {
+            let found = match d.found {
+                Sensed::Empty => "empty".to_string(),
+                Sensed::Piece(p) => p.char().to_string(),
+                Sensed::Occupied => "a piece".to_string(),
+            };
+            format!("{}: game {}, board {}", d.square, piece(d.expected), found)
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 fn uci(game: &Game, i: usize) -> String {
@@ -545,16 +899,19 @@ mod tests {
     fn journal(effects: &[Effect]) -> Vec<Record> {
         let mut recs = Vec::new();
         for e in effects {
-            let event = match e {
-                Effect::Journal(JournalOp::Begin(s)) => Event::Start(s.clone()),
-                Effect::Journal(JournalOp::Append(e)) => e.clone(),
+            let events = match e {
+                Effect::Journal(JournalOp::Begin(s)) => vec![Event::Start(s.clone())],
+                Effect::Journal(JournalOp::Append(e)) => vec![e.clone()],
+                Effect::Journal(JournalOp::AppendAll(v)) => v.clone(),
                 _ => continue,
             };
-            recs.push(Record {
-                seq: recs.len() as u64 + 1,
-                at: time::OffsetDateTime::UNIX_EPOCH,
-                event,
-            });
+            for event in events {
+                recs.push(Record {
+                    seq: recs.len() as u64 + 1,
+                    at: time::OffsetDateTime::UNIX_EPOCH,
+                    event,
+                });
+            }
         }
         recs
     }
@@ -796,5 +1153,593 @@ mod tests {
         assert!(said(&run(&mut a, &["save xyz"]))[0].starts_with("export [pgn"));
         let e = a.update(Msg::Exported(Ok("/tmp/x.pgn".into())), Instant::now());
         assert_eq!(said(&e), vec!["Scoresheet saved: /tmp/x.pgn."]);
+    }
+
+    // ---- the clock, penalties, the arbiter, the board in the journal ----
+
+    use crate::app::ClockSetup;
+    use crate::scoresheet::record::{ClockEvent, Penalty};
+    use shakmaty::KnownOutcome;
+    use std::time::Duration;
+
+    fn secs(n: u64) -> Duration {
+        Duration::from_secs(n)
+    }
+
+    fn clocked(spec: &str) -> (App, Instant) {
+        let setup = ClockSetup::new(crate::clock::parse_spec(spec).unwrap());
+        let mut a = App::builder().clock(Some(setup)).build();
+        a.enable_journal(StartInfo {
+            white: "Anna".into(),
+            black: "Bob".into(),
+            ..StartInfo::default()
+        });
+        let t0 = Instant::now();
+        let e = a.update(Msg::Start, t0);
+        assert!(
+            !e.iter().any(|e| matches!(e, Effect::Journal(_))),
+            "a clock started is no record: no file before the first move"
+        );
+        (a, t0)
+    }
+
+    fn at(a: &mut App, lines: &[(&str, Instant)]) -> Vec<Effect> {
+        let mut all = Vec::new();
+        for (l, now) in lines {
+            all.extend(a.update(Msg::Line((*l).into()), *now));
+        }
+        all
+    }
+
+    fn events(effects: &[Effect]) -> Vec<Event> {
+        journal(effects).into_iter().map(|r| r.event).collect()
+    }
+
+    fn clock_events_of(effects: &[Effect]) -> Vec<ClockEvent> {
+        events(effects)
+            .into_iter()
+            .filter_map(|e| match e {
+                Event::Clock(c) => Some(c),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Every press after a move is a record with both times (the moves
+    /// with their times, D.2.9); a pause, a resume and the arbiter's time
+    /// are records too, each with both times after it.
+    #[test]
+    fn presses_pauses_and_the_arbiter_are_journalled_with_both_times() {
+        let (mut a, t0) = clocked("5+3");
+        let e = at(
+            &mut a,
+            &[
+                ("e4", t0 + secs(12)),
+                ("e5", t0 + secs(20)),
+                ("pause", t0 + secs(25)),
+                ("resume", t0 + secs(100)),
+                ("arbiter add black 2", t0 + secs(101)),
+                ("yes", t0 + secs(101)),
+            ],
+        );
+        let ev = events(&e);
+        // The start record names the clock.
+        let Event::Start(st) = &ev[0] else {
+            panic!("{ev:?}")
+        };
+        assert_eq!(st.time_control.as_deref(), Some("300+3"));
+        assert_eq!(st.clock.as_deref(), Some("5+3"));
+        // The move, then the press with both times.
+        assert!(matches!(&ev[1], Event::Move { san, .. } if san == "e4"));
+        assert_eq!(
+            ev[2],
+            Event::Clock(ClockEvent::Press {
+                by: Color::White,
+                white_ms: 291_000,
+                black_ms: 300_000
+            })
+        );
+        assert_eq!(
+            clock_events_of(&e)[1..],
+            [
+                ClockEvent::Press {
+                    by: Color::Black,
+                    white_ms: 291_000,
+                    black_ms: 295_000
+                },
+                ClockEvent::Stopped {
+                    white_ms: 286_000,
+                    black_ms: 295_000
+                },
+                ClockEvent::Started {
+                    white_ms: 286_000,
+                    black_ms: 295_000,
+                    running: Color::White
+                },
+                ClockEvent::Adjusted {
+                    side: Color::Black,
+                    delta_ms: 120_000,
+                    white_ms: 285_000,
+                    black_ms: 415_000
+                },
+            ]
+        );
+        assert!(ev.contains(&Event::Arbiter {
+            action: "add-time".into(),
+            note: "black 0:02:00.000".into()
+        }));
+        // Read back: the mover's time after each move, for %clk.
+        let r = replay(&journal(&e)).unwrap();
+        assert_eq!(r.record.clocks, vec![Some(291_000), Some(295_000)]);
+        let rc = r.restored_clock().unwrap();
+        assert_eq!((rc.white_ms, rc.black_ms), (285_000, 415_000));
+        assert_eq!(rc.running, Some(Color::White));
+    }
+
+    /// A journal whose game is resumed in a new session, `later` after the
+    /// last record: the clocks as of the last record, nothing charged for
+    /// the time between, the running side's time running from the resume.
+    #[test]
+    fn resumed_clocks_are_as_of_the_last_record() {
+        let (mut a, t0) = clocked("5+3");
+        let e = at(
+            &mut a,
+            &[
+                ("e4", t0 + secs(12)),
+                ("e5", t0 + secs(20)),
+                ("Nf3", t0 + secs(31)),
+            ],
+        );
+        let r = replay(&journal(&e)).unwrap();
+        // A session without --time: the game's own clock comes back.
+        let mut b = App::builder().build();
+        b.enable_journal(StartInfo::default());
+        let later = t0 + secs(3600);
+        let offer = ResumeOffer {
+            id: GameId::parse("20261122-190000").unwrap(),
+            started: None,
+            resumed: r,
+            read_warnings: vec![],
+            choice: ResumeChoice::Now,
+        };
+        let e = b.update(Msg::Resume(Box::new(offer)), later);
+        assert!(
+            !events(&e).iter().any(|e| matches!(e, Event::Clock(_))),
+            "restoring is not an event: {e:?}"
+        );
+        assert_eq!(
+            said(&e).last().map(String::as_str),
+            Some("White: 4 minutes 43 seconds. Black: 4 minutes 55 seconds.")
+        );
+        let c = b.clock().expect("the game's clock");
+        assert_eq!(c.remaining(Color::White, later), secs(283));
+        assert_eq!(c.remaining(Color::Black, later), secs(295));
+        assert_eq!(c.side_to_move(), Some(Color::Black));
+        assert!(c.is_running());
+        assert_eq!(c.moves(Color::White), 2);
+        b.update(Msg::Start, later);
+        // Black's time runs from the resume on; the next press says so.
+        let e = b.update(Msg::Line("Nc6".into()), later + secs(5));
+        assert_eq!(
+            clock_events_of(&e),
+            vec![ClockEvent::Press {
+                by: Color::Black,
+                white_ms: 283_000,
+                black_ms: 293_000
+            }]
+        );
+    }
+
+    /// A flag fall: the flag record, then the result.  Resumed, the game
+    /// is over (not an unfinished game to go on with).
+    #[test]
+    fn a_flag_fall_is_journalled_and_resumes_as_over() {
+        let (mut a, t0) = clocked("0:05+1");
+        let mut e = at(&mut a, &[("e4", t0 + secs(1))]);
+        e.extend(a.update(Msg::Deadline, t0 + secs(6)));
+        let ev = events(&e);
+        let n = ev.len();
+        assert_eq!(
+            ev[n - 2],
+            Event::Clock(ClockEvent::Flag {
+                side: Color::Black,
+                white_ms: 5_000,
+                black_ms: 0
+            })
+        );
+        assert_eq!(
+            ev[n - 1],
+            Event::Result {
+                outcome: KnownOutcome::Decisive {
+                    winner: Color::White
+                },
+                reason: "time-forfeit".into()
+            }
+        );
+        let r = replay(&journal(&e)).unwrap();
+        assert!(r.game.is_over());
+        assert_eq!(
+            r.game.result().map(|g| g.reason),
+            Some(EndReason::TimeForfeit)
+        );
+        let mut b = app();
+        let offer = ResumeOffer {
+            id: GameId::parse("20261122-190000").unwrap(),
+            started: None,
+            resumed: r,
+            read_warnings: vec![],
+            choice: ResumeChoice::Now,
+        };
+        let e = b.update(Msg::Resume(Box::new(offer)), t0 + secs(60));
+        assert!(b.game().is_over());
+        assert!(
+            said(&e).iter().any(|s| s.contains("1-0")),
+            "the result is said: {:?}",
+            said(&e)
+        );
+        let e = run(&mut b, &["e5"]);
+        assert!(said(&e)[0].starts_with("Game over"), "{:?}", said(&e));
+        assert!(!e.iter().any(|e| matches!(e, Effect::Journal(_))));
+    }
+
+    /// The arbiter's result and a second illegal move (a loss) come back
+    /// as the end of the game too.
+    #[test]
+    fn an_arbiter_result_and_an_illegal_move_loss_resume_as_over() {
+        let (mut a, t0) = clocked("90+30");
+        let e = at(
+            &mut a,
+            &[
+                ("e4", t0 + secs(1)),
+                ("arbiter illegal white", t0 + secs(2)),
+                ("yes", t0 + secs(2)),
+            ],
+        );
+        let ev = events(&e);
+        let i = ev
+            .iter()
+            .position(|e| matches!(e, Event::Arbiter { .. }))
+            .unwrap();
+        assert_eq!(
+            ev[i],
+            Event::Arbiter {
+                action: "illegal-move".into(),
+                note: "white".into()
+            }
+        );
+        assert_eq!(ev[i + 1], Event::TakeBack);
+        assert_eq!(
+            ev[i + 2],
+            Event::Penalty(Penalty {
+                against: Color::White,
+                reason: "illegal-move".into(),
+                white_delta_ms: 0,
+                black_delta_ms: 120_000,
+                note: "7.5".into()
+            })
+        );
+        assert!(matches!(ev[i + 3], Event::Clock(_)), "{ev:?}");
+        // Resumed: one illegal move counted, so the second loses.
+        let r = replay(&journal(&e)).unwrap();
+        assert_eq!(r.illegal_moves[Color::White], 1);
+        let mut b = App::builder().build();
+        b.enable_journal(StartInfo::default());
+        let offer = |r| ResumeOffer {
+            id: GameId::parse("20261122-190000").unwrap(),
+            started: None,
+            resumed: r,
+            read_warnings: vec![],
+            choice: ResumeChoice::Now,
+        };
+        b.update(Msg::Resume(Box::new(offer(r))), t0 + secs(10));
+        let mut e = at(
+            &mut b,
+            &[
+                ("d4", t0 + secs(11)),
+                ("arbiter illegal white", t0 + secs(12)),
+            ],
+        );
+        e.extend(b.update(Msg::Line("yes".into()), t0 + secs(12)));
+        assert!(b.game().is_over());
+        let ev = events(&e);
+        assert!(ev.contains(&Event::Result {
+            outcome: KnownOutcome::Decisive {
+                winner: Color::Black
+            },
+            reason: "illegal-move".into()
+        }));
+        // Declared by the arbiter: over too.
+        let (mut c, t0) = clocked("90+30");
+        let e = at(
+            &mut c,
+            &[
+                ("e4", t0 + secs(1)),
+                ("arbiter result draw", t0 + secs(2)),
+                ("yes", t0 + secs(2)),
+            ],
+        );
+        let r = replay(&journal(&e)).unwrap();
+        assert!(r.game.is_over());
+        assert_eq!(
+            r.game.result().map(|g| g.reason),
+            Some(EndReason::ArbiterDecision)
+        );
+        let mut d = app();
+        d.update(Msg::Resume(Box::new(offer(r))), t0 + secs(5));
+        assert!(d.game().is_over());
+    }
+
+    /// An incorrect claim's penalty is journalled after the claim, with
+    /// the time it gave.
+    #[test]
+    fn an_incorrect_claims_penalty_is_journalled() {
+        let (mut a, t0) = clocked("90+30");
+        let e = at(&mut a, &[("e4", t0 + secs(1)), ("claim", t0 + secs(2))]);
+        let ev = events(&e);
+        let i = ev
+            .iter()
+            .position(|e| matches!(e, Event::Claim { upheld: false, .. }))
+            .unwrap();
+        assert_eq!(
+            ev[i + 1],
+            Event::Penalty(Penalty {
+                against: Color::Black,
+                reason: "incorrect-claim".into(),
+                white_delta_ms: 120_000,
+                black_delta_ms: 0,
+                note: "9.5.3".into()
+            })
+        );
+        assert!(matches!(
+            ev[i + 2],
+            Event::Clock(ClockEvent::Adjusted {
+                side: Color::White,
+                delta_ms: 120_000,
+                ..
+            })
+        ));
+    }
+
+    /// A board that differs from the game is journalled with what differs
+    /// (D.2.9), and so is its resolution.
+    #[test]
+    fn a_board_mismatch_and_its_resolution_are_journalled() {
+        use crate::board::sim::{Action, SimBoard};
+        use crate::board::transport::LinkEvent;
+        use crate::board::{BoardSession, Protocol, TrackerConfig};
+        use shakmaty::{Board, Square};
+        let settle = std::time::Duration::from_millis(300);
+        let mut a = app();
+        a.attach_board(BoardSession::new(
+            Protocol::Dgt,
+            TrackerConfig {
+                settle,
+                detect_rotation: false,
+                ..TrackerConfig::default()
+            },
+            a.game().position(),
+            false,
+        ));
+        let now = Instant::now();
+        a.update(Msg::Board(LinkEvent::Connected), now);
+        let mut sim = SimBoard::new(Protocol::Dgt, Board::new());
+        a.update(Msg::Board(LinkEvent::Bytes(sim.dump())), now);
+        // Before the first move: no saved game for pieces being set up.
+        let e = a.update(
+            Msg::Board(LinkEvent::Bytes(sim.act(Action::Lift(Square::H7)))),
+            now,
+        );
+        let mut all = e;
+        all.extend(a.update(Msg::Deadline, now + settle));
+        assert!(!all.iter().any(|e| matches!(e, Effect::Journal(_))));
+        all.extend(a.update(
+            Msg::Board(LinkEvent::Bytes(
+                sim.act(Action::Place(Square::H7, Color::Black.pawn())),
+            )),
+            now + settle,
+        ));
+        // Once the game is on: the mismatch, then its resolution.
+        all.extend(run(&mut a, &["e4"]));
+        for action in [
+            Action::Lift(Square::E2),
+            Action::Place(Square::E4, Color::White.pawn()),
+        ] {
+            all.extend(a.update(Msg::Board(LinkEvent::Bytes(sim.act(action))), now + settle));
+        }
+        all.extend(a.update(Msg::Deadline, now + settle * 3));
+        let t1 = now + settle * 4;
+        all.extend(a.update(
+            Msg::Board(LinkEvent::Bytes(sim.act(Action::Lift(Square::H2)))),
+            t1,
+        ));
+        all.extend(a.update(Msg::Deadline, t1 + settle));
+        all.extend(a.update(
+            Msg::Board(LinkEvent::Bytes(
+                sim.act(Action::Place(Square::H2, Color::White.pawn())),
+            )),
+            t1 + settle * 2,
+        ));
+        let ev = events(&all);
+        let i = ev
+            .iter()
+            .position(|e| matches!(e, Event::Mismatch { .. }))
+            .unwrap_or_else(|| panic!("{ev:?} {:?}", said(&all)));
+        assert_eq!(
+            ev[i],
+            Event::Mismatch {
+                board: BoardOf::Player,
+                diff: "h2: game P, board empty".into()
+            }
+        );
+        assert_eq!(
+            ev[i + 1],
+            Event::MismatchResolved {
+                board: BoardOf::Player
+            }
+        );
+        let r = replay(&journal(&all)).unwrap();
+        assert_eq!(r.mismatch, None);
+        let cut = journal(&all)[..=i].to_vec();
+        assert_eq!(
+            replay(&cut).unwrap().mismatch.as_deref(),
+            Some("h2: game P, board empty")
+        );
+    }
+
+    /// A move and the press after it are one write, flushed once: a kill
+    /// never leaves the move on disk without its clock times.
+    #[test]
+    fn a_move_and_its_press_are_one_write() {
+        let (mut a, t0) = clocked("5+3");
+        let e = a.update(Msg::Line("e4".into()), t0 + secs(2));
+        assert!(matches!(&e[0], Effect::Journal(JournalOp::Begin(_))));
+        assert!(
+            matches!(&e[1], Effect::Journal(JournalOp::AppendAll(v))
+                if matches!(v[..], [Event::Move { .. }, Event::Clock(ClockEvent::Press { .. })])),
+            "{e:?}"
+        );
+        assert!(matches!(e[2], Effect::Say(_)));
+    }
+
+    /// A game that ends with the clock running (here a resignation) has
+    /// the times at its end on the scoresheet, before the result.
+    #[test]
+    fn the_times_at_the_end_are_recorded() {
+        let (mut a, t0) = clocked("5+0");
+        let e = at(&mut a, &[("e4", t0 + secs(3)), ("resign", t0 + secs(10))]);
+        let ev = events(&e);
+        let n = ev.len();
+        assert_eq!(
+            ev[n - 3..],
+            [
+                Event::Clock(ClockEvent::Stopped {
+                    white_ms: 297_000,
+                    black_ms: 293_000
+                }),
+                Event::Resign { by: Color::Black },
+                Event::Result {
+                    outcome: KnownOutcome::Decisive {
+                        winner: Color::White
+                    },
+                    reason: "resignation".into()
+                }
+            ]
+        );
+        // Said once: nothing more is journalled as time goes by.
+        let e = a.update(Msg::Line("time".into()), t0 + secs(20));
+        assert!(!e.iter().any(|e| matches!(e, Effect::Journal(_))));
+    }
+
+    /// The clock that ran while the resume question waited, declined:
+    /// no saved game is begun by the clock alone; nor by an arbiter's
+    /// action that did nothing.
+    #[test]
+    fn the_clock_alone_begins_no_saved_game() {
+        let (mut a, t0) = clocked("5+0");
+        let mut e = a.update(
+            Msg::Resume(Box::new(offer(ResumeChoice::Ask))),
+            t0 + secs(1),
+        );
+        e.extend(a.update(Msg::Line("no".into()), t0 + secs(30)));
+        e.extend(at(
+            &mut a,
+            &[("pause", t0 + secs(31)), ("resume", t0 + secs(40))],
+        ));
+        e.extend(at(
+            &mut a,
+            &[
+                ("arbiter illegal black", t0 + secs(41)),
+                ("yes", t0 + secs(41)),
+            ],
+        ));
+        let journalled: Vec<&Effect> = e
+            .iter()
+            .filter(|e| {
+                matches!(
+                    e,
+                    Effect::Journal(
+                        JournalOp::Begin(_) | JournalOp::Append(_) | JournalOp::AppendAll(_)
+                    )
+                )
+            })
+            .collect();
+        assert!(journalled.is_empty(), "{journalled:?}");
+        // The first move begins it, with both times.
+        let e = a.update(Msg::Line("e4".into()), t0 + secs(50));
+        let ev = events(&e);
+        assert!(matches!(ev[0], Event::Start(_)));
+        assert!(matches!(ev[1], Event::Move { .. }));
+        assert!(
+            matches!(ev[2], Event::Clock(ClockEvent::Press { .. })),
+            "{ev:?}"
+        );
+        assert!(
+            !ev.iter().any(|e| matches!(e, Event::Arbiter { .. })),
+            "{ev:?}"
+        );
+    }
+
+    /// The opponent's own board (the second board of D.2.9): its
+    /// mismatches and their resolution are journalled as the opponent's.
+    #[test]
+    fn the_opponents_board_mismatches_are_journalled_as_theirs() {
+        use crate::board::sim::{Action, SimBoard};
+        use crate::board::transport::LinkEvent;
+        use crate::board::{BoardSession, Protocol, TrackerConfig};
+        use shakmaty::{Board, Square};
+        let settle = std::time::Duration::from_millis(300);
+        let mut a = app();
+        a.opponent_board = Some(BoardSession::new(
+            Protocol::Dgt,
+            TrackerConfig {
+                settle,
+                detect_rotation: false,
+                ..TrackerConfig::default()
+            },
+            a.game().position(),
+            false,
+        ));
+        let now = Instant::now();
+        a.update(Msg::OpponentBoard(LinkEvent::Connected), now);
+        let mut sim = SimBoard::new(Protocol::Dgt, Board::new());
+        a.update(Msg::OpponentBoard(LinkEvent::Bytes(sim.dump())), now);
+        let mut all = run(&mut a, &["e4"]);
+        let mut act = |a: &mut App, action, t| {
+            a.update(Msg::OpponentBoard(LinkEvent::Bytes(sim.act(action))), t)
+        };
+        all.extend(act(&mut a, Action::Lift(Square::E2), now));
+        all.extend(act(
+            &mut a,
+            Action::Place(Square::E4, Color::White.pawn()),
+            now,
+        ));
+        all.extend(a.update(Msg::Deadline, now + settle));
+        let t1 = now + settle * 2;
+        all.extend(act(&mut a, Action::Lift(Square::H2), t1));
+        all.extend(a.update(Msg::Deadline, t1 + settle));
+        all.extend(act(
+            &mut a,
+            Action::Place(Square::H2, Color::White.pawn()),
+            t1 + settle * 2,
+        ));
+        all.extend(a.update(Msg::Deadline, t1 + settle * 3));
+        let ev: Vec<Event> = events(&all)
+            .into_iter()
+            .filter(|e| matches!(e, Event::Mismatch { .. } | Event::MismatchResolved { .. }))
+            .collect();
+        assert_eq!(
+            ev,
+            vec![
+                Event::Mismatch {
+                    board: BoardOf::Opponent,
+                    diff: "h2: game P, board empty".into()
+                },
+                Event::MismatchResolved {
+                    board: BoardOf::Opponent
+                }
+            ],
+            "{:?}",
+            said(&all)
+        );
     }
 }

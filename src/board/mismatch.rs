@@ -1,10 +1,19 @@
 //! Where the board and the game disagree (FIDE D.2.9), most useful first,
 //! and whether that changed since the last report.
 
-use shakmaty::{Bitboard, Board, Role, Square};
+use shakmaty::{Bitboard, Board, Piece, Role, Square};
 
+use super::Sensed;
 use super::sensed::SensedBoard;
-use super::{Sensed, SquareDiff};
+
+/// One square where the board and the game disagree: the game has
+/// `expected` there (None = empty), the board shows `found`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SquareDiff {
+    pub square: Square,
+    pub expected: Option<Piece>,
+    pub found: Sensed,
+}
 
 /// Importance of a role: king first, pawn last.
 const fn role_rank(role: Role) -> u8 {

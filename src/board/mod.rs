@@ -5,9 +5,9 @@
 //! - [`dgt`], [`millennium`], [`occupancy`] — sans-IO codecs, bytes in,
 //!   [`BoardEvent`]s out ([`Decoder`]), plus the requests the program sends
 //!   and what each board sends (used by [`sim`]).  [`Protocol`] picks one.
-//! - [`sensed`] — [`SensedBoard`] (the whole board as the sensors see it)
-//!   and [`Orientation`] (a board turned round), the one place squares are
-//!   translated.
+//! - [`sensed`] — [`Sensed`] (one square as the sensors see it),
+//!   [`SensedBoard`] (the whole board) and [`Orientation`] (a board turned
+//!   round), the one place squares are translated.
 //! - [`infer`] — the [`Tracker`], pure, `now` passed in: events in,
 //!   [`Inferred`] moves, touches, take-backs, mismatches out.
 //! - [`awaited`] — a move made by other means (keyboard, engine, companion
@@ -18,27 +18,6 @@
 //! - [`mismatch`] — the ordered [`SquareDiff`] list and when it changed.
 //! - [`hardware`] — the `hardware/*.toml` board descriptions.
 //! - [`sim`] — a simulated board producing each protocol's exact bytes.
-
-use shakmaty::{Piece, Square};
-
-/// What a board's sensors know about one square.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Sensed {
-    Empty,
-    /// Boards that identify pieces (DGT, Millennium).
-    Piece(Piece),
-    /// Occupancy-only boards: something is there.
-    Occupied,
-}
-
-/// One square where the board and the game disagree: the game has
-/// `expected` there (None = empty), the board shows `found`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct SquareDiff {
-    pub square: Square,
-    pub expected: Option<Piece>,
-    pub found: Sensed,
-}
 
 pub mod awaited;
 pub mod cli;
@@ -58,6 +37,8 @@ pub mod transport;
 pub use awaited::Instruction;
 pub use event::Decoder;
 pub use infer::{Inferred, Tracker, TrackerConfig};
+pub use mismatch::SquareDiff;
 pub use protocol::Protocol;
+pub use sensed::Sensed;
 pub use session::{BoardSession, LinkState, SessionNote};
 pub use transport::{LinkEvent, PortError};

@@ -6,7 +6,15 @@ use std::ops::Index;
 
 use shakmaty::{Bitboard, Board, Piece, Square};
 
-use super::Sensed;
+/// What a board's sensors know about one square.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Sensed {
+    Empty,
+    /// Boards that identify pieces (DGT, Millennium).
+    Piece(Piece),
+    /// Occupancy-only boards: something is there.
+    Occupied,
+}
 
 impl Sensed {
     /// Whether something stands on the square.

@@ -60,8 +60,9 @@ pub enum ClockError {
     TooLate(Color),
 }
 
-/// The clock.
-#[derive(Debug, Clone)]
+/// The clock.  Two clocks are equal when they are in the same state (the
+/// scoresheet journals a change of state).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Clock {
     control: TimeControl,
     /// Time left at the start of the current move (for the running side) or

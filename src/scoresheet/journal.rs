@@ -182,8 +182,25 @@ impl Journal {
         event: &Event,
         at: OffsetDateTime,
     ) -> Result<Appended, JournalError> {
-        self.pending.push(format_record(self.next_seq, at, event));
-        self.next_seq += 1;
+        self.append_all_at(std::slice::from_ref(event), at)
+    }
+
+    /// Appends several events (those of one moment: a move and the press
+    /// after it) in one write, flushed once: a kill never leaves one
+    /// without the other.
+    pub fn append_all(&mut self, events: &[Event]) -> Result<Appended, JournalError> {
+        self.append_all_at(events, OffsetDateTime::now_utc())
+    }
+
+    fn append_all_at(
+        &mut self,
+        events: &[Event],
+        at: OffsetDateTime,
+    ) -> Result<Appended, JournalError> {
+        for event in events {
+            self.pending.push(format_record(self.next_seq, at, event));
+            self.next_seq += 1;
+        }
         self.flush()
     }
 
@@ -195,28 +212,59 @@ impl Journal {
         self.flush()
     }
 
+    /// The temporary name a new journal is written under before it gets
+    /// its own: `.ID.txt.tmp` beside it (not a journal to `hector games`).
+    fn tmp_path(&self) -> PathBuf {
+        let name = self
+            .path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        self.path.with_file_name(format!(".{name}.{TMP_EXT}"))
+    }
+
+    /// A new journal appears whole or not at all: its first records are
+    /// written and flushed under a temporary name, then linked to its own
+    /// name (which fails rather than replace a file), and the folder is
+    /// flushed.  A kill or power cut on the way leaves at most a
+    /// temporary file, never an empty or half-written journal.
+    fn create_whole(&mut self, buf: &[u8]) -> io::Result<()> {
+        if let Some(dir) = self.path.parent() {
+            fs::create_dir_all(dir)?;
+        }
+        let tmp = self.tmp_path();
+        let written = (|| {
+            let mut f = OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(true)
+                .open(&tmp)?;
+            f.write_all(buf)?;
+            f.sync_data()?;
+            match fs::hard_link(&tmp, &self.path) {
+                Err(e) if e.kind() != io::ErrorKind::AlreadyExists && !self.path.exists() => {
+                    // A file system without hard links: a rename, after
+                    // the check that nothing is there.
+                    fs::rename(&tmp, &self.path)
+                }
+                r => r,
+            }
+        })();
+        let _ = fs::remove_file(&tmp);
+        written?;
+        // The new name must survive a power cut too.
+        if let Some(dir) = self.path.parent()
+            && let Ok(d) = File::open(dir)
+        {
+            let _ = d.sync_all();
+        }
+        self.fresh = false;
+        Ok(())
+    }
+
     fn open(&mut self) -> io::Result<&mut File> {
         if self.file.is_none() {
-            let file = if self.fresh {
-                if let Some(dir) = self.path.parent() {
-                    fs::create_dir_all(dir)?;
-                }
-                let f = OpenOptions::new()
-                    .read(true)
-                    .write(true)
-                    .create_new(true)
-                    .open(&self.path)?;
-                // The new name must survive a power cut too.
-                if let Some(dir) = self.path.parent()
-                    && let Ok(d) = File::open(dir)
-                {
-                    let _ = d.sync_all();
-                }
-                self.fresh = false;
-                f
-            } else {
-                OpenOptions::new().read(true).write(true).open(&self.path)?
-            };
+            let file = OpenOptions::new().read(true).write(true).open(&self.path)?;
             self.file = Some(file);
         }
         match self.file.as_mut() {
@@ -227,6 +275,10 @@ impl Journal {
 
     fn write_pending(&mut self) -> io::Result<u64> {
         let buf = self.pending.concat();
+        if self.fresh {
+            self.create_whole(buf.as_bytes())?;
+            return Ok(buf.len() as u64);
+        }
         let good_len = self.good_len;
         let failing = self.failing;
         let f = self.open()?;
@@ -337,6 +389,10 @@ pub struct Store {
 
 /// The file name ending of journals.
 const EXT: &str = "txt";
+/// The ending of a new journal's temporary name.
+const TMP_EXT: &str = "tmp";
+/// A temporary file older than this is what a killed start left behind.
+const STALE: std::time::Duration = std::time::Duration::from_secs(60);
 
 impl Store {
     /// The store in the user's data directory, `None` when the platform has
@@ -372,9 +428,36 @@ impl Store {
             n += 1;
             id = GameId(format!("{}-{n}", base.as_str()));
         }
+        self.remove_stale();
         let mut j = Journal::create(self.path_of(&id));
         let r = j.append_at(&Event::Start(Box::new(start.clone())), at);
         (id, j, r)
+    }
+
+    /// Removes the temporary files of journals whose creation was cut
+    /// short (killed between writing and naming them), older than a
+    /// minute so that another hector's new game is left alone.
+    pub fn remove_stale(&self) {
+        let Ok(entries) = fs::read_dir(&self.dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let is_tmp = path.extension().and_then(|e| e.to_str()) == Some(TMP_EXT)
+                && path
+                    .file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.starts_with('.'));
+            let old = entry
+                .metadata()
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|t| t.elapsed().ok())
+                .is_some_and(|age| age >= STALE);
+            if is_tmp && old {
+                let _ = fs::remove_file(&path);
+            }
+        }
     }
 
     /// Every saved game, oldest first.  Unreadable files are skipped.
@@ -462,6 +545,9 @@ pub enum JournalOp {
     Continue(GameId),
     /// Write a record to the current journal.
     Append(Event),
+    /// Write several records to the current journal, in one write flushed
+    /// once (the events of one `update`).
+    AppendAll(Vec<Event>),
     /// Write a record to another game's journal (a game set aside).
     AppendTo(GameId, Event),
 }
@@ -534,6 +620,12 @@ impl Sink {
             JournalOp::Append(event) => {
                 if let Some((_, j)) = &mut self.current {
                     let r = j.append(&event);
+                    report(r, &mut out);
+                }
+            }
+            JournalOp::AppendAll(events) => {
+                if let Some((_, j)) = &mut self.current {
+                    let r = j.append_all(&events);
                     report(r, &mut out);
                 }
             }
@@ -669,6 +761,43 @@ mod tests {
         let e = j.append(&Event::TakeBack).unwrap_err();
         assert!(!e.first);
         assert_eq!(j.waiting(), 2);
+    }
+
+    /// A new journal is written under a temporary name and named when
+    /// whole: a start killed on the way leaves no empty or half-written
+    /// journal, only a temporary file that is not a game and is cleared
+    /// away later.
+    #[test]
+    fn a_new_journal_appears_whole_or_not_at_all() {
+        let dir = tmp("whole");
+        let store = Store::new(dir.clone());
+        let (id, _j, r) = store.begin(&start(), datetime!(2026-11-22 19:00 UTC));
+        assert_eq!(r, Ok(Appended::Written));
+        let names: Vec<String> = fs::read_dir(&dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names, vec![format!("{id}.txt")], "no temporary file left");
+        // What a start killed between writing and naming leaves behind,
+        // and an empty journal of an older hector.
+        let stale = dir.join(".20261122-180000.txt.tmp");
+        fs::write(&stale, HEADER.as_bytes()).unwrap();
+        let f = File::options().write(true).open(&stale).unwrap();
+        f.set_modified(std::time::SystemTime::now() - STALE * 2)
+            .unwrap();
+        drop(f);
+        let fresh_tmp = dir.join(".20261122-190001.txt.tmp");
+        fs::write(&fresh_tmp, b"").unwrap();
+        fs::write(dir.join("20261122-170000.txt"), b"").unwrap();
+        fs::write(dir.join("20261122-170001.txt"), format!("{HEADER}\n")).unwrap();
+        let list = store.list().unwrap();
+        assert_eq!(list.len(), 1, "{list:?}");
+        assert_eq!(store.resumable().map(|g| g.id), Some(id));
+        let _ = store.begin(&start(), datetime!(2026-11-22 19:05 UTC));
+        assert!(!stale.exists(), "a stale temporary file is cleared away");
+        assert!(fresh_tmp.exists(), "a new one may be another hector's");
+        let _ = fs::remove_dir_all(dir);
     }
 
     impl Journal {

@@ -29,7 +29,7 @@ pub use journal::{
     GameId, GameSummary, Journal, JournalError, JournalErrorKind, JournalOp, JournalStatus, Sink,
     Store,
 };
-pub use record::{ClockEvent, Event, Penalty, Record, StartInfo};
+pub use record::{BoardOf, ClockEvent, Event, Penalty, Record, StartInfo};
 pub use replay::{GameRecord, ResumeChoice, ResumeOffer, Resumed, replay};
 
 /// The export formats.

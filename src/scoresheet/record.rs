@@ -171,11 +171,15 @@ pub enum Event {
         action: String,
         note: String,
     },
-    /// The board differs from the game (D.2.9); a neutral description.
+    /// A board differs from the game (D.2.9); a neutral description.
     Mismatch {
+        board: BoardOf,
         diff: String,
     },
-    MismatchResolved,
+    /// That board agrees with the game again.
+    MismatchResolved {
+        board: BoardOf,
+    },
     /// The result and why (`checkmate`, `agreement`, `time-forfeit` …).
     Result {
         outcome: KnownOutcome,
@@ -196,6 +200,15 @@ pub enum Event {
         token: Option<String>,
         code: Option<String>,
     },
+}
+
+/// Whose board a mismatch is on: the blind player's tactile board, or the
+/// opponent's own board (D.2.9 compares the two).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum BoardOf {
+    #[default]
+    Player,
+    Opponent,
 }
 
 /// A record: its number, when it was written, and the event.
@@ -542,8 +555,20 @@ impl Event {
             Event::Arbiter { action, note } => {
                 format!("arbiter {} note={}", token_word(action), quote(note))
             }
-            Event::Mismatch { diff } => format!("mismatch {}", quote(diff)),
-            Event::MismatchResolved => "mismatch-resolved".into(),
+            Event::Mismatch {
+                board: BoardOf::Player,
+                diff,
+            } => format!("mismatch {}", quote(diff)),
+            Event::Mismatch {
+                board: BoardOf::Opponent,
+                diff,
+            } => format!("mismatch opponent {}", quote(diff)),
+            Event::MismatchResolved {
+                board: BoardOf::Player,
+            } => "mismatch-resolved".into(),
+            Event::MismatchResolved {
+                board: BoardOf::Opponent,
+            } => "mismatch-resolved opponent".into(),
             Event::Result { outcome, reason } => {
                 format!("result {} {}", outcome_str(*outcome), token_word(reason))
             }
@@ -708,8 +733,20 @@ impl Event {
                 action: w[1].into(),
                 note: w[2].strip_prefix("note=")?.into(),
             },
-            "mismatch" if w.len() == 2 => Event::Mismatch { diff: w[1].into() },
-            "mismatch-resolved" if w.len() == 1 => Event::MismatchResolved,
+            "mismatch" if w.len() == 2 => Event::Mismatch {
+                board: BoardOf::Player,
+                diff: w[1].into(),
+            },
+            "mismatch" if w.len() == 3 && w[1] == "opponent" => Event::Mismatch {
+                board: BoardOf::Opponent,
+                diff: w[2].into(),
+            },
+            "mismatch-resolved" if w.len() == 1 => Event::MismatchResolved {
+                board: BoardOf::Player,
+            },
+            "mismatch-resolved" if w.len() == 2 && w[1] == "opponent" => Event::MismatchResolved {
+                board: BoardOf::Opponent,
+            },
             "result" if w.len() == 3 => Event::Result {
                 outcome: parse_outcome(w[1])?,
                 reason: w[2].into(),
@@ -927,9 +964,19 @@ mod tests {
                 note: "pieces knocked over".into(),
             },
             Event::Mismatch {
+                board: BoardOf::Player,
                 diff: "f3 should have the white knight, it is empty".into(),
             },
-            Event::MismatchResolved,
+            Event::MismatchResolved {
+                board: BoardOf::Player,
+            },
+            Event::Mismatch {
+                board: BoardOf::Opponent,
+                diff: "e4: game P, board empty".into(),
+            },
+            Event::MismatchResolved {
+                board: BoardOf::Opponent,
+            },
             Event::Result {
                 outcome: KnownOutcome::Draw,
                 reason: "agreement".into(),

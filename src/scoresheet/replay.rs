@@ -5,11 +5,11 @@
 //! exports.
 
 use shakmaty::uci::UciMove;
-use shakmaty::{Chess, Color, KnownOutcome, Move};
+use shakmaty::{ByColor, Chess, Color, KnownOutcome, Move};
 
-use crate::game::{ClaimOutcome, EndReason, Game};
+use crate::game::{ClaimOutcome, EndReason, Game, GameResult};
 
-use super::record::{ClockEvent, Event, Penalty, Record, StartInfo};
+use super::record::{BoardOf, ClockEvent, Event, Penalty, Record, StartInfo};
 
 /// Something in the journal that did not fit the game; the record was
 /// skipped and the rest replayed.
@@ -30,13 +30,26 @@ pub enum ReplayWarning {
 pub struct Resumed {
     pub start: StartInfo,
     pub game: Game,
-    /// The last clock record, if a clock ran.
+    /// The last clock record, if a clock ran: the clocks as of the last
+    /// event (see [`Resumed::restored_clock`]).
     pub clock: Option<ClockEvent>,
+    /// Moves each side completed on the clock (presses), as the clock's
+    /// periods count them; set again by an arbiter's `moves` action.
+    pub clock_moves: ByColor<u32>,
+    /// Illegal moves penalised so far, by offender (7.5.5).
+    pub illegal_moves: ByColor<u32>,
+    /// The side whose time ran after the last clock record (`None`:
+    /// stopped).
+    pub clock_running: Option<Color>,
     pub penalties: Vec<Penalty>,
-    /// An unresolved board mismatch, as recorded.
+    /// An unresolved mismatch of the player's board, as recorded.
     pub mismatch: Option<String>,
+    /// An unresolved mismatch of the opponent's board, as recorded.
+    pub opponent_mismatch: Option<String>,
     /// A result the rules layer did not reach by itself (flag fall,
-    /// arbiter's decision, penalty): outcome and reason word.
+    /// arbiter's decision, penalty): outcome and reason word.  The game is
+    /// ended with it too ([`Game::end_by_rule`]), so a resumed game that a
+    /// flag fall, an arbiter or an illegal move ended stays over.
     pub declared: Option<(KnownOutcome, String)>,
     pub set_aside: bool,
     pub record: GameRecord,
@@ -51,6 +64,46 @@ impl Resumed {
     pub fn finished(&self) -> bool {
         self.game.is_over() || self.declared.is_some()
     }
+
+    /// The clocks to go on with after a resume: the times of the last clock
+    /// record, whose time runs (`None`: stopped), or `None` when no clock
+    /// record was written.
+    ///
+    /// The running side's time is reduced by nothing more than the journal
+    /// shows: the time between the last record and the moment hector
+    /// stopped (a crash, a power cut) is not known and is not charged.  The
+    /// arbiter may correct it (`arbiter remove`), and that is journalled.
+    pub fn restored_clock(&self) -> Option<RestoredClock> {
+        let c = self.clock?;
+        let (white_ms, black_ms) = c.times();
+        Some(RestoredClock {
+            white_ms,
+            black_ms,
+            // The clock follows the game: a move whose press is not in the
+            // journal (a separate press still to come, D.2.8, or a write
+            // torn by a power cut) resumes with the opponent's time
+            // running, the mover's time as last recorded.
+            to_move: self.game.turn(),
+            running: self.clock_running.filter(|_| !self.finished()),
+            moves: self.clock_moves,
+            illegal_moves: self.illegal_moves,
+        })
+    }
+}
+
+/// The clocks of a resumed game, as of the last clock record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RestoredClock {
+    pub white_ms: i64,
+    pub black_ms: i64,
+    /// The side whose time runs next (or would, when stopped): the side
+    /// to move.
+    pub to_move: Color,
+    /// The side whose time was running; `None` when the clocks were
+    /// stopped (paused, the arbiter, the game over).
+    pub running: Option<Color>,
+    pub moves: ByColor<u32>,
+    pub illegal_moves: ByColor<u32>,
 }
 
 /// Resume a game: ask the player first, or at once (`--resume`,
@@ -169,6 +222,26 @@ pub fn reason_word(r: EndReason) -> &'static str {
     }
 }
 
+/// The reason a word of a result record stands for (see [`reason_word`]).
+pub fn parse_reason(word: &str) -> Option<EndReason> {
+    [
+        EndReason::Checkmate,
+        EndReason::Stalemate,
+        EndReason::DeadPosition,
+        EndReason::FivefoldRepetition,
+        EndReason::SeventyFiveMoves,
+        EndReason::ThreefoldRepetition,
+        EndReason::FiftyMoves,
+        EndReason::Agreement,
+        EndReason::Resignation,
+        EndReason::TimeForfeit,
+        EndReason::IllegalMove,
+        EndReason::ArbiterDecision,
+    ]
+    .into_iter()
+    .find(|r| reason_word(*r) == word)
+}
+
 /// The move of a record: by UCI, or by SAN when the UCI does not fit.
 pub fn record_move(pos: &Chess, san: &str, uci: &str) -> Option<Move> {
     if let Ok(u) = uci.parse::<UciMove>()
@@ -219,8 +292,12 @@ impl Resumed {
             start,
             game,
             clock: None,
+            clock_moves: ByColor::new_with(|_| 0),
+            illegal_moves: ByColor::new_with(|_| 0),
+            clock_running: None,
             penalties: Vec::new(),
             mismatch: None,
+            opponent_mismatch: None,
             declared: None,
             set_aside: false,
             warnings: Vec::new(),
@@ -358,36 +435,96 @@ fn apply(r: &mut Resumed, seq: u64, event: &Event) {
         }
         Event::Clock(c) => {
             r.record.clock_ran = true;
-            if let ClockEvent::Press { by, .. } = c {
-                let (w, b) = c.times();
-                let mine = if *by == Color::White { w } else { b };
+            let (w, b) = c.times();
+            let time_of = |side: Color| if side == Color::White { w } else { b };
+            match c {
                 // The press after a move gives the mover's time.
-                if let (Some(last), Some(slot)) = (r.game.last_move(), r.record.clocks.last_mut())
-                    && last.by == *by
-                {
-                    *slot = Some(mine);
+                ClockEvent::Press { by, .. } => {
+                    r.clock_moves[*by] += 1;
+                    if let (Some(last), Some(slot)) =
+                        (r.game.last_move(), r.record.clocks.last_mut())
+                        && last.by == *by
+                    {
+                        *slot = Some(time_of(*by));
+                    }
                 }
+                // A move that ended the game stops the clock without a
+                // press: the mover's time as it stopped.
+                ClockEvent::Stopped { .. } | ClockEvent::Flag { .. } => {
+                    if let (Some(last), Some(slot)) =
+                        (r.game.last_move(), r.record.clocks.last_mut())
+                        && slot.is_none()
+                    {
+                        *slot = Some(time_of(last.by));
+                    }
+                }
+                _ => {}
+            }
+            match c {
+                ClockEvent::Press { by, .. } => r.clock_running = Some(!*by),
+                ClockEvent::Started { running, .. } => r.clock_running = Some(*running),
+                ClockEvent::Reading { running, .. } => r.clock_running = *running,
+                ClockEvent::Stopped { .. } | ClockEvent::Flag { .. } => r.clock_running = None,
+                ClockEvent::Adjusted { .. } => {}
             }
             r.clock = Some(*c);
         }
         Event::Penalty(p) => {
+            if p.reason == "illegal-move" {
+                r.illegal_moves[p.against] += 1;
+            }
             r.penalties.push(p.clone());
             note(r, Note::Penalty(p.clone()));
         }
-        Event::Arbiter { action, note: n } => note(
-            r,
-            Note::Arbiter {
-                action: action.clone(),
-                note: n.clone(),
-            },
-        ),
-        Event::Mismatch { diff } => r.mismatch = Some(diff.clone()),
-        Event::MismatchResolved => r.mismatch = None,
+        Event::Arbiter { action, note: n } => {
+            // The moves completed, set by the arbiter: White has `n`, Black
+            // `n` or `n - 1` when it is Black's turn in move `n`.
+            if action == "moves"
+                && let Ok(count) = n.trim().parse::<u32>()
+            {
+                r.clock_moves[Color::White] = count;
+                r.clock_moves[Color::Black] = if r.game.turn() == Color::Black {
+                    count.saturating_sub(1)
+                } else {
+                    count
+                };
+            }
+            note(
+                r,
+                Note::Arbiter {
+                    action: action.clone(),
+                    note: n.clone(),
+                },
+            );
+        }
+        Event::Mismatch {
+            board: BoardOf::Player,
+            diff,
+        } => r.mismatch = Some(diff.clone()),
+        Event::Mismatch {
+            board: BoardOf::Opponent,
+            diff,
+        } => r.opponent_mismatch = Some(diff.clone()),
+        Event::MismatchResolved {
+            board: BoardOf::Player,
+        } => r.mismatch = None,
+        Event::MismatchResolved {
+            board: BoardOf::Opponent,
+        } => r.opponent_mismatch = None,
         Event::Result { outcome, reason } => {
             match r.game.result() {
                 // The rules layer reached it by itself.
                 Some(res) if res.outcome == *outcome => {}
-                _ => r.declared = Some((*outcome, reason.clone())),
+                _ => {
+                    r.declared = Some((*outcome, reason.clone()));
+                    // A flag fall, the arbiter, an illegal move too many:
+                    // the game ends here as it did when it was played.
+                    let why = parse_reason(reason).unwrap_or(EndReason::ArbiterDecision);
+                    r.game.end_by_rule(GameResult {
+                        outcome: *outcome,
+                        reason: why,
+                    });
+                }
             }
         }
         Event::SetAside => r.set_aside = true,
@@ -445,7 +582,10 @@ mod tests {
             mv(2, Color::White, "Nf3", "g1f3"),
             Event::Offer { by: Color::White },
             press(Color::White, 290_000, 297_500),
-            Event::Mismatch { diff: "f3".into() },
+            Event::Mismatch {
+                board: BoardOf::Player,
+                diff: "f3".into(),
+            },
         ]))
         .unwrap();
         assert_eq!(r.warnings, vec![]);

@@ -6,6 +6,7 @@
 //! while the built-in default is used instead.
 
 use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
 use serde::Deserialize;
 
@@ -379,19 +380,32 @@ fn word_collision(m: &MoveWords) -> Option<(String, String)> {
     None
 }
 
-/// The built-in file of a language.  The built-in files are tested to parse
-/// (`builtin_files_parse`), so this cannot fail in a released build.
+/// A built-in file, parsed and checked once per process (it is compiled
+/// in, so every parse gives the same answer).
 #[allow(clippy::expect_used, reason = "compiled-in data, tested to parse")]
-pub fn builtin(lang: Lang) -> VoiceFile {
-    let (name, text) = lang.builtin_source();
-    parse_voice_file(name, text).expect("built-in voices file parses (tested)")
+fn parsed_once(
+    slot: &'static OnceLock<VoiceFile>,
+    (name, text): (&str, &str),
+) -> &'static VoiceFile {
+    slot.get_or_init(|| parse_voice_file(name, text).expect("built-in voices file parses (tested)"))
 }
 
-/// The built-in Appendix D move words.
-#[allow(clippy::expect_used, reason = "compiled-in data, tested to parse")]
+/// The built-in file of a language.  The built-in files are tested to parse
+/// (`builtin_files_parse`), so this cannot fail in a released build.
+pub fn builtin(lang: Lang) -> VoiceFile {
+    static FILES: [OnceLock<VoiceFile>; Lang::ALL.len()] = [const { OnceLock::new() }; 4];
+    parsed_once(&FILES[lang as usize], lang.builtin_source()).clone()
+}
+
+/// The built-in Appendix D move words, shared (no copy).
+pub fn appendix_d() -> &'static VoiceFile {
+    static FILE: OnceLock<VoiceFile> = OnceLock::new();
+    parsed_once(&FILE, APPENDIX_D_SOURCE)
+}
+
+/// The built-in Appendix D move words, a copy to own.
 pub fn builtin_appendix_d() -> VoiceFile {
-    let (name, text) = APPENDIX_D_SOURCE;
-    parse_voice_file(name, text).expect("built-in voices file parses (tested)")
+    appendix_d().clone()
 }
 
 #[cfg(test)]

@@ -1,0 +1,106 @@
+//! The clock and the scoresheet: what a game's start record says of its
+//! clock, and the clock set again from the journal when a game is resumed.
+//!
+//! The journal itself follows the clock from outside (see
+//! `app/scoresheet.rs`): this file only reads the clock's setup and sets a
+//! restored clock, so the clock's own code needs no journal calls.
+
+use std::time::{Duration, Instant};
+
+use shakmaty::Color;
+
+use super::{ClockPart, ClockSetup};
+use crate::app::App;
+use crate::clock::{PressMode, parse_spec};
+use crate::game::rules::Edition;
+use crate::scoresheet::record::StartInfo;
+use crate::scoresheet::replay::RestoredClock;
+
+/// `extra` keys of the start record for the clock's setup.
+const PRESS: &str = "press";
+const SUPERVISED: &str = "supervised";
+
+impl App {
+    /// The clock's part of a start record: the PGN `TimeControl`, the
+    /// `--time` notation, the rules edition, a separate press (D.2.8) and
+    /// a game without full supervision.
+    pub(in crate::app) fn clock_start_info(&self, start: &mut StartInfo) {
+        let Some(part) = &self.clock else {
+            return;
+        };
+        let setup = &part.setup;
+        start.time_control = Some(setup.control.pgn_tag());
+        start.clock = Some(setup.control.to_string());
+        start.rules = Some(setup.edition.to_string());
+        start.extra.retain(|(k, _)| k != PRESS && k != SUPERVISED);
+        if setup.press == PressMode::Separate {
+            start.extra.push((PRESS.into(), "separate".into()));
+        }
+        if !setup.supervised {
+            start.extra.push((SUPERVISED.into(), "no".into()));
+        }
+    }
+
+    /// The clock of a resumed game, set as of the journal's last clock
+    /// record (`restored`): both times, whose time runs (or that the clocks
+    /// were stopped), the moves completed, the illegal moves penalised.
+    /// Nothing is charged for the time hector was not running.  A game
+    /// that had a clock keeps it even when this session was started
+    /// without `--time`.
+    pub(in crate::app) fn clock_restore(
+        &mut self,
+        start: &StartInfo,
+        restored: Option<RestoredClock>,
+        now: Instant,
+    ) {
+        if self.clock.is_none() {
+            let Some(control) = start.clock.as_deref().and_then(|s| parse_spec(s).ok()) else {
+                return;
+            };
+            let mut setup = ClockSetup::new(control);
+            if let Some(e) = start.rules.as_deref().and_then(Edition::from_name) {
+                setup.edition = e;
+            }
+            for (k, v) in &start.extra {
+                match (k.as_str(), v.as_str()) {
+                    (PRESS, "separate") => setup.press = PressMode::Separate,
+                    (SUPERVISED, "no") => setup.supervised = false,
+                    _ => {}
+                }
+            }
+            self.clock = Some(ClockPart::new(setup, now));
+        }
+        let Some(part) = self.clock.take() else {
+            return;
+        };
+        let mut fresh = ClockPart::new(part.setup, now);
+        if let Some(r) = restored {
+            let clock = &mut fresh.clock;
+            let _ = clock.start(r.to_move, now);
+            for side in Color::ALL {
+                let ms = if side == Color::White {
+                    r.white_ms
+                } else {
+                    r.black_ms
+                };
+                let want = Duration::from_millis(u64::try_from(ms).unwrap_or(0));
+                let have = clock.remaining(side, now);
+                if want > have {
+                    clock.add_time(side, want - have);
+                } else {
+                    clock.remove_time(side, have - want, now);
+                }
+                clock.set_moves(side, r.moves[side]);
+            }
+            if r.running.is_none() {
+                let _ = clock.pause(now);
+            }
+            fresh.illegal = r.illegal_moves;
+            for side in [!r.to_move, r.to_move] {
+                fresh.announcer.rearm(side, &fresh.clock, now);
+            }
+        }
+        self.clock = Some(fresh);
+        self.refresh_can_mate();
+    }
+}

@@ -154,6 +154,17 @@ actions! {
     Cancel => "cancel",
     /// Show the board from the other side.
     FlipView => "flip_view",
+    // How the full-screen view looks (said, like every change).
+    /// Pieces as letters, figurines or large shapes, in turn.
+    PieceStyle => "piece_style",
+    /// Coordinates as letters and digits or in Appendix D words.
+    Coordinates => "coordinates",
+    /// The move list as spoken or in SAN.
+    MoveList => "move_list",
+    /// The next colour theme.
+    Theme => "theme",
+    /// The last announcement in large letters, or in normal ones.
+    LargeText => "large_text",
 }
 
 impl Action {
@@ -172,6 +183,11 @@ impl Action {
                 | Action::Select
                 | Action::Cancel
                 | Action::FlipView
+                | Action::PieceStyle
+                | Action::Coordinates
+                | Action::MoveList
+                | Action::Theme
+                | Action::LargeText
         )
     }
 

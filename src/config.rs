@@ -226,6 +226,9 @@ pub struct ViewSettings {
     pub coordinate_words: bool,
     /// The move list in SAN instead of as spoken.
     pub san_moves: bool,
+    /// The last announcement in large letters (for a deaf opponent, or a
+    /// player who sees large shapes better).
+    pub large_text: bool,
     /// Your key map for the full-screen view (merged over keymaps/tui.toml).
     pub keymap: Option<PathBuf>,
 }
@@ -239,6 +242,7 @@ impl Default for ViewSettings {
             pieces: "letters".into(),
             coordinate_words: false,
             san_moves: false,
+            large_text: false,
             keymap: None,
         }
     }

@@ -7,11 +7,12 @@
 //! Every text in it is already in the player's language (from the voices
 //! files); the renderers only lay it out.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use shakmaty::{Color, Piece, Position, Square};
 
 use crate::board::{Sensed, SquareDiff};
+use crate::clock::Clock;
 use crate::game::Game;
 use crate::phrase::Phraser;
 use crate::words::vocab::MoveWords;
@@ -113,15 +114,55 @@ pub struct ClockView {
     pub running: Option<Color>,
 }
 
+/// Whole seconds, rounded up: a running clock shows 0:00 only when its
+/// flag has fallen, and a time changes on the screen once a second.
+fn whole_seconds_up(d: Duration) -> Duration {
+    Duration::from_secs(d.as_secs() + u64::from(d.subsec_nanos() > 0))
+}
+
 impl ClockView {
-    /// Both clocks of `clock` at `now`; the running side when its time
-    /// runs (not while paused or after a flag fell).
-    pub fn of(clock: &crate::clock::Clock, now: std::time::Instant) -> ClockView {
+    /// Both clocks at `now`, in whole seconds (rounded up, as a clock
+    /// shows them): two views at instants within the same shown second are
+    /// equal, so a front end that redraws on change redraws once a second
+    /// at most.
+    pub fn of(clock: &Clock, now: Instant) -> ClockView {
+        let running = if clock.is_running() {
+            clock.side_to_move()
+        } else {
+            None
+        };
+        let shown = |side: Color| {
+            let left = clock.remaining(side, now);
+            // With the hourglass the waiting side gains what the running
+            // side uses: rounded down, the two change at the same instant.
+            if clock.control().is_hourglass() && running == Some(!side) {
+                Duration::from_secs(left.as_secs())
+            } else {
+                whole_seconds_up(left)
+            }
+        };
         ClockView {
-            white: clock.remaining(Color::White, now),
-            black: clock.remaining(Color::Black, now),
-            running: clock.is_running().then(|| clock.side_to_move()).flatten(),
+            white: shown(Color::White),
+            black: shown(Color::Black),
+            running,
         }
+    }
+
+    /// When [`ClockView::of`] next shows something else: the instant the
+    /// running clock reaches its next whole second.  `None` when no time
+    /// runs: then nothing on the screen changes by itself, and the loop
+    /// sleeps until an event.
+    pub fn next_change(clock: &Clock, now: Instant) -> Option<Instant> {
+        if !clock.is_running() {
+            return None;
+        }
+        let side = clock.side_to_move()?;
+        let shown = whole_seconds_up(clock.remaining(side, now)).as_secs();
+        // The shown time drops when the time left reaches one second less.
+        let n = shown.checked_sub(1)?;
+        clock
+            .when_remaining(Duration::from_secs(n))
+            .map(|at| at.max(now + Duration::from_nanos(1)))
     }
 }
 
@@ -168,6 +209,92 @@ pub struct Labels {
     pub too_small: String,
     /// The input field's prompt when it is empty.
     pub input_hint: String,
+}
+
+/// The piece style (a setting).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PieceStyle {
+    /// The piece letters of the move words, upper case for White.
+    #[default]
+    Letters,
+    /// Unicode chess figurines (♔ ♚ ...).
+    Figurines,
+    /// Shapes drawn with block characters, as large as the square allows.
+    Blocks,
+}
+
+impl PieceStyle {
+    /// From the settings' word.
+    pub fn from_name(name: &str) -> Option<PieceStyle> {
+        match name {
+            "letters" => Some(PieceStyle::Letters),
+            "figurines" => Some(PieceStyle::Figurines),
+            "blocks" | "large" => Some(PieceStyle::Blocks),
+            _ => None,
+        }
+    }
+
+    /// The next style, in turn.
+    pub fn next(self) -> PieceStyle {
+        match self {
+            PieceStyle::Letters => PieceStyle::Figurines,
+            PieceStyle::Figurines => PieceStyle::Blocks,
+            PieceStyle::Blocks => PieceStyle::Letters,
+        }
+    }
+}
+
+/// The built-in colour themes, in the order the theme action goes round.
+pub const THEMES: [&str; 3] = [
+    "high-contrast-dark",
+    "high-contrast-light",
+    "yellow-on-black",
+];
+
+/// How the full-screen view looks, as far as the player changes it with the
+/// look actions (`piece_style`, `coordinates`, `move_list`, `theme`,
+/// `large_text`).  The app keeps it, so each change goes through
+/// `App::update` and is said; the front end draws with it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ViewLook {
+    pub pieces: PieceStyle,
+    /// Coordinates in Appendix D words ("Anna", "eins") instead of a1.
+    pub coord_words: bool,
+    /// The move list in SAN (else as spoken).
+    pub san_moves: bool,
+    /// The last announcement in large letters.
+    pub large_text: bool,
+    /// The theme's name: one of `themes`.
+    pub theme: String,
+    /// The themes to go round: the built-in ones and the player's own.
+    pub themes: Vec<String>,
+}
+
+impl Default for ViewLook {
+    fn default() -> ViewLook {
+        ViewLook {
+            pieces: PieceStyle::Letters,
+            coord_words: false,
+            san_moves: false,
+            large_text: false,
+            theme: THEMES[0].to_owned(),
+            themes: THEMES.iter().map(|t| (*t).to_owned()).collect(),
+        }
+    }
+}
+
+impl ViewLook {
+    /// The next theme, in turn.
+    pub fn next_theme(&mut self) {
+        let i = self
+            .themes
+            .iter()
+            .position(|t| *t == self.theme)
+            .map_or(0, |i| i + 1);
+        if let Some(t) = self.themes.get(i % self.themes.len().max(1)) {
+            self.theme = t.clone();
+        }
+    }
 }
 
 /// The front end's own state that the view shows.
@@ -453,6 +580,114 @@ mod tests {
         };
         let v = build(&Game::new(), Color::White, &ui, None);
         assert!(!v.board.white_at_bottom);
+    }
+
+    fn clock(spec: &str, t0: Instant) -> Clock {
+        let mut c = Clock::new(crate::clock::parse_spec(spec).unwrap());
+        c.start(Color::White, t0).unwrap();
+        c
+    }
+
+    #[test]
+    fn clocks_in_whole_seconds_rounded_up() {
+        let t0 = Instant::now();
+        let c = clock("5+3", t0);
+        let v = ClockView::of(&c, t0 + Duration::from_millis(1));
+        assert_eq!(v.white, Duration::from_secs(300), "4:59.999 shows 5:00");
+        assert_eq!(v.black, Duration::from_secs(300));
+        assert_eq!(v.running, Some(Color::White));
+        let v = ClockView::of(&c, t0 + Duration::from_millis(1000));
+        assert_eq!(v.white, Duration::from_secs(299));
+        // The view carries the clocks (for the TUI and the opponent's page).
+        let mut ui = UiState::default();
+        ui.status.clear();
+        let phraser = Phraser::builtin(MoveStyle::AppendixD, Lang::En, MoveOptions::default());
+        let d = builtin_appendix_d().moves;
+        let game = Game::new();
+        let view = View::build(&ViewInput {
+            game: &game,
+            phraser: &phraser,
+            appendix_d: &d,
+            me: Color::White,
+            announcement: None,
+            clocks: Some(v),
+            board: None,
+            ui: &ui,
+        });
+        assert_eq!(view.clocks, Some(v));
+    }
+
+    /// What a front end that redraws only when the view changed and sleeps
+    /// until `next_change` does over `span`: the instants it draws at.
+    fn frames(c: &Clock, t0: Instant, span: Duration) -> Vec<Duration> {
+        let mut drawn = vec![Duration::ZERO];
+        let mut shown = ClockView::of(c, t0);
+        let mut now = t0;
+        while let Some(at) = ClockView::next_change(c, now) {
+            if at > t0 + span {
+                break;
+            }
+            now = at;
+            let v = ClockView::of(c, now);
+            assert_ne!(v, shown, "woken at {:?} for nothing", now - t0);
+            shown = v;
+            drawn.push(now - t0);
+        }
+        drawn
+    }
+
+    #[test]
+    fn a_running_clock_changes_once_a_second() {
+        let t0 = Instant::now();
+        let mut c = clock("5+3", t0);
+        // A press at 0.4 s: Black's clock runs, White's got 3 s more.
+        c.press(t0 + Duration::from_millis(400)).unwrap();
+        let f = frames(&c, t0 + Duration::from_millis(400), Duration::from_secs(5));
+        let secs: Vec<u128> = f.iter().map(Duration::as_millis).collect();
+        assert_eq!(secs, vec![0, 1000, 2000, 3000, 4000, 5000]);
+        // Between two changes the view stays the same (nothing to draw).
+        let t = t0 + Duration::from_millis(400);
+        for ms in [1, 300, 999] {
+            assert_eq!(
+                ClockView::of(&c, t + Duration::from_millis(ms)),
+                ClockView::of(&c, t + Duration::from_millis(1))
+            );
+        }
+    }
+
+    #[test]
+    fn a_stopped_clock_wakes_nobody() {
+        let t0 = Instant::now();
+        let mut c = clock("5+0", t0);
+        c.pause(t0 + Duration::from_millis(2500)).unwrap();
+        assert_eq!(
+            ClockView::next_change(&c, t0 + Duration::from_secs(3)),
+            None
+        );
+        let v = ClockView::of(&c, t0 + Duration::from_secs(60));
+        assert_eq!((v.white, v.running), (Duration::from_secs(298), None));
+        let ready = Clock::new(crate::clock::parse_spec("5+0").unwrap());
+        assert_eq!(ClockView::next_change(&ready, t0), None);
+    }
+
+    #[test]
+    fn a_delay_and_the_hourglass_change_when_shown_time_does() {
+        let t0 = Instant::now();
+        // US delay: the first 3 s of a move cost nothing.
+        let c = clock("5d3", t0);
+        let f = frames(&c, t0, Duration::from_secs(6));
+        let ms: Vec<u128> = f.iter().map(Duration::as_millis).collect();
+        assert_eq!(ms, vec![0, 4000, 5000, 6000]);
+        // Hourglass: both clocks change each second, at the same instant.
+        let c = clock("hourglass:1", t0);
+        let f = frames(&c, t0 + Duration::from_millis(250), Duration::from_secs(2));
+        let ms: Vec<u128> = f.iter().map(Duration::as_millis).collect();
+        assert_eq!(ms, vec![0, 750, 1750]);
+        let v = ClockView::of(&c, t0 + Duration::from_millis(2250));
+        assert_eq!(
+            (v.white, v.black),
+            (Duration::from_secs(58), Duration::from_secs(62))
+        );
     }
 
     #[test]

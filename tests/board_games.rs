@@ -4,19 +4,14 @@
 //! `hector::SimBoard`).  Every announcement line is checked.
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::Mutex;
-use std::sync::mpsc::{self, Receiver};
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use hector::{Master, Protocol, SimAction as Action, SimBoard, pseudo_board};
+use hector::{Master, Protocol, SimAction as Action, SimBoard};
 use shakmaty::san::San;
 use shakmaty::{Board, Chess, Color, Move, Position, Square};
 
-use crate::util::clean_config_dir;
-
-/// `TTYPort::pair` must not run on several threads at once.
-pub(crate) static PTY_LOCK: Mutex<()> = Mutex::new(());
+use crate::util::{Hector, PTY_LOCK, await_request, clean_config_dir, new_pty};
 
 /// How long one announcement may take to come.
 const WAIT: Duration = Duration::from_secs(4);
@@ -24,92 +19,9 @@ const WAIT: Duration = Duration::from_secs(4);
 /// sliding a piece.
 const HAND: Duration = Duration::from_millis(15);
 
-fn new_pty() -> (Master, String) {
-    let _g = PTY_LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    pseudo_board().expect("a pseudo-terminal")
-}
-
-/// The running `hector play --board ...`, read line by line.
-struct Hector {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-    seen: Vec<String>,
-}
-
-impl Hector {
-    fn start(board: &str) -> Hector {
-        let dir = clean_config_dir();
-        // Not while another test opens a pseudo-terminal: the child would
-        // inherit its descriptors.
-        let guard = PTY_LOCK.lock().unwrap_or_else(|e| e.into_inner());
-        let mut child = Command::new(env!("CARGO_BIN_EXE_hector"))
-            .args(["play", "--board", board, "--prompt", "never"])
-            .args(["--speech", "print", "--no-sound"])
-            .env("XDG_CONFIG_HOME", &dir)
-            .env("HOME", &dir)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("hector starts");
-        drop(guard);
-        let stdin = child.stdin.take().expect("piped stdin");
-        let stdout = child.stdout.take().expect("piped stdout");
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    return;
-                }
-            }
-        });
-        Hector {
-            child,
-            stdin,
-            lines,
-            seen: Vec::new(),
-        }
-    }
-
-    fn type_line(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").expect("hector reads its input");
-        self.stdin.flush().expect("flush");
-    }
-
-    /// The next line must be `want`.
-    fn expect(&mut self, want: &str) {
-        match self.lines.recv_timeout(WAIT) {
-            Ok(line) => {
-                self.seen.push(line.clone());
-                assert_eq!(line, want, "all lines so far:\n{}", self.seen.join("\n"));
-            }
-            Err(_) => panic!(
-                "no line {want:?} within {WAIT:?}; all lines so far:\n{}",
-                self.seen.join("\n")
-            ),
-        }
-    }
-
-    fn expect_all(&mut self, want: &[&str]) {
-        for w in want {
-            self.expect(w);
-        }
-    }
-
-    /// Quit: nothing else may have been said before "Goodbye.".
-    fn quit(mut self) {
-        self.type_line("quit");
-        self.expect("Goodbye.");
-        let _ = self.child.wait();
-    }
-}
-
-impl Drop for Hector {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// `hector play --board BOARD`.
+fn start(board: &str) -> Hector {
+    Hector::play(&["--board", board]).waiting(WAIT)
 }
 
 /// The simulated board on the master end, with the game it has played.
@@ -143,17 +55,7 @@ impl TestBoard {
         let Some(m) = &mut self.master else {
             panic!("no board plugged in");
         };
-        let mut buf = [0u8; 64];
-        let deadline = std::time::Instant::now() + WAIT;
-        loop {
-            match m.read_within(&mut buf, Duration::from_millis(50)) {
-                Ok(n) if n > 0 => break,
-                _ if std::time::Instant::now() > deadline => {
-                    panic!("hector did not ask for the board")
-                }
-                _ => {}
-            }
-        }
+        await_request(m, WAIT);
         self.dump();
     }
 
@@ -240,7 +142,7 @@ const GAME: [(&str, &str); 28] = [
 /// Start hector on a fresh board of `protocol` showing the start position.
 fn connected(protocol: Protocol) -> (Hector, TestBoard) {
     let (master, path) = new_pty();
-    let mut hector = Hector::start(&format!("{}:{path}", protocol.name()));
+    let mut hector = start(&format!("{}:{path}", protocol.name()));
     hector.expect("New game. White to move.");
     let mut board = TestBoard::new(master, protocol);
     // "Board connected" only once the board answered with a position.
@@ -363,7 +265,7 @@ fn pulled_cable(protocol: Protocol) {
     let link = dir.join("board");
     let (master, path) = new_pty();
     std::os::unix::fs::symlink(&path, &link).expect("symlink");
-    let mut hector = Hector::start(&format!("{}:{}", protocol.name(), link.display()));
+    let mut hector = start(&format!("{}:{}", protocol.name(), link.display()));
     hector.expect("New game. White to move.");
     let mut board = TestBoard::new(master, protocol);
     board.answer();
@@ -444,7 +346,7 @@ fn simulator_probe_and_play() {
     );
     assert!(probe.status.success());
 
-    let mut hector = Hector::start(&format!("occupancy:{path}"));
+    let mut hector = start(&format!("occupancy:{path}"));
     hector.expect_all(&["New game. White to move.", "Board connected."]);
     for (typed, said) in [("e4", "Bauer Eva vier"), ("Sf6", "Springer Felix sechs")] {
         writeln!(sim_in, "garbage 30").expect("the simulator reads");
@@ -673,7 +575,7 @@ fn occupancy_castling_rook_first_and_king_first() {
 /// `board` never says that it matches the game.
 fn silent_port(protocol: Protocol) {
     let (_master, path) = new_pty();
-    let mut hector = Hector::start(&format!("{}:{path}", protocol.name()));
+    let mut hector = start(&format!("{}:{path}", protocol.name()));
     hector.expect("New game. White to move.");
     hector.expect(&format!("The board on {path} does not answer; retrying."));
     hector.type_line("board");
@@ -704,7 +606,7 @@ fn occupancy_silent_port_is_said_and_never_matches() {
 fn missing_port_gives_the_reason_for_every_protocol() {
     for protocol in Protocol::ALL {
         let port = "/dev/hector-no-such-board";
-        let mut hector = Hector::start(&format!("{}:{port}", protocol.name()));
+        let mut hector = start(&format!("{}:{port}", protocol.name()));
         hector.expect("New game. White to move.");
         let why = format!("Cannot open {port}: no such device.");
         hector.expect(&why);
@@ -720,7 +622,7 @@ fn missing_port_gives_the_reason_for_every_protocol() {
 /// opened says why.
 #[test]
 fn unknown_protocol_and_unopenable_probe_are_named() {
-    let mut hector = Hector::start("foo:/dev/ttyUSB0");
+    let mut hector = start("foo:/dev/ttyUSB0");
     hector.expect_all(&[
         "Unknown board protocol foo in foo:/dev/ttyUSB0: use dgt, millennium or occupancy, e.g. dgt:/dev/ttyUSB0.",
         "New game. White to move.",
@@ -728,7 +630,7 @@ fn unknown_protocol_and_unopenable_probe_are_named() {
     hector.type_line("board");
     hector.expect("No board is connected.");
     hector.quit();
-    let mut hector = Hector::start("/dev/hector-no-such-board");
+    let mut hector = start("/dev/hector-no-such-board");
     hector.expect_all(&[
         "Cannot open /dev/hector-no-such-board: no such device.",
         "New game. White to move.",

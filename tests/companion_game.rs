@@ -6,22 +6,21 @@
 //! said connected and disconnected, and the latency figures of issue 12
 //! (board move to page, tap to announcement).
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver};
+use std::io::Write;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use hector::companion::snapshot::page_squares;
-use hector::{App, Master, Protocol, SimBoard, pseudo_board};
+use hector::{App, Protocol};
 use serde_json::json;
 use shakmaty::san::{San, SanPlus};
-use shakmaty::{Board, Chess, Move, Position};
+use shakmaty::{Chess, Move, Position};
 
-use crate::board_games::PTY_LOCK;
 use crate::browser::Browser;
-use crate::util::clean_config_dir;
+use crate::util::{Hector, Tactile, new_pty};
 
 const WAIT: Duration = Duration::from_secs(6);
+/// Between two messages of one move on the tactile board.
+const HAND: Duration = Duration::from_millis(10);
 
 fn epoch_ms(t: SystemTime) -> f64 {
     t.duration_since(UNIX_EPOCH)
@@ -29,119 +28,17 @@ fn epoch_ms(t: SystemTime) -> f64 {
         .unwrap_or(0.0)
 }
 
-/// `hector play --board dgt:PTY --companion 127.0.0.1:0`, its lines
-/// stamped with the time they were read.
-struct Hector {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<(SystemTime, String)>,
-    seen: Vec<String>,
+/// `hector play --companion 127.0.0.1:0 ARGS`.
+fn start_with(args: &[&str]) -> Hector {
+    let mut all = vec!["--companion", "127.0.0.1:0"];
+    all.extend(args);
+    Hector::play(&all).waiting(WAIT)
 }
 
-impl Hector {
-    fn start(board: &str) -> Hector {
-        Hector::start_with(&["--board", board])
-    }
-
-    fn start_with(args: &[&str]) -> Hector {
-        let dir = clean_config_dir();
-        let guard = PTY_LOCK.lock().unwrap_or_else(|e| e.into_inner());
-        let mut child = Command::new(env!("CARGO_BIN_EXE_hector"))
-            .args(["play", "--companion", "127.0.0.1:0"])
-            .args(args)
-            .args(["--prompt", "never", "--speech", "print", "--no-sound"])
-            .env("XDG_CONFIG_HOME", &dir)
-            .env("HOME", &dir)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("hector starts");
-        drop(guard);
-        let stdin = child.stdin.take().expect("piped stdin");
-        let stdout = child.stdout.take().expect("piped stdout");
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if tx.send((SystemTime::now(), line)).is_err() {
-                    return;
-                }
-            }
-        });
-        Hector {
-            child,
-            stdin,
-            lines,
-            seen: Vec::new(),
-        }
-    }
-
-    fn next(&mut self, waiting_for: &str, wait: Duration) -> (SystemTime, String) {
-        match self.lines.recv_timeout(wait) {
-            Ok((t, line)) => {
-                self.seen.push(line.clone());
-                (t, line)
-            }
-            Err(_) => panic!(
-                "no line {waiting_for:?} within {wait:?}; all lines so far:\n{}",
-                self.seen.join("\n")
-            ),
-        }
-    }
-
-    /// The next line must be `want`; when it was read.
-    fn expect(&mut self, want: &str) -> SystemTime {
-        let (t, line) = self.next(want, WAIT);
-        assert_eq!(line, want, "all lines so far:\n{}", self.seen.join("\n"));
-        t
-    }
-
-    /// Skip lines until one equals `want`.
-    fn skip_to(&mut self, want: &str, wait: Duration) -> SystemTime {
-        loop {
-            let (t, line) = self.next(want, wait);
-            if line == want {
-                return t;
-            }
-        }
-    }
-
-    fn type_line(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").expect("hector reads its input");
-        self.stdin.flush().expect("flush");
-    }
-
-    fn quit(mut self) {
-        self.type_line("quit");
-        self.skip_to("Goodbye.", WAIT);
-        let _ = self.child.wait();
-    }
-}
-
-impl Drop for Hector {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// The tactile board on the master end of the pseudo-terminal.
-struct Tactile {
-    master: Master,
-    sim: SimBoard,
-}
-
-impl Tactile {
-    /// Make the move with the hand; when its last message was written.
-    fn play(&mut self, pos: &Chess, m: Move) -> SystemTime {
-        let mut t = SystemTime::now();
-        for bytes in self.sim.play(pos, m, false) {
-            self.master.write_all(&bytes).expect("write to the board");
-            t = SystemTime::now();
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        t
-    }
+/// Quit; the page may have been said connected or disconnected meanwhile.
+fn quit(mut hector: Hector) {
+    hector.type_line("quit");
+    hector.skip_to("Goodbye.", WAIT);
 }
 
 /// One game's both sides, and what hector says.
@@ -169,12 +66,9 @@ const PROBE: &str = "(() => {
 
 impl Game {
     fn start() -> Game {
-        let (master, path) = {
-            let _g = PTY_LOCK.lock().unwrap_or_else(|e| e.into_inner());
-            pseudo_board().expect("a pseudo-terminal")
-        };
-        let mut hector = Hector::start(&format!("dgt:{path}"));
-        let (_, first) = hector.next("the companion's address", WAIT);
+        let (master, path) = new_pty();
+        let mut hector = start_with(&["--board", &format!("dgt:{path}")]);
+        let (_, first) = hector.next_stamped("the companion's address", WAIT);
         let url = first
             .strip_prefix("The opponent's screen: open ")
             .and_then(|r| r.strip_suffix(" in a browser."))
@@ -182,26 +76,9 @@ impl Game {
             .to_owned();
         assert!(url.starts_with("http://127.0.0.1:"), "{url}");
         hector.expect("New game. White to move.");
-        let mut board = Tactile {
-            master,
-            sim: SimBoard::new(Protocol::Dgt, Board::new()),
-        };
-        // "Board connected" only once the board answered with a position:
-        // wait for hector's request, then answer it as a board does.
-        let asked_by = std::time::Instant::now() + WAIT;
-        let mut request = [0u8; 64];
-        while board
-            .master
-            .read_within(&mut request, Duration::from_millis(50))
-            .map_or(true, |n| n == 0)
-        {
-            assert!(
-                std::time::Instant::now() < asked_by,
-                "hector did not ask for the board"
-            );
-        }
-        let dump = board.sim.dump();
-        board.master.write_all(&dump).expect("write to the board");
+        let mut board = Tactile::new(master, Protocol::Dgt);
+        // "Board connected" only once the board answered with a position.
+        board.answer(WAIT);
         hector.expect("Board connected.");
         let mut browser = Browser::start();
         let page = browser.new_page(&url);
@@ -272,7 +149,7 @@ impl Game {
     fn on_board(&mut self, m: Move) -> (f64, f64) {
         let words = self.said(m);
         let before = self.pos.clone();
-        let written = self.board.play(&before, m);
+        let written = self.board.play(&before, m, HAND);
         let said_at = self.hector.expect(&words);
         self.pos.play_unchecked(m);
         let shown = self.page_shows(&before, m, &words);
@@ -303,7 +180,7 @@ impl Game {
             "#tactile",
             &format!("Waiting for {}", SanPlus::from_move(before.clone(), m)),
         );
-        self.board.play(&before, m);
+        self.board.play(&before, m, HAND);
         self.hector.skip_to(&format!("Done: {words}."), WAIT);
         self.browser
             .wait_text(p, "#tactile", "The player's board agrees with the game.");
@@ -364,7 +241,7 @@ fn a_game_between_the_tactile_board_and_the_page() {
     let before = g.pos.clone();
     g.pos.play_unchecked(m);
     g.page_shows(&before, m, &words);
-    g.board.play(&before, m);
+    g.board.play(&before, m, HAND);
     g.hector.skip_to(&format!("Done: {words}."), WAIT);
     // Not the opponent's move: the page says so, hector says nothing.
     g.browser.click(g.page, "[data-square=b5]");
@@ -382,7 +259,7 @@ fn a_game_between_the_tactile_board_and_the_page() {
         Duration::from_secs(10),
     );
     let _ = &g.url;
-    g.hector.quit();
+    quit(g.hector);
 }
 
 /// Issue 12's figures: a game of varied legal moves, the blind player's on
@@ -444,7 +321,7 @@ fn latency_board_to_page_and_tap_to_announcement() {
     assert!(!tap_to_said.is_empty() && !board_to_page.is_empty());
     assert!(percentile(&tap_to_said, 0.99) < 500.0, "{tap_to_said:?}");
     assert!(percentile(&said_to_page, 0.99) < 500.0, "{said_to_page:?}");
-    g.hector.quit();
+    quit(g.hector);
 }
 
 /// The page's state as JSON, read over plain HTTP (what every page gets).
@@ -496,54 +373,31 @@ fn state_until(
 fn two_boards_moves_and_mismatches_on_each_side() {
     use hector::SimAction as Action;
     use shakmaty::{Color, Square};
-    let new = || {
-        let _g = PTY_LOCK.lock().unwrap_or_else(|e| e.into_inner());
-        pseudo_board().expect("a pseudo-terminal")
-    };
-    let (mine, mine_path) = new();
-    let (theirs, theirs_path) = new();
-    let mut hector = Hector::start_with(&[
+    let (mine, mine_path) = new_pty();
+    let (theirs, theirs_path) = new_pty();
+    let mut hector = start_with(&[
         "--board",
         &format!("dgt:{mine_path}"),
         "--opponent-board",
         &format!("millennium:{theirs_path}"),
     ]);
-    let (_, first) = hector.next("the companion's address", WAIT);
+    let (_, first) = hector.next_stamped("the companion's address", WAIT);
     let url = first
         .strip_prefix("The opponent's screen: open ")
         .and_then(|r| r.strip_suffix(" in a browser."))
         .unwrap_or_else(|| panic!("{first:?}"))
         .to_owned();
     hector.expect("New game. White to move.");
-    let mut blind = Tactile {
-        master: mine,
-        sim: SimBoard::new(Protocol::Dgt, Board::new()),
-    };
-    let mut opp = Tactile {
-        master: theirs,
-        sim: SimBoard::new(Protocol::Millennium, Board::new()),
-    };
+    let mut blind = Tactile::new(mine, Protocol::Dgt);
+    let mut opp = Tactile::new(theirs, Protocol::Millennium);
     // Each board answers hector's request with its position; only then is
     // it said connected.
     for b in [&mut blind, &mut opp] {
-        let asked_by = std::time::Instant::now() + WAIT;
-        let mut request = [0u8; 64];
-        while b
-            .master
-            .read_within(&mut request, Duration::from_millis(50))
-            .map_or(true, |n| n == 0)
-        {
-            assert!(
-                std::time::Instant::now() < asked_by,
-                "hector did not ask for the board"
-            );
-        }
-        let dump = b.sim.dump();
-        b.master.write_all(&dump).expect("write");
+        b.answer(WAIT);
     }
     let mut connected = vec![
-        hector.next("connected", WAIT).1,
-        hector.next("connected", WAIT).1,
+        hector.next_stamped("connected", WAIT).1,
+        hector.next_stamped("connected", WAIT).1,
     ];
     connected.sort();
     assert_eq!(
@@ -565,12 +419,12 @@ fn two_boards_moves_and_mismatches_on_each_side() {
     // The blind player's move on the tactile board: said, awaited on the
     // opponent's board (shown on the page, not said), made there.
     let m = san(&pos, "e4");
-    blind.play(&pos, m);
+    blind.play(&pos, m, HAND);
     hector.expect(&words.phraser().say_move(&pos, m));
     state_until(&url, "e4 awaited on the opponent's board", |s| {
         s["opponent_board"] == json!({"state": "awaiting", "san": "e4"})
     });
-    opp.play(&pos, m);
+    opp.play(&pos, m, HAND);
     pos.play_unchecked(m);
     state_until(&url, "the opponent's board agrees", |s| {
         s["opponent_board"]["state"] == "agrees"
@@ -580,9 +434,9 @@ fn two_boards_moves_and_mismatches_on_each_side() {
     // awaited on the tactile board, made there.
     let m = san(&pos, "c5");
     let said = words.phraser().say_move(&pos, m);
-    opp.play(&pos, m);
+    opp.play(&pos, m, HAND);
     hector.expect(&said);
-    blind.play(&pos, m);
+    blind.play(&pos, m, HAND);
     hector.skip_to(&format!("Done: {said}."), WAIT);
     pos.play_unchecked(m);
     state_until(&url, "both boards agree after c5", |s| {
@@ -636,7 +490,7 @@ fn two_boards_moves_and_mismatches_on_each_side() {
     state_until(&url, "the tactile board agrees again", |s| {
         s["tactile"]["state"] == "agrees"
     });
-    hector.quit();
+    quit(hector);
 }
 
 /// What hector says of a black pawn moved from `from` to `to` on a board

@@ -26,6 +26,10 @@ struct Hector {
 
 impl Hector {
     fn start(home: &Path, listen: &str, args: &[&str]) -> Hector {
+        // No child is started while a pseudo-terminal is being opened.
+        let guard = crate::util::PTY_LOCK
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
         let mut child = Command::new(env!("CARGO_BIN_EXE_hector"))
             .args(["play", "--companion", listen])
             .args(args)
@@ -38,6 +42,7 @@ impl Hector {
             .stderr(Stdio::null())
             .spawn()
             .expect("hector starts");
+        drop(guard);
         let stdin = child.stdin.take().expect("piped stdin");
         let stdout = child.stdout.take().expect("piped stdout");
         let (tx, lines) = mpsc::channel();
@@ -327,12 +332,7 @@ struct PtyBoard {
 
 impl PtyBoard {
     fn new(protocol: hector::Protocol, board: shakmaty::Board) -> (PtyBoard, String) {
-        let (master, path) = {
-            let _g = crate::board_games::PTY_LOCK
-                .lock()
-                .unwrap_or_else(|e| e.into_inner());
-            hector::pseudo_board().expect("a pseudo-terminal")
-        };
+        let (master, path) = crate::util::new_pty();
         let b = PtyBoard {
             master,
             sim: hector::SimBoard::new(protocol, board),

@@ -5,19 +5,18 @@
 //! confirmed.  hector is driven line by line, as a player would: the next
 //! line is typed after the answer to the last one came.
 
-use std::io::{BufRead, BufReader, Write};
-use std::path::Path;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver};
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use hector::{Lang, Master, Protocol, Reader, SimBoard, pseudo_board};
-use shakmaty::{Board, Chess, Move, Position};
+use hector::{Lang, Protocol, Reader};
+use shakmaty::{Chess, Move, Position};
 
-use crate::util::clean_config_dir;
+use crate::util::{Hector, Tactile, clean_config_dir, new_pty};
 
 /// How long one answer may take (Stockfish's move time is 50 ms).
 const WAIT: Duration = Duration::from_secs(10);
+/// Between two messages of one move on the tactile board.
+const HAND: Duration = Duration::from_millis(15);
 
 fn fake(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -27,114 +26,9 @@ fn fake(name: &str) -> String {
         .to_string()
 }
 
-struct Hector {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
-    seen: Vec<String>,
-}
-
-impl Hector {
-    fn start(args: &[&str]) -> Hector {
-        let dir = clean_config_dir();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_hector"))
-            .arg("play")
-            .args(args)
-            .args(["--prompt", "never", "--speech", "print", "--no-sound"])
-            .env("XDG_CONFIG_HOME", &dir)
-            .env("HOME", &dir)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("hector starts");
-        let stdin = child.stdin.take();
-        let stdout = child.stdout.take().expect("piped stdout");
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    return;
-                }
-            }
-        });
-        Hector {
-            child,
-            stdin,
-            lines,
-            seen: Vec::new(),
-        }
-    }
-
-    fn type_line(&mut self, line: &str) {
-        let stdin = self.stdin.as_mut().expect("input open");
-        writeln!(stdin, "{line}").expect("hector reads its input");
-        stdin.flush().expect("flush");
-    }
-
-    fn next(&mut self) -> String {
-        match self.lines.recv_timeout(WAIT) {
-            Ok(line) => {
-                self.seen.push(line.clone());
-                line
-            }
-            Err(_) => panic!(
-                "no line within {WAIT:?}; all lines so far:\n{}",
-                self.seen.join("\n")
-            ),
-        }
-    }
-
-    fn expect(&mut self, want: &str) {
-        let line = self.next();
-        assert_eq!(line, want, "all lines so far:\n{}", self.seen.join("\n"));
-    }
-
-    /// The next line, which must start with `prefix`.
-    fn expect_start(&mut self, prefix: &str) -> String {
-        let line = self.next();
-        assert!(
-            line.starts_with(prefix),
-            "{line:?} should start with {prefix:?}; all lines so far:\n{}",
-            self.seen.join("\n")
-        );
-        line
-    }
-
-    /// Nothing more is said for `d`.
-    fn silent_for(&mut self, d: Duration) {
-        if let Ok(line) = self.lines.recv_timeout(d) {
-            panic!(
-                "unexpected {line:?}; all lines so far:\n{}",
-                self.seen.join("\n")
-            );
-        }
-    }
-
-    /// End the input; hector must end by itself, cleanly.
-    fn close(mut self) -> Vec<String> {
-        self.stdin = None;
-        let end = Instant::now() + WAIT;
-        loop {
-            if let Ok(Some(status)) = self.child.try_wait() {
-                assert!(status.success(), "{status:?}");
-                break;
-            }
-            assert!(Instant::now() < end, "hector did not end");
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        while let Ok(l) = self.lines.recv_timeout(Duration::from_millis(200)) {
-            self.seen.push(l);
-        }
-        std::mem::take(&mut self.seen)
-    }
-}
-
-impl Drop for Hector {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// `hector play ARGS`, answers awaited up to `WAIT`.
+fn start(args: &[&str]) -> Hector {
+    Hector::play(args).waiting(WAIT)
 }
 
 /// A move as hector announced it, read back by hector's own reader in the
@@ -153,7 +47,7 @@ const STOCKFISH_LOW: &[&str] = &["--engine", "--level", "1", "--move-time", "50"
 fn game_against_stockfish_at_level_one_with_hint_eval_threat_and_takeback() {
     let mut args = STOCKFISH_LOW.to_vec();
     args.extend(["--me", "white", "--no-confirm"]);
-    let mut h = Hector::start(&args);
+    let mut h = start(&args);
     h.expect("New game. White to move.");
     h.expect("Stockfish 15.1 is ready; you play White.");
     let mut pos = Chess::default();
@@ -217,7 +111,7 @@ fn game_against_stockfish_at_level_one_with_hint_eval_threat_and_takeback() {
 fn engine_plays_white_when_the_player_is_black() {
     let mut args = STOCKFISH_LOW.to_vec();
     args.extend(["--me", "black"]);
-    let mut h = Hector::start(&args);
+    let mut h = start(&args);
     h.expect("New game. White to move.");
     h.expect("Stockfish 15.1 is ready; you play Black.");
     let first = h.next();
@@ -238,7 +132,7 @@ fn input_ending_while_the_engine_thinks_waits_for_its_move() {
         "300",
         "--no-confirm",
     ];
-    let mut h = Hector::start(&args);
+    let mut h = start(&args);
     h.expect("New game. White to move.");
     h.type_line("e4");
     let lines = h.close();
@@ -253,7 +147,7 @@ fn input_ending_while_the_engine_thinks_waits_for_its_move() {
 fn rated_game_has_no_help() {
     let mut args = STOCKFISH_LOW.to_vec();
     args.push("--rated");
-    let mut h = Hector::start(&args);
+    let mut h = start(&args);
     h.expect("New game. White to move.");
     h.expect_start("Stockfish");
     for cmd in ["hint", "eval", "threat", "takeback"] {
@@ -269,7 +163,7 @@ const ON_KEYBOARD: &str = "The game is as it was: play on at the keyboard, or sa
 
 #[test]
 fn missing_engine_is_said_once_and_the_game_goes_on() {
-    let mut h = Hector::start(&["--engine", "/nonexistent/engine"]);
+    let mut h = start(&["--engine", "/nonexistent/engine"]);
     h.expect("New game. White to move.");
     h.expect("No chess engine found: /nonexistent/engine. Play goes on at the keyboard.");
     h.type_line("e4");
@@ -285,7 +179,7 @@ fn missing_engine_is_said_once_and_the_game_goes_on() {
 
 #[test]
 fn crash_in_mid_game_is_said_once_then_keyboard_then_restart() {
-    let mut h = Hector::start(&["--engine", &fake("crash.sh")]);
+    let mut h = start(&["--engine", &fake("crash.sh")]);
     h.expect("New game. White to move.");
     h.expect("Crash is ready; you play White.");
     h.type_line("e4");
@@ -308,7 +202,7 @@ fn crash_in_mid_game_is_said_once_then_keyboard_then_restart() {
 
 #[test]
 fn illegal_bestmove_and_garbage_are_said_once() {
-    let mut h = Hector::start(&["--engine", &fake("illegal.sh")]);
+    let mut h = start(&["--engine", &fake("illegal.sh")]);
     h.expect("New game. White to move.");
     h.expect("Illegal is ready; you play White.");
     h.type_line("d4");
@@ -322,7 +216,7 @@ fn illegal_bestmove_and_garbage_are_said_once() {
     h.expect("Goodbye.");
     h.close();
 
-    let mut h = Hector::start(&["--engine", &fake("garbage.sh")]);
+    let mut h = start(&["--engine", &fake("garbage.sh")]);
     h.expect("New game. White to move.");
     h.expect("Garbage is ready; you play White.");
     h.type_line("d4");
@@ -338,7 +232,7 @@ fn illegal_bestmove_and_garbage_are_said_once() {
 
 #[test]
 fn hanging_engine_is_said_after_its_time_and_margin() {
-    let mut h = Hector::start(&["--engine", &fake("hang.sh"), "--move-time", "100"]);
+    let mut h = start(&["--engine", &fake("hang.sh"), "--move-time", "100"]);
     h.expect("New game. White to move.");
     h.expect("Hang is ready; you play White.");
     h.type_line("e4");
@@ -359,49 +253,17 @@ fn hanging_engine_is_said_after_its_time_and_margin() {
     h.close();
 }
 
-/// The simulated board on the master end of a pseudo-terminal.
-struct TestBoard {
-    master: Master,
-    sim: SimBoard,
-}
-
-impl TestBoard {
-    fn play(&mut self, pos: &Chess, m: Move) {
-        for bytes in self.sim.play(pos, m, false) {
-            self.master.write_all(&bytes).expect("write to the board");
-            std::thread::sleep(Duration::from_millis(15));
-        }
-    }
-}
-
 #[test]
 fn on_the_tactile_board_the_engines_move_is_awaited_and_confirmed() {
-    let (master, path) = pseudo_board().expect("a pseudo-terminal");
+    let (master, path) = new_pty();
     let board_arg = format!("dgt:{path}");
     let mut args = STOCKFISH_LOW.to_vec();
     args.extend(["--board", &board_arg, "--no-confirm"]);
-    let mut h = Hector::start(&args);
-    let mut board = TestBoard {
-        master,
-        sim: SimBoard::new(Protocol::Dgt, Board::new()),
-    };
+    let mut h = start(&args);
+    let mut board = Tactile::new(master, Protocol::Dgt);
     h.expect("New game. White to move.");
-    // "Board connected" only once the board answered with a position:
-    // wait for hector's request, then answer it as a board does.
-    let asked_by = std::time::Instant::now() + Duration::from_secs(5);
-    let mut request = [0u8; 64];
-    while board
-        .master
-        .read_within(&mut request, Duration::from_millis(50))
-        .map_or(true, |n| n == 0)
-    {
-        assert!(
-            std::time::Instant::now() < asked_by,
-            "hector did not ask for the board"
-        );
-    }
-    let dump = board.sim.dump();
-    board.master.write_all(&dump).expect("dump");
+    // "Board connected" only once the board answered with a position.
+    board.answer(Duration::from_secs(5));
     let mut first_two = [h.next(), h.next()];
     first_two.sort();
     assert_eq!(
@@ -420,7 +282,7 @@ fn on_the_tactile_board_the_engines_move_is_awaited_and_confirmed() {
             hint.trim_start_matches("Hint: ").trim_end_matches('.'),
             &pos,
         );
-        board.play(&pos, mine);
+        board.play(&pos, mine, HAND);
         pos.play_unchecked(mine);
         // The engine's move: announced, then made on the board by the
         // player and confirmed.
@@ -429,7 +291,7 @@ fn on_the_tactile_board_the_engines_move_is_awaited_and_confirmed() {
         // What to do on the board: an instruction, never a mismatch.
         let instruction = h.expect_start("On your board: ");
         assert!(instruction.contains(" from "), "{instruction}");
-        board.play(&pos, theirs);
+        board.play(&pos, theirs, HAND);
         pos.play_unchecked(theirs);
         h.expect(&format!("Done: {answer}."));
     }
@@ -438,4 +300,479 @@ fn on_the_tactile_board_the_engines_move_is_awaited_and_confirmed() {
     h.type_line("quit");
     h.expect("Goodbye.");
     h.close();
+}
+
+/// Stockfish behind tests/engines/logging.sh, which copies every line
+/// hector sends it to a file: hector, and the path of that file.
+fn logged_stockfish(args: &[&str]) -> (Hector, PathBuf, PathBuf) {
+    let home = clean_config_dir();
+    let log = home.join("engine.log");
+    let engine = fake("logging.sh");
+    let mut all = vec!["--engine", &engine];
+    all.extend(args);
+    let h = Hector::play_with(&home, &all, &[("HECTOR_ENGINE_LOG", &log)]).waiting(WAIT);
+    (h, log, home)
+}
+
+/// The move in `text`, if it is one that is legal in `pos`.
+fn move_in(text: &str, pos: &Chess) -> Option<Move> {
+    let reader = Reader::builtin(Lang::En);
+    let move_part = text.split(',').next().unwrap_or(text).trim();
+    reader.read(move_part, pos).ok()
+}
+
+/// Lines until one is a legal move in `pos` (clock sentences may come
+/// between).
+fn next_move(h: &mut Hector, pos: &Chess) -> (String, Move) {
+    loop {
+        let line = h.next();
+        if let Some(m) = move_in(&line, pos) {
+            return (line, m);
+        }
+    }
+}
+
+/// Lines until one starts with `prefix`.
+fn next_starting(h: &mut Hector, prefix: &str) -> String {
+    loop {
+        let line = h.next();
+        if line.starts_with(prefix) {
+            return line;
+        }
+    }
+}
+
+/// The `go` lines of the engine's log with their numbers by name.
+fn go_lines(log: &Path) -> Vec<Vec<(String, u64)>> {
+    let text = std::fs::read_to_string(log).unwrap_or_default();
+    text.lines()
+        .filter(|l| l.starts_with("go "))
+        .map(|l| {
+            let words: Vec<&str> = l.split_whitespace().skip(1).collect();
+            words
+                .chunks(2)
+                .map(|kv| {
+                    (
+                        kv[0].to_owned(),
+                        kv.get(1).and_then(|v| v.parse().ok()).unwrap_or(0),
+                    )
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn on_a_short_clock_the_engine_plays_on_its_time_and_presses_its_clock() {
+    let (mut h, log, home) = logged_stockfish(&[
+        "--level",
+        "1",
+        "--time",
+        "0:20+1",
+        "--me",
+        "white",
+        "--no-confirm",
+    ]);
+    h.expect("New game. White to move.");
+    h.expect("Stockfish 15.1 is ready; you play White.");
+    let mut pos = Chess::default();
+    let rounds = 3;
+    for _ in 0..rounds {
+        h.type_line("hint");
+        let hint = next_starting(&mut h, "Hint: ");
+        let said = hint.trim_start_matches("Hint: ").trim_end_matches('.');
+        let said = said.split(',').next().unwrap_or(said).to_owned();
+        let mine = move_in(&said, &pos).unwrap_or_else(|| panic!("{hint}"));
+        h.type_line(&said);
+        pos.play_unchecked(mine);
+        let (_, theirs) = next_move(&mut h, &pos);
+        pos.play_unchecked(theirs);
+        // The engine's move pressed its clock: its last move has a time.
+        h.type_line("time last");
+        let last = next_starting(&mut h, "Black's last move took ");
+        assert!(!last.contains("no move"), "{last}");
+    }
+    // Both clocks ran and got their increments.
+    h.type_line("time");
+    let both = next_starting(&mut h, "White: ");
+    assert!(both.contains(". Black: "), "{both}");
+    h.type_line("quit");
+    next_starting(&mut h, "Goodbye.");
+    drop(h);
+
+    // Each move of the engine was asked on the clock, with both times.
+    let gos: Vec<_> = go_lines(&log)
+        .into_iter()
+        .filter(|g| g.iter().any(|(k, _)| k == "wtime"))
+        .collect();
+    assert_eq!(gos.len(), rounds, "{gos:?}");
+    let get = |g: &[(String, u64)], key: &str| {
+        g.iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| *v)
+            .unwrap_or_else(|| panic!("no {key} in {g:?}"))
+    };
+    let mut last_btime = u64::MAX;
+    for g in &gos {
+        assert_eq!((get(g, "winc"), get(g, "binc")), (1000, 1000), "{g:?}");
+        // White has moved: its time was pressed (at most 20 s + the
+        // increments); Black's is what the engine has left.
+        assert!(get(g, "wtime") <= 20_000 + 3 * 1000, "{g:?}");
+        let btime = get(g, "btime");
+        assert!(btime <= 20_000 + 3 * 1000, "{g:?}");
+        assert!(btime <= last_btime.saturating_add(1000), "{gos:?}");
+        last_btime = btime;
+    }
+    // The engine's own time was used: the last btime is below the first
+    // plus the increments it earned.
+    assert!(
+        get(&gos[rounds - 1], "btime") < get(&gos[0], "btime") + 2 * 1000,
+        "{gos:?}"
+    );
+    let _ = std::fs::remove_dir_all(home);
+}
+
+/// A script typed all at once: its second move comes while the engine
+/// thinks.  It is refused with a clear sentence in the player's language;
+/// the engine's move still comes, and the game is e4 and that move.
+#[test]
+fn a_move_piped_while_the_engine_thinks_is_refused_and_nothing_is_lost() {
+    for (lang, sentence) in [
+        ("en", "The engine is thinking; wait for its move."),
+        ("de", "Das Schachprogramm denkt nach; warte auf seinen Zug."),
+    ] {
+        let run = crate::util::hector(
+            &[
+                "play",
+                "--lang",
+                lang,
+                "--engine",
+                "--level",
+                "1",
+                "--move-time",
+                "300",
+                "--no-confirm",
+            ],
+            "e4\nd4\n",
+        );
+        assert!(run.success, "{}", run.stderr);
+        let lines = run.lines();
+        assert_eq!(
+            lines.iter().filter(|l| **l == sentence).count(),
+            1,
+            "{lines:?}"
+        );
+        // d4 was not played; the engine's answer to e4 was, last of all.
+        assert!(!lines.contains(&"Bauer David vier"), "{lines:?}");
+        let mut pos = Chess::default();
+        pos.play_unchecked(read_announced("e4", &pos));
+        let last = lines.last().expect("lines");
+        read_announced(last, &pos);
+    }
+}
+
+/// The engine's move is journalled like any other; a game stopped while
+/// the engine thought resumes with the engine to move, and it moves.
+#[test]
+fn a_resumed_engine_game_goes_on_with_the_engine_to_move() {
+    let home = clean_config_dir();
+    // Stopped hard while the engine thinks (5 s) about its answer to e4.
+    let mut h =
+        Hector::play_in(&home, &["--engine", "--move-time", "5000", "--me", "white"]).waiting(WAIT);
+    h.expect("New game. White to move.");
+    h.expect("Stockfish 15.1 is ready; you play White.");
+    h.type_line("e4");
+    h.expect("Bauer Eva vier");
+    drop(h);
+
+    // Resumed: Black, the engine, is to move, and moves.
+    let mut h = Hector::play_in(
+        &home,
+        &[
+            "--engine",
+            "--level",
+            "1",
+            "--move-time",
+            "50",
+            "--me",
+            "white",
+            "--resume",
+        ],
+    )
+    .waiting(WAIT);
+    h.expect("Game resumed. Black to move, move 1.");
+    h.expect("The last move was Bauer Eva vier.");
+    h.expect("Stockfish 15.1 is ready; you play White.");
+    let mut pos = Chess::default();
+    pos.play_unchecked(read_announced("e4", &pos));
+    let answer = h.next();
+    let theirs = read_announced(&answer, &pos);
+    pos.play_unchecked(theirs);
+    drop(h);
+
+    // The engine's move was journalled: resumed again, it is the last
+    // move, and the player is to move.
+    let mut h = Hector::play_in(
+        &home,
+        &[
+            "--engine",
+            "--level",
+            "1",
+            "--move-time",
+            "50",
+            "--me",
+            "white",
+            "--resume",
+        ],
+    )
+    .waiting(WAIT);
+    h.expect("Game resumed. White to move, move 2.");
+    h.expect(&format!("The last move was {answer}."));
+    h.expect("Stockfish 15.1 is ready; you play White.");
+    h.silent_for(Duration::from_millis(500));
+    h.quit();
+    let _ = std::fs::remove_dir_all(home);
+}
+
+/// While hector asks whether to resume, the engine does not move in the
+/// new game behind the question; after yes it moves in the resumed one.
+#[test]
+fn no_engine_move_while_the_resume_question_waits() {
+    let home = clean_config_dir();
+    let mut h =
+        Hector::play_in(&home, &["--engine", "--move-time", "2000", "--me", "black"]).waiting(WAIT);
+    h.expect("New game. White to move.");
+    h.expect("Stockfish 15.1 is ready; you play Black.");
+    let pos = Chess::default();
+    let first = h.next();
+    read_announced(&first, &pos);
+    h.type_line("a6");
+    h.expect("Bauer Anna sechs");
+    // Stopped while the engine thinks about its second move.
+    drop(h);
+
+    let args = [
+        "--engine",
+        "--level",
+        "1",
+        "--move-time",
+        "50",
+        "--me",
+        "black",
+    ];
+    let mut h = Hector::play_in(&home, &args).waiting(WAIT);
+    let offer = h.expect_start("An unfinished game of ");
+    assert!(
+        offer.ends_with("2 moves played. Resume it? Yes or no."),
+        "{offer}"
+    );
+    h.expect("Stockfish 15.1 is ready; you play Black.");
+    // White's engine would have the move in a new game: it waits.
+    h.silent_for(Duration::from_millis(700));
+    h.type_line("yes");
+    h.expect("Game resumed. White to move, move 2.");
+    h.expect("The last move was Bauer Anna sechs.");
+    let mut pos = Chess::default();
+    pos.play_unchecked(read_announced(&first, &pos));
+    pos.play_unchecked(read_announced("a6", &pos));
+    read_announced(&h.next(), &pos);
+    h.quit();
+    let _ = std::fs::remove_dir_all(home);
+}
+
+/// A Chess960 start (`--fen` with Shredder castling) goes to the engine
+/// with UCI_Chess960 on, from its FEN, castling sent as king takes rook;
+/// the engine's answer is legal in the Chess960 game.
+#[test]
+fn a_chess960_game_goes_to_the_engine_as_chess960() {
+    let fen = "4rkr1/pppppppp/8/8/8/8/PPPPPPPP/4RKR1 w GEge - 0 1";
+    let (mut h, log, home) = logged_stockfish(&[
+        "--fen",
+        fen,
+        "--level",
+        "1",
+        "--move-time",
+        "50",
+        "--me",
+        "white",
+        "--no-confirm",
+    ]);
+    h.expect("New game. White to move.");
+    h.expect("Stockfish 15.1 is ready; you play White.");
+    let mut pos: Chess = fen
+        .parse::<shakmaty::fen::Fen>()
+        .expect("fen")
+        .into_position(shakmaty::CastlingMode::Chess960)
+        .expect("a Chess960 position");
+    // Long castling: the king from f1 to c1, the rook from e1 to d1.
+    h.type_line("O-O-O");
+    let castle = read_announced("O-O-O", &pos);
+    pos.play_unchecked(castle);
+    let answer = h.next();
+    let theirs = read_announced(&answer, &pos);
+    pos.play_unchecked(theirs);
+    assert_eq!(
+        pos.board().king_of(shakmaty::Color::White),
+        Some(shakmaty::Square::C1)
+    );
+    h.quit();
+    let sent = std::fs::read_to_string(&log).expect("the engine's log");
+    let lines: Vec<&str> = sent.lines().collect();
+    let on = lines
+        .iter()
+        .position(|l| *l == "setoption name UCI_Chess960 value true")
+        .unwrap_or_else(|| panic!("UCI_Chess960 never set: {lines:?}"));
+    let position = lines
+        .iter()
+        .position(|l| l.starts_with("position "))
+        .unwrap_or_else(|| panic!("no position: {lines:?}"));
+    assert!(on < position, "{lines:?}");
+    // From the FEN, the castling as king takes rook (f1e1, not f1c1).
+    let line = lines[position];
+    assert!(
+        line.starts_with("position fen 4rkr1/pppppppp/8/8/8/8/PPPPPPPP/4RKR1 w "),
+        "{line}"
+    );
+    assert!(line.ends_with(" moves f1e1"), "{line}");
+    let _ = std::fs::remove_dir_all(home);
+}
+
+/// The hand's actions that take back `m`, played from `before`: the
+/// piece goes back, a captured piece is set down again.
+fn undo_actions(before: &Chess, m: Move) -> Vec<hector::SimAction> {
+    use hector::SimAction::{Lift, Place};
+    use shakmaty::{File, Square};
+    let us = before.turn();
+    let board = before.board();
+    let piece = |sq: Square| board.piece_at(sq).expect("a piece there");
+    match m {
+        Move::Normal {
+            from, capture, to, ..
+        } => {
+            let mut a = vec![Lift(to), Place(from, piece(from))];
+            if let Some(role) = capture {
+                a.push(Place(to, role.of(!us)));
+            }
+            a
+        }
+        Move::EnPassant { from, to } => vec![
+            Lift(to),
+            Place(from, piece(from)),
+            Place(Square::from_coords(to.file(), from.rank()), (!us).pawn()),
+        ],
+        Move::Castle { king, rook } => {
+            let short = rook.file() > king.file();
+            let (k, r) = if short {
+                (File::G, File::F)
+            } else {
+                (File::C, File::D)
+            };
+            let rank = king.rank();
+            vec![
+                Lift(Square::from_coords(k, rank)),
+                Lift(Square::from_coords(r, rank)),
+                Place(king, piece(king)),
+                Place(rook, piece(rook)),
+            ]
+        }
+        Move::Put { .. } => Vec::new(),
+    }
+}
+
+/// `takeback` with a tactile board: the player is asked to take back the
+/// engine's move and their own on the board, last first; the game follows
+/// the board, the engine does not move meanwhile, and "Taken back" is said
+/// once both are.
+#[test]
+fn on_the_tactile_board_a_takeback_is_asked_for_and_awaited() {
+    let (master, path) = new_pty();
+    let board_arg = format!("dgt:{path}");
+    let mut args = STOCKFISH_LOW.to_vec();
+    args.extend(["--board", &board_arg, "--no-confirm"]);
+    let mut h = start(&args);
+    let mut board = Tactile::new(master, Protocol::Dgt);
+    h.expect("New game. White to move.");
+    board.answer(Duration::from_secs(5));
+    let mut first_two = [h.next(), h.next()];
+    first_two.sort();
+    assert_eq!(
+        first_two,
+        [
+            "Board connected.".to_owned(),
+            "Stockfish 15.1 is ready; you play White.".to_owned()
+        ]
+    );
+    let mut pos = Chess::default();
+    // (before, move, words) of every move played.
+    let mut played: Vec<(Chess, Move, String)> = Vec::new();
+    for mine in ["e4", "Nf3"] {
+        let m = read_announced(mine, &pos);
+        let words = hector::App::builder().build().phraser().say_move(&pos, m);
+        board.play(&pos, m, HAND);
+        played.push((pos.clone(), m, words));
+        pos.play_unchecked(m);
+        let answer = h.next();
+        let theirs = read_announced(&answer, &pos);
+        h.expect_start("On your board: ");
+        board.play(&pos, theirs, HAND);
+        h.expect(&format!("Done: {answer}."));
+        played.push((pos.clone(), theirs, answer));
+        pos.play_unchecked(theirs);
+    }
+    let (mine, theirs) = (&played[2], &played[3]);
+    h.type_line("takeback");
+    h.expect(&format!(
+        "On your board, take back: {}, {}.",
+        theirs.2, mine.2
+    ));
+    // Asked again: the same.
+    h.type_line("takeback");
+    h.expect(&format!(
+        "On your board, take back: {}, {}.",
+        theirs.2, mine.2
+    ));
+    // The engine's move taken back on the board: nothing said yet, and
+    // the engine does not play it again.
+    for a in undo_actions(&theirs.0, theirs.1) {
+        board.act(a, HAND);
+    }
+    h.silent_for(Duration::from_millis(800));
+    for a in undo_actions(&mine.0, mine.1) {
+        board.act(a, HAND);
+    }
+    h.expect(&format!("Taken back: {}, {}.", mine.2, theirs.2));
+    h.type_line("turn");
+    h.expect_start("White to move, move 2");
+    h.type_line("board");
+    h.expect("Board matches the game.");
+    h.silent_for(Duration::from_millis(300));
+    h.quit();
+}
+
+/// The journal keeps the side the engine plays: resumed without `--me`,
+/// the game goes on with its sides, and the engine, to move, moves.
+#[test]
+fn a_resumed_engine_game_keeps_its_sides() {
+    let home = clean_config_dir();
+    let mut h =
+        Hector::play_in(&home, &["--engine", "--move-time", "2000", "--me", "black"]).waiting(WAIT);
+    h.expect("New game. White to move.");
+    h.expect("Stockfish 15.1 is ready; you play Black.");
+    let first = h.next();
+    let mut pos = Chess::default();
+    pos.play_unchecked(read_announced(&first, &pos));
+    h.type_line("a6");
+    h.expect("Bauer Anna sechs");
+    pos.play_unchecked(read_announced("a6", &pos));
+    drop(h);
+
+    let args = ["--engine", "--level", "1", "--move-time", "50", "--resume"];
+    let mut h = Hector::play_in(&home, &args).waiting(WAIT);
+    h.expect("Game resumed. White to move, move 2.");
+    h.expect("You play Black.");
+    h.expect("The last move was Bauer Anna sechs.");
+    h.expect("Stockfish 15.1 is ready; you play Black.");
+    read_announced(&h.next(), &pos);
+    h.quit();
+    let _ = std::fs::remove_dir_all(home);
 }

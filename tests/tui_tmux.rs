@@ -103,9 +103,14 @@ impl Tmux {
 
     /// Start hector's full-screen view in the shell.
     fn hector(&self) {
+        self.hector_with("", "");
+    }
+
+    /// Start it with `env` set (`NAME=value ...`) and more arguments.
+    fn hector_with(&self, env: &str, args: &str) {
         let dir = clean_config_dir();
         let cmd = format!(
-            "XDG_CONFIG_HOME={d} HOME={d} {bin} play --ui tui --speech print --no-sound",
+            "XDG_CONFIG_HOME={d} HOME={d} {env} {bin} play --ui tui --speech print --no-sound {args}",
             d = dir.display(),
             bin = env!("CARGO_BIN_EXE_hector")
         );
@@ -274,5 +279,122 @@ fn too_small_then_resized() {
     t.tmux(&["resize-window", "-t", &t.name, "-x", "100", "-y", "30"]);
     t.wait_for("White to move, move 1.");
     t.keys(&["C-q"]);
+    t.assert_restored();
+}
+
+#[test]
+fn a_panic_restores_the_terminal() {
+    let t = Tmux::start(80, 24);
+    t.hector_with("HECTOR_TEST_PANIC_ON_F12=1 RUST_BACKTRACE=0", "");
+    t.keys(&["Up"]);
+    t.wait_for("Eva zwei");
+    let pid = t.child_pid();
+    // The test build panics on F12 when asked to.
+    t.keys(&["F12"]);
+    // Typed only once the program has ended (keys typed while it unwinds
+    // are still its own).
+    let end = Instant::now() + Duration::from_secs(10);
+    while std::path::Path::new(&format!("/proc/{pid}")).exists() {
+        assert!(Instant::now() < end, "hector still runs after its panic");
+        std::thread::sleep(Duration::from_millis(30));
+    }
+    t.assert_restored();
+    // The panic's message is on the shell's screen, not lost in the
+    // alternate one.
+    let s = t.screen();
+    assert!(s.contains("test panic on F12"), "{s}");
+}
+
+/// The large digits of a clock's time as `render` draws them (a digit three
+/// cells wide and a space, the colon one cell and a space), three rows.
+fn big(time: &str) -> [String; 3] {
+    let glyph = |c: char| -> [&str; 3] {
+        match c {
+            '0' => ["█▀█", "█ █", "▀▀▀"],
+            '1' => ["▄█ ", " █ ", "▀▀▀"],
+            '2' => ["▀▀█", "█▀▀", "▀▀▀"],
+            '3' => ["▀▀█", " ▀█", "▀▀▀"],
+            '4' => ["█ █", "▀▀█", "  ▀"],
+            '5' => ["█▀▀", "▀▀█", "▀▀▀"],
+            '6' => ["█▀▀", "█▀█", "▀▀▀"],
+            '7' => ["▀▀█", "  █", "  ▀"],
+            '8' => ["█▀█", "█▀█", "▀▀▀"],
+            '9' => ["█▀█", "▀▀█", "▀▀▀"],
+            _ => [" ", "▀", "▀"],
+        }
+    };
+    std::array::from_fn(|row| {
+        let parts: Vec<&str> = time.chars().map(|c| glyph(c)[row]).collect();
+        parts.join(" ")
+    })
+}
+
+/// Do three consecutive screen lines show `rows`?
+fn shows_big(screen: &str, rows: &[String; 3]) -> bool {
+    let lines: Vec<&str> = screen.lines().collect();
+    lines.windows(3).any(|w| {
+        let at = w[0].find(rows[0].as_str());
+        at.is_some_and(|i| {
+            w[1].get(i..)
+                .is_some_and(|l| l.starts_with(rows[1].as_str()))
+                && w[2]
+                    .get(i..)
+                    .is_some_and(|l| l.starts_with(rows[2].as_str()))
+        })
+    })
+}
+
+/// CPU time (user and system, every thread) of a process so far, from
+/// `/proc/PID/task/*/schedstat` (nanoseconds).
+fn cpu_ns(pid: &str) -> u64 {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return 0;
+    };
+    tasks
+        .flatten()
+        .filter_map(|t| std::fs::read_to_string(t.path().join("schedstat")).ok())
+        .filter_map(|s| s.split_whitespace().next()?.parse::<u64>().ok())
+        .sum()
+}
+
+#[test]
+fn a_running_clock_in_large_digits_redrawn_each_second() {
+    let t = Tmux::start(120, 40);
+    t.hector_with("", "--time 5+0");
+    // Both clocks in large digits; White's runs from the first move.
+    let s = t.screen();
+    assert!(shows_big(&s, &big("5:00")), "{s}");
+    t.keys(&["Tab"]);
+    t.literal("e4");
+    t.keys(&["Enter"]);
+    t.wait_for("1. Bauer Eva vier");
+    // Black's clock runs: the screen shows it fall second by second.
+    let end = Instant::now() + Duration::from_secs(10);
+    let mut seen = Vec::new();
+    while seen.len() < 2 {
+        let s = t.screen();
+        for shown in ["4:59", "4:58", "4:57"] {
+            if shows_big(&s, &big(shown)) && !seen.contains(&shown) {
+                seen.push(shown);
+            }
+        }
+        assert!(
+            Instant::now() < end,
+            "the running clock never changed:\n{s}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // Idle with a running clock: the program sleeps between the seconds
+    // (a loop that ticked or redrew all the time would use far more).
+    let pid = t.child_pid();
+    let before = cpu_ns(&pid);
+    std::thread::sleep(Duration::from_secs(3));
+    let used = cpu_ns(&pid) - before;
+    assert!(
+        used < 20_000_000,
+        "{} ms of CPU in 3 s idle",
+        used / 1_000_000
+    );
+    t.keys(&["C-c"]);
     t.assert_restored();
 }

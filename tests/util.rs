@@ -95,3 +95,273 @@ pub fn hector_in(config_home: &std::path::Path, args: &[&str], script: &str) -> 
         success: out.status.success(),
     }
 }
+
+// ---------------------------------------------------------------------------
+// `hector play` driven line by line, and a tactile board on a
+// pseudo-terminal: shared by the board, engine and companion tests.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, ChildStdin};
+use std::sync::Mutex;
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant, SystemTime};
+
+use hector::{Master, Protocol, SimBoard, pseudo_board};
+use shakmaty::{Board, Chess, Move};
+
+/// `TTYPort::pair` must not run on several threads at once, and no child
+/// may be started while a pseudo-terminal is being opened (it would
+/// inherit its descriptors).
+pub static PTY_LOCK: Mutex<()> = Mutex::new(());
+
+/// A new pseudo-terminal: the master end, and the slave's path.
+pub fn new_pty() -> (Master, String) {
+    let _g = PTY_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    pseudo_board().expect("a pseudo-terminal")
+}
+
+/// The running `hector play ...`, read line by line; each line stamped
+/// with the time it was read.  The next line is typed after the answer to
+/// the last one came, as a player would.
+pub struct Hector {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<(SystemTime, String)>,
+    /// Every line read so far, for the failure messages.
+    pub seen: Vec<String>,
+    /// How long one line may take to come.
+    wait: Duration,
+    /// The home directory made for this run alone, removed at the end.
+    own_home: Option<PathBuf>,
+}
+
+impl Hector {
+    /// `hector play ARGS --prompt never --speech print --no-sound`, in a
+    /// clean config and data directory.
+    pub fn play(args: &[&str]) -> Hector {
+        let home = clean_config_dir();
+        let mut h = Hector::play_in(&home, args);
+        h.own_home = Some(home);
+        h
+    }
+
+    /// The same with `home` as HOME and XDG_CONFIG_HOME, and `home/data`
+    /// as XDG_DATA_HOME (where games are journalled): two runs in one
+    /// `home` see each other's unfinished game.
+    pub fn play_in(home: &std::path::Path, args: &[&str]) -> Hector {
+        Hector::play_with(home, args, &[])
+    }
+
+    /// The same with these variables in hector's environment (and so in
+    /// an engine's it starts).
+    pub fn play_with(
+        home: &std::path::Path,
+        args: &[&str],
+        envs: &[(&str, &std::path::Path)],
+    ) -> Hector {
+        let guard = PTY_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let mut child = Command::new(env!("CARGO_BIN_EXE_hector"))
+            .arg("play")
+            .args(args)
+            .args(["--prompt", "never", "--speech", "print", "--no-sound"])
+            .env("XDG_CONFIG_HOME", home)
+            .env("HOME", home)
+            .env("XDG_DATA_HOME", home.join("data"))
+            .envs(envs.iter().copied())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("hector starts");
+        drop(guard);
+        let stdin = child.stdin.take();
+        let stdout = child.stdout.take().expect("piped stdout");
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send((SystemTime::now(), line)).is_err() {
+                    return;
+                }
+            }
+        });
+        Hector {
+            child,
+            stdin,
+            lines,
+            seen: Vec::new(),
+            wait: Duration::from_secs(6),
+            own_home: None,
+        }
+    }
+
+    /// How long one line may take to come (6 s unless told).
+    pub fn waiting(mut self, wait: Duration) -> Hector {
+        self.wait = wait;
+        self
+    }
+
+    pub fn type_line(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().expect("input open");
+        writeln!(stdin, "{line}").expect("hector reads its input");
+        stdin.flush().expect("flush");
+    }
+
+    fn all(&self) -> String {
+        self.seen.join("\n")
+    }
+
+    /// The next line and when it was read; `waiting_for` names it in the
+    /// failure message.
+    pub fn next_stamped(&mut self, waiting_for: &str, wait: Duration) -> (SystemTime, String) {
+        match self.lines.recv_timeout(wait) {
+            Ok((t, line)) => {
+                self.seen.push(line.clone());
+                (t, line)
+            }
+            Err(_) => panic!(
+                "no line {waiting_for:?} within {wait:?}; all lines so far:\n{}",
+                self.all()
+            ),
+        }
+    }
+
+    /// The next line.
+    pub fn next(&mut self) -> String {
+        self.next_stamped("", self.wait).1
+    }
+
+    /// The next line must be `want`; when it was read.
+    pub fn expect(&mut self, want: &str) -> SystemTime {
+        let (t, line) = self.next_stamped(want, self.wait);
+        assert_eq!(line, want, "all lines so far:\n{}", self.all());
+        t
+    }
+
+    pub fn expect_all(&mut self, want: &[&str]) {
+        for w in want {
+            self.expect(w);
+        }
+    }
+
+    /// The next line, which must start with `prefix`.
+    pub fn expect_start(&mut self, prefix: &str) -> String {
+        let (_, line) = self.next_stamped(prefix, self.wait);
+        assert!(
+            line.starts_with(prefix),
+            "{line:?} should start with {prefix:?}; all lines so far:\n{}",
+            self.all()
+        );
+        line
+    }
+
+    /// Skip lines until one equals `want`; when it was read.
+    pub fn skip_to(&mut self, want: &str, wait: Duration) -> SystemTime {
+        loop {
+            let (t, line) = self.next_stamped(want, wait);
+            if line == want {
+                return t;
+            }
+        }
+    }
+
+    /// Nothing more is said for `d`.
+    pub fn silent_for(&mut self, d: Duration) {
+        if let Ok((_, line)) = self.lines.recv_timeout(d) {
+            panic!("unexpected {line:?}; all lines so far:\n{}", self.all());
+        }
+    }
+
+    /// End the input; hector must end by itself, cleanly.  Every line.
+    pub fn close(mut self) -> Vec<String> {
+        self.stdin = None;
+        let end = Instant::now() + self.wait;
+        loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                assert!(status.success(), "{status:?}");
+                break;
+            }
+            assert!(Instant::now() < end, "hector did not end");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        while let Ok((_, l)) = self.lines.recv_timeout(Duration::from_millis(200)) {
+            self.seen.push(l);
+        }
+        std::mem::take(&mut self.seen)
+    }
+
+    /// Quit: everything said before "Goodbye." must have been expected.
+    pub fn quit(mut self) {
+        self.type_line("quit");
+        self.expect("Goodbye.");
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Hector {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        if let Some(home) = &self.own_home {
+            let _ = std::fs::remove_dir_all(home);
+        }
+    }
+}
+
+/// Wait until hector writes its request to the board on `master` (it has
+/// opened the port).
+pub fn await_request(master: &mut Master, wait: Duration) {
+    let mut buf = [0u8; 64];
+    let deadline = Instant::now() + wait;
+    while master
+        .read_within(&mut buf, Duration::from_millis(50))
+        .map_or(true, |n| n == 0)
+    {
+        assert!(
+            Instant::now() < deadline,
+            "hector did not ask for the board"
+        );
+    }
+}
+
+/// A simulated tactile board on the master end of a pseudo-terminal.
+pub struct Tactile {
+    pub master: Master,
+    pub sim: SimBoard,
+}
+
+impl Tactile {
+    /// A board of `protocol` showing the start position.
+    pub fn new(master: Master, protocol: Protocol) -> Tactile {
+        Tactile {
+            master,
+            sim: SimBoard::new(protocol, Board::new()),
+        }
+    }
+
+    /// Wait for hector's request, then answer it with the whole board, as
+    /// a board does ("Board connected" comes only then).
+    pub fn answer(&mut self, wait: Duration) {
+        await_request(&mut self.master, wait);
+        let dump = self.sim.dump();
+        self.master.write_all(&dump).expect("write to the board");
+    }
+
+    /// One action of the hand (a piece lifted or set down), then `hand`.
+    pub fn act(&mut self, action: hector::SimAction, hand: Duration) {
+        let bytes = self.sim.act(action);
+        self.master.write_all(&bytes).expect("write to the board");
+        std::thread::sleep(hand);
+    }
+
+    /// Make `m` (from `pos`) with the hand, `hand` between two messages;
+    /// when its last message was written.
+    pub fn play(&mut self, pos: &Chess, m: Move, hand: Duration) -> SystemTime {
+        let mut t = SystemTime::now();
+        for bytes in self.sim.play(pos, m, false) {
+            self.master.write_all(&bytes).expect("write to the board");
+            t = SystemTime::now();
+            std::thread::sleep(hand);
+        }
+        t
+    }
+}

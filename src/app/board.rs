@@ -188,6 +188,10 @@ impl App {
                     };
                     let t = self.message(key, &[]);
                     self.say(out, t, priority, SayKind::Board);
+                    if seat == Seat::Player {
+                        self.takeback_without_board(out);
+                        self.sync_board(now, out);
+                    }
                 }
                 SessionNote::CannotOpen(e) => {
                     let t = self.phraser.cannot_open(&port, &e);
@@ -311,8 +315,10 @@ impl App {
                     return;
                 }
                 self.clock_took_back();
-                let t = self.message("take_back", &[]);
-                self.say(out, t, Priority::Urgent, SayKind::Game);
+                if !self.board_took_back(out) {
+                    let t = self.message("take_back", &[]);
+                    self.say(out, t, Priority::Urgent, SayKind::Game);
+                }
                 self.sync_board(now, out);
             }
             Inferred::NewGame => {

@@ -157,8 +157,10 @@ impl AppBuilder {
             cursor: super::cursor::Cursor::new(self.me),
             engine: None,
             rated: false,
+            takeback_awaited: None,
             companion: Default::default(),
             opponent_board: None,
+            look: crate::view::ViewLook::default(),
         }
     }
 }

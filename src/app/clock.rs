@@ -111,6 +111,17 @@ impl App {
         self.clock.as_ref().and_then(ClockPart::deadline)
     }
 
+    /// The game is over: its clock stops (the time shown stays as it was
+    /// when the game ended).
+    pub(super) fn clock_stop_when_over(&mut self, now: Instant) {
+        if self.game.is_over()
+            && let Some(part) = &mut self.clock
+            && part.clock.is_running()
+        {
+            let _ = part.clock.pause(now);
+        }
+    }
+
     /// A new game: the clock set again and started for White.
     pub(super) fn clock_new_game(&mut self, now: Instant) {
         if let Some(part) = self.clock.take() {
@@ -610,6 +621,25 @@ mod tests {
 
     fn line(a: &mut App, text: &str, now: Instant) -> Vec<String> {
         said(&a.update(Msg::Line(text.into()), now))
+    }
+
+    #[test]
+    fn a_resigned_game_stops_its_clock() {
+        // Seen in the full-screen view: after a resignation the clock ran
+        // on (only a mating move or a flag stopped it).
+        let (mut a, t0) = app_with("5+0", |_| {});
+        line(&mut a, "e4", t0 + s(1));
+        line(&mut a, "resign", t0 + s(5));
+        line(&mut a, "resign", t0 + s(5));
+        assert!(a.game().is_over(), "resigned");
+        let c = a.clock().unwrap();
+        assert!(!c.is_running());
+        assert_eq!(c.remaining(Color::Black, t0 + s(100)), s(296));
+        assert_eq!(
+            crate::view::ClockView::next_change(c, t0 + s(100)),
+            None,
+            "nothing left to redraw"
+        );
     }
 
     #[test]

@@ -191,6 +191,9 @@ impl App {
             Action::Takeback => self.take_back(out),
             Action::Flip => {
                 self.me = !self.me;
+                if self.engine.is_some() {
+                    self.journal_engine_side(Some(!self.me));
+                }
                 let side = self.phraser.side(self.me);
                 let t = self.message("flipped", &[("side", &side)]);
                 self.info(out, t);
@@ -255,7 +258,12 @@ impl App {
             | Action::NextPiece
             | Action::Select
             | Action::Cancel
-            | Action::FlipView => {
+            | Action::FlipView
+            | Action::PieceStyle
+            | Action::Coordinates
+            | Action::MoveList
+            | Action::Theme
+            | Action::LargeText => {
                 // Keys of the full-screen view (Msg::Key); no typed word
                 // calls them.
                 let t = self.help_line(action);

@@ -118,6 +118,11 @@ impl App {
                 let t = self.message("view_flipped", &[("side", &side)]);
                 self.info(out, t);
             }
+            Action::PieceStyle
+            | Action::Coordinates
+            | Action::MoveList
+            | Action::Theme
+            | Action::LargeText => self.on_look(action, out),
             // Questions about the cursor's square, rank and file.
             Action::Square => self.on_command(Command::Square(sq), out),
             Action::Attackers => self.on_command(

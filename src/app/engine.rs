@@ -59,6 +59,27 @@ pub(super) enum EngineAsk {
     NewGame,
 }
 
+/// A `takeback` with the player's board: the moves are taken back in the
+/// game as the board takes them back, one by one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct TakebackAwaited {
+    /// The number of moves the game has once all are taken back.
+    target: usize,
+    /// The moves taken back, in words, oldest first.
+    moves: Vec<String>,
+    /// What to do on the board, said again on a second `takeback`.
+    instruction: String,
+}
+
+/// Why a search was not started.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum SearchTrouble {
+    /// The threat was asked while the side to move is in check.
+    InCheck,
+    /// The session refused it.
+    Engine(SearchError),
+}
+
 /// The engine of the session.
 pub(super) struct EnginePlay {
     setup: EngineSetup,
@@ -86,6 +107,7 @@ impl App {
     /// Play against an engine (started with the session, [`crate::msg::Msg::Start`]).
     pub fn set_engine(&mut self, setup: EngineSetup) {
         self.engine = Some(EnginePlay::new(setup));
+        self.journal_engine_side(Some(!self.me));
     }
 
     /// A rated game, or one with an arbiter: no hint, evaluation, threat or
@@ -108,6 +130,11 @@ impl App {
         self.engine.as_ref().is_some_and(|e| !e.session.is_over())
             && self.game.turn() != self.me
             && !self.game.is_over()
+            // Not while a take-back is being made on the board.
+            && self.takeback_awaited.is_none()
+            // Not while the player is asked whether to resume a game: the
+            // game to play is not known yet.
+            && self.asking_resume.is_none()
     }
 
     /// The input ended: quit now, or after the engine's move.
@@ -197,39 +224,93 @@ impl App {
         }
     }
 
-    /// The request for the position now.
-    fn engine_request(&self, purpose: Purpose, limit: Limit) -> Option<SearchRequest> {
-        if purpose == Purpose::Threat {
-            return SearchRequest::threat(self.game.position(), self.game.castling_mode(), limit);
+    /// The limit of the engine's own move: on the clock while one runs
+    /// (`go wtime btime winc binc movestogo`), else its time per move.
+    fn engine_move_limit(&self, now: Instant) -> Option<Limit> {
+        let move_time = self.engine.as_ref()?.setup.move_time;
+        let Some(clock) = self.clock().filter(|c| c.is_running()) else {
+            return Some(Limit::MoveTime(move_time));
+        };
+        let control = clock.control();
+        let periods = control.period_list();
+        // What each side gets back for a move: a delay is safe to count as
+        // an increment (a move within it costs nothing either).
+        let inc = |side: Color| {
+            control
+                .period(clock.period(side))
+                .map_or(Duration::ZERO, |p| p.bonus.amount())
+        };
+        // The moves left to the next time control of the side to move.
+        let turn = self.game.turn();
+        let made = clock.moves(turn);
+        let mut end = 0u32;
+        let mut moves_to_go = None;
+        for p in &periods {
+            let Some(m) = p.moves else { break };
+            end = end.saturating_add(m);
+            if made < end {
+                moves_to_go = u8::try_from(end - made).ok();
+                break;
+            }
         }
-        Some(SearchRequest {
-            purpose,
-            start: self.game.start().clone(),
-            mode: self.game.castling_mode(),
-            moves: self.game.history().iter().map(|p| p.mv).collect(),
-            limit,
+        Some(Limit::Clock {
+            white: clock.remaining(Color::White, now),
+            black: clock.remaining(Color::Black, now),
+            white_inc: inc(Color::White),
+            black_inc: inc(Color::Black),
+            moves_to_go,
         })
+    }
+
+    /// Ask the engine to search the game now: for its own move (on the
+    /// clock or its time per move) or for a hint, an evaluation or the
+    /// threat (its help time).
+    fn engine_search(&mut self, purpose: Purpose, now: Instant) -> Result<(), SearchTrouble> {
+        let limit = match purpose {
+            Purpose::Move => self.engine_move_limit(now),
+            _ => self
+                .engine
+                .as_ref()
+                .map(|e| Limit::MoveTime(e.setup.help_time)),
+        };
+        let Some(limit) = limit else {
+            return Err(SearchTrouble::Engine(SearchError::Failed));
+        };
+        let req = if purpose == Purpose::Threat {
+            // The threat of a side in check is the check.
+            SearchRequest::threat(self.game.position(), self.game.castling_mode(), limit)
+                .ok_or(SearchTrouble::InCheck)?
+        } else {
+            SearchRequest {
+                purpose,
+                start: self.game.start().clone(),
+                mode: self.game.castling_mode(),
+                moves: self.game.history().iter().map(|p| p.mv).collect(),
+                limit,
+            }
+        };
+        match &mut self.engine {
+            Some(e) => e
+                .session
+                .search(req, now)
+                .map(|_| ())
+                .map_err(SearchTrouble::Engine),
+            None => Err(SearchTrouble::Engine(SearchError::Failed)),
+        }
     }
 
     /// Ask for the engine's move when it is its turn.
     fn engine_maybe_move(&mut self, now: Instant) {
-        if !self.engine_has_the_move() {
+        if !self.engine_has_the_move()
+            || self
+                .engine
+                .as_ref()
+                .is_none_or(|e| e.session.thinking_about_move())
+        {
             return;
         }
-        let Some(e) = &self.engine else {
-            return;
-        };
-        if e.session.thinking_about_move() {
-            return;
-        }
-        let limit = Limit::MoveTime(e.setup.move_time);
-        let Some(req) = self.engine_request(Purpose::Move, limit) else {
-            return;
-        };
-        if let Some(e) = &mut self.engine {
-            // Refused only for a game with no move left (over).
-            let _ = e.session.search(req, now);
-        }
+        // Refused only for a game with no move left (over).
+        let _ = self.engine_search(Purpose::Move, now);
     }
 
     /// The word that starts the engine again, for the sentences that say so.
@@ -295,24 +376,18 @@ impl App {
                     }
                     return;
                 }
-                let Some(help_time) = self.engine.as_ref().map(|e| e.setup.help_time) else {
-                    return;
-                };
-                let Some(req) = self.engine_request(purpose, Limit::MoveTime(help_time)) else {
-                    // The threat of a side in check is the check.
-                    let t = self.message("engine_in_check", &[]);
-                    self.info(out, t);
-                    return;
-                };
-                let result = match &mut self.engine {
-                    Some(e) => e.session.search(req, now),
-                    None => return,
-                };
-                let key = match result {
-                    Ok(_) => return,
-                    Err(SearchError::Busy) => "engine_busy",
-                    Err(SearchError::Failed) => "engine_off",
-                    Err(SearchError::NotLegal | SearchError::NoMoves) => "engine_no_answer",
+                let key = match self.engine_search(purpose, now) {
+                    Ok(()) => return,
+                    Err(SearchTrouble::InCheck) => {
+                        let t = self.message("engine_in_check", &[]);
+                        self.info(out, t);
+                        return;
+                    }
+                    Err(SearchTrouble::Engine(SearchError::Busy)) => "engine_busy",
+                    Err(SearchTrouble::Engine(SearchError::Failed)) => "engine_off",
+                    Err(SearchTrouble::Engine(SearchError::NotLegal | SearchError::NoMoves)) => {
+                        "engine_no_answer"
+                    }
                 };
                 let restart = self.restart_word();
                 let t = self.message(key, &[("restart", &restart)]);
@@ -337,6 +412,11 @@ impl App {
             self.info(out, t);
             return;
         }
+        if let Some(a) = &self.takeback_awaited {
+            let t = a.instruction.clone();
+            self.say(out, t, Priority::Normal, SayKind::Board);
+            return;
+        }
         let plies = match &self.engine {
             Some(_) if self.game.turn() == self.me => 2,
             _ => 1,
@@ -355,14 +435,84 @@ impl App {
             .map(|(before, played)| self.phraser.say_move(before, played.mv))
             .collect();
         taken.reverse();
-        for _ in 0..plies {
-            self.game.undo_last();
-        }
         if let Some(e) = &mut self.engine {
             e.asks.push(EngineAsk::Cancel);
         }
-        let t = self.message("taken_back", &[("moves", &taken.join(", "))]);
+        // With a board that answers, the moves it shows are taken back on
+        // it; moves not made there yet (still awaited), at once.  A board
+        // that shows none of these positions is told its mismatch instead.
+        let on_board = match self.board.as_ref().filter(|b| b.connected()) {
+            Some(b) => {
+                let sensed = b.tracker().sensed();
+                let states = std::iter::once(self.game.position())
+                    .chain(self.game.positions().rev().take(plies).map(|(p, _)| p));
+                let not_made = sensed.and_then(|s| {
+                    states
+                        .enumerate()
+                        .find(|(_, p)| s.matches(p.board()))
+                        .map(|(k, _)| k)
+                });
+                not_made.map_or(0, |k| plies - k.min(plies))
+            }
+            None => 0,
+        };
+        for _ in on_board..plies {
+            self.game.undo_last();
+        }
+        if on_board == 0 {
+            self.takeback_awaited = None;
+            let t = self.message("taken_back", &[("moves", &taken.join(", "))]);
+            self.say(out, t, Priority::Normal, SayKind::Game);
+            return;
+        }
+        // What to take back on the board, the last move first.
+        let mut to_undo: Vec<String> = taken.iter().take(on_board).cloned().collect();
+        to_undo.reverse();
+        let t = self.message("takeback_on_board", &[("moves", &to_undo.join(", "))]);
+        self.takeback_awaited = Some(TakebackAwaited {
+            target: self.game.history().len().saturating_sub(on_board),
+            moves: taken,
+            instruction: t.clone(),
+        });
+        self.say(out, t, Priority::Normal, SayKind::Board);
+    }
+
+    /// The board took back the game's last move (the game has undone it):
+    /// part of an awaited `takeback`, said once all are taken back; true
+    /// when it was.
+    pub(super) fn board_took_back(&mut self, out: &mut Vec<Effect>) -> bool {
+        let Some(awaited) = &self.takeback_awaited else {
+            return false;
+        };
+        let len = self.game.history().len();
+        if len > awaited.target {
+            return true;
+        }
+        let moves = awaited.moves.join(", ");
+        self.takeback_awaited = None;
+        let t = self.message("taken_back", &[("moves", &moves)]);
         self.say(out, t, Priority::Normal, SayKind::Game);
+        true
+    }
+
+    /// The board is gone while a take-back was awaited there: the moves
+    /// are taken back in the game now.
+    pub(super) fn takeback_without_board(&mut self, out: &mut Vec<Effect>) {
+        let Some(target) = self.takeback_awaited.as_ref().map(|a| a.target) else {
+            return;
+        };
+        while self.game.history().len() > target {
+            if self.game.undo_last().is_none() {
+                break;
+            }
+        }
+        self.board_took_back(out);
+    }
+
+    /// A move was played, or the game replaced, while a take-back was
+    /// awaited on the board: the take-back is given up.
+    pub(super) fn takeback_given_up(&mut self) {
+        self.takeback_awaited = None;
     }
 
     fn on_engine_event(&mut self, event: EngineEvent, now: Instant, out: &mut Vec<Effect>) {
@@ -370,7 +520,7 @@ impl App {
             EngineEvent::Ready { name } => {
                 let name = name
                     .or_else(|| self.engine.as_ref().and_then(|e| e.setup.program.clone()))
-                    .unwrap_or_else(|| crate::engine::process::DEFAULT_ENGINE.to_owned());
+                    .unwrap_or_else(|| crate::engine::DEFAULT_ENGINE.to_owned());
                 let side = self.phraser.side(self.me);
                 let t = self.message("engine_ready", &[("name", &name), ("side", &side)]);
                 self.say(out, t, Priority::Normal, SayKind::Info);
@@ -551,6 +701,97 @@ mod tests {
         r.app.update(m, now)
     }
 
+    /// A rig whose game has a clock of `spec`.
+    fn ready_on_clock(me: Color, spec: &str) -> Rig {
+        let control = crate::clock::spec::parse(spec).expect("a clock");
+        let mut app = App::builder()
+            .me(me)
+            .clock(Some(super::super::ClockSetup::new(control)))
+            .build();
+        app.set_engine(EngineSetup {
+            program: Some("fake".into()),
+            ..EngineSetup::default()
+        });
+        let mut r = Rig {
+            app,
+            t0: Instant::now(),
+            sent: Vec::new(),
+            generation: 0,
+        };
+        r.msg(0, Msg::Start);
+        r.engine(1, "uciok");
+        r.engine(2, "readyok");
+        r
+    }
+
+    #[test]
+    fn on_a_running_clock_the_engine_gets_both_times_and_its_move_presses_it() {
+        // 5 minutes + 2 seconds; the player (White) thinks 10 s.
+        let mut r = ready_on_clock(Color::White, "5+2");
+        r.sent();
+        r.typed(10_000, "e4");
+        // White's clock: 300 s - 10 s + 2 s; Black's untouched.
+        assert_eq!(
+            r.sent(),
+            [
+                "position startpos moves e2e4",
+                "go wtime 292000 btime 300000 winc 2000 binc 2000"
+            ]
+        );
+        // The engine thinks 3 s: its move presses its clock.
+        assert_eq!(r.engine(13_000, "bestmove e7e5"), ["Bauer Eva fünf"]);
+        let clock = r.app.clock().expect("a clock");
+        assert_eq!(clock.moves(Color::Black), 1);
+        assert_eq!(clock.side_to_move(), Some(Color::White));
+        assert_eq!(
+            clock.remaining(Color::Black, r.at(13_000)),
+            Duration::from_secs(299)
+        );
+        // A hint still thinks for its own time, not on the clock.
+        r.typed(14_000, "hint");
+        assert_eq!(r.sent().last().map(String::as_str), Some("go movetime 500"));
+        r.engine(14_500, "bestmove g1f3");
+        r.typed(15_000, "Nf3");
+        assert_eq!(
+            r.sent(),
+            [
+                "position startpos moves e2e4 e7e5 g1f3",
+                "go wtime 292000 btime 299000 winc 2000 binc 2000"
+            ]
+        );
+        // The hang deadline: the engine's whole time and increment, and
+        // the margin.
+        assert_eq!(
+            r.app.engine_deadline(),
+            Some(r.at(15_000 + 301_000 + 3_000))
+        );
+    }
+
+    #[test]
+    fn moves_to_go_counts_to_the_next_time_control() {
+        let mut r = ready_on_clock(Color::Black, "40/90+30,30+30");
+        let sent = r.sent();
+        assert_eq!(
+            &sent[sent.len() - 2..],
+            [
+                "position startpos",
+                "go wtime 5400000 btime 5400000 winc 30000 binc 30000 movestogo 40"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_paused_clock_gives_the_engine_its_time_per_move() {
+        let mut r = ready_on_clock(Color::White, "5+2");
+        r.sent();
+        r.typed(10, "pause");
+        r.typed(20, "e4");
+        assert_eq!(
+            r.sent(),
+            ["position startpos moves e2e4", "go movetime 1000"]
+        );
+    }
+
     #[test]
     fn engine_plays_first_when_the_player_is_black() {
         let mut r = Rig::new(Color::Black);
@@ -582,7 +823,7 @@ mod tests {
         r.typed(10, "e4");
         assert_eq!(
             r.typed(20, "e5"),
-            ["The engine is thinking; its move is coming."]
+            ["The engine is thinking; wait for its move."]
         );
         assert_eq!(r.app.game().history().len(), 1);
         assert_eq!(
@@ -755,5 +996,181 @@ mod tests {
                 .any(|x| matches!(x, Effect::Say(u) if u.text == "Bauer Eva fünf"))
         );
         assert_eq!(e.last(), Some(&Effect::Quit));
+    }
+
+    /// A ready rig with a DGT board attached and answering; e4 made on
+    /// it, e5 the engine's answer (awaited on the board).
+    fn board_rig() -> (Rig, crate::board::sim::SimBoard) {
+        use crate::board::sim::SimBoard;
+        use crate::board::{BoardSession, LinkEvent, Protocol, TrackerConfig};
+        use shakmaty::{Board, Chess, Square};
+        let mut r = Rig::ready(Color::White);
+        let config = TrackerConfig {
+            detect_rotation: false,
+            ..TrackerConfig::default()
+        };
+        r.app.attach_board(BoardSession::new(
+            Protocol::Dgt,
+            config,
+            &Chess::default(),
+            false,
+        ));
+        let mut sim = SimBoard::new(Protocol::Dgt, Board::new());
+        r.msg(3, Msg::Board(LinkEvent::Connected));
+        r.msg(3, Msg::Board(LinkEvent::Bytes(sim.dump())));
+        let start = Chess::default();
+        let e4 = start
+            .legal_moves()
+            .into_iter()
+            .find(|m| m.to() == Square::E4)
+            .expect("e4");
+        let mut said = Vec::new();
+        for bytes in sim.play(&start, e4, false) {
+            said.extend(r.msg(10, Msg::Board(LinkEvent::Bytes(bytes))));
+        }
+        assert_eq!(said, ["Bauer Eva vier"]);
+        assert_eq!(
+            r.engine(900, "bestmove e7e5"),
+            [
+                "Bauer Eva fünf",
+                "On your board: black Bauer from Eva sieben to Eva fünf."
+            ]
+        );
+        (r, sim)
+    }
+
+    /// e5 made on the board of a [`board_rig`].
+    fn make_e5(r: &mut Rig, sim: &mut crate::board::sim::SimBoard) {
+        use crate::board::LinkEvent;
+        use crate::board::sim::Action;
+        use shakmaty::Square;
+        let mut said = r.msg(
+            950,
+            Msg::Board(LinkEvent::Bytes(sim.act(Action::Lift(Square::E7)))),
+        );
+        said.extend(r.msg(
+            960,
+            Msg::Board(LinkEvent::Bytes(
+                sim.act(Action::Place(Square::E5, Color::Black.pawn())),
+            )),
+        ));
+        assert_eq!(said, ["Done: Bauer Eva fünf."]);
+    }
+
+    #[test]
+    fn moves_never_made_on_the_board_are_taken_back_at_once() {
+        use crate::board::sim::SimBoard;
+        use crate::board::{BoardSession, LinkEvent, Protocol, TrackerConfig};
+        use shakmaty::{Board, Chess};
+        let mut r = Rig::ready(Color::White);
+        r.app.attach_board(BoardSession::new(
+            Protocol::Dgt,
+            TrackerConfig::default(),
+            &Chess::default(),
+            false,
+        ));
+        let sim = SimBoard::new(Protocol::Dgt, Board::new());
+        r.msg(3, Msg::Board(LinkEvent::Connected));
+        r.msg(3, Msg::Board(LinkEvent::Bytes(sim.dump())));
+        // e4 typed, e5 the engine's: neither made on the board.
+        r.typed(10, "e4");
+        r.engine(900, "bestmove e7e5");
+        assert_eq!(
+            r.typed(1_000, "takeback"),
+            [
+                "Taken back: Bauer Eva vier, Bauer Eva fünf.",
+                "Board matches the game."
+            ]
+        );
+        assert_eq!(r.app.game().history().len(), 0);
+    }
+
+    #[test]
+    fn a_takeback_awaited_on_a_board_that_goes_away_is_made_in_the_game() {
+        use crate::board::{LinkEvent, PortError};
+        let (mut r, mut sim) = board_rig();
+        make_e5(&mut r, &mut sim);
+        assert_eq!(
+            r.typed(1_000, "takeback"),
+            ["On your board, take back: Bauer Eva fünf, Bauer Eva vier."]
+        );
+        assert_eq!(r.app.game().history().len(), 2);
+        let said = r.msg(1_100, Msg::Board(LinkEvent::Disconnected(PortError::Gone)));
+        assert_eq!(
+            said,
+            [
+                "Board disconnected. Play on with the keyboard.",
+                "Taken back: Bauer Eva vier, Bauer Eva fünf."
+            ]
+        );
+        assert_eq!(r.app.game().history().len(), 0);
+    }
+
+    #[test]
+    fn a_new_game_gives_up_an_awaited_takeback() {
+        let (mut r, mut sim) = board_rig();
+        make_e5(&mut r, &mut sim);
+        r.typed(1_000, "takeback");
+        // (The board still shows the old game: a mismatch follows.)
+        let said = r.typed(1_100, "new");
+        assert_eq!(
+            said.first().map(String::as_str),
+            Some("New game. White to move.")
+        );
+        r.engine(1_150, "readyok");
+        // Nothing of the old take-back is left.
+        assert_eq!(
+            r.typed(1_160, "takeback"),
+            ["There is no move to take back."]
+        );
+        // The engine is not held back by the old take-back: as White's
+        // opponent it waits for the player's move, and then answers.
+        r.sent();
+        r.typed(1_200, "d4");
+        assert!(
+            r.sent().iter().any(|l| l.starts_with("go ")),
+            "the engine thinks again"
+        );
+    }
+
+    #[test]
+    fn takeback_with_the_engines_move_not_yet_on_the_board() {
+        use crate::board::LinkEvent;
+        use crate::board::sim::Action;
+        use shakmaty::Square;
+        let (mut r, mut sim) = board_rig();
+        // Taken back before e5 was made on the board: e5 at once, e4 on
+        // the board.
+        r.sent();
+        assert_eq!(
+            r.typed(1_000, "takeback"),
+            ["On your board, take back: Bauer Eva vier."]
+        );
+        assert_eq!(r.app.game().history().len(), 1);
+        assert!(r.sent().iter().all(|l| !l.starts_with("go")));
+        let mut said = r.msg(
+            1_100,
+            Msg::Board(LinkEvent::Bytes(sim.act(Action::Lift(Square::E4)))),
+        );
+        said.extend(r.msg(
+            1_200,
+            Msg::Board(LinkEvent::Bytes(
+                sim.act(Action::Place(Square::E2, Color::White.pawn())),
+            )),
+        ));
+        assert_eq!(said, ["Taken back: Bauer Eva vier, Bauer Eva fünf."]);
+        assert_eq!(r.app.game().history().len(), 0);
+        // The player's move again, typed this time.
+        assert_eq!(
+            r.typed(1_300, "d4"),
+            [
+                "Bauer David vier",
+                "On your board: white Bauer from David zwei to David vier."
+            ]
+        );
+        assert_eq!(
+            r.sent(),
+            ["position startpos moves d2d4", "go movetime 1000"]
+        );
     }
 }

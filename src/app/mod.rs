@@ -26,6 +26,7 @@ mod commands;
 mod companion;
 mod cursor;
 mod engine;
+mod look;
 mod offers;
 mod review;
 mod scoresheet;
@@ -95,10 +96,14 @@ pub struct App {
     engine: Option<engine::EnginePlay>,
     /// A rated game or one with an arbiter: no hint, eval, threat, takeback.
     rated: bool,
+    /// A `takeback` waiting to be made on the player's board.
+    takeback_awaited: Option<engine::TakebackAwaited>,
     /// The opponent's screen (companion page).
     companion: companion::CompanionState,
     /// The opponent's own board, when one is used.
     opponent_board: Option<BoardSession>,
+    /// How the full-screen view looks (changed by the look actions).
+    look: crate::view::ViewLook,
 }
 
 impl App {
@@ -282,7 +287,8 @@ impl App {
                 if self.reviewing() {
                     self.review_start(&mut out);
                 } else {
-                    if self.asking_resume.is_none() {
+                    // (A game resumed at once has said so.)
+                    if self.asking_resume.is_none() && !self.game_resumed() {
                         let t = self.message("new_game", &[]);
                         self.say(&mut out, t, Priority::Normal, SayKind::Game);
                     }
@@ -298,6 +304,8 @@ impl App {
         }
         // Whatever changed the game, the opponent's board awaits it.
         self.sync_opponent_board(now, &mut out);
+        // However the game ended (resigned, agreed, claimed), its clock stops.
+        self.clock_stop_when_over(now);
         self.engine_step(now, &mut out);
         self.journal_effects(&mut out);
         self.journal_companion(&mut out);
@@ -546,6 +554,7 @@ impl App {
             self.say(out, t, Priority::Normal, SayKind::Error);
             return;
         }
+        self.takeback_given_up();
         self.announce_move(&before, mv, out);
         if let Some(t) = self.game_over_sentence() {
             self.say(out, t, Priority::Urgent, SayKind::Game);

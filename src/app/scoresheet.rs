@@ -39,6 +39,29 @@ use crate::scoresheet::{
 };
 use crate::speech::{Priority, SayKind};
 
+/// The start record's key naming the side the engine plays.
+const ENGINE_KEY: &str = "engine";
+
+fn side_name(side: Color) -> &'static str {
+    match side {
+        Color::White => "white",
+        Color::Black => "black",
+    }
+}
+
+/// The side the engine played in a journalled game, if it said.
+fn engine_side_of(start: &StartInfo) -> Option<Color> {
+    start
+        .extra
+        .iter()
+        .find(|(k, _)| k == ENGINE_KEY)
+        .and_then(|(_, v)| match v.as_str() {
+            "white" => Some(Color::White),
+            "black" => Some(Color::Black),
+            _ => None,
+        })
+}
+
 /// The journal's view of the game.
 #[derive(Debug, Clone)]
 pub(super) struct Sheet {
@@ -50,6 +73,8 @@ pub(super) struct Sheet {
     begun: bool,
     /// The journal's id, once known.
     id: Option<GameId>,
+    /// The game was resumed from its journal (not begun in this session).
+    resumed: bool,
     /// The game replacement the sheet follows (see [`App::replace_game`]).
     epoch: u64,
     /// Events told before the game's own (an arbiter's decision).
@@ -71,6 +96,7 @@ impl Sheet {
             start,
             begun: false,
             id: None,
+            resumed: false,
             epoch,
             first: Vec::new(),
             queued: Vec::new(),
@@ -105,6 +131,26 @@ impl App {
         start.fen = start_fen(&self.game);
         self.clock_start_info(&mut start);
         self.sheet = Some(Sheet::new(start, &self.game, self.epoch));
+    }
+
+    /// The side the engine plays, kept in the journal's start record (key
+    /// `engine`), so that a resumed game goes on with the same sides.
+    pub(super) fn journal_engine_side(&mut self, side: Option<Color>) {
+        let Some(sheet) = &mut self.sheet else {
+            return;
+        };
+        sheet.start.extra.retain(|(k, _)| k != ENGINE_KEY);
+        if let Some(side) = side {
+            sheet
+                .start
+                .extra
+                .push((ENGINE_KEY.to_owned(), side_name(side).to_owned()));
+        }
+    }
+
+    /// Whether the game in progress was resumed from its journal.
+    pub(super) fn game_resumed(&self) -> bool {
+        self.sheet.as_ref().is_some_and(|s| s.resumed)
     }
 
     /// The journal's id of the game, once it has one.
@@ -147,6 +193,7 @@ impl App {
 
     pub(super) fn replace_game(&mut self, game: Game) {
         self.game = game;
+        self.takeback_given_up();
         self.epoch += 1;
     }
 
@@ -509,10 +556,17 @@ impl App {
         if let Some(now) = self.now {
             self.clock_restore(&resumed.start, resumed.restored_clock(), now);
         }
+        // An engine game goes on with the sides it had.
+        let engine_side = engine_side_of(&resumed.start).filter(|_| self.engine.is_some());
+        let sides_changed = engine_side.is_some_and(|side| self.me == side);
+        if let Some(side) = engine_side {
+            self.me = !side;
+        }
         let epoch = self.epoch;
         let mut sheet = Sheet::new(resumed.start.clone(), &self.game, epoch);
         sheet.sim = resumed.clone();
         sheet.begun = true;
+        sheet.resumed = true;
         sheet.id = Some(id.clone());
         sheet.clock_seen = self.clock().cloned();
         self.sheet = Some(sheet);
@@ -522,6 +576,11 @@ impl App {
         let turn = self.prompt();
         let t = self.message("resumed", &[("turn", &turn)]);
         self.say(out, t, Priority::Normal, SayKind::Game);
+        if sides_changed {
+            let side = self.phraser.side(self.me);
+            let t = self.message("flipped", &[("side", &side)]);
+            self.info(out, t);
+        }
         let last = self
             .game
             .positions()

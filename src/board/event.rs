@@ -8,7 +8,7 @@ use super::sensed::SensedBoard;
 
 /// One thing a board said.  Squares are in the board's own numbering
 /// (as if it stood the usual way round); the tracker applies the
-/// [`Orientation`](super::Orientation).
+/// [`Orientation`](super::sensed::Orientation).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BoardEvent {
     /// The whole board.

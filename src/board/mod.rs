@@ -3,10 +3,11 @@
 //! with the game (FIDE D.2.9).
 //!
 //! - [`dgt`], [`millennium`], [`occupancy`] — sans-IO codecs, bytes in,
-//!   [`BoardEvent`]s out ([`Decoder`]), plus the requests the program sends
+//!   [`BoardEvent`](event::BoardEvent)s out ([`Decoder`]), plus the requests the program sends
 //!   and what each board sends (used by [`sim`]).  [`Protocol`] picks one.
 //! - [`sensed`] — [`Sensed`] (one square as the sensors see it),
-//!   [`SensedBoard`] (the whole board) and [`Orientation`] (a board turned
+//!   [`SensedBoard`](sensed::SensedBoard) (the whole board) and
+//!   [`Orientation`](sensed::Orientation) (a board turned
 //!   round), the one place squares are translated.
 //! - [`infer`] — the [`Tracker`], pure, `now` passed in: events in,
 //!   [`Inferred`] moves, touches, take-backs, mismatches out.

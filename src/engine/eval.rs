@@ -15,7 +15,12 @@ pub enum Score {
     /// Centipawns: positive when White is better.
     Cp(i32),
     /// `winner` mates in `moves` moves (0: the side to move is mated).
-    Mate { winner: Color, moves: u32 },
+    Mate {
+        /// The side that mates.
+        winner: Color,
+        /// Moves of the winner until mate.
+        moves: u32,
+    },
 }
 
 /// Below this many centipawns the position is about equal.

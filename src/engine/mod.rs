@@ -12,18 +12,19 @@
 //!   into one [`Fault`] event.
 //! - [`process`]: the thin driver owning the child process: a reader
 //!   thread passing each line to a callback (the app's channel), a writer
-//!   thread, and kill + wait when it is dropped (no zombies).
+//!   thread, a waiter thread blocked in the wait for the engine's end, and
+//!   kill + wait when it is dropped (no zombies).
 //! - [`settings`]: what the player asks for (strength, options) and how it
 //!   is fitted to the options the engine offers.
 //! - [`eval`]: an evaluation in words ("White is better by about a pawn").
 
-pub mod eval;
-pub mod process;
-pub mod session;
-pub mod settings;
+mod eval;
+mod process;
+mod session;
+mod settings;
 
 pub use eval::{EvalPhrase, Score};
-pub use process::{EngineCommand, EngineIo, EngineProcess, ExitInfo, ProcessEvent};
+pub use process::{DEFAULT_ENGINE, EngineCommand, EngineIo, EngineProcess, ExitInfo, ProcessEvent};
 pub use session::{
     EngineEvent, EngineSession, Fault, Limit, Purpose, SearchError, SearchId, SearchRequest,
     SearchResult, Timeouts, Waiting,
@@ -136,6 +137,10 @@ mod tests {
         out.push(("engine_hint", vec![("move", "Springer Felix drei".into())]));
         out.push(("engine_threat", vec![("move", "Dame Hector vier".into())]));
         out.push(("taken_back", vec![("moves", "Bauer Eva vier".into())]));
+        out.push((
+            "takeback_on_board",
+            vec![("moves", "Bauer Eva vier".into())],
+        ));
         out
     }
 

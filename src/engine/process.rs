@@ -5,16 +5,21 @@
 //! exit, to a callback (the app's channel), tagged with the process's
 //! generation so that lines of an engine that was restarted are told
 //! apart.  Writes go through a writer thread: an engine that stops reading
-//! never blocks the caller.  Dropping the [`EngineProcess`] closes the
-//! engine's input (UCI engines end on it), waits a moment, then kills the
-//! engine's whole process group and reaps it: no zombies.
+//! never blocks the caller.  A waiter thread blocks in the wait for the
+//! engine's end (`shared_child`: the wait does not free the pid, so a kill
+//! from another thread meanwhile is safe) and hands the exit over: nobody
+//! polls.  Dropping the [`EngineProcess`] closes the engine's input (UCI
+//! engines end on it), waits a moment for that exit, then kills the
+//! engine's whole process group: no zombies.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, Sender};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::Duration;
+
+use shared_child::SharedChild;
 
 use super::session::Fault;
 
@@ -23,7 +28,6 @@ const MAX_LINE: u64 = 64 * 1024;
 /// How long an engine may take to end by itself (after `quit`, or after
 /// closing its output) before it is killed.
 const EXIT_GRACE: Duration = Duration::from_millis(300);
-const POLL: Duration = Duration::from_millis(10);
 
 /// How the engine ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,13 +78,16 @@ pub enum ProcessEvent {
 pub struct EngineIo {
     /// Which start of the engine this is about.
     pub generation: u64,
+    /// What happened.
     pub event: ProcessEvent,
 }
 
 /// The program to run and its arguments.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EngineCommand {
+    /// The program (a name looked up on the PATH, or a path).
     pub program: PathBuf,
+    /// Its arguments.
     pub args: Vec<String>,
 }
 
@@ -130,76 +137,102 @@ impl EngineCommand {
     }
 }
 
-/// The child and whether it was reaped, shared by the reader thread (which
-/// reaps it when its output ends) and the owner (which ends it on drop).
-struct Shared {
-    child: Child,
-    reaped: Option<Option<ExitInfo>>,
+/// The engine's exit, once the waiter thread saw it.
+#[derive(Default)]
+struct Exit {
+    /// `Some` once the engine is gone and reaped (its status, if read).
+    status: Mutex<Option<Option<ExitInfo>>>,
+    ended: Condvar,
 }
 
-fn lock(m: &Mutex<Shared>) -> std::sync::MutexGuard<'_, Shared> {
-    m.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
-/// Kill the engine and everything it started (its process group), unless
-/// it was reaped already.
-fn kill(shared: &mut Shared) {
-    if shared.reaped.is_some() {
-        return;
+impl Exit {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Option<Option<ExitInfo>>> {
+        self.status.lock().unwrap_or_else(PoisonError::into_inner)
     }
-    #[cfg(unix)]
+
+    /// The waiter thread: the engine is gone.
+    fn set(&self, info: Option<ExitInfo>) {
+        *self.lock() = Some(info);
+        self.ended.notify_all();
+    }
+
+    /// Block until the engine is gone, at most `limit` (`None`: for
+    /// ever); its exit, or `None` when it still runs.
+    fn wait(&self, limit: Option<Duration>) -> Option<Option<ExitInfo>> {
+        let guard = self.lock();
+        let guard = match limit {
+            Some(d) => {
+                self.ended
+                    .wait_timeout_while(guard, d, |s| s.is_none())
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .0
+            }
+            None => self
+                .ended
+                .wait_while(guard, |s| s.is_none())
+                .unwrap_or_else(PoisonError::into_inner),
+        };
+        *guard
+    }
+}
+
+/// The engine's process and its exit, shared by the owner, the reader
+/// thread and the waiter thread.
+struct Shared {
+    child: SharedChild,
+    exit: Exit,
+}
+
+impl Shared {
+    /// Kill the engine and everything it started (its process group),
+    /// unless it is gone already.  Safe while the waiter thread waits: the
+    /// pid is not freed before the waiter reaps it.
+    fn kill(&self) {
+        if self.exit.lock().is_some() {
+            return;
+        }
+        #[cfg(unix)]
+        kill_group(self.child.id());
+        let _ = self.child.kill();
+    }
+
+    /// Wait up to `grace` for the engine to end by itself, then kill it;
+    /// its exit.
+    fn end(&self, grace: Duration) -> Option<ExitInfo> {
+        if let Some(done) = self.exit.wait(Some(grace)) {
+            return done;
+        }
+        self.kill();
+        self.exit.wait(None).flatten()
+    }
+}
+
+/// SIGKILL to the process group `pid` leads (the engine and what it
+/// started, e.g. the engine behind a wrapper script).
+#[cfg(unix)]
+fn kill_group(pid: u32) {
+    if let Some(pid) = i32::try_from(pid)
+        .ok()
+        .and_then(rustix::process::Pid::from_raw)
     {
-        let pid = rustix::process::Pid::from_child(&shared.child);
         let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
     }
-    let _ = shared.child.kill();
 }
 
-/// Reap the child if it ended; after `grace` kill it and reap it.
-fn reap(shared: &Mutex<Shared>, grace: Duration) -> Option<ExitInfo> {
-    let mut waited = Duration::ZERO;
-    loop {
-        {
-            let mut s = lock(shared);
-            if let Some(done) = s.reaped {
-                return done;
-            }
-            match s.child.try_wait() {
-                Ok(Some(status)) => {
-                    let info = Some(exit_info(status));
-                    // Anything it started that is still there goes too.
-                    #[cfg(unix)]
-                    {
-                        let pid = rustix::process::Pid::from_child(&s.child);
-                        let _ =
-                            rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
-                    }
-                    s.reaped = Some(info);
-                    return info;
-                }
-                Ok(None) if waited >= grace => {
-                    kill(&mut s);
-                    let info = s.child.wait().ok().map(exit_info);
-                    s.reaped = Some(info);
-                    return info;
-                }
-                Ok(None) => {}
-                Err(_) => {
-                    s.reaped = Some(None);
-                    return None;
-                }
-            }
-        }
-        std::thread::sleep(POLL);
-        waited += POLL;
-    }
+/// The waiter thread: block until the engine ends, reap it, and end what
+/// it left behind in its process group.
+fn wait_for_exit(shared: &Shared) {
+    let info = shared.child.wait().ok().map(exit_info);
+    #[cfg(unix)]
+    kill_group(shared.child.id());
+    shared.exit.set(info);
 }
 
 /// A running engine.  Dropping it ends the engine.
 pub struct EngineProcess {
     generation: u64,
     out: Option<Sender<String>>,
-    shared: Arc<Mutex<Shared>>,
+    shared: Arc<Shared>,
 }
 
 impl std::fmt::Debug for EngineProcess {
@@ -233,7 +266,7 @@ impl EngineProcess {
         // terminal's Ctrl-C (hector ends it itself).
         #[cfg(unix)]
         std::os::unix::process::CommandExt::process_group(&mut command, 0);
-        let mut child = command.spawn().map_err(|e| match e.kind() {
+        let child = SharedChild::spawn(&mut command).map_err(|e| match e.kind() {
             std::io::ErrorKind::NotFound => Fault::NotFound {
                 program: program.clone(),
             },
@@ -242,18 +275,32 @@ impl EngineProcess {
                 why: e.to_string(),
             },
         })?;
-        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-            let _ = child.kill();
-            let _ = child.wait();
+        let shared = Arc::new(Shared {
+            child,
+            exit: Exit::default(),
+        });
+        let (Some(stdin), Some(stdout)) = (shared.child.take_stdin(), shared.child.take_stdout())
+        else {
+            shared.kill();
+            let _ = shared.child.wait();
             return Err(Fault::CannotStart {
                 program,
                 why: "no pipes".to_owned(),
             });
         };
-        let shared = Arc::new(Mutex::new(Shared {
-            child,
-            reaped: None,
-        }));
+        let waiter = Arc::clone(&shared);
+        if let Err(e) = std::thread::Builder::new()
+            .name("engine-waiter".into())
+            .spawn(move || wait_for_exit(&waiter))
+        {
+            // No waiter: the engine is ended and reaped here.
+            shared.kill();
+            let _ = shared.child.wait();
+            return Err(Fault::CannotStart {
+                program,
+                why: e.to_string(),
+            });
+        }
         let (out, out_rx) = mpsc::channel();
         let spawned = std::thread::Builder::new()
             .name("engine-writer".into())
@@ -293,18 +340,15 @@ impl EngineProcess {
 
     /// The engine's process id.
     pub fn id(&self) -> u32 {
-        lock(&self.shared).child.id()
+        self.shared.child.id()
     }
 
-    /// End the engine now (after a fault: it is not asked to quit).
+    /// End the engine now (after a fault: it is not asked to quit), and
+    /// wait until it is reaped.
     pub fn kill(&mut self) {
         self.out = None;
-        let mut s = lock(&self.shared);
-        kill(&mut s);
-        let info = s.child.wait().ok().map(exit_info);
-        if s.reaped.is_none() {
-            s.reaped = Some(info);
-        }
+        self.shared.kill();
+        self.shared.exit.wait(None);
     }
 }
 
@@ -312,7 +356,7 @@ impl Drop for EngineProcess {
     fn drop(&mut self) {
         // Closing its input ends a UCI engine; give it a moment, then kill.
         self.out = None;
-        reap(&self.shared, EXIT_GRACE);
+        self.shared.end(EXIT_GRACE);
     }
 }
 
@@ -329,7 +373,7 @@ fn write_lines(mut stdin: ChildStdin, lines: &Receiver<String>) {
     }
 }
 
-fn read_lines<F>(stdout: ChildStdout, shared: &Mutex<Shared>, generation: u64, mut on_event: F)
+fn read_lines<F>(stdout: ChildStdout, shared: &Shared, generation: u64, mut on_event: F)
 where
     F: FnMut(EngineIo) -> bool,
 {
@@ -352,7 +396,9 @@ where
             event: ProcessEvent::Line(line),
         });
     }
-    let info = reap(shared, EXIT_GRACE);
+    // The output ended: the engine is ending (or closed its output and
+    // went on: then it is ended).
+    let info = shared.end(EXIT_GRACE);
     if listening {
         on_event(EngineIo {
             generation,
@@ -363,6 +409,8 @@ where
 
 #[cfg(test)]
 mod tests {
+    use std::time::Instant;
+
     use super::*;
 
     #[test]
@@ -380,6 +428,106 @@ mod tests {
         // `sh` is on every PATH this runs on.
         let sh = EngineCommand::locate(Some("sh")).expect("sh");
         assert!(sh.program.is_absolute());
+    }
+
+    /// `sh -c SCRIPT` as an engine, its events on a channel.
+    fn sh(script: &str) -> (EngineProcess, mpsc::Receiver<EngineIo>) {
+        let cmd = EngineCommand {
+            program: PathBuf::from("/bin/sh"),
+            args: vec!["-c".into(), script.into()],
+        };
+        let (tx, rx) = mpsc::channel();
+        let p = EngineProcess::spawn(&cmd, 1, move |io| tx.send(io).is_ok()).expect("sh runs");
+        (p, rx)
+    }
+
+    /// The events until the exit, and the exit.
+    fn until_exit(rx: &mpsc::Receiver<EngineIo>) -> (Vec<String>, Option<ExitInfo>) {
+        let mut lines = Vec::new();
+        loop {
+            match rx.recv_timeout(Duration::from_secs(5)).map(|io| io.event) {
+                Ok(ProcessEvent::Line(l)) => lines.push(l),
+                Ok(ProcessEvent::Exited(x)) => return (lines, x),
+                other => panic!("{other:?} after {lines:?}"),
+            }
+        }
+    }
+
+    /// The names of this process's threads.
+    fn thread_names() -> Vec<String> {
+        std::fs::read_dir("/proc/self/task")
+            .map(|d| {
+                d.flatten()
+                    .filter_map(|t| std::fs::read_to_string(t.path().join("comm")).ok())
+                    .map(|c| c.trim().to_owned())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_waiter_thread_blocks_for_the_exit_and_reports_it_with_its_code() {
+        let (p, rx) = sh("echo one; read x; echo two; exit 4");
+        assert_eq!(
+            rx.recv_timeout(Duration::from_secs(5)).map(|io| io.event),
+            Ok(ProcessEvent::Line("one".into()))
+        );
+        // While the engine runs, a thread of its own waits for its end.
+        assert!(
+            thread_names().iter().any(|n| n == "engine-waiter"),
+            "{:?}",
+            thread_names()
+        );
+        p.send("go".into());
+        let t = Instant::now();
+        let (lines, exit) = until_exit(&rx);
+        assert_eq!(lines, ["two"]);
+        assert_eq!(
+            exit,
+            Some(ExitInfo {
+                code: Some(4),
+                signal: None
+            })
+        );
+        // At once, not after the grace time.
+        assert!(t.elapsed() < EXIT_GRACE, "{:?}", t.elapsed());
+        drop(p);
+    }
+
+    #[test]
+    fn an_engine_that_closes_its_output_but_runs_on_is_killed_after_the_grace() {
+        let (p, rx) = sh("exec >&-; exec sleep 600");
+        let t = Instant::now();
+        let (lines, exit) = until_exit(&rx);
+        assert!(lines.is_empty(), "{lines:?}");
+        assert_eq!(exit.and_then(|e| e.signal), Some(9), "{exit:?}");
+        assert!(t.elapsed() >= EXIT_GRACE, "{:?}", t.elapsed());
+        drop(p);
+    }
+
+    #[test]
+    fn kill_while_the_waiter_waits_reaps_the_engine_at_once() {
+        let (mut p, rx) = sh("echo up; exec sleep 600");
+        assert_eq!(
+            rx.recv_timeout(Duration::from_secs(5)).map(|io| io.event),
+            Ok(ProcessEvent::Line("up".into()))
+        );
+        let pid = p.id();
+        let t = Instant::now();
+        p.kill();
+        assert!(t.elapsed() < EXIT_GRACE, "{:?}", t.elapsed());
+        // Reaped: no zombie left with its pid.
+        assert!(
+            !std::path::Path::new(&format!("/proc/{pid}")).exists(),
+            "{pid} is still there"
+        );
+        let (_, exit) = until_exit(&rx);
+        assert_eq!(exit.and_then(|e| e.signal), Some(9), "{exit:?}");
+        // Dropping a killed engine does not wait again.
+        let t = Instant::now();
+        drop(p);
+        assert!(t.elapsed() < EXIT_GRACE, "{:?}", t.elapsed());
     }
 
     #[test]

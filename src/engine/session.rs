@@ -86,10 +86,15 @@ pub enum Limit {
     Depth(u8),
     /// `go wtime btime winc binc [movestogo]`: the engine plays on the clock.
     Clock {
+        /// White's time left (`wtime`).
         white: Duration,
+        /// Black's time left (`btime`).
         black: Duration,
+        /// White's increment per move (`winc`).
         white_inc: Duration,
+        /// Black's increment per move (`binc`).
         black_inc: Duration,
+        /// Moves to the end of the period (`movestogo`), if it has one.
         moves_to_go: Option<u8>,
     },
 }
@@ -152,6 +157,7 @@ impl Limit {
 /// What to search: the game from its start position, its moves, a limit.
 #[derive(Debug, Clone)]
 pub struct SearchRequest {
+    /// Why the search is made (the engine's move, a hint, ...).
     pub purpose: Purpose,
     /// The game's start position.
     pub start: Chess,
@@ -159,6 +165,7 @@ pub struct SearchRequest {
     pub mode: CastlingMode,
     /// The moves played from `start`.
     pub moves: Vec<Move>,
+    /// How long or deep to search.
     pub limit: Limit,
 }
 
@@ -197,7 +204,9 @@ pub enum SearchError {
 /// The answer to a search.
 #[derive(Debug, Clone)]
 pub struct SearchResult {
+    /// The search this answers.
     pub id: SearchId,
+    /// Why it was made.
     pub purpose: Purpose,
     /// The position searched.
     pub position: Chess,
@@ -226,17 +235,37 @@ pub enum Waiting {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Fault {
     /// No program by that name or path.
-    NotFound { program: String },
+    NotFound {
+        /// The program as it was named.
+        program: String,
+    },
     /// The program is there but could not be started.
-    CannotStart { program: String, why: String },
+    CannotStart {
+        /// The program as it was named.
+        program: String,
+        /// The system's reason.
+        why: String,
+    },
     /// The engine ended by itself.
-    Crashed { exit: Option<ExitInfo> },
+    Crashed {
+        /// How it ended, when known.
+        exit: Option<ExitInfo>,
+    },
     /// No answer in time.
-    Hung { waiting: Waiting },
+    Hung {
+        /// What the engine did not answer.
+        waiting: Waiting,
+    },
     /// Lines that are not UCI (the last one kept, shortened).
-    Garbage { line: String },
+    Garbage {
+        /// The last such line, shortened.
+        line: String,
+    },
     /// A `bestmove` that is not legal in the position.
-    IllegalMove { uci: String },
+    IllegalMove {
+        /// The move as the engine wrote it.
+        uci: String,
+    },
 }
 
 impl Fault {
@@ -306,7 +335,10 @@ fn option_name(w: &Wanted) -> String {
 #[derive(Debug, Clone)]
 pub enum EngineEvent {
     /// Handshake and options done; the engine takes searches.
-    Ready { name: Option<String> },
+    Ready {
+        /// The engine's name (`id name`), when it gave one.
+        name: Option<String>,
+    },
     /// About an option (not offered, adjusted): say once.
     Note(OptionNote),
     /// A search's answer.
@@ -402,6 +434,8 @@ pub struct EngineSession {
 }
 
 impl EngineSession {
+    /// A session for an engine to be started with these wishes and
+    /// patience.
     pub fn new(settings: EngineSettings, timeouts: Timeouts) -> EngineSession {
         EngineSession {
             settings,

@@ -25,6 +25,7 @@ pub enum Strength {
 /// The player's wishes for an engine.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct EngineSettings {
+    /// How strong the engine should play.
     pub strength: Strength,
     /// `Threads` (the engine's default when `None`).
     pub threads: Option<u32>,
@@ -39,11 +40,17 @@ pub struct EngineSettings {
 /// An option the player wanted.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Wanted {
+    /// `Skill Level` (a level 1..20).
     SkillLevel,
+    /// `UCI_LimitStrength` with `UCI_Elo`.
     Elo,
+    /// `Threads`.
     Threads,
+    /// `Hash`.
     Hash,
+    /// `Ponder`.
     Ponder,
+    /// `UCI_Chess960`.
     Chess960,
     /// An option from the settings file's list, by name.
     Named(String),
@@ -58,13 +65,21 @@ pub enum OptionNote {
     /// The number asked for is outside what the engine offers; `used` is
     /// the nearest it offers.
     Adjusted {
+        /// The option.
         wanted: Wanted,
+        /// The number asked for.
         asked: i64,
+        /// The nearest number the engine offers, used instead.
         used: i64,
     },
     /// A value the option cannot take (a word for a number, a choice it
     /// does not have); the option is left at the engine's default.
-    BadValue { name: String, value: String },
+    BadValue {
+        /// The option's name.
+        name: String,
+        /// The value it cannot take.
+        value: String,
+    },
 }
 
 /// The `setoption` lines to send (name as the engine spells it, value) and

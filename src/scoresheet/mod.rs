@@ -6,7 +6,7 @@
 //!   appended and flushed to disk (fsync) before an event is announced;
 //!   disk full or an unwritable directory keeps the records in memory and
 //!   retries.
-//! - [`replay`]: a journal read back into the game it records (resume), and
+//! - [`mod@replay`]: a journal read back into the game it records (resume), and
 //!   into a [`replay::GameRecord`] for the exports.
 //! - [`pgn`], [`braille`], [`text`], [`speech`]: the exports.
 //! - [`review`]: PGN files read with pgn-reader for review, `--pgn` and

@@ -1,6 +1,6 @@
 //! PGN files for review (and for `--pgn`): read with pgn-reader.
 //!
-//! [`PgnFile::open`] makes an index of the games (tags, where each starts)
+//! [`PgnFile::read`] makes an index of the games (tags, where each starts)
 //! without reading their moves, so a file of ten thousand games opens at
 //! once; [`PgnFile::game`] reads one game fully, checking every move with
 //! shakmaty.  A malformed game is reported with its number and the line of

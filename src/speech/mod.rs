@@ -3,9 +3,9 @@
 //! ([`crate::phrase`]) and handed over by the app.
 //!
 //! Every decision is the sans-IO [`link::SpeechLink`] (with the pure
-//! [`SpeechQueue`]): stepped by events and the time, it returns what to do
+//! [`SpeechQueue`](queue::SpeechQueue)): stepped by events and the time, it returns what to do
 //! and its next deadline.  [`SpeechWorker`] is the thin thread that drives
-//! it against a [`SpeechBackend`] (speech-dispatcher on Linux, the `tts`
+//! it against a [`SpeechBackend`](backend::SpeechBackend) (speech-dispatcher on Linux, the `tts`
 //! crate elsewhere) living on a second thread, so that a hung speech
 //! service never freezes the game.  A sentence may mix languages
 //! ([`Utterance::parts`]): speech-dispatcher speaks it as one SSML message,

@@ -1,7 +1,7 @@
 //! The words layer, the foundation every other layer that reads or says
 //! words stands on: the vocabulary files (`voices/*.toml`), the one
 //! language type [`Lang`], message templates, the folding of typed words
-//! ([`fold`]) and piece words read back ([`role_named`]).
+//! ([`fn@fold`]) and piece words read back ([`role_named`]).
 //!
 //! It imports nothing of hector but [`crate::toml_error`]; `notation`,
 //! `board`, `command` and the phrasing use it.

@@ -634,3 +634,28 @@ fn chess960_sets_the_option_and_sends_king_takes_rook() {
     assert!(sent[1].starts_with("position fen 1r2k3/"), "{}", sent[1]);
     assert!(sent[1].ends_with("moves f1h1"), "{}", sent[1]);
 }
+
+#[test]
+fn chess960_castling_from_the_engine_is_read_as_king_takes_rook() {
+    let mut b = Bench::ready(EngineSettings::default());
+    let fen: Fen = "1r2k3/8/8/8/8/8/8/1R3K1R w Hb - 0 1".parse().expect("fen");
+    let start: Chess = fen.into_position(CastlingMode::Chess960).expect("position");
+    let req = SearchRequest {
+        purpose: Purpose::Move,
+        start,
+        mode: CastlingMode::Chess960,
+        moves: vec![],
+        limit: HALF_SECOND,
+    };
+    b.s.search(req, b.at(0)).expect("search");
+    b.sent();
+    b.feed(100, &["bestmove f1h1"]);
+    let r = best(&b.events());
+    assert_eq!(
+        r.first().map(|r| r.best),
+        Some(Move::Castle {
+            king: shakmaty::Square::F1,
+            rook: shakmaty::Square::H1,
+        })
+    );
+}

@@ -3,29 +3,7 @@
 
 use shakmaty::{Color, Role};
 
-/// The piece style (a setting).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum PieceStyle {
-    /// The piece letters of the move words, upper case for White.
-    #[default]
-    Letters,
-    /// Unicode chess figurines (♔ ♚ ...).
-    Figurines,
-    /// Shapes drawn with block characters, as large as the square allows.
-    Blocks,
-}
-
-impl PieceStyle {
-    /// From the settings' word.
-    pub fn from_name(name: &str) -> Option<PieceStyle> {
-        match name {
-            "letters" => Some(PieceStyle::Letters),
-            "figurines" => Some(PieceStyle::Figurines),
-            "blocks" | "large" => Some(PieceStyle::Blocks),
-            _ => None,
-        }
-    }
-}
+pub use crate::view::PieceStyle;
 
 /// The figurine of a piece.
 pub fn figurine(color: Color, role: Role) -> char {

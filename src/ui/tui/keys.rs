@@ -20,7 +20,7 @@ use crate::toml_error::FileError;
 /// Every name a key can be bound to in the full-screen view, in the order
 /// the help lists them: the actions of the one list ([`Action`]; the
 /// cursor jumps with what the key gives them: `rank_3`, `file_e`,
-/// `next_knight`), and a few that change only how the view looks.
+/// `next_knight`; the look toggles are actions too), and `input`.
 pub const ACTIONS: &[&str] = &[
     "cursor_up",
     "cursor_down",
@@ -95,6 +95,7 @@ pub const ACTIONS: &[&str] = &[
     "coordinates",
     "move_list",
     "theme",
+    "large_text",
     "input",
     "help",
     "quit",
@@ -112,17 +113,10 @@ pub enum Binding {
     View(ViewAction),
 }
 
-/// Changes of the look, handled by the view itself.
+/// What only the view itself does with a key (no state of the game, and
+/// nothing that line mode or the app need to know).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ViewAction {
-    /// Letters, figurines, large glyphs, round.
-    PieceStyle,
-    /// Coordinates as letters or in Appendix D words.
-    Coordinates,
-    /// The move list as spoken or in SAN.
-    MoveList,
-    /// The next theme.
-    Theme,
     /// Type a line (a move or any line-mode command) in the input field.
     Input,
 }
@@ -130,13 +124,8 @@ pub enum ViewAction {
 /// What the key map name `name` does.
 pub fn binding(name: &str) -> Option<Binding> {
     let view = |v| Some(Binding::View(v));
-    match name {
-        "piece_style" => return view(ViewAction::PieceStyle),
-        "coordinates" => return view(ViewAction::Coordinates),
-        "move_list" => return view(ViewAction::MoveList),
-        "theme" => return view(ViewAction::Theme),
-        "input" => return view(ViewAction::Input),
-        _ => {}
+    if name == "input" {
+        return view(ViewAction::Input);
     }
     if let Some(r) = name.strip_prefix("rank_") {
         let n: u32 = r.parse().ok().filter(|n| (1..=8).contains(n))?;
@@ -552,6 +541,41 @@ mod tests {
         assert_eq!(map.action(&chord("K")), None);
         assert_eq!(map.action(&chord("E")), Some("file_e"));
         assert_eq!(map.action(&chord("?")), Some("help"));
+    }
+
+    #[test]
+    fn the_look_keys_are_actions_of_the_one_list() {
+        // Regression: they were the view's own (not in Action::ALL), so the
+        // app never heard of them, nothing said the change, and the help
+        // had no sentence for them.
+        let m = KeyMap::builtin();
+        let plain = |c: char| press(KeyCode::Char(c), KeyModifiers::NONE);
+        for (key, action) in [
+            (plain('g'), Action::PieceStyle),
+            (plain('c'), Action::Coordinates),
+            (plain('t'), Action::MoveList),
+            (
+                press(KeyCode::Char('t'), KeyModifiers::CONTROL),
+                Action::Theme,
+            ),
+            (
+                press(KeyCode::Char('L'), KeyModifiers::SHIFT),
+                Action::LargeText,
+            ),
+        ] {
+            assert_eq!(
+                m.binding_of(&key),
+                Some(Binding::App(action, KeyArg::None)),
+                "{key:?}"
+            );
+            assert!(Action::ALL.contains(&action));
+            assert!(action.key_only(), "no line-mode word needed");
+            for lang in crate::words::Lang::ALL {
+                let help = crate::words::vocab::builtin(lang).messages;
+                assert!(help.contains_key(&format!("help_{}", action.key())));
+            }
+        }
+        assert_eq!(binding("input"), Some(Binding::View(ViewAction::Input)));
     }
 
     #[test]

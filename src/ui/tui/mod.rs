@@ -1,8 +1,9 @@
 //! The full-screen view: a large, high-contrast board for low-vision
 //! players and the sighted opponent.  Drawing is a pure function of the
-//! [`crate::view::View`] ([`render`]); colours come from a [`theme`]; keys
+//! [`crate::view::View`] ([`fn@render`]); colours come from a [`theme`]; keys
 //! name actions through the key map ([`keys`], `keymaps/tui.toml`).
 
+pub mod bigtext;
 pub mod glyph;
 pub mod keys;
 pub mod render;

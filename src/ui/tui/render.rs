@@ -9,6 +9,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
 use shakmaty::{Color, File, Rank, Square};
 
+use super::bigtext;
 use super::glyph::{GLYPH_H, GLYPH_W, PieceStyle, figurine, pixels};
 use super::theme::Theme;
 use crate::view::{ClockView, View, mismatch_marks};
@@ -22,6 +23,8 @@ pub struct Look {
     pub coord_words: bool,
     /// The move list in SAN (else as spoken).
     pub san_moves: bool,
+    /// The last announcement in large letters (what a deaf opponent reads).
+    pub large_text: bool,
 }
 
 impl Default for Look {
@@ -31,6 +34,7 @@ impl Default for Look {
             pieces: PieceStyle::Letters,
             coord_words: false,
             san_moves: false,
+            large_text: false,
         }
     }
 }
@@ -71,18 +75,12 @@ fn too_small(area: Rect) -> bool {
     area.width < MIN_WIDTH || area.height < MIN_HEIGHT
 }
 
-/// Draw the whole view into `buf` over `area`.
+/// Draw the whole view into `buf` over `area`, a blank buffer (a frame's
+/// buffer is: ratatui resets it after each frame).
 pub fn draw(view: &View, look: &Look, area: Rect, buf: &mut Buffer) {
     let theme = &look.theme;
     let text = Style::new().fg(theme.text.fg).bg(theme.text.bg);
     buf.set_style(area, text);
-    for y in area.top()..area.bottom() {
-        for x in area.left()..area.right() {
-            if let Some(c) = buf.cell_mut((x, y)) {
-                c.set_char(' ');
-            }
-        }
-    }
     if too_small(area) {
         Paragraph::new(view.labels.too_small.as_str())
             .style(text.add_modifier(Modifier::BOLD))
@@ -101,28 +99,77 @@ pub fn draw(view: &View, look: &Look, area: Rect, buf: &mut Buffer) {
         text,
     );
 
-    let Some((geo, board_area, panel)) = layout(look, area) else {
+    let Some(lay) = layout(view, look, area) else {
         return;
     };
-    draw_board(view, look, &geo, board_area, buf);
-    draw_panel(view, look, panel, buf);
+    draw_board(view, look, &lay.geo, lay.board, buf);
+    draw_panel(view, look, lay.panel, lay.band.is_none(), buf);
+    if let Some(band) = &lay.band {
+        let style = Style::new()
+            .fg(theme.accent.fg)
+            .bg(theme.text.bg)
+            .add_modifier(Modifier::BOLD);
+        bigtext::draw(&band.lines, band.pixels, band.area, style, buf);
+    }
 }
 
-/// Where the squares and the panel stand in `area`: `None` when the
-/// terminal is too small for the board.
-fn layout(look: &Look, area: Rect) -> Option<(BoardGeometry, Rect, Rect)> {
+/// Where the squares, the panel and the large text stand.
+struct Layout {
+    geo: BoardGeometry,
+    board: Rect,
+    panel: Rect,
+    /// The last announcement in large letters, across the screen under the
+    /// board.
+    band: Option<Band>,
+}
+
+struct Band {
+    area: Rect,
+    pixels: bigtext::Pixels,
+    lines: Vec<String>,
+}
+
+/// Rows the board needs at the least (squares one row high, the file
+/// names, and a little panel).
+const BOARD_MIN_ROWS: u16 = 12;
+
+/// Where everything stands in `area`: `None` when the terminal is too small
+/// for the board.
+fn layout(view: &View, look: &Look, area: Rect) -> Option<Layout> {
     if too_small(area) {
         return None;
     }
-    let main = Rect::new(area.x, area.y, area.width, area.height - 2);
+    let mut main = Rect::new(area.x, area.y, area.width, area.height - 2);
+    // The large text takes at most two fifths of the rows, and only when
+    // all of it fits there; else it is shown in the panel's frame.
+    let band = match (&view.announcement, look.large_text) {
+        (Some(text), true) => {
+            let budget = (main.height * 2 / 5).min(main.height.saturating_sub(BOARD_MIN_ROWS));
+            bigtext::fit(text, main.width, budget).map(|(pixels, lines)| {
+                let h = lines.len() as u16 * bigtext::LINE_HEIGHT;
+                main.height -= h;
+                Band {
+                    area: Rect::new(main.x, main.bottom(), main.width, h),
+                    pixels,
+                    lines,
+                }
+            })
+        }
+        _ => None,
+    };
     let geo = BoardGeometry::fit(main, look.coord_words);
     let (board, panel) = geo.areas(main);
-    Some((geo, board, panel))
+    Some(Layout {
+        geo,
+        board,
+        panel,
+        band,
+    })
 }
 
 /// The cells of square `sq` on a screen of `area`.
 pub fn square_rect(view: &View, look: &Look, area: Rect, sq: Square) -> Option<Rect> {
-    let (geo, board, _) = layout(look, area)?;
+    let Layout { geo, board, .. } = layout(view, look, area)?;
     let (col, row) = screen_pos(sq, view.board.white_at_bottom);
     Some(Rect::new(
         board.x + geo.margin + col * geo.sq_w,
@@ -313,15 +360,9 @@ fn draw_square(view: &View, look: &Look, sq: Square, rect: Rect, buf: &mut Buffe
             bg = colour;
         }
     }
+    // The cells are blank already (`draw` clears the whole area first).
     let square_style = Style::new().bg(bg).fg(theme.cursor.fg);
     buf.set_style(rect, square_style);
-    for y in rect.top()..rect.bottom() {
-        for x in rect.left()..rect.right() {
-            if let Some(c) = buf.cell_mut((x, y)) {
-                c.set_char(' ');
-            }
-        }
-    }
     if let Some(piece) = b.piece_at(sq) {
         draw_piece(b, look, piece, rect, buf);
     }
@@ -520,7 +561,7 @@ fn draw_big(text: &str, x: u16, y: u16, style: Style, buf: &mut Buffer) {
     }
 }
 
-fn draw_panel(view: &View, look: &Look, area: Rect, buf: &mut Buffer) {
+fn draw_panel(view: &View, look: &Look, area: Rect, announcement: bool, buf: &mut Buffer) {
     let theme = &look.theme;
     let text = Style::new().fg(theme.text.fg).bg(theme.text.bg);
     let accent = Style::new()
@@ -544,10 +585,11 @@ fn draw_panel(view: &View, look: &Look, area: Rect, buf: &mut Buffer) {
         }
     };
 
-    // Whose move (and the result).
-    para(&mut y, &view.turn_text, accent, 2, buf);
-    if let Some(r) = &view.result {
-        para(&mut y, r, accent, 2, buf);
+    // Whose move; once the game is over, only how it ended (no one is
+    // "to move" then).
+    match &view.result {
+        Some(r) => para(&mut y, r, accent, 2, buf),
+        None => para(&mut y, &view.turn_text, accent, 2, buf),
     }
 
     // Clocks.
@@ -583,7 +625,7 @@ fn draw_panel(view: &View, look: &Look, area: Rect, buf: &mut Buffer) {
     }
 
     // The last announcement, large: bold in a frame.
-    if let Some(a) = &view.announcement
+    if let Some(a) = view.announcement.as_ref().filter(|_| announcement)
         && y + 3 <= bottom
     {
         let inner_w = width.saturating_sub(2).max(1);
@@ -629,6 +671,11 @@ fn draw_clocks(view: &View, c: &ClockView, look: &Look, area: Rect, y: &mut u16,
         (Color::White, &view.labels.white, c.white),
         (Color::Black, &view.labels.black, c.black),
     ];
+    // On a tall panel the digits of the large-text font (8 cells wide, 4
+    // rows), else 3x3 digits, else one line each.
+    let huge = sides.iter().all(|(_, _, d)| {
+        clock_text(*d).chars().count() as u16 * bigtext::Pixels::Half.letter_width() <= area.width
+    }) && area.height >= 50;
     let large = sides
         .iter()
         .all(|(_, _, d)| big_width(&clock_text(*d)) <= area.width)
@@ -641,7 +688,20 @@ fn draw_clocks(view: &View, c: &ClockView, look: &Look, area: Rect, y: &mut u16,
         let style = if running { run } else { text };
         let mark = if running { "> " } else { "  " };
         let t = clock_text(d);
-        if large {
+        if huge {
+            buf.set_stringn(
+                area.x,
+                *y,
+                format!("{mark}{name}"),
+                usize::from(area.width),
+                style,
+            );
+            let rect = Rect::new(area.x, *y + 1, area.width, bigtext::LINE_HEIGHT);
+            let w = t.chars().count() as u16 * bigtext::Pixels::Half.letter_width();
+            let left = Rect::new(area.x, rect.y, w.min(area.width), rect.height);
+            bigtext::draw(&[t], bigtext::Pixels::Half, left, style, buf);
+            *y += 1 + bigtext::LINE_HEIGHT;
+        } else if large {
             buf.set_stringn(
                 area.x,
                 *y,

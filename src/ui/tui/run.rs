@@ -6,6 +6,7 @@
 //! changed or the terminal was resized.
 
 use std::io::{self, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::time::Instant;
 
@@ -17,14 +18,14 @@ use crossterm::execute;
 use ratatui::DefaultTerminal;
 use ratatui::layout::{Position, Rect};
 
+use super::Theme;
 use super::keys::{Binding, KeyMap, ViewAction};
 use super::render::{Look, render, square_at};
-use super::{PieceStyle, Theme};
 use crate::action::{Action, KeyArg};
 use crate::app::App;
 use crate::msg::{Effect, Msg};
 use crate::ui::line::Outputs;
-use crate::view::{InputView, UiState, View, ViewInput};
+use crate::view::{ClockView, InputView, UiState, View, ViewInput, ViewLook};
 use crate::words::vocab::{MoveWords, builtin_appendix_d};
 
 /// What the loop waits for: a message for the app, or the terminal.
@@ -33,13 +34,45 @@ enum Event2 {
     Term(Event),
 }
 
+/// Whether the terminal is hector's now (raw mode, alternate screen, mouse
+/// reports): set when it is taken, cleared when it is given back.
+static TERMINAL_TAKEN: AtomicBool = AtomicBool::new(false);
+
+/// Give the terminal back as hector found it, once: on a panic the hook
+/// does it, and the unwinding that follows must not do it again (leaving
+/// the alternate screen twice moves the cursor back up over the panic's
+/// message and the shell's prompt).
+fn give_back() {
+    if TERMINAL_TAKEN.swap(false, Ordering::SeqCst) {
+        let _ = execute!(io::stdout(), DisableMouseCapture);
+        ratatui::restore();
+    }
+}
+
+/// Take the terminal: raw mode, the alternate screen, and a panic hook
+/// that gives it back before the panic's message is printed.
+fn take() -> io::Result<DefaultTerminal> {
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        give_back();
+        hook(info);
+    }));
+    TERMINAL_TAKEN.store(true, Ordering::SeqCst);
+    crossterm::terminal::enable_raw_mode()?;
+    execute!(
+        io::stdout(),
+        crossterm::terminal::EnterAlternateScreen,
+        EnableMouseCapture
+    )?;
+    ratatui::Terminal::new(ratatui::backend::CrosstermBackend::new(io::stdout()))
+}
+
 /// The terminal as hector found it, put back when dropped.
 struct Restore;
 
 impl Drop for Restore {
     fn drop(&mut self) {
-        let _ = execute!(io::stdout(), DisableMouseCapture);
-        ratatui::restore();
+        give_back();
     }
 }
 
@@ -72,16 +105,10 @@ pub fn run(
     // The engine's process (when the app starts one) talks through it too.
     let engine_tx = tx;
 
-    // ratatui's hook restores the terminal on a panic; mouse reporting is
-    // switched off first.
-    let mut terminal = ratatui::try_init()?;
-    let hook = std::panic::take_hook();
-    std::panic::set_hook(Box::new(move |info| {
-        let _ = execute!(io::stdout(), DisableMouseCapture);
-        hook(info);
-    }));
+    // Given back on every way out: returns and errors (the guard), panics
+    // (the hook).
     let _restore = Restore;
-    execute!(io::stdout(), EnableMouseCapture)?;
+    let mut terminal = take()?;
     {
         let ev_tx = ev_tx.clone();
         std::thread::spawn(move || {
@@ -109,13 +136,31 @@ struct Front<'a> {
     last_view: Option<View>,
     size: Rect,
     help: Option<Vec<String>>,
+    /// The themes the theme action goes round (the built-in ones and the
+    /// player's own).
+    themes: Vec<Theme>,
     engine: crate::ui::line::EngineSlot,
     engine_tx: Option<Sender<Msg>>,
 }
 
 impl<'a> Front<'a> {
     fn new(app: &'a mut App, outputs: &'a Outputs, look: Look, keymap: KeyMap) -> Front<'a> {
+        let mut themes: Vec<Theme> = Theme::all_builtin().into();
+        if !themes.iter().any(|t| t.name == look.theme.name) {
+            themes.push(look.theme.clone());
+        }
+        // The app keeps what the look actions change, starting from the
+        // settings.
+        app.set_look(ViewLook {
+            pieces: look.pieces,
+            coord_words: look.coord_words,
+            san_moves: look.san_moves,
+            large_text: look.large_text,
+            theme: look.theme.name.clone(),
+            themes: themes.iter().map(|t| t.name.clone()).collect(),
+        });
         Front {
+            themes,
             app,
             outputs,
             look,
@@ -130,7 +175,8 @@ impl<'a> Front<'a> {
         }
     }
 
-    fn view(&self) -> View {
+    /// The view at `now` (the clocks as they stand then).
+    fn view(&self, now: Instant) -> View {
         let board = self.app.board().map(crate::view::BoardInfo::of);
         let ui = UiState {
             cursor: Some(self.app.cursor()),
@@ -148,7 +194,7 @@ impl<'a> Front<'a> {
             appendix_d: &self.appendix_d,
             me: self.app.me(),
             announcement: self.app.last_said_text(),
-            clocks: None,
+            clocks: self.app.clock().map(|c| ClockView::of(c, now)),
             board,
             ui: &ui,
         })
@@ -161,6 +207,8 @@ impl<'a> Front<'a> {
         events: &Receiver<Event2>,
     ) -> io::Result<()> {
         let mut effects = startup;
+        // Woken only because the clock's face changed: nothing else did.
+        let mut clock_only = false;
         // What the opponent's page shows now (sent again only on change).
         let mut shown: Option<crate::companion::Snapshot> = None;
         loop {
@@ -220,18 +268,30 @@ impl<'a> Front<'a> {
                     shown = Some(now);
                 }
             }
-            self.redraw(terminal)?;
-            let ev = match self.app.next_deadline() {
+            self.redraw(terminal, clock_only)?;
+            // Sleep until an event, the app's next deadline, or the next
+            // second the running clock shows: no ticking.
+            let app_deadline = self.app.next_deadline();
+            let wake = wake_at(app_deadline, self.clock_change(Instant::now()));
+            let ev = match wake {
                 Some(d) => match events.recv_timeout(d.saturating_duration_since(Instant::now())) {
-                    Ok(e) => e,
-                    Err(RecvTimeoutError::Timeout) => Event2::App(Msg::Deadline),
-                    Err(RecvTimeoutError::Disconnected) => Event2::App(Msg::EndOfInput),
+                    Ok(e) => Some(e),
+                    // Only the clock's face changed: draw it, nothing for the app.
+                    Err(RecvTimeoutError::Timeout)
+                        if app_deadline.is_none_or(|a| a > Instant::now()) =>
+                    {
+                        None
+                    }
+                    Err(RecvTimeoutError::Timeout) => Some(Event2::App(Msg::Deadline)),
+                    Err(RecvTimeoutError::Disconnected) => Some(Event2::App(Msg::EndOfInput)),
                 },
-                None => events.recv().unwrap_or(Event2::App(Msg::EndOfInput)),
+                None => Some(events.recv().unwrap_or(Event2::App(Msg::EndOfInput))),
             };
+            clock_only = ev.is_none();
             let msg = match ev {
-                Event2::App(m) => Some(m),
-                Event2::Term(e) => self.on_term(e),
+                None => None,
+                Some(Event2::App(m)) => Some(m),
+                Some(Event2::Term(e)) => self.on_term(e),
             };
             if let Some(m) = msg {
                 effects = self.app.update(m, Instant::now());
@@ -239,14 +299,37 @@ impl<'a> Front<'a> {
         }
     }
 
+    /// When the clocks on the screen next change (a running clock).
+    fn clock_change(&self, now: Instant) -> Option<Instant> {
+        if self.app.game().is_over() {
+            return None;
+        }
+        self.app
+            .clock()
+            .and_then(|c| ClockView::next_change(c, now))
+    }
+
     /// Draw when the view or the terminal's size changed.
-    fn redraw(&mut self, terminal: &mut DefaultTerminal) -> io::Result<()> {
+    /// When only the clock's second changed (`clock_only`: no message
+    /// reached the app since the last frame), the last view is reused with
+    /// the new clocks instead of being built again.
+    fn redraw(&mut self, terminal: &mut DefaultTerminal, clock_only: bool) -> io::Result<()> {
         let size = terminal.size()?;
         let size = Rect::new(0, 0, size.width, size.height);
-        let view = self.view();
-        if self.last_view.as_ref() == Some(&view) && size == self.size {
+        let now = Instant::now();
+        let view = match &self.last_view {
+            Some(last) if clock_only => {
+                let mut v = last.clone();
+                v.clocks = self.app.clock().map(|c| ClockView::of(c, now));
+                v
+            }
+            _ => self.view(now),
+        };
+        let look = self.current_look();
+        if self.last_view.as_ref() == Some(&view) && size == self.size && look == self.look {
             return Ok(());
         }
+        self.look = look;
         let look = &self.look;
         let help = &self.help;
         terminal.draw(|f| {
@@ -283,6 +366,14 @@ impl<'a> Front<'a> {
     }
 
     fn on_key(&mut self, k: KeyEvent) -> Option<Msg> {
+        // Tests only: a panic on demand, to check the terminal is given back.
+        #[cfg(feature = "test-support")]
+        if k.code == KeyCode::F(12) && std::env::var_os("HECTOR_TEST_PANIC_ON_F12").is_some() {
+            #[allow(clippy::panic, reason = "the test of the panic path asks for it")]
+            {
+                panic!("test panic on F12");
+            }
+        }
         if self.help.take().is_some() {
             self.last_view = None;
             return None;
@@ -339,26 +430,28 @@ impl<'a> Front<'a> {
 
     fn on_view(&mut self, v: ViewAction) {
         match v {
-            ViewAction::PieceStyle => {
-                self.look.pieces = match self.look.pieces {
-                    PieceStyle::Letters => PieceStyle::Figurines,
-                    PieceStyle::Figurines => PieceStyle::Blocks,
-                    PieceStyle::Blocks => PieceStyle::Letters,
-                };
-            }
-            ViewAction::Coordinates => self.look.coord_words = !self.look.coord_words,
-            ViewAction::MoveList => self.look.san_moves = !self.look.san_moves,
-            ViewAction::Theme => {
-                let all = Theme::all_builtin();
-                let i = all
-                    .iter()
-                    .position(|t| t.name == self.look.theme.name)
-                    .map_or(0, |i| (i + 1) % all.len());
-                self.look.theme = all[i].clone();
-            }
             ViewAction::Input => self.input.focused = true,
         }
         self.last_view = None;
+    }
+
+    /// The look to draw with: the app's choices (changed by the look
+    /// actions) in this front end's colours.
+    fn current_look(&self) -> Look {
+        let chosen = self.app.look();
+        let theme = self
+            .themes
+            .iter()
+            .find(|t| t.name == chosen.theme)
+            .unwrap_or(&self.look.theme)
+            .clone();
+        Look {
+            theme,
+            pieces: chosen.pieces,
+            coord_words: chosen.coord_words,
+            san_moves: chosen.san_moves,
+            large_text: chosen.large_text,
+        }
     }
 
     /// A key while the input field has the focus: the line is edited;
@@ -404,6 +497,12 @@ impl<'a> Front<'a> {
         }
         None
     }
+}
+
+/// When the loop wakes: the earlier of the app's deadline and the next
+/// change of the clocks on the screen; `None`: only an event wakes it.
+fn wake_at(app: Option<Instant>, clock_face: Option<Instant>) -> Option<Instant> {
+    [app, clock_face].into_iter().flatten().min()
 }
 
 /// The key help over the board.

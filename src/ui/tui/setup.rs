@@ -26,6 +26,7 @@ pub fn load(settings: &ViewSettings) -> (Look, KeyMap, Vec<StartProblem>) {
         pieces: PieceStyle::from_name(&settings.pieces).unwrap_or_default(),
         coord_words: settings.coordinate_words,
         san_moves: settings.san_moves,
+        large_text: settings.large_text,
     };
     let keymap = match &settings.keymap {
         None => KeyMap::builtin(),

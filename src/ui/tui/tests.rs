@@ -441,10 +441,95 @@ fn clocks_in_large_digits() {
     assert!(screen.contains("  White"), "{screen}");
     // "5:07" in large digits: the top row of 5, colon, 0 and 7.
     assert!(screen.contains("█▀▀   █▀█ ▀▀█"), "{screen}");
+    // A tall screen: the digits of the large-text font.
+    let screen = text(&draw(&view, &Look::default(), 200, 60));
+    for row in large_rows("5:07") {
+        assert!(screen.contains(&row), "{row:?}\n{screen}");
+    }
     // A low screen: one line each.
     let screen = text(&draw(&view, &Look::default(), 60, 14));
     assert!(screen.contains("> Black 1:23:45"), "{screen}");
     assert!(screen.contains("  White 5:07"), "{screen}");
+}
+
+/// The rows of `text` as `bigtext` draws it with half blocks, each letter
+/// eight cells wide, read independently from the font.
+fn large_rows(text: &str) -> [String; 4] {
+    std::array::from_fn(|cy| {
+        text.chars()
+            .map(|c| {
+                let g = super::bigtext::glyph(c).unwrap();
+                (0..8)
+                    .map(|x| match (g[2 * cy] >> x & 1, g[2 * cy + 1] >> x & 1) {
+                        (1, 1) => '█',
+                        (1, 0) => '▀',
+                        (0, 1) => '▄',
+                        _ => ' ',
+                    })
+                    .collect::<String>()
+            })
+            .collect::<String>()
+            .trim_end()
+            .to_owned()
+    })
+}
+
+#[test]
+fn the_last_announcement_in_large_letters() {
+    let mut s = Setup::new(game_of(&["e4", "e5", "Nf3"]));
+    s.announcement = Some("Springer Felix drei".into());
+    let view = s.view();
+    let off = Look::default();
+    let on = Look {
+        large_text: true,
+        ..Look::default()
+    };
+    // Off: the sentence in the panel's frame, in normal letters.
+    let screen = text(&draw(&view, &off, 120, 40));
+    assert!(screen.contains("│Springer Felix drei"), "{screen}");
+    assert!(!screen.contains(&large_rows("Springer")[1]), "{screen}");
+    for (w, h) in [(120, 40), (200, 60)] {
+        let buf = draw(&view, &on, w, h);
+        let screen = text(&buf);
+        // On: across the screen under the board, eight cells a letter.
+        for row in large_rows("Springer Felix") {
+            assert!(screen.contains(&row), "{w}x{h}: {row:?}\n{screen}");
+        }
+        // Bold, in the theme's accent colour.
+        let rows: Vec<&str> = screen.lines().collect();
+        let y = rows
+            .iter()
+            .position(|l| l.contains(&large_rows("Springer Felix")[0]))
+            .unwrap();
+        let x = rows[y].chars().position(|c| c != ' ').unwrap() as u16;
+        let cell = &buf[(x, y as u16)];
+        assert_eq!(cell.fg, on.theme.accent.fg);
+        assert!(cell.modifier.contains(Modifier::BOLD));
+        // The board is still whole, above it.
+        let r = square_rect(&view, &on, buf.area, Square::A1).unwrap();
+        assert!(r.bottom() <= y as u16, "{w}x{h}");
+        assert_eq!(centre(&buf, &view, &on, Square::E1).0, "K");
+    }
+    // 80x24: two lines ("Springer", "Felix drei"), the board smaller.
+    let screen = text(&draw(&view, &on, 80, 24));
+    for row in large_rows("Felix drei") {
+        assert!(screen.contains(&row), "{row:?}\n{screen}");
+    }
+    // Where even those do not fit, the frame in the panel stays.
+    s.announcement = Some("Checkmate. White wins, one to nothing, after a long fight.".into());
+    let screen = text(&draw(&s.view(), &on, 80, 24));
+    assert!(screen.contains("│Checkmate. White wins"), "{screen}");
+}
+
+#[test]
+fn a_finished_game_shows_how_it_ended_not_whose_move() {
+    // Regression (seen playing under tmux): after mate the panel said
+    // "Black to move, move 4, in check." above "Checkmate. White wins".
+    let s = Setup::new(game_of(&["e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "Qxf7#"]));
+    let view = s.view();
+    let screen = text(&draw(&view, &Look::default(), 120, 40));
+    assert!(screen.contains("Checkmate. White wins, 1-0."), "{screen}");
+    assert!(!screen.contains("to move"), "{screen}");
 }
 
 #[test]
@@ -502,4 +587,10 @@ fn print_capture() {
     let view = s.view();
     println!("{}", text(&draw(&view, &Look::default(), 80, 24)));
     println!("{}", text(&draw(&view, &Look::default(), 120, 40)));
+    let large = Look {
+        large_text: true,
+        pieces: PieceStyle::Blocks,
+        ..Look::default()
+    };
+    println!("{}", text(&draw(&view, &large, 120, 40)));
 }

@@ -1,0 +1,141 @@
+//! How the full-screen view looks: the look actions (`piece_style`,
+//! `coordinates`, `move_list`, `theme`, `large_text`) change the
+//! [`ViewLook`] the app keeps, and each change is said, so a player who
+//! cannot see the screen knows what the sighted opponent now sees.
+
+use super::App;
+use crate::action::Action;
+use crate::msg::Effect;
+use crate::view::{PieceStyle, ViewLook};
+
+impl App {
+    /// How the full-screen view looks now.
+    pub fn look(&self) -> &ViewLook {
+        &self.look
+    }
+
+    /// Set the look (from the settings, when the view starts).
+    pub fn set_look(&mut self, look: ViewLook) {
+        self.look = look;
+    }
+
+    pub(super) fn on_look(&mut self, action: Action, out: &mut Vec<Effect>) {
+        let look = &mut self.look;
+        let key = match action {
+            Action::PieceStyle => {
+                look.pieces = look.pieces.next();
+                match look.pieces {
+                    PieceStyle::Letters => "look_pieces_letters",
+                    PieceStyle::Figurines => "look_pieces_figurines",
+                    PieceStyle::Blocks => "look_pieces_blocks",
+                }
+            }
+            Action::Coordinates => {
+                look.coord_words = !look.coord_words;
+                if look.coord_words {
+                    "look_coordinates_words"
+                } else {
+                    "look_coordinates_letters"
+                }
+            }
+            Action::MoveList => {
+                look.san_moves = !look.san_moves;
+                if look.san_moves {
+                    "look_moves_san"
+                } else {
+                    "look_moves_spoken"
+                }
+            }
+            Action::LargeText => {
+                look.large_text = !look.large_text;
+                if look.large_text {
+                    "look_large_text_on"
+                } else {
+                    "look_large_text_off"
+                }
+            }
+            Action::Theme => {
+                look.next_theme();
+                // The built-in themes have names in every language; the
+                // player's own theme is called as its file calls it.
+                let theme = look.theme.clone();
+                let name = if crate::view::THEMES.contains(&theme.as_str()) {
+                    self.message(&format!("theme_{}", theme.replace('-', "_")), &[])
+                } else {
+                    theme
+                };
+                let t = self.message("look_theme", &[("name", &name)]);
+                self.info(out, t);
+                return;
+            }
+            _ => return,
+        };
+        let t = self.message(key, &[]);
+        self.info(out, t);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Instant;
+
+    use crate::action::{Action, KeyArg};
+    use crate::app::App;
+    use crate::msg::{Effect, Msg};
+    use crate::view::PieceStyle;
+    use crate::words::Lang;
+
+    fn key(app: &mut App, a: Action) -> String {
+        app.update(Msg::Key(a, KeyArg::None), Instant::now())
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Say(u) => Some(u.text.clone()),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    #[test]
+    fn each_look_action_changes_the_look_and_says_so() {
+        let mut app = App::builder().build();
+        assert_eq!(app.look().pieces, PieceStyle::Letters);
+        assert_eq!(key(&mut app, Action::PieceStyle), "Pieces as figurines.");
+        assert_eq!(app.look().pieces, PieceStyle::Figurines);
+        assert_eq!(key(&mut app, Action::PieceStyle), "Pieces as large shapes.");
+        assert_eq!(key(&mut app, Action::PieceStyle), "Pieces as letters.");
+        assert_eq!(
+            key(&mut app, Action::Coordinates),
+            "Coordinates in Appendix D words."
+        );
+        assert!(app.look().coord_words);
+        assert_eq!(
+            key(&mut app, Action::MoveList),
+            "Move list in short notation."
+        );
+        assert!(app.look().san_moves);
+        assert_eq!(
+            key(&mut app, Action::LargeText),
+            "The last sentence in large letters."
+        );
+        assert!(app.look().large_text);
+        assert_eq!(key(&mut app, Action::Theme), "Theme: high contrast, light.");
+        assert_eq!(key(&mut app, Action::Theme), "Theme: yellow on black.");
+        assert_eq!(key(&mut app, Action::Theme), "Theme: high contrast, dark.");
+        assert_eq!(app.look().theme, "high-contrast-dark");
+    }
+
+    #[test]
+    fn the_players_own_theme_goes_round_with_the_others() {
+        let mut app = App::builder().lang(Lang::De).build();
+        let mut look = app.look().clone();
+        look.themes.push("meins".into());
+        look.theme = "yellow-on-black".into();
+        app.set_look(look);
+        assert_eq!(key(&mut app, Action::Theme), "Farbschema: meins.");
+        assert_eq!(
+            key(&mut app, Action::Theme),
+            "Farbschema: hoher Kontrast, dunkel."
+        );
+    }
+}

@@ -5,6 +5,7 @@ use shakmaty::{Color, File, Rank, Role, Square};
 
 use crate::action::Action;
 use crate::keymap::Keymap;
+use crate::words::arguments::{Arg, argument};
 use crate::words::vocab::MoveWords;
 use crate::words::{fold, role_named};
 
@@ -200,17 +201,12 @@ impl ArgReader<'_> {
     }
 
     fn side(&self, word: &str) -> Option<Side> {
-        match fold(word).as_str() {
-            "mine" | "my" | "me" | "meine" | "miei" | "δικα" | "μου" => Some(Side::Mine),
-            "theirs" | "their" | "opponent" | "gegner" | "avversario" | "αντιπαλου" => {
-                Some(Side::Theirs)
-            }
-            "white" | "weiss" | "bianco" | "bianchi" | "λευκα" | "λευκοσ" => {
-                Some(Side::Colour(Color::White))
-            }
-            "black" | "schwarz" | "nero" | "neri" | "μαυρα" | "μαυροσ" => {
-                Some(Side::Colour(Color::Black))
-            }
+        // The side words of every language (`[arguments]` in the voices).
+        match argument(word, &Arg::SIDES)? {
+            Arg::Mine => Some(Side::Mine),
+            Arg::Theirs => Some(Side::Theirs),
+            Arg::White => Some(Side::Colour(Color::White)),
+            Arg::Black => Some(Side::Colour(Color::Black)),
             _ => None,
         }
     }
@@ -301,11 +297,11 @@ pub fn read_line(line: &str, keymap: &Keymap, args: &ArgReader<'_>) -> Input {
         Action::Time => {
             let q = match rest {
                 [] => Some(TimeQuery::Both),
-                [w] => match fold(w).as_str() {
-                    "moves" | "zuge" | "mosse" => Some(TimeQuery::Moves),
-                    "last" | "letzter" | "ultima" => Some(TimeQuery::Last),
-                    "both" | "beide" | "entrambi" => Some(TimeQuery::Both),
-                    _ => args.side(w).map(TimeQuery::Side),
+                [w] => match argument(w, &[Arg::Moves, Arg::Last, Arg::Both]) {
+                    Some(Arg::Moves) => Some(TimeQuery::Moves),
+                    Some(Arg::Last) => Some(TimeQuery::Last),
+                    Some(_) => Some(TimeQuery::Both),
+                    None => args.side(w).map(TimeQuery::Side),
                 },
                 _ => None,
             };
@@ -316,26 +312,40 @@ pub fn read_line(line: &str, keymap: &Keymap, args: &ArgReader<'_>) -> Input {
             }
         }
         Action::Arbiter => {
-            let folded: Vec<String> = rest.iter().map(|w| fold(w)).collect();
-            let words: Vec<&str> = folded.iter().map(String::as_str).collect();
-            let op = match words.as_slice() {
-                ["stop"] => Some(ArbiterOp::Stop),
-                ["start"] => Some(ArbiterOp::Start),
-                ["add", side, t] => args
-                    .side(side)
-                    .zip(minutes(t))
-                    .map(|(s, d)| ArbiterOp::Add(s, d)),
-                ["remove", side, t] => args
-                    .side(side)
-                    .zip(minutes(t))
-                    .map(|(s, d)| ArbiterOp::Remove(s, d)),
-                ["moves", n] => n.parse().ok().map(ArbiterOp::Moves),
-                ["illegal", side] => args.side(side).map(ArbiterOp::Illegal),
-                ["result", "1-0"] => Some(ArbiterOp::Result(Some(Color::White))),
-                ["result", "0-1"] => Some(ArbiterOp::Result(Some(Color::Black))),
-                ["result", "draw" | "1/2-1/2" | "remis" | "patta"] => Some(ArbiterOp::Result(None)),
-                _ => None,
-            };
+            // The operation's word in any language (`add`, `dazu`,
+            // `aggiungi`, `πρόσθεσε`), then its own arguments.
+            const OPS: [Arg; 7] = [
+                Arg::Stop,
+                Arg::Start,
+                Arg::Add,
+                Arg::Remove,
+                Arg::Moves,
+                Arg::Illegal,
+                Arg::Result,
+            ];
+            let op = rest
+                .split_first()
+                .and_then(|(w, more)| match (argument(w, &OPS)?, more) {
+                    (Arg::Stop, []) => Some(ArbiterOp::Stop),
+                    (Arg::Start, []) => Some(ArbiterOp::Start),
+                    (Arg::Add, [side, t]) => args
+                        .side(side)
+                        .zip(minutes(t))
+                        .map(|(s, d)| ArbiterOp::Add(s, d)),
+                    (Arg::Remove, [side, t]) => args
+                        .side(side)
+                        .zip(minutes(t))
+                        .map(|(s, d)| ArbiterOp::Remove(s, d)),
+                    (Arg::Moves, [n]) => n.parse().ok().map(ArbiterOp::Moves),
+                    (Arg::Illegal, [side]) => args.side(side).map(ArbiterOp::Illegal),
+                    (Arg::Result, [r]) => match *r {
+                        "1-0" => Some(ArbiterOp::Result(Some(Color::White))),
+                        "0-1" => Some(ArbiterOp::Result(Some(Color::Black))),
+                        "1/2-1/2" | "½-½" => Some(ArbiterOp::Result(None)),
+                        r => argument(r, &[Arg::Draw]).map(|_| ArbiterOp::Result(None)),
+                    },
+                    _ => None,
+                });
             op.map_or_else(
                 || bad(ArgProblem::Missing),
                 |op| Input::Command(Command::Arbiter(op)),
@@ -344,11 +354,7 @@ pub fn read_line(line: &str, keymap: &Keymap, args: &ArgReader<'_>) -> Input {
         // `engine` or `engine restart` (in any of the three languages).
         Action::Engine => match rest {
             [] => Input::Command(Command::Do(Action::Engine)),
-            [w] if matches!(
-                fold(w).as_str(),
-                "restart" | "start" | "neustart" | "neu" | "riavvia" | "riavvio"
-            ) =>
-            {
+            [w] if argument(w, &[Arg::Restart]).is_some() => {
                 Input::Command(Command::Do(Action::Engine))
             }
             [_, ..] => bad(ArgProblem::TooMany(rest.join(" "))),

@@ -358,6 +358,18 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_review_words_the_messages_name_are_the_review_actions() {
+        // German review said "Sag weiter", but "weiter" lets the clock run
+        // again: the word the review messages name must be the review's.
+        let de = Keymap::builtin().for_lang("de");
+        assert_eq!(de.command("vor"), Some(Action::Next));
+        assert_eq!(de.command("weiter"), Some(Action::Resume));
+        let voices = crate::words::vocab::builtin(crate::words::Lang::De);
+        let opened = voices.messages.get("review_opened").map(String::as_str);
+        assert!(opened.is_some_and(|t| t.contains("Sag vor ")), "{opened:?}");
+    }
+
+    #[test]
     fn builtin_keymap_parses() {
         let (name, text) = LINE_KEYMAP_SOURCE;
         let k = Keymap::parse(name, text).unwrap();

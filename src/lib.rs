@@ -163,6 +163,7 @@ pub use board::cli::{
     list_lines as board_list, parse_spec as parse_board_spec, probe as probe_board, run_sim,
 };
 pub use board::dgt::DgtDecoder;
+pub use board::dgt_clock::{ClockReading as DgtClockReading, ClockSide as DgtClockSide};
 pub use board::millennium::MillenniumDecoder;
 pub use board::mismatch::diff as board_diff;
 pub use board::occupancy::OccupancyDecoder;

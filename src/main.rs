@@ -880,7 +880,7 @@ fn games(args: &GamesArgs) -> ExitCode {
                     ("white", &name(&g.white)),
                     ("black", &name(&g.black)),
                     ("result", &result),
-                    ("moves", &g.plies.to_string()),
+                    ("moves", &g.plies.div_ceil(2).to_string()),
                 ],
             )
         );

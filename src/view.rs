@@ -707,7 +707,7 @@ mod tests {
         assert!(v.board.is_mismatch(Square::E4));
         assert_eq!(
             v.link.text.as_deref(),
-            Some("Mismatch: Eva vier should have the white Bauer, it is empty.")
+            Some("Mismatch on one square: Eva vier should have the white Bauer, it is empty.")
         );
         assert_eq!(v.offer.as_deref(), Some("White offers a draw."));
         assert_eq!(

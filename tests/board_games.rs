@@ -7,7 +7,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use hector::{Master, Protocol, SimAction as Action, SimBoard};
+use hector::{DgtClockReading, DgtClockSide, Master, Protocol, SimAction as Action, SimBoard};
 use shakmaty::san::San;
 use shakmaty::{Board, Chess, Color, Move, Position, Square};
 
@@ -82,6 +82,27 @@ impl TestBoard {
             std::thread::sleep(HAND);
         }
         self.pos.play_unchecked(m);
+    }
+
+    /// The DGT 3000 on the board shows White (on the left) `white` and
+    /// Black `black` seconds, the lever high on `high`'s side (None: the
+    /// clock stopped), `flag`'s flag down.
+    fn clock(&mut self, white: u64, black: u64, high: Option<Color>, flag: Option<Color>) {
+        let side = |c: Color| match c {
+            Color::White => DgtClockSide::Left,
+            Color::Black => DgtClockSide::Right,
+        };
+        let reading = DgtClockReading {
+            left: Duration::from_secs(white),
+            right: Duration::from_secs(black),
+            left_flag: flag == Some(Color::White),
+            right_flag: flag == Some(Color::Black),
+            running: high.is_some(),
+            high: high.map_or(DgtClockSide::Left, side),
+            battery_low: false,
+        };
+        let bytes = self.sim.clock(&reading);
+        self.write(&bytes);
     }
 
     fn act(&mut self, action: Action) {
@@ -174,7 +195,7 @@ fn whole_game(protocol: Protocol, extra_square: &str, illegal_fix: &str) {
     board.act(Action::Place(Square::F5, Color::White.knight()));
     hector.expect("Illegal move on the board. Put the pieces back as they were.");
     hector.expect(&format!(
-        "Mismatch: Felix drei should have the white Springer, it is empty. Felix fünf {extra_square}"
+        "Mismatch on two squares: Felix drei should have the white Springer, it is empty. Felix fünf {extra_square}"
     ));
     board.act(Action::Lift(Square::F5));
     board.act(Action::Place(Square::F3, Color::White.knight()));
@@ -185,7 +206,7 @@ fn whole_game(protocol: Protocol, extra_square: &str, illegal_fix: &str) {
     board.act(Action::Lift(Square::H7));
     board.act(Action::Place(Square::H6, Color::Black.pawn()));
     let report = format!(
-        "Mismatch: Hector sieben should have the black Bauer, it is empty. Hector sechs {illegal_fix}"
+        "Mismatch on two squares: Hector sieben should have the black Bauer, it is empty. Hector sechs {illegal_fix}"
     );
     hector.expect(&report);
     hector.type_line("board");
@@ -358,6 +379,43 @@ fn simulator_probe_and_play() {
     let _ = sim.wait();
 }
 
+/// `hector board sim --protocol dgt` with its `clock` lines: the clock on
+/// the simulated board is the game's clock.
+#[test]
+fn simulator_with_a_dgt_clock() {
+    let guard = PTY_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let mut sim = Command::new(env!("CARGO_BIN_EXE_hector"))
+        .args(["board", "sim", "--protocol", "dgt"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the simulator starts");
+    let mut sim_in = sim.stdin.take().expect("piped stdin");
+    let mut sim_out = BufReader::new(sim.stdout.take().expect("piped stdout"));
+    let mut first = String::new();
+    sim_out.read_line(&mut first).expect("the device line");
+    drop(guard);
+    let path = first
+        .trim()
+        .strip_prefix("Simulated board at ")
+        .unwrap_or_else(|| panic!("{first:?}"))
+        .to_owned();
+    let mut hector = start(&format!("dgt:{path}"));
+    hector.expect_all(&["New game. White to move.", "Board connected."]);
+    let mut sim_says = |line: &str| writeln!(sim_in, "{line}").expect("the simulator reads");
+    sim_says("clock 2:05 3:00 left");
+    hector.expect("Clock on the board: hector says its times.");
+    sim_says("e4");
+    hector.expect("Bauer Eva vier");
+    sim_says("clock 2:04 3:00 right");
+    sim_says("clock 2:04 0:00 right flag right");
+    hector.expect("Black's flag has fallen. White wins, 1-0.");
+    hector.quit();
+    sim_says("quit");
+    let _ = sim.wait();
+}
+
 /// Longer than the settle time: a hand that pauses between two steps.
 const PAUSE: Duration = Duration::from_millis(600);
 
@@ -475,7 +533,7 @@ fn wrong_square_then_right(protocol: Protocol, extra: &str) {
     std::thread::sleep(PAUSE);
     board.act(Action::Place(Square::A6, Color::Black.knight()));
     hector.expect(&format!(
-        "Mismatch: Cesar sechs should have the black Springer, it is empty. Anna sechs {extra}"
+        "Mismatch on two squares: Cesar sechs should have the black Springer, it is empty. Anna sechs {extra}"
     ));
     board.make(
         "Nc6",
@@ -780,4 +838,51 @@ fn no_mismatch_tone_while_the_awaited_move_is_made() {
             assert_eq!(mismatches(&e), 2, "{protocol:?}: {e:?}");
         }
     }
+}
+
+/// A DGT board with a DGT 3000: hector says that clock's times, its
+/// thresholds and its flag; the lever is the press, and a press on an
+/// illegal move completes it (7.5.1).
+#[test]
+fn dgt_board_with_a_clock_is_the_clock() {
+    let (mut hector, mut board) = connected(Protocol::Dgt);
+    // White's time runs: its side of the clock is White's.
+    board.clock(125, 180, Some(Color::White), None);
+    hector.expect("Clock on the board: hector says its times.");
+    hector.type_line("time");
+    hector.expect("White: two minutes five seconds. Black: three minutes.");
+    // A knight move that is not one, and the lever pressed at once.
+    board.act(Action::Lift(Square::G1));
+    board.act(Action::Place(Square::G3, Color::White.knight()));
+    board.clock(124, 180, Some(Color::Black), None);
+    hector.expect("Illegal move on the board. Put the pieces back as they were.");
+    // Without --time the clock's first reading (3 minutes) makes it a
+    // blitz game: 1 minute (B.2).
+    hector.expect("Black gets one minute.");
+    // After the settle time, the corrections (the illegal move is not said
+    // again).
+    hector.expect(
+        "Mismatch on two squares: Gustav eins should have the white Springer, it is empty. \
+         Gustav drei should be empty, it has the white Springer.",
+    );
+    board.act(Action::Lift(Square::G3));
+    board.act(Action::Place(Square::G1, Color::White.knight()));
+    hector.expect("Board matches the game.");
+    // The arbiter gives the move back to White and Black its minute.
+    board.clock(124, 240, Some(Color::White), None);
+    board.play("e4");
+    hector.expect("Bauer Eva vier");
+    board.clock(122, 240, Some(Color::Black), None);
+    board.play("e5");
+    hector.expect("Bauer Eva fünf");
+    // White's clock runs down through its 2 minutes: said by hector
+    // between two readings, as with its own clock.
+    board.clock(121, 238, Some(Color::White), None);
+    hector.expect("White: two minutes left.");
+    hector.type_line("press");
+    hector.expect("The clock on the board keeps the time: use its lever and its buttons.");
+    // The flag shown by the clock ends the game at once.
+    board.clock(0, 238, Some(Color::White), Some(Color::White));
+    hector.expect("White's flag has fallen. Black wins, 0-1.");
+    hector.quit();
 }

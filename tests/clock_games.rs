@@ -83,11 +83,11 @@ fn moves_press_the_clock_and_time_answers_in_words() {
     assert_eq!(lines[0], "New game. White to move.");
     assert_eq!(lines[1], "Bauer Eva vier");
     // White pressed with 5 s left and got 1 s; Black's time runs.
-    assert_eq!(lines[2], "White: 6 seconds. Black: 5 seconds.");
-    assert_eq!(lines[3], "1 move played.");
+    assert_eq!(lines[2], "White: six seconds. Black: five seconds.");
+    assert_eq!(lines[3], "One move played.");
     assert_eq!(lines[4], "Bauer Eva fünf");
     assert_eq!(lines[5], "Black's last move took less than a second.");
-    assert_eq!(lines[6], "White: 6 seconds.");
+    assert_eq!(lines[6], "White: six seconds.");
     assert!(!run.stdout.contains(":0"), "never 0:05 for a voice");
 }
 
@@ -104,7 +104,7 @@ fn a_threshold_then_the_flag_fall_ends_the_game() {
     assert_eq!(l, "Bauer Eva vier");
     // Black's 5 seconds run: "3 seconds left" after 2 s, the flag after 5 s.
     let (at, l) = live.next(wait);
-    assert_eq!(l, "Black: 3 seconds left.");
+    assert_eq!(l, "Black: three seconds left.");
     assert!(
         at >= moved + Duration::from_millis(1900),
         "{at:?} {moved:?}"
@@ -125,7 +125,7 @@ fn a_threshold_then_the_flag_fall_ends_the_game() {
         "Game over: White won on time, Black's flag fell, 1-0. Say new for a new game."
     );
     live.send("time");
-    assert_eq!(live.next(wait).1, "White: 6 seconds. Black: no time.");
+    assert_eq!(live.next(wait).1, "White: six seconds. Black: no time.");
     live.finish();
 }
 
@@ -149,5 +149,8 @@ fn a_wrong_time_control_says_what_is_wrong() {
 fn presets_and_the_rules_edition_are_accepted() {
     let run = hector(&["play", "--time", "rapid", "--rules", "2017"], "time\n");
     assert!(run.success, "{}", run.stderr);
-    assert_eq!(run.lines()[1], "White: 15 minutes. Black: 15 minutes.");
+    assert_eq!(
+        run.lines()[1],
+        "White: fifteen minutes. Black: fifteen minutes."
+    );
 }

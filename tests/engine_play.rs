@@ -563,7 +563,7 @@ fn no_engine_move_while_the_resume_question_waits() {
     let mut h = Hector::play_in(&home, &args).waiting(WAIT);
     let offer = h.expect_start("An unfinished game of ");
     assert!(
-        offer.ends_with("2 moves played. Resume it? Yes or no."),
+        offer.ends_with("one move played. Resume it? Yes or no."),
         "{offer}"
     );
     h.expect("Stockfish 15.1 is ready; you play Black.");

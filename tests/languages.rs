@@ -95,8 +95,8 @@ fn greek_exploration_words_are_answered_in_greek() {
     assert_eq!(
         got[3..],
         [
-            "Λευκά, 16 κομμάτια: Βασιλιάς ε1; Βασίλισσα δ1; Πύργοι α1 και θ1; Αξιωματικοί γ1 και ζ1; \
-             Ίπποι β1 και η1; πιόνια α2, β2, γ2, δ2, ζ2, η2, θ2 και ε4.",
+            "Λευκά, δεκαέξι κομμάτια: Βασιλιάς ε1· Βασίλισσα δ1· Πύργοι α1 και θ1· Αξιωματικοί γ1 και ζ1· \
+             Ίπποι β1 και η1· πιόνια α2, β2, γ2, δ2, ζ2, η2, θ2 και ε4.",
             "ε4: λευκό πιόνι",
             "Ίππος η1 μπορεί να πάει στο ε2, ζ3 και θ3.",
             "Οριζόντια 4: ε4 λευκό πιόνι, τα υπόλοιπα άδεια.",
@@ -133,7 +133,7 @@ fn german_exploration_words_and_help() {
     assert_eq!(
         got[3..11],
         [
-            "Weiß, 16 Figuren: König Eva eins; Dame David eins; Türme Anna eins und Hector eins; \
+            "Weiß, sechzehn Figuren: König Eva eins; Dame David eins; Türme Anna eins und Hector eins; \
              Läufer Cesar eins und Felix eins; Springer Bella eins und Gustav eins; Bauern Anna zwei, \
              Bella zwei, Cesar zwei, David zwei, Felix zwei, Gustav zwei, Hector zwei und Eva vier.",
             "Eva vier: weißer Bauer",
@@ -181,8 +181,8 @@ fn italian_exploration_words_are_answered_in_italian() {
     assert_eq!(
         got[3..],
         [
-            "Bianco, 16 pezzi: Re e1; Donna d1; Torri a1 e h1; Alfieri c1 e f1; Cavalli b1 e g1; \
-             pedoni a2, b2, c2, d2, f2, g2, h2 e e4.",
+            "Bianco, sedici pezzi: Re e1; Donna d1; Torri a1 e h1; Alfieri c1 e f1; Cavalli b1 e g1; \
+             pedoni a2, b2, c2, d2, f2, g2, h2 ed e4.",
             "e4: pedone bianco",
             "Cavallo g1 può andare in e2, f3 e h3.",
             "Traversa 4: e4 pedone bianco, il resto vuoto.",
@@ -191,10 +191,184 @@ fn italian_exploration_words_are_answered_in_italian() {
             "d5 è attaccata da pedone e4.",
             "d5 è difesa da Donna d8.",
             "Ultima mossa: 1... pedone d5.",
-            "Materiale: Bianco 39, Nero 39; pari.",
+            "Materiale: Bianco trentanove, Nero trentanove; pari.",
             "Muove il Bianco, mossa 2.",
         ],
         "{}",
         got.join("\n")
     );
+}
+
+/// Times and counts in words in each language (issue 14; issue 9 item 3):
+/// never digits for a voice, the plural and gender forms of each language.
+#[test]
+fn times_and_counts_are_words_in_german_italian_and_greek() {
+    let got = run(
+        &["play", "--lang", "de", "--time", "5+3"],
+        &[
+            "e4",
+            "zeit",
+            "zeit züge",
+            "e5",
+            "Sf3",
+            "zeit züge",
+            "zeit schwarz",
+        ],
+    );
+    assert_eq!(
+        got[1..],
+        [
+            "Bauer Eva vier",
+            "Weiß: fünf Minuten drei Sekunden. Schwarz: fünf Minuten.",
+            "Ein Zug gespielt.",
+            "Bauer Eva fünf",
+            "Springer Felix drei",
+            "Zwei Züge gespielt.",
+            "Schwarz: fünf Minuten drei Sekunden.",
+        ]
+    );
+    let got = run(
+        &[
+            "play", "--lang", "it", "--moves", "language", "--time", "61+1",
+        ],
+        &[
+            "e4",
+            "tempo miei",
+            "tempo mosse",
+            "e5",
+            "Cf3",
+            "tempo mosse",
+        ],
+    );
+    assert_eq!(
+        got[1..],
+        [
+            "pedone e4",
+            "Bianco: un'ora, un minuto e un secondo.",
+            "Una mossa giocata.",
+            "pedone e5",
+            "Cavallo f3",
+            "Due mosse giocate.",
+        ]
+    );
+    let got = run(
+        &[
+            "play", "--lang", "el", "--moves", "language", "--time", "4+1",
+        ],
+        &[
+            "ε4",
+            "χρόνος δικά",
+            "χρόνος κινήσεις",
+            "ε5",
+            "Ιζ3",
+            "χρόνος κινήσεις",
+        ],
+    );
+    assert_eq!(
+        got[1..],
+        [
+            "πιόνι ε4",
+            "Λευκά: τέσσερα λεπτά ένα δευτερόλεπτο.",
+            "Έγινε μία κίνηση.",
+            "πιόνι ε5",
+            "Ίππος ζ3",
+            "Έγιναν δύο κινήσεις.",
+        ]
+    );
+}
+
+/// The help of `time`, `arbiter` and `engine` names the argument words of
+/// the player's language, and those words are understood when typed.
+#[test]
+fn argument_words_of_the_players_language_in_help_and_typed() {
+    let got = run(
+        &["play", "--lang", "it", "--time", "5+0"],
+        &[
+            "aiuto tempo",
+            "aiuto arbitro",
+            "arbitro aggiungi avversario 2",
+            "sì",
+            "tempo nero",
+        ],
+    );
+    assert_eq!(
+        got[1..],
+        [
+            "tempo, o tempo miei, avversario, bianco, nero, mosse o ultima: i tempi dell'orologio, \
+             le mosse giocate, il tempo dell'ultima mossa.",
+            "arbitro ferma, avvia, aggiungi LATO MINUTI, togli LATO MINUTI, mosse N, illegale LATO \
+             o risultato 1-0, 0-1 o patta: funzioni dell'arbitro, ciascuna confermata con sì.",
+            "Arbitro: aggiungere due minuti al Nero. Di' sì per confermare; qualsiasi altra \
+             risposta annulla.",
+            "Arbitro: aggiungere due minuti al Nero. Fatto.",
+            "Nero: sette minuti.",
+        ]
+    );
+    let got = run(
+        &["play", "--lang", "el", "--time", "5+0"],
+        &[
+            "βοήθεια μηχανή",
+            "διαιτητής πρόσθεσε μαύρα 1",
+            "ναι",
+            "χρόνος μαύρα",
+        ],
+    );
+    assert_eq!(
+        got[1..],
+        [
+            "μηχανή, ή μηχανή επανεκκίνηση: η μηχανή ξεκινά ξανά.",
+            "Διαιτητής: στα Μαύρα προστίθεται χρόνος: ένα λεπτό. Πες ναι για επιβεβαίωση· \
+             οτιδήποτε άλλο ακυρώνει.",
+            "Διαιτητής: στα Μαύρα προστίθεται χρόνος: ένα λεπτό. Έγινε.",
+            "Μαύρα: έξι λεπτά.",
+        ]
+    );
+}
+
+/// A user's messages file that lacks keys is used: each missing key is
+/// said with the file and the key, and the built-in words stand in.
+#[test]
+fn an_incomplete_users_messages_file_is_said_and_completed() {
+    let dir = crate::util::clean_config_dir();
+    std::fs::create_dir_all(dir.join("hector")).unwrap();
+    let voice = dir.join("mie-parole.toml");
+    let text: String = include_str!("../voices/it.toml")
+        .lines()
+        .filter(|l| !l.starts_with("goodbye =") && !l.starts_with("minute = {"))
+        .map(|l| format!("{l}\n"))
+        .collect::<String>()
+        .replace("Nuova partita. Muove il Bianco.", "Si comincia.");
+    std::fs::write(&voice, &text).unwrap();
+    std::fs::write(
+        dir.join("hector").join("config.toml"),
+        format!(
+            "[files]\nmessages_voice = {:?}\n",
+            voice.display().to_string()
+        ),
+    )
+    .unwrap();
+    let run = crate::util::hector_in(
+        &dir,
+        &["play", "--lang", "it", "--time", "3+0"],
+        "tempo\nesci\n",
+    );
+    assert!(run.success, "{}", run.stderr);
+    let lines = run.lines();
+    assert_eq!(lines.len(), 5, "{lines:#?}");
+    assert!(
+        lines[0].starts_with("mie-parole.toml") || lines[0].contains("mie-parole.toml, riga"),
+        "{}",
+        lines[0]
+    );
+    assert!(lines[0].contains("chiave nouns.minute"), "{}", lines[0]);
+    assert!(lines[1].contains("chiave messages.goodbye"), "{}", lines[1]);
+    assert!(
+        lines[1].ends_with("Si usano le parole predefinite."),
+        "{}",
+        lines[1]
+    );
+    assert_eq!(lines[2], "Si comincia.");
+    assert_eq!(lines[3], "Bianco: tre minuti. Nero: tre minuti.");
+    assert_eq!(lines[4], "Arrivederci.");
+    let _ = std::fs::remove_dir_all(&dir);
 }

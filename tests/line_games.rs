@@ -69,7 +69,7 @@ fn game_in_german_san_ends_in_a_claimed_threefold_repetition() {
             "Springer Felix sechs",
             "Springer Gustav eins",
             "Springer Gustav acht",
-            "Reklamation abgelehnt: die Stellung kam 2-mal vor, nicht dreimal. \
+            "Reklamation abgelehnt: die Stellung kam erst zweimal vor, nicht dreimal. \
              Die Reklamation gilt als Remisangebot.",
             "Springer Felix drei",
             "Springer Felix sechs",

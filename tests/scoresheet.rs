@@ -366,7 +366,7 @@ fn review_in_line_mode_over_a_file_with_a_malformed_game() {
     assert_eq!(
         lines[..5],
         [
-            "3 games in the file.",
+            "Three games in the file.",
             "Game 1: Anna Müller against Bob, 1-0, 2026.01.02.",
             "Game 2: Carla against Dieter, *, ?.",
             "Game 3: Eve against Frank Müller, 1/2-1/2, ?.",
@@ -380,16 +380,16 @@ fn review_in_line_mode_over_a_file_with_a_malformed_game() {
             "Game 1: Anna Müller against Bob, 1-0, 2026.01.02.",
             "Game 3: Eve against Frank Müller, 1/2-1/2, ?.",
             "Game 2, line 15: 3... Ke5 is not a legal move.",
-            "Game 1: Anna Müller against Bob, 1-0. 7 moves. Say next for the first move.",
-            "1. Bauer Eva vier; clock 0:04:58.",
-            "1... Bauer Eva fünf; clock 0:04:57.",
+            "Game 1: Anna Müller against Bob, 1-0. Four moves. Say next for the first move.",
+            "1. Bauer Eva vier; clock four minutes fifty-eight seconds.",
+            "1... Bauer Eva fünf; clock four minutes fifty-seven seconds.",
             "Eva fünf: black Bauer",
             "4. Dame schlägt Felix sieben, Schachmatt",
             "Taken back: 4. Dame schlägt Felix sieben, Schachmatt.",
             "End of the game: 4. Dame schlägt Felix sieben, Schachmatt. Result 1-0.",
-            "Game 3: Eve against Frank Müller, 1/2-1/2. 2 moves. Say next for the first move.",
+            "Game 3: Eve against Frank Müller, 1/2-1/2. Two moves. Say next for the first move.",
             "30... König David sieben",
-            "Material: White 1, Black 0; White is 1 ahead.",
+            "Material: White one, Black zero; White is one point ahead.",
             "In review, say next, previous, goto and a move number, start or end.",
         ]
     );
@@ -419,7 +419,7 @@ fn games_export_and_resume_through_the_binary() {
     let run = hector_data(&data, &["games"], "");
     let line = run.lines()[0].to_string();
     assert!(
-        line.starts_with("1. ") && line.ends_with(": Anna against Bob, unfinished, 4 moves."),
+        line.starts_with("1. ") && line.ends_with(": Anna against Bob, unfinished, two moves."),
         "{line}"
     );
     // Asked at the next start; yes resumes it.
@@ -802,4 +802,30 @@ fn killed_at_random_moments_the_game_resumes_to_the_same_end() {
         .filter(|e| e.path().extension().is_some_and(|x| x == "txt"))
         .count();
     assert_eq!(files, 1, "{listing:#?}");
+}
+
+/// A game on a clock: every press is journalled with the times, and the
+/// PGN export carries them as `[%clk]` after each move, with the penalty
+/// of an illegal move as a comment.
+#[test]
+fn clock_times_and_penalties_reach_the_pgn() {
+    let data = tmp("clocked");
+    let run = hector_data(
+        &data,
+        &["play", "--time", "90+30"],
+        "e4\ne5\narbiter illegal black\nyes\nc5\nresign\n",
+    );
+    assert!(run.success, "{}", run.stderr);
+    let out = data.join("out.pgn");
+    let o = out.to_str().unwrap();
+    let run = hector_data(&data, &["export", "1", "--format", "pgn", "-o", o], "");
+    assert!(run.success, "{}", run.stdout);
+    let text = std::fs::read_to_string(&out).unwrap();
+    // White: 90 minutes, a few moments used, 30 s added.
+    assert!(text.contains("1. e4 {[%clk 1:30:2"), "{text}");
+    assert!(
+        text.contains("Penalty against Black: illegal-move, White +0:02:00"),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(&data);
 }

@@ -97,7 +97,7 @@ fn less_to_listen_to_through_the_binary() {
     let lines = run.lines();
     assert_eq!(
         lines[1],
-        "Black, 16 pieces: König Eva acht; Dame David acht; Türme Anna acht and Hector acht; \
+        "Black, sixteen pieces: König Eva acht; Dame David acht; Türme Anna acht and Hector acht; \
          Läufer Cesar acht and Felix acht; Springer Bella acht and Gustav acht; \
          Bauern on all files of sieben."
     );

@@ -207,6 +207,8 @@ impl App {
                     Seat::Player => Effect::ToBoard(bytes),
                     Seat::Opponent => Effect::ToOpponentBoard(bytes),
                 }),
+                // A clock on either board is the game's clock.
+                SessionNote::Clock(m) => self.on_board_clock(m, now, out),
                 SessionNote::Found(found) => match seat {
                     Seat::Player => self.on_inferred(found, now, out),
                     Seat::Opponent => self.on_opponent_inferred(found, now, out),
@@ -325,9 +327,10 @@ impl App {
                 let t = self.message("board_new_game", &[]);
                 self.say(out, t, Priority::Normal, SayKind::Board);
             }
-            Inferred::Illegal { .. } => {
+            Inferred::Illegal { from, to } => {
                 let t = self.message("illegal_on_board", &[]);
                 self.say(out, t, Priority::Urgent, SayKind::Board);
+                self.board_illegal_announced(from, to, now, out);
             }
             Inferred::NeedPromotionPiece { .. } => {
                 let t = self.message("board_promotion", &[]);

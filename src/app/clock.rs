@@ -52,15 +52,18 @@ impl ClockSetup {
 /// The clock of the game in progress.
 #[derive(Debug, Clone)]
 pub(super) struct ClockPart {
-    setup: ClockSetup,
-    clock: Clock,
-    announcer: Announcer,
-    presser: Presser,
-    rules: RuleSet,
+    pub(super) setup: ClockSetup,
+    pub(super) clock: Clock,
+    pub(super) announcer: Announcer,
+    pub(super) presser: Presser,
+    pub(super) rules: RuleSet,
     /// Illegal moves completed by each side (7.5.5).
-    illegal: ByColor<u32>,
+    pub(super) illegal: ByColor<u32>,
     /// Whether the side not to move can still mate, in the current position.
     can_mate: Option<(u64, Color, MateAbility)>,
+    /// A clock on the board that this one follows (a DGT 3000): its
+    /// times and lever rule, not this clock's own deadlines.
+    pub(super) physical: Option<super::board_clock::Physical>,
 }
 
 impl ClockPart {
@@ -77,7 +80,13 @@ impl ClockPart {
             rules,
             illegal: ByColor::new_with(|_| 0),
             can_mate: None,
+            physical: None,
         }
+    }
+
+    /// Whether a clock on the board keeps the time.
+    pub(super) fn follows_board(&self) -> bool {
+        self.physical.is_some()
     }
 
     /// The clock.
@@ -86,13 +95,15 @@ impl ClockPart {
     }
 
     fn deadline(&self) -> Option<Instant> {
-        [
-            self.clock.next_deadline(),
-            self.announcer.next_deadline(&self.clock),
-        ]
-        .into_iter()
-        .flatten()
-        .min()
+        // A clock on the board says when a flag falls.
+        let flag = match self.physical {
+            Some(_) => None,
+            None => self.clock.next_deadline(),
+        };
+        [flag, self.announcer.next_deadline(&self.clock)]
+            .into_iter()
+            .flatten()
+            .min()
     }
 }
 
@@ -126,7 +137,12 @@ impl App {
     pub(super) fn clock_new_game(&mut self, now: Instant) {
         if let Some(part) = self.clock.take() {
             let mut fresh = ClockPart::new(part.setup, now);
-            let _ = fresh.clock.start(self.game.turn(), now);
+            if let Some(p) = part.physical {
+                // The clock on the board is set again by the players.
+                fresh.physical = Some(p.for_new_game());
+            } else {
+                let _ = fresh.clock.start(self.game.turn(), now);
+            }
             self.clock = Some(fresh);
             self.refresh_can_mate();
         }
@@ -137,6 +153,7 @@ impl App {
         let turn = self.game.turn();
         if let Some(part) = &mut self.clock
             && part.clock.side_to_move().is_none()
+            && !part.follows_board()
         {
             let _ = part.clock.start(turn, now);
             part.announcer.rearm(turn, &part.clock, now);
@@ -147,7 +164,7 @@ impl App {
     /// Whether the side not to move can mate (the flag that can fall next
     /// is the other's), worked out once per position after a move, not at
     /// the flag fall: the flag is announced at once.
-    fn refresh_can_mate(&mut self) {
+    pub(super) fn refresh_can_mate(&mut self) {
         let Some(part) = &mut self.clock else {
             return;
         };
@@ -162,7 +179,7 @@ impl App {
         part.can_mate = Some((key, waiting, can_mate(pos, waiting)));
     }
 
-    fn mate_ability(&self, side: Color) -> MateAbility {
+    pub(super) fn mate_ability(&self, side: Color) -> MateAbility {
         let pos = self.game.position();
         let key = pos
             .zobrist_hash::<shakmaty::zobrist::Zobrist64>(shakmaty::EnPassantMode::Legal)
@@ -182,7 +199,10 @@ impl App {
         let Some(part) = &mut self.clock else {
             return;
         };
-        if let Some(side) = part.clock.poll(now) {
+        // A clock on the board shows its own flag.
+        if !part.follows_board()
+            && let Some(side) = part.clock.poll(now)
+        {
             self.flag_fell(side, out);
             return;
         }
@@ -190,7 +210,7 @@ impl App {
         self.say_announcements(&said, out);
     }
 
-    fn flag_fell(&mut self, side: Color, out: &mut Vec<Effect>) {
+    pub(super) fn flag_fell(&mut self, side: Color, out: &mut Vec<Effect>) {
         let Some(part) = &self.clock else {
             return;
         };
@@ -202,7 +222,7 @@ impl App {
         out.push(Effect::Tone(Tone::FlagFall));
     }
 
-    fn say_announcements(&mut self, said: &[Announcement], out: &mut Vec<Effect>) {
+    pub(super) fn say_announcements(&mut self, said: &[Announcement], out: &mut Vec<Effect>) {
         for a in said {
             let t = words::announcement(&self.phraser, a);
             let low = match a {
@@ -223,6 +243,11 @@ impl App {
     /// announced): it presses the clock, or waits for the press (D.2.8).
     pub(super) fn clock_moved(&mut self, mover: Color, now: Instant, out: &mut Vec<Effect>) {
         if self.clock.is_none() {
+            return;
+        }
+        if self.clock.as_ref().is_some_and(ClockPart::follows_board) {
+            // The lever of the clock on the board is the press.
+            self.refresh_can_mate();
             return;
         }
         self.clock_start(now);
@@ -275,6 +300,26 @@ impl App {
 
     /// The separate press.
     pub(super) fn on_press(&mut self, now: Instant, out: &mut Vec<Effect>) {
+        if self.clock.as_ref().is_some_and(ClockPart::follows_board) {
+            let t = self.message("board_clock_in_charge", &[]);
+            self.say(out, t, Priority::Normal, SayKind::Error);
+            return;
+        }
+        // The player's own press with nothing pending while their time
+        // runs: an illegal move on the board, or no move at all (7.5).
+        let me = self.me;
+        let own_time_runs = self.clock.as_ref().is_some_and(|p| {
+            p.presser.pending().is_none()
+                && p.clock.is_running()
+                && p.clock.side_to_move() == Some(me)
+                && self.game.turn() == me
+        });
+        if own_time_runs
+            && !self.game.is_over()
+            && self.press_check(me, now, out) == super::board_clock::PressCheck::Penalised
+        {
+            return;
+        }
         let Some(part) = &mut self.clock else {
             let t = self.message("clock_none", &[]);
             self.say(out, t, Priority::Normal, SayKind::Error);
@@ -304,6 +349,11 @@ impl App {
     /// Pause (`stop`) or resume the clock.
     pub(super) fn on_pause(&mut self, run: bool, now: Instant, out: &mut Vec<Effect>) {
         let over = self.game.is_over();
+        if self.clock.as_ref().is_some_and(ClockPart::follows_board) {
+            let t = self.message("board_clock_in_charge", &[]);
+            self.say(out, t, Priority::Normal, SayKind::Error);
+            return;
+        }
         let Some(part) = &mut self.clock else {
             let t = self.message("clock_none", &[]);
             self.say(out, t, Priority::Normal, SayKind::Error);
@@ -375,6 +425,30 @@ impl App {
         self.say(out, t, Priority::Info, SayKind::Clock);
     }
 
+    /// A draw claim is to be decided: the time stops at `now` (9.2, 9.5.1:
+    /// the clock is stopped while the arbiter decides).  Returns whether
+    /// it was running.  A clock on the board is stopped by the players.
+    pub(super) fn clock_hold(&mut self, now: Instant) -> bool {
+        let Some(part) = &mut self.clock else {
+            return false;
+        };
+        if part.follows_board() || !part.clock.is_running() {
+            return false;
+        }
+        part.clock.pause(now).is_ok()
+    }
+
+    /// The claim is decided: a clock stopped for it runs again, unless the
+    /// game ended.
+    pub(super) fn clock_release(&mut self, held: bool, now: Instant) {
+        if !held || self.game.is_over() {
+            return;
+        }
+        if let Some(part) = &mut self.clock {
+            let _ = part.clock.resume(now);
+        }
+    }
+
     /// An incorrect draw claim by `claimant` (9.5.3): the edition's penalty.
     pub(super) fn claim_penalty(&mut self, claimant: Color, now: Instant, out: &mut Vec<Effect>) {
         let Some(part) = &mut self.clock else {
@@ -444,6 +518,18 @@ impl App {
             self.say(out, t, Priority::Normal, SayKind::Error);
             return;
         }
+        let on_board = self.clock.as_ref().is_some_and(ClockPart::follows_board);
+        if on_board
+            && matches!(
+                op,
+                ArbiterOp::Stop | ArbiterOp::Start | ArbiterOp::Add(..) | ArbiterOp::Remove(..)
+            )
+        {
+            // The arbiter sets the clock on the board itself.
+            let t = self.message("board_clock_in_charge", &[]);
+            self.say(out, t, Priority::Normal, SayKind::Error);
+            return;
+        }
         let what = self.arbiter_what(op);
         self.arbiter_pending = Some(op);
         let t = self.message("arbiter_ask", &[("what", &what)]);
@@ -502,19 +588,35 @@ impl App {
                 self.clock_tick(now, out);
             }
             ArbiterOp::Moves(n) => {
+                self.say(out, done, Priority::Normal, SayKind::Game);
+                let turn = self.game.turn();
+                let mut said = Vec::new();
                 if let Some(part) = &mut self.clock {
-                    let turn = self.game.turn();
                     // Moves completed: White has n; Black n, or n - 1 when
                     // it is Black's turn in move n.
-                    part.clock.set_moves(Color::White, n);
                     let black = if turn == Color::Black {
                         n.saturating_sub(1)
                     } else {
                         n
                     };
-                    part.clock.set_moves(Color::Black, black);
+                    for (side, moves) in [(Color::White, n), (Color::Black, black)] {
+                        // Periods the new count ends give their time now
+                        // (a clock on the board adds it itself).
+                        let added = part.clock.set_moves(side, moves);
+                        for (_, time) in added {
+                            if part.announcer.schedule().period_end && !part.follows_board() {
+                                said.push(Announcement::PeriodEnd {
+                                    side,
+                                    moves,
+                                    added: time,
+                                });
+                            }
+                        }
+                        // Thresholds above the time now are armed again.
+                        part.announcer.rearm(side, &part.clock, now);
+                    }
                 }
-                self.say(out, done, Priority::Normal, SayKind::Game);
+                self.say_announcements(&said, out);
             }
             ArbiterOp::Result(w) => {
                 let result = match w {
@@ -552,23 +654,44 @@ impl App {
         }
         self.game.undo_last();
         self.refresh_can_mate();
-        let opponent_can_mate = self.mate_ability(!offender);
         self.say(out, done, Priority::Normal, SayKind::Game);
         let Some(part) = &mut self.clock else {
             // No clock: the position is restored; no time to give.
             return;
         };
         part.presser.take_back();
-        part.clock.give_turn(offender, now);
+        if !part.follows_board() {
+            // The clock on the board is set back by the arbiter's hand.
+            part.clock.give_turn(offender, now);
+        }
+        self.illegal_penalty(offender, now, out);
+        self.sync_board(now, out);
+    }
+
+    /// 7.5.5: the penalty for an illegal move completed by `offender`, the
+    /// game at the position before it: the opponent's time or the game.
+    pub(super) fn illegal_penalty(&mut self, offender: Color, now: Instant, out: &mut Vec<Effect>) {
+        self.refresh_can_mate();
+        let opponent_can_mate = self.mate_ability(!offender);
+        let Some(part) = &mut self.clock else {
+            return;
+        };
         let earlier = part.illegal[offender];
         part.illegal[offender] += 1;
-        match part
+        let penalty = part
             .rules
-            .illegal_move(offender, earlier, opponent_can_mate)
-        {
+            .illegal_move(offender, earlier, opponent_can_mate);
+        let Some(part) = &mut self.clock else {
+            return;
+        };
+        match penalty {
             IllegalPenalty::TimeToOpponent(d) => {
-                part.clock.add_time(!offender, d);
-                part.announcer.rearm(!offender, &part.clock, now);
+                // A clock on the board gets the time from the arbiter's
+                // hand, and its next reading shows it.
+                if !part.follows_board() {
+                    part.clock.add_time(!offender, d);
+                    part.announcer.rearm(!offender, &part.clock, now);
+                }
                 let side = self.phraser.side(!offender);
                 let time = words::time(&self.phraser, d);
                 let t = self.message("penalty_time", &[("side", &side), ("time", &time)]);
@@ -581,7 +704,6 @@ impl App {
                 self.say(out, t, Priority::Urgent, SayKind::Game);
             }
         }
-        self.sync_board(now, out);
     }
 }
 
@@ -666,23 +788,23 @@ mod tests {
         // White: 300 - 12 + 3; Black's time runs.
         assert_eq!(
             line(&mut a, "time", t0 + s(20)),
-            vec!["White: 4 minutes 51 seconds. Black: 4 minutes 52 seconds."]
+            vec!["White: four minutes fifty-one seconds. Black: four minutes fifty-two seconds."]
         );
         assert_eq!(
             line(&mut a, "time mine", t0 + s(20)),
-            vec!["White: 4 minutes 51 seconds."]
+            vec!["White: four minutes fifty-one seconds."]
         );
         assert_eq!(
             line(&mut a, "time theirs", t0 + s(20)),
-            vec!["Black: 4 minutes 52 seconds."]
+            vec!["Black: four minutes fifty-two seconds."]
         );
         assert_eq!(
             line(&mut a, "time last", t0 + s(20)),
-            vec!["White's last move took 12 seconds."]
+            vec!["White's last move took twelve seconds."]
         );
         assert_eq!(
             line(&mut a, "time moves", t0 + s(20)),
-            vec!["1 move played."]
+            vec!["One move played."]
         );
         let e = a.update(Msg::Line("time".into()), t0 + s(21));
         let u = &utterances(&e)[0];
@@ -696,7 +818,7 @@ mod tests {
         assert_eq!(a.next_deadline(), Some(t0 + s(30)));
         let e = a.update(Msg::Deadline, t0 + s(30));
         let u = utterances(&e);
-        assert_eq!(u[0].text, "White: 30 seconds left.");
+        assert_eq!(u[0].text, "White: thirty seconds left.");
         // A clock sentence: it waits behind moves and collapses when stale.
         assert_eq!(
             (u[0].kind, u[0].priority),
@@ -706,7 +828,7 @@ mod tests {
         assert_eq!(a.next_deadline(), Some(t0 + s(50)));
         // A move and a threshold due at the same moment: the move first.
         let e = a.update(Msg::Line("e4".into()), t0 + s(50));
-        assert_eq!(said(&e), vec!["White: 10 seconds left.", "Bauer Eva vier"]);
+        assert_eq!(said(&e), vec!["White: ten seconds left.", "Bauer Eva vier"]);
     }
 
     #[test]
@@ -780,7 +902,7 @@ mod tests {
         assert_eq!(a.clock().and_then(Clock::side_to_move), Some(Color::White));
         assert_eq!(
             line(&mut a, "press", t0 + s(4)),
-            vec!["White: 4 minutes 56 seconds."]
+            vec!["White: four minutes fifty-six seconds."]
         );
         assert_eq!(a.clock().and_then(Clock::side_to_move), Some(Color::Black));
         assert_eq!(
@@ -811,16 +933,19 @@ mod tests {
         let (mut a, t0) = app_with("5+0", |_| {});
         assert_eq!(
             line(&mut a, "arbiter add black 2", t0),
-            vec!["Arbiter: add 2 minutes to Black. Say yes to confirm; anything else cancels."]
+            vec!["Arbiter: add two minutes to Black. Say yes to confirm; anything else cancels."]
         );
         assert_eq!(line(&mut a, "e4", t0), vec!["Arbiter action cancelled."]);
         assert!(a.game().history().is_empty(), "the line only cancelled");
         line(&mut a, "arbiter add black 2", t0);
         assert_eq!(
             line(&mut a, "yes", t0),
-            vec!["Arbiter: add 2 minutes to Black. Done."]
+            vec!["Arbiter: add two minutes to Black. Done."]
         );
-        assert_eq!(line(&mut a, "time black", t0), vec!["Black: 7 minutes."]);
+        assert_eq!(
+            line(&mut a, "time black", t0),
+            vec!["Black: seven minutes."]
+        );
         line(&mut a, "arbiter stop", t0 + s(1));
         line(&mut a, "yes", t0 + s(1));
         assert_eq!(a.next_deadline(), None);
@@ -845,7 +970,7 @@ mod tests {
             t,
             vec![
                 "Arbiter: an illegal move by White, the position before it restored. Done.",
-                "Black gets 2 minutes."
+                "Black gets two minutes."
             ]
         );
         assert!(a.game().history().is_empty());
@@ -860,7 +985,7 @@ mod tests {
             line(&mut b, "e4", t0);
             line(&mut b, "arbiter illegal white", t0);
             let t = line(&mut b, "yes", t0);
-            assert_eq!(t[1], "Black gets 2 minutes.", "illegal move {i}");
+            assert_eq!(t[1], "Black gets two minutes.", "illegal move {i}");
         }
         line(&mut b, "e4", t0);
         line(&mut b, "arbiter illegal white", t0);
@@ -870,16 +995,95 @@ mod tests {
     #[test]
     fn incorrect_claims_cost_time_by_edition() {
         for (edition, expect) in [
-            (Edition::Fide2018, "Incorrect claim: Black gets 2 minutes."),
+            (
+                Edition::Fide2018,
+                "Incorrect claim: Black gets two minutes.",
+            ),
             (
                 Edition::Fide1997,
-                "Incorrect claim: White loses 3 minutes; Black gets 3 minutes.",
+                "Incorrect claim: White loses three minutes; Black gets three minutes.",
             ),
         ] {
             let (mut a, t0) = app_with("90+30", |c| c.edition = edition);
             let t = line(&mut a, "claim", t0 + s(1));
             assert_eq!(t.last().map(String::as_str), Some(expect), "{edition}");
         }
+    }
+
+    #[test]
+    fn the_clock_stops_for_a_claim_and_runs_again_after_it() {
+        // A correct claim: the game ends and the times stand still.
+        let (mut a, t0) = app_with("5+0", |_| {});
+        for (i, m) in ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1"]
+            .iter()
+            .enumerate()
+        {
+            line(&mut a, m, t0 + s(i as u64 + 1));
+        }
+        let t = line(&mut a, "claim Ng8", t0 + s(10));
+        assert!(t.last().is_some_and(|l| l.contains("1/2-1/2")), "{t:?}");
+        let both = "White: four minutes fifty-six seconds. Black: four minutes fifty-four seconds.";
+        assert_eq!(line(&mut a, "time", t0 + s(10)), vec![both]);
+        assert_eq!(line(&mut a, "time", t0 + s(100)), vec![both]);
+        // An incorrect claim on an intended move: the move is made and
+        // presses the clock; the opponent's time runs (blitz: 1 minute
+        // to White for the claim).
+        let (mut a, t0) = app_with("5+0", |_| {});
+        line(&mut a, "e4", t0 + s(1));
+        let t = line(&mut a, "claim e5", t0 + s(3));
+        assert!(t.contains(&"Bauer Eva fünf".to_string()), "{t:?}");
+        assert_eq!(a.clock().and_then(Clock::side_to_move), Some(Color::White));
+        assert!(a.clock().is_some_and(Clock::is_running));
+        assert_eq!(
+            line(&mut a, "time", t0 + s(13)),
+            vec![
+                "White: five minutes forty-nine seconds. Black: four minutes fifty-eight seconds."
+            ]
+        );
+        // An incorrect claim without a move: the claimant's time runs on.
+        let (mut a, t0) = app_with("5+0", |_| {});
+        line(&mut a, "claim", t0 + s(4));
+        assert!(a.clock().is_some_and(Clock::is_running));
+        assert_eq!(
+            line(&mut a, "time white", t0 + s(10)),
+            vec!["White: four minutes fifty seconds."]
+        );
+    }
+
+    #[test]
+    fn the_arbiter_setting_the_move_counter_gives_periods_and_rearms() {
+        let (mut a, t0) = app_with("2/1,1", |_| {});
+        line(&mut a, "arbiter moves 2", t0 + s(10));
+        let t = line(&mut a, "yes", t0 + s(10));
+        assert_eq!(
+            t,
+            vec![
+                "Arbiter: set the move counter to two. Done.",
+                "White: two moves made; one minute added.",
+                "Black: two moves made; one minute added."
+            ]
+        );
+        assert_eq!(
+            line(&mut a, "time", t0 + s(10)),
+            vec!["White: one minute fifty seconds. Black: two minutes."]
+        );
+        // The 1-minute threshold, passed before, is armed again: said
+        // when White's time reaches it.
+        assert_eq!(a.next_deadline(), Some(t0 + s(60)));
+        assert_eq!(
+            said(&a.update(Msg::Deadline, t0 + s(60))),
+            vec!["White: one minute left."]
+        );
+        // Set back and passed again by moves: no second minute.
+        line(&mut a, "arbiter moves 1", t0 + s(61));
+        line(&mut a, "yes", t0 + s(61));
+        line(&mut a, "e4", t0 + s(62));
+        let t = line(&mut a, "e5", t0 + s(63));
+        assert_eq!(t, vec!["Bauer Eva fünf"]);
+        assert_eq!(
+            line(&mut a, "time black", t0 + s(63)),
+            vec!["Black: one minute fifty-nine seconds."]
+        );
     }
 
     #[test]
@@ -890,7 +1094,7 @@ mod tests {
         assert_eq!(a.next_deadline(), Some(t0 + s(60)));
         assert_eq!(
             line(&mut a, "time", t0 + s(30)),
-            vec!["White: 1 minute. Black: 1 minute."]
+            vec!["White: one minute. Black: one minute."]
         );
     }
 }

@@ -7,6 +7,8 @@
 //! [`EngineOrder`]s.  Each start of the engine has a generation: lines of
 //! an engine that was restarted are not mistaken for the new one's.
 
+use crate::words::Lang;
+use crate::words::arguments::{self, Arg};
 use std::time::{Duration, Instant};
 
 use shakmaty::{Color, Position};
@@ -321,7 +323,12 @@ impl App {
             .first()
             .cloned()
             .unwrap_or_else(|| Action::Engine.key().to_owned());
-        format!("{word} restart")
+        // "engine restart", "Schachprogramm neustart": the player's words.
+        let lang = Lang::ALL
+            .into_iter()
+            .find(|l| l.code() == self.phraser.msg_lang())
+            .unwrap_or_default();
+        format!("{word} {}", arguments::word_of(lang, Arg::Restart))
     }
 
     /// `hint`, `eval`, `threat`, `engine`: asked for now, done at the end of
@@ -830,6 +837,43 @@ mod tests {
             r.typed(30, "hint"),
             ["The engine is thinking about its move; ask again after it."]
         );
+    }
+
+    #[test]
+    fn the_restart_is_named_and_understood_in_the_players_words() {
+        for (lang, restart) in [
+            (Lang::De, "schachprogramm neustart"),
+            (Lang::It, "motore riavvia"),
+            (Lang::El, "μηχανή επανεκκίνηση"),
+        ] {
+            let mut app = App::builder().me(Color::White).lang(lang).build();
+            app.set_engine(EngineSetup {
+                program: Some("fake".into()),
+                ..EngineSetup::default()
+            });
+            let mut r = Rig {
+                app,
+                t0: Instant::now(),
+                sent: Vec::new(),
+                generation: 0,
+            };
+            r.msg(0, Msg::Start);
+            r.engine(1, "uciok");
+            r.engine(2, "readyok");
+            r.typed(10, "e4");
+            let generation = r.generation;
+            let said = r.msg(
+                20,
+                Msg::Engine(EngineIo {
+                    generation,
+                    event: ProcessEvent::Exited(None),
+                }),
+            );
+            assert!(said[0].ends_with(&format!("{restart}.")), "{said:?}");
+            let old = r.generation;
+            r.typed(30, restart);
+            assert_eq!(r.generation, old + 1, "{restart}");
+        }
     }
 
     #[test]

@@ -20,6 +20,7 @@ use crate::speech::{Part, Priority, SayKind, SpeechStatus, Utterance};
 use crate::words::vocab::MoveWords;
 
 mod board;
+mod board_clock;
 mod builder;
 mod clock;
 mod commands;
@@ -950,7 +951,8 @@ mod tests {
             let (mut a, mut sim, now) = with_board(Protocol::Dgt, false);
             assert!(act(&mut a, &mut sim, Action::Lift(Square::H7), now).is_empty());
             assert!(tick(&mut a, now + SETTLE).len() == 1);
-            let report = "Mismatch: Hector sieben should have the black Bauer, it is empty.";
+            let report =
+                "Mismatch on one square: Hector sieben should have the black Bauer, it is empty.";
             assert_eq!(line(&mut a, "board"), vec![report]);
             let e = a.update(Msg::Line("board".into()), now);
             assert!(matches!(&e[..], [Effect::Say(u)] if u.kind == SayKind::Mismatch));
@@ -989,7 +991,7 @@ mod tests {
                 t[0],
                 "Illegal move on the board. Put the pieces back as they were."
             );
-            assert!(t[1].starts_with("Mismatch: "), "{t:?}");
+            assert!(t[1].starts_with("Mismatch on "), "{t:?}");
             assert!(a.game().history().is_empty());
         }
 
@@ -1340,7 +1342,7 @@ mod tests {
             assert_eq!(
                 line(&mut a, "pieces white"),
                 vec![
-                    "White, 16 pieces: König Eva eins; Dame David eins; Türme Anna eins and Hector eins; \
+                    "White, sixteen pieces: König Eva eins; Dame David eins; Türme Anna eins and Hector eins; \
                      Läufer Cesar eins and Felix eins; Springer Bella eins and Gustav eins; \
                      Bauern on all files of zwei."
                 ]

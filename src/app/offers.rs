@@ -142,6 +142,10 @@ impl App {
         };
         let by = pos.turn();
         self.note_claim(by, kind, mv);
+        // The clock stops while the claim is decided (9.2, 9.5.1) and
+        // stays stopped if the game ends.
+        let now = self.now;
+        let held = now.is_some_and(|now| self.clock_hold(now));
         match self.game.claim(by, kind, mv) {
             Ok(ClaimOutcome::Drawn(_)) | Ok(ClaimOutcome::EndedByMove(_)) => {
                 if let Some(m) = mv {
@@ -176,21 +180,32 @@ impl App {
                 self.say(out, t, Priority::Normal, SayKind::Game);
                 // 9.5.3: an incorrect claim costs time (by the edition).
                 if reason != ClaimRefused::NotYourTurn
-                    && let Some(now) = self.now
+                    && let Some(now) = now
                 {
                     self.penalised(by, "incorrect-claim", "9.5.3", now, |a| {
                         a.claim_penalty(by, now, out);
                     });
                 }
+                // The decision made, the clock runs again.
+                if let Some(now) = now {
+                    self.clock_release(held, now);
+                }
                 if let Some(p) = played {
-                    // 9.5.3: the intended move must be made.
+                    // 9.5.3: the intended move must be made, and it
+                    // presses the clock like any move.
                     self.announce_move(&pos, p.mv, out);
                     if let Some(t) = self.game_over_sentence() {
                         self.say(out, t, Priority::Urgent, SayKind::Game);
                     }
+                    if let Some(now) = now {
+                        self.clock_moved(by, now, out);
+                    }
                 }
             }
             Err(_) => {
+                if let Some(now) = now {
+                    self.clock_release(held, now);
+                }
                 let t = self.message("claim_needs_turn", &[]);
                 self.say(out, t, Priority::Normal, SayKind::Error);
             }

@@ -182,7 +182,10 @@ impl App {
         match state.file.game(number) {
             Ok(g) => {
                 let e = g.entry.clone();
-                let plies = g.plies.len();
+                // Moves as on a scoresheet: a game that starts with Black's
+                // move counts that move number too.
+                let black_first = usize::from(shakmaty::Position::turn(&g.start) == Color::Black);
+                let moves = (g.plies.len() + black_first).div_ceil(2);
                 self.game = Game::from_position(g.start.clone());
                 state.current = Some((number, Review::new(g)));
                 let t = self.message(
@@ -192,7 +195,7 @@ impl App {
                         ("white", or_unknown(&e.white)),
                         ("black", or_unknown(&e.black)),
                         ("result", or_unknown(&e.result)),
-                        ("moves", &plies.to_string()),
+                        ("moves", &moves.to_string()),
                     ],
                 );
                 self.say(out, t, Priority::Normal, SayKind::Game);
@@ -219,7 +222,10 @@ impl App {
         if let Some(ms) = p.clock_ms {
             t = self.message(
                 "review_with_clock",
-                &[("move", &t), ("clock", &crate::scoresheet::pgn::clk(ms))],
+                // In words, as the clock said it ("four minutes fifty-eight
+                // seconds"), never "0:04:58" for a voice; whole seconds as
+                // in the PGN.
+                &[("move", &t), ("clock", &review_clock(&self.phraser, ms))],
             );
         }
         t
@@ -353,6 +359,13 @@ impl App {
     }
 }
 
+/// A `%clk` time of a reviewed game in words, to the second shown in
+/// the PGN.
+fn review_clock(phraser: &crate::phrase::Phraser, ms: i64) -> String {
+    let seconds = u64::try_from(ms.max(0) / 1000).unwrap_or_default();
+    crate::clock::words::time(phraser, std::time::Duration::from_secs(seconds))
+}
+
 #[cfg(test)]
 mod tests {
     use std::time::Instant;
@@ -449,7 +462,7 @@ mod tests {
     fn the_games_are_listed_chosen_and_stepped_through() {
         let mut a = app();
         let s = said(&mut a, "");
-        assert_eq!(s[0], "2 games in the file.");
+        assert_eq!(s[0], "Two games in the file.");
         assert_eq!(s[1], "Game 1: Anna against Bob, 1-0, 2026.01.02.");
         assert_eq!(s[2], "Game 2: Carla against Dieter Müller, *, ?.");
         assert_eq!(
@@ -462,11 +475,11 @@ mod tests {
         );
         assert_eq!(
             said(&mut a, "game 1"),
-            vec!["Game 1: Anna against Bob, 1-0. 7 moves. Say next for the first move."]
+            vec!["Game 1: Anna against Bob, 1-0. Four moves. Say next for the first move."]
         );
         assert_eq!(
             said(&mut a, "next"),
-            vec!["1. Bauer Eva vier; clock 0:04:58."]
+            vec!["1. Bauer Eva vier; clock four minutes fifty-eight seconds."]
         );
         assert_eq!(
             said(&mut a, "next"),
@@ -506,7 +519,7 @@ mod tests {
         );
         assert_eq!(
             said(&mut a, "game 3"),
-            vec!["There is no game 3: the file has 2."]
+            vec!["There is no game 3: the file has two games."]
         );
         assert!(said(&mut a, "game 1")[0].starts_with("Game 1: Anna"));
     }

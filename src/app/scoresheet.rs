@@ -480,7 +480,7 @@ impl App {
                         d.format(&fmt).unwrap_or_default()
                     })
                     .unwrap_or_default();
-                let moves = r.game.history().len().to_string();
+                let moves = r.game.history().len().div_ceil(2).to_string();
                 let t = self.message(
                     "resume_offer",
                     &[
@@ -855,6 +855,15 @@ fn clock_events(seen: &Clock, c: &Clock, now: Instant) -> Vec<Event> {
         })];
     }
     let same_side = seen.side_to_move() == c.side_to_move() || seen.side_to_move().is_none();
+    // A clock on the board sends its times every second: a reading that
+    // only moves the times on is no record (presses, flags, stops are).
+    if c.is_following()
+        && moved.is_empty()
+        && seen.side_to_move() == c.side_to_move()
+        && seen.is_running() == c.is_running()
+    {
+        return Vec::new();
+    }
     let same_times = times(seen) == (white_ms, black_ms);
     let running = c.side_to_move().filter(|_| c.is_running());
     let ev = match (moved.is_empty() && same_side, same_times) {
@@ -1368,7 +1377,9 @@ mod tests {
         );
         assert_eq!(
             said(&e).last().map(String::as_str),
-            Some("White: 4 minutes 43 seconds. Black: 4 minutes 55 seconds.")
+            Some(
+                "White: four minutes forty-three seconds. Black: four minutes fifty-five seconds."
+            )
         );
         let c = b.clock().expect("the game's clock");
         assert_eq!(c.remaining(Color::White, later), secs(283));

@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use shakmaty::{Board, Chess, Color, Piece, Position, Square};
 
+use super::dgt_clock::{ClockReading, ClockSide};
 use super::event::{BoardEvent, Decoder};
 use super::hardware::{self, BoardDescription};
 use super::protocol::{Command, Protocol};
@@ -161,6 +162,50 @@ enum SimCommand {
     New,
     Dump,
     Quit,
+    /// A DGT 3000 on the board shows this (DGT only).
+    Clock(ClockReading),
+}
+
+/// `M:SS` or `H:MM:SS`.
+fn clock_time(w: &str) -> Option<Duration> {
+    let parts: Vec<u64> = w
+        .split(':')
+        .map(|p| p.parse().ok())
+        .collect::<Option<_>>()?;
+    let secs = match parts.as_slice() {
+        [m, s] if *s < 60 => m * 60 + s,
+        [h, m, s] if *m < 60 && *s < 60 => h * 3600 + m * 60 + s,
+        _ => return None,
+    };
+    Some(Duration::from_secs(secs))
+}
+
+/// `clock LEFT RIGHT left|right|stop [flag left|right]`.
+fn clock_line(words: &[&str]) -> Option<ClockReading> {
+    let [left, right, lever, rest @ ..] = words else {
+        return None;
+    };
+    let (running, high) = match *lever {
+        "left" => (true, ClockSide::Left),
+        "right" => (true, ClockSide::Right),
+        "stop" => (false, ClockSide::Left),
+        _ => return None,
+    };
+    let flag = match rest {
+        [] => None,
+        ["flag", "left"] => Some(ClockSide::Left),
+        ["flag", "right"] => Some(ClockSide::Right),
+        _ => return None,
+    };
+    Some(ClockReading {
+        left: clock_time(left)?,
+        right: clock_time(right)?,
+        left_flag: flag == Some(ClockSide::Left),
+        right_flag: flag == Some(ClockSide::Right),
+        running,
+        high,
+        battery_low: false,
+    })
 }
 
 fn parse_sim_line(line: &str) -> Option<SimCommand> {
@@ -180,6 +225,8 @@ fn parse_sim_line(line: &str) -> Option<SimCommand> {
         ["new"] => SimCommand::New,
         ["dump"] => SimCommand::Dump,
         ["quit"] => SimCommand::Quit,
+        // A wrong clock line is said as not a command.
+        ["clock", rest @ ..] if clock_line(rest).is_some() => SimCommand::Clock(clock_line(rest)?),
         _ => SimCommand::Move(line.trim().to_owned()),
     })
 }
@@ -325,6 +372,13 @@ impl Sim {
                 let bytes = self.board.dump();
                 self.send(&bytes);
             }
+            SimCommand::Clock(reading) => {
+                let bytes = self.board.clock(&reading);
+                if bytes.is_empty() {
+                    println!("Only a DGT board has a clock.");
+                }
+                self.send(&bytes);
+            }
             SimCommand::Move(text) => match self.reader.read(&text, &self.position) {
                 Ok(m) => {
                     if self.board.board() != self.position.board() {
@@ -467,6 +521,36 @@ mod tests {
         );
         assert_eq!(parse_sim_line("Nf3"), Some(SimCommand::Move("Nf3".into())));
         assert_eq!(parse_sim_line("put e9 P"), None);
+        let clock = |l: &str| match parse_sim_line(l) {
+            Some(SimCommand::Clock(r)) => Some(r),
+            _ => None,
+        };
+        let r = clock("clock 5:00 1:30:05 right flag left").unwrap_or_else(|| panic!("a clock"));
+        assert_eq!(
+            (
+                r.left,
+                r.right,
+                r.high,
+                r.running,
+                r.left_flag,
+                r.right_flag
+            ),
+            (
+                Duration::from_secs(300),
+                Duration::from_secs(5405),
+                ClockSide::Right,
+                true,
+                true,
+                false
+            )
+        );
+        assert!(clock("clock 5:00 5:00 stop").is_some_and(|r| !r.running));
+        assert_eq!(clock("clock 5:60 5:00 left"), None);
+        assert_eq!(clock("clock 5:00 5:00 up"), None);
+        assert_eq!(
+            parse_sim_line("clock 5:00 left"),
+            Some(SimCommand::Move("clock 5:00 left".into()))
+        );
     }
 
     #[test]

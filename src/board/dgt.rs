@@ -253,6 +253,7 @@ fn decode_message(id: u8, data: &[u8]) -> Option<BoardEvent> {
                 sensed: piece.map_or(Sensed::Empty, Sensed::Piece),
             })
         }
+        msg::BWTIME => super::dgt_clock::decode(data).map(BoardEvent::Clock),
         msg::VERSION => {
             let (major, minor) = (data.first()?, data.get(1)?);
             Some(BoardEvent::Version(format!("{major}.{minor:02}")))
@@ -380,7 +381,17 @@ mod tests {
         );
         assert_eq!(
             d.feed(&frame(msg::BWTIME, &[0; 7])),
-            vec![BoardEvent::Other(0x8d)]
+            vec![BoardEvent::Clock(
+                super::super::dgt_clock::ClockMessage::Blank
+            )]
+        );
+        // A clock message with a minute of 60 is skipped.
+        assert_eq!(
+            d.feed(&frame(msg::BWTIME, &[0, 0x60, 0, 0, 0, 0, 1])),
+            vec![BoardEvent::Garbage {
+                bytes: 10,
+                reason: GarbageReason::BadContent
+            }]
         );
     }
 
@@ -493,7 +504,7 @@ mod tests {
         let events = DgtDecoder::new().feed(&stream);
         let good: Vec<&BoardEvent> = events
             .iter()
-            .filter(|e| !matches!(e, BoardEvent::Garbage { .. } | BoardEvent::Other(_)))
+            .filter(|e| !matches!(e, BoardEvent::Garbage { .. } | BoardEvent::Clock(_)))
             .collect();
         assert_eq!(good.len(), 50);
         let mut d = DgtDecoder::new();

@@ -4,6 +4,7 @@
 use shakmaty::Square;
 
 use super::Sensed;
+use super::dgt_clock::ClockMessage;
 use super::sensed::SensedBoard;
 
 /// One thing a board said.  Squares are in the board's own numbering
@@ -20,9 +21,11 @@ pub enum BoardEvent {
     Version(String),
     /// The board's serial number, as text.
     SerialNumber(String),
+    /// What a clock attached to the board says (a DGT board with a DGT
+    /// 3000 or DGT XL: message 0x8d).
+    Clock(ClockMessage),
     /// A well-formed message of a kind this program does not use (its
-    /// message id byte: a DGT clock message 0x8d, a Millennium `l` or `x`
-    /// acknowledgement, ...).
+    /// message id byte: a Millennium `l` or `x` acknowledgement, ...).
     Other(u8),
     /// `bytes` bytes were skipped because they did not form a valid message.
     Garbage { bytes: usize, reason: GarbageReason },

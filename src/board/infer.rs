@@ -339,6 +339,36 @@ impl Tracker {
         }
     }
 
+    /// The clock was pressed (the lever of a clock on the board): a move
+    /// the board shows that only waited for its settle time is complete
+    /// now (a press ends the move, 6.2).
+    pub fn pressed(&mut self) -> Vec<Inferred> {
+        let mut out = Vec::new();
+        if let Class::Candidate { mv, .. } = self.class {
+            self.apply(mv, &mut out);
+        }
+        out
+    }
+
+    /// If the board shows, right now, a piece of the side to move gone
+    /// from one square to another by a move that is not legal (7.5): those
+    /// squares.  A pawn left unpromoted on the last rank is one (7.5.2).
+    pub fn illegal_shown(&self) -> Option<(Square, Square)> {
+        if self.class != Class::Other || self.raw.is_none() {
+            return None;
+        }
+        let view = self.view(self.orientation());
+        self.illegal_shape(&view)
+    }
+
+    /// The illegal move the board shows was said by other means (at a
+    /// press): the report after the settle time leaves it out.
+    pub fn illegal_said(&mut self) {
+        if let Some(shape) = self.illegal_shown() {
+            self.last_illegal = Some(shape);
+        }
+    }
+
     /// When [`Tracker::tick`] has something to do.
     pub fn next_deadline(&self) -> Option<Instant> {
         let remind = self.remind_at();

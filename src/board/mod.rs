@@ -5,6 +5,8 @@
 //! - [`dgt`], [`millennium`], [`occupancy`] — sans-IO codecs, bytes in,
 //!   [`BoardEvent`](event::BoardEvent)s out ([`Decoder`]), plus the requests the program sends
 //!   and what each board sends (used by [`sim`]).  [`Protocol`] picks one.
+//! - [`dgt_clock`] — the clock message of a DGT board with a DGT 3000
+//!   attached (times, flags, the lever), decoded and encoded.
 //! - [`sensed`] — [`Sensed`] (one square as the sensors see it),
 //!   [`SensedBoard`](sensed::SensedBoard) (the whole board) and
 //!   [`Orientation`](sensed::Orientation) (a board turned
@@ -23,6 +25,7 @@
 pub mod awaited;
 pub mod cli;
 pub mod dgt;
+pub mod dgt_clock;
 pub mod event;
 pub mod hardware;
 pub mod infer;

@@ -69,7 +69,9 @@ impl Protocol {
     pub fn encode(self, command: Command) -> Vec<u8> {
         match (self, command) {
             (Protocol::Dgt, Command::SendBoard) => dgt::Request::SendBoard.encode(),
-            (Protocol::Dgt, Command::StartUpdates) => dgt::Request::SendUpdatesBoard.encode(),
+            // Field updates, and the clock's times when they change (a board
+            // with no clock sends only field updates).
+            (Protocol::Dgt, Command::StartUpdates) => dgt::Request::SendUpdatesNice.encode(),
             (Protocol::Dgt, Command::Version) => dgt::Request::Version.encode(),
             (Protocol::Millennium, Command::SendBoard) => millennium::Request::Status.encode(),
             (Protocol::Millennium, Command::Version) => millennium::Request::Version.encode(),
@@ -110,7 +112,7 @@ mod tests {
     #[test]
     fn commands_per_protocol() {
         assert_eq!(Protocol::Dgt.encode(Command::SendBoard), vec![0x42]);
-        assert_eq!(Protocol::Dgt.encode(Command::StartUpdates), vec![0x44]);
+        assert_eq!(Protocol::Dgt.encode(Command::StartUpdates), vec![0x4b]);
         assert!(Protocol::Dgt.encode(Command::LightsOff).is_empty());
         let leds =
             Protocol::Millennium.encode(Command::ShowSquares(Bitboard::from_square(Square::E4)));

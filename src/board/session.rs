@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use shakmaty::{Chess, Move, Role};
 
 use super::awaited::Instruction;
+use super::dgt_clock::ClockMessage;
 use super::event::{BoardEvent, Decoder};
 use super::infer::{Inferred, Tracker, TrackerConfig};
 use super::protocol::{AnyDecoder, Command, Protocol};
@@ -33,6 +34,8 @@ pub enum SessionNote {
     Send(Vec<u8>),
     /// What the tracker concluded.
     Found(Inferred),
+    /// What the clock attached to the board says (DGT 3000 on a DGT board).
+    Clock(ClockMessage),
 }
 
 /// What is known about the link to the board.
@@ -193,6 +196,10 @@ impl BoardSession {
                 self.decoder.feed_into(&bytes, &mut self.events);
                 let events = std::mem::take(&mut self.events);
                 for e in &events {
+                    if let BoardEvent::Clock(m) = e {
+                        out.push(SessionNote::Clock(*m));
+                        continue;
+                    }
                     let snapshot = matches!(e, BoardEvent::Snapshot(_));
                     let arrived = snapshot && self.link != LinkState::Live;
                     if arrived {
@@ -294,6 +301,29 @@ impl BoardSession {
         out
     }
 
+    /// The clock was pressed: a move the board shows is complete now,
+    /// without waiting for the settle time.
+    pub fn pressed(&mut self) -> Vec<SessionNote> {
+        let found = self.tracker.pressed();
+        let mut out = Vec::new();
+        self.push_found(found, &mut out);
+        out
+    }
+
+    /// The illegal move the board shows right now, if any (only known
+    /// while a board answers).
+    pub fn illegal_shown(&self) -> Option<(shakmaty::Square, shakmaty::Square)> {
+        if !self.connected() {
+            return None;
+        }
+        self.tracker.illegal_shown()
+    }
+
+    /// The illegal move the board shows was said (at a press): not again.
+    pub fn illegal_said(&mut self) {
+        self.tracker.illegal_said();
+    }
+
     /// Whether a promotion waits for its piece.
     pub fn awaiting_promotion(&self) -> bool {
         self.tracker.pending_promotion().is_some()
@@ -366,7 +396,7 @@ mod tests {
         let now = Instant::now();
         let out = s.link(LinkEvent::Connected, now);
         // The port is open: the board is asked, nothing is said yet.
-        assert_eq!(out, vec![SessionNote::Send(vec![0x42, 0x44])]);
+        assert_eq!(out, vec![SessionNote::Send(vec![0x42, 0x4b])]);
         assert!(!s.connected());
         let sim = SimBoard::new(Protocol::Dgt, Board::new());
         // A version is no position.
@@ -527,6 +557,32 @@ mod tests {
         }
         assert_eq!(found, vec![SessionNote::Found(Inferred::Executed(m))]);
         assert_eq!(s.instruction(), None);
+    }
+
+    #[test]
+    fn clock_messages_are_passed_on() {
+        use crate::board::dgt_clock::{ClockReading, ClockSide};
+        let mut s = session(Protocol::Dgt);
+        let now = Instant::now();
+        s.link(LinkEvent::Connected, now);
+        let sim = SimBoard::new(Protocol::Dgt, Board::new());
+        s.link(LinkEvent::Bytes(sim.dump()), now);
+        let reading = ClockReading {
+            left: std::time::Duration::from_secs(300),
+            right: std::time::Duration::from_secs(299),
+            left_flag: false,
+            right_flag: false,
+            running: true,
+            high: ClockSide::Right,
+            battery_low: false,
+        };
+        let out = s.link(LinkEvent::Bytes(sim.clock(&reading)), now);
+        assert_eq!(
+            out,
+            vec![SessionNote::Clock(ClockMessage::Reading(reading))]
+        );
+        // Nothing of it reaches the tracker: the board still matches.
+        assert!(s.tracker().mismatch().is_empty());
     }
 
     #[test]

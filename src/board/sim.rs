@@ -5,6 +5,7 @@
 use shakmaty::{Bitboard, Board, CastlingSide, Chess, Move, Piece, Position, Square, attacks};
 
 use super::dgt;
+use super::dgt_clock::{self, ClockReading};
 use super::millennium;
 use super::occupancy;
 use super::protocol::Protocol;
@@ -166,6 +167,16 @@ impl SimBoard {
             Protocol::Dgt => dgt::encode_version(1, 7),
             Protocol::Millennium => millennium::encode_version(1, 3),
             Protocol::Occupancy => occupancy::encode_version("hector-sim 1"),
+        }
+    }
+
+    /// What the board sends when the clock attached to it shows `reading`
+    /// (a DGT board with a DGT 3000); nothing for the other protocols,
+    /// whose boards have no clock.
+    pub fn clock(&self, reading: &ClockReading) -> Vec<u8> {
+        match self.protocol {
+            Protocol::Dgt => dgt_clock::encode(reading),
+            Protocol::Millennium | Protocol::Occupancy => Vec::new(),
         }
     }
 

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use shakmaty::{ByColor, Color};
 
-use super::control::{Bonus, Period, TimeControl};
+use super::control::{Bonus, TimeControl};
 
 /// Where the clock is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,8 +69,16 @@ pub struct Clock {
     /// now (for the other).
     base: ByColor<Duration>,
     moves: ByColor<u32>,
+    /// The last period whose time each side has been given (0: the first,
+    /// given at the start): a period's time is given once, however the
+    /// move counter is set.
+    periods_given: ByColor<usize>,
     last_used: ByColor<Option<Duration>>,
     phase: Phase,
+    /// It follows a clock of its own ([`Clock::follow`]): that clock's
+    /// readings hold every rule of the control (an hourglass's transfer
+    /// too), this one only runs the time on between two readings.
+    following: bool,
 }
 
 impl Clock {
@@ -81,9 +89,16 @@ impl Clock {
             control,
             base: ByColor::new_with(|_| t),
             moves: ByColor::new_with(|_| 0),
+            periods_given: ByColor::new_with(|_| 0),
             last_used: ByColor::new_with(|_| None),
             phase: Phase::Ready,
+            following: false,
         }
+    }
+
+    /// Whether it follows a clock of its own ([`Clock::follow`]).
+    pub fn is_following(&self) -> bool {
+        self.following
     }
 
     /// The control it is set to.
@@ -174,7 +189,8 @@ impl Clock {
     /// How much of `elapsed` comes off the main time.
     fn charged(&self, side: Color, elapsed: Duration) -> Duration {
         match self.bonus_now(side) {
-            Bonus::UsDelay(d) => elapsed.saturating_sub(d),
+            // A followed clock shows its delay in its own readings.
+            Bonus::UsDelay(d) if !self.following => elapsed.saturating_sub(d),
             _ => elapsed,
         }
     }
@@ -190,7 +206,7 @@ impl Clock {
             Some((running, elapsed)) if running == side => {
                 self.base[side].saturating_sub(self.charged(side, elapsed))
             }
-            Some((running, elapsed)) if self.control.is_hourglass() => {
+            Some((running, elapsed)) if self.control.is_hourglass() && !self.following => {
                 // The hourglass: what the running side uses, the other gains.
                 let used = elapsed.min(self.base[running]);
                 self.base[side] + used
@@ -211,7 +227,7 @@ impl Clock {
             return None;
         };
         let grace = match self.bonus_now(side) {
-            Bonus::UsDelay(d) => d,
+            Bonus::UsDelay(d) if !self.following => d,
             _ => Duration::ZERO,
         };
         // The move may use `grace + base - left` before the time shows `left`.
@@ -244,6 +260,7 @@ impl Clock {
     /// Hourglass: move the running side's used time to the other side.
     fn settle_hourglass(&mut self, running: Color, now: Instant) {
         if self.control.is_hourglass()
+            && !self.following
             && let Some((_, elapsed)) = self.move_elapsed(now)
         {
             let used = elapsed.min(self.base[running]);
@@ -281,10 +298,7 @@ impl Clock {
         left += bonus;
         self.moves[side] += 1;
         let moves = self.moves[side];
-        let period_added = self
-            .control
-            .period_starting_after(moves)
-            .map(|(i, p): (usize, Period)| (i, p.time));
+        let period_added = self.next_period(side, moves);
         if let Some((_, t)) = period_added {
             left += t;
         }
@@ -359,8 +373,102 @@ impl Clock {
 
     /// Arbiter: set the number of moves `side` has completed (the period
     /// follows; no time is added or taken).
-    pub fn set_moves(&mut self, side: Color, moves: u32) {
+    ///
+    /// A counter set past the end of periods whose time `side` has not
+    /// had gives it now (the period ends a correction brings), each once:
+    /// returned, with the new period's index.  A counter set back does
+    /// not give a period's time again when the count passes it once more.
+    pub fn set_moves(&mut self, side: Color, moves: u32) -> Vec<(usize, Duration)> {
         self.moves[side] = moves;
+        let now_in = self.control.period_after(moves);
+        let mut added = Vec::new();
+        while self.periods_given[side] < now_in {
+            let i = self.periods_given[side] + 1;
+            self.periods_given[side] = i;
+            if let Some(p) = self.control.period(i) {
+                if self.flagged() != Some(side) {
+                    self.base[side] += p.time;
+                }
+                added.push((i, p.time));
+            }
+        }
+        added
+    }
+
+    /// The period that starts after `side`'s move number `moves`, if its
+    /// time was not given yet (it is counted as given).
+    fn next_period(&mut self, side: Color, moves: u32) -> Option<(usize, Duration)> {
+        let (i, p) = self.control.period_starting_after(moves)?;
+        if i <= self.periods_given[side] {
+            return None;
+        }
+        self.periods_given[side] = i;
+        Some((i, p.time))
+    }
+
+    /// A clock of its own (a DGT 3000 on the board) shows `times`, with
+    /// `running`'s time running (None: stopped): this clock follows it
+    /// from `now` on, so that what is said between two readings is
+    /// worked out from the last.  A flag is not decided here: the clock
+    /// that is followed shows it.
+    ///
+    /// A reading while the same side's move goes on keeps what the move
+    /// has used (for `time last` and the press): the base is then the
+    /// time at the start of the move, as for a clock of hector's own.
+    pub fn follow(&mut self, times: ByColor<Duration>, running: Option<Color>, now: Instant) {
+        if self.flagged().is_some() {
+            return;
+        }
+        let side = running
+            .or_else(|| self.side_to_move())
+            .unwrap_or(Color::White);
+        let banked = match self.move_elapsed(now) {
+            Some((before, used)) if before == side => used,
+            _ => Duration::ZERO,
+        };
+        self.following = true;
+        self.base = times;
+        self.base[side] += banked;
+        self.phase = match running {
+            Some(side) => Phase::Running {
+                side,
+                since: now,
+                banked,
+            },
+            None => Phase::Paused { side, banked },
+        };
+    }
+
+    /// The followed clock was pressed by `side` at `now` (its lever): the
+    /// move is counted and its time kept; the times themselves come with
+    /// the next [`follow`](Self::follow).  The period that starts with
+    /// this move, if any, is named for what is said (the followed clock
+    /// adds its time itself).
+    pub fn followed_press(&mut self, side: Color, now: Instant) -> Pressed {
+        let used = match self.move_elapsed(now) {
+            Some((running, elapsed)) if running == side => elapsed,
+            _ => Duration::ZERO,
+        };
+        self.moves[side] += 1;
+        let moves = self.moves[side];
+        self.last_used[side] = Some(used);
+        let period_added = self.next_period(side, moves);
+        Pressed {
+            side,
+            moves,
+            used,
+            bonus: Duration::ZERO,
+            period_added,
+            remaining: self.remaining(side, now),
+        }
+    }
+
+    /// The followed clock shows `side`'s flag: the clock stops for good.
+    pub fn follow_flag(&mut self, side: Color) {
+        if self.flagged().is_none() {
+            self.base[side] = Duration::ZERO;
+            self.phase = Phase::Flagged { side };
+        }
     }
 
     /// Arbiter: a move taken back (an illegal move restored, 7.5.1) gives
@@ -609,11 +717,102 @@ mod tests {
         assert_eq!(c.remove_time(Color::White, s(60), t0 + s(10)), s(60));
         assert_eq!(c.remaining(Color::White, t0 + s(10)), s(5400 - 70));
         assert_eq!(c.remove_time(Color::White, s(99999), t0 + s(10)), s(5330));
-        c.set_moves(Color::White, 39);
-        c.set_moves(Color::White, 39);
+        assert!(c.set_moves(Color::White, 39).is_empty());
+        assert!(c.set_moves(Color::White, 39).is_empty());
         assert_eq!(c.period(Color::White), 0);
-        c.set_moves(Color::White, 40);
+        // Past the end of the first period: its successor's time, once.
+        assert_eq!(c.set_moves(Color::White, 40), vec![(1, s(1800))]);
         assert_eq!(c.period(Color::White), 1);
+        assert_eq!(c.remaining(Color::White, t0 + s(10)), s(1800));
+        assert!(c.set_moves(Color::White, 41).is_empty());
+    }
+
+    #[test]
+    fn a_move_counter_set_back_gives_no_period_twice() {
+        let t0 = Instant::now();
+        let mut c = clock("2/1,1", t0);
+        let mut t = t0;
+        for _ in 0..4 {
+            t += s(1);
+            c.press(t).unwrap();
+        }
+        // Both had the second period's minute with their second move.
+        assert_eq!(c.remaining(Color::White, t), s(60 - 2 + 60));
+        // The arbiter sets the counter back to 1; the second move again:
+        // no minute more.
+        c.set_moves(Color::White, 1);
+        t += s(1);
+        let p = c.press(t).unwrap();
+        assert_eq!((p.moves, p.period_added), (2, None));
+        assert_eq!(p.remaining, s(60 - 3 + 60));
+        // Set forward over three periods at once: each given once.
+        let mut c = clock("1/1,1/1,1/1,1", t0);
+        assert_eq!(
+            c.set_moves(Color::Black, 5),
+            vec![(1, s(60)), (2, s(60)), (3, s(60))]
+        );
+        assert_eq!(c.remaining(Color::Black, t0), s(240));
+    }
+
+    #[test]
+    fn following_a_clock_of_its_own() {
+        let t0 = Instant::now();
+        let mut c = Clock::new(parse("40/90,30").unwrap());
+        let times = |w, b| ByColor {
+            white: s(w),
+            black: s(b),
+        };
+        c.follow(times(300, 200), Some(Color::White), t0);
+        // Between readings the time runs on from the last one.
+        assert_eq!(c.remaining(Color::White, t0 + s(10)), s(290));
+        assert_eq!(c.when_remaining(s(120)), Some(t0 + s(180)));
+        // A reading a second (the board's update mode): the same move.
+        c.follow(times(299, 200), Some(Color::White), t0 + s(1));
+        c.follow(times(297, 200), Some(Color::White), t0 + s(2));
+        assert_eq!(c.remaining(Color::White, t0 + s(2)), s(297));
+        assert_eq!(c.remaining(Color::White, t0 + s(10)), s(289));
+        assert_eq!(c.when_remaining(s(120)), Some(t0 + s(179)));
+        assert_eq!(c.remaining(Color::Black, t0 + s(10)), s(200));
+        c.follow(times(298, 200), Some(Color::White), t0 + s(2));
+        let p = c.followed_press(Color::White, t0 + s(12));
+        assert_eq!((p.side, p.moves, p.used), (Color::White, 1, s(12)));
+        assert_eq!(c.last_used(Color::White), Some(s(12)));
+        c.follow(times(288, 200), Some(Color::Black), t0 + s(12));
+        assert_eq!(c.side_to_move(), Some(Color::Black));
+        // Stopped with its start/stop button.
+        c.follow(times(288, 195), None, t0 + s(17));
+        assert!(c.is_paused());
+        assert_eq!(c.remaining(Color::Black, t0 + s(100)), s(195));
+        // The 40th move names the period it starts.
+        c.set_moves(Color::Black, 39);
+        let p = c.followed_press(Color::Black, t0 + s(18));
+        assert_eq!(p.period_added, Some((1, s(1800))));
+        c.follow_flag(Color::White);
+        assert_eq!(c.flagged(), Some(Color::White));
+        c.follow(times(5, 5), Some(Color::Black), t0 + s(20));
+        assert_eq!(c.flagged(), Some(Color::White), "a flag stays");
+    }
+
+    #[test]
+    fn a_followed_hourglass_is_what_its_clock_shows() {
+        let t0 = Instant::now();
+        let mut c = Clock::new(parse("hourglass:1").unwrap());
+        let times = |w, b| ByColor {
+            white: s(w),
+            black: s(b),
+        };
+        c.follow(times(50, 70), Some(Color::White), t0);
+        c.follow(times(48, 72), Some(Color::White), t0 + s(2));
+        // Between readings only the running time moves; the followed
+        // clock gives the other side its seconds with the next reading.
+        assert_eq!(c.remaining(Color::White, t0 + s(3)), s(47));
+        assert_eq!(c.remaining(Color::Black, t0 + s(3)), s(72));
+        // A followed US delay: the readings hold it.
+        let mut c = Clock::new(parse("1d5").unwrap());
+        c.follow(times(60, 60), Some(Color::White), t0);
+        c.follow(times(59, 60), Some(Color::White), t0 + s(6));
+        assert_eq!(c.remaining(Color::White, t0 + s(8)), s(57));
+        assert_eq!(c.when_remaining(s(30)), Some(t0 + s(35)));
     }
 
     #[test]

@@ -31,22 +31,18 @@ pub fn time(w: &dyn Words, d: Duration) -> String {
         };
     }
     let (h, m, s) = (total / 3600, total / 60 % 60, total % 60);
-    let unit = |n: u64, one: &str, many: &str| {
-        if n == 1 {
-            w.message(one, &[])
-        } else {
-            w.message(many, &[("count", &n.to_string())])
-        }
-    };
+    // Each template says its number in words with the right form of the
+    // noun ("{count:minute}": "one minute", "eine Minute", "μία ώρα").
+    let unit = |n: u64, key: &str| w.message(key, &[("count", &n.to_string())]);
     let mut parts = Vec::new();
     if h > 0 {
-        parts.push(unit(h, "time_hour_one", "time_hours"));
+        parts.push(unit(h, "time_hours"));
     }
     if m > 0 {
-        parts.push(unit(m, "time_minute_one", "time_minutes"));
+        parts.push(unit(m, "time_minutes"));
     }
     if s > 0 {
-        parts.push(unit(s, "time_second_one", "time_seconds"));
+        parts.push(unit(s, "time_seconds"));
     }
     match parts.as_slice() {
         [a] => a.clone(),
@@ -104,7 +100,6 @@ pub fn side_time(w: &dyn Words, side: Color, left: Duration) -> String {
 pub fn moves(w: &dyn Words, moves: u32) -> String {
     match moves {
         0 => w.message("clock_moves_none", &[]),
-        1 => w.message("clock_moves_one", &[]),
         n => w.message("clock_moves", &[("count", &n.to_string())]),
     }
 }

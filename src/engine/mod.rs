@@ -172,11 +172,11 @@ mod tests {
             winner: Color::Black,
             moves: 3,
         };
-        assert_eq!(say(&en, mate), "Black mates in 3.");
-        assert_eq!(say(&de, mate), "Schwarz setzt in 3 Zügen matt.");
+        assert_eq!(say(&en, mate), "Black mates in three.");
+        assert_eq!(say(&de, mate), "Schwarz setzt in drei Zügen matt.");
         assert_eq!(
             say(&de, Score::Cp(-230)),
-            "Schwarz steht etwa 2 Bauern besser."
+            "Schwarz steht etwa zwei Bauern besser."
         );
     }
 }

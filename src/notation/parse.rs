@@ -391,7 +391,17 @@ impl Lexicon {
                     .iter()
                     .zip(&letter.chars)
                     .all(|(a, b)| a.to_lowercase().eq(b.to_lowercase()));
-            if same {
+            // A Latin letter that looks like a Greek piece letter (`A` for
+            // `Α`, `P` for `Ρ`, `I` for `Ι`), typed on a Latin keyboard;
+            // only where it is no letter of its own (`B` is a bishop).
+            let lookalike = !same
+                && typed.iter().zip(&letter.chars).all(|(a, b)| {
+                    !self.is_piece_letter(*a)
+                        && !('a'..='h').contains(a)
+                        && greek_lookalike(*a)
+                            .is_some_and(|g| g.to_lowercase().eq(b.to_lowercase()))
+                });
+            if same || lookalike {
                 let lexeme = Lexeme {
                     tok: Tok::Piece(letter.role),
                     sources: Some(letter.sources),
@@ -406,6 +416,28 @@ impl Lexicon {
             cur.pop();
         }
     }
+}
+
+/// The Greek capital a Latin letter looks like (`P` is `Ρ`), if any.
+fn greek_lookalike(c: char) -> Option<char> {
+    let pairs = [
+        ('A', 'Α'),
+        ('B', 'Β'),
+        ('E', 'Ε'),
+        ('Z', 'Ζ'),
+        ('H', 'Η'),
+        ('I', 'Ι'),
+        ('K', 'Κ'),
+        ('M', 'Μ'),
+        ('N', 'Ν'),
+        ('O', 'Ο'),
+        ('P', 'Ρ'),
+        ('T', 'Τ'),
+        ('X', 'Χ'),
+        ('Y', 'Υ'),
+    ];
+    let upper = c.to_uppercase().next()?;
+    pairs.iter().find(|(l, _)| *l == upper).map(|(_, g)| *g)
 }
 
 /// A letter without its accent (Greek `ά` is `α`, `Ί` is `Ι`), keeping

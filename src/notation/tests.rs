@@ -1062,6 +1062,38 @@ mod greek {
     }
 
     #[test]
+    fn latin_lookalikes_of_greek_piece_letters_are_the_greek_letters() {
+        let start = Chess::default();
+        // Latin I for Ι (knight), with Greek or Latin files.
+        for typed in ["Iζ3", "If3", "iζ3", "Ig1ζ3"] {
+            let m = el()
+                .read(typed, &start)
+                .unwrap_or_else(|e| panic!("{typed}: {e:?}"));
+            assert_eq!(san(&start, &m), "Nf3", "{typed}");
+        }
+        let p = pos(OPEN);
+        // Latin A for Α (bishop), P for Ρ (king).
+        for (typed, want) in [
+            ("Aγ4", "Bc4"),
+            ("Ac4", "Bc4"),
+            ("Pε2", "Ke2"),
+            ("pe2", "Ke2"),
+        ] {
+            let m = el()
+                .read(typed, &p)
+                .unwrap_or_else(|e| panic!("{typed}: {e:?}"));
+            assert_eq!(san(&p, &m), want, "{typed}");
+        }
+        // Latin B is a bishop of its own (English), never the Greek queen Β.
+        let m = el().read("Bc4", &p).unwrap();
+        assert_eq!(san(&p, &m), "Bc4");
+        assert!(el().read("Bθ5", &p).is_err(), "B is no queen");
+        // A Latin letter that is neither a file nor a piece letter nor a
+        // Greek lookalike stays not understood.
+        assert!(el().read("Jf3", &start).is_err());
+    }
+
+    #[test]
     fn greek_words_read_as_moves() {
         let start = Chess::default();
         let m = el().read("Ίππος ζ 3", &start).unwrap();

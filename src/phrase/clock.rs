@@ -38,25 +38,78 @@ mod tests {
     }
 
     #[test]
-    fn times_in_words_in_three_languages() {
+    fn times_in_words_in_four_languages() {
         let en = Built(Lang::En);
-        assert_eq!(time(&en, s(252)), "4 minutes 12 seconds");
-        assert_eq!(time(&en, s(60)), "1 minute");
-        assert_eq!(time(&en, s(61)), "1 minute 1 second");
-        assert_eq!(time(&en, s(3600 + 120 + 5)), "1 hour 2 minutes 5 seconds");
-        assert_eq!(time(&en, Duration::from_millis(4999)), "5 seconds");
-        assert_eq!(time(&en, Duration::from_millis(4400)), "4 seconds");
+        assert_eq!(time(&en, s(252)), "four minutes twelve seconds");
+        assert_eq!(time(&en, s(60)), "one minute");
+        assert_eq!(time(&en, s(61)), "one minute one second");
+        assert_eq!(
+            time(&en, s(3600 + 120 + 5)),
+            "one hour two minutes five seconds"
+        );
+        assert_eq!(time(&en, Duration::from_millis(4999)), "five seconds");
+        assert_eq!(time(&en, Duration::from_millis(4400)), "four seconds");
         assert_eq!(time(&en, Duration::from_millis(300)), "less than a second");
         assert_eq!(time(&en, Duration::ZERO), "no time");
+        assert_eq!(time(&en, s(5400)), "one hour thirty minutes");
         let de = Built(Lang::De);
-        assert_eq!(time(&de, s(252)), "4 Minuten 12 Sekunden");
-        assert_eq!(time(&de, s(61)), "1 Minute 1 Sekunde");
+        assert_eq!(time(&de, s(252)), "vier Minuten zwölf Sekunden");
+        assert_eq!(time(&de, s(61)), "eine Minute eine Sekunde");
+        assert_eq!(
+            time(&de, s(3600 + 21 * 60)),
+            "eine Stunde einundzwanzig Minuten"
+        );
         let it = Built(Lang::It);
-        assert_eq!(time(&it, s(252)), "4 minuti e 12 secondi");
-        assert_eq!(time(&it, s(3661)), "1 ora, 1 minuto e 1 secondo");
-        for w in [&en, &de, &it] {
-            assert!(!time(w, s(252)).contains(':'));
+        assert_eq!(time(&it, s(252)), "quattro minuti e dodici secondi");
+        assert_eq!(time(&it, s(3661)), "un'ora, un minuto e un secondo");
+        assert_eq!(time(&it, s(60 + 8)), "un minuto e otto secondi");
+        assert_eq!(time(&it, s(23 * 60)), "ventitré minuti");
+        let el = Built(Lang::El);
+        assert_eq!(time(&el, s(252)), "τέσσερα λεπτά δώδεκα δευτερόλεπτα");
+        assert_eq!(time(&el, s(3600 + 60)), "μία ώρα ένα λεπτό");
+        assert_eq!(time(&el, s(3 * 3600)), "τρεις ώρες");
+        assert_eq!(time(&el, s(3 * 60 + 1)), "τρία λεπτά ένα δευτερόλεπτο");
+        for w in [&en, &de, &it, &el] {
+            for n in [0, 1, 9, 59, 61, 252, 3599, 3600, 7322, 86_399] {
+                let t = time(w, s(n));
+                assert!(!t.chars().any(|c| c.is_ascii_digit() || c == ':'), "{t}");
+            }
         }
+    }
+
+    #[test]
+    fn counts_have_their_plural_forms() {
+        let en = Built(Lang::En);
+        assert_eq!(moves(&en, 1), "One move played.");
+        assert_eq!(moves(&en, 2), "Two moves played.");
+        let de = Built(Lang::De);
+        assert_eq!(moves(&de, 1), "Ein Zug gespielt.");
+        assert_eq!(moves(&de, 2), "Zwei Züge gespielt.");
+        let it = Built(Lang::It);
+        assert_eq!(moves(&it, 1), "Una mossa giocata.");
+        assert_eq!(moves(&it, 2), "Due mosse giocate.");
+        let el = Built(Lang::El);
+        assert_eq!(moves(&el, 1), "Έγινε μία κίνηση.");
+        assert_eq!(moves(&el, 2), "Έγιναν δύο κινήσεις.");
+        assert_eq!(moves(&el, 24), "Έγιναν είκοσι τέσσερις κινήσεις.");
+        let a = Announcement::PeriodEnd {
+            side: Color::White,
+            moves: 40,
+            added: s(1800),
+        };
+        assert_eq!(
+            announcement(&it, &a),
+            "Bianco: quaranta mosse giocate; trenta minuti in più."
+        );
+        assert_eq!(
+            announcement(&el, &a),
+            "Λευκά: έγιναν σαράντα κινήσεις· τριάντα λεπτά επιπλέον."
+        );
+        let c = Announcement::Countdown {
+            side: Color::White,
+            seconds: 7,
+        };
+        assert_eq!(announcement(&de, &c), "sieben");
     }
 
     #[test]
@@ -66,7 +119,7 @@ mod tests {
             side: Color::White,
             left: s(300),
         };
-        assert_eq!(announcement(&en, &a), "White: 5 minutes left.");
+        assert_eq!(announcement(&en, &a), "White: five minutes left.");
         let a = Announcement::PeriodEnd {
             side: Color::Black,
             moves: 40,
@@ -74,23 +127,22 @@ mod tests {
         };
         assert_eq!(
             announcement(&en, &a),
-            "Black: 40 moves made; 30 minutes added."
+            "Black: forty moves made; thirty minutes added."
         );
         let a = Announcement::Countdown {
             side: Color::White,
             seconds: 7,
         };
-        assert_eq!(announcement(&en, &a), "7");
+        assert_eq!(announcement(&en, &a), "seven");
         assert_eq!(
             both(&en, s(252), s(190)),
-            "White: 4 minutes 12 seconds. Black: 3 minutes 10 seconds."
+            "White: four minutes twelve seconds. Black: three minutes ten seconds."
         );
         assert_eq!(moves(&en, 0), "No moves played yet.");
-        assert_eq!(moves(&en, 1), "1 move played.");
-        assert_eq!(moves(&en, 23), "23 moves played.");
+        assert_eq!(moves(&en, 23), "Twenty-three moves played.");
         assert_eq!(
             last_move(&en, Color::White, Some(s(12))),
-            "White's last move took 12 seconds."
+            "White's last move took twelve seconds."
         );
         let de = Built(Lang::De);
         assert_eq!(

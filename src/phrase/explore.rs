@@ -81,12 +81,10 @@ impl Phraser {
             .collect();
         let list = groups.join(&self.message("list_semicolon", &[]));
         let count = items.len().to_string();
-        let key = if items.len() == 1 {
-            "pieces_count_one"
-        } else {
-            "pieces_count"
-        };
-        self.message(key, &[("side", &side), ("count", &count), ("list", &list)])
+        self.message(
+            "pieces_count",
+            &[("side", &side), ("count", &count), ("list", &list)],
+        )
     }
 
     /// The pieces of one kind: "König Eva eins", "Türme Anna eins and
@@ -272,7 +270,7 @@ impl Phraser {
         }
     }
 
-    /// "Material: White 39, Black 36; White is 3 ahead."
+    /// "Material: White thirty-nine, Black thirty-six; White is three points ahead."
     pub fn material(&self, pos: &Chess) -> String {
         let material = pos.board().material();
         let white_points = points(&material.white);
@@ -396,7 +394,7 @@ mod tests {
         let pos = Chess::default();
         assert_eq!(
             en().pieces(&pos, Color::White, None),
-            "White, 16 pieces: König Eva eins; Dame David eins; Türme Anna eins and Hector eins; \
+            "White, sixteen pieces: König Eva eins; Dame David eins; Türme Anna eins and Hector eins; \
              Läufer Cesar eins and Felix eins; Springer Bella eins and Gustav eins; \
              Bauern on all files of zwei."
         );
@@ -579,31 +577,31 @@ mod tests {
     fn material() {
         assert_eq!(
             en().material(&Chess::default()),
-            "Material: White 39, Black 39; equal."
+            "Material: White thirty-nine, Black thirty-nine; equal."
         );
         assert_eq!(
             de().material(&Chess::default()),
-            "Material: Weiß 39, Schwarz 39; ausgeglichen."
+            "Material: Weiß neununddreißig, Schwarz neununddreißig; ausgeglichen."
         );
         let pos = play("1. e4 d5 2. exd5");
         assert_eq!(
             en().material(&pos),
-            "Material: White 39, Black 38; White is 1 ahead."
+            "Material: White thirty-nine, Black thirty-eight; White is one point ahead."
         );
         let pos = play("1. e4 d5 2. exd5 Qxd5 3. Nc3 Qxg2 4. Bxg2");
         assert_eq!(
             en().material(&pos),
-            "Material: White 37, Black 29; White is 8 ahead."
+            "Material: White thirty-seven, Black twenty-nine; White is eight points ahead."
         );
         let pos = play("1. e4 e5 2. Nf3 Qh4 3. Nxh4");
         assert_eq!(
             de().material(&pos),
-            "Material: Weiß 39, Schwarz 30; Weiß hat 9 mehr."
+            "Material: Weiß neununddreißig, Schwarz dreißig; Weiß hat neun Punkte mehr."
         );
         let pos = play("1. e4 d5 2. Nc3 dxe4");
         assert_eq!(
             en().material(&pos),
-            "Material: White 38, Black 39; Black is 1 ahead."
+            "Material: White thirty-eight, Black thirty-nine; Black is one point ahead."
         );
     }
 

@@ -92,6 +92,17 @@ pub fn check_messages(file: &str, vf: &VoiceFile, text: Option<&str>) -> Result<
             error(&["colours", name, gender], detail)
         })?;
     }
+    if vf.numbers.is_none() {
+        return Err(error(&["numbers"], "missing table `[numbers]`".to_owned()));
+    }
+    if let Some((i, p)) = vf
+        .joins
+        .iter()
+        .enumerate()
+        .find_map(|(i, j)| j.problem().map(|p| (i, p)))
+    {
+        return Err(error(&["joins"], format!("join {}: {p}", i + 1)));
+    }
     let reference = vocab::builtin(Lang::En);
     if let Some(key) = reference
         .messages
@@ -109,6 +120,13 @@ pub fn check_messages(file: &str, vf: &VoiceFile, text: Option<&str>) -> Result<
             return Err(error(&path, format!("unknown key `{key}`")));
         };
         let used = template::placeholders(value).map_err(|e| error(&path, e.to_string()))?;
+        let nouns = template::nouns(value).map_err(|e| error(&path, e.to_string()))?;
+        if let Some(noun) = nouns.iter().find(|n| !vf.nouns.contains_key(**n)) {
+            return Err(error(
+                &path,
+                format!("`{{…:{noun}}}` counts a noun that `[nouns]` does not have"),
+            ));
+        }
         if let Some(bad) = used.iter().find(|u| !allowed.contains(**u)) {
             let known: Vec<String> = allowed.iter().map(|a| format!("{{{a}}}")).collect();
             return Err(error(
@@ -123,28 +141,80 @@ pub fn check_messages(file: &str, vf: &VoiceFile, text: Option<&str>) -> Result<
     Ok(())
 }
 
-/// What a message-language file lacks against the built-in English one,
-/// one line per problem: each missing key, each key that English does not
-/// have, and each key whose placeholders are not the English ones (a
-/// translation that drops `{move}` would leave the move unsaid).  Empty
-/// when the file is complete.  The tests hold every built-in language to it.
-#[cfg_attr(not(test), allow(dead_code))] // Used by the completeness tests.
-pub fn incompleteness(vf: &VoiceFile) -> Vec<String> {
+/// One thing a message-language file lacks or has wrong: the dotted key
+/// (`messages.goodbye`) and what is wrong with it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Gap {
+    pub key: String,
+    pub detail: String,
+    /// The key is in the file but cannot be used as written.
+    pub wrong: bool,
+}
+
+/// What a message-language file lacks against the built-in English one:
+/// each missing key, each key that English does not have, each key whose
+/// placeholders are not the English ones (a translation that drops
+/// `{move}` would leave the move unsaid), each counted noun the file does
+/// not define, and missing number words.
+pub fn gaps(vf: &VoiceFile) -> Vec<Gap> {
     let reference = reference();
     let mut out = Vec::new();
+    let gap = |key: String, detail: String, wrong: bool| Gap { key, detail, wrong };
+    if vf.colours.is_none() {
+        out.push(gap(
+            "colours".into(),
+            "missing table `[colours]`".into(),
+            false,
+        ));
+    }
+    if vf.numbers.is_none() {
+        out.push(gap(
+            "numbers".into(),
+            "missing table `[numbers]`".into(),
+            false,
+        ));
+    }
+    for noun in reference.nouns.keys() {
+        if !vf.nouns.contains_key(noun) {
+            out.push(gap(
+                format!("nouns.{noun}"),
+                format!("missing noun `{noun}`"),
+                false,
+            ));
+        }
+    }
+    for arg in reference.arguments.keys() {
+        if vf.arguments.get(arg).is_none_or(Vec::is_empty) {
+            out.push(gap(
+                format!("arguments.{arg}"),
+                format!("missing argument words `{arg}`"),
+                false,
+            ));
+        }
+    }
+    for (i, join) in vf.joins.iter().enumerate() {
+        if let Some(p) = join.problem() {
+            out.push(gap(format!("joins[{i}]"), p, true));
+        }
+    }
     for key in reference.messages.keys() {
         if !vf.messages.contains_key(key) {
-            out.push(format!("missing key `messages.{key}`"));
+            out.push(gap(
+                format!("messages.{key}"),
+                format!("missing key `messages.{key}`"),
+                false,
+            ));
         }
     }
     for (key, value) in &vf.messages {
+        let path = format!("messages.{key}");
         let Some(en) = reference.messages.get(key) else {
-            out.push(format!("unknown key `messages.{key}`"));
+            out.push(gap(path, format!("unknown key `messages.{key}`"), true));
             continue;
         };
         let want = template::placeholders(en).unwrap_or_default();
-        let Ok(used) = template::placeholders(value) else {
-            out.push(format!("`messages.{key}` does not parse"));
+        let (Ok(used), Ok(nouns)) = (template::placeholders(value), template::nouns(value)) else {
+            out.push(gap(path, format!("`messages.{key}` does not parse"), true));
             continue;
         };
         let allowed = allowed_placeholders(key).unwrap_or_default();
@@ -157,12 +227,97 @@ pub fn incompleteness(vf: &VoiceFile) -> Vec<String> {
             .collect();
         let extra: Vec<&&str> = used.iter().filter(|u| !allowed.contains(**u)).collect();
         if !lost.is_empty() || !extra.is_empty() {
-            out.push(format!(
-                "`messages.{key}` placeholders differ from English: missing {lost:?}, unknown {extra:?}"
+            out.push(gap(
+                path.clone(),
+                format!(
+                    "`messages.{key}` placeholders differ from English: missing {lost:?}, unknown {extra:?}"
+                ),
+                true,
+            ));
+        }
+        // A noun missing from `[nouns]` that English has is a gap of its
+        // own (above); one that no file has is this template's fault.
+        let unknown = |n: &&str| !vf.nouns.contains_key(*n) && !reference.nouns.contains_key(*n);
+        if let Some(noun) = nouns.iter().find(|n| unknown(n)) {
+            out.push(gap(
+                path,
+                format!("`messages.{key}` counts `{noun}`, which `[nouns]` does not have"),
+                true,
             ));
         }
     }
     out
+}
+
+/// [`gaps`] as one line per problem; empty when the file is complete.  The
+/// tests hold every built-in language to it.
+#[cfg_attr(not(test), allow(dead_code))] // Used by the completeness tests.
+pub fn incompleteness(vf: &VoiceFile) -> Vec<String> {
+    gaps(vf).into_iter().map(|g| g.detail).collect()
+}
+
+/// A user's message file made whole: what it lacks or has wrong is taken
+/// from `base` (the built-in file of its language), and each such key is
+/// returned as an error naming the file, the line and the key, so that the
+/// player hears it and nothing is lost.
+pub fn complete_from(
+    file: &str,
+    text: &str,
+    mut vf: VoiceFile,
+    base: &VoiceFile,
+) -> (VoiceFile, Vec<VoiceError>) {
+    let mut errors = Vec::new();
+    for g in gaps(&vf) {
+        let path: Vec<&str> = g.key.split('.').collect();
+        // A key that is missing is pointed at by its table's line.
+        let line_path = if g.wrong {
+            &path[..]
+        } else {
+            &path[..path.len().saturating_sub(1)]
+        };
+        errors.push(VoiceError {
+            file: file.to_owned(),
+            line: key_line(text, line_path),
+            key: Some(g.key.clone()),
+            detail: g.detail,
+        });
+        match path.as_slice() {
+            ["colours"] => vf.colours.clone_from(&base.colours),
+            ["numbers"] => vf.numbers.clone_from(&base.numbers),
+            ["arguments", arg] => {
+                if let Some(w) = base.arguments.get(*arg) {
+                    vf.arguments.insert((*arg).to_owned(), w.clone());
+                }
+            }
+            ["nouns", noun] => {
+                if let Some(n) = base.nouns.get(*noun) {
+                    vf.nouns.insert((*noun).to_owned(), n.clone());
+                }
+            }
+            ["messages", key] => match base.messages.get(*key) {
+                Some(m) => {
+                    vf.messages.insert((*key).to_owned(), m.clone());
+                }
+                None => {
+                    vf.messages.remove(*key);
+                }
+            },
+            _ => {}
+        }
+    }
+    vf.joins.retain(|j| j.problem().is_none());
+    // Colour phrases with a wrong placeholder: the built-in ones.
+    if let Err(e) = check_messages(file, &vf, Some(text))
+        && e.key.as_deref().is_some_and(|k| k.starts_with("colours"))
+    {
+        vf.colours.clone_from(&base.colours);
+        errors.push(e);
+    }
+    // A noun or template of the base that names a noun the file lacks.
+    for (k, n) in &base.nouns {
+        vf.nouns.entry(k.clone()).or_insert_with(|| n.clone());
+    }
+    (vf, errors)
 }
 
 /// Check the templates of one gendered colour phrase: `{piece}` only.

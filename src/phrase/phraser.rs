@@ -12,7 +12,8 @@ use serde::Deserialize;
 use shakmaty::san::{San, SanPlus, Suffix};
 use shakmaty::{CastlingSide, Chess, Color, Move, Piece, Position, Role, Square};
 
-use super::messages::check_messages;
+use super::messages::{check_messages, complete_from};
+use crate::words::joins::{self, Join};
 use crate::words::template;
 use crate::words::vocab::{
     self, Colours, GenderedPhrase, Lang, MoveWords, VoiceError, VoiceFile, parse_voice_file,
@@ -75,6 +76,10 @@ pub struct Phraser {
     pub(super) msg_lang: String,
     pub(super) colours: Colours,
     pub(super) messages: BTreeMap<String, String>,
+    /// Numbers in words and the counted nouns of the message language.
+    pub(super) counting: template::Counting,
+    /// Elision and other joins of the message language.
+    pub(super) joins: Vec<Join>,
     pub(super) opts: MoveOptions,
 }
 
@@ -135,12 +140,21 @@ impl Phraser {
                     .ok()
             })
             .unwrap_or_else(|| builtin_moves(style, lang));
+        // A user's message file that parses is used; what it lacks or has
+        // wrong is said (file, line, key) and taken from the built-in file
+        // of its language, so nothing is lost.
         let messages_file = messages
             .and_then(|(name, text)| {
-                parse_voice_file(name, text)
-                    .and_then(|vf| check_messages(name, &vf, Some(text)).map(|()| vf))
+                let vf = parse_voice_file(name, text)
                     .map_err(|e| errors.push(e))
-                    .ok()
+                    .ok()?;
+                let base_lang = Lang::ALL
+                    .into_iter()
+                    .find(|l| l.code() == vf.language.code)
+                    .unwrap_or(lang);
+                let (vf, gaps) = complete_from(name, text, vf, &vocab::builtin(base_lang));
+                errors.extend(gaps);
+                Some(vf)
             })
             .unwrap_or_else(|| vocab::builtin(lang));
         (
@@ -170,6 +184,11 @@ impl Phraser {
             msg_lang: messages.language.code.clone(),
             colours,
             messages: messages.messages.clone(),
+            counting: template::Counting {
+                numbers: messages.numbers.clone(),
+                nouns: messages.nouns.clone(),
+            },
+            joins: messages.joins.clone(),
             opts,
         }
     }
@@ -204,8 +223,45 @@ impl Phraser {
     /// itself, so a missing message is audible but never a crash.
     pub fn message(&self, key: &str, args: &[(&str, &str)]) -> String {
         match self.messages.get(key) {
-            Some(t) => template::render(t, args),
+            Some(t) => {
+                let extra = self.implied_args(t, args);
+                let mut all: Vec<(&str, &str)> = args.to_vec();
+                all.extend(extra.iter().map(|(k, v)| (*k, v.as_str())));
+                let said = template::render_counted(t, &all, &self.counting);
+                joins::apply(&said, &self.joins, self.counting.numbers.as_ref())
+            }
             None => key.to_owned(),
+        }
+    }
+
+    /// Placeholders every template may use, filled from the move words:
+    /// `{promotion_pieces}` ("Dame, Turm, Läufer oder Springer",
+    /// "Donna, Torre, Alfiere o Cavallo") and `{example_square}` (f3 in the
+    /// move words: "Felix drei", "ζ3").
+    fn implied_args(&self, template: &str, given: &[(&str, &str)]) -> Vec<(&'static str, String)> {
+        let wants = |name: &str| {
+            template.contains(&format!("{{{name}}}")) && !given.iter().any(|(k, _)| *k == name)
+        };
+        let mut out = Vec::new();
+        if wants("promotion_pieces") {
+            let names: Vec<String> = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight]
+                .into_iter()
+                .map(|r| self.piece(r))
+                .collect();
+            out.push(("promotion_pieces", self.join(&names, "list_or")));
+        }
+        if wants("example_square") {
+            out.push(("example_square", self.square(Square::F3)));
+        }
+        out
+    }
+
+    /// A number in words in the message language ("twelve", "zwölf"), as
+    /// counted aloud; digits past the words.
+    pub fn number(&self, n: u64) -> String {
+        match &self.counting.numbers {
+            Some(numbers) => numbers.say(n, None),
+            None => n.to_string(),
         }
     }
 
@@ -1004,6 +1060,127 @@ mod tests {
                 errors[1].detail
             )
         );
+    }
+
+    #[test]
+    fn an_incomplete_user_file_is_said_key_by_key_and_completed_from_the_builtin_one() {
+        let (_, it) = Lang::It.builtin_source();
+        let incomplete: String = it
+            .lines()
+            .filter(|l| !l.starts_with("goodbye =") && !l.starts_with("flipped ="))
+            .map(|l| format!("{l}\n"))
+            .collect::<String>()
+            .replace("draw_accepted = \"", "draw_accepted = \"{mossa} ")
+            .replace(
+                "piece = { one = \"pezzo\", many = \"pezzi\", gender = \"m\" }\n",
+                "",
+            )
+            .replace("Nuova partita. Muove il Bianco.", "Si comincia.");
+        let (p, errors) = Phraser::load_or_builtin(
+            MoveStyle::Language,
+            Lang::En,
+            None,
+            Some(("mio.toml", &incomplete)),
+            MoveOptions::default(),
+        );
+        let keys: Vec<&str> = errors.iter().filter_map(|e| e.key.as_deref()).collect();
+        assert_eq!(
+            keys,
+            [
+                "nouns.piece",
+                "messages.flipped",
+                "messages.goodbye",
+                "messages.draw_accepted"
+            ],
+            "{errors:#?}"
+        );
+        assert!(errors.iter().all(|e| e.file == "mio.toml"));
+        // A missing key is pointed at by the line of [messages].
+        let messages_line = incomplete
+            .lines()
+            .position(|l| l == "[messages]")
+            .map(|i| i + 1);
+        assert_eq!(errors[1].line, messages_line);
+        // Nothing lost: the file's own words where good, Italian for the rest
+        // (the file's language, not the --lang one).
+        assert_eq!(p.message("goodbye", &[]), "Arrivederci.");
+        assert_eq!(p.message("draw_accepted", &[]), "Patta accettata.");
+        assert_eq!(p.message("new_game", &[]), "Si comincia.");
+        assert_eq!(
+            p.message(
+                "pieces_count",
+                &[("side", "Bianco"), ("count", "1"), ("list", "x")]
+            ),
+            "Bianco, un pezzo: x."
+        );
+        assert_eq!(
+            p.message("draw_offered", &[("side", "Nero")]),
+            "Il Nero propone la patta."
+        );
+        // Each one is said in the player's words.
+        assert!(
+            p.voice_error(&errors[2]).starts_with("mio.toml, riga"),
+            "{}",
+            p.voice_error(&errors[2])
+        );
+    }
+
+    #[test]
+    fn the_promotion_question_names_the_pieces_in_the_move_words() {
+        let ask = |style, lang| Phraser::builtin(style, lang, MoveOptions::default());
+        assert_eq!(
+            ask(MoveStyle::AppendixD, Lang::En).message("promotion_which", &[]),
+            "Which piece does the pawn become? Say Dame, Turm, Läufer or Springer."
+        );
+        assert_eq!(
+            ask(MoveStyle::Language, Lang::En).message("board_promotion", &[]),
+            "Which piece does the pawn become? Say Queen, Rook, Bishop or Knight."
+        );
+        assert_eq!(
+            ask(MoveStyle::AppendixD, Lang::De).message("promotion_which", &[]),
+            "In welche Figur wird der Bauer umgewandelt? Sag Dame, Turm, Läufer oder Springer."
+        );
+        assert_eq!(
+            ask(MoveStyle::Language, Lang::It).message("promotion_which", &[]),
+            "A quale pezzo promuove il pedone? Di' Donna, Torre, Alfiere o Cavallo."
+        );
+        assert_eq!(
+            ask(MoveStyle::AppendixD, Lang::It).message("board_promotion", &[]),
+            "A quale pezzo promuove il pedone? Di' Dame, Turm, Läufer o Springer."
+        );
+        assert_eq!(
+            ask(MoveStyle::Language, Lang::El).message("promotion_which", &[]),
+            "Σε ποιο κομμάτι προάγεται το πιόνι; Πες Βασίλισσα, Πύργος, Αξιωματικός ή Ίππος."
+        );
+        let it = ask(MoveStyle::Language, Lang::It);
+        assert_eq!(
+            it.message("promotion_not_asked", &[("piece", "Cavallo")]),
+            "Cavallo da solo non è una mossa: nessuna domanda attende un pezzo. \
+             Di' la mossa intera, per esempio Cavallo f3."
+        );
+    }
+
+    #[test]
+    fn messages_are_joined_as_the_language_writes_them() {
+        let it = Phraser::builtin(MoveStyle::Language, Lang::It, MoveOptions::default());
+        // "e" before a square of the e-file is "ed"; "una ora" is "un'ora".
+        let list = it.join(&["d4".into(), "e3".into(), "e4".into()], "list_and");
+        assert_eq!(
+            it.message(
+                "moves_from",
+                &[("piece", "Donna"), ("square", "d1"), ("list", &list)]
+            ),
+            "Donna d1 può andare in d4, e3 ed e4."
+        );
+        assert_eq!(
+            it.message("clock_side", &[("side", "Bianco"), ("time", "x")]),
+            "Bianco: x."
+        );
+        assert_eq!(
+            it.message("review_file", &[("count", "1")]),
+            "Una partita nel file."
+        );
+        assert_eq!(it.message("time_hours", &[("count", "1")]), "un'ora");
     }
 
     #[test]

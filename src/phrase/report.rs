@@ -386,7 +386,7 @@ impl Phraser {
     }
 
     /// The mismatch report (D.2.9), one clause per square in the given
-    /// order: "Mismatch: Felix drei should have the white Springer, it is
+    /// order: "Mismatch on two squares: Felix drei should have the white Springer, it is
     /// empty. Gustav eins should be empty."  With nothing left to fix:
     /// "Board matches the game."
     pub fn mismatch(&self, diffs: &[SquareDiff]) -> String {
@@ -395,7 +395,9 @@ impl Phraser {
             return self.message("board_matches", &[]);
         }
         let list = items.join(&self.message("sentence_separator", &[]));
-        self.message("mismatch", &[("list", &list)])
+        // How many squares to put right, before the first of them.
+        let count = items.len().to_string();
+        self.message("mismatch", &[("count", &count), ("list", &list)])
     }
 
     /// One square of a mismatch report; `None` when the square agrees.
@@ -477,7 +479,7 @@ mod tests {
         );
         assert_eq!(
             de().input_error(&err, &pos),
-            "\"xyz\" ist weder ein Zug noch ein Befehl. Sag \"help\" für die Befehle."
+            "\"xyz\" ist weder ein Zug noch ein Befehl. Sag \"hilfe\" für die Befehle."
         );
     }
 
@@ -919,11 +921,11 @@ mod tests {
         ];
         assert_eq!(
             en().mismatch(&diffs),
-            "Mismatch: Felix drei should have the white Springer, it is empty. Gustav eins should be empty."
+            "Mismatch on two squares: Felix drei should have the white Springer, it is empty. Gustav eins should be empty."
         );
         assert_eq!(
             de().mismatch(&diffs),
-            "Abweichung: Auf Felix drei gehört der weiße Springer, das Feld ist leer. Gustav eins muss leer sein."
+            "Abweichung, zwei Felder: Auf Felix drei gehört der weiße Springer, das Feld ist leer. Gustav eins muss leer sein."
         );
     }
 
@@ -948,13 +950,30 @@ mod tests {
         ];
         assert_eq!(
             en().mismatch(&diffs),
-            "Mismatch: David eins should have the white Dame, it has the black Dame. \
+            "Mismatch on three squares: David eins should have the white Dame, it has the black Dame. \
              Eva vier should be empty, it has the white Bauer. \
              Eva zwei should have the white Bauer, something is there."
         );
         assert_eq!(
             de().mismatch(&diffs[..1]),
-            "Abweichung: Auf David eins gehört die weiße Dame, dort steht die schwarze Dame."
+            "Abweichung, ein Feld: Auf David eins gehört die weiße Dame, dort steht die schwarze Dame."
+        );
+        let it = Phraser::builtin(MoveStyle::Language, Lang::It, MoveOptions::default());
+        assert!(
+            it.mismatch(&diffs[..1])
+                .starts_with("Differenza su una casa: "),
+            "{}",
+            it.mismatch(&diffs[..1])
+        );
+        assert!(it.mismatch(&diffs).starts_with("Differenza su tre case: "));
+        let el = Phraser::builtin(MoveStyle::Language, Lang::El, MoveOptions::default());
+        assert!(
+            el.mismatch(&diffs[..1])
+                .starts_with("Διαφορά σε ένα τετράγωνο: ")
+        );
+        assert!(
+            el.mismatch(&diffs)
+                .starts_with("Διαφορά σε τρία τετράγωνα: ")
         );
     }
 

@@ -1,12 +1,18 @@
 //! The words layer, the foundation every other layer that reads or says
 //! words stands on: the vocabulary files (`voices/*.toml`), the one
 //! language type [`Lang`], message templates, the folding of typed words
-//! ([`fn@fold`]) and piece words read back ([`role_named`]).
+//! ([`fn@fold`]) and piece words read back ([`role_named`]); numbers and
+//! counted nouns in words ([`numbers`], `{count:move}` in a template),
+//! elision and other joins ([`joins`]), and the words of commands'
+//! arguments ([`arguments`]).
 //!
 //! It imports nothing of hector but [`crate::toml_error`]; `notation`,
 //! `board`, `command` and the phrasing use it.
 
+pub mod arguments;
 mod fold;
+pub mod joins;
+pub mod numbers;
 mod pieces;
 mod quote;
 pub mod template;

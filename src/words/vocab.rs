@@ -321,6 +321,18 @@ pub struct VoiceFile {
     pub colours: Option<Colours>,
     #[serde(default)]
     pub messages: BTreeMap<String, String>,
+    /// How numbers are said in words (message languages).
+    #[serde(default)]
+    pub numbers: Option<super::numbers::NumberWords>,
+    /// The nouns that are counted: `{count:move}` in a message.
+    #[serde(default)]
+    pub nouns: BTreeMap<String, super::numbers::Noun>,
+    /// Words that change with the word after them (elision).
+    #[serde(default)]
+    pub joins: Vec<super::joins::Join>,
+    /// The words of commands' arguments ("mine", "restart").
+    #[serde(default)]
+    pub arguments: super::arguments::ArgumentWords,
 }
 
 /// A voices file that could not be used: which file, where, and why.

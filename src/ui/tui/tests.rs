@@ -272,7 +272,7 @@ fn board_mismatch_is_marked_and_listed() {
         let screen = text(&buf);
         assert!(screen.contains("!e4:P/- !e2:-/P"), "{w}x{h}\n{screen}");
         assert!(
-            screen.contains("Mismatch: Eva vier should have"),
+            screen.contains("Mismatch on two squares: Eva vier"),
             "{screen}"
         );
     }

@@ -65,4 +65,48 @@ fn main() {
     write("settings", "keymap", include_bytes!("../keymaps/line.toml"));
     write("settings", "voice_en", include_bytes!("../voices/en.toml"));
     write("settings", "voice_appendix_d", include_bytes!("../voices/appendix-d.toml"));
+    // The opponent's page: requests separated by NUL (see the target).
+    let token = "07".repeat(16);
+    let host = "Host: 127.0.0.1:8421\nContent-Type: application/json";
+    let requests: Vec<(&str, String)> = vec![
+        ("page", format!("GET /\n{host}\n\n")),
+        (
+            "pair_and_play",
+            [
+                format!("GET /api/info\n{host}\n\n"),
+                format!("POST /api/pair\n{host}\n\n{{}}"),
+                format!("GET /events?token={token}\n{host}\n\n"),
+                format!("POST /api/move\n{host}\nX-Hector-Token: {token}\n\n{{\"san\":\"e4\"}}"),
+                format!("POST /api/move\n{host}\nX-Hector-Token: {token}\n\n{{\"from\":\"e7\",\"to\":\"e5\"}}"),
+                format!("POST /api/move\n{host}\nX-Hector-Token: {token}\n\n{{\"from\":\"e7\",\"to\":\"e8\",\"promotion\":\"q\"}}"),
+                format!("POST /api/draw\n{host}\nX-Hector-Token: {token}\n\n{{\"action\":\"offer\"}}"),
+                format!("POST /api/draw\n{host}\nX-Hector-Token: {token}\n\n{{\"action\":\"accept\"}}"),
+                format!("POST /api/resign\n{host}\nX-Hector-Token: {token}\n\n{{\"confirm\":true}}"),
+                format!("POST /api/bye\n{host}\nX-Hector-Token: {token}\n\n{{}}"),
+            ]
+            .join("\0"),
+        ),
+        (
+            "code",
+            [
+                format!("POST /api/pair\n{host}\n\n{{\"code\":\"0000\"}}"),
+                format!("POST /api/pair\n{host}\n\n{{\"code\":\"1063\",\"watch\":true}}"),
+                format!("GET /api/state\n{host}\nX-Hector-Token: {token}\n\n"),
+            ]
+            .join("\0"),
+        ),
+        (
+            "bad",
+            [
+                format!("PUT /api/move\n{host}\n\n{{\"san\":"),
+                format!("POST /api/move\nHost: evil.example\nOrigin: http://evil.example\n\n{{}}"),
+                format!("POST /api/move\n{host}\nContent-Length: 999999\n\n{}", "x".repeat(600)),
+                format!("GET /{}\n{host}\n\n", "a".repeat(300)),
+            ]
+            .join("\0"),
+        ),
+    ];
+    for (name, text) in requests {
+        write("companion", name, text.as_bytes());
+    }
 }

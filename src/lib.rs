@@ -167,6 +167,7 @@ pub use board::dgt_clock::{ClockReading as DgtClockReading, ClockSide as DgtCloc
 pub use board::millennium::MillenniumDecoder;
 pub use board::mismatch::diff as board_diff;
 pub use board::occupancy::OccupancyDecoder;
+pub use board::protocol::Command as BoardCommand;
 pub use board::sensed::SensedBoard;
 pub use board::sim::{Action as SimAction, SimBoard};
 pub use board::transport::{Link, Master, PortError, PortSettings, pseudo_board};

@@ -444,9 +444,28 @@ fn run_session(
         }
         None => None,
     };
+    // The opponent's page paired before hector stopped, kept in the
+    // journal of the game being resumed: it gets its seat back.
+    let resume_seat = offer
+        .as_ref()
+        .and_then(|o| o.resumed.companion.clone())
+        .map(|(token, code)| hector::companion::Pairing { token, code })
+        .filter(hector::companion::Pairing::is_well_formed);
+    let labels = hector::companion::PageLabels::for_player(started.app.phraser());
     let companion = listen.and_then(|listen| {
-        let (choice, server) = start_companion(&listen, &companion_settings, &tx);
+        let (choice, server) = start_companion(
+            &listen,
+            &companion_settings,
+            labels,
+            resume_seat.clone(),
+            &tx,
+        );
         effects.extend(started.app.update(Msg::CompanionChosen(choice), now));
+        if let (Some(p), Some(_)) = (resume_seat, &server) {
+            // The app knows the seat too (it goes on in the journal).
+            let seat = hector::companion::CompanionEvent::Paired(p);
+            effects.extend(started.app.update(Msg::Companion(seat), now));
+        }
         server
     });
     if let Some(o) = offer {
@@ -544,6 +563,8 @@ fn engine_setup(args: &PlayArgs, config: &EngineConfig) -> Option<EngineSetup> {
 fn start_companion(
     listen: &str,
     settings: &CompanionSettings,
+    labels: hector::companion::PageLabels,
+    resume: Option<hector::companion::Pairing>,
     tx: &mpsc::Sender<Msg>,
 ) -> (CompanionChoice, Option<CompanionServer>) {
     use std::net::ToSocketAddrs;
@@ -577,6 +598,8 @@ fn start_companion(
         listen: addr,
         view_without_code: settings.view_without_code,
         require_code: settings.require_code,
+        labels,
+        resume,
         ..CompanionConfig::default()
     };
     let tx = tx.clone();

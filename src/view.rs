@@ -35,6 +35,12 @@ pub struct View {
     pub offer: Option<String>,
     /// The result when the game is over ("Checkmate. White wins, 1-0.").
     pub result: Option<String>,
+    /// Who offers the standing draw (the side of `offer`).
+    pub offer_by: Option<Color>,
+    /// The result as the scoresheet writes it ("1-0", "0-1", "1/2-1/2").
+    pub outcome: Option<String>,
+    /// The full-move number of the position.
+    pub fullmove: u32,
     /// The tactile board: its link and how it agrees with the game.
     pub link: LinkView,
     /// The one-line input field.
@@ -169,6 +175,11 @@ pub enum LinkState {
     Disconnected,
     /// The board waits to be told which piece a pawn became.
     AwaitingPromotion,
+    /// The port is open and no board has answered yet.
+    Waiting,
+    /// The port is open and the board stays quiet (it was asked again and
+    /// is still asked): not the same as a pulled cable.
+    Quiet,
 }
 
 /// The tactile board as shown.
@@ -307,8 +318,13 @@ pub struct BoardInfo {
 impl BoardInfo {
     /// The state of a board session.
     pub fn of(session: &crate::board::BoardSession) -> BoardInfo {
+        use crate::board::LinkState as Link;
         let state = if !session.connected() {
-            LinkState::Disconnected
+            match session.link_state() {
+                Link::Starting | Link::Waiting { said: false, .. } => LinkState::Waiting,
+                Link::Waiting { said: true, .. } => LinkState::Quiet,
+                Link::Live | Link::Lost { .. } | Link::CannotOpen(_) => LinkState::Disconnected,
+            }
         } else if session.awaiting_promotion() {
             LinkState::AwaitingPromotion
         } else {
@@ -387,6 +403,8 @@ impl View {
                     LinkState::Connected => Some(phraser.mismatch(&info.mismatch)),
                     LinkState::Disconnected => Some(phraser.message("board_not_connected", &[])),
                     LinkState::AwaitingPromotion => Some(phraser.message("board_promotion", &[])),
+                    LinkState::Waiting => Some(phraser.message("view_board_waiting", &[])),
+                    LinkState::Quiet => Some(phraser.message("view_board_quiet", &[])),
                 };
                 (
                     LinkView {
@@ -428,6 +446,9 @@ impl View {
             clocks: input.clocks,
             offer,
             result,
+            offer_by: game.pending_offer(),
+            outcome: game.result().map(|r| r.outcome.as_str().to_owned()),
+            fullmove: pos.fullmoves().get(),
             link,
             input: ui.input.clone(),
             status: ui.status.clone(),
@@ -445,6 +466,16 @@ impl View {
             },
         }
     }
+}
+
+/// `m`, a move of the game, in SAN with `+`/`#` (its UCI form if the game
+/// never made it).
+pub fn san_in(game: &Game, m: shakmaty::Move) -> String {
+    game.positions()
+        .rev()
+        .find(|(_, played)| played.mv == m)
+        .map(|(before, _)| shakmaty::san::SanPlus::from_move(before.clone(), m).to_string())
+        .unwrap_or_else(|| m.to_string())
 }
 
 /// What a mismatch square should hold and what the board has, as two short

@@ -81,7 +81,7 @@ fn page_shows_the_move_and_board_and_sends_taps_and_typed_moves() {
     let p = b.new_page(&url);
     assert_eq!(b.wait_text(p, "#last-san", "e4"), "e4");
     assert_eq!(b.text(p, "#last-words"), "Bauer e2-e4");
-    assert_eq!(next_event(&rx), CompanionEvent::Paired);
+    assert!(matches!(next_event(&rx), CompanionEvent::Paired(_)));
     b.wait_text(p, "#seat", "You play this game.");
     b.wait_text(p, "#turn", "Your move");
     // The board from Black's side: h1 top left, a8 bottom right.
@@ -220,7 +220,7 @@ fn second_opponent_is_refused_and_watches() {
     let mut b = Browser::start();
     let first = b.new_page(&server.url());
     b.wait_text(first, "#seat", "You play this game.");
-    assert_eq!(next_event(&rx), CompanionEvent::Paired);
+    assert!(matches!(next_event(&rx), CompanionEvent::Paired(_)));
     let second = b.new_page(&server.url());
     b.wait_text(second, "#notice", "Another opponent is paired");
     b.wait_text(second, "#seat", "You are watching.");
@@ -280,7 +280,7 @@ fn wrong_pairing_code_is_refused() {
     b.click(p, "#pair-button");
     b.wait_text(p, "#last-san", "c4");
     b.wait_text(p, "#seat", "You play this game.");
-    assert_eq!(next_event(&rx), CompanionEvent::Paired);
+    assert!(matches!(next_event(&rx), CompanionEvent::Paired(_)));
 }
 
 #[test]
@@ -343,7 +343,7 @@ fn the_page_comes_back_by_itself_after_a_restart_of_hector() {
         panic!("{e}: {state}");
     }
     b.wait_text(p, "#seat", "You play this game.");
-    assert_eq!(next_event(&rx), CompanionEvent::Paired);
+    assert!(matches!(next_event(&rx), CompanionEvent::Paired(_)));
     // And it plays on.
     b.click(p, "[data-square=d7]");
     b.click(p, "[data-square=d6]");
@@ -355,4 +355,32 @@ fn the_page_comes_back_by_itself_after_a_restart_of_hector() {
             promotion: None
         }))
     );
+}
+
+#[test]
+fn a_quiet_or_waiting_board_is_shown_as_such_not_as_disconnected() {
+    let (server, _rx) = server(false);
+    let (_, mut snap) = after(&["e2e4"], "Bauer Eva vier");
+    snap.tactile = Tactile::Waiting;
+    snap.opponent_board = Tactile::Quiet;
+    server.publish(&snap);
+    let mut b = Browser::start();
+    let p = b.new_page(&server.url());
+    b.wait_text(p, "#tactile", "Waiting for the player's board to answer.");
+    b.wait_text(
+        p,
+        "#your-board",
+        "Your board is quiet; hector keeps asking it.",
+    );
+    snap.tactile = Tactile::Quiet;
+    snap.opponent_board = Tactile::Disconnected;
+    server.publish(&snap);
+    b.wait_text(
+        p,
+        "#tactile",
+        "The player's board is quiet; hector keeps asking it.",
+    );
+    b.wait_text(p, "#your-board", "Your board is not connected.");
+    assert!(!b.text(p, "#tactile").contains("not connected"));
+    assert!(b.errors().is_empty());
 }

@@ -14,6 +14,7 @@ mod board_games;
 mod clock_games;
 mod companion_game;
 mod companion_page;
+mod companion_view;
 mod engine;
 mod engine_play;
 mod languages;

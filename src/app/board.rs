@@ -1,5 +1,8 @@
-//! The player's board: what its session reports, said and played; the
-//! game's moves passed to it; the board chosen at start-up.
+//! The boards: the player's tactile board and the opponent's own board
+//! (`--opponent-board`) are the same kind of session; what their sessions
+//! report (connection, silence, bytes to send) is handled once here for
+//! both ([`Seat`]), and what each one's moves mean in its own file (the
+//! player's below, the opponent's in `opponent_board.rs`).
 
 use std::time::Instant;
 
@@ -11,13 +14,43 @@ use crate::board::{BoardSession, Inferred, LinkState, SessionNote};
 use crate::msg::{BoardChoice, BoardProblem, Effect};
 use crate::speech::{Priority, SayKind};
 
+/// Which board: the blind player's, or the sighted opponent's own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Seat {
+    Player,
+    Opponent,
+}
+
 impl App {
-    /// The board given on the command line or in the settings: opened (its
+    fn session(&self, seat: Seat) -> Option<&BoardSession> {
+        match seat {
+            Seat::Player => self.board.as_ref(),
+            Seat::Opponent => self.opponent_board.as_ref(),
+        }
+    }
+
+    fn session_mut(&mut self, seat: Seat) -> Option<&mut BoardSession> {
+        match seat {
+            Seat::Player => self.board.as_mut(),
+            Seat::Opponent => self.opponent_board.as_mut(),
+        }
+    }
+
+    /// A sentence about a board, said to the blind player: about the
+    /// opponent's board it says so ("On the opponent's board: …").
+    fn about(&self, seat: Seat, text: String) -> String {
+        match seat {
+            Seat::Player => text,
+            Seat::Opponent => self.message("opponent_board_said", &[("text", &text)]),
+        }
+    }
+
+    /// A board given on the command line or in the settings: opened (its
     /// session starts at the game's position) or not, and why.
-    pub(super) fn on_board_chosen(
+    pub(super) fn on_seat_chosen(
         &mut self,
+        seat: Seat,
         choice: BoardChoice,
-        _now: Instant,
         out: &mut Vec<Effect>,
     ) {
         match choice {
@@ -27,10 +60,14 @@ impl App {
                 config,
                 announce_touch,
             } => {
-                let session =
-                    BoardSession::new(protocol, config, self.game.position(), announce_touch)
-                        .with_port(port);
-                self.board = Some(session);
+                // Touches are said of the player's own pieces only.
+                let touch = announce_touch && seat == Seat::Player;
+                let session = BoardSession::new(protocol, config, self.game.position(), touch)
+                    .with_port(port);
+                match seat {
+                    Seat::Player => self.board = Some(session),
+                    Seat::Opponent => self.opponent_board = Some(session),
+                }
             }
             BoardChoice::Missing(problem) => {
                 let t = match problem {
@@ -43,9 +80,151 @@ impl App {
                         self.message("board_no_answer", &[("port", &port)])
                     }
                 };
+                let t = self.about(seat, t);
                 self.say(out, t, Priority::Normal, SayKind::Board);
             }
         }
+    }
+
+    /// The player's board of the command line.
+    pub(super) fn on_board_chosen(
+        &mut self,
+        choice: BoardChoice,
+        _now: Instant,
+        out: &mut Vec<Effect>,
+    ) {
+        self.on_seat_chosen(Seat::Player, choice, out);
+    }
+
+    /// Tell a board's tracker where the game is: a move made elsewhere (to
+    /// be made on this board), or a game replaced.
+    pub(super) fn sync_seat(&mut self, seat: Seat, now: Instant, out: &mut Vec<Effect>) {
+        let game = &self.game;
+        let board = match seat {
+            Seat::Player => self.board.as_mut(),
+            Seat::Opponent => self.opponent_board.as_mut(),
+        };
+        let Some(b) = board else {
+            return;
+        };
+        let pos = game.position();
+        if b.tracker().position() == pos {
+            return;
+        }
+        let notes = match game.positions().next_back() {
+            Some((before, _)) if before == b.tracker().position() => b.game_moved(pos, now),
+            Some((before, _)) => {
+                let before = before.clone();
+                b.game_replaced(pos, Some(&before), now)
+            }
+            None => b.game_replaced(pos, None, now),
+        };
+        self.on_seat_notes(seat, notes, now, out);
+    }
+
+    /// The player's board follows the game.
+    pub(super) fn sync_board(&mut self, now: Instant, out: &mut Vec<Effect>) {
+        self.sync_seat(Seat::Player, now, out);
+    }
+
+    /// Time passes for a board (its settle time, a silent board asked again).
+    pub(super) fn tick_seat(&mut self, seat: Seat, now: Instant, out: &mut Vec<Effect>) {
+        let notes = match self.session_mut(seat) {
+            Some(b) => b.tick(now),
+            None => Vec::new(),
+        };
+        self.on_seat_notes(seat, notes, now, out);
+    }
+
+    /// Bytes, connection or loss of a board's port.
+    pub(super) fn on_seat_link(
+        &mut self,
+        seat: Seat,
+        event: crate::board::LinkEvent,
+        now: Instant,
+        out: &mut Vec<Effect>,
+    ) {
+        let notes = match self.session_mut(seat) {
+            Some(b) => b.link(event, now),
+            None => Vec::new(),
+        };
+        self.on_seat_notes(seat, notes, now, out);
+    }
+
+    /// Say and do what a board's session reports: the link's news the same
+    /// way for both boards, what the board shows in each one's own way.
+    pub(super) fn on_seat_notes(
+        &mut self,
+        seat: Seat,
+        notes: Vec<SessionNote>,
+        now: Instant,
+        out: &mut Vec<Effect>,
+    ) {
+        let port = self
+            .session(seat)
+            .map(|b| b.port().to_owned())
+            .unwrap_or_default();
+        for note in notes {
+            match note {
+                SessionNote::Connected { again } => {
+                    let key = match (seat, again) {
+                        (Seat::Player, false) => "board_connected",
+                        (Seat::Player, true) => "board_reconnected",
+                        (Seat::Opponent, _) => "opponent_board_connected",
+                    };
+                    if seat == Seat::Opponent {
+                        // Lit again from scratch: the board forgot.
+                        self.companion.forget_lights();
+                    }
+                    let t = self.message(key, &[]);
+                    self.say(out, t, Priority::Normal, SayKind::Board);
+                }
+                SessionNote::Disconnected => {
+                    // The player's own board lost is urgent; the opponent's
+                    // is news.
+                    let (key, priority) = match seat {
+                        Seat::Player => ("board_disconnected", Priority::Urgent),
+                        Seat::Opponent => ("opponent_board_disconnected", Priority::Normal),
+                    };
+                    let t = self.message(key, &[]);
+                    self.say(out, t, priority, SayKind::Board);
+                    if seat == Seat::Player {
+                        self.takeback_without_board(out);
+                        self.sync_board(now, out);
+                    }
+                }
+                SessionNote::CannotOpen(e) => {
+                    let t = self.phraser.cannot_open(&port, &e);
+                    let t = self.about(seat, t);
+                    self.say(out, t, Priority::Normal, SayKind::Board);
+                }
+                SessionNote::Silent => {
+                    let t = self.message("board_silent", &[("port", &port)]);
+                    let t = self.about(seat, t);
+                    self.say(out, t, Priority::Normal, SayKind::Board);
+                }
+                SessionNote::Send(bytes) => out.push(match seat {
+                    Seat::Player => Effect::ToBoard(bytes),
+                    Seat::Opponent => Effect::ToOpponentBoard(bytes),
+                }),
+                // A clock on either board is the game's clock.
+                SessionNote::Clock(m) => self.on_board_clock(m, now, out),
+                SessionNote::Found(found) => match seat {
+                    Seat::Player => self.on_inferred(found, now, out),
+                    Seat::Opponent => self.on_opponent_inferred(found, now, out),
+                },
+            }
+        }
+    }
+
+    /// Say and do what the player's board session reports.
+    pub(super) fn on_board_notes(
+        &mut self,
+        notes: Vec<SessionNote>,
+        now: Instant,
+        out: &mut Vec<Effect>,
+    ) {
+        self.on_seat_notes(Seat::Player, notes, now, out);
     }
 
     /// The `board` command: the difference between the board and the game
@@ -91,69 +270,6 @@ impl App {
             SayKind::Mismatch
         };
         self.say(out, t, Priority::Normal, kind);
-    }
-
-    /// Tell the board's tracker where the game is after a typed line: a
-    /// move typed (to be made on the board), or a game replaced.
-    pub(super) fn sync_board(&mut self, now: Instant, out: &mut Vec<Effect>) {
-        let Some(b) = &mut self.board else {
-            return;
-        };
-        let pos = self.game.position();
-        if b.tracker().position() == pos {
-            return;
-        }
-        let last = self.game.positions().next_back();
-        let notes = match last {
-            Some((before, _)) if before == b.tracker().position() => b.game_moved(pos, now),
-            Some((before, _)) => {
-                let before = before.clone();
-                b.game_replaced(pos, Some(&before), now)
-            }
-            None => b.game_replaced(pos, None, now),
-        };
-        self.on_board_notes(notes, now, out);
-    }
-
-    /// Say and do what the board session reports.
-    pub(super) fn on_board_notes(
-        &mut self,
-        notes: Vec<SessionNote>,
-        now: Instant,
-        out: &mut Vec<Effect>,
-    ) {
-        for note in notes {
-            match note {
-                SessionNote::Connected { again } => {
-                    let key = if again {
-                        "board_reconnected"
-                    } else {
-                        "board_connected"
-                    };
-                    let t = self.message(key, &[]);
-                    self.say(out, t, Priority::Normal, SayKind::Board);
-                }
-                SessionNote::Disconnected => {
-                    let t = self.message("board_disconnected", &[]);
-                    self.say(out, t, Priority::Urgent, SayKind::Board);
-                    self.takeback_without_board(out);
-                    self.sync_board(now, out);
-                }
-                SessionNote::CannotOpen(e) => {
-                    let port = self.board.as_ref().map(|b| b.port().to_owned());
-                    let t = self.phraser.cannot_open(&port.unwrap_or_default(), &e);
-                    self.say(out, t, Priority::Normal, SayKind::Board);
-                }
-                SessionNote::Silent => {
-                    let port = self.board.as_ref().map(|b| b.port().to_owned());
-                    let t = self.message("board_silent", &[("port", &port.unwrap_or_default())]);
-                    self.say(out, t, Priority::Normal, SayKind::Board);
-                }
-                SessionNote::Send(bytes) => out.push(Effect::ToBoard(bytes)),
-                SessionNote::Found(found) => self.on_inferred(found, now, out),
-                SessionNote::Clock(m) => self.on_board_clock(m, now, out),
-            }
-        }
     }
 
     fn on_inferred(&mut self, found: Inferred, now: Instant, out: &mut Vec<Effect>) {

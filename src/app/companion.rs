@@ -3,19 +3,21 @@
 //! the blind player, awaited on the tactile board — and what the page shows
 //! is [`App::companion_snapshot`], a pure function of the app.
 
+use std::sync::OnceLock;
 use std::time::Instant;
-
-use shakmaty::san::SanPlus;
 
 use super::App;
 use crate::audio::Tone;
 use crate::board::BoardSession;
 use crate::companion::{
-    CompanionEvent, Flash, FlashKind, GameEnd, LastMove, MoveInput, Notice, OpponentAction,
-    Snapshot, Tactile, snapshot::resolve_tap,
+    CompanionEvent, Flash, FlashKind, MoveInput, Notice, OpponentAction, Snapshot, Tactile,
+    snapshot::resolve_tap,
 };
 use crate::msg::{CompanionChoice, Effect};
+use crate::scoresheet::{Event, JournalOp};
 use crate::speech::{Priority, SayKind};
+use crate::view::{BoardInfo, ClockView, UiState, View, ViewInput, san_in};
+use crate::words::vocab::{MoveWords, builtin_appendix_d};
 
 /// What the app keeps for the page: whether it runs, the flash and the
 /// answer to the opponent's last action.
@@ -26,6 +28,29 @@ pub(super) struct CompanionState {
     flashes: u64,
     notice: Option<Notice>,
     notices: u64,
+    /// The opponent's seat as last paired or freed, for the journal.
+    seat: Option<Event>,
+    /// The seat as written to the journal of the game (its epoch).
+    journalled: Option<(u64, Event)>,
+    /// The squares lit on the opponent's board (None: not known, e.g. just
+    /// connected).
+    lit: Option<shakmaty::Bitboard>,
+}
+
+impl CompanionState {
+    /// What the opponent's board has lit, when known.
+    pub(super) fn lit(&self) -> Option<shakmaty::Bitboard> {
+        self.lit
+    }
+
+    pub(super) fn set_lit(&mut self, squares: shakmaty::Bitboard) {
+        self.lit = Some(squares);
+    }
+
+    /// The board was (re)connected: what it shows is not known.
+    pub(super) fn forget_lights(&mut self) {
+        self.lit = None;
+    }
 }
 
 impl App {
@@ -64,11 +89,32 @@ impl App {
 
     /// The seat is free; the new code, when one is needed.
     pub(super) fn on_companion_released(&mut self, code: Option<String>, out: &mut Vec<Effect>) {
+        self.companion_seat_freed(code.clone());
         let t = match code {
             Some(code) => self.message("companion_released_code", &[("code", &spaced(&code))]),
             None => self.message("companion_released", &[]),
         };
         self.info(out, t);
+    }
+
+    fn companion_seat_freed(&mut self, code: Option<String>) {
+        if self.companion.seat.is_some() {
+            self.companion.seat = Some(Event::Companion { token: None, code });
+        }
+    }
+
+    /// The opponent's seat into the journal of the game (once per game and
+    /// change), so that a game resumed after a restart of hector gives the
+    /// same page its seat back ([`crate::companion::Gate::restore`]).
+    pub(super) fn journal_companion(&mut self, out: &mut Vec<Effect>) {
+        let (Some(seat), Some(epoch)) = (&self.companion.seat, self.journal_begun()) else {
+            return;
+        };
+        let entry = (epoch, seat.clone());
+        if self.companion.journalled.as_ref() != Some(&entry) {
+            out.push(Effect::Journal(JournalOp::Append(seat.clone())));
+            self.companion.journalled = Some(entry);
+        }
     }
 
     /// Something from the page.
@@ -79,7 +125,12 @@ impl App {
         out: &mut Vec<Effect>,
     ) {
         match event {
-            CompanionEvent::Paired => {}
+            CompanionEvent::Paired(p) => {
+                self.companion.seat = Some(Event::Companion {
+                    token: Some(p.token),
+                    code: p.code,
+                });
+            }
             CompanionEvent::Connected => {
                 let t = self.message("companion_connected", &[]);
                 self.say(out, t, Priority::Normal, SayKind::Info);
@@ -89,17 +140,18 @@ impl App {
                 self.say(out, t, Priority::Urgent, SayKind::Info);
             }
             CompanionEvent::Left => {
+                self.companion_seat_freed(None);
                 let t = self.message("companion_left", &[]);
                 self.say(out, t, Priority::Normal, SayKind::Info);
             }
             CompanionEvent::Action(action) => {
-                self.on_opponent_action(action, out);
+                self.on_opponent_action(action, now, out);
                 self.sync_board(now, out);
             }
         }
     }
 
-    fn on_opponent_action(&mut self, action: OpponentAction, out: &mut Vec<Effect>) {
+    fn on_opponent_action(&mut self, action: OpponentAction, now: Instant, out: &mut Vec<Effect>) {
         let them = !self.me;
         if let Some(t) = self.game_is_over() {
             self.notify_page(t);
@@ -122,6 +174,18 @@ impl App {
                             return;
                         }
                     },
+                    MoveInput::FromTo {
+                        from,
+                        to,
+                        promotion: Some(role),
+                    } if self.opponent_board_asks_promotion() => {
+                        // The piece for the pawn on the opponent's board.
+                        if !self.promote_on_opponent_board(Some((from, to)), role, now, out) {
+                            let t = self.message("companion_illegal", &[]);
+                            self.notify_page(t);
+                        }
+                        return;
+                    }
                     MoveInput::FromTo {
                         from,
                         to,
@@ -208,61 +272,71 @@ impl App {
         }
     }
 
-    /// Everything the opponent's page shows, from the opponent's side.
+    /// Everything the opponent's page shows, from the opponent's side:
+    /// built from the view model the full-screen view draws
+    /// ([`crate::view::View`]), so the two screens cannot disagree; the
+    /// clocks as they stood at the last message.
     pub fn companion_snapshot(&self) -> Snapshot {
-        let pos = self.game.position();
-        let them = !self.me;
-        let mut s = Snapshot::new(pos, them);
-        if self.game.is_over() {
-            s.legal.clear();
+        let view = self.view_model(&UiState::default());
+        let mut s = Snapshot::from_view(
+            &view,
+            self.game.position(),
+            !self.me,
+            self.phraser.move_lang(),
+        );
+        if let Some(b) = &self.board {
+            s.tactile = Tactile::of(
+                view.link.state,
+                &view.board.mismatch,
+                self.awaited_on(b).as_deref(),
+                b.tracker().pending_promotion(),
+            );
         }
-        s.last_move = self.game.positions().next_back().map(|(before, played)| {
-            let words = self.phraser.say_move(before, played.mv);
-            let mut last = LastMove::new(before, &played.mv, words);
-            last.lang = self.phraser.move_lang().to_owned();
-            last
-        });
-        s.draw_offer = self.game.pending_offer().map(Into::into);
-        s.end = self.game.result().map(|r| GameEnd {
-            result: r.outcome.as_str().to_owned(),
-            reason: self.phraser.game_over(r.reason, r.outcome.winner()),
-        });
-        s.tactile = self.board_view(self.board.as_ref());
         s.opponent_board = self.opponent_board_view();
         s.flash = self.companion.flash;
         s.notice = self.companion.notice.clone();
         s
     }
 
-    /// A board as the page shows it: none, disconnected, awaiting a move,
-    /// differing on some squares, or agreeing with the game.
+    /// The view model of the game now, with the front end's state `ui`:
+    /// what the full-screen view draws and the opponent's page shows.
+    pub fn view_model(&self, ui: &UiState) -> View {
+        static APPENDIX_D: OnceLock<MoveWords> = OnceLock::new();
+        let appendix_d = APPENDIX_D.get_or_init(|| builtin_appendix_d().moves);
+        let clocks = match (self.clock(), self.now) {
+            (Some(c), Some(now)) => Some(ClockView::of(c, now)),
+            _ => None,
+        };
+        View::build(&ViewInput {
+            game: &self.game,
+            phraser: &self.phraser,
+            appendix_d,
+            me: self.me,
+            announcement: self.last_said.as_ref().map(|u| u.text.as_str()),
+            clocks,
+            board: self.board.as_ref().map(BoardInfo::of),
+            ui,
+        })
+    }
+
+    /// A board as the page shows it (the states of the view model).
     pub(super) fn board_view(&self, board: Option<&BoardSession>) -> Tactile {
-        match board {
-            None => Tactile::None,
-            Some(b) if !b.connected() => Tactile::Disconnected,
-            Some(b) => match b.tracker().awaiting_execution() {
-                Some(m) => {
-                    let san = self
-                        .game
-                        .positions()
-                        .rev()
-                        .find(|(_, played)| played.mv == m)
-                        .map(|(before, _)| SanPlus::from_move(before.clone(), m).to_string())
-                        .unwrap_or_else(|| m.to_string());
-                    Tactile::Awaiting { san }
-                }
-                None => {
-                    let diffs = b.tracker().mismatch();
-                    if diffs.is_empty() {
-                        Tactile::Agrees
-                    } else {
-                        Tactile::Differs {
-                            squares: diffs.iter().map(|d| d.square.to_string()).collect(),
-                        }
-                    }
-                }
-            },
-        }
+        let Some(b) = board else {
+            return Tactile::None;
+        };
+        let info = BoardInfo::of(b);
+        Tactile::of(
+            info.state,
+            &info.mismatch,
+            self.awaited_on(b).as_deref(),
+            b.tracker().pending_promotion(),
+        )
+    }
+
+    /// The move of the game (SAN) that waits to be made on a board.
+    fn awaited_on(&self, b: &BoardSession) -> Option<String> {
+        let m = b.tracker().awaiting_execution().filter(|_| b.connected())?;
+        Some(san_in(&self.game, m))
     }
 }
 
@@ -409,7 +483,11 @@ mod tests {
         assert_eq!(said(&e), vec!["The opponent's screen is connected."]);
         let e = a.update(Msg::Companion(CompanionEvent::Disconnected), Instant::now());
         assert_eq!(said(&e), vec!["The opponent's screen is disconnected."]);
-        let e = a.update(Msg::Companion(CompanionEvent::Paired), Instant::now());
+        let paired = CompanionEvent::Paired(crate::companion::Pairing {
+            token: "0123456789abcdef0123456789abcdef".into(),
+            code: None,
+        });
+        let e = a.update(Msg::Companion(paired), Instant::now());
         assert!(e.is_empty());
     }
 
@@ -479,10 +557,27 @@ mod tests {
             false,
         ));
         let now = Instant::now();
-        assert_eq!(a.companion_snapshot().tactile, Tactile::Disconnected);
+        // Opened, nothing heard yet: waiting, not "disconnected".
+        assert_eq!(a.companion_snapshot().tactile, Tactile::Waiting);
         a.update(Msg::Board(LinkEvent::Connected), now);
+        assert_eq!(a.companion_snapshot().tactile, Tactile::Waiting);
+        // Asked again and still quiet: quiet, still not "disconnected".
+        let later = now + std::time::Duration::from_secs(10);
+        let e = a.update(Msg::Deadline, later);
+        assert!(
+            e.iter().any(|e| matches!(e, Effect::ToBoard(_))),
+            "asked again: {e:?}"
+        );
+        assert_eq!(a.companion_snapshot().tactile, Tactile::Quiet);
         let sim = SimBoard::new(Protocol::Dgt, shakmaty::Board::new());
-        a.update(Msg::Board(LinkEvent::Bytes(sim.dump())), now);
+        a.update(Msg::Board(LinkEvent::Bytes(sim.dump())), later);
+        assert_eq!(a.companion_snapshot().tactile, Tactile::Agrees);
+        // The cable pulled: disconnected (and back).
+        let gone = LinkEvent::Disconnected(crate::board::PortError::Gone);
+        a.update(Msg::Board(gone), later);
+        assert_eq!(a.companion_snapshot().tactile, Tactile::Disconnected);
+        a.update(Msg::Board(LinkEvent::Connected), later);
+        a.update(Msg::Board(LinkEvent::Bytes(sim.dump())), later);
         assert_eq!(a.companion_snapshot().tactile, Tactile::Agrees);
         a.me = Color::Black;
         page(&mut a, tap(Square::E2, Square::E4));
@@ -491,6 +586,95 @@ mod tests {
             matches!(&t, Tactile::Awaiting { san } if san == "e4")
                 || matches!(&t, Tactile::Differs { squares } if squares.len() == 2),
             "{t:?}"
+        );
+    }
+
+    #[test]
+    fn the_page_shows_the_view_model_and_both_clocks() {
+        use crate::clock::parse_spec;
+        let setup = crate::app::ClockSetup::new(parse_spec("0:05+0").unwrap());
+        let mut a = App::builder().clock(Some(setup)).build();
+        let t0 = Instant::now();
+        a.update(Msg::Start, t0);
+        let c = a
+            .companion_snapshot()
+            .clocks
+            .expect("clocks while a clock runs");
+        assert_eq!((c.white_ms, c.black_ms), (5_000, 5_000));
+        assert_eq!(c.running, Some(Side::White));
+        a.update(
+            Msg::Line("e4".into()),
+            t0 + std::time::Duration::from_secs(2),
+        );
+        let s = a.companion_snapshot();
+        let c = s.clocks.clone().expect("clocks");
+        assert_eq!((c.white_ms, c.black_ms), (3_000, 5_000));
+        assert_eq!(c.running, Some(Side::Black));
+        // Everything else is the full-screen view's model, drawn for the page.
+        let view = a.view_model(&UiState::default());
+        let from_view = Snapshot::from_view(&view, a.game().position(), Color::Black, "de");
+        assert_eq!(s.board, from_view.board);
+        assert_eq!(s.last_move, from_view.last_move);
+        assert_eq!(s.clocks, from_view.clocks);
+        let last = s.last_move.expect("a last move");
+        assert_eq!(last.words, view.moves[0].spoken);
+        assert_eq!((last.san.as_str(), last.number), ("e4", 1));
+        // No clock: none shown.
+        assert_eq!(App::builder().build().companion_snapshot().clocks, None);
+    }
+
+    #[test]
+    fn the_seat_is_journalled_with_the_game_and_freed() {
+        use crate::scoresheet::StartInfo;
+        let mut a = App::builder().build();
+        a.enable_journal(StartInfo::default());
+        let seat = crate::companion::Pairing {
+            token: "0123456789abcdef0123456789abcdef".into(),
+            code: Some("4712".into()),
+        };
+        let e = a.update(
+            Msg::Companion(CompanionEvent::Paired(seat.clone())),
+            Instant::now(),
+        );
+        assert!(e.is_empty(), "no journal before the first move: {e:?}");
+        let journalled = |e: &[Effect]| -> Vec<Event> {
+            e.iter()
+                .filter_map(|e| match e {
+                    Effect::Journal(JournalOp::Append(ev @ Event::Companion { .. })) => {
+                        Some(ev.clone())
+                    }
+                    _ => None,
+                })
+                .collect()
+        };
+        let e = a.update(Msg::Line("e4".into()), Instant::now());
+        assert!(
+            matches!(e[0], Effect::Journal(JournalOp::Begin(_))),
+            "{e:?}"
+        );
+        assert_eq!(
+            journalled(&e),
+            vec![Event::Companion {
+                token: Some(seat.token.clone()),
+                code: seat.code.clone()
+            }]
+        );
+        // Once per game.
+        let e = a.update(Msg::Line("e5".into()), Instant::now());
+        assert!(journalled(&e).is_empty());
+        // Freed by the blind player: journalled as free.
+        let e = a.update(
+            Msg::CompanionReleased {
+                code: Some("0815".into()),
+            },
+            Instant::now(),
+        );
+        assert_eq!(
+            journalled(&e),
+            vec![Event::Companion {
+                token: None,
+                code: Some("0815".into())
+            }]
         );
     }
 }

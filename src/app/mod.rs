@@ -309,6 +309,7 @@ impl App {
         self.clock_stop_when_over(now);
         self.engine_step(now, &mut out);
         self.journal_effects(&mut out);
+        self.journal_companion(&mut out);
         self.companion_flashes(&out);
         out
     }
@@ -408,6 +409,15 @@ impl App {
             let notes = b.promote(role);
             self.on_board_notes(notes, now, out);
             return;
+        }
+        // The same for a pawn on the last rank of the opponent's board.
+        if self.opponent_board_asks_promotion() {
+            let words: Vec<&MoveWords> = self.arg_words.iter().collect();
+            if let Some(role) = promotion_role(line, &words)
+                && self.promote_on_opponent_board(None, role, now, out)
+            {
+                return;
+            }
         }
         let words: Vec<&MoveWords> = self.arg_words.iter().collect();
         let input = read_line(

@@ -1,47 +1,32 @@
 //! The opponent's own electronic board (`--opponent-board`): the two boards
 //! of FIDE D.2.9, literally.  A move made on it is the opponent's move
 //! (announced to the blind player, awaited on the tactile board); the blind
-//! player's move is awaited on it; a difference between it and the game is
-//! said to the blind player and shown on the opponent's page.
+//! player's move is awaited on it, and lit on a board with lights
+//! (Millennium); a difference between it and the game is said to the blind
+//! player and shown on the opponent's page.  A pawn moved to the last rank
+//! of a board that cannot see pieces (occupancy) asks on the page which
+//! piece it becomes; the next answer (the page's chooser, or a piece word
+//! typed) makes the move.
+//!
+//! What its session reports about the link is handled with the player's
+//! board's in `board.rs` ([`Seat::Opponent`]).
 
 use std::time::Instant;
 
+use shakmaty::{Bitboard, Position, Role, Square};
+
 use super::App;
-use crate::board::{BoardSession, Inferred, LinkEvent, SessionNote};
+use super::board::Seat;
+use crate::board::protocol::Command;
+use crate::board::{Inferred, LinkEvent};
 use crate::companion::Tactile;
-use crate::msg::{BoardChoice, BoardProblem, Effect};
+use crate::msg::{BoardChoice, Effect};
 use crate::speech::{Priority, SayKind};
 
 impl App {
     /// The opponent's board of the command line: opened or why not.
     pub(super) fn on_opponent_board_chosen(&mut self, choice: BoardChoice, out: &mut Vec<Effect>) {
-        match choice {
-            BoardChoice::Opened {
-                protocol,
-                port,
-                config,
-                ..
-            } => {
-                self.opponent_board = Some(
-                    BoardSession::new(protocol, config, self.game.position(), false)
-                        .with_port(port),
-                );
-            }
-            BoardChoice::Missing(problem) => {
-                let why = match problem {
-                    BoardProblem::Spec { spec, error } => self.phraser.spec_error(&spec, &error),
-                    BoardProblem::CannotOpen { port, error } => {
-                        self.phraser.cannot_open(&port, &error)
-                    }
-                    BoardProblem::NotFound => self.message("board_not_found", &[]),
-                    BoardProblem::NoAnswer { port } => {
-                        self.message("board_no_answer", &[("port", &port)])
-                    }
-                };
-                let t = self.message("opponent_board_said", &[("text", &why)]);
-                self.say(out, t, Priority::Normal, SayKind::Board);
-            }
-        }
+        self.on_seat_chosen(Seat::Opponent, choice, out);
     }
 
     /// Bytes, connection or loss of the opponent's board.
@@ -51,81 +36,93 @@ impl App {
         now: Instant,
         out: &mut Vec<Effect>,
     ) {
-        let notes = match &mut self.opponent_board {
-            Some(b) => b.link(event, now),
-            None => Vec::new(),
-        };
-        self.on_opponent_board_notes(notes, now, out);
+        self.on_seat_link(Seat::Opponent, event, now, out);
     }
 
     /// Time passes for the opponent's board (its settle time).
     pub(super) fn tick_opponent_board(&mut self, now: Instant, out: &mut Vec<Effect>) {
-        let notes = match &mut self.opponent_board {
-            Some(b) => b.tick(now),
-            None => Vec::new(),
-        };
-        self.on_opponent_board_notes(notes, now, out);
+        self.tick_seat(Seat::Opponent, now, out);
     }
 
     /// Tell the opponent's board where the game is (a move made elsewhere
-    /// is then awaited on it).
+    /// is then awaited on it, and lit where it has lights).
     pub(super) fn sync_opponent_board(&mut self, now: Instant, out: &mut Vec<Effect>) {
-        let Some(b) = &mut self.opponent_board else {
-            return;
-        };
-        let pos = self.game.position();
-        if b.tracker().position() == pos {
-            return;
-        }
-        let last = self.game.positions().next_back();
-        let notes = match last {
-            Some((before, _)) if before == b.tracker().position() => b.game_moved(pos, now),
-            Some((before, _)) => {
-                let before = before.clone();
-                b.game_replaced(pos, Some(&before), now)
-            }
-            None => b.game_replaced(pos, None, now),
-        };
-        self.on_opponent_board_notes(notes, now, out);
+        self.sync_seat(Seat::Opponent, now, out);
+        self.light_opponent_board(out);
     }
 
-    fn on_opponent_board_notes(
+    /// The squares of the move awaited on the opponent's board lit (every
+    /// square it changes: both of a castling's pieces, an en-passant
+    /// capture), and the lights off once it is made.  Only what changed is
+    /// sent; a board without lights gets nothing.
+    fn light_opponent_board(&mut self, out: &mut Vec<Effect>) {
+        let Some(b) = &self.opponent_board else {
+            return;
+        };
+        let want = b
+            .tracker()
+            .awaiting_execution()
+            .filter(|_| b.connected())
+            .and_then(|m| {
+                self.game
+                    .positions()
+                    .rev()
+                    .find(|(_, played)| played.mv == m)
+                    .map(|(before, _)| changed_squares(before, m))
+            })
+            .unwrap_or(Bitboard::EMPTY);
+        if !b.connected() || self.companion.lit() == Some(want) {
+            return;
+        }
+        let command = if want.is_empty() {
+            Command::LightsOff
+        } else {
+            Command::ShowSquares(want)
+        };
+        let bytes = b.protocol().encode(command);
+        self.companion.set_lit(want);
+        if !bytes.is_empty() {
+            out.push(Effect::ToOpponentBoard(bytes));
+        }
+    }
+
+    /// The promotion piece for a pawn on the last rank of the opponent's
+    /// board, chosen on the page (`from`, `to` as the page shows them) or
+    /// typed: the move is made.  False when no such promotion waits.
+    pub(super) fn promote_on_opponent_board(
         &mut self,
-        notes: Vec<SessionNote>,
+        squares: Option<(Square, Square)>,
+        role: Role,
+        now: Instant,
+        out: &mut Vec<Effect>,
+    ) -> bool {
+        let Some(b) = &mut self.opponent_board else {
+            return false;
+        };
+        let Some(pending) = b.tracker().pending_promotion() else {
+            return false;
+        };
+        if squares.is_some_and(|s| s != pending) {
+            return false;
+        }
+        let notes = b.promote(role);
+        self.on_seat_notes(Seat::Opponent, notes, now, out);
+        true
+    }
+
+    /// Whether the opponent's board waits to be told a promotion's piece.
+    pub(super) fn opponent_board_asks_promotion(&self) -> bool {
+        self.opponent_board
+            .as_ref()
+            .is_some_and(|b| b.awaiting_promotion())
+    }
+
+    pub(super) fn on_opponent_inferred(
+        &mut self,
+        found: Inferred,
         now: Instant,
         out: &mut Vec<Effect>,
     ) {
-        for note in notes {
-            match note {
-                SessionNote::Connected { .. } => {
-                    let t = self.message("opponent_board_connected", &[]);
-                    self.say(out, t, Priority::Normal, SayKind::Board);
-                }
-                SessionNote::Disconnected => {
-                    let t = self.message("opponent_board_disconnected", &[]);
-                    self.say(out, t, Priority::Normal, SayKind::Board);
-                }
-                SessionNote::CannotOpen(e) => {
-                    let port = self.opponent_board.as_ref().map(|b| b.port().to_owned());
-                    let why = self.phraser.cannot_open(&port.unwrap_or_default(), &e);
-                    let t = self.message("opponent_board_said", &[("text", &why)]);
-                    self.say(out, t, Priority::Normal, SayKind::Board);
-                }
-                SessionNote::Silent => {
-                    let port = self.opponent_board.as_ref().map(|b| b.port().to_owned());
-                    let why = self.message("board_silent", &[("port", &port.unwrap_or_default())]);
-                    let t = self.message("opponent_board_said", &[("text", &why)]);
-                    self.say(out, t, Priority::Normal, SayKind::Board);
-                }
-                SessionNote::Send(bytes) => out.push(Effect::ToOpponentBoard(bytes)),
-                SessionNote::Found(found) => self.on_opponent_inferred(found, now, out),
-                // A clock on the opponent's board is the game's clock too.
-                SessionNote::Clock(m) => self.on_board_clock(m, now, out),
-            }
-        }
-    }
-
-    fn on_opponent_inferred(&mut self, found: Inferred, now: Instant, out: &mut Vec<Effect>) {
         match found {
             Inferred::Move(mv) => {
                 if self.game.is_over() {
@@ -164,10 +161,8 @@ impl App {
                 let t = self.message("illegal_on_board", &[]);
                 self.notify_page(t);
             }
-            Inferred::NeedPromotionPiece { .. } => {
-                let t = self.message("board_promotion", &[]);
-                self.notify_page(t);
-            }
+            // The page shows the chooser (the opponent board's state).
+            Inferred::NeedPromotionPiece { .. } => {}
             // The blind player's move made on it: the page shows it agrees.
             // The instruction for a move awaited there: the page shows it.
             Inferred::Executed(_)
@@ -182,5 +177,193 @@ impl App {
     /// The opponent's board as the page shows it.
     pub(super) fn opponent_board_view(&self) -> Tactile {
         self.board_view(self.opponent_board.as_ref())
+    }
+}
+
+/// Every square a move changes, from the position before it.
+fn changed_squares(before: &shakmaty::Chess, m: shakmaty::Move) -> Bitboard {
+    let mut after = before.clone();
+    after.play_unchecked(m);
+    Square::ALL
+        .into_iter()
+        .filter(|sq| before.board().piece_at(*sq) != after.board().piece_at(*sq))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::sim::{Action, SimBoard};
+    use crate::board::{BoardSession, Protocol, TrackerConfig};
+    use crate::companion::{CompanionEvent, MoveInput, OpponentAction};
+    use crate::game::Game;
+    use crate::msg::Msg;
+    use shakmaty::{Chess, Color, san::San};
+
+    fn said(effects: &[Effect]) -> Vec<String> {
+        effects
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Say(u) => Some(u.text.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn sent(effects: &[Effect]) -> Vec<Vec<u8>> {
+        effects
+            .iter()
+            .filter_map(|e| match e {
+                Effect::ToOpponentBoard(b) => Some(b.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// An app whose opponent has their own board of `protocol`, connected
+    /// and showing `pos`.
+    fn with_opponent_board(protocol: Protocol, pos: &Chess) -> (App, SimBoard, Instant) {
+        let mut a = App::builder().build();
+        a.game = Game::from_fen(
+            &shakmaty::fen::Fen::from_position(pos, shakmaty::EnPassantMode::Legal).to_string(),
+        )
+        .expect("a position");
+        let config = TrackerConfig {
+            detect_rotation: false,
+            ..TrackerConfig::default()
+        };
+        a.opponent_board = Some(BoardSession::new(
+            protocol,
+            config,
+            a.game.position(),
+            false,
+        ));
+        let now = Instant::now();
+        a.update(Msg::OpponentBoard(LinkEvent::Connected), now);
+        let sim = SimBoard::new(protocol, pos.board().clone());
+        let e = a.update(Msg::OpponentBoard(LinkEvent::Bytes(sim.dump())), now);
+        assert_eq!(said(&e), vec!["The opponent's board is connected."]);
+        (a, sim, now)
+    }
+
+    fn mv(pos: &Chess, san: &str) -> shakmaty::Move {
+        san.parse::<San>()
+            .ok()
+            .and_then(|s| s.to_move(pos).ok())
+            .unwrap_or_else(|| panic!("{san} is legal"))
+    }
+
+    #[test]
+    fn the_players_move_is_lit_on_a_millennium_board_and_put_out_when_made() {
+        let start = Chess::default();
+        let (mut a, mut sim, now) = with_opponent_board(Protocol::Millennium, &start);
+        let e = a.update(Msg::Line("e4".into()), now);
+        let lit = Bitboard::from(Square::E2) | Bitboard::from(Square::E4);
+        assert_eq!(
+            sent(&e),
+            vec![Protocol::Millennium.encode(Command::ShowSquares(lit))],
+            "{e:?}"
+        );
+        // Nothing sent again while it waits.
+        assert!(sent(&a.update(Msg::Deadline, now)).is_empty());
+        // The opponent makes it on their board: the lights go out.
+        let m = mv(&start, "e4");
+        let mut off = Vec::new();
+        for bytes in sim.play(&start, m, false) {
+            off.extend(sent(
+                &a.update(Msg::OpponentBoard(LinkEvent::Bytes(bytes)), now),
+            ));
+        }
+        assert_eq!(off, vec![Protocol::Millennium.encode(Command::LightsOff)]);
+        // Castling lights both pieces' squares.
+        let mut pos = start.clone();
+        for s in ["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5"] {
+            let m = mv(&pos, s);
+            pos.play_unchecked(m);
+        }
+        let (mut a, _, now) = with_opponent_board(Protocol::Millennium, &pos);
+        let e = a.update(Msg::Line("O-O".into()), now);
+        let four = [Square::E1, Square::F1, Square::G1, Square::H1]
+            .into_iter()
+            .collect::<Bitboard>();
+        assert_eq!(
+            sent(&e),
+            vec![Protocol::Millennium.encode(Command::ShowSquares(four))]
+        );
+    }
+
+    #[test]
+    fn a_board_without_lights_gets_no_light_commands() {
+        let start = Chess::default();
+        let (mut a, _, now) = with_opponent_board(Protocol::Dgt, &start);
+        let e = a.update(Msg::Line("d4".into()), now);
+        assert!(sent(&e).is_empty(), "{e:?}");
+    }
+
+    fn promotion_position() -> Chess {
+        // Black (the opponent) to move, a pawn on e2.
+        let fen: shakmaty::fen::Fen = "4k3/8/8/8/8/8/4p2R/K7 b - - 0 1".parse().unwrap();
+        fen.into_position(shakmaty::CastlingMode::Standard).unwrap()
+    }
+
+    /// The pawn moved to the last rank of the opponent's occupancy board:
+    /// the page shows the chooser (the board's state), nothing is played.
+    fn pawn_to_the_last_rank() -> (App, Instant) {
+        let pos = promotion_position();
+        let (mut a, mut sim, now) = with_opponent_board(Protocol::Occupancy, &pos);
+        let mut e = a.update(
+            Msg::OpponentBoard(LinkEvent::Bytes(sim.act(Action::Lift(Square::E2)))),
+            now,
+        );
+        let placed = sim.act(Action::Place(Square::E1, Color::Black.pawn()));
+        e.extend(a.update(Msg::OpponentBoard(LinkEvent::Bytes(placed)), now));
+        e.extend(a.update(Msg::Deadline, now + std::time::Duration::from_secs(2)));
+        assert!(said(&e).is_empty(), "{e:?}");
+        assert_eq!(a.game().history().len(), 0);
+        assert_eq!(
+            a.companion_snapshot().opponent_board,
+            Tactile::Promotion {
+                from: Some("e2".into()),
+                to: Some("e1".into())
+            }
+        );
+        (a, now)
+    }
+
+    #[test]
+    fn a_promotion_on_the_opponents_occupancy_board_is_chosen_on_the_page() {
+        let (mut a, now) = pawn_to_the_last_rank();
+        // Another square's piece is not this promotion.
+        let wrong = OpponentAction::Move(MoveInput::FromTo {
+            from: Square::D2,
+            to: Square::D1,
+            promotion: Some(Role::Queen),
+        });
+        let e = a.update(Msg::Companion(CompanionEvent::Action(wrong)), now);
+        assert!(said(&e).is_empty());
+        let choice = OpponentAction::Move(MoveInput::FromTo {
+            from: Square::E2,
+            to: Square::E1,
+            promotion: Some(Role::Knight),
+        });
+        let e = a.update(Msg::Companion(CompanionEvent::Action(choice)), now);
+        let m = mv(&promotion_position(), "e1=N");
+        assert_eq!(
+            said(&e),
+            vec![a.phraser().say_move(&promotion_position(), m)]
+        );
+        assert_eq!(a.game().history().len(), 1);
+        assert_eq!(a.companion_snapshot().opponent_board, Tactile::Agrees);
+    }
+
+    #[test]
+    fn a_promotion_on_the_opponents_board_can_be_named_by_the_next_line() {
+        let (mut a, now) = pawn_to_the_last_rank();
+        let e = a.update(Msg::Line("Dame".into()), now);
+        let m = mv(&promotion_position(), "e1=Q");
+        assert_eq!(
+            said(&e),
+            vec![a.phraser().say_move(&promotion_position(), m)]
+        );
     }
 }

@@ -182,6 +182,15 @@ impl App {
 
     /// The game is replaced (a new game, a resumed one): the journal
     /// follows with a new file.
+    /// The journal file of the game in progress exists (its id: the
+    /// epoch, so a new game's journal is told apart).
+    pub(super) fn journal_begun(&self) -> Option<u64> {
+        self.sheet
+            .as_ref()
+            .filter(|s| s.begun && s.epoch == self.epoch)
+            .map(|s| s.epoch)
+    }
+
     pub(super) fn replace_game(&mut self, game: Game) {
         self.game = game;
         self.takeback_given_up();

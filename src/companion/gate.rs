@@ -70,11 +70,34 @@ pub enum Role {
     Watcher,
 }
 
+/// The opponent's seat: the token their page holds and the code it was
+/// paired with.  The app journals it, so that after a restart of hector
+/// (the game resumed from the journal) the same page is the opponent again
+/// without a new code ([`Gate::restore`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pairing {
+    pub token: String,
+    pub code: Option<String>,
+}
+
+impl Pairing {
+    /// A token as the gate makes them (32 hex digits) and a code of four
+    /// digits: anything else read back from a file is not restored.
+    pub fn is_well_formed(&self) -> bool {
+        self.token.len() == 32
+            && self.token.bytes().all(|b| b.is_ascii_hexdigit())
+            && self
+                .code
+                .as_deref()
+                .is_none_or(|c| c.len() == 4 && c.bytes().all(|b| b.is_ascii_digit()))
+    }
+}
+
 /// What the app hears from the companion.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CompanionEvent {
-    /// A page paired as the opponent.
-    Paired,
+    /// A page paired as the opponent (the seat, for the journal).
+    Paired(Pairing),
     /// The opponent's page is showing the game (first push channel open).
     Connected,
     /// The opponent's page has been gone for the grace time.
@@ -233,6 +256,21 @@ impl Gate {
         out
     }
 
+    /// Seat the opponent of before a restart (their page still holds the
+    /// token) with the code they paired with, so the page comes back as
+    /// the opponent by itself.  Only into a free seat, and only a
+    /// well-formed pairing; returns whether it was restored.
+    pub fn restore(&mut self, pairing: &Pairing) -> bool {
+        if self.opponent.is_some() || !pairing.is_well_formed() {
+            return false;
+        }
+        self.opponent = Some(pairing.token.clone());
+        if let (Some(_), Some(code)) = (&self.code, &pairing.code) {
+            self.code = Some(code.clone());
+        }
+        true
+    }
+
     /// Decide one request.
     pub fn decide(
         &mut self,
@@ -336,10 +374,13 @@ impl Gate {
             self.opponent = Some(token.clone());
             (
                 Answer::Paired {
-                    token,
+                    token: token.clone(),
                     role: Role::Opponent,
                 },
-                vec![CompanionEvent::Paired],
+                vec![CompanionEvent::Paired(Pairing {
+                    token,
+                    code: self.code.clone(),
+                })],
             )
         }
     }
@@ -483,38 +524,98 @@ mod tests {
         })
     }
 
-    fn gate(listen: &str, view_without_code: bool) -> Gate {
-        Gate::new(
-            GateConfig {
-                listen: listen.parse().unwrap(),
-                view_without_code,
-                require_code: false,
-                limits: Limits::default(),
-            },
-            counting_entropy(),
-        )
-    }
-
     const PEER: IpAddr = IpAddr::V4(std::net::Ipv4Addr::new(192, 0, 2, 7));
     const LOCAL: IpAddr = IpAddr::V4(std::net::Ipv4Addr::LOCALHOST);
 
-    #[allow(clippy::too_many_arguments)]
-    fn req(
-        g: &mut Gate,
+    /// A gate and the browser that talks to it: its address, the Host it
+    /// sends, the time now.  Each request is one short call.
+    struct Rig {
+        g: Gate,
         peer: IpAddr,
-        host: &str,
-        method: &str,
-        path: &str,
-        token: Option<&str>,
-        body: &str,
+        host: &'static str,
         now: Instant,
-    ) -> (Answer, Vec<CompanionEvent>) {
-        let mut headers = vec![("Host", host), ("Content-Type", "application/json")];
-        if let Some(t) = token {
-            headers.push(("X-Hector-Token", t));
+    }
+
+    type Reply = (Answer, Vec<CompanionEvent>);
+
+    impl Rig {
+        fn new(listen: &str, view_without_code: bool, peer: IpAddr, host: &'static str) -> Rig {
+            let g = Gate::new(
+                GateConfig {
+                    listen: listen.parse().unwrap(),
+                    view_without_code,
+                    require_code: false,
+                    limits: Limits::default(),
+                },
+                counting_entropy(),
+            );
+            Rig {
+                g,
+                peer,
+                host,
+                now: Instant::now(),
+            }
         }
-        let parsed = parse(method, path, &headers, body.as_bytes());
-        g.decide(peer, parsed, now)
+
+        /// On 127.0.0.1:8421, from this computer.
+        fn loopback() -> Rig {
+            Rig::new("127.0.0.1:8421", false, LOCAL, "127.0.0.1:8421")
+        }
+
+        /// On every address (a code is needed), from a phone.
+        fn network(view_without_code: bool) -> Rig {
+            Rig::new("0.0.0.0:8421", view_without_code, PEER, "192.0.2.1:8421")
+        }
+
+        fn code(&self) -> String {
+            self.g.code().unwrap().to_owned()
+        }
+
+        fn send(&mut self, method: &str, path: &str, token: Option<&str>, body: &str) -> Reply {
+            let mut headers = vec![("Host", self.host), ("Content-Type", "application/json")];
+            if let Some(t) = token {
+                headers.push(("X-Hector-Token", t));
+            }
+            let parsed = parse(method, path, &headers, body.as_bytes());
+            self.g.decide(self.peer, parsed, self.now)
+        }
+
+        fn get(&mut self, path: &str) -> Answer {
+            self.send("GET", path, None, "").0
+        }
+
+        fn post(&mut self, path: &str, token: Option<&str>, body: &str) -> Reply {
+            self.send("POST", path, token, body)
+        }
+
+        /// Ask for the opponent's seat with `code` ("" on loopback).
+        fn pair(&mut self, code: &str) -> Reply {
+            self.post("/api/pair", None, &format!(r#"{{"code":"{code}"}}"#))
+        }
+
+        fn watch(&mut self, code: &str) -> Reply {
+            let body = format!(r#"{{"code":"{code}","watch":true}}"#);
+            self.post("/api/pair", None, &body)
+        }
+
+        /// Paired as the opponent: the token.
+        fn opponent(&mut self, code: &str) -> String {
+            let (a, ev) = self.pair(code);
+            let token = paired_token(&a);
+            assert_eq!(ev, vec![paired(&token, self.g.code())]);
+            token
+        }
+
+        fn play(&mut self, token: &str, san: &str) -> Reply {
+            self.post("/api/move", Some(token), &format!(r#"{{"san":"{san}"}}"#))
+        }
+    }
+
+    fn paired(token: &str, code: Option<&str>) -> CompanionEvent {
+        CompanionEvent::Paired(Pairing {
+            token: token.to_owned(),
+            code: code.map(str::to_owned),
+        })
     }
 
     fn paired_token(a: &Answer) -> String {
@@ -524,28 +625,20 @@ mod tests {
         }
     }
 
+    fn wrong(code: &str) -> &'static str {
+        if code == "0000" { "1111" } else { "0000" }
+    }
+
     #[test]
     fn loopback_needs_no_code_and_one_opponent_at_a_time() {
-        let now = Instant::now();
-        let mut g = gate("127.0.0.1:8421", false);
-        assert_eq!(g.code(), None);
-        let host = "127.0.0.1:8421";
-        let (a, ev) = req(&mut g, LOCAL, host, "POST", "/api/pair", None, "{}", now);
-        let t1 = paired_token(&a);
-        assert_eq!(ev, vec![CompanionEvent::Paired]);
-        let (a, ev) = req(&mut g, LOCAL, host, "POST", "/api/pair", None, "{}", now);
-        assert_eq!(a, Answer::Refused(RequestError::SeatTaken));
-        assert!(ev.is_empty());
-        let (a, ev) = req(
-            &mut g,
-            LOCAL,
-            host,
-            "POST",
-            "/api/move",
-            Some(&t1),
-            r#"{"san":"e4"}"#,
-            now,
+        let mut r = Rig::loopback();
+        assert_eq!(r.g.code(), None);
+        let t1 = r.opponent("");
+        assert_eq!(
+            r.pair(""),
+            (Answer::Refused(RequestError::SeatTaken), vec![])
         );
+        let (a, ev) = r.play(&t1, "e4");
         assert_eq!(a, Answer::Accepted);
         assert_eq!(
             ev,
@@ -554,19 +647,12 @@ mod tests {
             ))]
         );
         // Released: the old token can no longer act; a new opponent may pair.
-        g.release();
-        let (a, _) = req(
-            &mut g,
-            LOCAL,
-            host,
-            "POST",
-            "/api/move",
-            Some(&t1),
-            r#"{"san":"e4"}"#,
-            now,
+        r.g.release();
+        assert_eq!(
+            r.play(&t1, "e4").0,
+            Answer::Refused(RequestError::NotPaired)
         );
-        assert_eq!(a, Answer::Refused(RequestError::NotPaired));
-        let (a, _) = req(&mut g, LOCAL, host, "POST", "/api/pair", None, "{}", now);
+        let (a, _) = r.pair("");
         assert!(matches!(
             a,
             Answer::Paired {
@@ -578,16 +664,15 @@ mod tests {
 
     #[test]
     fn loopback_refuses_foreign_host_names() {
-        let now = Instant::now();
-        let mut g = gate("127.0.0.1:8421", false);
+        let mut r = Rig::loopback();
         for bad in [
             "evil.example:8421",
             "127.0.0.1:9999",
             "",
             "localhost.evil:8421",
         ] {
-            let (a, _) = req(&mut g, LOCAL, bad, "GET", "/", None, "", now);
-            assert_eq!(a, Answer::Refused(RequestError::BadHost), "{bad}");
+            r.host = bad;
+            assert_eq!(r.get("/"), Answer::Refused(RequestError::BadHost), "{bad}");
         }
         for good in [
             "127.0.0.1:8421",
@@ -596,247 +681,121 @@ mod tests {
             "[::1]:8421",
             "127.0.0.1",
         ] {
-            let (a, _) = req(&mut g, LOCAL, good, "GET", "/", None, "", now);
-            assert_eq!(a, Answer::Page, "{good}");
+            r.host = good;
+            assert_eq!(r.get("/"), Answer::Page, "{good}");
         }
     }
 
     #[test]
     fn other_sites_cannot_act() {
-        let now = Instant::now();
-        let mut g = gate("127.0.0.1:8421", false);
+        let mut r = Rig::loopback();
         let headers = [
             ("Host", "127.0.0.1:8421"),
             ("Origin", "http://evil.example"),
             ("Content-Type", "application/json"),
         ];
-        let (a, ev) = g.decide(LOCAL, parse("POST", "/api/pair", &headers, b"{}"), now);
+        let (a, ev) =
+            r.g.decide(LOCAL, parse("POST", "/api/pair", &headers, b"{}"), r.now);
         assert_eq!(a, Answer::Refused(RequestError::BadOrigin));
-        assert!(ev.is_empty() && !g.paired());
+        assert!(ev.is_empty() && !r.g.paired());
     }
 
     #[test]
     fn network_address_needs_the_code_to_act_and_watch() {
-        let now = Instant::now();
-        let mut g = gate("0.0.0.0:8421", false);
-        let code = g.code().unwrap().to_owned();
+        let mut r = Rig::network(false);
+        let code = r.code();
         assert_eq!(code.len(), 4);
-        let host = "192.0.2.1:8421";
-        let (a, _) = req(&mut g, PEER, host, "GET", "/events", None, "", now);
-        assert_eq!(a, Answer::Refused(RequestError::CodeNeededToWatch));
-        let (a, _) = req(&mut g, PEER, host, "GET", "/api/info", None, "", now);
         assert_eq!(
-            a,
+            r.get("/events"),
+            Answer::Refused(RequestError::CodeNeededToWatch)
+        );
+        assert_eq!(
+            r.get("/api/info"),
             Answer::Info {
                 code_required: true,
                 can_watch: false,
                 role: None
             }
         );
-        let wrong = if code == "0000" { "1111" } else { "0000" };
-        let (a, ev) = req(
-            &mut g,
-            PEER,
-            host,
-            "POST",
-            "/api/pair",
-            None,
-            &format!(r#"{{"code":"{wrong}"}}"#),
-            now,
-        );
-        assert_eq!(a, Answer::Refused(RequestError::WrongCode));
-        assert!(ev.is_empty() && !g.paired());
-        let (a, ev) = req(
-            &mut g,
-            PEER,
-            host,
-            "POST",
-            "/api/pair",
-            None,
-            &format!(r#"{{"code":" {code} "}}"#),
-            now,
-        );
-        let token = paired_token(&a);
-        assert_eq!(ev, vec![CompanionEvent::Paired]);
-        let (a, _) = req(
-            &mut g,
-            PEER,
-            host,
-            "GET",
-            &format!("/events?token={token}"),
-            None,
-            "",
-            now,
-        );
         assert_eq!(
-            a,
+            r.pair(wrong(&code)),
+            (Answer::Refused(RequestError::WrongCode), vec![])
+        );
+        assert!(!r.g.paired());
+        let token = r.opponent(&format!(" {code} "));
+        assert_eq!(
+            r.get(&format!("/events?token={token}")),
             Answer::Stream {
                 token: Some(token.clone())
             }
         );
         // A second opponent with the right code is refused, may watch.
-        let (a, _) = req(
-            &mut g,
-            PEER,
-            host,
-            "POST",
-            "/api/pair",
-            None,
-            &format!(r#"{{"code":"{code}"}}"#),
-            now,
-        );
-        assert_eq!(a, Answer::Refused(RequestError::SeatTaken));
-        let (a, _) = req(
-            &mut g,
-            PEER,
-            host,
-            "POST",
-            "/api/pair",
-            None,
-            &format!(r#"{{"code":"{code}","watch":true}}"#),
-            now,
-        );
-        let watcher = paired_token(&a);
-        let (a, ev) = req(
-            &mut g,
-            PEER,
-            host,
-            "POST",
-            "/api/resign",
-            Some(&watcher),
-            r#"{"confirm":true}"#,
-            now,
-        );
+        assert_eq!(r.pair(&code).0, Answer::Refused(RequestError::SeatTaken));
+        let watcher = paired_token(&r.watch(&code).0);
+        let (a, ev) = r.post("/api/resign", Some(&watcher), r#"{"confirm":true}"#);
         assert_eq!(a, Answer::Refused(RequestError::WatcherCannotAct));
         assert!(ev.is_empty());
         // Release: a new code; the old one no longer pairs.
-        g.release();
-        assert_ne!(g.code(), Some(code.as_str()));
-        let (a, _) = req(
-            &mut g,
-            PEER,
-            host,
-            "POST",
-            "/api/pair",
-            None,
-            &format!(r#"{{"code":"{code}"}}"#),
-            now,
-        );
-        assert_eq!(a, Answer::Refused(RequestError::WrongCode));
+        r.g.release();
+        assert_ne!(r.g.code(), Some(code.as_str()));
+        assert_eq!(r.pair(&code).0, Answer::Refused(RequestError::WrongCode));
     }
 
     #[test]
     fn view_without_code_lets_anyone_watch_but_not_act() {
-        let now = Instant::now();
-        let mut g = gate("0.0.0.0:8421", true);
-        let (a, _) = req(&mut g, PEER, "h", "GET", "/events", None, "", now);
-        assert_eq!(a, Answer::Stream { token: None });
-        let (a, _) = req(
-            &mut g,
-            PEER,
-            "h",
-            "POST",
-            "/api/move",
-            None,
-            r#"{"san":"e4"}"#,
-            now,
-        );
+        let mut r = Rig::network(true);
+        assert_eq!(r.get("/events"), Answer::Stream { token: None });
+        let (a, _) = r.post("/api/move", None, r#"{"san":"e4"}"#);
         assert_eq!(a, Answer::Refused(RequestError::NotPaired));
     }
 
     #[test]
     fn wrong_codes_lock_pairing_for_a_while() {
-        let t0 = Instant::now();
-        let mut g = gate("0.0.0.0:8421", false);
-        let code = g.code().unwrap().to_owned();
-        let wrong = if code == "0000" { "1111" } else { "0000" };
+        let mut r = Rig::network(false);
+        let t0 = r.now;
+        let code = r.code();
         for i in 0..5 {
-            let (a, _) = req(
-                &mut g,
-                PEER,
-                "h",
-                "POST",
-                "/api/pair",
-                None,
-                &format!(r#"{{"code":"{wrong}"}}"#),
-                t0 + Duration::from_secs(i),
+            r.now = t0 + Duration::from_secs(i);
+            assert_eq!(
+                r.pair(wrong(&code)).0,
+                Answer::Refused(RequestError::WrongCode)
             );
-            assert_eq!(a, Answer::Refused(RequestError::WrongCode));
         }
         // Even the right code waits now.
-        let (a, _) = req(
-            &mut g,
-            PEER,
-            "h",
-            "POST",
-            "/api/pair",
-            None,
-            &format!(r#"{{"code":"{code}"}}"#),
-            t0 + Duration::from_secs(10),
+        r.now = t0 + Duration::from_secs(10);
+        assert_eq!(
+            r.pair(&code).0,
+            Answer::Refused(RequestError::PairingLocked)
         );
-        assert_eq!(a, Answer::Refused(RequestError::PairingLocked));
-        let (a, _) = req(
-            &mut g,
-            PEER,
-            "h",
-            "POST",
-            "/api/pair",
-            None,
-            &format!(r#"{{"code":"{code}"}}"#),
-            t0 + Duration::from_secs(70),
-        );
-        assert!(matches!(a, Answer::Paired { .. }));
+        r.now = t0 + Duration::from_secs(70);
+        assert!(matches!(r.pair(&code).0, Answer::Paired { .. }));
     }
 
     #[test]
     fn rate_limit_per_address_refills() {
-        let t0 = Instant::now();
-        let mut g = gate("127.0.0.1:8421", false);
-        let h = "127.0.0.1:8421";
+        let mut r = Rig::loopback();
         for _ in 0..30 {
-            assert_eq!(
-                req(&mut g, LOCAL, h, "GET", "/", None, "", t0).0,
-                Answer::Page
-            );
+            assert_eq!(r.get("/"), Answer::Page);
         }
-        assert_eq!(
-            req(&mut g, LOCAL, h, "GET", "/", None, "", t0).0,
-            Answer::Refused(RequestError::TooManyRequests)
-        );
+        assert_eq!(r.get("/"), Answer::Refused(RequestError::TooManyRequests));
         // Another address is not affected.
-        assert_eq!(
-            req(&mut g, PEER, h, "GET", "/", None, "", t0).0,
-            Answer::Page
-        );
+        r.peer = PEER;
+        assert_eq!(r.get("/"), Answer::Page);
+        r.peer = LOCAL;
         // A second later ten more.
-        let t1 = t0 + Duration::from_secs(1);
+        r.now += Duration::from_secs(1);
         for _ in 0..10 {
-            assert_eq!(
-                req(&mut g, LOCAL, h, "GET", "/", None, "", t1).0,
-                Answer::Page
-            );
+            assert_eq!(r.get("/"), Answer::Page);
         }
-        assert_eq!(
-            req(&mut g, LOCAL, h, "GET", "/", None, "", t1).0,
-            Answer::Refused(RequestError::TooManyRequests)
-        );
+        assert_eq!(r.get("/"), Answer::Refused(RequestError::TooManyRequests));
     }
 
     #[test]
     fn connected_then_disconnected_after_grace_reload_is_silent() {
-        let t0 = Instant::now();
-        let mut g = gate("127.0.0.1:8421", false);
-        let (a, _) = req(
-            &mut g,
-            LOCAL,
-            "localhost:8421",
-            "POST",
-            "/api/pair",
-            None,
-            "{}",
-            t0,
-        );
-        let token = paired_token(&a);
+        let mut r = Rig::loopback();
+        let t0 = r.now;
+        let token = r.opponent("");
+        let g = &mut r.g;
         assert_eq!(
             g.stream_opened(Some(&token)),
             vec![CompanionEvent::Connected]
@@ -864,74 +823,70 @@ mod tests {
 
     #[test]
     fn watchers_are_counted_and_limited() {
-        let t0 = Instant::now();
-        let mut g = gate("127.0.0.1:8421", false);
+        let mut r = Rig::loopback();
         for i in 0..16 {
-            let (a, _) = req(
-                &mut g,
-                IpAddr::V4(std::net::Ipv4Addr::new(127, 0, 0, i + 1)),
-                "localhost:8421",
-                "GET",
-                "/events",
-                None,
-                "",
-                t0,
-            );
-            assert_eq!(a, Answer::Stream { token: None });
-            assert!(g.stream_opened(None).is_empty());
+            r.peer = IpAddr::V4(std::net::Ipv4Addr::new(127, 0, 0, i + 1));
+            assert_eq!(r.get("/events"), Answer::Stream { token: None });
+            assert!(r.g.stream_opened(None).is_empty());
         }
-        let (a, _) = req(
-            &mut g,
-            LOCAL,
-            "localhost:8421",
-            "GET",
-            "/events",
-            None,
-            "",
-            t0,
+        r.peer = LOCAL;
+        assert_eq!(
+            r.get("/events"),
+            Answer::Refused(RequestError::TooManyWatchers)
         );
-        assert_eq!(a, Answer::Refused(RequestError::TooManyWatchers));
-        g.stream_closed(None, t0);
-        let (a, _) = req(
-            &mut g,
-            LOCAL,
-            "localhost:8421",
-            "GET",
-            "/events",
-            None,
-            "",
-            t0,
-        );
-        assert_eq!(a, Answer::Stream { token: None });
+        r.g.stream_closed(None, r.now);
+        assert_eq!(r.get("/events"), Answer::Stream { token: None });
     }
 
     #[test]
     fn bye_frees_the_seat() {
-        let t0 = Instant::now();
-        let mut g = gate("127.0.0.1:8421", false);
-        let (a, _) = req(
-            &mut g,
-            LOCAL,
-            "localhost:8421",
-            "POST",
-            "/api/pair",
-            None,
-            "{}",
-            t0,
+        let mut r = Rig::loopback();
+        let token = r.opponent("");
+        let reply = r.post("/api/bye", Some(&token), "");
+        assert_eq!(reply, (Answer::Accepted, vec![CompanionEvent::Left]));
+        assert!(!r.g.paired());
+    }
+
+    #[test]
+    fn a_restored_pairing_is_the_opponent_with_its_old_code() {
+        // Before the restart: paired with the code.
+        let mut before = Rig::network(false);
+        let code = before.code();
+        let token = before.opponent(&code);
+        // hector restarts: a new gate with a new code …
+        let mut after = Rig::network(false);
+        after.g.entropy = Box::new(|b: &mut [u8]| b.fill(7));
+        after.g.release();
+        assert_ne!(after.g.code(), Some(code.as_str()));
+        // … given the journalled pairing: the old page acts at once, the
+        // code is the one the opponent knows, the seat is taken.
+        let pairing = Pairing {
+            token: token.clone(),
+            code: Some(code.clone()),
+        };
+        assert!(after.g.restore(&pairing));
+        assert_eq!(after.g.code(), Some(code.as_str()));
+        assert_eq!(after.play(&token, "e5").0, Answer::Accepted);
+        assert_eq!(
+            after.pair(&code).0,
+            Answer::Refused(RequestError::SeatTaken)
         );
-        let token = paired_token(&a);
-        let (a, ev) = req(
-            &mut g,
-            LOCAL,
-            "localhost:8421",
-            "POST",
-            "/api/bye",
-            Some(&token),
-            "",
-            t0,
-        );
-        assert_eq!((a, ev), (Answer::Accepted, vec![CompanionEvent::Left]));
-        assert!(!g.paired());
+        // Not over a seated opponent, and nothing malformed.
+        assert!(!after.g.restore(&pairing));
+        let mut other = Rig::network(false);
+        for bad in [
+            Pairing {
+                token: "short".into(),
+                code: None,
+            },
+            Pairing {
+                token: token.clone(),
+                code: Some("12a4".into()),
+            },
+        ] {
+            assert!(!other.g.restore(&bad), "{bad:?}");
+        }
+        assert!(!other.g.paired());
     }
 
     proptest! {
@@ -949,17 +904,19 @@ mod tests {
                  0u64..5000),
                 1..40)
         ) {
-            let t0 = Instant::now();
-            let mut g = gate("0.0.0.0:8421", false);
-            let code = g.code().unwrap().to_owned();
+            let mut r = Rig::network(false);
+            r.host = "h";
+            let t0 = r.now;
+            let code = r.code();
             for (method, path, body, token, ms) in reqs {
                 if body.contains(&code) { continue; }
-                let (a, ev) = req(&mut g, PEER, "h", method, path, token.as_deref(), &body, t0 + Duration::from_millis(ms));
+                r.now = t0 + Duration::from_millis(ms);
+                let (a, ev) = r.send(method, path, token.as_deref(), &body);
                 prop_assert!(ev.is_empty());
                 let let_in = matches!(a, Answer::Paired { .. } | Answer::Accepted | Answer::Stream { .. });
                 prop_assert!(!let_in, "a stranger got {:?}", a);
             }
-            prop_assert!(!g.paired());
+            prop_assert!(!r.g.paired());
         }
     }
 }

@@ -13,15 +13,19 @@
 //!   data sent as JSON, built from the position and the app's fields.
 //! - [`server`] — tiny_http and Server-Sent Events around the two above
 //!   ([`CompanionServer`]).
+//! - [`labels`] — the page's own words in every language (the voices
+//!   files' `page_*` messages), starting in the blind player's.
 //! - `page.html` — the page (semantic HTML, an ARIA live region for the last
 //!   move, keyboard usable, no resources from the internet).
 
 pub mod gate;
+pub mod labels;
 pub mod request;
 pub mod server;
 pub mod snapshot;
 
-pub use gate::{CompanionEvent, Gate, GateConfig, Limits};
+pub use gate::{CompanionEvent, Gate, GateConfig, Limits, Pairing};
+pub use labels::PageLabels;
 pub use request::{MoveInput, OpponentAction};
 pub use server::{CompanionConfig, CompanionServer, DEFAULT_LISTEN, PAGE};
 pub use snapshot::{

@@ -19,7 +19,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use super::gate::{Answer, CompanionEvent, Gate, GateConfig, Limits, Role, os_entropy};
+use super::gate::{Answer, CompanionEvent, Gate, GateConfig, Limits, Pairing, Role, os_entropy};
+use super::labels::{PageLabels, page_with};
 use super::request::{MAX_BODY, parse};
 use super::snapshot::Snapshot;
 
@@ -40,6 +41,13 @@ pub struct CompanionConfig {
     /// How often an idle push channel sends a heartbeat (a closed page is
     /// noticed at the second failed write).
     pub heartbeat: Duration,
+    /// The page's own words in every language, starting in the blind
+    /// player's.
+    pub labels: PageLabels,
+    /// The pairing already given to the opponent's page before a restart
+    /// of hector (kept in the journal): that page is the opponent again
+    /// without asking for a code.
+    pub resume: Option<Pairing>,
 }
 
 impl Default for CompanionConfig {
@@ -50,6 +58,8 @@ impl Default for CompanionConfig {
             require_code: false,
             limits: Limits::default(),
             heartbeat: Duration::from_secs(1),
+            labels: PageLabels::default(),
+            resume: None,
         }
     }
 }
@@ -80,6 +90,8 @@ struct Shared {
     sink: Sink,
     stop: AtomicBool,
     heartbeat: Duration,
+    /// The page with its words in it.
+    page: String,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -104,7 +116,7 @@ impl CompanionServer {
             .server_addr()
             .to_ip()
             .ok_or_else(|| io::Error::other("not an IP address"))?;
-        let gate = Gate::new(
+        let mut gate = Gate::new(
             GateConfig {
                 listen: local_addr,
                 view_without_code: config.view_without_code,
@@ -113,6 +125,9 @@ impl CompanionServer {
             },
             os_entropy(),
         );
+        if let Some(p) = &config.resume {
+            gate.restore(p);
+        }
         let shared = Arc::new(Shared {
             gate: Mutex::new(gate),
             state: Mutex::new((0, Arc::from(r#"{"seq":0,"state":null}"#))),
@@ -120,6 +135,7 @@ impl CompanionServer {
             sink,
             stop: AtomicBool::new(false),
             heartbeat: config.heartbeat,
+            page: page_with(PAGE, &config.labels),
         });
         let server = Arc::new(server);
         let thread = {
@@ -273,7 +289,7 @@ fn handle(mut request: tiny_http::Request, shared: &Arc<Shared>) {
             let _ = request.respond(response(
                 status,
                 "text/html; charset=utf-8",
-                PAGE.to_owned(),
+                shared.page.clone(),
             ));
         }
         Answer::Info {

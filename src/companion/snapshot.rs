@@ -9,7 +9,10 @@
 
 use serde::Serialize;
 use shakmaty::san::SanPlus;
-use shakmaty::{CastlingSide, Chess, Color, Move, Position, Role, Square};
+use shakmaty::{Board, CastlingSide, Chess, Color, Move, Position, Role, Square};
+
+use crate::board::SquareDiff;
+use crate::view::{LinkState, View};
 
 /// A side, as the page names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -40,6 +43,8 @@ pub struct LastMove {
     /// screen reader on the page reads them right; empty when unknown.
     pub lang: String,
     pub by: Side,
+    /// The full-move number of the move.
+    pub number: u32,
 }
 
 impl LastMove {
@@ -53,6 +58,7 @@ impl LastMove {
             words: words.into(),
             lang: String::new(),
             by: before.turn().into(),
+            number: before.fullmoves().get(),
         }
     }
 }
@@ -99,8 +105,53 @@ pub enum Tactile {
     Differs { squares: Vec<String> },
     /// Waiting for this move to be made on it.
     Awaiting { san: String },
-    /// The cable is pulled or the board does not answer.
+    /// A pawn reached the last rank on it: which piece it becomes must be
+    /// named (an occupancy board cannot see it).  The squares when known.
+    Promotion {
+        from: Option<String>,
+        to: Option<String>,
+    },
+    /// The port is open and no board has answered yet.
+    Waiting,
+    /// The port is open and the board stays quiet (asked again, still
+    /// asked): not a pulled cable.
+    Quiet,
+    /// The cable is pulled or the port cannot be opened.
     Disconnected,
+}
+
+impl Tactile {
+    /// A board as the page shows it, from the view model's link state
+    /// ([`crate::view::LinkView`], [`crate::view::BoardInfo`]): the same
+    /// states the full-screen view shows.  `awaiting`: the move (SAN) the
+    /// game made elsewhere that waits to be made on the board; `promotion`:
+    /// the squares of a promotion waiting for its piece, when known.
+    pub fn of(
+        state: LinkState,
+        mismatch: &[SquareDiff],
+        awaiting: Option<&str>,
+        promotion: Option<(Square, Square)>,
+    ) -> Tactile {
+        match state {
+            LinkState::NoBoard => Tactile::None,
+            LinkState::Disconnected => Tactile::Disconnected,
+            LinkState::Waiting => Tactile::Waiting,
+            LinkState::Quiet => Tactile::Quiet,
+            LinkState::AwaitingPromotion => Tactile::Promotion {
+                from: promotion.map(|(f, _)| f.to_string()),
+                to: promotion.map(|(_, t)| t.to_string()),
+            },
+            LinkState::Connected => match awaiting {
+                Some(san) => Tactile::Awaiting {
+                    san: san.to_owned(),
+                },
+                None if mismatch.is_empty() => Tactile::Agrees,
+                None => Tactile::Differs {
+                    squares: mismatch.iter().map(|d| d.square.to_string()).collect(),
+                },
+            },
+        }
+    }
 }
 
 /// What the others hear as a tone, shown as a flash.
@@ -180,11 +231,76 @@ impl Snapshot {
         }
     }
 
+    /// What the page shows, from the view model the full-screen view
+    /// draws ([`View`]): the board, the last move in SAN and in the words
+    /// said, whose move, both clocks, the draw offer, the end, the tactile
+    /// board.  `pos` (the same game's position) gives only what the view
+    /// does not hold: the opponent's legal moves.  `move_lang` is the
+    /// language of the move words.
+    pub fn from_view(view: &View, pos: &Chess, opponent: Color, move_lang: &str) -> Snapshot {
+        let mut board = Board::empty();
+        for sq in Square::ALL {
+            if let Some(p) = view.board.piece_at(sq) {
+                board.set_piece_at(sq, p);
+            }
+        }
+        let over = view.outcome.is_some();
+        let legal = if view.turn == opponent && !over && !pos.is_game_over() {
+            legal_for_page(pos)
+        } else {
+            Vec::new()
+        };
+        let last_move = match (view.board.last_move, view.moves.last()) {
+            (Some((from, to)), Some(entry)) => Some(LastMove {
+                from: from.to_string(),
+                to: to.to_string(),
+                san: entry.san.clone(),
+                words: entry.spoken.clone(),
+                lang: move_lang.to_owned(),
+                by: entry.by.into(),
+                number: entry.number,
+            }),
+            _ => None,
+        };
+        let clocks = view.clocks.map(|c| Clocks {
+            white_ms: millis(c.white),
+            black_ms: millis(c.black),
+            running: c.running.map(Into::into),
+        });
+        let end = match (&view.outcome, &view.result) {
+            (Some(result), Some(reason)) => Some(GameEnd {
+                result: result.clone(),
+                reason: reason.clone(),
+            }),
+            _ => None,
+        };
+        Snapshot {
+            board: board.to_string(),
+            opponent: opponent.into(),
+            turn: view.turn.into(),
+            fullmove: view.fullmove,
+            check: view.board.check.is_some(),
+            last_move,
+            legal,
+            clocks,
+            draw_offer: view.offer_by.map(Into::into),
+            end,
+            tactile: Tactile::of(view.link.state, &view.board.mismatch, None, None),
+            opponent_board: Tactile::None,
+            flash: None,
+            notice: None,
+        }
+    }
+
     /// As JSON.  Serializing plain data cannot fail; the fallback is an
     /// empty object rather than a panic.
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).unwrap_or_else(|_| "{}".into())
     }
+}
+
+fn millis(d: std::time::Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
 /// Where a move starts and ends on the page: a castling king goes to its

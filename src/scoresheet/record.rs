@@ -192,6 +192,14 @@ pub enum Event {
     Note {
         text: String,
     },
+    /// The opponent's page (the companion) was paired: its token and the
+    /// code it was paired with; `token: None` when the seat was freed.
+    /// Read back when the game is resumed after a restart, so the same
+    /// page is the opponent again without a new code.
+    Companion {
+        token: Option<String>,
+        code: Option<String>,
+    },
 }
 
 /// Whose board a mismatch is on: the blind player's tactile board, or the
@@ -567,6 +575,11 @@ impl Event {
             Event::SetAside => "set-aside".into(),
             Event::Resumed => "resumed".into(),
             Event::Note { text } => format!("note {}", quote(text)),
+            Event::Companion { token, code } => format!(
+                "companion token={} code={}",
+                token.as_deref().map_or("none".into(), token_word),
+                code.as_deref().map_or("none".into(), token_word)
+            ),
         }
     }
 
@@ -741,6 +754,13 @@ impl Event {
             "set-aside" if w.len() == 1 => Event::SetAside,
             "resumed" if w.len() == 1 => Event::Resumed,
             "note" if w.len() == 2 => Event::Note { text: w[1].into() },
+            "companion" if w.len() == 3 => {
+                let word = |s: &str| (s != "none").then(|| s.to_owned());
+                Event::Companion {
+                    token: word(w[1].strip_prefix("token=")?),
+                    code: word(w[2].strip_prefix("code=")?),
+                }
+            }
             _ => return None,
         };
         Some(ev)
@@ -965,6 +985,14 @@ mod tests {
             Event::Resumed,
             Event::Note {
                 text: "line one\nline two \u{7}".into(),
+            },
+            Event::Companion {
+                token: Some("0123456789abcdef0123456789abcdef".into()),
+                code: Some("0815".into()),
+            },
+            Event::Companion {
+                token: None,
+                code: None,
             },
         ]
     }

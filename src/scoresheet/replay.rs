@@ -54,6 +54,9 @@ pub struct Resumed {
     pub set_aside: bool,
     pub record: GameRecord,
     pub warnings: Vec<ReplayWarning>,
+    /// The opponent's page paired last (token, code), if it still holds
+    /// the seat.
+    pub companion: Option<(String, Option<String>)>,
 }
 
 impl Resumed {
@@ -298,6 +301,7 @@ impl Resumed {
             declared: None,
             set_aside: false,
             warnings: Vec::new(),
+            companion: None,
         }
     }
 
@@ -526,6 +530,9 @@ fn apply(r: &mut Resumed, seq: u64, event: &Event) {
         Event::SetAside => r.set_aside = true,
         Event::Resumed => r.set_aside = false,
         Event::Note { text } => note(r, Note::Text(text.clone())),
+        Event::Companion { token, code } => {
+            r.companion = token.clone().map(|t| (t, code.clone()));
+        }
     }
 }
 

@@ -49,6 +49,11 @@ pub struct NumberWords {
     /// "διακόσιες είκοσι μία"), not only a number that is one word alone.
     #[serde(default)]
     pub agree_in_compounds: bool,
+    /// Before a noun, the unit that ends a number after a hundred or a
+    /// thousand agrees with it too (German "hundertein Züge", where the
+    /// number alone is "hunderteins").
+    #[serde(default)]
+    pub last_unit_agrees: bool,
     /// The form a unit takes joined to a ten ("3" = "tré": "ventitré";
     /// "1" = "ein": "einundzwanzig").
     #[serde(default)]
@@ -147,11 +152,17 @@ impl NumberWords {
         if rest == 0 {
             return thousand;
         }
-        let rest = self.below_thousand(rest, gender, false);
+        let rest = self.below_thousand(rest, gender, self.tail_agrees(whole, gender));
         template::render(
             &self.thousand_and_rest,
             &[("thousand", &thousand), ("rest", &rest)],
         )
+    }
+
+    /// Whether the end of a whole number said before a noun takes the
+    /// noun's form (see `last_unit_agrees`).
+    fn tail_agrees(&self, whole: bool, gender: Option<Gender>) -> bool {
+        whole && self.last_unit_agrees && gender.is_some()
     }
 
     fn below_thousand(&self, n: u64, gender: Option<Gender>, whole: bool) -> String {
@@ -172,7 +183,7 @@ impl NumberWords {
         if rest == 0 {
             return hundred.clone();
         }
-        let rest = self.below_hundred(rest, gender, false);
+        let rest = self.below_hundred(rest, gender, self.tail_agrees(whole, gender));
         self.join(
             &self.hundred_and_rest,
             ("hundred", hundred),
@@ -295,6 +306,11 @@ mod tests {
         assert_eq!(de.counted(2, &zug), "zwei Züge");
         assert_eq!(de.counted(1, &minute), "eine Minute");
         assert_eq!(de.counted(21, &minute), "einundzwanzig Minuten");
+        // The number alone ends in "eins", before a noun in "ein"/"eine".
+        assert_eq!(say(101), "hunderteins");
+        assert_eq!(de.counted(101, &zug), "hundertein Züge");
+        assert_eq!(de.counted(1001, &minute), "tausendeine Minuten");
+        assert_eq!(de.counted(112, &zug), "hundertzwölf Züge");
         let mal = noun(Lang::De, "time");
         assert_eq!(de.counted(1, &mal), "einmal");
         assert_eq!(de.counted(2, &mal), "zweimal");

@@ -29,12 +29,8 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
-fn env_u64(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
+mod common;
+use common::{cpu_ns, env_u64};
 
 /// The configuration home of the hector under measurement (removed at the end).
 fn home() -> std::path::PathBuf {
@@ -64,17 +60,6 @@ fn spawn(time: &str) -> (Child, Receiver<(Instant, String)>) {
         }
     });
     (child, rx)
-}
-
-/// Nanoseconds all threads of `pid` have been on a CPU.
-fn cpu_ns(pid: u32) -> u64 {
-    let Ok(dir) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
-        return 0;
-    };
-    dir.filter_map(Result::ok)
-        .filter_map(|t| std::fs::read_to_string(t.path().join("schedstat")).ok())
-        .filter_map(|s| s.split_whitespace().next()?.parse::<u64>().ok())
-        .sum()
 }
 
 fn cpu_per_minute(secs: u64) {

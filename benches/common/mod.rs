@@ -1,0 +1,22 @@
+//! Helpers shared by the bench binaries that measure the real binary
+//! (`clock`, `tui_idle`).  Linux only (`/proc`).
+
+/// A number from the environment, or `default`.
+pub fn env_u64(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// Nanoseconds all threads of `pid` have been on a CPU (the first field of
+/// each `/proc/PID/task/*/schedstat`).
+pub fn cpu_ns(pid: u32) -> u64 {
+    let Ok(dir) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return 0;
+    };
+    dir.filter_map(Result::ok)
+        .filter_map(|t| std::fs::read_to_string(t.path().join("schedstat")).ok())
+        .filter_map(|s| s.split_whitespace().next()?.parse::<u64>().ok())
+        .sum()
+}

@@ -334,19 +334,26 @@ fn occupancy_pulled_cable_then_back_with_nothing_lost() {
     pulled_cable(Protocol::Occupancy);
 }
 
-/// `hector board sim` on its own pseudo-terminal: `hector board probe`
-/// finds its protocol, and `hector play` plays the moves typed into it.
-#[test]
-fn simulator_probe_and_play() {
+/// `hector board sim --protocol PROTOCOL` on its own pseudo-terminal:
+/// the simulator, its standard input, the device path it printed and its
+/// output (kept open while the test runs, so the simulator can print).
+fn start_simulator(
+    protocol: &str,
+) -> (
+    std::process::Child,
+    std::process::ChildStdin,
+    String,
+    BufReader<std::process::ChildStdout>,
+) {
     let guard = PTY_LOCK.lock().unwrap_or_else(|e| e.into_inner());
     let mut sim = Command::new(env!("CARGO_BIN_EXE_hector"))
-        .args(["board", "sim", "--protocol", "occupancy"])
+        .args(["board", "sim", "--protocol", protocol])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .expect("the simulator starts");
-    let mut sim_in = sim.stdin.take().expect("piped stdin");
+    let sim_in = sim.stdin.take().expect("piped stdin");
     let mut sim_out = BufReader::new(sim.stdout.take().expect("piped stdout"));
     let mut first = String::new();
     sim_out.read_line(&mut first).expect("the device line");
@@ -356,6 +363,14 @@ fn simulator_probe_and_play() {
         .strip_prefix("Simulated board at ")
         .unwrap_or_else(|| panic!("{first:?}"))
         .to_owned();
+    (sim, sim_in, path, sim_out)
+}
+
+/// `hector board sim` on its own pseudo-terminal: `hector board probe`
+/// finds its protocol, and `hector play` plays the moves typed into it.
+#[test]
+fn simulator_probe_and_play() {
+    let (mut sim, mut sim_in, path, _sim_out) = start_simulator("occupancy");
 
     let probe = Command::new(env!("CARGO_BIN_EXE_hector"))
         .args(["board", "probe", &path])
@@ -383,24 +398,7 @@ fn simulator_probe_and_play() {
 /// the simulated board is the game's clock.
 #[test]
 fn simulator_with_a_dgt_clock() {
-    let guard = PTY_LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    let mut sim = Command::new(env!("CARGO_BIN_EXE_hector"))
-        .args(["board", "sim", "--protocol", "dgt"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the simulator starts");
-    let mut sim_in = sim.stdin.take().expect("piped stdin");
-    let mut sim_out = BufReader::new(sim.stdout.take().expect("piped stdout"));
-    let mut first = String::new();
-    sim_out.read_line(&mut first).expect("the device line");
-    drop(guard);
-    let path = first
-        .trim()
-        .strip_prefix("Simulated board at ")
-        .unwrap_or_else(|| panic!("{first:?}"))
-        .to_owned();
+    let (mut sim, mut sim_in, path, _sim_out) = start_simulator("dgt");
     let mut hector = start(&format!("dgt:{path}"));
     hector.expect_all(&["New game. White to move.", "Board connected."]);
     let mut sim_says = |line: &str| writeln!(sim_in, "{line}").expect("the simulator reads");

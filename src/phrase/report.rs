@@ -224,9 +224,11 @@ impl Phraser {
                 })
                 .collect();
             let list = self.join(&items, "list_or");
+            // The count agrees with the noun "pieces" (Greek "Τρία κομμάτια").
+            let n = candidates.len().to_string();
             self.message(
                 "ambiguous_pieces",
-                &[("count", &count), ("square", &square), ("list", &list)],
+                &[("count", &n), ("square", &square), ("list", &list)],
             )
         }
     }
@@ -769,6 +771,29 @@ mod tests {
                 from(&candidates[1])
             )
         );
+    }
+
+    #[test]
+    fn the_count_of_different_pieces_agrees_with_the_noun() {
+        // After 1. d4 d5 four pieces can go to d2: Springer, Läufer, Dame, König.
+        let pos = play("1. d4 d5");
+        let candidates: Vec<Move> = pos
+            .legal_moves()
+            .into_iter()
+            .filter(|m| m.to() == Square::D2)
+            .collect();
+        assert_eq!(candidates.len(), 4);
+        let err = InputError::Ambiguous {
+            attempt: to(None, Square::D2),
+            candidates,
+        };
+        let said = |p: Phraser| p.input_error(&err, &pos);
+        let el = Phraser::builtin(MoveStyle::Language, Lang::El, MoveOptions::default());
+        // "κομμάτια" is neuter: "Τέσσερα", not "Τέσσερις".
+        assert!(said(el).starts_with("Τέσσερα κομμάτια μπορούν"));
+        assert!(said(en()).starts_with("Four pieces can go to David zwei: "));
+        assert!(said(de()).starts_with("Vier Figuren können nach David zwei: "));
+        assert!(said(it()).starts_with("Quattro pezzi possono andare in d2: "));
     }
 
     #[test]

@@ -435,8 +435,11 @@ impl Store {
     }
 
     /// Removes the temporary files of journals whose creation was cut
-    /// short (killed between writing and naming them), older than a
-    /// minute so that another hector's new game is left alone.
+    /// short: killed between writing and naming them (older than a minute,
+    /// so that another hector's new game is left alone), or killed between
+    /// naming the journal and removing the temporary name, which is then a
+    /// second name of the journal itself (a hard link: it grows with it,
+    /// and a reader of the folder would see the game twice).
     pub fn remove_stale(&self) {
         let Ok(entries) = fs::read_dir(&self.dir) else {
             return;
@@ -454,7 +457,14 @@ impl Store {
                 .ok()
                 .and_then(|t| t.elapsed().ok())
                 .is_some_and(|age| age >= STALE);
-            if is_tmp && old {
+            // `.ID.txt.tmp` beside its journal `ID.txt`: named already.
+            let named = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .and_then(|n| n.strip_prefix('.'))
+                .and_then(|n| n.strip_suffix(&format!(".{TMP_EXT}")))
+                .is_some_and(|journal| self.dir.join(journal).is_file());
+            if is_tmp && (old || named) {
                 let _ = fs::remove_file(&path);
             }
         }
@@ -604,6 +614,9 @@ impl Sink {
             }
             JournalOp::Continue(id) => match Journal::reopen(self.store.path_of(&id)) {
                 Ok((j, _)) => {
+                    // A start killed while naming this journal left its
+                    // temporary name behind.
+                    self.store.remove_stale();
                     self.current = Some((id.clone(), j));
                     out.push(JournalStatus::Began(id));
                 }
@@ -797,6 +810,34 @@ mod tests {
         let _ = store.begin(&start(), datetime!(2026-11-22 19:05 UTC));
         assert!(!stale.exists(), "a stale temporary file is cleared away");
         assert!(fresh_tmp.exists(), "a new one may be another hector's");
+        let _ = fs::remove_dir_all(dir);
+    }
+
+    /// A start killed after naming its journal and before removing the
+    /// temporary name leaves that name as a second link to the journal:
+    /// it grows with every record (a reader of the folder saw the game
+    /// twice, as in the crash test once under load).  Going on with the
+    /// journal removes it, whatever its age; a temporary file without its
+    /// journal that is not old stays (another hector may be naming it).
+    #[test]
+    fn a_temporary_name_left_beside_its_journal_is_removed_on_resume() {
+        let dir = tmp("linked");
+        let store = Store::new(dir.clone());
+        let (id, mut j, _) = store.begin(&start(), datetime!(2026-11-22 19:00 UTC));
+        let path = store.path_of(&id);
+        let left = dir.join(format!(".{id}.txt.tmp"));
+        fs::hard_link(&path, &left).unwrap();
+        let other = dir.join(".20261122-190500.txt.tmp");
+        fs::write(&other, b"").unwrap();
+        j.append(&mv(1, Color::White, "e4", "e2e4")).unwrap();
+        assert_eq!(fs::read(&left).unwrap(), fs::read(&path).unwrap());
+        drop(j);
+        let mut sink = Sink::new(store.clone());
+        let said = sink.apply(JournalOp::Continue(id.clone()));
+        assert_eq!(said, vec![JournalStatus::Began(id.clone())]);
+        assert!(!left.exists(), "the second name is gone");
+        assert!(other.exists(), "a young temporary file of no journal stays");
+        assert_eq!(store.read(&id).unwrap().records.len(), 2);
         let _ = fs::remove_dir_all(dir);
     }
 

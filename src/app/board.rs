@@ -275,6 +275,8 @@ impl App {
     fn on_inferred(&mut self, found: Inferred, now: Instant, out: &mut Vec<Effect>) {
         match found {
             Inferred::Move(mv) => {
+                // The board shows a position of the game again.
+                self.journal_mismatch_resolved(crate::scoresheet::record::BoardOf::Player);
                 if let Some(t) = self.game_is_over() {
                     self.say(out, t, Priority::Normal, SayKind::Error);
                 } else {
@@ -285,6 +287,7 @@ impl App {
                 self.sync_board(now, out);
             }
             Inferred::Executed(mv) => {
+                self.journal_board_done(mv);
                 let before = self
                     .game
                     .positions()

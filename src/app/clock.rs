@@ -422,6 +422,9 @@ impl App {
                 words::last_move(&self.phraser, side, c.last_used(side))
             }
         };
+        // The reading goes on the scoresheet with both times, before it
+        // is said.
+        self.journal_reading(now);
         self.say(out, t, Priority::Info, SayKind::Clock);
     }
 

@@ -87,6 +87,11 @@ pub(super) struct Sheet {
     clock_seen: Option<Clock>,
     /// The game ended with the clock running, and its times were recorded.
     stopped_at_end: bool,
+    /// The side whose move waited for its separate press, as last
+    /// journalled (D.2.8).
+    press_seen: Option<Color>,
+    /// The move the player's board awaited, as last journalled.
+    board_seen: Option<Move>,
 }
 
 impl Sheet {
@@ -105,6 +110,8 @@ impl Sheet {
             seq: 0,
             clock_seen: None,
             stopped_at_end: false,
+            press_seen: None,
+            board_seen: None,
         }
     }
 }
@@ -333,13 +340,51 @@ impl App {
     /// the game has begun (setting the pieces up before the first move
     /// leaves no saved game behind).
     pub(super) fn journal_mismatch(&mut self, board: BoardOf, diffs: &[SquareDiff]) {
+        let Some(sheet) = self.sheet.as_ref().filter(|s| s.begun) else {
+            return;
+        };
+        let diff = describe_mismatch(diffs);
+        // The same mismatch said again after a resume is on the
+        // scoresheet already.
+        let standing = match board {
+            BoardOf::Player => &sheet.sim.mismatch,
+            BoardOf::Opponent => &sheet.sim.opponent_mismatch,
+        };
+        let queued = sheet.queued.iter().any(|e| {
+            matches!(e, Event::Mismatch { board: b, .. } | Event::MismatchResolved { board: b } if *b == board)
+        });
+        if !queued && standing.as_deref() == Some(diff.as_str()) {
+            return;
+        }
+        self.journal_event(Event::Mismatch { board, diff });
+    }
+
+    /// The move the player's board awaited was made there: journalled
+    /// (and a mismatch said meanwhile, as a reminder, is resolved).
+    pub(super) fn journal_board_done(&mut self, mv: Move) {
         if !self.sheet.as_ref().is_some_and(|s| s.begun) {
             return;
         }
-        self.journal_event(Event::Mismatch {
-            board,
-            diff: describe_mismatch(diffs),
+        let uci = mv.to_uci(self.game.castling_mode()).to_string();
+        self.journal_event(Event::BoardDone { uci });
+        self.journal_mismatch_resolved(BoardOf::Player);
+    }
+
+    /// `time`: the reading with both times is journalled (while the game
+    /// goes on; at its end the times are recorded once).
+    pub(super) fn journal_reading(&mut self, now: Instant) {
+        if self.game.is_over() || !self.sheet.as_ref().is_some_and(|s| s.begun) {
+            return;
+        }
+        let Some(c) = self.clock() else {
+            return;
+        };
+        let event = Event::Clock(ClockEvent::Reading {
+            white_ms: millis(c.remaining(Color::White, now)),
+            black_ms: millis(c.remaining(Color::Black, now)),
+            running: c.side_to_move().filter(|_| c.is_running()),
         });
+        self.journal_event(event);
     }
 
     /// That board agrees with the game again: a standing mismatch resolved.
@@ -368,6 +413,12 @@ impl App {
         }
         let epoch = self.epoch;
         let clock_now = self.clock().cloned();
+        let press_now = self.clock.as_ref().and_then(|p| p.presser.pending());
+        let board_now = self
+            .board
+            .as_ref()
+            .and_then(|b| b.tracker().awaiting_execution());
+        let castling = self.game.castling_mode();
         let now = self.now;
         let Some(sheet) = &mut self.sheet else {
             return;
@@ -405,7 +456,37 @@ impl App {
             _ => sheet.stopped_at_end = false,
         }
         sheet.clock_seen = clock_now;
-        let events = diff(sheet, &self.game, clock);
+        // A move left for its separate press (D.2.8): the mover's time
+        // runs on; the press that completes it is a press record.
+        if press_now != sheet.press_seen {
+            if let (Some(by), Some(c), Some(now)) = (press_now, &sheet.clock_seen, now) {
+                clock.push(Event::Clock(ClockEvent::AwaitingPress {
+                    by,
+                    white_ms: millis(c.remaining(Color::White, now)),
+                    black_ms: millis(c.remaining(Color::Black, now)),
+                }));
+            }
+            sheet.press_seen = press_now;
+        }
+        // The move the player's board awaits ("On your board: …"), and
+        // that it awaits none any more ("Done" is told by the board).
+        let mut board = Vec::new();
+        if board_now != sheet.board_seen {
+            let done = sheet
+                .queued
+                .iter()
+                .any(|e| matches!(e, Event::BoardDone { .. }));
+            match board_now {
+                Some(m) => board.push(Event::BoardAwait {
+                    uci: Some(m.to_uci(castling).to_string()),
+                }),
+                None if !done => board.push(Event::BoardAwait { uci: None }),
+                None => {}
+            }
+            sheet.board_seen = board_now;
+        }
+        board.extend(clock);
+        let events = diff(sheet, &self.game, board);
         // The clock alone does not begin a saved game: a pause, or a clock
         // that ran while a question waited, before the first move leaves
         // no file behind (the first press records both times).
@@ -607,6 +688,52 @@ impl App {
                 self.info(out, t);
             }
         }
+        if let Some(now) = self.now {
+            self.resume_board(&resumed, now, out);
+        }
+        // What the journal says already is not written again.
+        let press = self.clock.as_ref().and_then(|p| p.presser.pending());
+        let awaited = self
+            .board
+            .as_ref()
+            .and_then(|b| b.tracker().awaiting_execution());
+        if let Some(s) = &mut self.sheet {
+            s.press_seen = press;
+            s.board_seen = awaited;
+        }
+    }
+
+    /// The player's board after a resume: set to the resumed game, with
+    /// what it awaited before hector stopped — the last move, made by
+    /// other means and not yet on the board ("On your board: …" again,
+    /// quiet while it is made, "Done" when it is), and a mismatch reported
+    /// and not resolved ("matches" when the board agrees).  What is said
+    /// comes now if the board answers already, otherwise when it does.
+    fn resume_board(&mut self, resumed: &Resumed, now: Instant, out: &mut Vec<Effect>) {
+        let pos = self.game.position().clone();
+        let before: Vec<shakmaty::Chess> = self
+            .game
+            .positions()
+            .rev()
+            .take(2)
+            .map(|(p, _)| p.clone())
+            .collect();
+        let Some(b) = &mut self.board else {
+            return;
+        };
+        let earlier = before.get(1).cloned();
+        let mut notes = match (resumed.board_awaited(), before.first().cloned()) {
+            (Some(mv), Some(last)) => {
+                let mut n = b.game_replaced(&last, earlier.as_ref(), now);
+                n.extend(b.await_move(mv, now));
+                n
+            }
+            (_, last) => b.game_replaced(&pos, last.as_ref(), now),
+        };
+        if resumed.mismatch.is_some() {
+            notes.extend(b.restore_mismatch());
+        }
+        self.on_board_notes(notes, now, out);
     }
 
     /// `save [FORMAT]`: the scoresheet as a file.
@@ -1811,5 +1938,314 @@ mod tests {
             "{:?}",
             said(&all)
         );
+    }
+
+    // ---- what a resume brings back: the board's expectations, the press ----
+
+    fn offer_of(recs: &[Record]) -> ResumeOffer {
+        ResumeOffer {
+            id: GameId::parse("20261122-190000").unwrap(),
+            started: None,
+            resumed: replay(recs).unwrap(),
+            read_warnings: vec![],
+            choice: ResumeChoice::Now,
+        }
+    }
+
+    /// A DGT board session (rotation known, settle time `settle`).
+    fn dgt_session(a: &App, settle: Duration) -> crate::board::BoardSession {
+        crate::board::BoardSession::new(
+            crate::board::Protocol::Dgt,
+            crate::board::TrackerConfig {
+                settle,
+                detect_rotation: false,
+                ..crate::board::TrackerConfig::default()
+            },
+            a.game().position(),
+            false,
+        )
+    }
+
+    fn mismatch_said(e: &[Effect]) -> bool {
+        e.iter()
+            .any(|e| matches!(e, Effect::Tone(crate::audio::Tone::Mismatch)))
+            || said(e).iter().any(|s| s.starts_with("Mismatch"))
+    }
+
+    /// A move typed for the opponent is awaited on the player's board; the
+    /// journal says so.  Resumed (the board answering only after the
+    /// resume, as after a restart), the instruction is said again when
+    /// the board answers, the move made on the board is quiet until it is
+    /// done ("Done: …"), no mismatch comes between, and "done" is
+    /// journalled.
+    #[test]
+    fn the_move_awaited_on_the_board_is_awaited_again_after_a_resume() {
+        use crate::board::sim::{Action, SimBoard};
+        use crate::board::transport::LinkEvent;
+        use shakmaty::{Board, Square};
+        let settle = Duration::from_millis(300);
+        let mut a = app();
+        a.attach_board(dgt_session(&a, settle));
+        let now = Instant::now();
+        let mut sim = SimBoard::new(crate::board::Protocol::Dgt, Board::new());
+        a.update(Msg::Board(LinkEvent::Connected), now);
+        a.update(Msg::Board(LinkEvent::Bytes(sim.dump())), now);
+        let mut all = Vec::new();
+        for (action, t) in [
+            (Action::Lift(Square::E2), now),
+            (Action::Place(Square::E4, Color::White.pawn()), now),
+        ] {
+            all.extend(a.update(Msg::Board(LinkEvent::Bytes(sim.act(action))), t));
+        }
+        all.extend(a.update(Msg::Deadline, now + settle));
+        assert_eq!(a.game().history().len(), 1, "{:?}", said(&all));
+        let e = a.update(Msg::Line("e5".into()), now + settle * 2);
+        let instruction = said(&e)
+            .into_iter()
+            .find(|s| s.starts_with("On your board:"))
+            .unwrap_or_else(|| panic!("{:?}", said(&e)));
+        all.extend(e);
+        let recs = journal(&all);
+        assert!(
+            recs.iter().any(|r| r.event
+                == Event::BoardAwait {
+                    uci: Some("e7e5".into())
+                }),
+            "{recs:?}"
+        );
+        // hector stops here (killed); a new one resumes the game.
+        let mut b = app();
+        b.attach_board(dgt_session(&b, settle));
+        let t1 = now + secs(60);
+        let e = b.update(Msg::Resume(Box::new(offer_of(&recs))), t1);
+        assert!(
+            !said(&e).iter().any(|s| s.starts_with("On your board")),
+            "no board yet: {:?}",
+            said(&e)
+        );
+        b.update(Msg::Board(LinkEvent::Connected), t1);
+        let e = b.update(Msg::Board(LinkEvent::Bytes(sim.dump())), t1);
+        assert_eq!(
+            said(&e),
+            vec!["Board connected.".to_string(), instruction.clone()]
+        );
+        // Made slowly (a pause longer than the settle time): quiet.
+        let mut after = b.update(
+            Msg::Board(LinkEvent::Bytes(sim.act(Action::Lift(Square::E7)))),
+            t1 + settle,
+        );
+        after.extend(b.update(Msg::Deadline, t1 + settle * 3));
+        assert!(said(&after).is_empty(), "{:?}", said(&after));
+        let e = b.update(
+            Msg::Board(LinkEvent::Bytes(
+                sim.act(Action::Place(Square::E5, Color::Black.pawn())),
+            )),
+            t1 + settle * 4,
+        );
+        after.extend(e.clone());
+        assert_eq!(said(&e), vec!["Done: Bauer Eva fünf."]);
+        assert!(!mismatch_said(&after), "{:?}", said(&after));
+        assert!(
+            events(&e).contains(&Event::BoardDone { uci: "e7e5".into() }),
+            "{e:?}"
+        );
+        // Resumed with the board answering already (the question waited):
+        // the instruction is said at once.
+        let mut c = app();
+        c.attach_board(dgt_session(&c, settle));
+        let mut sim = SimBoard::new(crate::board::Protocol::Dgt, Board::new());
+        for action in [
+            Action::Lift(Square::E2),
+            Action::Place(Square::E4, Color::White.pawn()),
+        ] {
+            sim.act(action);
+        }
+        c.update(Msg::Board(LinkEvent::Connected), t1);
+        c.update(Msg::Board(LinkEvent::Bytes(sim.dump())), t1);
+        let e = c.update(Msg::Resume(Box::new(offer_of(&recs))), t1 + settle);
+        assert_eq!(said(&e).last(), Some(&instruction), "{:?}", said(&e));
+        assert!(!mismatch_said(&e));
+        // Nothing new on the scoresheet for what it said already.
+        assert!(
+            !events(&e)
+                .iter()
+                .any(|e| matches!(e, Event::BoardAwait { .. })),
+            "{e:?}"
+        );
+    }
+
+    /// A mismatch on the player's board, said and not resolved when hector
+    /// stopped: resumed, the board agreeing is "matches" (and the
+    /// resolution journalled); still differing, it is said again but not
+    /// journalled twice.
+    #[test]
+    fn a_standing_board_mismatch_is_resolved_or_said_again_after_a_resume() {
+        use crate::board::sim::{Action, SimBoard};
+        use crate::board::transport::LinkEvent;
+        use shakmaty::{Board, Square};
+        let settle = Duration::from_millis(300);
+        let now = Instant::now();
+        let recs = {
+            let mut a = app();
+            a.attach_board(dgt_session(&a, settle));
+            let mut sim = SimBoard::new(crate::board::Protocol::Dgt, Board::new());
+            a.update(Msg::Board(LinkEvent::Connected), now);
+            a.update(Msg::Board(LinkEvent::Bytes(sim.dump())), now);
+            let mut all = Vec::new();
+            for action in [
+                Action::Lift(Square::E2),
+                Action::Place(Square::E4, Color::White.pawn()),
+            ] {
+                all.extend(a.update(Msg::Board(LinkEvent::Bytes(sim.act(action))), now));
+            }
+            all.extend(a.update(Msg::Deadline, now + settle));
+            all.extend(a.update(
+                Msg::Board(LinkEvent::Bytes(sim.act(Action::Lift(Square::H2)))),
+                now + settle * 2,
+            ));
+            all.extend(a.update(Msg::Deadline, now + settle * 3));
+            assert!(mismatch_said(&all), "{:?}", said(&all));
+            journal(&all)
+        };
+        assert_eq!(
+            replay(&recs).unwrap().mismatch.as_deref(),
+            Some("h2: game P, board empty")
+        );
+        let after_e4 = || {
+            let mut sim = SimBoard::new(crate::board::Protocol::Dgt, Board::new());
+            sim.act(Action::Lift(Square::E2));
+            sim.act(Action::Place(Square::E4, Color::White.pawn()));
+            sim
+        };
+        let t1 = now + secs(60);
+        // The pawn was put back while hector was down.
+        let mut b = app();
+        b.attach_board(dgt_session(&b, settle));
+        b.update(Msg::Resume(Box::new(offer_of(&recs))), t1);
+        b.update(Msg::Board(LinkEvent::Connected), t1);
+        let e = b.update(Msg::Board(LinkEvent::Bytes(after_e4().dump())), t1);
+        assert_eq!(
+            said(&e),
+            vec!["Board connected.", "Board matches the game."]
+        );
+        assert_eq!(
+            events(&e),
+            vec![Event::MismatchResolved {
+                board: BoardOf::Player
+            }]
+        );
+        // Still missing: said again (after the settle time), not journalled
+        // again; put back, resolved.
+        let mut c = app();
+        c.attach_board(dgt_session(&c, settle));
+        c.update(Msg::Resume(Box::new(offer_of(&recs))), t1);
+        c.update(Msg::Board(LinkEvent::Connected), t1);
+        let mut sim = after_e4();
+        sim.act(Action::Lift(Square::H2));
+        let mut e = c.update(Msg::Board(LinkEvent::Bytes(sim.dump())), t1);
+        e.extend(c.update(Msg::Deadline, t1 + settle));
+        assert!(mismatch_said(&e), "{:?}", said(&e));
+        assert!(!e.iter().any(|e| matches!(e, Effect::Journal(_))), "{e:?}");
+        let e = c.update(
+            Msg::Board(LinkEvent::Bytes(
+                sim.act(Action::Place(Square::H2, Color::White.pawn())),
+            )),
+            t1 + settle * 2,
+        );
+        assert_eq!(said(&e), vec!["Board matches the game."]);
+        assert_eq!(
+            events(&e),
+            vec![Event::MismatchResolved {
+                board: BoardOf::Player
+            }]
+        );
+    }
+
+    /// D.2.8: the player moved and has not pressed.  The journal says the
+    /// move waits for its press; resumed (even in a session started
+    /// without separate presses), the mover's time runs on from the
+    /// recorded time, and `press` completes the move.
+    #[test]
+    fn a_move_waiting_for_its_separate_press_waits_again_after_a_resume() {
+        let setup = ClockSetup {
+            press: crate::clock::PressMode::Separate,
+            ..ClockSetup::new(crate::clock::parse_spec("5+0").unwrap())
+        };
+        let mut a = App::builder().clock(Some(setup)).build();
+        a.enable_journal(StartInfo::default());
+        let t0 = Instant::now();
+        a.update(Msg::Start, t0);
+        let e = at(&mut a, &[("e4", t0 + secs(2))]);
+        let ev = events(&e);
+        assert!(matches!(ev[1], Event::Move { .. }), "{ev:?}");
+        assert_eq!(
+            ev[2],
+            Event::Clock(ClockEvent::AwaitingPress {
+                by: Color::White,
+                white_ms: 298_000,
+                black_ms: 300_000
+            })
+        );
+        // The kill comes 5 seconds later: not charged.
+        let mut b = App::builder()
+            .clock(Some(ClockSetup::new(
+                crate::clock::parse_spec("5+0").unwrap(),
+            )))
+            .build();
+        b.enable_journal(StartInfo::default());
+        let t1 = t0 + secs(7);
+        let e = b.update(Msg::Resume(Box::new(offer_of(&journal(&e)))), t1);
+        assert!(!e.iter().any(|e| matches!(
+            e,
+            Effect::Journal(JournalOp::Append(Event::Clock(_)) | JournalOp::AppendAll(_))
+        )));
+        b.update(Msg::Start, t1);
+        let c = b.clock().unwrap();
+        assert_eq!(c.side_to_move(), Some(Color::White), "White's time runs");
+        assert!(c.is_running());
+        assert_eq!(c.remaining(Color::White, t1 + secs(3)), secs(295));
+        let e = b.update(Msg::Line("press".into()), t1 + secs(3));
+        assert_eq!(said(&e), vec!["White: four minutes fifty-five seconds."]);
+        assert_eq!(
+            events(&e),
+            vec![Event::Clock(ClockEvent::Press {
+                by: Color::White,
+                white_ms: 295_000,
+                black_ms: 300_000
+            })]
+        );
+        assert_eq!(b.clock().unwrap().side_to_move(), Some(Color::Black));
+    }
+
+    /// `time`: the reading is journalled with both times, before it is
+    /// said; before the first move there is no saved game for it.
+    #[test]
+    fn a_time_reading_is_journalled_with_both_times() {
+        let (mut a, t0) = clocked("5+0");
+        let e = a.update(Msg::Line("time".into()), t0 + secs(1));
+        assert!(!e.iter().any(|e| matches!(e, Effect::Journal(_))), "{e:?}");
+        at(&mut a, &[("e4", t0 + secs(2))]);
+        let e = a.update(Msg::Line("time".into()), t0 + secs(5));
+        assert_eq!(
+            e[0],
+            Effect::Journal(JournalOp::Append(Event::Clock(ClockEvent::Reading {
+                white_ms: 298_000,
+                black_ms: 297_000,
+                running: Some(Color::Black)
+            })))
+        );
+        assert!(matches!(e[1], Effect::Say(_)));
+        let e = a.update(Msg::Line("time white".into()), t0 + secs(6));
+        assert!(matches!(
+            e[0],
+            Effect::Journal(JournalOp::Append(Event::Clock(ClockEvent::Reading { .. })))
+        ));
+        // Nothing else changed: the next move's press is as before.
+        let e = a.update(Msg::Line("e5".into()), t0 + secs(8));
+        assert!(events(&e).contains(&Event::Clock(ClockEvent::Press {
+            by: Color::Black,
+            white_ms: 298_000,
+            black_ms: 294_000
+        })));
     }
 }

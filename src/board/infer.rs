@@ -510,6 +510,21 @@ impl Tracker {
         (!diffs.is_empty() && self.watch.reported() == diffs).then_some(Inferred::Mismatch(diffs))
     }
 
+    /// A game resumed after a restart had a mismatch reported on this
+    /// board and not resolved (the journal says so; its squares are not
+    /// known here): the board agreeing with the game is said as
+    /// [`Inferred::Matches`], the board still differing is reported
+    /// again.  Call after the game is set ([`Tracker::set_game`],
+    /// [`Tracker::await_move`]).
+    pub fn restore_reported_mismatch(&mut self) -> Vec<Inferred> {
+        let mut out = Vec::new();
+        self.watch.restore();
+        if self.raw.is_some() && self.class == Class::Synced && self.awaiting.is_none() {
+            self.report_mismatch(&mut out);
+        }
+        out
+    }
+
     /// The game was replaced (new game, take-back accepted, game loaded):
     /// `position` with `previous` the position before its last move.
     pub fn set_game(

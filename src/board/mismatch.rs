@@ -84,6 +84,9 @@ pub enum MismatchChange {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct MismatchWatch {
     reported: Vec<SquareDiff>,
+    /// A mismatch was reported before a restart (its squares are not
+    /// known): the next reading is news either way, "matches" included.
+    restored: bool,
 }
 
 impl MismatchWatch {
@@ -93,7 +96,8 @@ impl MismatchWatch {
 
     /// The board now differs by `diffs` (empty = agrees): what to report.
     pub fn update(&mut self, diffs: Vec<SquareDiff>) -> Option<MismatchChange> {
-        if diffs == self.reported {
+        let restored = std::mem::take(&mut self.restored);
+        if diffs == self.reported && !restored {
             return None;
         }
         let change = if diffs.is_empty() {
@@ -109,6 +113,16 @@ impl MismatchWatch {
     /// a way that makes the old report meaningless).
     pub fn clear(&mut self) {
         self.reported.clear();
+        self.restored = false;
+    }
+
+    /// A mismatch reported before hector was restarted (a resumed game)
+    /// stands: the board agreeing again is "matches", the same mismatch
+    /// seen again is said again.
+    pub fn restore(&mut self) {
+        if self.reported.is_empty() {
+            self.restored = true;
+        }
     }
 
     /// The mismatch last reported (empty if none is outstanding).
@@ -174,6 +188,32 @@ mod tests {
         assert_eq!(d.len(), 2);
         assert_eq!(d[0].square, Square::E2);
         assert_eq!(d[1].found, Sensed::Occupied);
+    }
+
+    /// A mismatch reported before a restart: the board agreeing is
+    /// "matches" (once), the board still wrong is said again.
+    #[test]
+    fn a_restored_report_resolves_or_is_said_again() {
+        let expected = Board::new();
+        let mut sensed = SensedBoard::from_board(&expected);
+        sensed.set(Square::H2, Sensed::Empty);
+        let d = diff(&expected, &sensed);
+        let mut w = MismatchWatch::new();
+        assert_eq!(w.update(Vec::new()), None);
+        w.restore();
+        assert_eq!(w.update(Vec::new()), Some(MismatchChange::Resolved));
+        assert_eq!(w.update(Vec::new()), None);
+        w.restore();
+        assert_eq!(
+            w.update(d.clone()),
+            Some(MismatchChange::Changed(d.clone()))
+        );
+        assert_eq!(w.update(d.clone()), None);
+        // Cleared (the game moved on): nothing stands.
+        let mut w = MismatchWatch::new();
+        w.restore();
+        w.clear();
+        assert_eq!(w.update(Vec::new()), None);
     }
 
     #[test]

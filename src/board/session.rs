@@ -282,6 +282,15 @@ impl BoardSession {
         out
     }
 
+    /// A mismatch reported before a restart stands (a resumed game): see
+    /// [`Tracker::restore_reported_mismatch`].
+    pub fn restore_mismatch(&mut self) -> Vec<SessionNote> {
+        let found = self.tracker.restore_reported_mismatch();
+        let mut out = Vec::new();
+        self.push_found(found, &mut out);
+        out
+    }
+
     /// What to do on the board for the move awaited there, if any.
     pub fn instruction(&self) -> Option<Instruction> {
         self.tracker.instruction()

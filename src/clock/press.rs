@@ -93,6 +93,15 @@ impl Presser {
         Ok(p)
     }
 
+    /// A game resumed after a restart: `side`'s move waited for its
+    /// separate press when hector stopped, and waits again.  Nothing
+    /// changes when moves press the clock themselves.
+    pub fn restore_pending(&mut self, side: Color) {
+        if self.mode == PressMode::Separate {
+            self.pending = Some(side);
+        }
+    }
+
     /// The waiting move was taken back (corrected before the press).
     /// Returns whether a move was waiting.
     pub fn take_back(&mut self) -> bool {

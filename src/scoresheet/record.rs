@@ -91,6 +91,13 @@ pub enum ClockEvent {
         white_ms: i64,
         black_ms: i64,
     },
+    /// `by` moved and has not pressed yet (a separate press, D.2.8): the
+    /// mover's time still runs until the press.
+    AwaitingPress {
+        by: Color,
+        white_ms: i64,
+        black_ms: i64,
+    },
 }
 
 impl ClockEvent {
@@ -111,6 +118,9 @@ impl ClockEvent {
                 white_ms, black_ms, ..
             }
             | ClockEvent::Flag {
+                white_ms, black_ms, ..
+            }
+            | ClockEvent::AwaitingPress {
                 white_ms, black_ms, ..
             } => (white_ms, black_ms),
         }
@@ -179,6 +189,17 @@ pub enum Event {
     /// That board agrees with the game again.
     MismatchResolved {
         board: BoardOf,
+    },
+    /// The blind player's board awaits this move (UCI), made by other
+    /// means (typed, the engine, the opponent's page) and said as "On your
+    /// board: …"; `None`: no move is awaited there any more (the game
+    /// changed otherwise).
+    BoardAwait {
+        uci: Option<String>,
+    },
+    /// The awaited move was made on the blind player's board.
+    BoardDone {
+        uci: String,
     },
     /// The result and why (`checkmate`, `agreement`, `time-forfeit` …).
     Result {
@@ -541,6 +562,15 @@ impl Event {
                     side_word(side),
                     times(white_ms, black_ms)
                 ),
+                ClockEvent::AwaitingPress {
+                    by,
+                    white_ms,
+                    black_ms,
+                } => format!(
+                    "clock awaiting-press {} {}",
+                    side_word(by),
+                    times(white_ms, black_ms)
+                ),
             },
             Event::Penalty(p) => format!(
                 "penalty {} {} white={}{} black={}{} note={}",
@@ -569,6 +599,13 @@ impl Event {
             Event::MismatchResolved {
                 board: BoardOf::Opponent,
             } => "mismatch-resolved opponent".into(),
+            Event::BoardAwait { uci } => {
+                format!(
+                    "board await {}",
+                    uci.as_deref().map_or("none".into(), token_word)
+                )
+            }
+            Event::BoardDone { uci } => format!("board done {}", token_word(uci)),
             Event::Result { outcome, reason } => {
                 format!("result {} {}", outcome_str(*outcome), token_word(reason))
             }
@@ -715,6 +752,14 @@ impl Event {
                             black_ms,
                         }
                     }
+                    "awaiting-press" if w.len() == 5 => {
+                        let (white_ms, black_ms) = kv(3)?;
+                        ClockEvent::AwaitingPress {
+                            by: parse_side(w[2])?,
+                            white_ms,
+                            black_ms,
+                        }
+                    }
                     _ => return None,
                 };
                 Event::Clock(c)
@@ -747,6 +792,10 @@ impl Event {
             "mismatch-resolved" if w.len() == 2 && w[1] == "opponent" => Event::MismatchResolved {
                 board: BoardOf::Opponent,
             },
+            "board" if w.len() == 3 && w[1] == "await" => Event::BoardAwait {
+                uci: (w[2] != "none").then(|| w[2].to_owned()),
+            },
+            "board" if w.len() == 3 && w[1] == "done" => Event::BoardDone { uci: w[2].into() },
             "result" if w.len() == 3 => Event::Result {
                 outcome: parse_outcome(w[1])?,
                 reason: w[2].into(),
@@ -952,6 +1001,11 @@ mod tests {
                 white_ms: 0,
                 black_ms: 4,
             }),
+            Event::Clock(ClockEvent::AwaitingPress {
+                by: Color::Black,
+                white_ms: 61_000,
+                black_ms: 59_500,
+            }),
             Event::Penalty(Penalty {
                 against: Color::White,
                 reason: "illegal-move".into(),
@@ -977,6 +1031,11 @@ mod tests {
             Event::MismatchResolved {
                 board: BoardOf::Opponent,
             },
+            Event::BoardAwait {
+                uci: Some("e7e5".into()),
+            },
+            Event::BoardDone { uci: "e7e5".into() },
+            Event::BoardAwait { uci: None },
             Event::Result {
                 outcome: KnownOutcome::Draw,
                 reason: "agreement".into(),
@@ -1030,6 +1089,10 @@ mod tests {
         assert!(text.contains("clock press white white=1:29:45.123 black=1:30:00.000 ~"));
         assert!(text.contains("move 12... Qh4# d8h4 ~"));
         assert!(text.contains("claim black fifty-moves with 60... Kf7 e8f7 upheld ~"));
+        assert!(text.contains("clock awaiting-press black white=0:01:01.000 black=0:00:59.500 ~"));
+        assert!(text.contains("board await e7e5 ~"));
+        assert!(text.contains("board done e7e5 ~"));
+        assert!(text.contains("board await none ~"));
     }
 
     #[test]

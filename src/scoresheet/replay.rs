@@ -46,6 +46,12 @@ pub struct Resumed {
     pub mismatch: Option<String>,
     /// An unresolved mismatch of the opponent's board, as recorded.
     pub opponent_mismatch: Option<String>,
+    /// The move (UCI) the blind player's board awaited, made by other
+    /// means and not yet made there (see [`Resumed::board_awaited`]).
+    pub board_awaiting: Option<String>,
+    /// The side whose move waited for its separate press (D.2.8) at the
+    /// last record (see [`Resumed::press_pending`]).
+    pub awaiting_press: Option<Color>,
     /// A result the rules layer did not reach by itself (flag fall,
     /// arbiter's decision, penalty): outcome and reason word.  The game is
     /// ended with it too ([`Game::end_by_rule`]), so a resumed game that a
@@ -63,6 +69,25 @@ impl Resumed {
     /// The game is over (by the rules or declared).
     pub fn finished(&self) -> bool {
         self.game.is_over() || self.declared.is_some()
+    }
+
+    /// The move the blind player's board still awaits: the game's last
+    /// move, made by other means (typed, the engine, the opponent's page)
+    /// and not yet made on the board when the journal ended.
+    pub fn board_awaited(&self) -> Option<Move> {
+        let uci = self.board_awaiting.as_deref()?;
+        let last = self.game.history().last()?;
+        let before = self.game.positions().next_back()?.0;
+        let mv = uci.parse::<UciMove>().ok()?.to_move(before).ok()?;
+        (mv == last.mv && !self.finished()).then_some(mv)
+    }
+
+    /// The side whose last move still waits for its separate press (D.2.8):
+    /// it moved, its time still runs, and the press completes the move.
+    pub fn press_pending(&self) -> Option<Color> {
+        let by = self.awaiting_press?;
+        let last = self.game.last_move()?;
+        (last.by == by && !self.finished()).then_some(by)
     }
 
     /// The clocks to go on with after a resume: the times of the last clock
@@ -83,8 +108,11 @@ impl Resumed {
             // journal (a separate press still to come, D.2.8, or a write
             // torn by a power cut) resumes with the opponent's time
             // running, the mover's time as last recorded.
-            to_move: self.game.turn(),
+            // A move that waits for its separate press: the mover's time
+            // runs on, and the press completes it (D.2.8).
+            to_move: self.press_pending().unwrap_or(self.game.turn()),
             running: self.clock_running.filter(|_| !self.finished()),
+            press_pending: self.press_pending(),
             moves: self.clock_moves,
             illegal_moves: self.illegal_moves,
         })
@@ -102,6 +130,8 @@ pub struct RestoredClock {
     /// The side whose time was running; `None` when the clocks were
     /// stopped (paused, the arbiter, the game over).
     pub running: Option<Color>,
+    /// The side whose move waits for its separate press (D.2.8).
+    pub press_pending: Option<Color>,
     pub moves: ByColor<u32>,
     pub illegal_moves: ByColor<u32>,
 }
@@ -298,6 +328,8 @@ impl Resumed {
             penalties: Vec::new(),
             mismatch: None,
             opponent_mismatch: None,
+            board_awaiting: None,
+            awaiting_press: None,
             declared: None,
             set_aside: false,
             warnings: Vec::new(),
@@ -355,8 +387,15 @@ fn apply(r: &mut Resumed, seq: u64, event: &Event) {
                 });
                 return;
             };
-            match r.game.play(mv) {
-                Ok(_) => push_ply(r),
+            match r.game.play(mv).map(|p| p.by) {
+                Ok(mover) => {
+                    push_ply(r);
+                    // The other side moved: a move left unpressed is
+                    // complete (its press came with this move).
+                    if r.awaiting_press.is_some_and(|by| by != mover) {
+                        r.awaiting_press = None;
+                    }
+                }
                 Err(_) => r.warnings.push(ReplayWarning::IllegalMove {
                     seq,
                     san: san.clone(),
@@ -368,6 +407,8 @@ fn apply(r: &mut Resumed, seq: u64, event: &Event) {
                 r.record.clocks.pop();
                 r.record.notes.pop();
                 r.declared = None;
+                r.awaiting_press = None;
+                r.board_awaiting = None;
             } else {
                 refused(r, seq, "takeback");
             }
@@ -461,11 +502,18 @@ fn apply(r: &mut Resumed, seq: u64, event: &Event) {
                 _ => {}
             }
             match c {
-                ClockEvent::Press { by, .. } => r.clock_running = Some(!*by),
+                ClockEvent::Press { by, .. } => {
+                    r.clock_running = Some(!*by);
+                    r.awaiting_press = None;
+                }
                 ClockEvent::Started { running, .. } => r.clock_running = Some(*running),
                 ClockEvent::Reading { running, .. } => r.clock_running = *running,
                 ClockEvent::Stopped { .. } | ClockEvent::Flag { .. } => r.clock_running = None,
                 ClockEvent::Adjusted { .. } => {}
+                ClockEvent::AwaitingPress { by, .. } => {
+                    r.clock_running = Some(*by);
+                    r.awaiting_press = Some(*by);
+                }
             }
             r.clock = Some(*c);
         }
@@ -511,6 +559,8 @@ fn apply(r: &mut Resumed, seq: u64, event: &Event) {
         Event::MismatchResolved {
             board: BoardOf::Opponent,
         } => r.opponent_mismatch = None,
+        Event::BoardAwait { uci } => r.board_awaiting = uci.clone(),
+        Event::BoardDone { .. } => r.board_awaiting = None,
         Event::Result { outcome, reason } => {
             match r.game.result() {
                 // The rules layer reached it by itself.
@@ -692,5 +742,142 @@ mod tests {
         .unwrap();
         assert_eq!(r.warnings, vec![]);
         assert_eq!(r.game.history()[0].number, 30);
+    }
+
+    fn reading(w: i64, b: i64, running: Option<Color>) -> Event {
+        Event::Clock(ClockEvent::Reading {
+            white_ms: w,
+            black_ms: b,
+            running,
+        })
+    }
+
+    /// The move the player's board awaited comes back while it is the
+    /// last move and was not made there; made, taken back, or followed by
+    /// another move, it is awaited no more.
+    #[test]
+    fn the_move_the_board_awaited_comes_back() {
+        let mut ev = vec![
+            Event::Start(Box::default()),
+            mv(1, Color::White, "e4", "e2e4"),
+            mv(1, Color::Black, "e5", "e7e5"),
+            Event::BoardAwait {
+                uci: Some("e7e5".into()),
+            },
+        ];
+        let r = replay(&recs(ev.clone())).unwrap();
+        assert_eq!(r.warnings, vec![]);
+        let e5 = r.game.history()[1].mv;
+        assert_eq!(r.board_awaited(), Some(e5));
+        // Made on the board.
+        let mut done = ev.clone();
+        done.push(Event::BoardDone { uci: "e7e5".into() });
+        assert_eq!(replay(&recs(done)).unwrap().board_awaited(), None);
+        // Awaited no more (the game changed otherwise).
+        let mut cleared = ev.clone();
+        cleared.push(Event::BoardAwait { uci: None });
+        assert_eq!(replay(&recs(cleared)).unwrap().board_awaited(), None);
+        // Taken back.
+        let mut back = ev.clone();
+        back.push(Event::TakeBack);
+        assert_eq!(replay(&recs(back)).unwrap().board_awaited(), None);
+        // Another move after it (made on the board, its record lost): not
+        // the last move, not awaited.
+        ev.push(mv(2, Color::White, "Nf3", "g1f3"));
+        assert_eq!(replay(&recs(ev)).unwrap().board_awaited(), None);
+        // A record that does not fit the game is no move to await.
+        let odd = replay(&recs(vec![
+            Event::Start(Box::default()),
+            mv(1, Color::White, "e4", "e2e4"),
+            Event::BoardAwait {
+                uci: Some("d2d4".into()),
+            },
+        ]))
+        .unwrap();
+        assert_eq!(odd.board_awaited(), None);
+    }
+
+    /// A move left for its separate press (D.2.8) comes back with the
+    /// mover's time running; the press, the opponent's move or a
+    /// take-back end it.  A reading in between changes nothing of it.
+    #[test]
+    fn a_move_waiting_for_its_separate_press_comes_back() {
+        let base = vec![
+            Event::Start(Box::default()),
+            mv(1, Color::White, "e4", "e2e4"),
+            Event::Clock(ClockEvent::AwaitingPress {
+                by: Color::White,
+                white_ms: 298_000,
+                black_ms: 300_000,
+            }),
+        ];
+        let r = replay(&recs(base.clone())).unwrap();
+        assert_eq!(r.press_pending(), Some(Color::White));
+        let rc = r.restored_clock().unwrap();
+        assert_eq!(rc.press_pending, Some(Color::White));
+        assert_eq!(rc.to_move, Color::White, "the mover's time runs");
+        assert_eq!(rc.running, Some(Color::White));
+        assert_eq!((rc.white_ms, rc.black_ms), (298_000, 300_000));
+        assert_eq!(rc.moves[Color::White], 0, "not pressed yet");
+        // A reading later: the same pending press, its times.
+        let mut read = base.clone();
+        read.push(reading(297_000, 300_000, Some(Color::White)));
+        let rc = replay(&recs(read)).unwrap().restored_clock().unwrap();
+        assert_eq!(rc.press_pending, Some(Color::White));
+        assert_eq!((rc.white_ms, rc.to_move), (297_000, Color::White));
+        // Pressed.
+        let mut pressed = base.clone();
+        pressed.push(press(Color::White, 296_000, 300_000));
+        let r = replay(&recs(pressed)).unwrap();
+        assert_eq!(r.press_pending(), None);
+        let rc = r.restored_clock().unwrap();
+        assert_eq!((rc.to_move, rc.running), (Color::Black, Some(Color::Black)));
+        assert_eq!(r.record.clocks, vec![Some(296_000)]);
+        // Taken back before the press.
+        let mut back = base.clone();
+        back.push(Event::TakeBack);
+        assert_eq!(replay(&recs(back)).unwrap().press_pending(), None);
+        // The opponent moved (the press came with it).
+        let mut answered = base;
+        answered.push(mv(1, Color::Black, "e5", "e7e5"));
+        answered.push(press(Color::Black, 296_000, 295_000));
+        let r = replay(&recs(answered)).unwrap();
+        assert_eq!(r.press_pending(), None);
+        assert_eq!(r.restored_clock().unwrap().to_move, Color::White);
+    }
+
+    /// `time` readings are on the scoresheet, and change nothing of the
+    /// game, the moves' clock times, the presses counted or the exports.
+    #[test]
+    fn readings_change_neither_the_game_nor_the_exports() {
+        let plain = vec![
+            Event::Start(Box::new(StartInfo {
+                time_control: Some("300+0".into()),
+                ..StartInfo::default()
+            })),
+            mv(1, Color::White, "e4", "e2e4"),
+            press(Color::White, 299_000, 300_000),
+            mv(1, Color::Black, "e5", "e7e5"),
+            press(Color::Black, 299_000, 297_500),
+            Event::Offer { by: Color::White },
+        ];
+        let mut read = plain.clone();
+        read.insert(3, reading(299_000, 298_000, Some(Color::Black)));
+        read.insert(1, reading(300_000, 300_000, Some(Color::White)));
+        read.push(reading(290_000, 297_500, Some(Color::White)));
+        let (a, b) = (replay(&recs(plain)).unwrap(), replay(&recs(read)).unwrap());
+        assert_eq!(b.warnings, vec![]);
+        assert_eq!(a.game.history(), b.game.history());
+        assert_eq!(a.game.pending_offer(), b.game.pending_offer());
+        assert_eq!(a.record.clocks, b.record.clocks);
+        assert_eq!(a.clock_moves, b.clock_moves);
+        assert_eq!(
+            super::super::pgn::to_pgn(&a.record),
+            super::super::pgn::to_pgn(&b.record)
+        );
+        // The clocks go on from the last reading: its times, its side.
+        let rc = b.restored_clock().unwrap();
+        assert_eq!((rc.white_ms, rc.black_ms), (290_000, 297_500));
+        assert_eq!((rc.to_move, rc.running), (Color::White, Some(Color::White)));
     }
 }

@@ -70,9 +70,18 @@ impl App {
             }
             self.clock = Some(ClockPart::new(setup, now));
         }
-        let Some(part) = self.clock.take() else {
+        let Some(mut part) = self.clock.take() else {
             return;
         };
+        // A game played with separate presses goes on with them (a move
+        // may wait for its press).
+        if start
+            .extra
+            .iter()
+            .any(|(k, v)| k == PRESS && v == "separate")
+        {
+            part.setup.press = PressMode::Separate;
+        }
         let mut fresh = ClockPart::new(part.setup, now);
         if let Some(r) = restored {
             let clock = &mut fresh.clock;
@@ -94,6 +103,11 @@ impl App {
             }
             if r.running.is_none() {
                 let _ = clock.pause(now);
+            }
+            // A move that waited for its separate press waits again: the
+            // mover's time runs (started above), and `press` completes it.
+            if let Some(by) = r.press_pending {
+                fresh.presser.restore_pending(by);
             }
             fresh.illegal = r.illegal_moves;
             for side in [!r.to_move, r.to_move] {

@@ -884,3 +884,52 @@ fn dgt_board_with_a_clock_is_the_clock() {
     hector.expect("White's flag has fallen. Black wins, 0-1.");
     hector.quit();
 }
+
+/// Issue 10, resume: the opponent's move typed on the keyboard waits to be
+/// made on the player's board ("On your board: …") when hector is killed
+/// (SIGKILL).  Resumed (`--resume`, the board on a new port), the
+/// instruction is said again once the board answers, the move made on the
+/// board with a pause longer than the settle time is quiet until it is
+/// done ("Done: …"), and no mismatch comes between (every line is
+/// checked; `quit` checks nothing else came).
+#[test]
+fn an_awaited_move_is_awaited_again_after_a_kill_and_resume() {
+    let home = clean_config_dir();
+    let (master, path) = new_pty();
+    let mut hector = Hector::play_in(&home, &["--board", &format!("dgt:{path}")]).waiting(WAIT);
+    hector.expect("New game. White to move.");
+    let mut board = TestBoard::new(master, Protocol::Dgt);
+    board.answer();
+    hector.expect("Board connected.");
+    board.play("e4");
+    hector.expect("Bauer Eva vier");
+    hector.type_line("e5");
+    let instruction = "On your board: black Bauer from Eva sieben to Eva fünf.";
+    hector.expect_all(&["Bauer Eva fünf", instruction]);
+    // Killed before the move is made on the board.
+    drop(hector);
+    // The same board (still showing 1. e4) on a new port.
+    let (master, path) = new_pty();
+    board.master = Some(master);
+    let mut hector =
+        Hector::play_in(&home, &["--board", &format!("dgt:{path}"), "--resume"]).waiting(WAIT);
+    hector.expect_all(&[
+        "Game resumed. White to move, move 2.",
+        "The last move was Bauer Eva fünf.",
+    ]);
+    board.answer();
+    hector.expect_all(&["Board connected.", instruction]);
+    board.make(
+        "e5",
+        &[
+            Action::Lift(Square::E7),
+            Action::Place(Square::E5, Color::Black.pawn()),
+        ],
+    );
+    hector.expect("Done: Bauer Eva fünf.");
+    // The game goes on from the board.
+    board.play("Nf3");
+    hector.expect("Springer Felix drei");
+    hector.quit();
+    let _ = std::fs::remove_dir_all(&home);
+}

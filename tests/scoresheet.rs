@@ -843,3 +843,71 @@ fn clock_times_and_penalties_reach_the_pgn() {
     );
     let _ = std::fs::remove_dir_all(&data);
 }
+
+/// D.2.8 over the real binary: the player moves, asks the time, and
+/// hector is killed (SIGKILL) before the press.  The journal holds the
+/// move waiting for its press and the reading with both times.  Resumed
+/// (in a session started without `--press-separately`: the game's own
+/// way of pressing comes back), the move still waits for its press, the
+/// player hears so, and `press` completes it.  The PGN export of the
+/// game, readings and all, is read by pgn-extract without complaint.
+#[test]
+fn a_pending_separate_press_survives_a_kill() {
+    use crate::util::Hector;
+    let home = tmp("press");
+    let mut h = Hector::play_in(&home, &["--time", "5+0", "--press-separately"]);
+    h.expect("New game. White to move.");
+    h.type_line("e4");
+    h.expect("Bauer Eva vier");
+    h.type_line("time");
+    h.expect_start("White: ");
+    // Killed before the press.
+    drop(h);
+    let games = home.join("data").join("hector").join("games");
+    let journal = only_journal(&home.join("data")).expect("a journal");
+    let text = std::fs::read_to_string(&journal).unwrap();
+    assert!(
+        text.contains(" clock awaiting-press white white="),
+        "{text}"
+    );
+    assert!(text.contains(" clock reading white="), "{text}");
+    assert!(!text.contains(" clock press "), "{text}");
+    let mut h = Hector::play_in(&home, &["--resume", "--time", "5+0"]);
+    h.expect("Game resumed. Black to move, move 1.");
+    h.expect("The last move was Bauer Eva vier.");
+    h.expect_start("White: ");
+    h.expect("Press the clock when you are sure of your move.");
+    h.type_line("press");
+    let said = h.expect_start("White: ");
+    assert!(!said.contains("Black"), "the mover's time only: {said}");
+    h.type_line("e5");
+    h.expect("Bauer Eva fünf");
+    h.quit();
+    let text = std::fs::read_to_string(&journal).unwrap();
+    assert!(text.contains(" clock press white white="), "{text}");
+    assert_eq!(std::fs::read_dir(&games).unwrap().count(), 1);
+    // The export: valid PGN, with the clock times of both moves.
+    let out = home.join("press.pgn");
+    let o = out.to_str().unwrap();
+    let run = hector_data(
+        &home.join("data"),
+        &["export", "1", "--format", "pgn", "-o", o],
+        "",
+    );
+    assert!(run.success, "{}", run.stdout);
+    let pgn = std::fs::read_to_string(&out).unwrap();
+    assert!(pgn.contains("1. e4 {[%clk 0:04:"), "{pgn}");
+    assert!(pgn.contains("1... e5 {[%clk 0:0"), "{pgn}");
+    let checked = Command::new(pgn_extract())
+        .arg("-o")
+        .arg(home.join("back.pgn"))
+        .arg(&out)
+        .output()
+        .expect("pgn-extract runs");
+    let stderr = String::from_utf8_lossy(&checked.stderr);
+    assert!(checked.status.success(), "{stderr}");
+    assert!(stderr.contains("1 game matched out of 1."), "{stderr}");
+    for bad in ["rror", "arning", "Failed", "Unknown", "Missing"] {
+        assert!(!stderr.contains(bad), "{stderr}");
+    }
+}

@@ -688,11 +688,16 @@ impl App {
                 self.info(out, t);
             }
         }
+        // The player's move waits for its press (D.2.8), as before.
+        let press = self.clock.as_ref().and_then(|p| p.presser.pending());
+        if press.is_some() {
+            let t = self.message("clock_press_waiting", &[]);
+            self.info(out, t);
+        }
         if let Some(now) = self.now {
             self.resume_board(&resumed, now, out);
         }
         // What the journal says already is not written again.
-        let press = self.clock.as_ref().and_then(|p| p.presser.pending());
         let awaited = self
             .board
             .as_ref()
@@ -2195,6 +2200,10 @@ mod tests {
         b.enable_journal(StartInfo::default());
         let t1 = t0 + secs(7);
         let e = b.update(Msg::Resume(Box::new(offer_of(&journal(&e)))), t1);
+        assert_eq!(
+            said(&e).last().map(String::as_str),
+            Some("Press the clock when you are sure of your move.")
+        );
         assert!(!e.iter().any(|e| matches!(
             e,
             Effect::Journal(JournalOp::Append(Event::Clock(_)) | JournalOp::AppendAll(_))

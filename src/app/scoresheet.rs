@@ -562,15 +562,31 @@ impl App {
                     })
                     .unwrap_or_default();
                 let moves = r.game.history().len().div_ceil(2).to_string();
-                let t = self.message(
-                    "resume_offer",
-                    &[
-                        ("date", &date),
-                        ("white", &r.start.white),
-                        ("black", &r.start.black),
-                        ("moves", &moves),
-                    ],
-                );
+                let (white, black) = (r.start.white.trim(), r.start.black.trim());
+                let t = if white.is_empty() && black.is_empty() {
+                    // No names were given: none are said ("Anna against ,").
+                    self.message(
+                        "resume_offer_unnamed",
+                        &[("date", &date), ("moves", &moves)],
+                    )
+                } else {
+                    let name = |n: &str, c: Color| {
+                        if n.is_empty() {
+                            self.phraser.side(c)
+                        } else {
+                            n.to_owned()
+                        }
+                    };
+                    self.message(
+                        "resume_offer",
+                        &[
+                            ("date", &date),
+                            ("white", &name(white, Color::White)),
+                            ("black", &name(black, Color::Black)),
+                            ("moves", &moves),
+                        ],
+                    )
+                };
                 self.say(out, t, Priority::Normal, SayKind::Game);
                 self.asking_resume = Some(Box::new(offer));
             }
@@ -1242,6 +1258,27 @@ mod tests {
                 _ => None,
             })
             .collect()
+    }
+
+    #[test]
+    fn the_resume_question_names_only_players_who_have_names() {
+        let mut o = offer(ResumeChoice::Ask);
+        o.started = Some(time::macros::datetime!(2026-11-22 19:00 UTC));
+        o.resumed.start.white = String::new();
+        o.resumed.start.black = String::new();
+        let e = app().update(Msg::Resume(Box::new(o.clone())), Instant::now());
+        assert_eq!(
+            said(&e)[0],
+            "An unfinished game of 2026-11-22 19:00 UTC can be resumed, two moves played. \
+             Resume it? Yes or no."
+        );
+        o.resumed.start.white = "Anna".into();
+        let e = app().update(Msg::Resume(Box::new(o)), Instant::now());
+        assert_eq!(
+            said(&e)[0],
+            "An unfinished game of 2026-11-22 19:00 UTC can be resumed: Anna against Black, \
+             two moves played. Resume it? Yes or no."
+        );
     }
 
     #[test]

@@ -287,7 +287,7 @@ impl App {
                 self.sync_board(now, out);
             }
             Inferred::Executed(mv) => {
-                self.journal_board_done(mv);
+                self.journal_board_done(crate::scoresheet::record::BoardOf::Player, mv);
                 let before = self
                     .game
                     .positions()

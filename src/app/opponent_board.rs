@@ -163,10 +163,13 @@ impl App {
             }
             // The page shows the chooser (the opponent board's state).
             Inferred::NeedPromotionPiece { .. } => {}
-            // The blind player's move made on it: the page shows it agrees.
+            // The blind player's move made on it: the page shows it agrees
+            // (and the scoresheet has it).
+            Inferred::Executed(mv) => {
+                self.journal_board_done(crate::scoresheet::record::BoardOf::Opponent, mv);
+            }
             // The instruction for a move awaited there: the page shows it.
-            Inferred::Executed(_)
-            | Inferred::Instruction(_)
+            Inferred::Instruction(_)
             | Inferred::Touched(_)
             | Inferred::TakeBack
             | Inferred::NewGame

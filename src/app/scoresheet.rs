@@ -26,6 +26,7 @@ use std::time::{Duration, Instant};
 use shakmaty::{Color, Move};
 
 use super::App;
+use super::board::Seat;
 use crate::board::{Sensed, SquareDiff};
 use crate::clock::Clock;
 use crate::command::ArbiterOp;
@@ -92,6 +93,8 @@ pub(super) struct Sheet {
     press_seen: Option<Color>,
     /// The move the player's board awaited, as last journalled.
     board_seen: Option<Move>,
+    /// The move the opponent's board awaited, as last journalled.
+    opponent_seen: Option<Move>,
 }
 
 impl Sheet {
@@ -112,6 +115,7 @@ impl Sheet {
             stopped_at_end: false,
             press_seen: None,
             board_seen: None,
+            opponent_seen: None,
         }
     }
 }
@@ -359,15 +363,15 @@ impl App {
         self.journal_event(Event::Mismatch { board, diff });
     }
 
-    /// The move the player's board awaited was made there: journalled
-    /// (and a mismatch said meanwhile, as a reminder, is resolved).
-    pub(super) fn journal_board_done(&mut self, mv: Move) {
+    /// The move a board awaited was made there: journalled (and a
+    /// mismatch said meanwhile, as a reminder, is resolved).
+    pub(super) fn journal_board_done(&mut self, board: BoardOf, mv: Move) {
         if !self.sheet.as_ref().is_some_and(|s| s.begun) {
             return;
         }
         let uci = mv.to_uci(self.game.castling_mode()).to_string();
-        self.journal_event(Event::BoardDone { uci });
-        self.journal_mismatch_resolved(BoardOf::Player);
+        self.journal_event(Event::BoardDone { board, uci });
+        self.journal_mismatch_resolved(board);
     }
 
     /// `time`: the reading with both times is journalled (while the game
@@ -414,10 +418,11 @@ impl App {
         let epoch = self.epoch;
         let clock_now = self.clock().cloned();
         let press_now = self.clock.as_ref().and_then(|p| p.presser.pending());
-        let board_now = self
-            .board
-            .as_ref()
-            .and_then(|b| b.tracker().awaiting_execution());
+        let awaiting = |b: &Option<crate::board::BoardSession>| {
+            b.as_ref().and_then(|b| b.tracker().awaiting_execution())
+        };
+        let board_now = awaiting(&self.board);
+        let opponent_now = awaiting(&self.opponent_board);
         let castling = self.game.castling_mode();
         let now = self.now;
         let Some(sheet) = &mut self.sheet else {
@@ -468,22 +473,36 @@ impl App {
             }
             sheet.press_seen = press_now;
         }
-        // The move the player's board awaits ("On your board: …"), and
-        // that it awaits none any more ("Done" is told by the board).
+        // The move each board awaits ("On your board: …"), and that it
+        // awaits none any more ("done" is told by the board).
         let mut board = Vec::new();
-        if board_now != sheet.board_seen {
+        for (which, now_awaits) in [
+            (BoardOf::Player, board_now),
+            (BoardOf::Opponent, opponent_now),
+        ] {
+            let seen = match which {
+                BoardOf::Player => &mut sheet.board_seen,
+                BoardOf::Opponent => &mut sheet.opponent_seen,
+            };
+            if now_awaits == *seen {
+                continue;
+            }
+            *seen = now_awaits;
             let done = sheet
                 .queued
                 .iter()
-                .any(|e| matches!(e, Event::BoardDone { .. }));
-            match board_now {
+                .any(|e| matches!(e, Event::BoardDone { board: b, .. } if *b == which));
+            match now_awaits {
                 Some(m) => board.push(Event::BoardAwait {
+                    board: which,
                     uci: Some(m.to_uci(castling).to_string()),
                 }),
-                None if !done => board.push(Event::BoardAwait { uci: None }),
+                None if !done => board.push(Event::BoardAwait {
+                    board: which,
+                    uci: None,
+                }),
                 None => {}
             }
-            sheet.board_seen = board_now;
         }
         board.extend(clock);
         let events = diff(sheet, &self.game, board);
@@ -711,26 +730,33 @@ impl App {
             self.info(out, t);
         }
         if let Some(now) = self.now {
-            self.resume_board(&resumed, now, out);
+            self.resume_board(Seat::Player, &resumed, now, out);
+            self.resume_board(Seat::Opponent, &resumed, now, out);
         }
         // What the journal says already is not written again.
-        let awaited = self
-            .board
-            .as_ref()
-            .and_then(|b| b.tracker().awaiting_execution());
+        let awaiting = |b: &Option<crate::board::BoardSession>| {
+            b.as_ref().and_then(|b| b.tracker().awaiting_execution())
+        };
+        let (mine, theirs) = (awaiting(&self.board), awaiting(&self.opponent_board));
         if let Some(s) = &mut self.sheet {
             s.press_seen = press;
-            s.board_seen = awaited;
+            s.board_seen = mine;
+            s.opponent_seen = theirs;
         }
     }
 
-    /// The player's board after a resume: set to the resumed game, with
-    /// what it awaited before hector stopped — the last move, made by
-    /// other means and not yet on the board ("On your board: …" again,
-    /// quiet while it is made, "Done" when it is), and a mismatch reported
-    /// and not resolved ("matches" when the board agrees).  What is said
-    /// comes now if the board answers already, otherwise when it does.
-    fn resume_board(&mut self, resumed: &Resumed, now: Instant, out: &mut Vec<Effect>) {
+    /// A board after a resume: set to the resumed game, with what it
+    /// awaited before hector stopped — the last move, made by other means
+    /// and not yet on that board (on the player's board "On your board: …"
+    /// again, quiet while it is made, "Done" when it is; the opponent's
+    /// board lit again), and a mismatch reported and not resolved
+    /// ("matches" when the board agrees).  What is said comes now if the
+    /// board answers already, otherwise when it does.
+    fn resume_board(&mut self, seat: Seat, resumed: &Resumed, now: Instant, out: &mut Vec<Effect>) {
+        let (which, mismatch) = match seat {
+            Seat::Player => (BoardOf::Player, &resumed.mismatch),
+            Seat::Opponent => (BoardOf::Opponent, &resumed.opponent_mismatch),
+        };
         let pos = self.game.position().clone();
         let before: Vec<shakmaty::Chess> = self
             .game
@@ -739,11 +765,15 @@ impl App {
             .take(2)
             .map(|(p, _)| p.clone())
             .collect();
-        let Some(b) = &mut self.board else {
+        let session = match seat {
+            Seat::Player => self.board.as_mut(),
+            Seat::Opponent => self.opponent_board.as_mut(),
+        };
+        let Some(b) = session else {
             return;
         };
         let earlier = before.get(1).cloned();
-        let mut notes = match (resumed.board_awaited(), before.first().cloned()) {
+        let mut notes = match (resumed.board_awaited(which), before.first().cloned()) {
             (Some(mv), Some(last)) => {
                 let mut n = b.game_replaced(&last, earlier.as_ref(), now);
                 n.extend(b.await_move(mv, now));
@@ -751,10 +781,10 @@ impl App {
             }
             (_, last) => b.game_replaced(&pos, last.as_ref(), now),
         };
-        if resumed.mismatch.is_some() {
+        if mismatch.is_some() {
             notes.extend(b.restore_mismatch());
         }
-        self.on_board_notes(notes, now, out);
+        self.on_seat_notes(seat, notes, now, out);
     }
 
     /// `save [FORMAT]`: the scoresheet as a file.
@@ -2051,6 +2081,7 @@ mod tests {
         assert!(
             recs.iter().any(|r| r.event
                 == Event::BoardAwait {
+                    board: BoardOf::Player,
                     uci: Some("e7e5".into())
                 }),
             "{recs:?}"
@@ -2088,7 +2119,10 @@ mod tests {
         assert_eq!(said(&e), vec!["Done: Bauer Eva fünf."]);
         assert!(!mismatch_said(&after), "{:?}", said(&after));
         assert!(
-            events(&e).contains(&Event::BoardDone { uci: "e7e5".into() }),
+            events(&e).contains(&Event::BoardDone {
+                board: BoardOf::Player,
+                uci: "e7e5".into()
+            }),
             "{e:?}"
         );
         // Resumed with the board answering already (the question waited):
@@ -2293,5 +2327,76 @@ mod tests {
             white_ms: 298_000,
             black_ms: 294_000
         })));
+    }
+
+    /// The blind player's move awaited on the opponent's own board comes
+    /// back after a resume: the board, still showing the position before
+    /// it, is no mismatch (the blind player hears nothing), and the move
+    /// made there is journalled as done.
+    #[test]
+    fn the_move_awaited_on_the_opponents_board_is_awaited_again() {
+        use crate::board::sim::{Action, SimBoard};
+        use crate::board::transport::LinkEvent;
+        use shakmaty::{Board, Square};
+        let settle = Duration::from_millis(300);
+        let now = Instant::now();
+        let mut a = app();
+        a.opponent_board = Some(dgt_session(&a, settle));
+        let mut sim = SimBoard::new(crate::board::Protocol::Dgt, Board::new());
+        a.update(Msg::OpponentBoard(LinkEvent::Connected), now);
+        a.update(Msg::OpponentBoard(LinkEvent::Bytes(sim.dump())), now);
+        let mut e = Vec::new();
+        for (line, from, to, piece) in [
+            ("e4", Square::E2, Square::E4, Color::White.pawn()),
+            ("e5", Square::E7, Square::E5, Color::Black.pawn()),
+        ] {
+            e.extend(run(&mut a, &[line]));
+            for action in [Action::Lift(from), Action::Place(to, piece)] {
+                e.extend(a.update(Msg::OpponentBoard(LinkEvent::Bytes(sim.act(action))), now));
+            }
+        }
+        e.extend(run(&mut a, &["Nf3"]));
+        let recs = journal(&e);
+        assert!(
+            recs.iter().any(|r| r.event
+                == Event::BoardAwait {
+                    board: BoardOf::Opponent,
+                    uci: Some("g1f3".into())
+                }),
+            "{recs:?}"
+        );
+        let mut b = app();
+        b.opponent_board = Some(dgt_session(&b, settle));
+        let t1 = now + secs(60);
+        b.update(Msg::Resume(Box::new(offer_of(&recs))), t1);
+        let nf3 = b.game().history()[2].mv;
+        b.update(Msg::OpponentBoard(LinkEvent::Connected), t1);
+        let mut e = b.update(Msg::OpponentBoard(LinkEvent::Bytes(sim.dump())), t1);
+        e.extend(b.update(Msg::Deadline, t1 + settle * 2));
+        assert_eq!(
+            b.opponent_board
+                .as_ref()
+                .and_then(|o| o.tracker().awaiting_execution()),
+            Some(nf3)
+        );
+        assert!(!mismatch_said(&e), "{:?}", said(&e));
+        assert!(!said(&e).iter().any(|s| s.contains("opponent's board: M")));
+        let mut e = Vec::new();
+        for action in [
+            Action::Lift(Square::G1),
+            Action::Place(Square::F3, Color::White.knight()),
+        ] {
+            e.extend(b.update(
+                Msg::OpponentBoard(LinkEvent::Bytes(sim.act(action))),
+                t1 + settle * 3,
+            ));
+        }
+        assert!(
+            events(&e).contains(&Event::BoardDone {
+                board: BoardOf::Opponent,
+                uci: "g1f3".into()
+            }),
+            "{e:?}"
+        );
     }
 }

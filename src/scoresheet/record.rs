@@ -190,15 +190,18 @@ pub enum Event {
     MismatchResolved {
         board: BoardOf,
     },
-    /// The blind player's board awaits this move (UCI), made by other
-    /// means (typed, the engine, the opponent's page) and said as "On your
-    /// board: …"; `None`: no move is awaited there any more (the game
+    /// A board awaits this move (UCI), made by other means: on the blind
+    /// player's board a move typed, the engine's or the opponent's page's,
+    /// said as "On your board: …"; on the opponent's board the blind
+    /// player's move.  `None`: no move is awaited there any more (the game
     /// changed otherwise).
     BoardAwait {
+        board: BoardOf,
         uci: Option<String>,
     },
-    /// The awaited move was made on the blind player's board.
+    /// The awaited move was made on that board.
     BoardDone {
+        board: BoardOf,
         uci: String,
     },
     /// The result and why (`checkmate`, `agreement`, `time-forfeit` …).
@@ -599,13 +602,14 @@ impl Event {
             Event::MismatchResolved {
                 board: BoardOf::Opponent,
             } => "mismatch-resolved opponent".into(),
-            Event::BoardAwait { uci } => {
-                format!(
-                    "board await {}",
-                    uci.as_deref().map_or("none".into(), token_word)
-                )
+            Event::BoardAwait { board, uci } => format!(
+                "board await {}{}",
+                board_word(*board),
+                uci.as_deref().map_or("none".into(), token_word)
+            ),
+            Event::BoardDone { board, uci } => {
+                format!("board done {}{}", board_word(*board), token_word(uci))
             }
-            Event::BoardDone { uci } => format!("board done {}", token_word(uci)),
             Event::Result { outcome, reason } => {
                 format!("result {} {}", outcome_str(*outcome), token_word(reason))
             }
@@ -792,10 +796,25 @@ impl Event {
             "mismatch-resolved" if w.len() == 2 && w[1] == "opponent" => Event::MismatchResolved {
                 board: BoardOf::Opponent,
             },
-            "board" if w.len() == 3 && w[1] == "await" => Event::BoardAwait {
-                uci: (w[2] != "none").then(|| w[2].to_owned()),
-            },
-            "board" if w.len() == 3 && w[1] == "done" => Event::BoardDone { uci: w[2].into() },
+            "board" if (w.len() == 3 || (w.len() == 4 && w[2] == "opponent")) => {
+                let board = if w.len() == 4 {
+                    BoardOf::Opponent
+                } else {
+                    BoardOf::Player
+                };
+                let uci = w[w.len() - 1];
+                match w[1] {
+                    "await" => Event::BoardAwait {
+                        board,
+                        uci: (uci != "none").then(|| uci.to_owned()),
+                    },
+                    "done" => Event::BoardDone {
+                        board,
+                        uci: uci.into(),
+                    },
+                    _ => return None,
+                }
+            }
             "result" if w.len() == 3 => Event::Result {
                 outcome: parse_outcome(w[1])?,
                 reason: w[2].into(),
@@ -813,6 +832,14 @@ impl Event {
             _ => return None,
         };
         Some(ev)
+    }
+}
+
+/// `opponent ` before what is said of the opponent's board.
+fn board_word(board: BoardOf) -> &'static str {
+    match board {
+        BoardOf::Player => "",
+        BoardOf::Opponent => "opponent ",
     }
 }
 
@@ -1032,10 +1059,25 @@ mod tests {
                 board: BoardOf::Opponent,
             },
             Event::BoardAwait {
+                board: BoardOf::Player,
                 uci: Some("e7e5".into()),
             },
-            Event::BoardDone { uci: "e7e5".into() },
-            Event::BoardAwait { uci: None },
+            Event::BoardDone {
+                board: BoardOf::Player,
+                uci: "e7e5".into(),
+            },
+            Event::BoardAwait {
+                board: BoardOf::Player,
+                uci: None,
+            },
+            Event::BoardAwait {
+                board: BoardOf::Opponent,
+                uci: Some("g1f3".into()),
+            },
+            Event::BoardDone {
+                board: BoardOf::Opponent,
+                uci: "g1f3".into(),
+            },
             Event::Result {
                 outcome: KnownOutcome::Draw,
                 reason: "agreement".into(),
@@ -1093,6 +1135,8 @@ mod tests {
         assert!(text.contains("board await e7e5 ~"));
         assert!(text.contains("board done e7e5 ~"));
         assert!(text.contains("board await none ~"));
+        assert!(text.contains("board await opponent g1f3 ~"));
+        assert!(text.contains("board done opponent g1f3 ~"));
     }
 
     #[test]

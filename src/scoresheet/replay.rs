@@ -49,6 +49,8 @@ pub struct Resumed {
     /// The move (UCI) the blind player's board awaited, made by other
     /// means and not yet made there (see [`Resumed::board_awaited`]).
     pub board_awaiting: Option<String>,
+    /// The same for the opponent's own board (the blind player's move).
+    pub opponent_board_awaiting: Option<String>,
     /// The side whose move waited for its separate press (D.2.8) at the
     /// last record (see [`Resumed::press_pending`]).
     pub awaiting_press: Option<Color>,
@@ -71,11 +73,15 @@ impl Resumed {
         self.game.is_over() || self.declared.is_some()
     }
 
-    /// The move the blind player's board still awaits: the game's last
-    /// move, made by other means (typed, the engine, the opponent's page)
-    /// and not yet made on the board when the journal ended.
-    pub fn board_awaited(&self) -> Option<Move> {
-        let uci = self.board_awaiting.as_deref()?;
+    /// The move a board still awaits: the game's last move, made by other
+    /// means (on the blind player's board: typed, the engine's, the
+    /// opponent's page's; on the opponent's board: the blind player's) and
+    /// not yet made on that board when the journal ended.
+    pub fn board_awaited(&self, board: BoardOf) -> Option<Move> {
+        let uci = match board {
+            BoardOf::Player => self.board_awaiting.as_deref()?,
+            BoardOf::Opponent => self.opponent_board_awaiting.as_deref()?,
+        };
         let last = self.game.history().last()?;
         let before = self.game.positions().next_back()?.0;
         let mv = uci.parse::<UciMove>().ok()?.to_move(before).ok()?;
@@ -329,6 +335,7 @@ impl Resumed {
             mismatch: None,
             opponent_mismatch: None,
             board_awaiting: None,
+            opponent_board_awaiting: None,
             awaiting_press: None,
             declared: None,
             set_aside: false,
@@ -409,6 +416,7 @@ fn apply(r: &mut Resumed, seq: u64, event: &Event) {
                 r.declared = None;
                 r.awaiting_press = None;
                 r.board_awaiting = None;
+                r.opponent_board_awaiting = None;
             } else {
                 refused(r, seq, "takeback");
             }
@@ -559,8 +567,14 @@ fn apply(r: &mut Resumed, seq: u64, event: &Event) {
         Event::MismatchResolved {
             board: BoardOf::Opponent,
         } => r.opponent_mismatch = None,
-        Event::BoardAwait { uci } => r.board_awaiting = uci.clone(),
-        Event::BoardDone { .. } => r.board_awaiting = None,
+        Event::BoardAwait { board, uci } => match board {
+            BoardOf::Player => r.board_awaiting = uci.clone(),
+            BoardOf::Opponent => r.opponent_board_awaiting = uci.clone(),
+        },
+        Event::BoardDone { board, .. } => match board {
+            BoardOf::Player => r.board_awaiting = None,
+            BoardOf::Opponent => r.opponent_board_awaiting = None,
+        },
         Event::Result { outcome, reason } => {
             match r.game.result() {
                 // The rules layer reached it by itself.
@@ -762,39 +776,75 @@ mod tests {
             mv(1, Color::White, "e4", "e2e4"),
             mv(1, Color::Black, "e5", "e7e5"),
             Event::BoardAwait {
+                board: BoardOf::Player,
                 uci: Some("e7e5".into()),
             },
         ];
         let r = replay(&recs(ev.clone())).unwrap();
         assert_eq!(r.warnings, vec![]);
         let e5 = r.game.history()[1].mv;
-        assert_eq!(r.board_awaited(), Some(e5));
+        assert_eq!(r.board_awaited(BoardOf::Player), Some(e5));
+        assert_eq!(r.board_awaited(BoardOf::Opponent), None);
+        // The opponent's board, on its own.
+        let mut theirs = ev.clone();
+        theirs.push(Event::BoardAwait {
+            board: BoardOf::Opponent,
+            uci: Some("e7e5".into()),
+        });
+        theirs.push(Event::BoardDone {
+            board: BoardOf::Player,
+            uci: "e7e5".into(),
+        });
+        let r = replay(&recs(theirs)).unwrap();
+        assert_eq!(r.board_awaited(BoardOf::Opponent), Some(e5));
+        assert_eq!(r.board_awaited(BoardOf::Player), None);
         // Made on the board.
         let mut done = ev.clone();
-        done.push(Event::BoardDone { uci: "e7e5".into() });
-        assert_eq!(replay(&recs(done)).unwrap().board_awaited(), None);
+        done.push(Event::BoardDone {
+            board: BoardOf::Player,
+            uci: "e7e5".into(),
+        });
+        assert_eq!(
+            replay(&recs(done)).unwrap().board_awaited(BoardOf::Player),
+            None
+        );
         // Awaited no more (the game changed otherwise).
         let mut cleared = ev.clone();
-        cleared.push(Event::BoardAwait { uci: None });
-        assert_eq!(replay(&recs(cleared)).unwrap().board_awaited(), None);
+        cleared.push(Event::BoardAwait {
+            board: BoardOf::Player,
+            uci: None,
+        });
+        assert_eq!(
+            replay(&recs(cleared))
+                .unwrap()
+                .board_awaited(BoardOf::Player),
+            None
+        );
         // Taken back.
         let mut back = ev.clone();
         back.push(Event::TakeBack);
-        assert_eq!(replay(&recs(back)).unwrap().board_awaited(), None);
+        assert_eq!(
+            replay(&recs(back)).unwrap().board_awaited(BoardOf::Player),
+            None
+        );
         // Another move after it (made on the board, its record lost): not
         // the last move, not awaited.
         ev.push(mv(2, Color::White, "Nf3", "g1f3"));
-        assert_eq!(replay(&recs(ev)).unwrap().board_awaited(), None);
+        assert_eq!(
+            replay(&recs(ev)).unwrap().board_awaited(BoardOf::Player),
+            None
+        );
         // A record that does not fit the game is no move to await.
         let odd = replay(&recs(vec![
             Event::Start(Box::default()),
             mv(1, Color::White, "e4", "e2e4"),
             Event::BoardAwait {
+                board: BoardOf::Player,
                 uci: Some("d2d4".into()),
             },
         ]))
         .unwrap();
-        assert_eq!(odd.board_awaited(), None);
+        assert_eq!(odd.board_awaited(BoardOf::Player), None);
     }
 
     /// A move left for its separate press (D.2.8) comes back with the

@@ -20,6 +20,13 @@
 //! set as of the last clock record; the time between that record and the
 //! moment hector stopped is not charged to anyone (the journal does not
 //! show it; the arbiter may correct it, and that is journalled too).
+//!
+//! Two more states are followed by comparison: a move waiting for its
+//! separate press (D.2.8, `clock awaiting-press`), and the move each board
+//! awaits (`board await …`; `board done …` when the board makes it).  A
+//! `time` reading is told explicitly (`clock reading`).  On resume the
+//! press waits again, and each board session is set to the resumed game
+//! with the move it awaited and its standing mismatch.
 
 use std::time::{Duration, Instant};
 

@@ -513,7 +513,7 @@ impl Tracker {
     /// A game resumed after a restart had a mismatch reported on this
     /// board and not resolved (the journal says so; its squares are not
     /// known here): the board agreeing with the game is said as
-    /// [`Inferred::Matches`], the board still differing is reported
+    /// `Inferred::Matches`, the board still differing is reported
     /// again.  Call after the game is set ([`Tracker::set_game`],
     /// [`Tracker::await_move`]).
     pub fn restore_reported_mismatch(&mut self) -> Vec<Inferred> {

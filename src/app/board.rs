@@ -122,6 +122,22 @@ impl App {
         self.on_seat_notes(seat, notes, now, out);
     }
 
+    /// The resume question was answered no: the boards are judged
+    /// against the new game now (what they showed while the question
+    /// waited was not said).
+    pub(super) fn boards_after_declined_resume(&mut self, now: Instant, out: &mut Vec<Effect>) {
+        for seat in [Seat::Player, Seat::Opponent] {
+            let Some(b) = self.session(seat) else {
+                continue;
+            };
+            if b.tracker().position() != self.game.position() {
+                self.sync_seat(seat, now, out);
+            } else if let Some(report) = b.tracker().pending_report().filter(|_| b.connected()) {
+                self.on_seat_notes(seat, vec![SessionNote::Found(report)], now, out);
+            }
+        }
+    }
+
     /// The player's board follows the game.
     pub(super) fn sync_board(&mut self, now: Instant, out: &mut Vec<Effect>) {
         self.sync_seat(Seat::Player, now, out);
@@ -209,6 +225,10 @@ impl App {
                 }),
                 // A clock on either board is the game's clock.
                 SessionNote::Clock(m) => self.on_board_clock(m, now, out),
+                // While the resume question waits, which game the board
+                // should show is not known: it is judged after the answer
+                // (a resumed game's position, or the new game's).
+                SessionNote::Found(_) if self.asking_resume.is_some() => {}
                 SessionNote::Found(found) => match seat {
                     Seat::Player => self.on_inferred(found, now, out),
                     Seat::Opponent => self.on_opponent_inferred(found, now, out),

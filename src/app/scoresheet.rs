@@ -636,6 +636,9 @@ impl App {
                 self.say(out, t, Priority::Normal, SayKind::Game);
                 let t = self.message("new_game", &[]);
                 self.say(out, t, Priority::Normal, SayKind::Game);
+                if let Some(now) = self.now {
+                    self.boards_after_declined_resume(now, out);
+                }
             }
             None => {
                 let t = self.message("resume_yes_no", &[]);
@@ -2404,6 +2407,67 @@ mod tests {
                 uci: "g1f3".into()
             }),
             "{e:?}"
+        );
+    }
+
+    /// While the resume question waits, the board is not judged (it may
+    /// show the unfinished game): no move is taken from it, no mismatch
+    /// said.  Yes: the board is judged against the resumed game (the
+    /// awaited move's instruction); no: against the new game (the
+    /// mismatch in full, after "New game").
+    #[test]
+    fn the_board_is_judged_after_the_resume_question_is_answered() {
+        use crate::board::sim::{Action, SimBoard};
+        use crate::board::transport::LinkEvent;
+        use shakmaty::{Board, Square};
+        let settle = Duration::from_millis(300);
+        let now = Instant::now();
+        let mut recs = journal(&run(&mut app(), &["e4", "e5", "Nf3"]));
+        recs.push(Record {
+            seq: recs.len() as u64 + 1,
+            at: time::OffsetDateTime::UNIX_EPOCH,
+            event: Event::BoardAwait {
+                board: BoardOf::Player,
+                uci: Some("g1f3".into()),
+            },
+        });
+        let asked = |answer: &str| {
+            let mut c = app();
+            c.attach_board(dgt_session(&c, settle));
+            let mut sim = SimBoard::new(crate::board::Protocol::Dgt, Board::new());
+            sim.act(Action::Lift(Square::E2));
+            sim.act(Action::Place(Square::E4, Color::White.pawn()));
+            sim.act(Action::Lift(Square::E7));
+            sim.act(Action::Place(Square::E5, Color::Black.pawn()));
+            let mut o = offer_of(&recs);
+            o.choice = ResumeChoice::Ask;
+            let mut e = c.update(Msg::Resume(Box::new(o)), now);
+            e.extend(c.update(Msg::Board(LinkEvent::Connected), now));
+            e.extend(c.update(Msg::Board(LinkEvent::Bytes(sim.dump())), now));
+            e.extend(c.update(Msg::Deadline, now + settle * 2));
+            let before = said(&e);
+            let e = c.update(Msg::Line(answer.into()), now + settle * 3);
+            (c, before, said(&e))
+        };
+        let (c, before, after) = asked("yes");
+        assert_eq!(before.len(), 2, "the question, then only: {before:?}");
+        assert_eq!(before[1], "Board connected.");
+        assert_eq!(c.game().history().len(), 3);
+        assert_eq!(
+            after.last().map(String::as_str),
+            Some("On your board: white Springer from Gustav eins to Felix drei."),
+            "{after:?}"
+        );
+        let (c, before, after) = asked("no");
+        assert_eq!(before.len(), 2, "{before:?}");
+        assert!(
+            c.game().history().is_empty(),
+            "no move taken from the board"
+        );
+        assert_eq!(after[1], "New game. White to move.");
+        assert!(
+            after.get(2).is_some_and(|s| s.starts_with("Mismatch")),
+            "{after:?}"
         );
     }
 }

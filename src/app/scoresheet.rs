@@ -626,16 +626,8 @@ impl App {
     }
 
     /// `save [FORMAT]`: the scoresheet as a file.
-    pub(super) fn save(&mut self, format: Option<String>, out: &mut Vec<Effect>) {
-        let format = match format.as_deref().map(ExportFormat::from_name) {
-            None => ExportFormat::Pgn,
-            Some(Some(f)) => f,
-            Some(None) => {
-                let t = self.help_line(crate::action::Action::Export);
-                self.say(out, t, Priority::Normal, SayKind::Error);
-                return;
-            }
-        };
+    pub(super) fn save(&mut self, format: Option<ExportFormat>, out: &mut Vec<Effect>) {
+        let format = format.unwrap_or(ExportFormat::Pgn);
         if !self.sheet.as_ref().is_some_and(|s| s.begun) {
             let t = self.message("save_nothing", &[]);
             self.say(out, t, Priority::Normal, SayKind::Error);
@@ -1255,7 +1247,10 @@ mod tests {
             run(&mut a, &["speichern brf"]),
             vec![Effect::Export(ExportFormat::Brf)]
         );
-        assert!(said(&run(&mut a, &["save xyz"]))[0].starts_with("export [pgn"));
+        assert_eq!(
+            said(&run(&mut a, &["save xyz"])),
+            vec!["xyz is not a format: say pgn, brf, braille, text or speech."]
+        );
         let e = a.update(Msg::Exported(Ok("/tmp/x.pgn".into())), Instant::now());
         assert_eq!(said(&e), vec!["Scoresheet saved: /tmp/x.pgn."]);
     }

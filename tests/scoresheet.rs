@@ -564,7 +564,7 @@ fn fen_and_pgn_starts_and_their_errors() {
     );
     assert_eq!(
         run.lines(),
-        ["New game. White to move.", "König David sieben"]
+        ["Game set up. Black to move, move 30.", "König David sieben"]
     );
     let run = hector_data(
         &data,

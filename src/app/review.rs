@@ -26,6 +26,18 @@ pub(super) struct ReviewState {
 /// A PGN file's problem in the player's words.
 pub fn pgn_problem_sentence(phraser: &Phraser, p: &PgnProblem) -> String {
     match p {
+        PgnProblem::NoSuchFile => {
+            let why = phraser.message("file_not_found", &[]);
+            phraser.message("pgn_unreadable", &[("why", &why)])
+        }
+        PgnProblem::NotAllowed => {
+            let why = phraser.message("file_not_allowed", &[]);
+            phraser.message("pgn_unreadable", &[("why", &why)])
+        }
+        PgnProblem::IsAFolder => {
+            let why = phraser.message("file_is_folder", &[]);
+            phraser.message("pgn_unreadable", &[("why", &why)])
+        }
         PgnProblem::Io(why) => phraser.message("pgn_unreadable", &[("why", why)]),
         PgnProblem::NoGames => phraser.message("pgn_no_games", &[]),
         PgnProblem::NoSuchGame { number, count } => phraser.message(
@@ -525,6 +537,30 @@ mod tests {
         assert_eq!(
             said(&mut a, "e4"),
             vec!["In review, say next, previous, goto and a move number, start or end."]
+        );
+    }
+
+    #[test]
+    fn a_file_that_cannot_be_read_is_said_in_the_players_words() {
+        let missing = PgnFile::read(std::path::Path::new("/nonexistent/games.pgn")).unwrap_err();
+        assert_eq!(missing, PgnProblem::NoSuchFile);
+        let folder = PgnFile::read(&std::env::temp_dir()).unwrap_err();
+        assert_eq!(folder, PgnProblem::IsAFolder);
+        let said = |lang| {
+            let p = Phraser::builtin(
+                crate::phrase::MoveStyle::AppendixD,
+                lang,
+                Default::default(),
+            );
+            pgn_problem_sentence(&p, &missing)
+        };
+        assert_eq!(
+            said(crate::words::Lang::En),
+            "The PGN file cannot be read: there is no such file."
+        );
+        assert_eq!(
+            said(crate::words::Lang::De),
+            "Die PGN-Datei ist nicht lesbar: diese Datei gibt es nicht."
         );
     }
 

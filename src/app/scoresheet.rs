@@ -176,6 +176,16 @@ impl App {
         self.sheet.as_ref().and_then(|s| s.id.as_ref())
     }
 
+    /// The scoresheet as journalled so far, kept in memory: what is
+    /// exported when the journal file cannot be read (a disk that failed).
+    pub fn scoresheet_in_memory(&self) -> Option<crate::scoresheet::GameRecord> {
+        let sim = &self.sheet.as_ref().filter(|s| s.begun)?.sim;
+        let mut record = sim.record.clone();
+        record.game = sim.game.clone();
+        record.result = sim.result();
+        Some(record)
+    }
+
     /// Start from this game (`--fen`, `--pgn`): the start record says
     /// where it began.
     pub fn start_from(&mut self, game: Game, start: StartInfo) {
@@ -554,6 +564,14 @@ impl App {
                 if e.first && !already {
                     let t = match e.kind {
                         JournalErrorKind::DiskFull => self.message("journal_disk_full", &[]),
+                        // In the player's words, not the system's.
+                        JournalErrorKind::NotWritable => {
+                            let folder = e.path.parent().unwrap_or(&e.path);
+                            self.message(
+                                "journal_not_writable",
+                                &[("path", &folder.display().to_string())],
+                            )
+                        }
                         _ => self.message(
                             "journal_failed",
                             &[("path", &e.path.display().to_string()), ("why", &e.detail)],
@@ -798,16 +816,8 @@ impl App {
     }
 
     /// `save [FORMAT]`: the scoresheet as a file.
-    pub(super) fn save(&mut self, format: Option<String>, out: &mut Vec<Effect>) {
-        let format = match format.as_deref().map(ExportFormat::from_name) {
-            None => ExportFormat::Pgn,
-            Some(Some(f)) => f,
-            Some(None) => {
-                let t = self.help_line(crate::action::Action::Export);
-                self.say(out, t, Priority::Normal, SayKind::Error);
-                return;
-            }
-        };
+    pub(super) fn save(&mut self, format: Option<ExportFormat>, out: &mut Vec<Effect>) {
+        let format = format.unwrap_or(ExportFormat::Pgn);
         if !self.sheet.as_ref().is_some_and(|s| s.begun) {
             let t = self.message("save_nothing", &[]);
             self.say(out, t, Priority::Normal, SayKind::Error);
@@ -1427,7 +1437,10 @@ mod tests {
             run(&mut a, &["speichern brf"]),
             vec![Effect::Export(ExportFormat::Brf)]
         );
-        assert!(said(&run(&mut a, &["save xyz"]))[0].starts_with("export [pgn"));
+        assert_eq!(
+            said(&run(&mut a, &["save xyz"])),
+            vec!["xyz is not a format: say pgn, brf, braille, text or speech."]
+        );
         let e = a.update(Msg::Exported(Ok("/tmp/x.pgn".into())), Instant::now());
         assert_eq!(said(&e), vec!["Scoresheet saved: /tmp/x.pgn."]);
     }

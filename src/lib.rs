@@ -141,7 +141,9 @@ pub mod view;
 // The app and what goes in and out of it.
 pub use action::Action;
 pub use app::{App, AppBuilder, EngineSetup, pgn_problem_sentence, start_error_sentence};
-pub use msg::{BoardChoice, BoardProblem, CompanionChoice, Effect, EngineOrder, Msg, StartProblem};
+pub use msg::{
+    BoardChoice, BoardProblem, CompanionChoice, Effect, EngineOrder, Msg, SaveFailure, StartProblem,
+};
 // Start-up: settings, files, the command line.
 pub use config::{
     BoardSettings, ColourChoice, CompanionSettings, Config, EngineConfig, parse_colour,

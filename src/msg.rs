@@ -44,7 +44,7 @@ pub enum Msg {
     Resume(Box<ResumeOffer>),
     /// A scoresheet asked for with `save` was written (the file), or why
     /// not.
-    Exported(Result<std::path::PathBuf, String>),
+    Exported(Result<std::path::PathBuf, SaveFailure>),
     /// The opponent's own board (`--opponent-board`): opened, or why not.
     OpponentBoardChosen(BoardChoice),
     /// The opponent's board's serial link: connected, bytes read, or lost.
@@ -193,4 +193,18 @@ pub enum EngineOrder {
         /// Which engine process.
         generation: u64,
     },
+}
+
+/// Why a scoresheet asked for with `save` was not written, for the app to
+/// say in the player's words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SaveFailure {
+    /// There is no scoresheet to save.
+    NothingToSave,
+    /// The folder may not be written (permissions, a read-only disk).
+    NotWritable(std::path::PathBuf),
+    /// The disk is full.
+    DiskFull,
+    /// Anything else, in the system's words.
+    Other(String),
 }

@@ -829,7 +829,7 @@ impl App {
     /// The scoresheet was written, or not.
     pub(super) fn on_exported(
         &mut self,
-        result: Result<std::path::PathBuf, String>,
+        result: Result<std::path::PathBuf, crate::msg::SaveFailure>,
         out: &mut Vec<Effect>,
     ) {
         match result {
@@ -837,8 +837,17 @@ impl App {
                 let t = self.message("saved", &[("path", &path.display().to_string())]);
                 self.info(out, t);
             }
-            Err(why) => {
-                let t = self.message("save_failed", &[("why", &why)]);
+            Err(failure) => {
+                use crate::msg::SaveFailure;
+                let t = match failure {
+                    SaveFailure::NothingToSave => self.message("save_nothing", &[]),
+                    SaveFailure::NotWritable(folder) => self.message(
+                        "save_not_writable",
+                        &[("path", &folder.display().to_string())],
+                    ),
+                    SaveFailure::DiskFull => self.message("save_disk_full", &[]),
+                    SaveFailure::Other(why) => self.message("save_failed", &[("why", &why)]),
+                };
                 self.say(out, t, Priority::Normal, SayKind::Error);
             }
         }
@@ -1443,6 +1452,15 @@ mod tests {
         );
         let e = a.update(Msg::Exported(Ok("/tmp/x.pgn".into())), Instant::now());
         assert_eq!(said(&e), vec!["Scoresheet saved: /tmp/x.pgn."]);
+        let mut failed = |f| said(&a.update(Msg::Exported(Err(f)), Instant::now()));
+        assert_eq!(
+            failed(crate::msg::SaveFailure::NotWritable("/mnt/cd".into())),
+            vec!["The scoresheet could not be saved: the folder /mnt/cd cannot be written."]
+        );
+        assert_eq!(
+            failed(crate::msg::SaveFailure::DiskFull),
+            vec!["The scoresheet could not be saved: the disk is full."]
+        );
     }
 
     // ---- the clock, penalties, the arbiter, the board in the journal ----

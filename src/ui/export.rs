@@ -16,14 +16,33 @@ use crate::scoresheet::{
 };
 
 /// Why an export was not written.
-#[derive(Debug)]
+#[derive(Debug, PartialEq, Eq)]
 pub enum ExportError {
     /// The file exists (and `--force` was not given).
     Exists(PathBuf),
     /// The saved game cannot be read.
     NoGame(String),
+    /// The folder may not be written (permissions, a read-only disk).
+    NotWritable(PathBuf),
+    /// The disk is full.
+    DiskFull(PathBuf),
     /// Writing failed.
     Io(String),
+}
+
+impl ExportError {
+    /// A failed write of `path`, by what the system said.
+    fn writing(path: &Path, e: &std::io::Error) -> ExportError {
+        use std::io::ErrorKind as K;
+        match e.kind() {
+            K::AlreadyExists => ExportError::Exists(path.to_path_buf()),
+            K::PermissionDenied | K::ReadOnlyFilesystem => {
+                ExportError::NotWritable(path.parent().unwrap_or(path).to_path_buf())
+            }
+            K::StorageFull | K::QuotaExceeded => ExportError::DiskFull(path.to_path_buf()),
+            _ => ExportError::Io(format!("{}: {e}", path.display())),
+        }
+    }
 }
 
 impl std::fmt::Display for ExportError {
@@ -33,6 +52,10 @@ impl std::fmt::Display for ExportError {
                 write!(f, "{} exists already (--force overwrites it)", p.display())
             }
             ExportError::NoGame(e) => write!(f, "{e}"),
+            ExportError::NotWritable(p) => {
+                write!(f, "{}: the folder cannot be written", p.display())
+            }
+            ExportError::DiskFull(p) => write!(f, "{}: the disk is full", p.display()),
             ExportError::Io(e) => write!(f, "{e}"),
         }
     }
@@ -141,13 +164,10 @@ pub fn write(
     } else {
         OpenOptions::new().write(true).create_new(true).open(path)
     }
-    .map_err(|e| match e.kind() {
-        std::io::ErrorKind::AlreadyExists => ExportError::Exists(path.to_path_buf()),
-        _ => ExportError::Io(format!("{}: {e}", path.display())),
-    })?;
+    .map_err(|e| ExportError::writing(path, &e))?;
     f.write_all(&bytes)
         .and_then(|_| f.sync_all())
-        .map_err(|e| ExportError::Io(format!("{}: {e}", path.display())))
+        .map_err(|e| ExportError::writing(path, &e))
 }
 
 /// A file name in `dir` for a game's export that does not exist yet:
@@ -169,3 +189,32 @@ pub fn free_path(dir: &Path, id: &GameId, format: ExportFormat) -> PathBuf {
 }
 
 pub use crate::app::{pgn_problem_sentence, start_error_sentence};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{Error, ErrorKind};
+
+    #[test]
+    fn a_failed_write_is_told_by_what_the_system_said() {
+        let path = Path::new("/games/x.pgn");
+        let e = |k| ExportError::writing(path, &Error::from(k));
+        assert_eq!(
+            e(ErrorKind::PermissionDenied),
+            ExportError::NotWritable("/games".into())
+        );
+        assert_eq!(
+            e(ErrorKind::ReadOnlyFilesystem),
+            ExportError::NotWritable("/games".into())
+        );
+        assert_eq!(
+            e(ErrorKind::StorageFull),
+            ExportError::DiskFull(path.into())
+        );
+        assert_eq!(
+            e(ErrorKind::AlreadyExists),
+            ExportError::Exists(path.into())
+        );
+        assert!(matches!(e(ErrorKind::Other), ExportError::Io(_)));
+    }
+}

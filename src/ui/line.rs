@@ -276,7 +276,9 @@ pub(crate) fn save(
     app: &App,
     outputs: &Outputs,
     format: crate::scoresheet::ExportFormat,
-) -> Result<std::path::PathBuf, String> {
+) -> Result<std::path::PathBuf, crate::msg::SaveFailure> {
+    use crate::msg::SaveFailure;
+    use crate::ui::export::ExportError;
     // The journal on disk; when it cannot be read (the disk failed, the
     // game went on in memory), the scoresheet the app keeps.
     let from_disk = outputs.journal.as_ref().and_then(|j| {
@@ -289,16 +291,21 @@ pub(crate) fn save(
     let (id, rec) = match from_disk {
         Some(found) => found,
         None => {
-            let rec = app.scoresheet_in_memory().ok_or("no scoresheet")?;
+            let rec = app
+                .scoresheet_in_memory()
+                .ok_or(SaveFailure::NothingToSave)?;
             let id = app.journal_id().cloned().unwrap_or_else(|| {
                 crate::scoresheet::GameId::from_time(time::OffsetDateTime::now_utc())
             });
             (id, rec)
         }
     };
-    let dir = std::env::current_dir().map_err(|e| e.to_string())?;
+    let dir = std::env::current_dir().map_err(|e| SaveFailure::Other(e.to_string()))?;
     let path = crate::ui::export::free_path(&dir, &id, format);
-    crate::ui::export::write(format, &rec, app.phraser(), &path, false)
-        .map_err(|e| e.to_string())?;
+    crate::ui::export::write(format, &rec, app.phraser(), &path, false).map_err(|e| match e {
+        ExportError::NotWritable(folder) => SaveFailure::NotWritable(folder),
+        ExportError::DiskFull(_) => SaveFailure::DiskFull,
+        other => SaveFailure::Other(other.to_string()),
+    })?;
     Ok(path)
 }

@@ -45,10 +45,15 @@ pub enum Route {
 /// blind player typed for the opponent.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum OpponentAction {
+    /// A move, typed or tapped.
     Move(MoveInput),
+    /// The opponent offers a draw.
     OfferDraw,
+    /// The opponent accepts the blind player's draw offer.
     AcceptDraw,
+    /// The opponent declines the blind player's draw offer.
     DeclineDraw,
+    /// The opponent resigns.
     Resign,
 }
 
@@ -61,8 +66,11 @@ pub enum MoveInput {
     /// Tapped: a piece and its target (a castling king tapped to its target
     /// or onto its rook).
     FromTo {
+        /// The square of the piece tapped first.
         from: Square,
+        /// The square tapped second.
         to: Square,
+        /// The piece a pawn becomes, when it promotes.
         promotion: Option<Role>,
     },
 }

@@ -136,6 +136,7 @@ impl PgnGame {
 #[derive(Debug, Clone)]
 pub struct PgnFile {
     data: Vec<u8>,
+    /// The games in the file, in order.
     pub games: Vec<GameEntry>,
 }
 

@@ -101,15 +101,10 @@ mod notation;
 // The clock: sans-IO, beside `game`.
 mod clock;
 
-// Board, speech and audio are being rewritten by their owners: until that
-// lands, their public items may lack docs, and speech and audio may hold
-// code that only other platforms or the coming rewrite use.
-#[allow(missing_docs)]
+// The tactile board; beside the stack, sentences and tones out.
 mod board;
 
-#[allow(missing_docs, dead_code)]
 mod audio;
-#[allow(missing_docs, dead_code)]
 mod speech;
 
 // The engine: a public module with its own flat set (its files private).

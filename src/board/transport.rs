@@ -24,9 +24,13 @@ const READ_TIMEOUT: Duration = Duration::from_millis(20);
 /// Line settings of a serial port.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PortSettings {
+    /// The speed, in bits per second.
     pub baud: u32,
+    /// Data bits per character.
     pub data_bits: DataBits,
+    /// The parity bit.
     pub parity: Parity,
+    /// Stop bits per character.
     pub stop_bits: StopBits,
 }
 

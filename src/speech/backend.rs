@@ -125,8 +125,11 @@ pub fn voices_summary(voices: &[VoiceInfo], all: bool) -> Vec<String> {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct SpeechSettings {
+    /// Speed, −1 to 1.
     pub rate: f32,
+    /// Pitch, −1 to 1.
     pub pitch: f32,
+    /// Loudness, 0 to 1.
     pub volume: f32,
 }
 

@@ -5,6 +5,7 @@ use shakmaty::{Color, File, Rank, Role, Square};
 
 use crate::action::Action;
 use crate::keymap::Keymap;
+use crate::scoresheet::ExportFormat;
 use crate::words::arguments::{Arg, argument};
 use crate::words::vocab::MoveWords;
 use crate::words::{fold, role_named};
@@ -41,7 +42,7 @@ pub enum Command {
     /// A claim, with the intended move's text if one was given.
     Claim(Option<String>),
     /// Save the scoresheet, in the format named (PGN when none is).
-    Export(Option<String>),
+    Export(Option<ExportFormat>),
     /// A review action with its argument (`goto N`, `game N`, `find TEXT`).
     Review(Action, Option<String>),
     /// A question to the clock.
@@ -132,6 +133,8 @@ pub enum ArgProblem {
     NoPieceOrSide(String),
     /// Not a number of moves from 1 to 1000.
     NoCount(String),
+    /// Not an export format (pgn, brf, braille, text, speech).
+    NoFormat(String),
     /// Words left over after a complete command.
     TooMany(String),
     /// `help WORD` with a word that names no command.
@@ -289,7 +292,14 @@ pub fn read_line(line: &str, keymap: &Keymap, args: &ArgReader<'_>) -> Input {
             [_, more @ ..] => bad(ArgProblem::TooMany(more.join(" "))),
         },
         Action::Claim => Input::Command(Command::Claim((!rest.is_empty()).then(|| rest.join(" ")))),
-        Action::Export => Input::Command(Command::Export(rest.first().map(|w| w.to_string()))),
+        Action::Export => match rest {
+            [] => Input::Command(Command::Export(None)),
+            [w] => ExportFormat::from_name(w).map_or_else(
+                || bad(ArgProblem::NoFormat((*w).to_owned())),
+                |f| Input::Command(Command::Export(Some(f))),
+            ),
+            [_, more @ ..] => bad(ArgProblem::TooMany(more.join(" "))),
+        },
         Action::Goto | Action::Game | Action::Find => Input::Command(Command::Review(
             name,
             (!rest.is_empty()).then(|| rest.join(" ")),
@@ -389,6 +399,29 @@ mod tests {
                 vocabularies: &vocabularies,
             },
         )
+    }
+
+    #[test]
+    fn export_reads_its_format_and_names_a_wrong_one() {
+        assert_eq!(read("save"), Input::Command(Command::Export(None)));
+        assert_eq!(
+            read("export BRF"),
+            Input::Command(Command::Export(Some(ExportFormat::Brf)))
+        );
+        assert_eq!(
+            read("save foo"),
+            Input::BadArguments {
+                command: Action::Export,
+                problem: ArgProblem::NoFormat("foo".into()),
+            }
+        );
+        assert_eq!(
+            read("save pgn now"),
+            Input::BadArguments {
+                command: Action::Export,
+                problem: ArgProblem::TooMany("now".into()),
+            }
+        );
     }
 
     #[test]

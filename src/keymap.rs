@@ -444,6 +444,8 @@ mod language_tests {
             ("mosse", Action::Moves),
             ("traversa", Action::Rank),
             ("colonna", Action::File),
+            // what a new player types to ask whose move it is
+            ("turno", Action::Turn),
             ("pieces", Action::Pieces),
             ("help", Action::Help),
         ] {
@@ -453,6 +455,8 @@ mod language_tests {
         assert_eq!(de.command("Züge"), Some(Action::Moves));
         assert_eq!(de.command("zuege"), Some(Action::Moves));
         assert_eq!(de.command("moves"), Some(Action::Moves));
+        assert_eq!(de.command("zug"), Some(Action::Turn));
+        assert_eq!(de.command("wer"), Some(Action::Turn));
         assert_eq!(de.command("pezzi"), None);
         assert_eq!(de.words(Action::Square)[0], "feld");
         let el = Keymap::builtin().for_lang("el");

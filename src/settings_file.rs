@@ -394,7 +394,12 @@ fn line_of_key(text: &str, section: Option<&str>, key: &str) -> Option<usize> {
     let mut current: Option<String> = None;
     for (i, line) in text.lines().enumerate() {
         let l = line.trim();
-        if let Some(name) = l.strip_prefix('[').and_then(|r| r.split(']').next()) {
+        // A header has its closing bracket: "[board" is a broken line that
+        // was left out, and the keys after it stay in the table before.
+        if let Some(name) = l
+            .strip_prefix('[')
+            .and_then(|r| r.split_once(']').map(|(n, _)| n))
+        {
             let name = name.trim().trim_matches('[').trim().to_owned();
             if section.is_none() && name == key {
                 return Some(i + 1);
@@ -516,6 +521,20 @@ mod tests {
         assert_eq!(e.len(), 1, "{e:?}");
         assert_eq!(e[0].line, Some(3));
         assert_eq!(e[0].problem, SettingProblem::Syntax);
+    }
+
+    #[test]
+    fn a_broken_header_is_a_line_left_out_and_the_keys_after_it_keep_their_lines() {
+        // "[board" is left out; "port" then belongs to [announce], and is
+        // reported on its own line.
+        let text = "[announce]\nform = \"long\"\n[board\nport = 3\n";
+        let (c, e) = read("c.toml", text);
+        assert_eq!(c.announce.form, crate::phrase::Form::Long);
+        let found: Vec<_> = e.iter().map(|e| (e.line, e.key.clone())).collect();
+        assert_eq!(
+            found,
+            vec![(Some(3), None), (Some(4), Some("announce.port".to_owned()))]
+        );
     }
 
     #[test]

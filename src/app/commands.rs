@@ -21,6 +21,45 @@ impl App {
         self.message(&format!("help_{}", action.key()), &[("command", &word)])
     }
 
+    /// Whether `help` lists a command now: the review's commands only in a
+    /// review, the game's only in a game, and the clock's, the engine's,
+    /// the board's and the opponent's screen's only when there is one.
+    /// (Every command still answers when typed, and `help WORD` gives its
+    /// help.)
+    fn applies_now(&self, action: Action) -> bool {
+        use Action as A;
+        let reviewing = self.reviewing();
+        match action {
+            a if a.key_only() => false,
+            A::Next | A::Previous | A::First | A::End | A::Goto | A::Games | A::Game | A::Find => {
+                reviewing
+            }
+            _ if reviewing => matches!(
+                action,
+                A::Square
+                    | A::Pieces
+                    | A::Rank
+                    | A::File
+                    | A::Attackers
+                    | A::Defenders
+                    | A::Moves
+                    | A::Last
+                    | A::Material
+                    | A::Turn
+                    | A::Repeat
+                    | A::Silence
+                    | A::Export
+                    | A::Help
+                    | A::Quit
+            ),
+            A::Time | A::Press | A::Pause | A::Resume => self.clock.is_some(),
+            A::Hint | A::Eval | A::Threat | A::Engine => self.engine.is_some(),
+            A::Board => self.board.is_some(),
+            A::Release => self.companion.running(),
+            _ => true,
+        }
+    }
+
     pub(super) fn side_colour(&self, side: Side) -> Color {
         match side {
             Side::Mine => self.me,
@@ -221,8 +260,12 @@ impl App {
             Action::Help => {
                 let t = self.message("help_intro", &[]);
                 self.info(out, t);
-                for &c in Action::ALL.iter().filter(|a| !a.key_only()) {
-                    let t = self.help_line(c);
+                let lines: Vec<String> = Action::ALL
+                    .iter()
+                    .filter(|&&a| self.applies_now(a))
+                    .map(|&a| self.help_line(a))
+                    .collect();
+                for t in lines {
                     self.info(out, t);
                 }
             }

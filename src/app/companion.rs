@@ -38,6 +38,13 @@ pub(super) struct CompanionState {
 }
 
 impl CompanionState {
+    /// Whether the opponent's screen is being served.
+    pub(super) fn running(&self) -> bool {
+        self.running
+    }
+}
+
+impl CompanionState {
     /// What the opponent's board has lit, when known.
     pub(super) fn lit(&self) -> Option<shakmaty::Bitboard> {
         self.lit

@@ -495,6 +495,7 @@ impl App {
             ArgProblem::NoSide(w) => ("arg_no_side", w),
             ArgProblem::NoPieceOrSide(w) => ("arg_no_piece_or_side", w),
             ArgProblem::NoCount(w) => ("arg_no_count", w),
+            ArgProblem::NoFormat(w) => ("arg_no_format", w),
             ArgProblem::TooMany(w) => ("arg_too_many", w),
             ArgProblem::NoCommand(w) => ("help_unknown", w),
         };

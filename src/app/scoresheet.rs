@@ -481,15 +481,31 @@ impl App {
                     })
                     .unwrap_or_default();
                 let moves = r.game.history().len().div_ceil(2).to_string();
-                let t = self.message(
-                    "resume_offer",
-                    &[
-                        ("date", &date),
-                        ("white", &r.start.white),
-                        ("black", &r.start.black),
-                        ("moves", &moves),
-                    ],
-                );
+                let (white, black) = (r.start.white.trim(), r.start.black.trim());
+                let t = if white.is_empty() && black.is_empty() {
+                    // No names were given: none are said ("Anna against ,").
+                    self.message(
+                        "resume_offer_unnamed",
+                        &[("date", &date), ("moves", &moves)],
+                    )
+                } else {
+                    let name = |n: &str, c: Color| {
+                        if n.is_empty() {
+                            self.phraser.side(c)
+                        } else {
+                            n.to_owned()
+                        }
+                    };
+                    self.message(
+                        "resume_offer",
+                        &[
+                            ("date", &date),
+                            ("white", &name(white, Color::White)),
+                            ("black", &name(black, Color::Black)),
+                            ("moves", &moves),
+                        ],
+                    )
+                };
                 self.say(out, t, Priority::Normal, SayKind::Game);
                 self.asking_resume = Some(Box::new(offer));
             }
@@ -610,16 +626,8 @@ impl App {
     }
 
     /// `save [FORMAT]`: the scoresheet as a file.
-    pub(super) fn save(&mut self, format: Option<String>, out: &mut Vec<Effect>) {
-        let format = match format.as_deref().map(ExportFormat::from_name) {
-            None => ExportFormat::Pgn,
-            Some(Some(f)) => f,
-            Some(None) => {
-                let t = self.help_line(crate::action::Action::Export);
-                self.say(out, t, Priority::Normal, SayKind::Error);
-                return;
-            }
-        };
+    pub(super) fn save(&mut self, format: Option<ExportFormat>, out: &mut Vec<Effect>) {
+        let format = format.unwrap_or(ExportFormat::Pgn);
         if !self.sheet.as_ref().is_some_and(|s| s.begun) {
             let t = self.message("save_nothing", &[]);
             self.say(out, t, Priority::Normal, SayKind::Error);
@@ -1113,6 +1121,27 @@ mod tests {
     }
 
     #[test]
+    fn the_resume_question_names_only_players_who_have_names() {
+        let mut o = offer(ResumeChoice::Ask);
+        o.started = Some(time::macros::datetime!(2026-11-22 19:00 UTC));
+        o.resumed.start.white = String::new();
+        o.resumed.start.black = String::new();
+        let e = app().update(Msg::Resume(Box::new(o.clone())), Instant::now());
+        assert_eq!(
+            said(&e)[0],
+            "An unfinished game of 2026-11-22 19:00 UTC can be resumed, two moves played. \
+             Resume it? Yes or no."
+        );
+        o.resumed.start.white = "Anna".into();
+        let e = app().update(Msg::Resume(Box::new(o)), Instant::now());
+        assert_eq!(
+            said(&e)[0],
+            "An unfinished game of 2026-11-22 19:00 UTC can be resumed: Anna against Black, \
+             two moves played. Resume it? Yes or no."
+        );
+    }
+
+    #[test]
     fn resuming_asks_and_yes_restores_the_game() {
         let mut a = app();
         let e = a.update(
@@ -1218,7 +1247,10 @@ mod tests {
             run(&mut a, &["speichern brf"]),
             vec![Effect::Export(ExportFormat::Brf)]
         );
-        assert!(said(&run(&mut a, &["save xyz"]))[0].starts_with("export [pgn"));
+        assert_eq!(
+            said(&run(&mut a, &["save xyz"])),
+            vec!["xyz is not a format: say pgn, brf, braille, text or speech."]
+        );
         let e = a.update(Msg::Exported(Ok("/tmp/x.pgn".into())), Instant::now());
         assert_eq!(said(&e), vec!["Scoresheet saved: /tmp/x.pgn."]);
     }

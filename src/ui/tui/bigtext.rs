@@ -36,34 +36,69 @@ impl Pixels {
 /// A text line's height in cells (8 pixel rows, two a cell).
 pub const LINE_HEIGHT: u16 = 4;
 
-/// The font's rows of a character (bit 0 is the leftmost pixel); letters
-/// the font lacks are drawn as their base letter (Greek with tonos).
+/// The font's rows of a character (bit 0 is the leftmost pixel).  Greek
+/// letters with an accent that the font lacks are built from their base
+/// letter and the accent: a tonos or a dialytika above a small letter, a
+/// tonos before a capital (the letter moved right to make room), as Greek
+/// print does.  A reader of the large text sees "Έγινε", not "Εγινε".
 pub fn glyph(c: char) -> Option<[u8; 8]> {
-    let base = match c {
-        'ά' => 'α',
-        'έ' => 'ε',
-        'ή' => 'η',
-        'ί' | 'ϊ' | 'ΐ' => 'ι',
-        'ό' => 'ο',
-        'ύ' | 'ϋ' | 'ΰ' => 'υ',
-        'ώ' => 'ω',
-        'Ά' => 'Α',
-        'Έ' => 'Ε',
-        'Ή' => 'Η',
-        'Ί' => 'Ι',
-        'Ό' => 'Ο',
-        'Ύ' => 'Υ',
-        'Ώ' => 'Ω',
-        '«' | '»' | '“' | '”' | '„' => '"',
-        '‘' | '’' => '\'',
-        '–' | '—' => '-',
-        other => other,
-    };
+    if let Some(rows) = font_glyph(c) {
+        return Some(rows);
+    }
+    match c {
+        'ό' => above(font_glyph('ο')?, TONOS),
+        'ύ' => above(font_glyph('υ')?, TONOS),
+        'ώ' => above(font_glyph('ω')?, TONOS),
+        'ϊ' => above(font_glyph('ι')?, DIALYTIKA),
+        'ϋ' => above(font_glyph('υ')?, DIALYTIKA),
+        'Ά' => before(font_glyph('Α')?),
+        'Έ' => before(font_glyph('Ε')?),
+        'Ή' => before(font_glyph('Η')?),
+        'Ί' => before(font_glyph('Ι')?),
+        'Ό' => before(font_glyph('Ο')?),
+        'Ύ' => before(font_glyph('Υ')?),
+        'Ώ' => before(font_glyph('Ω')?),
+        '«' | '»' | '“' | '”' | '„' => font_glyph('"'),
+        '‘' | '’' => font_glyph('\''),
+        '–' | '—' => font_glyph('-'),
+        _ => None,
+    }
+}
+
+/// The tonos above a small letter, as the font draws it on ί and έ.
+const TONOS: u8 = 0b0011_1000;
+/// The dialytika above a small letter, as the font draws it on ΐ.
+const DIALYTIKA: u8 = 0b0010_0001;
+
+fn font_glyph(c: char) -> Option<[u8; 8]> {
     font8x8::BASIC_FONTS
-        .get(base)
-        .or_else(|| font8x8::LATIN_FONTS.get(base))
-        .or_else(|| font8x8::GREEK_FONTS.get(base))
-        .or_else(|| font8x8::MISC_FONTS.get(base))
+        .get(c)
+        .or_else(|| font8x8::LATIN_FONTS.get(c))
+        .or_else(|| font8x8::GREEK_FONTS.get(c))
+        .or_else(|| font8x8::MISC_FONTS.get(c))
+}
+
+/// A small letter (its top row is empty) with a mark in its top row.
+fn above(mut rows: [u8; 8], mark: u8) -> Option<[u8; 8]> {
+    rows[0] |= mark;
+    Some(rows)
+}
+
+/// A capital with a tonos before it: the letter moved right by two pixels
+/// (one if it is wide) and a stroke in the two top rows of the first
+/// column.
+fn before(mut rows: [u8; 8]) -> Option<[u8; 8]> {
+    let used = rows.iter().fold(0u8, |a, r| a | r);
+    let free_right = used.leading_zeros().min(2);
+    for r in &mut rows {
+        *r <<= free_right;
+    }
+    // A wide letter (Ε, Ο, Ω) moves one pixel only: its first column is
+    // left blank beside the tonos, so the two do not touch.
+    for r in &mut rows[..2] {
+        *r = (*r & !0b10) | 1;
+    }
+    Some(rows)
 }
 
 /// `text` in large letters in `width` x `height` cells: the largest size at
@@ -210,6 +245,39 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn greek_accents_are_drawn() {
+        let pixels = |rows: [u8; 8]| rows.iter().map(|r| r.count_ones()).sum::<u32>();
+        for (accented, base) in [
+            ('ά', 'α'),
+            ('έ', 'ε'),
+            ('ή', 'η'),
+            ('ί', 'ι'),
+            ('ό', 'ο'),
+            ('ύ', 'υ'),
+            ('ώ', 'ω'),
+            ('ϊ', 'ι'),
+            ('ϋ', 'υ'),
+            ('ΐ', 'ι'),
+            ('ΰ', 'υ'),
+            ('Ά', 'Α'),
+            ('Έ', 'Ε'),
+            ('Ή', 'Η'),
+            ('Ί', 'Ι'),
+            ('Ό', 'Ο'),
+            ('Ύ', 'Υ'),
+            ('Ώ', 'Ω'),
+        ] {
+            let (a, b) = (glyph(accented).unwrap(), glyph(base).unwrap());
+            assert_ne!(a, b, "{accented} is drawn as {base}");
+            // The letter is all there, with the accent's pixels besides.
+            assert!(pixels(a) > pixels(b), "{accented}");
+        }
+        // The tonos of a capital stands before it, in the top rows.
+        let e = glyph('Έ').unwrap();
+        assert_eq!((e[0] & 0b11, e[1] & 0b11, e[6] & 1), (1, 1, 0));
     }
 
     #[test]

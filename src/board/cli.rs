@@ -1,7 +1,7 @@
 //! The board commands of the command line: `--board` specifications,
 //! `hector board list`, `hector board probe PORT` and the simulator
 //! `hector board sim`.  The serial port itself is only touched through
-//! [`transport`](super::transport).
+//! [`transport`].
 
 use std::io::BufRead;
 use std::path::{Path, PathBuf};

@@ -148,7 +148,7 @@ impl SensedBoard {
         out
     }
 
-    /// The board seen in `orientation` (see [`Orientation::apply`]).
+    /// The board seen in `orientation` (see `Orientation::apply`).
     pub fn oriented(&self, orientation: Orientation) -> SensedBoard {
         match orientation {
             Orientation::Normal => *self,

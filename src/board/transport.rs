@@ -286,7 +286,7 @@ pub fn exchange(
     Ok(got)
 }
 
-/// The master end of a [`pseudo_terminal`]: what a simulated board reads
+/// The master end of a `pseudo_terminal`: what a simulated board reads
 /// requests from and writes its messages into.
 pub struct Master(serialport::TTYPort);
 
@@ -310,7 +310,7 @@ impl Master {
     }
 }
 
-/// A [`pseudo_terminal`] with its master wrapped.
+/// A `pseudo_terminal` with its master wrapped.
 pub fn pseudo_board() -> Result<(Master, String), String> {
     pseudo_terminal().map(|(m, path)| (Master(m), path))
 }

@@ -96,7 +96,7 @@ pub fn voices_by_language(
 }
 
 /// The lines of `hector voices`: per language the number of voices and the
-/// one hector uses for it ([`choose_voice`]); with `all`, every voice and
+/// one hector uses for it (`choose_voice`); with `all`, every voice and
 /// variant of the language too.
 pub fn voices_summary(voices: &[VoiceInfo], all: bool) -> Vec<String> {
     let mut lines = Vec::new();

@@ -93,21 +93,29 @@ pub struct ApiRequest {
 /// sentence for the page.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RequestError {
+    /// No such route.
     NotFound,
+    /// The route exists, not for this method.
     MethodNotAllowed,
+    /// The target is longer than `MAX_TARGET`.
     TargetTooLong,
+    /// The body is longer than `MAX_BODY`.
     BodyTooLarge,
+    /// A header value is longer than `MAX_HEADER_VALUE`.
     HeaderTooLong,
     /// An action without `Content-Type: application/json`.
     NotJson,
     /// The body is not the JSON this route expects.
     BadBody(String),
+    /// A square that is not one (`e4`): the text sent.
     BadSquare(String),
+    /// A typed move that cannot be a move, and why.
     BadMove(String),
     /// No token, or one that is not (or no longer) this page's.
     NotPaired,
     /// Paired as a watcher: watchers cannot act.
     WatcherCannotAct,
+    /// The pairing code is not the one hector said.
     WrongCode,
     /// Too many wrong codes: pairing waits a while.
     PairingLocked,

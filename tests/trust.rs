@@ -8,7 +8,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::util::{clean_config_dir, hector};
+use crate::util::{clean_config_dir, hector, hector_at};
 
 #[test]
 fn after_the_end_every_line_says_how_the_game_ended() {
@@ -261,4 +261,32 @@ fn in_a_terminal_the_end_of_input_in_mid_game_is_a_quit() {
     t.type_bytes(b"\x04");
     t.wait_for("Goodbye.");
     assert!(t.ended(), "{}", t.text());
+}
+
+#[test]
+fn a_journal_that_cannot_be_written_is_said_once_and_export_still_has_every_move() {
+    let home = clean_config_dir();
+    // The data folder is a file: no journal can be made under it.
+    let data = home.join("not-a-folder");
+    std::fs::write(&data, "").unwrap();
+    let run = hector_at(&home, &data, &home, &["play"], "e4\ne5\nNf3\nexport\n");
+    let lines = run.lines();
+    let failed: Vec<_> = lines
+        .iter()
+        .filter(|l| l.starts_with("The scoresheet cannot be saved"))
+        .collect();
+    assert_eq!(failed.len(), 1, "{lines:#?}");
+    assert!(
+        failed[0]
+            .ends_with("that folder cannot be written. The game goes on, and hector keeps trying."),
+        "{lines:#?}"
+    );
+    let saved = lines.last().unwrap();
+    let path = saved
+        .strip_prefix("Scoresheet saved: ")
+        .and_then(|p| p.strip_suffix('.'))
+        .unwrap_or_else(|| panic!("{lines:#?}"));
+    let pgn = std::fs::read_to_string(path).unwrap();
+    assert!(pgn.contains("1. e4 e5 2. Nf3 *"), "{pgn}");
+    let _ = std::fs::remove_dir_all(&home);
 }

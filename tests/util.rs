@@ -68,14 +68,28 @@ pub fn hector_bytes(args: &[&str], input: &[u8]) -> Run {
 /// tones are off (`--speech print --no-sound`): the lines are what is
 /// checked, and a test must not depend on a sound card or a speech daemon.
 pub fn hector_in(config_home: &std::path::Path, args: &[&str], script: &str) -> Run {
+    // Every run journals into a folder of its own: no run is offered
+    // another's unfinished game.
+    hector_at(config_home, &clean_config_dir(), config_home, args, script)
+}
+
+/// Run `hector ARGS` with `config_home` as XDG_CONFIG_HOME, `data_home` as
+/// XDG_DATA_HOME (where games are journalled) and `cwd` as the working
+/// folder (where `export` writes).
+pub fn hector_at(
+    config_home: &std::path::Path,
+    data_home: &std::path::Path,
+    cwd: &std::path::Path,
+    args: &[&str],
+    script: &str,
+) -> Run {
     let mut child = Command::new(env!("CARGO_BIN_EXE_hector"))
         .args(args)
         .args(["--speech", "print", "--no-sound"])
         .env("XDG_CONFIG_HOME", config_home)
         .env("HOME", config_home)
-        // Every run journals into a folder of its own: no run is offered
-        // another's unfinished game.
-        .env("XDG_DATA_HOME", clean_config_dir())
+        .env("XDG_DATA_HOME", data_home)
+        .current_dir(cwd)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

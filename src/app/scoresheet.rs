@@ -158,6 +158,16 @@ impl App {
         self.sheet.as_ref().and_then(|s| s.id.as_ref())
     }
 
+    /// The scoresheet as journalled so far, kept in memory: what is
+    /// exported when the journal file cannot be read (a disk that failed).
+    pub fn scoresheet_in_memory(&self) -> Option<crate::scoresheet::GameRecord> {
+        let sim = &self.sheet.as_ref().filter(|s| s.begun)?.sim;
+        let mut record = sim.record.clone();
+        record.game = sim.game.clone();
+        record.result = sim.result();
+        Some(record)
+    }
+
     /// Start from this game (`--fen`, `--pgn`): the start record says
     /// where it began.
     pub fn start_from(&mut self, game: Game, start: StartInfo) {
@@ -447,6 +457,14 @@ impl App {
                 if e.first && !already {
                     let t = match e.kind {
                         JournalErrorKind::DiskFull => self.message("journal_disk_full", &[]),
+                        // In the player's words, not the system's.
+                        JournalErrorKind::NotWritable => {
+                            let folder = e.path.parent().unwrap_or(&e.path);
+                            self.message(
+                                "journal_not_writable",
+                                &[("path", &folder.display().to_string())],
+                            )
+                        }
                         _ => self.message(
                             "journal_failed",
                             &[("path", &e.path.display().to_string()), ("why", &e.detail)],

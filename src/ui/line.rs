@@ -281,10 +281,25 @@ pub(crate) fn save(
     outputs: &Outputs,
     format: crate::scoresheet::ExportFormat,
 ) -> Result<std::path::PathBuf, String> {
-    let journal = outputs.journal.as_ref().ok_or("no journal")?;
-    let sink = journal.borrow();
-    let id = sink.current().ok_or("no journal")?.clone();
-    let rec = crate::ui::export::record_of(sink.store(), &id).map_err(|e| e.to_string())?;
+    // The journal on disk; when it cannot be read (the disk failed, the
+    // game went on in memory), the scoresheet the app keeps.
+    let from_disk = outputs.journal.as_ref().and_then(|j| {
+        let sink = j.borrow();
+        let id = sink.current()?.clone();
+        crate::ui::export::record_of(sink.store(), &id)
+            .ok()
+            .map(|rec| (id, rec))
+    });
+    let (id, rec) = match from_disk {
+        Some(found) => found,
+        None => {
+            let rec = app.scoresheet_in_memory().ok_or("no scoresheet")?;
+            let id = app.journal_id().cloned().unwrap_or_else(|| {
+                crate::scoresheet::GameId::from_time(time::OffsetDateTime::now_utc())
+            });
+            (id, rec)
+        }
+    };
     let dir = std::env::current_dir().map_err(|e| e.to_string())?;
     let path = crate::ui::export::free_path(&dir, &id, format);
     crate::ui::export::write(format, &rec, app.phraser(), &path, false)

@@ -861,12 +861,10 @@ fn games(args: &GamesArgs) -> ExitCode {
             Some(r) => r.clone(),
             None => phraser.message("game_unfinished", &[]),
         };
-        let name = |n: &str| {
-            if n.is_empty() {
-                "?".to_string()
-            } else {
-                n.to_string()
-            }
+        // A game without names is "White against Black", not "? against ?".
+        let name = |n: &str, side: shakmaty::Color| match n.trim() {
+            "" | "?" => phraser.side(side),
+            n => n.to_string(),
         };
         println!(
             "{}",
@@ -876,8 +874,8 @@ fn games(args: &GamesArgs) -> ExitCode {
                     ("number", &(i + 1).to_string()),
                     ("id", g.id.as_str()),
                     ("date", &date),
-                    ("white", &name(&g.white)),
-                    ("black", &name(&g.black)),
+                    ("white", &name(&g.white, shakmaty::Color::White)),
+                    ("black", &name(&g.black, shakmaty::Color::Black)),
                     ("result", &result),
                     ("moves", &g.plies.div_ceil(2).to_string()),
                 ],

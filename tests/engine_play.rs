@@ -597,7 +597,7 @@ fn a_chess960_game_goes_to_the_engine_as_chess960() {
         "white",
         "--no-confirm",
     ]);
-    h.expect("New game. White to move.");
+    h.expect("Game set up. White to move, move 1.");
     h.expect("Stockfish 15.1 is ready; you play White.");
     let mut pos: Chess = fen
         .parse::<shakmaty::fen::Fen>()

@@ -369,8 +369,8 @@ fn review_in_line_mode_over_a_file_with_a_malformed_game() {
         [
             "Three games in the file.",
             "Game 1: Anna Müller against Bob, 1-0, 2026.01.02.",
-            "Game 2: Carla against Dieter, *, ?.",
-            "Game 3: Eve against Frank Müller, 1/2-1/2, ?.",
+            "Game 2: Carla against Dieter, unfinished.",
+            "Game 3: Eve against Frank Müller, 1/2-1/2.",
             "Say game and a number to choose one, or find and a name.",
         ]
     );
@@ -379,7 +379,7 @@ fn review_in_line_mode_over_a_file_with_a_malformed_game() {
         rest,
         [
             "Game 1: Anna Müller against Bob, 1-0, 2026.01.02.",
-            "Game 3: Eve against Frank Müller, 1/2-1/2, ?.",
+            "Game 3: Eve against Frank Müller, 1/2-1/2.",
             "Game 2, line 15: 3... Ke5 is not a legal move.",
             "Game 1: Anna Müller against Bob, 1-0. Four moves. Say next for the first move.",
             "1. Bauer Eva vier; clock four minutes fifty-eight seconds.",
@@ -565,7 +565,7 @@ fn fen_and_pgn_starts_and_their_errors() {
     );
     assert_eq!(
         run.lines(),
-        ["New game. White to move.", "König David sieben"]
+        ["Game set up. Black to move, move 30.", "König David sieben"]
     );
     let run = hector_data(
         &data,

@@ -48,7 +48,6 @@ impl App {
                     | A::Turn
                     | A::Repeat
                     | A::Silence
-                    | A::Export
                     | A::Help
                     | A::Quit
             ),

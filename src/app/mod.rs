@@ -290,7 +290,7 @@ impl App {
                 } else {
                     // (A game resumed at once has said so.)
                     if self.asking_resume.is_none() && !self.game_resumed() {
-                        let t = self.message("new_game", &[]);
+                        let t = self.opening_sentence();
                         self.say(&mut out, t, Priority::Normal, SayKind::Game);
                     }
                     self.clock_start(now);
@@ -475,6 +475,20 @@ impl App {
                 self.say(out, t, Priority::Normal, SayKind::Error);
             }
             Input::Command(c) => self.on_command(c, out),
+        }
+    }
+
+    /// The first sentence of a game: "New game. White to move.", or for a
+    /// game set up from a FEN or continued from a PGN file, whose move it
+    /// is there ("Game set up. Black to move, move 2.").
+    fn opening_sentence(&self) -> String {
+        let standard =
+            self.game.history().is_empty() && *self.game.start() == shakmaty::Chess::default();
+        if standard {
+            self.message("new_game", &[])
+        } else {
+            let turn = self.prompt();
+            self.message("game_set_up", &[("turn", &turn)])
         }
     }
 
@@ -742,6 +756,14 @@ mod tests {
         let e = a.update(Msg::Start, Instant::now());
         assert_eq!(said(&e), vec!["New game. White to move."]);
         assert_eq!(line(&mut a, "repeat"), vec!["New game. White to move."]);
+    }
+
+    #[test]
+    fn a_game_set_up_elsewhere_begins_with_whose_move_it_is() {
+        let mut a = app();
+        a.game = Game::from_fen("4k3/8/8/8/8/8/4P3/4K3 b - - 0 30").expect("valid");
+        let e = a.update(Msg::Start, Instant::now());
+        assert_eq!(said(&e), vec!["Game set up. Black to move, move 30."]);
     }
 
     #[test]

@@ -26,6 +26,18 @@ pub(super) struct ReviewState {
 /// A PGN file's problem in the player's words.
 pub fn pgn_problem_sentence(phraser: &Phraser, p: &PgnProblem) -> String {
     match p {
+        PgnProblem::NoSuchFile => {
+            let why = phraser.message("file_not_found", &[]);
+            phraser.message("pgn_unreadable", &[("why", &why)])
+        }
+        PgnProblem::NotAllowed => {
+            let why = phraser.message("file_not_allowed", &[]);
+            phraser.message("pgn_unreadable", &[("why", &why)])
+        }
+        PgnProblem::IsAFolder => {
+            let why = phraser.message("file_is_folder", &[]);
+            phraser.message("pgn_unreadable", &[("why", &why)])
+        }
         PgnProblem::Io(why) => phraser.message("pgn_unreadable", &[("why", why)]),
         PgnProblem::NoGames => phraser.message("pgn_no_games", &[]),
         PgnProblem::NoSuchGame { number, count } => phraser.message(
@@ -113,11 +125,24 @@ pub fn position_problem_key(p: PositionProblem) -> &'static str {
     }
 }
 
-fn or_unknown(s: &str) -> &str {
-    if s.trim().is_empty() { "?" } else { s }
-}
-
 impl App {
+    /// A player's name, or the side's word when the PGN has none ("?"):
+    /// "White against Black", never "? against ?".
+    fn player_or_side(&self, name: &str, side: Color) -> String {
+        match name.trim() {
+            "" | "?" | "-" => self.phraser.side(side),
+            n => n.to_owned(),
+        }
+    }
+
+    /// A PGN result as said: "1-0", or "unfinished" for "*" and none.
+    fn result_words(&self, result: &str) -> String {
+        match result.trim() {
+            "" | "*" | "?" => self.message("game_unfinished", &[]),
+            r => r.to_owned(),
+        }
+    }
+
     /// Review this file instead of playing.
     pub fn start_review(&mut self, file: PgnFile) {
         self.review = Some(ReviewState {
@@ -158,14 +183,20 @@ impl App {
             .iter()
             .filter(|g| only.is_none_or(|o| o.contains(&g.number)))
             .map(|g| {
+                // A date the PGN does not know ("????.??.??") is not said.
+                let dated = !g.date.trim().is_empty() && !g.date.starts_with('?');
                 self.message(
-                    "review_game_line",
+                    if dated {
+                        "review_game_line"
+                    } else {
+                        "review_game_line_undated"
+                    },
                     &[
                         ("number", &g.number.to_string()),
-                        ("white", or_unknown(&g.white)),
-                        ("black", or_unknown(&g.black)),
-                        ("result", or_unknown(&g.result)),
-                        ("date", or_unknown(&g.date)),
+                        ("white", &self.player_or_side(&g.white, Color::White)),
+                        ("black", &self.player_or_side(&g.black, Color::Black)),
+                        ("result", &self.result_words(&g.result)),
+                        ("date", &g.date),
                     ],
                 )
             })
@@ -192,9 +223,9 @@ impl App {
                     "review_opened",
                     &[
                         ("number", &number.to_string()),
-                        ("white", or_unknown(&e.white)),
-                        ("black", or_unknown(&e.black)),
-                        ("result", or_unknown(&e.result)),
+                        ("white", &self.player_or_side(&e.white, Color::White)),
+                        ("black", &self.player_or_side(&e.black, Color::Black)),
+                        ("result", &self.result_words(&e.result)),
                         ("moves", &moves.to_string()),
                     ],
                 );
@@ -464,14 +495,14 @@ mod tests {
         let s = said(&mut a, "");
         assert_eq!(s[0], "Two games in the file.");
         assert_eq!(s[1], "Game 1: Anna against Bob, 1-0, 2026.01.02.");
-        assert_eq!(s[2], "Game 2: Carla against Dieter Müller, *, ?.");
+        assert_eq!(s[2], "Game 2: Carla against Dieter Müller, unfinished.");
         assert_eq!(
             said(&mut a, "next"),
             vec!["Choose a game first: say game and its number."]
         );
         assert_eq!(
             said(&mut a, "find muller"),
-            vec!["Game 2: Carla against Dieter Müller, *, ?."]
+            vec!["Game 2: Carla against Dieter Müller, unfinished."]
         );
         assert_eq!(
             said(&mut a, "game 1"),
@@ -506,6 +537,50 @@ mod tests {
         assert_eq!(
             said(&mut a, "e4"),
             vec!["In review, say next, previous, goto and a move number, start or end."]
+        );
+    }
+
+    #[test]
+    fn a_file_that_cannot_be_read_is_said_in_the_players_words() {
+        let missing = PgnFile::read(std::path::Path::new("/nonexistent/games.pgn")).unwrap_err();
+        assert_eq!(missing, PgnProblem::NoSuchFile);
+        let folder = PgnFile::read(&std::env::temp_dir()).unwrap_err();
+        assert_eq!(folder, PgnProblem::IsAFolder);
+        let said = |lang| {
+            let p = Phraser::builtin(
+                crate::phrase::MoveStyle::AppendixD,
+                lang,
+                Default::default(),
+            );
+            pgn_problem_sentence(&p, &missing)
+        };
+        assert_eq!(
+            said(crate::words::Lang::En),
+            "The PGN file cannot be read: there is no such file."
+        );
+        assert_eq!(
+            said(crate::words::Lang::De),
+            "Die PGN-Datei ist nicht lesbar: diese Datei gibt es nicht."
+        );
+    }
+
+    #[test]
+    fn a_game_without_names_is_white_against_black() {
+        let mut a = App::builder().build();
+        let pgn = "[White \"?\"]\n[Black \"\"]\n[Result \"*\"]\n[Date \"????.??.??\"]\n\n1. e4 *\n";
+        a.start_review(PgnFile::from_bytes(pgn.as_bytes().to_vec()).unwrap());
+        let s = said(&mut a, "");
+        assert!(
+            s.contains(
+                &"Game 1: White against Black, unfinished. One move. Say next for the first move."
+                    .to_owned()
+            ) || s.contains(&"Game 1: White against Black, unfinished.".to_owned()),
+            "{s:?}"
+        );
+        assert!(s.iter().all(|l| !l.contains('?')), "{s:?}");
+        assert_eq!(
+            said(&mut a, "games"),
+            vec!["Game 1: White against Black, unfinished."]
         );
     }
 

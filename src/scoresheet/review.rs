@@ -47,7 +47,13 @@ pub struct GameEntry {
 /// What is wrong with a game (or the file).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PgnProblem {
-    /// The file could not be read.
+    /// There is no file at that path.
+    NoSuchFile,
+    /// The file may not be read (permissions).
+    NotAllowed,
+    /// The path is a folder.
+    IsAFolder,
+    /// The file could not be read for another reason (the system's words).
     Io(String),
     /// The file has no games.
     NoGames,
@@ -85,6 +91,9 @@ pub enum PgnProblem {
 impl std::fmt::Display for PgnProblem {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
+            PgnProblem::NoSuchFile => write!(f, "cannot read the file: there is no such file"),
+            PgnProblem::NotAllowed => write!(f, "cannot read the file: permission denied"),
+            PgnProblem::IsAFolder => write!(f, "cannot read the file: it is a folder"),
             PgnProblem::Io(e) => write!(f, "cannot read the file: {e}"),
             PgnProblem::NoGames => f.write_str("the file has no games"),
             PgnProblem::NoSuchGame { number, count } => {
@@ -379,7 +388,12 @@ pub fn read_comment(text: &str) -> (Option<i64>, bool, String) {
 impl PgnFile {
     /// Reads a file and makes its index.
     pub fn read(path: &Path) -> Result<PgnFile, PgnProblem> {
-        let data = std::fs::read(path).map_err(|e| PgnProblem::Io(e.to_string()))?;
+        let data = std::fs::read(path).map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => PgnProblem::NoSuchFile,
+            std::io::ErrorKind::PermissionDenied => PgnProblem::NotAllowed,
+            std::io::ErrorKind::IsADirectory => PgnProblem::IsAFolder,
+            _ => PgnProblem::Io(e.to_string()),
+        })?;
         PgnFile::from_bytes(data)
     }
 

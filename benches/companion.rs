@@ -31,9 +31,10 @@ use std::time::{Duration, Instant};
 use shakmaty::san::SanPlus;
 use shakmaty::{Board, Chess, Move, Position};
 
-use hector::companion::snapshot::page_squares;
-use hector::companion::{CompanionConfig, CompanionEvent, CompanionServer, Limits, Snapshot};
 use hector::{App, BoardSession, Effect, LinkEvent, Msg, Protocol, SimBoard, TrackerConfig};
+use hector::{
+    CompanionConfig, CompanionEvent, CompanionLimits, CompanionServer, Snapshot, page_squares,
+};
 
 /// A fresh game: the app with a connected DGT board at the start (no
 /// settle wait: the figure is the software's, not the hardware file's).
@@ -158,10 +159,10 @@ fn main() {
             listen: "127.0.0.1:0".parse().expect("address"),
             // One address making thousands of moves: the figure is not the
             // rate limiter's.
-            limits: Limits {
+            limits: CompanionLimits {
                 burst: u32::MAX,
                 per_second: u32::MAX,
-                ..Limits::default()
+                ..CompanionLimits::default()
             },
             ..CompanionConfig::default()
         },

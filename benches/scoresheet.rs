@@ -27,9 +27,7 @@ use std::time::{Duration, Instant};
 use criterion::{Criterion, criterion_group, criterion_main};
 use shakmaty::Color;
 
-use hector::scoresheet::record::{ClockEvent, Event, StartInfo};
-use hector::scoresheet::review::PgnFile;
-use hector::scoresheet::{Journal, Store};
+use hector::{ClockEvent, Journal, JournalEvent as Event, PgnFile, StartInfo, Store};
 
 fn percentiles(mut v: Vec<Duration>) -> (Duration, Duration) {
     v.sort();

@@ -18,8 +18,10 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use shakmaty::{Color, Piece, Square};
 
-use hector::ui::tui::{Look, PieceStyle, render};
-use hector::view::{BoardInfo, ClockView, LinkState, UiState, View, ViewInput};
+use hector::{
+    BoardInfo, ClockView, LinkState, Look, PieceStyle, UiState, View, ViewInput,
+    render_tui as render,
+};
 use hector::{Game, Lang, MoveOptions, MoveStyle, Phraser, Sensed, SquareDiff, builtin_appendix_d};
 
 /// What the app holds: a game in the middle, the player's words.

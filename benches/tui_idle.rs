@@ -19,113 +19,72 @@
 )]
 
 mod common;
+#[allow(
+    dead_code,
+    reason = "the tests use more of the helper than the benchmark"
+)]
+#[path = "../tests/support/tmux.rs"]
+mod tmux;
 
 use std::path::PathBuf;
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 use common::{cpu_ns, env_u64};
+use tmux::Tmux;
 
-/// A tmux server and session of its own, killed (with hector) on drop,
-/// and the temporary directory (configuration home, terminal output).
-struct Session {
-    name: String,
-    dir: PathBuf,
-}
+/// The temporary directory (configuration home, terminal output), removed
+/// on drop.
+struct TempDir(PathBuf);
 
-impl Session {
-    fn tmux(&self, args: &[&str]) -> String {
-        let out = Command::new("tmux")
-            .args(["-L", &self.name])
-            .args(args)
-            .output()
-            .expect("tmux runs");
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    }
-
-    fn keys(&self, keys: &[&str]) {
-        let mut args = vec!["send-keys", "-t", &self.name];
-        args.extend_from_slice(keys);
-        self.tmux(&args);
-    }
-
-    fn screen(&self) -> String {
-        self.tmux(&["capture-pane", "-p", "-t", &self.name])
-    }
-
-    /// Wait (10 s at most) until the screen shows `text`.
-    fn wait_for(&self, text: &str) {
-        let end = Instant::now() + Duration::from_secs(10);
-        loop {
-            let s = self.screen();
-            let flat = s
-                .replace(['│', '┌', '┐', '└', '┘', '─'], " ")
-                .split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" ");
-            if s.contains(text) || flat.contains(text) {
-                return;
-            }
-            assert!(
-                Instant::now() < end,
-                "waited for {text:?}; the screen:\n{s}"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-}
-
-impl Drop for Session {
+impl Drop for TempDir {
     fn drop(&mut self) {
-        let _ = Command::new("tmux")
-            .args(["-L", &self.name, "kill-server"])
-            .status();
-        let _ = std::fs::remove_dir_all(&self.dir);
+        let _ = std::fs::remove_dir_all(&self.0);
     }
 }
 
 /// hector as the session's only program (`env` execs it, so the pane's
-/// process is hector itself), with a clean configuration home.
-fn start() -> (Session, u32) {
+/// process is hector itself), with a clean configuration home.  The
+/// session is killed (with hector) before the directory is removed.
+fn start() -> (Tmux, TempDir, u32) {
     let name = format!("hector-tui-idle-{}", std::process::id());
-    let dir = std::env::temp_dir().join(&name);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let s = Session { name, dir };
-    let home = s.dir.display().to_string();
-    let ok = Command::new("tmux")
-        .args(["-L", &s.name, "-f", "/dev/null"])
-        .args(["new-session", "-d", "-s", &s.name, "-x", "120", "-y", "40"])
-        .args(["env", "TERM=xterm-256color"])
-        .arg(format!("XDG_CONFIG_HOME={home}"))
-        .arg(format!("HOME={home}"))
-        .arg(env!("CARGO_BIN_EXE_hector"))
-        .args(["play", "--ui", "tui", "--time", "90+30"])
-        .args(["--speech", "print", "--no-sound"])
-        .status()
-        .expect("tmux runs")
-        .success();
-    assert!(ok, "tmux session starts");
+    let dir = TempDir(std::env::temp_dir().join(&name));
+    std::fs::create_dir_all(&dir.0).expect("temp dir");
+    let home = dir.0.display().to_string();
+    let config = format!("XDG_CONFIG_HOME={home}");
+    let home = format!("HOME={home}");
+    let command = [
+        "env",
+        "TERM=xterm-256color",
+        &config,
+        &home,
+        env!("CARGO_BIN_EXE_hector"),
+        "play",
+        "--ui",
+        "tui",
+        "--time",
+        "90+30",
+        "--speech",
+        "print",
+        "--no-sound",
+    ];
+    let s = Tmux::run(name, 120, 40, &command);
     s.wait_for("White to move, move 1.");
-    let pid = s
-        .tmux(&["display-message", "-p", "-t", &s.name, "#{pane_pid}"])
-        .trim()
-        .parse()
-        .expect("the pane's pid");
-    (s, pid)
+    let pid = s.format("#{pane_pid}").parse().expect("the pane's pid");
+    (s, dir, pid)
 }
 
 fn main() {
     let bench = std::env::args().any(|a| a == "--bench");
     let secs = env_u64("TUI_IDLE_SECS", if bench { 60 } else { 2 }).max(1);
-    let (s, pid) = start();
+    let (s, dir, pid) = start();
     // White moves: Black's clock runs from now on.
     s.keys(&["Tab"]);
-    s.tmux(&["send-keys", "-t", &s.name, "-l", "e4"]);
+    s.literal("e4");
     s.keys(&["Enter"]);
     s.wait_for("Bauer Eva vier");
     std::thread::sleep(Duration::from_millis(500));
     // What hector writes to the terminal from now on.
-    let out = s.dir.join("pane.out");
+    let out = dir.0.join("pane.out");
     s.tmux(&[
         "pipe-pane",
         "-t",
@@ -152,4 +111,7 @@ fn main() {
         wall.as_secs_f64(),
         bytes.len()
     );
+    // hector and its terminal first, then the directory.
+    drop(s);
+    drop(dir);
 }

@@ -19,11 +19,17 @@ use serde::{Deserialize, Serialize};
 /// The tones hector plays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Tone {
+    /// The opponent moved.
     OpponentMove,
+    /// A king is in check.
     Check,
+    /// Little time is left on a clock.
     LowTime,
+    /// A flag fell.
     FlagFall,
+    /// The board differs from the game.
     Mismatch,
+    /// An error was said (an illegal move, a line not understood).
     Error,
 }
 
@@ -135,11 +141,17 @@ pub fn render(tone: Tone, sample_rate: u32, volume: f32) -> Vec<f32> {
 pub struct ToneSettings {
     /// 0 (silent) to 1.
     pub volume: f32,
+    /// Sound [`Tone::OpponentMove`].
     pub opponent_move: bool,
+    /// Sound [`Tone::Check`].
     pub check: bool,
+    /// Sound [`Tone::LowTime`].
     pub low_time: bool,
+    /// Sound [`Tone::FlagFall`].
     pub flag_fall: bool,
+    /// Sound [`Tone::Mismatch`].
     pub mismatch: bool,
+    /// Sound [`Tone::Error`].
     pub error: bool,
     /// With no sound device, ring the terminal bell instead.
     pub bell_fallback: bool,
@@ -261,28 +273,15 @@ mod alsa_quiet {
     }
 }
 
-/// Which device to play on.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub enum Output {
-    /// The system's default output.
-    #[default]
-    Default,
-    /// A cpal device id such as `alsa:hw:0,0` (see `cpal`'s `DeviceId`).
-    Device(String),
-}
-
-/// Tones through cpal.
+/// Tones through cpal, on the system's default output.
 pub struct CpalOut {
-    output: Output,
     device: Option<(cpal::Device, cpal::SupportedStreamConfig)>,
 }
 
 impl CpalOut {
-    pub fn new(output: Output) -> Self {
-        CpalOut {
-            output,
-            device: None,
-        }
+    /// The default output, not opened yet.
+    pub fn new() -> Self {
+        CpalOut { device: None }
     }
 }
 
@@ -291,18 +290,9 @@ impl AudioOut for CpalOut {
         use cpal::traits::{DeviceTrait, HostTrait};
         silence_alsa_errors();
         let host = cpal::default_host();
-        let device = match &self.output {
-            Output::Default => host
-                .default_output_device()
-                .ok_or_else(|| AudioError::NoDevice("no default output".into()))?,
-            Output::Device(id) => {
-                let parsed: cpal::DeviceId = id
-                    .parse()
-                    .map_err(|e| AudioError::NoDevice(format!("{id}: {e}")))?;
-                host.device_by_id(&parsed)
-                    .ok_or_else(|| AudioError::NoDevice(id.clone()))?
-            }
-        };
+        let device = host
+            .default_output_device()
+            .ok_or_else(|| AudioError::NoDevice("no default output".into()))?;
         let config = device
             .default_output_config()
             .map_err(|e| AudioError::Device(e.to_string()))?;
@@ -400,7 +390,12 @@ pub enum AudioStatus {
     /// Tones cannot be played; sent once.  `bell`: the terminal bell rings
     /// for each tone instead (otherwise tones are silent).  `why` is the
     /// sound library's own text, for a log, not for the player.
-    Unavailable { why: String, bell: bool },
+    Unavailable {
+        /// The sound library's message.
+        why: String,
+        /// The terminal bell rings instead.
+        bell: bool,
+    },
     /// The device works again.
     Available,
 }
@@ -486,12 +481,7 @@ impl TonePlayer {
         bell: Option<BellSink>,
         status: AudioStatusSink,
     ) -> Self {
-        Self::spawn(
-            settings,
-            Box::new(CpalOut::new(Output::Default)),
-            bell,
-            status,
-        )
+        Self::spawn(settings, Box::new(CpalOut::new()), bell, status)
     }
 
     /// Play through `out` (created here, used on the player thread).
@@ -532,6 +522,7 @@ impl TonePlayer {
         }
     }
 
+    /// A handle to ask for tones from any thread.
     pub fn handle(&self) -> ToneHandle {
         self.handle.clone()
     }
@@ -985,11 +976,8 @@ mod tests {
     }
 
     #[test]
-    fn a_device_name_that_does_not_exist_fails_quietly() {
-        let mut out = CpalOut::new(Output::Device("alsa:hector-no-such-device".into()));
-        assert!(matches!(out.open(), Err(AudioError::NoDevice(_))));
-        let mut bad = CpalOut::new(Output::Device("no host separator".into()));
-        assert!(matches!(bad.open(), Err(AudioError::NoDevice(_))));
-        assert!(bad.play(&[0.0; 10]).is_err());
+    fn playing_before_the_device_is_open_fails_quietly() {
+        let mut out = CpalOut::new();
+        assert!(matches!(out.play(&[0.0; 10]), Err(AudioError::NoDevice(_))));
     }
 }

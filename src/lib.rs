@@ -51,30 +51,36 @@
 //!   effects; `action` the one list of actions; `command` and
 //!   `keymap` read typed lines into actions (`keymaps/line.toml`);
 //!   `config` and `setup` turn settings files into an app.
-//! - [`ui`]: the front ends (line mode; the full-screen view `ui::tui`).
-//! - [`view`]: what the screen shows, as plain data (the full-screen view
-//!   and the opponent's page draw from it).  `ui` and `view` are public
-//!   as modules until the full-screen view is wired in (like `engine`).
+//! - `ui`: the front ends (line mode, [`run_line_mode`]; the full-screen
+//!   view `ui::tui`, [`run_tui`]; the exports, [`write_export`]).
+//! - `view`: what the screen shows, as plain data (the full-screen view
+//!   and the opponent's page draw from it).
 //! - `speech`: the speech worker, its queue and backends.
 //! - `audio`: short generated tones on cpal, on their own thread.
 //! - `scoresheet`: the journal of every game (crash-safe, resumable),
 //!   exports (PGN, BRF, Unicode braille, large print, speech) and review;
-//!   it stands on `game` (beside `board`), the app phrases what it reports.
+//!   it stands on `game` (beside `board`), the app phrases what it reports;
+//!   the front end carries out its [`JournalOp`]s with a [`Sink`].
 //! - [`engine`]: a UCI engine for home play: the sans-IO session (through
 //!   the `shakmaty-uci` crate), the process driver, evaluations in words.
 //!   It stands on shakmaty only; the app drives it through `Msg`s.  Public
 //!   as a module until the app drives it (then: private, re-exported).
-//! - [`companion`]: the opponent's screen (HTTP server, page, pairing); its
-//!   events arrive as `Msg`s.  Public as a module, like `engine`.
+//! - `companion`: the opponent's screen ([`CompanionServer`]: HTTP server,
+//!   page, pairing); its events arrive as `Msg`s.
 //!
 //! # Private by default
 //!
-//! Every module is private to the crate; what the binary, the integration
+//! Every module is private to the crate (but `engine`, public with its own
+//! flat set until the app drives it); what the binary, the integration
 //! tests, the benches and the fuzz targets use is re-exported below, flat,
-//! by name (as shakmaty does).  The lint table in `Cargo.toml` denies
-//! `unsafe` (but where allowed by name), `unwrap`/`expect` outside tests,
-//! and undocumented public items; `cargo clippy --all-targets -- -D warnings`
-//! keeps it so.
+//! by name (as shakmaty does), renamed where a name alone would be unclear
+//! ([`JournalEvent`], [`PageSide`], [`CompanionLimits`]).  Items only the
+//! tests, benches and fuzz targets need (journal parsing, the page's gate,
+//! the view model) are re-exported under the `test-support` feature.
+//!
+//! The lint table in `Cargo.toml` denies `unsafe` (but where allowed by
+//! name), `unwrap`/`expect` outside tests, and undocumented public items;
+//! `cargo clippy --all-targets -- -D warnings` keeps it so.
 //!
 //! # Adding a module
 //!
@@ -92,34 +98,20 @@ mod words;
 mod game;
 mod notation;
 
-// The clock's owner documents it as it is wired in; public as a module
-// (like `engine`) meanwhile.
-#[allow(missing_docs)]
-pub mod clock;
+// The clock: sans-IO, beside `game`.
+mod clock;
 
-// Board, speech and audio are being rewritten by their owners: until that
-// lands, their public items may lack docs, and speech and audio may hold
-// code that only other platforms or the coming rewrite use.
-#[allow(missing_docs)]
+// The tactile board; beside the stack, sentences and tones out.
 mod board;
 
-#[allow(missing_docs, dead_code)]
 mod audio;
-#[allow(missing_docs, dead_code)]
 mod speech;
 
 // The engine: a public module with its own flat set (its files private).
 pub mod engine;
 
-// The scoresheet: public as a module while main.rs drives its store,
-// exports and review.
-#[allow(missing_docs)]
-pub mod scoresheet;
-
-// The companion's owner documents its fields; public as a module while its
-// page and server types are tested from outside.
-#[allow(missing_docs)]
-pub mod companion;
+mod companion;
+mod scoresheet;
 
 mod phrase;
 
@@ -132,11 +124,8 @@ mod msg;
 mod settings_file;
 mod setup;
 
-// The full-screen view's owner documents these as the view is wired in.
-#[allow(missing_docs)]
-pub mod ui;
-#[allow(missing_docs)]
-pub mod view;
+mod ui;
+mod view;
 
 // The app and what goes in and out of it.
 pub use action::Action;
@@ -187,3 +176,55 @@ pub use speech::{
     Utterance, WorkerConfig, list_voices, say_once, say_utterance_once, system_factory,
     voices_by_language, voices_summary,
 };
+// The talking clock.
+#[cfg(any(test, feature = "test-support"))]
+pub use clock::words::{both as clock_both_times, moves as clock_moves_played};
+// The scoresheet: the games' store, resuming, exports, review.
+#[cfg(any(test, feature = "test-support"))]
+pub use scoresheet::braille::{LINES as BRAILLE_LINES, to_brf, to_unicode as to_braille_unicode};
+#[cfg(any(test, feature = "test-support"))]
+pub use scoresheet::journal::Journal;
+pub use scoresheet::journal::JournalError;
+#[cfg(any(test, feature = "test-support"))]
+pub use scoresheet::pgn::to_pgn;
+#[cfg(any(test, feature = "test-support"))]
+pub use scoresheet::record::parse_journal;
+pub use scoresheet::record::{ClockEvent, Event as JournalEvent};
+#[cfg(any(test, feature = "test-support"))]
+pub use scoresheet::replay::{Note as RecordNote, Resumed, replay};
+pub use scoresheet::review::PgnFile;
+pub use scoresheet::start::{from_fen as start_from_fen, from_pgn as start_from_pgn};
+pub use scoresheet::{
+    ExportFormat, GameId, GameRecord, JournalErrorKind, JournalOp, JournalStatus, ResumeChoice,
+    ResumeOffer, Sink, StartInfo, Store,
+};
+pub use ui::export::{record_of as export_record_of, write as write_export};
+// The opponent's screen (the companion page).
+pub use companion::{
+    CompanionConfig, CompanionEvent, CompanionServer, DEFAULT_LISTEN, Limits as CompanionLimits,
+    MoveInput, OpponentAction, PageLabels, Pairing, Snapshot,
+};
+// The parts of a snapshot, named for the page they are shown on.
+#[cfg(any(test, feature = "test-support"))]
+pub use companion::gate::Answer as GateAnswer;
+#[cfg(any(test, feature = "test-support"))]
+pub use companion::gate::{Gate, GateConfig};
+#[cfg(any(test, feature = "test-support"))]
+pub use companion::request::parse as parse_companion_request;
+#[cfg(any(test, feature = "test-support"))]
+pub use companion::snapshot::page_squares;
+pub use companion::{
+    Clocks as PageClocks, Flash as PageFlash, FlashKind as PageFlashKind, GameEnd as PageGameEnd,
+    LastMove as PageLastMove, LegalMove as PageLegalMove, Notice as PageNotice, Side as PageSide,
+    Tactile as PageTactile,
+};
+// The full-screen view.
+#[cfg(any(test, feature = "test-support"))]
+pub use ui::tui::render::render as render_tui;
+pub use ui::tui::run::run as run_tui;
+pub use ui::tui::setup::load as load_tui;
+pub use ui::tui::{KeyMap as TuiKeyMap, Look};
+#[cfg(any(test, feature = "test-support"))]
+pub use view::PieceStyle;
+#[cfg(any(test, feature = "test-support"))]
+pub use view::{BoardInfo, ClockView, LinkState, UiState, View, ViewInput};

@@ -7,13 +7,12 @@ use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand};
 
-use hector::companion::{CompanionConfig, CompanionServer, DEFAULT_LISTEN};
-use hector::scoresheet::{ExportFormat, ResumeChoice, ResumeOffer, Sink, StartInfo, Store};
 use hector::{
-    BoardChoice, BoardProblem, BoardSettings, BoardSpec, CompanionChoice, CompanionSettings,
-    Effect, EngineConfig, EngineSetup, FallBack, Link, Msg, Outputs, Overrides, Part, PortSettings,
-    Priority, Probed, PromptMode, Protocol, SayKind, SimOptions, SpeechMode, SpeechStatus,
-    SpeechWorker, TonePlayer, Utterance, WorkerConfig, start,
+    BoardChoice, BoardProblem, BoardSettings, BoardSpec, CompanionChoice, CompanionConfig,
+    CompanionServer, CompanionSettings, DEFAULT_LISTEN, Effect, EngineConfig, EngineSetup,
+    ExportFormat, FallBack, Link, Msg, Outputs, Overrides, Part, PortSettings, Priority, Probed,
+    PromptMode, Protocol, ResumeChoice, ResumeOffer, SayKind, SimOptions, Sink, SpeechMode,
+    SpeechStatus, SpeechWorker, StartInfo, Store, TonePlayer, Utterance, WorkerConfig, start,
 };
 
 /// hector: chess for blind and visually impaired players.
@@ -272,7 +271,7 @@ fn play(args: &PlayArgs) -> ExitCode {
 /// `hector review FILE.pgn`: line mode over a PGN file, nothing journalled.
 fn review(args: &ReviewArgs) -> ExitCode {
     let started = start(&args.play.settings);
-    match hector::scoresheet::review::PgnFile::read(&args.file) {
+    match hector::PgnFile::read(&args.file) {
         Ok(file) => run_session(started, &args.play, None, Some(file)),
         Err(p) => {
             println!(
@@ -301,11 +300,11 @@ fn play_game(args: &PlayArgs, resume_id: Option<&str>) -> ExitCode {
     };
     started.app.enable_journal(start_info);
     let from = if let Some(fen) = &args.fen {
-        Some(hector::scoresheet::start::from_fen(fen))
+        Some(hector::start_from_fen(fen))
     } else {
         args.pgn
             .as_ref()
-            .map(|p| hector::scoresheet::start::from_pgn(p, args.game))
+            .map(|p| hector::start_from_pgn(p, args.game))
     };
     match from {
         None => {}
@@ -367,7 +366,7 @@ fn run_session(
     mut started: hector::Started,
     args: &PlayArgs,
     offer: Option<ResumeOffer>,
-    review: Option<hector::scoresheet::review::PgnFile>,
+    review: Option<hector::PgnFile>,
 ) -> ExitCode {
     let reviewing = review.is_some();
     if let Some(file) = review {
@@ -449,9 +448,9 @@ fn run_session(
     let resume_seat = offer
         .as_ref()
         .and_then(|o| o.resumed.companion.clone())
-        .map(|(token, code)| hector::companion::Pairing { token, code })
-        .filter(hector::companion::Pairing::is_well_formed);
-    let labels = hector::companion::PageLabels::for_player(started.app.phraser());
+        .map(|(token, code)| hector::Pairing { token, code })
+        .filter(hector::Pairing::is_well_formed);
+    let labels = hector::PageLabels::for_player(started.app.phraser());
     let companion = listen.and_then(|listen| {
         let (choice, server) = start_companion(
             &listen,
@@ -463,7 +462,7 @@ fn run_session(
         effects.extend(started.app.update(Msg::CompanionChosen(choice), now));
         if let (Some(p), Some(_)) = (resume_seat, &server) {
             // The app knows the seat too (it goes on in the journal).
-            let seat = hector::companion::CompanionEvent::Paired(p);
+            let seat = hector::CompanionEvent::Paired(p);
             effects.extend(started.app.update(Msg::Companion(seat), now));
         }
         server
@@ -490,11 +489,11 @@ fn run_session(
             hector::run_line_mode(&mut started.app, effects, args.prompt, &outputs, tx, rx)
         }
         UiKind::Tui => {
-            let (look, keymap, problems) = hector::ui::tui::setup::load(&started.view);
+            let (look, keymap, problems) = hector::load_tui(&started.view);
             for p in problems {
                 effects.extend(started.app.update(Msg::Problem(p), Instant::now()));
             }
-            hector::ui::tui::run::run(&mut started.app, effects, &outputs, look, keymap, tx, rx)
+            hector::run_tui(&mut started.app, effects, &outputs, look, keymap, tx, rx)
         }
     };
     // Let the last sentence ("Goodbye.") be heard.
@@ -563,8 +562,8 @@ fn engine_setup(args: &PlayArgs, config: &EngineConfig) -> Option<EngineSetup> {
 fn start_companion(
     listen: &str,
     settings: &CompanionSettings,
-    labels: hector::companion::PageLabels,
-    resume: Option<hector::companion::Pairing>,
+    labels: hector::PageLabels,
+    resume: Option<hector::Pairing>,
     tx: &mpsc::Sender<Msg>,
 ) -> (CompanionChoice, Option<CompanionServer>) {
     use std::net::ToSocketAddrs;
@@ -898,7 +897,7 @@ fn export(args: &ExportArgs) -> ExitCode {
         );
         return ExitCode::FAILURE;
     };
-    let rec = match hector::ui::export::record_of(&store, &g.id) {
+    let rec = match hector::export_record_of(&store, &g.id) {
         Ok(r) => r,
         Err(e) => {
             println!(
@@ -911,7 +910,7 @@ fn export(args: &ExportArgs) -> ExitCode {
     let path = args.output.clone().unwrap_or_else(|| {
         std::path::PathBuf::from(format!("{}.{}", g.id, args.format.extension()))
     });
-    match hector::ui::export::write(args.format, &rec, phraser, &path, args.force) {
+    match hector::write_export(args.format, &rec, phraser, &path, args.force) {
         Ok(()) => {
             println!(
                 "{}",

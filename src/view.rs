@@ -20,6 +20,7 @@ use crate::words::vocab::MoveWords;
 /// Everything the full-screen view shows.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct View {
+    /// The board: pieces, last move, check, mismatches, cursor.
     pub board: BoardView,
     /// The side to move.
     pub turn: Color,
@@ -73,9 +74,11 @@ pub struct BoardView {
     /// File names a..h as letters, and in the move words (Appendix D:
     /// "Anna" .. "Hector").
     pub file_letters: [String; 8],
+    /// File names in the move words.
     pub file_words: [String; 8],
     /// Rank names 1..8 as digits and in the move words ("eins" .. "acht").
     pub rank_digits: [String; 8],
+    /// Rank names in the move words.
     pub rank_words: [String; 8],
     /// The piece letters of the move words (for the letter style), indexed
     /// by `Role as usize - 1` (pawn, knight, bishop, rook, queen, king).
@@ -83,6 +86,7 @@ pub struct BoardView {
 }
 
 impl BoardView {
+    /// The piece on `sq`, if any.
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
         self.pieces.get(sq as usize).copied().flatten()
     }
@@ -98,6 +102,7 @@ impl BoardView {
 pub struct MoveEntry {
     /// The full-move number.
     pub number: u32,
+    /// The side that moved.
     pub by: Color,
     /// SAN with `+`/`#`.
     pub san: String,
@@ -108,7 +113,9 @@ pub struct MoveEntry {
 /// Both clocks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ClockView {
+    /// White's time left.
     pub white: Duration,
+    /// Black's time left.
     pub black: Duration,
     /// The clock that runs, if one does.
     pub running: Option<Color>,
@@ -171,7 +178,10 @@ impl ClockView {
 pub enum LinkState {
     /// No board is used.
     NoBoard,
+    /// The board answers.
     Connected,
+    /// The board is gone (a pulled cable, a lost port) or its port
+    /// cannot be opened.
     Disconnected,
     /// The board waits to be told which piece a pawn became.
     AwaitingPromotion,
@@ -185,6 +195,7 @@ pub enum LinkState {
 /// The tactile board as shown.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LinkView {
+    /// The link's state.
     pub state: LinkState,
     /// The state, or the mismatch, as a sentence ("Board matches the game.").
     pub text: Option<String>,
@@ -193,6 +204,7 @@ pub struct LinkView {
 /// The one-line input field.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct InputView {
+    /// What has been typed.
     pub text: String,
     /// The cursor, in characters from the start.
     pub cursor: usize,
@@ -203,7 +215,9 @@ pub struct InputView {
 /// The frame's own words.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Labels {
+    /// "White", in the player's language.
     pub white: String,
+    /// "Black", in the player's language.
     pub black: String,
     /// Shown instead of the board when the terminal is too small.
     pub too_small: String,
@@ -300,9 +314,13 @@ impl ViewLook {
 /// The front end's own state that the view shows.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct UiState {
+    /// The exploration cursor.
     pub cursor: Option<Square>,
+    /// The piece chosen with the cursor, waiting for its target square.
     pub selected: Option<Square>,
+    /// The input field.
     pub input: InputView,
+    /// The line under the board.
     pub status: String,
     /// Show the board turned round from what the player's side gives.
     pub flipped: bool,
@@ -311,7 +329,9 @@ pub struct UiState {
 /// The tactile board as the view needs it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BoardInfo {
+    /// The link's state.
     pub state: LinkState,
+    /// Where the board differs from the game (only when connected).
     pub mismatch: Vec<SquareDiff>,
 }
 
@@ -341,6 +361,7 @@ impl BoardInfo {
 
 /// What the view is built from.
 pub struct ViewInput<'a> {
+    /// The game.
     pub game: &'a Game,
     /// The player's words (messages and move words).
     pub phraser: &'a Phraser,
@@ -348,9 +369,13 @@ pub struct ViewInput<'a> {
     pub appendix_d: &'a MoveWords,
     /// The blind player's side: the board is seen from it.
     pub me: Color,
+    /// The last sentence said.
     pub announcement: Option<&'a str>,
+    /// Both clocks, when a clock runs.
     pub clocks: Option<ClockView>,
+    /// The tactile board, when one is used.
     pub board: Option<BoardInfo>,
+    /// The front end's own state.
     pub ui: &'a UiState,
 }
 

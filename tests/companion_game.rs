@@ -9,7 +9,7 @@
 use std::io::Write;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use hector::companion::snapshot::page_squares;
+use hector::page_squares;
 use hector::{App, Protocol};
 use serde_json::json;
 use shakmaty::san::{San, SanPlus};

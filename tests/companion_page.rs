@@ -7,9 +7,9 @@
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
-use hector::companion::{
-    Clocks, CompanionConfig, CompanionEvent, CompanionServer, Flash, FlashKind, GameEnd, LastMove,
-    MoveInput, OpponentAction, Side, Snapshot, Tactile,
+use hector::{
+    CompanionConfig, CompanionEvent, CompanionServer, MoveInput, OpponentAction, PageClocks,
+    PageFlash, PageFlashKind, PageGameEnd, PageLastMove, PageSide, PageTactile, Snapshot,
 };
 use serde_json::json;
 use shakmaty::uci::UciMove;
@@ -45,7 +45,7 @@ fn after(moves: &[&str], words: &str) -> (Chess, Snapshot) {
             .expect("uci")
             .to_move(&pos)
             .expect("legal");
-        last = Some(LastMove::new(&pos, &m, words));
+        last = Some(PageLastMove::new(&pos, &m, words));
         pos = pos.play(m).expect("legal");
     }
     let mut s = Snapshot::new(&pos, Color::Black);
@@ -145,18 +145,18 @@ fn page_shows_the_move_and_board_and_sends_taps_and_typed_moves() {
     );
     // Draw offer, tactile board differs, flash, clocks, notice.
     let mut s2 = snap.clone();
-    s2.draw_offer = Some(Side::White);
-    s2.tactile = Tactile::Differs {
+    s2.draw_offer = Some(PageSide::White);
+    s2.tactile = PageTactile::Differs {
         squares: vec!["f3".into(), "g1".into()],
     };
-    s2.flash = Some(Flash {
-        kind: FlashKind::Mismatch,
+    s2.flash = Some(PageFlash {
+        kind: PageFlashKind::Mismatch,
         id: 1,
     });
-    s2.clocks = Some(Clocks {
+    s2.clocks = Some(PageClocks {
         white_ms: 300_000,
         black_ms: 65_000,
-        running: Some(Side::Black),
+        running: Some(PageSide::Black),
     });
     server.publish(&s2);
     b.wait_text(p, "#offer", "The player offers a draw.");
@@ -198,7 +198,7 @@ fn page_shows_the_move_and_board_and_sends_taps_and_typed_moves() {
 
     // The end.
     let mut s3 = snap.clone();
-    s3.end = Some(GameEnd {
+    s3.end = Some(PageGameEnd {
         result: "1-0".into(),
         reason: "Black resigned".into(),
     });
@@ -361,8 +361,8 @@ fn the_page_comes_back_by_itself_after_a_restart_of_hector() {
 fn a_quiet_or_waiting_board_is_shown_as_such_not_as_disconnected() {
     let (server, _rx) = server(false);
     let (_, mut snap) = after(&["e2e4"], "Bauer Eva vier");
-    snap.tactile = Tactile::Waiting;
-    snap.opponent_board = Tactile::Quiet;
+    snap.tactile = PageTactile::Waiting;
+    snap.opponent_board = PageTactile::Quiet;
     server.publish(&snap);
     let mut b = Browser::start();
     let p = b.new_page(&server.url());
@@ -372,8 +372,8 @@ fn a_quiet_or_waiting_board_is_shown_as_such_not_as_disconnected() {
         "#your-board",
         "Your board is quiet; hector keeps asking it.",
     );
-    snap.tactile = Tactile::Quiet;
-    snap.opponent_board = Tactile::Disconnected;
+    snap.tactile = PageTactile::Quiet;
+    snap.opponent_board = PageTactile::Disconnected;
     server.publish(&snap);
     b.wait_text(
         p,

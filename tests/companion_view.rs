@@ -3,114 +3,33 @@
 //! (and the opponent's choice), and the page coming back as the opponent
 //! when a game is resumed from the journal after a restart of hector.
 
-use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
 use serde_json::json;
 
 use crate::browser::Browser;
-use crate::util::clean_config_dir;
+use crate::util::{Hector, clean_config_dir};
 
 const WAIT: Duration = Duration::from_secs(8);
 
 /// `hector play --companion ADDR ARGS` with its config and data in `home`.
-struct Hector {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-    seen: Vec<String>,
+fn start(home: &Path, listen: &str, args: &[&str]) -> Hector {
+    let mut all = vec!["--companion", listen];
+    all.extend_from_slice(args);
+    Hector::play_in(home, &all).waiting(WAIT)
 }
 
-impl Hector {
-    fn start(home: &Path, listen: &str, args: &[&str]) -> Hector {
-        // No child is started while a pseudo-terminal is being opened.
-        let guard = crate::util::PTY_LOCK
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
-        let mut child = Command::new(env!("CARGO_BIN_EXE_hector"))
-            .args(["play", "--companion", listen])
-            .args(args)
-            .args(["--prompt", "never", "--speech", "print", "--no-sound"])
-            .env("XDG_CONFIG_HOME", home.join("config"))
-            .env("XDG_DATA_HOME", home.join("data"))
-            .env("HOME", home)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("hector starts");
-        drop(guard);
-        let stdin = child.stdin.take().expect("piped stdin");
-        let stdout = child.stdout.take().expect("piped stdout");
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    return;
-                }
-            }
-        });
-        Hector {
-            child,
-            stdin,
-            lines,
-            seen: Vec::new(),
-        }
-    }
-
-    /// Lines until one satisfies `want`; that line.
-    fn until(&mut self, what: &str, want: impl Fn(&str) -> bool) -> String {
-        let deadline = Instant::now() + WAIT;
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    self.seen.push(line.clone());
-                    if want(&line) {
-                        return line;
-                    }
-                }
-                Err(_) => panic!("no line {what} in:\n{}", self.seen.join("\n")),
-            }
-        }
-    }
-
-    fn skip_to(&mut self, want: &str) {
-        self.until(want, |l| l == want);
-    }
-
-    /// The page's address, from "The opponent's screen: open URL …".
-    fn url(&mut self) -> String {
-        let line = self.until("with the address", |l| l.contains("http://"));
-        let start = line.find("http://").unwrap_or(0);
-        line[start..]
-            .split_whitespace()
-            .next()
-            .unwrap_or_default()
-            .trim_end_matches('.')
-            .to_owned()
-    }
-
-    fn type_line(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").expect("hector reads its input");
-        self.stdin.flush().expect("flush");
-    }
-
-    /// Stopped hard, as by a power cut: the journal is all that is left.
-    fn kill(mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Drop for Hector {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// The page's address, from "The opponent's screen: open URL …".
+fn url(h: &mut Hector) -> String {
+    let line = h.until("with the address", |l| l.contains("http://"));
+    let start = line.find("http://").unwrap_or(0);
+    line[start..]
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .trim_end_matches('.')
+        .to_owned()
 }
 
 /// A free port on loopback (taken and given back at once).
@@ -122,7 +41,7 @@ fn free_port() -> u16 {
 }
 
 fn settings(home: &Path, text: &str) -> PathBuf {
-    let dir = home.join("config/hector");
+    let dir = home.join("hector");
     std::fs::create_dir_all(&dir).expect("config dir");
     let file = dir.join("config.toml");
     std::fs::write(&file, text).expect("settings written");
@@ -153,9 +72,9 @@ fn wait_class(b: &mut Browser, p: u64, sel: &str, class: &str) {
 #[test]
 fn the_page_shows_both_clocks_of_a_game_with_a_clock() {
     let home = clean_config_dir();
-    let mut h = Hector::start(&home, "127.0.0.1:0", &["--time", "5+3"]);
-    let url = h.url();
-    h.skip_to("New game. White to move.");
+    let mut h = start(&home, "127.0.0.1:0", &["--time", "5+3"]);
+    let url = url(&mut h);
+    h.skip_to("New game. White to move.", WAIT);
     let mut b = Browser::start();
     let p = b.new_page(&url);
     b.wait_text(p, "#seat", "You play this game.");
@@ -196,8 +115,8 @@ fn the_page_shows_both_clocks_of_a_game_with_a_clock() {
 fn the_page_speaks_the_players_language_and_the_opponent_may_choose() {
     let home = clean_config_dir();
     settings(&home, "[announce]\nlanguage = \"de\"\n");
-    let mut h = Hector::start(&home, "127.0.0.1:0", &[]);
-    let url = h.url();
+    let mut h = start(&home, "127.0.0.1:0", &[]);
+    let url = url(&mut h);
     let mut b = Browser::start();
     let p = b.new_page(&url);
     // German, the blind player's language, from the voices file.
@@ -250,7 +169,7 @@ fn a_game_resumed_after_a_restart_gives_the_page_its_seat_back() {
     // A code is asked for, as on a network.
     settings(&home, "[companion]\nrequire_code = true\n");
     let listen = format!("127.0.0.1:{}", free_port());
-    let mut h = Hector::start(&home, &listen, &[]);
+    let mut h = start(&home, &listen, &[]);
     let line = h.until("with the code", |l| l.contains("Pairing code"));
     let code: String = line
         .rsplit("Pairing code")
@@ -267,15 +186,15 @@ fn a_game_resumed_after_a_restart_gives_the_page_its_seat_back() {
     b.fill(p, "#code", &code);
     b.click(p, "#pair-button");
     b.wait_text(p, "#seat", "You play this game.");
-    h.skip_to("The opponent's screen is connected.");
+    h.skip_to("The opponent's screen is connected.", WAIT);
     h.type_line("e4");
     b.wait_text(p, "#last-san", "e4");
     b.click(p, "[data-square=c7]");
     b.click(p, "[data-square=c5]");
-    h.skip_to("Bauer Cesar fünf");
+    h.skip_to("Bauer Cesar fünf", WAIT);
     b.wait_text(p, "#last-san", "c5");
-    // hector stops hard mid-game; the page keeps trying.
-    h.kill();
+    // hector stops hard mid-game (killed); the page keeps trying.
+    drop(h);
     let conn = b.eval(
         p,
         "new Promise(ok => { const t0 = Date.now(); (function w() { \
@@ -289,7 +208,7 @@ fn a_game_resumed_after_a_restart_gives_the_page_its_seat_back() {
     );
     // hector again, the game resumed from the journal: the same code is
     // said, and the page is the opponent again by itself: no code typed.
-    let mut h = Hector::start(&home, &listen, &["--resume"]);
+    let mut h = start(&home, &listen, &["--resume"]);
     let line = h.until("with the code", |l| l.contains("Pairing code"));
     let again: String = line
         .rsplit("Pairing code")
@@ -310,13 +229,13 @@ fn a_game_resumed_after_a_restart_gives_the_page_its_seat_back() {
         "no code asked again"
     );
     b.wait_text(p, "#last-san", "c5");
-    h.skip_to("The opponent's screen is connected.");
+    h.skip_to("The opponent's screen is connected.", WAIT);
     // And the game goes on from both sides.
     h.type_line("Nf3");
     b.wait_text(p, "#last-san", "Nf3");
     b.click(p, "[data-square=b8]");
     b.click(p, "[data-square=c6]");
-    h.skip_to("Springer Cesar sechs");
+    h.skip_to("Springer Cesar sechs", WAIT);
     assert!(b.errors().is_empty());
     drop(h);
     let _ = std::fs::remove_dir_all(&home);
@@ -397,13 +316,13 @@ fn the_players_move_is_lit_on_the_opponents_millennium_board() {
     use shakmaty::{Bitboard, Board, Chess, Square, san::San};
     let home = clean_config_dir();
     let (mut opp, path) = PtyBoard::new(Protocol::Millennium, Board::new());
-    let mut h = Hector::start(
+    let mut h = start(
         &home,
         "127.0.0.1:0",
         &["--opponent-board", &format!("millennium:{path}")],
     );
     opp.answer();
-    h.skip_to("The opponent's board is connected.");
+    h.skip_to("The opponent's board is connected.", WAIT);
     let start = opp.heard.len();
     h.type_line("e4");
     let lit = Bitboard::from(Square::E2) | Bitboard::from(Square::E4);
@@ -441,7 +360,7 @@ fn a_promotion_on_the_opponents_occupancy_board_is_asked_on_the_page() {
         .into_position(CastlingMode::Standard)
         .expect("position");
     let (mut opp, path) = PtyBoard::new(Protocol::Occupancy, pos.board().clone());
-    let mut h = Hector::start(
+    let mut h = start(
         &home,
         "127.0.0.1:0",
         &[
@@ -451,9 +370,9 @@ fn a_promotion_on_the_opponents_occupancy_board_is_asked_on_the_page() {
             &format!("occupancy:{path}"),
         ],
     );
-    let url = h.url();
+    let url = url(&mut h);
     opp.answer();
-    h.skip_to("The opponent's board is connected.");
+    h.skip_to("The opponent's board is connected.", WAIT);
     let mut b = Browser::start();
     let p = b.new_page(&url);
     b.wait_text(p, "#seat", "You play this game.");
@@ -469,7 +388,7 @@ fn a_promotion_on_the_opponents_occupancy_board_is_asked_on_the_page() {
         json!(false)
     );
     b.click(p, "[data-promo=n]");
-    h.skip_to("Bauer Eva eins wird Springer");
+    h.skip_to("Bauer Eva eins wird Springer", WAIT);
     b.wait_text(p, "#last-san", "e1=N");
     b.wait_text(p, "#your-board", "Your board agrees with the game.");
     assert_eq!(

@@ -8,9 +8,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use hector::scoresheet::record::{Event, StartInfo, parse_journal};
-use hector::scoresheet::replay::Note;
-use hector::scoresheet::{GameRecord, braille, pgn, replay};
+use hector::{
+    BRAILLE_LINES, GameRecord, JournalEvent as Event, RecordNote as Note, Resumed, StartInfo,
+    parse_journal, replay, to_braille_unicode, to_brf, to_pgn,
+};
 use hector::{Claim, Game};
 use shakmaty::san::San;
 use shakmaty::{Color, Position};
@@ -174,7 +175,7 @@ fn the_pgn_export_is_read_by_python_chess_without_complaint() {
     let rec = long_record();
     let dir = tmp("pychess");
     let file = dir.join("game.pgn");
-    std::fs::write(&file, pgn::to_pgn(&rec)).unwrap();
+    std::fs::write(&file, to_pgn(&rec)).unwrap();
     let sans: Vec<String> = rec
         .game
         .history()
@@ -262,7 +263,7 @@ fn the_pgn_export_is_read_by_pgn_extract_without_complaint() {
     let rec = long_record();
     let dir = tmp("pgnextract");
     let file = dir.join("game.pgn");
-    std::fs::write(&file, pgn::to_pgn(&rec)).unwrap();
+    std::fs::write(&file, to_pgn(&rec)).unwrap();
     let out_file = dir.join("out.pgn");
     let out = Command::new(pgn_extract())
         .arg("-o")
@@ -304,15 +305,15 @@ fn a_malformed_pgn_is_reported_by_pgn_extract_too() {
 #[test]
 fn the_brf_read_by_liblouis_is_the_unicode_export() {
     let rec = long_record();
-    let brf = braille::to_brf(&rec);
-    let uni = braille::to_unicode(&rec);
+    let brf = to_brf(&rec);
+    let uni = to_braille_unicode(&rec);
     let brf_pages: Vec<&str> = brf.split('\x0c').collect();
     let uni_pages: Vec<&str> = uni.split('\x0c').collect();
     assert!(brf_pages.len() >= 3, "a long game fills pages");
     assert_eq!(brf_pages.len(), uni_pages.len());
     for (bp, up) in brf_pages.iter().zip(&uni_pages) {
         let lines: Vec<&str> = bp.trim_end_matches("\r\n").split("\r\n").collect();
-        assert_eq!(lines.len(), braille::LINES);
+        assert_eq!(lines.len(), BRAILLE_LINES);
         // lou_translate reads backslash escapes: double them.
         let input: String = lines
             .iter()
@@ -592,7 +593,7 @@ fn fen_and_pgn_starts_and_their_errors() {
 
 /// The events a journal holds that a scripted line made (moves, offers,
 /// declines, claims, resignation), and the replayed game.
-fn done_in(journal: &Path) -> (usize, Option<replay::Resumed>) {
+fn done_in(journal: &Path) -> (usize, Option<Resumed>) {
     let Ok(bytes) = std::fs::read(journal) else {
         return (0, None);
     };
@@ -617,7 +618,7 @@ fn done_in(journal: &Path) -> (usize, Option<replay::Resumed>) {
 /// The newest journal with a game in it (a run killed right after
 /// creating its file leaves an empty one, which holds no game).
 fn only_journal(data: &Path) -> Option<PathBuf> {
-    let store = hector::scoresheet::Store::new(data.join("hector").join("games"));
+    let store = hector::Store::new(data.join("hector").join("games"));
     store.list().ok()?.pop().map(|g| g.path)
 }
 
@@ -645,7 +646,7 @@ fn crash_script() -> Vec<&'static str> {
 /// The clock of the crash test: 5 minutes and 3 seconds a move.
 const CRASH_CLOCK: &str = "5+3";
 
-fn run_uninterrupted(data: &Path) -> replay::Resumed {
+fn run_uninterrupted(data: &Path) -> Resumed {
     let script: String = crash_script().iter().map(|l| format!("{l}\n")).collect();
     let run = hector_data(
         data,
@@ -741,7 +742,7 @@ fn killed_at_random_moments_the_game_resumes_to_the_same_end() {
     let (n, got) = done_in(&only_journal(&data).unwrap());
     let got = got.unwrap();
     assert_eq!(n, script.len());
-    let sans = |r: &replay::Resumed| -> Vec<(String, bool)> {
+    let sans = |r: &Resumed| -> Vec<(String, bool)> {
         r.game
             .history()
             .iter()

@@ -8,6 +8,8 @@
 
 #[path = "support/browser.rs"]
 mod browser;
+#[path = "support/tmux.rs"]
+mod tmux;
 mod util;
 
 mod board_games;

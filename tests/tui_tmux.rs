@@ -10,103 +10,48 @@
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use crate::tmux::Tmux;
 use crate::util::clean_config_dir;
 
-/// One tmux session running a shell, on a tmux server of its own (tests
-/// run in parallel; a server ends with its last session).
-struct Tmux {
-    name: String,
+/// The tests' terminal: a shell in a tmux session, hector started in it.
+trait Shell {
+    /// A session of `width`×`height` running a shell that says `READY$`.
+    fn start(width: u16, height: u16) -> Self;
+    /// Start hector's full-screen view in the shell.
+    fn hector(&self);
+    /// Start it with `env` set (`NAME=value ...`) and more arguments.
+    fn hector_with(&self, env: &str, args: &str);
+    /// The shell's screen is back: no alternate screen, no mouse reports,
+    /// and the terminal echoes a typed line again (no raw mode left).
+    fn assert_restored(&self);
+    /// The pid of the program running in the shell.
+    fn child_pid(&self) -> String;
 }
 
-impl Tmux {
+impl Shell for Tmux {
     fn start(width: u16, height: u16) -> Tmux {
         let name = format!(
             "hector-tui-{}-{}",
             std::process::id(),
             Instant::now().elapsed().as_nanos() ^ u128::from(rand_bits())
         );
-        let ok = Command::new("tmux")
-            .args(["-L", &name, "-f", "/dev/null"])
-            .args(["new-session", "-d", "-s", &name, "-x"])
-            .arg(width.to_string())
-            .arg("-y")
-            .arg(height.to_string())
-            .args([
-                "env",
-                "PS1=READY$ ",
-                "TERM=xterm-256color",
-                "bash",
-                "--norc",
-                "--noprofile",
-            ])
-            .status()
-            .expect("tmux runs")
-            .success();
-        assert!(ok, "tmux session starts");
-        let t = Tmux { name };
+        let shell = [
+            "env",
+            "PS1=READY$ ",
+            "TERM=xterm-256color",
+            "bash",
+            "--norc",
+            "--noprofile",
+        ];
+        let t = Tmux::run(name, width, height, &shell);
         t.wait_for("READY$");
         t
     }
 
-    fn tmux(&self, args: &[&str]) -> String {
-        let out = Command::new("tmux")
-            .args(["-L", &self.name])
-            .args(args)
-            .output()
-            .expect("tmux runs");
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    }
-
-    /// Keys by tmux name ("Up", "Enter", "C-c", "n").
-    fn keys(&self, keys: &[&str]) {
-        let mut args = vec!["send-keys", "-t", &self.name];
-        args.extend_from_slice(keys);
-        self.tmux(&args);
-    }
-
-    /// Text sent as it is (also escape sequences: mouse reports).
-    fn literal(&self, text: &str) {
-        self.tmux(&["send-keys", "-t", &self.name, "-l", text]);
-    }
-
-    fn screen(&self) -> String {
-        self.tmux(&["capture-pane", "-p", "-t", &self.name])
-    }
-
-    fn format(&self, f: &str) -> String {
-        self.tmux(&["display-message", "-p", "-t", &self.name, f])
-            .trim()
-            .to_owned()
-    }
-
-    /// The screen once it shows `text` (10 s at most), also when the text
-    /// is wrapped in the announcement's frame.
-    fn wait_for(&self, text: &str) -> String {
-        let end = Instant::now() + Duration::from_secs(10);
-        loop {
-            let s = self.screen();
-            let flat = s
-                .replace(['│', '┌', '┐', '└', '┘', '─'], " ")
-                .split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" ");
-            if s.contains(text) || flat.contains(text) {
-                return s;
-            }
-            assert!(
-                Instant::now() < end,
-                "waited for {text:?}; the screen:\n{s}"
-            );
-            std::thread::sleep(Duration::from_millis(30));
-        }
-    }
-
-    /// Start hector's full-screen view in the shell.
     fn hector(&self) {
         self.hector_with("", "");
     }
 
-    /// Start it with `env` set (`NAME=value ...`) and more arguments.
     fn hector_with(&self, env: &str, args: &str) {
         let dir = clean_config_dir();
         let cmd = format!(
@@ -120,8 +65,6 @@ impl Tmux {
         assert_eq!(self.format("#{alternate_on}"), "1");
     }
 
-    /// The shell's screen is back: no alternate screen, no mouse reports,
-    /// and the terminal echoes a typed line again (no raw mode left).
     fn assert_restored(&self) {
         let end = Instant::now() + Duration::from_secs(10);
         while self.format("#{alternate_on}") != "0" {
@@ -139,7 +82,6 @@ impl Tmux {
         assert!(s.lines().any(|l| l == "back-42"), "{s}");
     }
 
-    /// The pid of the program running in the shell.
     fn child_pid(&self) -> String {
         let shell = self.format("#{pane_pid}");
         let out = Command::new("pgrep")
@@ -147,14 +89,6 @@ impl Tmux {
             .output()
             .expect("pgrep runs");
         String::from_utf8_lossy(&out.stdout).trim().to_owned()
-    }
-}
-
-impl Drop for Tmux {
-    fn drop(&mut self) {
-        let _ = Command::new("tmux")
-            .args(["-L", &self.name, "kill-server"])
-            .status();
     }
 }
 

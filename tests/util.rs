@@ -268,6 +268,17 @@ impl Hector {
         line
     }
 
+    /// Lines until one satisfies `want` (`what` names it in the failure
+    /// message); that line.
+    pub fn until(&mut self, what: &str, want: impl Fn(&str) -> bool) -> String {
+        loop {
+            let (_, line) = self.next_stamped(what, self.wait);
+            if want(&line) {
+                return line;
+            }
+        }
+    }
+
     /// Skip lines until one equals `want`; when it was read.
     pub fn skip_to(&mut self, want: &str, wait: Duration) -> SystemTime {
         loop {

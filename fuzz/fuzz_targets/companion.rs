@@ -1,7 +1,7 @@
 //! Any sequence of requests to the opponent's page server, sans-IO: each
 //! request (separated by a NUL byte) is a first line `METHOD TARGET`,
 //! header lines `Name: value`, an empty line and a body.  They are read by
-//! `companion::request::parse`, decided by the pairing gate, and what gets
+//! `hector::parse_companion_request`, decided by the pairing gate, and what gets
 //! through goes to the app like the page's actions.  Nothing may panic;
 //! a refusal has a status of 4xx; what the page is then shown serializes.
 #![no_main]
@@ -9,10 +9,10 @@
 use std::net::{IpAddr, Ipv4Addr};
 use std::time::{Duration, Instant};
 
-use hector::companion::gate::Answer;
-use hector::companion::request::parse;
-use hector::companion::{Gate, GateConfig, Limits};
 use hector::{App, Msg};
+use hector::{
+    CompanionLimits, Gate, GateAnswer as Answer, GateConfig, parse_companion_request as parse,
+};
 use libfuzzer_sys::fuzz_target;
 
 fn request(raw: &[u8]) -> (String, String, Vec<(String, String)>, Vec<u8>) {
@@ -40,7 +40,7 @@ fuzz_target!(|data: &[u8]| {
             listen: "127.0.0.1:8421".parse().expect("address"),
             view_without_code: false,
             require_code: data.first().is_some_and(|b| b & 1 == 1),
-            limits: Limits::default(),
+            limits: CompanionLimits::default(),
         },
         // Tokens and codes the seeds can know: every byte 7.
         Box::new(|b: &mut [u8]| b.fill(7)),

@@ -112,7 +112,7 @@ impl App {
 
     /// The opponent's seat into the journal of the game (once per game and
     /// change), so that a game resumed after a restart of hector gives the
-    /// same page its seat back ([`crate::companion::Gate::restore`]).
+    /// same page its seat back ([`crate::companion::gate::Gate::restore`]).
     pub(super) fn journal_companion(&mut self, out: &mut Vec<Effect>) {
         let (Some(seat), Some(epoch)) = (&self.companion.seat, self.journal_begun()) else {
             return;
@@ -281,7 +281,7 @@ impl App {
 
     /// Everything the opponent's page shows, from the opponent's side:
     /// built from the view model the full-screen view draws
-    /// ([`crate::view::View`]), so the two screens cannot disagree; the
+    /// (`view::View`), so the two screens cannot disagree; the
     /// clocks as they stood at the last message.
     pub fn companion_snapshot(&self) -> Snapshot {
         let view = self.view_model(&UiState::default());

@@ -677,10 +677,10 @@ impl App {
         out.push(Effect::Journal(JournalOp::Append(Event::Resumed)));
         for w in &read_warnings {
             let t = match w {
-                ReadWarning::TornRecord { line } => {
+                ReadWarning::Torn { line } => {
                     self.message("journal_torn", &[("line", &line.to_string())])
                 }
-                ReadWarning::DamagedRecord { line } | ReadWarning::UnknownRecord { line } => {
+                ReadWarning::Damaged { line } | ReadWarning::Unknown { line } => {
                     self.message("journal_damaged", &[("line", &line.to_string())])
                 }
             };
@@ -1305,7 +1305,7 @@ mod tests {
             id: GameId::parse("20261122-190000").unwrap(),
             started: None,
             resumed: replay(&recs).unwrap(),
-            read_warnings: vec![ReadWarning::TornRecord { line: 9 }],
+            read_warnings: vec![ReadWarning::Torn { line: 9 }],
             choice,
         }
     }
@@ -1401,7 +1401,7 @@ mod tests {
     #[test]
     fn a_failing_journal_is_said_once_and_its_recovery() {
         let mut a = app();
-        let err = crate::scoresheet::JournalError {
+        let err = crate::scoresheet::journal::JournalError {
             kind: JournalErrorKind::DiskFull,
             path: "/x".into(),
             detail: "No space left on device".into(),
@@ -1417,7 +1417,7 @@ mod tests {
                 "The scoresheet cannot be saved: the disk is full. The game goes on, and hector keeps trying."
             ]
         );
-        let again = crate::scoresheet::JournalError {
+        let again = crate::scoresheet::journal::JournalError {
             first: false,
             ..err
         };

@@ -1,7 +1,7 @@
 //! The board commands of the command line: `--board` specifications,
 //! `hector board list`, `hector board probe PORT` and the simulator
 //! `hector board sim`.  The serial port itself is only touched through
-//! [`transport`](super::transport).
+//! [`transport`].
 
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
@@ -28,7 +28,12 @@ pub enum BoardSpec {
     /// Find a port that answers one of the protocols.
     Auto,
     /// This protocol on this port (`dgt:/dev/ttyUSB0`).
-    Port { protocol: Protocol, path: String },
+    Port {
+        /// The board's protocol.
+        protocol: Protocol,
+        /// The serial port's path.
+        path: String,
+    },
     /// This port; probe which protocol answers.
     Probe(String),
 }
@@ -234,6 +239,7 @@ fn parse_sim_line(line: &str) -> Option<SimCommand> {
 /// Settings of `hector board sim`.
 #[derive(Debug, Clone)]
 pub struct SimOptions {
+    /// The protocol the simulated board speaks.
     pub protocol: Protocol,
     /// Keep a symbolic link here pointing at the current device.
     pub link: Option<PathBuf>,

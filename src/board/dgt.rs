@@ -154,6 +154,7 @@ impl Default for DgtDecoder {
 }
 
 impl DgtDecoder {
+    /// A decoder waiting for the first byte.
     pub fn new() -> DgtDecoder {
         DgtDecoder {
             state: State::Idle,

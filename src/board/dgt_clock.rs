@@ -36,7 +36,9 @@ use super::dgt::msg;
 /// The two sides of the clock, seen from its front.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ClockSide {
+    /// The left side.
     Left,
+    /// The right side.
     Right,
 }
 

@@ -303,7 +303,7 @@ impl Tracker {
 
     /// How the board differs from the game right now, most useful first
     /// (for a helper's screen; reports to speak come as
-    /// [`Inferred::Mismatch`]).
+    /// `Inferred::Mismatch`).
     pub fn mismatch(&self) -> Vec<SquareDiff> {
         self.sensed()
             .map(|s| diff(self.position.board(), &s))
@@ -466,11 +466,11 @@ impl Tracker {
     /// Await `mv` (legal in the tracker's position) on the blind player's
     /// board: the game has made it by other means (typed on the keyboard,
     /// the engine, the companion page) and the player must now make it on
-    /// the board.  Says [`Inferred::Instruction`] (or at once
-    /// [`Inferred::Executed`] if the board already shows it), stays quiet
+    /// the board.  Says `Inferred::Instruction` (or at once
+    /// `Inferred::Executed` if the board already shows it), stays quiet
     /// while the board is on its way to it, reports a mismatch for a state
     /// that does not lead there (after the settle time) or as a reminder
-    /// after the grace period, and [`Inferred::Executed`] when it is done.
+    /// after the grace period, and `Inferred::Executed` when it is done.
     /// A move that is not legal here changes nothing.
     pub fn await_move(&mut self, mv: Move, now: Instant) -> Vec<Inferred> {
         if !self.position.is_legal(mv) {
@@ -539,7 +539,7 @@ impl Tracker {
         self.after_game_change(now)
     }
 
-    /// The answer to [`Inferred::NeedPromotionPiece`].  Returns the move if
+    /// The answer to `Inferred::NeedPromotionPiece`.  Returns the move if
     /// the promotion is still on the board and `role` is a legal choice.
     pub fn promote(&mut self, role: Role) -> Vec<Inferred> {
         let mut out = Vec::new();

@@ -195,6 +195,7 @@ pub struct MillenniumDecoder {
 }
 
 impl MillenniumDecoder {
+    /// A decoder waiting for the first byte.
     pub fn new() -> MillenniumDecoder {
         MillenniumDecoder::default()
     }

@@ -10,8 +10,11 @@ use super::sensed::SensedBoard;
 /// `expected` there (None = empty), the board shows `found`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct SquareDiff {
+    /// The square.
     pub square: Square,
+    /// What the game has there (None: empty).
     pub expected: Option<Piece>,
+    /// What the board's sensors show there.
     pub found: Sensed,
 }
 

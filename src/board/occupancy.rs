@@ -123,6 +123,7 @@ pub struct OccupancyDecoder {
 }
 
 impl OccupancyDecoder {
+    /// A decoder waiting for the first byte.
     pub fn new() -> OccupancyDecoder {
         OccupancyDecoder::default()
     }

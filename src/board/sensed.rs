@@ -9,6 +9,7 @@ use shakmaty::{Bitboard, Board, Piece, Square};
 /// What a board's sensors know about one square.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Sensed {
+    /// Nothing stands there.
     Empty,
     /// Boards that identify pieces (DGT, Millennium).
     Piece(Piece),
@@ -147,7 +148,7 @@ impl SensedBoard {
         out
     }
 
-    /// The board seen in `orientation` (see [`Orientation::apply`]).
+    /// The board seen in `orientation` (see `Orientation::apply`).
     pub fn oriented(&self, orientation: Orientation) -> SensedBoard {
         match orientation {
             Orientation::Normal => *self,

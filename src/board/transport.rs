@@ -24,9 +24,13 @@ const READ_TIMEOUT: Duration = Duration::from_millis(20);
 /// Line settings of a serial port.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PortSettings {
+    /// The speed, in bits per second.
     pub baud: u32,
+    /// Data bits per character.
     pub data_bits: DataBits,
+    /// The parity bit.
     pub parity: Parity,
+    /// Stop bits per character.
     pub stop_bits: StopBits,
 }
 
@@ -282,7 +286,7 @@ pub fn exchange(
     Ok(got)
 }
 
-/// The master end of a [`pseudo_terminal`]: what a simulated board reads
+/// The master end of a `pseudo_terminal`: what a simulated board reads
 /// requests from and writes its messages into.
 pub struct Master(serialport::TTYPort);
 
@@ -306,7 +310,7 @@ impl Master {
     }
 }
 
-/// A [`pseudo_terminal`] with its master wrapped.
+/// A `pseudo_terminal` with its master wrapped.
 pub fn pseudo_board() -> Result<(Master, String), String> {
     pseudo_terminal().map(|(m, path)| (Master(m), path))
 }

@@ -65,8 +65,6 @@ pub enum Announcement {
         moves: u32,
         added: Duration,
     },
-    /// `side`'s flag has fallen.
-    Flag { side: Color },
 }
 
 /// Whole seconds, rounded up.

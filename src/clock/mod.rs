@@ -22,7 +22,7 @@ pub mod state;
 pub mod words;
 
 pub use announce::{Announcement, Announcer, Schedule};
-pub use control::{Bonus, Category, PRESETS, Period, Preset, TimeControl};
+pub use control::{Bonus, Category, TimeControl};
 pub use press::{PressMode, Presser};
-pub use spec::{SpecError, parse as parse_spec};
+pub use spec::parse as parse_spec;
 pub use state::{Clock, ClockError, Pressed};

@@ -71,7 +71,6 @@ pub fn announcement(w: &dyn Words, a: &Announcement) -> String {
                 ("time", &time(w, added)),
             ],
         ),
-        Announcement::Flag { side } => w.message("clock_flag", &[("side", &w.side(side))]),
     }
 }
 

@@ -60,23 +60,30 @@ pub struct GateConfig {
     pub view_without_code: bool,
     /// Ask for the code on loopback too (a shared computer).
     pub require_code: bool,
+    /// The rate, watcher and wrong-code limits.
     pub limits: Limits,
 }
 
 /// A seat a browser holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Role {
+    /// The opponent: their page may move, offer, accept and resign.
     Opponent,
+    /// A watcher: their page only shows the game.
     Watcher,
 }
 
 /// The opponent's seat: the token their page holds and the code it was
 /// paired with.  The app journals it, so that after a restart of hector
 /// (the game resumed from the journal) the same page is the opponent again
-/// without a new code ([`Gate::restore`]).
+/// without a new code (`Gate::restore`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Pairing {
+    /// The token the opponent's page sends with every request (32 hex
+    /// digits).
     pub token: String,
+    /// The four-digit code the page was paired with (none on loopback
+    /// without a code).
     pub code: Option<String>,
 }
 
@@ -117,16 +124,27 @@ pub enum Answer {
     /// is needed, whether watching needs none, and the seat of the token
     /// sent (none after a hector restart or a release: pair again).
     Info {
+        /// Pairing needs the code.
         code_required: bool,
+        /// Watching needs no code.
         can_watch: bool,
+        /// The seat the sent token holds, if any.
         role: Option<Role>,
     },
     /// The current state as JSON.
     State,
     /// Open the push channel for this seat (`None`: an anonymous watcher).
-    Stream { token: Option<String> },
+    Stream {
+        /// The seat's token, or none for an anonymous watcher.
+        token: Option<String>,
+    },
     /// Paired: the token and the seat.
-    Paired { token: String, role: Role },
+    Paired {
+        /// The new token the page keeps.
+        token: String,
+        /// The seat it holds.
+        role: Role,
+    },
     /// The action was passed to the app (its effect arrives in the next
     /// snapshot).
     Accepted,
@@ -135,6 +153,8 @@ pub enum Answer {
 }
 
 impl Answer {
+    /// The HTTP status of the answer: 200, 202 for an accepted action, the
+    /// refusal's 4xx.
     pub fn status(&self) -> u16 {
         match self {
             Answer::Refused(e) => e.status(),
@@ -193,6 +213,8 @@ pub struct Gate {
 }
 
 impl Gate {
+    /// A gate with no seat taken; a pairing code is drawn from `entropy`
+    /// when one is needed (off loopback, or asked for).
     pub fn new(config: GateConfig, mut entropy: Entropy) -> Gate {
         let needed = config.require_code || !config.listen.ip().is_loopback();
         let code = needed.then(|| new_code(&mut entropy));

@@ -6,7 +6,7 @@
 //! - [`request`] — what a browser may ask, read from method, target,
 //!   headers and body by a pure function ([`request::parse`]); bounded
 //!   sizes; every refusal has a status and a sentence.
-//! - [`gate`] — pairing and safety, sans-IO ([`Gate`]): the pairing code
+//! - [`gate`] — pairing and safety, sans-IO ([`gate::Gate`]): the pairing code
 //!   off loopback, one opponent at a time, watchers, rate limits, Host and
 //!   Origin checks, connected/disconnected with a grace time for reloads.
 //! - [`snapshot`] — the whole state the page shows ([`Snapshot`]), plain
@@ -24,10 +24,10 @@ pub mod request;
 pub mod server;
 pub mod snapshot;
 
-pub use gate::{CompanionEvent, Gate, GateConfig, Limits, Pairing};
+pub use gate::{CompanionEvent, Limits, Pairing};
 pub use labels::PageLabels;
 pub use request::{MoveInput, OpponentAction};
-pub use server::{CompanionConfig, CompanionServer, DEFAULT_LISTEN, PAGE};
+pub use server::{CompanionConfig, CompanionServer, DEFAULT_LISTEN};
 pub use snapshot::{
     Clocks, Flash, FlashKind, GameEnd, LastMove, LegalMove, Notice, Side, Snapshot, Tactile,
 };

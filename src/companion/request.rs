@@ -45,10 +45,15 @@ pub enum Route {
 /// blind player typed for the opponent.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum OpponentAction {
+    /// A move, typed or tapped.
     Move(MoveInput),
+    /// The opponent offers a draw.
     OfferDraw,
+    /// The opponent accepts the blind player's draw offer.
     AcceptDraw,
+    /// The opponent declines the blind player's draw offer.
     DeclineDraw,
+    /// The opponent resigns.
     Resign,
 }
 
@@ -61,8 +66,11 @@ pub enum MoveInput {
     /// Tapped: a piece and its target (a castling king tapped to its target
     /// or onto its rook).
     FromTo {
+        /// The square of the piece tapped first.
         from: Square,
+        /// The square tapped second.
         to: Square,
+        /// The piece a pawn becomes, when it promotes.
         promotion: Option<Role>,
     },
 }
@@ -85,21 +93,29 @@ pub struct ApiRequest {
 /// sentence for the page.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RequestError {
+    /// No such route.
     NotFound,
+    /// The route exists, not for this method.
     MethodNotAllowed,
+    /// The target is longer than `MAX_TARGET`.
     TargetTooLong,
+    /// The body is longer than `MAX_BODY`.
     BodyTooLarge,
+    /// A header value is longer than `MAX_HEADER_VALUE`.
     HeaderTooLong,
     /// An action without `Content-Type: application/json`.
     NotJson,
     /// The body is not the JSON this route expects.
     BadBody(String),
+    /// A square that is not one (`e4`): the text sent.
     BadSquare(String),
+    /// A typed move that cannot be a move, and why.
     BadMove(String),
     /// No token, or one that is not (or no longer) this page's.
     NotPaired,
     /// Paired as a watcher: watchers cannot act.
     WatcherCannotAct,
+    /// The pairing code is not the one hector said.
     WrongCode,
     /// Too many wrong codes: pairing waits a while.
     PairingLocked,

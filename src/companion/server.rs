@@ -33,10 +33,13 @@ pub const DEFAULT_LISTEN: SocketAddr = SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCA
 /// How the server is set up.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CompanionConfig {
+    /// The address and port the server listens on.
     pub listen: SocketAddr,
+    /// Watching without the code on a non-loopback address.
     pub view_without_code: bool,
     /// Ask for the pairing code on loopback too.
     pub require_code: bool,
+    /// The rate, watcher and wrong-code limits.
     pub limits: Limits,
     /// How often an idle push channel sends a heartbeat (a closed page is
     /// noticed at the second failed write).

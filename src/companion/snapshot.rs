@@ -18,7 +18,9 @@ use crate::view::{LinkState, View};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Side {
+    /// White.
     White,
+    /// Black.
     Black,
 }
 
@@ -35,13 +37,18 @@ impl From<Color> for Side {
 /// the words the blind player heard.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct LastMove {
+    /// The square the piece left ("e2").
     pub from: String,
+    /// The square it went to ("e4").
     pub to: String,
+    /// The move in SAN, with `+` or `#`.
     pub san: String,
+    /// The move as the blind player heard it.
     pub words: String,
     /// The language of `words` (a BCP 47 tag, "de" for Appendix D), so a
     /// screen reader on the page reads them right; empty when unknown.
     pub lang: String,
+    /// The side that made the move.
     pub by: Side,
     /// The full-move number of the move.
     pub number: u32,
@@ -66,8 +73,11 @@ impl LastMove {
 /// A move the opponent may make now, as a tap from a square to a square.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct LegalMove {
+    /// The square to tap first ("g1"; the king's square for castling).
     pub from: String,
+    /// The square to tap second.
     pub to: String,
+    /// The move in SAN.
     pub san: String,
     /// "q", "r", "b" or "n" for a promotion.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -78,7 +88,9 @@ pub struct LegalMove {
 /// from these values itself between snapshots.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Clocks {
+    /// White's time left, in milliseconds.
     pub white_ms: u64,
+    /// Black's time left, in milliseconds.
     pub black_ms: u64,
     /// The side whose clock runs (None: stopped).
     pub running: Option<Side>,
@@ -102,13 +114,21 @@ pub enum Tactile {
     /// Connected and the same as the game.
     Agrees,
     /// Connected and different on these squares.
-    Differs { squares: Vec<String> },
+    Differs {
+        /// The squares that differ ("e4").
+        squares: Vec<String>,
+    },
     /// Waiting for this move to be made on it.
-    Awaiting { san: String },
+    Awaiting {
+        /// The move, in SAN.
+        san: String,
+    },
     /// A pawn reached the last rank on it: which piece it becomes must be
     /// named (an occupancy board cannot see it).  The squares when known.
     Promotion {
+        /// The pawn's square.
         from: Option<String>,
+        /// The square it reached.
         to: Option<String>,
     },
     /// The port is open and no board has answered yet.
@@ -122,7 +142,7 @@ pub enum Tactile {
 
 impl Tactile {
     /// A board as the page shows it, from the view model's link state
-    /// ([`crate::view::LinkView`], [`crate::view::BoardInfo`]): the same
+    /// (`view::LinkView`, `view::BoardInfo`): the same
     /// states the full-screen view shows.  `awaiting`: the move (SAN) the
     /// game made elsewhere that waits to be made on the board; `promotion`:
     /// the squares of a promotion waiting for its piece, when known.
@@ -158,16 +178,22 @@ impl Tactile {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FlashKind {
+    /// A king is in check.
     Check,
+    /// A board differs from the game.
     Mismatch,
+    /// Little time is left on a clock.
     LowTime,
+    /// A flag fell.
     Flag,
 }
 
 /// A flash; the page flashes once per new `id`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Flash {
+    /// What the flash is for.
     pub kind: FlashKind,
+    /// Counts up with every new flash.
     pub id: u64,
 }
 
@@ -175,7 +201,9 @@ pub struct Flash {
 /// needs saying ("Not your move", "Illegal move").
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Notice {
+    /// Counts up with every new notice (the page shows each once).
     pub id: u64,
+    /// The sentence, in the blind player's language.
     pub text: String,
 }
 
@@ -186,21 +214,30 @@ pub struct Snapshot {
     pub board: String,
     /// The side the page plays (the board is drawn from it).
     pub opponent: Side,
+    /// The side to move.
     pub turn: Side,
+    /// The full-move number (1 at the start, up after Black's move).
     pub fullmove: u32,
+    /// The side to move is in check.
     pub check: bool,
+    /// The last move, if any has been made.
     pub last_move: Option<LastMove>,
     /// The opponent's legal moves when it is their move (empty otherwise,
     /// and when the game is over).
     pub legal: Vec<LegalMove>,
+    /// Both clocks, when a clock is used.
     pub clocks: Option<Clocks>,
     /// Who offers a draw now.
     pub draw_offer: Option<Side>,
+    /// The result, once the game is over.
     pub end: Option<GameEnd>,
+    /// The blind player's tactile board.
     pub tactile: Tactile,
     /// The opponent's own electronic board, when one is used.
     pub opponent_board: Tactile,
+    /// The last flash (check, mismatch, low time, flag).
     pub flash: Option<Flash>,
+    /// The app's answer to the opponent's last action.
     pub notice: Option<Notice>,
 }
 
@@ -232,7 +269,7 @@ impl Snapshot {
     }
 
     /// What the page shows, from the view model the full-screen view
-    /// draws ([`View`]): the board, the last move in SAN and in the words
+    /// draws (`view::View`): the board, the last move in SAN and in the words
     /// said, whose move, both clocks, the draw offer, the end, the tactile
     /// board.  `pos` (the same game's position) gives only what the view
     /// does not hold: the opponent's legal moves.  `move_lang` is the

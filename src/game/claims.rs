@@ -18,7 +18,7 @@ impl Game {
     /// 9.3.1).
     ///
     /// - Only the player to move may claim; anyone else is refused with
-    ///   [`ClaimRefused::NotYourTurn`] and nothing changes.
+    ///   `ClaimRefused::NotYourTurn` and nothing changes.
     /// - An intended move is played in every case: recorded before the draw
     ///   when the claim is correct, made as 9.5.3 requires when it is not.
     ///   An illegal intended move is an error and nothing changes.

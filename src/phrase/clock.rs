@@ -21,7 +21,7 @@ impl Words for Phraser {
 mod tests {
     use super::*;
     use crate::clock::Announcement;
-    use crate::clock::SpecError;
+    use crate::clock::spec::SpecError;
     use crate::clock::words::{announcement, both, last_move, moves, spec_error, time};
     use crate::phrase::{MoveOptions, MoveStyle};
     use crate::words::Lang;
@@ -143,11 +143,6 @@ mod tests {
         assert_eq!(
             last_move(&en, Color::White, Some(s(12))),
             "White's last move took twelve seconds."
-        );
-        let de = Built(Lang::De);
-        assert_eq!(
-            announcement(&de, &Announcement::Flag { side: Color::Black }),
-            "Schwarz: Zeit überschritten."
         );
     }
 

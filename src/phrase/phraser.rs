@@ -95,7 +95,7 @@ impl Phraser {
     ///
     /// # Errors
     ///
-    /// [`VoiceError`] when `messages` has no `[colours]`, lacks a message key,
+    /// `VoiceError` when `messages` has no `[colours]`, lacks a message key,
     /// has an unknown key or a template with an unknown placeholder.
     pub fn new(
         moves: &VoiceFile,
@@ -110,7 +110,7 @@ impl Phraser {
     ///
     /// # Errors
     ///
-    /// [`VoiceError`] naming the file, line and key of the first problem.
+    /// `VoiceError` naming the file, line and key of the first problem.
     pub fn from_sources(
         moves: Source<'_>,
         messages: Source<'_>,

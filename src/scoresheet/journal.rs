@@ -44,6 +44,7 @@ impl GameId {
         ok.then(|| GameId(s.to_string()))
     }
 
+    /// The id as text (the journal file's name without its extension).
     pub fn as_str(&self) -> &str {
         &self.0
     }
@@ -69,7 +70,9 @@ pub enum JournalErrorKind {
 /// A failed write.  The records are kept in memory and written later.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct JournalError {
+    /// Why, by kind.
     pub kind: JournalErrorKind,
+    /// The journal file.
     pub path: PathBuf,
     /// The system's message.
     pub detail: String,
@@ -104,7 +107,10 @@ pub enum Appended {
     Written,
     /// Written and flushed, together with records that had waited after a
     /// failure: the journal is whole again (say so).
-    Recovered { waited: usize },
+    Recovered {
+        /// How many records had waited.
+        waited: usize,
+    },
 }
 
 /// The journal of one game, open for appending.
@@ -401,14 +407,17 @@ impl Store {
         directories::ProjectDirs::from("", "", "hector").map(|d| d.data_dir().join("games"))
     }
 
+    /// The store in `dir` (made when the first game is written).
     pub fn new(dir: PathBuf) -> Store {
         Store { dir }
     }
 
+    /// The directory of the journal files.
     pub fn dir(&self) -> &Path {
         &self.dir
     }
 
+    /// The path of a game's journal file.
     pub fn path_of(&self, id: &GameId) -> PathBuf {
         self.dir.join(format!("{}.{EXT}", id.as_str()))
     }
@@ -570,7 +579,10 @@ pub enum JournalStatus {
     /// A write failed; the records wait in memory.
     Failed(JournalError),
     /// The journal is whole again after failures.
-    Recovered { waited: usize },
+    Recovered {
+        /// How many records had waited in memory.
+        waited: usize,
+    },
 }
 
 /// The journal files of a session: carries out [`JournalOp`]s.
@@ -581,6 +593,7 @@ pub struct Sink {
 }
 
 impl Sink {
+    /// A sink writing into `store`, no game journalled yet.
     pub fn new(store: Store) -> Sink {
         Sink {
             store,
@@ -588,6 +601,7 @@ impl Sink {
         }
     }
 
+    /// The store it writes into.
     pub fn store(&self) -> &Store {
         &self.store
     }
@@ -688,7 +702,8 @@ mod tests {
 
     #[test]
     fn begin_append_and_read_back() {
-        let store = Store::new(tmp("basic").join("games"));
+        let dir = tmp("basic");
+        let store = Store::new(dir.join("games"));
         let at = datetime!(2026-11-22 19:23:46 UTC);
         let (id, mut j, r) = store.begin(&start(), at);
         assert_eq!(r, Ok(Appended::Written));
@@ -710,7 +725,7 @@ mod tests {
         assert_eq!(store.find("1").unwrap().id, id);
         assert_eq!(store.find("20261122-192346-2").unwrap().id, id2);
         assert_eq!(store.find("2026"), None, "ambiguous prefix");
-        let _ = fs::remove_dir_all(store.dir().parent().unwrap());
+        let _ = fs::remove_dir_all(dir);
     }
 
     #[test]
@@ -729,7 +744,7 @@ mod tests {
         assert_eq!(parsed.records.len(), 2);
         assert!(matches!(
             parsed.warnings[..],
-            [ReadWarning::TornRecord { line: 4 }]
+            [ReadWarning::Torn { line: 4 }]
         ));
         j.append(&mv(1, Color::Black, "e5", "e7e5")).unwrap();
         let again = store.read(&id).unwrap();

@@ -25,11 +25,8 @@ pub mod speech;
 pub mod start;
 pub mod text;
 
-pub use journal::{
-    GameId, GameSummary, Journal, JournalError, JournalErrorKind, JournalOp, JournalStatus, Sink,
-    Store,
-};
-pub use record::{BoardOf, ClockEvent, Event, Penalty, Record, StartInfo};
+pub use journal::{GameId, JournalErrorKind, JournalOp, JournalStatus, Sink, Store};
+pub use record::{Event, StartInfo};
 pub use replay::{GameRecord, ResumeChoice, ResumeOffer, Resumed, replay};
 
 /// The export formats.
@@ -49,6 +46,7 @@ pub enum ExportFormat {
 }
 
 impl ExportFormat {
+    /// Every export format.
     pub const ALL: [ExportFormat; 5] = [
         ExportFormat::Pgn,
         ExportFormat::Brf,

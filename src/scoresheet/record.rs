@@ -34,10 +34,15 @@ pub const HEADER: &str = "# hector scoresheet journal, format 1. One record a li
 /// control.  Unknown keys of newer versions are kept in `extra`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct StartInfo {
+    /// White's name.
     pub white: String,
+    /// Black's name.
     pub black: String,
+    /// The event (tournament) name.
     pub event: String,
+    /// Where the game is played.
     pub site: String,
+    /// The round, as in PGN (`3`, `3.1`).
     pub round: String,
     /// `YYYY.MM.DD`, as in PGN.
     pub date: String,
@@ -51,6 +56,7 @@ pub struct StartInfo {
     pub rules: Option<String>,
     /// The board, e.g. `dgt:/dev/ttyUSB0`.
     pub board: Option<String>,
+    /// Keys and values this version does not know, kept as read.
     pub extra: Vec<(String, String)>,
 }
 
@@ -59,43 +65,67 @@ pub struct StartInfo {
 pub enum ClockEvent {
     /// `by` pressed the clock after their move.
     Press {
+        /// The side that pressed.
         by: Color,
+        /// White's time left.
         white_ms: i64,
+        /// Black's time left.
         black_ms: i64,
     },
     /// A reading (e.g. on request or periodically); `running` is the side
     /// whose time runs.
     Reading {
+        /// White's time left.
         white_ms: i64,
+        /// Black's time left.
         black_ms: i64,
+        /// The side whose time runs (none: stopped).
         running: Option<Color>,
     },
     /// The clock started, `running`'s time runs.
     Started {
+        /// White's time left.
         white_ms: i64,
+        /// Black's time left.
         black_ms: i64,
+        /// The side whose time runs.
         running: Color,
     },
     /// Both clocks stopped (arbiter, game over).
-    Stopped { white_ms: i64, black_ms: i64 },
+    Stopped {
+        /// White's time left.
+        white_ms: i64,
+        /// Black's time left.
+        black_ms: i64,
+    },
     /// Time added (positive) or taken away for `side`.
     Adjusted {
+        /// The side whose time changed.
         side: Color,
+        /// The change (negative: taken away).
         delta_ms: i64,
+        /// White's time left.
         white_ms: i64,
+        /// Black's time left.
         black_ms: i64,
     },
     /// `side`'s flag fell.
     Flag {
+        /// The side whose flag fell.
         side: Color,
+        /// White's time left.
         white_ms: i64,
+        /// Black's time left.
         black_ms: i64,
     },
     /// `by` moved and has not pressed yet (a separate press, D.2.8): the
     /// mover's time still runs until the press.
     AwaitingPress {
+        /// The side that moved.
         by: Color,
+        /// White's time left.
         white_ms: i64,
+        /// Black's time left.
         black_ms: i64,
     },
 }
@@ -131,10 +161,15 @@ impl ClockEvent {
 /// word such as `illegal-move`), and the time it changed for each side.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Penalty {
+    /// The side penalised.
     pub against: Color,
+    /// Why, as a word (`illegal-move`, `incorrect-claim`).
     pub reason: String,
+    /// The change to White's time, in milliseconds.
     pub white_delta_ms: i64,
+    /// The change to Black's time, in milliseconds.
     pub black_delta_ms: i64,
+    /// The arbiter's note.
     pub note: String,
 }
 
@@ -145,49 +180,71 @@ pub enum Event {
     Start(Box<StartInfo>),
     /// A move: its number, the side, SAN (with `+`/`#`) and UCI.
     Move {
+        /// The full-move number.
         number: u32,
+        /// The side that moved.
         by: Color,
+        /// The move in SAN, with `+` or `#`.
         san: String,
+        /// The move in UCI (`e2e4`, `e7e8q`).
         uci: String,
     },
     /// The last move was taken back (board take-back, arbiter correction).
     TakeBack,
+    /// A draw offer.
     Offer {
+        /// The side that offers.
         by: Color,
     },
+    /// A draw offer accepted.
     Accept {
+        /// The side that accepts.
         by: Color,
     },
+    /// A draw offer declined.
     Decline {
+        /// The side that declines.
         by: Color,
     },
     /// A draw claim (9.2, 9.3), on the position or on an intended move
     /// (which the claim plays), and the verdict.
     Claim {
+        /// The side that claims.
         by: Color,
+        /// What is claimed (threefold repetition, fifty moves).
         claim: Claim,
         /// The intended move: number, SAN and UCI, as in [`Event::Move`].
         intended: Option<(u32, String, String)>,
+        /// The claim was found correct.
         upheld: bool,
     },
+    /// A resignation.
     Resign {
+        /// The side that resigns.
         by: Color,
     },
+    /// Something the clock did.
     Clock(ClockEvent),
+    /// A penalty given.
     Penalty(Penalty),
     /// An arbiter's action: a word (`stop`, `add-time`, `correction` …)
     /// and a note.
     Arbiter {
+        /// What the arbiter did, as a word.
         action: String,
+        /// The arbiter's note.
         note: String,
     },
     /// A board differs from the game (D.2.9); a neutral description.
     Mismatch {
+        /// Whose board differs.
         board: BoardOf,
+        /// The squares that differ, described.
         diff: String,
     },
     /// That board agrees with the game again.
     MismatchResolved {
+        /// Whose board agrees again.
         board: BoardOf,
     },
     /// A board awaits this move (UCI), made by other means: on the blind
@@ -196,24 +253,32 @@ pub enum Event {
     /// player's move.  `None`: no move is awaited there any more (the game
     /// changed otherwise).
     BoardAwait {
+        /// Which board awaits it.
         board: BoardOf,
+        /// The move, in UCI.
         uci: Option<String>,
     },
     /// The awaited move was made on that board.
     BoardDone {
+        /// Which board made it.
         board: BoardOf,
+        /// The move, in UCI.
         uci: String,
     },
     /// The result and why (`checkmate`, `agreement`, `time-forfeit` …).
     Result {
+        /// Who won, or a draw.
         outcome: KnownOutcome,
+        /// Why, as a word.
         reason: String,
     },
     /// The player chose not to resume the game now.
     SetAside,
     /// The game was resumed after the program stopped.
     Resumed,
+    /// A free note, kept with the record.
     Note {
+        /// The note's text.
         text: String,
     },
     /// The opponent's page (the companion) was paired: its token and the
@@ -221,7 +286,9 @@ pub enum Event {
     /// Read back when the game is resumed after a restart, so the same
     /// page is the opponent again without a new code.
     Companion {
+        /// The page's token (none: the seat was freed).
         token: Option<String>,
+        /// The code it was paired with, if one was needed.
         code: Option<String>,
     },
 }
@@ -230,16 +297,21 @@ pub enum Event {
 /// opponent's own board (D.2.9 compares the two).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum BoardOf {
+    /// The blind player's tactile board.
     #[default]
     Player,
+    /// The opponent's own board.
     Opponent,
 }
 
 /// A record: its number, when it was written, and the event.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Record {
+    /// The record's number, 1 for the first.
     pub seq: u64,
+    /// When it was written (UTC).
     pub at: OffsetDateTime,
+    /// What happened.
     pub event: Event,
 }
 
@@ -247,17 +319,28 @@ pub struct Record {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ReadWarning {
     /// The last record was cut off (power cut mid-write) and was dropped.
-    TornRecord { line: usize },
+    Torn {
+        /// Its line number, from 1.
+        line: usize,
+    },
     /// A record in the middle is damaged; reading stopped before it.
-    DamagedRecord { line: usize },
+    Damaged {
+        /// Its line number, from 1.
+        line: usize,
+    },
     /// A record of a kind this version does not know; skipped.
-    UnknownRecord { line: usize },
+    Unknown {
+        /// Its line number, from 1.
+        line: usize,
+    },
 }
 
 /// A journal's text read back.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Parsed {
+    /// The whole records, in order.
     pub records: Vec<Record>,
+    /// What was cut off, damaged or unknown.
     pub warnings: Vec<ReadWarning>,
     /// Bytes of whole records (and comments) from the start: the journal is
     /// cut back to this length before anything is appended.
@@ -921,16 +1004,16 @@ pub fn parse_journal(text: &[u8]) -> Parsed {
                 match rec {
                     Some(r) => records.push(r),
                     None if is_comment => {}
-                    None => warnings.push(ReadWarning::UnknownRecord { line: line_no }),
+                    None => warnings.push(ReadWarning::Unknown { line: line_no }),
                 }
                 good_len = next;
             }
             None if last => {
-                warnings.push(ReadWarning::TornRecord { line: line_no });
+                warnings.push(ReadWarning::Torn { line: line_no });
                 break;
             }
             None => {
-                warnings.push(ReadWarning::DamagedRecord { line: line_no });
+                warnings.push(ReadWarning::Damaged { line: line_no });
                 break;
             }
         }
@@ -1180,7 +1263,7 @@ mod tests {
             } else {
                 assert_eq!(
                     parsed.warnings,
-                    vec![ReadWarning::TornRecord {
+                    vec![ReadWarning::Torn {
                         line: events.len() + 1
                     }],
                     "cut at {cut}"
@@ -1200,14 +1283,14 @@ mod tests {
         zeros.push(b'\n');
         let p = parse_journal(&zeros);
         assert_eq!(p.records.len(), events.len() - 1);
-        assert!(matches!(p.warnings[..], [ReadWarning::TornRecord { .. }]));
+        assert!(matches!(p.warnings[..], [ReadWarning::Torn { .. }]));
         // One byte changed in the third record.
         let mut bad = text.clone().into_bytes();
         let third = text.match_indices('\n').nth(2).unwrap().0 + 5;
         bad[third] ^= 1;
         let p = parse_journal(&bad);
         assert_eq!(p.records.len(), 2);
-        assert_eq!(p.warnings, vec![ReadWarning::DamagedRecord { line: 4 }]);
+        assert_eq!(p.warnings, vec![ReadWarning::Damaged { line: 4 }]);
     }
 
     #[test]
@@ -1225,7 +1308,7 @@ mod tests {
         ));
         let p = parse_journal(text.as_bytes());
         assert_eq!(p.records.len(), 3);
-        assert_eq!(p.warnings, vec![ReadWarning::UnknownRecord { line: 4 }]);
+        assert_eq!(p.warnings, vec![ReadWarning::Unknown { line: 4 }]);
         assert_eq!(p.good_len, text.len());
     }
 

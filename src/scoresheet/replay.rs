@@ -16,19 +16,37 @@ use super::record::{BoardOf, ClockEvent, Event, Penalty, Record, StartInfo};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ReplayWarning {
     /// The record's move is not legal here.
-    IllegalMove { seq: u64, san: String },
+    IllegalMove {
+        /// The record's number.
+        seq: u64,
+        /// The move, as recorded.
+        san: String,
+    },
     /// The game refused the operation (e.g. an offer while one stands).
-    Refused { seq: u64, what: String },
+    Refused {
+        /// The record's number.
+        seq: u64,
+        /// What was refused.
+        what: String,
+    },
     /// A claim's verdict differs from the one the rules give now.
-    ClaimVerdict { seq: u64 },
+    ClaimVerdict {
+        /// The record's number.
+        seq: u64,
+    },
     /// The start position could not be read.
-    BadStart { seq: u64 },
+    BadStart {
+        /// The record's number.
+        seq: u64,
+    },
 }
 
 /// What replaying found the journal to say.
 #[derive(Debug, Clone)]
 pub struct Resumed {
+    /// What the game was started with.
     pub start: StartInfo,
+    /// The game as far as the journal goes.
     pub game: Game,
     /// The last clock record, if a clock ran: the clocks as of the last
     /// event (see [`Resumed::restored_clock`]).
@@ -41,6 +59,7 @@ pub struct Resumed {
     /// The side whose time ran after the last clock record (`None`:
     /// stopped).
     pub clock_running: Option<Color>,
+    /// Every penalty given, in order.
     pub penalties: Vec<Penalty>,
     /// An unresolved mismatch of the player's board, as recorded.
     pub mismatch: Option<String>,
@@ -59,8 +78,12 @@ pub struct Resumed {
     /// ended with it too ([`Game::end_by_rule`]), so a resumed game that a
     /// flag fall, an arbiter or an illegal move ended stays over.
     pub declared: Option<(KnownOutcome, String)>,
+    /// The player chose not to resume the game then (a `SetAside` record
+    /// after the last `Resumed`).
     pub set_aside: bool,
+    /// The scoresheet for the exports.
     pub record: GameRecord,
+    /// Records that did not fit the game and were skipped.
     pub warnings: Vec<ReplayWarning>,
     /// The opponent's page paired last (token, code), if it still holds
     /// the seat.
@@ -128,7 +151,9 @@ impl Resumed {
 /// The clocks of a resumed game, as of the last clock record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RestoredClock {
+    /// White's time left, in milliseconds.
     pub white_ms: i64,
+    /// Black's time left, in milliseconds.
     pub black_ms: i64,
     /// The side whose time runs next (or would, when stopped): the side
     /// to move.
@@ -138,7 +163,9 @@ pub struct RestoredClock {
     pub running: Option<Color>,
     /// The side whose move waits for its separate press (D.2.8).
     pub press_pending: Option<Color>,
+    /// Moves each side completed on the clock (for its periods).
     pub moves: ByColor<u32>,
+    /// Illegal moves penalised so far, by offender.
     pub illegal_moves: ByColor<u32>,
 }
 
@@ -146,19 +173,24 @@ pub struct RestoredClock {
 /// `hector resume ID`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ResumeChoice {
+    /// Ask the player whether to resume it now.
     Ask,
+    /// Resume it without asking.
     Now,
 }
 
 /// A saved game that can be resumed.
 #[derive(Debug, Clone)]
 pub struct ResumeOffer {
+    /// The saved game's id in the store.
     pub id: super::GameId,
     /// When it started.
     pub started: Option<time::OffsetDateTime>,
+    /// The game read back from its journal.
     pub resumed: Resumed,
     /// Records left out when reading the journal (torn, damaged).
     pub read_warnings: Vec<super::record::ReadWarning>,
+    /// Ask first, or resume at once.
     pub choice: ResumeChoice,
 }
 
@@ -193,7 +225,9 @@ impl ResumeOffer {
 /// mover's clock and notes.
 #[derive(Debug, Clone)]
 pub struct GameRecord {
+    /// The tags: players, event, start position, time control.
     pub start: StartInfo,
+    /// The game, its moves and its end.
     pub game: Game,
     /// `clocks[i]`: the mover's remaining time after ply `i` (milliseconds).
     pub clocks: Vec<Option<i64>>,
@@ -209,16 +243,25 @@ pub struct GameRecord {
 /// A comment on the scoresheet.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Note {
+    /// A draw claim and its verdict.
     Claim {
+        /// The side that claimed.
         by: Color,
+        /// What was claimed.
         claim: crate::game::Claim,
+        /// The claim was found correct.
         upheld: bool,
     },
+    /// A penalty given.
     Penalty(Penalty),
+    /// An arbiter's action.
     Arbiter {
+        /// What the arbiter did, as a word.
         action: String,
+        /// The arbiter's note.
         note: String,
     },
+    /// A free note.
     Text(String),
 }
 

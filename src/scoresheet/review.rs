@@ -24,14 +24,23 @@ pub struct GameEntry {
     pub offset: usize,
     /// Line of its first character (1-based).
     pub line: usize,
+    /// The Event tag.
     pub event: String,
+    /// The Site tag.
     pub site: String,
+    /// The Date tag.
     pub date: String,
+    /// The Round tag.
     pub round: String,
+    /// The White tag (White's name).
     pub white: String,
+    /// The Black tag (Black's name).
     pub black: String,
+    /// The Result tag.
     pub result: String,
+    /// The TimeControl tag.
     pub time_control: String,
+    /// The FEN tag, when the game does not start from the usual position.
     pub fen: Option<String>,
 }
 
@@ -49,20 +58,32 @@ pub enum PgnProblem {
     /// The file has no games.
     NoGames,
     /// There is no game with this number.
-    NoSuchGame { number: usize, count: usize },
+    NoSuchGame {
+        /// The number asked for.
+        number: usize,
+        /// How many games the file has.
+        count: usize,
+    },
     /// A move that is not legal (or not one move) in its position.
     IllegalMove {
+        /// The game's number in the file.
         game: usize,
+        /// The line of the move.
         line: usize,
         /// Its move number and side, as in `12...`.
         number: u32,
+        /// The side that moves.
         by: Color,
+        /// The move as written.
         san: String,
     },
     /// The FEN tag cannot be used.
     BadFen {
+        /// The game's number in the file.
         game: usize,
+        /// The line of the FEN tag.
         line: usize,
+        /// The tag's text.
         fen: String,
     },
 }
@@ -145,6 +166,7 @@ impl PgnGame {
 #[derive(Debug, Clone)]
 pub struct PgnFile {
     data: Vec<u8>,
+    /// The games in the file, in order.
     pub games: Vec<GameEntry>,
 }
 

@@ -14,11 +14,17 @@ use crate::game::{Game, SetupError};
 /// The six fields of a FEN.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum FenField {
+    /// The pieces, rank 8 first.
     Board,
+    /// The side to move (`w`, `b`).
     Turn,
+    /// The castling rights (`KQkq`, `-`).
     Castling,
+    /// The en passant square (`e3`, `-`).
     EnPassant,
+    /// The half-moves since the last capture or pawn move.
     Halfmoves,
+    /// The move number.
     Fullmoves,
 }
 
@@ -35,12 +41,18 @@ pub enum StartError {
     /// A FEN field cannot be read: which, its text, and for the board the
     /// rank (8 … 1) where it goes wrong.
     FenSyntax {
+        /// The field.
         field: FenField,
+        /// Its text.
         text: String,
+        /// For the board, the rank where it goes wrong.
         rank: Option<u8>,
     },
     /// The FEN reads but the position is not legal.
-    FenPosition { problems: Vec<PositionProblem> },
+    FenPosition {
+        /// Every problem found (at least one).
+        problems: Vec<PositionProblem>,
+    },
     /// The PGN file or game.
     Pgn(PgnProblem),
 }
@@ -48,15 +60,25 @@ pub enum StartError {
 /// Why a position is not legal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum PositionProblem {
+    /// No piece on the board.
     EmptyBoard,
+    /// A side has no king.
     MissingKing,
+    /// A side has more than one king.
     TooManyKings,
+    /// A pawn on the first or last rank.
     PawnsOnBackRank,
+    /// Castling rights the kings and rooks do not allow.
     CastlingRights,
+    /// An en passant square no pawn can have passed.
     EnPassantSquare,
+    /// The side not to move is in check.
     OppositeCheck,
+    /// A check no last move can have given.
     ImpossibleCheck,
+    /// More pieces than promotions can make.
     TooMuchMaterial,
+    /// Anything else shakmaty refuses.
     Other,
 }
 

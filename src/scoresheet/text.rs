@@ -1,5 +1,5 @@
 //! Large-print text: one move pair a line, the moves as spoken (Appendix D
-//! words, or the language's words) or in SAN, each with the mover's clock
+//! words, or the language's words), each with the mover's clock
 //! time and `(=)` after a move that came with a draw offer.  For low-vision
 //! players (print it large) and arbiters.
 //!
@@ -23,20 +23,12 @@ pub struct Labels {
     pub result: String,
 }
 
-/// How the moves are written.
-pub enum MoveWords<'a> {
-    /// SAN, as on a paper scoresheet.
-    San,
-    /// As spoken: the function gives the words of a move in the position
-    /// before it.
-    Spoken(&'a dyn Fn(&Chess, &PlayedMove) -> String),
-}
+/// How the moves are written: the words of a move in the position before
+/// it (the phraser's, as spoken).
+pub type MoveWords<'a> = dyn Fn(&Chess, &PlayedMove) -> String + 'a;
 
 fn cell(m: &PlayedMove, before: &Chess, words: &MoveWords, clock: Option<i64>) -> String {
-    let mut s = match words {
-        MoveWords::San => m.san.to_string(),
-        MoveWords::Spoken(f) => f(before, m),
-    };
+    let mut s = words(before, m);
     if m.draw_offer {
         s.push_str(" (=)");
     }
@@ -109,6 +101,11 @@ mod tests {
     use crate::scoresheet::record::StartInfo;
     use shakmaty::san::San;
 
+    /// The moves in SAN (the tests' words).
+    fn san(_: &Chess, m: &PlayedMove) -> String {
+        m.san.to_string()
+    }
+
     fn labels() -> Labels {
         Labels {
             white: "W".into(),
@@ -138,13 +135,13 @@ mod tests {
         );
         rec.clock_ran = true;
         rec.clocks = vec![Some(5_400_000), Some(5_399_000), Some(61_000)];
-        let t = to_text(&rec, &labels(), &MoveWords::San, None);
+        let t = to_text(&rec, &labels(), &san, None);
         assert_eq!(
             t,
             "W: Anna\nB: Bob\n\n1. e4  1:30:00        e5  1:29:59\n2. Nf3 (=)  0:01:01\n"
         );
         let spoken = |_: &Chess, m: &PlayedMove| format!("<{}>", m.san);
-        let t = to_text(&rec, &labels(), &MoveWords::Spoken(&spoken), None);
+        let t = to_text(&rec, &labels(), &spoken, None);
         assert!(t.contains("1. <e4>  1:30:00"));
     }
 
@@ -157,7 +154,7 @@ mod tests {
         }
         g.resign(Color::White).unwrap();
         let rec = GameRecord::of_game(StartInfo::default(), g);
-        let t = to_text(&rec, &labels(), &MoveWords::San, Some("White resigns"));
+        let t = to_text(&rec, &labels(), &san, Some("White resigns"));
         assert!(t.contains(" 9. ...   Kd7\n10. e4    Kd6\n"), "{t}");
         assert!(t.ends_with("R: 0-1 (White resigns)\n"));
     }

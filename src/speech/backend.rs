@@ -96,7 +96,7 @@ pub fn voices_by_language(
 }
 
 /// The lines of `hector voices`: per language the number of voices and the
-/// one hector uses for it ([`choose_voice`]); with `all`, every voice and
+/// one hector uses for it (`choose_voice`); with `all`, every voice and
 /// variant of the language too.
 pub fn voices_summary(voices: &[VoiceInfo], all: bool) -> Vec<String> {
     let mut lines = Vec::new();
@@ -125,8 +125,11 @@ pub fn voices_summary(voices: &[VoiceInfo], all: bool) -> Vec<String> {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct SpeechSettings {
+    /// Speed, −1 to 1.
     pub rate: f32,
+    /// Pitch, −1 to 1.
     pub pitch: f32,
+    /// Loudness, 0 to 1.
     pub volume: f32,
 }
 

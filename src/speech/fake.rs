@@ -18,20 +18,31 @@ pub enum FakeCall {
     Open(usize),
     /// `speak` was entered at `at`.
     Speak {
+        /// The sentence.
         text: String,
+        /// Its language code.
         lang: String,
+        /// The id the worker gave it.
         id: u64,
+        /// When the call was entered.
         at: Instant,
     },
     /// `speak_mixed` was entered at `at` (only when told to mix languages).
     SpeakMixed {
+        /// The sentence's parts, by language.
         parts: Vec<Part>,
+        /// The language of the sentence as a whole.
         lang: String,
+        /// The id the worker gave it.
         id: u64,
+        /// When the call was entered.
         at: Instant,
     },
+    /// `stop` was called (speech cut off).
     Stop,
+    /// The settings (rate, pitch, volume) were applied.
     Settings(SpeechSettings),
+    /// The voices were listed.
     Voices,
 }
 

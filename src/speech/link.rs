@@ -78,18 +78,34 @@ pub enum SpeechStatus {
     /// Sent once per failure, not again for failed reconnection attempts.
     /// `reason` is for the player (worded by the phrasing, in the player's
     /// language); `why` is the detail in English, for a log.
-    FellBack { why: String, reason: FallBack },
+    FellBack {
+        /// The detail, in English, for a log.
+        why: String,
+        /// The reason, for the player.
+        reason: FallBack,
+    },
     /// Speech works again after a fall-back (sent when a sentence has been
     /// spoken through the new connection).
-    Reconnected { backend: String },
+    Reconnected {
+        /// The backend's name.
+        backend: String,
+    },
     /// The engine began speaking a sentence (`at`: when the engine said so).
     Began {
+        /// The sentence.
         utterance: Utterance,
+        /// The voice speaking it, when the engine names it.
         voice: Option<String>,
+        /// When the engine said so.
         at: Instant,
     },
     /// The engine finished or cut off a sentence.
-    Ended { utterance: Utterance, at: Instant },
+    Ended {
+        /// The sentence.
+        utterance: Utterance,
+        /// When the engine said so.
+        at: Instant,
+    },
 }
 
 /// Why speech fell back to printing, in words a player understands (the
@@ -458,6 +474,7 @@ impl SpeechLink {
     }
 
     /// The number of engines whose threads have not ended.
+    #[cfg(test)]
     pub fn live_engines(&self) -> usize {
         self.live.len()
     }

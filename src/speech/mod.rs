@@ -18,6 +18,13 @@ pub mod link;
 pub mod queue;
 #[cfg(target_os = "linux")]
 pub mod sd;
+#[cfg_attr(
+    target_os = "linux",
+    expect(
+        dead_code,
+        reason = "the backend of the other platforms; Linux speaks through speech-dispatcher (sd)"
+    )
+)]
 pub mod tts_backend;
 mod utterance;
 pub mod worker;

@@ -79,11 +79,13 @@ impl SpeechQueue {
     }
 
     /// The sentence being spoken, if any.
+    #[cfg(test)]
     pub fn current(&self) -> Option<&Utterance> {
         self.current.as_ref()
     }
 
     /// The sentences waiting, in arrival order.
+    #[cfg(test)]
     pub fn waiting(&self) -> impl Iterator<Item = &Utterance> {
         self.waiting.iter().map(|w| &w.utterance)
     }

@@ -13,12 +13,19 @@ pub enum Priority {
 /// dropped in favour of the newest of that kind; moves never are.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum SayKind {
+    /// A move announced.
     Move,
+    /// The clock's times and warnings.
     Clock,
+    /// A board differs from the game.
     Mismatch,
+    /// The board's or the engine's link (found, lost, back).
     Board,
+    /// An error (an illegal move, a line not understood).
     Error,
+    /// Anything else said for information (answers, notes, speech status).
     Info,
+    /// The game's course (offers, claims, the result).
     Game,
 }
 
@@ -26,12 +33,14 @@ pub enum SayKind {
 /// inside an English sentence.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Part {
+    /// The words.
     pub text: String,
     /// Language code of these words: selects the voice.
     pub lang: String,
 }
 
 impl Part {
+    /// Words in one language.
     pub fn new(text: impl Into<String>, lang: impl Into<String>) -> Self {
         Part {
             text: text.into(),
@@ -47,7 +56,9 @@ pub struct Utterance {
     pub text: String,
     /// Language code of the words ("de" for Appendix D moves): selects the voice.
     pub lang: String,
+    /// How urgent it is: whether it may wait, be cut off or dropped.
     pub priority: Priority,
+    /// What it is about (stale sentences of some kinds are dropped).
     pub kind: SayKind,
     /// The sentence by language, when it mixes languages (an English
     /// sentence naming squares and pieces in Appendix D words); empty: all of

@@ -38,8 +38,11 @@ pub type LineSink = Arc<dyn Fn(&str) + Send + Sync>;
 /// How the worker runs.
 #[derive(Clone)]
 pub struct WorkerConfig {
+    /// Speak, print, or speak when the service answers.
     pub mode: SpeechMode,
+    /// Rate, pitch and volume.
     pub settings: SpeechSettings,
+    /// When waiting sentences are dropped.
     pub policy: QueuePolicy,
     /// How long sentences take.
     pub pace: Pace,
@@ -49,6 +52,7 @@ pub struct WorkerConfig {
     pub open_timeout: Duration,
     /// First pause before reconnecting; doubles up to `retry_max`.
     pub retry_first: Duration,
+    /// The longest pause between reconnection attempts.
     pub retry_max: Duration,
     /// Abandoned engine threads still stuck in a call; no new connection is
     /// tried while this many remain.
@@ -114,15 +118,6 @@ pub fn system_factory() -> BackendFactory {
         #[cfg(not(target_os = "linux"))]
         let backend = super::tts_backend::TtsBackend::open(sink)?;
         Ok(Box::new(backend) as Box<dyn super::backend::SpeechBackend>)
-    })
-}
-
-/// The `tts` crate's default backend on every platform (on Linux it, too,
-/// reaches speech-dispatcher, but switches voices slowly).
-pub fn tts_crate_factory() -> BackendFactory {
-    Arc::new(|sink: EventSink| {
-        Ok(Box::new(super::tts_backend::TtsBackend::open(sink)?)
-            as Box<dyn super::backend::SpeechBackend>)
     })
 }
 

@@ -10,7 +10,7 @@ use shakmaty::Color;
 
 use crate::game::{EndReason, PlayedMove};
 use crate::phrase::Phraser;
-use crate::scoresheet::text::{Labels, MoveWords};
+use crate::scoresheet::text::Labels;
 use crate::scoresheet::{
     ExportFormat, GameId, GameRecord, Store, braille, pgn, replay, speech, text,
 };
@@ -122,7 +122,7 @@ pub fn render(format: ExportFormat, rec: &GameRecord, phraser: &Phraser) -> Vec<
             };
             let say = |before: &shakmaty::Chess, m: &PlayedMove| phraser.say_move(before, m.mv);
             let result = result_sentence(rec, phraser);
-            text::to_text(rec, &labels, &MoveWords::Spoken(&say), result.as_deref()).into_bytes()
+            text::to_text(rec, &labels, &say, result.as_deref()).into_bytes()
         }
     }
 }
@@ -187,8 +187,6 @@ pub fn free_path(dir: &Path, id: &GameId, format: ExportFormat) -> PathBuf {
         n += 1;
     }
 }
-
-pub use crate::app::{pgn_problem_sentence, start_error_sentence};
 
 #[cfg(test)]
 mod tests {

@@ -48,25 +48,29 @@ pub struct Outputs {
 }
 
 impl Outputs {
-    pub fn say(&self, u: &Utterance) {
+    /// Says the utterance, when speech is on.
+    pub(crate) fn say(&self, u: &Utterance) {
         if let Some(s) = &self.speech {
             s.say(u.clone());
         }
     }
 
-    pub fn silence(&self) {
+    /// Stops speaking at once.
+    pub(crate) fn silence(&self) {
         if let Some(s) = &self.speech {
             s.silence();
         }
     }
 
-    pub fn to_board(&self, bytes: Vec<u8>) {
+    /// Sends bytes to the player's board, when one is attached.
+    pub(crate) fn to_board(&self, bytes: Vec<u8>) {
         if let Some(b) = &self.board {
             b.send(bytes);
         }
     }
 
-    pub fn tone(&self, tone: Tone) {
+    /// Plays a tone, unless tones are off.
+    pub(crate) fn tone(&self, tone: Tone) {
         if let Some(t) = &self.tones {
             t.play(tone);
         }

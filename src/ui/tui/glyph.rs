@@ -46,33 +46,19 @@ pub fn pixels(role: Role) -> [[bool; GLYPH_W]; 2 * GLYPH_H] {
     std::array::from_fn(|y| std::array::from_fn(|x| s[y].as_bytes()[x] == b'#'))
 }
 
-/// The glyph as 3 rows of 5 block characters (upper and lower half blocks
-/// pack two pixel rows into one cell).
-pub fn glyph(role: Role) -> [[char; GLYPH_W]; GLYPH_H] {
-    let p = pixels(role);
-    std::array::from_fn(|row| {
-        std::array::from_fn(|col| match (p[2 * row][col], p[2 * row + 1][col]) {
-            (true, true) => '█',
-            (true, false) => '▀',
-            (false, true) => '▄',
-            (false, false) => ' ',
-        })
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn glyphs_differ_for_every_role() {
-        let all: Vec<_> = Role::ALL.iter().map(|r| glyph(*r)).collect();
+        let all: Vec<_> = Role::ALL.iter().map(|r| pixels(*r)).collect();
         for (i, a) in all.iter().enumerate() {
             for b in &all[i + 1..] {
                 assert_ne!(a, b);
             }
         }
-        assert_eq!(glyph(Role::Rook)[0], ['█', '▄', '█', '▄', '█']);
+        assert_eq!(pixels(Role::Rook)[0], [true, false, true, false, true]);
     }
 
     #[test]

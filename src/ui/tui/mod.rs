@@ -1,6 +1,6 @@
 //! The full-screen view: a large, high-contrast board for low-vision
 //! players and the sighted opponent.  Drawing is a pure function of the
-//! [`crate::view::View`] ([`fn@render`]); colours come from a [`theme`]; keys
+//! [`crate::view::View`] ([`fn@render::render`]); colours come from a [`theme`]; keys
 //! name actions through the key map ([`keys`], `keymaps/tui.toml`).
 
 pub mod bigtext;
@@ -11,9 +11,8 @@ pub mod run;
 pub mod setup;
 pub mod theme;
 
-pub use glyph::PieceStyle;
-pub use keys::{KeyChord, KeyMap};
-pub use render::{Look, draw, render};
+pub use keys::KeyMap;
+pub use render::Look;
 pub use theme::Theme;
 
 #[cfg(test)]

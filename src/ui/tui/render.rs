@@ -17,7 +17,9 @@ use crate::view::{ClockView, View, mismatch_marks};
 /// How the view is drawn (settings).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Look {
+    /// The colours.
     pub theme: Theme,
+    /// How pieces are drawn: letters, figurines or block glyphs.
     pub pieces: PieceStyle,
     /// Coordinates as Appendix D words ("Anna", "eins") instead of a..h, 1..8.
     pub coord_words: bool,

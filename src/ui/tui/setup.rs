@@ -86,7 +86,7 @@ mod tests {
         );
         // The rest of the key file applies.
         assert_eq!(
-            map.action(&super::super::KeyChord::parse("Ctrl-v").unwrap()),
+            map.action(&super::super::keys::KeyChord::parse("Ctrl-v").unwrap()),
             Some("flip_view")
         );
         std::fs::remove_dir_all(&dir).ok();

@@ -19,7 +19,9 @@ use crate::toml_error::FileError;
 /// A foreground on a background.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Pair {
+    /// The foreground (text) colour.
     pub fg: Color,
+    /// The background colour.
     pub bg: Color,
 }
 
@@ -32,22 +34,28 @@ impl Pair {
 /// All colours of the view.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Theme {
+    /// Its name, as the settings and the theme action say it.
     pub name: String,
     /// Text around the board.
     pub text: Pair,
     /// Headings, the running clock, the large announcement.
     pub accent: Pair,
-    /// Square backgrounds.
+    /// The light squares' background.
     pub light_square: Color,
+    /// The dark squares' background.
     pub dark_square: Color,
     /// A white piece: its letter (fg) on its box (bg); a large glyph is
     /// drawn the other way round (body in bg colour on a box of fg colour).
     pub white_piece: Pair,
+    /// A black piece, the same way.
     pub black_piece: Pair,
-    /// Backgrounds of marked squares.
+    /// The background of the last move's squares.
     pub last_move: Color,
+    /// The background of a king in check.
     pub check: Color,
+    /// The background of a square the tactile board disagrees on.
     pub mismatch: Color,
+    /// The background of the chosen piece's square.
     pub selected: Color,
     /// The cursor's mark characters and background.
     pub cursor: Pair,

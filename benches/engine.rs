@@ -19,10 +19,9 @@ use std::time::{Duration, Instant};
 use criterion::{Criterion, criterion_group, criterion_main};
 use shakmaty::Board;
 
-use hector::engine::{EngineIo, ProcessEvent};
 use hector::{
-    App, BoardSession, Effect, EngineOrder, EngineSetup, LinkEvent, Msg, Protocol, SimBoard,
-    TrackerConfig,
+    App, BoardSession, Effect, EngineIo, EngineOrder, EngineSetup, LinkEvent, Msg, ProcessEvent,
+    Protocol, SimBoard, TrackerConfig,
 };
 
 fn line(generation: u64, text: &str) -> Msg {

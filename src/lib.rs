@@ -61,17 +61,16 @@
 //!   exports (PGN, BRF, Unicode braille, large print, speech) and review;
 //!   it stands on `game` (beside `board`), the app phrases what it reports;
 //!   the front end carries out its [`JournalOp`]s with a [`Sink`].
-//! - [`engine`]: a UCI engine for home play: the sans-IO session (through
+//! - `engine`: a UCI engine for home play: the sans-IO session (through
 //!   the `shakmaty-uci` crate), the process driver, evaluations in words.
-//!   It stands on shakmaty only; the app drives it through `Msg`s.  Public
-//!   as a module until the app drives it (then: private, re-exported).
+//!   It stands on shakmaty only; the app drives it through `Msg`s
+//!   ([`EngineOrder`] out, the engine's lines in).
 //! - `companion`: the opponent's screen ([`CompanionServer`]: HTTP server,
 //!   page, pairing); its events arrive as `Msg`s.
 //!
 //! # Private by default
 //!
-//! Every module is private to the crate (but `engine`, public with its own
-//! flat set until the app drives it); what the binary, the integration
+//! Every module is private to the crate; what the binary, the integration
 //! tests, the benches and the fuzz targets use is re-exported below, flat,
 //! by name (as shakmaty does), renamed where a name alone would be unclear
 //! ([`JournalEvent`], [`PageSide`], [`CompanionLimits`]).  Items only the
@@ -107,8 +106,8 @@ mod board;
 mod audio;
 mod speech;
 
-// The engine: a public module with its own flat set (its files private).
-pub mod engine;
+// The engine for home play: UCI through a crate, its process, its words.
+mod engine;
 
 mod companion;
 mod scoresheet;
@@ -175,6 +174,18 @@ pub use speech::{
     BackendFactory, FallBack, Part, Priority, SayKind, SpeechMode, SpeechStatus, SpeechWorker,
     Utterance, WorkerConfig, list_voices, say_once, say_utterance_once, system_factory,
     voices_by_language, voices_summary,
+};
+// The engine: its settings, and what its process tells the app
+// ([`Msg::Engine`]); its sans-IO session and process driver for the tests.
+#[cfg(any(test, feature = "test-support"))]
+pub use engine::{
+    EngineCommand, EngineEvent, EngineProcess, EngineSession, Limit as SearchLimit,
+    OptionNote as EngineOptionNote, Purpose as SearchPurpose, Score as EngineScore, SearchRequest,
+    SearchResult, Timeouts as EngineTimeouts, Waiting as EngineWaiting, Wanted as EngineWanted,
+};
+pub use engine::{
+    EngineIo, EngineSettings, ExitInfo as EngineExit, Fault as EngineFault, ProcessEvent,
+    Strength as EngineStrength,
 };
 // The talking clock.
 #[cfg(any(test, feature = "test-support"))]

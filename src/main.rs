@@ -514,7 +514,7 @@ fn run_session(
 /// The engine of `--engine` or of `[engine] play = true`, with the
 /// command line over the settings.
 fn engine_setup(args: &PlayArgs, config: &EngineConfig) -> Option<EngineSetup> {
-    use hector::engine::{EngineSettings, Strength};
+    use hector::{EngineSettings, EngineStrength as Strength};
     if args.engine.is_none() && !config.play {
         return None;
     }

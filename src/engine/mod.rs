@@ -23,13 +23,19 @@ mod process;
 mod session;
 mod settings;
 
-pub use eval::{EvalPhrase, Score};
 pub use process::{DEFAULT_ENGINE, EngineCommand, EngineIo, EngineProcess, ExitInfo, ProcessEvent};
 pub use session::{
-    EngineEvent, EngineSession, Fault, Limit, Purpose, SearchError, SearchId, SearchRequest,
-    SearchResult, Timeouts, Waiting,
+    EngineEvent, EngineSession, Fault, Limit, Purpose, SearchError, SearchRequest, SearchResult,
+    Timeouts,
 };
-pub use settings::{EngineSettings, OptionNote, Strength, Wanted};
+pub use settings::{EngineSettings, Strength};
+// Named only by the tests (the app reaches them through the session).
+#[cfg(any(test, feature = "test-support"))]
+pub use eval::Score;
+#[cfg(any(test, feature = "test-support"))]
+pub use session::Waiting;
+#[cfg(any(test, feature = "test-support"))]
+pub use settings::{OptionNote, Wanted};
 
 #[cfg(test)]
 mod tests {

@@ -339,6 +339,7 @@ impl EngineProcess {
     }
 
     /// The engine's process id.
+    #[cfg(any(test, feature = "test-support"))]
     pub fn id(&self) -> u32 {
         self.shared.child.id()
     }

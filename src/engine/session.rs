@@ -62,6 +62,7 @@ pub const GARBAGE_LIMIT: u32 = 20;
 /// How much of a garbage line is kept to be said.
 const GARBAGE_SAMPLE: usize = 60;
 /// A depth search has no time of its own: this long, plus the margin.
+#[cfg(any(test, feature = "test-support"))]
 const DEPTH_TIME: Duration = Duration::from_secs(30);
 
 /// Why a search is made.
@@ -82,7 +83,8 @@ pub enum Purpose {
 pub enum Limit {
     /// `go movetime`.
     MoveTime(Duration),
-    /// `go depth` (tests and quick evaluations).
+    /// `go depth` (the tests: a search that ends by itself).
+    #[cfg(any(test, feature = "test-support"))]
     Depth(u8),
     /// `go wtime btime winc binc [movestogo]`: the engine plays on the clock.
     Clock {
@@ -104,6 +106,7 @@ impl Limit {
     fn time(self, turn: shakmaty::Color) -> Duration {
         match self {
             Limit::MoveTime(d) => d,
+            #[cfg(any(test, feature = "test-support"))]
             Limit::Depth(_) => DEPTH_TIME,
             Limit::Clock {
                 white,
@@ -121,6 +124,7 @@ impl Limit {
     fn go(self, ponder: bool) -> String {
         let msg = match self {
             Limit::MoveTime(d) => UciMessage::go_movetime(d),
+            #[cfg(any(test, feature = "test-support"))]
             Limit::Depth(d) => UciMessage::Go {
                 time_control: None,
                 search_control: Some(shakmaty_uci::UciSearchControl::depth(d)),
@@ -205,6 +209,13 @@ pub enum SearchError {
 #[derive(Debug, Clone)]
 pub struct SearchResult {
     /// The search this answers.
+    #[cfg_attr(
+        not(any(test, feature = "test-support")),
+        expect(
+            dead_code,
+            reason = "the app has one search at a time; the tests match ids"
+        )
+    )]
     pub id: SearchId,
     /// Why it was made.
     pub purpose: Purpose,
@@ -213,6 +224,13 @@ pub struct SearchResult {
     /// The best move, legal in `position`.
     pub best: Move,
     /// The reply the engine expects, when it said one and it is legal.
+    #[cfg_attr(
+        not(any(test, feature = "test-support")),
+        expect(
+            dead_code,
+            reason = "read by the tests; the app's threat asks a search of its own"
+        )
+    )]
     pub ponder: Option<Move>,
     /// The last score of the main line, from White's side.
     pub score: Option<Score>,
@@ -405,6 +423,8 @@ enum State {
         deadline: Instant,
     },
     Failed,
+    /// Told to quit (the tests; hector ends an engine by ending its process).
+    #[cfg(any(test, feature = "test-support"))]
     Quit,
 }
 
@@ -468,18 +488,25 @@ impl EngineSession {
     }
 
     /// The engine's name (`id name`), once it said it.
+    #[cfg(any(test, feature = "test-support"))]
     pub fn name(&self) -> Option<&str> {
         self.name.as_deref()
     }
 
     /// True when the engine takes a search at once.
+    #[cfg(any(test, feature = "test-support"))]
     pub fn is_ready(&self) -> bool {
         matches!(self.state, State::Ready)
     }
 
     /// True once the engine failed (or was told to quit).
     pub fn is_over(&self) -> bool {
-        matches!(self.state, State::Failed | State::Quit)
+        match self.state {
+            State::Failed => true,
+            #[cfg(any(test, feature = "test-support"))]
+            State::Quit => true,
+            _ => false,
+        }
     }
 
     /// True while the engine thinks about its own move.
@@ -531,6 +558,7 @@ impl EngineSession {
     }
 
     /// End the session politely (`quit`); the engine's exit is expected.
+    #[cfg(any(test, feature = "test-support"))]
     pub fn quit(&mut self) {
         if !self.is_over() {
             if !matches!(self.state, State::NotStarted) {

@@ -700,7 +700,9 @@ fn board(cmd: &BoardCmd) -> ExitCode {
         BoardCmd::List => match hector::board_list() {
             Ok(lines) => {
                 for l in lines {
-                    println!("{l}");
+                    if !print_line(&l) {
+                        break;
+                    }
                 }
                 ExitCode::SUCCESS
             }
@@ -866,23 +868,31 @@ fn games(args: &GamesArgs) -> ExitCode {
             "" | "?" => phraser.side(side),
             n => n.to_string(),
         };
-        println!(
-            "{}",
-            phraser.message(
-                "games_line",
-                &[
-                    ("number", &(i + 1).to_string()),
-                    ("id", g.id.as_str()),
-                    ("date", &date),
-                    ("white", &name(&g.white, shakmaty::Color::White)),
-                    ("black", &name(&g.black, shakmaty::Color::Black)),
-                    ("result", &result),
-                    ("moves", &g.plies.div_ceil(2).to_string()),
-                ],
-            )
+        let line = phraser.message(
+            "games_line",
+            &[
+                ("number", &(i + 1).to_string()),
+                ("id", g.id.as_str()),
+                ("date", &date),
+                ("white", &name(&g.white, shakmaty::Color::White)),
+                ("black", &name(&g.black, shakmaty::Color::Black)),
+                ("result", &result),
+                ("moves", &g.plies.div_ceil(2).to_string()),
+            ],
         );
+        if !print_line(&line) {
+            break;
+        }
     }
     ExitCode::SUCCESS
+}
+
+/// One line of a listing on standard output; false once nobody reads it
+/// any more (`hector games | head`), so that the listing stops quietly
+/// instead of panicking on the closed pipe.
+fn print_line(line: &str) -> bool {
+    use std::io::Write;
+    writeln!(std::io::stdout().lock(), "{line}").is_ok()
 }
 
 /// `hector export ID --format F [-o FILE] [--force]`.

@@ -912,3 +912,29 @@ fn a_pending_separate_press_survives_a_kill() {
         assert!(!stderr.contains(bad), "{stderr}");
     }
 }
+
+/// `hector games | head -1`: the reader goes away before the list is
+/// written; hector stops quietly, without a panic on the closed pipe.
+#[test]
+fn the_games_list_into_a_closed_pipe_ends_quietly() {
+    let data = tmp("pipe");
+    let run = hector_data(&data, &["play"], "e4\ne5\n");
+    assert!(run.success);
+    let config = clean_config_dir();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hector"))
+        .arg("games")
+        .env("XDG_CONFIG_HOME", &config)
+        .env("HOME", &config)
+        .env("XDG_DATA_HOME", &data)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("hector starts");
+    // The read end is closed before hector writes its first line.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("hector runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(out.status.success(), "{stderr}");
+    let _ = std::fs::remove_dir_all(&config);
+}

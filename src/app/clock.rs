@@ -291,10 +291,18 @@ impl App {
         self.refresh_can_mate();
     }
 
-    /// A move was taken back before the press (D.2.8).
+    /// Moves were taken back (a `takeback`, or on the board): a move that
+    /// waited for its separate press (D.2.8) waits no more, and the clock
+    /// runs for the side now to move; the time already used stays used.
     pub(super) fn clock_took_back(&mut self) {
+        let turn = self.game.turn();
+        let over = self.game.is_over();
+        let now = self.now;
         if let Some(part) = &mut self.clock {
             part.presser.take_back();
+            if let (Some(now), false) = (now, over || part.follows_board()) {
+                part.clock.give_turn(turn, now);
+            }
         }
     }
 
@@ -765,6 +773,30 @@ mod tests {
             None,
             "nothing left to redraw"
         );
+    }
+
+    #[test]
+    fn a_takeback_gives_the_clock_back_to_the_side_to_move() {
+        // Seen in a game: after `takeback` White was to move while Black's
+        // time ran on.
+        let (mut a, t0) = app_with("5+0", |_| {});
+        line(&mut a, "e4", t0 + s(10));
+        line(&mut a, "takeback", t0 + s(12));
+        let c = a.clock().unwrap();
+        assert_eq!(c.side_to_move(), Some(Color::White));
+        assert!(c.is_running());
+        // Black's two seconds stay used; White's time runs again.
+        assert_eq!(c.remaining(Color::Black, t0 + s(30)), s(298));
+        assert_eq!(c.remaining(Color::White, t0 + s(30)), s(300 - 10 - 18));
+        // A move waiting for its separate press is taken back with it.
+        let (mut a, t0) = app_with("5+0", |c| c.press = PressMode::Separate);
+        line(&mut a, "e4", t0 + s(10));
+        line(&mut a, "takeback", t0 + s(11));
+        line(&mut a, "d4", t0 + s(13));
+        line(&mut a, "press", t0 + s(14));
+        let c = a.clock().unwrap();
+        assert_eq!(c.side_to_move(), Some(Color::Black));
+        assert_eq!(c.remaining(Color::White, t0 + s(14)), s(286));
     }
 
     #[test]

@@ -466,6 +466,7 @@ impl App {
         for _ in on_board..plies {
             self.game.undo_last();
         }
+        self.clock_took_back();
         if on_board == 0 {
             self.takeback_awaited = None;
             let t = self.message("taken_back", &[("moves", &taken.join(", "))]);
@@ -513,6 +514,7 @@ impl App {
                 break;
             }
         }
+        self.clock_took_back();
         self.board_took_back(out);
     }
 

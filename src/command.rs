@@ -135,6 +135,12 @@ pub enum ArgProblem {
     NoCount(String),
     /// Not an export format (pgn, brf, braille, text, speech).
     NoFormat(String),
+    /// Not one of the arbiter's functions.
+    NoArbiterOp(String),
+    /// Not a time in minutes (`2`, `1:30`).
+    NoMinutes(String),
+    /// Not a result (1-0, 0-1, draw).
+    NoResult(String),
     /// Words left over after a complete command.
     TooMany(String),
     /// `help WORD` with a word that names no command.
@@ -333,33 +339,54 @@ pub fn read_line(line: &str, keymap: &Keymap, args: &ArgReader<'_>) -> Input {
                 Arg::Illegal,
                 Arg::Result,
             ];
-            let op = rest
-                .split_first()
-                .and_then(|(w, more)| match (argument(w, &OPS)?, more) {
-                    (Arg::Stop, []) => Some(ArbiterOp::Stop),
-                    (Arg::Start, []) => Some(ArbiterOp::Start),
-                    (Arg::Add, [side, t]) => args
-                        .side(side)
-                        .zip(minutes(t))
-                        .map(|(s, d)| ArbiterOp::Add(s, d)),
-                    (Arg::Remove, [side, t]) => args
-                        .side(side)
-                        .zip(minutes(t))
-                        .map(|(s, d)| ArbiterOp::Remove(s, d)),
-                    (Arg::Moves, [n]) => n.parse().ok().map(ArbiterOp::Moves),
-                    (Arg::Illegal, [side]) => args.side(side).map(ArbiterOp::Illegal),
-                    (Arg::Result, [r]) => match *r {
-                        "1-0" => Some(ArbiterOp::Result(Some(Color::White))),
-                        "0-1" => Some(ArbiterOp::Result(Some(Color::Black))),
-                        "1/2-1/2" | "½-½" => Some(ArbiterOp::Result(None)),
-                        r => argument(r, &[Arg::Draw]).map(|_| ArbiterOp::Result(None)),
-                    },
-                    _ => None,
-                });
-            op.map_or_else(
-                || bad(ArgProblem::Missing),
-                |op| Input::Command(Command::Arbiter(op)),
-            )
+            let cmd = |op| Input::Command(Command::Arbiter(op));
+            let Some((w, more)) = rest.split_first() else {
+                return bad(ArgProblem::Missing);
+            };
+            let Some(op) = argument(w, &OPS) else {
+                return bad(ArgProblem::NoArbiterOp((*w).to_owned()));
+            };
+            let side_and_time = |side: &str, t: &str| match (args.side(side), minutes(t)) {
+                (None, _) => Err(bad(ArgProblem::NoSide(side.to_owned()))),
+                (_, None) => Err(bad(ArgProblem::NoMinutes(t.to_owned()))),
+                (Some(s), Some(d)) => Ok((s, d)),
+            };
+            match (op, more) {
+                (Arg::Stop, []) => cmd(ArbiterOp::Stop),
+                (Arg::Start, []) => cmd(ArbiterOp::Start),
+                (Arg::Add, [side, t]) => {
+                    side_and_time(side, t).map_or_else(|e| e, |(s, d)| cmd(ArbiterOp::Add(s, d)))
+                }
+                (Arg::Remove, [side, t]) => {
+                    side_and_time(side, t).map_or_else(|e| e, |(s, d)| cmd(ArbiterOp::Remove(s, d)))
+                }
+                (Arg::Moves, [n]) => n.parse().map_or_else(
+                    |_| bad(ArgProblem::NoCount((*n).to_owned())),
+                    |n| cmd(ArbiterOp::Moves(n)),
+                ),
+                (Arg::Illegal, [side]) => args.side(side).map_or_else(
+                    || bad(ArgProblem::NoSide((*side).to_owned())),
+                    |s| cmd(ArbiterOp::Illegal(s)),
+                ),
+                (Arg::Result, [r]) => match *r {
+                    "1-0" => cmd(ArbiterOp::Result(Some(Color::White))),
+                    "0-1" => cmd(ArbiterOp::Result(Some(Color::Black))),
+                    "1/2-1/2" | "½-½" => cmd(ArbiterOp::Result(None)),
+                    r => argument(r, &[Arg::Draw]).map_or_else(
+                        || bad(ArgProblem::NoResult(r.to_owned())),
+                        |_| cmd(ArbiterOp::Result(None)),
+                    ),
+                },
+                // Stop and start take nothing more; the others their words.
+                (Arg::Stop | Arg::Start, extra) => bad(ArgProblem::TooMany(extra.join(" "))),
+                (Arg::Add | Arg::Remove, [_, _, extra @ ..])
+                | (Arg::Moves | Arg::Illegal | Arg::Result, [_, extra @ ..])
+                    if !extra.is_empty() =>
+                {
+                    bad(ArgProblem::TooMany(extra.join(" ")))
+                }
+                _ => bad(ArgProblem::Missing),
+            }
         }
         // `engine` or `engine restart` (in any of the three languages).
         Action::Engine => match rest {
@@ -481,6 +508,40 @@ mod tests {
             Input::BadArguments { .. }
         ));
         assert!(matches!(read("arbiter"), Input::BadArguments { .. }));
+        // A wrong word is named with what was expected.
+        let problem = |line: &str| match read(line) {
+            Input::BadArguments { problem, .. } => problem,
+            other => panic!("{line}: {other:?}"),
+        };
+        assert_eq!(
+            problem("arbiter foo"),
+            ArgProblem::NoArbiterOp("foo".into())
+        );
+        assert_eq!(
+            problem("arbiter add purple 3"),
+            ArgProblem::NoSide("purple".into())
+        );
+        assert_eq!(
+            problem("arbiter remove white x"),
+            ArgProblem::NoMinutes("x".into())
+        );
+        assert_eq!(
+            problem("arbiter result maybe"),
+            ArgProblem::NoResult("maybe".into())
+        );
+        assert_eq!(
+            problem("arbiter illegal red"),
+            ArgProblem::NoSide("red".into())
+        );
+        assert_eq!(
+            problem("arbiter stop now"),
+            ArgProblem::TooMany("now".into())
+        );
+        assert_eq!(
+            problem("arbiter add white 2 more"),
+            ArgProblem::TooMany("more".into())
+        );
+        assert_eq!(problem("arbiter add white"), ArgProblem::Missing);
     }
 
     #[test]

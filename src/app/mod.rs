@@ -510,6 +510,9 @@ impl App {
             ArgProblem::NoPieceOrSide(w) => ("arg_no_piece_or_side", w),
             ArgProblem::NoCount(w) => ("arg_no_count", w),
             ArgProblem::NoFormat(w) => ("arg_no_format", w),
+            ArgProblem::NoArbiterOp(w) => ("arg_no_arbiter_op", w),
+            ArgProblem::NoMinutes(w) => ("arg_no_minutes", w),
+            ArgProblem::NoResult(w) => ("arg_no_result", w),
             ArgProblem::TooMany(w) => ("arg_too_many", w),
             ArgProblem::NoCommand(w) => ("help_unknown", w),
         };

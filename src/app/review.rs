@@ -135,6 +135,13 @@ impl App {
         }
     }
 
+    /// "x is not a number." and the command's help.
+    fn not_a_number(&self, word: &str, action: Action) -> String {
+        let help = self.help_line(action);
+        let input = crate::words::quote(word);
+        self.message("arg_not_a_number", &[("input", &input), ("help", &help)])
+    }
+
     /// A PGN result as said: "1-0", or "unfinished" for "*" and none.
     fn result_words(&self, result: &str) -> String {
         match result.trim() {
@@ -312,8 +319,12 @@ impl App {
                 return true;
             }
             Action::Game => {
-                match arg.and_then(|a| a.parse::<usize>().ok()) {
-                    Some(n) => self.open_game(n, out),
+                match arg.map(|a| (a, a.parse::<usize>().ok())) {
+                    Some((_, Some(n))) => self.open_game(n, out),
+                    Some((word, None)) => {
+                        let t = self.not_a_number(word, action);
+                        self.say(out, t, Priority::Normal, SayKind::Error);
+                    }
                     None => {
                         let t = self.help_line(action);
                         self.say(out, t, Priority::Normal, SayKind::Error);
@@ -322,9 +333,14 @@ impl App {
                 return true;
             }
             Action::Find => {
-                let text = arg.unwrap_or("");
+                let text = arg.unwrap_or("").trim();
+                if text.is_empty() {
+                    let t = self.help_line(action);
+                    self.say(out, t, Priority::Normal, SayKind::Error);
+                    return true;
+                }
                 let found = state.file.search(text);
-                if text.is_empty() || found.is_empty() {
+                if found.is_empty() {
                     let t = self.message("review_found_none", &[("text", text)]);
                     self.say(out, t, Priority::Normal, SayKind::Error);
                 } else {
@@ -366,11 +382,12 @@ impl App {
                 let m = last.map(|p| self.step_sentence(&p)).unwrap_or_default();
                 Ok(self.message("review_at_end", &[("move", &m), ("result", &result)]))
             }
-            Action::Goto => match arg.and_then(|a| a.parse::<u32>().ok()) {
-                Some(n) => match r.jump(n).cloned() {
+            Action::Goto => match arg.map(|a| (a, a.parse::<u32>().ok())) {
+                Some((_, Some(n))) => match r.jump(n).cloned() {
                     Some(p) => Ok(self.step_sentence(&p)),
                     None => Err(self.message("review_no_move", &[("number", &n.to_string())])),
                 },
+                Some((word, None)) => Err(self.not_a_number(word, action)),
                 None => Err(self.help_line(action)),
             },
             _ => return false,
@@ -561,6 +578,25 @@ mod tests {
         assert_eq!(
             said(crate::words::Lang::De),
             "Die PGN-Datei ist nicht lesbar: diese Datei gibt es nicht."
+        );
+    }
+
+    #[test]
+    fn a_word_that_is_not_a_number_is_named() {
+        let mut a = app();
+        said(&mut a, "");
+        assert_eq!(
+            said(&mut a, "game x"),
+            vec!["x is not a number. game N: in review, choose game N."]
+        );
+        assert_eq!(
+            said(&mut a, "find"),
+            vec!["find NAME: in review, the games of a player or an event."]
+        );
+        said(&mut a, "game 1");
+        assert_eq!(
+            said(&mut a, "goto x"),
+            vec!["x is not a number. goto N: in review, the move numbered N."]
         );
     }
 

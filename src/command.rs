@@ -135,6 +135,9 @@ pub enum ArgProblem {
     NoCount(String),
     /// Not an export format (pgn, brf, braille, text, speech).
     NoFormat(String),
+    /// Not something the clock tells (mine, theirs, white, black, moves,
+    /// last).
+    NoTimeQuery(String),
     /// Not one of the arbiter's functions.
     NoArbiterOp(String),
     /// Not a time in minutes (`2`, `1:30`).
@@ -323,7 +326,7 @@ pub fn read_line(line: &str, keymap: &Keymap, args: &ArgReader<'_>) -> Input {
             };
             match (q, rest) {
                 (Some(q), _) => Input::Command(Command::Time(q)),
-                (None, [w]) => bad(ArgProblem::NoSide((*w).to_owned())),
+                (None, [w]) => bad(ArgProblem::NoTimeQuery((*w).to_owned())),
                 (None, _) => bad(ArgProblem::TooMany(rest[1..].join(" "))),
             }
         }
@@ -470,13 +473,13 @@ mod tests {
             read("time last"),
             Input::Command(Command::Time(TimeQuery::Last))
         );
-        assert!(matches!(
+        assert_eq!(
             read("time soon"),
             Input::BadArguments {
                 command: Action::Time,
-                ..
+                problem: ArgProblem::NoTimeQuery("soon".into()),
             }
-        ));
+        );
         assert_eq!(
             read("arbiter add white 2"),
             Input::Command(Command::Arbiter(ArbiterOp::Add(

@@ -511,6 +511,7 @@ impl App {
             ArgProblem::NoCount(w) => ("arg_no_count", w),
             ArgProblem::NoFormat(w) => ("arg_no_format", w),
             ArgProblem::NoArbiterOp(w) => ("arg_no_arbiter_op", w),
+            ArgProblem::NoTimeQuery(w) => ("arg_no_time_query", w),
             ArgProblem::NoMinutes(w) => ("arg_no_minutes", w),
             ArgProblem::NoResult(w) => ("arg_no_result", w),
             ArgProblem::TooMany(w) => ("arg_too_many", w),

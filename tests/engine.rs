@@ -190,6 +190,7 @@ fn engine_that_cannot_run_is_said_with_the_reason() {
     let file: PathBuf = dir.join("not-executable");
     std::fs::write(&file, "#!/bin/sh\n").expect("write");
     let err = Live::start(&file.display().to_string(), EngineSettings::default()).err();
+    let _ = std::fs::remove_dir_all(&dir);
     match err {
         Some(Fault::CannotStart { why, .. }) => {
             assert!(why.to_lowercase().contains("permission"), "{why}")

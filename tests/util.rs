@@ -34,7 +34,10 @@ impl Run {
 
 /// Run `hector ARGS` with `script` piped to standard input.
 pub fn hector(args: &[&str], script: &str) -> Run {
-    hector_in(&clean_config_dir(), args, script)
+    let home = clean_config_dir();
+    let run = hector_in(&home, args, script);
+    let _ = std::fs::remove_dir_all(&home);
+    run
 }
 
 /// Run `hector ARGS` with raw bytes (maybe not UTF-8) on standard input.
@@ -57,6 +60,7 @@ pub fn hector_bytes(args: &[&str], input: &[u8]) -> Run {
     });
     let out = child.wait_with_output().expect("hector runs");
     writer.join().expect("writer thread");
+    let _ = std::fs::remove_dir_all(&home);
     Run {
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
@@ -69,8 +73,11 @@ pub fn hector_bytes(args: &[&str], input: &[u8]) -> Run {
 /// checked, and a test must not depend on a sound card or a speech daemon.
 pub fn hector_in(config_home: &std::path::Path, args: &[&str], script: &str) -> Run {
     // Every run journals into a folder of its own: no run is offered
-    // another's unfinished game.
-    hector_at(config_home, &clean_config_dir(), config_home, args, script)
+    // another's unfinished game.  It is removed after the run.
+    let data = clean_config_dir();
+    let run = hector_at(config_home, &data, config_home, args, script);
+    let _ = std::fs::remove_dir_all(&data);
+    run
 }
 
 /// Run `hector ARGS` with `config_home` as XDG_CONFIG_HOME, `data_home` as

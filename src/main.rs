@@ -863,19 +863,14 @@ fn games(args: &GamesArgs) -> ExitCode {
             Some(r) => r.clone(),
             None => phraser.message("game_unfinished", &[]),
         };
-        // A game without names is "White against Black", not "? against ?".
-        let name = |n: &str, side: shakmaty::Color| match n.trim() {
-            "" | "?" => phraser.side(side),
-            n => n.to_string(),
-        };
         let line = phraser.message(
             "games_line",
             &[
                 ("number", &(i + 1).to_string()),
                 ("id", g.id.as_str()),
                 ("date", &date),
-                ("white", &name(&g.white, shakmaty::Color::White)),
-                ("black", &name(&g.black, shakmaty::Color::Black)),
+                ("white", &phraser.player(&g.white, shakmaty::Color::White)),
+                ("black", &phraser.player(&g.black, shakmaty::Color::Black)),
                 ("result", &result),
                 ("moves", &g.plies.div_ceil(2).to_string()),
             ],

@@ -126,15 +126,6 @@ pub fn position_problem_key(p: PositionProblem) -> &'static str {
 }
 
 impl App {
-    /// A player's name, or the side's word when the PGN has none ("?"):
-    /// "White against Black", never "? against ?".
-    fn player_or_side(&self, name: &str, side: Color) -> String {
-        match name.trim() {
-            "" | "?" | "-" => self.phraser.side(side),
-            n => n.to_owned(),
-        }
-    }
-
     /// "x is not a number." and the command's help.
     fn not_a_number(&self, word: &str, action: Action) -> String {
         let help = self.help_line(action);
@@ -200,8 +191,8 @@ impl App {
                     },
                     &[
                         ("number", &g.number.to_string()),
-                        ("white", &self.player_or_side(&g.white, Color::White)),
-                        ("black", &self.player_or_side(&g.black, Color::Black)),
+                        ("white", &self.phraser.player(&g.white, Color::White)),
+                        ("black", &self.phraser.player(&g.black, Color::Black)),
                         ("result", &self.result_words(&g.result)),
                         ("date", &g.date),
                     ],
@@ -230,8 +221,8 @@ impl App {
                     "review_opened",
                     &[
                         ("number", &number.to_string()),
-                        ("white", &self.player_or_side(&e.white, Color::White)),
-                        ("black", &self.player_or_side(&e.black, Color::Black)),
+                        ("white", &self.phraser.player(&e.white, Color::White)),
+                        ("black", &self.phraser.player(&e.black, Color::Black)),
                         ("result", &self.result_words(&e.result)),
                         ("moves", &moves.to_string()),
                     ],

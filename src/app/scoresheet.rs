@@ -614,19 +614,12 @@ impl App {
                         &[("date", &date), ("moves", &moves)],
                     )
                 } else {
-                    let name = |n: &str, c: Color| {
-                        if n.is_empty() {
-                            self.phraser.side(c)
-                        } else {
-                            n.to_owned()
-                        }
-                    };
                     self.message(
                         "resume_offer",
                         &[
                             ("date", &date),
-                            ("white", &name(white, Color::White)),
-                            ("black", &name(black, Color::Black)),
+                            ("white", &self.phraser.player(white, Color::White)),
+                            ("black", &self.phraser.player(black, Color::Black)),
                             ("moves", &moves),
                         ],
                     )

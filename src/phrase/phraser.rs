@@ -421,6 +421,15 @@ impl Phraser {
         }
     }
 
+    /// A player's name, or the side's word when there is none (empty, or
+    /// PGN's "?" and "-"): "White against Black", never "? against ?".
+    pub fn player(&self, name: &str, color: Color) -> String {
+        match name.trim() {
+            "" | "?" | "-" => self.side(color),
+            n => n.to_owned(),
+        }
+    }
+
     /// A side in the move words when they name the sides, for a move said
     /// with its colour (spoken with the move voice).
     fn move_side(&self, color: Color) -> String {

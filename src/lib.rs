@@ -171,9 +171,9 @@ pub use audio::{
 #[cfg(any(test, feature = "test-support"))]
 pub use speech::fake::{FakeCall, FakeControl};
 pub use speech::{
-    BackendFactory, FallBack, Part, Priority, SayKind, SpeechMode, SpeechStatus, SpeechWorker,
-    Utterance, WorkerConfig, list_voices, say_once, say_utterance_once, system_factory,
-    voices_by_language, voices_summary,
+    BackendFactory, FallBack, Part, Priority, SayKind, SpeechMode, SpeechRoute, SpeechStatus,
+    SpeechWorker, Utterance, WorkerConfig, list_voices, say_once, say_utterance_once,
+    system_factory, voices_by_language, voices_summary,
 };
 // The engine: its settings, and what its process tells the app
 // ([`Msg::Engine`]); its sans-IO session and process driver for the tests.

@@ -16,7 +16,7 @@ use crate::keymap::Keymap;
 use crate::msg::{Effect, Msg, StartProblem};
 use crate::notation::Reader;
 use crate::phrase::Phraser;
-use crate::speech::{Part, Priority, SayKind, SpeechStatus, Utterance};
+use crate::speech::{Part, Priority, SayKind, SpeechRoute, SpeechStatus, Utterance};
 use crate::words::vocab::MoveWords;
 
 mod board;
@@ -252,6 +252,23 @@ impl App {
                 // The reason in the player's words, not the library's.
                 let why = self.message(reason.key(), &[]);
                 let t = self.message("speech_fell_back", &[("why", &why)]);
+                self.say(&mut out, t, Priority::Normal, SayKind::Info);
+            }
+            Msg::Speech(SpeechStatus::Speaking { route }) => {
+                // Which way hector speaks, and why, once at start.
+                let t = match route {
+                    SpeechRoute::ScreenReader(reader) => {
+                        self.message("speech_via_reader", &[("reader", &reader)])
+                    }
+                    SpeechRoute::SystemVoices { no_german } => {
+                        let mut t = self.message("speech_via_voices", &[]);
+                        if no_german {
+                            t.push(' ');
+                            t.push_str(&self.message("speech_no_german_voice", &[]));
+                        }
+                        t
+                    }
+                };
                 self.say(&mut out, t, Priority::Normal, SayKind::Info);
             }
             Msg::Speech(SpeechStatus::Reconnected { .. }) => {
@@ -684,6 +701,36 @@ mod tests {
         assert!(e.contains(&Effect::Tone(Tone::Check)), "{e:?}");
         let e = a.update(Msg::Line("xyz".into()), Instant::now());
         assert_eq!(e.last(), Some(&Effect::Tone(Tone::Error)));
+    }
+
+    #[test]
+    fn the_speech_route_is_said_in_the_players_words() {
+        let mut a = app();
+        let route = |r| Msg::Speech(SpeechStatus::Speaking { route: r });
+        let e = a.update(
+            route(SpeechRoute::ScreenReader("NVDA".into())),
+            Instant::now(),
+        );
+        assert_eq!(said(&e), vec!["Speaking through NVDA."]);
+        let e = a.update(
+            route(SpeechRoute::SystemVoices { no_german: false }),
+            Instant::now(),
+        );
+        assert_eq!(
+            said(&e),
+            vec!["No screen reader is running: speaking with the Windows voices."]
+        );
+        let e = a.update(
+            route(SpeechRoute::SystemVoices { no_german: true }),
+            Instant::now(),
+        );
+        assert_eq!(
+            said(&e),
+            vec![
+                "No screen reader is running: speaking with the Windows voices. \
+                 No German voice is installed: the same voice reads the chess words."
+            ]
+        );
     }
 
     #[test]

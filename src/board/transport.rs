@@ -288,7 +288,7 @@ pub fn exchange(
 
 /// The master end of a `pseudo_terminal`: what a simulated board reads
 /// requests from and writes its messages into.
-pub struct Master(serialport::TTYPort);
+pub struct Master(Box<dyn serialport::SerialPort>);
 
 impl Master {
     /// Read what is there, waiting at most `wait`; `Ok(0)` when nothing came.
@@ -311,9 +311,22 @@ impl Master {
 }
 
 /// A `pseudo_terminal` with its master wrapped.
+#[cfg(unix)]
 pub fn pseudo_board() -> Result<(Master, String), String> {
-    pseudo_terminal().map(|(m, path)| (Master(m), path))
+    pseudo_terminal().map(|(m, path)| (Master(Box::new(m)), path))
 }
+
+/// Pseudo-terminals are a Unix device: elsewhere there is no simulated board
+/// to plug in (a real board, or a virtual serial port pair, is needed).
+#[cfg(not(unix))]
+pub fn pseudo_board() -> Result<(Master, String), String> {
+    Err(NO_PSEUDO_TERMINAL.to_owned())
+}
+
+/// Why the board simulator cannot start on this system.
+#[cfg(not(unix))]
+pub const NO_PSEUDO_TERMINAL: &str =
+    "the board simulator needs a Unix pseudo-terminal; this system has none";
 
 /// The serial ports of this machine, with a description where one is known.
 pub fn list_ports() -> Result<Vec<(String, String)>, String> {
@@ -341,6 +354,7 @@ pub fn list_ports() -> Result<Vec<(String, String)>, String> {
 /// simulator, and the slave's path that hector opens like a real port.
 /// `pair()` is not safe to call from several threads at once; callers in
 /// tests serialise it.
+#[cfg(unix)]
 pub fn pseudo_terminal() -> Result<(serialport::TTYPort, String), String> {
     let (master, slave) = serialport::TTYPort::pair().map_err(|e| e.to_string())?;
     let name = slave
@@ -371,12 +385,8 @@ fn close_on_exec(port: serialport::TTYPort) -> Result<serialport::TTYPort, Strin
     Ok(unsafe { serialport::TTYPort::from_raw_fd(copy.into_raw_fd()) })
 }
 
-#[cfg(not(unix))]
-fn close_on_exec(port: serialport::TTYPort) -> Result<serialport::TTYPort, String> {
-    Ok(port)
-}
-
-#[cfg(test)]
+// Unix only: every test here plugs a pseudo-terminal in.
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
     use std::sync::Mutex;

@@ -245,6 +245,21 @@ pub struct Started {
     pub voice: Option<String>,
 }
 
+/// How a backend speaks, for the one sentence said at start ("Speaking
+/// through NVDA.").  Backends of a single kind (speech-dispatcher) have none.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SpeechRoute {
+    /// Through the running screen reader (its own voice, rate and braille
+    /// display), named as players know it: "NVDA", "JAWS".
+    ScreenReader(String),
+    /// With the system's voices, because no screen reader is running.
+    SystemVoices {
+        /// No German voice is installed: the Appendix D words are read by
+        /// the voice of the player's language.
+        no_german: bool,
+    },
+}
+
 /// A speech engine.  All calls come from one thread (the one that created
 /// the backend); any of them may block for as long as the engine hangs.
 pub trait SpeechBackend {
@@ -274,6 +289,10 @@ pub trait SpeechBackend {
     fn speak_mixed(&mut self, parts: &[Part], lang: &str) -> Result<Started, SpeechError> {
         let text: String = parts.iter().map(|p| p.text.as_str()).collect();
         self.speak(&text, lang)
+    }
+    /// How this backend speaks, when the player is told at start.
+    fn route(&self) -> Option<SpeechRoute> {
+        None
     }
 }
 

@@ -23,7 +23,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::{Duration, Instant};
 
-use super::backend::{BackendEvent, SpeechError, SpeechSettings, Started};
+use super::backend::{BackendEvent, SpeechError, SpeechRoute, SpeechSettings, Started};
 use super::queue::{Action, QueuePolicy, SpeechQueue};
 use super::utterance::Part;
 use super::{Priority, Utterance};
@@ -83,6 +83,12 @@ pub enum SpeechStatus {
         why: String,
         /// The reason, for the player.
         reason: FallBack,
+    },
+    /// The first engine opened and tells how it speaks (a screen reader, or
+    /// the system's voices because none runs): said once, at start.
+    Speaking {
+        /// The route the engine took.
+        route: SpeechRoute,
     },
     /// Speech works again after a fall-back (sent when a sentence has been
     /// spoken through the new connection).
@@ -242,6 +248,8 @@ pub struct EngineInfo {
     pub reports_end: bool,
     /// It speaks a sentence of several languages as one utterance.
     pub mixes_languages: bool,
+    /// How it speaks, told to the player once when it first opens.
+    pub route: Option<SpeechRoute>,
 }
 
 /// The answer to a [`Call`].
@@ -405,6 +413,8 @@ pub struct SpeechLink {
     backoff: Duration,
     /// A fall-back was reported and speech has not worked since.
     in_episode: bool,
+    /// The route of an engine was told (once per session).
+    route_told: bool,
     exit_at: Option<Instant>,
     done: bool,
     out: VecDeque<Output>,
@@ -435,6 +445,7 @@ impl SpeechLink {
             next_conn: 2,
             live,
             in_episode: false,
+            route_told: false,
             exit_at: None,
             done: false,
             out,
@@ -654,6 +665,12 @@ impl SpeechLink {
         };
         match result {
             Ok(info) => {
+                if !self.route_told
+                    && let Some(route) = info.route.clone()
+                {
+                    self.route_told = true;
+                    self.report(SpeechStatus::Speaking { route });
+                }
                 let mut up = Box::new(Up {
                     conn,
                     info,
@@ -1117,6 +1134,8 @@ mod tests {
         hang_all: bool,
         events: Events,
         mixes: bool,
+        /// The route every engine opened reports.
+        route: Option<SpeechRoute>,
         next_id: u64,
         /// Engines opened, in order.
         opens: Vec<Conn>,
@@ -1170,6 +1189,7 @@ mod tests {
                 hang_all: false,
                 events: Events::Manual,
                 mixes: false,
+                route: None,
                 next_id: 0,
                 opens: Vec::new(),
                 abandoned: Vec::new(),
@@ -1213,6 +1233,7 @@ mod tests {
                                 name: "sim".into(),
                                 reports_end: self.events != Events::None,
                                 mixes_languages: self.mixes,
+                                route: self.route.clone(),
                             }),
                         };
                         let failed = result.is_err();
@@ -1640,6 +1661,51 @@ mod tests {
     }
 
     #[test]
+    fn the_route_is_told_once_when_the_first_engine_opens() {
+        let nvda = SpeechRoute::ScreenReader("NVDA".into());
+        let mut s = Sim::with(fast(SpeechMode::Tts), |s| s.route = Some(nvda.clone()));
+        s.hang_speak = true;
+        s.say(urgent("e4"));
+        s.advance(150 * MS);
+        let told = |s: &Sim| -> Vec<SpeechRoute> {
+            s.reports
+                .iter()
+                .filter_map(|r| match r {
+                    SpeechStatus::Speaking { route } => Some(route.clone()),
+                    _ => None,
+                })
+                .collect()
+        };
+        assert_eq!(told(&s), std::slice::from_ref(&nvda));
+        // The engine hangs, another is opened: the route is not told again.
+        assert_eq!(s.fell_back().len(), 1);
+        s.release();
+        s.events = Events::Auto(5 * MS);
+        s.advance(200 * MS);
+        assert_eq!(s.opens, [1, 2]);
+        s.say(urgent("e5"));
+        s.advance(5 * MS);
+        assert_eq!(s.reconnected(), 1);
+        assert_eq!(told(&s), [nvda]);
+    }
+
+    #[test]
+    fn an_engine_without_a_route_tells_none() {
+        let mut s = Sim::new(SpeechMode::Tts);
+        s.events = Events::Auto(5 * MS);
+        s.say(urgent("e4"));
+        s.advance(10 * MS);
+        assert_eq!(s.ended(), ["e4"]);
+        assert!(
+            !s.reports
+                .iter()
+                .any(|r| matches!(r, SpeechStatus::Speaking { .. })),
+            "{:?}",
+            s.reports
+        );
+    }
+
+    #[test]
     fn reconnects_after_a_hang_and_says_so_once_speech_works() {
         let mut s = Sim::new(SpeechMode::Tts);
         s.hang_speak = true;
@@ -1715,6 +1781,7 @@ mod tests {
             name: "sim".into(),
             reports_end: true,
             mixes_languages: false,
+            route: None,
         };
         s.input(Input::Opened {
             conn: 1,

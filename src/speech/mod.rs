@@ -16,6 +16,14 @@ pub mod backend;
 pub mod fake;
 pub mod link;
 pub mod queue;
+#[cfg_attr(
+    all(not(windows), not(test)),
+    expect(
+        dead_code,
+        reason = "screen readers are reached on Windows only; tested with fakes everywhere"
+    )
+)]
+pub mod screen_reader;
 #[cfg(target_os = "linux")]
 pub mod sd;
 #[cfg_attr(
@@ -27,11 +35,15 @@ pub mod sd;
 )]
 pub mod tts_backend;
 mod utterance;
+#[cfg(windows)]
+pub mod windows;
 pub mod worker;
 
 // Only what the rest of the crate uses (the crate root re-exports part of
 // it); the modules' other items are reached by path.
-pub use backend::{BackendFactory, SpeechSettings, voices_by_language, voices_summary};
+pub use backend::{
+    BackendFactory, SpeechRoute, SpeechSettings, voices_by_language, voices_summary,
+};
 pub use utterance::{Part, Priority, SayKind, Utterance};
 pub use worker::{
     FallBack, SpeechHandle, SpeechMode, SpeechStatus, SpeechWorker, WorkerConfig, list_voices,

@@ -109,16 +109,25 @@ impl fmt::Debug for WorkerConfig {
     }
 }
 
-/// The backend for this platform: speech-dispatcher on Linux, the `tts`
-/// crate's default elsewhere (Tolk/WinRT on Windows, AVFoundation on macOS).
+/// The backend for this platform: speech-dispatcher on Linux; on Windows
+/// the running screen reader (NVDA, JAWS), else the OneCore voices
+/// ([`super::windows`]); the `tts` crate's default elsewhere (AVFoundation
+/// on macOS).
 pub fn system_factory() -> BackendFactory {
-    Arc::new(|sink: EventSink| {
-        #[cfg(target_os = "linux")]
-        let backend = super::sd::SpeechDispatcherBackend::open(sink)?;
-        #[cfg(not(target_os = "linux"))]
-        let backend = super::tts_backend::TtsBackend::open(sink)?;
-        Ok(Box::new(backend) as Box<dyn super::backend::SpeechBackend>)
-    })
+    #[cfg(windows)]
+    {
+        super::windows::factory()
+    }
+    #[cfg(not(windows))]
+    {
+        Arc::new(|sink: EventSink| {
+            #[cfg(target_os = "linux")]
+            let backend = super::sd::SpeechDispatcherBackend::open(sink)?;
+            #[cfg(not(target_os = "linux"))]
+            let backend = super::tts_backend::TtsBackend::open(sink)?;
+            Ok(Box::new(backend) as Box<dyn super::backend::SpeechBackend>)
+        })
+    }
 }
 
 /// The app's side of the worker: cheap to clone; never blocks.
@@ -264,6 +273,7 @@ fn spawn_engine(conn: Conn, factory: BackendFactory, to_worker: Sender<Input>) -
                 name: backend.name(),
                 reports_end: backend.reports_end(),
                 mixes_languages: backend.mixes_languages(),
+                route: backend.route(),
             };
             let _ = to_worker.send(Input::Opened {
                 conn,

@@ -463,12 +463,14 @@ impl Config {
         Ok(config)
     }
 
-    /// The user's settings file location (it may not exist).
+    /// The user's settings file location (it may not exist):
+    /// `$XDG_CONFIG_HOME/hector/config.toml` wherever that is set, else
+    /// `~/.config/hector/config.toml`, on Windows `%APPDATA%\hector\config.toml`.
     pub fn default_path() -> Option<PathBuf> {
         let base = std::env::var_os("XDG_CONFIG_HOME")
             .filter(|v| !v.is_empty())
             .map(PathBuf::from)
-            .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))?;
+            .or_else(home_config)?;
         Some(base.join("hector").join("config.toml"))
     }
 
@@ -487,6 +489,19 @@ impl Config {
             ),
         }
     }
+}
+
+/// The folder of settings without `XDG_CONFIG_HOME`: `~/.config`.
+#[cfg(not(windows))]
+fn home_config() -> Option<PathBuf> {
+    std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config"))
+}
+
+/// The folder of settings without `XDG_CONFIG_HOME`: the roaming
+/// application data, `%APPDATA%`.
+#[cfg(windows)]
+fn home_config() -> Option<PathBuf> {
+    directories::BaseDirs::new().map(|d| d.config_dir().to_owned())
 }
 
 #[cfg(test)]

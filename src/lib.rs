@@ -125,6 +125,10 @@ mod setup;
 
 mod ui;
 mod view;
+#[cfg(windows)]
+mod win_console;
+#[cfg(windows)]
+pub use win_console::on_console_events;
 
 // The app and what goes in and out of it.
 pub use action::Action;

@@ -255,7 +255,18 @@ fn watch_signals(tx: &mpsc::Sender<Msg>) {
     });
 }
 
-#[cfg(not(unix))]
+/// Ctrl-C, Ctrl-Break and closing the console window become
+/// [`Msg::Interrupted`], as the signals do on Unix.
+#[cfg(windows)]
+fn watch_signals(tx: &mpsc::Sender<Msg>) {
+    let tx = tx.clone();
+    hector::on_console_events(move || {
+        // The session has ended already when nobody listens.
+        let _ = tx.send(Msg::Interrupted);
+    });
+}
+
+#[cfg(not(any(unix, windows)))]
 fn watch_signals(_tx: &mpsc::Sender<Msg>) {}
 
 /// The store of journals: `$XDG_DATA_HOME/hector/games` (or the

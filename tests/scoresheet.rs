@@ -157,6 +157,7 @@ fn tmp(name: &str) -> Tmp {
     Tmp { base, dir }
 }
 
+#[cfg(unix)] // Unix only: python-chess in a Linux virtual environment
 fn python() -> String {
     let out = Command::new("bash")
         .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/venv.sh"))
@@ -170,6 +171,7 @@ fn python() -> String {
     String::from_utf8_lossy(&out.stdout).trim().to_string()
 }
 
+#[cfg(unix)] // Unix only: python-chess in a Linux virtual environment
 #[test]
 fn the_pgn_export_is_read_by_python_chess_without_complaint() {
     let rec = long_record();
@@ -251,6 +253,7 @@ print(json.dumps({
     assert!(!v["more"].as_bool().unwrap());
 }
 
+#[cfg(unix)] // Unix only: Debian's pgn-extract
 fn pgn_extract() -> &'static str {
     ["/usr/games/pgn-extract", "/usr/bin/pgn-extract"]
         .into_iter()
@@ -258,6 +261,7 @@ fn pgn_extract() -> &'static str {
         .unwrap_or("pgn-extract")
 }
 
+#[cfg(unix)] // Unix only: Debian's pgn-extract
 #[test]
 fn the_pgn_export_is_read_by_pgn_extract_without_complaint() {
     let rec = long_record();
@@ -287,6 +291,7 @@ fn the_pgn_export_is_read_by_pgn_extract_without_complaint() {
     assert!(back.contains("[%clk 1:30:30]"));
 }
 
+#[cfg(unix)] // Unix only: Debian's pgn-extract
 #[test]
 fn a_malformed_pgn_is_reported_by_pgn_extract_too() {
     // The independent reader agrees with hector's review on the line.
@@ -302,6 +307,7 @@ fn a_malformed_pgn_is_reported_by_pgn_extract_too() {
     assert!(stderr.contains("Line number: 15"), "{stderr}");
 }
 
+#[cfg(unix)] // Unix only: Debian's liblouis
 #[test]
 fn the_brf_read_by_liblouis_is_the_unicode_export() {
     let rec = long_record();
@@ -524,6 +530,7 @@ fn a_clock_game_exports_its_times() {
     assert!(text.contains("0:05:02"), "{text}");
 }
 
+#[cfg(unix)] // Unix only: Debian's sox
 #[test]
 fn a_speech_export_is_a_wav_file_with_a_pause_per_move() {
     let data = tmp("speech");
@@ -852,6 +859,7 @@ fn clock_times_and_penalties_reach_the_pgn() {
 /// way of pressing comes back), the move still waits for its press, the
 /// player hears so, and `press` completes it.  The PGN export of the
 /// game, readings and all, is read by pgn-extract without complaint.
+#[cfg(unix)] // Unix only: Debian's pgn-extract
 #[test]
 fn a_pending_separate_press_survives_a_kill() {
     use crate::util::Hector;

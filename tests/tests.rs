@@ -1,27 +1,38 @@
 //! Integration tests: one test binary, one module per area.  They drive the
-//! real `hector` binary or the app's update loop.
+//! real `hector` binary or the app's update loop.  Under Wine (hector.exe,
+//! `scripts/windows.sh test`) the parts marked "Unix only" are not compiled:
+//! the script lists them when it runs.
 #![allow(
     clippy::expect_used,
     clippy::unwrap_used,
     reason = "test helpers outside #[test] functions"
 )]
 
+#[cfg(unix)] // Unix only: Debian's chromium
 #[path = "support/browser.rs"]
 mod browser;
+#[cfg(unix)] // Unix only: tmux
 #[path = "support/tmux.rs"]
 mod tmux;
 mod util;
 
+#[cfg(unix)] // Unix only: boards simulated on pseudo-terminals
 mod board_games;
 mod clock_games;
+#[cfg(unix)] // Unix only: boards on pseudo-terminals, Debian's chromium
 mod companion_game;
+#[cfg(unix)] // Unix only: Debian's chromium
 mod companion_page;
+#[cfg(unix)] // Unix only: a board on a pseudo-terminal, Debian's chromium
 mod companion_view;
+#[cfg(unix)] // Unix only: shell-script engines, Debian's stockfish
 mod engine;
+#[cfg(unix)] // Unix only: shell-script engines, boards on pseudo-terminals
 mod engine_play;
 mod languages;
 mod line_games;
 mod line_mode;
 mod scoresheet;
 mod trust;
+#[cfg(unix)] // Unix only: tmux
 mod tui_tmux;

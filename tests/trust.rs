@@ -117,11 +117,13 @@ fn less_to_listen_to_through_the_binary() {
 /// hector in a real terminal: `script` runs it on a pseudo-terminal that
 /// is its controlling terminal (so Ctrl-C typed is a SIGINT), and copies
 /// what we write to the terminal's input.
+#[cfg(unix)] // Unix only: a pseudo-terminal through `script`
 struct Terminal {
     child: Child,
     output: Arc<Mutex<String>>,
 }
 
+#[cfg(unix)] // Unix only: a pseudo-terminal through `script`
 impl Terminal {
     fn start(args: &str) -> Terminal {
         let home = clean_config_dir();
@@ -210,6 +212,7 @@ impl Terminal {
     }
 }
 
+#[cfg(unix)] // Unix only: a pseudo-terminal through `script`, signals
 #[test]
 fn in_a_terminal_quit_in_mid_game_asks_first() {
     let mut t = Terminal::start("");
@@ -231,6 +234,7 @@ fn in_a_terminal_quit_in_mid_game_asks_first() {
     assert!(t.ended(), "{}", t.text());
 }
 
+#[cfg(unix)] // Unix only: a pseudo-terminal through `script`, signals
 #[test]
 fn in_a_terminal_ctrl_c_and_sigterm_say_goodbye_and_end_cleanly() {
     let mut t = Terminal::start("");
@@ -252,6 +256,7 @@ fn in_a_terminal_ctrl_c_and_sigterm_say_goodbye_and_end_cleanly() {
     assert!(t.ended(), "{}", t.text());
 }
 
+#[cfg(unix)] // Unix only: a pseudo-terminal through `script`, signals
 #[test]
 fn in_a_terminal_the_end_of_input_in_mid_game_is_a_quit() {
     let mut t = Terminal::start("");

@@ -402,9 +402,25 @@ const STALE: std::time::Duration = std::time::Duration::from_secs(60);
 
 impl Store {
     /// The store in the user's data directory, `None` when the platform has
-    /// no home directory.
+    /// no home directory: `$XDG_DATA_HOME/hector/games` wherever that is set
+    /// (Windows too, as the tests do to keep each run apart), else the
+    /// platform's (`~/.local/share/hector/games`,
+    /// `%APPDATA%\hector\data\games`).
     pub fn default_dir() -> Option<PathBuf> {
-        directories::ProjectDirs::from("", "", "hector").map(|d| d.data_dir().join("games"))
+        Self::dir_from(std::env::var_os("XDG_DATA_HOME"), || {
+            directories::ProjectDirs::from("", "", "hector").map(|d| d.data_dir().to_owned())
+        })
+    }
+
+    fn dir_from(
+        xdg_data_home: Option<std::ffi::OsString>,
+        platform: impl FnOnce() -> Option<PathBuf>,
+    ) -> Option<PathBuf> {
+        let base = match xdg_data_home.filter(|v| !v.is_empty()) {
+            Some(xdg) => PathBuf::from(xdg).join("hector"),
+            None => platform()?,
+        };
+        Some(base.join("games"))
     }
 
     /// The store in `dir` (made when the first game is written).
@@ -676,6 +692,25 @@ mod tests {
     use crate::scoresheet::record::StartInfo;
     use shakmaty::Color;
     use time::macros::datetime;
+
+    #[test]
+    fn xdg_data_home_wins_on_every_platform_else_the_platforms_folder() {
+        let platform = || Some(PathBuf::from("appdata").join("hector").join("data"));
+        assert_eq!(
+            Store::dir_from(Some("xdg".into()), platform),
+            Some(PathBuf::from("xdg").join("hector").join("games"))
+        );
+        assert_eq!(
+            Store::dir_from(Some("".into()), platform),
+            Some(
+                PathBuf::from("appdata")
+                    .join("hector")
+                    .join("data")
+                    .join("games")
+            )
+        );
+        assert_eq!(Store::dir_from(None, || None), None);
+    }
 
     fn tmp(name: &str) -> PathBuf {
         let d = std::env::temp_dir().join(format!("hector-journal-{name}-{}", std::process::id()));

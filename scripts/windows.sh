@@ -97,12 +97,26 @@ wine_tests() {
   [ -d "$WINEPREFIX" ] || wine cmd /c exit 0 >/dev/null 2>&1 || true
   nice -n 10 "$CARGO" test "${build_std[@]}" --features test-support --lib
   nice -n 10 "$CARGO" test "${build_std[@]}" --features test-support --test tests
+  echo "hector: not compiled for Windows, so not run under Wine (Unix only):" >&2
+  unix_only >&2
   scripts/windows-game.sh "$OUT/hector.exe"
+  scripts/windows-nvda.sh "$OUT/hector.exe"
   echo "hector: Windows tests under Wine took $((SECONDS - t0)) s" >&2
+}
+
+# The tests marked "// Unix only: why", with their names.
+unix_only() {
+  awk '/\/\/ Unix only:/ {
+         why = $0; sub(/.*Unix only: /, "", why); getline
+         while ($0 ~ /^#\[/) getline
+         sub(/^ */, ""); sub(/[({].*/, "")
+         printf "  %s: %s (%s)\n", FILENAME, $0, why
+       }' tests/*.rs $(grep -rl '// Unix only:' src)
 }
 
 case "${1:-build}" in
   build) build; pack ;;
   test) build; pack; wine_tests ;;
-  *) echo "usage: scripts/windows.sh [build|test]" >&2; exit 2 ;;
+  unix-only) unix_only ;;
+  *) echo "usage: scripts/windows.sh [build|test|unix-only]" >&2; exit 2 ;;
 esac

@@ -385,8 +385,7 @@ fn close_on_exec(port: serialport::TTYPort) -> Result<serialport::TTYPort, Strin
     Ok(unsafe { serialport::TTYPort::from_raw_fd(copy.into_raw_fd()) })
 }
 
-// Unix only: every test here plugs a pseudo-terminal in.
-#[cfg(all(test, unix))]
+#[cfg(all(test, unix))] // Unix only: every test here plugs a pseudo-terminal in
 mod tests {
     use super::*;
     use std::sync::Mutex;

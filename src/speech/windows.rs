@@ -13,13 +13,12 @@ use std::os::windows::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use windows::Win32::Foundation::{FreeLibrary, HMODULE};
+use windows::Win32::Foundation::{FreeLibrary, HMODULE, HWND};
 use windows::Win32::System::Com::{
     CLSCTX_ALL, CLSIDFromProgID, COINIT_APARTMENTTHREADED, CoCreateInstance, CoInitializeEx,
     DISPATCH_METHOD, DISPPARAMS, IDispatch,
 };
 use windows::Win32::System::LibraryLoader::{GetProcAddress, LoadLibraryW};
-use windows::Win32::UI::WindowsAndMessaging::FindWindowW;
 use windows::core::{BSTR, GUID, PCSTR, PCWSTR, VARIANT, s, w};
 
 use super::backend::{BackendFactory, EventSink, SpeechBackend, SpeechError};
@@ -174,6 +173,14 @@ impl Drop for Nvda {
     }
 }
 
+// One function of user32 (the UI feature of the `windows` crate is large
+// to compile for it).
+#[allow(unsafe_code)]
+#[link(name = "user32")]
+unsafe extern "system" {
+    fn FindWindowW(class: PCWSTR, window: PCWSTR) -> HWND;
+}
+
 /// JAWS through its COM API.
 pub struct Jaws {
     api: IDispatch,
@@ -245,7 +252,7 @@ impl ScreenReader for Jaws {
     #[allow(unsafe_code)]
     fn running(&mut self) -> bool {
         // SAFETY: a NUL-terminated class name; no window name.
-        unsafe { FindWindowW(w!("JFWUI2"), PCWSTR::null()) }.is_ok_and(|h| !h.is_invalid())
+        !unsafe { FindWindowW(w!("JFWUI2"), PCWSTR::null()) }.is_invalid()
     }
 
     fn speak(&mut self, text: &str) -> Result<(), SpeechError> {

@@ -100,6 +100,17 @@ impl PortError {
         }
     }
 
+    /// A Windows port that could not be opened, "no device": held by
+    /// another program when Windows lists it, else missing.
+    pub fn windows_no_device(path: &str, listed: &[String]) -> PortError {
+        let bare = |p: &str| p.trim_start_matches(r"\\.\").to_ascii_uppercase();
+        if listed.iter().any(|l| bare(l) == bare(path)) {
+            PortError::Busy
+        } else {
+            PortError::NoSuchDevice
+        }
+    }
+
     /// What the file system says about `path` before opening it: a
     /// missing path or one that is no device is known without the library.
     fn check_path(path: &str) -> Option<PortError> {
@@ -183,6 +194,14 @@ fn open(path: &str, s: PortSettings) -> Result<Box<dyn serialport::SerialPort>, 
                 if e.description.contains("ioctl") || e.description.contains("typewriter") =>
             {
                 PortError::NotASerialPort
+            }
+            // Windows answers a missing port and one another program holds
+            // alike (the library makes both "no device").
+            serialport::ErrorKind::NoDevice if cfg!(windows) => {
+                let listed: Vec<String> = serialport::available_ports()
+                    .map(|ports| ports.into_iter().map(|p| p.port_name).collect())
+                    .unwrap_or_default();
+                PortError::windows_no_device(path, &listed)
             }
             _ => PortError::from_serial(&e),
         })
@@ -477,6 +496,32 @@ mod tests {
         assert_eq!(
             open("/dev/null", SETTINGS).err(),
             Some(PortError::NotASerialPort)
+        );
+    }
+}
+
+#[cfg(test)]
+mod port_error_tests {
+    use super::PortError;
+
+    #[test]
+    fn a_windows_port_that_is_listed_is_held_else_missing() {
+        let listed = ["COM3".to_owned(), r"\\.\COM12".to_owned()];
+        assert_eq!(
+            PortError::windows_no_device("COM3", &listed),
+            PortError::Busy
+        );
+        assert_eq!(
+            PortError::windows_no_device(r"\\.\com12", &listed),
+            PortError::Busy
+        );
+        assert_eq!(
+            PortError::windows_no_device("COM4", &listed),
+            PortError::NoSuchDevice
+        );
+        assert_eq!(
+            PortError::windows_no_device("COM3", &[]),
+            PortError::NoSuchDevice
         );
     }
 }

@@ -8,7 +8,8 @@ cd "$(dirname "$0")/.."
 exe="$1"
 linux=target/debug/hector
 [ -x "$linux" ] || cargo build --bin hector >&2
-export WINEDEBUG=-all
+export WINEPREFIX="${WINEPREFIX:-$PWD/target/wine}" WINEDEBUG=-all WINEARCH=win64
+scripts/windows.sh prefix
 
 # Morphy against the Duke and the Count, Paris 1858: captures, checks, long
 # castling, mate; then a move after the end, the last moves and the

@@ -7,15 +7,24 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 exe="$1"
-export WINEDEBUG=-all
+export WINEPREFIX="${WINEPREFIX:-$PWD/target/wine}" WINEDEBUG=-all WINEARCH=win64
+scripts/windows.sh prefix
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp "$exe" "$work/hector.exe"
 x86_64-w64-mingw32-gcc -shared -O2 -Wl,--kill-at -o "$work/nvdaControllerClient.dll" \
   tests/support/fake_nvda.c
 export HECTOR_FAKE_NVDA_LOG="$work/nvda.log" XDG_CONFIG_HOME="$work" XDG_DATA_HOME="$work"
-printf 'e4\ne5\nquit\nyes\n' | wine "$work/hector.exe" play --speech tts --no-sound \
-  >"$work/out" 2>"$work/err" || true
+# A player's pace: the moves come once hector has started and said how it
+# speaks, each after the last was said (a script's lines all at once would
+# end the session before that).
+{
+  sleep 6
+  printf 'e4\n'
+  sleep 2
+  printf 'e5\n'
+  sleep 2
+} | wine "$work/hector.exe" play --speech tts --no-sound >"$work/out" 2>"$work/err" || true
 failed=0
 for want in "Speaking through NVDA." "Bauer Eva vier" "Bauer Eva fünf"; do
   if ! grep -qxF "speak: $want" "$work/nvda.log" 2>/dev/null; then

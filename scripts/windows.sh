@@ -6,6 +6,8 @@
 #                               and pack target/dist/hector-windows-x86_64.zip
 #   scripts/windows.sh test     that, then under Wine: the library's unit tests,
 #                               the line-mode integration tests, a whole game
+#   scripts/windows.sh prefix   only the Wine prefix (target/wine) the tests use
+#   scripts/windows.sh unix-only  the tests that are not run under Wine, and why
 #
 # The compiler: no rustup target can be fetched here, so Debian's rustc-web,
 # cargo-web and rust-web-src build the standard library for the target
@@ -69,13 +71,14 @@ build() {
 # the screen readers' clients are loaded at run time, from beside the exe).
 foreign_dlls() {
   x86_64-w64-mingw32-objdump -p "$OUT/hector.exe" | sed -n 's/^\s*DLL Name: //p' |
-    grep -viE '^(kernel32|user32|advapi32|ws2_32|ole32|oleaut32|bcrypt|bcryptprimitives|ntdll|shell32|setupapi|cfgmgr32|userenv|msvcrt|api-ms-win-.*|combase|winmm|gdi32|secur32|crypt32|propsys|mmdevapi|avrt|uiautomationcore|windows\.media.*|dwmapi)\.dll$' || true
+    grep -viE '^(kernel32|rpcrt4|user32|advapi32|ws2_32|ole32|oleaut32|bcrypt|bcryptprimitives|ntdll|shell32|setupapi|cfgmgr32|userenv|msvcrt|api-ms-win-.*|combase|winmm|gdi32|secur32|crypt32|propsys|mmdevapi|avrt|uiautomationcore|windows\.media.*|dwmapi)\.dll$' || true
 }
 
 pack() {
   rm -rf "$DIST/hector" "$ZIP"
   mkdir -p "$DIST/hector"
-  cp "$OUT/hector.exe" "$DIST/hector/"
+  # Without its symbols (the build keeps them for the tests' backtraces).
+  x86_64-w64-mingw32-strip -o "$DIST/hector/hector.exe" "$OUT/hector.exe"
   for dll in $(foreign_dlls); do
     found=$(find /usr/lib/gcc/x86_64-w64-mingw32 /usr/x86_64-w64-mingw32 -iname "$dll" | head -n 1)
     if [ -z "$found" ]; then
@@ -87,14 +90,26 @@ pack() {
   cp -r voices keymaps "$DIST/hector/"
   cp scripts/windows-readme.txt "$DIST/hector/README.txt"
   (cd "$DIST" && zip -qr "$(basename "$ZIP")" hector)
-  echo "hector: $ZIP ($(stat -c %s "$ZIP") bytes; hector.exe $(stat -c %s "$OUT/hector.exe") bytes)" >&2
+  echo "hector: $ZIP ($(stat -c %s "$ZIP") bytes; hector.exe $(stat -c %s "$DIST/hector/hector.exe") bytes)" >&2
+}
+
+# The Wine prefix, made once (~10 s), with the stand-in for the one DLL of
+# Windows 10 that Wine 8 lacks: bcryptprimitives.dll (Rust's std takes its
+# random numbers from ProcessPrng there).  Real Windows has its own.
+wine_prefix() {
+  [ -d "$WINEPREFIX/drive_c/windows/system32" ] || wine cmd /c exit 0 >/dev/null 2>&1 || true
+  local dll="$WINEPREFIX/drive_c/windows/system32/bcryptprimitives.dll"
+  if [ ! -f "$dll" ] || [ tests/support/bcryptprimitives.c -nt "$dll" ]; then
+    x86_64-w64-mingw32-gcc -shared -O2 -Wl,--kill-at -o "$dll" \
+      tests/support/bcryptprimitives.c -ladvapi32
+  fi
 }
 
 # Under Wine: the library's unit tests, the integration tests that need
 # nothing Unix-only, and a whole game in line mode with printed speech.
 wine_tests() {
   local t0=$SECONDS
-  [ -d "$WINEPREFIX" ] || wine cmd /c exit 0 >/dev/null 2>&1 || true
+  wine_prefix
   nice -n 10 "$CARGO" test "${build_std[@]}" --features test-support --lib
   nice -n 10 "$CARGO" test "${build_std[@]}" --features test-support --test tests
   echo "hector: not compiled for Windows, so not run under Wine (Unix only):" >&2
@@ -118,5 +133,6 @@ case "${1:-build}" in
   build) build; pack ;;
   test) build; pack; wine_tests ;;
   unix-only) unix_only ;;
-  *) echo "usage: scripts/windows.sh [build|test|unix-only]" >&2; exit 2 ;;
+  prefix) wine_prefix ;;
+  *) echo "usage: scripts/windows.sh [build|test|prefix|unix-only]" >&2; exit 2 ;;
 esac

@@ -58,10 +58,11 @@ pub fn on_console_events(notify: impl Fn() + Send + 'static) {
     }
     // SAFETY: `handler` is a plain function that lives as long as the
     // program and touches only `NOTIFY`, which is set before.
-    let _ = unsafe { SetConsoleCtrlHandler(Some(handler), true) };
+    let routine: unsafe extern "system" fn(u32) -> BOOL = handler;
+    let _ = unsafe { SetConsoleCtrlHandler(Some(routine), true) };
 }
 
-unsafe extern "system" fn handler(code: u32) -> BOOL {
+extern "system" fn handler(code: u32) -> BOOL {
     let event = ConsoleEvent::of(code);
     if event == ConsoleEvent::Other {
         return BOOL(0);
@@ -97,9 +98,8 @@ mod tests {
         on_console_events(move || {
             let _ = tx.send(());
         });
-        // SAFETY: the handler as Windows would call it.
-        #[allow(unsafe_code)]
-        let (handled, other) = unsafe { (handler(CTRL_C_EVENT), handler(99)) };
+        // The handler as Windows calls it.
+        let (handled, other) = (handler(CTRL_C_EVENT), handler(99));
         assert_eq!((handled, other), (BOOL(1), BOOL(0)));
         assert_eq!(rx.try_recv(), Ok(()));
         assert!(rx.try_recv().is_err(), "once per event");

@@ -12,6 +12,7 @@ use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+#[cfg(unix)]
 use serialport::SerialPort;
 
 pub use serialport::{DataBits, Parity, StopBits};

@@ -106,7 +106,8 @@ wine_prefix() {
 }
 
 # Under Wine: the library's unit tests, the integration tests that need
-# nothing Unix-only, and a whole game in line mode with printed speech.
+# nothing Unix-only, a whole game in line mode with printed speech (against
+# the Linux binary), the NVDA route, and a DGT board on COM5.
 wine_tests() {
   local t0=$SECONDS
   wine_prefix
@@ -116,6 +117,7 @@ wine_tests() {
   unix_only >&2
   scripts/windows-game.sh "$OUT/hector.exe"
   scripts/windows-nvda.sh "$OUT/hector.exe"
+  scripts/windows-board.sh "$OUT/hector.exe"
   echo "hector: Windows tests under Wine took $((SECONDS - t0)) s" >&2
 }
 

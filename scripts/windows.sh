@@ -6,6 +6,7 @@
 #                               and pack target/dist/hector-windows-x86_64.zip
 #   scripts/windows.sh test     that, then under Wine: the library's unit tests,
 #                               the line-mode integration tests, a whole game
+#   scripts/windows.sh ci       the tests only (.ci/run): no zip
 #   scripts/windows.sh prefix   only the Wine prefix (target/wine) the tests use
 #   scripts/windows.sh unix-only  the tests that are not run under Wine, and why
 #
@@ -134,7 +135,10 @@ unix_only() {
 case "${1:-build}" in
   build) build; pack ;;
   test) build; pack; wine_tests ;;
+  # CI: the tests only; the exe they build (with the test-support feature)
+  # plays the game, the NVDA and the board checks; no zip.
+  ci) wine_tests ;;
   unix-only) unix_only ;;
   prefix) wine_prefix ;;
-  *) echo "usage: scripts/windows.sh [build|test|prefix|unix-only]" >&2; exit 2 ;;
+  *) echo "usage: scripts/windows.sh [build|test|ci|prefix|unix-only]" >&2; exit 2 ;;
 esac

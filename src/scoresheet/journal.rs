@@ -416,7 +416,9 @@ impl Store {
         xdg_data_home: Option<std::ffi::OsString>,
         platform: impl FnOnce() -> Option<PathBuf>,
     ) -> Option<PathBuf> {
-        let base = match xdg_data_home.filter(|v| !v.is_empty()) {
+        // A relative value is ignored, as the XDG specification asks (on
+        // Windows a path from the root without a drive counts).
+        let base = match xdg_data_home.filter(|v| Path::new(v).has_root()) {
             Some(xdg) => PathBuf::from(xdg).join("hector"),
             None => platform()?,
         };
@@ -697,8 +699,8 @@ mod tests {
     fn xdg_data_home_wins_on_every_platform_else_the_platforms_folder() {
         let platform = || Some(PathBuf::from("appdata").join("hector").join("data"));
         assert_eq!(
-            Store::dir_from(Some("xdg".into()), platform),
-            Some(PathBuf::from("xdg").join("hector").join("games"))
+            Store::dir_from(Some("/xdg".into()), platform),
+            Some(PathBuf::from("/xdg").join("hector").join("games"))
         );
         assert_eq!(
             Store::dir_from(Some("".into()), platform),
@@ -708,6 +710,11 @@ mod tests {
                     .join("data")
                     .join("games")
             )
+        );
+        assert_eq!(
+            Store::dir_from(Some("relative".into()), || None),
+            None,
+            "a relative XDG_DATA_HOME is ignored"
         );
         assert_eq!(Store::dir_from(None, || None), None);
     }

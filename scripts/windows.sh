@@ -126,7 +126,7 @@ wine_tests() {
 unix_only() {
   awk '/\/\/ Unix only:/ {
          why = $0; sub(/.*Unix only: /, "", why); getline
-         while ($0 ~ /^#\[/) getline
+         while ($0 ~ /^ *#\[/) getline
          sub(/^ */, ""); sub(/[({].*/, "")
          printf "  %s: %s (%s)\n", FILENAME, $0, why
        }' tests/*.rs $(grep -rl '// Unix only:' src)

@@ -426,12 +426,16 @@ mod tests {
             EngineCommand::locate(Some("no-such-engine-hector")),
             Err(Fault::NotFound { .. })
         ));
-        // `sh` is on every PATH this runs on.
-        let sh = EngineCommand::locate(Some("sh")).expect("sh");
-        assert!(sh.program.is_absolute());
+        // `sh` is on every Unix PATH.
+        #[cfg(unix)]
+        {
+            let sh = EngineCommand::locate(Some("sh")).expect("sh");
+            assert!(sh.program.is_absolute());
+        }
     }
 
     /// `sh -c SCRIPT` as an engine, its events on a channel.
+    #[cfg(unix)] // Unix only: the engines here are sh scripts
     fn sh(script: &str) -> (EngineProcess, mpsc::Receiver<EngineIo>) {
         let cmd = EngineCommand {
             program: PathBuf::from("/bin/sh"),
@@ -443,6 +447,7 @@ mod tests {
     }
 
     /// The events until the exit, and the exit.
+    #[cfg(unix)] // Unix only: the engines here are sh scripts
     fn until_exit(rx: &mpsc::Receiver<EngineIo>) -> (Vec<String>, Option<ExitInfo>) {
         let mut lines = Vec::new();
         loop {
@@ -455,6 +460,7 @@ mod tests {
     }
 
     /// The names of this process's threads.
+    #[cfg(unix)] // Unix only: the engines here are sh scripts
     fn thread_names() -> Vec<String> {
         std::fs::read_dir("/proc/self/task")
             .map(|d| {
@@ -496,6 +502,7 @@ mod tests {
         drop(p);
     }
 
+    #[cfg(unix)] // Unix only: the engine is a sh script
     #[test]
     fn an_engine_that_closes_its_output_but_runs_on_is_killed_after_the_grace() {
         let (p, rx) = sh("exec >&-; exec sleep 600");
@@ -507,6 +514,7 @@ mod tests {
         drop(p);
     }
 
+    #[cfg(unix)] // Unix only: the engine is a sh script
     #[test]
     fn kill_while_the_waiter_waits_reaps_the_engine_at_once() {
         let (mut p, rx) = sh("echo up; exec sleep 600");

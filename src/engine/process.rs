@@ -410,6 +410,7 @@ where
 
 #[cfg(test)]
 mod tests {
+    #[cfg(unix)]
     use std::time::Instant;
 
     use super::*;

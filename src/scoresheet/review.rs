@@ -390,6 +390,9 @@ impl PgnFile {
     pub fn read(path: &Path) -> Result<PgnFile, PgnProblem> {
         let data = std::fs::read(path).map_err(|e| match e.kind() {
             std::io::ErrorKind::NotFound => PgnProblem::NoSuchFile,
+            // Windows refuses to open a folder as a file with "access is
+            // denied": a folder is said as such, not as a permission.
+            std::io::ErrorKind::PermissionDenied if path.is_dir() => PgnProblem::IsAFolder,
             std::io::ErrorKind::PermissionDenied => PgnProblem::NotAllowed,
             std::io::ErrorKind::IsADirectory => PgnProblem::IsAFolder,
             _ => PgnProblem::Io(e.to_string()),

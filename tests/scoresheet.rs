@@ -3,6 +3,8 @@
 //! BRF, review runs in line mode over a multi-game file, and hector killed
 //! with SIGKILL at random moments resumes to the same game.
 
+// Helpers of the Unix-only tests go unused under Windows.
+#![cfg_attr(windows, allow(dead_code, unused_imports))]
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

@@ -3,6 +3,8 @@
 //! `script`, which gives hector a pseudo-terminal as its controlling
 //! terminal) for what only a player at a terminal gets.
 
+// Helpers of the Unix-only tests go unused under Windows.
+#![cfg_attr(windows, allow(dead_code, unused_imports))]
 use std::io::{Read, Write};
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};

@@ -46,6 +46,21 @@ impl Phraser {
                     format!("{what}{sep}{choose}")
                 }
             }
+            InputError::NotAPawnMove {
+                attempt,
+                candidates,
+            } => {
+                let square = attempt.to.map(|to| self.square(to)).unwrap_or_default();
+                let list = self.candidate_list(candidates, pos);
+                // A pawn that could only capture there: it cannot go
+                // straight there.
+                let key = if candidates.iter().any(|m| m.role() == Role::Pawn) {
+                    "not_a_pawn_push"
+                } else {
+                    "not_a_pawn_move"
+                };
+                self.message(key, &[("square", &square), ("list", &list)])
+            }
             InputError::AmbiguousReading { input, candidates } => {
                 let list = self.candidate_list(candidates, pos);
                 self.message(

@@ -2,7 +2,16 @@
 //! square alone, the resume question, typed moves waiting to be made on
 //! the player's board (DGT over a pseudo-terminal).
 
-use crate::util::hector;
+use std::time::Duration;
+
+use hector::{Protocol, SimAction as Action};
+use shakmaty::san::San;
+use shakmaty::{Chess, Color, Move, Square};
+
+use crate::util::{Hector, Tactile, clean_config_dir, hector, new_pty};
+
+/// Between two messages of one move: less than the settle time.
+const HAND: Duration = Duration::from_millis(15);
 
 /// Item 2: a square alone is a pawn move.  `f7` after 1. e4 e5 2. Qh5
 /// Nc6 played Qxf7+; now it asks, plays nothing, and the game goes on.
@@ -20,4 +29,97 @@ fn a_square_alone_never_plays_a_piece() {
         "{}",
         run.stdout
     );
+}
+
+/// How long one announcement may take to come.
+const WAIT: Duration = Duration::from_secs(4);
+/// Longer than the settle time: a hand that stops.
+const PAUSE: Duration = Duration::from_millis(700);
+
+fn mv(pos: &Chess, san: &str) -> Move {
+    san.parse::<San>()
+        .ok()
+        .and_then(|s| s.to_move(pos).ok())
+        .unwrap_or_else(|| panic!("{san} is legal"))
+}
+
+/// hector on a DGT board in `home` (`extra` arguments), the board
+/// answering with the start position.
+fn on_dgt(home: &std::path::Path, extra: &[&str]) -> (Hector, Tactile) {
+    let (master, path) = new_pty();
+    let port = format!("dgt:{path}");
+    let mut args = vec!["--board", port.as_str()];
+    args.extend_from_slice(extra);
+    let hector = Hector::play_in(home, &args).waiting(WAIT);
+    (hector, Tactile::new(master, Protocol::Dgt))
+}
+
+/// Item 1: Black typed `c5`, the pawn went c7→b6 on the board, the
+/// mismatch was said; hector is killed.  Restarted, the board is compared
+/// with the resumed game, never judged: answering yes to the question
+/// says the same as `--resume` (the mismatch, no illegal move, no time
+/// given to the opponent).
+fn a_mismatch_then_killed(home: &std::path::Path) -> Tactile {
+    let (mut hector, mut board) = on_dgt(home, &["--time", "90+30"]);
+    hector.expect("New game. White to move.");
+    board.answer(WAIT);
+    hector.expect("Board connected.");
+    let start = Chess::default();
+    board.play(&start, mv(&start, "e4"), HAND);
+    hector.expect("Bauer Eva vier");
+    hector.type_line("c5");
+    hector.expect_all(&[
+        "Bauer Cesar fünf",
+        "On your board: black Bauer from Cesar sieben to Cesar fünf.",
+    ]);
+    board.act(Action::Lift(Square::C7), PAUSE);
+    board.act(Action::Place(Square::B6, Color::Black.pawn()), HAND);
+    hector.expect(MISMATCH_B6);
+    drop(hector);
+    board
+}
+
+const MISMATCH_B6: &str = "Mismatch on two squares: Cesar fünf should have the black Bauer, it is empty. \
+     Bella sechs should be empty, it has the black Bauer.";
+
+/// What hector says after the resume: the same either way.
+fn after_resume(hector: &mut Hector, board: &mut Tactile, answer: bool) {
+    hector.expect("The last move was Bauer Cesar fünf.");
+    let clocks = hector.expect_start("White: ");
+    if answer {
+        board.answer(WAIT);
+        hector.expect("Board connected.");
+    }
+    hector.expect(MISMATCH_B6);
+    // Black's clock (not running) as it was: no time given for a penalty.
+    hector.type_line("time");
+    let black = |line: &str| line.split("Black: ").nth(1).map(str::to_owned);
+    let time = hector.next();
+    assert_eq!(black(&time), black(&clocks), "{time}");
+    hector.silent_for(Duration::from_millis(500));
+}
+
+#[test]
+fn yes_to_the_resume_question_compares_the_board_as_resume_does() {
+    for flag in [true, false] {
+        let home = clean_config_dir();
+        let board = a_mismatch_then_killed(&home);
+        let extra: &[&str] = if flag { &["--resume"] } else { &[] };
+        let (mut hector, mut new_board) = on_dgt(&home, extra);
+        new_board.sim = board.sim;
+        if flag {
+            hector.expect("Game resumed. White to move, move 2.");
+            after_resume(&mut hector, &mut new_board, true);
+        } else {
+            // The board answers while the question waits.
+            hector.expect_start("An unfinished game of");
+            new_board.answer(WAIT);
+            hector.expect("Board connected.");
+            hector.type_line("yes");
+            hector.expect("Game resumed. White to move, move 2.");
+            after_resume(&mut hector, &mut new_board, false);
+        }
+        hector.quit();
+        let _ = std::fs::remove_dir_all(&home);
+    }
 }

@@ -795,11 +795,9 @@ impl App {
         };
         let earlier = before.get(1).cloned();
         let mut notes = match (resumed.board_awaited(which), before.first().cloned()) {
-            (Some(mv), Some(last)) => {
-                let mut n = b.game_replaced(&last, earlier.as_ref(), now);
-                n.extend(b.await_move(mv, now));
-                n
-            }
+            // Compared with the resumed game, never judged (the board is
+            // not held against the position before the awaited move).
+            (Some(mv), Some(last)) => b.resume_awaiting(&last, earlier.as_ref(), mv, now),
             (_, last) => b.game_replaced(&pos, last.as_ref(), now),
         };
         if mismatch.is_some() {

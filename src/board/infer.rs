@@ -439,6 +439,11 @@ impl Tracker {
             a.remind_at = Some(now + self.config.grace);
         }
         self.reclassify(now, true, &mut out);
+        if old.is_none() {
+            // The first board seen (a board connected, hector restarted):
+            // compared with the game, never judged an illegal move.
+            self.last_illegal = self.illegal_shown();
+        }
         out
     }
 
@@ -539,6 +544,30 @@ impl Tracker {
         self.after_game_change(now)
     }
 
+    /// A game resumed after a restart whose last move `mv` (played in
+    /// `before`, `earlier` the position before that) was made by other
+    /// means and is not yet on this board: await it, as
+    /// [`Tracker::await_move`] does, without judging the board against
+    /// `before` on the way.  What is said is what a board connecting now
+    /// would hear: the instruction only while the board is on its way to
+    /// the move, otherwise the mismatch.
+    pub fn resume_awaiting(
+        &mut self,
+        before: &Chess,
+        earlier: Option<&Chess>,
+        mv: Move,
+        now: Instant,
+    ) -> Vec<Inferred> {
+        self.position = before.clone();
+        self.previous = earlier.cloned();
+        self.awaiting = None;
+        self.reset_move_state();
+        let mut out = self.await_move(mv, now);
+        let on_its_way = self.class == Class::Awaiting;
+        out.retain(|f| on_its_way || !matches!(f, Inferred::Instruction(_)));
+        out
+    }
+
     /// The answer to `Inferred::NeedPromotionPiece`.  Returns the move if
     /// the promotion is still on the board and `role` is a legal choice.
     pub fn promote(&mut self, role: Role) -> Vec<Inferred> {
@@ -570,6 +599,10 @@ impl Tracker {
         // A mismatch reported against the old game: "matches" if the board
         // now agrees, otherwise the new mismatch in full.
         self.reclassify(now, false, &mut out);
+        // The game changed under the board: what the board shows is
+        // compared with the game, never judged an illegal move (the
+        // player did not make it against this game).
+        self.last_illegal = self.illegal_shown();
         if matches!(self.class, Class::Other | Class::TakeBack | Class::NewGame) {
             // The board did not just change: no need to wait for it.
             self.settle_at = None;
@@ -1252,6 +1285,40 @@ mod tests {
         );
         rig.settle();
         assert_eq!(rig.take(), vec![]);
+    }
+
+    /// Issue 18, item 1: a board seen first (hector restarted) or a game
+    /// set under a board is compared with the game, never judged: the
+    /// knight on g3 is a mismatch, not an illegal move.
+    #[test]
+    fn a_board_seen_first_or_under_a_new_game_is_compared_not_judged() {
+        let mut shown = Board::new();
+        shown.discard_piece_at(Square::G1);
+        shown.set_piece_at(Square::G3, Color::White.knight());
+        let mut rig = Rig::new(SimBoard::new(Protocol::Dgt, shown.clone()), Chess::new());
+        rig.settle();
+        let got = rig.take();
+        assert!(
+            matches!(&got[..], [Inferred::Mismatch(d)] if d.len() == 2),
+            "{got:?}"
+        );
+        // A game set by other means under a board: 1. e4 e5 with the
+        // knight on g3.
+        let mut e4e5 = Chess::new();
+        e4e5.play_unchecked(uci(&e4e5, "e2e4"));
+        e4e5.play_unchecked(uci(&e4e5, "e7e5"));
+        let mut shown = e4e5.board().clone();
+        shown.discard_piece_at(Square::G1);
+        shown.set_piece_at(Square::G3, Color::White.knight());
+        let mut rig = Rig::new(SimBoard::new(Protocol::Dgt, shown), Chess::new());
+        rig.take();
+        let mut got = rig.tracker.set_game(&e4e5, None, rig.now);
+        rig.settle();
+        got.extend(rig.take());
+        assert!(
+            matches!(&got[..], [Inferred::Mismatch(d)] if d.len() == 2),
+            "{got:?}"
+        );
     }
 
     #[test]

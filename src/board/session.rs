@@ -282,6 +282,21 @@ impl BoardSession {
         out
     }
 
+    /// A resumed game's last move, made by other means, still awaited on
+    /// this board: see [`Tracker::resume_awaiting`].
+    pub fn resume_awaiting(
+        &mut self,
+        before: &Chess,
+        earlier: Option<&Chess>,
+        mv: Move,
+        now: Instant,
+    ) -> Vec<SessionNote> {
+        let found = self.tracker.resume_awaiting(before, earlier, mv, now);
+        let mut out = Vec::new();
+        self.push_found(found, &mut out);
+        out
+    }
+
     /// A mismatch reported before a restart stands (a resumed game): see
     /// [`Tracker::restore_reported_mismatch`].
     pub fn restore_mismatch(&mut self) -> Vec<SessionNote> {

@@ -123,3 +123,34 @@ fn yes_to_the_resume_question_compares_the_board_as_resume_does() {
         let _ = std::fs::remove_dir_all(&home);
     }
 }
+
+/// Item 4: Black typed `a5`, the pawn was set on a6 and left there: a
+/// wrong square, said after the settle time (it was 15 s of silence, then
+/// a six-square mismatch after the next move); set on a5, it is done.
+#[test]
+fn a_pawn_short_of_its_double_step_is_a_wrong_square() {
+    let home = clean_config_dir();
+    let (mut hector, mut board) = on_dgt(&home, &[]);
+    hector.expect("New game. White to move.");
+    board.answer(WAIT);
+    hector.expect("Board connected.");
+    let start = Chess::default();
+    board.play(&start, mv(&start, "e4"), HAND);
+    hector.expect("Bauer Eva vier");
+    hector.type_line("a5");
+    hector.expect_all(&[
+        "Bauer Anna fünf",
+        "On your board: black Bauer from Anna sieben to Anna fünf.",
+    ]);
+    board.act(Action::Lift(Square::A7), HAND);
+    board.act(Action::Place(Square::A6, Color::Black.pawn()), HAND);
+    hector.expect(
+        "Mismatch on two squares: Anna fünf should have the black Bauer, it is empty. \
+         Anna sechs should be empty, it has the black Bauer.",
+    );
+    board.act(Action::Lift(Square::A6), HAND);
+    board.act(Action::Place(Square::A5, Color::Black.pawn()), HAND);
+    hector.expect("Done: Bauer Anna fünf.");
+    hector.quit();
+    let _ = std::fs::remove_dir_all(&home);
+}

@@ -101,16 +101,23 @@ impl Instruction {
 /// Whether the board `sensed` is on its way from `before` to `after` by
 /// the move of `instruction`: every square shows what `after` has there,
 /// or is one the move changes and shows what was there before or nothing
-/// (a piece in the hand), or lies on the moving piece's path and holds it
-/// (a slider set down on its way, the king on f1 before g1).  A promotion
-/// may show the pawn on its last square before the new piece is put there.
+/// (a piece in the hand), or, in a castling, lies on the king's path and
+/// holds it (the king on f1 before g1).  Any other piece set down on its
+/// path but short of its square (a pawn on a6 for a7-a5, a slider that
+/// stopped) is a wrong square: a mismatch once the settle time passed, as
+/// anywhere else.  A promotion may show the pawn on its last square before
+/// the new piece is put there.
 pub fn on_the_way(
     instruction: &Instruction,
     before: &Board,
     after: &Board,
     sensed: &SensedBoard,
 ) -> bool {
-    let path = attacks::between(instruction.from, instruction.to);
+    let path = if instruction.rook.is_some() {
+        attacks::between(instruction.from, instruction.to)
+    } else {
+        Bitboard::EMPTY
+    };
     let moving = Some(instruction.piece);
     Square::ALL.into_iter().all(|sq| {
         let got = sensed.get(sq);
@@ -234,8 +241,10 @@ mod tests {
             (Square::F5, Sensed::Empty),
             (Square::D3, Sensed::Empty)
         ]));
-        assert!(check(&[(Square::F5, Sensed::Empty), (Square::E4, bb)]));
         assert!(check(&[(Square::F5, Sensed::Empty), (Square::D3, bb)]));
+        // Set down on its path, short of its square: a wrong square
+        // (issue 18, item 4).
+        assert!(!check(&[(Square::F5, Sensed::Empty), (Square::E4, bb)]));
         // Set down on a square off its path.
         assert!(!check(&[(Square::F5, Sensed::Empty), (Square::C2, bb)]));
         // Another piece touched and put elsewhere.
@@ -243,6 +252,20 @@ mod tests {
             (Square::E1, Sensed::Empty),
             (Square::E2, Sensed::Piece(Color::White.king()))
         ]));
+    }
+
+    #[test]
+    fn a_pawn_short_of_its_double_step_is_not_on_the_way() {
+        let pos = fen("4k3/p7/8/8/8/8/8/4K3 b - - 0 1");
+        let m = uci(&pos, "a7a5");
+        let i = Instruction::new(&pos, m).unwrap();
+        let before = pos.board().clone();
+        let done = after(&pos, m);
+        let mut s = SensedBoard::from_board(&before);
+        s.set(Square::A7, Sensed::Empty);
+        assert!(on_the_way(&i, &before, &done, &s));
+        s.set(Square::A6, Sensed::Piece(Color::Black.pawn()));
+        assert!(!on_the_way(&i, &before, &done, &s));
     }
 
     #[test]

@@ -1510,14 +1510,44 @@ mod tests {
                 &mut rig,
                 &[
                     Action::Lift(Square::F5),
-                    Action::Place(Square::E4, bishop),
-                    Action::Lift(Square::E4),
                     Action::Lift(Square::D3),
                     Action::Place(Square::D3, bishop),
                 ],
             );
             assert_eq!(got, vec![Inferred::Executed(m)], "{protocol:?}");
             assert_eq!(rig.tracker.awaiting_execution(), None);
+        }
+    }
+
+    /// Issue 18, item 4: a piece set down on its path, short of its
+    /// square (the pawn on a6 for a7-a5, the bishop on e4 for f5xd3), is a
+    /// wrong square: a mismatch after the settle time, like any other;
+    /// then the move made is done.
+    #[test]
+    fn an_awaited_move_stopped_short_is_a_mismatch_after_the_settle_time() {
+        for protocol in Protocol::ALL {
+            let (mut rig, m) = awaiting(protocol, "4k3/p7/8/8/8/8/8/4K3 b - - 0 1", "a7a5");
+            rig.lift(Square::A7);
+            rig.place(Square::A6, Color::Black.pawn());
+            assert_eq!(rig.take(), vec![], "{protocol:?}");
+            rig.settle();
+            let got = rig.take();
+            assert!(
+                matches!(&got[..], [Inferred::Mismatch(d)] if d.len() == 2),
+                "{protocol:?}: {got:?}"
+            );
+            rig.lift(Square::A6);
+            rig.place(Square::A5, Color::Black.pawn());
+            assert_eq!(rig.take(), vec![Inferred::Executed(m)], "{protocol:?}");
+            let (mut rig, _) = awaiting(protocol, CAPTURE, "f5d3");
+            rig.lift(Square::F5);
+            rig.place(Square::E4, Color::Black.bishop());
+            rig.settle();
+            let got = rig.take();
+            assert!(
+                matches!(&got[..], [Inferred::Mismatch(_)]),
+                "{protocol:?}: {got:?}"
+            );
         }
     }
 

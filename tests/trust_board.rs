@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use hector::{Protocol, SimAction as Action};
 use shakmaty::san::San;
-use shakmaty::{Chess, Color, Move, Square};
+use shakmaty::{Chess, Color, Move, Position, Square};
 
 use crate::util::{Hector, Tactile, clean_config_dir, hector, new_pty};
 
@@ -151,6 +151,58 @@ fn a_pawn_short_of_its_double_step_is_a_wrong_square() {
     board.act(Action::Lift(Square::A6), HAND);
     board.act(Action::Place(Square::A5, Color::Black.pawn()), HAND);
     hector.expect("Done: Bauer Anna fünf.");
+    hector.quit();
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+/// Item 3: White typed `Bb5`, not yet made on the board; Black typed `a6`.
+/// Both moves are asked for in order (it dropped the first and said a
+/// four-square mismatch), the board is quiet on its way to them, each is
+/// done in order; a piece set on no path to them is a mismatch, and taken
+/// back, what remains to do is said again.
+#[test]
+fn a_reply_typed_before_the_move_is_on_the_board_is_queued() {
+    let home = clean_config_dir();
+    let (mut hector, mut board) = on_dgt(&home, &[]);
+    hector.expect("New game. White to move.");
+    board.answer(WAIT);
+    hector.expect("Board connected.");
+    let mut pos = Chess::default();
+    for (san, said) in [
+        ("e4", "Bauer Eva vier"),
+        ("e5", "Bauer Eva fünf"),
+        ("Nf3", "Springer Felix drei"),
+        ("Nc6", "Springer Cesar sechs"),
+    ] {
+        let m = mv(&pos, san);
+        board.play(&pos, m, HAND);
+        hector.expect(said);
+        pos.play_unchecked(m);
+    }
+    hector.type_line("Bb5");
+    let bishop = "On your board: white Läufer from Felix eins to Bella fünf.";
+    hector.expect_all(&["Läufer Bella fünf", bishop]);
+    hector.type_line("a6");
+    let both = format!("{bishop} Then black Bauer from Anna sieben to Anna sechs.");
+    hector.expect_all(&["Bauer Anna sechs", &both]);
+    // A white knight set on a3: on no path to them.
+    board.act(Action::Lift(Square::B1), HAND);
+    board.act(Action::Place(Square::A3, Color::White.knight()), HAND);
+    hector.expect(
+        "Mismatch on two squares: Bella eins should have the white Springer, it is empty. \
+         Anna drei should be empty, it has the white Springer.",
+    );
+    board.act(Action::Lift(Square::A3), HAND);
+    board.act(Action::Place(Square::B1, Color::White.knight()), HAND);
+    hector.expect(&both);
+    // The reply first, with a pause: quiet; then the bishop: both done.
+    board.act(Action::Lift(Square::A7), PAUSE);
+    board.act(Action::Place(Square::A6, Color::Black.pawn()), PAUSE);
+    board.act(Action::Lift(Square::F1), PAUSE);
+    board.act(Action::Place(Square::B5, Color::White.bishop()), HAND);
+    hector.expect_all(&["Done: Läufer Bella fünf.", "Done: Bauer Anna sechs."]);
+    hector.type_line("board");
+    hector.expect("Board matches the game.");
     hector.quit();
     let _ = std::fs::remove_dir_all(&home);
 }

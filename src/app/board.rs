@@ -271,9 +271,10 @@ impl App {
             self.say(out, t, Priority::Normal, SayKind::Board);
             return;
         }
-        if let Some(i) = b.instruction().filter(|_| b.tracker().on_the_way()) {
-            // The awaited move is being made: what to do, not a mismatch.
-            let t = self.phraser.instruction(&i);
+        let all = b.tracker().instructions();
+        if !all.is_empty() && b.tracker().on_the_way() {
+            // The awaited moves are being made: what to do, not a mismatch.
+            let t = self.phraser.instructions(&all);
             self.say(out, t, Priority::Normal, SayKind::Board);
             return;
         }
@@ -321,9 +322,9 @@ impl App {
                 let t = self.message("board_executed", &[("move", &text)]);
                 self.say(out, t, Priority::Normal, SayKind::Board);
             }
-            Inferred::Instruction(i) => {
+            Inferred::Instruction(all) => {
                 // A calm instruction: no mismatch, no tone.
-                let t = self.phraser.instruction(&i);
+                let t = self.phraser.instructions(&all);
                 self.say(out, t, Priority::Normal, SayKind::Board);
             }
             Inferred::Touched(sq) => {

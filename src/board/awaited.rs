@@ -107,29 +107,49 @@ impl Instruction {
 /// stopped) is a wrong square: a mismatch once the settle time passed, as
 /// anywhere else.  A promotion may show the pawn on its last square before
 /// the new piece is put there.
+#[cfg(test)]
 pub fn on_the_way(
     instruction: &Instruction,
     before: &Board,
     after: &Board,
     sensed: &SensedBoard,
 ) -> bool {
-    let path = if instruction.rook.is_some() {
-        attacks::between(instruction.from, instruction.to)
-    } else {
-        Bitboard::EMPTY
+    on_the_way_all(&[*instruction], &[before, after], sensed)
+}
+
+/// Whether the board `sensed` is on its way through several awaited moves
+/// (`instructions`, oldest first; `boards` the game board before each and,
+/// last, after all of them): every square shows what the last board has
+/// there, or is one the moves change and shows nothing (a piece in the
+/// hand) or what one of the boards has there (a move made before the one
+/// before it, a reply's piece already set), or, in a castling, holds the
+/// king on its path.  With one move this is [`on_the_way`].
+pub fn on_the_way_all(
+    instructions: &[Instruction],
+    boards: &[&Board],
+    sensed: &SensedBoard,
+) -> bool {
+    let Some(last) = boards.last() else {
+        return true;
     };
-    let moving = Some(instruction.piece);
+    let king_paths: Vec<(Bitboard, Piece)> = instructions
+        .iter()
+        .filter(|i| i.rook.is_some())
+        .map(|i| (attacks::between(i.from, i.to), i.piece))
+        .collect();
     Square::ALL.into_iter().all(|sq| {
         let got = sensed.get(sq);
-        let was = before.piece_at(sq);
-        let will = after.piece_at(sq);
-        if got.matches(will) {
+        if got.matches(last.piece_at(sq)) {
             return true;
         }
-        if (path.contains(sq) || sq == instruction.to) && got.matches(moving) {
+        if king_paths
+            .iter()
+            .any(|(path, king)| path.contains(sq) && got.matches(Some(*king)))
+        {
             return true;
         }
-        was != will && (got == Sensed::Empty || got.matches(was))
+        let changes = boards.iter().any(|b| b.piece_at(sq) != last.piece_at(sq));
+        changes && (got == Sensed::Empty || boards.iter().any(|b| got.matches(b.piece_at(sq))))
     })
 }
 

@@ -206,3 +206,22 @@ fn a_reply_typed_before_the_move_is_on_the_board_is_queued() {
     hector.quit();
     let _ = std::fs::remove_dir_all(&home);
 }
+
+/// Black moving first on the board: "White is to move", not "Mismatch on
+/// two squares"; put back, the board matches.
+#[test]
+fn black_moving_first_on_the_board_hears_whose_move_it_is() {
+    let home = clean_config_dir();
+    let (mut hector, mut board) = on_dgt(&home, &[]);
+    hector.expect("New game. White to move.");
+    board.answer(WAIT);
+    hector.expect("Board connected.");
+    board.act(Action::Lift(Square::E7), HAND);
+    board.act(Action::Place(Square::E5, Color::Black.pawn()), HAND);
+    hector.expect("White is to move. Put the pieces back as they were.");
+    board.act(Action::Lift(Square::E5), HAND);
+    board.act(Action::Place(Square::E7, Color::Black.pawn()), HAND);
+    hector.expect("Board matches the game.");
+    hector.quit();
+    let _ = std::fs::remove_dir_all(&home);
+}

@@ -366,6 +366,14 @@ impl App {
                 self.say(out, t, Priority::Urgent, SayKind::Mismatch);
                 out.push(Effect::Tone(Tone::Mismatch));
             }
+            Inferred::OutOfTurn { side, diffs } => {
+                // Black moved first: whose move it is, not the squares.
+                self.journal_mismatch(crate::scoresheet::record::BoardOf::Player, &diffs);
+                let side = self.phraser.side(side);
+                let t = self.message("board_out_of_turn", &[("side", &side)]);
+                self.say(out, t, Priority::Urgent, SayKind::Mismatch);
+                out.push(Effect::Tone(Tone::Mismatch));
+            }
             Inferred::Matches => {
                 self.journal_mismatch_resolved(crate::scoresheet::record::BoardOf::Player);
                 let t = self.message("board_matches", &[]);

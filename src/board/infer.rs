@@ -25,7 +25,9 @@
 
 use std::time::{Duration, Instant};
 
-use shakmaty::{Bitboard, Board, CastlingSide, Chess, Move, Position, Role, Square, attacks};
+use shakmaty::{
+    Bitboard, Board, CastlingSide, Chess, Color, Move, Position, Role, Square, attacks,
+};
 
 use super::awaited::{Instruction, capture_seen, castling_half, on_the_way_all};
 use super::event::BoardEvent;
@@ -108,6 +110,16 @@ pub enum Inferred {
     /// The board differs from the game in these squares, most useful first
     /// (D.2.9).  Sent whenever the list changes.
     Mismatch(Vec<SquareDiff>),
+    /// The board shows a whole move of the side not to move (Black moving
+    /// first): said as whose move it is instead of the mismatch, which
+    /// these squares are (D.2.9; sent whenever the list changes, as
+    /// `Inferred::Mismatch`).
+    OutOfTurn {
+        /// The side to move.
+        side: Color,
+        /// The difference from the game, most useful first.
+        diffs: Vec<SquareDiff>,
+    },
     /// The board agrees with the game again after a reported mismatch.
     Matches,
     /// The board was found turned round; squares are translated this way
@@ -945,6 +957,12 @@ impl Tracker {
         match self.watch.update(diffs) {
             Some(MismatchChange::Changed(list)) => {
                 if self.class == Class::Other
+                    && let Some(side) = self.out_of_turn(view)
+                {
+                    out.push(Inferred::OutOfTurn { side, diffs: list });
+                    return;
+                }
+                if self.class == Class::Other
                     && let Some(shape) = self.illegal_shape(view)
                     && self.last_illegal != Some(shape)
                 {
@@ -959,6 +977,21 @@ impl Tracker {
             Some(MismatchChange::Resolved) => out.push(Inferred::Matches),
             None => {}
         }
+    }
+
+    /// If the board shows a whole legal move of the side not to move (and
+    /// no move is awaited): the side to move.
+    fn out_of_turn(&self, view: &View) -> Option<Color> {
+        if !self.awaiting.is_empty() {
+            return None;
+        }
+        let turn = self.position.turn();
+        let other = self.position.clone().swap_turn().ok()?;
+        other
+            .legal_moves()
+            .into_iter()
+            .any(|m| view.sensed.matches(&after(&other, m)))
+            .then_some(turn)
     }
 
     /// If the board looks like a piece of the side to move went from one
@@ -1409,6 +1442,28 @@ mod tests {
             matches!(&got[..], [Inferred::Mismatch(d)] if d.len() == 2),
             "{got:?}"
         );
+    }
+
+    /// Issue 18: Black moving first on the board is said as whose move it
+    /// is, not as a mismatch on two squares; put back, the board matches.
+    #[test]
+    fn a_move_out_of_turn_says_whose_move_it_is() {
+        // (An occupancy board at the start reads it as White's d2-d4 on a
+        // board turned round.)
+        for protocol in Protocol::ALL.into_iter().filter(|p| p.identifies_pieces()) {
+            let mut rig = Rig::start(protocol);
+            rig.lift(Square::E7);
+            rig.place(Square::E5, Color::Black.pawn());
+            rig.settle();
+            let got = rig.take();
+            assert!(
+                matches!(&got[..], [Inferred::OutOfTurn { side: Color::White, diffs }] if diffs.len() == 2),
+                "{protocol:?}: {got:?}"
+            );
+            rig.lift(Square::E5);
+            rig.place(Square::E7, Color::Black.pawn());
+            assert_eq!(rig.take(), vec![Inferred::Matches], "{protocol:?}");
+        }
     }
 
     #[test]

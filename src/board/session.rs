@@ -213,6 +213,7 @@ impl BoardSession {
                         matches!(
                             f,
                             Inferred::Mismatch(_)
+                                | Inferred::OutOfTurn { .. }
                                 | Inferred::Matches
                                 | Inferred::Move(_)
                                 | Inferred::Executed(_)
@@ -372,6 +373,7 @@ impl BoardSession {
                 Inferred::Touched(_) => self.announce_touch && live,
                 Inferred::NewGame => self.tracker.awaiting_execution().is_none() && live,
                 Inferred::Mismatch(_)
+                | Inferred::OutOfTurn { .. }
                 | Inferred::Matches
                 | Inferred::Illegal { .. }
                 | Inferred::Instruction(_)

@@ -8,7 +8,7 @@ use hector::{Protocol, SimAction as Action};
 use shakmaty::san::San;
 use shakmaty::{Chess, Color, Move, Position, Square};
 
-use crate::util::{Hector, Tactile, clean_config_dir, hector, new_pty};
+use crate::util::{Hector, Tactile, clean_config_dir, hector, hector_at, new_pty};
 
 /// Between two messages of one move: less than the settle time.
 const HAND: Duration = Duration::from_millis(15);
@@ -224,4 +224,63 @@ fn black_moving_first_on_the_board_hears_whose_move_it_is() {
     hector.expect("Board matches the game.");
     hector.quit();
     let _ = std::fs::remove_dir_all(&home);
+}
+
+/// The resume question: `esci` (the Italian player's quit) leaves from it
+/// and the game stays to be resumed; `hector resume 2026` that fits
+/// several saved games lists them (it said there was none).
+#[test]
+fn the_resume_question_can_be_left_and_a_key_of_several_games_lists_them() {
+    let home = clean_config_dir();
+    let data = home.join("data");
+    for game in ["e4\ne5\n", "d4\nd5\n"] {
+        let run = hector_at(&home, &data, &home, &["play", "--no-resume"], game);
+        assert!(run.success, "{}", run.stdout);
+    }
+    let run = hector_at(&home, &data, &home, &["play", "--lang", "it"], "esci\n");
+    let lines = run.lines();
+    assert!(lines[0].ends_with("Riprenderla? Sì o no."), "{lines:?}");
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(run.success);
+    // Still offered.
+    let run = hector_at(&home, &data, &home, &["play"], "quit\n");
+    assert!(
+        run.lines()[0].ends_with("Resume it? Yes or no."),
+        "{}",
+        run.stdout
+    );
+    // Both ids begin with the year.
+    let year = &time_prefix(&data);
+    let run = hector_at(&home, &data, &home, &["resume", year], "");
+    assert!(!run.success);
+    let lines = run.lines();
+    assert_eq!(
+        lines[0],
+        format!("\"{year}\" fits two games: say the number or the whole id of one.")
+    );
+    assert!(
+        lines[1].starts_with("1. ") && lines[2].starts_with("2. "),
+        "{lines:?}"
+    );
+    assert!(
+        lines[2].ends_with("White against Black, unfinished, one move."),
+        "{lines:?}"
+    );
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+/// The first four characters of the saved games' ids (the year).
+fn time_prefix(data: &std::path::Path) -> String {
+    let dir = std::fs::read_dir(data.join("hector").join("games"))
+        .or_else(|_| std::fs::read_dir(data.join("hector")))
+        .expect("the games folder");
+    let names: Vec<String> = dir
+        .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names
+        .iter()
+        .find(|n| n.len() > 4 && n[..4].chars().all(|c| c.is_ascii_digit()))
+        .map(|n| n[..4].to_owned())
+        .unwrap_or_else(|| panic!("no journal in {names:?}"))
 }

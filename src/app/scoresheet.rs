@@ -1365,6 +1365,29 @@ mod tests {
         ));
     }
 
+    /// Issue 18: while the resume question waits, the prompt asks it (it
+    /// said "White to move, move 1." of the new game behind it), and quit
+    /// (any of its words in the key map) leaves without answering: the
+    /// game is neither resumed nor set aside.
+    #[test]
+    fn the_resume_question_is_the_prompt_and_quit_leaves_from_it() {
+        for word in ["quit", "q", "exit", "ende"] {
+            let mut a = app();
+            a.update(
+                Msg::Resume(Box::new(offer(ResumeChoice::Ask))),
+                Instant::now(),
+            );
+            assert_eq!(a.prompt(), "Resume the unfinished game? Yes or no");
+            let e = a.update(Msg::Line(word.into()), Instant::now());
+            assert_eq!(said(&e), vec!["Goodbye."], "{word}");
+            assert!(e.iter().any(|e| matches!(e, Effect::Quit)), "{word}");
+            assert!(
+                !e.iter().any(|e| matches!(e, Effect::Journal(_))),
+                "{word}: {e:?}"
+            );
+        }
+    }
+
     #[test]
     fn no_sets_the_game_aside_and_starts_a_new_one() {
         let mut a = app();

@@ -284,3 +284,45 @@ fn time_prefix(data: &std::path::Path) -> String {
         .map(|n| n[..4].to_owned())
         .unwrap_or_else(|| panic!("no journal in {names:?}"))
 }
+
+/// Setting up the pieces on an empty board: the mismatch is said grouped
+/// with the count first, then at each piece set only what changed, and
+/// with a few squares left, what remains (it re-read every square at
+/// every piece).
+#[test]
+fn setting_up_says_only_what_changed() {
+    let home = clean_config_dir();
+    let (master, path) = new_pty();
+    let port = format!("dgt:{path}");
+    let mut hector = Hector::play_in(&home, &["--board", &port]).waiting(WAIT);
+    hector.expect("New game. White to move.");
+    let mut board = Tactile {
+        master,
+        sim: hector::SimBoard::new(Protocol::Dgt, shakmaty::Board::empty()),
+    };
+    board.answer(WAIT);
+    hector.expect("Board connected.");
+    hector.expect(
+        "Mismatch on thirty-two squares: White's back rank is empty. \
+         White: eight pieces missing: Bauern on all files of zwei. \
+         Black's back rank is empty. \
+         Black: eight pieces missing: Bauern on all files of sieben.",
+    );
+    board.act(Action::Place(Square::E1, Color::White.king()), HAND);
+    hector.expect("Put right: Eva eins. Thirty-one squares to go.");
+    let start = shakmaty::Board::new();
+    for sq in start.occupied() {
+        if sq == Square::E1 || sq == Square::A7 {
+            continue;
+        }
+        let piece = start.piece_at(sq).expect("a piece");
+        board.act(Action::Place(sq, piece), Duration::from_millis(2));
+    }
+    hector.expect(
+        "Still to put right, one square: Anna sieben should have the black Bauer, it is empty.",
+    );
+    board.act(Action::Place(Square::A7, Color::Black.pawn()), HAND);
+    hector.expect("Board matches the game.");
+    hector.quit();
+    let _ = std::fs::remove_dir_all(&home);
+}

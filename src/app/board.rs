@@ -132,7 +132,7 @@ impl App {
             };
             if b.tracker().position() != self.game.position() {
                 self.sync_seat(seat, now, out);
-            } else if let Some(report) = b.tracker().pending_report().filter(|_| b.connected()) {
+            } else if let Some(report) = self.session_mut(seat).and_then(|b| b.pending_report()) {
                 self.on_seat_notes(seat, vec![SessionNote::Found(report)], now, out);
             }
         }
@@ -362,7 +362,14 @@ impl App {
             }
             Inferred::Mismatch(diffs) => {
                 self.journal_mismatch(crate::scoresheet::record::BoardOf::Player, &diffs);
-                let t = self.phraser.mismatch(&diffs);
+                // Only what changed since the last report (a board being
+                // set up is not read out in full at every piece).
+                let before = self
+                    .board
+                    .as_ref()
+                    .map(|b| b.tracker().mismatch_before().to_vec())
+                    .unwrap_or_default();
+                let t = self.phraser.mismatch_update(&before, &diffs);
                 self.say(out, t, Priority::Urgent, SayKind::Mismatch);
                 out.push(Effect::Tone(Tone::Mismatch));
             }

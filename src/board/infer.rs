@@ -330,6 +330,13 @@ impl Tracker {
         self.watch.reported()
     }
 
+    /// The mismatch reported before the last one, while that one stands
+    /// (empty if the last report was the first since the board agreed):
+    /// a changed report says only what changed.
+    pub fn mismatch_before(&self) -> &[SquareDiff] {
+        self.watch.before()
+    }
+
     /// The oldest move made by other means that the board does not show
     /// yet.
     pub fn awaiting_execution(&self) -> Option<Move> {
@@ -544,12 +551,18 @@ impl Tracker {
     /// having changed: the awaited move's instruction while it is on its
     /// way, otherwise the mismatch already found (reported while the board
     /// was away, and so not heard).
-    pub fn pending_report(&self) -> Option<Inferred> {
+    /// The mismatch is said in full, as news (not only what changed since
+    /// the report before it).
+    pub fn pending_report(&mut self) -> Option<Inferred> {
         if !self.awaiting.is_empty() && self.class == Class::Awaiting {
             return Some(Inferred::Instruction(self.instructions()));
         }
         let diffs = self.mismatch();
-        (!diffs.is_empty() && self.watch.reported() == diffs).then_some(Inferred::Mismatch(diffs))
+        let again = !diffs.is_empty() && self.watch.reported() == diffs;
+        if again {
+            self.watch.forget_before();
+        }
+        again.then_some(Inferred::Mismatch(diffs))
     }
 
     /// A game resumed after a restart had a mismatch reported on this

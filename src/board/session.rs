@@ -139,6 +139,16 @@ impl BoardSession {
         &self.tracker
     }
 
+    /// What to say about the board now that it is in view again: see
+    /// [`Tracker::pending_report`]; nothing while it does not answer.
+    pub fn pending_report(&mut self) -> Option<Inferred> {
+        if self.connected() {
+            self.tracker.pending_report()
+        } else {
+            None
+        }
+    }
+
     /// When [`BoardSession::tick`] has something to do.
     pub fn next_deadline(&self) -> Option<Instant> {
         let ask = match self.link {

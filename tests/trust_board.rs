@@ -326,3 +326,38 @@ fn setting_up_says_only_what_changed() {
     hector.quit();
     let _ = std::fs::remove_dir_all(&home);
 }
+
+/// Item 3 after a restart: both moves still to make when hector is killed
+/// are awaited again, in order, once the board answers.
+#[test]
+fn queued_moves_are_awaited_again_after_a_kill_and_resume() {
+    let home = clean_config_dir();
+    let (mut hector, mut board) = on_dgt(&home, &[]);
+    hector.expect("New game. White to move.");
+    board.answer(WAIT);
+    hector.expect("Board connected.");
+    hector.type_line("e4");
+    let e4 = "On your board: white Bauer from Eva zwei to Eva vier.";
+    hector.expect_all(&["Bauer Eva vier", e4]);
+    hector.type_line("c5");
+    let both = format!("{e4} Then black Bauer from Cesar sieben to Cesar fünf.");
+    hector.expect_all(&["Bauer Cesar fünf", &both]);
+    drop(hector);
+    let (mut hector, mut new_board) = on_dgt(&home, &["--resume"]);
+    new_board.sim = board.sim;
+    hector.expect_all(&[
+        "Game resumed. White to move, move 2.",
+        "The last move was Bauer Cesar fünf.",
+    ]);
+    new_board.answer(WAIT);
+    hector.expect_all(&["Board connected.", &both]);
+    let mut pos = Chess::default();
+    for san in ["e4", "c5"] {
+        let m = mv(&pos, san);
+        new_board.play(&pos, m, HAND);
+        pos.play_unchecked(m);
+    }
+    hector.expect_all(&["Done: Bauer Eva vier.", "Done: Bauer Cesar fünf."]);
+    hector.quit();
+    let _ = std::fs::remove_dir_all(&home);
+}

@@ -779,10 +779,15 @@ impl App {
             Seat::Opponent => (BoardOf::Opponent, &resumed.opponent_mismatch),
         };
         let pos = self.game.position().clone();
+        let awaited = resumed.board_awaited_moves(which);
+        // The positions before the first awaited move (or the last move)
+        // and before that.
+        let back = awaited.len().max(1);
         let before: Vec<shakmaty::Chess> = self
             .game
             .positions()
             .rev()
+            .skip(back - 1)
             .take(2)
             .map(|(p, _)| p.clone())
             .collect();
@@ -794,11 +799,14 @@ impl App {
             return;
         };
         let earlier = before.get(1).cloned();
-        let mut notes = match (resumed.board_awaited(which), before.first().cloned()) {
+        let mut notes = match (awaited.is_empty(), before.first().cloned()) {
             // Compared with the resumed game, never judged (the board is
-            // not held against the position before the awaited move).
-            (Some(mv), Some(last)) => b.resume_awaiting(&last, earlier.as_ref(), mv, now),
-            (_, last) => b.game_replaced(&pos, last.as_ref(), now),
+            // not held against the position before the awaited moves).
+            (false, Some(first)) => b.resume_awaiting(&first, earlier.as_ref(), &awaited, now),
+            (_, _) => {
+                let last = self.game.positions().next_back().map(|(p, _)| p.clone());
+                b.game_replaced(&pos, last.as_ref(), now)
+            }
         };
         if mismatch.is_some() {
             notes.extend(b.restore_mismatch());

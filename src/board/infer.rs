@@ -594,25 +594,28 @@ impl Tracker {
         self.after_game_change(now)
     }
 
-    /// A game resumed after a restart whose last move `mv` (played in
-    /// `before`, `earlier` the position before that) was made by other
-    /// means and is not yet on this board: await it, as
+    /// A game resumed after a restart whose last moves `moves` (the first
+    /// played in `before`, `earlier` the position before that) were made
+    /// by other means and are not yet on this board: await them, as
     /// [`Tracker::await_move`] does, without judging the board against
     /// `before` on the way.  What is said is what a board connecting now
     /// would hear: the instruction only while the board is on its way to
-    /// the move, otherwise the mismatch.
+    /// the moves, otherwise the mismatch.
     pub fn resume_awaiting(
         &mut self,
         before: &Chess,
         earlier: Option<&Chess>,
-        mv: Move,
+        moves: &[Move],
         now: Instant,
     ) -> Vec<Inferred> {
         self.position = before.clone();
         self.previous = earlier.cloned();
         self.awaiting.clear();
         self.reset_move_state();
-        let mut out = self.await_move(mv, now);
+        let mut out = Vec::new();
+        for mv in moves {
+            out = self.await_move(*mv, now);
+        }
         let on_its_way = self.class == Class::Awaiting;
         out.retain(|f| on_its_way || !matches!(f, Inferred::Instruction(_)));
         out

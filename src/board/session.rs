@@ -293,16 +293,16 @@ impl BoardSession {
         out
     }
 
-    /// A resumed game's last move, made by other means, still awaited on
+    /// A resumed game's last moves, made by other means, still awaited on
     /// this board: see [`Tracker::resume_awaiting`].
     pub fn resume_awaiting(
         &mut self,
         before: &Chess,
         earlier: Option<&Chess>,
-        mv: Move,
+        moves: &[Move],
         now: Instant,
     ) -> Vec<SessionNote> {
-        let found = self.tracker.resume_awaiting(before, earlier, mv, now);
+        let found = self.tracker.resume_awaiting(before, earlier, moves, now);
         let mut out = Vec::new();
         self.push_found(found, &mut out);
         out

@@ -199,6 +199,7 @@ impl App {
     pub fn update(&mut self, msg: Msg, now: Instant) -> Vec<Effect> {
         let mut out = Vec::new();
         self.now = Some(now);
+        let was_quitting = self.quitting;
         // The clock first: a flag that fell before this message wins.
         self.clock_tick(now, &mut out);
         match msg {
@@ -308,6 +309,11 @@ impl App {
         // However the game ended (resigned, agreed, claimed), its clock stops.
         self.clock_stop_when_over(now);
         self.engine_step(now, &mut out);
+        // Leaving in order (quit, the end of input, SIGTERM, SIGHUP): both
+        // times are journalled, so that a resume gives no thinking time back.
+        if self.quitting && !was_quitting {
+            self.journal_reading(now);
+        }
         self.journal_effects(&mut out);
         self.journal_companion(&mut out);
         self.companion_flashes(&out);

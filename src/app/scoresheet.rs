@@ -204,7 +204,26 @@ impl App {
                 s.date = sheet.start.date.clone();
             }
             s.fen = start_fen(&self.game);
+            // What this session set up (the board, the engine's side)
+            // stays; the clock's setup is written below.
+            if s.board.is_none() {
+                s.board.clone_from(&sheet.start.board);
+            }
+            for (k, v) in &sheet.start.extra {
+                if !s.extra.iter().any(|(have, _)| have == k) {
+                    s.extra.push((k.clone(), v.clone()));
+                }
+            }
             *sheet = Sheet::new(s, &self.game, self.epoch);
+        }
+        // A game set up with --fen or --pgn and played with --time keeps
+        // its clock in the start record: resumed with it, exported with
+        // its TimeControl.
+        if let Some(mut start) = self.sheet.as_ref().map(|s| s.start.clone()) {
+            self.clock_start_info(&mut start);
+            if let Some(sheet) = &mut self.sheet {
+                sheet.start = start;
+            }
         }
     }
 
@@ -2361,6 +2380,50 @@ mod tests {
             white_ms: 298_000,
             black_ms: 294_000
         })));
+    }
+
+    /// Issue 18, item 6: leaving in order journals both times as they
+    /// are, so that a resume gives no thinking time back (it used to
+    /// restore the clock as of the last press).
+    #[test]
+    fn leaving_in_order_journals_both_times() {
+        for how in ["quit", "a signal", "the end of input"] {
+            let msg = match how {
+                "quit" => Msg::Line("quit".into()),
+                "a signal" => Msg::Interrupted,
+                _ => Msg::EndOfInput,
+            };
+            let (mut a, t0) = clocked("5+0");
+            at(&mut a, &[("e4", t0 + secs(2))]);
+            let e = a.update(msg, t0 + secs(8));
+            assert_eq!(e.last(), Some(&Effect::Quit), "{how}");
+            assert_eq!(
+                e[0],
+                Effect::Journal(JournalOp::Append(Event::Clock(ClockEvent::Reading {
+                    white_ms: 298_000,
+                    black_ms: 294_000,
+                    running: Some(Color::Black)
+                }))),
+                "{how}: {e:?}"
+            );
+        }
+        // Paused, the reading says so; before the first move there is no
+        // saved game to write it to; after the end, nothing.
+        let (mut a, t0) = clocked("5+0");
+        at(&mut a, &[("e4", t0 + secs(2)), ("pause", t0 + secs(3))]);
+        let e = a.update(Msg::Interrupted, t0 + secs(30));
+        assert!(events(&e).contains(&Event::Clock(ClockEvent::Reading {
+            white_ms: 298_000,
+            black_ms: 299_000,
+            running: None
+        })));
+        let (mut a, t0) = clocked("5+0");
+        let e = a.update(Msg::Interrupted, t0 + secs(3));
+        assert!(events(&e).is_empty(), "{e:?}");
+        let (mut a, t0) = clocked("5+0");
+        at(&mut a, &[("e4", t0 + secs(2)), ("resign", t0 + secs(3))]);
+        let e = a.update(Msg::Interrupted, t0 + secs(9));
+        assert!(events(&e).is_empty(), "{e:?}");
     }
 
     /// The blind player's move awaited on the opponent's own board comes

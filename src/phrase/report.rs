@@ -306,6 +306,10 @@ impl Phraser {
             Expect::Table => self.message("expect_table", &[]),
         };
         let p = ("place", place.as_str());
+        // A table is named in the sentence, not as a key.
+        let at_line = self.place(&e.file, e.line, None);
+        let table_place = ("place", at_line.as_str());
+        let table = ("table", e.key.as_deref().unwrap_or_default());
         match &e.problem {
             SettingProblem::NoSuchFile => self.message("setting_no_file", &[("file", &e.file)]),
             SettingProblem::Unreadable(why) => {
@@ -313,6 +317,16 @@ impl Phraser {
             }
             SettingProblem::Syntax => self.message("setting_syntax", &[p]),
             SettingProblem::Unknown => self.message("setting_unknown", &[p]),
+            SettingProblem::UnknownTable => {
+                self.message("setting_unknown_table", &[table_place, table])
+            }
+            SettingProblem::Duplicate { first } => {
+                self.message("setting_duplicate", &[p, ("first", &first.to_string())])
+            }
+            SettingProblem::DuplicateTable { first } => self.message(
+                "setting_duplicate_table",
+                &[table_place, table, ("first", &first.to_string())],
+            ),
             SettingProblem::Wrong {
                 expect: Some(x),
                 found,

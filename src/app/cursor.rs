@@ -151,7 +151,7 @@ impl App {
             ),
             Action::Last => self.on_command(Command::Last(1), out),
             // The same key again answers "are you sure?".
-            Action::Quit | Action::New
+            Action::Quit | Action::New | Action::Resign
                 if self.question == Some(super::Question::Confirm(action)) =>
             {
                 self.question = None;

@@ -46,6 +46,9 @@ enum Question {
     Confirm(Action),
     /// A promotion typed without its piece: these moves differ only in it.
     Promotion(Vec<Move>),
+    /// `takeback` after the end of a two-player game: yes if both players
+    /// agree to reopen it.
+    TakebackAfterEnd,
 }
 
 /// All state of the session.
@@ -453,6 +456,13 @@ impl App {
             }
             (Some(Question::Confirm(_)), Input::Command(Command::Do(Action::Decline))) => {
                 let t = self.message("confirm_cancelled", &[]);
+                return self.info(out, t);
+            }
+            (Some(Question::TakebackAfterEnd), Input::Command(Command::Do(Action::Accept))) => {
+                return self.take_back_agreed(out);
+            }
+            (Some(Question::TakebackAfterEnd), Input::Command(Command::Do(Action::Decline))) => {
+                let t = self.message("takeback_after_end_kept", &[]);
                 return self.info(out, t);
             }
             (Some(Question::Promotion(moves)), _) if promotion_piece.is_some() => {
@@ -1232,6 +1242,41 @@ mod tests {
             let e = a.update(Msg::Line("quit".into()), Instant::now());
             assert_eq!(said(&e), vec!["Goodbye."]);
             assert_eq!(e.last(), Some(&Effect::Quit));
+        }
+
+        /// Issue 18, item 9: `resign` ends the game for good, so it is
+        /// asked like `new` and `quit` (in a terminal).
+        #[test]
+        fn resign_asks_first() {
+            let mut a = asking();
+            line(&mut a, "e4");
+            assert_eq!(
+                line(&mut a, "resign"),
+                vec!["Resigning ends the game. Say resign again to resign, or no to go on."]
+            );
+            assert_eq!(line(&mut a, "no"), vec!["The game goes on."]);
+            assert!(!a.game().is_over());
+            line(&mut a, "resign");
+            assert_eq!(line(&mut a, "yes"), vec!["Black resigns. White wins, 1-0."]);
+            let mut b = asking();
+            // Before the first move too; the same word again confirms.
+            line(&mut b, "resign");
+            assert_eq!(
+                line(&mut b, "resign"),
+                vec!["White resigns. Black wins, 0-1."]
+            );
+            assert!(b.game().is_over());
+            // In German.
+            let mut c = App::builder()
+                .lang(Lang::De)
+                .ask_before_leaving(true)
+                .build();
+            assert_eq!(
+                line(&mut c, "aufgeben"),
+                vec![
+                    "Aufgeben beendet die Partie. Sag noch einmal aufgeben, um aufzugeben, oder nein, um weiterzuspielen."
+                ]
+            );
         }
 
         #[test]

@@ -203,6 +203,7 @@ impl App {
         let mut out = Vec::new();
         self.now = Some(now);
         let was_quitting = self.quitting;
+        let offer_before = (self.game.pending_offer(), self.game.history().len());
         // The clock first: a flag that fell before this message wins.
         self.clock_tick(now, &mut out);
         match msg {
@@ -312,6 +313,7 @@ impl App {
         // However the game ended (resigned, agreed, claimed), its clock stops.
         self.clock_stop_when_over(now);
         self.engine_step(now, &mut out);
+        self.say_lapsed_offer(offer_before, &mut out);
         // Leaving in order (quit, the end of input, SIGTERM, SIGHUP): both
         // times are journalled, so that a resume gives no thinking time back.
         if self.quitting && !was_quitting {
@@ -321,6 +323,28 @@ impl App {
         self.journal_companion(&mut out);
         self.companion_flashes(&out);
         out
+    }
+
+    /// A draw offer that stood before this `update` lapsed because the
+    /// opponent moved instead of answering (9.1.2.3): said after the move,
+    /// so the player who offered knows.
+    fn say_lapsed_offer(&mut self, before: (Option<Color>, usize), out: &mut Vec<Effect>) {
+        let (Some(offerer), plies) = before else {
+            return;
+        };
+        let lapsed = self.game.pending_offer().is_none()
+            && !self.game.is_over()
+            && self.game.history().len() > plies
+            && self
+                .game
+                .history()
+                .get(plies)
+                .is_some_and(|m| m.by != offerer);
+        if lapsed {
+            let side = self.phraser.side(offerer);
+            let t = self.message("draw_offer_lapsed", &[("side", &side)]);
+            self.say(out, t, Priority::Normal, SayKind::Game);
+        }
     }
 
     /// A typed line read as yes (accept) or no (decline), in any language
@@ -1275,6 +1299,41 @@ mod tests {
                 line(&mut c, "aufgeben"),
                 vec![
                     "Aufgeben beendet die Partie. Sag noch einmal aufgeben, um aufzugeben, oder nein, um weiterzuspielen."
+                ]
+            );
+        }
+
+        /// Issue 18: a draw offer that lapsed (the opponent moved) was not
+        /// said; the player who offered heard only the move.
+        #[test]
+        fn a_lapsed_draw_offer_is_said() {
+            let mut a = app();
+            line(&mut a, "e4");
+            assert_eq!(line(&mut a, "draw"), vec!["White offers a draw."]);
+            assert_eq!(
+                line(&mut a, "e5"),
+                vec![
+                    "Bauer Eva fünf",
+                    "White's draw offer lapses: the move declines it."
+                ]
+            );
+            assert_eq!(a.game().pending_offer(), None);
+            // An offer kept for the offerer's own move is made with it, and
+            // a decline is said as a decline, not as a lapse.
+            line(&mut a, "draw");
+            assert_eq!(
+                line(&mut a, "Nf3"),
+                vec!["Springer Felix drei", "White offers a draw."]
+            );
+            assert_eq!(line(&mut a, "decline"), vec!["Black declines the draw."]);
+            let mut b = App::builder().lang(Lang::It).build();
+            line(&mut b, "e4");
+            line(&mut b, "patta");
+            assert_eq!(
+                line(&mut b, "e5"),
+                vec![
+                    "Bauer Eva fünf",
+                    "La proposta di patta del Bianco decade: la mossa la rifiuta."
                 ]
             );
         }

@@ -1377,7 +1377,7 @@ mod tests {
             );
             assert_eq!(
                 line(&mut a, "help frobnicate"),
-                vec!["frobnicate is not a command. Say help for the list."]
+                vec!["\"frobnicate\" is not a command. Say help for the list."]
             );
             let e = a.update(Msg::Line("rank 9".into()), Instant::now());
             assert_eq!(e.last(), Some(&Effect::Tone(Tone::Error)));

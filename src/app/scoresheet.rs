@@ -1460,7 +1460,7 @@ mod tests {
         );
         assert_eq!(
             said(&run(&mut a, &["save xyz"])),
-            vec!["xyz is not a format: say pgn, brf, braille, text or speech."]
+            vec!["\"xyz\" is not a format: say pgn, brf, braille, text or speech."]
         );
         let e = a.update(Msg::Exported(Ok("/tmp/x.pgn".into())), Instant::now());
         assert_eq!(said(&e), vec!["Scoresheet saved: /tmp/x.pgn."]);

@@ -228,10 +228,65 @@ impl Phraser {
                 let mut all: Vec<(&str, &str)> = args.to_vec();
                 all.extend(extra.iter().map(|(k, v)| (*k, v.as_str())));
                 let said = template::render_counted(t, &all, &self.counting);
-                joins::apply(&said, &self.joins, self.counting.numbers.as_ref())
+                let said = joins::apply(&said, &self.joins, self.counting.numbers.as_ref());
+                self.english_pieces_in_lower_case(said)
             }
             None => key.to_owned(),
         }
+    }
+
+    /// English piece words are written with a capital where a move begins
+    /// ("Queen h5"), in lower case inside a sentence ("the white queen",
+    /// "no king can reach e2").  Other languages keep theirs: German nouns
+    /// (the Appendix D words) are capitalised, and so are the Greek FIDE
+    /// Laws' piece names.
+    fn english_pieces_in_lower_case(&self, text: String) -> String {
+        let english = |code: &str| code.split(['-', '_']).next() == Some("en");
+        if !english(&self.move_lang) {
+            return text;
+        }
+        let roles = [
+            Role::King,
+            Role::Queen,
+            Role::Rook,
+            Role::Bishop,
+            Role::Knight,
+            Role::Pawn,
+        ];
+        let words: Vec<&str> = roles
+            .iter()
+            .flat_map(|r| [self.words.piece(*r), self.words.plural(*r)])
+            .filter(|w| w.chars().next().is_some_and(char::is_uppercase))
+            .collect();
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text.as_str();
+        let mut at_start = true;
+        while !rest.is_empty() {
+            let word_len = rest
+                .find(|c: char| !c.is_alphanumeric())
+                .unwrap_or(rest.len());
+            if word_len == 0 {
+                let c = rest.chars().next().unwrap_or(' ');
+                out.push(c);
+                // A new sentence (or a numbered move, "12. Queen h5") begins.
+                if c == '.' || c == '!' || c == '?' {
+                    at_start = true;
+                } else if !c.is_whitespace() {
+                    at_start = false;
+                }
+                rest = &rest[c.len_utf8()..];
+                continue;
+            }
+            let word = &rest[..word_len];
+            if !at_start && words.contains(&word) {
+                out.push_str(&word.to_lowercase());
+            } else {
+                out.push_str(word);
+            }
+            at_start = false;
+            rest = &rest[word_len..];
+        }
+        out
     }
 
     /// Placeholders every template may use, filled from the move words:
@@ -818,7 +873,7 @@ mod tests {
         ),
         (
             "1. e4 e5 2. d4 exd4 3. e5 f5 4. e6 Nf6 5. e7 Kf7 6. e8=Q+",
-            "pawn e8 promotes to Queen, check",
+            "pawn e8 promotes to queen, check",
         ),
         ("1. e4 f6 2. d4 g5 3. Qh5#", "Queen h5, checkmate"),
     ];
@@ -1143,7 +1198,7 @@ mod tests {
         );
         assert_eq!(
             ask(MoveStyle::Language, Lang::En).message("board_promotion", &[]),
-            "Which piece does the pawn become? Say Queen, Rook, Bishop or Knight."
+            "Which piece does the pawn become? Say queen, rook, bishop or knight."
         );
         assert_eq!(
             ask(MoveStyle::AppendixD, Lang::De).message("promotion_which", &[]),
@@ -1190,6 +1245,74 @@ mod tests {
             "Una partita nel file."
         );
         assert_eq!(it.message("time_hours", &[("count", "1")]), "un'ora");
+    }
+
+    /// Issue 18, Greek grammar: "εναντίον" takes the genitive ("Λευκά
+    /// εναντίον Μαύρα" was said), and a piece found on a square is said in
+    /// the nominative it comes in ("έχει ο μαύρος Springer" was said).
+    #[test]
+    fn greek_sides_after_against_are_genitive() {
+        let el = Phraser::builtin(MoveStyle::Language, Lang::El, MoveOptions::default());
+        let (white, black) = (el.player("", Color::White), el.player("", Color::Black));
+        assert_eq!(
+            el.message(
+                "review_game_line_undated",
+                &[
+                    ("number", "1"),
+                    ("white", &white),
+                    ("black", &black),
+                    ("result", "1-0")
+                ]
+            ),
+            "Παρτίδα 1: Λευκά εναντίον των Μαύρων, 1-0."
+        );
+        assert_eq!(
+            el.message(
+                "review_game_line_undated",
+                &[
+                    ("number", "1"),
+                    ("white", &black),
+                    ("black", &white),
+                    ("result", "1-0")
+                ]
+            ),
+            "Παρτίδα 1: Μαύρα εναντίον των Λευκών, 1-0."
+        );
+        // A name stays as it is.
+        assert_eq!(
+            el.message(
+                "review_game_line_undated",
+                &[
+                    ("number", "1"),
+                    ("white", "Anna"),
+                    ("black", "Bob"),
+                    ("result", "1-0")
+                ]
+            ),
+            "Παρτίδα 1: Anna εναντίον Bob, 1-0."
+        );
+        let found = el.the_coloured_piece(shakmaty::Piece {
+            color: Color::Black,
+            role: Role::Knight,
+        });
+        let t = el.message("mismatch_extra", &[("square", "ε4"), ("found", &found)]);
+        assert!(
+            t.starts_with("Το ε4 πρέπει να είναι άδειο, αλλά βρίσκεται εκεί ο μαύρος "),
+            "{t}"
+        );
+    }
+
+    /// Issue 18, German grammar: "bietet 1000 Elo nicht" said.
+    #[test]
+    fn german_engine_strength_sentence() {
+        let de = Phraser::builtin(MoveStyle::Language, Lang::De, MoveOptions::default());
+        assert_eq!(
+            de.message(
+                "engine_elo_adjusted",
+                &[("asked", "1000"), ("used", "1320")]
+            ),
+            "Dieses Schachprogramm kann nicht mit 1000 Elo spielen; es spielt mit 1320 Elo."
+        );
     }
 
     #[test]

@@ -227,66 +227,61 @@ impl Phraser {
                 let extra = self.implied_args(t, args);
                 let mut all: Vec<(&str, &str)> = args.to_vec();
                 all.extend(extra.iter().map(|(k, v)| (*k, v.as_str())));
+                let words = self.english_piece_words();
+                if words.is_empty() {
+                    let said = template::render_counted(t, &all, &self.counting);
+                    return joins::apply(&said, &self.joins, self.counting.numbers.as_ref());
+                }
+                // Names and typed text keep their capitals ("Anna Bishop"):
+                // they are set aside while the piece words are cased.
+                let kept: Vec<(usize, String)> = all
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, (k, v))| !PIECE_WORD_ARGS.contains(k) && has_any_word(v, &words))
+                    .map(|(i, _)| (i, format!("\u{e000}{i}\u{e001}")))
+                    .collect();
+                for (i, mark) in &kept {
+                    all[*i].1 = mark.as_str();
+                }
                 let said = template::render_counted(t, &all, &self.counting);
                 let said = joins::apply(&said, &self.joins, self.counting.numbers.as_ref());
-                self.english_pieces_in_lower_case(said)
+                let mut said = pieces_in_lower_case(&said, &words);
+                for (i, mark) in &kept {
+                    let original = args
+                        .get(*i)
+                        .map(|(_, v)| *v)
+                        .or_else(|| extra.get(i - args.len()).map(|(_, v)| v.as_str()))
+                        .unwrap_or_default();
+                    said = said.replace(mark.as_str(), original);
+                }
+                said
             }
             None => key.to_owned(),
         }
     }
 
-    /// English piece words are written with a capital where a move begins
-    /// ("Queen h5"), in lower case inside a sentence ("the white queen",
-    /// "no king can reach e2").  Other languages keep theirs: German nouns
-    /// (the Appendix D words) are capitalised, and so are the Greek FIDE
-    /// Laws' piece names.
-    fn english_pieces_in_lower_case(&self, text: String) -> String {
-        let english = |code: &str| code.split(['-', '_']).next() == Some("en");
-        if !english(&self.move_lang) {
-            return text;
+    /// The English move words' piece words that have a capital (King,
+    /// Queens …); none when the move words are not English.  They are
+    /// written with a capital where a move begins ("Queen h5"), in lower
+    /// case inside a sentence ("the white queen", "no king can reach e2").
+    /// Other languages keep theirs: German nouns (the Appendix D words) are
+    /// capitalised, and so are the Greek FIDE Laws' piece names.
+    fn english_piece_words(&self) -> Vec<&str> {
+        if self.move_lang.split(['-', '_']).next() != Some("en") {
+            return Vec::new();
         }
-        let roles = [
+        [
             Role::King,
             Role::Queen,
             Role::Rook,
             Role::Bishop,
             Role::Knight,
             Role::Pawn,
-        ];
-        let words: Vec<&str> = roles
-            .iter()
-            .flat_map(|r| [self.words.piece(*r), self.words.plural(*r)])
-            .filter(|w| w.chars().next().is_some_and(char::is_uppercase))
-            .collect();
-        let mut out = String::with_capacity(text.len());
-        let mut rest = text.as_str();
-        let mut at_start = true;
-        while !rest.is_empty() {
-            let word_len = rest
-                .find(|c: char| !c.is_alphanumeric())
-                .unwrap_or(rest.len());
-            if word_len == 0 {
-                let c = rest.chars().next().unwrap_or(' ');
-                out.push(c);
-                // A new sentence (or a numbered move, "12. Queen h5") begins.
-                if c == '.' || c == '!' || c == '?' {
-                    at_start = true;
-                } else if !c.is_whitespace() {
-                    at_start = false;
-                }
-                rest = &rest[c.len_utf8()..];
-                continue;
-            }
-            let word = &rest[..word_len];
-            if !at_start && words.contains(&word) {
-                out.push_str(&word.to_lowercase());
-            } else {
-                out.push_str(word);
-            }
-            at_start = false;
-            rest = &rest[word_len..];
-        }
-        out
+        ]
+        .iter()
+        .flat_map(|r| [self.words.piece(*r), self.words.plural(*r)])
+        .filter(|w| w.chars().next().is_some_and(char::is_uppercase))
+        .collect()
     }
 
     /// Placeholders every template may use, filled from the move words:
@@ -693,6 +688,66 @@ fn empty_colours() -> Colours {
     }
 }
 
+/// The placeholders whose values are hector's own words about pieces and
+/// moves (cased like the sentence); every other value (a name, a path,
+/// typed text) is kept as given.
+const PIECE_WORD_ARGS: &[&str] = &[
+    "piece",
+    "pieces",
+    "list",
+    "found",
+    "reason",
+    "move",
+    "moves",
+    "castle",
+    "rook",
+    "what",
+    "owner",
+    "turn",
+    "how",
+    "reading",
+    "check",
+    "san",
+    "promotion_pieces",
+];
+
+/// Whether `text` holds one of `words` as a whole word.
+fn has_any_word(text: &str, words: &[&str]) -> bool {
+    text.split(|c: char| !c.is_alphanumeric())
+        .any(|w| words.contains(&w))
+}
+
+/// `words` in lower case wherever they are not the first word of a
+/// sentence (the start, or after `.`, `!`, `?`).
+fn pieces_in_lower_case(text: &str, words: &[&str]) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    let mut at_start = true;
+    while let Some(c) = rest.chars().next() {
+        let word_len = rest
+            .find(|c: char| !c.is_alphanumeric())
+            .unwrap_or(rest.len());
+        if word_len == 0 {
+            out.push(c);
+            if c == '.' || c == '!' || c == '?' {
+                at_start = true;
+            } else if !c.is_whitespace() {
+                at_start = false;
+            }
+            rest = &rest[c.len_utf8()..];
+            continue;
+        }
+        let word = &rest[..word_len];
+        if !at_start && words.contains(&word) {
+            out.push_str(&word.to_lowercase());
+        } else {
+            out.push_str(word);
+        }
+        at_start = false;
+        rest = &rest[word_len..];
+    }
+    out
+}
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1299,6 +1354,45 @@ mod tests {
         assert!(
             t.starts_with("Το ε4 πρέπει να είναι άδειο, αλλά βρίσκεται εκεί ο μαύρος "),
             "{t}"
+        );
+    }
+
+    /// English piece words in lower case inside a sentence, but a name
+    /// keeps its capitals.
+    #[test]
+    fn english_piece_words_inside_a_sentence_and_names() {
+        let en = Phraser::builtin(MoveStyle::Language, Lang::En, MoveOptions::default());
+        let black_king = en.the_coloured_piece(shakmaty::Piece {
+            color: Color::Black,
+            role: Role::King,
+        });
+        assert_eq!(
+            en.message(
+                "mismatch_extra",
+                &[("square", "e4"), ("found", &black_king)]
+            ),
+            "e4 should be empty, it has the black king."
+        );
+        assert_eq!(
+            en.message(
+                "review_game_line_undated",
+                &[
+                    ("number", "1"),
+                    ("white", "Anna Bishop"),
+                    ("black", "Bob King"),
+                    ("result", "1-0")
+                ]
+            ),
+            "Game 1: Anna Bishop against Bob King, 1-0."
+        );
+        // Appendix D words are German nouns: capitals stay.
+        let d = appendix_d(MoveOptions::default());
+        assert_eq!(
+            d.message(
+                "mismatch_extra",
+                &[("square", "Eva vier"), ("found", "the black König")]
+            ),
+            "Eva vier should be empty, it has the black König."
         );
     }
 

@@ -615,13 +615,12 @@ impl App {
             ResumeChoice::Now => self.resume(offer, out),
             ResumeChoice::Ask => {
                 let r = &offer.resumed;
+                // The date in words: a voice hears no digits.
                 let date = offer
                     .started
                     .map(|d| {
-                        let fmt = time::macros::format_description!(
-                            "[year]-[month]-[day] [hour]:[minute] UTC"
-                        );
-                        d.format(&fmt).unwrap_or_default()
+                        self.phraser
+                            .date_words(d.year(), u8::from(d.month()), d.day())
                     })
                     .unwrap_or_default();
                 let moves = r.game.history().len().div_ceil(2).to_string();
@@ -1340,15 +1339,15 @@ mod tests {
         let e = app().update(Msg::Resume(Box::new(o.clone())), Instant::now());
         assert_eq!(
             said(&e)[0],
-            "An unfinished game of 2026-11-22 19:00 UTC can be resumed, two moves played. \
-             Resume it? Yes or no."
+            "An unfinished game of November twenty-second, two thousand twenty-six can be \
+             resumed, two moves played. Resume it? Yes or no."
         );
         o.resumed.start.white = "Anna".into();
         let e = app().update(Msg::Resume(Box::new(o)), Instant::now());
         assert_eq!(
             said(&e)[0],
-            "An unfinished game of 2026-11-22 19:00 UTC can be resumed: Anna against Black, \
-             two moves played. Resume it? Yes or no."
+            "An unfinished game of November twenty-second, two thousand twenty-six can be \
+             resumed: Anna against Black, two moves played. Resume it? Yes or no."
         );
     }
 

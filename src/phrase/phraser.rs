@@ -306,6 +306,25 @@ impl Phraser {
         out
     }
 
+    /// A date in words, as the resume question says it ("November
+    /// twenty-fifth, two thousand twenty-six", "fünfundzwanzigsten November
+    /// zweitausendsechsundzwanzig"): a voice hears no digits.  A day or
+    /// month out of range gives the digits.
+    pub fn date_words(&self, year: i32, month: u8, day: u8) -> String {
+        if !(1..=12).contains(&month) || !(1..=31).contains(&day) {
+            return format!("{year}-{month:02}-{day:02}");
+        }
+        let year = u64::try_from(year).map_or_else(|_| year.to_string(), |y| self.number(y));
+        self.message(
+            "date_words",
+            &[
+                ("day", &self.message(&format!("day_{day}"), &[])),
+                ("month", &self.message(&format!("month_{month}"), &[])),
+                ("year", &year),
+            ],
+        )
+    }
+
     /// A number in words in the message language ("twelve", "zwölf"), as
     /// counted aloud; digits past the words.
     pub fn number(&self, n: u64) -> String {
@@ -1393,6 +1412,43 @@ mod tests {
                 &[("square", "Eva vier"), ("found", "the black König")]
             ),
             "Eva vier should be empty, it has the black König."
+        );
+    }
+
+    /// Issue 18: the resume question said "2026-11-25 04:09 UTC"; a date
+    /// is said in words in every language.
+    #[test]
+    fn dates_in_words() {
+        let say = |lang| {
+            Phraser::builtin(MoveStyle::Language, lang, MoveOptions::default())
+                .date_words(2026, 11, 25)
+        };
+        assert_eq!(
+            say(Lang::En),
+            "November twenty-fifth, two thousand twenty-six"
+        );
+        assert_eq!(
+            say(Lang::De),
+            "fünfundzwanzigsten November zweitausendsechsundzwanzig"
+        );
+        assert_eq!(say(Lang::It), "del venticinque novembre duemilaventisei");
+        assert_eq!(
+            say(Lang::El),
+            "στις είκοσι πέντε Νοεμβρίου δύο χιλιάδες είκοσι έξι"
+        );
+        let it = Phraser::builtin(MoveStyle::Language, Lang::It, MoveOptions::default());
+        assert_eq!(
+            it.date_words(2027, 8, 1),
+            "del primo agosto duemilaventisette"
+        );
+        assert_eq!(
+            it.date_words(2027, 8, 8),
+            "dell'otto agosto duemilaventisette"
+        );
+        let el = Phraser::builtin(MoveStyle::Language, Lang::El, MoveOptions::default());
+        assert_eq!(
+            el.date_words(2027, 5, 1),
+            "την πρώτη Μαΐου δύο χιλιάδες είκοσι επτά"
         );
     }
 

@@ -150,6 +150,9 @@ impl App {
     pub(super) fn on_action_confirmed(&mut self, action: Action, out: &mut Vec<Effect>) {
         match action {
             Action::New => {
+                if let Some(now) = self.now {
+                    self.journal_reading_of_left_game(now, out);
+                }
                 self.engine_new_game();
                 self.replace_game(Game::new());
                 self.kept_offer = None;

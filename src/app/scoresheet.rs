@@ -427,6 +427,32 @@ impl App {
         self.journal_event(event);
     }
 
+    /// The game is left for a new one (`new` in mid-game) and stays saved,
+    /// unfinished: its journal gets both times as they are, so that
+    /// resuming it later gives no thinking time back.
+    pub(super) fn journal_reading_of_left_game(&mut self, now: Instant, out: &mut Vec<Effect>) {
+        if self.game.is_over() {
+            return;
+        }
+        let Some(id) = self
+            .sheet
+            .as_ref()
+            .filter(|s| s.begun && s.epoch == self.epoch)
+            .and_then(|s| s.id.clone())
+        else {
+            return;
+        };
+        let Some(c) = self.clock() else {
+            return;
+        };
+        let event = Event::Clock(ClockEvent::Reading {
+            white_ms: millis(c.remaining(Color::White, now)),
+            black_ms: millis(c.remaining(Color::Black, now)),
+            running: c.side_to_move().filter(|_| c.is_running()),
+        });
+        out.push(Effect::Journal(JournalOp::AppendTo(id, event)));
+    }
+
     /// That board agrees with the game again: a standing mismatch resolved.
     pub(super) fn journal_mismatch_resolved(&mut self, board: BoardOf) {
         let open = self.sheet.as_ref().is_some_and(|s| {
@@ -2423,6 +2449,33 @@ mod tests {
         at(&mut a, &[("e4", t0 + secs(2)), ("resign", t0 + secs(3))]);
         let e = a.update(Msg::Interrupted, t0 + secs(9));
         assert!(events(&e).is_empty(), "{e:?}");
+    }
+
+    /// A game left for a new one with `new` stays unfinished: both times
+    /// go to its journal first.
+    #[test]
+    fn a_game_left_for_a_new_one_journals_both_times() {
+        let (mut a, t0) = clocked("5+0");
+        at(&mut a, &[("e4", t0 + secs(2))]);
+        let id = GameId::parse("20261122-190000").unwrap();
+        a.update(Msg::Journal(JournalStatus::Began(id.clone())), t0 + secs(2));
+        let e = a.update(Msg::Line("new".into()), t0 + secs(8));
+        assert!(
+            e.contains(&Effect::Journal(JournalOp::AppendTo(
+                id,
+                Event::Clock(ClockEvent::Reading {
+                    white_ms: 298_000,
+                    black_ms: 294_000,
+                    running: Some(Color::Black)
+                })
+            ))),
+            "{e:?}"
+        );
+        // The new game has nothing to write yet.
+        assert!(
+            !e.iter()
+                .any(|x| matches!(x, Effect::Journal(JournalOp::Begin(_))))
+        );
     }
 
     /// The blind player's move awaited on the opponent's own board comes

@@ -332,3 +332,108 @@ fn a_running_clock_in_large_digits_redrawn_each_second() {
     t.keys(&["C-c"]);
     t.assert_restored();
 }
+
+/// The screen, flattened: frames' lines gone, words joined by one space
+/// (a sentence wrapped over rows reads as one).
+fn flat(screen: &str) -> String {
+    screen
+        .replace(['│', '┌', '┐', '└', '┘', '─'], " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The columns of the screen from the announcement's frame on (the panel
+/// beside the board, or all of it when the panel is below).
+fn panel(screen: &str) -> String {
+    let col = screen
+        .lines()
+        .find_map(|l| l.chars().position(|c| c == '┌'))
+        .unwrap_or(0);
+    screen
+        .lines()
+        .map(|l| l.chars().skip(col).collect::<String>())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Wait until the screen no longer shows `text` (10 s at most): a key
+/// sent right after Esc would be read with it as an Alt key.
+fn gone(t: &Tmux, text: &str) {
+    let end = Instant::now() + Duration::from_secs(10);
+    while t.screen().contains(text) {
+        assert!(Instant::now() < end, "{text:?} stays:\n{}", t.screen());
+        std::thread::sleep(Duration::from_millis(30));
+    }
+}
+
+/// Keep a screen for a person to look at: HECTOR_SCREENSHOTS=/tmp cargo test ...
+fn keep(name: &str, screen: &str) {
+    if let Ok(dir) = std::env::var("HECTOR_SCREENSHOTS") {
+        let _ = std::fs::write(format!("{dir}/{name}.txt"), screen);
+    }
+}
+
+#[test]
+fn help_history_last_move_and_large_pieces_at_three_sizes() {
+    let answer_end = "Bauern Anna zwei, Bella zwei, Cesar zwei, David zwei, Felix zwei, \
+                      Gustav zwei, Hector zwei and Eva vier.";
+    for (w, h) in [(80u16, 24u16), (120, 40), (200, 60)] {
+        let t = Tmux::start(w, h);
+        t.hector();
+        // The pieces at the start: large letters where the squares have room.
+        let s = t.screen();
+        let blocks = s
+            .chars()
+            .filter(|c| ('\u{2580}'..='\u{259f}').contains(c))
+            .count();
+        if w >= 120 {
+            assert!(blocks > 32 * 4, "{w}x{h}: {blocks} block cells\n{s}");
+        } else {
+            assert_eq!(blocks, 0, "{w}x{h}: one letter a piece\n{s}");
+        }
+        // A move: its squares marked by shape, in plain text.
+        t.keys(&["Tab"]);
+        t.literal("e4");
+        t.keys(&["Enter"]);
+        let s = t.wait_for("1. Bauer");
+        assert!(s.contains('○') && s.contains('●'), "{w}x{h}:\n{s}");
+        keep(&format!("tui-{w}x{h}-move"), &s);
+        // A long answer: on a tall screen the frame shows all of it; on
+        // any screen the history does.
+        t.keys(&["Tab"]);
+        t.literal("pieces white");
+        t.keys(&["Enter"]);
+        let s = t.wait_for("White, sixteen pieces");
+        keep(&format!("tui-{w}x{h}-answer"), &s);
+        assert!(flat(&panel(&s)).contains(answer_end), "{w}x{h}:\n{s}");
+        t.keys(&["h"]);
+        let s = t.wait_for("What hector said");
+        keep(&format!("tui-{w}x{h}-history"), &s);
+        assert!(flat(&s).contains(answer_end), "{w}x{h}:\n{s}");
+        // Scrolled back to the first sentence, then to now.
+        t.keys(&["Home"]);
+        t.wait_for("New game. White to move.");
+        t.keys(&["End"]);
+        t.wait_for(answer_end);
+        // (q closes it as Esc does; Esc right after End may be read as
+        // the start of another escape sequence.)
+        t.keys(&["q"]);
+        gone(&t, "What hector said");
+        // The key help: a page that scrolls to its last line.
+        t.keys(&["?"]);
+        let s = t.wait_for("Up: the cursor one square up.");
+        keep(&format!("tui-{w}x{h}-help"), &s);
+        t.keys(&["End"]);
+        let s = t.wait_for("Ctrl-q: leave hector.");
+        keep(&format!("tui-{w}x{h}-help-end"), &s);
+        // Other keys do nothing while it is open ("n" is no move here).
+        t.keys(&["n"]);
+        assert!(t.screen().contains("The keys"));
+        t.keys(&["?"]);
+        gone(&t, "The keys");
+        t.keys(&["C-q"]);
+        t.keys(&["C-q"]);
+        t.assert_restored();
+    }
+}

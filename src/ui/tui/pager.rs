@@ -25,6 +25,9 @@ pub enum PagerKey {
     Close,
 }
 
+/// Rows under the text for where the page stands and its keys.
+const FOOTER_ROWS: u16 = 2;
+
 /// What the page asks of the view after a key.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PagerOutcome {
@@ -94,12 +97,12 @@ impl Pager {
     }
 
     /// The text rows and the rows free for them inside the frame of
-    /// `area` (borders, and one row for the footer).
+    /// `area` (borders, and the footer's rows).
     fn geometry(area: Rect) -> (u16, usize) {
         let f = frame(area);
         (
             f.width.saturating_sub(2).max(1),
-            usize::from(f.height.saturating_sub(3)).max(1),
+            usize::from(f.height.saturating_sub(2 + FOOTER_ROWS)).max(1),
         )
     }
 
@@ -187,9 +190,20 @@ impl Pager {
         }
         let from = if total == 0 { 0 } else { top + 1 };
         let foot = footer(from, bottom, total);
-        let foot_row = rect.bottom() - 2;
-        // The footer takes one row; a long one shows its start.
-        buf.set_stringn(rect.x + 1, foot_row, foot, usize::from(w), accent);
+        let foot_row = rect.bottom().saturating_sub(1 + FOOTER_ROWS);
+        for (i, line) in wrap(&foot, usize::from(w))
+            .iter()
+            .take(usize::from(FOOTER_ROWS))
+            .enumerate()
+        {
+            buf.set_stringn(
+                rect.x + 1,
+                foot_row + i as u16,
+                line,
+                usize::from(w),
+                accent,
+            );
+        }
     }
 }
 
@@ -235,17 +249,17 @@ mod tests {
             p.key(PagerKey::PageDown, area);
         }
         assert_eq!(seen.len(), 57, "{seen:?}");
-        // 24 rows: the frame leaves the input row, borders and footer: 20.
-        assert_eq!(p.shown(area), (37, 57, 57));
+        // 24 rows: the frame leaves the input row, borders and footer: 19.
+        assert_eq!(p.shown(area), (38, 57, 57));
         p.key(PagerKey::Home, area);
-        assert_eq!(p.shown(area), (0, 20, 57));
+        assert_eq!(p.shown(area), (0, 19, 57));
         p.key(PagerKey::Down, area);
         p.key(PagerKey::Down, area);
         assert_eq!(p.shown(area).0, 2);
         p.key(PagerKey::Up, area);
         assert_eq!(p.shown(area).0, 1);
         p.key(PagerKey::End, area);
-        assert_eq!(p.shown(area).0, 37);
+        assert_eq!(p.shown(area).0, 38);
         assert_eq!(p.key(PagerKey::Close, area), PagerOutcome::Close);
     }
 
@@ -253,9 +267,9 @@ mod tests {
     fn the_history_opens_at_now_and_follows_new_sentences() {
         let area = Rect::new(0, 0, 80, 24);
         let mut p = Pager::at_end("Said".into(), entries(30));
-        assert_eq!(p.shown(area), (10, 30, 30));
+        assert_eq!(p.shown(area), (11, 30, 30));
         p.push("line 31".into());
-        assert_eq!(p.shown(area), (11, 31, 31));
+        assert_eq!(p.shown(area), (12, 31, 31));
         p.key(PagerKey::PageUp, area);
         p.key(PagerKey::Down, area);
         assert_eq!(p.shown(area).0, 1);
@@ -265,7 +279,7 @@ mod tests {
         // End jumps back to now.
         p.key(PagerKey::End, area);
         p.push("line 33".into());
-        assert_eq!(p.shown(area), (13, 33, 33));
+        assert_eq!(p.shown(area), (14, 33, 33));
     }
 
     #[test]

@@ -459,7 +459,7 @@ fn phone_and_desktop_in_three_languages_board_in_first_screen_words_agree_audit_
             // The clocks' names, visible.
             for (id, key) in [
                 ("#clock-player", "clock_player"),
-                ("#clock-you", "clock_you"),
+                ("#clock-you", "clock_opponent"),
             ] {
                 let name = label(&mut b, p, lang, key);
                 let shown = b.eval(
@@ -486,6 +486,9 @@ fn phone_and_desktop_in_three_languages_board_in_first_screen_words_agree_audit_
                 by,
                 label(&mut b, p, lang, "last_players").replace("{number}", "1")
             );
+            // The refusal of the seat, in the page's language.
+            let taken = label(&mut b, p, lang, "error_seat_taken");
+            b.wait_text(p, "#notice", &taken);
             let audit = b.axe(p);
             assert!(audit.is_empty(), "{lang} {w}x{h}: {audit:#?}");
             if let Some(dir) = &shots {

@@ -524,6 +524,23 @@ fn phone_and_desktop_in_three_languages_board_in_first_screen_words_agree_audit_
         b.text(seat, "#last-by"),
         label(&mut b, seat, "de", "last_players").replace("{number}", "2")
     );
+    // The player's board differs and hector said so: the page says it is
+    // being put right, not that it waits for the move.
+    let mut fixing = snap.clone();
+    fixing.tactile = PageTactile::Fixing {
+        squares: vec!["d2".into(), "d4".into()],
+        san: Some("Nf3".into()),
+    };
+    server.publish(&fixing);
+    let want = label(&mut b, seat, "de", "tactile_fixing_then")
+        .replace("{squares}", "d2, d4")
+        .replace("{san}", "Nf3");
+    b.wait_text(seat, "#tactile", &want);
+    assert!(
+        b.attr(seat, "[data-square=d4]", "class")
+            .unwrap_or_default()
+            .contains("differ")
+    );
     let audit = b.axe(seat);
     assert!(audit.is_empty(), "the opponent's page: {audit:#?}");
     // Keyboard only: Tab reaches the board, arrows move, Enter picks a

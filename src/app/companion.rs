@@ -297,7 +297,8 @@ impl App {
                 &view.board.mismatch,
                 self.awaited_on(b).as_deref(),
                 b.tracker().pending_promotion(),
-            );
+            )
+            .fixing(b.tracker().reported_mismatch());
         }
         s.opponent_board = self.opponent_board_view();
         s.flash = self.companion.flash;
@@ -594,6 +595,69 @@ mod tests {
                 || matches!(&t, Tactile::Differs { squares } if squares.len() == 2),
             "{t:?}"
         );
+    }
+
+    #[test]
+    fn the_page_shows_that_the_player_is_fixing_the_board_not_waiting() {
+        use crate::board::sim::{Action, SimBoard};
+        use crate::board::transport::LinkEvent;
+        use crate::board::{BoardSession, Protocol, TrackerConfig};
+        let settle = std::time::Duration::from_millis(300);
+        let mut a = App::builder().build();
+        a.me = Color::Black;
+        a.attach_board(BoardSession::new(
+            Protocol::Dgt,
+            TrackerConfig {
+                settle,
+                detect_rotation: false,
+                ..TrackerConfig::default()
+            },
+            a.game().position(),
+            false,
+        ));
+        let now = Instant::now();
+        a.update(Msg::Board(LinkEvent::Connected), now);
+        let mut sim = SimBoard::new(Protocol::Dgt, shakmaty::Board::new());
+        a.update(Msg::Board(LinkEvent::Bytes(sim.dump())), now);
+        // The opponent plays e4 on the page: it waits to be made on the
+        // player's board.
+        page(&mut a, tap(Square::E2, Square::E4));
+        let t1 = Instant::now();
+        assert_eq!(
+            a.companion_snapshot().tactile,
+            Tactile::Awaiting { san: "e4".into() }
+        );
+        // The player moves another pawn: after the settle time hector says
+        // the board differs; the page says the board is being put right.
+        for action in [
+            Action::Lift(Square::D2),
+            Action::Place(Square::D4, Color::White.pawn()),
+        ] {
+            a.update(Msg::Board(LinkEvent::Bytes(sim.act(action))), t1);
+        }
+        a.update(Msg::Deadline, t1 + settle * 2);
+        let t = a.companion_snapshot().tactile;
+        match &t {
+            Tactile::Fixing { squares, san } => {
+                assert_eq!(san.as_deref(), Some("e4"), "{t:?}");
+                assert!(squares.iter().any(|s| s == "d4"), "{t:?}");
+            }
+            other => panic!("not fixing: {other:?}"),
+        }
+        // Put right and the move made: the board agrees.
+        for action in [
+            Action::Lift(Square::D4),
+            Action::Place(Square::D2, Color::White.pawn()),
+            Action::Lift(Square::E2),
+            Action::Place(Square::E4, Color::White.pawn()),
+        ] {
+            a.update(
+                Msg::Board(LinkEvent::Bytes(sim.act(action))),
+                t1 + settle * 3,
+            );
+        }
+        a.update(Msg::Deadline, t1 + settle * 5);
+        assert_eq!(a.companion_snapshot().tactile, Tactile::Agrees);
     }
 
     #[test]

@@ -9,7 +9,8 @@ use std::time::{Duration, Instant};
 
 use hector::{
     CompanionConfig, CompanionEvent, CompanionServer, MoveInput, OpponentAction, PageClocks,
-    PageFlash, PageFlashKind, PageGameEnd, PageLastMove, PageSide, PageTactile, Snapshot,
+    PageFlash, PageFlashKind, PageGameEnd, PageLastMove, PageNotice, PageSide, PageTactile,
+    Snapshot,
 };
 use serde_json::json;
 use shakmaty::uci::UciMove;
@@ -524,6 +525,18 @@ fn phone_and_desktop_in_three_languages_board_in_first_screen_words_agree_audit_
         b.text(seat, "#last-by"),
         label(&mut b, seat, "de", "last_players").replace("{number}", "2")
     );
+    // hector's own notice, by its key: in the page's language (German),
+    // and gone with the next move.
+    let mut told = snap.clone();
+    told.notice = Some(PageNotice {
+        id: 7,
+        text: "It is not your move.".into(),
+        key: Some("companion_not_their_move".into()),
+    });
+    server.publish(&told);
+    let want = label(&mut b, seat, "de", "notice_companion_not_their_move");
+    assert_ne!(want, "It is not your move.");
+    b.wait_text(seat, "#notice", &want);
     // The player's board differs and hector said so: the page says it is
     // being put right, not that it waits for the move.
     let mut fixing = snap.clone();

@@ -167,8 +167,7 @@ impl App {
         match action {
             OpponentAction::Move(input) => {
                 if self.game.turn() != them {
-                    let t = self.message("companion_not_their_move", &[]);
-                    self.notify_page(t);
+                    self.notify_page_key("companion_not_their_move");
                     return;
                 }
                 let pos = self.game.position().clone();
@@ -188,8 +187,7 @@ impl App {
                     } if self.opponent_board_asks_promotion() => {
                         // The piece for the pawn on the opponent's board.
                         if !self.promote_on_opponent_board(Some((from, to)), role, now, out) {
-                            let t = self.message("companion_illegal", &[]);
-                            self.notify_page(t);
+                            self.notify_page_key("companion_illegal");
                         }
                         return;
                     }
@@ -200,8 +198,7 @@ impl App {
                     } => match resolve_tap(&pos, from, to, promotion) {
                         Some(mv) => mv,
                         None => {
-                            let t = self.message("companion_illegal", &[]);
-                            self.notify_page(t);
+                            self.notify_page_key("companion_illegal");
                             return;
                         }
                     },
@@ -258,7 +255,18 @@ impl App {
         self.companion.notice = Some(Notice {
             id: self.companion.notices,
             text,
+            key: None,
         });
+    }
+
+    /// A notice the page has in every language (`page_notice_<key>`): shown
+    /// in the opponent's.
+    pub(super) fn notify_page_key(&mut self, key: &str) {
+        let text = self.message(key, &[]);
+        self.notify_page(text);
+        if let Some(n) = self.companion.notice.as_mut() {
+            n.key = Some(key.to_owned());
+        }
     }
 
     /// What others hear as a tone is flashed on the page.
@@ -432,6 +440,22 @@ mod tests {
         let n2 = a.companion_snapshot().notice.expect("a notice");
         assert_eq!(n2.text, "That move is not legal here.");
         assert!(n2.id > n1.id);
+        // Both by key too: the page says them in the opponent's language.
+        assert_eq!(n1.key.as_deref(), Some("companion_not_their_move"));
+        assert_eq!(n2.key.as_deref(), Some("companion_illegal"));
+        let labels = crate::companion::PageLabels::builtin("en");
+        for key in ["companion_not_their_move", "companion_illegal"] {
+            for (lang, words) in &labels.langs {
+                let shown = &words[&format!("notice_{key}")];
+                let v = crate::words::vocab::builtin(
+                    crate::words::Lang::ALL
+                        .into_iter()
+                        .find(|l| l.code() == lang)
+                        .expect("a language"),
+                );
+                assert_eq!(Some(shown), v.messages.get(key), "{lang} {key}");
+            }
+        }
         let e = page(&mut a, OpponentAction::Move(MoveInput::San("Ke2".into())));
         assert!(e.is_empty());
         assert_eq!(a.game().history().len(), 1);

@@ -235,6 +235,10 @@ pub struct Notice {
     pub id: u64,
     /// The sentence, in the blind player's language.
     pub text: String,
+    /// Its message key, when the page has the sentence in every language
+    /// (`page_notice_<key>`): the page shows it in the opponent's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
 }
 
 /// Everything the page shows.

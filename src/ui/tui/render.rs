@@ -507,11 +507,28 @@ fn draw_piece(
             style,
         );
         let g = pixels(piece.role);
+        // The figure at the drawn size, a sub-pixel a half cell.  Where it
+        // is drawn twice as large or more, the black army is drawn hollow
+        // (its outline): the two armies differ in shape, and from a
+        // distance in how much light they give, not only in colour.
+        let hollow = piece.color == Color::Black && scale >= 2;
+        let on = |x: i32, y: i32| -> bool {
+            let (Ok(x), Ok(y)) = (u16::try_from(x), u16::try_from(y)) else {
+                return false;
+            };
+            if x >= gw || y >= 2 * gh {
+                return false;
+            }
+            g[usize::from(y / scale)][usize::from(x / scale)]
+        };
+        let lit = |x: i32, y: i32| -> bool {
+            on(x, y) && !(hollow && on(x - 1, y) && on(x + 1, y) && on(x, y - 1) && on(x, y + 1))
+        };
         for cy in 0..gh {
             for cx in 0..gw {
-                let px = usize::from(cx / scale);
-                let top = g[usize::from(2 * cy / scale)][px];
-                let bottom = g[usize::from((2 * cy + 1) / scale)][px];
+                let (x, y) = (i32::from(cx), 2 * i32::from(cy));
+                let top = lit(x, y);
+                let bottom = lit(x, y + 1);
                 let ch = match (top, bottom) {
                     (true, true) => '█',
                     (true, false) => '▀',

@@ -772,4 +772,24 @@ fn the_armies_differ_in_luminance_and_contrast_seven_to_one() {
             "{sq}: {body:?}"
         );
     }
+    // Drawn large, the black army is hollow: the same figure with less
+    // ink than the white one (rook against rook, queen against queen).
+    let ink = |sq: Square| -> usize {
+        let r = square_rect(&view, &blocks, buf.area, sq).unwrap();
+        (r.y..r.bottom())
+            .flat_map(|y| (r.x..r.right()).map(move |x| (x, y)))
+            .map(|p| match buf[p].symbol() {
+                "█" => 2,
+                "▀" | "▄" => 1,
+                _ => 0,
+            })
+            .sum()
+    };
+    for (white, black) in [(Square::A1, Square::A8), (Square::D1, Square::D8)] {
+        let (w, b) = (ink(white), ink(black));
+        assert!(b > 0 && b < w, "{white} {w} against {black} {b}");
+    }
+    // Small (80x24: one letter) the two are told apart by case.
+    let small = draw(&view, &blocks, 80, 24);
+    assert_eq!(centre(&small, &view, &blocks, Square::A8).0, "t");
 }

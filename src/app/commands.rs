@@ -131,8 +131,11 @@ impl App {
                 self.info(out, t);
             }
             Command::Claim(text) => self.claim(text, out),
-            Command::Export(_) if self.reviewing() => self.review_refuses(out),
+            Command::Export(_) | Command::ExportTo(_) if self.reviewing() => {
+                self.review_refuses(out)
+            }
             Command::Export(format) => self.save(format, out),
+            Command::ExportTo(file) => self.save_to(&file, out),
             Command::Review(action, arg) => {
                 self.on_review_action(action, arg.as_deref(), out);
             }
@@ -202,6 +205,19 @@ impl App {
             Action::Turn => {
                 let t = self.prompt();
                 self.info(out, t);
+            }
+            // The journal cannot be written: leaving loses the moves unless
+            // they are saved elsewhere, so it is asked, whoever types.
+            Action::New | Action::Quit if self.journal_failing() => {
+                self.question = Some(super::Question::Confirm(action));
+                let word = self
+                    .keymap
+                    .words(action)
+                    .first()
+                    .cloned()
+                    .unwrap_or_else(|| action.key().to_owned());
+                let t = self.message("not_saved_leave", &[("command", &word)]);
+                self.say(out, t, Priority::Normal, SayKind::Error);
             }
             Action::New | Action::Quit if self.ask_before_leaving && self.game_in_progress() => {
                 self.question = Some(super::Question::Confirm(action));

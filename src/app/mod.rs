@@ -172,6 +172,15 @@ impl App {
     /// The prompt of line mode: whose move and the move number, and a
     /// standing draw offer; once the game is over, how it ended.
     pub fn prompt(&self) -> String {
+        let p = self.prompt_of_game();
+        if self.journal_failing() {
+            // Unsaved moves are never silent.
+            return self.message("prompt_not_saved", &[("prompt", &p)]);
+        }
+        p
+    }
+
+    fn prompt_of_game(&self) -> String {
         if let Some(t) = self.game_over_state() {
             return t;
         }
@@ -219,6 +228,17 @@ impl App {
                     None => Vec::new(),
                 };
                 self.on_board_notes(notes, now, &mut out);
+            }
+            Msg::EndOfInput | Msg::Interrupted if self.journal_failing() => {
+                // Unsaved moves are never silent, even when leaving.
+                let t = self.message("not_saved_bye", &[]);
+                self.say(&mut out, t, Priority::Normal, SayKind::Error);
+                if matches!(msg, Msg::Interrupted) || !self.engine_defers_quit() {
+                    let t = self.message("goodbye", &[]);
+                    self.info(&mut out, t);
+                    self.quitting = true;
+                    out.push(Effect::Quit);
+                }
             }
             Msg::EndOfInput => {
                 // In a terminal, Ctrl-D in mid-game is a quit: said.

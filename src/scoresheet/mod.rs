@@ -72,7 +72,7 @@ impl ExportFormat {
             ExportFormat::Pgn => "pgn",
             ExportFormat::Brf => "brf",
             ExportFormat::Braille => "braille.txt",
-            ExportFormat::Text => "txt",
+            ExportFormat::Text => "text.txt",
             ExportFormat::Speech => "wav",
         }
     }

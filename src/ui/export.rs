@@ -20,6 +20,9 @@ use crate::scoresheet::{
 pub enum ExportError {
     /// The file exists (and `--force` was not given).
     Exists(PathBuf),
+    /// The file is a game's journal (or a damaged journal's copy): never
+    /// written over, whatever `--force` says.
+    IsJournal(PathBuf),
     /// The saved game cannot be read.
     NoGame(String),
     /// The folder may not be written (permissions, a read-only disk).
@@ -50,6 +53,13 @@ impl std::fmt::Display for ExportError {
         match self {
             ExportError::Exists(p) => {
                 write!(f, "{} exists already (--force overwrites it)", p.display())
+            }
+            ExportError::IsJournal(p) => {
+                write!(
+                    f,
+                    "{} is a game's journal and is never written over",
+                    p.display()
+                )
             }
             ExportError::NoGame(e) => write!(f, "{e}"),
             ExportError::NotWritable(p) => {
@@ -135,6 +145,9 @@ pub fn write(
     path: &Path,
     force: bool,
 ) -> Result<(), ExportError> {
+    if is_journal(path) {
+        return Err(ExportError::IsJournal(path.to_path_buf()));
+    }
     if !force && path.exists() {
         return Err(ExportError::Exists(path.to_path_buf()));
     }
@@ -168,6 +181,25 @@ pub fn write(
     f.write_all(&bytes)
         .and_then(|_| f.sync_all())
         .map_err(|e| ExportError::writing(path, &e))
+}
+
+/// Whether `path` is a game's journal, or a damaged journal's copy: a
+/// file that begins with the journal's first line, or any file in the
+/// games folder (followed through links).
+pub fn is_journal(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = vec![0u8; crate::scoresheet::record::HEADER.len()];
+    let begins_as_journal = fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut head))
+        .is_ok_and(|()| head == crate::scoresheet::record::HEADER.as_bytes());
+    let in_store = || {
+        let dir = Store::default_dir().and_then(|d| fs::canonicalize(d).ok());
+        let parent = fs::canonicalize(path)
+            .ok()
+            .and_then(|p| p.parent().map(Path::to_path_buf));
+        matches!((dir, parent), (Some(d), Some(p)) if d == p)
+    };
+    begins_as_journal || in_store()
 }
 
 /// A file name in `dir` for a game's export that does not exist yet:

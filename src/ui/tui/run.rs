@@ -229,7 +229,12 @@ impl<'a> Front<'a> {
                         }
                     }
                     Effect::Export(format) => {
-                        let result = crate::ui::line::save(self.app, self.outputs, format);
+                        let result = crate::ui::line::save(self.app, self.outputs, format, None);
+                        more.extend(self.app.update(Msg::Exported(result), Instant::now()));
+                    }
+                    Effect::ExportTo(format, path) => {
+                        let result =
+                            crate::ui::line::save(self.app, self.outputs, format, Some(path));
                         more.extend(self.app.update(Msg::Exported(result), Instant::now()));
                     }
                     Effect::ToOpponentBoard(b) => {

@@ -206,7 +206,9 @@ pub use scoresheet::pgn::to_pgn;
 pub use scoresheet::record::parse_journal;
 pub use scoresheet::record::{ClockEvent, Event as JournalEvent};
 #[cfg(any(test, feature = "test-support"))]
-pub use scoresheet::replay::{Note as RecordNote, Resumed, replay};
+pub use scoresheet::replay::{
+    Note as RecordNote, Resumed, continuation as journal_continuation, replay,
+};
 pub use scoresheet::review::PgnFile;
 pub use scoresheet::start::{from_fen as start_from_fen, from_pgn as start_from_pgn};
 pub use scoresheet::{

@@ -1598,6 +1598,79 @@ mod tests {
         assert_eq!(said(&e), vec!["The scoresheet is saved again."]);
     }
 
+    /// While the journal cannot be written the prompt says so; `quit` and
+    /// `new` say the game is not saved and offer `save FILE` (asked even
+    /// of a script), a second `quit` leaves; the end of the input says it
+    /// too; the next good write clears it.
+    #[test]
+    fn unsaved_moves_are_never_silent() {
+        let failed = || {
+            Msg::Journal(JournalStatus::Failed(
+                crate::scoresheet::journal::JournalError {
+                    kind: JournalErrorKind::NotWritable,
+                    path: "/g/x.txt".into(),
+                    detail: "Permission denied".into(),
+                    first: true,
+                },
+            ))
+        };
+        let mut a = app();
+        run(&mut a, &["e4"]);
+        assert_eq!(a.prompt(), "Black to move, move 1.");
+        a.update(failed(), Instant::now());
+        assert_eq!(a.prompt(), "Black to move, move 1. Not saved.");
+        let e = run(&mut a, &["quit"]);
+        assert_eq!(
+            said(&e),
+            vec![
+                "The game is not saved: its journal cannot be written. Say save and a file \
+                 name, such as save game.pgn, to save it elsewhere, or say quit again to \
+                 leave without saving."
+            ]
+        );
+        assert!(!e.contains(&Effect::Quit));
+        assert_eq!(
+            run(&mut a, &["save /tmp/game.pgn"]),
+            vec![Effect::ExportTo(ExportFormat::Pgn, "/tmp/game.pgn".into())]
+        );
+        assert_eq!(
+            run(&mut a, &["save game.brf"]),
+            vec![Effect::ExportTo(ExportFormat::Brf, "game.brf".into())]
+        );
+        run(&mut a, &["quit"]);
+        assert!(run(&mut a, &["quit"]).contains(&Effect::Quit));
+        // `new` the same way.
+        let mut a = app();
+        run(&mut a, &["e4"]);
+        a.update(failed(), Instant::now());
+        let e = run(&mut a, &["new"]);
+        assert!(said(&e)[0].contains("or say new again"), "{e:?}");
+        assert_eq!(a.game().history().len(), 1, "nothing lost yet");
+        let e = run(&mut a, &["new"]);
+        assert_eq!(said(&e), vec!["New game. White to move."]);
+        // The end of the input.
+        let mut a = app();
+        run(&mut a, &["e4"]);
+        a.update(failed(), Instant::now());
+        let e = a.update(Msg::EndOfInput, Instant::now());
+        assert_eq!(
+            said(&e)[0],
+            "The game is not saved: its journal could not be written."
+        );
+        assert!(e.contains(&Effect::Quit));
+        // Written again: said, and the prompt is plain again.
+        let mut a = app();
+        run(&mut a, &["e4"]);
+        a.update(failed(), Instant::now());
+        let e = a.update(
+            Msg::Journal(JournalStatus::Recovered { waited: 2 }),
+            Instant::now(),
+        );
+        assert_eq!(said(&e), vec!["The scoresheet is saved again."]);
+        assert_eq!(a.prompt(), "Black to move, move 1.");
+        assert!(run(&mut a, &["quit"]).contains(&Effect::Quit));
+    }
+
     #[test]
     fn save_asks_for_the_export_in_a_format() {
         let mut a = app();

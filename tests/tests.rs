@@ -19,6 +19,7 @@ mod companion_page;
 mod companion_view;
 mod engine;
 mod engine_play;
+mod journal_damage;
 mod languages;
 mod line_games;
 mod line_mode;

@@ -448,10 +448,9 @@ pub fn contain(path: &Path, keep_after: bool) -> io::Result<Option<PathBuf>> {
     let copy = keep_aside(path, &bytes)?;
     let mut text = bytes[..parsed.good_len].to_vec();
     if keep_after && super::replay::continuation(&parsed).is_some() {
-        let mut seq = parsed.records.last().map_or(1, |r| r.seq + 1);
-        for (_, r) in &parsed.after {
+        let first = parsed.records.last().map_or(1, |r| r.seq + 1);
+        for (seq, (_, r)) in (first..).zip(&parsed.after) {
             text.extend_from_slice(format_record(seq, r.at, &r.event).as_bytes());
-            seq += 1;
         }
     }
     let name = path

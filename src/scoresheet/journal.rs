@@ -457,7 +457,9 @@ pub fn contain(path: &Path, keep_after: bool) -> io::Result<Option<PathBuf>> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let tmp = path.with_file_name(format!(".{name}.contained.{TMP_EXT}"));
+    // The temporary name of a new journal: a leftover of a kill here is
+    // cleared away as one beside its journal (see `Store::remove_stale`).
+    let tmp = path.with_file_name(format!(".{name}.{TMP_EXT}"));
     let written = (|| {
         let mut f = private_file(&tmp)?;
         f.write_all(&text)?;

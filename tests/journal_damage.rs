@@ -389,6 +389,14 @@ fn exports_never_write_over_a_journal() {
         .to_string_lossy()
         .into_owned();
     assert!(folder.join(format!("{id}.text.txt")).exists());
+    // An export there is no journal: written over with --force.
+    let run = hector(
+        &data.0,
+        &folder,
+        &["export", "1", "--format", "text", "--force"],
+        "",
+    );
+    assert!(run.success, "{}", run.stdout);
     // Named with -o: refused, in the player's words.
     for target in [path.clone(), PathBuf::from(path.file_name().expect("name"))] {
         let run = hector(

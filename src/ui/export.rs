@@ -184,8 +184,9 @@ pub fn write(
 }
 
 /// Whether `path` is a game's journal, or a damaged journal's copy: a
-/// file that begins with the journal's first line, or any file in the
-/// games folder (followed through links).
+/// file that begins with the journal's first line, or a file in the games
+/// folder (followed through links) named as a journal (`ID.txt`) or a copy
+/// (`ID.txt.damaged…`).
 pub fn is_journal(path: &Path) -> bool {
     use std::io::Read;
     let mut head = vec![0u8; crate::scoresheet::record::HEADER.len()];
@@ -197,7 +198,14 @@ pub fn is_journal(path: &Path) -> bool {
         let parent = fs::canonicalize(path)
             .ok()
             .and_then(|p| p.parent().map(Path::to_path_buf));
-        matches!((dir, parent), (Some(d), Some(p)) if d == p)
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let journal_name = name.split_once(".txt").is_some_and(|(id, rest)| {
+            GameId::parse(id).is_some() && (rest.is_empty() || rest.starts_with(".damaged"))
+        });
+        journal_name && matches!((dir, parent), (Some(d), Some(p)) if d == p)
     };
     begins_as_journal || in_store()
 }

@@ -1,6 +1,9 @@
 //! Writes the seed corpora under fuzz/seeds/ (committed): real bytes of each
 //! board protocol from the simulated boards, typed lines, settings files.
 //! Run from fuzz/: `cargo +nightly run --bin make_seeds`.
+//! (Not the journal seeds: seeds/journal/ holds the journal of a real game
+//! played with a clock, and that journal torn, with a garbage line, a deleted
+//! record and a changed byte; the first two bytes of each are the cut.)
 
 use std::fs;
 use std::path::Path;
@@ -65,6 +68,8 @@ fn main() {
     write("settings", "keymap", include_bytes!("../keymaps/line.toml"));
     write("settings", "voice_en", include_bytes!("../voices/en.toml"));
     write("settings", "voice_appendix_d", include_bytes!("../voices/appendix-d.toml"));
+    write("voices", "voice_en", include_bytes!("../voices/en.toml"));
+    write("voices", "voice_appendix_d", include_bytes!("../voices/appendix-d.toml"));
     // The opponent's page: requests separated by NUL (see the target).
     let token = "07".repeat(16);
     let host = "Host: 127.0.0.1:8421\nContent-Type: application/json";

@@ -737,7 +737,7 @@ pub enum JournalOp {
     /// Contain a saved game's damage before going on with it: the whole
     /// file copied aside, then its usable part kept — with the records
     /// after the damage when `keep_after` and they continue the game
-    /// (see [`contain`]).
+    /// (see `journal::contain`).
     Contain {
         /// The game.
         id: GameId,

@@ -268,7 +268,7 @@ impl PartialEq for ResumeOffer {
 impl ResumeOffer {
     /// Reads a saved game of the store for resuming.  When a part of its
     /// journal cannot be used, the whole file is copied aside now, before
-    /// anything is asked or cut ([`super::journal::keep_aside`]).
+    /// anything is asked or cut (`journal::keep_aside`).
     pub fn load(
         store: &super::Store,
         id: &super::GameId,

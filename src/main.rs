@@ -330,6 +330,10 @@ fn play_game(args: &PlayArgs, resume_id: Option<&str>) -> ExitCode {
     }
     let offer = match resume_id {
         Some(key) => match store.find(key) {
+            Some(g) if g.damaged => {
+                println!("{}", damaged_sentence(started.app.phraser(), &g));
+                return ExitCode::FAILURE;
+            }
             Some(g) => match ResumeOffer::load(&store, &g.id, ResumeChoice::Now) {
                 Ok(o) => Some(o),
                 Err(e) => {
@@ -905,6 +909,17 @@ fn print_line(line: &str) -> bool {
     writeln!(std::io::stdout().lock(), "{line}").is_ok()
 }
 
+/// A saved game whose start record cannot be read, said with its file.
+fn damaged_sentence(phraser: &hector::Phraser, g: &hector::GameSummary) -> String {
+    phraser.message(
+        "game_damaged",
+        &[
+            ("id", g.id.as_str()),
+            ("path", &g.path.display().to_string()),
+        ],
+    )
+}
+
 /// `hector export ID --format F [-o FILE] [--force]`.
 fn export(args: &ExportArgs) -> ExitCode {
     let started = start(&args.settings);
@@ -917,6 +932,10 @@ fn export(args: &ExportArgs) -> ExitCode {
         );
         return ExitCode::FAILURE;
     };
+    if g.damaged {
+        println!("{}", damaged_sentence(phraser, &g));
+        return ExitCode::FAILURE;
+    }
     let rec = match hector::export_record_of(&store, &g.id) {
         Ok(r) => r,
         Err(e) => {

@@ -361,6 +361,16 @@ fn a_damaged_start_record_is_listed_never_hidden() {
     );
     let run = hector(&data.0, &data.0, &["play"], "");
     assert_eq!(run.lines(), ["New game. White to move."]);
+    let said = format!(
+        "The saved game {id} is damaged: its start cannot be read, so it can be neither \
+         resumed nor exported. The file is {}.",
+        path.display()
+    );
+    for args in [&["resume", "1"][..], &["export", "1"][..]] {
+        let run = hector(&data.0, &data.0, args, "");
+        assert!(!run.success);
+        assert_eq!(run.lines(), [said.as_str()], "{args:?}");
+    }
     assert_eq!(std::fs::read_to_string(&path).expect("journal"), damaged);
 }
 

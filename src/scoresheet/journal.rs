@@ -477,10 +477,15 @@ pub fn contain(path: &Path, keep_after: bool) -> io::Result<Option<PathBuf>> {
 /// A saved game as `hector games` lists it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GameSummary {
+    /// Its id (the journal's name).
     pub id: GameId,
+    /// Its journal file.
     pub path: PathBuf,
+    /// When it started (its start record's time).
     pub started: Option<OffsetDateTime>,
+    /// White's name.
     pub white: String,
+    /// Black's name.
     pub black: String,
     /// `1-0`, `0-1`, `1/2-1/2`; `None` while unfinished.
     pub result: Option<String>,
@@ -488,6 +493,7 @@ pub struct GameSummary {
     pub plies: usize,
     /// The player chose not to resume it (it is not offered again).
     pub set_aside: bool,
+    /// What reading its journal found besides the records.
     pub warnings: Vec<ReadWarning>,
     /// Its start record cannot be read: the game cannot be resumed or
     /// exported, and is listed as damaged with its file.
@@ -495,6 +501,7 @@ pub struct GameSummary {
 }
 
 impl GameSummary {
+    /// The summary of a journal read back.
     pub fn from_records(id: GameId, path: PathBuf, parsed: &Parsed) -> GameSummary {
         let mut s = GameSummary {
             id,

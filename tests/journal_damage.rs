@@ -93,7 +93,10 @@ fn real_game(data: &Path) -> (PathBuf, Vec<String>) {
     let path = journal_of(data);
     let text = std::fs::read_to_string(&path).expect("journal");
     let lines: Vec<String> = text.split_inclusive('\n').map(String::from).collect();
-    assert_eq!(lines.len(), 18, "a header and 17 records: {text}");
+    // A header, 16 records of moves and presses, and the clock as the game
+    // was left (written on every orderly exit).
+    assert_eq!(lines.len(), 19, "{text}");
+    assert!(lines[18].contains(" clock reading "), "{text}");
     (path, lines)
 }
 
@@ -145,7 +148,7 @@ fn cases() -> Vec<Case> {
                 l.concat().into_bytes()
             },
             sentence: "The journal of the saved game is damaged: it is restored up to 2. Springer \
-                       Felix drei; lines 8 to 19 could not be used, and the whole file is kept in ",
+                       Felix drei; lines 8 to {end} could not be used, and the whole file is kept in ",
             restored: 3,
             continues: Some(8),
         },
@@ -159,7 +162,7 @@ fn cases() -> Vec<Case> {
                 b
             },
             sentence: "The journal of the saved game is damaged: it is restored up to 2... \
-                       Springer Cesar sechs; lines 11 to 18 could not be used, and the whole \
+                       Springer Cesar sechs; lines 11 to {end} could not be used, and the whole \
                        file is kept in ",
             restored: 4,
             continues: None,
@@ -174,7 +177,7 @@ fn cases() -> Vec<Case> {
                 b
             },
             sentence: "The journal of the saved game is damaged: it is restored up to 3. Läufer \
-                       Bella fünf; lines 13 to 18 could not be used, and the whole file is kept \
+                       Bella fünf; lines 13 to {end} could not be used, and the whole file is kept \
                        in ",
             restored: 5,
             continues: None,
@@ -188,7 +191,7 @@ fn cases() -> Vec<Case> {
                 l.concat().into_bytes()
             },
             sentence: "The journal of the saved game is damaged: it is restored up to 2. Springer \
-                       Felix drei; lines 9 to 17 could not be used, and the whole file is kept in ",
+                       Felix drei; lines 9 to {end} could not be used, and the whole file is kept in ",
             restored: 3,
             continues: None,
         },
@@ -196,11 +199,11 @@ fn cases() -> Vec<Case> {
             name: "a torn last record",
             damage: |l| {
                 let mut b = l.concat().into_bytes();
-                b.truncate(b.len() - l[17].len() / 2);
+                b.truncate(b.len() - l[18].len() / 2);
                 b
             },
             sentence: "The journal of the saved game is damaged: it is restored up to 4... \
-                       Springer Felix sechs; line 18 could not be used, and the whole file is \
+                       Springer Felix sechs; line {end} could not be used, and the whole file is \
                        kept in ",
             restored: 8,
             continues: None,
@@ -232,9 +235,15 @@ fn each_damage_resumed_with_yes_and_no_keeps_every_intact_record() {
             assert!(run.success, "{what}: {}", run.stderr);
             let copy = PathBuf::from(format!("{}.damaged", path.display()));
             let heard = run.lines();
+            // The damaged file's last line.
+            let end = damaged
+                .split(|b| *b == b'\n')
+                .filter(|l| !l.is_empty())
+                .count();
+            let sentence = case.sentence.replace("{end}", &end.to_string());
             assert_eq!(
                 heard[0],
-                format!("{}{}.", case.sentence, copy.display()),
+                format!("{sentence}{}.", copy.display()),
                 "{what}: said first, before the question"
             );
             assert!(
@@ -283,7 +292,7 @@ fn each_damage_resumed_with_yes_and_no_keeps_every_intact_record() {
             }
             if case.continues.is_some() {
                 let keep = if answer == "yes" {
-                    "The records after the damage, lines 9 to 19, are kept in the game."
+                    "The records after the damage, lines 9 to 20, are kept in the game."
                 } else {
                     "The records after the damage continue the game and are kept with it."
                 };
@@ -311,7 +320,7 @@ fn records_after_the_damage_can_be_left_out() {
     let copy = format!("{}.damaged", path.display());
     assert_eq!(
         heard[2],
-        "The records after the damage, lines 9 to 19, are intact and continue the game up to \
+        "The records after the damage, lines 9 to 20, are intact and continue the game up to \
          4... Springer Felix sechs. Keep them in the game? Yes or no."
     );
     assert_eq!(
@@ -321,7 +330,7 @@ fn records_after_the_damage_can_be_left_out() {
     assert_eq!(
         heard[4],
         format!(
-            "The records after the damage, lines 9 to 19, are left out of the game; the copy \
+            "The records after the damage, lines 9 to 20, are left out of the game; the copy \
              in {copy} keeps them."
         )
     );
@@ -329,8 +338,13 @@ fn records_after_the_damage_can_be_left_out() {
     assert_eq!(std::fs::read(&copy).expect("copy"), l.concat().into_bytes());
     let parsed = hector::parse_journal(&std::fs::read(&path).expect("journal"));
     assert_eq!(parsed.warnings, vec![]);
-    // The usable part (6 records) and the resume.
-    assert_eq!(parsed.records.len(), 7);
+    // The usable part (6 records), then the resume.
+    assert!(parsed.records.len() >= 7, "{parsed:?}");
+    assert_eq!(
+        parsed.records[..6],
+        hector::parse_journal(l.concat().as_bytes()).records[..]
+    );
+    assert_eq!(parsed.records[6].event, hector::JournalEvent::Resumed);
 }
 
 /// A start record that cannot be read: listed by `hector games` as

@@ -202,8 +202,9 @@ struct PlayArgs {
     /// The engine's skill level, 1 (weakest) to 20 (full strength).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=20))]
     level: Option<u8>,
-    /// The engine's strength as a rating, when the engine offers it.
-    #[arg(long, value_name = "N")]
+    /// The engine's strength as a rating, when the engine offers it (not
+    /// with --level: one strength at a time).
+    #[arg(long, value_name = "N", conflicts_with = "level")]
     elo: Option<u32>,
     /// The engine's time per move, in milliseconds.
     #[arg(long, value_name = "MS")]

@@ -17,6 +17,10 @@
 //! any state ─ crash, hang, garbage, illegal bestmove ─▶ Failed (one Fault event)
 //! ```
 //!
+//! A hint, a threat or an evaluation is searched at full strength: the
+//! level's `setoption` lines are lifted before it and sent again before
+//! the engine's next move of its own.
+//!
 //! A search asked for before the engine is ready waits for it.  A hint or
 //! an evaluation asked for while the engine thinks about its own move is
 //! refused ([`SearchError::Busy`]); one asked for while another hint or the
@@ -451,6 +455,12 @@ pub struct EngineSession {
     queued: Option<Search>,
     /// `ucinewgame` to send once the engine is ready.
     new_game: bool,
+    /// The strength lines of the player's level, and the lines that lift
+    /// them (see [`super::settings::Fitted`]).
+    weak: Vec<(String, String)>,
+    full: Vec<(String, String)>,
+    /// The limit is lifted now (the last search was a help search).
+    lifted: bool,
 }
 
 impl EngineSession {
@@ -474,6 +484,9 @@ impl EngineSession {
             next_id: 0,
             queued: None,
             new_game: false,
+            weak: Vec::new(),
+            full: Vec::new(),
+            lifted: false,
         }
     }
 
@@ -692,6 +705,9 @@ impl EngineSession {
             .extend(fitted.notes.into_iter().map(EngineEvent::Note));
         self.ponder = fitted.ponder;
         self.chess960_offered = fitted.chess960;
+        self.weak = fitted.weak;
+        self.full = fitted.full;
+        self.lifted = false;
         self.send(UciMessage::UciNewGame.to_string());
         self.send(UciMessage::IsReady.to_string());
         self.new_game = false;
@@ -787,6 +803,26 @@ impl EngineSession {
     }
 
     fn go(&mut self, search: Search, now: Instant) {
+        // A hint, a threat or an evaluation is searched at full strength;
+        // the engine's own move at the player's level.
+        let lift = search.purpose != Purpose::Move;
+        if lift != self.lifted && !self.full.is_empty() {
+            let lines = if lift { &self.full } else { &self.weak };
+            let lines: Vec<String> = lines
+                .iter()
+                .map(|(name, value)| {
+                    UciMessage::SetOption {
+                        name: name.clone(),
+                        value: Some(value.clone()),
+                    }
+                    .to_string()
+                })
+                .collect();
+            for line in lines {
+                self.send(line);
+            }
+            self.lifted = lift;
+        }
         if search.chess960 != self.chess960_on {
             if self.chess960_offered {
                 self.chess960_on = search.chess960;

@@ -209,7 +209,9 @@ pub use scoresheet::{
     ExportFormat, GameId, GameRecord, JournalErrorKind, JournalOp, JournalStatus, ResumeChoice,
     ResumeOffer, Sink, StartInfo, Store,
 };
-pub use ui::export::{record_of as export_record_of, write as write_export};
+pub use ui::export::{
+    record_of as export_record_of, write as write_export, write_to_stdout as export_to_stdout,
+};
 // The opponent's screen (the companion page).
 pub use companion::{
     CompanionConfig, CompanionEvent, CompanionServer, DEFAULT_LISTEN, Limits as CompanionLimits,

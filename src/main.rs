@@ -83,7 +83,8 @@ struct ExportArgs {
     /// The format.
     #[arg(long, value_enum, default_value = "pgn")]
     format: ExportFormat,
-    /// The file to write (default: ID.EXT in this folder).
+    /// The file to write (default: ID.EXT in this folder; `-`: standard
+    /// output).
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     output: Option<std::path::PathBuf>,
     /// Overwrite the file if it exists.
@@ -913,6 +914,18 @@ fn export(args: &ExportArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    if args.output.as_deref() == Some(std::path::Path::new("-")) {
+        return match hector::export_to_stdout(args.format, &rec, phraser) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!(
+                    "{}",
+                    phraser.message("save_failed", &[("why", &e.to_string())])
+                );
+                ExitCode::FAILURE
+            }
+        };
+    }
     let path = args.output.clone().unwrap_or_else(|| {
         std::path::PathBuf::from(format!("{}.{}", g.id, args.format.extension()))
     });

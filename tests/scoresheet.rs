@@ -839,7 +839,7 @@ fn clock_times_and_penalties_reach_the_pgn() {
     // White: 90 minutes, a few moments used, 30 s added.
     assert!(text.contains("1. e4 {[%clk 1:30:2"), "{text}");
     assert!(
-        text.contains("Penalty against Black: illegal-move, White +0:02:00"),
+        text.contains("Penalty against Black: illegal move, White +0:02:00"),
         "{text}"
     );
     let _ = std::fs::remove_dir_all(&data);
@@ -937,4 +937,40 @@ fn the_games_list_into_a_closed_pipe_ends_quietly() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert!(out.status.success(), "{stderr}");
     let _ = std::fs::remove_dir_all(&config);
+}
+
+/// Issue 18, item 11: the text export said "(The game is over.)" for an
+/// ending it did not know and left out penalties, claims and the
+/// arbiter's actions; the PGN wrote `incorrect-claim` as a raw token.
+/// And `-o -` wrote a file named `-` instead of standard output.
+#[test]
+fn the_text_export_says_why_the_game_ended_with_its_penalties_and_claims() {
+    let data = tmp("text-notes");
+    let run = hector_data(
+        &data,
+        &["play", "--time", "90+30"],
+        "e4\ne5\narbiter illegal black\nyes\nc5\nNf3\nclaim\narbiter result 1-0\nyes\n",
+    );
+    assert!(run.success, "{}", run.stderr);
+    let run = hector_data(&data, &["export", "1", "--format", "text", "-o", "-"], "");
+    assert!(run.success, "{}", run.stderr);
+    let text = run.stdout;
+    for line in [
+        "   Penalty: an illegal move by Black. White gets two minutes.\n",
+        "   Black claims a draw by threefold repetition: refused.\n",
+        "   Penalty: an incorrect claim by Black. White gets two minutes.\n",
+        "   Arbiter: the result 1-0.\n",
+        "\nResult: 1-0 (White won by the arbiter's decision)\n",
+    ] {
+        assert!(text.contains(line), "{line:?} in\n{text}");
+    }
+    assert!(!text.contains("Scoresheet saved"), "{text}");
+    let run = hector_data(&data, &["export", "1", "--format", "pgn", "-o", "-"], "");
+    let pgn = run.stdout.replace('\n', " ");
+    assert!(
+        pgn.contains("{Penalty against Black: incorrect claim, White +0:02:00 (9.5.3)}"),
+        "{pgn}"
+    );
+    assert!(!pgn.contains("incorrect-claim"), "{pgn}");
+    assert!(pgn.starts_with("[Event "), "{pgn}");
 }

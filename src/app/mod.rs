@@ -543,7 +543,14 @@ impl App {
             return;
         }
         if self.engine_has_the_move() {
-            let t = self.message("engine_thinking", &[]);
+            // Judged first: a line that is no move at all ("xyz") is said
+            // as such; a move is the engine's to make.
+            let t = match self.reader.read(text, self.game.position()) {
+                Err(e @ crate::notation::InputError::NotUnderstood { .. }) => {
+                    self.phraser.input_error(&e, self.game.position())
+                }
+                _ => self.message("engine_thinking", &[]),
+            };
             self.say(out, t, Priority::Normal, SayKind::Error);
             return;
         }

@@ -166,6 +166,29 @@ impl App {
         }
     }
 
+    /// The engine's name (`id name`) as its side's player on the
+    /// scoresheet, unless a name was given (`--white`, `--black`) or the
+    /// game's first record is written already.
+    pub(super) fn journal_engine_name(&mut self, side: Color, name: &str) {
+        let Some(sheet) = self.sheet.as_mut().filter(|s| !s.begun) else {
+            return;
+        };
+        // The start to write, and the in-memory copies the exports read.
+        for start in [
+            &mut sheet.start,
+            &mut sheet.sim.start,
+            &mut sheet.sim.record.start,
+        ] {
+            let player = match side {
+                Color::White => &mut start.white,
+                Color::Black => &mut start.black,
+            };
+            if player.trim().is_empty() {
+                *player = name.to_owned();
+            }
+        }
+    }
+
     /// Whether the game in progress was resumed from its journal.
     pub(super) fn game_resumed(&self) -> bool {
         self.sheet.as_ref().is_some_and(|s| s.resumed)

@@ -60,6 +60,11 @@ impl Default for Timeouts {
     }
 }
 
+/// How long an engine that has not answered `uci` with `uciok` is waited
+/// for before the player hears that hector waits for it (`/bin/cat`, which
+/// echoes, a program that is no engine, an engine slow to start).
+pub const SILENCE_NOTICE: Duration = Duration::from_secs(2);
+
 /// How many lines in a row the engine may send that are not UCI at all
 /// before it counts as broken.
 pub const GARBAGE_LIMIT: u32 = 20;
@@ -363,6 +368,9 @@ pub enum EngineEvent {
     },
     /// About an option (not offered, adjusted): say once.
     Note(OptionNote),
+    /// The engine has not finished its handshake in [`SILENCE_NOTICE`]:
+    /// hector still waits for it.
+    Silent,
     /// A search's answer.
     BestMove(SearchResult),
     /// The engine failed; the session is over.  Say once.
@@ -461,6 +469,9 @@ pub struct EngineSession {
     full: Vec<(String, String)>,
     /// The limit is lifted now (the last search was a help search).
     lifted: bool,
+    /// When to say that hector still waits for the handshake (once;
+    /// `uciok` clears it).
+    silent_at: Option<Instant>,
 }
 
 impl EngineSession {
@@ -487,6 +498,7 @@ impl EngineSession {
             weak: Vec::new(),
             full: Vec::new(),
             lifted: false,
+            silent_at: None,
         }
     }
 
@@ -497,6 +509,7 @@ impl EngineSession {
             self.state = State::AwaitUciOk {
                 deadline: now + self.timeouts.handshake,
             };
+            self.silent_at = Some(now + SILENCE_NOTICE);
         }
     }
 
@@ -546,6 +559,14 @@ impl EngineSession {
 
     /// When [`EngineSession::handle_timeout`] must be called.
     pub fn next_deadline(&self) -> Option<Instant> {
+        match (self.silent_at, self.fault_deadline()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// When a missing answer becomes a fault.
+    fn fault_deadline(&self) -> Option<Instant> {
         match &self.state {
             State::AwaitUciOk { deadline }
             | State::AwaitReadyOk { deadline, .. }
@@ -566,6 +587,7 @@ impl EngineSession {
         }
         self.state = State::Failed;
         self.queued = None;
+        self.silent_at = None;
         self.transmit.clear();
         self.events.push_back(EngineEvent::Fault(fault));
     }
@@ -590,7 +612,11 @@ impl EngineSession {
     /// Time passed: a deadline missed is a hang (or garbage, when the
     /// engine's last lines were not UCI).
     pub fn handle_timeout(&mut self, now: Instant) {
-        let Some(deadline) = self.next_deadline() else {
+        if self.silent_at.is_some_and(|t| now >= t) {
+            self.silent_at = None;
+            self.events.push_back(EngineEvent::Silent);
+        }
+        let Some(deadline) = self.fault_deadline() else {
             return;
         };
         if now < deadline {
@@ -696,6 +722,7 @@ impl EngineSession {
 
     /// After `uciok`: the options, a new game, `isready`.
     fn configure(&mut self, now: Instant) {
+        self.silent_at = None;
         let fitted = self.settings.fit(&self.offered);
         for (name, value) in fitted.set {
             let value = if value.is_empty() { None } else { Some(value) };

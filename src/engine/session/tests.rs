@@ -129,7 +129,8 @@ fn handshake_sets_offered_options_then_ready() {
     });
     b.s.start(b.at(0));
     assert_eq!(b.sent(), ["uci"]);
-    assert_eq!(b.s.next_deadline(), Some(b.at(10_000)));
+    // First the notice of a slow handshake, then the hang.
+    assert_eq!(b.s.next_deadline(), Some(b.at(2_000)));
     b.feed(10, STOCKFISH_UCI);
     assert_eq!(
         b.sent(),
@@ -188,6 +189,13 @@ fn elo_sets_limit_strength() {
 fn no_uciok_is_a_hang_said_once() {
     let mut b = Bench::new(EngineSettings::default());
     b.s.start(b.at(0));
+    // An echo (`/bin/cat`) is no answer.
+    b.feed(5, &["uci"]);
+    b.s.handle_timeout(b.at(1_999));
+    assert!(b.events().is_empty());
+    // Issue 18: the wait is said after two seconds, once.
+    b.s.handle_timeout(b.at(2_000));
+    assert!(matches!(b.events().as_slice(), [EngineEvent::Silent]));
     b.s.handle_timeout(b.at(9_999));
     assert!(b.events().is_empty());
     b.s.handle_timeout(b.at(10_000));

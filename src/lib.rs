@@ -137,7 +137,7 @@ pub use config::{
     BoardSettings, ColourChoice, CompanionSettings, Config, EngineConfig, parse_colour,
 };
 pub use keymap::Keymap;
-pub use setup::{Overrides, Started, start};
+pub use setup::{Overrides, Started, WordsOverrides, start};
 pub use toml_error::FileError;
 // Words, moves, the game, the sentences.
 pub use game::{Claim, Game, GameResult};

@@ -12,7 +12,8 @@ use hector::{
     CompanionServer, CompanionSettings, DEFAULT_LISTEN, Effect, EngineConfig, EngineSetup,
     ExportFormat, FallBack, Link, Msg, Outputs, Overrides, Part, PortSettings, Priority, Probed,
     PromptMode, Protocol, ResumeChoice, ResumeOffer, SayKind, SimOptions, Sink, SpeechMode,
-    SpeechStatus, SpeechWorker, StartInfo, Store, TonePlayer, Utterance, WorkerConfig, start,
+    SpeechStatus, SpeechWorker, StartInfo, Store, TonePlayer, Utterance, WordsOverrides,
+    WorkerConfig, start,
 };
 
 /// hector: chess for blind and visually impaired players.
@@ -57,7 +58,7 @@ enum Cmd {
 #[derive(Debug, Clone, clap::Args)]
 struct GamesArgs {
     #[command(flatten)]
-    settings: Overrides,
+    settings: WordsOverrides,
 }
 
 #[derive(Debug, Clone, clap::Args)]
@@ -91,7 +92,7 @@ struct ExportArgs {
     #[arg(long)]
     force: bool,
     #[command(flatten)]
-    settings: Overrides,
+    settings: WordsOverrides,
 }
 
 #[derive(Debug, Subcommand)]
@@ -842,7 +843,7 @@ fn say(args: &SayArgs) -> ExitCode {
 
 /// `hector games`: one line per saved game, oldest first.
 fn games(args: &GamesArgs) -> ExitCode {
-    let started = start(&args.settings);
+    let started = start(&Overrides::from(&args.settings));
     let phraser = started.app.phraser();
     let store = store();
     let list = match store.list() {
@@ -894,7 +895,7 @@ fn print_line(line: &str) -> bool {
 
 /// `hector export ID --format F [-o FILE] [--force]`.
 fn export(args: &ExportArgs) -> ExitCode {
-    let started = start(&args.settings);
+    let started = start(&Overrides::from(&args.settings));
     let phraser = started.app.phraser();
     let store = store();
     let Some(g) = store.find(&args.id) else {

@@ -368,9 +368,9 @@ fn review_in_line_mode_over_a_file_with_a_malformed_game() {
         lines[..5],
         [
             "Three games in the file.",
-            "Game 1: Anna Müller against Bob, 1-0, 2026.01.02.",
+            "Game 1: Anna Müller against Bob, White won, 2026.01.02.",
             "Game 2: Carla against Dieter, unfinished.",
-            "Game 3: Eve against Frank Müller, 1/2-1/2.",
+            "Game 3: Eve against Frank Müller, drawn.",
             "Say game and a number to choose one, or find and a name.",
         ]
     );
@@ -378,17 +378,17 @@ fn review_in_line_mode_over_a_file_with_a_malformed_game() {
     assert_eq!(
         rest,
         [
-            "Game 1: Anna Müller against Bob, 1-0, 2026.01.02.",
-            "Game 3: Eve against Frank Müller, 1/2-1/2.",
+            "Game 1: Anna Müller against Bob, White won, 2026.01.02.",
+            "Game 3: Eve against Frank Müller, drawn.",
             "Game 2, line 15: 3... Ke5 is not a legal move.",
-            "Game 1: Anna Müller against Bob, 1-0. Four moves. Say next for the first move.",
+            "Game 1: Anna Müller against Bob, White won. Four moves. Say next for the first move.",
             "1. Bauer Eva vier; clock four minutes fifty-eight seconds.",
             "1... Bauer Eva fünf; clock four minutes fifty-seven seconds.",
             "Eva fünf: black Bauer",
             "4. Dame schlägt Felix sieben, Schachmatt",
-            "Taken back: 4. Dame schlägt Felix sieben, Schachmatt.",
-            "End of the game: 4. Dame schlägt Felix sieben, Schachmatt. Result 1-0.",
-            "Game 3: Eve against Frank Müller, 1/2-1/2. Two moves. Say next for the first move.",
+            "Back, before 4. Dame schlägt Felix sieben, Schachmatt.",
+            "End of the game: 4. Dame schlägt Felix sieben, Schachmatt. Result: White won.",
+            "Game 3: Eve against Frank Müller, drawn. Two moves. Say next for the first move.",
             "30... König David sieben",
             "Material: White one, Black zero; White is one point ahead.",
             "In review, say next, previous, goto and a move number, start or end.",
@@ -973,4 +973,39 @@ fn the_text_export_says_why_the_game_ended_with_its_penalties_and_claims() {
     );
     assert!(!pgn.contains("incorrect-claim"), "{pgn}");
     assert!(pgn.starts_with("[Event "), "{pgn}");
+}
+
+/// Issue 18: `games` and `export` listed the play options in their help,
+/// and `--rules` named three editions while more were accepted.
+#[test]
+fn help_of_games_and_export_has_no_play_options_and_rules_names_every_edition() {
+    for cmd in ["games", "export"] {
+        let run = crate::util::hector(&[cmd, "--help"], "");
+        for play_only in [
+            "--time",
+            "--rules",
+            "--me",
+            "--no-confirm",
+            "--press-separately",
+        ] {
+            assert!(
+                !run.stdout.contains(play_only),
+                "{cmd}: {play_only}\n{}",
+                run.stdout
+            );
+        }
+        assert!(run.stdout.contains("--lang"), "{}", run.stdout);
+    }
+    let run = crate::util::hector(&["play", "--help"], "");
+    let rules = run.stdout.split("--rules").nth(1).unwrap_or_default();
+    let rules = rules.split("\n\n  ").next().unwrap_or_default();
+    for edition in [
+        "2018", "newest", "latest", "2017", "2014", "1997", "older", "old",
+    ] {
+        assert!(rules.contains(edition), "{edition}: {rules}");
+    }
+    for edition in ["latest", "old"] {
+        let run = crate::util::hector(&["play", "--rules", edition], "quit\n");
+        assert!(run.success, "{edition}: {}", run.stderr);
+    }
 }

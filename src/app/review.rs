@@ -16,6 +16,9 @@ use crate::scoresheet::review::{PgnFile, PgnProblem, Ply, Review};
 use crate::scoresheet::start::{FenField, PositionProblem, StartError};
 use crate::speech::{Priority, SayKind};
 
+/// Up to this many games, opening a file lists them.
+const LIST_AT_START: usize = 20;
+
 /// The file under review and the game chosen.
 #[derive(Debug, Clone)]
 pub(super) struct ReviewState {
@@ -66,6 +69,10 @@ pub fn pgn_problem_sentence(phraser: &Phraser, p: &PgnProblem) -> String {
                     ),
                 ),
             ],
+        ),
+        PgnProblem::UnterminatedComment { game, line } => phraser.message(
+            "pgn_unterminated_comment",
+            &[("game", &game.to_string()), ("line", &line.to_string())],
         ),
         PgnProblem::BadFen { game, line, fen } => phraser.message(
             "pgn_bad_fen",
@@ -133,10 +140,14 @@ impl App {
         self.message("arg_not_a_number", &[("input", &input), ("help", &help)])
     }
 
-    /// A PGN result as said: "1-0", or "unfinished" for "*" and none.
+    /// A PGN result in words, never as digits for a voice: "White won",
+    /// "drawn", "unfinished" for "*" and none.
     fn result_words(&self, result: &str) -> String {
         match result.trim() {
             "" | "*" | "?" => self.message("game_unfinished", &[]),
+            "1-0" => self.message("review_result_white", &[]),
+            "0-1" => self.message("review_result_black", &[]),
+            "1/2-1/2" | "½-½" => self.message("review_result_draw", &[]),
             r => r.to_owned(),
         }
     }
@@ -166,7 +177,11 @@ impl App {
         }
         let t = self.message("review_file", &[("count", &count.to_string())]);
         self.say(out, t, Priority::Normal, SayKind::Info);
-        self.list_games(None, out);
+        // A long file is not read out game by game: its count, and how to
+        // choose or find one (`games` lists them all on request).
+        if count <= LIST_AT_START {
+            self.list_games(None, out);
+        }
         let t = self.message("review_choose", &[]);
         self.info(out, t);
     }
@@ -370,6 +385,7 @@ impl App {
                     .map(|o| o.to_string())
                     .unwrap_or_else(|| "*".into());
                 let last = r.end().cloned();
+                let result = self.result_words(&result);
                 let m = last.map(|p| self.step_sentence(&p)).unwrap_or_default();
                 Ok(self.message("review_at_end", &[("move", &m), ("result", &result)]))
             }
@@ -497,12 +513,32 @@ mod tests {
         }
     }
 
+    /// Issue 18: a 10,000-game file printed 10,000 lines.  Above twenty
+    /// games the count and how to choose one; `games` lists them.
+    #[test]
+    fn a_long_file_says_its_count_and_how_to_choose_not_every_game() {
+        let one = "[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n1. e4 *\n\n";
+        let mut a = App::builder().build();
+        a.start_review(PgnFile::from_bytes(one.repeat(21).into_bytes()).unwrap());
+        assert_eq!(
+            said(&mut a, ""),
+            [
+                "Twenty-one games in the file.",
+                "Say game and a number to choose one, or find and a name."
+            ]
+        );
+        assert_eq!(said(&mut a, "games").len(), 21);
+        let mut a = App::builder().build();
+        a.start_review(PgnFile::from_bytes(one.repeat(20).into_bytes()).unwrap());
+        assert_eq!(said(&mut a, "").len(), 22, "twenty are listed");
+    }
+
     #[test]
     fn the_games_are_listed_chosen_and_stepped_through() {
         let mut a = app();
         let s = said(&mut a, "");
         assert_eq!(s[0], "Two games in the file.");
-        assert_eq!(s[1], "Game 1: Anna against Bob, 1-0, 2026.01.02.");
+        assert_eq!(s[1], "Game 1: Anna against Bob, White won, 2026.01.02.");
         assert_eq!(s[2], "Game 2: Carla against Dieter Müller, unfinished.");
         assert_eq!(
             said(&mut a, "next"),
@@ -514,7 +550,7 @@ mod tests {
         );
         assert_eq!(
             said(&mut a, "game 1"),
-            vec!["Game 1: Anna against Bob, 1-0. Four moves. Say next for the first move."]
+            vec!["Game 1: Anna against Bob, White won. Four moves. Say next for the first move."]
         );
         assert_eq!(
             said(&mut a, "next"),
@@ -528,14 +564,14 @@ mod tests {
         assert_eq!(said(&mut a, "square e5"), vec!["Eva fünf: black Bauer"]);
         assert_eq!(
             said(&mut a, "previous"),
-            vec!["Taken back: 1... Bauer Eva fünf, with a draw offer."]
+            vec!["Back, before 1... Bauer Eva fünf, with a draw offer."]
         );
         assert_eq!(said(&mut a, "goto 3"), vec!["3. Läufer Cesar vier"]);
         assert_eq!(a.game().history().len(), 5);
         let end = said(&mut a, "end");
         assert_eq!(
             end,
-            vec!["End of the game: 4. Dame schlägt Felix sieben, Schachmatt. Result 1-0."]
+            vec!["End of the game: 4. Dame schlägt Felix sieben, Schachmatt. Result: White won."]
         );
         assert_eq!(said(&mut a, "next"), vec!["That was the last move."]);
         assert_eq!(

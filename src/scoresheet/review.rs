@@ -77,6 +77,14 @@ pub enum PgnProblem {
         /// The move as written.
         san: String,
     },
+    /// A comment opened with `{` is never closed: the rest of the file
+    /// is inside it.
+    UnterminatedComment {
+        /// The game's number in the file.
+        game: usize,
+        /// The line of the `{`.
+        line: usize,
+    },
     /// The FEN tag cannot be used.
     BadFen {
         /// The game's number in the file.
@@ -109,6 +117,10 @@ impl std::fmt::Display for PgnProblem {
                 f,
                 "game {game}, line {line}: {number}{} {san} is not a legal move",
                 if *by == Color::White { "." } else { "..." }
+            ),
+            PgnProblem::UnterminatedComment { game, line } => write!(
+                f,
+                "game {game}, line {line}: a comment opened with {{ is never closed"
             ),
             PgnProblem::BadFen { game, line, fen } => {
                 write!(
@@ -173,8 +185,14 @@ pub struct PgnFile {
 /// The index visitor: tags only, movetext skipped.
 struct IndexVisitor;
 
+/// A tag's text: UTF-8 as PGN asks, else Latin-1 (older files and
+/// databases write "Müller" as the single byte 0xFC), never "M�ller".
 fn tag_string(value: RawTag<'_>) -> String {
-    String::from_utf8_lossy(&value.decode()).into_owned()
+    let bytes = value.decode();
+    match std::str::from_utf8(&bytes) {
+        Ok(s) => s.to_owned(),
+        Err(_) => bytes.iter().map(|&b| char::from(b)).collect(),
+    }
 }
 
 fn set_tag(e: &mut GameEntry, name: &[u8], value: RawTag<'_>) {
@@ -420,9 +438,16 @@ impl PgnFile {
         let mut visitor = GameVisitor {
             entry: entry.clone(),
         };
-        let out = reader
-            .read_game(&mut visitor)
-            .map_err(|e| PgnProblem::Io(e.to_string()))?;
+        let out =
+            reader
+                .read_game(&mut visitor)
+                .map_err(|e| match unclosed_comment_line(slice) {
+                    Some(at) => PgnProblem::UnterminatedComment {
+                        game: number,
+                        line: entry.line + at,
+                    },
+                    None => PgnProblem::Io(e.to_string()),
+                })?;
         match out {
             None => Err(PgnProblem::NoSuchGame {
                 number,
@@ -494,6 +519,30 @@ fn fold(s: &str) -> String {
             c => c,
         })
         .collect()
+}
+
+/// Lines after the first of `text` to a `{` that is never closed, if one
+/// is (`;` comments to the end of their line are skipped).
+fn unclosed_comment_line(text: &[u8]) -> Option<usize> {
+    let mut line = 0;
+    let mut open: Option<usize> = None;
+    let mut to_eol = false;
+    for &b in text {
+        if b == b'\n' {
+            line += 1;
+            to_eol = false;
+            continue;
+        }
+        match (open, b) {
+            (Some(_), b'}') => open = None,
+            (Some(_), _) => {}
+            (None, _) if to_eol => {}
+            (None, b'{') => open = Some(line),
+            (None, b';') => to_eol = true,
+            _ => {}
+        }
+    }
+    open
 }
 
 /// The index of all games: offsets, lines and tags.
@@ -804,5 +853,28 @@ mod tests {
             (Some(3_723_000), true, "nice".into())
         );
         assert_eq!(read_comment("plain"), (None, false, "plain".into()));
+    }
+
+    /// Issue 18: an unterminated comment gave no game and no line.
+    #[test]
+    fn an_unterminated_comment_is_named_by_game_and_line() {
+        let text = "[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 *\n\n[White \"C\"]\n\n1. d4 ; {not one\nd5 {left open\n2. c4 *\n";
+        let f = PgnFile::from_bytes(text.as_bytes().to_vec()).unwrap();
+        assert!(f.game(1).is_ok());
+        assert_eq!(
+            f.game(2).unwrap_err(),
+            PgnProblem::UnterminatedComment { game: 2, line: 9 }
+        );
+    }
+
+    /// Issue 18: Latin-1 names came out as "M\u{fffd}ller".
+    #[test]
+    fn a_latin1_name_is_decoded() {
+        let mut text = b"[White \"M".to_vec();
+        text.push(0xFC);
+        text.extend_from_slice(b"ller\"]\n[Black \"B\"]\n\n1. e4 *\n");
+        let f = PgnFile::from_bytes(text).unwrap();
+        assert_eq!(f.games[0].white, "Müller");
+        assert_eq!(f.game(1).unwrap().entry.white, "Müller");
     }
 }

@@ -133,7 +133,8 @@ struct SimArgs {
 
 #[derive(Debug, Clone, clap::Args)]
 struct VoicesArgs {
-    /// Also list every voice and variant of each language.
+    /// List every language with voices (not only hector's own four), and
+    /// every voice and variant of each.
     #[arg(long)]
     all: bool,
 }
@@ -762,7 +763,8 @@ fn voices(args: &VoicesArgs) -> ExitCode {
     match hector::list_voices() {
         Ok(list) => {
             let mut out = std::io::stdout().lock();
-            for line in hector::voices_summary(&list, args.all) {
+            let own: Vec<&str> = hector::Lang::ALL.iter().map(|l| l.code()).collect();
+            for line in hector::voices_summary(&list, &own, args.all) {
                 // A closed pipe (`hector voices | head`) ends the list quietly.
                 if writeln!(out, "{line}").is_err() {
                     break;

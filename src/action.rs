@@ -106,6 +106,8 @@ actions! {
     Game => "game",
     /// Review: find games by a player's name or the event (`find TEXT`).
     Find => "find",
+    /// Review: the comment and annotation of the move reached.
+    Comment => "comment",
     /// The clock: both times, or `time mine|theirs|white|black|moves|last`.
     Time => "time",
     /// Press the clock after a move when presses are separate (D.2.8).

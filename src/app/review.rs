@@ -272,7 +272,44 @@ impl App {
                 &[("move", &t), ("clock", &review_clock(&self.phraser, ms))],
             );
         }
+        if !p.comment.is_empty() || !p.nags.is_empty() {
+            t = self.message("review_has_comment", &[("move", t.trim_end_matches('.'))]);
+        }
         t
+    }
+
+    /// The move's number and words, without the clock or the offer.
+    fn ply_words(&self, p: &Ply) -> String {
+        let words = self.phraser.say_move(&p.before, p.mv);
+        let key = match p.by {
+            Color::White => "move_number_white",
+            Color::Black => "move_number_black",
+        };
+        self.message(key, &[("number", &p.number.to_string()), ("move", &words)])
+    }
+
+    /// `comment`: the annotation glyphs in words and the comment of the
+    /// move reached.
+    fn comment_sentence(&self, p: &Ply) -> String {
+        let mut parts: Vec<String> = p
+            .nags
+            .iter()
+            .map(|n| match n {
+                1..=6 => self.message(&format!("nag_{n}"), &[]),
+                n => self.message("nag_other", &[("number", &n.to_string())]),
+            })
+            .collect();
+        if !p.comment.is_empty() {
+            parts.push(p.comment.clone());
+        }
+        let m = self.ply_words(p);
+        if parts.is_empty() {
+            return self.message("review_no_comment", &[("move", &m)]);
+        }
+        self.message(
+            "review_comment",
+            &[("move", &m), ("comment", &parts.join("; "))],
+        )
     }
 
     /// The game on the board follows the review's cursor.
@@ -310,6 +347,7 @@ impl App {
                 | Action::Games
                 | Action::Game
                 | Action::Find
+                | Action::Comment
         ) {
             return false;
         }
@@ -389,6 +427,16 @@ impl App {
                 let m = last.map(|p| self.step_sentence(&p)).unwrap_or_default();
                 Ok(self.message("review_at_end", &[("move", &m), ("result", &result)]))
             }
+            Action::Comment => match r.at().checked_sub(1).and_then(|i| r.game.plies.get(i)) {
+                Some(p) => {
+                    let p = p.clone();
+                    // Said as information, not as a step.
+                    let t = self.comment_sentence(&p);
+                    self.info(out, t);
+                    return true;
+                }
+                None => Err(self.message("review_comment_before", &[])),
+            },
             Action::Goto => match arg.map(|a| (a, a.parse::<u32>().ok())) {
                 Some((_, Some(n))) => match r.jump(n).cloned() {
                     Some(p) => Ok(self.step_sentence(&p)),
@@ -531,6 +579,35 @@ mod tests {
         let mut a = App::builder().build();
         a.start_review(PgnFile::from_bytes(one.repeat(20).into_bytes()).unwrap());
         assert_eq!(said(&mut a, "").len(), 22, "twenty are listed");
+    }
+
+    /// Issue 18: comments and annotations were silently dropped.
+    #[test]
+    fn comments_and_annotations_are_heard_on_request() {
+        let text =
+            "[White \"A\"]\n[Black \"B\"]\n\n{Opening} 1. e4 $1 {The best by test} e5 2. f4 ?? *\n";
+        let mut a = App::builder().build();
+        a.start_review(PgnFile::from_bytes(text.as_bytes().to_vec()).unwrap());
+        said(&mut a, "");
+        assert_eq!(
+            said(&mut a, "comment"),
+            ["There is no move yet: say next for the first move."]
+        );
+        assert_eq!(
+            said(&mut a, "next"),
+            ["1. Bauer Eva vier; say comment to hear its comment."]
+        );
+        assert_eq!(
+            said(&mut a, "comment"),
+            ["1. Bauer Eva vier: good move; The best by test"]
+        );
+        assert_eq!(said(&mut a, "next"), ["1... Bauer Eva fünf"]);
+        assert_eq!(
+            said(&mut a, "comment"),
+            ["There is no comment on 1... Bauer Eva fünf."]
+        );
+        said(&mut a, "next");
+        assert_eq!(said(&mut a, "comment"), ["2. Bauer Felix vier: blunder"]);
     }
 
     #[test]

@@ -149,6 +149,8 @@ pub struct Ply {
     pub offer: bool,
     /// Other comment text.
     pub comment: String,
+    /// The annotation glyphs after the move (`$2`, `?` …), by number.
+    pub nags: Vec<u8>,
 }
 
 /// A game read fully.
@@ -326,6 +328,7 @@ impl Visitor for GameVisitor {
                     clock_ms: None,
                     offer: false,
                     comment: String::new(),
+                    nags: Vec::new(),
                 });
                 ControlFlow::Continue(())
             }
@@ -355,6 +358,13 @@ impl Visitor for GameVisitor {
                 }
                 ply.comment.push_str(&rest);
             }
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn nag(&mut self, m: &mut Moves, nag: pgn_reader::Nag) -> ControlFlow<Self::Output> {
+        if let Some(ply) = m.plies.last_mut() {
+            ply.nags.push(nag.0);
         }
         ControlFlow::Continue(())
     }

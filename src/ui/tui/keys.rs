@@ -85,6 +85,7 @@ pub const ACTIONS: &[&str] = &[
     "games",
     "game",
     "find",
+    "comment",
     "time",
     "press",
     "pause",

@@ -39,7 +39,8 @@ impl App {
             | A::Games
             | A::Game
             | A::Find
-            | A::Comment => reviewing,
+            | A::Comment
+            | A::Variations => reviewing,
             _ if reviewing => matches!(
                 action,
                 A::Square
@@ -293,6 +294,7 @@ impl App {
             | Action::Game
             | Action::Find
             | Action::Comment
+            | Action::Variations
             | Action::Time
             | Action::Arbiter => {
                 let t = self.help_line(action);

@@ -5,7 +5,7 @@
 //! reached.  A malformed game is reported with its number and line; the
 //! others stay usable.
 
-use shakmaty::Color;
+use shakmaty::{Color, Position};
 
 use super::App;
 use crate::action::Action;
@@ -275,7 +275,46 @@ impl App {
         if !p.comment.is_empty() || !p.nags.is_empty() {
             t = self.message("review_has_comment", &[("move", t.trim_end_matches('.'))]);
         }
+        if !p.variations.is_empty() {
+            t = self.message(
+                "review_has_variations",
+                &[("move", t.trim_end_matches('.'))],
+            );
+        }
         t
+    }
+
+    /// `variations`: the variations given instead of the move reached, each
+    /// with its moves numbered as on a scoresheet.
+    fn variation_sentences(&self, p: &Ply) -> Vec<String> {
+        let m = self.ply_words(p);
+        if p.variations.is_empty() {
+            return vec![self.message("review_no_variations", &[("move", &m)])];
+        }
+        p.variations
+            .iter()
+            .enumerate()
+            .map(|(k, v)| {
+                let moves: Vec<String> = v
+                    .iter()
+                    .map(|(before, mv)| {
+                        let key = match before.turn() {
+                            Color::White => "move_number_white",
+                            Color::Black => "move_number_black",
+                        };
+                        let words = self.phraser.say_move(before, *mv);
+                        let number = before.fullmoves().get().to_string();
+                        self.message(key, &[("number", &number), ("move", &words)])
+                    })
+                    .collect();
+                let moves = moves.join(", ");
+                if k == 0 {
+                    self.message("review_variations", &[("move", &m), ("moves", &moves)])
+                } else {
+                    self.message("review_variation_or", &[("moves", &moves)])
+                }
+            })
+            .collect()
     }
 
     /// The move's number and words, without the clock or the offer.
@@ -348,6 +387,7 @@ impl App {
                 | Action::Game
                 | Action::Find
                 | Action::Comment
+                | Action::Variations
         ) {
             return false;
         }
@@ -427,6 +467,16 @@ impl App {
                 let m = last.map(|p| self.step_sentence(&p)).unwrap_or_default();
                 Ok(self.message("review_at_end", &[("move", &m), ("result", &result)]))
             }
+            Action::Variations => match r.at().checked_sub(1).and_then(|i| r.game.plies.get(i)) {
+                Some(p) => {
+                    let p = p.clone();
+                    for t in self.variation_sentences(&p) {
+                        self.info(out, t);
+                    }
+                    return true;
+                }
+                None => Err(self.message("review_comment_before", &[])),
+            },
             Action::Comment => match r.at().checked_sub(1).and_then(|i| r.game.plies.get(i)) {
                 Some(p) => {
                     let p = p.clone();
@@ -608,6 +658,33 @@ mod tests {
         );
         said(&mut a, "next");
         assert_eq!(said(&mut a, "comment"), ["2. Bauer Felix vier: blunder"]);
+    }
+
+    /// Issue 18: variations were silently dropped.
+    #[test]
+    fn variations_are_heard_on_request() {
+        let text = "[White \"A\"]\n\n1. e4 e5 (1... c5 2. Nf3) (1... e6) 2. Nf3 *\n";
+        let mut a = App::builder().build();
+        a.start_review(PgnFile::from_bytes(text.as_bytes().to_vec()).unwrap());
+        said(&mut a, "");
+        said(&mut a, "next");
+        assert_eq!(
+            said(&mut a, "variations"),
+            ["There is no variation instead of 1. Bauer Eva vier."]
+        );
+        assert_eq!(
+            said(&mut a, "next"),
+            ["1... Bauer Eva fünf; say variations to hear the other moves."]
+        );
+        assert_eq!(
+            said(&mut a, "variations"),
+            [
+                "Instead of 1... Bauer Eva fünf: 1... Bauer Cesar fünf, 2. Springer Felix drei.",
+                "Or: 1... Bauer Eva sechs."
+            ]
+        );
+        // The main line goes on.
+        assert_eq!(said(&mut a, "next"), ["2. Springer Felix drei"]);
     }
 
     #[test]

@@ -151,6 +151,9 @@ pub struct Ply {
     pub comment: String,
     /// The annotation glyphs after the move (`$2`, `?` …), by number.
     pub nags: Vec<u8>,
+    /// The variations given instead of this move (the file's first level
+    /// only): each its moves, with the position before each.
+    pub variations: Vec<Vec<(Chess, Move)>>,
 }
 
 /// A game read fully.
@@ -258,6 +261,15 @@ struct Moves {
     outcome: Option<Outcome>,
     /// Main-line SAN tokens seen (to find the line of a bad one).
     sans: usize,
+    /// The position before the last main-line move: where a variation
+    /// starts.
+    before_last: Chess,
+    /// Inside a variation: its moves so far and its position (`None`:
+    /// one of its moves was not legal, the rest of it is left out).
+    variation: Option<(Vec<(Chess, Move)>, Option<Chess>)>,
+    /// Variations skipped and not yet ended (the reader ends a skipped
+    /// variation with `end_variation` too).
+    skipped: usize,
 }
 
 enum Failure {
@@ -303,14 +315,31 @@ impl Visitor for GameVisitor {
         self.entry = tags;
         ControlFlow::Continue(Moves {
             pos: start.clone(),
+            before_last: start.clone(),
             start,
             plies: Vec::new(),
             outcome: None,
             sans: 0,
+            variation: None,
+            skipped: 0,
         })
     }
 
     fn san(&mut self, m: &mut Moves, san: SanPlus) -> ControlFlow<Self::Output> {
+        if let Some((moves, pos)) = &mut m.variation {
+            // A variation's move: kept when legal; an illegal one ends what
+            // is kept of the variation, never the game.
+            if let Some(p) = pos {
+                match san.san.to_move(p) {
+                    Ok(mv) => {
+                        moves.push((p.clone(), mv));
+                        p.play_unchecked(mv);
+                    }
+                    Err(_) => *pos = None,
+                }
+            }
+            return ControlFlow::Continue(());
+        }
         let index = m.sans;
         m.sans += 1;
         match san.san.to_move(&m.pos) {
@@ -318,6 +347,7 @@ impl Visitor for GameVisitor {
                 let before = m.pos.clone();
                 let number = before.fullmoves().get();
                 let by = before.turn();
+                m.before_last = before.clone();
                 m.pos.play_unchecked(mv);
                 m.plies.push(Ply {
                     before,
@@ -329,6 +359,7 @@ impl Visitor for GameVisitor {
                     offer: false,
                     comment: String::new(),
                     nags: Vec::new(),
+                    variations: Vec::new(),
                 });
                 ControlFlow::Continue(())
             }
@@ -345,6 +376,9 @@ impl Visitor for GameVisitor {
     }
 
     fn comment(&mut self, m: &mut Moves, comment: RawComment<'_>) -> ControlFlow<Self::Output> {
+        if m.variation.is_some() {
+            return ControlFlow::Continue(());
+        }
         let text = String::from_utf8_lossy(comment.as_bytes()).into_owned();
         if let Some(ply) = m.plies.last_mut() {
             let (clock, offer, rest) = read_comment(&text);
@@ -363,14 +397,38 @@ impl Visitor for GameVisitor {
     }
 
     fn nag(&mut self, m: &mut Moves, nag: pgn_reader::Nag) -> ControlFlow<Self::Output> {
+        if m.variation.is_some() {
+            return ControlFlow::Continue(());
+        }
         if let Some(ply) = m.plies.last_mut() {
             ply.nags.push(nag.0);
         }
         ControlFlow::Continue(())
     }
 
-    fn begin_variation(&mut self, _: &mut Moves) -> ControlFlow<Self::Output, Skip> {
-        ControlFlow::Continue(Skip(true))
+    /// A variation of the main line is read (instead of its last move);
+    /// one inside a variation is skipped.
+    fn begin_variation(&mut self, m: &mut Moves) -> ControlFlow<Self::Output, Skip> {
+        if m.variation.is_some() || m.plies.is_empty() {
+            m.skipped += 1;
+            return ControlFlow::Continue(Skip(true));
+        }
+        m.variation = Some((Vec::new(), Some(m.before_last.clone())));
+        ControlFlow::Continue(Skip(false))
+    }
+
+    fn end_variation(&mut self, m: &mut Moves) -> ControlFlow<Self::Output> {
+        if m.skipped > 0 {
+            m.skipped -= 1;
+            return ControlFlow::Continue(());
+        }
+        if let Some((moves, _)) = m.variation.take()
+            && !moves.is_empty()
+            && let Some(ply) = m.plies.last_mut()
+        {
+            ply.variations.push(moves);
+        }
+        ControlFlow::Continue(())
     }
 
     fn outcome(&mut self, m: &mut Moves, outcome: Outcome) -> ControlFlow<Self::Output> {
@@ -886,5 +944,31 @@ mod tests {
         let f = PgnFile::from_bytes(text).unwrap();
         assert_eq!(f.games[0].white, "Müller");
         assert_eq!(f.game(1).unwrap().entry.white, "Müller");
+    }
+
+    /// Issue 18: variations were dropped.  The first level is kept, as
+    /// moves instead of the move it follows; a nested one and the rest of
+    /// one with an illegal move are left out; the main line is unchanged.
+    #[test]
+    fn variations_are_kept_beside_the_move_they_replace() {
+        let text = "[White \"A\"]\n\n1. e4 e5 (1... c5 {Sicilian} 2. Nf3 (2. Nc3) d6) (1... e6 2. Ke3 Qh4) 2. Nf3 *\n";
+        let f = PgnFile::from_bytes(text.as_bytes().to_vec()).unwrap();
+        let g = f.game(1).unwrap();
+        assert_eq!(g.plies.len(), 3);
+        assert!(
+            g.plies[1].comment.is_empty(),
+            "a variation's comment is its own"
+        );
+        let vars: Vec<Vec<String>> = g.plies[1]
+            .variations
+            .iter()
+            .map(|v| {
+                v.iter()
+                    .map(|(p, m)| shakmaty::san::San::from_move(p, *m).to_string())
+                    .collect()
+            })
+            .collect();
+        assert_eq!(vars, [vec!["c5", "Nf3", "d6"], vec!["e6"]]);
+        assert!(g.plies[0].variations.is_empty() && g.plies[2].variations.is_empty());
     }
 }

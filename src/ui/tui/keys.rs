@@ -86,6 +86,7 @@ pub const ACTIONS: &[&str] = &[
     "game",
     "find",
     "comment",
+    "variations",
     "time",
     "press",
     "pause",

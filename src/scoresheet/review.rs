@@ -152,9 +152,12 @@ pub struct Ply {
     /// The annotation glyphs after the move (`$2`, `?` …), by number.
     pub nags: Vec<u8>,
     /// The variations given instead of this move (the file's first level
-    /// only): each its moves, with the position before each.
-    pub variations: Vec<Vec<(Chess, Move)>>,
+    /// only).
+    pub variations: Vec<Line>,
 }
+
+/// The moves of a variation, each with the position before it.
+pub type Line = Vec<(Chess, Move)>;
 
 /// A game read fully.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -266,7 +269,7 @@ struct Moves {
     before_last: Chess,
     /// Inside a variation: its moves so far and its position (`None`:
     /// one of its moves was not legal, the rest of it is left out).
-    variation: Option<(Vec<(Chess, Move)>, Option<Chess>)>,
+    variation: Option<(Line, Option<Chess>)>,
     /// Variations skipped and not yet ended (the reader ends a skipped
     /// variation with `end_variation` too).
     skipped: usize,

@@ -206,8 +206,8 @@ pub use scoresheet::replay::{Note as RecordNote, Resumed, replay};
 pub use scoresheet::review::PgnFile;
 pub use scoresheet::start::{from_fen as start_from_fen, from_pgn as start_from_pgn};
 pub use scoresheet::{
-    ExportFormat, GameId, GameRecord, JournalErrorKind, JournalOp, JournalStatus, ResumeChoice,
-    ResumeOffer, Sink, StartInfo, Store,
+    ExportFormat, GameId, GameRecord, GameSummary, JournalErrorKind, JournalOp, JournalStatus,
+    ResumeChoice, ResumeOffer, Sink, StartInfo, Store,
 };
 pub use ui::export::{
     record_of as export_record_of, write as write_export, write_to_stdout as export_to_stdout,

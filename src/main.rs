@@ -342,13 +342,7 @@ fn play_game(args: &PlayArgs, resume_id: Option<&str>) -> ExitCode {
                 }
             },
             None => {
-                println!(
-                    "{}",
-                    started
-                        .app
-                        .phraser()
-                        .message("no_such_saved_game", &[("id", key)])
-                );
+                no_such_game(started.app.phraser(), &store, key);
                 return ExitCode::FAILURE;
             }
         },
@@ -858,33 +852,59 @@ fn games(args: &GamesArgs) -> ExitCode {
     if list.is_empty() {
         println!("{}", phraser.message("games_none", &[]));
     }
-    let fmt = time::macros::format_description!("[year]-[month]-[day] [hour]:[minute] UTC");
     for (i, g) in list.iter().enumerate() {
-        let date = g
-            .started
-            .and_then(|d| d.format(&fmt).ok())
-            .unwrap_or_default();
-        let result = match &g.result {
-            Some(r) => r.clone(),
-            None => phraser.message("game_unfinished", &[]),
-        };
-        let line = phraser.message(
-            "games_line",
-            &[
-                ("number", &(i + 1).to_string()),
-                ("id", g.id.as_str()),
-                ("date", &date),
-                ("white", &phraser.player(&g.white, shakmaty::Color::White)),
-                ("black", &phraser.player(&g.black, shakmaty::Color::Black)),
-                ("result", &result),
-                ("moves", &g.plies.div_ceil(2).to_string()),
-            ],
-        );
-        if !print_line(&line) {
+        if !print_line(&game_line(phraser, i + 1, g)) {
             break;
         }
     }
     ExitCode::SUCCESS
+}
+
+/// One saved game as `hector games` lists it: "3. 20261125-…, …".
+fn game_line(phraser: &hector::Phraser, number: usize, g: &hector::GameSummary) -> String {
+    let fmt = time::macros::format_description!("[year]-[month]-[day] [hour]:[minute] UTC");
+    let date = g
+        .started
+        .and_then(|d| d.format(&fmt).ok())
+        .unwrap_or_default();
+    let result = match &g.result {
+        Some(r) => r.clone(),
+        None => phraser.message("game_unfinished", &[]),
+    };
+    phraser.message(
+        "games_line",
+        &[
+            ("number", &number.to_string()),
+            ("id", g.id.as_str()),
+            ("date", &date),
+            ("white", &phraser.player(&g.white, shakmaty::Color::White)),
+            ("black", &phraser.player(&g.black, shakmaty::Color::Black)),
+            ("result", &result),
+            ("moves", &g.plies.div_ceil(2).to_string()),
+        ],
+    )
+}
+
+/// No one saved game is `key`: the games it fits, when several do, each
+/// as `hector games` lists it; otherwise that there is none.
+fn no_such_game(phraser: &hector::Phraser, store: &hector::Store, key: &str) {
+    let fits = store.matching(key);
+    if fits.len() < 2 {
+        println!("{}", phraser.message("no_such_saved_game", &[("id", key)]));
+        return;
+    }
+    println!(
+        "{}",
+        phraser.message(
+            "saved_game_ambiguous",
+            &[("id", key), ("count", &fits.len().to_string())]
+        )
+    );
+    for (n, g) in &fits {
+        if !print_line(&game_line(phraser, *n, g)) {
+            break;
+        }
+    }
 }
 
 /// One line of a listing on standard output; false once nobody reads it
@@ -901,10 +921,7 @@ fn export(args: &ExportArgs) -> ExitCode {
     let phraser = started.app.phraser();
     let store = store();
     let Some(g) = store.find(&args.id) else {
-        println!(
-            "{}",
-            phraser.message("no_such_saved_game", &[("id", &args.id)])
-        );
+        no_such_game(phraser, &store, &args.id);
         return ExitCode::FAILURE;
     };
     let rec = match hector::export_record_of(&store, &g.id) {

@@ -1370,12 +1370,11 @@ mod tests {
         // e4 typed, e5 the engine's: neither made on the board.
         r.typed(10, "e4");
         r.engine(900, "bestmove e7e5");
+        // Both awaited on the board in order, no mismatch said (issue 18):
+        // nothing to resolve when they are taken back.
         assert_eq!(
             r.typed(1_000, "takeback"),
-            [
-                "Taken back: Bauer Eva vier, Bauer Eva fünf.",
-                "Board matches the game."
-            ]
+            ["Taken back: Bauer Eva vier, Bauer Eva fünf."]
         );
         assert_eq!(r.app.game().history().len(), 0);
     }

@@ -123,14 +123,19 @@ impl App {
         now: Instant,
         out: &mut Vec<Effect>,
     ) {
+        // On the opponent's board a move out of turn is a difference like
+        // any other.
+        let found = match found {
+            Inferred::OutOfTurn { diffs, .. } => Inferred::Mismatch(diffs),
+            f => f,
+        };
         match found {
             Inferred::Move(mv) => {
                 if self.game.is_over() {
                     // Nothing is played after the end; the board is compared.
                 } else if self.game.turn() == self.me {
                     // The blind player's piece moved before their move.
-                    let t = self.message("companion_not_their_move", &[]);
-                    self.notify_page(t);
+                    self.notify_page_key("companion_not_their_move");
                 } else {
                     self.play(mv, out);
                     self.sync_board(now, out);
@@ -170,6 +175,7 @@ impl App {
             }
             // The instruction for a move awaited there: the page shows it.
             Inferred::Instruction(_)
+            | Inferred::OutOfTurn { .. }
             | Inferred::Touched(_)
             | Inferred::TakeBack
             | Inferred::NewGame

@@ -137,7 +137,7 @@ pub use config::{
     BoardSettings, ColourChoice, CompanionSettings, Config, EngineConfig, parse_colour,
 };
 pub use keymap::Keymap;
-pub use setup::{Overrides, Started, start};
+pub use setup::{Overrides, Started, WordsOverrides, start};
 // The settings reader start-up uses (each bad key reported, the rest kept),
 // for the fuzz target.
 #[cfg(any(test, feature = "test-support"))]
@@ -215,7 +215,10 @@ pub use scoresheet::{
     ExportFormat, GameId, GameRecord, GameSummary, JournalErrorKind, JournalOp, JournalStatus,
     ResumeChoice, ResumeOffer, Sink, StartInfo, Store,
 };
-pub use ui::export::{ExportError, record_of as export_record_of, write as write_export};
+pub use ui::export::{
+    ExportError, record_of as export_record_of, write as write_export,
+    write_to_stdout as export_to_stdout,
+};
 // The opponent's screen (the companion page).
 pub use companion::{
     CompanionConfig, CompanionEvent, CompanionServer, DEFAULT_LISTEN, Limits as CompanionLimits,

@@ -178,6 +178,7 @@ impl App {
         self.me = Color::White;
         self.question = None;
         self.kept_offer = None;
+        self.offer_declined = false;
         self.last_said = None;
         self.quitting = false;
         self.board = None;

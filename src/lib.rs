@@ -112,6 +112,10 @@ mod engine;
 mod companion;
 mod scoresheet;
 
+// The network: one tokio runtime on its own thread; the companion page's
+// HTTP server (stands on `companion`), later online play.
+mod net;
+
 mod phrase;
 
 mod action;
@@ -212,8 +216,11 @@ pub use scoresheet::{
 pub use ui::export::{record_of as export_record_of, write as write_export};
 // The opponent's screen (the companion page).
 pub use companion::{
-    CompanionConfig, CompanionEvent, CompanionServer, DEFAULT_LISTEN, Limits as CompanionLimits,
-    MoveInput, OpponentAction, PageLabels, Pairing, Snapshot,
+    CompanionEvent, Limits as CompanionLimits, MoveInput, OpponentAction, PageLabels, Pairing,
+    Snapshot,
+};
+pub use net::companion::{
+    CompanionConfig, CompanionServer, DEFAULT_LISTEN, ServerLimits as CompanionServerLimits,
 };
 // The parts of a snapshot, named for the page they are shown on.
 #[cfg(any(test, feature = "test-support"))]

@@ -155,6 +155,14 @@ impl App {
                 self.on_opponent_action(action, now, out);
                 self.sync_board(now, out);
             }
+            CompanionEvent::WrongCodes => {
+                let t = self.message("companion_wrong_codes", &[]);
+                self.say(out, t, Priority::Normal, SayKind::Info);
+            }
+            CompanionEvent::ServerFailed => {
+                let t = self.message("companion_server_failed", &[]);
+                self.say(out, t, Priority::Urgent, SayKind::Info);
+            }
         }
     }
 

@@ -92,7 +92,7 @@ impl Default for ServerLimits {
             stall: Duration::from_secs(5),
             max_head_bytes: 8 * 1024,
             max_headers: 32,
-            send_buffer: 16 * 1024,
+            send_buffer: 8 * 1024,
         }
     }
 }

@@ -19,7 +19,7 @@ if ! cargo +nightly fuzz --version >/dev/null 2>&1; then
 fi
 targets=("$@")
 if ((${#targets[@]} == 0)); then
-  targets=(dgt millennium occupancy tracker typed_line settings companion)
+  targets=(dgt millennium occupancy tracker typed_line settings companion companion_http)
 fi
 for t in "${targets[@]}"; do
   mkdir -p "corpus/$t"

@@ -236,6 +236,8 @@ pub use companion::{
     LastMove as PageLastMove, LegalMove as PageLegalMove, Notice as PageNotice, Side as PageSide,
     Tactile as PageTactile,
 };
+#[cfg(any(test, feature = "test-support"))]
+pub use net::companion::bytes_in::serve as serve_companion_bytes;
 // The full-screen view.
 #[cfg(any(test, feature = "test-support"))]
 pub use ui::tui::render::render as render_tui;

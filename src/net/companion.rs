@@ -589,6 +589,7 @@ where
         .timer(TokioTimer::new())
         .header_read_timeout(limits.head_timeout)
         .keep_alive(false)
+        .half_close(true)
         .max_headers(limits.max_headers)
         .max_buf_size(limits.max_head_bytes.max(8192))
         .max_header_size(limits.max_head_bytes)
@@ -939,5 +940,167 @@ async fn watch_gate(shared: Arc<Shared>, mut stop: watch::Receiver<bool>) {
         }
         let events = lock(&shared.gate).tick(Instant::now());
         shared.tell(events);
+    }
+}
+
+/// The server's HTTP path without a socket, for the fuzz target and tests:
+/// one connection's bytes through hyper, the server's limits, the request
+/// reader and the gate, on an in-memory stream.
+#[cfg(any(test, feature = "test-support"))]
+pub mod bytes_in {
+    use super::*;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    struct Rig {
+        runtime: tokio::runtime::Runtime,
+        shared: Arc<Shared>,
+        config: CompanionConfig,
+    }
+
+    thread_local! {
+        static RIG: Option<Rig> = rig();
+    }
+
+    fn rig() -> Option<Rig> {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_time()
+            .build()
+            .ok()?;
+        let config = CompanionConfig::default();
+        let shared = Arc::new(Shared::new(&config, DEFAULT_LISTEN, Box::new(|_| {})));
+        Some(Rig {
+            runtime,
+            shared,
+            config,
+        })
+    }
+
+    /// Serve `input` as one connection's bytes from `127.0.0.1` (the
+    /// connection's writing side closed after it) to a server on
+    /// 127.0.0.1:8421 with a fresh gate (codes and tokens of bytes 7); what
+    /// the server answered.  A push channel is ended as soon as the server
+    /// has nothing more to do (as when hector stops).
+    pub fn serve(input: &[u8]) -> Vec<u8> {
+        RIG.with(|rig| {
+            let Some(rig) = rig else { return Vec::new() };
+            let shared = &rig.shared;
+            *lock(&shared.gate) = Gate::new(
+                GateConfig {
+                    listen: DEFAULT_LISTEN,
+                    view_without_code: rig.config.view_without_code,
+                    require_code: rig.config.require_code,
+                    limits: rig.config.limits,
+                    host_names: Vec::new(),
+                },
+                Box::new(|b: &mut [u8]| b.fill(7)),
+            );
+            rig.runtime.block_on(async {
+                let (client, server) = tokio::io::duplex(64 * 1024);
+                let Some(conn) = shared.admit() else {
+                    return Vec::new();
+                };
+                let task = {
+                    let shared = Arc::clone(shared);
+                    tokio::spawn(async move {
+                        let _leave = Leave(&shared, conn.id);
+                        serve_connection(server, IpAddr::V4(Ipv4Addr::LOCALHOST), &shared, &conn)
+                            .await;
+                    })
+                };
+                let (mut rd, mut wr) = tokio::io::split(client);
+                let writer = async {
+                    let _ = wr.write_all(input).await;
+                    let _ = wr.shutdown().await;
+                };
+                let reader = async {
+                    let mut out = Vec::new();
+                    let mut buf = [0u8; 8192];
+                    let mut idle = 0;
+                    loop {
+                        tokio::select! {
+                            biased;
+                            r = rd.read(&mut buf) => match r {
+                                Ok(0) | Err(_) => break,
+                                Ok(n) => {
+                                    out.extend_from_slice(&buf[..n]);
+                                    idle = 0;
+                                }
+                            },
+                            () = tokio::task::yield_now() => {
+                                idle += 1;
+                                if idle > 8 {
+                                    // Only a push channel waits: end it.
+                                    shared.bye_all();
+                                }
+                            }
+                        }
+                    }
+                    out
+                };
+                let ((), out) = tokio::join!(writer, reader);
+                let _ = task.await;
+                out
+            })
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::bytes_in::serve;
+
+    fn status(out: &[u8]) -> u16 {
+        String::from_utf8_lossy(out)
+            .strip_prefix("HTTP/1.1 ")
+            .and_then(|r| r.get(..3))
+            .and_then(|c| c.parse().ok())
+            .unwrap_or(0)
+    }
+
+    #[test]
+    fn the_http_path_answers_and_refuses_by_the_header() {
+        let host = "Host: 127.0.0.1:8421\r\n";
+        let page = serve(format!("GET / HTTP/1.1\r\n{host}\r\n").as_bytes());
+        assert_eq!(status(&page), 200);
+        assert!(String::from_utf8_lossy(&page).contains("</html>"));
+        // Refused by its length, no body sent at all.
+        for n in ["513", "100000000000000"] {
+            let out = serve(
+                format!("POST /api/pair HTTP/1.1\r\n{host}Content-Type: application/json\r\nContent-Length: {n}\r\n\r\n")
+                    .as_bytes(),
+            );
+            assert_eq!(status(&out), 413, "{n}");
+        }
+        // Too many header lines, a head too long.
+        let many = "X-A: b\r\n".repeat(40);
+        assert_eq!(
+            status(&serve(
+                format!("GET / HTTP/1.1\r\n{host}{many}\r\n").as_bytes()
+            )),
+            431
+        );
+        let long = "a".repeat(9000);
+        assert_eq!(
+            status(&serve(
+                format!("GET / HTTP/1.1\r\n{host}X-A: {long}\r\n\r\n").as_bytes()
+            )),
+            431
+        );
+        // A body cut off: refused, not waited for.
+        let cut = serve(
+            format!("POST /api/pair HTTP/1.1\r\n{host}Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{{").as_bytes(),
+        );
+        assert_eq!(status(&cut), 400);
+        // The push channel: its first frame, then the end.
+        let events = serve(format!("GET /events HTTP/1.1\r\n{host}\r\n").as_bytes());
+        let text = String::from_utf8_lossy(&events);
+        assert_eq!(status(&events), 200);
+        assert!(
+            text.contains("retry: 1000") && text.contains("event: bye"),
+            "{text}"
+        );
+        // Garbage: a 400, or nothing at all.
+        let junk = serve(b"\x00\xff GARBAGE\r\n\r\n");
+        assert!(junk.is_empty() || status(&junk) == 400, "{junk:?}");
     }
 }

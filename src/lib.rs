@@ -65,8 +65,12 @@
 //!   the `shakmaty-uci` crate), the process driver, evaluations in words.
 //!   It stands on shakmaty only; the app drives it through `Msg`s
 //!   ([`EngineOrder`] out, the engine's lines in).
-//! - `companion`: the opponent's screen ([`CompanionServer`]: HTTP server,
-//!   page, pairing); its events arrive as `Msg`s.
+//! - `companion`: the opponent's screen, sans-IO (the request reader, the
+//!   pairing gate, the snapshot, the page); its events arrive as `Msg`s.
+//! - `net`: the network on one tokio runtime of its own thread; the
+//!   companion page's HTTP server ([`CompanionServer`]: hyper, its limits,
+//!   Server-Sent Events) stands on `companion`; online play's client will
+//!   share the runtime.
 //!
 //! # Private by default
 //!

@@ -507,6 +507,32 @@ mod tests {
     }
 
     #[test]
+    fn wrong_codes_from_another_device_and_a_server_failure_are_said_in_the_players_language() {
+        use crate::words::Lang;
+        let cases = [
+            (
+                Lang::En,
+                "Three wrong pairing codes from another device. It must wait a minute.",
+                "The opponent's screen failed. It is starting again by itself.",
+            ),
+            (
+                Lang::De,
+                "Drei falsche Kopplungscodes von einem anderen Gerät. Es muss eine Minute warten.",
+                "Der Bildschirm des Gegners ist ausgefallen. Er startet von selbst neu.",
+            ),
+        ];
+        for (lang, wrong, failed) in cases {
+            let mut a = App::builder().lang(lang).build();
+            let e = a.update(Msg::Companion(CompanionEvent::WrongCodes), Instant::now());
+            assert_eq!(said(&e), vec![wrong]);
+            let e = a.update(Msg::Companion(CompanionEvent::ServerFailed), Instant::now());
+            assert_eq!(said(&e), vec![failed]);
+            // Neither changes the game or the page's seat.
+            assert_eq!(a.game().history().len(), 0);
+        }
+    }
+
+    #[test]
     fn the_address_and_code_are_said_and_release_needs_a_running_page() {
         let mut a = App::builder().build();
         assert_eq!(

@@ -1048,6 +1048,8 @@ pub mod bytes_in {
 #[cfg(test)]
 mod tests {
     use super::bytes_in::serve;
+    use super::*;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
     fn status(out: &[u8]) -> u16 {
         String::from_utf8_lossy(out)
@@ -1102,5 +1104,109 @@ mod tests {
         // Garbage: a 400, or nothing at all.
         let junk = serve(b"\x00\xff GARBAGE\r\n\r\n");
         assert!(junk.is_empty() || status(&junk) == 400, "{junk:?}");
+    }
+
+    /// One connection served on tokio's paused clock (time jumps to the
+    /// next timer when nothing else can run): the server's side, and when
+    /// it ended.
+    async fn served(
+        shared: &Arc<Shared>,
+        server: tokio::io::DuplexStream,
+    ) -> tokio::task::JoinHandle<tokio::time::Instant> {
+        let conn = shared.admit().unwrap();
+        let shared = Arc::clone(shared);
+        tokio::spawn(async move {
+            serve_connection(server, IpAddr::V4(Ipv4Addr::LOCALHOST), &shared, &conn).await;
+            tokio::time::Instant::now()
+        })
+    }
+
+    #[test]
+    fn idle_slow_and_unread_connections_end_on_time() {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_time()
+            .start_paused(true)
+            .build()
+            .unwrap();
+        rt.block_on(async {
+            let config = CompanionConfig::default();
+            let shared = Arc::new(Shared::new(&config, DEFAULT_LISTEN, Box::new(|_| {})));
+            let limits = config.server;
+            let host = "Host: 127.0.0.1:8421\r\n";
+
+            // Nothing sent: closed at the head timeout.
+            let (_idle, server) = tokio::io::duplex(4096);
+            let t0 = tokio::time::Instant::now();
+            let end = served(&shared, server).await.await.unwrap();
+            assert_eq!(end - t0, limits.head_timeout);
+
+            // A head, then 10 of 100 bytes: 408 at the body timeout.
+            let (mut slow, server) = tokio::io::duplex(4096);
+            let t0 = tokio::time::Instant::now();
+            let task = served(&shared, server).await;
+            let head = format!(
+                "POST /api/pair HTTP/1.1\r\n{host}Content-Type: application/json\r\nContent-Length: 100\r\n\r\n0123456789"
+            );
+            slow.write_all(head.as_bytes()).await.unwrap();
+            let mut out = Vec::new();
+            slow.read_to_end(&mut out).await.unwrap();
+            let end = task.await.unwrap();
+            assert!(String::from_utf8_lossy(&out).starts_with("HTTP/1.1 408"));
+            assert_eq!(end - t0, limits.body_timeout);
+
+            // A push channel that is never read: once a write waits, it is
+            // closed after the stall bound, and its place is given back.
+            let (mut unread, server) = tokio::io::duplex(1024);
+            let task = served(&shared, server).await;
+            let get = format!("GET /events HTTP/1.1\r\n{host}\r\n");
+            unread.write_all(get.as_bytes()).await.unwrap();
+            while lock(&shared.streams).is_empty() {
+                tokio::task::yield_now().await;
+            }
+            let t0 = tokio::time::Instant::now();
+            broadcast(&shared, &Bytes::from(vec![b'x'; 4000]));
+            let end = task.await.unwrap();
+            assert_eq!(end - t0, limits.stall);
+            let mut gate = lock(&shared.gate);
+            let (answer, _) = gate.decide(
+                IpAddr::V4(Ipv4Addr::LOCALHOST),
+                parse("GET", "/events", &[("Host", "127.0.0.1:8421")], b""),
+                Instant::now(),
+            );
+            assert_eq!(answer, Answer::Stream { token: None });
+            drop(unread);
+        });
+    }
+
+    #[test]
+    fn over_the_limit_the_oldest_idle_connection_gives_its_place() {
+        let config = CompanionConfig {
+            server: ServerLimits {
+                max_connections: 3,
+                ..ServerLimits::default()
+            },
+            ..CompanionConfig::default()
+        };
+        let shared = Shared::new(&config, DEFAULT_LISTEN, Box::new(|_| {}));
+        let a = shared.admit().unwrap();
+        let b = shared.admit().unwrap();
+        let c = shared.admit().unwrap();
+        a.busy.store(true, Ordering::SeqCst);
+        // The fourth: b (the oldest idle) is told to close.
+        let d = shared.admit().unwrap();
+        let closed = |c: &Arc<Conn>| {
+            let n = c.kill.notified();
+            tokio::pin!(n);
+            n.as_mut().enable()
+        };
+        assert!(closed(&b) && !closed(&a) && !closed(&c));
+        // All busy: the next is refused, nothing closed.
+        for x in [&c, &d] {
+            x.busy.store(true, Ordering::SeqCst);
+        }
+        assert!(shared.admit().is_none());
+        assert!(!closed(&a) && !closed(&c) && !closed(&d));
+        shared.leave(a.id);
+        assert!(shared.admit().is_some());
     }
 }

@@ -41,6 +41,12 @@ if [ ! -d "$node_dir/node_modules/playwright-core" ]; then
   mkdir -p "$node_dir"
   npm install --prefix "$node_dir" --no-audit --no-fund --loglevel=error playwright-core@1.65.1 >&2
 fi
+# The page's accessibility audit in the browser tests.
+if [ ! -d "$node_dir/node_modules/axe-core" ]; then
+  echo "hector: installing axe-core into target/node" >&2
+  mkdir -p "$node_dir"
+  npm install --prefix "$node_dir" --no-audit --no-fund --loglevel=error axe-core@4.14.1 >&2
+fi
 if ! command -v cargo >/dev/null; then
   echo "hector: cargo is missing: install Rust 1.95 or newer (https://rustup.rs)" >&2
   exit 1

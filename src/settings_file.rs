@@ -43,8 +43,16 @@ pub enum SettingProblem {
     Unreadable(String),
     /// A line that is not TOML: it was left out.
     Syntax,
-    /// A key or table that hector does not have.
+    /// A key that hector does not have.
     Unknown,
+    /// A table that hector does not have: it and its keys are left out.
+    UnknownTable,
+    /// A key given a second time in its table (first on line `first`):
+    /// the first is used, this one is left out.
+    Duplicate { first: usize },
+    /// A table given a second time (first on line `first`): the first is
+    /// used, this one and its keys are left out.
+    DuplicateTable { first: usize },
     /// A value that does not fit: the key keeps its default.
     Wrong {
         expect: Option<Expect>,
@@ -208,6 +216,17 @@ pub fn read(file: &str, text: &str) -> (Config, Vec<SettingError>) {
             ));
             continue;
         };
+        // A table hector does not have costs that table alone, said once.
+        if !known_table(file, &section) {
+            errors.push(error_at(
+                file,
+                text,
+                None,
+                &section,
+                SettingProblem::UnknownTable,
+            ));
+            continue;
+        }
         let mut kept = Table::new();
         for (key, value) in keys {
             let dotted = format!("{section}.{key}");
@@ -238,17 +257,116 @@ pub fn read(file: &str, text: &str) -> (Config, Vec<SettingError>) {
         }
         good.insert(section, Value::Table(kept));
     }
-    let config = toml::to_string(&good)
-        .ok()
-        .and_then(|t| Config::parse(file, &t).ok())
-        .unwrap_or_default();
+    let config = assemble(file, good);
     // In the order of the file.
     errors.sort_by_key(|e| e.line.unwrap_or(usize::MAX));
     (config, errors)
 }
 
-/// The file as a table; a line that is not TOML is reported and left out
-/// (at most 50 such lines).
+/// The settings kept, as one [`Config`].  Every table was checked on its
+/// own; should the whole still not be a good file, the tables are taken
+/// one by one, so that one table never costs the others.
+fn assemble(file: &str, good: Table) -> Config {
+    if let Some(c) = toml::to_string(&good)
+        .ok()
+        .and_then(|t| Config::parse(file, &t).ok())
+    {
+        return c;
+    }
+    let mut kept = Table::new();
+    for (section, value) in good {
+        let mut with = kept.clone();
+        with.insert(section, value);
+        if toml::to_string(&with)
+            .ok()
+            .is_some_and(|t| Config::parse(file, &t).is_ok())
+        {
+            kept = with;
+        }
+    }
+    toml::to_string(&kept)
+        .ok()
+        .and_then(|t| Config::parse(file, &t).ok())
+        .unwrap_or_default()
+}
+
+/// Whether hector has a table of this name.
+fn known_table(file: &str, section: &str) -> bool {
+    let mut outer = Table::new();
+    outer.insert(section.to_owned(), Value::Table(Table::new()));
+    toml::to_string(&outer)
+        .ok()
+        .is_none_or(|t| match Config::parse(file, &t) {
+            Ok(_) => true,
+            Err(e) => !e.detail.starts_with("unknown field"),
+        })
+}
+
+/// The name of the table a header line opens (`[speech]` → `speech`).
+fn header_name(line: &str) -> Option<String> {
+    let l = line.trim();
+    if l.starts_with("[[") {
+        return None;
+    }
+    l.strip_prefix('[')
+        .and_then(|r| r.split_once(']').map(|(n, _)| n.trim().to_owned()))
+}
+
+/// The table a line (1-based) is in: the last header above it.
+fn table_of_line(lines: &[String], line: usize) -> Option<String> {
+    lines
+        .iter()
+        .take(line.saturating_sub(1))
+        .rev()
+        .find_map(|l| header_name(l))
+}
+
+/// A duplicate at `line` (1-based) in `lines`: the lines it costs (its
+/// own; for a table, its header and every line to the next header), and
+/// the problem with the table or key it concerns.  `None`: the first
+/// occurrence is not found (a duplicate inside an inline table), to be
+/// treated as a broken line.
+fn duplicate_at(
+    lines: &[String],
+    line: usize,
+) -> Option<(std::ops::Range<usize>, Option<String>, SettingProblem)> {
+    let here = lines.get(line.checked_sub(1)?)?;
+    if let Some(name) = header_name(here) {
+        let first = lines
+            .iter()
+            .take(line - 1)
+            .position(|l| header_name(l).as_deref() == Some(name.as_str()))?
+            + 1;
+        let end = lines
+            .iter()
+            .enumerate()
+            .skip(line)
+            .find(|(_, l)| header_name(l).is_some())
+            .map_or(lines.len(), |(i, _)| i);
+        return Some((
+            line - 1..end,
+            Some(name),
+            SettingProblem::DuplicateTable { first },
+        ));
+    }
+    let key = here.split_once('=')?.0.trim().trim_matches('"').to_owned();
+    let section = table_of_line(lines, line);
+    let before = lines[..line - 1].join("\n");
+    let first = line_of_key(&before, section.as_deref(), &key)?;
+    let dotted = match section {
+        Some(s) => format!("{s}.{key}"),
+        None => key,
+    };
+    Some((
+        line - 1..line,
+        Some(dotted),
+        SettingProblem::Duplicate { first },
+    ))
+}
+
+/// The file as a table; a line that is not TOML is reported and left out,
+/// a key or table given twice is reported as such and its second
+/// occurrence left out (at most 50 such mistakes).
 fn parse_forgiving(file: &str, text: &str, errors: &mut Vec<SettingError>) -> Table {
     let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
     for _ in 0..50 {
@@ -258,6 +376,23 @@ fn parse_forgiving(file: &str, text: &str, errors: &mut Vec<SettingError>) -> Ta
             Err(e) => {
                 let Some(span) = e.span() else { break };
                 let line = line_of(&current, span.start);
+                let duplicate = if e.message().starts_with("duplicate key") {
+                    duplicate_at(&lines, line)
+                } else {
+                    None
+                };
+                if let Some((cost, key, problem)) = duplicate {
+                    errors.push(SettingError {
+                        file: file.to_owned(),
+                        line: Some(line),
+                        key,
+                        problem,
+                    });
+                    for l in &mut lines[cost] {
+                        l.clear();
+                    }
+                    continue;
+                }
                 errors.push(SettingError {
                     file: file.to_owned(),
                     line: Some(line),
@@ -479,11 +614,66 @@ mod tests {
                 (Some(2), "announce.langauge".to_owned()),
                 (Some(4), "tones.check".to_owned()),
                 (Some(5), "tones.chek".to_owned()),
-                (Some(7), "nonsense.x".to_owned()),
+                (Some(6), "nonsense".to_owned()),
             ]
         );
         assert!(c.tones.check, "the default is kept");
         assert_eq!(e[0].problem, SettingProblem::Unknown);
+        assert_eq!(e[3].problem, SettingProblem::UnknownTable);
+    }
+
+    /// Issue 18, item 10: `[bogus]` threw the whole file away (English,
+    /// the short form); it costs only its own table, said at its line.
+    #[test]
+    fn an_unknown_table_costs_only_itself() {
+        let text = "[announce]\nlanguage = \"de\"\nform = \"long\"\n[bogus]\nx = 1\ny = 2\n\
+                    [speech]\nrate = 0.5\n";
+        let (c, e) = read("c.toml", text);
+        assert_eq!(c.announce.language, Lang::De);
+        assert_eq!(c.announce.form, crate::phrase::Form::Long);
+        assert_eq!(c.speech.rate, 0.5);
+        assert_eq!(
+            e,
+            vec![SettingError {
+                file: "c.toml".into(),
+                line: Some(4),
+                key: Some("bogus".into()),
+                problem: SettingProblem::UnknownTable
+            }]
+        );
+    }
+
+    /// A key given twice is a duplicate, not "not a setting": the first is
+    /// used, the second left out, and the rest of the file is read.
+    #[test]
+    fn a_duplicate_key_is_reported_as_a_duplicate() {
+        let text = "[announce]\nlanguage = \"de\"\nform = \"long\"\nlanguage = \"it\"\n\
+                    [speech]\nrate = 0.5\n";
+        let (c, e) = read("c.toml", text);
+        assert_eq!(c.announce.language, Lang::De);
+        assert_eq!(c.announce.form, crate::phrase::Form::Long);
+        assert_eq!(c.speech.rate, 0.5);
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert_eq!(e[0].line, Some(4));
+        assert_eq!(e[0].key.as_deref(), Some("announce.language"));
+        assert_eq!(e[0].problem, SettingProblem::Duplicate { first: 2 });
+    }
+
+    /// A table given twice: the first is used; the second, with its keys,
+    /// is left out (its keys do not slip into the table before it).
+    #[test]
+    fn a_duplicate_table_costs_only_its_second_occurrence() {
+        let text = "[announce]\nlanguage = \"de\"\n[speech]\nrate = 0.5\n\
+                    [announce]\nform = \"long\"\n[tones]\ncheck = false\n";
+        let (c, e) = read("c.toml", text);
+        assert_eq!(c.announce.language, Lang::De);
+        assert_eq!(c.announce.form, crate::phrase::Form::Short);
+        assert_eq!(c.speech.rate, 0.5);
+        assert!(!c.tones.check);
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert_eq!(e[0].line, Some(5));
+        assert_eq!(e[0].key.as_deref(), Some("announce"));
+        assert_eq!(e[0].problem, SettingProblem::DuplicateTable { first: 1 });
     }
 
     #[test]

@@ -9,7 +9,8 @@ use std::time::{Duration, Instant};
 
 use hector::{
     CompanionConfig, CompanionEvent, CompanionServer, MoveInput, OpponentAction, PageClocks,
-    PageFlash, PageFlashKind, PageGameEnd, PageLastMove, PageSide, PageTactile, Snapshot,
+    PageFlash, PageFlashKind, PageGameEnd, PageLastMove, PageNotice, PageSide, PageTactile,
+    Snapshot,
 };
 use serde_json::json;
 use shakmaty::uci::UciMove;
@@ -204,7 +205,7 @@ fn page_shows_the_move_and_board_and_sends_taps_and_typed_moves() {
     });
     s3.legal.clear();
     server.publish(&s3);
-    b.wait_text(p, "#end", "Result 1-0: Black resigned.");
+    b.wait_text(p, "#end", "Result 1-0. Black resigned.");
     assert_eq!(
         b.eval(p, "document.getElementById('resign').disabled"),
         json!(true)
@@ -382,5 +383,202 @@ fn a_quiet_or_waiting_board_is_shown_as_such_not_as_disconnected() {
     );
     b.wait_text(p, "#your-board", "Your board is not connected.");
     assert!(!b.text(p, "#tactile").contains("not connected"));
+    assert!(b.errors().is_empty());
+}
+
+/// A page's word in its language, from the labels hector put in it.
+fn label(b: &mut Browser, p: u64, lang: &str, key: &str) -> String {
+    b.eval(p, &format!("LABELS.langs['{lang}']['{key}']"))
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+fn choose_language(b: &mut Browser, p: u64, lang: &str) {
+    b.eval(
+        p,
+        &format!(
+            "(() => {{ const s = document.getElementById('lang'); s.value = '{lang}'; \
+             s.dispatchEvent(new Event('change')); }})()"
+        ),
+    );
+}
+
+/// Where the board stands in the window: (top, bottom, left, right,
+/// window width, window height) in CSS pixels.
+fn board_box(b: &mut Browser, p: u64) -> Vec<f64> {
+    serde_json::from_value(b.eval(
+        p,
+        "(() => { const r = document.getElementById('board').getBoundingClientRect(); \
+         return [r.top, r.bottom, r.left, r.right, innerWidth, innerHeight]; })()",
+    ))
+    .expect("numbers")
+}
+
+#[test]
+fn phone_and_desktop_in_three_languages_board_in_first_screen_words_agree_audit_passes() {
+    let (server, _rx) = server(false);
+    let (_, mut snap) = after(&["e2e4"], "Bauer Eva vier");
+    snap.clocks = Some(PageClocks {
+        white_ms: 290_000,
+        black_ms: 300_000,
+        running: Some(PageSide::Black),
+    });
+    server.publish(&snap);
+    let mut b = Browser::start();
+    let shots = std::env::var("HECTOR_SCREENSHOTS").ok();
+    // The opponent's page holds the seat; the others watch.
+    let seat = b.new_page(&server.url());
+    b.wait_text(seat, "#seat", "You play this game.");
+    for lang in ["en", "de", "el"] {
+        for (w, h) in [(390, 844), (844, 390), (360, 640), (640, 360), (1280, 800)] {
+            let p = b.new_page_sized(&server.url(), w, h);
+            b.wait_text(p, "#last-san", "e4");
+            choose_language(&mut b, p, lang);
+            let watching = label(&mut b, p, lang, "seat_watcher");
+            b.wait_text(p, "#seat", &watching);
+            // The status says connected in the page's language.
+            let connected = label(&mut b, p, lang, "connected");
+            b.wait_text(p, "#conn", &connected);
+            if lang != "en" {
+                assert_ne!(connected, label(&mut b, p, "en", "connected"));
+            }
+            // The whole board in the first screen.
+            let r = board_box(&mut b, p);
+            assert!(
+                r[0] >= 0.0 && r[1] <= r[5] && r[2] >= 0.0 && r[3] <= r[4],
+                "{lang} {w}x{h}: the board at {r:?}"
+            );
+            assert!(r[1] - r[0] >= 190.0, "{lang} {w}x{h}: a board of {r:?}");
+            // Coordinates: the files on the bottom row, the ranks on the left.
+            let coords = b.eval(
+                p,
+                "[...document.querySelectorAll('#board .co')].map(e => e.textContent).join('')",
+            );
+            // (From Black's side: rank 1 at the top, h on the left.)
+            assert_eq!(coords, json!("12345678hgfedcba"), "{lang} {w}x{h}");
+            // The clocks' names, visible.
+            for (id, key) in [
+                ("#clock-player", "clock_player"),
+                ("#clock-you", "clock_opponent"),
+            ] {
+                let name = label(&mut b, p, lang, key);
+                let shown = b.eval(
+                    p,
+                    &format!(
+                        "(() => {{ const e = document.querySelector('{id} .clock-name'); \
+                         const r = e.getBoundingClientRect(); \
+                         return r.width > 0 && r.height > 0 ? e.textContent : ''; }})()"
+                    ),
+                );
+                assert_eq!(shown, json!(name), "{lang} {w}x{h} {id}");
+            }
+            // One sentence says whose move it is; the last move says who
+            // played it (a watcher is not told "your move").
+            let turn = b.text(p, "#turn");
+            let side = label(&mut b, p, lang, "black");
+            assert_eq!(
+                turn,
+                label(&mut b, p, lang, "turn_opponents").replace("{side}", &side),
+                "{lang} {w}x{h}"
+            );
+            let by = b.text(p, "#last-by");
+            assert_eq!(
+                by,
+                label(&mut b, p, lang, "last_players").replace("{number}", "1")
+            );
+            // The refusal of the seat, in the page's language.
+            let taken = label(&mut b, p, lang, "error_seat_taken");
+            b.wait_text(p, "#notice", &taken);
+            let audit = b.axe(p);
+            assert!(audit.is_empty(), "{lang} {w}x{h}: {audit:#?}");
+            if let Some(dir) = &shots {
+                let path = format!("{dir}/page-{lang}-{w}x{h}.png");
+                b.cmd(json!({"op": "screenshot", "page": p, "path": path, "first_screen": true}));
+            }
+            b.cmd(json!({"op": "close_page", "page": p}));
+        }
+    }
+    // The opponent, in Greek: a tap out of turn gets a notice in Greek,
+    // and the notice goes once the game moved on.
+    choose_language(&mut b, seat, "el");
+    let connected = label(&mut b, seat, "el", "connected");
+    b.wait_text(seat, "#conn", &connected);
+    let yours = label(&mut b, seat, "el", "turn_yours")
+        .replace("{side}", &label(&mut b, seat, "el", "black"));
+    b.wait_text(seat, "#turn", &yours);
+    b.click(seat, "[data-square=e4]");
+    let cannot = label(&mut b, seat, "el", "cannot_move");
+    b.wait_text(seat, "#notice", &cannot);
+    // A language change says it again in the new language.
+    choose_language(&mut b, seat, "de");
+    let cannot = label(&mut b, seat, "de", "cannot_move");
+    b.wait_text(seat, "#notice", &cannot);
+    let connected = label(&mut b, seat, "de", "connected");
+    b.wait_text(seat, "#conn", &connected);
+    let (_, mut snap) = after(&["e2e4", "e7e5", "g1f3"], "Springer Felix drei");
+    snap.clocks = None;
+    server.publish(&snap);
+    b.wait_text(seat, "#last-san", "Nf3");
+    assert_eq!(b.text(seat, "#notice"), "", "a stale notice stays");
+    assert_eq!(
+        b.text(seat, "#last-by"),
+        label(&mut b, seat, "de", "last_players").replace("{number}", "2")
+    );
+    // hector's own notice, by its key: in the page's language (German),
+    // and gone with the next move.
+    let mut told = snap.clone();
+    told.notice = Some(PageNotice {
+        id: 7,
+        text: "It is not your move.".into(),
+        key: Some("companion_not_their_move".into()),
+    });
+    server.publish(&told);
+    let want = label(&mut b, seat, "de", "notice_companion_not_their_move");
+    assert_ne!(want, "It is not your move.");
+    b.wait_text(seat, "#notice", &want);
+    // The player's board differs and hector said so: the page says it is
+    // being put right, not that it waits for the move.
+    let mut fixing = snap.clone();
+    fixing.tactile = PageTactile::Fixing {
+        squares: vec!["d2".into(), "d4".into()],
+        san: Some("Nf3".into()),
+    };
+    server.publish(&fixing);
+    let want = label(&mut b, seat, "de", "tactile_fixing_then")
+        .replace("{squares}", "d2, d4")
+        .replace("{san}", "Nf3");
+    b.wait_text(seat, "#tactile", &want);
+    assert!(
+        b.attr(seat, "[data-square=d4]", "class")
+            .unwrap_or_default()
+            .contains("differ")
+    );
+    let audit = b.axe(seat);
+    assert!(audit.is_empty(), "the opponent's page: {audit:#?}");
+    // Keyboard only: Tab reaches the board, arrows move, Enter picks a
+    // piece and its square.
+    let square = |v: &serde_json::Value| {
+        v.as_str().is_some_and(|s| {
+            s.len() == 2 && s.as_bytes()[0].is_ascii_lowercase() && s.as_bytes()[1].is_ascii_digit()
+        })
+    };
+    let mut reached = None;
+    for _ in 0..20 {
+        b.cmd(json!({"op": "keyboard", "page": seat, "key": "Tab"}));
+        let f = b.cmd(json!({"op": "focused", "page": seat}));
+        if square(&f) {
+            reached = Some(f);
+            break;
+        }
+    }
+    let Some(first) = reached else {
+        panic!("Tab reaches the board")
+    };
+    b.cmd(json!({"op": "keyboard", "page": seat, "key": "ArrowLeft"}));
+    let next = b.cmd(json!({"op": "focused", "page": seat}));
+    assert!(square(&next) && next != first, "{first} then {next}");
+    let reached = true;
+    assert!(reached, "Tab reaches the board");
     assert!(b.errors().is_empty());
 }

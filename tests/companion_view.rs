@@ -127,7 +127,7 @@ fn the_page_speaks_the_players_language_and_the_opponent_may_choose() {
     b.wait_text(p, "#turn", "Der Spieler ist am Zug (Weiß).");
     h.type_line("e4");
     b.wait_text(p, "#last-san", "e4");
-    b.wait_text(p, "#last-by", "Zug des Spielers, Zug 1");
+    b.wait_text(p, "#last-by", "Der Spieler hat gezogen, Zug 1");
     b.wait_text(p, "#turn", "Du bist am Zug (Schwarz).");
     assert_eq!(
         b.attr(p, "[data-square=e4]", "aria-label").as_deref(),

@@ -231,14 +231,7 @@ fn times_and_counts_are_words_in_german_italian_and_greek() {
         &[
             "play", "--lang", "it", "--moves", "language", "--time", "61+1",
         ],
-        &[
-            "e4",
-            "tempo miei",
-            "tempo mosse",
-            "e5",
-            "Cf3",
-            "tempo mosse",
-        ],
+        &["e4", "tempo mio", "tempo mosse", "e5", "Cf3", "tempo mosse"],
     );
     assert_eq!(
         got[1..],
@@ -294,7 +287,7 @@ fn argument_words_of_the_players_language_in_help_and_typed() {
     assert_eq!(
         got[1..],
         [
-            "tempo, o tempo miei, avversario, bianco, nero, mosse o ultima: i tempi dell'orologio, \
+            "tempo, o tempo mio, avversario, bianco, nero, mosse o ultima: i tempi dell'orologio, \
              le mosse giocate, il tempo dell'ultima mossa.",
             "arbitro ferma, avvia, aggiungi LATO MINUTI, togli LATO MINUTI, mosse N, illegale LATO \
              o risultato 1-0, 0-1 o patta: funzioni dell'arbitro, ciascuna confermata con sì.",

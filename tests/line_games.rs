@@ -73,6 +73,8 @@ fn game_in_german_san_ends_in_a_claimed_threefold_repetition() {
              Die Reklamation gilt als Remisangebot.",
             "Springer Felix drei",
             "Springer Felix sechs",
+            // Black moved instead of answering White's offer.
+            "Das Remisangebot von Weiß erlischt: der Zug lehnt es ab.",
             "Springer Gustav eins",
             "Springer Gustav acht",
             "Remis durch dreifache Stellungswiederholung, 1/2-1/2.",
@@ -184,7 +186,7 @@ fn moves_in_the_words_of_the_message_language() {
             "pawn d5",
             "pawn e4",
             "pawn d takes e4",
-            "short castling is not legal: castling is not possible now.",
+            "Short castling is not legal: castling is not possible now.",
         ],
     );
 }

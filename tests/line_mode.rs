@@ -150,6 +150,47 @@ fn every_bad_setting_is_said_and_out_of_range_numbers_are_clamped() {
     assert_eq!(lines[4], "Neue Partie. Weiß am Zug.");
 }
 
+/// Issue 18, item 10: an unknown table threw the whole file away (the
+/// game came in English, short form); a key given twice was "not a
+/// setting".  Each mistake now costs only its own table or key, and says
+/// its line.
+#[test]
+fn an_unknown_table_or_a_duplicate_costs_only_itself() {
+    let dir = clean_config_dir();
+    std::fs::create_dir_all(dir.join("hector")).unwrap();
+    let file = dir.join("hector").join("config.toml");
+    std::fs::write(
+        &file,
+        "[announce]\nlanguage = \"de\"\nform = \"long\"\n[bogus]\nx = 1\n\
+         [announce]\nform = \"short\"\n[tones]\ncheck = false\ncheck = true\n",
+    )
+    .unwrap();
+    let run = hector_in(&dir, &["play"], "Nf3\n");
+    let _ = std::fs::remove_dir_all(&dir);
+    let lines = run.lines();
+    let f = file.display().to_string();
+    assert_eq!(
+        lines,
+        [
+            format!(
+                "{f}, Zeile 4: den Abschnitt [bogus] gibt es nicht; er wird mit seinen Schlüsseln ausgelassen."
+            )
+            .as_str(),
+            format!(
+                "{f}, Zeile 6: der Abschnitt [announce] steht zum zweiten Mal da (zuerst in Zeile 1); er wird hier mit seinen Schlüsseln ausgelassen."
+            )
+            .as_str(),
+            format!(
+                "{f}, Zeile 10, Schlüssel tones.check: diese Einstellung steht zum zweiten Mal da (zuerst in Zeile 9); sie wird hier ausgelassen."
+            )
+            .as_str(),
+            "Neue Partie. Weiß am Zug.",
+            "Springer Gustav eins Felix drei",
+        ],
+        "{lines:#?}"
+    );
+}
+
 #[test]
 fn a_settings_file_named_on_the_command_line_must_exist() {
     let run = crate::util::hector(&["--config", "/nonexistent/hector.toml"], "");

@@ -938,3 +938,93 @@ fn the_games_list_into_a_closed_pipe_ends_quietly() {
     assert!(out.status.success(), "{stderr}");
     let _ = std::fs::remove_dir_all(&config);
 }
+
+/// Issue 18, item 6: leaving in order (`quit`, SIGTERM, SIGHUP) while
+/// Black's time runs journals both times, so that the resumed game does
+/// not give Black the time back.  Before, the last clock record was the
+/// press after 1. e4 and Black came back with five minutes.
+#[test]
+fn leaving_in_order_keeps_the_time_used() {
+    use crate::util::Hector;
+    for how in ["quit", "TERM", "HUP"] {
+        let home = tmp(&format!("leave-{how}"));
+        let mut h = Hector::play_in(&home, &["--time", "5+0"]);
+        h.expect("New game. White to move.");
+        h.type_line("e4");
+        h.expect("Bauer Eva vier");
+        // Black thinks (real time: this is what the process must keep).
+        std::thread::sleep(Duration::from_millis(1200));
+        if how == "quit" {
+            h.quit();
+        } else {
+            let rest = h.signal(how);
+            assert_eq!(rest, ["Goodbye."], "SIG{how}");
+        }
+        let journal = only_journal(&home.join("data")).expect("a journal");
+        let text = std::fs::read_to_string(&journal).unwrap();
+        assert!(
+            text.lines()
+                .last()
+                .is_some_and(|l| l.contains(" clock reading white=")
+                    && l.contains(" black=0:04:5")
+                    && l.contains("running=black")),
+            "{how}: {text}"
+        );
+        let (_, resumed) = done_in(&journal);
+        let clock = resumed.and_then(|r| r.restored_clock()).expect("a clock");
+        assert!(clock.black_ms <= 298_800, "{how}: {clock:?}");
+        // Resumed: Black's time is what was left, and it runs on.
+        let mut h = Hector::play_in(&home, &["--resume"]);
+        h.expect("Game resumed. Black to move, move 1.");
+        h.expect("The last move was Bauer Eva vier.");
+        let said = h.expect_start("White: ");
+        assert!(said.contains(". Black: four minutes fifty"), "{said}");
+        h.quit();
+    }
+}
+
+/// Issue 18, item 7: a game set up with `--fen` (or `--pgn`) and played
+/// with `--time` keeps its clock: the start record names the control, a
+/// resume brings the clock back, and the PGN says its TimeControl.
+/// Before, the start record had no clock: "There is no clock in this
+/// game" after the resume, and `[TimeControl "-"]` beside `%clk`.
+#[test]
+fn a_game_set_up_from_a_position_keeps_its_clock() {
+    let data = tmp("fen-clock");
+    let fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+    let run = hector_data(&data, &["play", "--time", "5+3", "--fen", fen], "e5\n");
+    assert!(run.success, "{}", run.stderr);
+    let journal = std::fs::read_to_string(only_journal(&data).unwrap()).unwrap();
+    let start = journal.lines().nth(1).unwrap_or_default();
+    assert!(
+        start.contains(" fen=\"") && start.contains(" time-control=\"300+3\" clock=\"5+3\""),
+        "{journal}"
+    );
+    // Resumed without --time: the game's own clock, as it was.
+    let run = hector_data(&data, &["play", "--resume"], "time\n");
+    assert_eq!(run.lines()[0], "Game resumed. White to move, move 2.");
+    assert!(
+        run.lines()[3].starts_with("White: five minutes. Black: five minutes"),
+        "{:?}",
+        run.lines()
+    );
+    let out = data.join("fen.pgn");
+    let o = out.to_str().unwrap();
+    let run = hector_data(&data, &["export", "1", "--format", "pgn", "-o", o], "");
+    assert!(run.success, "{}", run.stdout);
+    let pgn = std::fs::read_to_string(&out).unwrap();
+    assert!(pgn.contains("[TimeControl \"300+3\"]"), "{pgn}");
+    assert!(pgn.contains("1... e5 {[%clk 0:05:0"), "{pgn}");
+    // From a PGN too.
+    let data = tmp("pgn-clock");
+    let file = data.join("g.pgn");
+    std::fs::write(&file, "[Event \"x\"]\n\n1. e4 e5 *\n").unwrap();
+    let f = file.to_str().unwrap();
+    let run = hector_data(&data, &["play", "--time", "10+5", "--pgn", f], "Nf3\n");
+    assert!(run.success, "{}", run.stderr);
+    let journal = std::fs::read_to_string(only_journal(&data).unwrap()).unwrap();
+    assert!(
+        journal.contains(" time-control=\"600+5\" clock=\"10+5\""),
+        "{journal}"
+    );
+}

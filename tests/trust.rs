@@ -290,3 +290,74 @@ fn a_journal_that_cannot_be_written_is_said_once_and_export_still_has_every_move
     assert!(pgn.contains("1. e4 e5 2. Nf3 *"), "{pgn}");
     let _ = std::fs::remove_dir_all(&home);
 }
+
+/// Issue 18, item 9, through the binary: `takeback` after a resignation
+/// (or a mate) no longer reopens the game by itself; it asks whether both
+/// players agree, and "no" keeps the result, on the scoresheet too.
+#[test]
+fn a_finished_game_stays_finished_unless_both_agree() {
+    let home = clean_config_dir();
+    let data = home.join("data");
+    let run = hector_at(
+        &home,
+        &data,
+        &home,
+        &["play"],
+        "e4\ne5\nresign\ntakeback\nno\nNf3\nsave\n",
+    );
+    assert_eq!(
+        run.lines()[3..6],
+        [
+            "White resigns. Black wins, 0-1.",
+            "The game is over. Taking back Bauer Eva fünf reopens it only if both players agree. \
+             Say yes if you both agree, or no.",
+            "The result stands.",
+        ],
+        "{}",
+        run.stdout
+    );
+    let saved = std::fs::read_dir(&home)
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|x| x == "pgn"))
+        .expect("the saved PGN");
+    let pgn = std::fs::read_to_string(&saved).unwrap();
+    assert!(pgn.contains("1. e4 e5 0-1"), "{pgn}");
+    // Mate, then both agree: the mating move is taken back and the game
+    // goes on.
+    let run = hector(&[], "f3\ne5\ng4\nQh4\ntakeback\nyes\nQg5\n");
+    assert_eq!(
+        run.lines()[5..],
+        [
+            "Checkmate. Black wins, 0-1.",
+            "The game is over. Taking back Dame Hector vier, Schachmatt reopens it only if both \
+             players agree. Say yes if you both agree, or no.",
+            "Taken back: Dame Hector vier, Schachmatt.",
+            "Dame Gustav fünf",
+        ],
+        "{}",
+        run.stdout
+    );
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+/// Issue 18, item 9: in a terminal, `resign` asks first, like `quit`.
+#[test]
+fn in_a_terminal_resign_asks_first() {
+    let mut t = Terminal::start("");
+    t.wait_for("White to move, move 1. > ");
+    t.type_line("e4");
+    t.wait_for("Bauer Eva vier");
+    t.type_line("resign");
+    t.wait_for("Resigning ends the game. Say resign again to resign, or no to go on.");
+    t.type_line("no");
+    t.wait_for("The game goes on.");
+    t.type_line("resign");
+    t.wait_for("Say resign again");
+    t.type_line("resign");
+    t.wait_for("Black resigns. White wins, 1-0.");
+    t.type_line("quit");
+    t.wait_for("Goodbye.");
+    assert!(t.ended(), "{}", t.text());
+}

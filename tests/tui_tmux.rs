@@ -163,7 +163,10 @@ fn cursor_keys_typing_and_a_mouse_click() {
     // The key help, shown (and said).
     t.keys(&["?"]);
     t.wait_for("Up: the cursor one square up.");
-    t.keys(&["Esc"]);
+    // (The help is a page now that only its keys close: tmux's name of the
+    // key is Escape; "Esc" typed the letters E, s, c.)
+    t.keys(&["Escape"]);
+    gone(&t, "Up: the cursor one square up.");
     // quit typed in the input field: a game is in progress, so hector asks;
     // the quit key (Ctrl-Q) answers.
     t.keys(&["Tab"]);
@@ -263,17 +266,18 @@ fn big(time: &str) -> [String; 3] {
     })
 }
 
-/// Do three consecutive screen lines show `rows`?
+/// Do three consecutive screen lines show `rows`, in the same columns?
+/// (Columns are counted in characters: the board's large pieces before
+/// the clock are block characters of several bytes.)
 fn shows_big(screen: &str, rows: &[String; 3]) -> bool {
-    let lines: Vec<&str> = screen.lines().collect();
+    let lines: Vec<Vec<char>> = screen.lines().map(|l| l.chars().collect()).collect();
+    let want: Vec<Vec<char>> = rows.iter().map(|r| r.chars().collect()).collect();
+    let at = |line: &[char], col: usize, row: &[char]| {
+        line.get(col..col + row.len()).is_some_and(|l| l == row)
+    };
     lines.windows(3).any(|w| {
-        let at = w[0].find(rows[0].as_str());
-        at.is_some_and(|i| {
-            w[1].get(i..)
-                .is_some_and(|l| l.starts_with(rows[1].as_str()))
-                && w[2]
-                    .get(i..)
-                    .is_some_and(|l| l.starts_with(rows[2].as_str()))
+        (0..w[0].len()).any(|col| {
+            at(&w[0], col, &want[0]) && at(&w[1], col, &want[1]) && at(&w[2], col, &want[2])
         })
     })
 }
@@ -402,4 +406,107 @@ fn an_attack_on_the_companion_leaves_the_screen_whole() {
     // screen now.
     let s = t.wait_for("companion test failure at connection 3");
     assert!(s.contains("thread 'net' panicked"), "{s}");
+}
+
+/// The screen, flattened: frames' lines gone, words joined by one space
+/// (a sentence wrapped over rows reads as one).
+fn flat(screen: &str) -> String {
+    screen
+        .replace(['│', '┌', '┐', '└', '┘', '─'], " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The columns of the screen from the announcement's frame on (the panel
+/// beside the board, or all of it when the panel is below).
+fn panel(screen: &str) -> String {
+    let col = screen
+        .lines()
+        .find_map(|l| l.chars().position(|c| c == '┌'))
+        .unwrap_or(0);
+    screen
+        .lines()
+        .map(|l| l.chars().skip(col).collect::<String>())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Wait until the screen no longer shows `text` (10 s at most): a key
+/// sent right after Escape would be read with it as an Alt key.
+fn gone(t: &Tmux, text: &str) {
+    let end = Instant::now() + Duration::from_secs(10);
+    while t.screen().contains(text) {
+        assert!(Instant::now() < end, "{text:?} stays:\n{}", t.screen());
+        std::thread::sleep(Duration::from_millis(30));
+    }
+}
+
+/// Keep a screen for a person to look at: HECTOR_SCREENSHOTS=/tmp cargo test ...
+fn keep(name: &str, screen: &str) {
+    if let Ok(dir) = std::env::var("HECTOR_SCREENSHOTS") {
+        let _ = std::fs::write(format!("{dir}/{name}.txt"), screen);
+    }
+}
+
+#[test]
+fn help_history_last_move_and_large_pieces_at_three_sizes() {
+    let answer_end = "Bauern Anna zwei, Bella zwei, Cesar zwei, David zwei, Felix zwei, \
+                      Gustav zwei, Hector zwei and Eva vier.";
+    for (w, h) in [(80u16, 24u16), (120, 40), (200, 60)] {
+        let t = Tmux::start(w, h);
+        t.hector();
+        // The pieces at the start: large letters where the squares have room.
+        let s = t.screen();
+        let blocks = s
+            .chars()
+            .filter(|c| ('\u{2580}'..='\u{259f}').contains(c))
+            .count();
+        if w >= 120 {
+            assert!(blocks > 32 * 4, "{w}x{h}: {blocks} block cells\n{s}");
+        } else {
+            assert_eq!(blocks, 0, "{w}x{h}: one letter a piece\n{s}");
+        }
+        // A move: its squares marked by shape, in plain text.
+        t.keys(&["Tab"]);
+        t.literal("e4");
+        t.keys(&["Enter"]);
+        let s = t.wait_for("1. Bauer");
+        assert!(s.contains('○') && s.contains('●'), "{w}x{h}:\n{s}");
+        keep(&format!("tui-{w}x{h}-move"), &s);
+        // A long answer: on a tall screen the frame shows all of it; on
+        // any screen the history does.
+        t.keys(&["Tab"]);
+        t.literal("pieces white");
+        t.keys(&["Enter"]);
+        let s = t.wait_for("White, sixteen pieces");
+        keep(&format!("tui-{w}x{h}-answer"), &s);
+        assert!(flat(&panel(&s)).contains(answer_end), "{w}x{h}:\n{s}");
+        t.keys(&["h"]);
+        let s = t.wait_for("What hector said");
+        keep(&format!("tui-{w}x{h}-history"), &s);
+        assert!(flat(&s).contains(answer_end), "{w}x{h}:\n{s}");
+        // Scrolled back to the first sentence, then to now.
+        t.keys(&["Home"]);
+        t.wait_for("New game. White to move.");
+        t.keys(&["End"]);
+        t.wait_for(answer_end);
+        t.keys(&["Escape"]);
+        gone(&t, "What hector said");
+        // The key help: a page that scrolls to its last line.
+        t.keys(&["?"]);
+        let s = t.wait_for("Up: the cursor one square up.");
+        keep(&format!("tui-{w}x{h}-help"), &s);
+        t.keys(&["End"]);
+        let s = t.wait_for("Ctrl-q: leave hector.");
+        keep(&format!("tui-{w}x{h}-help-end"), &s);
+        // Other keys do nothing while it is open ("n" is no move here).
+        t.keys(&["n"]);
+        assert!(t.screen().contains("The keys"));
+        t.keys(&["?"]);
+        gone(&t, "The keys");
+        t.keys(&["C-q"]);
+        t.keys(&["C-q"]);
+        t.assert_restored();
+    }
 }

@@ -355,6 +355,31 @@ impl Hector {
         std::mem::take(&mut self.seen)
     }
 
+    /// Send `signal` (`TERM`, `HUP`, `INT`) with kill(1); hector must end
+    /// by itself, cleanly.  Every line said since the last expected one.
+    pub fn signal(mut self, signal: &str) -> Vec<String> {
+        let pid = self.child.id().to_string();
+        let sent = Command::new("kill")
+            .args([&format!("-{signal}"), &pid])
+            .status()
+            .expect("kill runs");
+        assert!(sent.success(), "kill -{signal} {pid}");
+        let end = Instant::now() + self.wait;
+        loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                assert!(status.success(), "{status:?}");
+                break;
+            }
+            assert!(Instant::now() < end, "hector did not end on SIG{signal}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let mut rest = Vec::new();
+        while let Ok((_, l)) = self.lines.recv_timeout(Duration::from_millis(200)) {
+            rest.push(l);
+        }
+        rest
+    }
+
     /// Quit: everything said before "Goodbye." must have been expected.
     pub fn quit(mut self) {
         self.type_line("quit");

@@ -430,6 +430,13 @@ impl App {
                 words::last_move(&self.phraser, side, c.last_used(side))
             }
         };
+        // Stopped (a pause, the arbiter, a claim) while the game goes on:
+        // the reading says so, or the player would think the time runs.
+        let t = if c.is_paused() && !self.game.is_over() {
+            self.message("clock_reading_stopped", &[("reading", &t)])
+        } else {
+            t
+        };
         // The reading goes on the scoresheet with both times, before it
         // is said.
         self.journal_reading(now);
@@ -958,7 +965,20 @@ mod tests {
             line(&mut a, "pause", t0 + s(11)),
             vec!["The clock is already stopped."]
         );
+        // Issue 18: `time` said the times as if they ran.
+        assert_eq!(
+            line(&mut a, "time", t0 + s(50)),
+            vec!["White: four minutes fifty seconds. Black: five minutes. The clock is stopped."]
+        );
+        assert_eq!(
+            line(&mut a, "time black", t0 + s(50)),
+            vec!["Black: five minutes. The clock is stopped."]
+        );
         assert_eq!(line(&mut a, "resume", t0 + s(100)), vec!["Clock running."]);
+        assert_eq!(
+            line(&mut a, "time", t0 + s(100)),
+            vec!["White: four minutes fifty seconds. Black: five minutes."]
+        );
         // 290 s left: "2 minutes" is due 170 s after the resume.
         assert_eq!(a.next_deadline(), Some(t0 + s(100 + 170)));
     }

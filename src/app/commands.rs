@@ -150,6 +150,9 @@ impl App {
     pub(super) fn on_action_confirmed(&mut self, action: Action, out: &mut Vec<Effect>) {
         match action {
             Action::New => {
+                if let Some(now) = self.now {
+                    self.journal_reading_of_left_game(now, out);
+                }
                 self.engine_new_game();
                 self.replace_game(Game::new());
                 self.kept_offer = None;
@@ -159,6 +162,7 @@ impl App {
                 let t = self.message("new_game", &[]);
                 self.say(out, t, Priority::Normal, SayKind::Game);
             }
+            Action::Resign => self.resign(out),
             _ => {
                 let t = self.message("goodbye", &[]);
                 self.info(out, t);
@@ -203,7 +207,12 @@ impl App {
                 let t = self.prompt();
                 self.info(out, t);
             }
-            Action::New | Action::Quit if self.ask_before_leaving && self.game_in_progress() => {
+            // Resigning ends the game for good: asked like leaving it.
+            Action::New | Action::Quit | Action::Resign
+                if self.ask_before_leaving
+                    && (self.game_in_progress()
+                        || (action == Action::Resign && !self.game.is_over())) =>
+            {
                 self.question = Some(super::Question::Confirm(action));
                 let word = self
                     .keymap
@@ -213,6 +222,7 @@ impl App {
                     .unwrap_or_else(|| action.key().to_owned());
                 let key = match action {
                     Action::New => "confirm_new",
+                    Action::Resign => "confirm_resign",
                     _ => "confirm_quit",
                 };
                 let t = self.message(key, &[("command", &word)]);

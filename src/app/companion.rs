@@ -175,8 +175,7 @@ impl App {
         match action {
             OpponentAction::Move(input) => {
                 if self.game.turn() != them {
-                    let t = self.message("companion_not_their_move", &[]);
-                    self.notify_page(t);
+                    self.notify_page_key("companion_not_their_move");
                     return;
                 }
                 let pos = self.game.position().clone();
@@ -196,8 +195,7 @@ impl App {
                     } if self.opponent_board_asks_promotion() => {
                         // The piece for the pawn on the opponent's board.
                         if !self.promote_on_opponent_board(Some((from, to)), role, now, out) {
-                            let t = self.message("companion_illegal", &[]);
-                            self.notify_page(t);
+                            self.notify_page_key("companion_illegal");
                         }
                         return;
                     }
@@ -208,8 +206,7 @@ impl App {
                     } => match resolve_tap(&pos, from, to, promotion) {
                         Some(mv) => mv,
                         None => {
-                            let t = self.message("companion_illegal", &[]);
-                            self.notify_page(t);
+                            self.notify_page_key("companion_illegal");
                             return;
                         }
                     },
@@ -266,7 +263,18 @@ impl App {
         self.companion.notice = Some(Notice {
             id: self.companion.notices,
             text,
+            key: None,
         });
+    }
+
+    /// A notice the page has in every language (`page_notice_<key>`): shown
+    /// in the opponent's.
+    pub(super) fn notify_page_key(&mut self, key: &str) {
+        let text = self.message(key, &[]);
+        self.notify_page(text);
+        if let Some(n) = self.companion.notice.as_mut() {
+            n.key = Some(key.to_owned());
+        }
     }
 
     /// What others hear as a tone is flashed on the page.
@@ -305,7 +313,8 @@ impl App {
                 &view.board.mismatch,
                 self.awaited_on(b).as_deref(),
                 b.tracker().pending_promotion(),
-            );
+            )
+            .fixing(b.tracker().reported_mismatch());
         }
         s.opponent_board = self.opponent_board_view();
         s.flash = self.companion.flash;
@@ -439,6 +448,22 @@ mod tests {
         let n2 = a.companion_snapshot().notice.expect("a notice");
         assert_eq!(n2.text, "That move is not legal here.");
         assert!(n2.id > n1.id);
+        // Both by key too: the page says them in the opponent's language.
+        assert_eq!(n1.key.as_deref(), Some("companion_not_their_move"));
+        assert_eq!(n2.key.as_deref(), Some("companion_illegal"));
+        let labels = crate::companion::PageLabels::builtin("en");
+        for key in ["companion_not_their_move", "companion_illegal"] {
+            for (lang, words) in &labels.langs {
+                let shown = &words[&format!("notice_{key}")];
+                let v = crate::words::vocab::builtin(
+                    crate::words::Lang::ALL
+                        .into_iter()
+                        .find(|l| l.code() == lang)
+                        .expect("a language"),
+                );
+                assert_eq!(Some(shown), v.messages.get(key), "{lang} {key}");
+            }
+        }
         let e = page(&mut a, OpponentAction::Move(MoveInput::San("Ke2".into())));
         assert!(e.is_empty());
         assert_eq!(a.game().history().len(), 1);
@@ -628,6 +653,69 @@ mod tests {
                 || matches!(&t, Tactile::Differs { squares } if squares.len() == 2),
             "{t:?}"
         );
+    }
+
+    #[test]
+    fn the_page_shows_that_the_player_is_fixing_the_board_not_waiting() {
+        use crate::board::sim::{Action, SimBoard};
+        use crate::board::transport::LinkEvent;
+        use crate::board::{BoardSession, Protocol, TrackerConfig};
+        let settle = std::time::Duration::from_millis(300);
+        let mut a = App::builder().build();
+        a.me = Color::Black;
+        a.attach_board(BoardSession::new(
+            Protocol::Dgt,
+            TrackerConfig {
+                settle,
+                detect_rotation: false,
+                ..TrackerConfig::default()
+            },
+            a.game().position(),
+            false,
+        ));
+        let now = Instant::now();
+        a.update(Msg::Board(LinkEvent::Connected), now);
+        let mut sim = SimBoard::new(Protocol::Dgt, shakmaty::Board::new());
+        a.update(Msg::Board(LinkEvent::Bytes(sim.dump())), now);
+        // The opponent plays e4 on the page: it waits to be made on the
+        // player's board.
+        page(&mut a, tap(Square::E2, Square::E4));
+        let t1 = Instant::now();
+        assert_eq!(
+            a.companion_snapshot().tactile,
+            Tactile::Awaiting { san: "e4".into() }
+        );
+        // The player moves another pawn: after the settle time hector says
+        // the board differs; the page says the board is being put right.
+        for action in [
+            Action::Lift(Square::D2),
+            Action::Place(Square::D4, Color::White.pawn()),
+        ] {
+            a.update(Msg::Board(LinkEvent::Bytes(sim.act(action))), t1);
+        }
+        a.update(Msg::Deadline, t1 + settle * 2);
+        let t = a.companion_snapshot().tactile;
+        match &t {
+            Tactile::Fixing { squares, san } => {
+                assert_eq!(san.as_deref(), Some("e4"), "{t:?}");
+                assert!(squares.iter().any(|s| s == "d4"), "{t:?}");
+            }
+            other => panic!("not fixing: {other:?}"),
+        }
+        // Put right and the move made: the board agrees.
+        for action in [
+            Action::Lift(Square::D4),
+            Action::Place(Square::D2, Color::White.pawn()),
+            Action::Lift(Square::E2),
+            Action::Place(Square::E4, Color::White.pawn()),
+        ] {
+            a.update(
+                Msg::Board(LinkEvent::Bytes(sim.act(action))),
+                t1 + settle * 3,
+            );
+        }
+        a.update(Msg::Deadline, t1 + settle * 5);
+        assert_eq!(a.companion_snapshot().tactile, Tactile::Agrees);
     }
 
     #[test]

@@ -75,6 +75,19 @@ impl App {
     }
 
     pub(super) fn on_key(&mut self, action: Action, arg: KeyArg, out: &mut Vec<Effect>) {
+        // The question whether both players agree to take back after the
+        // end is answered by the next key, like by the next line.
+        if self.question == Some(super::Question::TakebackAfterEnd) {
+            self.question = None;
+            match action {
+                Action::Accept => return self.take_back_agreed(out),
+                Action::Decline => {
+                    let t = self.message("takeback_after_end_kept", &[]);
+                    return self.info(out, t);
+                }
+                _ => {}
+            }
+        }
         let sq = self.cursor.square;
         let up = if self.white_at_bottom() { 1 } else { -1 };
         match action {
@@ -151,7 +164,7 @@ impl App {
             ),
             Action::Last => self.on_command(Command::Last(1), out),
             // The same key again answers "are you sure?".
-            Action::Quit | Action::New
+            Action::Quit | Action::New | Action::Resign
                 if self.question == Some(super::Question::Confirm(action)) =>
             {
                 self.question = None;
@@ -316,6 +329,26 @@ mod tests {
 
     fn de() -> App {
         App::builder().lang(Lang::De).build()
+    }
+
+    /// The take-back question after the end is answered by a key too, and
+    /// any other key forgets it: a later yes takes nothing back.
+    #[test]
+    fn the_takeback_question_after_the_end_is_answered_by_a_key() {
+        let now = Instant::now();
+        let mut a = App::builder().build();
+        for l in ["e4", "e5", "resign", "takeback"] {
+            a.update(Msg::Line(l.into()), now);
+        }
+        a.update(Msg::Key(Action::Decline, KeyArg::None), now);
+        assert!(a.game().is_over());
+        a.update(Msg::Line("takeback".into()), now);
+        a.update(Msg::Key(Action::CursorUp, KeyArg::None), now);
+        a.update(Msg::Key(Action::Accept, KeyArg::None), now);
+        assert!(a.game().is_over(), "the question was forgotten");
+        a.update(Msg::Line("takeback".into()), now);
+        a.update(Msg::Key(Action::Accept, KeyArg::None), now);
+        assert!(!a.game().is_over());
     }
 
     #[test]

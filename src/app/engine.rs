@@ -419,11 +419,64 @@ impl App {
             self.info(out, t);
             return;
         }
+        if self.game.is_over() {
+            self.takeback_after_end(out);
+            return;
+        }
         if let Some(a) = &self.takeback_awaited {
             let t = a.instruction.clone();
             self.say(out, t, Priority::Normal, SayKind::Board);
             return;
         }
+        self.take_back_moves(out);
+    }
+
+    /// `takeback` after the end: a finished game stays finished.  In a
+    /// two-player game both players may agree to reopen it, when it ended
+    /// on the board or by the players (not by a flag, an illegal move too
+    /// many or the arbiter); against the engine, never.
+    fn takeback_after_end(&mut self, out: &mut Vec<Effect>) {
+        use crate::game::EndReason;
+        let by_the_clock_or_the_arbiter = self.game.result().is_some_and(|r| {
+            matches!(
+                r.reason,
+                EndReason::TimeForfeit | EndReason::IllegalMove | EndReason::ArbiterDecision
+            )
+        });
+        if self.engine.is_some() || by_the_clock_or_the_arbiter || self.game.history().is_empty() {
+            let t = self.message("takeback_after_end_refused", &[]);
+            self.say(out, t, Priority::Normal, SayKind::Error);
+            return;
+        }
+        let last = self
+            .game
+            .positions()
+            .next_back()
+            .map(|(before, played)| self.phraser.say_move(before, played.mv))
+            .unwrap_or_default();
+        self.question = Some(super::Question::TakebackAfterEnd);
+        let t = self.message("takeback_after_end_ask", &[("moves", &last)]);
+        self.info(out, t);
+    }
+
+    /// Both players agreed to take back after the end: the last move is
+    /// taken back, the game goes on, and so does its clock.
+    pub(super) fn take_back_agreed(&mut self, out: &mut Vec<Effect>) {
+        if !self.game.is_over() || self.rated || self.engine.is_some() {
+            return self.take_back(out);
+        }
+        self.take_back_moves(out);
+        if !self.game.is_over()
+            && let (Some(part), Some(now)) = (&mut self.clock, self.now)
+            && part.clock.is_paused()
+            && !part.follows_board()
+        {
+            let _ = part.clock.resume(now);
+        }
+    }
+
+    /// Take back the last move (with an engine, the last pair).
+    fn take_back_moves(&mut self, out: &mut Vec<Effect>) {
         let plies = match &self.engine {
             Some(_) if self.game.turn() == self.me => 2,
             _ => 1,
@@ -974,6 +1027,109 @@ mod tests {
             r.typed(1_300, "takeback"),
             ["There is no move to take back."]
         );
+    }
+
+    fn said_of(e: Vec<Effect>) -> Vec<String> {
+        e.into_iter()
+            .filter_map(|x| match x {
+                Effect::Say(u) => Some(u.text),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn typed_in(a: &mut App, now: Instant, line: &str) -> Vec<String> {
+        said_of(a.update(Msg::Line(line.into()), now))
+    }
+
+    /// Issue 18, item 9: `takeback` undid a resignation, and a mate, at
+    /// once.  A finished game stays finished: in a two-player game both
+    /// players may agree to reopen it; against the engine, never; in a
+    /// rated game, never.
+    #[test]
+    fn a_finished_game_stays_finished() {
+        let now = Instant::now();
+        let mut a = App::builder().build();
+        for l in ["e4", "e5"] {
+            typed_in(&mut a, now, l);
+        }
+        assert_eq!(
+            typed_in(&mut a, now, "resign"),
+            ["White resigns. Black wins, 0-1."]
+        );
+        assert_eq!(
+            typed_in(&mut a, now, "takeback"),
+            [
+                "The game is over. Taking back Bauer Eva fünf reopens it only if both players agree. \
+              Say yes if you both agree, or no."
+            ]
+        );
+        assert_eq!(typed_in(&mut a, now, "no"), ["The result stands."]);
+        assert!(a.game().is_over());
+        // Any other line leaves the question: still over.
+        typed_in(&mut a, now, "takeback");
+        typed_in(&mut a, now, "turn");
+        assert!(a.game().is_over());
+        typed_in(&mut a, now, "takeback");
+        assert_eq!(
+            typed_in(&mut a, now, "yes"),
+            ["Taken back: Bauer Eva fünf."]
+        );
+        assert!(!a.game().is_over());
+        assert_eq!(a.game().history().len(), 1);
+
+        // Fool's mate against the engine: refused.
+        let mut r = Rig::ready(Color::Black);
+        r.engine(100, "bestmove f2f3");
+        r.typed(200, "e5");
+        r.engine(300, "bestmove g2g4");
+        r.typed(400, "Qh4");
+        assert!(r.app.game().is_over());
+        assert_eq!(
+            r.typed(500, "takeback"),
+            ["The game is over, and a finished game is not taken back. Say new for a new game."]
+        );
+        // No question waits: yes is a draw acceptance, and the game is over.
+        assert_eq!(
+            r.typed(600, "yes"),
+            ["Game over: Black won by checkmate, 0-1. Say new for a new game."]
+        );
+        assert!(r.app.game().is_over());
+
+        // Rated: refused.
+        let mut a = App::builder().build();
+        a.set_rated(true);
+        typed_in(&mut a, now, "e4");
+        typed_in(&mut a, now, "resign");
+        assert_eq!(typed_in(&mut a, now, "takeback"), ["Not in a rated game."]);
+        assert!(a.game().is_over());
+    }
+
+    /// A flag fall is not the players' to undo: refused, even with both
+    /// players at one keyboard; an agreed take-back after a resignation
+    /// lets the clock run again.
+    #[test]
+    fn a_flag_fall_is_never_taken_back_and_an_agreed_takeback_restarts_the_clock() {
+        let setup = super::super::ClockSetup::new(crate::clock::spec::parse("0:10+0").unwrap());
+        let mut a = App::builder().clock(Some(setup.clone())).build();
+        let t0 = Instant::now();
+        a.update(Msg::Start, t0);
+        typed_in(&mut a, t0 + Duration::from_secs(1), "e4");
+        a.update(Msg::Deadline, t0 + Duration::from_secs(12));
+        assert!(a.game().is_over());
+        assert_eq!(
+            typed_in(&mut a, t0 + Duration::from_secs(13), "takeback"),
+            ["The game is over, and a finished game is not taken back. Say new for a new game."]
+        );
+        let mut a = App::builder().clock(Some(setup)).build();
+        a.update(Msg::Start, t0);
+        typed_in(&mut a, t0 + Duration::from_secs(1), "e4");
+        typed_in(&mut a, t0 + Duration::from_secs(2), "resign");
+        typed_in(&mut a, t0 + Duration::from_secs(3), "takeback");
+        typed_in(&mut a, t0 + Duration::from_secs(3), "yes");
+        let c = a.clock().expect("a clock");
+        assert!(c.is_running());
+        assert_eq!(c.side_to_move(), Some(Color::White));
     }
 
     #[test]

@@ -46,6 +46,9 @@ enum Question {
     Confirm(Action),
     /// A promotion typed without its piece: these moves differ only in it.
     Promotion(Vec<Move>),
+    /// `takeback` after the end of a two-player game: yes if both players
+    /// agree to reopen it.
+    TakebackAfterEnd,
 }
 
 /// All state of the session.
@@ -199,6 +202,8 @@ impl App {
     pub fn update(&mut self, msg: Msg, now: Instant) -> Vec<Effect> {
         let mut out = Vec::new();
         self.now = Some(now);
+        let was_quitting = self.quitting;
+        let offer_before = (self.game.pending_offer(), self.game.history().len());
         // The clock first: a flag that fell before this message wins.
         self.clock_tick(now, &mut out);
         match msg {
@@ -308,10 +313,38 @@ impl App {
         // However the game ended (resigned, agreed, claimed), its clock stops.
         self.clock_stop_when_over(now);
         self.engine_step(now, &mut out);
+        self.say_lapsed_offer(offer_before, &mut out);
+        // Leaving in order (quit, the end of input, SIGTERM, SIGHUP): both
+        // times are journalled, so that a resume gives no thinking time back.
+        if self.quitting && !was_quitting {
+            self.journal_reading(now);
+        }
         self.journal_effects(&mut out);
         self.journal_companion(&mut out);
         self.companion_flashes(&out);
         out
+    }
+
+    /// A draw offer that stood before this `update` lapsed because the
+    /// opponent moved instead of answering (9.1.2.3): said after the move,
+    /// so the player who offered knows.
+    fn say_lapsed_offer(&mut self, before: (Option<Color>, usize), out: &mut Vec<Effect>) {
+        let (Some(offerer), plies) = before else {
+            return;
+        };
+        let lapsed = self.game.pending_offer().is_none()
+            && !self.game.is_over()
+            && self.game.history().len() > plies
+            && self
+                .game
+                .history()
+                .get(plies)
+                .is_some_and(|m| m.by != offerer);
+        if lapsed {
+            let side = self.phraser.side(offerer);
+            let t = self.message("draw_offer_lapsed", &[("side", &side)]);
+            self.say(out, t, Priority::Normal, SayKind::Game);
+        }
     }
 
     /// A typed line read as yes (accept) or no (decline), in any language
@@ -447,6 +480,13 @@ impl App {
             }
             (Some(Question::Confirm(_)), Input::Command(Command::Do(Action::Decline))) => {
                 let t = self.message("confirm_cancelled", &[]);
+                return self.info(out, t);
+            }
+            (Some(Question::TakebackAfterEnd), Input::Command(Command::Do(Action::Accept))) => {
+                return self.take_back_agreed(out);
+            }
+            (Some(Question::TakebackAfterEnd), Input::Command(Command::Do(Action::Decline))) => {
+                let t = self.message("takeback_after_end_kept", &[]);
                 return self.info(out, t);
             }
             (Some(Question::Promotion(moves)), _) if promotion_piece.is_some() => {
@@ -1228,6 +1268,76 @@ mod tests {
             assert_eq!(e.last(), Some(&Effect::Quit));
         }
 
+        /// Issue 18, item 9: `resign` ends the game for good, so it is
+        /// asked like `new` and `quit` (in a terminal).
+        #[test]
+        fn resign_asks_first() {
+            let mut a = asking();
+            line(&mut a, "e4");
+            assert_eq!(
+                line(&mut a, "resign"),
+                vec!["Resigning ends the game. Say resign again to resign, or no to go on."]
+            );
+            assert_eq!(line(&mut a, "no"), vec!["The game goes on."]);
+            assert!(!a.game().is_over());
+            line(&mut a, "resign");
+            assert_eq!(line(&mut a, "yes"), vec!["Black resigns. White wins, 1-0."]);
+            let mut b = asking();
+            // Before the first move too; the same word again confirms.
+            line(&mut b, "resign");
+            assert_eq!(
+                line(&mut b, "resign"),
+                vec!["White resigns. Black wins, 0-1."]
+            );
+            assert!(b.game().is_over());
+            // In German.
+            let mut c = App::builder()
+                .lang(Lang::De)
+                .ask_before_leaving(true)
+                .build();
+            assert_eq!(
+                line(&mut c, "aufgeben"),
+                vec![
+                    "Aufgeben beendet die Partie. Sag noch einmal aufgeben, um aufzugeben, oder nein, um weiterzuspielen."
+                ]
+            );
+        }
+
+        /// Issue 18: a draw offer that lapsed (the opponent moved) was not
+        /// said; the player who offered heard only the move.
+        #[test]
+        fn a_lapsed_draw_offer_is_said() {
+            let mut a = app();
+            line(&mut a, "e4");
+            assert_eq!(line(&mut a, "draw"), vec!["White offers a draw."]);
+            assert_eq!(
+                line(&mut a, "e5"),
+                vec![
+                    "Bauer Eva fünf",
+                    "White's draw offer lapses: the move declines it."
+                ]
+            );
+            assert_eq!(a.game().pending_offer(), None);
+            // An offer kept for the offerer's own move is made with it, and
+            // a decline is said as a decline, not as a lapse.
+            line(&mut a, "draw");
+            assert_eq!(
+                line(&mut a, "Nf3"),
+                vec!["Springer Felix drei", "White offers a draw."]
+            );
+            assert_eq!(line(&mut a, "decline"), vec!["Black declines the draw."]);
+            let mut b = App::builder().lang(Lang::It).build();
+            line(&mut b, "e4");
+            line(&mut b, "patta");
+            assert_eq!(
+                line(&mut b, "e5"),
+                vec![
+                    "Bauer Eva fünf",
+                    "La proposta di patta del Bianco decade: la mossa la rifiuta."
+                ]
+            );
+        }
+
         #[test]
         fn a_script_is_not_asked() {
             let mut a = app();
@@ -1267,7 +1377,7 @@ mod tests {
             );
             assert_eq!(
                 line(&mut a, "help frobnicate"),
-                vec!["frobnicate is not a command. Say help for the list."]
+                vec!["\"frobnicate\" is not a command. Say help for the list."]
             );
             let e = a.update(Msg::Line("rank 9".into()), Instant::now());
             assert_eq!(e.last(), Some(&Effect::Tone(Tone::Error)));

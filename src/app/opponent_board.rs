@@ -129,8 +129,7 @@ impl App {
                     // Nothing is played after the end; the board is compared.
                 } else if self.game.turn() == self.me {
                     // The blind player's piece moved before their move.
-                    let t = self.message("companion_not_their_move", &[]);
-                    self.notify_page(t);
+                    self.notify_page_key("companion_not_their_move");
                 } else {
                     self.play(mv, out);
                     self.sync_board(now, out);

@@ -126,7 +126,7 @@ pub fn position_problem_key(p: PositionProblem) -> &'static str {
 }
 
 impl App {
-    /// "x is not a number." and the command's help.
+    /// "\"x\" is not a number." and the command's help.
     fn not_a_number(&self, word: &str, action: Action) -> String {
         let help = self.help_line(action);
         let input = crate::words::quote(word);
@@ -578,7 +578,7 @@ mod tests {
         said(&mut a, "");
         assert_eq!(
             said(&mut a, "game x"),
-            vec!["x is not a number. game N: in review, choose game N."]
+            vec!["\"x\" is not a number. game N: in review, choose game N."]
         );
         assert_eq!(
             said(&mut a, "find"),
@@ -587,7 +587,7 @@ mod tests {
         said(&mut a, "game 1");
         assert_eq!(
             said(&mut a, "goto x"),
-            vec!["x is not a number. goto N: in review, the move numbered N."]
+            vec!["\"x\" is not a number. goto N: in review, the move numbered N."]
         );
     }
 

@@ -204,7 +204,26 @@ impl App {
                 s.date = sheet.start.date.clone();
             }
             s.fen = start_fen(&self.game);
+            // What this session set up (the board, the engine's side)
+            // stays; the clock's setup is written below.
+            if s.board.is_none() {
+                s.board.clone_from(&sheet.start.board);
+            }
+            for (k, v) in &sheet.start.extra {
+                if !s.extra.iter().any(|(have, _)| have == k) {
+                    s.extra.push((k.clone(), v.clone()));
+                }
+            }
             *sheet = Sheet::new(s, &self.game, self.epoch);
+        }
+        // A game set up with --fen or --pgn and played with --time keeps
+        // its clock in the start record: resumed with it, exported with
+        // its TimeControl.
+        if let Some(mut start) = self.sheet.as_ref().map(|s| s.start.clone()) {
+            self.clock_start_info(&mut start);
+            if let Some(sheet) = &mut self.sheet {
+                sheet.start = start;
+            }
         }
     }
 
@@ -408,6 +427,32 @@ impl App {
         self.journal_event(event);
     }
 
+    /// The game is left for a new one (`new` in mid-game) and stays saved,
+    /// unfinished: its journal gets both times as they are, so that
+    /// resuming it later gives no thinking time back.
+    pub(super) fn journal_reading_of_left_game(&mut self, now: Instant, out: &mut Vec<Effect>) {
+        if self.game.is_over() {
+            return;
+        }
+        let Some(id) = self
+            .sheet
+            .as_ref()
+            .filter(|s| s.begun && s.epoch == self.epoch)
+            .and_then(|s| s.id.clone())
+        else {
+            return;
+        };
+        let Some(c) = self.clock() else {
+            return;
+        };
+        let event = Event::Clock(ClockEvent::Reading {
+            white_ms: millis(c.remaining(Color::White, now)),
+            black_ms: millis(c.remaining(Color::Black, now)),
+            running: c.side_to_move().filter(|_| c.is_running()),
+        });
+        out.push(Effect::Journal(JournalOp::AppendTo(id, event)));
+    }
+
     /// That board agrees with the game again: a standing mismatch resolved.
     pub(super) fn journal_mismatch_resolved(&mut self, board: BoardOf) {
         let open = self.sheet.as_ref().is_some_and(|s| {
@@ -596,13 +641,12 @@ impl App {
             ResumeChoice::Now => self.resume(offer, out),
             ResumeChoice::Ask => {
                 let r = &offer.resumed;
+                // The date in words: a voice hears no digits.
                 let date = offer
                     .started
                     .map(|d| {
-                        let fmt = time::macros::format_description!(
-                            "[year]-[month]-[day] [hour]:[minute] UTC"
-                        );
-                        d.format(&fmt).unwrap_or_default()
+                        self.phraser
+                            .date_words(d.year(), u8::from(d.month()), d.day())
                     })
                     .unwrap_or_default();
                 let moves = r.game.history().len().div_ceil(2).to_string();
@@ -1321,15 +1365,15 @@ mod tests {
         let e = app().update(Msg::Resume(Box::new(o.clone())), Instant::now());
         assert_eq!(
             said(&e)[0],
-            "An unfinished game of 2026-11-22 19:00 UTC can be resumed, two moves played. \
-             Resume it? Yes or no."
+            "An unfinished game of November twenty-second, two thousand twenty-six can be \
+             resumed, two moves played. Resume it? Yes or no."
         );
         o.resumed.start.white = "Anna".into();
         let e = app().update(Msg::Resume(Box::new(o)), Instant::now());
         assert_eq!(
             said(&e)[0],
-            "An unfinished game of 2026-11-22 19:00 UTC can be resumed: Anna against Black, \
-             two moves played. Resume it? Yes or no."
+            "An unfinished game of November twenty-second, two thousand twenty-six can be \
+             resumed: Anna against Black, two moves played. Resume it? Yes or no."
         );
     }
 
@@ -1441,7 +1485,7 @@ mod tests {
         );
         assert_eq!(
             said(&run(&mut a, &["save xyz"])),
-            vec!["xyz is not a format: say pgn, brf, braille, text or speech."]
+            vec!["\"xyz\" is not a format: say pgn, brf, braille, text or speech."]
         );
         let e = a.update(Msg::Exported(Ok("/tmp/x.pgn".into())), Instant::now());
         assert_eq!(said(&e), vec!["Scoresheet saved: /tmp/x.pgn."]);
@@ -2361,6 +2405,77 @@ mod tests {
             white_ms: 298_000,
             black_ms: 294_000
         })));
+    }
+
+    /// Issue 18, item 6: leaving in order journals both times as they
+    /// are, so that a resume gives no thinking time back (it used to
+    /// restore the clock as of the last press).
+    #[test]
+    fn leaving_in_order_journals_both_times() {
+        for how in ["quit", "a signal", "the end of input"] {
+            let msg = match how {
+                "quit" => Msg::Line("quit".into()),
+                "a signal" => Msg::Interrupted,
+                _ => Msg::EndOfInput,
+            };
+            let (mut a, t0) = clocked("5+0");
+            at(&mut a, &[("e4", t0 + secs(2))]);
+            let e = a.update(msg, t0 + secs(8));
+            assert_eq!(e.last(), Some(&Effect::Quit), "{how}");
+            assert_eq!(
+                e[0],
+                Effect::Journal(JournalOp::Append(Event::Clock(ClockEvent::Reading {
+                    white_ms: 298_000,
+                    black_ms: 294_000,
+                    running: Some(Color::Black)
+                }))),
+                "{how}: {e:?}"
+            );
+        }
+        // Paused, the reading says so; before the first move there is no
+        // saved game to write it to; after the end, nothing.
+        let (mut a, t0) = clocked("5+0");
+        at(&mut a, &[("e4", t0 + secs(2)), ("pause", t0 + secs(3))]);
+        let e = a.update(Msg::Interrupted, t0 + secs(30));
+        assert!(events(&e).contains(&Event::Clock(ClockEvent::Reading {
+            white_ms: 298_000,
+            black_ms: 299_000,
+            running: None
+        })));
+        let (mut a, t0) = clocked("5+0");
+        let e = a.update(Msg::Interrupted, t0 + secs(3));
+        assert!(events(&e).is_empty(), "{e:?}");
+        let (mut a, t0) = clocked("5+0");
+        at(&mut a, &[("e4", t0 + secs(2)), ("resign", t0 + secs(3))]);
+        let e = a.update(Msg::Interrupted, t0 + secs(9));
+        assert!(events(&e).is_empty(), "{e:?}");
+    }
+
+    /// A game left for a new one with `new` stays unfinished: both times
+    /// go to its journal first.
+    #[test]
+    fn a_game_left_for_a_new_one_journals_both_times() {
+        let (mut a, t0) = clocked("5+0");
+        at(&mut a, &[("e4", t0 + secs(2))]);
+        let id = GameId::parse("20261122-190000").unwrap();
+        a.update(Msg::Journal(JournalStatus::Began(id.clone())), t0 + secs(2));
+        let e = a.update(Msg::Line("new".into()), t0 + secs(8));
+        assert!(
+            e.contains(&Effect::Journal(JournalOp::AppendTo(
+                id,
+                Event::Clock(ClockEvent::Reading {
+                    white_ms: 298_000,
+                    black_ms: 294_000,
+                    running: Some(Color::Black)
+                })
+            ))),
+            "{e:?}"
+        );
+        // The new game has nothing to write yet.
+        assert!(
+            !e.iter()
+                .any(|x| matches!(x, Effect::Journal(JournalOp::Begin(_))))
+        );
     }
 
     /// The blind player's move awaited on the opponent's own board comes

@@ -1,5 +1,8 @@
-//! When the clock speaks by itself: time thresholds (each said once, armed
-//! again when an increment lifts the time back above it), the countdown of
+//! When the clock speaks by itself: time thresholds (each said once per
+//! crossing, armed again only when the time has climbed clearly above it —
+//! a tenth of it, at least five seconds — and, with an increment or a
+//! delay, never the base time itself, which quick moves would cross after
+//! every move), the countdown of
 //! the last ten seconds, both times every N moves, the end of a period.
 //! Sans-IO like the clock: [`Announcer::next_deadline`] says when to look
 //! again, [`Announcer::poll`] what to say then.
@@ -8,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use shakmaty::{ByColor, Color};
 
+use super::control::Bonus;
 use super::state::{Clock, Pressed};
 
 /// The default thresholds: 10 min, 5 min, 2 min, 1 min, 30 s, 10 s.
@@ -77,10 +81,23 @@ fn ceil_secs(d: Duration) -> u32 {
     }
 }
 
+/// How far above a threshold the time must climb before the threshold is
+/// said again: a tenth of it, at least five seconds.  An increment that
+/// lifts the time just above a threshold does not make it said again at
+/// every move.
+pub fn rearm_margin(threshold: Duration) -> Duration {
+    (threshold / 10).max(Duration::from_secs(5))
+}
+
 /// The schedule applied to a clock.
 #[derive(Debug, Clone)]
 pub struct Announcer {
     schedule: Schedule,
+    /// With time given per move (an increment, a delay): the time each
+    /// player starts with.  A threshold at it is never said (the time
+    /// crosses it at every quick move).  Without, the time climbs back
+    /// only by the arbiter or a new period, and every crossing is news.
+    base: Option<Duration>,
     /// Per player and threshold (same order as `schedule.thresholds`):
     /// armed, i.e. to be said when the time reaches it.
     armed: ByColor<Vec<bool>>,
@@ -98,10 +115,21 @@ impl Announcer {
         let n = schedule.thresholds.len();
         let mut a = Announcer {
             schedule,
+            base: clock
+                .control()
+                .period_list()
+                .iter()
+                .any(|p| p.bonus != Bonus::None)
+                .then(|| clock.control().initial()),
             armed: ByColor::new_with(|_| vec![false; n]),
             counted: ByColor::new_with(|_| COUNTDOWN_FROM + 1),
         };
         for side in Color::ALL {
+            // The first crossing needs no margin.
+            let left = clock.remaining(side, now);
+            for (i, t) in a.schedule.thresholds.iter().enumerate() {
+                a.armed[side][i] = Some(*t) != a.base && left > *t;
+            }
             a.rearm(side, clock, now);
         }
         a
@@ -112,12 +140,14 @@ impl Announcer {
         &self.schedule
     }
 
-    /// Thresholds below `side`'s time are armed again (after an increment, a
-    /// new period, time added by the arbiter).
+    /// Thresholds clearly below `side`'s time (by [`rearm_margin`]) are
+    /// armed again (after an increment, a new period, time added by the
+    /// arbiter); a threshold at the base time of a control with time per
+    /// move never is.
     pub fn rearm(&mut self, side: Color, clock: &Clock, now: Instant) {
         let left = clock.remaining(side, now);
         for (i, t) in self.schedule.thresholds.iter().enumerate() {
-            if left > *t {
+            if Some(*t) != self.base && left > *t + rearm_margin(*t) {
                 self.armed[side][i] = true;
             }
         }
@@ -316,6 +346,77 @@ mod tests {
         let said = run(&mut c, &mut a, t0 + s(16));
         assert_eq!(thresholds(&said), vec![60]);
         assert_eq!(said[0].0, t0 + s(15));
+    }
+
+    /// Issue 18, item 5: in 5+3, quick moves lifted the time above five
+    /// minutes after every move, and "five minutes left" was said each
+    /// time.  The base time itself is never said; the others once per
+    /// crossing.
+    #[test]
+    fn the_base_time_is_never_said_with_an_increment() {
+        let t0 = Instant::now();
+        let schedule = Schedule {
+            thresholds: vec![s(300), s(60)],
+            ..Schedule::default()
+        };
+        let (mut c, mut a) = setup("5+3", schedule, t0);
+        let mut t = t0;
+        let mut said = Vec::new();
+        // Twenty quick moves each (0.7 s), then White thinks for long.
+        for _ in 0..40 {
+            said.extend(run(&mut c, &mut a, t + Duration::from_millis(700)));
+            t += Duration::from_millis(700);
+            let p = c.press(t).unwrap();
+            said.extend(a.pressed(&p, &c, t).into_iter().map(|x| (t, x)));
+        }
+        assert!(said.is_empty(), "{said:?}");
+        let said = run(&mut c, &mut a, t + s(400));
+        assert_eq!(thresholds(&said), vec![60]);
+    }
+
+    /// A threshold said is not said again when the increment lifts the time
+    /// just above it; once the time has climbed clearly above it (a tenth,
+    /// at least 5 s), the next crossing is said.
+    #[test]
+    fn a_threshold_is_said_again_only_after_a_margin() {
+        let t0 = Instant::now();
+        let schedule = Schedule {
+            thresholds: vec![s(60)],
+            ..Schedule::default()
+        };
+        let (mut c, mut a) = setup("1:05+2", schedule, t0);
+        // White thinks 6 s: "one minute" at 5 s; 59 + 2 = 61 s after the press.
+        let said = run(&mut c, &mut a, t0 + s(6));
+        assert_eq!(thresholds(&said), vec![60]);
+        let mut t = t0 + s(6);
+        let p = c.press(t).unwrap();
+        a.pressed(&p, &c, t);
+        // Hovering about a minute: 61 s, think 2 s (59 s), +2: 61 s …
+        for _ in 0..5 {
+            let p = c.press(t).unwrap(); // Black at once
+            a.pressed(&p, &c, t);
+            assert!(thresholds(&run(&mut c, &mut a, t + s(2))).is_empty());
+            t += s(2);
+            let p = c.press(t).unwrap();
+            a.pressed(&p, &c, t);
+        }
+        assert_eq!(c.remaining(Color::White, t), s(61));
+        // Quick moves lift White to 67 s, above the margin (66 s): the next
+        // crossing is said.
+        for _ in 0..3 {
+            let p = c.press(t).unwrap();
+            a.pressed(&p, &c, t);
+            let p = c.press(t).unwrap();
+            a.pressed(&p, &c, t);
+        }
+        let p = c.press(t).unwrap();
+        a.pressed(&p, &c, t);
+        assert_eq!(c.remaining(Color::White, t), s(67));
+        let said = run(&mut c, &mut a, t + s(10));
+        assert_eq!(thresholds(&said), vec![60]);
+        assert_eq!(said[0].0, t + s(7));
+        assert_eq!(rearm_margin(s(600)), s(60));
+        assert_eq!(rearm_margin(s(10)), s(5));
     }
 
     #[test]

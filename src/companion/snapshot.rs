@@ -131,6 +131,16 @@ pub enum Tactile {
         /// The square it reached.
         to: Option<String>,
     },
+    /// hector told the player that the board differs from the game and
+    /// the player is putting it right: the squares hector named, and the
+    /// move that waits to be made on it after that, if one does.
+    Fixing {
+        /// The squares that differ ("e4").
+        squares: Vec<String>,
+        /// The awaited move, in SAN.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        san: Option<String>,
+    },
     /// The port is open and no board has answered yet.
     Waiting,
     /// The port is open and the board stays quiet (asked again, still
@@ -174,6 +184,26 @@ impl Tactile {
     }
 }
 
+impl Tactile {
+    /// The state once hector has reported a mismatch that is not resolved
+    /// yet (`reported`): the player is fixing the board, also while a move
+    /// waits to be made on it (the page said "waiting for Nc6" meanwhile).
+    pub fn fixing(self, reported: &[SquareDiff]) -> Tactile {
+        if reported.is_empty() {
+            return self;
+        }
+        let squares = reported.iter().map(|d| d.square.to_string()).collect();
+        match self {
+            Tactile::Awaiting { san } => Tactile::Fixing {
+                squares,
+                san: Some(san),
+            },
+            Tactile::Differs { .. } => Tactile::Fixing { squares, san: None },
+            other => other,
+        }
+    }
+}
+
 /// What the others hear as a tone, shown as a flash.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -205,6 +235,10 @@ pub struct Notice {
     pub id: u64,
     /// The sentence, in the blind player's language.
     pub text: String,
+    /// Its message key, when the page has the sentence in every language
+    /// (`page_notice_<key>`): the page shows it in the opponent's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
 }
 
 /// Everything the page shows.

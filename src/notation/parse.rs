@@ -510,12 +510,14 @@ fn split_chunks(input: &str) -> Vec<&str> {
         .collect()
 }
 
-/// `O-O`, `0-0`, `oo` (two) or `O-O-O`, `0-0-0`, `ooo` (three), dashes optional.
+/// `O-O`, `0-0`, `oo` (two) or `O-O-O`, `0-0-0`, `ooo` (three), dashes
+/// optional; the letter O may be the Greek omicron (`ο-ο`, as a Greek
+/// keyboard types it).
 fn castling_notation(chunk: &str) -> Option<CastlingSide> {
     let mut count = 0;
     for c in chunk.chars() {
         match c {
-            'O' | 'o' | '0' => count += 1,
+            'O' | 'o' | '0' | 'Ο' | 'ο' | 'Ό' | 'ό' => count += 1,
             '-' => {}
             _ => return None,
         }
@@ -684,6 +686,13 @@ mod tests {
             assert_eq!(castling_notation(s), Some(CastlingSide::KingSide), "{s}");
         }
         for s in ["O-O-O", "0-0-0", "ooo"] {
+            assert_eq!(castling_notation(s), Some(CastlingSide::QueenSide), "{s}");
+        }
+        // Issue 18: castling typed on a Greek keyboard (omicron).
+        for s in ["ο-ο", "Ο-Ο", "οο"] {
+            assert_eq!(castling_notation(s), Some(CastlingSide::KingSide), "{s}");
+        }
+        for s in ["ο-ο-ο", "Ο-Ο-Ο"] {
             assert_eq!(castling_notation(s), Some(CastlingSide::QueenSide), "{s}");
         }
         for s in ["O", "O-O-O-O", "O-X", ""] {

@@ -1045,7 +1045,13 @@ mod greek {
         let m = el().read("Π1ε2", &p).unwrap();
         assert_eq!(san(&p, &m), "R1e2");
         let p = pos(RICH);
-        for (typed, want) in [("0-0", "O-O"), ("μικρό ροκέ", "O-O"), ("ε8Β", "e8=Q+")] {
+        for (typed, want) in [
+            ("0-0", "O-O"),
+            ("μικρό ροκέ", "O-O"),
+            ("ε8Β", "e8=Q+"),
+            // Issue 18: the Greek keyboard's omicron was refused.
+            ("ο-ο", "O-O"),
+        ] {
             let m = el()
                 .read(typed, &p)
                 .unwrap_or_else(|e| panic!("{typed}: {e:?}"));

@@ -455,8 +455,8 @@ mod tests {
         let en_words = Phraser::builtin(MoveStyle::Language, Lang::En, MoveOptions::default());
         assert_eq!(
             en_words.rank_scan(&gaps, Rank::First),
-            "Rank 1: a1 white Rook, b1 empty, c1 white Bishop, d1 empty, e1 white King, \
-             f to g empty, h1 white Rook."
+            "Rank 1: a1 white rook, b1 empty, c1 white bishop, d1 empty, e1 white king, \
+             f to g empty, h1 white rook."
         );
     }
 

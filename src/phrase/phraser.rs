@@ -227,11 +227,61 @@ impl Phraser {
                 let extra = self.implied_args(t, args);
                 let mut all: Vec<(&str, &str)> = args.to_vec();
                 all.extend(extra.iter().map(|(k, v)| (*k, v.as_str())));
+                let words = self.english_piece_words();
+                if words.is_empty() {
+                    let said = template::render_counted(t, &all, &self.counting);
+                    return joins::apply(&said, &self.joins, self.counting.numbers.as_ref());
+                }
+                // Names and typed text keep their capitals ("Anna Bishop"):
+                // they are set aside while the piece words are cased.
+                let kept: Vec<(usize, String)> = all
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, (k, v))| !PIECE_WORD_ARGS.contains(k) && has_any_word(v, &words))
+                    .map(|(i, _)| (i, format!("\u{e000}{i}\u{e001}")))
+                    .collect();
+                for (i, mark) in &kept {
+                    all[*i].1 = mark.as_str();
+                }
                 let said = template::render_counted(t, &all, &self.counting);
-                joins::apply(&said, &self.joins, self.counting.numbers.as_ref())
+                let said = joins::apply(&said, &self.joins, self.counting.numbers.as_ref());
+                let mut said = pieces_in_lower_case(&said, &words);
+                for (i, mark) in &kept {
+                    let original = args
+                        .get(*i)
+                        .map(|(_, v)| *v)
+                        .or_else(|| extra.get(i - args.len()).map(|(_, v)| v.as_str()))
+                        .unwrap_or_default();
+                    said = said.replace(mark.as_str(), original);
+                }
+                said
             }
             None => key.to_owned(),
         }
+    }
+
+    /// The English move words' piece words that have a capital (King,
+    /// Queens …); none when the move words are not English.  They are
+    /// written with a capital where a move begins ("Queen h5"), in lower
+    /// case inside a sentence ("the white queen", "no king can reach e2").
+    /// Other languages keep theirs: German nouns (the Appendix D words) are
+    /// capitalised, and so are the Greek FIDE Laws' piece names.
+    fn english_piece_words(&self) -> Vec<&str> {
+        if self.move_lang.split(['-', '_']).next() != Some("en") {
+            return Vec::new();
+        }
+        [
+            Role::King,
+            Role::Queen,
+            Role::Rook,
+            Role::Bishop,
+            Role::Knight,
+            Role::Pawn,
+        ]
+        .iter()
+        .flat_map(|r| [self.words.piece(*r), self.words.plural(*r)])
+        .filter(|w| w.chars().next().is_some_and(char::is_uppercase))
+        .collect()
     }
 
     /// Placeholders every template may use, filled from the move words:
@@ -254,6 +304,25 @@ impl Phraser {
             out.push(("example_square", self.square(Square::F3)));
         }
         out
+    }
+
+    /// A date in words, as the resume question says it ("November
+    /// twenty-fifth, two thousand twenty-six", "fünfundzwanzigsten November
+    /// zweitausendsechsundzwanzig"): a voice hears no digits.  A day or
+    /// month out of range gives the digits.
+    pub fn date_words(&self, year: i32, month: u8, day: u8) -> String {
+        if !(1..=12).contains(&month) || !(1..=31).contains(&day) {
+            return format!("{year}-{month:02}-{day:02}");
+        }
+        let year = u64::try_from(year).map_or_else(|_| year.to_string(), |y| self.number(y));
+        self.message(
+            "date_words",
+            &[
+                ("day", &self.message(&format!("day_{day}"), &[])),
+                ("month", &self.message(&format!("month_{month}"), &[])),
+                ("year", &year),
+            ],
+        )
     }
 
     /// A number in words in the message language ("twelve", "zwölf"), as
@@ -638,6 +707,66 @@ fn empty_colours() -> Colours {
     }
 }
 
+/// The placeholders whose values are hector's own words about pieces and
+/// moves (cased like the sentence); every other value (a name, a path,
+/// typed text) is kept as given.
+const PIECE_WORD_ARGS: &[&str] = &[
+    "piece",
+    "pieces",
+    "list",
+    "found",
+    "reason",
+    "move",
+    "moves",
+    "castle",
+    "rook",
+    "what",
+    "owner",
+    "turn",
+    "how",
+    "reading",
+    "check",
+    "san",
+    "promotion_pieces",
+];
+
+/// Whether `text` holds one of `words` as a whole word.
+fn has_any_word(text: &str, words: &[&str]) -> bool {
+    text.split(|c: char| !c.is_alphanumeric())
+        .any(|w| words.contains(&w))
+}
+
+/// `words` in lower case wherever they are not the first word of a
+/// sentence (the start, or after `.`, `!`, `?`).
+fn pieces_in_lower_case(text: &str, words: &[&str]) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    let mut at_start = true;
+    while let Some(c) = rest.chars().next() {
+        let word_len = rest
+            .find(|c: char| !c.is_alphanumeric())
+            .unwrap_or(rest.len());
+        if word_len == 0 {
+            out.push(c);
+            if c == '.' || c == '!' || c == '?' {
+                at_start = true;
+            } else if !c.is_whitespace() {
+                at_start = false;
+            }
+            rest = &rest[c.len_utf8()..];
+            continue;
+        }
+        let word = &rest[..word_len];
+        if !at_start && words.contains(&word) {
+            out.push_str(&word.to_lowercase());
+        } else {
+            out.push_str(word);
+        }
+        at_start = false;
+        rest = &rest[word_len..];
+    }
+    out
+}
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -818,7 +947,7 @@ mod tests {
         ),
         (
             "1. e4 e5 2. d4 exd4 3. e5 f5 4. e6 Nf6 5. e7 Kf7 6. e8=Q+",
-            "pawn e8 promotes to Queen, check",
+            "pawn e8 promotes to queen, check",
         ),
         ("1. e4 f6 2. d4 g5 3. Qh5#", "Queen h5, checkmate"),
     ];
@@ -1143,7 +1272,7 @@ mod tests {
         );
         assert_eq!(
             ask(MoveStyle::Language, Lang::En).message("board_promotion", &[]),
-            "Which piece does the pawn become? Say Queen, Rook, Bishop or Knight."
+            "Which piece does the pawn become? Say queen, rook, bishop or knight."
         );
         assert_eq!(
             ask(MoveStyle::AppendixD, Lang::De).message("promotion_which", &[]),
@@ -1190,6 +1319,150 @@ mod tests {
             "Una partita nel file."
         );
         assert_eq!(it.message("time_hours", &[("count", "1")]), "un'ora");
+    }
+
+    /// Issue 18, Greek grammar: "εναντίον" takes the genitive ("Λευκά
+    /// εναντίον Μαύρα" was said), and a piece found on a square is said in
+    /// the nominative it comes in ("έχει ο μαύρος Springer" was said).
+    #[test]
+    fn greek_sides_after_against_are_genitive() {
+        let el = Phraser::builtin(MoveStyle::Language, Lang::El, MoveOptions::default());
+        let (white, black) = (el.player("", Color::White), el.player("", Color::Black));
+        assert_eq!(
+            el.message(
+                "review_game_line_undated",
+                &[
+                    ("number", "1"),
+                    ("white", &white),
+                    ("black", &black),
+                    ("result", "1-0")
+                ]
+            ),
+            "Παρτίδα 1: Λευκά εναντίον των Μαύρων, 1-0."
+        );
+        assert_eq!(
+            el.message(
+                "review_game_line_undated",
+                &[
+                    ("number", "1"),
+                    ("white", &black),
+                    ("black", &white),
+                    ("result", "1-0")
+                ]
+            ),
+            "Παρτίδα 1: Μαύρα εναντίον των Λευκών, 1-0."
+        );
+        // A name stays as it is.
+        assert_eq!(
+            el.message(
+                "review_game_line_undated",
+                &[
+                    ("number", "1"),
+                    ("white", "Anna"),
+                    ("black", "Bob"),
+                    ("result", "1-0")
+                ]
+            ),
+            "Παρτίδα 1: Anna εναντίον Bob, 1-0."
+        );
+        let found = el.the_coloured_piece(shakmaty::Piece {
+            color: Color::Black,
+            role: Role::Knight,
+        });
+        let t = el.message("mismatch_extra", &[("square", "ε4"), ("found", &found)]);
+        assert!(
+            t.starts_with("Το ε4 πρέπει να είναι άδειο, αλλά βρίσκεται εκεί ο μαύρος "),
+            "{t}"
+        );
+    }
+
+    /// English piece words in lower case inside a sentence, but a name
+    /// keeps its capitals.
+    #[test]
+    fn english_piece_words_inside_a_sentence_and_names() {
+        let en = Phraser::builtin(MoveStyle::Language, Lang::En, MoveOptions::default());
+        let black_king = en.the_coloured_piece(shakmaty::Piece {
+            color: Color::Black,
+            role: Role::King,
+        });
+        assert_eq!(
+            en.message(
+                "mismatch_extra",
+                &[("square", "e4"), ("found", &black_king)]
+            ),
+            "e4 should be empty, it has the black king."
+        );
+        assert_eq!(
+            en.message(
+                "review_game_line_undated",
+                &[
+                    ("number", "1"),
+                    ("white", "Anna Bishop"),
+                    ("black", "Bob King"),
+                    ("result", "1-0")
+                ]
+            ),
+            "Game 1: Anna Bishop against Bob King, 1-0."
+        );
+        // Appendix D words are German nouns: capitals stay.
+        let d = appendix_d(MoveOptions::default());
+        assert_eq!(
+            d.message(
+                "mismatch_extra",
+                &[("square", "Eva vier"), ("found", "the black König")]
+            ),
+            "Eva vier should be empty, it has the black König."
+        );
+    }
+
+    /// Issue 18: the resume question said "2026-11-25 04:09 UTC"; a date
+    /// is said in words in every language.
+    #[test]
+    fn dates_in_words() {
+        let say = |lang| {
+            Phraser::builtin(MoveStyle::Language, lang, MoveOptions::default())
+                .date_words(2026, 11, 25)
+        };
+        assert_eq!(
+            say(Lang::En),
+            "November twenty-fifth, two thousand twenty-six"
+        );
+        assert_eq!(
+            say(Lang::De),
+            "fünfundzwanzigsten November zweitausendsechsundzwanzig"
+        );
+        assert_eq!(say(Lang::It), "del venticinque novembre duemilaventisei");
+        assert_eq!(
+            say(Lang::El),
+            "στις είκοσι πέντε Νοεμβρίου δύο χιλιάδες είκοσι έξι"
+        );
+        let it = Phraser::builtin(MoveStyle::Language, Lang::It, MoveOptions::default());
+        assert_eq!(
+            it.date_words(2027, 8, 1),
+            "del primo agosto duemilaventisette"
+        );
+        assert_eq!(
+            it.date_words(2027, 8, 8),
+            "dell'otto agosto duemilaventisette"
+        );
+        let el = Phraser::builtin(MoveStyle::Language, Lang::El, MoveOptions::default());
+        assert_eq!(
+            el.date_words(2027, 5, 1),
+            "την πρώτη Μαΐου δύο χιλιάδες είκοσι επτά"
+        );
+    }
+
+    /// Issue 18, German grammar: "bietet 1000 Elo nicht" said.
+    #[test]
+    fn german_engine_strength_sentence() {
+        let de = Phraser::builtin(MoveStyle::Language, Lang::De, MoveOptions::default());
+        assert_eq!(
+            de.message(
+                "engine_elo_adjusted",
+                &[("asked", "1000"), ("used", "1320")]
+            ),
+            "Dieses Schachprogramm kann nicht mit 1000 Elo spielen; es spielt mit 1320 Elo."
+        );
     }
 
     #[test]

@@ -14,6 +14,12 @@ impl Phraser {
     /// The sentence for a typed line that gave no legal move; `pos` is the
     /// position it was typed in.
     pub fn input_error(&self, err: &InputError, pos: &Chess) -> String {
+        // A sentence begins with a capital, also when it begins with a
+        // move in words ("Pawn e5 is Black's move", not "pawn e5 …").
+        capitalised(self.input_error_words(err, pos))
+    }
+
+    fn input_error_words(&self, err: &InputError, pos: &Chess) -> String {
         match err {
             InputError::NotUnderstood { input } => {
                 self.message("not_understood", &[("input", &quote(input))])
@@ -306,6 +312,10 @@ impl Phraser {
             Expect::Table => self.message("expect_table", &[]),
         };
         let p = ("place", place.as_str());
+        // A table is named in the sentence, not as a key.
+        let at_line = self.place(&e.file, e.line, None);
+        let table_place = ("place", at_line.as_str());
+        let table = ("table", e.key.as_deref().unwrap_or_default());
         match &e.problem {
             SettingProblem::NoSuchFile => self.message("setting_no_file", &[("file", &e.file)]),
             SettingProblem::Unreadable(why) => {
@@ -313,6 +323,16 @@ impl Phraser {
             }
             SettingProblem::Syntax => self.message("setting_syntax", &[p]),
             SettingProblem::Unknown => self.message("setting_unknown", &[p]),
+            SettingProblem::UnknownTable => {
+                self.message("setting_unknown_table", &[table_place, table])
+            }
+            SettingProblem::Duplicate { first } => {
+                self.message("setting_duplicate", &[p, ("first", &first.to_string())])
+            }
+            SettingProblem::DuplicateTable { first } => self.message(
+                "setting_duplicate_table",
+                &[table_place, table, ("first", &first.to_string())],
+            ),
             SettingProblem::Wrong {
                 expect: Some(x),
                 found,
@@ -430,6 +450,18 @@ impl Phraser {
             }
             (None, Sensed::Occupied) => Some(self.message("mismatch_extra_unknown", &[sq])),
         }
+    }
+}
+
+/// `text` with its first letter a capital.
+fn capitalised(text: String) -> String {
+    match text.chars().next() {
+        Some(c) if c.is_lowercase() => {
+            let mut out: String = c.to_uppercase().collect();
+            out.push_str(&text[c.len_utf8()..]);
+            out
+        }
+        _ => text,
     }
 }
 
@@ -644,14 +676,14 @@ mod tests {
     fn every_other_reason() {
         let pos = Chess::default();
         let cases = [
-            (IllegalReason::Pinned, "the piece is pinned to its King"),
+            (IllegalReason::Pinned, "the piece is pinned to its king"),
             (
                 IllegalReason::KingInCheck,
-                "the King is in check and this move does not answer it",
+                "the king is in check and this move does not answer it",
             ),
             (
                 IllegalReason::KingWouldBeInCheck,
-                "the King would be in check",
+                "the king would be in check",
             ),
             (IllegalReason::NotAPromotion, "this move is not a promotion"),
             (IllegalReason::GameOver, "the game is over"),

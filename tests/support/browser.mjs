@@ -27,7 +27,7 @@ async function run(c) {
   const timeout = c.timeout ?? 5000;
   switch (c.op) {
     case 'new_page': {
-      const ctx = await browser.newContext();
+      const ctx = await browser.newContext(c.width ? { viewport: { width: c.width, height: c.height } } : {});
       const p = await ctx.newPage();
       p.on('dialog', (d) => d.accept());
       p.on('pageerror', (e) => events.push('pageerror: ' + e.message));
@@ -53,8 +53,20 @@ async function run(c) {
       await page().waitForSelector(c.sel + ':not([disabled])', { timeout });
       return null;
     case 'eval': return await page().evaluate(c.js);
-    case 'screenshot': await page().screenshot({ path: c.path, fullPage: true }); return c.path;
+    case 'screenshot': await page().screenshot({ path: c.path, fullPage: !c.first_screen }); return c.path;
     case 'errors': return events.splice(0);
+    case 'keyboard': await page().keyboard.press(c.key); return null;
+    case 'viewport': await page().setViewportSize({ width: c.width, height: c.height }); return null;
+    // The axe-core audit (npm, in target/node): the rules broken, with
+    // their impact and the elements, serious and critical ones only.
+    case 'axe': {
+      await page().addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+      return await page().evaluate(async () => {
+        const r = await window.axe.run(document);
+        return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+          .map((v) => v.id + ' (' + v.impact + '): ' + v.nodes.map((n) => n.target.join(' ')).join(', '));
+      });
+    }
     case 'close_page': await page().context().close(); pages[c.page ?? 0] = null; return null;
     case 'quit': await browser.close(); process.exit(0);
     default: throw new Error('unknown op ' + c.op);

@@ -81,6 +81,21 @@ impl Browser {
         page
     }
 
+    /// A page of `width`×`height` CSS pixels (a phone, a desktop).
+    pub fn new_page_sized(&mut self, url: &str, width: u32, height: u32) -> u64 {
+        let page = self
+            .cmd(json!({"op": "new_page", "width": width, "height": height}))
+            .as_u64()
+            .expect("page id");
+        self.cmd(json!({"op": "goto", "page": page, "url": url}));
+        page
+    }
+
+    /// The serious and critical findings of the axe-core audit.
+    pub fn axe(&mut self, page: u64) -> Vec<String> {
+        serde_json::from_value(self.cmd(json!({"op": "axe", "page": page}))).unwrap_or_default()
+    }
+
     pub fn text(&mut self, page: u64, sel: &str) -> String {
         self.cmd(json!({"op": "text", "page": page, "sel": sel}))
             .as_str()

@@ -97,6 +97,7 @@ pub const ACTIONS: &[&str] = &[
     "theme",
     "large_text",
     "input",
+    "history",
     "help",
     "quit",
 ];
@@ -119,6 +120,8 @@ pub enum Binding {
 pub enum ViewAction {
     /// Type a line (a move or any line-mode command) in the input field.
     Input,
+    /// The history of what hector said, to scroll and read again.
+    History,
 }
 
 /// What the key map name `name` does.
@@ -126,6 +129,9 @@ pub fn binding(name: &str) -> Option<Binding> {
     let view = |v| Some(Binding::View(v));
     if name == "input" {
         return view(ViewAction::Input);
+    }
+    if name == "history" {
+        return view(ViewAction::History);
     }
     if let Some(r) = name.strip_prefix("rank_") {
         let n: u32 = r.parse().ok().filter(|n| (1..=8).contains(n))?;

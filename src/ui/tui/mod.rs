@@ -6,6 +6,7 @@
 pub mod bigtext;
 pub mod glyph;
 pub mod keys;
+pub mod pager;
 pub mod render;
 pub mod run;
 pub mod setup;

@@ -45,6 +45,9 @@ impl Default for Look {
 pub const MIN_WIDTH: u16 = 36;
 pub const MIN_HEIGHT: u16 = 14;
 
+/// Rows the move list keeps under a long announcement.
+const MOVE_ROWS: usize = 3;
+
 /// The side panel is at least this wide when it stands beside the board.
 const PANEL_MIN: u16 = 30;
 
@@ -375,7 +378,29 @@ fn draw_square(view: &View, look: &Look, sq: Square, rect: Rect, buf: &mut Buffe
         .add_modifier(Modifier::BOLD);
     let mid = rect.y + rect.height / 2;
     let (left, right) = (rect.x, rect.right() - 1);
+    // The last move's squares: a hollow mark where the piece stood, a
+    // full one where it went, in a corner the cursor's brackets (in the
+    // middle row) do not cover.
+    let last_mark = b.last_move.and_then(|(f, t)| {
+        if t == sq {
+            Some(LAST_TO)
+        } else if f == sq {
+            Some(LAST_FROM)
+        } else {
+            None
+        }
+    });
     if rect.height >= 2 {
+        if let Some(m) = last_mark {
+            // Two rows: the cursor's row is the bottom one; the mark goes
+            // in the top row, beside the check's place.
+            let (x, y) = if rect.height == 2 {
+                (right.saturating_sub(1).max(left), rect.y)
+            } else {
+                (right, rect.bottom() - 1)
+            };
+            buf.set_string(x, y, m, mark);
+        }
         if mismatch {
             buf.set_string(left, rect.y, "!", mark);
         }
@@ -399,10 +424,12 @@ fn draw_square(view: &View, look: &Look, sq: Square, rect: Rect, buf: &mut Buffe
         } else {
             None
         };
-        let r = if cursor {
-            Some("]")
-        } else if check {
+        let r = if check {
             Some("+")
+        } else if let Some(m) = last_mark {
+            Some(m)
+        } else if cursor {
+            Some("]")
         } else {
             None
         };
@@ -414,6 +441,11 @@ fn draw_square(view: &View, look: &Look, sq: Square, rect: Rect, buf: &mut Buffe
         }
     }
 }
+
+/// The mark of the last move's from-square.
+pub const LAST_FROM: &str = "○";
+/// The mark of the last move's to-square.
+pub const LAST_TO: &str = "●";
 
 /// A mark's colour on a background: the theme's text colour unless that is
 /// the background itself.
@@ -437,9 +469,26 @@ fn draw_piece(
         Color::Black => theme.black_piece,
     };
     let big = rect.height >= GLYPH_H as u16 && rect.width >= GLYPH_W as u16 + 2;
-    if look.pieces == PieceStyle::Blocks && big {
-        // Body in the box colour of the piece, on a box of its letter
-        // colour: a white piece is a light shape on a dark box.
+    let letter = piece_letter(b, piece);
+    // A letter in the large-text font where the square has room for one
+    // (4 rows); a figurine is drawn as a block figure (the font has none).
+    if look.pieces == PieceStyle::Letters
+        && let Some((px, at)) = big_letter_at(rect)
+        && bigtext::glyph(letter).is_some()
+    {
+        let style = Style::new()
+            .fg(pair.fg)
+            .bg(pair.bg)
+            .add_modifier(Modifier::BOLD);
+        // The piece's box, a cell wider than the letter on each side.
+        buf.set_style(Rect::new(at.x - 1, at.y, at.width + 2, at.height), style);
+        bigtext::draw(&[letter.to_string()], px, at, style, buf);
+        return;
+    }
+    if look.pieces != PieceStyle::Letters && big {
+        // Body in the piece's letter colour on its box, as the letter is
+        // drawn: the white army's box is the light one, so from a distance
+        // the white pieces are the brighter ones.
         let scale = ((rect.width - 2) / GLYPH_W as u16)
             .min(rect.height / GLYPH_H as u16)
             .max(1);
@@ -447,13 +496,39 @@ fn draw_piece(
         let gh = GLYPH_H as u16 * scale;
         let gx = rect.x + (rect.width - gw) / 2;
         let gy = rect.y + (rect.height - gh) / 2;
-        let style = Style::new().fg(pair.bg).bg(pair.fg);
+        let style = Style::new().fg(pair.fg).bg(pair.bg);
+        buf.set_style(
+            Rect::new(
+                gx.saturating_sub(1).max(rect.x),
+                gy,
+                (gw + 2).min(rect.width),
+                gh,
+            ),
+            style,
+        );
         let g = pixels(piece.role);
+        // The figure at the drawn size, a sub-pixel a half cell.  Where it
+        // is drawn twice as large or more, the black army is drawn hollow
+        // (its outline): the two armies differ in shape, and from a
+        // distance in how much light they give, not only in colour.
+        let hollow = piece.color == Color::Black && scale >= 2;
+        let on = |x: i32, y: i32| -> bool {
+            let (Ok(x), Ok(y)) = (u16::try_from(x), u16::try_from(y)) else {
+                return false;
+            };
+            if x >= gw || y >= 2 * gh {
+                return false;
+            }
+            g[usize::from(y / scale)][usize::from(x / scale)]
+        };
+        let lit = |x: i32, y: i32| -> bool {
+            on(x, y) && !(hollow && on(x - 1, y) && on(x + 1, y) && on(x, y - 1) && on(x, y + 1))
+        };
         for cy in 0..gh {
             for cx in 0..gw {
-                let px = usize::from(cx / scale);
-                let top = g[usize::from(2 * cy / scale)][px];
-                let bottom = g[usize::from((2 * cy + 1) / scale)][px];
+                let (x, y) = (i32::from(cx), 2 * i32::from(cy));
+                let top = lit(x, y);
+                let bottom = lit(x, y + 1);
                 let ch = match (top, bottom) {
                     (true, true) => '█',
                     (true, false) => '▀',
@@ -469,13 +544,7 @@ fn draw_piece(
     }
     let ch = match look.pieces {
         PieceStyle::Figurines => figurine(piece.color, piece.role),
-        _ => {
-            let c = b.piece_letters[piece.role as usize - 1];
-            match piece.color {
-                Color::White => c.to_ascii_uppercase(),
-                Color::Black => c.to_ascii_lowercase(),
-            }
-        }
+        _ => letter,
     };
     let style = Style::new()
         .fg(pair.fg)
@@ -490,6 +559,38 @@ fn draw_piece(
             cell.set_char(c).set_style(style);
         }
     }
+}
+
+/// A piece's letter: capital for White, small for Black (the two armies
+/// differ in shape, not only in colour).
+fn piece_letter(b: &crate::view::BoardView, piece: shakmaty::Piece) -> char {
+    let c = b.piece_letters[piece.role as usize - 1];
+    match piece.color {
+        Color::White => c.to_ascii_uppercase(),
+        Color::Black => c.to_ascii_lowercase(),
+    }
+}
+
+/// The size and the cells of a large letter that fits a square of `rect`
+/// with a cell to spare on each side: `None` when the square is too small
+/// (the letter is then one cell).
+pub fn big_letter_at(rect: Rect) -> Option<(bigtext::Pixels, Rect)> {
+    if rect.height < bigtext::LINE_HEIGHT {
+        return None;
+    }
+    let px = [bigtext::Pixels::Half, bigtext::Pixels::Quadrant]
+        .into_iter()
+        .find(|px| px.letter_width() + 2 <= rect.width)?;
+    let (w, h) = (px.letter_width(), bigtext::LINE_HEIGHT);
+    Some((
+        px,
+        Rect::new(
+            rect.x + (rect.width - w) / 2,
+            rect.y + (rect.height - h) / 2,
+            w,
+            h,
+        ),
+    ))
 }
 
 fn draw_input(view: &View, theme: &Theme, row: Rect, buf: &mut Buffer) {
@@ -632,8 +733,11 @@ fn draw_panel(view: &View, look: &Look, area: Rect, announcement: bool, buf: &mu
     {
         let inner_w = width.saturating_sub(2).max(1);
         let lines = wrap(a, usize::from(inner_w));
-        let rows = (lines.len() as u16).min(4) + 2;
-        let rows = rows.min(bottom - y);
+        // The frame grows with the answer, leaving the move list a few
+        // rows (the whole answer is also in the history, `h`).
+        let keep = move_lines(view, look.san_moves).len().min(MOVE_ROWS) as u16;
+        let room = (bottom - y).saturating_sub(keep).max(3);
+        let rows = (lines.len() as u16 + 2).min(room);
         let rect = Rect::new(area.x, y, width, rows);
         Block::new()
             .borders(Borders::ALL)

@@ -23,6 +23,7 @@ use ratatui::layout::{Position, Rect};
 
 use super::Theme;
 use super::keys::{Binding, KeyMap, ViewAction};
+use super::pager::{Pager, PagerKey, PagerOutcome};
 use super::render::{Look, render, square_at};
 use crate::action::{Action, KeyArg};
 use crate::app::App;
@@ -162,6 +163,9 @@ pub fn run(
     front.run(&mut terminal, startup, &ev_rx)
 }
 
+/// How many sentences the history keeps.
+const HISTORY: usize = 500;
+
 /// The view's own state: the input field, the look, the help shown.
 struct Front<'a> {
     app: &'a mut App,
@@ -172,7 +176,10 @@ struct Front<'a> {
     appendix_d: MoveWords,
     last_view: Option<View>,
     size: Rect,
-    help: Option<Vec<String>>,
+    /// The key help or the history, over the board.
+    page: Option<Pager>,
+    /// Every sentence said, the oldest first (at most `HISTORY` of them).
+    history: Vec<String>,
     /// The themes the theme action goes round (the built-in ones and the
     /// player's own).
     themes: Vec<Theme>,
@@ -206,7 +213,8 @@ impl<'a> Front<'a> {
             appendix_d: builtin_appendix_d().moves,
             last_view: None,
             size: Rect::default(),
-            help: None,
+            page: None,
+            history: Vec::new(),
             engine: crate::ui::line::EngineSlot::default(),
             engine_tx: None,
         }
@@ -252,7 +260,10 @@ impl<'a> Front<'a> {
             let mut more = Vec::new();
             for e in effects.drain(..) {
                 match e {
-                    Effect::Say(u) => self.outputs.say(&u),
+                    Effect::Say(u) => {
+                        self.remember(&u.text);
+                        self.outputs.say(&u);
+                    }
                     Effect::Silence => self.outputs.silence(),
                     Effect::Tone(t) => self.outputs.tone(t),
                     Effect::ToBoard(b) => self.outputs.to_board(b),
@@ -368,11 +379,23 @@ impl<'a> Front<'a> {
         }
         self.look = look;
         let look = &self.look;
-        let help = &self.help;
+        let page = &self.page;
+        let phraser = self.app.phraser();
         terminal.draw(|f| {
             render(f, &view, look);
-            if let Some(lines) = help {
-                draw_help(f, lines, look);
+            if let Some(p) = page {
+                let footer = |from: usize, to: usize, total: usize| {
+                    phraser.message(
+                        "view_pager_footer",
+                        &[
+                            ("from", &from.to_string()),
+                            ("to", &to.to_string()),
+                            ("total", &total.to_string()),
+                        ],
+                    )
+                };
+                let area = f.area();
+                p.draw(area, &look.theme, &footer, f.buffer_mut());
             }
         })?;
         self.size = size;
@@ -411,9 +434,8 @@ impl<'a> Front<'a> {
                 panic!("test panic on F12");
             }
         }
-        if self.help.take().is_some() {
-            self.last_view = None;
-            return None;
+        if self.page.is_some() {
+            return self.on_page_key(k);
         }
         // Ctrl-C is an interrupt, as in line mode (raw mode turns the
         // terminal's SIGINT into this key).
@@ -427,14 +449,30 @@ impl<'a> Front<'a> {
             Binding::App(Action::Help, _) => {
                 let lines = self.key_help();
                 let phraser = self.app.phraser();
-                self.help = Some(
-                    lines
+                let mut entries: Vec<String> = lines
+                    .iter()
+                    .map(|(a, k)| phraser.message(&format!("help_{}", a.key()), &[("command", k)]))
+                    .collect();
+                // The view's own keys (on the screen only: the app says
+                // the actions).
+                for (name, key) in [
+                    ("input", "view_help_input"),
+                    ("history", "view_help_history"),
+                ] {
+                    let keys: Vec<String> = self
+                        .keymap
+                        .keys(name)
                         .iter()
-                        .map(|(a, k)| {
-                            phraser.message(&format!("help_{}", a.key()), &[("command", k)])
-                        })
-                        .collect(),
-                );
+                        .map(ToString::to_string)
+                        .collect();
+                    if !keys.is_empty() {
+                        entries.push(phraser.message(key, &[("command", &keys.join(" "))]));
+                    }
+                }
+                self.page = Some(Pager::at_start(
+                    phraser.message("view_help_title", &[]),
+                    entries,
+                ));
                 self.last_view = None;
                 Some(Msg::KeyHelp(lines))
             }
@@ -468,8 +506,80 @@ impl<'a> Front<'a> {
     fn on_view(&mut self, v: ViewAction) {
         match v {
             ViewAction::Input => self.input.focused = true,
+            ViewAction::History => {
+                let phraser = self.app.phraser();
+                let entries = if self.history.is_empty() {
+                    vec![phraser.message("view_history_empty", &[])]
+                } else {
+                    self.history.clone()
+                };
+                self.page = Some(Pager::at_end(
+                    phraser.message("view_history_title", &[]),
+                    entries,
+                ));
+            }
         }
         self.last_view = None;
+    }
+
+    /// A sentence said: into the history (and the history page, when it
+    /// is open at the end).
+    fn remember(&mut self, text: &str) {
+        if self.history.len() >= HISTORY {
+            self.history.remove(0);
+        }
+        self.history.push(text.to_owned());
+        let title = self.app.phraser().message("view_history_title", &[]);
+        if let Some(p) = self.page.as_mut().filter(|p| p.title == title) {
+            if p.entries.len() == 1 && self.history.len() == 1 {
+                // "Nothing said yet." goes.
+                p.entries.clear();
+            }
+            p.push(text.to_owned());
+            self.last_view = None;
+        }
+    }
+
+    /// A key while the help or the history is shown: it scrolls, reads
+    /// aloud or closes the page; other keys do nothing.
+    fn on_page_key(&mut self, k: KeyEvent) -> Option<Msg> {
+        if k.code == KeyCode::Char('c') && k.modifiers.contains(KeyModifiers::CONTROL) {
+            return Some(Msg::Interrupted);
+        }
+        let key = match k.code {
+            KeyCode::Up => PagerKey::Up,
+            KeyCode::Down => PagerKey::Down,
+            KeyCode::PageUp => PagerKey::PageUp,
+            KeyCode::PageDown | KeyCode::Char(' ') => PagerKey::PageDown,
+            KeyCode::Home => PagerKey::Home,
+            KeyCode::End => PagerKey::End,
+            KeyCode::Enter | KeyCode::Char('.') => PagerKey::Read,
+            KeyCode::Esc | KeyCode::Char('q' | '?' | 'h') | KeyCode::F(1) => PagerKey::Close,
+            _ => return None,
+        };
+        let page = self.page.as_mut()?;
+        self.last_view = None;
+        match page.key(key, self.size) {
+            PagerOutcome::Stay => {}
+            PagerOutcome::Close => {
+                self.page = None;
+                // Whatever the help was saying stops with it.
+                self.outputs.silence();
+            }
+            PagerOutcome::Read(entries) => {
+                let lang = self.app.phraser().msg_lang().to_owned();
+                self.outputs.silence();
+                for e in entries {
+                    self.outputs.say(&crate::speech::Utterance::new(
+                        e,
+                        lang.clone(),
+                        crate::speech::Priority::Normal,
+                        crate::speech::SayKind::Info,
+                    ));
+                }
+            }
+        }
+        None
     }
 
     /// The look to draw with: the app's choices (changed by the look
@@ -540,24 +650,4 @@ impl<'a> Front<'a> {
 /// change of the clocks on the screen; `None`: only an event wakes it.
 fn wake_at(app: Option<Instant>, clock_face: Option<Instant>) -> Option<Instant> {
     [app, clock_face].into_iter().flatten().min()
-}
-
-/// The key help over the board.
-fn draw_help(f: &mut ratatui::Frame<'_>, lines: &[String], look: &Look) {
-    use ratatui::style::Style;
-    use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
-    let area = f.area();
-    let rect = Rect::new(
-        area.x + area.width / 10,
-        area.y + 1,
-        area.width - area.width / 5,
-        area.height.saturating_sub(3),
-    );
-    let style = Style::new().fg(look.theme.text.fg).bg(look.theme.text.bg);
-    Clear.render(rect, f.buffer_mut());
-    Paragraph::new(lines.join("\n"))
-        .style(style)
-        .wrap(Wrap { trim: true })
-        .block(Block::new().borders(Borders::ALL).style(style))
-        .render(rect, f.buffer_mut());
 }

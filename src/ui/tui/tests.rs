@@ -92,12 +92,44 @@ fn full(w: u16, h: u16) -> Rect {
     Rect::new(0, 0, w, h)
 }
 
-/// The symbol at the centre of a square (the piece's letter).
+/// The piece's letter on a square (read back from the large letter where
+/// the square has room for one), with the colours at its centre.
 fn centre(buf: &Buffer, view: &View, look: &Look, sq: Square) -> (String, Color, Color) {
     let a = buf.area;
     let r = square_rect(view, look, a, sq).unwrap();
     let c = &buf[(r.x + r.width / 2, r.y + r.height / 2)];
-    (c.symbol().to_owned(), c.fg, c.bg)
+    let colours = (c.fg, c.bg);
+    if look.pieces == PieceStyle::Letters
+        && let Some((px, at)) = super::render::big_letter_at(r)
+    {
+        let cells = |b: &Buffer| -> String {
+            (at.y..at.bottom())
+                .flat_map(|y| (at.x..at.right()).map(move |x| (x, y)))
+                .map(|p| b[p].symbol().to_owned())
+                .collect()
+        };
+        let shown = cells(buf);
+        if shown.trim().is_empty() {
+            return (" ".into(), colours.0, colours.1);
+        }
+        for l in view.board.piece_letters {
+            for c in [l.to_ascii_uppercase(), l.to_ascii_lowercase()] {
+                let mut scratch = Buffer::empty(a);
+                super::bigtext::draw(
+                    &[c.to_string()],
+                    px,
+                    at,
+                    ratatui::style::Style::new(),
+                    &mut scratch,
+                );
+                if cells(&scratch) == shown {
+                    return (c.to_string(), colours.0, colours.1);
+                }
+            }
+        }
+        return (format!("?{shown}"), colours.0, colours.1);
+    }
+    (c.symbol().to_owned(), colours.0, colours.1)
 }
 
 /// The background of a square's corner cell (no piece there).
@@ -593,4 +625,171 @@ fn print_capture() {
         ..Look::default()
     };
     println!("{}", text(&draw(&view, &large, 120, 40)));
+}
+
+#[test]
+fn the_last_move_is_marked_by_a_shape_also_under_the_cursor() {
+    let mut s = Setup::new(game_of(&["e4", "e5", "Nf3"]));
+    s.ui.cursor = Some(Square::F3);
+    let view = s.view();
+    let look = Look::default();
+    for (w, h) in SIZES {
+        let buf = draw(&view, &look, w, h);
+        let cells = |sq: Square| -> String {
+            let r = square_rect(&view, &look, buf.area, sq).unwrap();
+            (r.y..r.bottom())
+                .flat_map(|y| (r.x..r.right()).map(move |x| (x, y)))
+                .map(|p| buf[p].symbol().to_owned())
+                .collect()
+        };
+        // g1 (from) hollow, f3 (to, under the cursor) full.
+        assert!(
+            cells(Square::G1).contains(super::render::LAST_FROM),
+            "{w}x{h}"
+        );
+        let f3 = cells(Square::F3);
+        assert!(f3.contains(super::render::LAST_TO), "{w}x{h}: {f3:?}");
+        assert!(f3.contains('['), "{w}x{h}: the cursor too: {f3:?}");
+        // No other square carries the marks.
+        for sq in Square::ALL {
+            if sq != Square::G1 && sq != Square::F3 {
+                let c = cells(sq);
+                assert!(
+                    !c.contains(super::render::LAST_FROM) && !c.contains(super::render::LAST_TO),
+                    "{w}x{h} {sq}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn pieces_are_drawn_large_where_the_square_has_room() {
+    let view = Setup::new(Game::new()).view();
+    let look = Look::default();
+    for (w, h, large) in [(80, 24, false), (120, 40, true), (200, 60, true)] {
+        let buf = draw(&view, &look, w, h);
+        let r = square_rect(&view, &look, buf.area, Square::D1).unwrap();
+        let inked = (r.y..r.bottom())
+            .flat_map(|y| (r.x..r.right()).map(move |x| (x, y)))
+            .filter(|p| !buf[*p].symbol().trim().is_empty())
+            .count();
+        if large {
+            assert!(inked >= 6, "{w}x{h}: the queen fills {inked} cells");
+            assert!(super::render::big_letter_at(r).is_some());
+        } else {
+            assert_eq!(inked, 1, "{w}x{h}: one letter in a small square");
+        }
+        // Still read back as the letter (capital: White; small: Black).
+        assert_eq!(centre(&buf, &view, &look, Square::D1).0, "D", "{w}x{h}");
+        assert_eq!(centre(&buf, &view, &look, Square::D8).0, "d", "{w}x{h}");
+    }
+}
+
+#[test]
+fn a_long_answer_gets_the_rows_it_needs() {
+    let mut s = Setup::new(game_of(&["e4", "e5"]));
+    let words: Vec<String> = (0..60).map(|i| format!("w{i}")).collect();
+    s.announcement = Some(words.join(" "));
+    let view = s.view();
+    for (w, h) in [(120, 40), (200, 60)] {
+        let screen = text(&draw(&view, &Look::default(), w, h));
+        assert!(screen.contains("w59"), "{w}x{h}:\n{screen}");
+        // And the move list still shows.
+        assert!(screen.contains("1. Bauer"), "{w}x{h}:\n{screen}");
+    }
+}
+
+/// The xterm palette's colour (what the contrast is measured against).
+fn xterm_rgb(c: Color) -> (u8, u8, u8) {
+    match c {
+        Color::Black => (0, 0, 0),
+        Color::Red => (0xcd, 0, 0),
+        Color::Green => (0, 0xcd, 0),
+        Color::Yellow => (0xcd, 0xcd, 0),
+        Color::Blue => (0, 0, 0xee),
+        Color::Magenta => (0xcd, 0, 0xcd),
+        Color::Cyan => (0, 0xcd, 0xcd),
+        Color::Gray => (0xe5, 0xe5, 0xe5),
+        Color::DarkGray => (0x7f, 0x7f, 0x7f),
+        Color::LightYellow => (0xff, 0xff, 0),
+        Color::White => (0xff, 0xff, 0xff),
+        other => panic!("not in the themes: {other:?}"),
+    }
+}
+
+/// WCAG relative luminance.
+fn luminance(c: Color) -> f64 {
+    let (r, g, b) = xterm_rgb(c);
+    let lin = |v: u8| {
+        let v = f64::from(v) / 255.0;
+        if v <= 0.039_28 {
+            v / 12.92
+        } else {
+            ((v + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b)
+}
+
+fn contrast(a: Color, b: Color) -> f64 {
+    let (x, y) = (luminance(a), luminance(b));
+    (x.max(y) + 0.05) / (x.min(y) + 0.05)
+}
+
+#[test]
+fn the_armies_differ_in_luminance_and_contrast_seven_to_one() {
+    for t in [Theme::high_contrast_dark(), Theme::high_contrast_light()] {
+        for (army, pair) in [("white", t.white_piece), ("black", t.black_piece)] {
+            let c = contrast(pair.fg, pair.bg);
+            assert!(c >= 7.0, "{} {army}: {c:.1}:1", t.name);
+        }
+        // The white army is the brighter one from a distance (its box).
+        assert!(
+            luminance(t.white_piece.bg) > luminance(t.black_piece.bg),
+            "{}",
+            t.name
+        );
+    }
+    // Drawn as blocks, a piece keeps its colours: letter colour on its box.
+    let view = Setup::new(Game::new()).view();
+    let blocks = Look {
+        pieces: PieceStyle::Blocks,
+        ..Look::default()
+    };
+    let buf = draw(&view, &blocks, 200, 60);
+    let t = &blocks.theme;
+    for (sq, pair) in [(Square::A1, t.white_piece), (Square::A8, t.black_piece)] {
+        let r = square_rect(&view, &blocks, buf.area, sq).unwrap();
+        let body: Vec<_> = (r.y..r.bottom())
+            .flat_map(|y| (r.x..r.right()).map(move |x| (x, y)))
+            .filter(|p| buf[*p].symbol() == "█")
+            .map(|p| (buf[p].fg, buf[p].bg))
+            .collect();
+        assert!(!body.is_empty(), "{sq}");
+        assert!(
+            body.iter().all(|c| *c == (pair.fg, pair.bg)),
+            "{sq}: {body:?}"
+        );
+    }
+    // Drawn large, the black army is hollow: the same figure with less
+    // ink than the white one (rook against rook, queen against queen).
+    let ink = |sq: Square| -> usize {
+        let r = square_rect(&view, &blocks, buf.area, sq).unwrap();
+        (r.y..r.bottom())
+            .flat_map(|y| (r.x..r.right()).map(move |x| (x, y)))
+            .map(|p| match buf[p].symbol() {
+                "█" => 2,
+                "▀" | "▄" => 1,
+                _ => 0,
+            })
+            .sum()
+    };
+    for (white, black) in [(Square::A1, Square::A8), (Square::D1, Square::D8)] {
+        let (w, b) = (ink(white), ink(black));
+        assert!(b > 0 && b < w, "{white} {w} against {black} {b}");
+    }
+    // Small (80x24: one letter) the two are told apart by case.
+    let small = draw(&view, &blocks, 80, 24);
+    assert_eq!(centre(&small, &view, &blocks, Square::A8).0, "t");
 }

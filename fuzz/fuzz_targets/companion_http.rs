@@ -3,7 +3,7 @@
 //! limits), the server's body limit, the request reader and the pairing
 //! gate (`hector::serve_companion_bytes`, an in-memory stream, the same
 //! code as on a socket).  Nothing may panic or hang; whatever is answered
-//! is one HTTP/1.1 response with a status the server gives (no 5xx but the
+//! is one HTTP/1.1 (or 1.0) response with a status the server gives (no 5xx but the
 //! watchers' 503).
 #![no_main]
 
@@ -17,8 +17,10 @@ fuzz_target!(|data: &[u8]| {
         return;
     }
     let text = String::from_utf8_lossy(&out);
+    // HTTP/1.0 is answered as HTTP/1.0.
     let status: u16 = text
         .strip_prefix("HTTP/1.1 ")
+        .or_else(|| text.strip_prefix("HTTP/1.0 "))
         .and_then(|r| r.get(..3))
         .and_then(|c| c.parse().ok())
         .unwrap_or_else(|| panic!("not a response: {text:?}"));

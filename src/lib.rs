@@ -145,7 +145,7 @@ pub use config::{
     BoardSettings, ColourChoice, CompanionSettings, Config, EngineConfig, parse_colour,
 };
 pub use keymap::Keymap;
-pub use setup::{Overrides, Started, start};
+pub use setup::{Overrides, Started, WordsOverrides, start};
 pub use toml_error::FileError;
 // Words, moves, the game, the sentences.
 pub use game::{Claim, Game, GameResult};
@@ -214,10 +214,12 @@ pub use scoresheet::replay::{Note as RecordNote, Resumed, replay};
 pub use scoresheet::review::PgnFile;
 pub use scoresheet::start::{from_fen as start_from_fen, from_pgn as start_from_pgn};
 pub use scoresheet::{
-    ExportFormat, GameId, GameRecord, JournalErrorKind, JournalOp, JournalStatus, ResumeChoice,
-    ResumeOffer, Sink, StartInfo, Store,
+    ExportFormat, GameId, GameRecord, GameSummary, JournalErrorKind, JournalOp, JournalStatus,
+    ResumeChoice, ResumeOffer, Sink, StartInfo, Store,
 };
-pub use ui::export::{record_of as export_record_of, write as write_export};
+pub use ui::export::{
+    record_of as export_record_of, write as write_export, write_to_stdout as export_to_stdout,
+};
 // The opponent's screen (the companion page).
 pub use companion::{
     CompanionEvent, Limits as CompanionLimits, MoveInput, OpponentAction, PageLabels, Pairing,

@@ -12,7 +12,8 @@ use hector::{
     CompanionServer, CompanionSettings, DEFAULT_LISTEN, Effect, EngineConfig, EngineSetup,
     ExportFormat, FallBack, Link, Msg, Outputs, Overrides, Part, PortSettings, Priority, Probed,
     PromptMode, Protocol, ResumeChoice, ResumeOffer, SayKind, SimOptions, Sink, SpeechMode,
-    SpeechStatus, SpeechWorker, StartInfo, Store, TonePlayer, Utterance, WorkerConfig, start,
+    SpeechStatus, SpeechWorker, StartInfo, Store, TonePlayer, Utterance, WordsOverrides,
+    WorkerConfig, start,
 };
 
 /// hector: chess for blind and visually impaired players.
@@ -57,7 +58,7 @@ enum Cmd {
 #[derive(Debug, Clone, clap::Args)]
 struct GamesArgs {
     #[command(flatten)]
-    settings: Overrides,
+    settings: WordsOverrides,
 }
 
 #[derive(Debug, Clone, clap::Args)]
@@ -83,14 +84,15 @@ struct ExportArgs {
     /// The format.
     #[arg(long, value_enum, default_value = "pgn")]
     format: ExportFormat,
-    /// The file to write (default: ID.EXT in this folder).
+    /// The file to write (default: ID.EXT in this folder; `-`: standard
+    /// output).
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     output: Option<std::path::PathBuf>,
     /// Overwrite the file if it exists.
     #[arg(long)]
     force: bool,
     #[command(flatten)]
-    settings: Overrides,
+    settings: WordsOverrides,
 }
 
 #[derive(Debug, Subcommand)]
@@ -131,7 +133,8 @@ struct SimArgs {
 
 #[derive(Debug, Clone, clap::Args)]
 struct VoicesArgs {
-    /// Also list every voice and variant of each language.
+    /// List every language with voices (not only hector's own four), and
+    /// every voice and variant of each.
     #[arg(long)]
     all: bool,
 }
@@ -202,8 +205,9 @@ struct PlayArgs {
     /// The engine's skill level, 1 (weakest) to 20 (full strength).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=20))]
     level: Option<u8>,
-    /// The engine's strength as a rating, when the engine offers it.
-    #[arg(long, value_name = "N")]
+    /// The engine's strength as a rating, when the engine offers it (not
+    /// with --level: one strength at a time).
+    #[arg(long, value_name = "N", conflicts_with = "level")]
     elo: Option<u32>,
     /// The engine's time per move, in milliseconds.
     #[arg(long, value_name = "MS")]
@@ -338,13 +342,7 @@ fn play_game(args: &PlayArgs, resume_id: Option<&str>) -> ExitCode {
                 }
             },
             None => {
-                println!(
-                    "{}",
-                    started
-                        .app
-                        .phraser()
-                        .message("no_such_saved_game", &[("id", key)])
-                );
+                no_such_game(started.app.phraser(), &store, key);
                 return ExitCode::FAILURE;
             }
         },
@@ -776,7 +774,8 @@ fn voices(args: &VoicesArgs) -> ExitCode {
     match hector::list_voices() {
         Ok(list) => {
             let mut out = std::io::stdout().lock();
-            for line in hector::voices_summary(&list, args.all) {
+            let own: Vec<&str> = hector::Lang::ALL.iter().map(|l| l.code()).collect();
+            for line in hector::voices_summary(&list, &own, args.all) {
                 // A closed pipe (`hector voices | head`) ends the list quietly.
                 if writeln!(out, "{line}").is_err() {
                     break;
@@ -857,7 +856,7 @@ fn say(args: &SayArgs) -> ExitCode {
 
 /// `hector games`: one line per saved game, oldest first.
 fn games(args: &GamesArgs) -> ExitCode {
-    let started = start(&args.settings);
+    let started = start(&Overrides::from(&args.settings));
     let phraser = started.app.phraser();
     let store = store();
     let list = match store.list() {
@@ -870,33 +869,59 @@ fn games(args: &GamesArgs) -> ExitCode {
     if list.is_empty() {
         println!("{}", phraser.message("games_none", &[]));
     }
-    let fmt = time::macros::format_description!("[year]-[month]-[day] [hour]:[minute] UTC");
     for (i, g) in list.iter().enumerate() {
-        let date = g
-            .started
-            .and_then(|d| d.format(&fmt).ok())
-            .unwrap_or_default();
-        let result = match &g.result {
-            Some(r) => r.clone(),
-            None => phraser.message("game_unfinished", &[]),
-        };
-        let line = phraser.message(
-            "games_line",
-            &[
-                ("number", &(i + 1).to_string()),
-                ("id", g.id.as_str()),
-                ("date", &date),
-                ("white", &phraser.player(&g.white, shakmaty::Color::White)),
-                ("black", &phraser.player(&g.black, shakmaty::Color::Black)),
-                ("result", &result),
-                ("moves", &g.plies.div_ceil(2).to_string()),
-            ],
-        );
-        if !print_line(&line) {
+        if !print_line(&game_line(phraser, i + 1, g)) {
             break;
         }
     }
     ExitCode::SUCCESS
+}
+
+/// One saved game as `hector games` lists it: "3. 20261125-…, …".
+fn game_line(phraser: &hector::Phraser, number: usize, g: &hector::GameSummary) -> String {
+    let fmt = time::macros::format_description!("[year]-[month]-[day] [hour]:[minute] UTC");
+    let date = g
+        .started
+        .and_then(|d| d.format(&fmt).ok())
+        .unwrap_or_default();
+    let result = match &g.result {
+        Some(r) => r.clone(),
+        None => phraser.message("game_unfinished", &[]),
+    };
+    phraser.message(
+        "games_line",
+        &[
+            ("number", &number.to_string()),
+            ("id", g.id.as_str()),
+            ("date", &date),
+            ("white", &phraser.player(&g.white, shakmaty::Color::White)),
+            ("black", &phraser.player(&g.black, shakmaty::Color::Black)),
+            ("result", &result),
+            ("moves", &g.plies.div_ceil(2).to_string()),
+        ],
+    )
+}
+
+/// No one saved game is `key`: the games it fits, when several do, each
+/// as `hector games` lists it; otherwise that there is none.
+fn no_such_game(phraser: &hector::Phraser, store: &hector::Store, key: &str) {
+    let fits = store.matching(key);
+    if fits.len() < 2 {
+        println!("{}", phraser.message("no_such_saved_game", &[("id", key)]));
+        return;
+    }
+    println!(
+        "{}",
+        phraser.message(
+            "saved_game_ambiguous",
+            &[("id", key), ("count", &fits.len().to_string())]
+        )
+    );
+    for (n, g) in &fits {
+        if !print_line(&game_line(phraser, *n, g)) {
+            break;
+        }
+    }
 }
 
 /// One line of a listing on standard output; false once nobody reads it
@@ -909,14 +934,11 @@ fn print_line(line: &str) -> bool {
 
 /// `hector export ID --format F [-o FILE] [--force]`.
 fn export(args: &ExportArgs) -> ExitCode {
-    let started = start(&args.settings);
+    let started = start(&Overrides::from(&args.settings));
     let phraser = started.app.phraser();
     let store = store();
     let Some(g) = store.find(&args.id) else {
-        println!(
-            "{}",
-            phraser.message("no_such_saved_game", &[("id", &args.id)])
-        );
+        no_such_game(phraser, &store, &args.id);
         return ExitCode::FAILURE;
     };
     let rec = match hector::export_record_of(&store, &g.id) {
@@ -929,6 +951,18 @@ fn export(args: &ExportArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    if args.output.as_deref() == Some(std::path::Path::new("-")) {
+        return match hector::export_to_stdout(args.format, &rec, phraser) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!(
+                    "{}",
+                    phraser.message("save_failed", &[("why", &e.to_string())])
+                );
+                ExitCode::FAILURE
+            }
+        };
+    }
     let path = args.output.clone().unwrap_or_else(|| {
         std::path::PathBuf::from(format!("{}.{}", g.id, args.format.extension()))
     });

@@ -25,4 +25,5 @@ mod line_games;
 mod line_mode;
 mod scoresheet;
 mod trust;
+mod trust_board;
 mod tui_tmux;

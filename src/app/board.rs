@@ -132,7 +132,7 @@ impl App {
             };
             if b.tracker().position() != self.game.position() {
                 self.sync_seat(seat, now, out);
-            } else if let Some(report) = b.tracker().pending_report().filter(|_| b.connected()) {
+            } else if let Some(report) = self.session_mut(seat).and_then(|b| b.pending_report()) {
                 self.on_seat_notes(seat, vec![SessionNote::Found(report)], now, out);
             }
         }
@@ -271,9 +271,10 @@ impl App {
             self.say(out, t, Priority::Normal, SayKind::Board);
             return;
         }
-        if let Some(i) = b.instruction().filter(|_| b.tracker().on_the_way()) {
-            // The awaited move is being made: what to do, not a mismatch.
-            let t = self.phraser.instruction(&i);
+        let all = b.tracker().instructions();
+        if !all.is_empty() && b.tracker().on_the_way() {
+            // The awaited moves are being made: what to do, not a mismatch.
+            let t = self.phraser.instructions(&all);
             self.say(out, t, Priority::Normal, SayKind::Board);
             return;
         }
@@ -321,9 +322,9 @@ impl App {
                 let t = self.message("board_executed", &[("move", &text)]);
                 self.say(out, t, Priority::Normal, SayKind::Board);
             }
-            Inferred::Instruction(i) => {
+            Inferred::Instruction(all) => {
                 // A calm instruction: no mismatch, no tone.
-                let t = self.phraser.instruction(&i);
+                let t = self.phraser.instructions(&all);
                 self.say(out, t, Priority::Normal, SayKind::Board);
             }
             Inferred::Touched(sq) => {
@@ -361,7 +362,22 @@ impl App {
             }
             Inferred::Mismatch(diffs) => {
                 self.journal_mismatch(crate::scoresheet::record::BoardOf::Player, &diffs);
-                let t = self.phraser.mismatch(&diffs);
+                // Only what changed since the last report (a board being
+                // set up is not read out in full at every piece).
+                let before = self
+                    .board
+                    .as_ref()
+                    .map(|b| b.tracker().mismatch_before().to_vec())
+                    .unwrap_or_default();
+                let t = self.phraser.mismatch_update(&before, &diffs);
+                self.say(out, t, Priority::Urgent, SayKind::Mismatch);
+                out.push(Effect::Tone(Tone::Mismatch));
+            }
+            Inferred::OutOfTurn { side, diffs } => {
+                // Black moved first: whose move it is, not the squares.
+                self.journal_mismatch(crate::scoresheet::record::BoardOf::Player, &diffs);
+                let side = self.phraser.side(side);
+                let t = self.message("board_out_of_turn", &[("side", &side)]);
                 self.say(out, t, Priority::Urgent, SayKind::Mismatch);
                 out.push(Effect::Tone(Tone::Mismatch));
             }

@@ -140,6 +140,7 @@ impl AppBuilder {
             ask_before_leaving: self.ask_before_leaving,
             question: None,
             kept_offer: None,
+            offer_declined: false,
             last_said: None,
             quitting: false,
             board: None,

@@ -31,9 +31,16 @@ impl App {
         let reviewing = self.reviewing();
         match action {
             a if a.key_only() => false,
-            A::Next | A::Previous | A::First | A::End | A::Goto | A::Games | A::Game | A::Find => {
-                reviewing
-            }
+            A::Next
+            | A::Previous
+            | A::First
+            | A::End
+            | A::Goto
+            | A::Games
+            | A::Game
+            | A::Find
+            | A::Comment
+            | A::Variations => reviewing,
             _ if reviewing => matches!(
                 action,
                 A::Square
@@ -296,6 +303,8 @@ impl App {
             | Action::Games
             | Action::Game
             | Action::Find
+            | Action::Comment
+            | Action::Variations
             | Action::Time
             | Action::Arbiter => {
                 let t = self.help_line(action);

@@ -76,6 +76,9 @@ pub struct App {
     /// A draw offer typed by the player to move, made with their next
     /// move (9.1.2.1).
     kept_offer: Option<Color>,
+    /// The standing offer was declined in words during this update (the
+    /// engine's answer): its lapse is not said as well.
+    offer_declined: bool,
     last_said: Option<Utterance>,
     quitting: bool,
     /// The player's board, when one is used.
@@ -175,6 +178,10 @@ impl App {
     /// The prompt of line mode: whose move and the move number, and a
     /// standing draw offer; once the game is over, how it ended.
     pub fn prompt(&self) -> String {
+        // The question waits: the new game behind it is not the one played.
+        if self.asking_resume.is_some() {
+            return self.message("prompt_resume", &[]);
+        }
         if let Some(t) = self.game_over_state() {
             return t;
         }
@@ -204,13 +211,22 @@ impl App {
         self.now = Some(now);
         let was_quitting = self.quitting;
         let offer_before = (self.game.pending_offer(), self.game.history().len());
+        self.offer_declined = false;
         // The clock first: a flag that fell before this message wins.
         self.clock_tick(now, &mut out);
         match msg {
-            Msg::Line(line) if self.asking_resume.is_some() => {
-                let answer = self.yes_or_no(&line);
-                self.on_resume_answer(answer, &mut out);
-            }
+            Msg::Line(line) if self.asking_resume.is_some() => match self.answer(&line) {
+                // Leaving answers nothing: the game stays to be resumed.
+                Some(crate::action::Action::Quit) => {
+                    self.asking_resume = None;
+                    self.on_action_confirmed(crate::action::Action::Quit, &mut out);
+                }
+                Some(crate::action::Action::Accept) => self.on_resume_answer(Some(true), &mut out),
+                Some(crate::action::Action::Decline) => {
+                    self.on_resume_answer(Some(false), &mut out);
+                }
+                _ => self.on_resume_answer(None, &mut out),
+            },
             Msg::Line(line) => {
                 self.on_line(&line, now, &mut out);
                 self.sync_board(now, &mut out);
@@ -332,6 +348,9 @@ impl App {
         let (Some(offerer), plies) = before else {
             return;
         };
+        if self.offer_declined {
+            return;
+        }
         let lapsed = self.game.pending_offer().is_none()
             && !self.game.is_over()
             && self.game.history().len() > plies
@@ -347,9 +366,9 @@ impl App {
         }
     }
 
-    /// A typed line read as yes (accept) or no (decline), in any language
-    /// of the key map.
-    fn yes_or_no(&self, line: &str) -> Option<bool> {
+    /// A typed line read as a command without arguments (yes, no, quit),
+    /// in any language of the key map.
+    fn answer(&self, line: &str) -> Option<crate::action::Action> {
         let words: Vec<&MoveWords> = self.arg_words.iter().collect();
         match read_line(
             line,
@@ -358,12 +377,7 @@ impl App {
                 vocabularies: &words,
             },
         ) {
-            Input::Command(crate::command::Command::Do(crate::action::Action::Accept)) => {
-                Some(true)
-            }
-            Input::Command(crate::command::Command::Do(crate::action::Action::Decline)) => {
-                Some(false)
-            }
+            Input::Command(crate::command::Command::Do(action)) => Some(action),
             _ => None,
         }
     }
@@ -583,7 +597,14 @@ impl App {
             return;
         }
         if self.engine_has_the_move() {
-            let t = self.message("engine_thinking", &[]);
+            // Judged first: a line that is no move at all ("xyz") is said
+            // as such; a move is the engine's to make.
+            let t = match self.reader.read(text, self.game.position()) {
+                Err(e @ crate::notation::InputError::NotUnderstood { .. }) => {
+                    self.phraser.input_error(&e, self.game.position())
+                }
+                _ => self.message("engine_thinking", &[]),
+            };
             self.say(out, t, Priority::Normal, SayKind::Error);
             return;
         }

@@ -123,6 +123,12 @@ impl App {
         now: Instant,
         out: &mut Vec<Effect>,
     ) {
+        // On the opponent's board a move out of turn is a difference like
+        // any other.
+        let found = match found {
+            Inferred::OutOfTurn { diffs, .. } => Inferred::Mismatch(diffs),
+            f => f,
+        };
         match found {
             Inferred::Move(mv) => {
                 if self.game.is_over() {
@@ -169,6 +175,7 @@ impl App {
             }
             // The instruction for a move awaited there: the page shows it.
             Inferred::Instruction(_)
+            | Inferred::OutOfTurn { .. }
             | Inferred::Touched(_)
             | Inferred::TakeBack
             | Inferred::NewGame

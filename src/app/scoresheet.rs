@@ -166,6 +166,29 @@ impl App {
         }
     }
 
+    /// The engine's name (`id name`) as its side's player on the
+    /// scoresheet, unless a name was given (`--white`, `--black`) or the
+    /// game's first record is written already.
+    pub(super) fn journal_engine_name(&mut self, side: Color, name: &str) {
+        let Some(sheet) = self.sheet.as_mut().filter(|s| !s.begun) else {
+            return;
+        };
+        // The start to write, and the in-memory copies the exports read.
+        for start in [
+            &mut sheet.start,
+            &mut sheet.sim.start,
+            &mut sheet.sim.record.start,
+        ] {
+            let player = match side {
+                Color::White => &mut start.white,
+                Color::Black => &mut start.black,
+            };
+            if player.trim().is_empty() {
+                *player = name.to_owned();
+            }
+        }
+    }
+
     /// Whether the game in progress was resumed from its journal.
     pub(super) fn game_resumed(&self) -> bool {
         self.sheet.as_ref().is_some_and(|s| s.resumed)
@@ -823,10 +846,15 @@ impl App {
             Seat::Opponent => (BoardOf::Opponent, &resumed.opponent_mismatch),
         };
         let pos = self.game.position().clone();
+        let awaited = resumed.board_awaited_moves(which);
+        // The positions before the first awaited move (or the last move)
+        // and before that.
+        let back = awaited.len().max(1);
         let before: Vec<shakmaty::Chess> = self
             .game
             .positions()
             .rev()
+            .skip(back - 1)
             .take(2)
             .map(|(p, _)| p.clone())
             .collect();
@@ -838,13 +866,14 @@ impl App {
             return;
         };
         let earlier = before.get(1).cloned();
-        let mut notes = match (resumed.board_awaited(which), before.first().cloned()) {
-            (Some(mv), Some(last)) => {
-                let mut n = b.game_replaced(&last, earlier.as_ref(), now);
-                n.extend(b.await_move(mv, now));
-                n
+        let mut notes = match (awaited.is_empty(), before.first().cloned()) {
+            // Compared with the resumed game, never judged (the board is
+            // not held against the position before the awaited moves).
+            (false, Some(first)) => b.resume_awaiting(&first, earlier.as_ref(), &awaited, now),
+            (_, _) => {
+                let last = self.game.positions().next_back().map(|(p, _)| p.clone());
+                b.game_replaced(&pos, last.as_ref(), now)
             }
-            (_, last) => b.game_replaced(&pos, last.as_ref(), now),
         };
         if mismatch.is_some() {
             notes.extend(b.restore_mismatch());
@@ -1409,6 +1438,29 @@ mod tests {
             &e[0],
             Effect::Journal(JournalOp::Append(Event::Move { san, .. })) if san == "Nc6"
         ));
+    }
+
+    /// Issue 18: while the resume question waits, the prompt asks it (it
+    /// said "White to move, move 1." of the new game behind it), and quit
+    /// (any of its words in the key map) leaves without answering: the
+    /// game is neither resumed nor set aside.
+    #[test]
+    fn the_resume_question_is_the_prompt_and_quit_leaves_from_it() {
+        for word in ["quit", "q", "exit", "ende"] {
+            let mut a = app();
+            a.update(
+                Msg::Resume(Box::new(offer(ResumeChoice::Ask))),
+                Instant::now(),
+            );
+            assert_eq!(a.prompt(), "Resume the unfinished game? Yes or no");
+            let e = a.update(Msg::Line(word.into()), Instant::now());
+            assert_eq!(said(&e), vec!["Goodbye."], "{word}");
+            assert!(e.iter().any(|e| matches!(e, Effect::Quit)), "{word}");
+            assert!(
+                !e.iter().any(|e| matches!(e, Effect::Journal(_))),
+                "{word}: {e:?}"
+            );
+        }
     }
 
     #[test]

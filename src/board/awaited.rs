@@ -101,28 +101,55 @@ impl Instruction {
 /// Whether the board `sensed` is on its way from `before` to `after` by
 /// the move of `instruction`: every square shows what `after` has there,
 /// or is one the move changes and shows what was there before or nothing
-/// (a piece in the hand), or lies on the moving piece's path and holds it
-/// (a slider set down on its way, the king on f1 before g1).  A promotion
-/// may show the pawn on its last square before the new piece is put there.
+/// (a piece in the hand), or, in a castling, lies on the king's path and
+/// holds it (the king on f1 before g1).  Any other piece set down on its
+/// path but short of its square (a pawn on a6 for a7-a5, a slider that
+/// stopped) is a wrong square: a mismatch once the settle time passed, as
+/// anywhere else.  A promotion may show the pawn on its last square before
+/// the new piece is put there.
+#[cfg(test)]
 pub fn on_the_way(
     instruction: &Instruction,
     before: &Board,
     after: &Board,
     sensed: &SensedBoard,
 ) -> bool {
-    let path = attacks::between(instruction.from, instruction.to);
-    let moving = Some(instruction.piece);
+    on_the_way_all(&[*instruction], &[before, after], sensed)
+}
+
+/// Whether the board `sensed` is on its way through several awaited moves
+/// (`instructions`, oldest first; `boards` the game board before each and,
+/// last, after all of them): every square shows what the last board has
+/// there, or is one the moves change and shows nothing (a piece in the
+/// hand) or what one of the boards has there (a move made before the one
+/// before it, a reply's piece already set), or, in a castling, holds the
+/// king on its path.  With one move this is [`on_the_way`].
+pub fn on_the_way_all(
+    instructions: &[Instruction],
+    boards: &[&Board],
+    sensed: &SensedBoard,
+) -> bool {
+    let Some(last) = boards.last() else {
+        return true;
+    };
+    let king_paths: Vec<(Bitboard, Piece)> = instructions
+        .iter()
+        .filter(|i| i.rook.is_some())
+        .map(|i| (attacks::between(i.from, i.to), i.piece))
+        .collect();
     Square::ALL.into_iter().all(|sq| {
         let got = sensed.get(sq);
-        let was = before.piece_at(sq);
-        let will = after.piece_at(sq);
-        if got.matches(will) {
+        if got.matches(last.piece_at(sq)) {
             return true;
         }
-        if (path.contains(sq) || sq == instruction.to) && got.matches(moving) {
+        if king_paths
+            .iter()
+            .any(|(path, king)| path.contains(sq) && got.matches(Some(*king)))
+        {
             return true;
         }
-        was != will && (got == Sensed::Empty || got.matches(was))
+        let changes = boards.iter().any(|b| b.piece_at(sq) != last.piece_at(sq));
+        changes && (got == Sensed::Empty || boards.iter().any(|b| got.matches(b.piece_at(sq))))
     })
 }
 
@@ -234,8 +261,10 @@ mod tests {
             (Square::F5, Sensed::Empty),
             (Square::D3, Sensed::Empty)
         ]));
-        assert!(check(&[(Square::F5, Sensed::Empty), (Square::E4, bb)]));
         assert!(check(&[(Square::F5, Sensed::Empty), (Square::D3, bb)]));
+        // Set down on its path, short of its square: a wrong square
+        // (issue 18, item 4).
+        assert!(!check(&[(Square::F5, Sensed::Empty), (Square::E4, bb)]));
         // Set down on a square off its path.
         assert!(!check(&[(Square::F5, Sensed::Empty), (Square::C2, bb)]));
         // Another piece touched and put elsewhere.
@@ -243,6 +272,20 @@ mod tests {
             (Square::E1, Sensed::Empty),
             (Square::E2, Sensed::Piece(Color::White.king()))
         ]));
+    }
+
+    #[test]
+    fn a_pawn_short_of_its_double_step_is_not_on_the_way() {
+        let pos = fen("4k3/p7/8/8/8/8/8/4K3 b - - 0 1");
+        let m = uci(&pos, "a7a5");
+        let i = Instruction::new(&pos, m).unwrap();
+        let before = pos.board().clone();
+        let done = after(&pos, m);
+        let mut s = SensedBoard::from_board(&before);
+        s.set(Square::A7, Sensed::Empty);
+        assert!(on_the_way(&i, &before, &done, &s));
+        s.set(Square::A6, Sensed::Piece(Color::Black.pawn()));
+        assert!(!on_the_way(&i, &before, &done, &s));
     }
 
     #[test]

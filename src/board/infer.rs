@@ -25,9 +25,11 @@
 
 use std::time::{Duration, Instant};
 
-use shakmaty::{Bitboard, Board, CastlingSide, Chess, Move, Position, Role, Square, attacks};
+use shakmaty::{
+    Bitboard, Board, CastlingSide, Chess, Color, Move, Position, Role, Square, attacks,
+};
 
-use super::awaited::{Instruction, capture_seen, castling_half, on_the_way};
+use super::awaited::{Instruction, capture_seen, castling_half, on_the_way_all};
 use super::event::BoardEvent;
 use super::mismatch::{MismatchChange, MismatchWatch, diff};
 use super::sensed::{Orientation, SensedBoard};
@@ -82,8 +84,10 @@ pub enum Inferred {
     Move(Move),
     /// A move the game made by other means ([`Tracker::await_move`], e.g.
     /// the opponent's move typed in) is to be made on the board: what to
-    /// do.  Said once; no mismatch follows while the board is on its way.
-    Instruction(Instruction),
+    /// do, for every move awaited, in order (a reply typed before the
+    /// move was made on the board makes two).  Said once; no mismatch
+    /// follows while the board is on its way.
+    Instruction(Vec<Instruction>),
     /// The move the game made by other means ([`Tracker::set_position`],
     /// e.g. the opponent's move typed in) is now done on the board.
     Executed(Move),
@@ -106,6 +110,16 @@ pub enum Inferred {
     /// The board differs from the game in these squares, most useful first
     /// (D.2.9).  Sent whenever the list changes.
     Mismatch(Vec<SquareDiff>),
+    /// The board shows a whole move of the side not to move (Black moving
+    /// first): said as whose move it is instead of the mismatch, which
+    /// these squares are (D.2.9; sent whenever the list changes, as
+    /// `Inferred::Mismatch`).
+    OutOfTurn {
+        /// The side to move.
+        side: Color,
+        /// The difference from the game, most useful first.
+        diffs: Vec<SquareDiff>,
+    },
     /// The board agrees with the game again after a reported mismatch.
     Matches,
     /// The board was found turned round; squares are translated this way
@@ -198,7 +212,10 @@ pub struct Tracker {
     touched: Bitboard,
     class: Class,
     settle_at: Option<Instant>,
-    awaiting: Option<Awaited>,
+    /// Moves made by other means that the board does not show yet, oldest
+    /// first: the board is judged against the oldest, and quiet while on
+    /// its way to any of them (a reply typed before the move was made).
+    awaiting: Vec<Awaited>,
     watch: MismatchWatch,
     last_illegal: Option<(Square, Square)>,
     /// Whether the board has agreed with the game since the game last
@@ -269,7 +286,7 @@ impl Tracker {
             touched: Bitboard::EMPTY,
             class: Class::Synced,
             settle_at: None,
-            awaiting: None,
+            awaiting: Vec::new(),
             watch: MismatchWatch::new(),
             last_illegal: None,
             confirmed: false,
@@ -305,9 +322,7 @@ impl Tracker {
     /// (for a helper's screen; reports to speak come as
     /// `Inferred::Mismatch`).
     pub fn mismatch(&self) -> Vec<SquareDiff> {
-        self.sensed()
-            .map(|s| diff(self.position.board(), &s))
-            .unwrap_or_default()
+        self.sensed().map(|s| self.judged(&s)).unwrap_or_default()
     }
 
     /// The mismatch last reported and not yet resolved.
@@ -315,14 +330,27 @@ impl Tracker {
         self.watch.reported()
     }
 
-    /// The move made by other means that the board does not show yet.
-    pub fn awaiting_execution(&self) -> Option<Move> {
-        self.awaiting.as_ref().map(|a| a.instruction.mv)
+    /// The mismatch reported before the last one, while that one stands
+    /// (empty if the last report was the first since the board agreed):
+    /// a changed report says only what changed.
+    pub fn mismatch_before(&self) -> &[SquareDiff] {
+        self.watch.before()
     }
 
-    /// What to do on the board for the awaited move.
+    /// The oldest move made by other means that the board does not show
+    /// yet.
+    pub fn awaiting_execution(&self) -> Option<Move> {
+        self.awaiting.first().map(|a| a.instruction.mv)
+    }
+
+    /// What to do on the board for the oldest awaited move.
     pub fn instruction(&self) -> Option<Instruction> {
-        self.awaiting.as_ref().map(|a| a.instruction)
+        self.awaiting.first().map(|a| a.instruction)
+    }
+
+    /// What to do on the board for every awaited move, in order.
+    pub fn instructions(&self) -> Vec<Instruction> {
+        self.awaiting.iter().map(|a| a.instruction).collect()
     }
 
     /// Whether the board shows a state on the way to the awaited move (not
@@ -384,7 +412,7 @@ impl Tracker {
         if self.class != Class::Awaiting {
             return None;
         }
-        self.awaiting.as_ref().and_then(|a| a.remind_at)
+        self.awaiting.first().and_then(|a| a.remind_at)
     }
 
     /// A deadline passed (or not yet: then nothing happens).
@@ -397,16 +425,20 @@ impl Tracker {
             match self.class {
                 Class::Candidate { mv, .. } => self.apply(mv, &mut out),
                 Class::TakeBack | Class::NewGame | Class::Other => self.report_mismatch(&mut out),
+                Class::Awaiting if !self.watch.reported().is_empty() => {
+                    self.watch.clear();
+                    out.push(Inferred::Instruction(self.instructions()));
+                }
                 _ => {}
             }
         }
         if let Some(at) = self.remind_at()
             && now >= at
         {
-            if let Some(a) = &mut self.awaiting {
+            if let Some(a) = self.awaiting.first_mut() {
                 a.remind_at = None;
             }
-            self.report_mismatch(&mut out);
+            self.remind(&mut out);
         }
         out
     }
@@ -432,13 +464,18 @@ impl Tracker {
         if let Some(old) = old {
             self.note_transitions(&old, &raw, &mut out);
         }
-        if let Some(a) = &mut self.awaiting
+        if let Some(a) = self.awaiting.first_mut()
             && a.remind_at.is_some()
         {
             // Something happens on the board: no reminder yet.
             a.remind_at = Some(now + self.config.grace);
         }
         self.reclassify(now, true, &mut out);
+        if old.is_none() {
+            // The first board seen (a board connected, hector restarted):
+            // compared with the game, never judged an illegal move.
+            self.last_illegal = self.illegal_shown();
+        }
         out
     }
 
@@ -459,7 +496,7 @@ impl Tracker {
         }
         self.position = position.clone();
         self.previous = None;
-        self.awaiting = None;
+        self.awaiting.clear();
         self.after_game_change(now)
     }
 
@@ -471,6 +508,9 @@ impl Tracker {
     /// while the board is on its way to it, reports a mismatch for a state
     /// that does not lead there (after the settle time) or as a reminder
     /// after the grace period, and `Inferred::Executed` when it is done.
+    /// A move awaited while an earlier one is still not made joins it: the
+    /// instruction names both in order, the board is judged against the
+    /// older, and a state on the way to either is quiet.
     /// A move that is not legal here changes nothing.
     pub fn await_move(&mut self, mv: Move, now: Instant) -> Vec<Inferred> {
         if !self.position.is_legal(mv) {
@@ -481,16 +521,27 @@ impl Tracker {
         };
         let old = self.position.clone();
         self.position.play_unchecked(mv);
-        self.awaiting = Some(Awaited {
+        let queued = !self.awaiting.is_empty();
+        self.awaiting.push(Awaited {
             instruction,
             before: old.board().clone(),
             remind_at: Some(now + self.config.grace),
         });
+        if let Some(first) = self.awaiting.first_mut() {
+            first.remind_at = Some(now + self.config.grace);
+        }
         self.previous = Some(old);
+        // What the hand did for the older move still counts (a captured
+        // piece lifted on an occupancy board).
+        let (lifted, placed) = (self.lifted, self.last_placed);
         let found = self.after_game_change(now);
+        if queued {
+            self.lifted |= lifted;
+            self.last_placed = self.last_placed.or(placed);
+        }
         let mut out = Vec::new();
-        if self.awaiting.is_some() && self.raw.is_some() {
-            out.push(Inferred::Instruction(instruction));
+        if !self.awaiting.is_empty() && self.raw.is_some() {
+            out.push(Inferred::Instruction(self.instructions()));
         }
         out.extend(found);
         out
@@ -500,14 +551,18 @@ impl Tracker {
     /// having changed: the awaited move's instruction while it is on its
     /// way, otherwise the mismatch already found (reported while the board
     /// was away, and so not heard).
-    pub fn pending_report(&self) -> Option<Inferred> {
-        if let Some(a) = &self.awaiting
-            && self.class == Class::Awaiting
-        {
-            return Some(Inferred::Instruction(a.instruction));
+    /// The mismatch is said in full, as news (not only what changed since
+    /// the report before it).
+    pub fn pending_report(&mut self) -> Option<Inferred> {
+        if !self.awaiting.is_empty() && self.class == Class::Awaiting {
+            return Some(Inferred::Instruction(self.instructions()));
         }
         let diffs = self.mismatch();
-        (!diffs.is_empty() && self.watch.reported() == diffs).then_some(Inferred::Mismatch(diffs))
+        let again = !diffs.is_empty() && self.watch.reported() == diffs;
+        if again {
+            self.watch.forget_before();
+        }
+        again.then_some(Inferred::Mismatch(diffs))
     }
 
     /// A game resumed after a restart had a mismatch reported on this
@@ -519,7 +574,7 @@ impl Tracker {
     pub fn restore_reported_mismatch(&mut self) -> Vec<Inferred> {
         let mut out = Vec::new();
         self.watch.restore();
-        if self.raw.is_some() && self.class == Class::Synced && self.awaiting.is_none() {
+        if self.raw.is_some() && self.class == Class::Synced && self.awaiting.is_empty() {
             self.report_mismatch(&mut out);
         }
         out
@@ -535,8 +590,35 @@ impl Tracker {
     ) -> Vec<Inferred> {
         self.position = position.clone();
         self.previous = previous.cloned();
-        self.awaiting = None;
+        self.awaiting.clear();
         self.after_game_change(now)
+    }
+
+    /// A game resumed after a restart whose last moves `moves` (the first
+    /// played in `before`, `earlier` the position before that) were made
+    /// by other means and are not yet on this board: await them, as
+    /// [`Tracker::await_move`] does, without judging the board against
+    /// `before` on the way.  What is said is what a board connecting now
+    /// would hear: the instruction only while the board is on its way to
+    /// the moves, otherwise the mismatch.
+    pub fn resume_awaiting(
+        &mut self,
+        before: &Chess,
+        earlier: Option<&Chess>,
+        moves: &[Move],
+        now: Instant,
+    ) -> Vec<Inferred> {
+        self.position = before.clone();
+        self.previous = earlier.cloned();
+        self.awaiting.clear();
+        self.reset_move_state();
+        let mut out = Vec::new();
+        for mv in moves {
+            out = self.await_move(*mv, now);
+        }
+        let on_its_way = self.class == Class::Awaiting;
+        out.retain(|f| on_its_way || !matches!(f, Inferred::Instruction(_)));
+        out
     }
 
     /// The answer to `Inferred::NeedPromotionPiece`.  Returns the move if
@@ -570,6 +652,10 @@ impl Tracker {
         // A mismatch reported against the old game: "matches" if the board
         // now agrees, otherwise the new mismatch in full.
         self.reclassify(now, false, &mut out);
+        // The game changed under the board: what the board shows is
+        // compared with the game, never judged an illegal move (the
+        // player did not make it against this game).
+        self.last_illegal = self.illegal_shown();
         if matches!(self.class, Class::Other | Class::TakeBack | Class::NewGame) {
             // The board did not just change: no need to wait for it.
             self.settle_at = None;
@@ -660,15 +746,21 @@ impl Tracker {
     fn classify(&self, view: &View) -> Class {
         let board = self.position.board();
         let sensed = &view.sensed;
-        if let Some(a) = &self.awaiting {
+        if !self.awaiting.is_empty() {
             if sensed.matches(board) {
-                return if capture_seen(&a.instruction, sensed, view.lifted) {
-                    Class::Synced
-                } else {
-                    Class::Awaiting
-                };
+                let seen = self
+                    .awaiting
+                    .iter()
+                    .all(|a| capture_seen(&a.instruction, sensed, view.lifted));
+                return if seen { Class::Synced } else { Class::Awaiting };
             }
-            if on_the_way(&a.instruction, &a.before, board, sensed) {
+            if self.older_done(view).is_some() {
+                return Class::Awaiting;
+            }
+            let instructions = self.instructions();
+            let mut boards: Vec<&Board> = self.awaiting.iter().map(|a| &a.before).collect();
+            boards.push(board);
+            if on_the_way_all(&instructions, &boards, sensed) {
                 return Class::Awaiting;
             }
         }
@@ -732,7 +824,7 @@ impl Tracker {
             }
         }
         if self.confirmed
-            && self.awaiting.is_none()
+            && self.awaiting.is_empty()
             && self
                 .previous
                 .as_ref()
@@ -754,6 +846,17 @@ impl Tracker {
     /// is then not something the player did.
     fn reclassify(&mut self, now: Instant, board_changed: bool, out: &mut Vec<Inferred>) {
         let view = self.view(self.orientation());
+        if let Some(n) = self.older_done(&view) {
+            // The older awaited moves are made: done, in order; the board
+            // is judged against the next one now.
+            self.watch.clear();
+            for a in self.awaiting.drain(..n) {
+                out.push(Inferred::Executed(a.instruction.mv));
+            }
+            if let Some(first) = self.awaiting.first_mut() {
+                first.remind_at = Some(now + self.config.grace);
+            }
+        }
         let class = self.classify(&view);
         let before = self.class;
         self.class = class;
@@ -763,9 +866,11 @@ impl Tracker {
             Class::Synced => {
                 self.confirmed = true;
                 self.last_illegal = None;
-                if let Some(a) = self.awaiting.take() {
+                if !self.awaiting.is_empty() {
                     self.watch.clear();
-                    out.push(Inferred::Executed(a.instruction.mv));
+                    for a in std::mem::take(&mut self.awaiting) {
+                        out.push(Inferred::Executed(a.instruction.mv));
+                    }
                 } else if let Some(MismatchChange::Resolved) = self.watch.update(Vec::new()) {
                     out.push(Inferred::Matches);
                 }
@@ -797,12 +902,31 @@ impl Tracker {
                 }
                 self.settle_at = Some(settle);
             }
-            Class::InProgress | Class::Awaiting => {}
+            Class::Awaiting => {
+                if !self.watch.reported().is_empty() {
+                    // A mismatch said is corrected, the moves are not yet
+                    // made: once the board is still, what remains to do.
+                    self.settle_at = Some(settle);
+                }
+            }
+            Class::InProgress => {}
         }
     }
 
+    /// With several moves awaited: how many of the oldest the board shows
+    /// made (the position before a later one, captures seen), if some but
+    /// not all.
+    fn older_done(&self, view: &View) -> Option<usize> {
+        (1..self.awaiting.len()).rev().find(|&n| {
+            view.sensed.matches(&self.awaiting[n].before)
+                && self.awaiting[..n]
+                    .iter()
+                    .all(|a| capture_seen(&a.instruction, &view.sensed, view.lifted))
+        })
+    }
+
     fn apply(&mut self, mv: Move, out: &mut Vec<Inferred>) {
-        if let Some(a) = self.awaiting.take() {
+        for a in std::mem::take(&mut self.awaiting) {
             out.push(Inferred::Executed(a.instruction.mv));
         }
         let old = self.position.clone();
@@ -816,13 +940,46 @@ impl Tracker {
         out.push(Inferred::Move(mv));
     }
 
+    /// How `sensed` differs from the game: with moves awaited, from the
+    /// nearest of the boards on their way (before each, after all; the
+    /// later on a tie), so that the moves still to make, said in the
+    /// instruction, are not said again as a mismatch.
+    fn judged(&self, sensed: &SensedBoard) -> Vec<SquareDiff> {
+        let mut best = diff(self.position.board(), sensed);
+        for a in self.awaiting.iter().rev() {
+            let d = diff(&a.before, sensed);
+            if d.len() < best.len() {
+                best = d;
+            }
+        }
+        best
+    }
+
     fn report_mismatch(&mut self, out: &mut Vec<Inferred>) {
         let view = self.view(self.orientation());
+        let diffs = self.judged(&view.sensed);
+        self.report_diffs(diffs, &view, out);
+    }
+
+    /// The reminder of awaited moves left unmade: the board against the
+    /// game after all of them.
+    fn remind(&mut self, out: &mut Vec<Inferred>) {
+        let view = self.view(self.orientation());
         let diffs = diff(self.position.board(), &view.sensed);
+        self.report_diffs(diffs, &view, out);
+    }
+
+    fn report_diffs(&mut self, diffs: Vec<SquareDiff>, view: &View, out: &mut Vec<Inferred>) {
         match self.watch.update(diffs) {
             Some(MismatchChange::Changed(list)) => {
                 if self.class == Class::Other
-                    && let Some(shape) = self.illegal_shape(&view)
+                    && let Some(side) = self.out_of_turn(view)
+                {
+                    out.push(Inferred::OutOfTurn { side, diffs: list });
+                    return;
+                }
+                if self.class == Class::Other
+                    && let Some(shape) = self.illegal_shape(view)
                     && self.last_illegal != Some(shape)
                 {
                     self.last_illegal = Some(shape);
@@ -836,6 +993,21 @@ impl Tracker {
             Some(MismatchChange::Resolved) => out.push(Inferred::Matches),
             None => {}
         }
+    }
+
+    /// If the board shows a whole legal move of the side not to move (and
+    /// no move is awaited): the side to move.
+    fn out_of_turn(&self, view: &View) -> Option<Color> {
+        if !self.awaiting.is_empty() {
+            return None;
+        }
+        let turn = self.position.turn();
+        let other = self.position.clone().swap_turn().ok()?;
+        other
+            .legal_moves()
+            .into_iter()
+            .any(|m| view.sensed.matches(&after(&other, m)))
+            .then_some(turn)
     }
 
     /// If the board looks like a piece of the side to move went from one
@@ -1254,6 +1426,62 @@ mod tests {
         assert_eq!(rig.take(), vec![]);
     }
 
+    /// Issue 18, item 1: a board seen first (hector restarted) or a game
+    /// set under a board is compared with the game, never judged: the
+    /// knight on g3 is a mismatch, not an illegal move.
+    #[test]
+    fn a_board_seen_first_or_under_a_new_game_is_compared_not_judged() {
+        let mut shown = Board::new();
+        shown.discard_piece_at(Square::G1);
+        shown.set_piece_at(Square::G3, Color::White.knight());
+        let mut rig = Rig::new(SimBoard::new(Protocol::Dgt, shown.clone()), Chess::new());
+        rig.settle();
+        let got = rig.take();
+        assert!(
+            matches!(&got[..], [Inferred::Mismatch(d)] if d.len() == 2),
+            "{got:?}"
+        );
+        // A game set by other means under a board: 1. e4 e5 with the
+        // knight on g3.
+        let mut e4e5 = Chess::new();
+        e4e5.play_unchecked(uci(&e4e5, "e2e4"));
+        e4e5.play_unchecked(uci(&e4e5, "e7e5"));
+        let mut shown = e4e5.board().clone();
+        shown.discard_piece_at(Square::G1);
+        shown.set_piece_at(Square::G3, Color::White.knight());
+        let mut rig = Rig::new(SimBoard::new(Protocol::Dgt, shown), Chess::new());
+        rig.take();
+        let mut got = rig.tracker.set_game(&e4e5, None, rig.now);
+        rig.settle();
+        got.extend(rig.take());
+        assert!(
+            matches!(&got[..], [Inferred::Mismatch(d)] if d.len() == 2),
+            "{got:?}"
+        );
+    }
+
+    /// Issue 18: Black moving first on the board is said as whose move it
+    /// is, not as a mismatch on two squares; put back, the board matches.
+    #[test]
+    fn a_move_out_of_turn_says_whose_move_it_is() {
+        // (An occupancy board at the start reads it as White's d2-d4 on a
+        // board turned round.)
+        for protocol in Protocol::ALL.into_iter().filter(|p| p.identifies_pieces()) {
+            let mut rig = Rig::start(protocol);
+            rig.lift(Square::E7);
+            rig.place(Square::E5, Color::Black.pawn());
+            rig.settle();
+            let got = rig.take();
+            assert!(
+                matches!(&got[..], [Inferred::OutOfTurn { side: Color::White, diffs }] if diffs.len() == 2),
+                "{protocol:?}: {got:?}"
+            );
+            rig.lift(Square::E5);
+            rig.place(Square::E7, Color::Black.pawn());
+            assert_eq!(rig.take(), vec![Inferred::Matches], "{protocol:?}");
+        }
+    }
+
     #[test]
     fn illegal_move_is_reported_with_the_correction_until_fixed() {
         let mut rig = Rig::start(Protocol::Dgt);
@@ -1322,7 +1550,7 @@ mod tests {
         game.play_unchecked(reply);
         let got = rig.tracker.set_position(&game, rig.now);
         let instruction = Instruction::new(rig.tracker.previous.as_ref().unwrap(), reply);
-        assert_eq!(got, vec![Inferred::Instruction(instruction.unwrap())]);
+        assert_eq!(got, vec![Inferred::Instruction(vec![instruction.unwrap()])]);
         assert_eq!(rig.tracker.awaiting_execution(), Some(reply));
         // Not a mismatch, however long the settle time.
         rig.wait(DEFAULT_SETTLE * 3);
@@ -1401,7 +1629,9 @@ mod tests {
         let got = rig.tracker.await_move(m, rig.now);
         assert_eq!(
             got,
-            vec![Inferred::Instruction(Instruction::new(&pos, m).unwrap())]
+            vec![Inferred::Instruction(vec![
+                Instruction::new(&pos, m).unwrap()
+            ])]
         );
         (rig, m)
     }
@@ -1421,6 +1651,82 @@ mod tests {
     }
 
     const CAPTURE: &str = "4k3/8/8/5b2/8/3B4/8/4K3 b - - 0 1";
+
+    /// Issue 18, item 3: a reply typed before the typed move was made on
+    /// the board joins it: one instruction names both in order, the board
+    /// is quiet on its way to either (in either order), and each is done
+    /// in order; a state on no path to them is a mismatch.
+    #[test]
+    fn a_reply_typed_before_the_move_is_made_is_queued() {
+        const SPANISH: &str = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+        let before = fen(SPANISH);
+        for protocol in Protocol::ALL {
+            for reply_first in [false, true] {
+                let (mut rig, bb5) = awaiting(protocol, SPANISH, "f1b5");
+                let mut after = before.clone();
+                after.play_unchecked(bb5);
+                let a6 = uci(&after, "a7a6");
+                let got = rig.tracker.await_move(a6, rig.now);
+                let want = vec![
+                    Instruction::new(&before, bb5).unwrap(),
+                    Instruction::new(&after, a6).unwrap(),
+                ];
+                assert_eq!(got, vec![Inferred::Instruction(want)], "{protocol:?}");
+                let (first, second) = if reply_first {
+                    (
+                        [
+                            Action::Lift(Square::A7),
+                            Action::Place(Square::A6, Color::Black.pawn()),
+                        ],
+                        [
+                            Action::Lift(Square::F1),
+                            Action::Place(Square::B5, Color::White.bishop()),
+                        ],
+                    )
+                } else {
+                    (
+                        [
+                            Action::Lift(Square::F1),
+                            Action::Place(Square::B5, Color::White.bishop()),
+                        ],
+                        [
+                            Action::Lift(Square::A7),
+                            Action::Place(Square::A6, Color::Black.pawn()),
+                        ],
+                    )
+                };
+                let got = quietly(&mut rig, &[first[0], first[1]]);
+                if reply_first {
+                    assert_eq!(got, vec![], "{protocol:?}");
+                } else {
+                    assert_eq!(got, vec![Inferred::Executed(bb5)], "{protocol:?}");
+                }
+                rig.wait(DEFAULT_SETTLE * 3);
+                assert_eq!(rig.take(), vec![], "{protocol:?}");
+                let got = quietly(&mut rig, &[second[0], second[1]]);
+                let want = if reply_first {
+                    vec![Inferred::Executed(bb5), Inferred::Executed(a6)]
+                } else {
+                    vec![Inferred::Executed(a6)]
+                };
+                assert_eq!(got, want, "{protocol:?} reply first: {reply_first}");
+                assert_eq!(rig.tracker.awaiting_execution(), None);
+            }
+            // A piece on no path to them: a mismatch after the settle time.
+            let (mut rig, bb5) = awaiting(protocol, SPANISH, "f1b5");
+            let mut after = before.clone();
+            after.play_unchecked(bb5);
+            rig.tracker.await_move(uci(&after, "a7a6"), rig.now);
+            rig.lift(Square::B1);
+            rig.place(Square::A3, Color::White.knight());
+            rig.settle();
+            let got = rig.take_untouched();
+            assert!(
+                matches!(&got[..], [Inferred::Mismatch(d)] if d.len() == 2),
+                "{protocol:?}: {got:?}"
+            );
+        }
+    }
 
     #[test]
     fn an_awaited_capture_is_quiet_in_either_order() {
@@ -1443,14 +1749,44 @@ mod tests {
                 &mut rig,
                 &[
                     Action::Lift(Square::F5),
-                    Action::Place(Square::E4, bishop),
-                    Action::Lift(Square::E4),
                     Action::Lift(Square::D3),
                     Action::Place(Square::D3, bishop),
                 ],
             );
             assert_eq!(got, vec![Inferred::Executed(m)], "{protocol:?}");
             assert_eq!(rig.tracker.awaiting_execution(), None);
+        }
+    }
+
+    /// Issue 18, item 4: a piece set down on its path, short of its
+    /// square (the pawn on a6 for a7-a5, the bishop on e4 for f5xd3), is a
+    /// wrong square: a mismatch after the settle time, like any other;
+    /// then the move made is done.
+    #[test]
+    fn an_awaited_move_stopped_short_is_a_mismatch_after_the_settle_time() {
+        for protocol in Protocol::ALL {
+            let (mut rig, m) = awaiting(protocol, "4k3/p7/8/8/8/8/8/4K3 b - - 0 1", "a7a5");
+            rig.lift(Square::A7);
+            rig.place(Square::A6, Color::Black.pawn());
+            assert_eq!(rig.take(), vec![], "{protocol:?}");
+            rig.settle();
+            let got = rig.take();
+            assert!(
+                matches!(&got[..], [Inferred::Mismatch(d)] if d.len() == 2),
+                "{protocol:?}: {got:?}"
+            );
+            rig.lift(Square::A6);
+            rig.place(Square::A5, Color::Black.pawn());
+            assert_eq!(rig.take(), vec![Inferred::Executed(m)], "{protocol:?}");
+            let (mut rig, _) = awaiting(protocol, CAPTURE, "f5d3");
+            rig.lift(Square::F5);
+            rig.place(Square::E4, Color::Black.bishop());
+            rig.settle();
+            let got = rig.take();
+            assert!(
+                matches!(&got[..], [Inferred::Mismatch(_)]),
+                "{protocol:?}: {got:?}"
+            );
         }
     }
 
@@ -1486,9 +1822,15 @@ mod tests {
                 matches!(got.as_slice(), [Inferred::Mismatch(d)] if d.len() == 2),
                 "{protocol:?}: {got:?}"
             );
+            // The knight taken off the wrong square and held: the
+            // mismatch is gone, what remains to do is said once the board
+            // is still.
             rig.lift(Square::A6);
             rig.wait(DEFAULT_SETTLE * 3);
-            assert_eq!(rig.take(), vec![]);
+            assert!(
+                matches!(rig.take().as_slice(), [Inferred::Instruction(i)] if i.len() == 1 && i[0].mv == m),
+                "{protocol:?}"
+            );
             rig.place(Square::C6, Color::Black.knight());
             assert_eq!(rig.take(), vec![Inferred::Executed(m)], "{protocol:?}");
         }

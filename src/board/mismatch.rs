@@ -87,6 +87,9 @@ pub enum MismatchChange {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct MismatchWatch {
     reported: Vec<SquareDiff>,
+    /// The report before the last one (empty if the last one was the
+    /// first since the board agreed): a changed report says what changed.
+    before: Vec<SquareDiff>,
     /// A mismatch was reported before a restart (its squares are not
     /// known): the next reading is news either way, "matches" included.
     restored: bool,
@@ -108,7 +111,7 @@ impl MismatchWatch {
         } else {
             MismatchChange::Changed(diffs.clone())
         };
-        self.reported = diffs;
+        self.before = std::mem::replace(&mut self.reported, diffs);
         Some(change)
     }
 
@@ -116,6 +119,7 @@ impl MismatchWatch {
     /// a way that makes the old report meaningless).
     pub fn clear(&mut self) {
         self.reported.clear();
+        self.before.clear();
         self.restored = false;
     }
 
@@ -126,6 +130,17 @@ impl MismatchWatch {
         if self.reported.is_empty() {
             self.restored = true;
         }
+    }
+
+    /// The last report is to be said again in full.
+    pub fn forget_before(&mut self) {
+        self.before.clear();
+    }
+
+    /// The report before the last one (empty when the last one was the
+    /// first since the board agreed).
+    pub fn before(&self) -> &[SquareDiff] {
+        &self.before
     }
 
     /// The mismatch last reported (empty if none is outstanding).

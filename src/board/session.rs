@@ -139,6 +139,16 @@ impl BoardSession {
         &self.tracker
     }
 
+    /// What to say about the board now that it is in view again: see
+    /// [`Tracker::pending_report`]; nothing while it does not answer.
+    pub fn pending_report(&mut self) -> Option<Inferred> {
+        if self.connected() {
+            self.tracker.pending_report()
+        } else {
+            None
+        }
+    }
+
     /// When [`BoardSession::tick`] has something to do.
     pub fn next_deadline(&self) -> Option<Instant> {
         let ask = match self.link {
@@ -213,6 +223,7 @@ impl BoardSession {
                         matches!(
                             f,
                             Inferred::Mismatch(_)
+                                | Inferred::OutOfTurn { .. }
                                 | Inferred::Matches
                                 | Inferred::Move(_)
                                 | Inferred::Executed(_)
@@ -277,6 +288,21 @@ impl BoardSession {
     /// must now make it on the board.  See [`Tracker::await_move`].
     pub fn await_move(&mut self, mv: Move, now: Instant) -> Vec<SessionNote> {
         let found = self.tracker.await_move(mv, now);
+        let mut out = Vec::new();
+        self.push_found(found, &mut out);
+        out
+    }
+
+    /// A resumed game's last moves, made by other means, still awaited on
+    /// this board: see [`Tracker::resume_awaiting`].
+    pub fn resume_awaiting(
+        &mut self,
+        before: &Chess,
+        earlier: Option<&Chess>,
+        moves: &[Move],
+        now: Instant,
+    ) -> Vec<SessionNote> {
+        let found = self.tracker.resume_awaiting(before, earlier, moves, now);
         let mut out = Vec::new();
         self.push_found(found, &mut out);
         out
@@ -357,6 +383,7 @@ impl BoardSession {
                 Inferred::Touched(_) => self.announce_touch && live,
                 Inferred::NewGame => self.tracker.awaiting_execution().is_none() && live,
                 Inferred::Mismatch(_)
+                | Inferred::OutOfTurn { .. }
                 | Inferred::Matches
                 | Inferred::Illegal { .. }
                 | Inferred::Instruction(_)
@@ -382,7 +409,7 @@ mod tests {
     use super::*;
     use crate::board::sim::SimBoard;
     use crate::words::vocab::builtin_appendix_d;
-    use shakmaty::{Board, Position, Square, san::San};
+    use shakmaty::{Board, Position, san::San};
 
     fn session(protocol: Protocol) -> BoardSession {
         let config = TrackerConfig {
@@ -520,13 +547,14 @@ mod tests {
         s.link(LinkEvent::Connected, later);
         let out = s.link(LinkEvent::Bytes(sim.dump()), later);
         assert!(
-            matches!(&out[..], [SessionNote::Connected { again: true }, SessionNote::Found(Inferred::Instruction(i))] if i.mv == e4),
+            matches!(&out[..], [SessionNote::Connected { again: true }, SessionNote::Found(Inferred::Instruction(i))] if i[0].mv == e4 && i.len() == 1),
             "{out:?}"
         );
         // Away again; Black's move typed too; the same board comes back:
-        // two moves behind, which is a mismatch.
+        // two moves behind, both asked for in order (issue 18, item 3).
         s.link(LinkEvent::Disconnected(PortError::Gone), later);
-        pos.play_unchecked(mv(&pos, "e5"));
+        let e5 = mv(&pos, "e5");
+        pos.play_unchecked(e5);
         assert!(s.game_moved(&pos, later).is_empty());
         // The settle time passes while the board is away: nothing said.
         let second = std::time::Duration::from_secs(1);
@@ -534,15 +562,13 @@ mod tests {
         s.link(LinkEvent::Connected, later + second * 2);
         let out = s.link(LinkEvent::Bytes(sim.dump()), later + second * 2);
         assert!(
-            matches!(&out[..], [SessionNote::Connected { .. }, SessionNote::Found(Inferred::Mismatch(d))] if d.len() == 4),
+            matches!(&out[..], [SessionNote::Connected { .. }, SessionNote::Found(Inferred::Instruction(i))]
+                if i.iter().map(|i| i.mv).collect::<Vec<_>>() == vec![e4, e5]),
             "{out:?}"
         );
-        assert!(
-            s.tracker()
-                .mismatch()
-                .iter()
-                .any(|d| d.square == Square::E4)
-        );
+        // Nothing wrong on it: both moves are still to make.
+        assert!(s.tracker().on_the_way());
+        assert!(s.tracker().mismatch().is_empty());
     }
 
     #[test]
@@ -556,7 +582,7 @@ mod tests {
         let m = mv(&pos, "Nc3");
         let out = s.await_move(m, now);
         assert!(
-            matches!(&out[..], [SessionNote::Found(Inferred::Instruction(i))] if i.mv == m),
+            matches!(&out[..], [SessionNote::Found(Inferred::Instruction(i))] if i[0].mv == m && i.len() == 1),
             "{out:?}"
         );
         assert_eq!(s.instruction().map(|i| i.mv), Some(m));

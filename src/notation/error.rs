@@ -69,6 +69,15 @@ pub enum InputError {
         /// The legal moves it fits.
         candidates: Vec<Move>,
     },
+    /// Only a square was said (`f7`, `Felix sieben`): in SAN a pawn move,
+    /// but no pawn can go there.  These pieces could (legal moves, in a
+    /// stable order): the player is asked which was meant; none is played.
+    NotAPawnMove {
+        /// The move as read.
+        attempt: Attempt,
+        /// The legal moves of pieces to that square.
+        candidates: Vec<Move>,
+    },
     /// The words can be read two ways (a letter that is one piece in one
     /// language and another piece in another, neither of them the player's
     /// language) and both readings are legal: the player must say which.

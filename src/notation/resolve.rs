@@ -20,8 +20,10 @@ enum RoleRule {
     Exactly(Role),
     /// No piece named, but a from-file or from-rank: a pawn (`ed5`).
     PawnOnly,
-    /// Only the target square (`f3`, `Felix drei`): a pawn if a pawn can
-    /// go there, otherwise the only piece that can.
+    /// Only the target square (`f3`, `Felix drei`): a pawn, as in SAN.
+    /// When no pawn can go there but pieces can, the player is asked
+    /// which of them was meant ([`InputError::NotAPawnMove`]): another
+    /// piece is never played for a bare square.
     PawnThenAny,
     /// A whole from-square (`g1f3`): whatever stands there.
     Any,
@@ -48,7 +50,7 @@ impl RoleRule {
             RoleRule::Exactly(Role::Rook) => &[Some(Role::Rook)],
             RoleRule::Exactly(Role::Queen) => &[Some(Role::Queen)],
             RoleRule::Exactly(Role::King) => &[Some(Role::King)],
-            RoleRule::PawnThenAny => &[Some(Role::Pawn), None],
+            RoleRule::PawnThenAny => &[Some(Role::Pawn)],
             RoleRule::Any => &[None],
         }
     }
@@ -69,7 +71,7 @@ pub(crate) fn resolve(readings: &[Reading], input: &str, pos: &Chess) -> Result<
         });
     }
     let legal: Vec<Move> = pos.legal_moves().into_iter().collect();
-    let results: Vec<(&Reading, Result<Vec<Move>, IllegalReason>)> = readings
+    let results: Vec<(&Reading, Result<Vec<Move>, Miss>)> = readings
         .iter()
         .map(|r| (r, matching(&r.attempt, pos, &legal)))
         .collect();
@@ -82,14 +84,20 @@ pub(crate) fn resolve(readings: &[Reading], input: &str, pos: &Chess) -> Result<
     else {
         // Nothing legal: the best reading's reason, the most telling reason
         // among readings equally good.
-        let (reading, reason) = results
+        let (reading, miss) = results
             .iter()
-            .filter_map(|(r, res)| res.as_ref().err().map(|e| (*r, *e)))
-            .min_by_key(|(r, reason)| (r.level(), reason_rank(*reason)))
-            .unwrap_or((best, IllegalReason::NoPieceCanReach));
-        return Err(InputError::Illegal {
-            attempt: reading.attempt,
-            reason,
+            .filter_map(|(r, res)| res.as_ref().err().map(|e| (*r, e)))
+            .min_by_key(|(r, miss)| (r.level(), miss.rank()))
+            .unwrap_or((best, &Miss::Reason(IllegalReason::NoPieceCanReach)));
+        return Err(match miss {
+            Miss::Reason(reason) => InputError::Illegal {
+                attempt: reading.attempt,
+                reason: *reason,
+            },
+            Miss::NotAPawn(candidates) => InputError::NotAPawnMove {
+                attempt: reading.attempt,
+                candidates: candidates.clone(),
+            },
         });
     };
 
@@ -129,18 +137,67 @@ fn sort_moves(moves: &mut [Move]) {
     moves.sort_by_key(|m| (m.from(), m.to(), m.promotion()));
 }
 
-/// Lower is more telling: a reason that names a concrete obstacle beats
-/// "no such piece".
-fn reason_rank(reason: IllegalReason) -> u8 {
-    match reason {
-        IllegalReason::NoPieceCanReach => 2,
-        IllegalReason::NoPieceOnSquare | IllegalReason::NotYourMove => 1,
-        _ => 0,
+/// Why no legal move fits one reading.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Miss {
+    /// The move cannot be played, for this reason.
+    Reason(IllegalReason),
+    /// A bare square no pawn can go to, and the legal piece moves that go
+    /// there (at least one), for the question which was meant.
+    NotAPawn(Vec<Move>),
+}
+
+impl Miss {
+    /// Lower is more telling: the pieces that can go to a bare square and a
+    /// reason that names a concrete obstacle beat "no such piece".
+    fn rank(&self) -> u8 {
+        match self {
+            Miss::NotAPawn(_) => 0,
+            Miss::Reason(IllegalReason::NoPieceCanReach) => 3,
+            Miss::Reason(IllegalReason::NoPieceOnSquare | IllegalReason::NotYourMove) => 2,
+            Miss::Reason(_) => 1,
+        }
+    }
+}
+
+impl From<IllegalReason> for Miss {
+    fn from(reason: IllegalReason) -> Miss {
+        Miss::Reason(reason)
     }
 }
 
 /// The legal moves that fit `attempt` (at least one), or why there are none.
-fn matching(attempt: &Attempt, pos: &Chess, legal: &[Move]) -> Result<Vec<Move>, IllegalReason> {
+fn matching(attempt: &Attempt, pos: &Chess, legal: &[Move]) -> Result<Vec<Move>, Miss> {
+    if RoleRule::of(attempt) == RoleRule::PawnThenAny
+        && let Some(to) = attempt.to
+        && attempt.castle.is_none()
+        && !legal.iter().any(|m| {
+            m.role() == Role::Pawn
+                && fits_squares(*m, attempt, to, pos)
+                && bare_square_fits(*m, attempt)
+        })
+    {
+        // A bare square is a pawn move (SAN): no pawn can go there, so ask
+        // which move was meant rather than play one.
+        let mut pieces: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|m| !m.is_castle() && m.to() == to)
+            .collect();
+        if !pieces.is_empty() {
+            sort_moves(&mut pieces);
+            return Err(Miss::NotAPawn(pieces));
+        }
+    }
+    matching_reason(attempt, pos, legal).map_err(Miss::from)
+}
+
+/// [`matching`] for a reading that is not a bare square no pawn reaches.
+fn matching_reason(
+    attempt: &Attempt,
+    pos: &Chess,
+    legal: &[Move],
+) -> Result<Vec<Move>, IllegalReason> {
     if let Some(side) = attempt.castle {
         let moves: Vec<Move> = legal
             .iter()
@@ -157,7 +214,8 @@ fn matching(attempt: &Attempt, pos: &Chess, legal: &[Move]) -> Result<Vec<Move>,
         return Err(IllegalReason::NoPieceCanReach);
     };
     // The moves that fit everything but the promotion piece.
-    let loose: Vec<Move> = RoleRule::of(attempt)
+    let rule = RoleRule::of(attempt);
+    let loose: Vec<Move> = rule
         .stages()
         .iter()
         .map(|role| {
@@ -165,7 +223,9 @@ fn matching(attempt: &Attempt, pos: &Chess, legal: &[Move]) -> Result<Vec<Move>,
                 .iter()
                 .copied()
                 .filter(|m| {
-                    role.is_none_or(|r| m.role() == r) && fits_squares(*m, attempt, to, pos)
+                    role.is_none_or(|r| m.role() == r)
+                        && fits_squares(*m, attempt, to, pos)
+                        && (rule != RoleRule::PawnThenAny || bare_square_fits(*m, attempt))
                 })
                 .collect::<Vec<Move>>()
         })
@@ -185,6 +245,13 @@ fn matching(attempt: &Attempt, pos: &Chess, legal: &[Move]) -> Result<Vec<Move>,
         (true, None) => Err(IllegalReason::PromotionPieceMissing),
         (true, Some(_)) => Err(IllegalReason::NotAPromotion),
     }
+}
+
+/// Whether a pawn move `m` is what a bare square means: a move straight
+/// ahead, or a capture only when a capture was said (`x d5`, `takes d5`):
+/// `d5` never plays `exd5`.
+fn bare_square_fits(m: Move, attempt: &Attempt) -> bool {
+    m.role() == Role::Pawn && (attempt.capture || !m.is_capture())
 }
 
 /// Whether `m` goes to `to` from where the attempt said.  A castling move
@@ -489,7 +556,7 @@ mod tests {
         ));
         assert_eq!(
             matching(&to(None, Square::E4), &p, &p.legal_moves()),
-            Err(IllegalReason::NoPieceCanReach)
+            Err(Miss::Reason(IllegalReason::NoPieceCanReach))
         );
     }
 }

@@ -131,9 +131,66 @@ fn knight_to_f3_in_every_form() {
 }
 
 #[test]
-fn a_bare_square_is_the_only_piece_that_can_go_there() {
+fn a_bare_square_no_pawn_can_go_to_asks_which_piece_and_plays_none() {
+    // Issue 18, item 2: in SAN a bare square is a pawn move.
     let nf3 = normal(Role::Knight, Square::G1, Square::F3, None, None);
-    all_give(&en(), BIRD, &["Felix drei", "f3", "f 3", "Felix 3"], nf3);
+    for input in ["Felix drei", "f3", "f 3", "Felix 3"] {
+        match en().read(input, &pos(BIRD)) {
+            Err(InputError::NotAPawnMove {
+                candidates,
+                attempt,
+            }) => {
+                assert_eq!(candidates, vec![nf3], "{input}");
+                assert_eq!(attempt.to, Some(Square::F3), "{input}");
+            }
+            other => panic!("{input}: {other:?}"),
+        }
+    }
+    // 1. e4 e5 2. Qh5 Nc6: `f7` is no pawn move; Qxf7+ is only asked about.
+    let p = pos("r1bqkbnr/pppp1ppp/2n5/4p2Q/4P3/8/PPPP1PPP/RNB1KBNR w KQkq - 2 3");
+    let qxf7 = normal(Role::Queen, Square::H5, Square::F7, Some(Role::Pawn), None);
+    assert_eq!(
+        en().read("f7", &p),
+        Err(InputError::NotAPawnMove {
+            attempt: Attempt {
+                to: Some(Square::F7),
+                ..Attempt::default()
+            },
+            candidates: vec![qxf7],
+        })
+    );
+}
+
+#[test]
+fn a_bare_square_never_plays_a_pawn_capture() {
+    // 1. e4 d5 2. exd5 Qxd5 3. Nc3 c5: `d5` is Nxd5 or nothing; with a
+    // pawn on c4 it is not cxd5 either.
+    let p = pos("rnb1kbnr/pp2pppp/8/2pq4/2P5/2N5/PP1P1PPP/R1BQKBNR w KQkq - 0 4");
+    match en().read("d5", &p) {
+        Err(InputError::NotAPawnMove { candidates, .. }) => {
+            let froms: Vec<_> = candidates.iter().filter_map(|m| m.from()).collect();
+            assert_eq!(froms, vec![Square::C3, Square::C4]);
+        }
+        other => panic!("{other:?}"),
+    }
+    // Said as a capture, the pawn capture is meant (a knight may too).
+    assert_eq!(
+        en().read("cxd5", &p),
+        Ok(normal(
+            Role::Pawn,
+            Square::C4,
+            Square::D5,
+            Some(Role::Queen),
+            None
+        ))
+    );
+    // A push beside a possible capture is the push alone (1. d4 e5:
+    // `d5`, not dxe5 or anything else).
+    let r = pos("rnbqkbnr/pppp1ppp/8/4p3/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 0 2");
+    assert_eq!(
+        en().read("d5", &r),
+        Ok(normal(Role::Pawn, Square::D4, Square::D5, None, None))
+    );
 }
 
 #[test]

@@ -12,6 +12,28 @@ impl Phraser {
     /// names the piece to remove, castling the rook, a promotion the new
     /// piece.
     pub fn instruction(&self, i: &Instruction) -> String {
+        self.one_instruction(i, false)
+    }
+
+    /// What to do on the board for several moves made by other means, in
+    /// order: "On your board: white Läufer from Felix eins to Bella fünf.
+    /// Then black Bauer from Anna sieben to Anna sechs."
+    pub fn instructions(&self, all: &[Instruction]) -> String {
+        let said: Vec<String> = all
+            .iter()
+            .enumerate()
+            .map(|(n, i)| self.one_instruction(i, n > 0))
+            .collect();
+        said.join(" ")
+    }
+
+    /// One instruction; `then` when it follows another.
+    fn one_instruction(&self, i: &Instruction, then: bool) -> String {
+        let (key, castle_key) = if then {
+            ("board_do_then", "board_do_castle_then")
+        } else {
+            ("board_do", "board_do_castle")
+        };
         let piece = self.coloured_piece(i.piece);
         let from = self.square(i.from);
         let to = self.square(i.to);
@@ -21,7 +43,7 @@ impl Phraser {
                 let rook_from = self.square(rook_from);
                 let rook_to = self.square(rook_to);
                 self.message(
-                    "board_do_castle",
+                    castle_key,
                     &[
                         ("piece", &piece),
                         ("from", &from),
@@ -32,10 +54,7 @@ impl Phraser {
                     ],
                 )
             }
-            None => self.message(
-                "board_do",
-                &[("piece", &piece), ("from", &from), ("to", &to)],
-            ),
+            None => self.message(key, &[("piece", &piece), ("from", &from), ("to", &to)]),
         };
         if let Some((taken, at)) = i.remove {
             let taken = self.the_coloured_piece(taken);

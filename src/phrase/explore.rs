@@ -89,7 +89,12 @@ impl Phraser {
 
     /// The pieces of one kind: "König Eva eins", "Türme Anna eins and
     /// Hector eins", "Bauern on all files of zwei".
-    fn piece_group(&self, board: &shakmaty::Board, color: Color, role: Role) -> Option<String> {
+    pub(super) fn piece_group(
+        &self,
+        board: &shakmaty::Board,
+        color: Color,
+        role: Role,
+    ) -> Option<String> {
         let squares: Vec<Square> = (board.by_role(role) & board.by_color(color))
             .into_iter()
             .collect();

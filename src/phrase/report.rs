@@ -3,7 +3,7 @@
 
 use crate::words::quote;
 use shakmaty::san::San;
-use shakmaty::{Chess, Color, Move, Position, Role};
+use shakmaty::{Chess, Color, Move, Position, Rank, Role};
 
 use super::phraser::{Form, Phraser};
 use crate::board::{Sensed, SquareDiff};
@@ -51,6 +51,21 @@ impl Phraser {
                     let sep = self.message("sentence_separator", &[]);
                     format!("{what}{sep}{choose}")
                 }
+            }
+            InputError::NotAPawnMove {
+                attempt,
+                candidates,
+            } => {
+                let square = attempt.to.map(|to| self.square(to)).unwrap_or_default();
+                let list = self.candidate_list(candidates, pos);
+                // A pawn that could only capture there: it cannot go
+                // straight there.
+                let key = if candidates.iter().any(|m| m.role() == Role::Pawn) {
+                    "not_a_pawn_push"
+                } else {
+                    "not_a_pawn_move"
+                };
+                self.message(key, &[("square", &square), ("list", &list)])
             }
             InputError::AmbiguousReading { input, candidates } => {
                 let list = self.candidate_list(candidates, pos);
@@ -252,6 +267,21 @@ impl Phraser {
     /// typed after the end: "Game over: White won by checkmate, 1-0. Say
     /// new for a new game."
     pub fn game_over_state(&self, reason: EndReason, winner: Option<Color>) -> String {
+        let how = self.how_it_ended(reason, winner);
+        let result = self.message(
+            match winner {
+                Some(Color::White) => "result_white",
+                Some(Color::Black) => "result_black",
+                None => "result_draw",
+            },
+            &[],
+        );
+        self.message("game_over_state", &[("how", &how), ("result", &result)])
+    }
+
+    /// How a game ended, without the result: "White won on time, Black's
+    /// flag fell", "drawn by threefold repetition".
+    pub fn how_it_ended(&self, reason: EndReason, winner: Option<Color>) -> String {
         let key = match reason {
             EndReason::Checkmate => "how_checkmate",
             EndReason::Resignation => "how_resignation",
@@ -269,22 +299,11 @@ impl Phraser {
             EndReason::ArbiterDecision if winner.is_some() => "how_arbiter",
             EndReason::ArbiterDecision => "how_arbiter_draw",
         };
-        let (result, side, loser) = match winner {
-            Some(Color::White) => (
-                "result_white",
-                self.side(Color::White),
-                self.side(Color::Black),
-            ),
-            Some(Color::Black) => (
-                "result_black",
-                self.side(Color::Black),
-                self.side(Color::White),
-            ),
-            None => ("result_draw", String::new(), String::new()),
+        let (side, loser) = match winner {
+            Some(w) => (self.side(w), self.side(!w)),
+            None => (String::new(), String::new()),
         };
-        let how = self.message(key, &[("side", &side), ("loser", &loser)]);
-        let result = self.message(result, &[]);
-        self.message("game_over_state", &[("how", &how), ("result", &result)])
+        self.message(key, &[("side", &side), ("loser", &loser)])
     }
 
     /// One problem of the settings file, in the player's words: "c.toml,
@@ -412,14 +431,144 @@ impl Phraser {
     /// empty. Gustav eins should be empty."  With nothing left to fix:
     /// "Board matches the game."
     pub fn mismatch(&self, diffs: &[SquareDiff]) -> String {
-        let items: Vec<String> = diffs.iter().filter_map(|d| self.diff(d)).collect();
+        let items = self.mismatch_items(diffs);
         if items.is_empty() {
             return self.message("board_matches", &[]);
         }
         let list = items.join(&self.message("sentence_separator", &[]));
         // How many squares to put right, before the first of them.
-        let count = items.len().to_string();
+        let count = self.mismatch_count(diffs).to_string();
         self.message("mismatch", &[("count", &count), ("list", &list)])
+    }
+
+    /// The squares of `diffs` that really differ.
+    fn mismatch_count(&self, diffs: &[SquareDiff]) -> usize {
+        diffs.iter().filter(|d| self.diff(d).is_some()).count()
+    }
+
+    /// The sentences of a mismatch, most useful first.  Three or more
+    /// pieces of one side missing are one sentence, grouped by kind
+    /// ("White: eleven pieces missing: …; Bauern on all files of zwei."), a
+    /// whole back rank of them first ("White's back rank is empty.").
+    fn mismatch_items(&self, diffs: &[SquareDiff]) -> Vec<String> {
+        let missing = |color: Color| -> Vec<&SquareDiff> {
+            diffs
+                .iter()
+                .filter(|d| {
+                    d.found == Sensed::Empty && d.expected.is_some_and(|p| p.color == color)
+                })
+                .collect()
+        };
+        let grouped = |color: Color| missing(color).len() >= 3;
+        let mut items = Vec::new();
+        let mut said = [false, false];
+        for d in diffs {
+            let color = match d.expected {
+                Some(p) if d.found == Sensed::Empty && grouped(p.color) => p.color,
+                _ => {
+                    items.extend(self.diff(d));
+                    continue;
+                }
+            };
+            let seen = &mut said[usize::from(color == Color::Black)];
+            if std::mem::replace(seen, true) {
+                continue;
+            }
+            items.extend(self.missing_group(color, &missing(color)));
+        }
+        items
+    }
+
+    /// The pieces of one side missing from the board (three or more).
+    fn missing_group(&self, color: Color, missing: &[&SquareDiff]) -> Vec<String> {
+        let mut board = shakmaty::Board::empty();
+        for d in missing {
+            if let Some(p) = d.expected {
+                board.set_piece_at(d.square, p);
+            }
+        }
+        let side = self.side(color);
+        let mut out = Vec::new();
+        let back = shakmaty::Bitboard::from_rank(color.fold_wb(Rank::First, Rank::Eighth));
+        if (board.occupied() & back) == back {
+            out.push(self.message("mismatch_back_rank", &[("side", &side)]));
+            for sq in back {
+                board.discard_piece_at(sq);
+            }
+        }
+        let rest = board.occupied().count();
+        if rest == 0 {
+            return out;
+        }
+        if rest < 3 && !out.is_empty() {
+            // A few left beside the back rank: each on its own.
+            out.extend(
+                missing
+                    .iter()
+                    .filter(|d| board.piece_at(d.square).is_some())
+                    .filter_map(|d| self.diff(d)),
+            );
+            return out;
+        }
+        let groups: Vec<String> = [
+            Role::King,
+            Role::Queen,
+            Role::Rook,
+            Role::Bishop,
+            Role::Knight,
+            Role::Pawn,
+        ]
+        .iter()
+        .filter_map(|r| self.piece_group(&board, color, *r))
+        .collect();
+        let list = groups.join(&self.message("list_semicolon", &[]));
+        out.push(self.message(
+            "mismatch_missing_side",
+            &[
+                ("side", &side),
+                ("count", &rest.to_string()),
+                ("list", &list),
+            ],
+        ));
+        out
+    }
+
+    /// A mismatch that changed since `before` was said: only what changed.
+    /// Squares put right and nothing new: with a few squares left, what
+    /// remains in full, otherwise which were put right and how many are to
+    /// go; new squares: the count, then only the new ones.
+    pub fn mismatch_update(&self, before: &[SquareDiff], now: &[SquareDiff]) -> String {
+        if before.is_empty() || now.is_empty() {
+            return self.mismatch(now);
+        }
+        let fresh: Vec<SquareDiff> = now
+            .iter()
+            .filter(|d| !before.contains(d))
+            .copied()
+            .collect();
+        let fixed: Vec<&SquareDiff> = before
+            .iter()
+            .filter(|d| !now.iter().any(|n| n.square == d.square))
+            .collect();
+        let count = self.mismatch_count(now).to_string();
+        if fresh.is_empty() {
+            if now.len() <= 3 || fixed.is_empty() {
+                let list = self
+                    .mismatch_items(now)
+                    .join(&self.message("sentence_separator", &[]));
+                return self.message("mismatch_remains", &[("count", &count), ("list", &list)]);
+            }
+            let names: Vec<String> = fixed.iter().map(|d| self.square(d.square)).collect();
+            let list = self.join(&names, "list_and");
+            return self.message("mismatch_progress", &[("fixed", &list), ("count", &count)]);
+        }
+        if fresh.len() == now.len() {
+            return self.mismatch(now);
+        }
+        let list = self
+            .mismatch_items(&fresh)
+            .join(&self.message("sentence_separator", &[]));
+        self.message("mismatch_new", &[("count", &count), ("list", &list)])
     }
 
     /// One square of a mismatch report; `None` when the square agrees.
@@ -983,6 +1132,62 @@ mod tests {
         assert_eq!(
             de().mismatch(&diffs),
             "Abweichung, zwei Felder: Auf Felix drei gehört der weiße Springer, das Feld ist leer. Gustav eins muss leer sein."
+        );
+    }
+
+    /// The board as the sensors show `fen` (a board position).
+    fn sensed_of(fen: &str) -> crate::board::sensed::SensedBoard {
+        let board: shakmaty::Board = fen.parse().unwrap();
+        crate::board::sensed::SensedBoard::from_board(&board)
+    }
+
+    /// Issue 18: a mismatch of many squares is grouped, the count first
+    /// ("White's back rank is empty", "eight pieces missing: Bauern on all
+    /// files of zwei"); while it is put right only what changed is said,
+    /// and with a few squares left, what remains.
+    #[test]
+    fn a_big_mismatch_is_grouped_and_then_only_its_changes_are_said() {
+        let start = shakmaty::Board::new();
+        let kings = sensed_of("4k3/8/8/8/8/8/8/4K3");
+        let all = crate::board::mismatch::diff(&start, &kings);
+        assert_eq!(
+            en().mismatch(&all),
+            "Mismatch on thirty squares: White: fifteen pieces missing: Dame David eins; \
+             Türme Anna eins and Hector eins; Läufer Cesar eins and Felix eins; \
+             Springer Bella eins and Gustav eins; Bauern on all files of zwei. \
+             Black: fifteen pieces missing: Dame David acht; Türme Anna acht and Hector acht; \
+             Läufer Cesar acht and Felix acht; Springer Bella acht and Gustav acht; \
+             Bauern on all files of sieben."
+        );
+        let empty = sensed_of("8/8/8/8/8/8/8/8");
+        let none = crate::board::mismatch::diff(&start, &empty);
+        let said = en().mismatch(&none);
+        assert!(
+            said.starts_with(
+                "Mismatch on thirty-two squares: White's back rank is empty. \
+                 White: eight pieces missing: Bauern on all files of zwei. \
+                 Black's back rank is empty."
+            ),
+            "{said}"
+        );
+        // A piece set: only that.
+        assert_eq!(
+            en().mismatch_update(&none, &all),
+            "Put right: Eva eins and Eva acht. Thirty squares to go."
+        );
+        // All but two set, then one wrong piece too.
+        let nearly = sensed_of("rnbqkbnr/pppppppp/8/8/8/8/PPPPPP2/RNBQKBNR");
+        let two = crate::board::mismatch::diff(&start, &nearly);
+        assert_eq!(
+            en().mismatch_update(&all, &two),
+            "Still to put right, two squares: Gustav zwei should have the white Bauer, it is empty. \
+             Hector zwei should have the white Bauer, it is empty."
+        );
+        let worse = sensed_of("rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPP2/RNBQKBNR");
+        let three = crate::board::mismatch::diff(&start, &worse);
+        assert_eq!(
+            en().mismatch_update(&two, &three),
+            "Mismatch on three squares, new: Felix drei should be empty, it has the white Springer."
         );
     }
 

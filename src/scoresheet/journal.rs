@@ -331,10 +331,15 @@ impl Journal {
 /// A saved game as `hector games` lists it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GameSummary {
+    /// Its id (the journal's file name without the extension).
     pub id: GameId,
+    /// Its journal.
     pub path: PathBuf,
+    /// When it began, if the start record says.
     pub started: Option<OffsetDateTime>,
+    /// White's name (empty when none was given).
     pub white: String,
+    /// Black's name (empty when none was given).
     pub black: String,
     /// `1-0`, `0-1`, `1/2-1/2`; `None` while unfinished.
     pub result: Option<String>,
@@ -342,10 +347,12 @@ pub struct GameSummary {
     pub plies: usize,
     /// The player chose not to resume it (it is not offered again).
     pub set_aside: bool,
+    /// What was wrong in its journal.
     pub warnings: Vec<ReadWarning>,
 }
 
 impl GameSummary {
+    /// The summary of a journal's records.
     pub fn from_records(id: GameId, path: PathBuf, parsed: &Parsed) -> GameSummary {
         let mut s = GameSummary {
             id,
@@ -546,6 +553,21 @@ impl Store {
             (Some(g), None) => Some(g),
             _ => None,
         }
+    }
+
+    /// The games whose id starts with `key` (several when [`Store::find`]
+    /// finds none because the key fits more than one), with their
+    /// numbers in [`Store::list`].
+    pub fn matching(&self, key: &str) -> Vec<(usize, GameSummary)> {
+        let Ok(games) = self.list() else {
+            return Vec::new();
+        };
+        games
+            .into_iter()
+            .enumerate()
+            .filter(|(_, g)| !key.is_empty() && g.id.as_str().starts_with(key))
+            .map(|(i, g)| (i + 1, g))
+            .collect()
     }
 
     /// Reads a game's records (a torn last record dropped with a warning).

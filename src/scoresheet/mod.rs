@@ -25,7 +25,7 @@ pub mod speech;
 pub mod start;
 pub mod text;
 
-pub use journal::{GameId, JournalErrorKind, JournalOp, JournalStatus, Sink, Store};
+pub use journal::{GameId, GameSummary, JournalErrorKind, JournalOp, JournalStatus, Sink, Store};
 pub use record::{Event, StartInfo};
 pub use replay::{GameRecord, ResumeChoice, ResumeOffer, Resumed, replay};
 
@@ -39,7 +39,7 @@ pub enum ExportFormat {
     Brf,
     /// The same cells as Unicode braille, for braille displays.
     Braille,
-    /// Large-print text: the moves as spoken, times and (=) marks.
+    /// Large-print text: the moves as spoken, times, (=) marks, claims, penalties and how the game ended.
     Text,
     /// The whole game spoken, as a WAV file (espeak-ng).
     Speech,

@@ -111,6 +111,28 @@ impl Resumed {
         (mv == last.mv && !self.finished()).then_some(mv)
     }
 
+    /// The moves a board still awaits, oldest first: the move the journal
+    /// names and every move after it (a reply typed before the move was
+    /// made on the board is awaited after it); empty when none.
+    pub fn board_awaited_moves(&self, board: BoardOf) -> Vec<Move> {
+        let uci = match board {
+            BoardOf::Player => self.board_awaiting.as_deref(),
+            BoardOf::Opponent => self.opponent_board_awaiting.as_deref(),
+        };
+        let Some(uci) = uci.and_then(|u| u.parse::<UciMove>().ok()) else {
+            return Vec::new();
+        };
+        if self.finished() {
+            return Vec::new();
+        }
+        let played: Vec<(&Chess, Move)> = self.game.positions().map(|(p, m)| (p, m.mv)).collect();
+        played
+            .iter()
+            .rposition(|(before, mv)| uci.to_move(*before).ok() == Some(*mv))
+            .map(|i| played[i..].iter().map(|(_, mv)| *mv).collect())
+            .unwrap_or_default()
+    }
+
     /// The side whose last move still waits for its separate press (D.2.8):
     /// it moved, its time still runs, and the press completes the move.
     pub fn press_pending(&self) -> Option<Color> {

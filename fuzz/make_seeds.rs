@@ -114,4 +114,31 @@ fn main() {
     for (name, text) in requests {
         write("companion", name, text.as_bytes());
     }
+    // Raw HTTP for the server's whole path (companion_http).
+    let h = "Host: 127.0.0.1:8421\r\n";
+    let json = "Content-Type: application/json\r\n";
+    let raw = [
+        ("page", format!("GET / HTTP/1.1\r\n{h}\r\n")),
+        ("events", format!("GET /events HTTP/1.1\r\n{h}\r\n")),
+        (
+            "pair",
+            format!("POST /api/pair HTTP/1.1\r\n{h}{json}Content-Length: 11\r\n\r\n{{\"code\":\"\"}}"),
+        ),
+        (
+            "move",
+            format!("POST /api/move HTTP/1.1\r\n{h}{json}X-Hector-Token: 07070707070707070707070707070707\r\nContent-Length: 12\r\n\r\n{{\"san\":\"e4\"}}"),
+        ),
+        (
+            "chunked",
+            format!("POST /api/pair HTTP/1.1\r\n{h}{json}Transfer-Encoding: chunked\r\n\r\nb\r\n{{\"code\":\"\"}}\r\n0\r\n\r\n"),
+        ),
+        (
+            "huge_length",
+            format!("POST /api/move HTTP/1.1\r\n{h}{json}Content-Length: 18446744073709551615\r\n\r\n{{"),
+        ),
+        ("headers", format!("GET /api/state HTTP/1.1\r\n{h}{}\r\n", "X-A: b\r\n".repeat(31))),
+    ];
+    for (name, text) in raw {
+        write("companion_http", name, text.as_bytes());
+    }
 }

@@ -23,7 +23,7 @@ if ! cargo +nightly fuzz --version >/dev/null 2>&1; then
 fi
 targets=("$@")
 if ((${#targets[@]} == 0)); then
-  targets=(dgt millennium occupancy tracker typed_line settings voices companion journal)
+  targets=(dgt millennium occupancy tracker typed_line settings voices companion companion_http journal)
 fi
 for t in "${targets[@]}"; do
   mkdir -p "corpus/$t"

@@ -65,8 +65,12 @@
 //!   the `shakmaty-uci` crate), the process driver, evaluations in words.
 //!   It stands on shakmaty only; the app drives it through `Msg`s
 //!   ([`EngineOrder`] out, the engine's lines in).
-//! - `companion`: the opponent's screen ([`CompanionServer`]: HTTP server,
-//!   page, pairing); its events arrive as `Msg`s.
+//! - `companion`: the opponent's screen, sans-IO (the request reader, the
+//!   pairing gate, the snapshot, the page); its events arrive as `Msg`s.
+//! - `net`: the network on one tokio runtime of its own thread; the
+//!   companion page's HTTP server ([`CompanionServer`]: hyper, its limits,
+//!   Server-Sent Events) stands on `companion`; online play's client will
+//!   share the runtime.
 //!
 //! # Private by default
 //!
@@ -111,6 +115,10 @@ mod engine;
 
 mod companion;
 mod scoresheet;
+
+// The network: one tokio runtime on its own thread; the companion page's
+// HTTP server (stands on `companion`), later online play.
+mod net;
 
 mod phrase;
 
@@ -221,8 +229,11 @@ pub use ui::export::{
 };
 // The opponent's screen (the companion page).
 pub use companion::{
-    CompanionConfig, CompanionEvent, CompanionServer, DEFAULT_LISTEN, Limits as CompanionLimits,
-    MoveInput, OpponentAction, PageLabels, Pairing, Snapshot,
+    CompanionEvent, Limits as CompanionLimits, MoveInput, OpponentAction, PageLabels, Pairing,
+    Snapshot,
+};
+pub use net::companion::{
+    CompanionConfig, CompanionServer, DEFAULT_LISTEN, ServerLimits as CompanionServerLimits,
 };
 // The parts of a snapshot, named for the page they are shown on.
 #[cfg(any(test, feature = "test-support"))]
@@ -238,6 +249,8 @@ pub use companion::{
     LastMove as PageLastMove, LegalMove as PageLegalMove, Notice as PageNotice, Side as PageSide,
     Tactile as PageTactile,
 };
+#[cfg(any(test, feature = "test-support"))]
+pub use net::companion::bytes_in::serve as serve_companion_bytes;
 // The full-screen view.
 #[cfg(any(test, feature = "test-support"))]
 pub use ui::tui::render::render as render_tui;

@@ -595,14 +595,34 @@ fn start_companion(
             );
         }
     };
-    let config = CompanionConfig {
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|h| h.trim().to_owned())
+        .unwrap_or_default();
+    // The names a browser may send as Host off loopback (hector says the
+    // first): the host name, and the same under mDNS.
+    let host_names = if host.is_empty() {
+        Vec::new()
+    } else {
+        vec![host.clone(), format!("{host}.local")]
+    };
+    #[allow(unused_mut, reason = "changed only in tests")]
+    let mut config = CompanionConfig {
         listen: addr,
         view_without_code: settings.view_without_code,
         require_code: settings.require_code,
         labels,
         resume,
+        host_names,
         ..CompanionConfig::default()
     };
+    // Tests only: the server fails at this connection, to show it says so
+    // and starts again.
+    #[cfg(feature = "test-support")]
+    {
+        config.fail_at = std::env::var("HECTOR_TEST_COMPANION_FAIL_AT")
+            .ok()
+            .and_then(|n| n.parse().ok());
+    }
     let tx = tx.clone();
     let sink = Box::new(move |e| {
         let _ = tx.send(Msg::Companion(e));
@@ -612,9 +632,6 @@ fn start_companion(
             let bound = server.local_addr();
             let address = if bound.ip().is_unspecified() {
                 // Every address of this computer: name it by its host name.
-                let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
-                    .map(|h| h.trim().to_owned())
-                    .unwrap_or_default();
                 let host = if host.is_empty() {
                     "localhost".to_owned()
                 } else {

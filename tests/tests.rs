@@ -14,6 +14,7 @@ mod util;
 
 mod board_games;
 mod clock_games;
+mod companion_attack;
 mod companion_game;
 mod companion_page;
 mod companion_view;

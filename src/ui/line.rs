@@ -13,9 +13,10 @@ use std::time::Instant;
 use crate::app::App;
 use crate::audio::{Tone, ToneHandle};
 use crate::board::transport::Link;
-use crate::companion::{CompanionServer, Snapshot};
+use crate::companion::Snapshot;
 use crate::engine::{EngineCommand, EngineIo, EngineProcess, ProcessEvent};
 use crate::msg::{Effect, EngineOrder, Msg};
+use crate::net::companion::CompanionServer;
 use crate::speech::{SpeechHandle, Utterance};
 
 /// When to print the prompt.

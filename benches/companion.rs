@@ -1,5 +1,5 @@
 //! Issue 12's latency figures, measured many times over real loopback
-//! sockets: the app, its companion server (tiny_http + Server-Sent
+//! sockets: the app, its companion server (hyper on its tokio thread + Server-Sent
 //! Events) and a page's push channel read by a client here.
 //!
 //! - **board → page**: from the last board message of a move handed to

@@ -1,6 +1,9 @@
 //! Writes the seed corpora under fuzz/seeds/ (committed): real bytes of each
 //! board protocol from the simulated boards, typed lines, settings files.
 //! Run from fuzz/: `cargo +nightly run --bin make_seeds`.
+//! (Not the journal seeds: seeds/journal/ holds the journal of a real game
+//! played with a clock, and that journal torn, with a garbage line, a deleted
+//! record and a changed byte; the first two bytes of each are the cut.)
 
 use std::fs;
 use std::path::Path;
@@ -65,6 +68,8 @@ fn main() {
     write("settings", "keymap", include_bytes!("../keymaps/line.toml"));
     write("settings", "voice_en", include_bytes!("../voices/en.toml"));
     write("settings", "voice_appendix_d", include_bytes!("../voices/appendix-d.toml"));
+    write("voices", "voice_en", include_bytes!("../voices/en.toml"));
+    write("voices", "voice_appendix_d", include_bytes!("../voices/appendix-d.toml"));
     // The opponent's page: requests separated by NUL (see the target).
     let token = "07".repeat(16);
     let host = "Host: 127.0.0.1:8421\nContent-Type: application/json";
@@ -108,5 +113,32 @@ fn main() {
     ];
     for (name, text) in requests {
         write("companion", name, text.as_bytes());
+    }
+    // Raw HTTP for the server's whole path (companion_http).
+    let h = "Host: 127.0.0.1:8421\r\n";
+    let json = "Content-Type: application/json\r\n";
+    let raw = [
+        ("page", format!("GET / HTTP/1.1\r\n{h}\r\n")),
+        ("events", format!("GET /events HTTP/1.1\r\n{h}\r\n")),
+        (
+            "pair",
+            format!("POST /api/pair HTTP/1.1\r\n{h}{json}Content-Length: 11\r\n\r\n{{\"code\":\"\"}}"),
+        ),
+        (
+            "move",
+            format!("POST /api/move HTTP/1.1\r\n{h}{json}X-Hector-Token: 07070707070707070707070707070707\r\nContent-Length: 12\r\n\r\n{{\"san\":\"e4\"}}"),
+        ),
+        (
+            "chunked",
+            format!("POST /api/pair HTTP/1.1\r\n{h}{json}Transfer-Encoding: chunked\r\n\r\nb\r\n{{\"code\":\"\"}}\r\n0\r\n\r\n"),
+        ),
+        (
+            "huge_length",
+            format!("POST /api/move HTTP/1.1\r\n{h}{json}Content-Length: 18446744073709551615\r\n\r\n{{"),
+        ),
+        ("headers", format!("GET /api/state HTTP/1.1\r\n{h}{}\r\n", "X-A: b\r\n".repeat(31))),
+    ];
+    for (name, text) in raw {
+        write("companion_http", name, text.as_bytes());
     }
 }

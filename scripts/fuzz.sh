@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Runs every cargo-fuzz target for a bounded time from its committed seed
 # corpus (fuzz/seeds/TARGET; new inputs go to fuzz/corpus/TARGET, ignored by
-# git).  Needs a nightly toolchain: without one it says so and does nothing
-# (the proptests cover the same code on stable).  Installs cargo-fuzz from
-# crates.io when it is missing.
+# git).  Needs a nightly toolchain and cargo-fuzz (installed from crates.io
+# when missing): without them it says why and fails (exit 1), so that a CI
+# step that cannot fuzz never passes as if it had.  A target that finds a
+# failure fails the script too.
 #
 #   scripts/fuzz.sh                 every target, FUZZ_SECONDS (30) each
 #   FUZZ_SECONDS=600 scripts/fuzz.sh tracker
@@ -11,15 +12,18 @@ set -euo pipefail
 cd "$(dirname "$0")/../fuzz"
 seconds="${FUZZ_SECONDS:-30}"
 if ! cargo +nightly --version >/dev/null 2>&1; then
-  echo "fuzz: no nightly toolchain (cargo +nightly); the fuzz targets are skipped."
-  exit 0
+  echo "fuzz: no nightly toolchain (cargo +nightly): cannot fuzz." >&2
+  exit 1
 fi
 if ! cargo +nightly fuzz --version >/dev/null 2>&1; then
-  cargo install cargo-fuzz --locked
+  if ! cargo install cargo-fuzz --locked || ! cargo +nightly fuzz --version >/dev/null 2>&1; then
+    echo "fuzz: cargo-fuzz is missing and could not be installed: cannot fuzz." >&2
+    exit 1
+  fi
 fi
 targets=("$@")
 if ((${#targets[@]} == 0)); then
-  targets=(dgt millennium occupancy tracker typed_line settings companion)
+  targets=(dgt millennium occupancy tracker typed_line settings voices companion companion_http journal)
 fi
 for t in "${targets[@]}"; do
   mkdir -p "corpus/$t"

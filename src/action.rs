@@ -106,6 +106,10 @@ actions! {
     Game => "game",
     /// Review: find games by a player's name or the event (`find TEXT`).
     Find => "find",
+    /// Review: the comment and annotation of the move reached.
+    Comment => "comment",
+    /// Review: the variations given instead of the move reached.
+    Variations => "variations",
     /// The clock: both times, or `time mine|theirs|white|black|moves|last`.
     Time => "time",
     /// Press the clock after a move when presses are separate (D.2.8).

@@ -43,6 +43,9 @@ pub enum Command {
     Claim(Option<String>),
     /// Save the scoresheet, in the format named (PGN when none is).
     Export(Option<ExportFormat>),
+    /// Save the scoresheet in this file (`save game.pgn`): a name with a
+    /// dot or a slash, its format by its ending (PGN when none fits).
+    ExportTo(String),
     /// A review action with its argument (`goto N`, `game N`, `find TEXT`).
     Review(Action, Option<String>),
     /// A question to the clock.
@@ -303,10 +306,13 @@ pub fn read_line(line: &str, keymap: &Keymap, args: &ArgReader<'_>) -> Input {
         Action::Claim => Input::Command(Command::Claim((!rest.is_empty()).then(|| rest.join(" ")))),
         Action::Export => match rest {
             [] => Input::Command(Command::Export(None)),
-            [w] => ExportFormat::from_name(w).map_or_else(
-                || bad(ArgProblem::NoFormat((*w).to_owned())),
-                |f| Input::Command(Command::Export(Some(f))),
-            ),
+            [w] => match ExportFormat::from_name(w) {
+                Some(f) => Input::Command(Command::Export(Some(f))),
+                None if w.contains(['.', '/', '\\']) => {
+                    Input::Command(Command::ExportTo((*w).to_owned()))
+                }
+                None => bad(ArgProblem::NoFormat((*w).to_owned())),
+            },
             [_, more @ ..] => bad(ArgProblem::TooMany(more.join(" "))),
         },
         Action::Goto | Action::Game | Action::Find => Input::Command(Command::Review(
@@ -434,6 +440,10 @@ mod tests {
     #[test]
     fn export_reads_its_format_and_names_a_wrong_one() {
         assert_eq!(read("save"), Input::Command(Command::Export(None)));
+        assert_eq!(
+            read("save Games/Final.pgn"),
+            Input::Command(Command::ExportTo("Games/Final.pgn".into()))
+        );
         assert_eq!(
             read("export BRF"),
             Input::Command(Command::Export(Some(ExportFormat::Brf)))

@@ -454,6 +454,14 @@ impl Config {
                 "the level is a number from 1 to 20".to_owned(),
             ));
         }
+        if config.engine.level.is_some() && config.engine.elo.is_some() {
+            return Err(FileError::at_key(
+                file,
+                text,
+                "engine.elo",
+                "give a level or an Elo, not both".to_owned(),
+            ));
+        }
         if let Err(e) = config.speech.mode.parse::<SpeechMode>() {
             return Err(FileError::at_key(file, text, "speech.mode", e));
         }
@@ -630,6 +638,9 @@ mod tests {
         assert_eq!(c.engine.help_time_ms, 500);
         assert!(c.engine.ponder);
         assert_eq!(c.engine.options.len(), 2);
+        let e = Config::parse("c.toml", "[engine]\nlevel = 5\nelo = 2000\n").unwrap_err();
+        assert_eq!(e.key.as_deref(), Some("engine.elo"));
+        assert!(e.to_string().contains("not both"), "{e}");
         let e = Config::parse("c.toml", "[engine]\nlevel = 25\n").unwrap_err();
         assert_eq!(e.key.as_deref(), Some("engine.level"));
         let e = Config::parse("c.toml", "[engine]\nlevl = 2\n").unwrap_err();

@@ -65,8 +65,12 @@
 //!   the `shakmaty-uci` crate), the process driver, evaluations in words.
 //!   It stands on shakmaty only; the app drives it through `Msg`s
 //!   ([`EngineOrder`] out, the engine's lines in).
-//! - `companion`: the opponent's screen ([`CompanionServer`]: HTTP server,
-//!   page, pairing); its events arrive as `Msg`s.
+//! - `companion`: the opponent's screen, sans-IO (the request reader, the
+//!   pairing gate, the snapshot, the page); its events arrive as `Msg`s.
+//! - `net`: the network on one tokio runtime of its own thread; the
+//!   companion page's HTTP server ([`CompanionServer`]: hyper, its limits,
+//!   Server-Sent Events) stands on `companion`; online play's client will
+//!   share the runtime.
 //!
 //! # Private by default
 //!
@@ -112,6 +116,10 @@ mod engine;
 mod companion;
 mod scoresheet;
 
+// The network: one tokio runtime on its own thread; the companion page's
+// HTTP server (stands on `companion`), later online play.
+mod net;
+
 mod phrase;
 
 mod action;
@@ -141,7 +149,11 @@ pub use config::{
     BoardSettings, ColourChoice, CompanionSettings, Config, EngineConfig, parse_colour,
 };
 pub use keymap::Keymap;
-pub use setup::{Overrides, Started, start};
+pub use setup::{Overrides, Started, WordsOverrides, start};
+// The settings reader start-up uses (each bad key reported, the rest kept),
+// for the fuzz target.
+#[cfg(any(test, feature = "test-support"))]
+pub use settings_file::read as read_settings;
 pub use toml_error::FileError;
 // Words, moves, the game, the sentences.
 pub use game::{Claim, Game, GameResult};
@@ -206,18 +218,26 @@ pub use scoresheet::pgn::to_pgn;
 pub use scoresheet::record::parse_journal;
 pub use scoresheet::record::{ClockEvent, Event as JournalEvent};
 #[cfg(any(test, feature = "test-support"))]
-pub use scoresheet::replay::{Note as RecordNote, Resumed, replay};
+pub use scoresheet::replay::{
+    Note as RecordNote, Resumed, continuation as journal_continuation, replay,
+};
 pub use scoresheet::review::PgnFile;
 pub use scoresheet::start::{from_fen as start_from_fen, from_pgn as start_from_pgn};
 pub use scoresheet::{
     ExportFormat, GameId, GameRecord, GameSummary, JournalErrorKind, JournalOp, JournalStatus,
     ResumeChoice, ResumeOffer, Sink, StartInfo, Store,
 };
-pub use ui::export::{record_of as export_record_of, write as write_export};
+pub use ui::export::{
+    ExportError, record_of as export_record_of, write as write_export,
+    write_to_stdout as export_to_stdout,
+};
 // The opponent's screen (the companion page).
 pub use companion::{
-    CompanionConfig, CompanionEvent, CompanionServer, DEFAULT_LISTEN, Limits as CompanionLimits,
-    MoveInput, OpponentAction, PageLabels, Pairing, Snapshot,
+    CompanionEvent, Limits as CompanionLimits, MoveInput, OpponentAction, PageLabels, Pairing,
+    Snapshot,
+};
+pub use net::companion::{
+    CompanionConfig, CompanionServer, DEFAULT_LISTEN, ServerLimits as CompanionServerLimits,
 };
 // The parts of a snapshot, named for the page they are shown on.
 #[cfg(any(test, feature = "test-support"))]
@@ -233,6 +253,8 @@ pub use companion::{
     LastMove as PageLastMove, LegalMove as PageLegalMove, Notice as PageNotice, Side as PageSide,
     Tactile as PageTactile,
 };
+#[cfg(any(test, feature = "test-support"))]
+pub use net::companion::bytes_in::serve as serve_companion_bytes;
 // The full-screen view.
 #[cfg(any(test, feature = "test-support"))]
 pub use ui::tui::render::render as render_tui;

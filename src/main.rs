@@ -12,7 +12,8 @@ use hector::{
     CompanionServer, CompanionSettings, DEFAULT_LISTEN, Effect, EngineConfig, EngineSetup,
     ExportFormat, FallBack, Link, Msg, Outputs, Overrides, Part, PortSettings, Priority, Probed,
     PromptMode, Protocol, ResumeChoice, ResumeOffer, SayKind, SimOptions, Sink, SpeechMode,
-    SpeechStatus, SpeechWorker, StartInfo, Store, TonePlayer, Utterance, WorkerConfig, start,
+    SpeechStatus, SpeechWorker, StartInfo, Store, TonePlayer, Utterance, WordsOverrides,
+    WorkerConfig, start,
 };
 
 /// hector: chess for blind and visually impaired players.
@@ -57,7 +58,7 @@ enum Cmd {
 #[derive(Debug, Clone, clap::Args)]
 struct GamesArgs {
     #[command(flatten)]
-    settings: Overrides,
+    settings: WordsOverrides,
 }
 
 #[derive(Debug, Clone, clap::Args)]
@@ -83,14 +84,15 @@ struct ExportArgs {
     /// The format.
     #[arg(long, value_enum, default_value = "pgn")]
     format: ExportFormat,
-    /// The file to write (default: ID.EXT in this folder).
+    /// The file to write (default: ID.EXT in this folder; `-`: standard
+    /// output).
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     output: Option<std::path::PathBuf>,
-    /// Overwrite the file if it exists.
+    /// Overwrite the file if it exists (never a game's journal).
     #[arg(long)]
     force: bool,
     #[command(flatten)]
-    settings: Overrides,
+    settings: WordsOverrides,
 }
 
 #[derive(Debug, Subcommand)]
@@ -131,7 +133,8 @@ struct SimArgs {
 
 #[derive(Debug, Clone, clap::Args)]
 struct VoicesArgs {
-    /// Also list every voice and variant of each language.
+    /// List every language with voices (not only hector's own four), and
+    /// every voice and variant of each.
     #[arg(long)]
     all: bool,
 }
@@ -202,8 +205,9 @@ struct PlayArgs {
     /// The engine's skill level, 1 (weakest) to 20 (full strength).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=20))]
     level: Option<u8>,
-    /// The engine's strength as a rating, when the engine offers it.
-    #[arg(long, value_name = "N")]
+    /// The engine's strength as a rating, when the engine offers it (not
+    /// with --level: one strength at a time).
+    #[arg(long, value_name = "N", conflicts_with = "level")]
     elo: Option<u32>,
     /// The engine's time per move, in milliseconds.
     #[arg(long, value_name = "MS")]
@@ -341,6 +345,10 @@ fn play_game(args: &PlayArgs, resume_id: Option<&str>) -> ExitCode {
     }
     let offer = match resume_id {
         Some(key) => match store.find(key) {
+            Some(g) if g.damaged => {
+                println!("{}", damaged_sentence(started.app.phraser(), &g));
+                return ExitCode::FAILURE;
+            }
             Some(g) => match ResumeOffer::load(&store, &g.id, ResumeChoice::Now) {
                 Ok(o) => Some(o),
                 Err(e) => {
@@ -598,14 +606,34 @@ fn start_companion(
             );
         }
     };
-    let config = CompanionConfig {
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|h| h.trim().to_owned())
+        .unwrap_or_default();
+    // The names a browser may send as Host off loopback (hector says the
+    // first): the host name, and the same under mDNS.
+    let host_names = if host.is_empty() {
+        Vec::new()
+    } else {
+        vec![host.clone(), format!("{host}.local")]
+    };
+    #[allow(unused_mut, reason = "changed only in tests")]
+    let mut config = CompanionConfig {
         listen: addr,
         view_without_code: settings.view_without_code,
         require_code: settings.require_code,
         labels,
         resume,
+        host_names,
         ..CompanionConfig::default()
     };
+    // Tests only: the server fails at this connection, to show it says so
+    // and starts again.
+    #[cfg(feature = "test-support")]
+    {
+        config.fail_at = std::env::var("HECTOR_TEST_COMPANION_FAIL_AT")
+            .ok()
+            .and_then(|n| n.parse().ok());
+    }
     let tx = tx.clone();
     let sink = Box::new(move |e| {
         let _ = tx.send(Msg::Companion(e));
@@ -615,9 +643,6 @@ fn start_companion(
             let bound = server.local_addr();
             let address = if bound.ip().is_unspecified() {
                 // Every address of this computer: name it by its host name.
-                let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
-                    .map(|h| h.trim().to_owned())
-                    .unwrap_or_default();
                 let host = if host.is_empty() {
                     "localhost".to_owned()
                 } else {
@@ -764,7 +789,8 @@ fn voices(args: &VoicesArgs) -> ExitCode {
     match hector::list_voices() {
         Ok(list) => {
             let mut out = std::io::stdout().lock();
-            for line in hector::voices_summary(&list, args.all) {
+            let own: Vec<&str> = hector::Lang::ALL.iter().map(|l| l.code()).collect();
+            for line in hector::voices_summary(&list, &own, args.all) {
                 // A closed pipe (`hector voices | head`) ends the list quietly.
                 if writeln!(out, "{line}").is_err() {
                     break;
@@ -845,7 +871,7 @@ fn say(args: &SayArgs) -> ExitCode {
 
 /// `hector games`: one line per saved game, oldest first.
 fn games(args: &GamesArgs) -> ExitCode {
-    let started = start(&args.settings);
+    let started = start(&Overrides::from(&args.settings));
     let phraser = started.app.phraser();
     let store = store();
     let list = match store.list() {
@@ -859,6 +885,21 @@ fn games(args: &GamesArgs) -> ExitCode {
         println!("{}", phraser.message("games_none", &[]));
     }
     for (i, g) in list.iter().enumerate() {
+        if g.damaged {
+            // Never hidden: listed with its file, for the arbiter.
+            let line = phraser.message(
+                "games_line_damaged",
+                &[
+                    ("number", &(i + 1).to_string()),
+                    ("id", g.id.as_str()),
+                    ("path", &g.path.display().to_string()),
+                ],
+            );
+            if !print_line(&line) {
+                break;
+            }
+            continue;
+        }
         if !print_line(&game_line(phraser, i + 1, g)) {
             break;
         }
@@ -921,15 +962,30 @@ fn print_line(line: &str) -> bool {
     writeln!(std::io::stdout().lock(), "{line}").is_ok()
 }
 
+/// A saved game whose start record cannot be read, said with its file.
+fn damaged_sentence(phraser: &hector::Phraser, g: &hector::GameSummary) -> String {
+    phraser.message(
+        "game_damaged",
+        &[
+            ("id", g.id.as_str()),
+            ("path", &g.path.display().to_string()),
+        ],
+    )
+}
+
 /// `hector export ID --format F [-o FILE] [--force]`.
 fn export(args: &ExportArgs) -> ExitCode {
-    let started = start(&args.settings);
+    let started = start(&Overrides::from(&args.settings));
     let phraser = started.app.phraser();
     let store = store();
     let Some(g) = store.find(&args.id) else {
         no_such_game(phraser, &store, &args.id);
         return ExitCode::FAILURE;
     };
+    if g.damaged {
+        println!("{}", damaged_sentence(phraser, &g));
+        return ExitCode::FAILURE;
+    }
     let rec = match hector::export_record_of(&store, &g.id) {
         Ok(r) => r,
         Err(e) => {
@@ -940,6 +996,18 @@ fn export(args: &ExportArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    if args.output.as_deref() == Some(std::path::Path::new("-")) {
+        return match hector::export_to_stdout(args.format, &rec, phraser) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!(
+                    "{}",
+                    phraser.message("save_failed", &[("why", &e.to_string())])
+                );
+                ExitCode::FAILURE
+            }
+        };
+    }
     let path = args.output.clone().unwrap_or_else(|| {
         std::path::PathBuf::from(format!("{}.{}", g.id, args.format.extension()))
     });
@@ -950,6 +1018,13 @@ fn export(args: &ExportArgs) -> ExitCode {
                 phraser.message("saved", &[("path", &path.display().to_string())])
             );
             ExitCode::SUCCESS
+        }
+        Err(hector::ExportError::IsJournal(p)) => {
+            println!(
+                "{}",
+                phraser.message("export_is_journal", &[("path", &p.display().to_string())])
+            );
+            ExitCode::FAILURE
         }
         Err(e) => {
             println!(

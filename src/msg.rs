@@ -159,6 +159,9 @@ pub enum Effect {
     Journal(JournalOp),
     /// Save the scoresheet of the current game in this format.
     Export(ExportFormat),
+    /// Save the scoresheet of the current game in this file (never over
+    /// an existing one), in this format.
+    ExportTo(ExportFormat, std::path::PathBuf),
     /// Send these bytes to the opponent's board.
     ToOpponentBoard(Vec<u8>),
     /// Start, feed or end the engine's process.
@@ -205,6 +208,8 @@ pub enum SaveFailure {
     NotWritable(std::path::PathBuf),
     /// The disk is full.
     DiskFull,
+    /// The file named is a game's journal (never written over).
+    IsJournal(std::path::PathBuf),
     /// Anything else, in the system's words.
     Other(String),
 }

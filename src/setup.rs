@@ -62,8 +62,10 @@ pub struct Overrides {
     /// (bullet, blitz, blitz5, rapid, rapid25, classical, fide, ...).
     #[arg(long = "time", value_name = "SPEC")]
     pub time: Option<String>,
-    /// The FIDE Laws edition for penalties: 2018 (default), 2017 or 1997.
-    #[arg(long, value_name = "EDITION", value_parser = ["2018", "2017", "2014", "1997", "older", "newest"])]
+    /// The FIDE Laws edition for penalties: 2018 (the default; also
+    /// "newest" or "latest"), 2017 (also "2014": its penalties are the
+    /// same) or 1997 (also "older" or "old").
+    #[arg(long, value_name = "EDITION", value_parser = ["2018", "newest", "latest", "2017", "2014", "1997", "older", "old"])]
     pub rules: Option<String>,
     /// Press the clock separately after your move (FIDE D.2.8): `press`.
     #[arg(long)]
@@ -71,6 +73,53 @@ pub struct Overrides {
     /// Settings file to read instead of the one in your config directory.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
+}
+
+/// The settings of the commands that only write words (`games`,
+/// `export`): the language and the move words, not the play options.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct WordsOverrides {
+    /// How moves are written: FIDE Appendix D words (default) or the message language's words.
+    #[arg(long, value_enum)]
+    pub moves: Option<MoveStyle>,
+    /// Language of the messages: en, de, it or el.
+    #[arg(long = "lang", value_enum)]
+    pub language: Option<Lang>,
+    /// Short form (as on a scoresheet) or long form (with the from-square).
+    #[arg(long, value_enum)]
+    pub form: Option<Form>,
+    /// Name the captured piece ("schlägt Bauer David fünf").
+    #[arg(long)]
+    pub captured: bool,
+    /// Leave out the pawn word ("Eva vier" instead of "Bauer Eva vier").
+    #[arg(long)]
+    pub no_pawn_word: bool,
+    /// Settings file to read instead of the one in your config directory.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Accepted so that one set of options serves every command (these
+    /// commands print only).
+    #[arg(long, value_name = "MODE", value_parser = parse_speech_mode, hide = true)]
+    pub speech: Option<SpeechMode>,
+    /// Accepted, as `--speech`: these commands make no tones.
+    #[arg(long, hide = true)]
+    pub no_sound: bool,
+}
+
+impl From<&WordsOverrides> for Overrides {
+    fn from(w: &WordsOverrides) -> Overrides {
+        Overrides {
+            moves: w.moves,
+            language: w.language,
+            form: w.form,
+            captured: w.captured,
+            no_pawn_word: w.no_pawn_word,
+            config: w.config.clone(),
+            speech: w.speech,
+            no_sound: w.no_sound,
+            ..Overrides::default()
+        }
+    }
 }
 
 fn parse_speech_mode(s: &str) -> Result<SpeechMode, String> {

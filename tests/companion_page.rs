@@ -312,8 +312,8 @@ fn the_page_comes_back_by_itself_after_a_restart_of_hector() {
     // hector is back on the same address (its game restored from the
     // journal, here a later state): the page shows it and pairs again.
     let (tx, rx) = channel();
-    // The old listening socket may take a moment to go (tiny_http's
-    // accepting thread ends after the drop).
+    // The old listening socket may take a moment to go (the accept loop
+    // ends on the runtime thread after the drop).
     let t0 = Instant::now();
     let again = loop {
         let tx = tx.clone();

@@ -293,6 +293,8 @@ fn a_program_that_is_not_an_engine_is_said_as_garbage_at_its_deadline() {
     assert!(e.next_event(Duration::from_millis(300)).is_none());
     e.session
         .handle_timeout(Instant::now() + Timeouts::default().handshake);
+    // The wait for the handshake is said first (after 2 s), then the fault.
+    assert!(matches!(e.session.poll_event(), Some(EngineEvent::Silent)));
     match e.session.poll_event() {
         Some(EngineEvent::Fault(Fault::Garbage { line })) => {
             assert_eq!(line, "What do you mean by 'uci'?")

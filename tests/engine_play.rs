@@ -776,3 +776,66 @@ fn a_resumed_engine_game_keeps_its_sides() {
     h.quit();
     let _ = std::fs::remove_dir_all(home);
 }
+
+/// Issue 18, item 8: at `--level 1` the hint came from the weakened
+/// engine.  Hint, threat and eval lift the level (`Skill Level` 20) and
+/// the engine's own move gets level 1 back, before each `go`.
+#[test]
+fn help_is_searched_at_full_strength_and_the_engine_plays_at_its_level() {
+    let (mut h, log, home) = logged_stockfish(&[
+        "--level",
+        "1",
+        "--move-time",
+        "50",
+        "--me",
+        "white",
+        "--no-confirm",
+    ]);
+    h.expect("New game. White to move.");
+    h.expect("Stockfish 15.1 is ready; you play White.");
+    let mut pos = Chess::default();
+    h.type_line("e4");
+    pos.play_unchecked(move_in("e4", &pos).expect("e4"));
+    let (_, reply) = next_move(&mut h, &pos);
+    pos.play_unchecked(reply);
+    for ask in ["hint", "threat", "eval"] {
+        h.type_line(ask);
+        h.next();
+    }
+    // d2-d4 is legal after any first move of Black's.
+    h.type_line("d4");
+    pos.play_unchecked(move_in("d4", &pos).expect("d4"));
+    next_move(&mut h, &pos);
+    h.type_line("quit");
+    next_starting(&mut h, "Goodbye.");
+    drop(h);
+    let text = std::fs::read_to_string(&log).unwrap_or_default();
+    // Each `go` with the Skill Level in force at the time.
+    let mut level = None;
+    let mut gos = Vec::new();
+    for line in text.lines() {
+        if let Some(v) = line.strip_prefix("setoption name Skill Level value ") {
+            level = Some(v.to_owned());
+        }
+        if line.starts_with("go ") {
+            gos.push(level.clone().unwrap_or_default());
+        }
+    }
+    // The engine's move, hint, threat, eval, the engine's move.
+    assert_eq!(gos, ["1", "20", "20", "20", "1"], "{text}");
+    let _ = std::fs::remove_dir_all(home);
+}
+
+/// Issue 18, item 8: `--level 5 --elo 2000` played at level 5 and said
+/// nothing of the Elo.  The pair is refused, naming both.
+#[test]
+fn level_and_elo_together_are_refused() {
+    let run = crate::util::hector(&["play", "--engine", "--level", "5", "--elo", "2000"], "");
+    assert!(!run.success);
+    assert!(run.stdout.is_empty(), "{}", run.stdout);
+    assert!(
+        run.stderr.contains("--elo") && run.stderr.contains("--level"),
+        "{}",
+        run.stderr
+    );
+}

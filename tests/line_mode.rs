@@ -52,6 +52,8 @@ fn help_lists_the_commands_of_the_moment_one_per_line() {
         A::Games,
         A::Game,
         A::Find,
+        A::Comment,
+        A::Variations,
         A::Time,
         A::Press,
         A::Pause,

@@ -19,6 +19,8 @@ mod util;
 #[cfg(unix)] // Unix only: boards simulated on pseudo-terminals
 mod board_games;
 mod clock_games;
+#[cfg(unix)] // Unix only: the server's memory and descriptors read in /proc
+mod companion_attack;
 #[cfg(unix)] // Unix only: boards on pseudo-terminals, Debian's chromium
 mod companion_game;
 #[cfg(unix)] // Unix only: Debian's chromium
@@ -29,6 +31,8 @@ mod companion_view;
 mod engine;
 #[cfg(unix)] // Unix only: shell-script engines, boards on pseudo-terminals
 mod engine_play;
+#[cfg(unix)] // Unix only: a sh script
+mod journal_damage;
 mod languages;
 mod line_games;
 mod line_mode;

@@ -288,7 +288,16 @@ fn a_journal_that_cannot_be_written_is_said_once_and_export_still_has_every_move
             .ends_with("that folder cannot be written. The game goes on, and hector keeps trying."),
         "{lines:#?}"
     );
-    let saved = lines.last().unwrap();
+    // Unsaved moves are never silent, even at the end of the input.
+    assert_eq!(
+        lines[lines.len() - 2..],
+        [
+            "The game is not saved: its journal could not be written.",
+            "Goodbye."
+        ],
+        "{lines:#?}"
+    );
+    let saved = lines[lines.len() - 3];
     let path = saved
         .strip_prefix("Scoresheet saved: ")
         .and_then(|p| p.strip_suffix('.'))

@@ -337,6 +337,77 @@ fn a_running_clock_in_large_digits_redrawn_each_second() {
     t.assert_restored();
 }
 
+/// One request on a connection of its own to the companion on `port`:
+/// the answer's status (0: none).
+fn companion_status(port: u16, raw: &str) -> u16 {
+    use std::io::{Read, Write};
+    let addr = std::net::SocketAddr::from(([127, 0, 0, 1], port));
+    let Ok(mut s) = std::net::TcpStream::connect_timeout(&addr, Duration::from_secs(2)) else {
+        return 0;
+    };
+    let _ = s.set_read_timeout(Some(Duration::from_secs(2)));
+    let _ = s.write_all(raw.as_bytes());
+    let mut out = Vec::new();
+    let _ = s.read_to_end(&mut out);
+    String::from_utf8_lossy(&out)
+        .strip_prefix("HTTP/1.1 ")
+        .and_then(|r| r.get(..3))
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0)
+}
+
+#[test]
+fn an_attack_on_the_companion_leaves_the_screen_whole() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let t = Tmux::start(100, 30);
+    // The test build's server fails at its third connection.
+    t.hector_with(
+        "HECTOR_TEST_COMPANION_FAIL_AT=3 RUST_BACKTRACE=0",
+        &format!("--companion 127.0.0.1:{port}"),
+    );
+    let host = format!("Host: 127.0.0.1:{port}\r\n");
+    // The two lengths that took hector (and the terminal) down before.
+    for length in ["100000000000000", "18446744073709551615"] {
+        let raw = format!(
+            "POST /api/move HTTP/1.1\r\n{host}Content-Type: application/json\r\nContent-Length: {length}\r\n\r\n{{"
+        );
+        let status = companion_status(port, &raw);
+        assert!(status == 413 || status == 431, "{length}: {status}");
+    }
+    // The third: the server's accept loop panics; hector says so once and
+    // starts it again; the screen stays hector's, whole.
+    companion_status(port, &format!("GET / HTTP/1.1\r\n{host}\r\n"));
+    let s = t.wait_for("The opponent's screen failed. It is starting again by itself.");
+    assert!(
+        !s.contains("panicked"),
+        "a panic's message over the board:\n{s}"
+    );
+    assert_eq!(
+        t.format("#{alternate_on}"),
+        "1",
+        "still the full-screen view"
+    );
+    assert_eq!(t.format("#{mouse_any_flag}"), "1", "mouse reports still on");
+    let end = Instant::now() + Duration::from_secs(2);
+    while companion_status(port, &format!("GET / HTTP/1.1\r\n{host}\r\n")) != 200 {
+        assert!(Instant::now() < end, "the page is not served again");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // The view still answers keys.
+    t.keys(&["Up"]);
+    let s = t.wait_for("Eva zwei");
+    assert!(!s.contains("panicked"), "{s}");
+    t.keys(&["C-c"]);
+    t.assert_restored();
+    // The panic's message, kept while the view ran, is on the shell's
+    // screen now.
+    let s = t.wait_for("companion test failure at connection 3");
+    assert!(s.contains("thread 'net' panicked"), "{s}");
+}
+
 /// The screen, flattened: frames' lines gone, words joined by one space
 /// (a sentence wrapped over rows reads as one).
 fn flat(screen: &str) -> String {

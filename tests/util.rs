@@ -182,8 +182,32 @@ impl Hector {
         args: &[&str],
         envs: &[(&str, &std::path::Path)],
     ) -> Hector {
+        Hector::spawn(Command::new(env!("CARGO_BIN_EXE_hector")), home, args, envs)
+    }
+
+    /// `hector play ARGS` (as [`Hector::play`]) with at most `nofile` open
+    /// files (`ulimit -n`).
+    pub fn play_limited(nofile: u32, args: &[&str]) -> Hector {
+        let home = clean_config_dir();
+        let mut bash = Command::new("bash");
+        bash.args([
+            "-c",
+            &format!("ulimit -n {nofile} && exec \"$0\" \"$@\""),
+            env!("CARGO_BIN_EXE_hector"),
+        ]);
+        let mut h = Hector::spawn(bash, &home, args, &[]);
+        h.own_home = Some(home);
+        h
+    }
+
+    fn spawn(
+        mut command: Command,
+        home: &std::path::Path,
+        args: &[&str],
+        envs: &[(&str, &std::path::Path)],
+    ) -> Hector {
         let guard = PTY_LOCK.lock().unwrap_or_else(|e| e.into_inner());
-        let mut child = Command::new(env!("CARGO_BIN_EXE_hector"))
+        let mut child = command
             .arg("play")
             .args(args)
             .args(["--prompt", "never", "--speech", "print", "--no-sound"])
@@ -221,6 +245,16 @@ impl Hector {
     pub fn waiting(mut self, wait: Duration) -> Hector {
         self.wait = wait;
         self
+    }
+
+    /// hector's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Whether hector is still running.
+    pub fn alive(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
     }
 
     pub fn type_line(&mut self, line: &str) {

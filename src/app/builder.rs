@@ -140,6 +140,7 @@ impl AppBuilder {
             ask_before_leaving: self.ask_before_leaving,
             question: None,
             kept_offer: None,
+            offer_declined: false,
             last_said: None,
             quitting: false,
             board: None,
@@ -162,5 +163,72 @@ impl AppBuilder {
             opponent_board: None,
             look: crate::view::ViewLook::default(),
         }
+    }
+}
+
+#[cfg(any(test, feature = "test-support"))]
+impl App {
+    /// The app as [`AppBuilder::build`] made it, at the start of a new
+    /// game, keeping its parts (words, reader of moves, key map,
+    /// vocabularies) and its settings, White as "me", no clock: for the
+    /// typed-line fuzz target, which reuses one app (building the parts
+    /// per input held it to a few dozen inputs a second).
+    pub fn reset(&mut self) {
+        self.game = Game::new();
+        self.me = Color::White;
+        self.question = None;
+        self.kept_offer = None;
+        self.offer_declined = false;
+        self.last_said = None;
+        self.quitting = false;
+        self.board = None;
+        self.sheet = None;
+        self.epoch = 0;
+        self.asking_resume = None;
+        self.review = None;
+        self.clock = None;
+        self.arbiter_pending = None;
+        self.now = None;
+        self.cursor = super::cursor::Cursor::new(Color::White);
+        self.engine = None;
+        self.rated = false;
+        self.takeback_awaited = None;
+        self.companion = Default::default();
+        self.opponent_board = None;
+        self.look = crate::view::ViewLook::default();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::msg::Msg;
+    use std::time::Instant;
+
+    /// A reset app answers as a new one: the same sentences for the same
+    /// lines, after a game with a flip, a question and an offer.
+    #[test]
+    fn a_reset_app_is_a_new_app() {
+        let lines = ["e4", "e5", "flip", "draw", "Nf3", "new", "d4", "quit"];
+        let said = |a: &mut App| -> Vec<String> {
+            let now = Instant::now();
+            lines
+                .iter()
+                .flat_map(|l| a.update(Msg::Line((*l).into()), now))
+                .filter_map(|e| match e {
+                    crate::msg::Effect::Say(u) => Some(u.text),
+                    _ => None,
+                })
+                .collect()
+        };
+        let mut fresh = App::builder().ask_before_leaving(true).build();
+        let want = said(&mut fresh);
+        let mut reused = App::builder().ask_before_leaving(true).build();
+        for l in ["e4", "flip", "c5", "draw", "Nf3", "time"] {
+            reused.update(Msg::Line(l.into()), Instant::now());
+        }
+        reused.reset();
+        assert_eq!(said(&mut reused), want);
+        assert!(want.len() >= lines.len(), "{want:?}");
     }
 }

@@ -31,9 +31,16 @@ impl App {
         let reviewing = self.reviewing();
         match action {
             a if a.key_only() => false,
-            A::Next | A::Previous | A::First | A::End | A::Goto | A::Games | A::Game | A::Find => {
-                reviewing
-            }
+            A::Next
+            | A::Previous
+            | A::First
+            | A::End
+            | A::Goto
+            | A::Games
+            | A::Game
+            | A::Find
+            | A::Comment
+            | A::Variations => reviewing,
             _ if reviewing => matches!(
                 action,
                 A::Square
@@ -131,8 +138,11 @@ impl App {
                 self.info(out, t);
             }
             Command::Claim(text) => self.claim(text, out),
-            Command::Export(_) if self.reviewing() => self.review_refuses(out),
+            Command::Export(_) | Command::ExportTo(_) if self.reviewing() => {
+                self.review_refuses(out)
+            }
             Command::Export(format) => self.save(format, out),
+            Command::ExportTo(file) => self.save_to(&file, out),
             Command::Review(action, arg) => {
                 self.on_review_action(action, arg.as_deref(), out);
             }
@@ -206,6 +216,19 @@ impl App {
             Action::Turn => {
                 let t = self.prompt();
                 self.info(out, t);
+            }
+            // The journal cannot be written: leaving loses the moves unless
+            // they are saved elsewhere, so it is asked, whoever types.
+            Action::New | Action::Quit if self.journal_failing() => {
+                self.question = Some(super::Question::Confirm(action));
+                let word = self
+                    .keymap
+                    .words(action)
+                    .first()
+                    .cloned()
+                    .unwrap_or_else(|| action.key().to_owned());
+                let t = self.message("not_saved_leave", &[("command", &word)]);
+                self.say(out, t, Priority::Normal, SayKind::Error);
             }
             // Resigning ends the game for good: asked like leaving it.
             Action::New | Action::Quit | Action::Resign
@@ -296,6 +319,8 @@ impl App {
             | Action::Games
             | Action::Game
             | Action::Find
+            | Action::Comment
+            | Action::Variations
             | Action::Time
             | Action::Arbiter => {
                 let t = self.help_line(action);

@@ -155,6 +155,14 @@ impl App {
                 self.on_opponent_action(action, now, out);
                 self.sync_board(now, out);
             }
+            CompanionEvent::WrongCodes => {
+                let t = self.message("companion_wrong_codes", &[]);
+                self.say(out, t, Priority::Normal, SayKind::Info);
+            }
+            CompanionEvent::ServerFailed => {
+                let t = self.message("companion_server_failed", &[]);
+                self.say(out, t, Priority::Urgent, SayKind::Info);
+            }
         }
     }
 
@@ -521,6 +529,32 @@ mod tests {
         });
         let e = a.update(Msg::Companion(paired), Instant::now());
         assert!(e.is_empty());
+    }
+
+    #[test]
+    fn wrong_codes_from_another_device_and_a_server_failure_are_said_in_the_players_language() {
+        use crate::words::Lang;
+        let cases = [
+            (
+                Lang::En,
+                "Three wrong pairing codes from another device. It must wait a minute.",
+                "The opponent's screen failed. It is starting again by itself.",
+            ),
+            (
+                Lang::De,
+                "Drei falsche Kopplungscodes von einem anderen Gerät. Es muss eine Minute warten.",
+                "Der Bildschirm des Gegners ist ausgefallen. Er startet von selbst neu.",
+            ),
+        ];
+        for (lang, wrong, failed) in cases {
+            let mut a = App::builder().lang(lang).build();
+            let e = a.update(Msg::Companion(CompanionEvent::WrongCodes), Instant::now());
+            assert_eq!(said(&e), vec![wrong]);
+            let e = a.update(Msg::Companion(CompanionEvent::ServerFailed), Instant::now());
+            assert_eq!(said(&e), vec![failed]);
+            // Neither changes the game or the page's seat.
+            assert_eq!(a.game().history().len(), 0);
+        }
     }
 
     #[test]

@@ -583,6 +583,7 @@ impl App {
                 let name = name
                     .or_else(|| self.engine.as_ref().and_then(|e| e.setup.program.clone()))
                     .unwrap_or_else(|| crate::engine::DEFAULT_ENGINE.to_owned());
+                self.journal_engine_name(!self.me, &name);
                 let side = self.phraser.side(self.me);
                 let t = self.message("engine_ready", &[("name", &name), ("side", &side)]);
                 self.say(out, t, Priority::Normal, SayKind::Info);
@@ -594,6 +595,10 @@ impl App {
                 self.say(out, t, Priority::Normal, SayKind::Info);
             }
             EngineEvent::BestMove(r) => self.on_engine_answer(r, now, out),
+            EngineEvent::Silent => {
+                let t = self.message("engine_waiting", &[]);
+                self.info(out, t);
+            }
             EngineEvent::Fault(fault) => {
                 let (key, mut args) = fault.phrase();
                 args.push(("restart", self.restart_word()));
@@ -623,6 +628,23 @@ impl App {
         match r.purpose {
             Purpose::Move => {
                 if self.engine_has_the_move() {
+                    // The player's draw offer is answered by the engine's
+                    // evaluation: accepted when it is worse, else declined
+                    // and its move made.
+                    if self.game.pending_offer() == Some(self.me) {
+                        let engine = !self.me;
+                        let accept = r.score.is_some_and(|s| s.accepts_draw(engine));
+                        if accept && self.game.accept_draw(engine).is_ok() {
+                            let t = self.message("draw_accepted", &[]);
+                            self.say(out, t, Priority::Urgent, SayKind::Game);
+                            if let Some(t) = self.game_over_sentence() {
+                                self.say(out, t, Priority::Urgent, SayKind::Game);
+                            }
+                            return;
+                        }
+                        self.decline_draw(out);
+                        self.offer_declined = true;
+                    }
                     // Announced like the opponent's move; a board then
                     // awaits it.
                     self.play(r.best, out);
@@ -887,6 +909,11 @@ mod tests {
             r.typed(20, "e5"),
             ["The engine is thinking; wait for its move."]
         );
+        // Issue 18: a line that is no move at all is judged first.
+        let said = r.typed(25, "xyz");
+        assert_eq!(said.len(), 1);
+        assert!(!said[0].contains("engine"), "{said:?}");
+        assert!(said[0].contains("xyz"), "{said:?}");
         assert_eq!(r.app.game().history().len(), 1);
         assert_eq!(
             r.typed(30, "hint"),
@@ -980,6 +1007,72 @@ mod tests {
         r.engine(70, "id name Fake");
         r.engine(70, "uciok");
         assert_eq!(r.engine(80, "readyok"), ["Fake is ready; you play White."]);
+    }
+
+    /// Issue 18: a draw offer to the engine was never answered.
+    #[test]
+    fn a_draw_offer_is_answered_by_the_engines_evaluation() {
+        let mut r = Rig::ready(Color::White);
+        r.typed(10, "e4");
+        r.engine(900, "bestmove e7e5");
+        r.typed(1_000, "Nf3");
+        assert_eq!(r.typed(1_010, "draw"), ["White offers a draw."]);
+        // Black sees itself about equal: declines, and moves.
+        r.engine(1_500, "info depth 12 score cp -20 pv b8c6");
+        assert_eq!(
+            r.engine(1_900, "bestmove b8c6"),
+            ["Black declines the draw.", "Springer Cesar sechs"]
+        );
+        assert_eq!(r.app.game().pending_offer(), None);
+        r.typed(2_000, "Bc4");
+        r.typed(2_010, "draw");
+        // Black worse by most of a pawn (the engine scores from its side).
+        r.engine(2_500, "info depth 12 score cp -90 pv g8f6");
+        assert_eq!(
+            r.engine(2_900, "bestmove g8f6"),
+            ["Draw accepted.", "Draw by agreement, 1/2-1/2."]
+        );
+        assert!(r.app.game().is_over());
+        assert_eq!(r.app.game().history().len(), 5, "no move after the draw");
+    }
+
+    /// Issue 18: the engine's name was not recorded as its player's name.
+    #[test]
+    fn the_engines_name_is_its_players_name_on_the_scoresheet() {
+        use crate::scoresheet::StartInfo;
+        for (given, expected) in [("", "Fake"), ("Deep Thought", "Deep Thought")] {
+            let mut r = Rig::new(Color::White);
+            r.app.enable_journal(StartInfo {
+                white: "Anna".into(),
+                black: given.into(),
+                ..StartInfo::default()
+            });
+            r.engine(1, "id name Fake");
+            r.engine(1, "uciok");
+            r.engine(2, "readyok");
+            r.typed(10, "e4");
+            let rec = r.app.scoresheet_in_memory().expect("begun");
+            assert_eq!(
+                (rec.start.white.as_str(), rec.start.black.as_str()),
+                ("Anna", expected)
+            );
+        }
+    }
+
+    /// Issue 18: a silent engine (`/bin/cat`) gave 10 s of silence.
+    #[test]
+    fn a_silent_engine_is_said_to_be_waited_for_after_two_seconds() {
+        let mut r = Rig::new(Color::White);
+        assert!(r.msg(1_999, Msg::Deadline).is_empty());
+        assert_eq!(r.msg(2_000, Msg::Deadline), ["Waiting for the engine."]);
+        // Once; then the hang at its own deadline.
+        assert!(r.msg(5_000, Msg::Deadline).is_empty());
+        assert_eq!(r.app.next_deadline(), Some(r.at(10_000)));
+        let said = r.msg(10_000, Msg::Deadline);
+        assert!(
+            said[0].starts_with("The engine does not answer."),
+            "{said:?}"
+        );
     }
 
     #[test]

@@ -76,6 +76,9 @@ pub struct App {
     /// A draw offer typed by the player to move, made with their next
     /// move (9.1.2.1).
     kept_offer: Option<Color>,
+    /// The standing offer was declined in words during this update (the
+    /// engine's answer): its lapse is not said as well.
+    offer_declined: bool,
     last_said: Option<Utterance>,
     quitting: bool,
     /// The player's board, when one is used.
@@ -179,6 +182,15 @@ impl App {
         if self.asking_resume.is_some() {
             return self.message("prompt_resume", &[]);
         }
+        let p = self.prompt_of_game();
+        if self.journal_failing() {
+            // Unsaved moves are never silent.
+            return self.message("prompt_not_saved", &[("prompt", &p)]);
+        }
+        p
+    }
+
+    fn prompt_of_game(&self) -> String {
         if let Some(t) = self.game_over_state() {
             return t;
         }
@@ -208,6 +220,7 @@ impl App {
         self.now = Some(now);
         let was_quitting = self.quitting;
         let offer_before = (self.game.pending_offer(), self.game.history().len());
+        self.offer_declined = false;
         // The clock first: a flag that fell before this message wins.
         self.clock_tick(now, &mut out);
         match msg {
@@ -236,6 +249,17 @@ impl App {
                     None => Vec::new(),
                 };
                 self.on_board_notes(notes, now, &mut out);
+            }
+            Msg::EndOfInput | Msg::Interrupted if self.journal_failing() => {
+                // Unsaved moves are never silent, even when leaving.
+                let t = self.message("not_saved_bye", &[]);
+                self.say(&mut out, t, Priority::Normal, SayKind::Error);
+                if matches!(msg, Msg::Interrupted) || !self.engine_defers_quit() {
+                    let t = self.message("goodbye", &[]);
+                    self.info(&mut out, t);
+                    self.quitting = true;
+                    out.push(Effect::Quit);
+                }
             }
             Msg::EndOfInput => {
                 // In a terminal, Ctrl-D in mid-game is a quit: said.
@@ -361,6 +385,9 @@ impl App {
         let (Some(offerer), plies) = before else {
             return;
         };
+        if self.offer_declined {
+            return;
+        }
         let lapsed = self.game.pending_offer().is_none()
             && !self.game.is_over()
             && self.game.history().len() > plies
@@ -607,7 +634,14 @@ impl App {
             return;
         }
         if self.engine_has_the_move() {
-            let t = self.message("engine_thinking", &[]);
+            // Judged first: a line that is no move at all ("xyz") is said
+            // as such; a move is the engine's to make.
+            let t = match self.reader.read(text, self.game.position()) {
+                Err(e @ crate::notation::InputError::NotUnderstood { .. }) => {
+                    self.phraser.input_error(&e, self.game.position())
+                }
+                _ => self.message("engine_thinking", &[]),
+            };
             self.say(out, t, Priority::Normal, SayKind::Error);
             return;
         }

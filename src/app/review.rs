@@ -5,7 +5,7 @@
 //! reached.  A malformed game is reported with its number and line; the
 //! others stay usable.
 
-use shakmaty::Color;
+use shakmaty::{Color, Position};
 
 use super::App;
 use crate::action::Action;
@@ -15,6 +15,9 @@ use crate::phrase::Phraser;
 use crate::scoresheet::review::{PgnFile, PgnProblem, Ply, Review};
 use crate::scoresheet::start::{FenField, PositionProblem, StartError};
 use crate::speech::{Priority, SayKind};
+
+/// Up to this many games, opening a file lists them.
+const LIST_AT_START: usize = 20;
 
 /// The file under review and the game chosen.
 #[derive(Debug, Clone)]
@@ -66,6 +69,10 @@ pub fn pgn_problem_sentence(phraser: &Phraser, p: &PgnProblem) -> String {
                     ),
                 ),
             ],
+        ),
+        PgnProblem::UnterminatedComment { game, line } => phraser.message(
+            "pgn_unterminated_comment",
+            &[("game", &game.to_string()), ("line", &line.to_string())],
         ),
         PgnProblem::BadFen { game, line, fen } => phraser.message(
             "pgn_bad_fen",
@@ -133,10 +140,14 @@ impl App {
         self.message("arg_not_a_number", &[("input", &input), ("help", &help)])
     }
 
-    /// A PGN result as said: "1-0", or "unfinished" for "*" and none.
+    /// A PGN result in words, never as digits for a voice: "White won",
+    /// "drawn", "unfinished" for "*" and none.
     fn result_words(&self, result: &str) -> String {
         match result.trim() {
             "" | "*" | "?" => self.message("game_unfinished", &[]),
+            "1-0" => self.message("review_result_white", &[]),
+            "0-1" => self.message("review_result_black", &[]),
+            "1/2-1/2" | "½-½" => self.message("review_result_draw", &[]),
             r => r.to_owned(),
         }
     }
@@ -166,7 +177,11 @@ impl App {
         }
         let t = self.message("review_file", &[("count", &count.to_string())]);
         self.say(out, t, Priority::Normal, SayKind::Info);
-        self.list_games(None, out);
+        // A long file is not read out game by game: its count, and how to
+        // choose or find one (`games` lists them all on request).
+        if count <= LIST_AT_START {
+            self.list_games(None, out);
+        }
         let t = self.message("review_choose", &[]);
         self.info(out, t);
     }
@@ -257,7 +272,83 @@ impl App {
                 &[("move", &t), ("clock", &review_clock(&self.phraser, ms))],
             );
         }
+        if !p.comment.is_empty() || !p.nags.is_empty() {
+            t = self.message("review_has_comment", &[("move", t.trim_end_matches('.'))]);
+        }
+        if !p.variations.is_empty() {
+            t = self.message(
+                "review_has_variations",
+                &[("move", t.trim_end_matches('.'))],
+            );
+        }
         t
+    }
+
+    /// `variations`: the variations given instead of the move reached, each
+    /// with its moves numbered as on a scoresheet.
+    fn variation_sentences(&self, p: &Ply) -> Vec<String> {
+        let m = self.ply_words(p);
+        if p.variations.is_empty() {
+            return vec![self.message("review_no_variations", &[("move", &m)])];
+        }
+        p.variations
+            .iter()
+            .enumerate()
+            .map(|(k, v)| {
+                let moves: Vec<String> = v
+                    .iter()
+                    .map(|(before, mv)| {
+                        let key = match before.turn() {
+                            Color::White => "move_number_white",
+                            Color::Black => "move_number_black",
+                        };
+                        let words = self.phraser.say_move(before, *mv);
+                        let number = before.fullmoves().get().to_string();
+                        self.message(key, &[("number", &number), ("move", &words)])
+                    })
+                    .collect();
+                let moves = moves.join(", ");
+                if k == 0 {
+                    self.message("review_variations", &[("move", &m), ("moves", &moves)])
+                } else {
+                    self.message("review_variation_or", &[("moves", &moves)])
+                }
+            })
+            .collect()
+    }
+
+    /// The move's number and words, without the clock or the offer.
+    fn ply_words(&self, p: &Ply) -> String {
+        let words = self.phraser.say_move(&p.before, p.mv);
+        let key = match p.by {
+            Color::White => "move_number_white",
+            Color::Black => "move_number_black",
+        };
+        self.message(key, &[("number", &p.number.to_string()), ("move", &words)])
+    }
+
+    /// `comment`: the annotation glyphs in words and the comment of the
+    /// move reached.
+    fn comment_sentence(&self, p: &Ply) -> String {
+        let mut parts: Vec<String> = p
+            .nags
+            .iter()
+            .map(|n| match n {
+                1..=6 => self.message(&format!("nag_{n}"), &[]),
+                n => self.message("nag_other", &[("number", &n.to_string())]),
+            })
+            .collect();
+        if !p.comment.is_empty() {
+            parts.push(p.comment.clone());
+        }
+        let m = self.ply_words(p);
+        if parts.is_empty() {
+            return self.message("review_no_comment", &[("move", &m)]);
+        }
+        self.message(
+            "review_comment",
+            &[("move", &m), ("comment", &parts.join("; "))],
+        )
     }
 
     /// The game on the board follows the review's cursor.
@@ -295,6 +386,8 @@ impl App {
                 | Action::Games
                 | Action::Game
                 | Action::Find
+                | Action::Comment
+                | Action::Variations
         ) {
             return false;
         }
@@ -370,9 +463,30 @@ impl App {
                     .map(|o| o.to_string())
                     .unwrap_or_else(|| "*".into());
                 let last = r.end().cloned();
+                let result = self.result_words(&result);
                 let m = last.map(|p| self.step_sentence(&p)).unwrap_or_default();
                 Ok(self.message("review_at_end", &[("move", &m), ("result", &result)]))
             }
+            Action::Variations => match r.at().checked_sub(1).and_then(|i| r.game.plies.get(i)) {
+                Some(p) => {
+                    let p = p.clone();
+                    for t in self.variation_sentences(&p) {
+                        self.info(out, t);
+                    }
+                    return true;
+                }
+                None => Err(self.message("review_comment_before", &[])),
+            },
+            Action::Comment => match r.at().checked_sub(1).and_then(|i| r.game.plies.get(i)) {
+                Some(p) => {
+                    let p = p.clone();
+                    // Said as information, not as a step.
+                    let t = self.comment_sentence(&p);
+                    self.info(out, t);
+                    return true;
+                }
+                None => Err(self.message("review_comment_before", &[])),
+            },
             Action::Goto => match arg.map(|a| (a, a.parse::<u32>().ok())) {
                 Some((_, Some(n))) => match r.jump(n).cloned() {
                     Some(p) => Ok(self.step_sentence(&p)),
@@ -497,12 +611,88 @@ mod tests {
         }
     }
 
+    /// Issue 18: a 10,000-game file printed 10,000 lines.  Above twenty
+    /// games the count and how to choose one; `games` lists them.
+    #[test]
+    fn a_long_file_says_its_count_and_how_to_choose_not_every_game() {
+        let one = "[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n1. e4 *\n\n";
+        let mut a = App::builder().build();
+        a.start_review(PgnFile::from_bytes(one.repeat(21).into_bytes()).unwrap());
+        assert_eq!(
+            said(&mut a, ""),
+            [
+                "Twenty-one games in the file.",
+                "Say game and a number to choose one, or find and a name."
+            ]
+        );
+        assert_eq!(said(&mut a, "games").len(), 21);
+        let mut a = App::builder().build();
+        a.start_review(PgnFile::from_bytes(one.repeat(20).into_bytes()).unwrap());
+        assert_eq!(said(&mut a, "").len(), 22, "twenty are listed");
+    }
+
+    /// Issue 18: comments and annotations were silently dropped.
+    #[test]
+    fn comments_and_annotations_are_heard_on_request() {
+        let text =
+            "[White \"A\"]\n[Black \"B\"]\n\n{Opening} 1. e4 $1 {The best by test} e5 2. f4 ?? *\n";
+        let mut a = App::builder().build();
+        a.start_review(PgnFile::from_bytes(text.as_bytes().to_vec()).unwrap());
+        said(&mut a, "");
+        assert_eq!(
+            said(&mut a, "comment"),
+            ["There is no move yet: say next for the first move."]
+        );
+        assert_eq!(
+            said(&mut a, "next"),
+            ["1. Bauer Eva vier; say comment to hear its comment."]
+        );
+        assert_eq!(
+            said(&mut a, "comment"),
+            ["1. Bauer Eva vier: good move; The best by test"]
+        );
+        assert_eq!(said(&mut a, "next"), ["1... Bauer Eva fünf"]);
+        assert_eq!(
+            said(&mut a, "comment"),
+            ["There is no comment on 1... Bauer Eva fünf."]
+        );
+        said(&mut a, "next");
+        assert_eq!(said(&mut a, "comment"), ["2. Bauer Felix vier: blunder"]);
+    }
+
+    /// Issue 18: variations were silently dropped.
+    #[test]
+    fn variations_are_heard_on_request() {
+        let text = "[White \"A\"]\n\n1. e4 e5 (1... c5 2. Nf3) (1... e6) 2. Nf3 *\n";
+        let mut a = App::builder().build();
+        a.start_review(PgnFile::from_bytes(text.as_bytes().to_vec()).unwrap());
+        said(&mut a, "");
+        said(&mut a, "next");
+        assert_eq!(
+            said(&mut a, "variations"),
+            ["There is no variation instead of 1. Bauer Eva vier."]
+        );
+        assert_eq!(
+            said(&mut a, "next"),
+            ["1... Bauer Eva fünf; say variations to hear the other moves."]
+        );
+        assert_eq!(
+            said(&mut a, "variations"),
+            [
+                "Instead of 1... Bauer Eva fünf: 1... Bauer Cesar fünf, 2. Springer Felix drei.",
+                "Or: 1... Bauer Eva sechs."
+            ]
+        );
+        // The main line goes on.
+        assert_eq!(said(&mut a, "next"), ["2. Springer Felix drei"]);
+    }
+
     #[test]
     fn the_games_are_listed_chosen_and_stepped_through() {
         let mut a = app();
         let s = said(&mut a, "");
         assert_eq!(s[0], "Two games in the file.");
-        assert_eq!(s[1], "Game 1: Anna against Bob, 1-0, 2026.01.02.");
+        assert_eq!(s[1], "Game 1: Anna against Bob, White won, 2026.01.02.");
         assert_eq!(s[2], "Game 2: Carla against Dieter Müller, unfinished.");
         assert_eq!(
             said(&mut a, "next"),
@@ -514,7 +704,7 @@ mod tests {
         );
         assert_eq!(
             said(&mut a, "game 1"),
-            vec!["Game 1: Anna against Bob, 1-0. Four moves. Say next for the first move."]
+            vec!["Game 1: Anna against Bob, White won. Four moves. Say next for the first move."]
         );
         assert_eq!(
             said(&mut a, "next"),
@@ -528,14 +718,14 @@ mod tests {
         assert_eq!(said(&mut a, "square e5"), vec!["Eva fünf: black Bauer"]);
         assert_eq!(
             said(&mut a, "previous"),
-            vec!["Taken back: 1... Bauer Eva fünf, with a draw offer."]
+            vec!["Back, before 1... Bauer Eva fünf, with a draw offer."]
         );
         assert_eq!(said(&mut a, "goto 3"), vec!["3. Läufer Cesar vier"]);
         assert_eq!(a.game().history().len(), 5);
         let end = said(&mut a, "end");
         assert_eq!(
             end,
-            vec!["End of the game: 4. Dame schlägt Felix sieben, Schachmatt. Result 1-0."]
+            vec!["End of the game: 4. Dame schlägt Felix sieben, Schachmatt. Result: White won."]
         );
         assert_eq!(said(&mut a, "next"), vec!["That was the last move."]);
         assert_eq!(

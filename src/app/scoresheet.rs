@@ -166,6 +166,29 @@ impl App {
         }
     }
 
+    /// The engine's name (`id name`) as its side's player on the
+    /// scoresheet, unless a name was given (`--white`, `--black`) or the
+    /// game's first record is written already.
+    pub(super) fn journal_engine_name(&mut self, side: Color, name: &str) {
+        let Some(sheet) = self.sheet.as_mut().filter(|s| !s.begun) else {
+            return;
+        };
+        // The start to write, and the in-memory copies the exports read.
+        for start in [
+            &mut sheet.start,
+            &mut sheet.sim.start,
+            &mut sheet.sim.record.start,
+        ] {
+            let player = match side {
+                Color::White => &mut start.white,
+                Color::Black => &mut start.black,
+            };
+            if player.trim().is_empty() {
+                *player = name.to_owned();
+            }
+        }
+    }
+
     /// Whether the game in progress was resumed from its journal.
     pub(super) fn game_resumed(&self) -> bool {
         self.sheet.as_ref().is_some_and(|s| s.resumed)
@@ -635,10 +658,15 @@ impl App {
         }
     }
 
-    /// An unfinished game: ask whether to resume it, or resume it now.
+    /// An unfinished game: ask whether to resume it, or resume it now.  A
+    /// damaged journal is said first, in one sentence: what is restored,
+    /// which lines could not be used, and where the whole file is kept.
     pub(super) fn on_resume_offer(&mut self, offer: ResumeOffer, out: &mut Vec<Effect>) {
+        if let Some(t) = self.damage_sentence(&offer) {
+            self.say(out, t, Priority::Normal, SayKind::Info);
+        }
         match offer.choice {
-            ResumeChoice::Now => self.resume(offer, out),
+            ResumeChoice::Now => self.resume_or_ask_keep(offer, out),
             ResumeChoice::Ask => {
                 let r = &offer.resumed;
                 // The date in words: a voice hears no digits.
@@ -674,19 +702,122 @@ impl App {
         }
     }
 
+    /// The last move of a game with its number, as said ("2. knight f3"),
+    /// or the start of the game.
+    fn restored_up_to(&self, game: &Game) -> String {
+        let last = game.positions().next_back().map(|(b, m)| (b.clone(), m));
+        match last {
+            Some((before, m)) => {
+                let words = self.phraser.say_move(&before, m.mv);
+                let key = match m.by {
+                    Color::White => "move_number_white",
+                    Color::Black => "move_number_black",
+                };
+                self.message(key, &[("number", &m.number.to_string()), ("move", &words)])
+            }
+            None => self.message("journal_at_start", &[]),
+        }
+    }
+
+    /// "line 8" or "lines 8 to 19".
+    fn lines_words(&self, from: usize, to: usize) -> String {
+        if from >= to {
+            self.message("journal_line", &[("line", &from.to_string())])
+        } else {
+            self.message(
+                "journal_lines",
+                &[("from", &from.to_string()), ("to", &to.to_string())],
+            )
+        }
+    }
+
+    /// The one sentence of a damaged journal.
+    fn damage_sentence(&self, offer: &ResumeOffer) -> Option<String> {
+        let d = offer.damage.as_ref()?;
+        let upto = self.restored_up_to(&offer.resumed.game);
+        let lines = self.lines_words(d.from_line, d.to_line);
+        Some(match &d.kept_in {
+            Ok(path) => self.message(
+                "journal_damaged_kept",
+                &[
+                    ("move", &upto),
+                    ("lines", &lines),
+                    ("path", &path.display().to_string()),
+                ],
+            ),
+            Err(why) => self.message(
+                "journal_damaged_not_kept",
+                &[("move", &upto), ("lines", &lines), ("why", why)],
+            ),
+        })
+    }
+
+    /// Resume, or first ask whether to keep the records after the damage
+    /// when they continue the game.
+    fn resume_or_ask_keep(&mut self, mut offer: ResumeOffer, out: &mut Vec<Effect>) {
+        let asked = offer
+            .damage
+            .as_ref()
+            .filter(|d| d.kept_in.is_ok())
+            .and_then(|d| d.continued.as_ref())
+            .map(|c| {
+                (
+                    self.lines_words(c.from_line, c.to_line),
+                    self.restored_up_to(&c.resumed.game),
+                )
+            });
+        match asked {
+            Some((lines, upto)) => {
+                let t = self.message("journal_keep_after", &[("lines", &lines), ("move", &upto)]);
+                self.say(out, t, Priority::Normal, SayKind::Game);
+                offer.asking_keep = true;
+                self.asking_resume = Some(Box::new(offer));
+            }
+            None => self.resume(offer, false, out),
+        }
+    }
+
     /// The answer to the resume question: `Some(true)` yes, `Some(false)`
     /// no, `None` (anything else) asks again.
     pub(super) fn on_resume_answer(&mut self, yes: Option<bool>, out: &mut Vec<Effect>) {
         let Some(offer) = self.asking_resume.take() else {
             return;
         };
+        if offer.asking_keep {
+            match yes {
+                Some(keep) => self.resume(*offer, keep, out),
+                None => {
+                    let t = self.message("journal_keep_yes_no", &[]);
+                    self.say(out, t, Priority::Normal, SayKind::Error);
+                    self.asking_resume = Some(offer);
+                }
+            }
+            return;
+        }
         match yes {
-            Some(true) => self.resume(*offer, out),
+            Some(true) => self.resume_or_ask_keep(*offer, out),
             Some(false) => {
+                // Set aside: the damage is contained all the same (the
+                // whole file copied aside first), and records after it
+                // that continue the game stay with it.
+                let keep = offer
+                    .damage
+                    .as_ref()
+                    .is_some_and(|d| d.kept_in.is_ok() && d.continued.is_some());
+                if keep {
+                    out.push(Effect::Journal(JournalOp::Contain {
+                        id: offer.id.clone(),
+                        keep_after: true,
+                    }));
+                }
                 out.push(Effect::Journal(JournalOp::AppendTo(
                     offer.id.clone(),
                     Event::SetAside,
                 )));
+                if keep {
+                    let t = self.message("journal_kept_set_aside", &[]);
+                    self.say(out, t, Priority::Normal, SayKind::Info);
+                }
                 let t = self.message("resume_declined", &[]);
                 self.say(out, t, Priority::Normal, SayKind::Game);
                 let t = self.message("new_game", &[]);
@@ -703,25 +834,51 @@ impl App {
         }
     }
 
-    fn resume(&mut self, offer: ResumeOffer, out: &mut Vec<Effect>) {
+    /// Resume the game; `keep_after`: with the records after the damage
+    /// (the player's choice).
+    fn resume(&mut self, offer: ResumeOffer, keep_after: bool, out: &mut Vec<Effect>) {
         let ResumeOffer {
             id,
             resumed,
             read_warnings,
+            damage,
             ..
         } = offer;
+        let continued = damage
+            .as_ref()
+            .and_then(|d| d.continued.as_ref())
+            .filter(|_| keep_after)
+            .map(|c| (*c.resumed).clone());
+        if continued.is_some() {
+            out.push(Effect::Journal(JournalOp::Contain {
+                id: id.clone(),
+                keep_after: true,
+            }));
+        }
         out.push(Effect::Journal(JournalOp::Continue(id.clone())));
         out.push(Effect::Journal(JournalOp::Append(Event::Resumed)));
-        for w in &read_warnings {
-            let t = match w {
-                ReadWarning::Torn { line } => {
-                    self.message("journal_torn", &[("line", &line.to_string())])
-                }
-                ReadWarning::Damaged { line } | ReadWarning::Unknown { line } => {
-                    self.message("journal_damaged", &[("line", &line.to_string())])
-                }
+        if let Some(d) = &damage
+            && let (Some(c), Ok(path)) = (&d.continued, &d.kept_in)
+        {
+            let lines = self.lines_words(c.from_line, c.to_line);
+            let t = if keep_after {
+                self.message("journal_kept_after", &[("lines", &lines)])
+            } else {
+                self.message(
+                    "journal_left_after",
+                    &[("lines", &lines), ("path", &path.display().to_string())],
+                )
             };
             self.say(out, t, Priority::Normal, SayKind::Info);
+        }
+        let resumed = continued.unwrap_or(resumed);
+        // What stopped the reading is said in the damage sentence; a
+        // record of a kind this version does not know is only skipped.
+        for w in &read_warnings {
+            if let ReadWarning::Unknown { line } = w {
+                let t = self.message("journal_damaged", &[("line", &line.to_string())]);
+                self.say(out, t, Priority::Normal, SayKind::Info);
+            }
         }
         for w in &resumed.warnings {
             let seq = match w {
@@ -869,6 +1026,30 @@ impl App {
         out.push(Effect::Export(format));
     }
 
+    /// `save FILE`: the scoresheet in that file, its format by its ending.
+    pub(super) fn save_to(&mut self, file: &str, out: &mut Vec<Effect>) {
+        if !self.sheet.as_ref().is_some_and(|s| s.begun) {
+            let t = self.message("save_nothing", &[]);
+            self.say(out, t, Priority::Normal, SayKind::Error);
+            return;
+        }
+        let lower = file.to_ascii_lowercase();
+        let format = ExportFormat::ALL
+            .into_iter()
+            .filter(|f| lower.ends_with(&format!(".{}", f.extension())))
+            .max_by_key(|f| f.extension().len())
+            .unwrap_or(ExportFormat::Pgn);
+        out.push(Effect::ExportTo(format, std::path::PathBuf::from(file)));
+    }
+
+    /// Whether the game's journal cannot be written now: its moves wait in
+    /// memory (said in the prompt, and before leaving).
+    pub fn journal_failing(&self) -> bool {
+        self.sheet
+            .as_ref()
+            .is_some_and(|s| s.failing && s.epoch == self.epoch)
+    }
+
     /// The scoresheet was written, or not.
     pub(super) fn on_exported(
         &mut self,
@@ -889,6 +1070,9 @@ impl App {
                         &[("path", &folder.display().to_string())],
                     ),
                     SaveFailure::DiskFull => self.message("save_disk_full", &[]),
+                    SaveFailure::IsJournal(p) => {
+                        self.message("export_is_journal", &[("path", &p.display().to_string())])
+                    }
                     SaveFailure::Other(why) => self.message("save_failed", &[("why", &why)]),
                 };
                 self.say(out, t, Priority::Normal, SayKind::Error);
@@ -1349,7 +1533,14 @@ mod tests {
             started: None,
             resumed: replay(&recs).unwrap(),
             read_warnings: vec![ReadWarning::Torn { line: 9 }],
+            damage: Some(crate::scoresheet::replay::Damage {
+                from_line: 9,
+                to_line: 9,
+                kept_in: Ok("/g/20261122-190000.txt.damaged".into()),
+                continued: None,
+            }),
             choice,
+            asking_keep: false,
         }
     }
 
@@ -1365,6 +1556,7 @@ mod tests {
     #[test]
     fn the_resume_question_names_only_players_who_have_names() {
         let mut o = offer(ResumeChoice::Ask);
+        o.damage = None;
         o.started = Some(time::macros::datetime!(2026-11-22 19:00 UTC));
         o.resumed.start.white = String::new();
         o.resumed.start.black = String::new();
@@ -1390,7 +1582,14 @@ mod tests {
             Msg::Resume(Box::new(offer(ResumeChoice::Ask))),
             Instant::now(),
         );
-        assert!(said(&e)[0].contains("Resume it? Yes or no."), "{e:?}");
+        assert_eq!(
+            said(&e)[0],
+            "The journal of the saved game is damaged: it is restored up to 2. \
+             Springer Felix drei; line 9 could not be used, and the whole file is kept in \
+             /g/20261122-190000.txt.damaged.",
+            "said before the question"
+        );
+        assert!(said(&e)[1].contains("Resume it? Yes or no."), "{e:?}");
         let e = a.update(Msg::Start, Instant::now());
         assert!(said(&e).is_empty(), "the question stands");
         let e = a.update(Msg::Line("e4".into()), Instant::now());
@@ -1406,9 +1605,8 @@ mod tests {
             Effect::Journal(JournalOp::Append(Event::Resumed))
         ));
         let s = said(&e);
-        assert!(s[0].contains("line 9"), "{s:?}");
-        assert_eq!(s[1], "Game resumed. Black to move, move 2.");
-        assert_eq!(s[2], "The last move was Springer Felix drei.");
+        assert_eq!(s[0], "Game resumed. Black to move, move 2.");
+        assert_eq!(s[1], "The last move was Springer Felix drei.");
         // The next move goes on in the same journal.
         let e = a.update(Msg::Line("Nc6".into()), Instant::now());
         assert!(matches!(
@@ -1494,6 +1692,79 @@ mod tests {
             Instant::now(),
         );
         assert_eq!(said(&e), vec!["The scoresheet is saved again."]);
+    }
+
+    /// While the journal cannot be written the prompt says so; `quit` and
+    /// `new` say the game is not saved and offer `save FILE` (asked even
+    /// of a script), a second `quit` leaves; the end of the input says it
+    /// too; the next good write clears it.
+    #[test]
+    fn unsaved_moves_are_never_silent() {
+        let failed = || {
+            Msg::Journal(JournalStatus::Failed(
+                crate::scoresheet::journal::JournalError {
+                    kind: JournalErrorKind::NotWritable,
+                    path: "/g/x.txt".into(),
+                    detail: "Permission denied".into(),
+                    first: true,
+                },
+            ))
+        };
+        let mut a = app();
+        run(&mut a, &["e4"]);
+        assert_eq!(a.prompt(), "Black to move, move 1.");
+        a.update(failed(), Instant::now());
+        assert_eq!(a.prompt(), "Black to move, move 1. Not saved.");
+        let e = run(&mut a, &["quit"]);
+        assert_eq!(
+            said(&e),
+            vec![
+                "The game is not saved: its journal cannot be written. Say save and a file \
+                 name, such as save game.pgn, to save it elsewhere, or say quit again to \
+                 leave without saving."
+            ]
+        );
+        assert!(!e.contains(&Effect::Quit));
+        assert_eq!(
+            run(&mut a, &["save /tmp/game.pgn"]),
+            vec![Effect::ExportTo(ExportFormat::Pgn, "/tmp/game.pgn".into())]
+        );
+        assert_eq!(
+            run(&mut a, &["save game.brf"]),
+            vec![Effect::ExportTo(ExportFormat::Brf, "game.brf".into())]
+        );
+        run(&mut a, &["quit"]);
+        assert!(run(&mut a, &["quit"]).contains(&Effect::Quit));
+        // `new` the same way.
+        let mut a = app();
+        run(&mut a, &["e4"]);
+        a.update(failed(), Instant::now());
+        let e = run(&mut a, &["new"]);
+        assert!(said(&e)[0].contains("or say new again"), "{e:?}");
+        assert_eq!(a.game().history().len(), 1, "nothing lost yet");
+        let e = run(&mut a, &["new"]);
+        assert_eq!(said(&e), vec!["New game. White to move."]);
+        // The end of the input.
+        let mut a = app();
+        run(&mut a, &["e4"]);
+        a.update(failed(), Instant::now());
+        let e = a.update(Msg::EndOfInput, Instant::now());
+        assert_eq!(
+            said(&e)[0],
+            "The game is not saved: its journal could not be written."
+        );
+        assert!(e.contains(&Effect::Quit));
+        // Written again: said, and the prompt is plain again.
+        let mut a = app();
+        run(&mut a, &["e4"]);
+        a.update(failed(), Instant::now());
+        let e = a.update(
+            Msg::Journal(JournalStatus::Recovered { waited: 2 }),
+            Instant::now(),
+        );
+        assert_eq!(said(&e), vec!["The scoresheet is saved again."]);
+        assert_eq!(a.prompt(), "Black to move, move 1.");
+        assert!(run(&mut a, &["quit"]).contains(&Effect::Quit));
     }
 
     #[test]
@@ -1674,6 +1945,8 @@ mod tests {
             started: None,
             resumed: r,
             read_warnings: vec![],
+            damage: None,
+            asking_keep: false,
             choice: ResumeChoice::Now,
         };
         let e = b.update(Msg::Resume(Box::new(offer)), later);
@@ -1744,6 +2017,8 @@ mod tests {
             started: None,
             resumed: r,
             read_warnings: vec![],
+            damage: None,
+            asking_keep: false,
             choice: ResumeChoice::Now,
         };
         let e = b.update(Msg::Resume(Box::new(offer)), t0 + secs(60));
@@ -1805,6 +2080,8 @@ mod tests {
             started: None,
             resumed: r,
             read_warnings: vec![],
+            damage: None,
+            asking_keep: false,
             choice: ResumeChoice::Now,
         };
         b.update(Msg::Resume(Box::new(offer(r))), t0 + secs(10));
@@ -2127,6 +2404,8 @@ mod tests {
             started: None,
             resumed: replay(recs).unwrap(),
             read_warnings: vec![],
+            damage: None,
+            asking_keep: false,
             choice: ResumeChoice::Now,
         }
     }

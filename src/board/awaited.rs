@@ -1,7 +1,7 @@
 //! A move the game made by other means (typed on the keyboard, later the
 //! engine or the companion page) that the blind player must now make on
 //! the tactile board: what to tell them ([`Instruction`]) and whether a
-//! board is on its way to it ([`on_the_way`]).
+//! board is on its way to it (`on_the_way_all`).
 //!
 //! The [`Tracker`](super::Tracker) awaits such a move
 //! ([`Tracker::await_move`](super::Tracker::await_move)): it says the
@@ -123,7 +123,7 @@ pub fn on_the_way(
 /// there, or is one the moves change and shows nothing (a piece in the
 /// hand) or what one of the boards has there (a move made before the one
 /// before it, a reply's piece already set), or, in a castling, holds the
-/// king on its path.  With one move this is [`on_the_way`].
+/// king on its path.  With one move this is `on_the_way`.
 pub fn on_the_way_all(
     instructions: &[Instruction],
     boards: &[&Board],

@@ -9,9 +9,17 @@
 //!   `view_without_code`, to watch.
 //! - One opponent at a time.  A second is refused (and may watch) until the
 //!   blind player releases the first ([`Gate::release`]).
-//! - Every address has a token bucket; wrong codes lock pairing for a
-//!   while; the Host header must name this server (no DNS rebinding), and
-//!   an Origin, when sent, must be this page.
+//! - Every address has a token bucket; the paired opponent's page has one
+//!   of its own, so a flood from its address (the same Wi-Fi, the same
+//!   computer) never locks it out.
+//! - Wrong codes lock pairing for the address that sent them (an IPv6
+//!   address by its /64 network), never for everyone; the blind player
+//!   hears it ([`CompanionEvent::WrongCodes`]).
+//! - The Host header must name this server on every address (no DNS
+//!   rebinding): an IP address, `localhost` or one of this computer's
+//!   names; an Origin, when sent, must be this page.
+//! - The opponent's page always finds a push channel: the watchers' limit
+//!   does not count against it.
 
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
@@ -26,7 +34,7 @@ pub struct Limits {
     pub burst: u32,
     /// …and per second after that.
     pub per_second: u32,
-    /// Wrong codes (from anyone) before pairing locks…
+    /// Wrong codes from one address before pairing locks for it…
     pub wrong_codes: u32,
     /// …for this long.
     pub lockout: Duration,
@@ -42,7 +50,7 @@ impl Default for Limits {
         Limits {
             burst: 30,
             per_second: 10,
-            wrong_codes: 5,
+            wrong_codes: 3,
             lockout: Duration::from_secs(60),
             max_watchers: 16,
             disconnect_grace: Duration::from_secs(3),
@@ -62,6 +70,9 @@ pub struct GateConfig {
     pub require_code: bool,
     /// The rate, watcher and wrong-code limits.
     pub limits: Limits,
+    /// This computer's names a browser may send as Host besides IP
+    /// addresses and `localhost` (its host name, `NAME.local`).
+    pub host_names: Vec<String>,
 }
 
 /// A seat a browser holds.
@@ -113,6 +124,11 @@ pub enum CompanionEvent {
     Left,
     /// The opponent did something.
     Action(OpponentAction),
+    /// Another device sent wrong pairing codes until pairing locked for
+    /// it (for [`Limits::lockout`]); the opponent's page is not affected.
+    WrongCodes,
+    /// The server failed and is starting again by itself (said once).
+    ServerFailed,
 }
 
 /// The answer to one request.
@@ -193,6 +209,22 @@ struct Bucket {
     at: Instant,
 }
 
+impl Bucket {
+    /// Refill for the time passed, then take one token if there is one.
+    fn take(&mut self, limits: Limits, now: Instant) -> bool {
+        let elapsed = now.saturating_duration_since(self.at).as_secs_f64();
+        self.tokens =
+            (self.tokens + elapsed * f64::from(limits.per_second)).min(f64::from(limits.burst));
+        self.at = now;
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
 /// The state of pairing and limits.
 pub struct Gate {
     config: GateConfig,
@@ -208,8 +240,29 @@ pub struct Gate {
     connected: bool,
     /// When the opponent's last push channel closed.
     gone_since: Option<Instant>,
-    wrong_codes: Vec<Instant>,
+    /// Wrong codes by address (IPv6 by /64 network), within the lockout.
+    wrong_codes: HashMap<IpAddr, Vec<Instant>>,
     buckets: HashMap<IpAddr, Bucket>,
+    /// The opponent's own bucket (their page's requests, by token).
+    seat_bucket: Option<Bucket>,
+}
+
+/// Open push channels the opponent's page may hold (tabs, a reload).
+const OPPONENT_STREAMS: usize = 4;
+
+/// The key of an address for limits: an IPv6 address by its /64 network
+/// (one device, or one home, holds the whole /64).
+fn address_key(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => {
+                let s = v6.segments();
+                IpAddr::V6(std::net::Ipv6Addr::new(s[0], s[1], s[2], s[3], 0, 0, 0, 0))
+            }
+        },
+        v4 => v4,
+    }
 }
 
 impl Gate {
@@ -228,8 +281,9 @@ impl Gate {
             streams: 0,
             connected: false,
             gone_since: None,
-            wrong_codes: Vec::new(),
+            wrong_codes: HashMap::new(),
             buckets: HashMap::new(),
+            seat_bucket: None,
         }
     }
 
@@ -300,7 +354,15 @@ impl Gate {
         request: Result<ApiRequest, RequestError>,
         now: Instant,
     ) -> (Answer, Vec<CompanionEvent>) {
-        if !self.take_token(peer, now) {
+        let is_seat = request.as_ref().is_ok_and(|r| {
+            self.opponent.is_some() && r.token.is_some() && r.token == self.opponent
+        });
+        let allowed = if is_seat {
+            self.take_seat_token(now)
+        } else {
+            self.take_token(address_key(peer), now)
+        };
+        if !allowed {
             return (Answer::Refused(RequestError::TooManyRequests), Vec::new());
         }
         let request = match request {
@@ -330,13 +392,19 @@ impl Gate {
                 if request.route == Route::State {
                     return (Answer::State, Vec::new());
                 }
-                if self.streams >= self.config.limits.max_watchers {
+                let full = if role == Some(Role::Opponent) {
+                    self.opponent_streams >= OPPONENT_STREAMS
+                } else {
+                    self.streams - self.opponent_streams.min(self.streams)
+                        >= self.config.limits.max_watchers
+                };
+                if full {
                     return (Answer::Refused(RequestError::TooManyWatchers), Vec::new());
                 }
                 let token = role.and(request.token);
                 (Answer::Stream { token }, Vec::new())
             }
-            Route::Pair { code, watch } => self.pair(&code, watch, now),
+            Route::Pair { code, watch } => self.pair(address_key(peer), &code, watch, now),
             Route::Act(action) => match role {
                 Some(Role::Opponent) => (Answer::Accepted, vec![CompanionEvent::Action(action)]),
                 Some(Role::Watcher) => {
@@ -362,18 +430,38 @@ impl Gate {
         }
     }
 
-    fn pair(&mut self, code: &str, watch: bool, now: Instant) -> (Answer, Vec<CompanionEvent>) {
+    fn pair(
+        &mut self,
+        from: IpAddr,
+        code: &str,
+        watch: bool,
+        now: Instant,
+    ) -> (Answer, Vec<CompanionEvent>) {
         let lockout = self.config.limits.lockout;
-        self.wrong_codes
-            .retain(|t| now.saturating_duration_since(*t) < lockout);
+        let limit = self.config.limits.wrong_codes as usize;
+        if self.wrong_codes.len() > 1024 {
+            // Forget addresses whose wrong codes are all older than the lockout.
+            self.wrong_codes.retain(|_, times| {
+                times
+                    .iter()
+                    .any(|t| now.saturating_duration_since(*t) < lockout)
+            });
+        }
         if let Some(expected) = &self.code {
-            if self.wrong_codes.len() >= self.config.limits.wrong_codes as usize {
+            let times = self.wrong_codes.entry(from).or_default();
+            times.retain(|t| now.saturating_duration_since(*t) < lockout);
+            if times.len() >= limit {
                 return (Answer::Refused(RequestError::PairingLocked), Vec::new());
             }
             let given: String = code.chars().filter(|c| !c.is_whitespace()).collect();
             if !constant_time_eq(given.as_bytes(), expected.as_bytes()) {
-                self.wrong_codes.push(now);
-                return (Answer::Refused(RequestError::WrongCode), Vec::new());
+                times.push(now);
+                let events = if times.len() >= limit {
+                    vec![CompanionEvent::WrongCodes]
+                } else {
+                    Vec::new()
+                };
+                return (Answer::Refused(RequestError::WrongCode), events);
             }
         }
         if !watch && self.opponent.is_some() {
@@ -463,27 +551,31 @@ impl Gate {
             tokens: f64::from(limits.burst),
             at: now,
         });
-        let elapsed = now.saturating_duration_since(bucket.at).as_secs_f64();
-        bucket.tokens =
-            (bucket.tokens + elapsed * f64::from(limits.per_second)).min(f64::from(limits.burst));
-        bucket.at = now;
-        if bucket.tokens >= 1.0 {
-            bucket.tokens -= 1.0;
-            true
-        } else {
-            false
-        }
+        bucket.take(limits, now)
+    }
+
+    fn take_seat_token(&mut self, now: Instant) -> bool {
+        let limits = self.config.limits;
+        let bucket = self.seat_bucket.get_or_insert(Bucket {
+            tokens: f64::from(limits.burst),
+            at: now,
+        });
+        bucket.take(limits, now)
     }
 
     fn check_host_and_origin(&self, request: &ApiRequest) -> Result<(), RequestError> {
         let listen = self.config.listen;
-        // On loopback only loopback names: a web site that points its own
-        // name at 127.0.0.1 (DNS rebinding) sends its own name as Host.
-        if listen.ip().is_loopback() {
-            let host = request.host.as_deref().ok_or(RequestError::BadHost)?;
-            if !is_loopback_host(host, listen.port()) {
-                return Err(RequestError::BadHost);
-            }
+        // A web site that points its own name at this computer (DNS
+        // rebinding) sends its own name as Host: on loopback only loopback
+        // names; on other addresses an IP address or this computer's name.
+        let host = request.host.as_deref().ok_or(RequestError::BadHost)?;
+        let ok = if listen.ip().is_loopback() {
+            is_loopback_host(host, listen.port())
+        } else {
+            is_own_host(host, listen.port(), &self.config.host_names)
+        };
+        if !ok {
+            return Err(RequestError::BadHost);
         }
         if let (Some(origin), Some(host)) = (&request.origin, &request.host) {
             let origin_host = origin
@@ -498,20 +590,53 @@ impl Gate {
     }
 }
 
+/// A Host header's name and port (`[::1]:8421`, `name`, `1.2.3.4:80`);
+/// `None` when the port is there but not a port.
+fn split_host(host: &str) -> Option<(&str, Option<u16>)> {
+    let (name, port) = if let Some(rest) = host.strip_prefix('[') {
+        // An IPv6 literal: `[addr]` or `[addr]:port`.
+        let (addr, after) = rest.split_once(']')?;
+        match after {
+            "" => (addr, None),
+            p => (addr, Some(p.strip_prefix(':')?.parse::<u16>().ok()?)),
+        }
+    } else {
+        match host.rsplit_once(':') {
+            Some((n, p)) if !n.contains(':') => (n, Some(p.parse::<u16>().ok()?)),
+            // A bare IPv6 address (no brackets) is not a Host.
+            Some(_) => return None,
+            None => (host, None),
+        }
+    };
+    Some((name, port))
+}
+
 fn is_loopback_host(host: &str, port: u16) -> bool {
-    let (name, host_port) = match host.rsplit_once(':') {
-        Some((n, p)) if !n.ends_with(':') && !p.contains(']') => (n, p.parse::<u16>().ok()),
-        _ => (host, None),
+    let Some((name, host_port)) = split_host(host) else {
+        return false;
     };
     if host_port.is_some_and(|p| p != port) {
         return false;
     }
-    let name = name.trim_start_matches('[').trim_end_matches(']');
     name.eq_ignore_ascii_case("localhost")
         || name
             .parse::<IpAddr>()
             .map(|ip| ip.is_loopback())
             .unwrap_or(false)
+}
+
+/// A Host for a server on a network address: any IP address (a rebinding
+/// site sends a name), `localhost`, or one of this computer's names.
+fn is_own_host(host: &str, port: u16, names: &[String]) -> bool {
+    let Some((name, host_port)) = split_host(host) else {
+        return false;
+    };
+    if host_port.is_some_and(|p| p != port) || name.is_empty() {
+        return false;
+    }
+    name.parse::<IpAddr>().is_ok()
+        || name.eq_ignore_ascii_case("localhost")
+        || names.iter().any(|n| n.eq_ignore_ascii_case(name))
 }
 
 fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
@@ -568,6 +693,7 @@ mod tests {
                     view_without_code,
                     require_code: false,
                     limits: Limits::default(),
+                    host_names: vec!["chessroom".into()],
                 },
                 counting_entropy(),
             );
@@ -772,25 +898,129 @@ mod tests {
     }
 
     #[test]
-    fn wrong_codes_lock_pairing_for_a_while() {
+    fn wrong_codes_lock_pairing_for_that_address_only() {
         let mut r = Rig::network(false);
         let t0 = r.now;
         let code = r.code();
-        for i in 0..5 {
+        for i in 0..3 {
             r.now = t0 + Duration::from_secs(i);
-            assert_eq!(
-                r.pair(wrong(&code)).0,
-                Answer::Refused(RequestError::WrongCode)
-            );
+            let (a, ev) = r.pair(wrong(&code));
+            assert_eq!(a, Answer::Refused(RequestError::WrongCode));
+            // The blind player hears it once, at the third.
+            let want = if i == 2 {
+                vec![CompanionEvent::WrongCodes]
+            } else {
+                vec![]
+            };
+            assert_eq!(ev, want, "wrong code {i}");
         }
-        // Even the right code waits now.
+        // Even the right code waits now, from that address…
         r.now = t0 + Duration::from_secs(10);
+        assert_eq!(
+            r.pair(&code),
+            (Answer::Refused(RequestError::PairingLocked), vec![])
+        );
+        // … and from its IPv6 neighbours (the same /64); not from others.
+        let v6 =
+            |last: u16| IpAddr::V6(std::net::Ipv6Addr::new(0x2001, 0xdb8, 1, 2, 0, 0, 0, last));
+        r.peer = v6(1);
+        for _ in 0..3 {
+            r.pair(wrong(&code));
+        }
+        r.peer = v6(0xbeef);
         assert_eq!(
             r.pair(&code).0,
             Answer::Refused(RequestError::PairingLocked)
         );
-        r.now = t0 + Duration::from_secs(70);
+        r.peer = IpAddr::V4(std::net::Ipv4Addr::new(192, 0, 2, 99));
         assert!(matches!(r.pair(&code).0, Answer::Paired { .. }));
+        // After the lockout the first address may pair again (as a watcher:
+        // the seat is taken).
+        r.peer = PEER;
+        r.now = t0 + Duration::from_secs(70);
+        assert!(matches!(r.watch(&code).0, Answer::Paired { .. }));
+    }
+
+    #[test]
+    fn the_paired_seat_is_never_locked_out_by_its_neighbours() {
+        let mut r = Rig::network(false);
+        let code = r.code();
+        let token = r.opponent(&code);
+        // A stranger on the same address: wrong codes and a flood.
+        for _ in 0..5 {
+            r.pair(wrong(&code));
+        }
+        for _ in 0..100 {
+            r.get("/api/state");
+        }
+        assert_eq!(
+            r.get("/api/state"),
+            Answer::Refused(RequestError::TooManyRequests)
+        );
+        // The opponent's page still acts, and still opens its push channel
+        // with every watcher's place taken.
+        assert_eq!(r.play(&token, "e4").0, Answer::Accepted);
+        for _ in 0..16 {
+            r.g.stream_opened(None);
+        }
+        assert_eq!(
+            r.get(&format!("/events?token={token}")),
+            Answer::Stream {
+                token: Some(token.clone())
+            }
+        );
+        // Its own bucket is limited too (30 at once), refilled in time.
+        let mut refused = 0;
+        for _ in 0..40 {
+            if r.play(&token, "e4").0 == Answer::Refused(RequestError::TooManyRequests) {
+                refused += 1;
+            }
+        }
+        assert_eq!(refused, 12);
+        r.now += Duration::from_secs(1);
+        assert_eq!(r.play(&token, "e4").0, Answer::Accepted);
+    }
+
+    #[test]
+    fn every_address_refuses_foreign_host_names() {
+        // On 0.0.0.0 with watching open to all: a rebinding site's name
+        // reads nothing, an IP address or this computer's name does.
+        let mut r = Rig::network(true);
+        for bad in [
+            "evil.example:8421",
+            "evil.example",
+            "192.0.2.1:9999",
+            "",
+            "chessroom.evil:8421",
+            "[::1",
+            "::1",
+        ] {
+            r.host = bad;
+            assert_eq!(
+                r.get("/api/state"),
+                Answer::Refused(RequestError::BadHost),
+                "{bad}"
+            );
+        }
+        for good in [
+            "192.0.2.1:8421",
+            "192.0.2.1",
+            "[2001:db8::1]:8421",
+            "localhost:8421",
+            "ChessRoom:8421",
+        ] {
+            r.host = good;
+            assert_eq!(r.get("/api/state"), Answer::State, "{good}");
+        }
+        // An Origin of another site, with this computer's Host.
+        r.host = "192.0.2.1:8421";
+        let headers = [
+            ("Host", "192.0.2.1:8421"),
+            ("Origin", "http://evil.example"),
+        ];
+        let (a, _) =
+            r.g.decide(PEER, parse("GET", "/api/state", &headers, b""), r.now);
+        assert_eq!(a, Answer::Refused(RequestError::BadOrigin));
     }
 
     #[test]

@@ -11,8 +11,9 @@
 //!   Origin checks, connected/disconnected with a grace time for reloads.
 //! - [`snapshot`] — the whole state the page shows ([`Snapshot`]), plain
 //!   data sent as JSON, built from the position and the app's fields.
-//! - [`server`] — tiny_http and Server-Sent Events around the two above
-//!   ([`CompanionServer`]).
+//! - the server that carries the bytes is `net::companion`
+//!   ([`crate::CompanionServer`]: hyper on the network runtime, Server-Sent
+//!   Events, the server's own limits); nothing in this module does I/O.
 //! - [`labels`] — the page's own words in every language (the voices
 //!   files' `page_*` messages), starting in the blind player's.
 //! - `page.html` — the page (semantic HTML, an ARIA live region for the last
@@ -21,13 +22,11 @@
 pub mod gate;
 pub mod labels;
 pub mod request;
-pub mod server;
 pub mod snapshot;
 
 pub use gate::{CompanionEvent, Limits, Pairing};
 pub use labels::PageLabels;
 pub use request::{MoveInput, OpponentAction};
-pub use server::{CompanionConfig, CompanionServer, DEFAULT_LISTEN};
 pub use snapshot::{
     Clocks, Flash, FlashKind, GameEnd, LastMove, LegalMove, Notice, Side, Snapshot, Tactile,
 };

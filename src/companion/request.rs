@@ -101,6 +101,8 @@ pub enum RequestError {
     TargetTooLong,
     /// The body is longer than `MAX_BODY`.
     BodyTooLarge,
+    /// The body did not come in time (the server's read timeout).
+    TooSlow,
     /// A header value is longer than `MAX_HEADER_VALUE`.
     HeaderTooLong,
     /// An action without `Content-Type: application/json`.
@@ -141,6 +143,7 @@ impl RequestError {
             RequestError::MethodNotAllowed => 405,
             RequestError::TargetTooLong => 414,
             RequestError::BodyTooLarge => 413,
+            RequestError::TooSlow => 408,
             RequestError::HeaderTooLong => 431,
             RequestError::NotJson => 415,
             RequestError::BadBody(_) | RequestError::BadSquare(_) | RequestError::BadMove(_) => 400,
@@ -161,6 +164,7 @@ impl RequestError {
             RequestError::MethodNotAllowed => "method_not_allowed",
             RequestError::TargetTooLong => "target_too_long",
             RequestError::BodyTooLarge => "body_too_large",
+            RequestError::TooSlow => "too_slow",
             RequestError::HeaderTooLong => "header_too_long",
             RequestError::NotJson => "not_json",
             RequestError::BadBody(_) => "bad_body",
@@ -191,6 +195,7 @@ impl RequestError {
                 format!("The request is too long (at most {MAX_BODY} bytes).")
             }
             RequestError::HeaderTooLong => "A request header is too long.".into(),
+            RequestError::TooSlow => "The request came too slowly.".into(),
             RequestError::NotJson => "The request must be JSON.".into(),
             RequestError::BadBody(why) => format!("The request is not understood: {why}."),
             RequestError::BadSquare(s) => format!("{s} is not a square."),

@@ -64,7 +64,22 @@ impl EvalPhrase {
     }
 }
 
+/// An engine worse by this many centipawns or more accepts a draw offer.
+pub const ACCEPT_DRAW_FROM: i32 = 50;
+
 impl Score {
+    /// Whether `side`, seeing this score, accepts a draw offer: when it is
+    /// worse by half a pawn or more, or is being mated.
+    pub fn accepts_draw(self, side: Color) -> bool {
+        match self {
+            Score::Cp(cp) => {
+                let own = if side == Color::White { cp } else { -cp };
+                own <= -ACCEPT_DRAW_FROM
+            }
+            Score::Mate { winner, .. } => winner != side,
+        }
+    }
+
     /// The score of an `info score` line, from the side to move (`turn`),
     /// turned to White's side.  Bounds (`lowerbound`, `upperbound`) are not
     /// scores of the position: `None`.
@@ -137,6 +152,21 @@ impl Score {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_draw_is_accepted_by_the_side_that_is_worse() {
+        assert!(Score::Cp(-60).accepts_draw(Color::White));
+        assert!(!Score::Cp(-60).accepts_draw(Color::Black));
+        assert!(Score::Cp(50).accepts_draw(Color::Black));
+        assert!(!Score::Cp(0).accepts_draw(Color::Black));
+        assert!(!Score::Cp(49).accepts_draw(Color::Black));
+        let mate = Score::Mate {
+            winner: Color::White,
+            moves: 3,
+        };
+        assert!(mate.accepts_draw(Color::Black));
+        assert!(!mate.accepts_draw(Color::White));
+    }
 
     fn info(cp: Option<i32>, mate: Option<i8>) -> UciInfoScore {
         UciInfoScore {

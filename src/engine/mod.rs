@@ -130,6 +130,7 @@ mod tests {
         for key in [
             "engine_busy",
             "engine_thinking",
+            "engine_waiting",
             "engine_none",
             "engine_restarting",
             "engine_in_check",

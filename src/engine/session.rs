@@ -17,6 +17,10 @@
 //! any state ─ crash, hang, garbage, illegal bestmove ─▶ Failed (one Fault event)
 //! ```
 //!
+//! A hint, a threat or an evaluation is searched at full strength: the
+//! level's `setoption` lines are lifted before it and sent again before
+//! the engine's next move of its own.
+//!
 //! A search asked for before the engine is ready waits for it.  A hint or
 //! an evaluation asked for while the engine thinks about its own move is
 //! refused ([`SearchError::Busy`]); one asked for while another hint or the
@@ -55,6 +59,11 @@ impl Default for Timeouts {
         }
     }
 }
+
+/// How long an engine that has not answered `uci` with `uciok` is waited
+/// for before the player hears that hector waits for it (`/bin/cat`, which
+/// echoes, a program that is no engine, an engine slow to start).
+pub const SILENCE_NOTICE: Duration = Duration::from_secs(2);
 
 /// How many lines in a row the engine may send that are not UCI at all
 /// before it counts as broken.
@@ -359,6 +368,9 @@ pub enum EngineEvent {
     },
     /// About an option (not offered, adjusted): say once.
     Note(OptionNote),
+    /// The engine has not finished its handshake in [`SILENCE_NOTICE`]:
+    /// hector still waits for it.
+    Silent,
     /// A search's answer.
     BestMove(SearchResult),
     /// The engine failed; the session is over.  Say once.
@@ -451,6 +463,15 @@ pub struct EngineSession {
     queued: Option<Search>,
     /// `ucinewgame` to send once the engine is ready.
     new_game: bool,
+    /// The strength lines of the player's level, and the lines that lift
+    /// them (see [`super::settings::Fitted`]).
+    weak: Vec<(String, String)>,
+    full: Vec<(String, String)>,
+    /// The limit is lifted now (the last search was a help search).
+    lifted: bool,
+    /// When to say that hector still waits for the handshake (once;
+    /// `uciok` clears it).
+    silent_at: Option<Instant>,
 }
 
 impl EngineSession {
@@ -474,6 +495,10 @@ impl EngineSession {
             next_id: 0,
             queued: None,
             new_game: false,
+            weak: Vec::new(),
+            full: Vec::new(),
+            lifted: false,
+            silent_at: None,
         }
     }
 
@@ -484,6 +509,7 @@ impl EngineSession {
             self.state = State::AwaitUciOk {
                 deadline: now + self.timeouts.handshake,
             };
+            self.silent_at = Some(now + SILENCE_NOTICE);
         }
     }
 
@@ -533,6 +559,14 @@ impl EngineSession {
 
     /// When [`EngineSession::handle_timeout`] must be called.
     pub fn next_deadline(&self) -> Option<Instant> {
+        match (self.silent_at, self.fault_deadline()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// When a missing answer becomes a fault.
+    fn fault_deadline(&self) -> Option<Instant> {
         match &self.state {
             State::AwaitUciOk { deadline }
             | State::AwaitReadyOk { deadline, .. }
@@ -553,6 +587,7 @@ impl EngineSession {
         }
         self.state = State::Failed;
         self.queued = None;
+        self.silent_at = None;
         self.transmit.clear();
         self.events.push_back(EngineEvent::Fault(fault));
     }
@@ -577,7 +612,11 @@ impl EngineSession {
     /// Time passed: a deadline missed is a hang (or garbage, when the
     /// engine's last lines were not UCI).
     pub fn handle_timeout(&mut self, now: Instant) {
-        let Some(deadline) = self.next_deadline() else {
+        if self.silent_at.is_some_and(|t| now >= t) {
+            self.silent_at = None;
+            self.events.push_back(EngineEvent::Silent);
+        }
+        let Some(deadline) = self.fault_deadline() else {
             return;
         };
         if now < deadline {
@@ -683,6 +722,7 @@ impl EngineSession {
 
     /// After `uciok`: the options, a new game, `isready`.
     fn configure(&mut self, now: Instant) {
+        self.silent_at = None;
         let fitted = self.settings.fit(&self.offered);
         for (name, value) in fitted.set {
             let value = if value.is_empty() { None } else { Some(value) };
@@ -692,6 +732,9 @@ impl EngineSession {
             .extend(fitted.notes.into_iter().map(EngineEvent::Note));
         self.ponder = fitted.ponder;
         self.chess960_offered = fitted.chess960;
+        self.weak = fitted.weak;
+        self.full = fitted.full;
+        self.lifted = false;
         self.send(UciMessage::UciNewGame.to_string());
         self.send(UciMessage::IsReady.to_string());
         self.new_game = false;
@@ -787,6 +830,26 @@ impl EngineSession {
     }
 
     fn go(&mut self, search: Search, now: Instant) {
+        // A hint, a threat or an evaluation is searched at full strength;
+        // the engine's own move at the player's level.
+        let lift = search.purpose != Purpose::Move;
+        if lift != self.lifted && !self.full.is_empty() {
+            let lines = if lift { &self.full } else { &self.weak };
+            let lines: Vec<String> = lines
+                .iter()
+                .map(|(name, value)| {
+                    UciMessage::SetOption {
+                        name: name.clone(),
+                        value: Some(value.clone()),
+                    }
+                    .to_string()
+                })
+                .collect();
+            for line in lines {
+                self.send(line);
+            }
+            self.lifted = lift;
+        }
         if search.chess960 != self.chess960_on {
             if self.chess960_offered {
                 self.chess960_on = search.chess960;

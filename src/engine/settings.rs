@@ -92,6 +92,14 @@ pub struct Fitted {
     pub ponder: bool,
     /// The engine offers `UCI_Chess960`.
     pub chess960: bool,
+    /// The strength lines of `set` (`Skill Level`, `UCI_LimitStrength`,
+    /// `UCI_Elo`): sent again before the engine's own move after a help
+    /// search lifted them.
+    pub weak: Vec<(String, String)>,
+    /// The lines that lift the strength limit (`Skill Level` at its
+    /// maximum, `UCI_LimitStrength` off): a hint, a threat or an
+    /// evaluation is searched at full strength whatever the level.
+    pub full: Vec<(String, String)>,
 }
 
 fn find<'a>(offered: &'a [UciOptionConfig], name: &str) -> Option<&'a UciOptionConfig> {
@@ -169,13 +177,22 @@ impl EngineSettings {
         match self.strength {
             Strength::Full => {}
             Strength::Level(n) => {
-                spin(
+                if spin(
                     offered,
                     "Skill Level",
                     Wanted::SkillLevel,
                     i64::from(n),
                     &mut out,
-                );
+                ) {
+                    let max = match find(offered, "Skill Level") {
+                        Some(UciOptionConfig::Spin { max, .. }) => max.unwrap_or(20),
+                        _ => 20,
+                    };
+                    if let Some(line) = out.set.last().cloned() {
+                        out.full.push((line.0.clone(), max.to_string()));
+                        out.weak.push(line);
+                    }
+                }
             }
             Strength::Elo(elo) => {
                 let limit = matches!(
@@ -184,8 +201,13 @@ impl EngineSettings {
                 );
                 let rating = matches!(find(offered, "UCI_Elo"), Some(UciOptionConfig::Spin { .. }));
                 if limit && rating {
+                    let from = out.set.len();
                     check_on(offered, "UCI_LimitStrength", &mut out);
                     spin(offered, "UCI_Elo", Wanted::Elo, i64::from(elo), &mut out);
+                    out.weak = out.set[from..].to_vec();
+                    if let Some((name, _)) = out.set.get(from) {
+                        out.full.push((name.clone(), "false".to_owned()));
+                    }
                 } else {
                     out.notes.push(OptionNote::NotOffered(Wanted::Elo));
                 }
@@ -295,6 +317,9 @@ mod tests {
         assert!(f.notes.is_empty());
         assert!(f.ponder);
         assert!(f.chess960);
+        // Lifted for help searches: the level at its maximum.
+        assert_eq!(f.weak, [("Skill Level".to_owned(), "3".to_owned())]);
+        assert_eq!(f.full, [("Skill Level".to_owned(), "20".to_owned())]);
     }
 
     #[test]
@@ -307,6 +332,11 @@ mod tests {
         assert_eq!(
             set(&f),
             [("UCI_LimitStrength", "true"), ("UCI_Elo", "1500")]
+        );
+        assert_eq!(f.weak, f.set);
+        assert_eq!(
+            f.full,
+            [("UCI_LimitStrength".to_owned(), "false".to_owned())]
         );
         let s = EngineSettings {
             strength: Strength::Elo(800),
@@ -336,6 +366,7 @@ mod tests {
         };
         let f = s.fit(&[]);
         assert!(f.set.is_empty());
+        assert!(f.weak.is_empty() && f.full.is_empty());
         assert_eq!(
             f.notes,
             [

@@ -267,6 +267,21 @@ impl Phraser {
     /// typed after the end: "Game over: White won by checkmate, 1-0. Say
     /// new for a new game."
     pub fn game_over_state(&self, reason: EndReason, winner: Option<Color>) -> String {
+        let how = self.how_it_ended(reason, winner);
+        let result = self.message(
+            match winner {
+                Some(Color::White) => "result_white",
+                Some(Color::Black) => "result_black",
+                None => "result_draw",
+            },
+            &[],
+        );
+        self.message("game_over_state", &[("how", &how), ("result", &result)])
+    }
+
+    /// How a game ended, without the result: "White won on time, Black's
+    /// flag fell", "drawn by threefold repetition".
+    pub fn how_it_ended(&self, reason: EndReason, winner: Option<Color>) -> String {
         let key = match reason {
             EndReason::Checkmate => "how_checkmate",
             EndReason::Resignation => "how_resignation",
@@ -284,22 +299,11 @@ impl Phraser {
             EndReason::ArbiterDecision if winner.is_some() => "how_arbiter",
             EndReason::ArbiterDecision => "how_arbiter_draw",
         };
-        let (result, side, loser) = match winner {
-            Some(Color::White) => (
-                "result_white",
-                self.side(Color::White),
-                self.side(Color::Black),
-            ),
-            Some(Color::Black) => (
-                "result_black",
-                self.side(Color::Black),
-                self.side(Color::White),
-            ),
-            None => ("result_draw", String::new(), String::new()),
+        let (side, loser) = match winner {
+            Some(w) => (self.side(w), self.side(!w)),
+            None => (String::new(), String::new()),
         };
-        let how = self.message(key, &[("side", &side), ("loser", &loser)]);
-        let result = self.message(result, &[]);
-        self.message("game_over_state", &[("how", &how), ("result", &result)])
+        self.message(key, &[("side", &side), ("loser", &loser)])
     }
 
     /// One problem of the settings file, in the player's words: "c.toml,

@@ -36,13 +36,16 @@
 //! The header (players, event, date) is uncontracted (grade 1) braille
 //! without capital signs: letters, a number sign `⠼` before upper-cell
 //! digits, and the letter sign `⠰` after a number when a letter a–j
-//! follows.  Letters with accents are written without them.
+//! follows.  Letters with accents are written without them; German
+//! umlauts are transliterated (Müller: MUELLER).
 //!
 //! # Layout
 //!
 //! At most 40 cells a line and 25 lines a page; lines end with CR LF; a
 //! form feed starts each new page; the page number (number sign and
 //! upper-cell digits) stands at the right of the 25th line of every page.
+//! The Unicode export for braille displays has no pages: the same lines,
+//! one after the other.
 
 use shakmaty::san::{San, SanPlus, Suffix};
 use shakmaty::{CastlingSide, Color, Role};
@@ -177,12 +180,20 @@ pub fn text_cells(s: &str) -> String {
     out
 }
 
-/// Latin letters without their accents (ä → a, ß → ss); other characters
-/// are dropped.
+/// Latin letters without their accents (é → e), German umlauts
+/// transliterated (ü → ue, ß → ss); other characters are dropped.
 fn fold(c: char) -> String {
     let base = match c {
-        'à' | 'á' | 'â' | 'ã' | 'ä' | 'å' | 'ā' => "a",
-        'À' | 'Á' | 'Â' | 'Ã' | 'Ä' | 'Å' | 'Ā' => "A",
+        // German umlauts as German writes them without: "Müller" is
+        // MUELLER, never MULLER (another name).
+        'ä' => "ae",
+        'Ä' => "AE",
+        'ö' => "oe",
+        'Ö' => "OE",
+        'ü' => "ue",
+        'Ü' => "UE",
+        'à' | 'á' | 'â' | 'ã' | 'å' | 'ā' => "a",
+        'À' | 'Á' | 'Â' | 'Ã' | 'Å' | 'Ā' => "A",
         'ç' | 'č' | 'ć' => "c",
         'Ç' | 'Č' | 'Ć' => "C",
         'è' | 'é' | 'ê' | 'ë' | 'ē' | 'ě' => "e",
@@ -191,10 +202,10 @@ fn fold(c: char) -> String {
         'Ì' | 'Í' | 'Î' | 'Ï' => "I",
         'ñ' | 'ń' => "n",
         'Ñ' | 'Ń' => "N",
-        'ò' | 'ó' | 'ô' | 'õ' | 'ö' | 'ø' => "o",
-        'Ò' | 'Ó' | 'Ô' | 'Õ' | 'Ö' | 'Ø' => "O",
-        'ù' | 'ú' | 'û' | 'ü' | 'ů' => "u",
-        'Ù' | 'Ú' | 'Û' | 'Ü' | 'Ů' => "U",
+        'ò' | 'ó' | 'ô' | 'õ' | 'ø' => "o",
+        'Ò' | 'Ó' | 'Ô' | 'Õ' | 'Ø' => "O",
+        'ù' | 'ú' | 'û' | 'ů' => "u",
+        'Ù' | 'Ú' | 'Û' | 'Ů' => "U",
         'ý' | 'ÿ' => "y",
         'Ý' => "Y",
         'š' | 'ś' => "s",
@@ -345,9 +356,15 @@ pub fn to_brf(rec: &GameRecord) -> String {
 }
 
 /// The same cells as Unicode braille (U+2800..U+283F), one line a braille
-/// line (LF), a form feed before each new page; blank cells are U+2800.
+/// line (LF), for a braille display: no pages (no form feeds, no filler
+/// lines, no page numbers); blank cells are U+2800.
 pub fn to_unicode(rec: &GameRecord) -> String {
-    brf_to_unicode(&to_brf(rec))
+    let mut out = String::new();
+    for line in content_lines(rec) {
+        out.push_str(&brf_to_unicode(line.trim_end()));
+        out.push('\n');
+    }
+    out
 }
 
 /// Braille ASCII text to Unicode braille, line ends as LF, form feeds kept.
@@ -410,7 +427,9 @@ mod tests {
 
     #[test]
     fn header_text_is_grade_one() {
-        assert_eq!(text_cells("Müller 2b"), "MULLER #B;B");
+        // Issue 18: "Müller" was MULLER.
+        assert_eq!(text_cells("Müller 2b"), "MUELLER #B;B");
+        assert_eq!(text_cells("Björk Ångström"), "BJOERK ANGSTROEM");
         assert_eq!(text_cells("Round 10."), "ROUND #AJ4");
     }
 
@@ -473,14 +492,20 @@ mod tests {
             assert_eq!(last.len(), CELLS, "at the right margin");
             assert_eq!(last.trim_start(), text_cells(&(i + 1).to_string()));
         }
-        assert!(brf.starts_with("OPEN\r\nANNA SCHWARZENEGGER-MULLERHAUSEN VON\r\n"));
+        assert!(brf.starts_with("OPEN\r\nANNA SCHWARZENEGGER-MUELLERHAUSEN VON\r\n"));
         assert!(brf.contains("\r\n\r\n1 "));
+        // Issue 18: the display file kept the embosser's pages.  Its lines
+        // are the content, without form feeds, filler or page numbers.
         let uni = to_unicode(&rec);
-        assert_eq!(uni.lines().count(), brf.lines().count());
+        let content = content_lines(&rec);
+        assert_eq!(uni.lines().count(), content.len());
         assert!(
             uni.chars()
-                .all(|c| matches!(c, '\u{2800}'..='\u{283f}' | '\n' | '\x0c'))
+                .all(|c| matches!(c, '\u{2800}'..='\u{283f}' | '\n'))
         );
+        for (u, c) in uni.lines().zip(&content) {
+            assert_eq!(u, brf_to_unicode(c.trim_end()));
+        }
     }
 
     #[test]

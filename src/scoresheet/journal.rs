@@ -143,13 +143,24 @@ impl Journal {
         }
     }
 
-    /// Opens an existing journal to go on with it: reads it, cuts off a
-    /// torn last record, and returns its records and warnings.
+    /// Opens an existing journal to go on with it: reads it, and when a
+    /// part of it cannot be used (torn, damaged, out of sequence) first
+    /// copies the whole file aside, then cuts that part off (see
+    /// [`contain`]); returns its records and warnings.  A copy that cannot
+    /// be made leaves the file as it is and is an error.
     pub fn reopen(path: PathBuf) -> io::Result<(Journal, Parsed)> {
+        contain(&path, false)?;
         let bytes = fs::read(&path)?;
         let parsed = parse_journal(&bytes);
+        if parsed.good_len < bytes.len() {
+            // Changed under us since: never append after damage.
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                "the journal is damaged",
+            ));
+        }
         let next_seq = parsed.records.last().map_or(1, |r| r.seq + 1);
-        let mut j = Journal {
+        let j = Journal {
             path,
             file: None,
             good_len: parsed.good_len as u64,
@@ -158,12 +169,6 @@ impl Journal {
             failing: false,
             fresh: false,
         };
-        if parsed.good_len < bytes.len() {
-            // Cut the torn record off now, so that nothing is appended to it.
-            let f = j.open()?;
-            f.set_len(parsed.good_len as u64)?;
-            f.sync_data()?;
-        }
         Ok((j, parsed))
     }
 
@@ -236,15 +241,11 @@ impl Journal {
     /// temporary file, never an empty or half-written journal.
     fn create_whole(&mut self, buf: &[u8]) -> io::Result<()> {
         if let Some(dir) = self.path.parent() {
-            fs::create_dir_all(dir)?;
+            private_dir(dir)?;
         }
         let tmp = self.tmp_path();
         let written = (|| {
-            let mut f = OpenOptions::new()
-                .write(true)
-                .create(true)
-                .truncate(true)
-                .open(&tmp)?;
+            let mut f = private_file(&tmp)?;
             f.write_all(buf)?;
             f.sync_data()?;
             match fs::hard_link(&tmp, &self.path) {
@@ -328,6 +329,151 @@ impl Journal {
     }
 }
 
+/// Makes `dir` (and its missing parents) readable by the user only
+/// (0700 on Unix, whatever the umask); a folder that exists already is
+/// made so too when it is the user's.
+pub(crate) fn private_dir(dir: &Path) -> io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+        fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)?;
+        let _ = fs::set_permissions(dir, fs::Permissions::from_mode(0o700));
+        Ok(())
+    }
+    #[cfg(not(unix))]
+    {
+        fs::create_dir_all(dir)
+    }
+}
+
+/// A new file (or one emptied) readable and writable by the user only
+/// (0600 on Unix, whatever the umask).
+fn private_file(path: &Path) -> io::Result<File> {
+    let mut o = OpenOptions::new();
+    o.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+        o.mode(0o600);
+        let f = o.open(path)?;
+        f.set_permissions(fs::Permissions::from_mode(0o600))?;
+        Ok(f)
+    }
+    #[cfg(not(unix))]
+    {
+        o.open(path)
+    }
+}
+
+/// Flushes a folder's entries (a new or renamed file's name) to the disk.
+fn sync_dir(path: &Path) {
+    if let Some(dir) = path.parent()
+        && let Ok(d) = File::open(dir)
+    {
+        let _ = d.sync_all();
+    }
+}
+
+/// The ending of a damaged journal's copy: `ID.txt.damaged`, then
+/// `ID.txt.damaged-2` …  Not a journal's ending, so `hector games` never
+/// lists a copy as a game, and no export's default name is one.
+pub const DAMAGED_EXT: &str = "damaged";
+
+/// Copies a journal's whole bytes aside, beside it, under a name that says
+/// it is damaged (see [`DAMAGED_EXT`]); a copy with the same bytes already
+/// there is used instead of a new one.  Written whole under a temporary
+/// name, flushed, then named (never over a file).  Returns the copy's path.
+pub fn keep_aside(path: &Path, bytes: &[u8]) -> io::Result<PathBuf> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut n = 1;
+    loop {
+        let copy = path.with_file_name(if n == 1 {
+            format!("{name}.{DAMAGED_EXT}")
+        } else {
+            format!("{name}.{DAMAGED_EXT}-{n}")
+        });
+        match fs::read(&copy) {
+            Ok(there) if there == bytes => return Ok(copy),
+            Ok(_) => {}
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                let tmp = path.with_file_name(format!(".{name}.{DAMAGED_EXT}.{TMP_EXT}"));
+                let made = (|| {
+                    let mut f = private_file(&tmp)?;
+                    f.write_all(bytes)?;
+                    f.sync_all()?;
+                    fs::hard_link(&tmp, &copy)
+                })();
+                let _ = fs::remove_file(&tmp);
+                match made {
+                    Ok(()) => {
+                        sync_dir(&copy);
+                        return Ok(copy);
+                    }
+                    // Another hector named one in the meantime: the next.
+                    Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+                    Err(e) => return Err(e),
+                }
+            }
+            Err(e) => return Err(e),
+        }
+        n += 1;
+        if n > 1000 {
+            return Err(io::Error::other("too many damaged copies"));
+        }
+    }
+}
+
+/// Contains a journal's damage: when a part of it cannot be used (a torn
+/// last record, a damaged or out-of-sequence record and everything after
+/// it), the whole file is first copied aside ([`keep_aside`]), then the
+/// journal is written again with its usable part only — and, when
+/// `keep_after` and the whole records after the damage continue the game
+/// legally ([`super::replay::continuation`]), those records too, numbered
+/// on from the usable part.  The new text replaces the old at once
+/// (written under a temporary name, flushed, renamed).  Nothing is changed
+/// when the copy cannot be made.  Returns the copy, `None` when the
+/// journal had no damage.
+pub fn contain(path: &Path, keep_after: bool) -> io::Result<Option<PathBuf>> {
+    let bytes = fs::read(path)?;
+    let parsed = parse_journal(&bytes);
+    if parsed.good_len >= bytes.len() {
+        return Ok(None);
+    }
+    let copy = keep_aside(path, &bytes)?;
+    let mut text = bytes[..parsed.good_len].to_vec();
+    if keep_after && super::replay::continuation(&parsed).is_some() {
+        let first = parsed.records.last().map_or(1, |r| r.seq + 1);
+        for (seq, (_, r)) in (first..).zip(&parsed.after) {
+            text.extend_from_slice(format_record(seq, r.at, &r.event).as_bytes());
+        }
+    }
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    // The temporary name of a new journal: a leftover of a kill here is
+    // cleared away as one beside its journal (see `Store::remove_stale`).
+    let tmp = path.with_file_name(format!(".{name}.{TMP_EXT}"));
+    let written = (|| {
+        let mut f = private_file(&tmp)?;
+        f.write_all(&text)?;
+        f.sync_all()?;
+        fs::rename(&tmp, path)
+    })();
+    if written.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    written?;
+    sync_dir(path);
+    Ok(Some(copy))
+}
+
 /// A saved game as `hector games` lists it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GameSummary {
@@ -349,6 +495,9 @@ pub struct GameSummary {
     pub set_aside: bool,
     /// What was wrong in its journal.
     pub warnings: Vec<ReadWarning>,
+    /// Its start record cannot be read: the game cannot be resumed or
+    /// exported, and is listed as damaged with its file.
+    pub damaged: bool,
 }
 
 impl GameSummary {
@@ -364,6 +513,7 @@ impl GameSummary {
             plies: 0,
             set_aside: false,
             warnings: parsed.warnings.clone(),
+            damaged: false,
         };
         for Record { event, .. } in &parsed.records {
             match event {
@@ -388,9 +538,9 @@ impl GameSummary {
         s
     }
 
-    /// Unfinished: no result yet.
+    /// Unfinished: no result yet (and readable).
     pub fn unfinished(&self) -> bool {
-        self.result.is_none()
+        self.result.is_none() && !self.damaged
     }
 }
 
@@ -535,6 +685,14 @@ impl Store {
                     ..
                 })
             ) {
+                // A start record that cannot be read is listed as damaged,
+                // never hidden; an empty journal (a start killed by an
+                // older hector) is no game.
+                if parsed.first_unusable().is_some() {
+                    let mut g = GameSummary::from_records(id, path, &parsed);
+                    g.damaged = true;
+                    out.push(g);
+                }
                 continue;
             }
             out.push(GameSummary::from_records(id, path, &parsed));
@@ -592,6 +750,13 @@ impl Store {
     pub fn read(&self, id: &GameId) -> io::Result<Parsed> {
         Ok(parse_journal(&fs::read(self.path_of(id))?))
     }
+
+    /// Reads a game's journal: its bytes and their records.
+    pub fn read_bytes(&self, id: &GameId) -> io::Result<(Vec<u8>, Parsed)> {
+        let bytes = fs::read(self.path_of(id))?;
+        let parsed = parse_journal(&bytes);
+        Ok((bytes, parsed))
+    }
 }
 
 /// What the app asks of the journal; the front end carries it out with a
@@ -609,6 +774,16 @@ pub enum JournalOp {
     AppendAll(Vec<Event>),
     /// Write a record to another game's journal (a game set aside).
     AppendTo(GameId, Event),
+    /// Contain a saved game's damage before going on with it: the whole
+    /// file copied aside, then its usable part kept — with the records
+    /// after the damage when `keep_after` and they continue the game
+    /// (see `journal::contain`).
+    Contain {
+        /// The game.
+        id: GameId,
+        /// Keep the records after the damage.
+        keep_after: bool,
+    },
 }
 
 /// What became of a [`JournalOp`], told back to the app.
@@ -694,6 +869,17 @@ impl Sink {
                 if let Some((_, j)) = &mut self.current {
                     let r = j.append_all(&events);
                     report(r, &mut out);
+                }
+            }
+            JournalOp::Contain { id, keep_after } => {
+                let path = self.store.path_of(&id);
+                if let Err(e) = contain(&path, keep_after) {
+                    out.push(JournalStatus::Failed(JournalError {
+                        kind: kind_of(&e),
+                        path,
+                        detail: e.to_string(),
+                        first: true,
+                    }));
                 }
             }
             JournalOp::AppendTo(id, event) => match Journal::reopen(self.store.path_of(&id)) {
@@ -804,12 +990,17 @@ mod tests {
         f.write_all(b"3 2026-11-22T19:00:05.000Z move 1... e5 e7")
             .unwrap();
         drop(f);
-        let (mut j, parsed) = Journal::reopen(path.clone()).unwrap();
-        assert_eq!(parsed.records.len(), 2);
+        let torn = fs::read(&path).unwrap();
         assert!(matches!(
-            parsed.warnings[..],
+            parse_journal(&torn).warnings[..],
             [ReadWarning::Torn { line: 4 }]
         ));
+        let (mut j, parsed) = Journal::reopen(path.clone()).unwrap();
+        assert_eq!(parsed.records.len(), 2);
+        assert_eq!(parsed.warnings, vec![], "cut back to its whole records");
+        // The whole file, torn record and all, was copied aside first.
+        let copy = dir.join(format!("{id}.txt.damaged"));
+        assert_eq!(fs::read(&copy).unwrap(), torn);
         j.append(&mv(1, Color::Black, "e5", "e7e5")).unwrap();
         let again = store.read(&id).unwrap();
         assert_eq!(again.warnings, vec![]);
@@ -917,6 +1108,132 @@ mod tests {
         assert!(!left.exists(), "the second name is gone");
         assert!(other.exists(), "a young temporary file of no journal stays");
         assert_eq!(store.read(&id).unwrap().records.len(), 2);
+        let _ = fs::remove_dir_all(dir);
+    }
+
+    /// A journal of four moves and their presses, as written.
+    fn four_moves(store: &Store) -> (GameId, PathBuf) {
+        let (id, mut j, _) = store.begin(&start(), datetime!(2026-11-22 19:00 UTC));
+        for (n, by, san, uci) in [
+            (1, Color::White, "e4", "e2e4"),
+            (1, Color::Black, "e5", "e7e5"),
+            (2, Color::White, "Nf3", "g1f3"),
+            (2, Color::Black, "Nc6", "b8c6"),
+        ] {
+            j.append(&mv(n, by, san, uci)).unwrap();
+            j.append(&Event::Note { text: "x".into() }).unwrap();
+        }
+        (id.clone(), store.path_of(&id))
+    }
+
+    /// Containing the damage copies the whole file aside first (once: an
+    /// identical copy is used again), then keeps the usable part, or also
+    /// the records after the damage that continue the game, numbered on.
+    #[test]
+    fn containing_damage_copies_first_and_keeps_what_continues() {
+        let dir = tmp("contain");
+        let store = Store::new(dir.clone());
+        let (id, path) = four_moves(&store);
+        let whole = fs::read_to_string(&path).unwrap();
+        // Line 6 (the note after 1... e5) replaced by garbage.
+        let mut lines: Vec<String> = whole.split_inclusive('\n').map(String::from).collect();
+        lines[5] = "garbage\n".into();
+        let damaged = lines.concat();
+        fs::write(&path, &damaged).unwrap();
+        let copy = keep_aside(&path, damaged.as_bytes()).unwrap();
+        assert_eq!(copy, dir.join(format!("{id}.txt.damaged")));
+        assert_eq!(
+            keep_aside(&path, damaged.as_bytes()).unwrap(),
+            copy,
+            "used again"
+        );
+        let p = parse_journal(damaged.as_bytes());
+        assert!(crate::scoresheet::replay::continuation(&p).is_some());
+        assert_eq!(contain(&path, true).unwrap(), Some(copy.clone()));
+        assert_eq!(
+            fs::read_to_string(&copy).unwrap(),
+            damaged,
+            "the whole file"
+        );
+        let kept = store.read(&id).unwrap();
+        assert_eq!(kept.warnings, vec![]);
+        assert_eq!(kept.records.len(), 8, "all but the damaged record");
+        let seqs: Vec<u64> = kept.records.iter().map(|r| r.seq).collect();
+        assert_eq!(seqs, (1..=8).collect::<Vec<_>>());
+        assert_eq!(contain(&path, false).unwrap(), None, "nothing more to do");
+        // Without keeping: the usable part only; a second copy for
+        // different bytes.
+        fs::write(&path, &damaged).unwrap();
+        fs::write(&copy, b"other").unwrap();
+        let second = contain(&path, false).unwrap().unwrap();
+        assert_eq!(second, dir.join(format!("{id}.txt.damaged-2")));
+        assert_eq!(store.read(&id).unwrap().records.len(), 4);
+        let _ = fs::remove_dir_all(dir);
+    }
+
+    /// A copy that cannot be made leaves the journal as it is.
+    #[cfg(unix)]
+    #[test]
+    fn no_copy_no_cut() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tmp("nocopy");
+        let store = Store::new(dir.clone());
+        let (_, path) = four_moves(&store);
+        let mut bytes = fs::read(&path).unwrap();
+        let at = bytes.len() / 2;
+        bytes[at] ^= 1;
+        fs::write(&path, &bytes).unwrap();
+        fs::set_permissions(&dir, fs::Permissions::from_mode(0o500)).unwrap();
+        let r = contain(&path, false);
+        fs::set_permissions(&dir, fs::Permissions::from_mode(0o700)).unwrap();
+        if r.is_ok() {
+            // Running as root: permissions do not stop the copy.
+            let _ = fs::remove_dir_all(dir);
+            return;
+        }
+        assert_eq!(fs::read(&path).unwrap(), bytes, "untouched");
+        assert!(Journal::reopen(path).is_err());
+        let _ = fs::remove_dir_all(dir);
+    }
+
+    /// A journal whose start record cannot be read is listed as damaged,
+    /// not hidden, and not offered for resuming.
+    #[test]
+    fn a_damaged_start_record_is_listed_as_damaged() {
+        let dir = tmp("badstart");
+        let store = Store::new(dir.clone());
+        let (id, path) = four_moves(&store);
+        let text = fs::read_to_string(&path).unwrap();
+        fs::write(&path, text.replacen("white=\"Anna\"", "white=\"Anne\"", 1)).unwrap();
+        let list = store.list().unwrap();
+        assert_eq!(list.len(), 1);
+        assert!(list[0].damaged);
+        assert_eq!(list[0].id, id);
+        assert_eq!(list[0].path, path);
+        assert_eq!(store.resumable(), None);
+        let _ = fs::remove_dir_all(dir);
+    }
+
+    /// Journals and their folder are the user's only, whatever the umask
+    /// (the tests run with the usual 022).
+    #[cfg(unix)]
+    #[test]
+    fn journals_are_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tmp("private");
+        let store = Store::new(dir.join("hector").join("games"));
+        let (_, path) = four_moves(&store);
+        let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&path), 0o600);
+        assert_eq!(mode(store.dir()), 0o700);
+        assert_eq!(mode(&dir.join("hector")), 0o700);
+        // A damaged journal's copy and the contained journal too.
+        let mut bytes = fs::read(&path).unwrap();
+        bytes.extend_from_slice(b"torn");
+        fs::write(&path, &bytes).unwrap();
+        let copy = contain(&path, false).unwrap().unwrap();
+        assert_eq!(mode(&copy), 0o600);
+        assert_eq!(mode(&path), 0o600);
         let _ = fs::remove_dir_all(dir);
     }
 

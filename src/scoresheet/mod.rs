@@ -39,7 +39,7 @@ pub enum ExportFormat {
     Brf,
     /// The same cells as Unicode braille, for braille displays.
     Braille,
-    /// Large-print text: the moves as spoken, times and (=) marks.
+    /// Large-print text: the moves as spoken, times, (=) marks, claims, penalties and how the game ended.
     Text,
     /// The whole game spoken, as a WAV file (espeak-ng).
     Speech,
@@ -72,7 +72,7 @@ impl ExportFormat {
             ExportFormat::Pgn => "pgn",
             ExportFormat::Brf => "brf",
             ExportFormat::Braille => "braille.txt",
-            ExportFormat::Text => "txt",
+            ExportFormat::Text => "text.txt",
             ExportFormat::Speech => "wav",
         }
     }

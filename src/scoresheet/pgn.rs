@@ -55,6 +55,12 @@ fn comment_text(s: &str) -> String {
         .collect()
 }
 
+/// A journal's word in plain English for a reader of the PGN:
+/// `incorrect-claim` is "incorrect claim".
+fn token_words(token: &str) -> String {
+    token.replace('-', " ")
+}
+
 fn note_text(n: &Note) -> String {
     let side = |c: Color| if c == Color::White { "White" } else { "Black" };
     comment_text(&match n {
@@ -68,7 +74,11 @@ fn note_text(n: &Note) -> String {
             if *upheld { "upheld" } else { "refused" }
         ),
         Note::Penalty(p) => {
-            let mut s = format!("Penalty against {}: {}", side(p.against), p.reason);
+            let mut s = format!(
+                "Penalty against {}: {}",
+                side(p.against),
+                token_words(&p.reason)
+            );
             for (c, d) in [
                 (Color::White, p.white_delta_ms),
                 (Color::Black, p.black_delta_ms),
@@ -89,6 +99,7 @@ fn note_text(n: &Note) -> String {
             s
         }
         Note::Arbiter { action, note } => {
+            let action = token_words(action);
             if note.is_empty() {
                 format!("Arbiter: {action}")
             } else {
@@ -277,6 +288,17 @@ mod tests {
             claim: Claim::Repetition,
             upheld: false,
         });
+        rec.notes[3].push(Note::Penalty(Penalty {
+            against: Color::Black,
+            reason: "incorrect-claim".into(),
+            white_delta_ms: 60_000,
+            black_delta_ms: 0,
+            note: "9.5.3".into(),
+        }));
+        rec.notes[3].push(Note::Arbiter {
+            action: "add-time".into(),
+            note: "white 0:01:00.000".into(),
+        });
         let pgn = to_pgn(&rec);
         let movetext: String = pgn
             .split("\n\n")
@@ -288,8 +310,9 @@ mod tests {
         assert_eq!(
             movetext,
             "1. e4 {[%clk 1:29:59]} 1... e5 {[%clk 1:29:50]} {Penalty against Black: \
-             illegal-move, White +0:02:00} 2. Nf3 {[%clk 1:00:00]} {(=)} {Black claims a \
-             draw by threefold repetition (9.2): refused} *"
+             illegal move, White +0:02:00} 2. Nf3 {[%clk 1:00:00]} {(=)} {Black claims a \
+             draw by threefold repetition (9.2): refused} {Penalty against Black: incorrect \
+             claim, White +0:01:00 (9.5.3)} {Arbiter: add time (white 0:01:00.000)} *"
         );
         assert!(pgn.lines().all(|l| l.chars().count() <= 79));
         assert!(pgn.contains("[Termination \"unterminated\"]"));

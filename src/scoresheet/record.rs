@@ -333,6 +333,33 @@ pub enum ReadWarning {
         /// Its line number, from 1.
         line: usize,
     },
+    /// A whole record whose number is not the next one (a record before
+    /// it is missing, or it was moved); reading stopped before it.
+    OutOfSequence {
+        /// Its line number, from 1.
+        line: usize,
+        /// The number the next record should have had.
+        expected: u64,
+        /// The number it has.
+        found: u64,
+    },
+}
+
+impl ReadWarning {
+    /// The line the warning is about.
+    pub fn line(&self) -> usize {
+        match *self {
+            ReadWarning::Torn { line }
+            | ReadWarning::Damaged { line }
+            | ReadWarning::Unknown { line }
+            | ReadWarning::OutOfSequence { line, .. } => line,
+        }
+    }
+
+    /// Whether reading stopped there (the rest of the file is not used).
+    pub fn stops(&self) -> bool {
+        !matches!(self, ReadWarning::Unknown { .. })
+    }
 }
 
 /// A journal's text read back.
@@ -342,9 +369,23 @@ pub struct Parsed {
     pub records: Vec<Record>,
     /// What was cut off, damaged or unknown.
     pub warnings: Vec<ReadWarning>,
-    /// Bytes of whole records (and comments) from the start: the journal is
-    /// cut back to this length before anything is appended.
+    /// Bytes of whole records (and comments) from the start, up to the
+    /// first unusable line: the journal's usable part.
     pub good_len: usize,
+    /// Whole, checked records after the first unusable line, with their
+    /// line numbers: kept on disk, and offered to the player when they
+    /// continue the game (see [`super::replay::continuation`]).
+    pub after: Vec<(usize, Record)>,
+    /// The lines of the file (a last line without its line feed counted).
+    pub lines: usize,
+}
+
+impl Parsed {
+    /// The first line that could not be used (reading stopped there), if
+    /// any.
+    pub fn first_unusable(&self) -> Option<usize> {
+        self.warnings.iter().find(|w| w.stops()).map(|w| w.line())
+    }
 }
 
 /// Formats a time in milliseconds as `h:mm:ss.mmm` (`-` before when below
@@ -957,9 +998,10 @@ pub fn format_record(seq: u64, at: OffsetDateTime, event: &Event) -> String {
     format!("{body} ~{crc:08x}\n")
 }
 
-/// Reads one line (without its line feed); `None` when damaged, `Some(None)`
-/// when whole but of an unknown kind.
-fn parse_line(line: &str) -> Option<Option<Record>> {
+/// Reads one line (without its line feed); `None` when damaged,
+/// `Some(Err(seq))` when whole but of an unknown kind (its number kept:
+/// it counts in the sequence).
+fn parse_line(line: &str) -> Option<Result<Record, u64>> {
     let (body, crc) = line.rsplit_once(" ~")?;
     let crc = u32::from_str_radix(crc, 16).ok()?;
     if crc != crc32fast::hash(body.as_bytes()) {
@@ -969,60 +1011,112 @@ fn parse_line(line: &str) -> Option<Option<Record>> {
     let seq: u64 = parts.next()?.parse().ok()?;
     let at = OffsetDateTime::parse(parts.next()?, &Rfc3339).ok()?;
     let rest = parts.next()?;
-    Some(Event::from_text(rest).map(|event| Record { seq, at, event }))
+    Some(
+        Event::from_text(rest)
+            .map(|event| Record { seq, at, event })
+            .ok_or(seq),
+    )
 }
 
-/// Reads a journal's text.  Never fails: a torn last record is dropped with
-/// a warning, a damaged record in the middle ends the reading there.
+/// One line of a journal, read.
+enum Line {
+    Record(Record),
+    /// Whole, of a kind this version does not know, with its number.
+    Unknown(u64),
+    Comment,
+    /// Cut off, damaged, not text.
+    Bad,
+}
+
+/// Reads a journal's text.  Never fails: reading stops at the first line
+/// that cannot be used — torn (the last line, cut off), damaged (its
+/// checksum or form is wrong, bytes that are not text) or out of sequence
+/// (its number is not the next one: a record is missing) — with a warning.
+/// The whole, checked records after that line are read too, into
+/// [`Parsed::after`], for the player to keep if they continue the game.
 pub fn parse_journal(text: &[u8]) -> Parsed {
-    let mut records = Vec::new();
+    let mut records: Vec<Record> = Vec::new();
     let mut warnings = Vec::new();
+    let mut after = Vec::new();
     let mut good_len = 0;
     let mut pos = 0;
     let mut line_no = 0;
+    let mut stopped = false;
+    let mut last_seq = 0;
     while pos < text.len() {
         line_no += 1;
         let (line, next, whole) = match text[pos..].iter().position(|&b| b == b'\n') {
             Some(i) => (&text[pos..pos + i], pos + i + 1, true),
             None => (&text[pos..], text.len(), false),
         };
+        pos = next;
         let last = next >= text.len();
         let parsed = if !whole {
-            None
+            Line::Bad
         } else {
             match std::str::from_utf8(line) {
-                Err(_) => None,
-                Ok(l) if l.starts_with('#') || l.trim().is_empty() => Some(None),
-                Ok(l) => parse_line(l),
+                Err(_) => Line::Bad,
+                Ok(l) if l.starts_with('#') || l.trim().is_empty() => Line::Comment,
+                Ok(l) => match parse_line(l) {
+                    None => Line::Bad,
+                    Some(Ok(r)) => Line::Record(r),
+                    Some(Err(seq)) => Line::Unknown(seq),
+                },
             }
         };
+        if stopped {
+            if let Line::Record(r) = parsed {
+                after.push((line_no, r));
+            }
+            continue;
+        }
+        let seq = match &parsed {
+            Line::Record(r) => Some(r.seq),
+            Line::Unknown(seq) => Some(*seq),
+            _ => None,
+        };
+        if let Some(found) = seq
+            && found != last_seq + 1
+        {
+            warnings.push(ReadWarning::OutOfSequence {
+                line: line_no,
+                expected: last_seq + 1,
+                found,
+            });
+            if let Line::Record(r) = parsed {
+                after.push((line_no, r));
+            }
+            stopped = true;
+            continue;
+        }
         match parsed {
-            Some(rec) => {
-                let is_comment = std::str::from_utf8(line)
-                    .map(|l| l.starts_with('#') || l.trim().is_empty())
-                    .unwrap_or(false);
-                match rec {
-                    Some(r) => records.push(r),
-                    None if is_comment => {}
-                    None => warnings.push(ReadWarning::Unknown { line: line_no }),
-                }
+            Line::Record(r) => {
+                last_seq = r.seq;
+                records.push(r);
                 good_len = next;
             }
-            None if last => {
-                warnings.push(ReadWarning::Torn { line: line_no });
-                break;
+            Line::Unknown(seq) => {
+                last_seq = seq;
+                warnings.push(ReadWarning::Unknown { line: line_no });
+                good_len = next;
             }
-            None => {
+            Line::Comment => good_len = next,
+            Line::Bad if last => {
+                warnings.push(ReadWarning::Torn { line: line_no });
+                stopped = true;
+            }
+            Line::Bad => {
                 warnings.push(ReadWarning::Damaged { line: line_no });
-                break;
+                stopped = true;
             }
         }
-        pos = next;
     }
     Parsed {
         records,
         warnings,
         good_len,
+        after,
+        lines: line_no,
     }
 }
 
@@ -1321,5 +1415,75 @@ mod tests {
         assert_eq!(line.matches('\n').count(), 1);
         let p = parse_journal(line.as_bytes());
         assert_eq!(p.records[0].event, e);
+    }
+
+    /// A record deleted from the middle: its number is missing, reading
+    /// stops before the record that follows the gap, and the whole
+    /// records after it are kept aside in `after`.
+    #[test]
+    fn a_missing_record_stops_reading_at_the_gap() {
+        let events = all_kinds();
+        let text = journal_of(&events[..6]);
+        let lines: Vec<&str> = text.split_inclusive('\n').collect();
+        // Line 4 holds record 3.
+        let cut: String = lines
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != 3)
+            .map(|(_, l)| *l)
+            .collect();
+        let p = parse_journal(cut.as_bytes());
+        assert_eq!(p.records.len(), 2);
+        assert_eq!(
+            p.warnings,
+            vec![ReadWarning::OutOfSequence {
+                line: 4,
+                expected: 3,
+                found: 4
+            }]
+        );
+        assert_eq!(p.first_unusable(), Some(4));
+        assert_eq!(p.good_len, lines[..3].concat().len());
+        let after: Vec<(usize, u64)> = p.after.iter().map(|(l, r)| (*l, r.seq)).collect();
+        assert_eq!(after, vec![(4, 4), (5, 5), (6, 6)]);
+        assert_eq!(p.lines, 6);
+    }
+
+    /// A garbage line in the middle: reading stops there; the whole
+    /// records after it are read into `after`, a second bad line is
+    /// skipped.
+    #[test]
+    fn records_after_a_damaged_line_are_read_aside() {
+        let text = journal_of(&all_kinds()[..5]);
+        let mut lines: Vec<String> = text.split_inclusive('\n').map(String::from).collect();
+        lines.insert(3, "garbage\n".into());
+        lines.insert(5, "\0\0\0\n".into());
+        let bad: String = lines.concat();
+        let p = parse_journal(bad.as_bytes());
+        assert_eq!(p.records.len(), 2);
+        assert_eq!(p.warnings, vec![ReadWarning::Damaged { line: 4 }]);
+        let after: Vec<(usize, u64)> = p.after.iter().map(|(l, r)| (*l, r.seq)).collect();
+        assert_eq!(after, vec![(5, 3), (7, 4), (8, 5)]);
+        assert_eq!(p.lines, 8);
+    }
+
+    /// A record of an unknown kind keeps its place in the numbering: the
+    /// record after it is not out of sequence.
+    #[test]
+    fn an_unknown_kind_counts_in_the_sequence() {
+        let mut text = journal_of(&all_kinds()[..2]);
+        let body = "3 2026-11-22T19:23:47Z hover white";
+        text.push_str(&format!(
+            "{body} ~{:08x}\n",
+            crc32fast::hash(body.as_bytes())
+        ));
+        text.push_str(&format_record(
+            4,
+            datetime!(2026-11-22 19:24:00 UTC),
+            &Event::TakeBack,
+        ));
+        let p = parse_journal(text.as_bytes());
+        assert_eq!(p.records.len(), 3);
+        assert_eq!(p.first_unusable(), None);
     }
 }

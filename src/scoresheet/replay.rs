@@ -9,7 +9,7 @@ use shakmaty::{ByColor, Chess, Color, KnownOutcome, Move};
 
 use crate::game::{ClaimOutcome, EndReason, Game, GameResult};
 
-use super::record::{BoardOf, ClockEvent, Event, Penalty, Record, StartInfo};
+use super::record::{BoardOf, ClockEvent, Event, Parsed, Penalty, Record, StartInfo};
 
 /// Something in the journal that did not fit the game; the record was
 /// skipped and the rest replayed.
@@ -208,12 +208,77 @@ pub struct ResumeOffer {
     pub id: super::GameId,
     /// When it started.
     pub started: Option<time::OffsetDateTime>,
-    /// The game read back from its journal.
+    /// The game read back from its journal (its usable part).
     pub resumed: Resumed,
     /// Records left out when reading the journal (torn, damaged).
     pub read_warnings: Vec<super::record::ReadWarning>,
+    /// The journal's damage, when a part of it cannot be used.
+    pub damage: Option<Damage>,
     /// Ask first, or resume at once.
     pub choice: ResumeChoice,
+    /// The question waiting: resume it, or (after yes) keep the records
+    /// after the damage.
+    pub asking_keep: bool,
+}
+
+/// The part of a journal that could not be used, and what became of it.
+#[derive(Debug, Clone)]
+pub struct Damage {
+    /// The first line that could not be used.
+    pub from_line: usize,
+    /// The file's last line.
+    pub to_line: usize,
+    /// The copy of the whole file, made before anything of it is cut; the
+    /// system's words when it could not be made (then the file is left as
+    /// it is).
+    pub kept_in: Result<std::path::PathBuf, String>,
+    /// The whole records after the damage, when they continue the game
+    /// legally: the player may keep them.
+    pub continued: Option<Continuation>,
+}
+
+/// The records after a journal's damage that continue the game legally.
+#[derive(Debug, Clone)]
+pub struct Continuation {
+    /// The game with them.
+    pub resumed: Box<Resumed>,
+    /// The line of the first of them.
+    pub from_line: usize,
+    /// The line of the last of them.
+    pub to_line: usize,
+}
+
+/// The records after a journal's damage ([`Parsed::after`]), when they
+/// continue the game legally: numbered one after the other, after the
+/// usable part's, no second start, and every one of them replayed
+/// without a warning on top of the usable part.
+pub fn continuation(parsed: &Parsed) -> Option<Continuation> {
+    let (first, _) = parsed.after.first()?;
+    let (last, _) = parsed.after.last()?;
+    let mut r = replay(&parsed.records)?;
+    let base = parsed.records.last()?.seq;
+    let mut prev: Option<u64> = None;
+    let warned = r.warnings.len();
+    for (_, rec) in &parsed.after {
+        let in_order = match prev {
+            None => rec.seq > base,
+            Some(p) => rec.seq == p + 1,
+        };
+        if !in_order || matches!(rec.event, Event::Start(_)) {
+            return None;
+        }
+        prev = Some(rec.seq);
+        r.apply(rec.seq, &rec.event);
+        if r.warnings.len() > warned {
+            return None;
+        }
+    }
+    r.finish_record();
+    Some(Continuation {
+        resumed: Box::new(r),
+        from_line: *first,
+        to_line: *last,
+    })
 }
 
 impl PartialEq for ResumeOffer {
@@ -223,22 +288,33 @@ impl PartialEq for ResumeOffer {
 }
 
 impl ResumeOffer {
-    /// Reads a saved game of the store for resuming.
+    /// Reads a saved game of the store for resuming.  When a part of its
+    /// journal cannot be used, the whole file is copied aside now, before
+    /// anything is asked or cut (`journal::keep_aside`).
     pub fn load(
         store: &super::Store,
         id: &super::GameId,
         choice: ResumeChoice,
     ) -> std::io::Result<ResumeOffer> {
-        let parsed = store.read(id)?;
+        let (bytes, parsed) = store.read_bytes(id)?;
         let resumed = replay(&parsed.records).ok_or_else(|| {
             std::io::Error::new(std::io::ErrorKind::InvalidData, "no start record")
         })?;
+        let damage = (parsed.good_len < bytes.len()).then(|| Damage {
+            from_line: parsed.first_unusable().unwrap_or(parsed.lines),
+            to_line: parsed.lines,
+            kept_in: super::journal::keep_aside(&store.path_of(id), &bytes)
+                .map_err(|e| e.to_string()),
+            continued: continuation(&parsed),
+        });
         Ok(ResumeOffer {
             id: id.clone(),
             started: parsed.records.first().map(|r| r.at),
             resumed,
             read_warnings: parsed.warnings,
+            damage,
             choice,
+            asking_keep: false,
         })
     }
 }

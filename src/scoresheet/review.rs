@@ -77,6 +77,14 @@ pub enum PgnProblem {
         /// The move as written.
         san: String,
     },
+    /// A comment opened with `{` is never closed: the rest of the file
+    /// is inside it.
+    UnterminatedComment {
+        /// The game's number in the file.
+        game: usize,
+        /// The line of the `{`.
+        line: usize,
+    },
     /// The FEN tag cannot be used.
     BadFen {
         /// The game's number in the file.
@@ -110,6 +118,10 @@ impl std::fmt::Display for PgnProblem {
                 "game {game}, line {line}: {number}{} {san} is not a legal move",
                 if *by == Color::White { "." } else { "..." }
             ),
+            PgnProblem::UnterminatedComment { game, line } => write!(
+                f,
+                "game {game}, line {line}: a comment opened with {{ is never closed"
+            ),
             PgnProblem::BadFen { game, line, fen } => {
                 write!(
                     f,
@@ -137,7 +149,15 @@ pub struct Ply {
     pub offer: bool,
     /// Other comment text.
     pub comment: String,
+    /// The annotation glyphs after the move (`$2`, `?` …), by number.
+    pub nags: Vec<u8>,
+    /// The variations given instead of this move (the file's first level
+    /// only).
+    pub variations: Vec<Line>,
 }
+
+/// The moves of a variation, each with the position before it.
+pub type Line = Vec<(Chess, Move)>;
 
 /// A game read fully.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -173,8 +193,14 @@ pub struct PgnFile {
 /// The index visitor: tags only, movetext skipped.
 struct IndexVisitor;
 
+/// A tag's text: UTF-8 as PGN asks, else Latin-1 (older files and
+/// databases write "Müller" as the single byte 0xFC), never "M�ller".
 fn tag_string(value: RawTag<'_>) -> String {
-    String::from_utf8_lossy(&value.decode()).into_owned()
+    let bytes = value.decode();
+    match std::str::from_utf8(&bytes) {
+        Ok(s) => s.to_owned(),
+        Err(_) => bytes.iter().map(|&b| char::from(b)).collect(),
+    }
 }
 
 fn set_tag(e: &mut GameEntry, name: &[u8], value: RawTag<'_>) {
@@ -238,6 +264,15 @@ struct Moves {
     outcome: Option<Outcome>,
     /// Main-line SAN tokens seen (to find the line of a bad one).
     sans: usize,
+    /// The position before the last main-line move: where a variation
+    /// starts.
+    before_last: Chess,
+    /// Inside a variation: its moves so far and its position (`None`:
+    /// one of its moves was not legal, the rest of it is left out).
+    variation: Option<(Line, Option<Chess>)>,
+    /// Variations skipped and not yet ended (the reader ends a skipped
+    /// variation with `end_variation` too).
+    skipped: usize,
 }
 
 enum Failure {
@@ -283,14 +318,31 @@ impl Visitor for GameVisitor {
         self.entry = tags;
         ControlFlow::Continue(Moves {
             pos: start.clone(),
+            before_last: start.clone(),
             start,
             plies: Vec::new(),
             outcome: None,
             sans: 0,
+            variation: None,
+            skipped: 0,
         })
     }
 
     fn san(&mut self, m: &mut Moves, san: SanPlus) -> ControlFlow<Self::Output> {
+        if let Some((moves, pos)) = &mut m.variation {
+            // A variation's move: kept when legal; an illegal one ends what
+            // is kept of the variation, never the game.
+            if let Some(p) = pos {
+                match san.san.to_move(p) {
+                    Ok(mv) => {
+                        moves.push((p.clone(), mv));
+                        p.play_unchecked(mv);
+                    }
+                    Err(_) => *pos = None,
+                }
+            }
+            return ControlFlow::Continue(());
+        }
         let index = m.sans;
         m.sans += 1;
         match san.san.to_move(&m.pos) {
@@ -298,6 +350,7 @@ impl Visitor for GameVisitor {
                 let before = m.pos.clone();
                 let number = before.fullmoves().get();
                 let by = before.turn();
+                m.before_last = before.clone();
                 m.pos.play_unchecked(mv);
                 m.plies.push(Ply {
                     before,
@@ -308,6 +361,8 @@ impl Visitor for GameVisitor {
                     clock_ms: None,
                     offer: false,
                     comment: String::new(),
+                    nags: Vec::new(),
+                    variations: Vec::new(),
                 });
                 ControlFlow::Continue(())
             }
@@ -324,6 +379,9 @@ impl Visitor for GameVisitor {
     }
 
     fn comment(&mut self, m: &mut Moves, comment: RawComment<'_>) -> ControlFlow<Self::Output> {
+        if m.variation.is_some() {
+            return ControlFlow::Continue(());
+        }
         let text = String::from_utf8_lossy(comment.as_bytes()).into_owned();
         if let Some(ply) = m.plies.last_mut() {
             let (clock, offer, rest) = read_comment(&text);
@@ -341,8 +399,39 @@ impl Visitor for GameVisitor {
         ControlFlow::Continue(())
     }
 
-    fn begin_variation(&mut self, _: &mut Moves) -> ControlFlow<Self::Output, Skip> {
-        ControlFlow::Continue(Skip(true))
+    fn nag(&mut self, m: &mut Moves, nag: pgn_reader::Nag) -> ControlFlow<Self::Output> {
+        if m.variation.is_some() {
+            return ControlFlow::Continue(());
+        }
+        if let Some(ply) = m.plies.last_mut() {
+            ply.nags.push(nag.0);
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// A variation of the main line is read (instead of its last move);
+    /// one inside a variation is skipped.
+    fn begin_variation(&mut self, m: &mut Moves) -> ControlFlow<Self::Output, Skip> {
+        if m.variation.is_some() || m.plies.is_empty() {
+            m.skipped += 1;
+            return ControlFlow::Continue(Skip(true));
+        }
+        m.variation = Some((Vec::new(), Some(m.before_last.clone())));
+        ControlFlow::Continue(Skip(false))
+    }
+
+    fn end_variation(&mut self, m: &mut Moves) -> ControlFlow<Self::Output> {
+        if m.skipped > 0 {
+            m.skipped -= 1;
+            return ControlFlow::Continue(());
+        }
+        if let Some((moves, _)) = m.variation.take()
+            && !moves.is_empty()
+            && let Some(ply) = m.plies.last_mut()
+        {
+            ply.variations.push(moves);
+        }
+        ControlFlow::Continue(())
     }
 
     fn outcome(&mut self, m: &mut Moves, outcome: Outcome) -> ControlFlow<Self::Output> {
@@ -423,9 +512,16 @@ impl PgnFile {
         let mut visitor = GameVisitor {
             entry: entry.clone(),
         };
-        let out = reader
-            .read_game(&mut visitor)
-            .map_err(|e| PgnProblem::Io(e.to_string()))?;
+        let out =
+            reader
+                .read_game(&mut visitor)
+                .map_err(|e| match unclosed_comment_line(slice) {
+                    Some(at) => PgnProblem::UnterminatedComment {
+                        game: number,
+                        line: entry.line + at,
+                    },
+                    None => PgnProblem::Io(e.to_string()),
+                })?;
         match out {
             None => Err(PgnProblem::NoSuchGame {
                 number,
@@ -497,6 +593,30 @@ fn fold(s: &str) -> String {
             c => c,
         })
         .collect()
+}
+
+/// Lines after the first of `text` to a `{` that is never closed, if one
+/// is (`;` comments to the end of their line are skipped).
+fn unclosed_comment_line(text: &[u8]) -> Option<usize> {
+    let mut line = 0;
+    let mut open: Option<usize> = None;
+    let mut to_eol = false;
+    for &b in text {
+        if b == b'\n' {
+            line += 1;
+            to_eol = false;
+            continue;
+        }
+        match (open, b) {
+            (Some(_), b'}') => open = None,
+            (Some(_), _) => {}
+            (None, _) if to_eol => {}
+            (None, b'{') => open = Some(line),
+            (None, b';') => to_eol = true,
+            _ => {}
+        }
+    }
+    open
 }
 
 /// The index of all games: offsets, lines and tags.
@@ -807,5 +927,54 @@ mod tests {
             (Some(3_723_000), true, "nice".into())
         );
         assert_eq!(read_comment("plain"), (None, false, "plain".into()));
+    }
+
+    /// Issue 18: an unterminated comment gave no game and no line.
+    #[test]
+    fn an_unterminated_comment_is_named_by_game_and_line() {
+        let text = "[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 *\n\n[White \"C\"]\n\n1. d4 ; {not one\nd5 {left open\n2. c4 *\n";
+        let f = PgnFile::from_bytes(text.as_bytes().to_vec()).unwrap();
+        assert!(f.game(1).is_ok());
+        assert_eq!(
+            f.game(2).unwrap_err(),
+            PgnProblem::UnterminatedComment { game: 2, line: 9 }
+        );
+    }
+
+    /// Issue 18: Latin-1 names came out as "M\u{fffd}ller".
+    #[test]
+    fn a_latin1_name_is_decoded() {
+        let mut text = b"[White \"M".to_vec();
+        text.push(0xFC);
+        text.extend_from_slice(b"ller\"]\n[Black \"B\"]\n\n1. e4 *\n");
+        let f = PgnFile::from_bytes(text).unwrap();
+        assert_eq!(f.games[0].white, "Müller");
+        assert_eq!(f.game(1).unwrap().entry.white, "Müller");
+    }
+
+    /// Issue 18: variations were dropped.  The first level is kept, as
+    /// moves instead of the move it follows; a nested one and the rest of
+    /// one with an illegal move are left out; the main line is unchanged.
+    #[test]
+    fn variations_are_kept_beside_the_move_they_replace() {
+        let text = "[White \"A\"]\n\n1. e4 e5 (1... c5 {Sicilian} 2. Nf3 (2. Nc3) d6) (1... e6 2. Ke3 Qh4) 2. Nf3 *\n";
+        let f = PgnFile::from_bytes(text.as_bytes().to_vec()).unwrap();
+        let g = f.game(1).unwrap();
+        assert_eq!(g.plies.len(), 3);
+        assert!(
+            g.plies[1].comment.is_empty(),
+            "a variation's comment is its own"
+        );
+        let vars: Vec<Vec<String>> = g.plies[1]
+            .variations
+            .iter()
+            .map(|v| {
+                v.iter()
+                    .map(|(p, m)| shakmaty::san::San::from_move(p, *m).to_string())
+                    .collect()
+            })
+            .collect();
+        assert_eq!(vars, [vec!["c5", "Nf3", "d6"], vec!["e6"]]);
+        assert!(g.plies[0].variations.is_empty() && g.plies[2].variations.is_empty());
     }
 }

@@ -9,7 +9,7 @@
 use shakmaty::{Chess, Color};
 
 use super::pgn::clk;
-use super::replay::GameRecord;
+use super::replay::{GameRecord, Note};
 use crate::game::PlayedMove;
 
 /// The words of the header, in the player's language.
@@ -27,6 +27,10 @@ pub struct Labels {
 /// it (the phraser's, as spoken).
 pub type MoveWords<'a> = dyn Fn(&Chess, &PlayedMove) -> String + 'a;
 
+/// How a note (a claim, a penalty, an arbiter's action) is written: a
+/// sentence in the player's language.
+pub type NoteWords<'a> = dyn Fn(&Note) -> String + 'a;
+
 fn cell(m: &PlayedMove, before: &Chess, words: &MoveWords, clock: Option<i64>) -> String {
     let mut s = words(before, m);
     if m.draw_offer {
@@ -38,13 +42,22 @@ fn cell(m: &PlayedMove, before: &Chess, words: &MoveWords, clock: Option<i64>) -
     s
 }
 
-/// The scoresheet as text lines (LF), `result_words` the sentence of the
-/// result (e.g. "Draw by agreement"), if over.
+/// A row of the table: the move number, White's cell, Black's cell; or a
+/// note (a claim, a penalty, an arbiter's action) where it happened.
+enum Row {
+    Moves(String, String, String),
+    Note(String),
+}
+
+/// The scoresheet as text lines (LF): the claims, penalties and arbiter's
+/// actions each on a line of its own where they happened, and the result
+/// with `how` it ended (e.g. "drawn by agreement"), if over.
 pub fn to_text(
     rec: &GameRecord,
     labels: &Labels,
     words: &MoveWords,
-    result_words: Option<&str>,
+    notes: &NoteWords,
+    how: Option<&str>,
 ) -> String {
     let s = &rec.start;
     let mut out = String::new();
@@ -60,8 +73,15 @@ pub fn to_text(
         out.push_str(&format!("{}: {tc}\n", labels.time_control));
     }
     out.push('\n');
-    // Two columns: the white moves padded to the widest.
-    let mut rows: Vec<(String, String, String)> = Vec::new();
+    // Two columns: the white moves padded to the widest.  A note after
+    // White's move ends its row; Black's move starts the next with "...".
+    let mut rows: Vec<Row> = Vec::new();
+    let note_rows = |rows: &mut Vec<Row>, i: usize| {
+        for n in rec.notes.get(i).into_iter().flatten() {
+            rows.push(Row::Note(notes(n)));
+        }
+    };
+    note_rows(&mut rows, 0);
     for (i, (before, m)) in rec.game.positions().enumerate() {
         let clock = if rec.clock_ran {
             rec.clocks.get(i).copied().flatten()
@@ -69,25 +89,38 @@ pub fn to_text(
             None
         };
         let c = cell(m, before, words, clock);
+        let number = format!("{}.", m.number);
         match m.by {
-            Color::White => rows.push((format!("{}.", m.number), c, String::new())),
+            Color::White => rows.push(Row::Moves(number, c, String::new())),
             Color::Black => match rows.last_mut() {
-                Some(row) if row.2.is_empty() && row.0 == format!("{}.", m.number) => row.2 = c,
-                _ => rows.push((format!("{}.", m.number), "...".into(), c)),
+                Some(Row::Moves(n, _, b)) if b.is_empty() && *n == number => *b = c,
+                _ => rows.push(Row::Moves(number, "...".into(), c)),
             },
         }
+        note_rows(&mut rows, i + 1);
     }
-    let num_w = rows.iter().map(|r| r.0.chars().count()).max().unwrap_or(0);
-    let white_w = rows.iter().map(|r| r.1.chars().count()).max().unwrap_or(0);
-    for (n, w, b) in &rows {
-        let line = format!("{n:>num_w$} {w:<white_w$}   {b}");
-        out.push_str(line.trim_end());
+    let moves = || {
+        rows.iter().filter_map(|r| match r {
+            Row::Moves(n, w, _) => Some((n, w)),
+            Row::Note(_) => None,
+        })
+    };
+    let num_w = moves().map(|(n, _)| n.chars().count()).max().unwrap_or(0);
+    let white_w = moves().map(|(_, w)| w.chars().count()).max().unwrap_or(0);
+    for row in &rows {
+        match row {
+            Row::Moves(n, w, b) => {
+                let line = format!("{n:>num_w$} {w:<white_w$}   {b}");
+                out.push_str(line.trim_end());
+            }
+            Row::Note(t) => out.push_str(&format!("{:num_w$} {t}", "")),
+        }
         out.push('\n');
     }
     if let Some((o, _)) = &rec.result {
         out.push('\n');
-        match result_words {
-            Some(words) => out.push_str(&format!("{}: {} ({words})\n", labels.result, o.as_str())),
+        match how {
+            Some(how) => out.push_str(&format!("{}: {} ({how})\n", labels.result, o.as_str())),
             None => out.push_str(&format!("{}: {}\n", labels.result, o.as_str())),
         }
     }
@@ -100,6 +133,11 @@ mod tests {
     use crate::game::Game;
     use crate::scoresheet::record::StartInfo;
     use shakmaty::san::San;
+
+    /// A note in the tests' words.
+    fn note(n: &Note) -> String {
+        format!("<{n:?}>")
+    }
 
     /// The moves in SAN (the tests' words).
     fn san(_: &Chess, m: &PlayedMove) -> String {
@@ -135,13 +173,13 @@ mod tests {
         );
         rec.clock_ran = true;
         rec.clocks = vec![Some(5_400_000), Some(5_399_000), Some(61_000)];
-        let t = to_text(&rec, &labels(), &san, None);
+        let t = to_text(&rec, &labels(), &san, &note, None);
         assert_eq!(
             t,
             "W: Anna\nB: Bob\n\n1. e4  1:30:00        e5  1:29:59\n2. Nf3 (=)  0:01:01\n"
         );
         let spoken = |_: &Chess, m: &PlayedMove| format!("<{}>", m.san);
-        let t = to_text(&rec, &labels(), &spoken, None);
+        let t = to_text(&rec, &labels(), &spoken, &note, None);
         assert!(t.contains("1. <e4>  1:30:00"));
     }
 
@@ -154,8 +192,37 @@ mod tests {
         }
         g.resign(Color::White).unwrap();
         let rec = GameRecord::of_game(StartInfo::default(), g);
-        let t = to_text(&rec, &labels(), &san, Some("White resigns"));
+        let t = to_text(
+            &rec,
+            &labels(),
+            &san,
+            &note,
+            Some("Black won, White resigned"),
+        );
         assert!(t.contains(" 9. ...   Kd7\n10. e4    Kd6\n"), "{t}");
-        assert!(t.ends_with("R: 0-1 (White resigns)\n"));
+        assert!(t.ends_with("R: 0-1 (Black won, White resigned)\n"));
+    }
+
+    /// Issue 18, item 11: claims, penalties and arbiter actions were left
+    /// out of the text.
+    #[test]
+    fn notes_stand_where_they_happened() {
+        let mut g = Game::new();
+        for s in ["e4", "e5", "Nf3"] {
+            let m = s.parse::<San>().unwrap().to_move(g.position()).unwrap();
+            g.play(m).unwrap();
+        }
+        let mut rec = GameRecord::of_game(StartInfo::default(), g);
+        rec.notes[1].push(Note::Text("after e4".into()));
+        rec.notes[3].push(Note::Text("after Nf3".into()));
+        let words = |n: &Note| match n {
+            Note::Text(t) => t.clone(),
+            other => format!("{other:?}"),
+        };
+        let t = to_text(&rec, &labels(), &san, &words, None);
+        assert!(
+            t.ends_with("\n1. e4\n   after e4\n1. ...   e5\n2. Nf3\n   after Nf3\n"),
+            "{t:?}"
+        );
     }
 }

@@ -95,24 +95,54 @@ pub fn voices_by_language(
     map
 }
 
-/// The lines of `hector voices`: per language the number of voices and the
-/// one hector uses for it (`choose_voice`); with `all`, every voice and
-/// variant of the language too.
-pub fn voices_summary(voices: &[VoiceInfo], all: bool) -> Vec<String> {
+/// Width of the lines of `hector voices --all`.
+const VOICES_WIDTH: usize = 79;
+
+/// The lines of `hector voices`: for hector's own languages (`own`, e.g.
+/// en, de, it, el) the number of voices and the one hector uses
+/// (`choose_voice`), then how many other languages there are.  With `all`,
+/// every language, each followed by its voices and variants, wrapped.
+pub fn voices_summary(voices: &[VoiceInfo], own: &[&str], all: bool) -> Vec<String> {
     let mut lines = Vec::new();
-    for (lang, group) in voices_by_language(voices) {
+    let by_language = voices_by_language(voices);
+    let mut others = 0;
+    for (lang, group) in &by_language {
+        if !all && !own.contains(&lang.as_str()) {
+            others += 1;
+            continue;
+        }
         let owned: Vec<VoiceInfo> = group.iter().map(|v| (*v).clone()).collect();
-        let chosen = choose_voice(&owned, &lang).map_or("", |v| v.name.as_str());
+        let chosen = choose_voice(&owned, lang).map_or("", |v| v.name.as_str());
         let count = match group.len() {
             1 => "1 voice".to_owned(),
             n => format!("{n} voices"),
         };
-        let mut line = format!("{lang}: {count}; hector uses {chosen}");
+        lines.push(format!("{lang}: {count}; hector uses {chosen}"));
         if all {
-            let names: Vec<&str> = group.iter().map(|v| v.name.as_str()).collect();
-            line.push_str(&format!(" (all: {})", names.join(", ")));
+            let mut line = String::from("   ");
+            for (k, v) in group.iter().enumerate() {
+                let item = if k + 1 < group.len() {
+                    format!(" {},", v.name)
+                } else {
+                    format!(" {}", v.name)
+                };
+                if line.len() > 3 && line.chars().count() + item.chars().count() > VOICES_WIDTH {
+                    lines.push(std::mem::replace(&mut line, String::from("   ")));
+                }
+                line.push_str(&item);
+            }
+            lines.push(line);
         }
-        lines.push(line);
+    }
+    for lang in own {
+        if !by_language.contains_key(*lang) {
+            lines.push(format!("{lang}: no voice; its sentences are printed only"));
+        }
+    }
+    if others > 0 {
+        lines.push(format!(
+            "{others} other languages have voices: hector voices --all lists them."
+        ));
     }
     lines
 }
@@ -368,25 +398,36 @@ mod tests {
         assert_eq!(map["de"].len(), 2);
     }
 
+    /// Issue 18: `voices` listed 113 languages.  hector's own four, the
+    /// count of the others; with --all every one, wrapped.
     #[test]
     fn the_summary_counts_voices_and_names_the_one_used() {
-        let voices = [
+        let mut voices = vec![
             v("German+Anika", "de", Some("Anika")),
             v("German", "de", None),
             v("Swiss German", "de-CH", None),
             v("English", "en", None),
+            v("French", "fr", None),
         ];
+        for k in 0..30 {
+            voices.push(v(&format!("Finnish variant {k}"), "fi", None));
+        }
         assert_eq!(
-            voices_summary(&voices, false),
+            voices_summary(&voices, &["en", "de", "el"], false),
             [
                 "de: 3 voices; hector uses German",
-                "en: 1 voice; hector uses English"
+                "en: 1 voice; hector uses English",
+                "el: no voice; its sentences are printed only",
+                "2 other languages have voices: hector voices --all lists them."
             ]
         );
-        assert_eq!(
-            voices_summary(&voices, true)[0],
-            "de: 3 voices; hector uses German (all: German, German+Anika, Swiss German)"
-        );
+        let all = voices_summary(&voices, &["en", "de", "el"], true);
+        assert_eq!(all[0], "de: 3 voices; hector uses German");
+        assert_eq!(all[1], "    German, German+Anika, Swiss German");
+        assert!(all.iter().any(|l| l.starts_with("fr: 1 voice")), "{all:?}");
+        assert!(all.iter().all(|l| l.chars().count() <= 79), "{all:?}");
+        let finnish: Vec<&String> = all.iter().filter(|l| l.contains("Finnish")).collect();
+        assert!(finnish.len() > 5, "wrapped: {finnish:?}");
     }
 
     #[test]

@@ -418,7 +418,15 @@ pub struct SpeechLink {
     exit_at: Option<Instant>,
     done: bool,
     out: VecDeque<Output>,
+    /// The engine has begun a sentence at least once: it speaks.
+    proven: bool,
 }
+
+/// At the end of the session, how long an engine that has never begun a
+/// sentence is waited for (a daemon that takes sentences and never speaks
+/// them, with no sound server, would hold a piped `quit` for the whole
+/// grace).
+pub const UNPROVEN_GRACE: Duration = Duration::from_millis(500);
 
 impl SpeechLink {
     /// A link that opens its first engine at once (unless it only prints).
@@ -449,6 +457,7 @@ impl SpeechLink {
             exit_at: None,
             done: false,
             out,
+            proven: false,
         }
     }
 
@@ -527,7 +536,14 @@ impl SpeechLink {
                     );
                 }
             }
-            Input::Shutdown(grace) => self.exit_at = Some(now + grace),
+            Input::Shutdown(grace) => {
+                let grace = if self.proven {
+                    grace
+                } else {
+                    grace.min(UNPROVEN_GRACE)
+                };
+                self.exit_at = Some(now + grace);
+            }
             Input::Opened { conn, result } => self.opened(conn, result, now),
             Input::Replied { conn, seq, result } => self.replied(conn, seq, result, now),
             Input::Engine { conn, event, at } => self.engine_event(conn, event, at, now),
@@ -840,6 +856,7 @@ impl SpeechLink {
         };
         match event {
             BackendEvent::Began(_) => {
+                self.proven = true;
                 if !sp.began {
                     sp.began = true;
                     sp.check_at = at + pace.estimate(&sp.piece, &settings) * ALLOWANCES;
@@ -1971,6 +1988,38 @@ mod tests {
         assert!(s.link.is_done());
         assert_eq!(s.ended(), ["Matt"]);
         assert_eq!(s.script(), ["Matt"], "not cut off");
+    }
+
+    /// Issue 18: with a daemon that takes sentences and never speaks them,
+    /// a piped `quit` waited the whole grace (2.3 s measured).
+    #[test]
+    fn an_engine_that_never_spoke_is_not_waited_for_at_the_end() {
+        // The real timeouts: a sentence that never begins is given up
+        // after the call timeout (2 s).
+        let cfg = LinkConfig {
+            mode: SpeechMode::Tts,
+            ..LinkConfig::default()
+        };
+        let mut s = Sim::with(cfg, |s| s.events = Events::Manual);
+        s.say(urgent("Goodbye."));
+        s.input(Input::Shutdown(Duration::from_secs(3)));
+        s.advance(UNPROVEN_GRACE - MS);
+        assert!(!s.link.is_done());
+        s.advance(MS);
+        assert!(s.link.is_done());
+        // An engine that has spoken gets the whole grace.
+        let cfg = LinkConfig {
+            mode: SpeechMode::Tts,
+            ..LinkConfig::default()
+        };
+        let mut s = Sim::with(cfg, |s| s.events = Events::Auto(100 * MS));
+        s.say(urgent("New game."));
+        s.advance(200 * MS);
+        s.events = Events::Manual;
+        s.say(urgent("Goodbye."));
+        s.input(Input::Shutdown(Duration::from_secs(3)));
+        s.advance(UNPROVEN_GRACE);
+        assert!(!s.link.is_done());
     }
 
     #[test]

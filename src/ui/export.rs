@@ -8,11 +8,12 @@ use std::path::{Path, PathBuf};
 
 use shakmaty::Color;
 
-use crate::game::{EndReason, PlayedMove};
+use crate::game::{Claim, PlayedMove};
 use crate::phrase::Phraser;
+use crate::scoresheet::replay::Note;
 use crate::scoresheet::text::Labels;
 use crate::scoresheet::{
-    ExportFormat, GameId, GameRecord, Store, braille, pgn, replay, speech, text,
+    ExportFormat, GameId, GameRecord, Store, braille, pgn, record, replay, speech, text,
 };
 
 /// Why an export was not written.
@@ -20,6 +21,9 @@ use crate::scoresheet::{
 pub enum ExportError {
     /// The file exists (and `--force` was not given).
     Exists(PathBuf),
+    /// The file is a game's journal (or a damaged journal's copy): never
+    /// written over, whatever `--force` says.
+    IsJournal(PathBuf),
     /// The saved game cannot be read.
     NoGame(String),
     /// The folder may not be written (permissions, a read-only disk).
@@ -51,6 +55,13 @@ impl std::fmt::Display for ExportError {
             ExportError::Exists(p) => {
                 write!(f, "{} exists already (--force overwrites it)", p.display())
             }
+            ExportError::IsJournal(p) => {
+                write!(
+                    f,
+                    "{} is a game's journal and is never written over",
+                    p.display()
+                )
+            }
             ExportError::NoGame(e) => write!(f, "{e}"),
             ExportError::NotWritable(p) => {
                 write!(f, "{}: the folder cannot be written", p.display())
@@ -71,28 +82,105 @@ pub fn record_of(store: &Store, id: &GameId) -> Result<GameRecord, ExportError> 
     Ok(r.record)
 }
 
-fn end_reason(word: &str) -> Option<EndReason> {
-    Some(match word {
-        "checkmate" => EndReason::Checkmate,
-        "stalemate" => EndReason::Stalemate,
-        "dead-position" => EndReason::DeadPosition,
-        "fivefold-repetition" => EndReason::FivefoldRepetition,
-        "seventy-five-moves" => EndReason::SeventyFiveMoves,
-        "threefold-repetition" => EndReason::ThreefoldRepetition,
-        "fifty-moves" => EndReason::FiftyMoves,
-        "agreement" => EndReason::Agreement,
-        "resignation" => EndReason::Resignation,
-        _ => return None,
-    })
-}
-
-/// The sentence of a record's result, if the game is over.
+/// The sentence of a record's result, if the game is over ("White's flag
+/// has fallen. Black wins, 0-1.").
 pub fn result_sentence(rec: &GameRecord, phraser: &Phraser) -> Option<String> {
     let (outcome, reason) = rec.result.as_ref()?;
-    Some(match end_reason(reason) {
+    Some(match replay::parse_reason(reason) {
         Some(r) => phraser.game_over(r, outcome.winner()),
         None => phraser.message("over_unknown", &[]),
     })
+}
+
+/// How a record's game ended, without the result ("Black won on time,
+/// White's flag fell"), when the reason is known.
+fn how_it_ended(rec: &GameRecord, phraser: &Phraser) -> Option<String> {
+    let (outcome, reason) = rec.result.as_ref()?;
+    let reason = replay::parse_reason(reason)?;
+    Some(phraser.how_it_ended(reason, outcome.winner()))
+}
+
+/// A claim, a penalty or an arbiter's action on the scoresheet, as a
+/// sentence in the player's language.
+pub fn note_sentence(note: &Note, phraser: &Phraser) -> String {
+    let side = |c: Color| phraser.side(c);
+    let time = |ms: i64| {
+        crate::clock::words::time(phraser, std::time::Duration::from_millis(ms.unsigned_abs()))
+    };
+    match note {
+        Note::Claim { by, claim, upheld } => {
+            let key = match (claim, upheld) {
+                (Claim::Repetition, true) => "note_claim_repetition_upheld",
+                (Claim::Repetition, false) => "note_claim_repetition_refused",
+                (Claim::FiftyMoves, true) => "note_claim_fifty_upheld",
+                (Claim::FiftyMoves, false) => "note_claim_fifty_refused",
+            };
+            phraser.message(key, &[("side", &side(*by))])
+        }
+        Note::Penalty(p) => {
+            let against = side(p.against);
+            let mut t = match p.reason.as_str() {
+                "illegal-move" => phraser.message("note_penalty_illegal", &[("side", &against)]),
+                "incorrect-claim" => phraser.message("note_penalty_claim", &[("side", &against)]),
+                other => phraser.message(
+                    "note_penalty_other",
+                    &[("side", &against), ("reason", &other.replace('-', " "))],
+                ),
+            };
+            for (c, d) in [
+                (Color::White, p.white_delta_ms),
+                (Color::Black, p.black_delta_ms),
+            ] {
+                let key = match d.signum() {
+                    1 => "penalty_time",
+                    -1 => "note_time_loses",
+                    _ => continue,
+                };
+                t.push(' ');
+                t.push_str(&phraser.message(key, &[("side", &side(c)), ("time", &time(d))]));
+            }
+            t
+        }
+        Note::Arbiter { action, note } => {
+            let mut words = note.split_whitespace();
+            let first = words.next().unwrap_or("");
+            let colour = match first {
+                "white" => Some(Color::White),
+                "black" => Some(Color::Black),
+                _ => None,
+            };
+            let amount = words.next().and_then(record::parse_ms);
+            let what = match (action.as_str(), colour, amount) {
+                ("stop", ..) => phraser.message("arbiter_stop", &[]),
+                ("start", ..) => phraser.message("arbiter_start", &[]),
+                ("add-time", Some(c), Some(ms)) => {
+                    phraser.message("arbiter_add", &[("side", &side(c)), ("time", &time(ms))])
+                }
+                ("remove-time", Some(c), Some(ms)) => {
+                    phraser.message("arbiter_remove", &[("side", &side(c)), ("time", &time(ms))])
+                }
+                ("moves", ..) => phraser.message("arbiter_moves", &[("count", first)]),
+                ("illegal-move", Some(c), _) => {
+                    phraser.message("arbiter_illegal", &[("side", &side(c))])
+                }
+                ("result", ..) => {
+                    let key = match first {
+                        "1-0" => "result_white",
+                        "0-1" => "result_black",
+                        _ => "result_draw",
+                    };
+                    let result = phraser.message(key, &[]);
+                    phraser.message("arbiter_result", &[("result", &result)])
+                }
+                // A word this version does not know: as recorded.
+                _ => format!("{} {note}", action.replace('-', " "))
+                    .trim()
+                    .to_owned(),
+            };
+            phraser.message("note_arbiter", &[("what", &what)])
+        }
+        Note::Text(t) => t.clone(),
+    }
 }
 
 /// A move as announced, with its number.
@@ -103,6 +191,30 @@ fn announce(phraser: &Phraser, before: &shakmaty::Chess, m: &PlayedMove) -> Stri
         Color::Black => "move_number_black",
     };
     phraser.message(key, &[("number", &m.number.to_string()), ("move", &words)])
+}
+
+/// The spoken scoresheet's sentences, each cut by language as live
+/// speech cuts it: the moves, the draw offers, the claims, penalties and
+/// arbiter's actions, the result.
+pub fn spoken(rec: &GameRecord, phraser: &Phraser) -> Vec<speech::Stretches> {
+    let offer = |c: Color| phraser.message("draw_offered", &[("side", &phraser.side(c))]);
+    let note = |n: &Note| note_sentence(n, phraser);
+    speech::script(
+        rec,
+        &|b, m| announce(phraser, b, m),
+        &offer,
+        &note,
+        result_sentence(rec, phraser),
+    )
+    .iter()
+    .map(|sentence| {
+        phraser
+            .by_language(sentence)
+            .into_iter()
+            .map(|(text, lang)| (text.to_owned(), lang.to_owned()))
+            .collect()
+    })
+    .collect()
 }
 
 /// The export as bytes (all but speech).
@@ -121,8 +233,9 @@ pub fn render(format: ExportFormat, rec: &GameRecord, phraser: &Phraser) -> Vec<
                 result: phraser.message("label_result", &[]),
             };
             let say = |before: &shakmaty::Chess, m: &PlayedMove| phraser.say_move(before, m.mv);
-            let result = result_sentence(rec, phraser);
-            text::to_text(rec, &labels, &say, result.as_deref()).into_bytes()
+            let notes = |n: &Note| note_sentence(n, phraser);
+            let how = how_it_ended(rec, phraser);
+            text::to_text(rec, &labels, &say, &notes, how.as_deref()).into_bytes()
         }
     }
 }
@@ -135,18 +248,17 @@ pub fn write(
     path: &Path,
     force: bool,
 ) -> Result<(), ExportError> {
+    if is_journal(path) {
+        return Err(ExportError::IsJournal(path.to_path_buf()));
+    }
     if !force && path.exists() {
         return Err(ExportError::Exists(path.to_path_buf()));
     }
     if format == ExportFormat::Speech {
-        let lines = speech::script(
-            rec,
-            &|b, m| announce(phraser, b, m),
-            result_sentence(rec, phraser),
-        );
+        let lines = spoken(rec, phraser);
         // Written beside, then moved: a failed run leaves no half file.
         let tmp = path.with_extension("wav.part");
-        speech::write_wav(&lines, phraser.move_lang(), &tmp)
+        speech::write_wav(&lines, phraser.msg_lang(), &tmp)
             .map_err(|e| ExportError::Io(e.to_string()))?;
         if !force && path.exists() {
             let _ = fs::remove_file(&tmp);
@@ -170,6 +282,58 @@ pub fn write(
         .map_err(|e| ExportError::writing(path, &e))
 }
 
+/// Whether `path` is a game's journal, or a damaged journal's copy: a
+/// file that begins with the journal's first line, or a file in the games
+/// folder (followed through links) named as a journal (`ID.txt`) or a copy
+/// (`ID.txt.damaged…`).
+pub fn is_journal(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = vec![0u8; crate::scoresheet::record::HEADER.len()];
+    let begins_as_journal = fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut head))
+        .is_ok_and(|()| head == crate::scoresheet::record::HEADER.as_bytes());
+    let in_store = || {
+        let dir = Store::default_dir().and_then(|d| fs::canonicalize(d).ok());
+        let parent = fs::canonicalize(path)
+            .ok()
+            .and_then(|p| p.parent().map(Path::to_path_buf));
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let journal_name = name.split_once(".txt").is_some_and(|(id, rest)| {
+            GameId::parse(id).is_some() && (rest.is_empty() || rest.starts_with(".damaged"))
+        });
+        journal_name && matches!((dir, parent), (Some(d), Some(p)) if d == p)
+    };
+    begins_as_journal || in_store()
+}
+
+/// Writes the export to standard output (`-o -`): the bytes only, for a
+/// pipe (`hector export 3 --format text -o - | less`).
+pub fn write_to_stdout(
+    format: ExportFormat,
+    rec: &GameRecord,
+    phraser: &Phraser,
+) -> Result<(), ExportError> {
+    let bytes = if format == ExportFormat::Speech {
+        // The voice writes a file: one of its own, read back and removed.
+        let tmp = std::env::temp_dir().join(format!("hector-export-{}.wav", std::process::id()));
+        let lines = spoken(rec, phraser);
+        let written = speech::write_wav(&lines, phraser.msg_lang(), &tmp)
+            .map_err(|e| ExportError::Io(e.to_string()))
+            .and_then(|()| fs::read(&tmp).map_err(|e| ExportError::Io(e.to_string())));
+        let _ = fs::remove_file(&tmp);
+        written?
+    } else {
+        render(format, rec, phraser)
+    };
+    let mut out = std::io::stdout().lock();
+    out.write_all(&bytes)
+        .and_then(|()| out.flush())
+        .map_err(|e| ExportError::Io(format!("standard output: {e}")))
+}
+
 /// A file name in `dir` for a game's export that does not exist yet:
 /// `ID.pgn`, `ID-2.pgn` …
 pub fn free_path(dir: &Path, id: &GameId, format: ExportFormat) -> PathBuf {
@@ -191,7 +355,86 @@ pub fn free_path(dir: &Path, id: &GameId, format: ExportFormat) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Game;
+    use crate::phrase::{MoveOptions, MoveStyle};
+    use crate::scoresheet::record::{Penalty, StartInfo};
+    use crate::words::Lang;
+    use shakmaty::san::San;
     use std::io::{Error, ErrorKind};
+
+    fn phraser(lang: Lang) -> Phraser {
+        Phraser::builtin(MoveStyle::AppendixD, lang, MoveOptions::default())
+    }
+
+    /// e4, e5 with Black's draw offer, then `end` on the game.
+    fn record(end: impl FnOnce(&mut Game)) -> GameRecord {
+        let mut g = Game::new();
+        for s in ["e4", "e5"] {
+            let m = s.parse::<San>().unwrap().to_move(g.position()).unwrap();
+            g.play(m).unwrap();
+        }
+        g.offer_draw(Color::Black).unwrap();
+        end(&mut g);
+        GameRecord::of_game(StartInfo::default(), g)
+    }
+
+    /// Issue 18, item 12: the whole recording was read in the German
+    /// voice, and the draw offer was left out.
+    #[test]
+    fn the_spoken_scoresheet_speaks_each_stretch_in_its_language() {
+        let rec = record(|g| {
+            g.resign(Color::White).unwrap();
+        });
+        let en = spoken(&rec, &phraser(Lang::En));
+        let pair = |t: &str, l: &str| (t.to_owned(), l.to_owned());
+        assert_eq!(
+            en,
+            [
+                vec![pair("1. ", "en"), pair("Bauer Eva vier", "de")],
+                vec![pair("1... ", "en"), pair("Bauer Eva fünf", "de")],
+                vec![pair("Black offers a draw.", "en")],
+                vec![pair("White resigns. Black wins, 0-1.", "en")],
+            ]
+        );
+        let it = spoken(&rec, &phraser(Lang::It));
+        assert!(it[2].iter().all(|(_, l)| l == "it"), "{it:?}");
+    }
+
+    /// Issue 18, item 11: a flag fall said "(The game is over.)", a
+    /// repetition said its result twice; penalties were missing.
+    #[test]
+    fn the_text_says_how_the_game_ended_and_its_penalties() {
+        let p = phraser(Lang::En);
+        let mut rec = record(|_| {});
+        rec.result = Some((
+            shakmaty::KnownOutcome::Decisive {
+                winner: Color::Black,
+            },
+            "time-forfeit".into(),
+        ));
+        rec.notes[1].push(Note::Penalty(Penalty {
+            against: Color::Black,
+            reason: "incorrect-claim".into(),
+            white_delta_ms: 120_000,
+            black_delta_ms: 0,
+            note: "9.5.3".into(),
+        }));
+        let text = String::from_utf8(render(ExportFormat::Text, &rec, &p)).unwrap();
+        assert!(
+            text.ends_with("Result: 0-1 (Black won on time, White's flag fell)\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("\n   Penalty: an incorrect claim by Black. White gets two minutes.\n"),
+            "{text}"
+        );
+        rec.result = Some((shakmaty::KnownOutcome::Draw, "threefold-repetition".into()));
+        let text = String::from_utf8(render(ExportFormat::Text, &rec, &p)).unwrap();
+        assert!(
+            text.ends_with("Result: 1/2-1/2 (drawn by threefold repetition)\n"),
+            "{text}"
+        );
+    }
 
     #[test]
     fn a_failed_write_is_told_by_what_the_system_said() {

@@ -13,9 +13,10 @@ use std::time::Instant;
 use crate::app::App;
 use crate::audio::{Tone, ToneHandle};
 use crate::board::transport::Link;
-use crate::companion::{CompanionServer, Snapshot};
+use crate::companion::Snapshot;
 use crate::engine::{EngineCommand, EngineIo, EngineProcess, ProcessEvent};
 use crate::msg::{Effect, EngineOrder, Msg};
+use crate::net::companion::CompanionServer;
 use crate::speech::{SpeechHandle, Utterance};
 
 /// When to print the prompt.
@@ -213,7 +214,11 @@ pub fn run(
                     }
                 }
                 Effect::Export(format) => {
-                    let result = save(app, outputs, format);
+                    let result = save(app, outputs, format, None);
+                    effects.extend(app.update(Msg::Exported(result), Instant::now()));
+                }
+                Effect::ExportTo(format, path) => {
+                    let result = save(app, outputs, format, Some(path));
                     effects.extend(app.update(Msg::Exported(result), Instant::now()));
                 }
                 Effect::ToOpponentBoard(bytes) => {
@@ -275,17 +280,20 @@ pub fn run(
 }
 
 /// `save` during a game: the journal read back and written beside the
-/// player, under a name that does not exist yet.
+/// player, under a name that does not exist yet, or in the file named
+/// (`save FILE`, never over an existing file or a journal).
 pub(crate) fn save(
     app: &App,
     outputs: &Outputs,
     format: crate::scoresheet::ExportFormat,
+    file: Option<std::path::PathBuf>,
 ) -> Result<std::path::PathBuf, crate::msg::SaveFailure> {
     use crate::msg::SaveFailure;
     use crate::ui::export::ExportError;
-    // The journal on disk; when it cannot be read (the disk failed, the
-    // game went on in memory), the scoresheet the app keeps.
-    let from_disk = outputs.journal.as_ref().and_then(|j| {
+    // The journal on disk; when it cannot be read or written (the disk
+    // failed, the game went on in memory), the scoresheet the app keeps.
+    let on_disk = outputs.journal.as_ref().filter(|_| !app.journal_failing());
+    let from_disk = on_disk.and_then(|j| {
         let sink = j.borrow();
         let id = sink.current()?.clone();
         crate::ui::export::record_of(sink.store(), &id)
@@ -304,11 +312,17 @@ pub(crate) fn save(
             (id, rec)
         }
     };
-    let dir = std::env::current_dir().map_err(|e| SaveFailure::Other(e.to_string()))?;
-    let path = crate::ui::export::free_path(&dir, &id, format);
+    let path = match file {
+        Some(f) => f,
+        None => {
+            let dir = std::env::current_dir().map_err(|e| SaveFailure::Other(e.to_string()))?;
+            crate::ui::export::free_path(&dir, &id, format)
+        }
+    };
     crate::ui::export::write(format, &rec, app.phraser(), &path, false).map_err(|e| match e {
         ExportError::NotWritable(folder) => SaveFailure::NotWritable(folder),
         ExportError::DiskFull(_) => SaveFailure::DiskFull,
+        ExportError::IsJournal(p) => SaveFailure::IsJournal(p),
         other => SaveFailure::Other(other.to_string()),
     })?;
     Ok(path)

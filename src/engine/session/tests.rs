@@ -129,7 +129,8 @@ fn handshake_sets_offered_options_then_ready() {
     });
     b.s.start(b.at(0));
     assert_eq!(b.sent(), ["uci"]);
-    assert_eq!(b.s.next_deadline(), Some(b.at(10_000)));
+    // First the notice of a slow handshake, then the hang.
+    assert_eq!(b.s.next_deadline(), Some(b.at(2_000)));
     b.feed(10, STOCKFISH_UCI);
     assert_eq!(
         b.sent(),
@@ -188,6 +189,13 @@ fn elo_sets_limit_strength() {
 fn no_uciok_is_a_hang_said_once() {
     let mut b = Bench::new(EngineSettings::default());
     b.s.start(b.at(0));
+    // An echo (`/bin/cat`) is no answer.
+    b.feed(5, &["uci"]);
+    b.s.handle_timeout(b.at(1_999));
+    assert!(b.events().is_empty());
+    // Issue 18: the wait is said after two seconds, once.
+    b.s.handle_timeout(b.at(2_000));
+    assert!(matches!(b.events().as_slice(), [EngineEvent::Silent]));
     b.s.handle_timeout(b.at(9_999));
     assert!(b.events().is_empty());
     b.s.handle_timeout(b.at(10_000));
@@ -658,4 +666,70 @@ fn chess960_castling_from_the_engine_is_read_as_king_takes_rook() {
             rook: shakmaty::Square::H1,
         })
     );
+}
+
+/// Issue 18, item 8: at level 1 the hint came from the weakened engine.
+#[test]
+fn help_searches_lift_the_level_and_the_engines_move_restores_it() {
+    for (strength, full, weak) in [
+        (
+            Strength::Level(1),
+            vec!["setoption name Skill Level value 20"],
+            vec!["setoption name Skill Level value 1"],
+        ),
+        (
+            Strength::Elo(1500),
+            vec!["setoption name UCI_LimitStrength value false"],
+            vec![
+                "setoption name UCI_LimitStrength value true",
+                "setoption name UCI_Elo value 1500",
+            ],
+        ),
+    ] {
+        let mut b = Bench::ready(EngineSettings {
+            strength,
+            ..EngineSettings::default()
+        });
+        // The engine's move: at the level set in the handshake.
+        b.s.search(request(Purpose::Move, &[], HALF_SECOND), b.at(0))
+            .expect("move");
+        assert_eq!(b.sent(), ["position startpos", "go movetime 500"]);
+        b.feed(500, &["bestmove e2e4"]);
+        b.events();
+        // Hint, threat and eval: lifted once, at full strength.
+        let mut expected: Vec<String> = full.iter().map(|l| (*l).to_owned()).collect();
+        expected.extend([
+            "position startpos moves e2e4".into(),
+            "go movetime 500".into(),
+        ]);
+        b.s.search(request(Purpose::Hint, &["e2e4"], HALF_SECOND), b.at(600))
+            .expect("hint");
+        assert_eq!(b.sent(), expected);
+        b.feed(1_100, &["bestmove e7e5"]);
+        b.s.search(request(Purpose::Eval, &["e2e4"], HALF_SECOND), b.at(1_200))
+            .expect("eval");
+        assert_eq!(
+            b.sent(),
+            ["position startpos moves e2e4", "go movetime 500"],
+            "already lifted"
+        );
+        b.feed(1_700, &["bestmove e7e5"]);
+        // The engine's next move: the level again, before `go`.
+        b.s.search(
+            request(Purpose::Move, &["e2e4", "e7e5", "g1f3"], HALF_SECOND),
+            b.at(1_800),
+        )
+        .expect("move");
+        let mut expected: Vec<String> = weak.iter().map(|l| (*l).to_owned()).collect();
+        expected.extend([
+            "position startpos moves e2e4 e7e5 g1f3".into(),
+            "go movetime 500".into(),
+        ]);
+        assert_eq!(b.sent(), expected);
+    }
+    // At full strength nothing is lifted.
+    let mut b = Bench::ready(EngineSettings::default());
+    b.s.search(request(Purpose::Hint, &[], HALF_SECOND), b.at(0))
+        .expect("hint");
+    assert_eq!(b.sent(), ["position startpos", "go movetime 500"]);
 }

@@ -85,6 +85,8 @@ pub const ACTIONS: &[&str] = &[
     "games",
     "game",
     "find",
+    "comment",
+    "variations",
     "time",
     "press",
     "pause",

@@ -1,11 +1,14 @@
 //! The full-screen front end (`hector play --ui tui`): the terminal in raw
 //! mode on the alternate screen, restored on every way out (quit, Ctrl-C,
 //! SIGTERM and SIGHUP as `Msg::Interrupted` from `main`, an error, a
-//! panic).  Keys and mouse clicks become
+//! panic of the view's own thread).  A panic of another thread (a task of
+//! the network, a worker) leaves the screen as it is: its message is kept
+//! and printed once the terminal is given back.  Keys and mouse clicks become
 //! `Msg::Key` for `App::update`; the view is redrawn only when what it shows
 //! changed or the terminal was resized.
 
 use std::io::{self, Write};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::time::Instant;
@@ -47,14 +50,48 @@ fn give_back() {
     if TERMINAL_TAKEN.swap(false, Ordering::SeqCst) {
         let _ = execute!(io::stdout(), DisableMouseCapture);
         ratatui::restore();
+        let kept = std::mem::take(&mut *OTHER_PANICS.lock().unwrap_or_else(|e| e.into_inner()));
+        for message in kept {
+            eprintln!("{message}");
+        }
     }
 }
 
+/// The view's thread: only its panic ends the view.
+static VIEW_THREAD: Mutex<Option<std::thread::ThreadId>> = Mutex::new(None);
+
+/// Messages of other threads' panics while the terminal is hector's (at
+/// most a few kept).
+static OTHER_PANICS: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+/// Whether the panic now is another thread's while the view runs: it must
+/// neither give the terminal back under the running view nor print over it.
+fn keep_other_panic(info: &std::panic::PanicHookInfo<'_>) -> bool {
+    let view = *VIEW_THREAD.lock().unwrap_or_else(|e| e.into_inner());
+    if !TERMINAL_TAKEN.load(Ordering::SeqCst) || view == Some(std::thread::current().id()) {
+        return false;
+    }
+    let name = std::thread::current()
+        .name()
+        .unwrap_or("a thread")
+        .to_owned();
+    let mut kept = OTHER_PANICS.lock().unwrap_or_else(|e| e.into_inner());
+    if kept.len() < 8 {
+        kept.push(format!("hector: thread '{name}' panicked: {info}"));
+    }
+    true
+}
+
 /// Take the terminal: raw mode, the alternate screen, and a panic hook
-/// that gives it back before the panic's message is printed.
+/// that gives it back before the panic's message is printed (a panic of
+/// the view's thread; another thread's is kept for later, see above).
 fn take() -> io::Result<DefaultTerminal> {
+    *VIEW_THREAD.lock().unwrap_or_else(|e| e.into_inner()) = Some(std::thread::current().id());
     let hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
+        if keep_other_panic(info) {
+            return;
+        }
         give_back();
         hook(info);
     }));
@@ -240,7 +277,12 @@ impl<'a> Front<'a> {
                         }
                     }
                     Effect::Export(format) => {
-                        let result = crate::ui::line::save(self.app, self.outputs, format);
+                        let result = crate::ui::line::save(self.app, self.outputs, format, None);
+                        more.extend(self.app.update(Msg::Exported(result), Instant::now()));
+                    }
+                    Effect::ExportTo(format, path) => {
+                        let result =
+                            crate::ui::line::save(self.app, self.outputs, format, Some(path));
                         more.extend(self.app.update(Msg::Exported(result), Instant::now()));
                     }
                     Effect::ToOpponentBoard(b) => {

@@ -202,10 +202,19 @@ fn page_shows_the_move_and_board_and_sends_taps_and_typed_moves() {
     s3.end = Some(PageGameEnd {
         result: "1-0".into(),
         reason: "Black resigned".into(),
+        how: Default::default(),
     });
     s3.legal.clear();
     server.publish(&s3);
+    // No words for the page's language: hector's own reason.
     b.wait_text(p, "#end", "Result 1-0. Black resigned.");
+    // With them: the page's language, begun with a capital.
+    if let Some(end) = s3.end.as_mut() {
+        end.how
+            .insert("en".into(), "white won, Black resigned".into());
+    }
+    server.publish(&s3);
+    b.wait_text(p, "#end", "Result 1-0. White won, Black resigned.");
     assert_eq!(
         b.eval(p, "document.getElementById('resign').disabled"),
         json!(true)

@@ -14,9 +14,11 @@ use crate::companion::{
     snapshot::resolve_tap,
 };
 use crate::msg::{CompanionChoice, Effect};
+use crate::phrase::{MoveOptions, MoveStyle, Phraser};
 use crate::scoresheet::{Event, JournalOp};
 use crate::speech::{Priority, SayKind};
 use crate::view::{BoardInfo, ClockView, UiState, View, ViewInput, san_in};
+use crate::words::Lang;
 use crate::words::vocab::{MoveWords, builtin_appendix_d};
 
 /// What the app keeps for the page: whether it runs, the flash and the
@@ -316,6 +318,20 @@ impl App {
             )
             .fixing(b.tracker().reported_mismatch());
         }
+        if let (Some(end), Some(r)) = (s.end.as_mut(), self.game.result()) {
+            // How it ended in every language the page may be read in: the
+            // opponent's page reads it in its own, not the blind player's.
+            let winner = r.outcome.winner();
+            for lang in Lang::ALL {
+                let how = if lang.code() == self.phraser.msg_lang() {
+                    self.phraser.how_it_ended(r.reason, winner)
+                } else {
+                    Phraser::builtin(MoveStyle::AppendixD, lang, MoveOptions::default())
+                        .how_it_ended(r.reason, winner)
+                };
+                end.how.insert(lang.code().to_owned(), how);
+            }
+        }
         s.opponent_board = self.opponent_board_view();
         s.flash = self.companion.flash;
         s.notice = self.companion.notice.clone();
@@ -503,6 +519,22 @@ mod tests {
             a.companion_snapshot().end.map(|e| e.result),
             Some("1-0".into())
         );
+    }
+
+    #[test]
+    fn how_the_game_ended_is_on_the_page_in_every_language() {
+        // A Greek or German opponent's page reads the end in its own
+        // language, not only in the blind player's English.
+        let mut a = App::builder().build();
+        page(&mut a, OpponentAction::Resign);
+        let end = a.companion_snapshot().end.expect("over");
+        assert_eq!(end.how.len(), Lang::ALL.len());
+        assert_eq!(end.how["en"], "White won, Black resigned");
+        for code in ["de", "it", "el"] {
+            assert!(!end.how[code].is_empty());
+            assert_ne!(end.how[code], end.how["en"], "{code}");
+        }
+        assert!(end.how["el"].contains("Λευκά"), "{}", end.how["el"]);
     }
 
     #[test]

@@ -7,6 +7,8 @@
 //! nothing else.  Squares are sent as names ("e4"), the board as FEN
 //! placement.
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 use shakmaty::san::SanPlus;
 use shakmaty::{Board, CastlingSide, Chess, Color, Move, Position, Role, Square};
@@ -103,6 +105,11 @@ pub struct GameEnd {
     pub result: String,
     /// Why, in the blind player's language ("Checkmate", "Draw agreed").
     pub reason: String,
+    /// How it ended, by language code ("en" → "White won on time, Black's
+    /// flag fell"): the page shows its own language's, and `reason` only
+    /// for a language missing here.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub how: BTreeMap<String, String>,
 }
 
 /// Whether the blind player's tactile board agrees with the game.
@@ -342,6 +349,7 @@ impl Snapshot {
             (Some(result), Some(reason)) => Some(GameEnd {
                 result: result.clone(),
                 reason: reason.clone(),
+                how: BTreeMap::new(),
             }),
             _ => None,
         };

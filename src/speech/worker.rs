@@ -111,7 +111,7 @@ impl fmt::Debug for WorkerConfig {
 
 /// The backend for this platform: speech-dispatcher on Linux; on Windows
 /// the running screen reader (NVDA, JAWS), else the OneCore voices
-/// ([`super::windows`]); the `tts` crate's default elsewhere (AVFoundation
+/// (`speech::windows`, Windows only); the `tts` crate's default elsewhere (AVFoundation
 /// on macOS).
 pub fn system_factory() -> BackendFactory {
     #[cfg(windows)]

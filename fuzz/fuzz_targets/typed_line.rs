@@ -1,6 +1,7 @@
 //! Any typed line, in the start position and after a few moves: the app
 //! never panics and answers a line that is not a command word with one
-//! sentence (a move made with a draw offer also says the offer).
+//! sentence (a move made with a draw offer also says the offer; a move
+//! that declines the opponent's offer also says that it lapsed).
 //!
 //! One app serves every input: built once, then reset to a new game
 //! before each input (`App::reset`: its words, reader of moves and key map
@@ -26,10 +27,11 @@ fuzz_target!(|data: &[u8]| {
         for line in text.lines() {
             let first = line.split_whitespace().next().unwrap_or("");
             let is_command = keymap.command(first).is_some();
+            let offer_before = app.game().pending_offer().is_some();
             let effects = app.update(Msg::Line(line.to_owned()), Instant::now());
             let said = effects.iter().filter(|e| matches!(e, Effect::Say(_))).count();
             if !is_command && app.game().result().is_none() {
-                let offer = app.game().pending_offer().is_some();
+                let offer = offer_before || app.game().pending_offer().is_some();
                 assert!(said == 1 || (offer && said == 2), "{line:?}: {said}");
             }
         }

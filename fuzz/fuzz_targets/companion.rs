@@ -41,6 +41,7 @@ fuzz_target!(|data: &[u8]| {
             view_without_code: false,
             require_code: data.first().is_some_and(|b| b & 1 == 1),
             limits: CompanionLimits::default(),
+            host_names: Vec::new(),
         },
         // Tokens and codes the seeds can know: every byte 7.
         Box::new(|b: &mut [u8]| b.fill(7)),

@@ -54,6 +54,15 @@ fn on_dgt(home: &std::path::Path, extra: &[&str]) -> (Hector, Tactile) {
     (hector, Tactile::new(master, Protocol::Dgt))
 }
 
+/// A new game on a DGT board in `home`, the board connected.
+fn connected_dgt(home: &std::path::Path) -> (Hector, Tactile) {
+    let (mut hector, mut board) = on_dgt(home, &[]);
+    hector.expect("New game. White to move.");
+    board.answer(WAIT);
+    hector.expect("Board connected.");
+    (hector, board)
+}
+
 /// Item 1: Black typed `c5`, the pawn went c7→b6 on the board, the
 /// mismatch was said; hector is killed.  Restarted, the board is compared
 /// with the resumed game, never judged: answering yes to the question
@@ -130,10 +139,7 @@ fn yes_to_the_resume_question_compares_the_board_as_resume_does() {
 #[test]
 fn a_pawn_short_of_its_double_step_is_a_wrong_square() {
     let home = clean_config_dir();
-    let (mut hector, mut board) = on_dgt(&home, &[]);
-    hector.expect("New game. White to move.");
-    board.answer(WAIT);
-    hector.expect("Board connected.");
+    let (mut hector, mut board) = connected_dgt(&home);
     let start = Chess::default();
     board.play(&start, mv(&start, "e4"), HAND);
     hector.expect("Bauer Eva vier");
@@ -163,10 +169,7 @@ fn a_pawn_short_of_its_double_step_is_a_wrong_square() {
 #[test]
 fn a_reply_typed_before_the_move_is_on_the_board_is_queued() {
     let home = clean_config_dir();
-    let (mut hector, mut board) = on_dgt(&home, &[]);
-    hector.expect("New game. White to move.");
-    board.answer(WAIT);
-    hector.expect("Board connected.");
+    let (mut hector, mut board) = connected_dgt(&home);
     let mut pos = Chess::default();
     for (san, said) in [
         ("e4", "Bauer Eva vier"),
@@ -212,10 +215,7 @@ fn a_reply_typed_before_the_move_is_on_the_board_is_queued() {
 #[test]
 fn black_moving_first_on_the_board_hears_whose_move_it_is() {
     let home = clean_config_dir();
-    let (mut hector, mut board) = on_dgt(&home, &[]);
-    hector.expect("New game. White to move.");
-    board.answer(WAIT);
-    hector.expect("Board connected.");
+    let (mut hector, mut board) = connected_dgt(&home);
     board.act(Action::Lift(Square::E7), HAND);
     board.act(Action::Place(Square::E5, Color::Black.pawn()), HAND);
     hector.expect("White is to move. Put the pieces back as they were.");
@@ -332,10 +332,7 @@ fn setting_up_says_only_what_changed() {
 #[test]
 fn queued_moves_are_awaited_again_after_a_kill_and_resume() {
     let home = clean_config_dir();
-    let (mut hector, mut board) = on_dgt(&home, &[]);
-    hector.expect("New game. White to move.");
-    board.answer(WAIT);
-    hector.expect("Board connected.");
+    let (mut hector, mut board) = connected_dgt(&home);
     hector.type_line("e4");
     let e4 = "On your board: white Bauer from Eva zwei to Eva vier.";
     hector.expect_all(&["Bauer Eva vier", e4]);

@@ -332,7 +332,7 @@ fn setting_up_says_only_what_changed() {
 #[test]
 fn queued_moves_are_awaited_again_after_a_kill_and_resume() {
     let home = clean_config_dir();
-    let (mut hector, mut board) = connected_dgt(&home);
+    let (mut hector, board) = connected_dgt(&home);
     hector.type_line("e4");
     let e4 = "On your board: white Bauer from Eva zwei to Eva vier.";
     hector.expect_all(&["Bauer Eva vier", e4]);

@@ -269,6 +269,7 @@ fn play_without_sound(terminal: bool, first: &str, wait_for: &str) -> Vec<u8> {
         )
         .env("XDG_CONFIG_HOME", &dir)
         .env("HOME", &dir)
+        .env("XDG_DATA_HOME", dir.join("data"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())

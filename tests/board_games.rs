@@ -710,6 +710,7 @@ fn probe_tells_cannot_open_from_no_answer() {
             .args(["board", "probe", port])
             .env("XDG_CONFIG_HOME", &dir)
             .env("HOME", &dir)
+            .env("XDG_DATA_HOME", crate::util::own_data_dir())
             .output()
             .expect("probe runs");
         (

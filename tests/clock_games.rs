@@ -28,6 +28,7 @@ impl Live {
             .args(["--speech", "print", "--no-sound"])
             .env("XDG_CONFIG_HOME", &home)
             .env("HOME", &home)
+            .env("XDG_DATA_HOME", crate::util::own_data_dir())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

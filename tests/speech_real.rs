@@ -238,6 +238,7 @@ fn hector_say_move_speaks_the_announcement_in_german() {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_hector"))
         .env("XDG_CONFIG_HOME", empty_config_dir())
         .env("HOME", empty_config_dir())
+        .env("XDG_DATA_HOME", empty_config_dir().join("data"))
         .args(["say", "--move", "Nf3"])
         .env("SPEECHD_ADDRESS", daemon.address())
         .output()
@@ -263,6 +264,7 @@ fn line_mode_speaks_every_move_through_the_daemon() {
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hector"))
         .env("XDG_CONFIG_HOME", empty_config_dir())
         .env("HOME", empty_config_dir())
+        .env("XDG_DATA_HOME", empty_config_dir().join("data"))
         .args(["play", "--speech", "tts", "--no-sound", "--no-resume"])
         .env("SPEECHD_ADDRESS", daemon.address())
         // The game's journal goes to a folder of its own.
@@ -380,6 +382,7 @@ fn say_with_speech_print_prints_and_never_touches_the_speech_service() {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_hector"))
         .env("XDG_CONFIG_HOME", empty_config_dir())
         .env("HOME", empty_config_dir())
+        .env("XDG_DATA_HOME", empty_config_dir().join("data"))
         .args(["say", "--speech", "print", "--move", "Nf3"])
         .env(
             "SPEECHD_ADDRESS",
@@ -409,7 +412,8 @@ fn voices_lists_per_language_the_count_and_the_voice_used() {
     let run = |all: bool| {
         let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_hector"));
         cmd.env("XDG_CONFIG_HOME", empty_config_dir())
-            .env("HOME", empty_config_dir());
+            .env("HOME", empty_config_dir())
+            .env("XDG_DATA_HOME", empty_config_dir().join("data"));
         cmd.arg("voices");
         if all {
             cmd.arg("--all");
@@ -463,6 +467,7 @@ fn line_mode_speaks_appendix_d_words_of_an_english_answer_in_german() {
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hector"))
         .env("XDG_CONFIG_HOME", empty_config_dir())
         .env("HOME", empty_config_dir())
+        .env("XDG_DATA_HOME", empty_config_dir().join("data"))
         .args(["play", "--speech", "tts", "--no-sound"])
         .env("SPEECHD_ADDRESS", daemon.address())
         .stdin(std::process::Stdio::piped())
@@ -511,6 +516,7 @@ fn hector_say_move_speaks_greek_with_a_greek_voice() {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_hector"))
         .env("XDG_CONFIG_HOME", empty_config_dir())
         .env("HOME", empty_config_dir())
+        .env("XDG_DATA_HOME", empty_config_dir().join("data"))
         .args([
             "say", "--lang", "el", "--moves", "language", "--move", "Nf3",
         ])

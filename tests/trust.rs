@@ -137,6 +137,7 @@ impl Terminal {
             .args(["-qfec", &cmd, "/dev/null"])
             .env("XDG_CONFIG_HOME", &home)
             .env("HOME", &home)
+            .env("XDG_DATA_HOME", crate::util::own_data_dir())
             .env("TERM", "dumb")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

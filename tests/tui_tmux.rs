@@ -55,7 +55,7 @@ impl Shell for Tmux {
     fn hector_with(&self, env: &str, args: &str) {
         let dir = clean_config_dir();
         let cmd = format!(
-            "XDG_CONFIG_HOME={d} HOME={d} {env} {bin} play --ui tui --speech print --no-sound {args}",
+            "XDG_CONFIG_HOME={d} HOME={d} XDG_DATA_HOME={d}/data {env} {bin} play --ui tui --speech print --no-sound {args}",
             d = dir.display(),
             bin = env!("CARGO_BIN_EXE_hector")
         );
@@ -207,7 +207,7 @@ fn too_small_then_resized() {
     let t = Tmux::start(30, 10);
     let dir = clean_config_dir();
     t.literal(&format!(
-        "XDG_CONFIG_HOME={d} HOME={d} {bin} play --ui tui --speech print --no-sound",
+        "XDG_CONFIG_HOME={d} HOME={d} XDG_DATA_HOME={d}/data {bin} play --ui tui --speech print --no-sound",
         d = dir.display(),
         bin = env!("CARGO_BIN_EXE_hector")
     ));

@@ -50,6 +50,7 @@ pub fn hector_bytes(args: &[&str], input: &[u8]) -> Run {
         .args(["--speech", "print", "--no-sound"])
         .env("XDG_CONFIG_HOME", &home)
         .env("HOME", &home)
+        .env("XDG_DATA_HOME", home.join("data"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -457,4 +458,13 @@ impl Tactile {
         }
         t
     }
+}
+
+/// A fresh, empty folder for XDG_DATA_HOME (where games are journalled).
+/// Every run that sets its own HOME sets this too: a runner that exports
+/// XDG_DATA_HOME would otherwise share one games folder
+/// between tests run at once, and one test's unfinished game would be
+/// offered to another.
+pub fn own_data_dir() -> PathBuf {
+    clean_config_dir().join("data")
 }

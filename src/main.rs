@@ -461,7 +461,7 @@ fn run_session(
     let resume_seat = offer
         .as_ref()
         .and_then(|o| o.resumed.companion.clone())
-        .map(|(token, code)| hector::Pairing { token, code })
+        .map(|token_sha256| hector::Pairing { token_sha256 })
         .filter(hector::Pairing::is_well_formed);
     let labels = hector::PageLabels::for_player(started.app.phraser());
     let companion = listen.and_then(|listen| {

@@ -620,3 +620,200 @@ fn a_server_failure_is_said_once_and_the_server_comes_back() {
     t.hector.skip_to("Goodbye.", WAIT);
     let _ = std::fs::remove_dir_all(&home);
 }
+
+/// Every file under `dir`, with its bytes.
+fn files_under(dir: &std::path::Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for entry in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                todo.push(path);
+            } else if let Ok(bytes) = std::fs::read(&path) {
+                out.push((path, bytes));
+            }
+        }
+    }
+    out
+}
+
+fn contains(haystack: &[u8], needle: &str) -> bool {
+    haystack
+        .windows(needle.len())
+        .any(|w| w == needle.as_bytes())
+}
+
+/// hector resumed in `home` with its companion server on loopback: the
+/// game (its moves `moves`) and the new code.
+fn resumed(home: &std::path::Path, moves: &[&str]) -> Target {
+    let mut hector =
+        Hector::play_in(home, &["--companion", "127.0.0.1:0", "--resume"]).waiting(WAIT);
+    let line = hector.until("the page's address", |l| {
+        l.starts_with("The opponent's screen: open http://")
+    });
+    let (port, code) = address_and_code(&line);
+    let mut pos = Chess::default();
+    for san in moves {
+        let m = san
+            .parse::<San>()
+            .expect("SAN")
+            .to_move(&pos)
+            .expect("legal");
+        pos.play_unchecked(m);
+    }
+    Target {
+        hector,
+        addr: SocketAddr::V4(SocketAddrV4::new(Ipv4Addr::LOCALHOST, port)),
+        host: format!("127.0.0.1:{port}"),
+        pos,
+        words: App::builder().build(),
+        code,
+    }
+}
+
+impl Target {
+    /// The page plays `san` with `token`: the status; when accepted, its
+    /// announcement is heard within 1 s.
+    fn page_move(&mut self, token: &str, san: &str) -> u16 {
+        let body = format!("{{\"san\":\"{san}\"}}");
+        let (status, answer) = request(
+            self.addr,
+            &post("/api/move", &self.host, Some(token), &body),
+            WAIT,
+        );
+        if status == 202 {
+            let m = san
+                .parse::<San>()
+                .expect("SAN")
+                .to_move(&self.pos)
+                .expect("legal");
+            let want = self.words.phraser().say_move(&self.pos, m);
+            self.hector.skip_to(&want, Duration::from_secs(1));
+            self.pos.play_unchecked(m);
+        } else {
+            assert!((400..500).contains(&status), "{status} {answer}");
+        }
+        status
+    }
+}
+
+/// The journal holds neither the page's token nor the pairing code, only
+/// the token's SHA-256: read from the disk, the file gives nobody a seat.
+/// A restarted hector gives the page that holds the token its seat back
+/// (a new code is drawn) and refuses a token made from the file; a
+/// journal of before, with the token in the clear, still gives the seat
+/// back.
+#[test]
+fn the_journal_keeps_only_a_digest_of_the_token() {
+    let home = clean_config_dir();
+    std::fs::create_dir_all(home.join("hector")).expect("config dir");
+    std::fs::write(
+        home.join("hector/config.toml"),
+        "[companion]\nrequire_code = true\n",
+    )
+    .expect("settings");
+    let mut t = Target::from(Hector::play_in(&home, &["--companion", "127.0.0.1:0"]).waiting(WAIT));
+    let code = t.code.clone().expect("a code is asked for");
+    let (status, body) = request(
+        t.addr,
+        &post(
+            "/api/pair",
+            &t.host,
+            None,
+            &format!("{{\"code\":\"{code}\"}}"),
+        ),
+        WAIT,
+    );
+    assert_eq!(status, 200, "{body}");
+    let token: String = serde_json::from_str::<serde_json::Value>(&body).expect("json")["token"]
+        .as_str()
+        .expect("a token")
+        .to_owned();
+    t.typed_move("e4");
+    assert_eq!(t.page_move(&token, "e5"), 202);
+    t.typed_move("Nf3");
+    drop(t); // killed: no goodbye, as in a crash.
+
+    // On the disk: the digest, never the token or the code.
+    let digest: String = {
+        use sha2::{Digest, Sha256};
+        Sha256::digest(token.as_bytes())
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    };
+    let files = files_under(&home.join("data"));
+    let journal = files
+        .iter()
+        .find(|(_, b)| contains(b, "companion token="))
+        .unwrap_or_else(|| panic!("a journal with the seat: {files:?}"));
+    let text = String::from_utf8_lossy(&journal.1).into_owned();
+    assert!(
+        text.contains(&format!("companion token=sha256:{digest} code=none")),
+        "{text}"
+    );
+    for (path, bytes) in &files {
+        assert!(!contains(bytes, &token), "the token in {path:?}");
+        assert!(
+            !contains(bytes, &token.to_uppercase()),
+            "the token in {path:?}"
+        );
+        let words = String::from_utf8_lossy(bytes);
+        assert!(
+            !words
+                .split(|c: char| !c.is_ascii_alphanumeric())
+                .any(|w| w == code),
+            "the code {code} in {path:?}"
+        );
+    }
+
+    // Restarted: a new code is said; the page's token acts, one made from
+    // the file does not.
+    let mut t = resumed(&home, &["e4", "e5", "Nf3"]);
+    assert!(
+        t.code.as_deref().is_some_and(|c| c.len() == 4),
+        "a code is said"
+    );
+    for forged in [digest.clone(), digest[..32].to_owned(), "0".repeat(32)] {
+        assert_eq!(t.page_move(&forged, "Nc6"), 401, "forged {forged}");
+    }
+    assert_eq!(t.page_move(&token, "Nc6"), 202);
+    t.typed_move("Bb5");
+    drop(t);
+
+    // A journal of before: the token and code in the clear.  Its record is
+    // rewritten as the older hector wrote it (its checksum too).
+    let (path, bytes) = files_under(&home.join("data"))
+        .into_iter()
+        .find(|(_, b)| contains(b, "companion token="))
+        .expect("the journal");
+    let old: String = String::from_utf8_lossy(&bytes)
+        .lines()
+        .map(|line| {
+            if !line.contains(" companion token=sha256:") {
+                return format!("{line}\n");
+            }
+            let (seq_at, _) = line.split_once(" companion ").expect("a record");
+            let body = format!("{seq_at} companion token={token} code={code}");
+            format!("{body} ~{:08x}\n", crc32fast::hash(body.as_bytes()))
+        })
+        .collect();
+    assert!(old.contains(&format!("token={token}")), "{old}");
+    std::fs::write(&path, &old).expect("the old journal written");
+    let mut t = resumed(&home, &["e4", "e5", "Nf3", "Nc6", "Bb5"]);
+    assert_eq!(t.page_move(&"f".repeat(32), "a6"), 401);
+    assert_eq!(t.page_move(&token, "a6"), 202);
+    t.typed_move("Ba4");
+    drop(t);
+    // What hector wrote after it is the digest again.
+    let after = std::fs::read(&path).expect("the journal");
+    let tail = &after[old.len()..];
+    assert!(
+        contains(tail, &format!("companion token=sha256:{digest} code=none")),
+        "{}",
+        String::from_utf8_lossy(tail)
+    );
+    assert!(!contains(tail, &token));
+    let _ = std::fs::remove_dir_all(&home);
+}

@@ -206,8 +206,9 @@ fn a_game_resumed_after_a_restart_gives_the_page_its_seat_back() {
         !conn.as_str().unwrap_or_default().starts_with("Connected"),
         "{conn}"
     );
-    // hector again, the game resumed from the journal: the same code is
-    // said, and the page is the opponent again by itself: no code typed.
+    // hector again, the game resumed from the journal: a new code is said
+    // (the journal keeps no code, only the digest of the page's token),
+    // and the page is the opponent again by itself: no code typed.
     let mut h = start(&home, &listen, &["--resume"]);
     let line = h.until("with the code", |l| l.contains("Pairing code"));
     let again: String = line
@@ -217,7 +218,7 @@ fn a_game_resumed_after_a_restart_gives_the_page_its_seat_back() {
         .chars()
         .filter(char::is_ascii_digit)
         .collect();
-    assert_eq!(again, code, "the code the opponent knows");
+    assert_eq!(again.len(), 4, "a new code: {line}");
     if let Err(e) = b.try_wait_text(p, "#conn", "Connected to hector.", Duration::from_secs(10)) {
         let state = b.eval(p, "['conn','seat','pair-error','last-san'].map(i => i + '=' + document.getElementById(i).textContent).join(' | ')");
         panic!("{e}: {state}");

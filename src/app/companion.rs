@@ -98,7 +98,7 @@ impl App {
 
     /// The seat is free; the new code, when one is needed.
     pub(super) fn on_companion_released(&mut self, code: Option<String>, out: &mut Vec<Effect>) {
-        self.companion_seat_freed(code.clone());
+        self.companion_seat_freed();
         let t = match code {
             Some(code) => self.message("companion_released_code", &[("code", &spaced(&code))]),
             None => self.message("companion_released", &[]),
@@ -106,9 +106,10 @@ impl App {
         self.info(out, t);
     }
 
-    fn companion_seat_freed(&mut self, code: Option<String>) {
+    /// The seat is free: journalled as free (the new code is not written).
+    fn companion_seat_freed(&mut self) {
         if self.companion.seat.is_some() {
-            self.companion.seat = Some(Event::Companion { token: None, code });
+            self.companion.seat = Some(Event::Companion { token_sha256: None });
         }
     }
 
@@ -136,8 +137,7 @@ impl App {
         match event {
             CompanionEvent::Paired(p) => {
                 self.companion.seat = Some(Event::Companion {
-                    token: Some(p.token),
-                    code: p.code,
+                    token_sha256: Some(p.token_sha256),
                 });
             }
             CompanionEvent::Connected => {
@@ -149,7 +149,7 @@ impl App {
                 self.say(out, t, Priority::Urgent, SayKind::Info);
             }
             CompanionEvent::Left => {
-                self.companion_seat_freed(None);
+                self.companion_seat_freed();
                 let t = self.message("companion_left", &[]);
                 self.say(out, t, Priority::Normal, SayKind::Info);
             }
@@ -556,8 +556,7 @@ mod tests {
         let e = a.update(Msg::Companion(CompanionEvent::Disconnected), Instant::now());
         assert_eq!(said(&e), vec!["The opponent's screen is disconnected."]);
         let paired = CompanionEvent::Paired(crate::companion::Pairing {
-            token: "0123456789abcdef0123456789abcdef".into(),
-            code: None,
+            token_sha256: crate::companion::gate::token_sha256("0123456789abcdef0123456789abcdef"),
         });
         let e = a.update(Msg::Companion(paired), Instant::now());
         assert!(e.is_empty());
@@ -790,8 +789,7 @@ mod tests {
         let mut a = App::builder().build();
         a.enable_journal(StartInfo::default());
         let seat = crate::companion::Pairing {
-            token: "0123456789abcdef0123456789abcdef".into(),
-            code: Some("4712".into()),
+            token_sha256: crate::companion::gate::token_sha256("0123456789abcdef0123456789abcdef"),
         };
         let e = a.update(
             Msg::Companion(CompanionEvent::Paired(seat.clone())),
@@ -816,14 +814,14 @@ mod tests {
         assert_eq!(
             journalled(&e),
             vec![Event::Companion {
-                token: Some(seat.token.clone()),
-                code: seat.code.clone()
+                token_sha256: Some(seat.token_sha256.clone()),
             }]
         );
         // Once per game.
         let e = a.update(Msg::Line("e5".into()), Instant::now());
         assert!(journalled(&e).is_empty());
-        // Freed by the blind player: journalled as free.
+        // Freed by the blind player: journalled as free, the new code not
+        // written.
         let e = a.update(
             Msg::CompanionReleased {
                 code: Some("0815".into()),
@@ -832,10 +830,7 @@ mod tests {
         );
         assert_eq!(
             journalled(&e),
-            vec![Event::Companion {
-                token: None,
-                code: Some("0815".into())
-            }]
+            vec![Event::Companion { token_sha256: None }]
         );
     }
 }

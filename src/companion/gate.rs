@@ -84,31 +84,39 @@ pub enum Role {
     Watcher,
 }
 
-/// The opponent's seat: the token their page holds and the code it was
-/// paired with.  The app journals it, so that after a restart of hector
-/// (the game resumed from the journal) the same page is the opponent again
-/// without a new code (`Gate::restore`).
+/// The opponent's seat as the journal keeps it: the SHA-256 of the token
+/// their page holds, never the token itself, and no pairing code (a code
+/// is short-lived: a restarted hector draws a new one).  After a restart
+/// of hector (the game resumed from the journal) the page that still holds
+/// the token is the opponent again without a code (`Gate::restore`); the
+/// file alone gives nobody a token that works.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Pairing {
-    /// The token the opponent's page sends with every request (32 hex
-    /// digits).
-    pub token: String,
-    /// The four-digit code the page was paired with (none on loopback
-    /// without a code).
-    pub code: Option<String>,
+    /// The SHA-256 of the opponent page's token, 64 lower-case hex digits
+    /// ([`token_sha256`]).
+    pub token_sha256: String,
 }
 
 impl Pairing {
-    /// A token as the gate makes them (32 hex digits) and a code of four
-    /// digits: anything else read back from a file is not restored.
+    /// A digest as [`token_sha256`] makes them (64 lower-case hex
+    /// digits): anything else read back from a file is not restored.
     pub fn is_well_formed(&self) -> bool {
-        self.token.len() == 32
-            && self.token.bytes().all(|b| b.is_ascii_hexdigit())
+        self.token_sha256.len() == 64
             && self
-                .code
-                .as_deref()
-                .is_none_or(|c| c.len() == 4 && c.bytes().all(|b| b.is_ascii_digit()))
+                .token_sha256
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
     }
+}
+
+/// The SHA-256 of a token, as 64 lower-case hex digits: what the gate keeps
+/// of the opponent's token and the journal records.
+pub fn token_sha256(token: &str) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(token.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// What the app hears from the companion.
@@ -230,6 +238,7 @@ pub struct Gate {
     config: GateConfig,
     entropy: Entropy,
     code: Option<String>,
+    /// The SHA-256 of the opponent's token ([`token_sha256`]).
     opponent: Option<String>,
     watchers: Vec<String>,
     /// Open push channels of the opponent's token.
@@ -305,13 +314,20 @@ impl Gate {
     /// Whether a token is the opponent's (for the push channel's role).
     pub fn role_of(&self, token: Option<&str>) -> Option<Role> {
         let token = token?;
-        if self.opponent.as_deref() == Some(token) {
+        if self.is_opponent(token) {
             Some(Role::Opponent)
         } else if self.watchers.iter().any(|w| w == token) {
             Some(Role::Watcher)
         } else {
             None
         }
+    }
+
+    /// Whether `token` is the opponent's: its digest is the one kept.
+    fn is_opponent(&self, token: &str) -> bool {
+        self.opponent
+            .as_deref()
+            .is_some_and(|d| constant_time_eq(token_sha256(token).as_bytes(), d.as_bytes()))
     }
 
     /// The blind player frees the seat: the paired page can no longer act
@@ -333,17 +349,16 @@ impl Gate {
     }
 
     /// Seat the opponent of before a restart (their page still holds the
-    /// token) with the code they paired with, so the page comes back as
-    /// the opponent by itself.  Only into a free seat, and only a
-    /// well-formed pairing; returns whether it was restored.
+    /// token whose digest the journal kept), so the page comes back as the
+    /// opponent by itself.  The pairing code stays the one drawn at this
+    /// start (a new device needs it; the old code is not kept).  Only into
+    /// a free seat, and only a well-formed pairing; returns whether it was
+    /// restored.
     pub fn restore(&mut self, pairing: &Pairing) -> bool {
         if self.opponent.is_some() || !pairing.is_well_formed() {
             return false;
         }
-        self.opponent = Some(pairing.token.clone());
-        if let (Some(_), Some(code)) = (&self.code, &pairing.code) {
-            self.code = Some(code.clone());
-        }
+        self.opponent = Some(pairing.token_sha256.clone());
         true
     }
 
@@ -354,9 +369,9 @@ impl Gate {
         request: Result<ApiRequest, RequestError>,
         now: Instant,
     ) -> (Answer, Vec<CompanionEvent>) {
-        let is_seat = request.as_ref().is_ok_and(|r| {
-            self.opponent.is_some() && r.token.is_some() && r.token == self.opponent
-        });
+        let is_seat = request
+            .as_ref()
+            .is_ok_and(|r| r.token.as_deref().is_some_and(|t| self.is_opponent(t)));
         let allowed = if is_seat {
             self.take_seat_token(now)
         } else {
@@ -481,15 +496,15 @@ impl Gate {
                 Vec::new(),
             )
         } else {
-            self.opponent = Some(token.clone());
+            let digest = token_sha256(&token);
+            self.opponent = Some(digest.clone());
             (
                 Answer::Paired {
-                    token: token.clone(),
+                    token,
                     role: Role::Opponent,
                 },
                 vec![CompanionEvent::Paired(Pairing {
-                    token,
-                    code: self.code.clone(),
+                    token_sha256: digest,
                 })],
             )
         }
@@ -750,7 +765,7 @@ mod tests {
         fn opponent(&mut self, code: &str) -> String {
             let (a, ev) = self.pair(code);
             let token = paired_token(&a);
-            assert_eq!(ev, vec![paired(&token, self.g.code())]);
+            assert_eq!(ev, vec![paired(&token)]);
             token
         }
 
@@ -759,10 +774,11 @@ mod tests {
         }
     }
 
-    fn paired(token: &str, code: Option<&str>) -> CompanionEvent {
+    /// The event of a pairing: the token's digest only, never the token
+    /// or the code.
+    fn paired(token: &str) -> CompanionEvent {
         CompanionEvent::Paired(Pairing {
-            token: token.to_owned(),
-            code: code.map(str::to_owned),
+            token_sha256: token_sha256(token),
         })
     }
 
@@ -1100,42 +1116,71 @@ mod tests {
     }
 
     #[test]
-    fn a_restored_pairing_is_the_opponent_with_its_old_code() {
+    fn the_token_digest_is_sha256_in_hex() {
+        // FIPS 180-2's example: SHA-256("abc").
+        assert_eq!(
+            token_sha256("abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+        assert!(
+            Pairing {
+                token_sha256: token_sha256("0123456789abcdef0123456789abcdef")
+            }
+            .is_well_formed()
+        );
+    }
+
+    #[test]
+    fn a_restored_pairing_is_the_opponent_and_a_new_code_is_drawn() {
         // Before the restart: paired with the code.
         let mut before = Rig::network(false);
         let code = before.code();
         let token = before.opponent(&code);
+        // The gate keeps the token's digest, not the token.
+        assert_eq!(
+            before.g.opponent.as_deref(),
+            Some(token_sha256(&token).as_str())
+        );
         // hector restarts: a new gate with a new code …
         let mut after = Rig::network(false);
         after.g.entropy = Box::new(|b: &mut [u8]| b.fill(7));
         after.g.release();
-        assert_ne!(after.g.code(), Some(code.as_str()));
-        // … given the journalled pairing: the old page acts at once, the
-        // code is the one the opponent knows, the seat is taken.
+        let new_code = after.code();
+        assert_ne!(new_code, code);
+        // … given the journalled digest: the old page acts at once, the
+        // seat is taken, and the code stays the new one (the old code is
+        // worth nothing).
         let pairing = Pairing {
-            token: token.clone(),
-            code: Some(code.clone()),
+            token_sha256: token_sha256(&token),
         };
         assert!(after.g.restore(&pairing));
-        assert_eq!(after.g.code(), Some(code.as_str()));
+        assert_eq!(after.g.code(), Some(new_code.as_str()));
         assert_eq!(after.play(&token, "e5").0, Answer::Accepted);
         assert_eq!(
-            after.pair(&code).0,
+            after.pair(&new_code).0,
             Answer::Refused(RequestError::SeatTaken)
         );
+        assert_eq!(
+            after.pair(&code).0,
+            Answer::Refused(RequestError::WrongCode)
+        );
+        // A forged token (the digest itself, a neighbour) does not act.
+        for forged in [pairing.token_sha256.clone(), "0".repeat(32)] {
+            assert_eq!(
+                after.play(&forged, "e5").0,
+                Answer::Refused(RequestError::NotPaired)
+            );
+        }
         // Not over a seated opponent, and nothing malformed.
         assert!(!after.g.restore(&pairing));
         let mut other = Rig::network(false);
         for bad in [
-            Pairing {
-                token: "short".into(),
-                code: None,
-            },
-            Pairing {
-                token: token.clone(),
-                code: Some("12a4".into()),
-            },
+            "short".to_owned(),
+            token.clone(),
+            token_sha256(&token).to_uppercase(),
+            format!("{}g", &token_sha256(&token)[1..]),
         ] {
+            let bad = Pairing { token_sha256: bad };
             assert!(!other.g.restore(&bad), "{bad:?}");
         }
         assert!(!other.g.paired());

@@ -281,15 +281,15 @@ pub enum Event {
         /// The note's text.
         text: String,
     },
-    /// The opponent's page (the companion) was paired: its token and the
-    /// code it was paired with; `token: None` when the seat was freed.
-    /// Read back when the game is resumed after a restart, so the same
-    /// page is the opponent again without a new code.
+    /// The opponent's page (the companion) was paired: the SHA-256 of its
+    /// token (never the token, never the pairing code); `None` when the
+    /// seat was freed.  Read back when the game is resumed after a restart,
+    /// so the page that still holds the token is the opponent again
+    /// without a code.
     Companion {
-        /// The page's token (none: the seat was freed).
-        token: Option<String>,
-        /// The code it was paired with, if one was needed.
-        code: Option<String>,
+        /// The SHA-256 of the page's token, 64 lower-case hex digits (none:
+        /// the seat was freed).
+        token_sha256: Option<String>,
     },
 }
 
@@ -740,10 +740,13 @@ impl Event {
             Event::SetAside => "set-aside".into(),
             Event::Resumed => "resumed".into(),
             Event::Note { text } => format!("note {}", quote(text)),
-            Event::Companion { token, code } => format!(
-                "companion token={} code={}",
-                token.as_deref().map_or("none".into(), token_word),
-                code.as_deref().map_or("none".into(), token_word)
+            // `token=sha256:HEX code=none`: the shape of the records of
+            // before, whose readers take it as a token they cannot use.
+            Event::Companion { token_sha256 } => format!(
+                "companion token={} code=none",
+                token_sha256
+                    .as_deref()
+                    .map_or("none".into(), |d| format!("sha256:{}", token_word(d)))
             ),
         }
     }
@@ -947,16 +950,36 @@ impl Event {
             "resumed" if w.len() == 1 => Event::Resumed,
             "note" if w.len() == 2 => Event::Note { text: w[1].into() },
             "companion" if w.len() == 3 => {
-                let word = |s: &str| (s != "none").then(|| s.to_owned());
+                let token = w[1].strip_prefix("token=")?;
+                // The code is not used (a journal of before held it in
+                // the clear; a restarted hector draws a new one).
+                w[2].strip_prefix("code=")?;
                 Event::Companion {
-                    token: word(w[1].strip_prefix("token=")?),
-                    code: word(w[2].strip_prefix("code=")?),
+                    token_sha256: match token {
+                        "none" => None,
+                        t => Some(match t.strip_prefix("sha256:") {
+                            Some(digest) => digest.to_owned(),
+                            // A journal of before: the token in the clear,
+                            // kept in memory as its digest only.
+                            None => sha256_hex(t),
+                        }),
+                    },
                 }
             }
             _ => return None,
         };
         Some(ev)
     }
+}
+
+/// The SHA-256 of a companion token read in the clear from a journal of
+/// before, as 64 lower-case hex digits (the gate's `token_sha256`).
+fn sha256_hex(token: &str) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(token.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// `opponent ` before what is said of the opponent's board.
@@ -1265,13 +1288,11 @@ mod tests {
                 text: "line one\nline two \u{7}".into(),
             },
             Event::Companion {
-                token: Some("0123456789abcdef0123456789abcdef".into()),
-                code: Some("0815".into()),
+                token_sha256: Some(
+                    "4b2a3e8e1b1c2f5a5e1f0d3c9a7b6e5d4c3b2a1908f7e6d5c4b3a29180706050".into(),
+                ),
             },
-            Event::Companion {
-                token: None,
-                code: None,
-            },
+            Event::Companion { token_sha256: None },
         ]
     }
 
@@ -1314,6 +1335,47 @@ mod tests {
         assert!(text.contains("board await none ~"));
         assert!(text.contains("board await opponent g1f3 ~"));
         assert!(text.contains("board done opponent g1f3 ~"));
+    }
+
+    #[test]
+    fn the_companion_record_holds_the_digest_and_no_code() {
+        let digest = crate::companion::gate::token_sha256("0123456789abcdef0123456789abcdef");
+        assert_eq!(sha256_hex("0123456789abcdef0123456789abcdef"), digest);
+        let seat = Event::Companion {
+            token_sha256: Some(digest.clone()),
+        };
+        assert_eq!(
+            seat.to_text(),
+            format!("companion token=sha256:{digest} code=none")
+        );
+        assert_eq!(
+            Event::Companion { token_sha256: None }.to_text(),
+            "companion token=none code=none"
+        );
+    }
+
+    #[test]
+    fn a_clear_token_of_an_older_journal_is_read_as_its_digest() {
+        let token = "0123456789abcdef0123456789abcdef";
+        let body = format!("1 2026-11-22T19:23:46.120Z companion token={token} code=4712");
+        let line = format!("{body} ~{:08x}\n", crc32fast::hash(body.as_bytes()));
+        let text = format!("{HEADER}\n{line}");
+        let parsed = parse_journal(text.as_bytes());
+        assert_eq!(parsed.warnings, vec![]);
+        assert_eq!(
+            parsed.records[0].event,
+            Event::Companion {
+                token_sha256: Some(crate::companion::gate::token_sha256(token))
+            }
+        );
+        // Written again, neither the token nor the code is in it.
+        let again = parsed.records[0].event.to_text();
+        assert!(!again.contains(token) && !again.contains("4712"), "{again}");
+        // A freed seat of before.
+        assert_eq!(
+            Event::from_text("companion token=none code=0815"),
+            Some(Event::Companion { token_sha256: None })
+        );
     }
 
     #[test]

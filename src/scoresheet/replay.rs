@@ -85,9 +85,9 @@ pub struct Resumed {
     pub record: GameRecord,
     /// Records that did not fit the game and were skipped.
     pub warnings: Vec<ReplayWarning>,
-    /// The opponent's page paired last (token, code), if it still holds
-    /// the seat.
-    pub companion: Option<(String, Option<String>)>,
+    /// The SHA-256 of the token of the opponent's page paired last, if it
+    /// still holds the seat.
+    pub companion: Option<String>,
 }
 
 impl Resumed {
@@ -735,9 +735,7 @@ fn apply(r: &mut Resumed, seq: u64, event: &Event) {
         Event::SetAside => r.set_aside = true,
         Event::Resumed => r.set_aside = false,
         Event::Note { text } => note(r, Note::Text(text.clone())),
-        Event::Companion { token, code } => {
-            r.companion = token.clone().map(|t| (t, code.clone()));
-        }
+        Event::Companion { token_sha256 } => r.companion = token_sha256.clone(),
     }
 }
 

@@ -4,12 +4,15 @@
 //! `hector::parse_companion_request`, decided by the pairing gate, and what gets
 //! through goes to the app like the page's actions.  Nothing may panic;
 //! a refusal has a status of 4xx; what the page is then shown serializes.
+//! The first byte also chooses whether the opponent's seat is restored as
+//! after a restart of hector (from the journal's digest of the token that
+//! the seeds' entropy makes: every byte 7).
 #![no_main]
 
 use std::net::{IpAddr, Ipv4Addr};
 use std::time::{Duration, Instant};
 
-use hector::{App, Msg};
+use hector::{App, Msg, Pairing};
 use hector::{
     CompanionLimits, Gate, GateAnswer as Answer, GateConfig, parse_companion_request as parse,
 };
@@ -46,6 +49,14 @@ fuzz_target!(|data: &[u8]| {
         // Tokens and codes the seeds can know: every byte 7.
         Box::new(|b: &mut [u8]| b.fill(7)),
     );
+    if data.first().is_some_and(|b| b & 2 == 2) {
+        // The SHA-256 of the token "0707…07" (32 hex digits).
+        let seat = Pairing {
+            token_sha256: "c121d3ba5db191d1e907811f256e934fa52d6cf6e796020199a6bcc735f84296".into(),
+        };
+        assert!(gate.restore(&seat));
+        assert!(gate.paired());
+    }
     // The app only once something gets through the gate: most inputs are
     // refused before it, and the fuzzer's time goes to the parser and gate.
     let mut app: Option<App> = None;

@@ -81,10 +81,61 @@ pub struct Phraser {
     /// Elision and other joins of the message language.
     pub(super) joins: Vec<Join>,
     pub(super) opts: MoveOptions,
+    /// The single words of the move words (squares, pieces, castling,
+    /// check …), for [`Phraser::by_language`]: gathered once, not for
+    /// every sentence said.
+    move_vocabulary: Vec<String>,
 }
 
 /// A voices file to load: its name (for errors) and its text.
 pub type Source<'a> = (&'a str, &'a str);
+
+/// The single words (runs of letters and digits) of the move words: the
+/// files and ranks, the pieces (one and many), castling, captures, check
+/// and mate, en passant, promotion and the sides' names.
+fn move_vocabulary(w: &MoveWords) -> Vec<String> {
+    let roles = [
+        Role::King,
+        Role::Queen,
+        Role::Rook,
+        Role::Bishop,
+        Role::Knight,
+        Role::Pawn,
+    ];
+    let mut vocabulary: Vec<String> = Vec::new();
+    for phrase in w
+        .files
+        .iter()
+        .chain(&w.ranks)
+        .map(String::as_str)
+        .chain(roles.iter().map(|r| w.piece(*r)))
+        .chain(roles.iter().map(|r| w.plural(*r)))
+        .chain([
+            w.short_castle.as_str(),
+            w.long_castle.as_str(),
+            w.captures.as_str(),
+            w.check.as_str(),
+            w.checkmate.as_str(),
+            w.en_passant.as_str(),
+            w.promotes.as_str(),
+        ])
+        .chain(
+            [Color::White, Color::Black]
+                .into_iter()
+                .filter_map(|c| w.side(c)),
+        )
+    {
+        for word in phrase
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|s| !s.is_empty())
+        {
+            if !vocabulary.iter().any(|v| v == word) {
+                vocabulary.push(word.to_owned());
+            }
+        }
+    }
+    vocabulary
+}
 
 impl Phraser {
     /// A phraser from parsed files: `moves` gives the move words, `messages`
@@ -190,6 +241,7 @@ impl Phraser {
             },
             joins: messages.joins.clone(),
             opts,
+            move_vocabulary: move_vocabulary(&moves.moves),
         }
     }
 
@@ -353,44 +405,7 @@ impl Phraser {
         if text.is_empty() || same(&self.move_lang, &self.msg_lang) {
             return vec![(text, self.msg_lang.as_str())];
         }
-        let w = &self.words;
-        let mut vocabulary: Vec<&str> = Vec::new();
-        let roles = [
-            Role::King,
-            Role::Queen,
-            Role::Rook,
-            Role::Bishop,
-            Role::Knight,
-            Role::Pawn,
-        ];
-        for phrase in w
-            .files
-            .iter()
-            .chain(&w.ranks)
-            .map(String::as_str)
-            .chain(roles.iter().map(|r| w.piece(*r)))
-            .chain(roles.iter().map(|r| w.plural(*r)))
-            .chain([
-                w.short_castle.as_str(),
-                w.long_castle.as_str(),
-                w.captures.as_str(),
-                w.check.as_str(),
-                w.checkmate.as_str(),
-                w.en_passant.as_str(),
-                w.promotes.as_str(),
-            ])
-            .chain(
-                [Color::White, Color::Black]
-                    .into_iter()
-                    .filter_map(|c| w.side(c)),
-            )
-        {
-            vocabulary.extend(
-                phrase
-                    .split(|c: char| !c.is_alphanumeric())
-                    .filter(|s| !s.is_empty()),
-            );
-        }
+        let vocabulary = &self.move_vocabulary;
         // Words (runs of letters and digits) and what lies between them.
         let mut tokens: Vec<(usize, usize, bool)> = Vec::new();
         let mut start = 0;
@@ -408,8 +423,9 @@ impl Phraser {
         if start < text.len() {
             tokens.push((start, text.len(), in_word));
         }
-        let is_move_word =
-            |(a, b, word): (usize, usize, bool)| word && vocabulary.contains(&&text[a..b]);
+        let is_move_word = |(a, b, word): (usize, usize, bool)| {
+            word && vocabulary.iter().any(|v| *v == text[a..b])
+        };
         // A stretch of move words: move words with only spaces between them.
         let mut marks = vec![false; tokens.len()];
         for (i, t) in tokens.iter().enumerate() {

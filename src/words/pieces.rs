@@ -3,7 +3,7 @@
 
 use shakmaty::Role;
 
-use super::fold::fold;
+use super::fold::{fold, folds_to};
 use super::vocab::MoveWords;
 
 /// The English piece names, understood in every language.
@@ -31,20 +31,20 @@ fn roles_named<'a>(
     vocabularies: &'a [&'a MoveWords],
     roles: &'a [Role],
 ) -> impl Iterator<Item = Role> + 'a {
-    let w = fold(word);
+    let w: std::rc::Rc<str> = fold(word).into();
     let english = ENGLISH
         .iter()
-        .filter(|(name, _)| *name == w)
+        .filter(|(name, _)| **name == *w)
         .map(|(_, r)| *r)
         .filter(|r| roles.contains(r))
         .collect::<Vec<_>>();
-    let w2 = w.clone();
     english
         .into_iter()
         .chain(vocabularies.iter().flat_map(move |v| {
-            let w = w2.clone();
+            let w = w.clone();
             roles.iter().copied().filter(move |role| {
-                fold(v.piece(*role)) == w || v.letters.letter(*role).is_some_and(|l| fold(l) == w)
+                folds_to(v.piece(*role), &w)
+                    || v.letters.letter(*role).is_some_and(|l| folds_to(l, &w))
             })
         }))
 }

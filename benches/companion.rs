@@ -9,6 +9,8 @@
 //! - **tap → announcement**: from the page's `POST /api/move` written to
 //!   the socket to the say-effect of the move returned by `App::update`
 //!   (HTTP parsing, the pairing gate, the app's channel, the app).
+//! - **typed move → page**: from a move typed in line mode (no board)
+//!   handed to `App::update` to the page's push channel delivering it.
 //!
 //! What the browser adds (its JavaScript drawing the board) is measured by
 //! the end-to-end test `companion_game::latency_board_to_page_and_tap_to_announcement`
@@ -268,4 +270,50 @@ fn main() {
     }
     report("board move -> page push channel", &mut to_page);
     report("tap (POST /api/move) -> announcement", &mut to_said);
+    let mut typed = typed_to_page(&server, &frames, plies / 2);
+    report("typed move -> page push channel", &mut typed);
+}
+
+/// A move typed in line mode (no board: the blind player types both
+/// sides) → the page's push channel delivering it; in ms.
+fn typed_to_page(
+    server: &CompanionServer,
+    frames: &Receiver<(Instant, String)>,
+    plies: usize,
+) -> Vec<f64> {
+    let mut app = App::builder().build();
+    let mut shown = None;
+    settle_and_publish(&mut app, server, &mut shown, Vec::new());
+    let mut seed: u64 = 0x2545_F491_4F6C_DD1D;
+    let mut game_plies = 0;
+    let mut out = Vec::new();
+    for _ in 0..plies {
+        let pos = app.game().position().clone();
+        let m = match pick(&pos, &mut seed) {
+            Some(m) if !pos.is_game_over() && game_plies < 120 => m,
+            _ => {
+                app = App::builder().build();
+                game_plies = 0;
+                settle_and_publish(&mut app, server, &mut shown, Vec::new());
+                continue;
+            }
+        };
+        game_plies += 1;
+        let san = SanPlus::from_move(pos.clone(), m).to_string();
+        let want = format!("\"san\":\"{san}\"");
+        while frames.try_recv().is_ok() {}
+        let t0 = Instant::now();
+        let e = app.update(Msg::Line(san.clone()), t0);
+        settle_and_publish(&mut app, server, &mut shown, e);
+        let seen = loop {
+            let (t, data) = frames
+                .recv_timeout(Duration::from_secs(5))
+                .unwrap_or_else(|_| panic!("the page never got the typed {san}"));
+            if data.contains(&want) {
+                break t;
+            }
+        };
+        out.push((seen - t0).as_secs_f64() * 1000.0);
+    }
+    out
 }

@@ -165,8 +165,8 @@ pub use words::vocab::builtin_appendix_d;
 pub use ui::line::{Outputs, PromptMode, run as run_line_mode};
 // The player's board.
 pub use board::cli::{
-    BoardSpec, Probed, SimOptions, description as board_description, find_board,
-    list_lines as board_list, parse_spec as parse_board_spec, probe as probe_board, run_sim,
+    Probed, SimOptions, description as board_description, find_board, list_lines as board_list,
+    probe as probe_board, run_sim,
 };
 pub use board::dgt::DgtDecoder;
 pub use board::dgt_clock::{ClockReading as DgtClockReading, ClockSide as DgtClockSide};
@@ -176,6 +176,7 @@ pub use board::occupancy::OccupancyDecoder;
 pub use board::protocol::Command as BoardCommand;
 pub use board::sensed::SensedBoard;
 pub use board::sim::{Action as SimAction, SimBoard};
+pub use board::spec::{BoardSpec, parse_spec as parse_board_spec};
 pub use board::transport::{Link, Master, PortError, PortSettings, pseudo_board};
 pub use board::{
     BoardSession, Decoder, LinkEvent, Protocol, Sensed, SquareDiff, Tracker, TrackerConfig,

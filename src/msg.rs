@@ -2,7 +2,7 @@
 //! do ([`Effect`]).  `App::update` turns one into the other without I/O.
 
 use crate::audio::{AudioStatus, Tone};
-use crate::board::cli::SpecError;
+use crate::board::spec::SpecError;
 use crate::board::{LinkEvent, PortError, Protocol, TrackerConfig};
 use crate::companion::CompanionEvent;
 use crate::engine::EngineIo;

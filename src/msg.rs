@@ -94,7 +94,7 @@ pub enum StartProblem {
     Settings(FileError),
     /// One setting of the settings file (that key keeps its default; the
     /// rest of the file is used).
-    Setting(crate::settings_file::SettingError),
+    Setting(crate::toml_error::SettingError),
     /// A voices file (the built-in words are used).
     Voice(FileError),
 }

@@ -20,7 +20,6 @@ use crate::speech::{Part, Priority, SayKind, SpeechRoute, SpeechStatus, Utteranc
 use crate::words::vocab::MoveWords;
 
 mod board;
-mod board_clock;
 mod builder;
 mod clock;
 mod commands;

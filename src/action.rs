@@ -2,7 +2,7 @@
 //!
 //! Each [`Action`] has a name (its key in `keymaps/line.toml`, and its help
 //! sentence `help_<name>` in every `voices/*.toml`).  The line-mode words
-//! ([`Keymap`](crate::keymap::Keymap)), the keymap's validation (every
+//! (`keymap::Keymap`, which stands on this module), the keymap's validation (every
 //! action needs at least one word), `help` (one sentence per action, in
 //! this order) and the dispatch in `App::update` are all derived from it.
 //!

@@ -1,6 +1,6 @@
 //! The speaking layer: sentences ([`Utterance`]s) in, speech out.  It never
 //! sees a chess type: the words are chosen by the phrasing layer
-//! ([`crate::phrase`]) and handed over by the app.
+//! (`phrase`, a layer above) and handed over by the app.
 //!
 //! Every decision is the sans-IO [`link::SpeechLink`] (with the pure
 //! [`SpeechQueue`](queue::SpeechQueue)): stepped by events and the time, it returns what to do

@@ -19,10 +19,9 @@ use std::time::{Duration, Instant};
 use criterion::{Criterion, criterion_group, criterion_main};
 use shakmaty::{Board, Color, Square};
 
-use hector::{
-    App, BoardSession, Effect, LinkEvent, Msg, Overrides, Protocol, SimAction as Action, SimBoard,
-    TrackerConfig, start,
-};
+use hector::io::{LinkEvent, Protocol};
+use hector::testing::{BoardSession, SimAction as Action, SimBoard, TrackerConfig};
+use hector::{App, Effect, Msg, Overrides, start};
 
 /// An app with a connected board of `protocol` showing the start position.
 fn app_with_board(protocol: Protocol) -> (App, SimBoard) {

@@ -1,13 +1,14 @@
 //! The player's board over real pseudo-terminals: the `hector` binary is
 //! started with `--board PROTOCOL:/dev/pts/N` and the test writes, into the
 //! master end, the bytes a board of that protocol would send (encoded by
-//! `hector::SimBoard`).  Every announcement line is checked.
+//! `hector::testing::SimBoard`).  Every announcement line is checked.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use hector::{DgtClockReading, DgtClockSide, Master, Protocol, SimAction as Action, SimBoard};
+use hector::io::Protocol;
+use hector::testing::{DgtClockReading, DgtClockSide, Master, SimAction as Action, SimBoard};
 use shakmaty::san::San;
 use shakmaty::{Board, Chess, Color, Move, Position, Square};
 
@@ -737,7 +738,9 @@ fn probe_tells_cannot_open_from_no_answer() {
 /// mismatch sentence and no mismatch tone; a wrong square gets both.
 #[test]
 fn no_mismatch_tone_while_the_awaited_move_is_made() {
-    use hector::{App, BoardSession, Effect, LinkEvent, Msg, SayKind, Tone, TrackerConfig};
+    use hector::io::{LinkEvent, SayKind, Tone};
+    use hector::testing::{BoardSession, TrackerConfig};
+    use hector::{App, Effect, Msg};
     use std::time::Instant;
 
     /// Past the settle time, then `action` on the board.

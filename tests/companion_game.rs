@@ -9,8 +9,9 @@
 use std::io::Write;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use hector::page_squares;
-use hector::{App, Protocol};
+use hector::App;
+use hector::io::Protocol;
+use hector::testing::page_squares;
 use serde_json::json;
 use shakmaty::san::{San, SanPlus};
 use shakmaty::{Chess, Move, Position};
@@ -371,7 +372,7 @@ fn state_until(
 /// their fixes.
 #[test]
 fn two_boards_moves_and_mismatches_on_each_side() {
-    use hector::SimAction as Action;
+    use hector::testing::SimAction as Action;
     use shakmaty::{Color, Square};
     let (mine, mine_path) = new_pty();
     let (theirs, theirs_path) = new_pty();
@@ -504,7 +505,7 @@ fn blind_mismatch_text(
     let mut board = pos.board().clone();
     let piece = board.remove_piece_at(from).expect("a piece");
     board.set_piece_at(to, piece);
-    let sensed = hector::SensedBoard::from_board(&board);
-    let diffs = hector::board_diff(pos.board(), &sensed);
+    let sensed = hector::testing::SensedBoard::from_board(&board);
+    let diffs = hector::testing::board_diff(pos.board(), &sensed);
     words.phraser().mismatch(&diffs)
 }

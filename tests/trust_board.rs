@@ -4,7 +4,8 @@
 
 use std::time::Duration;
 
-use hector::{Protocol, SimAction as Action};
+use hector::io::Protocol;
+use hector::testing::SimAction as Action;
 use shakmaty::san::San;
 use shakmaty::{Chess, Color, Move, Position, Square};
 
@@ -298,7 +299,7 @@ fn setting_up_says_only_what_changed() {
     hector.expect("New game. White to move.");
     let mut board = Tactile {
         master,
-        sim: hector::SimBoard::new(Protocol::Dgt, shakmaty::Board::empty()),
+        sim: hector::testing::SimBoard::new(Protocol::Dgt, shakmaty::Board::empty()),
     };
     board.answer(WAIT);
     hector.expect("Board connected.");

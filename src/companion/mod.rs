@@ -27,6 +27,4 @@ pub mod snapshot;
 pub use gate::{CompanionEvent, Limits, Pairing};
 pub use labels::PageLabels;
 pub use request::{MoveInput, OpponentAction};
-pub use snapshot::{
-    Clocks, Flash, FlashKind, GameEnd, LastMove, LegalMove, Notice, Side, Snapshot, Tactile,
-};
+pub use snapshot::{Clocks, Flash, FlashKind, GameEnd, LastMove, Notice, Side, Snapshot, Tactile};

@@ -41,11 +41,9 @@ pub mod worker;
 
 // Only what the rest of the crate uses (the crate root re-exports part of
 // it); the modules' other items are reached by path.
-pub use backend::{
-    BackendFactory, SpeechRoute, SpeechSettings, voices_by_language, voices_summary,
-};
+pub use backend::{BackendFactory, SpeechRoute, SpeechSettings, voices_summary};
 pub use utterance::{Part, Priority, SayKind, Utterance};
 pub use worker::{
     FallBack, SpeechHandle, SpeechMode, SpeechStatus, SpeechWorker, WorkerConfig, list_voices,
-    say_once, say_utterance_once, system_factory,
+    say_utterance_once, system_factory,
 };

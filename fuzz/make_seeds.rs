@@ -8,7 +8,8 @@
 use std::fs;
 use std::path::Path;
 
-use hector::{Protocol, SimAction as Action, SimBoard};
+use hector::io::Protocol;
+use hector::testing::{SimAction as Action, SimBoard};
 use shakmaty::san::San;
 use shakmaty::{Board, Chess, Color, Position, Square};
 

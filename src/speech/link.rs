@@ -10,7 +10,8 @@
 //! [`poll_timeout`](SpeechLink::poll_timeout), and carry out what
 //! [`poll`](SpeechLink::poll) returns: open an engine, call it, abandon it,
 //! print a line, report a status.  It never reads a clock, starts a thread
-//! or blocks; [`super::worker`] is the thin thread that does.
+//! or blocks; the worker (`worker.rs`, which stands on this file) is the
+//! thin thread that does.
 //!
 //! ```text
 //!            Input (say, silence, settings, opened, replied, engine event, closed)

@@ -200,7 +200,7 @@ pub mod testing {
     pub use crate::board::occupancy::OccupancyDecoder;
     pub use crate::board::protocol::Command as BoardCommand;
     pub use crate::board::sensed::SensedBoard;
-    pub use crate::board::sim::{Action as SimAction, SimBoard};
+    pub use crate::board::sim::{HandStep, SimBoard};
     pub use crate::board::transport::{Master, pseudo_board};
     pub use crate::board::{BoardSession, Decoder, Sensed, SquareDiff, Tracker, TrackerConfig};
     pub use crate::clock::words::{both as clock_both_times, moves as clock_moves_played};

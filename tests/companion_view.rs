@@ -351,7 +351,7 @@ fn the_players_move_is_lit_on_the_opponents_millennium_board() {
 #[test]
 fn a_promotion_on_the_opponents_occupancy_board_is_asked_on_the_page() {
     use hector::io::Protocol;
-    use hector::testing::SimAction;
+    use hector::testing::HandStep;
     use shakmaty::fen::Fen;
     use shakmaty::{CastlingMode, Chess, Color, Position, Square};
     let home = clean_config_dir();
@@ -378,11 +378,11 @@ fn a_promotion_on_the_opponents_occupancy_board_is_asked_on_the_page() {
     let mut b = Browser::start();
     let p = b.new_page(&url);
     b.wait_text(p, "#seat", "You play this game.");
-    let lift = opp.sim.act(SimAction::Lift(Square::E2));
+    let lift = opp.sim.act(HandStep::Lift(Square::E2));
     opp.send(&lift);
     let place = opp
         .sim
-        .act(SimAction::Place(Square::E1, Color::Black.pawn()));
+        .act(HandStep::Place(Square::E1, Color::Black.pawn()));
     opp.send(&place);
     b.wait_text(p, "#your-board", "Your pawn reached the last rank");
     assert_eq!(

@@ -640,8 +640,8 @@ fn a_chess960_game_goes_to_the_engine_as_chess960() {
 
 /// The hand's actions that take back `m`, played from `before`: the
 /// piece goes back, a captured piece is set down again.
-fn undo_actions(before: &Chess, m: Move) -> Vec<hector::testing::SimAction> {
-    use hector::testing::SimAction::{Lift, Place};
+fn undo_actions(before: &Chess, m: Move) -> Vec<hector::testing::HandStep> {
+    use hector::testing::HandStep::{Lift, Place};
     use shakmaty::{File, Square};
     let us = before.turn();
     let board = before.board();

@@ -442,7 +442,7 @@ impl Tactile {
     }
 
     /// One action of the hand (a piece lifted or set down), then `hand`.
-    pub fn act(&mut self, action: hector::testing::SimAction, hand: Duration) {
+    pub fn act(&mut self, action: hector::testing::HandStep, hand: Duration) {
         let bytes = self.sim.act(action);
         self.master.write_all(&bytes).expect("write to the board");
         std::thread::sleep(hand);

@@ -13,7 +13,7 @@ use super::dgt_clock::{ClockReading, ClockSide};
 use super::event::{BoardEvent, Decoder};
 use super::hardware::{self, BoardDescription};
 use super::protocol::{Command, Protocol};
-use super::sim::{Action, SimBoard};
+use super::sim::{HandStep, SimBoard};
 use super::transport::{self, Master, PortError, PortSettings};
 use crate::notation::Reader;
 use crate::words::vocab::{self, Lang};
@@ -301,11 +301,11 @@ impl Sim {
                 self.send(&bytes);
             }
             SimCommand::Put(sq, piece) => {
-                let bytes = self.board.act(Action::Place(sq, piece));
+                let bytes = self.board.act(HandStep::Place(sq, piece));
                 self.send(&bytes);
             }
             SimCommand::Clear(sq) => {
-                let bytes = self.board.act(Action::Lift(sq));
+                let bytes = self.board.act(HandStep::Lift(sq));
                 self.send(&bytes);
             }
             SimCommand::New => {

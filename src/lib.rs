@@ -33,7 +33,7 @@
 //!
 //! Every event, the start-up included, is a [`Msg`] given to
 //! [`App::update`]; everything the app wants done is an [`Effect`].  What a
-//! player can ask for is one list, [`Action`].
+//! player can ask for is one list, [`PlayerAction`].
 //!
 //! # The folders
 //!
@@ -92,7 +92,7 @@
 //! ones below, give the app what it needs through a [`Msg`] variant rather
 //! than a call from a thread, and re-export here only the few items the
 //! binary needs (what only tests need goes in `testing`).  A new action is
-//! one [`Action`] entry (see its docs).
+//! one [`PlayerAction`] entry (see its docs).
 
 // The layers, bottom up, as in tests/layers.rs.
 mod audio;
@@ -134,7 +134,7 @@ mod ui;
 pub use win_console::on_console_events;
 
 // The app and what goes in and out of it.
-pub use action::Action;
+pub use action::PlayerAction;
 pub use app::{App, AppBuilder, EngineSetup, pgn_problem_sentence, start_error_sentence};
 pub use msg::{BoardChoice, BoardProblem, CompanionChoice, Effect, Msg};
 // Start-up: the settings, the command line's overrides.

@@ -31,9 +31,9 @@ pub enum Msg {
     BoardChosen(BoardChoice),
     /// A key of the full-screen view, or a mouse click: an action of the
     /// one list, with what the key gives it.
-    Key(crate::action::Action, crate::action::KeyArg),
+    Key(crate::action::PlayerAction, crate::action::KeyArg),
     /// `?` in the full-screen view: say each action with its keys.
-    KeyHelp(Vec<(crate::action::Action, String)>),
+    KeyHelp(Vec<(crate::action::PlayerAction, String)>),
     /// The session begins: the opening sentence is said (and can be
     /// repeated).
     Start,

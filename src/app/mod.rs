@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use shakmaty::{Color, Move, Position};
 
-use crate::action::Action;
+use crate::action::PlayerAction;
 use crate::audio::{AudioStatus, Tone};
 use crate::board::BoardSession;
 use crate::board::session::promotion_role;
@@ -42,7 +42,7 @@ pub use engine::EngineSetup;
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Question {
     /// `new` or `quit` during a game in progress: say it again or yes.
-    Confirm(Action),
+    Confirm(PlayerAction),
     /// A promotion typed without its piece: these moves differ only in it.
     Promotion(Vec<Move>),
     /// `takeback` after the end of a two-player game: yes if both players
@@ -225,12 +225,14 @@ impl App {
         match msg {
             Msg::Line(line) if self.asking_resume.is_some() => match self.answer(&line) {
                 // Leaving answers nothing: the game stays to be resumed.
-                Some(crate::action::Action::Quit) => {
+                Some(crate::action::PlayerAction::Quit) => {
                     self.asking_resume = None;
-                    self.on_action_confirmed(crate::action::Action::Quit, &mut out);
+                    self.on_action_confirmed(crate::action::PlayerAction::Quit, &mut out);
                 }
-                Some(crate::action::Action::Accept) => self.on_resume_answer(Some(true), &mut out),
-                Some(crate::action::Action::Decline) => {
+                Some(crate::action::PlayerAction::Accept) => {
+                    self.on_resume_answer(Some(true), &mut out)
+                }
+                Some(crate::action::PlayerAction::Decline) => {
                     self.on_resume_answer(Some(false), &mut out);
                 }
                 _ => self.on_resume_answer(None, &mut out),
@@ -404,7 +406,7 @@ impl App {
 
     /// A typed line read as a command without arguments (yes, no, quit),
     /// in any language of the key map.
-    fn answer(&self, line: &str) -> Option<crate::action::Action> {
+    fn answer(&self, line: &str) -> Option<crate::action::PlayerAction> {
         let words: Vec<&MoveWords> = self.arg_words.iter().collect();
         match read_line(
             line,
@@ -475,7 +477,7 @@ impl App {
     fn on_line(&mut self, line: &str, now: Instant, out: &mut Vec<Effect>) {
         if self.arbiter_pending.is_some() {
             let first = line.split_whitespace().next().unwrap_or("");
-            let yes = self.keymap.command(first) == Some(crate::action::Action::Accept);
+            let yes = self.keymap.command(first) == Some(crate::action::PlayerAction::Accept);
             self.arbiter_answered(yes, now, out);
             return;
         }
@@ -524,18 +526,24 @@ impl App {
         };
         match (self.question.take(), &input) {
             (Some(Question::Confirm(asked)), Input::Command(Command::Do(a)))
-                if *a == asked || *a == Action::Accept =>
+                if *a == asked || *a == PlayerAction::Accept =>
             {
                 return self.on_action_confirmed(asked, out);
             }
-            (Some(Question::Confirm(_)), Input::Command(Command::Do(Action::Decline))) => {
+            (Some(Question::Confirm(_)), Input::Command(Command::Do(PlayerAction::Decline))) => {
                 let t = self.message("confirm_cancelled", &[]);
                 return self.info(out, t);
             }
-            (Some(Question::TakebackAfterEnd), Input::Command(Command::Do(Action::Accept))) => {
+            (
+                Some(Question::TakebackAfterEnd),
+                Input::Command(Command::Do(PlayerAction::Accept)),
+            ) => {
                 return self.take_back_agreed(out);
             }
-            (Some(Question::TakebackAfterEnd), Input::Command(Command::Do(Action::Decline))) => {
+            (
+                Some(Question::TakebackAfterEnd),
+                Input::Command(Command::Do(PlayerAction::Decline)),
+            ) => {
                 let t = self.message("takeback_after_end_kept", &[]);
                 return self.info(out, t);
             }
@@ -584,7 +592,7 @@ impl App {
 
     /// What was wrong with a command's words, or its help when words are
     /// missing.
-    fn arg_problem(&self, command: Action, problem: &ArgProblem) -> String {
+    fn arg_problem(&self, command: PlayerAction, problem: &ArgProblem) -> String {
         let word = self
             .keymap
             .words(command)
@@ -959,7 +967,7 @@ mod tests {
     fn an_action_without_its_arguments_gets_its_help() {
         let mut a = app();
         let mut out = Vec::new();
-        a.on_action(crate::action::Action::Square, &mut out);
+        a.on_action(crate::action::PlayerAction::Square, &mut out);
         assert_eq!(said(&out), line(&mut a, "square"));
     }
 

@@ -25,7 +25,7 @@ use super::Theme;
 use super::keys::{Binding, KeyMap, ViewAction};
 use super::pager::{Pager, PagerKey, PagerOutcome};
 use super::render::{Look, render, square_at};
-use crate::action::{Action, KeyArg};
+use crate::action::{KeyArg, PlayerAction};
 use crate::app::App;
 use crate::msg::{Effect, Msg};
 use crate::ui::line::Outputs;
@@ -418,7 +418,7 @@ impl<'a> Front<'a> {
                     let view = self.last_view.as_ref()?;
                     let sq =
                         square_at(view, &self.look, self.size, Position::new(m.column, m.row))?;
-                    Some(Msg::Key(Action::Select, KeyArg::Square(sq)))
+                    Some(Msg::Key(PlayerAction::Select, KeyArg::Square(sq)))
                 }
                 _ => None,
             },
@@ -451,7 +451,7 @@ impl<'a> Front<'a> {
             return self.edit(k);
         }
         match self.keymap.binding_of(&k)? {
-            Binding::App(Action::Help, _) => {
+            Binding::App(PlayerAction::Help, _) => {
                 let lines = self.key_help();
                 let phraser = self.app.phraser();
                 let mut entries: Vec<String> = lines
@@ -490,8 +490,8 @@ impl<'a> Front<'a> {
     }
 
     /// Each action with its keys ("Up", "1 2 3 4 5 6 7 8").
-    fn key_help(&self) -> Vec<(Action, String)> {
-        let mut out: Vec<(Action, Vec<String>)> = Vec::new();
+    fn key_help(&self) -> Vec<(PlayerAction, String)> {
+        let mut out: Vec<(PlayerAction, Vec<String>)> = Vec::new();
         for (name, keys) in self.keymap.bindings() {
             let Some(Binding::App(a, _)) = super::keys::binding(name) else {
                 continue;

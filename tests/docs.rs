@@ -115,10 +115,10 @@ fn every_link_between_the_pages_reaches_a_file_and_a_heading() {
                 broken.push(format!("{}: {link}: no such file", page.display()));
                 continue;
             }
-            if let Some(a) = fragment {
-                if target.is_dir() || !anchors(&read(&target)).contains(a) {
-                    broken.push(format!("{}: {link}: no such heading", page.display()));
-                }
+            if let Some(a) = fragment
+                && (target.is_dir() || !anchors(&read(&target)).contains(a))
+            {
+                broken.push(format!("{}: {link}: no such heading", page.display()));
             }
         }
     }

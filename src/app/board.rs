@@ -228,7 +228,7 @@ impl App {
                 // While the resume question waits, which game the board
                 // should show is not known: it is judged after the answer
                 // (a resumed game's position, or the new game's).
-                SessionNote::Found(_) if self.asking_resume.is_some() => {}
+                SessionNote::Found(_) if self.asking_resume() => {}
                 SessionNote::Found(found) => match seat {
                     Seat::Player => self.on_inferred(found, now, out),
                     Seat::Opponent => self.on_opponent_inferred(found, now, out),

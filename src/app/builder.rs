@@ -138,7 +138,7 @@ impl AppBuilder {
             me: self.me,
             confirm_own_moves: self.confirm_own_moves,
             ask_before_leaving: self.ask_before_leaving,
-            question: None,
+            mode: super::Mode::Playing,
             kept_offer: None,
             offer_declined: false,
             last_said: None,
@@ -146,14 +146,12 @@ impl AppBuilder {
             board: None,
             sheet: None,
             epoch: 0,
-            asking_resume: None,
             review: None,
             // The clock is not started: the time given is only where
             // its schedule begins.
             clock: self
                 .clock
                 .map(|c| super::clock::ClockPart::new(c, std::time::Instant::now())),
-            arbiter_pending: None,
             now: None,
             cursor: super::cursor::Cursor::new(self.me),
             engine: None,
@@ -176,7 +174,7 @@ impl App {
     pub fn reset(&mut self) {
         self.game = Game::new();
         self.me = Color::White;
-        self.question = None;
+        self.mode = super::Mode::Playing;
         self.kept_offer = None;
         self.offer_declined = false;
         self.last_said = None;
@@ -184,10 +182,8 @@ impl App {
         self.board = None;
         self.sheet = None;
         self.epoch = 0;
-        self.asking_resume = None;
         self.review = None;
         self.clock = None;
-        self.arbiter_pending = None;
         self.now = None;
         self.cursor = super::cursor::Cursor::new(Color::White);
         self.engine = None;

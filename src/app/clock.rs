@@ -549,7 +549,7 @@ impl App {
             return;
         }
         let what = self.arbiter_what(op);
-        self.arbiter_pending = Some(op);
+        self.mode = super::Mode::ArbiterPending(op);
         let t = self.message("arbiter_ask", &[("what", &what)]);
         self.say(out, t, Priority::Normal, SayKind::Game);
     }
@@ -562,9 +562,10 @@ impl App {
         now: Instant,
         out: &mut Vec<Effect>,
     ) -> bool {
-        let Some(op) = self.arbiter_pending.take() else {
+        let super::Mode::ArbiterPending(op) = self.mode else {
             return false;
         };
+        self.mode = super::Mode::Playing;
         if !yes {
             let t = self.message("arbiter_cancelled", &[]);
             self.say(out, t, Priority::Normal, SayKind::Game);
@@ -981,6 +982,34 @@ mod tests {
         );
         // 290 s left: "2 minutes" is due 170 s after the resume.
         assert_eq!(a.next_deadline(), Some(t0 + s(100 + 170)));
+    }
+
+    /// A key that asks a question while the arbiter's confirmation waits
+    /// cancels it, said, as any line but yes does.  Before the one mode,
+    /// the arbiter's question stayed behind the new one, and the "yes"
+    /// meant for the new one confirmed the arbiter's instead.
+    #[test]
+    fn a_question_asked_by_a_key_cancels_the_arbiters_confirmation() {
+        use crate::action::{Action, KeyArg};
+        let setup = ClockSetup::new(parse_spec("5+0").unwrap());
+        let mut a = App::builder()
+            .clock(Some(setup))
+            .ask_before_leaving(true)
+            .build();
+        let t0 = Instant::now();
+        a.update(Msg::Start, t0);
+        line(&mut a, "e4", t0);
+        line(&mut a, "arbiter add black 2", t0);
+        let e = a.update(Msg::Key(Action::Resign, KeyArg::None), t0);
+        assert_eq!(
+            said(&e),
+            vec![
+                "Arbiter action cancelled.",
+                "Resigning ends the game. Say resign again to resign, or no to go on."
+            ]
+        );
+        assert_eq!(line(&mut a, "no", t0), vec!["The game goes on."]);
+        assert_eq!(line(&mut a, "time black", t0), vec!["Black: five minutes."]);
     }
 
     #[test]

@@ -220,7 +220,7 @@ impl App {
             // The journal cannot be written: leaving loses the moves unless
             // they are saved elsewhere, so it is asked, whoever types.
             Action::New | Action::Quit if self.journal_failing() => {
-                self.question = Some(super::Question::Confirm(action));
+                self.ask(super::Question::Confirm(action), out);
                 let word = self
                     .keymap
                     .words(action)
@@ -236,7 +236,7 @@ impl App {
                     && (self.game_in_progress()
                         || (action == Action::Resign && !self.game.is_over())) =>
             {
-                self.question = Some(super::Question::Confirm(action));
+                self.ask(super::Question::Confirm(action), out);
                 let word = self
                     .keymap
                     .words(action)

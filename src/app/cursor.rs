@@ -77,8 +77,8 @@ impl App {
     pub(super) fn on_key(&mut self, action: Action, arg: KeyArg, out: &mut Vec<Effect>) {
         // The question whether both players agree to take back after the
         // end is answered by the next key, like by the next line.
-        if self.question == Some(super::Question::TakebackAfterEnd) {
-            self.question = None;
+        if self.question() == Some(&super::Question::TakebackAfterEnd) {
+            self.mode = super::Mode::Playing;
             match action {
                 Action::Accept => return self.take_back_agreed(out),
                 Action::Decline => {
@@ -165,9 +165,9 @@ impl App {
             Action::Last => self.on_command(Command::Last(1), out),
             // The same key again answers "are you sure?".
             Action::Quit | Action::New | Action::Resign
-                if self.question == Some(super::Question::Confirm(action)) =>
+                if self.question() == Some(&super::Question::Confirm(action)) =>
             {
-                self.question = None;
+                self.mode = super::Mode::Playing;
                 self.on_action_confirmed(action, out);
             }
             Action::Claim => self.on_command(Command::Claim(None), out),

@@ -136,7 +136,7 @@ impl App {
             && self.takeback_awaited.is_none()
             // Not while the player is asked whether to resume a game: the
             // game to play is not known yet.
-            && self.asking_resume.is_none()
+            && !self.asking_resume()
     }
 
     /// The input ended: quit now, or after the engine's move.
@@ -454,7 +454,7 @@ impl App {
             .next_back()
             .map(|(before, played)| self.phraser.say_move(before, played.mv))
             .unwrap_or_default();
-        self.question = Some(super::Question::TakebackAfterEnd);
+        self.ask(super::Question::TakebackAfterEnd, out);
         let t = self.message("takeback_after_end_ask", &[("moves", &last)]);
         self.info(out, t);
     }

@@ -51,6 +51,27 @@ enum Question {
     TakebackAfterEnd,
 }
 
+/// What the next typed line answers.  One at a time: the input answers the
+/// last thing asked, so two questions never wait together.
+///
+/// A review (`hector review`) and a take-back awaited on the board are not
+/// modes of the input: a question may be asked during either, so they are
+/// kept beside the mode (`App::review`, `App::takeback_awaited`).
+#[derive(Debug, Default)]
+enum Mode {
+    /// Lines are moves and commands.
+    #[default]
+    Playing,
+    /// A question hector asked that the next line may answer.
+    Question(Question),
+    /// An arbiter function waiting for its confirmation: the next line
+    /// answers it, yes or anything else.
+    ArbiterPending(crate::command::ArbiterOp),
+    /// A saved game waits for the answer: resume it?  Every line and key
+    /// answers it (the game behind it is not the one to be played).
+    AskingResume(Box<crate::scoresheet::ResumeOffer>),
+}
+
 /// All state of the session.
 ///
 /// The state is grouped by concern, each with its own `impl App` block:
@@ -71,8 +92,8 @@ pub struct App {
     confirm_own_moves: bool,
     /// Ask before `new` or `quit` ends a game in progress.
     ask_before_leaving: bool,
-    /// A question waiting for its answer.
-    question: Option<Question>,
+    /// What the next line answers (a question, a confirmation).
+    mode: Mode,
     /// A draw offer typed by the player to move, made with their next
     /// move (9.1.2.1).
     kept_offer: Option<Color>,
@@ -87,14 +108,10 @@ pub struct App {
     sheet: Option<scoresheet::Sheet>,
     /// Counts replacements of `game` (new game, resumed game).
     epoch: u64,
-    /// A saved game waits for the answer: resume it?
-    asking_resume: Option<Box<crate::scoresheet::ResumeOffer>>,
     /// A PGN file under review (`hector review`).
     review: Option<review::ReviewState>,
     /// The clock, when the game is played with one (`--time`).
     clock: Option<clock::ClockPart>,
-    /// An arbiter function waiting for its confirmation.
-    arbiter_pending: Option<crate::command::ArbiterOp>,
     /// The time of the message being handled.
     now: Option<Instant>,
     /// The full-screen view's square cursor and the move chosen with it.
@@ -179,7 +196,7 @@ impl App {
     /// standing draw offer; once the game is over, how it ended.
     pub fn prompt(&self) -> String {
         // The question waits: the new game behind it is not the one played.
-        if self.asking_resume.is_some() {
+        if self.asking_resume() {
             return self.message("prompt_resume", &[]);
         }
         let p = self.prompt_of_game();
@@ -214,6 +231,63 @@ impl App {
         !self.game.history().is_empty() && self.game.result().is_none()
     }
 
+    /// The resume question waits for its answer.
+    fn asking_resume(&self) -> bool {
+        matches!(self.mode, Mode::AskingResume(_))
+    }
+
+    /// The question waiting, if one is.
+    fn question(&self) -> Option<&Question> {
+        match &self.mode {
+            Mode::Question(q) => Some(q),
+            _ => None,
+        }
+    }
+
+    /// The question waiting, taken to be answered (the mode is back to
+    /// playing); any other mode stays.
+    fn take_question(&mut self) -> Option<Question> {
+        match std::mem::take(&mut self.mode) {
+            Mode::Question(q) => Some(q),
+            other => {
+                self.mode = other;
+                None
+            }
+        }
+    }
+
+    /// Ask a question that the next line answers.  An arbiter's
+    /// confirmation waiting (possible with keys, which do not answer it)
+    /// is cancelled and said so, as any line but yes cancels it; the
+    /// resume question is never replaced (keys answer it too, so nothing
+    /// else is asked while it waits).
+    fn ask(&mut self, q: Question, out: &mut Vec<Effect>) {
+        match &self.mode {
+            Mode::AskingResume(_) => {}
+            Mode::ArbiterPending(_) => {
+                self.mode = Mode::Question(q);
+                let t = self.message("arbiter_cancelled", &[]);
+                self.say(out, t, Priority::Normal, SayKind::Game);
+            }
+            Mode::Playing | Mode::Question(_) => self.mode = Mode::Question(q),
+        }
+    }
+
+    /// The answer to the resume question: quit leaves it for the next
+    /// start, yes and no answer it, anything else asks again.
+    fn answer_resume(&mut self, action: Option<Action>, out: &mut Vec<Effect>) {
+        match action {
+            // Leaving answers nothing: the game stays to be resumed.
+            Some(Action::Quit) => {
+                self.mode = Mode::Playing;
+                self.on_action_confirmed(Action::Quit, out);
+            }
+            Some(Action::Accept) => self.on_resume_answer(Some(true), out),
+            Some(Action::Decline) => self.on_resume_answer(Some(false), out),
+            _ => self.on_resume_answer(None, out),
+        }
+    }
+
     /// Handle one message.
     pub fn update(&mut self, msg: Msg, now: Instant) -> Vec<Effect> {
         let mut out = Vec::new();
@@ -224,18 +298,16 @@ impl App {
         // The clock first: a flag that fell before this message wins.
         self.clock_tick(now, &mut out);
         match msg {
-            Msg::Line(line) if self.asking_resume.is_some() => match self.answer(&line) {
-                // Leaving answers nothing: the game stays to be resumed.
-                Some(crate::action::Action::Quit) => {
-                    self.asking_resume = None;
-                    self.on_action_confirmed(crate::action::Action::Quit, &mut out);
-                }
-                Some(crate::action::Action::Accept) => self.on_resume_answer(Some(true), &mut out),
-                Some(crate::action::Action::Decline) => {
-                    self.on_resume_answer(Some(false), &mut out);
-                }
-                _ => self.on_resume_answer(None, &mut out),
-            },
+            Msg::Line(line) if self.asking_resume() => {
+                let answer = self.answer(&line);
+                self.answer_resume(answer, &mut out);
+            }
+            // A key answers the resume question like a line (before, a
+            // key could ask another question behind it, which the next
+            // line after the answer then confirmed in the resumed game).
+            Msg::Key(action, _) if self.asking_resume() => {
+                self.answer_resume(Some(action), &mut out)
+            }
             Msg::Line(line) => {
                 self.on_line(&line, now, &mut out);
                 self.sync_board(now, &mut out);
@@ -347,7 +419,7 @@ impl App {
                     self.review_start(&mut out);
                 } else {
                     // (A game resumed at once has said so.)
-                    if self.asking_resume.is_none() && !self.game_resumed() {
+                    if !self.asking_resume() && !self.game_resumed() {
                         let t = self.opening_sentence();
                         self.say(&mut out, t, Priority::Normal, SayKind::Game);
                     }
@@ -474,7 +546,7 @@ impl App {
     }
 
     fn on_line(&mut self, line: &str, now: Instant, out: &mut Vec<Effect>) {
-        if self.arbiter_pending.is_some() {
+        if matches!(self.mode, Mode::ArbiterPending(_)) {
             let first = line.split_whitespace().next().unwrap_or("");
             let yes = self.keymap.command(first) == Some(crate::action::Action::Accept);
             self.arbiter_answered(yes, now, out);
@@ -523,7 +595,7 @@ impl App {
             Input::Move(text) => crate::words::promotion_role_named(text, &words),
             _ => None,
         };
-        match (self.question.take(), &input) {
+        match (self.take_question(), &input) {
             (Some(Question::Confirm(asked)), Input::Command(Command::Do(a)))
                 if *a == asked || *a == Action::Accept =>
             {
@@ -651,7 +723,7 @@ impl App {
                 let pos = self.game.position();
                 if let Some(moves) = crate::notation::promotion_choices(&e, pos) {
                     // bxa8: ask which piece, as the board does.
-                    self.question = Some(Question::Promotion(moves));
+                    self.ask(Question::Promotion(moves), out);
                     let t = self.message("promotion_which", &[]);
                     self.info(out, t);
                     return;

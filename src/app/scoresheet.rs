@@ -327,7 +327,10 @@ impl App {
     /// out: the action before what it does, and an illegal move's time
     /// penalty (7.5) with the time it gave.
     pub(super) fn arbiter_answered(&mut self, yes: bool, now: Instant, out: &mut Vec<Effect>) {
-        let op = self.arbiter_pending;
+        let op = match self.mode {
+            super::Mode::ArbiterPending(op) => Some(op),
+            _ => None,
+        };
         if !yes || op.is_none() {
             self.arbiter_answer(yes, now, out);
             return;
@@ -497,7 +500,7 @@ impl App {
 
     /// The journal effects of this update, put before all others.
     pub(super) fn journal_effects(&mut self, out: &mut Vec<Effect>) {
-        if self.asking_resume.is_some() {
+        if self.asking_resume() {
             return;
         }
         let epoch = self.epoch;
@@ -697,7 +700,7 @@ impl App {
                     )
                 };
                 self.say(out, t, Priority::Normal, SayKind::Game);
-                self.asking_resume = Some(Box::new(offer));
+                self.mode = super::Mode::AskingResume(Box::new(offer));
             }
         }
     }
@@ -771,7 +774,7 @@ impl App {
                 let t = self.message("journal_keep_after", &[("lines", &lines), ("move", &upto)]);
                 self.say(out, t, Priority::Normal, SayKind::Game);
                 offer.asking_keep = true;
-                self.asking_resume = Some(Box::new(offer));
+                self.mode = super::Mode::AskingResume(Box::new(offer));
             }
             None => self.resume(offer, false, out),
         }
@@ -780,8 +783,12 @@ impl App {
     /// The answer to the resume question: `Some(true)` yes, `Some(false)`
     /// no, `None` (anything else) asks again.
     pub(super) fn on_resume_answer(&mut self, yes: Option<bool>, out: &mut Vec<Effect>) {
-        let Some(offer) = self.asking_resume.take() else {
-            return;
+        let offer = match std::mem::take(&mut self.mode) {
+            super::Mode::AskingResume(offer) => offer,
+            other => {
+                self.mode = other;
+                return;
+            }
         };
         if offer.asking_keep {
             match yes {
@@ -789,7 +796,7 @@ impl App {
                 None => {
                     let t = self.message("journal_keep_yes_no", &[]);
                     self.say(out, t, Priority::Normal, SayKind::Error);
-                    self.asking_resume = Some(offer);
+                    self.mode = super::Mode::AskingResume(offer);
                 }
             }
             return;
@@ -829,7 +836,7 @@ impl App {
             None => {
                 let t = self.message("resume_yes_no", &[]);
                 self.say(out, t, Priority::Normal, SayKind::Error);
-                self.asking_resume = Some(offer);
+                self.mode = super::Mode::AskingResume(offer);
             }
         }
     }
@@ -1636,6 +1643,33 @@ mod tests {
                 "{word}: {e:?}"
             );
         }
+    }
+
+    /// A key answers the resume question as a line does.  Before the one
+    /// mode, a key could ask "resign?" behind the resume question, and
+    /// the line after "yes" then resigned the resumed game.
+    #[test]
+    fn keys_answer_the_resume_question_and_ask_nothing_behind_it() {
+        use crate::action::{Action, KeyArg};
+        let mut a = App::builder().ask_before_leaving(true).build();
+        a.enable_journal(StartInfo::default());
+        a.update(
+            Msg::Resume(Box::new(offer(ResumeChoice::Ask))),
+            Instant::now(),
+        );
+        let e = a.update(Msg::Key(Action::Resign, KeyArg::None), Instant::now());
+        assert_eq!(
+            said(&e),
+            vec!["Please answer yes or no: resume the unfinished game?"]
+        );
+        let e = a.update(Msg::Key(Action::Accept, KeyArg::None), Instant::now());
+        assert!(
+            said(&e).iter().any(|s| s.starts_with("Game resumed.")),
+            "{e:?}"
+        );
+        let e = a.update(Msg::Line("yes".into()), Instant::now());
+        assert!(a.game().result().is_none(), "nothing was resigned: {e:?}");
+        assert_eq!(a.game().history().len(), 3);
     }
 
     #[test]

@@ -205,7 +205,7 @@ impl App {
                     let t = self.message(key, &[]);
                     self.say(out, t, priority, SayKind::Board);
                     if seat == Seat::Player {
-                        self.takeback_without_board(out);
+                        self.takeback_without_board(now, out);
                         self.sync_board(now, out);
                     }
                 }
@@ -301,7 +301,7 @@ impl App {
                 if let Some(t) = self.game_is_over() {
                     self.say(out, t, Priority::Normal, SayKind::Error);
                 } else {
-                    self.play(mv, out);
+                    self.play(mv, now, out);
                 }
                 // Only if the game did not take it: the board is then
                 // compared with the game.
@@ -340,7 +340,7 @@ impl App {
                 if self.game.is_over() || self.game.undo_last().is_none() {
                     return;
                 }
-                self.clock_took_back();
+                self.clock_took_back(now);
                 if !self.board_took_back(out) {
                     let t = self.message("take_back", &[]);
                     self.say(out, t, Priority::Urgent, SayKind::Game);

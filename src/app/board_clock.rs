@@ -105,11 +105,11 @@ impl App {
     /// The clock part for a clock on the board: the game's own clock
     /// (`--time`, whose control names the periods and the rules'
     /// category), or one made for it, following the board's.
-    fn board_clock_part(&mut self, r: &ClockReading, now: Instant) -> Option<&mut ClockPart> {
+    fn board_clock_part(&mut self, r: &ClockReading) -> Option<&mut ClockPart> {
         if self.clock.is_none() {
             let longest = r.left.max(r.right).max(Duration::from_secs(1));
             let control = TimeControl::sudden_death(longest, Bonus::None).ok()?;
-            self.clock = Some(ClockPart::new(ClockSetup::new(control), now));
+            self.clock = Some(ClockPart::new(ClockSetup::new(control)));
         }
         let part = self.clock.as_mut()?;
         if part.physical.is_none() {
@@ -121,7 +121,7 @@ impl App {
     fn on_clock_reading(&mut self, r: &ClockReading, now: Instant, out: &mut Vec<Effect>) {
         let turn = self.game.turn();
         let over = self.game.is_over();
-        let Some(part) = self.board_clock_part(r, now) else {
+        let Some(part) = self.board_clock_part(r) else {
             return;
         };
         let Some(p) = &mut part.physical else {
@@ -264,7 +264,7 @@ impl App {
             {
                 let t = self.message("unpromoted_pawn", &[]);
                 self.say(out, t, Priority::Urgent, SayKind::Game);
-                self.play(mv, out);
+                self.play(mv, now, out);
                 self.penalised(presser, "illegal-move", "7.5.2 unpromoted pawn", now, |a| {
                     a.illegal_penalty(presser, now, out);
                 });

@@ -149,10 +149,7 @@ impl AppBuilder {
             review: None,
             // The clock is not started: the time given is only where
             // its schedule begins.
-            clock: self
-                .clock
-                .map(|c| super::clock::ClockPart::new(c, std::time::Instant::now())),
-            now: None,
+            clock: self.clock.map(super::clock::ClockPart::new),
             cursor: super::cursor::Cursor::new(self.me),
             engine: None,
             rated: false,
@@ -184,7 +181,6 @@ impl App {
         self.epoch = 0;
         self.review = None;
         self.clock = None;
-        self.now = None;
         self.cursor = super::cursor::Cursor::new(Color::White);
         self.engine = None;
         self.rated = false;

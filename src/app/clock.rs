@@ -67,9 +67,11 @@ pub(super) struct ClockPart {
 }
 
 impl ClockPart {
-    pub(super) fn new(setup: ClockSetup, now: Instant) -> ClockPart {
+    /// The clock set to its control, not started (nothing here depends on
+    /// the time of day until it starts).
+    pub(super) fn new(setup: ClockSetup) -> ClockPart {
         let clock = Clock::new(setup.control.clone());
-        let announcer = Announcer::new(setup.schedule.clone(), &clock, now);
+        let announcer = Announcer::at_start(setup.schedule.clone(), &clock);
         let mut rules = RuleSet::for_control(setup.edition, Some(&setup.control));
         rules.supervised = setup.supervised;
         ClockPart {
@@ -136,7 +138,7 @@ impl App {
     /// A new game: the clock set again and started for White.
     pub(super) fn clock_new_game(&mut self, now: Instant) {
         if let Some(part) = self.clock.take() {
-            let mut fresh = ClockPart::new(part.setup, now);
+            let mut fresh = ClockPart::new(part.setup);
             if let Some(p) = part.physical {
                 // The clock on the board is set again by the players.
                 fresh.physical = Some(p.for_new_game());
@@ -294,13 +296,12 @@ impl App {
     /// Moves were taken back (a `takeback`, or on the board): a move that
     /// waited for its separate press (D.2.8) waits no more, and the clock
     /// runs for the side now to move; the time already used stays used.
-    pub(super) fn clock_took_back(&mut self) {
+    pub(super) fn clock_took_back(&mut self, now: Instant) {
         let turn = self.game.turn();
         let over = self.game.is_over();
-        let now = self.now;
         if let Some(part) = &mut self.clock {
             part.presser.take_back();
-            if let (Some(now), false) = (now, over || part.follows_board()) {
+            if !(over || part.follows_board()) {
                 part.clock.give_turn(turn, now);
             }
         }

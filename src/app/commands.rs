@@ -1,6 +1,8 @@
 //! Typed commands: questions about the position and the actions of the
 //! session ([`Action`]).
 
+use std::time::Instant;
+
 use shakmaty::{Color, Move, Position};
 
 use super::App;
@@ -74,7 +76,7 @@ impl App {
         }
     }
 
-    pub(super) fn on_command(&mut self, command: Command, out: &mut Vec<Effect>) {
+    pub(super) fn on_command(&mut self, command: Command, now: Instant, out: &mut Vec<Effect>) {
         let pos = self.game.position().clone();
         match command {
             Command::Square(sq) => {
@@ -137,7 +139,7 @@ impl App {
                 let t = self.phraser.last_moves(&recent, n);
                 self.info(out, t);
             }
-            Command::Claim(text) => self.claim(text, out),
+            Command::Claim(text) => self.claim(text, now, out),
             Command::Export(_) | Command::ExportTo(_) if self.reviewing() => {
                 self.review_refuses(out)
             }
@@ -146,29 +148,26 @@ impl App {
             Command::Review(action, arg) => {
                 self.on_review_action(action, arg.as_deref(), out);
             }
-            Command::Time(q) => {
-                if let Some(now) = self.now {
-                    self.on_time(q, now, out);
-                }
-            }
+            Command::Time(q) => self.on_time(q, now, out),
             Command::Arbiter(op) => self.on_arbiter(op, out),
-            Command::Do(action) => self.on_action(action, out),
+            Command::Do(action) => self.on_action(action, now, out),
         }
     }
 
     /// `new` or `quit`, asked for and (where it is asked) confirmed.
-    pub(super) fn on_action_confirmed(&mut self, action: Action, out: &mut Vec<Effect>) {
+    pub(super) fn on_action_confirmed(
+        &mut self,
+        action: Action,
+        now: Instant,
+        out: &mut Vec<Effect>,
+    ) {
         match action {
             Action::New => {
-                if let Some(now) = self.now {
-                    self.journal_reading_of_left_game(now, out);
-                }
+                self.journal_reading_of_left_game(now, out);
                 self.engine_new_game();
                 self.replace_game(Game::new());
                 self.kept_offer = None;
-                if let Some(now) = self.now {
-                    self.clock_new_game(now);
-                }
+                self.clock_new_game(now);
                 let t = self.message("new_game", &[]);
                 self.say(out, t, Priority::Normal, SayKind::Game);
             }
@@ -184,7 +183,7 @@ impl App {
 
     /// An action without arguments.  One asked for without the arguments
     /// it needs gets its help sentence.
-    pub(super) fn on_action(&mut self, action: Action, out: &mut Vec<Effect>) {
+    pub(super) fn on_action(&mut self, action: Action, now: Instant, out: &mut Vec<Effect>) {
         if self.on_review_action(action, None, out) {
             return;
         }
@@ -251,7 +250,7 @@ impl App {
                 let t = self.message(key, &[("command", &word)]);
                 self.info(out, t);
             }
-            Action::New | Action::Quit => self.on_action_confirmed(action, out),
+            Action::New | Action::Quit => self.on_action_confirmed(action, now, out),
             Action::Draw => self.typed_draw_offer(out),
             Action::Accept => self.accept_draw(out),
             Action::Decline => self.decline_draw(out),
@@ -259,7 +258,7 @@ impl App {
             Action::Hint | Action::Eval | Action::Threat | Action::Engine => {
                 self.engine_action(action, out);
             }
-            Action::Takeback => self.take_back(out),
+            Action::Takeback => self.take_back(now, out),
             Action::Flip => {
                 self.me = !self.me;
                 if self.engine.is_some() {
@@ -279,15 +278,9 @@ impl App {
             Action::Silence => out.push(Effect::Silence),
             Action::Board => self.board_report(out),
             Action::Export => self.save(None, out),
-            Action::Press | Action::Pause | Action::Resume => {
-                if let Some(now) = self.now {
-                    match action {
-                        Action::Press => self.on_press(now, out),
-                        Action::Pause => self.on_pause(false, now, out),
-                        _ => self.on_pause(true, now, out),
-                    }
-                }
-            }
+            Action::Press => self.on_press(now, out),
+            Action::Pause => self.on_pause(false, now, out),
+            Action::Resume => self.on_pause(true, now, out),
             Action::Release => self.release_companion(out),
             Action::Help => {
                 let t = self.message("help_intro", &[]);

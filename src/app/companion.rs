@@ -37,6 +37,9 @@ pub(super) struct CompanionState {
     /// The squares lit on the opponent's board (None: not known, e.g. just
     /// connected).
     lit: Option<shakmaty::Bitboard>,
+    /// Both clocks as of the last message handled: what the page shows
+    /// (the app reads no clock of its own between messages).
+    clocks: Option<ClockView>,
 }
 
 impl CompanionState {
@@ -214,7 +217,7 @@ impl App {
                     },
                 };
                 self.companion.notice = None;
-                self.play(mv, out);
+                self.play(mv, now, out);
             }
             OpponentAction::OfferDraw => match self.game.offer_draw(them) {
                 Ok(()) => {
@@ -338,15 +341,19 @@ impl App {
         s
     }
 
-    /// The view model of the game now, with the front end's state `ui`:
-    /// what the full-screen view draws and the opponent's page shows.
+    /// The clocks as they stand at `now`, the time of the message just
+    /// handled, for the page and the view.
+    pub(super) fn companion_clocks(&mut self, now: Instant) {
+        self.companion.clocks = self.clock().map(|c| ClockView::of(c, now));
+    }
+
+    /// The view model of the game now (its clocks as of the last message),
+    /// with the front end's state `ui`: what the full-screen view draws
+    /// and the opponent's page shows.
     pub fn view_model(&self, ui: &UiState) -> View {
         static APPENDIX_D: OnceLock<MoveWords> = OnceLock::new();
         let appendix_d = APPENDIX_D.get_or_init(|| builtin_appendix_d().moves);
-        let clocks = match (self.clock(), self.now) {
-            (Some(c), Some(now)) => Some(ClockView::of(c, now)),
-            _ => None,
-        };
+        let clocks = self.companion.clocks;
         View::build(&ViewInput {
             game: &self.game,
             phraser: &self.phraser,

@@ -4,6 +4,8 @@
 //! (the piece, then its square; a promotion asks which piece).  Keys and
 //! mouse clicks arrive as [`Msg::Key`](crate::msg::Msg::Key).
 
+use std::time::Instant;
+
 use shakmaty::{CastlingSide, Color, File, Move, Position, Rank, Role, Square};
 
 use super::App;
@@ -74,13 +76,19 @@ impl App {
         self.last_said.as_ref().map(|u| u.text.as_str())
     }
 
-    pub(super) fn on_key(&mut self, action: Action, arg: KeyArg, out: &mut Vec<Effect>) {
+    pub(super) fn on_key(
+        &mut self,
+        action: Action,
+        arg: KeyArg,
+        now: Instant,
+        out: &mut Vec<Effect>,
+    ) {
         // The question whether both players agree to take back after the
         // end is answered by the next key, like by the next line.
         if self.question() == Some(&super::Question::TakebackAfterEnd) {
             self.mode = super::Mode::Playing;
             match action {
-                Action::Accept => return self.take_back_agreed(out),
+                Action::Accept => return self.take_back_agreed(now, out),
                 Action::Decline => {
                     let t = self.message("takeback_after_end_kept", &[]);
                     return self.info(out, t);
@@ -104,7 +112,9 @@ impl App {
                 _ => self.key_needs_arg(action, out),
             },
             Action::NextPiece => match arg {
-                KeyArg::Role(role) if self.cursor.promoting.is_some() => self.promote_to(role, out),
+                KeyArg::Role(role) if self.cursor.promoting.is_some() => {
+                    self.promote_to(role, now, out)
+                }
                 KeyArg::Role(role) => self.next_piece(role, out),
                 _ => self.key_needs_arg(action, out),
             },
@@ -112,7 +122,7 @@ impl App {
                 if let KeyArg::Square(s) = arg {
                     self.cursor.square = s;
                 }
-                self.select(out);
+                self.select(now, out);
             }
             Action::Cancel => {
                 if self.cursor.chosen.take().is_some() | self.cursor.promoting.take().is_some() {
@@ -137,12 +147,13 @@ impl App {
             | Action::Theme
             | Action::LargeText => self.on_look(action, out),
             // Questions about the cursor's square, rank and file.
-            Action::Square => self.on_command(Command::Square(sq), out),
+            Action::Square => self.on_command(Command::Square(sq), now, out),
             Action::Attackers => self.on_command(
                 Command::Attackers {
                     square: sq,
                     side: None,
                 },
+                now,
                 out,
             ),
             Action::Defenders => self.on_command(
@@ -150,29 +161,33 @@ impl App {
                     square: sq,
                     side: None,
                 },
+                now,
                 out,
             ),
-            Action::Moves => self.on_command(Command::Moves(sq), out),
-            Action::Rank => self.on_command(Command::Rank(sq.rank()), out),
-            Action::File => self.on_command(Command::File(sq.file()), out),
+            Action::Moves => self.on_command(Command::Moves(sq), now, out),
+            Action::Rank => self.on_command(Command::Rank(sq.rank()), now, out),
+            Action::File => self.on_command(Command::File(sq.file()), now, out),
             Action::Pieces => self.on_command(
                 Command::Pieces {
                     side: Side::Mine,
                     role: None,
                 },
+                now,
                 out,
             ),
-            Action::Last => self.on_command(Command::Last(1), out),
+            Action::Last => self.on_command(Command::Last(1), now, out),
             // The same key again answers "are you sure?".
             Action::Quit | Action::New | Action::Resign
                 if self.question() == Some(&super::Question::Confirm(action)) =>
             {
                 self.mode = super::Mode::Playing;
-                self.on_action_confirmed(action, out);
+                self.on_action_confirmed(action, now, out);
             }
-            Action::Claim => self.on_command(Command::Claim(None), out),
-            Action::Time => self.on_command(Command::Time(crate::command::TimeQuery::Both), out),
-            other => self.on_action(other, out),
+            Action::Claim => self.on_command(Command::Claim(None), now, out),
+            Action::Time => {
+                self.on_command(Command::Time(crate::command::TimeQuery::Both), now, out)
+            }
+            other => self.on_action(other, now, out),
         }
     }
 
@@ -228,7 +243,7 @@ impl App {
     }
 
     /// Enter (or a click): choose the piece, then its square.
-    fn select(&mut self, out: &mut Vec<Effect>) {
+    fn select(&mut self, now: Instant, out: &mut Vec<Effect>) {
         let sq = self.cursor.square;
         let pos = self.game.position().clone();
         if self.cursor.promoting.is_some() {
@@ -264,9 +279,9 @@ impl App {
             [] => {
                 // The reader says why, as for a typed move.
                 let text = format!("{from}{sq}");
-                self.on_move_text(&text, out);
+                self.on_move_text(&text, now, out);
             }
-            [m] if m.promotion().is_none() => self.play(*m, out),
+            [m] if m.promotion().is_none() => self.play(*m, now, out),
             _ => {
                 self.cursor.promoting = Some((from, sq));
                 self.ask_promotion(out);
@@ -286,7 +301,7 @@ impl App {
         self.say(out, t, Priority::Normal, SayKind::Info);
     }
 
-    fn promote_to(&mut self, role: Role, out: &mut Vec<Effect>) {
+    fn promote_to(&mut self, role: Role, now: Instant, out: &mut Vec<Effect>) {
         let Some((from, to)) = self.cursor.promoting else {
             return;
         };
@@ -298,7 +313,7 @@ impl App {
         match mv {
             Some(m) => {
                 self.cursor.promoting = None;
-                self.play(m, out);
+                self.play(m, now, out);
             }
             None => self.ask_promotion(out),
         }

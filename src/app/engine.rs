@@ -413,7 +413,7 @@ impl App {
     /// `takeback`: the last move pair (the engine's reply and the player's
     /// move), or the player's move while the engine thinks; without an
     /// engine, the last move.  A board then shows what to put back.
-    pub(super) fn take_back(&mut self, out: &mut Vec<Effect>) {
+    pub(super) fn take_back(&mut self, now: Instant, out: &mut Vec<Effect>) {
         if self.rated {
             let t = self.message("help_off_rated", &[]);
             self.info(out, t);
@@ -428,7 +428,7 @@ impl App {
             self.say(out, t, Priority::Normal, SayKind::Board);
             return;
         }
-        self.take_back_moves(out);
+        self.take_back_moves(now, out);
     }
 
     /// `takeback` after the end: a finished game stays finished.  In a
@@ -461,13 +461,13 @@ impl App {
 
     /// Both players agreed to take back after the end: the last move is
     /// taken back, the game goes on, and so does its clock.
-    pub(super) fn take_back_agreed(&mut self, out: &mut Vec<Effect>) {
+    pub(super) fn take_back_agreed(&mut self, now: Instant, out: &mut Vec<Effect>) {
         if !self.game.is_over() || self.rated || self.engine.is_some() {
-            return self.take_back(out);
+            return self.take_back(now, out);
         }
-        self.take_back_moves(out);
+        self.take_back_moves(now, out);
         if !self.game.is_over()
-            && let (Some(part), Some(now)) = (&mut self.clock, self.now)
+            && let Some(part) = &mut self.clock
             && part.clock.is_paused()
             && !part.follows_board()
         {
@@ -476,7 +476,7 @@ impl App {
     }
 
     /// Take back the last move (with an engine, the last pair).
-    fn take_back_moves(&mut self, out: &mut Vec<Effect>) {
+    fn take_back_moves(&mut self, now: Instant, out: &mut Vec<Effect>) {
         let plies = match &self.engine {
             Some(_) if self.game.turn() == self.me => 2,
             _ => 1,
@@ -519,7 +519,7 @@ impl App {
         for _ in on_board..plies {
             self.game.undo_last();
         }
-        self.clock_took_back();
+        self.clock_took_back(now);
         if on_board == 0 {
             self.takeback_awaited = None;
             let t = self.message("taken_back", &[("moves", &taken.join(", "))]);
@@ -558,7 +558,7 @@ impl App {
 
     /// The board is gone while a take-back was awaited there: the moves
     /// are taken back in the game now.
-    pub(super) fn takeback_without_board(&mut self, out: &mut Vec<Effect>) {
+    pub(super) fn takeback_without_board(&mut self, now: Instant, out: &mut Vec<Effect>) {
         let Some(target) = self.takeback_awaited.as_ref().map(|a| a.target) else {
             return;
         };
@@ -567,7 +567,7 @@ impl App {
                 break;
             }
         }
-        self.clock_took_back();
+        self.clock_took_back(now);
         self.board_took_back(out);
     }
 
@@ -647,7 +647,7 @@ impl App {
                     }
                     // Announced like the opponent's move; a board then
                     // awaits it.
-                    self.play(r.best, out);
+                    self.play(r.best, now, out);
                     self.sync_board(now, out);
                 }
             }

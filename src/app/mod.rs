@@ -112,8 +112,6 @@ pub struct App {
     review: Option<review::ReviewState>,
     /// The clock, when the game is played with one (`--time`).
     clock: Option<clock::ClockPart>,
-    /// The time of the message being handled.
-    now: Option<Instant>,
     /// The full-screen view's square cursor and the move chosen with it.
     cursor: cursor::Cursor,
     /// The engine played against, when there is one (`app/engine.rs`).
@@ -275,23 +273,22 @@ impl App {
 
     /// The answer to the resume question: quit leaves it for the next
     /// start, yes and no answer it, anything else asks again.
-    fn answer_resume(&mut self, action: Option<Action>, out: &mut Vec<Effect>) {
+    fn answer_resume(&mut self, action: Option<Action>, now: Instant, out: &mut Vec<Effect>) {
         match action {
             // Leaving answers nothing: the game stays to be resumed.
             Some(Action::Quit) => {
                 self.mode = Mode::Playing;
-                self.on_action_confirmed(Action::Quit, out);
+                self.on_action_confirmed(Action::Quit, now, out);
             }
-            Some(Action::Accept) => self.on_resume_answer(Some(true), out),
-            Some(Action::Decline) => self.on_resume_answer(Some(false), out),
-            _ => self.on_resume_answer(None, out),
+            Some(Action::Accept) => self.on_resume_answer(Some(true), now, out),
+            Some(Action::Decline) => self.on_resume_answer(Some(false), now, out),
+            _ => self.on_resume_answer(None, now, out),
         }
     }
 
     /// Handle one message.
     pub fn update(&mut self, msg: Msg, now: Instant) -> Vec<Effect> {
         let mut out = Vec::new();
-        self.now = Some(now);
         let was_quitting = self.quitting;
         let offer_before = (self.game.pending_offer(), self.game.history().len());
         self.offer_declined = false;
@@ -300,20 +297,20 @@ impl App {
         match msg {
             Msg::Line(line) if self.asking_resume() => {
                 let answer = self.answer(&line);
-                self.answer_resume(answer, &mut out);
+                self.answer_resume(answer, now, &mut out);
             }
             // A key answers the resume question like a line (before, a
             // key could ask another question behind it, which the next
             // line after the answer then confirmed in the resumed game).
             Msg::Key(action, _) if self.asking_resume() => {
-                self.answer_resume(Some(action), &mut out)
+                self.answer_resume(Some(action), now, &mut out)
             }
             Msg::Line(line) => {
                 self.on_line(&line, now, &mut out);
                 self.sync_board(now, &mut out);
             }
             Msg::Journal(status) => self.on_journal(status, &mut out),
-            Msg::Resume(offer) => self.on_resume_offer(*offer, &mut out),
+            Msg::Resume(offer) => self.on_resume_offer(*offer, now, &mut out),
             Msg::Exported(result) => self.on_exported(result, &mut out),
             Msg::Board(event) => {
                 let notes = match &mut self.board {
@@ -402,7 +399,7 @@ impl App {
             Msg::Problem(p) => self.on_problem(&p, &mut out),
             Msg::BoardChosen(choice) => self.on_board_chosen(choice, now, &mut out),
             Msg::Key(action, arg) => {
-                self.on_key(action, arg, &mut out);
+                self.on_key(action, arg, now, &mut out);
                 self.sync_board(now, &mut out);
             }
             Msg::KeyHelp(lines) => {
@@ -444,9 +441,10 @@ impl App {
         if self.quitting && !was_quitting {
             self.journal_reading(now);
         }
-        self.journal_effects(&mut out);
+        self.journal_effects(now, &mut out);
         self.journal_companion(&mut out);
         self.companion_flashes(&out);
+        self.companion_clocks(now);
         out
     }
 
@@ -599,14 +597,14 @@ impl App {
             (Some(Question::Confirm(asked)), Input::Command(Command::Do(a)))
                 if *a == asked || *a == Action::Accept =>
             {
-                return self.on_action_confirmed(asked, out);
+                return self.on_action_confirmed(asked, now, out);
             }
             (Some(Question::Confirm(_)), Input::Command(Command::Do(Action::Decline))) => {
                 let t = self.message("confirm_cancelled", &[]);
                 return self.info(out, t);
             }
             (Some(Question::TakebackAfterEnd), Input::Command(Command::Do(Action::Accept))) => {
-                return self.take_back_agreed(out);
+                return self.take_back_agreed(now, out);
             }
             (Some(Question::TakebackAfterEnd), Input::Command(Command::Do(Action::Decline))) => {
                 let t = self.message("takeback_after_end_kept", &[]);
@@ -614,7 +612,7 @@ impl App {
             }
             (Some(Question::Promotion(moves)), _) if promotion_piece.is_some() => {
                 if let Some(mv) = moves.iter().find(|m| m.promotion() == promotion_piece) {
-                    return self.play(*mv, out);
+                    return self.play(*mv, now, out);
                 }
             }
             _ => {}
@@ -632,12 +630,12 @@ impl App {
                 let t = self.message("promotion_not_asked", &[("piece", &piece)]);
                 self.say(out, t, Priority::Normal, SayKind::Error);
             }
-            Input::Move(text) => self.on_move_text(&text, out),
+            Input::Move(text) => self.on_move_text(&text, now, out),
             Input::BadArguments { command, problem } => {
                 let t = self.arg_problem(command, &problem);
                 self.say(out, t, Priority::Normal, SayKind::Error);
             }
-            Input::Command(c) => self.on_command(c, out),
+            Input::Command(c) => self.on_command(c, now, out),
         }
     }
 
@@ -700,7 +698,7 @@ impl App {
         self.game_over_state()
     }
 
-    fn on_move_text(&mut self, text: &str, out: &mut Vec<Effect>) {
+    fn on_move_text(&mut self, text: &str, now: Instant, out: &mut Vec<Effect>) {
         if let Some(t) = self.game_is_over() {
             self.say(out, t, Priority::Normal, SayKind::Error);
             return;
@@ -718,7 +716,7 @@ impl App {
             return;
         }
         match self.reader.read(text, self.game.position()) {
-            Ok(mv) => self.play(mv, out),
+            Ok(mv) => self.play(mv, now, out),
             Err(e) => {
                 let pos = self.game.position();
                 if let Some(moves) = crate::notation::promotion_choices(&e, pos) {
@@ -735,7 +733,7 @@ impl App {
     }
 
     /// Play a legal move and announce it (and the end of the game, if it ends).
-    fn play(&mut self, mv: Move, out: &mut Vec<Effect>) {
+    fn play(&mut self, mv: Move, now: Instant, out: &mut Vec<Effect>) {
         let before = self.game.position().clone();
         let mover = before.turn();
         if self.game.play(mv).is_err() {
@@ -753,9 +751,7 @@ impl App {
             self.kept_offer = None;
             self.offer_draw(out);
         }
-        if let Some(now) = self.now {
-            self.clock_moved(mover, now, out);
-        }
+        self.clock_moved(mover, now, out);
     }
 
     /// Announce a move just played from `before`: the opponent's move is
@@ -1032,7 +1028,7 @@ mod tests {
     fn an_action_without_its_arguments_gets_its_help() {
         let mut a = app();
         let mut out = Vec::new();
-        a.on_action(crate::action::Action::Square, &mut out);
+        a.on_action(crate::action::Action::Square, Instant::now(), &mut out);
         assert_eq!(said(&out), line(&mut a, "square"));
     }
 

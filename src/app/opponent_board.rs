@@ -137,7 +137,7 @@ impl App {
                     // The blind player's piece moved before their move.
                     self.notify_page_key("companion_not_their_move");
                 } else {
-                    self.play(mv, out);
+                    self.play(mv, now, out);
                     self.sync_board(now, out);
                 }
                 self.sync_opponent_board(now, out);

@@ -139,13 +139,11 @@ fn start_fen(game: &Game) -> Option<String> {
 }
 
 impl App {
-    /// Keep a journal of every game from now on, with these players and
-    /// event (the date and start position are filled in).
+    /// Keep a journal of every game from now on, with these players, event
+    /// and date (the caller's: the app reads no calendar); the start
+    /// position is filled in.
     pub fn enable_journal(&mut self, start: StartInfo) {
         let mut start = start;
-        if start.date.is_empty() {
-            start.date = today();
-        }
         start.fen = start_fen(&self.game);
         self.clock_start_info(&mut start);
         self.sheet = Some(Sheet::new(start, &self.game, self.epoch));
@@ -499,7 +497,7 @@ impl App {
     }
 
     /// The journal effects of this update, put before all others.
-    pub(super) fn journal_effects(&mut self, out: &mut Vec<Effect>) {
+    pub(super) fn journal_effects(&mut self, now: Instant, out: &mut Vec<Effect>) {
         if self.asking_resume() {
             return;
         }
@@ -512,7 +510,6 @@ impl App {
         let board_now = awaiting(&self.board);
         let opponent_now = awaiting(&self.opponent_board);
         let castling = self.game.castling_mode();
-        let now = self.now;
         let Some(sheet) = &mut self.sheet else {
             return;
         };
@@ -521,23 +518,23 @@ impl App {
             start.fen = start_fen(&self.game);
             *sheet = Sheet::new(start, &self.game, epoch);
         }
-        let clock = match (&sheet.clock_seen, &clock_now, now) {
+        let clock = match (&sheet.clock_seen, &clock_now) {
             // Set, or started with nothing used yet: not an event.
-            (seen, Some(c), Some(now))
+            (seen, Some(c))
                 if seen.as_ref().is_none_or(|s| s.side_to_move().is_none())
                     && untouched(c, now) =>
             {
                 Vec::new()
             }
-            (Some(seen), Some(c), Some(now)) if seen != c => clock_events(seen, c, now),
-            (None, Some(c), Some(now)) => clock_events(&Clock::new(c.control().clone()), c, now),
+            (Some(seen), Some(c)) if seen != c => clock_events(seen, c, now),
+            (None, Some(c)) => clock_events(&Clock::new(c.control().clone()), c, now),
             _ => Vec::new(),
         };
         // A game ended with the clock still running (an upheld claim, an
         // agreement, a resignation): the times at the end are recorded.
         let mut clock = clock;
-        match (&clock_now, now) {
-            (Some(c), Some(now)) if self.game.is_over() && c.is_running() => {
+        match &clock_now {
+            Some(c) if self.game.is_over() && c.is_running() => {
                 if !sheet.stopped_at_end {
                     clock.push(Event::Clock(ClockEvent::Stopped {
                         white_ms: millis(c.remaining(Color::White, now)),
@@ -552,7 +549,7 @@ impl App {
         // A move left for its separate press (D.2.8): the mover's time
         // runs on; the press that completes it is a press record.
         if press_now != sheet.press_seen {
-            if let (Some(by), Some(c), Some(now)) = (press_now, &sheet.clock_seen, now) {
+            if let (Some(by), Some(c)) = (press_now, &sheet.clock_seen) {
                 clock.push(Event::Clock(ClockEvent::AwaitingPress {
                     by,
                     white_ms: millis(c.remaining(Color::White, now)),
@@ -664,12 +661,17 @@ impl App {
     /// An unfinished game: ask whether to resume it, or resume it now.  A
     /// damaged journal is said first, in one sentence: what is restored,
     /// which lines could not be used, and where the whole file is kept.
-    pub(super) fn on_resume_offer(&mut self, offer: ResumeOffer, out: &mut Vec<Effect>) {
+    pub(super) fn on_resume_offer(
+        &mut self,
+        offer: ResumeOffer,
+        now: Instant,
+        out: &mut Vec<Effect>,
+    ) {
         if let Some(t) = self.damage_sentence(&offer) {
             self.say(out, t, Priority::Normal, SayKind::Info);
         }
         match offer.choice {
-            ResumeChoice::Now => self.resume_or_ask_keep(offer, out),
+            ResumeChoice::Now => self.resume_or_ask_keep(offer, now, out),
             ResumeChoice::Ask => {
                 let r = &offer.resumed;
                 // The date in words: a voice hears no digits.
@@ -757,7 +759,7 @@ impl App {
 
     /// Resume, or first ask whether to keep the records after the damage
     /// when they continue the game.
-    fn resume_or_ask_keep(&mut self, mut offer: ResumeOffer, out: &mut Vec<Effect>) {
+    fn resume_or_ask_keep(&mut self, mut offer: ResumeOffer, now: Instant, out: &mut Vec<Effect>) {
         let asked = offer
             .damage
             .as_ref()
@@ -776,13 +778,18 @@ impl App {
                 offer.asking_keep = true;
                 self.mode = super::Mode::AskingResume(Box::new(offer));
             }
-            None => self.resume(offer, false, out),
+            None => self.resume(offer, false, now, out),
         }
     }
 
     /// The answer to the resume question: `Some(true)` yes, `Some(false)`
     /// no, `None` (anything else) asks again.
-    pub(super) fn on_resume_answer(&mut self, yes: Option<bool>, out: &mut Vec<Effect>) {
+    pub(super) fn on_resume_answer(
+        &mut self,
+        yes: Option<bool>,
+        now: Instant,
+        out: &mut Vec<Effect>,
+    ) {
         let offer = match std::mem::take(&mut self.mode) {
             super::Mode::AskingResume(offer) => offer,
             other => {
@@ -792,7 +799,7 @@ impl App {
         };
         if offer.asking_keep {
             match yes {
-                Some(keep) => self.resume(*offer, keep, out),
+                Some(keep) => self.resume(*offer, keep, now, out),
                 None => {
                     let t = self.message("journal_keep_yes_no", &[]);
                     self.say(out, t, Priority::Normal, SayKind::Error);
@@ -802,7 +809,7 @@ impl App {
             return;
         }
         match yes {
-            Some(true) => self.resume_or_ask_keep(*offer, out),
+            Some(true) => self.resume_or_ask_keep(*offer, now, out),
             Some(false) => {
                 // Set aside: the damage is contained all the same (the
                 // whole file copied aside first), and records after it
@@ -829,9 +836,7 @@ impl App {
                 self.say(out, t, Priority::Normal, SayKind::Game);
                 let t = self.message("new_game", &[]);
                 self.say(out, t, Priority::Normal, SayKind::Game);
-                if let Some(now) = self.now {
-                    self.boards_after_declined_resume(now, out);
-                }
+                self.boards_after_declined_resume(now, out);
             }
             None => {
                 let t = self.message("resume_yes_no", &[]);
@@ -843,7 +848,13 @@ impl App {
 
     /// Resume the game; `keep_after`: with the records after the damage
     /// (the player's choice).
-    fn resume(&mut self, offer: ResumeOffer, keep_after: bool, out: &mut Vec<Effect>) {
+    fn resume(
+        &mut self,
+        offer: ResumeOffer,
+        keep_after: bool,
+        now: Instant,
+        out: &mut Vec<Effect>,
+    ) {
         let ResumeOffer {
             id,
             resumed,
@@ -898,9 +909,7 @@ impl App {
             self.say(out, t, Priority::Normal, SayKind::Info);
         }
         self.replace_game(resumed.game.clone());
-        if let Some(now) = self.now {
-            self.clock_restore(&resumed.start, resumed.restored_clock(), now);
-        }
+        self.clock_restore(&resumed.start, resumed.restored_clock(), now);
         // An engine game goes on with the sides it had.
         let engine_side = engine_side_of(&resumed.start).filter(|_| self.engine.is_some());
         let sides_changed = engine_side.is_some_and(|side| self.me == side);
@@ -938,7 +947,7 @@ impl App {
         }
         if let Some(t) = self.game_over_sentence() {
             self.info(out, t);
-        } else if let (Some(c), Some(now)) = (self.clock(), self.now) {
+        } else if let Some(c) = self.clock() {
             // The clocks as they were restored, and whether they run.
             let t = crate::clock::words::both(
                 &self.phraser,
@@ -958,10 +967,8 @@ impl App {
             let t = self.message("clock_press_waiting", &[]);
             self.info(out, t);
         }
-        if let Some(now) = self.now {
-            self.resume_board(Seat::Player, &resumed, now, out);
-            self.resume_board(Seat::Opponent, &resumed, now, out);
-        }
+        self.resume_board(Seat::Player, &resumed, now, out);
+        self.resume_board(Seat::Opponent, &resumed, now, out);
         // What the journal says already is not written again.
         let awaiting = |b: &Option<crate::board::BoardSession>| {
             b.as_ref().and_then(|b| b.tracker().awaiting_execution())
@@ -1086,14 +1093,6 @@ impl App {
             }
         }
     }
-}
-
-/// Today's date (UTC) as in PGN.
-fn today() -> String {
-    let fmt = time::macros::format_description!("[year].[month].[day]");
-    time::OffsetDateTime::now_utc()
-        .format(&fmt)
-        .unwrap_or_default()
 }
 
 /// The events that bring the journalled game (`sheet.sim`) to `game`,
@@ -1519,6 +1518,24 @@ mod tests {
         assert_eq!(r.warnings, vec![]);
         assert_eq!(r.game.result(), a.game().result());
         assert!(matches!(recs.last().unwrap().event, Event::Result { .. }));
+    }
+
+    /// The date on the scoresheet is the one start-up gives: the app
+    /// reads no calendar, so a test's journal is the same on any day.
+    #[test]
+    fn the_scoresheet_date_is_the_one_given() {
+        for date in ["2026.11.26", ""] {
+            let mut a = App::builder().build();
+            a.enable_journal(StartInfo {
+                date: date.into(),
+                ..StartInfo::default()
+            });
+            let e = run(&mut a, &["e4"]);
+            let Some(Effect::Journal(JournalOp::Begin(start))) = e.first() else {
+                panic!("no journal begun: {e:?}")
+            };
+            assert_eq!(start.date, date);
+        }
     }
 
     #[test]

@@ -109,7 +109,19 @@ pub struct Announcer {
 impl Announcer {
     /// The schedule for `clock` as it stands at `now`: thresholds at or
     /// above a player's time are not armed.
-    pub fn new(mut schedule: Schedule, clock: &Clock, now: Instant) -> Announcer {
+    pub fn new(schedule: Schedule, clock: &Clock, now: Instant) -> Announcer {
+        let left = ByColor::new_with(|side| clock.remaining(side, now));
+        Announcer::with_left(schedule, clock, left)
+    }
+
+    /// The schedule for a clock that has not started: both players have
+    /// the control's initial time, whatever the time of day.
+    pub fn at_start(schedule: Schedule, clock: &Clock) -> Announcer {
+        let t = clock.control().initial();
+        Announcer::with_left(schedule, clock, ByColor::new_with(|_| t))
+    }
+
+    fn with_left(mut schedule: Schedule, clock: &Clock, left: ByColor<Duration>) -> Announcer {
         schedule.thresholds.sort_unstable_by(|a, b| b.cmp(a));
         schedule.thresholds.dedup();
         let n = schedule.thresholds.len();
@@ -126,11 +138,10 @@ impl Announcer {
         };
         for side in Color::ALL {
             // The first crossing needs no margin.
-            let left = clock.remaining(side, now);
             for (i, t) in a.schedule.thresholds.iter().enumerate() {
-                a.armed[side][i] = Some(*t) != a.base && left > *t;
+                a.armed[side][i] = Some(*t) != a.base && left[side] > *t;
             }
-            a.rearm(side, clock, now);
+            a.rearm_to(side, left[side]);
         }
         a
     }
@@ -145,7 +156,10 @@ impl Announcer {
     /// arbiter); a threshold at the base time of a control with time per
     /// move never is.
     pub fn rearm(&mut self, side: Color, clock: &Clock, now: Instant) {
-        let left = clock.remaining(side, now);
+        self.rearm_to(side, clock.remaining(side, now));
+    }
+
+    fn rearm_to(&mut self, side: Color, left: Duration) {
         for (i, t) in self.schedule.thresholds.iter().enumerate() {
             if Some(*t) != self.base && left > *t + rearm_margin(*t) {
                 self.armed[side][i] = true;
@@ -277,6 +291,29 @@ mod tests {
         c.start(Color::White, t0).unwrap();
         let a = Announcer::new(schedule, &c, t0);
         (c, a)
+    }
+
+    /// A clock not started arms its schedule the same without an instant
+    /// (the app builds its clock before any message brings the time).
+    #[test]
+    fn at_start_arms_as_new_does_for_a_clock_not_started() {
+        let t0 = Instant::now();
+        for spec in ["5+0", "3+2", "hourglass:5"] {
+            let schedule = Schedule {
+                countdown: true,
+                ..Schedule::default()
+            };
+            let fresh = Clock::new(parse(spec).unwrap());
+            let mut by_new = Announcer::new(schedule.clone(), &fresh, t0);
+            let mut by_start = Announcer::at_start(schedule, &fresh);
+            let (mut c1, mut c2) = (fresh.clone(), fresh);
+            c1.start(Color::White, t0).unwrap();
+            c2.start(Color::White, t0).unwrap();
+            let until = t0 + s(6 * 60);
+            let said = run(&mut c1, &mut by_new, until);
+            assert!(!said.is_empty(), "{spec}");
+            assert_eq!(run(&mut c2, &mut by_start, until), said, "{spec}");
+        }
     }
 
     /// Step the virtual clock from deadline to deadline until `until`,

@@ -68,7 +68,7 @@ impl App {
                     _ => {}
                 }
             }
-            self.clock = Some(ClockPart::new(setup, now));
+            self.clock = Some(ClockPart::new(setup));
         }
         let Some(mut part) = self.clock.take() else {
             return;
@@ -82,7 +82,7 @@ impl App {
         {
             part.setup.press = PressMode::Separate;
         }
-        let mut fresh = ClockPart::new(part.setup, now);
+        let mut fresh = ClockPart::new(part.setup);
         if let Some(r) = restored {
             let clock = &mut fresh.clock;
             let _ = clock.start(r.to_move, now);

@@ -20,7 +20,7 @@ fuzz_target!(|data: &[u8]| {
             for event in decoder.feed(chunk) {
                 tracker.feed(&event, now);
             }
-            tracker.tick(now);
+            let _ = tracker.tick(now);
             if tracker.pending_promotion().is_some() {
                 tracker.promote(Role::Queen);
             }

@@ -412,8 +412,8 @@ mod tests {
                 false,
             ));
             let t0 = Instant::now();
-            a.update(Msg::Start, t0);
-            a.update(Msg::Board(LinkEvent::Connected), t0);
+            let _ = a.update(Msg::Start, t0);
+            let _ = a.update(Msg::Board(LinkEvent::Connected), t0);
             let sim = SimBoard::new(Protocol::Dgt, a.game().position().board().clone());
             let e = a.update(Msg::Board(LinkEvent::Bytes(sim.dump())), t0);
             assert_eq!(said(&e), vec!["Board connected."]);

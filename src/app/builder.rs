@@ -217,7 +217,7 @@ mod tests {
         let want = said(&mut fresh);
         let mut reused = App::builder().ask_before_leaving(true).build();
         for l in ["e4", "flip", "c5", "draw", "Nf3", "time"] {
-            reused.update(Msg::Line(l.into()), Instant::now());
+            let _ = reused.update(Msg::Line(l.into()), Instant::now());
         }
         reused.reset();
         assert_eq!(said(&mut reused), want);

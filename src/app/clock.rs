@@ -744,7 +744,7 @@ mod tests {
         f(&mut setup);
         let mut a = App::builder().clock(Some(setup)).build();
         let t0 = Instant::now();
-        a.update(Msg::Start, t0);
+        let _ = a.update(Msg::Start, t0);
         (a, t0)
     }
 
@@ -812,7 +812,7 @@ mod tests {
     fn without_a_clock_time_says_so_and_no_deadline() {
         let mut a = App::builder().build();
         let t0 = Instant::now();
-        a.update(Msg::Start, t0);
+        let _ = a.update(Msg::Start, t0);
         assert_eq!(a.next_deadline(), None);
         assert_eq!(
             line(&mut a, "time", t0),
@@ -918,7 +918,7 @@ mod tests {
             let mut a = App::builder().clock(Some(setup)).build();
             a.game = Game::from_fen(fen).unwrap();
             let t0 = Instant::now();
-            a.update(Msg::Start, t0);
+            let _ = a.update(Msg::Start, t0);
             said(&a.update(Msg::Deadline, t0 + s(5)))
         };
         // White has a lone king. White's flag: Black can mate, a loss.
@@ -998,7 +998,7 @@ mod tests {
             .ask_before_leaving(true)
             .build();
         let t0 = Instant::now();
-        a.update(Msg::Start, t0);
+        let _ = a.update(Msg::Start, t0);
         line(&mut a, "e4", t0);
         line(&mut a, "arbiter add black 2", t0);
         let e = a.update(Msg::Key(Action::Resign, KeyArg::None), t0);

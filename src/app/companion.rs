@@ -664,7 +664,7 @@ mod tests {
         let now = Instant::now();
         // Opened, nothing heard yet: waiting, not "disconnected".
         assert_eq!(a.companion_snapshot().tactile, Tactile::Waiting);
-        a.update(Msg::Board(LinkEvent::Connected), now);
+        let _ = a.update(Msg::Board(LinkEvent::Connected), now);
         assert_eq!(a.companion_snapshot().tactile, Tactile::Waiting);
         // Asked again and still quiet: quiet, still not "disconnected".
         let later = now + std::time::Duration::from_secs(10);
@@ -675,14 +675,14 @@ mod tests {
         );
         assert_eq!(a.companion_snapshot().tactile, Tactile::Quiet);
         let sim = SimBoard::new(Protocol::Dgt, shakmaty::Board::new());
-        a.update(Msg::Board(LinkEvent::Bytes(sim.dump())), later);
+        let _ = a.update(Msg::Board(LinkEvent::Bytes(sim.dump())), later);
         assert_eq!(a.companion_snapshot().tactile, Tactile::Agrees);
         // The cable pulled: disconnected (and back).
         let gone = LinkEvent::Disconnected(crate::board::PortError::Gone);
-        a.update(Msg::Board(gone), later);
+        let _ = a.update(Msg::Board(gone), later);
         assert_eq!(a.companion_snapshot().tactile, Tactile::Disconnected);
-        a.update(Msg::Board(LinkEvent::Connected), later);
-        a.update(Msg::Board(LinkEvent::Bytes(sim.dump())), later);
+        let _ = a.update(Msg::Board(LinkEvent::Connected), later);
+        let _ = a.update(Msg::Board(LinkEvent::Bytes(sim.dump())), later);
         assert_eq!(a.companion_snapshot().tactile, Tactile::Agrees);
         a.me = Color::Black;
         page(&mut a, tap(Square::E2, Square::E4));
@@ -713,9 +713,9 @@ mod tests {
             false,
         ));
         let now = Instant::now();
-        a.update(Msg::Board(LinkEvent::Connected), now);
+        let _ = a.update(Msg::Board(LinkEvent::Connected), now);
         let mut sim = SimBoard::new(Protocol::Dgt, shakmaty::Board::new());
-        a.update(Msg::Board(LinkEvent::Bytes(sim.dump())), now);
+        let _ = a.update(Msg::Board(LinkEvent::Bytes(sim.dump())), now);
         // The opponent plays e4 on the page: it waits to be made on the
         // player's board.
         page(&mut a, tap(Square::E2, Square::E4));
@@ -730,9 +730,9 @@ mod tests {
             Action::Lift(Square::D2),
             Action::Place(Square::D4, Color::White.pawn()),
         ] {
-            a.update(Msg::Board(LinkEvent::Bytes(sim.act(action))), t1);
+            let _ = a.update(Msg::Board(LinkEvent::Bytes(sim.act(action))), t1);
         }
-        a.update(Msg::Deadline, t1 + settle * 2);
+        let _ = a.update(Msg::Deadline, t1 + settle * 2);
         let t = a.companion_snapshot().tactile;
         match &t {
             Tactile::Fixing { squares, san } => {
@@ -748,12 +748,12 @@ mod tests {
             Action::Lift(Square::E2),
             Action::Place(Square::E4, Color::White.pawn()),
         ] {
-            a.update(
+            let _ = a.update(
                 Msg::Board(LinkEvent::Bytes(sim.act(action))),
                 t1 + settle * 3,
             );
         }
-        a.update(Msg::Deadline, t1 + settle * 5);
+        let _ = a.update(Msg::Deadline, t1 + settle * 5);
         assert_eq!(a.companion_snapshot().tactile, Tactile::Agrees);
     }
 
@@ -763,14 +763,14 @@ mod tests {
         let setup = crate::app::ClockSetup::new(parse_spec("0:05+0").unwrap());
         let mut a = App::builder().clock(Some(setup)).build();
         let t0 = Instant::now();
-        a.update(Msg::Start, t0);
+        let _ = a.update(Msg::Start, t0);
         let c = a
             .companion_snapshot()
             .clocks
             .expect("clocks while a clock runs");
         assert_eq!((c.white_ms, c.black_ms), (5_000, 5_000));
         assert_eq!(c.running, Some(Side::White));
-        a.update(
+        let _ = a.update(
             Msg::Line("e4".into()),
             t0 + std::time::Duration::from_secs(2),
         );

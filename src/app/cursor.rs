@@ -353,16 +353,16 @@ mod tests {
         let now = Instant::now();
         let mut a = App::builder().build();
         for l in ["e4", "e5", "resign", "takeback"] {
-            a.update(Msg::Line(l.into()), now);
+            let _ = a.update(Msg::Line(l.into()), now);
         }
-        a.update(Msg::Key(Action::Decline, KeyArg::None), now);
+        let _ = a.update(Msg::Key(Action::Decline, KeyArg::None), now);
         assert!(a.game().is_over());
-        a.update(Msg::Line("takeback".into()), now);
-        a.update(Msg::Key(Action::CursorUp, KeyArg::None), now);
-        a.update(Msg::Key(Action::Accept, KeyArg::None), now);
+        let _ = a.update(Msg::Line("takeback".into()), now);
+        let _ = a.update(Msg::Key(Action::CursorUp, KeyArg::None), now);
+        let _ = a.update(Msg::Key(Action::Accept, KeyArg::None), now);
         assert!(a.game().is_over(), "the question was forgotten");
-        a.update(Msg::Line("takeback".into()), now);
-        a.update(Msg::Key(Action::Accept, KeyArg::None), now);
+        let _ = a.update(Msg::Line("takeback".into()), now);
+        let _ = a.update(Msg::Key(Action::Accept, KeyArg::None), now);
         assert!(!a.game().is_over());
     }
 

@@ -1206,16 +1206,16 @@ mod tests {
         let setup = super::super::ClockSetup::new(crate::clock::spec::parse("0:10+0").unwrap());
         let mut a = App::builder().clock(Some(setup.clone())).build();
         let t0 = Instant::now();
-        a.update(Msg::Start, t0);
+        let _ = a.update(Msg::Start, t0);
         typed_in(&mut a, t0 + Duration::from_secs(1), "e4");
-        a.update(Msg::Deadline, t0 + Duration::from_secs(12));
+        let _ = a.update(Msg::Deadline, t0 + Duration::from_secs(12));
         assert!(a.game().is_over());
         assert_eq!(
             typed_in(&mut a, t0 + Duration::from_secs(13), "takeback"),
             ["The game is over, and a finished game is not taken back. Say new for a new game."]
         );
         let mut a = App::builder().clock(Some(setup)).build();
-        a.update(Msg::Start, t0);
+        let _ = a.update(Msg::Start, t0);
         typed_in(&mut a, t0 + Duration::from_secs(1), "e4");
         typed_in(&mut a, t0 + Duration::from_secs(2), "resign");
         typed_in(&mut a, t0 + Duration::from_secs(3), "takeback");
@@ -1264,7 +1264,7 @@ mod tests {
             said(plain.update(Msg::Line("eval".into()), now)),
             ["There is no engine in this game."]
         );
-        plain.update(Msg::Line("e4".into()), now);
+        let _ = plain.update(Msg::Line("e4".into()), now);
         assert_eq!(
             said(plain.update(Msg::Line("takeback".into()), now)),
             ["Taken back: Bauer Eva vier."]

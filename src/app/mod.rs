@@ -287,6 +287,7 @@ impl App {
     }
 
     /// Handle one message.
+    #[must_use]
     pub fn update(&mut self, msg: Msg, now: Instant) -> Vec<Effect> {
         let mut out = Vec::new();
         let was_quitting = self.quitting;
@@ -801,7 +802,7 @@ mod tests {
     fn appendix_d_words_in_an_english_answer_are_marked_for_the_german_voice() {
         let mut a = app();
         for m in ["e4", "e5", "Nf3"] {
-            a.update(Msg::Line(m.into()), Instant::now());
+            let _ = a.update(Msg::Line(m.into()), Instant::now());
         }
         let e = a.update(Msg::Line("attackers e5".into()), Instant::now());
         let Some(Effect::Say(u)) = e.iter().find(|e| matches!(e, Effect::Say(_))) else {
@@ -1308,7 +1309,7 @@ mod tests {
                 false,
             ));
             let now = Instant::now();
-            a.update(Msg::Board(LinkEvent::Connected), now);
+            let _ = a.update(Msg::Board(LinkEvent::Connected), now);
             let mut sim = SimBoard::new(Protocol::Dgt, Board::new())
                 .with_orientation(crate::board::sensed::Orientation::Rotated);
             let e = a.update(Msg::Board(LinkEvent::Bytes(sim.dump())), now);

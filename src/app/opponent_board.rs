@@ -248,7 +248,7 @@ mod tests {
             false,
         ));
         let now = Instant::now();
-        a.update(Msg::OpponentBoard(LinkEvent::Connected), now);
+        let _ = a.update(Msg::OpponentBoard(LinkEvent::Connected), now);
         let sim = SimBoard::new(protocol, pos.board().clone());
         let e = a.update(Msg::OpponentBoard(LinkEvent::Bytes(sim.dump())), now);
         assert_eq!(said(&e), vec!["The opponent's board is connected."]);

@@ -1647,7 +1647,7 @@ mod tests {
     fn the_resume_question_is_the_prompt_and_quit_leaves_from_it() {
         for word in ["quit", "q", "exit", "ende"] {
             let mut a = app();
-            a.update(
+            let _ = a.update(
                 Msg::Resume(Box::new(offer(ResumeChoice::Ask))),
                 Instant::now(),
             );
@@ -1670,7 +1670,7 @@ mod tests {
         use crate::action::{Action, KeyArg};
         let mut a = App::builder().ask_before_leaving(true).build();
         a.enable_journal(StartInfo::default());
-        a.update(
+        let _ = a.update(
             Msg::Resume(Box::new(offer(ResumeChoice::Ask))),
             Instant::now(),
         );
@@ -1692,7 +1692,7 @@ mod tests {
     #[test]
     fn no_sets_the_game_aside_and_starts_a_new_one() {
         let mut a = app();
-        a.update(
+        let _ = a.update(
             Msg::Resume(Box::new(offer(ResumeChoice::Ask))),
             Instant::now(),
         );
@@ -1764,7 +1764,7 @@ mod tests {
         let mut a = app();
         run(&mut a, &["e4"]);
         assert_eq!(a.prompt(), "Black to move, move 1.");
-        a.update(failed(), Instant::now());
+        let _ = a.update(failed(), Instant::now());
         assert_eq!(a.prompt(), "Black to move, move 1. Not saved.");
         let e = run(&mut a, &["quit"]);
         assert_eq!(
@@ -1789,7 +1789,7 @@ mod tests {
         // `new` the same way.
         let mut a = app();
         run(&mut a, &["e4"]);
-        a.update(failed(), Instant::now());
+        let _ = a.update(failed(), Instant::now());
         let e = run(&mut a, &["new"]);
         assert!(said(&e)[0].contains("or say new again"), "{e:?}");
         assert_eq!(a.game().history().len(), 1, "nothing lost yet");
@@ -1798,7 +1798,7 @@ mod tests {
         // The end of the input.
         let mut a = app();
         run(&mut a, &["e4"]);
-        a.update(failed(), Instant::now());
+        let _ = a.update(failed(), Instant::now());
         let e = a.update(Msg::EndOfInput, Instant::now());
         assert_eq!(
             said(&e)[0],
@@ -1808,7 +1808,7 @@ mod tests {
         // Written again: said, and the prompt is plain again.
         let mut a = app();
         run(&mut a, &["e4"]);
-        a.update(failed(), Instant::now());
+        let _ = a.update(failed(), Instant::now());
         let e = a.update(
             Msg::Journal(JournalStatus::Recovered { waited: 2 }),
             Instant::now(),
@@ -2017,7 +2017,7 @@ mod tests {
         assert_eq!(c.side_to_move(), Some(Color::Black));
         assert!(c.is_running());
         assert_eq!(c.moves(Color::White), 2);
-        b.update(Msg::Start, later);
+        let _ = b.update(Msg::Start, later);
         // Black's time runs from the resume on; the next press says so.
         let e = b.update(Msg::Line("Nc6".into()), later + secs(5));
         assert_eq!(
@@ -2135,7 +2135,7 @@ mod tests {
             asking_keep: false,
             choice: ResumeChoice::Now,
         };
-        b.update(Msg::Resume(Box::new(offer(r))), t0 + secs(10));
+        let _ = b.update(Msg::Resume(Box::new(offer(r))), t0 + secs(10));
         let mut e = at(
             &mut b,
             &[
@@ -2169,7 +2169,7 @@ mod tests {
             Some(EndReason::ArbiterDecision)
         );
         let mut d = app();
-        d.update(Msg::Resume(Box::new(offer(r))), t0 + secs(5));
+        let _ = d.update(Msg::Resume(Box::new(offer(r))), t0 + secs(5));
         assert!(d.game().is_over());
     }
 
@@ -2225,9 +2225,9 @@ mod tests {
             false,
         ));
         let now = Instant::now();
-        a.update(Msg::Board(LinkEvent::Connected), now);
+        let _ = a.update(Msg::Board(LinkEvent::Connected), now);
         let mut sim = SimBoard::new(Protocol::Dgt, Board::new());
-        a.update(Msg::Board(LinkEvent::Bytes(sim.dump())), now);
+        let _ = a.update(Msg::Board(LinkEvent::Bytes(sim.dump())), now);
         // Before the first move: no saved game for pieces being set up.
         let e = a.update(
             Msg::Board(LinkEvent::Bytes(sim.act(Action::Lift(Square::H7)))),
@@ -2404,9 +2404,9 @@ mod tests {
             false,
         ));
         let now = Instant::now();
-        a.update(Msg::OpponentBoard(LinkEvent::Connected), now);
+        let _ = a.update(Msg::OpponentBoard(LinkEvent::Connected), now);
         let mut sim = SimBoard::new(Protocol::Dgt, Board::new());
-        a.update(Msg::OpponentBoard(LinkEvent::Bytes(sim.dump())), now);
+        let _ = a.update(Msg::OpponentBoard(LinkEvent::Bytes(sim.dump())), now);
         let mut all = run(&mut a, &["e4"]);
         let mut act = |a: &mut App, action, t| {
             a.update(Msg::OpponentBoard(LinkEvent::Bytes(sim.act(action))), t)
@@ -2497,8 +2497,8 @@ mod tests {
         a.attach_board(dgt_session(&a, settle));
         let now = Instant::now();
         let mut sim = SimBoard::new(crate::board::Protocol::Dgt, Board::new());
-        a.update(Msg::Board(LinkEvent::Connected), now);
-        a.update(Msg::Board(LinkEvent::Bytes(sim.dump())), now);
+        let _ = a.update(Msg::Board(LinkEvent::Connected), now);
+        let _ = a.update(Msg::Board(LinkEvent::Bytes(sim.dump())), now);
         let mut all = Vec::new();
         for (action, t) in [
             (Action::Lift(Square::E2), now),
@@ -2533,7 +2533,7 @@ mod tests {
             "no board yet: {:?}",
             said(&e)
         );
-        b.update(Msg::Board(LinkEvent::Connected), t1);
+        let _ = b.update(Msg::Board(LinkEvent::Connected), t1);
         let e = b.update(Msg::Board(LinkEvent::Bytes(sim.dump())), t1);
         assert_eq!(
             said(&e),
@@ -2573,8 +2573,8 @@ mod tests {
         ] {
             sim.act(action);
         }
-        c.update(Msg::Board(LinkEvent::Connected), t1);
-        c.update(Msg::Board(LinkEvent::Bytes(sim.dump())), t1);
+        let _ = c.update(Msg::Board(LinkEvent::Connected), t1);
+        let _ = c.update(Msg::Board(LinkEvent::Bytes(sim.dump())), t1);
         let e = c.update(Msg::Resume(Box::new(offer_of(&recs))), t1 + settle);
         assert_eq!(said(&e).last(), Some(&instruction), "{:?}", said(&e));
         assert!(!mismatch_said(&e));
@@ -2602,8 +2602,8 @@ mod tests {
             let mut a = app();
             a.attach_board(dgt_session(&a, settle));
             let mut sim = SimBoard::new(crate::board::Protocol::Dgt, Board::new());
-            a.update(Msg::Board(LinkEvent::Connected), now);
-            a.update(Msg::Board(LinkEvent::Bytes(sim.dump())), now);
+            let _ = a.update(Msg::Board(LinkEvent::Connected), now);
+            let _ = a.update(Msg::Board(LinkEvent::Bytes(sim.dump())), now);
             let mut all = Vec::new();
             for action in [
                 Action::Lift(Square::E2),
@@ -2634,8 +2634,8 @@ mod tests {
         // The pawn was put back while hector was down.
         let mut b = app();
         b.attach_board(dgt_session(&b, settle));
-        b.update(Msg::Resume(Box::new(offer_of(&recs))), t1);
-        b.update(Msg::Board(LinkEvent::Connected), t1);
+        let _ = b.update(Msg::Resume(Box::new(offer_of(&recs))), t1);
+        let _ = b.update(Msg::Board(LinkEvent::Connected), t1);
         let e = b.update(Msg::Board(LinkEvent::Bytes(after_e4().dump())), t1);
         assert_eq!(
             said(&e),
@@ -2651,8 +2651,8 @@ mod tests {
         // again; put back, resolved.
         let mut c = app();
         c.attach_board(dgt_session(&c, settle));
-        c.update(Msg::Resume(Box::new(offer_of(&recs))), t1);
-        c.update(Msg::Board(LinkEvent::Connected), t1);
+        let _ = c.update(Msg::Resume(Box::new(offer_of(&recs))), t1);
+        let _ = c.update(Msg::Board(LinkEvent::Connected), t1);
         let mut sim = after_e4();
         sim.act(Action::Lift(Square::H2));
         let mut e = c.update(Msg::Board(LinkEvent::Bytes(sim.dump())), t1);
@@ -2687,7 +2687,7 @@ mod tests {
         let mut a = App::builder().clock(Some(setup)).build();
         a.enable_journal(StartInfo::default());
         let t0 = Instant::now();
-        a.update(Msg::Start, t0);
+        let _ = a.update(Msg::Start, t0);
         let e = at(&mut a, &[("e4", t0 + secs(2))]);
         let ev = events(&e);
         assert!(matches!(ev[1], Event::Move { .. }), "{ev:?}");
@@ -2716,7 +2716,7 @@ mod tests {
             e,
             Effect::Journal(JournalOp::Append(Event::Clock(_)) | JournalOp::AppendAll(_))
         )));
-        b.update(Msg::Start, t1);
+        let _ = b.update(Msg::Start, t1);
         let c = b.clock().unwrap();
         assert_eq!(c.side_to_move(), Some(Color::White), "White's time runs");
         assert!(c.is_running());
@@ -2817,7 +2817,7 @@ mod tests {
         let (mut a, t0) = clocked("5+0");
         at(&mut a, &[("e4", t0 + secs(2))]);
         let id = GameId::parse("20261122-190000").unwrap();
-        a.update(Msg::Journal(JournalStatus::Began(id.clone())), t0 + secs(2));
+        let _ = a.update(Msg::Journal(JournalStatus::Began(id.clone())), t0 + secs(2));
         let e = a.update(Msg::Line("new".into()), t0 + secs(8));
         assert!(
             e.contains(&Effect::Journal(JournalOp::AppendTo(
@@ -2851,8 +2851,8 @@ mod tests {
         let mut a = app();
         a.opponent_board = Some(dgt_session(&a, settle));
         let mut sim = SimBoard::new(crate::board::Protocol::Dgt, Board::new());
-        a.update(Msg::OpponentBoard(LinkEvent::Connected), now);
-        a.update(Msg::OpponentBoard(LinkEvent::Bytes(sim.dump())), now);
+        let _ = a.update(Msg::OpponentBoard(LinkEvent::Connected), now);
+        let _ = a.update(Msg::OpponentBoard(LinkEvent::Bytes(sim.dump())), now);
         let mut e = Vec::new();
         for (line, from, to, piece) in [
             ("e4", Square::E2, Square::E4, Color::White.pawn()),
@@ -2876,9 +2876,9 @@ mod tests {
         let mut b = app();
         b.opponent_board = Some(dgt_session(&b, settle));
         let t1 = now + secs(60);
-        b.update(Msg::Resume(Box::new(offer_of(&recs))), t1);
+        let _ = b.update(Msg::Resume(Box::new(offer_of(&recs))), t1);
         let nf3 = b.game().history()[2].mv;
-        b.update(Msg::OpponentBoard(LinkEvent::Connected), t1);
+        let _ = b.update(Msg::OpponentBoard(LinkEvent::Connected), t1);
         let mut e = b.update(Msg::OpponentBoard(LinkEvent::Bytes(sim.dump())), t1);
         e.extend(b.update(Msg::Deadline, t1 + settle * 2));
         assert_eq!(

@@ -370,6 +370,7 @@ impl Tracker {
     /// The clock was pressed (the lever of a clock on the board): a move
     /// the board shows that only waited for its settle time is complete
     /// now (a press ends the move, 6.2).
+    #[must_use]
     pub fn pressed(&mut self) -> Vec<Inferred> {
         let mut out = Vec::new();
         if let Class::Candidate { mv, .. } = self.class {
@@ -416,6 +417,7 @@ impl Tracker {
     }
 
     /// A deadline passed (or not yet: then nothing happens).
+    #[must_use]
     pub fn tick(&mut self, now: Instant) -> Vec<Inferred> {
         let mut out = Vec::new();
         if let Some(at) = self.settle_at
@@ -444,6 +446,7 @@ impl Tracker {
     }
 
     /// A board event arrived at `now`.
+    #[must_use]
     pub fn feed(&mut self, event: &BoardEvent, now: Instant) -> Vec<Inferred> {
         let mut out = self.tick(now);
         let (old, raw) = match (event, self.raw) {
@@ -482,6 +485,7 @@ impl Tracker {
     /// The game moved on by other means.  If one legal move leads there,
     /// it is awaited on the board ([`Tracker::await_move`]); otherwise the
     /// mismatch is reported at once.
+    #[must_use]
     pub fn set_position(&mut self, position: &Chess, now: Instant) -> Vec<Inferred> {
         if *position == self.position {
             return Vec::new();
@@ -512,6 +516,7 @@ impl Tracker {
     /// instruction names both in order, the board is judged against the
     /// older, and a state on the way to either is quiet.
     /// A move that is not legal here changes nothing.
+    #[must_use]
     pub fn await_move(&mut self, mv: Move, now: Instant) -> Vec<Inferred> {
         if !self.position.is_legal(mv) {
             return Vec::new();
@@ -571,6 +576,7 @@ impl Tracker {
     /// `Inferred::Matches`, the board still differing is reported
     /// again.  Call after the game is set ([`Tracker::set_game`],
     /// [`Tracker::await_move`]).
+    #[must_use]
     pub fn restore_reported_mismatch(&mut self) -> Vec<Inferred> {
         let mut out = Vec::new();
         self.watch.restore();
@@ -623,6 +629,7 @@ impl Tracker {
 
     /// The answer to `Inferred::NeedPromotionPiece`.  Returns the move if
     /// the promotion is still on the board and `role` is a legal choice.
+    #[must_use]
     pub fn promote(&mut self, role: Role) -> Vec<Inferred> {
         let mut out = Vec::new();
         let Class::Promotion { from, to } = self.class else {
@@ -1716,7 +1723,7 @@ mod tests {
             let (mut rig, bb5) = awaiting(protocol, SPANISH, "f1b5");
             let mut after = before.clone();
             after.play_unchecked(bb5);
-            rig.tracker.await_move(uci(&after, "a7a6"), rig.now);
+            let _ = rig.tracker.await_move(uci(&after, "a7a6"), rig.now);
             rig.lift(Square::B1);
             rig.place(Square::A3, Color::White.knight());
             rig.settle();

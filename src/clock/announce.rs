@@ -209,6 +209,7 @@ impl Announcer {
     /// What is due at `now` for the running side.  Several thresholds passed
     /// at once (after a pause, a late wake-up) say only the lowest: an old
     /// reading is worse than none.
+    #[must_use]
     pub fn poll(&mut self, clock: &Clock, now: Instant) -> Vec<Announcement> {
         let mut out = Vec::new();
         let Some(side) = clock.side_to_move() else {
@@ -250,6 +251,7 @@ impl Announcer {
 
     /// After a press: arm again what the bonus or a new period lifted, and
     /// say the end of a period and, every N moves, both times.
+    #[must_use]
     pub fn pressed(&mut self, p: &Pressed, clock: &Clock, now: Instant) -> Vec<Announcement> {
         self.rearm(p.side, clock, now);
         let mut out = Vec::new();
@@ -379,7 +381,7 @@ mod tests {
         assert!(a.pressed(&p, &c, t0 + s(6)).is_empty());
         // Black moves at once; White's time reaches 1 minute again: said again.
         let p = c.press(t0 + s(6)).unwrap();
-        a.pressed(&p, &c, t0 + s(6));
+        let _ = a.pressed(&p, &c, t0 + s(6));
         let said = run(&mut c, &mut a, t0 + s(16));
         assert_eq!(thresholds(&said), vec![60]);
         assert_eq!(said[0].0, t0 + s(15));
@@ -427,27 +429,27 @@ mod tests {
         assert_eq!(thresholds(&said), vec![60]);
         let mut t = t0 + s(6);
         let p = c.press(t).unwrap();
-        a.pressed(&p, &c, t);
+        let _ = a.pressed(&p, &c, t);
         // Hovering about a minute: 61 s, think 2 s (59 s), +2: 61 s …
         for _ in 0..5 {
             let p = c.press(t).unwrap(); // Black at once
-            a.pressed(&p, &c, t);
+            let _ = a.pressed(&p, &c, t);
             assert!(thresholds(&run(&mut c, &mut a, t + s(2))).is_empty());
             t += s(2);
             let p = c.press(t).unwrap();
-            a.pressed(&p, &c, t);
+            let _ = a.pressed(&p, &c, t);
         }
         assert_eq!(c.remaining(Color::White, t), s(61));
         // Quick moves lift White to 67 s, above the margin (66 s): the next
         // crossing is said.
         for _ in 0..3 {
             let p = c.press(t).unwrap();
-            a.pressed(&p, &c, t);
+            let _ = a.pressed(&p, &c, t);
             let p = c.press(t).unwrap();
-            a.pressed(&p, &c, t);
+            let _ = a.pressed(&p, &c, t);
         }
         let p = c.press(t).unwrap();
-        a.pressed(&p, &c, t);
+        let _ = a.pressed(&p, &c, t);
         assert_eq!(c.remaining(Color::White, t), s(67));
         let said = run(&mut c, &mut a, t + s(10));
         assert_eq!(thresholds(&said), vec![60]);
@@ -462,9 +464,9 @@ mod tests {
         let (mut c, mut a) = setup("1:05+1", Schedule::default(), t0);
         run(&mut c, &mut a, t0 + s(10)); // 55 s left
         let p = c.press(t0 + s(10)).unwrap(); // 56 s: still below 1 minute
-        a.pressed(&p, &c, t0 + s(10));
+        let _ = a.pressed(&p, &c, t0 + s(10));
         let p = c.press(t0 + s(10)).unwrap();
-        a.pressed(&p, &c, t0 + s(10));
+        let _ = a.pressed(&p, &c, t0 + s(10));
         let said = run(&mut c, &mut a, t0 + s(20));
         assert!(thresholds(&said).is_empty());
     }
@@ -495,7 +497,7 @@ mod tests {
         assert!(a.poll(&c, t0 + s(50)).is_empty());
         // Black's are said.
         let p = c.press(t0 + s(1)).unwrap();
-        a.pressed(&p, &c, t0 + s(1));
+        let _ = a.pressed(&p, &c, t0 + s(1));
         let said = run(&mut c, &mut a, t0 + s(100));
         assert_eq!(thresholds(&said), vec![30, 10]);
         assert!(said.iter().all(|(_, x)| matches!(
@@ -551,9 +553,9 @@ mod tests {
         let said = run(&mut c, &mut a, t0 + s(3)); // 10 and 9 said
         assert_eq!(said.len(), 2);
         let p = c.press(t0 + s(3)).unwrap(); // 9 + 5 = 14 s
-        a.pressed(&p, &c, t0 + s(3));
+        let _ = a.pressed(&p, &c, t0 + s(3));
         let p = c.press(t0 + s(3)).unwrap();
-        a.pressed(&p, &c, t0 + s(3));
+        let _ = a.pressed(&p, &c, t0 + s(3));
         let said = run(&mut c, &mut a, t0 + s(7));
         assert_eq!(said.len(), 1);
         assert_eq!(

@@ -84,7 +84,7 @@ impl App {
         match m {
             ClockMessage::Ack | ClockMessage::Blank => {}
             ClockMessage::NoClock => {
-                let Some(part) = &mut self.clock else {
+                let Some(part) = &mut self.parts.clock else {
                     return;
                 };
                 let Some(p) = &mut part.physical else {
@@ -106,12 +106,12 @@ impl App {
     /// (`--time`, whose control names the periods and the rules'
     /// category), or one made for it, following the board's.
     fn board_clock_part(&mut self, r: &ClockReading) -> Option<&mut ClockPart> {
-        if self.clock.is_none() {
+        if self.parts.clock.is_none() {
             let longest = r.left.max(r.right).max(Duration::from_secs(1));
             let control = TimeControl::sudden_death(longest, Bonus::None).ok()?;
-            self.clock = Some(ClockPart::new(ClockSetup::new(control)));
+            self.parts.clock = Some(ClockPart::new(ClockSetup::new(control)));
         }
-        let part = self.clock.as_mut()?;
+        let part = self.parts.clock.as_mut()?;
         if part.physical.is_none() {
             part.physical = Some(Physical::default());
         }
@@ -157,14 +157,14 @@ impl App {
             self.say(out, t, Priority::Normal, SayKind::Board);
         }
         if over {
-            if let Some(part) = &mut self.clock {
+            if let Some(part) = &mut self.parts.clock {
                 part.clock.follow(times, None, now);
             }
             return;
         }
         if let Some(side) = presser {
             self.lever_pressed(side, times, running, now, out);
-        } else if let Some(part) = &mut self.clock {
+        } else if let Some(part) = &mut self.parts.clock {
             part.clock.follow(times, running, now);
             if first {
                 let schedule = part.announcer.schedule().clone();
@@ -173,19 +173,19 @@ impl App {
         }
         if self.game.is_over() {
             // The press ended it (a second illegal move): the clock stops.
-            if let Some(part) = &mut self.clock {
+            if let Some(part) = &mut self.parts.clock {
                 part.clock.follow(times, None, now);
             }
             return;
         }
         if let Some(side) = flag {
-            if let Some(part) = &mut self.clock {
+            if let Some(part) = &mut self.parts.clock {
                 part.clock.follow_flag(side);
             }
             self.flag_fell(side, out);
             return;
         }
-        if let Some(part) = &mut self.clock {
+        if let Some(part) = &mut self.parts.clock {
             let said = part.announcer.poll(&part.clock, now);
             self.say_announcements(&said, out);
         }
@@ -204,13 +204,14 @@ impl App {
         out: &mut Vec<Effect>,
     ) {
         if self.game.turn() == side
-            && let Some(b) = &mut self.board
+            && let Some(b) = &mut self.parts.boards.player
         {
             let notes = b.pressed();
             self.on_board_notes(notes, now, out);
         }
         let plies = self.game.history().len();
         let counted = self
+            .parts
             .clock
             .as_ref()
             .and_then(|p| p.physical.as_ref())
@@ -221,7 +222,7 @@ impl App {
         } else {
             PressCheck::Nothing
         };
-        let Some(part) = &mut self.clock else {
+        let Some(part) = &mut self.parts.clock else {
             return;
         };
         if moved || check == PressCheck::Promoted {
@@ -254,10 +255,15 @@ impl App {
         now: Instant,
         out: &mut Vec<Effect>,
     ) -> PressCheck {
-        let Some(rules) = self.clock.as_ref().map(|p| *p.rules.rules()) else {
+        let Some(rules) = self.parts.clock.as_ref().map(|p| *p.rules.rules()) else {
             return PressCheck::Nothing;
         };
-        let shown = self.board.as_ref().and_then(|b| b.illegal_shown());
+        let shown = self
+            .parts
+            .boards
+            .player
+            .as_ref()
+            .and_then(|b| b.illegal_shown());
         if let Some((from, to)) = shown {
             if rules.unpromoted_pawn_becomes_queen
                 && let Some(mv) = self.unpromoted_pawn(from, to)
@@ -273,7 +279,7 @@ impl App {
             }
             let t = self.message("illegal_on_board", &[]);
             self.say(out, t, Priority::Urgent, SayKind::Board);
-            if let Some(b) = &mut self.board {
+            if let Some(b) = &mut self.parts.boards.player {
                 // Said: not again when the settle time passes.
                 b.illegal_said();
             }
@@ -283,7 +289,7 @@ impl App {
             return PressCheck::Penalised;
         }
         if rules.press_without_move_is_illegal {
-            let side = self.phraser.side(presser);
+            let side = self.talk.phraser.side(presser);
             let t = self.message("illegal_press", &[("side", &side)]);
             self.say(out, t, Priority::Urgent, SayKind::Game);
             self.penalised(
@@ -330,7 +336,7 @@ impl App {
         now: Instant,
         out: &mut Vec<Effect>,
     ) {
-        let Some(part) = &self.clock else {
+        let Some(part) = &self.parts.clock else {
             return;
         };
         let pressed_by_announcement = !part.follows_board()

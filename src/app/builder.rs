@@ -5,6 +5,7 @@
 use shakmaty::Color;
 
 use super::App;
+use super::parts::{Parts, Settings, Talk, ViewState};
 use crate::game::Game;
 use crate::keymap::Keymap;
 use crate::notation::Reader;
@@ -128,35 +129,34 @@ impl AppBuilder {
         arg_words.push(vocab::builtin_appendix_d().moves);
         App {
             game: Game::new(),
-            phraser,
-            reader,
-            keymap: self
-                .keymap
-                .unwrap_or_else(Keymap::builtin)
-                .for_lang(lang.code()),
-            arg_words,
-            me: self.me,
-            confirm_own_moves: self.confirm_own_moves,
-            ask_before_leaving: self.ask_before_leaving,
             mode: super::Mode::Playing,
-            kept_offer: None,
-            offer_declined: false,
-            last_said: None,
+            talk: Talk {
+                phraser,
+                reader,
+                keymap: self
+                    .keymap
+                    .unwrap_or_else(Keymap::builtin)
+                    .for_lang(lang.code()),
+                arg_words,
+                last_said: None,
+            },
+            settings: Settings {
+                me: self.me,
+                confirm_own_moves: self.confirm_own_moves,
+                ask_before_leaving: self.ask_before_leaving,
+                rated: false,
+            },
+            parts: Parts {
+                // The clock is not started: nothing is said of it before
+                // the first message brings the time.
+                clock: self.clock.map(super::clock::ClockPart::new),
+                view: ViewState {
+                    cursor: super::cursor::Cursor::new(self.me),
+                    ..ViewState::default()
+                },
+                ..Parts::default()
+            },
             quitting: false,
-            board: None,
-            sheet: None,
-            epoch: 0,
-            review: None,
-            // The clock is not started: the time given is only where
-            // its schedule begins.
-            clock: self.clock.map(super::clock::ClockPart::new),
-            cursor: super::cursor::Cursor::new(self.me),
-            engine: None,
-            rated: false,
-            takeback_awaited: None,
-            companion: Default::default(),
-            opponent_board: None,
-            look: crate::view::ViewLook::default(),
         }
     }
 }
@@ -170,24 +170,12 @@ impl App {
     /// per input held it to a few dozen inputs a second).
     pub fn reset(&mut self) {
         self.game = Game::new();
-        self.me = Color::White;
         self.mode = super::Mode::Playing;
-        self.kept_offer = None;
-        self.offer_declined = false;
-        self.last_said = None;
+        self.talk.last_said = None;
+        self.settings.me = Color::White;
+        self.settings.rated = false;
+        self.parts = Parts::default();
         self.quitting = false;
-        self.board = None;
-        self.sheet = None;
-        self.epoch = 0;
-        self.review = None;
-        self.clock = None;
-        self.cursor = super::cursor::Cursor::new(Color::White);
-        self.engine = None;
-        self.rated = false;
-        self.takeback_awaited = None;
-        self.companion = Default::default();
-        self.opponent_board = None;
-        self.look = crate::view::ViewLook::default();
     }
 }
 

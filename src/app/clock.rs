@@ -96,7 +96,9 @@ impl ClockPart {
         &self.clock
     }
 
-    fn deadline(&self) -> Option<Instant> {
+    /// When the clock next needs a look: the flag fall or the next
+    /// announcement.
+    pub(super) fn deadline(&self) -> Option<Instant> {
         // A clock on the board says when a flag falls.
         let flag = match self.physical {
             Some(_) => None,
@@ -112,23 +114,14 @@ impl ClockPart {
 impl App {
     /// The clock, when the game has one.
     pub fn clock(&self) -> Option<&Clock> {
-        self.clock.as_ref().map(ClockPart::clock)
-    }
-
-    /// When the clock next needs a look: the flag fall or the next
-    /// announcement.  None when the game is over.
-    pub(super) fn clock_deadline(&self) -> Option<Instant> {
-        if self.game.is_over() {
-            return None;
-        }
-        self.clock.as_ref().and_then(ClockPart::deadline)
+        self.parts.clock.as_ref().map(ClockPart::clock)
     }
 
     /// The game is over: its clock stops (the time shown stays as it was
     /// when the game ended).
     pub(super) fn clock_stop_when_over(&mut self, now: Instant) {
         if self.game.is_over()
-            && let Some(part) = &mut self.clock
+            && let Some(part) = &mut self.parts.clock
             && part.clock.is_running()
         {
             let _ = part.clock.pause(now);
@@ -137,7 +130,7 @@ impl App {
 
     /// A new game: the clock set again and started for White.
     pub(super) fn clock_new_game(&mut self, now: Instant) {
-        if let Some(part) = self.clock.take() {
+        if let Some(part) = self.parts.clock.take() {
             let mut fresh = ClockPart::new(part.setup);
             if let Some(p) = part.physical {
                 // The clock on the board is set again by the players.
@@ -145,7 +138,7 @@ impl App {
             } else {
                 let _ = fresh.clock.start(self.game.turn(), now);
             }
-            self.clock = Some(fresh);
+            self.parts.clock = Some(fresh);
             self.refresh_can_mate();
         }
     }
@@ -153,7 +146,7 @@ impl App {
     /// Start the clock (at the start of the game, or at the first move).
     pub(super) fn clock_start(&mut self, now: Instant) {
         let turn = self.game.turn();
-        if let Some(part) = &mut self.clock
+        if let Some(part) = &mut self.parts.clock
             && part.clock.side_to_move().is_none()
             && !part.follows_board()
         {
@@ -167,7 +160,7 @@ impl App {
     /// is the other's), worked out once per position after a move, not at
     /// the flag fall: the flag is announced at once.
     pub(super) fn refresh_can_mate(&mut self) {
-        let Some(part) = &mut self.clock else {
+        let Some(part) = &mut self.parts.clock else {
             return;
         };
         let pos = self.game.position();
@@ -186,7 +179,7 @@ impl App {
         let key = pos
             .zobrist_hash::<shakmaty::zobrist::Zobrist64>(shakmaty::EnPassantMode::Legal)
             .0;
-        match self.clock.as_ref().and_then(|p| p.can_mate) {
+        match self.parts.clock.as_ref().and_then(|p| p.can_mate) {
             Some((k, c, a)) if k == key && c == side => a,
             _ => can_mate(pos, side),
         }
@@ -198,7 +191,7 @@ impl App {
         if self.game.is_over() {
             return;
         }
-        let Some(part) = &mut self.clock else {
+        let Some(part) = &mut self.parts.clock else {
             return;
         };
         // A clock on the board shows its own flag.
@@ -213,7 +206,7 @@ impl App {
     }
 
     pub(super) fn flag_fell(&mut self, side: Color, out: &mut Vec<Effect>) {
-        let Some(part) = &self.clock else {
+        let Some(part) = &self.parts.clock else {
             return;
         };
         let verdict = part.rules.flag_fall(side, self.mate_ability(!side));
@@ -226,7 +219,7 @@ impl App {
 
     pub(super) fn say_announcements(&mut self, said: &[Announcement], out: &mut Vec<Effect>) {
         for a in said {
-            let t = words::announcement(&self.phraser, a);
+            let t = words::announcement(&self.talk.phraser, a);
             let low = match a {
                 Announcement::Threshold { left, .. } => *left <= Duration::from_secs(60),
                 Announcement::Countdown { .. } => true,
@@ -244,17 +237,22 @@ impl App {
     /// A move was played by `mover` (typed, or made on the board and
     /// announced): it presses the clock, or waits for the press (D.2.8).
     pub(super) fn clock_moved(&mut self, mover: Color, now: Instant, out: &mut Vec<Effect>) {
-        if self.clock.is_none() {
+        if self.parts.clock.is_none() {
             return;
         }
-        if self.clock.as_ref().is_some_and(ClockPart::follows_board) {
+        if self
+            .parts
+            .clock
+            .as_ref()
+            .is_some_and(ClockPart::follows_board)
+        {
             // The lever of the clock on the board is the press.
             self.refresh_can_mate();
             return;
         }
         self.clock_start(now);
         let over = self.game.is_over();
-        let Some(part) = &mut self.clock else {
+        let Some(part) = &mut self.parts.clock else {
             return;
         };
         if over {
@@ -264,7 +262,7 @@ impl App {
         }
         // D.2.8: only the player's own moves wait for a separate press; the
         // opponent's move presses their clock.
-        let separate = part.presser.mode() == PressMode::Separate && mover == self.me;
+        let separate = part.presser.mode() == PressMode::Separate && mover == self.settings.me;
         let result = if separate {
             part.presser.moved(&mut part.clock, mover, now)
         } else {
@@ -299,7 +297,7 @@ impl App {
     pub(super) fn clock_took_back(&mut self, now: Instant) {
         let turn = self.game.turn();
         let over = self.game.is_over();
-        if let Some(part) = &mut self.clock {
+        if let Some(part) = &mut self.parts.clock {
             part.presser.take_back();
             if !(over || part.follows_board()) {
                 part.clock.give_turn(turn, now);
@@ -309,15 +307,20 @@ impl App {
 
     /// The separate press.
     pub(super) fn on_press(&mut self, now: Instant, out: &mut Vec<Effect>) {
-        if self.clock.as_ref().is_some_and(ClockPart::follows_board) {
+        if self
+            .parts
+            .clock
+            .as_ref()
+            .is_some_and(ClockPart::follows_board)
+        {
             let t = self.message("board_clock_in_charge", &[]);
             self.say(out, t, Priority::Normal, SayKind::Error);
             return;
         }
         // The player's own press with nothing pending while their time
         // runs: an illegal move on the board, or no move at all (7.5).
-        let me = self.me;
-        let own_time_runs = self.clock.as_ref().is_some_and(|p| {
+        let me = self.settings.me;
+        let own_time_runs = self.parts.clock.as_ref().is_some_and(|p| {
             p.presser.pending().is_none()
                 && p.clock.is_running()
                 && p.clock.side_to_move() == Some(me)
@@ -329,7 +332,7 @@ impl App {
         {
             return;
         }
-        let Some(part) = &mut self.clock else {
+        let Some(part) = &mut self.parts.clock else {
             let t = self.message("clock_none", &[]);
             self.say(out, t, Priority::Normal, SayKind::Error);
             return;
@@ -338,7 +341,7 @@ impl App {
             Ok(p) => {
                 let said = part.announcer.pressed(&p, &part.clock, now);
                 self.say_announcements(&said, out);
-                let t = words::side_time(&self.phraser, p.side, p.remaining);
+                let t = words::side_time(&self.talk.phraser, p.side, p.remaining);
                 self.say(out, t, Priority::Info, SayKind::Clock);
             }
             Err(PressError::NoMove) => {
@@ -358,12 +361,17 @@ impl App {
     /// Pause (`stop`) or resume the clock.
     pub(super) fn on_pause(&mut self, run: bool, now: Instant, out: &mut Vec<Effect>) {
         let over = self.game.is_over();
-        if self.clock.as_ref().is_some_and(ClockPart::follows_board) {
+        if self
+            .parts
+            .clock
+            .as_ref()
+            .is_some_and(ClockPart::follows_board)
+        {
             let t = self.message("board_clock_in_charge", &[]);
             self.say(out, t, Priority::Normal, SayKind::Error);
             return;
         }
-        let Some(part) = &mut self.clock else {
+        let Some(part) = &mut self.parts.clock else {
             let t = self.message("clock_none", &[]);
             self.say(out, t, Priority::Normal, SayKind::Error);
             return;
@@ -402,11 +410,11 @@ impl App {
         if q == TimeQuery::Moves {
             // The moves of the game count also without a clock (D.2.6.1).
             let n = u32::try_from(plies.div_ceil(2)).unwrap_or(u32::MAX);
-            let t = words::moves(&self.phraser, n);
+            let t = words::moves(&self.talk.phraser, n);
             self.say(out, t, Priority::Info, SayKind::Clock);
             return;
         }
-        let Some(part) = &self.clock else {
+        let Some(part) = &self.parts.clock else {
             let t = self.message("clock_none", &[]);
             self.say(out, t, Priority::Normal, SayKind::Error);
             return;
@@ -414,13 +422,13 @@ impl App {
         let c = &part.clock;
         let t = match q {
             TimeQuery::Both | TimeQuery::Moves => words::both(
-                &self.phraser,
+                &self.talk.phraser,
                 c.remaining(Color::White, now),
                 c.remaining(Color::Black, now),
             ),
             TimeQuery::Side(s) => {
                 let side = self.side_colour(s);
-                words::side_time(&self.phraser, side, c.remaining(side, now))
+                words::side_time(&self.talk.phraser, side, c.remaining(side, now))
             }
             TimeQuery::Last => {
                 // The side that moved last.
@@ -428,7 +436,7 @@ impl App {
                     Some(m) => m.by,
                     None => !self.game.turn(),
                 };
-                words::last_move(&self.phraser, side, c.last_used(side))
+                words::last_move(&self.talk.phraser, side, c.last_used(side))
             }
         };
         // Stopped (a pause, the arbiter, a claim) while the game goes on:
@@ -448,7 +456,7 @@ impl App {
     /// the clock is stopped while the arbiter decides).  Returns whether
     /// it was running.  A clock on the board is stopped by the players.
     pub(super) fn clock_hold(&mut self, now: Instant) -> bool {
-        let Some(part) = &mut self.clock else {
+        let Some(part) = &mut self.parts.clock else {
             return false;
         };
         if part.follows_board() || !part.clock.is_running() {
@@ -463,14 +471,14 @@ impl App {
         if !held || self.game.is_over() {
             return;
         }
-        if let Some(part) = &mut self.clock {
+        if let Some(part) = &mut self.parts.clock {
             let _ = part.clock.resume(now);
         }
     }
 
     /// An incorrect draw claim by `claimant` (9.5.3): the edition's penalty.
     pub(super) fn claim_penalty(&mut self, claimant: Color, now: Instant, out: &mut Vec<Effect>) {
-        let Some(part) = &mut self.clock else {
+        let Some(part) = &mut self.parts.clock else {
             return;
         };
         let left = part.clock.remaining(claimant, now);
@@ -478,13 +486,13 @@ impl App {
         let lost = part.clock.remove_time(claimant, p.claimant_loses, now);
         part.clock.add_time(!claimant, p.opponent_gains);
         part.announcer.rearm(!claimant, &part.clock, now);
-        let gains = words::time(&self.phraser, p.opponent_gains);
-        let side = self.phraser.side(!claimant);
+        let gains = words::time(&self.talk.phraser, p.opponent_gains);
+        let side = self.talk.phraser.side(!claimant);
         let t = if lost.is_zero() {
             self.message("penalty_claim", &[("side", &side), ("time", &gains)])
         } else {
-            let lost = words::time(&self.phraser, lost);
-            let loser = self.phraser.side(claimant);
+            let lost = words::time(&self.talk.phraser, lost);
+            let loser = self.talk.phraser.side(claimant);
             self.message(
                 "penalty_claim_older",
                 &[
@@ -508,13 +516,13 @@ impl App {
                 } else {
                     "arbiter_remove"
                 };
-                let side = self.phraser.side(self.side_colour(s));
-                let time = words::time(&self.phraser, d);
+                let side = self.talk.phraser.side(self.side_colour(s));
+                let time = words::time(&self.talk.phraser, d);
                 self.message(key, &[("side", &side), ("time", &time)])
             }
             ArbiterOp::Moves(n) => self.message("arbiter_moves", &[("count", &n.to_string())]),
             ArbiterOp::Illegal(s) => {
-                let side = self.phraser.side(self.side_colour(s));
+                let side = self.talk.phraser.side(self.side_colour(s));
                 self.message("arbiter_illegal", &[("side", &side)])
             }
             ArbiterOp::Result(w) => {
@@ -532,12 +540,16 @@ impl App {
     /// `arbiter ...`: asks for the confirmation.
     pub(super) fn on_arbiter(&mut self, op: ArbiterOp, out: &mut Vec<Effect>) {
         let needs_clock = !matches!(op, ArbiterOp::Result(_) | ArbiterOp::Illegal(_));
-        if needs_clock && self.clock.is_none() {
+        if needs_clock && self.parts.clock.is_none() {
             let t = self.message("arbiter_needs_clock", &[]);
             self.say(out, t, Priority::Normal, SayKind::Error);
             return;
         }
-        let on_board = self.clock.as_ref().is_some_and(ClockPart::follows_board);
+        let on_board = self
+            .parts
+            .clock
+            .as_ref()
+            .is_some_and(ClockPart::follows_board);
         if on_board
             && matches!(
                 op,
@@ -576,7 +588,7 @@ impl App {
         let done = self.message("arbiter_done", &[("what", &what)]);
         match op {
             ArbiterOp::Stop | ArbiterOp::Start => {
-                if let Some(part) = &mut self.clock {
+                if let Some(part) = &mut self.parts.clock {
                     if part.clock.side_to_move().is_none() {
                         let turn = self.game.turn();
                         let _ = part.clock.start(turn, now);
@@ -593,7 +605,7 @@ impl App {
             }
             ArbiterOp::Add(s, d) => {
                 let side = self.side_colour(s);
-                if let Some(part) = &mut self.clock {
+                if let Some(part) = &mut self.parts.clock {
                     part.clock.add_time(side, d);
                     part.announcer.rearm(side, &part.clock, now);
                 }
@@ -601,7 +613,7 @@ impl App {
             }
             ArbiterOp::Remove(s, d) => {
                 let side = self.side_colour(s);
-                if let Some(part) = &mut self.clock {
+                if let Some(part) = &mut self.parts.clock {
                     part.clock.remove_time(side, d, now);
                 }
                 self.say(out, done, Priority::Normal, SayKind::Game);
@@ -611,7 +623,7 @@ impl App {
                 self.say(out, done, Priority::Normal, SayKind::Game);
                 let turn = self.game.turn();
                 let mut said = Vec::new();
-                if let Some(part) = &mut self.clock {
+                if let Some(part) = &mut self.parts.clock {
                     // Moves completed: White has n; Black n, or n - 1 when
                     // it is Black's turn in move n.
                     let black = if turn == Color::Black {
@@ -644,7 +656,7 @@ impl App {
                     None => crate::game::GameResult::draw(EndReason::ArbiterDecision),
                 };
                 if self.game.end_by_rule(result) {
-                    if let Some(part) = &mut self.clock {
+                    if let Some(part) = &mut self.parts.clock {
                         let _ = part.clock.pause(now);
                     }
                     self.say(out, done, Priority::Normal, SayKind::Game);
@@ -667,7 +679,7 @@ impl App {
             return;
         }
         if self.game.last_move().map(|m| m.by) != Some(offender) {
-            let side = self.phraser.side(offender);
+            let side = self.talk.phraser.side(offender);
             let t = self.message("arbiter_no_move", &[("side", &side)]);
             self.say(out, t, Priority::Normal, SayKind::Error);
             return;
@@ -675,7 +687,7 @@ impl App {
         self.game.undo_last();
         self.refresh_can_mate();
         self.say(out, done, Priority::Normal, SayKind::Game);
-        let Some(part) = &mut self.clock else {
+        let Some(part) = &mut self.parts.clock else {
             // No clock: the position is restored; no time to give.
             return;
         };
@@ -693,7 +705,7 @@ impl App {
     pub(super) fn illegal_penalty(&mut self, offender: Color, now: Instant, out: &mut Vec<Effect>) {
         self.refresh_can_mate();
         let opponent_can_mate = self.mate_ability(!offender);
-        let Some(part) = &mut self.clock else {
+        let Some(part) = &mut self.parts.clock else {
             return;
         };
         let earlier = part.illegal[offender];
@@ -701,7 +713,7 @@ impl App {
         let penalty = part
             .rules
             .illegal_move(offender, earlier, opponent_can_mate);
-        let Some(part) = &mut self.clock else {
+        let Some(part) = &mut self.parts.clock else {
             return;
         };
         match penalty {
@@ -712,8 +724,8 @@ impl App {
                     part.clock.add_time(!offender, d);
                     part.announcer.rearm(!offender, &part.clock, now);
                 }
-                let side = self.phraser.side(!offender);
-                let time = words::time(&self.phraser, d);
+                let side = self.talk.phraser.side(!offender);
+                let time = words::time(&self.talk.phraser, d);
                 let t = self.message("penalty_time", &[("side", &side), ("time", &time)]);
                 self.say(out, t, Priority::Normal, SayKind::Game);
             }

@@ -15,6 +15,7 @@ use crate::speech::{Priority, SayKind};
 impl App {
     pub(super) fn help_line(&self, action: Action) -> String {
         let word = self
+            .talk
             .keymap
             .words(action)
             .first()
@@ -60,18 +61,18 @@ impl App {
                     | A::Help
                     | A::Quit
             ),
-            A::Time | A::Press | A::Pause | A::Resume => self.clock.is_some(),
-            A::Hint | A::Eval | A::Threat | A::Engine => self.engine.is_some(),
-            A::Board => self.board.is_some(),
-            A::Release => self.companion.running(),
+            A::Time | A::Press | A::Pause | A::Resume => self.parts.clock.is_some(),
+            A::Hint | A::Eval | A::Threat | A::Engine => self.parts.engine.is_some(),
+            A::Board => self.parts.boards.player.is_some(),
+            A::Release => self.parts.companion.running(),
             _ => true,
         }
     }
 
     pub(super) fn side_colour(&self, side: Side) -> Color {
         match side {
-            Side::Mine => self.me,
-            Side::Theirs => !self.me,
+            Side::Mine => self.settings.me,
+            Side::Theirs => !self.settings.me,
             Side::Colour(c) => c,
         }
     }
@@ -80,19 +81,19 @@ impl App {
         let pos = self.game.position().clone();
         match command {
             Command::Square(sq) => {
-                let t = self.phraser.square_contents(&pos, sq);
+                let t = self.talk.phraser.square_contents(&pos, sq);
                 self.info(out, t);
             }
             Command::Pieces { side, role } => {
-                let t = self.phraser.pieces(&pos, self.side_colour(side), role);
+                let t = self.talk.phraser.pieces(&pos, self.side_colour(side), role);
                 self.info(out, t);
             }
             Command::Rank(r) => {
-                let t = self.phraser.rank_scan(&pos, r);
+                let t = self.talk.phraser.rank_scan(&pos, r);
                 self.info(out, t);
             }
             Command::File(f) => {
-                let t = self.phraser.file_scan(&pos, f);
+                let t = self.talk.phraser.file_scan(&pos, f);
                 self.info(out, t);
             }
             Command::Attackers { square, side } => {
@@ -106,7 +107,7 @@ impl App {
                         None => !pos.turn(),
                     },
                 };
-                let t = self.phraser.attackers(&pos, square, colour);
+                let t = self.talk.phraser.attackers(&pos, square, colour);
                 self.info(out, t);
             }
             Command::Defenders { square, side } => {
@@ -116,7 +117,7 @@ impl App {
                     Some(s) => self.side_colour(s),
                     None => pos.board().color_at(square).unwrap_or(pos.turn()),
                 };
-                let t = self.phraser.defenders(&pos, square, colour);
+                let t = self.talk.phraser.defenders(&pos, square, colour);
                 self.info(out, t);
             }
             Command::HelpOn(action) => {
@@ -124,7 +125,7 @@ impl App {
                 self.info(out, t);
             }
             Command::Moves(square) => {
-                let t = self.phraser.legal_moves_from(&pos, square);
+                let t = self.talk.phraser.legal_moves_from(&pos, square);
                 self.info(out, t);
             }
             Command::Last(n) => {
@@ -136,7 +137,7 @@ impl App {
                     .map(|(before, played)| (before.clone(), played.mv))
                     .collect();
                 recent.reverse();
-                let t = self.phraser.last_moves(&recent, n);
+                let t = self.talk.phraser.last_moves(&recent, n);
                 self.info(out, t);
             }
             Command::Claim(text) => self.claim(text, now, out),
@@ -166,7 +167,7 @@ impl App {
                 self.journal_reading_of_left_game(now, out);
                 self.engine_new_game();
                 self.replace_game(Game::new());
-                self.kept_offer = None;
+                self.parts.offers.kept = None;
                 self.clock_new_game(now);
                 let t = self.message("new_game", &[]);
                 self.say(out, t, Priority::Normal, SayKind::Game);
@@ -209,7 +210,7 @@ impl App {
         let pos = self.game.position().clone();
         match action {
             Action::Material => {
-                let t = self.phraser.material(&pos);
+                let t = self.talk.phraser.material(&pos);
                 self.info(out, t);
             }
             Action::Turn => {
@@ -221,6 +222,7 @@ impl App {
             Action::New | Action::Quit if self.journal_failing() => {
                 self.ask(super::Question::Confirm(action), out);
                 let word = self
+                    .talk
                     .keymap
                     .words(action)
                     .first()
@@ -231,12 +233,13 @@ impl App {
             }
             // Resigning ends the game for good: asked like leaving it.
             Action::New | Action::Quit | Action::Resign
-                if self.ask_before_leaving
+                if self.settings.ask_before_leaving
                     && (self.game_in_progress()
                         || (action == Action::Resign && !self.game.is_over())) =>
             {
                 self.ask(super::Question::Confirm(action), out);
                 let word = self
+                    .talk
                     .keymap
                     .words(action)
                     .first()
@@ -260,15 +263,15 @@ impl App {
             }
             Action::Takeback => self.take_back(now, out),
             Action::Flip => {
-                self.me = !self.me;
-                if self.engine.is_some() {
-                    self.journal_engine_side(Some(!self.me));
+                self.settings.me = !self.settings.me;
+                if self.parts.engine.is_some() {
+                    self.journal_engine_side(Some(!self.settings.me));
                 }
-                let side = self.phraser.side(self.me);
+                let side = self.talk.phraser.side(self.settings.me);
                 let t = self.message("flipped", &[("side", &side)]);
                 self.info(out, t);
             }
-            Action::Repeat => match self.last_said.clone() {
+            Action::Repeat => match self.talk.last_said.clone() {
                 Some(u) => out.push(Effect::Say(u)),
                 None => {
                     let t = self.message("nothing_to_repeat", &[]);

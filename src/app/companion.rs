@@ -70,7 +70,7 @@ impl App {
     pub(super) fn on_companion_chosen(&mut self, choice: CompanionChoice, out: &mut Vec<Effect>) {
         let t = match choice {
             CompanionChoice::Ready { address, code } => {
-                self.companion.running = true;
+                self.parts.companion.running = true;
                 match code {
                     Some(code) => {
                         let code = spaced(&code);
@@ -91,7 +91,7 @@ impl App {
 
     /// The `release` command.
     pub(super) fn release_companion(&mut self, out: &mut Vec<Effect>) {
-        if self.companion.running {
+        if self.parts.companion.running {
             out.push(Effect::CompanionRelease);
         } else {
             let t = self.message("companion_none", &[]);
@@ -110,8 +110,8 @@ impl App {
     }
 
     fn companion_seat_freed(&mut self, code: Option<String>) {
-        if self.companion.seat.is_some() {
-            self.companion.seat = Some(Event::Companion { token: None, code });
+        if self.parts.companion.seat.is_some() {
+            self.parts.companion.seat = Some(Event::Companion { token: None, code });
         }
     }
 
@@ -119,13 +119,13 @@ impl App {
     /// change), so that a game resumed after a restart of hector gives the
     /// same page its seat back ([`crate::companion::gate::Gate::restore`]).
     pub(super) fn journal_companion(&mut self, out: &mut Vec<Effect>) {
-        let (Some(seat), Some(epoch)) = (&self.companion.seat, self.journal_begun()) else {
+        let (Some(seat), Some(epoch)) = (&self.parts.companion.seat, self.journal_begun()) else {
             return;
         };
         let entry = (epoch, seat.clone());
-        if self.companion.journalled.as_ref() != Some(&entry) {
+        if self.parts.companion.journalled.as_ref() != Some(&entry) {
             out.push(Effect::Journal(JournalOp::Append(seat.clone())));
-            self.companion.journalled = Some(entry);
+            self.parts.companion.journalled = Some(entry);
         }
     }
 
@@ -138,7 +138,7 @@ impl App {
     ) {
         match event {
             CompanionEvent::Paired(p) => {
-                self.companion.seat = Some(Event::Companion {
+                self.parts.companion.seat = Some(Event::Companion {
                     token: Some(p.token),
                     code: p.code,
                 });
@@ -172,7 +172,7 @@ impl App {
     }
 
     fn on_opponent_action(&mut self, action: OpponentAction, now: Instant, out: &mut Vec<Effect>) {
-        let them = !self.me;
+        let them = !self.settings.me;
         if let Some(t) = self.game_is_over() {
             self.notify_page(t);
             return;
@@ -185,10 +185,10 @@ impl App {
                 }
                 let pos = self.game.position().clone();
                 let mv = match input {
-                    MoveInput::San(text) => match self.reader.read(&text, &pos) {
+                    MoveInput::San(text) => match self.talk.reader.read(&text, &pos) {
                         Ok(mv) => mv,
                         Err(e) => {
-                            let t = self.phraser.input_error(&e, &pos);
+                            let t = self.talk.phraser.input_error(&e, &pos);
                             self.notify_page(t);
                             return;
                         }
@@ -216,12 +216,12 @@ impl App {
                         }
                     },
                 };
-                self.companion.notice = None;
+                self.parts.companion.notice = None;
                 self.play(mv, now, out);
             }
             OpponentAction::OfferDraw => match self.game.offer_draw(them) {
                 Ok(()) => {
-                    let side = self.phraser.side(them);
+                    let side = self.talk.phraser.side(them);
                     let t = self.message("draw_offered", &[("side", &side)]);
                     self.say(out, t, Priority::Urgent, SayKind::Game);
                 }
@@ -242,7 +242,7 @@ impl App {
             },
             OpponentAction::DeclineDraw => match self.game.decline_draw(them) {
                 Ok(()) => {
-                    let side = self.phraser.side(them);
+                    let side = self.talk.phraser.side(them);
                     let t = self.message("draw_declined", &[("side", &side)]);
                     self.say(out, t, Priority::Urgent, SayKind::Game);
                 }
@@ -264,9 +264,9 @@ impl App {
     /// An answer shown on the page only (the blind player hears nothing of
     /// a refused tap).
     pub(super) fn notify_page(&mut self, text: String) {
-        self.companion.notices += 1;
-        self.companion.notice = Some(Notice {
-            id: self.companion.notices,
+        self.parts.companion.notices += 1;
+        self.parts.companion.notice = Some(Notice {
+            id: self.parts.companion.notices,
             text,
             key: None,
         });
@@ -277,7 +277,7 @@ impl App {
     pub(super) fn notify_page_key(&mut self, key: &str) {
         let text = self.message(key, &[]);
         self.notify_page(text);
-        if let Some(n) = self.companion.notice.as_mut() {
+        if let Some(n) = self.parts.companion.notice.as_mut() {
             n.key = Some(key.to_owned());
         }
     }
@@ -292,10 +292,10 @@ impl App {
                 Effect::Tone(Tone::FlagFall) => FlashKind::Flag,
                 _ => continue,
             };
-            self.companion.flashes += 1;
-            self.companion.flash = Some(Flash {
+            self.parts.companion.flashes += 1;
+            self.parts.companion.flash = Some(Flash {
                 kind,
-                id: self.companion.flashes,
+                id: self.parts.companion.flashes,
             });
         }
     }
@@ -309,10 +309,10 @@ impl App {
         let mut s = Snapshot::from_view(
             &view,
             self.game.position(),
-            !self.me,
-            self.phraser.move_lang(),
+            !self.settings.me,
+            self.talk.phraser.move_lang(),
         );
-        if let Some(b) = &self.board {
+        if let Some(b) = &self.parts.boards.player {
             s.tactile = Tactile::of(
                 view.link.state,
                 &view.board.mismatch,
@@ -326,8 +326,8 @@ impl App {
             // opponent's page reads it in its own, not the blind player's.
             let winner = r.outcome.winner();
             for lang in Lang::ALL {
-                let how = if lang.code() == self.phraser.msg_lang() {
-                    self.phraser.how_it_ended(r.reason, winner)
+                let how = if lang.code() == self.talk.phraser.msg_lang() {
+                    self.talk.phraser.how_it_ended(r.reason, winner)
                 } else {
                     Phraser::builtin(MoveStyle::AppendixD, lang, MoveOptions::default())
                         .how_it_ended(r.reason, winner)
@@ -336,15 +336,15 @@ impl App {
             }
         }
         s.opponent_board = self.opponent_board_view();
-        s.flash = self.companion.flash;
-        s.notice = self.companion.notice.clone();
+        s.flash = self.parts.companion.flash;
+        s.notice = self.parts.companion.notice.clone();
         s
     }
 
     /// The clocks as they stand at `now`, the time of the message just
     /// handled, for the page and the view.
     pub(super) fn companion_clocks(&mut self, now: Instant) {
-        self.companion.clocks = self.clock().map(|c| ClockView::of(c, now));
+        self.parts.companion.clocks = self.clock().map(|c| ClockView::of(c, now));
     }
 
     /// The view model of the game now (its clocks as of the last message),
@@ -353,15 +353,15 @@ impl App {
     pub fn view_model(&self, ui: &UiState) -> View {
         static APPENDIX_D: OnceLock<MoveWords> = OnceLock::new();
         let appendix_d = APPENDIX_D.get_or_init(|| builtin_appendix_d().moves);
-        let clocks = self.companion.clocks;
+        let clocks = self.parts.companion.clocks;
         View::build(&ViewInput {
             game: &self.game,
-            phraser: &self.phraser,
+            phraser: &self.talk.phraser,
             appendix_d,
-            me: self.me,
-            announcement: self.last_said.as_ref().map(|u| u.text.as_str()),
+            me: self.settings.me,
+            announcement: self.talk.last_said.as_ref().map(|u| u.text.as_str()),
             clocks,
-            board: self.board.as_ref().map(BoardInfo::of),
+            board: self.parts.boards.player.as_ref().map(BoardInfo::of),
             ui,
         })
     }
@@ -684,7 +684,7 @@ mod tests {
         let _ = a.update(Msg::Board(LinkEvent::Connected), later);
         let _ = a.update(Msg::Board(LinkEvent::Bytes(sim.dump())), later);
         assert_eq!(a.companion_snapshot().tactile, Tactile::Agrees);
-        a.me = Color::Black;
+        a.settings.me = Color::Black;
         page(&mut a, tap(Square::E2, Square::E4));
         let t = a.companion_snapshot().tactile;
         assert!(
@@ -701,7 +701,7 @@ mod tests {
         use crate::board::{BoardSession, Protocol, TrackerConfig};
         let settle = std::time::Duration::from_millis(300);
         let mut a = App::builder().build();
-        a.me = Color::Black;
+        a.settings.me = Color::Black;
         a.attach_board(BoardSession::new(
             Protocol::Dgt,
             TrackerConfig {

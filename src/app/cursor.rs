@@ -53,27 +53,27 @@ fn target(mv: &Move, mover: Color) -> Square {
 impl App {
     /// The cursor's square.
     pub fn cursor(&self) -> Square {
-        self.cursor.square
+        self.parts.view.cursor.square
     }
 
     /// The piece chosen with the cursor, waiting for its target.
     pub fn chosen(&self) -> Option<Square> {
-        self.cursor.chosen
+        self.parts.view.cursor.chosen
     }
 
     /// The board is shown from the other side than the player's.
     pub fn view_flipped(&self) -> bool {
-        self.cursor.flipped
+        self.parts.view.cursor.flipped
     }
 
     /// White's first rank at the bottom of the full-screen view.
     pub fn white_at_bottom(&self) -> bool {
-        (self.me == Color::White) != self.cursor.flipped
+        (self.settings.me == Color::White) != self.parts.view.cursor.flipped
     }
 
     /// The last sentence said (what the full-screen view shows large).
     pub fn last_said_text(&self) -> Option<&str> {
-        self.last_said.as_ref().map(|u| u.text.as_str())
+        self.talk.last_said.as_ref().map(|u| u.text.as_str())
     }
 
     pub(super) fn on_key(
@@ -96,7 +96,7 @@ impl App {
                 _ => {}
             }
         }
-        let sq = self.cursor.square;
+        let sq = self.parts.view.cursor.square;
         let up = if self.white_at_bottom() { 1 } else { -1 };
         match action {
             Action::CursorUp => self.step(0, up, out),
@@ -112,7 +112,7 @@ impl App {
                 _ => self.key_needs_arg(action, out),
             },
             Action::NextPiece => match arg {
-                KeyArg::Role(role) if self.cursor.promoting.is_some() => {
+                KeyArg::Role(role) if self.parts.view.cursor.promoting.is_some() => {
                     self.promote_to(role, now, out)
                 }
                 KeyArg::Role(role) => self.next_piece(role, out),
@@ -120,24 +120,26 @@ impl App {
             },
             Action::Select => {
                 if let KeyArg::Square(s) = arg {
-                    self.cursor.square = s;
+                    self.parts.view.cursor.square = s;
                 }
                 self.select(now, out);
             }
             Action::Cancel => {
-                if self.cursor.chosen.take().is_some() | self.cursor.promoting.take().is_some() {
+                if self.parts.view.cursor.chosen.take().is_some()
+                    | self.parts.view.cursor.promoting.take().is_some()
+                {
                     let t = self.message("cursor_cancelled", &[]);
                     self.info(out, t);
                 }
             }
             Action::FlipView => {
-                self.cursor.flipped = !self.cursor.flipped;
+                self.parts.view.cursor.flipped = !self.parts.view.cursor.flipped;
                 let bottom = if self.white_at_bottom() {
                     Color::White
                 } else {
                     Color::Black
                 };
-                let side = self.phraser.side(bottom);
+                let side = self.talk.phraser.side(bottom);
                 let t = self.message("view_flipped", &[("side", &side)]);
                 self.info(out, t);
             }
@@ -199,28 +201,29 @@ impl App {
     /// Say the cursor's square and what is on it.
     fn say_cursor(&mut self, out: &mut Vec<Effect>) {
         let t = self
+            .talk
             .phraser
-            .square_contents(self.game.position(), self.cursor.square);
+            .square_contents(self.game.position(), self.parts.view.cursor.square);
         // Exploring interrupts itself: each step replaces the last.
         self.say(out, t, Priority::Info, SayKind::Info);
     }
 
     fn go(&mut self, sq: Square, out: &mut Vec<Effect>) {
-        self.cursor.square = sq;
+        self.parts.view.cursor.square = sq;
         self.say_cursor(out);
     }
 
     /// One square in a direction (files, ranks); at the edge the cursor
     /// stays and its square is said again.
     fn step(&mut self, df: i32, dr: i32, out: &mut Vec<Effect>) {
-        let sq = self.cursor.square;
+        let sq = self.parts.view.cursor.square;
         let f = i32::from(sq.file() as u8) + df;
         let r = i32::from(sq.rank() as u8) + dr;
         if let (Ok(f), Ok(r)) = (u32::try_from(f), u32::try_from(r))
             && f < 8
             && r < 8
         {
-            self.cursor.square = Square::from_coords(File::new(f), Rank::new(r));
+            self.parts.view.cursor.square = Square::from_coords(File::new(f), Rank::new(r));
         }
         self.say_cursor(out);
     }
@@ -228,14 +231,14 @@ impl App {
     /// The next piece of a kind after the cursor (a1, b1, ... h8, round).
     fn next_piece(&mut self, role: Role, out: &mut Vec<Effect>) {
         let board = self.game.position().board();
-        let start = self.cursor.square as usize;
+        let start = self.parts.view.cursor.square as usize;
         let found = (1..=64)
             .map(|i| Square::new(((start + i) % 64) as u32))
             .find(|s| board.role_at(*s) == Some(role));
         match found {
             Some(s) => self.go(s, out),
             None => {
-                let piece = self.phraser.piece(role);
+                let piece = self.talk.phraser.piece(role);
                 let t = self.message("cursor_none", &[("piece", &piece)]);
                 self.info(out, t);
             }
@@ -244,26 +247,32 @@ impl App {
 
     /// Enter (or a click): choose the piece, then its square.
     fn select(&mut self, now: Instant, out: &mut Vec<Effect>) {
-        let sq = self.cursor.square;
+        let sq = self.parts.view.cursor.square;
         let pos = self.game.position().clone();
-        if self.cursor.promoting.is_some() {
+        if self.parts.view.cursor.promoting.is_some() {
             self.ask_promotion(out);
             return;
         }
         let own = pos.board().color_at(sq) == Some(pos.turn());
-        let Some(from) = self.cursor.chosen.filter(|from| *from != sq && !own) else {
-            if self.cursor.chosen == Some(sq) {
-                self.cursor.chosen = None;
+        let Some(from) = self
+            .parts
+            .view
+            .cursor
+            .chosen
+            .filter(|from| *from != sq && !own)
+        else {
+            if self.parts.view.cursor.chosen == Some(sq) {
+                self.parts.view.cursor.chosen = None;
                 let t = self.message("cursor_cancelled", &[]);
                 self.info(out, t);
             } else if own && !self.game.is_over() {
-                self.cursor.chosen = Some(sq);
-                let t = self.phraser.square_contents(&pos, sq);
+                self.parts.view.cursor.chosen = Some(sq);
+                let t = self.talk.phraser.square_contents(&pos, sq);
                 let t = self.message("cursor_chosen", &[("piece", &t)]);
                 self.info(out, t);
             } else {
-                let square = self.phraser.square(sq);
-                let side = self.phraser.side(pos.turn());
+                let square = self.talk.phraser.square(sq);
+                let side = self.talk.phraser.side(pos.turn());
                 let t = self.message("cursor_not_own", &[("square", &square), ("side", &side)]);
                 self.say(out, t, Priority::Normal, SayKind::Error);
             }
@@ -274,7 +283,7 @@ impl App {
             .into_iter()
             .filter(|m| m.from() == Some(from) && target(m, pos.turn()) == sq)
             .collect();
-        self.cursor.chosen = None;
+        self.parts.view.cursor.chosen = None;
         match moves.as_slice() {
             [] => {
                 // The reader says why, as for a typed move.
@@ -283,7 +292,7 @@ impl App {
             }
             [m] if m.promotion().is_none() => self.play(*m, now, out),
             _ => {
-                self.cursor.promoting = Some((from, sq));
+                self.parts.view.cursor.promoting = Some((from, sq));
                 self.ask_promotion(out);
             }
         }
@@ -292,7 +301,7 @@ impl App {
     fn ask_promotion(&mut self, out: &mut Vec<Effect>) {
         let names: Vec<String> = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight]
             .into_iter()
-            .map(|r| self.phraser.piece(r))
+            .map(|r| self.talk.phraser.piece(r))
             .collect();
         let comma = self.message("list_comma", &[]);
         let or = self.message("list_or", &[]);
@@ -302,7 +311,7 @@ impl App {
     }
 
     fn promote_to(&mut self, role: Role, now: Instant, out: &mut Vec<Effect>) {
-        let Some((from, to)) = self.cursor.promoting else {
+        let Some((from, to)) = self.parts.view.cursor.promoting else {
             return;
         };
         let pos = self.game.position().clone();
@@ -312,7 +321,7 @@ impl App {
             .find(|m| m.from() == Some(from) && m.to() == to && m.promotion() == Some(role));
         match mv {
             Some(m) => {
-                self.cursor.promoting = None;
+                self.parts.view.cursor.promoting = None;
                 self.play(m, now, out);
             }
             None => self.ask_promotion(out),

@@ -93,6 +93,11 @@ pub(super) struct EnginePlay {
 }
 
 impl EnginePlay {
+    /// When the engine session next wants a look (its time-outs).
+    pub(super) fn next_deadline(&self) -> Option<Instant> {
+        self.session.next_deadline()
+    }
+
     pub(super) fn new(setup: EngineSetup) -> EnginePlay {
         let session = EngineSession::new(setup.settings.clone(), setup.timeouts);
         EnginePlay {
@@ -108,32 +113,28 @@ impl EnginePlay {
 impl App {
     /// Play against an engine (started with the session, [`crate::msg::Msg::Start`]).
     pub fn set_engine(&mut self, setup: EngineSetup) {
-        self.engine = Some(EnginePlay::new(setup));
-        self.journal_engine_side(Some(!self.me));
+        self.parts.engine = Some(EnginePlay::new(setup));
+        self.journal_engine_side(Some(!self.settings.me));
     }
 
     /// A rated game, or one with an arbiter: no hint, evaluation, threat or
     /// take-back.
     pub fn set_rated(&mut self, rated: bool) {
-        self.rated = rated;
+        self.settings.rated = rated;
     }
 
     /// The side the engine plays, when there is one.
     pub fn engine_side(&self) -> Option<Color> {
-        self.engine.as_ref().map(|_| !self.me)
-    }
-
-    pub(super) fn engine_deadline(&self) -> Option<Instant> {
-        self.engine.as_ref().and_then(|e| e.session.next_deadline())
+        self.parts.engine.as_ref().map(|_| !self.settings.me)
     }
 
     /// The engine is alive and it is its move.
     pub(super) fn engine_has_the_move(&self) -> bool {
-        self.engine.as_ref().is_some_and(|e| !e.session.is_over())
-            && self.game.turn() != self.me
+        self.parts.engine.as_ref().is_some_and(|e| !e.session.is_over())
+            && self.game.turn() != self.settings.me
             && !self.game.is_over()
             // Not while a take-back is being made on the board.
-            && self.takeback_awaited.is_none()
+            && self.parts.boards.takeback_awaited.is_none()
             // Not while the player is asked whether to resume a game: the
             // game to play is not known yet.
             && !self.asking_resume()
@@ -142,7 +143,7 @@ impl App {
     /// The input ended: quit now, or after the engine's move.
     pub(super) fn engine_defers_quit(&mut self) -> bool {
         if self.engine_has_the_move()
-            && let Some(e) = &mut self.engine
+            && let Some(e) = &mut self.parts.engine
         {
             e.quit_after_move = true;
             return true;
@@ -152,7 +153,7 @@ impl App {
 
     /// Start the engine, or start it again.
     pub(super) fn engine_start(&mut self, now: Instant, out: &mut Vec<Effect>) {
-        let Some(e) = &mut self.engine else {
+        let Some(e) = &mut self.parts.engine else {
             return;
         };
         e.generation += 1;
@@ -166,7 +167,7 @@ impl App {
 
     /// What the engine's process reported.
     pub(super) fn on_engine_io(&mut self, io: EngineIo, now: Instant) {
-        let Some(e) = &mut self.engine else {
+        let Some(e) = &mut self.parts.engine else {
             return;
         };
         if io.generation != e.generation {
@@ -181,7 +182,7 @@ impl App {
 
     /// Time passed: a hang is found here.
     pub(super) fn engine_tick(&mut self, now: Instant) {
-        if let Some(e) = &mut self.engine {
+        if let Some(e) = &mut self.parts.engine {
             e.session.handle_timeout(now);
         }
     }
@@ -189,7 +190,7 @@ impl App {
     /// After every message: commands carried out, the engine's turn asked
     /// for, its lines sent, its events said.
     pub(super) fn engine_step(&mut self, now: Instant, out: &mut Vec<Effect>) {
-        let asks = match &mut self.engine {
+        let asks = match &mut self.parts.engine {
             Some(e) => std::mem::take(&mut e.asks),
             None => return,
         };
@@ -200,7 +201,7 @@ impl App {
         // played before the turn is looked at.
         let mut asked = false;
         loop {
-            let Some(e) = &mut self.engine else {
+            let Some(e) = &mut self.parts.engine else {
                 return;
             };
             let generation = e.generation;
@@ -216,7 +217,7 @@ impl App {
                 break;
             }
         }
-        if let Some(e) = &mut self.engine
+        if let Some(e) = &mut self.parts.engine
             && e.quit_after_move
             && !self.quitting
             && !self.engine_has_the_move()
@@ -229,7 +230,7 @@ impl App {
     /// The limit of the engine's own move: on the clock while one runs
     /// (`go wtime btime winc binc movestogo`), else its time per move.
     fn engine_move_limit(&self, now: Instant) -> Option<Limit> {
-        let move_time = self.engine.as_ref()?.setup.move_time;
+        let move_time = self.parts.engine.as_ref()?.setup.move_time;
         let Some(clock) = self.clock().filter(|c| c.is_running()) else {
             return Some(Limit::MoveTime(move_time));
         };
@@ -271,6 +272,7 @@ impl App {
         let limit = match purpose {
             Purpose::Move => self.engine_move_limit(now),
             _ => self
+                .parts
                 .engine
                 .as_ref()
                 .map(|e| Limit::MoveTime(e.setup.help_time)),
@@ -291,7 +293,7 @@ impl App {
                 limit,
             }
         };
-        match &mut self.engine {
+        match &mut self.parts.engine {
             Some(e) => e
                 .session
                 .search(req, now)
@@ -305,6 +307,7 @@ impl App {
     fn engine_maybe_move(&mut self, now: Instant) {
         if !self.engine_has_the_move()
             || self
+                .parts
                 .engine
                 .as_ref()
                 .is_none_or(|e| e.session.thinking_about_move())
@@ -318,6 +321,7 @@ impl App {
     /// The word that starts the engine again, for the sentences that say so.
     fn restart_word(&self) -> String {
         let word = self
+            .talk
             .keymap
             .words(Action::Engine)
             .first()
@@ -326,7 +330,7 @@ impl App {
         // "engine restart", "Schachprogramm neustart": the player's words.
         let lang = Lang::ALL
             .into_iter()
-            .find(|l| l.code() == self.phraser.msg_lang())
+            .find(|l| l.code() == self.talk.phraser.msg_lang())
             .unwrap_or_default();
         format!("{word} {}", arguments::word_of(lang, Arg::Restart))
     }
@@ -340,12 +344,12 @@ impl App {
             Action::Threat => Some(Purpose::Threat),
             _ => None,
         };
-        if self.engine.is_none() {
+        if self.parts.engine.is_none() {
             let t = self.message("engine_none", &[]);
             self.info(out, t);
             return;
         }
-        if purpose.is_some() && self.rated {
+        if purpose.is_some() && self.settings.rated {
             let t = self.message("help_off_rated", &[]);
             self.info(out, t);
             return;
@@ -358,7 +362,7 @@ impl App {
                 EngineAsk::Restart
             }
         };
-        if let Some(e) = &mut self.engine {
+        if let Some(e) = &mut self.parts.engine {
             e.asks.push(ask);
         }
     }
@@ -367,12 +371,12 @@ impl App {
         match ask {
             EngineAsk::Restart => self.engine_start(now, out),
             EngineAsk::Cancel => {
-                if let Some(e) = &mut self.engine {
+                if let Some(e) = &mut self.parts.engine {
                     e.session.cancel(now);
                 }
             }
             EngineAsk::NewGame => {
-                if let Some(e) = &mut self.engine {
+                if let Some(e) = &mut self.parts.engine {
                     e.session.new_game(now);
                 }
             }
@@ -405,7 +409,7 @@ impl App {
 
     /// `new`: the engine starts a new game too.
     pub(super) fn engine_new_game(&mut self) {
-        if let Some(e) = &mut self.engine {
+        if let Some(e) = &mut self.parts.engine {
             e.asks.push(EngineAsk::NewGame);
         }
     }
@@ -414,7 +418,7 @@ impl App {
     /// move), or the player's move while the engine thinks; without an
     /// engine, the last move.  A board then shows what to put back.
     pub(super) fn take_back(&mut self, now: Instant, out: &mut Vec<Effect>) {
-        if self.rated {
+        if self.settings.rated {
             let t = self.message("help_off_rated", &[]);
             self.info(out, t);
             return;
@@ -423,7 +427,7 @@ impl App {
             self.takeback_after_end(out);
             return;
         }
-        if let Some(a) = &self.takeback_awaited {
+        if let Some(a) = &self.parts.boards.takeback_awaited {
             let t = a.instruction.clone();
             self.say(out, t, Priority::Normal, SayKind::Board);
             return;
@@ -443,7 +447,10 @@ impl App {
                 EndReason::TimeForfeit | EndReason::IllegalMove | EndReason::ArbiterDecision
             )
         });
-        if self.engine.is_some() || by_the_clock_or_the_arbiter || self.game.history().is_empty() {
+        if self.parts.engine.is_some()
+            || by_the_clock_or_the_arbiter
+            || self.game.history().is_empty()
+        {
             let t = self.message("takeback_after_end_refused", &[]);
             self.say(out, t, Priority::Normal, SayKind::Error);
             return;
@@ -452,7 +459,7 @@ impl App {
             .game
             .positions()
             .next_back()
-            .map(|(before, played)| self.phraser.say_move(before, played.mv))
+            .map(|(before, played)| self.talk.phraser.say_move(before, played.mv))
             .unwrap_or_default();
         self.ask(super::Question::TakebackAfterEnd, out);
         let t = self.message("takeback_after_end_ask", &[("moves", &last)]);
@@ -462,12 +469,12 @@ impl App {
     /// Both players agreed to take back after the end: the last move is
     /// taken back, the game goes on, and so does its clock.
     pub(super) fn take_back_agreed(&mut self, now: Instant, out: &mut Vec<Effect>) {
-        if !self.game.is_over() || self.rated || self.engine.is_some() {
+        if !self.game.is_over() || self.settings.rated || self.parts.engine.is_some() {
             return self.take_back(now, out);
         }
         self.take_back_moves(now, out);
         if !self.game.is_over()
-            && let Some(part) = &mut self.clock
+            && let Some(part) = &mut self.parts.clock
             && part.clock.is_paused()
             && !part.follows_board()
         {
@@ -477,8 +484,8 @@ impl App {
 
     /// Take back the last move (with an engine, the last pair).
     fn take_back_moves(&mut self, now: Instant, out: &mut Vec<Effect>) {
-        let plies = match &self.engine {
-            Some(_) if self.game.turn() == self.me => 2,
+        let plies = match &self.parts.engine {
+            Some(_) if self.game.turn() == self.settings.me => 2,
             _ => 1,
         };
         let plies = plies.min(self.game.history().len());
@@ -492,16 +499,16 @@ impl App {
             .positions()
             .rev()
             .take(plies)
-            .map(|(before, played)| self.phraser.say_move(before, played.mv))
+            .map(|(before, played)| self.talk.phraser.say_move(before, played.mv))
             .collect();
         taken.reverse();
-        if let Some(e) = &mut self.engine {
+        if let Some(e) = &mut self.parts.engine {
             e.asks.push(EngineAsk::Cancel);
         }
         // With a board that answers, the moves it shows are taken back on
         // it; moves not made there yet (still awaited), at once.  A board
         // that shows none of these positions is told its mismatch instead.
-        let on_board = match self.board.as_ref().filter(|b| b.connected()) {
+        let on_board = match self.parts.boards.player.as_ref().filter(|b| b.connected()) {
             Some(b) => {
                 let sensed = b.tracker().sensed();
                 let states = std::iter::once(self.game.position())
@@ -521,7 +528,7 @@ impl App {
         }
         self.clock_took_back(now);
         if on_board == 0 {
-            self.takeback_awaited = None;
+            self.parts.boards.takeback_awaited = None;
             let t = self.message("taken_back", &[("moves", &taken.join(", "))]);
             self.say(out, t, Priority::Normal, SayKind::Game);
             return;
@@ -530,7 +537,7 @@ impl App {
         let mut to_undo: Vec<String> = taken.iter().take(on_board).cloned().collect();
         to_undo.reverse();
         let t = self.message("takeback_on_board", &[("moves", &to_undo.join(", "))]);
-        self.takeback_awaited = Some(TakebackAwaited {
+        self.parts.boards.takeback_awaited = Some(TakebackAwaited {
             target: self.game.history().len().saturating_sub(on_board),
             moves: taken,
             instruction: t.clone(),
@@ -542,7 +549,7 @@ impl App {
     /// part of an awaited `takeback`, said once all are taken back; true
     /// when it was.
     pub(super) fn board_took_back(&mut self, out: &mut Vec<Effect>) -> bool {
-        let Some(awaited) = &self.takeback_awaited else {
+        let Some(awaited) = &self.parts.boards.takeback_awaited else {
             return false;
         };
         let len = self.game.history().len();
@@ -550,7 +557,7 @@ impl App {
             return true;
         }
         let moves = awaited.moves.join(", ");
-        self.takeback_awaited = None;
+        self.parts.boards.takeback_awaited = None;
         let t = self.message("taken_back", &[("moves", &moves)]);
         self.say(out, t, Priority::Normal, SayKind::Game);
         true
@@ -559,7 +566,13 @@ impl App {
     /// The board is gone while a take-back was awaited there: the moves
     /// are taken back in the game now.
     pub(super) fn takeback_without_board(&mut self, now: Instant, out: &mut Vec<Effect>) {
-        let Some(target) = self.takeback_awaited.as_ref().map(|a| a.target) else {
+        let Some(target) = self
+            .parts
+            .boards
+            .takeback_awaited
+            .as_ref()
+            .map(|a| a.target)
+        else {
             return;
         };
         while self.game.history().len() > target {
@@ -574,17 +587,22 @@ impl App {
     /// A move was played, or the game replaced, while a take-back was
     /// awaited on the board: the take-back is given up.
     pub(super) fn takeback_given_up(&mut self) {
-        self.takeback_awaited = None;
+        self.parts.boards.takeback_awaited = None;
     }
 
     fn on_engine_event(&mut self, event: EngineEvent, now: Instant, out: &mut Vec<Effect>) {
         match event {
             EngineEvent::Ready { name } => {
                 let name = name
-                    .or_else(|| self.engine.as_ref().and_then(|e| e.setup.program.clone()))
+                    .or_else(|| {
+                        self.parts
+                            .engine
+                            .as_ref()
+                            .and_then(|e| e.setup.program.clone())
+                    })
                     .unwrap_or_else(|| crate::engine::DEFAULT_ENGINE.to_owned());
-                self.journal_engine_name(!self.me, &name);
-                let side = self.phraser.side(self.me);
+                self.journal_engine_name(!self.settings.me, &name);
+                let side = self.talk.phraser.side(self.settings.me);
                 let t = self.message("engine_ready", &[("name", &name), ("side", &side)]);
                 self.say(out, t, Priority::Normal, SayKind::Info);
             }
@@ -605,7 +623,7 @@ impl App {
                 let args: Vec<(&str, &str)> = args.iter().map(|(k, v)| (*k, v.as_str())).collect();
                 let t = self.message(key, &args);
                 self.say(out, t, Priority::Urgent, SayKind::Error);
-                if let Some(e) = &self.engine {
+                if let Some(e) = &self.parts.engine {
                     out.push(Effect::Engine(EngineOrder::Kill {
                         generation: e.generation,
                     }));
@@ -631,8 +649,8 @@ impl App {
                     // The player's draw offer is answered by the engine's
                     // evaluation: accepted when it is worse, else declined
                     // and its move made.
-                    if self.game.pending_offer() == Some(self.me) {
-                        let engine = !self.me;
+                    if self.game.pending_offer() == Some(self.settings.me) {
+                        let engine = !self.settings.me;
                         let accept = r.score.is_some_and(|s| s.accepts_draw(engine));
                         if accept && self.game.accept_draw(engine).is_ok() {
                             let t = self.message("draw_accepted", &[]);
@@ -643,7 +661,7 @@ impl App {
                             return;
                         }
                         self.decline_draw(out);
-                        self.offer_declined = true;
+                        self.parts.offers.declined = true;
                     }
                     // Announced like the opponent's move; a board then
                     // awaits it.
@@ -652,7 +670,7 @@ impl App {
                 }
             }
             Purpose::Hint | Purpose::Threat => {
-                let mv = self.phraser.say_move(&r.position, r.best);
+                let mv = self.talk.phraser.say_move(&r.position, r.best);
                 let key = if r.purpose == Purpose::Hint {
                     "engine_hint"
                 } else {
@@ -665,7 +683,7 @@ impl App {
                 let t = match r.score {
                     Some(score) => {
                         let phrase = score.phrase();
-                        let args = phrase.args(|c| self.phraser.side(c));
+                        let args = phrase.args(|c| self.talk.phraser.side(c));
                         let args: Vec<(&str, &str)> =
                             args.iter().map(|(k, v)| (*k, v.as_str())).collect();
                         self.message(phrase.key, &args)
@@ -846,7 +864,11 @@ mod tests {
         // The hang deadline: the engine's whole time and increment, and
         // the margin.
         assert_eq!(
-            r.app.engine_deadline(),
+            r.app
+                .parts
+                .engine
+                .as_ref()
+                .and_then(EnginePlay::next_deadline),
             Some(r.at(15_000 + 301_000 + 3_000))
         );
     }

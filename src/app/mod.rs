@@ -12,7 +12,6 @@ use crate::board::BoardSession;
 use crate::board::session::promotion_role;
 use crate::command::{ArgProblem, ArgReader, Command, Input, read_line};
 use crate::game::Game;
-use crate::keymap::Keymap;
 use crate::msg::{Effect, Msg, StartProblem};
 use crate::notation::Reader;
 use crate::phrase::Phraser;
@@ -34,6 +33,7 @@ mod scoresheet;
 
 pub use review::{pgn_problem_sentence, start_error_sentence};
 mod opponent_board;
+mod parts;
 
 pub use builder::AppBuilder;
 pub use clock::ClockSetup;
@@ -56,7 +56,7 @@ enum Question {
 ///
 /// A review (`hector review`) and a take-back awaited on the board are not
 /// modes of the input: a question may be asked during either, so they are
-/// kept beside the mode (`App::review`, `App::takeback_awaited`).
+/// kept beside the mode (`Parts::review`, `Boards::takeback_awaited`).
 #[derive(Debug, Default)]
 enum Mode {
     /// Lines are moves and commands.
@@ -72,60 +72,26 @@ enum Mode {
     AskingResume(Box<crate::scoresheet::ResumeOffer>),
 }
 
-/// All state of the session.
+/// All state of the session: the game, what the next line answers, and
+/// the parts that follow the game (`parts.rs`).
 ///
-/// The state is grouped by concern, each with its own `impl App` block:
+/// Behaviour is grouped by concern, each with its own `impl App` block:
 /// typed lines and commands (`commands.rs`), offers and claims
-/// (`offers.rs`), the player's board (`board.rs`).  A clock, a second board
-/// (the opponent's) or a scoresheet is one more field here and one more
-/// file beside these.
+/// (`offers.rs`), the player's board (`board.rs`), the clock
+/// (`clock.rs`) and so on.  A new part is one more field of `Parts` and
+/// one more file beside these.
 pub struct App {
     game: Game,
-    phraser: Phraser,
-    reader: Reader,
-    keymap: Keymap,
-    /// Vocabularies for command arguments (squares, pieces).
-    arg_words: Vec<MoveWords>,
-    /// Whose pieces are "mine".
-    me: Color,
-    /// Say the player's own moves too (the opponent's are always said).
-    confirm_own_moves: bool,
-    /// Ask before `new` or `quit` ends a game in progress.
-    ask_before_leaving: bool,
     /// What the next line answers (a question, a confirmation).
     mode: Mode,
-    /// A draw offer typed by the player to move, made with their next
-    /// move (9.1.2.1).
-    kept_offer: Option<Color>,
-    /// The standing offer was declined in words during this update (the
-    /// engine's answer): its lapse is not said as well.
-    offer_declined: bool,
-    last_said: Option<Utterance>,
+    /// Words, reader, key map: how the app talks with the player.
+    talk: parts::Talk,
+    /// Whose pieces are "mine", and the player's choices.
+    settings: parts::Settings,
+    /// The boards, clock, engine, journal, page, review, offers, view.
+    parts: parts::Parts,
+    /// True once the session is ending (the [`Effect::Quit`] was given).
     quitting: bool,
-    /// The player's board, when one is used.
-    board: Option<BoardSession>,
-    /// The journal's view of the game, when games are journalled.
-    sheet: Option<scoresheet::Sheet>,
-    /// Counts replacements of `game` (new game, resumed game).
-    epoch: u64,
-    /// A PGN file under review (`hector review`).
-    review: Option<review::ReviewState>,
-    /// The clock, when the game is played with one (`--time`).
-    clock: Option<clock::ClockPart>,
-    /// The full-screen view's square cursor and the move chosen with it.
-    cursor: cursor::Cursor,
-    /// The engine played against, when there is one (`app/engine.rs`).
-    engine: Option<engine::EnginePlay>,
-    /// A rated game or one with an arbiter: no hint, eval, threat, takeback.
-    rated: bool,
-    /// A `takeback` waiting to be made on the player's board.
-    takeback_awaited: Option<engine::TakebackAwaited>,
-    /// The opponent's screen (companion page).
-    companion: companion::CompanionState,
-    /// The opponent's own board, when one is used.
-    opponent_board: Option<BoardSession>,
-    /// How the full-screen view looks (changed by the look actions).
-    look: crate::view::ViewLook,
 }
 
 impl App {
@@ -137,18 +103,18 @@ impl App {
 
     /// Use a board (its session starts at the game's position).
     pub fn attach_board(&mut self, session: BoardSession) {
-        self.board = Some(session);
+        self.parts.boards.player = Some(session);
     }
 
     /// Ask before `new` or `quit` ends a game in progress (a player at a
     /// terminal; not a script on standard input).
     pub fn set_ask_before_leaving(&mut self, yes: bool) {
-        self.ask_before_leaving = yes;
+        self.settings.ask_before_leaving = yes;
     }
 
     /// The board session, if a board is used.
     pub fn board(&self) -> Option<&BoardSession> {
-        self.board.as_ref()
+        self.parts.boards.player.as_ref()
     }
 
     /// The game in progress.
@@ -158,17 +124,17 @@ impl App {
 
     /// The phrasing, in the player's words.
     pub fn phraser(&self) -> &Phraser {
-        &self.phraser
+        &self.talk.phraser
     }
 
     /// The reader of typed moves, with the player's vocabularies.
     pub fn reader(&self) -> &Reader {
-        &self.reader
+        &self.talk.reader
     }
 
     /// Whose pieces are "mine".
     pub fn me(&self) -> Color {
-        self.me
+        self.settings.me
     }
 
     /// True once the session is ending (the [`Effect::Quit`] was given).
@@ -179,15 +145,7 @@ impl App {
     /// When the app next wants a [`Msg::Deadline`]: the board's settle
     /// time (a move that may still be on its way, a mismatch to report).
     pub fn next_deadline(&self) -> Option<Instant> {
-        let board = self.board.as_ref().and_then(BoardSession::next_deadline);
-        let theirs = self
-            .opponent_board
-            .as_ref()
-            .and_then(BoardSession::next_deadline);
-        [board, theirs, self.engine_deadline(), self.clock_deadline()]
-            .into_iter()
-            .flatten()
-            .min()
+        self.parts.next_deadline(&self.game)
     }
 
     /// The prompt of line mode: whose move and the move number, and a
@@ -212,15 +170,15 @@ impl App {
         let pos = self.game.position();
         match self.game.pending_offer() {
             Some(by) if !pos.is_check() => {
-                let side = self.phraser.side(pos.turn());
-                let offerer = self.phraser.side(by);
+                let side = self.talk.phraser.side(pos.turn());
+                let offerer = self.talk.phraser.side(by);
                 let number = pos.fullmoves().to_string();
                 self.message(
                     "prompt_offer",
                     &[("side", &side), ("number", &number), ("offerer", &offerer)],
                 )
             }
-            _ => self.phraser.turn(pos),
+            _ => self.talk.phraser.turn(pos),
         }
     }
 
@@ -292,7 +250,7 @@ impl App {
         let mut out = Vec::new();
         let was_quitting = self.quitting;
         let offer_before = (self.game.pending_offer(), self.game.history().len());
-        self.offer_declined = false;
+        self.parts.offers.declined = false;
         // The clock first: a flag that fell before this message wins.
         self.clock_tick(now, &mut out);
         match msg {
@@ -314,7 +272,7 @@ impl App {
             Msg::Resume(offer) => self.on_resume_offer(*offer, now, &mut out),
             Msg::Exported(result) => self.on_exported(result, &mut out),
             Msg::Board(event) => {
-                let notes = match &mut self.board {
+                let notes = match &mut self.parts.boards.player {
                     Some(b) => b.link(event, now),
                     None => Vec::new(),
                 };
@@ -333,7 +291,7 @@ impl App {
             }
             Msg::EndOfInput => {
                 // In a terminal, Ctrl-D in mid-game is a quit: said.
-                if self.ask_before_leaving && self.game_in_progress() {
+                if self.settings.ask_before_leaving && self.game_in_progress() {
                     let t = self.message("goodbye", &[]);
                     self.info(&mut out, t);
                 }
@@ -352,7 +310,7 @@ impl App {
             Msg::Engine(io) => self.on_engine_io(io, now),
             Msg::Deadline => {
                 self.engine_tick(now);
-                let notes = match &mut self.board {
+                let notes = match &mut self.parts.boards.player {
                     Some(b) => b.tick(now),
                     None => Vec::new(),
                 };
@@ -456,7 +414,7 @@ impl App {
         let (Some(offerer), plies) = before else {
             return;
         };
-        if self.offer_declined {
+        if self.parts.offers.declined {
             return;
         }
         let lapsed = self.game.pending_offer().is_none()
@@ -468,7 +426,7 @@ impl App {
                 .get(plies)
                 .is_some_and(|m| m.by != offerer);
         if lapsed {
-            let side = self.phraser.side(offerer);
+            let side = self.talk.phraser.side(offerer);
             let t = self.message("draw_offer_lapsed", &[("side", &side)]);
             self.say(out, t, Priority::Normal, SayKind::Game);
         }
@@ -477,10 +435,10 @@ impl App {
     /// A typed line read as a command without arguments (yes, no, quit),
     /// in any language of the key map.
     fn answer(&self, line: &str) -> Option<crate::action::Action> {
-        let words: Vec<&MoveWords> = self.arg_words.iter().collect();
+        let words: Vec<&MoveWords> = self.talk.arg_words.iter().collect();
         match read_line(
             line,
-            &self.keymap,
+            &self.talk.keymap,
             &ArgReader {
                 vocabularies: &words,
             },
@@ -494,10 +452,10 @@ impl App {
     /// error tone: the session has not begun).
     fn on_problem(&mut self, p: &StartProblem, out: &mut Vec<Effect>) {
         let t = match p {
-            StartProblem::Voice(e) => self.phraser.voice_error(e),
-            StartProblem::Setting(e) => self.phraser.setting_error(e),
+            StartProblem::Voice(e) => self.talk.phraser.voice_error(e),
+            StartProblem::Setting(e) => self.talk.phraser.setting_error(e),
             StartProblem::Settings(e) => {
-                let place = self.phraser.place(&e.file, e.line, e.key.as_deref());
+                let place = self.talk.phraser.place(&e.file, e.line, e.key.as_deref());
                 self.message("config_error", &[("place", &place), ("detail", &e.detail)])
             }
         };
@@ -507,21 +465,21 @@ impl App {
     /// Say one sentence and remember it for "repeat".
     fn say(&mut self, out: &mut Vec<Effect>, text: String, priority: Priority, kind: SayKind) {
         let lang = match kind {
-            SayKind::Move => self.phraser.move_lang(),
-            _ => self.phraser.msg_lang(),
+            SayKind::Move => self.talk.phraser.move_lang(),
+            _ => self.talk.phraser.msg_lang(),
         };
         // Appendix D words inside a message are spoken in the German voice.
-        let stretches = self.phraser.by_language(&text);
+        let stretches = self.talk.phraser.by_language(&text);
         let u = if stretches.len() > 1 {
             let parts = stretches
                 .into_iter()
                 .map(|(text, lang)| Part::new(text, lang))
                 .collect();
-            Utterance::mixed(parts, self.phraser.msg_lang(), priority, kind)
+            Utterance::mixed(parts, self.talk.phraser.msg_lang(), priority, kind)
         } else {
             Utterance::new(text, lang, priority, kind)
         };
-        self.last_said = Some(u.clone());
+        self.talk.last_said = Some(u.clone());
         out.push(Effect::Say(u));
         if kind == SayKind::Error {
             out.push(Effect::Tone(Tone::Error));
@@ -541,43 +499,43 @@ impl App {
     }
 
     fn message(&self, key: &str, args: &[(&str, &str)]) -> String {
-        self.phraser.message(key, args)
+        self.talk.phraser.message(key, args)
     }
 
     fn on_line(&mut self, line: &str, now: Instant, out: &mut Vec<Effect>) {
         if matches!(self.mode, Mode::ArbiterPending(_)) {
             let first = line.split_whitespace().next().unwrap_or("");
-            let yes = self.keymap.command(first) == Some(crate::action::Action::Accept);
+            let yes = self.talk.keymap.command(first) == Some(crate::action::Action::Accept);
             self.arbiter_answered(yes, now, out);
             return;
         }
         // The piece of a promotion the board cannot see (D.2.1: it must be
         // named).
-        let role = match &self.board {
+        let role = match &self.parts.boards.player {
             Some(b) if b.awaiting_promotion() => {
-                let words: Vec<&MoveWords> = self.arg_words.iter().collect();
+                let words: Vec<&MoveWords> = self.talk.arg_words.iter().collect();
                 promotion_role(line, &words)
             }
             _ => None,
         };
-        if let (Some(role), Some(b)) = (role, &mut self.board) {
+        if let (Some(role), Some(b)) = (role, &mut self.parts.boards.player) {
             let notes = b.promote(role);
             self.on_board_notes(notes, now, out);
             return;
         }
         // The same for a pawn on the last rank of the opponent's board.
         if self.opponent_board_asks_promotion() {
-            let words: Vec<&MoveWords> = self.arg_words.iter().collect();
+            let words: Vec<&MoveWords> = self.talk.arg_words.iter().collect();
             if let Some(role) = promotion_role(line, &words)
                 && self.promote_on_opponent_board(None, role, now, out)
             {
                 return;
             }
         }
-        let words: Vec<&MoveWords> = self.arg_words.iter().collect();
+        let words: Vec<&MoveWords> = self.talk.arg_words.iter().collect();
         let input = read_line(
             line,
-            &self.keymap,
+            &self.talk.keymap,
             &ArgReader {
                 vocabularies: &words,
             },
@@ -626,7 +584,7 @@ impl App {
             Input::Move(_) if self.reviewing() => self.review_refuses(out),
             Input::Move(_) if piece_alone.is_some() && self.game.result().is_none() => {
                 let piece = piece_alone
-                    .map(|r| self.phraser.piece(r))
+                    .map(|r| self.talk.phraser.piece(r))
                     .unwrap_or_default();
                 let t = self.message("promotion_not_asked", &[("piece", &piece)]);
                 self.say(out, t, Priority::Normal, SayKind::Error);
@@ -658,6 +616,7 @@ impl App {
     /// missing.
     fn arg_problem(&self, command: Action, problem: &ArgProblem) -> String {
         let word = self
+            .talk
             .keymap
             .words(command)
             .first()
@@ -685,13 +644,17 @@ impl App {
 
     fn game_over_sentence(&self) -> Option<String> {
         let r = self.game.result()?;
-        Some(self.phraser.game_over(r.reason, r.outcome.winner()))
+        Some(self.talk.phraser.game_over(r.reason, r.outcome.winner()))
     }
 
     /// "Game over: White won by checkmate, 1-0. Say new for a new game."
     fn game_over_state(&self) -> Option<String> {
         let r = self.game.result()?;
-        Some(self.phraser.game_over_state(r.reason, r.outcome.winner()))
+        Some(
+            self.talk
+                .phraser
+                .game_over_state(r.reason, r.outcome.winner()),
+        )
     }
 
     /// The same, said when something was asked that the end forbids.
@@ -707,16 +670,16 @@ impl App {
         if self.engine_has_the_move() {
             // Judged first: a line that is no move at all ("xyz") is said
             // as such; a move is the engine's to make.
-            let t = match self.reader.read(text, self.game.position()) {
+            let t = match self.talk.reader.read(text, self.game.position()) {
                 Err(e @ crate::notation::InputError::NotUnderstood { .. }) => {
-                    self.phraser.input_error(&e, self.game.position())
+                    self.talk.phraser.input_error(&e, self.game.position())
                 }
                 _ => self.message("engine_thinking", &[]),
             };
             self.say(out, t, Priority::Normal, SayKind::Error);
             return;
         }
-        match self.reader.read(text, self.game.position()) {
+        match self.talk.reader.read(text, self.game.position()) {
             Ok(mv) => self.play(mv, now, out),
             Err(e) => {
                 let pos = self.game.position();
@@ -727,7 +690,7 @@ impl App {
                     self.info(out, t);
                     return;
                 }
-                let t = self.phraser.input_error(&e, pos);
+                let t = self.talk.phraser.input_error(&e, pos);
                 self.say(out, t, Priority::Normal, SayKind::Error);
             }
         }
@@ -747,9 +710,9 @@ impl App {
         self.announce_move(&before, mv, out);
         if let Some(t) = self.game_over_sentence() {
             self.say(out, t, Priority::Urgent, SayKind::Game);
-        } else if self.kept_offer == Some(before.turn()) {
+        } else if self.parts.offers.kept == Some(before.turn()) {
             // The offer typed before this move is made now (9.1.2.1).
-            self.kept_offer = None;
+            self.parts.offers.kept = None;
             self.offer_draw(out);
         }
         self.clock_moved(mover, now, out);
@@ -758,11 +721,11 @@ impl App {
     /// Announce a move just played from `before`: the opponent's move is
     /// urgent and always said; the player's own is a confirmation.
     fn announce_move(&mut self, before: &shakmaty::Chess, mv: Move, out: &mut Vec<Effect>) {
-        let sentence = self.phraser.say_move(before, mv);
-        if before.turn() != self.me {
+        let sentence = self.talk.phraser.say_move(before, mv);
+        if before.turn() != self.settings.me {
             self.say(out, sentence, Priority::Urgent, SayKind::Move);
             out.push(Effect::Tone(Tone::OpponentMove));
-        } else if self.confirm_own_moves {
+        } else if self.settings.confirm_own_moves {
             self.say(out, sentence, Priority::Normal, SayKind::Move);
         }
         if self.game.position().is_check() {
@@ -1246,7 +1209,12 @@ mod tests {
             let fen = "8/4P3/8/7k/8/8/P7/4K3 w - - 0 1";
             a.game = Game::from_fen(fen).unwrap_or_else(|_| panic!("valid"));
             let pos = a.game.position().clone();
-            let notes = a.board.as_mut().map(|b| b.game_replaced(&pos, None, now));
+            let notes = a
+                .parts
+                .boards
+                .player
+                .as_mut()
+                .map(|b| b.game_replaced(&pos, None, now));
             assert!(notes.is_some());
             sim.set_board(pos.board().clone());
             let e = a.update(Msg::Board(LinkEvent::Bytes(sim.dump())), now);
@@ -1657,7 +1625,7 @@ mod tests {
                 line(&mut a, m);
             }
             let first = text.split_whitespace().next().unwrap_or("");
-            prop_assume!(a.keymap.command(first).is_none());
+            prop_assume!(a.talk.keymap.command(first).is_none());
             let answer = line(&mut a, &text);
             prop_assert_eq!(answer.len(), 1, "{:?} -> {:?}", text, answer);
         }

@@ -29,8 +29,8 @@ impl App {
         if self.refuse_if_over(out) {
             return;
         }
-        if self.game.turn() == self.me && self.game.pending_offer().is_none() {
-            self.kept_offer = Some(self.me);
+        if self.game.turn() == self.settings.me && self.game.pending_offer().is_none() {
+            self.parts.offers.kept = Some(self.settings.me);
             let t = self.message("offer_kept", &[]);
             self.info(out, t);
             return;
@@ -51,7 +51,7 @@ impl App {
         };
         let t = match self.game.offer_draw(by) {
             Ok(()) => {
-                let side = self.phraser.side(by);
+                let side = self.talk.phraser.side(by);
                 self.message("draw_offered", &[("side", &side)])
             }
             Err(e) => self.game_error(&e),
@@ -94,7 +94,7 @@ impl App {
         let by = self.game.turn();
         let t = match self.game.decline_draw(by) {
             Ok(()) => {
-                let side = self.phraser.side(by);
+                let side = self.talk.phraser.side(by);
                 self.message("draw_declined", &[("side", &side)])
             }
             Err(e) => self.game_error(&e),
@@ -124,10 +124,10 @@ impl App {
         let pos = self.game.position().clone();
         let mv = match intended {
             None => None,
-            Some(text) => match self.reader.read(&text, &pos) {
+            Some(text) => match self.talk.reader.read(&text, &pos) {
                 Ok(mv) => Some(mv),
                 Err(e) => {
-                    let t = self.phraser.input_error(&e, &pos);
+                    let t = self.talk.phraser.input_error(&e, &pos);
                     self.say(out, t, Priority::Normal, SayKind::Error);
                     return;
                 }

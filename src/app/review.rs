@@ -154,7 +154,7 @@ impl App {
 
     /// Review this file instead of playing.
     pub fn start_review(&mut self, file: PgnFile) {
-        self.review = Some(ReviewState {
+        self.parts.review = Some(ReviewState {
             file,
             current: None,
         });
@@ -162,12 +162,12 @@ impl App {
 
     /// Whether a file is being reviewed.
     pub fn reviewing(&self) -> bool {
-        self.review.is_some()
+        self.parts.review.is_some()
     }
 
     /// The first sentences of a review: the games, or the only one opened.
     pub(super) fn review_start(&mut self, out: &mut Vec<Effect>) {
-        let Some(state) = &self.review else {
+        let Some(state) = &self.parts.review else {
             return;
         };
         let count = state.file.games.len();
@@ -187,7 +187,7 @@ impl App {
     }
 
     fn list_games(&mut self, only: Option<&[usize]>, out: &mut Vec<Effect>) {
-        let Some(state) = &self.review else {
+        let Some(state) = &self.parts.review else {
             return;
         };
         let lines: Vec<String> = state
@@ -206,8 +206,8 @@ impl App {
                     },
                     &[
                         ("number", &g.number.to_string()),
-                        ("white", &self.phraser.player(&g.white, Color::White)),
-                        ("black", &self.phraser.player(&g.black, Color::Black)),
+                        ("white", &self.talk.phraser.player(&g.white, Color::White)),
+                        ("black", &self.talk.phraser.player(&g.black, Color::Black)),
                         ("result", &self.result_words(&g.result)),
                         ("date", &g.date),
                     ],
@@ -220,7 +220,7 @@ impl App {
     }
 
     fn open_game(&mut self, number: usize, out: &mut Vec<Effect>) {
-        let Some(state) = &mut self.review else {
+        let Some(state) = &mut self.parts.review else {
             return;
         };
         match state.file.game(number) {
@@ -236,8 +236,8 @@ impl App {
                     "review_opened",
                     &[
                         ("number", &number.to_string()),
-                        ("white", &self.phraser.player(&e.white, Color::White)),
-                        ("black", &self.phraser.player(&e.black, Color::Black)),
+                        ("white", &self.talk.phraser.player(&e.white, Color::White)),
+                        ("black", &self.talk.phraser.player(&e.black, Color::Black)),
                         ("result", &self.result_words(&e.result)),
                         ("moves", &moves.to_string()),
                     ],
@@ -245,7 +245,7 @@ impl App {
                 self.say(out, t, Priority::Normal, SayKind::Game);
             }
             Err(p) => {
-                let t = pgn_problem_sentence(&self.phraser, &p);
+                let t = pgn_problem_sentence(&self.talk.phraser, &p);
                 self.say(out, t, Priority::Normal, SayKind::Error);
             }
         }
@@ -254,7 +254,7 @@ impl App {
     /// The sentence of a step: the move with its number, the draw offer,
     /// the clock.
     fn step_sentence(&self, p: &Ply) -> String {
-        let words = self.phraser.say_move(&p.before, p.mv);
+        let words = self.talk.phraser.say_move(&p.before, p.mv);
         let key = match p.by {
             Color::White => "move_number_white",
             Color::Black => "move_number_black",
@@ -269,7 +269,10 @@ impl App {
                 // In words, as the clock said it ("four minutes fifty-eight
                 // seconds"), never "0:04:58" for a voice; whole seconds as
                 // in the PGN.
-                &[("move", &t), ("clock", &review_clock(&self.phraser, ms))],
+                &[
+                    ("move", &t),
+                    ("clock", &review_clock(&self.talk.phraser, ms)),
+                ],
             );
         }
         if !p.comment.is_empty() || !p.nags.is_empty() {
@@ -302,7 +305,7 @@ impl App {
                             Color::White => "move_number_white",
                             Color::Black => "move_number_black",
                         };
-                        let words = self.phraser.say_move(before, *mv);
+                        let words = self.talk.phraser.say_move(before, *mv);
                         let number = before.fullmoves().get().to_string();
                         self.message(key, &[("number", &number), ("move", &words)])
                     })
@@ -319,7 +322,7 @@ impl App {
 
     /// The move's number and words, without the clock or the offer.
     fn ply_words(&self, p: &Ply) -> String {
-        let words = self.phraser.say_move(&p.before, p.mv);
+        let words = self.talk.phraser.say_move(&p.before, p.mv);
         let key = match p.by {
             Color::White => "move_number_white",
             Color::Black => "move_number_black",
@@ -356,7 +359,7 @@ impl App {
         let Some(ReviewState {
             current: Some((_, r)),
             ..
-        }) = &self.review
+        }) = &self.parts.review
         else {
             return;
         };
@@ -391,7 +394,7 @@ impl App {
         ) {
             return false;
         }
-        let Some(state) = &mut self.review else {
+        let Some(state) = &mut self.parts.review else {
             let t = self.help_line(action);
             let t = self.message("review_only", &[("help", &t)]);
             self.say(out, t, Priority::Normal, SayKind::Error);
@@ -453,7 +456,7 @@ impl App {
             },
             Action::First => {
                 r.start();
-                let turn = self.phraser.turn(&r.position());
+                let turn = self.talk.phraser.turn(&r.position());
                 Ok(self.message("review_at_start", &[("turn", &turn)]))
             }
             Action::End => {

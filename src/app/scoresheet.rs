@@ -146,13 +146,13 @@ impl App {
         let mut start = start;
         start.fen = start_fen(&self.game);
         self.clock_start_info(&mut start);
-        self.sheet = Some(Sheet::new(start, &self.game, self.epoch));
+        self.parts.journal.sheet = Some(Sheet::new(start, &self.game, self.parts.journal.epoch));
     }
 
     /// The side the engine plays, kept in the journal's start record (key
     /// `engine`), so that a resumed game goes on with the same sides.
     pub(super) fn journal_engine_side(&mut self, side: Option<Color>) {
-        let Some(sheet) = &mut self.sheet else {
+        let Some(sheet) = &mut self.parts.journal.sheet else {
             return;
         };
         sheet.start.extra.retain(|(k, _)| k != ENGINE_KEY);
@@ -168,7 +168,7 @@ impl App {
     /// scoresheet, unless a name was given (`--white`, `--black`) or the
     /// game's first record is written already.
     pub(super) fn journal_engine_name(&mut self, side: Color, name: &str) {
-        let Some(sheet) = self.sheet.as_mut().filter(|s| !s.begun) else {
+        let Some(sheet) = self.parts.journal.sheet.as_mut().filter(|s| !s.begun) else {
             return;
         };
         // The start to write, and the in-memory copies the exports read.
@@ -189,18 +189,22 @@ impl App {
 
     /// Whether the game in progress was resumed from its journal.
     pub(super) fn game_resumed(&self) -> bool {
-        self.sheet.as_ref().is_some_and(|s| s.resumed)
+        self.parts.journal.sheet.as_ref().is_some_and(|s| s.resumed)
     }
 
     /// The journal's id of the game, once it has one.
     pub fn journal_id(&self) -> Option<&GameId> {
-        self.sheet.as_ref().and_then(|s| s.id.as_ref())
+        self.parts
+            .journal
+            .sheet
+            .as_ref()
+            .and_then(|s| s.id.as_ref())
     }
 
     /// The scoresheet as journalled so far, kept in memory: what is
     /// exported when the journal file cannot be read (a disk that failed).
     pub fn scoresheet_in_memory(&self) -> Option<crate::scoresheet::GameRecord> {
-        let sim = &self.sheet.as_ref().filter(|s| s.begun)?.sim;
+        let sim = &self.parts.journal.sheet.as_ref().filter(|s| s.begun)?.sim;
         let mut record = sim.record.clone();
         record.game = sim.game.clone();
         record.result = sim.result();
@@ -213,7 +217,7 @@ impl App {
         // Moves already played before this session (a PGN continued) are
         // journalled as moves of the game.
         self.replace_game(game);
-        if let Some(sheet) = &mut self.sheet {
+        if let Some(sheet) = &mut self.parts.journal.sheet {
             let mut s = start;
             if s.white.is_empty() {
                 s.white = sheet.start.white.clone();
@@ -235,14 +239,14 @@ impl App {
                     s.extra.push((k.clone(), v.clone()));
                 }
             }
-            *sheet = Sheet::new(s, &self.game, self.epoch);
+            *sheet = Sheet::new(s, &self.game, self.parts.journal.epoch);
         }
         // A game set up with --fen or --pgn and played with --time keeps
         // its clock in the start record: resumed with it, exported with
         // its TimeControl.
-        if let Some(mut start) = self.sheet.as_ref().map(|s| s.start.clone()) {
+        if let Some(mut start) = self.parts.journal.sheet.as_ref().map(|s| s.start.clone()) {
             self.clock_start_info(&mut start);
-            if let Some(sheet) = &mut self.sheet {
+            if let Some(sheet) = &mut self.parts.journal.sheet {
                 sheet.start = start;
             }
         }
@@ -253,21 +257,23 @@ impl App {
     /// The journal file of the game in progress exists (its id: the
     /// epoch, so a new game's journal is told apart).
     pub(super) fn journal_begun(&self) -> Option<u64> {
-        self.sheet
+        self.parts
+            .journal
+            .sheet
             .as_ref()
-            .filter(|s| s.begun && s.epoch == self.epoch)
+            .filter(|s| s.begun && s.epoch == self.parts.journal.epoch)
             .map(|s| s.epoch)
     }
 
     pub(super) fn replace_game(&mut self, game: Game) {
         self.game = game;
         self.takeback_given_up();
-        self.epoch += 1;
+        self.parts.journal.epoch += 1;
     }
 
     /// A claim is being made: the journal records it with its verdict.
     pub(super) fn note_claim(&mut self, by: Color, claim: Claim, intended: Option<Move>) {
-        if let Some(s) = &mut self.sheet {
+        if let Some(s) = &mut self.parts.journal.sheet {
             s.claim = Some((by, claim, intended));
         }
     }
@@ -275,7 +281,7 @@ impl App {
     /// An event the game does not show (clock, board, arbiter): journalled
     /// before what this `update` says.
     pub fn journal_event(&mut self, event: Event) {
-        if let Some(s) = &mut self.sheet {
+        if let Some(s) = &mut self.parts.journal.sheet {
             s.queued.push(event);
         }
     }
@@ -283,7 +289,7 @@ impl App {
     /// An event journalled before the game's own events of this `update`
     /// (an arbiter's decision before the take-back or result it makes).
     fn journal_event_first(&mut self, event: Event) {
-        if let Some(s) = &mut self.sheet {
+        if let Some(s) = &mut self.parts.journal.sheet {
             s.first.push(event);
         }
     }
@@ -350,7 +356,7 @@ impl App {
             _ => true,
         };
         if !done {
-            if let Some(s) = &mut self.sheet {
+            if let Some(s) = &mut self.parts.journal.sheet {
                 s.first.pop();
             }
             return;
@@ -404,7 +410,7 @@ impl App {
     /// the game has begun (setting the pieces up before the first move
     /// leaves no saved game behind).
     pub(super) fn journal_mismatch(&mut self, board: BoardOf, diffs: &[SquareDiff]) {
-        let Some(sheet) = self.sheet.as_ref().filter(|s| s.begun) else {
+        let Some(sheet) = self.parts.journal.sheet.as_ref().filter(|s| s.begun) else {
             return;
         };
         let diff = describe_mismatch(diffs);
@@ -426,7 +432,7 @@ impl App {
     /// The move a board awaited was made there: journalled (and a
     /// mismatch said meanwhile, as a reminder, is resolved).
     pub(super) fn journal_board_done(&mut self, board: BoardOf, mv: Move) {
-        if !self.sheet.as_ref().is_some_and(|s| s.begun) {
+        if !self.parts.journal.sheet.as_ref().is_some_and(|s| s.begun) {
             return;
         }
         let uci = mv.to_uci(self.game.castling_mode()).to_string();
@@ -437,7 +443,7 @@ impl App {
     /// `time`: the reading with both times is journalled (while the game
     /// goes on; at its end the times are recorded once).
     pub(super) fn journal_reading(&mut self, now: Instant) {
-        if self.game.is_over() || !self.sheet.as_ref().is_some_and(|s| s.begun) {
+        if self.game.is_over() || !self.parts.journal.sheet.as_ref().is_some_and(|s| s.begun) {
             return;
         }
         let Some(c) = self.clock() else {
@@ -459,9 +465,11 @@ impl App {
             return;
         }
         let Some(id) = self
+            .parts
+            .journal
             .sheet
             .as_ref()
-            .filter(|s| s.begun && s.epoch == self.epoch)
+            .filter(|s| s.begun && s.epoch == self.parts.journal.epoch)
             .and_then(|s| s.id.clone())
         else {
             return;
@@ -479,7 +487,7 @@ impl App {
 
     /// That board agrees with the game again: a standing mismatch resolved.
     pub(super) fn journal_mismatch_resolved(&mut self, board: BoardOf) {
-        let open = self.sheet.as_ref().is_some_and(|s| {
+        let open = self.parts.journal.sheet.as_ref().is_some_and(|s| {
             let recorded = match board {
                 BoardOf::Player => &s.sim.mismatch,
                 BoardOf::Opponent => &s.sim.opponent_mismatch,
@@ -501,16 +509,16 @@ impl App {
         if self.asking_resume() {
             return;
         }
-        let epoch = self.epoch;
+        let epoch = self.parts.journal.epoch;
         let clock_now = self.clock().cloned();
-        let press_now = self.clock.as_ref().and_then(|p| p.presser.pending());
+        let press_now = self.parts.clock.as_ref().and_then(|p| p.presser.pending());
         let awaiting = |b: &Option<crate::board::BoardSession>| {
             b.as_ref().and_then(|b| b.tracker().awaiting_execution())
         };
-        let board_now = awaiting(&self.board);
-        let opponent_now = awaiting(&self.opponent_board);
+        let board_now = awaiting(&self.parts.boards.player);
+        let opponent_now = awaiting(&self.parts.boards.opponent);
         let castling = self.game.castling_mode();
-        let Some(sheet) = &mut self.sheet else {
+        let Some(sheet) = &mut self.parts.journal.sheet else {
             return;
         };
         if sheet.epoch != epoch {
@@ -620,13 +628,13 @@ impl App {
     pub(super) fn on_journal(&mut self, status: JournalStatus, out: &mut Vec<Effect>) {
         match status {
             JournalStatus::Began(id) => {
-                if let Some(s) = &mut self.sheet {
+                if let Some(s) = &mut self.parts.journal.sheet {
                     s.id = Some(id);
                 }
             }
             JournalStatus::Failed(e) => {
-                let already = self.sheet.as_ref().is_some_and(|s| s.failing);
-                if let Some(s) = &mut self.sheet {
+                let already = self.parts.journal.sheet.as_ref().is_some_and(|s| s.failing);
+                if let Some(s) = &mut self.parts.journal.sheet {
                     s.failing = true;
                 }
                 if e.first && !already {
@@ -649,7 +657,7 @@ impl App {
                 }
             }
             JournalStatus::Recovered { .. } => {
-                if let Some(s) = &mut self.sheet {
+                if let Some(s) = &mut self.parts.journal.sheet {
                     s.failing = false;
                 }
                 let t = self.message("journal_recovered", &[]);
@@ -678,7 +686,8 @@ impl App {
                 let date = offer
                     .started
                     .map(|d| {
-                        self.phraser
+                        self.talk
+                            .phraser
                             .date_words(d.year(), u8::from(d.month()), d.day())
                     })
                     .unwrap_or_default();
@@ -695,8 +704,8 @@ impl App {
                         "resume_offer",
                         &[
                             ("date", &date),
-                            ("white", &self.phraser.player(white, Color::White)),
-                            ("black", &self.phraser.player(black, Color::Black)),
+                            ("white", &self.talk.phraser.player(white, Color::White)),
+                            ("black", &self.talk.phraser.player(black, Color::Black)),
                             ("moves", &moves),
                         ],
                     )
@@ -713,7 +722,7 @@ impl App {
         let last = game.positions().next_back().map(|(b, m)| (b.clone(), m));
         match last {
             Some((before, m)) => {
-                let words = self.phraser.say_move(&before, m.mv);
+                let words = self.talk.phraser.say_move(&before, m.mv);
                 let key = match m.by {
                     Color::White => "move_number_white",
                     Color::Black => "move_number_black",
@@ -911,27 +920,27 @@ impl App {
         self.replace_game(resumed.game.clone());
         self.clock_restore(&resumed.start, resumed.restored_clock(), now);
         // An engine game goes on with the sides it had.
-        let engine_side = engine_side_of(&resumed.start).filter(|_| self.engine.is_some());
-        let sides_changed = engine_side.is_some_and(|side| self.me == side);
+        let engine_side = engine_side_of(&resumed.start).filter(|_| self.parts.engine.is_some());
+        let sides_changed = engine_side.is_some_and(|side| self.settings.me == side);
         if let Some(side) = engine_side {
-            self.me = !side;
+            self.settings.me = !side;
         }
-        let epoch = self.epoch;
+        let epoch = self.parts.journal.epoch;
         let mut sheet = Sheet::new(resumed.start.clone(), &self.game, epoch);
         sheet.sim = resumed.clone();
         sheet.begun = true;
         sheet.resumed = true;
         sheet.id = Some(id.clone());
         sheet.clock_seen = self.clock().cloned();
-        self.sheet = Some(sheet);
-        if let Some(s) = &mut self.sheet {
+        self.parts.journal.sheet = Some(sheet);
+        if let Some(s) = &mut self.parts.journal.sheet {
             s.sim.apply(0, &Event::Resumed);
         }
         let turn = self.prompt();
         let t = self.message("resumed", &[("turn", &turn)]);
         self.say(out, t, Priority::Normal, SayKind::Game);
         if sides_changed {
-            let side = self.phraser.side(self.me);
+            let side = self.talk.phraser.side(self.settings.me);
             let t = self.message("flipped", &[("side", &side)]);
             self.info(out, t);
         }
@@ -941,7 +950,7 @@ impl App {
             .next_back()
             .map(|(b, m)| (b.clone(), m.mv));
         if let Some((before, m)) = last {
-            let words = self.phraser.say_move(&before, m);
+            let words = self.talk.phraser.say_move(&before, m);
             let t = self.message("resumed_last", &[("move", &words)]);
             self.info(out, t);
         }
@@ -950,7 +959,7 @@ impl App {
         } else if let Some(c) = self.clock() {
             // The clocks as they were restored, and whether they run.
             let t = crate::clock::words::both(
-                &self.phraser,
+                &self.talk.phraser,
                 c.remaining(Color::White, now),
                 c.remaining(Color::Black, now),
             );
@@ -962,7 +971,7 @@ impl App {
             }
         }
         // The player's move waits for its press (D.2.8), as before.
-        let press = self.clock.as_ref().and_then(|p| p.presser.pending());
+        let press = self.parts.clock.as_ref().and_then(|p| p.presser.pending());
         if press.is_some() {
             let t = self.message("clock_press_waiting", &[]);
             self.info(out, t);
@@ -973,8 +982,11 @@ impl App {
         let awaiting = |b: &Option<crate::board::BoardSession>| {
             b.as_ref().and_then(|b| b.tracker().awaiting_execution())
         };
-        let (mine, theirs) = (awaiting(&self.board), awaiting(&self.opponent_board));
-        if let Some(s) = &mut self.sheet {
+        let (mine, theirs) = (
+            awaiting(&self.parts.boards.player),
+            awaiting(&self.parts.boards.opponent),
+        );
+        if let Some(s) = &mut self.parts.journal.sheet {
             s.press_seen = press;
             s.board_seen = mine;
             s.opponent_seen = theirs;
@@ -1007,8 +1019,8 @@ impl App {
             .map(|(p, _)| p.clone())
             .collect();
         let session = match seat {
-            Seat::Player => self.board.as_mut(),
-            Seat::Opponent => self.opponent_board.as_mut(),
+            Seat::Player => self.parts.boards.player.as_mut(),
+            Seat::Opponent => self.parts.boards.opponent.as_mut(),
         };
         let Some(b) = session else {
             return;
@@ -1032,7 +1044,7 @@ impl App {
     /// `save [FORMAT]`: the scoresheet as a file.
     pub(super) fn save(&mut self, format: Option<ExportFormat>, out: &mut Vec<Effect>) {
         let format = format.unwrap_or(ExportFormat::Pgn);
-        if !self.sheet.as_ref().is_some_and(|s| s.begun) {
+        if !self.parts.journal.sheet.as_ref().is_some_and(|s| s.begun) {
             let t = self.message("save_nothing", &[]);
             self.say(out, t, Priority::Normal, SayKind::Error);
             return;
@@ -1042,7 +1054,7 @@ impl App {
 
     /// `save FILE`: the scoresheet in that file, its format by its ending.
     pub(super) fn save_to(&mut self, file: &str, out: &mut Vec<Effect>) {
-        if !self.sheet.as_ref().is_some_and(|s| s.begun) {
+        if !self.parts.journal.sheet.as_ref().is_some_and(|s| s.begun) {
             let t = self.message("save_nothing", &[]);
             self.say(out, t, Priority::Normal, SayKind::Error);
             return;
@@ -1059,9 +1071,11 @@ impl App {
     /// Whether the game's journal cannot be written now: its moves wait in
     /// memory (said in the prompt, and before leaving).
     pub fn journal_failing(&self) -> bool {
-        self.sheet
+        self.parts
+            .journal
+            .sheet
             .as_ref()
-            .is_some_and(|s| s.failing && s.epoch == self.epoch)
+            .is_some_and(|s| s.failing && s.epoch == self.parts.journal.epoch)
     }
 
     /// The scoresheet was written, or not.
@@ -2393,7 +2407,7 @@ mod tests {
         use shakmaty::{Board, Square};
         let settle = std::time::Duration::from_millis(300);
         let mut a = app();
-        a.opponent_board = Some(BoardSession::new(
+        a.parts.boards.opponent = Some(BoardSession::new(
             Protocol::Dgt,
             TrackerConfig {
                 settle,
@@ -2849,7 +2863,7 @@ mod tests {
         let settle = Duration::from_millis(300);
         let now = Instant::now();
         let mut a = app();
-        a.opponent_board = Some(dgt_session(&a, settle));
+        a.parts.boards.opponent = Some(dgt_session(&a, settle));
         let mut sim = SimBoard::new(crate::board::Protocol::Dgt, Board::new());
         let _ = a.update(Msg::OpponentBoard(LinkEvent::Connected), now);
         let _ = a.update(Msg::OpponentBoard(LinkEvent::Bytes(sim.dump())), now);
@@ -2874,7 +2888,7 @@ mod tests {
             "{recs:?}"
         );
         let mut b = app();
-        b.opponent_board = Some(dgt_session(&b, settle));
+        b.parts.boards.opponent = Some(dgt_session(&b, settle));
         let t1 = now + secs(60);
         let _ = b.update(Msg::Resume(Box::new(offer_of(&recs))), t1);
         let nf3 = b.game().history()[2].mv;
@@ -2882,7 +2896,9 @@ mod tests {
         let mut e = b.update(Msg::OpponentBoard(LinkEvent::Bytes(sim.dump())), t1);
         e.extend(b.update(Msg::Deadline, t1 + settle * 2));
         assert_eq!(
-            b.opponent_board
+            b.parts
+                .boards
+                .opponent
                 .as_ref()
                 .and_then(|o| o.tracker().awaiting_execution()),
             Some(nf3)

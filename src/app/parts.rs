@@ -3,7 +3,7 @@
 //! parts that follow the game ([`Parts`]): the boards, the clock, the
 //! engine, the journal, the opponent's page, a review, the offers and the
 //! full-screen view.  Each part's behaviour lives in the file of its name
-//! (`board.rs`, `clock.rs`, `engine.rs`, `scoresheet.rs`, `companion.rs`,
+//! (`board.rs`, `clock.rs`, `engine.rs`, `scoresheet/`, `companion.rs`,
 //! `review.rs`, `offers.rs`, `cursor.rs`, `look.rs`).
 //!
 //! Adding a part (an online game, say) is one field of [`Parts`], its
@@ -61,7 +61,7 @@ pub(super) struct Parts {
     pub(super) clock: Option<ClockPart>,
     /// The engine played against, when there is one (`engine.rs`).
     pub(super) engine: Option<EnginePlay>,
-    /// The journal of the game (`scoresheet.rs`).
+    /// The journal of the game (`scoresheet/`).
     pub(super) journal: Journal,
     /// The opponent's screen (`companion.rs`).
     pub(super) companion: CompanionState,

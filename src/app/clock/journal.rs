@@ -2,7 +2,7 @@
 //! clock, and the clock set again from the journal when a game is resumed.
 //!
 //! The journal itself follows the clock from outside (see
-//! `app/scoresheet.rs`): this file only reads the clock's setup and sets a
+//! `app/scoresheet/`): this file only reads the clock's setup and sets a
 //! restored clock, so the clock's own code needs no journal calls.
 
 use std::time::{Duration, Instant};

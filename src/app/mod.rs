@@ -254,19 +254,31 @@ impl App {
         // The clock first: a flag that fell before this message wins.
         self.clock_tick(now, &mut out);
         match msg {
-            Msg::Line(line) if self.asking_resume() => {
-                let answer = self.answer(&line);
-                self.answer_resume(answer, now, &mut out);
-            }
+            // What a line is depends on the mode: the answer to what was
+            // asked, else a move or a command (a question's answer among
+            // them: `on_line`).
+            Msg::Line(line) => match self.mode {
+                Mode::AskingResume(_) => {
+                    let answer = self.answer(&line);
+                    self.answer_resume(answer, now, &mut out);
+                }
+                Mode::ArbiterPending(_) => {
+                    // Yes carries it out; anything else cancels.
+                    let first = line.split_whitespace().next().unwrap_or("");
+                    let yes = self.talk.keymap.command(first) == Some(Action::Accept);
+                    self.arbiter_answered(yes, now, &mut out);
+                    self.sync_board(now, &mut out);
+                }
+                Mode::Playing | Mode::Question(_) => {
+                    self.on_line(&line, now, &mut out);
+                    self.sync_board(now, &mut out);
+                }
+            },
             // A key answers the resume question like a line (before, a
             // key could ask another question behind it, which the next
             // line after the answer then confirmed in the resumed game).
             Msg::Key(action, _) if self.asking_resume() => {
                 self.answer_resume(Some(action), now, &mut out)
-            }
-            Msg::Line(line) => {
-                self.on_line(&line, now, &mut out);
-                self.sync_board(now, &mut out);
             }
             Msg::Journal(status) => self.on_journal(status, &mut out),
             Msg::Resume(offer) => self.on_resume_offer(*offer, now, &mut out),
@@ -502,13 +514,8 @@ impl App {
         self.talk.phraser.message(key, args)
     }
 
+    /// A line typed while playing, or answering the question asked.
     fn on_line(&mut self, line: &str, now: Instant, out: &mut Vec<Effect>) {
-        if matches!(self.mode, Mode::ArbiterPending(_)) {
-            let first = line.split_whitespace().next().unwrap_or("");
-            let yes = self.talk.keymap.command(first) == Some(crate::action::Action::Accept);
-            self.arbiter_answered(yes, now, out);
-            return;
-        }
         // The piece of a promotion the board cannot see (D.2.1: it must be
         // named).
         let role = match &self.parts.boards.player {

@@ -7,13 +7,15 @@ use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand};
 
+use hector::cli::{BoardSpec, Probed, SimOptions};
+use hector::io::{
+    CompanionConfig, CompanionServer, DEFAULT_LISTEN, FallBack, Link, Part, PortSettings, Priority,
+    Protocol, SayKind, SpeechMode, SpeechStatus, SpeechWorker, TonePlayer, Utterance, WorkerConfig,
+};
 use hector::{
-    BoardChoice, BoardProblem, BoardSettings, BoardSpec, CompanionChoice, CompanionConfig,
-    CompanionServer, CompanionSettings, DEFAULT_LISTEN, Effect, EngineConfig, EngineSetup,
-    ExportFormat, FallBack, Link, Msg, Outputs, Overrides, Part, PortSettings, Priority, Probed,
-    PromptMode, Protocol, ResumeChoice, ResumeOffer, SayKind, SimOptions, Sink, SpeechMode,
-    SpeechStatus, SpeechWorker, StartInfo, Store, TonePlayer, Utterance, WordsOverrides,
-    WorkerConfig, start,
+    BoardChoice, BoardProblem, BoardSettings, CompanionChoice, CompanionSettings, Effect,
+    EngineConfig, EngineSetup, ExportFormat, Msg, Outputs, Overrides, PromptMode, ResumeChoice,
+    ResumeOffer, Sink, StartInfo, Store, WordsOverrides, start,
 };
 
 /// hector: chess for blind and visually impaired players.
@@ -424,7 +426,7 @@ fn run_session(
         TonePlayer::spawn_default(
             started.tones,
             // A bell only where a terminal hears it: never into a pipe.
-            hector::terminal_bell_if_tty(),
+            hector::io::terminal_bell_if_tty(),
             Arc::new(move |s| {
                 let _ = tx.send(Msg::Audio(s));
             }),
@@ -471,9 +473,9 @@ fn run_session(
     let resume_seat = offer
         .as_ref()
         .and_then(|o| o.resumed.companion.clone())
-        .map(|(token, code)| hector::Pairing { token, code })
-        .filter(hector::Pairing::is_well_formed);
-    let labels = hector::PageLabels::for_player(started.app.phraser());
+        .map(|(token, code)| hector::io::Pairing { token, code })
+        .filter(hector::io::Pairing::is_well_formed);
+    let labels = hector::io::PageLabels::for_player(started.app.phraser());
     let companion = listen.and_then(|listen| {
         let (choice, server) = start_companion(
             &listen,
@@ -485,7 +487,7 @@ fn run_session(
         effects.extend(started.app.update(Msg::CompanionChosen(choice), now));
         if let (Some(p), Some(_)) = (resume_seat, &server) {
             // The app knows the seat too (it goes on in the journal).
-            let seat = hector::CompanionEvent::Paired(p);
+            let seat = hector::io::CompanionEvent::Paired(p);
             effects.extend(started.app.update(Msg::Companion(seat), now));
         }
         server
@@ -537,7 +539,7 @@ fn run_session(
 /// The engine of `--engine` or of `[engine] play = true`, with the
 /// command line over the settings.
 fn engine_setup(args: &PlayArgs, config: &EngineConfig) -> Option<EngineSetup> {
-    use hector::{EngineSettings, EngineStrength as Strength};
+    use hector::io::{EngineSettings, EngineStrength as Strength};
     if args.engine.is_none() && !config.play {
         return None;
     }
@@ -585,8 +587,8 @@ fn engine_setup(args: &PlayArgs, config: &EngineConfig) -> Option<EngineSetup> {
 fn start_companion(
     listen: &str,
     settings: &CompanionSettings,
-    labels: hector::PageLabels,
-    resume: Option<hector::Pairing>,
+    labels: hector::io::PageLabels,
+    resume: Option<hector::io::Pairing>,
     tx: &mpsc::Sender<Msg>,
 ) -> (CompanionChoice, Option<CompanionServer>) {
     use std::net::ToSocketAddrs;
@@ -682,10 +684,10 @@ fn choose_board(
     args: &PlayArgs,
     settings: &BoardSettings,
     tx: &mpsc::Sender<Msg>,
-    wrap: fn(hector::LinkEvent) -> Msg,
+    wrap: fn(hector::io::LinkEvent) -> Msg,
 ) -> (BoardChoice, Option<Link>) {
     let missing = |p| (BoardChoice::Missing(p), None);
-    let spec = match hector::parse_board_spec(spec) {
+    let spec = match hector::cli::parse_board_spec(spec) {
         Ok(s) => s,
         Err(error) => {
             return missing(BoardProblem::Spec {
@@ -695,18 +697,18 @@ fn choose_board(
         }
     };
     let (description, path) = match spec {
-        BoardSpec::Auto => match hector::find_board() {
+        BoardSpec::Auto => match hector::cli::find_board() {
             Some(found) => found,
             None => return missing(BoardProblem::NotFound),
         },
-        BoardSpec::Probe(path) => match hector::probe_board(&path) {
+        BoardSpec::Probe(path) => match hector::cli::probe_board(&path) {
             Probed::Found(d) => (d, path),
             Probed::NoAnswer => return missing(BoardProblem::NoAnswer { port: path }),
             Probed::CannotOpen(error) => {
                 return missing(BoardProblem::CannotOpen { port: path, error });
             }
         },
-        BoardSpec::Port { protocol, path } => match hector::board_description(protocol) {
+        BoardSpec::Port { protocol, path } => match hector::cli::board_description(protocol) {
             Some(d) => (d, path),
             None => return missing(BoardProblem::NotFound),
         },
@@ -737,7 +739,7 @@ fn choose_board(
 /// `hector board ...`.
 fn board(cmd: &BoardCmd) -> ExitCode {
     match cmd {
-        BoardCmd::List => match hector::board_list() {
+        BoardCmd::List => match hector::cli::board_list() {
             Ok(lines) => {
                 for l in lines {
                     if !print_line(&l) {
@@ -755,7 +757,7 @@ fn board(cmd: &BoardCmd) -> ExitCode {
             // Worded in the player's language (from the settings file).
             let started = start(&Overrides::default());
             let phraser = started.app.phraser();
-            match hector::probe_board(port) {
+            match hector::cli::probe_board(port) {
                 Probed::Found(d) => {
                     println!("{port}: {} ({})", d.protocol.name(), d.name);
                     ExitCode::SUCCESS
@@ -783,7 +785,7 @@ fn board(cmd: &BoardCmd) -> ExitCode {
                 pace: Duration::from_secs_f64(a.pace.clamp(0.0, 3600.0)),
             };
             let stdin = std::io::BufReader::new(std::io::stdin());
-            match hector::run_sim(options, stdin) {
+            match hector::cli::run_sim(options, stdin) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     println!("hector board sim: {e}");
@@ -796,11 +798,11 @@ fn board(cmd: &BoardCmd) -> ExitCode {
 
 /// `hector voices`: one line per language.
 fn voices(args: &VoicesArgs) -> ExitCode {
-    match hector::list_voices() {
+    match hector::cli::list_voices() {
         Ok(list) => {
             let mut out = std::io::stdout().lock();
             let own: Vec<&str> = hector::Lang::ALL.iter().map(|l| l.code()).collect();
-            for line in hector::voices_summary(&list, &own, args.all) {
+            for line in hector::cli::voices_summary(&list, &own, args.all) {
                 // A closed pipe (`hector voices | head`) ends the list quietly.
                 if writeln!(out, "{line}").is_err() {
                     break;
@@ -863,8 +865,8 @@ fn say(args: &SayArgs) -> ExitCode {
     } else {
         Utterance::new(sentence.clone(), lang, Priority::Urgent, SayKind::Info)
     };
-    let factory = hector::system_factory();
-    match hector::say_utterance_once(factory, utterance, started.speech_settings) {
+    let factory = hector::io::system_factory();
+    match hector::cli::say_utterance_once(factory, utterance, started.speech_settings) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             println!(
@@ -996,7 +998,7 @@ fn export(args: &ExportArgs) -> ExitCode {
         println!("{}", damaged_sentence(phraser, &g));
         return ExitCode::FAILURE;
     }
-    let rec = match hector::export_record_of(&store, &g.id) {
+    let rec = match hector::cli::export_record_of(&store, &g.id) {
         Ok(r) => r,
         Err(e) => {
             println!(
@@ -1007,7 +1009,7 @@ fn export(args: &ExportArgs) -> ExitCode {
         }
     };
     if args.output.as_deref() == Some(std::path::Path::new("-")) {
-        return match hector::export_to_stdout(args.format, &rec, phraser) {
+        return match hector::cli::export_to_stdout(args.format, &rec, phraser) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!(
@@ -1021,7 +1023,7 @@ fn export(args: &ExportArgs) -> ExitCode {
     let path = args.output.clone().unwrap_or_else(|| {
         std::path::PathBuf::from(format!("{}.{}", g.id, args.format.extension()))
     });
-    match hector::write_export(args.format, &rec, phraser, &path, args.force) {
+    match hector::cli::write_export(args.format, &rec, phraser, &path, args.force) {
         Ok(()) => {
             println!(
                 "{}",
@@ -1029,7 +1031,7 @@ fn export(args: &ExportArgs) -> ExitCode {
             );
             ExitCode::SUCCESS
         }
-        Err(hector::ExportError::IsJournal(p)) => {
+        Err(hector::cli::ExportError::IsJournal(p)) => {
             println!(
                 "{}",
                 phraser.message("export_is_journal", &[("path", &p.display().to_string())])

@@ -9,7 +9,7 @@ use std::time::Instant;
 use shakmaty::{CastlingSide, Color, File, Move, Position, Rank, Role, Square};
 
 use super::App;
-use crate::action::{Action, KeyArg};
+use crate::action::{KeyArg, PlayerAction};
 use crate::command::{Command, Side};
 use crate::msg::Effect;
 use crate::speech::{Priority, SayKind};
@@ -78,7 +78,7 @@ impl App {
 
     pub(super) fn on_key(
         &mut self,
-        action: Action,
+        action: PlayerAction,
         arg: KeyArg,
         now: Instant,
         out: &mut Vec<Effect>,
@@ -88,8 +88,8 @@ impl App {
         if self.question() == Some(&super::Question::TakebackAfterEnd) {
             self.mode = super::Mode::Playing;
             match action {
-                Action::Accept => return self.take_back_agreed(now, out),
-                Action::Decline => {
+                PlayerAction::Accept => return self.take_back_agreed(now, out),
+                PlayerAction::Decline => {
                     let t = self.message("takeback_after_end_kept", &[]);
                     return self.info(out, t);
                 }
@@ -99,32 +99,32 @@ impl App {
         let sq = self.parts.view.cursor.square;
         let up = if self.white_at_bottom() { 1 } else { -1 };
         match action {
-            Action::CursorUp => self.step(0, up, out),
-            Action::CursorDown => self.step(0, -up, out),
-            Action::CursorRight => self.step(up, 0, out),
-            Action::CursorLeft => self.step(-up, 0, out),
-            Action::CursorRank => match arg {
+            PlayerAction::CursorUp => self.step(0, up, out),
+            PlayerAction::CursorDown => self.step(0, -up, out),
+            PlayerAction::CursorRight => self.step(up, 0, out),
+            PlayerAction::CursorLeft => self.step(-up, 0, out),
+            PlayerAction::CursorRank => match arg {
                 KeyArg::Rank(r) => self.go(Square::from_coords(sq.file(), r), out),
                 _ => self.key_needs_arg(action, out),
             },
-            Action::CursorFile => match arg {
+            PlayerAction::CursorFile => match arg {
                 KeyArg::File(f) => self.go(Square::from_coords(f, sq.rank()), out),
                 _ => self.key_needs_arg(action, out),
             },
-            Action::NextPiece => match arg {
+            PlayerAction::NextPiece => match arg {
                 KeyArg::Role(role) if self.parts.view.cursor.promoting.is_some() => {
                     self.promote_to(role, now, out)
                 }
                 KeyArg::Role(role) => self.next_piece(role, out),
                 _ => self.key_needs_arg(action, out),
             },
-            Action::Select => {
+            PlayerAction::Select => {
                 if let KeyArg::Square(s) = arg {
                     self.parts.view.cursor.square = s;
                 }
                 self.select(now, out);
             }
-            Action::Cancel => {
+            PlayerAction::Cancel => {
                 if self.parts.view.cursor.chosen.take().is_some()
                     | self.parts.view.cursor.promoting.take().is_some()
                 {
@@ -132,7 +132,7 @@ impl App {
                     self.info(out, t);
                 }
             }
-            Action::FlipView => {
+            PlayerAction::FlipView => {
                 self.parts.view.cursor.flipped = !self.parts.view.cursor.flipped;
                 let bottom = if self.white_at_bottom() {
                     Color::White
@@ -143,14 +143,14 @@ impl App {
                 let t = self.message("view_flipped", &[("side", &side)]);
                 self.info(out, t);
             }
-            Action::PieceStyle
-            | Action::Coordinates
-            | Action::MoveList
-            | Action::Theme
-            | Action::LargeText => self.on_look(action, out),
+            PlayerAction::PieceStyle
+            | PlayerAction::Coordinates
+            | PlayerAction::MoveList
+            | PlayerAction::Theme
+            | PlayerAction::LargeText => self.on_look(action, out),
             // Questions about the cursor's square, rank and file.
-            Action::Square => self.on_command(Command::Square(sq), now, out),
-            Action::Attackers => self.on_command(
+            PlayerAction::Square => self.on_command(Command::Square(sq), now, out),
+            PlayerAction::Attackers => self.on_command(
                 Command::Attackers {
                     square: sq,
                     side: None,
@@ -158,7 +158,7 @@ impl App {
                 now,
                 out,
             ),
-            Action::Defenders => self.on_command(
+            PlayerAction::Defenders => self.on_command(
                 Command::Defenders {
                     square: sq,
                     side: None,
@@ -166,10 +166,10 @@ impl App {
                 now,
                 out,
             ),
-            Action::Moves => self.on_command(Command::Moves(sq), now, out),
-            Action::Rank => self.on_command(Command::Rank(sq.rank()), now, out),
-            Action::File => self.on_command(Command::File(sq.file()), now, out),
-            Action::Pieces => self.on_command(
+            PlayerAction::Moves => self.on_command(Command::Moves(sq), now, out),
+            PlayerAction::Rank => self.on_command(Command::Rank(sq.rank()), now, out),
+            PlayerAction::File => self.on_command(Command::File(sq.file()), now, out),
+            PlayerAction::Pieces => self.on_command(
                 Command::Pieces {
                     side: Side::Mine,
                     role: None,
@@ -177,23 +177,23 @@ impl App {
                 now,
                 out,
             ),
-            Action::Last => self.on_command(Command::Last(1), now, out),
+            PlayerAction::Last => self.on_command(Command::Last(1), now, out),
             // The same key again answers "are you sure?".
-            Action::Quit | Action::New | Action::Resign
+            PlayerAction::Quit | PlayerAction::New | PlayerAction::Resign
                 if self.question() == Some(&super::Question::Confirm(action)) =>
             {
                 self.mode = super::Mode::Playing;
                 self.on_action_confirmed(action, now, out);
             }
-            Action::Claim => self.on_command(Command::Claim(None), now, out),
-            Action::Time => {
+            PlayerAction::Claim => self.on_command(Command::Claim(None), now, out),
+            PlayerAction::Time => {
                 self.on_command(Command::Time(crate::command::TimeQuery::Both), now, out)
             }
             other => self.on_action(other, now, out),
         }
     }
 
-    fn key_needs_arg(&mut self, action: Action, out: &mut Vec<Effect>) {
+    fn key_needs_arg(&mut self, action: PlayerAction, out: &mut Vec<Effect>) {
         let t = self.help_line(action);
         self.say(out, t, Priority::Normal, SayKind::Error);
     }

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use shakmaty::{Color, Position};
 
 use super::App;
-use crate::action::Action;
+use crate::action::PlayerAction;
 use crate::engine::{
     EngineEvent, EngineIo, EngineSession, EngineSettings, Limit, ProcessEvent, Purpose,
     SearchError, SearchRequest, SearchResult, Timeouts,
@@ -323,10 +323,10 @@ impl App {
         let word = self
             .talk
             .keymap
-            .words(Action::Engine)
+            .words(PlayerAction::Engine)
             .first()
             .cloned()
-            .unwrap_or_else(|| Action::Engine.key().to_owned());
+            .unwrap_or_else(|| PlayerAction::Engine.key().to_owned());
         // "engine restart", "Schachprogramm neustart": the player's words.
         let lang = Lang::ALL
             .into_iter()
@@ -337,11 +337,11 @@ impl App {
 
     /// `hint`, `eval`, `threat`, `engine`: asked for now, done at the end of
     /// the update.
-    pub(super) fn engine_action(&mut self, action: Action, out: &mut Vec<Effect>) {
+    pub(super) fn engine_action(&mut self, action: PlayerAction, out: &mut Vec<Effect>) {
         let purpose = match action {
-            Action::Hint => Some(Purpose::Hint),
-            Action::Eval => Some(Purpose::Eval),
-            Action::Threat => Some(Purpose::Threat),
+            PlayerAction::Hint => Some(Purpose::Hint),
+            PlayerAction::Eval => Some(Purpose::Eval),
+            PlayerAction::Threat => Some(Purpose::Threat),
             _ => None,
         };
         if self.parts.engine.is_none() {

@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use shakmaty::{Color, Move, Position};
 
-use crate::action::Action;
+use crate::action::PlayerAction;
 use crate::audio::{AudioStatus, Tone};
 use crate::board::BoardSession;
 use crate::board::session::promotion_role;
@@ -19,7 +19,6 @@ use crate::speech::{Part, Priority, SayKind, SpeechRoute, SpeechStatus, Utteranc
 use crate::words::vocab::MoveWords;
 
 mod board;
-mod board_clock;
 mod builder;
 mod clock;
 mod commands;
@@ -43,7 +42,7 @@ pub use engine::EngineSetup;
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Question {
     /// `new` or `quit` during a game in progress: say it again or yes.
-    Confirm(Action),
+    Confirm(PlayerAction),
     /// A promotion typed without its piece: these moves differ only in it.
     Promotion(Vec<Move>),
     /// `takeback` after the end of a two-player game: yes if both players
@@ -231,15 +230,15 @@ impl App {
 
     /// The answer to the resume question: quit leaves it for the next
     /// start, yes and no answer it, anything else asks again.
-    fn answer_resume(&mut self, action: Option<Action>, now: Instant, out: &mut Vec<Effect>) {
+    fn answer_resume(&mut self, action: Option<PlayerAction>, now: Instant, out: &mut Vec<Effect>) {
         match action {
             // Leaving answers nothing: the game stays to be resumed.
-            Some(Action::Quit) => {
+            Some(PlayerAction::Quit) => {
                 self.mode = Mode::Playing;
-                self.on_action_confirmed(Action::Quit, now, out);
+                self.on_action_confirmed(PlayerAction::Quit, now, out);
             }
-            Some(Action::Accept) => self.on_resume_answer(Some(true), now, out),
-            Some(Action::Decline) => self.on_resume_answer(Some(false), now, out),
+            Some(PlayerAction::Accept) => self.on_resume_answer(Some(true), now, out),
+            Some(PlayerAction::Decline) => self.on_resume_answer(Some(false), now, out),
             _ => self.on_resume_answer(None, now, out),
         }
     }
@@ -265,7 +264,7 @@ impl App {
                 Mode::ArbiterPending(_) => {
                     // Yes carries it out; anything else cancels.
                     let first = line.split_whitespace().next().unwrap_or("");
-                    let yes = self.talk.keymap.command(first) == Some(Action::Accept);
+                    let yes = self.talk.keymap.command(first) == Some(PlayerAction::Accept);
                     self.arbiter_answered(yes, now, &mut out);
                     self.sync_board(now, &mut out);
                 }
@@ -446,7 +445,7 @@ impl App {
 
     /// A typed line read as a command without arguments (yes, no, quit),
     /// in any language of the key map.
-    fn answer(&self, line: &str) -> Option<crate::action::Action> {
+    fn answer(&self, line: &str) -> Option<crate::action::PlayerAction> {
         let words: Vec<&MoveWords> = self.talk.arg_words.iter().collect();
         match read_line(
             line,
@@ -561,18 +560,24 @@ impl App {
         };
         match (self.take_question(), &input) {
             (Some(Question::Confirm(asked)), Input::Command(Command::Do(a)))
-                if *a == asked || *a == Action::Accept =>
+                if *a == asked || *a == PlayerAction::Accept =>
             {
                 return self.on_action_confirmed(asked, now, out);
             }
-            (Some(Question::Confirm(_)), Input::Command(Command::Do(Action::Decline))) => {
+            (Some(Question::Confirm(_)), Input::Command(Command::Do(PlayerAction::Decline))) => {
                 let t = self.message("confirm_cancelled", &[]);
                 return self.info(out, t);
             }
-            (Some(Question::TakebackAfterEnd), Input::Command(Command::Do(Action::Accept))) => {
+            (
+                Some(Question::TakebackAfterEnd),
+                Input::Command(Command::Do(PlayerAction::Accept)),
+            ) => {
                 return self.take_back_agreed(now, out);
             }
-            (Some(Question::TakebackAfterEnd), Input::Command(Command::Do(Action::Decline))) => {
+            (
+                Some(Question::TakebackAfterEnd),
+                Input::Command(Command::Do(PlayerAction::Decline)),
+            ) => {
                 let t = self.message("takeback_after_end_kept", &[]);
                 return self.info(out, t);
             }
@@ -621,7 +626,7 @@ impl App {
 
     /// What was wrong with a command's words, or its help when words are
     /// missing.
-    fn arg_problem(&self, command: Action, problem: &ArgProblem) -> String {
+    fn arg_problem(&self, command: PlayerAction, problem: &ArgProblem) -> String {
         let word = self
             .talk
             .keymap

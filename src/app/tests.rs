@@ -253,7 +253,11 @@ fn the_end_of_input_is_the_quit_effect() {
 fn an_action_without_its_arguments_gets_its_help() {
     let mut a = app();
     let mut out = Vec::new();
-    a.on_action(crate::action::Action::Square, Instant::now(), &mut out);
+    a.on_action(
+        crate::action::PlayerAction::Square,
+        Instant::now(),
+        &mut out,
+    );
     assert_eq!(said(&out), line(&mut a, "square"));
 }
 
@@ -277,7 +281,7 @@ fn fifty_move_claim_on_an_intended_move() {
 
 mod board {
     use super::*;
-    use crate::board::sim::{Action, SimBoard};
+    use crate::board::sim::{HandStep, SimBoard};
     use crate::board::transport::LinkEvent;
     use crate::board::{Protocol, TrackerConfig};
     use shakmaty::{Board, Chess, Square, san::San};
@@ -330,7 +334,7 @@ mod board {
         out
     }
 
-    fn act(a: &mut App, sim: &mut SimBoard, action: Action, now: Instant) -> Vec<String> {
+    fn act(a: &mut App, sim: &mut SimBoard, action: HandStep, now: Instant) -> Vec<String> {
         let bytes = sim.act(action);
         said(&a.update(Msg::Board(LinkEvent::Bytes(bytes)), now))
     }
@@ -397,7 +401,7 @@ mod board {
     #[test]
     fn a_wrong_square_is_reported_on_request_and_when_fixed() {
         let (mut a, mut sim, now) = with_board(Protocol::Dgt, false);
-        assert!(act(&mut a, &mut sim, Action::Lift(Square::H7), now).is_empty());
+        assert!(act(&mut a, &mut sim, HandStep::Lift(Square::H7), now).is_empty());
         assert!(tick(&mut a, now + SETTLE).len() == 1);
         let report =
             "Mismatch on one square: Hector sieben should have the black Bauer, it is empty.";
@@ -407,7 +411,7 @@ mod board {
         let back = act(
             &mut a,
             &mut sim,
-            Action::Place(Square::H7, Color::Black.pawn()),
+            HandStep::Place(Square::H7, Color::Black.pawn()),
             now,
         );
         assert_eq!(back, vec!["Board matches the game."]);
@@ -416,7 +420,7 @@ mod board {
     #[test]
     fn a_mismatch_is_urgent_with_its_tone() {
         let (mut a, mut sim, now) = with_board(Protocol::Dgt, false);
-        act(&mut a, &mut sim, Action::Lift(Square::A7), now);
+        act(&mut a, &mut sim, HandStep::Lift(Square::A7), now);
         let e = a.update(Msg::Deadline, now + SETTLE);
         assert!(
             matches!(&e[..], [Effect::Say(u), Effect::Tone(Tone::Mismatch)] if u.priority == Priority::Urgent && u.kind == SayKind::Mismatch),
@@ -427,11 +431,11 @@ mod board {
     #[test]
     fn an_illegal_move_on_the_board_is_said() {
         let (mut a, mut sim, now) = with_board(Protocol::Dgt, false);
-        act(&mut a, &mut sim, Action::Lift(Square::G1), now);
+        act(&mut a, &mut sim, HandStep::Lift(Square::G1), now);
         act(
             &mut a,
             &mut sim,
-            Action::Place(Square::G3, Color::White.knight()),
+            HandStep::Place(Square::G3, Color::White.knight()),
             now,
         );
         let t = tick(&mut a, now + SETTLE);
@@ -447,12 +451,12 @@ mod board {
     fn the_board_taken_back_undoes_the_move() {
         let (mut a, mut sim, now) = with_board(Protocol::Dgt, false);
         on_board(&mut a, &mut sim, "Nf3", now);
-        let t = act(&mut a, &mut sim, Action::Lift(Square::F3), now);
+        let t = act(&mut a, &mut sim, HandStep::Lift(Square::F3), now);
         assert!(t.is_empty(), "{t:?}");
         let t = act(
             &mut a,
             &mut sim,
-            Action::Place(Square::G1, Color::White.knight()),
+            HandStep::Place(Square::G1, Color::White.knight()),
             now,
         );
         assert_eq!(t, vec!["Move taken back."]);
@@ -494,10 +498,10 @@ mod board {
     #[test]
     fn touches_are_said_only_when_wanted() {
         let (mut a, mut sim, now) = with_board(Protocol::Dgt, true);
-        let t = act(&mut a, &mut sim, Action::Lift(Square::G1), now);
+        let t = act(&mut a, &mut sim, HandStep::Lift(Square::G1), now);
         assert_eq!(t, vec!["Touched: Springer Gustav eins."]);
         let (mut b, mut sim, now) = with_board(Protocol::Dgt, false);
-        assert!(act(&mut b, &mut sim, Action::Lift(Square::G1), now).is_empty());
+        assert!(act(&mut b, &mut sim, HandStep::Lift(Square::G1), now).is_empty());
     }
 
     #[test]

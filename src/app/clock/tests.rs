@@ -258,7 +258,7 @@ fn pause_and_resume() {
 /// meant for the new one confirmed the arbiter's instead.
 #[test]
 fn a_question_asked_by_a_key_cancels_the_arbiters_confirmation() {
-    use crate::action::{Action, KeyArg};
+    use crate::action::{KeyArg, PlayerAction};
     let setup = ClockSetup::new(parse_spec("5+0").unwrap());
     let mut a = App::builder()
         .clock(Some(setup))
@@ -268,7 +268,7 @@ fn a_question_asked_by_a_key_cancels_the_arbiters_confirmation() {
     let _ = a.update(Msg::Start, t0);
     line(&mut a, "e4", t0);
     line(&mut a, "arbiter add black 2", t0);
-    let e = a.update(Msg::Key(Action::Resign, KeyArg::None), t0);
+    let e = a.update(Msg::Key(PlayerAction::Resign, KeyArg::None), t0);
     assert_eq!(
         said(&e),
         vec![

@@ -14,7 +14,7 @@ fn said(effects: &[Effect]) -> Vec<String> {
         .collect()
 }
 
-fn key(app: &mut App, action: Action, arg: KeyArg) -> Vec<String> {
+fn key(app: &mut App, action: PlayerAction, arg: KeyArg) -> Vec<String> {
     said(&app.update(Msg::Key(action, arg), Instant::now()))
 }
 
@@ -31,14 +31,14 @@ fn the_takeback_question_after_the_end_is_answered_by_a_key() {
     for l in ["e4", "e5", "resign", "takeback"] {
         let _ = a.update(Msg::Line(l.into()), now);
     }
-    let _ = a.update(Msg::Key(Action::Decline, KeyArg::None), now);
+    let _ = a.update(Msg::Key(PlayerAction::Decline, KeyArg::None), now);
     assert!(a.game().is_over());
     let _ = a.update(Msg::Line("takeback".into()), now);
-    let _ = a.update(Msg::Key(Action::CursorUp, KeyArg::None), now);
-    let _ = a.update(Msg::Key(Action::Accept, KeyArg::None), now);
+    let _ = a.update(Msg::Key(PlayerAction::CursorUp, KeyArg::None), now);
+    let _ = a.update(Msg::Key(PlayerAction::Accept, KeyArg::None), now);
     assert!(a.game().is_over(), "the question was forgotten");
     let _ = a.update(Msg::Line("takeback".into()), now);
-    let _ = a.update(Msg::Key(Action::Accept, KeyArg::None), now);
+    let _ = a.update(Msg::Key(PlayerAction::Accept, KeyArg::None), now);
     assert!(!a.game().is_over());
 }
 
@@ -47,25 +47,25 @@ fn each_step_is_said() {
     let mut a = de();
     assert_eq!(a.cursor(), Square::E1);
     assert_eq!(
-        key(&mut a, Action::CursorUp, KeyArg::None),
+        key(&mut a, PlayerAction::CursorUp, KeyArg::None),
         ["Eva zwei: weißer Bauer"]
     );
     assert_eq!(a.cursor(), Square::E2);
-    key(&mut a, Action::CursorRank, KeyArg::Rank(Rank::First));
+    key(&mut a, PlayerAction::CursorRank, KeyArg::Rank(Rank::First));
     assert_eq!(
-        key(&mut a, Action::CursorRight, KeyArg::None),
+        key(&mut a, PlayerAction::CursorRight, KeyArg::None),
         ["Felix eins: weißer Läufer"]
     );
     assert_eq!(
-        key(&mut a, Action::CursorRight, KeyArg::None),
+        key(&mut a, PlayerAction::CursorRight, KeyArg::None),
         ["Gustav eins: weißer Springer"]
     );
     assert_eq!(
-        key(&mut a, Action::CursorRank, KeyArg::Rank(Rank::Third)),
+        key(&mut a, PlayerAction::CursorRank, KeyArg::Rank(Rank::Third)),
         ["Gustav drei: leer"]
     );
     assert_eq!(
-        key(&mut a, Action::CursorFile, KeyArg::File(File::A)),
+        key(&mut a, PlayerAction::CursorFile, KeyArg::File(File::A)),
         ["Anna drei: leer"]
     );
 }
@@ -73,10 +73,10 @@ fn each_step_is_said() {
 #[test]
 fn edge_keeps_the_cursor() {
     let mut a = App::builder().build();
-    key(&mut a, Action::CursorDown, KeyArg::None);
+    key(&mut a, PlayerAction::CursorDown, KeyArg::None);
     assert_eq!(a.cursor(), Square::E1);
-    key(&mut a, Action::CursorFile, KeyArg::File(File::H));
-    key(&mut a, Action::CursorRight, KeyArg::None);
+    key(&mut a, PlayerAction::CursorFile, KeyArg::File(File::H));
+    key(&mut a, PlayerAction::CursorRight, KeyArg::None);
     assert_eq!(a.cursor(), Square::H1);
 }
 
@@ -85,14 +85,14 @@ fn seen_from_black_up_is_down() {
     let mut a = App::builder().me(Color::Black).build();
     assert_eq!(a.cursor(), Square::E8);
     assert!(!a.white_at_bottom());
-    key(&mut a, Action::CursorUp, KeyArg::None);
+    key(&mut a, PlayerAction::CursorUp, KeyArg::None);
     assert_eq!(a.cursor(), Square::E7);
-    key(&mut a, Action::CursorRight, KeyArg::None);
+    key(&mut a, PlayerAction::CursorRight, KeyArg::None);
     assert_eq!(a.cursor(), Square::D7);
     // Flipped to White's view: up is towards rank 8 again.
-    let t = key(&mut a, Action::FlipView, KeyArg::None);
+    let t = key(&mut a, PlayerAction::FlipView, KeyArg::None);
     assert_eq!(t, ["The board is shown from White's side."]);
-    key(&mut a, Action::CursorUp, KeyArg::None);
+    key(&mut a, PlayerAction::CursorUp, KeyArg::None);
     assert_eq!(a.cursor(), Square::D8);
 }
 
@@ -100,20 +100,20 @@ fn seen_from_black_up_is_down() {
 fn next_piece_of_a_kind() {
     let mut a = de();
     assert_eq!(
-        key(&mut a, Action::NextPiece, KeyArg::Role(Role::Knight)),
+        key(&mut a, PlayerAction::NextPiece, KeyArg::Role(Role::Knight)),
         ["Gustav eins: weißer Springer"]
     );
-    key(&mut a, Action::NextPiece, KeyArg::Role(Role::Knight));
+    key(&mut a, PlayerAction::NextPiece, KeyArg::Role(Role::Knight));
     assert_eq!(a.cursor(), Square::B8);
-    key(&mut a, Action::NextPiece, KeyArg::Role(Role::Knight));
+    key(&mut a, PlayerAction::NextPiece, KeyArg::Role(Role::Knight));
     assert_eq!(a.cursor(), Square::G8);
-    key(&mut a, Action::NextPiece, KeyArg::Role(Role::Knight));
+    key(&mut a, PlayerAction::NextPiece, KeyArg::Role(Role::Knight));
     assert_eq!(a.cursor(), Square::B1, "round again");
     // A kind that is not on the board.
     let mut c = App::builder().build();
     c.game = crate::game::Game::from_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1").unwrap();
     assert_eq!(
-        key(&mut c, Action::NextPiece, KeyArg::Role(Role::Queen)),
+        key(&mut c, PlayerAction::NextPiece, KeyArg::Role(Role::Queen)),
         ["There is no Dame on the board."]
     );
 }
@@ -121,13 +121,13 @@ fn next_piece_of_a_kind() {
 #[test]
 fn choose_a_move_with_enter_enter() {
     let mut a = App::builder().build();
-    key(&mut a, Action::NextPiece, KeyArg::Role(Role::Knight));
-    let t = key(&mut a, Action::Select, KeyArg::None);
+    key(&mut a, PlayerAction::NextPiece, KeyArg::Role(Role::Knight));
+    let t = key(&mut a, PlayerAction::Select, KeyArg::None);
     assert_eq!(t, ["Gustav eins: white Springer. Now its square."]);
     assert_eq!(a.chosen(), Some(Square::G1));
-    key(&mut a, Action::CursorRank, KeyArg::Rank(Rank::Third));
-    key(&mut a, Action::CursorFile, KeyArg::File(File::F));
-    let t = key(&mut a, Action::Select, KeyArg::None);
+    key(&mut a, PlayerAction::CursorRank, KeyArg::Rank(Rank::Third));
+    key(&mut a, PlayerAction::CursorFile, KeyArg::File(File::F));
+    let t = key(&mut a, PlayerAction::Select, KeyArg::None);
     assert_eq!(t, ["Springer Felix drei"]);
     assert_eq!(a.chosen(), None);
     assert_eq!(a.game().ply_count(), 1);
@@ -136,25 +136,25 @@ fn choose_a_move_with_enter_enter() {
 #[test]
 fn click_piece_click_target() {
     let mut a = App::builder().build();
-    key(&mut a, Action::Select, KeyArg::Square(Square::E2));
-    let t = key(&mut a, Action::Select, KeyArg::Square(Square::E4));
+    key(&mut a, PlayerAction::Select, KeyArg::Square(Square::E2));
+    let t = key(&mut a, PlayerAction::Select, KeyArg::Square(Square::E4));
     assert_eq!(t, ["Bauer Eva vier"]);
     // Black's turn: a click on a white piece is refused.
-    let t = key(&mut a, Action::Select, KeyArg::Square(Square::D2));
+    let t = key(&mut a, PlayerAction::Select, KeyArg::Square(Square::D2));
     assert_eq!(t, ["David zwei: choose a piece of Black."]);
 }
 
 #[test]
 fn illegal_target_says_why_and_castling_by_the_king() {
     let mut a = App::builder().build();
-    key(&mut a, Action::Select, KeyArg::Square(Square::E2));
-    let t = key(&mut a, Action::Select, KeyArg::Square(Square::E5));
+    key(&mut a, PlayerAction::Select, KeyArg::Square(Square::E2));
+    let t = key(&mut a, PlayerAction::Select, KeyArg::Square(Square::E5));
     assert_eq!(t.len(), 1);
     assert!(t[0].contains("not legal"), "{t:?}");
     let mut b = App::builder().build();
     b.game = crate::game::Game::from_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1").unwrap();
-    key(&mut b, Action::Select, KeyArg::Square(Square::E1));
-    let t = key(&mut b, Action::Select, KeyArg::Square(Square::G1));
+    key(&mut b, PlayerAction::Select, KeyArg::Square(Square::E1));
+    let t = key(&mut b, PlayerAction::Select, KeyArg::Square(Square::G1));
     assert_eq!(t.len(), 1, "{t:?}");
     assert_eq!(
         b.game().position().board().king_of(Color::White),
@@ -166,16 +166,16 @@ fn illegal_target_says_why_and_castling_by_the_king() {
 fn promotion_asks_which_piece() {
     let mut a = App::builder().build();
     a.game = crate::game::Game::from_fen("7k/P7/8/8/8/8/8/R3K3 w - - 0 1").unwrap();
-    key(&mut a, Action::Select, KeyArg::Square(Square::A7));
-    let t = key(&mut a, Action::Select, KeyArg::Square(Square::A8));
+    key(&mut a, PlayerAction::Select, KeyArg::Square(Square::A7));
+    let t = key(&mut a, PlayerAction::Select, KeyArg::Square(Square::A8));
     assert_eq!(
         t,
         ["Which piece does the pawn become: Dame, Turm, Läufer or Springer?"]
     );
     // Enter again only asks again.
-    let t = key(&mut a, Action::Select, KeyArg::None);
+    let t = key(&mut a, PlayerAction::Select, KeyArg::None);
     assert_eq!(t.len(), 1);
-    let t = key(&mut a, Action::NextPiece, KeyArg::Role(Role::Knight));
+    let t = key(&mut a, PlayerAction::NextPiece, KeyArg::Role(Role::Knight));
     assert_eq!(t, ["Bauer Anna acht wird Springer"]);
     assert_eq!(
         a.game().position().board().role_at(Square::A8),
@@ -186,40 +186,40 @@ fn promotion_asks_which_piece() {
 #[test]
 fn quit_key_twice_during_a_game() {
     let mut a = App::builder().ask_before_leaving(true).build();
-    key(&mut a, Action::Select, KeyArg::Square(Square::E2));
-    key(&mut a, Action::Select, KeyArg::Square(Square::E4));
-    let e = a.update(Msg::Key(Action::Quit, KeyArg::None), Instant::now());
+    key(&mut a, PlayerAction::Select, KeyArg::Square(Square::E2));
+    key(&mut a, PlayerAction::Select, KeyArg::Square(Square::E4));
+    let e = a.update(Msg::Key(PlayerAction::Quit, KeyArg::None), Instant::now());
     assert!(!e.contains(&Effect::Quit));
     assert_eq!(
         said(&e),
         ["A game is in progress. Say quit again to leave, or no to go on."]
     );
-    let e = a.update(Msg::Key(Action::Quit, KeyArg::None), Instant::now());
+    let e = a.update(Msg::Key(PlayerAction::Quit, KeyArg::None), Instant::now());
     assert!(e.contains(&Effect::Quit), "{e:?}");
 }
 
 #[test]
 fn cancel_drops_the_choice() {
     let mut a = App::builder().build();
-    key(&mut a, Action::Select, KeyArg::Square(Square::G1));
-    let t = key(&mut a, Action::Cancel, KeyArg::None);
+    key(&mut a, PlayerAction::Select, KeyArg::Square(Square::G1));
+    let t = key(&mut a, PlayerAction::Cancel, KeyArg::None);
     assert_eq!(t, ["Choice dropped."]);
     assert_eq!(a.chosen(), None);
     // Nothing chosen: nothing said.
-    assert!(key(&mut a, Action::Cancel, KeyArg::None).is_empty());
+    assert!(key(&mut a, PlayerAction::Cancel, KeyArg::None).is_empty());
 }
 
 #[test]
 fn questions_about_the_cursor_square() {
     let mut a = App::builder().build();
-    key(&mut a, Action::CursorFile, KeyArg::File(File::F));
-    key(&mut a, Action::CursorRank, KeyArg::Rank(Rank::Third));
+    key(&mut a, PlayerAction::CursorFile, KeyArg::File(File::F));
+    key(&mut a, PlayerAction::CursorRank, KeyArg::Rank(Rank::Third));
     // An empty square: what of the side not to move attacks it.
-    let t = key(&mut a, Action::Attackers, KeyArg::None);
+    let t = key(&mut a, PlayerAction::Attackers, KeyArg::None);
     assert_eq!(t, ["Nothing attacks Felix drei."]);
-    let t = key(&mut a, Action::Defenders, KeyArg::None);
+    let t = key(&mut a, PlayerAction::Defenders, KeyArg::None);
     assert_eq!(t.len(), 1);
     assert!(t[0].contains("Felix drei"), "{t:?}");
-    let t = key(&mut a, Action::Square, KeyArg::None);
+    let t = key(&mut a, PlayerAction::Square, KeyArg::None);
     assert_eq!(t, ["Felix drei: empty"]);
 }

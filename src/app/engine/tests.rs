@@ -659,16 +659,16 @@ fn board_rig() -> (Rig, crate::board::sim::SimBoard) {
 /// e5 made on the board of a [`board_rig`].
 fn make_e5(r: &mut Rig, sim: &mut crate::board::sim::SimBoard) {
     use crate::board::LinkEvent;
-    use crate::board::sim::Action;
+    use crate::board::sim::HandStep;
     use shakmaty::Square;
     let mut said = r.msg(
         950,
-        Msg::Board(LinkEvent::Bytes(sim.act(Action::Lift(Square::E7)))),
+        Msg::Board(LinkEvent::Bytes(sim.act(HandStep::Lift(Square::E7)))),
     );
     said.extend(r.msg(
         960,
         Msg::Board(LinkEvent::Bytes(
-            sim.act(Action::Place(Square::E5, Color::Black.pawn())),
+            sim.act(HandStep::Place(Square::E5, Color::Black.pawn())),
         )),
     ));
     assert_eq!(said, ["Done: Bauer Eva fünf."]);
@@ -752,7 +752,7 @@ fn a_new_game_gives_up_an_awaited_takeback() {
 #[test]
 fn takeback_with_the_engines_move_not_yet_on_the_board() {
     use crate::board::LinkEvent;
-    use crate::board::sim::Action;
+    use crate::board::sim::HandStep;
     use shakmaty::Square;
     let (mut r, mut sim) = board_rig();
     // Taken back before e5 was made on the board: e5 at once, e4 on
@@ -766,12 +766,12 @@ fn takeback_with_the_engines_move_not_yet_on_the_board() {
     assert!(r.sent().iter().all(|l| !l.starts_with("go")));
     let mut said = r.msg(
         1_100,
-        Msg::Board(LinkEvent::Bytes(sim.act(Action::Lift(Square::E4)))),
+        Msg::Board(LinkEvent::Bytes(sim.act(HandStep::Lift(Square::E4)))),
     );
     said.extend(r.msg(
         1_200,
         Msg::Board(LinkEvent::Bytes(
-            sim.act(Action::Place(Square::E2, Color::White.pawn())),
+            sim.act(HandStep::Place(Square::E2, Color::White.pawn())),
         )),
     ));
     assert_eq!(said, ["Taken back: Bauer Eva vier, Bauer Eva fünf."]);

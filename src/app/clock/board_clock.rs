@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 
 use shakmaty::{ByColor, Color, Move, Position, Rank, Role, Square};
 
-use super::App;
-use super::clock::{ClockPart, ClockSetup};
+use super::{ClockPart, ClockSetup};
+use crate::app::App;
 use crate::board::dgt_clock::{ClockMessage, ClockReading, ClockSide};
 use crate::clock::{Announcer, Bonus, PressMode, TimeControl};
 use crate::msg::Effect;
@@ -80,7 +80,12 @@ pub(super) enum PressCheck {
 
 impl App {
     /// What the clock on the board says.
-    pub(super) fn on_board_clock(&mut self, m: ClockMessage, now: Instant, out: &mut Vec<Effect>) {
+    pub(in crate::app) fn on_board_clock(
+        &mut self,
+        m: ClockMessage,
+        now: Instant,
+        out: &mut Vec<Effect>,
+    ) {
         match m {
             ClockMessage::Ack | ClockMessage::Blank => {}
             ClockMessage::NoClock => {
@@ -329,7 +334,7 @@ impl App {
     /// completes it (7.5.1): the position stays the one before it (the
     /// game never took the move) and the penalty applies.  A pawn on the
     /// last rank is not judged here: its piece may still be exchanged.
-    pub(super) fn board_illegal_announced(
+    pub(in crate::app) fn board_illegal_announced(
         &mut self,
         from: Square,
         to: Square,

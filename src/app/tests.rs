@@ -23,6 +23,44 @@ fn line(app: &mut App, text: &str) -> Vec<String> {
     said(&app.update(Msg::Line(text.into()), Instant::now()))
 }
 
+/// The app reads no clock and no calendar: the time comes with each
+/// message (`update(msg, now)`) and the date from start-up.  Every file
+/// of `src/app` but its tests is read for the calls that would.
+#[test]
+fn the_app_reads_no_clock_of_its_own() {
+    fn visit(dir: &std::path::Path, found: &mut Vec<String>, files: &mut usize) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            panic!("cannot read {}", dir.display())
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                visit(&path, found, files);
+                continue;
+            }
+            if path.extension().is_none_or(|e| e != "rs")
+                || path.file_name().is_some_and(|n| n == "tests.rs")
+            {
+                continue;
+            }
+            *files += 1;
+            let text = std::fs::read_to_string(&path).unwrap();
+            // Inline test modules are the file's end.
+            let code = text.split("#[cfg(test)]").next().unwrap_or("");
+            for call in ["Instant::now", "SystemTime::now", "now_utc", "now_local"] {
+                if code.contains(call) {
+                    found.push(format!("{}: {call}", path.display()));
+                }
+            }
+        }
+    }
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/app");
+    let (mut found, mut files) = (Vec::new(), 0);
+    visit(&dir, &mut found, &mut files);
+    assert!(files >= 15, "only {files} files read");
+    assert_eq!(found, Vec::<String>::new());
+}
+
 #[test]
 fn appendix_d_words_in_an_english_answer_are_marked_for_the_german_voice() {
     let mut a = app();

@@ -7,15 +7,15 @@ use std::time::Instant;
 use shakmaty::{Color, Move, Position};
 
 use crate::action::PlayerAction;
-use crate::audio::{AudioStatus, Tone};
+use crate::audio::Tone;
 use crate::board::BoardSession;
 use crate::board::session::promotion_role;
 use crate::command::{ArgProblem, ArgReader, Command, Input, read_line};
 use crate::game::Game;
-use crate::msg::{Effect, Msg, StartProblem};
+use crate::msg::{Effect, Msg};
 use crate::notation::Reader;
 use crate::phrase::Phraser;
-use crate::speech::{Part, Priority, SayKind, SpeechRoute, SpeechStatus, Utterance};
+use crate::speech::{Part, Priority, SayKind, Utterance};
 use crate::words::vocab::MoveWords;
 
 mod board;
@@ -29,6 +29,7 @@ mod look;
 mod offers;
 mod review;
 mod scoresheet;
+mod status;
 
 pub use review::{pgn_problem_sentence, start_error_sentence};
 mod opponent_board;
@@ -328,44 +329,8 @@ impl App {
                 self.on_board_notes(notes, now, &mut out);
                 self.tick_opponent_board(now, &mut out);
             }
-            Msg::Speech(SpeechStatus::FellBack { reason, .. }) => {
-                // The reason in the player's words, not the library's.
-                let why = self.message(reason.key(), &[]);
-                let t = self.message("speech_fell_back", &[("why", &why)]);
-                self.say(&mut out, t, Priority::Normal, SayKind::Info);
-            }
-            Msg::Speech(SpeechStatus::Speaking { route }) => {
-                // Which way hector speaks, and why, once at start.
-                let t = match route {
-                    SpeechRoute::ScreenReader(reader) => {
-                        self.message("speech_via_reader", &[("reader", &reader)])
-                    }
-                    SpeechRoute::SystemVoices { no_german } => {
-                        let mut t = self.message("speech_via_voices", &[]);
-                        if no_german {
-                            t.push(' ');
-                            t.push_str(&self.message("speech_no_german_voice", &[]));
-                        }
-                        t
-                    }
-                };
-                self.say(&mut out, t, Priority::Normal, SayKind::Info);
-            }
-            Msg::Speech(SpeechStatus::Reconnected { .. }) => {
-                let t = self.message("speech_back", &[]);
-                self.say(&mut out, t, Priority::Normal, SayKind::Info);
-            }
-            Msg::Speech(SpeechStatus::Began { .. } | SpeechStatus::Ended { .. }) => {}
-            Msg::Audio(AudioStatus::Unavailable { bell, .. }) => {
-                let key = if bell {
-                    "sound_unavailable"
-                } else {
-                    "sound_unavailable_silent"
-                };
-                let t = self.message(key, &[]);
-                self.say(&mut out, t, Priority::Normal, SayKind::Info);
-            }
-            Msg::Audio(AudioStatus::Available) => {}
+            Msg::Speech(status) => self.on_speech_status(status, &mut out),
+            Msg::Audio(status) => self.on_audio_status(status, &mut out),
             Msg::Problem(p) => self.on_problem(&p, &mut out),
             Msg::BoardChosen(choice) => self.on_board_chosen(choice, now, &mut out),
             Msg::Key(action, arg) => {
@@ -457,20 +422,6 @@ impl App {
             Input::Command(crate::command::Command::Do(action)) => Some(action),
             _ => None,
         }
-    }
-
-    /// A problem found at start-up, said in the player's language (no
-    /// error tone: the session has not begun).
-    fn on_problem(&mut self, p: &StartProblem, out: &mut Vec<Effect>) {
-        let t = match p {
-            StartProblem::Voice(e) => self.talk.phraser.voice_error(e),
-            StartProblem::Setting(e) => self.talk.phraser.setting_error(e),
-            StartProblem::Settings(e) => {
-                let place = self.talk.phraser.place(&e.file, e.line, e.key.as_deref());
-                self.message("config_error", &[("place", &place), ("detail", &e.detail)])
-            }
-        };
-        self.say_quietly(out, t, SayKind::Error);
     }
 
     /// Say one sentence and remember it for "repeat".

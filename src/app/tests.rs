@@ -1,6 +1,7 @@
 use super::*;
 use crate::game::Game;
-use crate::speech::FallBack;
+use crate::msg::StartProblem;
+use crate::speech::{FallBack, SpeechRoute, SpeechStatus};
 use crate::words::Lang;
 use proptest::prelude::*;
 use shakmaty::Color;

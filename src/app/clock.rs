@@ -14,8 +14,8 @@ use crate::clock::{
     Announcement, Announcer, Clock, ClockError, PressMode, Presser, Schedule, TimeControl, words,
 };
 use crate::command::{ArbiterOp, TimeQuery};
-use crate::game::EndReason;
 use crate::game::rules::{Edition, IllegalPenalty, MateAbility, RuleSet, can_mate};
+use crate::game::{EndReason, Game};
 use crate::msg::Effect;
 use crate::speech::{Priority, SayKind};
 
@@ -67,7 +67,39 @@ pub(super) struct ClockPart {
     pub(super) physical: Option<board_clock::Physical>,
 }
 
+/// What the clock part reports when time passes: the App phrases it and
+/// ends the game on a flag (the part knows the rules, not the words).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum ClockNote {
+    /// Nothing to say.
+    Quiet,
+    /// This side's flag fell.
+    FlagFell(Color),
+    /// Times to announce (thresholds, countdown).
+    Announce(Vec<Announcement>),
+}
+
 impl ClockPart {
+    /// Time passed to `now` in `game`: a flag that fell (unless a clock on
+    /// the board shows its own), else what the schedule says is due.
+    /// Nothing once the game is over.
+    pub(super) fn handle_time(&mut self, game: &Game, now: Instant) -> ClockNote {
+        if game.is_over() {
+            return ClockNote::Quiet;
+        }
+        if !self.follows_board()
+            && let Some(side) = self.clock.poll(now)
+        {
+            return ClockNote::FlagFell(side);
+        }
+        let said = self.announcer.poll(&self.clock, now);
+        if said.is_empty() {
+            ClockNote::Quiet
+        } else {
+            ClockNote::Announce(said)
+        }
+    }
+
     /// The clock set to its control, not started (nothing here depends on
     /// the time of day until it starts).
     pub(super) fn new(setup: ClockSetup) -> ClockPart {
@@ -189,21 +221,14 @@ impl App {
     /// Look at the clock at `now`: a flag fall ends the game; thresholds
     /// due are said.  Called first for every message.
     pub(super) fn clock_tick(&mut self, now: Instant, out: &mut Vec<Effect>) {
-        if self.game.is_over() {
-            return;
-        }
         let Some(part) = &mut self.parts.clock else {
             return;
         };
-        // A clock on the board shows its own flag.
-        if !part.follows_board()
-            && let Some(side) = part.clock.poll(now)
-        {
-            self.flag_fell(side, out);
-            return;
+        match part.handle_time(&self.game, now) {
+            ClockNote::Quiet => {}
+            ClockNote::FlagFell(side) => self.flag_fell(side, out),
+            ClockNote::Announce(said) => self.say_announcements(&said, out),
         }
-        let said = part.announcer.poll(&part.clock, now);
-        self.say_announcements(&said, out);
     }
 
     pub(super) fn flag_fell(&mut self, side: Color, out: &mut Vec<Effect>) {

@@ -1,6 +1,6 @@
 use super::*;
 use crate::clock::parse_spec;
-use crate::game::Game;
+
 use crate::msg::Msg;
 use crate::speech::Utterance;
 
@@ -446,4 +446,36 @@ fn new_game_sets_the_clock_again() {
         line(&mut a, "time", t0 + s(30)),
         vec!["White: one minute. Black: one minute."]
     );
+}
+
+/// The clock part on its own, on a virtual clock: quiet before anything
+/// is due, the one-minute threshold, the flag, and nothing once over.
+#[test]
+fn the_clock_part_reports_what_time_brings() {
+    let mut part = ClockPart::new(ClockSetup::new(parse_spec("2+0").unwrap()));
+    let t0 = Instant::now();
+    part.clock.start(Color::White, t0).unwrap();
+    let game = Game::new();
+    assert_eq!(part.handle_time(&game, t0 + s(10)), ClockNote::Quiet);
+    let ClockNote::Announce(said) = part.handle_time(&game, t0 + s(61)) else {
+        panic!("the one-minute mark is said")
+    };
+    assert!(
+        matches!(
+            said[..],
+            [Announcement::Threshold {
+                side: Color::White,
+                ..
+            }]
+        ),
+        "{said:?}"
+    );
+    assert_eq!(part.handle_time(&game, t0 + s(62)), ClockNote::Quiet);
+    assert_eq!(
+        part.handle_time(&game, t0 + s(121)),
+        ClockNote::FlagFell(Color::White)
+    );
+    let mut over = Game::new();
+    over.resign(Color::Black).unwrap();
+    assert_eq!(part.handle_time(&over, t0 + s(200)), ClockNote::Quiet);
 }

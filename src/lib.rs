@@ -6,10 +6,10 @@
 //! # Layers and data flow
 //!
 //! ```text
-//!  stdin, serial port, speech status, tones        (threads in main, ui, board::transport)
+//!  stdin, serial port, speech status, tones        (threads fed into `runtime`'s one loop)
 //!        │ Msg                                         ▲ Effect
 //!        ▼                                             │
-//!  ┌─ ui ──────── front ends: read input, carry out effects ───────────────┐
+//!  ┌─ runtime ─── one loop, one effect dispatcher; ui: front ends ─────────┐
 //!  ├─ app ─────── App::update(msg, now) -> Vec<Effect>, no I/O             │
 //!  │              action, command, keymap, config, setup, msg              │
 //!  ├─ phrase ──── Phraser: events -> one sentence in the player's language │
@@ -23,7 +23,7 @@
 //! it: `words` imports nothing of hector (but `toml_error`); `notation` and
 //! `game` stand on `words`; `board` on those; `phrase` on all of them;
 //! `app` (with `action`, `command`, `keymap`, `config`, `setup`, `msg`) on
-//! everything; `ui` and `main.rs` on `app`.  `speech` and `audio` are
+//! everything; `runtime`, `ui` and `main.rs` on `app`.  `speech` and `audio` are
 //! beside the stack: the app hands them [`Utterance`]s and
 //! [`Tone`]s through [`Effect`]s.
 //!
@@ -51,8 +51,11 @@
 //!   effects; `action` the one list of actions; `command` and
 //!   `keymap` read typed lines into actions (`keymaps/line.toml`);
 //!   `config` and `setup` turn settings files into an app.
-//! - `ui`: the front ends (line mode, [`run_line_mode`]; the full-screen
-//!   view `ui::tui`, [`run_tui`]; the exports, [`write_export`]).
+//! - `runtime`: the one loop around `update`, the one effect dispatcher,
+//!   the one place where threads (speech, tones, boards, engine, companion
+//!   server, signals, the front end's reader) feed it ([`Runtime`]).
+//! - `ui`: the front ends of the runtime (line mode, [`LineMode`]; the
+//!   full-screen view `ui::tui`, [`run_tui`]; the exports, [`write_export`]).
 //! - `view`: what the screen shows, as plain data (the full-screen view
 //!   and the opponent's page draw from it).
 //! - `speech`: the speech worker, its queue and backends.
@@ -131,6 +134,8 @@ mod msg;
 mod settings_file;
 mod setup;
 
+// The one loop and its threads; the front ends stand on it.
+mod runtime;
 mod ui;
 mod view;
 #[cfg(windows)]
@@ -162,7 +167,8 @@ pub use phrase::{Form, MoveOptions, MoveStyle, Phraser};
 pub use words::Lang;
 pub use words::vocab::builtin_appendix_d;
 // The front end.
-pub use ui::line::{Outputs, PromptMode, run as run_line_mode};
+pub use runtime::{BoardSide, Feed, Runtime};
+pub use ui::line::{Line as LineMode, PromptMode};
 // The player's board.
 pub use board::cli::{
     BoardSpec, Probed, SimOptions, description as board_description, find_board,

@@ -2,18 +2,17 @@
 
 use std::io::Write;
 use std::process::ExitCode;
-use std::sync::{Arc, mpsc};
+
 use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand};
 
 use hector::{
-    BoardChoice, BoardProblem, BoardSettings, BoardSpec, CompanionChoice, CompanionConfig,
-    CompanionServer, CompanionSettings, DEFAULT_LISTEN, Effect, EngineConfig, EngineSetup,
-    ExportFormat, FallBack, Link, Msg, Outputs, Overrides, Part, PortSettings, Priority, Probed,
-    PromptMode, Protocol, ResumeChoice, ResumeOffer, SayKind, SimOptions, Sink, SpeechMode,
-    SpeechStatus, SpeechWorker, StartInfo, Store, TonePlayer, Utterance, WordsOverrides,
-    WorkerConfig, start,
+    BoardChoice, BoardProblem, BoardSettings, BoardSide, BoardSpec, CompanionChoice,
+    CompanionConfig, CompanionSettings, DEFAULT_LISTEN, Effect, EngineConfig, EngineSetup,
+    ExportFormat, FallBack, LineMode, Msg, Overrides, Part, PortSettings, Priority, Probed,
+    PromptMode, Protocol, ResumeChoice, ResumeOffer, Runtime, SayKind, SimOptions, Sink,
+    SpeechMode, StartInfo, Store, Utterance, WordsOverrides, start,
 };
 
 /// hector: chess for blind and visually impaired players.
@@ -241,38 +240,6 @@ enum UiKind {
     Tui,
 }
 
-/// Ctrl-C, SIGTERM and SIGHUP become [`Msg::Interrupted`]: the session ends
-/// through `update` (a goodbye said, the terminal restored), not killed.
-#[cfg(unix)]
-fn watch_signals(tx: &mpsc::Sender<Msg>) {
-    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
-        return;
-    };
-    let tx = tx.clone();
-    std::thread::spawn(move || {
-        for _ in signals.forever() {
-            if tx.send(Msg::Interrupted).is_err() {
-                break;
-            }
-        }
-    });
-}
-
-/// Ctrl-C, Ctrl-Break and closing the console window become
-/// [`Msg::Interrupted`], as the signals do on Unix.
-#[cfg(windows)]
-fn watch_signals(tx: &mpsc::Sender<Msg>) {
-    let tx = tx.clone();
-    hector::on_console_events(move || {
-        // The session has ended already when nobody listens.
-        let _ = tx.send(Msg::Interrupted);
-    });
-}
-
-#[cfg(not(any(unix, windows)))]
-fn watch_signals(_tx: &mpsc::Sender<Msg>) {}
-
 /// The store of journals: `$XDG_DATA_HOME/hector/games` (or the
 /// platform's data folder).
 fn store() -> Store {
@@ -390,36 +357,15 @@ fn run_session(
     started
         .app
         .set_ask_before_leaving(std::io::IsTerminal::is_terminal(&std::io::stdin()));
-    let (tx, rx) = mpsc::channel::<Msg>();
-    watch_signals(&tx);
+    let mut runtime = Runtime::new();
+    runtime.watch_signals();
     // Speech and tones first, before anything is printed: ALSA's own error
     // messages are silenced by the tone player as it opens the device.
-    let speech = match started.speech {
-        SpeechMode::Print => None,
-        mode => {
-            let tx = tx.clone();
-            let status = move |s: SpeechStatus| {
-                let _ = tx.send(Msg::Speech(s));
-            };
-            let config = WorkerConfig {
-                mode,
-                settings: started.speech_settings,
-                ..WorkerConfig::default()
-            };
-            Some(SpeechWorker::spawn_system(config, Arc::new(status)))
-        }
-    };
-    let tones = started.any_tone().then(|| {
-        let tx = tx.clone();
-        TonePlayer::spawn_default(
-            started.tones,
-            // A bell only where a terminal hears it: never into a pipe.
-            hector::terminal_bell_if_tty(),
-            Arc::new(move |s| {
-                let _ = tx.send(Msg::Audio(s));
-            }),
-        )
-    });
+    runtime.start_speech(started.speech, started.speech_settings);
+    if started.any_tone() {
+        // A bell only where a terminal hears it: never into a pipe.
+        runtime.start_tones(started.tones, hector::terminal_bell_if_tty());
+    }
     // Everything that happens at start-up goes through `update`: the
     // problems with the user's files, the board chosen, the first sentence.
     let now = Instant::now();
@@ -428,19 +374,20 @@ fn run_session(
         effects.extend(started.app.update(Msg::Problem(p), now));
     }
     let board_settings = started.board.clone();
-    let board = match args.board.as_ref().or(board_settings.port.as_ref()) {
-        None => None,
-        Some(spec) => {
-            let (choice, link) = choose_board(spec, args, &board_settings, &tx, Msg::Board);
-            effects.extend(started.app.update(Msg::BoardChosen(choice), now));
-            link
-        }
-    };
-    let opponent_board = args.opponent_board.as_ref().and_then(|spec| {
-        let (choice, link) = choose_board(spec, args, &board_settings, &tx, Msg::OpponentBoard);
+    if let Some(spec) = args.board.as_ref().or(board_settings.port.as_ref()) {
+        let choice = choose_board(spec, args, &board_settings, &mut runtime, BoardSide::Mine);
+        effects.extend(started.app.update(Msg::BoardChosen(choice), now));
+    }
+    if let Some(spec) = &args.opponent_board {
+        let choice = choose_board(
+            spec,
+            args,
+            &board_settings,
+            &mut runtime,
+            BoardSide::Opponent,
+        );
         effects.extend(started.app.update(Msg::OpponentBoardChosen(choice), now));
-        link
-    });
+    }
     if let Some(setup) = engine_setup(args, &started.engine) {
         started.app.set_engine(setup);
     }
@@ -464,34 +411,28 @@ fn run_session(
         .map(|(token, code)| hector::Pairing { token, code })
         .filter(hector::Pairing::is_well_formed);
     let labels = hector::PageLabels::for_player(started.app.phraser());
-    let companion = listen.and_then(|listen| {
-        let (choice, server) = start_companion(
+    if let Some(listen) = listen {
+        let (choice, serving) = start_companion(
             &listen,
             &companion_settings,
             labels,
             resume_seat.clone(),
-            &tx,
+            &mut runtime,
         );
         effects.extend(started.app.update(Msg::CompanionChosen(choice), now));
-        if let (Some(p), Some(_)) = (resume_seat, &server) {
+        if let (Some(p), true) = (resume_seat, serving) {
             // The app knows the seat too (it goes on in the journal).
             let seat = hector::CompanionEvent::Paired(p);
             effects.extend(started.app.update(Msg::Companion(seat), now));
         }
-        server
-    });
+    }
     if let Some(o) = offer {
         effects.extend(started.app.update(Msg::Resume(Box::new(o)), now));
     }
     effects.extend(started.app.update(Msg::Start, now));
-    let outputs = Outputs {
-        speech: speech.as_ref().map(SpeechWorker::handle),
-        tones: tones.as_ref().map(TonePlayer::handle),
-        board,
-        opponent_board,
-        companion,
-        journal: (!reviewing).then(|| std::cell::RefCell::new(Sink::new(store()))),
-    };
+    if !reviewing {
+        runtime.keep_journal(Sink::new(store()));
+    }
     let ui = args.ui.unwrap_or(if started.view.ui == "tui" {
         UiKind::Tui
     } else {
@@ -499,20 +440,17 @@ fn run_session(
     });
     let result = match ui {
         UiKind::Line => {
-            hector::run_line_mode(&mut started.app, effects, args.prompt, &outputs, tx, rx)
+            let mut front = LineMode::new(args.prompt);
+            runtime.run(&mut started.app, effects, &mut front)
         }
         UiKind::Tui => {
             let (look, keymap, problems) = hector::load_tui(&started.view);
             for p in problems {
                 effects.extend(started.app.update(Msg::Problem(p), Instant::now()));
             }
-            hector::run_tui(&mut started.app, effects, &outputs, look, keymap, tx, rx)
+            hector::run_tui(runtime, &mut started.app, effects, look, keymap)
         }
     };
-    // Let the last sentence ("Goodbye.") be heard.
-    if let Some(worker) = speech {
-        worker.shutdown(Duration::from_secs(3));
-    }
     match result {
         Ok(()) => ExitCode::SUCCESS,
         // A closed standard output (e.g. `hector | head`) ends the session.
@@ -577,8 +515,8 @@ fn start_companion(
     settings: &CompanionSettings,
     labels: hector::PageLabels,
     resume: Option<hector::Pairing>,
-    tx: &mpsc::Sender<Msg>,
-) -> (CompanionChoice, Option<CompanionServer>) {
+    runtime: &mut Runtime,
+) -> (CompanionChoice, bool) {
     use std::net::ToSocketAddrs;
     let addr = if listen.is_empty() {
         Ok(DEFAULT_LISTEN)
@@ -602,7 +540,7 @@ fn start_companion(
                     address: shown,
                     why,
                 },
-                None,
+                false,
             );
         }
     };
@@ -634,11 +572,7 @@ fn start_companion(
             .ok()
             .and_then(|n| n.parse().ok());
     }
-    let tx = tx.clone();
-    let sink = Box::new(move |e| {
-        let _ = tx.send(Msg::Companion(e));
-    });
-    match CompanionServer::start(config, sink) {
+    match runtime.start_companion(config) {
         Ok(server) => {
             let bound = server.local_addr();
             let address = if bound.ip().is_unspecified() {
@@ -653,28 +587,28 @@ fn start_companion(
                 server.url()
             };
             let code = server.code();
-            (CompanionChoice::Ready { address, code }, Some(server))
+            (CompanionChoice::Ready { address, code }, true)
         }
         Err(e) => (
             CompanionChoice::Failed {
                 address: shown,
                 why: e.to_string(),
             },
-            None,
+            false,
         ),
     }
 }
 
-/// Find or open the board of `--board SPEC`: what the app is told, and the
-/// link to it (its events go into `tx`).
+/// Find or open the board of `--board SPEC` (the runtime keeps its link):
+/// what the app is told.
 fn choose_board(
     spec: &str,
     args: &PlayArgs,
     settings: &BoardSettings,
-    tx: &mpsc::Sender<Msg>,
-    wrap: fn(hector::LinkEvent) -> Msg,
-) -> (BoardChoice, Option<Link>) {
-    let missing = |p| (BoardChoice::Missing(p), None);
+    runtime: &mut Runtime,
+    side: BoardSide,
+) -> BoardChoice {
+    let missing = BoardChoice::Missing;
     let spec = match hector::parse_board_spec(spec) {
         Ok(s) => s,
         Err(error) => {
@@ -715,13 +649,12 @@ fn choose_board(
         config,
         announce_touch: args.announce_touch || settings.announce_touch,
     };
-    let tx = tx.clone();
-    let link = Link::spawn(
+    runtime.open_board(
+        side,
         path,
         PortSettings::from_description(&description.serial),
-        move |e| tx.send(wrap(e)).is_ok(),
     );
-    (choice, Some(link))
+    choice
 }
 
 /// `hector board ...`.

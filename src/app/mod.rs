@@ -337,7 +337,7 @@ impl App {
                 let t = self.message("help_intro", &[]);
                 self.info(&mut out, t);
                 for (action, keys) in lines {
-                    let t = self.message(&format!("help_{}", action.key()), &[("command", &keys)]);
+                    let t = self.help_with(action, &keys);
                     self.info(&mut out, t);
                 }
             }

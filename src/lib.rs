@@ -264,7 +264,7 @@ pub use net::companion::bytes_in::serve as serve_companion_bytes;
 // The full-screen view.
 #[cfg(any(test, feature = "test-support"))]
 pub use ui::tui::render::render as render_tui;
-pub use ui::tui::run::run as run_tui;
+pub use ui::tui::run::{first_look as tui_first_look, run as run_tui};
 pub use ui::tui::setup::load as load_tui;
 pub use ui::tui::{KeyMap as TuiKeyMap, Look};
 #[cfg(any(test, feature = "test-support"))]

@@ -256,10 +256,7 @@ fn review(args: &ReviewArgs) -> ExitCode {
     match hector::PgnFile::read(&args.file) {
         Ok(file) => run_session(started, &args.play, None, Some(file)),
         Err(p) => {
-            println!(
-                "{}",
-                hector::pgn_problem_sentence(started.app.phraser(), &p)
-            );
+            println!("{}", hector::pgn_problem_sentence(&started.phraser, &p));
             ExitCode::FAILURE
         }
     }
@@ -273,14 +270,14 @@ fn play_game(args: &PlayArgs, resume_id: Option<&str>) -> ExitCode {
     }
     let store = store();
     // The names: --white and --black, else the settings' [players].
-    let (white, black) = started.players.names(started.app.me());
+    let (white, black) = started.players.names(started.app.given_me());
     let start_info = StartInfo {
         white: args.white.clone().unwrap_or(white),
         black: args.black.clone().unwrap_or(black),
         event: args.event.clone().unwrap_or_default(),
         ..StartInfo::default()
     };
-    started.app.enable_journal(start_info);
+    started.app = started.app.journal(start_info);
     let from = if let Some(fen) = &args.fen {
         Some(hector::start_from_fen(fen))
     } else {
@@ -300,20 +297,17 @@ fn play_game(args: &PlayArgs, resume_id: Option<&str>) -> ExitCode {
             if let Some(e) = &args.event {
                 info.event.clone_from(e);
             }
-            started.app.start_from(game, info);
+            started.app = started.app.start_from(game, info);
         }
         Some(Err(e)) => {
-            println!(
-                "{}",
-                hector::start_error_sentence(started.app.phraser(), &e)
-            );
+            println!("{}", hector::start_error_sentence(&started.phraser, &e));
             return ExitCode::FAILURE;
         }
     }
     let offer = match resume_id {
         Some(key) => match store.find(key) {
             Some(g) if g.damaged => {
-                println!("{}", damaged_sentence(started.app.phraser(), &g));
+                println!("{}", damaged_sentence(&started.phraser, &g));
                 return ExitCode::FAILURE;
             }
             Some(g) => match ResumeOffer::load(&store, &g.id, ResumeChoice::Now) {
@@ -324,7 +318,7 @@ fn play_game(args: &PlayArgs, resume_id: Option<&str>) -> ExitCode {
                 }
             },
             None => {
-                no_such_game(started.app.phraser(), &store, key);
+                no_such_game(&started.phraser, &store, key);
                 return ExitCode::FAILURE;
             }
         },
@@ -349,14 +343,30 @@ fn run_session(
     review: Option<hector::PgnFile>,
 ) -> ExitCode {
     let reviewing = review.is_some();
+    let ui = args.ui.unwrap_or(if started.view.ui == "tui" {
+        UiKind::Tui
+    } else {
+        UiKind::Line
+    });
+    // The full-screen view's look and keys (its problems are said after
+    // the first sentence).
+    let tui = (ui == UiKind::Tui).then(|| hector::load_tui(&started.view));
+    // How the session starts, given to the app before it is built.
+    let mut builder = std::mem::take(&mut started.app)
+        .engine(engine_setup(args, &started.engine))
+        // A player at a terminal is asked before a stray `quit` or `new`
+        // ends a game; a script on standard input is not.
+        .ask_before_leaving(std::io::IsTerminal::is_terminal(&std::io::stdin()));
     if let Some(file) = review {
-        started.app.start_review(file);
+        builder = builder.review(file);
     }
-    // A player at a terminal is asked before a stray `quit` or `new` ends a
-    // game; a script on standard input is not.
-    started
-        .app
-        .set_ask_before_leaving(std::io::IsTerminal::is_terminal(&std::io::stdin()));
+    if args.rated {
+        builder = builder.rated(true);
+    }
+    if let Some((look, _, _)) = &tui {
+        builder = builder.look(hector::tui_first_look(look));
+    }
+    let mut app = builder.build();
     let mut runtime = Runtime::new();
     runtime.watch_signals();
     // Speech and tones first, before anything is printed: ALSA's own error
@@ -371,12 +381,12 @@ fn run_session(
     let now = Instant::now();
     let mut effects: Vec<Effect> = Vec::new();
     for p in std::mem::take(&mut started.problems) {
-        effects.extend(started.app.update(Msg::Problem(p), now));
+        effects.extend(app.update(Msg::Problem(p), now));
     }
     let board_settings = started.board.clone();
     if let Some(spec) = args.board.as_ref().or(board_settings.port.as_ref()) {
         let choice = choose_board(spec, args, &board_settings, &mut runtime, BoardSide::Mine);
-        effects.extend(started.app.update(Msg::BoardChosen(choice), now));
+        effects.extend(app.update(Msg::BoardChosen(choice), now));
     }
     if let Some(spec) = &args.opponent_board {
         let choice = choose_board(
@@ -386,13 +396,7 @@ fn run_session(
             &mut runtime,
             BoardSide::Opponent,
         );
-        effects.extend(started.app.update(Msg::OpponentBoardChosen(choice), now));
-    }
-    if let Some(setup) = engine_setup(args, &started.engine) {
-        started.app.set_engine(setup);
-    }
-    if args.rated {
-        started.app.set_rated(true);
+        effects.extend(app.update(Msg::OpponentBoardChosen(choice), now));
     }
     let companion_settings = started.companion.clone();
     let listen = match &args.companion {
@@ -410,7 +414,7 @@ fn run_session(
         .and_then(|o| o.resumed.companion.clone())
         .map(|(token, code)| hector::Pairing { token, code })
         .filter(hector::Pairing::is_well_formed);
-    let labels = hector::PageLabels::for_player(started.app.phraser());
+    let labels = hector::PageLabels::for_player(app.phraser());
     if let Some(listen) = listen {
         let (choice, serving) = start_companion(
             &listen,
@@ -419,36 +423,30 @@ fn run_session(
             resume_seat.clone(),
             &mut runtime,
         );
-        effects.extend(started.app.update(Msg::CompanionChosen(choice), now));
+        effects.extend(app.update(Msg::CompanionChosen(choice), now));
         if let (Some(p), true) = (resume_seat, serving) {
             // The app knows the seat too (it goes on in the journal).
             let seat = hector::CompanionEvent::Paired(p);
-            effects.extend(started.app.update(Msg::Companion(seat), now));
+            effects.extend(app.update(Msg::Companion(seat), now));
         }
     }
     if let Some(o) = offer {
-        effects.extend(started.app.update(Msg::Resume(Box::new(o)), now));
+        effects.extend(app.update(Msg::Resume(Box::new(o)), now));
     }
-    effects.extend(started.app.update(Msg::Start, now));
+    effects.extend(app.update(Msg::Start, now));
     if !reviewing {
         runtime.keep_journal(Sink::new(store()));
     }
-    let ui = args.ui.unwrap_or(if started.view.ui == "tui" {
-        UiKind::Tui
-    } else {
-        UiKind::Line
-    });
-    let result = match ui {
-        UiKind::Line => {
+    let result = match tui {
+        None => {
             let mut front = LineMode::new(args.prompt);
-            runtime.run(&mut started.app, effects, &mut front)
+            runtime.run(&mut app, effects, &mut front)
         }
-        UiKind::Tui => {
-            let (look, keymap, problems) = hector::load_tui(&started.view);
+        Some((look, keymap, problems)) => {
             for p in problems {
-                effects.extend(started.app.update(Msg::Problem(p), Instant::now()));
+                effects.extend(app.update(Msg::Problem(p), Instant::now()));
             }
-            hector::run_tui(runtime, &mut started.app, effects, look, keymap)
+            hector::run_tui(runtime, &mut app, effects, look, keymap)
         }
     };
     match result {
@@ -677,7 +675,7 @@ fn board(cmd: &BoardCmd) -> ExitCode {
         BoardCmd::Probe { port } => {
             // Worded in the player's language (from the settings file).
             let started = start(&Overrides::default());
-            let phraser = started.app.phraser();
+            let phraser = &started.phraser;
             match hector::probe_board(port) {
                 Probed::Found(d) => {
                     println!("{port}: {} ({})", d.protocol.name(), d.name);
@@ -749,18 +747,19 @@ fn say(args: &SayArgs) -> ExitCode {
         eprintln!("hector: --time: {why}");
         return ExitCode::from(2);
     }
+    let mut app = std::mem::take(&mut started.app).build();
     for p in std::mem::take(&mut started.problems) {
-        for e in started.app.update(Msg::Problem(p), Instant::now()) {
+        for e in app.update(Msg::Problem(p), Instant::now()) {
             if let Effect::Say(u) = e {
                 println!("{}", u.text);
             }
         }
     }
     let text = args.text.join(" ");
-    let phraser = started.app.phraser();
+    let phraser = app.phraser();
     let (sentence, lang) = if args.as_move {
         let pos = shakmaty::Chess::default();
-        match started.app.reader().read(&text, &pos) {
+        match app.reader().read(&text, &pos) {
             Ok(mv) => (phraser.say_move(&pos, mv), phraser.move_lang().to_owned()),
             Err(e) => {
                 println!("{}", phraser.input_error(&e, &pos));
@@ -805,7 +804,7 @@ fn say(args: &SayArgs) -> ExitCode {
 /// `hector games`: one line per saved game, oldest first.
 fn games(args: &GamesArgs) -> ExitCode {
     let started = start(&Overrides::from(&args.settings));
-    let phraser = started.app.phraser();
+    let phraser = &started.phraser;
     let store = store();
     let list = match store.list() {
         Ok(l) => l,
@@ -909,7 +908,7 @@ fn damaged_sentence(phraser: &hector::Phraser, g: &hector::GameSummary) -> Strin
 /// `hector export ID --format F [-o FILE] [--force]`.
 fn export(args: &ExportArgs) -> ExitCode {
     let started = start(&Overrides::from(&args.settings));
-    let phraser = started.app.phraser();
+    let phraser = &started.phraser;
     let store = store();
     let Some(g) = store.find(&args.id) else {
         no_such_game(phraser, &store, &args.id);

@@ -539,3 +539,154 @@ fn save(
     })?;
     Ok(path)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::EngineSetup;
+
+    /// A front end that types a script and keeps what it is told.
+    #[derive(Default)]
+    struct Script {
+        lines: Vec<&'static str>,
+        said: Vec<String>,
+        shown: usize,
+        quit: bool,
+    }
+
+    impl Script {
+        fn new(lines: &[&'static str]) -> Script {
+            Script {
+                lines: lines.to_vec(),
+                ..Script::default()
+            }
+        }
+    }
+
+    impl FrontEnd for Script {
+        fn start(&mut self, feed: &Feed) -> io::Result<()> {
+            for l in &self.lines {
+                feed.send(Msg::Line((*l).to_owned()));
+            }
+            feed.send(Msg::EndOfInput);
+            Ok(())
+        }
+        fn said(&mut self, u: &Utterance, _app: &App) -> io::Result<()> {
+            self.said.push(u.text.clone());
+            Ok(())
+        }
+        fn show(&mut self, _app: &App) -> io::Result<()> {
+            self.shown += 1;
+            Ok(())
+        }
+        fn take(&mut self, wake: Wake, _app: &App, _outputs: &Outputs) -> Option<Msg> {
+            match wake {
+                Wake::App(m) => Some(m),
+                Wake::Terminal(_) | Wake::Tick => None,
+            }
+        }
+        fn quit(&mut self) -> io::Result<()> {
+            self.quit = true;
+            Ok(())
+        }
+    }
+
+    fn run(app: &mut App, runtime: Runtime, lines: &[&'static str]) -> Script {
+        let startup = app.update(Msg::Start, Instant::now());
+        let mut front = Script::new(lines);
+        runtime.run(app, startup, &mut front).unwrap();
+        front
+    }
+
+    /// The loop gives every line to the app in order and ends at `quit`:
+    /// what comes after is never read.
+    #[test]
+    fn the_loop_runs_a_front_end_until_the_app_quits() {
+        let mut app = App::builder().build();
+        let front = run(&mut app, Runtime::new(), &["e4", "quit", "d4"]);
+        assert!(front.quit);
+        assert_eq!(app.game().ply_count(), 1, "{:?}", front.said);
+        assert!(
+            front.said.iter().any(|s| s.contains("Eva")),
+            "{:?}",
+            front.said
+        );
+        assert!(front.shown >= 2);
+    }
+
+    /// What became of an effect is told to the app at once, before the next
+    /// message: an engine that cannot start is said before the goodbye.
+    #[test]
+    fn what_became_of_an_effect_is_told_to_the_app_at_once() {
+        let mut app = App::builder()
+            .engine(Some(EngineSetup {
+                program: Some("/nonexistent/hector-engine".into()),
+                ..EngineSetup::default()
+            }))
+            .build();
+        let front = run(&mut app, Runtime::new(), &["quit"]);
+        let goodbye = front.said.len() - 1;
+        let failed = front
+            .said
+            .iter()
+            .position(|s| s.contains("engine") || s.contains("Engine"))
+            .unwrap_or_else(|| panic!("{:?}", front.said));
+        assert!(failed < goodbye, "{:?}", front.said);
+    }
+
+    /// The journal is written as the app orders: the game played through
+    /// the loop is in the store afterwards.
+    #[test]
+    fn the_journal_follows_the_game() {
+        let dir = std::env::temp_dir().join(format!("hector-runtime-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let store = crate::scoresheet::Store::new(dir.clone());
+        let mut runtime = Runtime::new();
+        runtime.keep_journal(Sink::new(crate::scoresheet::Store::new(dir.clone())));
+        let mut app = App::builder()
+            .journal(crate::scoresheet::StartInfo::default())
+            .build();
+        run(&mut app, runtime, &["e4", "e5", "quit"]);
+        let games = store.list().unwrap();
+        assert_eq!(games.len(), 1);
+        assert_eq!(games[0].plies, 2);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// The front end's own time (the clock's face) wakes the loop without
+    /// a message for the app; a message waiting comes first.
+    #[test]
+    fn the_front_ends_time_is_a_tick_for_it_alone() {
+        struct Ticking(Script);
+        impl FrontEnd for Ticking {
+            fn start(&mut self, feed: &Feed) -> io::Result<()> {
+                self.0.start(feed)
+            }
+            fn said(&mut self, u: &Utterance, app: &App) -> io::Result<()> {
+                self.0.said(u, app)
+            }
+            fn show(&mut self, app: &App) -> io::Result<()> {
+                self.0.show(app)
+            }
+            fn wake_at(&self, _app: &App, now: Instant) -> Option<Instant> {
+                Some(now)
+            }
+            fn take(&mut self, wake: Wake, app: &App, outputs: &Outputs) -> Option<Msg> {
+                self.0.take(wake, app, outputs)
+            }
+            fn quit(&mut self) -> io::Result<()> {
+                self.0.quit()
+            }
+        }
+        let app = App::builder().build();
+        let runtime = Runtime::new();
+        let front = Ticking(Script::default());
+        assert!(matches!(runtime.wait(&app, &front), Wake::Tick));
+        runtime.feed().send(Msg::Line("e4".into()));
+        assert!(matches!(
+            runtime.wait(&app, &front),
+            Wake::App(Msg::Line(_))
+        ));
+        assert!(matches!(runtime.wait(&app, &front), Wake::Tick));
+    }
+}

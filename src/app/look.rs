@@ -14,8 +14,9 @@ impl App {
         &self.look
     }
 
-    /// Set the look (from the settings, when the view starts).
-    pub fn set_look(&mut self, look: ViewLook) {
+    /// Set the look (at start-up: [`super::AppBuilder::look`]).
+    #[cfg(test)]
+    pub(super) fn set_look(&mut self, look: ViewLook) {
         self.look = look;
     }
 

@@ -125,12 +125,6 @@ impl App {
         self.board = Some(session);
     }
 
-    /// Ask before `new` or `quit` ends a game in progress (a player at a
-    /// terminal; not a script on standard input).
-    pub fn set_ask_before_leaving(&mut self, yes: bool) {
-        self.ask_before_leaving = yes;
-    }
-
     /// The board session, if a board is used.
     pub fn board(&self) -> Option<&BoardSession> {
         self.board.as_ref()

@@ -141,7 +141,7 @@ fn start_fen(game: &Game) -> Option<String> {
 impl App {
     /// Keep a journal of every game from now on, with these players and
     /// event (the date and start position are filled in).
-    pub fn enable_journal(&mut self, start: StartInfo) {
+    pub(super) fn enable_journal(&mut self, start: StartInfo) {
         let mut start = start;
         if start.date.is_empty() {
             start.date = today();
@@ -211,7 +211,7 @@ impl App {
 
     /// Start from this game (`--fen`, `--pgn`): the start record says
     /// where it began.
-    pub fn start_from(&mut self, game: Game, start: StartInfo) {
+    pub(super) fn start_from(&mut self, game: Game, start: StartInfo) {
         // Moves already played before this session (a PGN continued) are
         // journalled as moves of the game.
         self.replace_game(game);

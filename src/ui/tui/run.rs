@@ -123,8 +123,31 @@ pub fn run(
     // (the hook).
     let _restore = Restore;
     let terminal = take()?;
-    let mut front = Front::new(app, terminal, look, keymap);
+    let mut front = Front::new(terminal, look, keymap);
     runtime.run(app, startup, &mut front)
+}
+
+/// The look the app starts with (the look actions change it): the
+/// settings' look, with the themes the theme action goes round.
+pub fn first_look(look: &Look) -> ViewLook {
+    ViewLook {
+        pieces: look.pieces,
+        coord_words: look.coord_words,
+        san_moves: look.san_moves,
+        large_text: look.large_text,
+        theme: look.theme.name.clone(),
+        themes: themes_of(look).iter().map(|t| t.name.clone()).collect(),
+    }
+}
+
+/// The themes the theme action goes round: the built-in ones and the
+/// player's own.
+fn themes_of(look: &Look) -> Vec<Theme> {
+    let mut themes: Vec<Theme> = Theme::all_builtin().into();
+    if !themes.iter().any(|t| t.name == look.theme.name) {
+        themes.push(look.theme.clone());
+    }
+    themes
 }
 
 /// How many sentences the history keeps.
@@ -197,24 +220,10 @@ impl FrontEnd for Front {
 }
 
 impl Front {
-    fn new(app: &mut App, terminal: DefaultTerminal, look: Look, keymap: KeyMap) -> Front {
-        let mut themes: Vec<Theme> = Theme::all_builtin().into();
-        if !themes.iter().any(|t| t.name == look.theme.name) {
-            themes.push(look.theme.clone());
-        }
-        // The app keeps what the look actions change, starting from the
-        // settings.
-        app.set_look(ViewLook {
-            pieces: look.pieces,
-            coord_words: look.coord_words,
-            san_moves: look.san_moves,
-            large_text: look.large_text,
-            theme: look.theme.name.clone(),
-            themes: themes.iter().map(|t| t.name.clone()).collect(),
-        });
+    fn new(terminal: DefaultTerminal, look: Look, keymap: KeyMap) -> Front {
         Front {
             terminal,
-            themes,
+            themes: themes_of(&look),
             look,
             keymap,
             input: InputView::default(),

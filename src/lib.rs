@@ -55,7 +55,8 @@
 //!   the one place where threads (speech, tones, boards, engine, companion
 //!   server, signals, the front end's reader) feed it ([`Runtime`]).
 //! - `ui`: the front ends of the runtime (line mode, [`LineMode`]; the
-//!   full-screen view `ui::tui`, [`run_tui`]; the exports, [`write_export`]).
+//!   full-screen view `ui::tui`, [`run_tui`]).
+//! - `export`: a scoresheet export written to a file ([`write_export`]).
 //! - `view`: what the screen shows, as plain data (the full-screen view
 //!   and the opponent's page draw from it).
 //! - `speech`: the speech worker, its queue and backends.
@@ -134,6 +135,8 @@ mod msg;
 mod settings_file;
 mod setup;
 
+// Writing a scoresheet export to a file (`hector export`, `save`).
+mod export;
 // The one loop and its threads; the front ends stand on it.
 mod runtime;
 mod ui;
@@ -213,6 +216,10 @@ pub use engine::{
 #[cfg(any(test, feature = "test-support"))]
 pub use clock::words::{both as clock_both_times, moves as clock_moves_played};
 // The scoresheet: the games' store, resuming, exports, review.
+pub use export::{
+    ExportError, record_of as export_record_of, write as write_export,
+    write_to_stdout as export_to_stdout,
+};
 #[cfg(any(test, feature = "test-support"))]
 pub use scoresheet::braille::{LINES as BRAILLE_LINES, to_brf, to_unicode as to_braille_unicode};
 #[cfg(any(test, feature = "test-support"))]
@@ -232,10 +239,6 @@ pub use scoresheet::start::{from_fen as start_from_fen, from_pgn as start_from_p
 pub use scoresheet::{
     ExportFormat, GameId, GameRecord, GameSummary, JournalErrorKind, JournalOp, JournalStatus,
     ResumeChoice, ResumeOffer, Sink, StartInfo, Store,
-};
-pub use ui::export::{
-    ExportError, record_of as export_record_of, write as write_export,
-    write_to_stdout as export_to_stdout,
 };
 // The opponent's screen (the companion page).
 pub use companion::{

@@ -502,13 +502,13 @@ fn save(
     format: ExportFormat,
     file: Option<std::path::PathBuf>,
 ) -> Result<std::path::PathBuf, SaveFailure> {
-    use crate::ui::export::ExportError;
+    use crate::export::ExportError;
     // The journal on disk; when it cannot be read or written (the disk
     // failed, the game went on in memory), the scoresheet the app keeps.
     let on_disk = outputs.journal.as_ref().filter(|_| !app.journal_failing());
     let from_disk = on_disk.and_then(|sink| {
         let id = sink.current()?.clone();
-        crate::ui::export::record_of(sink.store(), &id)
+        crate::export::record_of(sink.store(), &id)
             .ok()
             .map(|rec| (id, rec))
     });
@@ -528,10 +528,10 @@ fn save(
         Some(f) => f,
         None => {
             let dir = std::env::current_dir().map_err(|e| SaveFailure::Other(e.to_string()))?;
-            crate::ui::export::free_path(&dir, &id, format)
+            crate::export::free_path(&dir, &id, format)
         }
     };
-    crate::ui::export::write(format, &rec, app.phraser(), &path, false).map_err(|e| match e {
+    crate::export::write(format, &rec, app.phraser(), &path, false).map_err(|e| match e {
         ExportError::NotWritable(folder) => SaveFailure::NotWritable(folder),
         ExportError::DiskFull(_) => SaveFailure::DiskFull,
         ExportError::IsJournal(p) => SaveFailure::IsJournal(p),

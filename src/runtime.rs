@@ -15,6 +15,11 @@
 //! Line mode and the full-screen view are front ends ([`FrontEnd`]): they
 //! show what the app says and read what the player does; they own no
 //! thread of the game and carry out no effect.
+//!
+//! A new part that talks to the app from a thread of its own (online play,
+//! say) is one `start_…` method here that hands its thread a clone of the
+//! [`Feed`] and keeps its handle in [`Outputs`], and, when the app orders
+//! it about, one arm in `dispatch` for its [`Effect`].
 
 use std::io;
 use std::sync::Arc;

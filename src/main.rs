@@ -439,6 +439,7 @@ fn run_session(
     }
     let result = match tui {
         None => {
+            // Standard output is the front end's until it returns.
             let mut front = LineMode::new(args.prompt);
             runtime.run(&mut app, effects, &mut front)
         }
@@ -446,9 +447,12 @@ fn run_session(
             for p in problems {
                 effects.extend(app.update(Msg::Problem(p), Instant::now()));
             }
-            hector::run_tui(runtime, &mut app, effects, look, keymap)
+            // The terminal is given back when it returns.
+            hector::run_tui(&mut runtime, &mut app, effects, look, keymap)
         }
     };
+    // Let the last sentence ("Goodbye.") be heard.
+    runtime.finish();
     match result {
         Ok(()) => ExitCode::SUCCESS,
         // A closed standard output (e.g. `hector | head`) ends the session.

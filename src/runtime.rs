@@ -268,25 +268,30 @@ impl Runtime {
     }
 
     /// Run the session until the app quits: `startup` are the effects to
-    /// carry out first (the start-up's sentences).  The speech worker is
-    /// given a moment to finish the last sentence when it ends, whatever
-    /// ended it.
+    /// carry out first (the start-up's sentences).  The engine ends with
+    /// it, whatever ended it; then the front end gives the screen back, and
+    /// [`Runtime::finish`] lets the last sentence be heard.
     ///
     /// # Errors
     ///
     /// The front end cannot start or cannot write to the screen.
     pub fn run(
-        mut self,
+        &mut self,
         app: &mut App,
         startup: Vec<Effect>,
         front: &mut impl FrontEnd,
     ) -> io::Result<()> {
         let result = self.run_loop(app, startup, front);
-        // Let the last sentence ("Goodbye.") be heard.
+        self.engine = EngineSlot::default();
+        result
+    }
+
+    /// The session is over: the speech worker is given a moment to finish
+    /// the last sentence ("Goodbye."), then every thread ends.
+    pub fn finish(mut self) {
         if let Some(worker) = self.speech.take() {
             worker.shutdown(Duration::from_secs(3));
         }
-        result
     }
 
     fn run_loop(
@@ -599,7 +604,9 @@ mod tests {
     fn run(app: &mut App, runtime: Runtime, lines: &[&'static str]) -> Script {
         let startup = app.update(Msg::Start, Instant::now());
         let mut front = Script::new(lines);
+        let mut runtime = runtime;
         runtime.run(app, startup, &mut front).unwrap();
+        runtime.finish();
         front
     }
 
@@ -637,6 +644,25 @@ mod tests {
             .position(|s| s.contains("engine") || s.contains("Engine"))
             .unwrap_or_else(|| panic!("{:?}", front.said));
         assert!(failed < goodbye, "{:?}", front.said);
+    }
+
+    /// The engine ends with the loop, before the speech worker is given
+    /// its moment (and before the front end gives the screen back).
+    #[test]
+    fn the_engine_ends_with_the_loop() {
+        let hang = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/hang.sh");
+        let mut app = App::builder()
+            .engine(Some(EngineSetup {
+                program: Some(hang.into()),
+                ..EngineSetup::default()
+            }))
+            .build();
+        let startup = app.update(Msg::Start, Instant::now());
+        let mut runtime = Runtime::new();
+        let mut front = Script::new(&["quit"]);
+        runtime.run(&mut app, startup, &mut front).unwrap();
+        assert!(front.quit);
+        assert!(runtime.engine.process.is_none());
     }
 
     /// The journal is written as the app orders: the game played through

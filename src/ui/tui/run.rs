@@ -113,7 +113,7 @@ impl Drop for Restore {
 ///
 /// The terminal cannot be set up or written to.
 pub fn run(
-    runtime: Runtime,
+    runtime: &mut Runtime,
     app: &mut App,
     startup: Vec<Effect>,
     look: Look,

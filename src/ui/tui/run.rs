@@ -342,31 +342,8 @@ impl Front {
         }
         match self.keymap.binding_of(&k)? {
             Binding::App(Action::Help, _) => {
-                let lines = self.key_help();
-                let phraser = app.phraser();
-                // The actions in the words the app says them in.
-                let mut entries: Vec<String> =
-                    lines.iter().map(|(a, k)| app.help_with(*a, k)).collect();
-                // The view's own keys (on the screen only: the app says
-                // the actions).
-                for (name, key) in [
-                    ("input", "view_help_input"),
-                    ("history", "view_help_history"),
-                ] {
-                    let keys: Vec<String> = self
-                        .keymap
-                        .keys(name)
-                        .iter()
-                        .map(ToString::to_string)
-                        .collect();
-                    if !keys.is_empty() {
-                        entries.push(phraser.message(key, &[("command", &keys.join(" "))]));
-                    }
-                }
-                self.page = Some(Pager::at_start(
-                    phraser.message("view_help_title", &[]),
-                    entries,
-                ));
+                let (lines, page) = key_help(app, &self.keymap);
+                self.page = Some(page);
                 self.last_view = None;
                 Some(Msg::KeyHelp(lines))
             }
@@ -376,25 +353,6 @@ impl Front {
                 None
             }
         }
-    }
-
-    /// Each action with its keys ("Up", "1 2 3 4 5 6 7 8").
-    fn key_help(&self) -> Vec<(Action, String)> {
-        let mut out: Vec<(Action, Vec<String>)> = Vec::new();
-        for (name, keys) in self.keymap.bindings() {
-            let Some(Binding::App(a, _)) = super::keys::binding(name) else {
-                continue;
-            };
-            let keys: Vec<String> = keys.iter().map(ToString::to_string).collect();
-            match out.iter_mut().find(|(b, _)| *b == a) {
-                Some((_, list)) => list.extend(keys),
-                None => out.push((a, keys)),
-            }
-        }
-        out.into_iter()
-            .filter(|(_, k)| !k.is_empty())
-            .map(|(a, k)| (a, k.join(" ")))
-            .collect()
     }
 
     fn on_view(&mut self, v: ViewAction, app: &App) {
@@ -537,5 +495,79 @@ impl Front {
             _ => {}
         }
         None
+    }
+}
+
+/// The key help: each action with its keys, for the app to say
+/// ([`Msg::KeyHelp`]), and the page that shows them in the same words
+/// ([`App::help_with`]) with the view's own keys after them.
+fn key_help(app: &App, keymap: &KeyMap) -> (Vec<(Action, String)>, Pager) {
+    let lines = keys_of_actions(keymap);
+    let phraser = app.phraser();
+    let mut entries: Vec<String> = lines.iter().map(|(a, k)| app.help_with(*a, k)).collect();
+    // The view's own keys (on the screen only: the app says the actions).
+    for (name, key) in [
+        ("input", "view_help_input"),
+        ("history", "view_help_history"),
+    ] {
+        let keys: Vec<String> = keymap.keys(name).iter().map(ToString::to_string).collect();
+        if !keys.is_empty() {
+            entries.push(phraser.message(key, &[("command", &keys.join(" "))]));
+        }
+    }
+    let page = Pager::at_start(phraser.message("view_help_title", &[]), entries);
+    (lines, page)
+}
+
+/// Each action with its keys ("Up", "1 2 3 4 5 6 7 8").
+fn keys_of_actions(keymap: &KeyMap) -> Vec<(Action, String)> {
+    let mut out: Vec<(Action, Vec<String>)> = Vec::new();
+    for (name, keys) in keymap.bindings() {
+        let Some(Binding::App(a, _)) = super::keys::binding(name) else {
+            continue;
+        };
+        let keys: Vec<String> = keys.iter().map(ToString::to_string).collect();
+        match out.iter_mut().find(|(b, _)| *b == a) {
+            Some((_, list)) => list.extend(keys),
+            None => out.push((a, keys)),
+        }
+    }
+    out.into_iter()
+        .filter(|(_, k)| !k.is_empty())
+        .map(|(a, k)| (a, k.join(" ")))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::words::Lang;
+
+    /// The view's help page words every action as the app says it: the
+    /// spoken key help and the page are the same sentences, in the
+    /// player's language, and the page adds only the view's own keys.
+    #[test]
+    fn the_help_page_says_what_the_app_says() {
+        let mut app = App::builder().lang(Lang::De).build();
+        let keymap = KeyMap::builtin();
+        let (lines, page) = key_help(&app, &keymap);
+        let said: Vec<String> = app
+            .update(Msg::KeyHelp(lines.clone()), Instant::now())
+            .into_iter()
+            .filter_map(|e| match e {
+                Effect::Say(u) => Some(u.text),
+                _ => None,
+            })
+            .collect();
+        // The first sentence said is the introduction.
+        assert_eq!(said.len(), lines.len() + 1);
+        assert_eq!(page.entries[..lines.len()], said[1..]);
+        assert_eq!(page.entries.len(), lines.len() + 2, "{:?}", page.entries);
+        assert!(
+            page.entries.iter().any(|e| e.starts_with("Tab")),
+            "{:?}",
+            page.entries
+        );
+        assert_ne!(page.title, "The keys");
     }
 }

@@ -219,12 +219,14 @@ impl AppBuilder {
             now: None,
             cursor: super::cursor::Cursor::new(self.me),
             engine: None,
-            rated: start.rated,
+            rated: false,
             takeback_awaited: None,
             companion: Default::default(),
             opponent_board: None,
-            look: start.look,
+            look: crate::view::ViewLook::default(),
         };
+        app.set_rated(start.rated);
+        app.set_look(start.look);
         // In this order: the journal's start record, then the game it
         // starts from, then the engine's side written into it.
         if let Some(info) = start.journal {

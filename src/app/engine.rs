@@ -114,7 +114,6 @@ impl App {
 
     /// A rated game, or one with an arbiter: no hint, evaluation, threat or
     /// take-back (at start-up: [`super::AppBuilder::rated`]).
-    #[cfg(test)]
     pub(super) fn set_rated(&mut self, rated: bool) {
         self.rated = rated;
     }

@@ -15,7 +15,6 @@ impl App {
     }
 
     /// Set the look (at start-up: [`super::AppBuilder::look`]).
-    #[cfg(test)]
     pub(super) fn set_look(&mut self, look: ViewLook) {
         self.look = look;
     }

@@ -2,17 +2,19 @@
 
 use std::io::Write;
 use std::process::ExitCode;
-
 use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand};
 
+use hector::cli::{BoardSpec, Probed, SimOptions};
+use hector::io::{
+    CompanionConfig, DEFAULT_LISTEN, FallBack, Part, PortSettings, Priority, Protocol, SayKind,
+    SpeechMode, Utterance,
+};
 use hector::{
-    BoardChoice, BoardProblem, BoardSettings, BoardSide, BoardSpec, CompanionChoice,
-    CompanionConfig, CompanionSettings, DEFAULT_LISTEN, Effect, EngineConfig, EngineSetup,
-    ExportFormat, FallBack, LineMode, Msg, Overrides, Part, PortSettings, Priority, Probed,
-    PromptMode, Protocol, ResumeChoice, ResumeOffer, Runtime, SayKind, SimOptions, Sink,
-    SpeechMode, StartInfo, Store, Utterance, WordsOverrides, start,
+    BoardChoice, BoardProblem, BoardSettings, BoardSide, CompanionChoice, CompanionSettings,
+    Effect, EngineConfig, EngineSetup, ExportFormat, LineMode, Msg, Overrides, PromptMode,
+    ResumeChoice, ResumeOffer, Runtime, Sink, StartInfo, Store, WordsOverrides, start,
 };
 
 /// hector: chess for blind and visually impaired players.
@@ -374,7 +376,7 @@ fn run_session(
     runtime.start_speech(started.speech, started.speech_settings);
     if started.any_tone() {
         // A bell only where a terminal hears it: never into a pipe.
-        runtime.start_tones(started.tones, hector::terminal_bell_if_tty());
+        runtime.start_tones(started.tones, hector::io::terminal_bell_if_tty());
     }
     // Everything that happens at start-up goes through `update`: the
     // problems with the user's files, the board chosen, the first sentence.
@@ -412,9 +414,9 @@ fn run_session(
     let resume_seat = offer
         .as_ref()
         .and_then(|o| o.resumed.companion.clone())
-        .map(|(token, code)| hector::Pairing { token, code })
-        .filter(hector::Pairing::is_well_formed);
-    let labels = hector::PageLabels::for_player(app.phraser());
+        .map(|(token, code)| hector::io::Pairing { token, code })
+        .filter(hector::io::Pairing::is_well_formed);
+    let labels = hector::io::PageLabels::for_player(app.phraser());
     if let Some(listen) = listen {
         let (choice, serving) = start_companion(
             &listen,
@@ -426,7 +428,7 @@ fn run_session(
         effects.extend(app.update(Msg::CompanionChosen(choice), now));
         if let (Some(p), true) = (resume_seat, serving) {
             // The app knows the seat too (it goes on in the journal).
-            let seat = hector::CompanionEvent::Paired(p);
+            let seat = hector::io::CompanionEvent::Paired(p);
             effects.extend(app.update(Msg::Companion(seat), now));
         }
     }
@@ -467,7 +469,7 @@ fn run_session(
 /// The engine of `--engine` or of `[engine] play = true`, with the
 /// command line over the settings.
 fn engine_setup(args: &PlayArgs, config: &EngineConfig) -> Option<EngineSetup> {
-    use hector::{EngineSettings, EngineStrength as Strength};
+    use hector::io::{EngineSettings, EngineStrength as Strength};
     if args.engine.is_none() && !config.play {
         return None;
     }
@@ -515,8 +517,8 @@ fn engine_setup(args: &PlayArgs, config: &EngineConfig) -> Option<EngineSetup> {
 fn start_companion(
     listen: &str,
     settings: &CompanionSettings,
-    labels: hector::PageLabels,
-    resume: Option<hector::Pairing>,
+    labels: hector::io::PageLabels,
+    resume: Option<hector::io::Pairing>,
     runtime: &mut Runtime,
 ) -> (CompanionChoice, bool) {
     use std::net::ToSocketAddrs;
@@ -611,7 +613,7 @@ fn choose_board(
     side: BoardSide,
 ) -> BoardChoice {
     let missing = BoardChoice::Missing;
-    let spec = match hector::parse_board_spec(spec) {
+    let spec = match hector::cli::parse_board_spec(spec) {
         Ok(s) => s,
         Err(error) => {
             return missing(BoardProblem::Spec {
@@ -621,18 +623,18 @@ fn choose_board(
         }
     };
     let (description, path) = match spec {
-        BoardSpec::Auto => match hector::find_board() {
+        BoardSpec::Auto => match hector::cli::find_board() {
             Some(found) => found,
             None => return missing(BoardProblem::NotFound),
         },
-        BoardSpec::Probe(path) => match hector::probe_board(&path) {
+        BoardSpec::Probe(path) => match hector::cli::probe_board(&path) {
             Probed::Found(d) => (d, path),
             Probed::NoAnswer => return missing(BoardProblem::NoAnswer { port: path }),
             Probed::CannotOpen(error) => {
                 return missing(BoardProblem::CannotOpen { port: path, error });
             }
         },
-        BoardSpec::Port { protocol, path } => match hector::board_description(protocol) {
+        BoardSpec::Port { protocol, path } => match hector::cli::board_description(protocol) {
             Some(d) => (d, path),
             None => return missing(BoardProblem::NotFound),
         },
@@ -662,7 +664,7 @@ fn choose_board(
 /// `hector board ...`.
 fn board(cmd: &BoardCmd) -> ExitCode {
     match cmd {
-        BoardCmd::List => match hector::board_list() {
+        BoardCmd::List => match hector::cli::board_list() {
             Ok(lines) => {
                 for l in lines {
                     if !print_line(&l) {
@@ -680,7 +682,7 @@ fn board(cmd: &BoardCmd) -> ExitCode {
             // Worded in the player's language (from the settings file).
             let started = start(&Overrides::default());
             let phraser = &started.phraser;
-            match hector::probe_board(port) {
+            match hector::cli::probe_board(port) {
                 Probed::Found(d) => {
                     println!("{port}: {} ({})", d.protocol.name(), d.name);
                     ExitCode::SUCCESS
@@ -708,7 +710,7 @@ fn board(cmd: &BoardCmd) -> ExitCode {
                 pace: Duration::from_secs_f64(a.pace.clamp(0.0, 3600.0)),
             };
             let stdin = std::io::BufReader::new(std::io::stdin());
-            match hector::run_sim(options, stdin) {
+            match hector::cli::run_sim(options, stdin) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     println!("hector board sim: {e}");
@@ -721,11 +723,11 @@ fn board(cmd: &BoardCmd) -> ExitCode {
 
 /// `hector voices`: one line per language.
 fn voices(args: &VoicesArgs) -> ExitCode {
-    match hector::list_voices() {
+    match hector::cli::list_voices() {
         Ok(list) => {
             let mut out = std::io::stdout().lock();
             let own: Vec<&str> = hector::Lang::ALL.iter().map(|l| l.code()).collect();
-            for line in hector::voices_summary(&list, &own, args.all) {
+            for line in hector::cli::voices_summary(&list, &own, args.all) {
                 // A closed pipe (`hector voices | head`) ends the list quietly.
                 if writeln!(out, "{line}").is_err() {
                     break;
@@ -789,8 +791,8 @@ fn say(args: &SayArgs) -> ExitCode {
     } else {
         Utterance::new(sentence.clone(), lang, Priority::Urgent, SayKind::Info)
     };
-    let factory = hector::system_factory();
-    match hector::say_utterance_once(factory, utterance, started.speech_settings) {
+    let factory = hector::io::system_factory();
+    match hector::cli::say_utterance_once(factory, utterance, started.speech_settings) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             println!(
@@ -922,7 +924,7 @@ fn export(args: &ExportArgs) -> ExitCode {
         println!("{}", damaged_sentence(phraser, &g));
         return ExitCode::FAILURE;
     }
-    let rec = match hector::export_record_of(&store, &g.id) {
+    let rec = match hector::cli::export_record_of(&store, &g.id) {
         Ok(r) => r,
         Err(e) => {
             println!(
@@ -933,7 +935,7 @@ fn export(args: &ExportArgs) -> ExitCode {
         }
     };
     if args.output.as_deref() == Some(std::path::Path::new("-")) {
-        return match hector::export_to_stdout(args.format, &rec, phraser) {
+        return match hector::cli::export_to_stdout(args.format, &rec, phraser) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!(
@@ -947,7 +949,7 @@ fn export(args: &ExportArgs) -> ExitCode {
     let path = args.output.clone().unwrap_or_else(|| {
         std::path::PathBuf::from(format!("{}.{}", g.id, args.format.extension()))
     });
-    match hector::write_export(args.format, &rec, phraser, &path, args.force) {
+    match hector::cli::write_export(args.format, &rec, phraser, &path, args.force) {
         Ok(()) => {
             println!(
                 "{}",
@@ -955,7 +957,7 @@ fn export(args: &ExportArgs) -> ExitCode {
             );
             ExitCode::SUCCESS
         }
-        Err(hector::ExportError::IsJournal(p)) => {
+        Err(hector::cli::ExportError::IsJournal(p)) => {
             println!(
                 "{}",
                 phraser.message("export_is_journal", &[("path", &p.display().to_string())])

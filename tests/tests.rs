@@ -34,6 +34,7 @@ mod engine_play;
 #[cfg(unix)] // Unix only: a sh script
 mod journal_damage;
 mod languages;
+mod layers;
 mod line_games;
 mod line_mode;
 mod scoresheet;

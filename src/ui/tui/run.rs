@@ -24,7 +24,7 @@ use super::Theme;
 use super::keys::{Binding, KeyMap, ViewAction};
 use super::pager::{Pager, PagerKey, PagerOutcome};
 use super::render::{Look, render, square_at};
-use crate::action::{Action, KeyArg};
+use crate::action::{KeyArg, PlayerAction};
 use crate::app::App;
 use crate::msg::{Effect, Msg};
 use crate::runtime::{Feed, FrontEnd, Outputs, Runtime, Wake};
@@ -308,7 +308,7 @@ impl Front {
                     let view = self.last_view.as_ref()?;
                     let sq =
                         square_at(view, &self.look, self.size, Position::new(m.column, m.row))?;
-                    Some(Msg::Key(Action::Select, KeyArg::Square(sq)))
+                    Some(Msg::Key(PlayerAction::Select, KeyArg::Square(sq)))
                 }
                 _ => None,
             },
@@ -341,7 +341,7 @@ impl Front {
             return self.edit(k);
         }
         match self.keymap.binding_of(&k)? {
-            Binding::App(Action::Help, _) => {
+            Binding::App(PlayerAction::Help, _) => {
                 let (lines, page) = key_help(app, &self.keymap);
                 self.page = Some(page);
                 self.last_view = None;
@@ -501,7 +501,7 @@ impl Front {
 /// The key help: each action with its keys, for the app to say
 /// ([`Msg::KeyHelp`]), and the page that shows them in the same words
 /// ([`App::help_with`]) with the view's own keys after them.
-fn key_help(app: &App, keymap: &KeyMap) -> (Vec<(Action, String)>, Pager) {
+fn key_help(app: &App, keymap: &KeyMap) -> (Vec<(PlayerAction, String)>, Pager) {
     let lines = keys_of_actions(keymap);
     let phraser = app.phraser();
     let mut entries: Vec<String> = lines.iter().map(|(a, k)| app.help_with(*a, k)).collect();
@@ -520,8 +520,8 @@ fn key_help(app: &App, keymap: &KeyMap) -> (Vec<(Action, String)>, Pager) {
 }
 
 /// Each action with its keys ("Up", "1 2 3 4 5 6 7 8").
-fn keys_of_actions(keymap: &KeyMap) -> Vec<(Action, String)> {
-    let mut out: Vec<(Action, Vec<String>)> = Vec::new();
+fn keys_of_actions(keymap: &KeyMap) -> Vec<(PlayerAction, String)> {
+    let mut out: Vec<(PlayerAction, Vec<String>)> = Vec::new();
     for (name, keys) in keymap.bindings() {
         let Some(Binding::App(a, _)) = super::keys::binding(name) else {
             continue;

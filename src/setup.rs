@@ -1,4 +1,4 @@
-//! From settings to a running app: loads the user's files over the built-in
+//! From settings to an app's builder: loads the user's files over the built-in
 //! ones, and turns every broken file into a sentence to say at start-up
 //! while going on with the built-in default.
 

@@ -5,7 +5,7 @@
 //! their way (sliders, single pawn steps) is the hardware file's
 //! `settle_ms`, 300 ms for every built-in board.
 //!
-//! Run with `cargo bench --bench board`.  Prints p50/p99 of single calls,
+//! Run with `cargo bench --features test-support --bench board`.  Prints p50/p99 of single calls,
 //! then criterion's own statistics.
 #![allow(
     missing_docs,

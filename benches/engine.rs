@@ -5,7 +5,7 @@
 //! and with a DGT board attached (the move is then also handed to the
 //! board's tracker to be awaited).
 //!
-//! Run with `cargo bench --bench engine`.  Prints p50/p99 of single calls,
+//! Run with `cargo bench --features test-support --bench engine`.  Prints p50/p99 of single calls,
 //! then criterion's own statistics.
 #![allow(
     missing_docs,

@@ -40,9 +40,9 @@ fn app_with_board(protocol: Protocol) -> (App, SimBoard) {
     );
     app.attach_board(session);
     let now = Instant::now();
-    app.update(Msg::Board(LinkEvent::Connected), now);
+    let _ = app.update(Msg::Board(LinkEvent::Connected), now);
     let sim = SimBoard::new(protocol, Board::new());
-    app.update(Msg::Board(LinkEvent::Bytes(sim.dump())), now);
+    let _ = app.update(Msg::Board(LinkEvent::Bytes(sim.dump())), now);
     (app, sim)
 }
 
@@ -51,10 +51,10 @@ fn app_with_board(protocol: Protocol) -> (App, SimBoard) {
 fn prepare(app: &mut App, sim: &mut SimBoard) -> Vec<u8> {
     let now = Instant::now();
     let dump = sim.set_board(Board::new());
-    app.update(Msg::Board(LinkEvent::Bytes(dump)), now);
+    let _ = app.update(Msg::Board(LinkEvent::Bytes(dump)), now);
     assert!(app.game().history().is_empty(), "the move was taken back");
     let lift = sim.act(HandStep::Lift(Square::G1));
-    app.update(Msg::Board(LinkEvent::Bytes(lift)), now);
+    let _ = app.update(Msg::Board(LinkEvent::Bytes(lift)), now);
     sim.act(HandStep::Place(Square::F3, Color::White.knight()))
 }
 
@@ -96,11 +96,11 @@ fn percentiles(protocol: Protocol) {
 fn prepare_awaited(app: &mut App, sim: &mut SimBoard) -> Vec<u8> {
     let now = Instant::now();
     let dump = sim.set_board(Board::new());
-    app.update(Msg::Board(LinkEvent::Bytes(dump)), now);
-    app.update(Msg::Line("new".into()), now);
-    app.update(Msg::Line("Nf3".into()), now);
+    let _ = app.update(Msg::Board(LinkEvent::Bytes(dump)), now);
+    let _ = app.update(Msg::Line("new".into()), now);
+    let _ = app.update(Msg::Line("Nf3".into()), now);
     let lift = sim.act(HandStep::Lift(Square::G1));
-    app.update(Msg::Board(LinkEvent::Bytes(lift)), now);
+    let _ = app.update(Msg::Board(LinkEvent::Bytes(lift)), now);
     sim.act(HandStep::Place(Square::F3, Color::White.knight()))
 }
 

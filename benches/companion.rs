@@ -53,9 +53,9 @@ fn new_game() -> (App, SimBoard) {
         false,
     ));
     let now = Instant::now();
-    app.update(Msg::Board(LinkEvent::Connected), now);
+    let _ = app.update(Msg::Board(LinkEvent::Connected), now);
     let sim = SimBoard::new(Protocol::Dgt, Board::new());
-    app.update(Msg::Board(LinkEvent::Bytes(sim.dump())), now);
+    let _ = app.update(Msg::Board(LinkEvent::Bytes(sim.dump())), now);
     (app, sim)
 }
 

@@ -1,5 +1,4 @@
-//! Front ends over the one app core.
+//! Front ends of the runtime over the one app core.
 
-pub mod export;
 pub mod line;
 pub mod tui;

@@ -112,6 +112,9 @@ mod speech;
 
 // The engine for home play: UCI through a crate, its process, its words.
 mod engine;
+// Online play's protocol (sans-IO, beside `engine`: serde only).
+#[allow(dead_code, reason = "its user, the online game in the App, comes next")]
+mod lichess;
 
 mod companion;
 mod scoresheet;
@@ -162,6 +165,9 @@ pub use phrase::{Form, MoveOptions, MoveStyle, Phraser};
 pub use words::Lang;
 pub use words::vocab::builtin_appendix_d;
 // The front end.
+pub use ui::lichess::{
+    DEFAULT_URL as LICHESS_URL, login as lichess_login, logout as lichess_logout,
+};
 pub use ui::line::{Outputs, PromptMode, run as run_line_mode};
 // The player's board.
 pub use board::cli::{

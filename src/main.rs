@@ -53,6 +53,28 @@ enum Cmd {
     /// Step through the games of a PGN file: next, previous, goto N, start,
     /// end; games, game N, find NAME; every exploration command.
     Review(ReviewArgs),
+    /// Online play on lichess: keep your personal API token (`login`), or
+    /// forget it (`logout`).
+    #[command(subcommand)]
+    Lichess(LichessCmd),
+}
+
+#[derive(Debug, Subcommand)]
+enum LichessCmd {
+    /// Paste your lichess token (not shown): hector checks it with lichess,
+    /// says your account's name and keeps it for your games.
+    Login(LichessArgs),
+    /// Forget the kept token.
+    Logout(LichessArgs),
+}
+
+#[derive(Debug, Clone, clap::Args)]
+struct LichessArgs {
+    /// The lichess server.
+    #[arg(long = "lichess-url", value_name = "URL", default_value = hector::LICHESS_URL)]
+    url: String,
+    #[command(flatten)]
+    settings: Overrides,
 }
 
 #[derive(Debug, Clone, clap::Args)]
@@ -957,6 +979,23 @@ fn no_such_game(phraser: &hector::Phraser, store: &hector::Store, key: &str) {
 /// One line of a listing on standard output; false once nobody reads it
 /// any more (`hector games | head`), so that the listing stops quietly
 /// instead of panicking on the closed pipe.
+/// `hector lichess login|logout` (the work is in `hector::lichess_login`).
+fn lichess(cmd: &LichessCmd) -> ExitCode {
+    let (LichessCmd::Login(args) | LichessCmd::Logout(args)) = cmd;
+    let started = start(&args.settings);
+    let phraser = started.app.phraser();
+    let said = match cmd {
+        LichessCmd::Login(_) => hector::lichess_login(phraser, &args.url),
+        LichessCmd::Logout(_) => hector::lichess_logout(phraser),
+    };
+    print_line(&said.sentence);
+    if said.ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
 fn print_line(line: &str) -> bool {
     use std::io::Write;
     writeln!(std::io::stdout().lock(), "{line}").is_ok()
@@ -1047,6 +1086,7 @@ fn main() -> ExitCode {
         Some(Cmd::Resume(args)) => play_game(&args.play, Some(&args.id)),
         Some(Cmd::Export(args)) => export(args),
         Some(Cmd::Review(args)) => review(args),
+        Some(Cmd::Lichess(cmd)) => lichess(cmd),
         None => play(&cli.play),
     }
 }

@@ -11,6 +11,8 @@
 #[cfg(unix)] // Unix only: Debian's chromium
 #[path = "support/browser.rs"]
 mod browser;
+#[path = "support/lichess.rs"]
+mod lichess_server;
 #[cfg(unix)] // Unix only: tmux
 #[path = "support/tmux.rs"]
 mod tmux;
@@ -34,6 +36,7 @@ mod engine_play;
 #[cfg(unix)] // Unix only: a sh script
 mod journal_damage;
 mod languages;
+mod lichess;
 mod line_games;
 mod line_mode;
 mod scoresheet;

@@ -12,6 +12,8 @@
 //! its own accept loop and starts it again ([`companion`]).
 
 pub mod companion;
+#[allow(dead_code, reason = "its user, the online game in the App, comes next")]
+pub mod lichess;
 
 use std::io;
 use std::sync::Mutex;

@@ -113,7 +113,6 @@ mod speech;
 // The engine for home play: UCI through a crate, its process, its words.
 mod engine;
 // Online play's protocol (sans-IO, beside `engine`: serde only).
-#[allow(dead_code, reason = "its user, the online game in the App, comes next")]
 mod lichess;
 
 mod companion;
@@ -143,7 +142,9 @@ pub use win_console::on_console_events;
 
 // The app and what goes in and out of it.
 pub use action::Action;
-pub use app::{App, AppBuilder, EngineSetup, pgn_problem_sentence, start_error_sentence};
+pub use app::{
+    App, AppBuilder, EngineSetup, OnlineStart, pgn_problem_sentence, start_error_sentence,
+};
 pub use msg::{
     BoardChoice, BoardProblem, CompanionChoice, Effect, EngineOrder, Msg, SaveFailure, StartProblem,
 };
@@ -166,7 +167,8 @@ pub use words::Lang;
 pub use words::vocab::builtin_appendix_d;
 // The front end.
 pub use ui::lichess::{
-    DEFAULT_URL as LICHESS_URL, login as lichess_login, logout as lichess_logout,
+    DEFAULT_URL as LICHESS_URL, LichessLink, find_token as find_lichess_token,
+    login as lichess_login, logout as lichess_logout,
 };
 pub use ui::line::{Outputs, PromptMode, run as run_line_mode};
 // The player's board.

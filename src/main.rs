@@ -252,6 +252,27 @@ struct PlayArgs {
     /// the player's moves are awaited on it, differences are reported.
     #[arg(long, value_name = "SPEC")]
     opponent_board: Option<String>,
+    /// Play on lichess, with the token of `hector lichess login` or
+    /// LICHESS_TOKEN: challenge a player (--challenge), or join the game
+    /// you have going on there.
+    #[arg(long)]
+    lichess: bool,
+    /// Challenge this lichess player (with --time MIN+SEC, --color, --rated).
+    #[arg(long, value_name = "USER", requires = "lichess")]
+    challenge: Option<String>,
+    /// The colour you ask for in a challenge.
+    #[arg(long, value_enum, requires = "challenge")]
+    color: Option<ChallengeColor>,
+    /// The lichess server.
+    #[arg(long = "lichess-url", value_name = "URL", default_value = hector::LICHESS_URL)]
+    lichess_url: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum ChallengeColor {
+    White,
+    Black,
+    Random,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -321,6 +342,9 @@ fn review(args: &ReviewArgs) -> ExitCode {
 }
 
 fn play_game(args: &PlayArgs, resume_id: Option<&str>) -> ExitCode {
+    if args.lichess {
+        return play_online(args);
+    }
     let mut started = start(&args.settings);
     if let Some(why) = started.clock_error.take() {
         eprintln!("hector: --time: {why}");
@@ -394,6 +418,53 @@ fn play_game(args: &PlayArgs, resume_id: Option<&str>) -> ExitCode {
         }),
     };
     run_session(started, args, offer, None)
+}
+
+/// `hector play --lichess`: the game is the server's; its clock too, so
+/// `--time` is the challenge's, not a clock of hector's own.
+fn play_online(args: &PlayArgs) -> ExitCode {
+    let mut settings = args.settings.clone();
+    let time = settings.time.take();
+    let mut started = start(&settings);
+    if hector::find_lichess_token().is_none() {
+        println!("{}", started.app.phraser().message("lichess_no_token", &[]));
+        return ExitCode::FAILURE;
+    }
+    let online = match &args.challenge {
+        None => hector::OnlineStart::Join,
+        Some(user) => {
+            let Some((limit_s, increment_s)) = online_time(time.as_deref().unwrap_or("15+10"))
+            else {
+                println!(
+                    "{}",
+                    started.app.phraser().message("lichess_time_form", &[])
+                );
+                return ExitCode::from(2);
+            };
+            hector::OnlineStart::Challenge {
+                user: user.clone(),
+                limit_s,
+                increment_s,
+                color: match args.color {
+                    Some(ChallengeColor::White) => Some(shakmaty::Color::White),
+                    Some(ChallengeColor::Black) => Some(shakmaty::Color::Black),
+                    _ => None,
+                },
+                rated: args.rated,
+            }
+        }
+    };
+    started.app.set_online(online);
+    run_session(started, args, None, None)
+}
+
+/// lichess's time control, MIN+SEC (`10+5`): seconds at the start and
+/// seconds added per move.
+fn online_time(spec: &str) -> Option<(u32, u32)> {
+    let (min, sec) = spec.trim().split_once('+')?;
+    let min: u32 = min.trim().parse().ok()?;
+    let sec: u32 = sec.trim().parse().ok()?;
+    ((1..=180).contains(&min) && sec <= 180).then_some((min * 60, sec))
 }
 
 /// The session: a game (journalled, perhaps resumed) or a review.
@@ -513,6 +584,12 @@ fn run_session(
         opponent_board,
         companion,
         journal: (!reviewing).then(|| std::cell::RefCell::new(Sink::new(store()))),
+        lichess: if args.lichess {
+            hector::find_lichess_token()
+                .and_then(|t| hector::LichessLink::new(&args.lichess_url, t, tx.clone()).ok())
+        } else {
+            None
+        },
     };
     let ui = args.ui.unwrap_or(if started.view.ui == "tui" {
         UiKind::Tui

@@ -181,3 +181,193 @@ fn no_token_typed_changes_nothing() {
     assert!(r.stdout.contains("No token was given."), "{}", r.stdout);
     let _ = std::fs::remove_dir_all(&home);
 }
+
+use crate::util::Hector;
+
+/// `hector play --lichess ARGS` against the stand-in, moves said in
+/// English words.
+fn online(server: &StandIn, home: &Path, args: &[&str]) -> Hector {
+    let mut all = vec![
+        "--lichess",
+        "--lichess-url",
+        server.url.as_str(),
+        "--lang",
+        "en",
+        "--moves",
+        "language",
+    ];
+    all.extend_from_slice(args);
+    Hector::play_with(home, &all, &[("LICHESS_TOKEN", Path::new(TOKEN))])
+}
+
+fn challenge_as_white(server: &StandIn, home: &Path) -> Hector {
+    let mut h = online(
+        server,
+        home,
+        &["--challenge", "Mary", "--color", "white", "--time", "10+5"],
+    );
+    h.until("the challenge", |l| {
+        l == "Challenge sent to Mary. Waiting for the answer."
+    });
+    h.until("the start", |l| {
+        l == "The game against Mary, rated 1600, begins. You play White."
+    });
+    h
+}
+
+#[test]
+fn a_whole_game_by_challenge_each_move_said_once_and_the_token_never_shown() {
+    let server = StandIn::start(TOKEN, "Georges");
+    server.state.lock().unwrap().replies = ["e7e5", "d8h4"].map(String::from).into();
+    let home = clean_config_dir();
+    let mut h = challenge_as_white(&server, &home);
+    h.type_line("f3");
+    let e5 = h.until("Black's reply", |l| l.contains("e5"));
+    h.type_line("g4");
+    h.until("the mate", |l| l.contains("h4"));
+    h.expect("Checkmate. Black wins, 0-1.");
+    let lines = h.close();
+    // Black's moves said once each.
+    assert_eq!(lines.iter().filter(|l| **l == e5).count(), 1, "{lines:#?}");
+    assert_eq!(
+        lines.iter().filter(|l| l.contains("h4")).count(),
+        1,
+        "{lines:#?}"
+    );
+    let s = server.state.lock().unwrap();
+    let posts: Vec<&str> = s
+        .log
+        .iter()
+        .map(String::as_str)
+        .filter(|l| l.starts_with("POST"))
+        .collect();
+    assert_eq!(
+        posts,
+        [
+            "POST /api/challenge/Mary",
+            "POST /api/board/game/stand1n0/move/f2f3",
+            "POST /api/board/game/stand1n0/move/g2g4",
+        ]
+    );
+    let challenge = s
+        .raw
+        .iter()
+        .find(|r| r.starts_with("POST /api/challenge"))
+        .unwrap();
+    assert!(challenge.contains("clock.limit=600") && challenge.contains("clock.increment=5"));
+    assert!(challenge.contains("color=white") && challenge.contains("rated=false"));
+    // The token: never said, never in a file.
+    assert!(lines.iter().all(|l| !l.contains(TOKEN)));
+    assert!(files_with(&home, TOKEN, Path::new("")).is_empty());
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+#[test]
+fn a_refused_move_is_said_and_taken_back() {
+    let server = StandIn::start(TOKEN, "Georges");
+    {
+        let mut s = server.state.lock().unwrap();
+        s.refuse = vec!["e2e4".into()];
+        s.replies = ["d7d5"].map(String::from).into();
+    }
+    let home = clean_config_dir();
+    let mut h = challenge_as_white(&server, &home);
+    h.type_line("e4");
+    h.until("the refusal", |l| {
+        l.starts_with("lichess refused")
+            && l.ends_with("The move is taken back; it is still your move.")
+    });
+    // The position is the server's again: d4 is legal and goes.
+    h.type_line("d4");
+    h.until("Black's reply", |l| l.contains("d5"));
+    h.close();
+    let s = server.state.lock().unwrap();
+    assert_eq!(s.game.as_ref().unwrap().moves, ["d2d4", "d7d5"]);
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+#[test]
+fn the_stream_dropped_mid_game_resumes_with_no_move_lost_or_said_twice() {
+    let server = StandIn::start(TOKEN, "Georges");
+    {
+        let mut s = server.state.lock().unwrap();
+        // The stream breaks when the first pair of moves is made: the
+        // reply is only in the gameFull of the reconnect.
+        s.drop_at = Some(2);
+        s.replies = ["e7e5", "b8c6"].map(String::from).into();
+    }
+    let home = clean_config_dir();
+    let mut h = challenge_as_white(&server, &home);
+    h.type_line("e4");
+    let e5 = h.until("Black's reply after the reconnect", |l| l.contains("e5"));
+    h.type_line("Nf3");
+    let c6 = h.until("the next reply", |l| l.contains("c6"));
+    let lines = h.close();
+    assert_eq!(lines.iter().filter(|l| **l == e5).count(), 1, "{lines:#?}");
+    assert_eq!(lines.iter().filter(|l| **l == c6).count(), 1, "{lines:#?}");
+    let s = server.state.lock().unwrap();
+    let streams = s
+        .log
+        .iter()
+        .filter(|l| l.starts_with("GET /api/board/game/stream/"))
+        .count();
+    assert_eq!(streams, 2, "one reconnect: {:?}", s.log);
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+#[test]
+fn fair_play_no_engine_help_online() {
+    let server = StandIn::start(TOKEN, "Georges");
+    let home = clean_config_dir();
+    let mut h = challenge_as_white(&server, &home);
+    for help in ["hint", "eval", "threat"] {
+        h.type_line(help);
+        h.expect("Not in a lichess game: lichess forbids engine help.");
+    }
+    h.close();
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+#[test]
+fn a_429_is_said_and_the_request_waits() {
+    let server = StandIn::start(TOKEN, "Georges");
+    let home = clean_config_dir();
+    let mut h = challenge_as_white(&server, &home);
+    server.state.lock().unwrap().rate_limit = 1;
+    h.type_line("e4");
+    h.until("the wait", |l| {
+        l == "lichess asks us to wait. hector waits a full minute before asking again."
+    });
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let moves = server
+        .state
+        .lock()
+        .unwrap()
+        .log
+        .iter()
+        .filter(|l| l.contains("/move/"))
+        .count();
+    assert_eq!(moves, 1, "not asked again within the minute");
+    h.close();
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+#[test]
+fn a_refused_token_in_a_game_is_said() {
+    let server = StandIn::start(TOKEN, "Georges");
+    let home = clean_config_dir();
+    let mut all = vec![
+        "--lichess",
+        "--lichess-url",
+        server.url.as_str(),
+        "--lang",
+        "en",
+    ];
+    all.extend_from_slice(&["--challenge", "Mary"]);
+    let mut h = Hector::play_with(&home, &all, &[("LICHESS_TOKEN", Path::new("lip_wrong"))]);
+    h.until("the refusal", |l| {
+        l.starts_with("lichess refused this token. Make a new one on lichess")
+    });
+    h.close();
+    let _ = std::fs::remove_dir_all(&home);
+}

@@ -162,6 +162,7 @@ impl AppBuilder {
             companion: Default::default(),
             opponent_board: None,
             look: crate::view::ViewLook::default(),
+            online: None,
         }
     }
 }

@@ -29,6 +29,7 @@ mod cursor;
 mod engine;
 mod look;
 mod offers;
+mod online;
 mod review;
 mod scoresheet;
 
@@ -38,6 +39,7 @@ mod opponent_board;
 pub use builder::AppBuilder;
 pub use clock::ClockSetup;
 pub use engine::EngineSetup;
+pub use online::OnlineStart;
 
 /// A question hector asked that the next line may answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -111,6 +113,8 @@ pub struct App {
     opponent_board: Option<BoardSession>,
     /// How the full-screen view looks (changed by the look actions).
     look: crate::view::ViewLook,
+    /// The game on lichess, when online (`app/online.rs`).
+    online: Option<online::OnlinePlay>,
 }
 
 impl App {
@@ -169,10 +173,16 @@ impl App {
             .opponent_board
             .as_ref()
             .and_then(BoardSession::next_deadline);
-        [board, theirs, self.engine_deadline(), self.clock_deadline()]
-            .into_iter()
-            .flatten()
-            .min()
+        [
+            board,
+            theirs,
+            self.engine_deadline(),
+            self.clock_deadline(),
+            self.online_deadline(),
+        ]
+        .into_iter()
+        .flatten()
+        .min()
     }
 
     /// The prompt of line mode: whose move and the move number, and a
@@ -288,6 +298,7 @@ impl App {
                 };
                 self.on_board_notes(notes, now, &mut out);
                 self.tick_opponent_board(now, &mut out);
+                self.online_tick(now, &mut out);
             }
             Msg::Speech(SpeechStatus::FellBack { reason, .. }) => {
                 // The reason in the player's words, not the library's.
@@ -353,6 +364,7 @@ impl App {
                     }
                     self.clock_start(now);
                     self.engine_start(now, &mut out);
+                    self.online_start(&mut out);
                 }
             }
             Msg::OpponentBoardChosen(choice) => self.on_opponent_board_chosen(choice, &mut out),
@@ -360,6 +372,7 @@ impl App {
             Msg::CompanionChosen(choice) => self.on_companion_chosen(choice, &mut out),
             Msg::Companion(event) => self.on_companion(event, now, &mut out),
             Msg::CompanionReleased { code } => self.on_companion_released(code, &mut out),
+            Msg::Lichess(io) => self.on_lichess(io, now, &mut out),
         }
         // Whatever changed the game, the opponent's board awaits it.
         self.sync_opponent_board(now, &mut out);
@@ -633,6 +646,9 @@ impl App {
             self.say(out, t, Priority::Normal, SayKind::Error);
             return;
         }
+        if self.online_refuses_move(out) {
+            return;
+        }
         if self.engine_has_the_move() {
             // Judged first: a line that is no move at all ("xyz") is said
             // as such; a move is the engine's to make.
@@ -674,6 +690,7 @@ impl App {
         }
         self.takeback_given_up();
         self.announce_move(&before, mv, out);
+        self.online_moved(mv, mover, out);
         if let Some(t) = self.game_over_sentence() {
             self.say(out, t, Priority::Urgent, SayKind::Game);
         } else if self.kept_offer == Some(before.turn()) {

@@ -101,7 +101,7 @@ impl App {
     }
 
     pub(super) fn resign(&mut self, out: &mut Vec<Effect>) {
-        if self.refuse_if_over(out) {
+        if self.refuse_if_over(out) || self.online_resign(out) {
             return;
         }
         let by = self.game.turn();

@@ -117,6 +117,7 @@ impl<R: Clone> Scheduler<R> {
     }
 
     /// Requests waiting (not the one in flight).
+    #[cfg(test)]
     #[must_use]
     pub fn waiting(&self) -> usize {
         self.queue.len()

@@ -102,6 +102,10 @@ impl GameSync {
         }
     }
 
+    #[allow(
+        dead_code,
+        reason = "for the server's clock and the journal, next steps of issue 20"
+    )]
     /// For the `gameFull` that opens a game's stream the first time.
     #[must_use]
     pub fn from_full(full: &GameFull, our_id: &str) -> Self {
@@ -113,18 +117,30 @@ impl GameSync {
         Self::new(ours, &full.initial_fen)
     }
 
+    #[allow(
+        dead_code,
+        reason = "for the server's clock and the journal, next steps of issue 20"
+    )]
     /// The player's side.
     #[must_use]
     pub fn ours(&self) -> Side {
         self.ours
     }
 
+    #[allow(
+        dead_code,
+        reason = "for the server's clock and the journal, next steps of issue 20"
+    )]
     /// Every move the server has confirmed, UCI.
     #[must_use]
     pub fn moves(&self) -> &[String] {
         &self.moves
     }
 
+    #[allow(
+        dead_code,
+        reason = "for the server's clock and the journal, next steps of issue 20"
+    )]
     /// The clock as last sent.
     #[must_use]
     pub fn clock(&self) -> Option<ServerClock> {

@@ -12,7 +12,6 @@
 //! its own accept loop and starts it again ([`companion`]).
 
 pub mod companion;
-#[allow(dead_code, reason = "its user, the online game in the App, comes next")]
 pub mod lichess;
 
 use std::io;

@@ -46,6 +46,8 @@ pub struct Outputs {
     pub opponent_board: Option<Link>,
     /// The opponent's screen (companion page), when it runs.
     pub companion: Option<CompanionServer>,
+    /// The network side of an online game on lichess.
+    pub lichess: Option<crate::ui::lichess::LichessLink>,
 }
 
 impl Outputs {
@@ -229,6 +231,11 @@ pub fn run(
                 Effect::Engine(order) => {
                     // An engine that cannot start is said at once.
                     if let Some(m) = engine.order(order, &engine_tx) {
+                        effects.extend(app.update(m, Instant::now()));
+                    }
+                }
+                Effect::Lichess(order) => {
+                    if let Some(m) = outputs.lichess.as_ref().and_then(|l| l.order(order)) {
                         effects.extend(app.update(m, Instant::now()));
                     }
                 }

@@ -297,6 +297,12 @@ impl<'a> Front<'a> {
                             more.extend(self.app.update(m, Instant::now()));
                         }
                     }
+                    Effect::Lichess(order) => {
+                        if let Some(m) = self.outputs.lichess.as_ref().and_then(|l| l.order(order))
+                        {
+                            more.extend(self.app.update(m, Instant::now()));
+                        }
+                    }
                     Effect::CompanionRelease => {
                         if let Some(c) = &self.outputs.companion {
                             c.release();

@@ -1,0 +1,503 @@
+//! A game on lichess, one more part of the App: the server's moves
+//! announced like any opponent's (each once, across reconnects), the
+//! player's moves posted in UCI (a refused one said and taken back),
+//! draw, resignation and takeback asked of the server, engine help off
+//! (fair play), and the link's faults said once.
+//!
+//! The protocol is `crate::lichess` (sans-IO); the network is the front
+//! end's ([`LichessOrder`] out, [`Msg::Lichess`](crate::msg::Msg) in).
+
+use std::time::Instant;
+
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Color, Move};
+
+use super::App;
+use crate::action::Action;
+use crate::game::{EndReason, Game, GameResult};
+use crate::lichess::api::{Reply, Request};
+use crate::lichess::event::{AccountEvent, GameEvent, GameFull, Side};
+use crate::lichess::schedule::{Link, LinkNotice};
+use crate::lichess::sync::{Change, GameSync};
+use crate::msg::{Effect, LichessOrder};
+use crate::net::lichess::{LichessIo, Stream};
+use crate::speech::{Priority, SayKind};
+
+/// How an online game begins.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OnlineStart {
+    /// Challenge this player.
+    Challenge {
+        /// Their lichess name.
+        user: String,
+        /// Seconds on each clock at the start.
+        limit_s: u32,
+        /// Seconds added per move.
+        increment_s: u32,
+        /// The colour asked for (none: random).
+        color: Option<Color>,
+        /// Rated or casual.
+        rated: bool,
+    },
+    /// Join the game going on (the first `gameStart` of the account).
+    Join,
+}
+
+/// The online game's state.
+#[derive(Debug)]
+pub(super) struct OnlinePlay {
+    start: OnlineStart,
+    game_id: Option<String>,
+    side: Option<Side>,
+    sync: Option<GameSync>,
+    link: Link,
+    /// A move of the server's is being played into the game: not posted.
+    applying: bool,
+}
+
+fn side_of(c: Color) -> Side {
+    match c {
+        Color::White => Side::White,
+        Color::Black => Side::Black,
+    }
+}
+
+fn colour_of(s: Side) -> Color {
+    match s {
+        Side::White => Color::White,
+        Side::Black => Color::Black,
+    }
+}
+
+impl App {
+    /// Play on lichess (started with the session, [`crate::msg::Msg::Start`]).
+    pub fn set_online(&mut self, start: OnlineStart) {
+        self.online = Some(OnlinePlay {
+            start,
+            game_id: None,
+            side: None,
+            sync: None,
+            link: Link::default(),
+            applying: false,
+        });
+    }
+
+    /// Whether this is an online game.
+    pub fn is_online(&self) -> bool {
+        self.online.is_some()
+    }
+
+    pub(super) fn online_deadline(&self) -> Option<Instant> {
+        self.online.as_ref().and_then(|o| o.link.deadline())
+    }
+
+    /// The session begins: the account's stream, and the challenge.
+    pub(super) fn online_start(&mut self, out: &mut Vec<Effect>) {
+        let Some(o) = &self.online else {
+            return;
+        };
+        out.push(Effect::Lichess(LichessOrder::OpenAccountStream));
+        let t = match o.start.clone() {
+            OnlineStart::Challenge {
+                user,
+                limit_s,
+                increment_s,
+                color,
+                rated,
+            } => {
+                out.push(Effect::Lichess(LichessOrder::Send(Request::Challenge {
+                    user: user.clone(),
+                    limit_s,
+                    increment_s,
+                    color: color.map(side_of),
+                    rated,
+                })));
+                self.message("lichess_challenge_sent", &[("name", &user)])
+            }
+            OnlineStart::Join => self.message("lichess_waiting", &[]),
+        };
+        self.say(out, t, Priority::Normal, SayKind::Game);
+    }
+
+    /// Time passed: the link down for long is said.
+    pub(super) fn online_tick(&mut self, now: Instant, out: &mut Vec<Effect>) {
+        let notice = self.online.as_mut().and_then(|o| o.link.tick(now));
+        if notice == Some(LinkNotice::Offline) {
+            let t = self.message("lichess_offline", &[]);
+            self.say(out, t, Priority::Urgent, SayKind::Info);
+        }
+    }
+
+    /// What the network brought.
+    pub(super) fn on_lichess(&mut self, io: LichessIo, now: Instant, out: &mut Vec<Effect>) {
+        if self.online.is_none() {
+            return;
+        }
+        match io {
+            LichessIo::StreamOpen(_) => {
+                let back = self.online.as_mut().and_then(|o| o.link.up());
+                if back == Some(LinkNotice::Back) {
+                    let t = self.message("lichess_back", &[]);
+                    self.say(out, t, Priority::Normal, SayKind::Info);
+                }
+            }
+            LichessIo::StreamDown(_) => {
+                if let Some(o) = &mut self.online {
+                    o.link.down(now);
+                }
+            }
+            LichessIo::StreamRefused(_, 401) => {
+                let t = self.message("lichess_token_refused", &[]);
+                self.say(out, t, Priority::Urgent, SayKind::Error);
+            }
+            LichessIo::StreamRefused(Stream::Game(_), _) => {
+                let t = self.message("lichess_game_gone", &[]);
+                self.say(out, t, Priority::Urgent, SayKind::Error);
+            }
+            LichessIo::StreamRefused(Stream::Account, status) => {
+                let t = self.message(
+                    "lichess_unreachable",
+                    &[("error", &format!("HTTP {status}"))],
+                );
+                self.say(out, t, Priority::Urgent, SayKind::Error);
+            }
+            LichessIo::StreamEnded(_) | LichessIo::BadLine(..) => {}
+            LichessIo::Account(event) => self.on_account_event(*event, out),
+            LichessIo::Game(id, event) => {
+                let ours = self
+                    .online
+                    .as_ref()
+                    .is_some_and(|o| o.game_id.as_deref() == Some(id.as_str()));
+                if ours {
+                    self.on_game_event(event, out);
+                }
+            }
+            LichessIo::Reply(request, reply) => self.on_reply(&request, reply, out),
+            LichessIo::RateLimited => {
+                let t = self.message("lichess_rate_limited", &[]);
+                self.say(out, t, Priority::Normal, SayKind::Info);
+            }
+        }
+    }
+
+    fn on_account_event(&mut self, event: AccountEvent, out: &mut Vec<Effect>) {
+        match event {
+            AccountEvent::GameStart(info) => {
+                let Some(o) = &mut self.online else {
+                    return;
+                };
+                if o.game_id.is_some() || info.compat.is_some_and(|c| !c.board) {
+                    return;
+                }
+                o.game_id = Some(info.game_id.clone());
+                o.side = info.color;
+                if let Some(side) = info.color {
+                    self.me = colour_of(side);
+                }
+                // Said when the game's stream brings it (`gameFull`): then
+                // moves can be played.
+                out.push(Effect::Lichess(LichessOrder::OpenGameStream(info.game_id)));
+            }
+            AccountEvent::ChallengeDeclined(c) => {
+                let name = c.dest_user.map(|p| p.name).unwrap_or_default();
+                let t = self.message("lichess_challenge_declined", &[("name", &name)]);
+                self.say(out, t, Priority::Urgent, SayKind::Game);
+            }
+            AccountEvent::GameFinish(_)
+            | AccountEvent::Challenge(_)
+            | AccountEvent::ChallengeCanceled(_)
+            | AccountEvent::Other => {}
+        }
+    }
+
+    fn on_game_event(&mut self, event: GameEvent, out: &mut Vec<Effect>) {
+        match event {
+            GameEvent::Full(full) => self.on_game_full(&full, out),
+            GameEvent::State(state) => {
+                let changes = match self.online.as_mut().and_then(|o| o.sync.as_mut()) {
+                    Some(s) => s.update(&state),
+                    None => return,
+                };
+                self.apply_changes(changes, out);
+            }
+            GameEvent::OpponentGone { gone: true, .. } => {
+                let t = self.message("lichess_opponent_gone", &[]);
+                self.say(out, t, Priority::Urgent, SayKind::Game);
+            }
+            GameEvent::OpponentGone { gone: false, .. } => {
+                let t = self.message("lichess_opponent_back", &[]);
+                self.say(out, t, Priority::Normal, SayKind::Game);
+            }
+            GameEvent::Chat(_) | GameEvent::Other => {}
+        }
+    }
+
+    fn on_game_full(&mut self, full: &GameFull, out: &mut Vec<Effect>) {
+        let Some(o) = &mut self.online else {
+            return;
+        };
+        let changes = match &mut o.sync {
+            // A reconnect: only what was missed.
+            Some(s) => s.full(full),
+            None => {
+                let side = o.side.unwrap_or(side_of(self.me));
+                let mut sync = GameSync::new(side, &full.initial_fen);
+                let changes = sync.full(full);
+                o.sync = Some(sync);
+                let them = match side {
+                    Side::White => &full.black,
+                    Side::Black => &full.white,
+                };
+                let (name, rating) = (them.name.clone(), them.rating);
+                let game = if full.initial_fen == "startpos" {
+                    Ok(Game::new())
+                } else {
+                    Game::from_fen(&full.initial_fen)
+                };
+                match game {
+                    Ok(g) => {
+                        self.replace_game(g);
+                        self.say_online_start(&name, rating, out);
+                    }
+                    Err(_) => {
+                        let t = self.message("lichess_position_unknown", &[]);
+                        self.say(out, t, Priority::Urgent, SayKind::Error);
+                        return;
+                    }
+                }
+                changes
+            }
+        };
+        self.apply_changes(changes, out);
+    }
+
+    fn say_online_start(&mut self, name: &str, rating: Option<u32>, out: &mut Vec<Effect>) {
+        let side = self.phraser.side(self.me);
+        let t = match rating {
+            Some(r) => self.message(
+                "lichess_game_started_rating",
+                &[("name", name), ("rating", &r.to_string()), ("side", &side)],
+            ),
+            None => self.message("lichess_game_started", &[("name", name), ("side", &side)]),
+        };
+        self.say(out, t, Priority::Urgent, SayKind::Game);
+    }
+
+    fn apply_changes(&mut self, changes: Vec<Change>, out: &mut Vec<Effect>) {
+        for change in changes {
+            match change {
+                Change::Move { uci, .. } => self.play_server_move(&uci, out),
+                Change::Confirmed { .. } => {}
+                Change::TakenBack { count } => {
+                    for _ in 0..count {
+                        self.game.undo_last();
+                    }
+                    let t = self.message("lichess_taken_back", &[]);
+                    self.say(out, t, Priority::Urgent, SayKind::Game);
+                }
+                Change::Replaced { moves } => {
+                    let mut game = Game::new();
+                    for uci in &moves {
+                        if let Some(mv) = server_move(game.position(), uci) {
+                            let _ = game.play(mv);
+                        }
+                    }
+                    self.replace_game(game);
+                    let t = self.message("lichess_resynced", &[]);
+                    self.say(out, t, Priority::Urgent, SayKind::Game);
+                }
+                Change::DrawOffered { by } => {
+                    let _ = self.game.offer_draw(colour_of(by));
+                    let side = self.phraser.side(colour_of(by));
+                    let t = self.message("draw_offered", &[("side", &side)]);
+                    self.say(out, t, Priority::Urgent, SayKind::Game);
+                }
+                Change::TakebackProposed { .. } => {
+                    let t = self.message("lichess_takeback_proposed", &[]);
+                    self.say(out, t, Priority::Urgent, SayKind::Game);
+                }
+                Change::Ended { status, winner } => self.online_ended(&status, winner, out),
+            }
+        }
+    }
+
+    fn play_server_move(&mut self, uci: &str, out: &mut Vec<Effect>) {
+        match server_move(self.game.position(), uci) {
+            Some(mv) => {
+                if let Some(o) = &mut self.online {
+                    o.applying = true;
+                }
+                self.play(mv, out);
+                if let Some(o) = &mut self.online {
+                    o.applying = false;
+                }
+            }
+            None => {
+                let t = self.message("lichess_resynced", &[]);
+                self.say(out, t, Priority::Urgent, SayKind::Error);
+            }
+        }
+    }
+
+    fn online_ended(&mut self, status: &str, winner: Option<Side>, out: &mut Vec<Effect>) {
+        let winner = winner.map(colour_of);
+        let result = match (status, winner) {
+            ("aborted" | "noStart", _) => {
+                let t = self.message("lichess_aborted", &[]);
+                self.say(out, t, Priority::Urgent, SayKind::Game);
+                return;
+            }
+            // Mate and stalemate are the game's own: already said.
+            ("mate" | "stalemate", _) if self.game.is_over() => return,
+            ("resign", Some(w)) => GameResult::win(w, EndReason::Resignation),
+            ("outoftime" | "timeout", Some(w)) => GameResult::win(w, EndReason::TimeForfeit),
+            ("draw", None) => GameResult::draw(EndReason::Agreement),
+            (_, Some(w)) => GameResult::win(w, EndReason::ArbiterDecision),
+            (_, None) => GameResult::draw(EndReason::ArbiterDecision),
+        };
+        if self.game.end_by_rule(result)
+            && let Some(t) = self.game_over_sentence()
+        {
+            self.say(out, t, Priority::Urgent, SayKind::Game);
+        }
+    }
+
+    fn on_reply(&mut self, request: &Request, reply: Reply, out: &mut Vec<Effect>) {
+        let Reply::Refused { error, .. } = reply else {
+            return;
+        };
+        match request {
+            Request::Move { uci, .. } => {
+                let pending = self
+                    .online
+                    .as_ref()
+                    .and_then(|o| o.sync.as_ref())
+                    .and_then(|s| s.pending().map(str::to_owned));
+                if pending.as_deref() != Some(uci.as_str()) {
+                    return;
+                }
+                if let Some(s) = self.online.as_mut().and_then(|o| o.sync.as_mut()) {
+                    s.refused();
+                }
+                // The move is taken back: the game is the server's again.
+                let said = match self.game.positions().last() {
+                    Some((before, played)) => self.phraser.say_move(before, played.mv),
+                    None => uci.clone(),
+                };
+                self.game.undo_last();
+                let t = self.message("lichess_move_refused", &[("move", &said)]);
+                self.say(out, t, Priority::Urgent, SayKind::Error);
+            }
+            Request::Challenge { user, .. } => {
+                let t = self.message(
+                    "lichess_challenge_failed",
+                    &[("name", user.as_str()), ("error", error.as_str())],
+                );
+                self.say(out, t, Priority::Urgent, SayKind::Error);
+            }
+            _ => {
+                let t = self.message("lichess_refused", &[("error", error.as_str())]);
+                self.say(out, t, Priority::Normal, SayKind::Error);
+            }
+        }
+    }
+
+    /// A move typed while it is not the player's turn online, or before
+    /// the game has begun: said, and nothing sent.
+    pub(super) fn online_refuses_move(&mut self, out: &mut Vec<Effect>) -> bool {
+        let Some(o) = &self.online else {
+            return false;
+        };
+        let key = match &o.sync {
+            None => "lichess_no_game_yet",
+            Some(s) if s.is_over() => return false,
+            Some(s) if s.pending().is_some() || s.to_move() != side_of(self.me) => {
+                "lichess_not_your_move"
+            }
+            Some(_) => return false,
+        };
+        let t = self.message(key, &[]);
+        self.say(out, t, Priority::Normal, SayKind::Error);
+        true
+    }
+
+    /// The player's move was just played into the game: posted.
+    pub(super) fn online_moved(&mut self, mv: Move, mover: Color, out: &mut Vec<Effect>) {
+        let me = self.me;
+        let Some(o) = &mut self.online else {
+            return;
+        };
+        if o.applying || mover != me {
+            return;
+        }
+        let (Some(id), Some(sync)) = (o.game_id.clone(), o.sync.as_mut()) else {
+            return;
+        };
+        let uci = mv.to_uci(CastlingMode::Standard).to_string();
+        sync.sent(&uci);
+        out.push(Effect::Lichess(LichessOrder::Send(Request::Move {
+            game: id,
+            uci,
+            offering_draw: false,
+        })));
+    }
+
+    /// The actions that mean something else online: the engine's help is
+    /// off (lichess forbids it), draw, resignation and takeback are asked
+    /// of the server.  True when the action was taken here.
+    pub(super) fn online_action(&mut self, action: Action, out: &mut Vec<Effect>) -> bool {
+        let Some(o) = &self.online else {
+            return false;
+        };
+        let game = o.game_id.clone();
+        match action {
+            Action::Hint | Action::Eval | Action::Threat | Action::Engine => {
+                let t = self.message("lichess_no_engine", &[]);
+                self.say(out, t, Priority::Normal, SayKind::Error);
+                true
+            }
+            Action::Draw | Action::Accept | Action::Decline | Action::Takeback => {
+                let Some(game) = game else {
+                    let t = self.message("lichess_no_game_yet", &[]);
+                    self.say(out, t, Priority::Normal, SayKind::Error);
+                    return true;
+                };
+                let (request, key) = match action {
+                    Action::Draw => (Request::Draw { game, yes: true }, "lichess_draw_sent"),
+                    Action::Accept => (Request::Draw { game, yes: true }, "lichess_accept_sent"),
+                    Action::Decline => (Request::Draw { game, yes: false }, "lichess_decline_sent"),
+                    _ => (
+                        Request::Takeback { game, yes: true },
+                        "lichess_takeback_sent",
+                    ),
+                };
+                out.push(Effect::Lichess(LichessOrder::Send(request)));
+                let t = self.message(key, &[]);
+                self.info(out, t);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// `resign`, confirmed: asked of the server, which ends the game.
+    pub(super) fn online_resign(&mut self, out: &mut Vec<Effect>) -> bool {
+        let Some(o) = &self.online else {
+            return false;
+        };
+        let Some(game) = o.game_id.clone() else {
+            let t = self.message("lichess_no_game_yet", &[]);
+            self.say(out, t, Priority::Normal, SayKind::Error);
+            return true;
+        };
+        out.push(Effect::Lichess(LichessOrder::Send(Request::Resign {
+            game,
+        })));
+        true
+    }
+}
+
+/// A move of the server's (UCI, king-to-rook castling too) in `pos`.
+fn server_move(pos: &shakmaty::Chess, uci: &str) -> Option<Move> {
+    UciMove::from_ascii(uci.as_bytes()).ok()?.to_move(pos).ok()
+}

@@ -19,10 +19,9 @@ use std::time::{Duration, Instant};
 use criterion::{Criterion, criterion_group, criterion_main};
 use shakmaty::{Board, Color, Square};
 
-use hector::{
-    App, BoardSession, Effect, LinkEvent, Msg, Overrides, Protocol, SimAction as Action, SimBoard,
-    TrackerConfig, start,
-};
+use hector::io::{LinkEvent, Protocol};
+use hector::testing::{BoardSession, HandStep, SimBoard, TrackerConfig};
+use hector::{App, Effect, Msg, Overrides, start};
 
 /// An app with a connected board of `protocol` showing the start position.
 fn app_with_board(protocol: Protocol) -> (App, SimBoard) {
@@ -53,9 +52,9 @@ fn prepare(app: &mut App, sim: &mut SimBoard) -> Vec<u8> {
     let dump = sim.set_board(Board::new());
     app.update(Msg::Board(LinkEvent::Bytes(dump)), now);
     assert!(app.game().history().is_empty(), "the move was taken back");
-    let lift = sim.act(Action::Lift(Square::G1));
+    let lift = sim.act(HandStep::Lift(Square::G1));
     app.update(Msg::Board(LinkEvent::Bytes(lift)), now);
-    sim.act(Action::Place(Square::F3, Color::White.knight()))
+    sim.act(HandStep::Place(Square::F3, Color::White.knight()))
 }
 
 /// The timed part: the last message in, the say-effect out.
@@ -99,9 +98,9 @@ fn prepare_awaited(app: &mut App, sim: &mut SimBoard) -> Vec<u8> {
     app.update(Msg::Board(LinkEvent::Bytes(dump)), now);
     app.update(Msg::Line("new".into()), now);
     app.update(Msg::Line("Nf3".into()), now);
-    let lift = sim.act(Action::Lift(Square::G1));
+    let lift = sim.act(HandStep::Lift(Square::G1));
     app.update(Msg::Board(LinkEvent::Bytes(lift)), now);
-    sim.act(Action::Place(Square::F3, Color::White.knight()))
+    sim.act(HandStep::Place(Square::F3, Color::White.knight()))
 }
 
 /// Issue 8 item 3: from the last byte of the board message that completes

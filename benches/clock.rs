@@ -130,10 +130,10 @@ fn flag_lateness(trials: u64) {
 fn spawn_board() -> (
     Child,
     Receiver<(Instant, String)>,
-    hector::Master,
-    hector::SimBoard,
+    hector::testing::Master,
+    hector::testing::SimBoard,
 ) {
-    let (mut master, path) = hector::pseudo_board().expect("a pseudo-terminal");
+    let (mut master, path) = hector::testing::pseudo_board().expect("a pseudo-terminal");
     let home = home();
     std::fs::create_dir_all(&home).expect("temp dir");
     let mut child = Command::new(env!("CARGO_BIN_EXE_hector"))
@@ -162,7 +162,7 @@ fn spawn_board() -> (
             }
         }
     });
-    let sim = hector::SimBoard::new(hector::Protocol::Dgt, shakmaty::Board::new());
+    let sim = hector::testing::SimBoard::new(hector::io::Protocol::Dgt, shakmaty::Board::new());
     let mut buf = [0u8; 64];
     let until = Instant::now() + Duration::from_secs(10);
     while master
@@ -176,14 +176,14 @@ fn spawn_board() -> (
     (child, rx, master, sim)
 }
 
-fn reading(white: u64, black: u64, white_flag: bool) -> hector::DgtClockReading {
-    hector::DgtClockReading {
+fn reading(white: u64, black: u64, white_flag: bool) -> hector::testing::DgtClockReading {
+    hector::testing::DgtClockReading {
         left: Duration::from_secs(white),
         right: Duration::from_secs(black),
         left_flag: white_flag,
         right_flag: false,
         running: true,
-        high: hector::DgtClockSide::Left,
+        high: hector::testing::DgtClockSide::Left,
         battery_low: false,
     }
 }

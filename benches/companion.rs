@@ -31,10 +31,11 @@ use std::time::{Duration, Instant};
 use shakmaty::san::SanPlus;
 use shakmaty::{Board, Chess, Move, Position};
 
-use hector::{App, BoardSession, Effect, LinkEvent, Msg, Protocol, SimBoard, TrackerConfig};
-use hector::{
-    CompanionConfig, CompanionEvent, CompanionLimits, CompanionServer, Snapshot, page_squares,
-};
+use hector::io::{CompanionConfig, CompanionEvent, CompanionServer};
+use hector::io::{LinkEvent, Protocol};
+use hector::testing::{BoardSession, SimBoard, TrackerConfig};
+use hector::testing::{CompanionLimits, Snapshot, page_squares};
+use hector::{App, Effect, Msg};
 
 /// A fresh game: the app with a connected DGT board at the start (no
 /// settle wait: the figure is the software's, not the hardware file's).

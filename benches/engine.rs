@@ -19,10 +19,9 @@ use std::time::{Duration, Instant};
 use criterion::{Criterion, criterion_group, criterion_main};
 use shakmaty::Board;
 
-use hector::{
-    App, BoardSession, Effect, EngineIo, EngineOrder, EngineSetup, LinkEvent, Msg, ProcessEvent,
-    Protocol, SimBoard, TrackerConfig,
-};
+use hector::io::{LinkEvent, Protocol};
+use hector::testing::{BoardSession, EngineIo, EngineOrder, ProcessEvent, SimBoard, TrackerConfig};
+use hector::{App, Effect, EngineSetup, Msg};
 
 fn line(generation: u64, text: &str) -> Msg {
     Msg::Engine(EngineIo {

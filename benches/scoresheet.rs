@@ -27,7 +27,8 @@ use std::time::{Duration, Instant};
 use criterion::{Criterion, criterion_group, criterion_main};
 use shakmaty::Color;
 
-use hector::{ClockEvent, Journal, JournalEvent as Event, PgnFile, StartInfo, Store};
+use hector::testing::{ClockEvent, Journal, JournalEvent as Event};
+use hector::{PgnFile, StartInfo, Store};
 
 fn percentiles(mut v: Vec<Duration>) -> (Duration, Duration) {
     v.sort();

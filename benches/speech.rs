@@ -23,14 +23,16 @@ use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use hector::{FakeCall, FakeControl};
-use hector::{Priority, SayKind, SpeechMode, SpeechStatus, SpeechWorker, Utterance, WorkerConfig};
+use hector::io::{
+    Priority, SayKind, SpeechMode, SpeechStatus, SpeechWorker, Utterance, WorkerConfig,
+};
+use hector::testing::{FakeCall, FakeControl};
 
 fn move_utterance(text: &str) -> Utterance {
     Utterance::new(text, "de", Priority::Urgent, SayKind::Move)
 }
 
-fn worker_with(factory: hector::BackendFactory) -> (SpeechWorker, Receiver<SpeechStatus>) {
+fn worker_with(factory: hector::testing::BackendFactory) -> (SpeechWorker, Receiver<SpeechStatus>) {
     let (tx, rx) = mpsc::channel();
     let worker = SpeechWorker::spawn(
         WorkerConfig {
@@ -128,7 +130,7 @@ fn real_daemon(_c: &mut Criterion) {
     };
     // SAFETY (set_var): single-threaded here; the worker reads it later.
     unsafe { std::env::set_var("SPEECHD_ADDRESS", daemon.address()) };
-    let (worker, rx) = worker_with(hector::system_factory());
+    let (worker, rx) = worker_with(hector::io::system_factory());
     let mut samples = Vec::new();
     for i in 0..40 {
         let text = ["Springer Felix drei", "Bauer Eva vier", "Dame David acht"][i % 3];

@@ -18,11 +18,12 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use shakmaty::{Color, Piece, Square};
 
-use hector::{
+use hector::testing::{
     BoardInfo, ClockView, LinkState, Look, PieceStyle, UiState, View, ViewInput,
     render_tui as render,
 };
-use hector::{Game, Lang, MoveOptions, MoveStyle, Phraser, Sensed, SquareDiff, builtin_appendix_d};
+use hector::testing::{Sensed, SquareDiff, builtin_appendix_d};
+use hector::{Game, Lang, MoveOptions, MoveStyle, Phraser};
 
 /// What the app holds: a game in the middle, the player's words.
 fn parts() -> (Game, Phraser) {

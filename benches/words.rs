@@ -12,8 +12,8 @@ use std::time::Duration;
 
 use criterion::{Criterion, black_box, criterion_group, criterion_main};
 
+use hector::testing::{clock_both_times as both, clock_moves_played as moves};
 use hector::{Lang, MoveOptions, MoveStyle, Phraser};
-use hector::{clock_both_times as both, clock_moves_played as moves};
 
 fn words(c: &mut Criterion) {
     let mut group = c.benchmark_group("words");

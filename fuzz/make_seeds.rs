@@ -8,7 +8,8 @@
 use std::fs;
 use std::path::Path;
 
-use hector::{Protocol, SimAction as Action, SimBoard};
+use hector::io::Protocol;
+use hector::testing::{HandStep, SimBoard};
 use shakmaty::san::San;
 use shakmaty::{Board, Chess, Color, Position, Square};
 
@@ -31,8 +32,8 @@ fn game_bytes(protocol: Protocol) -> Vec<Vec<u8>> {
         out.extend(sim.play(&pos, m, false));
         pos = pos.play(m).unwrap_or_else(|e| panic!("{e}"));
     }
-    out.push(sim.act(Action::Lift(Square::H7)));
-    out.push(sim.act(Action::Place(Square::H7, Color::Black.pawn())));
+    out.push(sim.act(HandStep::Lift(Square::H7)));
+    out.push(sim.act(HandStep::Place(Square::H7, Color::Black.pawn())));
     out.push(sim.dump());
     out
 }

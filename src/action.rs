@@ -1,8 +1,8 @@
 //! The one list of everything a player can ask for.
 //!
-//! Each [`Action`] has a name (its key in `keymaps/line.toml`, and its help
+//! Each [`PlayerAction`] has a name (its key in `keymaps/line.toml`, and its help
 //! sentence `help_<name>` in every `voices/*.toml`).  The line-mode words
-//! ([`Keymap`](crate::keymap::Keymap)), the keymap's validation (every
+//! (`keymap::Keymap`, which stands on this module), the keymap's validation (every
 //! action needs at least one word), `help` (one sentence per action, in
 //! this order) and the dispatch in `App::update` are all derived from it.
 //!
@@ -29,18 +29,18 @@ macro_rules! actions {
     ($( $(#[$doc:meta])* $variant:ident => $name:literal, )*) => {
         /// Everything a player can ask for, in the order `help` lists them.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub enum Action {
+        pub enum PlayerAction {
             $( $(#[$doc])* $variant, )*
         }
 
-        impl Action {
+        impl PlayerAction {
             /// Every action, in the order `help` lists them.
-            pub const ALL: &'static [Action] = &[ $( Action::$variant, )* ];
+            pub const ALL: &'static [PlayerAction] = &[ $( PlayerAction::$variant, )* ];
 
             /// The name, as written in the key maps and in `help_<name>`.
             pub fn key(self) -> &'static str {
                 match self {
-                    $( Action::$variant => $name, )*
+                    $( PlayerAction::$variant => $name, )*
                 }
             }
         }
@@ -171,33 +171,33 @@ actions! {
     LargeText => "large_text",
 }
 
-impl Action {
+impl PlayerAction {
     /// An action of the full-screen view's keys only: line mode needs no
     /// word for it and its help does not list it.
     pub fn key_only(self) -> bool {
         matches!(
             self,
-            Action::CursorUp
-                | Action::CursorDown
-                | Action::CursorLeft
-                | Action::CursorRight
-                | Action::CursorRank
-                | Action::CursorFile
-                | Action::NextPiece
-                | Action::Select
-                | Action::Cancel
-                | Action::FlipView
-                | Action::PieceStyle
-                | Action::Coordinates
-                | Action::MoveList
-                | Action::Theme
-                | Action::LargeText
+            PlayerAction::CursorUp
+                | PlayerAction::CursorDown
+                | PlayerAction::CursorLeft
+                | PlayerAction::CursorRight
+                | PlayerAction::CursorRank
+                | PlayerAction::CursorFile
+                | PlayerAction::NextPiece
+                | PlayerAction::Select
+                | PlayerAction::Cancel
+                | PlayerAction::FlipView
+                | PlayerAction::PieceStyle
+                | PlayerAction::Coordinates
+                | PlayerAction::MoveList
+                | PlayerAction::Theme
+                | PlayerAction::LargeText
         )
     }
 
     /// The action of a name as written in a key map (`"square"`).
-    pub fn from_key(name: &str) -> Option<Action> {
-        Action::ALL.iter().copied().find(|a| a.key() == name)
+    pub fn from_key(name: &str) -> Option<PlayerAction> {
+        PlayerAction::ALL.iter().copied().find(|a| a.key() == name)
     }
 }
 
@@ -208,17 +208,17 @@ mod tests {
 
     #[test]
     fn names_are_unique_and_read_back() {
-        for a in Action::ALL {
-            assert_eq!(Action::from_key(a.key()), Some(*a));
+        for a in PlayerAction::ALL {
+            assert_eq!(PlayerAction::from_key(a.key()), Some(*a));
         }
-        assert_eq!(Action::from_key("flop"), None);
+        assert_eq!(PlayerAction::from_key("flop"), None);
     }
 
     #[test]
     fn every_action_has_help_in_every_language() {
         for lang in Lang::ALL {
             let messages = builtin(lang).messages;
-            for a in Action::ALL {
+            for a in PlayerAction::ALL {
                 let key = format!("help_{}", a.key());
                 assert!(messages.contains_key(&key), "{key} in {}", lang.code());
             }

@@ -3,7 +3,7 @@
 
 use shakmaty::{Color, File, Rank, Role, Square};
 
-use crate::action::Action;
+use crate::action::PlayerAction;
 use crate::keymap::Keymap;
 use crate::scoresheet::ExportFormat;
 use crate::words::arguments::{Arg, argument};
@@ -18,7 +18,7 @@ pub enum Side {
     Colour(Color),
 }
 
-/// An [`Action`] asked for on a typed line, with its arguments checked.
+/// An [`PlayerAction`] asked for on a typed line, with its arguments checked.
 /// Actions without arguments are [`Command::Do`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
@@ -47,15 +47,15 @@ pub enum Command {
     /// dot or a slash, its format by its ending (PGN when none fits).
     ExportTo(String),
     /// A review action with its argument (`goto N`, `game N`, `find TEXT`).
-    Review(Action, Option<String>),
+    Review(PlayerAction, Option<String>),
     /// A question to the clock.
     Time(TimeQuery),
     /// An arbiter function (carried out after a confirmation).
     Arbiter(ArbiterOp),
     /// The help of one command (`help rank`).
-    HelpOn(Action),
+    HelpOn(PlayerAction),
     /// An action that takes no arguments.
-    Do(Action),
+    Do(PlayerAction),
 }
 
 /// What the clock is asked.
@@ -111,7 +111,7 @@ pub enum Input {
     /// A command word with arguments that did not make sense: the command
     /// and what was wrong with them.
     BadArguments {
-        command: Action,
+        command: PlayerAction,
         problem: ArgProblem,
     },
     /// Anything else: read it as a move.
@@ -247,11 +247,11 @@ pub fn read_line(line: &str, keymap: &Keymap, args: &ArgReader<'_>) -> Input {
         None => bad(ArgProblem::NoSquare(rest.join(" "))),
     };
     match name {
-        Action::Square => square_only(Command::Square),
-        Action::Moves => square_only(Command::Moves),
-        Action::Attackers | Action::Defenders => {
+        PlayerAction::Square => square_only(Command::Square),
+        PlayerAction::Moves => square_only(Command::Moves),
+        PlayerAction::Attackers | PlayerAction::Defenders => {
             let make = |square, side| match name {
-                Action::Attackers => Command::Attackers { square, side },
+                PlayerAction::Attackers => Command::Attackers { square, side },
                 _ => Command::Defenders { square, side },
             };
             match args.square(rest) {
@@ -265,7 +265,7 @@ pub fn read_line(line: &str, keymap: &Keymap, args: &ArgReader<'_>) -> Input {
                 None => bad(ArgProblem::NoSquare(rest.join(" "))),
             }
         }
-        Action::Pieces => {
+        PlayerAction::Pieces => {
             let mut side = Side::Mine;
             let mut role = None;
             for w in rest {
@@ -279,7 +279,7 @@ pub fn read_line(line: &str, keymap: &Keymap, args: &ArgReader<'_>) -> Input {
             }
             Input::Command(Command::Pieces { side, role })
         }
-        Action::Rank => match rest {
+        PlayerAction::Rank => match rest {
             [] => bad(ArgProblem::Missing),
             [w] => args.rank(w).map_or_else(
                 || bad(ArgProblem::NoRank((*w).to_owned())),
@@ -287,7 +287,7 @@ pub fn read_line(line: &str, keymap: &Keymap, args: &ArgReader<'_>) -> Input {
             ),
             [_, more @ ..] => bad(ArgProblem::TooMany(more.join(" "))),
         },
-        Action::File => match rest {
+        PlayerAction::File => match rest {
             [] => bad(ArgProblem::Missing),
             [w] => args.file(w).map_or_else(
                 || bad(ArgProblem::NoFile((*w).to_owned())),
@@ -295,7 +295,7 @@ pub fn read_line(line: &str, keymap: &Keymap, args: &ArgReader<'_>) -> Input {
             ),
             [_, more @ ..] => bad(ArgProblem::TooMany(more.join(" "))),
         },
-        Action::Last => match rest {
+        PlayerAction::Last => match rest {
             [] => Input::Command(Command::Last(1)),
             [n] => match n.parse::<usize>() {
                 Ok(n) if (1..=1000).contains(&n) => Input::Command(Command::Last(n)),
@@ -303,8 +303,10 @@ pub fn read_line(line: &str, keymap: &Keymap, args: &ArgReader<'_>) -> Input {
             },
             [_, more @ ..] => bad(ArgProblem::TooMany(more.join(" "))),
         },
-        Action::Claim => Input::Command(Command::Claim((!rest.is_empty()).then(|| rest.join(" ")))),
-        Action::Export => match rest {
+        PlayerAction::Claim => {
+            Input::Command(Command::Claim((!rest.is_empty()).then(|| rest.join(" "))))
+        }
+        PlayerAction::Export => match rest {
             [] => Input::Command(Command::Export(None)),
             [w] => match ExportFormat::from_name(w) {
                 Some(f) => Input::Command(Command::Export(Some(f))),
@@ -315,11 +317,10 @@ pub fn read_line(line: &str, keymap: &Keymap, args: &ArgReader<'_>) -> Input {
             },
             [_, more @ ..] => bad(ArgProblem::TooMany(more.join(" "))),
         },
-        Action::Goto | Action::Game | Action::Find => Input::Command(Command::Review(
-            name,
-            (!rest.is_empty()).then(|| rest.join(" ")),
-        )),
-        Action::Time => {
+        PlayerAction::Goto | PlayerAction::Game | PlayerAction::Find => Input::Command(
+            Command::Review(name, (!rest.is_empty()).then(|| rest.join(" "))),
+        ),
+        PlayerAction::Time => {
             let q = match rest {
                 [] => Some(TimeQuery::Both),
                 [w] => match argument(w, &[Arg::Moves, Arg::Last, Arg::Both]) {
@@ -336,7 +337,7 @@ pub fn read_line(line: &str, keymap: &Keymap, args: &ArgReader<'_>) -> Input {
                 (None, _) => bad(ArgProblem::TooMany(rest[1..].join(" "))),
             }
         }
-        Action::Arbiter => {
+        PlayerAction::Arbiter => {
             // The operation's word in any language (`add`, `dazu`,
             // `aggiungi`, `πρόσθεσε`), then its own arguments.
             const OPS: [Arg; 7] = [
@@ -398,15 +399,15 @@ pub fn read_line(line: &str, keymap: &Keymap, args: &ArgReader<'_>) -> Input {
             }
         }
         // `engine` or `engine restart` (in any of the three languages).
-        Action::Engine => match rest {
-            [] => Input::Command(Command::Do(Action::Engine)),
+        PlayerAction::Engine => match rest {
+            [] => Input::Command(Command::Do(PlayerAction::Engine)),
             [w] if argument(w, &[Arg::Restart]).is_some() => {
-                Input::Command(Command::Do(Action::Engine))
+                Input::Command(Command::Do(PlayerAction::Engine))
             }
             [_, ..] => bad(ArgProblem::TooMany(rest.join(" "))),
         },
-        Action::Help => match rest {
-            [] => Input::Command(Command::Do(Action::Help)),
+        PlayerAction::Help => match rest {
+            [] => Input::Command(Command::Do(PlayerAction::Help)),
             [w] => keymap.command(w).map_or_else(
                 || bad(ArgProblem::NoCommand((*w).to_owned())),
                 |a| Input::Command(Command::HelpOn(a)),
@@ -451,14 +452,14 @@ mod tests {
         assert_eq!(
             read("save foo"),
             Input::BadArguments {
-                command: Action::Export,
+                command: PlayerAction::Export,
                 problem: ArgProblem::NoFormat("foo".into()),
             }
         );
         assert_eq!(
             read("save pgn now"),
             Input::BadArguments {
-                command: Action::Export,
+                command: PlayerAction::Export,
                 problem: ArgProblem::TooMany("now".into()),
             }
         );
@@ -486,7 +487,7 @@ mod tests {
         assert_eq!(
             read("time soon"),
             Input::BadArguments {
-                command: Action::Time,
+                command: PlayerAction::Time,
                 problem: ArgProblem::NoTimeQuery("soon".into()),
             }
         );
@@ -635,7 +636,7 @@ mod tests {
         assert_eq!(
             read("square z9"),
             Input::BadArguments {
-                command: Action::Square,
+                command: PlayerAction::Square,
                 problem: ArgProblem::NoSquare("z9".into())
             }
         );
@@ -653,36 +654,39 @@ mod tests {
         let bad = |command, problem| Input::BadArguments { command, problem };
         assert_eq!(
             read("rank 9"),
-            bad(Action::Rank, ArgProblem::NoRank("9".into()))
+            bad(PlayerAction::Rank, ArgProblem::NoRank("9".into()))
         );
-        assert_eq!(read("rank"), bad(Action::Rank, ArgProblem::Missing));
+        assert_eq!(read("rank"), bad(PlayerAction::Rank, ArgProblem::Missing));
         assert_eq!(
             read("file k"),
-            bad(Action::File, ArgProblem::NoFile("k".into()))
+            bad(PlayerAction::File, ArgProblem::NoFile("k".into()))
         );
         assert_eq!(
             read("rank 4 5"),
-            bad(Action::Rank, ArgProblem::TooMany("5".into()))
+            bad(PlayerAction::Rank, ArgProblem::TooMany("5".into()))
         );
         assert_eq!(
             read("last many"),
-            bad(Action::Last, ArgProblem::NoCount("many".into()))
+            bad(PlayerAction::Last, ArgProblem::NoCount("many".into()))
         );
         assert_eq!(
             read("attackers e4 purple"),
-            bad(Action::Attackers, ArgProblem::NoSide("purple".into()))
+            bad(PlayerAction::Attackers, ArgProblem::NoSide("purple".into()))
         );
         assert_eq!(
             read("pieces purple"),
-            bad(Action::Pieces, ArgProblem::NoPieceOrSide("purple".into()))
+            bad(
+                PlayerAction::Pieces,
+                ArgProblem::NoPieceOrSide("purple".into())
+            )
         );
         assert_eq!(
             read("help me"),
-            bad(Action::Help, ArgProblem::NoCommand("me".into()))
+            bad(PlayerAction::Help, ArgProblem::NoCommand("me".into()))
         );
         assert_eq!(
             read("material now"),
-            bad(Action::Material, ArgProblem::TooMany("now".into()))
+            bad(PlayerAction::Material, ArgProblem::TooMany("now".into()))
         );
     }
 
@@ -690,11 +694,11 @@ mod tests {
     fn help_on_one_command_and_defenders_of_a_side() {
         assert_eq!(
             read("help rank"),
-            Input::Command(Command::HelpOn(Action::Rank))
+            Input::Command(Command::HelpOn(PlayerAction::Rank))
         );
         assert_eq!(
             read("help reihe"),
-            Input::Command(Command::HelpOn(Action::Rank))
+            Input::Command(Command::HelpOn(PlayerAction::Rank))
         );
         assert_eq!(
             read("defenders e4 black"),

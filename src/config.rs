@@ -297,12 +297,12 @@ impl ClockSettings {
         if let Some(t) = &self.time
             && let Err(e) = crate::clock::parse_spec(t)
         {
-            let en = crate::phrase::Phraser::builtin(
-                crate::phrase::MoveStyle::Language,
-                Lang::En,
-                crate::phrase::MoveOptions::default(),
-            );
-            return Err(("clock.time", crate::clock::words::spec_error(&en, &e)));
+            // Only the key reaches the player (the settings reader words
+            // it in their language); the detail is for logs and tests.
+            return Err((
+                "clock.time",
+                format!("\"{t}\" is not a time control: {e:?}"),
+            ));
         }
         if crate::game::rules::Edition::from_name(&self.rules).is_none() {
             return Err((
@@ -616,7 +616,7 @@ mod tests {
         let e = Config::parse("c.toml", "[clock]\ntime = \"40/90\"\n").unwrap_err();
         assert_eq!(e.key.as_deref(), Some("clock.time"));
         assert_eq!(e.line, Some(2));
-        assert!(e.detail.contains("rest of the game"), "{}", e.detail);
+        assert!(e.detail.contains("LastPeriodHasMoves"), "{}", e.detail);
         let e = Config::parse("c.toml", "[clock]\nrules = \"1066\"\n").unwrap_err();
         assert_eq!(e.key.as_deref(), Some("clock.rules"));
         let e = Config::parse("c.toml", "[clock]\npress = \"foot\"\n").unwrap_err();

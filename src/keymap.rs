@@ -1,4 +1,4 @@
-//! Key bindings of line mode: which typed words call which [`Action`]
+//! Key bindings of line mode: which typed words call which [`PlayerAction`]
 //! (`keymaps/line.toml`, one entry per action).  The built-in file is compiled in; a user file is
 //! validated and, when broken, reported with file, line and key while the
 //! built-in one is used.
@@ -8,7 +8,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use crate::action::Action;
+use crate::action::PlayerAction;
 use crate::toml_error::FileError;
 
 #[derive(Debug, Deserialize)]
@@ -103,13 +103,16 @@ pub const LINE_KEYMAP_SOURCE: (&str, &str) =
     ("keymaps/line.toml", include_str!("../keymaps/line.toml"));
 
 /// One language's words: folded word to action, and each action's words.
-type LanguageWords = (BTreeMap<String, Action>, BTreeMap<Action, Vec<String>>);
+type LanguageWords = (
+    BTreeMap<String, PlayerAction>,
+    BTreeMap<PlayerAction, Vec<String>>,
+);
 
 /// Words to commands.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Keymap {
-    words: BTreeMap<String, Action>,
-    by_command: BTreeMap<Action, Vec<String>>,
+    words: BTreeMap<String, PlayerAction>,
+    by_command: BTreeMap<PlayerAction, Vec<String>>,
     /// Per language code: its own words (folded) and, per action, its words
     /// in the file's order (the first is the one `help` says).
     languages: BTreeMap<String, LanguageWords>,
@@ -134,8 +137,8 @@ impl Keymap {
                 .map(|i| i + 1)
         };
         for name in parsed.commands.keys() {
-            if Action::from_key(name).is_none() {
-                let names: Vec<&str> = Action::ALL.iter().map(|a| a.key()).collect();
+            if PlayerAction::from_key(name).is_none() {
+                let names: Vec<&str> = PlayerAction::ALL.iter().map(|a| a.key()).collect();
                 return Err(err(
                     line_of_key(name),
                     Some(format!("commands.{name}")),
@@ -148,7 +151,7 @@ impl Keymap {
         }
         let mut words = BTreeMap::new();
         let mut by_command = BTreeMap::new();
-        for &name in Action::ALL {
+        for &name in PlayerAction::ALL {
             if name.key_only() && !parsed.commands.contains_key(name.key()) {
                 continue;
             }
@@ -196,7 +199,7 @@ impl Keymap {
         }
         // The `[commands]` words folded once, for the clash check of every
         // language's words.
-        let folded: BTreeMap<String, Action> = words
+        let folded: BTreeMap<String, PlayerAction> = words
             .iter()
             .map(|(k, a)| (crate::words::fold(k), *a))
             .collect();
@@ -219,7 +222,7 @@ impl Keymap {
                     .map(|(i, _)| i + 1)
             };
             for name in table.keys() {
-                if Action::from_key(name).is_none() {
+                if PlayerAction::from_key(name).is_none() {
                     return Err(err(
                         line_in(name),
                         Some(key(name)),
@@ -229,7 +232,7 @@ impl Keymap {
             }
             let mut own = BTreeMap::new();
             let mut lists = BTreeMap::new();
-            for &name in Action::ALL {
+            for &name in PlayerAction::ALL {
                 let Some(list) = table.get(name.key()) else {
                     if name.key_only() {
                         continue;
@@ -312,7 +315,7 @@ impl Keymap {
     }
 
     /// The action a word calls, if any (case-insensitive).
-    pub fn command(&self, word: &str) -> Option<Action> {
+    pub fn command(&self, word: &str) -> Option<PlayerAction> {
         if let Some((own, _)) = self.languages.get(&self.lang)
             && let Some(a) = own.get(&crate::words::fold(word))
         {
@@ -323,7 +326,7 @@ impl Keymap {
 
     /// The words of a command, the first being its main name: the words of
     /// the player's language first, then those of `[commands]`.
-    pub fn words(&self, name: Action) -> Vec<String> {
+    pub fn words(&self, name: PlayerAction) -> Vec<String> {
         let own = self
             .languages
             .get(&self.lang)
@@ -344,7 +347,7 @@ impl Keymap {
     }
 
     /// The words of a command in language `code` only (empty if it has none).
-    pub fn words_of(&self, code: &str, name: Action) -> &[String] {
+    pub fn words_of(&self, code: &str, name: PlayerAction) -> &[String] {
         self.languages
             .get(code)
             .and_then(|(_, lists)| lists.get(&name))
@@ -362,8 +365,8 @@ mod tests {
         // German review said "Sag weiter", but "weiter" lets the clock run
         // again: the word the review messages name must be the review's.
         let de = Keymap::builtin().for_lang("de");
-        assert_eq!(de.command("vor"), Some(Action::Next));
-        assert_eq!(de.command("weiter"), Some(Action::Resume));
+        assert_eq!(de.command("vor"), Some(PlayerAction::Next));
+        assert_eq!(de.command("weiter"), Some(PlayerAction::Resume));
         let voices = crate::words::vocab::builtin(crate::words::Lang::De);
         let opened = voices.messages.get("review_opened").map(String::as_str);
         assert!(opened.is_some_and(|t| t.contains("Sag vor ")), "{opened:?}");
@@ -373,10 +376,10 @@ mod tests {
     fn builtin_keymap_parses() {
         let (name, text) = LINE_KEYMAP_SOURCE;
         let k = Keymap::parse(name, text).unwrap();
-        assert_eq!(k.command("HELP"), Some(Action::Help));
-        assert_eq!(k.command("q"), Some(Action::Quit));
+        assert_eq!(k.command("HELP"), Some(PlayerAction::Help));
+        assert_eq!(k.command("q"), Some(PlayerAction::Quit));
         assert_eq!(k.command("Nf3"), None);
-        for &c in Action::ALL.iter().filter(|a| !a.key_only()) {
+        for &c in PlayerAction::ALL.iter().filter(|a| !a.key_only()) {
             assert!(!k.words(c).is_empty(), "{c:?}");
         }
     }
@@ -423,7 +426,7 @@ mod language_tests {
     fn every_action_has_words_in_every_message_language() {
         let k = Keymap::builtin();
         for lang in Lang::ALL {
-            for &a in Action::ALL.iter().filter(|a| !a.key_only()) {
+            for &a in PlayerAction::ALL.iter().filter(|a| !a.key_only()) {
                 assert!(
                     !k.words_of(lang.code(), a).is_empty(),
                     "{} has no {} word for {}",
@@ -439,29 +442,29 @@ mod language_tests {
     fn a_language_word_is_accepted_in_its_language_and_english_always() {
         let it = Keymap::builtin().for_lang("it");
         for (w, a) in [
-            ("pezzi", Action::Pieces),
-            ("casa", Action::Square),
-            ("mosse", Action::Moves),
-            ("traversa", Action::Rank),
-            ("colonna", Action::File),
+            ("pezzi", PlayerAction::Pieces),
+            ("casa", PlayerAction::Square),
+            ("mosse", PlayerAction::Moves),
+            ("traversa", PlayerAction::Rank),
+            ("colonna", PlayerAction::File),
             // what a new player types to ask whose move it is
-            ("turno", Action::Turn),
-            ("pieces", Action::Pieces),
-            ("help", Action::Help),
+            ("turno", PlayerAction::Turn),
+            ("pieces", PlayerAction::Pieces),
+            ("help", PlayerAction::Help),
         ] {
             assert_eq!(it.command(w), Some(a), "{w}");
         }
         let de = Keymap::builtin().for_lang("de");
-        assert_eq!(de.command("Züge"), Some(Action::Moves));
-        assert_eq!(de.command("zuege"), Some(Action::Moves));
-        assert_eq!(de.command("moves"), Some(Action::Moves));
-        assert_eq!(de.command("zug"), Some(Action::Turn));
-        assert_eq!(de.command("wer"), Some(Action::Turn));
+        assert_eq!(de.command("Züge"), Some(PlayerAction::Moves));
+        assert_eq!(de.command("zuege"), Some(PlayerAction::Moves));
+        assert_eq!(de.command("moves"), Some(PlayerAction::Moves));
+        assert_eq!(de.command("zug"), Some(PlayerAction::Turn));
+        assert_eq!(de.command("wer"), Some(PlayerAction::Turn));
         assert_eq!(de.command("pezzi"), None);
-        assert_eq!(de.words(Action::Square)[0], "feld");
+        assert_eq!(de.words(PlayerAction::Square)[0], "feld");
         let el = Keymap::builtin().for_lang("el");
-        assert_eq!(el.command("ΚΟΜΜΑΤΙΑ"), Some(Action::Pieces));
-        assert_eq!(el.command("κομματια"), Some(Action::Pieces));
+        assert_eq!(el.command("ΚΟΜΜΑΤΙΑ"), Some(PlayerAction::Pieces));
+        assert_eq!(el.command("κομματια"), Some(PlayerAction::Pieces));
         assert_eq!(Keymap::builtin().command("casa"), None);
     }
 

@@ -6,80 +6,83 @@
 //! # Layers and data flow
 //!
 //! ```text
-//!  stdin, serial port, speech status, tones        (threads in main, ui, board::transport)
-//!        │ Msg                                         ▲ Effect
-//!        ▼                                             │
-//!  ┌─ ui ──────── front ends: read input, carry out effects ───────────────┐
-//!  ├─ app ─────── App::update(msg, now) -> Vec<Effect>, no I/O             │
-//!  │              action, command, keymap, config, setup, msg              │
-//!  ├─ phrase ──── Phraser: events -> one sentence in the player's language │
-//!  ├─ board ───── codecs, tracker, session (sans-IO); transport = the port │
-//!  ├─ notation ── typed moves -> Move       game ── rules over shakmaty    │
-//!  └─ words ───── vocabularies, Lang, templates, fold, piece words         ┘
-//!     speech, audio ── sentences and tones out; never see a chess type
+//!  stdin, keys, serial port, speech status, tones, the page's server
+//!        │ Msg                                          ▲ Effect
+//!        ▼                                              │
+//!  front     ui ──────── the front ends: read input, carry out effects
+//!  start     setup ───── settings files and the command line into an App
+//!  app       app ─────── App::update(msg, now) -> Vec<Effect>, no I/O
+//!  input     action keymap command config settings_file msg
+//!  page      companion net ── the opponent's page (sans-IO) and its server
+//!  sentences phrase view ──── one sentence per event; the screen as data
+//!  devices   board scoresheet engine lichess ── each sans-IO at its core
+//!  rules     clock game notation
+//!  words     words ───── vocabularies, Lang, templates, folding
+//!  base      toml_error audio speech win_console ── name no other module
 //! ```
 //!
-//! A module only imports modules of its own layer or of the layers below
-//! it: `words` imports nothing of hector (but `toml_error`); `notation` and
-//! `game` stand on `words`; `board` on those; `phrase` on all of them;
-//! `app` (with `action`, `command`, `keymap`, `config`, `setup`, `msg`) on
-//! everything; `ui` and `main.rs` on `app`.  `speech` and `audio` are
-//! beside the stack: the app hands them [`Utterance`]s and
-//! [`Tone`]s through [`Effect`]s.
+//! A module names (imports, or links to in its docs) only modules of its
+//! own layer, never in a circle, and of the layers below.  The list is
+//! `LAYERS` in `tests/layers.rs` (CONTRIBUTING.md shows it); that test
+//! reads every `crate::` path under `src/` and fails on one that looks up.
+//! Some choices the list makes: the clock knows no chess type, so it stands
+//! below `game` (whose rules editions pick by its category); `speech` and
+//! `audio` take sentences and tones and never see a chess type; the
+//! companion page is below the app, which drives it with messages, and its
+//! server (`net`) stands on it.
 //!
 //! Every event, the start-up included, is a [`Msg`] given to
-//! [`App::update`]; everything the app wants done is an
-//! [`Effect`].  What a player can ask for is one list,
-//! [`Action`].
+//! [`App::update`]; everything the app wants done is an [`Effect`].  What a
+//! player can ask for is one list, [`PlayerAction`].
 //!
 //! # The folders
 //!
-//! - `words`: the vocabulary files (`voices/*.toml`), [`Lang`],
-//!   templates, `words::fold`, piece words read back.
+//! - `words`: the vocabulary files (`voices/*.toml`), [`Lang`], templates,
+//!   `words::fold`, piece words read back.
+//! - `clock`: the talking clock (time controls, `--time` notation, the
+//!   clock state machine, what it says and when); sans-IO.
 //! - `notation`: typed moves in every form, and errors by kind.
 //! - `game`: the rules layer over shakmaty (history, endings, claims,
-//!   offers); `game::rules`: the rules editions (flag fall, illegal
-//!   moves, incorrect claims, rapid and blitz).
-//! - `clock`: the talking clock (time controls, `--time` notation, the
-//!   clock state machine, what it says and when); sans-IO, beside `game`.
-//! - `board`: the tactile board (codecs, inference, mismatches, session;
-//!   `transport` is the only module touching the serial port).
-//! - `phrase`: the [`Phraser`], every event into one sentence.
-//! - `app`: the state of the session, split by concern (`app/commands.rs`,
-//!   `app/offers.rs`, `app/board.rs`); [`App::builder`] builds one
-//!   without touching the file system.  `msg` holds the messages and
-//!   effects; `action` the one list of actions; `command` and
-//!   `keymap` read typed lines into actions (`keymaps/line.toml`);
-//!   `config` and `setup` turn settings files into an app.
-//! - `ui`: the front ends (line mode, [`run_line_mode`]; the full-screen
-//!   view `ui::tui`, [`run_tui`]; the exports, [`write_export`]).
-//! - `view`: what the screen shows, as plain data (the full-screen view
-//!   and the opponent's page draw from it).
-//! - `speech`: the speech worker, its queue and backends.
-//! - `audio`: short generated tones on cpal, on their own thread.
+//!   offers); `game::rules`: the rules editions (flag fall, illegal moves,
+//!   incorrect claims, rapid and blitz).
+//! - `board`: the tactile board (codecs, inference, mismatches, session,
+//!   the `--board` value; `transport` is the only module touching the
+//!   serial port, `cli` holds the board commands of the command line).
 //! - `scoresheet`: the journal of every game (crash-safe, resumable),
 //!   exports (PGN, BRF, Unicode braille, large print, speech) and review;
-//!   it stands on `game` (beside `board`), the app phrases what it reports;
-//!   the front end carries out its [`JournalOp`]s with a [`Sink`].
-//! - `engine`: a UCI engine for home play: the sans-IO session (through
-//!   the `shakmaty-uci` crate), the process driver, evaluations in words.
-//!   It stands on shakmaty only; the app drives it through `Msg`s
-//!   ([`EngineOrder`] out, the engine's lines in).
+//!   the front end carries out its journal operations with a [`Sink`].
+//! - `engine`: a UCI engine for home play: the sans-IO session (through the
+//!   `shakmaty-uci` crate), the process driver, evaluations in words.
+//! - `lichess`: online play's protocol, sans-IO: the two NDJSON streams
+//!   decoded, a game kept in step with the server, when a request may go.
+//! - `phrase`: the [`Phraser`], every event into one sentence.
+//! - `view`: what the screen shows, as plain data (the full-screen view and
+//!   the opponent's page draw from it).
 //! - `companion`: the opponent's screen, sans-IO (the request reader, the
 //!   pairing gate, the snapshot, the page); its events arrive as `Msg`s.
-//! - `net`: the network on one tokio runtime of its own thread; the
-//!   companion page's HTTP server ([`CompanionServer`]: hyper, its limits,
-//!   Server-Sent Events) stands on `companion`; online play's client will
-//!   share the runtime.
+//! - `net`: the network on one tokio runtime of its own thread: the
+//!   companion page's HTTP server (hyper, its limits, Server-Sent Events)
+//!   and online play's HTTP client (reqwest, rustls).
+//! - `action`, `keymap`, `command`: the one list of actions and the typed
+//!   lines read into them (`keymaps/line.toml`); `config`, `settings_file`:
+//!   the settings and their reader (each bad key reported, the rest kept);
+//!   `msg`: the messages and effects.
+//! - `app`: the state of the session, split by concern; [`App::builder`]
+//!   builds one without touching the file system.
+//! - `setup`: the settings files and the command line into an app.
+//! - `ui`: the front ends (line mode, [`run_line_mode`]; the full-screen
+//!   view, [`run_tui`]; the exports).
+//! - `speech`: the speech worker, its queue and backends; `audio`: short
+//!   generated tones on cpal, on their own thread.
 //!
-//! # Private by default
+//! # What is public
 //!
-//! Every module is private to the crate; what the binary, the integration
-//! tests, the benches and the fuzz targets use is re-exported below, flat,
-//! by name (as shakmaty does), renamed where a name alone would be unclear
-//! ([`JournalEvent`], [`PageSide`], [`CompanionLimits`]).  Items only the
-//! tests, benches and fuzz targets need (journal parsing, the page's gate,
-//! the view model) are re-exported under the `test-support` feature.
+//! Every module is private to the crate.  The root re-exports the API the
+//! binary is built on (the app, its messages, start-up, the front ends, the
+//! scoresheet's store), flat, by name; [`io`] the threads the binary starts
+//! beside the app and what they carry; [`cli`] the command line's own
+//! commands.  What only the integration tests, the benches and the fuzz
+//! targets reach is in `testing`, under the `test-support` feature.
 //!
 //! The lint table in `Cargo.toml` denies `unsafe` (but where allowed by
 //! name), `unwrap`/`expect` outside tests, and undocumented public items;
@@ -87,189 +90,164 @@
 //!
 //! # Adding a module
 //!
-//! Declare it below as `mod name;` in the layer it belongs to (say which in
-//! the list above), import only from that layer and the ones below, give
-//! the app what it needs through a [`Msg`] variant rather than a call from
-//! a thread, and re-export here only the few items the binary or the tests
-//! need, documented, under names no other public item has.  A new action
-//! is one [`Action`] entry (see its docs).
+//! Declare it below as `mod name;` in its layer, add it to `LAYERS` in
+//! `tests/layers.rs` (and CONTRIBUTING.md), name only that layer and the
+//! ones below, give the app what it needs through a [`Msg`] variant rather
+//! than a call from a thread, and re-export here only the few items the
+//! binary needs (what only tests need goes in `testing`).  A new action is
+//! one [`PlayerAction`] entry (see its docs).
 
-// The layers, bottom up (see above).  Each group is sorted by rustfmt.
+// The layers, bottom up, as in tests/layers.rs.
+mod audio;
+mod speech;
 mod toml_error;
+#[cfg(windows)]
+mod win_console;
+
 mod words;
 
+mod clock;
 mod game;
 mod notation;
 
-// The clock: sans-IO, beside `game`.
-mod clock;
-
-// The tactile board; beside the stack, sentences and tones out.
 mod board;
-
-mod audio;
-mod speech;
-
-// The engine for home play: UCI through a crate, its process, its words.
 mod engine;
-// Online play's protocol (sans-IO, beside `engine`: serde only).
+// Online play on lichess: its protocol, sans-IO (serde only).
 mod lichess;
-
-mod companion;
 mod scoresheet;
 
-// The network: one tokio runtime on its own thread; the companion page's
-// HTTP server (stands on `companion`), later online play.
+mod phrase;
+mod view;
+
+mod companion;
 mod net;
 
-mod phrase;
-
 mod action;
-mod app;
 mod command;
 mod config;
 mod keymap;
 mod msg;
 mod settings_file;
+
+mod app;
+
 mod setup;
 
 mod ui;
-mod view;
-#[cfg(windows)]
-mod win_console;
+
 #[cfg(windows)]
 pub use win_console::on_console_events;
 
 // The app and what goes in and out of it.
-pub use action::Action;
+pub use action::PlayerAction;
 pub use app::{
     App, AppBuilder, EngineSetup, OnlineStart, pgn_problem_sentence, start_error_sentence,
 };
-pub use msg::{
-    BoardChoice, BoardProblem, CompanionChoice, Effect, EngineOrder, Msg, SaveFailure, StartProblem,
-};
-// Start-up: settings, files, the command line.
-pub use config::{
-    BoardSettings, ColourChoice, CompanionSettings, Config, EngineConfig, parse_colour,
-};
-pub use keymap::Keymap;
+pub use msg::{BoardChoice, BoardProblem, CompanionChoice, Effect, Msg};
+// Start-up: the settings, the command line's overrides.
+pub use config::{BoardSettings, CompanionSettings, Config, EngineConfig};
 pub use setup::{Overrides, Started, WordsOverrides, start};
-// The settings reader start-up uses (each bad key reported, the rest kept),
-// for the fuzz target.
-#[cfg(any(test, feature = "test-support"))]
-pub use settings_file::read as read_settings;
-pub use toml_error::FileError;
 // Words, moves, the game, the sentences.
-pub use game::{Claim, Game, GameResult};
-pub use notation::{InputError, Reader};
-pub use phrase::{Form, MoveOptions, MoveStyle, Phraser};
+pub use game::Game;
+pub use keymap::Keymap;
+pub use notation::Reader;
+pub use phrase::{MoveOptions, MoveStyle, Phraser};
 pub use words::Lang;
-pub use words::vocab::builtin_appendix_d;
-// The front end.
-pub use ui::lichess::{
-    DEFAULT_URL as LICHESS_URL, LichessLink, find_token as find_lichess_token,
-    login as lichess_login, logout as lichess_logout,
-};
+// The front ends.
 pub use ui::line::{Outputs, PromptMode, run as run_line_mode};
-// The player's board.
-pub use board::cli::{
-    BoardSpec, Probed, SimOptions, description as board_description, find_board,
-    list_lines as board_list, parse_spec as parse_board_spec, probe as probe_board, run_sim,
-};
-pub use board::dgt::DgtDecoder;
-pub use board::dgt_clock::{ClockReading as DgtClockReading, ClockSide as DgtClockSide};
-pub use board::millennium::MillenniumDecoder;
-pub use board::mismatch::diff as board_diff;
-pub use board::occupancy::OccupancyDecoder;
-pub use board::protocol::Command as BoardCommand;
-pub use board::sensed::SensedBoard;
-pub use board::sim::{Action as SimAction, SimBoard};
-pub use board::transport::{Link, Master, PortError, PortSettings, pseudo_board};
-pub use board::{
-    BoardSession, Decoder, LinkEvent, Protocol, Sensed, SquareDiff, Tracker, TrackerConfig,
-};
-// Speech and sound.
-pub use audio::{
-    AudioStatus, BellSink, Tone, TonePlayer, ToneSettings, terminal_bell, terminal_bell_if_tty,
-};
-#[cfg(any(test, feature = "test-support"))]
-pub use speech::fake::{FakeCall, FakeControl};
-pub use speech::{
-    BackendFactory, FallBack, Part, Priority, SayKind, SpeechMode, SpeechRoute, SpeechStatus,
-    SpeechWorker, Utterance, WorkerConfig, list_voices, say_once, say_utterance_once,
-    system_factory, voices_by_language, voices_summary,
-};
-// The engine: its settings, and what its process tells the app
-// ([`Msg::Engine`]); its sans-IO session and process driver for the tests.
-#[cfg(any(test, feature = "test-support"))]
-pub use engine::{
-    EngineCommand, EngineEvent, EngineProcess, EngineSession, Limit as SearchLimit,
-    OptionNote as EngineOptionNote, Purpose as SearchPurpose, Score as EngineScore, SearchRequest,
-    SearchResult, Timeouts as EngineTimeouts, Waiting as EngineWaiting, Wanted as EngineWanted,
-};
-pub use engine::{
-    EngineIo, EngineSettings, ExitInfo as EngineExit, Fault as EngineFault, ProcessEvent,
-    Strength as EngineStrength,
-};
-// The talking clock.
-#[cfg(any(test, feature = "test-support"))]
-pub use clock::words::{both as clock_both_times, moves as clock_moves_played};
-// The scoresheet: the games' store, resuming, exports, review.
-#[cfg(any(test, feature = "test-support"))]
-pub use scoresheet::braille::{LINES as BRAILLE_LINES, to_brf, to_unicode as to_braille_unicode};
-#[cfg(any(test, feature = "test-support"))]
-pub use scoresheet::journal::Journal;
-pub use scoresheet::journal::JournalError;
-#[cfg(any(test, feature = "test-support"))]
-pub use scoresheet::pgn::to_pgn;
-#[cfg(any(test, feature = "test-support"))]
-pub use scoresheet::record::parse_journal;
-pub use scoresheet::record::{ClockEvent, Event as JournalEvent};
-#[cfg(any(test, feature = "test-support"))]
-pub use scoresheet::replay::{
-    Note as RecordNote, Resumed, continuation as journal_continuation, replay,
-};
+pub use ui::tui::run::run as run_tui;
+pub use ui::tui::setup::load as load_tui;
+// The scoresheet: the games' store, resuming, exports.
 pub use scoresheet::review::PgnFile;
 pub use scoresheet::start::{from_fen as start_from_fen, from_pgn as start_from_pgn};
 pub use scoresheet::{
-    ExportFormat, GameId, GameRecord, GameSummary, JournalErrorKind, JournalOp, JournalStatus,
-    ResumeChoice, ResumeOffer, Sink, StartInfo, Store,
+    ExportFormat, GameSummary, ResumeChoice, ResumeOffer, Sink, StartInfo, Store,
 };
-pub use ui::export::{
-    ExportError, record_of as export_record_of, write as write_export,
-    write_to_stdout as export_to_stdout,
-};
-// The opponent's screen (the companion page).
-pub use companion::{
-    CompanionEvent, Limits as CompanionLimits, MoveInput, OpponentAction, PageLabels, Pairing,
-    Snapshot,
-};
-pub use net::companion::{
-    CompanionConfig, CompanionServer, DEFAULT_LISTEN, ServerLimits as CompanionServerLimits,
-};
-// The parts of a snapshot, named for the page they are shown on.
+
+/// The threads the binary starts beside the app, and what they carry:
+/// speech, tones, the board's serial link, the companion page's server,
+/// the engine's settings.
+pub mod io {
+    pub use crate::audio::{AudioStatus, Tone, TonePlayer, ToneSettings, terminal_bell_if_tty};
+    pub use crate::board::Protocol;
+    pub use crate::board::transport::{Link, LinkEvent, PortSettings};
+    pub use crate::companion::{CompanionEvent, PageLabels, Pairing};
+    pub use crate::engine::{EngineSettings, Strength as EngineStrength};
+    pub use crate::net::companion::{CompanionConfig, CompanionServer, DEFAULT_LISTEN};
+    pub use crate::speech::{
+        FallBack, Part, Priority, SayKind, SpeechMode, SpeechStatus, SpeechWorker, Utterance,
+        WorkerConfig, system_factory,
+    };
+    pub use crate::ui::lichess::LichessLink;
+}
+
+/// The command line's own commands: `board list|probe|sim`, `voices`,
+/// `export`.
+pub mod cli {
+    pub use crate::board::cli::{
+        Probed, SimOptions, description as board_description, find_board, list_lines as board_list,
+        probe as probe_board, run_sim,
+    };
+    pub use crate::board::spec::{BoardSpec, parse_spec as parse_board_spec};
+    pub use crate::speech::{list_voices, say_utterance_once, voices_summary};
+    pub use crate::ui::export::{
+        ExportError, record_of as export_record_of, write as write_export,
+        write_to_stdout as export_to_stdout,
+    };
+    pub use crate::ui::lichess::{
+        DEFAULT_URL as LICHESS_URL, find_token as find_lichess_token, login as lichess_login,
+        logout as lichess_logout,
+    };
+}
+
+/// The inner parts only the integration tests, the benches and the fuzz
+/// targets reach: codecs and the simulated board, the engine's session, the
+/// journal's records, exports, the page's gate and snapshot, the view.
 #[cfg(any(test, feature = "test-support"))]
-pub use companion::gate::Answer as GateAnswer;
-#[cfg(any(test, feature = "test-support"))]
-pub use companion::gate::{Gate, GateConfig};
-#[cfg(any(test, feature = "test-support"))]
-pub use companion::request::parse as parse_companion_request;
-#[cfg(any(test, feature = "test-support"))]
-pub use companion::snapshot::page_squares;
-pub use companion::{
-    Clocks as PageClocks, Flash as PageFlash, FlashKind as PageFlashKind, GameEnd as PageGameEnd,
-    LastMove as PageLastMove, LegalMove as PageLegalMove, Notice as PageNotice, Side as PageSide,
-    Tactile as PageTactile,
-};
-#[cfg(any(test, feature = "test-support"))]
-pub use net::companion::bytes_in::serve as serve_companion_bytes;
-// The full-screen view.
-#[cfg(any(test, feature = "test-support"))]
-pub use ui::tui::render::render as render_tui;
-pub use ui::tui::run::run as run_tui;
-pub use ui::tui::setup::load as load_tui;
-pub use ui::tui::{KeyMap as TuiKeyMap, Look};
-#[cfg(any(test, feature = "test-support"))]
-pub use view::PieceStyle;
-#[cfg(any(test, feature = "test-support"))]
-pub use view::{BoardInfo, ClockView, LinkState, UiState, View, ViewInput};
+pub mod testing {
+    pub use crate::board::dgt::DgtDecoder;
+    pub use crate::board::dgt_clock::{ClockReading as DgtClockReading, ClockSide as DgtClockSide};
+    pub use crate::board::millennium::MillenniumDecoder;
+    pub use crate::board::mismatch::diff as board_diff;
+    pub use crate::board::occupancy::OccupancyDecoder;
+    pub use crate::board::protocol::Command as BoardCommand;
+    pub use crate::board::sensed::SensedBoard;
+    pub use crate::board::sim::{HandStep, SimBoard};
+    pub use crate::board::transport::{Master, pseudo_board};
+    pub use crate::board::{BoardSession, Decoder, Sensed, SquareDiff, Tracker, TrackerConfig};
+    pub use crate::clock::words::{both as clock_both_times, moves as clock_moves_played};
+    pub use crate::companion::gate::{Answer as GateAnswer, Gate, GateConfig};
+    pub use crate::companion::request::parse as parse_companion_request;
+    pub use crate::companion::snapshot::page_squares;
+    pub use crate::companion::{
+        Clocks as PageClocks, Flash as PageFlash, FlashKind as PageFlashKind,
+        GameEnd as PageGameEnd, LastMove as PageLastMove, Limits as CompanionLimits, MoveInput,
+        Notice as PageNotice, OpponentAction, Side as PageSide, Snapshot, Tactile as PageTactile,
+    };
+    pub use crate::engine::{
+        EngineCommand, EngineEvent, EngineIo, EngineProcess, EngineSession, ExitInfo as EngineExit,
+        Fault as EngineFault, Limit as SearchLimit, OptionNote as EngineOptionNote, ProcessEvent,
+        Purpose as SearchPurpose, Score as EngineScore, SearchRequest, SearchResult,
+        Timeouts as EngineTimeouts, Waiting as EngineWaiting, Wanted as EngineWanted,
+    };
+    pub use crate::game::Claim;
+    pub use crate::msg::EngineOrder;
+    pub use crate::net::companion::bytes_in::serve as serve_companion_bytes;
+    pub use crate::scoresheet::GameRecord;
+    pub use crate::scoresheet::braille::{
+        LINES as BRAILLE_LINES, to_brf, to_unicode as to_braille_unicode,
+    };
+    pub use crate::scoresheet::journal::Journal;
+    pub use crate::scoresheet::pgn::to_pgn;
+    pub use crate::scoresheet::record::{ClockEvent, Event as JournalEvent, parse_journal};
+    pub use crate::scoresheet::replay::{
+        Note as RecordNote, Resumed, continuation as journal_continuation, replay,
+    };
+    pub use crate::settings_file::read as read_settings;
+    pub use crate::speech::BackendFactory;
+    pub use crate::speech::fake::{FakeCall, FakeControl};
+    pub use crate::ui::tui::Look;
+    pub use crate::ui::tui::render::render as render_tui;
+    pub use crate::view::{BoardInfo, ClockView, LinkState, PieceStyle, UiState, View, ViewInput};
+    pub use crate::words::vocab::builtin_appendix_d;
+}

@@ -7,13 +7,15 @@ use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand};
 
+use hector::cli::{BoardSpec, Probed, SimOptions};
+use hector::io::{
+    CompanionConfig, CompanionServer, DEFAULT_LISTEN, FallBack, Link, Part, PortSettings, Priority,
+    Protocol, SayKind, SpeechMode, SpeechStatus, SpeechWorker, TonePlayer, Utterance, WorkerConfig,
+};
 use hector::{
-    BoardChoice, BoardProblem, BoardSettings, BoardSpec, CompanionChoice, CompanionConfig,
-    CompanionServer, CompanionSettings, DEFAULT_LISTEN, Effect, EngineConfig, EngineSetup,
-    ExportFormat, FallBack, Link, Msg, Outputs, Overrides, Part, PortSettings, Priority, Probed,
-    PromptMode, Protocol, ResumeChoice, ResumeOffer, SayKind, SimOptions, Sink, SpeechMode,
-    SpeechStatus, SpeechWorker, StartInfo, Store, TonePlayer, Utterance, WordsOverrides,
-    WorkerConfig, start,
+    BoardChoice, BoardProblem, BoardSettings, CompanionChoice, CompanionSettings, Effect,
+    EngineConfig, EngineSetup, ExportFormat, Msg, Outputs, Overrides, PromptMode, ResumeChoice,
+    ResumeOffer, Sink, StartInfo, Store, WordsOverrides, start,
 };
 
 /// hector: chess for blind and visually impaired players.
@@ -71,7 +73,7 @@ enum LichessCmd {
 #[derive(Debug, Clone, clap::Args)]
 struct LichessArgs {
     /// The lichess server.
-    #[arg(long = "lichess-url", value_name = "URL", default_value = hector::LICHESS_URL)]
+    #[arg(long = "lichess-url", value_name = "URL", default_value = hector::cli::LICHESS_URL)]
     url: String,
     #[command(flatten)]
     settings: Overrides,
@@ -264,7 +266,7 @@ struct PlayArgs {
     #[arg(long, value_enum, requires = "challenge")]
     color: Option<ChallengeColor>,
     /// The lichess server.
-    #[arg(long = "lichess-url", value_name = "URL", default_value = hector::LICHESS_URL)]
+    #[arg(long = "lichess-url", value_name = "URL", default_value = hector::cli::LICHESS_URL)]
     lichess_url: String,
 }
 
@@ -426,7 +428,7 @@ fn play_online(args: &PlayArgs) -> ExitCode {
     let mut settings = args.settings.clone();
     let time = settings.time.take();
     let mut started = start(&settings);
-    if hector::find_lichess_token().is_none() {
+    if hector::cli::find_lichess_token().is_none() {
         println!("{}", started.app.phraser().message("lichess_no_token", &[]));
         return ExitCode::FAILURE;
     }
@@ -507,7 +509,7 @@ fn run_session(
         TonePlayer::spawn_default(
             started.tones,
             // A bell only where a terminal hears it: never into a pipe.
-            hector::terminal_bell_if_tty(),
+            hector::io::terminal_bell_if_tty(),
             Arc::new(move |s| {
                 let _ = tx.send(Msg::Audio(s));
             }),
@@ -554,9 +556,9 @@ fn run_session(
     let resume_seat = offer
         .as_ref()
         .and_then(|o| o.resumed.companion.clone())
-        .map(|(token, code)| hector::Pairing { token, code })
-        .filter(hector::Pairing::is_well_formed);
-    let labels = hector::PageLabels::for_player(started.app.phraser());
+        .map(|(token, code)| hector::io::Pairing { token, code })
+        .filter(hector::io::Pairing::is_well_formed);
+    let labels = hector::io::PageLabels::for_player(started.app.phraser());
     let companion = listen.and_then(|listen| {
         let (choice, server) = start_companion(
             &listen,
@@ -568,7 +570,7 @@ fn run_session(
         effects.extend(started.app.update(Msg::CompanionChosen(choice), now));
         if let (Some(p), Some(_)) = (resume_seat, &server) {
             // The app knows the seat too (it goes on in the journal).
-            let seat = hector::CompanionEvent::Paired(p);
+            let seat = hector::io::CompanionEvent::Paired(p);
             effects.extend(started.app.update(Msg::Companion(seat), now));
         }
         server
@@ -585,8 +587,8 @@ fn run_session(
         companion,
         journal: (!reviewing).then(|| std::cell::RefCell::new(Sink::new(store()))),
         lichess: if args.lichess {
-            hector::find_lichess_token()
-                .and_then(|t| hector::LichessLink::new(&args.lichess_url, t, tx.clone()).ok())
+            hector::cli::find_lichess_token()
+                .and_then(|t| hector::io::LichessLink::new(&args.lichess_url, t, tx.clone()).ok())
         } else {
             None
         },
@@ -626,7 +628,7 @@ fn run_session(
 /// The engine of `--engine` or of `[engine] play = true`, with the
 /// command line over the settings.
 fn engine_setup(args: &PlayArgs, config: &EngineConfig) -> Option<EngineSetup> {
-    use hector::{EngineSettings, EngineStrength as Strength};
+    use hector::io::{EngineSettings, EngineStrength as Strength};
     if args.engine.is_none() && !config.play {
         return None;
     }
@@ -674,8 +676,8 @@ fn engine_setup(args: &PlayArgs, config: &EngineConfig) -> Option<EngineSetup> {
 fn start_companion(
     listen: &str,
     settings: &CompanionSettings,
-    labels: hector::PageLabels,
-    resume: Option<hector::Pairing>,
+    labels: hector::io::PageLabels,
+    resume: Option<hector::io::Pairing>,
     tx: &mpsc::Sender<Msg>,
 ) -> (CompanionChoice, Option<CompanionServer>) {
     use std::net::ToSocketAddrs;
@@ -771,10 +773,10 @@ fn choose_board(
     args: &PlayArgs,
     settings: &BoardSettings,
     tx: &mpsc::Sender<Msg>,
-    wrap: fn(hector::LinkEvent) -> Msg,
+    wrap: fn(hector::io::LinkEvent) -> Msg,
 ) -> (BoardChoice, Option<Link>) {
     let missing = |p| (BoardChoice::Missing(p), None);
-    let spec = match hector::parse_board_spec(spec) {
+    let spec = match hector::cli::parse_board_spec(spec) {
         Ok(s) => s,
         Err(error) => {
             return missing(BoardProblem::Spec {
@@ -784,18 +786,18 @@ fn choose_board(
         }
     };
     let (description, path) = match spec {
-        BoardSpec::Auto => match hector::find_board() {
+        BoardSpec::Auto => match hector::cli::find_board() {
             Some(found) => found,
             None => return missing(BoardProblem::NotFound),
         },
-        BoardSpec::Probe(path) => match hector::probe_board(&path) {
+        BoardSpec::Probe(path) => match hector::cli::probe_board(&path) {
             Probed::Found(d) => (d, path),
             Probed::NoAnswer => return missing(BoardProblem::NoAnswer { port: path }),
             Probed::CannotOpen(error) => {
                 return missing(BoardProblem::CannotOpen { port: path, error });
             }
         },
-        BoardSpec::Port { protocol, path } => match hector::board_description(protocol) {
+        BoardSpec::Port { protocol, path } => match hector::cli::board_description(protocol) {
             Some(d) => (d, path),
             None => return missing(BoardProblem::NotFound),
         },
@@ -826,7 +828,7 @@ fn choose_board(
 /// `hector board ...`.
 fn board(cmd: &BoardCmd) -> ExitCode {
     match cmd {
-        BoardCmd::List => match hector::board_list() {
+        BoardCmd::List => match hector::cli::board_list() {
             Ok(lines) => {
                 for l in lines {
                     if !print_line(&l) {
@@ -844,7 +846,7 @@ fn board(cmd: &BoardCmd) -> ExitCode {
             // Worded in the player's language (from the settings file).
             let started = start(&Overrides::default());
             let phraser = started.app.phraser();
-            match hector::probe_board(port) {
+            match hector::cli::probe_board(port) {
                 Probed::Found(d) => {
                     println!("{port}: {} ({})", d.protocol.name(), d.name);
                     ExitCode::SUCCESS
@@ -872,7 +874,7 @@ fn board(cmd: &BoardCmd) -> ExitCode {
                 pace: Duration::from_secs_f64(a.pace.clamp(0.0, 3600.0)),
             };
             let stdin = std::io::BufReader::new(std::io::stdin());
-            match hector::run_sim(options, stdin) {
+            match hector::cli::run_sim(options, stdin) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     println!("hector board sim: {e}");
@@ -885,11 +887,11 @@ fn board(cmd: &BoardCmd) -> ExitCode {
 
 /// `hector voices`: one line per language.
 fn voices(args: &VoicesArgs) -> ExitCode {
-    match hector::list_voices() {
+    match hector::cli::list_voices() {
         Ok(list) => {
             let mut out = std::io::stdout().lock();
             let own: Vec<&str> = hector::Lang::ALL.iter().map(|l| l.code()).collect();
-            for line in hector::voices_summary(&list, &own, args.all) {
+            for line in hector::cli::voices_summary(&list, &own, args.all) {
                 // A closed pipe (`hector voices | head`) ends the list quietly.
                 if writeln!(out, "{line}").is_err() {
                     break;
@@ -952,8 +954,8 @@ fn say(args: &SayArgs) -> ExitCode {
     } else {
         Utterance::new(sentence.clone(), lang, Priority::Urgent, SayKind::Info)
     };
-    let factory = hector::system_factory();
-    match hector::say_utterance_once(factory, utterance, started.speech_settings) {
+    let factory = hector::io::system_factory();
+    match hector::cli::say_utterance_once(factory, utterance, started.speech_settings) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             println!(
@@ -1056,14 +1058,14 @@ fn no_such_game(phraser: &hector::Phraser, store: &hector::Store, key: &str) {
 /// One line of a listing on standard output; false once nobody reads it
 /// any more (`hector games | head`), so that the listing stops quietly
 /// instead of panicking on the closed pipe.
-/// `hector lichess login|logout` (the work is in `hector::lichess_login`).
+/// `hector lichess login|logout` (the work is in `hector::cli::lichess_login`).
 fn lichess(cmd: &LichessCmd) -> ExitCode {
     let (LichessCmd::Login(args) | LichessCmd::Logout(args)) = cmd;
     let started = start(&args.settings);
     let phraser = started.app.phraser();
     let said = match cmd {
-        LichessCmd::Login(_) => hector::lichess_login(phraser, &args.url),
-        LichessCmd::Logout(_) => hector::lichess_logout(phraser),
+        LichessCmd::Login(_) => hector::cli::lichess_login(phraser, &args.url),
+        LichessCmd::Logout(_) => hector::cli::lichess_logout(phraser),
     };
     print_line(&said.sentence);
     if said.ok {
@@ -1102,7 +1104,7 @@ fn export(args: &ExportArgs) -> ExitCode {
         println!("{}", damaged_sentence(phraser, &g));
         return ExitCode::FAILURE;
     }
-    let rec = match hector::export_record_of(&store, &g.id) {
+    let rec = match hector::cli::export_record_of(&store, &g.id) {
         Ok(r) => r,
         Err(e) => {
             println!(
@@ -1113,7 +1115,7 @@ fn export(args: &ExportArgs) -> ExitCode {
         }
     };
     if args.output.as_deref() == Some(std::path::Path::new("-")) {
-        return match hector::export_to_stdout(args.format, &rec, phraser) {
+        return match hector::cli::export_to_stdout(args.format, &rec, phraser) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!(
@@ -1127,7 +1129,7 @@ fn export(args: &ExportArgs) -> ExitCode {
     let path = args.output.clone().unwrap_or_else(|| {
         std::path::PathBuf::from(format!("{}.{}", g.id, args.format.extension()))
     });
-    match hector::write_export(args.format, &rec, phraser, &path, args.force) {
+    match hector::cli::write_export(args.format, &rec, phraser, &path, args.force) {
         Ok(()) => {
             println!(
                 "{}",
@@ -1135,7 +1137,7 @@ fn export(args: &ExportArgs) -> ExitCode {
             );
             ExitCode::SUCCESS
         }
-        Err(hector::ExportError::IsJournal(p)) => {
+        Err(hector::cli::ExportError::IsJournal(p)) => {
             println!(
                 "{}",
                 phraser.message("export_is_journal", &[("path", &p.display().to_string())])

@@ -2,7 +2,7 @@
 //! do ([`Effect`]).  `App::update` turns one into the other without I/O.
 
 use crate::audio::{AudioStatus, Tone};
-use crate::board::cli::SpecError;
+use crate::board::spec::SpecError;
 use crate::board::{LinkEvent, PortError, Protocol, TrackerConfig};
 use crate::companion::CompanionEvent;
 use crate::engine::EngineIo;
@@ -31,9 +31,9 @@ pub enum Msg {
     BoardChosen(BoardChoice),
     /// A key of the full-screen view, or a mouse click: an action of the
     /// one list, with what the key gives it.
-    Key(crate::action::Action, crate::action::KeyArg),
+    Key(crate::action::PlayerAction, crate::action::KeyArg),
     /// `?` in the full-screen view: say each action with its keys.
-    KeyHelp(Vec<(crate::action::Action, String)>),
+    KeyHelp(Vec<(crate::action::PlayerAction, String)>),
     /// The session begins: the opening sentence is said (and can be
     /// repeated).
     Start,
@@ -96,7 +96,7 @@ pub enum StartProblem {
     Settings(FileError),
     /// One setting of the settings file (that key keeps its default; the
     /// rest of the file is used).
-    Setting(crate::settings_file::SettingError),
+    Setting(crate::toml_error::SettingError),
     /// A voices file (the built-in words are used).
     Voice(FileError),
 }

@@ -1,6 +1,8 @@
 //! Where a TOML file went wrong, for errors that name the file, the line
 //! and the key: one error type for every data file hector reads (settings,
-//! voices, keymaps, hardware descriptions).
+//! voices, keymaps, hardware descriptions), and one for a single key of a
+//! settings file that did not fit ([`SettingError`]: the settings reader
+//! finds it, the phrasing words it, both stand above this module).
 
 use std::fmt;
 
@@ -132,6 +134,80 @@ pub fn key_path_at(text: &str, offset: usize) -> Option<String> {
         Some(path.join("."))
     } else {
         None
+    }
+}
+
+/// What a setting takes, for the sentence that says it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Expect {
+    /// `true` or `false`.
+    Bool,
+    /// One of these words.
+    OneOf(&'static [&'static str]),
+    /// A number in this range.
+    Number { min: i64, max: i64 },
+    /// A whole number in this range.
+    Whole { min: i64, max: i64 },
+    /// A text (a path, a port, an address).
+    Text,
+    /// A table of names and values.
+    Table,
+}
+
+/// What was wrong with one setting.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SettingProblem {
+    /// The file named on the command line does not exist: the defaults
+    /// are used.
+    NoSuchFile,
+    /// The file could not be read (the system's reason): the defaults are
+    /// used.
+    Unreadable(String),
+    /// A line that is not TOML: it was left out.
+    Syntax,
+    /// A key that hector does not have.
+    Unknown,
+    /// A table that hector does not have: it and its keys are left out.
+    UnknownTable,
+    /// A key given a second time in its table (first on line `first`):
+    /// the first is used, this one is left out.
+    Duplicate { first: usize },
+    /// A table given a second time (first on line `first`): the first is
+    /// used, this one and its keys are left out.
+    DuplicateTable { first: usize },
+    /// A value that does not fit: the key keeps its default.
+    Wrong {
+        expect: Option<Expect>,
+        found: String,
+    },
+    /// A number out of range (or NaN): `used` is used instead.
+    Clamped {
+        expect: Expect,
+        found: String,
+        used: String,
+    },
+}
+
+/// One problem in a settings file, where it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SettingError {
+    pub file: String,
+    pub line: Option<usize>,
+    /// The dotted key, table included (`speech.rate`).
+    pub key: Option<String>,
+    pub problem: SettingProblem,
+}
+
+impl SettingError {
+    /// The error as a [`FileError`] with an English detail (for places that
+    /// have no phrasing, e.g. a log).
+    pub fn to_file_error(&self) -> FileError {
+        FileError {
+            file: self.file.clone(),
+            line: self.line,
+            key: self.key.clone(),
+            detail: format!("{:?}", self.problem),
+        }
     }
 }
 

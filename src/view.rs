@@ -1,5 +1,5 @@
 //! What the screen shows, as plain data: the view model shared by the
-//! full-screen view ([`crate::ui::tui`]) and the opponent's page.  It is
+//! full-screen view (`ui::tui`) and the opponent's page.  It is
 //! built by [`View::build`] from the game state and holds no reference into
 //! the app, so a front end can keep it, compare it with the next one (redraw
 //! only on change) or send it elsewhere.
@@ -258,6 +258,11 @@ impl PieceStyle {
     }
 }
 
+/// Below this size the view says the terminal is too small.
+pub const MIN_WIDTH: u16 = 36;
+/// Below this height the view says the terminal is too small.
+pub const MIN_HEIGHT: u16 = 14;
+
 /// The built-in colour themes, in the order the theme action goes round.
 pub const THEMES: [&str; 3] = [
     "high-contrast-dark",
@@ -483,8 +488,8 @@ impl View {
                 too_small: phraser.message(
                     "view_too_small",
                     &[
-                        ("width", &crate::ui::tui::render::MIN_WIDTH.to_string()),
-                        ("height", &crate::ui::tui::render::MIN_HEIGHT.to_string()),
+                        ("width", &MIN_WIDTH.to_string()),
+                        ("height", &MIN_HEIGHT.to_string()),
                     ],
                 ),
                 input_hint: phraser.message("view_input_hint", &[]),

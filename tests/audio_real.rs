@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use hector::{AudioStatus, Tone, TonePlayer, ToneSettings};
+use hector::io::{AudioStatus, Tone, TonePlayer, ToneSettings};
 
 /// A fresh temporary directory.
 fn temp_dir(tag: &str) -> PathBuf {

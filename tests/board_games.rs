@@ -1,13 +1,14 @@
 //! The player's board over real pseudo-terminals: the `hector` binary is
 //! started with `--board PROTOCOL:/dev/pts/N` and the test writes, into the
 //! master end, the bytes a board of that protocol would send (encoded by
-//! `hector::SimBoard`).  Every announcement line is checked.
+//! `hector::testing::SimBoard`).  Every announcement line is checked.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use hector::{DgtClockReading, DgtClockSide, Master, Protocol, SimAction as Action, SimBoard};
+use hector::io::Protocol;
+use hector::testing::{DgtClockReading, DgtClockSide, HandStep, Master, SimBoard};
 use shakmaty::san::San;
 use shakmaty::{Board, Chess, Color, Move, Position, Square};
 
@@ -105,7 +106,7 @@ impl TestBoard {
         self.write(&bytes);
     }
 
-    fn act(&mut self, action: Action) {
+    fn act(&mut self, action: HandStep) {
         let bytes = self.sim.act(action);
         self.write(&bytes);
         std::thread::sleep(HAND);
@@ -191,20 +192,20 @@ fn whole_game(protocol: Protocol, extra_square: &str, illegal_fix: &str) {
     }
 
     // A knight move that is not one (Article 7.5).
-    board.act(Action::Lift(Square::F3));
-    board.act(Action::Place(Square::F5, Color::White.knight()));
+    board.act(HandStep::Lift(Square::F3));
+    board.act(HandStep::Place(Square::F5, Color::White.knight()));
     hector.expect("Illegal move on the board. Put the pieces back as they were.");
     hector.expect(&format!(
         "Mismatch on two squares: Felix drei should have the white Springer, it is empty. Felix fünf {extra_square}"
     ));
-    board.act(Action::Lift(Square::F5));
-    board.act(Action::Place(Square::F3, Color::White.knight()));
+    board.act(HandStep::Lift(Square::F5));
+    board.act(HandStep::Place(Square::F3, Color::White.knight()));
     hector.expect("Board matches the game.");
 
     // The opponent's pawn knocked one square on: reported, repeated on
     // request, fixed.
-    board.act(Action::Lift(Square::H7));
-    board.act(Action::Place(Square::H6, Color::Black.pawn()));
+    board.act(HandStep::Lift(Square::H7));
+    board.act(HandStep::Place(Square::H6, Color::Black.pawn()));
     let report = format!(
         "Mismatch on two squares: Hector sieben should have the black Bauer, it is empty. Hector sechs {illegal_fix}"
     );
@@ -213,8 +214,8 @@ fn whole_game(protocol: Protocol, extra_square: &str, illegal_fix: &str) {
     hector.expect("White is to move. Put the pieces back as they were.");
     hector.type_line("board");
     hector.expect(&report);
-    board.act(Action::Lift(Square::H6));
-    board.act(Action::Place(Square::H7, Color::Black.pawn()));
+    board.act(HandStep::Lift(Square::H6));
+    board.act(HandStep::Place(Square::H7, Color::Black.pawn()));
     hector.expect("Board matches the game.");
     hector.type_line("board");
     hector.expect("Board matches the game.");
@@ -253,13 +254,13 @@ fn slow_slide(protocol: Protocol) {
         hector.expect(said);
     }
     let queen = Color::White.queen();
-    board.act(Action::Lift(Square::D1));
+    board.act(HandStep::Lift(Square::D1));
     for sq in [Square::E2, Square::F3, Square::G4] {
-        board.act(Action::Place(sq, queen));
+        board.act(HandStep::Place(sq, queen));
         std::thread::sleep(Duration::from_millis(120));
-        board.act(Action::Lift(sq));
+        board.act(HandStep::Lift(sq));
     }
-    board.act(Action::Place(Square::H5, queen));
+    board.act(HandStep::Place(Square::H5, queen));
     board.pos.play_unchecked(board.mv("Qh5"));
     hector.expect("Dame Hector fünf");
     hector.quit();
@@ -421,7 +422,7 @@ const PAUSE: Duration = Duration::from_millis(600);
 
 impl TestBoard {
     /// The actions of one move, with a pause after each but the last.
-    fn slowly(&mut self, actions: &[Action]) {
+    fn slowly(&mut self, actions: &[HandStep]) {
         for (i, a) in actions.iter().enumerate() {
             self.act(*a);
             if i + 1 < actions.len() {
@@ -431,7 +432,7 @@ impl TestBoard {
     }
 
     /// The awaited move `san` is made on the board with `actions`.
-    fn make(&mut self, san: &str, actions: &[Action]) {
+    fn make(&mut self, san: &str, actions: &[HandStep]) {
         let m = self.mv(san);
         self.slowly(actions);
         self.pos.play_unchecked(m);
@@ -454,8 +455,8 @@ fn awaited_captures(protocol: Protocol) {
     board.make(
         "d5",
         &[
-            Action::Lift(Square::D7),
-            Action::Place(Square::D5, Color::Black.pawn()),
+            HandStep::Lift(Square::D7),
+            HandStep::Place(Square::D5, Color::Black.pawn()),
         ],
     );
     hector.expect("Done: Bauer David fünf.");
@@ -471,9 +472,9 @@ fn awaited_captures(protocol: Protocol) {
     board.make(
         "Qxd5",
         &[
-            Action::Lift(Square::D5),
-            Action::Lift(Square::D8),
-            Action::Place(Square::D5, Color::Black.queen()),
+            HandStep::Lift(Square::D5),
+            HandStep::Lift(Square::D8),
+            HandStep::Place(Square::D5, Color::Black.queen()),
         ],
     );
     hector.expect("Done: Dame schlägt David fünf.");
@@ -489,9 +490,9 @@ fn awaited_captures(protocol: Protocol) {
     board.make(
         "Qxa2",
         &[
-            Action::Lift(Square::D5),
-            Action::Lift(Square::A2),
-            Action::Place(Square::A2, Color::Black.queen()),
+            HandStep::Lift(Square::D5),
+            HandStep::Lift(Square::A2),
+            HandStep::Place(Square::A2, Color::Black.queen()),
         ],
     );
     hector.expect("Done: Dame schlägt Anna zwei.");
@@ -529,17 +530,17 @@ fn wrong_square_then_right(protocol: Protocol, extra: &str) {
         "Springer Cesar sechs",
         "On your board: black Springer from Bella acht to Cesar sechs.",
     ]);
-    board.act(Action::Lift(Square::B8));
+    board.act(HandStep::Lift(Square::B8));
     std::thread::sleep(PAUSE);
-    board.act(Action::Place(Square::A6, Color::Black.knight()));
+    board.act(HandStep::Place(Square::A6, Color::Black.knight()));
     hector.expect(&format!(
         "Mismatch on two squares: Cesar sechs should have the black Springer, it is empty. Anna sechs {extra}"
     ));
     board.make(
         "Nc6",
         &[
-            Action::Lift(Square::A6),
-            Action::Place(Square::C6, Color::Black.knight()),
+            HandStep::Lift(Square::A6),
+            HandStep::Place(Square::C6, Color::Black.knight()),
         ],
     );
     // Taken off the wrong square and held: the mismatch is gone, what
@@ -590,10 +591,10 @@ fn castling_in_any_order(protocol: Protocol) {
     // White: rook first.
     let m = board.mv("O-O");
     for a in [
-        Action::Lift(Square::H1),
-        Action::Place(Square::F1, wr),
-        Action::Lift(Square::E1),
-        Action::Place(Square::G1, wk),
+        HandStep::Lift(Square::H1),
+        HandStep::Place(Square::F1, wr),
+        HandStep::Lift(Square::E1),
+        HandStep::Place(Square::G1, wk),
     ] {
         board.act(a);
         std::thread::sleep(Duration::from_secs(1));
@@ -609,10 +610,10 @@ fn castling_in_any_order(protocol: Protocol) {
     board.make(
         "O-O",
         &[
-            Action::Lift(Square::E8),
-            Action::Place(Square::G8, bk),
-            Action::Lift(Square::H8),
-            Action::Place(Square::F8, br),
+            HandStep::Lift(Square::E8),
+            HandStep::Place(Square::G8, bk),
+            HandStep::Lift(Square::H8),
+            HandStep::Place(Square::F8, br),
         ],
     );
     hector.expect("Done: Kurze Rochade.");
@@ -737,7 +738,9 @@ fn probe_tells_cannot_open_from_no_answer() {
 /// mismatch sentence and no mismatch tone; a wrong square gets both.
 #[test]
 fn no_mismatch_tone_while_the_awaited_move_is_made() {
-    use hector::{App, BoardSession, Effect, LinkEvent, Msg, SayKind, Tone, TrackerConfig};
+    use hector::io::{LinkEvent, SayKind, Tone};
+    use hector::testing::{BoardSession, TrackerConfig};
+    use hector::{App, Effect, Msg};
     use std::time::Instant;
 
     /// Past the settle time, then `action` on the board.
@@ -745,7 +748,7 @@ fn no_mismatch_tone_while_the_awaited_move_is_made() {
         app: &mut App,
         sim: &mut SimBoard,
         now: &mut Instant,
-        action: Option<Action>,
+        action: Option<HandStep>,
     ) -> Vec<Effect> {
         *now += Duration::from_millis(700);
         let mut e = app.update(Msg::Deadline, *now);
@@ -787,15 +790,15 @@ fn no_mismatch_tone_while_the_awaited_move_is_made() {
                 (
                     "e4",
                     vec![
-                        Action::Lift(Square::E2),
-                        Action::Place(Square::E4, Color::White.pawn()),
+                        HandStep::Lift(Square::E2),
+                        HandStep::Place(Square::E4, Color::White.pawn()),
                     ],
                 ),
                 (
                     "d5",
                     vec![
-                        Action::Lift(Square::D7),
-                        Action::Place(Square::D5, Color::Black.pawn()),
+                        HandStep::Lift(Square::D7),
+                        HandStep::Place(Square::D5, Color::Black.pawn()),
                     ],
                 ),
             ] {
@@ -816,9 +819,9 @@ fn no_mismatch_tone_while_the_awaited_move_is_made() {
                 Square::D5
             };
             for a in [
-                Action::Lift(lift_first),
-                Action::Lift(lift_second),
-                Action::Place(Square::D5, Color::White.pawn()),
+                HandStep::Lift(lift_first),
+                HandStep::Lift(lift_second),
+                HandStep::Place(Square::D5, Color::White.pawn()),
             ] {
                 effects.extend(step(&mut app, &mut sim, &mut now, Some(a)));
             }
@@ -833,12 +836,17 @@ fn no_mismatch_tone_while_the_awaited_move_is_made() {
             // Black's knight typed and set on a wrong square: both.
             let e = app.update(Msg::Line("Nc6".into()), now);
             assert_eq!(mismatches(&e), 0);
-            let mut e = step(&mut app, &mut sim, &mut now, Some(Action::Lift(Square::B8)));
+            let mut e = step(
+                &mut app,
+                &mut sim,
+                &mut now,
+                Some(HandStep::Lift(Square::B8)),
+            );
             e.extend(step(
                 &mut app,
                 &mut sim,
                 &mut now,
-                Some(Action::Place(Square::A6, Color::Black.knight())),
+                Some(HandStep::Place(Square::A6, Color::Black.knight())),
             ));
             e.extend(step(&mut app, &mut sim, &mut now, None));
             assert_eq!(mismatches(&e), 2, "{protocol:?}: {e:?}");
@@ -858,8 +866,8 @@ fn dgt_board_with_a_clock_is_the_clock() {
     hector.type_line("time");
     hector.expect("White: two minutes five seconds. Black: three minutes.");
     // A knight move that is not one, and the lever pressed at once.
-    board.act(Action::Lift(Square::G1));
-    board.act(Action::Place(Square::G3, Color::White.knight()));
+    board.act(HandStep::Lift(Square::G1));
+    board.act(HandStep::Place(Square::G3, Color::White.knight()));
     board.clock(124, 180, Some(Color::Black), None);
     hector.expect("Illegal move on the board. Put the pieces back as they were.");
     // Without --time the clock's first reading (3 minutes) makes it a
@@ -871,8 +879,8 @@ fn dgt_board_with_a_clock_is_the_clock() {
         "Mismatch on two squares: Gustav eins should have the white Springer, it is empty. \
          Gustav drei should be empty, it has the white Springer.",
     );
-    board.act(Action::Lift(Square::G3));
-    board.act(Action::Place(Square::G1, Color::White.knight()));
+    board.act(HandStep::Lift(Square::G3));
+    board.act(HandStep::Place(Square::G1, Color::White.knight()));
     hector.expect("Board matches the game.");
     // The arbiter gives the move back to White and Black its minute.
     board.clock(124, 240, Some(Color::White), None);
@@ -930,8 +938,8 @@ fn an_awaited_move_is_awaited_again_after_a_kill_and_resume() {
     board.make(
         "e5",
         &[
-            Action::Lift(Square::E7),
-            Action::Place(Square::E5, Color::Black.pawn()),
+            HandStep::Lift(Square::E7),
+            HandStep::Place(Square::E5, Color::Black.pawn()),
         ],
     );
     hector.expect("Done: Bauer Eva fünf.");

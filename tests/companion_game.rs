@@ -9,8 +9,9 @@
 use std::io::Write;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use hector::page_squares;
-use hector::{App, Protocol};
+use hector::App;
+use hector::io::Protocol;
+use hector::testing::page_squares;
 use serde_json::json;
 use shakmaty::san::{San, SanPlus};
 use shakmaty::{Chess, Move, Position};
@@ -371,7 +372,7 @@ fn state_until(
 /// their fixes.
 #[test]
 fn two_boards_moves_and_mismatches_on_each_side() {
-    use hector::SimAction as Action;
+    use hector::testing::HandStep;
     use shakmaty::{Color, Square};
     let (mine, mine_path) = new_pty();
     let (theirs, theirs_path) = new_pty();
@@ -448,18 +449,22 @@ fn two_boards_moves_and_mismatches_on_each_side() {
     // A pawn knocked over on the opponent's board: said to the blind
     // player (with what to put right), shown on the page; and fixed.
     let knocked = blind_mismatch_text(&words, &pos, Square::H7, Square::H6);
-    let a = opp.sim.act(Action::Lift(Square::H7));
+    let a = opp.sim.act(HandStep::Lift(Square::H7));
     opp.master.write_all(&a).expect("write");
-    let a = opp.sim.act(Action::Place(Square::H6, Color::Black.pawn()));
+    let a = opp
+        .sim
+        .act(HandStep::Place(Square::H6, Color::Black.pawn()));
     opp.master.write_all(&a).expect("write");
     hector.skip_to(&format!("On the opponent's board: {knocked}"), WAIT);
     state_until(&url, "the opponent's board differs", |s| {
         s["opponent_board"] == json!({"state": "differs", "squares": ["h6", "h7"]})
             || s["opponent_board"] == json!({"state": "differs", "squares": ["h7", "h6"]})
     });
-    let a = opp.sim.act(Action::Lift(Square::H6));
+    let a = opp.sim.act(HandStep::Lift(Square::H6));
     opp.master.write_all(&a).expect("write");
-    let a = opp.sim.act(Action::Place(Square::H7, Color::Black.pawn()));
+    let a = opp
+        .sim
+        .act(HandStep::Place(Square::H7, Color::Black.pawn()));
     opp.master.write_all(&a).expect("write");
     hector.skip_to("The opponent's board matches the game.", WAIT);
     state_until(&url, "the opponent's board agrees again", |s| {
@@ -468,11 +473,11 @@ fn two_boards_moves_and_mismatches_on_each_side() {
 
     // The same on the tactile board: said to the blind player (as always),
     // shown on the opponent's page with the squares; and fixed.
-    let a = blind.sim.act(Action::Lift(Square::A2));
+    let a = blind.sim.act(HandStep::Lift(Square::A2));
     blind.master.write_all(&a).expect("write");
     let a = blind
         .sim
-        .act(Action::Place(Square::A3, Color::White.pawn()));
+        .act(HandStep::Place(Square::A3, Color::White.pawn()));
     blind.master.write_all(&a).expect("write");
     state_until(&url, "the tactile board differs", |s| {
         let sq = &s["tactile"]["squares"];
@@ -481,11 +486,11 @@ fn two_boards_moves_and_mismatches_on_each_side() {
     // (a2-a3 is a legal move of the blind player: it is only a mismatch
     // because it is not their turn; what is said about it is the board
     // module's business.)
-    let a = blind.sim.act(Action::Lift(Square::A3));
+    let a = blind.sim.act(HandStep::Lift(Square::A3));
     blind.master.write_all(&a).expect("write");
     let a = blind
         .sim
-        .act(Action::Place(Square::A2, Color::White.pawn()));
+        .act(HandStep::Place(Square::A2, Color::White.pawn()));
     blind.master.write_all(&a).expect("write");
     state_until(&url, "the tactile board agrees again", |s| {
         s["tactile"]["state"] == "agrees"
@@ -504,7 +509,7 @@ fn blind_mismatch_text(
     let mut board = pos.board().clone();
     let piece = board.remove_piece_at(from).expect("a piece");
     board.set_piece_at(to, piece);
-    let sensed = hector::SensedBoard::from_board(&board);
-    let diffs = hector::board_diff(pos.board(), &sensed);
+    let sensed = hector::testing::SensedBoard::from_board(&board);
+    let diffs = hector::testing::board_diff(pos.board(), &sensed);
     words.phraser().mismatch(&diffs)
 }

@@ -7,10 +7,10 @@
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
-use hector::{
-    CompanionConfig, CompanionEvent, CompanionServer, MoveInput, OpponentAction, PageClocks,
-    PageFlash, PageFlashKind, PageGameEnd, PageLastMove, PageNotice, PageSide, PageTactile,
-    Snapshot,
+use hector::io::{CompanionConfig, CompanionEvent, CompanionServer};
+use hector::testing::{
+    MoveInput, OpponentAction, PageClocks, PageFlash, PageFlashKind, PageGameEnd, PageLastMove,
+    PageNotice, PageSide, PageTactile, Snapshot,
 };
 use serde_json::json;
 use shakmaty::uci::UciMove;

@@ -243,18 +243,18 @@ fn a_game_resumed_after_a_restart_gives_the_page_its_seat_back() {
 
 /// A board on the master end of a pseudo-terminal, as the opponent's.
 struct PtyBoard {
-    master: hector::Master,
-    sim: hector::SimBoard,
+    master: hector::testing::Master,
+    sim: hector::testing::SimBoard,
     /// Everything hector wrote to it so far.
     heard: Vec<u8>,
 }
 
 impl PtyBoard {
-    fn new(protocol: hector::Protocol, board: shakmaty::Board) -> (PtyBoard, String) {
+    fn new(protocol: hector::io::Protocol, board: shakmaty::Board) -> (PtyBoard, String) {
         let (master, path) = crate::util::new_pty();
         let b = PtyBoard {
             master,
-            sim: hector::SimBoard::new(protocol, board),
+            sim: hector::testing::SimBoard::new(protocol, board),
             heard: Vec::new(),
         };
         (b, path)
@@ -312,7 +312,8 @@ impl PtyBoard {
 /// out when the opponent has made it there.
 #[test]
 fn the_players_move_is_lit_on_the_opponents_millennium_board() {
-    use hector::{BoardCommand, Protocol};
+    use hector::io::Protocol;
+    use hector::testing::BoardCommand;
     use shakmaty::{Bitboard, Board, Chess, Square, san::San};
     let home = clean_config_dir();
     let (mut opp, path) = PtyBoard::new(Protocol::Millennium, Board::new());
@@ -349,7 +350,8 @@ fn the_players_move_is_lit_on_the_opponents_millennium_board() {
 /// asks which, the opponent taps it, hector plays and says the move.
 #[test]
 fn a_promotion_on_the_opponents_occupancy_board_is_asked_on_the_page() {
-    use hector::{Protocol, SimAction};
+    use hector::io::Protocol;
+    use hector::testing::HandStep;
     use shakmaty::fen::Fen;
     use shakmaty::{CastlingMode, Chess, Color, Position, Square};
     let home = clean_config_dir();
@@ -376,11 +378,11 @@ fn a_promotion_on_the_opponents_occupancy_board_is_asked_on_the_page() {
     let mut b = Browser::start();
     let p = b.new_page(&url);
     b.wait_text(p, "#seat", "You play this game.");
-    let lift = opp.sim.act(SimAction::Lift(Square::E2));
+    let lift = opp.sim.act(HandStep::Lift(Square::E2));
     opp.send(&lift);
     let place = opp
         .sim
-        .act(SimAction::Place(Square::E1, Color::Black.pawn()));
+        .act(HandStep::Place(Square::E1, Color::Black.pawn()));
     opp.send(&place);
     b.wait_text(p, "#your-board", "Your pawn reached the last rank");
     assert_eq!(

@@ -8,12 +8,12 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
-use hector::{
+use hector::io::{EngineSettings, EngineStrength as Strength};
+use hector::testing::{
     EngineCommand, EngineEvent, EngineExit as ExitInfo, EngineFault as Fault, EngineIo,
     EngineOptionNote as OptionNote, EngineProcess, EngineScore as Score, EngineSession,
-    EngineSettings, EngineStrength as Strength, EngineTimeouts as Timeouts,
-    EngineWaiting as Waiting, EngineWanted as Wanted, ProcessEvent, SearchLimit as Limit,
-    SearchPurpose as Purpose, SearchRequest, SearchResult,
+    EngineTimeouts as Timeouts, EngineWaiting as Waiting, EngineWanted as Wanted, ProcessEvent,
+    SearchLimit as Limit, SearchPurpose as Purpose, SearchRequest, SearchResult,
 };
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, Move, Position};

@@ -8,7 +8,8 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use hector::{Lang, Protocol, Reader};
+use hector::io::Protocol;
+use hector::{Lang, Reader};
 use shakmaty::{Chess, Move, Position};
 
 use crate::util::{Hector, Tactile, clean_config_dir, new_pty};
@@ -639,8 +640,8 @@ fn a_chess960_game_goes_to_the_engine_as_chess960() {
 
 /// The hand's actions that take back `m`, played from `before`: the
 /// piece goes back, a captured piece is set down again.
-fn undo_actions(before: &Chess, m: Move) -> Vec<hector::SimAction> {
-    use hector::SimAction::{Lift, Place};
+fn undo_actions(before: &Chess, m: Move) -> Vec<hector::testing::HandStep> {
+    use hector::testing::HandStep::{Lift, Place};
     use shakmaty::{File, Square};
     let us = before.turn();
     let board = before.board();

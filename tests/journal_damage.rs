@@ -257,7 +257,7 @@ fn each_damage_resumed_with_yes_and_no_keeps_every_intact_record() {
                 "{what}: nothing lost from disk"
             );
             let kept = std::fs::read_to_string(&path).expect("journal");
-            let parsed = hector::parse_journal(kept.as_bytes());
+            let parsed = hector::testing::parse_journal(kept.as_bytes());
             assert_eq!(
                 parsed.warnings,
                 vec![],
@@ -336,15 +336,18 @@ fn records_after_the_damage_can_be_left_out() {
     );
     assert_eq!(heard[5], "Game resumed. Black to move, move 2.");
     assert_eq!(std::fs::read(&copy).expect("copy"), l.concat().into_bytes());
-    let parsed = hector::parse_journal(&std::fs::read(&path).expect("journal"));
+    let parsed = hector::testing::parse_journal(&std::fs::read(&path).expect("journal"));
     assert_eq!(parsed.warnings, vec![]);
     // The usable part (6 records), then the resume.
     assert!(parsed.records.len() >= 7, "{parsed:?}");
     assert_eq!(
         parsed.records[..6],
-        hector::parse_journal(l.concat().as_bytes()).records[..]
+        hector::testing::parse_journal(l.concat().as_bytes()).records[..]
     );
-    assert_eq!(parsed.records[6].event, hector::JournalEvent::Resumed);
+    assert_eq!(
+        parsed.records[6].event,
+        hector::testing::JournalEvent::Resumed
+    );
 }
 
 /// A start record that cannot be read: listed by `hector games` as

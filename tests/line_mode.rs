@@ -40,7 +40,7 @@ fn repeat_works_from_the_first_line() {
 
 #[test]
 fn help_lists_the_commands_of_the_moment_one_per_line() {
-    use hector::Action as A;
+    use hector::PlayerAction as A;
     // Neither a review, nor a clock, an engine, a board or the opponent's
     // screen: their commands are not listed.
     let absent = [

@@ -10,11 +10,13 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use hector::{
-    BRAILLE_LINES, GameRecord, JournalEvent as Event, RecordNote as Note, Resumed, StartInfo,
-    parse_journal, replay, to_braille_unicode, to_brf, to_pgn,
+use hector::Game;
+use hector::StartInfo;
+use hector::testing::Claim;
+use hector::testing::{
+    BRAILLE_LINES, GameRecord, JournalEvent as Event, RecordNote as Note, Resumed, parse_journal,
+    replay, to_braille_unicode, to_brf, to_pgn,
 };
-use hector::{Claim, Game};
 use shakmaty::san::San;
 use shakmaty::{Color, Position};
 

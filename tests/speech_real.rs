@@ -17,7 +17,9 @@ use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use hector::{Priority, SayKind, SpeechMode, SpeechStatus, SpeechWorker, Utterance, WorkerConfig};
+use hector::io::{
+    Priority, SayKind, SpeechMode, SpeechStatus, SpeechWorker, Utterance, WorkerConfig,
+};
 use speechd::PrivateSpeechd;
 
 static SERIAL: Mutex<()> = Mutex::new(());
@@ -307,7 +309,7 @@ fn line_mode_speaks_every_move_through_the_daemon() {
 /// the sentence's language, and audio comes out.
 #[test]
 fn an_english_sentence_speaks_its_appendix_d_words_in_the_german_voice() {
-    use hector::Part;
+    use hector::io::Part;
     let (_serial, daemon) = daemon();
     let (status, rx) = status_channel();
     let worker = SpeechWorker::spawn_system(

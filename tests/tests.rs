@@ -36,6 +36,7 @@ mod engine_play;
 #[cfg(unix)] // Unix only: a sh script
 mod journal_damage;
 mod languages;
+mod layers;
 mod lichess;
 mod line_games;
 mod line_mode;

@@ -4,7 +4,8 @@
 
 use std::time::Duration;
 
-use hector::{Protocol, SimAction as Action};
+use hector::io::Protocol;
+use hector::testing::HandStep;
 use shakmaty::san::San;
 use shakmaty::{Chess, Color, Move, Position, Square};
 
@@ -81,8 +82,8 @@ fn a_mismatch_then_killed(home: &std::path::Path) -> Tactile {
         "Bauer Cesar fünf",
         "On your board: black Bauer from Cesar sieben to Cesar fünf.",
     ]);
-    board.act(Action::Lift(Square::C7), PAUSE);
-    board.act(Action::Place(Square::B6, Color::Black.pawn()), HAND);
+    board.act(HandStep::Lift(Square::C7), PAUSE);
+    board.act(HandStep::Place(Square::B6, Color::Black.pawn()), HAND);
     hector.expect(MISMATCH_B6);
     drop(hector);
     board
@@ -148,14 +149,14 @@ fn a_pawn_short_of_its_double_step_is_a_wrong_square() {
         "Bauer Anna fünf",
         "On your board: black Bauer from Anna sieben to Anna fünf.",
     ]);
-    board.act(Action::Lift(Square::A7), HAND);
-    board.act(Action::Place(Square::A6, Color::Black.pawn()), HAND);
+    board.act(HandStep::Lift(Square::A7), HAND);
+    board.act(HandStep::Place(Square::A6, Color::Black.pawn()), HAND);
     hector.expect(
         "Mismatch on two squares: Anna fünf should have the black Bauer, it is empty. \
          Anna sechs should be empty, it has the black Bauer.",
     );
-    board.act(Action::Lift(Square::A6), HAND);
-    board.act(Action::Place(Square::A5, Color::Black.pawn()), HAND);
+    board.act(HandStep::Lift(Square::A6), HAND);
+    board.act(HandStep::Place(Square::A5, Color::Black.pawn()), HAND);
     hector.expect("Done: Bauer Anna fünf.");
     hector.quit();
     let _ = std::fs::remove_dir_all(&home);
@@ -189,20 +190,20 @@ fn a_reply_typed_before_the_move_is_on_the_board_is_queued() {
     let both = format!("{bishop} Then black Bauer from Anna sieben to Anna sechs.");
     hector.expect_all(&["Bauer Anna sechs", &both]);
     // A white knight set on a3: on no path to them.
-    board.act(Action::Lift(Square::B1), HAND);
-    board.act(Action::Place(Square::A3, Color::White.knight()), HAND);
+    board.act(HandStep::Lift(Square::B1), HAND);
+    board.act(HandStep::Place(Square::A3, Color::White.knight()), HAND);
     hector.expect(
         "Mismatch on two squares: Bella eins should have the white Springer, it is empty. \
          Anna drei should be empty, it has the white Springer.",
     );
-    board.act(Action::Lift(Square::A3), HAND);
-    board.act(Action::Place(Square::B1, Color::White.knight()), HAND);
+    board.act(HandStep::Lift(Square::A3), HAND);
+    board.act(HandStep::Place(Square::B1, Color::White.knight()), HAND);
     hector.expect(&both);
     // The reply first, with a pause: quiet; then the bishop: both done.
-    board.act(Action::Lift(Square::A7), PAUSE);
-    board.act(Action::Place(Square::A6, Color::Black.pawn()), PAUSE);
-    board.act(Action::Lift(Square::F1), PAUSE);
-    board.act(Action::Place(Square::B5, Color::White.bishop()), HAND);
+    board.act(HandStep::Lift(Square::A7), PAUSE);
+    board.act(HandStep::Place(Square::A6, Color::Black.pawn()), PAUSE);
+    board.act(HandStep::Lift(Square::F1), PAUSE);
+    board.act(HandStep::Place(Square::B5, Color::White.bishop()), HAND);
     hector.expect_all(&["Done: Läufer Bella fünf.", "Done: Bauer Anna sechs."]);
     hector.type_line("board");
     hector.expect("Board matches the game.");
@@ -216,11 +217,11 @@ fn a_reply_typed_before_the_move_is_on_the_board_is_queued() {
 fn black_moving_first_on_the_board_hears_whose_move_it_is() {
     let home = clean_config_dir();
     let (mut hector, mut board) = connected_dgt(&home);
-    board.act(Action::Lift(Square::E7), HAND);
-    board.act(Action::Place(Square::E5, Color::Black.pawn()), HAND);
+    board.act(HandStep::Lift(Square::E7), HAND);
+    board.act(HandStep::Place(Square::E5, Color::Black.pawn()), HAND);
     hector.expect("White is to move. Put the pieces back as they were.");
-    board.act(Action::Lift(Square::E5), HAND);
-    board.act(Action::Place(Square::E7, Color::Black.pawn()), HAND);
+    board.act(HandStep::Lift(Square::E5), HAND);
+    board.act(HandStep::Place(Square::E7, Color::Black.pawn()), HAND);
     hector.expect("Board matches the game.");
     hector.quit();
     let _ = std::fs::remove_dir_all(&home);
@@ -298,7 +299,7 @@ fn setting_up_says_only_what_changed() {
     hector.expect("New game. White to move.");
     let mut board = Tactile {
         master,
-        sim: hector::SimBoard::new(Protocol::Dgt, shakmaty::Board::empty()),
+        sim: hector::testing::SimBoard::new(Protocol::Dgt, shakmaty::Board::empty()),
     };
     board.answer(WAIT);
     hector.expect("Board connected.");
@@ -308,7 +309,7 @@ fn setting_up_says_only_what_changed() {
          Black's back rank is empty. \
          Black: eight pieces missing: Bauern on all files of sieben.",
     );
-    board.act(Action::Place(Square::E1, Color::White.king()), HAND);
+    board.act(HandStep::Place(Square::E1, Color::White.king()), HAND);
     hector.expect("Put right: Eva eins. Thirty-one squares to go.");
     let start = shakmaty::Board::new();
     for sq in start.occupied() {
@@ -316,12 +317,12 @@ fn setting_up_says_only_what_changed() {
             continue;
         }
         let piece = start.piece_at(sq).expect("a piece");
-        board.act(Action::Place(sq, piece), Duration::from_millis(2));
+        board.act(HandStep::Place(sq, piece), Duration::from_millis(2));
     }
     hector.expect(
         "Still to put right, one square: Anna sieben should have the black Bauer, it is empty.",
     );
-    board.act(Action::Place(Square::A7, Color::Black.pawn()), HAND);
+    board.act(HandStep::Place(Square::A7, Color::Black.pawn()), HAND);
     hector.expect("Board matches the game.");
     hector.quit();
     let _ = std::fs::remove_dir_all(&home);

@@ -130,7 +130,8 @@ use std::sync::Mutex;
 use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant, SystemTime};
 
-use hector::{Master, Protocol, SimBoard, pseudo_board};
+use hector::io::Protocol;
+use hector::testing::{Master, SimBoard, pseudo_board};
 use shakmaty::{Board, Chess, Move};
 
 /// `TTYPort::pair` must not run on several threads at once, and no child
@@ -441,7 +442,7 @@ impl Tactile {
     }
 
     /// One action of the hand (a piece lifted or set down), then `hand`.
-    pub fn act(&mut self, action: hector::SimAction, hand: Duration) {
+    pub fn act(&mut self, action: hector::testing::HandStep, hand: Duration) {
         let bytes = self.sim.act(action);
         self.master.write_all(&bytes).expect("write to the board");
         std::thread::sleep(hand);

@@ -1,7 +1,7 @@
 //! Any sequence of requests to the opponent's page server, sans-IO: each
 //! request (separated by a NUL byte) is a first line `METHOD TARGET`,
 //! header lines `Name: value`, an empty line and a body.  They are read by
-//! `hector::parse_companion_request`, decided by the pairing gate, and what gets
+//! `hector::testing::parse_companion_request`, decided by the pairing gate, and what gets
 //! through goes to the app like the page's actions.  Nothing may panic;
 //! a refusal has a status of 4xx; what the page is then shown serializes.
 #![no_main]
@@ -10,9 +10,7 @@ use std::net::{IpAddr, Ipv4Addr};
 use std::time::{Duration, Instant};
 
 use hector::{App, Msg};
-use hector::{
-    CompanionLimits, Gate, GateAnswer as Answer, GateConfig, parse_companion_request as parse,
-};
+use hector::testing::{CompanionLimits, Gate, GateAnswer as Answer, GateConfig, parse_companion_request as parse};
 use libfuzzer_sys::fuzz_target;
 
 fn request(raw: &[u8]) -> (String, String, Vec<(String, String)>, Vec<u8>) {

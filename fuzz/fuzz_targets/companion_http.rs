@@ -1,13 +1,13 @@
 //! The companion server's HTTP path as the network reaches it: any bytes
 //! on one connection, through hyper (its parser, the head's size and line
 //! limits), the server's body limit, the request reader and the pairing
-//! gate (`hector::serve_companion_bytes`, an in-memory stream, the same
+//! gate (`hector::testing::serve_companion_bytes`, an in-memory stream, the same
 //! code as on a socket).  Nothing may panic or hang; whatever is answered
 //! is one HTTP/1.1 (or 1.0) response with a status the server gives (no 5xx but the
 //! watchers' 503).
 #![no_main]
 
-use hector::serve_companion_bytes;
+use hector::testing::serve_companion_bytes;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -2,7 +2,7 @@
 //! same events however the stream is split.
 #![no_main]
 
-use hector::{Decoder, DgtDecoder};
+use hector::testing::{Decoder, DgtDecoder};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

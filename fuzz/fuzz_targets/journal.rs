@@ -6,7 +6,7 @@
 //! after a damage, and the PGN export of what was read never panic.
 #![no_main]
 
-use hector::{journal_continuation, parse_journal, replay, to_pgn};
+use hector::testing::{journal_continuation, parse_journal, replay, to_pgn};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

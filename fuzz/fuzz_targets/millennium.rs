@@ -2,7 +2,7 @@
 //! same events however the stream is split.
 #![no_main]
 
-use hector::{Decoder, MillenniumDecoder};
+use hector::testing::{Decoder, MillenniumDecoder};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -2,7 +2,7 @@
 //! same events however the stream is split.
 #![no_main]
 
-use hector::{Decoder, OccupancyDecoder};
+use hector::testing::{Decoder, OccupancyDecoder};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -21,7 +21,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let (_config, problems) = hector::read_settings("c.toml", text);
+    let (_config, problems) = hector::testing::read_settings("c.toml", text);
     for p in &problems {
         assert_eq!(p.file, "c.toml");
         assert!(!phraser().setting_error(p).is_empty());

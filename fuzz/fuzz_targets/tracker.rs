@@ -5,7 +5,8 @@
 
 use std::time::{Duration, Instant};
 
-use hector::{Decoder, Protocol, Tracker, TrackerConfig};
+use hector::io::Protocol;
+use hector::testing::{Decoder, Tracker, TrackerConfig};
 use libfuzzer_sys::fuzz_target;
 use shakmaty::{Chess, Position, Role};
 

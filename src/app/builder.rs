@@ -1,6 +1,6 @@
 //! [`AppBuilder`]: an [`App`] from its parts, the built-in ones unless
 //! given.  Reads no file, so unit tests build apps freely; start-up
-//! (`crate::setup`) gives it the parts read from the user's files.
+//! (`setup`, a layer above) gives it the parts read from the user's files.
 
 use shakmaty::Color;
 

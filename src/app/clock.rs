@@ -19,6 +19,7 @@ use crate::game::rules::{Edition, IllegalPenalty, MateAbility, RuleSet, can_mate
 use crate::msg::Effect;
 use crate::speech::{Priority, SayKind};
 
+mod board_clock;
 mod journal;
 
 /// How the clock of a game is set.
@@ -63,7 +64,7 @@ pub(super) struct ClockPart {
     can_mate: Option<(u64, Color, MateAbility)>,
     /// A clock on the board that this one follows (a DGT 3000): its
     /// times and lever rule, not this clock's own deadlines.
-    pub(super) physical: Option<super::board_clock::Physical>,
+    pub(super) physical: Option<board_clock::Physical>,
 }
 
 impl ClockPart {
@@ -324,7 +325,7 @@ impl App {
         });
         if own_time_runs
             && !self.game.is_over()
-            && self.press_check(me, now, out) == super::board_clock::PressCheck::Penalised
+            && self.press_check(me, now, out) == board_clock::PressCheck::Penalised
         {
             return;
         }

@@ -1,17 +1,17 @@
 //! Typed commands: questions about the position and the actions of the
-//! session ([`Action`]).
+//! session ([`PlayerAction`]).
 
 use shakmaty::{Color, Move, Position};
 
 use super::App;
-use crate::action::Action;
+use crate::action::PlayerAction;
 use crate::command::{Command, Side};
 use crate::game::Game;
 use crate::msg::Effect;
 use crate::speech::{Priority, SayKind};
 
 impl App {
-    pub(super) fn help_line(&self, action: Action) -> String {
+    pub(super) fn help_line(&self, action: PlayerAction) -> String {
         let word = self
             .keymap
             .words(action)
@@ -26,8 +26,8 @@ impl App {
     /// the board's and the opponent's screen's only when there is one.
     /// (Every command still answers when typed, and `help WORD` gives its
     /// help.)
-    fn applies_now(&self, action: Action) -> bool {
-        use Action as A;
+    fn applies_now(&self, action: PlayerAction) -> bool {
+        use PlayerAction as A;
         let reviewing = self.reviewing();
         match action {
             a if a.key_only() => false,
@@ -157,9 +157,9 @@ impl App {
     }
 
     /// `new` or `quit`, asked for and (where it is asked) confirmed.
-    pub(super) fn on_action_confirmed(&mut self, action: Action, out: &mut Vec<Effect>) {
+    pub(super) fn on_action_confirmed(&mut self, action: PlayerAction, out: &mut Vec<Effect>) {
         match action {
-            Action::New => {
+            PlayerAction::New => {
                 if let Some(now) = self.now {
                     self.journal_reading_of_left_game(now, out);
                 }
@@ -172,7 +172,7 @@ impl App {
                 let t = self.message("new_game", &[]);
                 self.say(out, t, Priority::Normal, SayKind::Game);
             }
-            Action::Resign => self.resign(out),
+            PlayerAction::Resign => self.resign(out),
             _ => {
                 let t = self.message("goodbye", &[]);
                 self.info(out, t);
@@ -184,24 +184,24 @@ impl App {
 
     /// An action without arguments.  One asked for without the arguments
     /// it needs gets its help sentence.
-    pub(super) fn on_action(&mut self, action: Action, out: &mut Vec<Effect>) {
+    pub(super) fn on_action(&mut self, action: PlayerAction, out: &mut Vec<Effect>) {
         if self.on_review_action(action, None, out) {
             return;
         }
         if self.reviewing()
             && matches!(
                 action,
-                Action::Draw
-                    | Action::Accept
-                    | Action::Decline
-                    | Action::Resign
-                    | Action::New
-                    | Action::Export
-                    | Action::Claim
-                    | Action::Takeback
-                    | Action::Hint
-                    | Action::Threat
-                    | Action::Engine
+                PlayerAction::Draw
+                    | PlayerAction::Accept
+                    | PlayerAction::Decline
+                    | PlayerAction::Resign
+                    | PlayerAction::New
+                    | PlayerAction::Export
+                    | PlayerAction::Claim
+                    | PlayerAction::Takeback
+                    | PlayerAction::Hint
+                    | PlayerAction::Threat
+                    | PlayerAction::Engine
             )
         {
             self.review_refuses(out);
@@ -212,17 +212,17 @@ impl App {
         }
         let pos = self.game.position().clone();
         match action {
-            Action::Material => {
+            PlayerAction::Material => {
                 let t = self.phraser.material(&pos);
                 self.info(out, t);
             }
-            Action::Turn => {
+            PlayerAction::Turn => {
                 let t = self.prompt();
                 self.info(out, t);
             }
             // The journal cannot be written: leaving loses the moves unless
             // they are saved elsewhere, so it is asked, whoever types.
-            Action::New | Action::Quit if self.journal_failing() => {
+            PlayerAction::New | PlayerAction::Quit if self.journal_failing() => {
                 self.question = Some(super::Question::Confirm(action));
                 let word = self
                     .keymap
@@ -234,10 +234,10 @@ impl App {
                 self.say(out, t, Priority::Normal, SayKind::Error);
             }
             // Resigning ends the game for good: asked like leaving it.
-            Action::New | Action::Quit | Action::Resign
+            PlayerAction::New | PlayerAction::Quit | PlayerAction::Resign
                 if self.ask_before_leaving
                     && (self.game_in_progress()
-                        || (action == Action::Resign && !self.game.is_over())) =>
+                        || (action == PlayerAction::Resign && !self.game.is_over())) =>
             {
                 self.question = Some(super::Question::Confirm(action));
                 let word = self
@@ -247,23 +247,26 @@ impl App {
                     .cloned()
                     .unwrap_or_else(|| action.key().to_owned());
                 let key = match action {
-                    Action::New => "confirm_new",
-                    Action::Resign => "confirm_resign",
+                    PlayerAction::New => "confirm_new",
+                    PlayerAction::Resign => "confirm_resign",
                     _ => "confirm_quit",
                 };
                 let t = self.message(key, &[("command", &word)]);
                 self.info(out, t);
             }
-            Action::New | Action::Quit => self.on_action_confirmed(action, out),
-            Action::Draw => self.typed_draw_offer(out),
-            Action::Accept => self.accept_draw(out),
-            Action::Decline => self.decline_draw(out),
-            Action::Resign => self.resign(out),
-            Action::Hint | Action::Eval | Action::Threat | Action::Engine => {
+            PlayerAction::New | PlayerAction::Quit => self.on_action_confirmed(action, out),
+            PlayerAction::Draw => self.typed_draw_offer(out),
+            PlayerAction::Accept => self.accept_draw(out),
+            PlayerAction::Decline => self.decline_draw(out),
+            PlayerAction::Resign => self.resign(out),
+            PlayerAction::Hint
+            | PlayerAction::Eval
+            | PlayerAction::Threat
+            | PlayerAction::Engine => {
                 self.engine_action(action, out);
             }
-            Action::Takeback => self.take_back(out),
-            Action::Flip => {
+            PlayerAction::Takeback => self.take_back(out),
+            PlayerAction::Flip => {
                 self.me = !self.me;
                 if self.engine.is_some() {
                     self.journal_engine_side(Some(!self.me));
@@ -272,30 +275,30 @@ impl App {
                 let t = self.message("flipped", &[("side", &side)]);
                 self.info(out, t);
             }
-            Action::Repeat => match self.last_said.clone() {
+            PlayerAction::Repeat => match self.last_said.clone() {
                 Some(u) => out.push(Effect::Say(u)),
                 None => {
                     let t = self.message("nothing_to_repeat", &[]);
                     self.info(out, t);
                 }
             },
-            Action::Silence => out.push(Effect::Silence),
-            Action::Board => self.board_report(out),
-            Action::Export => self.save(None, out),
-            Action::Press | Action::Pause | Action::Resume => {
+            PlayerAction::Silence => out.push(Effect::Silence),
+            PlayerAction::Board => self.board_report(out),
+            PlayerAction::Export => self.save(None, out),
+            PlayerAction::Press | PlayerAction::Pause | PlayerAction::Resume => {
                 if let Some(now) = self.now {
                     match action {
-                        Action::Press => self.on_press(now, out),
-                        Action::Pause => self.on_pause(false, now, out),
+                        PlayerAction::Press => self.on_press(now, out),
+                        PlayerAction::Pause => self.on_pause(false, now, out),
                         _ => self.on_pause(true, now, out),
                     }
                 }
             }
-            Action::Release => self.release_companion(out),
-            Action::Help => {
+            PlayerAction::Release => self.release_companion(out),
+            PlayerAction::Help => {
                 let t = self.message("help_intro", &[]);
                 self.info(out, t);
-                let lines: Vec<String> = Action::ALL
+                let lines: Vec<String> = PlayerAction::ALL
                     .iter()
                     .filter(|&&a| self.applies_now(a))
                     .map(|&a| self.help_line(a))
@@ -305,45 +308,45 @@ impl App {
                 }
             }
 
-            Action::Square
-            | Action::Pieces
-            | Action::Rank
-            | Action::File
-            | Action::Attackers
-            | Action::Defenders
-            | Action::Moves
-            | Action::Last
-            | Action::Claim
-            | Action::Next
-            | Action::Previous
-            | Action::First
-            | Action::End
-            | Action::Goto
-            | Action::Games
-            | Action::Game
-            | Action::Find
-            | Action::Comment
-            | Action::Variations
-            | Action::Time
-            | Action::Arbiter => {
+            PlayerAction::Square
+            | PlayerAction::Pieces
+            | PlayerAction::Rank
+            | PlayerAction::File
+            | PlayerAction::Attackers
+            | PlayerAction::Defenders
+            | PlayerAction::Moves
+            | PlayerAction::Last
+            | PlayerAction::Claim
+            | PlayerAction::Next
+            | PlayerAction::Previous
+            | PlayerAction::First
+            | PlayerAction::End
+            | PlayerAction::Goto
+            | PlayerAction::Games
+            | PlayerAction::Game
+            | PlayerAction::Find
+            | PlayerAction::Comment
+            | PlayerAction::Variations
+            | PlayerAction::Time
+            | PlayerAction::Arbiter => {
                 let t = self.help_line(action);
                 self.say(out, t, Priority::Normal, SayKind::Error);
             }
-            Action::CursorUp
-            | Action::CursorDown
-            | Action::CursorLeft
-            | Action::CursorRight
-            | Action::CursorRank
-            | Action::CursorFile
-            | Action::NextPiece
-            | Action::Select
-            | Action::Cancel
-            | Action::FlipView
-            | Action::PieceStyle
-            | Action::Coordinates
-            | Action::MoveList
-            | Action::Theme
-            | Action::LargeText => {
+            PlayerAction::CursorUp
+            | PlayerAction::CursorDown
+            | PlayerAction::CursorLeft
+            | PlayerAction::CursorRight
+            | PlayerAction::CursorRank
+            | PlayerAction::CursorFile
+            | PlayerAction::NextPiece
+            | PlayerAction::Select
+            | PlayerAction::Cancel
+            | PlayerAction::FlipView
+            | PlayerAction::PieceStyle
+            | PlayerAction::Coordinates
+            | PlayerAction::MoveList
+            | PlayerAction::Theme
+            | PlayerAction::LargeText => {
                 // Keys of the full-screen view (Msg::Key); no typed word
                 // calls them.
                 let t = self.help_line(action);

@@ -689,7 +689,7 @@ mod tests {
 
     #[test]
     fn the_page_shows_that_the_player_is_fixing_the_board_not_waiting() {
-        use crate::board::sim::{Action, SimBoard};
+        use crate::board::sim::{HandStep, SimBoard};
         use crate::board::transport::LinkEvent;
         use crate::board::{BoardSession, Protocol, TrackerConfig};
         let settle = std::time::Duration::from_millis(300);
@@ -720,8 +720,8 @@ mod tests {
         // The player moves another pawn: after the settle time hector says
         // the board differs; the page says the board is being put right.
         for action in [
-            Action::Lift(Square::D2),
-            Action::Place(Square::D4, Color::White.pawn()),
+            HandStep::Lift(Square::D2),
+            HandStep::Place(Square::D4, Color::White.pawn()),
         ] {
             a.update(Msg::Board(LinkEvent::Bytes(sim.act(action))), t1);
         }
@@ -736,10 +736,10 @@ mod tests {
         }
         // Put right and the move made: the board agrees.
         for action in [
-            Action::Lift(Square::D4),
-            Action::Place(Square::D2, Color::White.pawn()),
-            Action::Lift(Square::E2),
-            Action::Place(Square::E4, Color::White.pawn()),
+            HandStep::Lift(Square::D4),
+            HandStep::Place(Square::D2, Color::White.pawn()),
+            HandStep::Lift(Square::E2),
+            HandStep::Place(Square::E4, Color::White.pawn()),
         ] {
             a.update(
                 Msg::Board(LinkEvent::Bytes(sim.act(action))),

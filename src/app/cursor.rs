@@ -7,7 +7,7 @@
 use shakmaty::{CastlingSide, Color, File, Move, Position, Rank, Role, Square};
 
 use super::App;
-use crate::action::{Action, KeyArg};
+use crate::action::{KeyArg, PlayerAction};
 use crate::command::{Command, Side};
 use crate::msg::Effect;
 use crate::speech::{Priority, SayKind};
@@ -74,14 +74,14 @@ impl App {
         self.last_said.as_ref().map(|u| u.text.as_str())
     }
 
-    pub(super) fn on_key(&mut self, action: Action, arg: KeyArg, out: &mut Vec<Effect>) {
+    pub(super) fn on_key(&mut self, action: PlayerAction, arg: KeyArg, out: &mut Vec<Effect>) {
         // The question whether both players agree to take back after the
         // end is answered by the next key, like by the next line.
         if self.question == Some(super::Question::TakebackAfterEnd) {
             self.question = None;
             match action {
-                Action::Accept => return self.take_back_agreed(out),
-                Action::Decline => {
+                PlayerAction::Accept => return self.take_back_agreed(out),
+                PlayerAction::Decline => {
                     let t = self.message("takeback_after_end_kept", &[]);
                     return self.info(out, t);
                 }
@@ -91,36 +91,36 @@ impl App {
         let sq = self.cursor.square;
         let up = if self.white_at_bottom() { 1 } else { -1 };
         match action {
-            Action::CursorUp => self.step(0, up, out),
-            Action::CursorDown => self.step(0, -up, out),
-            Action::CursorRight => self.step(up, 0, out),
-            Action::CursorLeft => self.step(-up, 0, out),
-            Action::CursorRank => match arg {
+            PlayerAction::CursorUp => self.step(0, up, out),
+            PlayerAction::CursorDown => self.step(0, -up, out),
+            PlayerAction::CursorRight => self.step(up, 0, out),
+            PlayerAction::CursorLeft => self.step(-up, 0, out),
+            PlayerAction::CursorRank => match arg {
                 KeyArg::Rank(r) => self.go(Square::from_coords(sq.file(), r), out),
                 _ => self.key_needs_arg(action, out),
             },
-            Action::CursorFile => match arg {
+            PlayerAction::CursorFile => match arg {
                 KeyArg::File(f) => self.go(Square::from_coords(f, sq.rank()), out),
                 _ => self.key_needs_arg(action, out),
             },
-            Action::NextPiece => match arg {
+            PlayerAction::NextPiece => match arg {
                 KeyArg::Role(role) if self.cursor.promoting.is_some() => self.promote_to(role, out),
                 KeyArg::Role(role) => self.next_piece(role, out),
                 _ => self.key_needs_arg(action, out),
             },
-            Action::Select => {
+            PlayerAction::Select => {
                 if let KeyArg::Square(s) = arg {
                     self.cursor.square = s;
                 }
                 self.select(out);
             }
-            Action::Cancel => {
+            PlayerAction::Cancel => {
                 if self.cursor.chosen.take().is_some() | self.cursor.promoting.take().is_some() {
                     let t = self.message("cursor_cancelled", &[]);
                     self.info(out, t);
                 }
             }
-            Action::FlipView => {
+            PlayerAction::FlipView => {
                 self.cursor.flipped = !self.cursor.flipped;
                 let bottom = if self.white_at_bottom() {
                     Color::White
@@ -131,52 +131,54 @@ impl App {
                 let t = self.message("view_flipped", &[("side", &side)]);
                 self.info(out, t);
             }
-            Action::PieceStyle
-            | Action::Coordinates
-            | Action::MoveList
-            | Action::Theme
-            | Action::LargeText => self.on_look(action, out),
+            PlayerAction::PieceStyle
+            | PlayerAction::Coordinates
+            | PlayerAction::MoveList
+            | PlayerAction::Theme
+            | PlayerAction::LargeText => self.on_look(action, out),
             // Questions about the cursor's square, rank and file.
-            Action::Square => self.on_command(Command::Square(sq), out),
-            Action::Attackers => self.on_command(
+            PlayerAction::Square => self.on_command(Command::Square(sq), out),
+            PlayerAction::Attackers => self.on_command(
                 Command::Attackers {
                     square: sq,
                     side: None,
                 },
                 out,
             ),
-            Action::Defenders => self.on_command(
+            PlayerAction::Defenders => self.on_command(
                 Command::Defenders {
                     square: sq,
                     side: None,
                 },
                 out,
             ),
-            Action::Moves => self.on_command(Command::Moves(sq), out),
-            Action::Rank => self.on_command(Command::Rank(sq.rank()), out),
-            Action::File => self.on_command(Command::File(sq.file()), out),
-            Action::Pieces => self.on_command(
+            PlayerAction::Moves => self.on_command(Command::Moves(sq), out),
+            PlayerAction::Rank => self.on_command(Command::Rank(sq.rank()), out),
+            PlayerAction::File => self.on_command(Command::File(sq.file()), out),
+            PlayerAction::Pieces => self.on_command(
                 Command::Pieces {
                     side: Side::Mine,
                     role: None,
                 },
                 out,
             ),
-            Action::Last => self.on_command(Command::Last(1), out),
+            PlayerAction::Last => self.on_command(Command::Last(1), out),
             // The same key again answers "are you sure?".
-            Action::Quit | Action::New | Action::Resign
+            PlayerAction::Quit | PlayerAction::New | PlayerAction::Resign
                 if self.question == Some(super::Question::Confirm(action)) =>
             {
                 self.question = None;
                 self.on_action_confirmed(action, out);
             }
-            Action::Claim => self.on_command(Command::Claim(None), out),
-            Action::Time => self.on_command(Command::Time(crate::command::TimeQuery::Both), out),
+            PlayerAction::Claim => self.on_command(Command::Claim(None), out),
+            PlayerAction::Time => {
+                self.on_command(Command::Time(crate::command::TimeQuery::Both), out)
+            }
             other => self.on_action(other, out),
         }
     }
 
-    fn key_needs_arg(&mut self, action: Action, out: &mut Vec<Effect>) {
+    fn key_needs_arg(&mut self, action: PlayerAction, out: &mut Vec<Effect>) {
         let t = self.help_line(action);
         self.say(out, t, Priority::Normal, SayKind::Error);
     }
@@ -323,7 +325,7 @@ mod tests {
             .collect()
     }
 
-    fn key(app: &mut App, action: Action, arg: KeyArg) -> Vec<String> {
+    fn key(app: &mut App, action: PlayerAction, arg: KeyArg) -> Vec<String> {
         said(&app.update(Msg::Key(action, arg), Instant::now()))
     }
 
@@ -340,14 +342,14 @@ mod tests {
         for l in ["e4", "e5", "resign", "takeback"] {
             a.update(Msg::Line(l.into()), now);
         }
-        a.update(Msg::Key(Action::Decline, KeyArg::None), now);
+        a.update(Msg::Key(PlayerAction::Decline, KeyArg::None), now);
         assert!(a.game().is_over());
         a.update(Msg::Line("takeback".into()), now);
-        a.update(Msg::Key(Action::CursorUp, KeyArg::None), now);
-        a.update(Msg::Key(Action::Accept, KeyArg::None), now);
+        a.update(Msg::Key(PlayerAction::CursorUp, KeyArg::None), now);
+        a.update(Msg::Key(PlayerAction::Accept, KeyArg::None), now);
         assert!(a.game().is_over(), "the question was forgotten");
         a.update(Msg::Line("takeback".into()), now);
-        a.update(Msg::Key(Action::Accept, KeyArg::None), now);
+        a.update(Msg::Key(PlayerAction::Accept, KeyArg::None), now);
         assert!(!a.game().is_over());
     }
 
@@ -356,25 +358,25 @@ mod tests {
         let mut a = de();
         assert_eq!(a.cursor(), Square::E1);
         assert_eq!(
-            key(&mut a, Action::CursorUp, KeyArg::None),
+            key(&mut a, PlayerAction::CursorUp, KeyArg::None),
             ["Eva zwei: weißer Bauer"]
         );
         assert_eq!(a.cursor(), Square::E2);
-        key(&mut a, Action::CursorRank, KeyArg::Rank(Rank::First));
+        key(&mut a, PlayerAction::CursorRank, KeyArg::Rank(Rank::First));
         assert_eq!(
-            key(&mut a, Action::CursorRight, KeyArg::None),
+            key(&mut a, PlayerAction::CursorRight, KeyArg::None),
             ["Felix eins: weißer Läufer"]
         );
         assert_eq!(
-            key(&mut a, Action::CursorRight, KeyArg::None),
+            key(&mut a, PlayerAction::CursorRight, KeyArg::None),
             ["Gustav eins: weißer Springer"]
         );
         assert_eq!(
-            key(&mut a, Action::CursorRank, KeyArg::Rank(Rank::Third)),
+            key(&mut a, PlayerAction::CursorRank, KeyArg::Rank(Rank::Third)),
             ["Gustav drei: leer"]
         );
         assert_eq!(
-            key(&mut a, Action::CursorFile, KeyArg::File(File::A)),
+            key(&mut a, PlayerAction::CursorFile, KeyArg::File(File::A)),
             ["Anna drei: leer"]
         );
     }
@@ -382,10 +384,10 @@ mod tests {
     #[test]
     fn edge_keeps_the_cursor() {
         let mut a = App::builder().build();
-        key(&mut a, Action::CursorDown, KeyArg::None);
+        key(&mut a, PlayerAction::CursorDown, KeyArg::None);
         assert_eq!(a.cursor(), Square::E1);
-        key(&mut a, Action::CursorFile, KeyArg::File(File::H));
-        key(&mut a, Action::CursorRight, KeyArg::None);
+        key(&mut a, PlayerAction::CursorFile, KeyArg::File(File::H));
+        key(&mut a, PlayerAction::CursorRight, KeyArg::None);
         assert_eq!(a.cursor(), Square::H1);
     }
 
@@ -394,14 +396,14 @@ mod tests {
         let mut a = App::builder().me(Color::Black).build();
         assert_eq!(a.cursor(), Square::E8);
         assert!(!a.white_at_bottom());
-        key(&mut a, Action::CursorUp, KeyArg::None);
+        key(&mut a, PlayerAction::CursorUp, KeyArg::None);
         assert_eq!(a.cursor(), Square::E7);
-        key(&mut a, Action::CursorRight, KeyArg::None);
+        key(&mut a, PlayerAction::CursorRight, KeyArg::None);
         assert_eq!(a.cursor(), Square::D7);
         // Flipped to White's view: up is towards rank 8 again.
-        let t = key(&mut a, Action::FlipView, KeyArg::None);
+        let t = key(&mut a, PlayerAction::FlipView, KeyArg::None);
         assert_eq!(t, ["The board is shown from White's side."]);
-        key(&mut a, Action::CursorUp, KeyArg::None);
+        key(&mut a, PlayerAction::CursorUp, KeyArg::None);
         assert_eq!(a.cursor(), Square::D8);
     }
 
@@ -409,20 +411,20 @@ mod tests {
     fn next_piece_of_a_kind() {
         let mut a = de();
         assert_eq!(
-            key(&mut a, Action::NextPiece, KeyArg::Role(Role::Knight)),
+            key(&mut a, PlayerAction::NextPiece, KeyArg::Role(Role::Knight)),
             ["Gustav eins: weißer Springer"]
         );
-        key(&mut a, Action::NextPiece, KeyArg::Role(Role::Knight));
+        key(&mut a, PlayerAction::NextPiece, KeyArg::Role(Role::Knight));
         assert_eq!(a.cursor(), Square::B8);
-        key(&mut a, Action::NextPiece, KeyArg::Role(Role::Knight));
+        key(&mut a, PlayerAction::NextPiece, KeyArg::Role(Role::Knight));
         assert_eq!(a.cursor(), Square::G8);
-        key(&mut a, Action::NextPiece, KeyArg::Role(Role::Knight));
+        key(&mut a, PlayerAction::NextPiece, KeyArg::Role(Role::Knight));
         assert_eq!(a.cursor(), Square::B1, "round again");
         // A kind that is not on the board.
         let mut c = App::builder().build();
         c.game = crate::game::Game::from_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1").unwrap();
         assert_eq!(
-            key(&mut c, Action::NextPiece, KeyArg::Role(Role::Queen)),
+            key(&mut c, PlayerAction::NextPiece, KeyArg::Role(Role::Queen)),
             ["There is no Dame on the board."]
         );
     }
@@ -430,13 +432,13 @@ mod tests {
     #[test]
     fn choose_a_move_with_enter_enter() {
         let mut a = App::builder().build();
-        key(&mut a, Action::NextPiece, KeyArg::Role(Role::Knight));
-        let t = key(&mut a, Action::Select, KeyArg::None);
+        key(&mut a, PlayerAction::NextPiece, KeyArg::Role(Role::Knight));
+        let t = key(&mut a, PlayerAction::Select, KeyArg::None);
         assert_eq!(t, ["Gustav eins: white Springer. Now its square."]);
         assert_eq!(a.chosen(), Some(Square::G1));
-        key(&mut a, Action::CursorRank, KeyArg::Rank(Rank::Third));
-        key(&mut a, Action::CursorFile, KeyArg::File(File::F));
-        let t = key(&mut a, Action::Select, KeyArg::None);
+        key(&mut a, PlayerAction::CursorRank, KeyArg::Rank(Rank::Third));
+        key(&mut a, PlayerAction::CursorFile, KeyArg::File(File::F));
+        let t = key(&mut a, PlayerAction::Select, KeyArg::None);
         assert_eq!(t, ["Springer Felix drei"]);
         assert_eq!(a.chosen(), None);
         assert_eq!(a.game().ply_count(), 1);
@@ -445,25 +447,25 @@ mod tests {
     #[test]
     fn click_piece_click_target() {
         let mut a = App::builder().build();
-        key(&mut a, Action::Select, KeyArg::Square(Square::E2));
-        let t = key(&mut a, Action::Select, KeyArg::Square(Square::E4));
+        key(&mut a, PlayerAction::Select, KeyArg::Square(Square::E2));
+        let t = key(&mut a, PlayerAction::Select, KeyArg::Square(Square::E4));
         assert_eq!(t, ["Bauer Eva vier"]);
         // Black's turn: a click on a white piece is refused.
-        let t = key(&mut a, Action::Select, KeyArg::Square(Square::D2));
+        let t = key(&mut a, PlayerAction::Select, KeyArg::Square(Square::D2));
         assert_eq!(t, ["David zwei: choose a piece of Black."]);
     }
 
     #[test]
     fn illegal_target_says_why_and_castling_by_the_king() {
         let mut a = App::builder().build();
-        key(&mut a, Action::Select, KeyArg::Square(Square::E2));
-        let t = key(&mut a, Action::Select, KeyArg::Square(Square::E5));
+        key(&mut a, PlayerAction::Select, KeyArg::Square(Square::E2));
+        let t = key(&mut a, PlayerAction::Select, KeyArg::Square(Square::E5));
         assert_eq!(t.len(), 1);
         assert!(t[0].contains("not legal"), "{t:?}");
         let mut b = App::builder().build();
         b.game = crate::game::Game::from_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1").unwrap();
-        key(&mut b, Action::Select, KeyArg::Square(Square::E1));
-        let t = key(&mut b, Action::Select, KeyArg::Square(Square::G1));
+        key(&mut b, PlayerAction::Select, KeyArg::Square(Square::E1));
+        let t = key(&mut b, PlayerAction::Select, KeyArg::Square(Square::G1));
         assert_eq!(t.len(), 1, "{t:?}");
         assert_eq!(
             b.game().position().board().king_of(Color::White),
@@ -475,16 +477,16 @@ mod tests {
     fn promotion_asks_which_piece() {
         let mut a = App::builder().build();
         a.game = crate::game::Game::from_fen("7k/P7/8/8/8/8/8/R3K3 w - - 0 1").unwrap();
-        key(&mut a, Action::Select, KeyArg::Square(Square::A7));
-        let t = key(&mut a, Action::Select, KeyArg::Square(Square::A8));
+        key(&mut a, PlayerAction::Select, KeyArg::Square(Square::A7));
+        let t = key(&mut a, PlayerAction::Select, KeyArg::Square(Square::A8));
         assert_eq!(
             t,
             ["Which piece does the pawn become: Dame, Turm, Läufer or Springer?"]
         );
         // Enter again only asks again.
-        let t = key(&mut a, Action::Select, KeyArg::None);
+        let t = key(&mut a, PlayerAction::Select, KeyArg::None);
         assert_eq!(t.len(), 1);
-        let t = key(&mut a, Action::NextPiece, KeyArg::Role(Role::Knight));
+        let t = key(&mut a, PlayerAction::NextPiece, KeyArg::Role(Role::Knight));
         assert_eq!(t, ["Bauer Anna acht wird Springer"]);
         assert_eq!(
             a.game().position().board().role_at(Square::A8),
@@ -495,41 +497,41 @@ mod tests {
     #[test]
     fn quit_key_twice_during_a_game() {
         let mut a = App::builder().ask_before_leaving(true).build();
-        key(&mut a, Action::Select, KeyArg::Square(Square::E2));
-        key(&mut a, Action::Select, KeyArg::Square(Square::E4));
-        let e = a.update(Msg::Key(Action::Quit, KeyArg::None), Instant::now());
+        key(&mut a, PlayerAction::Select, KeyArg::Square(Square::E2));
+        key(&mut a, PlayerAction::Select, KeyArg::Square(Square::E4));
+        let e = a.update(Msg::Key(PlayerAction::Quit, KeyArg::None), Instant::now());
         assert!(!e.contains(&Effect::Quit));
         assert_eq!(
             said(&e),
             ["A game is in progress. Say quit again to leave, or no to go on."]
         );
-        let e = a.update(Msg::Key(Action::Quit, KeyArg::None), Instant::now());
+        let e = a.update(Msg::Key(PlayerAction::Quit, KeyArg::None), Instant::now());
         assert!(e.contains(&Effect::Quit), "{e:?}");
     }
 
     #[test]
     fn cancel_drops_the_choice() {
         let mut a = App::builder().build();
-        key(&mut a, Action::Select, KeyArg::Square(Square::G1));
-        let t = key(&mut a, Action::Cancel, KeyArg::None);
+        key(&mut a, PlayerAction::Select, KeyArg::Square(Square::G1));
+        let t = key(&mut a, PlayerAction::Cancel, KeyArg::None);
         assert_eq!(t, ["Choice dropped."]);
         assert_eq!(a.chosen(), None);
         // Nothing chosen: nothing said.
-        assert!(key(&mut a, Action::Cancel, KeyArg::None).is_empty());
+        assert!(key(&mut a, PlayerAction::Cancel, KeyArg::None).is_empty());
     }
 
     #[test]
     fn questions_about_the_cursor_square() {
         let mut a = App::builder().build();
-        key(&mut a, Action::CursorFile, KeyArg::File(File::F));
-        key(&mut a, Action::CursorRank, KeyArg::Rank(Rank::Third));
+        key(&mut a, PlayerAction::CursorFile, KeyArg::File(File::F));
+        key(&mut a, PlayerAction::CursorRank, KeyArg::Rank(Rank::Third));
         // An empty square: what of the side not to move attacks it.
-        let t = key(&mut a, Action::Attackers, KeyArg::None);
+        let t = key(&mut a, PlayerAction::Attackers, KeyArg::None);
         assert_eq!(t, ["Nothing attacks Felix drei."]);
-        let t = key(&mut a, Action::Defenders, KeyArg::None);
+        let t = key(&mut a, PlayerAction::Defenders, KeyArg::None);
         assert_eq!(t.len(), 1);
         assert!(t[0].contains("Felix drei"), "{t:?}");
-        let t = key(&mut a, Action::Square, KeyArg::None);
+        let t = key(&mut a, PlayerAction::Square, KeyArg::None);
         assert_eq!(t, ["Felix drei: empty"]);
     }
 }

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use shakmaty::{Color, Position};
 
 use super::App;
-use crate::action::Action;
+use crate::action::PlayerAction;
 use crate::engine::{
     EngineEvent, EngineIo, EngineSession, EngineSettings, Limit, ProcessEvent, Purpose,
     SearchError, SearchRequest, SearchResult, Timeouts,
@@ -319,10 +319,10 @@ impl App {
     fn restart_word(&self) -> String {
         let word = self
             .keymap
-            .words(Action::Engine)
+            .words(PlayerAction::Engine)
             .first()
             .cloned()
-            .unwrap_or_else(|| Action::Engine.key().to_owned());
+            .unwrap_or_else(|| PlayerAction::Engine.key().to_owned());
         // "engine restart", "Schachprogramm neustart": the player's words.
         let lang = Lang::ALL
             .into_iter()
@@ -333,11 +333,11 @@ impl App {
 
     /// `hint`, `eval`, `threat`, `engine`: asked for now, done at the end of
     /// the update.
-    pub(super) fn engine_action(&mut self, action: Action, out: &mut Vec<Effect>) {
+    pub(super) fn engine_action(&mut self, action: PlayerAction, out: &mut Vec<Effect>) {
         let purpose = match action {
-            Action::Hint => Some(Purpose::Hint),
-            Action::Eval => Some(Purpose::Eval),
-            Action::Threat => Some(Purpose::Threat),
+            PlayerAction::Hint => Some(Purpose::Hint),
+            PlayerAction::Eval => Some(Purpose::Eval),
+            PlayerAction::Threat => Some(Purpose::Threat),
             _ => None,
         };
         if self.engine.is_none() {
@@ -1337,16 +1337,16 @@ mod tests {
     /// e5 made on the board of a [`board_rig`].
     fn make_e5(r: &mut Rig, sim: &mut crate::board::sim::SimBoard) {
         use crate::board::LinkEvent;
-        use crate::board::sim::Action;
+        use crate::board::sim::HandStep;
         use shakmaty::Square;
         let mut said = r.msg(
             950,
-            Msg::Board(LinkEvent::Bytes(sim.act(Action::Lift(Square::E7)))),
+            Msg::Board(LinkEvent::Bytes(sim.act(HandStep::Lift(Square::E7)))),
         );
         said.extend(r.msg(
             960,
             Msg::Board(LinkEvent::Bytes(
-                sim.act(Action::Place(Square::E5, Color::Black.pawn())),
+                sim.act(HandStep::Place(Square::E5, Color::Black.pawn())),
             )),
         ));
         assert_eq!(said, ["Done: Bauer Eva fünf."]);
@@ -1430,7 +1430,7 @@ mod tests {
     #[test]
     fn takeback_with_the_engines_move_not_yet_on_the_board() {
         use crate::board::LinkEvent;
-        use crate::board::sim::Action;
+        use crate::board::sim::HandStep;
         use shakmaty::Square;
         let (mut r, mut sim) = board_rig();
         // Taken back before e5 was made on the board: e5 at once, e4 on
@@ -1444,12 +1444,12 @@ mod tests {
         assert!(r.sent().iter().all(|l| !l.starts_with("go")));
         let mut said = r.msg(
             1_100,
-            Msg::Board(LinkEvent::Bytes(sim.act(Action::Lift(Square::E4)))),
+            Msg::Board(LinkEvent::Bytes(sim.act(HandStep::Lift(Square::E4)))),
         );
         said.extend(r.msg(
             1_200,
             Msg::Board(LinkEvent::Bytes(
-                sim.act(Action::Place(Square::E2, Color::White.pawn())),
+                sim.act(HandStep::Place(Square::E2, Color::White.pawn())),
             )),
         ));
         assert_eq!(said, ["Taken back: Bauer Eva vier, Bauer Eva fünf."]);

@@ -4,7 +4,7 @@
 //! cannot see the screen knows what the sighted opponent now sees.
 
 use super::App;
-use crate::action::Action;
+use crate::action::PlayerAction;
 use crate::msg::Effect;
 use crate::view::{PieceStyle, ViewLook};
 
@@ -19,10 +19,10 @@ impl App {
         self.look = look;
     }
 
-    pub(super) fn on_look(&mut self, action: Action, out: &mut Vec<Effect>) {
+    pub(super) fn on_look(&mut self, action: PlayerAction, out: &mut Vec<Effect>) {
         let look = &mut self.look;
         let key = match action {
-            Action::PieceStyle => {
+            PlayerAction::PieceStyle => {
                 look.pieces = look.pieces.next();
                 match look.pieces {
                     PieceStyle::Letters => "look_pieces_letters",
@@ -30,7 +30,7 @@ impl App {
                     PieceStyle::Blocks => "look_pieces_blocks",
                 }
             }
-            Action::Coordinates => {
+            PlayerAction::Coordinates => {
                 look.coord_words = !look.coord_words;
                 if look.coord_words {
                     "look_coordinates_words"
@@ -38,7 +38,7 @@ impl App {
                     "look_coordinates_letters"
                 }
             }
-            Action::MoveList => {
+            PlayerAction::MoveList => {
                 look.san_moves = !look.san_moves;
                 if look.san_moves {
                     "look_moves_san"
@@ -46,7 +46,7 @@ impl App {
                     "look_moves_spoken"
                 }
             }
-            Action::LargeText => {
+            PlayerAction::LargeText => {
                 look.large_text = !look.large_text;
                 if look.large_text {
                     "look_large_text_on"
@@ -54,7 +54,7 @@ impl App {
                     "look_large_text_off"
                 }
             }
-            Action::Theme => {
+            PlayerAction::Theme => {
                 look.next_theme();
                 // The built-in themes have names in every language; the
                 // player's own theme is called as its file calls it.
@@ -79,13 +79,13 @@ impl App {
 mod tests {
     use std::time::Instant;
 
-    use crate::action::{Action, KeyArg};
+    use crate::action::{KeyArg, PlayerAction};
     use crate::app::App;
     use crate::msg::{Effect, Msg};
     use crate::view::PieceStyle;
     use crate::words::Lang;
 
-    fn key(app: &mut App, a: Action) -> String {
+    fn key(app: &mut App, a: PlayerAction) -> String {
         app.update(Msg::Key(a, KeyArg::None), Instant::now())
             .iter()
             .filter_map(|e| match e {
@@ -100,28 +100,46 @@ mod tests {
     fn each_look_action_changes_the_look_and_says_so() {
         let mut app = App::builder().build();
         assert_eq!(app.look().pieces, PieceStyle::Letters);
-        assert_eq!(key(&mut app, Action::PieceStyle), "Pieces as figurines.");
-        assert_eq!(app.look().pieces, PieceStyle::Figurines);
-        assert_eq!(key(&mut app, Action::PieceStyle), "Pieces as large shapes.");
-        assert_eq!(key(&mut app, Action::PieceStyle), "Pieces as letters.");
         assert_eq!(
-            key(&mut app, Action::Coordinates),
+            key(&mut app, PlayerAction::PieceStyle),
+            "Pieces as figurines."
+        );
+        assert_eq!(app.look().pieces, PieceStyle::Figurines);
+        assert_eq!(
+            key(&mut app, PlayerAction::PieceStyle),
+            "Pieces as large shapes."
+        );
+        assert_eq!(
+            key(&mut app, PlayerAction::PieceStyle),
+            "Pieces as letters."
+        );
+        assert_eq!(
+            key(&mut app, PlayerAction::Coordinates),
             "Coordinates in Appendix D words."
         );
         assert!(app.look().coord_words);
         assert_eq!(
-            key(&mut app, Action::MoveList),
+            key(&mut app, PlayerAction::MoveList),
             "Move list in short notation."
         );
         assert!(app.look().san_moves);
         assert_eq!(
-            key(&mut app, Action::LargeText),
+            key(&mut app, PlayerAction::LargeText),
             "The last sentence in large letters."
         );
         assert!(app.look().large_text);
-        assert_eq!(key(&mut app, Action::Theme), "Theme: high contrast, light.");
-        assert_eq!(key(&mut app, Action::Theme), "Theme: yellow on black.");
-        assert_eq!(key(&mut app, Action::Theme), "Theme: high contrast, dark.");
+        assert_eq!(
+            key(&mut app, PlayerAction::Theme),
+            "Theme: high contrast, light."
+        );
+        assert_eq!(
+            key(&mut app, PlayerAction::Theme),
+            "Theme: yellow on black."
+        );
+        assert_eq!(
+            key(&mut app, PlayerAction::Theme),
+            "Theme: high contrast, dark."
+        );
         assert_eq!(app.look().theme, "high-contrast-dark");
     }
 
@@ -132,9 +150,9 @@ mod tests {
         look.themes.push("meins".into());
         look.theme = "yellow-on-black".into();
         app.set_look(look);
-        assert_eq!(key(&mut app, Action::Theme), "Farbschema: meins.");
+        assert_eq!(key(&mut app, PlayerAction::Theme), "Farbschema: meins.");
         assert_eq!(
-            key(&mut app, Action::Theme),
+            key(&mut app, PlayerAction::Theme),
             "Farbschema: hoher Kontrast, dunkel."
         );
     }

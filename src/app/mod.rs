@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use shakmaty::{Color, Move, Position};
 
-use crate::action::Action;
+use crate::action::PlayerAction;
 use crate::audio::{AudioStatus, Tone};
 use crate::board::BoardSession;
 use crate::board::session::promotion_role;
@@ -20,7 +20,6 @@ use crate::speech::{Part, Priority, SayKind, SpeechRoute, SpeechStatus, Utteranc
 use crate::words::vocab::MoveWords;
 
 mod board;
-mod board_clock;
 mod builder;
 mod clock;
 mod commands;
@@ -45,7 +44,7 @@ pub use online::OnlineStart;
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Question {
     /// `new` or `quit` during a game in progress: say it again or yes.
-    Confirm(Action),
+    Confirm(PlayerAction),
     /// A promotion typed without its piece: these moves differ only in it.
     Promotion(Vec<Move>),
     /// `takeback` after the end of a two-player game: yes if both players
@@ -236,12 +235,14 @@ impl App {
         match msg {
             Msg::Line(line) if self.asking_resume.is_some() => match self.answer(&line) {
                 // Leaving answers nothing: the game stays to be resumed.
-                Some(crate::action::Action::Quit) => {
+                Some(crate::action::PlayerAction::Quit) => {
                     self.asking_resume = None;
-                    self.on_action_confirmed(crate::action::Action::Quit, &mut out);
+                    self.on_action_confirmed(crate::action::PlayerAction::Quit, &mut out);
                 }
-                Some(crate::action::Action::Accept) => self.on_resume_answer(Some(true), &mut out),
-                Some(crate::action::Action::Decline) => {
+                Some(crate::action::PlayerAction::Accept) => {
+                    self.on_resume_answer(Some(true), &mut out)
+                }
+                Some(crate::action::PlayerAction::Decline) => {
                     self.on_resume_answer(Some(false), &mut out);
                 }
                 _ => self.on_resume_answer(None, &mut out),
@@ -418,7 +419,7 @@ impl App {
 
     /// A typed line read as a command without arguments (yes, no, quit),
     /// in any language of the key map.
-    fn answer(&self, line: &str) -> Option<crate::action::Action> {
+    fn answer(&self, line: &str) -> Option<crate::action::PlayerAction> {
         let words: Vec<&MoveWords> = self.arg_words.iter().collect();
         match read_line(
             line,
@@ -489,7 +490,7 @@ impl App {
     fn on_line(&mut self, line: &str, now: Instant, out: &mut Vec<Effect>) {
         if self.arbiter_pending.is_some() {
             let first = line.split_whitespace().next().unwrap_or("");
-            let yes = self.keymap.command(first) == Some(crate::action::Action::Accept);
+            let yes = self.keymap.command(first) == Some(crate::action::PlayerAction::Accept);
             self.arbiter_answered(yes, now, out);
             return;
         }
@@ -538,18 +539,24 @@ impl App {
         };
         match (self.question.take(), &input) {
             (Some(Question::Confirm(asked)), Input::Command(Command::Do(a)))
-                if *a == asked || *a == Action::Accept =>
+                if *a == asked || *a == PlayerAction::Accept =>
             {
                 return self.on_action_confirmed(asked, out);
             }
-            (Some(Question::Confirm(_)), Input::Command(Command::Do(Action::Decline))) => {
+            (Some(Question::Confirm(_)), Input::Command(Command::Do(PlayerAction::Decline))) => {
                 let t = self.message("confirm_cancelled", &[]);
                 return self.info(out, t);
             }
-            (Some(Question::TakebackAfterEnd), Input::Command(Command::Do(Action::Accept))) => {
+            (
+                Some(Question::TakebackAfterEnd),
+                Input::Command(Command::Do(PlayerAction::Accept)),
+            ) => {
                 return self.take_back_agreed(out);
             }
-            (Some(Question::TakebackAfterEnd), Input::Command(Command::Do(Action::Decline))) => {
+            (
+                Some(Question::TakebackAfterEnd),
+                Input::Command(Command::Do(PlayerAction::Decline)),
+            ) => {
                 let t = self.message("takeback_after_end_kept", &[]);
                 return self.info(out, t);
             }
@@ -598,7 +605,7 @@ impl App {
 
     /// What was wrong with a command's words, or its help when words are
     /// missing.
-    fn arg_problem(&self, command: Action, problem: &ArgProblem) -> String {
+    fn arg_problem(&self, command: PlayerAction, problem: &ArgProblem) -> String {
         let word = self
             .keymap
             .words(command)
@@ -977,7 +984,7 @@ mod tests {
     fn an_action_without_its_arguments_gets_its_help() {
         let mut a = app();
         let mut out = Vec::new();
-        a.on_action(crate::action::Action::Square, &mut out);
+        a.on_action(crate::action::PlayerAction::Square, &mut out);
         assert_eq!(said(&out), line(&mut a, "square"));
     }
 
@@ -1001,7 +1008,7 @@ mod tests {
 
     mod board {
         use super::*;
-        use crate::board::sim::{Action, SimBoard};
+        use crate::board::sim::{HandStep, SimBoard};
         use crate::board::transport::LinkEvent;
         use crate::board::{Protocol, TrackerConfig};
         use shakmaty::{Board, Chess, Square, san::San};
@@ -1054,7 +1061,7 @@ mod tests {
             out
         }
 
-        fn act(a: &mut App, sim: &mut SimBoard, action: Action, now: Instant) -> Vec<String> {
+        fn act(a: &mut App, sim: &mut SimBoard, action: HandStep, now: Instant) -> Vec<String> {
             let bytes = sim.act(action);
             said(&a.update(Msg::Board(LinkEvent::Bytes(bytes)), now))
         }
@@ -1121,7 +1128,7 @@ mod tests {
         #[test]
         fn a_wrong_square_is_reported_on_request_and_when_fixed() {
             let (mut a, mut sim, now) = with_board(Protocol::Dgt, false);
-            assert!(act(&mut a, &mut sim, Action::Lift(Square::H7), now).is_empty());
+            assert!(act(&mut a, &mut sim, HandStep::Lift(Square::H7), now).is_empty());
             assert!(tick(&mut a, now + SETTLE).len() == 1);
             let report =
                 "Mismatch on one square: Hector sieben should have the black Bauer, it is empty.";
@@ -1131,7 +1138,7 @@ mod tests {
             let back = act(
                 &mut a,
                 &mut sim,
-                Action::Place(Square::H7, Color::Black.pawn()),
+                HandStep::Place(Square::H7, Color::Black.pawn()),
                 now,
             );
             assert_eq!(back, vec!["Board matches the game."]);
@@ -1140,7 +1147,7 @@ mod tests {
         #[test]
         fn a_mismatch_is_urgent_with_its_tone() {
             let (mut a, mut sim, now) = with_board(Protocol::Dgt, false);
-            act(&mut a, &mut sim, Action::Lift(Square::A7), now);
+            act(&mut a, &mut sim, HandStep::Lift(Square::A7), now);
             let e = a.update(Msg::Deadline, now + SETTLE);
             assert!(
                 matches!(&e[..], [Effect::Say(u), Effect::Tone(Tone::Mismatch)] if u.priority == Priority::Urgent && u.kind == SayKind::Mismatch),
@@ -1151,11 +1158,11 @@ mod tests {
         #[test]
         fn an_illegal_move_on_the_board_is_said() {
             let (mut a, mut sim, now) = with_board(Protocol::Dgt, false);
-            act(&mut a, &mut sim, Action::Lift(Square::G1), now);
+            act(&mut a, &mut sim, HandStep::Lift(Square::G1), now);
             act(
                 &mut a,
                 &mut sim,
-                Action::Place(Square::G3, Color::White.knight()),
+                HandStep::Place(Square::G3, Color::White.knight()),
                 now,
             );
             let t = tick(&mut a, now + SETTLE);
@@ -1171,12 +1178,12 @@ mod tests {
         fn the_board_taken_back_undoes_the_move() {
             let (mut a, mut sim, now) = with_board(Protocol::Dgt, false);
             on_board(&mut a, &mut sim, "Nf3", now);
-            let t = act(&mut a, &mut sim, Action::Lift(Square::F3), now);
+            let t = act(&mut a, &mut sim, HandStep::Lift(Square::F3), now);
             assert!(t.is_empty(), "{t:?}");
             let t = act(
                 &mut a,
                 &mut sim,
-                Action::Place(Square::G1, Color::White.knight()),
+                HandStep::Place(Square::G1, Color::White.knight()),
                 now,
             );
             assert_eq!(t, vec!["Move taken back."]);
@@ -1213,10 +1220,10 @@ mod tests {
         #[test]
         fn touches_are_said_only_when_wanted() {
             let (mut a, mut sim, now) = with_board(Protocol::Dgt, true);
-            let t = act(&mut a, &mut sim, Action::Lift(Square::G1), now);
+            let t = act(&mut a, &mut sim, HandStep::Lift(Square::G1), now);
             assert_eq!(t, vec!["Touched: Springer Gustav eins."]);
             let (mut b, mut sim, now) = with_board(Protocol::Dgt, false);
-            assert!(act(&mut b, &mut sim, Action::Lift(Square::G1), now).is_empty());
+            assert!(act(&mut b, &mut sim, HandStep::Lift(Square::G1), now).is_empty());
         }
 
         #[test]

@@ -13,7 +13,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Color, Move};
 
 use super::App;
-use crate::action::Action;
+use crate::action::PlayerAction as Action;
 use crate::game::{EndReason, Game, GameResult};
 use crate::lichess::api::{Reply, Request};
 use crate::lichess::event::{AccountEvent, GameEvent, GameFull, Side};

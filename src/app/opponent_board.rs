@@ -202,7 +202,7 @@ fn changed_squares(before: &shakmaty::Chess, m: shakmaty::Move) -> Bitboard {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::sim::{Action, SimBoard};
+    use crate::board::sim::{HandStep, SimBoard};
     use crate::board::{BoardSession, Protocol, TrackerConfig};
     use crate::companion::{CompanionEvent, MoveInput, OpponentAction};
     use crate::game::Game;
@@ -321,10 +321,10 @@ mod tests {
         let pos = promotion_position();
         let (mut a, mut sim, now) = with_opponent_board(Protocol::Occupancy, &pos);
         let mut e = a.update(
-            Msg::OpponentBoard(LinkEvent::Bytes(sim.act(Action::Lift(Square::E2)))),
+            Msg::OpponentBoard(LinkEvent::Bytes(sim.act(HandStep::Lift(Square::E2)))),
             now,
         );
-        let placed = sim.act(Action::Place(Square::E1, Color::Black.pawn()));
+        let placed = sim.act(HandStep::Place(Square::E1, Color::Black.pawn()));
         e.extend(a.update(Msg::OpponentBoard(LinkEvent::Bytes(placed)), now));
         e.extend(a.update(Msg::Deadline, now + std::time::Duration::from_secs(2)));
         assert!(said(&e).is_empty(), "{e:?}");

@@ -8,7 +8,7 @@
 use shakmaty::{Color, Position};
 
 use super::App;
-use crate::action::Action;
+use crate::action::PlayerAction;
 use crate::game::Game;
 use crate::msg::Effect;
 use crate::phrase::Phraser;
@@ -134,7 +134,7 @@ pub fn position_problem_key(p: PositionProblem) -> &'static str {
 
 impl App {
     /// "\"x\" is not a number." and the command's help.
-    fn not_a_number(&self, word: &str, action: Action) -> String {
+    fn not_a_number(&self, word: &str, action: PlayerAction) -> String {
         let help = self.help_line(action);
         let input = crate::words::quote(word);
         self.message("arg_not_a_number", &[("input", &input), ("help", &help)])
@@ -372,22 +372,22 @@ impl App {
     /// A review action; `false` when the action is not one of review.
     pub(super) fn on_review_action(
         &mut self,
-        action: Action,
+        action: PlayerAction,
         arg: Option<&str>,
         out: &mut Vec<Effect>,
     ) -> bool {
         if !matches!(
             action,
-            Action::Next
-                | Action::Previous
-                | Action::First
-                | Action::End
-                | Action::Goto
-                | Action::Games
-                | Action::Game
-                | Action::Find
-                | Action::Comment
-                | Action::Variations
+            PlayerAction::Next
+                | PlayerAction::Previous
+                | PlayerAction::First
+                | PlayerAction::End
+                | PlayerAction::Goto
+                | PlayerAction::Games
+                | PlayerAction::Game
+                | PlayerAction::Find
+                | PlayerAction::Comment
+                | PlayerAction::Variations
         ) {
             return false;
         }
@@ -398,11 +398,11 @@ impl App {
             return true;
         };
         match action {
-            Action::Games => {
+            PlayerAction::Games => {
                 self.list_games(None, out);
                 return true;
             }
-            Action::Game => {
+            PlayerAction::Game => {
                 match arg.map(|a| (a, a.parse::<usize>().ok())) {
                     Some((_, Some(n))) => self.open_game(n, out),
                     Some((word, None)) => {
@@ -416,7 +416,7 @@ impl App {
                 }
                 return true;
             }
-            Action::Find => {
+            PlayerAction::Find => {
                 let text = arg.unwrap_or("").trim();
                 if text.is_empty() {
                     let t = self.help_line(action);
@@ -440,23 +440,23 @@ impl App {
             return true;
         };
         let said = match action {
-            Action::Next => match r.forward().cloned() {
+            PlayerAction::Next => match r.forward().cloned() {
                 Some(p) => Ok(self.step_sentence(&p)),
                 None => Err(self.message("review_no_more", &[])),
             },
-            Action::Previous => match r.back().cloned() {
+            PlayerAction::Previous => match r.back().cloned() {
                 Some(p) => {
                     let m = self.step_sentence(&p);
                     Ok(self.message("review_back", &[("move", &m)]))
                 }
                 None => Err(self.message("review_at_start_already", &[])),
             },
-            Action::First => {
+            PlayerAction::First => {
                 r.start();
                 let turn = self.phraser.turn(&r.position());
                 Ok(self.message("review_at_start", &[("turn", &turn)]))
             }
-            Action::End => {
+            PlayerAction::End => {
                 let result = r
                     .game
                     .outcome
@@ -467,27 +467,31 @@ impl App {
                 let m = last.map(|p| self.step_sentence(&p)).unwrap_or_default();
                 Ok(self.message("review_at_end", &[("move", &m), ("result", &result)]))
             }
-            Action::Variations => match r.at().checked_sub(1).and_then(|i| r.game.plies.get(i)) {
-                Some(p) => {
-                    let p = p.clone();
-                    for t in self.variation_sentences(&p) {
-                        self.info(out, t);
+            PlayerAction::Variations => {
+                match r.at().checked_sub(1).and_then(|i| r.game.plies.get(i)) {
+                    Some(p) => {
+                        let p = p.clone();
+                        for t in self.variation_sentences(&p) {
+                            self.info(out, t);
+                        }
+                        return true;
                     }
-                    return true;
+                    None => Err(self.message("review_comment_before", &[])),
                 }
-                None => Err(self.message("review_comment_before", &[])),
-            },
-            Action::Comment => match r.at().checked_sub(1).and_then(|i| r.game.plies.get(i)) {
-                Some(p) => {
-                    let p = p.clone();
-                    // Said as information, not as a step.
-                    let t = self.comment_sentence(&p);
-                    self.info(out, t);
-                    return true;
+            }
+            PlayerAction::Comment => {
+                match r.at().checked_sub(1).and_then(|i| r.game.plies.get(i)) {
+                    Some(p) => {
+                        let p = p.clone();
+                        // Said as information, not as a step.
+                        let t = self.comment_sentence(&p);
+                        self.info(out, t);
+                        return true;
+                    }
+                    None => Err(self.message("review_comment_before", &[])),
                 }
-                None => Err(self.message("review_comment_before", &[])),
-            },
-            Action::Goto => match arg.map(|a| (a, a.parse::<u32>().ok())) {
+            }
+            PlayerAction::Goto => match arg.map(|a| (a, a.parse::<u32>().ok())) {
                 Some((_, Some(n))) => match r.jump(n).cloned() {
                     Some(p) => Ok(self.step_sentence(&p)),
                     None => Err(self.message("review_no_move", &[("number", &n.to_string())])),

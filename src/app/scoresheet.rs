@@ -2157,7 +2157,7 @@ mod tests {
     /// (D.2.9), and so is its resolution.
     #[test]
     fn a_board_mismatch_and_its_resolution_are_journalled() {
-        use crate::board::sim::{Action, SimBoard};
+        use crate::board::sim::{HandStep, SimBoard};
         use crate::board::transport::LinkEvent;
         use crate::board::{BoardSession, Protocol, TrackerConfig};
         use shakmaty::{Board, Square};
@@ -2179,7 +2179,7 @@ mod tests {
         a.update(Msg::Board(LinkEvent::Bytes(sim.dump())), now);
         // Before the first move: no saved game for pieces being set up.
         let e = a.update(
-            Msg::Board(LinkEvent::Bytes(sim.act(Action::Lift(Square::H7)))),
+            Msg::Board(LinkEvent::Bytes(sim.act(HandStep::Lift(Square::H7)))),
             now,
         );
         let mut all = e;
@@ -2187,28 +2187,28 @@ mod tests {
         assert!(!all.iter().any(|e| matches!(e, Effect::Journal(_))));
         all.extend(a.update(
             Msg::Board(LinkEvent::Bytes(
-                sim.act(Action::Place(Square::H7, Color::Black.pawn())),
+                sim.act(HandStep::Place(Square::H7, Color::Black.pawn())),
             )),
             now + settle,
         ));
         // Once the game is on: the mismatch, then its resolution.
         all.extend(run(&mut a, &["e4"]));
         for action in [
-            Action::Lift(Square::E2),
-            Action::Place(Square::E4, Color::White.pawn()),
+            HandStep::Lift(Square::E2),
+            HandStep::Place(Square::E4, Color::White.pawn()),
         ] {
             all.extend(a.update(Msg::Board(LinkEvent::Bytes(sim.act(action))), now + settle));
         }
         all.extend(a.update(Msg::Deadline, now + settle * 3));
         let t1 = now + settle * 4;
         all.extend(a.update(
-            Msg::Board(LinkEvent::Bytes(sim.act(Action::Lift(Square::H2)))),
+            Msg::Board(LinkEvent::Bytes(sim.act(HandStep::Lift(Square::H2)))),
             t1,
         ));
         all.extend(a.update(Msg::Deadline, t1 + settle));
         all.extend(a.update(
             Msg::Board(LinkEvent::Bytes(
-                sim.act(Action::Place(Square::H2, Color::White.pawn())),
+                sim.act(HandStep::Place(Square::H2, Color::White.pawn())),
             )),
             t1 + settle * 2,
         ));
@@ -2336,7 +2336,7 @@ mod tests {
     /// mismatches and their resolution are journalled as the opponent's.
     #[test]
     fn the_opponents_board_mismatches_are_journalled_as_theirs() {
-        use crate::board::sim::{Action, SimBoard};
+        use crate::board::sim::{HandStep, SimBoard};
         use crate::board::transport::LinkEvent;
         use crate::board::{BoardSession, Protocol, TrackerConfig};
         use shakmaty::{Board, Square};
@@ -2360,19 +2360,19 @@ mod tests {
         let mut act = |a: &mut App, action, t| {
             a.update(Msg::OpponentBoard(LinkEvent::Bytes(sim.act(action))), t)
         };
-        all.extend(act(&mut a, Action::Lift(Square::E2), now));
+        all.extend(act(&mut a, HandStep::Lift(Square::E2), now));
         all.extend(act(
             &mut a,
-            Action::Place(Square::E4, Color::White.pawn()),
+            HandStep::Place(Square::E4, Color::White.pawn()),
             now,
         ));
         all.extend(a.update(Msg::Deadline, now + settle));
         let t1 = now + settle * 2;
-        all.extend(act(&mut a, Action::Lift(Square::H2), t1));
+        all.extend(act(&mut a, HandStep::Lift(Square::H2), t1));
         all.extend(a.update(Msg::Deadline, t1 + settle));
         all.extend(act(
             &mut a,
-            Action::Place(Square::H2, Color::White.pawn()),
+            HandStep::Place(Square::H2, Color::White.pawn()),
             t1 + settle * 2,
         ));
         all.extend(a.update(Msg::Deadline, t1 + settle * 3));
@@ -2438,7 +2438,7 @@ mod tests {
     /// journalled.
     #[test]
     fn the_move_awaited_on_the_board_is_awaited_again_after_a_resume() {
-        use crate::board::sim::{Action, SimBoard};
+        use crate::board::sim::{HandStep, SimBoard};
         use crate::board::transport::LinkEvent;
         use shakmaty::{Board, Square};
         let settle = Duration::from_millis(300);
@@ -2450,8 +2450,8 @@ mod tests {
         a.update(Msg::Board(LinkEvent::Bytes(sim.dump())), now);
         let mut all = Vec::new();
         for (action, t) in [
-            (Action::Lift(Square::E2), now),
-            (Action::Place(Square::E4, Color::White.pawn()), now),
+            (HandStep::Lift(Square::E2), now),
+            (HandStep::Place(Square::E4, Color::White.pawn()), now),
         ] {
             all.extend(a.update(Msg::Board(LinkEvent::Bytes(sim.act(action))), t));
         }
@@ -2490,14 +2490,14 @@ mod tests {
         );
         // Made slowly (a pause longer than the settle time): quiet.
         let mut after = b.update(
-            Msg::Board(LinkEvent::Bytes(sim.act(Action::Lift(Square::E7)))),
+            Msg::Board(LinkEvent::Bytes(sim.act(HandStep::Lift(Square::E7)))),
             t1 + settle,
         );
         after.extend(b.update(Msg::Deadline, t1 + settle * 3));
         assert!(said(&after).is_empty(), "{:?}", said(&after));
         let e = b.update(
             Msg::Board(LinkEvent::Bytes(
-                sim.act(Action::Place(Square::E5, Color::Black.pawn())),
+                sim.act(HandStep::Place(Square::E5, Color::Black.pawn())),
             )),
             t1 + settle * 4,
         );
@@ -2517,8 +2517,8 @@ mod tests {
         c.attach_board(dgt_session(&c, settle));
         let mut sim = SimBoard::new(crate::board::Protocol::Dgt, Board::new());
         for action in [
-            Action::Lift(Square::E2),
-            Action::Place(Square::E4, Color::White.pawn()),
+            HandStep::Lift(Square::E2),
+            HandStep::Place(Square::E4, Color::White.pawn()),
         ] {
             sim.act(action);
         }
@@ -2542,7 +2542,7 @@ mod tests {
     /// journalled twice.
     #[test]
     fn a_standing_board_mismatch_is_resolved_or_said_again_after_a_resume() {
-        use crate::board::sim::{Action, SimBoard};
+        use crate::board::sim::{HandStep, SimBoard};
         use crate::board::transport::LinkEvent;
         use shakmaty::{Board, Square};
         let settle = Duration::from_millis(300);
@@ -2555,14 +2555,14 @@ mod tests {
             a.update(Msg::Board(LinkEvent::Bytes(sim.dump())), now);
             let mut all = Vec::new();
             for action in [
-                Action::Lift(Square::E2),
-                Action::Place(Square::E4, Color::White.pawn()),
+                HandStep::Lift(Square::E2),
+                HandStep::Place(Square::E4, Color::White.pawn()),
             ] {
                 all.extend(a.update(Msg::Board(LinkEvent::Bytes(sim.act(action))), now));
             }
             all.extend(a.update(Msg::Deadline, now + settle));
             all.extend(a.update(
-                Msg::Board(LinkEvent::Bytes(sim.act(Action::Lift(Square::H2)))),
+                Msg::Board(LinkEvent::Bytes(sim.act(HandStep::Lift(Square::H2)))),
                 now + settle * 2,
             ));
             all.extend(a.update(Msg::Deadline, now + settle * 3));
@@ -2575,8 +2575,8 @@ mod tests {
         );
         let after_e4 = || {
             let mut sim = SimBoard::new(crate::board::Protocol::Dgt, Board::new());
-            sim.act(Action::Lift(Square::E2));
-            sim.act(Action::Place(Square::E4, Color::White.pawn()));
+            sim.act(HandStep::Lift(Square::E2));
+            sim.act(HandStep::Place(Square::E4, Color::White.pawn()));
             sim
         };
         let t1 = now + secs(60);
@@ -2603,14 +2603,14 @@ mod tests {
         c.update(Msg::Resume(Box::new(offer_of(&recs))), t1);
         c.update(Msg::Board(LinkEvent::Connected), t1);
         let mut sim = after_e4();
-        sim.act(Action::Lift(Square::H2));
+        sim.act(HandStep::Lift(Square::H2));
         let mut e = c.update(Msg::Board(LinkEvent::Bytes(sim.dump())), t1);
         e.extend(c.update(Msg::Deadline, t1 + settle));
         assert!(mismatch_said(&e), "{:?}", said(&e));
         assert!(!e.iter().any(|e| matches!(e, Effect::Journal(_))), "{e:?}");
         let e = c.update(
             Msg::Board(LinkEvent::Bytes(
-                sim.act(Action::Place(Square::H2, Color::White.pawn())),
+                sim.act(HandStep::Place(Square::H2, Color::White.pawn())),
             )),
             t1 + settle * 2,
         );
@@ -2792,7 +2792,7 @@ mod tests {
     /// made there is journalled as done.
     #[test]
     fn the_move_awaited_on_the_opponents_board_is_awaited_again() {
-        use crate::board::sim::{Action, SimBoard};
+        use crate::board::sim::{HandStep, SimBoard};
         use crate::board::transport::LinkEvent;
         use shakmaty::{Board, Square};
         let settle = Duration::from_millis(300);
@@ -2808,7 +2808,7 @@ mod tests {
             ("e5", Square::E7, Square::E5, Color::Black.pawn()),
         ] {
             e.extend(run(&mut a, &[line]));
-            for action in [Action::Lift(from), Action::Place(to, piece)] {
+            for action in [HandStep::Lift(from), HandStep::Place(to, piece)] {
                 e.extend(a.update(Msg::OpponentBoard(LinkEvent::Bytes(sim.act(action))), now));
             }
         }
@@ -2840,8 +2840,8 @@ mod tests {
         assert!(!said(&e).iter().any(|s| s.contains("opponent's board: M")));
         let mut e = Vec::new();
         for action in [
-            Action::Lift(Square::G1),
-            Action::Place(Square::F3, Color::White.knight()),
+            HandStep::Lift(Square::G1),
+            HandStep::Place(Square::F3, Color::White.knight()),
         ] {
             e.extend(b.update(
                 Msg::OpponentBoard(LinkEvent::Bytes(sim.act(action))),
@@ -2864,7 +2864,7 @@ mod tests {
     /// mismatch in full, after "New game").
     #[test]
     fn the_board_is_judged_after_the_resume_question_is_answered() {
-        use crate::board::sim::{Action, SimBoard};
+        use crate::board::sim::{HandStep, SimBoard};
         use crate::board::transport::LinkEvent;
         use shakmaty::{Board, Square};
         let settle = Duration::from_millis(300);
@@ -2882,10 +2882,10 @@ mod tests {
             let mut c = app();
             c.attach_board(dgt_session(&c, settle));
             let mut sim = SimBoard::new(crate::board::Protocol::Dgt, Board::new());
-            sim.act(Action::Lift(Square::E2));
-            sim.act(Action::Place(Square::E4, Color::White.pawn()));
-            sim.act(Action::Lift(Square::E7));
-            sim.act(Action::Place(Square::E5, Color::Black.pawn()));
+            sim.act(HandStep::Lift(Square::E2));
+            sim.act(HandStep::Place(Square::E4, Color::White.pawn()));
+            sim.act(HandStep::Lift(Square::E7));
+            sim.act(HandStep::Place(Square::E5, Color::Black.pawn()));
             let mut o = offer_of(&recs);
             o.choice = ResumeChoice::Ask;
             let mut e = c.update(Msg::Resume(Box::new(o)), now);

@@ -1,5 +1,4 @@
-//! The board commands of the command line: `--board` specifications,
-//! `hector board list`, `hector board probe PORT` and the simulator
+//! The board commands of the command line: `hector board list`, `hector board probe PORT` and the simulator
 //! `hector board sim`.  The serial port itself is only touched through
 //! [`transport`].
 
@@ -14,73 +13,13 @@ use super::dgt_clock::{ClockReading, ClockSide};
 use super::event::{BoardEvent, Decoder};
 use super::hardware::{self, BoardDescription};
 use super::protocol::{Command, Protocol};
-use super::sim::{Action, SimBoard};
+use super::sim::{HandStep, SimBoard};
 use super::transport::{self, Master, PortError, PortSettings};
 use crate::notation::Reader;
 use crate::words::vocab::{self, Lang};
 
 /// How long a probe waits for an answer.
 pub const PROBE_WAIT: Duration = Duration::from_millis(500);
-
-/// Which board to use, as given with `--board`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum BoardSpec {
-    /// Find a port that answers one of the protocols.
-    Auto,
-    /// This protocol on this port (`dgt:/dev/ttyUSB0`).
-    Port {
-        /// The board's protocol.
-        protocol: Protocol,
-        /// The serial port's path.
-        path: String,
-    },
-    /// This port; probe which protocol answers.
-    Probe(String),
-}
-
-/// What is wrong with a `--board` value (worded by the app).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SpecError {
-    /// Nothing given.
-    Empty,
-    /// `dgt:` with no port after it.
-    MissingPort(Protocol),
-    /// `foo:/dev/ttyUSB0`: no protocol has that name.
-    UnknownProtocol(String),
-}
-
-/// Read a `--board` value: `auto`, `PROTOCOL:PATH` or a port path.
-pub fn parse_spec(text: &str) -> Result<BoardSpec, SpecError> {
-    let text = text.trim();
-    if text == "auto" {
-        return Ok(BoardSpec::Auto);
-    }
-    if text.is_empty() {
-        return Err(SpecError::Empty);
-    }
-    if let Some((name, path)) = text.split_once(':') {
-        let folded = name.to_ascii_lowercase();
-        if let Some(protocol) = Protocol::ALL.into_iter().find(|p| p.name() == folded) {
-            if path.is_empty() {
-                return Err(SpecError::MissingPort(protocol));
-            }
-            return Ok(BoardSpec::Port {
-                protocol,
-                path: path.to_owned(),
-            });
-        }
-        // A word before the colon names a protocol (a single letter is a
-        // Windows drive, a path has slashes).
-        let word = name.len() >= 2
-            && name
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
-        if word {
-            return Err(SpecError::UnknownProtocol(name.to_owned()));
-        }
-    }
-    Ok(BoardSpec::Probe(text.to_owned()))
-}
 
 /// What probing a port found.
 #[derive(Debug, Clone, PartialEq)]
@@ -362,11 +301,11 @@ impl Sim {
                 self.send(&bytes);
             }
             SimCommand::Put(sq, piece) => {
-                let bytes = self.board.act(Action::Place(sq, piece));
+                let bytes = self.board.act(HandStep::Place(sq, piece));
                 self.send(&bytes);
             }
             SimCommand::Clear(sq) => {
-                let bytes = self.board.act(Action::Lift(sq));
+                let bytes = self.board.act(HandStep::Lift(sq));
                 self.send(&bytes);
             }
             SimCommand::New => {
@@ -469,48 +408,6 @@ pub fn run_sim(options: SimOptions, input: impl BufRead + Send + 'static) -> Res
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn board_specs() {
-        assert_eq!(parse_spec("auto"), Ok(BoardSpec::Auto));
-        assert_eq!(
-            parse_spec("dgt:/dev/ttyUSB0"),
-            Ok(BoardSpec::Port {
-                protocol: Protocol::Dgt,
-                path: "/dev/ttyUSB0".into()
-            })
-        );
-        assert_eq!(
-            parse_spec("/dev/ttyACM0"),
-            Ok(BoardSpec::Probe("/dev/ttyACM0".into()))
-        );
-        assert_eq!(
-            parse_spec("occupancy:"),
-            Err(SpecError::MissingPort(Protocol::Occupancy))
-        );
-        assert_eq!(parse_spec(""), Err(SpecError::Empty));
-        assert_eq!(
-            parse_spec("foo:/dev/ttyUSB0"),
-            Err(SpecError::UnknownProtocol("foo".into()))
-        );
-        assert_eq!(
-            parse_spec("DGT:/dev/ttyUSB0"),
-            Ok(BoardSpec::Port {
-                protocol: Protocol::Dgt,
-                path: "/dev/ttyUSB0".into()
-            })
-        );
-        // A Windows port name is a port, not a protocol; so is a drive.
-        assert_eq!(parse_spec("COM3"), Ok(BoardSpec::Probe("COM3".into())));
-        assert_eq!(
-            parse_spec(r"C:\ports\board"),
-            Ok(BoardSpec::Probe(r"C:\ports\board".into()))
-        );
-        assert_eq!(
-            parse_spec("/dev/serial/by-id/usb-x:y"),
-            Ok(BoardSpec::Probe("/dev/serial/by-id/usb-x:y".into()))
-        );
-    }
 
     #[test]
     fn sim_lines() {

@@ -1098,7 +1098,7 @@ mod tests {
     use super::*;
     use crate::board::event::Decoder;
     use crate::board::protocol::{AnyDecoder, Protocol};
-    use crate::board::sim::{Action, SimBoard, move_actions};
+    use crate::board::sim::{HandStep, SimBoard, move_actions};
     use shakmaty::fen::Fen;
     use shakmaty::uci::UciMove;
     use shakmaty::{CastlingMode, Color, Piece};
@@ -1155,18 +1155,18 @@ mod tests {
             }
         }
 
-        fn act(&mut self, action: Action) {
+        fn act(&mut self, action: HandStep) {
             self.now += STEP;
             let bytes = self.sim.act(action);
             self.bytes(&bytes);
         }
 
         fn lift(&mut self, sq: Square) {
-            self.act(Action::Lift(sq));
+            self.act(HandStep::Lift(sq));
         }
 
         fn place(&mut self, sq: Square, piece: Piece) {
-            self.act(Action::Place(sq, piece));
+            self.act(HandStep::Place(sq, piece));
         }
 
         /// Do the hand actions of `text` in the tracker's position.
@@ -1638,7 +1638,7 @@ mod tests {
 
     /// Do `steps` with a pause longer than the settle time after each:
     /// nothing may be said until the last.
-    fn quietly(rig: &mut Rig, steps: &[Action]) -> Vec<Inferred> {
+    fn quietly(rig: &mut Rig, steps: &[HandStep]) -> Vec<Inferred> {
         for (i, a) in steps.iter().enumerate() {
             rig.act(*a);
             if i + 1 < steps.len() {
@@ -1675,23 +1675,23 @@ mod tests {
                 let (first, second) = if reply_first {
                     (
                         [
-                            Action::Lift(Square::A7),
-                            Action::Place(Square::A6, Color::Black.pawn()),
+                            HandStep::Lift(Square::A7),
+                            HandStep::Place(Square::A6, Color::Black.pawn()),
                         ],
                         [
-                            Action::Lift(Square::F1),
-                            Action::Place(Square::B5, Color::White.bishop()),
+                            HandStep::Lift(Square::F1),
+                            HandStep::Place(Square::B5, Color::White.bishop()),
                         ],
                     )
                 } else {
                     (
                         [
-                            Action::Lift(Square::F1),
-                            Action::Place(Square::B5, Color::White.bishop()),
+                            HandStep::Lift(Square::F1),
+                            HandStep::Place(Square::B5, Color::White.bishop()),
                         ],
                         [
-                            Action::Lift(Square::A7),
-                            Action::Place(Square::A6, Color::Black.pawn()),
+                            HandStep::Lift(Square::A7),
+                            HandStep::Place(Square::A6, Color::Black.pawn()),
                         ],
                     )
                 };
@@ -1737,9 +1737,9 @@ mod tests {
             let got = quietly(
                 &mut rig,
                 &[
-                    Action::Lift(Square::D3),
-                    Action::Lift(Square::F5),
-                    Action::Place(Square::D3, bishop),
+                    HandStep::Lift(Square::D3),
+                    HandStep::Lift(Square::F5),
+                    HandStep::Place(Square::D3, bishop),
                 ],
             );
             assert_eq!(got, vec![Inferred::Executed(m)], "{protocol:?}");
@@ -1748,9 +1748,9 @@ mod tests {
             let got = quietly(
                 &mut rig,
                 &[
-                    Action::Lift(Square::F5),
-                    Action::Lift(Square::D3),
-                    Action::Place(Square::D3, bishop),
+                    HandStep::Lift(Square::F5),
+                    HandStep::Lift(Square::D3),
+                    HandStep::Place(Square::D3, bishop),
                 ],
             );
             assert_eq!(got, vec![Inferred::Executed(m)], "{protocol:?}");
@@ -1841,24 +1841,24 @@ mod tests {
         let pos = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R b KQkq - 0 1";
         let king = Color::Black.king();
         let rook = Color::Black.rook();
-        let orders: [&[Action]; 3] = [
+        let orders: [&[HandStep]; 3] = [
             &[
-                Action::Lift(Square::E8),
-                Action::Place(Square::G8, king),
-                Action::Lift(Square::H8),
-                Action::Place(Square::F8, rook),
+                HandStep::Lift(Square::E8),
+                HandStep::Place(Square::G8, king),
+                HandStep::Lift(Square::H8),
+                HandStep::Place(Square::F8, rook),
             ],
             &[
-                Action::Lift(Square::H8),
-                Action::Place(Square::F8, rook),
-                Action::Lift(Square::E8),
-                Action::Place(Square::G8, king),
+                HandStep::Lift(Square::H8),
+                HandStep::Place(Square::F8, rook),
+                HandStep::Lift(Square::E8),
+                HandStep::Place(Square::G8, king),
             ],
             &[
-                Action::Lift(Square::E8),
-                Action::Lift(Square::H8),
-                Action::Place(Square::F8, rook),
-                Action::Place(Square::G8, king),
+                HandStep::Lift(Square::E8),
+                HandStep::Lift(Square::H8),
+                HandStep::Place(Square::F8, rook),
+                HandStep::Place(Square::G8, king),
             ],
         ];
         for protocol in Protocol::ALL {
@@ -1918,24 +1918,24 @@ mod tests {
                 ("e1h1", Square::G1, Square::H1, Square::F1),
                 ("e1a1", Square::C1, Square::A1, Square::D1),
             ] {
-                let orders: [Vec<Action>; 3] = [
+                let orders: [Vec<HandStep>; 3] = [
                     vec![
-                        Action::Lift(Square::E1),
-                        Action::Place(k_to, king),
-                        Action::Lift(r_from),
-                        Action::Place(r_to, rook),
+                        HandStep::Lift(Square::E1),
+                        HandStep::Place(k_to, king),
+                        HandStep::Lift(r_from),
+                        HandStep::Place(r_to, rook),
                     ],
                     vec![
-                        Action::Lift(r_from),
-                        Action::Place(r_to, rook),
-                        Action::Lift(Square::E1),
-                        Action::Place(k_to, king),
+                        HandStep::Lift(r_from),
+                        HandStep::Place(r_to, rook),
+                        HandStep::Lift(Square::E1),
+                        HandStep::Place(k_to, king),
                     ],
                     vec![
-                        Action::Lift(Square::E1),
-                        Action::Lift(r_from),
-                        Action::Place(r_to, rook),
-                        Action::Place(k_to, king),
+                        HandStep::Lift(Square::E1),
+                        HandStep::Lift(r_from),
+                        HandStep::Place(r_to, rook),
+                        HandStep::Place(k_to, king),
                     ],
                 ];
                 for steps in orders {

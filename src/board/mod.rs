@@ -21,6 +21,10 @@
 //! - [`mismatch`] — the ordered [`SquareDiff`] list and when it changed.
 //! - [`hardware`] — the `hardware/*.toml` board descriptions.
 //! - [`sim`] — a simulated board producing each protocol's exact bytes.
+//! - [`spec`] — the `--board` value ([`BoardSpec`](spec::BoardSpec)), read
+//!   without I/O.
+//! - [`cli`] — the board commands of the command line (list, probe, the
+//!   simulator); they read stdin and touch ports.
 
 pub mod awaited;
 pub mod cli;
@@ -36,6 +40,7 @@ pub mod protocol;
 pub mod sensed;
 pub mod session;
 pub mod sim;
+pub mod spec;
 pub mod transport;
 
 pub use awaited::Instruction;

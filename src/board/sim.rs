@@ -13,7 +13,7 @@ use super::sensed::Orientation;
 
 /// One thing a hand does on the board (game squares).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Action {
+pub enum HandStep {
     /// Pull the piece out of this square.
     Lift(Square),
     /// Put this piece into this square.
@@ -36,19 +36,19 @@ fn carry(
     to: Square,
     piece: Piece,
     slide: bool,
-    out: &mut Vec<Action>,
+    out: &mut Vec<HandStep>,
 ) {
-    out.push(Action::Lift(from));
+    out.push(HandStep::Lift(from));
     board.discard_piece_at(from);
     if slide {
         for sq in path(from, to) {
             if board.piece_at(sq).is_none() {
-                out.push(Action::Place(sq, piece));
-                out.push(Action::Lift(sq));
+                out.push(HandStep::Place(sq, piece));
+                out.push(HandStep::Lift(sq));
             }
         }
     }
-    out.push(Action::Place(to, piece));
+    out.push(HandStep::Place(to, piece));
     board.set_piece_at(to, piece);
 }
 
@@ -58,7 +58,7 @@ fn carry(
 /// first, then the rook.  With `slide`, pieces are also set down on the
 /// squares they pass over (as a piece pushed along a sensor board is
 /// seen).
-pub fn move_actions(pos: &Chess, m: Move, slide: bool) -> Vec<Action> {
+pub fn move_actions(pos: &Chess, m: Move, slide: bool) -> Vec<HandStep> {
     let mut board = pos.board().clone();
     let mut out = Vec::new();
     let turn = pos.turn();
@@ -71,18 +71,18 @@ pub fn move_actions(pos: &Chess, m: Move, slide: bool) -> Vec<Action> {
             promotion,
         } => {
             if capture.is_some() {
-                out.push(Action::Lift(to));
+                out.push(HandStep::Lift(to));
                 board.discard_piece_at(to);
             }
             let landed = promotion.unwrap_or(role).of(turn);
             carry(&mut board, from, to, role.of(turn), slide, &mut out);
-            if let Some(Action::Place(_, piece)) = out.last_mut() {
+            if let Some(HandStep::Place(_, piece)) = out.last_mut() {
                 *piece = landed;
             }
         }
         Move::EnPassant { from, to } => {
             let captured = Square::from_coords(to.file(), from.rank());
-            out.push(Action::Lift(captured));
+            out.push(HandStep::Lift(captured));
             board.discard_piece_at(captured);
             carry(&mut board, from, to, turn.pawn(), slide, &mut out);
         }
@@ -93,7 +93,7 @@ pub fn move_actions(pos: &Chess, m: Move, slide: bool) -> Vec<Action> {
             carry(&mut board, king, king_to, turn.king(), slide, &mut out);
             carry(&mut board, rook, rook_to, turn.rook(), slide, &mut out);
         }
-        Move::Put { role, to } => out.push(Action::Place(to, role.of(turn))),
+        Move::Put { role, to } => out.push(HandStep::Place(to, role.of(turn))),
     }
     out
 }
@@ -181,10 +181,10 @@ impl SimBoard {
     }
 
     /// Carry out one action; the bytes the board sends about it.
-    pub fn act(&mut self, action: Action) -> Vec<u8> {
+    pub fn act(&mut self, action: HandStep) -> Vec<u8> {
         let (square, piece) = match action {
-            Action::Lift(sq) => (sq, None),
-            Action::Place(sq, p) => (sq, Some(p)),
+            HandStep::Lift(sq) => (sq, None),
+            HandStep::Place(sq, p) => (sq, Some(p)),
         };
         match piece {
             Some(p) => self.board.set_piece_at(square, p),
@@ -270,9 +270,9 @@ mod tests {
         assert_eq!(
             move_actions(&pos, m, false),
             vec![
-                Action::Lift(Square::D5),
-                Action::Lift(Square::E4),
-                Action::Place(Square::D5, Color::White.pawn())
+                HandStep::Lift(Square::D5),
+                HandStep::Lift(Square::E4),
+                HandStep::Place(Square::D5, Color::White.pawn())
             ]
         );
     }
@@ -288,20 +288,20 @@ mod tests {
         let placed: Vec<Square> = acts
             .iter()
             .filter_map(|a| match a {
-                Action::Place(sq, _) => Some(*sq),
+                HandStep::Place(sq, _) => Some(*sq),
                 _ => None,
             })
             .collect();
         assert_eq!(placed, vec![Square::A2, Square::A3, Square::A4]);
         let acts = move_actions(&pos, mv(&pos, "e1g1"), true);
-        assert_eq!(acts[0], Action::Lift(Square::E1));
+        assert_eq!(acts[0], HandStep::Lift(Square::E1));
         // The king passes f1; the rook then jumps the king on g1.
-        assert_eq!(acts[1], Action::Place(Square::F1, Color::White.king()));
+        assert_eq!(acts[1], HandStep::Place(Square::F1, Color::White.king()));
         assert_eq!(
             acts.last(),
-            Some(&Action::Place(Square::F1, Color::White.rook()))
+            Some(&HandStep::Place(Square::F1, Color::White.rook()))
         );
-        assert!(!acts.contains(&Action::Place(Square::G1, Color::White.rook())));
+        assert!(!acts.contains(&HandStep::Place(Square::G1, Color::White.rook())));
     }
 
     #[test]
@@ -314,7 +314,7 @@ mod tests {
         let acts = move_actions(&pos, mv(&pos, "e7e8n"), false);
         assert_eq!(
             acts.last(),
-            Some(&Action::Place(Square::E8, Role::Knight.of(Color::White)))
+            Some(&HandStep::Place(Square::E8, Role::Knight.of(Color::White)))
         );
     }
 
@@ -335,7 +335,7 @@ mod tests {
                     vec![BoardEvent::Snapshot(expected.oriented(orientation))],
                     "{protocol:?} {orientation:?}"
                 );
-                let bytes = sim.act(Action::Lift(Square::E2));
+                let bytes = sim.act(HandStep::Lift(Square::E2));
                 let events = dec.feed(&bytes);
                 let e2 = orientation.apply(Square::E2);
                 let seen = match events.as_slice() {
@@ -356,9 +356,9 @@ mod tests {
     #[test]
     fn occupancy_event_lines() {
         let mut sim = SimBoard::new(Protocol::Occupancy, Board::new()).with_event_lines(true);
-        assert_eq!(sim.act(Action::Lift(Square::E2)), b"lift e2\n".to_vec());
+        assert_eq!(sim.act(HandStep::Lift(Square::E2)), b"lift e2\n".to_vec());
         assert_eq!(
-            sim.act(Action::Place(Square::E4, Color::White.pawn())),
+            sim.act(HandStep::Place(Square::E4, Color::White.pawn())),
             b"place e4\n".to_vec()
         );
     }

@@ -75,7 +75,7 @@ enum Kind {
 }
 
 /// The kind of game FIDE's appendices make of a control (A.1, B.1), by the
-/// 2017 thresholds; see [`crate::game::rules`] for the older ones.
+/// 2017 thresholds; see `game::rules` (above) for the older ones.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Category {
     /// Standard play.

@@ -21,7 +21,7 @@ use std::time::Duration;
 use super::control::{Bonus, ControlError, Period, TimeControl, preset};
 
 /// What is wrong with a SPEC.  The words for each are in the voices files
-/// (see [`super::words`]).
+/// (see `clock::words`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum SpecError {
     /// Nothing was given.

@@ -12,8 +12,8 @@
 //! - [`snapshot`] — the whole state the page shows ([`Snapshot`]), plain
 //!   data sent as JSON, built from the position and the app's fields.
 //! - the server that carries the bytes is `net::companion`
-//!   ([`crate::CompanionServer`]: hyper on the network runtime, Server-Sent
-//!   Events, the server's own limits); nothing in this module does I/O.
+//!   (`CompanionServer`, a layer above: hyper on the network runtime,
+//!   Server-Sent Events, the server's own limits); nothing in this module does I/O.
 //! - [`labels`] — the page's own words in every language (the voices
 //!   files' `page_*` messages), starting in the blind player's.
 //! - `page.html` — the page (semantic HTML, an ARIA live region for the last
@@ -27,6 +27,4 @@ pub mod snapshot;
 pub use gate::{CompanionEvent, Limits, Pairing};
 pub use labels::PageLabels;
 pub use request::{MoveInput, OpponentAction};
-pub use snapshot::{
-    Clocks, Flash, FlashKind, GameEnd, LastMove, LegalMove, Notice, Side, Snapshot, Tactile,
-};
+pub use snapshot::{Clocks, Flash, FlashKind, GameEnd, LastMove, Notice, Side, Snapshot, Tactile};

@@ -23,10 +23,10 @@ mod process;
 mod session;
 mod settings;
 
-pub use process::{DEFAULT_ENGINE, EngineCommand, EngineIo, EngineProcess, ExitInfo, ProcessEvent};
+pub use process::{DEFAULT_ENGINE, EngineCommand, EngineIo, EngineProcess, ProcessEvent};
 pub use session::{
-    EngineEvent, EngineSession, Fault, Limit, Purpose, SearchError, SearchRequest, SearchResult,
-    Timeouts,
+    EngineEvent, EngineSession, ExitInfo, Fault, Limit, Purpose, SearchError, SearchRequest,
+    SearchResult, Timeouts,
 };
 pub use settings::{EngineSettings, Strength};
 // Named only by the tests (the app reaches them through the session).

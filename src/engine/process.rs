@@ -21,32 +21,13 @@ use std::time::Duration;
 
 use shared_child::SharedChild;
 
-use super::session::Fault;
+use super::session::{ExitInfo, Fault};
 
 /// The longest line kept from the engine; the rest of a longer one is cut.
 const MAX_LINE: u64 = 64 * 1024;
 /// How long an engine may take to end by itself (after `quit`, or after
 /// closing its output) before it is killed.
 const EXIT_GRACE: Duration = Duration::from_millis(300);
-
-/// How the engine ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ExitInfo {
-    /// Its exit code, when it exited.
-    pub code: Option<i32>,
-    /// The signal that ended it, when one did (Unix).
-    pub signal: Option<i32>,
-}
-
-impl std::fmt::Display for ExitInfo {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match (self.code, self.signal) {
-            (Some(c), _) => write!(f, "exit code {c}"),
-            (None, Some(s)) => write!(f, "signal {s}"),
-            (None, None) => write!(f, "ended"),
-        }
-    }
-}
 
 fn exit_info(status: std::process::ExitStatus) -> ExitInfo {
     #[cfg(unix)]

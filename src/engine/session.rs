@@ -35,8 +35,26 @@ use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
 use shakmaty_uci::{UciInfo, UciMessage, UciOptionConfig, UciTimeControl};
 
 use super::eval::Score;
-use super::process::ExitInfo;
 use super::settings::{EngineSettings, OptionNote, Wanted};
+
+/// How the engine ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExitInfo {
+    /// Its exit code, when it exited.
+    pub code: Option<i32>,
+    /// The signal that ended it, when one did (Unix).
+    pub signal: Option<i32>,
+}
+
+impl std::fmt::Display for ExitInfo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (self.code, self.signal) {
+            (Some(c), _) => write!(f, "exit code {c}"),
+            (None, Some(s)) => write!(f, "signal {s}"),
+            (None, None) => write!(f, "ended"),
+        }
+    }
+}
 
 /// How long the engine may take before it counts as hanging.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -2,7 +2,7 @@
 //! page's HTTP server ([`companion`]) today, online play's HTTP client
 //! later.  Nothing here decides anything: requests are read and judged by
 //! the sans-IO `companion::request` and `companion::gate`, and what the app
-//! must hear goes to it as a [`crate::Msg`] through a sink, as from every
+//! must hear goes to it as a `Msg` (a layer above) through a sink, as from every
 //! other thread.
 //!
 //! The runtime is single-threaded (`current_thread`: the machine's cores

@@ -3,7 +3,7 @@
 
 use super::Phraser;
 use crate::board::Instruction;
-use crate::board::cli::SpecError;
+use crate::board::spec::SpecError;
 use crate::board::transport::PortError;
 
 impl Phraser {

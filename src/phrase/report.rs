@@ -309,8 +309,8 @@ impl Phraser {
     /// One problem of the settings file, in the player's words: "c.toml,
     /// line 2, key speech.rate: a number from -1 to 1, found 1e308. Using
     /// 1."
-    pub fn setting_error(&self, e: &crate::settings_file::SettingError) -> String {
-        use crate::settings_file::{Expect, SettingProblem};
+    pub fn setting_error(&self, e: &crate::toml_error::SettingError) -> String {
+        use crate::toml_error::{Expect, SettingProblem};
         let place = self.place(&e.file, e.line, e.key.as_deref());
         let expect = |x: &Expect| match x {
             Expect::Bool => self.message("expect_bool", &[]),

@@ -800,7 +800,8 @@ pub enum JournalStatus {
     },
 }
 
-/// The journal files of a session: carries out [`JournalOp`]s.
+/// The journal files of a session: carries out the app's journal
+/// operations (`JournalOp`, private to the crate).
 #[derive(Debug)]
 pub struct Sink {
     store: Store,

@@ -374,7 +374,7 @@ pub struct Parsed {
     pub good_len: usize,
     /// Whole, checked records after the first unusable line, with their
     /// line numbers: kept on disk, and offered to the player when they
-    /// continue the game (see [`super::replay::continuation`]).
+    /// continue the game (see `replay::continuation`, which stands on this file).
     pub after: Vec<(usize, Record)>,
     /// The lines of the file (a last line without its line feed counted).
     pub lines: usize,

@@ -10,7 +10,8 @@
 //! [`poll_timeout`](SpeechLink::poll_timeout), and carry out what
 //! [`poll`](SpeechLink::poll) returns: open an engine, call it, abandon it,
 //! print a line, report a status.  It never reads a clock, starts a thread
-//! or blocks; [`super::worker`] is the thin thread that does.
+//! or blocks; the worker (`worker.rs`, which stands on this file) is the
+//! thin thread that does.
 //!
 //! ```text
 //!            Input (say, silence, settings, opened, replied, engine event, closed)
@@ -24,7 +25,7 @@ use std::str::FromStr;
 use std::time::{Duration, Instant};
 
 use super::backend::{BackendEvent, SpeechError, SpeechRoute, SpeechSettings, Started};
-use super::queue::{Action, QueuePolicy, SpeechQueue};
+use super::queue::{QueuePolicy, SpeechOrder, SpeechQueue};
 use super::utterance::Part;
 use super::{Priority, Utterance};
 
@@ -1003,17 +1004,17 @@ impl SpeechLink {
         }
     }
 
-    fn run_actions(&mut self, actions: Vec<Action>, now: Instant) {
-        let mut todo: VecDeque<Action> = actions.into();
+    fn run_actions(&mut self, actions: Vec<SpeechOrder>, now: Instant) {
+        let mut todo: VecDeque<SpeechOrder> = actions.into();
         while let Some(action) = todo.pop_front() {
             let deadline = now + self.cfg.call_timeout;
             match (&mut self.state, action) {
-                (State::Up(up), Action::Stop) => {
+                (State::Up(up), SpeechOrder::Stop) => {
                     up.speaking = None;
                     up.early.clear();
                     up.call(&mut self.out, Call::Stop, "stop", deadline);
                 }
-                (State::Up(up), Action::Speak(u)) => {
+                (State::Up(up), SpeechOrder::Speak(u)) => {
                     // A reconnected engine is on probation until it has
                     // spoken a sentence: print meanwhile, so that a daemon
                     // that is still broken costs the player nothing.
@@ -1039,8 +1040,8 @@ impl SpeechLink {
                         printed,
                     });
                 }
-                (_, Action::Stop) => {}
-                (_, Action::Speak(u)) => {
+                (_, SpeechOrder::Stop) => {}
+                (_, SpeechOrder::Speak(u)) => {
                     if !self.prints_on_say() {
                         self.print(&u.text);
                     }

@@ -1,6 +1,6 @@
 //! The speaking layer: sentences ([`Utterance`]s) in, speech out.  It never
 //! sees a chess type: the words are chosen by the phrasing layer
-//! ([`crate::phrase`]) and handed over by the app.
+//! (`phrase`, a layer above) and handed over by the app.
 //!
 //! Every decision is the sans-IO [`link::SpeechLink`] (with the pure
 //! [`SpeechQueue`](queue::SpeechQueue)): stepped by events and the time, it returns what to do
@@ -41,11 +41,9 @@ pub mod worker;
 
 // Only what the rest of the crate uses (the crate root re-exports part of
 // it); the modules' other items are reached by path.
-pub use backend::{
-    BackendFactory, SpeechRoute, SpeechSettings, voices_by_language, voices_summary,
-};
+pub use backend::{BackendFactory, SpeechRoute, SpeechSettings, voices_summary};
 pub use utterance::{Part, Priority, SayKind, Utterance};
 pub use worker::{
     FallBack, SpeechHandle, SpeechMode, SpeechStatus, SpeechWorker, WorkerConfig, list_voices,
-    say_once, say_utterance_once, system_factory,
+    say_utterance_once, system_factory,
 };

@@ -20,7 +20,7 @@ use super::{Priority, SayKind, Utterance};
 
 /// What the speech backend must do.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Action {
+pub enum SpeechOrder {
     /// Start speaking this sentence (nothing else is being spoken).
     Speak(Utterance),
     /// Stop the sentence being spoken.
@@ -60,7 +60,7 @@ struct Waiting {
 
 /// The scheduler.  Feed it every sentence with [`push`](Self::push), tell it
 /// when the backend finished with [`finished`](Self::finished), and carry out
-/// the returned [`Action`]s in order.
+/// the returned [`SpeechOrder`]s in order.
 #[derive(Debug, Clone, Default)]
 pub struct SpeechQueue {
     policy: QueuePolicy,
@@ -96,14 +96,14 @@ impl SpeechQueue {
     }
 
     /// A new sentence arrives.
-    pub fn push(&mut self, utterance: Utterance, now: Instant) -> Vec<Action> {
+    pub fn push(&mut self, utterance: Utterance, now: Instant) -> Vec<SpeechOrder> {
         let Some(current) = &self.current else {
             self.current = Some(utterance.clone());
-            return vec![Action::Speak(utterance)];
+            return vec![SpeechOrder::Speak(utterance)];
         };
         if interrupts(&utterance, current) {
             self.current = Some(utterance.clone());
-            return vec![Action::Stop, Action::Speak(utterance)];
+            return vec![SpeechOrder::Stop, SpeechOrder::Speak(utterance)];
         }
         if collapses(utterance.kind) {
             self.waiting.retain(|w| w.utterance.kind != utterance.kind);
@@ -116,7 +116,7 @@ impl SpeechQueue {
     }
 
     /// The backend finished (or abandoned) the current sentence: start the next.
-    pub fn finished(&mut self, now: Instant) -> Vec<Action> {
+    pub fn finished(&mut self, now: Instant) -> Vec<SpeechOrder> {
         self.current = None;
         self.start_next(now)
     }
@@ -124,12 +124,12 @@ impl SpeechQueue {
     /// The player silences speech: the current sentence stops, waiting
     /// sentences that are not urgent are dropped; waiting urgent ones are then
     /// spoken (an opponent's move is never lost).
-    pub fn silence(&mut self, now: Instant) -> Vec<Action> {
+    pub fn silence(&mut self, now: Instant) -> Vec<SpeechOrder> {
         self.waiting
             .retain(|w| w.utterance.priority == Priority::Urgent);
         let mut actions = Vec::new();
         if self.current.take().is_some() {
-            actions.push(Action::Stop);
+            actions.push(SpeechOrder::Stop);
         }
         actions.extend(self.start_next(now));
         actions
@@ -143,7 +143,7 @@ impl SpeechQueue {
         all
     }
 
-    fn start_next(&mut self, now: Instant) -> Vec<Action> {
+    fn start_next(&mut self, now: Instant) -> Vec<SpeechOrder> {
         let stale_after = self.policy.stale_after;
         self.waiting.retain(|w| {
             w.utterance.priority == Priority::Urgent
@@ -161,7 +161,7 @@ impl SpeechQueue {
         match best.and_then(|i| self.waiting.remove(i)) {
             Some(next) => {
                 self.current = Some(next.utterance.clone());
-                vec![Action::Speak(next.utterance)]
+                vec![SpeechOrder::Speak(next.utterance)]
             }
             None => Vec::new(),
         }
@@ -183,8 +183,8 @@ mod tests {
         Utterance::new(text, "de", priority, kind)
     }
 
-    fn speak(text: &str, priority: Priority, kind: SayKind) -> Action {
-        Action::Speak(u(text, priority, kind))
+    fn speak(text: &str, priority: Priority, kind: SayKind) -> SpeechOrder {
+        SpeechOrder::Speak(u(text, priority, kind))
     }
 
     fn texts(q: &SpeechQueue) -> Vec<&str> {
@@ -222,7 +222,7 @@ mod tests {
         assert_eq!(
             a,
             vec![
-                Action::Stop,
+                SpeechOrder::Stop,
                 speak("Bauer Eva vier", Priority::Urgent, SayKind::Move)
             ]
         );
@@ -236,7 +236,7 @@ mod tests {
         let mut q = SpeechQueue::default();
         q.push(u("5 minutes", Priority::Normal, SayKind::Clock), t);
         let a = q.push(u("mismatch", Priority::Urgent, SayKind::Mismatch), t);
-        assert_eq!(a[0], Action::Stop);
+        assert_eq!(a[0], SpeechOrder::Stop);
     }
 
     #[test]
@@ -301,7 +301,7 @@ mod tests {
         q.push(u("error", Priority::Normal, SayKind::Error), t);
         q.push(u("flag", Priority::Urgent, SayKind::Game), t);
         let order: Vec<String> = std::iter::from_fn(|| match q.finished(t).pop() {
-            Some(Action::Speak(u)) => Some(u.text),
+            Some(SpeechOrder::Speak(u)) => Some(u.text),
             _ => None,
         })
         .collect();
@@ -331,7 +331,7 @@ mod tests {
         q.push(u("help", Priority::Info, SayKind::Info), t);
         assert_eq!(
             q.push(u("illegal", Priority::Normal, SayKind::Error), t)[0],
-            Action::Stop
+            SpeechOrder::Stop
         );
         assert!(
             q.push(u("illegal 2", Priority::Normal, SayKind::Error), t)
@@ -418,7 +418,7 @@ mod tests {
         let mut q = SpeechQueue::default();
         q.push(u("help", Priority::Info, SayKind::Info), t);
         q.push(u("more help", Priority::Info, SayKind::Game), t);
-        assert_eq!(q.silence(t), vec![Action::Stop]);
+        assert_eq!(q.silence(t), vec![SpeechOrder::Stop]);
         assert!(q.is_idle());
     }
 
@@ -432,7 +432,7 @@ mod tests {
         assert_eq!(
             q.silence(t),
             vec![
-                Action::Stop,
+                SpeechOrder::Stop,
                 speak("move 2", Priority::Urgent, SayKind::Move)
             ]
         );

@@ -3,7 +3,7 @@
 //! reader that runs, else the system's voices (told with the reason), else
 //! the link falls back to printing as everywhere.
 //!
-//! The clients themselves are platform code (`super::windows`); the order
+//! The clients themselves are platform code (`windows.rs`); the order
 //! and the backend around a client are here, on every platform, so that they
 //! are tested with fake clients wherever the tests run.
 

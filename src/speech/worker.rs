@@ -22,13 +22,13 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
+use super::Utterance;
 use super::backend::{BackendFactory, EventSink, SpeechError, SpeechSettings, VoiceInfo};
 use super::link::{
     ALLOWANCES, Call, Conn, EngineInfo, Input, LinkConfig, Output, Reply, SpeechLink,
 };
 pub use super::link::{FallBack, Pace, SpeechMode, SpeechStatus};
 use super::queue::QueuePolicy;
-use super::{Priority, SayKind, Utterance};
 
 /// Receives [`SpeechStatus`] reports, on the worker thread: must not block.
 pub type StatusSink = Arc<dyn Fn(SpeechStatus) + Send + Sync>;
@@ -404,22 +404,6 @@ pub fn list_voices_with(
     with_backend(factory, timeout, "voices", |b| b.voices())
 }
 
-/// Speak one sentence and wait until it has been spoken (`hector say`).
-pub fn say_once(text: &str, lang: &str, settings: SpeechSettings) -> Result<(), SpeechError> {
-    say_once_with(system_factory(), text, lang, settings)
-}
-
-/// [`say_once`] with any backend.
-pub fn say_once_with(
-    factory: BackendFactory,
-    text: &str,
-    lang: &str,
-    settings: SpeechSettings,
-) -> Result<(), SpeechError> {
-    let utterance = Utterance::new(text, lang, Priority::Urgent, SayKind::Info);
-    say_utterance_once(factory, utterance, settings)
-}
-
 /// Speak `utterance` (perhaps of several languages) with any backend and
 /// wait until it has been spoken.
 pub fn say_utterance_once(
@@ -473,8 +457,8 @@ mod tests {
     //! never for a set time.
 
     use super::*;
-    use crate::speech::Part;
     use crate::speech::fake::{FakeCall, FakeControl};
+    use crate::speech::{Part, Priority, SayKind};
     use std::sync::Mutex;
 
     const WAIT: Duration = Duration::from_secs(5);
@@ -680,10 +664,9 @@ mod tests {
     fn say_once_waits_for_the_end() {
         let fake = FakeControl::new();
         fake.set_auto_end(Some(Duration::from_millis(20)));
-        let r = say_once_with(
+        let r = say_utterance_once(
             fake.factory(),
-            "Springer Felix drei",
-            "de",
+            Utterance::new("Springer Felix drei", "de", Priority::Urgent, SayKind::Info),
             SpeechSettings::default(),
         );
         assert_eq!(r, Ok(()));
@@ -694,7 +677,8 @@ mod tests {
     fn say_once_reports_a_missing_service() {
         let fake = FakeControl::new();
         fake.set_fail_open(Some("nothing there"));
-        let r = say_once_with(fake.factory(), "x", "en", SpeechSettings::default());
+        let x = Utterance::new("x", "en", Priority::Urgent, SayKind::Info);
+        let r = say_utterance_once(fake.factory(), x, SpeechSettings::default());
         assert!(matches!(r, Err(SpeechError::Unavailable(why)) if why.contains("nothing there")));
     }
 

@@ -14,11 +14,11 @@ use serde::Deserialize;
 
 use shakmaty::{File, Rank, Role};
 
-use crate::action::{Action, KeyArg};
+use crate::action::{KeyArg, PlayerAction};
 use crate::toml_error::FileError;
 
 /// Every name a key can be bound to in the full-screen view, in the order
-/// the help lists them: the actions of the one list ([`Action`]; the
+/// the help lists them: the actions of the one list ([`PlayerAction`]; the
 /// cursor jumps with what the key gives them: `rank_3`, `file_e`,
 /// `next_knight`; the look toggles are actions too), and `input`.
 pub const ACTIONS: &[&str] = &[
@@ -111,7 +111,7 @@ pub type ActionName = &'static str;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Binding {
     /// An action of the one list, given to `App::update` as `Msg::Key`.
-    App(Action, KeyArg),
+    App(PlayerAction, KeyArg),
     /// A change of the view's look only (no state of the game).
     View(ViewAction),
 }
@@ -138,7 +138,7 @@ pub fn binding(name: &str) -> Option<Binding> {
     if let Some(r) = name.strip_prefix("rank_") {
         let n: u32 = r.parse().ok().filter(|n| (1..=8).contains(n))?;
         return Some(Binding::App(
-            Action::CursorRank,
+            PlayerAction::CursorRank,
             KeyArg::Rank(Rank::new(n - 1)),
         ));
     }
@@ -148,7 +148,7 @@ pub fn binding(name: &str) -> Option<Binding> {
             .next()
             .filter(|c| f.len() == 1 && ('a'..='h').contains(c))?;
         return Some(Binding::App(
-            Action::CursorFile,
+            PlayerAction::CursorFile,
             KeyArg::File(File::new(u32::from(c) - u32::from('a'))),
         ));
     }
@@ -162,11 +162,11 @@ pub fn binding(name: &str) -> Option<Binding> {
             "pawn" => Role::Pawn,
             _ => return None,
         };
-        return Some(Binding::App(Action::NextPiece, KeyArg::Role(role)));
+        return Some(Binding::App(PlayerAction::NextPiece, KeyArg::Role(role)));
     }
-    match Action::from_key(name)? {
+    match PlayerAction::from_key(name)? {
         // These need what the key gives them: named as above.
-        Action::CursorRank | Action::CursorFile | Action::NextPiece => None,
+        PlayerAction::CursorRank | PlayerAction::CursorFile | PlayerAction::NextPiece => None,
         a => Some(Binding::App(a, KeyArg::None)),
     }
 }
@@ -528,7 +528,7 @@ mod tests {
         // Every action of the one list has a key (the cursor jumps with
         // every rank, file and kind).
         let bound: Vec<Binding> = ACTIONS.iter().filter_map(|a| binding(a)).collect();
-        for a in Action::ALL {
+        for a in PlayerAction::ALL {
             assert!(
                 bound
                     .iter()
@@ -537,13 +537,13 @@ mod tests {
             );
         }
         for r in Rank::ALL {
-            assert!(bound.contains(&Binding::App(Action::CursorRank, KeyArg::Rank(r))));
+            assert!(bound.contains(&Binding::App(PlayerAction::CursorRank, KeyArg::Rank(r))));
         }
         for f in File::ALL {
-            assert!(bound.contains(&Binding::App(Action::CursorFile, KeyArg::File(f))));
+            assert!(bound.contains(&Binding::App(PlayerAction::CursorFile, KeyArg::File(f))));
         }
         for role in Role::ALL {
-            assert!(bound.contains(&Binding::App(Action::NextPiece, KeyArg::Role(role))));
+            assert!(bound.contains(&Binding::App(PlayerAction::NextPiece, KeyArg::Role(role))));
         }
         assert_eq!(map.action(&chord("k")), Some("next_king"));
         assert_eq!(map.action(&chord("K")), None);
@@ -553,22 +553,22 @@ mod tests {
 
     #[test]
     fn the_look_keys_are_actions_of_the_one_list() {
-        // Regression: they were the view's own (not in Action::ALL), so the
+        // Regression: they were the view's own (not in PlayerAction::ALL), so the
         // app never heard of them, nothing said the change, and the help
         // had no sentence for them.
         let m = KeyMap::builtin();
         let plain = |c: char| press(KeyCode::Char(c), KeyModifiers::NONE);
         for (key, action) in [
-            (plain('g'), Action::PieceStyle),
-            (plain('c'), Action::Coordinates),
-            (plain('t'), Action::MoveList),
+            (plain('g'), PlayerAction::PieceStyle),
+            (plain('c'), PlayerAction::Coordinates),
+            (plain('t'), PlayerAction::MoveList),
             (
                 press(KeyCode::Char('t'), KeyModifiers::CONTROL),
-                Action::Theme,
+                PlayerAction::Theme,
             ),
             (
                 press(KeyCode::Char('L'), KeyModifiers::SHIFT),
-                Action::LargeText,
+                PlayerAction::LargeText,
             ),
         ] {
             assert_eq!(
@@ -576,7 +576,7 @@ mod tests {
                 Some(Binding::App(action, KeyArg::None)),
                 "{key:?}"
             );
-            assert!(Action::ALL.contains(&action));
+            assert!(PlayerAction::ALL.contains(&action));
             assert!(action.key_only(), "no line-mode word needed");
             for lang in crate::words::Lang::ALL {
                 let help = crate::words::vocab::builtin(lang).messages;

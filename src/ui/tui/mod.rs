@@ -12,7 +12,6 @@ pub mod run;
 pub mod setup;
 pub mod theme;
 
-pub use keys::KeyMap;
 pub use render::Look;
 pub use theme::Theme;
 

@@ -12,7 +12,7 @@ use shakmaty::{Color, File, Rank, Square};
 use super::bigtext;
 use super::glyph::{GLYPH_H, GLYPH_W, PieceStyle, figurine, pixels};
 use super::theme::Theme;
-use crate::view::{ClockView, View, mismatch_marks};
+use crate::view::{ClockView, MIN_HEIGHT, MIN_WIDTH, View, mismatch_marks};
 
 /// How the view is drawn (settings).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,10 +40,6 @@ impl Default for Look {
         }
     }
 }
-
-/// Below this size the view says the terminal is too small.
-pub const MIN_WIDTH: u16 = 36;
-pub const MIN_HEIGHT: u16 = 14;
 
 /// Rows the move list keeps under a long announcement.
 const MOVE_ROWS: usize = 3;

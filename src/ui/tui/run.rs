@@ -25,7 +25,7 @@ use super::Theme;
 use super::keys::{Binding, KeyMap, ViewAction};
 use super::pager::{Pager, PagerKey, PagerOutcome};
 use super::render::{Look, render, square_at};
-use crate::action::{Action, KeyArg};
+use crate::action::{KeyArg, PlayerAction};
 use crate::app::App;
 use crate::msg::{Effect, Msg};
 use crate::ui::line::Outputs;
@@ -33,7 +33,7 @@ use crate::view::{ClockView, InputView, UiState, View, ViewInput, ViewLook};
 use crate::words::vocab::{MoveWords, builtin_appendix_d};
 
 /// What the loop waits for: a message for the app, or the terminal.
-enum Event2 {
+enum Waited {
     App(Msg),
     Term(Event),
 }
@@ -128,13 +128,13 @@ pub fn run(
     tx: Sender<Msg>,
     rx: Receiver<Msg>,
 ) -> io::Result<()> {
-    let (ev_tx, ev_rx) = channel::<Event2>();
+    let (ev_tx, ev_rx) = channel::<Waited>();
     // The app's messages (speech, tones, board) into the one loop.
     {
         let ev_tx = ev_tx.clone();
         std::thread::spawn(move || {
             while let Ok(m) = rx.recv() {
-                if ev_tx.send(Event2::App(m)).is_err() {
+                if ev_tx.send(Waited::App(m)).is_err() {
                     return;
                 }
             }
@@ -151,7 +151,7 @@ pub fn run(
         let ev_tx = ev_tx.clone();
         std::thread::spawn(move || {
             while let Ok(e) = crossterm::event::read() {
-                if ev_tx.send(Event2::Term(e)).is_err() {
+                if ev_tx.send(Waited::Term(e)).is_err() {
                     return;
                 }
             }
@@ -249,7 +249,7 @@ impl<'a> Front<'a> {
         &mut self,
         terminal: &mut DefaultTerminal,
         startup: Vec<Effect>,
-        events: &Receiver<Event2>,
+        events: &Receiver<Waited>,
     ) -> io::Result<()> {
         let mut effects = startup;
         // Woken only because the clock's face changed: nothing else did.
@@ -341,16 +341,16 @@ impl<'a> Front<'a> {
                     {
                         None
                     }
-                    Err(RecvTimeoutError::Timeout) => Some(Event2::App(Msg::Deadline)),
-                    Err(RecvTimeoutError::Disconnected) => Some(Event2::App(Msg::EndOfInput)),
+                    Err(RecvTimeoutError::Timeout) => Some(Waited::App(Msg::Deadline)),
+                    Err(RecvTimeoutError::Disconnected) => Some(Waited::App(Msg::EndOfInput)),
                 },
-                None => Some(events.recv().unwrap_or(Event2::App(Msg::EndOfInput))),
+                None => Some(events.recv().unwrap_or(Waited::App(Msg::EndOfInput))),
             };
             clock_only = ev.is_none();
             let msg = match ev {
                 None => None,
-                Some(Event2::App(m)) => Some(m),
-                Some(Event2::Term(e)) => self.on_term(e),
+                Some(Waited::App(m)) => Some(m),
+                Some(Waited::Term(e)) => self.on_term(e),
             };
             if let Some(m) = msg {
                 effects = self.app.update(m, Instant::now());
@@ -424,7 +424,7 @@ impl<'a> Front<'a> {
                     let view = self.last_view.as_ref()?;
                     let sq =
                         square_at(view, &self.look, self.size, Position::new(m.column, m.row))?;
-                    Some(Msg::Key(Action::Select, KeyArg::Square(sq)))
+                    Some(Msg::Key(PlayerAction::Select, KeyArg::Square(sq)))
                 }
                 _ => None,
             },
@@ -457,7 +457,7 @@ impl<'a> Front<'a> {
             return self.edit(k);
         }
         match self.keymap.binding_of(&k)? {
-            Binding::App(Action::Help, _) => {
+            Binding::App(PlayerAction::Help, _) => {
                 let lines = self.key_help();
                 let phraser = self.app.phraser();
                 let mut entries: Vec<String> = lines
@@ -496,8 +496,8 @@ impl<'a> Front<'a> {
     }
 
     /// Each action with its keys ("Up", "1 2 3 4 5 6 7 8").
-    fn key_help(&self) -> Vec<(Action, String)> {
-        let mut out: Vec<(Action, Vec<String>)> = Vec::new();
+    fn key_help(&self) -> Vec<(PlayerAction, String)> {
+        let mut out: Vec<(PlayerAction, Vec<String>)> = Vec::new();
         for (name, keys) in self.keymap.bindings() {
             let Some(Binding::App(a, _)) = super::keys::binding(name) else {
                 continue;

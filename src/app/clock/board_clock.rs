@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 
 use shakmaty::{ByColor, Color, Move, Position, Rank, Role, Square};
 
-use super::App;
-use super::clock::{ClockPart, ClockSetup};
+use super::{ClockPart, ClockSetup};
+use crate::app::App;
 use crate::board::dgt_clock::{ClockMessage, ClockReading, ClockSide};
 use crate::clock::{Announcer, Bonus, PressMode, TimeControl};
 use crate::msg::Effect;
@@ -80,7 +80,12 @@ pub(super) enum PressCheck {
 
 impl App {
     /// What the clock on the board says.
-    pub(super) fn on_board_clock(&mut self, m: ClockMessage, now: Instant, out: &mut Vec<Effect>) {
+    pub(in crate::app) fn on_board_clock(
+        &mut self,
+        m: ClockMessage,
+        now: Instant,
+        out: &mut Vec<Effect>,
+    ) {
         match m {
             ClockMessage::Ack | ClockMessage::Blank => {}
             ClockMessage::NoClock => {
@@ -323,7 +328,7 @@ impl App {
     /// completes it (7.5.1): the position stays the one before it (the
     /// game never took the move) and the penalty applies.  A pawn on the
     /// last rank is not judged here: its piece may still be exchanged.
-    pub(super) fn board_illegal_announced(
+    pub(in crate::app) fn board_illegal_announced(
         &mut self,
         from: Square,
         to: Square,
@@ -355,7 +360,7 @@ impl App {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::sim::{Action, SimBoard};
+    use crate::board::sim::{HandStep, SimBoard};
     use crate::board::transport::LinkEvent;
     use crate::board::{BoardSession, Protocol, TrackerConfig};
     use crate::clock::{Clock, parse_spec};
@@ -465,7 +470,7 @@ mod tests {
             said(&self.a.update(Msg::Line(text.into()), at))
         }
 
-        fn act(&mut self, action: Action, at: Instant) -> Vec<String> {
+        fn act(&mut self, action: HandStep, at: Instant) -> Vec<String> {
             let bytes = self.sim.act(action);
             said(&self.a.update(Msg::Board(LinkEvent::Bytes(bytes)), at))
         }
@@ -604,8 +609,8 @@ mod tests {
     fn the_lever_pressed_on_an_illegal_move_completes_it() {
         let mut t = Table::new(None, Some("90+30"), |_| {});
         t.clock(5400, 5400, Some(Color::White), t.at(0));
-        t.act(Action::Lift(Square::G1), t.at(1));
-        t.act(Action::Place(Square::G3, Color::White.knight()), t.at(1));
+        t.act(HandStep::Lift(Square::G1), t.at(1));
+        t.act(HandStep::Place(Square::G3, Color::White.knight()), t.at(1));
         // Pressed before the settle time: complete, and illegal (7.5.1).
         let e = t.clock(5399, 5400, Some(Color::Black), t.at(1));
         assert_eq!(
@@ -617,24 +622,24 @@ mod tests {
         );
         assert!(t.a.game().history().is_empty());
         // Put back, the knight moved legally, pressed: a move.
-        t.act(Action::Lift(Square::G3), t.at(2));
-        t.act(Action::Place(Square::G1, Color::White.knight()), t.at(2));
+        t.act(HandStep::Lift(Square::G3), t.at(2));
+        t.act(HandStep::Place(Square::G1, Color::White.knight()), t.at(2));
         t.clock(5399, 5520, Some(Color::White), t.at(3));
         assert_eq!(t.play("Nf3", t.at(4)), vec!["Springer Felix drei"]);
         assert!(t.clock(5398, 5520, Some(Color::Black), t.at(4)).is_empty());
         assert_eq!(t.a.game().history().len(), 1);
         // Black's second illegal move is its first: 2 minutes to White.
-        t.act(Action::Lift(Square::B8), t.at(5));
-        t.act(Action::Place(Square::B6, Color::Black.knight()), t.at(5));
+        t.act(HandStep::Lift(Square::B8), t.at(5));
+        t.act(HandStep::Place(Square::B6, Color::Black.knight()), t.at(5));
         let e = t.clock(5398, 5519, Some(Color::White), t.at(6));
         assert_eq!(e[1], "White gets two minutes.");
         // Its second loses; the clock stands still from then on, and
         // nothing more is said of it.
-        t.act(Action::Lift(Square::B6), t.at(7));
-        t.act(Action::Place(Square::B8, Color::Black.knight()), t.at(7));
+        t.act(HandStep::Lift(Square::B6), t.at(7));
+        t.act(HandStep::Place(Square::B8, Color::Black.knight()), t.at(7));
         t.clock(5520, 5519, Some(Color::Black), t.at(8));
-        t.act(Action::Lift(Square::G8), t.at(9));
-        t.act(Action::Place(Square::G5, Color::Black.knight()), t.at(9));
+        t.act(HandStep::Lift(Square::G8), t.at(9));
+        t.act(HandStep::Place(Square::G5, Color::Black.knight()), t.at(9));
         let e = t.clock(5520, 5518, Some(Color::White), t.at(10));
         assert_eq!(e[1], "Black loses for an illegal move. White wins, 1-0.");
         assert_eq!(e.len(), 2, "{e:?}");
@@ -690,8 +695,8 @@ mod tests {
         let fen = "8/4P3/8/8/8/8/8/k3K3 w - - 0 1";
         let mut t = Table::new(Some(fen), Some("90+30"), |_| {});
         t.clock(5400, 5400, Some(Color::White), t.at(0));
-        t.act(Action::Lift(Square::E7), t.at(1));
-        t.act(Action::Place(Square::E8, Color::White.pawn()), t.at(1));
+        t.act(HandStep::Lift(Square::E7), t.at(1));
+        t.act(HandStep::Place(Square::E8, Color::White.pawn()), t.at(1));
         let e = t.clock(5399, 5400, Some(Color::Black), t.at(2));
         assert_eq!(
             e[..3],
@@ -714,8 +719,8 @@ mod tests {
         // 1997: no queen; an illegal move like any other.
         let mut t = Table::new(Some(fen), Some("90+30"), |c| c.edition = Edition::Fide1997);
         t.clock(5400, 5400, Some(Color::White), t.at(0));
-        t.act(Action::Lift(Square::E7), t.at(1));
-        t.act(Action::Place(Square::E8, Color::White.pawn()), t.at(1));
+        t.act(HandStep::Lift(Square::E7), t.at(1));
+        t.act(HandStep::Place(Square::E8, Color::White.pawn()), t.at(1));
         let e = t.clock(5399, 5400, Some(Color::Black), t.at(2));
         assert_eq!(e[1], "Black gets two minutes.");
         assert!(t.a.game().history().is_empty());
@@ -726,8 +731,8 @@ mod tests {
         // hector's own clock, pressed by the announcement: the announced
         // illegal move is complete (7.5.1): 2 minutes, then the game.
         let mut t = Table::new(None, Some("90+30"), |_| {});
-        t.act(Action::Lift(Square::G1), t.at(1));
-        t.act(Action::Place(Square::G3, Color::White.knight()), t.at(1));
+        t.act(HandStep::Lift(Square::G1), t.at(1));
+        t.act(HandStep::Place(Square::G3, Color::White.knight()), t.at(1));
         let e = said(&t.a.update(Msg::Deadline, t.at(1) + SETTLE));
         assert_eq!(
             e[0],
@@ -738,16 +743,16 @@ mod tests {
             t.line("time black", t.at(2)),
             vec!["Black: one hour thirty-two minutes."]
         );
-        t.act(Action::Lift(Square::G3), t.at(3));
-        t.act(Action::Place(Square::G1, Color::White.knight()), t.at(3));
-        t.act(Action::Lift(Square::B1), t.at(4));
-        t.act(Action::Place(Square::B4, Color::White.knight()), t.at(4));
+        t.act(HandStep::Lift(Square::G3), t.at(3));
+        t.act(HandStep::Place(Square::G1, Color::White.knight()), t.at(3));
+        t.act(HandStep::Lift(Square::B1), t.at(4));
+        t.act(HandStep::Place(Square::B4, Color::White.knight()), t.at(4));
         let e = said(&t.a.update(Msg::Deadline, t.at(4) + SETTLE));
         assert_eq!(e[1], "White loses for an illegal move. Black wins, 0-1.");
         // With separate presses the announcement completes nothing.
         let mut t = Table::new(None, Some("90+30"), |c| c.press = PressMode::Separate);
-        t.act(Action::Lift(Square::G1), t.at(1));
-        t.act(Action::Place(Square::G3, Color::White.knight()), t.at(1));
+        t.act(HandStep::Lift(Square::G1), t.at(1));
+        t.act(HandStep::Place(Square::G3, Color::White.knight()), t.at(1));
         let e = said(&t.a.update(Msg::Deadline, t.at(1) + SETTLE));
         assert_eq!(e.len(), 2, "{e:?}");
         assert!(e[1].starts_with("Mismatch"), "{e:?}");
@@ -765,8 +770,8 @@ mod tests {
     fn the_press_command_on_an_unpromoted_pawn() {
         let fen = "8/4P3/8/8/8/8/8/k3K3 w - - 0 1";
         let mut t = Table::new(Some(fen), Some("90+30"), |c| c.press = PressMode::Separate);
-        t.act(Action::Lift(Square::E7), t.at(1));
-        t.act(Action::Place(Square::E8, Color::White.pawn()), t.at(1));
+        t.act(HandStep::Lift(Square::E7), t.at(1));
+        t.act(HandStep::Place(Square::E8, Color::White.pawn()), t.at(1));
         let e = t.line("press", t.at(2));
         assert_eq!(
             e[..3],
@@ -837,8 +842,11 @@ mod tests {
         for i in 6..9 {
             effects.extend(feed(&mut t, (5426, 5405 - i, Color::Black), t0 + s(i)));
         }
-        t.act(Action::Lift(Square::G8), t0 + s(9));
-        t.act(Action::Place(Square::G5, Color::Black.knight()), t0 + s(9));
+        t.act(HandStep::Lift(Square::G8), t0 + s(9));
+        t.act(
+            HandStep::Place(Square::G5, Color::Black.knight()),
+            t0 + s(9),
+        );
         effects.extend(feed(&mut t, (5426, 5396, Color::White), t0 + s(10)));
         let kinds: Vec<&str> = effects
             .iter()

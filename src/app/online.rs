@@ -333,7 +333,7 @@ impl App {
                 }
             }
             None => {
-                let t = self.message("lichess_resynced", &[]);
+                let t = self.message("lichess_move_unreadable", &[("move", uci)]);
                 self.say(out, t, Priority::Urgent, SayKind::Error);
             }
         }
@@ -500,4 +500,231 @@ impl App {
 /// A move of the server's (UCI, king-to-rook castling too) in `pos`.
 fn server_move(pos: &shakmaty::Chess, uci: &str) -> Option<Move> {
     UciMove::from_ascii(uci.as_bytes()).ok()?.to_move(pos).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, Instant};
+
+    use super::*;
+    use crate::lichess::event;
+    use crate::msg::Msg;
+    use crate::words::Lang;
+
+    /// An app in an online game as White against Mary, on a virtual clock.
+    struct Rig {
+        app: App,
+        t0: Instant,
+    }
+
+    fn said(e: &[Effect]) -> Vec<String> {
+        e.iter()
+            .filter_map(|x| match x {
+                Effect::Say(u) => Some(u.text.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn sent(e: &[Effect]) -> Vec<Request> {
+        e.iter()
+            .filter_map(|x| match x {
+                Effect::Lichess(LichessOrder::Send(r)) => Some(r.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn state(moves: &str, extra: &str) -> String {
+        format!(
+            r#"{{"type":"gameState","moves":"{moves}","wtime":1,"btime":1,"winc":0,"binc":0,"status":"started"{extra}}}"#
+        )
+    }
+
+    impl Rig {
+        fn new() -> Rig {
+            let mut app = App::builder().lang(Lang::En).build();
+            app.set_online(OnlineStart::Join);
+            let mut r = Rig {
+                app,
+                t0: Instant::now(),
+            };
+            r.msg(0, Msg::Start);
+            let start = r#"{"type":"gameStart","game":{"gameId":"g1","color":"white","opponent":{"username":"Mary","rating":1600},"compat":{"board":true}}}"#;
+            let e = r.io(
+                0,
+                LichessIo::Account(Box::new(event::account_line(start).unwrap().unwrap())),
+            );
+            assert!(e.contains(&Effect::Lichess(LichessOrder::OpenGameStream("g1".into()))));
+            let full = r#"{"type":"gameFull","id":"g1","white":{"id":"me","name":"Me"},"black":{"id":"mary","name":"Mary","rating":1600},"initialFen":"startpos","state":{"type":"gameState","moves":"","wtime":1,"btime":1,"winc":0,"binc":0,"status":"started"}}"#;
+            let s = said(&r.game(0, full));
+            assert_eq!(
+                s,
+                ["The game against Mary, rated 1600, begins. You play White."]
+            );
+            r
+        }
+
+        fn at(&self, ms: u64) -> Instant {
+            self.t0 + Duration::from_millis(ms)
+        }
+
+        fn msg(&mut self, ms: u64, m: Msg) -> Vec<Effect> {
+            let now = self.at(ms);
+            self.app.update(m, now)
+        }
+
+        fn io(&mut self, ms: u64, io: LichessIo) -> Vec<Effect> {
+            self.msg(ms, Msg::Lichess(io))
+        }
+
+        fn game(&mut self, ms: u64, line: &str) -> Vec<Effect> {
+            let e = event::game_line(line).unwrap().unwrap();
+            self.io(ms, LichessIo::Game("g1".into(), e))
+        }
+
+        fn typed(&mut self, ms: u64, line: &str) -> Vec<Effect> {
+            self.msg(ms, Msg::Line(line.into()))
+        }
+    }
+
+    #[test]
+    fn the_players_move_is_posted_and_the_echo_not_said_again() {
+        let mut r = Rig::new();
+        let e = r.typed(10, "e4");
+        assert_eq!(
+            sent(&e),
+            [Request::Move {
+                game: "g1".into(),
+                uci: "e2e4".into(),
+                offering_draw: false
+            }]
+        );
+        // A second move before the reply is refused, nothing sent.
+        let e = r.typed(20, "d4");
+        assert_eq!(said(&e), ["It is your opponent's move; wait for it."]);
+        assert!(sent(&e).is_empty());
+        // The server's echo of e4 is not said again; Black's reply is.
+        let e = r.game(30, &state("e2e4 e7e5", ""));
+        assert_eq!(said(&e), ["Bauer Eva fünf"]);
+        assert_eq!(r.app.game().history().len(), 2);
+    }
+
+    #[test]
+    fn a_move_before_the_game_is_said_to_wait() {
+        let mut app = App::builder().lang(Lang::En).build();
+        app.set_online(OnlineStart::Join);
+        let e = app.update(Msg::Line("e4".into()), Instant::now());
+        assert_eq!(said(&e), ["The game has not begun yet."]);
+        assert!(sent(&e).is_empty());
+    }
+
+    #[test]
+    fn draw_both_ways_takeback_and_resign_go_to_the_server() {
+        let mut r = Rig::new();
+        r.typed(10, "e4");
+        r.game(20, &state("e2e4 e7e5", ""));
+        let e = r.game(30, &state("e2e4 e7e5", r#","bdraw":true"#));
+        assert_eq!(said(&e), ["Black offers a draw."]);
+        let e = r.typed(40, "accept");
+        assert_eq!(
+            sent(&e),
+            [Request::Draw {
+                game: "g1".into(),
+                yes: true
+            }]
+        );
+        let e = r.typed(50, "decline");
+        assert_eq!(
+            sent(&e),
+            [Request::Draw {
+                game: "g1".into(),
+                yes: false
+            }]
+        );
+        let e = r.typed(60, "draw");
+        assert_eq!(said(&e), ["Draw offer sent."]);
+        let e = r.typed(70, "takeback");
+        assert_eq!(
+            sent(&e),
+            [Request::Takeback {
+                game: "g1".into(),
+                yes: true
+            }]
+        );
+        let e = r.game(80, &state("e2e4 e7e5", r#","btakeback":true"#));
+        assert_eq!(said(&e), ["Your opponent asks to take back a move."]);
+        let e = r.typed(90, "resign");
+        assert_eq!(sent(&e), [Request::Resign { game: "g1".into() }]);
+        // The game ends when the server says so, with its reason.
+        let over = r#"{"type":"gameState","moves":"e2e4 e7e5","wtime":1,"btime":1,"winc":0,"binc":0,"status":"resign","winner":"black"}"#;
+        let e = r.game(100, over);
+        assert_eq!(said(&e).len(), 1);
+        assert!(r.app.game().is_over());
+        assert!(said(&r.game(110, over)).is_empty(), "said once");
+    }
+
+    #[test]
+    fn a_takeback_on_the_server_takes_the_moves_back_here() {
+        let mut r = Rig::new();
+        r.typed(10, "e4");
+        r.game(20, &state("e2e4 e7e5", ""));
+        let e = r.game(30, &state("e2e4", ""));
+        assert_eq!(said(&e), ["Moves were taken back on lichess."]);
+        assert_eq!(r.app.game().history().len(), 1);
+    }
+
+    #[test]
+    fn the_link_down_is_said_once_after_five_seconds_and_back_once() {
+        let mut r = Rig::new();
+        r.io(1000, LichessIo::StreamDown(Stream::Game("g1".into())));
+        assert_eq!(r.app.next_deadline(), Some(r.at(6000)));
+        assert!(said(&r.msg(5999, Msg::Deadline)).is_empty());
+        let e = r.msg(6000, Msg::Deadline);
+        assert_eq!(
+            said(&e),
+            ["The connection to lichess is lost. hector keeps trying."]
+        );
+        assert!(said(&r.msg(9000, Msg::Deadline)).is_empty());
+        let e = r.io(9500, LichessIo::StreamOpen(Stream::Game("g1".into())));
+        assert_eq!(said(&e), ["The connection to lichess is back."]);
+        // A short drop is not said at all.
+        r.io(10_000, LichessIo::StreamDown(Stream::Game("g1".into())));
+        let e = r.io(11_000, LichessIo::StreamOpen(Stream::Game("g1".into())));
+        assert!(said(&e).is_empty());
+    }
+
+    #[test]
+    fn opponent_gone_and_aborted_are_said() {
+        let mut r = Rig::new();
+        let e = r.game(
+            10,
+            r#"{"type":"opponentGone","gone":true,"claimWinInSeconds":30}"#,
+        );
+        assert_eq!(said(&e), ["Your opponent left the game."]);
+        let e = r.game(20, r#"{"type":"opponentGone","gone":false}"#);
+        assert_eq!(said(&e), ["Your opponent is back."]);
+        let aborted = r#"{"type":"gameState","moves":"","wtime":1,"btime":1,"winc":0,"binc":0,"status":"aborted"}"#;
+        assert_eq!(said(&r.game(30, aborted)), ["The game was aborted."]);
+    }
+
+    #[test]
+    fn events_of_another_game_are_not_ours() {
+        let mut r = Rig::new();
+        let e = event::game_line(&state("e2e4", "")).unwrap().unwrap();
+        let out = r.io(10, LichessIo::Game("other".into(), e));
+        assert!(said(&out).is_empty());
+        assert!(r.app.game().history().is_empty());
+    }
+
+    #[test]
+    fn an_impossible_move_is_said_not_a_panic() {
+        let mut r = Rig::new();
+        // A move that is not legal here (never expected from lichess).
+        let e = r.game(10, &state("e2e5", ""));
+        assert_eq!(
+            said(&e),
+            ["lichess sent a move hector cannot play here: e2e5."]
+        );
+    }
 }

@@ -231,8 +231,12 @@ pub mod testing {
         Timeouts as EngineTimeouts, Waiting as EngineWaiting, Wanted as EngineWanted,
     };
     pub use crate::game::Claim;
+    pub use crate::lichess::event::{
+        account_line as lichess_account_line, game_line as lichess_game_line,
+    };
     pub use crate::msg::EngineOrder;
     pub use crate::net::companion::bytes_in::serve as serve_companion_bytes;
+    pub use crate::net::lichess::LichessIo;
     pub use crate::scoresheet::GameRecord;
     pub use crate::scoresheet::braille::{
         LINES as BRAILLE_LINES, to_brf, to_unicode as to_braille_unicode,

@@ -53,6 +53,8 @@ pub(super) struct OnlinePlay {
     link: Link,
     /// A move of the server's is being played into the game: not posted.
     applying: bool,
+    /// A challenge made to the player, waiting for `accept` or `decline`.
+    challenge: Option<String>,
 }
 
 fn side_of(c: Color) -> Side {
@@ -79,6 +81,7 @@ impl App {
             sync: None,
             link: Link::default(),
             applying: false,
+            challenge: None,
         });
     }
 
@@ -203,11 +206,65 @@ impl App {
                 let t = self.message("lichess_challenge_declined", &[("name", &name)]);
                 self.say(out, t, Priority::Urgent, SayKind::Game);
             }
-            AccountEvent::GameFinish(_)
-            | AccountEvent::Challenge(_)
-            | AccountEvent::ChallengeCanceled(_)
-            | AccountEvent::Other => {}
+            AccountEvent::Challenge(c) => self.on_challenge(c, out),
+            AccountEvent::ChallengeCanceled(c) => {
+                let Some(o) = &mut self.online else {
+                    return;
+                };
+                if o.challenge.as_deref() == Some(c.id.as_str()) {
+                    o.challenge = None;
+                    let name = c.challenger.map(|p| p.name).unwrap_or_default();
+                    let t = self.message("lichess_challenge_canceled", &[("name", &name)]);
+                    self.say(out, t, Priority::Normal, SayKind::Game);
+                }
+            }
+            AccountEvent::GameFinish(_) | AccountEvent::Other => {}
         }
+    }
+
+    /// A challenge to the player, while waiting for a game: said in words
+    /// (who, rating, time, rated) and asked about.  Only standard chess
+    /// with a clock is offered; one challenge is asked about at a time.
+    fn on_challenge(&mut self, c: crate::lichess::event::Challenge, out: &mut Vec<Effect>) {
+        let Some(o) = &mut self.online else {
+            return;
+        };
+        let to_us = c.direction.as_deref() != Some("out");
+        let Some(crate::lichess::event::TimeControl::Clock { limit, increment }) =
+            c.time_control.clone()
+        else {
+            return;
+        };
+        if !to_us
+            || o.game_id.is_some()
+            || o.challenge.is_some()
+            || o.start != OnlineStart::Join
+            || !c.is_standard()
+        {
+            return;
+        }
+        o.challenge = Some(c.id.clone());
+        let (name, rating) = c
+            .challenger
+            .map(|p| (p.name, p.rating.map(|r| r.to_string()).unwrap_or_default()))
+            .unwrap_or_default();
+        let minutes = (limit / 60).to_string();
+        let seconds = increment.to_string();
+        let key = if c.rated {
+            "lichess_challenged_rated"
+        } else {
+            "lichess_challenged_casual"
+        };
+        let t = self.message(
+            key,
+            &[
+                ("name", &name),
+                ("rating", &rating),
+                ("minutes", &minutes),
+                ("seconds", &seconds),
+            ],
+        );
+        self.say(out, t, Priority::Urgent, SayKind::Game);
     }
 
     fn on_game_event(&mut self, event: GameEvent, out: &mut Vec<Effect>) {
@@ -450,6 +507,22 @@ impl App {
             return false;
         };
         let game = o.game_id.clone();
+        if let Some(id) = o.challenge.clone()
+            && matches!(action, Action::Accept | Action::Decline)
+        {
+            if let Some(o) = &mut self.online {
+                o.challenge = None;
+            }
+            let (request, key) = if action == Action::Accept {
+                (Request::Accept { id }, "lichess_challenge_accepted")
+            } else {
+                (Request::Decline { id }, "lichess_challenge_declined_by_you")
+            };
+            out.push(Effect::Lichess(LichessOrder::Send(request)));
+            let t = self.message(key, &[]);
+            self.info(out, t);
+            return true;
+        }
         match action {
             Action::Hint | Action::Eval | Action::Threat | Action::Engine => {
                 let t = self.message("lichess_no_engine", &[]);
@@ -726,5 +799,83 @@ mod tests {
             said(&e),
             ["lichess sent a move hector cannot play here: e2e5."]
         );
+    }
+}
+
+#[cfg(test)]
+mod challenge_tests {
+    use std::time::Instant;
+
+    use super::*;
+    use crate::lichess::event;
+    use crate::msg::Msg;
+    use crate::words::Lang;
+
+    fn said(e: &[Effect]) -> Vec<String> {
+        e.iter()
+            .filter_map(|x| match x {
+                Effect::Say(u) => Some(u.text.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn account(app: &mut App, line: &str) -> Vec<Effect> {
+        let e = event::account_line(line).unwrap().unwrap();
+        app.update(
+            Msg::Lichess(LichessIo::Account(Box::new(e))),
+            Instant::now(),
+        )
+    }
+
+    const CHALLENGE: &str = r#"{"type":"challenge","challenge":{"id":"c1","url":"x","status":"created","challenger":{"id":"ann","name":"Ann","rating":1500},"destUser":{"id":"me","name":"Me"},"variant":{"key":"standard"},"rated":true,"speed":"rapid","timeControl":{"type":"clock","limit":600,"increment":5},"color":"random","perf":{"icon":"","name":"Rapid"}}}"#;
+
+    #[test]
+    fn a_challenge_is_said_in_words_and_answered() {
+        let mut app = App::builder().lang(Lang::En).build();
+        app.set_online(OnlineStart::Join);
+        let e = account(&mut app, CHALLENGE);
+        assert_eq!(
+            said(&e),
+            [
+                "Ann, rated 1500, challenges you to a rated game, 10 minutes plus 5 seconds. Say accept or decline."
+            ]
+        );
+        let e = app.update(Msg::Line("accept".into()), Instant::now());
+        assert!(
+            e.contains(&Effect::Lichess(LichessOrder::Send(Request::Accept {
+                id: "c1".into()
+            })))
+        );
+        assert_eq!(said(&e), ["Challenge accepted."]);
+        // A second challenge, declined.
+        let e = account(&mut app, &CHALLENGE.replace("\"c1\"", "\"c2\""));
+        assert_eq!(said(&e).len(), 1);
+        let e = app.update(Msg::Line("decline".into()), Instant::now());
+        assert!(
+            e.contains(&Effect::Lichess(LichessOrder::Send(Request::Decline {
+                id: "c2".into()
+            })))
+        );
+    }
+
+    #[test]
+    fn a_withdrawn_challenge_is_said_and_others_are_not_asked() {
+        let mut app = App::builder().lang(Lang::En).build();
+        app.set_online(OnlineStart::Join);
+        account(&mut app, CHALLENGE);
+        let canceled = CHALLENGE.replacen("\"challenge\",", "\"challengeCanceled\",", 1);
+        assert_eq!(
+            said(&account(&mut app, &canceled)),
+            ["Ann withdrew the challenge."]
+        );
+        // Our own challenge, and one without a clock, are not asked about.
+        let ours = CHALLENGE.replace("\"perf\"", "\"direction\":\"out\",\"perf\"");
+        assert!(said(&account(&mut app, &ours)).is_empty());
+        let unlimited = CHALLENGE.replace(
+            r#"{"type":"clock","limit":600,"increment":5}"#,
+            r#"{"type":"unlimited"}"#,
+        );
+        assert!(said(&account(&mut app, &unlimited)).is_empty());
     }
 }

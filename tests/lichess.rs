@@ -221,6 +221,10 @@ fn a_whole_game_by_challenge_each_move_said_once_and_the_token_never_shown() {
     server.state.lock().unwrap().replies = ["e7e5", "d8h4"].map(String::from).into();
     let home = clean_config_dir();
     let mut h = challenge_as_white(&server, &home);
+    // The clock is the server's: 10 minutes each (the stand-in's gameFull).
+    h.type_line("time");
+    // (Stopped until each side has made a first move, as on lichess.)
+    h.expect("White: ten minutes. Black: ten minutes. The clock is stopped.");
     h.type_line("f3");
     let e5 = h.until("Black's reply", |l| l.contains("e5"));
     h.type_line("g4");

@@ -7,7 +7,7 @@
 //! The protocol is `crate::lichess` (sans-IO); the network is the front
 //! end's ([`LichessOrder`] out, [`Msg::Lichess`](crate::msg::Msg) in).
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Color, Move};
@@ -276,6 +276,7 @@ impl App {
                     None => return,
                 };
                 self.apply_changes(changes, out);
+                self.online_follow_clock();
             }
             GameEvent::OpponentGone { gone: true, .. } => {
                 let t = self.message("lichess_opponent_gone", &[]);
@@ -306,6 +307,7 @@ impl App {
                     Side::Black => &full.white,
                 };
                 let (name, rating) = (them.name.clone(), them.rating);
+                let clock = full.clock;
                 let game = if full.initial_fen == "startpos" {
                     Ok(Game::new())
                 } else {
@@ -314,6 +316,7 @@ impl App {
                 match game {
                     Ok(g) => {
                         self.replace_game(g);
+                        self.online_clock(clock);
                         self.say_online_start(&name, rating, out);
                     }
                     Err(_) => {
@@ -326,6 +329,48 @@ impl App {
             }
         };
         self.apply_changes(changes, out);
+        self.online_follow_clock();
+    }
+
+    /// The game's clock is the server's: a clock of hector's that follows
+    /// it (spoken and shown as any, its thresholds included).
+    fn online_clock(&mut self, clock: Option<crate::lichess::event::FullClock>) {
+        let (Some(c), Some(now)) = (clock, self.now) else {
+            return;
+        };
+        let bonus = match c.increment {
+            0 => crate::clock::Bonus::None,
+            ms => crate::clock::Bonus::Increment(Duration::from_millis(ms)),
+        };
+        if let Ok(control) =
+            crate::clock::TimeControl::sudden_death(Duration::from_millis(c.initial), bonus)
+        {
+            let setup = super::ClockSetup::new(control);
+            self.clock = Some(super::clock::ClockPart::following_elsewhere(setup, now));
+        }
+    }
+
+    /// The server's times, as of now: the side to move's runs (from the
+    /// second move on: lichess starts the clocks after each side's first).
+    fn online_follow_clock(&mut self) {
+        let Some(now) = self.now else {
+            return;
+        };
+        let Some(sync) = self.online.as_ref().and_then(|o| o.sync.as_ref()) else {
+            return;
+        };
+        let Some(c) = sync.clock() else {
+            return;
+        };
+        let running =
+            (sync.moves().len() >= 2 && !sync.is_over()).then(|| colour_of(sync.to_move()));
+        let times = shakmaty::ByColor {
+            white: Duration::from_millis(c.white_ms),
+            black: Duration::from_millis(c.black_ms),
+        };
+        if let Some(part) = &mut self.clock {
+            part.clock.follow(times, running, now);
+        }
     }
 
     fn say_online_start(&mut self, name: &str, rating: Option<u32>, out: &mut Vec<Effect>) {
@@ -877,5 +922,58 @@ mod challenge_tests {
             r#"{"type":"unlimited"}"#,
         );
         assert!(said(&account(&mut app, &unlimited)).is_empty());
+    }
+}
+
+#[cfg(test)]
+mod clock_tests {
+    use std::time::{Duration, Instant};
+
+    use shakmaty::Color;
+
+    use super::*;
+    use crate::lichess::event;
+    use crate::msg::Msg;
+    use crate::words::Lang;
+
+    #[test]
+    fn the_servers_clock_is_hectors_clock() {
+        let t0 = Instant::now();
+        let mut app = App::builder().lang(Lang::En).build();
+        app.set_online(OnlineStart::Join);
+        let io = |line: &str, game: bool| {
+            if game {
+                LichessIo::Game("g1".into(), event::game_line(line).unwrap().unwrap())
+            } else {
+                LichessIo::Account(Box::new(event::account_line(line).unwrap().unwrap()))
+            }
+        };
+        app.update(
+            Msg::Lichess(io(
+                r#"{"type":"gameStart","game":{"gameId":"g1","color":"white"}}"#,
+                false,
+            )),
+            t0,
+        );
+        let full = r#"{"type":"gameFull","id":"g1","white":{"id":"me","name":"Me"},"black":{"id":"mary","name":"Mary"},"initialFen":"startpos","clock":{"initial":600000,"increment":5000},"state":{"type":"gameState","moves":"","wtime":600000,"btime":600000,"winc":5000,"binc":5000,"status":"started"}}"#;
+        app.update(Msg::Lichess(io(full, true)), t0);
+        let clock = app.clock().expect("a clock");
+        assert_eq!(clock.remaining(Color::White, t0), Duration::from_secs(600));
+        assert!(!clock.is_running(), "not before each side's first move");
+        app.update(Msg::Line("e4".into()), t0);
+        let state = r#"{"type":"gameState","moves":"e2e4 e7e5","wtime":598000,"btime":593500,"winc":5000,"binc":5000,"status":"started"}"#;
+        let t1 = t0 + Duration::from_secs(3);
+        app.update(Msg::Lichess(io(state, true)), t1);
+        let clock = app.clock().expect("a clock");
+        assert_eq!(
+            clock.remaining(Color::Black, t1),
+            Duration::from_millis(593_500)
+        );
+        // White's time runs from the state on.
+        let t2 = t1 + Duration::from_secs(2);
+        assert_eq!(
+            clock.remaining(Color::White, t2),
+            Duration::from_millis(596_000)
+        );
     }
 }

@@ -127,20 +127,12 @@ impl GameSync {
         self.ours
     }
 
-    #[allow(
-        dead_code,
-        reason = "for the server's clock and the journal, next steps of issue 20"
-    )]
     /// Every move the server has confirmed, UCI.
     #[must_use]
     pub fn moves(&self) -> &[String] {
         &self.moves
     }
 
-    #[allow(
-        dead_code,
-        reason = "for the server's clock and the journal, next steps of issue 20"
-    )]
     /// The clock as last sent.
     #[must_use]
     pub fn clock(&self) -> Option<ServerClock> {

@@ -227,8 +227,20 @@ fn scan(code: &[char]) -> Scan {
         inline: Vec::new(),
         test_files: Vec::new(),
     };
-    for at in find_all(code, "#[cfg(test)]") {
-        let mut i = at + "#[cfg(test)]".len();
+    for at in find_all(code, "#[cfg(") {
+        // Test code: `cfg(test)`, `cfg(all(test, …))`; not `any(test, …)`
+        // (compiled with the test-support feature too).
+        let Some(end) = (at..code.len()).find(|&j| code[j] == ']') else {
+            continue;
+        };
+        let attribute: String = code[at..=end]
+            .iter()
+            .filter(|c| !c.is_whitespace())
+            .collect();
+        if attribute != "#[cfg(test)]" && !attribute.starts_with("#[cfg(all(test,") {
+            continue;
+        }
+        let mut i = end + 1;
         // Further attributes on the same item.
         loop {
             while i < code.len() && code[i].is_whitespace() {
@@ -713,13 +725,19 @@ mod tests {
 }
 #[cfg(test)]
 use crate::c::Z;
+#[cfg(all(test, unix))]
+mod unix_tests {
+    use crate::c::W;
+}
+#[cfg(any(test, feature = "test-support"))]
+pub use crate::b::Support;
 #[cfg(test)]
 mod more_tests;
 fn g<'a>(x: &'a str) -> &'a str { crate::b::h(x) }
 "##;
     let (found, test_files) = imports(&strings(&["a"]), text);
     let named: Vec<String> = found.iter().map(|i| i.to.join("::")).collect();
-    assert_eq!(named, strings(&["a::A", "b::h"]));
+    assert_eq!(named, strings(&["a::A", "b::Support", "b::h"]));
     assert_eq!(test_files, strings(&["more_tests"]));
 }
 

@@ -29,6 +29,8 @@ mod companion_game;
 mod companion_page;
 #[cfg(unix)] // Unix only: a board on a pseudo-terminal, Debian's chromium
 mod companion_view;
+#[cfg(unix)] // Unix only: reads the Markdown files by the checkout's Unix path
+mod docs;
 #[cfg(unix)] // Unix only: shell-script engines, Debian's stockfish
 mod engine;
 #[cfg(unix)] // Unix only: shell-script engines, boards on pseudo-terminals

@@ -602,7 +602,7 @@ fn input_field_shows_the_typed_line() {
     assert_eq!(t.get_cursor_position().unwrap(), Position::new(21, 23));
 }
 
-/// A text capture of the view, for the README (`cargo test --lib
+/// A text capture of the view, for docs/full-screen.md (`cargo test --lib
 /// print_capture -- --nocapture --ignored`).
 #[test]
 #[ignore]

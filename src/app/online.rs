@@ -55,6 +55,8 @@ pub(super) struct OnlinePlay {
     applying: bool,
     /// A challenge made to the player, waiting for `accept` or `decline`.
     challenge: Option<String>,
+    /// The opponent has left the game (`opponentGone`).
+    gone: bool,
 }
 
 fn side_of(c: Color) -> Side {
@@ -82,6 +84,7 @@ impl App {
             link: Link::default(),
             applying: false,
             challenge: None,
+            gone: false,
         });
     }
 
@@ -278,11 +281,19 @@ impl App {
                 self.apply_changes(changes, out);
                 self.online_follow_clock();
             }
+            GameEvent::OpponentGone { gone, .. }
+                if self.online.as_ref().is_some_and(|o| o.gone == gone) => {}
             GameEvent::OpponentGone { gone: true, .. } => {
+                if let Some(o) = &mut self.online {
+                    o.gone = true;
+                }
                 let t = self.message("lichess_opponent_gone", &[]);
                 self.say(out, t, Priority::Urgent, SayKind::Game);
             }
             GameEvent::OpponentGone { gone: false, .. } => {
+                if let Some(o) = &mut self.online {
+                    o.gone = false;
+                }
                 let t = self.message("lichess_opponent_back", &[]);
                 self.say(out, t, Priority::Normal, SayKind::Game);
             }
@@ -598,6 +609,27 @@ impl App {
         }
     }
 
+    /// `claim` online: the win, when the opponent has left (lichess says
+    /// after how long it may be claimed, and refuses it before).
+    pub(super) fn online_claim(&mut self, out: &mut Vec<Effect>) -> bool {
+        let Some(o) = &self.online else {
+            return false;
+        };
+        let key = match (o.game_id.clone(), o.gone) {
+            (None, _) => "lichess_no_game_yet",
+            (Some(_), false) => "lichess_nothing_to_claim",
+            (Some(game), true) => {
+                out.push(Effect::Lichess(LichessOrder::Send(Request::ClaimVictory {
+                    game,
+                })));
+                "lichess_claim_sent"
+            }
+        };
+        let t = self.message(key, &[]);
+        self.say(out, t, Priority::Normal, SayKind::Info);
+        true
+    }
+
     /// `resign`, confirmed: asked of the server, which ends the game.
     pub(super) fn online_resign(&mut self, out: &mut Vec<Effect>) -> bool {
         let Some(o) = &self.online else {
@@ -820,8 +852,18 @@ mod tests {
             r#"{"type":"opponentGone","gone":true,"claimWinInSeconds":30}"#,
         );
         assert_eq!(said(&e), ["Your opponent left the game."]);
+        let e = r.typed(15, "claim");
+        assert_eq!(sent(&e), [Request::ClaimVictory { game: "g1".into() }]);
+        assert_eq!(said(&e), ["Win claimed."]);
         let e = r.game(20, r#"{"type":"opponentGone","gone":false}"#);
         assert_eq!(said(&e), ["Your opponent is back."]);
+        assert!(said(&r.game(21, r#"{"type":"opponentGone","gone":false}"#)).is_empty());
+        let e = r.typed(25, "claim");
+        assert!(sent(&e).is_empty());
+        assert_eq!(
+            said(&e),
+            ["Your opponent has not left the game; there is no win to claim."]
+        );
         let aborted = r#"{"type":"gameState","moves":"","wtime":1,"btime":1,"winc":0,"binc":0,"status":"aborted"}"#;
         assert_eq!(said(&r.game(30, aborted)), ["The game was aborted."]);
     }

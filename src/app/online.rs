@@ -803,7 +803,19 @@ mod tests {
             }]
         );
         let e = r.game(80, &state("e2e4 e7e5", r#","btakeback":true"#));
-        assert_eq!(said(&e), ["Your opponent asks to take back a move."]);
+        assert_eq!(
+            said(&e),
+            ["Your opponent asks to take back a move. Say takeback to agree."]
+        );
+        // `takeback` agrees (the same request as asking).
+        let e = r.typed(85, "takeback");
+        assert_eq!(
+            sent(&e),
+            [Request::Takeback {
+                game: "g1".into(),
+                yes: true
+            }]
+        );
         let e = r.typed(90, "resign");
         assert_eq!(sent(&e), [Request::Resign { game: "g1".into() }]);
         // The game ends when the server says so, with its reason.

@@ -5,7 +5,7 @@
 //! their way (sliders, single pawn steps) is the hardware file's
 //! `settle_ms`, 300 ms for every built-in board.
 //!
-//! Run with `cargo bench --bench board`.  Prints p50/p99 of single calls,
+//! Run with `cargo bench --features test-support --bench board`.  Prints p50/p99 of single calls,
 //! then criterion's own statistics.
 #![allow(
     missing_docs,
@@ -39,9 +39,9 @@ fn app_with_board(protocol: Protocol) -> (App, SimBoard) {
     );
     app.attach_board(session);
     let now = Instant::now();
-    app.update(Msg::Board(LinkEvent::Connected), now);
+    let _ = app.update(Msg::Board(LinkEvent::Connected), now);
     let sim = SimBoard::new(protocol, Board::new());
-    app.update(Msg::Board(LinkEvent::Bytes(sim.dump())), now);
+    let _ = app.update(Msg::Board(LinkEvent::Bytes(sim.dump())), now);
     (app, sim)
 }
 
@@ -50,10 +50,10 @@ fn app_with_board(protocol: Protocol) -> (App, SimBoard) {
 fn prepare(app: &mut App, sim: &mut SimBoard) -> Vec<u8> {
     let now = Instant::now();
     let dump = sim.set_board(Board::new());
-    app.update(Msg::Board(LinkEvent::Bytes(dump)), now);
+    let _ = app.update(Msg::Board(LinkEvent::Bytes(dump)), now);
     assert!(app.game().history().is_empty(), "the move was taken back");
     let lift = sim.act(HandStep::Lift(Square::G1));
-    app.update(Msg::Board(LinkEvent::Bytes(lift)), now);
+    let _ = app.update(Msg::Board(LinkEvent::Bytes(lift)), now);
     sim.act(HandStep::Place(Square::F3, Color::White.knight()))
 }
 
@@ -95,11 +95,11 @@ fn percentiles(protocol: Protocol) {
 fn prepare_awaited(app: &mut App, sim: &mut SimBoard) -> Vec<u8> {
     let now = Instant::now();
     let dump = sim.set_board(Board::new());
-    app.update(Msg::Board(LinkEvent::Bytes(dump)), now);
-    app.update(Msg::Line("new".into()), now);
-    app.update(Msg::Line("Nf3".into()), now);
+    let _ = app.update(Msg::Board(LinkEvent::Bytes(dump)), now);
+    let _ = app.update(Msg::Line("new".into()), now);
+    let _ = app.update(Msg::Line("Nf3".into()), now);
     let lift = sim.act(HandStep::Lift(Square::G1));
-    app.update(Msg::Board(LinkEvent::Bytes(lift)), now);
+    let _ = app.update(Msg::Board(LinkEvent::Bytes(lift)), now);
     sim.act(HandStep::Place(Square::F3, Color::White.knight()))
 }
 

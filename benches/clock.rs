@@ -14,7 +14,7 @@
 //!    the CPU over a minute of readings (one a second) and the time from
 //!    the clock's flag message to the flag line.
 //!
-//! `cargo bench --profile dev --bench clock` (CLOCK_CPU_SECS, default 60;
+//! `cargo bench --profile dev --features test-support --bench clock` (CLOCK_CPU_SECS, default 60;
 //! CLOCK_TRIALS, default 100; the board part also under `cargo test` with
 //! CLOCK_BOARD=1).  Linux only (`/proc`).
 #![allow(

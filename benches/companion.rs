@@ -14,7 +14,7 @@
 //! the end-to-end test `companion_game::latency_board_to_page_and_tap_to_announcement`
 //! in headless Chromium.  Target of the issue: p99 under 50 ms each.
 //!
-//! `cargo bench --bench companion` (`HECTOR_BENCH_PLIES=N`, default 2000
+//! `cargo bench --features test-support --bench companion` (`HECTOR_BENCH_PLIES=N`, default 2000
 //! plies: half timed each way).  Prints n, p50, p99 and max.
 #![allow(
     missing_docs,
@@ -53,9 +53,9 @@ fn new_game() -> (App, SimBoard) {
         false,
     ));
     let now = Instant::now();
-    app.update(Msg::Board(LinkEvent::Connected), now);
+    let _ = app.update(Msg::Board(LinkEvent::Connected), now);
     let sim = SimBoard::new(Protocol::Dgt, Board::new());
-    app.update(Msg::Board(LinkEvent::Bytes(sim.dump())), now);
+    let _ = app.update(Msg::Board(LinkEvent::Bytes(sim.dump())), now);
     (app, sim)
 }
 

@@ -5,7 +5,7 @@
 //! and with a DGT board attached (the move is then also handed to the
 //! board's tracker to be awaited).
 //!
-//! Run with `cargo bench --bench engine`.  Prints p50/p99 of single calls,
+//! Run with `cargo bench --features test-support --bench engine`.  Prints p50/p99 of single calls,
 //! then criterion's own statistics.
 #![allow(
     missing_docs,
@@ -44,9 +44,9 @@ fn app(with_board: bool) -> (App, u64) {
             false,
         );
         app.attach_board(session);
-        app.update(Msg::Board(LinkEvent::Connected), now);
+        let _ = app.update(Msg::Board(LinkEvent::Connected), now);
         let sim = SimBoard::new(Protocol::Dgt, Board::new());
-        app.update(Msg::Board(LinkEvent::Bytes(sim.dump())), now);
+        let _ = app.update(Msg::Board(LinkEvent::Bytes(sim.dump())), now);
     }
     let generation = app
         .update(Msg::Start, now)
@@ -56,15 +56,15 @@ fn app(with_board: bool) -> (App, u64) {
             _ => None,
         })
         .expect("the engine is started");
-    app.update(line(generation, "uciok"), now);
-    app.update(line(generation, "readyok"), now);
+    let _ = app.update(line(generation, "uciok"), now);
+    let _ = app.update(line(generation, "readyok"), now);
     (app, generation)
 }
 
 /// The player's move: the engine is asked for its answer.
 fn prepare(app: &mut App) {
     let now = Instant::now();
-    app.update(Msg::Line("e4".into()), now);
+    let _ = app.update(Msg::Line("e4".into()), now);
     assert_eq!(app.game().history().len(), 1);
 }
 
@@ -85,7 +85,7 @@ fn answer(app: &mut App, generation: u64) -> Vec<Effect> {
 
 /// Back to the start for the next round.
 fn reset(app: &mut App) {
-    app.update(Msg::Line("takeback".into()), Instant::now());
+    let _ = app.update(Msg::Line("takeback".into()), Instant::now());
     assert!(app.game().history().is_empty());
 }
 

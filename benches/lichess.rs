@@ -58,15 +58,15 @@ fn main() {
         let game = random_game(&mut rng, 200);
         let mut app = App::builder().lang(Lang::En).build();
         app.set_online(OnlineStart::Join);
-        app.update(Msg::Start, t0);
+        let _ = app.update(Msg::Start, t0);
         let start = r#"{"type":"gameStart","game":{"gameId":"g1","color":"black","opponent":{"username":"Mary","rating":1600},"compat":{"board":true}}}"#;
         let Ok(Some(ev)) = lichess_account_line(start) else {
             return;
         };
-        app.update(Msg::Lichess(LichessIo::Account(Box::new(ev))), t0);
+        let _ = app.update(Msg::Lichess(LichessIo::Account(Box::new(ev))), t0);
         let full = r#"{"type":"gameFull","id":"g1","white":{"id":"mary","name":"Mary"},"black":{"id":"me","name":"Me"},"initialFen":"startpos","state":{"type":"gameState","moves":"","wtime":1,"btime":1,"winc":0,"binc":0,"status":"started"}}"#;
         if let Ok(Some(ev)) = lichess_game_line(full) {
-            app.update(Msg::Lichess(LichessIo::Game("g1".into(), ev)), t0);
+            let _ = app.update(Msg::Lichess(LichessIo::Game("g1".into(), ev)), t0);
         }
         for n in 1..=game.len() {
             let line = state(&game[..n]);

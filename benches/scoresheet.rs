@@ -11,7 +11,7 @@
 //! - Review of a 10,000-game PGN file: open it (the index of all games)
 //!   and read the last game fully.  Target: under 100 ms.
 //!
-//! Run with `cargo bench --bench scoresheet`.  Prints p50/p99 of single
+//! Run with `cargo bench --features test-support --bench scoresheet`.  Prints p50/p99 of single
 //! calls, then criterion's own statistics.
 
 #![allow(

@@ -2,7 +2,7 @@
 //! in the middle (a move list, a mismatch, clocks, an announcement) into a
 //! ratatui buffer, at 120x40 and at 200x60.  Target: p99 under 1 ms.
 //!
-//! Run with `cargo bench --bench tui`.  Prints p50/p99 of single frames,
+//! Run with `cargo bench --features test-support --bench tui`.  Prints p50/p99 of single frames,
 //! then criterion's own statistics.
 #![allow(
     missing_docs,

@@ -2,7 +2,7 @@
 //! and a counted sentence in each language, joins (elision) included.
 //! Both are on the path of every clock announcement and `time` answer.
 //!
-//! `cargo bench --bench words -- --warm-up-time 1 --measurement-time 3`.
+//! `cargo bench --features test-support --bench words -- --warm-up-time 1 --measurement-time 3`.
 #![allow(
     missing_docs,
     reason = "a benchmark: criterion_group! makes public functions"

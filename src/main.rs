@@ -343,6 +343,15 @@ fn review(args: &ReviewArgs) -> ExitCode {
     }
 }
 
+/// Today's date (UTC) as in PGN, for the scoresheet (the app reads no
+/// calendar of its own).
+fn today() -> String {
+    let fmt = time::macros::format_description!("[year].[month].[day]");
+    time::OffsetDateTime::now_utc()
+        .format(&fmt)
+        .unwrap_or_default()
+}
+
 fn play_game(args: &PlayArgs, resume_id: Option<&str>) -> ExitCode {
     if args.lichess {
         return play_online(args);
@@ -359,6 +368,7 @@ fn play_game(args: &PlayArgs, resume_id: Option<&str>) -> ExitCode {
         white: args.white.clone().unwrap_or(white),
         black: args.black.clone().unwrap_or(black),
         event: args.event.clone().unwrap_or_default(),
+        date: today(),
         ..StartInfo::default()
     };
     started.app.enable_journal(start_info);

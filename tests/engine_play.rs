@@ -29,7 +29,9 @@ fn fake(name: &str) -> String {
 
 /// `hector play ARGS`, answers awaited up to `WAIT`.
 fn start(args: &[&str]) -> Hector {
-    Hector::play(args).waiting(WAIT)
+    Hector::play(args)
+        .waiting(WAIT)
+        .skipping("Waiting for the engine.")
 }
 
 /// A move as hector announced it, read back by hector's own reader in the
@@ -311,7 +313,9 @@ fn logged_stockfish(args: &[&str]) -> (Hector, PathBuf, PathBuf) {
     let engine = fake("logging.sh");
     let mut all = vec!["--engine", &engine];
     all.extend(args);
-    let h = Hector::play_with(&home, &all, &[("HECTOR_ENGINE_LOG", &log)]).waiting(WAIT);
+    let h = Hector::play_with(&home, &all, &[("HECTOR_ENGINE_LOG", &log)])
+        .waiting(WAIT)
+        .skipping("Waiting for the engine.");
     (h, log, home)
 }
 
@@ -478,8 +482,9 @@ fn a_move_piped_while_the_engine_thinks_is_refused_and_nothing_is_lost() {
 fn a_resumed_engine_game_goes_on_with_the_engine_to_move() {
     let home = clean_config_dir();
     // Stopped hard while the engine thinks (5 s) about its answer to e4.
-    let mut h =
-        Hector::play_in(&home, &["--engine", "--move-time", "5000", "--me", "white"]).waiting(WAIT);
+    let mut h = Hector::play_in(&home, &["--engine", "--move-time", "5000", "--me", "white"])
+        .waiting(WAIT)
+        .skipping("Waiting for the engine.");
     h.expect("New game. White to move.");
     h.expect("Stockfish 15.1 is ready; you play White.");
     h.type_line("e4");
@@ -500,7 +505,8 @@ fn a_resumed_engine_game_goes_on_with_the_engine_to_move() {
             "--resume",
         ],
     )
-    .waiting(WAIT);
+    .waiting(WAIT)
+    .skipping("Waiting for the engine.");
     h.expect("Game resumed. Black to move, move 1.");
     h.expect("The last move was Bauer Eva vier.");
     h.expect("Stockfish 15.1 is ready; you play White.");
@@ -526,7 +532,8 @@ fn a_resumed_engine_game_goes_on_with_the_engine_to_move() {
             "--resume",
         ],
     )
-    .waiting(WAIT);
+    .waiting(WAIT)
+    .skipping("Waiting for the engine.");
     h.expect("Game resumed. White to move, move 2.");
     h.expect(&format!("The last move was {answer}."));
     h.expect("Stockfish 15.1 is ready; you play White.");
@@ -540,8 +547,9 @@ fn a_resumed_engine_game_goes_on_with_the_engine_to_move() {
 #[test]
 fn no_engine_move_while_the_resume_question_waits() {
     let home = clean_config_dir();
-    let mut h =
-        Hector::play_in(&home, &["--engine", "--move-time", "2000", "--me", "black"]).waiting(WAIT);
+    let mut h = Hector::play_in(&home, &["--engine", "--move-time", "2000", "--me", "black"])
+        .waiting(WAIT)
+        .skipping("Waiting for the engine.");
     h.expect("New game. White to move.");
     h.expect("Stockfish 15.1 is ready; you play Black.");
     let pos = Chess::default();
@@ -561,7 +569,9 @@ fn no_engine_move_while_the_resume_question_waits() {
         "--me",
         "black",
     ];
-    let mut h = Hector::play_in(&home, &args).waiting(WAIT);
+    let mut h = Hector::play_in(&home, &args)
+        .waiting(WAIT)
+        .skipping("Waiting for the engine.");
     let offer = h.expect_start("An unfinished game of ");
     assert!(
         offer.ends_with("one move played. Resume it? Yes or no."),
@@ -755,8 +765,9 @@ fn on_the_tactile_board_a_takeback_is_asked_for_and_awaited() {
 #[test]
 fn a_resumed_engine_game_keeps_its_sides() {
     let home = clean_config_dir();
-    let mut h =
-        Hector::play_in(&home, &["--engine", "--move-time", "2000", "--me", "black"]).waiting(WAIT);
+    let mut h = Hector::play_in(&home, &["--engine", "--move-time", "2000", "--me", "black"])
+        .waiting(WAIT)
+        .skipping("Waiting for the engine.");
     h.expect("New game. White to move.");
     h.expect("Stockfish 15.1 is ready; you play Black.");
     let first = h.next();
@@ -768,7 +779,9 @@ fn a_resumed_engine_game_keeps_its_sides() {
     drop(h);
 
     let args = ["--engine", "--level", "1", "--move-time", "50", "--resume"];
-    let mut h = Hector::play_in(&home, &args).waiting(WAIT);
+    let mut h = Hector::play_in(&home, &args)
+        .waiting(WAIT)
+        .skipping("Waiting for the engine.");
     h.expect("Game resumed. White to move, move 2.");
     h.expect("You play Black.");
     h.expect("The last move was Bauer Anna sechs.");

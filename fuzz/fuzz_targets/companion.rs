@@ -66,7 +66,7 @@ fuzz_target!(|data: &[u8]| {
         }
         let app = app.get_or_insert_with(|| App::builder().build());
         for e in events {
-            app.update(Msg::Companion(e), now);
+            let _ = app.update(Msg::Companion(e), now);
         }
         assert!(app.companion_snapshot().to_json().starts_with('{'));
     }

@@ -19,11 +19,11 @@ fuzz_target!(|data: &[u8]| {
         for chunk in data.chunks(16) {
             now += Duration::from_millis(u64::from(chunk[0] % 64) * 10);
             for event in decoder.feed(chunk) {
-                tracker.feed(&event, now);
+                let _ = tracker.feed(&event, now);
             }
-            tracker.tick(now);
+            let _ = tracker.tick(now);
             if tracker.pending_promotion().is_some() {
-                tracker.promote(Role::Queen);
+                let _ = tracker.promote(Role::Queen);
             }
         }
         assert!(tracker.position().legal_moves().len() <= 218);

@@ -24,15 +24,15 @@ pub(super) enum Seat {
 impl App {
     fn session(&self, seat: Seat) -> Option<&BoardSession> {
         match seat {
-            Seat::Player => self.board.as_ref(),
-            Seat::Opponent => self.opponent_board.as_ref(),
+            Seat::Player => self.parts.boards.player.as_ref(),
+            Seat::Opponent => self.parts.boards.opponent.as_ref(),
         }
     }
 
     fn session_mut(&mut self, seat: Seat) -> Option<&mut BoardSession> {
         match seat {
-            Seat::Player => self.board.as_mut(),
-            Seat::Opponent => self.opponent_board.as_mut(),
+            Seat::Player => self.parts.boards.player.as_mut(),
+            Seat::Opponent => self.parts.boards.opponent.as_mut(),
         }
     }
 
@@ -65,15 +65,17 @@ impl App {
                 let session = BoardSession::new(protocol, config, self.game.position(), touch)
                     .with_port(port);
                 match seat {
-                    Seat::Player => self.board = Some(session),
-                    Seat::Opponent => self.opponent_board = Some(session),
+                    Seat::Player => self.parts.boards.player = Some(session),
+                    Seat::Opponent => self.parts.boards.opponent = Some(session),
                 }
             }
             BoardChoice::Missing(problem) => {
                 let t = match problem {
-                    BoardProblem::Spec { spec, error } => self.phraser.spec_error(&spec, &error),
+                    BoardProblem::Spec { spec, error } => {
+                        self.talk.phraser.spec_error(&spec, &error)
+                    }
                     BoardProblem::CannotOpen { port, error } => {
-                        self.phraser.cannot_open(&port, &error)
+                        self.talk.phraser.cannot_open(&port, &error)
                     }
                     BoardProblem::NotFound => self.message("board_not_found", &[]),
                     BoardProblem::NoAnswer { port } => {
@@ -101,8 +103,8 @@ impl App {
     pub(super) fn sync_seat(&mut self, seat: Seat, now: Instant, out: &mut Vec<Effect>) {
         let game = &self.game;
         let board = match seat {
-            Seat::Player => self.board.as_mut(),
-            Seat::Opponent => self.opponent_board.as_mut(),
+            Seat::Player => self.parts.boards.player.as_mut(),
+            Seat::Opponent => self.parts.boards.opponent.as_mut(),
         };
         let Some(b) = board else {
             return;
@@ -190,7 +192,7 @@ impl App {
                     };
                     if seat == Seat::Opponent {
                         // Lit again from scratch: the board forgot.
-                        self.companion.forget_lights();
+                        self.parts.companion.forget_lights();
                     }
                     let t = self.message(key, &[]);
                     self.say(out, t, Priority::Normal, SayKind::Board);
@@ -205,12 +207,12 @@ impl App {
                     let t = self.message(key, &[]);
                     self.say(out, t, priority, SayKind::Board);
                     if seat == Seat::Player {
-                        self.takeback_without_board(out);
+                        self.takeback_without_board(now, out);
                         self.sync_board(now, out);
                     }
                 }
                 SessionNote::CannotOpen(e) => {
-                    let t = self.phraser.cannot_open(&port, &e);
+                    let t = self.talk.phraser.cannot_open(&port, &e);
                     let t = self.about(seat, t);
                     self.say(out, t, Priority::Normal, SayKind::Board);
                 }
@@ -228,7 +230,7 @@ impl App {
                 // While the resume question waits, which game the board
                 // should show is not known: it is judged after the answer
                 // (a resumed game's position, or the new game's).
-                SessionNote::Found(_) if self.asking_resume.is_some() => {}
+                SessionNote::Found(_) if self.asking_resume() => {}
                 SessionNote::Found(found) => match seat {
                     Seat::Player => self.on_inferred(found, now, out),
                     Seat::Opponent => self.on_opponent_inferred(found, now, out),
@@ -250,7 +252,7 @@ impl App {
     /// The `board` command: the difference between the board and the game
     /// now, or that they agree.
     pub(super) fn board_report(&mut self, out: &mut Vec<Effect>) {
-        let Some(b) = &self.board else {
+        let Some(b) = &self.parts.boards.player else {
             let t = self.message("no_board", &[]);
             self.info(out, t);
             return;
@@ -258,7 +260,7 @@ impl App {
         // Only what is known: a board that never answered does not "match".
         let unknown = match b.link_state() {
             LinkState::Live => None,
-            LinkState::CannotOpen(e) => Some(self.phraser.cannot_open(b.port(), e)),
+            LinkState::CannotOpen(e) => Some(self.talk.phraser.cannot_open(b.port(), e)),
             LinkState::Waiting { said: true, .. } => {
                 Some(self.message("board_silent", &[("port", b.port())]))
             }
@@ -274,7 +276,7 @@ impl App {
         let all = b.tracker().instructions();
         if !all.is_empty() && b.tracker().on_the_way() {
             // The awaited moves are being made: what to do, not a mismatch.
-            let t = self.phraser.instructions(&all);
+            let t = self.talk.phraser.instructions(&all);
             self.say(out, t, Priority::Normal, SayKind::Board);
             return;
         }
@@ -284,7 +286,7 @@ impl App {
             return;
         }
         let diffs = b.tracker().mismatch();
-        let t = self.phraser.mismatch(&diffs);
+        let t = self.talk.phraser.mismatch(&diffs);
         let kind = if diffs.is_empty() {
             SayKind::Board
         } else {
@@ -301,7 +303,7 @@ impl App {
                 if let Some(t) = self.game_is_over() {
                     self.say(out, t, Priority::Normal, SayKind::Error);
                 } else {
-                    self.play(mv, out);
+                    self.play(mv, now, out);
                 }
                 // Only if the game did not take it: the board is then
                 // compared with the game.
@@ -316,7 +318,7 @@ impl App {
                     .find(|(_, played)| played.mv == mv)
                     .map(|(before, _)| before.clone());
                 let text = match before {
-                    Some(b) => self.phraser.say_move(&b, mv),
+                    Some(b) => self.talk.phraser.say_move(&b, mv),
                     None => mv.to_string(),
                 };
                 let t = self.message("board_executed", &[("move", &text)]);
@@ -324,15 +326,15 @@ impl App {
             }
             Inferred::Instruction(all) => {
                 // A calm instruction: no mismatch, no tone.
-                let t = self.phraser.instructions(&all);
+                let t = self.talk.phraser.instructions(&all);
                 self.say(out, t, Priority::Normal, SayKind::Board);
             }
             Inferred::Touched(sq) => {
                 let Some(piece) = self.game.position().board().piece_at(sq) else {
                     return;
                 };
-                let piece = self.phraser.piece(piece.role);
-                let square = self.phraser.square(sq);
+                let piece = self.talk.phraser.piece(piece.role);
+                let square = self.talk.phraser.square(sq);
                 let t = self.message("touched", &[("piece", &piece), ("square", &square)]);
                 self.say(out, t, Priority::Normal, SayKind::Board);
             }
@@ -340,7 +342,7 @@ impl App {
                 if self.game.is_over() || self.game.undo_last().is_none() {
                     return;
                 }
-                self.clock_took_back();
+                self.clock_took_back(now);
                 if !self.board_took_back(out) {
                     let t = self.message("take_back", &[]);
                     self.say(out, t, Priority::Urgent, SayKind::Game);
@@ -365,18 +367,20 @@ impl App {
                 // Only what changed since the last report (a board being
                 // set up is not read out in full at every piece).
                 let before = self
-                    .board
+                    .parts
+                    .boards
+                    .player
                     .as_ref()
                     .map(|b| b.tracker().mismatch_before().to_vec())
                     .unwrap_or_default();
-                let t = self.phraser.mismatch_update(&before, &diffs);
+                let t = self.talk.phraser.mismatch_update(&before, &diffs);
                 self.say(out, t, Priority::Urgent, SayKind::Mismatch);
                 out.push(Effect::Tone(Tone::Mismatch));
             }
             Inferred::OutOfTurn { side, diffs } => {
                 // Black moved first: whose move it is, not the squares.
                 self.journal_mismatch(crate::scoresheet::record::BoardOf::Player, &diffs);
-                let side = self.phraser.side(side);
+                let side = self.talk.phraser.side(side);
                 let t = self.message("board_out_of_turn", &[("side", &side)]);
                 self.say(out, t, Priority::Urgent, SayKind::Mismatch);
                 out.push(Effect::Tone(Tone::Mismatch));

@@ -5,6 +5,7 @@
 use shakmaty::Color;
 
 use super::App;
+use super::parts::{Parts, Settings, Talk, ViewState};
 use crate::game::Game;
 use crate::keymap::Keymap;
 use crate::notation::Reader;
@@ -128,41 +129,34 @@ impl AppBuilder {
         arg_words.push(vocab::builtin_appendix_d().moves);
         App {
             game: Game::new(),
-            phraser,
-            reader,
-            keymap: self
-                .keymap
-                .unwrap_or_else(Keymap::builtin)
-                .for_lang(lang.code()),
-            arg_words,
-            me: self.me,
-            confirm_own_moves: self.confirm_own_moves,
-            ask_before_leaving: self.ask_before_leaving,
-            question: None,
-            kept_offer: None,
-            offer_declined: false,
-            last_said: None,
+            mode: super::Mode::Playing,
+            talk: Talk {
+                phraser,
+                reader,
+                keymap: self
+                    .keymap
+                    .unwrap_or_else(Keymap::builtin)
+                    .for_lang(lang.code()),
+                arg_words,
+                last_said: None,
+            },
+            settings: Settings {
+                me: self.me,
+                confirm_own_moves: self.confirm_own_moves,
+                ask_before_leaving: self.ask_before_leaving,
+                rated: false,
+            },
+            parts: Parts {
+                // The clock is not started: nothing is said of it before
+                // the first message brings the time.
+                clock: self.clock.map(super::clock::ClockPart::new),
+                view: ViewState {
+                    cursor: super::cursor::Cursor::new(self.me),
+                    ..ViewState::default()
+                },
+                ..Parts::default()
+            },
             quitting: false,
-            board: None,
-            sheet: None,
-            epoch: 0,
-            asking_resume: None,
-            review: None,
-            // The clock is not started: the time given is only where
-            // its schedule begins.
-            clock: self
-                .clock
-                .map(|c| super::clock::ClockPart::new(c, std::time::Instant::now())),
-            arbiter_pending: None,
-            now: None,
-            cursor: super::cursor::Cursor::new(self.me),
-            engine: None,
-            rated: false,
-            takeback_awaited: None,
-            companion: Default::default(),
-            opponent_board: None,
-            look: crate::view::ViewLook::default(),
-            online: None,
         }
     }
 }
@@ -176,27 +170,12 @@ impl App {
     /// per input held it to a few dozen inputs a second).
     pub fn reset(&mut self) {
         self.game = Game::new();
-        self.me = Color::White;
-        self.question = None;
-        self.kept_offer = None;
-        self.offer_declined = false;
-        self.last_said = None;
+        self.mode = super::Mode::Playing;
+        self.talk.last_said = None;
+        self.settings.me = Color::White;
+        self.settings.rated = false;
+        self.parts = Parts::default();
         self.quitting = false;
-        self.board = None;
-        self.sheet = None;
-        self.epoch = 0;
-        self.asking_resume = None;
-        self.review = None;
-        self.clock = None;
-        self.arbiter_pending = None;
-        self.now = None;
-        self.cursor = super::cursor::Cursor::new(Color::White);
-        self.engine = None;
-        self.rated = false;
-        self.takeback_awaited = None;
-        self.companion = Default::default();
-        self.opponent_board = None;
-        self.look = crate::view::ViewLook::default();
     }
 }
 
@@ -226,7 +205,7 @@ mod tests {
         let want = said(&mut fresh);
         let mut reused = App::builder().ask_before_leaving(true).build();
         for l in ["e4", "flip", "c5", "draw", "Nf3", "time"] {
-            reused.update(Msg::Line(l.into()), Instant::now());
+            let _ = reused.update(Msg::Line(l.into()), Instant::now());
         }
         reused.reset();
         assert_eq!(said(&mut reused), want);

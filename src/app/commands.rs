@@ -1,6 +1,8 @@
 //! Typed commands: questions about the position and the actions of the
 //! session ([`PlayerAction`]).
 
+use std::time::Instant;
+
 use shakmaty::{Color, Move, Position};
 
 use super::App;
@@ -13,6 +15,7 @@ use crate::speech::{Priority, SayKind};
 impl App {
     pub(super) fn help_line(&self, action: PlayerAction) -> String {
         let word = self
+            .talk
             .keymap
             .words(action)
             .first()
@@ -58,39 +61,39 @@ impl App {
                     | A::Help
                     | A::Quit
             ),
-            A::Time | A::Press | A::Pause | A::Resume => self.clock.is_some(),
-            A::Hint | A::Eval | A::Threat | A::Engine => self.engine.is_some(),
-            A::Board => self.board.is_some(),
-            A::Release => self.companion.running(),
+            A::Time | A::Press | A::Pause | A::Resume => self.parts.clock.is_some(),
+            A::Hint | A::Eval | A::Threat | A::Engine => self.parts.engine.is_some(),
+            A::Board => self.parts.boards.player.is_some(),
+            A::Release => self.parts.companion.running(),
             _ => true,
         }
     }
 
     pub(super) fn side_colour(&self, side: Side) -> Color {
         match side {
-            Side::Mine => self.me,
-            Side::Theirs => !self.me,
+            Side::Mine => self.settings.me,
+            Side::Theirs => !self.settings.me,
             Side::Colour(c) => c,
         }
     }
 
-    pub(super) fn on_command(&mut self, command: Command, out: &mut Vec<Effect>) {
+    pub(super) fn on_command(&mut self, command: Command, now: Instant, out: &mut Vec<Effect>) {
         let pos = self.game.position().clone();
         match command {
             Command::Square(sq) => {
-                let t = self.phraser.square_contents(&pos, sq);
+                let t = self.talk.phraser.square_contents(&pos, sq);
                 self.info(out, t);
             }
             Command::Pieces { side, role } => {
-                let t = self.phraser.pieces(&pos, self.side_colour(side), role);
+                let t = self.talk.phraser.pieces(&pos, self.side_colour(side), role);
                 self.info(out, t);
             }
             Command::Rank(r) => {
-                let t = self.phraser.rank_scan(&pos, r);
+                let t = self.talk.phraser.rank_scan(&pos, r);
                 self.info(out, t);
             }
             Command::File(f) => {
-                let t = self.phraser.file_scan(&pos, f);
+                let t = self.talk.phraser.file_scan(&pos, f);
                 self.info(out, t);
             }
             Command::Attackers { square, side } => {
@@ -104,7 +107,7 @@ impl App {
                         None => !pos.turn(),
                     },
                 };
-                let t = self.phraser.attackers(&pos, square, colour);
+                let t = self.talk.phraser.attackers(&pos, square, colour);
                 self.info(out, t);
             }
             Command::Defenders { square, side } => {
@@ -114,7 +117,7 @@ impl App {
                     Some(s) => self.side_colour(s),
                     None => pos.board().color_at(square).unwrap_or(pos.turn()),
                 };
-                let t = self.phraser.defenders(&pos, square, colour);
+                let t = self.talk.phraser.defenders(&pos, square, colour);
                 self.info(out, t);
             }
             Command::HelpOn(action) => {
@@ -122,7 +125,7 @@ impl App {
                 self.info(out, t);
             }
             Command::Moves(square) => {
-                let t = self.phraser.legal_moves_from(&pos, square);
+                let t = self.talk.phraser.legal_moves_from(&pos, square);
                 self.info(out, t);
             }
             Command::Last(n) => {
@@ -134,10 +137,10 @@ impl App {
                     .map(|(before, played)| (before.clone(), played.mv))
                     .collect();
                 recent.reverse();
-                let t = self.phraser.last_moves(&recent, n);
+                let t = self.talk.phraser.last_moves(&recent, n);
                 self.info(out, t);
             }
-            Command::Claim(text) => self.claim(text, out),
+            Command::Claim(text) => self.claim(text, now, out),
             Command::Export(_) | Command::ExportTo(_) if self.reviewing() => {
                 self.review_refuses(out)
             }
@@ -146,29 +149,26 @@ impl App {
             Command::Review(action, arg) => {
                 self.on_review_action(action, arg.as_deref(), out);
             }
-            Command::Time(q) => {
-                if let Some(now) = self.now {
-                    self.on_time(q, now, out);
-                }
-            }
+            Command::Time(q) => self.on_time(q, now, out),
             Command::Arbiter(op) => self.on_arbiter(op, out),
-            Command::Do(action) => self.on_action(action, out),
+            Command::Do(action) => self.on_action(action, now, out),
         }
     }
 
     /// `new` or `quit`, asked for and (where it is asked) confirmed.
-    pub(super) fn on_action_confirmed(&mut self, action: PlayerAction, out: &mut Vec<Effect>) {
+    pub(super) fn on_action_confirmed(
+        &mut self,
+        action: PlayerAction,
+        now: Instant,
+        out: &mut Vec<Effect>,
+    ) {
         match action {
             PlayerAction::New => {
-                if let Some(now) = self.now {
-                    self.journal_reading_of_left_game(now, out);
-                }
+                self.journal_reading_of_left_game(now, out);
                 self.engine_new_game();
                 self.replace_game(Game::new());
-                self.kept_offer = None;
-                if let Some(now) = self.now {
-                    self.clock_new_game(now);
-                }
+                self.parts.offers.kept = None;
+                self.clock_new_game(now);
                 let t = self.message("new_game", &[]);
                 self.say(out, t, Priority::Normal, SayKind::Game);
             }
@@ -184,7 +184,7 @@ impl App {
 
     /// An action without arguments.  One asked for without the arguments
     /// it needs gets its help sentence.
-    pub(super) fn on_action(&mut self, action: PlayerAction, out: &mut Vec<Effect>) {
+    pub(super) fn on_action(&mut self, action: PlayerAction, now: Instant, out: &mut Vec<Effect>) {
         if self.on_review_action(action, None, out) {
             return;
         }
@@ -213,7 +213,7 @@ impl App {
         let pos = self.game.position().clone();
         match action {
             PlayerAction::Material => {
-                let t = self.phraser.material(&pos);
+                let t = self.talk.phraser.material(&pos);
                 self.info(out, t);
             }
             PlayerAction::Turn => {
@@ -223,8 +223,9 @@ impl App {
             // The journal cannot be written: leaving loses the moves unless
             // they are saved elsewhere, so it is asked, whoever types.
             PlayerAction::New | PlayerAction::Quit if self.journal_failing() => {
-                self.question = Some(super::Question::Confirm(action));
+                self.ask(super::Question::Confirm(action), out);
                 let word = self
+                    .talk
                     .keymap
                     .words(action)
                     .first()
@@ -235,12 +236,13 @@ impl App {
             }
             // Resigning ends the game for good: asked like leaving it.
             PlayerAction::New | PlayerAction::Quit | PlayerAction::Resign
-                if self.ask_before_leaving
+                if self.settings.ask_before_leaving
                     && (self.game_in_progress()
                         || (action == PlayerAction::Resign && !self.game.is_over())) =>
             {
-                self.question = Some(super::Question::Confirm(action));
+                self.ask(super::Question::Confirm(action), out);
                 let word = self
+                    .talk
                     .keymap
                     .words(action)
                     .first()
@@ -254,7 +256,7 @@ impl App {
                 let t = self.message(key, &[("command", &word)]);
                 self.info(out, t);
             }
-            PlayerAction::New | PlayerAction::Quit => self.on_action_confirmed(action, out),
+            PlayerAction::New | PlayerAction::Quit => self.on_action_confirmed(action, now, out),
             PlayerAction::Draw => self.typed_draw_offer(out),
             PlayerAction::Accept => self.accept_draw(out),
             PlayerAction::Decline => self.decline_draw(out),
@@ -265,17 +267,17 @@ impl App {
             | PlayerAction::Engine => {
                 self.engine_action(action, out);
             }
-            PlayerAction::Takeback => self.take_back(out),
+            PlayerAction::Takeback => self.take_back(now, out),
             PlayerAction::Flip => {
-                self.me = !self.me;
-                if self.engine.is_some() {
-                    self.journal_engine_side(Some(!self.me));
+                self.settings.me = !self.settings.me;
+                if self.parts.engine.is_some() {
+                    self.journal_engine_side(Some(!self.settings.me));
                 }
-                let side = self.phraser.side(self.me);
+                let side = self.talk.phraser.side(self.settings.me);
                 let t = self.message("flipped", &[("side", &side)]);
                 self.info(out, t);
             }
-            PlayerAction::Repeat => match self.last_said.clone() {
+            PlayerAction::Repeat => match self.talk.last_said.clone() {
                 Some(u) => out.push(Effect::Say(u)),
                 None => {
                     let t = self.message("nothing_to_repeat", &[]);
@@ -285,15 +287,9 @@ impl App {
             PlayerAction::Silence => out.push(Effect::Silence),
             PlayerAction::Board => self.board_report(out),
             PlayerAction::Export => self.save(None, out),
-            PlayerAction::Press | PlayerAction::Pause | PlayerAction::Resume => {
-                if let Some(now) = self.now {
-                    match action {
-                        PlayerAction::Press => self.on_press(now, out),
-                        PlayerAction::Pause => self.on_pause(false, now, out),
-                        _ => self.on_pause(true, now, out),
-                    }
-                }
-            }
+            PlayerAction::Press => self.on_press(now, out),
+            PlayerAction::Pause => self.on_pause(false, now, out),
+            PlayerAction::Resume => self.on_pause(true, now, out),
             PlayerAction::Release => self.release_companion(out),
             PlayerAction::Help => {
                 let t = self.message("help_intro", &[]);

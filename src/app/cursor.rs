@@ -4,6 +4,8 @@
 //! (the piece, then its square; a promotion asks which piece).  Keys and
 //! mouse clicks arrive as [`Msg::Key`](crate::msg::Msg::Key).
 
+use std::time::Instant;
+
 use shakmaty::{CastlingSide, Color, File, Move, Position, Rank, Role, Square};
 
 use super::App;
@@ -51,36 +53,42 @@ fn target(mv: &Move, mover: Color) -> Square {
 impl App {
     /// The cursor's square.
     pub fn cursor(&self) -> Square {
-        self.cursor.square
+        self.parts.view.cursor.square
     }
 
     /// The piece chosen with the cursor, waiting for its target.
     pub fn chosen(&self) -> Option<Square> {
-        self.cursor.chosen
+        self.parts.view.cursor.chosen
     }
 
     /// The board is shown from the other side than the player's.
     pub fn view_flipped(&self) -> bool {
-        self.cursor.flipped
+        self.parts.view.cursor.flipped
     }
 
     /// White's first rank at the bottom of the full-screen view.
     pub fn white_at_bottom(&self) -> bool {
-        (self.me == Color::White) != self.cursor.flipped
+        (self.settings.me == Color::White) != self.parts.view.cursor.flipped
     }
 
     /// The last sentence said (what the full-screen view shows large).
     pub fn last_said_text(&self) -> Option<&str> {
-        self.last_said.as_ref().map(|u| u.text.as_str())
+        self.talk.last_said.as_ref().map(|u| u.text.as_str())
     }
 
-    pub(super) fn on_key(&mut self, action: PlayerAction, arg: KeyArg, out: &mut Vec<Effect>) {
+    pub(super) fn on_key(
+        &mut self,
+        action: PlayerAction,
+        arg: KeyArg,
+        now: Instant,
+        out: &mut Vec<Effect>,
+    ) {
         // The question whether both players agree to take back after the
         // end is answered by the next key, like by the next line.
-        if self.question == Some(super::Question::TakebackAfterEnd) {
-            self.question = None;
+        if self.question() == Some(&super::Question::TakebackAfterEnd) {
+            self.mode = super::Mode::Playing;
             match action {
-                PlayerAction::Accept => return self.take_back_agreed(out),
+                PlayerAction::Accept => return self.take_back_agreed(now, out),
                 PlayerAction::Decline => {
                     let t = self.message("takeback_after_end_kept", &[]);
                     return self.info(out, t);
@@ -88,7 +96,7 @@ impl App {
                 _ => {}
             }
         }
-        let sq = self.cursor.square;
+        let sq = self.parts.view.cursor.square;
         let up = if self.white_at_bottom() { 1 } else { -1 };
         match action {
             PlayerAction::CursorUp => self.step(0, up, out),
@@ -104,30 +112,34 @@ impl App {
                 _ => self.key_needs_arg(action, out),
             },
             PlayerAction::NextPiece => match arg {
-                KeyArg::Role(role) if self.cursor.promoting.is_some() => self.promote_to(role, out),
+                KeyArg::Role(role) if self.parts.view.cursor.promoting.is_some() => {
+                    self.promote_to(role, now, out)
+                }
                 KeyArg::Role(role) => self.next_piece(role, out),
                 _ => self.key_needs_arg(action, out),
             },
             PlayerAction::Select => {
                 if let KeyArg::Square(s) = arg {
-                    self.cursor.square = s;
+                    self.parts.view.cursor.square = s;
                 }
-                self.select(out);
+                self.select(now, out);
             }
             PlayerAction::Cancel => {
-                if self.cursor.chosen.take().is_some() | self.cursor.promoting.take().is_some() {
+                if self.parts.view.cursor.chosen.take().is_some()
+                    | self.parts.view.cursor.promoting.take().is_some()
+                {
                     let t = self.message("cursor_cancelled", &[]);
                     self.info(out, t);
                 }
             }
             PlayerAction::FlipView => {
-                self.cursor.flipped = !self.cursor.flipped;
+                self.parts.view.cursor.flipped = !self.parts.view.cursor.flipped;
                 let bottom = if self.white_at_bottom() {
                     Color::White
                 } else {
                     Color::Black
                 };
-                let side = self.phraser.side(bottom);
+                let side = self.talk.phraser.side(bottom);
                 let t = self.message("view_flipped", &[("side", &side)]);
                 self.info(out, t);
             }
@@ -137,12 +149,13 @@ impl App {
             | PlayerAction::Theme
             | PlayerAction::LargeText => self.on_look(action, out),
             // Questions about the cursor's square, rank and file.
-            PlayerAction::Square => self.on_command(Command::Square(sq), out),
+            PlayerAction::Square => self.on_command(Command::Square(sq), now, out),
             PlayerAction::Attackers => self.on_command(
                 Command::Attackers {
                     square: sq,
                     side: None,
                 },
+                now,
                 out,
             ),
             PlayerAction::Defenders => self.on_command(
@@ -150,31 +163,33 @@ impl App {
                     square: sq,
                     side: None,
                 },
+                now,
                 out,
             ),
-            PlayerAction::Moves => self.on_command(Command::Moves(sq), out),
-            PlayerAction::Rank => self.on_command(Command::Rank(sq.rank()), out),
-            PlayerAction::File => self.on_command(Command::File(sq.file()), out),
+            PlayerAction::Moves => self.on_command(Command::Moves(sq), now, out),
+            PlayerAction::Rank => self.on_command(Command::Rank(sq.rank()), now, out),
+            PlayerAction::File => self.on_command(Command::File(sq.file()), now, out),
             PlayerAction::Pieces => self.on_command(
                 Command::Pieces {
                     side: Side::Mine,
                     role: None,
                 },
+                now,
                 out,
             ),
-            PlayerAction::Last => self.on_command(Command::Last(1), out),
+            PlayerAction::Last => self.on_command(Command::Last(1), now, out),
             // The same key again answers "are you sure?".
             PlayerAction::Quit | PlayerAction::New | PlayerAction::Resign
-                if self.question == Some(super::Question::Confirm(action)) =>
+                if self.question() == Some(&super::Question::Confirm(action)) =>
             {
-                self.question = None;
-                self.on_action_confirmed(action, out);
+                self.mode = super::Mode::Playing;
+                self.on_action_confirmed(action, now, out);
             }
-            PlayerAction::Claim => self.on_command(Command::Claim(None), out),
+            PlayerAction::Claim => self.on_command(Command::Claim(None), now, out),
             PlayerAction::Time => {
-                self.on_command(Command::Time(crate::command::TimeQuery::Both), out)
+                self.on_command(Command::Time(crate::command::TimeQuery::Both), now, out)
             }
-            other => self.on_action(other, out),
+            other => self.on_action(other, now, out),
         }
     }
 
@@ -186,28 +201,29 @@ impl App {
     /// Say the cursor's square and what is on it.
     fn say_cursor(&mut self, out: &mut Vec<Effect>) {
         let t = self
+            .talk
             .phraser
-            .square_contents(self.game.position(), self.cursor.square);
+            .square_contents(self.game.position(), self.parts.view.cursor.square);
         // Exploring interrupts itself: each step replaces the last.
         self.say(out, t, Priority::Info, SayKind::Info);
     }
 
     fn go(&mut self, sq: Square, out: &mut Vec<Effect>) {
-        self.cursor.square = sq;
+        self.parts.view.cursor.square = sq;
         self.say_cursor(out);
     }
 
     /// One square in a direction (files, ranks); at the edge the cursor
     /// stays and its square is said again.
     fn step(&mut self, df: i32, dr: i32, out: &mut Vec<Effect>) {
-        let sq = self.cursor.square;
+        let sq = self.parts.view.cursor.square;
         let f = i32::from(sq.file() as u8) + df;
         let r = i32::from(sq.rank() as u8) + dr;
         if let (Ok(f), Ok(r)) = (u32::try_from(f), u32::try_from(r))
             && f < 8
             && r < 8
         {
-            self.cursor.square = Square::from_coords(File::new(f), Rank::new(r));
+            self.parts.view.cursor.square = Square::from_coords(File::new(f), Rank::new(r));
         }
         self.say_cursor(out);
     }
@@ -215,14 +231,14 @@ impl App {
     /// The next piece of a kind after the cursor (a1, b1, ... h8, round).
     fn next_piece(&mut self, role: Role, out: &mut Vec<Effect>) {
         let board = self.game.position().board();
-        let start = self.cursor.square as usize;
+        let start = self.parts.view.cursor.square as usize;
         let found = (1..=64)
             .map(|i| Square::new(((start + i) % 64) as u32))
             .find(|s| board.role_at(*s) == Some(role));
         match found {
             Some(s) => self.go(s, out),
             None => {
-                let piece = self.phraser.piece(role);
+                let piece = self.talk.phraser.piece(role);
                 let t = self.message("cursor_none", &[("piece", &piece)]);
                 self.info(out, t);
             }
@@ -230,27 +246,33 @@ impl App {
     }
 
     /// Enter (or a click): choose the piece, then its square.
-    fn select(&mut self, out: &mut Vec<Effect>) {
-        let sq = self.cursor.square;
+    fn select(&mut self, now: Instant, out: &mut Vec<Effect>) {
+        let sq = self.parts.view.cursor.square;
         let pos = self.game.position().clone();
-        if self.cursor.promoting.is_some() {
+        if self.parts.view.cursor.promoting.is_some() {
             self.ask_promotion(out);
             return;
         }
         let own = pos.board().color_at(sq) == Some(pos.turn());
-        let Some(from) = self.cursor.chosen.filter(|from| *from != sq && !own) else {
-            if self.cursor.chosen == Some(sq) {
-                self.cursor.chosen = None;
+        let Some(from) = self
+            .parts
+            .view
+            .cursor
+            .chosen
+            .filter(|from| *from != sq && !own)
+        else {
+            if self.parts.view.cursor.chosen == Some(sq) {
+                self.parts.view.cursor.chosen = None;
                 let t = self.message("cursor_cancelled", &[]);
                 self.info(out, t);
             } else if own && !self.game.is_over() {
-                self.cursor.chosen = Some(sq);
-                let t = self.phraser.square_contents(&pos, sq);
+                self.parts.view.cursor.chosen = Some(sq);
+                let t = self.talk.phraser.square_contents(&pos, sq);
                 let t = self.message("cursor_chosen", &[("piece", &t)]);
                 self.info(out, t);
             } else {
-                let square = self.phraser.square(sq);
-                let side = self.phraser.side(pos.turn());
+                let square = self.talk.phraser.square(sq);
+                let side = self.talk.phraser.side(pos.turn());
                 let t = self.message("cursor_not_own", &[("square", &square), ("side", &side)]);
                 self.say(out, t, Priority::Normal, SayKind::Error);
             }
@@ -261,16 +283,16 @@ impl App {
             .into_iter()
             .filter(|m| m.from() == Some(from) && target(m, pos.turn()) == sq)
             .collect();
-        self.cursor.chosen = None;
+        self.parts.view.cursor.chosen = None;
         match moves.as_slice() {
             [] => {
                 // The reader says why, as for a typed move.
                 let text = format!("{from}{sq}");
-                self.on_move_text(&text, out);
+                self.on_move_text(&text, now, out);
             }
-            [m] if m.promotion().is_none() => self.play(*m, out),
+            [m] if m.promotion().is_none() => self.play(*m, now, out),
             _ => {
-                self.cursor.promoting = Some((from, sq));
+                self.parts.view.cursor.promoting = Some((from, sq));
                 self.ask_promotion(out);
             }
         }
@@ -279,7 +301,7 @@ impl App {
     fn ask_promotion(&mut self, out: &mut Vec<Effect>) {
         let names: Vec<String> = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight]
             .into_iter()
-            .map(|r| self.phraser.piece(r))
+            .map(|r| self.talk.phraser.piece(r))
             .collect();
         let comma = self.message("list_comma", &[]);
         let or = self.message("list_or", &[]);
@@ -288,8 +310,8 @@ impl App {
         self.say(out, t, Priority::Normal, SayKind::Info);
     }
 
-    fn promote_to(&mut self, role: Role, out: &mut Vec<Effect>) {
-        let Some((from, to)) = self.cursor.promoting else {
+    fn promote_to(&mut self, role: Role, now: Instant, out: &mut Vec<Effect>) {
+        let Some((from, to)) = self.parts.view.cursor.promoting else {
             return;
         };
         let pos = self.game.position().clone();
@@ -299,8 +321,8 @@ impl App {
             .find(|m| m.from() == Some(from) && m.to() == to && m.promotion() == Some(role));
         match mv {
             Some(m) => {
-                self.cursor.promoting = None;
-                self.play(m, out);
+                self.parts.view.cursor.promoting = None;
+                self.play(m, now, out);
             }
             None => self.ask_promotion(out),
         }
@@ -308,230 +330,4 @@ impl App {
 }
 
 #[cfg(test)]
-mod tests {
-    use std::time::Instant;
-
-    use super::*;
-    use crate::msg::Msg;
-    use crate::words::Lang;
-
-    fn said(effects: &[Effect]) -> Vec<String> {
-        effects
-            .iter()
-            .filter_map(|e| match e {
-                Effect::Say(u) => Some(u.text.clone()),
-                _ => None,
-            })
-            .collect()
-    }
-
-    fn key(app: &mut App, action: PlayerAction, arg: KeyArg) -> Vec<String> {
-        said(&app.update(Msg::Key(action, arg), Instant::now()))
-    }
-
-    fn de() -> App {
-        App::builder().lang(Lang::De).build()
-    }
-
-    /// The take-back question after the end is answered by a key too, and
-    /// any other key forgets it: a later yes takes nothing back.
-    #[test]
-    fn the_takeback_question_after_the_end_is_answered_by_a_key() {
-        let now = Instant::now();
-        let mut a = App::builder().build();
-        for l in ["e4", "e5", "resign", "takeback"] {
-            a.update(Msg::Line(l.into()), now);
-        }
-        a.update(Msg::Key(PlayerAction::Decline, KeyArg::None), now);
-        assert!(a.game().is_over());
-        a.update(Msg::Line("takeback".into()), now);
-        a.update(Msg::Key(PlayerAction::CursorUp, KeyArg::None), now);
-        a.update(Msg::Key(PlayerAction::Accept, KeyArg::None), now);
-        assert!(a.game().is_over(), "the question was forgotten");
-        a.update(Msg::Line("takeback".into()), now);
-        a.update(Msg::Key(PlayerAction::Accept, KeyArg::None), now);
-        assert!(!a.game().is_over());
-    }
-
-    #[test]
-    fn each_step_is_said() {
-        let mut a = de();
-        assert_eq!(a.cursor(), Square::E1);
-        assert_eq!(
-            key(&mut a, PlayerAction::CursorUp, KeyArg::None),
-            ["Eva zwei: weißer Bauer"]
-        );
-        assert_eq!(a.cursor(), Square::E2);
-        key(&mut a, PlayerAction::CursorRank, KeyArg::Rank(Rank::First));
-        assert_eq!(
-            key(&mut a, PlayerAction::CursorRight, KeyArg::None),
-            ["Felix eins: weißer Läufer"]
-        );
-        assert_eq!(
-            key(&mut a, PlayerAction::CursorRight, KeyArg::None),
-            ["Gustav eins: weißer Springer"]
-        );
-        assert_eq!(
-            key(&mut a, PlayerAction::CursorRank, KeyArg::Rank(Rank::Third)),
-            ["Gustav drei: leer"]
-        );
-        assert_eq!(
-            key(&mut a, PlayerAction::CursorFile, KeyArg::File(File::A)),
-            ["Anna drei: leer"]
-        );
-    }
-
-    #[test]
-    fn edge_keeps_the_cursor() {
-        let mut a = App::builder().build();
-        key(&mut a, PlayerAction::CursorDown, KeyArg::None);
-        assert_eq!(a.cursor(), Square::E1);
-        key(&mut a, PlayerAction::CursorFile, KeyArg::File(File::H));
-        key(&mut a, PlayerAction::CursorRight, KeyArg::None);
-        assert_eq!(a.cursor(), Square::H1);
-    }
-
-    #[test]
-    fn seen_from_black_up_is_down() {
-        let mut a = App::builder().me(Color::Black).build();
-        assert_eq!(a.cursor(), Square::E8);
-        assert!(!a.white_at_bottom());
-        key(&mut a, PlayerAction::CursorUp, KeyArg::None);
-        assert_eq!(a.cursor(), Square::E7);
-        key(&mut a, PlayerAction::CursorRight, KeyArg::None);
-        assert_eq!(a.cursor(), Square::D7);
-        // Flipped to White's view: up is towards rank 8 again.
-        let t = key(&mut a, PlayerAction::FlipView, KeyArg::None);
-        assert_eq!(t, ["The board is shown from White's side."]);
-        key(&mut a, PlayerAction::CursorUp, KeyArg::None);
-        assert_eq!(a.cursor(), Square::D8);
-    }
-
-    #[test]
-    fn next_piece_of_a_kind() {
-        let mut a = de();
-        assert_eq!(
-            key(&mut a, PlayerAction::NextPiece, KeyArg::Role(Role::Knight)),
-            ["Gustav eins: weißer Springer"]
-        );
-        key(&mut a, PlayerAction::NextPiece, KeyArg::Role(Role::Knight));
-        assert_eq!(a.cursor(), Square::B8);
-        key(&mut a, PlayerAction::NextPiece, KeyArg::Role(Role::Knight));
-        assert_eq!(a.cursor(), Square::G8);
-        key(&mut a, PlayerAction::NextPiece, KeyArg::Role(Role::Knight));
-        assert_eq!(a.cursor(), Square::B1, "round again");
-        // A kind that is not on the board.
-        let mut c = App::builder().build();
-        c.game = crate::game::Game::from_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1").unwrap();
-        assert_eq!(
-            key(&mut c, PlayerAction::NextPiece, KeyArg::Role(Role::Queen)),
-            ["There is no Dame on the board."]
-        );
-    }
-
-    #[test]
-    fn choose_a_move_with_enter_enter() {
-        let mut a = App::builder().build();
-        key(&mut a, PlayerAction::NextPiece, KeyArg::Role(Role::Knight));
-        let t = key(&mut a, PlayerAction::Select, KeyArg::None);
-        assert_eq!(t, ["Gustav eins: white Springer. Now its square."]);
-        assert_eq!(a.chosen(), Some(Square::G1));
-        key(&mut a, PlayerAction::CursorRank, KeyArg::Rank(Rank::Third));
-        key(&mut a, PlayerAction::CursorFile, KeyArg::File(File::F));
-        let t = key(&mut a, PlayerAction::Select, KeyArg::None);
-        assert_eq!(t, ["Springer Felix drei"]);
-        assert_eq!(a.chosen(), None);
-        assert_eq!(a.game().ply_count(), 1);
-    }
-
-    #[test]
-    fn click_piece_click_target() {
-        let mut a = App::builder().build();
-        key(&mut a, PlayerAction::Select, KeyArg::Square(Square::E2));
-        let t = key(&mut a, PlayerAction::Select, KeyArg::Square(Square::E4));
-        assert_eq!(t, ["Bauer Eva vier"]);
-        // Black's turn: a click on a white piece is refused.
-        let t = key(&mut a, PlayerAction::Select, KeyArg::Square(Square::D2));
-        assert_eq!(t, ["David zwei: choose a piece of Black."]);
-    }
-
-    #[test]
-    fn illegal_target_says_why_and_castling_by_the_king() {
-        let mut a = App::builder().build();
-        key(&mut a, PlayerAction::Select, KeyArg::Square(Square::E2));
-        let t = key(&mut a, PlayerAction::Select, KeyArg::Square(Square::E5));
-        assert_eq!(t.len(), 1);
-        assert!(t[0].contains("not legal"), "{t:?}");
-        let mut b = App::builder().build();
-        b.game = crate::game::Game::from_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1").unwrap();
-        key(&mut b, PlayerAction::Select, KeyArg::Square(Square::E1));
-        let t = key(&mut b, PlayerAction::Select, KeyArg::Square(Square::G1));
-        assert_eq!(t.len(), 1, "{t:?}");
-        assert_eq!(
-            b.game().position().board().king_of(Color::White),
-            Some(Square::G1)
-        );
-    }
-
-    #[test]
-    fn promotion_asks_which_piece() {
-        let mut a = App::builder().build();
-        a.game = crate::game::Game::from_fen("7k/P7/8/8/8/8/8/R3K3 w - - 0 1").unwrap();
-        key(&mut a, PlayerAction::Select, KeyArg::Square(Square::A7));
-        let t = key(&mut a, PlayerAction::Select, KeyArg::Square(Square::A8));
-        assert_eq!(
-            t,
-            ["Which piece does the pawn become: Dame, Turm, Läufer or Springer?"]
-        );
-        // Enter again only asks again.
-        let t = key(&mut a, PlayerAction::Select, KeyArg::None);
-        assert_eq!(t.len(), 1);
-        let t = key(&mut a, PlayerAction::NextPiece, KeyArg::Role(Role::Knight));
-        assert_eq!(t, ["Bauer Anna acht wird Springer"]);
-        assert_eq!(
-            a.game().position().board().role_at(Square::A8),
-            Some(Role::Knight)
-        );
-    }
-
-    #[test]
-    fn quit_key_twice_during_a_game() {
-        let mut a = App::builder().ask_before_leaving(true).build();
-        key(&mut a, PlayerAction::Select, KeyArg::Square(Square::E2));
-        key(&mut a, PlayerAction::Select, KeyArg::Square(Square::E4));
-        let e = a.update(Msg::Key(PlayerAction::Quit, KeyArg::None), Instant::now());
-        assert!(!e.contains(&Effect::Quit));
-        assert_eq!(
-            said(&e),
-            ["A game is in progress. Say quit again to leave, or no to go on."]
-        );
-        let e = a.update(Msg::Key(PlayerAction::Quit, KeyArg::None), Instant::now());
-        assert!(e.contains(&Effect::Quit), "{e:?}");
-    }
-
-    #[test]
-    fn cancel_drops_the_choice() {
-        let mut a = App::builder().build();
-        key(&mut a, PlayerAction::Select, KeyArg::Square(Square::G1));
-        let t = key(&mut a, PlayerAction::Cancel, KeyArg::None);
-        assert_eq!(t, ["Choice dropped."]);
-        assert_eq!(a.chosen(), None);
-        // Nothing chosen: nothing said.
-        assert!(key(&mut a, PlayerAction::Cancel, KeyArg::None).is_empty());
-    }
-
-    #[test]
-    fn questions_about_the_cursor_square() {
-        let mut a = App::builder().build();
-        key(&mut a, PlayerAction::CursorFile, KeyArg::File(File::F));
-        key(&mut a, PlayerAction::CursorRank, KeyArg::Rank(Rank::Third));
-        // An empty square: what of the side not to move attacks it.
-        let t = key(&mut a, PlayerAction::Attackers, KeyArg::None);
-        assert_eq!(t, ["Nothing attacks Felix drei."]);
-        let t = key(&mut a, PlayerAction::Defenders, KeyArg::None);
-        assert_eq!(t.len(), 1);
-        assert!(t[0].contains("Felix drei"), "{t:?}");
-        let t = key(&mut a, PlayerAction::Square, KeyArg::None);
-        assert_eq!(t, ["Felix drei: empty"]);
-    }
-}
+mod tests;

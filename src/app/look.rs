@@ -11,16 +11,16 @@ use crate::view::{PieceStyle, ViewLook};
 impl App {
     /// How the full-screen view looks now.
     pub fn look(&self) -> &ViewLook {
-        &self.look
+        &self.parts.view.look
     }
 
     /// Set the look (from the settings, when the view starts).
     pub fn set_look(&mut self, look: ViewLook) {
-        self.look = look;
+        self.parts.view.look = look;
     }
 
     pub(super) fn on_look(&mut self, action: PlayerAction, out: &mut Vec<Effect>) {
-        let look = &mut self.look;
+        let look = &mut self.parts.view.look;
         let key = match action {
             PlayerAction::PieceStyle => {
                 look.pieces = look.pieces.next();

@@ -1,5 +1,7 @@
 //! Draw offers, claims and resignation (FIDE 9.1, 9.2, 9.3, 5.1.2).
 
+use std::time::Instant;
+
 use shakmaty::Position;
 
 use super::App;
@@ -27,8 +29,8 @@ impl App {
         if self.refuse_if_over(out) {
             return;
         }
-        if self.game.turn() == self.me && self.game.pending_offer().is_none() {
-            self.kept_offer = Some(self.me);
+        if self.game.turn() == self.settings.me && self.game.pending_offer().is_none() {
+            self.parts.offers.kept = Some(self.settings.me);
             let t = self.message("offer_kept", &[]);
             self.info(out, t);
             return;
@@ -49,7 +51,7 @@ impl App {
         };
         let t = match self.game.offer_draw(by) {
             Ok(()) => {
-                let side = self.phraser.side(by);
+                let side = self.talk.phraser.side(by);
                 self.message("draw_offered", &[("side", &side)])
             }
             Err(e) => self.game_error(&e),
@@ -92,7 +94,7 @@ impl App {
         let by = self.game.turn();
         let t = match self.game.decline_draw(by) {
             Ok(()) => {
-                let side = self.phraser.side(by);
+                let side = self.talk.phraser.side(by);
                 self.message("draw_declined", &[("side", &side)])
             }
             Err(e) => self.game_error(&e),
@@ -115,17 +117,17 @@ impl App {
     /// A draw claim by the player to move (9.2, 9.3), on the position now
     /// or on an intended move.  Which rule is claimed follows from the
     /// position: 50 moves when the count is there, else repetition.
-    pub(super) fn claim(&mut self, intended: Option<String>, out: &mut Vec<Effect>) {
+    pub(super) fn claim(&mut self, intended: Option<String>, now: Instant, out: &mut Vec<Effect>) {
         if self.refuse_if_over(out) || self.online_claim(out) {
             return;
         }
         let pos = self.game.position().clone();
         let mv = match intended {
             None => None,
-            Some(text) => match self.reader.read(&text, &pos) {
+            Some(text) => match self.talk.reader.read(&text, &pos) {
                 Ok(mv) => Some(mv),
                 Err(e) => {
-                    let t = self.phraser.input_error(&e, &pos);
+                    let t = self.talk.phraser.input_error(&e, &pos);
                     self.say(out, t, Priority::Normal, SayKind::Error);
                     return;
                 }
@@ -144,8 +146,7 @@ impl App {
         self.note_claim(by, kind, mv);
         // The clock stops while the claim is decided (9.2, 9.5.1) and
         // stays stopped if the game ends.
-        let now = self.now;
-        let held = now.is_some_and(|now| self.clock_hold(now));
+        let held = self.clock_hold(now);
         match self.game.claim(by, kind, mv) {
             Ok(ClaimOutcome::Drawn(_)) | Ok(ClaimOutcome::EndedByMove(_)) => {
                 if let Some(m) = mv {
@@ -179,17 +180,13 @@ impl App {
                 }
                 self.say(out, t, Priority::Normal, SayKind::Game);
                 // 9.5.3: an incorrect claim costs time (by the edition).
-                if reason != ClaimRefused::NotYourTurn
-                    && let Some(now) = now
-                {
+                if reason != ClaimRefused::NotYourTurn {
                     self.penalised(by, "incorrect-claim", "9.5.3", now, |a| {
                         a.claim_penalty(by, now, out);
                     });
                 }
                 // The decision made, the clock runs again.
-                if let Some(now) = now {
-                    self.clock_release(held, now);
-                }
+                self.clock_release(held, now);
                 if let Some(p) = played {
                     // 9.5.3: the intended move must be made, and it
                     // presses the clock like any move.
@@ -197,15 +194,11 @@ impl App {
                     if let Some(t) = self.game_over_sentence() {
                         self.say(out, t, Priority::Urgent, SayKind::Game);
                     }
-                    if let Some(now) = now {
-                        self.clock_moved(by, now, out);
-                    }
+                    self.clock_moved(by, now, out);
                 }
             }
             Err(_) => {
-                if let Some(now) = now {
-                    self.clock_release(held, now);
-                }
+                self.clock_release(held, now);
                 let t = self.message("claim_needs_turn", &[]);
                 self.say(out, t, Priority::Normal, SayKind::Error);
             }

@@ -59,6 +59,13 @@ pub(super) struct OnlinePlay {
     gone: bool,
 }
 
+impl OnlinePlay {
+    /// When the link down for long must be said.
+    pub(super) fn deadline(&self) -> Option<Instant> {
+        self.link.deadline()
+    }
+}
+
 fn side_of(c: Color) -> Side {
     match c {
         Color::White => Side::White,
@@ -76,7 +83,7 @@ fn colour_of(s: Side) -> Color {
 impl App {
     /// Play on lichess (started with the session, [`crate::msg::Msg::Start`]).
     pub fn set_online(&mut self, start: OnlineStart) {
-        self.online = Some(OnlinePlay {
+        self.parts.online = Some(OnlinePlay {
             start,
             game_id: None,
             side: None,
@@ -90,16 +97,12 @@ impl App {
 
     /// Whether this is an online game.
     pub fn is_online(&self) -> bool {
-        self.online.is_some()
-    }
-
-    pub(super) fn online_deadline(&self) -> Option<Instant> {
-        self.online.as_ref().and_then(|o| o.link.deadline())
+        self.parts.online.is_some()
     }
 
     /// The session begins: the account's stream, and the challenge.
     pub(super) fn online_start(&mut self, out: &mut Vec<Effect>) {
-        let Some(o) = &self.online else {
+        let Some(o) = &self.parts.online else {
             return;
         };
         out.push(Effect::Lichess(LichessOrder::OpenAccountStream));
@@ -127,7 +130,7 @@ impl App {
 
     /// Time passed: the link down for long is said.
     pub(super) fn online_tick(&mut self, now: Instant, out: &mut Vec<Effect>) {
-        let notice = self.online.as_mut().and_then(|o| o.link.tick(now));
+        let notice = self.parts.online.as_mut().and_then(|o| o.link.tick(now));
         if notice == Some(LinkNotice::Offline) {
             let t = self.message("lichess_offline", &[]);
             self.say(out, t, Priority::Urgent, SayKind::Info);
@@ -136,19 +139,19 @@ impl App {
 
     /// What the network brought.
     pub(super) fn on_lichess(&mut self, io: LichessIo, now: Instant, out: &mut Vec<Effect>) {
-        if self.online.is_none() {
+        if self.parts.online.is_none() {
             return;
         }
         match io {
             LichessIo::StreamOpen(_) => {
-                let back = self.online.as_mut().and_then(|o| o.link.up());
+                let back = self.parts.online.as_mut().and_then(|o| o.link.up());
                 if back == Some(LinkNotice::Back) {
                     let t = self.message("lichess_back", &[]);
                     self.say(out, t, Priority::Normal, SayKind::Info);
                 }
             }
             LichessIo::StreamDown(_) => {
-                if let Some(o) = &mut self.online {
+                if let Some(o) = &mut self.parts.online {
                     o.link.down(now);
                 }
             }
@@ -171,11 +174,12 @@ impl App {
             LichessIo::Account(event) => self.on_account_event(*event, out),
             LichessIo::Game(id, event) => {
                 let ours = self
+                    .parts
                     .online
                     .as_ref()
                     .is_some_and(|o| o.game_id.as_deref() == Some(id.as_str()));
                 if ours {
-                    self.on_game_event(event, out);
+                    self.on_game_event(event, now, out);
                 }
             }
             LichessIo::Reply(request, reply) => self.on_reply(&request, reply, out),
@@ -189,7 +193,7 @@ impl App {
     fn on_account_event(&mut self, event: AccountEvent, out: &mut Vec<Effect>) {
         match event {
             AccountEvent::GameStart(info) => {
-                let Some(o) = &mut self.online else {
+                let Some(o) = &mut self.parts.online else {
                     return;
                 };
                 if o.game_id.is_some() || info.compat.is_some_and(|c| !c.board) {
@@ -198,7 +202,7 @@ impl App {
                 o.game_id = Some(info.game_id.clone());
                 o.side = info.color;
                 if let Some(side) = info.color {
-                    self.me = colour_of(side);
+                    self.settings.me = colour_of(side);
                 }
                 // Said when the game's stream brings it (`gameFull`): then
                 // moves can be played.
@@ -211,7 +215,7 @@ impl App {
             }
             AccountEvent::Challenge(c) => self.on_challenge(c, out),
             AccountEvent::ChallengeCanceled(c) => {
-                let Some(o) = &mut self.online else {
+                let Some(o) = &mut self.parts.online else {
                     return;
                 };
                 if o.challenge.as_deref() == Some(c.id.as_str()) {
@@ -229,7 +233,7 @@ impl App {
     /// (who, rating, time, rated) and asked about.  Only standard chess
     /// with a clock is offered; one challenge is asked about at a time.
     fn on_challenge(&mut self, c: crate::lichess::event::Challenge, out: &mut Vec<Effect>) {
-        let Some(o) = &mut self.online else {
+        let Some(o) = &mut self.parts.online else {
             return;
         };
         let to_us = c.direction.as_deref() != Some("out");
@@ -270,28 +274,28 @@ impl App {
         self.say(out, t, Priority::Urgent, SayKind::Game);
     }
 
-    fn on_game_event(&mut self, event: GameEvent, out: &mut Vec<Effect>) {
+    fn on_game_event(&mut self, event: GameEvent, now: Instant, out: &mut Vec<Effect>) {
         match event {
-            GameEvent::Full(full) => self.on_game_full(&full, out),
+            GameEvent::Full(full) => self.on_game_full(&full, now, out),
             GameEvent::State(state) => {
-                let changes = match self.online.as_mut().and_then(|o| o.sync.as_mut()) {
+                let changes = match self.parts.online.as_mut().and_then(|o| o.sync.as_mut()) {
                     Some(s) => s.update(&state),
                     None => return,
                 };
-                self.apply_changes(changes, out);
-                self.online_follow_clock();
+                self.apply_changes(changes, now, out);
+                self.online_follow_clock(now);
             }
             GameEvent::OpponentGone { gone, .. }
-                if self.online.as_ref().is_some_and(|o| o.gone == gone) => {}
+                if self.parts.online.as_ref().is_some_and(|o| o.gone == gone) => {}
             GameEvent::OpponentGone { gone: true, .. } => {
-                if let Some(o) = &mut self.online {
+                if let Some(o) = &mut self.parts.online {
                     o.gone = true;
                 }
                 let t = self.message("lichess_opponent_gone", &[]);
                 self.say(out, t, Priority::Urgent, SayKind::Game);
             }
             GameEvent::OpponentGone { gone: false, .. } => {
-                if let Some(o) = &mut self.online {
+                if let Some(o) = &mut self.parts.online {
                     o.gone = false;
                 }
                 let t = self.message("lichess_opponent_back", &[]);
@@ -301,15 +305,15 @@ impl App {
         }
     }
 
-    fn on_game_full(&mut self, full: &GameFull, out: &mut Vec<Effect>) {
-        let Some(o) = &mut self.online else {
+    fn on_game_full(&mut self, full: &GameFull, now: Instant, out: &mut Vec<Effect>) {
+        let Some(o) = &mut self.parts.online else {
             return;
         };
         let changes = match &mut o.sync {
             // A reconnect: only what was missed.
             Some(s) => s.full(full),
             None => {
-                let side = o.side.unwrap_or(side_of(self.me));
+                let side = o.side.unwrap_or(side_of(self.settings.me));
                 let mut sync = GameSync::new(side, &full.initial_fen);
                 let changes = sync.full(full);
                 o.sync = Some(sync);
@@ -339,14 +343,14 @@ impl App {
                 changes
             }
         };
-        self.apply_changes(changes, out);
-        self.online_follow_clock();
+        self.apply_changes(changes, now, out);
+        self.online_follow_clock(now);
     }
 
     /// The game's clock is the server's: a clock of hector's that follows
     /// it (spoken and shown as any, its thresholds included).
     fn online_clock(&mut self, clock: Option<crate::lichess::event::FullClock>) {
-        let (Some(c), Some(now)) = (clock, self.now) else {
+        let Some(c) = clock else {
             return;
         };
         let bonus = match c.increment {
@@ -357,17 +361,14 @@ impl App {
             crate::clock::TimeControl::sudden_death(Duration::from_millis(c.initial), bonus)
         {
             let setup = super::ClockSetup::new(control);
-            self.clock = Some(super::clock::ClockPart::following_elsewhere(setup, now));
+            self.parts.clock = Some(super::clock::ClockPart::following_elsewhere(setup));
         }
     }
 
     /// The server's times, as of now: the side to move's runs (from the
     /// second move on: lichess starts the clocks after each side's first).
-    fn online_follow_clock(&mut self) {
-        let Some(now) = self.now else {
-            return;
-        };
-        let Some(sync) = self.online.as_ref().and_then(|o| o.sync.as_ref()) else {
+    fn online_follow_clock(&mut self, now: Instant) {
+        let Some(sync) = self.parts.online.as_ref().and_then(|o| o.sync.as_ref()) else {
             return;
         };
         let Some(c) = sync.clock() else {
@@ -379,13 +380,13 @@ impl App {
             white: Duration::from_millis(c.white_ms),
             black: Duration::from_millis(c.black_ms),
         };
-        if let Some(part) = &mut self.clock {
+        if let Some(part) = &mut self.parts.clock {
             part.clock.follow(times, running, now);
         }
     }
 
     fn say_online_start(&mut self, name: &str, rating: Option<u32>, out: &mut Vec<Effect>) {
-        let side = self.phraser.side(self.me);
+        let side = self.talk.phraser.side(self.settings.me);
         let t = match rating {
             Some(r) => self.message(
                 "lichess_game_started_rating",
@@ -396,10 +397,10 @@ impl App {
         self.say(out, t, Priority::Urgent, SayKind::Game);
     }
 
-    fn apply_changes(&mut self, changes: Vec<Change>, out: &mut Vec<Effect>) {
+    fn apply_changes(&mut self, changes: Vec<Change>, now: Instant, out: &mut Vec<Effect>) {
         for change in changes {
             match change {
-                Change::Move { uci, .. } => self.play_server_move(&uci, out),
+                Change::Move { uci, .. } => self.play_server_move(&uci, now, out),
                 Change::Confirmed { .. } => {}
                 Change::TakenBack { count } => {
                     for _ in 0..count {
@@ -421,7 +422,7 @@ impl App {
                 }
                 Change::DrawOffered { by } => {
                     let _ = self.game.offer_draw(colour_of(by));
-                    let side = self.phraser.side(colour_of(by));
+                    let side = self.talk.phraser.side(colour_of(by));
                     let t = self.message("draw_offered", &[("side", &side)]);
                     self.say(out, t, Priority::Urgent, SayKind::Game);
                 }
@@ -434,14 +435,14 @@ impl App {
         }
     }
 
-    fn play_server_move(&mut self, uci: &str, out: &mut Vec<Effect>) {
+    fn play_server_move(&mut self, uci: &str, now: Instant, out: &mut Vec<Effect>) {
         match server_move(self.game.position(), uci) {
             Some(mv) => {
-                if let Some(o) = &mut self.online {
+                if let Some(o) = &mut self.parts.online {
                     o.applying = true;
                 }
-                self.play(mv, out);
-                if let Some(o) = &mut self.online {
+                self.play(mv, now, out);
+                if let Some(o) = &mut self.parts.online {
                     o.applying = false;
                 }
             }
@@ -482,6 +483,7 @@ impl App {
         match request {
             Request::Move { uci, .. } => {
                 let pending = self
+                    .parts
                     .online
                     .as_ref()
                     .and_then(|o| o.sync.as_ref())
@@ -489,12 +491,12 @@ impl App {
                 if pending.as_deref() != Some(uci.as_str()) {
                     return;
                 }
-                if let Some(s) = self.online.as_mut().and_then(|o| o.sync.as_mut()) {
+                if let Some(s) = self.parts.online.as_mut().and_then(|o| o.sync.as_mut()) {
                     s.refused();
                 }
                 // The move is taken back: the game is the server's again.
                 let said = match self.game.positions().last() {
-                    Some((before, played)) => self.phraser.say_move(before, played.mv),
+                    Some((before, played)) => self.talk.phraser.say_move(before, played.mv),
                     None => uci.clone(),
                 };
                 self.game.undo_last();
@@ -518,13 +520,13 @@ impl App {
     /// A move typed while it is not the player's turn online, or before
     /// the game has begun: said, and nothing sent.
     pub(super) fn online_refuses_move(&mut self, out: &mut Vec<Effect>) -> bool {
-        let Some(o) = &self.online else {
+        let Some(o) = &self.parts.online else {
             return false;
         };
         let key = match &o.sync {
             None => "lichess_no_game_yet",
             Some(s) if s.is_over() => return false,
-            Some(s) if s.pending().is_some() || s.to_move() != side_of(self.me) => {
+            Some(s) if s.pending().is_some() || s.to_move() != side_of(self.settings.me) => {
                 "lichess_not_your_move"
             }
             Some(_) => return false,
@@ -536,8 +538,8 @@ impl App {
 
     /// The player's move was just played into the game: posted.
     pub(super) fn online_moved(&mut self, mv: Move, mover: Color, out: &mut Vec<Effect>) {
-        let me = self.me;
-        let Some(o) = &mut self.online else {
+        let me = self.settings.me;
+        let Some(o) = &mut self.parts.online else {
             return;
         };
         if o.applying || mover != me {
@@ -559,14 +561,14 @@ impl App {
     /// off (lichess forbids it), draw, resignation and takeback are asked
     /// of the server.  True when the action was taken here.
     pub(super) fn online_action(&mut self, action: Action, out: &mut Vec<Effect>) -> bool {
-        let Some(o) = &self.online else {
+        let Some(o) = &self.parts.online else {
             return false;
         };
         let game = o.game_id.clone();
         if let Some(id) = o.challenge.clone()
             && matches!(action, Action::Accept | Action::Decline)
         {
-            if let Some(o) = &mut self.online {
+            if let Some(o) = &mut self.parts.online {
                 o.challenge = None;
             }
             let (request, key) = if action == Action::Accept {
@@ -612,7 +614,7 @@ impl App {
     /// `claim` online: the win, when the opponent has left (lichess says
     /// after how long it may be claimed, and refuses it before).
     pub(super) fn online_claim(&mut self, out: &mut Vec<Effect>) -> bool {
-        let Some(o) = &self.online else {
+        let Some(o) = &self.parts.online else {
             return false;
         };
         let key = match (o.game_id.clone(), o.gone) {
@@ -632,7 +634,7 @@ impl App {
 
     /// `resign`, confirmed: asked of the server, which ends the game.
     pub(super) fn online_resign(&mut self, out: &mut Vec<Effect>) -> bool {
-        let Some(o) = &self.online else {
+        let Some(o) = &self.parts.online else {
             return false;
         };
         let Some(game) = o.game_id.clone() else {
@@ -1002,7 +1004,7 @@ mod clock_tests {
                 LichessIo::Account(Box::new(event::account_line(line).unwrap().unwrap()))
             }
         };
-        app.update(
+        let _ = app.update(
             Msg::Lichess(io(
                 r#"{"type":"gameStart","game":{"gameId":"g1","color":"white"}}"#,
                 false,
@@ -1010,14 +1012,14 @@ mod clock_tests {
             t0,
         );
         let full = r#"{"type":"gameFull","id":"g1","white":{"id":"me","name":"Me"},"black":{"id":"mary","name":"Mary"},"initialFen":"startpos","clock":{"initial":600000,"increment":5000},"state":{"type":"gameState","moves":"","wtime":600000,"btime":600000,"winc":5000,"binc":5000,"status":"started"}}"#;
-        app.update(Msg::Lichess(io(full, true)), t0);
+        let _ = app.update(Msg::Lichess(io(full, true)), t0);
         let clock = app.clock().expect("a clock");
         assert_eq!(clock.remaining(Color::White, t0), Duration::from_secs(600));
         assert!(!clock.is_running(), "not before each side's first move");
-        app.update(Msg::Line("e4".into()), t0);
+        let _ = app.update(Msg::Line("e4".into()), t0);
         let state = r#"{"type":"gameState","moves":"e2e4 e7e5","wtime":598000,"btime":593500,"winc":5000,"binc":5000,"status":"started"}"#;
         let t1 = t0 + Duration::from_secs(3);
-        app.update(Msg::Lichess(io(state, true)), t1);
+        let _ = app.update(Msg::Lichess(io(state, true)), t1);
         let clock = app.clock().expect("a clock");
         assert_eq!(
             clock.remaining(Color::Black, t1),

@@ -56,7 +56,7 @@ impl App {
     /// capture), and the lights off once it is made.  Only what changed is
     /// sent; a board without lights gets nothing.
     fn light_opponent_board(&mut self, out: &mut Vec<Effect>) {
-        let Some(b) = &self.opponent_board else {
+        let Some(b) = &self.parts.boards.opponent else {
             return;
         };
         let want = b
@@ -71,7 +71,7 @@ impl App {
                     .map(|(before, _)| changed_squares(before, m))
             })
             .unwrap_or(Bitboard::EMPTY);
-        if !b.connected() || self.companion.lit() == Some(want) {
+        if !b.connected() || self.parts.companion.lit() == Some(want) {
             return;
         }
         let command = if want.is_empty() {
@@ -80,7 +80,7 @@ impl App {
             Command::ShowSquares(want)
         };
         let bytes = b.protocol().encode(command);
-        self.companion.set_lit(want);
+        self.parts.companion.set_lit(want);
         if !bytes.is_empty() {
             out.push(Effect::ToOpponentBoard(bytes));
         }
@@ -96,7 +96,7 @@ impl App {
         now: Instant,
         out: &mut Vec<Effect>,
     ) -> bool {
-        let Some(b) = &mut self.opponent_board else {
+        let Some(b) = &mut self.parts.boards.opponent else {
             return false;
         };
         let Some(pending) = b.tracker().pending_promotion() else {
@@ -112,7 +112,9 @@ impl App {
 
     /// Whether the opponent's board waits to be told a promotion's piece.
     pub(super) fn opponent_board_asks_promotion(&self) -> bool {
-        self.opponent_board
+        self.parts
+            .boards
+            .opponent
             .as_ref()
             .is_some_and(|b| b.awaiting_promotion())
     }
@@ -133,18 +135,20 @@ impl App {
             Inferred::Move(mv) => {
                 if self.game.is_over() {
                     // Nothing is played after the end; the board is compared.
-                } else if self.game.turn() == self.me {
+                } else if self.game.turn() == self.settings.me {
                     // The blind player's piece moved before their move.
                     self.notify_page_key("companion_not_their_move");
                 } else {
-                    self.play(mv, out);
+                    self.play(mv, now, out);
                     self.sync_board(now, out);
                 }
                 self.sync_opponent_board(now, out);
             }
             Inferred::Mismatch(_)
                 if self
-                    .opponent_board
+                    .parts
+                    .boards
+                    .opponent
                     .as_ref()
                     .is_some_and(|b| b.tracker().awaiting_execution().is_some()) =>
             {
@@ -153,7 +157,7 @@ impl App {
             }
             Inferred::Mismatch(diffs) => {
                 self.journal_mismatch(crate::scoresheet::record::BoardOf::Opponent, &diffs);
-                let list = self.phraser.mismatch(&diffs);
+                let list = self.talk.phraser.mismatch(&diffs);
                 let t = self.message("opponent_board_said", &[("text", &list)]);
                 self.say(out, t, Priority::Normal, SayKind::Mismatch);
             }
@@ -185,7 +189,7 @@ impl App {
 
     /// The opponent's board as the page shows it.
     pub(super) fn opponent_board_view(&self) -> Tactile {
-        self.board_view(self.opponent_board.as_ref())
+        self.board_view(self.parts.boards.opponent.as_ref())
     }
 }
 
@@ -241,14 +245,14 @@ mod tests {
             detect_rotation: false,
             ..TrackerConfig::default()
         };
-        a.opponent_board = Some(BoardSession::new(
+        a.parts.boards.opponent = Some(BoardSession::new(
             protocol,
             config,
             a.game.position(),
             false,
         ));
         let now = Instant::now();
-        a.update(Msg::OpponentBoard(LinkEvent::Connected), now);
+        let _ = a.update(Msg::OpponentBoard(LinkEvent::Connected), now);
         let sim = SimBoard::new(protocol, pos.board().clone());
         let e = a.update(Msg::OpponentBoard(LinkEvent::Bytes(sim.dump())), now);
         assert_eq!(said(&e), vec!["The opponent's board is connected."]);

@@ -154,7 +154,7 @@ impl App {
 
     /// Review this file instead of playing.
     pub fn start_review(&mut self, file: PgnFile) {
-        self.review = Some(ReviewState {
+        self.parts.review = Some(ReviewState {
             file,
             current: None,
         });
@@ -162,12 +162,12 @@ impl App {
 
     /// Whether a file is being reviewed.
     pub fn reviewing(&self) -> bool {
-        self.review.is_some()
+        self.parts.review.is_some()
     }
 
     /// The first sentences of a review: the games, or the only one opened.
     pub(super) fn review_start(&mut self, out: &mut Vec<Effect>) {
-        let Some(state) = &self.review else {
+        let Some(state) = &self.parts.review else {
             return;
         };
         let count = state.file.games.len();
@@ -187,7 +187,7 @@ impl App {
     }
 
     fn list_games(&mut self, only: Option<&[usize]>, out: &mut Vec<Effect>) {
-        let Some(state) = &self.review else {
+        let Some(state) = &self.parts.review else {
             return;
         };
         let lines: Vec<String> = state
@@ -206,8 +206,8 @@ impl App {
                     },
                     &[
                         ("number", &g.number.to_string()),
-                        ("white", &self.phraser.player(&g.white, Color::White)),
-                        ("black", &self.phraser.player(&g.black, Color::Black)),
+                        ("white", &self.talk.phraser.player(&g.white, Color::White)),
+                        ("black", &self.talk.phraser.player(&g.black, Color::Black)),
                         ("result", &self.result_words(&g.result)),
                         ("date", &g.date),
                     ],
@@ -220,7 +220,7 @@ impl App {
     }
 
     fn open_game(&mut self, number: usize, out: &mut Vec<Effect>) {
-        let Some(state) = &mut self.review else {
+        let Some(state) = &mut self.parts.review else {
             return;
         };
         match state.file.game(number) {
@@ -236,8 +236,8 @@ impl App {
                     "review_opened",
                     &[
                         ("number", &number.to_string()),
-                        ("white", &self.phraser.player(&e.white, Color::White)),
-                        ("black", &self.phraser.player(&e.black, Color::Black)),
+                        ("white", &self.talk.phraser.player(&e.white, Color::White)),
+                        ("black", &self.talk.phraser.player(&e.black, Color::Black)),
                         ("result", &self.result_words(&e.result)),
                         ("moves", &moves.to_string()),
                     ],
@@ -245,7 +245,7 @@ impl App {
                 self.say(out, t, Priority::Normal, SayKind::Game);
             }
             Err(p) => {
-                let t = pgn_problem_sentence(&self.phraser, &p);
+                let t = pgn_problem_sentence(&self.talk.phraser, &p);
                 self.say(out, t, Priority::Normal, SayKind::Error);
             }
         }
@@ -254,7 +254,7 @@ impl App {
     /// The sentence of a step: the move with its number, the draw offer,
     /// the clock.
     fn step_sentence(&self, p: &Ply) -> String {
-        let words = self.phraser.say_move(&p.before, p.mv);
+        let words = self.talk.phraser.say_move(&p.before, p.mv);
         let key = match p.by {
             Color::White => "move_number_white",
             Color::Black => "move_number_black",
@@ -269,7 +269,10 @@ impl App {
                 // In words, as the clock said it ("four minutes fifty-eight
                 // seconds"), never "0:04:58" for a voice; whole seconds as
                 // in the PGN.
-                &[("move", &t), ("clock", &review_clock(&self.phraser, ms))],
+                &[
+                    ("move", &t),
+                    ("clock", &review_clock(&self.talk.phraser, ms)),
+                ],
             );
         }
         if !p.comment.is_empty() || !p.nags.is_empty() {
@@ -302,7 +305,7 @@ impl App {
                             Color::White => "move_number_white",
                             Color::Black => "move_number_black",
                         };
-                        let words = self.phraser.say_move(before, *mv);
+                        let words = self.talk.phraser.say_move(before, *mv);
                         let number = before.fullmoves().get().to_string();
                         self.message(key, &[("number", &number), ("move", &words)])
                     })
@@ -319,7 +322,7 @@ impl App {
 
     /// The move's number and words, without the clock or the offer.
     fn ply_words(&self, p: &Ply) -> String {
-        let words = self.phraser.say_move(&p.before, p.mv);
+        let words = self.talk.phraser.say_move(&p.before, p.mv);
         let key = match p.by {
             Color::White => "move_number_white",
             Color::Black => "move_number_black",
@@ -356,7 +359,7 @@ impl App {
         let Some(ReviewState {
             current: Some((_, r)),
             ..
-        }) = &self.review
+        }) = &self.parts.review
         else {
             return;
         };
@@ -391,7 +394,7 @@ impl App {
         ) {
             return false;
         }
-        let Some(state) = &mut self.review else {
+        let Some(state) = &mut self.parts.review else {
             let t = self.help_line(action);
             let t = self.message("review_only", &[("help", &t)]);
             self.say(out, t, Priority::Normal, SayKind::Error);
@@ -453,7 +456,7 @@ impl App {
             },
             PlayerAction::First => {
                 r.start();
-                let turn = self.phraser.turn(&r.position());
+                let turn = self.talk.phraser.turn(&r.position());
                 Ok(self.message("review_at_start", &[("turn", &turn)]))
             }
             PlayerAction::End => {
@@ -524,306 +527,4 @@ fn review_clock(phraser: &crate::phrase::Phraser, ms: i64) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use std::time::Instant;
-
-    use super::*;
-    use crate::msg::Msg;
-
-    const FILE: &str = "[White \"Anna\"]\n[Black \"Bob\"]\n[Result \"1-0\"]\n[Date \"2026.01.02\"]\n\n1. e4 {[%clk 0:04:58]} e5 {(=)} 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n\
-[White \"Carla\"]\n[Black \"Dieter Müller\"]\n[Result \"*\"]\n\n1. d4 d5 2. Ke3 *\n";
-
-    fn app() -> App {
-        let mut a = App::builder().build();
-        a.start_review(PgnFile::from_bytes(FILE.as_bytes().to_vec()).unwrap());
-        a
-    }
-
-    fn said(a: &mut App, line: &str) -> Vec<String> {
-        let msg = if line.is_empty() {
-            Msg::Start
-        } else {
-            Msg::Line(line.into())
-        };
-        a.update(msg, Instant::now())
-            .into_iter()
-            .filter_map(|e| match e {
-                Effect::Say(u) => Some(u.text),
-                _ => None,
-            })
-            .collect()
-    }
-
-    /// Why a FEN is not a legal position, in hector's words in each
-    /// language: never the chess library's English.
-    #[test]
-    fn a_bad_fens_reason_is_in_the_players_language() {
-        use crate::words::Lang;
-        let e = crate::scoresheet::start::from_fen("4k3/8/8/8/8/8/8/8 w - - 0 1").unwrap_err();
-        let e2 = crate::scoresheet::start::from_fen("4k3/8/8/8/8/8/8/P3K3 w - - 0 1").unwrap_err();
-        let want = [
-            (
-                Lang::En,
-                "The FEN is not a legal position: a king is missing.",
-                "The FEN is not a legal position: a pawn stands on the first or eighth rank.",
-            ),
-            (
-                Lang::De,
-                "Die FEN ist keine erlaubte Stellung: ein König fehlt.",
-                "Die FEN ist keine erlaubte Stellung: ein Bauer steht auf der ersten oder achten Reihe.",
-            ),
-            (
-                Lang::It,
-                "La FEN non è una posizione legale: manca un re.",
-                "La FEN non è una posizione legale: un pedone si trova sulla prima o sull'ottava traversa.",
-            ),
-            (
-                Lang::El,
-                "Το FEN δεν είναι νόμιμη θέση: λείπει ένας βασιλιάς.",
-                "Το FEN δεν είναι νόμιμη θέση: ένα πιόνι βρίσκεται στην πρώτη ή στην όγδοη οριζόντια.",
-            ),
-        ];
-        for (lang, king, pawn) in want {
-            let a = App::builder().lang(lang).build();
-            assert_eq!(start_error_sentence(a.phraser(), &e), king, "{lang:?}");
-            assert_eq!(start_error_sentence(a.phraser(), &e2), pawn, "{lang:?}");
-        }
-        // Every problem has its own words in every language.
-        for lang in Lang::ALL {
-            let a = App::builder().lang(lang).build();
-            let all = [
-                PositionProblem::EmptyBoard,
-                PositionProblem::MissingKing,
-                PositionProblem::TooManyKings,
-                PositionProblem::PawnsOnBackRank,
-                PositionProblem::CastlingRights,
-                PositionProblem::EnPassantSquare,
-                PositionProblem::OppositeCheck,
-                PositionProblem::ImpossibleCheck,
-                PositionProblem::TooMuchMaterial,
-                PositionProblem::Other,
-            ];
-            let words: std::collections::HashSet<String> = all
-                .iter()
-                .map(|p| a.phraser().message(position_problem_key(*p), &[]))
-                .collect();
-            assert_eq!(words.len(), all.len(), "{lang:?}");
-            assert!(
-                words.iter().all(|w| !w.contains('_') && !w.is_empty()),
-                "{lang:?}: {words:?}"
-            );
-        }
-    }
-
-    /// Issue 18: a 10,000-game file printed 10,000 lines.  Above twenty
-    /// games the count and how to choose one; `games` lists them.
-    #[test]
-    fn a_long_file_says_its_count_and_how_to_choose_not_every_game() {
-        let one = "[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n1. e4 *\n\n";
-        let mut a = App::builder().build();
-        a.start_review(PgnFile::from_bytes(one.repeat(21).into_bytes()).unwrap());
-        assert_eq!(
-            said(&mut a, ""),
-            [
-                "Twenty-one games in the file.",
-                "Say game and a number to choose one, or find and a name."
-            ]
-        );
-        assert_eq!(said(&mut a, "games").len(), 21);
-        let mut a = App::builder().build();
-        a.start_review(PgnFile::from_bytes(one.repeat(20).into_bytes()).unwrap());
-        assert_eq!(said(&mut a, "").len(), 22, "twenty are listed");
-    }
-
-    /// Issue 18: comments and annotations were silently dropped.
-    #[test]
-    fn comments_and_annotations_are_heard_on_request() {
-        let text =
-            "[White \"A\"]\n[Black \"B\"]\n\n{Opening} 1. e4 $1 {The best by test} e5 2. f4 ?? *\n";
-        let mut a = App::builder().build();
-        a.start_review(PgnFile::from_bytes(text.as_bytes().to_vec()).unwrap());
-        said(&mut a, "");
-        assert_eq!(
-            said(&mut a, "comment"),
-            ["There is no move yet: say next for the first move."]
-        );
-        assert_eq!(
-            said(&mut a, "next"),
-            ["1. Bauer Eva vier; say comment to hear its comment."]
-        );
-        assert_eq!(
-            said(&mut a, "comment"),
-            ["1. Bauer Eva vier: good move; The best by test"]
-        );
-        assert_eq!(said(&mut a, "next"), ["1... Bauer Eva fünf"]);
-        assert_eq!(
-            said(&mut a, "comment"),
-            ["There is no comment on 1... Bauer Eva fünf."]
-        );
-        said(&mut a, "next");
-        assert_eq!(said(&mut a, "comment"), ["2. Bauer Felix vier: blunder"]);
-    }
-
-    /// Issue 18: variations were silently dropped.
-    #[test]
-    fn variations_are_heard_on_request() {
-        let text = "[White \"A\"]\n\n1. e4 e5 (1... c5 2. Nf3) (1... e6) 2. Nf3 *\n";
-        let mut a = App::builder().build();
-        a.start_review(PgnFile::from_bytes(text.as_bytes().to_vec()).unwrap());
-        said(&mut a, "");
-        said(&mut a, "next");
-        assert_eq!(
-            said(&mut a, "variations"),
-            ["There is no variation instead of 1. Bauer Eva vier."]
-        );
-        assert_eq!(
-            said(&mut a, "next"),
-            ["1... Bauer Eva fünf; say variations to hear the other moves."]
-        );
-        assert_eq!(
-            said(&mut a, "variations"),
-            [
-                "Instead of 1... Bauer Eva fünf: 1... Bauer Cesar fünf, 2. Springer Felix drei.",
-                "Or: 1... Bauer Eva sechs."
-            ]
-        );
-        // The main line goes on.
-        assert_eq!(said(&mut a, "next"), ["2. Springer Felix drei"]);
-    }
-
-    #[test]
-    fn the_games_are_listed_chosen_and_stepped_through() {
-        let mut a = app();
-        let s = said(&mut a, "");
-        assert_eq!(s[0], "Two games in the file.");
-        assert_eq!(s[1], "Game 1: Anna against Bob, White won, 2026.01.02.");
-        assert_eq!(s[2], "Game 2: Carla against Dieter Müller, unfinished.");
-        assert_eq!(
-            said(&mut a, "next"),
-            vec!["Choose a game first: say game and its number."]
-        );
-        assert_eq!(
-            said(&mut a, "find muller"),
-            vec!["Game 2: Carla against Dieter Müller, unfinished."]
-        );
-        assert_eq!(
-            said(&mut a, "game 1"),
-            vec!["Game 1: Anna against Bob, White won. Four moves. Say next for the first move."]
-        );
-        assert_eq!(
-            said(&mut a, "next"),
-            vec!["1. Bauer Eva vier; clock four minutes fifty-eight seconds."]
-        );
-        assert_eq!(
-            said(&mut a, "next"),
-            vec!["1... Bauer Eva fünf, with a draw offer"]
-        );
-        // Exploration works on the position reached.
-        assert_eq!(said(&mut a, "square e5"), vec!["Eva fünf: black Bauer"]);
-        assert_eq!(
-            said(&mut a, "previous"),
-            vec!["Back, before 1... Bauer Eva fünf, with a draw offer."]
-        );
-        assert_eq!(said(&mut a, "goto 3"), vec!["3. Läufer Cesar vier"]);
-        assert_eq!(a.game().history().len(), 5);
-        let end = said(&mut a, "end");
-        assert_eq!(
-            end,
-            vec!["End of the game: 4. Dame schlägt Felix sieben, Schachmatt. Result: White won."]
-        );
-        assert_eq!(said(&mut a, "next"), vec!["That was the last move."]);
-        assert_eq!(
-            said(&mut a, "start"),
-            vec!["Start position. White to move, move 1."]
-        );
-        assert_eq!(
-            said(&mut a, "e4"),
-            vec!["In review, say next, previous, goto and a move number, start or end."]
-        );
-    }
-
-    #[test]
-    fn a_file_that_cannot_be_read_is_said_in_the_players_words() {
-        let missing = PgnFile::read(std::path::Path::new("/nonexistent/games.pgn")).unwrap_err();
-        assert_eq!(missing, PgnProblem::NoSuchFile);
-        let folder = PgnFile::read(&std::env::temp_dir()).unwrap_err();
-        assert_eq!(folder, PgnProblem::IsAFolder);
-        let said = |lang| {
-            let p = Phraser::builtin(
-                crate::phrase::MoveStyle::AppendixD,
-                lang,
-                Default::default(),
-            );
-            pgn_problem_sentence(&p, &missing)
-        };
-        assert_eq!(
-            said(crate::words::Lang::En),
-            "The PGN file cannot be read: there is no such file."
-        );
-        assert_eq!(
-            said(crate::words::Lang::De),
-            "Die PGN-Datei ist nicht lesbar: diese Datei gibt es nicht."
-        );
-    }
-
-    #[test]
-    fn a_word_that_is_not_a_number_is_named() {
-        let mut a = app();
-        said(&mut a, "");
-        assert_eq!(
-            said(&mut a, "game x"),
-            vec!["\"x\" is not a number. game N: in review, choose game N."]
-        );
-        assert_eq!(
-            said(&mut a, "find"),
-            vec!["find NAME: in review, the games of a player or an event."]
-        );
-        said(&mut a, "game 1");
-        assert_eq!(
-            said(&mut a, "goto x"),
-            vec!["\"x\" is not a number. goto N: in review, the move numbered N."]
-        );
-    }
-
-    #[test]
-    fn a_game_without_names_is_white_against_black() {
-        let mut a = App::builder().build();
-        let pgn = "[White \"?\"]\n[Black \"\"]\n[Result \"*\"]\n[Date \"????.??.??\"]\n\n1. e4 *\n";
-        a.start_review(PgnFile::from_bytes(pgn.as_bytes().to_vec()).unwrap());
-        let s = said(&mut a, "");
-        assert!(
-            s.contains(
-                &"Game 1: White against Black, unfinished. One move. Say next for the first move."
-                    .to_owned()
-            ) || s.contains(&"Game 1: White against Black, unfinished.".to_owned()),
-            "{s:?}"
-        );
-        assert!(s.iter().all(|l| !l.contains('?')), "{s:?}");
-        assert_eq!(
-            said(&mut a, "games"),
-            vec!["Game 1: White against Black, unfinished."]
-        );
-    }
-
-    #[test]
-    fn a_malformed_game_names_game_and_line_and_the_others_stay_usable() {
-        let mut a = app();
-        said(&mut a, "");
-        assert_eq!(
-            said(&mut a, "game 2"),
-            vec!["Game 2, line 12: 2. Ke3 is not a legal move."]
-        );
-        assert_eq!(
-            said(&mut a, "game 3"),
-            vec!["There is no game 3: the file has two games."]
-        );
-        assert!(said(&mut a, "game 1")[0].starts_with("Game 1: Anna"));
-    }
-
-    #[test]
-    fn review_actions_outside_review_say_so() {
-        let mut a = App::builder().build();
-        let s = said(&mut a, "next");
-        assert!(s[0].contains("hector review"), "{s:?}");
-    }
-}
+mod tests;

@@ -169,6 +169,7 @@ impl BoardSession {
     }
 
     /// Something happened on the link.
+    #[must_use]
     pub fn link(&mut self, event: LinkEvent, now: Instant) -> Vec<SessionNote> {
         let mut out = Vec::new();
         match event {
@@ -249,6 +250,7 @@ impl BoardSession {
 
     /// A deadline may have passed: the settle time, the reminder of an
     /// awaited move, or a board that does not answer.
+    #[must_use]
     pub fn tick(&mut self, now: Instant) -> Vec<SessionNote> {
         let mut out = Vec::new();
         if let LinkState::Waiting {
@@ -276,6 +278,7 @@ impl BoardSession {
     }
 
     /// The game moved on by other means (a move typed on the keyboard).
+    #[must_use]
     pub fn game_moved(&mut self, position: &Chess, now: Instant) -> Vec<SessionNote> {
         let found = self.tracker.set_position(position, now);
         let mut out = Vec::new();
@@ -286,6 +289,7 @@ impl BoardSession {
     /// Await `mv` on the blind player's board: the game made it by other
     /// means (the keyboard, the engine, the companion page) and the player
     /// must now make it on the board.  See [`Tracker::await_move`].
+    #[must_use]
     pub fn await_move(&mut self, mv: Move, now: Instant) -> Vec<SessionNote> {
         let found = self.tracker.await_move(mv, now);
         let mut out = Vec::new();
@@ -295,6 +299,7 @@ impl BoardSession {
 
     /// A resumed game's last moves, made by other means, still awaited on
     /// this board: see [`Tracker::resume_awaiting`].
+    #[must_use]
     pub fn resume_awaiting(
         &mut self,
         before: &Chess,
@@ -310,6 +315,7 @@ impl BoardSession {
 
     /// A mismatch reported before a restart stands (a resumed game): see
     /// [`Tracker::restore_reported_mismatch`].
+    #[must_use]
     pub fn restore_mismatch(&mut self) -> Vec<SessionNote> {
         let found = self.tracker.restore_reported_mismatch();
         let mut out = Vec::new();
@@ -324,6 +330,7 @@ impl BoardSession {
 
     /// The game was replaced (new game, take-back): `previous` is the
     /// position before its last move.
+    #[must_use]
     pub fn game_replaced(
         &mut self,
         position: &Chess,
@@ -338,6 +345,7 @@ impl BoardSession {
 
     /// The clock was pressed: a move the board shows is complete now,
     /// without waiting for the settle time.
+    #[must_use]
     pub fn pressed(&mut self) -> Vec<SessionNote> {
         let found = self.tracker.pressed();
         let mut out = Vec::new();
@@ -365,6 +373,7 @@ impl BoardSession {
     }
 
     /// The promotion piece named on the keyboard.
+    #[must_use]
     pub fn promote(&mut self, role: Role) -> Vec<SessionNote> {
         let found = self.tracker.promote(role);
         let mut out = Vec::new();
@@ -443,7 +452,7 @@ mod tests {
         assert_eq!(s.link_state(), &LinkState::Live);
         let out = s.link(LinkEvent::Disconnected(PortError::Gone), now);
         assert_eq!(out, vec![SessionNote::Disconnected]);
-        s.link(LinkEvent::Connected, now);
+        let _ = s.link(LinkEvent::Connected, now);
         let out = s.link(LinkEvent::Bytes(sim.dump()), now);
         assert_eq!(out[0], SessionNote::Connected { again: true });
     }
@@ -452,7 +461,7 @@ mod tests {
     fn a_silent_port_is_said_once_and_asked_again() {
         let mut s = session(Protocol::Millennium);
         let now = Instant::now();
-        s.link(LinkEvent::Connected, now);
+        let _ = s.link(LinkEvent::Connected, now);
         assert_eq!(s.next_deadline(), Some(now + ANSWER_WITHIN));
         assert!(s.tick(now + ANSWER_WITHIN / 2).is_empty());
         let later = now + ANSWER_WITHIN;
@@ -471,7 +480,7 @@ mod tests {
         );
         assert_eq!(s.link_state(), &LinkState::Lost { again: false });
         // It answers at last.
-        s.link(LinkEvent::Connected, later);
+        let _ = s.link(LinkEvent::Connected, later);
         let sim = SimBoard::new(Protocol::Millennium, Board::new());
         let out = s.link(LinkEvent::Bytes(sim.dump()), later);
         assert_eq!(out, vec![SessionNote::Connected { again: false }]);
@@ -501,9 +510,9 @@ mod tests {
     fn a_loss_is_said_once() {
         let mut s = session(Protocol::Occupancy);
         let now = Instant::now();
-        s.link(LinkEvent::Connected, now);
+        let _ = s.link(LinkEvent::Connected, now);
         let sim = SimBoard::new(Protocol::Occupancy, Board::new());
-        s.link(LinkEvent::Bytes(sim.dump()), now);
+        let _ = s.link(LinkEvent::Bytes(sim.dump()), now);
         let first = s.link(LinkEvent::Disconnected(PortError::Gone), now);
         let second = s.link(LinkEvent::Disconnected(PortError::NoSuchDevice), now);
         assert_eq!(first, vec![SessionNote::Disconnected]);
@@ -515,7 +524,7 @@ mod tests {
     fn a_knight_move_on_the_board_is_found_at_once() {
         let mut s = session(Protocol::Dgt);
         let now = Instant::now();
-        s.link(LinkEvent::Connected, now);
+        let _ = s.link(LinkEvent::Connected, now);
         let mut sim = SimBoard::new(Protocol::Dgt, Board::new());
         assert_eq!(
             s.link(LinkEvent::Bytes(sim.dump()), now),
@@ -535,16 +544,16 @@ mod tests {
         let mut s = session(Protocol::Millennium);
         let now = Instant::now();
         let sim = SimBoard::new(Protocol::Millennium, Board::new());
-        s.link(LinkEvent::Connected, now);
-        s.link(LinkEvent::Bytes(sim.dump()), now);
-        s.link(LinkEvent::Disconnected(PortError::Gone), now);
+        let _ = s.link(LinkEvent::Connected, now);
+        let _ = s.link(LinkEvent::Bytes(sim.dump()), now);
+        let _ = s.link(LinkEvent::Disconnected(PortError::Gone), now);
         let mut pos = Chess::default();
         let e4 = mv(&pos, "e4");
         pos.play_unchecked(e4);
         // Nothing said about a board that is away.
         assert!(s.game_moved(&pos, now).is_empty());
         let later = now + std::time::Duration::from_secs(2);
-        s.link(LinkEvent::Connected, later);
+        let _ = s.link(LinkEvent::Connected, later);
         let out = s.link(LinkEvent::Bytes(sim.dump()), later);
         assert!(
             matches!(&out[..], [SessionNote::Connected { again: true }, SessionNote::Found(Inferred::Instruction(i))] if i[0].mv == e4 && i.len() == 1),
@@ -552,14 +561,14 @@ mod tests {
         );
         // Away again; Black's move typed too; the same board comes back:
         // two moves behind, both asked for in order (issue 18, item 3).
-        s.link(LinkEvent::Disconnected(PortError::Gone), later);
+        let _ = s.link(LinkEvent::Disconnected(PortError::Gone), later);
         let e5 = mv(&pos, "e5");
         pos.play_unchecked(e5);
         assert!(s.game_moved(&pos, later).is_empty());
         // The settle time passes while the board is away: nothing said.
         let second = std::time::Duration::from_secs(1);
         assert!(s.tick(later + second).is_empty());
-        s.link(LinkEvent::Connected, later + second * 2);
+        let _ = s.link(LinkEvent::Connected, later + second * 2);
         let out = s.link(LinkEvent::Bytes(sim.dump()), later + second * 2);
         assert!(
             matches!(&out[..], [SessionNote::Connected { .. }, SessionNote::Found(Inferred::Instruction(i))]
@@ -576,8 +585,8 @@ mod tests {
         let mut s = session(Protocol::Dgt);
         let now = Instant::now();
         let mut sim = SimBoard::new(Protocol::Dgt, Board::new());
-        s.link(LinkEvent::Connected, now);
-        s.link(LinkEvent::Bytes(sim.dump()), now);
+        let _ = s.link(LinkEvent::Connected, now);
+        let _ = s.link(LinkEvent::Bytes(sim.dump()), now);
         let pos = Chess::default();
         let m = mv(&pos, "Nc3");
         let out = s.await_move(m, now);
@@ -599,9 +608,9 @@ mod tests {
         use crate::board::dgt_clock::{ClockReading, ClockSide};
         let mut s = session(Protocol::Dgt);
         let now = Instant::now();
-        s.link(LinkEvent::Connected, now);
+        let _ = s.link(LinkEvent::Connected, now);
         let sim = SimBoard::new(Protocol::Dgt, Board::new());
-        s.link(LinkEvent::Bytes(sim.dump()), now);
+        let _ = s.link(LinkEvent::Bytes(sim.dump()), now);
         let reading = ClockReading {
             left: std::time::Duration::from_secs(300),
             right: std::time::Duration::from_secs(299),

@@ -109,7 +109,19 @@ pub struct Announcer {
 impl Announcer {
     /// The schedule for `clock` as it stands at `now`: thresholds at or
     /// above a player's time are not armed.
-    pub fn new(mut schedule: Schedule, clock: &Clock, now: Instant) -> Announcer {
+    pub fn new(schedule: Schedule, clock: &Clock, now: Instant) -> Announcer {
+        let left = ByColor::new_with(|side| clock.remaining(side, now));
+        Announcer::with_left(schedule, clock, left)
+    }
+
+    /// The schedule for a clock that has not started: both players have
+    /// the control's initial time, whatever the time of day.
+    pub fn at_start(schedule: Schedule, clock: &Clock) -> Announcer {
+        let t = clock.control().initial();
+        Announcer::with_left(schedule, clock, ByColor::new_with(|_| t))
+    }
+
+    fn with_left(mut schedule: Schedule, clock: &Clock, left: ByColor<Duration>) -> Announcer {
         schedule.thresholds.sort_unstable_by(|a, b| b.cmp(a));
         schedule.thresholds.dedup();
         let n = schedule.thresholds.len();
@@ -126,11 +138,10 @@ impl Announcer {
         };
         for side in Color::ALL {
             // The first crossing needs no margin.
-            let left = clock.remaining(side, now);
             for (i, t) in a.schedule.thresholds.iter().enumerate() {
-                a.armed[side][i] = Some(*t) != a.base && left > *t;
+                a.armed[side][i] = Some(*t) != a.base && left[side] > *t;
             }
-            a.rearm(side, clock, now);
+            a.rearm_to(side, left[side]);
         }
         a
     }
@@ -145,7 +156,10 @@ impl Announcer {
     /// arbiter); a threshold at the base time of a control with time per
     /// move never is.
     pub fn rearm(&mut self, side: Color, clock: &Clock, now: Instant) {
-        let left = clock.remaining(side, now);
+        self.rearm_to(side, clock.remaining(side, now));
+    }
+
+    fn rearm_to(&mut self, side: Color, left: Duration) {
         for (i, t) in self.schedule.thresholds.iter().enumerate() {
             if Some(*t) != self.base && left > *t + rearm_margin(*t) {
                 self.armed[side][i] = true;
@@ -195,6 +209,7 @@ impl Announcer {
     /// What is due at `now` for the running side.  Several thresholds passed
     /// at once (after a pause, a late wake-up) say only the lowest: an old
     /// reading is worse than none.
+    #[must_use]
     pub fn poll(&mut self, clock: &Clock, now: Instant) -> Vec<Announcement> {
         let mut out = Vec::new();
         let Some(side) = clock.side_to_move() else {
@@ -236,6 +251,7 @@ impl Announcer {
 
     /// After a press: arm again what the bonus or a new period lifted, and
     /// say the end of a period and, every N moves, both times.
+    #[must_use]
     pub fn pressed(&mut self, p: &Pressed, clock: &Clock, now: Instant) -> Vec<Announcement> {
         self.rearm(p.side, clock, now);
         let mut out = Vec::new();
@@ -277,6 +293,29 @@ mod tests {
         c.start(Color::White, t0).unwrap();
         let a = Announcer::new(schedule, &c, t0);
         (c, a)
+    }
+
+    /// A clock not started arms its schedule the same without an instant
+    /// (the app builds its clock before any message brings the time).
+    #[test]
+    fn at_start_arms_as_new_does_for_a_clock_not_started() {
+        let t0 = Instant::now();
+        for spec in ["5+0", "3+2", "hourglass:5"] {
+            let schedule = Schedule {
+                countdown: true,
+                ..Schedule::default()
+            };
+            let fresh = Clock::new(parse(spec).unwrap());
+            let mut by_new = Announcer::new(schedule.clone(), &fresh, t0);
+            let mut by_start = Announcer::at_start(schedule, &fresh);
+            let (mut c1, mut c2) = (fresh.clone(), fresh);
+            c1.start(Color::White, t0).unwrap();
+            c2.start(Color::White, t0).unwrap();
+            let until = t0 + s(6 * 60);
+            let said = run(&mut c1, &mut by_new, until);
+            assert!(!said.is_empty(), "{spec}");
+            assert_eq!(run(&mut c2, &mut by_start, until), said, "{spec}");
+        }
     }
 
     /// Step the virtual clock from deadline to deadline until `until`,
@@ -342,7 +381,7 @@ mod tests {
         assert!(a.pressed(&p, &c, t0 + s(6)).is_empty());
         // Black moves at once; White's time reaches 1 minute again: said again.
         let p = c.press(t0 + s(6)).unwrap();
-        a.pressed(&p, &c, t0 + s(6));
+        let _ = a.pressed(&p, &c, t0 + s(6));
         let said = run(&mut c, &mut a, t0 + s(16));
         assert_eq!(thresholds(&said), vec![60]);
         assert_eq!(said[0].0, t0 + s(15));
@@ -390,27 +429,27 @@ mod tests {
         assert_eq!(thresholds(&said), vec![60]);
         let mut t = t0 + s(6);
         let p = c.press(t).unwrap();
-        a.pressed(&p, &c, t);
+        let _ = a.pressed(&p, &c, t);
         // Hovering about a minute: 61 s, think 2 s (59 s), +2: 61 s …
         for _ in 0..5 {
             let p = c.press(t).unwrap(); // Black at once
-            a.pressed(&p, &c, t);
+            let _ = a.pressed(&p, &c, t);
             assert!(thresholds(&run(&mut c, &mut a, t + s(2))).is_empty());
             t += s(2);
             let p = c.press(t).unwrap();
-            a.pressed(&p, &c, t);
+            let _ = a.pressed(&p, &c, t);
         }
         assert_eq!(c.remaining(Color::White, t), s(61));
         // Quick moves lift White to 67 s, above the margin (66 s): the next
         // crossing is said.
         for _ in 0..3 {
             let p = c.press(t).unwrap();
-            a.pressed(&p, &c, t);
+            let _ = a.pressed(&p, &c, t);
             let p = c.press(t).unwrap();
-            a.pressed(&p, &c, t);
+            let _ = a.pressed(&p, &c, t);
         }
         let p = c.press(t).unwrap();
-        a.pressed(&p, &c, t);
+        let _ = a.pressed(&p, &c, t);
         assert_eq!(c.remaining(Color::White, t), s(67));
         let said = run(&mut c, &mut a, t + s(10));
         assert_eq!(thresholds(&said), vec![60]);
@@ -425,9 +464,9 @@ mod tests {
         let (mut c, mut a) = setup("1:05+1", Schedule::default(), t0);
         run(&mut c, &mut a, t0 + s(10)); // 55 s left
         let p = c.press(t0 + s(10)).unwrap(); // 56 s: still below 1 minute
-        a.pressed(&p, &c, t0 + s(10));
+        let _ = a.pressed(&p, &c, t0 + s(10));
         let p = c.press(t0 + s(10)).unwrap();
-        a.pressed(&p, &c, t0 + s(10));
+        let _ = a.pressed(&p, &c, t0 + s(10));
         let said = run(&mut c, &mut a, t0 + s(20));
         assert!(thresholds(&said).is_empty());
     }
@@ -458,7 +497,7 @@ mod tests {
         assert!(a.poll(&c, t0 + s(50)).is_empty());
         // Black's are said.
         let p = c.press(t0 + s(1)).unwrap();
-        a.pressed(&p, &c, t0 + s(1));
+        let _ = a.pressed(&p, &c, t0 + s(1));
         let said = run(&mut c, &mut a, t0 + s(100));
         assert_eq!(thresholds(&said), vec![30, 10]);
         assert!(said.iter().all(|(_, x)| matches!(
@@ -514,9 +553,9 @@ mod tests {
         let said = run(&mut c, &mut a, t0 + s(3)); // 10 and 9 said
         assert_eq!(said.len(), 2);
         let p = c.press(t0 + s(3)).unwrap(); // 9 + 5 = 14 s
-        a.pressed(&p, &c, t0 + s(3));
+        let _ = a.pressed(&p, &c, t0 + s(3));
         let p = c.press(t0 + s(3)).unwrap();
-        a.pressed(&p, &c, t0 + s(3));
+        let _ = a.pressed(&p, &c, t0 + s(3));
         let said = run(&mut c, &mut a, t0 + s(7));
         assert_eq!(said.len(), 1);
         assert_eq!(

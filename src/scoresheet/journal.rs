@@ -828,6 +828,7 @@ impl Sink {
     }
 
     /// Carries out one operation; what the app should hear of it.
+    #[must_use]
     pub fn apply(&mut self, op: JournalOp) -> Vec<JournalStatus> {
         let mut out = Vec::new();
         let report = |r: Result<Appended, JournalError>, out: &mut Vec<JournalStatus>| match r {

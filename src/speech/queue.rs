@@ -96,6 +96,7 @@ impl SpeechQueue {
     }
 
     /// A new sentence arrives.
+    #[must_use]
     pub fn push(&mut self, utterance: Utterance, now: Instant) -> Vec<SpeechOrder> {
         let Some(current) = &self.current else {
             self.current = Some(utterance.clone());
@@ -116,6 +117,7 @@ impl SpeechQueue {
     }
 
     /// The backend finished (or abandoned) the current sentence: start the next.
+    #[must_use]
     pub fn finished(&mut self, now: Instant) -> Vec<SpeechOrder> {
         self.current = None;
         self.start_next(now)
@@ -124,6 +126,7 @@ impl SpeechQueue {
     /// The player silences speech: the current sentence stops, waiting
     /// sentences that are not urgent are dropped; waiting urgent ones are then
     /// spoken (an opponent's move is never lost).
+    #[must_use]
     pub fn silence(&mut self, now: Instant) -> Vec<SpeechOrder> {
         self.waiting
             .retain(|w| w.utterance.priority == Priority::Urgent);
@@ -217,7 +220,7 @@ mod tests {
     fn urgent_interrupts_info_and_the_info_is_dropped() {
         let t = Instant::now();
         let mut q = SpeechQueue::default();
-        q.push(u("help", Priority::Info, SayKind::Info), t);
+        let _ = q.push(u("help", Priority::Info, SayKind::Info), t);
         let a = q.push(u("Bauer Eva vier", Priority::Urgent, SayKind::Move), t + MS);
         assert_eq!(
             a,
@@ -234,7 +237,7 @@ mod tests {
     fn urgent_interrupts_normal_clock_message() {
         let t = Instant::now();
         let mut q = SpeechQueue::default();
-        q.push(u("5 minutes", Priority::Normal, SayKind::Clock), t);
+        let _ = q.push(u("5 minutes", Priority::Normal, SayKind::Clock), t);
         let a = q.push(u("mismatch", Priority::Urgent, SayKind::Mismatch), t);
         assert_eq!(a[0], SpeechOrder::Stop);
     }
@@ -243,7 +246,7 @@ mod tests {
     fn urgent_is_never_interrupted_by_anything() {
         let t = Instant::now();
         let mut q = SpeechQueue::default();
-        q.push(u("Dame David acht", Priority::Urgent, SayKind::Move), t);
+        let _ = q.push(u("Dame David acht", Priority::Urgent, SayKind::Move), t);
         assert!(
             q.push(u("flag", Priority::Urgent, SayKind::Game), t)
                 .is_empty()
@@ -267,9 +270,9 @@ mod tests {
     fn equal_priority_waits_in_order() {
         let t = Instant::now();
         let mut q = SpeechQueue::default();
-        q.push(u("e4", Priority::Urgent, SayKind::Move), t);
-        q.push(u("e5", Priority::Urgent, SayKind::Move), t);
-        q.push(u("f4", Priority::Urgent, SayKind::Move), t);
+        let _ = q.push(u("e4", Priority::Urgent, SayKind::Move), t);
+        let _ = q.push(u("e5", Priority::Urgent, SayKind::Move), t);
+        let _ = q.push(u("f4", Priority::Urgent, SayKind::Move), t);
         assert_eq!(
             q.finished(t),
             vec![speak("e5", Priority::Urgent, SayKind::Move)]
@@ -285,9 +288,9 @@ mod tests {
     fn moves_never_collapse() {
         let t = Instant::now();
         let mut q = SpeechQueue::default();
-        q.push(u("first", Priority::Urgent, SayKind::Move), t);
+        let _ = q.push(u("first", Priority::Urgent, SayKind::Move), t);
         for m in ["a", "b", "c"] {
-            q.push(u(m, Priority::Urgent, SayKind::Move), t);
+            let _ = q.push(u(m, Priority::Urgent, SayKind::Move), t);
         }
         assert_eq!(texts(&q), ["a", "b", "c"]);
     }
@@ -296,10 +299,10 @@ mod tests {
     fn lower_priority_waits_and_highest_waiting_goes_first() {
         let t = Instant::now();
         let mut q = SpeechQueue::default();
-        q.push(u("move", Priority::Urgent, SayKind::Move), t);
-        q.push(u("help", Priority::Info, SayKind::Info), t);
-        q.push(u("error", Priority::Normal, SayKind::Error), t);
-        q.push(u("flag", Priority::Urgent, SayKind::Game), t);
+        let _ = q.push(u("move", Priority::Urgent, SayKind::Move), t);
+        let _ = q.push(u("help", Priority::Info, SayKind::Info), t);
+        let _ = q.push(u("error", Priority::Normal, SayKind::Error), t);
+        let _ = q.push(u("flag", Priority::Urgent, SayKind::Game), t);
         let order: Vec<String> = std::iter::from_fn(|| match q.finished(t).pop() {
             Some(SpeechOrder::Speak(u)) => Some(u.text),
             _ => None,
@@ -313,7 +316,7 @@ mod tests {
         let t = Instant::now();
         let mut q = SpeechQueue::default();
         // An own-move confirmation is Info/Normal, a clock threshold Normal.
-        q.push(u("Turm Anna eins", Priority::Info, SayKind::Move), t);
+        let _ = q.push(u("Turm Anna eins", Priority::Info, SayKind::Move), t);
         assert!(
             q.push(u("1 minute", Priority::Normal, SayKind::Clock), t)
                 .is_empty()
@@ -328,7 +331,7 @@ mod tests {
     fn normal_interrupts_info_but_not_normal() {
         let t = Instant::now();
         let mut q = SpeechQueue::default();
-        q.push(u("help", Priority::Info, SayKind::Info), t);
+        let _ = q.push(u("help", Priority::Info, SayKind::Info), t);
         assert_eq!(
             q.push(u("illegal", Priority::Normal, SayKind::Error), t)[0],
             SpeechOrder::Stop
@@ -343,10 +346,10 @@ mod tests {
     fn stale_clock_readings_collapse_to_the_newest() {
         let t = Instant::now();
         let mut q = SpeechQueue::default();
-        q.push(u("move", Priority::Urgent, SayKind::Move), t);
-        q.push(u("3:00", Priority::Normal, SayKind::Clock), t);
-        q.push(u("2:59", Priority::Normal, SayKind::Clock), t);
-        q.push(u("2:58", Priority::Normal, SayKind::Clock), t);
+        let _ = q.push(u("move", Priority::Urgent, SayKind::Move), t);
+        let _ = q.push(u("3:00", Priority::Normal, SayKind::Clock), t);
+        let _ = q.push(u("2:59", Priority::Normal, SayKind::Clock), t);
+        let _ = q.push(u("2:58", Priority::Normal, SayKind::Clock), t);
         assert_eq!(texts(&q), ["2:58"]);
     }
 
@@ -354,10 +357,10 @@ mod tests {
     fn collapse_keeps_other_kinds_and_their_order() {
         let t = Instant::now();
         let mut q = SpeechQueue::default();
-        q.push(u("move", Priority::Urgent, SayKind::Move), t);
-        q.push(u("clock 1", Priority::Normal, SayKind::Clock), t);
-        q.push(u("error", Priority::Normal, SayKind::Error), t);
-        q.push(u("clock 2", Priority::Normal, SayKind::Clock), t);
+        let _ = q.push(u("move", Priority::Urgent, SayKind::Move), t);
+        let _ = q.push(u("clock 1", Priority::Normal, SayKind::Clock), t);
+        let _ = q.push(u("error", Priority::Normal, SayKind::Error), t);
+        let _ = q.push(u("clock 2", Priority::Normal, SayKind::Clock), t);
         assert_eq!(texts(&q), ["error", "clock 2"]);
     }
 
@@ -365,9 +368,9 @@ mod tests {
     fn newer_mismatch_supersedes_an_older_waiting_one() {
         let t = Instant::now();
         let mut q = SpeechQueue::default();
-        q.push(u("move", Priority::Urgent, SayKind::Move), t);
-        q.push(u("mismatch e2", Priority::Urgent, SayKind::Mismatch), t);
-        q.push(u("mismatch e2 e4", Priority::Urgent, SayKind::Mismatch), t);
+        let _ = q.push(u("move", Priority::Urgent, SayKind::Move), t);
+        let _ = q.push(u("mismatch e2", Priority::Urgent, SayKind::Mismatch), t);
+        let _ = q.push(u("mismatch e2 e4", Priority::Urgent, SayKind::Mismatch), t);
         assert_eq!(texts(&q), ["mismatch e2 e4"]);
     }
 
@@ -377,9 +380,9 @@ mod tests {
         let mut q = SpeechQueue::new(QueuePolicy {
             stale_after: Duration::from_secs(5),
         });
-        q.push(u("move", Priority::Urgent, SayKind::Move), t);
-        q.push(u("2:00", Priority::Normal, SayKind::Clock), t);
-        q.push(u("error", Priority::Normal, SayKind::Error), t);
+        let _ = q.push(u("move", Priority::Urgent, SayKind::Move), t);
+        let _ = q.push(u("2:00", Priority::Normal, SayKind::Clock), t);
+        let _ = q.push(u("error", Priority::Normal, SayKind::Error), t);
         let a = q.finished(t + Duration::from_secs(6));
         assert_eq!(a, vec![speak("error", Priority::Normal, SayKind::Error)]);
         assert!(q.finished(t + Duration::from_secs(7)).is_empty());
@@ -391,8 +394,8 @@ mod tests {
         let mut q = SpeechQueue::new(QueuePolicy {
             stale_after: Duration::from_secs(5),
         });
-        q.push(u("move", Priority::Urgent, SayKind::Move), t);
-        q.push(u("2:00", Priority::Normal, SayKind::Clock), t);
+        let _ = q.push(u("move", Priority::Urgent, SayKind::Move), t);
+        let _ = q.push(u("2:00", Priority::Normal, SayKind::Clock), t);
         let a = q.finished(t + Duration::from_secs(5));
         assert_eq!(a, vec![speak("2:00", Priority::Normal, SayKind::Clock)]);
     }
@@ -403,8 +406,8 @@ mod tests {
         let mut q = SpeechQueue::new(QueuePolicy {
             stale_after: Duration::from_secs(1),
         });
-        q.push(u("move", Priority::Urgent, SayKind::Move), t);
-        q.push(u("mismatch", Priority::Urgent, SayKind::Mismatch), t);
+        let _ = q.push(u("move", Priority::Urgent, SayKind::Move), t);
+        let _ = q.push(u("mismatch", Priority::Urgent, SayKind::Mismatch), t);
         let a = q.finished(t + Duration::from_secs(60));
         assert_eq!(
             a,
@@ -416,8 +419,8 @@ mod tests {
     fn silence_stops_current_and_drops_waiting_non_urgent() {
         let t = Instant::now();
         let mut q = SpeechQueue::default();
-        q.push(u("help", Priority::Info, SayKind::Info), t);
-        q.push(u("more help", Priority::Info, SayKind::Game), t);
+        let _ = q.push(u("help", Priority::Info, SayKind::Info), t);
+        let _ = q.push(u("more help", Priority::Info, SayKind::Game), t);
         assert_eq!(q.silence(t), vec![SpeechOrder::Stop]);
         assert!(q.is_idle());
     }
@@ -426,9 +429,9 @@ mod tests {
     fn silence_keeps_waiting_urgent_and_speaks_it() {
         let t = Instant::now();
         let mut q = SpeechQueue::default();
-        q.push(u("move 1", Priority::Urgent, SayKind::Move), t);
-        q.push(u("clock", Priority::Normal, SayKind::Clock), t);
-        q.push(u("move 2", Priority::Urgent, SayKind::Move), t);
+        let _ = q.push(u("move 1", Priority::Urgent, SayKind::Move), t);
+        let _ = q.push(u("clock", Priority::Normal, SayKind::Clock), t);
+        let _ = q.push(u("move 2", Priority::Urgent, SayKind::Move), t);
         assert_eq!(
             q.silence(t),
             vec![
@@ -449,8 +452,8 @@ mod tests {
     fn drain_returns_current_then_waiting() {
         let t = Instant::now();
         let mut q = SpeechQueue::default();
-        q.push(u("a", Priority::Urgent, SayKind::Move), t);
-        q.push(u("b", Priority::Normal, SayKind::Error), t);
+        let _ = q.push(u("a", Priority::Urgent, SayKind::Move), t);
+        let _ = q.push(u("b", Priority::Normal, SayKind::Error), t);
         let all: Vec<String> = q.drain().into_iter().map(|u| u.text).collect();
         assert_eq!(all, ["a", "b"]);
         assert!(q.is_idle());

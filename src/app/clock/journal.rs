@@ -2,7 +2,7 @@
 //! clock, and the clock set again from the journal when a game is resumed.
 //!
 //! The journal itself follows the clock from outside (see
-//! `app/scoresheet.rs`): this file only reads the clock's setup and sets a
+//! `app/scoresheet/`): this file only reads the clock's setup and sets a
 //! restored clock, so the clock's own code needs no journal calls.
 
 use std::time::{Duration, Instant};
@@ -25,7 +25,7 @@ impl App {
     /// `--time` notation, the rules edition, a separate press (D.2.8) and
     /// a game without full supervision.
     pub(in crate::app) fn clock_start_info(&self, start: &mut StartInfo) {
-        let Some(part) = &self.clock else {
+        let Some(part) = &self.parts.clock else {
             return;
         };
         let setup = &part.setup;
@@ -53,7 +53,7 @@ impl App {
         restored: Option<RestoredClock>,
         now: Instant,
     ) {
-        if self.clock.is_none() {
+        if self.parts.clock.is_none() {
             let Some(control) = start.clock.as_deref().and_then(|s| parse_spec(s).ok()) else {
                 return;
             };
@@ -68,9 +68,9 @@ impl App {
                     _ => {}
                 }
             }
-            self.clock = Some(ClockPart::new(setup, now));
+            self.parts.clock = Some(ClockPart::new(setup));
         }
-        let Some(mut part) = self.clock.take() else {
+        let Some(mut part) = self.parts.clock.take() else {
             return;
         };
         // A game played with separate presses goes on with them (a move
@@ -82,7 +82,7 @@ impl App {
         {
             part.setup.press = PressMode::Separate;
         }
-        let mut fresh = ClockPart::new(part.setup, now);
+        let mut fresh = ClockPart::new(part.setup);
         if let Some(r) = restored {
             let clock = &mut fresh.clock;
             let _ = clock.start(r.to_move, now);
@@ -114,7 +114,7 @@ impl App {
                 fresh.announcer.rearm(side, &fresh.clock, now);
             }
         }
-        self.clock = Some(fresh);
+        self.parts.clock = Some(fresh);
         self.refresh_can_mate();
     }
 }

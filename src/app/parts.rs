@@ -1,0 +1,181 @@
+//! What an [`App`](super::App) is made of besides the game and its mode:
+//! how it talks ([`Talk`]), the player's settings ([`Settings`]) and the
+//! parts that follow the game ([`Parts`]): the boards, the clock, the
+//! engine, the journal, the opponent's page, a review, the offers and the
+//! full-screen view.  Each part's behaviour lives in the file of its name
+//! (`board.rs`, `clock.rs`, `engine.rs`, `scoresheet/`, `companion.rs`,
+//! `review.rs`, `offers.rs`, `cursor.rs`, `look.rs`).
+//!
+//! Adding a part (an online game, say) is one field of [`Parts`], its
+//! place in [`Parts::next_deadline`] when it wants to be woken, and its
+//! file beside these.
+
+use std::time::Instant;
+
+use shakmaty::Color;
+
+use crate::board::BoardSession;
+use crate::game::Game;
+use crate::keymap::Keymap;
+use crate::notation::Reader;
+use crate::phrase::Phraser;
+use crate::speech::Utterance;
+use crate::words::vocab::MoveWords;
+
+use super::clock::ClockPart;
+use super::companion::CompanionState;
+use super::cursor::Cursor;
+use super::engine::{EnginePlay, TakebackAwaited};
+use super::review::ReviewState;
+use super::scoresheet::Sheet;
+
+/// How the app talks with the player: its words, the reader of typed
+/// moves, the key map, and the last sentence said (for "repeat").
+pub(super) struct Talk {
+    pub(super) phraser: Phraser,
+    pub(super) reader: Reader,
+    pub(super) keymap: Keymap,
+    /// Vocabularies for command arguments (squares, pieces).
+    pub(super) arg_words: Vec<MoveWords>,
+    pub(super) last_said: Option<Utterance>,
+}
+
+/// The player's seat and choices for the session.
+pub(super) struct Settings {
+    /// Whose pieces are "mine".
+    pub(super) me: Color,
+    /// Say the player's own moves too (the opponent's are always said).
+    pub(super) confirm_own_moves: bool,
+    /// Ask before `new` or `quit` ends a game in progress.
+    pub(super) ask_before_leaving: bool,
+    /// A rated game or one with an arbiter: no hint, eval, threat, takeback.
+    pub(super) rated: bool,
+}
+
+/// The parts that follow the game.
+#[derive(Default)]
+pub(super) struct Parts {
+    /// The boards on the table (`board.rs`, `opponent_board.rs`).
+    pub(super) boards: Boards,
+    /// The clock, when the game is played with one (`--time`; `clock.rs`).
+    pub(super) clock: Option<ClockPart>,
+    /// The engine played against, when there is one (`engine.rs`).
+    pub(super) engine: Option<EnginePlay>,
+    /// The journal of the game (`scoresheet/`).
+    pub(super) journal: Journal,
+    /// The opponent's screen (`companion.rs`).
+    pub(super) companion: CompanionState,
+    /// A PGN file under review (`hector review`; `review.rs`).
+    pub(super) review: Option<ReviewState>,
+    /// Draw offers between moves (`offers.rs`).
+    pub(super) offers: Offers,
+    /// The full-screen view's cursor and look (`cursor.rs`, `look.rs`).
+    pub(super) view: ViewState,
+    /// The game on lichess, when online (`online.rs`).
+    pub(super) online: Option<super::online::OnlinePlay>,
+}
+
+impl Parts {
+    /// When a part next wants a [`Msg::Deadline`](crate::msg::Msg): a
+    /// board's settle time, the engine's time-out, the clock's next
+    /// announcement or flag.
+    pub(super) fn next_deadline(&self, game: &Game) -> Option<Instant> {
+        let board = |b: &Option<BoardSession>| b.as_ref().and_then(BoardSession::next_deadline);
+        let engine = self.engine.as_ref().and_then(EnginePlay::next_deadline);
+        // A game over has no clock to watch.
+        let clock = self
+            .clock
+            .as_ref()
+            .filter(|_| !game.is_over())
+            .and_then(ClockPart::deadline);
+        [
+            board(&self.boards.player),
+            board(&self.boards.opponent),
+            engine,
+            clock,
+            self.online
+                .as_ref()
+                .and_then(super::online::OnlinePlay::deadline),
+        ]
+        .into_iter()
+        .flatten()
+        .min()
+    }
+}
+
+/// The player's board and the opponent's, when used.
+#[derive(Default)]
+pub(super) struct Boards {
+    /// The player's board.
+    pub(super) player: Option<BoardSession>,
+    /// The opponent's own board.
+    pub(super) opponent: Option<BoardSession>,
+    /// A `takeback` waiting to be made on the player's board (a question
+    /// may be asked meanwhile: it is no mode of the input).
+    pub(super) takeback_awaited: Option<TakebackAwaited>,
+}
+
+/// The journal's view of the game, when games are journalled.
+#[derive(Default)]
+pub(super) struct Journal {
+    pub(super) sheet: Option<Sheet>,
+    /// Counts replacements of the game (new game, resumed game): the
+    /// sheet of another game is begun again.
+    pub(super) epoch: u64,
+}
+
+/// Draw offers between moves.
+#[derive(Default)]
+pub(super) struct Offers {
+    /// A draw offer typed by the player to move, made with their next
+    /// move (9.1.2.1).
+    pub(super) kept: Option<Color>,
+    /// The standing offer was declined in words during this update (the
+    /// engine's answer): its lapse is not said as well.
+    pub(super) declined: bool,
+}
+
+/// The full-screen view's state kept by the app.
+pub(super) struct ViewState {
+    /// The square cursor and the move chosen with it.
+    pub(super) cursor: Cursor,
+    /// How the full-screen view looks (changed by the look actions).
+    pub(super) look: crate::view::ViewLook,
+}
+
+impl Default for ViewState {
+    fn default() -> Self {
+        ViewState {
+            cursor: Cursor::new(Color::White),
+            look: crate::view::ViewLook::default(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::ClockSetup;
+    use crate::clock::parse_spec;
+
+    /// No part, no deadline; a clock that runs wants one, until the game
+    /// is over.
+    #[test]
+    fn the_next_deadline_is_the_earliest_part_and_none_once_over() {
+        let game = Game::new();
+        assert_eq!(Parts::default().next_deadline(&game), None);
+        let t0 = Instant::now();
+        let mut clock = ClockPart::new(ClockSetup::new(parse_spec("1+0").unwrap()));
+        clock.clock.start(Color::White, t0).unwrap();
+        let want = clock.deadline();
+        assert!(want.is_some_and(|d| d > t0 && d <= t0 + std::time::Duration::from_secs(60)));
+        let parts = Parts {
+            clock: Some(clock),
+            ..Parts::default()
+        };
+        assert_eq!(parts.next_deadline(&game), want);
+        let mut over = Game::new();
+        over.resign(Color::White).unwrap();
+        assert_eq!(parts.next_deadline(&over), None);
+    }
+}

@@ -1,0 +1,830 @@
+//! The scoresheet in the app: every change of the game is journalled
+//! before it is announced, a saved game is offered for resuming, and the
+//! scoresheet is saved on request.
+//!
+//! The journal follows the game by comparing it, at the end of every
+//! `update`, with the game as journalled so far (a [`Resumed`] fed the same
+//! events): new moves, take-backs, offers, declines, acceptances,
+//! resignations and results become [`Event`]s, whichever code path changed
+//! the game (typed moves, the board, claims).  A claim is told explicitly
+//! ([`App::note_claim`]), since its verdict and intended move are not
+//! visible in the game alone; so are clock and board events
+//! ([`App::journal_event`]).  The journal effects are put before every
+//! other effect of the same `update`: written and flushed, then said.
+//!
+//! The clock is followed the same way: its state at the end of an `update`
+//! is compared with the state last journalled, and a change becomes one
+//! clock record with both times (a press after a move, a pause, a resume,
+//! an adjustment, the flag fall).  Penalties and the arbiter's actions are
+//! told explicitly, with the time they changed.  On resume the clocks are
+//! set as of the last clock record; the time between that record and the
+//! moment hector stopped is not charged to anyone (the journal does not
+//! show it; the arbiter may correct it, and that is journalled too).
+//!
+//! Two more states are followed by comparison: a move waiting for its
+//! separate press (D.2.8, `clock awaiting-press`), and the move each board
+//! awaits (`board await …`; `board done …` when the board makes it).  A
+//! `time` reading is told explicitly (`clock reading`).  On resume the
+//! press waits again, and each board session is set to the resumed game
+//! with the move it awaited and its standing mismatch.
+//!
+//! One idea per file: following the game into the journal (this file),
+//! resuming a saved game (`resume.rs`), saving the scoresheet (`save.rs`)
+//! and the arbiter's decisions and penalties (`arbiter.rs`).
+
+use std::time::{Duration, Instant};
+
+use shakmaty::{Color, Move};
+
+use super::App;
+use crate::board::{Sensed, SquareDiff};
+use crate::clock::Clock;
+use crate::game::{Claim, EndReason, Game};
+use crate::msg::Effect;
+use crate::scoresheet::record::{BoardOf, ClockEvent, Event, StartInfo};
+use crate::scoresheet::replay::reason_word;
+use crate::scoresheet::{GameId, JournalErrorKind, JournalOp, JournalStatus, Resumed};
+use crate::speech::{Priority, SayKind};
+
+mod arbiter;
+mod resume;
+mod save;
+
+/// The start record's key naming the side the engine plays.
+const ENGINE_KEY: &str = "engine";
+
+fn side_name(side: Color) -> &'static str {
+    match side {
+        Color::White => "white",
+        Color::Black => "black",
+    }
+}
+
+/// The journal's view of the game.
+#[derive(Debug, Clone)]
+pub(super) struct Sheet {
+    start: StartInfo,
+    /// The game as journalled so far.
+    sim: Resumed,
+    /// Whether the journal file of this game exists (it is begun with the
+    /// first event, so a session without a move leaves no file).
+    begun: bool,
+    /// The journal's id, once known.
+    id: Option<GameId>,
+    /// The game was resumed from its journal (not begun in this session).
+    resumed: bool,
+    /// The game replacement the sheet follows (see [`App::replace_game`]).
+    epoch: u64,
+    /// Events told before the game's own (an arbiter's decision).
+    first: Vec<Event>,
+    queued: Vec<Event>,
+    claim: Option<(Color, Claim, Option<Move>)>,
+    failing: bool,
+    seq: u64,
+    /// The clock as last journalled (`None`: not seen yet).
+    clock_seen: Option<Clock>,
+    /// The game ended with the clock running, and its times were recorded.
+    stopped_at_end: bool,
+    /// The side whose move waited for its separate press, as last
+    /// journalled (D.2.8).
+    press_seen: Option<Color>,
+    /// The move the player's board awaited, as last journalled.
+    board_seen: Option<Move>,
+    /// The move the opponent's board awaited, as last journalled.
+    opponent_seen: Option<Move>,
+}
+
+impl Sheet {
+    fn new(start: StartInfo, game: &Game, epoch: u64) -> Sheet {
+        Sheet {
+            sim: Resumed::fresh(start.clone(), game_at_start(game)),
+            start,
+            begun: false,
+            id: None,
+            resumed: false,
+            epoch,
+            first: Vec::new(),
+            queued: Vec::new(),
+            claim: None,
+            failing: false,
+            seq: 0,
+            clock_seen: None,
+            stopped_at_end: false,
+            press_seen: None,
+            board_seen: None,
+            opponent_seen: None,
+        }
+    }
+}
+
+/// The game's start, without its moves.
+fn game_at_start(game: &Game) -> Game {
+    Game::from_position(game.start().clone())
+}
+
+fn start_fen(game: &Game) -> Option<String> {
+    (game.start() != &shakmaty::Chess::default()).then(|| {
+        shakmaty::fen::Fen::from_position(game.start(), shakmaty::EnPassantMode::Legal).to_string()
+    })
+}
+
+impl App {
+    /// Keep a journal of every game from now on, with these players, event
+    /// and date (the caller's: the app reads no calendar); the start
+    /// position is filled in.
+    pub fn enable_journal(&mut self, start: StartInfo) {
+        let mut start = start;
+        start.fen = start_fen(&self.game);
+        self.clock_start_info(&mut start);
+        self.parts.journal.sheet = Some(Sheet::new(start, &self.game, self.parts.journal.epoch));
+    }
+
+    /// The side the engine plays, kept in the journal's start record (key
+    /// `engine`), so that a resumed game goes on with the same sides.
+    pub(super) fn journal_engine_side(&mut self, side: Option<Color>) {
+        let Some(sheet) = &mut self.parts.journal.sheet else {
+            return;
+        };
+        sheet.start.extra.retain(|(k, _)| k != ENGINE_KEY);
+        if let Some(side) = side {
+            sheet
+                .start
+                .extra
+                .push((ENGINE_KEY.to_owned(), side_name(side).to_owned()));
+        }
+    }
+
+    /// The engine's name (`id name`) as its side's player on the
+    /// scoresheet, unless a name was given (`--white`, `--black`) or the
+    /// game's first record is written already.
+    pub(super) fn journal_engine_name(&mut self, side: Color, name: &str) {
+        let Some(sheet) = self.parts.journal.sheet.as_mut().filter(|s| !s.begun) else {
+            return;
+        };
+        // The start to write, and the in-memory copies the exports read.
+        for start in [
+            &mut sheet.start,
+            &mut sheet.sim.start,
+            &mut sheet.sim.record.start,
+        ] {
+            let player = match side {
+                Color::White => &mut start.white,
+                Color::Black => &mut start.black,
+            };
+            if player.trim().is_empty() {
+                *player = name.to_owned();
+            }
+        }
+    }
+
+    /// The journal's id of the game, once it has one.
+    pub fn journal_id(&self) -> Option<&GameId> {
+        self.parts
+            .journal
+            .sheet
+            .as_ref()
+            .and_then(|s| s.id.as_ref())
+    }
+
+    /// The scoresheet as journalled so far, kept in memory: what is
+    /// exported when the journal file cannot be read (a disk that failed).
+    pub fn scoresheet_in_memory(&self) -> Option<crate::scoresheet::GameRecord> {
+        let sim = &self.parts.journal.sheet.as_ref().filter(|s| s.begun)?.sim;
+        let mut record = sim.record.clone();
+        record.game = sim.game.clone();
+        record.result = sim.result();
+        Some(record)
+    }
+
+    /// Start from this game (`--fen`, `--pgn`): the start record says
+    /// where it began.
+    pub fn start_from(&mut self, game: Game, start: StartInfo) {
+        // Moves already played before this session (a PGN continued) are
+        // journalled as moves of the game.
+        self.replace_game(game);
+        if let Some(sheet) = &mut self.parts.journal.sheet {
+            let mut s = start;
+            if s.white.is_empty() {
+                s.white = sheet.start.white.clone();
+            }
+            if s.black.is_empty() {
+                s.black = sheet.start.black.clone();
+            }
+            if s.date.is_empty() {
+                s.date = sheet.start.date.clone();
+            }
+            s.fen = start_fen(&self.game);
+            // What this session set up (the board, the engine's side)
+            // stays; the clock's setup is written below.
+            if s.board.is_none() {
+                s.board.clone_from(&sheet.start.board);
+            }
+            for (k, v) in &sheet.start.extra {
+                if !s.extra.iter().any(|(have, _)| have == k) {
+                    s.extra.push((k.clone(), v.clone()));
+                }
+            }
+            *sheet = Sheet::new(s, &self.game, self.parts.journal.epoch);
+        }
+        // A game set up with --fen or --pgn and played with --time keeps
+        // its clock in the start record: resumed with it, exported with
+        // its TimeControl.
+        if let Some(mut start) = self.parts.journal.sheet.as_ref().map(|s| s.start.clone()) {
+            self.clock_start_info(&mut start);
+            if let Some(sheet) = &mut self.parts.journal.sheet {
+                sheet.start = start;
+            }
+        }
+    }
+
+    /// The game is replaced (a new game, a resumed one): the journal
+    /// follows with a new file.
+    /// The journal file of the game in progress exists (its id: the
+    /// epoch, so a new game's journal is told apart).
+    pub(super) fn journal_begun(&self) -> Option<u64> {
+        self.parts
+            .journal
+            .sheet
+            .as_ref()
+            .filter(|s| s.begun && s.epoch == self.parts.journal.epoch)
+            .map(|s| s.epoch)
+    }
+
+    pub(super) fn replace_game(&mut self, game: Game) {
+        self.game = game;
+        self.takeback_given_up();
+        self.parts.journal.epoch += 1;
+    }
+
+    /// A claim is being made: the journal records it with its verdict.
+    pub(super) fn note_claim(&mut self, by: Color, claim: Claim, intended: Option<Move>) {
+        if let Some(s) = &mut self.parts.journal.sheet {
+            s.claim = Some((by, claim, intended));
+        }
+    }
+
+    /// An event the game does not show (clock, board, arbiter): journalled
+    /// before what this `update` says.
+    pub fn journal_event(&mut self, event: Event) {
+        if let Some(s) = &mut self.parts.journal.sheet {
+            s.queued.push(event);
+        }
+    }
+
+    /// An event journalled before the game's own events of this `update`
+    /// (an arbiter's decision before the take-back or result it makes).
+    fn journal_event_first(&mut self, event: Event) {
+        if let Some(s) = &mut self.parts.journal.sheet {
+            s.first.push(event);
+        }
+    }
+
+    /// A board differs from the game (D.2.9): journalled as found, once
+    /// the game has begun (setting the pieces up before the first move
+    /// leaves no saved game behind).
+    pub(super) fn journal_mismatch(&mut self, board: BoardOf, diffs: &[SquareDiff]) {
+        let Some(sheet) = self.parts.journal.sheet.as_ref().filter(|s| s.begun) else {
+            return;
+        };
+        let diff = describe_mismatch(diffs);
+        // The same mismatch said again after a resume is on the
+        // scoresheet already.
+        let standing = match board {
+            BoardOf::Player => &sheet.sim.mismatch,
+            BoardOf::Opponent => &sheet.sim.opponent_mismatch,
+        };
+        let queued = sheet.queued.iter().any(|e| {
+            matches!(e, Event::Mismatch { board: b, .. } | Event::MismatchResolved { board: b } if *b == board)
+        });
+        if !queued && standing.as_deref() == Some(diff.as_str()) {
+            return;
+        }
+        self.journal_event(Event::Mismatch { board, diff });
+    }
+
+    /// The move a board awaited was made there: journalled (and a
+    /// mismatch said meanwhile, as a reminder, is resolved).
+    pub(super) fn journal_board_done(&mut self, board: BoardOf, mv: Move) {
+        if !self.parts.journal.sheet.as_ref().is_some_and(|s| s.begun) {
+            return;
+        }
+        let uci = mv.to_uci(self.game.castling_mode()).to_string();
+        self.journal_event(Event::BoardDone { board, uci });
+        self.journal_mismatch_resolved(board);
+    }
+
+    /// `time`: the reading with both times is journalled (while the game
+    /// goes on; at its end the times are recorded once).
+    pub(super) fn journal_reading(&mut self, now: Instant) {
+        if self.game.is_over() || !self.parts.journal.sheet.as_ref().is_some_and(|s| s.begun) {
+            return;
+        }
+        let Some(c) = self.clock() else {
+            return;
+        };
+        let event = Event::Clock(ClockEvent::Reading {
+            white_ms: millis(c.remaining(Color::White, now)),
+            black_ms: millis(c.remaining(Color::Black, now)),
+            running: c.side_to_move().filter(|_| c.is_running()),
+        });
+        self.journal_event(event);
+    }
+
+    /// The game is left for a new one (`new` in mid-game) and stays saved,
+    /// unfinished: its journal gets both times as they are, so that
+    /// resuming it later gives no thinking time back.
+    pub(super) fn journal_reading_of_left_game(&mut self, now: Instant, out: &mut Vec<Effect>) {
+        if self.game.is_over() {
+            return;
+        }
+        let Some(id) = self
+            .parts
+            .journal
+            .sheet
+            .as_ref()
+            .filter(|s| s.begun && s.epoch == self.parts.journal.epoch)
+            .and_then(|s| s.id.clone())
+        else {
+            return;
+        };
+        let Some(c) = self.clock() else {
+            return;
+        };
+        let event = Event::Clock(ClockEvent::Reading {
+            white_ms: millis(c.remaining(Color::White, now)),
+            black_ms: millis(c.remaining(Color::Black, now)),
+            running: c.side_to_move().filter(|_| c.is_running()),
+        });
+        out.push(Effect::Journal(JournalOp::AppendTo(id, event)));
+    }
+
+    /// That board agrees with the game again: a standing mismatch resolved.
+    pub(super) fn journal_mismatch_resolved(&mut self, board: BoardOf) {
+        let open = self.parts.journal.sheet.as_ref().is_some_and(|s| {
+            let recorded = match board {
+                BoardOf::Player => &s.sim.mismatch,
+                BoardOf::Opponent => &s.sim.opponent_mismatch,
+            };
+            let queued = s.queued.iter().rev().find_map(|e| match e {
+                Event::Mismatch { board: b, .. } if *b == board => Some(true),
+                Event::MismatchResolved { board: b } if *b == board => Some(false),
+                _ => None,
+            });
+            queued.unwrap_or(recorded.is_some())
+        });
+        if open {
+            self.journal_event(Event::MismatchResolved { board });
+        }
+    }
+
+    /// The journal effects of this update, put before all others.
+    pub(super) fn journal_effects(&mut self, now: Instant, out: &mut Vec<Effect>) {
+        if self.asking_resume() {
+            return;
+        }
+        let epoch = self.parts.journal.epoch;
+        let clock_now = self.clock().cloned();
+        let press_now = self.parts.clock.as_ref().and_then(|p| p.presser.pending());
+        let awaiting = |b: &Option<crate::board::BoardSession>| {
+            b.as_ref().and_then(|b| b.tracker().awaiting_execution())
+        };
+        let board_now = awaiting(&self.parts.boards.player);
+        let opponent_now = awaiting(&self.parts.boards.opponent);
+        let castling = self.game.castling_mode();
+        let Some(sheet) = &mut self.parts.journal.sheet else {
+            return;
+        };
+        if sheet.epoch != epoch {
+            let mut start = sheet.start.clone();
+            start.fen = start_fen(&self.game);
+            *sheet = Sheet::new(start, &self.game, epoch);
+        }
+        let clock = match (&sheet.clock_seen, &clock_now) {
+            // Set, or started with nothing used yet: not an event.
+            (seen, Some(c))
+                if seen.as_ref().is_none_or(|s| s.side_to_move().is_none())
+                    && untouched(c, now) =>
+            {
+                Vec::new()
+            }
+            (Some(seen), Some(c)) if seen != c => clock_events(seen, c, now),
+            (None, Some(c)) => clock_events(&Clock::new(c.control().clone()), c, now),
+            _ => Vec::new(),
+        };
+        // A game ended with the clock still running (an upheld claim, an
+        // agreement, a resignation): the times at the end are recorded.
+        let mut clock = clock;
+        match &clock_now {
+            Some(c) if self.game.is_over() && c.is_running() => {
+                if !sheet.stopped_at_end {
+                    clock.push(Event::Clock(ClockEvent::Stopped {
+                        white_ms: millis(c.remaining(Color::White, now)),
+                        black_ms: millis(c.remaining(Color::Black, now)),
+                    }));
+                    sheet.stopped_at_end = true;
+                }
+            }
+            _ => sheet.stopped_at_end = false,
+        }
+        sheet.clock_seen = clock_now;
+        // A move left for its separate press (D.2.8): the mover's time
+        // runs on; the press that completes it is a press record.
+        if press_now != sheet.press_seen {
+            if let (Some(by), Some(c)) = (press_now, &sheet.clock_seen) {
+                clock.push(Event::Clock(ClockEvent::AwaitingPress {
+                    by,
+                    white_ms: millis(c.remaining(Color::White, now)),
+                    black_ms: millis(c.remaining(Color::Black, now)),
+                }));
+            }
+            sheet.press_seen = press_now;
+        }
+        // The move each board awaits ("On your board: …"), and that it
+        // awaits none any more ("done" is told by the board).
+        let mut board = Vec::new();
+        for (which, now_awaits) in [
+            (BoardOf::Player, board_now),
+            (BoardOf::Opponent, opponent_now),
+        ] {
+            let seen = match which {
+                BoardOf::Player => &mut sheet.board_seen,
+                BoardOf::Opponent => &mut sheet.opponent_seen,
+            };
+            if now_awaits == *seen {
+                continue;
+            }
+            *seen = now_awaits;
+            let done = sheet
+                .queued
+                .iter()
+                .any(|e| matches!(e, Event::BoardDone { board: b, .. } if *b == which));
+            match now_awaits {
+                Some(m) => board.push(Event::BoardAwait {
+                    board: which,
+                    uci: Some(m.to_uci(castling).to_string()),
+                }),
+                None if !done => board.push(Event::BoardAwait {
+                    board: which,
+                    uci: None,
+                }),
+                None => {}
+            }
+        }
+        board.extend(clock);
+        let events = diff(sheet, &self.game, board);
+        // The clock alone does not begin a saved game: a pause, or a clock
+        // that ran while a question waited, before the first move leaves
+        // no file behind (the first press records both times).
+        let clock_only = events.iter().all(|e| matches!(e, Event::Clock(_)));
+        if events.is_empty() || (!sheet.begun && clock_only) {
+            return;
+        }
+        let mut ops = Vec::new();
+        if !sheet.begun {
+            ops.push(Effect::Journal(JournalOp::Begin(Box::new(
+                sheet.start.clone(),
+            ))));
+            sheet.begun = true;
+        }
+        // The events of one update in one write, flushed once: a move is
+        // never on disk without the press after it.
+        let mut events = events;
+        ops.push(Effect::Journal(if events.len() == 1 {
+            JournalOp::Append(events.remove(0))
+        } else {
+            JournalOp::AppendAll(events)
+        }));
+        out.splice(0..0, ops);
+    }
+
+    /// What a journal operation came to.
+    pub(super) fn on_journal(&mut self, status: JournalStatus, out: &mut Vec<Effect>) {
+        match status {
+            JournalStatus::Began(id) => {
+                if let Some(s) = &mut self.parts.journal.sheet {
+                    s.id = Some(id);
+                }
+            }
+            JournalStatus::Failed(e) => {
+                let already = self.parts.journal.sheet.as_ref().is_some_and(|s| s.failing);
+                if let Some(s) = &mut self.parts.journal.sheet {
+                    s.failing = true;
+                }
+                if e.first && !already {
+                    let t = match e.kind {
+                        JournalErrorKind::DiskFull => self.message("journal_disk_full", &[]),
+                        // In the player's words, not the system's.
+                        JournalErrorKind::NotWritable => {
+                            let folder = e.path.parent().unwrap_or(&e.path);
+                            self.message(
+                                "journal_not_writable",
+                                &[("path", &folder.display().to_string())],
+                            )
+                        }
+                        _ => self.message(
+                            "journal_failed",
+                            &[("path", &e.path.display().to_string()), ("why", &e.detail)],
+                        ),
+                    };
+                    self.say(out, t, Priority::Normal, SayKind::Error);
+                }
+            }
+            JournalStatus::Recovered { .. } => {
+                if let Some(s) = &mut self.parts.journal.sheet {
+                    s.failing = false;
+                }
+                let t = self.message("journal_recovered", &[]);
+                self.info(out, t);
+            }
+        }
+    }
+
+    /// Whether the game's journal cannot be written now: its moves wait in
+    /// memory (said in the prompt, and before leaving).
+    pub fn journal_failing(&self) -> bool {
+        self.parts
+            .journal
+            .sheet
+            .as_ref()
+            .is_some_and(|s| s.failing && s.epoch == self.parts.journal.epoch)
+    }
+}
+
+/// The events that bring the journalled game (`sheet.sim`) to `game`,
+/// applied to `sheet.sim` as they are made.
+fn diff(sheet: &mut Sheet, game: &Game, clock: Vec<Event>) -> Vec<Event> {
+    let mut out = Vec::new();
+    let result_before = sheet.sim.result();
+    let emit = |sheet: &mut Sheet, e: Event, out: &mut Vec<Event>| {
+        sheet.seq += 1;
+        sheet.sim.apply(sheet.seq, &e);
+        out.push(e);
+    };
+    // An arbiter's decision before what it does.
+    for e in std::mem::take(&mut sheet.first) {
+        emit(sheet, e, &mut out);
+    }
+    // Take-backs.
+    let common = sheet
+        .sim
+        .game
+        .history()
+        .iter()
+        .zip(game.history())
+        .take_while(|(a, b)| a.mv == b.mv)
+        .count();
+    while sheet.sim.game.history().len() > common {
+        emit(sheet, Event::TakeBack, &mut out);
+    }
+    // New moves; a claim's intended move is journalled as the claim.
+    let claim = sheet.claim.take();
+    let mut claim_done = false;
+    for i in common..game.history().len() {
+        let p = &game.history()[i];
+        let last = i + 1 == game.history().len();
+        if let Some((by, kind, Some(intended))) = claim
+            && last
+            && intended == p.mv
+            && by == p.by
+        {
+            let upheld = matches!(
+                game.result().map(|r| r.reason),
+                Some(EndReason::ThreefoldRepetition | EndReason::FiftyMoves)
+            );
+            let e = Event::Claim {
+                by,
+                claim: kind,
+                intended: Some((p.number, p.san.to_string(), uci(game, i))),
+                upheld,
+            };
+            emit(sheet, e, &mut out);
+            claim_done = true;
+            continue;
+        }
+        let e = Event::Move {
+            number: p.number,
+            by: p.by,
+            san: p.san.to_string(),
+            uci: uci(game, i),
+        };
+        emit(sheet, e, &mut out);
+        let sim_marked = sheet
+            .sim
+            .game
+            .history()
+            .get(i)
+            .is_some_and(|m| m.draw_offer);
+        if p.draw_offer && !sim_marked {
+            emit(sheet, Event::Offer { by: p.by }, &mut out);
+        }
+    }
+    // A claim on the position.
+    if let Some((by, kind, None)) = claim
+        && !claim_done
+    {
+        let upheld = matches!(
+            game.result().map(|r| r.reason),
+            Some(EndReason::ThreefoldRepetition | EndReason::FiftyMoves)
+        );
+        emit(
+            sheet,
+            Event::Claim {
+                by,
+                claim: kind,
+                intended: None,
+                upheld,
+            },
+            &mut out,
+        );
+    }
+    // An offer made after one's own move (marked on it).
+    if let (Some(p), Some(q)) = (game.history().last(), sheet.sim.game.history().last())
+        && p.draw_offer
+        && !q.draw_offer
+        && game.history().len() == sheet.sim.game.history().len()
+    {
+        emit(sheet, Event::Offer { by: p.by }, &mut out);
+    }
+    // Penalties, board mismatches; then the clock as it is after all this
+    // (the press after the move, the flag before the result it gives).
+    for e in std::mem::take(&mut sheet.queued) {
+        emit(sheet, e, &mut out);
+    }
+    for e in clock {
+        emit(sheet, e, &mut out);
+    }
+    // The result.
+    let now = game
+        .result()
+        .map(|r| (r.outcome, reason_word(r.reason).to_string()));
+    if now.is_some()
+        && now != result_before
+        && let Some(r) = game.result()
+    {
+        {
+            match r.reason {
+                EndReason::Resignation => {
+                    if let Some(winner) = r.outcome.winner() {
+                        emit(sheet, Event::Resign { by: !winner }, &mut out);
+                    }
+                }
+                EndReason::Agreement => {
+                    if let Some(offerer) = sheet.sim.game.pending_offer() {
+                        emit(sheet, Event::Accept { by: !offerer }, &mut out);
+                    }
+                }
+                _ => {}
+            }
+            if sheet.sim.result() != now {
+                sheet.sim.declared = Some((r.outcome, reason_word(r.reason).to_string()));
+            }
+            let e = Event::Result {
+                outcome: r.outcome,
+                reason: reason_word(r.reason).to_string(),
+            };
+            out.push(e);
+        }
+    }
+    // Offers standing or withdrawn.
+    if game.result().is_none() && game.pending_offer() != sheet.sim.game.pending_offer() {
+        match (game.pending_offer(), sheet.sim.game.pending_offer()) {
+            (Some(by), None) => emit(sheet, Event::Offer { by }, &mut out),
+            (None, Some(offerer)) => emit(sheet, Event::Decline { by: !offerer }, &mut out),
+            _ => {}
+        }
+    }
+    out
+}
+
+fn millis(d: Duration) -> i64 {
+    i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
+}
+
+/// A clock as set, or started just now with nothing used and nothing
+/// done: nothing to journal (the start record names the time control).
+fn untouched(c: &Clock, now: Instant) -> bool {
+    let fresh = Clock::new(c.control().clone());
+    c == &fresh
+        || (c.is_running()
+            && Color::ALL
+                .iter()
+                .all(|&s| c.moves(s) == 0 && c.remaining(s, now) == fresh.remaining(s, now)))
+}
+
+/// The clock records that bring the clock `seen` to `now_clock`, read at
+/// `now`: one record with both times after the change.
+fn clock_events(seen: &Clock, c: &Clock, now: Instant) -> Vec<Event> {
+    let times = |k: &Clock| {
+        (
+            millis(k.remaining(Color::White, now)),
+            millis(k.remaining(Color::Black, now)),
+        )
+    };
+    let (white_ms, black_ms) = times(c);
+    if let Some(side) = c.flagged()
+        && seen.flagged().is_none()
+    {
+        return vec![Event::Clock(ClockEvent::Flag {
+            side,
+            white_ms,
+            black_ms,
+        })];
+    }
+    let moved: Vec<Color> = Color::ALL
+        .into_iter()
+        .filter(|&s| c.moves(s) != seen.moves(s))
+        .collect();
+    if let [by] = moved[..]
+        && c.moves(by) == seen.moves(by) + 1
+        && c.side_to_move() == Some(!by)
+        && c.is_running()
+    {
+        return vec![Event::Clock(ClockEvent::Press {
+            by,
+            white_ms,
+            black_ms,
+        })];
+    }
+    let same_side = seen.side_to_move() == c.side_to_move() || seen.side_to_move().is_none();
+    // A clock on the board sends its times every second: a reading that
+    // only moves the times on is no record (presses, flags, stops are).
+    if c.is_following()
+        && moved.is_empty()
+        && seen.side_to_move() == c.side_to_move()
+        && seen.is_running() == c.is_running()
+    {
+        return Vec::new();
+    }
+    let same_times = times(seen) == (white_ms, black_ms);
+    let running = c.side_to_move().filter(|_| c.is_running());
+    let ev = match (moved.is_empty() && same_side, same_times) {
+        (true, true) if c.is_running() && !seen.is_running() => ClockEvent::Started {
+            white_ms,
+            black_ms,
+            running: running.unwrap_or(Color::White),
+        },
+        (true, true) if !c.is_running() && seen.is_running() => {
+            ClockEvent::Stopped { white_ms, black_ms }
+        }
+        (true, false) if c.is_running() == seen.is_running() => {
+            let (w0, b0) = times(seen);
+            match (white_ms - w0, black_ms - b0) {
+                (d, 0) => ClockEvent::Adjusted {
+                    side: Color::White,
+                    delta_ms: d,
+                    white_ms,
+                    black_ms,
+                },
+                (0, d) => ClockEvent::Adjusted {
+                    side: Color::Black,
+                    delta_ms: d,
+                    white_ms,
+                    black_ms,
+                },
+                _ => ClockEvent::Reading {
+                    white_ms,
+                    black_ms,
+                    running,
+                },
+            }
+        }
+        _ => ClockEvent::Reading {
+            white_ms,
+            black_ms,
+            running,
+        },
+    };
+    vec![Event::Clock(ev)]
+}
+
+/// A mismatch as the journal records it, for an arbiter (D.2.9): each
+/// square, what the game has there and what the board shows, pieces as in
+/// FEN (white upper case).
+fn describe_mismatch(diffs: &[SquareDiff]) -> String {
+    let piece = |p: Option<shakmaty::Piece>| match p {
+        Some(p) => p.char().to_string(),
+        None => "empty".to_string(),
+    };
+    diffs
+        .iter()
+        .map(|d| {
+            let found = match d.found {
+                Sensed::Empty => "empty".to_string(),
+                Sensed::Piece(p) => p.char().to_string(),
+                Sensed::Occupied => "a piece".to_string(),
+            };
+            format!("{}: game {}, board {}", d.square, piece(d.expected), found)
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+fn uci(game: &Game, i: usize) -> String {
+    game.history()[i]
+        .mv
+        .to_uci(game.castling_mode())
+        .to_string()
+}
+
+#[cfg(test)]
+mod tests;

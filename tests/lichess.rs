@@ -168,6 +168,27 @@ fn login_waits_when_lichess_asks_and_says_so() {
 }
 
 #[test]
+fn no_connection_is_said_and_nothing_kept() {
+    let home = clean_config_dir();
+    // Nothing listens on port 9 of loopback.
+    let r = run(
+        &home,
+        &["lichess", "login", "--lichess-url", "http://127.0.0.1:9"],
+        None,
+        &format!("{TOKEN}\n"),
+    );
+    assert!(!r.success);
+    assert!(
+        r.stdout
+            .contains("lichess could not be reached. Check the connection and try again."),
+        "{}",
+        r.stdout
+    );
+    assert!(!token_file(&home).exists());
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+#[test]
 fn no_token_typed_changes_nothing() {
     let home = clean_config_dir();
     // Nothing listens here: no request may be made anyway.

@@ -157,14 +157,17 @@ pub enum CheckFailure {
     Refused,
     /// lichess asked us to wait (429).
     RateLimited,
-    /// No answer, or one we cannot read.
+    /// An answer we cannot use (its status or body, for the sentence).
     Unreachable(String),
+    /// No answer at all: no connection, or no answer in time.
+    NoConnection,
 }
 
 fn sentence_of(phraser: &Phraser, f: &CheckFailure) -> String {
     match f {
         CheckFailure::Refused => phraser.message("lichess_token_refused", &[]),
         CheckFailure::RateLimited => phraser.message("lichess_login_rate_limited", &[]),
+        CheckFailure::NoConnection => phraser.message("lichess_no_connection", &[]),
         CheckFailure::Unreachable(why) => {
             phraser.message("lichess_unreachable", &[("error", why.as_str())])
         }
@@ -195,7 +198,7 @@ pub fn check(base: &str, token: &Token) -> Result<String, CheckFailure> {
             Err(CheckFailure::Unreachable(format!("HTTP {status}: {error}")))
         }
         Reply::RateLimited => Err(CheckFailure::RateLimited),
-        Reply::Failed(why) => Err(CheckFailure::Unreachable(why)),
+        Reply::Failed(_) => Err(CheckFailure::NoConnection),
     }
 }
 

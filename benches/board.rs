@@ -30,7 +30,8 @@ fn app_with_board(protocol: Protocol) -> (App, SimBoard) {
         config: Some(dir.join("none.toml")),
         ..Overrides::default()
     })
-    .app;
+    .app
+    .build();
     let session = BoardSession::new(
         protocol,
         TrackerConfig::default(),

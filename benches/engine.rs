@@ -33,8 +33,7 @@ fn line(generation: u64, text: &str) -> Msg {
 /// An app playing White against a (fake) engine that has done its
 /// handshake; the generation of its process.
 fn app(with_board: bool) -> (App, u64) {
-    let mut app = App::builder().build();
-    app.set_engine(EngineSetup::default());
+    let mut app = App::builder().engine(Some(EngineSetup::default())).build();
     let now = Instant::now();
     if with_board {
         let session = BoardSession::new(

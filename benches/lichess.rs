@@ -56,8 +56,10 @@ fn main() {
     let games = 60;
     for _ in 0..games {
         let game = random_game(&mut rng, 200);
-        let mut app = App::builder().lang(Lang::En).build();
-        app.set_online(OnlineStart::Join);
+        let mut app = App::builder()
+            .lang(Lang::En)
+            .online(OnlineStart::Join)
+            .build();
         let _ = app.update(Msg::Start, t0);
         let start = r#"{"type":"gameStart","game":{"gameId":"g1","color":"black","opponent":{"username":"Mary","rating":1600},"compat":{"board":true}}}"#;
         let Ok(Some(ev)) = lichess_account_line(start) else {

@@ -7,14 +7,16 @@
 //!
 //! ```text
 //!  stdin, keys, serial port, speech status, tones, the page's server
-//!        │ Msg                                          ▲ Effect
+//!        │ Msg (through the runtime's one channel)      ▲ Effect
 //!        ▼                                              │
-//!  front     ui ──────── the front ends: read input, carry out effects
+//!  front     ui ──────── the front ends: show what is said, read the player
+//!  run       runtime ─── one loop, one effect dispatcher, the threads feeding it
 //!  start     setup ───── settings files and the command line into an App
 //!  app       app ─────── App::update(msg, now) -> Vec<Effect>, no I/O
 //!  input     action keymap command config settings_file msg
 //!  page      companion net ── the opponent's page (sans-IO) and its server
-//!  sentences phrase view ──── one sentence per event; the screen as data
+//!  sentences phrase view export ── one sentence per event; the screen as
+//!            data; a scoresheet export written to a file
 //!  devices   board scoresheet engine lichess ── each sans-IO at its core
 //!  rules     clock game notation
 //!  words     words ───── vocabularies, Lang, templates, folding
@@ -69,9 +71,14 @@
 //!   `msg`: the messages and effects.
 //! - `app`: the state of the session, split by concern; [`App::builder`]
 //!   builds one without touching the file system.
-//! - `setup`: the settings files and the command line into an app.
-//! - `ui`: the front ends (line mode, [`run_line_mode`]; the full-screen
-//!   view, [`run_tui`]; the exports).
+//! - `export`: a scoresheet export written to a file in the player's words
+//!   (`hector export`, `save`).
+//! - `setup`: the settings files and the command line into an app's builder.
+//! - `runtime`: the one loop around `update`, the one effect dispatcher,
+//!   the one place where threads (speech, tones, boards, engine, companion
+//!   server, signals, the front end's reader) feed it ([`Runtime`]).
+//! - `ui`: the front ends of the runtime (line mode, [`LineMode`]; the
+//!   full-screen view, [`run_tui`]).
 //! - `speech`: the speech worker, its queue and backends; `audio`: short
 //!   generated tones on cpal, on their own thread.
 //!
@@ -79,8 +86,8 @@
 //!
 //! Every module is private to the crate.  The root re-exports the API the
 //! binary is built on (the app, its messages, start-up, the front ends, the
-//! scoresheet's store), flat, by name; [`io`] the threads the binary starts
-//! beside the app and what they carry; [`cli`] the command line's own
+//! scoresheet's store), flat, by name; [`io`] the threads beside the app
+//! (the [`Runtime`] starts them) and what they carry; [`cli`] the command line's own
 //! commands.  What only the integration tests, the benches and the fuzz
 //! targets reach is in `testing`, under the `test-support` feature.
 //!
@@ -116,6 +123,7 @@ mod engine;
 mod lichess;
 mod scoresheet;
 
+mod export;
 mod phrase;
 mod view;
 
@@ -132,6 +140,8 @@ mod settings_file;
 mod app;
 
 mod setup;
+
+mod runtime;
 
 mod ui;
 
@@ -153,9 +163,10 @@ pub use keymap::Keymap;
 pub use notation::Reader;
 pub use phrase::{MoveOptions, MoveStyle, Phraser};
 pub use words::Lang;
-// The front ends.
-pub use ui::line::{Outputs, PromptMode, run as run_line_mode};
-pub use ui::tui::run::run as run_tui;
+// The runtime and its front ends.
+pub use runtime::{BoardSide, Feed, Runtime};
+pub use ui::line::{Line as LineMode, PromptMode};
+pub use ui::tui::run::{first_look as tui_first_look, run as run_tui};
 pub use ui::tui::setup::load as load_tui;
 // The scoresheet: the games' store, resuming, exports.
 pub use scoresheet::review::PgnFile;
@@ -164,7 +175,7 @@ pub use scoresheet::{
     ExportFormat, GameSummary, ResumeChoice, ResumeOffer, Sink, StartInfo, Store,
 };
 
-/// The threads the binary starts beside the app, and what they carry:
+/// The threads beside the app (the [`Runtime`] starts them), and what they carry:
 /// speech, tones, the board's serial link, the companion page's server,
 /// the engine's settings.
 pub mod io {
@@ -178,7 +189,6 @@ pub mod io {
         FallBack, Part, Priority, SayKind, SpeechMode, SpeechStatus, SpeechWorker, Utterance,
         WorkerConfig, system_factory,
     };
-    pub use crate::ui::lichess::LichessLink;
 }
 
 /// The command line's own commands: `board list|probe|sim`, `voices`,
@@ -189,11 +199,11 @@ pub mod cli {
         probe as probe_board, run_sim,
     };
     pub use crate::board::spec::{BoardSpec, parse_spec as parse_board_spec};
-    pub use crate::speech::{list_voices, say_utterance_once, voices_summary};
-    pub use crate::ui::export::{
+    pub use crate::export::{
         ExportError, record_of as export_record_of, write as write_export,
         write_to_stdout as export_to_stdout,
     };
+    pub use crate::speech::{list_voices, say_utterance_once, voices_summary};
     pub use crate::ui::lichess::{
         DEFAULT_URL as LICHESS_URL, find_token as find_lichess_token, login as lichess_login,
         logout as lichess_logout,

@@ -2,20 +2,19 @@
 
 use std::io::Write;
 use std::process::ExitCode;
-use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand};
 
 use hector::cli::{BoardSpec, Probed, SimOptions};
 use hector::io::{
-    CompanionConfig, CompanionServer, DEFAULT_LISTEN, FallBack, Link, Part, PortSettings, Priority,
-    Protocol, SayKind, SpeechMode, SpeechStatus, SpeechWorker, TonePlayer, Utterance, WorkerConfig,
+    CompanionConfig, DEFAULT_LISTEN, FallBack, Part, PortSettings, Priority, Protocol, SayKind,
+    SpeechMode, Utterance,
 };
 use hector::{
-    BoardChoice, BoardProblem, BoardSettings, CompanionChoice, CompanionSettings, Effect,
-    EngineConfig, EngineSetup, ExportFormat, Msg, Outputs, Overrides, PromptMode, ResumeChoice,
-    ResumeOffer, Sink, StartInfo, Store, WordsOverrides, start,
+    BoardChoice, BoardProblem, BoardSettings, BoardSide, CompanionChoice, CompanionSettings,
+    Effect, EngineConfig, EngineSetup, ExportFormat, LineMode, Msg, Overrides, PromptMode,
+    ResumeChoice, ResumeOffer, Runtime, Sink, StartInfo, Store, WordsOverrides, start,
 };
 
 /// hector: chess for blind and visually impaired players.
@@ -286,38 +285,6 @@ enum UiKind {
     Tui,
 }
 
-/// Ctrl-C, SIGTERM and SIGHUP become [`Msg::Interrupted`]: the session ends
-/// through `update` (a goodbye said, the terminal restored), not killed.
-#[cfg(unix)]
-fn watch_signals(tx: &mpsc::Sender<Msg>) {
-    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
-        return;
-    };
-    let tx = tx.clone();
-    std::thread::spawn(move || {
-        for _ in signals.forever() {
-            if tx.send(Msg::Interrupted).is_err() {
-                break;
-            }
-        }
-    });
-}
-
-/// Ctrl-C, Ctrl-Break and closing the console window become
-/// [`Msg::Interrupted`], as the signals do on Unix.
-#[cfg(windows)]
-fn watch_signals(tx: &mpsc::Sender<Msg>) {
-    let tx = tx.clone();
-    hector::on_console_events(move || {
-        // The session has ended already when nobody listens.
-        let _ = tx.send(Msg::Interrupted);
-    });
-}
-
-#[cfg(not(any(unix, windows)))]
-fn watch_signals(_tx: &mpsc::Sender<Msg>) {}
-
 /// The store of journals: `$XDG_DATA_HOME/hector/games` (or the
 /// platform's data folder).
 fn store() -> Store {
@@ -334,10 +301,7 @@ fn review(args: &ReviewArgs) -> ExitCode {
     match hector::PgnFile::read(&args.file) {
         Ok(file) => run_session(started, &args.play, None, Some(file)),
         Err(p) => {
-            println!(
-                "{}",
-                hector::pgn_problem_sentence(started.app.phraser(), &p)
-            );
+            println!("{}", hector::pgn_problem_sentence(&started.phraser, &p));
             ExitCode::FAILURE
         }
     }
@@ -363,7 +327,7 @@ fn play_game(args: &PlayArgs, resume_id: Option<&str>) -> ExitCode {
     }
     let store = store();
     // The names: --white and --black, else the settings' [players].
-    let (white, black) = started.players.names(started.app.me());
+    let (white, black) = started.players.names(started.app.given_me());
     let start_info = StartInfo {
         white: args.white.clone().unwrap_or(white),
         black: args.black.clone().unwrap_or(black),
@@ -371,7 +335,7 @@ fn play_game(args: &PlayArgs, resume_id: Option<&str>) -> ExitCode {
         date: today(),
         ..StartInfo::default()
     };
-    started.app.enable_journal(start_info);
+    started.app = started.app.journal(start_info);
     let from = if let Some(fen) = &args.fen {
         Some(hector::start_from_fen(fen))
     } else {
@@ -391,20 +355,17 @@ fn play_game(args: &PlayArgs, resume_id: Option<&str>) -> ExitCode {
             if let Some(e) = &args.event {
                 info.event.clone_from(e);
             }
-            started.app.start_from(game, info);
+            started.app = started.app.start_from(game, info);
         }
         Some(Err(e)) => {
-            println!(
-                "{}",
-                hector::start_error_sentence(started.app.phraser(), &e)
-            );
+            println!("{}", hector::start_error_sentence(&started.phraser, &e));
             return ExitCode::FAILURE;
         }
     }
     let offer = match resume_id {
         Some(key) => match store.find(key) {
             Some(g) if g.damaged => {
-                println!("{}", damaged_sentence(started.app.phraser(), &g));
+                println!("{}", damaged_sentence(&started.phraser, &g));
                 return ExitCode::FAILURE;
             }
             Some(g) => match ResumeOffer::load(&store, &g.id, ResumeChoice::Now) {
@@ -415,7 +376,7 @@ fn play_game(args: &PlayArgs, resume_id: Option<&str>) -> ExitCode {
                 }
             },
             None => {
-                no_such_game(started.app.phraser(), &store, key);
+                no_such_game(&started.phraser, &store, key);
                 return ExitCode::FAILURE;
             }
         },
@@ -439,7 +400,7 @@ fn play_online(args: &PlayArgs) -> ExitCode {
     let time = settings.time.take();
     let mut started = start(&settings);
     if hector::cli::find_lichess_token().is_none() {
-        println!("{}", started.app.phraser().message("lichess_no_token", &[]));
+        println!("{}", started.phraser.message("lichess_no_token", &[]));
         return ExitCode::FAILURE;
     }
     let online = match &args.challenge {
@@ -447,10 +408,7 @@ fn play_online(args: &PlayArgs) -> ExitCode {
         Some(user) => {
             let Some((limit_s, increment_s)) = online_time(time.as_deref().unwrap_or("15+10"))
             else {
-                println!(
-                    "{}",
-                    started.app.phraser().message("lichess_time_form", &[])
-                );
+                println!("{}", started.phraser.message("lichess_time_form", &[]));
                 return ExitCode::from(2);
             };
             hector::OnlineStart::Challenge {
@@ -466,7 +424,7 @@ fn play_online(args: &PlayArgs) -> ExitCode {
             }
         }
     };
-    started.app.set_online(online);
+    started.app = started.app.online(online);
     run_session(started, args, None, None)
 }
 
@@ -487,70 +445,60 @@ fn run_session(
     review: Option<hector::PgnFile>,
 ) -> ExitCode {
     let reviewing = review.is_some();
+    let ui = args.ui.unwrap_or(if started.view.ui == "tui" {
+        UiKind::Tui
+    } else {
+        UiKind::Line
+    });
+    // The full-screen view's look and keys (its problems are said after
+    // the first sentence).
+    let tui = (ui == UiKind::Tui).then(|| hector::load_tui(&started.view));
+    // How the session starts, given to the app before it is built.
+    let mut builder = std::mem::take(&mut started.app)
+        .engine(engine_setup(args, &started.engine))
+        // A player at a terminal is asked before a stray `quit` or `new`
+        // ends a game; a script on standard input is not.
+        .ask_before_leaving(std::io::IsTerminal::is_terminal(&std::io::stdin()));
     if let Some(file) = review {
-        started.app.start_review(file);
+        builder = builder.review(file);
     }
-    // A player at a terminal is asked before a stray `quit` or `new` ends a
-    // game; a script on standard input is not.
-    started
-        .app
-        .set_ask_before_leaving(std::io::IsTerminal::is_terminal(&std::io::stdin()));
-    let (tx, rx) = mpsc::channel::<Msg>();
-    watch_signals(&tx);
+    if args.rated {
+        builder = builder.rated(true);
+    }
+    if let Some((look, _, _)) = &tui {
+        builder = builder.look(hector::tui_first_look(look));
+    }
+    let mut app = builder.build();
+    let mut runtime = Runtime::new();
+    runtime.watch_signals();
     // Speech and tones first, before anything is printed: ALSA's own error
     // messages are silenced by the tone player as it opens the device.
-    let speech = match started.speech {
-        SpeechMode::Print => None,
-        mode => {
-            let tx = tx.clone();
-            let status = move |s: SpeechStatus| {
-                let _ = tx.send(Msg::Speech(s));
-            };
-            let config = WorkerConfig {
-                mode,
-                settings: started.speech_settings,
-                ..WorkerConfig::default()
-            };
-            Some(SpeechWorker::spawn_system(config, Arc::new(status)))
-        }
-    };
-    let tones = started.any_tone().then(|| {
-        let tx = tx.clone();
-        TonePlayer::spawn_default(
-            started.tones,
-            // A bell only where a terminal hears it: never into a pipe.
-            hector::io::terminal_bell_if_tty(),
-            Arc::new(move |s| {
-                let _ = tx.send(Msg::Audio(s));
-            }),
-        )
-    });
+    runtime.start_speech(started.speech, started.speech_settings);
+    if started.any_tone() {
+        // A bell only where a terminal hears it: never into a pipe.
+        runtime.start_tones(started.tones, hector::io::terminal_bell_if_tty());
+    }
     // Everything that happens at start-up goes through `update`: the
     // problems with the user's files, the board chosen, the first sentence.
     let now = Instant::now();
     let mut effects: Vec<Effect> = Vec::new();
     for p in std::mem::take(&mut started.problems) {
-        effects.extend(started.app.update(Msg::Problem(p), now));
+        effects.extend(app.update(Msg::Problem(p), now));
     }
     let board_settings = started.board.clone();
-    let board = match args.board.as_ref().or(board_settings.port.as_ref()) {
-        None => None,
-        Some(spec) => {
-            let (choice, link) = choose_board(spec, args, &board_settings, &tx, Msg::Board);
-            effects.extend(started.app.update(Msg::BoardChosen(choice), now));
-            link
-        }
-    };
-    let opponent_board = args.opponent_board.as_ref().and_then(|spec| {
-        let (choice, link) = choose_board(spec, args, &board_settings, &tx, Msg::OpponentBoard);
-        effects.extend(started.app.update(Msg::OpponentBoardChosen(choice), now));
-        link
-    });
-    if let Some(setup) = engine_setup(args, &started.engine) {
-        started.app.set_engine(setup);
+    if let Some(spec) = args.board.as_ref().or(board_settings.port.as_ref()) {
+        let choice = choose_board(spec, args, &board_settings, &mut runtime, BoardSide::Mine);
+        effects.extend(app.update(Msg::BoardChosen(choice), now));
     }
-    if args.rated {
-        started.app.set_rated(true);
+    if let Some(spec) = &args.opponent_board {
+        let choice = choose_board(
+            spec,
+            args,
+            &board_settings,
+            &mut runtime,
+            BoardSide::Opponent,
+        );
+        effects.extend(app.update(Msg::OpponentBoardChosen(choice), now));
     }
     let companion_settings = started.companion.clone();
     let listen = match &args.companion {
@@ -568,62 +516,51 @@ fn run_session(
         .and_then(|o| o.resumed.companion.clone())
         .map(|(token, code)| hector::io::Pairing { token, code })
         .filter(hector::io::Pairing::is_well_formed);
-    let labels = hector::io::PageLabels::for_player(started.app.phraser());
-    let companion = listen.and_then(|listen| {
-        let (choice, server) = start_companion(
+    let labels = hector::io::PageLabels::for_player(app.phraser());
+    if let Some(listen) = listen {
+        let (choice, serving) = start_companion(
             &listen,
             &companion_settings,
             labels,
             resume_seat.clone(),
-            &tx,
+            &mut runtime,
         );
-        effects.extend(started.app.update(Msg::CompanionChosen(choice), now));
-        if let (Some(p), Some(_)) = (resume_seat, &server) {
+        effects.extend(app.update(Msg::CompanionChosen(choice), now));
+        if let (Some(p), true) = (resume_seat, serving) {
             // The app knows the seat too (it goes on in the journal).
             let seat = hector::io::CompanionEvent::Paired(p);
-            effects.extend(started.app.update(Msg::Companion(seat), now));
+            effects.extend(app.update(Msg::Companion(seat), now));
         }
-        server
-    });
-    if let Some(o) = offer {
-        effects.extend(started.app.update(Msg::Resume(Box::new(o)), now));
     }
-    effects.extend(started.app.update(Msg::Start, now));
-    let outputs = Outputs {
-        speech: speech.as_ref().map(SpeechWorker::handle),
-        tones: tones.as_ref().map(TonePlayer::handle),
-        board,
-        opponent_board,
-        companion,
-        journal: (!reviewing).then(|| std::cell::RefCell::new(Sink::new(store()))),
-        lichess: if args.lichess {
-            hector::cli::find_lichess_token()
-                .and_then(|t| hector::io::LichessLink::new(&args.lichess_url, t, tx.clone()).ok())
-        } else {
-            None
-        },
-    };
-    let ui = args.ui.unwrap_or(if started.view.ui == "tui" {
-        UiKind::Tui
-    } else {
-        UiKind::Line
-    });
-    let result = match ui {
-        UiKind::Line => {
-            hector::run_line_mode(&mut started.app, effects, args.prompt, &outputs, tx, rx)
+    if let Some(o) = offer {
+        effects.extend(app.update(Msg::Resume(Box::new(o)), now));
+    }
+    effects.extend(app.update(Msg::Start, now));
+    if !reviewing {
+        runtime.keep_journal(Sink::new(store()));
+    }
+    if args.lichess
+        && let Some(token) = hector::cli::find_lichess_token()
+        && let Err(why) = runtime.start_lichess(&args.lichess_url, token)
+    {
+        eprintln!("hector: lichess: {why}");
+    }
+    let result = match tui {
+        None => {
+            // Standard output is the front end's until it returns.
+            let mut front = LineMode::new(args.prompt);
+            runtime.run(&mut app, effects, &mut front)
         }
-        UiKind::Tui => {
-            let (look, keymap, problems) = hector::load_tui(&started.view);
+        Some((look, keymap, problems)) => {
             for p in problems {
-                effects.extend(started.app.update(Msg::Problem(p), Instant::now()));
+                effects.extend(app.update(Msg::Problem(p), Instant::now()));
             }
-            hector::run_tui(&mut started.app, effects, &outputs, look, keymap, tx, rx)
+            // The terminal is given back when it returns.
+            hector::run_tui(&mut runtime, &mut app, effects, look, keymap)
         }
     };
     // Let the last sentence ("Goodbye.") be heard.
-    if let Some(worker) = speech {
-        worker.shutdown(Duration::from_secs(3));
-    }
+    runtime.finish();
     match result {
         Ok(()) => ExitCode::SUCCESS,
         // A closed standard output (e.g. `hector | head`) ends the session.
@@ -688,8 +625,8 @@ fn start_companion(
     settings: &CompanionSettings,
     labels: hector::io::PageLabels,
     resume: Option<hector::io::Pairing>,
-    tx: &mpsc::Sender<Msg>,
-) -> (CompanionChoice, Option<CompanionServer>) {
+    runtime: &mut Runtime,
+) -> (CompanionChoice, bool) {
     use std::net::ToSocketAddrs;
     let addr = if listen.is_empty() {
         Ok(DEFAULT_LISTEN)
@@ -713,7 +650,7 @@ fn start_companion(
                     address: shown,
                     why,
                 },
-                None,
+                false,
             );
         }
     };
@@ -745,11 +682,7 @@ fn start_companion(
             .ok()
             .and_then(|n| n.parse().ok());
     }
-    let tx = tx.clone();
-    let sink = Box::new(move |e| {
-        let _ = tx.send(Msg::Companion(e));
-    });
-    match CompanionServer::start(config, sink) {
+    match runtime.start_companion(config) {
         Ok(server) => {
             let bound = server.local_addr();
             let address = if bound.ip().is_unspecified() {
@@ -764,28 +697,28 @@ fn start_companion(
                 server.url()
             };
             let code = server.code();
-            (CompanionChoice::Ready { address, code }, Some(server))
+            (CompanionChoice::Ready { address, code }, true)
         }
         Err(e) => (
             CompanionChoice::Failed {
                 address: shown,
                 why: e.to_string(),
             },
-            None,
+            false,
         ),
     }
 }
 
-/// Find or open the board of `--board SPEC`: what the app is told, and the
-/// link to it (its events go into `tx`).
+/// Find or open the board of `--board SPEC` (the runtime keeps its link):
+/// what the app is told.
 fn choose_board(
     spec: &str,
     args: &PlayArgs,
     settings: &BoardSettings,
-    tx: &mpsc::Sender<Msg>,
-    wrap: fn(hector::io::LinkEvent) -> Msg,
-) -> (BoardChoice, Option<Link>) {
-    let missing = |p| (BoardChoice::Missing(p), None);
+    runtime: &mut Runtime,
+    side: BoardSide,
+) -> BoardChoice {
+    let missing = BoardChoice::Missing;
     let spec = match hector::cli::parse_board_spec(spec) {
         Ok(s) => s,
         Err(error) => {
@@ -826,13 +759,12 @@ fn choose_board(
         config,
         announce_touch: args.announce_touch || settings.announce_touch,
     };
-    let tx = tx.clone();
-    let link = Link::spawn(
+    runtime.open_board(
+        side,
         path,
         PortSettings::from_description(&description.serial),
-        move |e| tx.send(wrap(e)).is_ok(),
     );
-    (choice, Some(link))
+    choice
 }
 
 /// `hector board ...`.
@@ -855,7 +787,7 @@ fn board(cmd: &BoardCmd) -> ExitCode {
         BoardCmd::Probe { port } => {
             // Worded in the player's language (from the settings file).
             let started = start(&Overrides::default());
-            let phraser = started.app.phraser();
+            let phraser = &started.phraser;
             match hector::cli::probe_board(port) {
                 Probed::Found(d) => {
                     println!("{port}: {} ({})", d.protocol.name(), d.name);
@@ -927,18 +859,19 @@ fn say(args: &SayArgs) -> ExitCode {
         eprintln!("hector: --time: {why}");
         return ExitCode::from(2);
     }
+    let mut app = std::mem::take(&mut started.app).build();
     for p in std::mem::take(&mut started.problems) {
-        for e in started.app.update(Msg::Problem(p), Instant::now()) {
+        for e in app.update(Msg::Problem(p), Instant::now()) {
             if let Effect::Say(u) = e {
                 println!("{}", u.text);
             }
         }
     }
     let text = args.text.join(" ");
-    let phraser = started.app.phraser();
+    let phraser = app.phraser();
     let (sentence, lang) = if args.as_move {
         let pos = shakmaty::Chess::default();
-        match started.app.reader().read(&text, &pos) {
+        match app.reader().read(&text, &pos) {
             Ok(mv) => (phraser.say_move(&pos, mv), phraser.move_lang().to_owned()),
             Err(e) => {
                 println!("{}", phraser.input_error(&e, &pos));
@@ -983,7 +916,7 @@ fn say(args: &SayArgs) -> ExitCode {
 /// `hector games`: one line per saved game, oldest first.
 fn games(args: &GamesArgs) -> ExitCode {
     let started = start(&Overrides::from(&args.settings));
-    let phraser = started.app.phraser();
+    let phraser = &started.phraser;
     let store = store();
     let list = match store.list() {
         Ok(l) => l,
@@ -1072,7 +1005,7 @@ fn no_such_game(phraser: &hector::Phraser, store: &hector::Store, key: &str) {
 fn lichess(cmd: &LichessCmd) -> ExitCode {
     let (LichessCmd::Login(args) | LichessCmd::Logout(args)) = cmd;
     let started = start(&args.settings);
-    let phraser = started.app.phraser();
+    let phraser = &started.phraser;
     let said = match cmd {
         LichessCmd::Login(_) => hector::cli::lichess_login(phraser, &args.url),
         LichessCmd::Logout(_) => hector::cli::lichess_logout(phraser),
@@ -1104,7 +1037,7 @@ fn damaged_sentence(phraser: &hector::Phraser, g: &hector::GameSummary) -> Strin
 /// `hector export ID --format F [-o FILE] [--force]`.
 fn export(args: &ExportArgs) -> ExitCode {
     let started = start(&Overrides::from(&args.settings));
-    let phraser = started.app.phraser();
+    let phraser = &started.phraser;
     let store = store();
     let Some(g) = store.find(&args.id) else {
         no_such_game(phraser, &store, &args.id);

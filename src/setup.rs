@@ -1,4 +1,4 @@
-//! From settings to a running app: loads the user's files over the built-in
+//! From settings to an app's builder: loads the user's files over the built-in
 //! ones, and turns every broken file into a sentence to say at start-up
 //! while going on with the built-in default.
 
@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use shakmaty::Color;
 
-use crate::app::{App, ClockSetup};
+use crate::app::{App, AppBuilder, ClockSetup};
 use crate::audio::ToneSettings;
 use crate::config::{BoardSettings, ColourChoice, CompanionSettings, Config, EngineConfig};
 use crate::keymap::Keymap;
@@ -126,11 +126,14 @@ fn parse_speech_mode(s: &str) -> Result<SpeechMode, String> {
     s.parse()
 }
 
-/// The app and the problems to say before the first prompt (as
+/// The app's parts and the problems to say before the first prompt (as
 /// [`Msg::Problem`](crate::msg::Msg::Problem)s, before [`Msg::Start`](crate::msg::Msg::Start)).
 pub struct Started {
-    /// The app, at the start of a game.
-    pub app: App,
+    /// The app's parts from the settings; the command gives it how the
+    /// session starts (journal, position, engine, review, look) and builds it.
+    pub app: AppBuilder,
+    /// The player's words, for what is said before the app runs.
+    pub phraser: Phraser,
     /// Problems with the user's files, to give to the app as messages.
     pub problems: Vec<StartProblem>,
     /// Speech mode and voice settings.
@@ -275,17 +278,16 @@ pub fn start(over: &Overrides) -> Started {
         ColourChoice::Random => random_colour(),
     };
     let (clock, clock_error) = clock_setup(&config.clock, over, &phraser, me);
-    let mut app = App::builder()
+    let app = App::builder()
         .clock(clock)
         .lang(lang)
         .me(me)
         .confirm_own_moves(config.announce.confirm_own_moves)
-        .phraser(phraser)
+        .phraser(phraser.clone())
         .reader(reader)
         .keymap(keymap)
         .arg_words(languages.into_iter().map(|(_, w)| w).collect())
-        .build();
-    app.set_rated(config.game.rated);
+        .rated(config.game.rated);
     let mut tones = config.tones;
     if over.no_sound {
         tones.opponent_move = false;
@@ -297,6 +299,7 @@ pub fn start(over: &Overrides) -> Started {
     }
     Started {
         app,
+        phraser,
         problems,
         speech: over.speech.unwrap_or_else(|| config.speech.mode()),
         speech_settings: config.speech.settings(),

@@ -24,12 +24,13 @@ base      toml_error audio speech win_console  # name no other module: file erro
 words     words                                # vocabularies, Lang, templates, folding
 rules     clock game notation                  # the clock knows no chess type; game's rules editions pick by its category; typed moves
 devices   board scoresheet engine lichess      # the tactile board, the journal and its exports, the UCI engine, lichess's protocol: each sans-IO at its core
-sentences phrase view                          # every event into one sentence; what the screen shows, as data
+sentences phrase view export                   # every event into one sentence; what the screen shows, as data; an export written to a file
 page      companion net                        # the opponent's page (sans-IO) and its server: below the app, which drives them with Msgs
 input     action keymap command config settings_file msg  # what the player asks for, the settings, the messages in and out
 app       app                                  # App::update(msg, now) -> effects, no I/O
-start     setup                                # settings files and the command line into an App
-front     ui                                   # the front ends: read input, carry out effects
+start     setup                                # settings files and the command line into an App's builder
+run       runtime                              # one loop, one effect dispatcher, the threads that feed it
+front     ui                                   # the front ends of the runtime: show what is said, read the player
 ";
 
 /// One layer: its name and its modules.

@@ -5,11 +5,14 @@
 use shakmaty::Color;
 
 use super::App;
+use super::engine::EngineSetup;
 use super::parts::{Parts, Settings, Talk, ViewState};
 use crate::game::Game;
 use crate::keymap::Keymap;
 use crate::notation::Reader;
 use crate::phrase::{MoveOptions, MoveStyle, Phraser};
+use crate::scoresheet::StartInfo;
+use crate::scoresheet::review::PgnFile;
 use crate::words::Lang;
 use crate::words::vocab::{self, MoveWords};
 
@@ -27,6 +30,20 @@ pub struct AppBuilder {
     keymap: Option<Keymap>,
     arg_words: Option<Vec<MoveWords>>,
     clock: Option<super::ClockSetup>,
+    start: Start,
+}
+
+/// How the session starts, beyond the parts: given to the builder, never
+/// set on a running app.
+#[derive(Debug, Clone, Default)]
+struct Start {
+    rated: bool,
+    look: crate::view::ViewLook,
+    journal: Option<StartInfo>,
+    from: Option<(Game, StartInfo)>,
+    engine: Option<EngineSetup>,
+    review: Option<PgnFile>,
+    online: Option<super::OnlineStart>,
 }
 
 impl Default for AppBuilder {
@@ -43,6 +60,7 @@ impl Default for AppBuilder {
             keymap: None,
             arg_words: None,
             clock: None,
+            start: Start::default(),
         }
     }
 }
@@ -112,6 +130,57 @@ impl AppBuilder {
         self
     }
 
+    /// A rated game, or one with an arbiter: no hint, evaluation, threat
+    /// or take-back.
+    pub fn rated(mut self, rated: bool) -> Self {
+        self.start.rated = rated;
+        self
+    }
+
+    /// How the full-screen view looks at first (the look actions change it).
+    pub fn look(mut self, look: crate::view::ViewLook) -> Self {
+        self.start.look = look;
+        self
+    }
+
+    /// Keep a journal of every game, with these players, event and date
+    /// (the caller's: the app reads no calendar); the start position is
+    /// filled in.
+    pub fn journal(mut self, start: StartInfo) -> Self {
+        self.start.journal = Some(start);
+        self
+    }
+
+    /// Start from this game (`--fen`, `--pgn`): the start record says
+    /// where it began.
+    pub fn start_from(mut self, game: Game, start: StartInfo) -> Self {
+        self.start.from = Some((game, start));
+        self
+    }
+
+    /// Play against an engine (started with the session, [`crate::msg::Msg::Start`]).
+    pub fn engine(mut self, setup: Option<EngineSetup>) -> Self {
+        self.start.engine = setup;
+        self
+    }
+
+    /// Play on lichess (`app/online.rs`).
+    pub fn online(mut self, start: super::OnlineStart) -> Self {
+        self.start.online = Some(start);
+        self
+    }
+
+    /// Review this file instead of playing.
+    pub fn review(mut self, file: PgnFile) -> Self {
+        self.start.review = Some(file);
+        self
+    }
+
+    /// The side given with [`AppBuilder::me`].
+    pub fn given_me(&self) -> Color {
+        self.me
+    }
+
     /// The app, at the start of a new game.
     pub fn build(self) -> App {
         let lang = self.lang;
@@ -127,7 +196,8 @@ impl AppBuilder {
         });
         arg_words.push(phraser.move_words().clone());
         arg_words.push(vocab::builtin_appendix_d().moves);
-        App {
+        let start = self.start;
+        let mut app = App {
             game: Game::new(),
             mode: super::Mode::Playing,
             talk: Talk {
@@ -157,7 +227,27 @@ impl AppBuilder {
                 ..Parts::default()
             },
             quitting: false,
+        };
+        app.set_rated(start.rated);
+        app.set_look(start.look);
+        // In this order: the journal's start record, then the game it
+        // starts from, then the engine's side written into it.
+        if let Some(info) = start.journal {
+            app.enable_journal(info);
         }
+        if let Some((game, info)) = start.from {
+            app.start_from(game, info);
+        }
+        if let Some(online) = start.online {
+            app.set_online(online);
+        }
+        if let Some(setup) = start.engine {
+            app.set_engine(setup);
+        }
+        if let Some(file) = start.review {
+            app.start_review(file);
+        }
+        app
     }
 }
 
@@ -210,5 +300,79 @@ mod tests {
         reused.reset();
         assert_eq!(said(&mut reused), want);
         assert!(want.len() >= lines.len(), "{want:?}");
+    }
+
+    /// How the session starts is given to the builder: the app built so is
+    /// the app the setters of a running app made (the journal's start
+    /// record with the players, the position and the engine's side; rated;
+    /// the look; the review).
+    #[test]
+    fn start_up_is_given_to_the_builder() {
+        use crate::scoresheet::review::PgnFile;
+        let players = StartInfo {
+            white: "Anna".into(),
+            black: "Bert".into(),
+            ..StartInfo::default()
+        };
+        let mut game = Game::new();
+        let e4 = shakmaty::uci::UciMove::from_ascii(b"e2e4")
+            .unwrap()
+            .to_move(game.position())
+            .unwrap();
+        game.play(e4).unwrap();
+        let from = StartInfo {
+            event: "Cup".into(),
+            ..StartInfo::default()
+        };
+        let engine = EngineSetup::default();
+        let look = crate::view::ViewLook {
+            large_text: true,
+            ..crate::view::ViewLook::default()
+        };
+
+        let mut old = App::builder().build();
+        old.enable_journal(players.clone());
+        old.start_from(game.clone(), from.clone());
+        old.set_engine(engine.clone());
+        old.set_rated(true);
+        old.set_look(look.clone());
+
+        let new = App::builder()
+            .journal(players)
+            .start_from(game, from)
+            .engine(Some(engine))
+            .rated(true)
+            .look(look.clone())
+            .build();
+        // The journal's start record, written with the move already played.
+        let start = |a: &mut App| {
+            a.update(Msg::Start, Instant::now())
+                .into_iter()
+                .find_map(|e| match e {
+                    crate::msg::Effect::Journal(crate::scoresheet::JournalOp::Begin(s)) => Some(*s),
+                    _ => None,
+                })
+        };
+        let (mut old, mut new) = (old, new);
+        let new_start = start(&mut new).unwrap();
+        assert_eq!(Some(&new_start), start(&mut old).as_ref());
+        assert_eq!(
+            (new_start.white.as_str(), new_start.event.as_str()),
+            ("Anna", "Cup")
+        );
+        assert!(
+            new_start
+                .extra
+                .iter()
+                .any(|(k, v)| k == "engine" && v == "black")
+        );
+        assert_eq!(new.game.position(), old.game.position());
+        assert_eq!(new.engine_side(), Some(Color::Black));
+        assert!(new.settings.rated);
+        assert_eq!(new.look(), &look);
+        assert!(!new.reviewing());
+
+        let file = PgnFile::from_bytes(b"1. e4 e5 *".to_vec()).unwrap();
+        assert!(App::builder().review(file).build().reviewing());
     }
 }

@@ -21,7 +21,14 @@ impl App {
             .first()
             .cloned()
             .unwrap_or_else(|| action.key().to_owned());
-        self.message(&format!("help_{}", action.key()), &[("command", &word)])
+        self.help_with(action, &word)
+    }
+
+    /// What `action` does, reached by `command` (its word, or its keys
+    /// in the full-screen view): the one wording of help, said by
+    /// `help` and the key help, shown by the view's help page.
+    pub fn help_with(&self, action: PlayerAction, command: &str) -> String {
+        self.message(&format!("help_{}", action.key()), &[("command", command)])
     }
 
     /// Whether `help` lists a command now: the review's commands only in a

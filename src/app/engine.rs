@@ -112,14 +112,14 @@ impl EnginePlay {
 
 impl App {
     /// Play against an engine (started with the session, [`crate::msg::Msg::Start`]).
-    pub fn set_engine(&mut self, setup: EngineSetup) {
+    pub(super) fn set_engine(&mut self, setup: EngineSetup) {
         self.parts.engine = Some(EnginePlay::new(setup));
         self.journal_engine_side(Some(!self.settings.me));
     }
 
     /// A rated game, or one with an arbiter: no hint, evaluation, threat or
-    /// take-back.
-    pub fn set_rated(&mut self, rated: bool) {
+    /// take-back (at start-up: [`super::AppBuilder::rated`]).
+    pub(super) fn set_rated(&mut self, rated: bool) {
         self.settings.rated = rated;
     }
 

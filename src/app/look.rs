@@ -14,8 +14,8 @@ impl App {
         &self.parts.view.look
     }
 
-    /// Set the look (from the settings, when the view starts).
-    pub fn set_look(&mut self, look: ViewLook) {
+    /// Set the look (at start-up: [`super::AppBuilder::look`]).
+    pub(super) fn set_look(&mut self, look: ViewLook) {
         self.parts.view.look = look;
     }
 

@@ -108,12 +108,6 @@ impl App {
         self.parts.boards.player = Some(session);
     }
 
-    /// Ask before `new` or `quit` ends a game in progress (a player at a
-    /// terminal; not a script on standard input).
-    pub fn set_ask_before_leaving(&mut self, yes: bool) {
-        self.settings.ask_before_leaving = yes;
-    }
-
     /// The board session, if a board is used.
     pub fn board(&self) -> Option<&BoardSession> {
         self.parts.boards.player.as_ref()
@@ -344,7 +338,7 @@ impl App {
                 let t = self.message("help_intro", &[]);
                 self.info(&mut out, t);
                 for (action, keys) in lines {
-                    let t = self.message(&format!("help_{}", action.key()), &[("command", &keys)]);
+                    let t = self.help_with(action, &keys);
                     self.info(&mut out, t);
                 }
             }

@@ -82,7 +82,7 @@ fn colour_of(s: Side) -> Color {
 
 impl App {
     /// Play on lichess (started with the session, [`crate::msg::Msg::Start`]).
-    pub fn set_online(&mut self, start: OnlineStart) {
+    pub(super) fn set_online(&mut self, start: OnlineStart) {
         self.parts.online = Some(OnlinePlay {
             start,
             game_id: None,
@@ -93,11 +93,6 @@ impl App {
             challenge: None,
             gone: false,
         });
-    }
-
-    /// Whether this is an online game.
-    pub fn is_online(&self) -> bool {
-        self.parts.online.is_some()
     }
 
     /// The session begins: the account's stream, and the challenge.

@@ -153,7 +153,7 @@ impl App {
     }
 
     /// Review this file instead of playing.
-    pub fn start_review(&mut self, file: PgnFile) {
+    pub(super) fn start_review(&mut self, file: PgnFile) {
         self.parts.review = Some(ReviewState {
             file,
             current: None,

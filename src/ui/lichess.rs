@@ -13,7 +13,6 @@ use std::path::{Path, PathBuf};
 
 use crate::lichess::api::{self, Reply, Request};
 use crate::lichess::token::Token;
-use crate::msg::{LichessOrder, Msg};
 use crate::net::lichess::Client;
 use crate::phrase::Phraser;
 
@@ -224,72 +223,6 @@ pub fn logout(phraser: &Phraser) -> Said {
             sentence: phraser.message("lichess_token_not_kept", &[("error", &e.to_string())]),
             ok: false,
         },
-    }
-}
-
-/// The network side of an online game, owned by the front end: carries
-/// out the app's [`LichessOrder`]s on the shared runtime; what comes back
-/// goes into the app's channel as [`Msg::Lichess`].
-pub struct LichessLink {
-    client: Client,
-    tx: std::sync::mpsc::Sender<Msg>,
-    requests: std::cell::RefCell<Option<tokio::sync::mpsc::UnboundedSender<Request>>>,
-}
-
-impl LichessLink {
-    /// A link to the server at `base` with the player's token; `tx` is the
-    /// app's channel.
-    ///
-    /// # Errors
-    ///
-    /// The HTTP client could not be made.
-    pub fn new(base: &str, token: Token, tx: std::sync::mpsc::Sender<Msg>) -> Result<Self, String> {
-        Ok(Self {
-            client: Client::new(base, token)?,
-            tx,
-            requests: std::cell::RefCell::new(None),
-        })
-    }
-
-    fn sink(&self) -> crate::net::lichess::Sink {
-        let tx = std::sync::Mutex::new(self.tx.clone());
-        std::sync::Arc::new(move |io| {
-            tx.lock()
-                .map(|tx| tx.send(Msg::Lichess(io)).is_ok())
-                .unwrap_or(false)
-        })
-    }
-
-    /// Carries out one order.  A runtime that cannot start is the message
-    /// returned (said as the link down).
-    pub fn order(&self, order: LichessOrder) -> Option<Msg> {
-        use crate::net::lichess::{LichessIo, Stream};
-        let started = match order {
-            LichessOrder::OpenAccountStream => {
-                crate::net::lichess::spawn_account_stream(self.client.clone(), self.sink())
-                    .map(|_| ())
-                    .map_err(|_| Stream::Account)
-            }
-            LichessOrder::OpenGameStream(id) => {
-                crate::net::lichess::spawn_game_stream(self.client.clone(), id.clone(), self.sink())
-                    .map(|_| ())
-                    .map_err(|_| Stream::Game(id))
-            }
-            LichessOrder::Send(request) => {
-                let mut slot = self.requests.borrow_mut();
-                if slot.is_none() {
-                    *slot =
-                        crate::net::lichess::spawn_requests(self.client.clone(), self.sink()).ok();
-                }
-                match slot.as_ref() {
-                    Some(q) if q.send(request).is_ok() => Ok(()),
-                    _ => Err(Stream::Account),
-                }
-            }
-        };
-        started
-            .err()
-            .map(|s| Msg::Lichess(LichessIo::StreamDown(s)))
     }
 }
 

@@ -1,6 +1,5 @@
-//! Front ends over the one app core.
+//! Front ends of the runtime over the one app core.
 
-pub mod export;
 pub mod lichess;
 pub mod line;
 pub mod tui;

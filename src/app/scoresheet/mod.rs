@@ -132,7 +132,7 @@ impl App {
     /// Keep a journal of every game from now on, with these players, event
     /// and date (the caller's: the app reads no calendar); the start
     /// position is filled in.
-    pub fn enable_journal(&mut self, start: StartInfo) {
+    pub(super) fn enable_journal(&mut self, start: StartInfo) {
         let mut start = start;
         start.fen = start_fen(&self.game);
         self.clock_start_info(&mut start);
@@ -198,7 +198,7 @@ impl App {
 
     /// Start from this game (`--fen`, `--pgn`): the start record says
     /// where it began.
-    pub fn start_from(&mut self, game: Game, start: StartInfo) {
+    pub(super) fn start_from(&mut self, game: Game, start: StartInfo) {
         // Moves already played before this session (a PGN continued) are
         // journalled as moves of the game.
         self.replace_game(game);

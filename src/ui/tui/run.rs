@@ -10,7 +10,6 @@
 use std::io::{self, Write};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::time::Instant;
 
 use crossterm::event::{
@@ -28,15 +27,8 @@ use super::render::{Look, render, square_at};
 use crate::action::{KeyArg, PlayerAction};
 use crate::app::App;
 use crate::msg::{Effect, Msg};
-use crate::ui::line::Outputs;
-use crate::view::{ClockView, InputView, UiState, View, ViewInput, ViewLook};
-use crate::words::vocab::{MoveWords, builtin_appendix_d};
-
-/// What the loop waits for: a message for the app, or the terminal.
-enum Waited {
-    App(Msg),
-    Term(Event),
-}
+use crate::runtime::{Feed, FrontEnd, Outputs, Runtime, Wake};
+use crate::view::{ClockView, InputView, UiState, View, ViewLook};
 
 /// Whether the terminal is hector's now (raw mode, alternate screen, mouse
 /// reports): set when it is taken, cleared when it is given back.
@@ -114,66 +106,60 @@ impl Drop for Restore {
     }
 }
 
-/// Run the full-screen view until the player quits or a signal ends it.
+/// Run the full-screen view as the front end of `runtime` until the player
+/// quits or a signal ends it.
 ///
 /// # Errors
 ///
 /// The terminal cannot be set up or written to.
 pub fn run(
+    runtime: &mut Runtime,
     app: &mut App,
     startup: Vec<Effect>,
-    outputs: &Outputs,
     look: Look,
     keymap: KeyMap,
-    tx: Sender<Msg>,
-    rx: Receiver<Msg>,
 ) -> io::Result<()> {
-    let (ev_tx, ev_rx) = channel::<Waited>();
-    // The app's messages (speech, tones, board) into the one loop.
-    {
-        let ev_tx = ev_tx.clone();
-        std::thread::spawn(move || {
-            while let Ok(m) = rx.recv() {
-                if ev_tx.send(Waited::App(m)).is_err() {
-                    return;
-                }
-            }
-        });
-    }
-    // The engine's process (when the app starts one) talks through it too.
-    let engine_tx = tx;
-
     // Given back on every way out: returns and errors (the guard), panics
     // (the hook).
     let _restore = Restore;
-    let mut terminal = take()?;
-    {
-        let ev_tx = ev_tx.clone();
-        std::thread::spawn(move || {
-            while let Ok(e) = crossterm::event::read() {
-                if ev_tx.send(Waited::Term(e)).is_err() {
-                    return;
-                }
-            }
-        });
+    let terminal = take()?;
+    let mut front = Front::new(terminal, look, keymap);
+    runtime.run(app, startup, &mut front)
+}
+
+/// The look the app starts with (the look actions change it): the
+/// settings' look, with the themes the theme action goes round.
+pub fn first_look(look: &Look) -> ViewLook {
+    ViewLook {
+        pieces: look.pieces,
+        coord_words: look.coord_words,
+        san_moves: look.san_moves,
+        large_text: look.large_text,
+        theme: look.theme.name.clone(),
+        themes: themes_of(look).iter().map(|t| t.name.clone()).collect(),
     }
-    drop(ev_tx);
-    let mut front = Front::new(app, outputs, look, keymap);
-    front.engine_tx = Some(engine_tx);
-    front.run(&mut terminal, startup, &ev_rx)
+}
+
+/// The themes the theme action goes round: the built-in ones and the
+/// player's own.
+fn themes_of(look: &Look) -> Vec<Theme> {
+    let mut themes: Vec<Theme> = Theme::all_builtin().into();
+    if !themes.iter().any(|t| t.name == look.theme.name) {
+        themes.push(look.theme.clone());
+    }
+    themes
 }
 
 /// How many sentences the history keeps.
 const HISTORY: usize = 500;
 
-/// The view's own state: the input field, the look, the help shown.
-struct Front<'a> {
-    app: &'a mut App,
-    outputs: &'a Outputs,
+/// The view's own state: the terminal, the input field, the look, the
+/// help shown.
+struct Front {
+    terminal: DefaultTerminal,
     look: Look,
     keymap: KeyMap,
     input: InputView,
-    appendix_d: MoveWords,
     last_view: Option<View>,
     size: Rect,
     /// The key help or the history, over the board.
@@ -183,216 +169,114 @@ struct Front<'a> {
     /// The themes the theme action goes round (the built-in ones and the
     /// player's own).
     themes: Vec<Theme>,
-    engine: crate::ui::line::EngineSlot,
-    engine_tx: Option<Sender<Msg>>,
+    /// Woken only because the clock's face changed: nothing else did.
+    clock_only: bool,
 }
 
-impl<'a> Front<'a> {
-    fn new(app: &'a mut App, outputs: &'a Outputs, look: Look, keymap: KeyMap) -> Front<'a> {
-        let mut themes: Vec<Theme> = Theme::all_builtin().into();
-        if !themes.iter().any(|t| t.name == look.theme.name) {
-            themes.push(look.theme.clone());
-        }
-        // The app keeps what the look actions change, starting from the
-        // settings.
-        app.set_look(ViewLook {
-            pieces: look.pieces,
-            coord_words: look.coord_words,
-            san_moves: look.san_moves,
-            large_text: look.large_text,
-            theme: look.theme.name.clone(),
-            themes: themes.iter().map(|t| t.name.clone()).collect(),
+impl FrontEnd for Front {
+    /// The terminal's events (keys, clicks, resizes) feed the loop.
+    fn start(&mut self, feed: &Feed) -> io::Result<()> {
+        let feed = feed.clone();
+        std::thread::spawn(move || {
+            while let Ok(e) = crossterm::event::read() {
+                if !feed.terminal(e) {
+                    return;
+                }
+            }
         });
+        Ok(())
+    }
+
+    fn said(&mut self, u: &crate::speech::Utterance, app: &App) -> io::Result<()> {
+        self.remember(&u.text, app);
+        Ok(())
+    }
+
+    fn show(&mut self, app: &App) -> io::Result<()> {
+        self.redraw(app)
+    }
+
+    /// The next second the running clock shows: no ticking.
+    fn wake_at(&self, app: &App, now: Instant) -> Option<Instant> {
+        if app.game().is_over() {
+            return None;
+        }
+        app.clock().and_then(|c| ClockView::next_change(c, now))
+    }
+
+    fn take(&mut self, wake: Wake, app: &App, outputs: &Outputs) -> Option<Msg> {
+        self.clock_only = matches!(wake, Wake::Tick);
+        match wake {
+            Wake::App(m) => Some(m),
+            Wake::Terminal(e) => self.on_term(e, app, outputs),
+            // Only the clock's face changed: draw it, nothing for the app.
+            Wake::Tick => None,
+        }
+    }
+
+    fn quit(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Front {
+    fn new(terminal: DefaultTerminal, look: Look, keymap: KeyMap) -> Front {
         Front {
-            themes,
-            app,
-            outputs,
+            terminal,
+            themes: themes_of(&look),
             look,
             keymap,
             input: InputView::default(),
-            appendix_d: builtin_appendix_d().moves,
             last_view: None,
             size: Rect::default(),
             page: None,
             history: Vec::new(),
-            engine: crate::ui::line::EngineSlot::default(),
-            engine_tx: None,
+            clock_only: false,
         }
     }
 
-    /// The view at `now` (the clocks as they stand then).
-    fn view(&self, now: Instant) -> View {
-        let board = self.app.board().map(crate::view::BoardInfo::of);
+    /// The view at `now` (the clocks as they stand then): the app's view
+    /// model with this front end's state.
+    fn view(&self, app: &App, now: Instant) -> View {
         let ui = UiState {
-            cursor: Some(self.app.cursor()),
-            selected: self.app.chosen(),
+            cursor: Some(app.cursor()),
+            selected: app.chosen(),
             input: self.input.clone(),
-            status: self
-                .app
+            status: app
                 .phraser()
-                .square_contents(self.app.game().position(), self.app.cursor()),
-            flipped: self.app.view_flipped(),
+                .square_contents(app.game().position(), app.cursor()),
+            flipped: app.view_flipped(),
         };
-        View::build(&ViewInput {
-            game: self.app.game(),
-            phraser: self.app.phraser(),
-            appendix_d: &self.appendix_d,
-            me: self.app.me(),
-            announcement: self.app.last_said_text(),
-            clocks: self.app.clock().map(|c| ClockView::of(c, now)),
-            board,
-            ui: &ui,
-        })
-    }
-
-    fn run(
-        &mut self,
-        terminal: &mut DefaultTerminal,
-        startup: Vec<Effect>,
-        events: &Receiver<Waited>,
-    ) -> io::Result<()> {
-        let mut effects = startup;
-        // Woken only because the clock's face changed: nothing else did.
-        let mut clock_only = false;
-        // What the opponent's page shows now (sent again only on change).
-        let mut shown: Option<crate::companion::Snapshot> = None;
-        loop {
-            let mut more = Vec::new();
-            for e in effects.drain(..) {
-                match e {
-                    Effect::Say(u) => {
-                        self.remember(&u.text);
-                        self.outputs.say(&u);
-                    }
-                    Effect::Silence => self.outputs.silence(),
-                    Effect::Tone(t) => self.outputs.tone(t),
-                    Effect::ToBoard(b) => self.outputs.to_board(b),
-                    Effect::Journal(op) => {
-                        // Written and flushed before anything after it is said.
-                        if let Some(j) = &self.outputs.journal {
-                            let statuses = j.borrow_mut().apply(op);
-                            for status in statuses {
-                                more.extend(self.app.update(Msg::Journal(status), Instant::now()));
-                            }
-                        }
-                    }
-                    Effect::Export(format) => {
-                        let result = crate::ui::line::save(self.app, self.outputs, format, None);
-                        more.extend(self.app.update(Msg::Exported(result), Instant::now()));
-                    }
-                    Effect::ExportTo(format, path) => {
-                        let result =
-                            crate::ui::line::save(self.app, self.outputs, format, Some(path));
-                        more.extend(self.app.update(Msg::Exported(result), Instant::now()));
-                    }
-                    Effect::ToOpponentBoard(b) => {
-                        if let Some(link) = &self.outputs.opponent_board {
-                            link.send(b);
-                        }
-                    }
-                    Effect::Engine(order) => {
-                        if let Some(tx) = &self.engine_tx
-                            && let Some(m) = self.engine.order(order, tx)
-                        {
-                            more.extend(self.app.update(m, Instant::now()));
-                        }
-                    }
-                    Effect::Lichess(order) => {
-                        if let Some(m) = self.outputs.lichess.as_ref().and_then(|l| l.order(order))
-                        {
-                            more.extend(self.app.update(m, Instant::now()));
-                        }
-                    }
-                    Effect::CompanionRelease => {
-                        if let Some(c) = &self.outputs.companion {
-                            c.release();
-                            let code = c.code();
-                            more.extend(
-                                self.app
-                                    .update(Msg::CompanionReleased { code }, Instant::now()),
-                            );
-                        }
-                    }
-                    Effect::Quit => return Ok(()),
-                }
-            }
-            if !more.is_empty() {
-                effects = more;
-                continue;
-            }
-            if let Some(c) = &self.outputs.companion {
-                let now = self.app.companion_snapshot();
-                if shown.as_ref() != Some(&now) {
-                    c.publish(&now);
-                    shown = Some(now);
-                }
-            }
-            self.redraw(terminal, clock_only)?;
-            // Sleep until an event, the app's next deadline, or the next
-            // second the running clock shows: no ticking.
-            let app_deadline = self.app.next_deadline();
-            let wake = wake_at(app_deadline, self.clock_change(Instant::now()));
-            let ev = match wake {
-                Some(d) => match events.recv_timeout(d.saturating_duration_since(Instant::now())) {
-                    Ok(e) => Some(e),
-                    // Only the clock's face changed: draw it, nothing for the app.
-                    Err(RecvTimeoutError::Timeout)
-                        if app_deadline.is_none_or(|a| a > Instant::now()) =>
-                    {
-                        None
-                    }
-                    Err(RecvTimeoutError::Timeout) => Some(Waited::App(Msg::Deadline)),
-                    Err(RecvTimeoutError::Disconnected) => Some(Waited::App(Msg::EndOfInput)),
-                },
-                None => Some(events.recv().unwrap_or(Waited::App(Msg::EndOfInput))),
-            };
-            clock_only = ev.is_none();
-            let msg = match ev {
-                None => None,
-                Some(Waited::App(m)) => Some(m),
-                Some(Waited::Term(e)) => self.on_term(e),
-            };
-            if let Some(m) = msg {
-                effects = self.app.update(m, Instant::now());
-            }
-        }
-    }
-
-    /// When the clocks on the screen next change (a running clock).
-    fn clock_change(&self, now: Instant) -> Option<Instant> {
-        if self.app.game().is_over() {
-            return None;
-        }
-        self.app
-            .clock()
-            .and_then(|c| ClockView::next_change(c, now))
+        let mut view = app.view_model(&ui);
+        view.clocks = app.clock().map(|c| ClockView::of(c, now));
+        view
     }
 
     /// Draw when the view or the terminal's size changed.
     /// When only the clock's second changed (`clock_only`: no message
     /// reached the app since the last frame), the last view is reused with
     /// the new clocks instead of being built again.
-    fn redraw(&mut self, terminal: &mut DefaultTerminal, clock_only: bool) -> io::Result<()> {
-        let size = terminal.size()?;
+    fn redraw(&mut self, app: &App) -> io::Result<()> {
+        let size = self.terminal.size()?;
         let size = Rect::new(0, 0, size.width, size.height);
         let now = Instant::now();
         let view = match &self.last_view {
-            Some(last) if clock_only => {
+            Some(last) if self.clock_only => {
                 let mut v = last.clone();
-                v.clocks = self.app.clock().map(|c| ClockView::of(c, now));
+                v.clocks = app.clock().map(|c| ClockView::of(c, now));
                 v
             }
-            _ => self.view(now),
+            _ => self.view(app, now),
         };
-        let look = self.current_look();
+        let look = self.current_look(app);
         if self.last_view.as_ref() == Some(&view) && size == self.size && look == self.look {
             return Ok(());
         }
         self.look = look;
         let look = &self.look;
         let page = &self.page;
-        let phraser = self.app.phraser();
-        terminal.draw(|f| {
+        let phraser = app.phraser();
+        self.terminal.draw(|f| {
             render(f, &view, look);
             if let Some(p) = page {
                 let footer = |from: usize, to: usize, total: usize| {
@@ -415,9 +299,9 @@ impl<'a> Front<'a> {
     }
 
     /// A terminal event: a message for the app, or a change of the view.
-    fn on_term(&mut self, e: Event) -> Option<Msg> {
+    fn on_term(&mut self, e: Event, app: &App, outputs: &Outputs) -> Option<Msg> {
         match e {
-            Event::Key(k) if k.kind == KeyEventKind::Press => self.on_key(k),
+            Event::Key(k) if k.kind == KeyEventKind::Press => self.on_key(k, app, outputs),
             Event::Mouse(m) => match m.kind {
                 // Only the press counts, not the release.
                 MouseEventKind::Down(MouseButton::Left) => {
@@ -436,7 +320,7 @@ impl<'a> Front<'a> {
         }
     }
 
-    fn on_key(&mut self, k: KeyEvent) -> Option<Msg> {
+    fn on_key(&mut self, k: KeyEvent, app: &App, outputs: &Outputs) -> Option<Msg> {
         // Tests only: a panic on demand, to check the terminal is given back.
         #[cfg(feature = "test-support")]
         if k.code == KeyCode::F(12) && std::env::var_os("HECTOR_TEST_PANIC_ON_F12").is_some() {
@@ -446,7 +330,7 @@ impl<'a> Front<'a> {
             }
         }
         if self.page.is_some() {
-            return self.on_page_key(k);
+            return self.on_page_key(k, app, outputs);
         }
         // Ctrl-C is an interrupt, as in line mode (raw mode turns the
         // terminal's SIGINT into this key).
@@ -458,67 +342,24 @@ impl<'a> Front<'a> {
         }
         match self.keymap.binding_of(&k)? {
             Binding::App(PlayerAction::Help, _) => {
-                let lines = self.key_help();
-                let phraser = self.app.phraser();
-                let mut entries: Vec<String> = lines
-                    .iter()
-                    .map(|(a, k)| phraser.message(&format!("help_{}", a.key()), &[("command", k)]))
-                    .collect();
-                // The view's own keys (on the screen only: the app says
-                // the actions).
-                for (name, key) in [
-                    ("input", "view_help_input"),
-                    ("history", "view_help_history"),
-                ] {
-                    let keys: Vec<String> = self
-                        .keymap
-                        .keys(name)
-                        .iter()
-                        .map(ToString::to_string)
-                        .collect();
-                    if !keys.is_empty() {
-                        entries.push(phraser.message(key, &[("command", &keys.join(" "))]));
-                    }
-                }
-                self.page = Some(Pager::at_start(
-                    phraser.message("view_help_title", &[]),
-                    entries,
-                ));
+                let (lines, page) = key_help(app, &self.keymap);
+                self.page = Some(page);
                 self.last_view = None;
                 Some(Msg::KeyHelp(lines))
             }
             Binding::App(a, arg) => Some(Msg::Key(a, arg)),
             Binding::View(v) => {
-                self.on_view(v);
+                self.on_view(v, app);
                 None
             }
         }
     }
 
-    /// Each action with its keys ("Up", "1 2 3 4 5 6 7 8").
-    fn key_help(&self) -> Vec<(PlayerAction, String)> {
-        let mut out: Vec<(PlayerAction, Vec<String>)> = Vec::new();
-        for (name, keys) in self.keymap.bindings() {
-            let Some(Binding::App(a, _)) = super::keys::binding(name) else {
-                continue;
-            };
-            let keys: Vec<String> = keys.iter().map(ToString::to_string).collect();
-            match out.iter_mut().find(|(b, _)| *b == a) {
-                Some((_, list)) => list.extend(keys),
-                None => out.push((a, keys)),
-            }
-        }
-        out.into_iter()
-            .filter(|(_, k)| !k.is_empty())
-            .map(|(a, k)| (a, k.join(" ")))
-            .collect()
-    }
-
-    fn on_view(&mut self, v: ViewAction) {
+    fn on_view(&mut self, v: ViewAction, app: &App) {
         match v {
             ViewAction::Input => self.input.focused = true,
             ViewAction::History => {
-                let phraser = self.app.phraser();
+                let phraser = app.phraser();
                 let entries = if self.history.is_empty() {
                     vec![phraser.message("view_history_empty", &[])]
                 } else {
@@ -535,12 +376,12 @@ impl<'a> Front<'a> {
 
     /// A sentence said: into the history (and the history page, when it
     /// is open at the end).
-    fn remember(&mut self, text: &str) {
+    fn remember(&mut self, text: &str, app: &App) {
         if self.history.len() >= HISTORY {
             self.history.remove(0);
         }
         self.history.push(text.to_owned());
-        let title = self.app.phraser().message("view_history_title", &[]);
+        let title = app.phraser().message("view_history_title", &[]);
         if let Some(p) = self.page.as_mut().filter(|p| p.title == title) {
             if p.entries.len() == 1 && self.history.len() == 1 {
                 // "Nothing said yet." goes.
@@ -553,7 +394,7 @@ impl<'a> Front<'a> {
 
     /// A key while the help or the history is shown: it scrolls, reads
     /// aloud or closes the page; other keys do nothing.
-    fn on_page_key(&mut self, k: KeyEvent) -> Option<Msg> {
+    fn on_page_key(&mut self, k: KeyEvent, app: &App, outputs: &Outputs) -> Option<Msg> {
         if k.code == KeyCode::Char('c') && k.modifiers.contains(KeyModifiers::CONTROL) {
             return Some(Msg::Interrupted);
         }
@@ -575,13 +416,13 @@ impl<'a> Front<'a> {
             PagerOutcome::Close => {
                 self.page = None;
                 // Whatever the help was saying stops with it.
-                self.outputs.silence();
+                outputs.silence();
             }
             PagerOutcome::Read(entries) => {
-                let lang = self.app.phraser().msg_lang().to_owned();
-                self.outputs.silence();
+                let lang = app.phraser().msg_lang().to_owned();
+                outputs.silence();
                 for e in entries {
-                    self.outputs.say(&crate::speech::Utterance::new(
+                    outputs.say(&crate::speech::Utterance::new(
                         e,
                         lang.clone(),
                         crate::speech::Priority::Normal,
@@ -595,8 +436,8 @@ impl<'a> Front<'a> {
 
     /// The look to draw with: the app's choices (changed by the look
     /// actions) in this front end's colours.
-    fn current_look(&self) -> Look {
-        let chosen = self.app.look();
+    fn current_look(&self, app: &App) -> Look {
+        let chosen = app.look();
         let theme = self
             .themes
             .iter()
@@ -657,8 +498,76 @@ impl<'a> Front<'a> {
     }
 }
 
-/// When the loop wakes: the earlier of the app's deadline and the next
-/// change of the clocks on the screen; `None`: only an event wakes it.
-fn wake_at(app: Option<Instant>, clock_face: Option<Instant>) -> Option<Instant> {
-    [app, clock_face].into_iter().flatten().min()
+/// The key help: each action with its keys, for the app to say
+/// ([`Msg::KeyHelp`]), and the page that shows them in the same words
+/// ([`App::help_with`]) with the view's own keys after them.
+fn key_help(app: &App, keymap: &KeyMap) -> (Vec<(PlayerAction, String)>, Pager) {
+    let lines = keys_of_actions(keymap);
+    let phraser = app.phraser();
+    let mut entries: Vec<String> = lines.iter().map(|(a, k)| app.help_with(*a, k)).collect();
+    // The view's own keys (on the screen only: the app says the actions).
+    for (name, key) in [
+        ("input", "view_help_input"),
+        ("history", "view_help_history"),
+    ] {
+        let keys: Vec<String> = keymap.keys(name).iter().map(ToString::to_string).collect();
+        if !keys.is_empty() {
+            entries.push(phraser.message(key, &[("command", &keys.join(" "))]));
+        }
+    }
+    let page = Pager::at_start(phraser.message("view_help_title", &[]), entries);
+    (lines, page)
+}
+
+/// Each action with its keys ("Up", "1 2 3 4 5 6 7 8").
+fn keys_of_actions(keymap: &KeyMap) -> Vec<(PlayerAction, String)> {
+    let mut out: Vec<(PlayerAction, Vec<String>)> = Vec::new();
+    for (name, keys) in keymap.bindings() {
+        let Some(Binding::App(a, _)) = super::keys::binding(name) else {
+            continue;
+        };
+        let keys: Vec<String> = keys.iter().map(ToString::to_string).collect();
+        match out.iter_mut().find(|(b, _)| *b == a) {
+            Some((_, list)) => list.extend(keys),
+            None => out.push((a, keys)),
+        }
+    }
+    out.into_iter()
+        .filter(|(_, k)| !k.is_empty())
+        .map(|(a, k)| (a, k.join(" ")))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::words::Lang;
+
+    /// The view's help page words every action as the app says it: the
+    /// spoken key help and the page are the same sentences, in the
+    /// player's language, and the page adds only the view's own keys.
+    #[test]
+    fn the_help_page_says_what_the_app_says() {
+        let mut app = App::builder().lang(Lang::De).build();
+        let keymap = KeyMap::builtin();
+        let (lines, page) = key_help(&app, &keymap);
+        let said: Vec<String> = app
+            .update(Msg::KeyHelp(lines.clone()), Instant::now())
+            .into_iter()
+            .filter_map(|e| match e {
+                Effect::Say(u) => Some(u.text),
+                _ => None,
+            })
+            .collect();
+        // The first sentence said is the introduction.
+        assert_eq!(said.len(), lines.len() + 1);
+        assert_eq!(page.entries[..lines.len()], said[1..]);
+        assert_eq!(page.entries.len(), lines.len() + 2, "{:?}", page.entries);
+        assert!(
+            page.entries.iter().any(|e| e.starts_with("Tab")),
+            "{:?}",
+            page.entries
+        );
+        assert_ne!(page.title, "The keys");
+    }
 }

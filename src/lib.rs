@@ -17,7 +17,7 @@
 //!  page      companion net ── the opponent's page (sans-IO) and its server
 //!  sentences phrase view export ── one sentence per event; the screen as
 //!            data; a scoresheet export written to a file
-//!  devices   board scoresheet engine ── each sans-IO at its core
+//!  devices   board scoresheet engine lichess ── each sans-IO at its core
 //!  rules     clock game notation
 //!  words     words ───── vocabularies, Lang, templates, folding
 //!  base      toml_error audio speech win_console ── name no other module
@@ -55,13 +55,16 @@
 //!   the front end carries out its journal operations with a [`Sink`].
 //! - `engine`: a UCI engine for home play: the sans-IO session (through the
 //!   `shakmaty-uci` crate), the process driver, evaluations in words.
+//! - `lichess`: online play's protocol, sans-IO: the two NDJSON streams
+//!   decoded, a game kept in step with the server, when a request may go.
 //! - `phrase`: the [`Phraser`], every event into one sentence.
 //! - `view`: what the screen shows, as plain data (the full-screen view and
 //!   the opponent's page draw from it).
 //! - `companion`: the opponent's screen, sans-IO (the request reader, the
 //!   pairing gate, the snapshot, the page); its events arrive as `Msg`s.
 //! - `net`: the network on one tokio runtime of its own thread: the
-//!   companion page's HTTP server (hyper, its limits, Server-Sent Events).
+//!   companion page's HTTP server (hyper, its limits, Server-Sent Events)
+//!   and online play's HTTP client (reqwest, rustls).
 //! - `action`, `keymap`, `command`: the one list of actions and the typed
 //!   lines read into them (`keymaps/line.toml`); `config`, `settings_file`:
 //!   the settings and their reader (each bad key reported, the rest kept);
@@ -116,6 +119,8 @@ mod notation;
 
 mod board;
 mod engine;
+// Online play on lichess: its protocol, sans-IO (serde only).
+mod lichess;
 mod scoresheet;
 
 mod export;
@@ -145,7 +150,9 @@ pub use win_console::on_console_events;
 
 // The app and what goes in and out of it.
 pub use action::PlayerAction;
-pub use app::{App, AppBuilder, EngineSetup, pgn_problem_sentence, start_error_sentence};
+pub use app::{
+    App, AppBuilder, EngineSetup, OnlineStart, pgn_problem_sentence, start_error_sentence,
+};
 pub use msg::{BoardChoice, BoardProblem, CompanionChoice, Effect, Msg};
 // Start-up: the settings, the command line's overrides.
 pub use config::{BoardSettings, CompanionSettings, Config, EngineConfig};
@@ -197,6 +204,10 @@ pub mod cli {
         write_to_stdout as export_to_stdout,
     };
     pub use crate::speech::{list_voices, say_utterance_once, voices_summary};
+    pub use crate::ui::lichess::{
+        DEFAULT_URL as LICHESS_URL, find_token as find_lichess_token, login as lichess_login,
+        logout as lichess_logout,
+    };
 }
 
 /// The inner parts only the integration tests, the benches and the fuzz
@@ -230,8 +241,12 @@ pub mod testing {
         Timeouts as EngineTimeouts, Waiting as EngineWaiting, Wanted as EngineWanted,
     };
     pub use crate::game::Claim;
+    pub use crate::lichess::event::{
+        account_line as lichess_account_line, game_line as lichess_game_line,
+    };
     pub use crate::msg::EngineOrder;
     pub use crate::net::companion::bytes_in::serve as serve_companion_bytes;
+    pub use crate::net::lichess::LichessIo;
     pub use crate::scoresheet::GameRecord;
     pub use crate::scoresheet::braille::{
         LINES as BRAILLE_LINES, to_brf, to_unicode as to_braille_unicode,

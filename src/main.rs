@@ -54,6 +54,28 @@ enum Cmd {
     /// Step through the games of a PGN file: next, previous, goto N, start,
     /// end; games, game N, find NAME; every exploration command.
     Review(ReviewArgs),
+    /// Online play on lichess: keep your personal API token (`login`), or
+    /// forget it (`logout`).
+    #[command(subcommand)]
+    Lichess(LichessCmd),
+}
+
+#[derive(Debug, Subcommand)]
+enum LichessCmd {
+    /// Paste your lichess token (not shown): hector checks it with lichess,
+    /// says your account's name and keeps it for your games.
+    Login(LichessArgs),
+    /// Forget the kept token.
+    Logout(LichessArgs),
+}
+
+#[derive(Debug, Clone, clap::Args)]
+struct LichessArgs {
+    /// The lichess server.
+    #[arg(long = "lichess-url", value_name = "URL", default_value = hector::cli::LICHESS_URL)]
+    url: String,
+    #[command(flatten)]
+    settings: Overrides,
 }
 
 #[derive(Debug, Clone, clap::Args)]
@@ -231,6 +253,27 @@ struct PlayArgs {
     /// the player's moves are awaited on it, differences are reported.
     #[arg(long, value_name = "SPEC")]
     opponent_board: Option<String>,
+    /// Play on lichess, with the token of `hector lichess login` or
+    /// LICHESS_TOKEN: challenge a player (--challenge), or join the game
+    /// you have going on there.
+    #[arg(long)]
+    lichess: bool,
+    /// Challenge this lichess player (with --time MIN+SEC, --color, --rated).
+    #[arg(long, value_name = "USER", requires = "lichess")]
+    challenge: Option<String>,
+    /// The colour you ask for in a challenge.
+    #[arg(long, value_enum, requires = "challenge")]
+    color: Option<ChallengeColor>,
+    /// The lichess server.
+    #[arg(long = "lichess-url", value_name = "URL", default_value = hector::cli::LICHESS_URL)]
+    lichess_url: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum ChallengeColor {
+    White,
+    Black,
+    Random,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -274,6 +317,9 @@ fn today() -> String {
 }
 
 fn play_game(args: &PlayArgs, resume_id: Option<&str>) -> ExitCode {
+    if args.lichess {
+        return play_online(args);
+    }
     let mut started = start(&args.settings);
     if let Some(why) = started.clock_error.take() {
         eprintln!("hector: --time: {why}");
@@ -345,6 +391,50 @@ fn play_game(args: &PlayArgs, resume_id: Option<&str>) -> ExitCode {
         }),
     };
     run_session(started, args, offer, None)
+}
+
+/// `hector play --lichess`: the game is the server's; its clock too, so
+/// `--time` is the challenge's, not a clock of hector's own.
+fn play_online(args: &PlayArgs) -> ExitCode {
+    let mut settings = args.settings.clone();
+    let time = settings.time.take();
+    let mut started = start(&settings);
+    if hector::cli::find_lichess_token().is_none() {
+        println!("{}", started.phraser.message("lichess_no_token", &[]));
+        return ExitCode::FAILURE;
+    }
+    let online = match &args.challenge {
+        None => hector::OnlineStart::Join,
+        Some(user) => {
+            let Some((limit_s, increment_s)) = online_time(time.as_deref().unwrap_or("15+10"))
+            else {
+                println!("{}", started.phraser.message("lichess_time_form", &[]));
+                return ExitCode::from(2);
+            };
+            hector::OnlineStart::Challenge {
+                user: user.clone(),
+                limit_s,
+                increment_s,
+                color: match args.color {
+                    Some(ChallengeColor::White) => Some(shakmaty::Color::White),
+                    Some(ChallengeColor::Black) => Some(shakmaty::Color::Black),
+                    _ => None,
+                },
+                rated: args.rated,
+            }
+        }
+    };
+    started.app = started.app.online(online);
+    run_session(started, args, None, None)
+}
+
+/// lichess's time control, MIN+SEC (`10+5`): seconds at the start and
+/// seconds added per move.
+fn online_time(spec: &str) -> Option<(u32, u32)> {
+    let (min, sec) = spec.trim().split_once('+')?;
+    let min: u32 = min.trim().parse().ok()?;
+    let sec: u32 = sec.trim().parse().ok()?;
+    ((1..=180).contains(&min) && sec <= 180).then_some((min * 60, sec))
 }
 
 /// The session: a game (journalled, perhaps resumed) or a review.
@@ -448,6 +538,12 @@ fn run_session(
     effects.extend(app.update(Msg::Start, now));
     if !reviewing {
         runtime.keep_journal(Sink::new(store()));
+    }
+    if args.lichess
+        && let Some(token) = hector::cli::find_lichess_token()
+        && let Err(why) = runtime.start_lichess(&args.lichess_url, token)
+    {
+        eprintln!("hector: lichess: {why}");
     }
     let result = match tui {
         None => {
@@ -905,6 +1001,23 @@ fn no_such_game(phraser: &hector::Phraser, store: &hector::Store, key: &str) {
 /// One line of a listing on standard output; false once nobody reads it
 /// any more (`hector games | head`), so that the listing stops quietly
 /// instead of panicking on the closed pipe.
+/// `hector lichess login|logout` (the work is in `hector::cli::lichess_login`).
+fn lichess(cmd: &LichessCmd) -> ExitCode {
+    let (LichessCmd::Login(args) | LichessCmd::Logout(args)) = cmd;
+    let started = start(&args.settings);
+    let phraser = &started.phraser;
+    let said = match cmd {
+        LichessCmd::Login(_) => hector::cli::lichess_login(phraser, &args.url),
+        LichessCmd::Logout(_) => hector::cli::lichess_logout(phraser),
+    };
+    print_line(&said.sentence);
+    if said.ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
 fn print_line(line: &str) -> bool {
     use std::io::Write;
     writeln!(std::io::stdout().lock(), "{line}").is_ok()
@@ -995,6 +1108,7 @@ fn main() -> ExitCode {
         Some(Cmd::Resume(args)) => play_game(&args.play, Some(&args.id)),
         Some(Cmd::Export(args)) => export(args),
         Some(Cmd::Review(args)) => review(args),
+        Some(Cmd::Lichess(cmd)) => lichess(cmd),
         None => play(&cli.play),
     }
 }

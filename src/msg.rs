@@ -65,6 +65,8 @@ pub enum Msg {
         /// The new pairing code, if the page needs one.
         code: Option<String>,
     },
+    /// lichess: a stream's event, a request's answer, the link's state.
+    Lichess(crate::net::lichess::LichessIo),
 }
 
 /// The opponent's screen asked for at start-up.
@@ -168,8 +170,22 @@ pub enum Effect {
     Engine(EngineOrder),
     /// Free the opponent's seat on the companion page.
     CompanionRelease,
+    /// Open a lichess stream or send a request (online play).
+    Lichess(LichessOrder),
     /// End the session.
     Quit,
+}
+
+/// What the front end does for an online game on lichess (its answers
+/// come back as [`Msg::Lichess`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LichessOrder {
+    /// Open the account's event stream (kept open, reconnecting).
+    OpenAccountStream,
+    /// Open a game's stream (kept open until the game ends).
+    OpenGameStream(String),
+    /// Queue a request (sent one at a time).
+    Send(crate::lichess::api::Request),
 }
 
 /// What the front end does with the engine's process (it owns it; its

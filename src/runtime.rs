@@ -31,7 +31,7 @@ use crate::audio::{BellSink, ToneHandle, TonePlayer, ToneSettings};
 use crate::board::transport::{Link, LinkEvent, PortSettings};
 use crate::companion::Snapshot;
 use crate::engine::{EngineCommand, EngineIo, EngineProcess, ProcessEvent};
-use crate::msg::{Effect, EngineOrder, Msg, SaveFailure};
+use crate::msg::{Effect, EngineOrder, LichessOrder, Msg, SaveFailure};
 use crate::net::companion::{CompanionConfig, CompanionServer};
 use crate::scoresheet::{ExportFormat, Sink};
 use crate::speech::{
@@ -125,6 +125,56 @@ pub struct Outputs {
     companion: Option<CompanionServer>,
     /// The journal files (every game is journalled when set).
     journal: Option<Sink>,
+    /// The network side of an online game on lichess.
+    lichess: Option<LichessLink>,
+}
+
+/// The network side of an online game: the app's [`LichessOrder`]s carried
+/// out on the shared runtime (`net::lichess`); what comes back feeds the
+/// loop as [`Msg::Lichess`].
+struct LichessLink {
+    client: crate::net::lichess::Client,
+    feed: Feed,
+    /// The request queue, started with the first request.
+    requests: Option<tokio::sync::mpsc::UnboundedSender<crate::lichess::api::Request>>,
+}
+
+impl LichessLink {
+    fn sink(&self) -> crate::net::lichess::Sink {
+        let feed = self.feed.clone();
+        Arc::new(move |io| feed.send(Msg::Lichess(io)))
+    }
+
+    /// Carries out one order; a stream or queue that cannot start is the
+    /// message returned (the link said to be down).
+    fn order(&mut self, order: LichessOrder) -> Option<Msg> {
+        use crate::net::lichess::{LichessIo, Stream};
+        let started = match order {
+            LichessOrder::OpenAccountStream => {
+                crate::net::lichess::spawn_account_stream(self.client.clone(), self.sink())
+                    .map(|_| ())
+                    .map_err(|_| Stream::Account)
+            }
+            LichessOrder::OpenGameStream(id) => {
+                crate::net::lichess::spawn_game_stream(self.client.clone(), id.clone(), self.sink())
+                    .map(|_| ())
+                    .map_err(|_| Stream::Game(id))
+            }
+            LichessOrder::Send(request) => {
+                if self.requests.is_none() {
+                    self.requests =
+                        crate::net::lichess::spawn_requests(self.client.clone(), self.sink()).ok();
+                }
+                match &self.requests {
+                    Some(q) if q.send(request).is_ok() => Ok(()),
+                    _ => Err(Stream::Account),
+                }
+            }
+        };
+        started
+            .err()
+            .map(|s| Msg::Lichess(LichessIo::StreamDown(s)))
+    }
 }
 
 impl Outputs {
@@ -245,6 +295,27 @@ impl Runtime {
             BoardSide::Mine => self.outputs.board = Some(link),
             BoardSide::Opponent => self.outputs.opponent_board = Some(link),
         }
+    }
+
+    /// Play on lichess at `base` with the player's token: the app's
+    /// [`Effect::Lichess`] orders open the streams and send the requests;
+    /// what comes back reaches the app as [`Msg::Lichess`].
+    ///
+    /// # Errors
+    ///
+    /// The HTTP client cannot be made (its TLS set-up).
+    pub fn start_lichess(
+        &mut self,
+        base: &str,
+        token: crate::lichess::token::Token,
+    ) -> Result<(), String> {
+        let client = crate::net::lichess::Client::new(base, token)?;
+        self.outputs.lichess = Some(LichessLink {
+            client,
+            feed: self.feed(),
+            requests: None,
+        });
+        Ok(())
     }
 
     /// Serve the opponent's screen; its events reach the app as
@@ -407,6 +478,7 @@ impl Runtime {
             }
             // An engine that cannot start is said at once.
             Effect::Engine(order) => self.engine.order(order, &self.feed),
+            Effect::Lichess(order) => self.outputs.lichess.as_mut().and_then(|l| l.order(order)),
             Effect::CompanionRelease => out.companion.as_ref().map(|c| {
                 c.release();
                 Msg::CompanionReleased { code: c.code() }

@@ -23,7 +23,7 @@ pub const LAYERS: &str = "\
 base      toml_error audio speech win_console  # name no other module: file errors; tones and sentences out, never a chess type
 words     words                                # vocabularies, Lang, templates, folding
 rules     clock game notation                  # the clock knows no chess type; game's rules editions pick by its category; typed moves
-devices   board scoresheet engine              # the tactile board, the journal and its exports, the UCI engine: each sans-IO at its core
+devices   board scoresheet engine lichess      # the tactile board, the journal and its exports, the UCI engine, lichess's protocol: each sans-IO at its core
 sentences phrase view export                   # every event into one sentence; what the screen shows, as data; an export written to a file
 page      companion net                        # the opponent's page (sans-IO) and its server: below the app, which drives them with Msgs
 input     action keymap command config settings_file msg  # what the player asks for, the settings, the messages in and out

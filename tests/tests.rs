@@ -11,6 +11,8 @@
 #[cfg(unix)] // Unix only: Debian's chromium
 #[path = "support/browser.rs"]
 mod browser;
+#[path = "support/lichess.rs"]
+mod lichess_server;
 #[cfg(unix)] // Unix only: tmux
 #[path = "support/tmux.rs"]
 mod tmux;
@@ -37,6 +39,7 @@ mod engine_play;
 mod journal_damage;
 mod languages;
 mod layers;
+mod lichess;
 mod line_games;
 mod line_mode;
 mod scoresheet;

@@ -43,6 +43,7 @@ struct Start {
     from: Option<(Game, StartInfo)>,
     engine: Option<EngineSetup>,
     review: Option<PgnFile>,
+    online: Option<super::OnlineStart>,
 }
 
 impl Default for AppBuilder {
@@ -163,6 +164,12 @@ impl AppBuilder {
         self
     }
 
+    /// Play on lichess (`app/online.rs`).
+    pub fn online(mut self, start: super::OnlineStart) -> Self {
+        self.start.online = Some(start);
+        self
+    }
+
     /// Review this file instead of playing.
     pub fn review(mut self, file: PgnFile) -> Self {
         self.start.review = Some(file);
@@ -230,6 +237,9 @@ impl AppBuilder {
         }
         if let Some((game, info)) = start.from {
             app.start_from(game, info);
+        }
+        if let Some(online) = start.online {
+            app.set_online(online);
         }
         if let Some(setup) = start.engine {
             app.set_engine(setup);

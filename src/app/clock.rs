@@ -119,6 +119,14 @@ impl ClockPart {
         }
     }
 
+    /// A clock that follows one kept elsewhere (the lichess server's): its
+    /// times come with [`Clock::follow`], its flag with the server's word.
+    pub(super) fn following_elsewhere(setup: ClockSetup) -> ClockPart {
+        let mut part = ClockPart::new(setup);
+        part.physical = Some(board_clock::Physical::elsewhere());
+        part
+    }
+
     /// Whether a clock on the board keeps the time.
     pub(super) fn follows_board(&self) -> bool {
         self.physical.is_some()

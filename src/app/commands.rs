@@ -214,6 +214,9 @@ impl App {
             self.review_refuses(out);
             return;
         }
+        if self.online_action(action, out) {
+            return;
+        }
         let pos = self.game.position().clone();
         match action {
             PlayerAction::Material => {

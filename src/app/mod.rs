@@ -27,6 +27,7 @@ mod cursor;
 mod engine;
 mod look;
 mod offers;
+mod online;
 mod review;
 mod scoresheet;
 mod status;
@@ -38,6 +39,7 @@ mod parts;
 pub use builder::AppBuilder;
 pub use clock::ClockSetup;
 pub use engine::EngineSetup;
+pub use online::OnlineStart;
 
 /// A question hector asked that the next line may answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -322,6 +324,7 @@ impl App {
                 };
                 self.on_board_notes(notes, now, &mut out);
                 self.tick_opponent_board(now, &mut out);
+                self.online_tick(now, &mut out);
             }
             Msg::Speech(status) => self.on_speech_status(status, &mut out),
             Msg::Audio(status) => self.on_audio_status(status, &mut out),
@@ -351,6 +354,7 @@ impl App {
                     }
                     self.clock_start(now);
                     self.engine_start(now, &mut out);
+                    self.online_start(&mut out);
                 }
             }
             Msg::OpponentBoardChosen(choice) => self.on_opponent_board_chosen(choice, &mut out),
@@ -358,6 +362,7 @@ impl App {
             Msg::CompanionChosen(choice) => self.on_companion_chosen(choice, &mut out),
             Msg::Companion(event) => self.on_companion(event, now, &mut out),
             Msg::CompanionReleased { code } => self.on_companion_released(code, &mut out),
+            Msg::Lichess(io) => self.on_lichess(io, now, &mut out),
         }
         // Whatever changed the game, the opponent's board awaits it.
         self.sync_opponent_board(now, &mut out);
@@ -624,6 +629,9 @@ impl App {
             self.say(out, t, Priority::Normal, SayKind::Error);
             return;
         }
+        if self.online_refuses_move(out) {
+            return;
+        }
         if self.engine_has_the_move() {
             // Judged first: a line that is no move at all ("xyz") is said
             // as such; a move is the engine's to make.
@@ -665,6 +673,7 @@ impl App {
         }
         self.takeback_given_up();
         self.announce_move(&before, mv, out);
+        self.online_moved(mv, mover, out);
         if let Some(t) = self.game_over_sentence() {
             self.say(out, t, Priority::Urgent, SayKind::Game);
         } else if self.parts.offers.kept == Some(before.turn()) {

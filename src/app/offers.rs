@@ -103,7 +103,7 @@ impl App {
     }
 
     pub(super) fn resign(&mut self, out: &mut Vec<Effect>) {
-        if self.refuse_if_over(out) {
+        if self.refuse_if_over(out) || self.online_resign(out) {
             return;
         }
         let by = self.game.turn();
@@ -118,7 +118,7 @@ impl App {
     /// or on an intended move.  Which rule is claimed follows from the
     /// position: 50 moves when the count is there, else repetition.
     pub(super) fn claim(&mut self, intended: Option<String>, now: Instant, out: &mut Vec<Effect>) {
-        if self.refuse_if_over(out) {
+        if self.refuse_if_over(out) || self.online_claim(out) {
             return;
         }
         let pos = self.game.position().clone();

@@ -71,6 +71,8 @@ pub(super) struct Parts {
     pub(super) offers: Offers,
     /// The full-screen view's cursor and look (`cursor.rs`, `look.rs`).
     pub(super) view: ViewState,
+    /// The game on lichess, when online (`online.rs`).
+    pub(super) online: Option<super::online::OnlinePlay>,
 }
 
 impl Parts {
@@ -91,6 +93,9 @@ impl Parts {
             board(&self.boards.opponent),
             engine,
             clock,
+            self.online
+                .as_ref()
+                .and_then(super::online::OnlinePlay::deadline),
         ]
         .into_iter()
         .flatten()

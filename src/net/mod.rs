@@ -12,6 +12,7 @@
 //! its own accept loop and starts it again ([`companion`]).
 
 pub mod companion;
+pub mod lichess;
 
 use std::io;
 use std::sync::Mutex;

@@ -34,6 +34,17 @@ pub(crate) struct Physical {
 }
 
 impl Physical {
+    /// A clock kept elsewhere that this one follows with no board of its
+    /// own (the lichess server's, `app/online.rs`): present from the start.
+    pub(in crate::app) fn elsewhere() -> Physical {
+        Physical {
+            white: None,
+            high: None,
+            present: true,
+            counted: None,
+        }
+    }
+
     /// For a new game: which side is White's is seen again.
     pub(super) fn for_new_game(&self) -> Physical {
         Physical {

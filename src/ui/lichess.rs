@@ -1,0 +1,249 @@
+//! `hector lichess login` and `hector lichess logout`: the player's
+//! personal API token, read without echo, checked with lichess
+//! (`GET /api/account`) and kept for the next games; and where a game
+//! finds it (`LICHESS_TOKEN` first).
+//!
+//! The token is kept in a file only the player may read (0600 on Unix;
+//! on Windows in the player's own roaming profile), `lichess-token` in
+//! hector's settings folder.  The system's secret store (the `keyring`
+//! crate) is not used yet: see the README.
+
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+use crate::lichess::api::{self, Reply, Request};
+use crate::lichess::token::Token;
+use crate::net::lichess::Client;
+use crate::phrase::Phraser;
+
+/// The server when none is given.
+pub const DEFAULT_URL: &str = "https://lichess.org";
+
+/// The environment variable that gives the token.
+pub const TOKEN_VAR: &str = "LICHESS_TOKEN";
+
+/// Where the token is kept: `lichess-token` in hector's settings folder.
+#[must_use]
+pub fn token_file() -> Option<PathBuf> {
+    crate::config::Config::default_path().and_then(|p| p.parent().map(|d| d.join("lichess-token")))
+}
+
+/// The token to play with: `LICHESS_TOKEN`, else the one kept by `login`.
+#[must_use]
+pub fn find_token() -> Option<Token> {
+    if let Some(t) = std::env::var(TOKEN_VAR).ok().and_then(|v| Token::parse(&v)) {
+        return Some(t);
+    }
+    let path = token_file()?;
+    std::fs::read_to_string(path)
+        .ok()
+        .and_then(|s| Token::parse(&s))
+}
+
+/// Writes the token where only the player can read it (a file made with
+/// mode 0600 and moved into place, so no reader ever sees half of it).
+///
+/// # Errors
+///
+/// The folder or the file could not be written.
+pub fn keep_token(path: &Path, token: &Token) -> std::io::Result<()> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let tmp = path.with_extension("new");
+    let _ = std::fs::remove_file(&tmp);
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    let mut f = options.open(&tmp)?;
+    f.write_all(token.secret().as_bytes())?;
+    f.sync_all()?;
+    drop(f);
+    std::fs::rename(&tmp, path)
+}
+
+/// What `login` and `logout` end with: the sentence to print, and whether
+/// it went well.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Said {
+    /// The sentence.
+    pub sentence: String,
+    /// Whether the command did what was asked.
+    pub ok: bool,
+}
+
+/// Reads the token: without echo from a terminal, else one line of the
+/// standard input (a script, a test).
+fn read_secret() -> Option<String> {
+    let stdin = std::io::stdin();
+    if stdin.is_terminal() {
+        return read_hidden();
+    }
+    let mut line = String::new();
+    stdin.lock().read_line(&mut line).ok()?;
+    Some(line)
+}
+
+/// A line typed with the terminal's echo off (crossterm's raw mode, on
+/// Unix and Windows alike); Enter ends it, Escape or Ctrl-C gives up.
+fn read_hidden() -> Option<String> {
+    use crossterm::event::{Event, KeyCode, KeyEventKind, KeyModifiers, read};
+    crossterm::terminal::enable_raw_mode().ok()?;
+    let mut line = String::new();
+    let got = loop {
+        match read() {
+            Ok(Event::Key(k)) if k.kind != KeyEventKind::Release => match k.code {
+                KeyCode::Enter => break Some(line),
+                KeyCode::Esc => break None,
+                KeyCode::Char('c') if k.modifiers.contains(KeyModifiers::CONTROL) => break None,
+                KeyCode::Char(c) => line.push(c),
+                KeyCode::Backspace => {
+                    line.pop();
+                }
+                _ => {}
+            },
+            Ok(Event::Paste(s)) => line.push_str(&s),
+            Ok(_) => {}
+            Err(_) => break None,
+        }
+    };
+    let _ = crossterm::terminal::disable_raw_mode();
+    println!();
+    got
+}
+
+/// `hector lichess login`: asks for the token, checks it, keeps it.
+#[must_use]
+pub fn login(phraser: &Phraser, base: &str) -> Said {
+    print!("{} ", phraser.message("lichess_token_ask", &[]));
+    let _ = std::io::stdout().flush();
+    let Some(token) = read_secret().and_then(|s| Token::parse(&s)) else {
+        return Said {
+            sentence: phraser.message("lichess_token_none", &[]),
+            ok: false,
+        };
+    };
+    let name = match check(base, &token) {
+        Ok(name) => name,
+        Err(sentence) => {
+            return Said {
+                sentence: sentence_of(phraser, &sentence),
+                ok: false,
+            };
+        }
+    };
+    let kept = token_file().ok_or_else(|| std::io::Error::other("no settings folder"));
+    match kept.and_then(|p| keep_token(&p, &token)) {
+        Ok(()) => Said {
+            sentence: phraser.message("lichess_logged_in", &[("name", name.as_str())]),
+            ok: true,
+        },
+        Err(e) => Said {
+            sentence: phraser.message("lichess_token_not_kept", &[("error", &e.to_string())]),
+            ok: false,
+        },
+    }
+}
+
+/// Why a token could not be checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CheckFailure {
+    /// lichess refused it (401).
+    Refused,
+    /// lichess asked us to wait (429).
+    RateLimited,
+    /// An answer we cannot use (its status or body, for the sentence).
+    Unreachable(String),
+    /// No answer at all: no connection, or no answer in time.
+    NoConnection,
+}
+
+fn sentence_of(phraser: &Phraser, f: &CheckFailure) -> String {
+    match f {
+        CheckFailure::Refused => phraser.message("lichess_token_refused", &[]),
+        CheckFailure::RateLimited => phraser.message("lichess_login_rate_limited", &[]),
+        CheckFailure::NoConnection => phraser.message("lichess_no_connection", &[]),
+        CheckFailure::Unreachable(why) => {
+            phraser.message("lichess_unreachable", &[("error", why.as_str())])
+        }
+    }
+}
+
+/// Asks lichess whose token this is: the account's name.
+///
+/// # Errors
+///
+/// Refused, rate-limited or no answer.
+pub fn check(base: &str, token: &Token) -> Result<String, CheckFailure> {
+    let client = Client::new(base, token.clone()).map_err(CheckFailure::Unreachable)?;
+    let handle = crate::net::handle().map_err(|e| CheckFailure::Unreachable(e.to_string()))?;
+    let (tx, rx) = std::sync::mpsc::channel();
+    handle.spawn(async move {
+        let _ = tx.send(client.send(&Request::Account).await);
+    });
+    let reply = rx
+        .recv()
+        .map_err(|e| CheckFailure::Unreachable(e.to_string()))?;
+    match reply {
+        Reply::Done(body) => api::account(&body)
+            .map(|a| a.username)
+            .map_err(|e| CheckFailure::Unreachable(e.detail)),
+        Reply::Refused { status: 401, .. } => Err(CheckFailure::Refused),
+        Reply::Refused { status, error } => {
+            Err(CheckFailure::Unreachable(format!("HTTP {status}: {error}")))
+        }
+        Reply::RateLimited => Err(CheckFailure::RateLimited),
+        Reply::Failed(_) => Err(CheckFailure::NoConnection),
+    }
+}
+
+/// `hector lichess logout`: forgets the kept token.
+#[must_use]
+pub fn logout(phraser: &Phraser) -> Said {
+    let Some(path) = token_file() else {
+        return Said {
+            sentence: phraser.message("lichess_logged_out_none", &[]),
+            ok: true,
+        };
+    };
+    match std::fs::remove_file(&path) {
+        Ok(()) => Said {
+            sentence: phraser.message("lichess_logged_out", &[]),
+            ok: true,
+        },
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Said {
+            sentence: phraser.message("lichess_logged_out_none", &[]),
+            ok: true,
+        },
+        Err(e) => Said {
+            sentence: phraser.message("lichess_token_not_kept", &[("error", &e.to_string())]),
+            ok: false,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_kept_token_is_private_and_whole() {
+        let dir = std::env::temp_dir().join(format!("hector-token-{}", std::process::id()));
+        let path = dir.join("sub").join("lichess-token");
+        let t = Token::parse("lip_abc").unwrap();
+        keep_token(&path, &t).unwrap();
+        keep_token(&path, &Token::parse("lip_second").unwrap()).unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "lip_second");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o600);
+        }
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}

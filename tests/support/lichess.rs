@@ -1,0 +1,353 @@
+//! A stand-in for lichess's API on loopback, written from the published
+//! description (lichess-org/api, `doc/specs`): the account, the event
+//! stream, one Board API game with its stream, moves, draw, resign, abort
+//! and challenges.  Plain HTTP/1.1 on std threads, chunked NDJSON for the
+//! streams.  What it does next is set by the test (the opponent's replies,
+//! moves to refuse, 429s to give, the game stream to drop once).
+#![allow(dead_code)]
+
+use std::collections::VecDeque;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// The stand-in's state, shared with the test.
+#[derive(Default)]
+pub struct State {
+    /// The token it accepts.
+    pub token: String,
+    /// The account's name.
+    pub username: String,
+    /// Lines for the event stream, in order (each stream sends them all).
+    pub events: Vec<String>,
+    /// The game: its id, our colour, the opponent, the moves, the status.
+    pub game: Option<Game>,
+    /// The opponent's answers to the player's moves, in order.
+    pub replies: VecDeque<String>,
+    /// Moves refused with 400.
+    pub refuse: Vec<String>,
+    /// How many of the next requests get 429.
+    pub rate_limit: usize,
+    /// Drop the game stream (no final chunk) once it has this many moves.
+    pub drop_at: Option<usize>,
+    /// Every request's first line (without the token: it is a header).
+    pub log: Vec<String>,
+    /// Every header block and body received (for the token search).
+    pub raw: Vec<String>,
+}
+
+/// The game of the stand-in.
+#[derive(Clone, Default)]
+pub struct Game {
+    /// The id.
+    pub id: String,
+    /// Whether the player has White.
+    pub white: bool,
+    /// The opponent's name.
+    pub opponent: String,
+    /// The moves, UCI.
+    pub moves: Vec<String>,
+    /// lichess's status.
+    pub status: String,
+    /// The winner, `white` or `black`.
+    pub winner: Option<String>,
+    /// Changed at each move or end.
+    pub version: u64,
+    /// The opponent offers a draw.
+    pub draw_offer: bool,
+}
+
+/// The running stand-in.
+pub struct StandIn {
+    /// `http://127.0.0.1:PORT`.
+    pub url: String,
+    /// Its state.
+    pub state: Arc<Mutex<State>>,
+}
+
+impl StandIn {
+    /// Starts it on a free loopback port; it ends with the test process.
+    pub fn start(token: &str, username: &str) -> StandIn {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind loopback");
+        let url = format!("http://{}", listener.local_addr().expect("address"));
+        let state = Arc::new(Mutex::new(State {
+            token: token.to_owned(),
+            username: username.to_owned(),
+            ..State::default()
+        }));
+        let s = state.clone();
+        std::thread::spawn(move || {
+            for conn in listener.incoming().flatten() {
+                let s = s.clone();
+                std::thread::spawn(move || {
+                    let _ = serve(conn, &s);
+                });
+            }
+        });
+        StandIn { url, state }
+    }
+
+    /// Waits (at most 10 s) until `f` holds of the state.
+    pub fn wait_for(&self, what: &str, f: impl Fn(&State) -> bool) {
+        let t = Instant::now();
+        while t.elapsed() < Duration::from_secs(10) {
+            if f(&self.state.lock().unwrap()) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        panic!("the stand-in never saw: {what}");
+    }
+}
+
+fn game_full(g: &Game, me: &str) -> String {
+    let (w, b) = if g.white {
+        (me, g.opponent.as_str())
+    } else {
+        (g.opponent.as_str(), me)
+    };
+    format!(
+        r#"{{"type":"gameFull","id":"{}","variant":{{"key":"standard","name":"Standard"}},"speed":"rapid","perf":{{"name":"Rapid"}},"rated":false,"createdAt":1,"white":{{"id":"{}","name":"{w}","rating":1500}},"black":{{"id":"{}","name":"{b}","rating":1600}},"initialFen":"startpos","clock":{{"initial":600000,"increment":5000}},"state":{}}}"#,
+        g.id,
+        w.to_lowercase(),
+        b.to_lowercase(),
+        game_state(g)
+    )
+}
+
+fn game_state(g: &Game) -> String {
+    let winner = g
+        .winner
+        .as_ref()
+        .map(|w| format!(r#","winner":"{w}""#))
+        .unwrap_or_default();
+    let (wdraw, bdraw) = if g.white {
+        (false, g.draw_offer)
+    } else {
+        (g.draw_offer, false)
+    };
+    format!(
+        r#"{{"type":"gameState","moves":"{}","wtime":600000,"btime":600000,"winc":5000,"binc":5000,"status":"{}"{winner},"wdraw":{wdraw},"bdraw":{bdraw}}}"#,
+        g.moves.join(" "),
+        g.status
+    )
+}
+
+fn serve(mut conn: TcpStream, state: &Arc<Mutex<State>>) -> std::io::Result<()> {
+    conn.set_read_timeout(Some(Duration::from_secs(10)))?;
+    let mut reader = BufReader::new(conn.try_clone()?);
+    loop {
+        let mut first = String::new();
+        if reader.read_line(&mut first)? == 0 {
+            return Ok(());
+        }
+        let first = first.trim_end().to_owned();
+        let mut headers = String::new();
+        let mut length = 0usize;
+        loop {
+            let mut h = String::new();
+            if reader.read_line(&mut h)? == 0 {
+                return Ok(());
+            }
+            if h == "\r\n" {
+                break;
+            }
+            if let Some(v) = h.to_ascii_lowercase().strip_prefix("content-length:") {
+                length = v.trim().parse().unwrap_or(0);
+            }
+            headers.push_str(&h);
+        }
+        let mut body = vec![0; length.min(1 << 16)];
+        reader.read_exact(&mut body)?;
+        let body = String::from_utf8_lossy(&body).into_owned();
+        let mut parts = first.split(' ');
+        let method = parts.next().unwrap_or("").to_owned();
+        let path = parts.next().unwrap_or("").to_owned();
+        let authorised = {
+            let mut s = state.lock().unwrap();
+            s.log.push(format!("{method} {path}"));
+            s.raw.push(format!("{first}\n{headers}\n{body}"));
+            let want = format!("authorization: bearer {}", s.token.to_ascii_lowercase());
+            headers
+                .lines()
+                .any(|l| l.trim().to_ascii_lowercase() == want)
+        };
+        if !authorised {
+            respond(&mut conn, 401, r#"{"error":"No such token"}"#)?;
+            continue;
+        }
+        {
+            let mut s = state.lock().unwrap();
+            if s.rate_limit > 0 {
+                s.rate_limit -= 1;
+                drop(s);
+                respond(&mut conn, 429, r#"{"error":"Too many requests"}"#)?;
+                continue;
+            }
+        }
+        let segs: Vec<&str> = path.split('?').next().unwrap_or("").split('/').collect();
+        match (method.as_str(), &segs[1..]) {
+            ("GET", ["api", "account"]) => {
+                let name = state.lock().unwrap().username.clone();
+                respond(
+                    &mut conn,
+                    200,
+                    &format!(r#"{{"id":"{}","username":"{name}"}}"#, name.to_lowercase()),
+                )?;
+            }
+            ("GET", ["api", "stream", "event"]) => return event_stream(conn, state),
+            ("GET", ["api", "board", "game", "stream", id]) => {
+                let id = (*id).to_owned();
+                return game_stream(conn, state, &id);
+            }
+            ("POST", ["api", "board", "game", _, "move", uci]) => {
+                let uci = (*uci).to_owned();
+                let mut s = state.lock().unwrap();
+                if s.refuse.contains(&uci) {
+                    drop(s);
+                    respond(
+                        &mut conn,
+                        400,
+                        r#"{"error":"Piece does not exist on that square"}"#,
+                    )?;
+                    continue;
+                }
+                let reply = s.replies.pop_front();
+                if let Some(g) = s.game.as_mut() {
+                    g.moves.push(uci);
+                    g.version += 1;
+                    if let Some(r) = reply {
+                        g.moves.push(r);
+                        g.version += 1;
+                    }
+                }
+                drop(s);
+                respond(&mut conn, 200, r#"{"ok":true}"#)?;
+            }
+            ("POST", ["api", "board", "game", _, what, ..]) => {
+                let mut s = state.lock().unwrap();
+                let white = s.game.as_ref().is_some_and(|g| g.white);
+                if let Some(g) = s.game.as_mut() {
+                    match *what {
+                        "resign" => {
+                            g.status = "resign".into();
+                            g.winner = Some(if white { "black" } else { "white" }.into());
+                        }
+                        "abort" => g.status = "aborted".into(),
+                        "draw" if g.draw_offer => g.status = "draw".into(),
+                        _ => {}
+                    }
+                    g.version += 1;
+                }
+                drop(s);
+                respond(&mut conn, 200, r#"{"ok":true}"#)?;
+            }
+            ("POST", ["api", "challenge", user]) => {
+                let user = (*user).to_owned();
+                let mut s = state.lock().unwrap();
+                let white = body.contains("color=white");
+                let game = Game {
+                    id: "stand1n0".into(),
+                    white,
+                    opponent: user.clone(),
+                    status: "started".into(),
+                    ..Game::default()
+                };
+                let color = if white { "white" } else { "black" };
+                s.events.push(format!(
+                    r#"{{"type":"gameStart","game":{{"fullId":"stand1n0abcd","gameId":"stand1n0","color":"{color}","rated":false,"opponent":{{"id":"{}","username":"{user}","rating":1600}},"isMyTurn":{white},"compat":{{"bot":false,"board":true}}}}}}"#,
+                    user.to_lowercase()
+                ));
+                s.game = Some(game);
+                drop(s);
+                respond(
+                    &mut conn,
+                    200,
+                    r#"{"id":"chall123","url":"http://x/chall123","status":"created"}"#,
+                )?;
+            }
+            _ => respond(&mut conn, 404, r#"{"error":"Not found"}"#)?,
+        }
+    }
+}
+
+fn respond(conn: &mut TcpStream, status: u16, body: &str) -> std::io::Result<()> {
+    write!(
+        conn,
+        "HTTP/1.1 {status} X\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
+        body.len()
+    )?;
+    conn.flush()
+}
+
+fn chunk(conn: &mut TcpStream, line: &str) -> std::io::Result<()> {
+    let line = format!("{line}\n");
+    write!(conn, "{:x}\r\n{line}\r\n", line.len())?;
+    conn.flush()
+}
+
+fn stream_head(conn: &mut TcpStream) -> std::io::Result<()> {
+    write!(
+        conn,
+        "HTTP/1.1 200 OK\r\ncontent-type: application/x-ndjson\r\ntransfer-encoding: chunked\r\n\r\n"
+    )?;
+    conn.flush()
+}
+
+fn event_stream(mut conn: TcpStream, state: &Arc<Mutex<State>>) -> std::io::Result<()> {
+    stream_head(&mut conn)?;
+    let mut sent = 0;
+    let t = Instant::now();
+    // Bounded: a test lasts less than a minute.
+    while t.elapsed() < Duration::from_secs(60) {
+        let lines: Vec<String> = state.lock().unwrap().events[sent..].to_vec();
+        for l in &lines {
+            chunk(&mut conn, l)?;
+        }
+        sent += lines.len();
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    Ok(())
+}
+
+fn game_stream(mut conn: TcpStream, state: &Arc<Mutex<State>>, id: &str) -> std::io::Result<()> {
+    let (full, mut version) = {
+        let s = state.lock().unwrap();
+        match s.game.as_ref().filter(|g| g.id == id) {
+            Some(g) => (game_full(g, &s.username), g.version),
+            None => {
+                drop(s);
+                return respond(&mut conn, 404, r#"{"error":"No such game"}"#);
+            }
+        }
+    };
+    stream_head(&mut conn)?;
+    chunk(&mut conn, &full)?;
+    let t = Instant::now();
+    while t.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(5));
+        let mut s = state.lock().unwrap();
+        let drop_at = s.drop_at;
+        let Some(g) = s.game.clone() else {
+            return Ok(());
+        };
+        if g.version == version {
+            continue;
+        }
+        version = g.version;
+        if drop_at.is_some_and(|n| g.moves.len() >= n) {
+            // The connection breaks: no final chunk.
+            s.drop_at = None;
+            drop(s);
+            return conn.shutdown(std::net::Shutdown::Both);
+        }
+        drop(s);
+        chunk(&mut conn, &game_state(&g))?;
+        if g.status != "started" {
+            write!(conn, "0\r\n\r\n")?;
+            return conn.flush();
+        }
+    }
+    Ok(())
+}

@@ -577,6 +577,19 @@ impl App {
             return true;
         }
         match action {
+            // The game on lichess does not end because hector starts
+            // another: its clock runs on.  After its end, a new online
+            // game is a new start (`play --lichess`).
+            Action::New => {
+                let key = if game.is_some() && !self.game.is_over() {
+                    "lichess_no_new_playing"
+                } else {
+                    "lichess_no_new_over"
+                };
+                let t = self.message(key, &[]);
+                self.say(out, t, Priority::Normal, SayKind::Error);
+                true
+            }
             Action::Hint | Action::Eval | Action::Threat | Action::Engine => {
                 let t = self.message("lichess_no_engine", &[]);
                 self.say(out, t, Priority::Normal, SayKind::Error);
@@ -821,6 +834,28 @@ mod tests {
         assert_eq!(said(&e).len(), 1);
         assert!(r.app.game().is_over());
         assert!(said(&r.game(110, over)).is_empty(), "said once");
+    }
+
+    #[test]
+    fn new_never_leaves_the_lichess_game_behind() {
+        let mut r = Rig::new();
+        let e = r.typed(10, "new");
+        assert_eq!(
+            said(&e),
+            ["The lichess game goes on: resign it first, or play on."]
+        );
+        assert!(sent(&e).is_empty());
+        assert_eq!(r.app.game().history().len(), 0);
+        r.typed(20, "e4");
+        let over = r#"{"type":"gameState","moves":"e2e4","wtime":1,"btime":1,"winc":0,"binc":0,"status":"resign","winner":"white"}"#;
+        let e = r.game(30, over);
+        assert!(!said(&e).is_empty());
+        let e = r.typed(40, "new");
+        assert_eq!(
+            said(&e),
+            ["A new lichess game needs a new start: quit, then start hector with --lichess again."]
+        );
+        assert_eq!(r.app.game().history().len(), 1);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! with the game (FIDE D.2.9).
 //!
 //! - [`dgt`], [`millennium`], [`occupancy`] — sans-IO codecs, bytes in,
-//!   [`BoardEvent`](event::BoardEvent)s out ([`Decoder`]), plus the requests the program sends
+//!   [`BoardEvent`](event::BoardEvent)s out ([`Decoder`](event::Decoder)), plus the requests the program sends
 //!   and what each board sends (used by [`sim`]).  [`Protocol`] picks one.
 //! - [`dgt_clock`] — the clock message of a DGT board with a DGT 3000
 //!   attached (times, flags, the lever), decoded and encoded.
@@ -11,7 +11,7 @@
 //!   [`SensedBoard`](sensed::SensedBoard) (the whole board) and
 //!   [`Orientation`](sensed::Orientation) (a board turned
 //!   round), the one place squares are translated.
-//! - [`infer`] — the [`Tracker`], pure, `now` passed in: events in,
+//! - [`infer`] — the [`Tracker`](infer::Tracker), pure, `now` passed in: events in,
 //!   [`Inferred`] moves, touches, take-backs, mismatches out.
 //! - [`awaited`] — a move made by other means (keyboard, engine, companion
 //!   page) that the player must make on the board: the [`Instruction`] and
@@ -44,8 +44,11 @@ pub mod spec;
 pub mod transport;
 
 pub use awaited::Instruction;
+#[cfg(any(test, feature = "test-support"))]
 pub use event::Decoder;
-pub use infer::{Inferred, Tracker, TrackerConfig};
+#[cfg(any(test, feature = "test-support"))]
+pub use infer::Tracker;
+pub use infer::{Inferred, TrackerConfig};
 pub use mismatch::SquareDiff;
 pub use protocol::Protocol;
 pub use sensed::Sensed;

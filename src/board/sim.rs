@@ -120,6 +120,10 @@ impl SimBoard {
     }
 
     /// The same board turned round (or not).
+    #[cfg_attr(
+        not(feature = "test-support"),
+        allow(dead_code, reason = "used by tests and the board benches")
+    )]
     pub fn with_orientation(mut self, orientation: Orientation) -> SimBoard {
         self.orientation = orientation;
         self
@@ -127,6 +131,10 @@ impl SimBoard {
 
     /// Occupancy protocol only: report changes as `lift`/`place` lines
     /// instead of whole board lines.
+    #[cfg_attr(
+        not(feature = "test-support"),
+        allow(dead_code, reason = "used by tests and the board benches")
+    )]
     pub fn with_event_lines(mut self, on: bool) -> SimBoard {
         self.event_lines = on;
         self
@@ -138,6 +146,10 @@ impl SimBoard {
     }
 
     /// The protocol spoken.
+    #[cfg_attr(
+        not(feature = "test-support"),
+        allow(dead_code, reason = "used by tests and the board benches")
+    )]
     pub fn protocol(&self) -> Protocol {
         self.protocol
     }
@@ -238,6 +250,10 @@ impl SimBoard {
     }
 
     /// The occupied squares in the board's own numbering.
+    #[cfg_attr(
+        not(feature = "test-support"),
+        allow(dead_code, reason = "used by tests and the board benches")
+    )]
     pub fn occupied_numbered(&self) -> Bitboard {
         self.board_numbered().occupied()
     }

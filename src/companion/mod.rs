@@ -24,7 +24,11 @@ pub mod labels;
 pub mod request;
 pub mod snapshot;
 
-pub use gate::{CompanionEvent, Limits, Pairing};
+#[cfg(any(test, feature = "test-support"))]
+pub use gate::Limits;
+pub use gate::{CompanionEvent, Pairing};
 pub use labels::PageLabels;
 pub use request::{MoveInput, OpponentAction};
-pub use snapshot::{Clocks, Flash, FlashKind, GameEnd, LastMove, Notice, Side, Snapshot, Tactile};
+#[cfg(any(test, feature = "test-support"))]
+pub use snapshot::{Clocks, GameEnd, LastMove, Side};
+pub use snapshot::{Flash, FlashKind, Notice, Snapshot, Tactile};

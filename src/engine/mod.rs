@@ -9,7 +9,7 @@
 //!   `readyok`, searches (`position` + `go`), `bestmove` checked against
 //!   the position, `info score` kept for the evaluation, pondering when
 //!   asked, and every fault (crash, hang, garbage, an illegal move) turned
-//!   into one [`Fault`] event.
+//!   into one [`Fault`](session::Fault) event.
 //! - `process`: the thin driver owning the child process: a reader
 //!   thread passing each line to a callback (the app's channel), a writer
 //!   thread, a waiter thread blocked in the wait for the engine's end, and
@@ -25,9 +25,10 @@ mod settings;
 
 pub use process::{DEFAULT_ENGINE, EngineCommand, EngineIo, EngineProcess, ProcessEvent};
 pub use session::{
-    EngineEvent, EngineSession, ExitInfo, Fault, Limit, Purpose, SearchError, SearchRequest,
-    SearchResult, Timeouts,
+    EngineEvent, EngineSession, Limit, Purpose, SearchError, SearchRequest, SearchResult, Timeouts,
 };
+#[cfg(any(test, feature = "test-support"))]
+pub use session::{ExitInfo, Fault};
 pub use settings::{EngineSettings, Strength};
 // Named only by the tests (the app reaches them through the session).
 #[cfg(any(test, feature = "test-support"))]

@@ -41,7 +41,9 @@ pub mod worker;
 
 // Only what the rest of the crate uses (the crate root re-exports part of
 // it); the modules' other items are reached by path.
-pub use backend::{BackendFactory, SpeechRoute, SpeechSettings, voices_summary};
+#[cfg(any(test, feature = "test-support"))]
+pub use backend::BackendFactory;
+pub use backend::{SpeechRoute, SpeechSettings, voices_summary};
 pub use utterance::{Part, Priority, SayKind, Utterance};
 pub use worker::{
     FallBack, SpeechHandle, SpeechMode, SpeechStatus, SpeechWorker, WorkerConfig, list_voices,

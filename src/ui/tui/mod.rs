@@ -12,6 +12,7 @@ pub mod run;
 pub mod setup;
 pub mod theme;
 
+#[cfg(any(test, feature = "test-support"))]
 pub use render::Look;
 pub use theme::Theme;
 

@@ -3,8 +3,8 @@
 //! the tactile board: what to tell them ([`Instruction`]) and whether a
 //! board is on its way to it (`on_the_way_all`).
 //!
-//! The [`Tracker`](super::infer::Tracker) awaits such a move
-//! ([`Tracker::await_move`](super::infer::Tracker::await_move)): it says the
+//! The `Tracker` awaits such a move
+//! (`Tracker::await_move`): it says the
 //! instruction once, stays quiet while the board passes through states that
 //! lead to the move (a piece lifted, the captured piece removed first or
 //! last, king before rook or rook before king), reports a mismatch only for

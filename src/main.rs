@@ -424,7 +424,15 @@ fn play_online(args: &PlayArgs) -> ExitCode {
             }
         }
     };
-    started.app = started.app.online(online);
+    // The journal's start record: the server now, the game and its
+    // players when the server tells them (never the token).
+    let mut start_info = StartInfo {
+        event: args.event.clone().unwrap_or_default(),
+        date: today(),
+        ..StartInfo::default()
+    };
+    start_info.set_online_server(&args.lichess_url);
+    started.app = started.app.journal(start_info).online(online);
     run_session(started, args, None, None)
 }
 
@@ -962,14 +970,34 @@ fn game_line(phraser: &hector::Phraser, number: usize, g: &hector::GameSummary) 
         Some(r) => r.clone(),
         None => phraser.message("game_unfinished", &[]),
     };
+    // An online game's players with their ratings, and where it was played.
+    let player = |name: &str, elo: &Option<String>, side| {
+        let name = phraser.player(name, side);
+        match elo {
+            Some(r) if g.online.is_some() => {
+                phraser.message("games_player_rating", &[("name", &name), ("rating", r)])
+            }
+            _ => name,
+        }
+    };
     phraser.message(
-        "games_line",
+        if g.online.is_some() {
+            "games_line_lichess"
+        } else {
+            "games_line"
+        },
         &[
             ("number", &number.to_string()),
             ("id", g.id.as_str()),
             ("date", &date),
-            ("white", &phraser.player(&g.white, shakmaty::Color::White)),
-            ("black", &phraser.player(&g.black, shakmaty::Color::Black)),
+            (
+                "white",
+                &player(&g.white, &g.white_elo, shakmaty::Color::White),
+            ),
+            (
+                "black",
+                &player(&g.black, &g.black_elo, shakmaty::Color::Black),
+            ),
             ("result", &result),
             ("moves", &g.plies.div_ceil(2).to_string()),
         ],

@@ -28,6 +28,7 @@ mod engine;
 mod look;
 mod offers;
 mod online;
+mod online_record;
 mod review;
 mod scoresheet;
 mod status;

@@ -326,6 +326,7 @@ impl App {
                 match game {
                     Ok(g) => {
                         self.replace_game(g);
+                        self.journal_online_game(full, side);
                         self.online_clock(clock);
                         self.say_online_start(&name, rating, out);
                     }
@@ -367,6 +368,12 @@ impl App {
             return;
         };
         let Some(c) = sync.clock() else {
+            return;
+        };
+        if sync.moves().len() == self.game.history().len() {
+            self.journal_server_press(c.white_ms, c.black_ms);
+        }
+        let Some(sync) = self.parts.online.as_ref().and_then(|o| o.sync.as_ref()) else {
             return;
         };
         let running =

@@ -35,6 +35,11 @@ pub struct State {
     pub log: Vec<String>,
     /// Every header block and body received (for the token search).
     pub raw: Vec<String>,
+    /// The `clock_step_ms` of the games challenges make (branch record).
+    pub clock_step_ms: u64,
+    /// Each reply comes in a state of its own, after the player's move
+    /// was sent in one, as lichess does (branch record: each move's clock).
+    pub replies_apart: bool,
 }
 
 /// The game of the stand-in.
@@ -56,6 +61,12 @@ pub struct Game {
     pub version: u64,
     /// The opponent offers a draw.
     pub draw_offer: bool,
+    /// Milliseconds each side's clock loses per move it makes (0: the
+    /// clocks stay at ten minutes) (branch record: the %clk of exports).
+    pub clock_step_ms: u64,
+    /// The opponent's reply, made once the player's move was streamed
+    /// (`replies_apart`).
+    pub later: Option<String>,
 }
 
 /// The running stand-in.
@@ -127,10 +138,21 @@ fn game_state(g: &Game) -> String {
     } else {
         (g.draw_offer, false)
     };
+    let (wtime, btime) = clocks(g);
     format!(
-        r#"{{"type":"gameState","moves":"{}","wtime":600000,"btime":600000,"winc":5000,"binc":5000,"status":"{}"{winner},"wdraw":{wdraw},"bdraw":{bdraw}}}"#,
+        r#"{{"type":"gameState","moves":"{}","wtime":{wtime},"btime":{btime},"winc":5000,"binc":5000,"status":"{}"{winner},"wdraw":{wdraw},"bdraw":{bdraw}}}"#,
         g.moves.join(" "),
         g.status
+    )
+}
+
+/// Both clocks: ten minutes, less `clock_step_ms` per move of each side.
+fn clocks(g: &Game) -> (u64, u64) {
+    let white_moves = g.moves.len().div_ceil(2) as u64;
+    let black_moves = (g.moves.len() / 2) as u64;
+    (
+        600_000u64.saturating_sub(white_moves * g.clock_step_ms),
+        600_000u64.saturating_sub(black_moves * g.clock_step_ms),
     )
 }
 
@@ -214,10 +236,13 @@ fn serve(mut conn: TcpStream, state: &Arc<Mutex<State>>) -> std::io::Result<()> 
                     continue;
                 }
                 let reply = s.replies.pop_front();
+                let apart = s.replies_apart;
                 if let Some(g) = s.game.as_mut() {
                     g.moves.push(uci);
                     g.version += 1;
-                    if let Some(r) = reply {
+                    if apart {
+                        g.later = reply;
+                    } else if let Some(r) = reply {
                         g.moves.push(r);
                         g.version += 1;
                     }
@@ -252,6 +277,7 @@ fn serve(mut conn: TcpStream, state: &Arc<Mutex<State>>) -> std::io::Result<()> 
                     white,
                     opponent: user.clone(),
                     status: "started".into(),
+                    clock_step_ms: s.clock_step_ms,
                     ..Game::default()
                 };
                 let color = if white { "white" } else { "black" };
@@ -333,6 +359,13 @@ fn game_stream(mut conn: TcpStream, state: &Arc<Mutex<State>>, id: &str) -> std:
             return Ok(());
         };
         if g.version == version {
+            // The player's move is streamed: now the reply, if it waits.
+            if let Some(game) = s.game.as_mut()
+                && let Some(r) = game.later.take()
+            {
+                game.moves.push(r);
+                game.version += 1;
+            }
             continue;
         }
         version = g.version;

@@ -1,0 +1,250 @@
+//! The online game's record, through the binary against the stand-in
+//! lichess (tests/support/lichess.rs): the journal's start record (game,
+//! server, players, ratings, time control, never the token), `hector
+//! games`, the PGN export's headers and `%clk`, and resuming after a
+//! SIGKILL: the game rejoined by its id, the moves made meanwhile said
+//! once, a game ended meanwhile completed.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::lichess_server::StandIn;
+use crate::util::{Hector, Run, clean_config_dir};
+
+const TOKEN: &str = "lip_recordSecret0123456789";
+
+fn games_dir(home: &Path) -> PathBuf {
+    home.join("data").join("hector").join("games")
+}
+
+/// The one journal of the games folder, as text.
+fn journal(home: &Path) -> String {
+    let files: Vec<PathBuf> = std::fs::read_dir(games_dir(home))
+        .expect("games folder")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+        .collect();
+    assert_eq!(files.len(), 1, "one journal: {files:?}");
+    std::fs::read_to_string(&files[0]).expect("journal")
+}
+
+/// `hector ARGS` (not `play`) with the same home, token in the
+/// environment, nothing on standard input.
+fn hector(home: &Path, args: &[&str]) -> Run {
+    let out = Command::new(env!("CARGO_BIN_EXE_hector"))
+        .args(args)
+        .env("XDG_CONFIG_HOME", home)
+        .env("HOME", home)
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env("LICHESS_TOKEN", TOKEN)
+        .output()
+        .expect("hector runs");
+    Run {
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        success: out.status.success(),
+    }
+}
+
+/// `hector play ARGS` with the token, moves said in English words.
+fn play(home: &Path, args: &[&str]) -> Hector {
+    let mut all = vec!["--lang", "en", "--moves", "language"];
+    all.extend_from_slice(args);
+    Hector::play_with(home, &all, &[("LICHESS_TOKEN", Path::new(TOKEN))])
+}
+
+/// A game by challenge, as White, against Mary (1600 on the stand-in).
+fn challenge(server: &StandIn, home: &Path) -> Hector {
+    let mut h = play(
+        home,
+        &[
+            "--lichess",
+            "--lichess-url",
+            &server.url,
+            "--challenge",
+            "Mary",
+            "--color",
+            "white",
+            "--time",
+            "10+5",
+        ],
+    );
+    h.until("the start", |l| {
+        l == "The game against Mary, rated 1600, begins. You play White."
+    });
+    h
+}
+
+/// Every file under `dir` that contains `needle`.
+fn files_with(dir: &Path, needle: &str) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            found.extend(files_with(&p, needle));
+        } else if std::fs::read(&p).is_ok_and(|b| String::from_utf8_lossy(&b).contains(needle)) {
+            found.push(p);
+        }
+    }
+    found
+}
+
+#[test]
+fn the_online_game_is_journalled_listed_and_exported_with_its_site_ratings_and_clocks() {
+    let server = StandIn::start(TOKEN, "Georges");
+    {
+        let mut s = server.state.lock().unwrap();
+        s.replies = ["e7e5", "d8h4"].map(String::from).into();
+        s.clock_step_ms = 7_000;
+        s.replies_apart = true;
+    }
+    let home = clean_config_dir();
+    let mut h = challenge(&server, &home);
+    h.type_line("f3");
+    h.until("Black's reply", |l| l.contains("e5"));
+    h.type_line("g4");
+    h.until("the mate", |l| l.contains("h4"));
+    h.expect("Checkmate. Black wins, 0-1.");
+    h.close();
+
+    // The journal: the game, the server, both players and ratings, the
+    // time control, rated or not; the server's clock after each move.
+    let text = journal(&home);
+    let start = text.lines().nth(1).expect("start record");
+    let site = format!("{}/stand1n0", server.url);
+    for want in [
+        "start white=\"Georges\" black=\"Mary\"".to_owned(),
+        format!("site=\"{site}\""),
+        "time-control=\"600+5\"".to_owned(),
+        format!("lichess-url=\"{}\"", server.url),
+        "lichess-game=\"stand1n0\"".to_owned(),
+        "lichess-side=\"white\"".to_owned(),
+        "white-elo=\"1500\"".to_owned(),
+        "black-elo=\"1600\"".to_owned(),
+        "rated=\"no\"".to_owned(),
+    ] {
+        assert!(start.contains(&want), "{want} in {start}");
+    }
+    let presses: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.split_once(" clock press ").map(|(_, p)| p))
+        .map(|p| p.split(" ~").next().unwrap())
+        .collect();
+    assert_eq!(
+        presses,
+        [
+            "white white=0:09:53.000 black=0:10:00.000",
+            "black white=0:09:53.000 black=0:09:53.000",
+            "white white=0:09:46.000 black=0:09:53.000",
+            "black white=0:09:46.000 black=0:09:46.000",
+        ],
+        "{text}"
+    );
+    // The token: in no file, said nowhere.
+    assert!(files_with(&home, TOKEN).is_empty());
+
+    // Listed with the opponent's name and rating, on lichess.
+    let run = hector(&home, &["games", "--lang", "en"]);
+    assert!(run.success, "{}", run.stderr);
+    let line = run.lines()[0].to_owned();
+    assert!(
+        line.starts_with("1. ")
+            && line.ends_with(": Georges (1500) against Mary (1600), on lichess, 0-1, two moves."),
+        "{line}"
+    );
+
+    // The PGN: the game's address, names, ratings, time control, %clk.
+    let out = home.join("game.pgn");
+    let run = hector(
+        &home,
+        &[
+            "export",
+            "1",
+            "--format",
+            "pgn",
+            "-o",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert!(run.success, "{}", run.stdout);
+    let pgn = std::fs::read_to_string(&out).unwrap();
+    assert!(!pgn.contains(TOKEN));
+    for tag in [
+        format!("[Site \"{site}\"]"),
+        "[White \"Georges\"]".to_owned(),
+        "[Black \"Mary\"]".to_owned(),
+        "[WhiteElo \"1500\"]".to_owned(),
+        "[BlackElo \"1600\"]".to_owned(),
+        "[TimeControl \"600+5\"]".to_owned(),
+    ] {
+        assert!(pgn.contains(&tag), "{tag} in {pgn}");
+    }
+    let moves = pgn.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        moves.contains(
+            "1. f3 {[%clk 0:09:53]} 1... e5 {[%clk 0:09:53]} 2. g4 {[%clk 0:09:46]} 2... Qh4# {[%clk 0:09:46]} 0-1"
+        ),
+        "{pgn}"
+    );
+    #[cfg(unix)]
+    python_chess_reads(&out, &site);
+
+    // The text export shows the ratings and the address.
+    let run = hector(
+        &home,
+        &["export", "1", "--format", "text", "-o", "-", "--lang", "en"],
+    );
+    assert!(run.success);
+    assert!(
+        run.stdout.contains("Georges (1500)") && run.stdout.contains("Mary (1600)"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains(&format!("Site: {site}")),
+        "{}",
+        run.stdout
+    );
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+/// python-chess reads the PGN without an error: the tags and each move's
+/// clock.
+#[cfg(unix)] // Unix only: python-chess in a Linux virtual environment
+fn python_chess_reads(file: &Path, site: &str) {
+    let python = Command::new("bash")
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/venv.sh"))
+        .output()
+        .expect("scripts/venv.sh runs");
+    assert!(python.status.success());
+    let python = String::from_utf8_lossy(&python.stdout).trim().to_owned();
+    let script = r#"
+import sys, json, chess.pgn
+with open(sys.argv[1], encoding="utf-8") as f:
+    game = chess.pgn.read_game(f)
+print(json.dumps({
+    "errors": [str(e) for e in game.errors],
+    "tags": dict(game.headers),
+    "clocks": [node.clock() for node in game.mainline()],
+}))
+"#;
+    let out = Command::new(python)
+        .args(["-c", script])
+        .arg(file)
+        .output()
+        .expect("python runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(String::from_utf8_lossy(&out.stdout).trim()).expect("json");
+    assert_eq!(v["errors"], serde_json::json!([]));
+    assert_eq!(v["tags"]["Site"], site);
+    assert_eq!(v["tags"]["WhiteElo"], "1500");
+    assert_eq!(v["tags"]["BlackElo"], "1600");
+    assert_eq!(v["tags"]["TimeControl"], "600+5");
+    assert_eq!(v["clocks"], serde_json::json!([593.0, 593.0, 586.0, 586.0]));
+}

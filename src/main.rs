@@ -390,6 +390,14 @@ fn play_game(args: &PlayArgs, resume_id: Option<&str>) -> ExitCode {
             ResumeOffer::load(&store, &g.id, choice).ok()
         }),
     };
+    // A game played on lichess is rejoined there: with the player's token.
+    let online = offer
+        .as_ref()
+        .is_some_and(|o| o.resumed.start.online().is_some());
+    if online && hector::cli::find_lichess_token().is_none() {
+        println!("{}", started.phraser.message("lichess_no_token", &[]));
+        return ExitCode::FAILURE;
+    }
     run_session(started, args, offer, None)
 }
 
@@ -453,6 +461,11 @@ fn run_session(
     review: Option<hector::PgnFile>,
 ) -> ExitCode {
     let reviewing = review.is_some();
+    // The server of a game of lichess's being resumed (rejoined there).
+    let rejoin_url = offer
+        .as_ref()
+        .and_then(|o| o.resumed.start.online())
+        .map(|g| g.url);
     let ui = args.ui.unwrap_or(if started.view.ui == "tui" {
         UiKind::Tui
     } else {
@@ -547,9 +560,12 @@ fn run_session(
     if !reviewing {
         runtime.keep_journal(Sink::new(store()));
     }
-    if args.lichess
+    let lichess_url = rejoin_url
+        .as_deref()
+        .or(args.lichess.then_some(args.lichess_url.as_str()));
+    if let Some(url) = lichess_url
         && let Some(token) = hector::cli::find_lichess_token()
-        && let Err(why) = runtime.start_lichess(&args.lichess_url, token)
+        && let Err(why) = runtime.start_lichess(url, token)
     {
         eprintln!("hector: lichess: {why}");
     }

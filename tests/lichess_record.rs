@@ -248,3 +248,191 @@ print(json.dumps({
     assert_eq!(v["tags"]["TimeControl"], "600+5");
     assert_eq!(v["clocks"], serde_json::json!([593.0, 593.0, 586.0, 586.0]));
 }
+
+/// Waits (at most 10 s) until the journal holds `n` press records.
+fn journal_presses(home: &Path, n: usize) {
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let have = std::fs::read_dir(games_dir(home))
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|e| std::fs::read_to_string(e.path()).ok())
+            .map(|t| t.matches(" clock press ").count())
+            .max()
+            .unwrap_or(0);
+        if have >= n {
+            return;
+        }
+        assert!(
+            std::time::Instant::now() < end,
+            "the journal never had {n} presses"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+/// The opponent moves on the stand-in (the player's hector sees it if it
+/// runs).
+fn opponent_moves(server: &StandIn, uci: &str) {
+    let mut s = server.state.lock().unwrap();
+    let g = s.game.as_mut().unwrap();
+    g.moves.push(uci.to_owned());
+    g.version += 1;
+}
+
+/// A game as White against Mary: 1. e4 e5, then 2. Nf3 sent and
+/// confirmed, and hector killed (SIGKILL) before Mary's reply.
+fn killed_after_nf3(server: &StandIn, home: &Path) {
+    {
+        let mut s = server.state.lock().unwrap();
+        s.replies = ["e7e5"].map(String::from).into();
+        s.clock_step_ms = 3_000;
+        s.replies_apart = true;
+    }
+    let mut h = challenge(server, home);
+    h.type_line("e4");
+    h.until("Black's reply", |l| l.contains("e5"));
+    h.type_line("Nf3");
+    server.wait_for("Nf3", |s| {
+        s.game.as_ref().is_some_and(|g| g.moves.len() == 3)
+    });
+    journal_presses(home, 3);
+    // SIGKILL: nothing of hector's own leaving is done.
+    drop(h);
+}
+
+#[test]
+fn after_sigkill_resume_rejoins_the_game_and_says_each_move_made_meanwhile_once() {
+    let server = StandIn::start(TOKEN, "Georges");
+    let home = clean_config_dir();
+    killed_after_nf3(&server, &home);
+    // While hector is away, Mary answers.
+    opponent_moves(&server, "b8c6");
+    let mut h = play(&home, &["--resume"]);
+    h.until("the rejoining", |l| {
+        l == "Rejoining the lichess game against Mary."
+    });
+    let c6 = h.until("the move made meanwhile", |l| l.contains("c6"));
+    // The game goes on there: the player's move is posted.
+    h.type_line("Bb5");
+    server.wait_for("Bb5", |s| {
+        s.game.as_ref().is_some_and(|g| g.moves.len() == 5)
+    });
+    opponent_moves(&server, "a7a6");
+    let a6 = h.until("the next reply", |l| l.contains("a6"));
+    let lines = h.close();
+    let all: Vec<&String> = lines.iter().collect();
+    assert_eq!(all.iter().filter(|l| ***l == c6).count(), 1, "{lines:#?}");
+    assert_eq!(all.iter().filter(|l| ***l == a6).count(), 1, "{lines:#?}");
+    // Nothing of before the kill is announced again as a move.
+    assert!(
+        !lines.iter().any(|l| l == "pawn e5" || l == "pawn e4"),
+        "{lines:#?}"
+    );
+    let s = server.state.lock().unwrap();
+    assert_eq!(
+        s.game.as_ref().unwrap().moves,
+        ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"]
+    );
+    let streams = s
+        .log
+        .iter()
+        .filter(|l| *l == "GET /api/board/game/stream/stand1n0")
+        .count();
+    assert_eq!(streams, 2, "rejoined by its id: {:?}", s.log);
+    drop(s);
+    // One journal, the game's, with every move once.
+    let text = journal(&home);
+    let moves: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.split_once(" move ").map(|(_, m)| m))
+        .map(|m| m.split(" ~").next().unwrap())
+        .collect();
+    assert_eq!(
+        moves,
+        [
+            "1. e4 e2e4",
+            "1... e5 e7e5",
+            "2. Nf3 g1f3",
+            "2... Nc6 b8c6",
+            "3. Bb5 f1b5",
+            "3... a6 a7a6"
+        ],
+        "{text}"
+    );
+    assert!(text.contains(" resumed ~"), "{text}");
+    assert!(files_with(&home, TOKEN).is_empty());
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+#[test]
+fn a_game_ended_while_away_is_said_on_resume_and_its_record_completed() {
+    let server = StandIn::start(TOKEN, "Georges");
+    let home = clean_config_dir();
+    killed_after_nf3(&server, &home);
+    // While hector is away, Mary resigns.
+    {
+        let mut s = server.state.lock().unwrap();
+        let g = s.game.as_mut().unwrap();
+        g.status = "resign".into();
+        g.winner = Some("white".into());
+        g.version += 1;
+    }
+    let mut h = play(&home, &["--resume"]);
+    h.until("the rejoining", |l| {
+        l == "Rejoining the lichess game against Mary."
+    });
+    h.expect("The game ended on lichess while hector was away.");
+    h.expect("Black resigns. White wins, 1-0.");
+    h.close();
+    let text = journal(&home);
+    assert!(text.contains(" result 1-0 resignation ~"), "{text}");
+    // Finished: listed with its result, and not offered again.
+    let run = hector(&home, &["games", "--lang", "en"]);
+    assert!(
+        run.lines()[0]
+            .ends_with(": Georges (1500) against Mary (1600), on lichess, 1-0, two moves."),
+        "{}",
+        run.stdout
+    );
+    let mut h = play(&home, &["--resume"]);
+    h.expect("New game. White to move.");
+    h.close();
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+#[test]
+fn without_network_the_resume_says_so_once_and_the_game_is_kept() {
+    let server = StandIn::start(TOKEN, "Georges");
+    let home = clean_config_dir();
+    killed_after_nf3(&server, &home);
+    server.state.lock().unwrap().unreachable = true;
+    let before = journal(&home);
+    let mut h = play(&home, &["--resume"]);
+    h.until("the rejoining", |l| {
+        l == "Rejoining the lichess game against Mary."
+    });
+    h.expect(
+        "lichess cannot be reached now. The game is kept: resume it later with hector play --resume.",
+    );
+    // Retried meanwhile, and not said again.
+    server.wait_for("two retries", |s| s.dropped >= 3);
+    let lines = h.close();
+    assert_eq!(
+        lines.iter().filter(|l| l.contains("lichess")).count(),
+        2,
+        "rejoining, and out of reach said once: {lines:#?}"
+    );
+    // Kept for later: unfinished, its records as they were and the resume.
+    let text = journal(&home);
+    assert!(text.starts_with(&before), "{text}");
+    assert!(!text.contains(" result "), "{text}");
+    let run = hector(&home, &["games", "--lang", "en"]);
+    assert!(
+        run.lines()[0].contains("on lichess, unfinished"),
+        "{}",
+        run.stdout
+    );
+    let _ = std::fs::remove_dir_all(&home);
+}

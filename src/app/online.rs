@@ -57,12 +57,31 @@ pub(super) struct OnlinePlay {
     challenge: Option<String>,
     /// The opponent has left the game (`opponentGone`).
     gone: bool,
+    /// A game rejoined after hector stopped, before its `gameFull` came:
+    /// `Some(true)` once lichess out of reach was said (branch record).
+    rejoin: Option<bool>,
 }
 
 impl OnlinePlay {
     /// When the link down for long must be said.
     pub(super) fn deadline(&self) -> Option<Instant> {
         self.link.deadline()
+    }
+
+    /// A game of the journal's rejoined by its id, as `side`, with the
+    /// moves heard before hector stopped (`app/online_record.rs`).
+    pub(super) fn rejoining(game_id: String, side: Side, sync: GameSync) -> OnlinePlay {
+        OnlinePlay {
+            start: OnlineStart::Join,
+            game_id: Some(game_id),
+            side: Some(side),
+            sync: Some(sync),
+            link: Link::default(),
+            applying: false,
+            challenge: None,
+            gone: false,
+            rejoin: Some(false),
+        }
     }
 }
 
@@ -92,6 +111,7 @@ impl App {
             applying: false,
             challenge: None,
             gone: false,
+            rejoin: None,
         });
     }
 
@@ -100,6 +120,10 @@ impl App {
         let Some(o) = &self.parts.online else {
             return;
         };
+        if o.rejoin.is_some() {
+            // A game rejoined: its stream is open already.
+            return;
+        }
         out.push(Effect::Lichess(LichessOrder::OpenAccountStream));
         let t = match o.start.clone() {
             OnlineStart::Challenge {
@@ -126,7 +150,13 @@ impl App {
     /// Time passed: the link down for long is said.
     pub(super) fn online_tick(&mut self, now: Instant, out: &mut Vec<Effect>) {
         let notice = self.parts.online.as_mut().and_then(|o| o.link.tick(now));
-        if notice == Some(LinkNotice::Offline) {
+        // A game rejoined out of reach has said so already.
+        let said = self
+            .parts
+            .online
+            .as_ref()
+            .is_some_and(|o| o.rejoin == Some(true));
+        if notice == Some(LinkNotice::Offline) && !said {
             let t = self.message("lichess_offline", &[]);
             self.say(out, t, Priority::Urgent, SayKind::Info);
         }
@@ -149,6 +179,7 @@ impl App {
                 if let Some(o) = &mut self.parts.online {
                     o.link.down(now);
                 }
+                self.rejoin_unreachable(out);
             }
             LichessIo::StreamRefused(_, 401) => {
                 let t = self.message("lichess_token_refused", &[]);
@@ -304,6 +335,8 @@ impl App {
         let Some(o) = &mut self.parts.online else {
             return;
         };
+        // A game rejoined: it is reached.
+        let rejoined = o.rejoin.take().is_some();
         let changes = match &mut o.sync {
             // A reconnect: only what was missed.
             Some(s) => s.full(full),
@@ -339,13 +372,17 @@ impl App {
                 changes
             }
         };
+        if rejoined && changes.iter().any(|c| matches!(c, Change::Ended { .. })) {
+            let t = self.message("lichess_ended_away", &[]);
+            self.say(out, t, Priority::Urgent, SayKind::Game);
+        }
         self.apply_changes(changes, now, out);
         self.online_follow_clock(now);
     }
 
     /// The game's clock is the server's: a clock of hector's that follows
     /// it (spoken and shown as any, its thresholds included).
-    fn online_clock(&mut self, clock: Option<crate::lichess::event::FullClock>) {
+    pub(super) fn online_clock(&mut self, clock: Option<crate::lichess::event::FullClock>) {
         let Some(c) = clock else {
             return;
         };
@@ -385,6 +422,22 @@ impl App {
         if let Some(part) = &mut self.parts.clock {
             part.clock.follow(times, running, now);
         }
+    }
+
+    /// A game being rejoined cannot be reached: said once, and the game
+    /// is kept for later (its journal stays unfinished).
+    fn rejoin_unreachable(&mut self, out: &mut Vec<Effect>) {
+        let Some(o) = self
+            .parts
+            .online
+            .as_mut()
+            .filter(|o| o.rejoin == Some(false))
+        else {
+            return;
+        };
+        o.rejoin = Some(true);
+        let t = self.message("lichess_rejoin_offline", &[]);
+        self.say(out, t, Priority::Urgent, SayKind::Info);
     }
 
     fn say_online_start(&mut self, name: &str, rating: Option<u32>, out: &mut Vec<Effect>) {

@@ -4,9 +4,15 @@
 //! The token is never part of it.  Each move's clock is the server's (the
 //! clock follows it), so the exports carry lichess's `%clk`.
 
+use shakmaty::{CastlingMode, Color};
+
 use super::App;
-use crate::lichess::event::{GameFull, Side};
+use super::online::OnlinePlay;
+use crate::lichess::event::{FullClock, GameFull, Side};
+use crate::lichess::sync::GameSync;
+use crate::msg::{Effect, LichessOrder};
 use crate::scoresheet::record::{StartInfo, online_key};
+use crate::speech::{Priority, SayKind};
 
 /// The PGN `TimeControl` of lichess's clock (`600+5`), or `-` untimed.
 fn time_control(full: &GameFull) -> String {
@@ -14,6 +20,15 @@ fn time_control(full: &GameFull) -> String {
         Some(c) => format!("{}+{}", c.initial / 1000, c.increment / 1000),
         None => "-".to_owned(),
     }
+}
+
+/// lichess's clock from a `TimeControl` of the record (`600+5`).
+fn clock_of(time_control: Option<&str>) -> Option<FullClock> {
+    let (initial, increment) = time_control?.split_once('+')?;
+    Some(FullClock {
+        initial: initial.trim().parse::<u64>().ok()?.checked_mul(1000)?,
+        increment: increment.trim().parse::<u64>().ok()?.checked_mul(1000)?,
+    })
 }
 
 /// The game's address on its server: `https://lichess.org/ID`.
@@ -66,6 +81,39 @@ impl App {
     pub(super) fn journal_online_game(&mut self, full: &GameFull, side: Side) {
         self.journal_start_with(|start| online_start_info(start, full, side));
     }
+
+    /// A game resumed from its journal that was played on lichess: rejoined
+    /// by its id.  Its stream is opened again; the `gameFull` it begins
+    /// with brings what happened meanwhile (each move the opponent made
+    /// said once, in order; the end, if it came).  The clock is lichess's,
+    /// its times the server's.
+    pub(super) fn online_rejoin(&mut self, start: &StartInfo, out: &mut Vec<Effect>) {
+        let Some(online) = start.online() else {
+            return;
+        };
+        self.settings.me = online.side;
+        let side = match online.side {
+            Color::White => Side::White,
+            Color::Black => Side::Black,
+        };
+        let heard: Vec<String> = self
+            .game
+            .history()
+            .iter()
+            .map(|m| m.mv.to_uci(CastlingMode::Standard).to_string())
+            .collect();
+        let fen = start.fen.as_deref().unwrap_or("startpos");
+        let sync = GameSync::resumed(side, fen, heard);
+        self.parts.online = Some(OnlinePlay::rejoining(online.game.clone(), side, sync));
+        self.online_clock(clock_of(start.time_control.as_deref()));
+        out.push(Effect::Lichess(LichessOrder::OpenGameStream(online.game)));
+        let them = match online.side {
+            Color::White => &start.black,
+            Color::Black => &start.white,
+        };
+        let t = self.message("lichess_rejoining", &[("name", them)]);
+        self.say(out, t, Priority::Normal, SayKind::Game);
+    }
 }
 
 #[cfg(test)]
@@ -109,6 +157,181 @@ mod tests {
             crate::scoresheet::Event::from_text(&line),
             Some(crate::scoresheet::Event::Start(Box::new(s)))
         );
+    }
+
+    fn said(e: &[Effect]) -> Vec<String> {
+        e.iter()
+            .filter_map(|x| match x {
+                Effect::Say(u) => Some(u.text.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// An app resuming an online game, as White against Bob, after
+    /// 1. e4 e5 2. Nf3 (the last press journalled).
+    fn resumed_online(t0: std::time::Instant) -> (App, Vec<Effect>) {
+        use crate::scoresheet::record::{ClockEvent, Event, Record};
+        use crate::scoresheet::{GameId, ResumeChoice, ResumeOffer, replay};
+        let mut start = StartInfo::default();
+        start.set_online_server("https://lichess.org");
+        online_start_info(&mut start, &full(true, r#","rating":1622"#), Side::White);
+        let events = [
+            Event::Start(Box::new(start)),
+            Event::Move {
+                number: 1,
+                by: Color::White,
+                san: "e4".into(),
+                uci: "e2e4".into(),
+            },
+            Event::Move {
+                number: 1,
+                by: Color::Black,
+                san: "e5".into(),
+                uci: "e7e5".into(),
+            },
+            Event::Move {
+                number: 2,
+                by: Color::White,
+                san: "Nf3".into(),
+                uci: "g1f3".into(),
+            },
+            Event::Clock(ClockEvent::Press {
+                by: Color::White,
+                white_ms: 590_000,
+                black_ms: 595_000,
+            }),
+        ];
+        let records: Vec<Record> = events
+            .into_iter()
+            .enumerate()
+            .map(|(i, event)| Record {
+                seq: i as u64 + 1,
+                at: time::OffsetDateTime::UNIX_EPOCH,
+                event,
+            })
+            .collect();
+        let offer = ResumeOffer {
+            id: GameId::parse("20261126-190000").unwrap(),
+            started: None,
+            resumed: replay(&records).unwrap(),
+            read_warnings: vec![],
+            damage: None,
+            asking_keep: false,
+            choice: ResumeChoice::Now,
+        };
+        let mut app = App::builder().lang(crate::words::Lang::En).build();
+        app.enable_journal(StartInfo::default());
+        let e = app.update(crate::msg::Msg::Resume(Box::new(offer)), t0);
+        (app, e)
+    }
+
+    fn game_line(app: &mut App, at: std::time::Instant, line: &str) -> Vec<Effect> {
+        let event = crate::lichess::event::game_line(line).unwrap().unwrap();
+        let io = crate::net::lichess::LichessIo::Game("AbCd1234".into(), event);
+        app.update(crate::msg::Msg::Lichess(io), at)
+    }
+
+    #[test]
+    fn a_resumed_online_game_is_rejoined_by_its_id_and_only_new_moves_are_said() {
+        let t0 = std::time::Instant::now();
+        let (mut app, e) = resumed_online(t0);
+        assert!(
+            e.contains(&Effect::Lichess(LichessOrder::OpenGameStream(
+                "AbCd1234".into()
+            ))),
+            "{e:?}"
+        );
+        assert_eq!(
+            said(&e).last().map(String::as_str),
+            Some("Rejoining the lichess game against Bob.")
+        );
+        // Start-up after the resume opens nothing else and says nothing.
+        let e = app.update(crate::msg::Msg::Start, t0);
+        assert!(!e.iter().any(|e| matches!(e, Effect::Lichess(_))), "{e:?}");
+        // The gameFull: one move made meanwhile, said once.
+        let full_line = r#"{"type":"gameFull","id":"AbCd1234","rated":true,"white":{"id":"ann","name":"Ann","rating":1510},"black":{"id":"bob","name":"Bob","rating":1622},"initialFen":"startpos","clock":{"initial":600000,"increment":5000},"state":{"type":"gameState","moves":"e2e4 e7e5 g1f3 b8c6","wtime":590000,"btime":580000,"winc":5000,"binc":5000,"status":"started"}}"#;
+        let e = game_line(&mut app, t0, full_line);
+        // (Appendix D's words, the default.)
+        assert_eq!(said(&e), ["Springer Cesar sechs"]);
+        // Journalled on the same journal, with the server's clock.
+        let journalled: Vec<&crate::scoresheet::Event> = e
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Journal(crate::scoresheet::JournalOp::AppendAll(v)) => Some(v.iter()),
+                _ => None,
+            })
+            .flatten()
+            .collect();
+        assert!(
+            matches!(
+                journalled[..],
+                [
+                    crate::scoresheet::Event::Move { .. },
+                    crate::scoresheet::Event::Clock(crate::scoresheet::record::ClockEvent::Press {
+                        by: Color::Black,
+                        white_ms: 590_000,
+                        black_ms: 580_000
+                    })
+                ]
+            ),
+            "{journalled:?}"
+        );
+        // The same gameFull again (a reconnect): nothing.
+        assert!(said(&game_line(&mut app, t0, full_line)).is_empty());
+        // The clock is lichess's: the player's time runs.
+        let c = app.clock().expect("lichess's clock");
+        assert_eq!(
+            c.remaining(Color::Black, t0),
+            std::time::Duration::from_millis(580_000)
+        );
+    }
+
+    #[test]
+    fn a_game_ended_meanwhile_is_said_and_completed() {
+        let t0 = std::time::Instant::now();
+        let (mut app, _) = resumed_online(t0);
+        let over = r#"{"type":"gameFull","id":"AbCd1234","rated":true,"white":{"id":"ann","name":"Ann"},"black":{"id":"bob","name":"Bob"},"initialFen":"startpos","state":{"type":"gameState","moves":"e2e4 e7e5 g1f3","wtime":590000,"btime":1000,"winc":5000,"binc":5000,"status":"resign","winner":"white"}}"#;
+        let e = game_line(&mut app, t0, over);
+        assert_eq!(
+            said(&e),
+            [
+                "The game ended on lichess while hector was away.",
+                "Black resigns. White wins, 1-0."
+            ]
+        );
+        assert!(app.game.is_over());
+        let result = e.iter().any(|e| match e {
+            Effect::Journal(crate::scoresheet::JournalOp::Append(ev)) => {
+                matches!(ev, crate::scoresheet::Event::Result { .. })
+            }
+            Effect::Journal(crate::scoresheet::JournalOp::AppendAll(v)) => v
+                .iter()
+                .any(|ev| matches!(ev, crate::scoresheet::Event::Result { .. })),
+            _ => false,
+        });
+        assert!(result, "{e:?}");
+    }
+
+    #[test]
+    fn lichess_out_of_reach_on_rejoining_is_said_once_and_the_game_kept() {
+        use crate::net::lichess::{LichessIo, Stream};
+        let t0 = std::time::Instant::now();
+        let (mut app, _) = resumed_online(t0);
+        let ms = |n: u64| t0 + std::time::Duration::from_millis(n);
+        let down =
+            || crate::msg::Msg::Lichess(LichessIo::StreamDown(Stream::Game("AbCd1234".into())));
+        assert_eq!(
+            said(&app.update(down(), ms(100))),
+            [
+                "lichess cannot be reached now. The game is kept: resume it later with hector play --resume."
+            ]
+        );
+        assert!(said(&app.update(down(), ms(700))).is_empty());
+        // Not said again as a lost connection after five seconds.
+        assert!(said(&app.update(crate::msg::Msg::Deadline, ms(6000))).is_empty());
+        assert!(said(&app.update(down(), ms(12_000))).is_empty());
+        assert!(!app.game.is_over());
     }
 
     #[test]

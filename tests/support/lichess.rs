@@ -40,6 +40,11 @@ pub struct State {
     /// Each reply comes in a state of its own, after the player's move
     /// was sent in one, as lichess does (branch record: each move's clock).
     pub replies_apart: bool,
+    /// The network is away: every connection is closed unanswered
+    /// (branch record).
+    pub unreachable: bool,
+    /// Connections closed so while `unreachable`.
+    pub dropped: usize,
 }
 
 /// The game of the stand-in.
@@ -157,6 +162,14 @@ fn clocks(g: &Game) -> (u64, u64) {
 }
 
 fn serve(mut conn: TcpStream, state: &Arc<Mutex<State>>) -> std::io::Result<()> {
+    {
+        let mut s = state.lock().unwrap();
+        if s.unreachable {
+            s.dropped += 1;
+            drop(s);
+            return conn.shutdown(std::net::Shutdown::Both);
+        }
+    }
     conn.set_read_timeout(Some(Duration::from_secs(10)))?;
     let mut reader = BufReader::new(conn.try_clone()?);
     loop {

@@ -347,6 +347,8 @@ impl App {
             s.board_seen = mine;
             s.opponent_seen = theirs;
         }
+        // A game played on lichess goes on there.
+        self.online_rejoin(&resumed.start, out);
     }
 
     /// A board after a resume: set to the resumed game, with what it

@@ -334,6 +334,33 @@ mod tests {
         assert!(!app.game.is_over());
     }
 
+    /// The journal fuzz target's seeds: an online game's journal reads
+    /// back with its game, ratings and clocks; the journal of before (a
+    /// game over the board) reads as it did, no online game in it.
+    #[test]
+    fn the_journal_seeds_read_online_and_before() {
+        use crate::scoresheet::record::parse_journal;
+        let online = include_bytes!("../../fuzz/seeds/journal/lichess");
+        let parsed = parse_journal(&online[2..]);
+        assert!(parsed.warnings.is_empty(), "{:?}", parsed.warnings);
+        let r = crate::scoresheet::replay(&parsed.records).unwrap();
+        let game = r.start.online().unwrap();
+        assert_eq!(
+            (game.url.as_str(), game.game.as_str(), game.side),
+            ("https://lichess.org", "stand1n0", Color::White)
+        );
+        assert_eq!(r.record.clocks.len(), 4);
+        assert!(r.record.clocks.iter().all(Option::is_some));
+        let pgn = crate::scoresheet::pgn::to_pgn(&r.record);
+        assert!(pgn.contains("[WhiteElo \"1500\"]"), "{pgn}");
+        let before = include_bytes!("../../fuzz/seeds/journal/game");
+        let parsed = parse_journal(&before[2..]);
+        let r = crate::scoresheet::replay(&parsed.records).unwrap();
+        assert_eq!(r.start.online(), None);
+        assert_eq!(r.start.elo(Color::White), None);
+        assert!(!crate::scoresheet::pgn::to_pgn(&r.record).contains("Elo"));
+    }
+
     #[test]
     fn an_unrated_player_has_no_rating_and_the_default_server_is_lichess() {
         let mut s = StartInfo::default();

@@ -390,13 +390,23 @@ fn play_game(args: &PlayArgs, resume_id: Option<&str>) -> ExitCode {
             ResumeOffer::load(&store, &g.id, choice).ok()
         }),
     };
-    // A game played on lichess is rejoined there: with the player's token.
+    // A game played on lichess is rejoined there, with the player's token.
+    // Without one it is not resumed offline: `--resume` (or `hector
+    // resume`) says why and stops; the question is not asked (a new game
+    // begins, the online one stays saved).
+    let mut offer = offer;
     let online = offer
         .as_ref()
         .is_some_and(|o| o.resumed.start.online().is_some());
     if online && hector::cli::find_lichess_token().is_none() {
         println!("{}", started.phraser.message("lichess_no_token", &[]));
-        return ExitCode::FAILURE;
+        if offer
+            .as_ref()
+            .is_some_and(|o| o.choice == ResumeChoice::Now)
+        {
+            return ExitCode::FAILURE;
+        }
+        offer = None;
     }
     run_session(started, args, offer, None)
 }

@@ -436,3 +436,37 @@ fn without_network_the_resume_says_so_once_and_the_game_is_kept() {
     );
     let _ = std::fs::remove_dir_all(&home);
 }
+
+#[test]
+fn yes_to_the_resume_question_rejoins_and_without_a_token_it_is_not_asked() {
+    let server = StandIn::start(TOKEN, "Georges");
+    let home = clean_config_dir();
+    killed_after_nf3(&server, &home);
+    // No token: said, and a new game begins; the online game stays saved.
+    // (An empty LICHESS_TOKEN: none, whatever the developer's is.)
+    let mut h = Hector::play_with(
+        &home,
+        &["--lang", "en"],
+        &[("LICHESS_TOKEN", Path::new(""))],
+    );
+    h.expect("No lichess token. Run hector lichess login first, or set LICHESS_TOKEN.");
+    h.expect("New game. White to move.");
+    h.close();
+    let run = hector(&home, &["games", "--lang", "en"]);
+    assert!(
+        run.lines()[0].contains("on lichess, unfinished"),
+        "{}",
+        run.stdout
+    );
+    // With the token: asked, and yes rejoins.
+    opponent_moves(&server, "b8c6");
+    let mut h = play(&home, &[]);
+    h.until("the question", |l| l.ends_with("Resume it? Yes or no."));
+    h.type_line("yes");
+    h.until("the rejoining", |l| {
+        l == "Rejoining the lichess game against Mary."
+    });
+    h.until("the move made meanwhile", |l| l.contains("c6"));
+    h.close();
+    let _ = std::fs::remove_dir_all(&home);
+}

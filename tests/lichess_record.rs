@@ -141,6 +141,8 @@ fn the_online_game_is_journalled_listed_and_exported_with_its_site_ratings_and_c
         ],
         "{text}"
     );
+    // Only the server's times: no reading of the clock that follows it.
+    assert!(!text.contains(" clock reading "), "{text}");
     // The token: in no file, said nowhere.
     assert!(files_with(&home, TOKEN).is_empty());
 

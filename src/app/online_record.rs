@@ -4,7 +4,9 @@
 //! The token is never part of it.  Each move's clock is the server's (the
 //! clock follows it), so the exports carry lichess's `%clk`.
 
-use shakmaty::{CastlingMode, Color};
+use std::time::{Duration, Instant};
+
+use shakmaty::{ByColor, CastlingMode, Color};
 
 use super::App;
 use super::online::OnlinePlay;
@@ -12,6 +14,7 @@ use crate::lichess::event::{FullClock, GameFull, Side};
 use crate::lichess::sync::GameSync;
 use crate::msg::{Effect, LichessOrder};
 use crate::scoresheet::record::{StartInfo, online_key};
+use crate::scoresheet::replay::RestoredClock;
 use crate::speech::{Priority, SayKind};
 
 /// The PGN `TimeControl` of lichess's clock (`600+5`), or `-` untimed.
@@ -87,7 +90,13 @@ impl App {
     /// with brings what happened meanwhile (each move the opponent made
     /// said once, in order; the end, if it came).  The clock is lichess's,
     /// its times the server's.
-    pub(super) fn online_rejoin(&mut self, start: &StartInfo, out: &mut Vec<Effect>) {
+    pub(super) fn online_rejoin(
+        &mut self,
+        start: &StartInfo,
+        last: Option<RestoredClock>,
+        now: Instant,
+        out: &mut Vec<Effect>,
+    ) {
         let Some(online) = start.online() else {
             return;
         };
@@ -106,6 +115,15 @@ impl App {
         let sync = GameSync::resumed(side, fen, heard);
         self.parts.online = Some(OnlinePlay::rejoining(online.game.clone(), side, sync));
         self.online_clock(clock_of(start.time_control.as_deref()));
+        // Until lichess tells them, the times last journalled, stopped.
+        if let (Some(part), Some(last)) = (&mut self.parts.clock, last) {
+            let ms = |v: i64| Duration::from_millis(u64::try_from(v).unwrap_or(0));
+            let times = ByColor {
+                white: ms(last.white_ms),
+                black: ms(last.black_ms),
+            };
+            part.clock.follow(times, None, now);
+        }
         out.push(Effect::Lichess(LichessOrder::OpenGameStream(online.game)));
         let them = match online.side {
             Color::White => &start.black,
@@ -246,6 +264,13 @@ mod tests {
             said(&e).last().map(String::as_str),
             Some("Rejoining the lichess game against Bob.")
         );
+        // Until lichess answers, the times last journalled, stopped.
+        let c = app.clock().expect("lichess's clock");
+        assert_eq!(
+            c.remaining(Color::White, t0 + std::time::Duration::from_secs(9)),
+            std::time::Duration::from_millis(590_000)
+        );
+        assert!(!c.is_running());
         // Start-up after the resume opens nothing else and says nothing.
         let e = app.update(crate::msg::Msg::Start, t0);
         assert!(!e.iter().any(|e| matches!(e, Effect::Lichess(_))), "{e:?}");

@@ -6,7 +6,7 @@ use std::time::Instant;
 use shakmaty::{Color, Move, Position};
 
 use super::App;
-use crate::action::PlayerAction;
+use crate::action::{Needs, Place, PlayerAction};
 use crate::command::{Command, Side};
 use crate::game::Game;
 use crate::msg::Effect;
@@ -31,48 +31,30 @@ impl App {
         self.message(&format!("help_{}", action.key()), &[("command", command)])
     }
 
-    /// Whether `help` lists a command now: the review's commands only in a
-    /// review, the game's only in a game, and the clock's, the engine's,
-    /// the board's and the opponent's screen's only when there is one.
-    /// (Every command still answers when typed, and `help WORD` gives its
-    /// help.)
+    /// Whether `help` lists a command now (the table's place and needs
+    /// columns): the review's commands only in a review, the game's only
+    /// in a game, and the clock's, the engine's, the board's and the
+    /// opponent's screen's only when there is one.  (Every command still
+    /// answers when typed, and `help WORD` gives its help.)
     fn applies_now(&self, action: PlayerAction) -> bool {
-        use PlayerAction as A;
+        let row = action.row();
         let reviewing = self.reviewing();
-        match action {
-            a if a.key_only() => false,
-            A::Next
-            | A::Previous
-            | A::First
-            | A::End
-            | A::Goto
-            | A::Games
-            | A::Game
-            | A::Find
-            | A::Comment
-            | A::Variations => reviewing,
-            _ if reviewing => matches!(
-                action,
-                A::Square
-                    | A::Pieces
-                    | A::Rank
-                    | A::File
-                    | A::Attackers
-                    | A::Defenders
-                    | A::Moves
-                    | A::Last
-                    | A::Material
-                    | A::Turn
-                    | A::Repeat
-                    | A::Silence
-                    | A::Help
-                    | A::Quit
-            ),
-            A::Time | A::Press | A::Pause | A::Resume => self.parts.clock.is_some(),
-            A::Hint | A::Eval | A::Threat | A::Engine => self.parts.engine.is_some(),
-            A::Board => self.parts.boards.player.is_some(),
-            A::Release => self.parts.companion.running(),
-            _ => true,
+        match row.place {
+            Place::Keys => false,
+            Place::Review => reviewing,
+            Place::Anywhere => self.has(row.needs),
+            Place::Game | Place::GameOnly => !reviewing && self.has(row.needs),
+        }
+    }
+
+    /// Whether the part an action needs is there.
+    fn has(&self, needs: Needs) -> bool {
+        match needs {
+            Needs::Nothing => true,
+            Needs::Clock => self.parts.clock.is_some(),
+            Needs::Engine => self.parts.engine.is_some(),
+            Needs::Board => self.parts.boards.player.is_some(),
+            Needs::Companion => self.parts.companion.running(),
         }
     }
 
@@ -195,26 +177,18 @@ impl App {
         if self.on_review_action(action, None, out) {
             return;
         }
-        if self.reviewing()
-            && matches!(
-                action,
-                PlayerAction::Draw
-                    | PlayerAction::Accept
-                    | PlayerAction::Decline
-                    | PlayerAction::Resign
-                    | PlayerAction::New
-                    | PlayerAction::Export
-                    | PlayerAction::Claim
-                    | PlayerAction::Takeback
-                    | PlayerAction::Hint
-                    | PlayerAction::Threat
-                    | PlayerAction::Engine
-            )
-        {
+        if self.reviewing() && action.refused_in_review() {
             self.review_refuses(out);
             return;
         }
         if self.online_action(action, out) {
+            return;
+        }
+        // Outside help in a rated game; an engine's action without an
+        // engine is answered by its handler ("there is no engine").
+        if self.settings.rated && action.refused_when_rated() && self.has(action.row().needs) {
+            let t = self.message("help_off_rated", &[]);
+            self.info(out, t);
             return;
         }
         let pos = self.game.position().clone();
@@ -411,5 +385,101 @@ mod language_tests {
             assert!(!s.contains("non è un comando"), "{w}: {s}");
             assert!(!s.contains("non è una mossa"), "{w}: {s}");
         }
+    }
+}
+
+/// The table's columns and what the app does agree.
+#[cfg(test)]
+mod table_tests {
+    use std::time::Instant;
+
+    use crate::action::{Args, Place, PlayerAction, TABLE};
+    use crate::app::App;
+    use crate::msg::{Effect, Msg};
+    use crate::scoresheet::review::PgnFile;
+
+    fn texts(out: Vec<Effect>) -> Vec<String> {
+        out.into_iter()
+            .filter_map(|e| match e {
+                Effect::Say(u) => Some(u.text),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// An action that reads arguments (`args: Read`), asked for without
+    /// them, answers with its help sentence, and only those do.
+    #[test]
+    fn the_args_column_is_what_the_handlers_do() {
+        let now = Instant::now();
+        for row in TABLE
+            .iter()
+            .filter(|r| !matches!(r.place, Place::Keys | Place::Review))
+        {
+            let mut app = App::builder().build();
+            let mut out = Vec::new();
+            app.on_action(row.action, now, &mut out);
+            let help = app.help_line(row.action);
+            assert_eq!(texts(out) == [help], row.args == Args::Read, "{}", row.name);
+        }
+    }
+
+    /// `help` lists, in a review, the rows of place Anywhere and Review,
+    /// in the table's order; in a game without clock, engine, board or
+    /// opponent's screen, those of Anywhere, Game and GameOnly that need
+    /// nothing.
+    #[test]
+    fn help_lists_what_the_table_allows_here() {
+        let now = Instant::now();
+        let file = "[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n1. e4 e5 *\n";
+        let review = PgnFile::from_bytes(file.as_bytes().to_vec()).unwrap();
+        let mut reviewing = App::builder().review(review).build();
+        let mut playing = App::builder().build();
+        for (app, places) in [
+            (&mut reviewing, &[Place::Anywhere, Place::Review][..]),
+            (
+                &mut playing,
+                &[Place::Anywhere, Place::Game, Place::GameOnly][..],
+            ),
+        ] {
+            let want: Vec<String> = TABLE
+                .iter()
+                .filter(|r| places.contains(&r.place))
+                .filter(|r| r.needs == crate::action::Needs::Nothing)
+                .map(|r| app.help_line(r.action))
+                .collect();
+            let said = texts(app.update(Msg::Line("help".into()), now));
+            assert_eq!(said[1..], want[..]);
+        }
+    }
+
+    /// A review refuses what the table says would change the game, with
+    /// one sentence, and does nothing else.
+    #[test]
+    fn a_review_refuses_the_game_only_rows() {
+        let now = Instant::now();
+        let file = "[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n1. e4 e5 *\n";
+        for a in PlayerAction::ALL.iter().filter(|a| a.refused_in_review()) {
+            let review = PgnFile::from_bytes(file.as_bytes().to_vec()).unwrap();
+            let mut app = App::builder().review(review).build();
+            let mut out = Vec::new();
+            app.on_action(*a, now, &mut out);
+            let refusal = app.message("review_not_here", &[]);
+            assert_eq!(texts(out), [refusal], "{a:?}");
+        }
+    }
+
+    /// In a rated game without an engine, the engine's actions say there
+    /// is none (as before the table), and `takeback` is refused.
+    #[test]
+    fn rated_refusals_come_after_what_is_missing() {
+        let now = Instant::now();
+        let mut app = App::builder().rated(true).build();
+        let none = app.message("engine_none", &[]);
+        let off = app.message("help_off_rated", &[]);
+        assert_eq!(texts(app.update(Msg::Line("hint".into()), now)), [none]);
+        let _ = app.update(Msg::Line("e4".into()), now);
+        assert_eq!(texts(app.update(Msg::Line("takeback".into()), now)), [off]);
+        assert_eq!(app.game().history().len(), 1);
     }
 }

@@ -165,7 +165,7 @@ macro_rules! actions {
     };
 }
 
-// The table.   name           args  place     rated    needs      keys
+// variant => name,                args  place     rated    needs      keys
 actions! {
     /// What is on a square (`square SQUARE`).
     Square => "square",            Read, Anywhere, Allowed, Nothing,   Square;

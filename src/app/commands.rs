@@ -14,14 +14,19 @@ use crate::speech::{Priority, SayKind};
 
 impl App {
     pub(super) fn help_line(&self, action: PlayerAction) -> String {
-        let word = self
-            .talk
+        let word = self.first_word(action);
+        self.help_with(action, &word)
+    }
+
+    /// The word `help` says for an action: the first of the player's
+    /// language in the line keymap, or its name.
+    fn first_word(&self, action: PlayerAction) -> String {
+        self.talk
             .keymap
             .words(action)
             .first()
             .cloned()
-            .unwrap_or_else(|| action.key().to_owned());
-        self.help_with(action, &word)
+            .unwrap_or_else(|| action.key().to_owned())
     }
 
     /// What `action` does, reached by `command` (its word, or its keys
@@ -205,13 +210,7 @@ impl App {
             // they are saved elsewhere, so it is asked, whoever types.
             PlayerAction::New | PlayerAction::Quit if self.journal_failing() => {
                 self.ask(super::Question::Confirm(action), out);
-                let word = self
-                    .talk
-                    .keymap
-                    .words(action)
-                    .first()
-                    .cloned()
-                    .unwrap_or_else(|| action.key().to_owned());
+                let word = self.first_word(action);
                 let t = self.message("not_saved_leave", &[("command", &word)]);
                 self.say(out, t, Priority::Normal, SayKind::Error);
             }
@@ -222,13 +221,7 @@ impl App {
                         || (action == PlayerAction::Resign && !self.game.is_over())) =>
             {
                 self.ask(super::Question::Confirm(action), out);
-                let word = self
-                    .talk
-                    .keymap
-                    .words(action)
-                    .first()
-                    .cloned()
-                    .unwrap_or_else(|| action.key().to_owned());
+                let word = self.first_word(action);
                 let key = match action {
                     PlayerAction::New => "confirm_new",
                     PlayerAction::Resign => "confirm_resign",
@@ -285,6 +278,10 @@ impl App {
                 }
             }
 
+            // Handled before they get here: what reads arguments by
+            // `on_command` (`args: Read`), a review's own actions by
+            // `on_review_action`, the view's keys by `on_key`.  Here the
+            // arguments are missing: the help says how to ask.
             PlayerAction::Square
             | PlayerAction::Pieces
             | PlayerAction::Rank
@@ -294,6 +291,8 @@ impl App {
             | PlayerAction::Moves
             | PlayerAction::Last
             | PlayerAction::Claim
+            | PlayerAction::Time
+            | PlayerAction::Arbiter
             | PlayerAction::Next
             | PlayerAction::Previous
             | PlayerAction::First
@@ -304,12 +303,7 @@ impl App {
             | PlayerAction::Find
             | PlayerAction::Comment
             | PlayerAction::Variations
-            | PlayerAction::Time
-            | PlayerAction::Arbiter => {
-                let t = self.help_line(action);
-                self.say(out, t, Priority::Normal, SayKind::Error);
-            }
-            PlayerAction::CursorUp
+            | PlayerAction::CursorUp
             | PlayerAction::CursorDown
             | PlayerAction::CursorLeft
             | PlayerAction::CursorRight
@@ -324,8 +318,6 @@ impl App {
             | PlayerAction::MoveList
             | PlayerAction::Theme
             | PlayerAction::LargeText => {
-                // Keys of the full-screen view (Msg::Key); no typed word
-                // calls them.
                 let t = self.help_line(action);
                 self.say(out, t, Priority::Normal, SayKind::Error);
             }

@@ -72,6 +72,12 @@ impl App {
     }
 
     pub(super) fn on_command(&mut self, command: Command, now: Instant, out: &mut Vec<Effect>) {
+        // What would change the game, a review refuses, however it is
+        // asked for: typed with its arguments, by its word, or by a key.
+        if self.reviewing() && action_of(&command).refused_in_review() {
+            self.review_refuses(out);
+            return;
+        }
         let pos = self.game.position().clone();
         match command {
             Command::Square(sq) => {
@@ -135,9 +141,6 @@ impl App {
                 self.info(out, t);
             }
             Command::Claim(text) => self.claim(text, now, out),
-            Command::Export(_) | Command::ExportTo(_) if self.reviewing() => {
-                self.review_refuses(out)
-            }
             Command::Export(format) => self.save(format, out),
             Command::ExportTo(file) => self.save_to(&file, out),
             Command::Review(action, arg) => {
@@ -325,6 +328,26 @@ impl App {
     }
 }
 
+/// The action a typed command asks for: its row of the table.
+fn action_of(command: &Command) -> PlayerAction {
+    match command {
+        Command::Square(_) => PlayerAction::Square,
+        Command::Pieces { .. } => PlayerAction::Pieces,
+        Command::Rank(_) => PlayerAction::Rank,
+        Command::File(_) => PlayerAction::File,
+        Command::Attackers { .. } => PlayerAction::Attackers,
+        Command::Defenders { .. } => PlayerAction::Defenders,
+        Command::Moves(_) => PlayerAction::Moves,
+        Command::Last(_) => PlayerAction::Last,
+        Command::Claim(_) => PlayerAction::Claim,
+        Command::Export(_) | Command::ExportTo(_) => PlayerAction::Export,
+        Command::Time(_) => PlayerAction::Time,
+        Command::Arbiter(_) => PlayerAction::Arbiter,
+        Command::HelpOn(_) => PlayerAction::Help,
+        Command::Review(action, _) | Command::Do(action) => *action,
+    }
+}
+
 #[cfg(test)]
 mod language_tests {
     use std::time::Instant;
@@ -459,6 +482,28 @@ mod table_tests {
             let refusal = app.message("review_not_here", &[]);
             assert_eq!(texts(out), [refusal], "{a:?}");
         }
+    }
+
+    /// Bug found on the way: a claim typed with its word ("claim", or
+    /// "claim Nf3", which played the move) or asked for by its key was
+    /// not refused in a review, though the review's list refused it.
+    #[test]
+    fn a_review_refuses_a_claim_however_it_is_asked() {
+        let now = Instant::now();
+        let file = "[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n1. e4 e5 *\n";
+        let review = PgnFile::from_bytes(file.as_bytes().to_vec()).unwrap();
+        let mut app = App::builder().review(review).build();
+        let _ = app.update(Msg::Start, now);
+        let _ = app.update(Msg::Line("next".into()), now);
+        let refusal = app.message("review_not_here", &[]);
+        let before = app.game().history().len();
+        for line in ["claim", "claim Nf3", "save", "save game.pgn"] {
+            let said = texts(app.update(Msg::Line(line.into()), now));
+            assert_eq!(said, [refusal.clone()], "{line}");
+        }
+        let key = Msg::Key(PlayerAction::Claim, crate::action::KeyArg::None);
+        assert_eq!(texts(app.update(key, now)), [refusal]);
+        assert_eq!(app.game().history().len(), before);
     }
 
     /// In a rated game without an engine, the engine's actions say there

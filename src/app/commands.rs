@@ -499,7 +499,7 @@ mod table_tests {
         let before = app.game().history().len();
         for line in ["claim", "claim Nf3", "save", "save game.pgn"] {
             let said = texts(app.update(Msg::Line(line.into()), now));
-            assert_eq!(said, [refusal.clone()], "{line}");
+            assert_eq!(said, std::slice::from_ref(&refusal), "{line}");
         }
         let key = Msg::Key(PlayerAction::Claim, crate::action::KeyArg::None);
         assert_eq!(texts(app.update(key, now)), [refusal]);

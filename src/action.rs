@@ -133,22 +133,14 @@ macro_rules! actions {
         }
 
         /// The table: one row per action, in the order `help` lists them.
-        pub const TABLE: &[Row] = &[ $( Row {
-            action: PlayerAction::$variant,
-            name: $name,
-            args: Args::$args,
-            place: Place::$place,
-            rated: Rated::$rated,
-            needs: Needs::$needs,
-            keys: KeyGroup::$keys,
-        }, )* ];
+        pub const TABLE: &[Row] = &[ $( *PlayerAction::$variant.row(), )* ];
 
         impl PlayerAction {
             /// Every action, in the order `help` lists them.
             pub const ALL: &'static [PlayerAction] = &[ $( PlayerAction::$variant, )* ];
 
             /// Its row of the table.
-            pub fn row(self) -> &'static Row {
+            pub const fn row(self) -> &'static Row {
                 match self {
                     $( PlayerAction::$variant => &Row {
                         action: PlayerAction::$variant,

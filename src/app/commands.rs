@@ -422,6 +422,13 @@ mod table_tests {
             .collect()
     }
 
+    /// An app reviewing a file of one game.
+    fn reviewing() -> App {
+        let file = "[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n1. e4 e5 *\n";
+        let review = PgnFile::from_bytes(file.as_bytes().to_vec()).unwrap();
+        App::builder().review(review).build()
+    }
+
     /// An action that reads arguments (`args: Read`), asked for without
     /// them, answers with its help sentence, and only those do.
     #[test]
@@ -446,9 +453,7 @@ mod table_tests {
     #[test]
     fn help_lists_what_the_table_allows_here() {
         let now = Instant::now();
-        let file = "[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n1. e4 e5 *\n";
-        let review = PgnFile::from_bytes(file.as_bytes().to_vec()).unwrap();
-        let mut reviewing = App::builder().review(review).build();
+        let mut reviewing = reviewing();
         let mut playing = App::builder().build();
         for (app, places) in [
             (&mut reviewing, &[Place::Anywhere, Place::Review][..]),
@@ -473,10 +478,8 @@ mod table_tests {
     #[test]
     fn a_review_refuses_the_game_only_rows() {
         let now = Instant::now();
-        let file = "[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n1. e4 e5 *\n";
         for a in PlayerAction::ALL.iter().filter(|a| a.refused_in_review()) {
-            let review = PgnFile::from_bytes(file.as_bytes().to_vec()).unwrap();
-            let mut app = App::builder().review(review).build();
+            let mut app = reviewing();
             let mut out = Vec::new();
             app.on_action(*a, now, &mut out);
             let refusal = app.message("review_not_here", &[]);
@@ -490,9 +493,7 @@ mod table_tests {
     #[test]
     fn a_review_refuses_a_claim_however_it_is_asked() {
         let now = Instant::now();
-        let file = "[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n1. e4 e5 *\n";
-        let review = PgnFile::from_bytes(file.as_bytes().to_vec()).unwrap();
-        let mut app = App::builder().review(review).build();
+        let mut app = reviewing();
         let _ = app.update(Msg::Start, now);
         let _ = app.update(Msg::Line("next".into()), now);
         let refusal = app.message("review_not_here", &[]);

@@ -179,8 +179,13 @@ impl App {
         }
     }
 
-    /// An action without arguments.  One asked for without the arguments
-    /// it needs gets its help sentence.
+    /// An action without arguments.  First what the table of actions
+    /// (`crate::action`) says of it: a review's own action goes to the
+    /// review, what a review refuses is refused there, online play takes
+    /// its own, and a rated game refuses outside help.  Then its handler:
+    /// one arm of the `match` below, which the compiler checks names every
+    /// action.  One asked for without the arguments it needs gets its help
+    /// sentence.
     pub(super) fn on_action(&mut self, action: PlayerAction, now: Instant, out: &mut Vec<Effect>) {
         if self.on_review_action(action, None, out) {
             return;

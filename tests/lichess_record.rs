@@ -472,3 +472,45 @@ fn yes_to_the_resume_question_rejoins_and_without_a_token_it_is_not_asked() {
     h.close();
     let _ = std::fs::remove_dir_all(&home);
 }
+
+#[test]
+fn a_move_lichess_never_got_before_the_kill_is_sent_on_resume() {
+    let server = StandIn::start(TOKEN, "Georges");
+    {
+        let mut s = server.state.lock().unwrap();
+        s.replies = ["e7e5"].map(String::from).into();
+        s.replies_apart = true;
+    }
+    let home = clean_config_dir();
+    let mut h = challenge(&server, &home);
+    h.type_line("e4");
+    h.until("Black's reply", |l| l.contains("e5"));
+    // The network goes: Nf3 is journalled, and never reaches lichess.
+    server.state.lock().unwrap().unreachable = true;
+    h.type_line("Nf3");
+    server.wait_for("the move tried", |s| s.dropped >= 1);
+    assert!(journal(&home).contains(" move 2. Nf3 g1f3 ~"));
+    drop(h);
+    {
+        let mut s = server.state.lock().unwrap();
+        assert_eq!(s.game.as_ref().unwrap().moves, ["e2e4", "e7e5"]);
+        s.unreachable = false;
+        s.replies = ["b8c6"].map(String::from).into();
+    }
+    let mut h = play(&home, &["--resume"]);
+    h.until("the rejoining", |l| {
+        l == "Rejoining the lichess game against Mary."
+    });
+    let c6 = h.until("Mary's reply to the move sent again", |l| l.contains("c6"));
+    let lines = h.close();
+    assert!(
+        !lines.iter().any(|l| l.contains("taken back")),
+        "{lines:#?}"
+    );
+    assert_eq!(lines.iter().filter(|l| **l == c6).count(), 1, "{lines:#?}");
+    assert_eq!(
+        server.state.lock().unwrap().game.as_ref().unwrap().moves,
+        ["e2e4", "e7e5", "g1f3", "b8c6"]
+    );
+    let _ = std::fs::remove_dir_all(&home);
+}

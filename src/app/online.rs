@@ -68,6 +68,11 @@ impl OnlinePlay {
         self.link.deadline()
     }
 
+    /// The game's id and its sync, once both are known.
+    pub(super) fn game_and_sync(&mut self) -> Option<(String, &mut GameSync)> {
+        Some((self.game_id.clone()?, self.sync.as_mut()?))
+    }
+
     /// A game of the journal's rejoined by its id, as `side`, with the
     /// moves heard before hector stopped (`app/online_record.rs`).
     pub(super) fn rejoining(game_id: String, side: Side, sync: GameSync) -> OnlinePlay {
@@ -371,6 +376,11 @@ impl App {
                 }
                 changes
             }
+        };
+        let changes = if rejoined {
+            self.rejoin_resend(changes, out)
+        } else {
+            changes
         };
         if rejoined && changes.iter().any(|c| matches!(c, Change::Ended { .. })) {
             let t = self.message("lichess_ended_away", &[]);

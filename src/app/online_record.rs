@@ -10,8 +10,9 @@ use shakmaty::{ByColor, CastlingMode, Color};
 
 use super::App;
 use super::online::OnlinePlay;
+use crate::lichess::api::Request;
 use crate::lichess::event::{FullClock, GameFull, Side};
-use crate::lichess::sync::GameSync;
+use crate::lichess::sync::{Change, GameSync};
 use crate::msg::{Effect, LichessOrder};
 use crate::scoresheet::record::{StartInfo, online_key};
 use crate::scoresheet::replay::RestoredClock;
@@ -83,6 +84,35 @@ impl App {
     /// start record says which game it is, who plays, rated or not.
     pub(super) fn journal_online_game(&mut self, full: &GameFull, side: Side) {
         self.journal_start_with(|start| online_start_info(start, full, side));
+    }
+
+    /// The `gameFull` of a game rejoined lacks the player's last move:
+    /// hector stopped before lichess had it.  The move is sent now, not
+    /// taken back (lichess confirms it as any).
+    pub(super) fn rejoin_resend(
+        &mut self,
+        changes: Vec<Change>,
+        out: &mut Vec<Effect>,
+    ) -> Vec<Change> {
+        let me = self.settings.me;
+        let mine = self
+            .game
+            .last_move()
+            .filter(|m| m.by == me)
+            .map(|m| m.mv.to_uci(CastlingMode::Standard).to_string());
+        let (Some(uci), [Change::TakenBack { count: 1 }]) = (mine, &changes[..]) else {
+            return changes;
+        };
+        let Some((game, sync)) = self.parts.online.as_mut().and_then(|o| o.game_and_sync()) else {
+            return changes;
+        };
+        sync.sent(&uci);
+        out.push(Effect::Lichess(LichessOrder::Send(Request::Move {
+            game,
+            uci,
+            offering_draw: false,
+        })));
+        Vec::new()
     }
 
     /// A game resumed from its journal that was played on lichess: rejoined
@@ -309,6 +339,33 @@ mod tests {
         assert_eq!(
             c.remaining(Color::Black, t0),
             std::time::Duration::from_millis(580_000)
+        );
+    }
+
+    #[test]
+    fn the_players_move_lichess_never_got_is_sent_again_not_taken_back() {
+        let t0 = std::time::Instant::now();
+        let (mut app, _) = resumed_online(t0);
+        // lichess has only 1. e4 e5: 2. Nf3 never reached it.
+        let full_line = r#"{"type":"gameFull","id":"AbCd1234","rated":true,"white":{"id":"ann","name":"Ann"},"black":{"id":"bob","name":"Bob"},"initialFen":"startpos","state":{"type":"gameState","moves":"e2e4 e7e5","wtime":590000,"btime":595000,"winc":5000,"binc":5000,"status":"started"}}"#;
+        let e = game_line(&mut app, t0, full_line);
+        assert!(said(&e).is_empty(), "{:?}", said(&e));
+        assert!(
+            e.contains(&Effect::Lichess(LichessOrder::Send(Request::Move {
+                game: "AbCd1234".into(),
+                uci: "g1f3".into(),
+                offering_draw: false
+            }))),
+            "{e:?}"
+        );
+        assert_eq!(app.game.history().len(), 3);
+        // lichess confirms it: not said again; the reply is.
+        let state = r#"{"type":"gameState","moves":"e2e4 e7e5 g1f3","wtime":590000,"btime":595000,"winc":5000,"binc":5000,"status":"started"}"#;
+        assert!(said(&game_line(&mut app, t0, state)).is_empty());
+        let state = r#"{"type":"gameState","moves":"e2e4 e7e5 g1f3 b8c6","wtime":590000,"btime":580000,"winc":5000,"binc":5000,"status":"started"}"#;
+        assert_eq!(
+            said(&game_line(&mut app, t0, state)),
+            ["Springer Cesar sechs"]
         );
     }
 

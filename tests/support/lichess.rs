@@ -162,14 +162,6 @@ fn clocks(g: &Game) -> (u64, u64) {
 }
 
 fn serve(mut conn: TcpStream, state: &Arc<Mutex<State>>) -> std::io::Result<()> {
-    {
-        let mut s = state.lock().unwrap();
-        if s.unreachable {
-            s.dropped += 1;
-            drop(s);
-            return conn.shutdown(std::net::Shutdown::Both);
-        }
-    }
     conn.set_read_timeout(Some(Duration::from_secs(10)))?;
     let mut reader = BufReader::new(conn.try_clone()?);
     loop {
@@ -178,6 +170,15 @@ fn serve(mut conn: TcpStream, state: &Arc<Mutex<State>>) -> std::io::Result<()> 
             return Ok(());
         }
         let first = first.trim_end().to_owned();
+        {
+            // The network away: every request's connection closed unanswered.
+            let mut s = state.lock().unwrap();
+            if s.unreachable {
+                s.dropped += 1;
+                drop(s);
+                return conn.shutdown(std::net::Shutdown::Both);
+            }
+        }
         let mut headers = String::new();
         let mut length = 0usize;
         loop {

@@ -396,3 +396,115 @@ fn a_refused_token_in_a_game_is_said() {
     h.close();
     let _ = std::fs::remove_dir_all(&home);
 }
+
+// --- branch online: seek, abort, takeback, draw, resign, chat, errors ---
+
+#[test]
+fn a_whole_game_by_seek() {
+    let server = StandIn::start(TOKEN, "Georges");
+    {
+        let mut s = server.state.lock().unwrap();
+        s.seek_opponent = Some("Zoe".into());
+        s.replies = ["e7e5", "d8h4"].map(String::from).into();
+    }
+    let home = clean_config_dir();
+    let mut h = online(
+        &server,
+        &home,
+        &["--seek", "--time", "10+5", "--color", "white"],
+    );
+    h.until("the seek", |l| {
+        l == "Seeking a casual game, 10 minutes plus 5 seconds. Waiting for an opponent."
+    });
+    h.until("the start", |l| {
+        l == "The game against Zoe, rated 1600, begins. You play White."
+    });
+    h.type_line("f3");
+    h.until("Black's reply", |l| l.contains("e5"));
+    h.type_line("g4");
+    h.until("the mate", |l| l.contains("h4"));
+    h.expect("Checkmate. Black wins, 0-1.");
+    let lines = h.close();
+    assert!(
+        !lines.iter().any(|l| l.contains("seek ended")),
+        "{lines:#?}"
+    );
+    let s = server.state.lock().unwrap();
+    let seek = s
+        .raw
+        .iter()
+        .find(|r| r.starts_with("POST /api/board/seek"))
+        .expect("a seek");
+    assert!(
+        seek.contains("time=10") && seek.contains("increment=5"),
+        "{seek}"
+    );
+    assert!(seek.contains("color=white") && seek.contains("rated=false"));
+    let posts: Vec<&str> = s
+        .log
+        .iter()
+        .map(String::as_str)
+        .filter(|l| l.starts_with("POST"))
+        .collect();
+    assert_eq!(
+        posts,
+        [
+            "POST /api/board/seek",
+            "POST /api/board/game/seek1n0g/move/f2f3",
+            "POST /api/board/game/seek1n0g/move/g2g4",
+        ]
+    );
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+#[test]
+fn a_seek_is_cancelled_when_the_player_quits() {
+    let server = StandIn::start(TOKEN, "Georges");
+    let home = clean_config_dir();
+    let mut h = online(&server, &home, &["--seek", "--time", "15+10", "--rated"]);
+    h.until("the seek", |l| {
+        l == "Seeking a rated game, 15 minutes plus 10 seconds. Waiting for an opponent."
+    });
+    server.wait_for("the seek", |s| {
+        s.log.iter().any(|l| l == "POST /api/board/seek")
+    });
+    assert_eq!(server.state.lock().unwrap().seeks_cancelled, 0);
+    h.close();
+    server.wait_for("the seek closed", |s| s.seeks_cancelled == 1);
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+#[test]
+fn a_seek_shorter_than_rapid_is_refused_in_one_sentence() {
+    let home = clean_config_dir();
+    // Nothing listens here: no request may be made.
+    for (lang, want) in [
+        (
+            "en",
+            "lichess takes seeks for rapid and classical games only: at least 8 minutes, with the increment counted 40 times. For a faster game, challenge a player with --challenge.",
+        ),
+        ("de", "lichess nimmt Suchen nur für Schnellschach"),
+        ("it", "lichess accetta ricerche solo per partite rapid"),
+        ("el", "Το lichess δέχεται αναζητήσεις μόνο"),
+    ] {
+        let r = run(
+            &home,
+            &[
+                "play",
+                "--lichess",
+                "--seek",
+                "--time",
+                "5+3",
+                "--lichess-url",
+                "http://127.0.0.1:9",
+                "--lang",
+                lang,
+            ],
+            Some(TOKEN),
+            "",
+        );
+        assert!(!r.success);
+        assert!(r.stdout.contains(want), "{lang}: {}", r.stdout);
+    }
+    let _ = std::fs::remove_dir_all(&home);
+}

@@ -39,6 +39,17 @@ pub enum OnlineStart {
         /// Rated or casual.
         rated: bool,
     },
+    /// Seek a real-time game against anyone (rapid or classical).
+    Seek {
+        /// Seconds on each clock at the start.
+        limit_s: u32,
+        /// Seconds added per move.
+        increment_s: u32,
+        /// The colour asked for (none: random).
+        color: Option<Color>,
+        /// Rated or casual.
+        rated: bool,
+    },
     /// Join the game going on (the first `gameStart` of the account).
     Join,
 }
@@ -117,6 +128,31 @@ impl App {
                     rated,
                 })));
                 self.message("lichess_challenge_sent", &[("name", &user)])
+            }
+            OnlineStart::Seek {
+                limit_s,
+                increment_s,
+                color,
+                rated,
+            } => {
+                out.push(Effect::Lichess(LichessOrder::Seek(Request::Seek {
+                    limit_s,
+                    increment_s,
+                    color: color.map(side_of),
+                    rated,
+                })));
+                let key = if rated {
+                    "lichess_seeking_rated"
+                } else {
+                    "lichess_seeking_casual"
+                };
+                self.message(
+                    key,
+                    &[
+                        ("minutes", &(limit_s / 60).to_string()),
+                        ("seconds", &increment_s.to_string()),
+                    ],
+                )
             }
             OnlineStart::Join => self.message("lichess_waiting", &[]),
         };
@@ -472,8 +508,23 @@ impl App {
     }
 
     fn on_reply(&mut self, request: &Request, reply: Reply, out: &mut Vec<Effect>) {
-        let Reply::Refused { error, .. } = reply else {
-            return;
+        let error = match reply {
+            Reply::Refused { error, .. } => error,
+            // A seek lost before a game began (a game's start comes on
+            // the account's stream, not here).
+            Reply::Failed(_) | Reply::RateLimited if matches!(request, Request::Seek { .. }) => {
+                if self
+                    .parts
+                    .online
+                    .as_ref()
+                    .is_some_and(|o| o.game_id.is_none())
+                {
+                    let t = self.message("lichess_seek_lost", &[]);
+                    self.say(out, t, Priority::Urgent, SayKind::Error);
+                }
+                return;
+            }
+            _ => return,
         };
         match request {
             Request::Move { uci, .. } => {

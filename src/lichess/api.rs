@@ -68,6 +68,18 @@ pub enum Request {
         /// Rated or casual.
         rated: bool,
     },
+    /// Seek a real-time game (`POST /api/board/seek`): the request stays
+    /// open until a game starts; closing it cancels the seek.
+    Seek {
+        /// Seconds at the start (whole minutes: lichess takes minutes).
+        limit_s: u32,
+        /// Seconds added per move.
+        increment_s: u32,
+        /// The colour asked for (none: random).
+        color: Option<Side>,
+        /// Rated or casual.
+        rated: bool,
+    },
     /// Accept a challenge made to us.
     Accept {
         /// The challenge's id.
@@ -185,6 +197,22 @@ impl Request {
                     ("variant", "standard".to_owned()),
                 ],
             ),
+            Self::Seek {
+                limit_s,
+                increment_s,
+                color,
+                rated,
+            } => (
+                Method::Post,
+                "/api/board/seek".to_owned(),
+                vec![
+                    ("rated", rated.to_string()),
+                    ("time", (limit_s / 60).to_string()),
+                    ("increment", increment_s.to_string()),
+                    ("color", colour(*color).to_owned()),
+                    ("variant", "standard".to_owned()),
+                ],
+            ),
             Self::Accept { id } => (
                 Method::Post,
                 format!("/api/challenge/{}/accept", segment(id)),
@@ -198,6 +226,17 @@ impl Request {
         }
     }
 }
+
+/// Whether lichess takes a real-time seek of this time control: rapid or
+/// classical only, as lichess reckons speed (the start time plus forty
+/// moves' increment, eight minutes or more).
+#[must_use]
+pub fn seek_allowed(limit_s: u32, increment_s: u32) -> bool {
+    u64::from(limit_s) + 40 * u64::from(increment_s) >= RAPID_FROM_S
+}
+
+/// Where lichess's rapid begins, in estimated seconds (blitz below).
+pub const RAPID_FROM_S: u64 = 8 * 60;
 
 /// The account stream's path.
 pub const EVENT_STREAM: &str = "/api/stream/event";
@@ -338,6 +377,30 @@ mod tests {
             form,
             [("room", "player".into()), ("text", "good luck".into())]
         );
+    }
+
+    #[test]
+    fn a_seek_sends_minutes_and_only_rapid_or_classical_is_allowed() {
+        let (m, path, form) = Request::Seek {
+            limit_s: 900,
+            increment_s: 10,
+            color: None,
+            rated: false,
+        }
+        .http();
+        assert_eq!((m, path.as_str()), (Method::Post, "/api/board/seek"));
+        assert!(form.contains(&("time", "15".into())));
+        assert!(form.contains(&("increment", "10".into())));
+        assert!(form.contains(&("color", "random".into())));
+        assert!(form.contains(&("rated", "false".into())));
+        // 8+0 is rapid; 7+0 and 5+3 (5 + 2 = 7 minutes) are blitz; 3+2 is
+        // blitz; 2+12 (2 + 8 = 10 minutes) is rapid.
+        assert!(seek_allowed(480, 0));
+        assert!(!seek_allowed(420, 0));
+        assert!(!seek_allowed(300, 3));
+        assert!(!seek_allowed(180, 2));
+        assert!(seek_allowed(120, 12));
+        assert!(seek_allowed(10_800, 180));
     }
 
     #[test]

@@ -35,6 +35,11 @@ pub struct State {
     pub log: Vec<String>,
     /// Every header block and body received (for the token search).
     pub raw: Vec<String>,
+    /// (branch online) A seek finds an opponent of this name (none: the
+    /// seek waits until hector closes it).
+    pub seek_opponent: Option<String>,
+    /// (branch online) Seeks whose connection hector closed while waiting.
+    pub seeks_cancelled: usize,
 }
 
 /// The game of the stand-in.
@@ -243,6 +248,7 @@ fn serve(mut conn: TcpStream, state: &Arc<Mutex<State>>) -> std::io::Result<()> 
                 drop(s);
                 respond(&mut conn, 200, r#"{"ok":true}"#)?;
             }
+            ("POST", ["api", "board", "seek"]) => return seek(conn, state, &body),
             ("POST", ["api", "challenge", user]) => {
                 let user = (*user).to_owned();
                 let mut s = state.lock().unwrap();
@@ -347,6 +353,58 @@ fn game_stream(mut conn: TcpStream, state: &Arc<Mutex<State>>, id: &str) -> std:
         if g.status != "started" {
             write!(conn, "0\r\n\r\n")?;
             return conn.flush();
+        }
+    }
+    Ok(())
+}
+
+/// (branch online) `POST /api/board/seek`: held open with keep-alive
+/// lines; with an opponent set, a game starts (on the event stream) and
+/// the seek's answer ends, as on lichess; without, it waits until hector
+/// closes the connection (which cancels the seek), counted.
+fn seek(mut conn: TcpStream, state: &Arc<Mutex<State>>, body: &str) -> std::io::Result<()> {
+    stream_head(&mut conn)?;
+    chunk(&mut conn, "")?;
+    let opponent = state.lock().unwrap().seek_opponent.clone();
+    if let Some(user) = opponent {
+        let white = !body.contains("color=black");
+        let color = if white { "white" } else { "black" };
+        let mut s = state.lock().unwrap();
+        s.events.push(format!(
+            r#"{{"type":"gameStart","game":{{"fullId":"seek1n0gabcd","gameId":"seek1n0g","color":"{color}","rated":false,"opponent":{{"id":"{}","username":"{user}","rating":1600}},"isMyTurn":{white},"compat":{{"bot":false,"board":true}}}}}}"#,
+            user.to_lowercase()
+        ));
+        s.game = Some(Game {
+            id: "seek1n0g".into(),
+            white,
+            opponent: user,
+            status: "started".into(),
+            ..Game::default()
+        });
+        drop(s);
+        std::thread::sleep(Duration::from_millis(50));
+        write!(conn, "0\r\n\r\n")?;
+        return conn.flush();
+    }
+    conn.set_read_timeout(Some(Duration::from_millis(50)))?;
+    let t = Instant::now();
+    let mut buf = [0u8; 64];
+    while t.elapsed() < Duration::from_secs(60) {
+        match conn.read(&mut buf) {
+            Ok(0) => {
+                state.lock().unwrap().seeks_cancelled += 1;
+                return Ok(());
+            }
+            Ok(_) => {}
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) => {}
+            Err(_) => {
+                state.lock().unwrap().seeks_cancelled += 1;
+                return Ok(());
+            }
         }
     }
     Ok(())

@@ -128,6 +128,12 @@ actions! {
     Threat => "threat",
     /// Take back the last move pair (against an engine) or the last move.
     Takeback => "takeback",
+    /// Abort a lichess game before both sides have moved.
+    Abort => "abort",
+    /// Read the lichess chat lines not yet heard.
+    Chat => "chat",
+    /// Write a line in the lichess players' chat (`say TEXT`).
+    Say => "say",
     /// Start the engine again (`engine` or `engine restart`).
     Engine => "engine",
     /// Free the opponent's screen (companion page) for another opponent.

@@ -72,6 +72,7 @@ impl App {
             A::Hint | A::Eval | A::Threat | A::Engine => self.parts.engine.is_some(),
             A::Board => self.parts.boards.player.is_some(),
             A::Release => self.parts.companion.running(),
+            A::Abort | A::Chat | A::Say => self.parts.online.is_some(),
             _ => true,
         }
     }
@@ -148,6 +149,7 @@ impl App {
                 self.info(out, t);
             }
             Command::Claim(text) => self.claim(text, now, out),
+            Command::Say(text) => self.online_say(&text, out),
             Command::Export(_) | Command::ExportTo(_) if self.reviewing() => {
                 self.review_refuses(out)
             }
@@ -298,6 +300,11 @@ impl App {
             PlayerAction::Pause => self.on_pause(false, now, out),
             PlayerAction::Resume => self.on_pause(true, now, out),
             PlayerAction::Release => self.release_companion(out),
+            // Online, `online_action` took them.
+            PlayerAction::Abort | PlayerAction::Chat | PlayerAction::Say => {
+                let t = self.message("lichess_only", &[]);
+                self.say(out, t, Priority::Normal, SayKind::Error);
+            }
             PlayerAction::Help => {
                 let t = self.message("help_intro", &[]);
                 self.info(out, t);

@@ -68,7 +68,26 @@ pub(super) struct OnlinePlay {
     challenge: Option<String>,
     /// The opponent has left the game (`opponentGone`).
     gone: bool,
+    /// A draw was offered in this game (by either side): a `draw` end
+    /// is then one by agreement.
+    offers_made: bool,
+    /// Our own names on lichess (name and id), whose chat lines are not
+    /// news to us.
+    me_names: Vec<String>,
+    /// Chat lines not yet heard, oldest first.
+    unheard: Vec<crate::lichess::event::ChatLine>,
+    /// When a chat notice was last said.
+    chat_said_at: Option<Instant>,
 }
+
+/// A chat line holds at most this many characters on lichess.
+const CHAT_MAX: usize = 140;
+/// After a chat notice, further lines are only counted for this long
+/// (then said again, with their count): a talkative opponent does not
+/// fill the game with notices.
+const CHAT_QUIET: Duration = Duration::from_secs(30);
+/// At most this many unheard lines are kept (the oldest go first).
+const CHAT_KEPT: usize = 50;
 
 impl OnlinePlay {
     /// When the link down for long must be said.
@@ -103,6 +122,10 @@ impl App {
             applying: false,
             challenge: None,
             gone: false,
+            offers_made: false,
+            me_names: Vec::new(),
+            unheard: Vec::new(),
+            chat_said_at: None,
         });
     }
 
@@ -332,7 +355,8 @@ impl App {
                 let t = self.message("lichess_opponent_back", &[]);
                 self.say(out, t, Priority::Normal, SayKind::Game);
             }
-            GameEvent::Chat(_) | GameEvent::Other => {}
+            GameEvent::Chat(line) => self.online_chat_line(line, now, out),
+            GameEvent::Other => {}
         }
     }
 
@@ -348,10 +372,14 @@ impl App {
                 let mut sync = GameSync::new(side, &full.initial_fen);
                 let changes = sync.full(full);
                 o.sync = Some(sync);
-                let them = match side {
-                    Side::White => &full.black,
-                    Side::Black => &full.white,
+                let (us, them) = match side {
+                    Side::White => (&full.white, &full.black),
+                    Side::Black => (&full.black, &full.white),
                 };
+                o.me_names = [us.name.to_lowercase(), us.id.to_lowercase()]
+                    .into_iter()
+                    .filter(|n| !n.is_empty())
+                    .collect();
                 let (name, rating) = (them.name.clone(), them.rating);
                 let clock = full.clock;
                 let game = if full.initial_fen == "startpos" {
@@ -452,6 +480,9 @@ impl App {
                     self.say(out, t, Priority::Urgent, SayKind::Game);
                 }
                 Change::DrawOffered { by } => {
+                    if let Some(o) = &mut self.parts.online {
+                        o.offers_made = true;
+                    }
                     let _ = self.game.offer_draw(colour_of(by));
                     let side = self.talk.phraser.side(colour_of(by));
                     let t = self.message("draw_offered", &[("side", &side)]);
@@ -459,6 +490,10 @@ impl App {
                 }
                 Change::TakebackProposed { .. } => {
                     let t = self.message("lichess_takeback_proposed", &[]);
+                    self.say(out, t, Priority::Urgent, SayKind::Game);
+                }
+                Change::TakebackDeclined => {
+                    let t = self.message("lichess_takeback_declined", &[]);
                     self.say(out, t, Priority::Urgent, SayKind::Game);
                 }
                 Change::Ended { status, winner } => self.online_ended(&status, winner, out),
@@ -484,32 +519,85 @@ impl App {
         }
     }
 
+    /// The game's end as lichess reports it, with its reason in words.
     fn online_ended(&mut self, status: &str, winner: Option<Side>, out: &mut Vec<Effect>) {
         let winner = winner.map(colour_of);
-        let result = match (status, winner) {
-            ("aborted" | "noStart", _) => {
+        let agreed = self.parts.online.as_ref().is_some_and(|o| o.offers_made);
+        // The result for the scoresheet, and a sentence of lichess's own
+        // where hector's would not be true (none: hector's says it).
+        let (result, own) = match (status, winner) {
+            ("aborted", _) => {
                 let t = self.message("lichess_aborted", &[]);
+                self.say(out, t, Priority::Urgent, SayKind::Game);
+                return;
+            }
+            ("noStart", _) => {
+                let t = self.message("lichess_over_nostart", &[]);
                 self.say(out, t, Priority::Urgent, SayKind::Game);
                 return;
             }
             // Mate and stalemate are the game's own: already said.
             ("mate" | "stalemate", _) if self.game.is_over() => return,
-            ("resign", Some(w)) => GameResult::win(w, EndReason::Resignation),
-            ("outoftime" | "timeout", Some(w)) => GameResult::win(w, EndReason::TimeForfeit),
-            ("draw", None) => GameResult::draw(EndReason::Agreement),
-            (_, Some(w)) => GameResult::win(w, EndReason::ArbiterDecision),
-            (_, None) => GameResult::draw(EndReason::ArbiterDecision),
+            ("mate", Some(w)) => (GameResult::win(w, EndReason::Checkmate), None),
+            ("stalemate", _) => (GameResult::draw(EndReason::Stalemate), None),
+            ("resign", Some(w)) => (GameResult::win(w, EndReason::Resignation), None),
+            ("outoftime", Some(w)) => (GameResult::win(w, EndReason::TimeForfeit), None),
+            ("outoftime", None) => (GameResult::draw(EndReason::TimeForfeit), None),
+            // lichess's `timeout`: the opponent left and the win was claimed.
+            ("timeout", Some(w)) => (
+                GameResult::win(w, EndReason::ArbiterDecision),
+                Some("lichess_over_timeout"),
+            ),
+            ("cheat", Some(w)) => (
+                GameResult::win(w, EndReason::ArbiterDecision),
+                Some("lichess_over_cheat"),
+            ),
+            // A draw of the game's own (repetition, 75 moves, dead
+            // position) was said as it happened.
+            ("draw", None) if self.game.is_over() => return,
+            ("draw", None) if agreed => (GameResult::draw(EndReason::Agreement), None),
+            ("draw", None) => (
+                GameResult::draw(EndReason::ArbiterDecision),
+                Some("lichess_over_draw"),
+            ),
+            (_, Some(w)) => (
+                GameResult::win(w, EndReason::ArbiterDecision),
+                Some("lichess_over_other_win"),
+            ),
+            (_, None) => (
+                GameResult::draw(EndReason::ArbiterDecision),
+                Some("lichess_over_other_draw"),
+            ),
         };
-        if self.game.end_by_rule(result)
-            && let Some(t) = self.game_over_sentence()
-        {
+        if !self.game.end_by_rule(result) {
+            return;
+        }
+        let t = match own {
+            Some(key) => {
+                let result = match winner {
+                    Some(Color::White) => self.message("result_white", &[]),
+                    Some(Color::Black) => self.message("result_black", &[]),
+                    None => self.message("result_draw", &[]),
+                };
+                let (side, loser) = match winner {
+                    Some(w) => (self.talk.phraser.side(w), self.talk.phraser.side(!w)),
+                    None => (String::new(), String::new()),
+                };
+                Some(self.message(
+                    key,
+                    &[("side", &side), ("loser", &loser), ("result", &result)],
+                ))
+            }
+            None => self.game_over_sentence(),
+        };
+        if let Some(t) = t {
             self.say(out, t, Priority::Urgent, SayKind::Game);
         }
     }
 
     fn on_reply(&mut self, request: &Request, reply: Reply, out: &mut Vec<Effect>) {
-        let error = match reply {
-            Reply::Refused { error, .. } => error,
+        let (status, error) = match reply {
+            Reply::Refused { status, error } => (status, error),
             // A seek lost before a game began (a game's start comes on
             // the account's stream, not here).
             Reply::Failed(_) | Reply::RateLimited if matches!(request, Request::Seek { .. }) => {
@@ -549,17 +637,37 @@ impl App {
                 let t = self.message("lichess_move_refused", &[("move", &said)]);
                 self.say(out, t, Priority::Urgent, SayKind::Error);
             }
-            Request::Challenge { user, .. } => {
-                let t = self.message(
-                    "lichess_challenge_failed",
-                    &[("name", user.as_str()), ("error", error.as_str())],
-                );
-                self.say(out, t, Priority::Urgent, SayKind::Error);
+            _ => self.say_refusal(request, status, &error, out),
+        }
+    }
+
+    /// A refusal in hector's words; lichess's own (English) text only for
+    /// one hector does not know, in a sentence apart.
+    fn say_refusal(&mut self, request: &Request, status: u16, error: &str, out: &mut Vec<Effect>) {
+        use crate::lichess::api::{Failure, failure};
+        let user = match request {
+            Request::Challenge { user, .. } => Some(user.as_str()),
+            _ => None,
+        };
+        let name = user.unwrap_or("");
+        let f = failure(user.is_some(), status, error);
+        let (key, quoted) = match &f {
+            Failure::TokenRefused => ("lichess_token_refused", None),
+            Failure::NoSuchUser => ("lichess_err_no_user", None),
+            Failure::ChallengeRefused => ("lichess_err_challenge_refused", None),
+            Failure::NotYourTurn => ("lichess_err_not_your_turn", None),
+            Failure::GameOver => ("lichess_err_game_over", None),
+            Failure::NotFound if user.is_none() => ("lichess_game_gone", None),
+            Failure::NotFound | Failure::Other(_) if user.is_some() => {
+                ("lichess_challenge_failed", Some(error))
             }
-            _ => {
-                let t = self.message("lichess_refused", &[("error", error.as_str())]);
-                self.say(out, t, Priority::Normal, SayKind::Error);
-            }
+            Failure::NotFound | Failure::Other(_) => ("lichess_refused", Some(error)),
+        };
+        let t = self.message(key, &[("name", name)]);
+        self.say(out, t, Priority::Urgent, SayKind::Error);
+        if let Some(e) = quoted.filter(|e| !e.trim().is_empty()) {
+            let t = self.message("lichess_says", &[("error", e)]);
+            self.say(out, t, Priority::Normal, SayKind::Error);
         }
     }
 
@@ -646,6 +754,42 @@ impl App {
                 self.say(out, t, Priority::Normal, SayKind::Error);
                 true
             }
+            Action::Abort => {
+                self.online_abort(out);
+                true
+            }
+            Action::Chat => {
+                self.online_chat(out);
+                true
+            }
+            Action::Say => {
+                // `say` alone: how to use it.
+                let t = self.help_line(action);
+                self.say(out, t, Priority::Normal, SayKind::Error);
+                true
+            }
+            // The opponent's takeback request, answered (a draw offer
+            // standing too is answered first: accept and decline are its).
+            Action::Accept | Action::Decline | Action::Takeback
+                if game.is_some() && self.takeback_asked() =>
+            {
+                let Some(game) = game else {
+                    return true;
+                };
+                let yes = action != Action::Decline;
+                let key = if yes {
+                    "lichess_takeback_agreed"
+                } else {
+                    "lichess_takeback_refused_by_you"
+                };
+                out.push(Effect::Lichess(LichessOrder::Send(Request::Takeback {
+                    game,
+                    yes,
+                })));
+                let t = self.message(key, &[]);
+                self.info(out, t);
+                true
+            }
             Action::Draw | Action::Accept | Action::Decline | Action::Takeback => {
                 let Some(game) = game else {
                     let t = self.message("lichess_no_game_yet", &[]);
@@ -661,6 +805,11 @@ impl App {
                         "lichess_takeback_sent",
                     ),
                 };
+                if action == Action::Draw
+                    && let Some(o) = &mut self.parts.online
+                {
+                    o.offers_made = true;
+                }
                 out.push(Effect::Lichess(LichessOrder::Send(request)));
                 let t = self.message(key, &[]);
                 self.info(out, t);
@@ -668,6 +817,143 @@ impl App {
             }
             _ => false,
         }
+    }
+
+    /// Whether the opponent's takeback request is up (and no draw offer
+    /// of theirs, which `accept` and `decline` answer first).
+    fn takeback_asked(&self) -> bool {
+        self.parts
+            .online
+            .as_ref()
+            .and_then(|o| o.sync.as_ref())
+            .is_some_and(|s| s.takeback_asked() && !s.draw_asked())
+    }
+
+    /// `abort`: only before both sides have moved (lichess refuses it
+    /// after), said so otherwise.
+    fn online_abort(&mut self, out: &mut Vec<Effect>) {
+        let Some(o) = &self.parts.online else {
+            return;
+        };
+        let key = match (o.game_id.clone(), o.sync.as_ref()) {
+            (Some(game), Some(s)) if !s.is_over() && s.moves().len() < 2 => {
+                out.push(Effect::Lichess(LichessOrder::Send(Request::Abort { game })));
+                "lichess_abort_sent"
+            }
+            (Some(_), Some(s)) if s.is_over() => {
+                let Some(t) = self.game_is_over() else {
+                    return;
+                };
+                self.say(out, t, Priority::Normal, SayKind::Error);
+                return;
+            }
+            (Some(_), Some(_)) => "lichess_abort_too_late",
+            _ => "lichess_no_game_yet",
+        };
+        let t = self.message(key, &[]);
+        let kind = if key == "lichess_abort_sent" {
+            SayKind::Info
+        } else {
+            SayKind::Error
+        };
+        self.say(out, t, Priority::Normal, kind);
+    }
+
+    /// A chat line came: kept to be heard with `chat`; the opponent's
+    /// lines in the players' room are said to be there, never in place of
+    /// a move (a notice of normal priority, after any announcement), and
+    /// at most one notice in [`CHAT_QUIET`] (the count says the rest).
+    fn online_chat_line(
+        &mut self,
+        line: crate::lichess::event::ChatLine,
+        now: Instant,
+        out: &mut Vec<Effect>,
+    ) {
+        let Some(o) = &mut self.parts.online else {
+            return;
+        };
+        let who = line.username.to_lowercase();
+        if o.me_names.contains(&who) || line.text.trim().is_empty() {
+            return;
+        }
+        let notice = line.room == "player" && who != "lichess";
+        let name = line.username.clone();
+        if o.unheard.len() >= CHAT_KEPT {
+            o.unheard.remove(0);
+        }
+        o.unheard.push(line);
+        if !notice || o.chat_said_at.is_some_and(|t| now < t + CHAT_QUIET) {
+            return;
+        }
+        o.chat_said_at = Some(now);
+        let count = o.unheard.len();
+        let t = if count == 1 {
+            self.message("lichess_chat_one", &[("name", &name)])
+        } else {
+            self.message(
+                "lichess_chat_many",
+                &[("count", &count.to_string()), ("name", &name)],
+            )
+        };
+        self.say(out, t, Priority::Normal, SayKind::Game);
+    }
+
+    /// `chat`: the lines not yet heard, oldest first, each its own
+    /// sentence.
+    fn online_chat(&mut self, out: &mut Vec<Effect>) {
+        let Some(o) = &mut self.parts.online else {
+            return;
+        };
+        let lines = std::mem::take(&mut o.unheard);
+        o.chat_said_at = None;
+        if lines.is_empty() {
+            let t = self.message("lichess_chat_none", &[]);
+            self.info(out, t);
+            return;
+        }
+        for l in lines {
+            let key = if l.room == "spectator" {
+                "lichess_chat_spectator"
+            } else {
+                "lichess_chat_line"
+            };
+            // Their text as written, on one line, without control
+            // characters.
+            let text: String = l
+                .text
+                .chars()
+                .map(|c| if c.is_control() { ' ' } else { c })
+                .take(CHAT_MAX)
+                .collect();
+            let t = self.message(key, &[("name", &l.username), ("text", text.trim())]);
+            self.info(out, t);
+        }
+    }
+
+    /// `say TEXT`: written in the players' chat.
+    pub(super) fn online_say(&mut self, text: &str, out: &mut Vec<Effect>) {
+        let Some(o) = &self.parts.online else {
+            let t = self.message("lichess_only", &[]);
+            self.say(out, t, Priority::Normal, SayKind::Error);
+            return;
+        };
+        let Some(game) = o.game_id.clone() else {
+            let t = self.message("lichess_no_game_yet", &[]);
+            self.say(out, t, Priority::Normal, SayKind::Error);
+            return;
+        };
+        let count = text.chars().count();
+        if count > CHAT_MAX {
+            let t = self.message("lichess_chat_too_long", &[("count", &count.to_string())]);
+            self.say(out, t, Priority::Normal, SayKind::Error);
+            return;
+        }
+        out.push(Effect::Lichess(LichessOrder::Send(Request::Chat {
+            game,
+            text: text.to_owned(),
+        })));
+        let t = self.message("lichess_chat_sent", &[]);
+        self.info(out, t);
     }
 
     /// `claim` online: the win, when the opponent has left (lichess says
@@ -866,7 +1152,9 @@ mod tests {
         let e = r.game(80, &state("e2e4 e7e5", r#","btakeback":true"#));
         assert_eq!(
             said(&e),
-            ["Your opponent asks to take back a move. Say takeback to agree."]
+            [
+                "Your opponent asks to take back a move. Say takeback to agree, or decline to refuse."
+            ]
         );
         // `takeback` agrees (the same request as asking).
         let e = r.typed(85, "takeback");
@@ -981,6 +1269,286 @@ mod tests {
             said(&e),
             ["lichess sent a move hector cannot play here: e2e5."]
         );
+    }
+
+    // --- branch online: abort, takeback both ways, the end's reasons,
+    // chat, errors ---
+
+    fn over(moves: &str, status: &str, winner: Option<&str>) -> String {
+        let w = winner
+            .map(|w| format!(r#","winner":"{w}""#))
+            .unwrap_or_default();
+        format!(
+            r#"{{"type":"gameState","moves":"{moves}","wtime":1,"btime":1,"winc":0,"binc":0,"status":"{status}"{w}}}"#
+        )
+    }
+
+    #[test]
+    fn abort_only_before_both_sides_have_moved() {
+        let mut r = Rig::new();
+        let e = r.typed(10, "abort");
+        assert_eq!(sent(&e), [Request::Abort { game: "g1".into() }]);
+        assert_eq!(said(&e), ["Abort sent."]);
+        r.typed(20, "e4");
+        let e = r.typed(25, "abort");
+        assert_eq!(sent(&e).len(), 1, "one move: still allowed");
+        r.game(30, &state("e2e4 e7e5", ""));
+        let e = r.typed(40, "abort");
+        assert!(sent(&e).is_empty());
+        assert_eq!(
+            said(&e),
+            ["Both sides have moved: the game can no longer be aborted. Resign, or offer a draw."]
+        );
+        assert_eq!(
+            said(&r.game(50, &over("e2e4 e7e5", "aborted", None))),
+            ["The game was aborted."]
+        );
+    }
+
+    #[test]
+    fn the_opponents_takeback_is_agreed_or_refused_and_ours_refused_is_said() {
+        let mut r = Rig::new();
+        r.typed(10, "e4");
+        r.game(20, &state("e2e4 e7e5", ""));
+        r.game(30, &state("e2e4 e7e5", r#","btakeback":true"#));
+        let e = r.typed(40, "decline");
+        assert_eq!(
+            sent(&e),
+            [Request::Takeback {
+                game: "g1".into(),
+                yes: false
+            }]
+        );
+        assert_eq!(said(&e), ["Takeback refused."]);
+        r.game(50, &state("e2e4 e7e5", ""));
+        r.game(60, &state("e2e4 e7e5", r#","btakeback":true"#));
+        let e = r.typed(70, "accept");
+        assert_eq!(
+            sent(&e),
+            [Request::Takeback {
+                game: "g1".into(),
+                yes: true
+            }]
+        );
+        assert_eq!(said(&e), ["Takeback agreed."]);
+        // With no request up, decline is the draw's again.
+        r.game(80, &state("e2e4", ""));
+        let e = r.typed(90, "decline");
+        assert_eq!(
+            sent(&e),
+            [Request::Draw {
+                game: "g1".into(),
+                yes: false
+            }]
+        );
+        // Ours asked, then taken down with no move back: refused.
+        r.typed(100, "takeback");
+        r.game(110, &state("e2e4", r#","wtakeback":true"#));
+        let e = r.game(120, &state("e2e4", ""));
+        assert_eq!(said(&e), ["Your opponent refused the takeback."]);
+    }
+
+    #[test]
+    fn the_end_is_said_with_its_reason() {
+        let cases: [(&str, &str, Option<&str>, &str); 8] = [
+            (
+                "e2e4",
+                "resign",
+                Some("white"),
+                "Black resigns. White wins, 1-0.",
+            ),
+            (
+                "e2e4",
+                "outoftime",
+                Some("black"),
+                "White's flag has fallen. Black wins, 0-1.",
+            ),
+            (
+                "e2e4",
+                "timeout",
+                Some("white"),
+                "Black left the game, and the win was claimed. White wins, 1-0.",
+            ),
+            (
+                "e2e4",
+                "draw",
+                None,
+                "lichess declares the game drawn, 1/2-1/2.",
+            ),
+            (
+                "e2e4",
+                "noStart",
+                None,
+                "The game was cancelled: the first move was not made in time.",
+            ),
+            ("", "aborted", None, "The game was aborted."),
+            (
+                "e2e4",
+                "cheat",
+                Some("white"),
+                "lichess ended the game for a breach of its fair-play rules. White wins, 1-0.",
+            ),
+            (
+                "e2e4",
+                "unknownFinish",
+                None,
+                "lichess ended the game as a draw, 1/2-1/2.",
+            ),
+        ];
+        for (moves, status, winner, want) in cases {
+            let mut r = Rig::new();
+            if !moves.is_empty() {
+                r.typed(10, "e4");
+                r.game(15, &state(moves, ""));
+            }
+            let e = r.game(20, &over(moves, status, winner));
+            assert_eq!(said(&e), [want], "{status}");
+        }
+        // A draw after an offer is one by agreement.
+        let mut r = Rig::new();
+        r.typed(10, "e4");
+        r.game(15, &state("e2e4 e7e5", r#","bdraw":true"#));
+        let e = r.game(20, &over("e2e4 e7e5", "draw", None));
+        assert_eq!(said(&e), ["Draw by agreement, 1/2-1/2."]);
+    }
+
+    fn chat(user: &str, room: &str, text: &str) -> String {
+        format!(r#"{{"type":"chatLine","room":"{room}","username":"{user}","text":"{text}"}}"#)
+    }
+
+    #[test]
+    fn chat_is_counted_never_in_a_moves_place_and_read_on_request() {
+        let mut r = Rig::new();
+        let e = r.typed(10, "chat");
+        assert_eq!(said(&e), ["No chat messages you have not heard."]);
+        // Our own line is not news.
+        assert!(said(&r.game(20, &chat("Me", "player", "hello"))).is_empty());
+        let e = r.game(30, &chat("Mary", "player", "good luck"));
+        assert_eq!(said(&e), ["A chat message from Mary. Say chat to hear it."]);
+        assert!(e.iter().all(|x| match x {
+            Effect::Say(u) => u.priority != Priority::Urgent,
+            _ => true,
+        }));
+        // Within the quiet time, only counted; spectators never announced.
+        assert!(said(&r.game(1_000, &chat("Mary", "player", "have fun"))).is_empty());
+        assert!(said(&r.game(2_000, &chat("Bob", "spectator", "nice"))).is_empty());
+        let e = r.game(31_000, &chat("Mary", "player", "sorry\\u0007"));
+        assert_eq!(
+            said(&e),
+            ["4 chat messages not heard yet, the last from Mary. Say chat to hear them."]
+        );
+        let e = r.typed(32_000, "chat");
+        assert_eq!(
+            said(&e),
+            [
+                "Mary says: good luck",
+                "Mary says: have fun",
+                "A spectator, Bob, says: nice",
+                "Mary says: sorry",
+            ]
+        );
+        assert_eq!(
+            said(&r.typed(33_000, "chat")),
+            ["No chat messages you have not heard."]
+        );
+        // After reading, the next line is said at once.
+        let e = r.game(34_000, &chat("Mary", "player", "gg"));
+        assert_eq!(said(&e), ["A chat message from Mary. Say chat to hear it."]);
+    }
+
+    #[test]
+    fn say_writes_in_the_players_chat() {
+        let mut r = Rig::new();
+        let e = r.typed(10, "say Good luck, Mary!");
+        assert_eq!(
+            sent(&e),
+            [Request::Chat {
+                game: "g1".into(),
+                text: "Good luck, Mary!".into()
+            }]
+        );
+        assert_eq!(said(&e), ["Written in the chat."]);
+        let long = format!("say {}", "x".repeat(141));
+        let e = r.typed(20, &long);
+        assert!(sent(&e).is_empty());
+        assert_eq!(
+            said(&e),
+            ["A chat line holds at most 140 characters; this one has 141. Nothing was sent."]
+        );
+        let e = r.typed(30, "say");
+        assert!(sent(&e).is_empty());
+        assert_eq!(
+            said(&e),
+            ["say TEXT: write TEXT in the lichess players' chat."]
+        );
+    }
+
+    #[test]
+    fn lichess_english_stays_out_of_hectors_sentences() {
+        let mut r = Rig::new();
+        let refused = |request: Request, status: u16, error: &str| {
+            LichessIo::Reply(
+                request,
+                Reply::Refused {
+                    status,
+                    error: error.into(),
+                },
+            )
+        };
+        let draw = Request::Draw {
+            game: "g1".into(),
+            yes: true,
+        };
+        let e = r.io(
+            10,
+            refused(draw.clone(), 400, "Not your turn, or game already over"),
+        );
+        assert_eq!(
+            said(&e),
+            ["lichess refused: it is not your turn there, or the game is over."]
+        );
+        let e = r.io(20, refused(draw, 400, "Something unheard of"));
+        assert_eq!(
+            said(&e),
+            [
+                "lichess refused the request.",
+                "lichess says: Something unheard of"
+            ]
+        );
+        let challenge = Request::Challenge {
+            user: "Nobody".into(),
+            limit_s: 600,
+            increment_s: 0,
+            color: None,
+            rated: false,
+        };
+        let e = r.io(30, refused(challenge.clone(), 404, "Not found"));
+        assert_eq!(said(&e), ["lichess has no player named Nobody."]);
+        let e = r.io(
+            40,
+            refused(challenge, 400, "Nobody does not accept challenges."),
+        );
+        assert_eq!(said(&e), ["Nobody does not accept this challenge now."]);
+    }
+
+    #[test]
+    fn in_other_languages_no_english_of_lichess_inside_a_sentence() {
+        let mut app = App::builder().lang(Lang::De).build();
+        app.set_online(OnlineStart::Join);
+        let e = app.update(
+            Msg::Lichess(LichessIo::Reply(
+                Request::Resign { game: "g1".into() },
+                Reply::Refused {
+                    status: 400,
+                    error: "Not your turn, or game already over".into(),
+                },
+            )),
+            Instant::now(),
+        );
+        let s = said(&e);
+        assert_eq!(s.len(), 1);
+        assert!(!s[0].contains("Not your turn"), "{s:?}");
+        assert!(s[0].starts_with("lichess hat abgelehnt"), "{s:?}");
     }
 }
 

@@ -284,6 +284,71 @@ pub fn error_text(body: &str) -> String {
     }
 }
 
+/// A refusal of lichess's, as hector says it: the known ones in its own
+/// words (in the player's language), only an unknown one with lichess's
+/// (English) text, quoted apart.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Failure {
+    /// The token is refused (401).
+    TokenRefused,
+    /// No such player (a challenge to a name lichess does not know).
+    NoSuchUser,
+    /// The player challenged does not take challenges now (or not this one).
+    ChallengeRefused,
+    /// Not the player's turn there, or the game is over ("Not your turn,
+    /// or game already over").
+    NotYourTurn,
+    /// The game is over (or cannot be aborted any more).
+    GameOver,
+    /// No such game or challenge (404).
+    NotFound,
+    /// Anything else: lichess's own text.
+    Other(String),
+}
+
+/// What a refusal (`status`, lichess's `error` text) means.  lichess's
+/// texts are English and may change: they are matched loosely, and what
+/// is not known stays [`Failure::Other`].
+#[must_use]
+pub fn failure(challenge: bool, status: u16, error: &str) -> Failure {
+    let e = error.to_lowercase();
+    let has = |words: &[&str]| words.iter().any(|w| e.contains(w));
+    if status == 401 {
+        Failure::TokenRefused
+    } else if challenge && (has(&["no such user", "user not found", "not found"]) || status == 404)
+    {
+        Failure::NoSuchUser
+    } else if challenge
+        && has(&[
+            "not accept",
+            "doesn't accept",
+            "declin",
+            "refuse",
+            "blocked",
+            "cannot challenge",
+            "can't challenge",
+            "cannot be challenged",
+        ])
+    {
+        Failure::ChallengeRefused
+    } else if has(&["not your turn"]) {
+        Failure::NotYourTurn
+    } else if has(&[
+        "game is over",
+        "already over",
+        "finished",
+        "can no longer",
+        "cannot abort",
+        "can't abort",
+    ]) {
+        Failure::GameOver
+    } else if status == 404 {
+        Failure::NotFound
+    } else {
+        Failure::Other(error.chars().take(200).collect())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -401,6 +466,30 @@ mod tests {
         assert!(!seek_allowed(180, 2));
         assert!(seek_allowed(120, 12));
         assert!(seek_allowed(10_800, 180));
+    }
+
+    #[test]
+    fn known_refusals_are_named_and_only_unknown_ones_keep_their_text() {
+        assert_eq!(failure(true, 400, "No such user"), Failure::NoSuchUser);
+        assert_eq!(failure(true, 404, r#"{"x":1}"#), Failure::NoSuchUser);
+        assert_eq!(
+            failure(true, 400, "Mary does not accept challenges."),
+            Failure::ChallengeRefused
+        );
+        assert_eq!(
+            failure(false, 400, "Not your turn, or game already over"),
+            Failure::NotYourTurn
+        );
+        assert_eq!(
+            failure(false, 400, "This game is already finished"),
+            Failure::GameOver
+        );
+        assert_eq!(failure(false, 404, "Not found"), Failure::NotFound);
+        assert_eq!(failure(false, 401, "No such token"), Failure::TokenRefused);
+        assert_eq!(
+            failure(false, 400, "Something new"),
+            Failure::Other("Something new".into())
+        );
     }
 
     #[test]

@@ -679,6 +679,9 @@ impl App {
         };
         let key = match &o.sync {
             None => "lichess_no_game_yet",
+            // Over on lichess (aborted, say) while the game here has no
+            // result: no move goes.
+            Some(s) if s.is_over() && !self.game.is_over() => "lichess_err_game_over",
             Some(s) if s.is_over() => return false,
             Some(s) if s.pending().is_some() || s.to_move() != side_of(self.settings.me) => {
                 "lichess_not_your_move"

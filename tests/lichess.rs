@@ -821,3 +821,93 @@ fn resign_asks_first_at_a_terminal_then_goes_to_lichess() {
     );
     let _ = std::fs::remove_dir_all(&home);
 }
+
+/// A whole online game on a DGT board (simulated on a pseudo-terminal):
+/// the player's moves made on the board are posted in UCI, the opponent's
+/// are said and awaited on the board.
+#[cfg(unix)]
+#[test]
+fn a_whole_online_game_on_a_dgt_board() {
+    use hector::io::Protocol;
+    use shakmaty::san::San;
+    use shakmaty::{Chess, Move, Position};
+    use std::time::Duration;
+
+    use crate::util::{Tactile, new_pty};
+
+    const HAND: Duration = Duration::from_millis(15);
+    let mv = |pos: &Chess, san: &str| -> Move {
+        san.parse::<San>()
+            .ok()
+            .and_then(|s| s.to_move(pos).ok())
+            .unwrap_or_else(|| panic!("{san} is legal"))
+    };
+    let server = StandIn::start(TOKEN, "Georges");
+    server.state.lock().unwrap().replies = ["e7e5", "d8h4"].map(String::from).into();
+    let home = clean_config_dir();
+    let (master, path) = new_pty();
+    let port = format!("dgt:{path}");
+    let mut h = online(
+        &server,
+        &home,
+        &[
+            "--board",
+            &port,
+            "--challenge",
+            "Mary",
+            "--color",
+            "white",
+            "--time",
+            "10+5",
+        ],
+    );
+    let mut board = Tactile::new(master, Protocol::Dgt);
+    board.answer(Duration::from_secs(6));
+    // The board and the game start in either order.
+    let (mut connected, mut started) = (false, false);
+    while !(connected && started) {
+        let l = h.next();
+        connected |= l == "Board connected.";
+        started |= l == "The game against Mary, rated 1600, begins. You play White.";
+    }
+    let mut pos = Chess::default();
+    let play = |board: &mut Tactile, pos: &mut Chess, san: &str| {
+        let m = mv(pos, san);
+        board.play(pos, m, HAND);
+        pos.play_unchecked(m);
+    };
+    play(&mut board, &mut pos, "f3");
+    h.until("f3 said", |l| l.contains("f3"));
+    let instruction = h.until("the reply awaited on the board", |l| {
+        l.starts_with("On your board:") && l.contains("e5")
+    });
+    assert!(instruction.contains("e7"), "{instruction}");
+    play(&mut board, &mut pos, "e5");
+    h.until("the reply made", |l| {
+        l.starts_with("Done:") && l.contains("e5")
+    });
+    play(&mut board, &mut pos, "g4");
+    h.until("g4 said", |l| l.contains("g4"));
+    // The mate said, and awaited on the board (in either order).
+    let (mut awaited, mut over) = (false, false);
+    while !(awaited && over) {
+        let l = h.next();
+        awaited |= l == "On your board: black queen from d8 to h4.";
+        over |= l == "Checkmate. Black wins, 0-1.";
+    }
+    play(&mut board, &mut pos, "Qh4#");
+    h.until("the mate made", |l| {
+        l.starts_with("Done:") && l.contains("h4")
+    });
+    h.close();
+    let p = posts(&server);
+    assert_eq!(
+        p,
+        [
+            "POST /api/challenge/Mary",
+            "POST /api/board/game/stand1n0/move/f2f3",
+            "POST /api/board/game/stand1n0/move/g2g4",
+        ]
+    );
+    let _ = std::fs::remove_dir_all(&home);
+}

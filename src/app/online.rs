@@ -242,6 +242,9 @@ impl App {
                 self.say(out, t, Priority::Normal, SayKind::Info);
             }
         }
+        // The opponent's move (a takeback, a refused move taken back, the
+        // game read again) is awaited on the player's board.
+        self.sync_board(now, out);
     }
 
     fn on_account_event(&mut self, event: AccountEvent, out: &mut Vec<Effect>) {

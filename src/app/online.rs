@@ -1463,6 +1463,26 @@ mod tests {
     }
 
     #[test]
+    fn help_lists_abort_chat_and_say_only_online() {
+        let mut r = Rig::new();
+        let help = said(&r.typed(10, "help"));
+        for line in [
+            "abort: abort the lichess game, before both sides have moved.",
+            "chat: hear the lichess chat lines you have not heard yet.",
+            "say TEXT: write TEXT in the lichess players' chat.",
+        ] {
+            assert!(help.iter().any(|l| l == line), "{line}: {help:#?}");
+        }
+        let mut app = App::builder().lang(Lang::En).build();
+        let help = said(&app.update(Msg::Line("help".into()), Instant::now()));
+        assert!(help.iter().all(|l| !l.contains("lichess")), "{help:#?}");
+        let e = app.update(Msg::Line("chat".into()), Instant::now());
+        assert_eq!(said(&e), ["This is for a game on lichess."]);
+        let e = app.update(Msg::Line("say hi".into()), Instant::now());
+        assert_eq!(said(&e), ["This is for a game on lichess."]);
+    }
+
+    #[test]
     fn say_writes_in_the_players_chat() {
         let mut r = Rig::new();
         let e = r.typed(10, "say Good luck, Mary!");

@@ -879,10 +879,12 @@ impl App {
             return;
         };
         let who = line.username.to_lowercase();
-        if o.me_names.contains(&who) || line.text.trim().is_empty() {
+        // lichess's own notes in the chat ("Takeback sent", "White offers
+        // draw") are English and say what hector says itself: left out.
+        if o.me_names.contains(&who) || who == "lichess" || line.text.trim().is_empty() {
             return;
         }
-        let notice = line.room == "player" && who != "lichess";
+        let notice = line.room == "player";
         let name = line.username.clone();
         if o.unheard.len() >= CHAT_KEPT {
             o.unheard.remove(0);
@@ -1427,8 +1429,9 @@ mod tests {
         let mut r = Rig::new();
         let e = r.typed(10, "chat");
         assert_eq!(said(&e), ["No chat messages you have not heard."]);
-        // Our own line is not news.
+        // Our own line is not news, nor lichess's English notes.
         assert!(said(&r.game(20, &chat("Me", "player", "hello"))).is_empty());
+        assert!(said(&r.game(25, &chat("lichess", "player", "Takeback sent"))).is_empty());
         let e = r.game(30, &chat("Mary", "player", "good luck"));
         assert_eq!(said(&e), ["A chat message from Mary. Say chat to hear it."]);
         assert!(e.iter().all(|x| match x {

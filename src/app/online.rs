@@ -266,8 +266,18 @@ impl App {
                 out.push(Effect::Lichess(LichessOrder::OpenGameStream(info.game_id)));
             }
             AccountEvent::ChallengeDeclined(c) => {
+                // The reason in hector's words (lichess's text is English).
+                let key = match c.decline_reason_key.as_deref() {
+                    Some("later") => "lichess_declined_later",
+                    Some("tooFast") => "lichess_declined_too_fast",
+                    Some("tooSlow") => "lichess_declined_too_slow",
+                    Some("timeControl") => "lichess_declined_time_control",
+                    Some("rated") => "lichess_declined_rated",
+                    Some("casual") => "lichess_declined_casual",
+                    _ => "lichess_challenge_declined",
+                };
                 let name = c.dest_user.map(|p| p.name).unwrap_or_default();
-                let t = self.message("lichess_challenge_declined", &[("name", &name)]);
+                let t = self.message(key, &[("name", &name)]);
                 self.say(out, t, Priority::Urgent, SayKind::Game);
             }
             AccountEvent::Challenge(c) => self.on_challenge(c, out),
@@ -1636,6 +1646,37 @@ mod challenge_tests {
                 id: "c2".into()
             })))
         );
+    }
+
+    #[test]
+    fn a_declined_challenge_says_why_in_hectors_words() {
+        for (lang, key, want) in [
+            (
+                Lang::En,
+                "tooFast",
+                "Ann declined the challenge: this time is too fast for them.",
+            ),
+            (Lang::En, "generic", "Ann declined the challenge."),
+            (Lang::En, "somethingNew", "Ann declined the challenge."),
+            (
+                Lang::De,
+                "later",
+                "Ann hat die Herausforderung abgelehnt: jetzt nicht, vielleicht später.",
+            ),
+        ] {
+            let mut app = App::builder().lang(lang).build();
+            app.set_online(OnlineStart::Join);
+            let declined = CHALLENGE
+                .replacen("\"challenge\",", "\"challengeDeclined\",", 1)
+                .replace(
+                    r#""destUser":{"id":"me","name":"Me"}"#,
+                    &format!(
+                        r#""destUser":{{"id":"ann","name":"Ann"}},"declineReason":"I'm not accepting challenges at the moment.","declineReasonKey":"{key}""#
+                    ),
+                );
+            let s = said(&account(&mut app, &declined));
+            assert_eq!(s, [want], "{key}");
+        }
     }
 
     #[test]

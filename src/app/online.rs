@@ -1430,6 +1430,63 @@ mod tests {
         assert_eq!(said(&e), ["Draw by agreement, 1/2-1/2."]);
     }
 
+    #[test]
+    fn the_end_is_said_in_every_language_with_every_placeholder_filled() {
+        let statuses = [
+            ("resign", Some("white")),
+            ("outoftime", Some("black")),
+            ("outoftime", None),
+            ("timeout", Some("white")),
+            ("draw", None),
+            ("noStart", None),
+            ("aborted", None),
+            ("cheat", Some("black")),
+            ("unknownFinish", Some("white")),
+            ("unknownFinish", None),
+        ];
+        for lang in [Lang::En, Lang::De, Lang::It, Lang::El] {
+            let mut seen = std::collections::HashSet::new();
+            for (status, winner) in statuses {
+                let mut app = App::builder().lang(lang).build();
+                app.set_online(OnlineStart::Join);
+                let t0 = Instant::now();
+                let start = r#"{"type":"gameStart","game":{"gameId":"g1","color":"white","compat":{"board":true}}}"#;
+                let _ = app.update(
+                    Msg::Lichess(LichessIo::Account(Box::new(
+                        event::account_line(start).unwrap().unwrap(),
+                    ))),
+                    t0,
+                );
+                let full = r#"{"type":"gameFull","id":"g1","white":{"id":"me","name":"Me"},"black":{"id":"mary","name":"Mary"},"initialFen":"startpos","state":{"type":"gameState","moves":"","wtime":1,"btime":1,"winc":0,"binc":0,"status":"started"}}"#;
+                let _ = app.update(
+                    Msg::Lichess(LichessIo::Game(
+                        "g1".into(),
+                        event::game_line(full).unwrap().unwrap(),
+                    )),
+                    t0,
+                );
+                let e = app.update(
+                    Msg::Lichess(LichessIo::Game(
+                        "g1".into(),
+                        event::game_line(&over("", status, winner))
+                            .unwrap()
+                            .unwrap(),
+                    )),
+                    t0,
+                );
+                let s = said(&e);
+                assert_eq!(s.len(), 1, "{lang:?} {status}: {s:?}");
+                assert!(!s[0].contains('{') && !s[0].is_empty(), "{lang:?}: {s:?}");
+                seen.insert(s[0].clone());
+            }
+            assert_eq!(
+                seen.len(),
+                statuses.len(),
+                "{lang:?}: each end its own words"
+            );
+        }
+    }
+
     fn chat(user: &str, room: &str, text: &str) -> String {
         format!(r#"{{"type":"chatLine","room":"{room}","username":"{user}","text":"{text}"}}"#)
     }

@@ -1737,6 +1737,42 @@ mod challenge_tests {
     }
 
     #[test]
+    fn a_seek_is_held_open_and_its_loss_before_a_game_is_said() {
+        let seek = Request::Seek {
+            limit_s: 900,
+            increment_s: 10,
+            color: None,
+            rated: true,
+        };
+        let mut app = App::builder().lang(Lang::En).build();
+        app.set_online(OnlineStart::Seek {
+            limit_s: 900,
+            increment_s: 10,
+            color: None,
+            rated: true,
+        });
+        let e = app.update(Msg::Start, Instant::now());
+        assert!(e.contains(&Effect::Lichess(LichessOrder::Seek(seek.clone()))));
+        assert_eq!(
+            said(&e),
+            [
+                "New game. White to move.",
+                "Seeking a rated game, 15 minutes plus 10 seconds. Waiting for an opponent."
+            ]
+        );
+        // lichess ends the seek when a game starts: nothing to say.
+        let done = Msg::Lichess(LichessIo::Reply(seek.clone(), Reply::Done(String::new())));
+        assert!(said(&app.update(done, Instant::now())).is_empty());
+        let lost = Msg::Lichess(LichessIo::Reply(seek, Reply::Failed("reset".into())));
+        assert_eq!(
+            said(&app.update(lost, Instant::now())),
+            ["The seek ended without a game. Start hector again to seek once more."]
+        );
+        // Challenges to the player are not asked about while seeking.
+        assert!(said(&account(&mut app, CHALLENGE)).is_empty());
+    }
+
+    #[test]
     fn a_withdrawn_challenge_is_said_and_others_are_not_asked() {
         let mut app = App::builder().lang(Lang::En).build();
         app.set_online(OnlineStart::Join);

@@ -1755,10 +1755,7 @@ mod challenge_tests {
         assert!(e.contains(&Effect::Lichess(LichessOrder::Seek(seek.clone()))));
         assert_eq!(
             said(&e),
-            [
-                "New game. White to move.",
-                "Seeking a rated game, 15 minutes plus 10 seconds. Waiting for an opponent."
-            ]
+            ["Seeking a rated game, 15 minutes plus 10 seconds. Waiting for an opponent."]
         );
         // lichess ends the seek when a game starts: nothing to say.
         let done = Msg::Lichess(LichessIo::Reply(seek.clone(), Reply::Done(String::new())));

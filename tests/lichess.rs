@@ -674,6 +674,7 @@ fn the_opponent_gone_then_the_win_claimed() {
         r#"{"type":"opponentGone","gone":true,"claimWinInSeconds":0}"#,
     );
     h.expect("Your opponent left the game.");
+    h.expect("You may claim the win now: say claim.");
     h.type_line("claim");
     h.expect("Win claimed.");
     h.expect("Black left the game, and the win was claimed. White wins, 1-0.");

@@ -78,6 +78,9 @@ pub(super) struct OnlinePlay {
     unheard: Vec<crate::lichess::event::ChatLine>,
     /// When a chat notice was last said.
     chat_said_at: Option<Instant>,
+    /// The opponent gone: when lichess lets the win be claimed (said then;
+    /// a `claim` before is told how long to wait).
+    claim_at: Option<Instant>,
 }
 
 /// A chat line holds at most this many characters on lichess.
@@ -92,7 +95,10 @@ const CHAT_KEPT: usize = 50;
 impl OnlinePlay {
     /// When the link down for long must be said.
     pub(super) fn deadline(&self) -> Option<Instant> {
-        self.link.deadline()
+        match (self.link.deadline(), self.claim_at) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 }
 
@@ -126,6 +132,7 @@ impl App {
             me_names: Vec::new(),
             unheard: Vec::new(),
             chat_said_at: None,
+            claim_at: None,
         });
     }
 
@@ -188,6 +195,17 @@ impl App {
         if notice == Some(LinkNotice::Offline) {
             let t = self.message("lichess_offline", &[]);
             self.say(out, t, Priority::Urgent, SayKind::Info);
+        }
+        let claimable = self.parts.online.as_mut().is_some_and(|o| {
+            let due = o.gone && o.claim_at.is_some_and(|t| now >= t);
+            if due {
+                o.claim_at = None;
+            }
+            due
+        });
+        if claimable && !self.game.is_over() {
+            let t = self.message("lichess_claim_now", &[]);
+            self.say(out, t, Priority::Urgent, SayKind::Game);
         }
     }
 
@@ -352,18 +370,43 @@ impl App {
                 self.apply_changes(changes, now, out);
                 self.online_follow_clock(now);
             }
-            GameEvent::OpponentGone { gone, .. }
-                if self.parts.online.as_ref().is_some_and(|o| o.gone == gone) => {}
-            GameEvent::OpponentGone { gone: true, .. } => {
+            // Still gone: lichess's countdown, followed quietly.
+            GameEvent::OpponentGone {
+                gone: true,
+                claim_win_in_seconds,
+            } if self.parts.online.as_ref().is_some_and(|o| o.gone) => {
+                if let Some(o) = &mut self.parts.online
+                    && o.claim_at.is_some()
+                {
+                    o.claim_at = claim_win_in_seconds
+                        .filter(|s| *s > 0)
+                        .map(|s| now + Duration::from_secs(u64::from(s)));
+                }
+            }
+            GameEvent::OpponentGone { gone: false, .. }
+                if self.parts.online.as_ref().is_some_and(|o| !o.gone) => {}
+            GameEvent::OpponentGone {
+                gone: true,
+                claim_win_in_seconds,
+            } => {
+                let wait = claim_win_in_seconds.unwrap_or(0);
                 if let Some(o) = &mut self.parts.online {
                     o.gone = true;
+                    o.claim_at = (wait > 0).then(|| now + Duration::from_secs(u64::from(wait)));
                 }
                 let t = self.message("lichess_opponent_gone", &[]);
+                self.say(out, t, Priority::Urgent, SayKind::Game);
+                let t = if wait > 0 {
+                    self.message("lichess_claim_in", &[("seconds", &wait.to_string())])
+                } else {
+                    self.message("lichess_claim_now", &[])
+                };
                 self.say(out, t, Priority::Urgent, SayKind::Game);
             }
             GameEvent::OpponentGone { gone: false, .. } => {
                 if let Some(o) = &mut self.parts.online {
                     o.gone = false;
+                    o.claim_at = None;
                 }
                 let t = self.message("lichess_opponent_back", &[]);
                 self.say(out, t, Priority::Normal, SayKind::Game);
@@ -976,10 +1019,20 @@ impl App {
 
     /// `claim` online: the win, when the opponent has left (lichess says
     /// after how long it may be claimed, and refuses it before).
-    pub(super) fn online_claim(&mut self, out: &mut Vec<Effect>) -> bool {
+    pub(super) fn online_claim(&mut self, now: Instant, out: &mut Vec<Effect>) -> bool {
         let Some(o) = &self.parts.online else {
             return false;
         };
+        if o.gone
+            && let Some(at) = o.claim_at.filter(|t| now < *t)
+        {
+            // Whole seconds, rounded up: never "0 seconds" while it is early.
+            let left = at.saturating_duration_since(now);
+            let seconds = left.as_secs() + u64::from(left.subsec_nanos() > 0);
+            let t = self.message("lichess_claim_in", &[("seconds", &seconds.to_string())]);
+            self.say(out, t, Priority::Normal, SayKind::Error);
+            return true;
+        }
         let key = match (o.game_id.clone(), o.gone) {
             (None, _) => "lichess_no_game_yet",
             (Some(_), false) => "lichess_nothing_to_claim",
@@ -1252,21 +1305,44 @@ mod tests {
             10,
             r#"{"type":"opponentGone","gone":true,"claimWinInSeconds":30}"#,
         );
-        assert_eq!(said(&e), ["Your opponent left the game."]);
+        assert_eq!(
+            said(&e),
+            [
+                "Your opponent left the game.",
+                "You may claim the win in 30 seconds."
+            ]
+        );
+        // Too early: how long, and nothing sent (lichess would refuse it).
         let e = r.typed(15, "claim");
+        assert!(sent(&e).is_empty());
+        assert_eq!(said(&e), ["You may claim the win in 30 seconds."]);
+        let e = r.typed(20_010, "claim");
+        assert_eq!(said(&e), ["You may claim the win in 10 seconds."]);
+        // lichess's countdown again: followed, not said.
+        let e = r.game(
+            20_020,
+            r#"{"type":"opponentGone","gone":true,"claimWinInSeconds":10}"#,
+        );
+        assert!(said(&e).is_empty());
+        assert_eq!(r.app.next_deadline(), Some(r.at(30_020)));
+        assert!(said(&r.msg(30_019, Msg::Deadline)).is_empty());
+        let e = r.msg(30_020, Msg::Deadline);
+        assert_eq!(said(&e), ["You may claim the win now: say claim."]);
+        assert_eq!(r.app.next_deadline(), None);
+        let e = r.typed(30_030, "claim");
         assert_eq!(sent(&e), [Request::ClaimVictory { game: "g1".into() }]);
         assert_eq!(said(&e), ["Win claimed."]);
-        let e = r.game(20, r#"{"type":"opponentGone","gone":false}"#);
+        let e = r.game(30_040, r#"{"type":"opponentGone","gone":false}"#);
         assert_eq!(said(&e), ["Your opponent is back."]);
-        assert!(said(&r.game(21, r#"{"type":"opponentGone","gone":false}"#)).is_empty());
-        let e = r.typed(25, "claim");
+        assert!(said(&r.game(30_041, r#"{"type":"opponentGone","gone":false}"#)).is_empty());
+        let e = r.typed(30_045, "claim");
         assert!(sent(&e).is_empty());
         assert_eq!(
             said(&e),
             ["Your opponent has not left the game; there is no win to claim."]
         );
         let aborted = r#"{"type":"gameState","moves":"","wtime":1,"btime":1,"winc":0,"binc":0,"status":"aborted"}"#;
-        assert_eq!(said(&r.game(30, aborted)), ["The game was aborted."]);
+        assert_eq!(said(&r.game(30_050, aborted)), ["The game was aborted."]);
     }
 
     #[test]

@@ -1346,6 +1346,25 @@ mod tests {
     }
 
     #[test]
+    fn a_game_ended_while_away_is_said_on_return() {
+        let mut r = Rig::new();
+        r.typed(10, "e4");
+        r.io(20, LichessIo::StreamDown(Stream::Game("g1".into())));
+        r.msg(6_000, Msg::Deadline);
+        r.io(9_000, LichessIo::StreamOpen(Stream::Game("g1".into())));
+        let full = r#"{"type":"gameFull","id":"g1","white":{"id":"me","name":"Me"},"black":{"id":"mary","name":"Mary","rating":1600},"initialFen":"startpos","state":{"type":"gameState","moves":"e2e4 e7e5","wtime":1,"btime":1,"winc":0,"binc":0,"status":"outoftime","winner":"black"}}"#;
+        let e = r.game(9_010, full);
+        assert_eq!(
+            said(&e),
+            [
+                "Bauer Eva fünf",
+                "White's flag has fallen. Black wins, 0-1."
+            ]
+        );
+        assert!(r.app.game().is_over());
+    }
+
+    #[test]
     fn events_of_another_game_are_not_ours() {
         let mut r = Rig::new();
         let e = event::game_line(&state("e2e4", "")).unwrap().unwrap();

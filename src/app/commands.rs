@@ -39,7 +39,7 @@ impl App {
     /// Whether `help` lists a command now (the table's place and needs
     /// columns): the review's commands only in a review, the game's only
     /// in a game, and the clock's, the engine's, the board's and the
-    /// opponent's screen's only when there is one.  (Every command still
+    /// opponent's screen's (and a lichess game's) only when there is one.  (Every command still
     /// answers when typed, and `help WORD` gives its help.)
     fn applies_now(&self, action: PlayerAction) -> bool {
         let row = action.row();

@@ -396,6 +396,21 @@ mod tests {
     }
 
     #[test]
+    fn a_game_ended_meanwhile_after_a_move_says_the_move_first() {
+        let t0 = std::time::Instant::now();
+        let (mut app, _) = resumed_online(t0);
+        let over = r#"{"type":"gameFull","id":"AbCd1234","white":{"id":"ann","name":"Ann"},"black":{"id":"bob","name":"Bob"},"initialFen":"startpos","state":{"type":"gameState","moves":"e2e4 e7e5 g1f3 b8c6","wtime":590000,"btime":1000,"winc":5000,"binc":5000,"status":"resign","winner":"white"}}"#;
+        assert_eq!(
+            said(&game_line(&mut app, t0, over)),
+            [
+                "Springer Cesar sechs",
+                "The game ended on lichess while hector was away.",
+                "Black resigns. White wins, 1-0."
+            ]
+        );
+    }
+
+    #[test]
     fn lichess_out_of_reach_on_rejoining_is_said_once_and_the_game_kept() {
         use crate::net::lichess::{LichessIo, Stream};
         let t0 = std::time::Instant::now();

@@ -671,11 +671,13 @@ impl App {
         // where hector's would not be true (none: hector's says it).
         let (result, own) = match (status, winner) {
             ("aborted", _) => {
+                self.journal_online_void(status);
                 let t = self.message("lichess_aborted", &[]);
                 self.say(out, t, Priority::Urgent, SayKind::Game);
                 return;
             }
             ("noStart", _) => {
+                self.journal_online_void(status);
                 let t = self.message("lichess_over_nostart", &[]);
                 self.say(out, t, Priority::Urgent, SayKind::Game);
                 return;

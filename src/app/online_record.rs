@@ -14,7 +14,7 @@ use crate::lichess::api::Request;
 use crate::lichess::event::{FullClock, GameFull, Side};
 use crate::lichess::sync::{Change, GameSync};
 use crate::msg::{Effect, LichessOrder};
-use crate::scoresheet::record::{StartInfo, online_key};
+use crate::scoresheet::record::{Event, StartInfo, online_key};
 use crate::scoresheet::replay::RestoredClock;
 use crate::speech::{Priority, SayKind};
 
@@ -84,6 +84,19 @@ impl App {
     /// start record says which game it is, who plays, rated or not.
     pub(super) fn journal_online_game(&mut self, full: &GameFull, side: Side) {
         self.journal_start_with(|start| online_start_info(start, full, side));
+    }
+
+    /// The online game came to nothing (aborted, or its first move not
+    /// made in time): no result, so its journal, if begun, says so and
+    /// sets the game aside, never to be offered for resuming.
+    pub(super) fn journal_online_void(&mut self, status: &str) {
+        if self.journal_begun().is_none() {
+            return;
+        }
+        self.journal_event(Event::Note {
+            text: format!("lichess: {status}"),
+        });
+        self.journal_event(Event::SetAside);
     }
 
     /// The `gameFull` of a game rejoined lacks the player's last move:
@@ -406,6 +419,35 @@ mod tests {
                 "Springer Cesar sechs",
                 "The game ended on lichess while hector was away.",
                 "Black resigns. White wins, 1-0."
+            ]
+        );
+    }
+
+    #[test]
+    fn an_aborted_game_is_set_aside_in_its_journal() {
+        let t0 = std::time::Instant::now();
+        let (mut app, _) = resumed_online(t0);
+        let aborted = r#"{"type":"gameFull","id":"AbCd1234","white":{"id":"ann","name":"Ann"},"black":{"id":"bob","name":"Bob"},"initialFen":"startpos","state":{"type":"gameState","moves":"e2e4 e7e5 g1f3","wtime":590000,"btime":1000,"winc":5000,"binc":5000,"status":"aborted"}}"#;
+        let e = game_line(&mut app, t0, aborted);
+        assert!(
+            said(&e).contains(&"The game was aborted.".to_owned()),
+            "{e:?}"
+        );
+        let journalled: Vec<&Event> = e
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Journal(crate::scoresheet::JournalOp::AppendAll(v)) => Some(v.iter()),
+                _ => None,
+            })
+            .flatten()
+            .collect();
+        assert_eq!(
+            journalled,
+            [
+                &Event::Note {
+                    text: "lichess: aborted".into()
+                },
+                &Event::SetAside
             ]
         );
     }

@@ -177,12 +177,15 @@ impl App {
                     self.on_game_event(event, now, out);
                 }
             }
-            LichessIo::Reply(request, reply) => self.on_reply(&request, reply, out),
+            LichessIo::Reply(request, reply) => self.on_reply(&request, reply, now, out),
             LichessIo::RateLimited => {
                 let t = self.message("lichess_rate_limited", &[]);
                 self.say(out, t, Priority::Normal, SayKind::Info);
             }
         }
+        // The player's board follows (branch `board`): the opponent's move
+        // awaited there, a refused move's piece to be put back.
+        self.sync_board(now, out);
     }
 
     fn on_account_event(&mut self, event: AccountEvent, out: &mut Vec<Effect>) {
@@ -471,7 +474,7 @@ impl App {
         }
     }
 
-    fn on_reply(&mut self, request: &Request, reply: Reply, out: &mut Vec<Effect>) {
+    fn on_reply(&mut self, request: &Request, reply: Reply, now: Instant, out: &mut Vec<Effect>) {
         let Reply::Refused { error, .. } = reply else {
             return;
         };
@@ -494,9 +497,13 @@ impl App {
                     Some((before, played)) => self.talk.phraser.say_move(before, played.mv),
                     None => uci.clone(),
                 };
+                let refused = self.game.positions().last().map(|(_, p)| p.mv);
                 self.game.undo_last();
                 let t = self.message("lichess_move_refused", &[("move", &said)]);
                 self.say(out, t, Priority::Urgent, SayKind::Error);
+                if let Some(mv) = refused {
+                    self.board_move_refused(mv, now, out);
+                }
             }
             Request::Challenge { user, .. } => {
                 let t = self.message(
@@ -510,6 +517,22 @@ impl App {
                 self.say(out, t, Priority::Normal, SayKind::Error);
             }
         }
+    }
+
+    /// The player's board (branch `board`): a refused move made there is
+    /// to be put back, never taken as the move made again.
+    fn board_move_refused(&mut self, mv: Move, now: Instant, out: &mut Vec<Effect>) {
+        let game = &self.game;
+        let Some(b) = self.parts.boards.player.as_mut() else {
+            return;
+        };
+        // (The board already expects the game's position: nothing to do.)
+        if b.tracker().position() == game.position() {
+            return;
+        }
+        let previous = game.positions().next_back().map(|(before, _)| before);
+        let notes = b.move_refused(game.position(), previous, mv, now);
+        self.on_board_notes(notes, now, out);
     }
 
     /// A move typed while it is not the player's turn online, or before

@@ -158,7 +158,7 @@ fn a_refused_move_made_on_the_board_is_taken_back_from_its_expectation() {
     let m = uci(&pos, "g1f3");
     board.play(&pos, m, HAND);
     h.expect("Knight f3");
-    h.expect_start("lichess refused");
+    h.expect("lichess refused knight f3. Take the move back on your board; it is still your move.");
     h.expect(
         "Mismatch on two squares: g1 should have the white knight, it is empty. \
          f3 should be empty, it has the white knight.",

@@ -10,7 +10,7 @@
 use std::time::{Duration, Instant};
 
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Color, Move};
+use shakmaty::{CastlingMode, Color, Move, Position};
 
 use super::App;
 use crate::action::PlayerAction as Action;
@@ -498,8 +498,13 @@ impl App {
                     None => uci.clone(),
                 };
                 let refused = self.game.positions().last().map(|(_, p)| p.mv);
+                let key = if self.board_shows_game() {
+                    "lichess_move_refused_board"
+                } else {
+                    "lichess_move_refused"
+                };
                 self.game.undo_last();
-                let t = self.message("lichess_move_refused", &[("move", &said)]);
+                let t = self.message(key, &[("move", &said)]);
                 self.say(out, t, Priority::Urgent, SayKind::Error);
                 if let Some(mv) = refused {
                     self.board_move_refused(mv, now, out);
@@ -517,6 +522,18 @@ impl App {
                 self.say(out, t, Priority::Normal, SayKind::Error);
             }
         }
+    }
+
+    /// Whether the player's board, connected, shows the game's position
+    /// (branch `board`).
+    fn board_shows_game(&self) -> bool {
+        self.parts
+            .boards
+            .player
+            .as_ref()
+            .filter(|b| b.connected())
+            .and_then(|b| b.tracker().sensed())
+            .is_some_and(|s| s.matches(self.game.position().board()))
     }
 
     /// The player's board (branch `board`): a refused move made there is

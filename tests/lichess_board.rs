@@ -33,6 +33,11 @@ fn uci(pos: &Chess, m: &str) -> Move {
 /// `hector play --lichess --challenge Mary --color white` against the
 /// stand-in, on a DGT board; the game begun and the board connected.
 fn online_on_dgt(server: &StandIn, home: &Path) -> (Hector, Tactile) {
+    online_on_dgt_as(server, home, "white")
+}
+
+/// The same with the colour `color`.
+fn online_on_dgt_as(server: &StandIn, home: &Path, color: &str) -> (Hector, Tactile) {
     let (master, path) = new_pty();
     let port = format!("dgt:{path}");
     let args = [
@@ -48,7 +53,7 @@ fn online_on_dgt(server: &StandIn, home: &Path) -> (Hector, Tactile) {
         "--challenge",
         "Mary",
         "--color",
-        "white",
+        color,
         "--time",
         "10+5",
     ];
@@ -56,9 +61,10 @@ fn online_on_dgt(server: &StandIn, home: &Path) -> (Hector, Tactile) {
         Hector::play_with(home, &args, &[("LICHESS_TOKEN", Path::new(TOKEN))]).waiting(WAIT);
     let mut board = Tactile::new(master, Protocol::Dgt);
     board.answer(WAIT);
-    h.until("the start", |l| {
-        l == "The game against Mary, rated 1600, begins. You play White."
-    });
+    let side = if color == "white" { "White" } else { "Black" };
+    let rating = if color == "white" { 1600 } else { 1500 };
+    let start = format!("The game against Mary, rated {rating}, begins. You play {side}.");
+    h.until("the start", |l| l == start);
     (h, board)
 }
 
@@ -225,5 +231,46 @@ fn a_move_missed_while_the_stream_was_down_is_awaited_on_the_board_once() {
     assert_eq!(streams, 2, "one reconnect: {:?}", s.log);
     drop(s);
     assert_eq!(posted(&server), ["e2e4", "g1f3"]);
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+/// Playing Black: the opponent's first move is awaited on the board; a
+/// move typed instead of made on the board is posted once and awaited
+/// there, and made on the board it is done, not posted again.
+#[test]
+fn as_black_a_typed_move_is_posted_once_and_awaited_on_the_board() {
+    let server = StandIn::start(TOKEN, "Georges");
+    server.state.lock().unwrap().replies = ["g1f3"].map(String::from).into();
+    let home = clean_config_dir();
+    let (mut h, mut board) = online_on_dgt_as(&server, &home, "black");
+    // White (Mary) opens.
+    {
+        let mut s = server.state.lock().unwrap();
+        let g = s.game.as_mut().unwrap();
+        g.moves.push("e2e4".into());
+        g.version += 1;
+    }
+    h.expect("pawn e4");
+    h.expect("On your board: white pawn from e2 to e4.");
+    let mut pos = Chess::default();
+    let m = uci(&pos, "e2e4");
+    board.play(&pos, m, HAND);
+    pos.play_unchecked(m);
+    h.expect("Done: pawn e4.");
+    h.type_line("c5");
+    h.expect("pawn c5");
+    h.expect("On your board: black pawn from c7 to c5.");
+    h.expect("Knight f3");
+    h.expect("On your board: black pawn from c7 to c5. Then white knight from g1 to f3.");
+    for m in ["c7c5", "g1f3"] {
+        let m = uci(&pos, m);
+        board.play(&pos, m, HAND);
+        pos.play_unchecked(m);
+    }
+    h.expect("Done: pawn c5.");
+    h.expect("Done: knight f3.");
+    h.silent_for(Duration::from_millis(800));
+    h.close();
+    assert_eq!(posted(&server), ["c7c5"]);
     let _ = std::fs::remove_dir_all(&home);
 }

@@ -64,7 +64,15 @@ fn online_on_dgt_as(server: &StandIn, home: &Path, color: &str) -> (Hector, Tact
     let side = if color == "white" { "White" } else { "Black" };
     let rating = if color == "white" { 1600 } else { 1500 };
     let start = format!("The game against Mary, rated {rating}, begins. You play {side}.");
-    h.until("the start", |l| l == start);
+    // The board and lichess answer in either order.
+    let (mut connected, mut begun) = (false, false);
+    while !(connected && begun) {
+        let line = h.until("the board connected and the game begun", |l| {
+            l == "Board connected." || l == start
+        });
+        connected |= line == "Board connected.";
+        begun |= line == start;
+    }
     (h, board)
 }
 

@@ -282,3 +282,43 @@ fn as_black_a_typed_move_is_posted_once_and_awaited_on_the_board() {
     assert_eq!(posted(&server), ["c7c5"]);
     let _ = std::fs::remove_dir_all(&home);
 }
+
+/// The opponent's move made on the board before lichess sends it is not
+/// played (only lichess moves for the opponent; it was played into the
+/// game, and lichess's own move then "could not be played here"): said,
+/// and when lichess sends it, it is announced and already done.
+#[test]
+fn the_opponents_move_made_on_the_board_first_waits_for_lichess() {
+    let server = StandIn::start(TOKEN, "Georges");
+    let home = clean_config_dir();
+    let (mut h, mut board) = online_on_dgt(&server, &home);
+    let mut pos = Chess::default();
+    let m = uci(&pos, "e2e4");
+    board.play(&pos, m, HAND);
+    pos.play_unchecked(m);
+    h.expect("pawn e4");
+    let m = uci(&pos, "e7e5");
+    board.play(&pos, m, HAND);
+    h.expect("It is your opponent's move; wait for it.");
+    h.expect(
+        "Mismatch on two squares: e7 should have the black pawn, it is empty. \
+         e5 should be empty, it has the black pawn.",
+    );
+    {
+        let mut s = server.state.lock().unwrap();
+        let g = s.game.as_mut().unwrap();
+        g.moves.push("e7e5".into());
+        g.version += 1;
+    }
+    h.expect("pawn e5");
+    h.expect("Done: pawn e5.");
+    pos.play_unchecked(m);
+    let m = uci(&pos, "g1f3");
+    board.play(&pos, m, HAND);
+    h.expect("Knight f3");
+    h.silent_for(Duration::from_millis(800));
+    let lines = h.close();
+    assert_eq!(count(&lines, "pawn e5"), 1, "{lines:#?}");
+    assert_eq!(posted(&server), ["e2e4", "g1f3"]);
+    let _ = std::fs::remove_dir_all(&home);
+}

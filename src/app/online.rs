@@ -536,9 +536,10 @@ impl App {
             .is_some_and(|s| s.matches(self.game.position().board()))
     }
 
-    /// The player's board (branch `board`): a refused move made there is
-    /// to be put back, never taken as the move made again.
-    fn board_move_refused(&mut self, mv: Move, now: Instant, out: &mut Vec<Effect>) {
+    /// The player's board (branch `board`): a refused move made there (by
+    /// lichess, or made for the opponent) is to be put back, never taken
+    /// as the move made again.
+    pub(super) fn board_move_refused(&mut self, mv: Move, now: Instant, out: &mut Vec<Effect>) {
         let game = &self.game;
         let Some(b) = self.parts.boards.player.as_mut() else {
             return;

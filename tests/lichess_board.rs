@@ -322,3 +322,30 @@ fn the_opponents_move_made_on_the_board_first_waits_for_lichess() {
     assert_eq!(posted(&server), ["e2e4", "g1f3"]);
     let _ = std::fs::remove_dir_all(&home);
 }
+
+/// A typed move lichess refuses before it was made on the board: the
+/// move is taken back, the board is no longer asked for it and stays
+/// quiet; the next move made there is sent.
+#[test]
+fn a_refused_typed_move_is_no_longer_awaited_on_the_board() {
+    let server = StandIn::start(TOKEN, "Georges");
+    {
+        let mut s = server.state.lock().unwrap();
+        s.refuse = vec!["e2e4".into()];
+        s.replies = ["d7d5"].map(String::from).into();
+    }
+    let home = clean_config_dir();
+    let (mut h, mut board) = online_on_dgt(&server, &home);
+    h.type_line("e4");
+    h.expect("pawn e4");
+    h.expect("On your board: white pawn from e2 to e4.");
+    h.expect("lichess refused pawn e4. The move is taken back; it is still your move.");
+    h.silent_for(Duration::from_millis(800));
+    let pos = Chess::default();
+    board.play(&pos, uci(&pos, "d2d4"), HAND);
+    h.expect("pawn d4");
+    h.expect("pawn d5");
+    h.close();
+    assert_eq!(posted(&server), ["e2e4", "d2d4"]);
+    let _ = std::fs::remove_dir_all(&home);
+}

@@ -426,6 +426,14 @@ fn play_online(args: &PlayArgs) -> ExitCode {
         println!("{}", started.phraser.message("lichess_no_token", &[]));
         return ExitCode::FAILURE;
     }
+    // An online game left unfinished is gone on with by resuming it (its
+    // journal, its moves not said again): said, in case that was meant.
+    if store().resumable().is_some_and(|g| g.online.is_some()) {
+        println!(
+            "{}",
+            started.phraser.message("lichess_unfinished_saved", &[])
+        );
+    }
     let color = match args.color {
         Some(ChallengeColor::White) => Some(shakmaty::Color::White),
         Some(ChallengeColor::Black) => Some(shakmaty::Color::Black),

@@ -514,3 +514,21 @@ fn a_move_lichess_never_got_before_the_kill_is_sent_on_resume() {
     );
     let _ = std::fs::remove_dir_all(&home);
 }
+
+#[test]
+fn a_new_online_game_says_an_unfinished_one_is_saved_and_how_to_go_on_with_it() {
+    let server = StandIn::start(TOKEN, "Georges");
+    let home = clean_config_dir();
+    // Nothing saved: not said.
+    let mut h = play(&home, &["--lichess", "--lichess-url", &server.url]);
+    h.expect("Waiting for your lichess game to begin.");
+    h.close();
+    let server = StandIn::start(TOKEN, "Georges");
+    killed_after_nf3(&server, &home);
+    let mut h = play(&home, &["--lichess", "--lichess-url", &server.url]);
+    h.expect(
+        "An unfinished lichess game is saved: to go on with it, start hector play --resume instead.",
+    );
+    h.close();
+    let _ = std::fs::remove_dir_all(&home);
+}

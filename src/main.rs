@@ -434,6 +434,21 @@ fn play_online(args: &PlayArgs) -> ExitCode {
             started.phraser.message("lichess_unfinished_saved", &[])
         );
     }
+    // --color and --time ask something of a challenge or a seek: joining
+    // a game already going on would ignore them (branch walk).
+    if args.challenge.is_none() && !args.seek {
+        let unused = [
+            (args.color.is_some(), "--color"),
+            (time.is_some(), "--time"),
+        ];
+        if let Some((_, option)) = unused.iter().find(|(given, _)| *given) {
+            let t = started
+                .phraser
+                .message("lichess_option_unused", &[("option", option)]);
+            println!("{t}");
+            return ExitCode::from(2);
+        }
+    }
     let color = match args.color {
         Some(ChallengeColor::White) => Some(shakmaty::Color::White),
         Some(ChallengeColor::Black) => Some(shakmaty::Color::Black),

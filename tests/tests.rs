@@ -43,6 +43,8 @@ mod lichess;
 #[cfg(unix)] // Unix only: a board on a pseudo-terminal
 mod lichess_board;
 mod lichess_record;
+#[cfg(unix)] // Unix only: the by-hand walk's /tmp folder
+mod lichess_walk;
 mod line_games;
 mod line_mode;
 mod scoresheet;

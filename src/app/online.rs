@@ -14,7 +14,7 @@ use shakmaty::{CastlingMode, Color, Move, Position};
 
 use super::App;
 use crate::action::PlayerAction as Action;
-use crate::game::{EndReason, Game, GameResult};
+use crate::game::{EndReason, Game, GameError, GameResult};
 use crate::lichess::api::{Reply, Request};
 use crate::lichess::event::{AccountEvent, GameEvent, GameFull, Side};
 use crate::lichess::schedule::{Link, LinkNotice};
@@ -806,7 +806,11 @@ impl App {
         };
         let name = user.unwrap_or("");
         let f = failure(user.is_some(), status, error);
+        // A challenge answered after it was withdrawn or expired is gone,
+        // not a game (branch walk).
+        let answering = matches!(request, Request::Accept { .. } | Request::Decline { .. });
         let (key, quoted) = match &f {
+            Failure::NotFound if answering => ("lichess_challenge_gone", None),
             Failure::TokenRefused => ("lichess_token_refused", None),
             Failure::NoSuchUser => ("lichess_err_no_user", None),
             Failure::ChallengeRefused => ("lichess_err_challenge_refused", None),
@@ -983,6 +987,25 @@ impl App {
                     self.say(out, t, Priority::Normal, SayKind::Error);
                     return true;
                 };
+                // A draw offer is answered only when the opponent's stands
+                // (as at the board); declined, it no longer stands here
+                // either (branch walk: before, "decline" with no offer
+                // said "Draw declined.", and a declined offer was still
+                // in the prompt and "lapsed" at the next move).
+                if matches!(action, Action::Accept | Action::Decline) {
+                    let me = self.settings.me;
+                    let answered = match self.game.pending_offer() {
+                        _ if action == Action::Decline => self.game.decline_draw(me),
+                        None => Err(GameError::NoOffer),
+                        Some(by) if by == me => Err(GameError::OwnOffer),
+                        Some(_) => Ok(()),
+                    };
+                    if let Err(e) = answered {
+                        let t = self.game_error(&e);
+                        self.say(out, t, Priority::Normal, SayKind::Error);
+                        return true;
+                    }
+                }
                 let (request, key) = match action {
                     Action::Draw => (Request::Draw { game, yes: true }, "lichess_draw_sent"),
                     Action::Accept => (Request::Draw { game, yes: true }, "lichess_accept_sent"),
@@ -1316,6 +1339,32 @@ mod tests {
     }
 
     #[test]
+    fn a_declined_offer_is_gone_here_too_and_no_offer_cannot_be_answered() {
+        // branch walk: with no offer, "decline" said "Draw declined." and
+        // asked lichess; a declined offer stayed in the prompt and
+        // "lapsed" at the next move.
+        let mut r = Rig::new();
+        r.typed(10, "e4");
+        r.game(20, &state("e2e4 e7e5", ""));
+        for (ms, word) in [(25, "decline"), (26, "accept")] {
+            let e = r.typed(ms, word);
+            assert_eq!(said(&e), ["There is no draw offer."], "{word}");
+            assert!(sent(&e).is_empty(), "{word}");
+        }
+        r.game(30, &state("e2e4 e7e5", r#","bdraw":true"#));
+        let e = r.typed(40, "decline");
+        assert_eq!(said(&e), ["Draw declined."]);
+        assert_eq!(r.app.game().pending_offer(), None);
+        let e = r.typed(50, "Nf3");
+        assert!(
+            !said(&e).iter().any(|s| s.contains("lapses")),
+            "{:?}",
+            said(&e)
+        );
+        assert_eq!(sent(&e).len(), 1);
+    }
+
+    #[test]
     fn draw_both_ways_takeback_and_resign_go_to_the_server() {
         let mut r = Rig::new();
         r.typed(10, "e4");
@@ -1572,8 +1621,9 @@ mod tests {
             }]
         );
         assert_eq!(said(&e), ["Takeback agreed."]);
-        // With no request up, decline is the draw's again.
-        r.game(80, &state("e2e4", ""));
+        // With no request up, decline is the draw's again (an offer
+        // standing: with none, nothing is asked).
+        r.game(80, &state("e2e4", r#","bdraw":true"#));
         let e = r.typed(90, "decline");
         assert_eq!(
             sent(&e),
@@ -1926,6 +1976,30 @@ mod challenge_tests {
                 id: "c2".into()
             })))
         );
+    }
+
+    #[test]
+    fn a_challenge_gone_before_the_answer_is_said_to_be_gone_not_a_game() {
+        // branch walk: a 404 to accept or decline meant "lichess does not
+        // know this game any more".
+        for request in [
+            Request::Accept { id: "c1".into() },
+            Request::Decline { id: "c1".into() },
+        ] {
+            let mut app = App::builder().lang(Lang::En).build();
+            app.set_online(OnlineStart::Join);
+            let e = app.update(
+                Msg::Lichess(LichessIo::Reply(
+                    request,
+                    Reply::Refused {
+                        status: 404,
+                        error: "Not found".into(),
+                    },
+                )),
+                Instant::now(),
+            );
+            assert_eq!(said(&e), ["That challenge is no longer on lichess."]);
+        }
     }
 
     #[test]

@@ -1,0 +1,134 @@
+//! Online play walked as a player would (branch walk): the faults found by
+//! playing against the stand-in by hand, each with a test that drives the
+//! real binary; and, `#[ignore]`d, the stand-in kept up for a person to
+//! play against (`walk_by_hand`).
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use crate::lichess_server::StandIn;
+use crate::util::{Run, clean_config_dir};
+
+const TOKEN: &str = "lip_standInSecret0123456789";
+
+/// `hector play --lichess ARGS` with the stand-in's token in the
+/// environment, its own HOME and XDG_* folders, nothing on its input.
+fn online_run(server: &StandIn, args: &[&str]) -> Run {
+    let home = clean_config_dir();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hector"))
+        .args(["play", "--lichess", "--lichess-url", &server.url])
+        .args(args)
+        .args(["--speech", "print", "--no-sound", "--lang", "en"])
+        .env("XDG_CONFIG_HOME", &home)
+        .env("HOME", &home)
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env("LICHESS_TOKEN", TOKEN)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("hector runs");
+    let _ = std::fs::remove_dir_all(&home);
+    Run {
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        success: out.status.success(),
+    }
+}
+
+#[test]
+fn color_or_time_without_a_challenge_or_seek_is_refused_in_one_sentence() {
+    // Before: `--color black` with plain `--lichess` joined the game going
+    // on and ignored the colour without a word.
+    let server = StandIn::start(TOKEN, "Georges");
+    for (args, option) in [
+        (&["--color", "black"][..], "--color"),
+        (&["--time", "10+5"][..], "--time"),
+    ] {
+        let r = online_run(&server, args);
+        assert!(!r.success, "{}", r.stdout);
+        assert_eq!(
+            r.lines(),
+            [format!(
+                "{option} is only for a challenge or a seek: add --challenge NAME or --seek, or leave {option} out. Nothing was started."
+            )],
+            "{}",
+            r.stderr
+        );
+    }
+    // Nothing was asked of lichess.
+    assert!(server.state.lock().unwrap().log.is_empty());
+}
+
+/// Keeps the stand-in up (at most 20 minutes) for playing by hand:
+///
+/// ```text
+/// cargo test --features test-support --test tests lichess_walk::walk_by_hand -- --ignored --nocapture
+/// ```
+///
+/// It prints its URL and writes it to `/tmp/hector-walk/url`; then
+/// `LICHESS_TOKEN=lip_standInSecret0123456789 hector play --lichess
+/// --lichess-url URL --challenge Mary …` (with its own HOME and XDG_*).
+/// Lines appended to `/tmp/hector-walk/cmd` script the opponent:
+/// `reply e7e5` (the next answers), `draw` (Mary offers a draw),
+/// `chat TEXT`, `gone` / `back` (Mary leaves, comes back), `takeback`,
+/// `drop` (the game stream breaks at the next move), `resign` (Mary
+/// resigns), `stop`.
+#[test]
+#[ignore = "by hand: keeps the stand-in up for a person to play against"]
+fn walk_by_hand() {
+    let dir = Path::new("/tmp/hector-walk");
+    std::fs::create_dir_all(dir).expect("walk folder");
+    let server = StandIn::start(TOKEN, "Georges");
+    server.state.lock().unwrap().replies = ["e7e5", "b8c6", "g8f6", "f8c5", "d7d6", "e8g8"]
+        .map(String::from)
+        .into();
+    std::fs::write(dir.join("url"), &server.url).expect("url file");
+    std::fs::write(dir.join("cmd"), "").expect("cmd file");
+    println!("stand-in at {}", server.url);
+    let start = Instant::now();
+    let mut done = 0;
+    while start.elapsed() < Duration::from_secs(20 * 60) {
+        std::thread::sleep(Duration::from_millis(200));
+        let text = std::fs::read_to_string(dir.join("cmd")).unwrap_or_default();
+        let lines: Vec<String> = text.lines().skip(done).map(str::to_owned).collect();
+        for line in lines {
+            done += 1;
+            let (verb, rest) = line.split_once(' ').unwrap_or((line.as_str(), ""));
+            println!("walk: {verb} {rest}");
+            let mut s = server.state.lock().unwrap();
+            let me = s.username.clone();
+            let them = s
+                .game
+                .as_ref()
+                .map(|g| g.opponent.clone())
+                .unwrap_or_default();
+            match verb {
+                "reply" => s.replies.push_back(rest.to_owned()),
+                "drop" => s.drop_at = s.game.as_ref().map(|g| g.moves.len() + 1),
+                "chat" => s.game_lines.push(format!(
+                    r#"{{"type":"chatLine","room":"player","username":"{them}","text":"{rest}"}}"#
+                )),
+                "gone" => s
+                    .game_lines
+                    .push(r#"{"type":"opponentGone","gone":true,"claimWinInSeconds":30}"#.into()),
+                "back" => s
+                    .game_lines
+                    .push(r#"{"type":"opponentGone","gone":false}"#.into()),
+                "stop" => return,
+                _ => {
+                    if let Some(g) = s.game.as_mut() {
+                        match verb {
+                            "draw" => g.draw_offer = true,
+                            "takeback" => g.their_takeback = true,
+                            "resign" => {
+                                g.status = "resign".into();
+                                g.winner = Some(if g.white { "white" } else { "black" }.into());
+                            }
+                            _ => println!("walk: unknown {verb} (me {me})"),
+                        }
+                        g.version += 1;
+                    }
+                }
+            }
+        }
+    }
+}

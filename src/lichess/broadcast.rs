@@ -241,6 +241,7 @@ impl Pusher {
     }
 
     /// Whether pushes stopped (a refused token, no such round).
+    #[cfg(test)]
     #[must_use]
     pub fn stopped(&self) -> bool {
         self.stopped
@@ -434,15 +435,9 @@ mod tests {
         let bad = || PushOutcome::Accepted {
             pgn_error: Some("Invalid PGN".into()),
         };
-        for (i, outcome) in [
-            bad(),
-            PushOutcome::Refused("Bad".into()),
-            bad(),
-            OK,
-            bad(),
-        ]
-        .into_iter()
-        .enumerate()
+        for (i, outcome) in [bad(), PushOutcome::Refused("Bad".into()), bad(), OK, bad()]
+            .into_iter()
+            .enumerate()
         {
             p.offer(format!("{i}"));
             let push = p.next(t0).unwrap();

@@ -40,6 +40,7 @@ mod journal_damage;
 mod languages;
 mod layers;
 mod lichess;
+mod lichess_broadcast;
 mod line_games;
 mod line_mode;
 mod scoresheet;

@@ -211,3 +211,30 @@ fn without_token(home: &Path, args: &[&str]) -> Run {
         success: out.status.success(),
     }
 }
+
+#[test]
+fn leaving_waits_until_lichess_has_the_last_moves() {
+    let server = StandIn::start(TOKEN, "Organiser");
+    let home = clean_config_dir();
+    let args = ["--broadcast", ROUND, "--lichess-url", &server.url];
+    let mut h = Hector::play_with(&home, &args, &[("LICHESS_TOKEN", Path::new(TOKEN))]);
+    play(&mut h, &["e4"], |_, _| {});
+    server.wait_for("the first move pushed", |s| {
+        s.pushes.last().is_some_and(|(_, b)| b.contains("1. e4 *"))
+    });
+    server.state.lock().unwrap().push_503 = true;
+    play(&mut h, &["e5"], |_, _| {});
+    server.wait_for("a push refused with 503", |s| s.push_failures >= 1);
+    h.type_line("quit");
+    h.skip_to(
+        "The last moves are being sent to the broadcast. hector ends when lichess has them, in ten seconds at most.",
+        Duration::from_secs(5),
+    );
+    assert!(h.alive(), "still sending");
+    server.state.lock().unwrap().push_503 = false;
+    let rest = h.close();
+    assert!(!rest.iter().any(|l| l.contains("did not get")), "{rest:?}");
+    let (_, last) = pushes(&server).last().cloned().unwrap();
+    assert!(last.contains("1. e4 e5 *"), "{last}");
+    let _ = std::fs::remove_dir_all(&home);
+}

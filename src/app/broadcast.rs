@@ -7,7 +7,7 @@
 //! game never waits for the network: a push is an effect like any other,
 //! and its faults are said once, at the information level.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::App;
 use crate::lichess::broadcast::{PushNotice, PushOutcome, Pusher, RoundId};
@@ -21,12 +21,27 @@ pub(super) struct Broadcast {
     /// The plies and whether the game was over at the last offer (none:
     /// nothing offered yet).
     offered: Option<(usize, bool)>,
+    /// Leaving was asked while lichess lacked the last moves: the session
+    /// ends when they are taken, or at this time.
+    quit_by: Option<Instant>,
 }
 
+/// How long leaving waits for the last moves to reach lichess.
+pub(super) const QUIT_WAIT: Duration = Duration::from_secs(10);
+
 impl Broadcast {
-    /// When the queue wants to be woken (a retry, the away notice).
+    /// When the queue wants to be woken (a retry, the away notice), or
+    /// leaving can wait no longer.
     pub(super) fn deadline(&self) -> Option<Instant> {
-        self.pusher.deadline()
+        [self.pusher.deadline(), self.quit_by]
+            .into_iter()
+            .flatten()
+            .min()
+    }
+
+    /// Nothing more to push: all taken, or the pushes stopped.
+    fn settled(&self) -> bool {
+        self.pusher.up_to_date() || self.pusher.stopped()
     }
 }
 
@@ -36,6 +51,7 @@ impl App {
         self.parts.broadcast = Some(Broadcast {
             pusher: Pusher::new(round),
             offered: None,
+            quit_by: None,
         });
     }
 
@@ -87,6 +103,48 @@ impl App {
             }
         }
         self.broadcast_send(now, out);
+    }
+
+    /// At the end of an update: leaving waits (at most [`QUIT_WAIT`])
+    /// until lichess has the last moves, and says so.  An interruption
+    /// (Ctrl-C, SIGTERM, SIGHUP) is not held; the end of the input while
+    /// waiting is.
+    pub(super) fn broadcast_hold_quit(
+        &mut self,
+        now: Instant,
+        interrupted: bool,
+        out: &mut Vec<Effect>,
+    ) {
+        let Some(b) = self.parts.broadcast.as_mut() else {
+            return;
+        };
+        if interrupted {
+            b.quit_by = None;
+            return;
+        }
+        if let Some(by) = b.quit_by {
+            let settled = b.settled();
+            if settled || now >= by {
+                b.quit_by = None;
+                if !settled {
+                    let t = self.message("broadcast_last_not_sent", &[]);
+                    self.say(out, t, Priority::Info, SayKind::Info);
+                }
+                if !out.contains(&Effect::Quit) {
+                    out.push(Effect::Quit);
+                }
+            } else {
+                // Still waiting (a second `quit`, the end of the input).
+                out.retain(|e| e != &Effect::Quit);
+            }
+            return;
+        }
+        if out.contains(&Effect::Quit) && !b.settled() {
+            out.retain(|e| e != &Effect::Quit);
+            b.quit_by = Some(now + QUIT_WAIT);
+            let t = self.message("broadcast_sending_last", &[]);
+            self.say(out, t, Priority::Info, SayKind::Info);
+        }
     }
 
     fn broadcast_send(&mut self, now: Instant, out: &mut Vec<Effect>) {
@@ -313,6 +371,62 @@ mod tests {
         assert!(pushes(&out).is_empty());
         assert!(!said(&out).iter().any(|s| s.contains("broadcast")));
         assert_eq!(app.next_deadline(), None);
+    }
+
+    #[test]
+    fn leaving_waits_for_the_last_moves_and_no_longer_than_ten_seconds() {
+        let t0 = Instant::now();
+        let mut a = app();
+        let opening = Push {
+            seq: 1,
+            pgn: String::new(),
+        };
+        answer(&mut a, &opening, OK, t0);
+        let out = a.update(Msg::Line("e4".into()), t0);
+        let p = pushes(&out)[0].clone();
+        let out = a.update(Msg::EndOfInput, t0);
+        assert!(!out.contains(&Effect::Quit), "held: {out:?}");
+        assert!(said(&out).iter().any(|s| s.contains("being sent")));
+        assert_eq!(a.next_deadline(), Some(t0 + QUIT_WAIT));
+        // The push is taken: the session ends.
+        let out = answer(&mut a, &p, OK, t0 + Duration::from_secs(1));
+        assert!(out.contains(&Effect::Quit), "{out:?}");
+
+        // Never taken: ten seconds, then it ends and says so.
+        let mut a = app_with_push_out();
+        let out = a.update(Msg::Line("quit".into()), t0);
+        assert!(!out.contains(&Effect::Quit), "held: {out:?}");
+        let out = a.update(Msg::Deadline, t0 + QUIT_WAIT - Duration::from_millis(1));
+        assert!(!out.contains(&Effect::Quit));
+        let out = a.update(Msg::Deadline, t0 + QUIT_WAIT);
+        assert!(out.contains(&Effect::Quit), "{out:?}");
+        assert!(
+            said(&out).iter().any(|s| s.contains("did not get")),
+            "{out:?}"
+        );
+
+        // Interrupted (Ctrl-C, SIGTERM): not held, even while waiting;
+        // the end of the input while waiting is held.
+        let mut a = app_with_push_out();
+        let out = a.update(Msg::Interrupted, t0);
+        assert!(out.contains(&Effect::Quit), "{out:?}");
+        let mut a = app_with_push_out();
+        let _ = a.update(Msg::Line("quit".into()), t0);
+        let out = a.update(Msg::EndOfInput, t0);
+        assert!(!out.contains(&Effect::Quit), "{out:?}");
+        let out = a.update(Msg::Interrupted, t0);
+        assert!(out.contains(&Effect::Quit), "{out:?}");
+
+        // Up to date: not held at all.
+        let mut a = app();
+        answer(&mut a, &opening, OK, t0);
+        let out = a.update(Msg::EndOfInput, t0);
+        assert!(out.contains(&Effect::Quit), "{out:?}");
+    }
+
+    /// An app whose opening push is still out.
+    fn app_with_push_out() -> App {
+        app()
     }
 
     #[test]

@@ -246,6 +246,8 @@ impl App {
     pub fn update(&mut self, msg: Msg, now: Instant) -> Vec<Effect> {
         let mut out = Vec::new();
         let was_quitting = self.quitting;
+        // Ctrl-C, SIGTERM, SIGHUP: leaving is not held for the broadcast.
+        let interrupted = msg == Msg::Interrupted;
         let offer_before = (self.game.pending_offer(), self.game.history().len());
         self.parts.offers.declined = false;
         // The clock first: a flag that fell before this message wins.
@@ -380,6 +382,7 @@ impl App {
         }
         self.journal_effects(now, &mut out);
         self.broadcast_effects(now, &mut out);
+        self.broadcast_hold_quit(now, interrupted, &mut out);
         self.journal_companion(&mut out);
         self.companion_flashes(&out);
         self.companion_clocks(now);

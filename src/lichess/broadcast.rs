@@ -241,7 +241,6 @@ impl Pusher {
     }
 
     /// Whether pushes stopped (a refused token, no such round).
-    #[cfg(test)]
     #[must_use]
     pub fn stopped(&self) -> bool {
         self.stopped

@@ -243,7 +243,7 @@ pub mod testing {
     };
     pub use crate::game::Claim;
     pub use crate::lichess::event::{
-        account_line as lichess_account_line, game_line as lichess_game_line,
+        Lines as LichessLines, account_line as lichess_account_line, game_line as lichess_game_line,
     };
     pub use crate::msg::EngineOrder;
     pub use crate::net::companion::bytes_in::serve as serve_companion_bytes;

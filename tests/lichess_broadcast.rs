@@ -201,6 +201,7 @@ fn without_token(home: &Path, args: &[&str]) -> Run {
         .env("XDG_CONFIG_HOME", home)
         .env("HOME", home)
         .env("XDG_DATA_HOME", home.join("data"))
+        .env("HECTOR_TOKEN_STORE", "file")
         .env_remove("LICHESS_TOKEN")
         .stdin(std::process::Stdio::null())
         .output()

@@ -41,6 +41,8 @@ mod languages;
 mod layers;
 mod lichess;
 mod lichess_broadcast;
+#[cfg(unix)] // Unix only: a Secret Service (gnome-keyring) on a private D-Bus
+mod lichess_store;
 mod line_games;
 mod line_mode;
 mod scoresheet;

@@ -247,7 +247,7 @@ impl App {
         let mut out = Vec::new();
         let was_quitting = self.quitting;
         // Ctrl-C, SIGTERM, SIGHUP: leaving is not held for the broadcast.
-        let interrupted = msg == Msg::Interrupted;
+        let interrupted = matches!(msg, Msg::Interrupted);
         let offer_before = (self.game.pending_offer(), self.game.history().len());
         self.parts.offers.declined = false;
         // The clock first: a flag that fell before this message wins.

@@ -40,6 +40,8 @@ mod journal_damage;
 mod languages;
 mod layers;
 mod lichess;
+#[cfg(unix)] // Unix only: a board on a pseudo-terminal
+mod lichess_board;
 mod lichess_broadcast;
 #[cfg(unix)] // Unix only: a Secret Service (gnome-keyring) on a private D-Bus
 mod lichess_store;

@@ -43,6 +43,9 @@ mod lichess;
 #[cfg(unix)] // Unix only: a board on a pseudo-terminal
 mod lichess_board;
 mod lichess_record;
+mod lichess_broadcast;
+#[cfg(unix)] // Unix only: a Secret Service (gnome-keyring) on a private D-Bus
+mod lichess_store;
 #[cfg(unix)] // Unix only: the by-hand walk's /tmp folder
 mod lichess_walk;
 mod line_games;

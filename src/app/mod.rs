@@ -19,6 +19,7 @@ use crate::speech::{Part, Priority, SayKind, Utterance};
 use crate::words::vocab::MoveWords;
 
 mod board;
+mod broadcast;
 mod builder;
 mod clock;
 mod commands;
@@ -246,6 +247,8 @@ impl App {
     pub fn update(&mut self, msg: Msg, now: Instant) -> Vec<Effect> {
         let mut out = Vec::new();
         let was_quitting = self.quitting;
+        // Ctrl-C, SIGTERM, SIGHUP: leaving is not held for the broadcast.
+        let interrupted = matches!(msg, Msg::Interrupted);
         let offer_before = (self.game.pending_offer(), self.game.history().len());
         self.parts.offers.declined = false;
         // The clock first: a flag that fell before this message wins.
@@ -326,6 +329,7 @@ impl App {
                 self.on_board_notes(notes, now, &mut out);
                 self.tick_opponent_board(now, &mut out);
                 self.online_tick(now, &mut out);
+                self.broadcast_tick(now, &mut out);
             }
             Msg::Speech(status) => self.on_speech_status(status, &mut out),
             Msg::Audio(status) => self.on_audio_status(status, &mut out),
@@ -366,6 +370,7 @@ impl App {
             Msg::Companion(event) => self.on_companion(event, now, &mut out),
             Msg::CompanionReleased { code } => self.on_companion_released(code, &mut out),
             Msg::Lichess(io) => self.on_lichess(io, now, &mut out),
+            Msg::Broadcast { seq, outcome } => self.on_broadcast(seq, outcome, now, &mut out),
         }
         // Whatever changed the game, the opponent's board awaits it.
         self.sync_opponent_board(now, &mut out);
@@ -379,6 +384,8 @@ impl App {
             self.journal_reading(now);
         }
         self.journal_effects(now, &mut out);
+        self.broadcast_effects(now, &mut out);
+        self.broadcast_hold_quit(now, interrupted, &mut out);
         self.journal_companion(&mut out);
         self.companion_flashes(&out);
         self.companion_clocks(now);

@@ -165,6 +165,9 @@ impl App {
         if let Some(t) = self.game_over_state() {
             return t;
         }
+        if let Some(t) = self.online_waiting_prompt() {
+            return t;
+        }
         let pos = self.game.position();
         match self.game.pending_offer() {
             Some(by) if !pos.is_check() => {
@@ -622,6 +625,9 @@ impl App {
     /// "Game over: White won by checkmate, 1-0. Say new for a new game."
     fn game_over_state(&self) -> Option<String> {
         let r = self.game.result()?;
+        if let Some(t) = self.online_over_state(r.reason, r.outcome.winner()) {
+            return Some(t);
+        }
         Some(
             self.talk
                 .phraser

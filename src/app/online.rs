@@ -902,6 +902,62 @@ impl App {
         })));
     }
 
+    /// The player's word for an action (the first of the line keymap).
+    fn online_word(&self, action: Action) -> String {
+        self.talk
+            .keymap
+            .words(action)
+            .first()
+            .cloned()
+            .unwrap_or_else(|| action.key().to_owned())
+    }
+
+    /// The prompt before the online game begins: not "White to move,
+    /// move 1" (nothing can be played yet); a challenge made to the
+    /// player asks for its answer (branch walk).  None offline or once
+    /// the game is there.
+    pub(super) fn online_waiting_prompt(&self) -> Option<String> {
+        let o = self.parts.online.as_ref()?;
+        if o.game_id.is_some() {
+            return None;
+        }
+        Some(if o.challenge.is_some() {
+            let accept = self.online_word(Action::Accept);
+            let decline = self.online_word(Action::Decline);
+            self.message(
+                "lichess_prompt_challenge",
+                &[("accept", &accept), ("decline", &decline)],
+            )
+        } else {
+            self.message("lichess_prompt_waiting", &[])
+        })
+    }
+
+    /// The state of an online game that is over, for the prompt: a new
+    /// lichess game is a new start, so it does not say "Say new" (branch
+    /// walk).  None offline.
+    pub(super) fn online_over_state(
+        &self,
+        reason: EndReason,
+        winner: Option<Color>,
+    ) -> Option<String> {
+        self.parts.online.as_ref()?;
+        let how = self.talk.phraser.how_it_ended(reason, winner);
+        let result = self.message(
+            match winner {
+                Some(Color::White) => "result_white",
+                Some(Color::Black) => "result_black",
+                None => "result_draw",
+            },
+            &[],
+        );
+        let quit = self.online_word(Action::Quit);
+        Some(self.message(
+            "lichess_over_state",
+            &[("how", &how), ("result", &result), ("command", &quit)],
+        ))
+    }
+
     /// The actions that mean something else online: the engine's help is
     /// off (lichess forbids it), draw, resignation and takeback are asked
     /// of the server.  True when the action was taken here.
@@ -1362,6 +1418,21 @@ mod tests {
             said(&e)
         );
         assert_eq!(sent(&e).len(), 1);
+    }
+
+    #[test]
+    fn after_the_end_the_prompt_says_quit_not_new() {
+        // branch walk: it said "Say new for a new game.", and "new" is
+        // refused online.
+        let mut r = Rig::new();
+        r.typed(10, "e4");
+        r.game(20, &state("e2e4 e7e5", ""));
+        let over = r#"{"type":"gameState","moves":"e2e4 e7e5","wtime":1,"btime":1,"winc":0,"binc":0,"status":"resign","winner":"black"}"#;
+        r.game(30, over);
+        assert_eq!(
+            r.app.prompt(),
+            "Game over: Black won, White resigned, 0-1. Say quit to close hector; a new lichess game is a new start."
+        );
     }
 
     #[test]
@@ -1948,6 +2019,20 @@ mod challenge_tests {
     }
 
     const CHALLENGE: &str = r#"{"type":"challenge","challenge":{"id":"c1","url":"x","status":"created","challenger":{"id":"ann","name":"Ann","rating":1500},"destUser":{"id":"me","name":"Me"},"variant":{"key":"standard"},"rated":true,"speed":"rapid","timeControl":{"type":"clock","limit":600,"increment":5},"color":"random","perf":{"icon":"","name":"Rapid"}}}"#;
+
+    #[test]
+    fn before_the_game_the_prompt_says_waiting_or_asks_for_the_answer() {
+        // branch walk: it said "White to move, move 1." while the
+        // challenge was waiting for its answer.
+        let mut app = App::builder().lang(Lang::En).build();
+        app.set_online(OnlineStart::Join);
+        assert_eq!(app.prompt(), "Waiting for the game on lichess.");
+        account(&mut app, CHALLENGE);
+        assert_eq!(
+            app.prompt(),
+            "A challenge waits for your answer: say accept or decline."
+        );
+    }
 
     #[test]
     fn a_challenge_is_said_in_words_and_answered() {

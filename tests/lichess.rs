@@ -350,7 +350,7 @@ fn fair_play_no_engine_help_online() {
     let mut h = challenge_as_white(&server, &home);
     for help in ["hint", "eval", "threat"] {
         h.type_line(help);
-        h.expect("Not in a lichess game: lichess forbids engine help.");
+        h.expect("No engine help in a lichess game: lichess forbids it.");
     }
     h.close();
     let _ = std::fs::remove_dir_all(&home);

@@ -68,8 +68,8 @@ fn color_or_time_without_a_challenge_or_seek_is_refused_in_one_sentence() {
 /// `LICHESS_TOKEN=lip_standInSecret0123456789 hector play --lichess
 /// --lichess-url URL --challenge Mary …` (with its own HOME and XDG_*).
 /// Lines appended to `/tmp/hector-walk/cmd` script the opponent:
-/// `reply e7e5` (the next answers), `draw` (Mary offers a draw),
-/// `chat TEXT`, `gone` / `back` (Mary leaves, comes back), `takeback`,
+/// `reply e7e5` (the next answers), `clear` (no answers queued), `draw` (Mary offers a draw),
+/// `chat TEXT`, `challenge` (Ann challenges the player), `gone` / `back` (Mary leaves, comes back), `takeback`,
 /// `drop` (the game stream breaks at the next move), `resign` (Mary
 /// resigns), `stop`.
 #[test]
@@ -103,6 +103,13 @@ fn walk_by_hand() {
                 .unwrap_or_default();
             match verb {
                 "reply" => s.replies.push_back(rest.to_owned()),
+                "clear" => s.replies.clear(),
+                // A challenge made to the player (accepting it gets 404
+                // from the stand-in: as if withdrawn meanwhile).
+                "challenge" => s.events.push(format!(
+                    r#"{{"type":"challenge","challenge":{{"id":"c{done}","url":"x","status":"created","challenger":{{"id":"ann","name":"Ann","rating":1500}},"destUser":{{"id":"{lower}","name":"{me}"}},"variant":{{"key":"standard"}},"rated":true,"speed":"rapid","timeControl":{{"type":"clock","limit":600,"increment":5}},"color":"random","perf":{{"name":"Rapid"}}}}}}"#,
+                    lower = me.to_lowercase()
+                )),
                 "drop" => s.drop_at = s.game.as_ref().map(|g| g.moves.len() + 1),
                 "chat" => s.game_lines.push(format!(
                     r#"{{"type":"chatLine","room":"player","username":"{them}","text":"{rest}"}}"#

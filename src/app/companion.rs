@@ -354,7 +354,7 @@ impl App {
         static APPENDIX_D: OnceLock<MoveWords> = OnceLock::new();
         let appendix_d = APPENDIX_D.get_or_init(|| builtin_appendix_d().moves);
         let clocks = self.parts.companion.clocks;
-        View::build(&ViewInput {
+        let mut view = View::build(&ViewInput {
             game: &self.game,
             phraser: &self.talk.phraser,
             appendix_d,
@@ -363,7 +363,9 @@ impl App {
             clocks,
             board: self.parts.boards.player.as_ref().map(BoardInfo::of),
             ui,
-        })
+        });
+        self.online_labels(&mut view.labels);
+        view
     }
 
     /// A board as the page shows it (the states of the view model).

@@ -84,6 +84,9 @@ pub(super) struct OnlinePlay {
     /// A game rejoined after hector stopped, before its `gameFull` came:
     /// `Some(true)` once lichess out of reach was said (branch record).
     rejoin: Option<bool>,
+    /// White's and Black's names on lichess, for the full-screen view's
+    /// clocks (branch walk).
+    players: Option<[String; 2]>,
 }
 
 /// A chat line holds at most this many characters on lichess.
@@ -127,6 +130,7 @@ impl OnlinePlay {
             chat_said_at: None,
             claim_at: None,
             rejoin: Some(false),
+            players: None,
         }
     }
 }
@@ -163,6 +167,7 @@ impl App {
             chat_said_at: None,
             claim_at: None,
             rejoin: None,
+            players: None,
         });
     }
 
@@ -463,6 +468,7 @@ impl App {
         };
         // A game rejoined: it is reached.
         let rejoined = o.rejoin.take().is_some();
+        o.players = Some([full.white.name.clone(), full.black.name.clone()]);
         let changes = match &mut o.sync {
             // A reconnect: only what was missed.
             Some(s) => s.full(full),
@@ -900,6 +906,21 @@ impl App {
             uci,
             offering_draw: false,
         })));
+    }
+
+    /// The full-screen view's clock labels online: each side with its
+    /// player's name on lichess ("Black: Mary"), so that the view shows
+    /// who the opponent is (branch walk).
+    pub(super) fn online_labels(&self, labels: &mut crate::view::Labels) {
+        let Some([white, black]) = self.parts.online.as_ref().and_then(|o| o.players.clone())
+        else {
+            return;
+        };
+        for (label, name) in [(&mut labels.white, white), (&mut labels.black, black)] {
+            if !name.is_empty() {
+                *label = self.message("lichess_clock_side", &[("side", label), ("name", &name)]);
+            }
+        }
     }
 
     /// The player's word for an action (the first of the line keymap).
@@ -1418,6 +1439,16 @@ mod tests {
             said(&e)
         );
         assert_eq!(sent(&e).len(), 1);
+    }
+
+    #[test]
+    fn the_full_screen_views_clocks_name_the_players() {
+        // branch walk: they said only "White" and "Black"; the opponent's
+        // name was nowhere on the screen once the first sentence was gone.
+        let r = Rig::new();
+        let labels = r.app.view_model(&crate::view::UiState::default()).labels;
+        assert_eq!(labels.white, "White: Me");
+        assert_eq!(labels.black, "Black: Mary");
     }
 
     #[test]

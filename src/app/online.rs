@@ -1060,7 +1060,15 @@ impl App {
             }
             Action::Draw | Action::Accept | Action::Decline | Action::Takeback => {
                 let Some(game) = game else {
-                    let t = self.message("lichess_no_game_yet", &[]);
+                    // Before the game, accept and decline answer challenges
+                    // (branch walk: "The game has not begun yet." did not
+                    // say that none was there).
+                    let key = if matches!(action, Action::Accept | Action::Decline) {
+                        "lichess_no_challenge"
+                    } else {
+                        "lichess_no_game_yet"
+                    };
+                    let t = self.message(key, &[]);
                     self.say(out, t, Priority::Normal, SayKind::Error);
                     return true;
                 };
@@ -2066,6 +2074,18 @@ mod challenge_tests {
     }
 
     #[test]
+    fn accept_or_decline_with_no_challenge_says_there_is_none() {
+        let mut app = App::builder().lang(Lang::En).build();
+        app.set_online(OnlineStart::Join);
+        for word in ["accept", "decline"] {
+            let e = app.update(Msg::Line(word.into()), Instant::now());
+            assert_eq!(said(&e), ["There is no challenge to answer."], "{word}");
+        }
+        let e = app.update(Msg::Line("draw".into()), Instant::now());
+        assert_eq!(said(&e), ["The game has not begun yet."]);
+    }
+
+    #[test]
     fn a_challenge_is_said_in_words_and_answered() {
         let mut app = App::builder().lang(Lang::En).build();
         app.set_online(OnlineStart::Join);
@@ -2082,7 +2102,9 @@ mod challenge_tests {
                 id: "c1".into()
             })))
         );
-        assert_eq!(said(&e), ["Challenge accepted."]);
+        // Said as sent: lichess may yet say the challenge is gone (branch
+        // walk: "Challenge accepted." was then contradicted).
+        assert_eq!(said(&e), ["Accepting the challenge."]);
         // A second challenge, declined.
         let e = account(&mut app, &CHALLENGE.replace("\"c1\"", "\"c2\""));
         assert_eq!(said(&e).len(), 1);

@@ -68,7 +68,8 @@ fn color_or_time_without_a_challenge_or_seek_is_refused_in_one_sentence() {
 /// `LICHESS_TOKEN=lip_standInSecret0123456789 hector play --lichess
 /// --lichess-url URL --challenge Mary …` (with its own HOME and XDG_*).
 /// Lines appended to `/tmp/hector-walk/cmd` script the opponent:
-/// `reply e7e5` (the next answers), `clear` (no answers queued), `reset` (no game, no events), `draw` (Mary offers a draw),
+/// `reply e7e5` (the next answers), `clear` (no answers queued), `reset` (no game, no events), `step MS` (each move costs MS of
+/// the clock in the next game), `draw` (Mary offers a draw),
 /// `chat TEXT`, `challenge` (Ann challenges the player), `gone` / `back` (Mary leaves, comes back), `takeback`,
 /// `drop` (the game stream breaks at the next move), `resign` (Mary
 /// resigns), `stop`.
@@ -104,6 +105,9 @@ fn walk_by_hand() {
             match verb {
                 "reply" => s.replies.push_back(rest.to_owned()),
                 "clear" => s.replies.clear(),
+                // Each side's clock loses MS a move in the games that
+                // challenges make from now on (lichess's times).
+                "step" => s.clock_step_ms = rest.trim().parse().unwrap_or(0),
                 // No game going on, no events: as before a first game.
                 "reset" => {
                     s.game = None;

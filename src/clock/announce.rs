@@ -244,7 +244,16 @@ impl Announcer {
             }
         }
         if let Some(t) = lowest {
-            out.push(Announcement::Threshold { side, left: t });
+            // The time set well below the threshold at once (lichess's
+            // clock after a reconnect or a resume): its whole seconds,
+            // not the threshold's round figure, which is no longer true
+            // (branch walk: "thirty seconds left" with 22 left).
+            let left = if t.saturating_sub(left) > Duration::from_secs(1) {
+                Duration::from_secs(left.as_secs())
+            } else {
+                t
+            };
+            out.push(Announcement::Threshold { side, left });
         }
         out
     }
@@ -485,6 +494,21 @@ mod tests {
             }]
         );
         assert!(a.poll(&c, t0 + s(895)).is_empty());
+    }
+
+    #[test]
+    fn a_threshold_passed_well_before_the_look_says_the_time_itself() {
+        let t0 = Instant::now();
+        let (c, mut a) = setup("15+0", Schedule::default(), t0);
+        // 877.6 s passed at once: 22.4 s are left, not thirty.
+        let said = a.poll(&c, t0 + Duration::from_millis(877_600));
+        assert_eq!(
+            said,
+            vec![Announcement::Threshold {
+                side: Color::White,
+                left: s(22)
+            }]
+        );
     }
 
     #[test]

@@ -31,6 +31,7 @@ mod online;
 mod review;
 mod scoresheet;
 mod status;
+mod takeback;
 
 pub use review::{pgn_problem_sentence, start_error_sentence};
 mod opponent_board;

@@ -25,9 +25,10 @@ use crate::words::vocab::MoveWords;
 use super::clock::ClockPart;
 use super::companion::CompanionState;
 use super::cursor::Cursor;
-use super::engine::{EnginePlay, TakebackAwaited};
+use super::engine::EnginePlay;
 use super::review::ReviewState;
 use super::scoresheet::Sheet;
+use super::takeback::TakebackAwaited;
 
 /// How the app talks with the player: its words, the reader of typed
 /// moves, the key map, and the last sentence said (for "repeat").

@@ -378,8 +378,9 @@ impl App {
         }
         self.journal_effects(now, &mut out);
         self.journal_companion(&mut out);
-        self.companion_flashes(&out);
-        self.companion_clocks(now);
+        self.parts.companion.flash(&out);
+        let clock = self.parts.clock.as_ref().map(clock::ClockPart::clock);
+        self.parts.companion.set_clocks(clock, now);
         out
     }
 

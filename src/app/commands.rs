@@ -174,7 +174,7 @@ impl App {
                 self.journal_reading_of_left_game(now, out);
                 self.engine_new_game();
                 self.replace_game(Game::new());
-                self.parts.offers.kept = None;
+                self.parts.offers.forget();
                 self.clock_new_game(now);
                 let t = self.message("new_game", &[]);
                 self.say(out, t, Priority::Normal, SayKind::Game);

@@ -594,7 +594,7 @@ impl App {
                             return;
                         }
                         self.decline_draw(out);
-                        self.parts.offers.declined = true;
+                        self.parts.offers.declined_in_words();
                     }
                     // Announced like the opponent's move; a board then
                     // awaits it.

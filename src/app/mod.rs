@@ -246,8 +246,7 @@ impl App {
     pub fn update(&mut self, msg: Msg, now: Instant) -> Vec<Effect> {
         let mut out = Vec::new();
         let was_quitting = self.quitting;
-        let offer_before = (self.game.pending_offer(), self.game.history().len());
-        self.parts.offers.declined = false;
+        self.parts.offers.begin(&self.game);
         // The clock first: a flag that fell before this message wins.
         self.clock_tick(now, &mut out);
         match msg {
@@ -370,7 +369,7 @@ impl App {
         // However the game ended (resigned, agreed, claimed), its clock stops.
         self.clock_stop_when_over(now);
         self.engine_step(now, &mut out);
-        self.say_lapsed_offer(offer_before, &mut out);
+        self.say_lapsed_offer(&mut out);
         // Leaving in order (quit, the end of input, SIGTERM, SIGHUP): both
         // times are journalled, so that a resume gives no thinking time back.
         if self.quitting && !was_quitting {
@@ -382,31 +381,6 @@ impl App {
         let clock = self.parts.clock.as_ref().map(clock::ClockPart::clock);
         self.parts.companion.set_clocks(clock, now);
         out
-    }
-
-    /// A draw offer that stood before this `update` lapsed because the
-    /// opponent moved instead of answering (9.1.2.3): said after the move,
-    /// so the player who offered knows.
-    fn say_lapsed_offer(&mut self, before: (Option<Color>, usize), out: &mut Vec<Effect>) {
-        let (Some(offerer), plies) = before else {
-            return;
-        };
-        if self.parts.offers.declined {
-            return;
-        }
-        let lapsed = self.game.pending_offer().is_none()
-            && !self.game.is_over()
-            && self.game.history().len() > plies
-            && self
-                .game
-                .history()
-                .get(plies)
-                .is_some_and(|m| m.by != offerer);
-        if lapsed {
-            let side = self.talk.phraser.side(offerer);
-            let t = self.message("draw_offer_lapsed", &[("side", &side)]);
-            self.say(out, t, Priority::Normal, SayKind::Game);
-        }
     }
 
     /// A typed line read as a command without arguments (yes, no, quit),
@@ -678,9 +652,8 @@ impl App {
         self.online_moved(mv, mover, out);
         if let Some(t) = self.game_over_sentence() {
             self.say(out, t, Priority::Urgent, SayKind::Game);
-        } else if self.parts.offers.kept == Some(before.turn()) {
+        } else if self.parts.offers.moved(mover) {
             // The offer typed before this move is made now (9.1.2.1).
-            self.parts.offers.kept = None;
             self.offer_draw(out);
         }
         self.clock_moved(mover, now, out);

@@ -26,6 +26,7 @@ use super::clock::ClockPart;
 use super::companion::CompanionState;
 use super::cursor::Cursor;
 use super::engine::EnginePlay;
+use super::offers::Offers;
 use super::review::ReviewState;
 use super::scoresheet::Sheet;
 use super::takeback::TakebackAwaited;
@@ -123,17 +124,6 @@ pub(super) struct Journal {
     /// Counts replacements of the game (new game, resumed game): the
     /// sheet of another game is begun again.
     pub(super) epoch: u64,
-}
-
-/// Draw offers between moves.
-#[derive(Default)]
-pub(super) struct Offers {
-    /// A draw offer typed by the player to move, made with their next
-    /// move (9.1.2.1).
-    pub(super) kept: Option<Color>,
-    /// The standing offer was declined in words during this update (the
-    /// engine's answer): its lapse is not said as well.
-    pub(super) declined: bool,
 }
 
 /// The full-screen view's state kept by the app.

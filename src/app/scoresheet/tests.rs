@@ -1590,3 +1590,68 @@ fn the_board_is_judged_after_the_resume_question_is_answered() {
         "{after:?}"
     );
 }
+
+/// The journal part on its own: a clock set before the first move leaves
+/// no file; the first move begins the journal and is appended in the same
+/// update; the same game seen again writes nothing; a failure is said
+/// once, until the journal recovers.
+#[test]
+fn the_sheet_alone_begins_with_the_first_move_and_writes_each_change_once() {
+    let t0 = Instant::now();
+    let mut game = Game::new();
+    let mut sheet = Sheet::new(StartInfo::default(), &game, 0);
+    let clock = Clock::new(crate::clock::parse_spec("5+0").expect("a control"));
+    fn seen<'a>(game: &'a Game, clock: &Clock) -> Observed<'a> {
+        Observed {
+            game,
+            epoch: 0,
+            clock: Some(clock.clone()),
+            press: None,
+            board: None,
+            opponent: None,
+        }
+    }
+    assert_eq!(sheet.follow(&seen(&game, &clock), t0), Vec::new());
+    let mv = "e2e4"
+        .parse::<shakmaty::uci::UciMove>()
+        .expect("uci")
+        .to_move(game.position())
+        .expect("legal");
+    game.play(mv).expect("played");
+    let ops = sheet.follow(&seen(&game, &clock), t0);
+    assert!(
+        matches!(
+            &ops[..],
+            [
+                Effect::Journal(JournalOp::Begin(_)),
+                Effect::Journal(JournalOp::Append(Event::Move { san, .. }))
+            ] if san == "e4"
+        ),
+        "{ops:?}"
+    );
+    assert_eq!(sheet.follow(&seen(&game, &clock), t0), Vec::new());
+    let failed = || {
+        JournalStatus::Failed(crate::scoresheet::journal::JournalError {
+            kind: JournalErrorKind::DiskFull,
+            path: std::path::PathBuf::from("/nowhere"),
+            detail: String::new(),
+            first: true,
+        })
+    };
+    assert!(matches!(
+        handle_status(Some(&mut sheet), failed()),
+        JournalNote::Failed(_)
+    ));
+    assert!(matches!(
+        handle_status(Some(&mut sheet), failed()),
+        JournalNote::Quiet
+    ));
+    assert!(matches!(
+        handle_status(Some(&mut sheet), JournalStatus::Recovered { waited: 1 }),
+        JournalNote::Recovered
+    ));
+    assert!(matches!(
+        handle_status(Some(&mut sheet), failed()),
+        JournalNote::Failed(_)
+    ));
+}

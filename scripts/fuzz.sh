@@ -14,6 +14,13 @@
 #   scripts/fuzz.sh                 every target, FUZZ_SECONDS (30) each
 #   FUZZ_SECONDS=600 scripts/fuzz.sh tracker
 #   FUZZ_JOBS=1 scripts/fuzz.sh     one target at a time
+#   FUZZ_BUILD_ONLY=1 scripts/fuzz.sh   build the targets and stop
+#
+# CI's smoke runs (.ci/run) choose two build options for every target:
+#   FUZZ_SANITIZER=address   one sanitizer for all, so one build serves all
+#                            (the per-target choice below makes two builds);
+#   FUZZ_CODEGEN_UNITS=16    a faster build (cargo-fuzz's default of one unit
+#                            makes faster fuzzers, which long runs want).
 set -euo pipefail
 cd "$(dirname "$0")/../fuzz"
 seconds="${FUZZ_SECONDS:-30}"
@@ -50,9 +57,14 @@ fi
 # Those two are built into a target folder of their own, so that neither
 # build undoes the other.
 build_options() {
+  local units="${FUZZ_CODEGEN_UNITS:+ --codegen-units $FUZZ_CODEGEN_UNITS}"
+  if [[ -n "${FUZZ_SANITIZER:-}" ]]; then
+    echo "-s $FUZZ_SANITIZER$units"
+    return
+  fi
   case "$1" in
-    typed_line | settings) echo "-s none --target-dir target/no-sanitizer" ;;
-    *) echo "-s address" ;;
+    typed_line | settings) echo "-s none --target-dir target/no-sanitizer$units" ;;
+    *) echo "-s address$units" ;;
   esac
 }
 max_len() {
@@ -67,6 +79,10 @@ for t in "${targets[@]}"; do
   # shellcheck disable=SC2046 # the options are words
   cargo +nightly fuzz build $(build_options "$t") "$t"
 done
+if [[ -n "${FUZZ_BUILD_ONLY:-}" ]]; then
+  echo "fuzz: ${#targets[@]} targets built"
+  exit 0
+fi
 logs="$(mktemp -d)"
 trap 'rm -rf "$logs"' EXIT
 failed=()

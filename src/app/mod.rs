@@ -104,8 +104,11 @@ impl App {
         AppBuilder::default()
     }
 
-    /// Use a board (its session starts at the game's position).
-    pub fn attach_board(&mut self, session: BoardSession) {
+    /// Use a board (its session starts at the game's position): for the
+    /// tests (`hector::testing::attach_board`); a player's board comes
+    /// with [`Msg::BoardChosen`].
+    #[cfg(any(test, feature = "test-support"))]
+    pub(crate) fn attach_board(&mut self, session: BoardSession) {
         self.parts.boards.player = Some(session);
     }
 

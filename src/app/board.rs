@@ -3,14 +3,24 @@
 //! report (connection, silence, bytes to send) is handled once here for
 //! both ([`Seat`]), and what each one's moves mean in its own file (the
 //! player's below, the opponent's in `opponent_board.rs`).
+//!
+//! The boards part ([`Boards`]) keeps both sessions to itself and handles
+//! what reaches a board (the game it must follow, time, its link) by
+//! passing it to that board's session; the answers are the session's own
+//! notes ([`SessionNote`]: connected, silent, bytes to send, what the
+//! board shows), which the App says, and plays when a move was made on
+//! the board: a move changes the game, the clock and the journal, which
+//! only the App may do.
 
 use std::time::Instant;
 
-use shakmaty::Position;
+use shakmaty::{Move, Position};
 
 use super::App;
+use super::takeback::TakebackAwaited;
 use crate::audio::Tone;
-use crate::board::{BoardSession, Inferred, LinkState, SessionNote};
+use crate::board::{BoardSession, Inferred, LinkEvent, LinkState, SessionNote};
+use crate::game::Game;
 use crate::msg::{BoardChoice, BoardProblem, Effect};
 use crate::speech::{Priority, SayKind};
 
@@ -21,19 +31,119 @@ pub(super) enum Seat {
     Opponent,
 }
 
-impl App {
-    fn session(&self, seat: Seat) -> Option<&BoardSession> {
+/// The player's board and the opponent's, when used.
+#[derive(Default)]
+pub(super) struct Boards {
+    /// The player's board.
+    player: Option<BoardSession>,
+    /// The opponent's own board.
+    opponent: Option<BoardSession>,
+    /// A `takeback` waiting to be made on the player's board (a question
+    /// may be asked meanwhile: it is no mode of the input; `takeback.rs`).
+    pub(super) takeback_awaited: Option<TakebackAwaited>,
+}
+
+impl Boards {
+    /// The session of the board at `seat`, when there is one.
+    pub(super) fn get(&self, seat: Seat) -> Option<&BoardSession> {
         match seat {
-            Seat::Player => self.parts.boards.player.as_ref(),
-            Seat::Opponent => self.parts.boards.opponent.as_ref(),
+            Seat::Player => self.player.as_ref(),
+            Seat::Opponent => self.opponent.as_ref(),
         }
     }
 
-    fn session_mut(&mut self, seat: Seat) -> Option<&mut BoardSession> {
+    pub(super) fn get_mut(&mut self, seat: Seat) -> Option<&mut BoardSession> {
         match seat {
-            Seat::Player => self.parts.boards.player.as_mut(),
-            Seat::Opponent => self.parts.boards.opponent.as_mut(),
+            Seat::Player => self.player.as_mut(),
+            Seat::Opponent => self.opponent.as_mut(),
         }
+    }
+
+    /// The player's board.
+    pub(super) fn player(&self) -> Option<&BoardSession> {
+        self.player.as_ref()
+    }
+
+    pub(super) fn player_mut(&mut self) -> Option<&mut BoardSession> {
+        self.player.as_mut()
+    }
+
+    /// The opponent's own board.
+    pub(super) fn opponent(&self) -> Option<&BoardSession> {
+        self.opponent.as_ref()
+    }
+
+    pub(super) fn opponent_mut(&mut self) -> Option<&mut BoardSession> {
+        self.opponent.as_mut()
+    }
+
+    /// A board was opened at `seat` (in place of one there before).
+    pub(super) fn open(&mut self, seat: Seat, session: BoardSession) {
+        match seat {
+            Seat::Player => self.player = Some(session),
+            Seat::Opponent => self.opponent = Some(session),
+        }
+    }
+
+    /// The move the board at `seat` awaits (made in the game, not yet on
+    /// the board).
+    pub(super) fn awaiting(&self, seat: Seat) -> Option<Move> {
+        self.get(seat)?.tracker().awaiting_execution()
+    }
+
+    /// When a board next wants a look (its settle time, a silent board).
+    pub(super) fn next_deadline(&self) -> Option<Instant> {
+        [&self.player, &self.opponent]
+            .into_iter()
+            .flatten()
+            .filter_map(BoardSession::next_deadline)
+            .min()
+    }
+
+    /// The board at `seat` follows `game`: a move made elsewhere is to be
+    /// made on it, a game replaced is set up again.  Nothing when it shows
+    /// the game's position already, or there is no board.
+    #[must_use]
+    pub(super) fn follow(&mut self, seat: Seat, game: &Game, now: Instant) -> Vec<SessionNote> {
+        let Some(b) = self.get_mut(seat) else {
+            return Vec::new();
+        };
+        let pos = game.position();
+        if b.tracker().position() == pos {
+            return Vec::new();
+        }
+        match game.positions().next_back() {
+            Some((before, _)) if before == b.tracker().position() => b.game_moved(pos, now),
+            Some((before, _)) => {
+                let before = before.clone();
+                b.game_replaced(pos, Some(&before), now)
+            }
+            None => b.game_replaced(pos, None, now),
+        }
+    }
+
+    /// Time passed for the board at `seat`.
+    #[must_use]
+    pub(super) fn tick(&mut self, seat: Seat, now: Instant) -> Vec<SessionNote> {
+        self.get_mut(seat).map(|b| b.tick(now)).unwrap_or_default()
+    }
+
+    /// Bytes, connection or loss of the port of the board at `seat`.
+    #[must_use]
+    pub(super) fn link(&mut self, seat: Seat, event: LinkEvent, now: Instant) -> Vec<SessionNote> {
+        self.get_mut(seat)
+            .map(|b| b.link(event, now))
+            .unwrap_or_default()
+    }
+}
+
+impl App {
+    fn session(&self, seat: Seat) -> Option<&BoardSession> {
+        self.parts.boards.get(seat)
+    }
+
+    fn session_mut(&mut self, seat: Seat) -> Option<&mut BoardSession> {
+        self.parts.boards.get_mut(seat)
     }
 
     /// A sentence about a board, said to the blind player: about the
@@ -64,10 +174,7 @@ impl App {
                 let touch = announce_touch && seat == Seat::Player;
                 let session = BoardSession::new(protocol, config, self.game.position(), touch)
                     .with_port(port);
-                match seat {
-                    Seat::Player => self.parts.boards.player = Some(session),
-                    Seat::Opponent => self.parts.boards.opponent = Some(session),
-                }
+                self.parts.boards.open(seat, session);
             }
             BoardChoice::Missing(problem) => {
                 let t = match problem {
@@ -101,26 +208,7 @@ impl App {
     /// Tell a board's tracker where the game is: a move made elsewhere (to
     /// be made on this board), or a game replaced.
     pub(super) fn sync_seat(&mut self, seat: Seat, now: Instant, out: &mut Vec<Effect>) {
-        let game = &self.game;
-        let board = match seat {
-            Seat::Player => self.parts.boards.player.as_mut(),
-            Seat::Opponent => self.parts.boards.opponent.as_mut(),
-        };
-        let Some(b) = board else {
-            return;
-        };
-        let pos = game.position();
-        if b.tracker().position() == pos {
-            return;
-        }
-        let notes = match game.positions().next_back() {
-            Some((before, _)) if before == b.tracker().position() => b.game_moved(pos, now),
-            Some((before, _)) => {
-                let before = before.clone();
-                b.game_replaced(pos, Some(&before), now)
-            }
-            None => b.game_replaced(pos, None, now),
-        };
+        let notes = self.parts.boards.follow(seat, &self.game, now);
         self.on_seat_notes(seat, notes, now, out);
     }
 
@@ -147,10 +235,7 @@ impl App {
 
     /// Time passes for a board (its settle time, a silent board asked again).
     pub(super) fn tick_seat(&mut self, seat: Seat, now: Instant, out: &mut Vec<Effect>) {
-        let notes = match self.session_mut(seat) {
-            Some(b) => b.tick(now),
-            None => Vec::new(),
-        };
+        let notes = self.parts.boards.tick(seat, now);
         self.on_seat_notes(seat, notes, now, out);
     }
 
@@ -158,14 +243,11 @@ impl App {
     pub(super) fn on_seat_link(
         &mut self,
         seat: Seat,
-        event: crate::board::LinkEvent,
+        event: LinkEvent,
         now: Instant,
         out: &mut Vec<Effect>,
     ) {
-        let notes = match self.session_mut(seat) {
-            Some(b) => b.link(event, now),
-            None => Vec::new(),
-        };
+        let notes = self.parts.boards.link(seat, event, now);
         self.on_seat_notes(seat, notes, now, out);
     }
 
@@ -252,7 +334,7 @@ impl App {
     /// The `board` command: the difference between the board and the game
     /// now, or that they agree.
     pub(super) fn board_report(&mut self, out: &mut Vec<Effect>) {
-        let Some(b) = &self.parts.boards.player else {
+        let Some(b) = self.parts.boards.player() else {
             let t = self.message("no_board", &[]);
             self.info(out, t);
             return;
@@ -369,8 +451,7 @@ impl App {
                 let before = self
                     .parts
                     .boards
-                    .player
-                    .as_ref()
+                    .player()
                     .map(|b| b.tracker().mismatch_before().to_vec())
                     .unwrap_or_default();
                 let t = self.talk.phraser.mismatch_update(&before, &diffs);
@@ -395,5 +476,59 @@ impl App {
                 self.say(out, t, Priority::Normal, SayKind::Board);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::sim::SimBoard;
+    use crate::board::{Protocol, TrackerConfig};
+
+    fn session(game: &Game) -> BoardSession {
+        let config = TrackerConfig {
+            detect_rotation: false,
+            ..TrackerConfig::default()
+        };
+        BoardSession::new(Protocol::Dgt, config, game.position(), false)
+    }
+
+    /// The boards part alone: no board, no notes; a board that shows the
+    /// start follows a move made in the game (it awaits it, and says what
+    /// to do) once, and only the board at that seat.
+    #[test]
+    fn the_boards_part_follows_the_game_once_per_change_and_seat() {
+        let t0 = Instant::now();
+        let mut game = Game::new();
+        let mut boards = Boards::default();
+        assert!(boards.follow(Seat::Player, &game, t0).is_empty());
+        assert_eq!(boards.next_deadline(), None);
+        boards.open(Seat::Player, session(&game));
+        let sim = SimBoard::new(Protocol::Dgt, shakmaty::Board::new());
+        let _ = boards.link(Seat::Player, LinkEvent::Connected, t0);
+        let _ = boards.link(Seat::Player, LinkEvent::Bytes(sim.dump()), t0);
+        assert!(
+            boards.follow(Seat::Player, &game, t0).is_empty(),
+            "at the start"
+        );
+        let e4 = Move::Normal {
+            role: shakmaty::Role::Pawn,
+            from: shakmaty::Square::E2,
+            capture: None,
+            to: shakmaty::Square::E4,
+            promotion: None,
+        };
+        game.play(e4).expect("legal");
+        let notes = boards.follow(Seat::Player, &game, t0);
+        assert!(
+            notes
+                .iter()
+                .any(|n| matches!(n, SessionNote::Found(Inferred::Instruction(_)))),
+            "{notes:?}"
+        );
+        assert_eq!(boards.awaiting(Seat::Player), Some(e4));
+        assert!(boards.follow(Seat::Player, &game, t0).is_empty(), "once");
+        assert!(boards.follow(Seat::Opponent, &game, t0).is_empty());
+        assert_eq!(boards.awaiting(Seat::Opponent), None);
     }
 }

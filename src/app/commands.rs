@@ -70,7 +70,7 @@ impl App {
             ),
             A::Time | A::Press | A::Pause | A::Resume => self.parts.clock.is_some(),
             A::Hint | A::Eval | A::Threat | A::Engine => self.parts.engine.is_some(),
-            A::Board => self.parts.boards.player.is_some(),
+            A::Board => self.parts.boards.player().is_some(),
             A::Release => self.parts.companion.running(),
             _ => true,
         }

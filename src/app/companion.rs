@@ -412,7 +412,7 @@ impl App {
             !self.settings.me,
             self.talk.phraser.move_lang(),
         );
-        if let Some(b) = &self.parts.boards.player {
+        if let Some(b) = self.parts.boards.player() {
             s.tactile = Tactile::of(
                 view.link.state,
                 &view.board.mismatch,
@@ -455,7 +455,7 @@ impl App {
             me: self.settings.me,
             announcement: self.talk.last_said.as_ref().map(|u| u.text.as_str()),
             clocks,
-            board: self.parts.boards.player.as_ref().map(BoardInfo::of),
+            board: self.parts.boards.player().map(BoardInfo::of),
             ui,
         })
     }

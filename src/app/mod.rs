@@ -109,12 +109,12 @@ impl App {
     /// with [`Msg::BoardChosen`].
     #[cfg(any(test, feature = "test-support"))]
     pub(crate) fn attach_board(&mut self, session: BoardSession) {
-        self.parts.boards.player = Some(session);
+        self.parts.boards.open(board::Seat::Player, session);
     }
 
     /// The board session, if a board is used.
     pub fn board(&self) -> Option<&BoardSession> {
-        self.parts.boards.player.as_ref()
+        self.parts.boards.player()
     }
 
     /// The game in progress.
@@ -283,7 +283,7 @@ impl App {
             Msg::Resume(offer) => self.on_resume_offer(*offer, now, &mut out),
             Msg::Exported(result) => self.on_exported(result, &mut out),
             Msg::Board(event) => {
-                let notes = match &mut self.parts.boards.player {
+                let notes = match self.parts.boards.player_mut() {
                     Some(b) => b.link(event, now),
                     None => Vec::new(),
                 };
@@ -321,7 +321,7 @@ impl App {
             Msg::Engine(io) => self.on_engine_io(io, now),
             Msg::Deadline => {
                 self.engine_tick(now);
-                let notes = match &mut self.parts.boards.player {
+                let notes = match self.parts.boards.player_mut() {
                     Some(b) => b.tick(now),
                     None => Vec::new(),
                 };
@@ -446,14 +446,14 @@ impl App {
     fn on_line(&mut self, line: &str, now: Instant, out: &mut Vec<Effect>) {
         // The piece of a promotion the board cannot see (D.2.1: it must be
         // named).
-        let role = match &self.parts.boards.player {
+        let role = match self.parts.boards.player() {
             Some(b) if b.awaiting_promotion() => {
                 let words: Vec<&MoveWords> = self.talk.arg_words.iter().collect();
                 promotion_role(line, &words)
             }
             _ => None,
         };
-        if let (Some(role), Some(b)) = (role, &mut self.parts.boards.player) {
+        if let (Some(role), Some(b)) = (role, self.parts.boards.player_mut()) {
             let notes = b.promote(role);
             self.on_board_notes(notes, now, out);
             return;

@@ -56,7 +56,7 @@ impl App {
     /// capture), and the lights off once it is made.  Only what changed is
     /// sent; a board without lights gets nothing.
     fn light_opponent_board(&mut self, out: &mut Vec<Effect>) {
-        let Some(b) = &self.parts.boards.opponent else {
+        let Some(b) = self.parts.boards.opponent() else {
             return;
         };
         let want = b
@@ -96,7 +96,7 @@ impl App {
         now: Instant,
         out: &mut Vec<Effect>,
     ) -> bool {
-        let Some(b) = &mut self.parts.boards.opponent else {
+        let Some(b) = self.parts.boards.opponent_mut() else {
             return false;
         };
         let Some(pending) = b.tracker().pending_promotion() else {
@@ -114,8 +114,7 @@ impl App {
     pub(super) fn opponent_board_asks_promotion(&self) -> bool {
         self.parts
             .boards
-            .opponent
-            .as_ref()
+            .opponent()
             .is_some_and(|b| b.awaiting_promotion())
     }
 
@@ -148,8 +147,7 @@ impl App {
                 if self
                     .parts
                     .boards
-                    .opponent
-                    .as_ref()
+                    .opponent()
                     .is_some_and(|b| b.tracker().awaiting_execution().is_some()) =>
             {
                 // A move awaited there: the page shows it; the blind player
@@ -189,7 +187,7 @@ impl App {
 
     /// The opponent's board as the page shows it.
     pub(super) fn opponent_board_view(&self) -> Tactile {
-        self.board_view(self.parts.boards.opponent.as_ref())
+        self.board_view(self.parts.boards.opponent())
     }
 }
 
@@ -245,12 +243,10 @@ mod tests {
             detect_rotation: false,
             ..TrackerConfig::default()
         };
-        a.parts.boards.opponent = Some(BoardSession::new(
-            protocol,
-            config,
-            a.game.position(),
-            false,
-        ));
+        let session = BoardSession::new(protocol, config, a.game.position(), false);
+        a.parts
+            .boards
+            .open(super::super::board::Seat::Opponent, session);
         let now = Instant::now();
         let _ = a.update(Msg::OpponentBoard(LinkEvent::Connected), now);
         let sim = SimBoard::new(protocol, pos.board().clone());

@@ -14,7 +14,6 @@ use std::time::Instant;
 
 use shakmaty::Color;
 
-use crate::board::BoardSession;
 use crate::game::Game;
 use crate::keymap::Keymap;
 use crate::notation::Reader;
@@ -22,6 +21,7 @@ use crate::phrase::Phraser;
 use crate::speech::Utterance;
 use crate::words::vocab::MoveWords;
 
+use super::board::Boards;
 use super::clock::ClockPart;
 use super::companion::CompanionState;
 use super::cursor::Cursor;
@@ -29,7 +29,6 @@ use super::engine::EnginePlay;
 use super::offers::Offers;
 use super::review::ReviewState;
 use super::scoresheet::Sheet;
-use super::takeback::TakebackAwaited;
 
 /// How the app talks with the player: its words, the reader of typed
 /// moves, the key map, and the last sentence said (for "repeat").
@@ -82,7 +81,6 @@ impl Parts {
     /// board's settle time, the engine's time-out, the clock's next
     /// announcement or flag.
     pub(super) fn next_deadline(&self, game: &Game) -> Option<Instant> {
-        let board = |b: &Option<BoardSession>| b.as_ref().and_then(BoardSession::next_deadline);
         let engine = self.engine.as_ref().and_then(EnginePlay::next_deadline);
         // A game over has no clock to watch.
         let clock = self
@@ -91,8 +89,7 @@ impl Parts {
             .filter(|_| !game.is_over())
             .and_then(ClockPart::deadline);
         [
-            board(&self.boards.player),
-            board(&self.boards.opponent),
+            self.boards.next_deadline(),
             engine,
             clock,
             self.online
@@ -103,18 +100,6 @@ impl Parts {
         .flatten()
         .min()
     }
-}
-
-/// The player's board and the opponent's, when used.
-#[derive(Default)]
-pub(super) struct Boards {
-    /// The player's board.
-    pub(super) player: Option<BoardSession>,
-    /// The opponent's own board.
-    pub(super) opponent: Option<BoardSession>,
-    /// A `takeback` waiting to be made on the player's board (a question
-    /// may be asked meanwhile: it is no mode of the input).
-    pub(super) takeback_awaited: Option<TakebackAwaited>,
 }
 
 /// The journal's view of the game, when games are journalled.

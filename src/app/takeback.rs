@@ -119,7 +119,7 @@ impl App {
         // With a board that answers, the moves it shows are taken back on
         // it; moves not made there yet (still awaited), at once.  A board
         // that shows none of these positions is told its mismatch instead.
-        let on_board = match self.parts.boards.player.as_ref().filter(|b| b.connected()) {
+        let on_board = match self.parts.boards.player().filter(|b| b.connected()) {
             Some(b) => {
                 let sensed = b.tracker().sensed();
                 let states = std::iter::once(self.game.position())

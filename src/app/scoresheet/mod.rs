@@ -37,6 +37,7 @@ use std::time::{Duration, Instant};
 use shakmaty::{Color, Move};
 
 use super::App;
+use super::board::Seat;
 use crate::board::{Sensed, SquareDiff};
 use crate::clock::Clock;
 use crate::game::{Claim, EndReason, Game};
@@ -383,16 +384,13 @@ impl App {
         if self.asking_resume() {
             return;
         }
-        let awaiting = |b: &Option<crate::board::BoardSession>| {
-            b.as_ref().and_then(|b| b.tracker().awaiting_execution())
-        };
         let seen = Observed {
             game: &self.game,
             epoch: self.parts.journal.epoch,
             clock: self.parts.clock.as_ref().map(|p| p.clock().clone()),
             press: self.parts.clock.as_ref().and_then(|p| p.presser.pending()),
-            board: awaiting(&self.parts.boards.player),
-            opponent: awaiting(&self.parts.boards.opponent),
+            board: self.parts.boards.awaiting(Seat::Player),
+            opponent: self.parts.boards.awaiting(Seat::Opponent),
         };
         if let Some(sheet) = &mut self.parts.journal.sheet {
             let ops = sheet.follow(&seen, now);

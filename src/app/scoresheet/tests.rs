@@ -1014,16 +1014,19 @@ fn the_opponents_board_mismatches_are_journalled_as_theirs() {
     use shakmaty::{Board, Square};
     let settle = std::time::Duration::from_millis(300);
     let mut a = app();
-    a.parts.boards.opponent = Some(BoardSession::new(
-        Protocol::Dgt,
-        TrackerConfig {
-            settle,
-            detect_rotation: false,
-            ..TrackerConfig::default()
-        },
-        a.game().position(),
-        false,
-    ));
+    a.parts.boards.open(
+        Seat::Opponent,
+        BoardSession::new(
+            Protocol::Dgt,
+            TrackerConfig {
+                settle,
+                detect_rotation: false,
+                ..TrackerConfig::default()
+            },
+            a.game().position(),
+            false,
+        ),
+    );
     let now = Instant::now();
     let _ = a.update(Msg::OpponentBoard(LinkEvent::Connected), now);
     let mut sim = SimBoard::new(Protocol::Dgt, Board::new());
@@ -1469,7 +1472,7 @@ fn the_move_awaited_on_the_opponents_board_is_awaited_again() {
     let settle = Duration::from_millis(300);
     let now = Instant::now();
     let mut a = app();
-    a.parts.boards.opponent = Some(dgt_session(&a, settle));
+    a.parts.boards.open(Seat::Opponent, dgt_session(&a, settle));
     let mut sim = SimBoard::new(crate::board::Protocol::Dgt, Board::new());
     let _ = a.update(Msg::OpponentBoard(LinkEvent::Connected), now);
     let _ = a.update(Msg::OpponentBoard(LinkEvent::Bytes(sim.dump())), now);
@@ -1494,7 +1497,7 @@ fn the_move_awaited_on_the_opponents_board_is_awaited_again() {
         "{recs:?}"
     );
     let mut b = app();
-    b.parts.boards.opponent = Some(dgt_session(&b, settle));
+    b.parts.boards.open(Seat::Opponent, dgt_session(&b, settle));
     let t1 = now + secs(60);
     let _ = b.update(Msg::Resume(Box::new(offer_of(&recs))), t1);
     let nf3 = b.game().history()[2].mv;
@@ -1504,8 +1507,7 @@ fn the_move_awaited_on_the_opponents_board_is_awaited_again() {
     assert_eq!(
         b.parts
             .boards
-            .opponent
-            .as_ref()
+            .opponent()
             .and_then(|o| o.tracker().awaiting_execution()),
         Some(nf3)
     );

@@ -14,11 +14,12 @@
 
 use std::time::Instant;
 
-use shakmaty::{Move, Position};
+use shakmaty::{Bitboard, Move, Position, Square};
 
 use super::App;
 use super::takeback::TakebackAwaited;
 use crate::audio::Tone;
+use crate::board::protocol::Command;
 use crate::board::{BoardSession, Inferred, LinkEvent, LinkState, SessionNote};
 use crate::game::Game;
 use crate::msg::{BoardChoice, BoardProblem, Effect};
@@ -41,6 +42,9 @@ pub(super) struct Boards {
     /// A `takeback` waiting to be made on the player's board (a question
     /// may be asked meanwhile: it is no mode of the input; `takeback.rs`).
     pub(super) takeback_awaited: Option<TakebackAwaited>,
+    /// The squares lit on the opponent's board (None: not known, e.g.
+    /// just connected).
+    lit: Option<Bitboard>,
 }
 
 impl Boards {
@@ -120,6 +124,42 @@ impl Boards {
             }
             None => b.game_replaced(pos, None, now),
         }
+    }
+
+    /// The squares of the move awaited on the opponent's board lit (every
+    /// square it changes: both of a castling's pieces, an en-passant
+    /// capture), and the lights off once it is made: the bytes to send,
+    /// only when that changed.  A board without lights gets nothing.
+    #[must_use]
+    pub(super) fn light_opponent(&mut self, game: &Game) -> Option<Effect> {
+        let b = self.opponent.as_ref().filter(|b| b.connected())?;
+        let want = b
+            .tracker()
+            .awaiting_execution()
+            .and_then(|m| {
+                game.positions()
+                    .rev()
+                    .find(|(_, played)| played.mv == m)
+                    .map(|(before, _)| changed_squares(before, m))
+            })
+            .unwrap_or(Bitboard::EMPTY);
+        if self.lit == Some(want) {
+            return None;
+        }
+        let command = if want.is_empty() {
+            Command::LightsOff
+        } else {
+            Command::ShowSquares(want)
+        };
+        let bytes = b.protocol().encode(command);
+        self.lit = Some(want);
+        (!bytes.is_empty()).then_some(Effect::ToOpponentBoard(bytes))
+    }
+
+    /// The opponent's board was (re)connected: what it shows lit is not
+    /// known.
+    pub(super) fn forget_lights(&mut self) {
+        self.lit = None;
     }
 
     /// Time passed for the board at `seat`.
@@ -274,7 +314,7 @@ impl App {
                     };
                     if seat == Seat::Opponent {
                         // Lit again from scratch: the board forgot.
-                        self.parts.companion.forget_lights();
+                        self.parts.boards.forget_lights();
                     }
                     let t = self.message(key, &[]);
                     self.say(out, t, Priority::Normal, SayKind::Board);
@@ -479,6 +519,16 @@ impl App {
     }
 }
 
+/// Every square a move changes, from the position before it.
+fn changed_squares(before: &shakmaty::Chess, m: shakmaty::Move) -> Bitboard {
+    let mut after = before.clone();
+    after.play_unchecked(m);
+    Square::ALL
+        .into_iter()
+        .filter(|sq| before.board().piece_at(*sq) != after.board().piece_at(*sq))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -530,5 +580,44 @@ mod tests {
         assert!(boards.follow(Seat::Player, &game, t0).is_empty(), "once");
         assert!(boards.follow(Seat::Opponent, &game, t0).is_empty());
         assert_eq!(boards.awaiting(Seat::Opponent), None);
+    }
+
+    /// The opponent's board with lights is lit for the move it awaits,
+    /// once; lit again after it reconnected (it forgot).
+    #[test]
+    fn the_opponents_board_is_lit_once_per_change() {
+        let t0 = Instant::now();
+        let mut game = Game::new();
+        let mut boards = Boards::default();
+        assert_eq!(boards.light_opponent(&game), None, "no board");
+        let config = TrackerConfig {
+            detect_rotation: false,
+            ..TrackerConfig::default()
+        };
+        let millennium = BoardSession::new(Protocol::Millennium, config, game.position(), false);
+        boards.open(Seat::Opponent, millennium);
+        let sim = SimBoard::new(Protocol::Millennium, shakmaty::Board::new());
+        let _ = boards.link(Seat::Opponent, LinkEvent::Connected, t0);
+        let _ = boards.link(Seat::Opponent, LinkEvent::Bytes(sim.dump()), t0);
+        let _ = boards.light_opponent(&game);
+        assert_eq!(boards.light_opponent(&game), None, "nothing changed");
+        let d4 = Move::Normal {
+            role: shakmaty::Role::Pawn,
+            from: Square::D2,
+            capture: None,
+            to: Square::D4,
+            promotion: None,
+        };
+        game.play(d4).expect("legal");
+        let _ = boards.follow(Seat::Opponent, &game, t0);
+        let lit = boards.light_opponent(&game);
+        assert!(matches!(lit, Some(Effect::ToOpponentBoard(_))), "{lit:?}");
+        assert_eq!(boards.light_opponent(&game), None, "once");
+        boards.forget_lights();
+        assert_eq!(
+            boards.light_opponent(&game),
+            lit,
+            "again after a reconnection"
+        );
     }
 }

@@ -35,9 +35,6 @@ pub(super) struct CompanionState {
     seat: Option<Event>,
     /// The seat as written to the journal of the game (its epoch).
     journalled: Option<(u64, Event)>,
-    /// The squares lit on the opponent's board (None: not known, e.g. just
-    /// connected).
-    lit: Option<shakmaty::Bitboard>,
     /// Both clocks as of the last message handled: what the page shows
     /// (the app reads no clock of its own between messages).
     clocks: Option<ClockView>,
@@ -210,20 +207,6 @@ impl CompanionState {
     /// handled, for the page and the view.
     pub(super) fn set_clocks(&mut self, clock: Option<&Clock>, now: Instant) {
         self.clocks = clock.map(|c| ClockView::of(c, now));
-    }
-
-    /// What the opponent's board has lit, when known.
-    pub(super) fn lit(&self) -> Option<shakmaty::Bitboard> {
-        self.lit
-    }
-
-    pub(super) fn set_lit(&mut self, squares: shakmaty::Bitboard) {
-        self.lit = Some(squares);
-    }
-
-    /// The board was (re)connected: what it shows is not known.
-    pub(super) fn forget_lights(&mut self) {
-        self.lit = None;
     }
 }
 

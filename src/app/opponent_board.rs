@@ -13,11 +13,10 @@
 
 use std::time::Instant;
 
-use shakmaty::{Bitboard, Position, Role, Square};
+use shakmaty::{Role, Square};
 
 use super::App;
 use super::board::Seat;
-use crate::board::protocol::Command;
 use crate::board::{Inferred, LinkEvent};
 use crate::companion::Tactile;
 use crate::msg::{BoardChoice, Effect};
@@ -51,39 +50,10 @@ impl App {
         self.light_opponent_board(out);
     }
 
-    /// The squares of the move awaited on the opponent's board lit (every
-    /// square it changes: both of a castling's pieces, an en-passant
-    /// capture), and the lights off once it is made.  Only what changed is
-    /// sent; a board without lights gets nothing.
+    /// The opponent's board lit for the move it awaits (only what
+    /// changed is sent: [`super::board::Boards::light_opponent`]).
     fn light_opponent_board(&mut self, out: &mut Vec<Effect>) {
-        let Some(b) = self.parts.boards.opponent() else {
-            return;
-        };
-        let want = b
-            .tracker()
-            .awaiting_execution()
-            .filter(|_| b.connected())
-            .and_then(|m| {
-                self.game
-                    .positions()
-                    .rev()
-                    .find(|(_, played)| played.mv == m)
-                    .map(|(before, _)| changed_squares(before, m))
-            })
-            .unwrap_or(Bitboard::EMPTY);
-        if !b.connected() || self.parts.companion.lit() == Some(want) {
-            return;
-        }
-        let command = if want.is_empty() {
-            Command::LightsOff
-        } else {
-            Command::ShowSquares(want)
-        };
-        let bytes = b.protocol().encode(command);
-        self.parts.companion.set_lit(want);
-        if !bytes.is_empty() {
-            out.push(Effect::ToOpponentBoard(bytes));
-        }
+        out.extend(self.parts.boards.light_opponent(&self.game));
     }
 
     /// The promotion piece for a pawn on the last rank of the opponent's
@@ -191,24 +161,16 @@ impl App {
     }
 }
 
-/// Every square a move changes, from the position before it.
-fn changed_squares(before: &shakmaty::Chess, m: shakmaty::Move) -> Bitboard {
-    let mut after = before.clone();
-    after.play_unchecked(m);
-    Square::ALL
-        .into_iter()
-        .filter(|sq| before.board().piece_at(*sq) != after.board().piece_at(*sq))
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::protocol::Command;
     use crate::board::sim::{HandStep, SimBoard};
     use crate::board::{BoardSession, Protocol, TrackerConfig};
     use crate::companion::{CompanionEvent, MoveInput, OpponentAction};
     use crate::game::Game;
     use crate::msg::Msg;
+    use shakmaty::{Bitboard, Position};
     use shakmaty::{Chess, Color, san::San};
 
     fn said(effects: &[Effect]) -> Vec<String> {

@@ -1,15 +1,36 @@
-//! The one list of everything a player can ask for.
+//! The one table of everything a player can ask for.
 //!
-//! Each [`PlayerAction`] has a name (its key in `keymaps/line.toml`, and its help
-//! sentence `help_<name>` in every `voices/*.toml`).  The line-mode words
-//! (`keymap::Keymap`, which stands on this module), the keymap's validation (every
-//! action needs at least one word), `help` (one sentence per action, in
-//! this order) and the dispatch in `App::update` are all derived from it.
+//! Each row of the table below is one [`PlayerAction`] with its columns:
 //!
-//! Adding an action: one line in the list below, one arm in the dispatch
-//! (`App::on_action`, or `command::read_line` and `App::on_command` when it
-//! takes arguments), one `help_<name>` message per language, one default
-//! word in `keymaps/line.toml`.  The tests check the last two.
+//! - **name**: its key in `keymaps/line.toml` and `keymaps/tui.toml` and
+//!   its help sentence `help_<name>` in every `voices/*.toml`;
+//! - **args**: whether `command::read_line` reads arguments for it
+//!   ([`Args`]): asked for without them, it answers with its help;
+//! - **place**: where it is allowed ([`Place`]): in a game and a review,
+//!   in a game only (a review refuses it), in a review only, or on the
+//!   full-screen view's keys only;
+//! - **rated**: whether a rated game (or one with an arbiter) refuses it
+//!   ([`Rated`]);
+//! - **needs**: the part without which `help` does not list it ([`Needs`]);
+//! - **keys**: its group on the full-screen view's key help ([`KeyGroup`]).
+//!
+//! Derived from it: the line keymap's validation (`keymap::Keymap`: every
+//! action but the view's keys needs a word in every language), the
+//! full-screen view's names ([`key_names`]), `help` (one sentence per
+//! action, in the table's order, filtered by place and needs), the
+//! review's refusals and the rated refusals (`App::on_action`).
+//!
+//! The handler of each action is an arm of the one `match` in
+//! `App::on_action` (`src/app/commands.rs`), not a column of function
+//! pointers: the handlers borrow the app in different ways, some are
+//! guarded (a confirmation asked first), and the compiler checks that the
+//! match names every row, so a new row without a handler does not build.
+//!
+//! Adding an action: its row here, its arm in `App::on_action` (or its
+//! parse in `command::read_line` when it reads arguments), its
+//! `help_<name>` in every `voices/*.toml`, and its default words and key in
+//! `keymaps/line.toml` and `keymaps/tui.toml`.  The tests name whatever is
+//! missing.
 
 use shakmaty::{File, Rank, Role, Square};
 
@@ -25,186 +46,323 @@ pub enum KeyArg {
     Square(Square),
 }
 
+/// Whether an action reads arguments.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Args {
+    /// None: the word alone does it.
+    No,
+    /// `command::read_line` reads its arguments into a `Command`; the
+    /// word alone, where it has no meaning, is answered with its help.
+    Read,
+}
+
+/// Where an action is allowed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    /// In a game and in a review; `help` lists it in both.
+    Anywhere,
+    /// A game's: `help` lists it only in a game; in a review it still
+    /// answers (it changes nothing there).
+    Game,
+    /// A game's, and it would change the game: a review refuses it.
+    GameOnly,
+    /// A review's: outside one it says so, with its help.
+    Review,
+    /// A key of the full-screen view only: no line-mode word, not in
+    /// `help`.
+    Keys,
+}
+
+/// Whether a rated game (or one with an arbiter) allows an action.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rated {
+    Allowed,
+    /// Outside help: refused in a rated game.
+    Refused,
+}
+
+/// The part an action needs: without it `help` does not list the action
+/// (typed, it still answers).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Needs {
+    Nothing,
+    Clock,
+    Engine,
+    /// The player's tactile board.
+    Board,
+    /// The opponent's screen (the companion page).
+    Companion,
+}
+
+/// The group of an action on the full-screen view's key help, in the
+/// order the groups are shown (within one, the table's order).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum KeyGroup {
+    Cursor,
+    /// Questions about the square under the cursor.
+    Square,
+    /// Questions about the position and the game.
+    Questions,
+    Game,
+    Engine,
+    Review,
+    Clock,
+    Look,
+    Session,
+}
+
+/// One row of the table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Row {
+    pub action: PlayerAction,
+    pub name: &'static str,
+    pub args: Args,
+    pub place: Place,
+    pub rated: Rated,
+    pub needs: Needs,
+    pub keys: KeyGroup,
+}
+
 macro_rules! actions {
-    ($( $(#[$doc:meta])* $variant:ident => $name:literal, )*) => {
+    ($( $(#[$doc:meta])* $variant:ident => $name:literal,
+        $args:ident, $place:ident, $rated:ident, $needs:ident, $keys:ident; )*) => {
         /// Everything a player can ask for, in the order `help` lists them.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum PlayerAction {
             $( $(#[$doc])* $variant, )*
         }
 
+        /// The table: one row per action, in the order `help` lists them.
+        pub const TABLE: &[Row] = &[ $( *PlayerAction::$variant.row(), )* ];
+
         impl PlayerAction {
             /// Every action, in the order `help` lists them.
             pub const ALL: &'static [PlayerAction] = &[ $( PlayerAction::$variant, )* ];
 
-            /// The name, as written in the key maps and in `help_<name>`.
-            pub fn key(self) -> &'static str {
+            /// Its row of the table.
+            pub const fn row(self) -> &'static Row {
                 match self {
-                    $( PlayerAction::$variant => $name, )*
+                    $( PlayerAction::$variant => &Row {
+                        action: PlayerAction::$variant,
+                        name: $name,
+                        args: Args::$args,
+                        place: Place::$place,
+                        rated: Rated::$rated,
+                        needs: Needs::$needs,
+                        keys: KeyGroup::$keys,
+                    }, )*
                 }
             }
         }
     };
 }
 
+// variant => name,                args  place     rated    needs      keys
 actions! {
     /// What is on a square (`square SQUARE`).
-    Square => "square",
+    Square => "square",            Read, Anywhere, Allowed, Nothing,   Square;
     /// The pieces of a side (`pieces [SIDE] [PIECE]`).
-    Pieces => "pieces",
+    Pieces => "pieces",            Read, Anywhere, Allowed, Nothing,   Questions;
     /// The pieces on a rank (`rank 1..8`).
-    Rank => "rank",
+    Rank => "rank",                Read, Anywhere, Allowed, Nothing,   Questions;
     /// The pieces on a file (`file a..h`).
-    File => "file",
+    File => "file",                Read, Anywhere, Allowed, Nothing,   Questions;
     /// The pieces that attack a square (`attackers SQUARE [SIDE]`).
-    Attackers => "attackers",
+    Attackers => "attackers",      Read, Anywhere, Allowed, Nothing,   Square;
     /// The pieces that defend a square's piece (`defenders SQUARE`).
-    Defenders => "defenders",
+    Defenders => "defenders",      Read, Anywhere, Allowed, Nothing,   Square;
     /// The legal moves of the piece on a square (`moves SQUARE`).
-    Moves => "moves",
+    Moves => "moves",              Read, Anywhere, Allowed, Nothing,   Square;
     /// The last moves (`last [N]`).
-    Last => "last",
+    Last => "last",                Read, Anywhere, Allowed, Nothing,   Questions;
     /// The material count.
-    Material => "material",
+    Material => "material",        No,   Anywhere, Allowed, Nothing,   Questions;
     /// Whose move, and the move number.
-    Turn => "turn",
+    Turn => "turn",                No,   Anywhere, Allowed, Nothing,   Questions;
     /// Offer a draw.
-    Draw => "draw",
+    Draw => "draw",                No,   GameOnly, Allowed, Nothing,   Game;
     /// Accept the draw offer.
-    Accept => "accept",
+    Accept => "accept",            No,   GameOnly, Allowed, Nothing,   Game;
     /// Decline the draw offer.
-    Decline => "decline",
+    Decline => "decline",          No,   GameOnly, Allowed, Nothing,   Game;
     /// Claim a draw (`claim [MOVE]`).
-    Claim => "claim",
+    Claim => "claim",              Read, GameOnly, Allowed, Nothing,   Game;
     /// Resign the game.
-    Resign => "resign",
+    Resign => "resign",            No,   GameOnly, Allowed, Nothing,   Game;
     /// Start a new game.
-    New => "new",
+    New => "new",                  No,   GameOnly, Allowed, Nothing,   Game;
     /// Play the other colour.
-    Flip => "flip",
+    Flip => "flip",                No,   Game,     Allowed, Nothing,   Game;
     /// Say the last sentence again.
-    Repeat => "repeat",
+    Repeat => "repeat",            No,   Anywhere, Allowed, Nothing,   Questions;
     /// Stop the sentence being spoken.
-    Silence => "silence",
+    Silence => "silence",          No,   Anywhere, Allowed, Nothing,   Questions;
     /// Compare the tactile board with the game.
-    Board => "board",
+    Board => "board",              No,   Game,     Allowed, Board,     Questions;
     /// Save the scoresheet (`save [pgn|brf|braille|text|speech]`).
-    Export => "export",
+    Export => "export",            No,   GameOnly, Allowed, Nothing,   Review;
     /// Review: the next move.
-    Next => "next",
+    Next => "next",                No,   Review,   Allowed, Nothing,   Review;
     /// Review: take the last move back.
-    Previous => "previous",
+    Previous => "previous",        No,   Review,   Allowed, Nothing,   Review;
     /// Review: to the start position.
-    First => "start",
+    First => "start",              No,   Review,   Allowed, Nothing,   Review;
     /// Review: to the end of the game.
-    End => "end",
+    End => "end",                  No,   Review,   Allowed, Nothing,   Review;
     /// Review: to a move (`goto N`).
-    Goto => "goto",
+    Goto => "goto",                Read, Review,   Allowed, Nothing,   Review;
     /// Review: list the games of the file.
-    Games => "games",
+    Games => "games",              No,   Review,   Allowed, Nothing,   Review;
     /// Review: choose a game (`game N`).
-    Game => "game",
+    Game => "game",                Read, Review,   Allowed, Nothing,   Review;
     /// Review: find games by a player's name or the event (`find TEXT`).
-    Find => "find",
+    Find => "find",                Read, Review,   Allowed, Nothing,   Review;
     /// Review: the comment and annotation of the move reached.
-    Comment => "comment",
+    Comment => "comment",          No,   Review,   Allowed, Nothing,   Review;
     /// Review: the variations given instead of the move reached.
-    Variations => "variations",
+    Variations => "variations",    No,   Review,   Allowed, Nothing,   Review;
     /// The clock: both times, or `time mine|theirs|white|black|moves|last`.
-    Time => "time",
+    Time => "time",                Read, Game,     Allowed, Clock,     Clock;
     /// Press the clock after a move when presses are separate (D.2.8).
-    Press => "press",
+    Press => "press",              No,   Game,     Allowed, Clock,     Clock;
     /// Stop the clock.
-    Pause => "pause",
+    Pause => "pause",              No,   Game,     Allowed, Clock,     Clock;
     /// Let the clock run again.
-    Resume => "resume",
+    Resume => "resume",            No,   Game,     Allowed, Clock,     Clock;
     /// Arbiter functions, each confirmed (`arbiter OPERATION ...`).
-    Arbiter => "arbiter",
+    Arbiter => "arbiter",          Read, Game,     Allowed, Nothing,   Clock;
     /// The engine's best move for the side to move.
-    Hint => "hint",
-    /// The engine's evaluation, in words.
-    Eval => "eval",
+    Hint => "hint",                No,   GameOnly, Refused, Engine,    Engine;
+    /// The engine's evaluation, in words (of a reviewed position too).
+    Eval => "eval",                No,   Game,     Refused, Engine,    Engine;
     /// What the opponent would play if it were their move.
-    Threat => "threat",
+    Threat => "threat",            No,   GameOnly, Refused, Engine,    Engine;
     /// Take back the last move pair (against an engine) or the last move.
-    Takeback => "takeback",
+    Takeback => "takeback",        No,   GameOnly, Refused, Nothing,   Engine;
     /// Start the engine again (`engine` or `engine restart`).
-    Engine => "engine",
+    Engine => "engine",            No,   GameOnly, Allowed, Engine,    Engine;
     /// Free the opponent's screen (companion page) for another opponent.
-    Release => "release",
+    Release => "release",          No,   Game,     Allowed, Companion, Game;
     /// Say what can be asked for.
-    Help => "help",
+    Help => "help",                No,   Anywhere, Allowed, Nothing,   Session;
     /// End the session.
-    Quit => "quit",
+    Quit => "quit",                No,   Anywhere, Allowed, Nothing,   Session;
     // Keys of the full-screen view (no line-mode word needed): the square
     // cursor, and choosing a move with it.
     /// Move the cursor one square up (as the board is shown).
-    CursorUp => "cursor_up",
+    CursorUp => "cursor_up",       No,   Keys,     Allowed, Nothing,   Cursor;
     /// One square down.
-    CursorDown => "cursor_down",
+    CursorDown => "cursor_down",   No,   Keys,     Allowed, Nothing,   Cursor;
     /// One square left.
-    CursorLeft => "cursor_left",
+    CursorLeft => "cursor_left",   No,   Keys,     Allowed, Nothing,   Cursor;
     /// One square right.
-    CursorRight => "cursor_right",
-    /// To a rank (the key gives it: 1..8).
-    CursorRank => "cursor_rank",
-    /// To a file (the key gives it: a..h).
-    CursorFile => "cursor_file",
-    /// To the next piece of a kind (the key gives it: k q r b n p).
-    NextPiece => "next_piece",
+    CursorRight => "cursor_right", No,   Keys,     Allowed, Nothing,   Cursor;
+    /// To a rank (the key gives it: 1..8; its keys are `rank_1` ..).
+    CursorRank => "cursor_rank",   No,   Keys,     Allowed, Nothing,   Cursor;
+    /// To a file (the key gives it: a..h; its keys are `file_a` ..).
+    CursorFile => "cursor_file",   No,   Keys,     Allowed, Nothing,   Cursor;
+    /// To the next piece of a kind (the key gives it: k q r b n p; its
+    /// keys are `next_king` ..).
+    NextPiece => "next_piece",     No,   Keys,     Allowed, Nothing,   Cursor;
     /// Choose the piece under the cursor, then its square.
-    Select => "select",
+    Select => "select",            No,   Keys,     Allowed, Nothing,   Cursor;
     /// Drop the chosen piece.
-    Cancel => "cancel",
+    Cancel => "cancel",            No,   Keys,     Allowed, Nothing,   Cursor;
     /// Show the board from the other side.
-    FlipView => "flip_view",
+    FlipView => "flip_view",       No,   Keys,     Allowed, Nothing,   Look;
     // How the full-screen view looks (said, like every change).
     /// Pieces as letters, figurines or large shapes, in turn.
-    PieceStyle => "piece_style",
+    PieceStyle => "piece_style",   No,   Keys,     Allowed, Nothing,   Look;
     /// Coordinates as letters and digits or in Appendix D words.
-    Coordinates => "coordinates",
+    Coordinates => "coordinates",  No,   Keys,     Allowed, Nothing,   Look;
     /// The move list as spoken or in SAN.
-    MoveList => "move_list",
+    MoveList => "move_list",       No,   Keys,     Allowed, Nothing,   Look;
     /// The next colour theme.
-    Theme => "theme",
+    Theme => "theme",              No,   Keys,     Allowed, Nothing,   Look;
     /// The last announcement in large letters, or in normal ones.
-    LargeText => "large_text",
+    LargeText => "large_text",     No,   Keys,     Allowed, Nothing,   Look;
 }
 
 impl PlayerAction {
+    /// The name, as written in the key maps and in `help_<name>`.
+    pub fn key(self) -> &'static str {
+        self.row().name
+    }
+
     /// An action of the full-screen view's keys only: line mode needs no
     /// word for it and its help does not list it.
     pub fn key_only(self) -> bool {
-        matches!(
-            self,
-            PlayerAction::CursorUp
-                | PlayerAction::CursorDown
-                | PlayerAction::CursorLeft
-                | PlayerAction::CursorRight
-                | PlayerAction::CursorRank
-                | PlayerAction::CursorFile
-                | PlayerAction::NextPiece
-                | PlayerAction::Select
-                | PlayerAction::Cancel
-                | PlayerAction::FlipView
-                | PlayerAction::PieceStyle
-                | PlayerAction::Coordinates
-                | PlayerAction::MoveList
-                | PlayerAction::Theme
-                | PlayerAction::LargeText
-        )
+        self.row().place == Place::Keys
+    }
+
+    /// Whether a review refuses it (it would change the game).
+    pub fn refused_in_review(self) -> bool {
+        self.row().place == Place::GameOnly
+    }
+
+    /// Whether it is a review's own action.
+    pub fn of_review(self) -> bool {
+        self.row().place == Place::Review
+    }
+
+    /// Whether a rated game (or one with an arbiter) refuses it.
+    pub fn refused_when_rated(self) -> bool {
+        self.row().rated == Rated::Refused
     }
 
     /// The action of a name as written in a key map (`"square"`).
     pub fn from_key(name: &str) -> Option<PlayerAction> {
-        PlayerAction::ALL.iter().copied().find(|a| a.key() == name)
+        TABLE.iter().find(|r| r.name == name).map(|r| r.action)
     }
+}
+
+/// The names of the full-screen view's key map, in the order its key help
+/// shows them: by [`KeyGroup`], within a group in the table's order; the
+/// cursor's jumps by the rank, file or piece kind their keys give
+/// (`rank_1`, `file_e`, `next_knight`); `view_own` (the view's own names)
+/// before the session's group.
+pub fn key_names(view_own: &[&'static str]) -> Vec<&'static str> {
+    const RANKS: [&str; 8] = [
+        "rank_1", "rank_2", "rank_3", "rank_4", "rank_5", "rank_6", "rank_7", "rank_8",
+    ];
+    const FILES: [&str; 8] = [
+        "file_a", "file_b", "file_c", "file_d", "file_e", "file_f", "file_g", "file_h",
+    ];
+    const PIECES: [&str; 6] = [
+        "next_king",
+        "next_queen",
+        "next_rook",
+        "next_bishop",
+        "next_knight",
+        "next_pawn",
+    ];
+    let mut rows: Vec<&Row> = TABLE.iter().collect();
+    rows.sort_by_key(|r| r.keys);
+    let mut names = Vec::new();
+    let mut own_added = false;
+    for r in rows {
+        if r.keys == KeyGroup::Session && !own_added {
+            names.extend_from_slice(view_own);
+            own_added = true;
+        }
+        match r.action {
+            PlayerAction::CursorRank => names.extend_from_slice(&RANKS),
+            PlayerAction::CursorFile => names.extend_from_slice(&FILES),
+            PlayerAction::NextPiece => names.extend_from_slice(&PIECES),
+            _ => names.push(r.name),
+        }
+    }
+    if !own_added {
+        names.extend_from_slice(view_own);
+    }
+    names
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::words::vocab::{Lang, builtin};
+    use PlayerAction as A;
 
     #[test]
     fn names_are_unique_and_read_back() {
@@ -212,6 +370,15 @@ mod tests {
             assert_eq!(PlayerAction::from_key(a.key()), Some(*a));
         }
         assert_eq!(PlayerAction::from_key("flop"), None);
+    }
+
+    #[test]
+    fn the_table_and_the_rows_agree() {
+        assert_eq!(TABLE.len(), PlayerAction::ALL.len());
+        for (row, a) in TABLE.iter().zip(PlayerAction::ALL) {
+            assert_eq!(row.action, *a);
+            assert_eq!(a.row(), row);
+        }
     }
 
     #[test]
@@ -223,5 +390,102 @@ mod tests {
                 assert!(messages.contains_key(&key), "{key} in {}", lang.code());
             }
         }
+    }
+
+    fn with(f: impl Fn(&Row) -> bool) -> Vec<PlayerAction> {
+        TABLE.iter().filter(|r| f(r)).map(|r| r.action).collect()
+    }
+
+    /// The lists a review kept by hand before the table (session 6's
+    /// `on_action`, `on_review_action` and `applies_now`): the table
+    /// gives the same ones, so a review behaves as it did.
+    #[test]
+    fn the_review_lists_are_the_ones_review_kept_before() {
+        let refused = [
+            A::Draw,
+            A::Accept,
+            A::Decline,
+            A::Resign,
+            A::New,
+            A::Export,
+            A::Claim,
+            A::Takeback,
+            A::Hint,
+            A::Threat,
+            A::Engine,
+        ];
+        let mut got = with(|r| r.place == Place::GameOnly);
+        got.sort();
+        let mut want = refused.to_vec();
+        want.sort();
+        assert_eq!(got, want, "refused in a review");
+        for a in PlayerAction::ALL {
+            assert_eq!(a.refused_in_review(), refused.contains(a), "{a:?}");
+        }
+
+        let own = [
+            A::Next,
+            A::Previous,
+            A::First,
+            A::End,
+            A::Goto,
+            A::Games,
+            A::Game,
+            A::Find,
+            A::Comment,
+            A::Variations,
+        ];
+        assert_eq!(with(|r| r.place == Place::Review), own, "a review's own");
+
+        let listed_in_review = [
+            A::Square,
+            A::Pieces,
+            A::Rank,
+            A::File,
+            A::Attackers,
+            A::Defenders,
+            A::Moves,
+            A::Last,
+            A::Material,
+            A::Turn,
+            A::Repeat,
+            A::Silence,
+            A::Help,
+            A::Quit,
+        ];
+        assert_eq!(
+            with(|r| r.place == Place::Anywhere),
+            listed_in_review,
+            "listed by help in a review"
+        );
+    }
+
+    /// Outside help is refused in a rated game: the engine's advice and
+    /// taking a move back (CLOCK_AND_RULES.md; it was checked in the
+    /// engine's code before the table).
+    #[test]
+    fn a_rated_game_refuses_outside_help() {
+        assert_eq!(
+            with(|r| r.rated == Rated::Refused),
+            [A::Hint, A::Eval, A::Threat, A::Takeback]
+        );
+    }
+
+    #[test]
+    fn the_keys_names_come_from_the_table() {
+        let names = key_names(&["own"]);
+        for r in TABLE {
+            let expanded = matches!(r.action, A::CursorRank | A::CursorFile | A::NextPiece);
+            assert_eq!(names.contains(&r.name), !expanded, "{}", r.name);
+        }
+        assert_eq!(names.iter().filter(|n| n.starts_with("rank_")).count(), 8);
+        assert_eq!(names.iter().filter(|n| n.starts_with("file_")).count(), 8);
+        assert_eq!(names.iter().filter(|n| n.starts_with("next_")).count(), 6);
+        let at = |n: &str| names.iter().position(|x| *x == n);
+        // By group, the view's own names before the session's.
+        assert!(at("cursor_up") < at("square"));
+        assert!(at("large_text") < at("own"));
+        assert!(at("own") < at("help"));
+        assert_eq!(names.len(), TABLE.len() - 3 + 8 + 8 + 6 + 1);
     }
 }

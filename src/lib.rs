@@ -65,8 +65,9 @@
 //! - `net`: the network on one tokio runtime of its own thread: the
 //!   companion page's HTTP server (hyper, its limits, Server-Sent Events)
 //!   and online play's HTTP client (reqwest, rustls).
-//! - `action`, `keymap`, `command`: the one list of actions and the typed
-//!   lines read into them (`keymaps/line.toml`); `config`, `settings_file`:
+//! - `action`, `keymap`, `command`: the one table of actions (where each
+//!   is allowed, what it needs, its key group) and the typed lines read
+//!   into them (`keymaps/line.toml`); `config`, `settings_file`:
 //!   the settings and their reader (each bad key reported, the rest kept);
 //!   `msg`: the messages and effects.
 //! - `app`: the state of the session, split by concern; [`App::builder`]
@@ -102,7 +103,7 @@
 //! ones below, give the app what it needs through a [`Msg`] variant rather
 //! than a call from a thread, and re-export here only the few items the
 //! binary needs (what only tests need goes in `testing`).  A new action is
-//! one [`PlayerAction`] entry (see its docs).
+//! one row of the [`PlayerAction`] table (see its docs).
 
 // The layers, bottom up, as in tests/layers.rs.
 mod audio;

@@ -6,7 +6,7 @@ use std::time::Instant;
 use shakmaty::{Color, Move, Position};
 
 use super::App;
-use crate::action::PlayerAction;
+use crate::action::{Needs, Place, PlayerAction};
 use crate::command::{Command, Side};
 use crate::game::Game;
 use crate::msg::Effect;
@@ -14,14 +14,19 @@ use crate::speech::{Priority, SayKind};
 
 impl App {
     pub(super) fn help_line(&self, action: PlayerAction) -> String {
-        let word = self
-            .talk
+        let word = self.first_word(action);
+        self.help_with(action, &word)
+    }
+
+    /// The word `help` says for an action: the first of the player's
+    /// language in the line keymap, or its name.
+    fn first_word(&self, action: PlayerAction) -> String {
+        self.talk
             .keymap
             .words(action)
             .first()
             .cloned()
-            .unwrap_or_else(|| action.key().to_owned());
-        self.help_with(action, &word)
+            .unwrap_or_else(|| action.key().to_owned())
     }
 
     /// What `action` does, reached by `command` (its word, or its keys
@@ -31,48 +36,30 @@ impl App {
         self.message(&format!("help_{}", action.key()), &[("command", command)])
     }
 
-    /// Whether `help` lists a command now: the review's commands only in a
-    /// review, the game's only in a game, and the clock's, the engine's,
-    /// the board's and the opponent's screen's only when there is one.
-    /// (Every command still answers when typed, and `help WORD` gives its
-    /// help.)
+    /// Whether `help` lists a command now (the table's place and needs
+    /// columns): the review's commands only in a review, the game's only
+    /// in a game, and the clock's, the engine's, the board's and the
+    /// opponent's screen's only when there is one.  (Every command still
+    /// answers when typed, and `help WORD` gives its help.)
     fn applies_now(&self, action: PlayerAction) -> bool {
-        use PlayerAction as A;
+        let row = action.row();
         let reviewing = self.reviewing();
-        match action {
-            a if a.key_only() => false,
-            A::Next
-            | A::Previous
-            | A::First
-            | A::End
-            | A::Goto
-            | A::Games
-            | A::Game
-            | A::Find
-            | A::Comment
-            | A::Variations => reviewing,
-            _ if reviewing => matches!(
-                action,
-                A::Square
-                    | A::Pieces
-                    | A::Rank
-                    | A::File
-                    | A::Attackers
-                    | A::Defenders
-                    | A::Moves
-                    | A::Last
-                    | A::Material
-                    | A::Turn
-                    | A::Repeat
-                    | A::Silence
-                    | A::Help
-                    | A::Quit
-            ),
-            A::Time | A::Press | A::Pause | A::Resume => self.parts.clock.is_some(),
-            A::Hint | A::Eval | A::Threat | A::Engine => self.parts.engine.is_some(),
-            A::Board => self.parts.boards.player().is_some(),
-            A::Release => self.parts.companion.running(),
-            _ => true,
+        match row.place {
+            Place::Keys => false,
+            Place::Review => reviewing,
+            Place::Anywhere => self.has(row.needs),
+            Place::Game | Place::GameOnly => !reviewing && self.has(row.needs),
+        }
+    }
+
+    /// Whether the part an action needs is there.
+    fn has(&self, needs: Needs) -> bool {
+        match needs {
+            Needs::Nothing => true,
+            Needs::Clock => self.parts.clock.is_some(),
+            Needs::Engine => self.parts.engine.is_some(),
+            Needs::Board => self.parts.boards.player().is_some(),
+            Needs::Companion => self.parts.companion.running(),
         }
     }
 
@@ -85,6 +72,12 @@ impl App {
     }
 
     pub(super) fn on_command(&mut self, command: Command, now: Instant, out: &mut Vec<Effect>) {
+        // What would change the game, a review refuses, however it is
+        // asked for: typed with its arguments, by its word, or by a key.
+        if self.reviewing() && action_of(&command).refused_in_review() {
+            self.review_refuses(out);
+            return;
+        }
         let pos = self.game.position().clone();
         match command {
             Command::Square(sq) => {
@@ -148,9 +141,6 @@ impl App {
                 self.info(out, t);
             }
             Command::Claim(text) => self.claim(text, now, out),
-            Command::Export(_) | Command::ExportTo(_) if self.reviewing() => {
-                self.review_refuses(out)
-            }
             Command::Export(format) => self.save(format, out),
             Command::ExportTo(file) => self.save_to(&file, out),
             Command::Review(action, arg) => {
@@ -189,32 +179,29 @@ impl App {
         }
     }
 
-    /// An action without arguments.  One asked for without the arguments
-    /// it needs gets its help sentence.
+    /// An action without arguments.  First what the table of actions
+    /// (`crate::action`) says of it: a review's own action goes to the
+    /// review, what a review refuses is refused there, online play takes
+    /// its own, and a rated game refuses outside help.  Then its handler:
+    /// one arm of the `match` below, which the compiler checks names every
+    /// action.  One asked for without the arguments it needs gets its help
+    /// sentence.
     pub(super) fn on_action(&mut self, action: PlayerAction, now: Instant, out: &mut Vec<Effect>) {
         if self.on_review_action(action, None, out) {
             return;
         }
-        if self.reviewing()
-            && matches!(
-                action,
-                PlayerAction::Draw
-                    | PlayerAction::Accept
-                    | PlayerAction::Decline
-                    | PlayerAction::Resign
-                    | PlayerAction::New
-                    | PlayerAction::Export
-                    | PlayerAction::Claim
-                    | PlayerAction::Takeback
-                    | PlayerAction::Hint
-                    | PlayerAction::Threat
-                    | PlayerAction::Engine
-            )
-        {
+        if self.reviewing() && action.refused_in_review() {
             self.review_refuses(out);
             return;
         }
         if self.online_action(action, out) {
+            return;
+        }
+        // Outside help in a rated game; an engine's action without an
+        // engine is answered by its handler ("there is no engine").
+        if self.settings.rated && action.refused_when_rated() && self.has(action.row().needs) {
+            let t = self.message("help_off_rated", &[]);
+            self.info(out, t);
             return;
         }
         let pos = self.game.position().clone();
@@ -231,13 +218,7 @@ impl App {
             // they are saved elsewhere, so it is asked, whoever types.
             PlayerAction::New | PlayerAction::Quit if self.journal_failing() => {
                 self.ask(super::Question::Confirm(action), out);
-                let word = self
-                    .talk
-                    .keymap
-                    .words(action)
-                    .first()
-                    .cloned()
-                    .unwrap_or_else(|| action.key().to_owned());
+                let word = self.first_word(action);
                 let t = self.message("not_saved_leave", &[("command", &word)]);
                 self.say(out, t, Priority::Normal, SayKind::Error);
             }
@@ -248,13 +229,7 @@ impl App {
                         || (action == PlayerAction::Resign && !self.game.is_over())) =>
             {
                 self.ask(super::Question::Confirm(action), out);
-                let word = self
-                    .talk
-                    .keymap
-                    .words(action)
-                    .first()
-                    .cloned()
-                    .unwrap_or_else(|| action.key().to_owned());
+                let word = self.first_word(action);
                 let key = match action {
                     PlayerAction::New => "confirm_new",
                     PlayerAction::Resign => "confirm_resign",
@@ -311,6 +286,10 @@ impl App {
                 }
             }
 
+            // Handled before they get here: what reads arguments by
+            // `on_command` (`args: Read`), a review's own actions by
+            // `on_review_action`, the view's keys by `on_key`.  Here the
+            // arguments are missing: the help says how to ask.
             PlayerAction::Square
             | PlayerAction::Pieces
             | PlayerAction::Rank
@@ -320,6 +299,8 @@ impl App {
             | PlayerAction::Moves
             | PlayerAction::Last
             | PlayerAction::Claim
+            | PlayerAction::Time
+            | PlayerAction::Arbiter
             | PlayerAction::Next
             | PlayerAction::Previous
             | PlayerAction::First
@@ -330,12 +311,7 @@ impl App {
             | PlayerAction::Find
             | PlayerAction::Comment
             | PlayerAction::Variations
-            | PlayerAction::Time
-            | PlayerAction::Arbiter => {
-                let t = self.help_line(action);
-                self.say(out, t, Priority::Normal, SayKind::Error);
-            }
-            PlayerAction::CursorUp
+            | PlayerAction::CursorUp
             | PlayerAction::CursorDown
             | PlayerAction::CursorLeft
             | PlayerAction::CursorRight
@@ -350,12 +326,30 @@ impl App {
             | PlayerAction::MoveList
             | PlayerAction::Theme
             | PlayerAction::LargeText => {
-                // Keys of the full-screen view (Msg::Key); no typed word
-                // calls them.
                 let t = self.help_line(action);
                 self.say(out, t, Priority::Normal, SayKind::Error);
             }
         }
+    }
+}
+
+/// The action a typed command asks for: its row of the table.
+fn action_of(command: &Command) -> PlayerAction {
+    match command {
+        Command::Square(_) => PlayerAction::Square,
+        Command::Pieces { .. } => PlayerAction::Pieces,
+        Command::Rank(_) => PlayerAction::Rank,
+        Command::File(_) => PlayerAction::File,
+        Command::Attackers { .. } => PlayerAction::Attackers,
+        Command::Defenders { .. } => PlayerAction::Defenders,
+        Command::Moves(_) => PlayerAction::Moves,
+        Command::Last(_) => PlayerAction::Last,
+        Command::Claim(_) => PlayerAction::Claim,
+        Command::Export(_) | Command::ExportTo(_) => PlayerAction::Export,
+        Command::Time(_) => PlayerAction::Time,
+        Command::Arbiter(_) => PlayerAction::Arbiter,
+        Command::HelpOn(_) => PlayerAction::Help,
+        Command::Review(action, _) | Command::Do(action) => *action,
     }
 }
 
@@ -411,5 +405,124 @@ mod language_tests {
             assert!(!s.contains("non è un comando"), "{w}: {s}");
             assert!(!s.contains("non è una mossa"), "{w}: {s}");
         }
+    }
+}
+
+/// The table's columns and what the app does agree.
+#[cfg(test)]
+mod table_tests {
+    use std::time::Instant;
+
+    use crate::action::{Args, Place, PlayerAction, TABLE};
+    use crate::app::App;
+    use crate::msg::{Effect, Msg};
+    use crate::scoresheet::review::PgnFile;
+
+    fn texts(out: Vec<Effect>) -> Vec<String> {
+        out.into_iter()
+            .filter_map(|e| match e {
+                Effect::Say(u) => Some(u.text),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// An app reviewing a file of one game.
+    fn reviewing() -> App {
+        let file = "[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n1. e4 e5 *\n";
+        let review = PgnFile::from_bytes(file.as_bytes().to_vec()).unwrap();
+        App::builder().review(review).build()
+    }
+
+    /// An action that reads arguments (`args: Read`), asked for without
+    /// them, answers with its help sentence, and only those do.
+    #[test]
+    fn the_args_column_is_what_the_handlers_do() {
+        let now = Instant::now();
+        for row in TABLE
+            .iter()
+            .filter(|r| !matches!(r.place, Place::Keys | Place::Review))
+        {
+            let mut app = App::builder().build();
+            let mut out = Vec::new();
+            app.on_action(row.action, now, &mut out);
+            let help = app.help_line(row.action);
+            assert_eq!(texts(out) == [help], row.args == Args::Read, "{}", row.name);
+        }
+    }
+
+    /// `help` lists, in a review, the rows of place Anywhere and Review,
+    /// in the table's order; in a game without clock, engine, board or
+    /// opponent's screen, those of Anywhere, Game and GameOnly that need
+    /// nothing.
+    #[test]
+    fn help_lists_what_the_table_allows_here() {
+        let now = Instant::now();
+        let mut reviewing = reviewing();
+        let mut playing = App::builder().build();
+        for (app, places) in [
+            (&mut reviewing, &[Place::Anywhere, Place::Review][..]),
+            (
+                &mut playing,
+                &[Place::Anywhere, Place::Game, Place::GameOnly][..],
+            ),
+        ] {
+            let want: Vec<String> = TABLE
+                .iter()
+                .filter(|r| places.contains(&r.place))
+                .filter(|r| r.needs == crate::action::Needs::Nothing)
+                .map(|r| app.help_line(r.action))
+                .collect();
+            let said = texts(app.update(Msg::Line("help".into()), now));
+            assert_eq!(said[1..], want[..]);
+        }
+    }
+
+    /// A review refuses what the table says would change the game, with
+    /// one sentence, and does nothing else.
+    #[test]
+    fn a_review_refuses_the_game_only_rows() {
+        let now = Instant::now();
+        for a in PlayerAction::ALL.iter().filter(|a| a.refused_in_review()) {
+            let mut app = reviewing();
+            let mut out = Vec::new();
+            app.on_action(*a, now, &mut out);
+            let refusal = app.message("review_not_here", &[]);
+            assert_eq!(texts(out), [refusal], "{a:?}");
+        }
+    }
+
+    /// Bug found on the way: a claim typed with its word ("claim", or
+    /// "claim Nf3", which played the move) or asked for by its key was
+    /// not refused in a review, though the review's list refused it.
+    #[test]
+    fn a_review_refuses_a_claim_however_it_is_asked() {
+        let now = Instant::now();
+        let mut app = reviewing();
+        let _ = app.update(Msg::Start, now);
+        let _ = app.update(Msg::Line("next".into()), now);
+        let refusal = app.message("review_not_here", &[]);
+        let before = app.game().history().len();
+        for line in ["claim", "claim Nf3", "save", "save game.pgn"] {
+            let said = texts(app.update(Msg::Line(line.into()), now));
+            assert_eq!(said, std::slice::from_ref(&refusal), "{line}");
+        }
+        let key = Msg::Key(PlayerAction::Claim, crate::action::KeyArg::None);
+        assert_eq!(texts(app.update(key, now)), [refusal]);
+        assert_eq!(app.game().history().len(), before);
+    }
+
+    /// In a rated game without an engine, the engine's actions say there
+    /// is none (as before the table), and `takeback` is refused.
+    #[test]
+    fn rated_refusals_come_after_what_is_missing() {
+        let now = Instant::now();
+        let mut app = App::builder().rated(true).build();
+        let none = app.message("engine_none", &[]);
+        let off = app.message("help_off_rated", &[]);
+        assert_eq!(texts(app.update(Msg::Line("hint".into()), now)), [none]);
+        let _ = app.update(Msg::Line("e4".into()), now);
+        assert_eq!(texts(app.update(Msg::Line("takeback".into()), now)), [off]);
+        assert_eq!(app.game().history().len(), 1);
     }
 }

@@ -496,11 +496,6 @@ impl App {
             self.info(out, t);
             return;
         }
-        if purpose.is_some() && self.settings.rated {
-            let t = self.message("help_off_rated", &[]);
-            self.info(out, t);
-            return;
-        }
         let ask = match purpose {
             Some(p) => EngineAsk::Search(p),
             None => {

@@ -379,19 +379,7 @@ impl App {
         arg: Option<&str>,
         out: &mut Vec<Effect>,
     ) -> bool {
-        if !matches!(
-            action,
-            PlayerAction::Next
-                | PlayerAction::Previous
-                | PlayerAction::First
-                | PlayerAction::End
-                | PlayerAction::Goto
-                | PlayerAction::Games
-                | PlayerAction::Game
-                | PlayerAction::Find
-                | PlayerAction::Comment
-                | PlayerAction::Variations
-        ) {
+        if !action.of_review() {
             return false;
         }
         let Some(state) = &mut self.parts.review else {

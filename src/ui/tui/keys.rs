@@ -8,6 +8,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::path::Path;
+use std::sync::OnceLock;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use serde::Deserialize;
@@ -18,93 +19,16 @@ use crate::action::{KeyArg, PlayerAction};
 use crate::toml_error::FileError;
 
 /// Every name a key can be bound to in the full-screen view, in the order
-/// the help lists them: the actions of the one list ([`PlayerAction`]; the
-/// cursor jumps with what the key gives them: `rank_3`, `file_e`,
-/// `next_knight`; the look toggles are actions too), and `input`.
-pub const ACTIONS: &[&str] = &[
-    "cursor_up",
-    "cursor_down",
-    "cursor_left",
-    "cursor_right",
-    "rank_1",
-    "rank_2",
-    "rank_3",
-    "rank_4",
-    "rank_5",
-    "rank_6",
-    "rank_7",
-    "rank_8",
-    "file_a",
-    "file_b",
-    "file_c",
-    "file_d",
-    "file_e",
-    "file_f",
-    "file_g",
-    "file_h",
-    "next_king",
-    "next_queen",
-    "next_rook",
-    "next_bishop",
-    "next_knight",
-    "next_pawn",
-    "select",
-    "cancel",
-    "square",
-    "attackers",
-    "defenders",
-    "moves",
-    "pieces",
-    "rank",
-    "file",
-    "material",
-    "last",
-    "turn",
-    "repeat",
-    "silence",
-    "board",
-    "draw",
-    "accept",
-    "decline",
-    "claim",
-    "resign",
-    "new",
-    "flip",
-    "release",
-    "hint",
-    "eval",
-    "threat",
-    "takeback",
-    "engine",
-    "export",
-    "next",
-    "previous",
-    "start",
-    "end",
-    "goto",
-    "games",
-    "game",
-    "find",
-    "comment",
-    "variations",
-    "time",
-    "press",
-    "pause",
-    "resume",
-    "arbiter",
-    "flip_view",
-    "piece_style",
-    "coordinates",
-    "move_list",
-    "theme",
-    "large_text",
-    "input",
-    "history",
-    "help",
-    "quit",
-];
+/// the help lists them: derived from the one table of actions
+/// ([`crate::action::key_names`]: by key group, the cursor jumps by what
+/// the key gives them, `rank_3`, `file_e`, `next_knight`), with the view's
+/// own names (`input`, `history`) before the session's.
+pub fn names() -> &'static [ActionName] {
+    static NAMES: OnceLock<Vec<ActionName>> = OnceLock::new();
+    NAMES.get_or_init(|| crate::action::key_names(&["input", "history"]))
+}
 
-/// An action's name, one of [`ACTIONS`].
+/// An action's name, one of [`names`].
 pub type ActionName = &'static str;
 
 /// What a key does.
@@ -374,7 +298,7 @@ pub struct KeyMap {
 }
 
 fn action_name(name: &str) -> Option<ActionName> {
-    ACTIONS
+    names()
         .iter()
         .copied()
         .find(|a| *a == name && binding(a).is_some())
@@ -496,7 +420,7 @@ impl KeyMap {
 
     /// Every action with its keys, in the help's order.
     pub fn bindings(&self) -> impl Iterator<Item = (ActionName, &[KeyChord])> + '_ {
-        ACTIONS.iter().map(|a| (*a, self.keys(a)))
+        names().iter().map(|a| (*a, self.keys(a)))
     }
 }
 
@@ -527,7 +451,7 @@ mod tests {
         }
         // Every action of the one list has a key (the cursor jumps with
         // every rank, file and kind).
-        let bound: Vec<Binding> = ACTIONS.iter().filter_map(|a| binding(a)).collect();
+        let bound: Vec<Binding> = names().iter().filter_map(|a| binding(a)).collect();
         for a in PlayerAction::ALL {
             assert!(
                 bound
@@ -549,6 +473,130 @@ mod tests {
         assert_eq!(map.action(&chord("K")), None);
         assert_eq!(map.action(&chord("E")), Some("file_e"));
         assert_eq!(map.action(&chord("?")), Some("help"));
+    }
+
+    /// Every action of the table can be reached: by a key of the built-in
+    /// full-screen map, and (but the view's own keys) by a word of the
+    /// built-in line map in every language.
+    #[test]
+    fn every_action_is_reachable_by_a_key_or_a_word() {
+        let keys = KeyMap::builtin();
+        let words = crate::keymap::Keymap::builtin();
+        for row in crate::action::TABLE {
+            let keyed = names().iter().any(|n| {
+                matches!(binding(n), Some(Binding::App(a, _)) if a == row.action)
+                    && !keys.keys(n).is_empty()
+            });
+            assert!(keyed, "{} has no key in {}", row.name, TUI_KEYMAP_SOURCE.0);
+            if row.action.key_only() {
+                continue;
+            }
+            for lang in crate::words::Lang::ALL {
+                assert!(
+                    !words.words_of(lang.code(), row.action).is_empty(),
+                    "{} has no {} word",
+                    row.name,
+                    lang.code()
+                );
+            }
+        }
+    }
+
+    /// The names come from the table: the same names as the hand-kept
+    /// list they replace (session 6), the view's own two besides.
+    #[test]
+    fn the_names_are_the_tables() {
+        let before = [
+            "cursor_up",
+            "cursor_down",
+            "cursor_left",
+            "cursor_right",
+            "rank_1",
+            "rank_2",
+            "rank_3",
+            "rank_4",
+            "rank_5",
+            "rank_6",
+            "rank_7",
+            "rank_8",
+            "file_a",
+            "file_b",
+            "file_c",
+            "file_d",
+            "file_e",
+            "file_f",
+            "file_g",
+            "file_h",
+            "next_king",
+            "next_queen",
+            "next_rook",
+            "next_bishop",
+            "next_knight",
+            "next_pawn",
+            "select",
+            "cancel",
+            "square",
+            "attackers",
+            "defenders",
+            "moves",
+            "pieces",
+            "rank",
+            "file",
+            "material",
+            "last",
+            "turn",
+            "repeat",
+            "silence",
+            "board",
+            "draw",
+            "accept",
+            "decline",
+            "claim",
+            "resign",
+            "new",
+            "flip",
+            "release",
+            "hint",
+            "eval",
+            "threat",
+            "takeback",
+            "engine",
+            "export",
+            "next",
+            "previous",
+            "start",
+            "end",
+            "goto",
+            "games",
+            "game",
+            "find",
+            "comment",
+            "variations",
+            "time",
+            "press",
+            "pause",
+            "resume",
+            "arbiter",
+            "flip_view",
+            "piece_style",
+            "coordinates",
+            "move_list",
+            "theme",
+            "large_text",
+            "input",
+            "history",
+            "help",
+            "quit",
+        ];
+        // In the same order but one: within a group the table's (help's)
+        // order, which says `last` before `material`.
+        let mut expected = before.to_vec();
+        let (m, l) = (
+            expected.iter().position(|n| *n == "material"),
+            expected.iter().position(|n| *n == "last"),
+        );
+        expected.swap(m.unwrap(), l.unwrap());
+        assert_eq!(names(), expected);
     }
 
     #[test]

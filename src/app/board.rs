@@ -178,14 +178,6 @@ impl Boards {
 }
 
 impl App {
-    fn session(&self, seat: Seat) -> Option<&BoardSession> {
-        self.parts.boards.get(seat)
-    }
-
-    fn session_mut(&mut self, seat: Seat) -> Option<&mut BoardSession> {
-        self.parts.boards.get_mut(seat)
-    }
-
     /// A sentence about a board, said to the blind player: about the
     /// opponent's board it says so ("On the opponent's board: …").
     fn about(&self, seat: Seat, text: String) -> String {
@@ -235,16 +227,6 @@ impl App {
         }
     }
 
-    /// The player's board of the command line.
-    pub(super) fn on_board_chosen(
-        &mut self,
-        choice: BoardChoice,
-        _now: Instant,
-        out: &mut Vec<Effect>,
-    ) {
-        self.on_seat_chosen(Seat::Player, choice, out);
-    }
-
     /// Tell a board's tracker where the game is: a move made elsewhere (to
     /// be made on this board), or a game replaced.
     pub(super) fn sync_seat(&mut self, seat: Seat, now: Instant, out: &mut Vec<Effect>) {
@@ -257,12 +239,17 @@ impl App {
     /// waited was not said).
     pub(super) fn boards_after_declined_resume(&mut self, now: Instant, out: &mut Vec<Effect>) {
         for seat in [Seat::Player, Seat::Opponent] {
-            let Some(b) = self.session(seat) else {
+            let Some(b) = self.parts.boards.get(seat) else {
                 continue;
             };
             if b.tracker().position() != self.game.position() {
                 self.sync_seat(seat, now, out);
-            } else if let Some(report) = self.session_mut(seat).and_then(|b| b.pending_report()) {
+            } else if let Some(report) = self
+                .parts
+                .boards
+                .get_mut(seat)
+                .and_then(|b| b.pending_report())
+            {
                 self.on_seat_notes(seat, vec![SessionNote::Found(report)], now, out);
             }
         }
@@ -301,7 +288,9 @@ impl App {
         out: &mut Vec<Effect>,
     ) {
         let port = self
-            .session(seat)
+            .parts
+            .boards
+            .get(seat)
             .map(|b| b.port().to_owned())
             .unwrap_or_default();
         for note in notes {
@@ -359,16 +348,6 @@ impl App {
                 },
             }
         }
-    }
-
-    /// Say and do what the player's board session reports.
-    pub(super) fn on_board_notes(
-        &mut self,
-        notes: Vec<SessionNote>,
-        now: Instant,
-        out: &mut Vec<Effect>,
-    ) {
-        self.on_seat_notes(Seat::Player, notes, now, out);
     }
 
     /// The `board` command: the difference between the board and the game

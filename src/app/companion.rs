@@ -229,13 +229,6 @@ impl App {
         self.say_companion_note(note, out);
     }
 
-    /// The opponent's seat into the journal of the game.
-    pub(super) fn journal_companion(&mut self, out: &mut Vec<Effect>) {
-        if let Some(epoch) = self.journal_begun() {
-            out.extend(self.parts.companion.journal(epoch));
-        }
-    }
-
     /// Something from the page.
     pub(super) fn on_companion(
         &mut self,

@@ -398,20 +398,6 @@ impl App {
         }
     }
 
-    /// What the engine's process reported.
-    pub(super) fn on_engine_io(&mut self, io: EngineIo, now: Instant) {
-        if let Some(e) = &mut self.parts.engine {
-            e.handle_io(io, now);
-        }
-    }
-
-    /// Time passed: a hang is found here.
-    pub(super) fn engine_tick(&mut self, now: Instant) {
-        if let Some(e) = &mut self.parts.engine {
-            e.handle_time(now);
-        }
-    }
-
     /// After every message: commands carried out, the engine's turn asked
     /// for, its lines sent, its events said.
     pub(super) fn engine_step(&mut self, now: Instant, out: &mut Vec<Effect>) {

@@ -17,6 +17,7 @@ use crate::notation::Reader;
 use crate::phrase::Phraser;
 use crate::speech::{Part, Priority, SayKind, Utterance};
 use crate::words::vocab::MoveWords;
+use board::Seat;
 
 mod board;
 mod builder;
@@ -282,13 +283,7 @@ impl App {
             Msg::Journal(status) => self.on_journal(status, &mut out),
             Msg::Resume(offer) => self.on_resume_offer(*offer, now, &mut out),
             Msg::Exported(result) => self.on_exported(result, &mut out),
-            Msg::Board(event) => {
-                let notes = match self.parts.boards.player_mut() {
-                    Some(b) => b.link(event, now),
-                    None => Vec::new(),
-                };
-                self.on_board_notes(notes, now, &mut out);
-            }
+            Msg::Board(event) => self.on_seat_link(Seat::Player, event, now, &mut out),
             Msg::EndOfInput | Msg::Interrupted if self.journal_failing() => {
                 // Unsaved moves are never silent, even when leaving.
                 let t = self.message("not_saved_bye", &[]);
@@ -318,21 +313,24 @@ impl App {
                 self.quitting = true;
                 out.push(Effect::Quit);
             }
-            Msg::Engine(io) => self.on_engine_io(io, now),
+            Msg::Engine(io) => {
+                if let Some(e) = &mut self.parts.engine {
+                    e.handle_io(io, now);
+                }
+            }
             Msg::Deadline => {
-                self.engine_tick(now);
-                let notes = match self.parts.boards.player_mut() {
-                    Some(b) => b.tick(now),
-                    None => Vec::new(),
-                };
-                self.on_board_notes(notes, now, &mut out);
-                self.tick_opponent_board(now, &mut out);
+                // A hang of the engine is found here.
+                if let Some(e) = &mut self.parts.engine {
+                    e.handle_time(now);
+                }
+                self.tick_seat(Seat::Player, now, &mut out);
+                self.tick_seat(Seat::Opponent, now, &mut out);
                 self.online_tick(now, &mut out);
             }
             Msg::Speech(status) => self.on_speech_status(status, &mut out),
             Msg::Audio(status) => self.on_audio_status(status, &mut out),
             Msg::Problem(p) => self.on_problem(&p, &mut out),
-            Msg::BoardChosen(choice) => self.on_board_chosen(choice, now, &mut out),
+            Msg::BoardChosen(choice) => self.on_seat_chosen(Seat::Player, choice, &mut out),
             Msg::Key(action, arg) => {
                 self.on_key(action, arg, now, &mut out);
                 self.sync_board(now, &mut out);
@@ -360,8 +358,10 @@ impl App {
                     self.online_start(&mut out);
                 }
             }
-            Msg::OpponentBoardChosen(choice) => self.on_opponent_board_chosen(choice, &mut out),
-            Msg::OpponentBoard(event) => self.on_opponent_board_link(event, now, &mut out),
+            Msg::OpponentBoardChosen(choice) => {
+                self.on_seat_chosen(Seat::Opponent, choice, &mut out)
+            }
+            Msg::OpponentBoard(event) => self.on_seat_link(Seat::Opponent, event, now, &mut out),
             Msg::CompanionChosen(choice) => self.on_companion_chosen(choice, &mut out),
             Msg::Companion(event) => self.on_companion(event, now, &mut out),
             Msg::CompanionReleased { code } => self.on_companion_released(code, &mut out),
@@ -379,7 +379,10 @@ impl App {
             self.journal_reading(now);
         }
         self.journal_effects(now, &mut out);
-        self.journal_companion(&mut out);
+        if let Some(epoch) = self.journal_begun() {
+            // The opponent's seat, so that a resumed game gives the page its seat back.
+            out.extend(self.parts.companion.journal(epoch));
+        }
         self.parts.companion.flash(&out);
         let clock = self.parts.clock.as_ref().map(clock::ClockPart::clock);
         self.parts.companion.set_clocks(clock, now);
@@ -455,7 +458,7 @@ impl App {
         };
         if let (Some(role), Some(b)) = (role, self.parts.boards.player_mut()) {
             let notes = b.promote(role);
-            self.on_board_notes(notes, now, out);
+            self.on_seat_notes(Seat::Player, notes, now, out);
             return;
         }
         // The same for a pawn on the last rank of the opponent's board.

@@ -17,32 +17,12 @@ use shakmaty::{Role, Square};
 
 use super::App;
 use super::board::Seat;
-use crate::board::{Inferred, LinkEvent};
+use crate::board::Inferred;
 use crate::companion::Tactile;
-use crate::msg::{BoardChoice, Effect};
+use crate::msg::Effect;
 use crate::speech::{Priority, SayKind};
 
 impl App {
-    /// The opponent's board of the command line: opened or why not.
-    pub(super) fn on_opponent_board_chosen(&mut self, choice: BoardChoice, out: &mut Vec<Effect>) {
-        self.on_seat_chosen(Seat::Opponent, choice, out);
-    }
-
-    /// Bytes, connection or loss of the opponent's board.
-    pub(super) fn on_opponent_board_link(
-        &mut self,
-        event: LinkEvent,
-        now: Instant,
-        out: &mut Vec<Effect>,
-    ) {
-        self.on_seat_link(Seat::Opponent, event, now, out);
-    }
-
-    /// Time passes for the opponent's board (its settle time).
-    pub(super) fn tick_opponent_board(&mut self, now: Instant, out: &mut Vec<Effect>) {
-        self.tick_seat(Seat::Opponent, now, out);
-    }
-
     /// Tell the opponent's board where the game is (a move made elsewhere
     /// is then awaited on it, and lit where it has lights).
     pub(super) fn sync_opponent_board(&mut self, now: Instant, out: &mut Vec<Effect>) {
@@ -164,6 +144,7 @@ impl App {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::LinkEvent;
     use crate::board::protocol::Command;
     use crate::board::sim::{HandStep, SimBoard};
     use crate::board::{BoardSession, Protocol, TrackerConfig};

@@ -223,7 +223,7 @@ impl App {
             && let Some(b) = self.parts.boards.player_mut()
         {
             let notes = b.pressed();
-            self.on_board_notes(notes, now, out);
+            self.on_seat_notes(super::super::board::Seat::Player, notes, now, out);
         }
         let plies = self.game.history().len();
         let counted = self

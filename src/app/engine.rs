@@ -153,6 +153,12 @@ impl EnginePlay {
         self.asks.push(ask);
     }
 
+    /// Its move was taken back: the search for it is stopped (at the end
+    /// of the update).
+    pub(super) fn cancel_search(&mut self) {
+        self.asks.push(EngineAsk::Cancel);
+    }
+
     /// The input ended while the engine has the move: quit after it.
     pub(super) fn quit_after_its_move(&mut self) {
         self.quit_after_move = true;

@@ -8,7 +8,6 @@ use std::time::Instant;
 use shakmaty::Position;
 
 use super::App;
-use super::engine::EngineAsk;
 use crate::msg::Effect;
 use crate::speech::{Priority, SayKind};
 
@@ -114,7 +113,7 @@ impl App {
             .collect();
         taken.reverse();
         if let Some(e) = &mut self.parts.engine {
-            e.ask(EngineAsk::Cancel);
+            e.cancel_search();
         }
         // With a board that answers, the moves it shows are taken back on
         // it; moves not made there yet (still awaited), at once.  A board

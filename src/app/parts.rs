@@ -2,13 +2,28 @@
 //! how it talks ([`Talk`]), the player's settings ([`Settings`]) and the
 //! parts that follow the game ([`Parts`]): the boards, the clock, the
 //! engine, the journal, the opponent's page, a review, the offers and the
-//! full-screen view.  Each part's behaviour lives in the file of its name
+//! full-screen view.  Each part is a struct in the file of its name
 //! (`board.rs`, `clock.rs`, `engine.rs`, `scoresheet/`, `companion.rs`,
-//! `review.rs`, `offers.rs`, `cursor.rs`, `look.rs`).
+//! `review.rs`, `offers.rs`, `cursor.rs`, `look.rs`), its state private
+//! to that file where the App need not reach it.
 //!
-//! Adding a part (an online game, say) is one field of [`Parts`], its
-//! place in [`Parts::next_deadline`] when it wants to be woken, and its
-//! file beside these.
+//! The shape chosen: a part handles what reaches it (the game it is
+//! shown, a message, the time) with methods of its own and answers in a
+//! note (`ClockNote`, `EngineNote`, `CompanionNote`, `JournalNote`,
+//! `ReviewNote`, the board session's `SessionNote`): what happened, not
+//! what to say.  The App words each note and does what changes the game
+//! or wakes another part, as only the App may: the engine's move, say, is
+//! announced, presses the clock, is awaited on the boards and journalled.
+//! A part that returned `Vec<Effect>` (the proposal) would have to
+//! reach the game and the other parts itself; where a part's answer is an
+//! effect and nothing more (the journal's writes, a board's lights, an
+//! order for the engine's process), it is one.  Everything returning a
+//! note or an effect is `#[must_use]`.
+//!
+//! Adding a part (an online game, say) is its struct and file beside
+//! these, one field of [`Parts`], its place in [`Parts::next_deadline`]
+//! when it wants to be woken, and the arm of `update` that hands it its
+//! messages.
 
 use std::time::Instant;
 

@@ -92,6 +92,8 @@ pub enum Needs {
     Board,
     /// The opponent's screen (the companion page).
     Companion,
+    /// A game on lichess.
+    Online,
 }
 
 /// The group of an action on the full-screen view's key help, in the
@@ -239,6 +241,12 @@ actions! {
     Threat => "threat",            No,   GameOnly, Refused, Engine,    Engine;
     /// Take back the last move pair (against an engine) or the last move.
     Takeback => "takeback",        No,   GameOnly, Refused, Nothing,   Engine;
+    /// Abort a lichess game before both sides have moved.
+    Abort => "abort",              No,   GameOnly, Allowed, Online,    Game;
+    /// Read the lichess chat lines not yet heard.
+    Chat => "chat",                No,   Game,     Allowed, Online,    Game;
+    /// Write a line in the lichess players' chat (`say TEXT`).
+    Say => "say",                  Read, Game,     Allowed, Online,    Game;
     /// Start the engine again (`engine` or `engine restart`).
     Engine => "engine",            No,   GameOnly, Allowed, Engine,    Engine;
     /// Free the opponent's screen (companion page) for another opponent.
@@ -413,6 +421,8 @@ mod tests {
             A::Hint,
             A::Threat,
             A::Engine,
+            // (Added since: a lichess game's abort.)
+            A::Abort,
         ];
         let mut got = with(|r| r.place == Place::GameOnly);
         got.sort();

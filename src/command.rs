@@ -22,6 +22,8 @@ pub enum Side {
 /// Actions without arguments are [`Command::Do`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
+    /// `say TEXT`: a line for the lichess players' chat, as typed.
+    Say(String),
     Square(Square),
     Pieces {
         side: Side,
@@ -414,6 +416,11 @@ pub fn read_line(line: &str, keymap: &Keymap, args: &ArgReader<'_>) -> Input {
             ),
             [_, more @ ..] => bad(ArgProblem::TooMany(more.join(" "))),
         },
+        // The text as typed (its case and spacing), after the word.
+        PlayerAction::Say if !rest.is_empty() => {
+            let text = line.trim_start().get(first.len()..).unwrap_or("").trim();
+            Input::Command(Command::Say(text.to_owned()))
+        }
         other if rest.is_empty() => Input::Command(Command::Do(other)),
         _ => bad(ArgProblem::TooMany(rest.join(" "))),
     }
@@ -625,6 +632,11 @@ mod tests {
         assert_eq!(read("last"), Input::Command(Command::Last(1)));
         assert_eq!(read("last 6"), Input::Command(Command::Last(6)));
         assert_eq!(read("claim"), Input::Command(Command::Claim(None)));
+        assert_eq!(
+            read("say  Good luck,  Mary! "),
+            Input::Command(Command::Say("Good luck,  Mary!".into()))
+        );
+        assert_eq!(read("say"), Input::Command(Command::Do(PlayerAction::Say)));
         assert_eq!(
             read("claim Springer Felix drei"),
             Input::Command(Command::Claim(Some("Springer Felix drei".into())))

@@ -204,6 +204,7 @@ pub mod cli {
         ExportError, record_of as export_record_of, write as write_export,
         write_to_stdout as export_to_stdout,
     };
+    pub use crate::lichess::api::seek_allowed as lichess_seek_allowed;
     pub use crate::speech::{list_voices, say_utterance_once, voices_summary};
     pub use crate::ui::lichess::{
         DEFAULT_URL as LICHESS_URL, find_token as find_lichess_token, login as lichess_login,

@@ -261,8 +261,13 @@ struct PlayArgs {
     /// Challenge this lichess player (with --time MIN+SEC, --color, --rated).
     #[arg(long, value_name = "USER", requires = "lichess")]
     challenge: Option<String>,
-    /// The colour you ask for in a challenge.
-    #[arg(long, value_enum, requires = "challenge")]
+    /// Seek a lichess game against anyone (with --time MIN+SEC, --color,
+    /// --rated): rapid or classical only, as lichess asks; the seek is
+    /// cancelled when you quit before a game starts.
+    #[arg(long, requires = "lichess", conflicts_with = "challenge")]
+    seek: bool,
+    /// The colour you ask for in a challenge or a seek.
+    #[arg(long, value_enum, requires = "lichess")]
     color: Option<ChallengeColor>,
     /// The lichess server.
     #[arg(long = "lichess-url", value_name = "URL", default_value = hector::cli::LICHESS_URL)]
@@ -403,26 +408,43 @@ fn play_online(args: &PlayArgs) -> ExitCode {
         println!("{}", started.phraser.message("lichess_no_token", &[]));
         return ExitCode::FAILURE;
     }
+    let color = match args.color {
+        Some(ChallengeColor::White) => Some(shakmaty::Color::White),
+        Some(ChallengeColor::Black) => Some(shakmaty::Color::Black),
+        _ => None,
+    };
+    let given = (args.challenge.is_some() || args.seek)
+        .then(|| online_time(time.as_deref().unwrap_or("15+10")));
+    let (limit_s, increment_s) = match given {
+        None => (0, 0),
+        Some(Some(t)) => t,
+        Some(None) => {
+            println!("{}", started.phraser.message("lichess_time_form", &[]));
+            return ExitCode::from(2);
+        }
+    };
     let online = match &args.challenge {
-        None => hector::OnlineStart::Join,
-        Some(user) => {
-            let Some((limit_s, increment_s)) = online_time(time.as_deref().unwrap_or("15+10"))
-            else {
-                println!("{}", started.phraser.message("lichess_time_form", &[]));
+        None if args.seek => {
+            // lichess takes real-time seeks of rapid or classical only.
+            if !hector::cli::lichess_seek_allowed(limit_s, increment_s) {
+                println!("{}", started.phraser.message("lichess_seek_too_fast", &[]));
                 return ExitCode::from(2);
-            };
-            hector::OnlineStart::Challenge {
-                user: user.clone(),
+            }
+            hector::OnlineStart::Seek {
                 limit_s,
                 increment_s,
-                color: match args.color {
-                    Some(ChallengeColor::White) => Some(shakmaty::Color::White),
-                    Some(ChallengeColor::Black) => Some(shakmaty::Color::Black),
-                    _ => None,
-                },
+                color,
                 rated: args.rated,
             }
         }
+        None => hector::OnlineStart::Join,
+        Some(user) => hector::OnlineStart::Challenge {
+            user: user.clone(),
+            limit_s,
+            increment_s,
+            color,
+            rated: args.rated,
+        },
     };
     started.app = started.app.online(online);
     run_session(started, args, None, None)

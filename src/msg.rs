@@ -186,6 +186,9 @@ pub enum LichessOrder {
     OpenGameStream(String),
     /// Queue a request (sent one at a time).
     Send(crate::lichess::api::Request),
+    /// Seek a game: a request held open until a game starts (or hector
+    /// quits, which cancels it).
+    Seek(crate::lichess::api::Request),
 }
 
 /// What the front end does with the engine's process (it owns it; its

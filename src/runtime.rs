@@ -160,6 +160,11 @@ impl LichessLink {
                     .map(|_| ())
                     .map_err(|_| Stream::Game(id))
             }
+            LichessOrder::Seek(request) => {
+                crate::net::lichess::spawn_seek(self.client.clone(), request, self.sink())
+                    .map(|_| ())
+                    .map_err(|_| Stream::Account)
+            }
             LichessOrder::Send(request) => {
                 if self.requests.is_none() {
                     self.requests =

@@ -64,6 +64,10 @@ fn help_lists_the_commands_of_the_moment_one_per_line() {
         A::Engine,
         A::Board,
         A::Release,
+        // Nor a lichess game.
+        A::Abort,
+        A::Chat,
+        A::Say,
     ];
     let listed: Vec<A> = A::ALL
         .iter()

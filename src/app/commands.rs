@@ -39,7 +39,7 @@ impl App {
     /// Whether `help` lists a command now (the table's place and needs
     /// columns): the review's commands only in a review, the game's only
     /// in a game, and the clock's, the engine's, the board's and the
-    /// opponent's screen's only when there is one.  (Every command still
+    /// opponent's screen's (and a lichess game's) only when there is one.  (Every command still
     /// answers when typed, and `help WORD` gives its help.)
     fn applies_now(&self, action: PlayerAction) -> bool {
         let row = action.row();
@@ -60,6 +60,7 @@ impl App {
             Needs::Engine => self.parts.engine.is_some(),
             Needs::Board => self.parts.boards.player().is_some(),
             Needs::Companion => self.parts.companion.running(),
+            Needs::Online => self.parts.online.is_some(),
         }
     }
 
@@ -141,6 +142,7 @@ impl App {
                 self.info(out, t);
             }
             Command::Claim(text) => self.claim(text, now, out),
+            Command::Say(text) => self.online_say(&text, out),
             Command::Export(format) => self.save(format, out),
             Command::ExportTo(file) => self.save_to(&file, out),
             Command::Review(action, arg) => {
@@ -273,6 +275,11 @@ impl App {
             PlayerAction::Pause => self.on_pause(false, now, out),
             PlayerAction::Resume => self.on_pause(true, now, out),
             PlayerAction::Release => self.release_companion(out),
+            // Online, `online_action` took them.
+            PlayerAction::Abort | PlayerAction::Chat => {
+                let t = self.message("lichess_only", &[]);
+                self.say(out, t, Priority::Normal, SayKind::Error);
+            }
             PlayerAction::Help => {
                 let t = self.message("help_intro", &[]);
                 self.info(out, t);
@@ -290,7 +297,8 @@ impl App {
             // `on_command` (`args: Read`), a review's own actions by
             // `on_review_action`, the view's keys by `on_key`.  Here the
             // arguments are missing: the help says how to ask.
-            PlayerAction::Square
+            PlayerAction::Say
+            | PlayerAction::Square
             | PlayerAction::Pieces
             | PlayerAction::Rank
             | PlayerAction::File
@@ -345,6 +353,7 @@ fn action_of(command: &Command) -> PlayerAction {
         Command::Moves(_) => PlayerAction::Moves,
         Command::Last(_) => PlayerAction::Last,
         Command::Claim(_) => PlayerAction::Claim,
+        Command::Say(_) => PlayerAction::Say,
         Command::Export(_) | Command::ExportTo(_) => PlayerAction::Export,
         Command::Time(_) => PlayerAction::Time,
         Command::Arbiter(_) => PlayerAction::Arbiter,

@@ -349,7 +349,9 @@ impl App {
                     self.review_start(&mut out);
                 } else {
                     // (A game resumed at once has said so.)
-                    if !self.asking_resume() && !self.game_resumed() {
+                    // (Online, the game is lichess's: its start is said.)
+                    if !self.asking_resume() && !self.game_resumed() && self.parts.online.is_none()
+                    {
                         let t = self.opening_sentence();
                         self.say(&mut out, t, Priority::Normal, SayKind::Game);
                     }

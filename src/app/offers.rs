@@ -203,7 +203,7 @@ impl App {
     /// or on an intended move.  Which rule is claimed follows from the
     /// position: 50 moves when the count is there, else repetition.
     pub(super) fn claim(&mut self, intended: Option<String>, now: Instant, out: &mut Vec<Effect>) {
-        if self.refuse_if_over(out) || self.online_claim(out) {
+        if self.refuse_if_over(out) || self.online_claim(now, out) {
             return;
         }
         let pos = self.game.position().clone();

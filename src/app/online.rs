@@ -39,6 +39,17 @@ pub enum OnlineStart {
         /// Rated or casual.
         rated: bool,
     },
+    /// Seek a real-time game against anyone (rapid or classical).
+    Seek {
+        /// Seconds on each clock at the start.
+        limit_s: u32,
+        /// Seconds added per move.
+        increment_s: u32,
+        /// The colour asked for (none: random).
+        color: Option<Color>,
+        /// Rated or casual.
+        rated: bool,
+    },
     /// Join the game going on (the first `gameStart` of the account).
     Join,
 }
@@ -57,12 +68,37 @@ pub(super) struct OnlinePlay {
     challenge: Option<String>,
     /// The opponent has left the game (`opponentGone`).
     gone: bool,
+    /// A draw was offered in this game (by either side): a `draw` end
+    /// is then one by agreement.
+    offers_made: bool,
+    /// Our own names on lichess (name and id), whose chat lines are not
+    /// news to us.
+    me_names: Vec<String>,
+    /// Chat lines not yet heard, oldest first.
+    unheard: Vec<crate::lichess::event::ChatLine>,
+    /// When a chat notice was last said.
+    chat_said_at: Option<Instant>,
+    /// The opponent gone: when lichess lets the win be claimed (said then;
+    /// a `claim` before is told how long to wait).
+    claim_at: Option<Instant>,
 }
+
+/// A chat line holds at most this many characters on lichess.
+const CHAT_MAX: usize = 140;
+/// After a chat notice, further lines are only counted for this long
+/// (then said again, with their count): a talkative opponent does not
+/// fill the game with notices.
+const CHAT_QUIET: Duration = Duration::from_secs(30);
+/// At most this many unheard lines are kept (the oldest go first).
+const CHAT_KEPT: usize = 50;
 
 impl OnlinePlay {
     /// When the link down for long must be said.
     pub(super) fn deadline(&self) -> Option<Instant> {
-        self.link.deadline()
+        match (self.link.deadline(), self.claim_at) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 }
 
@@ -92,6 +128,11 @@ impl App {
             applying: false,
             challenge: None,
             gone: false,
+            offers_made: false,
+            me_names: Vec::new(),
+            unheard: Vec::new(),
+            chat_said_at: None,
+            claim_at: None,
         });
     }
 
@@ -118,6 +159,31 @@ impl App {
                 })));
                 self.message("lichess_challenge_sent", &[("name", &user)])
             }
+            OnlineStart::Seek {
+                limit_s,
+                increment_s,
+                color,
+                rated,
+            } => {
+                out.push(Effect::Lichess(LichessOrder::Seek(Request::Seek {
+                    limit_s,
+                    increment_s,
+                    color: color.map(side_of),
+                    rated,
+                })));
+                let key = if rated {
+                    "lichess_seeking_rated"
+                } else {
+                    "lichess_seeking_casual"
+                };
+                self.message(
+                    key,
+                    &[
+                        ("minutes", &(limit_s / 60).to_string()),
+                        ("seconds", &increment_s.to_string()),
+                    ],
+                )
+            }
             OnlineStart::Join => self.message("lichess_waiting", &[]),
         };
         self.say(out, t, Priority::Normal, SayKind::Game);
@@ -129,6 +195,17 @@ impl App {
         if notice == Some(LinkNotice::Offline) {
             let t = self.message("lichess_offline", &[]);
             self.say(out, t, Priority::Urgent, SayKind::Info);
+        }
+        let claimable = self.parts.online.as_mut().is_some_and(|o| {
+            let due = o.gone && o.claim_at.is_some_and(|t| now >= t);
+            if due {
+                o.claim_at = None;
+            }
+            due
+        });
+        if claimable && !self.game.is_over() {
+            let t = self.message("lichess_claim_now", &[]);
+            self.say(out, t, Priority::Urgent, SayKind::Game);
         }
     }
 
@@ -183,6 +260,9 @@ impl App {
                 self.say(out, t, Priority::Normal, SayKind::Info);
             }
         }
+        // The opponent's move (a takeback, a refused move taken back, the
+        // game read again) is awaited on the player's board.
+        self.sync_board(now, out);
     }
 
     fn on_account_event(&mut self, event: AccountEvent, out: &mut Vec<Effect>) {
@@ -204,8 +284,18 @@ impl App {
                 out.push(Effect::Lichess(LichessOrder::OpenGameStream(info.game_id)));
             }
             AccountEvent::ChallengeDeclined(c) => {
+                // The reason in hector's words (lichess's text is English).
+                let key = match c.decline_reason_key.as_deref() {
+                    Some("later") => "lichess_declined_later",
+                    Some("tooFast") => "lichess_declined_too_fast",
+                    Some("tooSlow") => "lichess_declined_too_slow",
+                    Some("timeControl") => "lichess_declined_time_control",
+                    Some("rated") => "lichess_declined_rated",
+                    Some("casual") => "lichess_declined_casual",
+                    _ => "lichess_challenge_declined",
+                };
                 let name = c.dest_user.map(|p| p.name).unwrap_or_default();
-                let t = self.message("lichess_challenge_declined", &[("name", &name)]);
+                let t = self.message(key, &[("name", &name)]);
                 self.say(out, t, Priority::Urgent, SayKind::Game);
             }
             AccountEvent::Challenge(c) => self.on_challenge(c, out),
@@ -280,23 +370,49 @@ impl App {
                 self.apply_changes(changes, now, out);
                 self.online_follow_clock(now);
             }
-            GameEvent::OpponentGone { gone, .. }
-                if self.parts.online.as_ref().is_some_and(|o| o.gone == gone) => {}
-            GameEvent::OpponentGone { gone: true, .. } => {
+            // Still gone: lichess's countdown, followed quietly.
+            GameEvent::OpponentGone {
+                gone: true,
+                claim_win_in_seconds,
+            } if self.parts.online.as_ref().is_some_and(|o| o.gone) => {
+                if let Some(o) = &mut self.parts.online
+                    && o.claim_at.is_some()
+                {
+                    o.claim_at = claim_win_in_seconds
+                        .filter(|s| *s > 0)
+                        .map(|s| now + Duration::from_secs(u64::from(s)));
+                }
+            }
+            GameEvent::OpponentGone { gone: false, .. }
+                if self.parts.online.as_ref().is_some_and(|o| !o.gone) => {}
+            GameEvent::OpponentGone {
+                gone: true,
+                claim_win_in_seconds,
+            } => {
+                let wait = claim_win_in_seconds.unwrap_or(0);
                 if let Some(o) = &mut self.parts.online {
                     o.gone = true;
+                    o.claim_at = (wait > 0).then(|| now + Duration::from_secs(u64::from(wait)));
                 }
                 let t = self.message("lichess_opponent_gone", &[]);
+                self.say(out, t, Priority::Urgent, SayKind::Game);
+                let t = if wait > 0 {
+                    self.message("lichess_claim_in", &[("seconds", &wait.to_string())])
+                } else {
+                    self.message("lichess_claim_now", &[])
+                };
                 self.say(out, t, Priority::Urgent, SayKind::Game);
             }
             GameEvent::OpponentGone { gone: false, .. } => {
                 if let Some(o) = &mut self.parts.online {
                     o.gone = false;
+                    o.claim_at = None;
                 }
                 let t = self.message("lichess_opponent_back", &[]);
                 self.say(out, t, Priority::Normal, SayKind::Game);
             }
-            GameEvent::Chat(_) | GameEvent::Other => {}
+            GameEvent::Chat(line) => self.online_chat_line(line, now, out),
+            GameEvent::Other => {}
         }
     }
 
@@ -312,10 +428,14 @@ impl App {
                 let mut sync = GameSync::new(side, &full.initial_fen);
                 let changes = sync.full(full);
                 o.sync = Some(sync);
-                let them = match side {
-                    Side::White => &full.black,
-                    Side::Black => &full.white,
+                let (us, them) = match side {
+                    Side::White => (&full.white, &full.black),
+                    Side::Black => (&full.black, &full.white),
                 };
+                o.me_names = [us.name.to_lowercase(), us.id.to_lowercase()]
+                    .into_iter()
+                    .filter(|n| !n.is_empty())
+                    .collect();
                 let (name, rating) = (them.name.clone(), them.rating);
                 let clock = full.clock;
                 let game = if full.initial_fen == "startpos" {
@@ -416,6 +536,9 @@ impl App {
                     self.say(out, t, Priority::Urgent, SayKind::Game);
                 }
                 Change::DrawOffered { by } => {
+                    if let Some(o) = &mut self.parts.online {
+                        o.offers_made = true;
+                    }
                     let _ = self.game.offer_draw(colour_of(by));
                     let side = self.talk.phraser.side(colour_of(by));
                     let t = self.message("draw_offered", &[("side", &side)]);
@@ -423,6 +546,10 @@ impl App {
                 }
                 Change::TakebackProposed { .. } => {
                     let t = self.message("lichess_takeback_proposed", &[]);
+                    self.say(out, t, Priority::Urgent, SayKind::Game);
+                }
+                Change::TakebackDeclined => {
+                    let t = self.message("lichess_takeback_declined", &[]);
                     self.say(out, t, Priority::Urgent, SayKind::Game);
                 }
                 Change::Ended { status, winner } => self.online_ended(&status, winner, out),
@@ -448,32 +575,100 @@ impl App {
         }
     }
 
+    /// The game's end as lichess reports it, with its reason in words.
     fn online_ended(&mut self, status: &str, winner: Option<Side>, out: &mut Vec<Effect>) {
         let winner = winner.map(colour_of);
-        let result = match (status, winner) {
-            ("aborted" | "noStart", _) => {
+        let agreed = self.parts.online.as_ref().is_some_and(|o| o.offers_made);
+        // The result for the scoresheet, and a sentence of lichess's own
+        // where hector's would not be true (none: hector's says it).
+        let (result, own) = match (status, winner) {
+            ("aborted", _) => {
                 let t = self.message("lichess_aborted", &[]);
+                self.say(out, t, Priority::Urgent, SayKind::Game);
+                return;
+            }
+            ("noStart", _) => {
+                let t = self.message("lichess_over_nostart", &[]);
                 self.say(out, t, Priority::Urgent, SayKind::Game);
                 return;
             }
             // Mate and stalemate are the game's own: already said.
             ("mate" | "stalemate", _) if self.game.is_over() => return,
-            ("resign", Some(w)) => GameResult::win(w, EndReason::Resignation),
-            ("outoftime" | "timeout", Some(w)) => GameResult::win(w, EndReason::TimeForfeit),
-            ("draw", None) => GameResult::draw(EndReason::Agreement),
-            (_, Some(w)) => GameResult::win(w, EndReason::ArbiterDecision),
-            (_, None) => GameResult::draw(EndReason::ArbiterDecision),
+            ("mate", Some(w)) => (GameResult::win(w, EndReason::Checkmate), None),
+            ("stalemate", _) => (GameResult::draw(EndReason::Stalemate), None),
+            ("resign", Some(w)) => (GameResult::win(w, EndReason::Resignation), None),
+            ("outoftime", Some(w)) => (GameResult::win(w, EndReason::TimeForfeit), None),
+            ("outoftime", None) => (GameResult::draw(EndReason::TimeForfeit), None),
+            // lichess's `timeout`: the opponent left and the win was claimed.
+            ("timeout", Some(w)) => (
+                GameResult::win(w, EndReason::ArbiterDecision),
+                Some("lichess_over_timeout"),
+            ),
+            ("cheat", Some(w)) => (
+                GameResult::win(w, EndReason::ArbiterDecision),
+                Some("lichess_over_cheat"),
+            ),
+            // A draw of the game's own (repetition, 75 moves, dead
+            // position) was said as it happened.
+            ("draw", None) if self.game.is_over() => return,
+            ("draw", None) if agreed => (GameResult::draw(EndReason::Agreement), None),
+            ("draw", None) => (
+                GameResult::draw(EndReason::ArbiterDecision),
+                Some("lichess_over_draw"),
+            ),
+            (_, Some(w)) => (
+                GameResult::win(w, EndReason::ArbiterDecision),
+                Some("lichess_over_other_win"),
+            ),
+            (_, None) => (
+                GameResult::draw(EndReason::ArbiterDecision),
+                Some("lichess_over_other_draw"),
+            ),
         };
-        if self.game.end_by_rule(result)
-            && let Some(t) = self.game_over_sentence()
-        {
+        if !self.game.end_by_rule(result) {
+            return;
+        }
+        let t = match own {
+            Some(key) => {
+                let result = match winner {
+                    Some(Color::White) => self.message("result_white", &[]),
+                    Some(Color::Black) => self.message("result_black", &[]),
+                    None => self.message("result_draw", &[]),
+                };
+                let (side, loser) = match winner {
+                    Some(w) => (self.talk.phraser.side(w), self.talk.phraser.side(!w)),
+                    None => (String::new(), String::new()),
+                };
+                Some(self.message(
+                    key,
+                    &[("side", &side), ("loser", &loser), ("result", &result)],
+                ))
+            }
+            None => self.game_over_sentence(),
+        };
+        if let Some(t) = t {
             self.say(out, t, Priority::Urgent, SayKind::Game);
         }
     }
 
     fn on_reply(&mut self, request: &Request, reply: Reply, out: &mut Vec<Effect>) {
-        let Reply::Refused { error, .. } = reply else {
-            return;
+        let (status, error) = match reply {
+            Reply::Refused { status, error } => (status, error),
+            // A seek lost before a game began (a game's start comes on
+            // the account's stream, not here).
+            Reply::Failed(_) | Reply::RateLimited if matches!(request, Request::Seek { .. }) => {
+                if self
+                    .parts
+                    .online
+                    .as_ref()
+                    .is_some_and(|o| o.game_id.is_none())
+                {
+                    let t = self.message("lichess_seek_lost", &[]);
+                    self.say(out, t, Priority::Urgent, SayKind::Error);
+                }
+                return;
+            }
+            _ => return,
         };
         match request {
             Request::Move { uci, .. } => {
@@ -498,17 +693,37 @@ impl App {
                 let t = self.message("lichess_move_refused", &[("move", &said)]);
                 self.say(out, t, Priority::Urgent, SayKind::Error);
             }
-            Request::Challenge { user, .. } => {
-                let t = self.message(
-                    "lichess_challenge_failed",
-                    &[("name", user.as_str()), ("error", error.as_str())],
-                );
-                self.say(out, t, Priority::Urgent, SayKind::Error);
+            _ => self.say_refusal(request, status, &error, out),
+        }
+    }
+
+    /// A refusal in hector's words; lichess's own (English) text only for
+    /// one hector does not know, in a sentence apart.
+    fn say_refusal(&mut self, request: &Request, status: u16, error: &str, out: &mut Vec<Effect>) {
+        use crate::lichess::api::{Failure, failure};
+        let user = match request {
+            Request::Challenge { user, .. } => Some(user.as_str()),
+            _ => None,
+        };
+        let name = user.unwrap_or("");
+        let f = failure(user.is_some(), status, error);
+        let (key, quoted) = match &f {
+            Failure::TokenRefused => ("lichess_token_refused", None),
+            Failure::NoSuchUser => ("lichess_err_no_user", None),
+            Failure::ChallengeRefused => ("lichess_err_challenge_refused", None),
+            Failure::NotYourTurn => ("lichess_err_not_your_turn", None),
+            Failure::GameOver => ("lichess_err_game_over", None),
+            Failure::NotFound if user.is_none() => ("lichess_game_gone", None),
+            Failure::NotFound | Failure::Other(_) if user.is_some() => {
+                ("lichess_challenge_failed", Some(error))
             }
-            _ => {
-                let t = self.message("lichess_refused", &[("error", error.as_str())]);
-                self.say(out, t, Priority::Normal, SayKind::Error);
-            }
+            Failure::NotFound | Failure::Other(_) => ("lichess_refused", Some(error)),
+        };
+        let t = self.message(key, &[("name", name)]);
+        self.say(out, t, Priority::Urgent, SayKind::Error);
+        if let Some(e) = quoted.filter(|e| !e.trim().is_empty()) {
+            let t = self.message("lichess_says", &[("error", e)]);
+            self.say(out, t, Priority::Normal, SayKind::Error);
         }
     }
 
@@ -520,6 +735,9 @@ impl App {
         };
         let key = match &o.sync {
             None => "lichess_no_game_yet",
+            // Over on lichess (aborted, say) while the game here has no
+            // result: no move goes.
+            Some(s) if s.is_over() && !self.game.is_over() => "lichess_err_game_over",
             Some(s) if s.is_over() => return false,
             Some(s) if s.pending().is_some() || s.to_move() != side_of(self.settings.me) => {
                 "lichess_not_your_move"
@@ -595,6 +813,42 @@ impl App {
                 self.say(out, t, Priority::Normal, SayKind::Error);
                 true
             }
+            Action::Abort => {
+                self.online_abort(out);
+                true
+            }
+            Action::Chat => {
+                self.online_chat(out);
+                true
+            }
+            Action::Say => {
+                // `say` alone: how to use it.
+                let t = self.help_line(action);
+                self.say(out, t, Priority::Normal, SayKind::Error);
+                true
+            }
+            // The opponent's takeback request, answered (a draw offer
+            // standing too is answered first: accept and decline are its).
+            Action::Accept | Action::Decline | Action::Takeback
+                if game.is_some() && self.takeback_asked() =>
+            {
+                let Some(game) = game else {
+                    return true;
+                };
+                let yes = action != Action::Decline;
+                let key = if yes {
+                    "lichess_takeback_agreed"
+                } else {
+                    "lichess_takeback_refused_by_you"
+                };
+                out.push(Effect::Lichess(LichessOrder::Send(Request::Takeback {
+                    game,
+                    yes,
+                })));
+                let t = self.message(key, &[]);
+                self.info(out, t);
+                true
+            }
             Action::Draw | Action::Accept | Action::Decline | Action::Takeback => {
                 let Some(game) = game else {
                     let t = self.message("lichess_no_game_yet", &[]);
@@ -610,6 +864,11 @@ impl App {
                         "lichess_takeback_sent",
                     ),
                 };
+                if action == Action::Draw
+                    && let Some(o) = &mut self.parts.online
+                {
+                    o.offers_made = true;
+                }
                 out.push(Effect::Lichess(LichessOrder::Send(request)));
                 let t = self.message(key, &[]);
                 self.info(out, t);
@@ -619,12 +878,161 @@ impl App {
         }
     }
 
+    /// Whether the opponent's takeback request is up (and no draw offer
+    /// of theirs, which `accept` and `decline` answer first).
+    fn takeback_asked(&self) -> bool {
+        self.parts
+            .online
+            .as_ref()
+            .and_then(|o| o.sync.as_ref())
+            .is_some_and(|s| s.takeback_asked() && !s.draw_asked())
+    }
+
+    /// `abort`: only before both sides have moved (lichess refuses it
+    /// after), said so otherwise.
+    fn online_abort(&mut self, out: &mut Vec<Effect>) {
+        let Some(o) = &self.parts.online else {
+            return;
+        };
+        let key = match (o.game_id.clone(), o.sync.as_ref()) {
+            (Some(game), Some(s)) if !s.is_over() && s.moves().len() < 2 => {
+                out.push(Effect::Lichess(LichessOrder::Send(Request::Abort { game })));
+                "lichess_abort_sent"
+            }
+            (Some(_), Some(s)) if s.is_over() => {
+                let Some(t) = self.game_is_over() else {
+                    return;
+                };
+                self.say(out, t, Priority::Normal, SayKind::Error);
+                return;
+            }
+            (Some(_), Some(_)) => "lichess_abort_too_late",
+            _ => "lichess_no_game_yet",
+        };
+        let t = self.message(key, &[]);
+        let kind = if key == "lichess_abort_sent" {
+            SayKind::Info
+        } else {
+            SayKind::Error
+        };
+        self.say(out, t, Priority::Normal, kind);
+    }
+
+    /// A chat line came: kept to be heard with `chat`; the opponent's
+    /// lines in the players' room are said to be there, never in place of
+    /// a move (a notice of normal priority, after any announcement), and
+    /// at most one notice in [`CHAT_QUIET`] (the count says the rest).
+    fn online_chat_line(
+        &mut self,
+        line: crate::lichess::event::ChatLine,
+        now: Instant,
+        out: &mut Vec<Effect>,
+    ) {
+        let Some(o) = &mut self.parts.online else {
+            return;
+        };
+        let who = line.username.to_lowercase();
+        // lichess's own notes in the chat ("Takeback sent", "White offers
+        // draw") are English and say what hector says itself: left out.
+        if o.me_names.contains(&who) || who == "lichess" || line.text.trim().is_empty() {
+            return;
+        }
+        let notice = line.room == "player";
+        let name = line.username.clone();
+        if o.unheard.len() >= CHAT_KEPT {
+            o.unheard.remove(0);
+        }
+        o.unheard.push(line);
+        if !notice || o.chat_said_at.is_some_and(|t| now < t + CHAT_QUIET) {
+            return;
+        }
+        o.chat_said_at = Some(now);
+        let count = o.unheard.len();
+        let t = if count == 1 {
+            self.message("lichess_chat_one", &[("name", &name)])
+        } else {
+            self.message(
+                "lichess_chat_many",
+                &[("count", &count.to_string()), ("name", &name)],
+            )
+        };
+        self.say(out, t, Priority::Normal, SayKind::Game);
+    }
+
+    /// `chat`: the lines not yet heard, oldest first, each its own
+    /// sentence.
+    fn online_chat(&mut self, out: &mut Vec<Effect>) {
+        let Some(o) = &mut self.parts.online else {
+            return;
+        };
+        let lines = std::mem::take(&mut o.unheard);
+        o.chat_said_at = None;
+        if lines.is_empty() {
+            let t = self.message("lichess_chat_none", &[]);
+            self.info(out, t);
+            return;
+        }
+        for l in lines {
+            let key = if l.room == "spectator" {
+                "lichess_chat_spectator"
+            } else {
+                "lichess_chat_line"
+            };
+            // Their text as written, on one line, without control
+            // characters.
+            let text: String = l
+                .text
+                .chars()
+                .map(|c| if c.is_control() { ' ' } else { c })
+                .take(CHAT_MAX)
+                .collect();
+            let t = self.message(key, &[("name", &l.username), ("text", text.trim())]);
+            self.info(out, t);
+        }
+    }
+
+    /// `say TEXT`: written in the players' chat.
+    pub(super) fn online_say(&mut self, text: &str, out: &mut Vec<Effect>) {
+        let Some(o) = &self.parts.online else {
+            let t = self.message("lichess_only", &[]);
+            self.say(out, t, Priority::Normal, SayKind::Error);
+            return;
+        };
+        let Some(game) = o.game_id.clone() else {
+            let t = self.message("lichess_no_game_yet", &[]);
+            self.say(out, t, Priority::Normal, SayKind::Error);
+            return;
+        };
+        let count = text.chars().count();
+        if count > CHAT_MAX {
+            let t = self.message("lichess_chat_too_long", &[("count", &count.to_string())]);
+            self.say(out, t, Priority::Normal, SayKind::Error);
+            return;
+        }
+        out.push(Effect::Lichess(LichessOrder::Send(Request::Chat {
+            game,
+            text: text.to_owned(),
+        })));
+        let t = self.message("lichess_chat_sent", &[]);
+        self.info(out, t);
+    }
+
     /// `claim` online: the win, when the opponent has left (lichess says
     /// after how long it may be claimed, and refuses it before).
-    pub(super) fn online_claim(&mut self, out: &mut Vec<Effect>) -> bool {
+    pub(super) fn online_claim(&mut self, now: Instant, out: &mut Vec<Effect>) -> bool {
         let Some(o) = &self.parts.online else {
             return false;
         };
+        if o.gone
+            && let Some(at) = o.claim_at.filter(|t| now < *t)
+        {
+            // Whole seconds, rounded up: never "0 seconds" while it is early.
+            let left = at.saturating_duration_since(now);
+            let seconds = left.as_secs() + u64::from(left.subsec_nanos() > 0);
+            let t = self.message("lichess_claim_in", &[("seconds", &seconds.to_string())]);
+            self.say(out, t, Priority::Normal, SayKind::Error);
+            return true;
+        }
         let key = match (o.game_id.clone(), o.gone) {
             (None, _) => "lichess_no_game_yet",
             (Some(_), false) => "lichess_nothing_to_claim",
@@ -815,7 +1223,9 @@ mod tests {
         let e = r.game(80, &state("e2e4 e7e5", r#","btakeback":true"#));
         assert_eq!(
             said(&e),
-            ["Your opponent asks to take back a move. Say takeback to agree."]
+            [
+                "Your opponent asks to take back a move. Say takeback to agree, or decline to refuse."
+            ]
         );
         // `takeback` agrees (the same request as asking).
         let e = r.typed(85, "takeback");
@@ -895,21 +1305,63 @@ mod tests {
             10,
             r#"{"type":"opponentGone","gone":true,"claimWinInSeconds":30}"#,
         );
-        assert_eq!(said(&e), ["Your opponent left the game."]);
+        assert_eq!(
+            said(&e),
+            [
+                "Your opponent left the game.",
+                "You may claim the win in 30 seconds."
+            ]
+        );
+        // Too early: how long, and nothing sent (lichess would refuse it).
         let e = r.typed(15, "claim");
+        assert!(sent(&e).is_empty());
+        assert_eq!(said(&e), ["You may claim the win in 30 seconds."]);
+        let e = r.typed(20_010, "claim");
+        assert_eq!(said(&e), ["You may claim the win in 10 seconds."]);
+        // lichess's countdown again: followed, not said.
+        let e = r.game(
+            20_020,
+            r#"{"type":"opponentGone","gone":true,"claimWinInSeconds":10}"#,
+        );
+        assert!(said(&e).is_empty());
+        assert_eq!(r.app.next_deadline(), Some(r.at(30_020)));
+        assert!(said(&r.msg(30_019, Msg::Deadline)).is_empty());
+        let e = r.msg(30_020, Msg::Deadline);
+        assert_eq!(said(&e), ["You may claim the win now: say claim."]);
+        assert_eq!(r.app.next_deadline(), None);
+        let e = r.typed(30_030, "claim");
         assert_eq!(sent(&e), [Request::ClaimVictory { game: "g1".into() }]);
         assert_eq!(said(&e), ["Win claimed."]);
-        let e = r.game(20, r#"{"type":"opponentGone","gone":false}"#);
+        let e = r.game(30_040, r#"{"type":"opponentGone","gone":false}"#);
         assert_eq!(said(&e), ["Your opponent is back."]);
-        assert!(said(&r.game(21, r#"{"type":"opponentGone","gone":false}"#)).is_empty());
-        let e = r.typed(25, "claim");
+        assert!(said(&r.game(30_041, r#"{"type":"opponentGone","gone":false}"#)).is_empty());
+        let e = r.typed(30_045, "claim");
         assert!(sent(&e).is_empty());
         assert_eq!(
             said(&e),
             ["Your opponent has not left the game; there is no win to claim."]
         );
         let aborted = r#"{"type":"gameState","moves":"","wtime":1,"btime":1,"winc":0,"binc":0,"status":"aborted"}"#;
-        assert_eq!(said(&r.game(30, aborted)), ["The game was aborted."]);
+        assert_eq!(said(&r.game(30_050, aborted)), ["The game was aborted."]);
+    }
+
+    #[test]
+    fn a_game_ended_while_away_is_said_on_return() {
+        let mut r = Rig::new();
+        r.typed(10, "e4");
+        r.io(20, LichessIo::StreamDown(Stream::Game("g1".into())));
+        r.msg(6_000, Msg::Deadline);
+        r.io(9_000, LichessIo::StreamOpen(Stream::Game("g1".into())));
+        let full = r#"{"type":"gameFull","id":"g1","white":{"id":"me","name":"Me"},"black":{"id":"mary","name":"Mary","rating":1600},"initialFen":"startpos","state":{"type":"gameState","moves":"e2e4 e7e5","wtime":1,"btime":1,"winc":0,"binc":0,"status":"outoftime","winner":"black"}}"#;
+        let e = r.game(9_010, full);
+        assert_eq!(
+            said(&e),
+            [
+                "Bauer Eva fünf",
+                "White's flag has fallen. Black wins, 0-1."
+            ]
+        );
+        assert!(r.app.game().is_over());
     }
 
     #[test]
@@ -930,6 +1382,364 @@ mod tests {
             said(&e),
             ["lichess sent a move hector cannot play here: e2e5."]
         );
+    }
+
+    // --- branch online: abort, takeback both ways, the end's reasons,
+    // chat, errors ---
+
+    fn over(moves: &str, status: &str, winner: Option<&str>) -> String {
+        let w = winner
+            .map(|w| format!(r#","winner":"{w}""#))
+            .unwrap_or_default();
+        format!(
+            r#"{{"type":"gameState","moves":"{moves}","wtime":1,"btime":1,"winc":0,"binc":0,"status":"{status}"{w}}}"#
+        )
+    }
+
+    #[test]
+    fn abort_only_before_both_sides_have_moved() {
+        let mut r = Rig::new();
+        let e = r.typed(10, "abort");
+        assert_eq!(sent(&e), [Request::Abort { game: "g1".into() }]);
+        assert_eq!(said(&e), ["Abort sent."]);
+        r.typed(20, "e4");
+        let e = r.typed(25, "abort");
+        assert_eq!(sent(&e).len(), 1, "one move: still allowed");
+        r.game(30, &state("e2e4 e7e5", ""));
+        let e = r.typed(40, "abort");
+        assert!(sent(&e).is_empty());
+        assert_eq!(
+            said(&e),
+            ["Both sides have moved: the game can no longer be aborted. Resign, or offer a draw."]
+        );
+        assert_eq!(
+            said(&r.game(50, &over("e2e4 e7e5", "aborted", None))),
+            ["The game was aborted."]
+        );
+    }
+
+    #[test]
+    fn the_opponents_takeback_is_agreed_or_refused_and_ours_refused_is_said() {
+        let mut r = Rig::new();
+        r.typed(10, "e4");
+        r.game(20, &state("e2e4 e7e5", ""));
+        r.game(30, &state("e2e4 e7e5", r#","btakeback":true"#));
+        let e = r.typed(40, "decline");
+        assert_eq!(
+            sent(&e),
+            [Request::Takeback {
+                game: "g1".into(),
+                yes: false
+            }]
+        );
+        assert_eq!(said(&e), ["Takeback refused."]);
+        r.game(50, &state("e2e4 e7e5", ""));
+        r.game(60, &state("e2e4 e7e5", r#","btakeback":true"#));
+        let e = r.typed(70, "accept");
+        assert_eq!(
+            sent(&e),
+            [Request::Takeback {
+                game: "g1".into(),
+                yes: true
+            }]
+        );
+        assert_eq!(said(&e), ["Takeback agreed."]);
+        // With no request up, decline is the draw's again.
+        r.game(80, &state("e2e4", ""));
+        let e = r.typed(90, "decline");
+        assert_eq!(
+            sent(&e),
+            [Request::Draw {
+                game: "g1".into(),
+                yes: false
+            }]
+        );
+        // Ours asked, then taken down with no move back: refused.
+        r.typed(100, "takeback");
+        r.game(110, &state("e2e4", r#","wtakeback":true"#));
+        let e = r.game(120, &state("e2e4", ""));
+        assert_eq!(said(&e), ["Your opponent refused the takeback."]);
+    }
+
+    #[test]
+    fn the_end_is_said_with_its_reason() {
+        let cases: [(&str, &str, Option<&str>, &str); 8] = [
+            (
+                "e2e4",
+                "resign",
+                Some("white"),
+                "Black resigns. White wins, 1-0.",
+            ),
+            (
+                "e2e4",
+                "outoftime",
+                Some("black"),
+                "White's flag has fallen. Black wins, 0-1.",
+            ),
+            (
+                "e2e4",
+                "timeout",
+                Some("white"),
+                "Black left the game, and the win was claimed. White wins, 1-0.",
+            ),
+            (
+                "e2e4",
+                "draw",
+                None,
+                "lichess declares the game drawn, 1/2-1/2.",
+            ),
+            (
+                "e2e4",
+                "noStart",
+                None,
+                "The game was cancelled: the first move was not made in time.",
+            ),
+            ("", "aborted", None, "The game was aborted."),
+            (
+                "e2e4",
+                "cheat",
+                Some("white"),
+                "lichess ended the game for a breach of its fair-play rules. White wins, 1-0.",
+            ),
+            (
+                "e2e4",
+                "unknownFinish",
+                None,
+                "lichess ended the game as a draw, 1/2-1/2.",
+            ),
+        ];
+        for (moves, status, winner, want) in cases {
+            let mut r = Rig::new();
+            if !moves.is_empty() {
+                r.typed(10, "e4");
+                r.game(15, &state(moves, ""));
+            }
+            let e = r.game(20, &over(moves, status, winner));
+            assert_eq!(said(&e), [want], "{status}");
+        }
+        // A draw after an offer is one by agreement.
+        let mut r = Rig::new();
+        r.typed(10, "e4");
+        r.game(15, &state("e2e4 e7e5", r#","bdraw":true"#));
+        let e = r.game(20, &over("e2e4 e7e5", "draw", None));
+        assert_eq!(said(&e), ["Draw by agreement, 1/2-1/2."]);
+    }
+
+    #[test]
+    fn the_end_is_said_in_every_language_with_every_placeholder_filled() {
+        let statuses = [
+            ("resign", Some("white")),
+            ("outoftime", Some("black")),
+            ("outoftime", None),
+            ("timeout", Some("white")),
+            ("draw", None),
+            ("noStart", None),
+            ("aborted", None),
+            ("cheat", Some("black")),
+            ("unknownFinish", Some("white")),
+            ("unknownFinish", None),
+        ];
+        for lang in [Lang::En, Lang::De, Lang::It, Lang::El] {
+            let mut seen = std::collections::HashSet::new();
+            for (status, winner) in statuses {
+                let mut app = App::builder().lang(lang).build();
+                app.set_online(OnlineStart::Join);
+                let t0 = Instant::now();
+                let start = r#"{"type":"gameStart","game":{"gameId":"g1","color":"white","compat":{"board":true}}}"#;
+                let _ = app.update(
+                    Msg::Lichess(LichessIo::Account(Box::new(
+                        event::account_line(start).unwrap().unwrap(),
+                    ))),
+                    t0,
+                );
+                let full = r#"{"type":"gameFull","id":"g1","white":{"id":"me","name":"Me"},"black":{"id":"mary","name":"Mary"},"initialFen":"startpos","state":{"type":"gameState","moves":"","wtime":1,"btime":1,"winc":0,"binc":0,"status":"started"}}"#;
+                let _ = app.update(
+                    Msg::Lichess(LichessIo::Game(
+                        "g1".into(),
+                        event::game_line(full).unwrap().unwrap(),
+                    )),
+                    t0,
+                );
+                let e = app.update(
+                    Msg::Lichess(LichessIo::Game(
+                        "g1".into(),
+                        event::game_line(&over("", status, winner))
+                            .unwrap()
+                            .unwrap(),
+                    )),
+                    t0,
+                );
+                let s = said(&e);
+                assert_eq!(s.len(), 1, "{lang:?} {status}: {s:?}");
+                assert!(!s[0].contains('{') && !s[0].is_empty(), "{lang:?}: {s:?}");
+                seen.insert(s[0].clone());
+            }
+            assert_eq!(
+                seen.len(),
+                statuses.len(),
+                "{lang:?}: each end its own words"
+            );
+        }
+    }
+
+    fn chat(user: &str, room: &str, text: &str) -> String {
+        format!(r#"{{"type":"chatLine","room":"{room}","username":"{user}","text":"{text}"}}"#)
+    }
+
+    #[test]
+    fn chat_is_counted_never_in_a_moves_place_and_read_on_request() {
+        let mut r = Rig::new();
+        let e = r.typed(10, "chat");
+        assert_eq!(said(&e), ["No chat messages you have not heard."]);
+        // Our own line is not news, nor lichess's English notes.
+        assert!(said(&r.game(20, &chat("Me", "player", "hello"))).is_empty());
+        assert!(said(&r.game(25, &chat("lichess", "player", "Takeback sent"))).is_empty());
+        let e = r.game(30, &chat("Mary", "player", "good luck"));
+        assert_eq!(said(&e), ["A chat message from Mary. Say chat to hear it."]);
+        assert!(e.iter().all(|x| match x {
+            Effect::Say(u) => u.priority != Priority::Urgent,
+            _ => true,
+        }));
+        // Within the quiet time, only counted; spectators never announced.
+        assert!(said(&r.game(1_000, &chat("Mary", "player", "have fun"))).is_empty());
+        assert!(said(&r.game(2_000, &chat("Bob", "spectator", "nice"))).is_empty());
+        let e = r.game(31_000, &chat("Mary", "player", "sorry\\u0007"));
+        assert_eq!(
+            said(&e),
+            ["4 chat messages not heard yet, the last from Mary. Say chat to hear them."]
+        );
+        let e = r.typed(32_000, "chat");
+        assert_eq!(
+            said(&e),
+            [
+                "Mary says: good luck",
+                "Mary says: have fun",
+                "A spectator, Bob, says: nice",
+                "Mary says: sorry",
+            ]
+        );
+        assert_eq!(
+            said(&r.typed(33_000, "chat")),
+            ["No chat messages you have not heard."]
+        );
+        // After reading, the next line is said at once.
+        let e = r.game(34_000, &chat("Mary", "player", "gg"));
+        assert_eq!(said(&e), ["A chat message from Mary. Say chat to hear it."]);
+    }
+
+    #[test]
+    fn help_lists_abort_chat_and_say_only_online() {
+        let mut r = Rig::new();
+        let help = said(&r.typed(10, "help"));
+        for line in [
+            "abort: abort the lichess game, before both sides have moved.",
+            "chat: hear the lichess chat lines you have not heard yet.",
+            "say TEXT: write TEXT in the lichess players' chat.",
+        ] {
+            assert!(help.iter().any(|l| l == line), "{line}: {help:#?}");
+        }
+        let mut app = App::builder().lang(Lang::En).build();
+        let help = said(&app.update(Msg::Line("help".into()), Instant::now()));
+        assert!(help.iter().all(|l| !l.contains("lichess")), "{help:#?}");
+        let e = app.update(Msg::Line("chat".into()), Instant::now());
+        assert_eq!(said(&e), ["This is for a game on lichess."]);
+        let e = app.update(Msg::Line("say hi".into()), Instant::now());
+        assert_eq!(said(&e), ["This is for a game on lichess."]);
+    }
+
+    #[test]
+    fn say_writes_in_the_players_chat() {
+        let mut r = Rig::new();
+        let e = r.typed(10, "say Good luck, Mary!");
+        assert_eq!(
+            sent(&e),
+            [Request::Chat {
+                game: "g1".into(),
+                text: "Good luck, Mary!".into()
+            }]
+        );
+        assert_eq!(said(&e), ["Written in the chat."]);
+        let long = format!("say {}", "x".repeat(141));
+        let e = r.typed(20, &long);
+        assert!(sent(&e).is_empty());
+        assert_eq!(
+            said(&e),
+            ["A chat line holds at most 140 characters; this one has 141. Nothing was sent."]
+        );
+        let e = r.typed(30, "say");
+        assert!(sent(&e).is_empty());
+        assert_eq!(
+            said(&e),
+            ["say TEXT: write TEXT in the lichess players' chat."]
+        );
+    }
+
+    #[test]
+    fn lichess_english_stays_out_of_hectors_sentences() {
+        let mut r = Rig::new();
+        let refused = |request: Request, status: u16, error: &str| {
+            LichessIo::Reply(
+                request,
+                Reply::Refused {
+                    status,
+                    error: error.into(),
+                },
+            )
+        };
+        let draw = Request::Draw {
+            game: "g1".into(),
+            yes: true,
+        };
+        let e = r.io(
+            10,
+            refused(draw.clone(), 400, "Not your turn, or game already over"),
+        );
+        assert_eq!(
+            said(&e),
+            ["lichess refused: it is not your turn there, or the game is over."]
+        );
+        let e = r.io(20, refused(draw, 400, "Something unheard of"));
+        assert_eq!(
+            said(&e),
+            [
+                "lichess refused the request.",
+                "lichess says: Something unheard of"
+            ]
+        );
+        let challenge = Request::Challenge {
+            user: "Nobody".into(),
+            limit_s: 600,
+            increment_s: 0,
+            color: None,
+            rated: false,
+        };
+        let e = r.io(30, refused(challenge.clone(), 404, "Not found"));
+        assert_eq!(said(&e), ["lichess has no player named Nobody."]);
+        let e = r.io(
+            40,
+            refused(challenge, 400, "Nobody does not accept challenges."),
+        );
+        assert_eq!(said(&e), ["Nobody does not accept this challenge now."]);
+    }
+
+    #[test]
+    fn in_other_languages_no_english_of_lichess_inside_a_sentence() {
+        let mut app = App::builder().lang(Lang::De).build();
+        app.set_online(OnlineStart::Join);
+        let e = app.update(
+            Msg::Lichess(LichessIo::Reply(
+                Request::Resign { game: "g1".into() },
+                Reply::Refused {
+                    status: 400,
+                    error: "Not your turn, or game already over".into(),
+                },
+            )),
+            Instant::now(),
+        );
+        let s = said(&e);
+        assert_eq!(s.len(), 1);
+        assert!(!s[0].contains("Not your turn"), "{s:?}");
+        assert!(s[0].starts_with("lichess hat abgelehnt"), "{s:?}");
     }
 }
 
@@ -988,6 +1798,70 @@ mod challenge_tests {
                 id: "c2".into()
             })))
         );
+    }
+
+    #[test]
+    fn a_declined_challenge_says_why_in_hectors_words() {
+        for (lang, key, want) in [
+            (
+                Lang::En,
+                "tooFast",
+                "Ann declined the challenge: this time is too fast for them.",
+            ),
+            (Lang::En, "generic", "Ann declined the challenge."),
+            (Lang::En, "somethingNew", "Ann declined the challenge."),
+            (
+                Lang::De,
+                "later",
+                "Ann hat die Herausforderung abgelehnt: jetzt nicht, vielleicht später.",
+            ),
+        ] {
+            let mut app = App::builder().lang(lang).build();
+            app.set_online(OnlineStart::Join);
+            let declined = CHALLENGE
+                .replacen("\"challenge\",", "\"challengeDeclined\",", 1)
+                .replace(
+                    r#""destUser":{"id":"me","name":"Me"}"#,
+                    &format!(
+                        r#""destUser":{{"id":"ann","name":"Ann"}},"declineReason":"I'm not accepting challenges at the moment.","declineReasonKey":"{key}""#
+                    ),
+                );
+            let s = said(&account(&mut app, &declined));
+            assert_eq!(s, [want], "{key}");
+        }
+    }
+
+    #[test]
+    fn a_seek_is_held_open_and_its_loss_before_a_game_is_said() {
+        let seek = Request::Seek {
+            limit_s: 900,
+            increment_s: 10,
+            color: None,
+            rated: true,
+        };
+        let mut app = App::builder().lang(Lang::En).build();
+        app.set_online(OnlineStart::Seek {
+            limit_s: 900,
+            increment_s: 10,
+            color: None,
+            rated: true,
+        });
+        let e = app.update(Msg::Start, Instant::now());
+        assert!(e.contains(&Effect::Lichess(LichessOrder::Seek(seek.clone()))));
+        assert_eq!(
+            said(&e),
+            ["Seeking a rated game, 15 minutes plus 10 seconds. Waiting for an opponent."]
+        );
+        // lichess ends the seek when a game starts: nothing to say.
+        let done = Msg::Lichess(LichessIo::Reply(seek.clone(), Reply::Done(String::new())));
+        assert!(said(&app.update(done, Instant::now())).is_empty());
+        let lost = Msg::Lichess(LichessIo::Reply(seek, Reply::Failed("reset".into())));
+        assert_eq!(
+            said(&app.update(lost, Instant::now())),
+            ["The seek ended without a game. Start hector again to seek once more."]
+        );
+        // Challenges to the player are not asked about while seeking.
+        assert!(said(&account(&mut app, CHALLENGE)).is_empty());
     }
 
     #[test]

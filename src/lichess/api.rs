@@ -68,6 +68,18 @@ pub enum Request {
         /// Rated or casual.
         rated: bool,
     },
+    /// Seek a real-time game (`POST /api/board/seek`): the request stays
+    /// open until a game starts; closing it cancels the seek.
+    Seek {
+        /// Seconds at the start (whole minutes: lichess takes minutes).
+        limit_s: u32,
+        /// Seconds added per move.
+        increment_s: u32,
+        /// The colour asked for (none: random).
+        color: Option<Side>,
+        /// Rated or casual.
+        rated: bool,
+    },
     /// Accept a challenge made to us.
     Accept {
         /// The challenge's id.
@@ -185,6 +197,22 @@ impl Request {
                     ("variant", "standard".to_owned()),
                 ],
             ),
+            Self::Seek {
+                limit_s,
+                increment_s,
+                color,
+                rated,
+            } => (
+                Method::Post,
+                "/api/board/seek".to_owned(),
+                vec![
+                    ("rated", rated.to_string()),
+                    ("time", (limit_s / 60).to_string()),
+                    ("increment", increment_s.to_string()),
+                    ("color", colour(*color).to_owned()),
+                    ("variant", "standard".to_owned()),
+                ],
+            ),
             Self::Accept { id } => (
                 Method::Post,
                 format!("/api/challenge/{}/accept", segment(id)),
@@ -198,6 +226,17 @@ impl Request {
         }
     }
 }
+
+/// Whether lichess takes a real-time seek of this time control: rapid or
+/// classical only, as lichess reckons speed (the start time plus forty
+/// moves' increment, eight minutes or more).
+#[must_use]
+pub fn seek_allowed(limit_s: u32, increment_s: u32) -> bool {
+    u64::from(limit_s) + 40 * u64::from(increment_s) >= RAPID_FROM_S
+}
+
+/// Where lichess's rapid begins, in estimated seconds (blitz below).
+pub const RAPID_FROM_S: u64 = 8 * 60;
 
 /// The account stream's path.
 pub const EVENT_STREAM: &str = "/api/stream/event";
@@ -242,6 +281,71 @@ pub fn error_text(body: &str) -> String {
         }) => s,
         Ok(E { error }) => error.to_string(),
         Err(_) => body.chars().take(200).collect(),
+    }
+}
+
+/// A refusal of lichess's, as hector says it: the known ones in its own
+/// words (in the player's language), only an unknown one with lichess's
+/// (English) text, quoted apart.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Failure {
+    /// The token is refused (401).
+    TokenRefused,
+    /// No such player (a challenge to a name lichess does not know).
+    NoSuchUser,
+    /// The player challenged does not take challenges now (or not this one).
+    ChallengeRefused,
+    /// Not the player's turn there, or the game is over ("Not your turn,
+    /// or game already over").
+    NotYourTurn,
+    /// The game is over (or cannot be aborted any more).
+    GameOver,
+    /// No such game or challenge (404).
+    NotFound,
+    /// Anything else: lichess's own text.
+    Other(String),
+}
+
+/// What a refusal (`status`, lichess's `error` text) means.  lichess's
+/// texts are English and may change: they are matched loosely, and what
+/// is not known stays [`Failure::Other`].
+#[must_use]
+pub fn failure(challenge: bool, status: u16, error: &str) -> Failure {
+    let e = error.to_lowercase();
+    let has = |words: &[&str]| words.iter().any(|w| e.contains(w));
+    if status == 401 {
+        Failure::TokenRefused
+    } else if challenge && (has(&["no such user", "user not found", "not found"]) || status == 404)
+    {
+        Failure::NoSuchUser
+    } else if challenge
+        && has(&[
+            "not accept",
+            "doesn't accept",
+            "declin",
+            "refuse",
+            "blocked",
+            "cannot challenge",
+            "can't challenge",
+            "cannot be challenged",
+        ])
+    {
+        Failure::ChallengeRefused
+    } else if has(&["not your turn"]) {
+        Failure::NotYourTurn
+    } else if has(&[
+        "game is over",
+        "already over",
+        "finished",
+        "can no longer",
+        "cannot abort",
+        "can't abort",
+    ]) {
+        Failure::GameOver
+    } else if status == 404 {
+        Failure::NotFound
+    } else {
+        Failure::Other(error.chars().take(200).collect())
     }
 }
 
@@ -337,6 +441,54 @@ mod tests {
         assert_eq!(
             form,
             [("room", "player".into()), ("text", "good luck".into())]
+        );
+    }
+
+    #[test]
+    fn a_seek_sends_minutes_and_only_rapid_or_classical_is_allowed() {
+        let (m, path, form) = Request::Seek {
+            limit_s: 900,
+            increment_s: 10,
+            color: None,
+            rated: false,
+        }
+        .http();
+        assert_eq!((m, path.as_str()), (Method::Post, "/api/board/seek"));
+        assert!(form.contains(&("time", "15".into())));
+        assert!(form.contains(&("increment", "10".into())));
+        assert!(form.contains(&("color", "random".into())));
+        assert!(form.contains(&("rated", "false".into())));
+        // 8+0 is rapid; 7+0 and 5+3 (5 + 2 = 7 minutes) are blitz; 3+2 is
+        // blitz; 2+12 (2 + 8 = 10 minutes) is rapid.
+        assert!(seek_allowed(480, 0));
+        assert!(!seek_allowed(420, 0));
+        assert!(!seek_allowed(300, 3));
+        assert!(!seek_allowed(180, 2));
+        assert!(seek_allowed(120, 12));
+        assert!(seek_allowed(10_800, 180));
+    }
+
+    #[test]
+    fn known_refusals_are_named_and_only_unknown_ones_keep_their_text() {
+        assert_eq!(failure(true, 400, "No such user"), Failure::NoSuchUser);
+        assert_eq!(failure(true, 404, r#"{"x":1}"#), Failure::NoSuchUser);
+        assert_eq!(
+            failure(true, 400, "Mary does not accept challenges."),
+            Failure::ChallengeRefused
+        );
+        assert_eq!(
+            failure(false, 400, "Not your turn, or game already over"),
+            Failure::NotYourTurn
+        );
+        assert_eq!(
+            failure(false, 400, "This game is already finished"),
+            Failure::GameOver
+        );
+        assert_eq!(failure(false, 404, "Not found"), Failure::NotFound);
+        assert_eq!(failure(false, 401, "No such token"), Failure::TokenRefused);
+        assert_eq!(
+            failure(false, 400, "Something new"),
+            Failure::Other("Something new".into())
         );
     }
 

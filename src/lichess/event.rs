@@ -153,6 +153,10 @@ pub struct Challenge {
     /// Why it was declined, for `challengeDeclined`.
     #[serde(default)]
     pub decline_reason: Option<String>,
+    /// The same as a key (`generic`, `later`, `tooFast`, `tooSlow`,
+    /// `timeControl`, `rated`, `casual`, …): what hector says.
+    #[serde(default)]
+    pub decline_reason_key: Option<String>,
 }
 
 impl Challenge {
@@ -519,10 +523,11 @@ mod tests {
         ));
         let declined = CHALLENGE
             .replacen(r#""type":"challenge""#, r#""type":"challengeDeclined""#, 1)
-            .replacen(r#""direction":"in""#, r#""direction":"out","declineReason":"I'm not accepting challenges at the moment.""#, 1);
+            .replacen(r#""direction":"in""#, r#""direction":"out","declineReason":"I'm not accepting challenges at the moment.","declineReasonKey":"later""#, 1);
         let Some(AccountEvent::ChallengeDeclined(c)) = account_line(&declined).unwrap() else {
             panic!("not a decline");
         };
+        assert_eq!(c.decline_reason_key.as_deref(), Some("later"));
         assert!(c.decline_reason.unwrap().starts_with("I'm not"));
         let finish = GAME_START.replacen("gameStart", "gameFinish", 1);
         assert!(matches!(

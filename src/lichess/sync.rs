@@ -48,6 +48,9 @@ pub enum Change {
         /// Who proposes.
         by: Side,
     },
+    /// The player's takeback request was refused (it is no longer up,
+    /// and no move was taken back).
+    TakebackDeclined,
     /// The game is over.
     Ended {
         /// lichess's status (`mate`, `resign`, `outoftime`, `draw`, …).
@@ -180,6 +183,24 @@ impl GameSync {
         self.update(&full.state)
     }
 
+    /// Whether the other side's takeback request is up now.
+    #[must_use]
+    pub fn takeback_asked(&self) -> bool {
+        match self.ours {
+            Side::White => self.takeback.1,
+            Side::Black => self.takeback.0,
+        }
+    }
+
+    /// Whether the other side's draw offer is up now.
+    #[must_use]
+    pub fn draw_asked(&self) -> bool {
+        match self.ours {
+            Side::White => self.draw.1,
+            Side::Black => self.draw.0,
+        }
+    }
+
     /// A state: what is new since the last one.
     pub fn update(&mut self, state: &GameState) -> Vec<Change> {
         let mut out = Vec::new();
@@ -247,6 +268,20 @@ impl GameSync {
         let takeback_now = theirs_side(state.wtakeback, state.btakeback, self.ours);
         if takeback_now && !theirs_side(self.takeback.0, self.takeback.1, self.ours) {
             out.push(Change::TakebackProposed { by: other });
+        }
+        let ours_side = |w: bool, b: bool| match self.ours {
+            Side::White => w,
+            Side::Black => b,
+        };
+        let taken_back = out
+            .iter()
+            .any(|c| matches!(c, Change::TakenBack { .. } | Change::Replaced { .. }));
+        if ours_side(self.takeback.0, self.takeback.1)
+            && !ours_side(state.wtakeback, state.btakeback)
+            && !taken_back
+            && !state.is_over()
+        {
+            out.push(Change::TakebackDeclined);
         }
         self.takeback = (state.wtakeback, state.btakeback);
         if state.is_over() && !self.ended {
@@ -423,10 +458,23 @@ mod tests {
         assert!(s.update(&mine).is_empty());
         let mut tb = state("e2e4 e7e5");
         tb.btakeback = true;
+        // (Ours still up: taken down, it would be a refusal.)
+        tb.wtakeback = true;
         assert_eq!(
             s.update(&tb),
             [Change::TakebackProposed { by: Side::Black }]
         );
+        assert!(s.takeback_asked());
+        // Our own request taken down with no move taken back: refused.
+        let mut s2 = GameSync::new(Side::White, "startpos");
+        s2.update(&state("e2e4 e7e5"));
+        let mut ask = state("e2e4 e7e5");
+        ask.wtakeback = true;
+        assert!(s2.update(&ask).is_empty());
+        assert_eq!(s2.update(&state("e2e4 e7e5")), [Change::TakebackDeclined]);
+        // Granted: the moves go back, no refusal said.
+        s2.update(&ask);
+        assert_eq!(s2.update(&state("e2e4")), [Change::TakenBack { count: 1 }]);
         let mut over = state("e2e4 e7e5");
         over.status = "resign".into();
         over.winner = Some(Side::White);

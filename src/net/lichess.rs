@@ -133,6 +133,40 @@ impl Client {
     }
 }
 
+impl Client {
+    /// Sends a request whose answer is held open (a seek) and reads it to
+    /// its end, with no time limit but lichess's keep-alive lines.
+    async fn hold(&self, request: &Request) -> Reply {
+        let (method, path, form) = request.http();
+        let b = self.builder(method, &path).form(&form);
+        let mut r = match b.send().await {
+            Err(e) => return Reply::Failed(without_url(&e)),
+            Ok(r) => r,
+        };
+        let status = r.status().as_u16();
+        match status {
+            200..=299 => {}
+            429 => return Reply::RateLimited,
+            400..=499 => {
+                let body = r.text().await.unwrap_or_default();
+                return Reply::Refused {
+                    status,
+                    error: api::error_text(&body),
+                };
+            }
+            _ => return Reply::Failed(format!("HTTP {status}")),
+        }
+        loop {
+            match tokio::time::timeout(STREAM_SILENCE, r.chunk()).await {
+                Ok(Ok(Some(_))) => {}
+                Ok(Ok(None)) => return Reply::Done(String::new()),
+                Ok(Err(e)) => return Reply::Failed(without_url(&e)),
+                Err(_) => return Reply::Failed("no keep-alive".to_owned()),
+            }
+        }
+    }
+}
+
 /// reqwest's error without the URL (the text is logged).
 fn without_url(e: &reqwest::Error) -> String {
     let mut s = e.to_string();
@@ -178,6 +212,25 @@ pub fn spawn_requests(
     let (tx, rx) = mpsc::unbounded_channel();
     handle.spawn(requests(client, rx, sink));
     Ok(tx)
+}
+
+/// Starts a seek (`POST /api/board/seek`) on the shared runtime: the
+/// request is held open, as lichess asks, until the server ends it (a
+/// game started: it comes on the account's stream).  Its answer goes to
+/// `sink` as [`LichessIo::Reply`]: `Done` when lichess closed it, a refusal
+/// or a failure otherwise.  Dropping the connection (hector quits: the
+/// runtime ends) cancels the seek on lichess.
+///
+/// # Errors
+///
+/// The runtime could not start.
+pub fn spawn_seek(client: Client, request: Request, sink: Sink) -> std::io::Result<Handle> {
+    let handle = super::handle()?;
+    handle.spawn(async move {
+        let reply = client.hold(&request).await;
+        let _ = sink(LichessIo::Reply(request, reply));
+    });
+    Ok(handle)
 }
 
 enum Ended {

@@ -35,6 +35,19 @@ pub struct State {
     pub log: Vec<String>,
     /// Every header block and body received (for the token search).
     pub raw: Vec<String>,
+    /// (branch online) A seek finds an opponent of this name (none: the
+    /// seek waits until hector closes it).
+    pub seek_opponent: Option<String>,
+    /// (branch online) Seeks whose connection hector closed while waiting.
+    pub seeks_cancelled: usize,
+    /// (branch online) Lines for the game stream, sent in order as they
+    /// are added (an opponent's chat line, `opponentGone`, states).
+    pub game_lines: Vec<String>,
+    /// (branch online) The opponent accepts the player's draw offer.
+    pub accept_draw: bool,
+    /// (branch online) The opponent's answer to the player's takeback
+    /// request (none: no answer).
+    pub takeback_answer: Option<bool>,
 }
 
 /// The game of the stand-in.
@@ -56,6 +69,10 @@ pub struct Game {
     pub version: u64,
     /// The opponent offers a draw.
     pub draw_offer: bool,
+    /// (branch online) The opponent asks for a takeback.
+    pub their_takeback: bool,
+    /// (branch online) The player's takeback request is up.
+    pub our_takeback: bool,
 }
 
 /// The running stand-in.
@@ -127,8 +144,13 @@ fn game_state(g: &Game) -> String {
     } else {
         (g.draw_offer, false)
     };
+    let (wtb, btb) = if g.white {
+        (g.our_takeback, g.their_takeback)
+    } else {
+        (g.their_takeback, g.our_takeback)
+    };
     format!(
-        r#"{{"type":"gameState","moves":"{}","wtime":600000,"btime":600000,"winc":5000,"binc":5000,"status":"{}"{winner},"wdraw":{wdraw},"bdraw":{bdraw}}}"#,
+        r#"{{"type":"gameState","moves":"{}","wtime":600000,"btime":600000,"winc":5000,"binc":5000,"status":"{}"{winner},"wdraw":{wdraw},"bdraw":{bdraw},"wtakeback":{wtb},"btakeback":{btb}}}"#,
         g.moves.join(" "),
         g.status
     )
@@ -225,24 +247,73 @@ fn serve(mut conn: TcpStream, state: &Arc<Mutex<State>>) -> std::io::Result<()> 
                 drop(s);
                 respond(&mut conn, 200, r#"{"ok":true}"#)?;
             }
-            ("POST", ["api", "board", "game", _, what, ..]) => {
+            ("POST", ["api", "board", "game", _, what, rest @ ..]) => {
+                let what = (*what).to_owned();
+                let yes = rest.first().is_none_or(|a| *a == "yes");
                 let mut s = state.lock().unwrap();
                 let white = s.game.as_ref().is_some_and(|g| g.white);
+                let me = s.username.clone();
+                let accept_draw = s.accept_draw;
+                let takeback_answer = s.takeback_answer;
+                let mut lines = Vec::new();
                 if let Some(g) = s.game.as_mut() {
-                    match *what {
+                    let ours_last = |g: &Game| (g.moves.len() % 2 == 1) == g.white;
+                    match what.as_str() {
                         "resign" => {
                             g.status = "resign".into();
                             g.winner = Some(if white { "black" } else { "white" }.into());
                         }
                         "abort" => g.status = "aborted".into(),
-                        "draw" if g.draw_offer => g.status = "draw".into(),
+                        "draw" if yes && (g.draw_offer || accept_draw) => g.status = "draw".into(),
+                        "draw" if !yes => g.draw_offer = false,
+                        "claim-victory" => {
+                            g.status = "timeout".into();
+                            g.winner = Some(if white { "white" } else { "black" }.into());
+                        }
+                        // The opponent's request answered: yes takes back
+                        // to their turn.
+                        "takeback" if g.their_takeback => {
+                            g.their_takeback = false;
+                            if yes {
+                                let n = if ours_last(g) { 2 } else { 1 };
+                                let keep = g.moves.len().saturating_sub(n);
+                                g.moves.truncate(keep);
+                            }
+                        }
+                        // Ours: the opponent's answer (yes: back to our turn).
+                        "takeback" if yes => match takeback_answer {
+                            Some(true) => {
+                                let n = if ours_last(g) { 1 } else { 2 };
+                                let keep = g.moves.len().saturating_sub(n);
+                                g.moves.truncate(keep);
+                            }
+                            Some(false) => {
+                                g.our_takeback = true;
+                                lines.push(game_state(g));
+                                g.our_takeback = false;
+                            }
+                            None => g.our_takeback = true,
+                        },
+                        "chat" => {
+                            // lichess sends the player's own line back.
+                            let text = body
+                                .split('&')
+                                .find_map(|kv| kv.strip_prefix("text="))
+                                .unwrap_or("")
+                                .replace('+', " ");
+                            lines.push(format!(
+                                r#"{{"type":"chatLine","room":"player","username":"{me}","text":"{text}"}}"#
+                            ));
+                        }
                         _ => {}
                     }
                     g.version += 1;
                 }
+                s.game_lines.extend(lines);
                 drop(s);
                 respond(&mut conn, 200, r#"{"ok":true}"#)?;
             }
+            ("POST", ["api", "board", "seek"]) => return seek(conn, state, &body),
             ("POST", ["api", "challenge", user]) => {
                 let user = (*user).to_owned();
                 let mut s = state.lock().unwrap();
@@ -324,9 +395,15 @@ fn game_stream(mut conn: TcpStream, state: &Arc<Mutex<State>>, id: &str) -> std:
     };
     stream_head(&mut conn)?;
     chunk(&mut conn, &full)?;
+    let mut extra = state.lock().unwrap().game_lines.len();
     let t = Instant::now();
     while t.elapsed() < Duration::from_secs(60) {
         std::thread::sleep(Duration::from_millis(5));
+        let lines: Vec<String> = state.lock().unwrap().game_lines[extra..].to_vec();
+        for l in &lines {
+            chunk(&mut conn, l)?;
+        }
+        extra += lines.len();
         let mut s = state.lock().unwrap();
         let drop_at = s.drop_at;
         let Some(g) = s.game.clone() else {
@@ -347,6 +424,58 @@ fn game_stream(mut conn: TcpStream, state: &Arc<Mutex<State>>, id: &str) -> std:
         if g.status != "started" {
             write!(conn, "0\r\n\r\n")?;
             return conn.flush();
+        }
+    }
+    Ok(())
+}
+
+/// (branch online) `POST /api/board/seek`: held open with keep-alive
+/// lines; with an opponent set, a game starts (on the event stream) and
+/// the seek's answer ends, as on lichess; without, it waits until hector
+/// closes the connection (which cancels the seek), counted.
+fn seek(mut conn: TcpStream, state: &Arc<Mutex<State>>, body: &str) -> std::io::Result<()> {
+    stream_head(&mut conn)?;
+    chunk(&mut conn, "")?;
+    let opponent = state.lock().unwrap().seek_opponent.clone();
+    if let Some(user) = opponent {
+        let white = !body.contains("color=black");
+        let color = if white { "white" } else { "black" };
+        let mut s = state.lock().unwrap();
+        s.events.push(format!(
+            r#"{{"type":"gameStart","game":{{"fullId":"seek1n0gabcd","gameId":"seek1n0g","color":"{color}","rated":false,"opponent":{{"id":"{}","username":"{user}","rating":1600}},"isMyTurn":{white},"compat":{{"bot":false,"board":true}}}}}}"#,
+            user.to_lowercase()
+        ));
+        s.game = Some(Game {
+            id: "seek1n0g".into(),
+            white,
+            opponent: user,
+            status: "started".into(),
+            ..Game::default()
+        });
+        drop(s);
+        std::thread::sleep(Duration::from_millis(50));
+        write!(conn, "0\r\n\r\n")?;
+        return conn.flush();
+    }
+    conn.set_read_timeout(Some(Duration::from_millis(50)))?;
+    let t = Instant::now();
+    let mut buf = [0u8; 64];
+    while t.elapsed() < Duration::from_secs(60) {
+        match conn.read(&mut buf) {
+            Ok(0) => {
+                state.lock().unwrap().seeks_cancelled += 1;
+                return Ok(());
+            }
+            Ok(_) => {}
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) => {}
+            Err(_) => {
+                state.lock().unwrap().seeks_cancelled += 1;
+                return Ok(());
+            }
         }
     }
     Ok(())

@@ -555,6 +555,10 @@ mod tests {
             "resign",
             "new",
             "flip",
+            // (Added since: a lichess game's.)
+            "abort",
+            "chat",
+            "say",
             "release",
             "hint",
             "eval",

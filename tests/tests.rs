@@ -40,6 +40,8 @@ mod journal_damage;
 mod languages;
 mod layers;
 mod lichess;
+#[cfg(unix)] // Unix only: a board on a pseudo-terminal
+mod lichess_board;
 mod line_games;
 mod line_mode;
 mod scoresheet;

@@ -403,6 +403,9 @@ impl App {
                 self.journal_mismatch_resolved(crate::scoresheet::record::BoardOf::Player);
                 if let Some(t) = self.game_is_over() {
                     self.say(out, t, Priority::Normal, SayKind::Error);
+                } else if self.online_refuses_move(out) {
+                    // Online, only lichess moves for the opponent.
+                    self.board_move_refused(mv, now, out);
                 } else {
                     self.play(mv, now, out);
                 }

@@ -10,7 +10,7 @@
 use std::time::{Duration, Instant};
 
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Color, Move};
+use shakmaty::{CastlingMode, Color, Move, Position};
 
 use super::App;
 use crate::action::PlayerAction as Action;
@@ -254,7 +254,7 @@ impl App {
                     self.on_game_event(event, now, out);
                 }
             }
-            LichessIo::Reply(request, reply) => self.on_reply(&request, reply, out),
+            LichessIo::Reply(request, reply) => self.on_reply(&request, reply, now, out),
             LichessIo::RateLimited => {
                 let t = self.message("lichess_rate_limited", &[]);
                 self.say(out, t, Priority::Normal, SayKind::Info);
@@ -651,7 +651,7 @@ impl App {
         }
     }
 
-    fn on_reply(&mut self, request: &Request, reply: Reply, out: &mut Vec<Effect>) {
+    fn on_reply(&mut self, request: &Request, reply: Reply, now: Instant, out: &mut Vec<Effect>) {
         let (status, error) = match reply {
             Reply::Refused { status, error } => (status, error),
             // A seek lost before a game began (a game's start comes on
@@ -689,9 +689,18 @@ impl App {
                     Some((before, played)) => self.talk.phraser.say_move(before, played.mv),
                     None => uci.clone(),
                 };
+                let refused = self.game.positions().last().map(|(_, p)| p.mv);
+                let key = if self.board_shows_game() {
+                    "lichess_move_refused_board"
+                } else {
+                    "lichess_move_refused"
+                };
                 self.game.undo_last();
-                let t = self.message("lichess_move_refused", &[("move", &said)]);
+                let t = self.message(key, &[("move", &said)]);
                 self.say(out, t, Priority::Urgent, SayKind::Error);
+                if let Some(mv) = refused {
+                    self.board_move_refused(mv, now, out);
+                }
             }
             _ => self.say_refusal(request, status, &error, out),
         }
@@ -725,6 +734,35 @@ impl App {
             let t = self.message("lichess_says", &[("error", e)]);
             self.say(out, t, Priority::Normal, SayKind::Error);
         }
+    }
+
+    /// Whether the player's board, connected, shows the game's position
+    /// (branch `board`).
+    fn board_shows_game(&self) -> bool {
+        self.parts
+            .boards
+            .player
+            .as_ref()
+            .filter(|b| b.connected())
+            .and_then(|b| b.tracker().sensed())
+            .is_some_and(|s| s.matches(self.game.position().board()))
+    }
+
+    /// The player's board (branch `board`): a refused move made there (by
+    /// lichess, or made for the opponent) is to be put back, never taken
+    /// as the move made again.
+    pub(super) fn board_move_refused(&mut self, mv: Move, now: Instant, out: &mut Vec<Effect>) {
+        let game = &self.game;
+        let Some(b) = self.parts.boards.player.as_mut() else {
+            return;
+        };
+        // (The board already expects the game's position: nothing to do.)
+        if b.tracker().position() == game.position() {
+            return;
+        }
+        let previous = game.positions().next_back().map(|(before, _)| before);
+        let notes = b.move_refused(game.position(), previous, mv, now);
+        self.on_board_notes(notes, now, out);
     }
 
     /// A move typed while it is not the player's turn online, or before

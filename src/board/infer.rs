@@ -222,6 +222,10 @@ pub struct Tracker {
     /// changed by other means.  Only then is a return to the previous or
     /// the starting position something the player did on purpose.
     confirmed: bool,
+    /// A move made on the board that the game took back (an online server
+    /// refused it), with the position it was made in: while the board
+    /// still shows it there, it is a mismatch, never the same move again.
+    refused: Option<(Chess, Move)>,
 }
 
 /// The position after `m` (legal in `pos`).
@@ -290,6 +294,7 @@ impl Tracker {
             watch: MismatchWatch::new(),
             last_illegal: None,
             confirmed: false,
+            refused: None,
         }
     }
 
@@ -600,6 +605,26 @@ impl Tracker {
         self.after_game_change(now)
     }
 
+    /// The move `mv`, made on the board in `position` and played, was
+    /// refused elsewhere (an online server) and taken back from the game:
+    /// the game is at `position` again (`previous` before its last move).
+    /// The board still showing `mv` is the mismatch to put right (said at
+    /// once), not the move made again; back at `position`, it matches, and
+    /// the same move made anew is a move again.
+    pub fn move_refused(
+        &mut self,
+        position: &Chess,
+        previous: Option<&Chess>,
+        mv: Move,
+        now: Instant,
+    ) -> Vec<Inferred> {
+        self.position = position.clone();
+        self.previous = previous.cloned();
+        self.awaiting.clear();
+        self.refused = Some((position.clone(), mv));
+        self.after_game_change(now)
+    }
+
     /// A game resumed after a restart whose last moves `moves` (the first
     /// played in `before`, `earlier` the position before that) were made
     /// by other means and are not yet on this board: await them, as
@@ -775,8 +800,15 @@ impl Tracker {
             return Class::Synced;
         }
         let moves: Vec<Move> = self.position.legal_moves().into_iter().collect();
+        // A refused move (see `move_refused`) is no move here.
+        let refused = |m: Move| {
+            self.refused
+                .as_ref()
+                .is_some_and(|(p, r)| *r == m && *p == self.position)
+        };
         let afters: Vec<(Move, Board)> = moves
             .iter()
+            .filter(|m| !refused(**m))
             .map(|m| (*m, after(&self.position, *m)))
             .collect();
         let plausible = |m: Move| match m {
@@ -873,6 +905,7 @@ impl Tracker {
             Class::Synced => {
                 self.confirmed = true;
                 self.last_illegal = None;
+                self.refused = None;
                 if !self.awaiting.is_empty() {
                     self.watch.clear();
                     for a in std::mem::take(&mut self.awaiting) {

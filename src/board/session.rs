@@ -328,6 +328,22 @@ impl BoardSession {
         self.tracker.instruction()
     }
 
+    /// A move made on this board was refused elsewhere and taken back
+    /// from the game: see [`Tracker::move_refused`].
+    #[must_use]
+    pub fn move_refused(
+        &mut self,
+        position: &Chess,
+        previous: Option<&Chess>,
+        mv: Move,
+        now: Instant,
+    ) -> Vec<SessionNote> {
+        let found = self.tracker.move_refused(position, previous, mv, now);
+        let mut out = Vec::new();
+        self.push_found(found, &mut out);
+        out
+    }
+
     /// The game was replaced (new game, take-back): `previous` is the
     /// position before its last move.
     #[must_use]

@@ -1043,3 +1043,42 @@ fn version_and_garbage_events_change_nothing() {
     rig.bytes(&[0x01, 0x02, 0x8e, 0x00]);
     assert_eq!(rig.take(), vec![]);
 }
+
+/// Issue 20: a move made on the board and refused by lichess is taken
+/// back from the game: the board still showing it is the mismatch to put
+/// right (at once, and never the same move again); put back, it matches;
+/// made anew, it is a move again.
+#[test]
+fn a_refused_move_still_on_the_board_is_a_mismatch_until_put_back() {
+    for protocol in Protocol::ALL {
+        let mut rig = Rig::start(protocol);
+        let m = rig.hand("g1f3", false);
+        let mut got = rig.take_untouched();
+        if got.is_empty() {
+            rig.settle();
+            got = rig.take_untouched();
+        }
+        assert_eq!(got, vec![Inferred::Move(m)], "{protocol:?}");
+        let got = rig.tracker.move_refused(&Chess::new(), None, m, rig.now);
+        assert!(
+            matches!(&got[..], [Inferred::Mismatch(d)] if d.len() == 2),
+            "{protocol:?}: {got:?}"
+        );
+        rig.settle();
+        assert_eq!(rig.take_untouched(), vec![], "{protocol:?}");
+        rig.lift(Square::F3);
+        rig.place(Square::G1, Color::White.knight());
+        assert_eq!(
+            rig.take_untouched(),
+            vec![Inferred::Matches],
+            "{protocol:?}"
+        );
+        let again = rig.hand("g1f3", false);
+        rig.settle();
+        assert_eq!(
+            rig.take_untouched(),
+            vec![Inferred::Move(again)],
+            "{protocol:?}"
+        );
+    }
+}

@@ -350,6 +350,16 @@ impl App {
         }
     }
 
+    /// Say and do what the player's board session reports.
+    pub(super) fn on_board_notes(
+        &mut self,
+        notes: Vec<SessionNote>,
+        now: Instant,
+        out: &mut Vec<Effect>,
+    ) {
+        self.on_seat_notes(Seat::Player, notes, now, out);
+    }
+
     /// The `board` command: the difference between the board and the game
     /// now, or that they agree.
     pub(super) fn board_report(&mut self, out: &mut Vec<Effect>) {

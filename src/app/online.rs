@@ -741,8 +741,7 @@ impl App {
     fn board_shows_game(&self) -> bool {
         self.parts
             .boards
-            .player
-            .as_ref()
+            .player()
             .filter(|b| b.connected())
             .and_then(|b| b.tracker().sensed())
             .is_some_and(|s| s.matches(self.game.position().board()))
@@ -753,7 +752,7 @@ impl App {
     /// as the move made again.
     pub(super) fn board_move_refused(&mut self, mv: Move, now: Instant, out: &mut Vec<Effect>) {
         let game = &self.game;
-        let Some(b) = self.parts.boards.player.as_mut() else {
+        let Some(b) = self.parts.boards.player_mut() else {
             return;
         };
         // (The board already expects the game's position: nothing to do.)

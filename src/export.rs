@@ -231,6 +231,7 @@ pub fn render(format: ExportFormat, rec: &GameRecord, phraser: &Phraser) -> Vec<
                 event: phraser.message("label_event", &[]),
                 time_control: phraser.message("label_time_control", &[]),
                 result: phraser.message("label_result", &[]),
+                site: phraser.message("label_site", &[]),
             };
             let say = |before: &shakmaty::Chess, m: &PlayedMove| phraser.say_move(before, m.mv);
             let notes = |n: &Note| note_sentence(n, phraser);

@@ -395,6 +395,24 @@ fn play_game(args: &PlayArgs, resume_id: Option<&str>) -> ExitCode {
             ResumeOffer::load(&store, &g.id, choice).ok()
         }),
     };
+    // A game played on lichess is rejoined there, with the player's token.
+    // Without one it is not resumed offline: `--resume` (or `hector
+    // resume`) says why and stops; the question is not asked (a new game
+    // begins, the online one stays saved).
+    let mut offer = offer;
+    let online = offer
+        .as_ref()
+        .is_some_and(|o| o.resumed.start.online().is_some());
+    if online && hector::cli::find_lichess_token().is_none() {
+        println!("{}", started.phraser.message("lichess_no_token", &[]));
+        if offer
+            .as_ref()
+            .is_some_and(|o| o.choice == ResumeChoice::Now)
+        {
+            return ExitCode::FAILURE;
+        }
+        offer = None;
+    }
     run_session(started, args, offer, None)
 }
 
@@ -407,6 +425,14 @@ fn play_online(args: &PlayArgs) -> ExitCode {
     if hector::cli::find_lichess_token().is_none() {
         println!("{}", started.phraser.message("lichess_no_token", &[]));
         return ExitCode::FAILURE;
+    }
+    // An online game left unfinished is gone on with by resuming it (its
+    // journal, its moves not said again): said, in case that was meant.
+    if store().resumable().is_some_and(|g| g.online.is_some()) {
+        println!(
+            "{}",
+            started.phraser.message("lichess_unfinished_saved", &[])
+        );
     }
     let color = match args.color {
         Some(ChallengeColor::White) => Some(shakmaty::Color::White),
@@ -446,7 +472,15 @@ fn play_online(args: &PlayArgs) -> ExitCode {
             rated: args.rated,
         },
     };
-    started.app = started.app.online(online);
+    // The journal's start record: the server now, the game and its
+    // players when the server tells them (never the token).
+    let mut start_info = StartInfo {
+        event: args.event.clone().unwrap_or_default(),
+        date: today(),
+        ..StartInfo::default()
+    };
+    start_info.set_online_server(&args.lichess_url);
+    started.app = started.app.journal(start_info).online(online);
     run_session(started, args, None, None)
 }
 
@@ -467,6 +501,11 @@ fn run_session(
     review: Option<hector::PgnFile>,
 ) -> ExitCode {
     let reviewing = review.is_some();
+    // The server of a game of lichess's being resumed (rejoined there).
+    let rejoin_url = offer
+        .as_ref()
+        .and_then(|o| o.resumed.start.online())
+        .map(|g| g.url);
     let ui = args.ui.unwrap_or(if started.view.ui == "tui" {
         UiKind::Tui
     } else {
@@ -561,9 +600,12 @@ fn run_session(
     if !reviewing {
         runtime.keep_journal(Sink::new(store()));
     }
-    if args.lichess
+    let lichess_url = rejoin_url
+        .as_deref()
+        .or(args.lichess.then_some(args.lichess_url.as_str()));
+    if let Some(url) = lichess_url
         && let Some(token) = hector::cli::find_lichess_token()
-        && let Err(why) = runtime.start_lichess(&args.lichess_url, token)
+        && let Err(why) = runtime.start_lichess(url, token)
     {
         eprintln!("hector: lichess: {why}");
     }
@@ -984,14 +1026,34 @@ fn game_line(phraser: &hector::Phraser, number: usize, g: &hector::GameSummary) 
         Some(r) => r.clone(),
         None => phraser.message("game_unfinished", &[]),
     };
+    // An online game's players with their ratings, and where it was played.
+    let player = |name: &str, elo: &Option<String>, side| {
+        let name = phraser.player(name, side);
+        match elo {
+            Some(r) if g.online.is_some() => {
+                phraser.message("games_player_rating", &[("name", &name), ("rating", r)])
+            }
+            _ => name,
+        }
+    };
     phraser.message(
-        "games_line",
+        if g.online.is_some() {
+            "games_line_lichess"
+        } else {
+            "games_line"
+        },
         &[
             ("number", &number.to_string()),
             ("id", g.id.as_str()),
             ("date", &date),
-            ("white", &phraser.player(&g.white, shakmaty::Color::White)),
-            ("black", &phraser.player(&g.black, shakmaty::Color::Black)),
+            (
+                "white",
+                &player(&g.white, &g.white_elo, shakmaty::Color::White),
+            ),
+            (
+                "black",
+                &player(&g.black, &g.black_elo, shakmaty::Color::Black),
+            ),
             ("result", &result),
             ("moves", &g.plies.div_ceil(2).to_string()),
         ],

@@ -163,8 +163,16 @@ const GAME: [(&str, &str); 28] = [
 
 /// Start hector on a fresh board of `protocol` showing the start position.
 fn connected(protocol: Protocol) -> (Hector, TestBoard) {
+    connected_with(protocol, &[])
+}
+
+/// As [`connected`], with more options for `hector play`.
+fn connected_with(protocol: Protocol, options: &[&str]) -> (Hector, TestBoard) {
     let (master, path) = new_pty();
-    let mut hector = start(&format!("{}:{path}", protocol.name()));
+    let spec = format!("{}:{path}", protocol.name());
+    let mut args = vec!["--board", spec.as_str()];
+    args.extend_from_slice(options);
+    let mut hector = Hector::play(&args).waiting(WAIT);
     hector.expect("New game. White to move.");
     let mut board = TestBoard::new(master, protocol);
     // "Board connected" only once the board answered with a position.
@@ -247,8 +255,11 @@ fn occupancy_board_plays_a_whole_game_and_asks_for_the_promotion_piece() {
 
 /// A queen slid slowly over three squares (each a legal queen move, set
 /// down for less than the settle time) is announced once, where it stops.
+/// The settle time is a second here, so that a rest of 120 ms stays well
+/// short of it on a loaded machine (with the default 300 ms, a test thread
+/// late by 180 ms once made a rest a move).
 fn slow_slide(protocol: Protocol) {
-    let (mut hector, mut board) = connected(protocol);
+    let (mut hector, mut board) = connected_with(protocol, &["--settle-ms", "1000"]);
     for (san, said) in [("e4", "Bauer Eva vier"), ("e5", "Bauer Eva fünf")] {
         board.play(san);
         hector.expect(said);

@@ -42,6 +42,7 @@ mod layers;
 mod lichess;
 #[cfg(unix)] // Unix only: a board on a pseudo-terminal
 mod lichess_board;
+mod lichess_record;
 mod line_games;
 mod line_mode;
 mod scoresheet;

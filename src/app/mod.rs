@@ -29,6 +29,7 @@ mod engine;
 mod look;
 mod offers;
 mod online;
+mod online_record;
 mod review;
 mod scoresheet;
 mod status;

@@ -81,6 +81,9 @@ pub(super) struct OnlinePlay {
     /// The opponent gone: when lichess lets the win be claimed (said then;
     /// a `claim` before is told how long to wait).
     claim_at: Option<Instant>,
+    /// A game rejoined after hector stopped, before its `gameFull` came:
+    /// `Some(true)` once lichess out of reach was said (branch record).
+    rejoin: Option<bool>,
 }
 
 /// A chat line holds at most this many characters on lichess.
@@ -98,6 +101,32 @@ impl OnlinePlay {
         match (self.link.deadline(), self.claim_at) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
+        }
+    }
+
+    /// The game's id and its sync, once both are known.
+    pub(super) fn game_and_sync(&mut self) -> Option<(String, &mut GameSync)> {
+        Some((self.game_id.clone()?, self.sync.as_mut()?))
+    }
+
+    /// A game of the journal's rejoined by its id, as `side`, with the
+    /// moves heard before hector stopped (`app/online_record.rs`).
+    pub(super) fn rejoining(game_id: String, side: Side, sync: GameSync) -> OnlinePlay {
+        OnlinePlay {
+            start: OnlineStart::Join,
+            game_id: Some(game_id),
+            side: Some(side),
+            sync: Some(sync),
+            link: Link::default(),
+            applying: false,
+            challenge: None,
+            gone: false,
+            offers_made: false,
+            me_names: Vec::new(),
+            unheard: Vec::new(),
+            chat_said_at: None,
+            claim_at: None,
+            rejoin: Some(false),
         }
     }
 }
@@ -133,6 +162,7 @@ impl App {
             unheard: Vec::new(),
             chat_said_at: None,
             claim_at: None,
+            rejoin: None,
         });
     }
 
@@ -141,6 +171,10 @@ impl App {
         let Some(o) = &self.parts.online else {
             return;
         };
+        if o.rejoin.is_some() {
+            // A game rejoined: its stream is open already.
+            return;
+        }
         out.push(Effect::Lichess(LichessOrder::OpenAccountStream));
         let t = match o.start.clone() {
             OnlineStart::Challenge {
@@ -192,7 +226,13 @@ impl App {
     /// Time passed: the link down for long is said.
     pub(super) fn online_tick(&mut self, now: Instant, out: &mut Vec<Effect>) {
         let notice = self.parts.online.as_mut().and_then(|o| o.link.tick(now));
-        if notice == Some(LinkNotice::Offline) {
+        // A game rejoined out of reach has said so already.
+        let said = self
+            .parts
+            .online
+            .as_ref()
+            .is_some_and(|o| o.rejoin == Some(true));
+        if notice == Some(LinkNotice::Offline) && !said {
             let t = self.message("lichess_offline", &[]);
             self.say(out, t, Priority::Urgent, SayKind::Info);
         }
@@ -226,6 +266,7 @@ impl App {
                 if let Some(o) = &mut self.parts.online {
                     o.link.down(now);
                 }
+                self.rejoin_unreachable(out);
             }
             LichessIo::StreamRefused(_, 401) => {
                 let t = self.message("lichess_token_refused", &[]);
@@ -420,6 +461,8 @@ impl App {
         let Some(o) = &mut self.parts.online else {
             return;
         };
+        // A game rejoined: it is reached.
+        let rejoined = o.rejoin.take().is_some();
         let changes = match &mut o.sync {
             // A reconnect: only what was missed.
             Some(s) => s.full(full),
@@ -446,6 +489,7 @@ impl App {
                 match game {
                     Ok(g) => {
                         self.replace_game(g);
+                        self.journal_online_game(full, side);
                         self.online_clock(clock);
                         self.say_online_start(&name, rating, out);
                     }
@@ -458,13 +502,35 @@ impl App {
                 changes
             }
         };
+        let changes = if rejoined {
+            self.rejoin_resend(changes, out)
+        } else {
+            changes
+        };
+        // A game rejoined that ended meanwhile: the moves missed first,
+        // then that it ended while hector was away (unless a move ended
+        // it, said as such), then its end.
+        let mut changes = changes;
+        let end = changes
+            .iter()
+            .position(|c| matches!(c, Change::Ended { .. }))
+            .filter(|_| rejoined);
+        if let Some(i) = end {
+            let rest = changes.split_off(i);
+            self.apply_changes(changes, now, out);
+            if !self.game.is_over() {
+                let t = self.message("lichess_ended_away", &[]);
+                self.say(out, t, Priority::Urgent, SayKind::Game);
+            }
+            changes = rest;
+        }
         self.apply_changes(changes, now, out);
         self.online_follow_clock(now);
     }
 
     /// The game's clock is the server's: a clock of hector's that follows
     /// it (spoken and shown as any, its thresholds included).
-    fn online_clock(&mut self, clock: Option<crate::lichess::event::FullClock>) {
+    pub(super) fn online_clock(&mut self, clock: Option<crate::lichess::event::FullClock>) {
         let Some(c) = clock else {
             return;
         };
@@ -489,6 +555,12 @@ impl App {
         let Some(c) = sync.clock() else {
             return;
         };
+        if sync.moves().len() == self.game.history().len() {
+            self.journal_server_press(c.white_ms, c.black_ms);
+        }
+        let Some(sync) = self.parts.online.as_ref().and_then(|o| o.sync.as_ref()) else {
+            return;
+        };
         let running =
             (sync.moves().len() >= 2 && !sync.is_over()).then(|| colour_of(sync.to_move()));
         let times = shakmaty::ByColor {
@@ -498,6 +570,22 @@ impl App {
         if let Some(part) = &mut self.parts.clock {
             part.clock.follow(times, running, now);
         }
+    }
+
+    /// A game being rejoined cannot be reached: said once, and the game
+    /// is kept for later (its journal stays unfinished).
+    fn rejoin_unreachable(&mut self, out: &mut Vec<Effect>) {
+        let Some(o) = self
+            .parts
+            .online
+            .as_mut()
+            .filter(|o| o.rejoin == Some(false))
+        else {
+            return;
+        };
+        o.rejoin = Some(true);
+        let t = self.message("lichess_rejoin_offline", &[]);
+        self.say(out, t, Priority::Urgent, SayKind::Info);
     }
 
     fn say_online_start(&mut self, name: &str, rating: Option<u32>, out: &mut Vec<Effect>) {
@@ -583,11 +671,13 @@ impl App {
         // where hector's would not be true (none: hector's says it).
         let (result, own) = match (status, winner) {
             ("aborted", _) => {
+                self.journal_online_void(status);
                 let t = self.message("lichess_aborted", &[]);
                 self.say(out, t, Priority::Urgent, SayKind::Game);
                 return;
             }
             ("noStart", _) => {
+                self.journal_online_void(status);
                 let t = self.message("lichess_over_nostart", &[]);
                 self.say(out, t, Priority::Urgent, SayKind::Game);
                 return;

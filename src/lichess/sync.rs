@@ -105,6 +105,17 @@ impl GameSync {
         }
     }
 
+    /// A game rejoined after hector stopped: the moves the player has
+    /// heard already (from the journal), so that the `gameFull` that opens
+    /// the stream again brings only what happened meanwhile.
+    #[must_use]
+    pub fn resumed(ours: Side, initial_fen: &str, heard: Vec<String>) -> Self {
+        Self {
+            moves: heard,
+            ..Self::new(ours, initial_fen)
+        }
+    }
+
     #[allow(
         dead_code,
         reason = "for the server's clock and the journal, next steps of issue 20"
@@ -356,6 +367,27 @@ mod tests {
                 white_inc_ms: 2_000,
                 black_inc_ms: 2_000
             })
+        );
+    }
+
+    #[test]
+    fn a_game_rejoined_brings_only_the_moves_made_meanwhile_and_its_end() {
+        let heard = ["e2e4", "e7e5"].map(String::from).to_vec();
+        let mut s = GameSync::resumed(Side::White, "startpos", heard);
+        assert_eq!(s.to_move(), Side::White);
+        assert_eq!(
+            said(&s.update(&state("e2e4 e7e5 g1f3 b8c6"))),
+            ["g1f3", "b8c6"]
+        );
+        let mut over = state("e2e4 e7e5 g1f3 b8c6");
+        over.status = "resign".to_owned();
+        over.winner = Some(Side::Black);
+        assert_eq!(
+            s.update(&over),
+            [Change::Ended {
+                status: "resign".into(),
+                winner: Some(Side::Black)
+            }]
         );
     }
 

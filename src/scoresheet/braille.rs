@@ -271,10 +271,15 @@ pub fn content_lines(rec: &GameRecord) -> Vec<String> {
     } else {
         &s.black
     };
+    // An online game's ratings after the names.
+    let rated = |name: &str, side: Color| match s.elo(side) {
+        Some(elo) => format!("{name} ({elo})"),
+        None => name.to_owned(),
+    };
     lines.extend(wrap_cells(&format!(
         "{} - {}",
-        text_cells(white),
-        text_cells(black)
+        text_cells(&rated(white, Color::White)),
+        text_cells(&rated(black, Color::Black))
     )));
     if !s.date.is_empty() {
         lines.extend(wrap_cells(&text_cells(&s.date.replace('.', "-"))));
@@ -404,6 +409,22 @@ mod tests {
         assert_eq!(to_unicode_cell('='), Some('⠿'));
         assert_eq!(to_unicode_cell('a'), Some('⠁'));
         assert_eq!(to_unicode_cell('~'), None);
+    }
+
+    #[test]
+    fn an_online_game_has_the_ratings_after_the_names() {
+        let mut start = StartInfo {
+            white: "Georges".into(),
+            black: "Mary".into(),
+            ..StartInfo::default()
+        };
+        let names = |start: &StartInfo| {
+            content_lines(&GameRecord::of_game(start.clone(), game(&[])))[0].clone()
+        };
+        assert_eq!(names(&start), "GEORGES - MARY");
+        start.set_extra("white-elo", "1500");
+        start.set_extra("black-elo", "1600");
+        assert_eq!(names(&start), "GEORGES 7#AEJJ7 - MARY 7#AFJJ7");
     }
 
     #[test]

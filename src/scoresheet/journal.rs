@@ -498,6 +498,12 @@ pub struct GameSummary {
     /// Its start record cannot be read: the game cannot be resumed or
     /// exported, and is listed as damaged with its file.
     pub damaged: bool,
+    /// White's rating, if the start record has it (an online game).
+    pub white_elo: Option<String>,
+    /// Black's rating, if the start record has it.
+    pub black_elo: Option<String>,
+    /// The online game's address (`https://lichess.org/ID`), if it is one.
+    pub online: Option<String>,
 }
 
 impl GameSummary {
@@ -514,12 +520,18 @@ impl GameSummary {
             set_aside: false,
             warnings: parsed.warnings.clone(),
             damaged: false,
+            white_elo: None,
+            black_elo: None,
+            online: None,
         };
         for Record { event, .. } in &parsed.records {
             match event {
                 Event::Start(st) => {
                     s.white = st.white.clone();
                     s.black = st.black.clone();
+                    s.white_elo = st.elo(shakmaty::Color::White).map(str::to_owned);
+                    s.black_elo = st.elo(shakmaty::Color::Black).map(str::to_owned);
+                    s.online = st.online().map(|_| st.site.clone());
                 }
                 Event::Move { .. } => s.plies += 1,
                 Event::Claim {

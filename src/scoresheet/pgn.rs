@@ -153,6 +153,12 @@ pub fn to_pgn(rec: &GameRecord) -> String {
     tag("White", or_unknown(&s.white));
     tag("Black", or_unknown(&s.black));
     tag("Result", result);
+    // An online game's ratings, as lichess writes them.
+    for (name, side) in [("WhiteElo", Color::White), ("BlackElo", Color::Black)] {
+        if let Some(elo) = s.elo(side) {
+            tag(name, elo);
+        }
+    }
     if let Some(fen) = &s.fen {
         tag("SetUp", "1");
         tag("FEN", fen);
@@ -266,6 +272,39 @@ mod tests {
         assert!(pgn.contains("[Result \"0-1\"]"));
         assert!(pgn.contains("[Termination \"normal\"]"));
         assert!(pgn.contains("\n1. f3 e5 2. g4 Qh4# 0-1\n"));
+    }
+
+    #[test]
+    fn an_online_game_has_its_address_and_both_ratings() {
+        let mut g = Game::new();
+        play(&mut g, &["e4"]);
+        let mut start = StartInfo {
+            white: "Georges".into(),
+            black: "Mary".into(),
+            site: "https://lichess.org/AbCd1234".into(),
+            time_control: Some("600+5".into()),
+            ..StartInfo::default()
+        };
+        start.set_extra("white-elo", "1500");
+        start.set_extra("black-elo", "1600");
+        let pgn = to_pgn(&GameRecord::of_game(start, g));
+        let tags: Vec<&str> = pgn.lines().take_while(|l| l.starts_with('[')).collect();
+        assert_eq!(
+            tags,
+            [
+                "[Event \"?\"]",
+                "[Site \"https://lichess.org/AbCd1234\"]",
+                "[Date \"????.??.??\"]",
+                "[Round \"-\"]",
+                "[White \"Georges\"]",
+                "[Black \"Mary\"]",
+                "[Result \"*\"]",
+                "[WhiteElo \"1500\"]",
+                "[BlackElo \"1600\"]",
+                "[TimeControl \"600+5\"]",
+                "[Termination \"unterminated\"]",
+            ]
+        );
     }
 
     #[test]

@@ -60,6 +60,86 @@ pub struct StartInfo {
     pub extra: Vec<(String, String)>,
 }
 
+/// The start record's keys of an online game (kept among the start's
+/// other keys, so a journal of before reads as it did and an older hector
+/// keeps them as unknown keys).
+pub mod online_key {
+    /// The lichess game's id.
+    pub const GAME: &str = "lichess-game";
+    /// The server it is played on (`https://lichess.org`).
+    pub const URL: &str = "lichess-url";
+    /// The side the player has there, `white` or `black`.
+    pub const SIDE: &str = "lichess-side";
+    /// White's rating.
+    pub const WHITE_ELO: &str = "white-elo";
+    /// Black's rating.
+    pub const BLACK_ELO: &str = "black-elo";
+    /// `yes` for a rated game, `no` for a casual one.
+    pub const RATED: &str = "rated";
+}
+
+/// An online game as its start record names it: where to rejoin it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OnlineGame {
+    /// The server (`https://lichess.org`), without a trailing `/`.
+    pub url: String,
+    /// The game's id on it.
+    pub game: String,
+    /// The player's side.
+    pub side: Color,
+}
+
+impl StartInfo {
+    /// The value of a key kept beside the known ones.
+    pub fn extra_value(&self, key: &str) -> Option<&str> {
+        self.extra
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Sets a key kept beside the known ones (replacing its value).
+    pub fn set_extra(&mut self, key: &str, value: &str) {
+        match self.extra.iter_mut().find(|(k, _)| k == key) {
+            Some((_, v)) => value.clone_into(v),
+            None => self.extra.push((key.to_owned(), value.to_owned())),
+        }
+    }
+
+    /// The server an online game is played on (`https://lichess.org`).
+    pub fn set_online_server(&mut self, url: &str) {
+        self.set_extra(online_key::URL, url.trim_end_matches('/'));
+    }
+
+    /// The online game this record is of, if it is one.
+    pub fn online(&self) -> Option<OnlineGame> {
+        let game = self.extra_value(online_key::GAME)?.trim();
+        if game.is_empty() {
+            return None;
+        }
+        let side = match self.extra_value(online_key::SIDE)? {
+            "white" => Color::White,
+            "black" => Color::Black,
+            _ => return None,
+        };
+        let url = self.extra_value(online_key::URL).unwrap_or_default();
+        Some(OnlineGame {
+            url: url.trim_end_matches('/').to_owned(),
+            game: game.to_owned(),
+            side,
+        })
+    }
+
+    /// A side's rating, if the record has it.
+    pub fn elo(&self, side: Color) -> Option<&str> {
+        let key = match side {
+            Color::White => online_key::WHITE_ELO,
+            Color::Black => online_key::BLACK_ELO,
+        };
+        self.extra_value(key).filter(|v| !v.trim().is_empty())
+    }
+}
+
 /// A clock event; all times in milliseconds remaining (after the event).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ClockEvent {

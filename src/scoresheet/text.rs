@@ -21,6 +21,8 @@ pub struct Labels {
     pub event: String,
     pub time_control: String,
     pub result: String,
+    /// Where an online game was played ("Site").
+    pub site: String,
 }
 
 /// How the moves are written: the words of a move in the position before
@@ -64,8 +66,24 @@ pub fn to_text(
     if !s.event.trim().is_empty() {
         out.push_str(&format!("{}: {}\n", labels.event, s.event));
     }
-    out.push_str(&format!("{}: {}\n", labels.white, s.white));
-    out.push_str(&format!("{}: {}\n", labels.black, s.black));
+    // An online game's players with their ratings, and its address.
+    let player = |name: &str, side: Color| match s.elo(side) {
+        Some(elo) => format!("{name} ({elo})"),
+        None => name.to_owned(),
+    };
+    out.push_str(&format!(
+        "{}: {}\n",
+        labels.white,
+        player(&s.white, Color::White)
+    ));
+    out.push_str(&format!(
+        "{}: {}\n",
+        labels.black,
+        player(&s.black, Color::Black)
+    ));
+    if s.online().is_some() && !s.site.trim().is_empty() {
+        out.push_str(&format!("{}: {}\n", labels.site, s.site));
+    }
     if !s.date.is_empty() {
         out.push_str(&format!("{}: {}\n", labels.date, s.date));
     }
@@ -152,7 +170,45 @@ mod tests {
             event: "E".into(),
             time_control: "TC".into(),
             result: "R".into(),
+            site: "S".into(),
         }
+    }
+
+    #[test]
+    fn an_online_game_shows_the_ratings_and_the_address() {
+        let mut start = StartInfo {
+            white: "Georges".into(),
+            black: "Mary".into(),
+            site: "https://lichess.org/AbCd1234".into(),
+            ..StartInfo::default()
+        };
+        let game = |start: &StartInfo| GameRecord {
+            start: start.clone(),
+            game: Game::new(),
+            clocks: Vec::new(),
+            notes: Vec::new(),
+            result: None,
+            clock_ran: false,
+        };
+        // A game over the board: no address line, no ratings.
+        let text = to_text(&game(&start), &labels(), &san, &note, None);
+        assert!(text.starts_with("W: Georges\nB: Mary\n"), "{text}");
+        assert!(!text.contains("S: "), "{text}");
+        start.extra = [
+            ("lichess-game", "AbCd1234"),
+            ("lichess-side", "white"),
+            ("white-elo", "1500"),
+            ("black-elo", "1600"),
+        ]
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .to_vec();
+        let text = to_text(&game(&start), &labels(), &san, &note, None);
+        assert!(
+            text.starts_with(
+                "W: Georges (1500)\nB: Mary (1600)\nS: https://lichess.org/AbCd1234\n"
+            ),
+            "{text}"
+        );
     }
 
     #[test]

@@ -48,6 +48,16 @@ pub struct State {
     /// (branch online) The opponent's answer to the player's takeback
     /// request (none: no answer).
     pub takeback_answer: Option<bool>,
+    /// The `clock_step_ms` of the games challenges make (branch record).
+    pub clock_step_ms: u64,
+    /// Each reply comes in a state of its own, after the player's move
+    /// was sent in one, as lichess does (branch record: each move's clock).
+    pub replies_apart: bool,
+    /// The network is away: every connection is closed unanswered
+    /// (branch record).
+    pub unreachable: bool,
+    /// Connections closed so while `unreachable`.
+    pub dropped: usize,
 }
 
 /// The game of the stand-in.
@@ -73,6 +83,12 @@ pub struct Game {
     pub their_takeback: bool,
     /// (branch online) The player's takeback request is up.
     pub our_takeback: bool,
+    /// Milliseconds each side's clock loses per move it makes (0: the
+    /// clocks stay at ten minutes) (branch record: the %clk of exports).
+    pub clock_step_ms: u64,
+    /// The opponent's reply, made once the player's move was streamed
+    /// (`replies_apart`).
+    pub later: Option<String>,
 }
 
 /// The running stand-in.
@@ -149,10 +165,21 @@ fn game_state(g: &Game) -> String {
     } else {
         (g.their_takeback, g.our_takeback)
     };
+    let (wtime, btime) = clocks(g);
     format!(
-        r#"{{"type":"gameState","moves":"{}","wtime":600000,"btime":600000,"winc":5000,"binc":5000,"status":"{}"{winner},"wdraw":{wdraw},"bdraw":{bdraw},"wtakeback":{wtb},"btakeback":{btb}}}"#,
+        r#"{{"type":"gameState","moves":"{}","wtime":{wtime},"btime":{btime},"winc":5000,"binc":5000,"status":"{}"{winner},"wdraw":{wdraw},"bdraw":{bdraw},"wtakeback":{wtb},"btakeback":{btb}}}"#,
         g.moves.join(" "),
         g.status
+    )
+}
+
+/// Both clocks: ten minutes, less `clock_step_ms` per move of each side.
+fn clocks(g: &Game) -> (u64, u64) {
+    let white_moves = g.moves.len().div_ceil(2) as u64;
+    let black_moves = (g.moves.len() / 2) as u64;
+    (
+        600_000u64.saturating_sub(white_moves * g.clock_step_ms),
+        600_000u64.saturating_sub(black_moves * g.clock_step_ms),
     )
 }
 
@@ -165,6 +192,15 @@ fn serve(mut conn: TcpStream, state: &Arc<Mutex<State>>) -> std::io::Result<()> 
             return Ok(());
         }
         let first = first.trim_end().to_owned();
+        {
+            // The network away: every request's connection closed unanswered.
+            let mut s = state.lock().unwrap();
+            if s.unreachable {
+                s.dropped += 1;
+                drop(s);
+                return conn.shutdown(std::net::Shutdown::Both);
+            }
+        }
         let mut headers = String::new();
         let mut length = 0usize;
         loop {
@@ -236,10 +272,13 @@ fn serve(mut conn: TcpStream, state: &Arc<Mutex<State>>) -> std::io::Result<()> 
                     continue;
                 }
                 let reply = s.replies.pop_front();
+                let apart = s.replies_apart;
                 if let Some(g) = s.game.as_mut() {
                     g.moves.push(uci);
                     g.version += 1;
-                    if let Some(r) = reply {
+                    if apart {
+                        g.later = reply;
+                    } else if let Some(r) = reply {
                         g.moves.push(r);
                         g.version += 1;
                     }
@@ -323,6 +362,7 @@ fn serve(mut conn: TcpStream, state: &Arc<Mutex<State>>) -> std::io::Result<()> 
                     white,
                     opponent: user.clone(),
                     status: "started".into(),
+                    clock_step_ms: s.clock_step_ms,
                     ..Game::default()
                 };
                 let color = if white { "white" } else { "black" };
@@ -410,6 +450,13 @@ fn game_stream(mut conn: TcpStream, state: &Arc<Mutex<State>>, id: &str) -> std:
             return Ok(());
         };
         if g.version == version {
+            // The player's move is streamed: now the reply, if it waits.
+            if let Some(game) = s.game.as_mut()
+                && let Some(r) = game.later.take()
+            {
+                game.moves.push(r);
+                game.version += 1;
+            }
             continue;
         }
         version = g.version;

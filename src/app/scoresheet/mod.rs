@@ -179,6 +179,45 @@ impl App {
         }
     }
 
+    /// The start record to be written changed by `f` (an online game's,
+    /// once the server has told who plays), unless it is written already.
+    pub(in crate::app) fn journal_start_with(&mut self, f: impl FnOnce(&mut StartInfo)) {
+        let Some(sheet) = self.parts.journal.sheet.as_mut().filter(|s| !s.begun) else {
+            return;
+        };
+        f(&mut sheet.start);
+        sheet.sim.start.clone_from(&sheet.start);
+        sheet.sim.record.start.clone_from(&sheet.start);
+    }
+
+    /// The server's clock after the game's last move (an online game):
+    /// a press record with both times, the mover's kept for `%clk`, once
+    /// per move (a move whose press is journalled already gets none).
+    pub(in crate::app) fn journal_server_press(&mut self, white_ms: u64, black_ms: u64) {
+        let Some(last) = self.game.last_move().map(|m| m.by) else {
+            return;
+        };
+        let plies = self.game.history().len();
+        let Some(sheet) = &mut self.parts.journal.sheet else {
+            return;
+        };
+        let journalled = sheet.sim.game.history().len() == plies
+            && sheet.sim.record.clocks.last().is_some_and(Option::is_some);
+        let queued = sheet
+            .queued
+            .iter()
+            .any(|e| matches!(e, Event::Clock(ClockEvent::Press { .. })));
+        if journalled || queued {
+            return;
+        }
+        let ms = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
+        sheet.queued.push(Event::Clock(ClockEvent::Press {
+            by: last,
+            white_ms: ms(white_ms),
+            black_ms: ms(black_ms),
+        }));
+    }
+
     /// The journal's id of the game, once it has one.
     pub fn journal_id(&self) -> Option<&GameId> {
         self.parts
@@ -505,7 +544,12 @@ impl Sheet {
             start.fen = start_fen(seen.game);
             *self = Sheet::new(start, seen.game, seen.epoch);
         }
+        // An online game's clock is the server's: its times are journalled
+        // with each move (`journal_server_press`), not read off the clock
+        // that follows it.
+        let server_clock = self.start.online().is_some();
         let clock = match (&self.clock_seen, &clock_now) {
+            _ if server_clock => Vec::new(),
             // Set, or started with nothing used yet: not an event.
             (seen, Some(c))
                 if seen.as_ref().is_none_or(|s| s.side_to_move().is_none())
@@ -521,7 +565,7 @@ impl Sheet {
         // agreement, a resignation): the times at the end are recorded.
         let mut clock = clock;
         match &clock_now {
-            Some(c) if seen.game.is_over() && c.is_running() => {
+            Some(c) if seen.game.is_over() && c.is_running() && !server_clock => {
                 if !self.stopped_at_end {
                     clock.push(Event::Clock(ClockEvent::Stopped {
                         white_ms: millis(c.remaining(Color::White, now)),

@@ -344,6 +344,8 @@ impl App {
             s.board_seen = mine;
             s.opponent_seen = theirs;
         }
+        // A game played on lichess goes on there.
+        self.online_rejoin(&resumed.start, resumed.restored_clock(), now, out);
     }
 
     /// A board after a resume: set to the resumed game, with what it

@@ -5,14 +5,17 @@
 set -euo pipefail
 
 packages=(
-  # build: cpal -> alsa-sys, tts -> speech-dispatcher-sys (bindgen)
-  pkg-config libasound2-dev libspeechd-dev libclang-dev
+  # build: cpal -> alsa-sys, tts -> speech-dispatcher-sys (bindgen),
+  # keyring -> libdbus-sys (the Secret Service)
+  pkg-config libasound2-dev libspeechd-dev libclang-dev libdbus-1-dev
   # run: speech
   speech-dispatcher speech-dispatcher-espeak-ng espeak-ng
   # tests: real independent tools
   tmux sox liblouis-bin pgn-extract stockfish
   # tests: the companion page in a real headless browser
   chromium chromium-driver
+  # tests: a real Secret Service on a private D-Bus (the lichess token)
+  dbus-daemon dbus-bin gnome-keyring
 )
 
 missing=()

@@ -205,6 +205,7 @@ pub mod cli {
         write_to_stdout as export_to_stdout,
     };
     pub use crate::lichess::api::seek_allowed as lichess_seek_allowed;
+    pub use crate::lichess::broadcast::RoundId as BroadcastRound;
     pub use crate::speech::{list_voices, say_utterance_once, voices_summary};
     pub use crate::ui::lichess::{
         DEFAULT_URL as LICHESS_URL, find_token as find_lichess_token, login as lichess_login,
@@ -244,7 +245,7 @@ pub mod testing {
     };
     pub use crate::game::Claim;
     pub use crate::lichess::event::{
-        account_line as lichess_account_line, game_line as lichess_game_line,
+        Lines as LichessLines, account_line as lichess_account_line, game_line as lichess_game_line,
     };
     pub use crate::msg::EngineOrder;
     pub use crate::net::companion::bytes_in::serve as serve_companion_bytes;

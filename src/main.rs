@@ -272,6 +272,10 @@ struct PlayArgs {
     /// The lichess server.
     #[arg(long = "lichess-url", value_name = "URL", default_value = hector::cli::LICHESS_URL)]
     lichess_url: String,
+    /// Push this over-the-board game live to a lichess broadcast round
+    /// (its 8-letter id), with a token that has the study:write scope.
+    #[arg(long, value_name = "ROUND_ID", conflicts_with = "lichess")]
+    broadcast: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -329,6 +333,18 @@ fn play_game(args: &PlayArgs, resume_id: Option<&str>) -> ExitCode {
     if let Some(why) = started.clock_error.take() {
         eprintln!("hector: --time: {why}");
         return ExitCode::from(2);
+    }
+    if let Some(given) = &args.broadcast {
+        // The round and the token are checked before the game begins.
+        let Some(round) = hector::cli::BroadcastRound::parse(given) else {
+            println!("{}", started.phraser.message("broadcast_round_form", &[]));
+            return ExitCode::from(2);
+        };
+        if hector::cli::find_lichess_token().is_none() {
+            println!("{}", started.phraser.message("broadcast_no_token", &[]));
+            return ExitCode::from(2);
+        }
+        started.app = started.app.broadcast(round);
     }
     let store = store();
     // The names: --white and --black, else the settings' [players].
@@ -606,6 +622,13 @@ fn run_session(
     if let Some(url) = lichess_url
         && let Some(token) = hector::cli::find_lichess_token()
         && let Err(why) = runtime.start_lichess(url, token)
+    {
+        eprintln!("hector: lichess: {why}");
+    }
+    if args.broadcast.is_some()
+        && !reviewing
+        && let Some(token) = hector::cli::find_lichess_token()
+        && let Err(why) = runtime.start_broadcast(&args.lichess_url, token)
     {
         eprintln!("hector: lichess: {why}");
     }

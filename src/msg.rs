@@ -67,6 +67,13 @@ pub enum Msg {
     },
     /// lichess: a stream's event, a request's answer, the link's state.
     Lichess(crate::net::lichess::LichessIo),
+    /// How the broadcast push numbered `seq` ended (`--broadcast`).
+    Broadcast {
+        /// The push's number ([`crate::lichess::broadcast::Push::seq`]).
+        seq: u64,
+        /// Its answer.
+        outcome: crate::lichess::broadcast::PushOutcome,
+    },
 }
 
 /// The opponent's screen asked for at start-up.
@@ -172,6 +179,12 @@ pub enum Effect {
     CompanionRelease,
     /// Open a lichess stream or send a request (online play).
     Lichess(LichessOrder),
+    /// Push the game's PGN to this lichess broadcast round; the answer
+    /// comes back as [`Msg::Broadcast`] (`--broadcast`).
+    BroadcastPush(
+        crate::lichess::broadcast::RoundId,
+        crate::lichess::broadcast::Push,
+    ),
     /// End the session.
     Quit,
 }

@@ -127,6 +127,36 @@ pub struct Outputs {
     journal: Option<Sink>,
     /// The network side of an online game on lichess.
     lichess: Option<LichessLink>,
+    /// The lichess client of a broadcast (`--broadcast`).
+    broadcast: Option<BroadcastLink>,
+}
+
+/// The pushes of a broadcast carried out on the shared runtime
+/// (`net::broadcast`); each answer feeds the loop as [`Msg::Broadcast`].
+struct BroadcastLink {
+    client: crate::net::lichess::Client,
+    feed: Feed,
+}
+
+impl BroadcastLink {
+    /// Starts one push; one that cannot start is a failed push (retried
+    /// by the app's queue).
+    fn push(
+        &self,
+        round: crate::lichess::broadcast::RoundId,
+        p: crate::lichess::broadcast::Push,
+    ) -> Option<Msg> {
+        let feed = self.feed.clone();
+        let seq = p.seq;
+        let sink: crate::net::broadcast::Sink =
+            Arc::new(move |seq, outcome| feed.send(Msg::Broadcast { seq, outcome }));
+        crate::net::broadcast::spawn_push(self.client.clone(), round, p, sink)
+            .err()
+            .map(|_| Msg::Broadcast {
+                seq,
+                outcome: crate::lichess::broadcast::PushOutcome::Failed,
+            })
+    }
 }
 
 /// The network side of an online game: the app's [`LichessOrder`]s carried
@@ -323,6 +353,27 @@ impl Runtime {
         Ok(())
     }
 
+    /// Push the game to a lichess broadcast round at `base` with the
+    /// organiser's token: the app's [`Effect::BroadcastPush`] are carried
+    /// out on the shared runtime; their answers reach the app as
+    /// [`Msg::Broadcast`].
+    ///
+    /// # Errors
+    ///
+    /// The HTTP client cannot be made (its TLS set-up).
+    pub fn start_broadcast(
+        &mut self,
+        base: &str,
+        token: crate::lichess::token::Token,
+    ) -> Result<(), String> {
+        let client = crate::net::lichess::Client::new(base, token)?;
+        self.outputs.broadcast = Some(BroadcastLink {
+            client,
+            feed: self.feed(),
+        });
+        Ok(())
+    }
+
     /// Serve the opponent's screen; its events reach the app as
     /// [`Msg::Companion`].
     ///
@@ -484,6 +535,11 @@ impl Runtime {
             // An engine that cannot start is said at once.
             Effect::Engine(order) => self.engine.order(order, &self.feed),
             Effect::Lichess(order) => self.outputs.lichess.as_mut().and_then(|l| l.order(order)),
+            Effect::BroadcastPush(round, p) => self
+                .outputs
+                .broadcast
+                .as_ref()
+                .and_then(|b| b.push(round, p)),
             Effect::CompanionRelease => out.companion.as_ref().map(|c| {
                 c.release();
                 Msg::CompanionReleased { code: c.code() }

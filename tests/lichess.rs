@@ -21,6 +21,9 @@ fn run(home: &Path, args: &[&str], env_token: Option<&str>, input: &str) -> Run 
         .env("XDG_CONFIG_HOME", home)
         .env("HOME", home)
         .env("XDG_DATA_HOME", home.join("data"))
+        // The file, never the developer's secret store (tests/lichess_broadcast.rs
+        // tests the store on a private D-Bus).
+        .env("HECTOR_TOKEN_STORE", "file")
         .env_remove("LICHESS_TOKEN")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -99,6 +99,8 @@ pub fn hector_at(
         .env("XDG_CONFIG_HOME", config_home)
         .env("HOME", config_home)
         .env("XDG_DATA_HOME", data_home)
+        // Never the developer's secret store (a lichess token kept there).
+        .env("HECTOR_TOKEN_STORE", "file")
         .current_dir(cwd)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -219,6 +221,8 @@ impl Hector {
             .env("XDG_CONFIG_HOME", home)
             .env("HOME", home)
             .env("XDG_DATA_HOME", home.join("data"))
+            // Never the developer's secret store (a lichess token kept there).
+            .env("HECTOR_TOKEN_STORE", "file")
             .envs(envs.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

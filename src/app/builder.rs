@@ -44,6 +44,7 @@ struct Start {
     engine: Option<EngineSetup>,
     review: Option<PgnFile>,
     online: Option<super::OnlineStart>,
+    broadcast: Option<crate::lichess::broadcast::RoundId>,
 }
 
 impl Default for AppBuilder {
@@ -170,6 +171,12 @@ impl AppBuilder {
         self
     }
 
+    /// Push the game to this lichess broadcast round (`app/broadcast.rs`).
+    pub fn broadcast(mut self, round: crate::lichess::broadcast::RoundId) -> Self {
+        self.start.broadcast = Some(round);
+        self
+    }
+
     /// Review this file instead of playing.
     pub fn review(mut self, file: PgnFile) -> Self {
         self.start.review = Some(file);
@@ -237,6 +244,9 @@ impl AppBuilder {
         }
         if let Some((game, info)) = start.from {
             app.start_from(game, info);
+        }
+        if let Some(round) = start.broadcast {
+            app.set_broadcast(round);
         }
         if let Some(online) = start.online {
             app.set_online(online);

@@ -20,6 +20,7 @@ use crate::words::vocab::MoveWords;
 use board::Seat;
 
 mod board;
+mod broadcast;
 mod builder;
 mod clock;
 mod commands;
@@ -252,6 +253,8 @@ impl App {
         let mut out = Vec::new();
         let was_quitting = self.quitting;
         self.parts.offers.begin(&self.game);
+        // Ctrl-C, SIGTERM, SIGHUP: leaving is not held for the broadcast.
+        let interrupted = matches!(msg, Msg::Interrupted);
         // The clock first: a flag that fell before this message wins.
         self.clock_tick(now, &mut out);
         match msg {
@@ -327,6 +330,7 @@ impl App {
                 self.tick_seat(Seat::Player, now, &mut out);
                 self.tick_seat(Seat::Opponent, now, &mut out);
                 self.online_tick(now, &mut out);
+                self.broadcast_tick(now, &mut out);
             }
             Msg::Speech(status) => self.on_speech_status(status, &mut out),
             Msg::Audio(status) => self.on_audio_status(status, &mut out),
@@ -369,6 +373,7 @@ impl App {
             Msg::Companion(event) => self.on_companion(event, now, &mut out),
             Msg::CompanionReleased { code } => self.on_companion_released(code, &mut out),
             Msg::Lichess(io) => self.on_lichess(io, now, &mut out),
+            Msg::Broadcast { seq, outcome } => self.on_broadcast(seq, outcome, now, &mut out),
         }
         // Whatever changed the game, the opponent's board awaits it.
         self.sync_opponent_board(now, &mut out);
@@ -382,6 +387,8 @@ impl App {
             self.journal_reading(now);
         }
         self.journal_effects(now, &mut out);
+        self.broadcast_effects(now, &mut out);
+        self.broadcast_hold_quit(now, interrupted, &mut out);
         if let Some(epoch) = self.journal_begun() {
             // The opponent's seat, so that a resumed game gives the page its seat back.
             out.extend(self.parts.companion.journal(epoch));

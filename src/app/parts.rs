@@ -89,6 +89,8 @@ pub(super) struct Parts {
     pub(super) view: ViewState,
     /// The game on lichess, when online (`online.rs`).
     pub(super) online: Option<super::online::OnlinePlay>,
+    /// The game pushed to a lichess broadcast round (`broadcast.rs`).
+    pub(super) broadcast: Option<super::broadcast::Broadcast>,
 }
 
 impl Parts {
@@ -110,6 +112,9 @@ impl Parts {
             self.online
                 .as_ref()
                 .and_then(super::online::OnlinePlay::deadline),
+            self.broadcast
+                .as_ref()
+                .and_then(super::broadcast::Broadcast::deadline),
         ]
         .into_iter()
         .flatten()

@@ -20,6 +20,7 @@
 //! so the server may grow without breaking us.
 
 pub mod api;
+pub mod broadcast;
 pub mod event;
 pub mod schedule;
 pub mod sync;

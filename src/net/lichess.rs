@@ -98,7 +98,7 @@ impl Client {
         })
     }
 
-    fn builder(&self, method: Method, path: &str) -> reqwest::RequestBuilder {
+    pub(super) fn builder(&self, method: Method, path: &str) -> reqwest::RequestBuilder {
         let url = format!("{}{path}", self.base);
         let b = match method {
             Method::Get => self.http.get(url),

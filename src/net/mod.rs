@@ -11,6 +11,7 @@
 //! panics is caught by tokio and ends alone; the companion server watches
 //! its own accept loop and starts it again ([`companion`]).
 
+pub mod broadcast;
 pub mod companion;
 pub mod lichess;
 

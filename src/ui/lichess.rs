@@ -3,10 +3,13 @@
 //! (`GET /api/account`) and kept for the next games; and where a game
 //! finds it (`LICHESS_TOKEN` first).
 //!
-//! The token is kept in a file only the player may read (0600 on Unix;
-//! on Windows in the player's own roaming profile), `lichess-token` in
-//! hector's settings folder.  The system's secret store (the `keyring`
-//! crate) is not used yet: see the README.
+//! The token is kept in the system's secret store where there is one (the
+//! `keyring` crate: the Secret Service over D-Bus on Linux, Windows
+//! Credential Manager, the macOS Keychain), else in a file only the
+//! player may read (0600 on Unix; on Windows in the player's own roaming
+//! profile), `lichess-token` in hector's settings folder.  A game reads
+//! `LICHESS_TOKEN` first, then the store, then the file; `logout` removes
+//! both.
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -28,16 +31,79 @@ pub fn token_file() -> Option<PathBuf> {
     crate::config::Config::default_path().and_then(|p| p.parent().map(|d| d.join("lichess-token")))
 }
 
-/// The token to play with: `LICHESS_TOKEN`, else the one kept by `login`.
+/// The secret store's names for the token: the service and the user.
+const STORE_SERVICE: &str = "hector";
+const STORE_USER: &str = "lichess-token";
+
+/// The environment variable that keeps the token out of the secret store
+/// (`file`: the file only; for a machine whose store asks for a password
+/// no one is there to type, and for the tests).
+pub const STORE_VAR: &str = "HECTOR_TOKEN_STORE";
+
+/// The token's entry in the system's secret store, if the platform has
+/// one and [`STORE_VAR`] does not say `file` (whether a store answers is
+/// known only when it is asked).
+fn store_entry() -> Option<keyring::Entry> {
+    if std::env::var(STORE_VAR).is_ok_and(|v| v.trim() == "file") {
+        return None;
+    }
+    keyring::Entry::new(STORE_SERVICE, STORE_USER).ok()
+}
+
+/// The token kept in the secret store, if a store answers and holds one.
+fn store_token() -> Option<Token> {
+    store_entry()?
+        .get_password()
+        .ok()
+        .and_then(|s| Token::parse(&s))
+}
+
+/// The token to play with: `LICHESS_TOKEN`, else the one kept by `login`
+/// in the secret store, else in the file.
 #[must_use]
 pub fn find_token() -> Option<Token> {
     if let Some(t) = std::env::var(TOKEN_VAR).ok().and_then(|v| Token::parse(&v)) {
+        return Some(t);
+    }
+    if let Some(t) = store_token() {
         return Some(t);
     }
     let path = token_file()?;
     std::fs::read_to_string(path)
         .ok()
         .and_then(|s| Token::parse(&s))
+}
+
+/// Where `login` kept the token.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeptIn {
+    /// The system's secret store.
+    Store,
+    /// The 0600 file.
+    File,
+}
+
+/// Keeps the token in the secret store when one answers (and then removes
+/// an older file), else in the file.
+///
+/// # Errors
+///
+/// No store, and the file could not be written.
+pub fn keep(token: &Token) -> std::io::Result<KeptIn> {
+    if let Some(entry) = store_entry()
+        && entry.set_password(token.secret()).is_ok()
+    {
+        // Read back: a store that takes a secret and loses it is no store.
+        if entry.get_password().ok().as_deref() == Some(token.secret()) {
+            if let Some(path) = token_file() {
+                let _ = std::fs::remove_file(path);
+            }
+            return Ok(KeptIn::Store);
+        }
+    }
+    let path = token_file().ok_or_else(|| std::io::Error::other("no settings folder"))?;
+    keep_token(&path, token)?;
+    Ok(KeptIn::File)
 }
 
 /// Writes the token where only the player can read it (a file made with
@@ -136,10 +202,13 @@ pub fn login(phraser: &Phraser, base: &str) -> Said {
             };
         }
     };
-    let kept = token_file().ok_or_else(|| std::io::Error::other("no settings folder"));
-    match kept.and_then(|p| keep_token(&p, &token)) {
-        Ok(()) => Said {
+    match keep(&token) {
+        Ok(KeptIn::File) => Said {
             sentence: phraser.message("lichess_logged_in", &[("name", name.as_str())]),
+            ok: true,
+        },
+        Ok(KeptIn::Store) => Said {
+            sentence: phraser.message("lichess_logged_in_store", &[("name", name.as_str())]),
             ok: true,
         },
         Err(e) => Said {
@@ -201,21 +270,25 @@ pub fn check(base: &str, token: &Token) -> Result<String, CheckFailure> {
     }
 }
 
-/// `hector lichess logout`: forgets the kept token.
+/// `hector lichess logout`: forgets the kept token, in the secret store
+/// and in the file.
 #[must_use]
 pub fn logout(phraser: &Phraser) -> Said {
-    let Some(path) = token_file() else {
-        return Said {
-            sentence: phraser.message("lichess_logged_out_none", &[]),
-            ok: true,
-        };
+    // `NoEntry`: the store answered and holds none; any other error: no
+    // store to answer.
+    let from_store = store_entry().is_some_and(|e| e.delete_credential().is_ok());
+    let from_file = match token_file().map(std::fs::remove_file) {
+        None => Ok(false),
+        Some(Ok(())) => Ok(true),
+        Some(Err(e)) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
+        Some(Err(e)) => Err(e),
     };
-    match std::fs::remove_file(&path) {
-        Ok(()) => Said {
+    match from_file {
+        Ok(removed) if removed || from_store => Said {
             sentence: phraser.message("lichess_logged_out", &[]),
             ok: true,
         },
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Said {
+        Ok(_) => Said {
             sentence: phraser.message("lichess_logged_out_none", &[]),
             ok: true,
         },

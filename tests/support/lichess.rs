@@ -58,6 +58,14 @@ pub struct State {
     pub unreachable: bool,
     /// Connections closed so while `unreachable`.
     pub dropped: usize,
+    /// Broadcast (branch broadcast): each PGN pushed, with its round id.
+    pub pushes: Vec<(String, String)>,
+    /// Broadcast: pushes are answered 503.
+    pub push_503: bool,
+    /// Broadcast: push connections are closed unanswered (the network away).
+    pub push_dropped: bool,
+    /// Broadcast: pushes that were answered 503 or dropped.
+    pub push_failures: usize,
 }
 
 /// The game of the stand-in.
@@ -231,6 +239,19 @@ fn serve(mut conn: TcpStream, state: &Arc<Mutex<State>>) -> std::io::Result<()> 
                 .lines()
                 .any(|l| l.trim().to_ascii_lowercase() == want)
         };
+        if path.starts_with("/api/broadcast/") {
+            let mut s = state.lock().unwrap();
+            if s.push_dropped || s.push_503 {
+                s.push_failures += 1;
+                if s.push_dropped {
+                    drop(s);
+                    return conn.shutdown(std::net::Shutdown::Both);
+                }
+                drop(s);
+                respond(&mut conn, 503, "Service Unavailable")?;
+                continue;
+            }
+        }
         if !authorised {
             respond(&mut conn, 401, r#"{"error":"No such token"}"#)?;
             continue;
@@ -377,6 +398,24 @@ fn serve(mut conn: TcpStream, state: &Arc<Mutex<State>>) -> std::io::Result<()> 
                     200,
                     r#"{"id":"chall123","url":"http://x/chall123","status":"created"}"#,
                 )?;
+            }
+            // The broadcast push (branch broadcast): the PGN is the body.
+            ("POST", ["api", "broadcast", "round", round, "push"]) if round.len() == 8 => {
+                let round = (*round).to_owned();
+                let plain = headers
+                    .to_ascii_lowercase()
+                    .contains("content-type: text/plain");
+                let moves = body.matches('.').count();
+                state.lock().unwrap().pushes.push((round, body));
+                if plain {
+                    respond(
+                        &mut conn,
+                        200,
+                        &format!(r#"{{"games":[{{"tags":{{}},"moves":{moves}}}]}}"#),
+                    )?;
+                } else {
+                    respond(&mut conn, 400, r#"{"error":"Expected text/plain"}"#)?;
+                }
             }
             _ => respond(&mut conn, 404, r#"{"error":"Not found"}"#)?,
         }

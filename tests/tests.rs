@@ -42,8 +42,8 @@ mod layers;
 mod lichess;
 #[cfg(unix)] // Unix only: a board on a pseudo-terminal
 mod lichess_board;
-mod lichess_record;
 mod lichess_broadcast;
+mod lichess_record;
 #[cfg(unix)] // Unix only: a Secret Service (gnome-keyring) on a private D-Bus
 mod lichess_store;
 mod line_games;

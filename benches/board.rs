@@ -38,7 +38,7 @@ fn app_with_board(protocol: Protocol) -> (App, SimBoard) {
         app.game().position(),
         false,
     );
-    app.attach_board(session);
+    hector::testing::attach_board(&mut app, session);
     let now = Instant::now();
     let _ = app.update(Msg::Board(LinkEvent::Connected), now);
     let sim = SimBoard::new(protocol, Board::new());

@@ -48,12 +48,8 @@ fn new_game() -> (App, SimBoard) {
         detect_rotation: false,
         ..TrackerConfig::default()
     };
-    app.attach_board(BoardSession::new(
-        Protocol::Dgt,
-        config,
-        app.game().position(),
-        false,
-    ));
+    let session = BoardSession::new(Protocol::Dgt, config, app.game().position(), false);
+    hector::testing::attach_board(&mut app, session);
     let now = Instant::now();
     let _ = app.update(Msg::Board(LinkEvent::Connected), now);
     let sim = SimBoard::new(Protocol::Dgt, Board::new());

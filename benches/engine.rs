@@ -42,7 +42,7 @@ fn app(with_board: bool) -> (App, u64) {
             app.game().position(),
             false,
         );
-        app.attach_board(session);
+        hector::testing::attach_board(&mut app, session);
         let _ = app.update(Msg::Board(LinkEvent::Connected), now);
         let sim = SimBoard::new(Protocol::Dgt, Board::new());
         let _ = app.update(Msg::Board(LinkEvent::Bytes(sim.dump())), now);

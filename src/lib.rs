@@ -267,4 +267,11 @@ pub mod testing {
     pub use crate::ui::tui::render::render as render_tui;
     pub use crate::view::{BoardInfo, ClockView, LinkState, PieceStyle, UiState, View, ViewInput};
     pub use crate::words::vocab::builtin_appendix_d;
+
+    /// Give `app` a board session (started at the game's position): how
+    /// tests and benches drive a board without a port.  Players' boards
+    /// come through the runtime ([`crate::msg::Msg::BoardChosen`]).
+    pub fn attach_board(app: &mut crate::App, session: BoardSession) {
+        app.attach_board(session);
+    }
 }

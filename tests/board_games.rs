@@ -787,12 +787,10 @@ fn no_mismatch_tone_while_the_awaited_move_is_made() {
                 detect_rotation: false,
                 ..TrackerConfig::default()
             };
-            app.attach_board(BoardSession::new(
-                protocol,
-                config,
-                &Chess::default(),
-                false,
-            ));
+            hector::testing::attach_board(
+                &mut app,
+                BoardSession::new(protocol, config, &Chess::default(), false),
+            );
             let mut now = Instant::now();
             let mut sim = SimBoard::new(protocol, Board::new());
             let mut effects = app.update(Msg::Board(LinkEvent::Connected), now);

@@ -3,14 +3,25 @@
 //! report (connection, silence, bytes to send) is handled once here for
 //! both ([`Seat`]), and what each one's moves mean in its own file (the
 //! player's below, the opponent's in `opponent_board.rs`).
+//!
+//! The boards part ([`Boards`]) keeps both sessions to itself and handles
+//! what reaches a board (the game it must follow, time, its link) by
+//! passing it to that board's session; the answers are the session's own
+//! notes ([`SessionNote`]: connected, silent, bytes to send, what the
+//! board shows), which the App says, and plays when a move was made on
+//! the board: a move changes the game, the clock and the journal, which
+//! only the App may do.
 
 use std::time::Instant;
 
-use shakmaty::Position;
+use shakmaty::{Bitboard, Move, Position, Square};
 
 use super::App;
+use super::takeback::TakebackAwaited;
 use crate::audio::Tone;
-use crate::board::{BoardSession, Inferred, LinkState, SessionNote};
+use crate::board::protocol::Command;
+use crate::board::{BoardSession, Inferred, LinkEvent, LinkState, SessionNote};
+use crate::game::Game;
 use crate::msg::{BoardChoice, BoardProblem, Effect};
 use crate::speech::{Priority, SayKind};
 
@@ -21,21 +32,152 @@ pub(super) enum Seat {
     Opponent,
 }
 
+/// The player's board and the opponent's, when used.
+#[derive(Default)]
+pub(super) struct Boards {
+    /// The player's board.
+    player: Option<BoardSession>,
+    /// The opponent's own board.
+    opponent: Option<BoardSession>,
+    /// A `takeback` waiting to be made on the player's board (a question
+    /// may be asked meanwhile: it is no mode of the input; `takeback.rs`).
+    pub(super) takeback_awaited: Option<TakebackAwaited>,
+    /// The squares lit on the opponent's board (None: not known, e.g.
+    /// just connected).
+    lit: Option<Bitboard>,
+}
+
+impl Boards {
+    /// The session of the board at `seat`, when there is one.
+    pub(super) fn get(&self, seat: Seat) -> Option<&BoardSession> {
+        match seat {
+            Seat::Player => self.player.as_ref(),
+            Seat::Opponent => self.opponent.as_ref(),
+        }
+    }
+
+    pub(super) fn get_mut(&mut self, seat: Seat) -> Option<&mut BoardSession> {
+        match seat {
+            Seat::Player => self.player.as_mut(),
+            Seat::Opponent => self.opponent.as_mut(),
+        }
+    }
+
+    /// The player's board.
+    pub(super) fn player(&self) -> Option<&BoardSession> {
+        self.player.as_ref()
+    }
+
+    pub(super) fn player_mut(&mut self) -> Option<&mut BoardSession> {
+        self.player.as_mut()
+    }
+
+    /// The opponent's own board.
+    pub(super) fn opponent(&self) -> Option<&BoardSession> {
+        self.opponent.as_ref()
+    }
+
+    pub(super) fn opponent_mut(&mut self) -> Option<&mut BoardSession> {
+        self.opponent.as_mut()
+    }
+
+    /// A board was opened at `seat` (in place of one there before).
+    pub(super) fn open(&mut self, seat: Seat, session: BoardSession) {
+        match seat {
+            Seat::Player => self.player = Some(session),
+            Seat::Opponent => self.opponent = Some(session),
+        }
+    }
+
+    /// The move the board at `seat` awaits (made in the game, not yet on
+    /// the board).
+    pub(super) fn awaiting(&self, seat: Seat) -> Option<Move> {
+        self.get(seat)?.tracker().awaiting_execution()
+    }
+
+    /// When a board next wants a look (its settle time, a silent board).
+    pub(super) fn next_deadline(&self) -> Option<Instant> {
+        [&self.player, &self.opponent]
+            .into_iter()
+            .flatten()
+            .filter_map(BoardSession::next_deadline)
+            .min()
+    }
+
+    /// The board at `seat` follows `game`: a move made elsewhere is to be
+    /// made on it, a game replaced is set up again.  Nothing when it shows
+    /// the game's position already, or there is no board.
+    #[must_use]
+    pub(super) fn follow(&mut self, seat: Seat, game: &Game, now: Instant) -> Vec<SessionNote> {
+        let Some(b) = self.get_mut(seat) else {
+            return Vec::new();
+        };
+        let pos = game.position();
+        if b.tracker().position() == pos {
+            return Vec::new();
+        }
+        match game.positions().next_back() {
+            Some((before, _)) if before == b.tracker().position() => b.game_moved(pos, now),
+            Some((before, _)) => {
+                let before = before.clone();
+                b.game_replaced(pos, Some(&before), now)
+            }
+            None => b.game_replaced(pos, None, now),
+        }
+    }
+
+    /// The squares of the move awaited on the opponent's board lit (every
+    /// square it changes: both of a castling's pieces, an en-passant
+    /// capture), and the lights off once it is made: the bytes to send,
+    /// only when that changed.  A board without lights gets nothing.
+    #[must_use]
+    pub(super) fn light_opponent(&mut self, game: &Game) -> Option<Effect> {
+        let b = self.opponent.as_ref().filter(|b| b.connected())?;
+        let want = b
+            .tracker()
+            .awaiting_execution()
+            .and_then(|m| {
+                game.positions()
+                    .rev()
+                    .find(|(_, played)| played.mv == m)
+                    .map(|(before, _)| changed_squares(before, m))
+            })
+            .unwrap_or(Bitboard::EMPTY);
+        if self.lit == Some(want) {
+            return None;
+        }
+        let command = if want.is_empty() {
+            Command::LightsOff
+        } else {
+            Command::ShowSquares(want)
+        };
+        let bytes = b.protocol().encode(command);
+        self.lit = Some(want);
+        (!bytes.is_empty()).then_some(Effect::ToOpponentBoard(bytes))
+    }
+
+    /// The opponent's board was (re)connected: what it shows lit is not
+    /// known.
+    pub(super) fn forget_lights(&mut self) {
+        self.lit = None;
+    }
+
+    /// Time passed for the board at `seat`.
+    #[must_use]
+    pub(super) fn tick(&mut self, seat: Seat, now: Instant) -> Vec<SessionNote> {
+        self.get_mut(seat).map(|b| b.tick(now)).unwrap_or_default()
+    }
+
+    /// Bytes, connection or loss of the port of the board at `seat`.
+    #[must_use]
+    pub(super) fn link(&mut self, seat: Seat, event: LinkEvent, now: Instant) -> Vec<SessionNote> {
+        self.get_mut(seat)
+            .map(|b| b.link(event, now))
+            .unwrap_or_default()
+    }
+}
+
 impl App {
-    fn session(&self, seat: Seat) -> Option<&BoardSession> {
-        match seat {
-            Seat::Player => self.parts.boards.player.as_ref(),
-            Seat::Opponent => self.parts.boards.opponent.as_ref(),
-        }
-    }
-
-    fn session_mut(&mut self, seat: Seat) -> Option<&mut BoardSession> {
-        match seat {
-            Seat::Player => self.parts.boards.player.as_mut(),
-            Seat::Opponent => self.parts.boards.opponent.as_mut(),
-        }
-    }
-
     /// A sentence about a board, said to the blind player: about the
     /// opponent's board it says so ("On the opponent's board: …").
     fn about(&self, seat: Seat, text: String) -> String {
@@ -64,10 +206,7 @@ impl App {
                 let touch = announce_touch && seat == Seat::Player;
                 let session = BoardSession::new(protocol, config, self.game.position(), touch)
                     .with_port(port);
-                match seat {
-                    Seat::Player => self.parts.boards.player = Some(session),
-                    Seat::Opponent => self.parts.boards.opponent = Some(session),
-                }
+                self.parts.boards.open(seat, session);
             }
             BoardChoice::Missing(problem) => {
                 let t = match problem {
@@ -88,39 +227,10 @@ impl App {
         }
     }
 
-    /// The player's board of the command line.
-    pub(super) fn on_board_chosen(
-        &mut self,
-        choice: BoardChoice,
-        _now: Instant,
-        out: &mut Vec<Effect>,
-    ) {
-        self.on_seat_chosen(Seat::Player, choice, out);
-    }
-
     /// Tell a board's tracker where the game is: a move made elsewhere (to
     /// be made on this board), or a game replaced.
     pub(super) fn sync_seat(&mut self, seat: Seat, now: Instant, out: &mut Vec<Effect>) {
-        let game = &self.game;
-        let board = match seat {
-            Seat::Player => self.parts.boards.player.as_mut(),
-            Seat::Opponent => self.parts.boards.opponent.as_mut(),
-        };
-        let Some(b) = board else {
-            return;
-        };
-        let pos = game.position();
-        if b.tracker().position() == pos {
-            return;
-        }
-        let notes = match game.positions().next_back() {
-            Some((before, _)) if before == b.tracker().position() => b.game_moved(pos, now),
-            Some((before, _)) => {
-                let before = before.clone();
-                b.game_replaced(pos, Some(&before), now)
-            }
-            None => b.game_replaced(pos, None, now),
-        };
+        let notes = self.parts.boards.follow(seat, &self.game, now);
         self.on_seat_notes(seat, notes, now, out);
     }
 
@@ -129,12 +239,17 @@ impl App {
     /// waited was not said).
     pub(super) fn boards_after_declined_resume(&mut self, now: Instant, out: &mut Vec<Effect>) {
         for seat in [Seat::Player, Seat::Opponent] {
-            let Some(b) = self.session(seat) else {
+            let Some(b) = self.parts.boards.get(seat) else {
                 continue;
             };
             if b.tracker().position() != self.game.position() {
                 self.sync_seat(seat, now, out);
-            } else if let Some(report) = self.session_mut(seat).and_then(|b| b.pending_report()) {
+            } else if let Some(report) = self
+                .parts
+                .boards
+                .get_mut(seat)
+                .and_then(|b| b.pending_report())
+            {
                 self.on_seat_notes(seat, vec![SessionNote::Found(report)], now, out);
             }
         }
@@ -147,10 +262,7 @@ impl App {
 
     /// Time passes for a board (its settle time, a silent board asked again).
     pub(super) fn tick_seat(&mut self, seat: Seat, now: Instant, out: &mut Vec<Effect>) {
-        let notes = match self.session_mut(seat) {
-            Some(b) => b.tick(now),
-            None => Vec::new(),
-        };
+        let notes = self.parts.boards.tick(seat, now);
         self.on_seat_notes(seat, notes, now, out);
     }
 
@@ -158,14 +270,11 @@ impl App {
     pub(super) fn on_seat_link(
         &mut self,
         seat: Seat,
-        event: crate::board::LinkEvent,
+        event: LinkEvent,
         now: Instant,
         out: &mut Vec<Effect>,
     ) {
-        let notes = match self.session_mut(seat) {
-            Some(b) => b.link(event, now),
-            None => Vec::new(),
-        };
+        let notes = self.parts.boards.link(seat, event, now);
         self.on_seat_notes(seat, notes, now, out);
     }
 
@@ -179,7 +288,9 @@ impl App {
         out: &mut Vec<Effect>,
     ) {
         let port = self
-            .session(seat)
+            .parts
+            .boards
+            .get(seat)
             .map(|b| b.port().to_owned())
             .unwrap_or_default();
         for note in notes {
@@ -192,7 +303,7 @@ impl App {
                     };
                     if seat == Seat::Opponent {
                         // Lit again from scratch: the board forgot.
-                        self.parts.companion.forget_lights();
+                        self.parts.boards.forget_lights();
                     }
                     let t = self.message(key, &[]);
                     self.say(out, t, Priority::Normal, SayKind::Board);
@@ -252,7 +363,7 @@ impl App {
     /// The `board` command: the difference between the board and the game
     /// now, or that they agree.
     pub(super) fn board_report(&mut self, out: &mut Vec<Effect>) {
-        let Some(b) = &self.parts.boards.player else {
+        let Some(b) = self.parts.boards.player() else {
             let t = self.message("no_board", &[]);
             self.info(out, t);
             return;
@@ -372,8 +483,7 @@ impl App {
                 let before = self
                     .parts
                     .boards
-                    .player
-                    .as_ref()
+                    .player()
                     .map(|b| b.tracker().mismatch_before().to_vec())
                     .unwrap_or_default();
                 let t = self.talk.phraser.mismatch_update(&before, &diffs);
@@ -398,5 +508,108 @@ impl App {
                 self.say(out, t, Priority::Normal, SayKind::Board);
             }
         }
+    }
+}
+
+/// Every square a move changes, from the position before it.
+fn changed_squares(before: &shakmaty::Chess, m: shakmaty::Move) -> Bitboard {
+    let mut after = before.clone();
+    after.play_unchecked(m);
+    Square::ALL
+        .into_iter()
+        .filter(|sq| before.board().piece_at(*sq) != after.board().piece_at(*sq))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::sim::SimBoard;
+    use crate::board::{Protocol, TrackerConfig};
+
+    fn session(game: &Game) -> BoardSession {
+        let config = TrackerConfig {
+            detect_rotation: false,
+            ..TrackerConfig::default()
+        };
+        BoardSession::new(Protocol::Dgt, config, game.position(), false)
+    }
+
+    /// The boards part alone: no board, no notes; a board that shows the
+    /// start follows a move made in the game (it awaits it, and says what
+    /// to do) once, and only the board at that seat.
+    #[test]
+    fn the_boards_part_follows_the_game_once_per_change_and_seat() {
+        let t0 = Instant::now();
+        let mut game = Game::new();
+        let mut boards = Boards::default();
+        assert!(boards.follow(Seat::Player, &game, t0).is_empty());
+        assert_eq!(boards.next_deadline(), None);
+        boards.open(Seat::Player, session(&game));
+        let sim = SimBoard::new(Protocol::Dgt, shakmaty::Board::new());
+        let _ = boards.link(Seat::Player, LinkEvent::Connected, t0);
+        let _ = boards.link(Seat::Player, LinkEvent::Bytes(sim.dump()), t0);
+        assert!(
+            boards.follow(Seat::Player, &game, t0).is_empty(),
+            "at the start"
+        );
+        let e4 = Move::Normal {
+            role: shakmaty::Role::Pawn,
+            from: shakmaty::Square::E2,
+            capture: None,
+            to: shakmaty::Square::E4,
+            promotion: None,
+        };
+        game.play(e4).expect("legal");
+        let notes = boards.follow(Seat::Player, &game, t0);
+        assert!(
+            notes
+                .iter()
+                .any(|n| matches!(n, SessionNote::Found(Inferred::Instruction(_)))),
+            "{notes:?}"
+        );
+        assert_eq!(boards.awaiting(Seat::Player), Some(e4));
+        assert!(boards.follow(Seat::Player, &game, t0).is_empty(), "once");
+        assert!(boards.follow(Seat::Opponent, &game, t0).is_empty());
+        assert_eq!(boards.awaiting(Seat::Opponent), None);
+    }
+
+    /// The opponent's board with lights is lit for the move it awaits,
+    /// once; lit again after it reconnected (it forgot).
+    #[test]
+    fn the_opponents_board_is_lit_once_per_change() {
+        let t0 = Instant::now();
+        let mut game = Game::new();
+        let mut boards = Boards::default();
+        assert_eq!(boards.light_opponent(&game), None, "no board");
+        let config = TrackerConfig {
+            detect_rotation: false,
+            ..TrackerConfig::default()
+        };
+        let millennium = BoardSession::new(Protocol::Millennium, config, game.position(), false);
+        boards.open(Seat::Opponent, millennium);
+        let sim = SimBoard::new(Protocol::Millennium, shakmaty::Board::new());
+        let _ = boards.link(Seat::Opponent, LinkEvent::Connected, t0);
+        let _ = boards.link(Seat::Opponent, LinkEvent::Bytes(sim.dump()), t0);
+        let _ = boards.light_opponent(&game);
+        assert_eq!(boards.light_opponent(&game), None, "nothing changed");
+        let d4 = Move::Normal {
+            role: shakmaty::Role::Pawn,
+            from: Square::D2,
+            capture: None,
+            to: Square::D4,
+            promotion: None,
+        };
+        game.play(d4).expect("legal");
+        let _ = boards.follow(Seat::Opponent, &game, t0);
+        let lit = boards.light_opponent(&game);
+        assert!(matches!(lit, Some(Effect::ToOpponentBoard(_))), "{lit:?}");
+        assert_eq!(boards.light_opponent(&game), None, "once");
+        boards.forget_lights();
+        assert_eq!(
+            boards.light_opponent(&game),
+            lit,
+            "again after a reconnection"
+        );
     }
 }

@@ -83,6 +83,7 @@ impl ClockPart {
     /// Time passed to `now` in `game`: a flag that fell (unless a clock on
     /// the board shows its own), else what the schedule says is due.
     /// Nothing once the game is over.
+    #[must_use]
     pub(super) fn handle_time(&mut self, game: &Game, now: Instant) -> ClockNote {
         if game.is_over() {
             return ClockNote::Quiet;

@@ -58,7 +58,7 @@ impl App {
             Needs::Nothing => true,
             Needs::Clock => self.parts.clock.is_some(),
             Needs::Engine => self.parts.engine.is_some(),
-            Needs::Board => self.parts.boards.player.is_some(),
+            Needs::Board => self.parts.boards.player().is_some(),
             Needs::Companion => self.parts.companion.running(),
             Needs::Online => self.parts.online.is_some(),
         }
@@ -166,7 +166,7 @@ impl App {
                 self.journal_reading_of_left_game(now, out);
                 self.engine_new_game();
                 self.replace_game(Game::new());
-                self.parts.offers.kept = None;
+                self.parts.offers.forget();
                 self.clock_new_game(now);
                 let t = self.message("new_game", &[]);
                 self.say(out, t, Priority::Normal, SayKind::Game);

@@ -9,6 +9,7 @@ use std::time::Instant;
 use super::App;
 use crate::audio::Tone;
 use crate::board::BoardSession;
+use crate::clock::Clock;
 use crate::companion::{
     CompanionEvent, Flash, FlashKind, MoveInput, Notice, OpponentAction, Snapshot, Tactile,
     snapshot::resolve_tap,
@@ -34,12 +35,32 @@ pub(super) struct CompanionState {
     seat: Option<Event>,
     /// The seat as written to the journal of the game (its epoch).
     journalled: Option<(u64, Event)>,
-    /// The squares lit on the opponent's board (None: not known, e.g. just
-    /// connected).
-    lit: Option<shakmaty::Bitboard>,
     /// Both clocks as of the last message handled: what the page shows
     /// (the app reads no clock of its own between messages).
     clocks: Option<ClockView>,
+}
+
+/// What the page part reports: a sentence for the blind player (the App
+/// words it), or what the opponent did on the page (the App plays it: it
+/// changes the game).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum CompanionNote {
+    /// Say the phrase `key` with `args`; `urgent` for what the player
+    /// must hear at once (the page lost, the server failed).
+    Say {
+        key: &'static str,
+        args: Vec<(&'static str, String)>,
+        urgent: bool,
+    },
+    /// Say the phrase `key` as an answer to a command (not spoken over).
+    Answer {
+        key: &'static str,
+        args: Vec<(&'static str, String)>,
+    },
+    /// The opponent acted on the page: a move, a draw offer, resignation.
+    Opponent(OpponentAction),
+    /// Ask the server to free the opponent's seat.
+    Release,
 }
 
 impl CompanionState {
@@ -47,87 +68,165 @@ impl CompanionState {
     pub(super) fn running(&self) -> bool {
         self.running
     }
-}
 
-impl CompanionState {
-    /// What the opponent's board has lit, when known.
-    pub(super) fn lit(&self) -> Option<shakmaty::Bitboard> {
-        self.lit
+    /// The page was started (or not): where to open it, and its code.
+    #[must_use]
+    pub(super) fn chosen(&mut self, choice: CompanionChoice) -> CompanionNote {
+        let (key, args) = match choice {
+            CompanionChoice::Ready { address, code } => {
+                self.running = true;
+                match code {
+                    Some(code) => (
+                        "companion_ready_code",
+                        vec![("address", address), ("code", spaced(&code))],
+                    ),
+                    None => ("companion_ready", vec![("address", address)]),
+                }
+            }
+            CompanionChoice::Failed { address, why } => {
+                ("companion_failed", vec![("address", address), ("why", why)])
+            }
+        };
+        CompanionNote::Say {
+            key,
+            args,
+            urgent: false,
+        }
     }
 
-    pub(super) fn set_lit(&mut self, squares: shakmaty::Bitboard) {
-        self.lit = Some(squares);
+    /// Something from the page.
+    #[must_use]
+    pub(super) fn handle(&mut self, event: CompanionEvent) -> Option<CompanionNote> {
+        let say = |key, urgent| CompanionNote::Say {
+            key,
+            args: Vec::new(),
+            urgent,
+        };
+        match event {
+            CompanionEvent::Paired(p) => {
+                self.seat = Some(Event::Companion {
+                    token_sha256: Some(p.token_sha256),
+                });
+                None
+            }
+            CompanionEvent::Connected => Some(say("companion_connected", false)),
+            CompanionEvent::Disconnected => Some(say("companion_disconnected", true)),
+            CompanionEvent::Left => {
+                self.seat_freed();
+                Some(say("companion_left", false))
+            }
+            CompanionEvent::Action(action) => Some(CompanionNote::Opponent(action)),
+            CompanionEvent::WrongCodes => Some(say("companion_wrong_codes", false)),
+            CompanionEvent::ServerFailed => Some(say("companion_server_failed", true)),
+        }
     }
 
-    /// The board was (re)connected: what it shows is not known.
-    pub(super) fn forget_lights(&mut self) {
-        self.lit = None;
+    /// The `release` command: the seat freed by the server, or said that
+    /// there is no page.
+    #[must_use]
+    pub(super) fn release(&self) -> CompanionNote {
+        if self.running {
+            CompanionNote::Release
+        } else {
+            CompanionNote::Answer {
+                key: "companion_none",
+                args: Vec::new(),
+            }
+        }
+    }
+
+    /// The seat is free; the new code, when one is needed.
+    #[must_use]
+    pub(super) fn released(&mut self, code: Option<String>) -> CompanionNote {
+        self.seat_freed();
+        let (key, args) = match code {
+            Some(code) => ("companion_released_code", vec![("code", spaced(&code))]),
+            None => ("companion_released", Vec::new()),
+        };
+        CompanionNote::Answer { key, args }
+    }
+
+    /// The seat is free: journalled as free (the new code is not written).
+    fn seat_freed(&mut self) {
+        if self.seat.is_some() {
+            self.seat = Some(Event::Companion { token_sha256: None });
+        }
+    }
+
+    /// The opponent's seat for the journal of the game of `epoch` (once
+    /// per game and change), so that a game resumed after a restart of
+    /// hector gives the same page its seat back
+    /// ([`crate::companion::gate::Gate::restore`]).
+    #[must_use]
+    pub(super) fn journal(&mut self, epoch: u64) -> Option<Effect> {
+        let seat = self.seat.as_ref()?;
+        let entry = (epoch, seat.clone());
+        if self.journalled.as_ref() == Some(&entry) {
+            return None;
+        }
+        self.journalled = Some(entry);
+        Some(Effect::Journal(JournalOp::Append(seat.clone())))
+    }
+
+    /// An answer shown on the page only (the blind player hears nothing
+    /// of a refused tap); `key`: the page has it in every language
+    /// (`page_notice_<key>`) and shows it in the opponent's.
+    pub(super) fn notify(&mut self, text: String, key: Option<&str>) {
+        self.notices += 1;
+        self.notice = Some(Notice {
+            id: self.notices,
+            text,
+            key: key.map(str::to_owned),
+        });
+    }
+
+    /// A move of the opponent's was played: the last answer is done with.
+    pub(super) fn clear_notice(&mut self) {
+        self.notice = None;
+    }
+
+    /// What others hear as a tone is flashed on the page.
+    pub(super) fn flash(&mut self, effects: &[Effect]) {
+        for e in effects {
+            let kind = match e {
+                Effect::Tone(Tone::Check) => FlashKind::Check,
+                Effect::Tone(Tone::Mismatch) => FlashKind::Mismatch,
+                Effect::Tone(Tone::LowTime) => FlashKind::LowTime,
+                Effect::Tone(Tone::FlagFall) => FlashKind::Flag,
+                _ => continue,
+            };
+            self.flashes += 1;
+            self.flash = Some(Flash {
+                kind,
+                id: self.flashes,
+            });
+        }
+    }
+
+    /// The clocks as they stand at `now`, the time of the message just
+    /// handled, for the page and the view.
+    pub(super) fn set_clocks(&mut self, clock: Option<&Clock>, now: Instant) {
+        self.clocks = clock.map(|c| ClockView::of(c, now));
     }
 }
 
 impl App {
     /// The page was started (or not): say where to open it and the code.
     pub(super) fn on_companion_chosen(&mut self, choice: CompanionChoice, out: &mut Vec<Effect>) {
-        let t = match choice {
-            CompanionChoice::Ready { address, code } => {
-                self.parts.companion.running = true;
-                match code {
-                    Some(code) => {
-                        let code = spaced(&code);
-                        self.message(
-                            "companion_ready_code",
-                            &[("address", &address), ("code", &code)],
-                        )
-                    }
-                    None => self.message("companion_ready", &[("address", &address)]),
-                }
-            }
-            CompanionChoice::Failed { address, why } => {
-                self.message("companion_failed", &[("address", &address), ("why", &why)])
-            }
-        };
-        self.say(out, t, Priority::Normal, SayKind::Info);
+        let note = self.parts.companion.chosen(choice);
+        self.say_companion_note(note, out);
     }
 
     /// The `release` command.
     pub(super) fn release_companion(&mut self, out: &mut Vec<Effect>) {
-        if self.parts.companion.running {
-            out.push(Effect::CompanionRelease);
-        } else {
-            let t = self.message("companion_none", &[]);
-            self.info(out, t);
-        }
+        let note = self.parts.companion.release();
+        self.say_companion_note(note, out);
     }
 
     /// The seat is free; the new code, when one is needed.
     pub(super) fn on_companion_released(&mut self, code: Option<String>, out: &mut Vec<Effect>) {
-        self.companion_seat_freed();
-        let t = match code {
-            Some(code) => self.message("companion_released_code", &[("code", &spaced(&code))]),
-            None => self.message("companion_released", &[]),
-        };
-        self.info(out, t);
-    }
-
-    /// The seat is free: journalled as free (the new code is not written).
-    fn companion_seat_freed(&mut self) {
-        if self.parts.companion.seat.is_some() {
-            self.parts.companion.seat = Some(Event::Companion { token_sha256: None });
-        }
-    }
-
-    /// The opponent's seat into the journal of the game (once per game and
-    /// change), so that a game resumed after a restart of hector gives the
-    /// same page its seat back ([`crate::companion::gate::Gate::restore`]).
-    pub(super) fn journal_companion(&mut self, out: &mut Vec<Effect>) {
-        let (Some(seat), Some(epoch)) = (&self.parts.companion.seat, self.journal_begun()) else {
-            return;
-        };
-        let entry = (epoch, seat.clone());
-        if self.parts.companion.journalled.as_ref() != Some(&entry) {
-            out.push(Effect::Journal(JournalOp::Append(seat.clone())));
-            self.parts.companion.journalled = Some(entry);
-        }
+        let note = self.parts.companion.released(code);
+        self.say_companion_note(note, out);
     }
 
     /// Something from the page.
@@ -137,37 +236,42 @@ impl App {
         now: Instant,
         out: &mut Vec<Effect>,
     ) {
-        match event {
-            CompanionEvent::Paired(p) => {
-                self.parts.companion.seat = Some(Event::Companion {
-                    token_sha256: Some(p.token_sha256),
-                });
+        if let Some(note) = self.parts.companion.handle(event) {
+            self.on_companion_note(note, now, out);
+        }
+    }
+
+    /// The page part's note: the opponent's action played, or said.
+    fn on_companion_note(&mut self, note: CompanionNote, now: Instant, out: &mut Vec<Effect>) {
+        if let CompanionNote::Opponent(action) = note {
+            self.on_opponent_action(action, now, out);
+            self.sync_board(now, out);
+        } else {
+            self.say_companion_note(note, out);
+        }
+    }
+
+    /// The page part's note said (an opponent's action is played by
+    /// [`App::on_companion`], which knows the time).
+    fn say_companion_note(&mut self, note: CompanionNote, out: &mut Vec<Effect>) {
+        let (key, args, priority) = match note {
+            CompanionNote::Say { key, args, urgent } => {
+                let priority = if urgent {
+                    Priority::Urgent
+                } else {
+                    Priority::Normal
+                };
+                (key, args, Some(priority))
             }
-            CompanionEvent::Connected => {
-                let t = self.message("companion_connected", &[]);
-                self.say(out, t, Priority::Normal, SayKind::Info);
-            }
-            CompanionEvent::Disconnected => {
-                let t = self.message("companion_disconnected", &[]);
-                self.say(out, t, Priority::Urgent, SayKind::Info);
-            }
-            CompanionEvent::Left => {
-                self.companion_seat_freed();
-                let t = self.message("companion_left", &[]);
-                self.say(out, t, Priority::Normal, SayKind::Info);
-            }
-            CompanionEvent::Action(action) => {
-                self.on_opponent_action(action, now, out);
-                self.sync_board(now, out);
-            }
-            CompanionEvent::WrongCodes => {
-                let t = self.message("companion_wrong_codes", &[]);
-                self.say(out, t, Priority::Normal, SayKind::Info);
-            }
-            CompanionEvent::ServerFailed => {
-                let t = self.message("companion_server_failed", &[]);
-                self.say(out, t, Priority::Urgent, SayKind::Info);
-            }
+            CompanionNote::Answer { key, args } => (key, args, None),
+            CompanionNote::Release => return out.push(Effect::CompanionRelease),
+            CompanionNote::Opponent(_) => return,
+        };
+        let args: Vec<(&str, &str)> = args.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        let t = self.message(key, &args);
+        match priority {
+            Some(p) => self.say(out, t, p, SayKind::Info),
+            None => self.info(out, t),
         }
     }
 
@@ -216,7 +320,7 @@ impl App {
                         }
                     },
                 };
-                self.parts.companion.notice = None;
+                self.parts.companion.clear_notice();
                 self.play(mv, now, out);
             }
             OpponentAction::OfferDraw => match self.game.offer_draw(them) {
@@ -261,43 +365,15 @@ impl App {
         }
     }
 
-    /// An answer shown on the page only (the blind player hears nothing of
-    /// a refused tap).
+    /// An answer shown on the page only.
     pub(super) fn notify_page(&mut self, text: String) {
-        self.parts.companion.notices += 1;
-        self.parts.companion.notice = Some(Notice {
-            id: self.parts.companion.notices,
-            text,
-            key: None,
-        });
+        self.parts.companion.notify(text, None);
     }
 
-    /// A notice the page has in every language (`page_notice_<key>`): shown
-    /// in the opponent's.
+    /// A notice the page has in every language, shown in the opponent's.
     pub(super) fn notify_page_key(&mut self, key: &str) {
         let text = self.message(key, &[]);
-        self.notify_page(text);
-        if let Some(n) = self.parts.companion.notice.as_mut() {
-            n.key = Some(key.to_owned());
-        }
-    }
-
-    /// What others hear as a tone is flashed on the page.
-    pub(super) fn companion_flashes(&mut self, effects: &[Effect]) {
-        for e in effects {
-            let kind = match e {
-                Effect::Tone(Tone::Check) => FlashKind::Check,
-                Effect::Tone(Tone::Mismatch) => FlashKind::Mismatch,
-                Effect::Tone(Tone::LowTime) => FlashKind::LowTime,
-                Effect::Tone(Tone::FlagFall) => FlashKind::Flag,
-                _ => continue,
-            };
-            self.parts.companion.flashes += 1;
-            self.parts.companion.flash = Some(Flash {
-                kind,
-                id: self.parts.companion.flashes,
-            });
-        }
+        self.parts.companion.notify(text, Some(key));
     }
 
     /// Everything the opponent's page shows, from the opponent's side:
@@ -312,7 +388,7 @@ impl App {
             !self.settings.me,
             self.talk.phraser.move_lang(),
         );
-        if let Some(b) = &self.parts.boards.player {
+        if let Some(b) = self.parts.boards.player() {
             s.tactile = Tactile::of(
                 view.link.state,
                 &view.board.mismatch,
@@ -341,12 +417,6 @@ impl App {
         s
     }
 
-    /// The clocks as they stand at `now`, the time of the message just
-    /// handled, for the page and the view.
-    pub(super) fn companion_clocks(&mut self, now: Instant) {
-        self.parts.companion.clocks = self.clock().map(|c| ClockView::of(c, now));
-    }
-
     /// The view model of the game now (its clocks as of the last message),
     /// with the front end's state `ui`: what the full-screen view draws
     /// and the opponent's page shows.
@@ -361,7 +431,7 @@ impl App {
             me: self.settings.me,
             announcement: self.talk.last_said.as_ref().map(|u| u.text.as_str()),
             clocks,
-            board: self.parts.boards.player.as_ref().map(BoardInfo::of),
+            board: self.parts.boards.player().map(BoardInfo::of),
             ui,
         });
         self.online_labels(&mut view.labels);

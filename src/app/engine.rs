@@ -1,11 +1,22 @@
 //! Playing against a UCI engine: the engine's moves (announced like an
 //! opponent's, then awaited on the player's board), hints, evaluations,
-//! threats, take-backs, faults said once, and restarts.
+//! threats, faults said once, and restarts.
 //!
-//! The engine's process belongs to the front end; the app drives the
+//! The engine's process belongs to the front end; the part drives the
 //! [`EngineSession`] and asks for the process through
 //! [`EngineOrder`]s.  Each start of the engine has a generation: lines of
 //! an engine that was restarted are not mistaken for the new one's.
+//!
+//! The shape of the part: [`EnginePlay`] keeps its state to itself and
+//! decides alone, from the game (and the clock) it is shown; each of its
+//! methods returns [`EngineNote`]s, which [`App`] turns into effects.  An
+//! order for the process is a note passed on as an effect unchanged; what
+//! needs the player's words (the engine is ready, a fault, an answer) or
+//! changes the game (the engine's move, a draw accepted) is a note the App
+//! words or plays.  Notes, not `Vec<Effect>`, because the engine's move
+//! changes the game and wakes other parts (the clock, the boards, the
+//! journal), which only the App may do; as with the clock's
+//! [`ClockNote`](super::clock::ClockNote).
 
 use crate::words::Lang;
 use crate::words::arguments::{self, Arg};
@@ -15,10 +26,12 @@ use shakmaty::{Color, Position};
 
 use super::App;
 use crate::action::PlayerAction;
+use crate::clock::Clock;
 use crate::engine::{
     EngineEvent, EngineIo, EngineSession, EngineSettings, Limit, ProcessEvent, Purpose,
     SearchError, SearchRequest, SearchResult, Timeouts,
 };
+use crate::game::Game;
 use crate::msg::{Effect, EngineOrder};
 use crate::speech::{Priority, SayKind};
 
@@ -61,25 +74,43 @@ pub(super) enum EngineAsk {
     NewGame,
 }
 
-/// A `takeback` with the player's board: the moves are taken back in the
-/// game as the board takes them back, one by one.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct TakebackAwaited {
-    /// The number of moves the game has once all are taken back.
-    target: usize,
-    /// The moves taken back, in words, oldest first.
-    moves: Vec<String>,
-    /// What to do on the board, said again on a second `takeback`.
-    instruction: String,
-}
-
 /// Why a search was not started.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum SearchTrouble {
+pub(super) enum SearchTrouble {
     /// The threat was asked while the side to move is in check.
     InCheck,
     /// The session refused it.
     Engine(SearchError),
+}
+
+/// What the engine part reports: the App passes orders on, words the
+/// rest, and plays the engine's move.
+#[derive(Debug, Clone)]
+pub(super) enum EngineNote {
+    /// For the engine's process: passed on as [`Effect::Engine`].
+    Order(EngineOrder),
+    /// The engine is ready; its name (its own, else the program's).
+    Ready(String),
+    /// About an option (not offered, adjusted): a phrase, said once.
+    Notice {
+        key: &'static str,
+        args: Vec<(&'static str, String)>,
+    },
+    /// The engine has not finished its handshake: it is still waited for.
+    Waiting,
+    /// The engine failed (a phrase); its process is killed (an order
+    /// follows).
+    Fault {
+        key: &'static str,
+        args: Vec<(&'static str, String)>,
+    },
+    /// An answer about the game as it is now (answers about a position
+    /// that is gone are dropped by the part).
+    Answer(SearchResult),
+    /// A search the player asked for could not be made.
+    Refused(SearchTrouble),
+    /// A search was asked in a game that is over.
+    GameOver,
 }
 
 /// The engine of the session.
@@ -93,11 +124,6 @@ pub(super) struct EnginePlay {
 }
 
 impl EnginePlay {
-    /// When the engine session next wants a look (its time-outs).
-    pub(super) fn next_deadline(&self) -> Option<Instant> {
-        self.session.next_deadline()
-    }
-
     pub(super) fn new(setup: EngineSetup) -> EnginePlay {
         let session = EngineSession::new(setup.settings.clone(), setup.timeouts);
         EnginePlay {
@@ -107,6 +133,226 @@ impl EnginePlay {
             asks: Vec::new(),
             quit_after_move: false,
         }
+    }
+
+    /// When the engine session next wants a look (its time-outs).
+    pub(super) fn next_deadline(&self) -> Option<Instant> {
+        self.session.next_deadline()
+    }
+
+    /// The engine is alive, and `me`'s opponent is to move in `game`, which
+    /// goes on; `held`: the game is not to be played on yet (a take-back
+    /// awaited on the board, a resume question).
+    pub(super) fn has_the_move(&self, game: &Game, me: Color, held: bool) -> bool {
+        !self.session.is_over() && game.turn() != me && !game.is_over() && !held
+    }
+
+    /// Something asked by a command, carried out at the end of the update
+    /// ([`EnginePlay::carry_out`]).
+    pub(super) fn ask(&mut self, ask: EngineAsk) {
+        self.asks.push(ask);
+    }
+
+    /// Its move was taken back: the search for it is stopped (at the end
+    /// of the update).
+    pub(super) fn cancel_search(&mut self) {
+        self.asks.push(EngineAsk::Cancel);
+    }
+
+    /// The input ended while the engine has the move: quit after it.
+    pub(super) fn quit_after_its_move(&mut self) {
+        self.quit_after_move = true;
+    }
+
+    /// Whether to quit now: the input ended and the engine's move is made.
+    #[must_use]
+    pub(super) fn quit_due(&self, has_the_move: bool) -> bool {
+        self.quit_after_move && !has_the_move
+    }
+
+    /// Start the engine, or start it again: a new generation.
+    #[must_use]
+    pub(super) fn start(&mut self, now: Instant) -> EngineNote {
+        self.generation += 1;
+        self.session = EngineSession::new(self.setup.settings.clone(), self.setup.timeouts);
+        self.session.start(now);
+        EngineNote::Order(EngineOrder::Start {
+            generation: self.generation,
+            program: self.setup.program.clone(),
+        })
+    }
+
+    /// What the engine's process reported (another generation's lines are
+    /// dropped).  What follows comes out of [`EnginePlay::poll`].
+    pub(super) fn handle_io(&mut self, io: EngineIo, now: Instant) {
+        if io.generation != self.generation {
+            return;
+        }
+        match io.event {
+            ProcessEvent::Line(line) => self.session.handle_line(&line, now),
+            ProcessEvent::Exited(exit) => self.session.handle_exit(exit),
+            ProcessEvent::StartFailed(fault) => self.session.fail(fault),
+        }
+    }
+
+    /// Time passed: a hang is found here.
+    pub(super) fn handle_time(&mut self, now: Instant) {
+        self.session.handle_timeout(now);
+    }
+
+    /// The asks of this update, carried out in `game`, on its clock.
+    #[must_use]
+    pub(super) fn carry_out(
+        &mut self,
+        game: &Game,
+        clock: Option<&Clock>,
+        now: Instant,
+    ) -> Vec<EngineNote> {
+        let mut notes = Vec::new();
+        for ask in std::mem::take(&mut self.asks) {
+            match ask {
+                EngineAsk::Restart => notes.push(self.start(now)),
+                EngineAsk::Cancel => self.session.cancel(now),
+                EngineAsk::NewGame => self.session.new_game(now),
+                EngineAsk::Search(_) if game.is_over() => notes.push(EngineNote::GameOver),
+                EngineAsk::Search(purpose) => {
+                    if let Err(trouble) = self.search(purpose, game, clock, now) {
+                        notes.push(EngineNote::Refused(trouble));
+                    }
+                }
+            }
+        }
+        notes
+    }
+
+    /// The lines to send, and the next event of the session as a note:
+    /// empty when there is nothing more.  An answer about a position that
+    /// is no longer `game`'s is passed over.
+    #[must_use]
+    pub(super) fn poll(&mut self, game: &Game) -> Vec<EngineNote> {
+        let generation = self.generation;
+        let mut notes: Vec<EngineNote> = std::iter::from_fn(|| self.session.poll_transmit())
+            .map(|line| EngineNote::Order(EngineOrder::Send { generation, line }))
+            .collect();
+        while let Some(event) = self.session.poll_event() {
+            let note = match event {
+                EngineEvent::Ready { name } => EngineNote::Ready(
+                    name.or_else(|| self.setup.program.clone())
+                        .unwrap_or_else(|| crate::engine::DEFAULT_ENGINE.to_owned()),
+                ),
+                EngineEvent::Note(note) => {
+                    let (key, args) = note.phrase();
+                    EngineNote::Notice { key, args }
+                }
+                EngineEvent::Silent => EngineNote::Waiting,
+                EngineEvent::Fault(fault) => {
+                    let (key, args) = fault.phrase();
+                    notes.push(EngineNote::Fault { key, args });
+                    EngineNote::Order(EngineOrder::Kill { generation })
+                }
+                EngineEvent::BestMove(r) if !answers(&r, game) => continue,
+                EngineEvent::BestMove(r) => EngineNote::Answer(r),
+            };
+            notes.push(note);
+            break;
+        }
+        notes
+    }
+
+    /// Ask for the engine's move when `has_the_move` and it is not
+    /// thinking about it already.
+    pub(super) fn ask_move(
+        &mut self,
+        game: &Game,
+        has_the_move: bool,
+        clock: Option<&Clock>,
+        now: Instant,
+    ) {
+        if !has_the_move || self.session.thinking_about_move() {
+            return;
+        }
+        // Refused only for a game with no move left (over).
+        let _ = self.search(Purpose::Move, game, clock, now);
+    }
+
+    /// The limit of the engine's own move: on the clock while one runs
+    /// (`go wtime btime winc binc movestogo`), else its time per move.
+    fn move_limit(&self, game: &Game, clock: Option<&Clock>, now: Instant) -> Limit {
+        let Some(clock) = clock.filter(|c| c.is_running()) else {
+            return Limit::MoveTime(self.setup.move_time);
+        };
+        let control = clock.control();
+        let periods = control.period_list();
+        // What each side gets back for a move: a delay is safe to count as
+        // an increment (a move within it costs nothing either).
+        let inc = |side: Color| {
+            control
+                .period(clock.period(side))
+                .map_or(Duration::ZERO, |p| p.bonus.amount())
+        };
+        // The moves left to the next time control of the side to move.
+        let made = clock.moves(game.turn());
+        let mut end = 0u32;
+        let mut moves_to_go = None;
+        for p in &periods {
+            let Some(m) = p.moves else { break };
+            end = end.saturating_add(m);
+            if made < end {
+                moves_to_go = u8::try_from(end - made).ok();
+                break;
+            }
+        }
+        Limit::Clock {
+            white: clock.remaining(Color::White, now),
+            black: clock.remaining(Color::Black, now),
+            white_inc: inc(Color::White),
+            black_inc: inc(Color::Black),
+            moves_to_go,
+        }
+    }
+
+    /// Ask the engine to search `game` now: for its own move (on the
+    /// clock or its time per move) or for a hint, an evaluation or the
+    /// threat (its help time).
+    fn search(
+        &mut self,
+        purpose: Purpose,
+        game: &Game,
+        clock: Option<&Clock>,
+        now: Instant,
+    ) -> Result<(), SearchTrouble> {
+        let limit = match purpose {
+            Purpose::Move => self.move_limit(game, clock, now),
+            _ => Limit::MoveTime(self.setup.help_time),
+        };
+        let req = if purpose == Purpose::Threat {
+            // The threat of a side in check is the check.
+            SearchRequest::threat(game.position(), game.castling_mode(), limit)
+                .ok_or(SearchTrouble::InCheck)?
+        } else {
+            SearchRequest {
+                purpose,
+                start: game.start().clone(),
+                mode: game.castling_mode(),
+                moves: game.history().iter().map(|p| p.mv).collect(),
+                limit,
+            }
+        };
+        self.session
+            .search(req, now)
+            .map(|_| ())
+            .map_err(SearchTrouble::Engine)
+    }
+}
+
+/// Whether an answer is about `game` as it is now (not a position taken
+/// back or of another game).  A threat is searched with the other side
+/// to move.
+fn answers(r: &SearchResult, game: &Game) -> bool {
+    let pos = game.position();
+    match r.purpose {
+        Purpose::Threat => r.position.board() == pos.board() && r.position.turn() != pos.turn(),
+        _ => &r.position == pos,
     }
 }
 
@@ -128,16 +374,15 @@ impl App {
         self.parts.engine.as_ref().map(|_| !self.settings.me)
     }
 
-    /// The engine is alive and it is its move.
+    /// The engine is alive and it is its move: not while a take-back is
+    /// being made on the board, nor while the player is asked whether to
+    /// resume a game (the game to play is not known yet).
     pub(super) fn engine_has_the_move(&self) -> bool {
-        self.parts.engine.as_ref().is_some_and(|e| !e.session.is_over())
-            && self.game.turn() != self.settings.me
-            && !self.game.is_over()
-            // Not while a take-back is being made on the board.
-            && self.parts.boards.takeback_awaited.is_none()
-            // Not while the player is asked whether to resume a game: the
-            // game to play is not known yet.
-            && !self.asking_resume()
+        let held = self.parts.boards.takeback_awaited.is_some() || self.asking_resume();
+        self.parts
+            .engine
+            .as_ref()
+            .is_some_and(|e| e.has_the_move(&self.game, self.settings.me, held))
     }
 
     /// The input ended: quit now, or after the engine's move.
@@ -145,7 +390,7 @@ impl App {
         if self.engine_has_the_move()
             && let Some(e) = &mut self.parts.engine
         {
-            e.quit_after_move = true;
+            e.quit_after_its_move();
             return true;
         }
         false
@@ -153,50 +398,25 @@ impl App {
 
     /// Start the engine, or start it again.
     pub(super) fn engine_start(&mut self, now: Instant, out: &mut Vec<Effect>) {
-        let Some(e) = &mut self.parts.engine else {
-            return;
-        };
-        e.generation += 1;
-        e.session = EngineSession::new(e.setup.settings.clone(), e.setup.timeouts);
-        out.push(Effect::Engine(EngineOrder::Start {
-            generation: e.generation,
-            program: e.setup.program.clone(),
-        }));
-        e.session.start(now);
-    }
-
-    /// What the engine's process reported.
-    pub(super) fn on_engine_io(&mut self, io: EngineIo, now: Instant) {
-        let Some(e) = &mut self.parts.engine else {
-            return;
-        };
-        if io.generation != e.generation {
-            return;
-        }
-        match io.event {
-            ProcessEvent::Line(line) => e.session.handle_line(&line, now),
-            ProcessEvent::Exited(exit) => e.session.handle_exit(exit),
-            ProcessEvent::StartFailed(fault) => e.session.fail(fault),
-        }
-    }
-
-    /// Time passed: a hang is found here.
-    pub(super) fn engine_tick(&mut self, now: Instant) {
         if let Some(e) = &mut self.parts.engine {
-            e.session.handle_timeout(now);
+            let note = e.start(now);
+            self.on_engine_notes(vec![note], now, out);
         }
     }
 
     /// After every message: commands carried out, the engine's turn asked
     /// for, its lines sent, its events said.
     pub(super) fn engine_step(&mut self, now: Instant, out: &mut Vec<Effect>) {
-        let asks = match &mut self.parts.engine {
-            Some(e) => std::mem::take(&mut e.asks),
+        let clock = self
+            .parts
+            .clock
+            .as_ref()
+            .map(super::clock::ClockPart::clock);
+        let notes = match &mut self.parts.engine {
+            Some(e) => e.carry_out(&self.game, clock, now),
             None => return,
         };
-        for ask in asks {
-            self.engine_do(ask, now, out);
-        }
+        self.on_engine_notes(notes, now, out);
         // The events first: a `bestmove` just read is the engine's move,
         // played before the turn is looked at.
         let mut asked = false;
@@ -204,118 +424,37 @@ impl App {
             let Some(e) = &mut self.parts.engine else {
                 return;
             };
-            let generation = e.generation;
-            while let Some(line) = e.session.poll_transmit() {
-                out.push(Effect::Engine(EngineOrder::Send { generation, line }));
+            let notes = e.poll(&self.game);
+            let event = notes.iter().any(|n| !matches!(n, EngineNote::Order(_)));
+            self.on_engine_notes(notes, now, out);
+            if event {
+                continue;
             }
-            if let Some(event) = e.session.poll_event() {
-                self.on_engine_event(event, now, out);
-            } else if !asked {
-                asked = true;
-                self.engine_maybe_move(now);
-            } else {
+            if asked {
                 break;
             }
+            asked = true;
+            let has_the_move = self.engine_has_the_move();
+            let clock = self
+                .parts
+                .clock
+                .as_ref()
+                .map(super::clock::ClockPart::clock);
+            if let Some(e) = &mut self.parts.engine {
+                e.ask_move(&self.game, has_the_move, clock, now);
+            }
         }
-        if let Some(e) = &mut self.parts.engine
-            && e.quit_after_move
+        let has_the_move = self.engine_has_the_move();
+        if self
+            .parts
+            .engine
+            .as_ref()
+            .is_some_and(|e| e.quit_due(has_the_move))
             && !self.quitting
-            && !self.engine_has_the_move()
         {
             self.quitting = true;
             out.push(Effect::Quit);
         }
-    }
-
-    /// The limit of the engine's own move: on the clock while one runs
-    /// (`go wtime btime winc binc movestogo`), else its time per move.
-    fn engine_move_limit(&self, now: Instant) -> Option<Limit> {
-        let move_time = self.parts.engine.as_ref()?.setup.move_time;
-        let Some(clock) = self.clock().filter(|c| c.is_running()) else {
-            return Some(Limit::MoveTime(move_time));
-        };
-        let control = clock.control();
-        let periods = control.period_list();
-        // What each side gets back for a move: a delay is safe to count as
-        // an increment (a move within it costs nothing either).
-        let inc = |side: Color| {
-            control
-                .period(clock.period(side))
-                .map_or(Duration::ZERO, |p| p.bonus.amount())
-        };
-        // The moves left to the next time control of the side to move.
-        let turn = self.game.turn();
-        let made = clock.moves(turn);
-        let mut end = 0u32;
-        let mut moves_to_go = None;
-        for p in &periods {
-            let Some(m) = p.moves else { break };
-            end = end.saturating_add(m);
-            if made < end {
-                moves_to_go = u8::try_from(end - made).ok();
-                break;
-            }
-        }
-        Some(Limit::Clock {
-            white: clock.remaining(Color::White, now),
-            black: clock.remaining(Color::Black, now),
-            white_inc: inc(Color::White),
-            black_inc: inc(Color::Black),
-            moves_to_go,
-        })
-    }
-
-    /// Ask the engine to search the game now: for its own move (on the
-    /// clock or its time per move) or for a hint, an evaluation or the
-    /// threat (its help time).
-    fn engine_search(&mut self, purpose: Purpose, now: Instant) -> Result<(), SearchTrouble> {
-        let limit = match purpose {
-            Purpose::Move => self.engine_move_limit(now),
-            _ => self
-                .parts
-                .engine
-                .as_ref()
-                .map(|e| Limit::MoveTime(e.setup.help_time)),
-        };
-        let Some(limit) = limit else {
-            return Err(SearchTrouble::Engine(SearchError::Failed));
-        };
-        let req = if purpose == Purpose::Threat {
-            // The threat of a side in check is the check.
-            SearchRequest::threat(self.game.position(), self.game.castling_mode(), limit)
-                .ok_or(SearchTrouble::InCheck)?
-        } else {
-            SearchRequest {
-                purpose,
-                start: self.game.start().clone(),
-                mode: self.game.castling_mode(),
-                moves: self.game.history().iter().map(|p| p.mv).collect(),
-                limit,
-            }
-        };
-        match &mut self.parts.engine {
-            Some(e) => e
-                .session
-                .search(req, now)
-                .map(|_| ())
-                .map_err(SearchTrouble::Engine),
-            None => Err(SearchTrouble::Engine(SearchError::Failed)),
-        }
-    }
-
-    /// Ask for the engine's move when it is its turn.
-    fn engine_maybe_move(&mut self, now: Instant) {
-        if !self.engine_has_the_move()
-            || self
-                .parts
-                .engine
-                .as_ref()
-                .is_none_or(|e| e.session.thinking_about_move())
-        {
-            return;
-        }
-        // Refused only for a game with no move left (over).
-        let _ = self.engine_search(Purpose::Move, now);
     }
 
     /// The word that starts the engine again, for the sentences that say so.
@@ -358,286 +497,72 @@ impl App {
             }
         };
         if let Some(e) = &mut self.parts.engine {
-            e.asks.push(ask);
-        }
-    }
-
-    fn engine_do(&mut self, ask: EngineAsk, now: Instant, out: &mut Vec<Effect>) {
-        match ask {
-            EngineAsk::Restart => self.engine_start(now, out),
-            EngineAsk::Cancel => {
-                if let Some(e) = &mut self.parts.engine {
-                    e.session.cancel(now);
-                }
-            }
-            EngineAsk::NewGame => {
-                if let Some(e) = &mut self.parts.engine {
-                    e.session.new_game(now);
-                }
-            }
-            EngineAsk::Search(purpose) => {
-                if self.game.is_over() {
-                    if let Some(t) = self.game_is_over() {
-                        self.info(out, t);
-                    }
-                    return;
-                }
-                let key = match self.engine_search(purpose, now) {
-                    Ok(()) => return,
-                    Err(SearchTrouble::InCheck) => {
-                        let t = self.message("engine_in_check", &[]);
-                        self.info(out, t);
-                        return;
-                    }
-                    Err(SearchTrouble::Engine(SearchError::Busy)) => "engine_busy",
-                    Err(SearchTrouble::Engine(SearchError::Failed)) => "engine_off",
-                    Err(SearchTrouble::Engine(SearchError::NotLegal | SearchError::NoMoves)) => {
-                        "engine_no_answer"
-                    }
-                };
-                let restart = self.restart_word();
-                let t = self.message(key, &[("restart", &restart)]);
-                self.info(out, t);
-            }
+            e.ask(ask);
         }
     }
 
     /// `new`: the engine starts a new game too.
     pub(super) fn engine_new_game(&mut self) {
         if let Some(e) = &mut self.parts.engine {
-            e.asks.push(EngineAsk::NewGame);
+            e.ask(EngineAsk::NewGame);
         }
     }
 
-    /// `takeback`: the last move pair (the engine's reply and the player's
-    /// move), or the player's move while the engine thinks; without an
-    /// engine, the last move.  A board then shows what to put back.
-    pub(super) fn take_back(&mut self, now: Instant, out: &mut Vec<Effect>) {
-        if self.settings.rated {
-            let t = self.message("help_off_rated", &[]);
-            self.info(out, t);
-            return;
-        }
-        if self.game.is_over() {
-            self.takeback_after_end(out);
-            return;
-        }
-        if let Some(a) = &self.parts.boards.takeback_awaited {
-            let t = a.instruction.clone();
-            self.say(out, t, Priority::Normal, SayKind::Board);
-            return;
-        }
-        self.take_back_moves(now, out);
-    }
-
-    /// `takeback` after the end: a finished game stays finished.  In a
-    /// two-player game both players may agree to reopen it, when it ended
-    /// on the board or by the players (not by a flag, an illegal move too
-    /// many or the arbiter); against the engine, never.
-    fn takeback_after_end(&mut self, out: &mut Vec<Effect>) {
-        use crate::game::EndReason;
-        let by_the_clock_or_the_arbiter = self.game.result().is_some_and(|r| {
-            matches!(
-                r.reason,
-                EndReason::TimeForfeit | EndReason::IllegalMove | EndReason::ArbiterDecision
-            )
-        });
-        if self.parts.engine.is_some()
-            || by_the_clock_or_the_arbiter
-            || self.game.history().is_empty()
-        {
-            let t = self.message("takeback_after_end_refused", &[]);
-            self.say(out, t, Priority::Normal, SayKind::Error);
-            return;
-        }
-        let last = self
-            .game
-            .positions()
-            .next_back()
-            .map(|(before, played)| self.talk.phraser.say_move(before, played.mv))
-            .unwrap_or_default();
-        self.ask(super::Question::TakebackAfterEnd, out);
-        let t = self.message("takeback_after_end_ask", &[("moves", &last)]);
-        self.info(out, t);
-    }
-
-    /// Both players agreed to take back after the end: the last move is
-    /// taken back, the game goes on, and so does its clock.
-    pub(super) fn take_back_agreed(&mut self, now: Instant, out: &mut Vec<Effect>) {
-        if !self.game.is_over() || self.settings.rated || self.parts.engine.is_some() {
-            return self.take_back(now, out);
-        }
-        self.take_back_moves(now, out);
-        if !self.game.is_over()
-            && let Some(part) = &mut self.parts.clock
-            && part.clock.is_paused()
-            && !part.follows_board()
-        {
-            let _ = part.clock.resume(now);
-        }
-    }
-
-    /// Take back the last move (with an engine, the last pair).
-    fn take_back_moves(&mut self, now: Instant, out: &mut Vec<Effect>) {
-        let plies = match &self.parts.engine {
-            Some(_) if self.game.turn() == self.settings.me => 2,
-            _ => 1,
-        };
-        let plies = plies.min(self.game.history().len());
-        if plies == 0 {
-            let t = self.message("nothing_to_take_back", &[]);
-            self.info(out, t);
-            return;
-        }
-        let mut taken: Vec<String> = self
-            .game
-            .positions()
-            .rev()
-            .take(plies)
-            .map(|(before, played)| self.talk.phraser.say_move(before, played.mv))
-            .collect();
-        taken.reverse();
-        if let Some(e) = &mut self.parts.engine {
-            e.asks.push(EngineAsk::Cancel);
-        }
-        // With a board that answers, the moves it shows are taken back on
-        // it; moves not made there yet (still awaited), at once.  A board
-        // that shows none of these positions is told its mismatch instead.
-        let on_board = match self.parts.boards.player.as_ref().filter(|b| b.connected()) {
-            Some(b) => {
-                let sensed = b.tracker().sensed();
-                let states = std::iter::once(self.game.position())
-                    .chain(self.game.positions().rev().take(plies).map(|(p, _)| p));
-                let not_made = sensed.and_then(|s| {
-                    states
-                        .enumerate()
-                        .find(|(_, p)| s.matches(p.board()))
-                        .map(|(k, _)| k)
-                });
-                not_made.map_or(0, |k| plies - k.min(plies))
-            }
-            None => 0,
-        };
-        for _ in on_board..plies {
-            self.game.undo_last();
-        }
-        self.clock_took_back(now);
-        if on_board == 0 {
-            self.parts.boards.takeback_awaited = None;
-            let t = self.message("taken_back", &[("moves", &taken.join(", "))]);
-            self.say(out, t, Priority::Normal, SayKind::Game);
-            return;
-        }
-        // What to take back on the board, the last move first.
-        let mut to_undo: Vec<String> = taken.iter().take(on_board).cloned().collect();
-        to_undo.reverse();
-        let t = self.message("takeback_on_board", &[("moves", &to_undo.join(", "))]);
-        self.parts.boards.takeback_awaited = Some(TakebackAwaited {
-            target: self.game.history().len().saturating_sub(on_board),
-            moves: taken,
-            instruction: t.clone(),
-        });
-        self.say(out, t, Priority::Normal, SayKind::Board);
-    }
-
-    /// The board took back the game's last move (the game has undone it):
-    /// part of an awaited `takeback`, said once all are taken back; true
-    /// when it was.
-    pub(super) fn board_took_back(&mut self, out: &mut Vec<Effect>) -> bool {
-        let Some(awaited) = &self.parts.boards.takeback_awaited else {
-            return false;
-        };
-        let len = self.game.history().len();
-        if len > awaited.target {
-            return true;
-        }
-        let moves = awaited.moves.join(", ");
-        self.parts.boards.takeback_awaited = None;
-        let t = self.message("taken_back", &[("moves", &moves)]);
-        self.say(out, t, Priority::Normal, SayKind::Game);
-        true
-    }
-
-    /// The board is gone while a take-back was awaited there: the moves
-    /// are taken back in the game now.
-    pub(super) fn takeback_without_board(&mut self, now: Instant, out: &mut Vec<Effect>) {
-        let Some(target) = self
-            .parts
-            .boards
-            .takeback_awaited
-            .as_ref()
-            .map(|a| a.target)
-        else {
-            return;
-        };
-        while self.game.history().len() > target {
-            if self.game.undo_last().is_none() {
-                break;
-            }
-        }
-        self.clock_took_back(now);
-        self.board_took_back(out);
-    }
-
-    /// A move was played, or the game replaced, while a take-back was
-    /// awaited on the board: the take-back is given up.
-    pub(super) fn takeback_given_up(&mut self) {
-        self.parts.boards.takeback_awaited = None;
-    }
-
-    fn on_engine_event(&mut self, event: EngineEvent, now: Instant, out: &mut Vec<Effect>) {
-        match event {
-            EngineEvent::Ready { name } => {
-                let name = name
-                    .or_else(|| {
-                        self.parts
-                            .engine
-                            .as_ref()
-                            .and_then(|e| e.setup.program.clone())
-                    })
-                    .unwrap_or_else(|| crate::engine::DEFAULT_ENGINE.to_owned());
-                self.journal_engine_name(!self.settings.me, &name);
-                let side = self.talk.phraser.side(self.settings.me);
-                let t = self.message("engine_ready", &[("name", &name), ("side", &side)]);
-                self.say(out, t, Priority::Normal, SayKind::Info);
-            }
-            EngineEvent::Note(note) => {
-                let (key, args) = note.phrase();
-                let args: Vec<(&str, &str)> = args.iter().map(|(k, v)| (*k, v.as_str())).collect();
-                let t = self.message(key, &args);
-                self.say(out, t, Priority::Normal, SayKind::Info);
-            }
-            EngineEvent::BestMove(r) => self.on_engine_answer(r, now, out),
-            EngineEvent::Silent => {
-                let t = self.message("engine_waiting", &[]);
-                self.info(out, t);
-            }
-            EngineEvent::Fault(fault) => {
-                let (key, mut args) = fault.phrase();
-                args.push(("restart", self.restart_word()));
-                let args: Vec<(&str, &str)> = args.iter().map(|(k, v)| (*k, v.as_str())).collect();
-                let t = self.message(key, &args);
-                self.say(out, t, Priority::Urgent, SayKind::Error);
-                if let Some(e) = &self.parts.engine {
-                    out.push(Effect::Engine(EngineOrder::Kill {
-                        generation: e.generation,
-                    }));
+    /// The engine part's notes: orders passed on, the rest said or played.
+    fn on_engine_notes(&mut self, notes: Vec<EngineNote>, now: Instant, out: &mut Vec<Effect>) {
+        for note in notes {
+            match note {
+                EngineNote::Order(order) => out.push(Effect::Engine(order)),
+                EngineNote::Ready(name) => {
+                    self.journal_engine_name(!self.settings.me, &name);
+                    let side = self.talk.phraser.side(self.settings.me);
+                    let t = self.message("engine_ready", &[("name", &name), ("side", &side)]);
+                    self.say(out, t, Priority::Normal, SayKind::Info);
+                }
+                EngineNote::Notice { key, args } => {
+                    let args: Vec<(&str, &str)> =
+                        args.iter().map(|(k, v)| (*k, v.as_str())).collect();
+                    let t = self.message(key, &args);
+                    self.say(out, t, Priority::Normal, SayKind::Info);
+                }
+                EngineNote::Waiting => {
+                    let t = self.message("engine_waiting", &[]);
+                    self.info(out, t);
+                }
+                EngineNote::Fault { key, mut args } => {
+                    args.push(("restart", self.restart_word()));
+                    let args: Vec<(&str, &str)> =
+                        args.iter().map(|(k, v)| (*k, v.as_str())).collect();
+                    let t = self.message(key, &args);
+                    self.say(out, t, Priority::Urgent, SayKind::Error);
+                }
+                EngineNote::Answer(r) => self.on_engine_answer(r, now, out),
+                EngineNote::GameOver => {
+                    if let Some(t) = self.game_is_over() {
+                        self.info(out, t);
+                    }
+                }
+                EngineNote::Refused(SearchTrouble::InCheck) => {
+                    let t = self.message("engine_in_check", &[]);
+                    self.info(out, t);
+                }
+                EngineNote::Refused(SearchTrouble::Engine(e)) => {
+                    let key = match e {
+                        SearchError::Busy => "engine_busy",
+                        SearchError::Failed => "engine_off",
+                        SearchError::NotLegal | SearchError::NoMoves => "engine_no_answer",
+                    };
+                    let restart = self.restart_word();
+                    let t = self.message(key, &[("restart", &restart)]);
+                    self.info(out, t);
                 }
             }
         }
     }
 
+    /// An answer about the game as it is: the engine's move played (or the
+    /// player's draw offer answered), a hint, threat or evaluation said.
     fn on_engine_answer(&mut self, r: SearchResult, now: Instant, out: &mut Vec<Effect>) {
-        let pos = self.game.position();
-        // An answer about a position that is gone (a move taken back, a
-        // new game) is not said.
-        let current = match r.purpose {
-            Purpose::Threat => r.position.board() == pos.board() && r.position.turn() != pos.turn(),
-            _ => &r.position == pos,
-        };
-        if !current {
-            return;
-        }
         match r.purpose {
             Purpose::Move => {
                 if self.engine_has_the_move() {
@@ -656,7 +581,7 @@ impl App {
                             return;
                         }
                         self.decline_draw(out);
-                        self.parts.offers.declined = true;
+                        self.parts.offers.declined_in_words();
                     }
                     // Announced like the opponent's move; a board then
                     // awaits it.

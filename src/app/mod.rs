@@ -17,6 +17,7 @@ use crate::notation::Reader;
 use crate::phrase::Phraser;
 use crate::speech::{Part, Priority, SayKind, Utterance};
 use crate::words::vocab::MoveWords;
+use board::Seat;
 
 mod board;
 mod broadcast;
@@ -33,6 +34,7 @@ mod online_record;
 mod review;
 mod scoresheet;
 mod status;
+mod takeback;
 
 pub use review::{pgn_problem_sentence, start_error_sentence};
 mod opponent_board;
@@ -105,14 +107,17 @@ impl App {
         AppBuilder::default()
     }
 
-    /// Use a board (its session starts at the game's position).
-    pub fn attach_board(&mut self, session: BoardSession) {
-        self.parts.boards.player = Some(session);
+    /// Use a board (its session starts at the game's position): for the
+    /// tests (`hector::testing::attach_board`); a player's board comes
+    /// with [`Msg::BoardChosen`].
+    #[cfg(any(test, feature = "test-support"))]
+    pub(crate) fn attach_board(&mut self, session: BoardSession) {
+        self.parts.boards.open(board::Seat::Player, session);
     }
 
     /// The board session, if a board is used.
     pub fn board(&self) -> Option<&BoardSession> {
-        self.parts.boards.player.as_ref()
+        self.parts.boards.player()
     }
 
     /// The game in progress.
@@ -250,10 +255,9 @@ impl App {
     pub fn update(&mut self, msg: Msg, now: Instant) -> Vec<Effect> {
         let mut out = Vec::new();
         let was_quitting = self.quitting;
+        self.parts.offers.begin(&self.game);
         // Ctrl-C, SIGTERM, SIGHUP: leaving is not held for the broadcast.
         let interrupted = matches!(msg, Msg::Interrupted);
-        let offer_before = (self.game.pending_offer(), self.game.history().len());
-        self.parts.offers.declined = false;
         // The clock first: a flag that fell before this message wins.
         self.clock_tick(now, &mut out);
         match msg {
@@ -286,13 +290,7 @@ impl App {
             Msg::Journal(status) => self.on_journal(status, &mut out),
             Msg::Resume(offer) => self.on_resume_offer(*offer, now, &mut out),
             Msg::Exported(result) => self.on_exported(result, &mut out),
-            Msg::Board(event) => {
-                let notes = match &mut self.parts.boards.player {
-                    Some(b) => b.link(event, now),
-                    None => Vec::new(),
-                };
-                self.on_board_notes(notes, now, &mut out);
-            }
+            Msg::Board(event) => self.on_seat_link(Seat::Player, event, now, &mut out),
             Msg::EndOfInput | Msg::Interrupted if self.journal_failing() => {
                 // Unsaved moves are never silent, even when leaving.
                 let t = self.message("not_saved_bye", &[]);
@@ -322,22 +320,25 @@ impl App {
                 self.quitting = true;
                 out.push(Effect::Quit);
             }
-            Msg::Engine(io) => self.on_engine_io(io, now),
+            Msg::Engine(io) => {
+                if let Some(e) = &mut self.parts.engine {
+                    e.handle_io(io, now);
+                }
+            }
             Msg::Deadline => {
-                self.engine_tick(now);
-                let notes = match &mut self.parts.boards.player {
-                    Some(b) => b.tick(now),
-                    None => Vec::new(),
-                };
-                self.on_board_notes(notes, now, &mut out);
-                self.tick_opponent_board(now, &mut out);
+                // A hang of the engine is found here.
+                if let Some(e) = &mut self.parts.engine {
+                    e.handle_time(now);
+                }
+                self.tick_seat(Seat::Player, now, &mut out);
+                self.tick_seat(Seat::Opponent, now, &mut out);
                 self.online_tick(now, &mut out);
                 self.broadcast_tick(now, &mut out);
             }
             Msg::Speech(status) => self.on_speech_status(status, &mut out),
             Msg::Audio(status) => self.on_audio_status(status, &mut out),
             Msg::Problem(p) => self.on_problem(&p, &mut out),
-            Msg::BoardChosen(choice) => self.on_board_chosen(choice, now, &mut out),
+            Msg::BoardChosen(choice) => self.on_seat_chosen(Seat::Player, choice, &mut out),
             Msg::Key(action, arg) => {
                 self.on_key(action, arg, now, &mut out);
                 self.sync_board(now, &mut out);
@@ -367,8 +368,10 @@ impl App {
                     self.online_start(&mut out);
                 }
             }
-            Msg::OpponentBoardChosen(choice) => self.on_opponent_board_chosen(choice, &mut out),
-            Msg::OpponentBoard(event) => self.on_opponent_board_link(event, now, &mut out),
+            Msg::OpponentBoardChosen(choice) => {
+                self.on_seat_chosen(Seat::Opponent, choice, &mut out)
+            }
+            Msg::OpponentBoard(event) => self.on_seat_link(Seat::Opponent, event, now, &mut out),
             Msg::CompanionChosen(choice) => self.on_companion_chosen(choice, &mut out),
             Msg::Companion(event) => self.on_companion(event, now, &mut out),
             Msg::CompanionReleased { code } => self.on_companion_released(code, &mut out),
@@ -380,7 +383,7 @@ impl App {
         // However the game ended (resigned, agreed, claimed), its clock stops.
         self.clock_stop_when_over(now);
         self.engine_step(now, &mut out);
-        self.say_lapsed_offer(offer_before, &mut out);
+        self.say_lapsed_offer(&mut out);
         // Leaving in order (quit, the end of input, SIGTERM, SIGHUP): both
         // times are journalled, so that a resume gives no thinking time back.
         if self.quitting && !was_quitting {
@@ -389,35 +392,14 @@ impl App {
         self.journal_effects(now, &mut out);
         self.broadcast_effects(now, &mut out);
         self.broadcast_hold_quit(now, interrupted, &mut out);
-        self.journal_companion(&mut out);
-        self.companion_flashes(&out);
-        self.companion_clocks(now);
+        if let Some(epoch) = self.journal_begun() {
+            // The opponent's seat, so that a resumed game gives the page its seat back.
+            out.extend(self.parts.companion.journal(epoch));
+        }
+        self.parts.companion.flash(&out);
+        let clock = self.parts.clock.as_ref().map(clock::ClockPart::clock);
+        self.parts.companion.set_clocks(clock, now);
         out
-    }
-
-    /// A draw offer that stood before this `update` lapsed because the
-    /// opponent moved instead of answering (9.1.2.3): said after the move,
-    /// so the player who offered knows.
-    fn say_lapsed_offer(&mut self, before: (Option<Color>, usize), out: &mut Vec<Effect>) {
-        let (Some(offerer), plies) = before else {
-            return;
-        };
-        if self.parts.offers.declined {
-            return;
-        }
-        let lapsed = self.game.pending_offer().is_none()
-            && !self.game.is_over()
-            && self.game.history().len() > plies
-            && self
-                .game
-                .history()
-                .get(plies)
-                .is_some_and(|m| m.by != offerer);
-        if lapsed {
-            let side = self.talk.phraser.side(offerer);
-            let t = self.message("draw_offer_lapsed", &[("side", &side)]);
-            self.say(out, t, Priority::Normal, SayKind::Game);
-        }
     }
 
     /// A typed line read as a command without arguments (yes, no, quit),
@@ -480,16 +462,16 @@ impl App {
     fn on_line(&mut self, line: &str, now: Instant, out: &mut Vec<Effect>) {
         // The piece of a promotion the board cannot see (D.2.1: it must be
         // named).
-        let role = match &self.parts.boards.player {
+        let role = match self.parts.boards.player() {
             Some(b) if b.awaiting_promotion() => {
                 let words: Vec<&MoveWords> = self.talk.arg_words.iter().collect();
                 promotion_role(line, &words)
             }
             _ => None,
         };
-        if let (Some(role), Some(b)) = (role, &mut self.parts.boards.player) {
+        if let (Some(role), Some(b)) = (role, self.parts.boards.player_mut()) {
             let notes = b.promote(role);
-            self.on_board_notes(notes, now, out);
+            self.on_seat_notes(Seat::Player, notes, now, out);
             return;
         }
         // The same for a pawn on the last rank of the opponent's board.
@@ -692,9 +674,8 @@ impl App {
         self.online_moved(mv, mover, out);
         if let Some(t) = self.game_over_sentence() {
             self.say(out, t, Priority::Urgent, SayKind::Game);
-        } else if self.parts.offers.kept == Some(before.turn()) {
+        } else if self.parts.offers.moved(mover) {
             // The offer typed before this move is made now (9.1.2.1).
-            self.parts.offers.kept = None;
             self.offer_draw(out);
         }
         self.clock_moved(mover, now, out);

@@ -841,8 +841,7 @@ impl App {
     fn board_shows_game(&self) -> bool {
         self.parts
             .boards
-            .player
-            .as_ref()
+            .player()
             .filter(|b| b.connected())
             .and_then(|b| b.tracker().sensed())
             .is_some_and(|s| s.matches(self.game.position().board()))
@@ -853,7 +852,7 @@ impl App {
     /// as the move made again.
     pub(super) fn board_move_refused(&mut self, mv: Move, now: Instant, out: &mut Vec<Effect>) {
         let game = &self.game;
-        let Some(b) = self.parts.boards.player.as_mut() else {
+        let Some(b) = self.parts.boards.player_mut() else {
             return;
         };
         // (The board already expects the game's position: nothing to do.)
@@ -2274,6 +2273,54 @@ mod clock_tests {
         assert_eq!(
             clock.remaining(Color::White, t2),
             Duration::from_millis(596_000)
+        );
+    }
+
+    /// The server's clock speaks as hector's does: a threshold of the
+    /// player's time (two minutes) is said once, when lichess's time of
+    /// the side to move runs past it; the flag is lichess's to call.
+    #[test]
+    fn the_servers_clock_says_its_thresholds() {
+        let t0 = Instant::now();
+        let mut app = App::builder().lang(Lang::En).build();
+        app.set_online(OnlineStart::Join);
+        let game = |line: &str| {
+            Msg::Lichess(LichessIo::Game(
+                "g1".into(),
+                event::game_line(line).unwrap().unwrap(),
+            ))
+        };
+        let start = r#"{"type":"gameStart","game":{"gameId":"g1","color":"white"}}"#;
+        let _ = app.update(
+            Msg::Lichess(LichessIo::Account(Box::new(
+                event::account_line(start).unwrap().unwrap(),
+            ))),
+            t0,
+        );
+        let full = r#"{"type":"gameFull","id":"g1","white":{"id":"me","name":"Me"},"black":{"id":"mary","name":"Mary"},"initialFen":"startpos","clock":{"initial":180000,"increment":0},"state":{"type":"gameState","moves":"","wtime":180000,"btime":180000,"winc":0,"binc":0,"status":"started"}}"#;
+        let _ = app.update(game(full), t0);
+        let _ = app.update(Msg::Line("e4".into()), t0);
+        let state = r#"{"type":"gameState","moves":"e2e4 e7e5","wtime":125000,"btime":170000,"winc":0,"binc":0,"status":"started"}"#;
+        let _ = app.update(game(state), t0);
+        let said_between = |app: &mut App, from: u64, to: u64| -> Vec<String> {
+            (from..=to)
+                .flat_map(|s| app.update(Msg::Deadline, t0 + Duration::from_secs(s)))
+                .filter_map(|e| match e {
+                    Effect::Say(u) => Some(u.text),
+                    _ => None,
+                })
+                .collect()
+        };
+        let before = said_between(&mut app, 1, 4);
+        assert!(
+            before.is_empty(),
+            "nothing before the threshold: {before:?}"
+        );
+        let after = said_between(&mut app, 5, 12);
+        assert_eq!(after.len(), 1, "said once: {after:?}");
+        assert!(
+            after[0].contains("2 minutes") || after[0].contains("two minutes"),
+            "{after:?}"
         );
     }
 }

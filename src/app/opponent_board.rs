@@ -13,37 +13,16 @@
 
 use std::time::Instant;
 
-use shakmaty::{Bitboard, Position, Role, Square};
+use shakmaty::{Role, Square};
 
 use super::App;
 use super::board::Seat;
-use crate::board::protocol::Command;
-use crate::board::{Inferred, LinkEvent};
+use crate::board::Inferred;
 use crate::companion::Tactile;
-use crate::msg::{BoardChoice, Effect};
+use crate::msg::Effect;
 use crate::speech::{Priority, SayKind};
 
 impl App {
-    /// The opponent's board of the command line: opened or why not.
-    pub(super) fn on_opponent_board_chosen(&mut self, choice: BoardChoice, out: &mut Vec<Effect>) {
-        self.on_seat_chosen(Seat::Opponent, choice, out);
-    }
-
-    /// Bytes, connection or loss of the opponent's board.
-    pub(super) fn on_opponent_board_link(
-        &mut self,
-        event: LinkEvent,
-        now: Instant,
-        out: &mut Vec<Effect>,
-    ) {
-        self.on_seat_link(Seat::Opponent, event, now, out);
-    }
-
-    /// Time passes for the opponent's board (its settle time).
-    pub(super) fn tick_opponent_board(&mut self, now: Instant, out: &mut Vec<Effect>) {
-        self.tick_seat(Seat::Opponent, now, out);
-    }
-
     /// Tell the opponent's board where the game is (a move made elsewhere
     /// is then awaited on it, and lit where it has lights).
     pub(super) fn sync_opponent_board(&mut self, now: Instant, out: &mut Vec<Effect>) {
@@ -51,39 +30,10 @@ impl App {
         self.light_opponent_board(out);
     }
 
-    /// The squares of the move awaited on the opponent's board lit (every
-    /// square it changes: both of a castling's pieces, an en-passant
-    /// capture), and the lights off once it is made.  Only what changed is
-    /// sent; a board without lights gets nothing.
+    /// The opponent's board lit for the move it awaits (only what
+    /// changed is sent: [`super::board::Boards::light_opponent`]).
     fn light_opponent_board(&mut self, out: &mut Vec<Effect>) {
-        let Some(b) = &self.parts.boards.opponent else {
-            return;
-        };
-        let want = b
-            .tracker()
-            .awaiting_execution()
-            .filter(|_| b.connected())
-            .and_then(|m| {
-                self.game
-                    .positions()
-                    .rev()
-                    .find(|(_, played)| played.mv == m)
-                    .map(|(before, _)| changed_squares(before, m))
-            })
-            .unwrap_or(Bitboard::EMPTY);
-        if !b.connected() || self.parts.companion.lit() == Some(want) {
-            return;
-        }
-        let command = if want.is_empty() {
-            Command::LightsOff
-        } else {
-            Command::ShowSquares(want)
-        };
-        let bytes = b.protocol().encode(command);
-        self.parts.companion.set_lit(want);
-        if !bytes.is_empty() {
-            out.push(Effect::ToOpponentBoard(bytes));
-        }
+        out.extend(self.parts.boards.light_opponent(&self.game));
     }
 
     /// The promotion piece for a pawn on the last rank of the opponent's
@@ -96,7 +46,7 @@ impl App {
         now: Instant,
         out: &mut Vec<Effect>,
     ) -> bool {
-        let Some(b) = &mut self.parts.boards.opponent else {
+        let Some(b) = self.parts.boards.opponent_mut() else {
             return false;
         };
         let Some(pending) = b.tracker().pending_promotion() else {
@@ -114,8 +64,7 @@ impl App {
     pub(super) fn opponent_board_asks_promotion(&self) -> bool {
         self.parts
             .boards
-            .opponent
-            .as_ref()
+            .opponent()
             .is_some_and(|b| b.awaiting_promotion())
     }
 
@@ -148,8 +97,7 @@ impl App {
                 if self
                     .parts
                     .boards
-                    .opponent
-                    .as_ref()
+                    .opponent()
                     .is_some_and(|b| b.tracker().awaiting_execution().is_some()) =>
             {
                 // A move awaited there: the page shows it; the blind player
@@ -189,28 +137,21 @@ impl App {
 
     /// The opponent's board as the page shows it.
     pub(super) fn opponent_board_view(&self) -> Tactile {
-        self.board_view(self.parts.boards.opponent.as_ref())
+        self.board_view(self.parts.boards.opponent())
     }
-}
-
-/// Every square a move changes, from the position before it.
-fn changed_squares(before: &shakmaty::Chess, m: shakmaty::Move) -> Bitboard {
-    let mut after = before.clone();
-    after.play_unchecked(m);
-    Square::ALL
-        .into_iter()
-        .filter(|sq| before.board().piece_at(*sq) != after.board().piece_at(*sq))
-        .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::LinkEvent;
+    use crate::board::protocol::Command;
     use crate::board::sim::{HandStep, SimBoard};
     use crate::board::{BoardSession, Protocol, TrackerConfig};
     use crate::companion::{CompanionEvent, MoveInput, OpponentAction};
     use crate::game::Game;
     use crate::msg::Msg;
+    use shakmaty::{Bitboard, Position};
     use shakmaty::{Chess, Color, san::San};
 
     fn said(effects: &[Effect]) -> Vec<String> {
@@ -245,12 +186,10 @@ mod tests {
             detect_rotation: false,
             ..TrackerConfig::default()
         };
-        a.parts.boards.opponent = Some(BoardSession::new(
-            protocol,
-            config,
-            a.game.position(),
-            false,
-        ));
+        let session = BoardSession::new(protocol, config, a.game.position(), false);
+        a.parts
+            .boards
+            .open(super::super::board::Seat::Opponent, session);
         let now = Instant::now();
         let _ = a.update(Msg::OpponentBoard(LinkEvent::Connected), now);
         let sim = SimBoard::new(protocol, pos.board().clone());

@@ -2,19 +2,33 @@
 //! how it talks ([`Talk`]), the player's settings ([`Settings`]) and the
 //! parts that follow the game ([`Parts`]): the boards, the clock, the
 //! engine, the journal, the opponent's page, a review, the offers and the
-//! full-screen view.  Each part's behaviour lives in the file of its name
+//! full-screen view.  Each part is a struct in the file of its name
 //! (`board.rs`, `clock.rs`, `engine.rs`, `scoresheet/`, `companion.rs`,
-//! `review.rs`, `offers.rs`, `cursor.rs`, `look.rs`).
+//! `review.rs`, `offers.rs`, `cursor.rs`, `look.rs`), its state private
+//! to that file where the App need not reach it.
 //!
-//! Adding a part (an online game, say) is one field of [`Parts`], its
-//! place in [`Parts::next_deadline`] when it wants to be woken, and its
-//! file beside these.
+//! The shape chosen: a part handles what reaches it (the game it is
+//! shown, a message, the time) with methods of its own and answers in a
+//! note (`ClockNote`, `EngineNote`, `CompanionNote`, `JournalNote`,
+//! `ReviewNote`, the board session's `SessionNote`): what happened, not
+//! what to say.  The App words each note and does what changes the game
+//! or wakes another part, as only the App may: the engine's move, say, is
+//! announced, presses the clock, is awaited on the boards and journalled.
+//! A part that returned `Vec<Effect>` (the proposal) would have to
+//! reach the game and the other parts itself; where a part's answer is an
+//! effect and nothing more (the journal's writes, a board's lights, an
+//! order for the engine's process), it is one.  Everything returning a
+//! note or an effect is `#[must_use]`.
+//!
+//! Adding a part (an online game, say) is its struct and file beside
+//! these, one field of [`Parts`], its place in [`Parts::next_deadline`]
+//! when it wants to be woken, and the arm of `update` that hands it its
+//! messages.
 
 use std::time::Instant;
 
 use shakmaty::Color;
 
-use crate::board::BoardSession;
 use crate::game::Game;
 use crate::keymap::Keymap;
 use crate::notation::Reader;
@@ -22,10 +36,12 @@ use crate::phrase::Phraser;
 use crate::speech::Utterance;
 use crate::words::vocab::MoveWords;
 
+use super::board::Boards;
 use super::clock::ClockPart;
 use super::companion::CompanionState;
 use super::cursor::Cursor;
-use super::engine::{EnginePlay, TakebackAwaited};
+use super::engine::EnginePlay;
+use super::offers::Offers;
 use super::review::ReviewState;
 use super::scoresheet::Sheet;
 
@@ -82,7 +98,6 @@ impl Parts {
     /// board's settle time, the engine's time-out, the clock's next
     /// announcement or flag.
     pub(super) fn next_deadline(&self, game: &Game) -> Option<Instant> {
-        let board = |b: &Option<BoardSession>| b.as_ref().and_then(BoardSession::next_deadline);
         let engine = self.engine.as_ref().and_then(EnginePlay::next_deadline);
         // A game over has no clock to watch.
         let clock = self
@@ -91,8 +106,7 @@ impl Parts {
             .filter(|_| !game.is_over())
             .and_then(ClockPart::deadline);
         [
-            board(&self.boards.player),
-            board(&self.boards.opponent),
+            self.boards.next_deadline(),
             engine,
             clock,
             self.online
@@ -108,18 +122,6 @@ impl Parts {
     }
 }
 
-/// The player's board and the opponent's, when used.
-#[derive(Default)]
-pub(super) struct Boards {
-    /// The player's board.
-    pub(super) player: Option<BoardSession>,
-    /// The opponent's own board.
-    pub(super) opponent: Option<BoardSession>,
-    /// A `takeback` waiting to be made on the player's board (a question
-    /// may be asked meanwhile: it is no mode of the input).
-    pub(super) takeback_awaited: Option<TakebackAwaited>,
-}
-
 /// The journal's view of the game, when games are journalled.
 #[derive(Default)]
 pub(super) struct Journal {
@@ -127,17 +129,6 @@ pub(super) struct Journal {
     /// Counts replacements of the game (new game, resumed game): the
     /// sheet of another game is begun again.
     pub(super) epoch: u64,
-}
-
-/// Draw offers between moves.
-#[derive(Default)]
-pub(super) struct Offers {
-    /// A draw offer typed by the player to move, made with their next
-    /// move (9.1.2.1).
-    pub(super) kept: Option<Color>,
-    /// The standing offer was declined in words during this update (the
-    /// engine's answer): its lapse is not said as well.
-    pub(super) declined: bool,
 }
 
 /// The full-screen view's state kept by the app.

@@ -26,6 +26,175 @@ pub(super) struct ReviewState {
     current: Option<(usize, Review)>,
 }
 
+/// What the review part made of an action, for the App to say: the part
+/// moves its cursor and knows the file; the App has the words, and shows
+/// the game at the cursor ([`ReviewState::game_at_cursor`]).
+#[derive(Debug, Clone)]
+pub(super) enum ReviewNote {
+    /// List the games of these numbers (`None`: all).
+    List(Option<Vec<usize>>),
+    /// A game was opened: its number and how many moves it has.
+    Opened { number: usize, moves: usize },
+    /// The game asked for cannot be opened.
+    Problem(PgnProblem),
+    /// `find` found no game.
+    FoundNone(String),
+    /// The argument is not a number.
+    NotANumber(String),
+    /// The action needs an argument: its help.
+    Help,
+    /// No game is open.
+    NoGame,
+    /// Stepped to this move (`next`, `goto`).
+    Step(Ply),
+    /// Stepped back over this move.
+    Back(Ply),
+    /// At the start, in this position.
+    AtStart(shakmaty::Chess),
+    /// At the end: the last move, the result (PGN).
+    AtEnd { last: Option<Ply>, result: String },
+    /// The move reached, for its variations.
+    Variations(Ply),
+    /// The move reached, for its comment.
+    Comment(Ply),
+    /// The step cannot be made: the phrase that says why.
+    Refused {
+        key: &'static str,
+        args: Vec<(&'static str, String)>,
+    },
+}
+
+impl ReviewState {
+    /// Review `file`; no game chosen yet.
+    pub(super) fn new(file: PgnFile) -> ReviewState {
+        ReviewState {
+            file,
+            current: None,
+        }
+    }
+
+    /// How many games the file has.
+    pub(super) fn count(&self) -> usize {
+        self.file.games.len()
+    }
+
+    /// Open game `number` of the file (its cursor at the start).
+    #[must_use]
+    pub(super) fn open(&mut self, number: usize) -> ReviewNote {
+        match self.file.game(number) {
+            Ok(g) => {
+                // Moves as on a scoresheet: a game that starts with Black's
+                // move counts that move number too.
+                let black_first = usize::from(Position::turn(&g.start) == Color::Black);
+                let moves = (g.plies.len() + black_first).div_ceil(2);
+                self.current = Some((number, Review::new(g)));
+                ReviewNote::Opened { number, moves }
+            }
+            Err(p) => ReviewNote::Problem(p),
+        }
+    }
+
+    /// The game at the review's cursor: its start and the moves up to it.
+    #[must_use]
+    pub(super) fn game_at_cursor(&self) -> Option<Game> {
+        let (_, r) = self.current.as_ref()?;
+        let mut g = Game::from_position(r.game.start.clone());
+        for p in &r.game.plies[..r.at()] {
+            if g.play(p.mv).is_err() {
+                break;
+            }
+        }
+        Some(g)
+    }
+
+    /// The action of review `action` with its argument: the games listed,
+    /// found or opened, the cursor moved.  `None` for an action that is
+    /// not one of review.
+    #[must_use]
+    pub(super) fn handle(&mut self, action: PlayerAction, arg: Option<&str>) -> Option<ReviewNote> {
+        let number = |a: &str| a.parse::<u32>().ok();
+        match action {
+            PlayerAction::Games => return Some(ReviewNote::List(None)),
+            PlayerAction::Game => {
+                return Some(match arg.map(|a| (a, a.parse::<usize>().ok())) {
+                    Some((_, Some(n))) => self.open(n),
+                    Some((word, None)) => ReviewNote::NotANumber(word.to_owned()),
+                    None => ReviewNote::Help,
+                });
+            }
+            PlayerAction::Find => {
+                let text = arg.unwrap_or("").trim();
+                if text.is_empty() {
+                    return Some(ReviewNote::Help);
+                }
+                let found = self.file.search(text);
+                return Some(if found.is_empty() {
+                    ReviewNote::FoundNone(text.to_owned())
+                } else {
+                    ReviewNote::List(Some(found))
+                });
+            }
+            _ => {}
+        }
+        let Some((_, r)) = &mut self.current else {
+            return Some(ReviewNote::NoGame);
+        };
+        let refused = |key| ReviewNote::Refused {
+            key,
+            args: Vec::new(),
+        };
+        let reached = |r: &Review| {
+            r.at()
+                .checked_sub(1)
+                .and_then(|i| r.game.plies.get(i))
+                .cloned()
+        };
+        Some(match action {
+            PlayerAction::Next => match r.forward() {
+                Some(p) => ReviewNote::Step(p.clone()),
+                None => refused("review_no_more"),
+            },
+            PlayerAction::Previous => match r.back() {
+                Some(p) => ReviewNote::Back(p.clone()),
+                None => refused("review_at_start_already"),
+            },
+            PlayerAction::First => {
+                r.start();
+                ReviewNote::AtStart(r.position())
+            }
+            PlayerAction::End => {
+                let result = r
+                    .game
+                    .outcome
+                    .map(|o| o.to_string())
+                    .unwrap_or_else(|| "*".into());
+                let last = r.end().cloned();
+                ReviewNote::AtEnd { last, result }
+            }
+            PlayerAction::Variations => match reached(r) {
+                Some(p) => ReviewNote::Variations(p),
+                None => refused("review_comment_before"),
+            },
+            PlayerAction::Comment => match reached(r) {
+                Some(p) => ReviewNote::Comment(p),
+                None => refused("review_comment_before"),
+            },
+            PlayerAction::Goto => match arg.map(|a| (a, number(a))) {
+                Some((_, Some(n))) => match r.jump(n) {
+                    Some(p) => ReviewNote::Step(p.clone()),
+                    None => ReviewNote::Refused {
+                        key: "review_no_move",
+                        args: vec![("number", n.to_string())],
+                    },
+                },
+                Some((word, None)) => ReviewNote::NotANumber(word.to_owned()),
+                None => ReviewNote::Help,
+            },
+            _ => return None,
+        })
+    }
+}
+
 /// A PGN file's problem in the player's words.
 pub fn pgn_problem_sentence(phraser: &Phraser, p: &PgnProblem) -> String {
     match p {
@@ -154,10 +323,7 @@ impl App {
 
     /// Review this file instead of playing.
     pub(super) fn start_review(&mut self, file: PgnFile) {
-        self.parts.review = Some(ReviewState {
-            file,
-            current: None,
-        });
+        self.parts.review = Some(ReviewState::new(file));
     }
 
     /// Whether a file is being reviewed.
@@ -167,10 +333,9 @@ impl App {
 
     /// The first sentences of a review: the games, or the only one opened.
     pub(super) fn review_start(&mut self, out: &mut Vec<Effect>) {
-        let Some(state) = &self.parts.review else {
+        let Some(count) = self.parts.review.as_ref().map(ReviewState::count) else {
             return;
         };
-        let count = state.file.games.len();
         if count == 1 {
             self.open_game(1, out);
             return;
@@ -220,34 +385,9 @@ impl App {
     }
 
     fn open_game(&mut self, number: usize, out: &mut Vec<Effect>) {
-        let Some(state) = &mut self.parts.review else {
-            return;
-        };
-        match state.file.game(number) {
-            Ok(g) => {
-                let e = g.entry.clone();
-                // Moves as on a scoresheet: a game that starts with Black's
-                // move counts that move number too.
-                let black_first = usize::from(shakmaty::Position::turn(&g.start) == Color::Black);
-                let moves = (g.plies.len() + black_first).div_ceil(2);
-                self.game = Game::from_position(g.start.clone());
-                state.current = Some((number, Review::new(g)));
-                let t = self.message(
-                    "review_opened",
-                    &[
-                        ("number", &number.to_string()),
-                        ("white", &self.talk.phraser.player(&e.white, Color::White)),
-                        ("black", &self.talk.phraser.player(&e.black, Color::Black)),
-                        ("result", &self.result_words(&e.result)),
-                        ("moves", &moves.to_string()),
-                    ],
-                );
-                self.say(out, t, Priority::Normal, SayKind::Game);
-            }
-            Err(p) => {
-                let t = pgn_problem_sentence(&self.talk.phraser, &p);
-                self.say(out, t, Priority::Normal, SayKind::Error);
-            }
+        if let Some(state) = &mut self.parts.review {
+            let note = state.open(number);
+            self.on_review_note(note, PlayerAction::Game, out);
         }
     }
 
@@ -354,24 +494,6 @@ impl App {
         )
     }
 
-    /// The game on the board follows the review's cursor.
-    fn sync_review_game(&mut self) {
-        let Some(ReviewState {
-            current: Some((_, r)),
-            ..
-        }) = &self.parts.review
-        else {
-            return;
-        };
-        let mut g = Game::from_position(r.game.start.clone());
-        for p in &r.game.plies[..r.at()] {
-            if g.play(p.mv).is_err() {
-                break;
-            }
-        }
-        self.game = g;
-    }
-
     /// A review action; `false` when the action is not one of review.
     pub(super) fn on_review_action(
         &mut self,
@@ -388,116 +510,91 @@ impl App {
             self.say(out, t, Priority::Normal, SayKind::Error);
             return true;
         };
-        match action {
-            PlayerAction::Games => {
-                self.list_games(None, out);
-                return true;
+        match state.handle(action, arg) {
+            Some(note) => {
+                self.on_review_note(note, action, out);
+                true
             }
-            PlayerAction::Game => {
-                match arg.map(|a| (a, a.parse::<usize>().ok())) {
-                    Some((_, Some(n))) => self.open_game(n, out),
-                    Some((word, None)) => {
-                        let t = self.not_a_number(word, action);
-                        self.say(out, t, Priority::Normal, SayKind::Error);
-                    }
-                    None => {
-                        let t = self.help_line(action);
-                        self.say(out, t, Priority::Normal, SayKind::Error);
-                    }
-                }
-                return true;
-            }
-            PlayerAction::Find => {
-                let text = arg.unwrap_or("").trim();
-                if text.is_empty() {
-                    let t = self.help_line(action);
-                    self.say(out, t, Priority::Normal, SayKind::Error);
-                    return true;
-                }
-                let found = state.file.search(text);
-                if found.is_empty() {
-                    let t = self.message("review_found_none", &[("text", text)]);
-                    self.say(out, t, Priority::Normal, SayKind::Error);
-                } else {
-                    self.list_games(Some(&found), out);
-                }
-                return true;
-            }
-            _ => {}
+            None => false,
         }
-        let Some((_, r)) = &mut state.current else {
-            let t = self.message("review_no_game", &[]);
-            self.say(out, t, Priority::Normal, SayKind::Error);
-            return true;
-        };
-        let said = match action {
-            PlayerAction::Next => match r.forward().cloned() {
-                Some(p) => Ok(self.step_sentence(&p)),
-                None => Err(self.message("review_no_more", &[])),
-            },
-            PlayerAction::Previous => match r.back().cloned() {
-                Some(p) => {
-                    let m = self.step_sentence(&p);
-                    Ok(self.message("review_back", &[("move", &m)]))
-                }
-                None => Err(self.message("review_at_start_already", &[])),
-            },
-            PlayerAction::First => {
-                r.start();
-                let turn = self.talk.phraser.turn(&r.position());
+    }
+
+    /// The review part's note in words; the game shown follows the
+    /// review's cursor.
+    fn on_review_note(&mut self, note: ReviewNote, action: PlayerAction, out: &mut Vec<Effect>) {
+        if let Some(g) = self
+            .parts
+            .review
+            .as_ref()
+            .and_then(ReviewState::game_at_cursor)
+        {
+            self.game = g;
+        }
+        let said = match note {
+            ReviewNote::List(only) => return self.list_games(only.as_deref(), out),
+            ReviewNote::Opened { number, moves } => {
+                let Some(e) = self
+                    .parts
+                    .review
+                    .as_ref()
+                    .and_then(|s| s.current.as_ref())
+                    .map(|(_, r)| r.game.entry.clone())
+                else {
+                    return;
+                };
+                let t = self.message(
+                    "review_opened",
+                    &[
+                        ("number", &number.to_string()),
+                        ("white", &self.talk.phraser.player(&e.white, Color::White)),
+                        ("black", &self.talk.phraser.player(&e.black, Color::Black)),
+                        ("result", &self.result_words(&e.result)),
+                        ("moves", &moves.to_string()),
+                    ],
+                );
+                return self.say(out, t, Priority::Normal, SayKind::Game);
+            }
+            ReviewNote::Problem(p) => Err(pgn_problem_sentence(&self.talk.phraser, &p)),
+            ReviewNote::FoundNone(text) => {
+                Err(self.message("review_found_none", &[("text", &text)]))
+            }
+            ReviewNote::NotANumber(word) => Err(self.not_a_number(&word, action)),
+            ReviewNote::Help => Err(self.help_line(action)),
+            ReviewNote::NoGame => Err(self.message("review_no_game", &[])),
+            ReviewNote::Step(p) => Ok(self.step_sentence(&p)),
+            ReviewNote::Back(p) => {
+                let m = self.step_sentence(&p);
+                Ok(self.message("review_back", &[("move", &m)]))
+            }
+            ReviewNote::AtStart(pos) => {
+                let turn = self.talk.phraser.turn(&pos);
                 Ok(self.message("review_at_start", &[("turn", &turn)]))
             }
-            PlayerAction::End => {
-                let result = r
-                    .game
-                    .outcome
-                    .map(|o| o.to_string())
-                    .unwrap_or_else(|| "*".into());
-                let last = r.end().cloned();
+            ReviewNote::AtEnd { last, result } => {
                 let result = self.result_words(&result);
                 let m = last.map(|p| self.step_sentence(&p)).unwrap_or_default();
                 Ok(self.message("review_at_end", &[("move", &m), ("result", &result)]))
             }
-            PlayerAction::Variations => {
-                match r.at().checked_sub(1).and_then(|i| r.game.plies.get(i)) {
-                    Some(p) => {
-                        let p = p.clone();
-                        for t in self.variation_sentences(&p) {
-                            self.info(out, t);
-                        }
-                        return true;
-                    }
-                    None => Err(self.message("review_comment_before", &[])),
+            ReviewNote::Variations(p) => {
+                for t in self.variation_sentences(&p) {
+                    self.info(out, t);
                 }
+                return;
             }
-            PlayerAction::Comment => {
-                match r.at().checked_sub(1).and_then(|i| r.game.plies.get(i)) {
-                    Some(p) => {
-                        let p = p.clone();
-                        // Said as information, not as a step.
-                        let t = self.comment_sentence(&p);
-                        self.info(out, t);
-                        return true;
-                    }
-                    None => Err(self.message("review_comment_before", &[])),
-                }
+            ReviewNote::Comment(p) => {
+                // Said as information, not as a step.
+                let t = self.comment_sentence(&p);
+                return self.info(out, t);
             }
-            PlayerAction::Goto => match arg.map(|a| (a, a.parse::<u32>().ok())) {
-                Some((_, Some(n))) => match r.jump(n).cloned() {
-                    Some(p) => Ok(self.step_sentence(&p)),
-                    None => Err(self.message("review_no_move", &[("number", &n.to_string())])),
-                },
-                Some((word, None)) => Err(self.not_a_number(word, action)),
-                None => Err(self.help_line(action)),
-            },
-            _ => return false,
+            ReviewNote::Refused { key, args } => {
+                let args: Vec<(&str, &str)> = args.iter().map(|(k, v)| (*k, v.as_str())).collect();
+                Err(self.message(key, &args))
+            }
         };
-        self.sync_review_game();
         match said {
             Ok(t) => self.say(out, t, Priority::Normal, SayKind::Move),
             Err(t) => self.say(out, t, Priority::Normal, SayKind::Error),
         }
-        true
     }
 
     /// In review, what would change the game is not done.

@@ -516,8 +516,7 @@ mod board {
         let notes = a
             .parts
             .boards
-            .player
-            .as_mut()
+            .player_mut()
             .map(|b| b.game_replaced(&pos, None, now));
         assert!(notes.is_some());
         sim.set_board(pos.board().clone());

@@ -220,10 +220,10 @@ impl App {
         out: &mut Vec<Effect>,
     ) {
         if self.game.turn() == side
-            && let Some(b) = &mut self.parts.boards.player
+            && let Some(b) = self.parts.boards.player_mut()
         {
             let notes = b.pressed();
-            self.on_board_notes(notes, now, out);
+            self.on_seat_notes(super::super::board::Seat::Player, notes, now, out);
         }
         let plies = self.game.history().len();
         let counted = self
@@ -274,12 +274,7 @@ impl App {
         let Some(rules) = self.parts.clock.as_ref().map(|p| *p.rules.rules()) else {
             return PressCheck::Nothing;
         };
-        let shown = self
-            .parts
-            .boards
-            .player
-            .as_ref()
-            .and_then(|b| b.illegal_shown());
+        let shown = self.parts.boards.player().and_then(|b| b.illegal_shown());
         if let Some((from, to)) = shown {
             if rules.unpromoted_pawn_becomes_queen
                 && let Some(mv) = self.unpromoted_pawn(from, to)
@@ -295,7 +290,7 @@ impl App {
             }
             let t = self.message("illegal_on_board", &[]);
             self.say(out, t, Priority::Urgent, SayKind::Board);
-            if let Some(b) = &mut self.parts.boards.player {
+            if let Some(b) = self.parts.boards.player_mut() {
                 // Said: not again when the settle time passes.
                 b.illegal_said();
             }

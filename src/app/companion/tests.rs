@@ -444,3 +444,85 @@ fn the_seat_is_journalled_with_the_game_and_freed() {
         vec![Event::Companion { token_sha256: None }]
     );
 }
+
+/// The page part on its own: the seat is journalled once per game and
+/// change (freed: without a token), `release` needs a running page, and
+/// tones become numbered flashes.
+#[test]
+fn the_page_part_journals_its_seat_once_per_game_and_change() {
+    use crate::companion::Pairing;
+    let mut part = CompanionState::default();
+    assert_eq!(part.journal(1), None, "no seat yet");
+    assert_eq!(
+        part.release(),
+        CompanionNote::Answer {
+            key: "companion_none",
+            args: Vec::new()
+        }
+    );
+    let ready = part.chosen(CompanionChoice::Ready {
+        address: "http://127.0.0.1:1/".into(),
+        code: Some("4712".into()),
+    });
+    assert_eq!(
+        ready,
+        CompanionNote::Say {
+            key: "companion_ready_code",
+            args: vec![
+                ("address", "http://127.0.0.1:1/".into()),
+                ("code", "4 7 1 2".into())
+            ],
+            urgent: false
+        }
+    );
+    assert_eq!(part.release(), CompanionNote::Release);
+    let digest = "ab".repeat(32);
+    assert_eq!(
+        part.handle(CompanionEvent::Paired(Pairing {
+            token_sha256: digest.clone()
+        })),
+        None
+    );
+    let paired = Event::Companion {
+        token_sha256: Some(digest),
+    };
+    assert_eq!(
+        part.journal(1),
+        Some(Effect::Journal(JournalOp::Append(paired.clone())))
+    );
+    assert_eq!(part.journal(1), None, "once per game");
+    assert_eq!(
+        part.journal(2),
+        Some(Effect::Journal(JournalOp::Append(paired))),
+        "again in the next game"
+    );
+    assert!(matches!(
+        part.handle(CompanionEvent::Left),
+        Some(CompanionNote::Say {
+            key: "companion_left",
+            ..
+        })
+    ));
+    assert_eq!(
+        part.journal(2),
+        Some(Effect::Journal(JournalOp::Append(Event::Companion {
+            token_sha256: None
+        })))
+    );
+    assert!(matches!(
+        part.handle(CompanionEvent::Disconnected),
+        Some(CompanionNote::Say { urgent: true, .. })
+    ));
+    part.flash(&[
+        Effect::Tone(Tone::Check),
+        Effect::Quit,
+        Effect::Tone(Tone::FlagFall),
+    ]);
+    assert_eq!(
+        part.flash,
+        Some(Flash {
+            kind: FlashKind::Flag,
+            id: 2
+        })
+    );
+}

@@ -789,3 +789,150 @@ fn takeback_with_the_engines_move_not_yet_on_the_board() {
         ["position startpos moves d2d4", "go movetime 1000"]
     );
 }
+
+/// The part on its own, without an App: `game` with the moves of `uci`
+/// played.
+fn game_after(uci: &[&str]) -> crate::game::Game {
+    let mut game = crate::game::Game::new();
+    for text in uci {
+        let mv = text
+            .parse::<shakmaty::uci::UciMove>()
+            .expect("uci")
+            .to_move(game.position())
+            .expect("legal");
+        game.play(mv).expect("played");
+    }
+    game
+}
+
+/// The engine part ready for a game, with the orders it gave.
+fn part_ready(t0: Instant) -> (EnginePlay, Vec<String>) {
+    let mut part = EnginePlay::new(EngineSetup {
+        program: Some("fake".into()),
+        ..EngineSetup::default()
+    });
+    let EngineNote::Order(EngineOrder::Start { generation: 1, .. }) = part.start(t0) else {
+        panic!("a start with generation 1");
+    };
+    let game = game_after(&[]);
+    let mut lines = Vec::new();
+    let mut ready = None;
+    for line in ["", "uciok", "readyok"] {
+        if !line.is_empty() {
+            let event = ProcessEvent::Line(line.into());
+            part.handle_io(
+                EngineIo {
+                    generation: 1,
+                    event,
+                },
+                t0,
+            );
+        }
+        loop {
+            let notes = part.poll(&game);
+            if notes.is_empty() {
+                break;
+            }
+            for n in notes {
+                match n {
+                    EngineNote::Order(EngineOrder::Send { line, .. }) => lines.push(line),
+                    EngineNote::Ready(name) => ready = Some(name),
+                    other => panic!("{other:?}"),
+                }
+            }
+        }
+    }
+    assert_eq!(ready.as_deref(), Some("fake"), "named after its program");
+    (part, lines)
+}
+
+/// The part decides alone, from the game it is shown: the engine's turn,
+/// its search, and an answer about a position taken back is passed over
+/// while one about the game as it is comes out as a note.
+#[test]
+fn the_engine_part_searches_its_turn_and_passes_over_a_stale_answer() {
+    let t0 = Instant::now();
+    let (mut part, lines) = part_ready(t0);
+    assert_eq!(lines, ["uci", "ucinewgame", "isready"]);
+    let after_e4 = game_after(&["e2e4"]);
+    assert!(part.has_the_move(&after_e4, Color::White, false));
+    assert!(!part.has_the_move(&after_e4, Color::White, true), "held");
+    assert!(!part.has_the_move(&after_e4, Color::Black, false));
+    part.ask_move(&after_e4, true, None, t0);
+    let sent: Vec<_> = part
+        .poll(&after_e4)
+        .into_iter()
+        .map(|n| match n {
+            EngineNote::Order(EngineOrder::Send { line, .. }) => line,
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(sent, ["position startpos moves e2e4", "go movetime 1000"]);
+    // The move was taken back meanwhile: the answer is not about this game.
+    let io = |line: &str| EngineIo {
+        generation: 1,
+        event: ProcessEvent::Line(line.into()),
+    };
+    part.handle_io(io("bestmove e7e5"), t0 + Duration::from_millis(900));
+    assert!(part.poll(&game_after(&[])).is_empty());
+    // Asked again, its answer about the game as it is comes out.
+    part.ask_move(&after_e4, true, None, t0 + Duration::from_secs(1));
+    let _ = part.poll(&after_e4);
+    part.handle_io(io("bestmove c7c5"), t0 + Duration::from_secs(2));
+    let notes = part.poll(&after_e4);
+    assert!(
+        matches!(&notes[..], [EngineNote::Answer(r)] if r.purpose == Purpose::Move && r.best.to_string().contains("c5")),
+        "{notes:?}"
+    );
+    // Lines of another generation are not this engine's.
+    part.handle_io(
+        EngineIo {
+            generation: 7,
+            event: ProcessEvent::Line("bestmove a7a6".into()),
+        },
+        t0 + Duration::from_secs(3),
+    );
+    assert!(part.poll(&after_e4).is_empty());
+}
+
+/// A fault comes out as a phrase and then the order that kills the
+/// process; a search asked of a game that is over is said to be over.
+#[test]
+fn the_engine_part_notes_a_fault_then_kills_and_refuses_a_game_over() {
+    let t0 = Instant::now();
+    let (mut part, _) = part_ready(t0);
+    let mut over = game_after(&[]);
+    over.resign(Color::White).expect("resigned");
+    part.ask(EngineAsk::Search(Purpose::Hint));
+    assert!(matches!(
+        &part.carry_out(&over, None, t0)[..],
+        [EngineNote::GameOver]
+    ));
+    part.handle_io(
+        EngineIo {
+            generation: 1,
+            event: ProcessEvent::Exited(None),
+        },
+        t0,
+    );
+    let notes = part.poll(&over);
+    assert!(
+        matches!(
+            &notes[..],
+            [
+                EngineNote::Fault {
+                    key: "engine_crashed",
+                    ..
+                },
+                EngineNote::Order(EngineOrder::Kill { generation: 1 })
+            ]
+        ),
+        "{notes:?}"
+    );
+    assert!(!part.has_the_move(&game_after(&["e2e4"]), Color::White, false));
+    // Started again: a new generation.
+    assert!(matches!(
+        part.start(t0),
+        EngineNote::Order(EngineOrder::Start { generation: 2, .. })
+    ));
+}

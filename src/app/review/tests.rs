@@ -299,3 +299,58 @@ fn review_actions_outside_review_say_so() {
     let s = said(&mut a, "next");
     assert!(s[0].contains("hector review"), "{s:?}");
 }
+
+/// The review part alone: it lists, finds and opens games, moves its
+/// cursor, refuses what cannot be done, and gives the game at its cursor.
+#[test]
+fn the_review_part_moves_its_cursor_and_gives_the_game_there() {
+    let mut part = ReviewState::new(PgnFile::from_bytes(FILE.as_bytes().to_vec()).unwrap());
+    assert_eq!(part.count(), 2);
+    assert!(matches!(
+        part.handle(PlayerAction::Next, None),
+        Some(ReviewNote::NoGame)
+    ));
+    assert!(part.game_at_cursor().is_none());
+    assert!(matches!(
+        part.handle(PlayerAction::Find, Some("Müller")),
+        Some(ReviewNote::List(Some(found))) if found == [2]
+    ));
+    assert!(matches!(
+        part.handle(PlayerAction::Game, Some("zwei")),
+        Some(ReviewNote::NotANumber(w)) if w == "zwei"
+    ));
+    assert!(matches!(
+        part.handle(PlayerAction::Game, Some("1")),
+        Some(ReviewNote::Opened {
+            number: 1,
+            moves: 4
+        })
+    ));
+    assert_eq!(part.game_at_cursor().map(|g| g.history().len()), Some(0));
+    assert!(matches!(
+        part.handle(PlayerAction::Previous, None),
+        Some(ReviewNote::Refused {
+            key: "review_at_start_already",
+            ..
+        })
+    ));
+    assert!(matches!(
+        part.handle(PlayerAction::Next, None),
+        Some(ReviewNote::Step(p)) if p.number == 1 && p.clock_ms == Some(298_000)
+    ));
+    assert!(matches!(
+        part.handle(PlayerAction::Goto, Some("9")),
+        Some(ReviewNote::Refused {
+            key: "review_no_move",
+            ..
+        })
+    ));
+    assert!(matches!(
+        part.handle(PlayerAction::End, None),
+        Some(ReviewNote::AtEnd { last: Some(_), ref result }) if result == "1-0"
+    ));
+    let at_end = part.game_at_cursor().expect("a game");
+    assert_eq!(at_end.history().len(), 7);
+    assert!(at_end.position().is_checkmate());
+    assert!(part.handle(PlayerAction::Board, None).is_none());
+}

@@ -37,10 +37,12 @@ use std::time::{Duration, Instant};
 use shakmaty::{Color, Move};
 
 use super::App;
+use super::board::Seat;
 use crate::board::{Sensed, SquareDiff};
 use crate::clock::Clock;
 use crate::game::{Claim, EndReason, Game};
 use crate::msg::Effect;
+use crate::scoresheet::journal::JournalError;
 use crate::scoresheet::record::{BoardOf, ClockEvent, Event, StartInfo};
 use crate::scoresheet::replay::reason_word;
 use crate::scoresheet::{GameId, JournalErrorKind, JournalOp, JournalStatus, Resumed};
@@ -421,28 +423,132 @@ impl App {
         if self.asking_resume() {
             return;
         }
-        let epoch = self.parts.journal.epoch;
-        let clock_now = self.clock().cloned();
-        let press_now = self.parts.clock.as_ref().and_then(|p| p.presser.pending());
-        let awaiting = |b: &Option<crate::board::BoardSession>| {
-            b.as_ref().and_then(|b| b.tracker().awaiting_execution())
+        let seen = Observed {
+            game: &self.game,
+            epoch: self.parts.journal.epoch,
+            clock: self.parts.clock.as_ref().map(|p| p.clock().clone()),
+            press: self.parts.clock.as_ref().and_then(|p| p.presser.pending()),
+            board: self.parts.boards.awaiting(Seat::Player),
+            opponent: self.parts.boards.awaiting(Seat::Opponent),
         };
-        let board_now = awaiting(&self.parts.boards.player);
-        let opponent_now = awaiting(&self.parts.boards.opponent);
-        let castling = self.game.castling_mode();
-        let Some(sheet) = &mut self.parts.journal.sheet else {
-            return;
-        };
-        if sheet.epoch != epoch {
-            let mut start = sheet.start.clone();
-            start.fen = start_fen(&self.game);
-            *sheet = Sheet::new(start, &self.game, epoch);
+        if let Some(sheet) = &mut self.parts.journal.sheet {
+            let ops = sheet.follow(&seen, now);
+            out.splice(0..0, ops);
+        }
+    }
+
+    /// What a journal operation came to: a failure said once, a recovery.
+    pub(super) fn on_journal(&mut self, status: JournalStatus, out: &mut Vec<Effect>) {
+        match handle_status(self.parts.journal.sheet.as_mut(), status) {
+            JournalNote::Quiet => {}
+            JournalNote::Failed(e) => {
+                let t = match e.kind {
+                    JournalErrorKind::DiskFull => self.message("journal_disk_full", &[]),
+                    // In the player's words, not the system's.
+                    JournalErrorKind::NotWritable => {
+                        let folder = e.path.parent().unwrap_or(&e.path);
+                        self.message(
+                            "journal_not_writable",
+                            &[("path", &folder.display().to_string())],
+                        )
+                    }
+                    _ => self.message(
+                        "journal_failed",
+                        &[("path", &e.path.display().to_string()), ("why", &e.detail)],
+                    ),
+                };
+                self.say(out, t, Priority::Normal, SayKind::Error);
+            }
+            JournalNote::Recovered => {
+                let t = self.message("journal_recovered", &[]);
+                self.info(out, t);
+            }
+        }
+    }
+
+    /// Whether the game's journal cannot be written now: its moves wait in
+    /// memory (said in the prompt, and before leaving).
+    pub fn journal_failing(&self) -> bool {
+        self.parts
+            .journal
+            .sheet
+            .as_ref()
+            .is_some_and(|s| s.failing && s.epoch == self.parts.journal.epoch)
+    }
+}
+
+/// What the journal looks at, at the end of an update: the game (of the
+/// replacement `epoch`), its clock, a move waiting for its separate press,
+/// and the move each board awaits.
+pub(super) struct Observed<'a> {
+    game: &'a Game,
+    epoch: u64,
+    clock: Option<Clock>,
+    press: Option<Color>,
+    board: Option<Move>,
+    opponent: Option<Move>,
+}
+
+/// What a journal operation came to, for the App to say.
+#[derive(Debug)]
+pub(super) enum JournalNote {
+    /// Nothing to say.
+    Quiet,
+    /// A write failed, for the first time in a row: said once.
+    Failed(JournalError),
+    /// The journal is whole again.
+    Recovered,
+}
+
+/// The sheet (when games are journalled) told what a journal operation
+/// came to.
+#[must_use]
+fn handle_status(sheet: Option<&mut Sheet>, status: JournalStatus) -> JournalNote {
+    match status {
+        JournalStatus::Began(id) => {
+            if let Some(s) = sheet {
+                s.id = Some(id);
+            }
+            JournalNote::Quiet
+        }
+        JournalStatus::Failed(e) => {
+            let already = sheet.is_some_and(|s| std::mem::replace(&mut s.failing, true));
+            if e.first && !already {
+                JournalNote::Failed(e)
+            } else {
+                JournalNote::Quiet
+            }
+        }
+        JournalStatus::Recovered { .. } => {
+            if let Some(s) = sheet {
+                s.failing = false;
+            }
+            JournalNote::Recovered
+        }
+    }
+}
+
+impl Sheet {
+    /// The journal part's handling of an update: the events that bring
+    /// the journal to what is `seen` now (the game's own by comparison,
+    /// the clock's, the press's and the boards'; the ones told
+    /// explicitly), as journal effects to put before all others.  A sheet
+    /// of another game is begun again.
+    #[must_use]
+    fn follow(&mut self, seen: &Observed<'_>, now: Instant) -> Vec<Effect> {
+        let (clock_now, press_now) = (seen.clock.clone(), seen.press);
+        let (board_now, opponent_now) = (seen.board, seen.opponent);
+        let castling = seen.game.castling_mode();
+        if self.epoch != seen.epoch {
+            let mut start = self.start.clone();
+            start.fen = start_fen(seen.game);
+            *self = Sheet::new(start, seen.game, seen.epoch);
         }
         // An online game's clock is the server's: its times are journalled
         // with each move (`journal_server_press`), not read off the clock
         // that follows it.
-        let server_clock = sheet.start.online().is_some();
-        let clock = match (&sheet.clock_seen, &clock_now) {
+        let server_clock = self.start.online().is_some();
+        let clock = match (&self.clock_seen, &clock_now) {
             _ if server_clock => Vec::new(),
             // Set, or started with nothing used yet: not an event.
             (seen, Some(c))
@@ -459,29 +565,29 @@ impl App {
         // agreement, a resignation): the times at the end are recorded.
         let mut clock = clock;
         match &clock_now {
-            Some(c) if self.game.is_over() && c.is_running() && !server_clock => {
-                if !sheet.stopped_at_end {
+            Some(c) if seen.game.is_over() && c.is_running() && !server_clock => {
+                if !self.stopped_at_end {
                     clock.push(Event::Clock(ClockEvent::Stopped {
                         white_ms: millis(c.remaining(Color::White, now)),
                         black_ms: millis(c.remaining(Color::Black, now)),
                     }));
-                    sheet.stopped_at_end = true;
+                    self.stopped_at_end = true;
                 }
             }
-            _ => sheet.stopped_at_end = false,
+            _ => self.stopped_at_end = false,
         }
-        sheet.clock_seen = clock_now;
+        self.clock_seen = clock_now;
         // A move left for its separate press (D.2.8): the mover's time
         // runs on; the press that completes it is a press record.
-        if press_now != sheet.press_seen {
-            if let (Some(by), Some(c)) = (press_now, &sheet.clock_seen) {
+        if press_now != self.press_seen {
+            if let (Some(by), Some(c)) = (press_now, &self.clock_seen) {
                 clock.push(Event::Clock(ClockEvent::AwaitingPress {
                     by,
                     white_ms: millis(c.remaining(Color::White, now)),
                     black_ms: millis(c.remaining(Color::Black, now)),
                 }));
             }
-            sheet.press_seen = press_now;
+            self.press_seen = press_now;
         }
         // The move each board awaits ("On your board: …"), and that it
         // awaits none any more ("done" is told by the board).
@@ -490,15 +596,15 @@ impl App {
             (BoardOf::Player, board_now),
             (BoardOf::Opponent, opponent_now),
         ] {
-            let seen = match which {
-                BoardOf::Player => &mut sheet.board_seen,
-                BoardOf::Opponent => &mut sheet.opponent_seen,
+            let last = match which {
+                BoardOf::Player => &mut self.board_seen,
+                BoardOf::Opponent => &mut self.opponent_seen,
             };
-            if now_awaits == *seen {
+            if now_awaits == *last {
                 continue;
             }
-            *seen = now_awaits;
-            let done = sheet
+            *last = now_awaits;
+            let done = self
                 .queued
                 .iter()
                 .any(|e| matches!(e, Event::BoardDone { board: b, .. } if *b == which));
@@ -515,20 +621,20 @@ impl App {
             }
         }
         board.extend(clock);
-        let events = diff(sheet, &self.game, board);
+        let events = diff(self, seen.game, board);
         // The clock alone does not begin a saved game: a pause, or a clock
         // that ran while a question waited, before the first move leaves
         // no file behind (the first press records both times).
         let clock_only = events.iter().all(|e| matches!(e, Event::Clock(_)));
-        if events.is_empty() || (!sheet.begun && clock_only) {
-            return;
+        if events.is_empty() || (!self.begun && clock_only) {
+            return Vec::new();
         }
         let mut ops = Vec::new();
-        if !sheet.begun {
+        if !self.begun {
             ops.push(Effect::Journal(JournalOp::Begin(Box::new(
-                sheet.start.clone(),
+                self.start.clone(),
             ))));
-            sheet.begun = true;
+            self.begun = true;
         }
         // The events of one update in one write, flushed once: a move is
         // never on disk without the press after it.
@@ -538,59 +644,7 @@ impl App {
         } else {
             JournalOp::AppendAll(events)
         }));
-        out.splice(0..0, ops);
-    }
-
-    /// What a journal operation came to.
-    pub(super) fn on_journal(&mut self, status: JournalStatus, out: &mut Vec<Effect>) {
-        match status {
-            JournalStatus::Began(id) => {
-                if let Some(s) = &mut self.parts.journal.sheet {
-                    s.id = Some(id);
-                }
-            }
-            JournalStatus::Failed(e) => {
-                let already = self.parts.journal.sheet.as_ref().is_some_and(|s| s.failing);
-                if let Some(s) = &mut self.parts.journal.sheet {
-                    s.failing = true;
-                }
-                if e.first && !already {
-                    let t = match e.kind {
-                        JournalErrorKind::DiskFull => self.message("journal_disk_full", &[]),
-                        // In the player's words, not the system's.
-                        JournalErrorKind::NotWritable => {
-                            let folder = e.path.parent().unwrap_or(&e.path);
-                            self.message(
-                                "journal_not_writable",
-                                &[("path", &folder.display().to_string())],
-                            )
-                        }
-                        _ => self.message(
-                            "journal_failed",
-                            &[("path", &e.path.display().to_string()), ("why", &e.detail)],
-                        ),
-                    };
-                    self.say(out, t, Priority::Normal, SayKind::Error);
-                }
-            }
-            JournalStatus::Recovered { .. } => {
-                if let Some(s) = &mut self.parts.journal.sheet {
-                    s.failing = false;
-                }
-                let t = self.message("journal_recovered", &[]);
-                self.info(out, t);
-            }
-        }
-    }
-
-    /// Whether the game's journal cannot be written now: its moves wait in
-    /// memory (said in the prompt, and before leaving).
-    pub fn journal_failing(&self) -> bool {
-        self.parts
-            .journal
-            .sheet
-            .as_ref()
-            .is_some_and(|s| s.failing && s.epoch == self.parts.journal.epoch)
+        ops
     }
 }
 

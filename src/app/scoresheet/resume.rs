@@ -335,12 +335,9 @@ impl App {
         self.resume_board(Seat::Player, &resumed, now, out);
         self.resume_board(Seat::Opponent, &resumed, now, out);
         // What the journal says already is not written again.
-        let awaiting = |b: &Option<crate::board::BoardSession>| {
-            b.as_ref().and_then(|b| b.tracker().awaiting_execution())
-        };
         let (mine, theirs) = (
-            awaiting(&self.parts.boards.player),
-            awaiting(&self.parts.boards.opponent),
+            self.parts.boards.awaiting(Seat::Player),
+            self.parts.boards.awaiting(Seat::Opponent),
         );
         if let Some(s) = &mut self.parts.journal.sheet {
             s.press_seen = press;
@@ -376,11 +373,7 @@ impl App {
             .take(2)
             .map(|(p, _)| p.clone())
             .collect();
-        let session = match seat {
-            Seat::Player => self.parts.boards.player.as_mut(),
-            Seat::Opponent => self.parts.boards.opponent.as_mut(),
-        };
-        let Some(b) = session else {
+        let Some(b) = self.parts.boards.get_mut(seat) else {
             return;
         };
         let earlier = before.get(1).cloned();

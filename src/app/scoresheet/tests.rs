@@ -1014,16 +1014,19 @@ fn the_opponents_board_mismatches_are_journalled_as_theirs() {
     use shakmaty::{Board, Square};
     let settle = std::time::Duration::from_millis(300);
     let mut a = app();
-    a.parts.boards.opponent = Some(BoardSession::new(
-        Protocol::Dgt,
-        TrackerConfig {
-            settle,
-            detect_rotation: false,
-            ..TrackerConfig::default()
-        },
-        a.game().position(),
-        false,
-    ));
+    a.parts.boards.open(
+        Seat::Opponent,
+        BoardSession::new(
+            Protocol::Dgt,
+            TrackerConfig {
+                settle,
+                detect_rotation: false,
+                ..TrackerConfig::default()
+            },
+            a.game().position(),
+            false,
+        ),
+    );
     let now = Instant::now();
     let _ = a.update(Msg::OpponentBoard(LinkEvent::Connected), now);
     let mut sim = SimBoard::new(Protocol::Dgt, Board::new());
@@ -1469,7 +1472,7 @@ fn the_move_awaited_on_the_opponents_board_is_awaited_again() {
     let settle = Duration::from_millis(300);
     let now = Instant::now();
     let mut a = app();
-    a.parts.boards.opponent = Some(dgt_session(&a, settle));
+    a.parts.boards.open(Seat::Opponent, dgt_session(&a, settle));
     let mut sim = SimBoard::new(crate::board::Protocol::Dgt, Board::new());
     let _ = a.update(Msg::OpponentBoard(LinkEvent::Connected), now);
     let _ = a.update(Msg::OpponentBoard(LinkEvent::Bytes(sim.dump())), now);
@@ -1494,7 +1497,7 @@ fn the_move_awaited_on_the_opponents_board_is_awaited_again() {
         "{recs:?}"
     );
     let mut b = app();
-    b.parts.boards.opponent = Some(dgt_session(&b, settle));
+    b.parts.boards.open(Seat::Opponent, dgt_session(&b, settle));
     let t1 = now + secs(60);
     let _ = b.update(Msg::Resume(Box::new(offer_of(&recs))), t1);
     let nf3 = b.game().history()[2].mv;
@@ -1504,8 +1507,7 @@ fn the_move_awaited_on_the_opponents_board_is_awaited_again() {
     assert_eq!(
         b.parts
             .boards
-            .opponent
-            .as_ref()
+            .opponent()
             .and_then(|o| o.tracker().awaiting_execution()),
         Some(nf3)
     );
@@ -1589,4 +1591,69 @@ fn the_board_is_judged_after_the_resume_question_is_answered() {
         after.get(2).is_some_and(|s| s.starts_with("Mismatch")),
         "{after:?}"
     );
+}
+
+/// The journal part on its own: a clock set before the first move leaves
+/// no file; the first move begins the journal and is appended in the same
+/// update; the same game seen again writes nothing; a failure is said
+/// once, until the journal recovers.
+#[test]
+fn the_sheet_alone_begins_with_the_first_move_and_writes_each_change_once() {
+    let t0 = Instant::now();
+    let mut game = Game::new();
+    let mut sheet = Sheet::new(StartInfo::default(), &game, 0);
+    let clock = Clock::new(crate::clock::parse_spec("5+0").expect("a control"));
+    fn seen<'a>(game: &'a Game, clock: &Clock) -> Observed<'a> {
+        Observed {
+            game,
+            epoch: 0,
+            clock: Some(clock.clone()),
+            press: None,
+            board: None,
+            opponent: None,
+        }
+    }
+    assert_eq!(sheet.follow(&seen(&game, &clock), t0), Vec::new());
+    let mv = "e2e4"
+        .parse::<shakmaty::uci::UciMove>()
+        .expect("uci")
+        .to_move(game.position())
+        .expect("legal");
+    game.play(mv).expect("played");
+    let ops = sheet.follow(&seen(&game, &clock), t0);
+    assert!(
+        matches!(
+            &ops[..],
+            [
+                Effect::Journal(JournalOp::Begin(_)),
+                Effect::Journal(JournalOp::Append(Event::Move { san, .. }))
+            ] if san == "e4"
+        ),
+        "{ops:?}"
+    );
+    assert_eq!(sheet.follow(&seen(&game, &clock), t0), Vec::new());
+    let failed = || {
+        JournalStatus::Failed(crate::scoresheet::journal::JournalError {
+            kind: JournalErrorKind::DiskFull,
+            path: std::path::PathBuf::from("/nowhere"),
+            detail: String::new(),
+            first: true,
+        })
+    };
+    assert!(matches!(
+        handle_status(Some(&mut sheet), failed()),
+        JournalNote::Failed(_)
+    ));
+    assert!(matches!(
+        handle_status(Some(&mut sheet), failed()),
+        JournalNote::Quiet
+    ));
+    assert!(matches!(
+        handle_status(Some(&mut sheet), JournalStatus::Recovered { waited: 1 }),
+        JournalNote::Recovered
+    ));
+    assert!(matches!(
+        handle_status(Some(&mut sheet), failed()),
+        JournalNote::Failed(_)
+    ));
 }

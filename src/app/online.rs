@@ -1016,6 +1016,15 @@ impl App {
                 self.say(out, t, Priority::Normal, SayKind::Error);
                 true
             }
+            // The colour is lichess's: playing the other side would turn
+            // the board and the offers round while the game stays the same
+            // (branch walk: "flip" said "You play Black." as White).
+            Action::Flip => {
+                let side = self.talk.phraser.side(self.settings.me);
+                let t = self.message("lichess_no_flip", &[("side", &side)]);
+                self.say(out, t, Priority::Normal, SayKind::Error);
+                true
+            }
             Action::Hint | Action::Eval | Action::Threat | Action::Engine => {
                 let t = self.message("lichess_no_engine", &[]);
                 self.say(out, t, Priority::Normal, SayKind::Error);
@@ -1456,6 +1465,17 @@ mod tests {
         let labels = r.app.view_model(&crate::view::UiState::default()).labels;
         assert_eq!(labels.white, "White: Me");
         assert_eq!(labels.black, "Black: Mary");
+    }
+
+    #[test]
+    fn the_other_side_cannot_be_taken_online() {
+        let mut r = Rig::new();
+        let e = r.typed(10, "flip");
+        assert_eq!(
+            said(&e),
+            ["In a lichess game your colour stays: you play White."]
+        );
+        assert_eq!(r.app.settings.me, Color::White);
     }
 
     #[test]

@@ -40,7 +40,10 @@ fn the_app_reads_no_clock_of_its_own() {
                 continue;
             }
             if path.extension().is_none_or(|e| e != "rs")
-                || path.file_name().is_some_and(|n| n == "tests.rs")
+                || path
+                    .file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n == "tests.rs" || n.ends_with("_tests.rs"))
             {
                 continue;
             }

@@ -10,11 +10,12 @@
 //!        │ Msg (through the runtime's one channel)      ▲ Effect
 //!        ▼                                              │
 //!  front     ui ──────── the front ends: show what is said, read the player
-//!  run       runtime ─── one loop, one effect dispatcher, the threads feeding it
+//!  run       runtime net ── one loop, one effect dispatcher, the threads
+//!            feeding it; the network on its own thread
 //!  start     setup ───── settings files and the command line into an App
 //!  app       app ─────── App::update(msg, now) -> Vec<Effect>, no I/O
 //!  input     action keymap command config settings_file msg
-//!  page      companion net ── the opponent's page (sans-IO) and its server
+//!  page      companion ── the opponent's page, sans-IO
 //!  sentences phrase view export ── one sentence per event; the screen as
 //!            data; a scoresheet export written to a file
 //!  devices   board scoresheet engine lichess ── each sans-IO at its core
@@ -31,7 +32,9 @@
 //! below `game` (whose rules editions pick by its category); `speech` and
 //! `audio` take sentences and tones and never see a chess type; the
 //! companion page is below the app, which drives it with messages, and its
-//! server (`net`) stands on it.
+//! server (`net`) stands above the app beside the runtime: what crosses an
+//! I/O edge is owned by the sans-IO module below it (`lichess::io`,
+//! `board::link`, the engine's session), so the app names no I/O module.
 //!
 //! Every event, the start-up included, is a [`Msg`] given to
 //! [`App::update`]; everything the app wants done is an [`Effect`].  What a
@@ -49,22 +52,22 @@
 //!   incorrect claims, rapid and blitz).
 //! - `board`: the tactile board (codecs, inference, mismatches, session,
 //!   the `--board` value; `transport` is the only module touching the
-//!   serial port, `cli` holds the board commands of the command line).
+//!   serial port, `link` what it hands to the app, `cli` holds the board
+//!   commands of the command line).
 //! - `scoresheet`: the journal of every game (crash-safe, resumable),
 //!   exports (PGN, BRF, Unicode braille, large print, speech) and review;
 //!   the front end carries out its journal operations with a [`Sink`].
 //! - `engine`: a UCI engine for home play: the sans-IO session (through the
-//!   `shakmaty-uci` crate), the process driver, evaluations in words.
+//!   `shakmaty-uci` crate) and what the process hands it, the process
+//!   driver, evaluations in words.
 //! - `lichess`: online play's protocol, sans-IO: the two NDJSON streams
-//!   decoded, a game kept in step with the server, when a request may go.
+//!   decoded, a game kept in step with the server, when a request may go,
+//!   what the network tells the app (`lichess::io`).
 //! - `phrase`: the [`Phraser`], every event into one sentence.
 //! - `view`: what the screen shows, as plain data (the full-screen view and
 //!   the opponent's page draw from it).
 //! - `companion`: the opponent's screen, sans-IO (the request reader, the
 //!   pairing gate, the snapshot, the page); its events arrive as `Msg`s.
-//! - `net`: the network on one tokio runtime of its own thread: the
-//!   companion page's HTTP server (hyper, its limits, Server-Sent Events)
-//!   and online play's HTTP client (reqwest, rustls).
 //! - `action`, `keymap`, `command`: the one table of actions (where each
 //!   is allowed, what it needs, its key group) and the typed lines read
 //!   into them (`keymaps/line.toml`); `config`, `settings_file`:
@@ -78,6 +81,9 @@
 //! - `runtime`: the one loop around `update`, the one effect dispatcher,
 //!   the one place where threads (speech, tones, boards, engine, companion
 //!   server, signals, the front end's reader) feed it ([`Runtime`]).
+//! - `net`: the network on one tokio runtime of its own thread: the
+//!   companion page's HTTP server (hyper, its limits, Server-Sent Events)
+//!   and online play's HTTP client (reqwest, rustls).
 //! - `ui`: the front ends of the runtime (line mode, [`LineMode`]; the
 //!   full-screen view, [`run_tui`]).
 //! - `speech`: the speech worker, its queue and backends; `audio`: short
@@ -129,7 +135,6 @@ mod phrase;
 mod view;
 
 mod companion;
-mod net;
 
 mod action;
 mod command;
@@ -142,6 +147,7 @@ mod app;
 
 mod setup;
 
+mod net;
 mod runtime;
 
 mod ui;
@@ -182,7 +188,8 @@ pub use scoresheet::{
 pub mod io {
     pub use crate::audio::{AudioStatus, Tone, TonePlayer, ToneSettings, terminal_bell_if_tty};
     pub use crate::board::Protocol;
-    pub use crate::board::transport::{Link, LinkEvent, PortSettings};
+    pub use crate::board::link::LinkEvent;
+    pub use crate::board::transport::{Link, PortSettings};
     pub use crate::companion::{CompanionEvent, PageLabels, Pairing};
     pub use crate::engine::{EngineSettings, Strength as EngineStrength};
     pub use crate::net::companion::{CompanionConfig, CompanionServer, DEFAULT_LISTEN};
@@ -247,9 +254,9 @@ pub mod testing {
     pub use crate::lichess::event::{
         Lines as LichessLines, account_line as lichess_account_line, game_line as lichess_game_line,
     };
+    pub use crate::lichess::io::LichessIo;
     pub use crate::msg::EngineOrder;
     pub use crate::net::companion::bytes_in::serve as serve_companion_bytes;
-    pub use crate::net::lichess::LichessIo;
     pub use crate::scoresheet::GameRecord;
     pub use crate::scoresheet::braille::{
         LINES as BRAILLE_LINES, to_brf, to_unicode as to_braille_unicode,

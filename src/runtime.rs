@@ -28,7 +28,8 @@ use std::time::{Duration, Instant};
 
 use crate::app::App;
 use crate::audio::{BellSink, ToneHandle, TonePlayer, ToneSettings};
-use crate::board::transport::{Link, LinkEvent, PortSettings};
+use crate::board::link::LinkEvent;
+use crate::board::transport::{Link, PortSettings};
 use crate::companion::Snapshot;
 use crate::engine::{EngineCommand, EngineIo, EngineProcess, ProcessEvent};
 use crate::msg::{Effect, EngineOrder, LichessOrder, Msg, SaveFailure};
@@ -178,7 +179,7 @@ impl LichessLink {
     /// Carries out one order; a stream or queue that cannot start is the
     /// message returned (the link said to be down).
     fn order(&mut self, order: LichessOrder) -> Option<Msg> {
-        use crate::net::lichess::{LichessIo, Stream};
+        use crate::lichess::io::{LichessIo, Stream};
         let started = match order {
             LichessOrder::OpenAccountStream => {
                 crate::net::lichess::spawn_account_stream(self.client.clone(), self.sink())

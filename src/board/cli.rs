@@ -12,9 +12,10 @@ use shakmaty::{Board, Chess, Color, Piece, Position, Square};
 use super::dgt_clock::{ClockReading, ClockSide};
 use super::event::{BoardEvent, Decoder};
 use super::hardware::{self, BoardDescription};
+use super::link::PortError;
 use super::protocol::{Command, Protocol};
 use super::sim::{HandStep, SimBoard};
-use super::transport::{self, Master, PortError, PortSettings};
+use super::transport::{self, Master, PortSettings};
 use crate::notation::Reader;
 use crate::words::vocab::{self, Lang};
 

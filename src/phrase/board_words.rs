@@ -3,8 +3,8 @@
 
 use super::Phraser;
 use crate::board::Instruction;
+use crate::board::link::PortError;
 use crate::board::spec::SpecError;
-use crate::board::transport::PortError;
 
 impl Phraser {
     /// What to do on the board for a move made by other means: "On your

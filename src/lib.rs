@@ -163,7 +163,7 @@ pub use app::{
 pub use msg::{BoardChoice, BoardProblem, CompanionChoice, Effect, Msg};
 // Start-up: the settings, the command line's overrides.
 pub use config::{BoardSettings, CompanionSettings, Config, EngineConfig};
-pub use setup::{Overrides, Started, WordsOverrides, start};
+pub use setup::{Overrides, PromptMode, Started, WordsOverrides, start};
 // Words, moves, the game, the sentences.
 pub use game::Game;
 pub use keymap::Keymap;
@@ -172,7 +172,7 @@ pub use phrase::{MoveOptions, MoveStyle, Phraser};
 pub use words::Lang;
 // The runtime and its front ends.
 pub use runtime::{BoardSide, Feed, Runtime};
-pub use ui::line::{Line as LineMode, PromptMode};
+pub use ui::line::Line as LineMode;
 pub use ui::tui::run::{first_look as tui_first_look, run as run_tui};
 pub use ui::tui::setup::load as load_tui;
 // The scoresheet: the games' store, resuming, exports.
@@ -199,8 +199,9 @@ pub mod io {
     };
 }
 
-/// The command line's own commands: `board list|probe|sim`, `voices`,
-/// `export`.
+/// The command line: what was typed, what it resolves to (the engine,
+/// the boards, the page, lichess, the saved games), and its own commands
+/// (`board list|probe|sim`, `voices`, `export`).
 pub mod cli {
     pub use crate::board::cli::{
         Probed, SimOptions, description as board_description, find_board, list_lines as board_list,
@@ -213,6 +214,13 @@ pub mod cli {
     };
     pub use crate::lichess::api::seek_allowed as lichess_seek_allowed;
     pub use crate::lichess::broadcast::RoundId as BroadcastRound;
+    pub use crate::setup::{
+        BoardCmd, BoardPlan, Cli, Cmd, ExportArgs, GamesArgs, LichessArgs, LichessCmd, PlayArgs,
+        PrintOnly, Refusal, ResumeArgs, ResumePlan, ReviewArgs, SayArgs, SimArgs, SystemPorts,
+        UiKind, VoicesArgs, board_plan, broadcast_round, engine_setup, find_game, game_line,
+        host_name, host_names, listing_line, online_start, page_address, page_failed, page_listen,
+        page_ready, resume_plan, store,
+    };
     pub use crate::speech::{list_voices, say_utterance_once, voices_summary};
     pub use crate::ui::lichess::{
         DEFAULT_URL as LICHESS_URL, find_token as find_lichess_token, login as lichess_login,

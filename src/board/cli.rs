@@ -83,12 +83,10 @@ pub fn find_board() -> Option<(BoardDescription, String)> {
     None
 }
 
-/// `hector board list`: one line per serial port.
+/// `hector board list`: one line per serial port (none when there is
+/// none: the command says so in the player's language).
 pub fn list_lines() -> Result<Vec<String>, String> {
     let ports = transport::list_ports()?;
-    if ports.is_empty() {
-        return Ok(vec!["No serial ports found.".to_owned()]);
-    }
     Ok(ports
         .into_iter()
         .map(|(name, what)| format!("{name}: {what}"))

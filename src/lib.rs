@@ -194,8 +194,8 @@ pub mod io {
     pub use crate::engine::{EngineSettings, Strength as EngineStrength};
     pub use crate::net::companion::{CompanionConfig, CompanionServer, DEFAULT_LISTEN};
     pub use crate::speech::{
-        FallBack, Part, Priority, SayKind, SpeechMode, SpeechStatus, SpeechWorker, Utterance,
-        WorkerConfig, system_factory,
+        FallBack, LinkConfig as SpeechLinkConfig, Part, Priority, SayKind, SpeechMode,
+        SpeechStatus, SpeechWorker, Utterance, WorkerConfig, system_factory,
     };
 }
 

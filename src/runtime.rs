@@ -36,7 +36,8 @@ use crate::msg::{Effect, EngineOrder, LichessOrder, Msg, SaveFailure};
 use crate::net::companion::{CompanionConfig, CompanionServer};
 use crate::scoresheet::{ExportFormat, Sink};
 use crate::speech::{
-    SpeechHandle, SpeechMode, SpeechSettings, SpeechWorker, Utterance, WorkerConfig,
+    LinkConfig as SpeechLinkConfig, SpeechHandle, SpeechMode, SpeechSettings, SpeechWorker,
+    Utterance, WorkerConfig,
 };
 
 /// What wakes the loop.
@@ -294,9 +295,12 @@ impl Runtime {
             feed.send(Msg::Speech(s));
         };
         let config = WorkerConfig {
-            mode,
-            settings,
-            ..WorkerConfig::default()
+            link: SpeechLinkConfig {
+                mode,
+                settings,
+                ..SpeechLinkConfig::default()
+            },
+            print: None,
         };
         let worker = SpeechWorker::spawn_system(config, Arc::new(status));
         self.outputs.speech = Some(worker.handle());

@@ -204,24 +204,20 @@ pub mod io {
 /// (`board list|probe|sim`, `voices`, `export`).
 pub mod cli {
     pub use crate::board::cli::{
-        Probed, SimOptions, description as board_description, find_board, list_lines as board_list,
-        probe as probe_board, run_sim,
+        Probed, SimOptions, list_lines as board_list, probe as probe_board, run_sim,
     };
-    pub use crate::board::spec::{BoardSpec, parse_spec as parse_board_spec};
     pub use crate::export::{
         ExportError, record_of as export_record_of, write as write_export,
         write_to_stdout as export_to_stdout,
     };
-    pub use crate::lichess::api::seek_allowed as lichess_seek_allowed;
-    pub use crate::lichess::broadcast::RoundId as BroadcastRound;
     pub use crate::setup::{
-        BoardCmd, BoardPlan, Cli, Cmd, ExportArgs, GamesArgs, LichessArgs, LichessCmd, PlayArgs,
-        PrintOnly, Refusal, ResumeArgs, ResumePlan, ReviewArgs, SayArgs, SimArgs, SystemPorts,
-        UiKind, VoicesArgs, board_plan, broadcast_round, engine_setup, find_game, game_line,
-        host_name, host_names, listing_line, online_start, page_address, page_failed, page_listen,
-        page_ready, resume_plan, store,
+        BoardCmd, BoardPlan, Cli, Cmd, ExportArgs, GameStart, GamesArgs, LichessArgs, LichessCmd,
+        PlayArgs, PrintOnly, Refusal, ResumeArgs, ResumePlan, ReviewArgs, SayArgs, SimArgs,
+        SystemPorts, UiKind, VoicesArgs, board_plan, broadcast_round, engine_setup, find_game,
+        game_line, game_start, host_name, host_names, listing_line, online_start, page_address,
+        page_failed, page_listen, page_ready, resume_plan, store,
     };
-    pub use crate::speech::{list_voices, say_utterance_once, voices_summary};
+    pub use crate::ui::commands;
     pub use crate::ui::lichess::{
         DEFAULT_URL as LICHESS_URL, find_token as find_lichess_token, login as lichess_login,
         logout as lichess_logout,

@@ -1,59 +1,36 @@
 //! The `hector` command line: what was typed ([`Cli`]) goes to start-up's
 //! resolution (`hector::cli`: the settings, the engine, the boards, the
 //! page, lichess, the saved games), what it refuses is said in the
-//! player's language, and what it resolves to starts the runtime.  One
-//! function a command; the decisions are in the library, tested there.
+//! player's language, and what it resolves to starts the runtime.  The
+//! command line's own commands are `hector::cli::commands`; the decisions
+//! are in the library, tested there.
 
-use std::io::Write;
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use clap::Parser;
 
-use hector::cli::{
-    BoardCmd, Cli, Cmd, ExportArgs, GamesArgs, LichessCmd, PlayArgs, Probed, Refusal, ReviewArgs,
-    SayArgs, SimOptions, SystemPorts, UiKind, VoicesArgs,
-};
-use hector::io::{
-    CompanionConfig, FallBack, PageLabels, Pairing, Part, Priority, Protocol, SayKind, SpeechMode,
-    Utterance,
-};
+use hector::cli::{Cli, Cmd, PlayArgs, Refusal, ReviewArgs, SystemPorts, UiKind, commands};
+use hector::io::{CompanionConfig, PageLabels, Pairing};
 use hector::{
     BoardChoice, BoardSettings, BoardSide, CompanionChoice, CompanionSettings, Effect, LineMode,
-    Msg, Overrides, Phraser, ResumeOffer, Runtime, Sink, StartInfo, start,
+    Msg, Phraser, ResumeOffer, Runtime, Sink, StartInfo, start,
 };
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match &cli.command {
         Some(Cmd::Play(args)) => play_game(args, None),
-        Some(Cmd::Voices(args)) => voices(args),
-        Some(Cmd::Say(args)) => say(args),
-        Some(Cmd::Board(cmd)) => board(cmd),
-        Some(Cmd::Games(args)) => games(args),
+        Some(Cmd::Voices(args)) => commands::voices(args),
+        Some(Cmd::Say(args)) => commands::say(args),
+        Some(Cmd::Board(cmd)) => commands::board(cmd),
+        Some(Cmd::Games(args)) => commands::games(args),
         Some(Cmd::Resume(args)) => play_game(&args.play, Some(&args.id)),
-        Some(Cmd::Export(args)) => export(args),
+        Some(Cmd::Export(args)) => commands::export(args),
         Some(Cmd::Review(args)) => review(args),
-        Some(Cmd::Lichess(cmd)) => lichess(cmd),
+        Some(Cmd::Lichess(cmd)) => commands::lichess(cmd),
         None => play_game(&cli.play, None),
     }
-}
-
-/// One line on standard output; false once nobody reads it any more
-/// (`hector games | head`), so that a listing stops quietly instead of
-/// panicking on the closed pipe.
-fn print_line(line: &str) -> bool {
-    writeln!(std::io::stdout().lock(), "{line}").is_ok()
-}
-
-/// The sentences that say why hector stops, then its failure.
-fn stop_saying(said: &[String]) -> ExitCode {
-    for line in said {
-        if !print_line(line) {
-            break;
-        }
-    }
-    ExitCode::FAILURE
 }
 
 /// A refusal of start-up, said; hector's exit code for it.
@@ -92,37 +69,15 @@ fn play_game(args: &PlayArgs, resume_id: Option<&str>) -> ExitCode {
             Err(r) => return refuse(&r, &started.phraser),
         }
     }
-    // The names: --white and --black, else the settings' [players].
-    let (white, black) = started.players.names(started.app.given_me());
-    let start_info = StartInfo {
-        white: args.white.clone().unwrap_or(white),
-        black: args.black.clone().unwrap_or(black),
-        event: args.event.clone().unwrap_or_default(),
-        date: today(),
-        ..StartInfo::default()
-    };
-    started.app = started.app.journal(start_info);
-    let from = match (&args.fen, &args.pgn) {
-        (Some(fen), _) => Some(hector::start_from_fen(fen)),
-        (None, Some(p)) => Some(hector::start_from_pgn(p, args.game)),
-        (None, None) => None,
-    };
-    match from {
-        None => {}
-        Some(Ok((game, mut info))) => {
-            let typed = [
-                (&args.white, &mut info.white),
-                (&args.black, &mut info.black),
-                (&args.event, &mut info.event),
-            ];
-            for (given, field) in typed {
-                if let Some(v) = given {
-                    field.clone_from(v);
-                }
+    let me = started.app.given_me();
+    match hector::cli::game_start(args, &started.players, me, today()) {
+        Ok(game) => {
+            started.app = started.app.journal(game.journal);
+            if let Some((position, info)) = game.from {
+                started.app = started.app.start_from(position, info);
             }
-            started.app = started.app.start_from(game, info);
         }
-        Some(Err(e)) => {
+        Err(e) => {
             println!("{}", hector::start_error_sentence(&started.phraser, &e));
             return ExitCode::FAILURE;
         }
@@ -135,7 +90,7 @@ fn play_game(args: &PlayArgs, resume_id: Option<&str>) -> ExitCode {
             }
             run_session(started, args, plan.offer, None)
         }
-        Err(said) => stop_saying(&said),
+        Err(said) => commands::stop_saying(&said),
     }
 }
 
@@ -386,244 +341,5 @@ fn start_companion(
             true,
         ),
         Err(e) => (hector::cli::page_failed(listen, e.to_string()), false),
-    }
-}
-
-/// `hector board ...`, worded in the player's language (from the settings
-/// file).
-fn board(cmd: &BoardCmd) -> ExitCode {
-    let phraser = || start(&Overrides::default()).phraser;
-    match cmd {
-        BoardCmd::List => match hector::cli::board_list() {
-            Ok(lines) if lines.is_empty() => {
-                println!("{}", phraser().message("board_list_none", &[]));
-                ExitCode::SUCCESS
-            }
-            Ok(lines) => {
-                for l in lines {
-                    if !print_line(&l) {
-                        break;
-                    }
-                }
-                ExitCode::SUCCESS
-            }
-            Err(why) => {
-                println!(
-                    "{}",
-                    phraser().message("board_list_failed", &[("why", &why)])
-                );
-                ExitCode::FAILURE
-            }
-        },
-        BoardCmd::Probe { port } => match hector::cli::probe_board(port) {
-            Probed::Found(d) => {
-                println!("{port}: {} ({})", d.protocol.name(), d.name);
-                ExitCode::SUCCESS
-            }
-            Probed::NoAnswer => {
-                println!(
-                    "{}",
-                    phraser().message("board_probe_none", &[("port", port)])
-                );
-                ExitCode::FAILURE
-            }
-            Probed::CannotOpen(e) => {
-                println!("{}", phraser().cannot_open(port, &e));
-                ExitCode::FAILURE
-            }
-        },
-        BoardCmd::Sim(a) => {
-            let protocol = Protocol::ALL
-                .into_iter()
-                .find(|p| p.name() == a.protocol)
-                .unwrap_or(Protocol::Occupancy);
-            let options = SimOptions {
-                protocol,
-                link: a.link.clone(),
-                script: a.script.clone(),
-                slide: a.slide,
-                pace: Duration::from_secs_f64(a.pace.clamp(0.0, 3600.0)),
-            };
-            let stdin = std::io::BufReader::new(std::io::stdin());
-            match hector::cli::run_sim(options, stdin) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(why) => {
-                    println!(
-                        "{}",
-                        phraser().message("board_sim_failed", &[("why", &why)])
-                    );
-                    ExitCode::FAILURE
-                }
-            }
-        }
-    }
-}
-
-/// `hector voices`: one line per language.
-fn voices(args: &VoicesArgs) -> ExitCode {
-    match hector::cli::list_voices() {
-        Ok(list) => {
-            let own: Vec<&str> = hector::Lang::ALL.iter().map(|l| l.code()).collect();
-            for line in hector::cli::voices_summary(&list, &own, args.all) {
-                // A closed pipe (`hector voices | head`) ends the list quietly.
-                if !print_line(&line) {
-                    break;
-                }
-            }
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            let phraser = start(&Overrides::default()).phraser;
-            let why = phraser.message(FallBack::from_error(&e).key(), &[]);
-            println!("{}", phraser.message("voices_failed", &[("why", &why)]));
-            ExitCode::FAILURE
-        }
-    }
-}
-
-/// `hector say TEXT` / `hector say --move Nf3`: print and speak one sentence.
-fn say(args: &SayArgs) -> ExitCode {
-    let mut started = start(&args.settings);
-    if let Some(why) = started.clock_error.take() {
-        eprintln!("hector: --time: {why}");
-        return ExitCode::from(2);
-    }
-    let mut app = std::mem::take(&mut started.app).build();
-    for p in std::mem::take(&mut started.problems) {
-        for e in app.update(Msg::Problem(p), Instant::now()) {
-            if let Effect::Say(u) = e {
-                println!("{}", u.text);
-            }
-        }
-    }
-    let text = args.text.join(" ");
-    let phraser = app.phraser();
-    let (sentence, lang) = if args.as_move {
-        let pos = shakmaty::Chess::default();
-        match app.reader().read(&text, &pos) {
-            Ok(mv) => (phraser.say_move(&pos, mv), phraser.move_lang().to_owned()),
-            Err(e) => {
-                println!("{}", phraser.input_error(&e, &pos));
-                return ExitCode::FAILURE;
-            }
-        }
-    } else {
-        (text, phraser.msg_lang().to_owned())
-    };
-    println!("{sentence}");
-    if started.speech == SpeechMode::Print {
-        // Printed is all that was asked for: the speech service is not touched.
-        return ExitCode::SUCCESS;
-    }
-    // Appendix D words in a message are spoken in their own voice.
-    let stretches = phraser.by_language(&sentence);
-    let utterance = if stretches.len() > 1 {
-        let parts = stretches
-            .into_iter()
-            .map(|(text, lang)| Part::new(text, lang))
-            .collect();
-        Utterance::mixed(parts, phraser.msg_lang(), Priority::Urgent, SayKind::Info)
-    } else {
-        Utterance::new(sentence.clone(), lang, Priority::Urgent, SayKind::Info)
-    };
-    let factory = hector::io::system_factory();
-    match hector::cli::say_utterance_once(factory, utterance, started.speech_settings) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            let why = phraser.message(FallBack::from_error(&e).key(), &[]);
-            println!("{}", phraser.message("speech_fell_back", &[("why", &why)]));
-            ExitCode::FAILURE
-        }
-    }
-}
-
-/// `hector games`: one line per saved game, oldest first.
-fn games(args: &GamesArgs) -> ExitCode {
-    let phraser = start(&Overrides::from(&args.settings)).phraser;
-    let store = hector::cli::store();
-    let list = match store.list() {
-        Ok(l) => l,
-        Err(e) => {
-            let path = store.dir().display().to_string();
-            let why = e.to_string();
-            let said = phraser.message("games_list_failed", &[("path", &path), ("why", &why)]);
-            println!("{said}");
-            return ExitCode::FAILURE;
-        }
-    };
-    if list.is_empty() {
-        println!("{}", phraser.message("games_none", &[]));
-    }
-    for (i, g) in list.iter().enumerate() {
-        if !print_line(&hector::cli::listing_line(&phraser, i + 1, g)) {
-            break;
-        }
-    }
-    ExitCode::SUCCESS
-}
-
-/// `hector lichess login|logout` (the work is in `hector::cli::lichess_login`).
-fn lichess(cmd: &LichessCmd) -> ExitCode {
-    let (LichessCmd::Login(args) | LichessCmd::Logout(args)) = cmd;
-    let phraser = start(&args.settings).phraser;
-    let said = match cmd {
-        LichessCmd::Login(_) => hector::cli::lichess_login(&phraser, &args.url),
-        LichessCmd::Logout(_) => hector::cli::lichess_logout(&phraser),
-    };
-    print_line(&said.sentence);
-    if said.ok {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    }
-}
-
-/// `hector export ID --format F [-o FILE] [--force]`.
-fn export(args: &ExportArgs) -> ExitCode {
-    let phraser = start(&Overrides::from(&args.settings)).phraser;
-    let store = hector::cli::store();
-    let g = match hector::cli::find_game(&store, &args.id, &phraser) {
-        Ok(g) => g,
-        Err(said) => return stop_saying(&said),
-    };
-    let failed =
-        |e: &dyn std::fmt::Display| phraser.message("save_failed", &[("why", &e.to_string())]);
-    let rec = match hector::cli::export_record_of(&store, &g.id) {
-        Ok(r) => r,
-        Err(e) => {
-            println!("{}", failed(&e));
-            return ExitCode::FAILURE;
-        }
-    };
-    if args.output.as_deref() == Some(std::path::Path::new("-")) {
-        return match hector::cli::export_to_stdout(args.format, &rec, &phraser) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("{}", failed(&e));
-                ExitCode::FAILURE
-            }
-        };
-    }
-    let path = args.output.clone().unwrap_or_else(|| {
-        std::path::PathBuf::from(format!("{}.{}", g.id, args.format.extension()))
-    });
-    match hector::cli::write_export(args.format, &rec, &phraser, &path, args.force) {
-        Ok(()) => {
-            let path = path.display().to_string();
-            println!("{}", phraser.message("saved", &[("path", &path)]));
-            ExitCode::SUCCESS
-        }
-        Err(hector::cli::ExportError::IsJournal(p)) => {
-            let path = p.display().to_string();
-            println!(
-                "{}",
-                phraser.message("export_is_journal", &[("path", &path)])
-            );
-            ExitCode::FAILURE
-        }
-        Err(e) => {
-            println!("{}", failed(&e));
-            ExitCode::FAILURE
-        }
     }
 }

@@ -7,6 +7,8 @@
 //! - [`settings`] — the settings files with the command line over them:
 //!   the phraser, the app's builder, the clock, speech and tones
 //!   ([`Started`]), each broken file a problem to say.
+//! - [`game`] — the scoresheet's names and the position a game starts
+//!   from (`--white`, `--black`, `--event`, `[players]`, `--fen`, `--pgn`).
 //! - [`engine`] — `--engine` and `[engine]` into the engine to play.
 //! - [`board`] — `--board`, `--opponent-board` and `[board]` into what the
 //!   app is told and the port to open ([`BoardPlan`]), found through
@@ -24,6 +26,7 @@
 
 pub mod board;
 pub mod engine;
+pub mod game;
 pub mod online;
 pub mod page;
 pub mod saved;
@@ -32,6 +35,7 @@ pub mod typed;
 
 pub use board::{BoardPlan, SystemPorts, board_plan};
 pub use engine::engine_setup;
+pub use game::{GameStart, game_start};
 pub use online::{Refusal, broadcast_round, online_start};
 pub use page::{host_name, host_names, page_address, page_failed, page_listen, page_ready};
 pub use saved::{ResumePlan, find_game, game_line, listing_line, resume_plan, store};

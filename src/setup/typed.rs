@@ -8,8 +8,10 @@
 
 use std::path::PathBuf;
 
+use clap::builder::PossibleValuesParser;
 use clap::{Parser, Subcommand};
 
+use crate::board::Protocol;
 use crate::config::ColourChoice;
 use crate::phrase::{Form, MoveStyle};
 use crate::scoresheet::ExportFormat;
@@ -153,7 +155,7 @@ pub enum BoardCmd {
 #[derive(Debug, Clone, clap::Args)]
 pub struct SimArgs {
     /// The protocol the simulated board speaks.
-    #[arg(long, value_parser = ["dgt", "millennium", "occupancy"])]
+    #[arg(long, value_parser = PossibleValuesParser::new(Protocol::ALL.map(Protocol::name)))]
     pub protocol: String,
     /// Keep a symbolic link at PATH to the device (also after unplug/plug),
     /// so that hector can be started with --board PROTOCOL:PATH.

@@ -12,7 +12,7 @@
 //!  front     ui ──────── the front ends: show what is said, read the player
 //!  run       runtime net ── one loop, one effect dispatcher, the threads
 //!            feeding it; the network on its own thread
-//!  start     setup ───── settings files and the command line into an App
+//!  start     setup ───── what was typed and the settings files, resolved
 //!  app       app ─────── App::update(msg, now) -> Vec<Effect>, no I/O
 //!  input     action keymap command config settings_file msg
 //!  page      companion ── the opponent's page, sans-IO
@@ -77,7 +77,9 @@
 //!   builds one without touching the file system.
 //! - `export`: a scoresheet export written to a file in the player's words
 //!   (`hector export`, `save`).
-//! - `setup`: the settings files and the command line into an app's builder.
+//! - `setup`: start-up: what was typed (`setup::typed`) and the settings
+//!   files resolved into the app's builder, the engine, the boards, the
+//!   page, lichess and the saved games, each tested alone.
 //! - `runtime`: the one loop around `update`, the one effect dispatcher,
 //!   the one place where threads (speech, tones, boards, engine, companion
 //!   server, signals, the front end's reader) feed it ([`Runtime`]).
@@ -85,7 +87,8 @@
 //!   companion page's HTTP server (hyper, its limits, Server-Sent Events)
 //!   and online play's HTTP client (reqwest, rustls).
 //! - `ui`: the front ends of the runtime (line mode, [`LineMode`]; the
-//!   full-screen view, [`run_tui`]).
+//!   full-screen view, [`run_tui`]) and the command line's own commands
+//!   (`ui::commands`, `ui::lichess`).
 //! - `speech`: the speech worker, its queue and backends; `audio`: short
 //!   generated tones on cpal, on their own thread.
 //!
@@ -94,8 +97,8 @@
 //! Every module is private to the crate.  The root re-exports the API the
 //! binary is built on (the app, its messages, start-up, the front ends, the
 //! scoresheet's store), flat, by name; [`io`] the threads beside the app
-//! (the [`Runtime`] starts them) and what they carry; [`cli`] the command line's own
-//! commands.  What only the integration tests, the benches and the fuzz
+//! (the [`Runtime`] starts them) and what they carry; [`cli`] the command
+//! line: what was typed, what it resolves to, and its own commands.  What only the integration tests, the benches and the fuzz
 //! targets reach is in `testing`, under the `test-support` feature.
 //!
 //! The lint table in `Cargo.toml` denies `unsafe` (but where allowed by

@@ -28,9 +28,9 @@ sentences phrase view export                   # every event into one sentence; 
 page      companion                            # the opponent's page, sans-IO: below the app, which drives it with Msgs
 input     action keymap command config settings_file msg  # what the player asks for, the settings, the messages in and out
 app       app                                  # App::update(msg, now) -> effects, no I/O
-start     setup                                # settings files and the command line into an App's builder
+start     setup                                # what was typed and the settings files, resolved: the App's builder, engine, boards, page, lichess, saved games
 run       runtime net                          # one loop, one effect dispatcher, the threads that feed it; the network's thread
-front     ui                                   # the front ends of the runtime: show what is said, read the player
+front     ui                                   # the front ends of the runtime and the command line's own commands: show what is said, read the player
 ";
 
 /// One layer: its name and its modules.

@@ -12,7 +12,7 @@
 //! - [`engine`] — `--engine` and `[engine]` into the engine to play.
 //! - [`board`] — `--board`, `--opponent-board` and `[board]` into what the
 //!   app is told and the port to open ([`BoardPlan`]), found through
-//!   [`Ports`].
+//!   [`Ports`](board::Ports).
 //! - [`page`] — `--companion` and `[companion]` into the page's address,
 //!   and what the app is told once it is served or could not be.
 //! - [`online`] — `--lichess`, `--challenge`, `--seek`, `--broadcast` into

@@ -12,6 +12,7 @@ use clap::builder::PossibleValuesParser;
 use clap::{Parser, Subcommand};
 
 use crate::board::Protocol;
+use crate::board::hardware::MAX_SETTLE_MS;
 use crate::config::ColourChoice;
 use crate::phrase::{Form, MoveStyle};
 use crate::scoresheet::ExportFormat;
@@ -218,8 +219,9 @@ pub struct PlayArgs {
     #[arg(long)]
     pub announce_touch: bool,
     /// Milliseconds a move that could still be on its way must stand
-    /// before it is announced (default: the board's hardware file).
-    #[arg(long, value_name = "MS")]
+    /// before it is announced, at most 5000 (default: the board's hardware
+    /// file).
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(..=MAX_SETTLE_MS))]
     pub settle_ms: Option<u64>,
     /// Resume the unfinished game without asking.
     #[arg(long, conflicts_with = "no_resume")]
@@ -473,5 +475,12 @@ pub(super) mod tests {
         assert_eq!(over.speech, Some(crate::speech::SpeechMode::Print));
         // The play options are not the printing commands'.
         assert!(Cli::try_parse_from(["hector", "games", "--time", "5+3"]).is_err());
+    }
+
+    #[test]
+    fn the_settle_time_typed_has_the_files_bound() {
+        let max = crate::board::hardware::MAX_SETTLE_MS.to_string();
+        assert_eq!(play(&["--settle-ms", &max]).settle_ms, Some(5000));
+        assert!(Cli::try_parse_from(["hector", "--settle-ms", "5001"]).is_err());
     }
 }

@@ -266,7 +266,7 @@ pub mod testing {
     pub use crate::net::companion::bytes_in::serve as serve_companion_bytes;
     pub use crate::scoresheet::GameRecord;
     pub use crate::scoresheet::braille::{
-        LINES as BRAILLE_LINES, to_brf, to_unicode as to_braille_unicode,
+        BrailleWords, LINES as BRAILLE_LINES, to_brf, to_unicode as to_braille_unicode,
     };
     pub use crate::scoresheet::journal::Journal;
     pub use crate::scoresheet::pgn::to_pgn;

@@ -34,7 +34,7 @@ pub struct View {
     pub clocks: Option<ClockView>,
     /// The standing draw offer, as a sentence ("White offers a draw.").
     pub offer: Option<String>,
-    /// The result when the game is over ("Checkmate. White wins, 1-0.").
+    /// The result when the game is over ("Checkmate. White wins, one to zero.").
     pub result: Option<String>,
     /// Who offers the standing draw (the side of `offer`).
     pub offer_by: Option<Color>,

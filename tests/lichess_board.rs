@@ -125,7 +125,7 @@ fn a_whole_game_on_the_board_posted_in_uci_and_the_replies_awaited() {
     pos.play_unchecked(m);
     h.expect("pawn g4");
     h.expect("Queen h4, checkmate");
-    h.expect("Checkmate. Black wins, 0-1.");
+    h.expect("Checkmate. Black wins, zero to one.");
     h.expect("On your board: black queen from d8 to h4.");
     let m = uci(&pos, "d8h4");
     board.play(&pos, m, HAND);

@@ -14,8 +14,8 @@ use hector::Game;
 use hector::StartInfo;
 use hector::testing::Claim;
 use hector::testing::{
-    BRAILLE_LINES, GameRecord, JournalEvent as Event, RecordNote as Note, Resumed, parse_journal,
-    replay, to_braille_unicode, to_brf, to_pgn,
+    BRAILLE_LINES, BrailleWords, GameRecord, JournalEvent as Event, RecordNote as Note, Resumed,
+    parse_journal, replay, to_braille_unicode, to_brf, to_pgn,
 };
 use shakmaty::san::San;
 use shakmaty::{Color, Position};
@@ -286,8 +286,8 @@ fn a_malformed_pgn_is_reported_by_pgn_extract_too() {
 #[test]
 fn the_brf_read_by_liblouis_is_the_unicode_export() {
     let rec = long_record();
-    let brf = to_brf(&rec);
-    let uni = to_braille_unicode(&rec);
+    let brf = to_brf(&rec, &BrailleWords::plain());
+    let uni = to_braille_unicode(&rec, &BrailleWords::plain());
     let brf_pages: Vec<&str> = brf.split('\x0c').collect();
     assert!(brf_pages.len() >= 3, "a long game fills pages");
     // The display file has no pages: the embosser's lines without the page
@@ -416,7 +416,7 @@ fn games_export_and_resume_through_the_binary() {
     assert!(lines[0].contains("Resume it? Yes or no."), "{lines:?}");
     assert_eq!(lines[1], "Game resumed. White to move, move 3.");
     assert_eq!(lines[3], "Läufer Bella fünf");
-    assert_eq!(lines[4], "Black resigns. White wins, 1-0.");
+    assert_eq!(lines[4], "Black resigns. White wins, one to zero.");
     let out = data.join("out.pgn");
     let o = out.to_str().unwrap();
     let run = hector_data(&data, &["export", "1", "--format", "pgn", "-o", o], "");

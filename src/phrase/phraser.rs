@@ -493,6 +493,15 @@ impl Phraser {
         }
     }
 
+    /// "No" with a piece, agreeing with it: "no Bauer", "keine Dame",
+    /// "nessun Cavallo" (the piece word alone in a file without it).
+    pub fn no_piece(&self, role: Role) -> String {
+        match &self.colours.no_piece {
+            Some(p) => self.gendered(p, role),
+            None => self.piece(role),
+        }
+    }
+
     fn gendered(&self, phrase: &GenderedPhrase, role: Role) -> String {
         let form = phrase.for_gender(self.words.gender(role));
         template::render(form, &[("piece", self.words.piece(role))])
@@ -720,6 +729,7 @@ fn empty_colours() -> Colours {
         black: String::new(),
         the_white_piece: None,
         the_black_piece: None,
+        no_piece: None,
     }
 }
 

@@ -150,7 +150,13 @@ pub fn say(args: &SayArgs) -> ExitCode {
         match app.reader().read(&text, &pos) {
             Ok(mv) => (phraser.say_move(&pos, mv), phraser.move_lang().to_owned()),
             Err(e) => {
-                println!("{}", phraser.input_error(&e, &pos));
+                // The move is read in the starting position: said, so that
+                // e8=Q refused is not taken for a fault in reading it.
+                println!(
+                    "{} {}",
+                    phraser.input_error(&e, &pos),
+                    phraser.message("say_move_from_start", &[])
+                );
                 return ExitCode::FAILURE;
             }
         }

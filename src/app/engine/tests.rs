@@ -352,7 +352,7 @@ fn a_draw_offer_is_answered_by_the_engines_evaluation() {
     r.engine(2_500, "info depth 12 score cp -90 pv g8f6");
     assert_eq!(
         r.engine(2_900, "bestmove g8f6"),
-        ["Draw accepted.", "Draw by agreement, 1/2-1/2."]
+        ["Draw accepted.", "Draw by agreement, half a point each."]
     );
     assert!(r.app.game().is_over());
     assert_eq!(r.app.game().history().len(), 5, "no move after the draw");
@@ -470,7 +470,7 @@ fn a_finished_game_stays_finished() {
     }
     assert_eq!(
         typed_in(&mut a, now, "resign"),
-        ["White resigns. Black wins, 0-1."]
+        ["White resigns. Black wins, zero to one."]
     );
     assert_eq!(
         typed_in(&mut a, now, "takeback"),
@@ -507,7 +507,7 @@ fn a_finished_game_stays_finished() {
     // No question waits: yes is a draw acceptance, and the game is over.
     assert_eq!(
         r.typed(600, "yes"),
-        ["Game over: Black won by checkmate, 0-1. Say new for a new game."]
+        ["Game over: Black won by checkmate, zero to one. Say new for a new game."]
     );
     assert!(r.app.game().is_over());
 

@@ -560,7 +560,10 @@ fn a_finished_game_shows_how_it_ended_not_whose_move() {
     let s = Setup::new(game_of(&["e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "Qxf7#"]));
     let view = s.view();
     let screen = text(&draw(&view, &Look::default(), 120, 40));
-    assert!(screen.contains("Checkmate. White wins, 1-0."), "{screen}");
+    assert!(
+        screen.contains("Checkmate. White wins, one to zero."),
+        "{screen}"
+    );
     assert!(!screen.contains("to move"), "{screen}");
 }
 

@@ -715,7 +715,7 @@ fn chat_both_ways() {
         &server,
         r#"{"type":"chatLine","room":"player","username":"Mary","text":"thanks"}"#,
     );
-    h.expect("2 chat messages not heard yet, the last from Mary. Say chat to hear them.");
+    h.expect("Two chat messages not heard yet, the last from Mary. Say chat to hear them.");
     h.type_line("chat");
     h.expect("A spectator, Bob, says: nice game");
     h.expect("Mary says: thanks");

@@ -137,7 +137,7 @@ fn on_a_running_clock_the_engine_gets_both_times_and_its_move_presses_it() {
         r.sent(),
         [
             "position startpos moves e2e4",
-            "go wtime 292000 btime 300000 winc 2000 binc 2000"
+            "go wtime 292000 btime 300000 winc 2000 binc 2000 movetime 11500"
         ]
     );
     // The engine thinks 3 s: its move presses its clock.
@@ -158,7 +158,7 @@ fn on_a_running_clock_the_engine_gets_both_times_and_its_move_presses_it() {
         r.sent(),
         [
             "position startpos moves e2e4 e7e5 g1f3",
-            "go wtime 292000 btime 299000 winc 2000 binc 2000"
+            "go wtime 292000 btime 299000 winc 2000 binc 2000 movetime 11466"
         ]
     );
     // The hang deadline: the engine's whole time and increment, and
@@ -181,7 +181,7 @@ fn moves_to_go_counts_to_the_next_time_control() {
         &sent[sent.len() - 2..],
         [
             "position startpos",
-            "go wtime 5400000 btime 5400000 winc 30000 binc 30000 movestogo 40"
+            "go wtime 5400000 btime 5400000 winc 30000 binc 30000 movestogo 40 movetime 202500"
         ]
     );
 }

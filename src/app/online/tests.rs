@@ -590,10 +590,20 @@ fn chat_is_counted_never_in_a_moves_place_and_read_on_request() {
     // Within the quiet time, only counted; spectators never announced.
     assert!(said(&r.game(1_000, &chat("Mary", "player", "have fun"))).is_empty());
     assert!(said(&r.game(2_000, &chat("Bob", "spectator", "nice"))).is_empty());
-    let e = r.game(31_000, &chat("Mary", "player", "sorry\\u0007"));
+    // Issue 30, item 5: the count in words, and brought up to date when
+    // the quiet is over (three lines unheard, not the count of the first
+    // notice).
+    let e = r.msg(30_100, Msg::Deadline);
     assert_eq!(
         said(&e),
-        ["4 chat messages not heard yet, the last from Mary. Say chat to hear them."]
+        ["Three chat messages not heard yet, the last from Mary. Say chat to hear them."]
+    );
+    let e = r.game(31_000, &chat("Mary", "player", "sorry\\u0007"));
+    assert!(said(&e).is_empty(), "a new quiet: {:?}", said(&e));
+    let e = r.msg(60_100, Msg::Deadline);
+    assert_eq!(
+        said(&e),
+        ["Four chat messages not heard yet, the last from Mary. Say chat to hear them."]
     );
     let e = r.typed(32_000, "chat");
     assert_eq!(

@@ -21,6 +21,7 @@ mod util;
 #[cfg(unix)] // Unix only: boards simulated on pseudo-terminals
 mod board_games;
 mod clock_games;
+mod command_line;
 #[cfg(unix)] // Unix only: the server's memory and descriptors read in /proc
 mod companion_attack;
 #[cfg(unix)] // Unix only: boards on pseudo-terminals, Debian's chromium

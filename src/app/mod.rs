@@ -347,7 +347,7 @@ impl App {
                 let t = self.message("help_intro", &[]);
                 self.info(&mut out, t);
                 for (action, keys) in lines {
-                    let t = self.help_with(action, &keys);
+                    let t = self.key_help_with(action, &keys);
                     self.info(&mut out, t);
                 }
             }

@@ -271,6 +271,21 @@ impl Phraser {
         &self.words
     }
 
+    /// What the action named `action` does, reached by `keys` in the
+    /// full-screen view: its `keys_<action>` sentence where the key acts
+    /// on the cursor or says how to type it (no line-mode arguments after
+    /// the keys: "Space s: what is on the square under the cursor."),
+    /// else its `help_<action>`.
+    pub fn key_help(&self, action: &str, keys: &str) -> String {
+        let own = format!("keys_{action}");
+        let key = if self.messages.contains_key(&own) {
+            own
+        } else {
+            format!("help_{action}")
+        };
+        self.message(&key, &[("command", keys)])
+    }
+
     /// Any message by key, filled with `args`.  An unknown key gives the key
     /// itself, so a missing message is audible but never a crash.
     pub fn message(&self, key: &str, args: &[(&str, &str)]) -> String {

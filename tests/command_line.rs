@@ -54,7 +54,8 @@ fn a_colour_given_to_the_wrong_option_is_answered_with_the_right_one() {
     let run = hector(&["--lang", "it", "--color", "white"], "");
     assert!(!run.success);
     assert!(
-        run.stderr.contains("Il tuo colore in una partita qui è --me white."),
+        run.stderr
+            .contains("Il tuo colore in una partita qui è --me white."),
         "{}",
         run.stderr
     );
@@ -79,8 +80,9 @@ fn say_move_says_it_reads_the_starting_position() {
 fn resume_of_no_game_names_the_command_that_lists_them() {
     let run = hector(&["resume", "5"], "");
     assert!(
-        run.stdout
-            .contains("There is no saved game \"5\". The command hector games lists the saved games."),
+        run.stdout.contains(
+            "There is no saved game \"5\". The command hector games lists the saved games."
+        ),
         "{}",
         run.stdout
     );

@@ -186,7 +186,7 @@ fn moves_in_the_words_of_the_message_language() {
             "pawn d5",
             "pawn e4",
             "pawn d takes e4",
-            "Short castling is not legal: castling is not possible now.",
+            "Short castling is not legal: bishop f1 is in the way.",
         ],
     );
 }

@@ -355,7 +355,7 @@ fn review_in_line_mode_over_a_file_with_a_malformed_game() {
         lines[..5],
         [
             "Three games in the file.",
-            "Game 1: Anna Müller against Bob, White won, 2026.01.02.",
+            "Game 1: Anna Müller against Bob, White won, January second, two thousand twenty-six.",
             "Game 2: Carla against Dieter, unfinished.",
             "Game 3: Eve against Frank Müller, drawn.",
             "Say game and a number to choose one, or find and a name.",
@@ -365,7 +365,7 @@ fn review_in_line_mode_over_a_file_with_a_malformed_game() {
     assert_eq!(
         rest,
         [
-            "Game 1: Anna Müller against Bob, White won, 2026.01.02.",
+            "Game 1: Anna Müller against Bob, White won, January second, two thousand twenty-six.",
             "Game 3: Eve against Frank Müller, drawn.",
             "Game 2, line 15: 3... Ke5 is not a legal move.",
             "Game 1: Anna Müller against Bob, White won. Four moves. Say next for the first move.",

@@ -392,6 +392,20 @@ impl Phraser {
         )
     }
 
+    /// A PGN date ("2024.01.05") in words, as [`Phraser::date_words`]; a
+    /// date with only its year known ("2024.??.??") is the year in words;
+    /// `None` for a date not known at all or not a PGN date.
+    pub fn pgn_date_words(&self, date: &str) -> Option<String> {
+        let mut parts = date.trim().split('.');
+        let year = parts.next()?.parse::<i32>().ok()?;
+        let month = parts.next().and_then(|m| m.parse::<u8>().ok());
+        let day = parts.next().and_then(|d| d.parse::<u8>().ok());
+        Some(match (month, day) {
+            (Some(m), Some(d)) => self.date_words(year, m, d),
+            _ => u64::try_from(year).map_or_else(|_| year.to_string(), |y| self.number(y)),
+        })
+    }
+
     /// A number in words in the message language ("twelve", "zwölf"), as
     /// counted aloud; digits past the words.
     pub fn number(&self, n: u64) -> String {
@@ -813,6 +827,25 @@ mod tests {
     use super::*;
     use crate::phrase::test_util::last;
     use shakmaty::san::SanPlus;
+
+    /// Issue 30, item 17: a review's dates were said as digits
+    /// ("2024.01.01").
+    #[test]
+    fn pgn_dates_in_words() {
+        let de = Phraser::builtin(MoveStyle::AppendixD, Lang::De, MoveOptions::default());
+        let en = Phraser::builtin(MoveStyle::AppendixD, Lang::En, MoveOptions::default());
+        assert_eq!(
+            en.pgn_date_words("2024.01.01").as_deref(),
+            Some("January first, two thousand twenty-four")
+        );
+        assert_eq!(
+            en.pgn_date_words("2024.??.??").as_deref(),
+            Some("two thousand twenty-four")
+        );
+        assert_eq!(en.pgn_date_words("????.??.??"), None);
+        let said = de.pgn_date_words("2024.01.01").unwrap_or_default();
+        assert!(!said.chars().any(|c| c.is_ascii_digit()), "{said}");
+    }
 
     #[test]
     fn appendix_d_words_in_a_message_are_stretches_of_their_own() {

@@ -100,8 +100,7 @@ pub fn colour_mixup(args: &[String]) -> Option<String> {
                 .and_then(lang_of)
         })
         .unwrap_or(Lang::En);
-    let phraser =
-        crate::phrase::Phraser::builtin(MoveStyle::AppendixD, lang, Default::default());
+    let phraser = crate::phrase::Phraser::builtin(MoveStyle::AppendixD, lang, Default::default());
     let after = |flag: &str| {
         args.windows(2)
             .find(|w| w[0] == flag && colour_word(&w[1]))
@@ -586,8 +585,9 @@ pub(super) mod tests {
         );
         let de = super::colour_mixup(&args(&["--lang", "de", "--colour", "White"]));
         assert!(
-            de.as_deref().is_some_and(|s| s.contains("--me white")
-                && s.starts_with("--colour nimmt keine Farbe")),
+            de.as_deref().is_some_and(
+                |s| s.contains("--me white") && s.starts_with("--colour nimmt keine Farbe")
+            ),
             "{de:?}"
         );
         assert_eq!(
@@ -601,7 +601,10 @@ pub(super) mod tests {
             super::colour_mixup(&args(&["play", "--lichess", "--color", "black"])),
             None
         );
-        assert_eq!(super::colour_mixup(&args(&["play", "--colour", "--me", "black"])), None);
+        assert_eq!(
+            super::colour_mixup(&args(&["play", "--colour", "--me", "black"])),
+            None
+        );
     }
 
     #[test]

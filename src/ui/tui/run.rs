@@ -630,17 +630,25 @@ mod tests {
             entries.contains("Space s: what is on the square under the cursor."),
             "{entries}"
         );
-        assert!(entries.contains("a: what attacks the square under the cursor."), "{entries}");
+        assert!(
+            entries.contains("a: what attacks the square under the cursor."),
+            "{entries}"
+        );
         for wrong in [" f3:", " e4:", "Space s f3", "a e4", "such as ? F1 time"] {
             assert!(!entries.contains(wrong), "{wrong}: {entries}");
         }
         for elsewhere in ["in review", "lichess", "the clock", "the engine"] {
             assert!(!entries.contains(elsewhere), "{elsewhere}: {entries}");
         }
-        assert!(page.entries.len() < 45, "{} lines: {entries}", page.entries.len());
+        assert!(
+            page.entries.len() < 45,
+            "{} lines: {entries}",
+            page.entries.len()
+        );
         // In a review its keys come, and the game's go.
         let file = "[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n1. e4 e5 *\n";
-        let review = crate::scoresheet::review::PgnFile::from_bytes(file.as_bytes().to_vec()).unwrap();
+        let review =
+            crate::scoresheet::review::PgnFile::from_bytes(file.as_bytes().to_vec()).unwrap();
         let app = App::builder().lang(Lang::En).review(review).build();
         let (_, page) = key_help(&app, &KeyMap::builtin());
         let entries = page.entries.join("\n");

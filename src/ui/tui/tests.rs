@@ -704,7 +704,10 @@ fn framed(screen: &str) -> String {
         } else if part.starts_with('└') {
             break;
         } else if open {
-            inside.push(part.trim_matches(|c: char| c == '│' || c.is_whitespace()).to_owned());
+            inside.push(
+                part.trim_matches(|c: char| c == '│' || c.is_whitespace())
+                    .to_owned(),
+            );
         }
     }
     inside.join(" ")
@@ -761,7 +764,10 @@ fn a_long_mismatch_is_never_cut_in_a_sentence_at_80x24() {
         let more = "... The rest is in the history: h.";
         let said = shown.trim_end_matches(more).trim();
         assert!(!said.is_empty(), "{screen}");
-        assert!(sentence.starts_with(said), "{said:?}\nnot the start of\n{sentence:?}\n{screen}");
+        assert!(
+            sentence.starts_with(said),
+            "{said:?}\nnot the start of\n{sentence:?}\n{screen}"
+        );
         assert!(
             said == sentence || (shown.ends_with(more) && said.ends_with(['.', ':'])),
             "cut in a sentence: {shown:?}\n{screen}"

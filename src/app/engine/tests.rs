@@ -161,15 +161,15 @@ fn on_a_running_clock_the_engine_gets_both_times_and_its_move_presses_it() {
             "go wtime 292000 btime 299000 winc 2000 binc 2000 movetime 11466"
         ]
     );
-    // The hang deadline: the engine's whole time and increment, and
-    // the margin.
+    // The hang deadline: the longest it may think (the cap sent as
+    // movetime), and the margin.
     assert_eq!(
         r.app
             .parts
             .engine
             .as_ref()
             .and_then(EnginePlay::next_deadline),
-        Some(r.at(15_000 + 301_000 + 3_000))
+        Some(r.at(15_000 + 11_466 + 3_000))
     );
 }
 

@@ -289,10 +289,13 @@ pub fn write(
 /// (`ID.txt.damaged…`).
 pub fn is_journal(path: &Path) -> bool {
     use std::io::Read;
-    let mut head = vec![0u8; crate::scoresheet::record::HEADER.len()];
+    let mut head = Vec::new();
     let begins_as_journal = fs::File::open(path)
-        .and_then(|mut f| f.read_exact(&mut head))
-        .is_ok_and(|()| head == crate::scoresheet::record::HEADER.as_bytes());
+        .and_then(|f| {
+            f.take(crate::scoresheet::record::HEADER.len() as u64)
+                .read_to_end(&mut head)
+        })
+        .is_ok_and(|_| crate::scoresheet::record::is_journal_start(&head));
     let in_store = || {
         let dir = Store::default_dir().and_then(|d| fs::canonicalize(d).ok());
         let parent = fs::canonicalize(path)

@@ -17,7 +17,8 @@ use std::path::{Path, PathBuf};
 use time::OffsetDateTime;
 
 use super::record::{
-    Event, HEADER, Parsed, ReadWarning, Record, StartInfo, format_record, parse_journal,
+    Digest, Event, HEADER, Parsed, ReadWarning, Record, StartInfo, format_record, line_digest,
+    parse_journal,
 };
 
 /// A game's name in the store: its start time in UTC, `YYYYMMDD-HHMMSS`,
@@ -126,6 +127,10 @@ pub struct Journal {
     failing: bool,
     /// Whether the file is new (created on the first write, with `HEADER`).
     fresh: bool,
+    /// The digest of the last line written or waiting: what the next
+    /// record carries.  `None`: a journal of before the chain, continued
+    /// in its own format.
+    chain: Option<Digest>,
 }
 
 impl Journal {
@@ -140,6 +145,7 @@ impl Journal {
             pending: vec![format!("{HEADER}\n")],
             failing: false,
             fresh: true,
+            chain: Some(line_digest(format!("{HEADER}\n").as_bytes())),
         }
     }
 
@@ -168,6 +174,7 @@ impl Journal {
             pending: Vec::new(),
             failing: false,
             fresh: false,
+            chain: parsed.digest,
         };
         Ok((j, parsed))
     }
@@ -209,7 +216,11 @@ impl Journal {
         at: OffsetDateTime,
     ) -> Result<Appended, JournalError> {
         for event in events {
-            self.pending.push(format_record(self.next_seq, at, event));
+            let line = format_record(self.next_seq, at, event, self.chain.as_ref());
+            if self.chain.is_some() {
+                self.chain = Some(line_digest(line.as_bytes()));
+            }
+            self.pending.push(line);
             self.next_seq += 1;
         }
         self.flush()
@@ -449,8 +460,14 @@ pub fn contain(path: &Path, keep_after: bool) -> io::Result<Option<PathBuf>> {
     let mut text = bytes[..parsed.good_len].to_vec();
     if keep_after && super::replay::continuation(&parsed).is_some() {
         let first = parsed.records.last().map_or(1, |r| r.seq + 1);
+        // Chained again from the usable part's last line.
+        let mut chain = parsed.digest;
         for (seq, (_, r)) in (first..).zip(&parsed.after) {
-            text.extend_from_slice(format_record(seq, r.at, &r.event).as_bytes());
+            let line = format_record(seq, r.at, &r.event, chain.as_ref());
+            if chain.is_some() {
+                chain = Some(line_digest(line.as_bytes()));
+            }
+            text.extend_from_slice(line.as_bytes());
         }
     }
     let name = path
@@ -1261,6 +1278,7 @@ mod tests {
                 next_seq: 1,
                 pending: Vec::new(),
                 failing: false,
+                chain: None,
                 fresh: false,
             }
         }

@@ -736,6 +736,8 @@ fn apply(r: &mut Resumed, seq: u64, event: &Event) {
         Event::Resumed => r.set_aside = false,
         Event::Note { text } => note(r, Note::Text(text.clone())),
         Event::Companion { token_sha256 } => r.companion = token_sha256.clone(),
+        // The arbiter's log: nothing in the game changes by it.
+        Event::Action(_) | Event::Confirm { .. } => {}
     }
 }
 

@@ -382,6 +382,62 @@ mod tests {
         GameRecord::of_game(StartInfo::default(), g)
     }
 
+    /// A resignation drawn by the 2023 Laws (the opponent cannot mate) is
+    /// said as such in every language and in each export: PGN, text,
+    /// braille, speech.
+    #[test]
+    fn a_drawn_resignation_is_said_as_such_in_every_export() {
+        let fen = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1";
+        let mut g = Game::from_fen(fen).unwrap();
+        g.resign_under(Color::White, crate::game::rules::Edition::Fide2023)
+            .unwrap();
+        let rec = GameRecord::of_game(StartInfo::default(), g);
+        let pgn = String::from_utf8(render(ExportFormat::Pgn, &rec, &phraser(Lang::En))).unwrap();
+        assert!(pgn.contains("[Result \"1/2-1/2\"]"), "{pgn}");
+        assert!(pgn.contains("[Termination \"normal\"]"), "{pgn}");
+        assert!(pgn.trim_end().ends_with("1/2-1/2"), "{pgn}");
+        // Braille: the result 1/2-1/2 (as a draw by agreement has it).
+        let cells =
+            String::from_utf8(render(ExportFormat::Braille, &rec, &phraser(Lang::En))).unwrap();
+        assert!(cells.contains("⠂⠌⠆⠤⠂⠌⠆"), "{cells}");
+        for (lang, said) in [
+            (
+                Lang::En,
+                "a player resigned but the other side could not checkmate",
+            ),
+            (
+                Lang::De,
+                "eine Seite hat aufgegeben, aber die andere Seite konnte nicht mattsetzen",
+            ),
+            (
+                Lang::It,
+                "un giocatore ha abbandonato ma l'altra parte non poteva dare scacco matto",
+            ),
+            (
+                Lang::El,
+                "μια πλευρά εγκατέλειψε αλλά η άλλη πλευρά δεν μπορούσε να κάνει ματ",
+            ),
+        ] {
+            let p = phraser(lang);
+            let text = String::from_utf8(render(ExportFormat::Text, &rec, &p)).unwrap();
+            assert!(text.contains(said), "{lang:?}: {text}");
+            let over = result_sentence(&rec, &p).unwrap();
+            assert!(over.contains("1/2-1/2"), "{lang:?}: {over}");
+            assert_eq!(over, p.game_over(crate::game::EndReason::Resignation, None));
+            let spoken: String = spoken(&rec, &p)
+                .into_iter()
+                .flatten()
+                .map(|(t, _)| t)
+                .collect::<Vec<_>>()
+                .join(" ");
+            assert!(spoken.contains(&over), "{lang:?}: {spoken}");
+        }
+        assert_eq!(
+            phraser(Lang::En).game_over(crate::game::EndReason::Resignation, None),
+            "A player resigns, but the other side cannot checkmate. Draw, 1/2-1/2."
+        );
+    }
+
     /// Issue 18, item 12: the whole recording was read in the German
     /// voice, and the draw offer was left out.
     #[test]

@@ -62,10 +62,10 @@ pub struct Overrides {
     /// (bullet, blitz, blitz5, rapid, rapid25, classical, fide, ...).
     #[arg(long = "time", value_name = "SPEC")]
     pub time: Option<String>,
-    /// The FIDE Laws edition for penalties: 2018 (the default; also
-    /// "newest" or "latest"), 2017 (also "2014": its penalties are the
-    /// same) or 1997 (also "older" or "old").
-    #[arg(long, value_name = "EDITION", value_parser = ["2018", "newest", "latest", "2017", "2014", "1997", "older", "old"])]
+    /// The FIDE Laws edition for penalties and resignation: 2023 (the
+    /// default; also "newest" or "latest"), 2018, 2017 (also "2014": its
+    /// penalties are the same) or 1997 (also "older" or "old").
+    #[arg(long, value_name = "EDITION", value_parser = ["2023", "newest", "latest", "2018", "2017", "2014", "1997", "older", "old"])]
     pub rules: Option<String>,
     /// Press the clock separately after your move (FIDE D.2.8): `press`.
     #[arg(long)]

@@ -1041,7 +1041,7 @@ fn help_of_games_and_export_has_no_play_options_and_rules_names_every_edition() 
     let rules = run.stdout.split("--rules").nth(1).unwrap_or_default();
     let rules = rules.split("\n\n  ").next().unwrap_or_default();
     for edition in [
-        "2018", "newest", "latest", "2017", "2014", "1997", "older", "old",
+        "2023", "newest", "latest", "2018", "2017", "2014", "1997", "older", "old",
     ] {
         assert!(rules.contains(edition), "{edition}: {rules}");
     }

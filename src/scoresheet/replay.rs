@@ -7,6 +7,7 @@
 use shakmaty::uci::UciMove;
 use shakmaty::{ByColor, Chess, Color, KnownOutcome, Move};
 
+use crate::game::rules::Edition;
 use crate::game::{ClaimOutcome, EndReason, Game, GameResult};
 
 use super::record::{BoardOf, ClockEvent, Event, Parsed, Penalty, Record, StartInfo};
@@ -437,6 +438,16 @@ pub fn start_game(start: &StartInfo) -> Option<Game> {
     }
 }
 
+/// The rules edition a start record names; a record without one is of
+/// before every game wrote it, when a resignation always lost (2018).
+pub fn edition_of(start: &StartInfo) -> Edition {
+    start
+        .rules
+        .as_deref()
+        .and_then(Edition::from_name)
+        .unwrap_or(Edition::Fide2018)
+}
+
 /// Replays a journal's records.  `None` when the first record is not a
 /// start record.
 pub fn replay(records: &[Record]) -> Option<Resumed> {
@@ -619,7 +630,7 @@ fn apply(r: &mut Resumed, seq: u64, event: &Event) {
             }
         }
         Event::Resign { by } => {
-            if r.game.resign(*by).is_err() {
+            if r.game.resign_under(*by, edition_of(&r.start)).is_err() {
                 refused(r, seq, "resign");
             }
         }
@@ -882,6 +893,54 @@ mod tests {
             ]
         );
         assert!(replay(&recs(vec![Event::TakeBack])).is_none());
+    }
+
+    /// A resignation replays by the start record's edition: under 2023,
+    /// against a side that cannot mate, a draw; a record without an
+    /// edition (before every game wrote one) as it was then, a loss.
+    #[test]
+    fn a_resignation_replays_by_the_records_edition() {
+        let fen = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1";
+        let played = |rules: Option<&str>| {
+            let r = replay(&recs(vec![
+                Event::Start(Box::new(StartInfo {
+                    fen: Some(fen.into()),
+                    rules: rules.map(str::to_owned),
+                    ..StartInfo::default()
+                })),
+                Event::Resign { by: Color::White },
+                Event::Result {
+                    outcome: if rules == Some("2023") {
+                        KnownOutcome::Draw
+                    } else {
+                        KnownOutcome::Decisive {
+                            winner: Color::Black,
+                        }
+                    },
+                    reason: "resignation".into(),
+                },
+            ]))
+            .unwrap();
+            assert_eq!(r.warnings, vec![], "{rules:?}");
+            r.record.result
+        };
+        assert_eq!(
+            played(Some("2023")),
+            Some((KnownOutcome::Draw, "resignation".to_string()))
+        );
+        for rules in [None, Some("2018")] {
+            assert_eq!(
+                played(rules),
+                Some((
+                    KnownOutcome::Decisive {
+                        winner: Color::Black
+                    },
+                    "resignation".to_string()
+                )),
+                "{rules:?}"
+            );
+        }
+        assert_eq!(edition_of(&StartInfo::default()), Edition::Fide2018);
     }
 
     #[test]

@@ -2056,7 +2056,7 @@ pub fn parse_journal(text: &[u8]) -> Parsed {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use time::macros::datetime;
 

@@ -79,7 +79,9 @@ pub fn record_of(store: &Store, id: &GameId) -> Result<GameRecord, ExportError> 
         .map_err(|e| ExportError::NoGame(format!("{}: {e}", store.path_of(id).display())))?;
     let r = replay(&parsed.records)
         .ok_or_else(|| ExportError::NoGame(format!("{}: no start record", id)))?;
-    Ok(r.record)
+    let mut rec = r.record;
+    rec.digest = parsed.digest;
+    Ok(rec)
 }
 
 /// The sentence of a record's result, if the game is over ("White's flag

@@ -337,6 +337,9 @@ pub struct GameRecord {
     pub result: Option<(KnownOutcome, String)>,
     /// Whether a clock ran (then every move gets a `%clk`).
     pub clock_ran: bool,
+    /// The digest the journal's proven record ended with when it was read
+    /// (a chained journal's; the PGN export names it).
+    pub digest: Option<super::record::Digest>,
 }
 
 /// A comment on the scoresheet.
@@ -378,6 +381,7 @@ impl GameRecord {
             notes: vec![Vec::new(); n + 1],
             result,
             clock_ran: false,
+            digest: None,
         }
     }
 }

@@ -666,10 +666,7 @@ impl Store {
     /// The file of this device's id: beside the games folder, in hector's
     /// data folder.
     fn device_path(&self) -> PathBuf {
-        self.dir
-            .parent()
-            .unwrap_or(&self.dir)
-            .join(DEVICE_FILE)
+        self.dir.parent().unwrap_or(&self.dir).join(DEVICE_FILE)
     }
 
     /// This device's id, written in every game's start record (FIDE's

@@ -273,7 +273,10 @@ mod tests {
             pgn.contains("[HectorDevice \"6b1f0c2e-8d3a-4f5b-9c7d-2e1a0b3c4d5e\"]\n"),
             "{pgn}"
         );
-        assert!(pgn.contains(&format!("[HectorDigest \"{digest}\"]\n")), "{pgn}");
+        assert!(
+            pgn.contains(&format!("[HectorDigest \"{digest}\"]\n")),
+            "{pgn}"
+        );
         let file = crate::scoresheet::review::PgnFile::from_bytes(pgn.into_bytes()).unwrap();
         assert_eq!(
             file.games[0].hector,

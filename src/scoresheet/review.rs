@@ -219,7 +219,8 @@ fn set_tag(e: &mut GameEntry, name: &[u8], value: RawTag<'_>) {
         b"TimeControl" => e.time_control = v(),
         b"FEN" => e.fen = Some(v()),
         n if n.starts_with(b"Hector") => {
-            e.hector.push((String::from_utf8_lossy(n).into_owned(), v()));
+            e.hector
+                .push((String::from_utf8_lossy(n).into_owned(), v()));
         }
         _ => {}
     }

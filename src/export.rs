@@ -269,7 +269,15 @@ pub fn write(
         }
         return fs::rename(&tmp, path).map_err(|e| ExportError::Io(e.to_string()));
     }
-    let bytes = render(format, rec, phraser);
+    write_bytes(path, &render(format, rec, phraser), force)
+}
+
+/// Writes `bytes` to `path` (not over an existing file unless `force`;
+/// never over a journal), flushed.
+pub fn write_bytes(path: &Path, bytes: &[u8], force: bool) -> Result<(), ExportError> {
+    if is_journal(path) {
+        return Err(ExportError::IsJournal(path.to_path_buf()));
+    }
     let mut f = if force {
         OpenOptions::new()
             .write(true)
@@ -280,7 +288,7 @@ pub fn write(
         OpenOptions::new().write(true).create_new(true).open(path)
     }
     .map_err(|e| ExportError::writing(path, &e))?;
-    f.write_all(&bytes)
+    f.write_all(bytes)
         .and_then(|_| f.sync_all())
         .map_err(|e| ExportError::writing(path, &e))
 }

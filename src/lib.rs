@@ -126,6 +126,7 @@ mod scoresheet;
 
 mod export;
 mod phrase;
+mod verify;
 mod view;
 
 mod companion;
@@ -173,7 +174,7 @@ pub use ui::tui::setup::load as load_tui;
 pub use scoresheet::review::PgnFile;
 pub use scoresheet::start::{from_fen as start_from_fen, from_pgn as start_from_pgn};
 pub use scoresheet::{
-    ExportFormat, GameSummary, ResumeChoice, ResumeOffer, Sink, StartInfo, Store,
+    ExportFormat, GameId, GameSummary, ResumeChoice, ResumeOffer, Sink, StartInfo, Store,
 };
 
 /// The threads beside the app (the [`Runtime`] starts them), and what they carry:
@@ -193,7 +194,7 @@ pub mod io {
 }
 
 /// The command line's own commands: `board list|probe|sim`, `voices`,
-/// `export`.
+/// `export`, `verify`.
 pub mod cli {
     pub use crate::board::cli::{
         Probed, SimOptions, description as board_description, find_board, list_lines as board_list,
@@ -211,6 +212,7 @@ pub mod cli {
         DEFAULT_URL as LICHESS_URL, find_token as find_lichess_token, login as lichess_login,
         logout as lichess_logout,
     };
+    pub use crate::verify::{Verified, verify, write_arbiter_log};
 }
 
 /// The inner parts only the integration tests, the benches and the fuzz

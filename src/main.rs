@@ -51,6 +51,9 @@ enum Cmd {
     /// Write a saved game's scoresheet as PGN, BRF, Unicode braille,
     /// large-print text or speech (WAV).
     Export(ExportArgs),
+    /// Check a saved game's journal, or a PGN exported from one: whole or
+    /// where broken, the digest it ends with, its mode, the questions.
+    Verify(VerifyArgs),
     /// Step through the games of a PGN file: next, previous, goto N, start,
     /// end; games, game N, find NAME; every exploration command.
     Review(ReviewArgs),
@@ -101,6 +104,14 @@ struct ReviewArgs {
 }
 
 #[derive(Debug, Clone, clap::Args)]
+struct VerifyArgs {
+    /// The journal (a file of the games folder) or the PGN file.
+    file: std::path::PathBuf,
+    #[command(flatten)]
+    settings: WordsOverrides,
+}
+
+#[derive(Debug, Clone, clap::Args)]
 struct ExportArgs {
     /// The game: its id, its number in `hector games`, or the start of its id.
     id: String,
@@ -114,6 +125,10 @@ struct ExportArgs {
     /// Overwrite the file if it exists (never a game's journal).
     #[arg(long)]
     force: bool,
+    /// Also write the arbiter's log beside it (ID.arbiter.txt): the
+    /// record checked, its digest, and every record of the journal.
+    #[arg(long)]
+    arbiter: bool,
     #[command(flatten)]
     settings: WordsOverrides,
 }
@@ -1200,6 +1215,9 @@ fn export(args: &ExportArgs) -> ExitCode {
                 "{}",
                 phraser.message("saved", &[("path", &path.display().to_string())])
             );
+            if args.arbiter {
+                return arbiter_log(&store, &g.id, &path, phraser, args.force);
+            }
             ExitCode::SUCCESS
         }
         Err(hector::cli::ExportError::IsJournal(p)) => {
@@ -1219,6 +1237,43 @@ fn export(args: &ExportArgs) -> ExitCode {
     }
 }
 
+/// `hector export --arbiter`: the arbiter's log beside the export.
+fn arbiter_log(
+    store: &Store,
+    id: &hector::GameId,
+    beside: &std::path::Path,
+    phraser: &hector::Phraser,
+    force: bool,
+) -> ExitCode {
+    match hector::cli::write_arbiter_log(store, id, beside, phraser, force) {
+        Ok(path) => {
+            let path = path.display().to_string();
+            println!("{}", phraser.message("saved", &[("path", &path)]));
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            println!(
+                "{}",
+                phraser.message("save_failed", &[("why", &e.to_string())])
+            );
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `hector verify FILE`: one sentence; success when the record proves
+/// itself.
+fn verify(args: &VerifyArgs) -> ExitCode {
+    let started = start(&Overrides::from(&args.settings));
+    let v = hector::cli::verify(&args.file, &store(), &started.phraser);
+    println!("{}", v.sentence);
+    if v.proven {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match &cli.command {
@@ -1229,6 +1284,7 @@ fn main() -> ExitCode {
         Some(Cmd::Games(args)) => games(args),
         Some(Cmd::Resume(args)) => play_game(&args.play, Some(&args.id)),
         Some(Cmd::Export(args)) => export(args),
+        Some(Cmd::Verify(args)) => verify(args),
         Some(Cmd::Review(args)) => review(args),
         Some(Cmd::Lichess(cmd)) => lichess(cmd),
         None => play(&cli.play),

@@ -111,12 +111,22 @@ pub fn check(bytes: &[u8]) -> Check {
             Some(w) => State::Broken(w.clone()),
         }
     };
-    let (asked, refused) = questions(&parsed.records);
     Check {
         state,
-        records: parsed.records.len(),
         digest: parsed.digest,
-        start: start_of(&parsed.records),
+        ..of_records(&parsed.records)
+    }
+}
+
+/// What records already read and proven say (whole, without a digest):
+/// their number, the start record, the questions.
+pub fn of_records(records: &[Record]) -> Check {
+    let (asked, refused) = questions(records);
+    Check {
+        state: State::Whole,
+        records: records.len(),
+        digest: None,
+        start: start_of(records),
         asked,
         refused,
     }

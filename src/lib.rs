@@ -258,7 +258,9 @@ pub mod testing {
     };
     pub use crate::scoresheet::journal::Journal;
     pub use crate::scoresheet::pgn::to_pgn;
-    pub use crate::scoresheet::record::{ClockEvent, Event as JournalEvent, parse_journal};
+    pub use crate::scoresheet::record::{
+        ClockEvent, Event as JournalEvent, format_record, line_digest, parse_journal,
+    };
     pub use crate::scoresheet::replay::{
         Note as RecordNote, Resumed, continuation as journal_continuation, replay,
     };

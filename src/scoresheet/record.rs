@@ -1241,6 +1241,9 @@ impl fmt::Display for StartInfo {
         let mut kv = |f: &mut fmt::Formatter<'_>, k: &str, v: &str| {
             let sep = if first { "" } else { " " };
             first = false;
+            // A key is one word without `=` (one read from a damaged file
+            // may not be).
+            let k = token_word(k).replace('=', "-");
             write!(f, "{sep}{k}={}", Text(v.to_owned()))
         };
         kv(f, "white", &self.white)?;

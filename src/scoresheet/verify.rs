@@ -2,7 +2,7 @@
 //! (its checksums, its numbers, its chain of SHA-256 digests), what it
 //! ends with, and what it says of the game's mode and the questions the
 //! players asked.  Sans-IO: bytes in, a [`Check`] out; `hector verify`
-//! (`crate::verify`) reads the file and says the check in one sentence.
+//! reads the file and says the check in one sentence.
 //!
 //! What the chain proves, and what it does not: every record carries the
 //! digest of the line before it, so a record changed, removed, moved or

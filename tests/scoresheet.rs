@@ -1324,3 +1324,43 @@ fn a_journal_of_before_the_chain_still_reads_and_says_so() {
     assert!(pgn.contains("1. e4 e5 2. Nf3"), "{pgn}");
     assert!(!pgn.contains("[HectorDigest"), "{pgn}");
 }
+
+/// Issue 29: the 2023 Laws by default: resigning against a side that
+/// cannot mate by any series of legal moves is a draw, said as such,
+/// journalled and exported so; under `--rules 2018` the same resignation
+/// loses.
+#[test]
+fn a_resignation_against_a_lone_king_is_a_draw_by_the_2023_laws() {
+    let fen = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1";
+    for (rules, said, result) in [
+        (
+            None,
+            "A player resigns, but the other side cannot checkmate. Draw, 1/2-1/2.",
+            "1/2-1/2",
+        ),
+        (Some("2018"), "White resigns. Black wins, 0-1.", "0-1"),
+    ] {
+        let data = tmp("resign-2023");
+        let mut args = vec!["play", "--fen", fen, "--time", "90+30"];
+        if let Some(r) = rules {
+            args.extend(["--rules", r]);
+        }
+        let run = hector_data(&data, &args, "resign\n");
+        assert!(run.success, "{}", run.stderr);
+        assert!(run.lines().contains(&said), "{rules:?}: {}", run.stdout);
+        let out = data.join("game.pgn");
+        let o = out.to_str().unwrap();
+        let run = hector_data(&data, &["export", "1", "-o", o], "");
+        assert!(run.success, "{}", run.stdout);
+        let pgn = std::fs::read_to_string(&out).unwrap();
+        assert!(pgn.contains(&format!("[Result \"{result}\"]")), "{pgn}");
+        assert!(pgn.contains("[Termination \"normal\"]"), "{pgn}");
+        let run = hector_data(&data, &["export", "1", "--format", "text", "-o", "-"], "");
+        let how = if rules.is_none() {
+            "drawn, a player resigned but the other side could not checkmate"
+        } else {
+            "Black won, White resigned"
+        };
+        assert!(run.stdout.contains(how), "{rules:?}: {}", run.stdout);
+    }
+}

@@ -442,9 +442,14 @@ pub fn start_game(start: &StartInfo) -> Option<Game> {
     }
 }
 
-/// The rules edition a start record names; a record without one is of
-/// before every game wrote it, when a resignation always lost (2018).
+/// The rules edition a start record names, for what the journal leaves
+/// to the rules (a resignation's result); a record without one is of
+/// before every game wrote it, when a resignation always lost (2018).  An
+/// online game's results are its server's, where a resignation loses.
 pub fn edition_of(start: &StartInfo) -> Edition {
+    if start.online().is_some() {
+        return Edition::Fide2018;
+    }
     start
         .rules
         .as_deref()
@@ -945,6 +950,14 @@ mod tests {
             );
         }
         assert_eq!(edition_of(&StartInfo::default()), Edition::Fide2018);
+        // An online game: lichess's result, a loss.
+        let mut online = StartInfo {
+            rules: Some("2023".into()),
+            ..StartInfo::default()
+        };
+        online.set_extra(crate::scoresheet::record::online_key::GAME, "AbCd1234");
+        online.set_extra(crate::scoresheet::record::online_key::SIDE, "white");
+        assert_eq!(edition_of(&online), Edition::Fide2018);
     }
 
     #[test]

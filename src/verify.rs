@@ -46,7 +46,7 @@ pub fn verify(path: &Path, store: &Store, phraser: &Phraser) -> Verified {
     }
 }
 
-/// [`verify`] on a file already read, named `file` in the sentence.
+/// [`verify()`] on a file already read, named `file` in the sentence.
 pub fn verify_bytes(file: &str, bytes: &[u8], store: &Store, phraser: &Phraser) -> Verified {
     let c = verify::check(bytes);
     if c.state != State::NotJournal {

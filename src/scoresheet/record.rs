@@ -2059,4 +2059,24 @@ pub fn parse_journal(text: &[u8]) -> Parsed {
 }
 
 #[cfg(test)]
-pub(crate) mod tests;
+mod tests;
+
+/// A chained journal (format 2) of these events (for the tests of this
+/// module and of `verify`).
+#[cfg(test)]
+pub(crate) fn journal_of(events: &[Event]) -> String {
+    let head = format!("{HEADER}\n");
+    let mut prev = line_digest(head.as_bytes());
+    let mut s = head;
+    for (i, e) in events.iter().enumerate() {
+        let line = format_record(
+            i as u64 + 1,
+            time::macros::datetime!(2026-11-22 19:23:46.120 UTC),
+            e,
+            Some(&prev),
+        );
+        prev = line_digest(line.as_bytes());
+        s.push_str(&line);
+    }
+    s
+}

@@ -183,7 +183,7 @@ pub fn short_digest(d: &Digest) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scoresheet::record::tests::journal_of;
+    use crate::scoresheet::record::journal_of;
     use crate::scoresheet::record::{HEADER_1, LineError, Via, format_record};
     use shakmaty::Color;
     use time::macros::datetime;

@@ -172,24 +172,6 @@ pub(crate) fn all_kinds() -> Vec<Event> {
     ]
 }
 
-/// A chained journal (format 2) of these events.
-pub(crate) fn journal_of(events: &[Event]) -> String {
-    let head = format!("{HEADER}\n");
-    let mut prev = line_digest(head.as_bytes());
-    let mut s = head;
-    for (i, e) in events.iter().enumerate() {
-        let line = format_record(
-            i as u64 + 1,
-            datetime!(2026-11-22 19:23:46.120 UTC),
-            e,
-            Some(&prev),
-        );
-        prev = line_digest(line.as_bytes());
-        s.push_str(&line);
-    }
-    s
-}
-
 /// A journal of before the chain (format 1) of these events.
 fn journal_v1(events: &[Event]) -> String {
     let mut s = format!("{HEADER_1}\n");

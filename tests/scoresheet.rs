@@ -1304,7 +1304,11 @@ fn a_resignation_against_a_lone_king_is_a_draw_by_the_2023_laws() {
             "A player resigns, but the other side cannot checkmate. Draw, half a point each.",
             "1/2-1/2",
         ),
-        (Some("2018"), "White resigns. Black wins, zero to one.", "0-1"),
+        (
+            Some("2018"),
+            "White resigns. Black wins, zero to one.",
+            "0-1",
+        ),
     ] {
         let data = tmp("resign-2023");
         let mut args = vec!["play", "--fen", fen, "--time", "90+30"];

@@ -461,8 +461,8 @@ pub fn move_cap(strength: Strength, limit: Limit, turn: shakmaty::Color) -> Opti
         (Some(a), Some(b)) => Some(a.min(b)),
         (_, share) => share,
     };
-    // A search of no time at all is no search.
-    cap.map(|c| c.max(Duration::from_millis(1)))
+    // Whole milliseconds, as sent; a search of no time at all is no search.
+    cap.map(|c| Duration::from_millis(u64::try_from(c.as_millis()).unwrap_or(u64::MAX).max(1)))
 }
 
 /// A search as sent to the engine.

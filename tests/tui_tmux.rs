@@ -531,7 +531,9 @@ fn a_typed_help_opens_whole_and_the_keys_page_lists_what_applies_at_80x24() {
     let s = t.wait_for("quit: leave hector.");
     keep("tui-80x24-typed-help-end", &s);
     t.keys(&["Escape"]);
-    gone(&t, "Commands, one per line:");
+    // The page's footer goes with it (its first line left the screen at
+    // End already).
+    gone(&t, "Lines ");
     // The keys page: each key with what it does, only what applies now.
     t.keys(&["?"]);
     let s = t.wait_for("Space s: what is on the square under the cursor.");

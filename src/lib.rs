@@ -204,12 +204,14 @@ pub mod cli {
         ExportError, record_of as export_record_of, write as write_export,
         write_to_stdout as export_to_stdout,
     };
-    pub use crate::lichess::api::seek_allowed as lichess_seek_allowed;
     pub use crate::lichess::broadcast::RoundId as BroadcastRound;
     pub use crate::speech::{list_voices, say_utterance_once, voices_summary};
     pub use crate::ui::lichess::{
-        DEFAULT_URL as LICHESS_URL, find_token as find_lichess_token, login as lichess_login,
-        logout as lichess_logout,
+        Asking as LichessAsking, DEFAULT_URL as LICHESS_URL, find_token as find_lichess_token,
+        game_id as lichess_game_id, games as lichess_games, login as lichess_login,
+        logout as lichess_logout, refuse_ai_level as lichess_refuse_ai_level,
+        refuse_clock as lichess_refuse_clock, refuse_days as lichess_refuse_days,
+        refuse_game_id as lichess_refuse_game_id,
     };
 }
 

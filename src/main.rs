@@ -67,6 +67,9 @@ enum LichessCmd {
     Login(LichessArgs),
     /// Forget the kept token.
     Logout(LichessArgs),
+    /// Your games in progress on lichess (correspondence ones too): whose
+    /// move, the time left, each game's id for `play --lichess --game ID`.
+    Games(LichessArgs),
 }
 
 #[derive(Debug, Clone, clap::Args)]
@@ -269,6 +272,17 @@ struct PlayArgs {
     /// The colour you ask for in a challenge or a seek.
     #[arg(long, value_enum, requires = "lichess")]
     color: Option<ChallengeColor>,
+    /// Play this lichess game of yours (its id, or its address): a
+    /// correspondence game, or any other in progress (`hector lichess games`).
+    #[arg(long = "game", value_name = "ID", requires = "lichess", conflicts_with_all = ["challenge", "seek", "ai"])]
+    lichess_game: Option<String>,
+    /// A correspondence challenge: days per move (1, 2, 3, 5, 7, 10 or 14),
+    /// with --challenge or --ai, instead of --time.
+    #[arg(long, value_name = "N", requires = "lichess", conflicts_with = "seek")]
+    days: Option<u32>,
+    /// Play lichess's computer at this level (1 to 8), with --time or --days.
+    #[arg(long, value_name = "LEVEL", requires = "lichess", conflicts_with_all = ["challenge", "seek"])]
+    ai: Option<u32>,
     /// The lichess server.
     #[arg(long = "lichess-url", value_name = "URL", default_value = hector::cli::LICHESS_URL)]
     lichess_url: String,
@@ -452,7 +466,7 @@ fn play_online(args: &PlayArgs) -> ExitCode {
     }
     // --color and --time ask something of a challenge or a seek: joining
     // a game already going on would ignore them (branch walk).
-    if args.challenge.is_none() && !args.seek {
+    if args.challenge.is_none() && !args.seek && args.ai.is_none() {
         let unused = [
             (args.color.is_some(), "--color"),
             (time.is_some(), "--time"),
@@ -464,6 +478,13 @@ fn play_online(args: &PlayArgs) -> ExitCode {
             println!("{t}");
             return ExitCode::from(2);
         }
+    }
+    // What lichess would refuse is refused before anything is sent; what
+    // hector checks but cannot play yet (a game by its id, days per move,
+    // the AI: the app's side comes next) is said so.
+    if let Some(said) = lichess_refusal(args, time.as_deref(), &started.phraser) {
+        println!("{said}");
+        return ExitCode::from(2);
     }
     let color = match args.color {
         Some(ChallengeColor::White) => Some(shakmaty::Color::White),
@@ -481,19 +502,12 @@ fn play_online(args: &PlayArgs) -> ExitCode {
         }
     };
     let online = match &args.challenge {
-        None if args.seek => {
-            // lichess takes real-time seeks of rapid or classical only.
-            if !hector::cli::lichess_seek_allowed(limit_s, increment_s) {
-                println!("{}", started.phraser.message("lichess_seek_too_fast", &[]));
-                return ExitCode::from(2);
-            }
-            hector::OnlineStart::Seek {
-                limit_s,
-                increment_s,
-                color,
-                rated: args.rated,
-            }
-        }
+        None if args.seek => hector::OnlineStart::Seek {
+            limit_s,
+            increment_s,
+            color,
+            rated: args.rated,
+        },
         None => hector::OnlineStart::Join,
         Some(user) => hector::OnlineStart::Challenge {
             user: user.clone(),
@@ -513,6 +527,50 @@ fn play_online(args: &PlayArgs) -> ExitCode {
     start_info.set_online_server(&args.lichess_url);
     started.app = started.app.journal(start_info).online(online);
     run_session(started, args, None, None)
+}
+
+/// The sentence refusing what `play --lichess` asks for, before anything is
+/// sent: a clock lichess's Board API would not play (a challenge faster
+/// than blitz, a seek faster than rapid, an increment too long), days or an
+/// AI level lichess does not offer, a game id that is none; and the options
+/// checked whose game this version cannot play yet (`--game`, `--days`,
+/// `--ai`).
+fn lichess_refusal(
+    args: &PlayArgs,
+    time: Option<&str>,
+    phraser: &hector::Phraser,
+) -> Option<String> {
+    use hector::cli::LichessAsking as Asking;
+    if let Some(given) = &args.lichess_game {
+        return Some(
+            hector::cli::lichess_refuse_game_id(phraser, given).unwrap_or_else(|| {
+                phraser.message("lichess_option_not_yet", &[("option", "--game")])
+            }),
+        );
+    }
+    if let Some(days) = args.days {
+        return Some(
+            hector::cli::lichess_refuse_days(phraser, days).unwrap_or_else(|| {
+                phraser.message("lichess_option_not_yet", &[("option", "--days")])
+            }),
+        );
+    }
+    let asking = match (&args.challenge, args.seek, args.ai) {
+        (_, _, Some(level)) => {
+            if let Some(said) = hector::cli::lichess_refuse_ai_level(phraser, level) {
+                return Some(said);
+            }
+            Asking::Ai
+        }
+        (Some(_), _, _) => Asking::Challenge,
+        (None, true, _) => Asking::Seek,
+        (None, false, None) => return None,
+    };
+    let (limit_s, increment_s) = online_time(time.unwrap_or("15+10"))?;
+    if let Some(said) = hector::cli::lichess_refuse_clock(phraser, asking, limit_s, increment_s) {
+        return Some(said);
+    }
+    (asking == Asking::Ai).then(|| phraser.message("lichess_option_not_yet", &[("option", "--ai")]))
 }
 
 /// lichess's time control, MIN+SEC (`10+5`): seconds at the start and
@@ -1125,12 +1183,13 @@ fn no_such_game(phraser: &hector::Phraser, store: &hector::Store, key: &str) {
 /// instead of panicking on the closed pipe.
 /// `hector lichess login|logout` (the work is in `hector::cli::lichess_login`).
 fn lichess(cmd: &LichessCmd) -> ExitCode {
-    let (LichessCmd::Login(args) | LichessCmd::Logout(args)) = cmd;
+    let (LichessCmd::Login(args) | LichessCmd::Logout(args) | LichessCmd::Games(args)) = cmd;
     let started = start(&args.settings);
     let phraser = &started.phraser;
     let said = match cmd {
         LichessCmd::Login(_) => hector::cli::lichess_login(phraser, &args.url),
         LichessCmd::Logout(_) => hector::cli::lichess_logout(phraser),
+        LichessCmd::Games(_) => hector::cli::lichess_games(phraser, &args.url),
     };
     print_line(&said.sentence);
     if said.ok {

@@ -97,6 +97,123 @@ pub struct GameInfo {
     /// Whether the Board API may play it (`compat.board`).
     #[serde(default)]
     pub compat: Option<Compat>,
+    /// The variant (`standard`, `chess960`, `fromPosition`, …).
+    #[serde(default)]
+    pub variant: Option<Variant>,
+    /// The speed (`blitz`, `correspondence`, …), when given.
+    #[serde(default)]
+    pub speed: Option<Speed>,
+    /// Seconds left to the player on the clock, or until a correspondence
+    /// move is due, when given.
+    #[serde(default)]
+    pub seconds_left: Option<u64>,
+    /// How the game came about (`friend`, `lobby`, `ai`, `pool`, …).
+    #[serde(default)]
+    pub source: Option<String>,
+}
+
+impl GameInfo {
+    /// Whether the Board API may play this game: lichess says so in
+    /// `compat.board` (`schemas/GameCompat.yaml`); a game without the field
+    /// is taken as playable.
+    #[must_use]
+    pub fn board_compatible(&self) -> bool {
+        self.compat.is_none_or(|c| c.board)
+    }
+}
+
+/// A game's speed, as lichess reckons it (`schemas/Speed.yaml`): from the
+/// start time plus forty moves' increment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Speed {
+    /// Under 30 seconds, estimated.
+    UltraBullet,
+    /// Under 3 minutes.
+    Bullet,
+    /// Under 8 minutes.
+    Blitz,
+    /// Under 25 minutes.
+    Rapid,
+    /// 25 minutes or more.
+    Classical,
+    /// Days per move, no clock.
+    Correspondence,
+}
+
+impl Speed {
+    /// The speed of a clock of `limit_s` seconds plus `increment_s` a move:
+    /// lichess's estimate, `limit + 40 × increment` (scalachess's
+    /// `Speed.apply`: ultraBullet to 29 s, bullet to 179 s, blitz to 479 s,
+    /// rapid to 1,499 s, classical beyond).
+    #[must_use]
+    pub fn of_clock(limit_s: u32, increment_s: u32) -> Self {
+        let estimate = u64::from(limit_s) + 40 * u64::from(increment_s);
+        match estimate {
+            0..30 => Self::UltraBullet,
+            30..180 => Self::Bullet,
+            180..480 => Self::Blitz,
+            480..1500 => Self::Rapid,
+            _ => Self::Classical,
+        }
+    }
+}
+
+/// Why a challenge was declined (`declineReasonKey`, written lower case:
+/// `schemas/ChallengeDeclinedJson.yaml`, `toofast`, `timecontrol`, …).
+/// Read without regard to case, so `tooFast` (the form a decline is *sent*
+/// with, `tags/challenges/api-challenge-challengeId-decline.yaml`) is read
+/// too; a key not known is [`DeclineReason::Generic`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DeclineReason {
+    /// No reason given.
+    Generic,
+    /// Not now.
+    Later,
+    /// The time control is too fast for them.
+    TooFast,
+    /// Too slow for them.
+    TooSlow,
+    /// They do not play this time control.
+    TimeControl,
+    /// They would rather play rated.
+    Rated,
+    /// They would rather play casual.
+    Casual,
+    /// They play standard chess only.
+    Standard,
+    /// They do not play this variant.
+    Variant,
+    /// They do not play bots.
+    NoBot,
+    /// They play bots only.
+    OnlyBot,
+}
+
+impl DeclineReason {
+    /// The reason for a key, any case.
+    #[must_use]
+    pub fn from_key(key: &str) -> Self {
+        match key.to_ascii_lowercase().as_str() {
+            "later" => Self::Later,
+            "toofast" => Self::TooFast,
+            "tooslow" => Self::TooSlow,
+            "timecontrol" => Self::TimeControl,
+            "rated" => Self::Rated,
+            "casual" => Self::Casual,
+            "standard" => Self::Standard,
+            "variant" => Self::Variant,
+            "nobot" => Self::NoBot,
+            "onlybot" => Self::OnlyBot,
+            _ => Self::Generic,
+        }
+    }
+}
+
+fn decline_reason<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<DeclineReason>, D::Error> {
+    Ok(Option::<String>::deserialize(d)?.map(|k| DeclineReason::from_key(&k)))
 }
 
 /// The opponent in [`GameInfo`].
@@ -153,10 +270,15 @@ pub struct Challenge {
     /// Why it was declined, for `challengeDeclined`.
     #[serde(default)]
     pub decline_reason: Option<String>,
-    /// The same as a key (`generic`, `later`, `tooFast`, `tooSlow`,
-    /// `timeControl`, `rated`, `casual`, …): what hector says.
+    /// The same as a key (lower case on the wire): what hector says.
+    #[serde(default, deserialize_with = "decline_reason")]
+    pub decline_reason_key: Option<DeclineReason>,
+    /// The speed, when given.
     #[serde(default)]
-    pub decline_reason_key: Option<String>,
+    pub speed: Option<Speed>,
+    /// The position it starts from, for `fromPosition` and Chess960.
+    #[serde(default)]
+    pub initial_fen: Option<String>,
 }
 
 impl Challenge {
@@ -164,6 +286,17 @@ impl Challenge {
     #[must_use]
     pub fn is_standard(&self) -> bool {
         self.variant.as_ref().is_none_or(|v| v.key == "standard")
+    }
+
+    /// Whether `me` (a lichess id or name, any case) made it: lichess's
+    /// event stream sends our own challenges too, with no `direction`
+    /// (`tags/board/api-stream-event.yaml`: "A player sends you a
+    /// challenge or you challenge someone").
+    #[must_use]
+    pub fn is_from(&self, me: &str) -> bool {
+        self.challenger
+            .as_ref()
+            .is_some_and(|p| p.id.eq_ignore_ascii_case(me) || p.name.eq_ignore_ascii_case(me))
     }
 }
 
@@ -193,8 +326,38 @@ pub struct Player {
 /// A variant (`key` is `standard` for chess).
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub struct Variant {
-    /// The variant's key.
+    /// The variant's key (`schemas/VariantKey.yaml`).
     pub key: String,
+    /// Its name as lichess writes it (`Crazyhouse`), when given.
+    #[serde(default)]
+    pub name: Option<String>,
+}
+
+/// What hector makes of a variant.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum VariantKind {
+    /// Standard chess from the start.
+    Standard,
+    /// Standard chess from a set-up position (`fromPosition`): castling is
+    /// written king to rook.
+    FromPosition,
+    /// Chess960: castling written king to rook.
+    Chess960,
+    /// Another game hector does not play (crazyhouse, atomic, …): its name.
+    Other(String),
+}
+
+impl Variant {
+    /// The kind, by the key.
+    #[must_use]
+    pub fn kind(&self) -> VariantKind {
+        match self.key.as_str() {
+            "standard" => VariantKind::Standard,
+            "fromPosition" => VariantKind::FromPosition,
+            "chess960" => VariantKind::Chess960,
+            _ => VariantKind::Other(self.name.clone().unwrap_or_else(|| self.key.clone())),
+        }
+    }
 }
 
 /// A challenge's time control.
@@ -243,6 +406,28 @@ pub struct GameFull {
     pub initial_fen: String,
     /// The moves, clocks and status now.
     pub state: GameState,
+    /// The speed (`correspondence` for a game of days).
+    #[serde(default)]
+    pub speed: Option<Speed>,
+    /// Days per move, for a correspondence game (which has no clock).
+    #[serde(default)]
+    pub days_per_turn: Option<u32>,
+}
+
+impl GameFull {
+    /// The variant's kind (standard when lichess does not say).
+    #[must_use]
+    pub fn variant_kind(&self) -> VariantKind {
+        self.variant
+            .as_ref()
+            .map_or(VariantKind::Standard, Variant::kind)
+    }
+
+    /// Whether it is a correspondence game (days per move, no clock).
+    #[must_use]
+    pub fn is_correspondence(&self) -> bool {
+        self.speed == Some(Speed::Correspondence) || self.days_per_turn.is_some()
+    }
 }
 
 fn startpos() -> String {
@@ -294,6 +479,28 @@ pub struct GameState {
     /// Black proposes a takeback.
     #[serde(default)]
     pub btakeback: bool,
+    /// Before each side's first move: the time left to make it, after which
+    /// lichess aborts the game (`schemas/GameStateEvent.yaml`).
+    #[serde(default)]
+    pub expiration: Option<Expiration>,
+}
+
+/// The first move's deadline (`expiration` in a `gameState`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Expiration {
+    /// Milliseconds since the last move, or since the game began.
+    pub idle_millis: u64,
+    /// Milliseconds each side has for its first move.
+    pub millis_to_move: u64,
+}
+
+impl Expiration {
+    /// Milliseconds left before the game is aborted, as the state was sent.
+    #[must_use]
+    pub fn millis_left(&self) -> u64 {
+        self.millis_to_move.saturating_sub(self.idle_millis)
+    }
 }
 
 fn started() -> String {
@@ -325,6 +532,64 @@ pub struct ChatLine {
     /// What they wrote.
     #[serde(default)]
     pub text: String,
+}
+
+impl ChatLine {
+    /// Whether lichess itself wrote it (its notes and warnings).
+    #[must_use]
+    pub fn is_from_lichess(&self) -> bool {
+        self.username.eq_ignore_ascii_case("lichess")
+    }
+
+    /// lichess's warning to a player in the chat, when this line is one.
+    /// lila writes them as "Warning, {user}. Failing to start games will
+    /// result in a temporary ban." (or as the translation key
+    /// `playbanFeedbackNoStart`): lila's
+    /// `modules/playban/src/main/PlaybanFeedback.scala`.  Read loosely,
+    /// for lichess's words may change; any other warning of a ban is
+    /// [`Warning::Other`].
+    #[must_use]
+    pub fn warning(&self) -> Option<Warning> {
+        if !self.is_from_lichess() {
+            return None;
+        }
+        let t = self.text.to_lowercase();
+        let has = |words: &[&str]| words.iter().any(|w| t.contains(w));
+        if !has(&["warning", "playbanfeedback", "ban"]) {
+            return None;
+        }
+        Some(if has(&["failing to start", "nostart"]) {
+            Warning::NoStart
+        } else if has(&["aborting", "feedbackabort"]) {
+            Warning::Abort
+        } else if has(&["leaving games", "ragequit"]) {
+            Warning::RageQuit
+        } else if has(&["time run out", "sitting"]) {
+            Warning::Sitting
+        } else if has(&["resigning games", "quickresign", "resigning too"]) {
+            Warning::QuickResign
+        } else {
+            Warning::Other
+        })
+    }
+}
+
+/// What lichess warns a player of, in its chat (a temporary ban follows
+/// if it goes on).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Warning {
+    /// Aborting too many games.
+    Abort,
+    /// Not making the first move in time.
+    NoStart,
+    /// Leaving games without resigning.
+    RageQuit,
+    /// Letting the time run out instead of resigning.
+    Sitting,
+    /// Resigning games too quickly.
+    QuickResign,
+    /// Another warning.
+    Other,
 }
 
 #[derive(Deserialize)]
@@ -527,7 +792,7 @@ mod tests {
         let Some(AccountEvent::ChallengeDeclined(c)) = account_line(&declined).unwrap() else {
             panic!("not a decline");
         };
-        assert_eq!(c.decline_reason_key.as_deref(), Some("later"));
+        assert_eq!(c.decline_reason_key, Some(DeclineReason::Later));
         assert!(c.decline_reason.unwrap().starts_with("I'm not"));
         let finish = GAME_START.replacen("gameStart", "gameFinish", 1);
         assert!(matches!(

@@ -5,7 +5,12 @@
 //! reconnecting after `lichess::schedule::Backoff`'s pause), and the
 //! request queue, which sends one request at a time as
 //! `lichess::schedule::Scheduler` allows.  The token goes into the
-//! `Authorization` header and nowhere else.
+//! `Authorization` header and nowhere else (and, for `/api/token/test`
+//! alone, into that request's body, which lichess's description asks
+//! for).  Every answer is read bounded: a stream's lines at
+//! `event::Lines::MAX`, every other answer at [`api::MAX_REPLY`]; a
+//! gzip-encoded answer is decoded first (reqwest's `gzip`), so the bounds
+//! are on what is decoded.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -107,18 +112,30 @@ impl Client {
         b.bearer_auth(self.token.secret())
     }
 
-    /// Sends one request and reads its answer.
+    /// Sends one request and reads its answer (at most
+    /// [`api::MAX_REPLY`] of it).
     pub async fn send(&self, request: &Request) -> Reply {
         let (method, path, form) = request.http();
         let mut b = self.builder(method, &path).timeout(REQUEST_TIMEOUT);
-        if method == Method::Post {
+        if *request == Request::TokenTest {
+            // The one request whose body is the token itself, as lichess
+            // asks (`tags/oauth/api-token-test.yaml`: text/plain).
+            b = b
+                .header(reqwest::header::CONTENT_TYPE, "text/plain")
+                .body(self.token.secret().to_owned());
+        } else if method == Method::Post {
             b = b.form(&form);
         }
         match b.send().await {
             Err(e) => Reply::Failed(without_url(&e)),
-            Ok(r) => {
+            Ok(mut r) => {
                 let status = r.status().as_u16();
-                let body = r.text().await.unwrap_or_default();
+                let Some(body) = read_bounded(&mut r).await else {
+                    return match status {
+                        500..=599 => Reply::Failed(format!("HTTP {status}")),
+                        _ => Reply::TooLong { status },
+                    };
+                };
                 match status {
                     200..=299 => Reply::Done(body),
                     429 => Reply::RateLimited,
@@ -133,10 +150,34 @@ impl Client {
     }
 }
 
+/// An answer's body, read chunk by chunk: none once it passes
+/// [`api::MAX_REPLY`] (the rest is never read: the connection is dropped),
+/// the text (invalid UTF-8 replaced) otherwise.  A body broken off midway
+/// is what came of it.
+async fn read_bounded(r: &mut reqwest::Response) -> Option<String> {
+    if r.content_length()
+        .is_some_and(|n| n > api::MAX_REPLY as u64)
+    {
+        return None;
+    }
+    let mut body = Vec::new();
+    while let Ok(Some(chunk)) = r.chunk().await {
+        if body.len() + chunk.len() > api::MAX_REPLY {
+            return None;
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Some(String::from_utf8_lossy(&body).into_owned())
+}
+
 impl Client {
-    /// Sends a request whose answer is held open (a seek) and reads it to
-    /// its end, with no time limit but lichess's keep-alive lines.
-    async fn hold(&self, request: &Request) -> Reply {
+    /// Sends a request whose answer is held open (a seek; a challenge with
+    /// `keepAliveStream`) and reads it to its end, with no time limit but
+    /// lichess's keep-alive lines.  Its first line that is not empty (the
+    /// challenge lichess made) goes to `first` as soon as it comes; the
+    /// end is the reply: `Done` with that line (empty for a seek, which
+    /// sends none) when lichess closed it.
+    async fn hold(&self, request: &Request, first: impl FnOnce(&str) -> bool) -> Reply {
         let (method, path, form) = request.http();
         let b = self.builder(method, &path).form(&form);
         let mut r = match b.send().await {
@@ -148,20 +189,36 @@ impl Client {
             200..=299 => {}
             429 => return Reply::RateLimited,
             400..=499 => {
-                let body = r.text().await.unwrap_or_default();
-                return Reply::Refused {
-                    status,
-                    error: api::error_text(&body),
+                return match read_bounded(&mut r).await {
+                    Some(body) => Reply::Refused {
+                        status,
+                        error: api::error_text(&body),
+                    },
+                    None => Reply::TooLong { status },
                 };
             }
             _ => return Reply::Failed(format!("HTTP {status}")),
         }
+        let mut lines = Lines::default();
+        let mut first = Some(first);
+        let mut made = String::new();
         loop {
-            match tokio::time::timeout(STREAM_SILENCE, r.chunk()).await {
-                Ok(Ok(Some(_))) => {}
-                Ok(Ok(None)) => return Reply::Done(String::new()),
+            let chunk = match tokio::time::timeout(STREAM_SILENCE, r.chunk()).await {
+                Ok(Ok(Some(c))) => c,
+                Ok(Ok(None)) => return Reply::Done(made),
                 Ok(Err(e)) => return Reply::Failed(without_url(&e)),
                 Err(_) => return Reply::Failed("no keep-alive".to_owned()),
+            };
+            for line in lines.push(&chunk).into_iter().flatten() {
+                if line.trim().is_empty() || !made.is_empty() {
+                    continue;
+                }
+                made = line;
+                if let Some(f) = first.take()
+                    && !f(&made)
+                {
+                    return Reply::Done(made);
+                }
             }
         }
     }
@@ -226,11 +283,31 @@ pub fn spawn_requests(
 /// The runtime could not start.
 pub fn spawn_seek(client: Client, request: Request, sink: Sink) -> std::io::Result<Handle> {
     let handle = super::handle()?;
-    handle.spawn(async move {
-        let reply = client.hold(&request).await;
-        let _ = sink(LichessIo::Reply(request, reply));
-    });
+    handle.spawn(held(client, request, sink));
     Ok(handle)
+}
+
+/// A request whose answer lichess holds open, carried to its end: the
+/// challenge lichess made is handed on as soon as it comes (a `Reply` with
+/// its JSON, which holds its id, the game's to be), and a failure or
+/// refusal at the end; a seek's or challenge's ordinary end (a game
+/// began, the challenge was answered: the event stream says which) is
+/// not handed on again.
+async fn held(client: Client, request: Request, sink: Sink) {
+    let mut told = false;
+    let reply = client
+        .hold(&request, |line| {
+            told = true;
+            sink(LichessIo::Reply(
+                request.clone(),
+                Reply::Done(line.to_owned()),
+            ))
+        })
+        .await;
+    if told && matches!(reply, Reply::Done(_)) {
+        return;
+    }
+    let _ = sink(LichessIo::Reply(request, reply));
 }
 
 enum Ended {
@@ -343,11 +420,18 @@ async fn requests(client: Client, mut rx: mpsc::UnboundedReceiver<Request>, sink
     let mut queue: Scheduler<Request> = Scheduler::new();
     loop {
         while let Some(r) = queue.next(Instant::now()) {
+            if r.held_open() {
+                // Held open by lichess until answered: carried apart, so
+                // the moves and offers behind it are not kept waiting.
+                tokio::spawn(held(client.clone(), r, sink.clone()));
+                let _ = queue.done(Outcome::Answered, Instant::now());
+                continue;
+            }
             let reply = client.send(&r).await;
             let outcome = match &reply {
                 Reply::RateLimited => Outcome::RateLimited,
                 Reply::Failed(_) => Outcome::Failed,
-                Reply::Done(_) | Reply::Refused { .. } => Outcome::Answered,
+                Reply::Done(_) | Reply::Refused { .. } | Reply::TooLong { .. } => Outcome::Answered,
             };
             if queue.done(outcome, Instant::now()).is_some() && !sink(LichessIo::RateLimited) {
                 return;

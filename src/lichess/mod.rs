@@ -1,6 +1,7 @@
 //! Online play on lichess through its Board API, sans-IO: the lines of the
 //! two NDJSON streams read into typed events ([`event`]), a game's moves
-//! and clock kept in step with the server's ([`sync`]), and when a request
+//! and clock kept in step with the server's ([`sync`]), a game's start and
+//! castling as lichess writes them ([`moves`]), and when a request
 //! may go out or a stream may reconnect ([`schedule`]).  The HTTP client
 //! that carries these out is `net::lichess`; nothing here reads a socket
 //! or a clock.
@@ -22,6 +23,11 @@
 pub mod api;
 pub mod broadcast;
 pub mod event;
+#[allow(
+    dead_code,
+    reason = "the app's side of issue 28 (variants, initialFen, castling) comes next"
+)]
+pub mod moves;
 pub mod schedule;
 pub mod sync;
 pub mod token;

@@ -694,4 +694,222 @@ mod tests {
             ]
         );
     }
+
+    /// A stand-in that answers each connection, concurrently, with the
+    /// next bytes of `answers` and holds it open for the given time
+    /// (each request's first line recorded, its body too).
+    fn raw_stand_in(answers: Vec<(Vec<u8>, Duration)>) -> (String, Seen, Arc<Mutex<Vec<String>>>) {
+        let seen: Seen = Arc::new(Mutex::new(Vec::new()));
+        let bodies = Arc::new(Mutex::new(Vec::new()));
+        let (seen2, bodies2) = (seen.clone(), bodies.clone());
+        let (tx, rx) = std_mpsc::channel();
+        std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            rt.block_on(async move {
+                let l = TcpListener::bind("127.0.0.1:0").await.unwrap();
+                tx.send(l.local_addr().unwrap()).unwrap();
+                let mut tasks = Vec::new();
+                for (bytes, hold) in answers {
+                    let Ok(Ok((mut s, _))) =
+                        tokio::time::timeout(Duration::from_secs(10), l.accept()).await
+                    else {
+                        break;
+                    };
+                    let (seen, bodies) = (seen2.clone(), bodies2.clone());
+                    tasks.push(tokio::spawn(async move {
+                        let mut head = Vec::new();
+                        let mut b = [0u8; 1];
+                        while !head.ends_with(b"\r\n\r\n") && head.len() < 8192 {
+                            if s.read(&mut b).await.unwrap_or(0) == 0 {
+                                return;
+                            }
+                            head.push(b[0]);
+                        }
+                        let head = String::from_utf8_lossy(&head).to_string();
+                        let length = head
+                            .lines()
+                            .find_map(|l| {
+                                l.to_ascii_lowercase()
+                                    .strip_prefix("content-length:")
+                                    .map(|v| v.trim().parse::<usize>().unwrap_or(0))
+                            })
+                            .unwrap_or(0);
+                        let mut body = vec![0; length];
+                        let _ = s.read_exact(&mut body).await;
+                        bodies
+                            .lock()
+                            .unwrap()
+                            .push(String::from_utf8_lossy(&body).to_string());
+                        let first = head.lines().next().unwrap_or("").to_owned();
+                        seen.lock().unwrap().push((first, head.contains(TOKEN)));
+                        let _ = s.write_all(&bytes).await;
+                        let _ = s.flush().await;
+                        tokio::time::sleep(hold).await;
+                    }));
+                }
+                for t in tasks {
+                    let _ = t.await;
+                }
+            });
+        });
+        let addr = rx.recv_timeout(Duration::from_secs(5)).unwrap();
+        (format!("http://{addr}"), seen, bodies)
+    }
+
+    fn chunked(head: &str, chunks: &[&[u8]], end: bool) -> Vec<u8> {
+        let mut out =
+            format!("HTTP/1.1 200 OK\r\n{head}transfer-encoding: chunked\r\n\r\n").into_bytes();
+        for c in chunks {
+            out.extend_from_slice(format!("{:x}\r\n", c.len()).as_bytes());
+            out.extend_from_slice(c);
+            out.extend_from_slice(b"\r\n");
+        }
+        if end {
+            out.extend_from_slice(b"0\r\n\r\n");
+        }
+        out
+    }
+
+    #[test]
+    fn a_gzip_encoded_game_stream_is_read() {
+        // Issue 31.7: a gzip-encoded stream was undecodable, and the game
+        // said not begun.
+        use flate2::{Compression, write::GzEncoder};
+        use std::io::Write as _;
+        let mut z = GzEncoder::new(Vec::new(), Compression::default());
+        z.write_all(full("e2e4", "started").as_bytes()).unwrap();
+        z.write_all(state("e2e4 e7e5", "resign").as_bytes())
+            .unwrap();
+        let gz = z.finish().unwrap();
+        let (a, b) = gz.split_at(gz.len() / 2);
+        let (base, _, _) = raw_stand_in(vec![(
+            chunked(
+                "content-type: application/x-ndjson\r\ncontent-encoding: gzip\r\n",
+                &[a, b],
+                true,
+            ),
+            Duration::from_millis(50),
+        )]);
+        let client = Client::new(&base, Token::parse(TOKEN).unwrap()).unwrap();
+        let (sink, rx) = collect();
+        spawn_game_stream(client, "g1".into(), sink).unwrap();
+        assert_eq!(next(&rx), LichessIo::StreamOpen(Stream::Game("g1".into())));
+        assert_eq!(moves_of(&next(&rx)).as_deref(), Some("e2e4"));
+        assert_eq!(moves_of(&next(&rx)).as_deref(), Some("e2e4 e7e5"));
+        assert_eq!(next(&rx), LichessIo::StreamEnded(Stream::Game("g1".into())));
+    }
+
+    #[test]
+    fn an_overlong_reply_is_left_unread_and_the_queue_goes_on() {
+        // Issue 31.5: a 100 MB answer to a move took hector to 321 MB.
+        let big = vec![b' '; 256 * 1024];
+        let many: Vec<&[u8]> = std::iter::repeat_n(big.as_slice(), 24).collect(); // 6 MiB
+        let (base, seen, _) = raw_stand_in(vec![
+            (
+                chunked("content-type: application/json\r\n", &many, true),
+                Duration::from_millis(50),
+            ),
+            (
+                b"HTTP/1.1 400 X\r\ncontent-length: 200000000\r\n\r\n{}".to_vec(),
+                Duration::from_millis(50),
+            ),
+            (
+                chunked("", &[br#"{"ok":true}"#], true),
+                Duration::from_millis(50),
+            ),
+        ]);
+        let client = Client::new(&base, Token::parse(TOKEN).unwrap()).unwrap();
+        let (sink, rx) = collect();
+        let tx = spawn_requests(client, sink).unwrap();
+        let mv = |uci: &str| Request::Move {
+            game: "g1".into(),
+            uci: uci.into(),
+            offering_draw: false,
+        };
+        for m in ["e2e4", "d2d4", "c2c4"] {
+            tx.send(mv(m)).unwrap();
+        }
+        assert_eq!(
+            next(&rx),
+            LichessIo::Reply(mv("e2e4"), Reply::TooLong { status: 200 })
+        );
+        assert_eq!(
+            next(&rx),
+            LichessIo::Reply(mv("d2d4"), Reply::TooLong { status: 400 })
+        );
+        assert_eq!(
+            next(&rx),
+            LichessIo::Reply(mv("c2c4"), Reply::Done(r#"{"ok":true}"#.into()))
+        );
+        assert_eq!(seen.lock().unwrap().len(), 3);
+    }
+
+    #[test]
+    fn a_challenge_held_open_hands_on_its_id_and_the_moves_behind_it_go_on() {
+        let challenge = Request::Challenge {
+            user: "Mary".into(),
+            limit_s: 600,
+            increment_s: 5,
+            color: None,
+            rated: false,
+        };
+        let made = r#"{"id":"uGK4MHaQ","url":"https://lichess.org/uGK4MHaQ","status":"created"}"#;
+        let (base, seen, bodies) = raw_stand_in(vec![
+            (
+                // Held open: the challenge, a keep-alive line, no end.
+                chunked(
+                    "content-type: application/x-ndjson\r\n",
+                    &[format!("{made}\n").as_bytes(), b"\n"],
+                    false,
+                ),
+                Duration::from_secs(3),
+            ),
+            (
+                chunked("", &[br#"{"ok":true}"#], true),
+                Duration::from_millis(50),
+            ),
+            (
+                chunked(
+                    "",
+                    &[br#"{"lip_x":{"userId":"g","scopes":"board:play"}}"#],
+                    true,
+                ),
+                Duration::from_millis(50),
+            ),
+        ]);
+        let client = Client::new(&base, Token::parse(TOKEN).unwrap()).unwrap();
+        let (sink, rx) = collect();
+        let tx = spawn_requests(client, sink).unwrap();
+        tx.send(challenge.clone()).unwrap();
+        assert_eq!(
+            next(&rx),
+            LichessIo::Reply(challenge.clone(), Reply::Done(made.into()))
+        );
+        let resign = Request::Resign { game: "g1".into() };
+        tx.send(resign.clone()).unwrap();
+        assert_eq!(
+            next(&rx),
+            LichessIo::Reply(resign, Reply::Done(r#"{"ok":true}"#.into()))
+        );
+        tx.send(Request::TokenTest).unwrap();
+        assert!(matches!(
+            next(&rx),
+            LichessIo::Reply(Request::TokenTest, Reply::Done(_))
+        ));
+        let seen = seen.lock().unwrap();
+        assert_eq!(seen[0].0, "POST /api/challenge/Mary HTTP/1.1");
+        assert_eq!(seen[2].0, "POST /api/token/test HTTP/1.1");
+        let bodies = bodies.lock().unwrap();
+        assert!(bodies[0].contains("keepAliveStream=true"), "{}", bodies[0]);
+        // The token test's body is the token, as lichess asks.
+        assert_eq!(bodies[2], TOKEN);
+        // Then the held challenge breaks off (the stand-in lets go): said.
+        assert!(matches!(
+            rx.recv_timeout(Duration::from_secs(10)).unwrap(),
+            LichessIo::Reply(Request::Challenge { .. }, Reply::Failed(_))
+        ));
+    }
 }

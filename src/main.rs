@@ -212,9 +212,12 @@ struct PlayArgs {
     /// Continue a game of this PGN file from its end.
     #[arg(long, value_name = "FILE")]
     pgn: Option<std::path::PathBuf>,
-    /// Which game of the PGN file (1 = the first).
-    #[arg(long, value_name = "N", default_value = "1")]
-    game: usize,
+    /// Which game: of the PGN file, its number (1 = the first, the
+    /// default); with --lichess, the lichess game to play, by its id or
+    /// address (a correspondence game, or any in progress: `hector lichess
+    /// games` lists them).
+    #[arg(long, value_name = "N|ID")]
+    game: Option<String>,
     /// White's name for the scoresheet.
     #[arg(long, value_name = "NAME")]
     white: Option<String>,
@@ -272,10 +275,6 @@ struct PlayArgs {
     /// The colour you ask for in a challenge or a seek.
     #[arg(long, value_enum, requires = "lichess")]
     color: Option<ChallengeColor>,
-    /// Play this lichess game of yours (its id, or its address): a
-    /// correspondence game, or any other in progress (`hector lichess games`).
-    #[arg(long = "game", value_name = "ID", requires = "lichess", conflicts_with_all = ["challenge", "seek", "ai"])]
-    lichess_game: Option<String>,
     /// A correspondence challenge: days per move (1, 2, 3, 5, 7, 10 or 14),
     /// with --challenge or --ai, instead of --time.
     #[arg(long, value_name = "N", requires = "lichess", conflicts_with = "seek")]
@@ -374,9 +373,12 @@ fn play_game(args: &PlayArgs, resume_id: Option<&str>) -> ExitCode {
     let from = if let Some(fen) = &args.fen {
         Some(hector::start_from_fen(fen))
     } else {
-        args.pgn
-            .as_ref()
-            .map(|p| hector::start_from_pgn(p, args.game))
+        let n = args.game.as_deref().unwrap_or("1");
+        let Ok(n) = n.trim().parse::<usize>() else {
+            eprintln!("hector: --game: {n} is not a game's number");
+            return ExitCode::from(2);
+        };
+        args.pgn.as_ref().map(|p| hector::start_from_pgn(p, n))
     };
     match from {
         None => {}
@@ -541,7 +543,7 @@ fn lichess_refusal(
     phraser: &hector::Phraser,
 ) -> Option<String> {
     use hector::cli::LichessAsking as Asking;
-    if let Some(given) = &args.lichess_game {
+    if let Some(given) = &args.game {
         return Some(
             hector::cli::lichess_refuse_game_id(phraser, given).unwrap_or_else(|| {
                 phraser.message("lichess_option_not_yet", &[("option", "--game")])

@@ -147,6 +147,9 @@ pub struct State {
     /// Streams and answers gzip-encoded when hector accepts it (as lichess
     /// behind its proxy may).
     pub gzip: bool,
+    /// gzip-encoded whatever hector accepts (a proxy on the way that
+    /// compresses anyway: issue 31.7's hostile server).
+    pub gzip_always: bool,
     /// Broadcast: each PGN pushed, with its round id.
     pub pushes: Vec<(String, String)>,
     /// Broadcast: pushes are answered 503.
@@ -157,6 +160,9 @@ pub struct State {
     pub push_failures: usize,
     /// Challenge ids the player cancelled (`/api/challenge/{id}/cancel`).
     pub cancelled: Vec<String>,
+    /// A hostile server: `/api/account/playing` answers with this many
+    /// bytes of blank space after its JSON (issue 31.5).
+    pub pad_replies: usize,
     next_id: u32,
 }
 
@@ -194,11 +200,13 @@ impl Default for State {
             unreachable: false,
             dropped: 0,
             gzip: false,
+            gzip_always: false,
             pushes: Vec::new(),
             push_503: false,
             push_dropped: false,
             push_failures: 0,
             cancelled: Vec::new(),
+            pad_replies: 0,
             next_id: 0,
         }
     }
@@ -913,12 +921,29 @@ fn serve(mut conn: TcpStream, state: &Arc<Mutex<State>>) -> std::io::Result<()> 
                 });
                 games.truncate(nb);
                 let mine = games.iter().filter(|g| g["isMyTurn"] == true).count();
+                let pad = s.pad_replies;
                 drop(s);
-                out.respond(
-                    200,
-                    &json!({"nbMyTurn": mine, "nowPlaying": games}).to_string(),
-                    &scope_headers,
-                )?;
+                let mut answer = json!({"nbMyTurn": mine, "nowPlaying": games}).to_string();
+                if pad > 0 {
+                    // Sent as it is made: the stand-in itself stays small.
+                    write!(
+                        out.conn,
+                        "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{answer}",
+                        answer.len() + pad
+                    )?;
+                    let blank = vec![b' '; 1 << 16];
+                    let mut left = pad;
+                    while left > 0 {
+                        let n = left.min(blank.len());
+                        if out.conn.write_all(&blank[..n]).is_err() {
+                            return Ok(());
+                        }
+                        left -= n;
+                    }
+                    answer.clear();
+                    continue;
+                }
+                out.respond(200, &answer, &scope_headers)?;
             }
             ("GET", ["api", "stream", "event"]) => return event_stream(out, state),
             ("GET", ["api", "board", "game", "stream", id]) => {

@@ -791,10 +791,11 @@ fn serve(mut conn: TcpStream, state: &Arc<Mutex<State>>) -> std::io::Result<()> 
         let path = parts.next().unwrap_or("").to_owned();
         let gzip = {
             let s = state.lock().unwrap();
-            s.gzip
-                && headers
-                    .to_ascii_lowercase()
-                    .contains("accept-encoding: gzip")
+            s.gzip_always
+                || s.gzip
+                    && headers
+                        .to_ascii_lowercase()
+                        .contains("accept-encoding: gzip")
         };
         let mut out = Out {
             conn: &mut conn,

@@ -110,6 +110,9 @@ pub struct GameInfo {
     /// How the game came about (`friend`, `lobby`, `ai`, `pool`, …).
     #[serde(default)]
     pub source: Option<String>,
+    /// Whether the player has moved in it yet.
+    #[serde(default)]
+    pub has_moved: Option<bool>,
 }
 
 impl GameInfo {
@@ -760,9 +763,118 @@ mod tests {
         assert_eq!(g.game_id, "0FgNPGRz");
         assert_eq!(g.color, Some(Side::White));
         assert!(g.rated);
-        let o = g.opponent.unwrap();
+        let o = g.opponent.clone().unwrap();
         assert_eq!((o.username.as_str(), o.rating), ("Aaron", Some(776)));
         assert_eq!(g.compat.map(|c| c.board), Some(true));
+        assert!(g.board_compatible());
+        assert_eq!(g.speed, Some(Speed::Blitz));
+        assert_eq!(g.seconds_left, Some(300));
+        assert_eq!(g.source.as_deref(), Some("friend"));
+        assert_eq!(g.has_moved, Some(false));
+        assert_eq!(g.variant.map(|v| v.kind()), Some(VariantKind::Standard));
+    }
+
+    #[test]
+    fn declines_are_read_lower_case_and_any_case() {
+        // schemas/ChallengeDeclinedJson.yaml: lower case on the wire.
+        for (key, want) in [
+            ("generic", DeclineReason::Generic),
+            ("later", DeclineReason::Later),
+            ("toofast", DeclineReason::TooFast),
+            ("tooFast", DeclineReason::TooFast),
+            ("tooslow", DeclineReason::TooSlow),
+            ("timecontrol", DeclineReason::TimeControl),
+            ("rated", DeclineReason::Rated),
+            ("casual", DeclineReason::Casual),
+            ("standard", DeclineReason::Standard),
+            ("variant", DeclineReason::Variant),
+            ("nobot", DeclineReason::NoBot),
+            ("onlybot", DeclineReason::OnlyBot),
+            ("somethingNew", DeclineReason::Generic),
+        ] {
+            assert_eq!(DeclineReason::from_key(key), want, "{key}");
+        }
+    }
+
+    #[test]
+    fn an_ai_game_a_correspondence_game_variants_and_the_deadline_are_read() {
+        // examples/stream-gameStart-ai.json.yaml
+        let ai = r#"{"type":"gameStart","game":{"fullId":"RwDo6DN68b8x","gameId":"RwDo6DN6","color":"black","source":"ai","variant":{"key":"standard","name":"Standard"},"speed":"correspondence","perf":"correspondence","rated":false,"hasMoved":false,"opponent":{"id":null,"username":"Stockfish level 1","ai":1},"isMyTurn":false,"compat":{"bot":false,"board":true},"id":"RwDo6DN6"}}"#;
+        let Some(AccountEvent::GameStart(g)) = account_line(ai).unwrap() else {
+            panic!("not a gameStart");
+        };
+        assert_eq!(g.opponent.and_then(|o| o.ai), Some(1));
+        assert_eq!(g.speed, Some(Speed::Correspondence));
+        let bullet = GAME_START.replace(r#""board":true"#, r#""board":false"#);
+        let Some(AccountEvent::GameStart(g)) = account_line(&bullet).unwrap() else {
+            panic!("not a gameStart");
+        };
+        assert!(!g.board_compatible());
+        let full = GAME_FULL
+            .replace(
+                r#""key":"standard","name":"Standard""#,
+                r#""key":"crazyhouse","name":"Crazyhouse""#,
+            )
+            .replace(
+                r#""clock":{"initial":900000,"increment":0},"#,
+                r#""daysPerTurn":3,"#,
+            )
+            .replace(r#""speed":"rapid""#, r#""speed":"correspondence""#)
+            .replace(
+                r#""status":"started"}"#,
+                r#""status":"started","expiration":{"idleMillis":5000,"millisToMove":30000}}"#,
+            );
+        let Some(GameEvent::Full(f)) = game_line(&full).unwrap() else {
+            panic!("not a gameFull");
+        };
+        assert_eq!(f.variant_kind(), VariantKind::Other("Crazyhouse".into()));
+        assert!(f.is_correspondence() && f.clock.is_none());
+        assert_eq!(f.days_per_turn, Some(3));
+        assert_eq!(f.state.expiration.map(|e| e.millis_left()), Some(25_000));
+        // The AI in a gameFull: its level, no id, no name.
+        let ai_full = GAME_FULL.replace(
+            r#"{"id":"mary","name":"Mary","title":null,"rating":1021}"#,
+            r#"{"aiLevel":3}"#,
+        );
+        let Some(GameEvent::Full(f)) = game_line(&ai_full).unwrap() else {
+            panic!("not a gameFull");
+        };
+        assert_eq!((f.black.ai_level, f.black.name.as_str()), (Some(3), ""));
+    }
+
+    #[test]
+    fn lichess_warnings_in_the_chat_are_recognised() {
+        let line = |user: &str, text: &str| ChatLine {
+            room: "player".into(),
+            username: user.into(),
+            text: text.into(),
+        };
+        // lila's PlaybanFeedback, in English and as a translation key.
+        for (text, want) in [
+            (
+                "Warning, bob. Failing to start games will result in a temporary ban.",
+                Warning::NoStart,
+            ),
+            (
+                "Warning, bob. Aborting too many games will result in a temporary ban.",
+                Warning::Abort,
+            ),
+            (
+                "Warning, bob. Leaving games without resigning will result in a temporary ban.",
+                Warning::RageQuit,
+            ),
+            (
+                "Warning, bob. Letting time run out instead of resigning will result in a temporary ban.",
+                Warning::Sitting,
+            ),
+            ("i18n.playbanFeedbackNoStart bob", Warning::NoStart),
+            ("Warning: something new that may ban you", Warning::Other),
+        ] {
+            assert_eq!(line("lichess", text).warning(), Some(want), "{text}");
+        }
+        assert_eq!(line("lichess", "Takeback sent").warning(), None);
+        assert_eq!(line("mary", "Warning, you will be banned").warning(), None);
+        assert!(line("Lichess", "x").is_from_lichess());
     }
 
     #[test]

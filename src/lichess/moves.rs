@@ -128,7 +128,7 @@ mod tests {
         let m = read(&pos, "e1h1").unwrap();
         assert_eq!(write(&m, mode), "e1h1");
         // The same move typed by hector (standard notation) is read too.
-        assert_eq!(read(&pos, "e1g1"), Some(m.clone()));
+        assert_eq!(read(&pos, "e1g1"), Some(m));
         let (std_pos, std_mode) = start(&full("standard", "startpos")).unwrap();
         assert_eq!(std_mode, CastlingMode::Standard);
         let (p, _) = replay(&std_pos, &["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6"]);

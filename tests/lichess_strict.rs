@@ -628,14 +628,16 @@ fn lichess_games_lists_the_games_in_progress_in_words() {
     let r = games("en");
     assert_eq!(
         r.lines(),
-        ["Three games. \
-             Against lichess's computer, level 3, blitz, your move, five minutes left, game aiGame01. \
-             Against Bob, correspondence, your move, two days left, game corrBob1. \
-             Against Ann, correspondence, your opponent's move, seven days left, game corrAnn1."]
+        [
+            "Three games.",
+            "Against lichess's computer, level 3, blitz, your move, five minutes left, game aiGame01.",
+            "Against Bob, correspondence, your move, two days left, game corrBob1.",
+            "Against Ann, correspondence, your opponent's move, seven days left, game corrAnn1.",
+        ]
     );
     let r = games("de");
     assert!(
-        r.stdout.starts_with("Drei Partien. Gegen den Computer von lichess, Stufe 3, Blitz, du bist am Zug, noch fünf Minuten, Partie aiGame01."),
+        r.stdout.starts_with("Drei Partien.\nGegen den Computer von lichess, Stufe 3, Blitz, du bist am Zug, noch fünf Minuten, Partie aiGame01.\n"),
         "{}",
         r.stdout
     );

@@ -340,7 +340,8 @@ pub fn games(phraser: &Phraser, base: &str) -> Said {
     }
 }
 
-/// The games in progress, in words: how many, then one sentence each.
+/// The games in progress, in words: how many, then one sentence each, a
+/// line each (a screen reader's reading keys step through them).
 #[must_use]
 pub fn games_in_words(phraser: &Phraser, games: &[api::Playing]) -> String {
     use crate::lichess::event::{Speed, VariantKind};
@@ -398,7 +399,7 @@ pub fn games_in_words(phraser: &Phraser, games: &[api::Playing]) -> String {
         }
         out.push(line);
     }
-    out.join(" ")
+    out.join("\n")
 }
 
 /// "two days left", "five hours left", "three minutes left".

@@ -1470,7 +1470,9 @@ fn event_stream(mut out: Out, state: &Arc<Mutex<State>>) -> std::io::Result<()> 
 /// `gameState` at each change, chat and `opponentGone` lines, keep-alive
 /// lines, and the end of the stream with the game.
 fn game_stream(mut out: Out, state: &Arc<Mutex<State>>, id: &str) -> std::io::Result<()> {
-    let (full, mut version, every) = {
+    // The lines of the game's chat from now on: counted with the gameFull,
+    // so that a line added as soon as the game is said is not lost.
+    let (full, mut version, every, mut extra) = {
         let s = state.lock().unwrap();
         let game = s.game.iter().chain(&s.others).find(|g| g.id == id);
         match game {
@@ -1486,6 +1488,7 @@ fn game_stream(mut out: Out, state: &Arc<Mutex<State>>, id: &str) -> std::io::Re
                 game_full(g, &s.username, s.first_move_ms),
                 g.version,
                 Duration::from_millis(s.keepalive_ms),
+                s.game_lines.len(),
             ),
             None => {
                 drop(s);
@@ -1495,7 +1498,6 @@ fn game_stream(mut out: Out, state: &Arc<Mutex<State>>, id: &str) -> std::io::Re
     };
     let mut stream = out.head()?;
     stream.line(&full)?;
-    let mut extra = state.lock().unwrap().game_lines.len();
     let t = Instant::now();
     let mut alive = Instant::now();
     while t.elapsed() < Duration::from_secs(300) {

@@ -441,6 +441,22 @@ pub fn check_ai_level(level: u32) -> bool {
     (1..=8).contains(&level)
 }
 
+/// The server when none is given.
+pub const DEFAULT_URL: &str = "https://lichess.org";
+
+/// A lichess game's id from what was typed: the id itself, or an address
+/// that ends with it (`https://lichess.org/AbCd1234`, with the player's
+/// four letters after it or not).
+#[must_use]
+pub fn game_id(given: &str) -> Option<String> {
+    let last = given.trim().trim_end_matches('/').rsplit('/').next()?;
+    let id: String = last.chars().take(8).collect();
+    (id.len() == 8
+        && (last.len() == 8 || last.len() == 12)
+        && last.chars().all(|c| c.is_ascii_alphanumeric()))
+    .then_some(id)
+}
+
 /// The account stream's path.
 pub const EVENT_STREAM: &str = "/api/stream/event";
 
@@ -673,6 +689,18 @@ pub fn failure(challenge: bool, status: u16, error: &str) -> Failure {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_game_id_is_read_alone_or_from_its_address() {
+        assert_eq!(game_id("AbCd1234").as_deref(), Some("AbCd1234"));
+        assert_eq!(
+            game_id("https://lichess.org/AbCd1234wxyz/").as_deref(),
+            Some("AbCd1234")
+        );
+        for bad in ["", "AbCd123", "AbCd12345", "AbCd-234", "../../x"] {
+            assert_eq!(game_id(bad), None, "{bad}");
+        }
+    }
 
     #[test]
     fn paths_follow_the_api_description() {

@@ -21,8 +21,7 @@ use crate::lichess::token::Token;
 use crate::net::lichess::Client;
 use crate::phrase::Phraser;
 
-/// The server when none is given.
-pub const DEFAULT_URL: &str = "https://lichess.org";
+pub use crate::lichess::api::DEFAULT_URL;
 
 /// The environment variable that gives the token.
 pub const TOKEN_VAR: &str = "LICHESS_TOKEN";
@@ -450,81 +449,9 @@ pub fn logout(phraser: &Phraser) -> Said {
     }
 }
 
-/// How a game on lichess is asked for from the command line, as lichess's
-/// Board API limits it ([`api::check_clock`]).
-pub use crate::lichess::api::Asking;
-
-/// The sentence that refuses a clock lichess would not play through the
-/// Board API for this way of asking (said before anything is sent), or
-/// none when lichess plays it.
-#[must_use]
-pub fn refuse_clock(
-    phraser: &Phraser,
-    asking: Asking,
-    limit_s: u32,
-    increment_s: u32,
-) -> Option<String> {
-    use api::TimeRefusal as R;
-    let refusal = api::check_clock(asking, limit_s, increment_s).err()?;
-    Some(match refusal {
-        R::FasterThanRapid => phraser.message("lichess_seek_too_fast", &[]),
-        R::FasterThanBlitz => phraser.message("lichess_time_too_fast", &[]),
-        R::IncrementTooLong { max_s } => {
-            phraser.message("lichess_increment_too_long", &[("max", &max_s.to_string())])
-        }
-        R::StartNotOffered => phraser.message("lichess_start_not_offered", &[]),
-    })
-}
-
-/// The sentence that refuses days per move lichess does not offer.
-#[must_use]
-pub fn refuse_days(phraser: &Phraser, days: u32) -> Option<String> {
-    (!api::check_days(days)).then(|| phraser.message("lichess_days_not_offered", &[]))
-}
-
-/// The sentence that refuses an AI level lichess does not have.
-#[must_use]
-pub fn refuse_ai_level(phraser: &Phraser, level: u32) -> Option<String> {
-    (!api::check_ai_level(level)).then(|| phraser.message("lichess_ai_level_range", &[]))
-}
-
-/// The sentence that refuses what is not a lichess game's id (eight
-/// letters and digits; a whole address is taken for its end).
-#[must_use]
-pub fn refuse_game_id(phraser: &Phraser, given: &str) -> Option<String> {
-    game_id(given)
-        .is_none()
-        .then(|| phraser.message("lichess_game_id_form", &[]))
-}
-
-/// A lichess game's id from what was typed: the id itself, or an address
-/// that ends with it (`https://lichess.org/AbCd1234`, with the player's
-/// four letters after it or not).
-#[must_use]
-pub fn game_id(given: &str) -> Option<String> {
-    let last = given.trim().trim_end_matches('/').rsplit('/').next()?;
-    let id: String = last.chars().take(8).collect();
-    (id.len() == 8
-        && (last.len() == 8 || last.len() == 12)
-        && last.chars().all(|c| c.is_ascii_alphanumeric()))
-    .then_some(id)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_game_id_is_read_alone_or_from_its_address() {
-        assert_eq!(game_id("AbCd1234").as_deref(), Some("AbCd1234"));
-        assert_eq!(
-            game_id("https://lichess.org/AbCd1234wxyz/").as_deref(),
-            Some("AbCd1234")
-        );
-        for bad in ["", "AbCd123", "AbCd12345", "AbCd-234", "../../x"] {
-            assert_eq!(game_id(bad), None, "{bad}");
-        }
-    }
 
     #[test]
     fn the_kept_token_is_private_and_whole() {

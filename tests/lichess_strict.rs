@@ -888,3 +888,248 @@ fn a_flood_of_moves_is_said_in_one_summary() {
     drop(h);
     let _ = std::fs::remove_dir_all(&home);
 }
+
+// --- The stand-in itself, checked against the description ---------------------
+
+/// A raw request to the stand-in: the status line, the headers, and the
+/// body's first `lines` lines (chunked bodies unchunked), within `wait`.
+fn raw(server: &StandIn, request: &str, lines: usize, wait: Duration) -> (String, Vec<String>) {
+    use std::io::{BufRead, BufReader, Write};
+    let addr = server.url.trim_start_matches("http://");
+    let mut conn = std::net::TcpStream::connect(addr).expect("connect");
+    conn.set_read_timeout(Some(wait)).unwrap();
+    conn.write_all(request.as_bytes()).unwrap();
+    let mut r = BufReader::new(conn);
+    let mut head = String::new();
+    loop {
+        let mut l = String::new();
+        if r.read_line(&mut l).unwrap_or(0) == 0 || l == "\r\n" {
+            break;
+        }
+        head.push_str(&l);
+    }
+    let chunked = head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked");
+    let mut body = Vec::new();
+    if chunked {
+        let mut text = String::new();
+        while body.len() < lines {
+            let mut size = String::new();
+            if r.read_line(&mut size).unwrap_or(0) == 0 {
+                break;
+            }
+            let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+            if n == 0 {
+                break;
+            }
+            let mut chunk = vec![0; n + 2];
+            if std::io::Read::read_exact(&mut r, &mut chunk).is_err() {
+                break;
+            }
+            text.push_str(&String::from_utf8_lossy(&chunk[..n]));
+            while let Some(i) = text.find('\n') {
+                body.push(text[..i].to_owned());
+                text.drain(..=i);
+            }
+        }
+    } else {
+        let length = head
+            .lines()
+            .find_map(|l| {
+                l.to_ascii_lowercase()
+                    .strip_prefix("content-length:")
+                    .map(|v| v.trim().parse::<usize>().unwrap_or(0))
+            })
+            .unwrap_or(0);
+        let mut rest = vec![0; length];
+        let _ = std::io::Read::read_exact(&mut r, &mut rest);
+        body.extend(
+            String::from_utf8_lossy(&rest)
+                .lines()
+                .map(str::to_owned)
+                .take(lines),
+        );
+    }
+    (head, body)
+}
+
+fn get(path: &str, token: &str) -> String {
+    format!(
+        "GET {path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\nConnection: close\r\n\r\n"
+    )
+}
+
+/// tags/board/api-stream-event.yaml: "When the stream opens, all current
+/// challenges and games are sent", and an empty line keeps it alive.
+#[test]
+fn the_stand_in_opens_the_event_stream_with_the_games_in_progress_and_keeps_it_alive() {
+    let server = StandIn::start(TOKEN, "Georges");
+    {
+        let mut s = server.state.lock().unwrap();
+        s.others
+            .push(Game::correspondence("corrBob1", "Bob", 3, &["e2e4"]));
+        s.keepalive_ms = 200;
+    }
+    let (head, lines) = raw(
+        &server,
+        &get("/api/stream/event", TOKEN),
+        2,
+        Duration::from_secs(3),
+    );
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    assert!(lines[0].contains(r#""type":"gameStart""#), "{lines:?}");
+    assert!(
+        lines[0].contains(r#""speed":"correspondence""#),
+        "{lines:?}"
+    );
+    assert!(lines[0].contains(r#""gameId":"corrBob1""#), "{lines:?}");
+    assert_eq!(lines[1], "", "the keep-alive line");
+}
+
+/// lila's `handleScopedFail`: 403 "Missing scope", with the token's scopes
+/// and those the endpoint accepts in headers; 401 for a token it does not
+/// know.
+#[test]
+fn the_stand_in_refuses_a_token_without_the_scope_as_lichess_does() {
+    let server = StandIn::start(TOKEN, "Georges");
+    server.state.lock().unwrap().scopes = vec!["study:write".into()];
+    let (head, body) = raw(
+        &server,
+        &get("/api/stream/event", TOKEN),
+        1,
+        Duration::from_secs(3),
+    );
+    assert!(head.starts_with("HTTP/1.1 403"), "{head}");
+    assert!(head.contains("X-OAuth-Scopes: study:write"), "{head}");
+    assert!(
+        head.contains("X-Accepted-OAuth-Scopes: challenge:read,bot:play,board:play"),
+        "{head}"
+    );
+    assert_eq!(body, [r#"{"error":"Missing scope"}"#]);
+    let (head, _) = raw(
+        &server,
+        &get("/api/account", "lip_unknown"),
+        1,
+        Duration::from_secs(3),
+    );
+    assert!(head.starts_with("HTTP/1.1 401"), "{head}");
+    // /api/account answers any token of the account's.
+    let (head, _) = raw(
+        &server,
+        &get("/api/account", TOKEN),
+        1,
+        Duration::from_secs(3),
+    );
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+}
+
+/// tags/challenges/api-challenge-username.yaml: without `keepAliveStream`
+/// a real-time challenge expires after 20 s unanswered (shortened here);
+/// with it, the answer is held open and ends with `{"done":"accepted"}`.
+#[test]
+fn the_stand_in_expires_a_challenge_not_kept_alive() {
+    let server = StandIn::start(TOKEN, "Georges");
+    {
+        let mut s = server.state.lock().unwrap();
+        s.challenge_expiry_ms = 300;
+        s.answer_after_ms = 800;
+    }
+    let post = |body: &str| {
+        format!(
+            "POST /api/challenge/Mary HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {TOKEN}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+    };
+    let (head, body) = raw(
+        &server,
+        &post("clock.limit=600&clock.increment=5"),
+        1,
+        Duration::from_secs(3),
+    );
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    assert!(body[0].contains(r#""id":"stand1n0""#), "{body:?}");
+    std::thread::sleep(Duration::from_millis(1_200));
+    assert_eq!(server.state.lock().unwrap().challenges[0].status, "expired");
+    assert!(server.state.lock().unwrap().game.is_none());
+    let (_, lines) = raw(
+        &server,
+        &post("clock.limit=600&clock.increment=5&keepAliveStream=true"),
+        2,
+        Duration::from_secs(5),
+    );
+    assert!(lines[0].contains(r#""id":"stand1n1""#), "{lines:?}");
+    assert_eq!(lines[1], r#"{"done":"accepted"}"#);
+    assert_eq!(
+        server
+            .state
+            .lock()
+            .unwrap()
+            .game
+            .as_ref()
+            .map(|g| g.id.as_str()),
+        Some("stand1n1")
+    );
+}
+
+/// The game stream of a bullet game is refused (lila's
+/// `PlayApi.WithPovAsBoard`); a correspondence game's `gameFull` has no
+/// clock and its days (schemas/GameFullEvent.yaml); `expiration` before
+/// the first moves (schemas/GameStateEvent.yaml).
+#[test]
+fn the_stand_in_serves_games_as_the_board_api_does() {
+    let server = StandIn::start(TOKEN, "Georges");
+    {
+        let mut s = server.state.lock().unwrap();
+        s.game = Some(Game {
+            id: "bullet01".into(),
+            opponent: "Mary".into(),
+            clock: Some((60, 0)),
+            source: "lobby".into(),
+            ..Game::default()
+        });
+        s.others
+            .push(Game::correspondence("corrBob1", "Bob", 3, &["e2e4"]));
+        s.others.push(Game {
+            id: "rapid001".into(),
+            opponent: "Ann".into(),
+            ..Game::default()
+        });
+    }
+    let (head, body) = raw(
+        &server,
+        &get("/api/board/game/stream/bullet01", TOKEN),
+        1,
+        Duration::from_secs(3),
+    );
+    assert!(head.starts_with("HTTP/1.1 400"), "{head}");
+    assert_eq!(
+        body,
+        [r#"{"error":"This game cannot be played with the Board API."}"#]
+    );
+    let (_, lines) = raw(
+        &server,
+        &get("/api/board/game/stream/corrBob1", TOKEN),
+        1,
+        Duration::from_secs(3),
+    );
+    let full: serde_json::Value = serde_json::from_str(&lines[0]).unwrap();
+    assert_eq!(full["daysPerTurn"], 3);
+    assert!(full.get("clock").is_none());
+    assert_eq!(full["speed"], "correspondence");
+    let (_, lines) = raw(
+        &server,
+        &get("/api/board/game/stream/rapid001", TOKEN),
+        1,
+        Duration::from_secs(3),
+    );
+    let full: serde_json::Value = serde_json::from_str(&lines[0]).unwrap();
+    assert_eq!(full["state"]["expiration"]["millisToMove"], 30_000);
+    let (head, _) = raw(
+        &server,
+        &get("/api/board/game/stream/nosuchgm", TOKEN),
+        1,
+        Duration::from_secs(3),
+    );
+    assert!(head.starts_with("HTTP/1.1 404"), "{head}");
+}

@@ -17,6 +17,7 @@ use std::time::Instant;
 use shakmaty::{Bitboard, Move, Position, Square};
 
 use super::App;
+use super::change::{Edit, GameChange};
 use super::takeback::TakebackAwaited;
 use crate::audio::Tone;
 use crate::board::protocol::Command;
@@ -45,9 +46,29 @@ pub(super) struct Boards {
     /// The squares lit on the opponent's board (None: not known, e.g.
     /// just connected).
     lit: Option<Bitboard>,
+    /// The game changed since the opponent's board last followed it.
+    opponent_behind: bool,
 }
 
 impl Boards {
+    /// The game changed: a take-back awaited on the board is given up
+    /// when a move is played or the game replaced; the opponent's board
+    /// follows at the end of the update.
+    pub(super) fn on_change(&mut self, change: &GameChange) {
+        if matches!(change, GameChange::Moved { .. } | GameChange::Replaced) {
+            self.takeback_awaited = None;
+        }
+        if change != &GameChange::Shown {
+            self.opponent_behind = true;
+        }
+    }
+
+    /// Whether the game changed since the opponent's board last followed
+    /// it (asked once).
+    pub(super) fn take_opponent_behind(&mut self) -> bool {
+        std::mem::take(&mut self.opponent_behind)
+    }
+
     /// The session of the board at `seat`, when there is one.
     pub(super) fn get(&self, seat: Seat) -> Option<&BoardSession> {
         match seat {
@@ -453,10 +474,10 @@ impl App {
                 self.say(out, t, Priority::Normal, SayKind::Board);
             }
             Inferred::TakeBack => {
-                if self.game.is_over() || self.game.undo_last().is_none() {
+                if self.game.is_over() || self.change(Edit::TakeBack(1)).is_ok_and(|c| c.is_empty()) {
                     return;
                 }
-                self.clock_took_back(now);
+                self.settle(now, out);
                 if !self.board_took_back(out) {
                     let t = self.message("take_back", &[]);
                     self.say(out, t, Priority::Urgent, SayKind::Game);

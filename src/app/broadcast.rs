@@ -10,6 +10,7 @@
 use std::time::{Duration, Instant};
 
 use super::App;
+use super::change::GameChange;
 use crate::lichess::broadcast::{PushNotice, PushOutcome, Pusher, RoundId};
 use crate::msg::Effect;
 use crate::speech::{Priority, SayKind};
@@ -18,9 +19,8 @@ use crate::speech::{Priority, SayKind};
 #[derive(Debug)]
 pub(super) struct Broadcast {
     pusher: Pusher,
-    /// The plies and whether the game was over at the last offer (none:
-    /// nothing offered yet).
-    offered: Option<(usize, bool)>,
+    /// The game changed since it was last offered (or was never offered).
+    changed: bool,
     /// Leaving was asked while lichess lacked the last moves: the session
     /// ends when they are taken, or at this time.
     quit_by: Option<Instant>,
@@ -39,6 +39,20 @@ impl Broadcast {
             .min()
     }
 
+    /// The game changed: offered again at the end of the update (a move,
+    /// a take-back, its end, another game; not an offer or a claim alone).
+    pub(super) fn on_change(&mut self, change: &GameChange) {
+        if matches!(
+            change,
+            GameChange::Moved { .. }
+                | GameChange::TakenBack(_)
+                | GameChange::Ended(_)
+                | GameChange::Replaced
+        ) {
+            self.changed = true;
+        }
+    }
+
     /// Nothing more to push: all taken, or the pushes stopped.
     fn settled(&self) -> bool {
         self.pusher.up_to_date() || self.pusher.stopped()
@@ -50,7 +64,7 @@ impl App {
     pub(super) fn set_broadcast(&mut self, round: RoundId) {
         self.parts.broadcast = Some(Broadcast {
             pusher: Pusher::new(round),
-            offered: None,
+            changed: true,
             quit_by: None,
         });
     }
@@ -89,16 +103,11 @@ impl App {
     /// After an update: the game offered again when it changed, and the
     /// push that may go now sent.
     pub(super) fn broadcast_effects(&mut self, now: Instant, out: &mut Vec<Effect>) {
-        let state = (self.game.history().len(), self.game.is_over());
-        let changed = self
-            .parts
-            .broadcast
-            .as_ref()
-            .is_some_and(|b| b.offered != Some(state));
+        let changed = self.parts.broadcast.as_ref().is_some_and(|b| b.changed);
         if changed {
             let pgn = self.broadcast_pgn();
             if let Some(b) = self.parts.broadcast.as_mut() {
-                b.offered = Some(state);
+                b.changed = false;
                 b.pusher.offer(pgn);
             }
         }

@@ -234,6 +234,7 @@ impl AppBuilder {
                 ..Parts::default()
             },
             quitting: false,
+            changes: Vec::new(),
         };
         app.set_rated(start.rated);
         app.set_look(start.look);
@@ -276,6 +277,7 @@ impl App {
         self.settings.rated = false;
         self.parts = Parts::default();
         self.quitting = false;
+        self.changes.clear();
     }
 }
 

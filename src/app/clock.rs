@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use shakmaty::{ByColor, Color, Position};
 
 use super::App;
+use super::change::{Edit, GameChange};
 use crate::audio::Tone;
 use crate::clock::press::{Moved, PressError};
 use crate::clock::{
@@ -170,6 +171,18 @@ impl App {
         }
     }
 
+    /// The clock hears what changed in the game: a move presses it (or
+    /// waits for the press), a take-back gives the turn back, the end
+    /// stops it.
+    pub(super) fn clock_on_change(&mut self, change: &GameChange, now: Instant, out: &mut Vec<Effect>) {
+        match change {
+            GameChange::Moved { by, .. } => self.clock_moved(*by, now, out),
+            GameChange::TakenBack(_) => self.clock_took_back(now),
+            GameChange::Ended(_) => self.clock_stop_when_over(now),
+            _ => {}
+        }
+    }
+
     /// A new game: the clock set again and started for White.
     pub(super) fn clock_new_game(&mut self, now: Instant) {
         if let Some(part) = self.parts.clock.take() {
@@ -245,8 +258,7 @@ impl App {
             return;
         };
         let verdict = part.rules.flag_fall(side, self.mate_ability(!side));
-        self.game
-            .end_by_rule(verdict.result(EndReason::TimeForfeit));
+        let _ = self.change(Edit::End(verdict.result(EndReason::TimeForfeit)));
         let t = self.game_over_sentence().unwrap_or_default();
         self.say(out, t, Priority::Urgent, SayKind::Game);
         out.push(Effect::Tone(Tone::FlagFall));
@@ -690,7 +702,7 @@ impl App {
                     Some(c) => crate::game::GameResult::win(c, EndReason::ArbiterDecision),
                     None => crate::game::GameResult::draw(EndReason::ArbiterDecision),
                 };
-                if self.game.end_by_rule(result) {
+                if self.change(Edit::End(result)).is_ok() {
                     if let Some(part) = &mut self.parts.clock {
                         let _ = part.clock.pause(now);
                     }
@@ -719,17 +731,15 @@ impl App {
             self.say(out, t, Priority::Normal, SayKind::Error);
             return;
         }
-        self.game.undo_last();
+        // The clock hears of it: the turn is the offender's again (a clock
+        // on the board is set back by the arbiter's hand).
+        let _ = self.change(Edit::TakeBack(1));
+        self.settle(now, out);
         self.refresh_can_mate();
         self.say(out, done, Priority::Normal, SayKind::Game);
-        let Some(part) = &mut self.parts.clock else {
+        if self.parts.clock.is_none() {
             // No clock: the position is restored; no time to give.
             return;
-        };
-        part.presser.take_back();
-        if !part.follows_board() {
-            // The clock on the board is set back by the arbiter's hand.
-            part.clock.give_turn(offender, now);
         }
         self.illegal_penalty(offender, now, out);
         self.sync_board(now, out);
@@ -766,7 +776,7 @@ impl App {
             }
             IllegalPenalty::GameOver(v) => {
                 let _ = part.clock.pause(now);
-                self.game.end_by_rule(v.result(EndReason::IllegalMove));
+                let _ = self.change(Edit::End(v.result(EndReason::IllegalMove)));
                 let t = self.game_over_sentence().unwrap_or_default();
                 self.say(out, t, Priority::Urgent, SayKind::Game);
             }

@@ -7,6 +7,7 @@ use std::sync::OnceLock;
 use std::time::Instant;
 
 use super::App;
+use super::change::Edit;
 use crate::audio::Tone;
 use crate::board::BoardSession;
 use crate::clock::Clock;
@@ -323,8 +324,8 @@ impl App {
                 self.parts.companion.clear_notice();
                 self.play(mv, now, out);
             }
-            OpponentAction::OfferDraw => match self.game.offer_draw(them) {
-                Ok(()) => {
+            OpponentAction::OfferDraw => match self.change(Edit::OfferDraw(them)) {
+                Ok(_) => {
                     let side = self.talk.phraser.side(them);
                     let t = self.message("draw_offered", &[("side", &side)]);
                     self.say(out, t, Priority::Urgent, SayKind::Game);
@@ -334,7 +335,7 @@ impl App {
                     self.notify_page(t);
                 }
             },
-            OpponentAction::AcceptDraw => match self.game.accept_draw(them) {
+            OpponentAction::AcceptDraw => match self.change(Edit::AcceptDraw(them)) {
                 Ok(_) => {
                     let t = self.game_over_sentence().unwrap_or_default();
                     self.say(out, t, Priority::Urgent, SayKind::Game);
@@ -344,8 +345,8 @@ impl App {
                     self.notify_page(t);
                 }
             },
-            OpponentAction::DeclineDraw => match self.game.decline_draw(them) {
-                Ok(()) => {
+            OpponentAction::DeclineDraw => match self.change(Edit::DeclineDraw(them)) {
+                Ok(_) => {
                     let side = self.talk.phraser.side(them);
                     let t = self.message("draw_declined", &[("side", &side)]);
                     self.say(out, t, Priority::Urgent, SayKind::Game);
@@ -356,7 +357,7 @@ impl App {
                 }
             },
             OpponentAction::Resign => {
-                if self.game.resign(them).is_ok()
+                if self.change(Edit::Resign(them)).is_ok()
                     && let Some(t) = self.game_over_sentence()
                 {
                     self.say(out, t, Priority::Urgent, SayKind::Game);

@@ -25,6 +25,7 @@ use std::time::{Duration, Instant};
 use shakmaty::{Color, Position};
 
 use super::App;
+use super::change::Edit;
 use crate::action::PlayerAction;
 use crate::clock::Clock;
 use crate::engine::{
@@ -572,7 +573,7 @@ impl App {
                     if self.game.pending_offer() == Some(self.settings.me) {
                         let engine = !self.settings.me;
                         let accept = r.score.is_some_and(|s| s.accepts_draw(engine));
-                        if accept && self.game.accept_draw(engine).is_ok() {
+                        if accept && self.change(Edit::AcceptDraw(engine)).is_ok() {
                             let t = self.message("draw_accepted", &[]);
                             self.say(out, t, Priority::Urgent, SayKind::Game);
                             if let Some(t) = self.game_over_sentence() {
@@ -581,7 +582,6 @@ impl App {
                             return;
                         }
                         self.decline_draw(out);
-                        self.parts.offers.declined_in_words();
                     }
                     // Announced like the opponent's move; a board then
                     // awaits it.

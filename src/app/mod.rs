@@ -22,6 +22,7 @@ use board::Seat;
 mod board;
 mod broadcast;
 mod builder;
+mod change;
 mod clock;
 mod commands;
 mod companion;
@@ -98,6 +99,8 @@ pub struct App {
     parts: parts::Parts,
     /// True once the session is ending (the [`Effect::Quit`] was given).
     quitting: bool,
+    /// The game's changes not yet given to the parts (`change.rs`).
+    changes: Vec<change::GameChange>,
 }
 
 impl App {
@@ -255,7 +258,6 @@ impl App {
     pub fn update(&mut self, msg: Msg, now: Instant) -> Vec<Effect> {
         let mut out = Vec::new();
         let was_quitting = self.quitting;
-        self.parts.offers.begin(&self.game);
         // Ctrl-C, SIGTERM, SIGHUP: leaving is not held for the broadcast.
         let interrupted = matches!(msg, Msg::Interrupted);
         // The clock first: a flag that fell before this message wins.
@@ -378,11 +380,12 @@ impl App {
             Msg::Lichess(io) => self.on_lichess(io, now, &mut out),
             Msg::Broadcast { seq, outcome } => self.on_broadcast(seq, outcome, now, &mut out),
         }
-        // Whatever changed the game, the opponent's board awaits it.
+        // Every change of the game not yet given to the parts.
+        self.settle(now, &mut out);
+        // The opponent's board awaits whatever changed the game.
         self.sync_opponent_board(now, &mut out);
-        // However the game ended (resigned, agreed, claimed), its clock stops.
-        self.clock_stop_when_over(now);
         self.engine_step(now, &mut out);
+        self.settle(now, &mut out);
         self.say_lapsed_offer(&mut out);
         // Leaving in order (quit, the end of input, SIGTERM, SIGHUP): both
         // times are journalled, so that a resume gives no thinking time back.
@@ -659,26 +662,21 @@ impl App {
         }
     }
 
-    /// Play a legal move and announce it (and the end of the game, if it ends).
+    /// Play a legal move and announce it (and the end of the game, if it
+    /// ends); the parts hear of it right after the announcement.
     fn play(&mut self, mv: Move, now: Instant, out: &mut Vec<Effect>) {
         let before = self.game.position().clone();
-        let mover = before.turn();
-        if self.game.play(mv).is_err() {
+        if self.change(change::Edit::Play(mv)).is_err() {
             // The reader only returns legal moves; say so if that ever fails.
             let t = self.message("not_understood", &[("input", "?")]);
             self.say(out, t, Priority::Normal, SayKind::Error);
             return;
         }
-        self.takeback_given_up();
         self.announce_move(&before, mv, out);
-        self.online_moved(mv, mover, out);
+        self.settle(now, out);
         if let Some(t) = self.game_over_sentence() {
             self.say(out, t, Priority::Urgent, SayKind::Game);
-        } else if self.parts.offers.moved(mover) {
-            // The offer typed before this move is made now (9.1.2.1).
-            self.offer_draw(out);
         }
-        self.clock_moved(mover, now, out);
     }
 
     /// Announce a move just played from `before`: the opponent's move is

@@ -13,6 +13,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Color, Move, Position};
 
 use super::App;
+use super::change::{Edit, GameChange};
 use crate::action::PlayerAction as Action;
 use crate::game::{EndReason, Game, GameError, GameResult};
 use crate::lichess::api::{Reply, Request};
@@ -62,8 +63,6 @@ pub(super) struct OnlinePlay {
     side: Option<Side>,
     sync: Option<GameSync>,
     link: Link,
-    /// A move of the server's is being played into the game: not posted.
-    applying: bool,
     /// A challenge made to the player, waiting for `accept` or `decline`.
     challenge: Option<String>,
     /// The opponent has left the game (`opponentGone`).
@@ -107,6 +106,28 @@ impl OnlinePlay {
         }
     }
 
+    /// The game changed: a move of the player's (`me`) that the server
+    /// has not brought (the game has more moves, `plies`, than lichess)
+    /// is posted; a move heard from the server is not posted back.
+    #[must_use]
+    pub(super) fn on_change(&mut self, change: &GameChange, me: Color, plies: usize) -> Option<Effect> {
+        let GameChange::Moved { mv, by, .. } = change else {
+            return None;
+        };
+        let sync = self.sync.as_mut()?;
+        if *by != me || plies <= sync.moves().len() {
+            return None;
+        }
+        let game = self.game_id.clone()?;
+        let uci = mv.to_uci(CastlingMode::Standard).to_string();
+        sync.sent(&uci);
+        Some(Effect::Lichess(LichessOrder::Send(Request::Move {
+            game,
+            uci,
+            offering_draw: false,
+        })))
+    }
+
     /// The game's id and its sync, once both are known.
     pub(super) fn game_and_sync(&mut self) -> Option<(String, &mut GameSync)> {
         Some((self.game_id.clone()?, self.sync.as_mut()?))
@@ -121,7 +142,6 @@ impl OnlinePlay {
             side: Some(side),
             sync: Some(sync),
             link: Link::default(),
-            applying: false,
             challenge: None,
             gone: false,
             offers_made: false,
@@ -158,7 +178,6 @@ impl App {
             side: None,
             sync: None,
             link: Link::default(),
-            applying: false,
             challenge: None,
             gone: false,
             offers_made: false,
@@ -612,9 +631,7 @@ impl App {
                 Change::Move { uci, .. } => self.play_server_move(&uci, now, out),
                 Change::Confirmed { .. } => {}
                 Change::TakenBack { count } => {
-                    for _ in 0..count {
-                        self.game.undo_last();
-                    }
+                    let _ = self.change(Edit::TakeBack(count));
                     let t = self.message("lichess_taken_back", &[]);
                     self.say(out, t, Priority::Urgent, SayKind::Game);
                 }
@@ -633,7 +650,7 @@ impl App {
                     if let Some(o) = &mut self.parts.online {
                         o.offers_made = true;
                     }
-                    let _ = self.game.offer_draw(colour_of(by));
+                    let _ = self.change(Edit::OfferDraw(colour_of(by)));
                     let side = self.talk.phraser.side(colour_of(by));
                     let t = self.message("draw_offered", &[("side", &side)]);
                     self.say(out, t, Priority::Urgent, SayKind::Game);
@@ -653,15 +670,9 @@ impl App {
 
     fn play_server_move(&mut self, uci: &str, now: Instant, out: &mut Vec<Effect>) {
         match server_move(self.game.position(), uci) {
-            Some(mv) => {
-                if let Some(o) = &mut self.parts.online {
-                    o.applying = true;
-                }
-                self.play(mv, now, out);
-                if let Some(o) = &mut self.parts.online {
-                    o.applying = false;
-                }
-            }
+            // Heard from the server: the online part does not post it back
+            // (`OnlinePlay::on_change`).
+            Some(mv) => self.play(mv, now, out),
             None => {
                 let t = self.message("lichess_move_unreadable", &[("move", uci)]);
                 self.say(out, t, Priority::Urgent, SayKind::Error);
@@ -721,7 +732,7 @@ impl App {
                 Some("lichess_over_other_draw"),
             ),
         };
-        if !self.game.end_by_rule(result) {
+        if self.change(Edit::End(result)).is_err() {
             return;
         }
         let t = match own {
@@ -791,7 +802,7 @@ impl App {
                 } else {
                     "lichess_move_refused"
                 };
-                self.game.undo_last();
+                let _ = self.change(Edit::TakeBack(1));
                 let t = self.message(key, &[("move", &said)]);
                 self.say(out, t, Priority::Urgent, SayKind::Error);
                 if let Some(mv) = refused {
@@ -884,27 +895,6 @@ impl App {
         let t = self.message(key, &[]);
         self.say(out, t, Priority::Normal, SayKind::Error);
         true
-    }
-
-    /// The player's move was just played into the game: posted.
-    pub(super) fn online_moved(&mut self, mv: Move, mover: Color, out: &mut Vec<Effect>) {
-        let me = self.settings.me;
-        let Some(o) = &mut self.parts.online else {
-            return;
-        };
-        if o.applying || mover != me {
-            return;
-        }
-        let (Some(id), Some(sync)) = (o.game_id.clone(), o.sync.as_mut()) else {
-            return;
-        };
-        let uci = mv.to_uci(CastlingMode::Standard).to_string();
-        sync.sent(&uci);
-        out.push(Effect::Lichess(LichessOrder::Send(Request::Move {
-            game: id,
-            uci,
-            offering_draw: false,
-        })));
     }
 
     /// The full-screen view's clock labels online: each side with its
@@ -1088,7 +1078,9 @@ impl App {
                 if matches!(action, Action::Accept | Action::Decline) {
                     let me = self.settings.me;
                     let answered = match self.game.pending_offer() {
-                        _ if action == Action::Decline => self.game.decline_draw(me),
+                        _ if action == Action::Decline => {
+                            self.change(Edit::DeclineDraw(me)).map(|_| ())
+                        }
                         None => Err(GameError::NoOffer),
                         Some(by) if by == me => Err(GameError::OwnOffer),
                         Some(_) => Ok(()),

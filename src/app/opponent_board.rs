@@ -26,7 +26,9 @@ impl App {
     /// Tell the opponent's board where the game is (a move made elsewhere
     /// is then awaited on it, and lit where it has lights).
     pub(super) fn sync_opponent_board(&mut self, now: Instant, out: &mut Vec<Effect>) {
-        self.sync_seat(Seat::Opponent, now, out);
+        if self.parts.boards.take_opponent_behind() {
+            self.sync_seat(Seat::Opponent, now, out);
+        }
         self.light_opponent_board(out);
     }
 

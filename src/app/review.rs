@@ -528,7 +528,7 @@ impl App {
             .as_ref()
             .and_then(ReviewState::game_at_cursor)
         {
-            self.game = g;
+            let _ = self.change(super::change::Edit::Show(g));
         }
         let said = match note {
             ReviewNote::List(only) => return self.list_games(only.as_deref(), out),

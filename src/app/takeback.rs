@@ -8,6 +8,7 @@ use std::time::Instant;
 use shakmaty::Position;
 
 use super::App;
+use super::change::Edit;
 use crate::msg::Effect;
 use crate::speech::{Priority, SayKind};
 
@@ -133,10 +134,7 @@ impl App {
             }
             None => 0,
         };
-        for _ in on_board..plies {
-            self.game.undo_last();
-        }
-        self.clock_took_back(now);
+        self.take_back_in_game(plies - on_board, now, out);
         if on_board == 0 {
             self.parts.boards.takeback_awaited = None;
             let t = self.message("taken_back", &[("moves", &taken.join(", "))]);
@@ -185,18 +183,17 @@ impl App {
         else {
             return;
         };
-        while self.game.history().len() > target {
-            if self.game.undo_last().is_none() {
-                break;
-            }
-        }
-        self.clock_took_back(now);
+        let n = self.game.history().len().saturating_sub(target);
+        self.take_back_in_game(n, now, out);
         self.board_took_back(out);
     }
 
-    /// A move was played, or the game replaced, while a take-back was
-    /// awaited on the board: the take-back is given up.
-    pub(super) fn takeback_given_up(&mut self) {
-        self.parts.boards.takeback_awaited = None;
+    /// `n` moves taken back in the game (the clock hears of it); none: the
+    /// clock still forgets a press it waited for.
+    fn take_back_in_game(&mut self, n: usize, now: Instant, out: &mut Vec<Effect>) {
+        match self.change(Edit::TakeBack(n)) {
+            Ok(c) if !c.is_empty() => self.settle(now, out),
+            _ => self.clock_took_back(now),
+        }
     }
 }

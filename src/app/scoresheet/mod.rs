@@ -292,9 +292,7 @@ impl App {
     }
 
     pub(super) fn replace_game(&mut self, game: Game) {
-        self.game = game;
-        self.takeback_given_up();
-        self.parts.journal.epoch += 1;
+        let _ = self.change(super::change::Edit::Replace(game));
     }
 
     /// A claim is being made: the journal records it with its verdict.

@@ -474,7 +474,8 @@ impl App {
                 self.say(out, t, Priority::Normal, SayKind::Board);
             }
             Inferred::TakeBack => {
-                if self.game.is_over() || self.change(Edit::TakeBack(1)).is_ok_and(|c| c.is_empty()) {
+                if self.game.is_over() || self.change(Edit::TakeBack(1)).is_ok_and(|c| c.is_empty())
+                {
                     return;
                 }
                 self.settle(now, out);

@@ -250,7 +250,7 @@ impl AppBuilder {
             app.set_broadcast(round);
         }
         if let Some(online) = start.online {
-            app.set_online(online);
+            app.parts.online = Some(super::online::OnlinePlay::new(online));
         }
         if let Some(setup) = start.engine {
             app.set_engine(setup);
@@ -278,6 +278,12 @@ impl App {
         self.parts = Parts::default();
         self.quitting = false;
         self.changes.clear();
+    }
+
+    /// Play on lichess, as the builder's `online` does (for the tests).
+    #[cfg(test)]
+    pub(super) fn set_online(&mut self, start: super::OnlineStart) {
+        self.parts.online = Some(super::online::OnlinePlay::new(start));
     }
 }
 

@@ -129,6 +129,19 @@ impl ClockPart {
         part
     }
 
+    /// A clock that follows lichess's (its initial time and increment),
+    /// when they make a time control.
+    pub(super) fn following_lichess(c: crate::lichess::event::FullClock) -> Option<ClockPart> {
+        let bonus = match c.increment {
+            0 => crate::clock::Bonus::None,
+            ms => crate::clock::Bonus::Increment(Duration::from_millis(ms)),
+        };
+        let control =
+            crate::clock::TimeControl::sudden_death(Duration::from_millis(c.initial), bonus)
+                .ok()?;
+        Some(ClockPart::following_elsewhere(ClockSetup::new(control)))
+    }
+
     /// Whether a clock on the board keeps the time.
     pub(super) fn follows_board(&self) -> bool {
         self.physical.is_some()
@@ -174,7 +187,12 @@ impl App {
     /// The clock hears what changed in the game: a move presses it (or
     /// waits for the press), a take-back gives the turn back, the end
     /// stops it.
-    pub(super) fn clock_on_change(&mut self, change: &GameChange, now: Instant, out: &mut Vec<Effect>) {
+    pub(super) fn clock_on_change(
+        &mut self,
+        change: &GameChange,
+        now: Instant,
+        out: &mut Vec<Effect>,
+    ) {
         match change {
             GameChange::Moved { by, .. } => self.clock_moved(*by, now, out),
             GameChange::TakenBack(_) => self.clock_took_back(now),

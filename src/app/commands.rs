@@ -142,7 +142,13 @@ impl App {
                 self.info(out, t);
             }
             Command::Claim(text) => self.claim(text, now, out),
-            Command::Say(text) => self.online_say(&text, out),
+            Command::Say(text) => match &self.parts.online {
+                Some(o) => o.say(&text, &mut super::voice::Voice::new(&mut self.talk, out)),
+                None => {
+                    let t = self.message("lichess_only", &[]);
+                    self.say(out, t, Priority::Normal, SayKind::Error);
+                }
+            },
             Command::Export(format) => self.save(format, out),
             Command::ExportTo(file) => self.save_to(&file, out),
             Command::Review(action, arg) => {
@@ -196,8 +202,22 @@ impl App {
             self.review_refuses(out);
             return;
         }
-        if self.online_action(action, out) {
-            return;
+        if let Some(o) = &mut self.parts.online {
+            if action == PlayerAction::Say {
+                // `say` alone: how to use it.
+                let t = self.help_line(action);
+                self.say(out, t, Priority::Normal, SayKind::Error);
+                return;
+            }
+            let mut v = super::voice::Voice::new(&mut self.talk, out);
+            match o.action(action, &self.game, self.settings.me, &mut v) {
+                super::online::Taken::No => {}
+                super::online::Taken::Yes => return,
+                super::online::Taken::Declined => {
+                    let _ = self.change(super::change::Edit::DeclineDraw(self.settings.me));
+                    return;
+                }
+            }
         }
         // Outside help in a rated game; an engine's action without an
         // engine is answered by its handler ("there is no engine").

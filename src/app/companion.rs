@@ -435,7 +435,9 @@ impl App {
             board: self.parts.boards.player().map(BoardInfo::of),
             ui,
         });
-        self.online_labels(&mut view.labels);
+        if let Some(o) = &self.parts.online {
+            o.labels(&mut view.labels, &self.talk);
+        }
         view
     }
 

@@ -15,7 +15,7 @@ use crate::game::Game;
 use crate::msg::{Effect, Msg};
 use crate::notation::Reader;
 use crate::phrase::Phraser;
-use crate::speech::{Part, Priority, SayKind, Utterance};
+use crate::speech::{Priority, SayKind};
 use crate::words::vocab::MoveWords;
 use board::Seat;
 
@@ -29,6 +29,7 @@ mod companion;
 mod cursor;
 mod engine;
 mod look;
+mod notes;
 mod offers;
 mod online;
 mod online_record;
@@ -36,6 +37,7 @@ mod review;
 mod scoresheet;
 mod status;
 mod takeback;
+mod voice;
 
 pub use review::{pgn_problem_sentence, start_error_sentence};
 mod opponent_board;
@@ -173,7 +175,12 @@ impl App {
         if let Some(t) = self.game_over_state() {
             return t;
         }
-        if let Some(t) = self.online_waiting_prompt() {
+        if let Some(t) = self
+            .parts
+            .online
+            .as_ref()
+            .and_then(|o| o.waiting_prompt(&self.talk))
+        {
             return t;
         }
         let pos = self.game.position();
@@ -334,7 +341,10 @@ impl App {
                 }
                 self.tick_seat(Seat::Player, now, &mut out);
                 self.tick_seat(Seat::Opponent, now, &mut out);
-                self.online_tick(now, &mut out);
+                let over = self.game.is_over();
+                if let Some(o) = &mut self.parts.online {
+                    o.tick(now, over, &mut voice::Voice::new(&mut self.talk, &mut out));
+                }
                 self.broadcast_tick(now, &mut out);
             }
             Msg::Speech(status) => self.on_speech_status(status, &mut out),
@@ -367,7 +377,9 @@ impl App {
                     }
                     self.clock_start(now);
                     self.engine_start(now, &mut out);
-                    self.online_start(&mut out);
+                    if let Some(o) = &self.parts.online {
+                        o.start(&mut voice::Voice::new(&mut self.talk, &mut out));
+                    }
                 }
             }
             Msg::OpponentBoardChosen(choice) => {
@@ -423,26 +435,12 @@ impl App {
 
     /// Say one sentence and remember it for "repeat".
     fn say(&mut self, out: &mut Vec<Effect>, text: String, priority: Priority, kind: SayKind) {
-        let lang = match kind {
-            SayKind::Move => self.talk.phraser.move_lang(),
-            _ => self.talk.phraser.msg_lang(),
-        };
-        // Appendix D words inside a message are spoken in the German voice.
-        let stretches = self.talk.phraser.by_language(&text);
-        let u = if stretches.len() > 1 {
-            let parts = stretches
-                .into_iter()
-                .map(|(text, lang)| Part::new(text, lang))
-                .collect();
-            Utterance::mixed(parts, self.talk.phraser.msg_lang(), priority, kind)
-        } else {
-            Utterance::new(text, lang, priority, kind)
-        };
-        self.talk.last_said = Some(u.clone());
-        out.push(Effect::Say(u));
-        if kind == SayKind::Error {
-            out.push(Effect::Tone(Tone::Error));
-        }
+        self.voice(out).say(text, priority, kind);
+    }
+
+    /// The app's voice for this update's effects (`voice.rs`).
+    fn voice<'a>(&'a mut self, out: &'a mut Vec<Effect>) -> voice::Voice<'a> {
+        voice::Voice::new(&mut self.talk, out)
     }
 
     /// Say one sentence, without the tone its kind may have.
@@ -610,8 +608,8 @@ impl App {
     /// "Game over: White won by checkmate, 1-0. Say new for a new game."
     fn game_over_state(&self) -> Option<String> {
         let r = self.game.result()?;
-        if let Some(t) = self.online_over_state(r.reason, r.outcome.winner()) {
-            return Some(t);
+        if let Some(o) = &self.parts.online {
+            return Some(o.over_state(&self.talk, r.reason, r.outcome.winner()));
         }
         Some(
             self.talk

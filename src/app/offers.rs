@@ -183,8 +183,11 @@ impl App {
     }
 
     pub(super) fn resign(&mut self, out: &mut Vec<Effect>) {
-        if self.refuse_if_over(out) || self.online_resign(out) {
+        if self.refuse_if_over(out) {
             return;
+        }
+        if let Some(o) = &self.parts.online {
+            return o.resign(&mut super::voice::Voice::new(&mut self.talk, out));
         }
         let by = self.game.turn();
         if self.change(Edit::Resign(by)).is_ok()
@@ -198,8 +201,11 @@ impl App {
     /// or on an intended move.  Which rule is claimed follows from the
     /// position: 50 moves when the count is there, else repetition.
     pub(super) fn claim(&mut self, intended: Option<String>, now: Instant, out: &mut Vec<Effect>) {
-        if self.refuse_if_over(out) || self.online_claim(now, out) {
+        if self.refuse_if_over(out) {
             return;
+        }
+        if let Some(o) = &self.parts.online {
+            return o.claim(now, &mut super::voice::Voice::new(&mut self.talk, out));
         }
         let pos = self.game.position().clone();
         let mv = match intended {
@@ -336,7 +342,10 @@ mod tests {
         play(&mut black, "e4");
         let e5 = play(&mut black, "e5");
         assert!(!offers.on_change(&e5, false), "not with Black's move");
-        assert!(!offers.on_change(&e4, true), "not when the move ended the game");
+        assert!(
+            !offers.on_change(&e4, true),
+            "not when the move ended the game"
+        );
         assert!(offers.on_change(&e4, false), "made with White's move");
         assert!(!offers.on_change(&e4, false), "once");
         assert!(offers.keep_typed(&game, Color::White));
@@ -366,7 +375,11 @@ mod tests {
         declined.decline_draw(Color::Black).expect("declined");
         let e5 = play(&mut declined, "e5");
         let _ = offers.on_change(&e5, false);
-        assert_eq!(offers.take_lapsed(&declined), None, "declined: said already");
+        assert_eq!(
+            offers.take_lapsed(&declined),
+            None,
+            "declined: said already"
+        );
         let mut over = moved.clone();
         let _ = offers.on_change(&play(&mut over.clone(), "Nf3"), false);
         over.resign(Color::Black).expect("resigned");

@@ -56,6 +56,23 @@ pub(super) struct Talk {
     pub(super) last_said: Option<Utterance>,
 }
 
+impl Talk {
+    /// The sentence of a message key with its arguments.
+    pub(super) fn text(&self, key: &str, args: &[(&str, &str)]) -> String {
+        self.phraser.message(key, args)
+    }
+
+    /// The player's word for an action: the first of the line keymap in
+    /// their language, or its name.
+    pub(super) fn word(&self, action: crate::action::PlayerAction) -> String {
+        self.keymap
+            .words(action)
+            .first()
+            .cloned()
+            .unwrap_or_else(|| action.key().to_owned())
+    }
+}
+
 /// The player's seat and choices for the session.
 pub(super) struct Settings {
     /// Whose pieces are "mine".

@@ -1,6 +1,7 @@
 use std::time::Instant;
 
 use super::*;
+use crate::app::App;
 use crate::lichess::event;
 use crate::msg::Msg;
 use crate::words::Lang;

@@ -1,0 +1,283 @@
+//! The App's side of its parts: what reaches a part is handed to it, and
+//! what it answers that only the App may do (change the game, wake
+//! another part, journal) is done here.  A part's own handling, and its
+//! words for what only it knows, are in the part's file.
+
+use std::time::{Duration, Instant};
+
+use shakmaty::{ByColor, CastlingMode, Color, Move, Position};
+
+use super::App;
+use super::change::Edit;
+use super::online::{OnlineNote, OnlinePlay};
+use super::online_record::{clock_of, online_start_info};
+use crate::lichess::api::Request;
+use crate::lichess::event::{FullClock, Side};
+use crate::lichess::sync::{Change, GameSync};
+use crate::msg::{Effect, LichessOrder};
+use crate::net::lichess::LichessIo;
+use crate::scoresheet::record::{Event, StartInfo};
+use crate::scoresheet::replay::RestoredClock;
+use crate::speech::{Priority, SayKind};
+
+impl App {
+    /// What the network brought for the lichess game.
+    pub(super) fn on_lichess(&mut self, io: LichessIo, now: Instant, out: &mut Vec<Effect>) {
+        let Some(o) = &mut self.parts.online else {
+            return;
+        };
+        let mut v = super::voice::Voice::new(&mut self.talk, out);
+        let notes = o.handle(io, now, &self.game, self.settings.me, &mut v);
+        for note in notes {
+            self.on_online_note(note, now, out);
+        }
+        // The opponent's move (a takeback, a refused move taken back, the
+        // game read again) is awaited on the player's board.
+        self.sync_board(now, out);
+    }
+
+    /// What the online part answered that only the App may do.
+    fn on_online_note(&mut self, note: OnlineNote, now: Instant, out: &mut Vec<Effect>) {
+        match note {
+            OnlineNote::Side(c) => self.settings.me = c,
+            OnlineNote::Begin { game, full, side } => {
+                self.replace_game(game);
+                self.journal_start_with(|start| online_start_info(start, &full, side));
+                self.online_clock(full.clock);
+                let me = self.settings.me;
+                if let Some(o) = &self.parts.online {
+                    o.say_begin(
+                        &full,
+                        me,
+                        &mut super::voice::Voice::new(&mut self.talk, out),
+                    );
+                }
+            }
+            OnlineNote::Changes { changes, rejoined } => {
+                let changes = if rejoined {
+                    self.rejoin_resend(changes, out)
+                } else {
+                    changes
+                };
+                // A game rejoined that ended meanwhile: the moves missed
+                // first, then that it ended while hector was away (unless
+                // a move ended it, said as such), then its end.
+                let mut changes = changes;
+                let end = changes
+                    .iter()
+                    .position(|c| matches!(c, Change::Ended { .. }))
+                    .filter(|_| rejoined);
+                if let Some(i) = end {
+                    let rest = changes.split_off(i);
+                    self.apply_online_changes(changes, now, out);
+                    if !self.game.is_over() {
+                        let t = self.message("lichess_ended_away", &[]);
+                        self.say(out, t, Priority::Urgent, SayKind::Game);
+                    }
+                    changes = rest;
+                }
+                self.apply_online_changes(changes, now, out);
+                self.online_follow_clock(now);
+            }
+            OnlineNote::Edit(Edit::Play(mv)) => self.play(mv, now, out),
+            OnlineNote::Edit(edit) => {
+                let _ = self.change(edit);
+            }
+            OnlineNote::End { result, own } => {
+                if self.change(Edit::End(result)).is_err() {
+                    return;
+                }
+                if let Some(t) = own.or_else(|| self.game_over_sentence()) {
+                    self.say(out, t, Priority::Urgent, SayKind::Game);
+                }
+            }
+            OnlineNote::Void(status) => {
+                // No result: its journal, if begun, says so and sets the
+                // game aside, never to be offered for resuming.
+                if self.journal_begun().is_some() {
+                    self.journal_event(Event::Note {
+                        text: format!("lichess: {status}"),
+                    });
+                    self.journal_event(Event::SetAside);
+                }
+            }
+            OnlineNote::MoveRefused => {
+                let said = self
+                    .game
+                    .positions()
+                    .last()
+                    .map(|(before, played)| self.talk.phraser.say_move(before, played.mv))
+                    .unwrap_or_default();
+                let refused = self.game.positions().last().map(|(_, p)| p.mv);
+                let key = if self.board_shows_game() {
+                    "lichess_move_refused_board"
+                } else {
+                    "lichess_move_refused"
+                };
+                let _ = self.change(Edit::TakeBack(1));
+                let t = self.message(key, &[("move", &said)]);
+                self.say(out, t, Priority::Urgent, SayKind::Error);
+                if let Some(mv) = refused {
+                    self.board_move_refused(mv, now, out);
+                }
+            }
+        }
+    }
+
+    /// The server's changes, one by one: each said by the online part and
+    /// made in the game here.
+    fn apply_online_changes(&mut self, changes: Vec<Change>, now: Instant, out: &mut Vec<Effect>) {
+        for change in changes {
+            let Some(o) = &mut self.parts.online else {
+                return;
+            };
+            let mut v = super::voice::Voice::new(&mut self.talk, out);
+            if let Some(note) = o.apply(change, &self.game, &mut v) {
+                self.on_online_note(note, now, out);
+            }
+        }
+    }
+
+    /// The game's clock is the server's: a clock of hector's that follows
+    /// it (spoken and shown as any, its thresholds included).
+    pub(super) fn online_clock(&mut self, clock: Option<FullClock>) {
+        if let Some(part) = clock.and_then(super::clock::ClockPart::following_lichess) {
+            self.parts.clock = Some(part);
+        }
+    }
+
+    /// The server's times, as of now, followed by the clock; journalled
+    /// once the game here has all the server's moves.
+    fn online_follow_clock(&mut self, now: Instant) {
+        let plies = self.game.history().len();
+        let Some((c, running, all)) = self
+            .parts
+            .online
+            .as_ref()
+            .and_then(|o| o.server_clock(plies))
+        else {
+            return;
+        };
+        if all {
+            self.journal_server_press(c.white_ms, c.black_ms);
+        }
+        let times = ByColor {
+            white: Duration::from_millis(c.white_ms),
+            black: Duration::from_millis(c.black_ms),
+        };
+        if let Some(part) = &mut self.parts.clock {
+            part.clock.follow(times, running, now);
+        }
+    }
+
+    /// Whether the player's board, connected, shows the game's position
+    /// (branch `board`).
+    fn board_shows_game(&self) -> bool {
+        self.parts
+            .boards
+            .player()
+            .filter(|b| b.connected())
+            .and_then(|b| b.tracker().sensed())
+            .is_some_and(|s| s.matches(self.game.position().board()))
+    }
+
+    /// The player's board (branch `board`): a refused move made there (by
+    /// lichess, or made for the opponent) is to be put back, never taken
+    /// as the move made again.
+    pub(super) fn board_move_refused(&mut self, mv: Move, now: Instant, out: &mut Vec<Effect>) {
+        let game = &self.game;
+        let Some(b) = self.parts.boards.player_mut() else {
+            return;
+        };
+        // (The board already expects the game's position: nothing to do.)
+        if b.tracker().position() == game.position() {
+            return;
+        }
+        let previous = game.positions().next_back().map(|(before, _)| before);
+        let notes = b.move_refused(game.position(), previous, mv, now);
+        self.on_board_notes(notes, now, out);
+    }
+
+    /// A move typed or made on the board online while it is not the
+    /// player's turn there: said, and true.
+    pub(super) fn online_refuses_move(&mut self, out: &mut Vec<Effect>) -> bool {
+        let Some(o) = &self.parts.online else {
+            return false;
+        };
+        let mut v = super::voice::Voice::new(&mut self.talk, out);
+        o.refuses_move(&self.game, self.settings.me, &mut v)
+    }
+
+    /// The `gameFull` of a game rejoined lacks the player's last move:
+    /// hector stopped before lichess had it.  The move is sent now, not
+    /// taken back (lichess confirms it as any).
+    fn rejoin_resend(&mut self, changes: Vec<Change>, out: &mut Vec<Effect>) -> Vec<Change> {
+        let me = self.settings.me;
+        let mine = self
+            .game
+            .last_move()
+            .filter(|m| m.by == me)
+            .map(|m| m.mv.to_uci(CastlingMode::Standard).to_string());
+        let (Some(uci), [Change::TakenBack { count: 1 }]) = (mine, &changes[..]) else {
+            return changes;
+        };
+        let Some((game, sync)) = self.parts.online.as_mut().and_then(|o| o.game_and_sync()) else {
+            return changes;
+        };
+        sync.sent(&uci);
+        out.push(Effect::Lichess(LichessOrder::Send(Request::Move {
+            game,
+            uci,
+            offering_draw: false,
+        })));
+        Vec::new()
+    }
+
+    /// A game resumed from its journal that was played on lichess: rejoined
+    /// by its id.  Its stream is opened again; the `gameFull` it begins
+    /// with brings what happened meanwhile (each move the opponent made
+    /// said once, in order; the end, if it came).  The clock is lichess's,
+    /// its times the server's.
+    pub(super) fn online_rejoin(
+        &mut self,
+        start: &StartInfo,
+        last: Option<RestoredClock>,
+        now: Instant,
+        out: &mut Vec<Effect>,
+    ) {
+        let Some(online) = start.online() else {
+            return;
+        };
+        self.settings.me = online.side;
+        let side = match online.side {
+            Color::White => Side::White,
+            Color::Black => Side::Black,
+        };
+        let heard: Vec<String> = self
+            .game
+            .history()
+            .iter()
+            .map(|m| m.mv.to_uci(CastlingMode::Standard).to_string())
+            .collect();
+        let fen = start.fen.as_deref().unwrap_or("startpos");
+        let sync = GameSync::resumed(side, fen, heard);
+        self.parts.online = Some(OnlinePlay::rejoining(online.game.clone(), side, sync));
+        self.online_clock(clock_of(start.time_control.as_deref()));
+        // Until lichess tells them, the times last journalled, stopped.
+        if let (Some(part), Some(last)) = (&mut self.parts.clock, last) {
+            let ms = |v: i64| Duration::from_millis(u64::try_from(v).unwrap_or(0));
+            let times = ByColor {
+                white: ms(last.white_ms),
+                black: ms(last.black_ms),
+            };
+            part.clock.follow(times, None, now);
+        }
+        out.push(Effect::Lichess(LichessOrder::OpenGameStream(online.game)));
+        let them = match online.side {
+            Color::White => &start.black,
+            Color::Black => &start.white,
+        };
+        let t = self.message("lichess_rejoining", &[("name", them)]);
+        self.say(out, t, Priority::Normal, SayKind::Game);
+    }
+}

@@ -9,8 +9,6 @@ use std::time::Instant;
 use shakmaty::{CastlingSide, Color, File, Move, Position, Rank, Role, Square};
 
 use super::App;
-use crate::action::{KeyArg, PlayerAction};
-use crate::command::{Command, Side};
 use crate::msg::Effect;
 use crate::speech::{Priority, SayKind};
 
@@ -76,126 +74,27 @@ impl App {
         self.talk.last_said.as_ref().map(|u| u.text.as_str())
     }
 
-    pub(super) fn on_key(
-        &mut self,
-        action: PlayerAction,
-        arg: KeyArg,
-        now: Instant,
-        out: &mut Vec<Effect>,
-    ) {
-        // The question whether both players agree to take back after the
-        // end is answered by the next key, like by the next line.
-        if self.question() == Some(&super::Question::TakebackAfterEnd) {
-            self.mode = super::Mode::Playing;
-            match action {
-                PlayerAction::Accept => return self.take_back_agreed(now, out),
-                PlayerAction::Decline => {
-                    let t = self.message("takeback_after_end_kept", &[]);
-                    return self.info(out, t);
-                }
-                _ => {}
-            }
-        }
-        let sq = self.parts.view.cursor.square;
-        let up = if self.white_at_bottom() { 1 } else { -1 };
-        match action {
-            PlayerAction::CursorUp => self.step(0, up, out),
-            PlayerAction::CursorDown => self.step(0, -up, out),
-            PlayerAction::CursorRight => self.step(up, 0, out),
-            PlayerAction::CursorLeft => self.step(-up, 0, out),
-            PlayerAction::CursorRank => match arg {
-                KeyArg::Rank(r) => self.go(Square::from_coords(sq.file(), r), out),
-                _ => self.key_needs_arg(action, out),
-            },
-            PlayerAction::CursorFile => match arg {
-                KeyArg::File(f) => self.go(Square::from_coords(f, sq.rank()), out),
-                _ => self.key_needs_arg(action, out),
-            },
-            PlayerAction::NextPiece => match arg {
-                KeyArg::Role(role) if self.parts.view.cursor.promoting.is_some() => {
-                    self.promote_to(role, now, out)
-                }
-                KeyArg::Role(role) => self.next_piece(role, out),
-                _ => self.key_needs_arg(action, out),
-            },
-            PlayerAction::Select => {
-                if let KeyArg::Square(s) = arg {
-                    self.parts.view.cursor.square = s;
-                }
-                self.select(now, out);
-            }
-            PlayerAction::Cancel => {
-                if self.parts.view.cursor.chosen.take().is_some()
-                    | self.parts.view.cursor.promoting.take().is_some()
-                {
-                    let t = self.message("cursor_cancelled", &[]);
-                    self.info(out, t);
-                }
-            }
-            PlayerAction::FlipView => {
-                self.parts.view.cursor.flipped = !self.parts.view.cursor.flipped;
-                let bottom = if self.white_at_bottom() {
-                    Color::White
-                } else {
-                    Color::Black
-                };
-                let side = self.talk.phraser.side(bottom);
-                let t = self.message("view_flipped", &[("side", &side)]);
-                self.info(out, t);
-            }
-            PlayerAction::PieceStyle
-            | PlayerAction::Coordinates
-            | PlayerAction::MoveList
-            | PlayerAction::Theme
-            | PlayerAction::LargeText => self.on_look(action, out),
-            // Questions about the cursor's square, rank and file.
-            PlayerAction::Square => self.on_command(Command::Square(sq), now, out),
-            PlayerAction::Attackers => self.on_command(
-                Command::Attackers {
-                    square: sq,
-                    side: None,
-                },
-                now,
-                out,
-            ),
-            PlayerAction::Defenders => self.on_command(
-                Command::Defenders {
-                    square: sq,
-                    side: None,
-                },
-                now,
-                out,
-            ),
-            PlayerAction::Moves => self.on_command(Command::Moves(sq), now, out),
-            PlayerAction::Rank => self.on_command(Command::Rank(sq.rank()), now, out),
-            PlayerAction::File => self.on_command(Command::File(sq.file()), now, out),
-            PlayerAction::Pieces => self.on_command(
-                Command::Pieces {
-                    side: Side::Mine,
-                    role: None,
-                },
-                now,
-                out,
-            ),
-            PlayerAction::Last => self.on_command(Command::Last(1), now, out),
-            // The same key again answers "are you sure?".
-            PlayerAction::Quit | PlayerAction::New | PlayerAction::Resign
-                if self.question() == Some(&super::Question::Confirm(action)) =>
-            {
-                self.mode = super::Mode::Playing;
-                self.on_action_confirmed(action, now, out);
-            }
-            PlayerAction::Claim => self.on_command(Command::Claim(None), now, out),
-            PlayerAction::Time => {
-                self.on_command(Command::Time(crate::command::TimeQuery::Both), now, out)
-            }
-            other => self.on_action(other, now, out),
+    /// Drop the piece chosen (or the promotion asked for), and say so.
+    pub(super) fn cursor_cancel(&mut self, out: &mut Vec<Effect>) {
+        if self.parts.view.cursor.chosen.take().is_some()
+            | self.parts.view.cursor.promoting.take().is_some()
+        {
+            let t = self.message("cursor_cancelled", &[]);
+            self.info(out, t);
         }
     }
 
-    fn key_needs_arg(&mut self, action: PlayerAction, out: &mut Vec<Effect>) {
-        let t = self.help_line(action);
-        self.say(out, t, Priority::Normal, SayKind::Error);
+    /// Show the board from the other side, and say whose side is below.
+    pub(super) fn flip_view(&mut self, out: &mut Vec<Effect>) {
+        self.parts.view.cursor.flipped = !self.parts.view.cursor.flipped;
+        let bottom = if self.white_at_bottom() {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let side = self.talk.phraser.side(bottom);
+        let t = self.message("view_flipped", &[("side", &side)]);
+        self.info(out, t);
     }
 
     /// Say the cursor's square and what is on it.
@@ -208,14 +107,14 @@ impl App {
         self.say(out, t, Priority::Info, SayKind::Info);
     }
 
-    fn go(&mut self, sq: Square, out: &mut Vec<Effect>) {
+    pub(super) fn go(&mut self, sq: Square, out: &mut Vec<Effect>) {
         self.parts.view.cursor.square = sq;
         self.say_cursor(out);
     }
 
     /// One square in a direction (files, ranks); at the edge the cursor
     /// stays and its square is said again.
-    fn step(&mut self, df: i32, dr: i32, out: &mut Vec<Effect>) {
+    pub(super) fn step(&mut self, df: i32, dr: i32, out: &mut Vec<Effect>) {
         let sq = self.parts.view.cursor.square;
         let f = i32::from(sq.file() as u8) + df;
         let r = i32::from(sq.rank() as u8) + dr;
@@ -229,7 +128,7 @@ impl App {
     }
 
     /// The next piece of a kind after the cursor (a1, b1, ... h8, round).
-    fn next_piece(&mut self, role: Role, out: &mut Vec<Effect>) {
+    pub(super) fn next_piece(&mut self, role: Role, out: &mut Vec<Effect>) {
         let board = self.game.position().board();
         let start = self.parts.view.cursor.square as usize;
         let found = (1..=64)
@@ -246,7 +145,7 @@ impl App {
     }
 
     /// Enter (or a click): choose the piece, then its square.
-    fn select(&mut self, now: Instant, out: &mut Vec<Effect>) {
+    pub(super) fn select(&mut self, now: Instant, out: &mut Vec<Effect>) {
         let sq = self.parts.view.cursor.square;
         let pos = self.game.position().clone();
         if self.parts.view.cursor.promoting.is_some() {
@@ -310,7 +209,7 @@ impl App {
         self.say(out, t, Priority::Normal, SayKind::Info);
     }
 
-    fn promote_to(&mut self, role: Role, now: Instant, out: &mut Vec<Effect>) {
+    pub(super) fn promote_to(&mut self, role: Role, now: Instant, out: &mut Vec<Effect>) {
         let Some((from, to)) = self.parts.view.cursor.promoting else {
             return;
         };

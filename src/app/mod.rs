@@ -10,7 +10,7 @@ use crate::action::PlayerAction;
 use crate::audio::Tone;
 use crate::board::BoardSession;
 use crate::board::session::promotion_role;
-use crate::command::{ArgProblem, ArgReader, Command, Input, read_line};
+use crate::command::{ArgProblem, ArgReader, Input, read_line};
 use crate::game::Game;
 use crate::msg::{Effect, Msg};
 use crate::notation::Reader;
@@ -24,9 +24,9 @@ mod broadcast;
 mod builder;
 mod change;
 mod clock;
-mod commands;
 mod companion;
 mod cursor;
+mod dispatch;
 mod engine;
 mod look;
 mod notes;
@@ -352,7 +352,7 @@ impl App {
             Msg::Problem(p) => self.on_problem(&p, &mut out),
             Msg::BoardChosen(choice) => self.on_seat_chosen(Seat::Player, choice, &mut out),
             Msg::Key(action, arg) => {
-                self.on_key(action, arg, now, &mut out);
+                self.key(action, arg, now, &mut out);
                 self.sync_board(now, &mut out);
             }
             Msg::KeyHelp(lines) => {
@@ -428,7 +428,7 @@ impl App {
                 vocabularies: &words,
             },
         ) {
-            Input::Command(crate::command::Command::Do(action)) => Some(action),
+            Input::Request(r) => r.alone(),
             _ => None,
         }
     }
@@ -504,26 +504,24 @@ impl App {
             Input::Move(text) => crate::words::promotion_role_named(text, &words),
             _ => None,
         };
-        match (self.take_question(), &input) {
-            (Some(Question::Confirm(asked)), Input::Command(Command::Do(a)))
-                if *a == asked || *a == PlayerAction::Accept =>
+        let alone = match &input {
+            Input::Request(r) => r.alone(),
+            _ => None,
+        };
+        match (self.take_question(), alone) {
+            (Some(Question::Confirm(asked)), Some(a))
+                if a == asked || a == PlayerAction::Accept =>
             {
                 return self.on_action_confirmed(asked, now, out);
             }
-            (Some(Question::Confirm(_)), Input::Command(Command::Do(PlayerAction::Decline))) => {
+            (Some(Question::Confirm(_)), Some(PlayerAction::Decline)) => {
                 let t = self.message("confirm_cancelled", &[]);
                 return self.info(out, t);
             }
-            (
-                Some(Question::TakebackAfterEnd),
-                Input::Command(Command::Do(PlayerAction::Accept)),
-            ) => {
+            (Some(Question::TakebackAfterEnd), Some(PlayerAction::Accept)) => {
                 return self.take_back_agreed(now, out);
             }
-            (
-                Some(Question::TakebackAfterEnd),
-                Input::Command(Command::Do(PlayerAction::Decline)),
-            ) => {
+            (Some(Question::TakebackAfterEnd), Some(PlayerAction::Decline)) => {
                 let t = self.message("takeback_after_end_kept", &[]);
                 return self.info(out, t);
             }
@@ -552,7 +550,7 @@ impl App {
                 let t = self.arg_problem(command, &problem);
                 self.say(out, t, Priority::Normal, SayKind::Error);
             }
-            Input::Command(c) => self.on_command(c, now, out),
+            Input::Request(r) => self.dispatch(r, now, out),
         }
     }
 

@@ -295,8 +295,11 @@ fn the_end_of_input_is_the_quit_effect() {
 fn an_action_without_its_arguments_gets_its_help() {
     let mut a = app();
     let mut out = Vec::new();
-    a.on_action(
-        crate::action::PlayerAction::Square,
+    a.dispatch(
+        crate::command::Request::new(
+            crate::action::PlayerAction::Square,
+            crate::command::Arg::None,
+        ),
         Instant::now(),
         &mut out,
     );

@@ -1,6 +1,7 @@
 use std::time::Instant;
 
 use super::*;
+use crate::action::{KeyArg, PlayerAction};
 use crate::msg::Msg;
 use crate::words::Lang;
 

@@ -1,0 +1,622 @@
+//! The one dispatch of what a player asks for: a typed line, a key of
+//! the full-screen view and a review's step all come as a [`Request`]
+//! (an action of the table, `crate::action`, with its checked argument)
+//! to [`App::dispatch`].  First what the table says of the action (a
+//! review's own goes to the review, what a review refuses is refused
+//! there, online play takes its own, a rated game refuses outside help),
+//! then its handler: one arm of one `match`, which the compiler checks
+//! names every action.  An action asked for without the argument it needs
+//! gets its help sentence.
+
+use std::time::Instant;
+
+use shakmaty::{Color, Move, Position, Square};
+
+use super::App;
+use super::change::Edit;
+use super::online::Taken;
+use crate::action::{KeyArg, Needs, Place, PlayerAction as A};
+use crate::command::{Arg, Request, Side, TimeQuery};
+use crate::game::Game;
+use crate::msg::Effect;
+use crate::speech::{Priority, SayKind};
+
+impl App {
+    pub(super) fn help_line(&self, action: A) -> String {
+        let word = self.talk.word(action);
+        self.help_with(action, &word)
+    }
+
+    /// What `action` does, reached by `command` (its word, or its keys
+    /// in the full-screen view): the one wording of help, said by
+    /// `help` and the key help, shown by the view's help page.
+    pub fn help_with(&self, action: A, command: &str) -> String {
+        self.message(&format!("help_{}", action.key()), &[("command", command)])
+    }
+
+    /// Whether `help` lists a command now (the table's place and needs
+    /// columns): the review's commands only in a review, the game's only
+    /// in a game, and the clock's, the engine's, the board's and the
+    /// opponent's screen's (and a lichess game's) only when there is one.  (Every command still
+    /// answers when typed, and `help WORD` gives its help.)
+    fn applies_now(&self, action: A) -> bool {
+        let row = action.row();
+        let reviewing = self.reviewing();
+        match row.place {
+            Place::Keys => false,
+            Place::Review => reviewing,
+            Place::Anywhere => self.has(row.needs),
+            Place::Game | Place::GameOnly => !reviewing && self.has(row.needs),
+        }
+    }
+
+    /// Whether the part an action needs is there.
+    fn has(&self, needs: Needs) -> bool {
+        match needs {
+            Needs::Nothing => true,
+            Needs::Clock => self.parts.clock.is_some(),
+            Needs::Engine => self.parts.engine.is_some(),
+            Needs::Board => self.parts.boards.player().is_some(),
+            Needs::Companion => self.parts.companion.running(),
+            Needs::Online => self.parts.online.is_some(),
+        }
+    }
+
+    pub(super) fn side_colour(&self, side: Side) -> Color {
+        match side {
+            Side::Mine => self.settings.me,
+            Side::Theirs => !self.settings.me,
+            Side::Colour(c) => c,
+        }
+    }
+
+    /// A key of the full-screen view: the question waiting answered by
+    /// it (the same key again confirms; yes or no answer whether to take
+    /// back after the end), else its action, the questions about a
+    /// square asked of the cursor's.
+    pub(super) fn key(&mut self, action: A, arg: KeyArg, now: Instant, out: &mut Vec<Effect>) {
+        if self.question() == Some(&super::Question::TakebackAfterEnd) {
+            self.mode = super::Mode::Playing;
+            match action {
+                A::Accept => return self.take_back_agreed(now, out),
+                A::Decline => {
+                    let t = self.message("takeback_after_end_kept", &[]);
+                    return self.info(out, t);
+                }
+                _ => {}
+            }
+        }
+        if matches!(action, A::Quit | A::New | A::Resign)
+            && self.question() == Some(&super::Question::Confirm(action))
+        {
+            self.mode = super::Mode::Playing;
+            return self.on_action_confirmed(action, now, out);
+        }
+        let request = key_request(action, arg, self.parts.view.cursor.square);
+        self.dispatch(request, now, out);
+    }
+
+    /// `new` or `quit`, asked for and (where it is asked) confirmed.
+    pub(super) fn on_action_confirmed(&mut self, action: A, now: Instant, out: &mut Vec<Effect>) {
+        match action {
+            A::New => {
+                self.journal_reading_of_left_game(now, out);
+                self.engine_new_game();
+                self.replace_game(Game::new());
+                self.parts.offers.forget();
+                self.clock_new_game(now);
+                let t = self.message("new_game", &[]);
+                self.say(out, t, Priority::Normal, SayKind::Game);
+            }
+            A::Resign => self.resign(out),
+            _ => {
+                let t = self.message("goodbye", &[]);
+                self.info(out, t);
+                self.quitting = true;
+                out.push(Effect::Quit);
+            }
+        }
+    }
+
+    /// What a player asked for, however they asked.
+    pub(super) fn dispatch(&mut self, request: Request, now: Instant, out: &mut Vec<Effect>) {
+        let action = request.action;
+        // A review's own action: the review's (outside one, said so).
+        if action.of_review() && self.on_review_action(action, request.text(), out) {
+            return;
+        }
+        // What would change the game, a review refuses.
+        if self.reviewing() && action.refused_in_review() {
+            self.review_refuses(out);
+            return;
+        }
+        // Online, some actions are asked of the server (or refused).
+        if request.arg == Arg::None
+            && action != A::Say
+            && let Some(o) = &mut self.parts.online
+        {
+            let mut v = super::voice::Voice::new(&mut self.talk, out);
+            match o.action(action, &self.game, self.settings.me, &mut v) {
+                Taken::No => {}
+                Taken::Yes => return,
+                Taken::Declined => {
+                    let _ = self.change(Edit::DeclineDraw(self.settings.me));
+                    return;
+                }
+            }
+        }
+        // Outside help in a rated game; an engine's action without an
+        // engine is answered by its handler ("there is no engine").
+        if self.settings.rated && action.refused_when_rated() && self.has(action.row().needs) {
+            let t = self.message("help_off_rated", &[]);
+            self.info(out, t);
+            return;
+        }
+        let arg = request.arg;
+        let pos = self.game.position().clone();
+        let missing = |app: &mut App, out: &mut Vec<Effect>| {
+            let t = app.help_line(action);
+            app.say(out, t, Priority::Normal, SayKind::Error);
+        };
+        match action {
+            A::Square => {
+                let Arg::Square(sq) = arg else {
+                    return missing(self, out);
+                };
+                let t = self.talk.phraser.square_contents(&pos, sq);
+                self.info(out, t);
+            }
+            A::Pieces => {
+                let Arg::Pieces { side, role } = arg else {
+                    return missing(self, out);
+                };
+                let t = self.talk.phraser.pieces(&pos, self.side_colour(side), role);
+                self.info(out, t);
+            }
+            A::Rank => {
+                let Arg::Rank(r) = arg else {
+                    return missing(self, out);
+                };
+                let t = self.talk.phraser.rank_scan(&pos, r);
+                self.info(out, t);
+            }
+            A::File => {
+                let Arg::File(f) = arg else {
+                    return missing(self, out);
+                };
+                let t = self.talk.phraser.file_scan(&pos, f);
+                self.info(out, t);
+            }
+            A::Attackers => {
+                let Arg::SquareSide(square, side) = arg else {
+                    return missing(self, out);
+                };
+                // By default: the pieces that attack the player's own piece
+                // there, or the opponent's if the square is empty or the
+                // opponent's.
+                let colour = match side {
+                    Some(s) => self.side_colour(s),
+                    None => match pos.board().color_at(square) {
+                        Some(c) => !c,
+                        None => !pos.turn(),
+                    },
+                };
+                let t = self.talk.phraser.attackers(&pos, square, colour);
+                self.info(out, t);
+            }
+            A::Defenders => {
+                let Arg::SquareSide(square, side) = arg else {
+                    return missing(self, out);
+                };
+                // The pieces of `side` that defend the square; by default
+                // the side of the piece on it (or the player to move).
+                let colour = match side {
+                    Some(s) => self.side_colour(s),
+                    None => pos.board().color_at(square).unwrap_or(pos.turn()),
+                };
+                let t = self.talk.phraser.defenders(&pos, square, colour);
+                self.info(out, t);
+            }
+            A::Moves => {
+                let Arg::Square(square) = arg else {
+                    return missing(self, out);
+                };
+                let t = self.talk.phraser.legal_moves_from(&pos, square);
+                self.info(out, t);
+            }
+            A::Last => {
+                let Arg::Count(n) = arg else {
+                    return missing(self, out);
+                };
+                let mut recent: Vec<(shakmaty::Chess, Move)> = self
+                    .game
+                    .positions()
+                    .rev()
+                    .take(n)
+                    .map(|(before, played)| (before.clone(), played.mv))
+                    .collect();
+                recent.reverse();
+                let t = self.talk.phraser.last_moves(&recent, n);
+                self.info(out, t);
+            }
+            A::Material => {
+                let t = self.talk.phraser.material(&pos);
+                self.info(out, t);
+            }
+            A::Turn => {
+                let t = self.prompt();
+                self.info(out, t);
+            }
+            A::Claim => {
+                let text = match arg {
+                    Arg::Text(t) => Some(t),
+                    _ => None,
+                };
+                self.claim(text, now, out);
+            }
+            A::Say => match (arg, &self.parts.online) {
+                (Arg::Text(text), Some(o)) => {
+                    o.say(&text, &mut super::voice::Voice::new(&mut self.talk, out));
+                }
+                (Arg::Text(_), None) => {
+                    let t = self.message("lichess_only", &[]);
+                    self.say(out, t, Priority::Normal, SayKind::Error);
+                }
+                // `say` alone: how to use it.
+                _ => missing(self, out),
+            },
+            A::Export => match arg {
+                Arg::Format(f) => self.save(Some(f), out),
+                Arg::Path(file) => self.save_to(&file, out),
+                _ => self.save(None, out),
+            },
+            A::Time => {
+                let q = match arg {
+                    Arg::Time(q) => q,
+                    _ => TimeQuery::Both,
+                };
+                self.on_time(q, now, out);
+            }
+            A::Arbiter => {
+                let Arg::Arbiter(op) = arg else {
+                    return missing(self, out);
+                };
+                self.on_arbiter(op, out);
+            }
+            // The journal cannot be written: leaving loses the moves unless
+            // they are saved elsewhere, so it is asked, whoever types.
+            A::New | A::Quit if self.journal_failing() => {
+                self.ask(super::Question::Confirm(action), out);
+                let word = self.talk.word(action);
+                let t = self.message("not_saved_leave", &[("command", &word)]);
+                self.say(out, t, Priority::Normal, SayKind::Error);
+            }
+            // Resigning ends the game for good: asked like leaving it.
+            A::New | A::Quit | A::Resign
+                if self.settings.ask_before_leaving
+                    && (self.game_in_progress()
+                        || (action == A::Resign && !self.game.is_over())) =>
+            {
+                self.ask(super::Question::Confirm(action), out);
+                let word = self.talk.word(action);
+                let key = match action {
+                    A::New => "confirm_new",
+                    A::Resign => "confirm_resign",
+                    _ => "confirm_quit",
+                };
+                let t = self.message(key, &[("command", &word)]);
+                self.info(out, t);
+            }
+            A::New | A::Quit => self.on_action_confirmed(action, now, out),
+            A::Draw => self.typed_draw_offer(out),
+            A::Accept => self.accept_draw(out),
+            A::Decline => self.decline_draw(out),
+            A::Resign => self.resign(out),
+            A::Hint | A::Eval | A::Threat | A::Engine => self.engine_action(action, out),
+            A::Takeback => self.take_back(now, out),
+            A::Flip => {
+                self.settings.me = !self.settings.me;
+                if self.parts.engine.is_some() {
+                    self.journal_engine_side(Some(!self.settings.me));
+                }
+                let side = self.talk.phraser.side(self.settings.me);
+                let t = self.message("flipped", &[("side", &side)]);
+                self.info(out, t);
+            }
+            A::Repeat => match self.talk.last_said.clone() {
+                Some(u) => out.push(Effect::Say(u)),
+                None => {
+                    let t = self.message("nothing_to_repeat", &[]);
+                    self.info(out, t);
+                }
+            },
+            A::Silence => out.push(Effect::Silence),
+            A::Board => self.board_report(out),
+            A::Press => self.on_press(now, out),
+            A::Pause => self.on_pause(false, now, out),
+            A::Resume => self.on_pause(true, now, out),
+            A::Release => self.release_companion(out),
+            // Online, the online part took them.
+            A::Abort | A::Chat => {
+                let t = self.message("lichess_only", &[]);
+                self.say(out, t, Priority::Normal, SayKind::Error);
+            }
+            A::Help => match arg {
+                Arg::Action(of) => {
+                    let t = self.help_line(of);
+                    self.info(out, t);
+                }
+                _ => {
+                    let t = self.message("help_intro", &[]);
+                    self.info(out, t);
+                    let lines: Vec<String> = A::ALL
+                        .iter()
+                        .filter(|&&a| self.applies_now(a))
+                        .map(|&a| self.help_line(a))
+                        .collect();
+                    for t in lines {
+                        self.info(out, t);
+                    }
+                }
+            },
+            // A review's own, in a review that has no answer for it (none
+            // has: `on_review_action` took them).
+            A::Next
+            | A::Previous
+            | A::First
+            | A::End
+            | A::Goto
+            | A::Games
+            | A::Game
+            | A::Find
+            | A::Comment
+            | A::Variations => missing(self, out),
+            // The full-screen view's keys: the cursor and the look.
+            A::CursorUp | A::CursorDown | A::CursorLeft | A::CursorRight => {
+                let up = if self.white_at_bottom() { 1 } else { -1 };
+                let (df, dr) = match action {
+                    A::CursorUp => (0, up),
+                    A::CursorDown => (0, -up),
+                    A::CursorRight => (up, 0),
+                    _ => (-up, 0),
+                };
+                self.step(df, dr, out);
+            }
+            A::CursorRank => {
+                let Arg::Rank(r) = arg else {
+                    return missing(self, out);
+                };
+                let sq = self.parts.view.cursor.square;
+                self.go(Square::from_coords(sq.file(), r), out);
+            }
+            A::CursorFile => {
+                let Arg::File(f) = arg else {
+                    return missing(self, out);
+                };
+                let sq = self.parts.view.cursor.square;
+                self.go(Square::from_coords(f, sq.rank()), out);
+            }
+            A::NextPiece => match arg {
+                Arg::Role(role) if self.parts.view.cursor.promoting.is_some() => {
+                    self.promote_to(role, now, out)
+                }
+                Arg::Role(role) => self.next_piece(role, out),
+                _ => missing(self, out),
+            },
+            A::Select => {
+                if let Arg::Square(s) = arg {
+                    self.parts.view.cursor.square = s;
+                }
+                self.select(now, out);
+            }
+            A::Cancel => self.cursor_cancel(out),
+            A::FlipView => self.flip_view(out),
+            A::PieceStyle | A::Coordinates | A::MoveList | A::Theme | A::LargeText => {
+                self.on_look(action, out)
+            }
+        }
+    }
+}
+
+/// The request of a key of the full-screen view: what it gives (a rank, a
+/// file, a kind of piece, a square clicked), and for the questions about
+/// a square, the cursor's square `at` (its rank, its file; the player's
+/// pieces; the last move; both times).
+fn key_request(action: A, arg: KeyArg, at: Square) -> Request {
+    let arg = match (action, arg) {
+        (_, KeyArg::Rank(r)) => Arg::Rank(r),
+        (_, KeyArg::File(f)) => Arg::File(f),
+        (_, KeyArg::Role(r)) => Arg::Role(r),
+        (_, KeyArg::Square(s)) => Arg::Square(s),
+        (A::Square | A::Moves, KeyArg::None) => Arg::Square(at),
+        (A::Attackers | A::Defenders, KeyArg::None) => Arg::SquareSide(at, None),
+        (A::Rank, KeyArg::None) => Arg::Rank(at.rank()),
+        (A::File, KeyArg::None) => Arg::File(at.file()),
+        (A::Pieces, KeyArg::None) => Arg::Pieces {
+            side: Side::Mine,
+            role: None,
+        },
+        (A::Last, KeyArg::None) => Arg::Count(1),
+        (A::Time, KeyArg::None) => Arg::Time(TimeQuery::Both),
+        (_, KeyArg::None) => Arg::None,
+    };
+    Request::new(action, arg)
+}
+
+#[cfg(test)]
+mod language_tests {
+    use std::time::Instant;
+
+    use crate::app::App;
+    use crate::msg::{Effect, Msg};
+    use crate::words::Lang;
+
+    fn said(app: &mut App, text: &str) -> Vec<String> {
+        app.update(Msg::Line(text.into()), Instant::now())
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Say(u) => Some(u.text.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn help_says_the_words_of_the_players_language() {
+        let mut de = App::builder().lang(Lang::De).build();
+        let help = said(&mut de, "hilfe").join("\n");
+        assert!(
+            help.contains("feld f3: was auf einem Feld steht."),
+            "{help}"
+        );
+        assert!(!help.contains("square f3"), "{help}");
+        let mut it = App::builder().lang(Lang::It).build();
+        let help = said(&mut it, "aiuto").join("\n");
+        assert!(
+            help.contains("casa f3: che cosa c'è su una casa."),
+            "{help}"
+        );
+        assert!(help.contains("pezzi bianco"), "{help}");
+    }
+
+    #[test]
+    fn italian_exploration_words_answer_in_italian() {
+        let mut it = App::builder().lang(Lang::It).build();
+        for w in [
+            "pezzi",
+            "casa e4",
+            "mosse e1",
+            "traversa 4",
+            "colonna e",
+            "mosse g1",
+        ] {
+            let s = said(&mut it, w).join(" ");
+            assert!(!s.is_empty(), "{w}");
+            assert!(!s.contains("non è un comando"), "{w}: {s}");
+            assert!(!s.contains("non è una mossa"), "{w}: {s}");
+        }
+    }
+}
+
+/// The table's columns and what the app does agree.
+#[cfg(test)]
+mod table_tests {
+    use std::time::Instant;
+
+    use crate::action::{Args, Place, PlayerAction, TABLE};
+    use crate::app::App;
+    use crate::command::{Arg, Request};
+    use crate::msg::{Effect, Msg};
+    use crate::scoresheet::review::PgnFile;
+
+    fn texts(out: Vec<Effect>) -> Vec<String> {
+        out.into_iter()
+            .filter_map(|e| match e {
+                Effect::Say(u) => Some(u.text),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// An app reviewing a file of one game.
+    fn reviewing() -> App {
+        let file = "[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n1. e4 e5 *\n";
+        let review = PgnFile::from_bytes(file.as_bytes().to_vec()).unwrap();
+        App::builder().review(review).build()
+    }
+
+    /// An action that reads arguments (`args: Read`), asked for without
+    /// them, answers with its help sentence, and only those do; but for
+    /// the two whose argument may be left out, as typed or by a key: a
+    /// claim on the position, both times.
+    #[test]
+    fn the_args_column_is_what_the_handlers_do() {
+        let now = Instant::now();
+        for row in TABLE
+            .iter()
+            .filter(|r| !matches!(r.place, Place::Keys | Place::Review))
+            .filter(|r| !matches!(r.action, PlayerAction::Claim | PlayerAction::Time))
+        {
+            let mut app = App::builder().build();
+            let mut out = Vec::new();
+            app.dispatch(Request::new(row.action, Arg::None), now, &mut out);
+            let help = app.help_line(row.action);
+            assert_eq!(texts(out) == [help], row.args == Args::Read, "{}", row.name);
+        }
+    }
+
+    /// `help` lists, in a review, the rows of place Anywhere and Review,
+    /// in the table's order; in a game without clock, engine, board or
+    /// opponent's screen, those of Anywhere, Game and GameOnly that need
+    /// nothing.
+    #[test]
+    fn help_lists_what_the_table_allows_here() {
+        let now = Instant::now();
+        let mut reviewing = reviewing();
+        let mut playing = App::builder().build();
+        for (app, places) in [
+            (&mut reviewing, &[Place::Anywhere, Place::Review][..]),
+            (
+                &mut playing,
+                &[Place::Anywhere, Place::Game, Place::GameOnly][..],
+            ),
+        ] {
+            let want: Vec<String> = TABLE
+                .iter()
+                .filter(|r| places.contains(&r.place))
+                .filter(|r| r.needs == crate::action::Needs::Nothing)
+                .map(|r| app.help_line(r.action))
+                .collect();
+            let said = texts(app.update(Msg::Line("help".into()), now));
+            assert_eq!(said[1..], want[..]);
+        }
+    }
+
+    /// A review refuses what the table says would change the game, with
+    /// one sentence, and does nothing else.
+    #[test]
+    fn a_review_refuses_the_game_only_rows() {
+        let now = Instant::now();
+        for a in PlayerAction::ALL.iter().filter(|a| a.refused_in_review()) {
+            let mut app = reviewing();
+            let mut out = Vec::new();
+            app.dispatch(Request::new(*a, Arg::None), now, &mut out);
+            let refusal = app.message("review_not_here", &[]);
+            assert_eq!(texts(out), [refusal], "{a:?}");
+        }
+    }
+
+    /// Bug found on the way: a claim typed with its word ("claim", or
+    /// "claim Nf3", which played the move) or asked for by its key was
+    /// not refused in a review, though the review's list refused it.
+    #[test]
+    fn a_review_refuses_a_claim_however_it_is_asked() {
+        let now = Instant::now();
+        let mut app = reviewing();
+        let _ = app.update(Msg::Start, now);
+        let _ = app.update(Msg::Line("next".into()), now);
+        let refusal = app.message("review_not_here", &[]);
+        let before = app.game().history().len();
+        for line in ["claim", "claim Nf3", "save", "save game.pgn"] {
+            let said = texts(app.update(Msg::Line(line.into()), now));
+            assert_eq!(said, std::slice::from_ref(&refusal), "{line}");
+        }
+        let key = Msg::Key(PlayerAction::Claim, crate::action::KeyArg::None);
+        assert_eq!(texts(app.update(key, now)), [refusal]);
+        assert_eq!(app.game().history().len(), before);
+    }
+
+    /// In a rated game without an engine, the engine's actions say there
+    /// is none (as before the table), and `takeback` is refused.
+    #[test]
+    fn rated_refusals_come_after_what_is_missing() {
+        let now = Instant::now();
+        let mut app = App::builder().rated(true).build();
+        let none = app.message("engine_none", &[]);
+        let off = app.message("help_off_rated", &[]);
+        assert_eq!(texts(app.update(Msg::Line("hint".into()), now)), [none]);
+        let _ = app.update(Msg::Line("e4".into()), now);
+        assert_eq!(texts(app.update(Msg::Line("takeback".into()), now)), [off]);
+        assert_eq!(app.game().history().len(), 1);
+    }
+}

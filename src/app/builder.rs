@@ -6,7 +6,8 @@ use shakmaty::Color;
 
 use super::App;
 use super::engine::EngineSetup;
-use super::parts::{Parts, Settings, Talk, ViewState};
+use super::parts::{Parts, Settings, ViewState};
+use super::voice::Talk;
 use crate::game::Game;
 use crate::keymap::Keymap;
 use crate::notation::Reader;

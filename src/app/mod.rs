@@ -94,7 +94,7 @@ pub struct App {
     /// What the next line answers (a question, a confirmation).
     mode: Mode,
     /// Words, reader, key map: how the app talks with the player.
-    talk: parts::Talk,
+    talk: voice::Talk,
     /// Whose pieces are "mine", and the player's choices.
     settings: parts::Settings,
     /// The boards, clock, engine, journal, page, review, offers, view.

@@ -20,8 +20,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Color, Move};
 
 use super::change::{Edit, GameChange};
-use super::parts::Talk;
-use super::voice::Voice;
+use super::voice::{Talk, Voice};
 use crate::action::PlayerAction as Action;
 use crate::game::{EndReason, Game, GameError, GameResult};
 use crate::lichess::api::{Reply, Request};

@@ -30,11 +30,6 @@ use std::time::Instant;
 use shakmaty::Color;
 
 use crate::game::Game;
-use crate::keymap::Keymap;
-use crate::notation::Reader;
-use crate::phrase::Phraser;
-use crate::speech::Utterance;
-use crate::words::vocab::MoveWords;
 
 use super::board::Boards;
 use super::clock::ClockPart;
@@ -44,34 +39,6 @@ use super::engine::EnginePlay;
 use super::offers::Offers;
 use super::review::ReviewState;
 use super::scoresheet::Sheet;
-
-/// How the app talks with the player: its words, the reader of typed
-/// moves, the key map, and the last sentence said (for "repeat").
-pub(super) struct Talk {
-    pub(super) phraser: Phraser,
-    pub(super) reader: Reader,
-    pub(super) keymap: Keymap,
-    /// Vocabularies for command arguments (squares, pieces).
-    pub(super) arg_words: Vec<MoveWords>,
-    pub(super) last_said: Option<Utterance>,
-}
-
-impl Talk {
-    /// The sentence of a message key with its arguments.
-    pub(super) fn text(&self, key: &str, args: &[(&str, &str)]) -> String {
-        self.phraser.message(key, args)
-    }
-
-    /// The player's word for an action: the first of the line keymap in
-    /// their language, or its name.
-    pub(super) fn word(&self, action: crate::action::PlayerAction) -> String {
-        self.keymap
-            .words(action)
-            .first()
-            .cloned()
-            .unwrap_or_else(|| action.key().to_owned())
-    }
-}
 
 /// The player's seat and choices for the session.
 pub(super) struct Settings {

@@ -6,11 +6,40 @@
 //! the App.
 
 use crate::audio::Tone;
+use crate::keymap::Keymap;
 use crate::msg::Effect;
+use crate::notation::Reader;
 use crate::phrase::Phraser;
 use crate::speech::{Part, Priority, SayKind, Utterance};
+use crate::words::vocab::MoveWords;
 
-use super::parts::Talk;
+/// How the app talks with the player: its words, the reader of typed
+/// moves, the key map, and the last sentence said (for "repeat").
+pub(super) struct Talk {
+    pub(super) phraser: Phraser,
+    pub(super) reader: Reader,
+    pub(super) keymap: Keymap,
+    /// Vocabularies for command arguments (squares, pieces).
+    pub(super) arg_words: Vec<MoveWords>,
+    pub(super) last_said: Option<Utterance>,
+}
+
+impl Talk {
+    /// The sentence of a message key with its arguments.
+    pub(super) fn text(&self, key: &str, args: &[(&str, &str)]) -> String {
+        self.phraser.message(key, args)
+    }
+
+    /// The player's word for an action: the first of the line keymap in
+    /// their language, or its name.
+    pub(super) fn word(&self, action: crate::action::PlayerAction) -> String {
+        self.keymap
+            .words(action)
+            .first()
+            .cloned()
+            .unwrap_or_else(|| action.key().to_owned())
+    }
+}
 
 /// The talk of the app and the effects of this update, lent to whoever
 /// speaks.

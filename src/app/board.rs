@@ -55,10 +55,10 @@ impl Boards {
     /// when a move is played or the game replaced; the opponent's board
     /// follows at the end of the update.
     pub(super) fn on_change(&mut self, change: &GameChange) {
-        if matches!(change, GameChange::Moved { .. } | GameChange::Replaced) {
+        if matches!(change, GameChange::Moved { .. } | GameChange::Replaced(_)) {
             self.takeback_awaited = None;
         }
-        if change != &GameChange::Shown {
+        if !matches!(change, GameChange::Shown) {
             self.opponent_behind = true;
         }
     }

@@ -47,7 +47,7 @@ impl Broadcast {
             GameChange::Moved { .. }
                 | GameChange::TakenBack(_)
                 | GameChange::Ended(_)
-                | GameChange::Replaced
+                | GameChange::Replaced(_)
         ) {
             self.changed = true;
         }

@@ -57,7 +57,7 @@ pub(super) enum Edit {
 }
 
 /// What changed in the game.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub(super) enum GameChange {
     /// `by` played `mv` in `before`; `lapsed`: the opponent's offer that
     /// stood and lapsed by this move (9.1.2.3).
@@ -77,8 +77,9 @@ pub(super) enum GameChange {
     Claimed(ClaimOutcome),
     /// The game ended.
     Ended(GameResult),
-    /// Another game is played.
-    Replaced,
+    /// Another game is played: this one, as it was given (its moves, if
+    /// any, are part of it).
+    Replaced(Box<Game>),
     /// A review shows another move of its game.
     Shown,
 }
@@ -154,8 +155,8 @@ impl App {
                 }
             }
             Edit::Replace(new) => {
+                changes.push(GameChange::Replaced(Box::new(new.clone())));
                 *game = new;
-                changes.push(GameChange::Replaced);
             }
             Edit::Show(shown) => {
                 *game = shown;
@@ -165,7 +166,7 @@ impl App {
         if let Some(result) = game.result().filter(|_| was_over.is_none()) {
             changes.push(GameChange::Ended(result));
         }
-        if changes.contains(&GameChange::Replaced) {
+        if changes.iter().any(|c| matches!(c, GameChange::Replaced(_))) {
             self.parts.journal.epoch += 1;
         }
         self.changes.extend(changes.iter().cloned());
@@ -185,6 +186,9 @@ impl App {
 
     /// One change, to each part in turn.
     fn give(&mut self, change: &GameChange, now: Instant, out: &mut Vec<Effect>) {
+        if let Some(sheet) = &mut self.parts.journal.sheet {
+            sheet.hear(change);
+        }
         self.parts.boards.on_change(change);
         if let Some(b) = &mut self.parts.broadcast {
             b.on_change(change);

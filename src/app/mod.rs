@@ -662,16 +662,19 @@ impl App {
     /// ends); the parts hear of it right after the announcement.
     fn play(&mut self, mv: Move, now: Instant, out: &mut Vec<Effect>) {
         let before = self.game.position().clone();
-        if self.change(change::Edit::Play(mv)).is_err() {
+        let Ok(changes) = self.change(change::Edit::Play(mv)) else {
             // The reader only returns legal moves; say so if that ever fails.
             let t = self.message("not_understood", &[("input", "?")]);
             self.say(out, t, Priority::Normal, SayKind::Error);
             return;
-        }
+        };
         self.announce_move(&before, mv, out);
         self.settle(now, out);
-        if let Some(t) = self.game_over_sentence() {
-            self.say(out, t, Priority::Urgent, SayKind::Game);
+        for change in changes {
+            if let change::GameChange::Ended(r) = change {
+                let t = self.talk.phraser.game_over(r.reason, r.outcome.winner());
+                self.say(out, t, Priority::Urgent, SayKind::Game);
+            }
         }
     }
 

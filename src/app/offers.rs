@@ -57,7 +57,7 @@ impl Offers {
                 }
                 false
             }
-            GameChange::Replaced => {
+            GameChange::Replaced(_) => {
                 self.lapsed = None;
                 false
             }

@@ -2,15 +2,19 @@
 //! before it is announced, a saved game is offered for resuming, and the
 //! scoresheet is saved on request.
 //!
-//! The journal follows the game by comparing it, at the end of every
-//! `update`, with the game as journalled so far (a [`Resumed`] fed the same
-//! events): new moves, take-backs, offers, declines, acceptances,
-//! resignations and results become [`Event`]s, whichever code path changed
-//! the game (typed moves, the board, claims).  A claim is told explicitly
-//! ([`App::note_claim`]), since its verdict and intended move are not
-//! visible in the game alone; so are clock and board events
-//! ([`App::journal_event`]).  The journal effects are put before every
-//! other effect of the same `update`: written and flushed, then said.
+//! The journal hears every change of the game from the App's one stream
+//! (`app/change.rs`: a move, a take-back, an offer, its decline, a
+//! claim's verdict, the end, another game) and writes them, at the end of
+//! every `update`, as [`Event`]s, kept in a [`Resumed`] fed the same
+//! events (the game as journalled).  Whichever code path changed the game
+//! (typed moves, the board, claims, lichess), it is one change to the
+//! journal.  A claim is told explicitly beforehand ([`App::note_claim`]),
+//! since which rule is claimed is not in the change; so are clock and
+//! board events ([`App::journal_event`]).  In debug builds the events are
+//! checked against a comparison of the game with the journalled copy (the
+//! way the journal followed the game before the stream).  The journal
+//! effects are put before every other effect of the same `update`:
+//! written and flushed, then said.
 //!
 //! The clock is followed the same way: its state at the end of an `update`
 //! is compared with the state last journalled, and a change becomes one
@@ -38,9 +42,10 @@ use shakmaty::{Color, Move};
 
 use super::App;
 use super::board::Seat;
+use super::change::GameChange;
 use crate::board::{Sensed, SquareDiff};
 use crate::clock::Clock;
-use crate::game::{Claim, EndReason, Game};
+use crate::game::{Claim, ClaimOutcome, EndReason, Game};
 use crate::msg::Effect;
 use crate::scoresheet::journal::JournalError;
 use crate::scoresheet::record::{BoardOf, ClockEvent, Event, StartInfo};
@@ -94,6 +99,8 @@ pub(super) struct Sheet {
     board_seen: Option<Move>,
     /// The move the opponent's board awaited, as last journalled.
     opponent_seen: Option<Move>,
+    /// The game's changes heard since the last write.
+    heard: Vec<GameChange>,
 }
 
 impl Sheet {
@@ -115,6 +122,14 @@ impl Sheet {
             press_seen: None,
             board_seen: None,
             opponent_seen: None,
+            heard: Vec::new(),
+        }
+    }
+
+    /// A change of the game, to be journalled at the end of the update.
+    pub(super) fn hear(&mut self, change: &GameChange) {
+        if !matches!(change, GameChange::Shown) {
+            self.heard.push(change.clone());
         }
     }
 }
@@ -540,7 +555,9 @@ impl Sheet {
         if self.epoch != seen.epoch {
             let mut start = self.start.clone();
             start.fen = start_fen(seen.game);
+            let heard = std::mem::take(&mut self.heard);
             *self = Sheet::new(start, seen.game, seen.epoch);
+            self.heard = heard;
         }
         // An online game's clock is the server's: its times are journalled
         // with each move (`journal_server_press`), not read off the clock
@@ -619,7 +636,14 @@ impl Sheet {
             }
         }
         board.extend(clock);
-        let events = diff(self, seen.game, board);
+        #[cfg(debug_assertions)]
+        let compared = diff(&mut self.clone(), seen.game, board.clone());
+        let events = stream(self, seen.game, board);
+        #[cfg(debug_assertions)]
+        debug_assert_eq!(
+            events, compared,
+            "the journal's stream of changes and its comparison with the game disagree"
+        );
         // The clock alone does not begin a saved game: a pause, or a clock
         // that ran while a question waited, before the first move leaves
         // no file behind (the first press records both times).
@@ -646,8 +670,208 @@ impl Sheet {
     }
 }
 
+/// The events of the changes `sheet` heard, in the order the journal
+/// writes them, applied to `sheet.sim` as they are made: an arbiter's
+/// decision first; the take-backs, moves, claims and the offers made
+/// with a move in the order they came; penalties and board records; the
+/// clock (`clock`); the result; an offer standing or declined.  `game`
+/// is the game now (its result, the offer standing, its castling).
+fn stream(sheet: &mut Sheet, game: &Game, clock: Vec<Event>) -> Vec<Event> {
+    let mut out = Vec::new();
+    let result_before = sheet.sim.result();
+    let emit = |sheet: &mut Sheet, e: Event, out: &mut Vec<Event>| {
+        sheet.seq += 1;
+        sheet.sim.apply(sheet.seq, &e);
+        out.push(e);
+    };
+    // An arbiter's decision before what it does.
+    for e in std::mem::take(&mut sheet.first) {
+        emit(sheet, e, &mut out);
+    }
+    let castling = game.castling_mode();
+    let claim = sheet.claim.take();
+    let mut claim_move = None;
+    let mut standing = Vec::new();
+    for change in std::mem::take(&mut sheet.heard) {
+        match change {
+            GameChange::Replaced(given) => {
+                for e in whole_game(sheet, &given) {
+                    emit(sheet, e, &mut out);
+                }
+            }
+            GameChange::Moved { before, mv, by, .. } => {
+                let number = shakmaty::Position::fullmoves(&*before).get();
+                let san = shakmaty::san::SanPlus::from_move(*before, mv).to_string();
+                let uci = mv.to_uci(castling).to_string();
+                // A claim's intended move is journalled as the claim.
+                if let Some((claimant, _, Some(intended))) = claim
+                    && claimant == by
+                    && intended == mv
+                {
+                    claim_move = Some((number, san, uci));
+                    continue;
+                }
+                emit(
+                    sheet,
+                    Event::Move {
+                        number,
+                        by,
+                        san,
+                        uci,
+                    },
+                    &mut out,
+                );
+            }
+            GameChange::TakenBack(n) => {
+                for _ in 0..n {
+                    emit(sheet, Event::TakeBack, &mut out);
+                }
+            }
+            GameChange::Claimed(outcome) => {
+                if let Some((by, kind, intended)) = claim {
+                    let e = Event::Claim {
+                        by,
+                        claim: kind,
+                        intended: intended.and_then(|_| claim_move.take()),
+                        upheld: matches!(outcome, ClaimOutcome::Drawn(_)),
+                    };
+                    emit(sheet, e, &mut out);
+                }
+            }
+            // An offer made after one's own move is marked on it: written
+            // with the move; any other waits for the end of the update.
+            GameChange::Offered(by)
+                if sheet
+                    .sim
+                    .game
+                    .history()
+                    .last()
+                    .is_some_and(|m| m.by == by && !m.draw_offer) =>
+            {
+                emit(sheet, Event::Offer { by }, &mut out);
+            }
+            GameChange::Offered(_) | GameChange::Declined(_) => standing.push(change),
+            GameChange::Ended(_) | GameChange::Shown => {}
+        }
+    }
+    // Penalties, board mismatches; then the clock as it is after all this
+    // (the press after the move, the flag before the result it gives).
+    for e in std::mem::take(&mut sheet.queued) {
+        emit(sheet, e, &mut out);
+    }
+    for e in clock {
+        emit(sheet, e, &mut out);
+    }
+    result_events(sheet, game, result_before, &mut out);
+    // Offers standing, or declined, when the game goes on.
+    for change in standing {
+        if game.result().is_some() {
+            break;
+        }
+        let journalled = sheet.sim.game.pending_offer();
+        match change {
+            GameChange::Offered(by) if game.pending_offer() == Some(by) && journalled.is_none() => {
+                emit(sheet, Event::Offer { by }, &mut out);
+            }
+            GameChange::Declined(by)
+                if game.pending_offer().is_none() && journalled == Some(!by) =>
+            {
+                emit(sheet, Event::Decline { by }, &mut out);
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The events that bring the journalled game to `given`, a game given
+/// whole (a game set up with its moves, one resumed, lichess's): the
+/// take-backs to the moves both share, then its own moves.
+fn whole_game(sheet: &Sheet, given: &Game) -> Vec<Event> {
+    let mut copy = sheet.clone();
+    let mut out = Vec::new();
+    let common = copy
+        .sim
+        .game
+        .history()
+        .iter()
+        .zip(given.history())
+        .take_while(|(a, b)| a.mv == b.mv)
+        .count();
+    for _ in common..copy.sim.game.history().len() {
+        out.push(Event::TakeBack);
+    }
+    for i in common..given.history().len() {
+        let p = &given.history()[i];
+        out.push(Event::Move {
+            number: p.number,
+            by: p.by,
+            san: p.san.to_string(),
+            uci: uci(given, i),
+        });
+        if p.draw_offer {
+            // Marked on the move in the game given; the copy marks it too
+            // when the offer stood before the move.
+            for e in &out[out.len().saturating_sub(1)..] {
+                copy.seq += 1;
+                copy.sim.apply(copy.seq, e);
+            }
+            let marked = copy.sim.game.history().get(i).is_some_and(|m| m.draw_offer);
+            if !marked {
+                out.push(Event::Offer { by: p.by });
+            }
+        }
+    }
+    out
+}
+
+/// The result, when the game's differs from the one journalled before
+/// this update (`before`): a resignation or an agreement written as such
+/// first.
+fn result_events(
+    sheet: &mut Sheet,
+    game: &Game,
+    before: Option<(shakmaty::KnownOutcome, String)>,
+    out: &mut Vec<Event>,
+) {
+    let now = game
+        .result()
+        .map(|r| (r.outcome, reason_word(r.reason).to_string()));
+    let Some(r) = game.result().filter(|_| now.is_some() && now != before) else {
+        return;
+    };
+    let mut emit = |sheet: &mut Sheet, e: Event| {
+        sheet.seq += 1;
+        sheet.sim.apply(sheet.seq, &e);
+        out.push(e);
+    };
+    match r.reason {
+        EndReason::Resignation => {
+            if let Some(winner) = r.outcome.winner() {
+                emit(sheet, Event::Resign { by: !winner });
+            }
+        }
+        EndReason::Agreement => {
+            if let Some(offerer) = sheet.sim.game.pending_offer() {
+                emit(sheet, Event::Accept { by: !offerer });
+            }
+        }
+        _ => {}
+    }
+    if sheet.sim.result() != now {
+        sheet.sim.declared = Some((r.outcome, reason_word(r.reason).to_string()));
+    }
+    out.push(Event::Result {
+        outcome: r.outcome,
+        reason: reason_word(r.reason).to_string(),
+    });
+}
+
 /// The events that bring the journalled game (`sheet.sim`) to `game`,
-/// applied to `sheet.sim` as they are made.
+/// applied to `sheet.sim` as they are made: how the journal followed the
+/// game before the stream of changes, kept to check the stream in debug
+/// builds.
+#[cfg(debug_assertions)]
 fn diff(sheet: &mut Sheet, game: &Game, clock: Vec<Event>) -> Vec<Event> {
     let mut out = Vec::new();
     let result_before = sheet.sim.result();

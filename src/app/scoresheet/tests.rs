@@ -1619,7 +1619,15 @@ fn the_sheet_alone_begins_with_the_first_move_and_writes_each_change_once() {
         .expect("uci")
         .to_move(game.position())
         .expect("legal");
+    let before = game.position().clone();
     game.play(mv).expect("played");
+    // The sheet hears the change from the App's stream.
+    sheet.hear(&crate::app::change::GameChange::Moved {
+        before: Box::new(before),
+        mv,
+        by: shakmaty::Color::White,
+        lapsed: None,
+    });
     let ops = sheet.follow(&seen(&game, &clock), t0);
     assert!(
         matches!(

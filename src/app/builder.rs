@@ -238,7 +238,7 @@ impl AppBuilder {
             changes: Vec::new(),
         };
         app.set_rated(start.rated);
-        app.set_look(start.look);
+        app.parts.view.look = start.look;
         // In this order: the journal's start record, then the game it
         // starts from, then the engine's side written into it.
         if let Some(info) = start.journal {
@@ -248,7 +248,7 @@ impl AppBuilder {
             app.start_from(game, info);
         }
         if let Some(round) = start.broadcast {
-            app.set_broadcast(round);
+            app.parts.broadcast = Some(super::broadcast::Broadcast::new(round));
         }
         if let Some(online) = start.online {
             app.parts.online = Some(super::online::OnlinePlay::new(online));
@@ -279,6 +279,12 @@ impl App {
         self.parts = Parts::default();
         self.quitting = false;
         self.changes.clear();
+    }
+
+    /// Set the look (at start-up: [`AppBuilder::look`]).
+    #[cfg(test)]
+    pub(super) fn set_look(&mut self, look: crate::view::ViewLook) {
+        self.parts.view.look = look;
     }
 
     /// Play on lichess, as the builder's `online` does (for the tests).

@@ -14,7 +14,9 @@ use shakmaty::{Color, Move, Position, Square};
 
 use super::App;
 use super::change::Edit;
+use super::cursor::CursorNote;
 use super::online::Taken;
+use super::voice::Voice;
 use crate::action::{KeyArg, Needs, Place, PlayerAction as A};
 use crate::command::{Arg, Request, Side, TimeQuery};
 use crate::game::Game;
@@ -372,48 +374,68 @@ impl App {
             | A::Comment
             | A::Variations => missing(self, out),
             // The full-screen view's keys: the cursor and the look.
-            A::CursorUp | A::CursorDown | A::CursorLeft | A::CursorRight => {
-                let up = if self.white_at_bottom() { 1 } else { -1 };
-                let (df, dr) = match action {
-                    A::CursorUp => (0, up),
-                    A::CursorDown => (0, -up),
-                    A::CursorRight => (up, 0),
-                    _ => (-up, 0),
-                };
-                self.step(df, dr, out);
-            }
-            A::CursorRank => {
-                let Arg::Rank(r) = arg else {
-                    return missing(self, out);
-                };
-                let sq = self.parts.view.cursor.square;
-                self.go(Square::from_coords(sq.file(), r), out);
-            }
-            A::CursorFile => {
-                let Arg::File(f) = arg else {
-                    return missing(self, out);
-                };
-                let sq = self.parts.view.cursor.square;
-                self.go(Square::from_coords(f, sq.rank()), out);
-            }
-            A::NextPiece => match arg {
-                Arg::Role(role) if self.parts.view.cursor.promoting.is_some() => {
-                    self.promote_to(role, now, out)
-                }
-                Arg::Role(role) => self.next_piece(role, out),
-                _ => missing(self, out),
-            },
-            A::Select => {
-                if let Arg::Square(s) = arg {
-                    self.parts.view.cursor.square = s;
-                }
-                self.select(now, out);
-            }
-            A::Cancel => self.cursor_cancel(out),
-            A::FlipView => self.flip_view(out),
+            A::CursorUp
+            | A::CursorDown
+            | A::CursorLeft
+            | A::CursorRight
+            | A::CursorRank
+            | A::CursorFile
+            | A::NextPiece
+            | A::Select
+            | A::Cancel
+            | A::FlipView => self.cursor_action(action, arg, now, out),
             A::PieceStyle | A::Coordinates | A::MoveList | A::Theme | A::LargeText => {
-                self.on_look(action, out)
+                let mut v = Voice::new(&mut self.talk, out);
+                super::look::change(&mut self.parts.view.look, action, &mut v);
             }
+        }
+    }
+}
+
+impl App {
+    /// The square cursor's actions: exploring (each step said), choosing
+    /// a move with it (played, or read as if typed to say why not).
+    fn cursor_action(&mut self, action: A, arg: Arg, now: Instant, out: &mut Vec<Effect>) {
+        let me = self.settings.me;
+        let cursor = &mut self.parts.view.cursor;
+        let pos = self.game.position();
+        let mut v = Voice::new(&mut self.talk, out);
+        let up = if cursor.white_at_bottom(me) { 1 } else { -1 };
+        let note = match (action, arg) {
+            (A::CursorUp, _) => return cursor.step(0, up, pos, &mut v),
+            (A::CursorDown, _) => return cursor.step(0, -up, pos, &mut v),
+            (A::CursorRight, _) => return cursor.step(up, 0, pos, &mut v),
+            (A::CursorLeft, _) => return cursor.step(-up, 0, pos, &mut v),
+            (A::CursorRank, Arg::Rank(r)) => {
+                let sq = Square::from_coords(cursor.square.file(), r);
+                return cursor.go(sq, pos, &mut v);
+            }
+            (A::CursorFile, Arg::File(f)) => {
+                let sq = Square::from_coords(f, cursor.square.rank());
+                return cursor.go(sq, pos, &mut v);
+            }
+            (A::NextPiece, Arg::Role(role)) if cursor.promoting.is_some() => {
+                cursor.promote_to(role, pos, &mut v)
+            }
+            (A::NextPiece, Arg::Role(role)) => return cursor.next_piece(role, pos, &mut v),
+            (A::Select, arg) => {
+                if let Arg::Square(s) = arg {
+                    cursor.square = s;
+                }
+                cursor.select(&self.game, &mut v)
+            }
+            (A::Cancel, _) => return cursor.cancel(&mut v),
+            (A::FlipView, _) => return cursor.flip(me, &mut v),
+            // A jump without what its key gives it: how to ask.
+            _ => {
+                let t = self.help_line(action);
+                return self.say(out, t, Priority::Normal, SayKind::Error);
+            }
+        };
+        match note {
+            Some(CursorNote::Play(mv)) => self.play(mv, now, out),
+            Some(CursorNote::Typed(text)) => self.on_move_text(&text, now, out),
+            None => {}
         }
     }
 }

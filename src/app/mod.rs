@@ -150,6 +150,45 @@ impl App {
         self.quitting
     }
 
+    /// How the full-screen view looks now.
+    pub fn look(&self) -> &crate::view::ViewLook {
+        &self.parts.view.look
+    }
+
+    /// The cursor's square.
+    pub fn cursor(&self) -> shakmaty::Square {
+        self.parts.view.cursor.square
+    }
+
+    /// The piece chosen with the cursor, waiting for its target.
+    pub fn chosen(&self) -> Option<shakmaty::Square> {
+        self.parts.view.cursor.chosen
+    }
+
+    /// The board is shown from the other side than the player's.
+    pub fn view_flipped(&self) -> bool {
+        self.parts.view.cursor.flipped
+    }
+
+    /// White's first rank at the bottom of the full-screen view.
+    pub fn white_at_bottom(&self) -> bool {
+        self.parts.view.cursor.white_at_bottom(self.settings.me)
+    }
+
+    /// The last sentence said (what the full-screen view shows large).
+    pub fn last_said_text(&self) -> Option<&str> {
+        self.talk.last_said.as_ref().map(|u| u.text.as_str())
+    }
+
+    /// Whether lichess has the game as it is now, when it is broadcast
+    /// (for tests and the leaving sentence).
+    pub fn broadcast_up_to_date(&self) -> Option<bool> {
+        self.parts
+            .broadcast
+            .as_ref()
+            .map(broadcast::Broadcast::up_to_date)
+    }
+
     /// When the app next wants a [`Msg::Deadline`]: the board's settle
     /// time (a move that may still be on its way, a mismatch to report).
     pub fn next_deadline(&self) -> Option<Instant> {
@@ -345,11 +384,13 @@ impl App {
                 if let Some(o) = &mut self.parts.online {
                     o.tick(now, over, &mut voice::Voice::new(&mut self.talk, &mut out));
                 }
-                self.broadcast_tick(now, &mut out);
+                if let Some(b) = &mut self.parts.broadcast {
+                    b.tick(now, &mut voice::Voice::new(&mut self.talk, &mut out));
+                }
             }
-            Msg::Speech(status) => self.on_speech_status(status, &mut out),
-            Msg::Audio(status) => self.on_audio_status(status, &mut out),
-            Msg::Problem(p) => self.on_problem(&p, &mut out),
+            Msg::Speech(status) => status::speech(status, &mut self.voice(&mut out)),
+            Msg::Audio(status) => status::audio(status, &mut self.voice(&mut out)),
+            Msg::Problem(p) => status::problem(&p, &mut self.voice(&mut out)),
             Msg::BoardChosen(choice) => self.on_seat_chosen(Seat::Player, choice, &mut out),
             Msg::Key(action, arg) => {
                 self.key(action, arg, now, &mut out);
@@ -390,7 +431,16 @@ impl App {
             Msg::Companion(event) => self.on_companion(event, now, &mut out),
             Msg::CompanionReleased { code } => self.on_companion_released(code, &mut out),
             Msg::Lichess(io) => self.on_lichess(io, now, &mut out),
-            Msg::Broadcast { seq, outcome } => self.on_broadcast(seq, outcome, now, &mut out),
+            Msg::Broadcast { seq, outcome } => {
+                if let Some(b) = &mut self.parts.broadcast {
+                    b.done(
+                        seq,
+                        outcome,
+                        now,
+                        &mut voice::Voice::new(&mut self.talk, &mut out),
+                    );
+                }
+            }
         }
         // Every change of the game not yet given to the parts.
         self.settle(now, &mut out);
@@ -405,8 +455,21 @@ impl App {
             self.journal_reading(now);
         }
         self.journal_effects(now, &mut out);
-        self.broadcast_effects(now, &mut out);
-        self.broadcast_hold_quit(now, interrupted, &mut out);
+        if self.parts.broadcast.is_some() {
+            // The scoresheet is copied only when the game is to be offered.
+            let wanted = self
+                .parts
+                .broadcast
+                .as_ref()
+                .is_some_and(|b| b.wants_game());
+            let record = self.scoresheet_in_memory().filter(|_| wanted);
+            let game = &self.game;
+            if let Some(b) = &mut self.parts.broadcast {
+                let pgn = || broadcast::pgn_of(game, record);
+                b.poll(pgn, now, &mut voice::Voice::new(&mut self.talk, &mut out));
+                b.hold_quit(now, interrupted, &mut self.talk, &mut out);
+            }
+        }
         if let Some(epoch) = self.journal_begun() {
             // The opponent's seat, so that a resumed game gives the page its seat back.
             out.extend(self.parts.companion.journal(epoch));
@@ -441,14 +504,6 @@ impl App {
     /// The app's voice for this update's effects (`voice.rs`).
     fn voice<'a>(&'a mut self, out: &'a mut Vec<Effect>) -> voice::Voice<'a> {
         voice::Voice::new(&mut self.talk, out)
-    }
-
-    /// Say one sentence, without the tone its kind may have.
-    fn say_quietly(&mut self, out: &mut Vec<Effect>, text: String, kind: SayKind) {
-        self.say(out, text, Priority::Normal, kind);
-        if kind == SayKind::Error && out.last() == Some(&Effect::Tone(Tone::Error)) {
-            out.pop();
-        }
     }
 
     fn info(&mut self, out: &mut Vec<Effect>, text: String) {

@@ -93,6 +93,14 @@ impl<'a> Voice<'a> {
         }
     }
 
+    /// Say one sentence, without the tone its kind may have.
+    pub(super) fn say_quietly(&mut self, text: String, kind: SayKind) {
+        self.say(text, Priority::Normal, kind);
+        if kind == SayKind::Error && self.out.last() == Some(&Effect::Tone(Tone::Error)) {
+            self.out.pop();
+        }
+    }
+
     /// A message said: `key` with its arguments.
     pub(super) fn say_key(
         &mut self,

@@ -2,6 +2,8 @@ use std::time::Instant;
 
 use super::*;
 use crate::action::{KeyArg, PlayerAction};
+use crate::app::App;
+use crate::msg::Effect;
 use crate::msg::Msg;
 use crate::words::Lang;
 

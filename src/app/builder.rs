@@ -237,7 +237,7 @@ impl AppBuilder {
             quitting: false,
             changes: Vec::new(),
         };
-        app.set_rated(start.rated);
+        app.settings.rated = start.rated;
         app.parts.view.look = start.look;
         // In this order: the journal's start record, then the game it
         // starts from, then the engine's side written into it.
@@ -254,7 +254,9 @@ impl AppBuilder {
             app.parts.online = Some(super::online::OnlinePlay::new(online));
         }
         if let Some(setup) = start.engine {
-            app.set_engine(setup);
+            // Started with the session (`Msg::Start`); its side journalled.
+            app.parts.engine = Some(super::engine::EnginePlay::new(setup));
+            app.journal_engine_side(Some(!app.settings.me));
         }
         if let Some(file) = start.review {
             app.start_review(file);
@@ -279,6 +281,20 @@ impl App {
         self.parts = Parts::default();
         self.quitting = false;
         self.changes.clear();
+    }
+
+    /// Play against an engine, as the builder's `engine` does.
+    #[cfg(test)]
+    pub(super) fn set_engine(&mut self, setup: EngineSetup) {
+        self.parts.engine = Some(super::engine::EnginePlay::new(setup));
+        self.journal_engine_side(Some(!self.settings.me));
+    }
+
+    /// A rated game, or one with an arbiter: no hint, evaluation, threat
+    /// or take-back (at start-up: [`AppBuilder::rated`]).
+    #[cfg(test)]
+    pub(super) fn set_rated(&mut self, rated: bool) {
+        self.settings.rated = rated;
     }
 
     /// Set the look (at start-up: [`AppBuilder::look`]).

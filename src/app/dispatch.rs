@@ -103,7 +103,9 @@ impl App {
         match action {
             A::New => {
                 self.journal_reading_of_left_game(now, out);
-                self.engine_new_game();
+                if let Some(e) = &mut self.parts.engine {
+                    e.ask(super::engine::EngineAsk::NewGame);
+                }
                 self.replace_game(Game::new());
                 self.parts.offers.forget();
                 self.clock_new_game(now);
@@ -314,7 +316,13 @@ impl App {
             A::Accept => self.accept_draw(out),
             A::Decline => self.decline_draw(out),
             A::Resign => self.resign(out),
-            A::Hint | A::Eval | A::Threat | A::Engine => self.engine_action(action, out),
+            A::Hint | A::Eval | A::Threat | A::Engine => match &mut self.parts.engine {
+                Some(e) => e.action(action, &mut Voice::new(&mut self.talk, out)),
+                None => {
+                    let t = self.message("engine_none", &[]);
+                    self.info(out, t);
+                }
+            },
             A::Takeback => self.take_back(now, out),
             A::Flip => {
                 self.settings.me = !self.settings.me;

@@ -180,6 +180,11 @@ impl App {
         self.talk.last_said.as_ref().map(|u| u.text.as_str())
     }
 
+    /// The side the engine plays, when there is one.
+    pub fn engine_side(&self) -> Option<Color> {
+        self.parts.engine.as_ref().map(|_| !self.settings.me)
+    }
+
     /// Whether lichess has the game as it is now, when it is broadcast
     /// (for tests and the leaving sentence).
     pub fn broadcast_up_to_date(&self) -> Option<bool> {
@@ -417,7 +422,10 @@ impl App {
                         self.say(&mut out, t, Priority::Normal, SayKind::Game);
                     }
                     self.clock_start(now);
-                    self.engine_start(now, &mut out);
+                    if let Some(e) = &mut self.parts.engine {
+                        let note = e.start(now);
+                        self.on_engine_notes(vec![note], now, &mut out);
+                    }
                     if let Some(o) = &self.parts.online {
                         o.start(&mut voice::Voice::new(&mut self.talk, &mut out));
                     }

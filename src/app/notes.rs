@@ -9,8 +9,10 @@ use shakmaty::{ByColor, CastlingMode, Color, Move, Position};
 
 use super::App;
 use super::change::Edit;
+use super::engine::EngineNote;
 use super::online::{OnlineNote, OnlinePlay};
 use super::online_record::{clock_of, online_start_info};
+use crate::engine::SearchResult;
 use crate::lichess::api::Request;
 use crate::lichess::event::{FullClock, Side};
 use crate::lichess::sync::{Change, GameSync};
@@ -279,5 +281,133 @@ impl App {
         };
         let t = self.message("lichess_rejoining", &[("name", them)]);
         self.say(out, t, Priority::Normal, SayKind::Game);
+    }
+
+    /// The engine is alive and it is its move: not while a take-back is
+    /// being made on the board, nor while the player is asked whether to
+    /// resume a game (the game to play is not known yet).
+    pub(super) fn engine_has_the_move(&self) -> bool {
+        let held = self.parts.boards.takeback_awaited.is_some() || self.asking_resume();
+        self.parts
+            .engine
+            .as_ref()
+            .is_some_and(|e| e.has_the_move(&self.game, self.settings.me, held))
+    }
+
+    /// The input ended: quit now, or after the engine's move.
+    pub(super) fn engine_defers_quit(&mut self) -> bool {
+        if self.engine_has_the_move()
+            && let Some(e) = &mut self.parts.engine
+        {
+            e.quit_after_its_move();
+            return true;
+        }
+        false
+    }
+
+    /// After every message: the engine's asks carried out, the engine's
+    /// turn asked for, its lines sent, its events said or played.
+    pub(super) fn engine_step(&mut self, now: Instant, out: &mut Vec<Effect>) {
+        let clock = self
+            .parts
+            .clock
+            .as_ref()
+            .map(super::clock::ClockPart::clock);
+        let notes = match &mut self.parts.engine {
+            Some(e) => e.carry_out(&self.game, clock, now),
+            None => return,
+        };
+        self.on_engine_notes(notes, now, out);
+        // The events first: a `bestmove` just read is the engine's move,
+        // played before the turn is looked at.
+        let mut asked = false;
+        loop {
+            let Some(e) = &mut self.parts.engine else {
+                return;
+            };
+            let notes = e.poll(&self.game);
+            let event = notes.iter().any(|n| !matches!(n, EngineNote::Order(_)));
+            self.on_engine_notes(notes, now, out);
+            if event {
+                continue;
+            }
+            if asked {
+                break;
+            }
+            asked = true;
+            let has_the_move = self.engine_has_the_move();
+            let clock = self
+                .parts
+                .clock
+                .as_ref()
+                .map(super::clock::ClockPart::clock);
+            if let Some(e) = &mut self.parts.engine {
+                e.ask_move(&self.game, has_the_move, clock, now);
+            }
+        }
+        let has_the_move = self.engine_has_the_move();
+        if self
+            .parts
+            .engine
+            .as_ref()
+            .is_some_and(|e| e.quit_due(has_the_move))
+            && !self.quitting
+        {
+            self.quitting = true;
+            out.push(Effect::Quit);
+        }
+    }
+
+    /// The engine part's notes: its words said, the rest done here.
+    pub(super) fn on_engine_notes(
+        &mut self,
+        notes: Vec<EngineNote>,
+        now: Instant,
+        out: &mut Vec<Effect>,
+    ) {
+        for note in notes {
+            let Some(note) = super::engine::say(note, &mut self.voice(out)) else {
+                continue;
+            };
+            match note {
+                EngineNote::Ready(name) => {
+                    self.journal_engine_name(!self.settings.me, &name);
+                    super::engine::say_ready(&name, self.settings.me, &mut self.voice(out));
+                }
+                EngineNote::Answer(r) => self.on_engine_move(r, now, out),
+                EngineNote::GameOver => {
+                    if let Some(t) = self.game_is_over() {
+                        self.info(out, t);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The engine's move about the game as it is: played (or the
+    /// player's draw offer answered first).
+    fn on_engine_move(&mut self, r: SearchResult, now: Instant, out: &mut Vec<Effect>) {
+        if !self.engine_has_the_move() {
+            return;
+        }
+        // The player's draw offer is answered by the engine's evaluation:
+        // accepted when it is worse, else declined and its move made.
+        if self.game.pending_offer() == Some(self.settings.me) {
+            let engine = !self.settings.me;
+            let accept = r.score.is_some_and(|s| s.accepts_draw(engine));
+            if accept && self.change(Edit::AcceptDraw(engine)).is_ok() {
+                let t = self.message("draw_accepted", &[]);
+                self.say(out, t, Priority::Urgent, SayKind::Game);
+                if let Some(t) = self.game_over_sentence() {
+                    self.say(out, t, Priority::Urgent, SayKind::Game);
+                }
+                return;
+            }
+            self.decline_draw(out);
+        }
+        // Announced like the opponent's move; a board then awaits it.
+        self.play(r.best, now, out);
+        self.sync_board(now, out);
     }
 }

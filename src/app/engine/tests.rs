@@ -1,6 +1,7 @@
 use std::time::{Duration, Instant};
 
 use super::*;
+use crate::app::App;
 use crate::engine::EngineIo;
 use crate::msg::Msg;
 

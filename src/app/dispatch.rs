@@ -345,7 +345,10 @@ impl App {
             A::Press => self.on_press(now, out),
             A::Pause => self.on_pause(false, now, out),
             A::Resume => self.on_pause(true, now, out),
-            A::Release => self.release_companion(out),
+            A::Release => {
+                let note = self.parts.companion.release();
+                self.on_companion_note(note, now, out);
+            }
             // Online, the online part took them.
             A::Abort | A::Chat => {
                 let t = self.message("lichess_only", &[]);

@@ -35,6 +35,7 @@ mod online;
 mod online_record;
 mod review;
 mod scoresheet;
+mod show;
 mod status;
 mod takeback;
 mod voice;
@@ -435,9 +436,19 @@ impl App {
                 self.on_seat_chosen(Seat::Opponent, choice, &mut out)
             }
             Msg::OpponentBoard(event) => self.on_seat_link(Seat::Opponent, event, now, &mut out),
-            Msg::CompanionChosen(choice) => self.on_companion_chosen(choice, &mut out),
-            Msg::Companion(event) => self.on_companion(event, now, &mut out),
-            Msg::CompanionReleased { code } => self.on_companion_released(code, &mut out),
+            Msg::CompanionChosen(choice) => {
+                let note = self.parts.companion.chosen(choice);
+                self.on_companion_note(note, now, &mut out);
+            }
+            Msg::Companion(event) => {
+                if let Some(note) = self.parts.companion.handle(event) {
+                    self.on_companion_note(note, now, &mut out);
+                }
+            }
+            Msg::CompanionReleased { code } => {
+                let note = self.parts.companion.released(code);
+                self.on_companion_note(note, now, &mut out);
+            }
             Msg::Lichess(io) => self.on_lichess(io, now, &mut out),
             Msg::Broadcast { seq, outcome } => {
                 if let Some(b) = &mut self.parts.broadcast {

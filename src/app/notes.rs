@@ -9,9 +9,11 @@ use shakmaty::{ByColor, CastlingMode, Color, Move, Position};
 
 use super::App;
 use super::change::Edit;
+use super::companion::CompanionNote;
 use super::engine::EngineNote;
 use super::online::{OnlineNote, OnlinePlay};
 use super::online_record::{clock_of, online_start_info};
+use crate::companion::{MoveInput, OpponentAction, snapshot::resolve_tap};
 use crate::engine::SearchResult;
 use crate::lichess::api::Request;
 use crate::lichess::event::{FullClock, Side};
@@ -409,5 +411,120 @@ impl App {
         // Announced like the opponent's move; a board then awaits it.
         self.play(r.best, now, out);
         self.sync_board(now, out);
+    }
+
+    /// Something from the opponent's page part: said, or the opponent's
+    /// action played.
+    pub(super) fn on_companion_note(
+        &mut self,
+        note: CompanionNote,
+        now: Instant,
+        out: &mut Vec<Effect>,
+    ) {
+        if let Some(action) = super::companion::say(note, &mut self.voice(out)) {
+            self.on_opponent_action(action, now, out);
+            self.sync_board(now, out);
+        }
+    }
+
+    fn on_opponent_action(&mut self, action: OpponentAction, now: Instant, out: &mut Vec<Effect>) {
+        let them = !self.settings.me;
+        if let Some(t) = self.game_is_over() {
+            self.notify_page(t);
+            return;
+        }
+        match action {
+            OpponentAction::Move(input) => {
+                if self.game.turn() != them {
+                    self.notify_page_key("companion_not_their_move");
+                    return;
+                }
+                let pos = self.game.position().clone();
+                let mv = match input {
+                    MoveInput::San(text) => match self.talk.reader.read(&text, &pos) {
+                        Ok(mv) => mv,
+                        Err(e) => {
+                            let t = self.talk.phraser.input_error(&e, &pos);
+                            self.notify_page(t);
+                            return;
+                        }
+                    },
+                    MoveInput::FromTo {
+                        from,
+                        to,
+                        promotion: Some(role),
+                    } if self.opponent_board_asks_promotion() => {
+                        // The piece for the pawn on the opponent's board.
+                        if !self.promote_on_opponent_board(Some((from, to)), role, now, out) {
+                            self.notify_page_key("companion_illegal");
+                        }
+                        return;
+                    }
+                    MoveInput::FromTo {
+                        from,
+                        to,
+                        promotion,
+                    } => match resolve_tap(&pos, from, to, promotion) {
+                        Some(mv) => mv,
+                        None => {
+                            self.notify_page_key("companion_illegal");
+                            return;
+                        }
+                    },
+                };
+                self.parts.companion.clear_notice();
+                self.play(mv, now, out);
+            }
+            OpponentAction::OfferDraw => match self.change(Edit::OfferDraw(them)) {
+                Ok(_) => {
+                    let side = self.talk.phraser.side(them);
+                    let t = self.message("draw_offered", &[("side", &side)]);
+                    self.say(out, t, Priority::Urgent, SayKind::Game);
+                }
+                Err(e) => {
+                    let t = self.game_error(&e);
+                    self.notify_page(t);
+                }
+            },
+            OpponentAction::AcceptDraw => match self.change(Edit::AcceptDraw(them)) {
+                Ok(_) => {
+                    let t = self.game_over_sentence().unwrap_or_default();
+                    self.say(out, t, Priority::Urgent, SayKind::Game);
+                }
+                Err(e) => {
+                    let t = self.game_error(&e);
+                    self.notify_page(t);
+                }
+            },
+            OpponentAction::DeclineDraw => match self.change(Edit::DeclineDraw(them)) {
+                Ok(_) => {
+                    let side = self.talk.phraser.side(them);
+                    let t = self.message("draw_declined", &[("side", &side)]);
+                    self.say(out, t, Priority::Urgent, SayKind::Game);
+                }
+                Err(e) => {
+                    let t = self.game_error(&e);
+                    self.notify_page(t);
+                }
+            },
+            OpponentAction::Resign => {
+                if self.change(Edit::Resign(them)).is_ok()
+                    && let Some(t) = self.game_over_sentence()
+                {
+                    self.say(out, t, Priority::Urgent, SayKind::Game);
+                }
+            }
+        }
+    }
+
+    /// An answer shown on the page only.
+    pub(super) fn notify_page(&mut self, text: String) {
+        self.parts.companion.notify(text, None);
+    }
+
+    /// A notice the page has in every language, shown in the opponent's.
+    pub(super) fn notify_page_key(&mut self, key: &str) {
+        let text = self.message(key, &[]);
+        self.parts.companion.notify(text, Some(key));
     }
 }

@@ -18,7 +18,6 @@ use shakmaty::{Role, Square};
 use super::App;
 use super::board::Seat;
 use crate::board::Inferred;
-use crate::companion::Tactile;
 use crate::msg::Effect;
 use crate::speech::{Priority, SayKind};
 
@@ -136,11 +135,6 @@ impl App {
             | Inferred::Rotated(_) => {}
         }
     }
-
-    /// The opponent's board as the page shows it.
-    pub(super) fn opponent_board_view(&self) -> Tactile {
-        self.board_view(self.parts.boards.opponent())
-    }
 }
 
 #[cfg(test)]
@@ -150,6 +144,7 @@ mod tests {
     use crate::board::protocol::Command;
     use crate::board::sim::{HandStep, SimBoard};
     use crate::board::{BoardSession, Protocol, TrackerConfig};
+    use crate::companion::Tactile;
     use crate::companion::{CompanionEvent, MoveInput, OpponentAction};
     use crate::game::Game;
     use crate::msg::Msg;

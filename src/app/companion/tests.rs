@@ -1,6 +1,10 @@
 use super::*;
+use crate::app::App;
 use crate::companion::Side;
+use crate::companion::{MoveInput, Snapshot, Tactile};
 use crate::msg::Msg;
+use crate::view::UiState;
+use crate::words::Lang;
 use shakmaty::{Color, Square};
 
 fn said(effects: &[Effect]) -> Vec<String> {

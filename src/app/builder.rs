@@ -259,7 +259,7 @@ impl AppBuilder {
             app.journal_engine_side(Some(!app.settings.me));
         }
         if let Some(file) = start.review {
-            app.start_review(file);
+            app.parts.review = Some(super::review::ReviewState::new(file));
         }
         app
     }
@@ -295,6 +295,13 @@ impl App {
     #[cfg(test)]
     pub(super) fn set_rated(&mut self, rated: bool) {
         self.settings.rated = rated;
+    }
+
+    /// Review this file instead of playing, as the builder's `review`
+    /// does.
+    #[cfg(test)]
+    pub(super) fn start_review(&mut self, file: crate::scoresheet::review::PgnFile) {
+        self.parts.review = Some(super::review::ReviewState::new(file));
     }
 
     /// Set the look (at start-up: [`AppBuilder::look`]).

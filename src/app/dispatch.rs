@@ -16,6 +16,7 @@ use super::App;
 use super::change::Edit;
 use super::cursor::CursorNote;
 use super::online::Taken;
+use super::review::{ReviewNote, ReviewState};
 use super::voice::Voice;
 use crate::action::{KeyArg, Needs, Place, PlayerAction as A};
 use crate::command::{Arg, Request, Side, TimeQuery};
@@ -25,8 +26,47 @@ use crate::speech::{Priority, SayKind};
 
 impl App {
     pub(super) fn help_line(&self, action: A) -> String {
-        let word = self.talk.word(action);
-        self.help_with(action, &word)
+        self.talk.help_line(action)
+    }
+
+    /// A review action (outside a review: said so, with its help); false
+    /// when the review has no answer for it.
+    fn on_review_action(&mut self, action: A, arg: Option<&str>, out: &mut Vec<Effect>) -> bool {
+        let Some(state) = &mut self.parts.review else {
+            let t = self.help_line(action);
+            let t = self.message("review_only", &[("help", &t)]);
+            self.say(out, t, Priority::Normal, SayKind::Error);
+            return true;
+        };
+        match state.handle(action, arg) {
+            Some(note) => {
+                self.on_review_note(note, action, out);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The review's note: the game shown follows the review's cursor, and
+    /// the note is said.
+    pub(super) fn on_review_note(&mut self, note: ReviewNote, action: A, out: &mut Vec<Effect>) {
+        if let Some(g) = self
+            .parts
+            .review
+            .as_ref()
+            .and_then(ReviewState::game_at_cursor)
+        {
+            let _ = self.change(Edit::Show(g));
+        }
+        if let Some(state) = &self.parts.review {
+            state.say(note, action, &mut Voice::new(&mut self.talk, out));
+        }
+    }
+
+    /// In review, what would change the game is not done.
+    pub(super) fn review_refuses(&mut self, out: &mut Vec<Effect>) {
+        let t = self.message("review_not_here", &[]);
+        self.say(out, t, Priority::Normal, SayKind::Error);
     }
 
     /// What `action` does, reached by `command` (its word, or its keys

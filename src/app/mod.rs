@@ -181,6 +181,11 @@ impl App {
         self.talk.last_said.as_ref().map(|u| u.text.as_str())
     }
 
+    /// Whether a file is being reviewed.
+    pub fn reviewing(&self) -> bool {
+        self.parts.review.is_some()
+    }
+
     /// The side the engine plays, when there is one.
     pub fn engine_side(&self) -> Option<Color> {
         self.parts.engine.as_ref().map(|_| !self.settings.me)
@@ -412,8 +417,14 @@ impl App {
             }
             Msg::Start => {
                 // A resume question waiting is the first thing said.
-                if self.reviewing() {
-                    self.review_start(&mut out);
+                if let Some(review) = &mut self.parts.review {
+                    // The only game of the file opened; else the games.
+                    if review.count() == 1 {
+                        let note = review.open(1);
+                        self.on_review_note(note, PlayerAction::Game, &mut out);
+                    } else {
+                        review.say_start(&mut voice::Voice::new(&mut self.talk, &mut out));
+                    }
                 } else {
                     // (A game resumed at once has said so.)
                     // (Online, the game is lichess's: its start is said.)

@@ -30,6 +30,13 @@ impl Talk {
         self.phraser.message(key, args)
     }
 
+    /// What `action` does, with the word that asks for it: its help
+    /// sentence.
+    pub(super) fn help_line(&self, action: crate::action::PlayerAction) -> String {
+        let word = self.word(action);
+        self.text(&format!("help_{}", action.key()), &[("command", &word)])
+    }
+
     /// The player's word for an action: the first of the line keymap in
     /// their language, or its name.
     pub(super) fn word(&self, action: crate::action::PlayerAction) -> String {

@@ -23,6 +23,7 @@ use std::time::Instant;
 use shakmaty::{Chess, Color, Move};
 
 use super::App;
+use super::voice::Voice;
 use crate::game::{Claim, ClaimOutcome, Game, GameError, GameResult};
 use crate::msg::Effect;
 
@@ -203,6 +204,17 @@ impl App {
             // The offer typed before this move is made now (9.1.2.1).
             self.offer_draw(out);
         }
-        self.clock_on_change(change, now, out);
+        let me = self.settings.me;
+        if let Some(c) = &mut self.parts.clock
+            && let Some(side) = c.on_change(
+                change,
+                &self.game,
+                me,
+                now,
+                &mut Voice::new(&mut self.talk, out),
+            )
+        {
+            self.flag_fell(side, out);
+        }
     }
 }

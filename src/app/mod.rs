@@ -34,6 +34,7 @@ mod offers;
 mod online;
 mod online_record;
 mod review;
+mod rules;
 mod scoresheet;
 mod show;
 mod status;
@@ -179,6 +180,11 @@ impl App {
     /// The last sentence said (what the full-screen view shows large).
     pub fn last_said_text(&self) -> Option<&str> {
         self.talk.last_said.as_ref().map(|u| u.text.as_str())
+    }
+
+    /// The clock, when the game has one.
+    pub fn clock(&self) -> Option<&crate::clock::Clock> {
+        self.parts.clock.as_ref().map(clock::ClockPart::clock)
     }
 
     /// Whether a file is being reviewed.

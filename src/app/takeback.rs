@@ -193,7 +193,11 @@ impl App {
     fn take_back_in_game(&mut self, n: usize, now: Instant, out: &mut Vec<Effect>) {
         match self.change(Edit::TakeBack(n)) {
             Ok(c) if !c.is_empty() => self.settle(now, out),
-            _ => self.clock_took_back(now),
+            _ => {
+                if let Some(part) = &mut self.parts.clock {
+                    part.took_back(&self.game, now);
+                }
+            }
         }
     }
 }

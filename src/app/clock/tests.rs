@@ -1,4 +1,5 @@
 use super::*;
+use crate::app::App;
 use crate::clock::parse_spec;
 
 use crate::msg::Msg;

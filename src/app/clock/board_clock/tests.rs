@@ -1,13 +1,19 @@
+use super::super::ClockSetup;
 use super::*;
+use crate::app::App;
 use crate::board::sim::{HandStep, SimBoard};
 use crate::board::transport::LinkEvent;
 use crate::board::{BoardSession, Protocol, TrackerConfig};
+use crate::clock::PressMode;
 use crate::clock::{Clock, parse_spec};
 use crate::game::Game;
 use crate::game::rules::Edition;
+use crate::msg::Effect;
 use crate::msg::Msg;
 use shakmaty::Board;
 use shakmaty::san::San;
+use shakmaty::{Position, Square};
+use std::time::{Duration, Instant};
 
 const SETTLE: Duration = Duration::from_millis(300);
 

@@ -1,0 +1,669 @@
+//! The rules the App applies to the game, beyond a move: the clock's
+//! flag, the separate press and the pause, the arbiter's functions behind
+//! a confirmation and the penalties of the rules edition (7.5, 9.5.3).
+//! The clock part keeps the time and says what it shows; what ends the
+//! game or takes a move back is done here, through `App::change`.
+
+use std::time::{Duration, Instant};
+
+use shakmaty::{ByColor, Color, Move, Position, Rank, Role, Square};
+
+use super::App;
+use super::change::Edit;
+use super::clock::board_clock::{Physical, PressCheck};
+use super::clock::{ClockPart, ClockSetup};
+use super::voice::Voice;
+use crate::audio::Tone;
+use crate::board::dgt_clock::{ClockMessage, ClockReading, ClockSide};
+use crate::clock::{Announcer, Bonus, PressMode, TimeControl, words};
+use crate::command::{ArbiterOp, TimeQuery};
+use crate::game::EndReason;
+use crate::game::rules::{IllegalPenalty, MateAbility};
+use crate::msg::Effect;
+use crate::speech::{Priority, SayKind};
+
+impl App {
+    /// A new game: the clock set again and started for White.
+    pub(super) fn clock_new_game(&mut self, now: Instant) {
+        let turn = self.game.turn();
+        self.parts.clock = self.parts.clock.take().map(|c| c.for_new_game(turn, now));
+        self.refresh_can_mate();
+    }
+
+    /// Start the clock (at the start of the game, or at the first move).
+    pub(super) fn clock_start(&mut self, now: Instant) {
+        let turn = self.game.turn();
+        if let Some(part) = &mut self.parts.clock {
+            part.start(turn, now);
+        }
+        self.refresh_can_mate();
+    }
+
+    /// Whether the side not to move can mate, worked out for the
+    /// position now ([`ClockPart::refresh_can_mate`]).
+    pub(super) fn refresh_can_mate(&mut self) {
+        if let Some(part) = &mut self.parts.clock {
+            part.refresh_can_mate(self.game.position());
+        }
+    }
+
+    pub(super) fn mate_ability(&self, side: Color) -> MateAbility {
+        let pos = self.game.position();
+        match &self.parts.clock {
+            Some(part) => part.mate_ability(pos, side),
+            None => crate::game::rules::can_mate(pos, side),
+        }
+    }
+
+    /// Look at the clock at `now`: a flag fall ends the game; thresholds
+    /// due are said.  Called first for every message.
+    pub(super) fn clock_tick(&mut self, now: Instant, out: &mut Vec<Effect>) {
+        let Some(part) = &mut self.parts.clock else {
+            return;
+        };
+        match part.handle_time(&self.game, now) {
+            super::clock::ClockNote::Quiet => {}
+            super::clock::ClockNote::FlagFell(side) => self.flag_fell(side, out),
+            super::clock::ClockNote::Announce(said) => {
+                super::clock::say_announcements(&said, &mut self.voice(out));
+            }
+        }
+    }
+
+    /// `side`'s flag fell: the game ends (drawn when the other cannot
+    /// mate), said with the flag's tone.
+    pub(super) fn flag_fell(&mut self, side: Color, out: &mut Vec<Effect>) {
+        let Some(part) = &self.parts.clock else {
+            return;
+        };
+        let result = part.flag_result(side, self.game.position());
+        let _ = self.change(Edit::End(result));
+        let t = self.game_over_sentence().unwrap_or_default();
+        self.say(out, t, Priority::Urgent, SayKind::Game);
+        out.push(Effect::Tone(Tone::FlagFall));
+    }
+
+    /// The separate press.
+    pub(super) fn on_press(&mut self, now: Instant, out: &mut Vec<Effect>) {
+        if self
+            .parts
+            .clock
+            .as_ref()
+            .is_some_and(ClockPart::follows_board)
+        {
+            let t = self.message("board_clock_in_charge", &[]);
+            self.say(out, t, Priority::Normal, SayKind::Error);
+            return;
+        }
+        // The player's own press with nothing pending while their time
+        // runs: an illegal move on the board, or no move at all (7.5).
+        let me = self.settings.me;
+        let own_time_runs = self.parts.clock.as_ref().is_some_and(|p| {
+            p.presser.pending().is_none()
+                && p.clock.is_running()
+                && p.clock.side_to_move() == Some(me)
+                && self.game.turn() == me
+        });
+        if own_time_runs
+            && !self.game.is_over()
+            && self.press_check(me, now, out) == PressCheck::Penalised
+        {
+            return;
+        }
+        let Some(part) = &mut self.parts.clock else {
+            let t = self.message("clock_none", &[]);
+            self.say(out, t, Priority::Normal, SayKind::Error);
+            return;
+        };
+        if let Some(side) = part.press(now, &mut Voice::new(&mut self.talk, out)) {
+            self.flag_fell(side, out);
+        }
+    }
+
+    /// Pause (`stop`) or resume the clock.
+    pub(super) fn on_pause(&mut self, run: bool, now: Instant, out: &mut Vec<Effect>) {
+        let over = self.game.is_over();
+        let turn = self.game.turn();
+        let key = match &self.parts.clock {
+            Some(part) if part.follows_board() => "board_clock_in_charge",
+            None => "clock_none",
+            Some(_) if over => "clock_over",
+            Some(_) => "",
+        };
+        if !key.is_empty() {
+            let t = self.message(key, &[]);
+            self.say(out, t, Priority::Normal, SayKind::Error);
+            return;
+        }
+        let Some(part) = &mut self.parts.clock else {
+            return;
+        };
+        if let Some(side) = part.pause(run, turn, now, &mut Voice::new(&mut self.talk, out)) {
+            self.flag_fell(side, out);
+        }
+    }
+
+    /// `time`: what the clock shows, in words.
+    pub(super) fn on_time(&mut self, q: TimeQuery, now: Instant, out: &mut Vec<Effect>) {
+        let plies = self.game.history().len();
+        if q == TimeQuery::Moves {
+            // The moves of the game count also without a clock (D.2.6.1).
+            let n = u32::try_from(plies.div_ceil(2)).unwrap_or(u32::MAX);
+            let t = words::moves(&self.talk.phraser, n);
+            self.say(out, t, Priority::Info, SayKind::Clock);
+            return;
+        }
+        let side = match q {
+            TimeQuery::Side(s) => self.side_colour(s),
+            _ => self.settings.me,
+        };
+        let Some(part) = &self.parts.clock else {
+            let t = self.message("clock_none", &[]);
+            self.say(out, t, Priority::Normal, SayKind::Error);
+            return;
+        };
+        let t = part.reading(q, side, &self.game, now, &Voice::new(&mut self.talk, out));
+        // The reading goes on the scoresheet with both times, before it
+        // is said.
+        self.journal_reading(now);
+        self.say(out, t, Priority::Info, SayKind::Clock);
+    }
+
+    /// A draw claim is to be decided: the clock stops (9.2, 9.5.1);
+    /// whether it ran.
+    pub(super) fn clock_hold(&mut self, now: Instant) -> bool {
+        self.parts.clock.as_mut().is_some_and(|p| p.hold(now))
+    }
+
+    /// The claim is decided: a clock stopped for it runs again, unless the
+    /// game ended.
+    pub(super) fn clock_release(&mut self, held: bool, now: Instant) {
+        let over = self.game.is_over();
+        if let Some(part) = &mut self.parts.clock {
+            part.release(held, over, now);
+        }
+    }
+
+    /// An incorrect draw claim by `claimant` (9.5.3): the edition's penalty.
+    pub(super) fn claim_penalty(&mut self, claimant: Color, now: Instant, out: &mut Vec<Effect>) {
+        if let Some(part) = &mut self.parts.clock {
+            part.claim_penalty(claimant, now, &mut Voice::new(&mut self.talk, out));
+        }
+    }
+
+    fn arbiter_what(&self, op: ArbiterOp) -> String {
+        match op {
+            ArbiterOp::Stop => self.message("arbiter_stop", &[]),
+            ArbiterOp::Start => self.message("arbiter_start", &[]),
+            ArbiterOp::Add(s, d) | ArbiterOp::Remove(s, d) => {
+                let key = if matches!(op, ArbiterOp::Add(..)) {
+                    "arbiter_add"
+                } else {
+                    "arbiter_remove"
+                };
+                let side = self.talk.phraser.side(self.side_colour(s));
+                let time = words::time(&self.talk.phraser, d);
+                self.message(key, &[("side", &side), ("time", &time)])
+            }
+            ArbiterOp::Moves(n) => self.message("arbiter_moves", &[("count", &n.to_string())]),
+            ArbiterOp::Illegal(s) => {
+                let side = self.talk.phraser.side(self.side_colour(s));
+                self.message("arbiter_illegal", &[("side", &side)])
+            }
+            ArbiterOp::Result(w) => {
+                let key = match w {
+                    Some(Color::White) => "result_white",
+                    Some(Color::Black) => "result_black",
+                    None => "result_draw",
+                };
+                let result = self.message(key, &[]);
+                self.message("arbiter_result", &[("result", &result)])
+            }
+        }
+    }
+
+    /// `arbiter ...`: asks for the confirmation.
+    pub(super) fn on_arbiter(&mut self, op: ArbiterOp, out: &mut Vec<Effect>) {
+        let needs_clock = !matches!(op, ArbiterOp::Result(_) | ArbiterOp::Illegal(_));
+        if needs_clock && self.parts.clock.is_none() {
+            let t = self.message("arbiter_needs_clock", &[]);
+            self.say(out, t, Priority::Normal, SayKind::Error);
+            return;
+        }
+        let on_board = self
+            .parts
+            .clock
+            .as_ref()
+            .is_some_and(ClockPart::follows_board);
+        if on_board
+            && matches!(
+                op,
+                ArbiterOp::Stop | ArbiterOp::Start | ArbiterOp::Add(..) | ArbiterOp::Remove(..)
+            )
+        {
+            // The arbiter sets the clock on the board itself.
+            let t = self.message("board_clock_in_charge", &[]);
+            self.say(out, t, Priority::Normal, SayKind::Error);
+            return;
+        }
+        let what = self.arbiter_what(op);
+        self.mode = super::Mode::ArbiterPending(op);
+        let t = self.message("arbiter_ask", &[("what", &what)]);
+        self.say(out, t, Priority::Normal, SayKind::Game);
+    }
+
+    /// The answer to the arbiter's confirmation: `yes` carries it out,
+    /// anything else cancels.  Returns false if nothing was pending.
+    pub(super) fn arbiter_answer(
+        &mut self,
+        yes: bool,
+        now: Instant,
+        out: &mut Vec<Effect>,
+    ) -> bool {
+        let super::Mode::ArbiterPending(op) = self.mode else {
+            return false;
+        };
+        self.mode = super::Mode::Playing;
+        if !yes {
+            let t = self.message("arbiter_cancelled", &[]);
+            self.say(out, t, Priority::Normal, SayKind::Game);
+            return true;
+        }
+        let what = self.arbiter_what(op);
+        let done = self.message("arbiter_done", &[("what", &what)]);
+        match op {
+            ArbiterOp::Stop | ArbiterOp::Start => {
+                if let Some(part) = &mut self.parts.clock {
+                    if part.clock.side_to_move().is_none() {
+                        let turn = self.game.turn();
+                        let _ = part.clock.start(turn, now);
+                        if matches!(op, ArbiterOp::Stop) {
+                            let _ = part.clock.pause(now);
+                        }
+                    } else if matches!(op, ArbiterOp::Stop) {
+                        let _ = part.clock.pause(now);
+                    } else {
+                        let _ = part.clock.resume(now);
+                    }
+                }
+                self.say(out, done, Priority::Normal, SayKind::Game);
+            }
+            ArbiterOp::Add(s, d) => {
+                let side = self.side_colour(s);
+                if let Some(part) = &mut self.parts.clock {
+                    part.clock.add_time(side, d);
+                    part.announcer.rearm(side, &part.clock, now);
+                }
+                self.say(out, done, Priority::Normal, SayKind::Game);
+            }
+            ArbiterOp::Remove(s, d) => {
+                let side = self.side_colour(s);
+                if let Some(part) = &mut self.parts.clock {
+                    part.clock.remove_time(side, d, now);
+                }
+                self.say(out, done, Priority::Normal, SayKind::Game);
+                self.clock_tick(now, out);
+            }
+            ArbiterOp::Moves(n) => {
+                self.say(out, done, Priority::Normal, SayKind::Game);
+                let turn = self.game.turn();
+                if let Some(part) = &mut self.parts.clock {
+                    part.set_moves(n, turn, now, &mut Voice::new(&mut self.talk, out));
+                }
+            }
+            ArbiterOp::Result(w) => {
+                let result = match w {
+                    Some(c) => crate::game::GameResult::win(c, EndReason::ArbiterDecision),
+                    None => crate::game::GameResult::draw(EndReason::ArbiterDecision),
+                };
+                if self.change(Edit::End(result)).is_ok() {
+                    if let Some(part) = &mut self.parts.clock {
+                        let _ = part.clock.pause(now);
+                    }
+                    self.say(out, done, Priority::Normal, SayKind::Game);
+                    let t = self.game_over_sentence().unwrap_or_default();
+                    self.say(out, t, Priority::Urgent, SayKind::Game);
+                } else if let Some(t) = self.game_is_over() {
+                    self.say(out, t, Priority::Normal, SayKind::Error);
+                }
+            }
+            ArbiterOp::Illegal(s) => self.illegal_move(self.side_colour(s), done, now, out),
+        }
+        true
+    }
+
+    /// 7.5: an illegal move completed by `offender` (their last move): the
+    /// position before it restored, then the edition's penalty.
+    fn illegal_move(&mut self, offender: Color, done: String, now: Instant, out: &mut Vec<Effect>) {
+        if let Some(t) = self.game_is_over() {
+            self.say(out, t, Priority::Normal, SayKind::Error);
+            return;
+        }
+        if self.game.last_move().map(|m| m.by) != Some(offender) {
+            let side = self.talk.phraser.side(offender);
+            let t = self.message("arbiter_no_move", &[("side", &side)]);
+            self.say(out, t, Priority::Normal, SayKind::Error);
+            return;
+        }
+        // The clock hears of it: the turn is the offender's again (a clock
+        // on the board is set back by the arbiter's hand).
+        let _ = self.change(Edit::TakeBack(1));
+        self.settle(now, out);
+        self.refresh_can_mate();
+        self.say(out, done, Priority::Normal, SayKind::Game);
+        if self.parts.clock.is_none() {
+            // No clock: the position is restored; no time to give.
+            return;
+        }
+        self.illegal_penalty(offender, now, out);
+        self.sync_board(now, out);
+    }
+
+    /// 7.5.5: the penalty for an illegal move completed by `offender`, the
+    /// game at the position before it: the opponent's time or the game.
+    pub(super) fn illegal_penalty(&mut self, offender: Color, now: Instant, out: &mut Vec<Effect>) {
+        self.refresh_can_mate();
+        let opponent_can_mate = self.mate_ability(!offender);
+        let Some(part) = &mut self.parts.clock else {
+            return;
+        };
+        let earlier = part.illegal[offender];
+        part.illegal[offender] += 1;
+        let penalty = part
+            .rules
+            .illegal_move(offender, earlier, opponent_can_mate);
+        let Some(part) = &mut self.parts.clock else {
+            return;
+        };
+        match penalty {
+            IllegalPenalty::TimeToOpponent(d) => {
+                // A clock on the board gets the time from the arbiter's
+                // hand, and its next reading shows it.
+                if !part.follows_board() {
+                    part.clock.add_time(!offender, d);
+                    part.announcer.rearm(!offender, &part.clock, now);
+                }
+                let side = self.talk.phraser.side(!offender);
+                let time = words::time(&self.talk.phraser, d);
+                let t = self.message("penalty_time", &[("side", &side), ("time", &time)]);
+                self.say(out, t, Priority::Normal, SayKind::Game);
+            }
+            IllegalPenalty::GameOver(v) => {
+                let _ = part.clock.pause(now);
+                let _ = self.change(Edit::End(v.result(EndReason::IllegalMove)));
+                let t = self.game_over_sentence().unwrap_or_default();
+                self.say(out, t, Priority::Urgent, SayKind::Game);
+            }
+        }
+    }
+
+    // A clock on the player's board (`clock/board_clock.rs`).
+
+    /// What the clock on the board says.
+    pub(super) fn on_board_clock(&mut self, m: ClockMessage, now: Instant, out: &mut Vec<Effect>) {
+        match m {
+            ClockMessage::Ack | ClockMessage::Blank => {}
+            ClockMessage::NoClock => {
+                let Some(part) = &mut self.parts.clock else {
+                    return;
+                };
+                let Some(p) = &mut part.physical else {
+                    return;
+                };
+                if p.present {
+                    p.present = false;
+                    p.high = None;
+                    let _ = part.clock.pause(now);
+                    let t = self.message("board_clock_gone", &[]);
+                    self.say(out, t, Priority::Normal, SayKind::Board);
+                }
+            }
+            ClockMessage::Reading(r) => self.on_clock_reading(&r, now, out),
+        }
+    }
+
+    /// The clock part for a clock on the board: the game's own clock
+    /// (`--time`, whose control names the periods and the rules'
+    /// category), or one made for it, following the board's.
+    fn board_clock_part(&mut self, r: &ClockReading) -> Option<&mut ClockPart> {
+        if self.parts.clock.is_none() {
+            let longest = r.left.max(r.right).max(Duration::from_secs(1));
+            let control = TimeControl::sudden_death(longest, Bonus::None).ok()?;
+            self.parts.clock = Some(ClockPart::new(ClockSetup::new(control)));
+        }
+        let part = self.parts.clock.as_mut()?;
+        if part.physical.is_none() {
+            part.physical = Some(Physical::default());
+        }
+        Some(part)
+    }
+
+    fn on_clock_reading(&mut self, r: &ClockReading, now: Instant, out: &mut Vec<Effect>) {
+        let turn = self.game.turn();
+        let over = self.game.is_over();
+        let Some(part) = self.board_clock_part(r) else {
+            return;
+        };
+        let Some(p) = &mut part.physical else {
+            return;
+        };
+        let found = !p.present;
+        // The first reading of this clock in this game: what it shows is
+        // where the announcements start (nothing already passed is said).
+        let first = p.high.is_none();
+        p.present = true;
+        if p.white.is_none() && r.running && !over {
+            // The time that runs while White is to move is White's.
+            p.white = Some(if turn == Color::White {
+                r.high
+            } else {
+                !r.high
+            });
+        }
+        // The lever went down on the side that was high: that player pressed.
+        let presser = match p.high {
+            Some(before) if before != r.high && p.white.is_some() => Some(p.colour(before)),
+            _ => None,
+        };
+        p.high = Some(r.high);
+        let times = p.times(r);
+        let running = r.running_side().map(|s| p.colour(s));
+        let flag = [ClockSide::Left, ClockSide::Right]
+            .into_iter()
+            .find(|s| r.flag(*s))
+            .map(|s| p.colour(s));
+        if found {
+            let t = self.message("board_clock_found", &[]);
+            self.say(out, t, Priority::Normal, SayKind::Board);
+        }
+        if over {
+            if let Some(part) = &mut self.parts.clock {
+                part.clock.follow(times, None, now);
+            }
+            return;
+        }
+        if let Some(side) = presser {
+            self.lever_pressed(side, times, running, now, out);
+        } else if let Some(part) = &mut self.parts.clock {
+            part.clock.follow(times, running, now);
+            if first {
+                let schedule = part.announcer.schedule().clone();
+                part.announcer = Announcer::new(schedule, &part.clock, now);
+            }
+        }
+        if self.game.is_over() {
+            // The press ended it (a second illegal move): the clock stops.
+            if let Some(part) = &mut self.parts.clock {
+                part.clock.follow(times, None, now);
+            }
+            return;
+        }
+        if let Some(side) = flag {
+            if let Some(part) = &mut self.parts.clock {
+                part.clock.follow_flag(side);
+            }
+            self.flag_fell(side, out);
+            return;
+        }
+        if let Some(part) = &mut self.parts.clock {
+            let said = part.announcer.poll(&part.clock, now);
+            super::clock::say_announcements(&said, &mut self.voice(out));
+        }
+    }
+
+    /// `side` pressed the lever of the clock on the board: the move it
+    /// made is complete (a move the board shows is taken at once, without
+    /// the settle time); with no move made, the press completes whatever
+    /// the board shows (7.5).
+    fn lever_pressed(
+        &mut self,
+        side: Color,
+        times: ByColor<Duration>,
+        running: Option<Color>,
+        now: Instant,
+        out: &mut Vec<Effect>,
+    ) {
+        if self.game.turn() == side
+            && let Some(b) = self.parts.boards.player_mut()
+        {
+            let notes = b.pressed();
+            self.on_seat_notes(super::board::Seat::Player, notes, now, out);
+        }
+        let plies = self.game.history().len();
+        let counted = self
+            .parts
+            .clock
+            .as_ref()
+            .and_then(|p| p.physical.as_ref())
+            .and_then(|p| p.counted);
+        let moved = self.game.last_move().is_some_and(|m| m.by == side) && counted != Some(plies);
+        let check = if self.game.turn() == side && !self.game.is_over() {
+            self.press_check(side, now, out)
+        } else {
+            PressCheck::Nothing
+        };
+        let Some(part) = &mut self.parts.clock else {
+            return;
+        };
+        if moved || check == PressCheck::Promoted {
+            if let Some(p) = &mut part.physical {
+                p.counted = Some(self.game.history().len());
+            }
+            let pressed = part.clock.followed_press(side, now);
+            part.clock.follow(times, running, now);
+            let pressed = crate::clock::Pressed {
+                remaining: part.clock.remaining(side, now),
+                ..pressed
+            };
+            let said = part.announcer.pressed(&pressed, &part.clock, now);
+            super::clock::say_announcements(&said, &mut self.voice(out));
+        } else {
+            // Black starting White's clock, or a press that was no move.
+            part.clock.follow(times, running, now);
+            part.announcer.rearm(side, &part.clock, now);
+        }
+    }
+
+    /// A press by `presser`, who has made no move in the game: what the
+    /// board shows decides.  An illegal move on it is completed by the
+    /// press (7.5.1); a pawn left unpromoted on the last rank becomes a
+    /// queen (7.5.2, 2017 and later); no move at all is an illegal move in
+    /// the 2018 Laws (7.5.3).  Each is penalised by 7.5.5.
+    fn press_check(&mut self, presser: Color, now: Instant, out: &mut Vec<Effect>) -> PressCheck {
+        let Some(rules) = self.parts.clock.as_ref().map(|p| *p.rules.rules()) else {
+            return PressCheck::Nothing;
+        };
+        let shown = self.parts.boards.player().and_then(|b| b.illegal_shown());
+        if let Some((from, to)) = shown {
+            if rules.unpromoted_pawn_becomes_queen
+                && let Some(mv) = self.unpromoted_pawn(from, to)
+            {
+                let t = self.message("unpromoted_pawn", &[]);
+                self.say(out, t, Priority::Urgent, SayKind::Game);
+                self.play(mv, now, out);
+                self.penalised(presser, "illegal-move", "7.5.2 unpromoted pawn", now, |a| {
+                    a.illegal_penalty(presser, now, out);
+                });
+                self.sync_board(now, out);
+                return PressCheck::Promoted;
+            }
+            let t = self.message("illegal_on_board", &[]);
+            self.say(out, t, Priority::Urgent, SayKind::Board);
+            if let Some(b) = self.parts.boards.player_mut() {
+                // Said: not again when the settle time passes.
+                b.illegal_said();
+            }
+            self.penalised(presser, "illegal-move", "7.5.1 on the board", now, |a| {
+                a.illegal_penalty(presser, now, out);
+            });
+            return PressCheck::Penalised;
+        }
+        if rules.press_without_move_is_illegal {
+            let side = self.talk.phraser.side(presser);
+            let t = self.message("illegal_press", &[("side", &side)]);
+            self.say(out, t, Priority::Urgent, SayKind::Game);
+            self.penalised(
+                presser,
+                "illegal-move",
+                "7.5.3 pressed without moving",
+                now,
+                |a| {
+                    a.illegal_penalty(presser, now, out);
+                },
+            );
+            return PressCheck::Penalised;
+        }
+        PressCheck::Nothing
+    }
+
+    /// The promotion to a queen of the pawn of the side to move that the
+    /// board shows gone from `from` to `to` on the last rank, unpromoted.
+    fn unpromoted_pawn(&self, from: Square, to: Square) -> Option<Move> {
+        let pos = self.game.position();
+        let piece = pos.board().piece_at(from)?;
+        let last = match piece.color {
+            Color::White => Rank::Eighth,
+            Color::Black => Rank::First,
+        };
+        if piece.role != Role::Pawn || to.rank() != last {
+            return None;
+        }
+        pos.legal_moves()
+            .into_iter()
+            .find(|m| m.from() == Some(from) && m.to() == to && m.promotion() == Some(Role::Queen))
+    }
+
+    /// The board showed an illegal move from `from` to `to` and hector
+    /// said so.  When hector's own clock is pressed by the announcement
+    /// (not separately, and no clock on the board), that announcement
+    /// completes it (7.5.1): the position stays the one before it (the
+    /// game never took the move) and the penalty applies.  A pawn on the
+    /// last rank is not judged here: its piece may still be exchanged.
+    pub(in crate::app) fn board_illegal_announced(
+        &mut self,
+        from: Square,
+        to: Square,
+        now: Instant,
+        out: &mut Vec<Effect>,
+    ) {
+        let Some(part) = &self.parts.clock else {
+            return;
+        };
+        let pressed_by_announcement = !part.follows_board()
+            && part.presser.mode() == PressMode::OnMove
+            && part.clock.is_running();
+        if !pressed_by_announcement || self.game.is_over() {
+            return;
+        }
+        let pos = self.game.position();
+        let pawn_to_last_rank = pos.board().role_at(from) == Some(Role::Pawn)
+            && matches!(to.rank(), Rank::First | Rank::Eighth);
+        if pawn_to_last_rank {
+            return;
+        }
+        let offender = pos.turn();
+        self.penalised(offender, "illegal-move", "7.5.1 on the board", now, |a| {
+            a.illegal_penalty(offender, now, out);
+        });
+    }
+}

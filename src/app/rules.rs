@@ -1,6 +1,8 @@
 //! The rules the App applies to the game, beyond a move: the clock's
 //! flag, the separate press and the pause, the arbiter's functions behind
-//! a confirmation and the penalties of the rules edition (7.5, 9.5.3).
+//! a confirmation and the penalties of the rules edition (7.5, 9.5.3),
+//! each journalled with the times it changed; the players' offers, claims
+//! and resignation (9.1, 9.2, 9.3, 5.1.2).
 //! The clock part keeps the time and says what it shows; what ends the
 //! game or takes a move back is done here, through `App::change`.
 
@@ -9,17 +11,19 @@ use std::time::{Duration, Instant};
 use shakmaty::{ByColor, Color, Move, Position, Rank, Role, Square};
 
 use super::App;
-use super::change::Edit;
+use super::change::{Edit, GameChange};
 use super::clock::board_clock::{Physical, PressCheck};
 use super::clock::{ClockPart, ClockSetup};
+use super::scoresheet::millis;
 use super::voice::Voice;
 use crate::audio::Tone;
 use crate::board::dgt_clock::{ClockMessage, ClockReading, ClockSide};
 use crate::clock::{Announcer, Bonus, PressMode, TimeControl, words};
 use crate::command::{ArbiterOp, TimeQuery};
-use crate::game::EndReason;
 use crate::game::rules::{IllegalPenalty, MateAbility};
+use crate::game::{Claim, ClaimOutcome, ClaimRefused, EndReason, GameError};
 use crate::msg::Effect;
+use crate::scoresheet::record::{Event, Penalty};
 use crate::speech::{Priority, SayKind};
 
 impl App {
@@ -666,4 +670,353 @@ impl App {
             a.illegal_penalty(offender, now, out);
         });
     }
+
+    // Offers, claims and resignation (9.1, 9.2, 9.3, 5.1.2).
+
+    /// A draw offer that lapsed in this update is said after the move, so
+    /// the player who offered knows.
+    pub(super) fn say_lapsed_offer(&mut self, out: &mut Vec<Effect>) {
+        if let Some(offerer) = self.parts.offers.take_lapsed(&self.game) {
+            let side = self.talk.phraser.side(offerer);
+            let t = self.message("draw_offer_lapsed", &[("side", &side)]);
+            self.say(out, t, Priority::Normal, SayKind::Game);
+        }
+    }
+
+    /// Refuse anything but exploration once the game is over.
+    fn refuse_if_over(&mut self, out: &mut Vec<Effect>) -> bool {
+        match self.game_is_over() {
+            Some(t) => {
+                self.say(out, t, Priority::Normal, SayKind::Error);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// `draw` typed at the keyboard: the offer of the player at it (the
+    /// side that is "mine").  An offer is made after moving (9.1.2.1): typed
+    /// while it is that player's move, it is kept and made with their next
+    /// move, and hector says so.
+    pub(super) fn typed_draw_offer(&mut self, out: &mut Vec<Effect>) {
+        if self.refuse_if_over(out) {
+            return;
+        }
+        if self.parts.offers.keep_typed(&self.game, self.settings.me) {
+            let t = self.message("offer_kept", &[]);
+            self.info(out, t);
+            return;
+        }
+        self.offer_draw(out);
+    }
+
+    /// The player who has just moved offers a draw (9.1.2.1); before the
+    /// first move, the player to move.
+    pub(super) fn offer_draw(&mut self, out: &mut Vec<Effect>) {
+        if self.refuse_if_over(out) {
+            return;
+        }
+        let by = if self.game.history().is_empty() {
+            self.game.turn()
+        } else {
+            !self.game.turn()
+        };
+        let t = match self.change(Edit::OfferDraw(by)) {
+            Ok(_) => {
+                let side = self.talk.phraser.side(by);
+                self.message("draw_offered", &[("side", &side)])
+            }
+            Err(e) => self.game_error(&e),
+        };
+        self.say(out, t, Priority::Urgent, SayKind::Game);
+    }
+
+    pub(super) fn accept_draw(&mut self, out: &mut Vec<Effect>) {
+        if self.refuse_if_over(out) {
+            return;
+        }
+        let by = self.game.turn();
+        match self.change(Edit::AcceptDraw(by)) {
+            Ok(_) => {
+                let t = self.game_over_sentence().unwrap_or_default();
+                self.say(out, t, Priority::Urgent, SayKind::Game);
+            }
+            Err(e) => {
+                let t = self.game_error(&e);
+                self.say(out, t, Priority::Normal, SayKind::Error);
+            }
+        }
+    }
+
+    /// The sentence for a refused offer, acceptance or decline.
+    pub(super) fn game_error(&self, e: &GameError) -> String {
+        match e {
+            GameError::NoOffer => self.message("no_offer", &[]),
+            GameError::OwnOffer => self.message("own_offer", &[]),
+            GameError::OfferPending { .. } => self.message("offer_pending", &[]),
+            GameError::AgreementTooEarly => self.message("too_early", &[]),
+            GameError::GameOver | GameError::IllegalMove => self.message("offer_not_now", &[]),
+        }
+    }
+
+    pub(super) fn decline_draw(&mut self, out: &mut Vec<Effect>) {
+        if self.refuse_if_over(out) {
+            return;
+        }
+        let by = self.game.turn();
+        let t = match self.change(Edit::DeclineDraw(by)) {
+            Ok(_) => {
+                let side = self.talk.phraser.side(by);
+                self.message("draw_declined", &[("side", &side)])
+            }
+            Err(e) => self.game_error(&e),
+        };
+        self.say(out, t, Priority::Normal, SayKind::Game);
+    }
+
+    pub(super) fn resign(&mut self, out: &mut Vec<Effect>) {
+        if self.refuse_if_over(out) {
+            return;
+        }
+        if let Some(o) = &self.parts.online {
+            return o.resign(&mut super::voice::Voice::new(&mut self.talk, out));
+        }
+        let by = self.game.turn();
+        if self.change(Edit::Resign(by)).is_ok()
+            && let Some(t) = self.game_over_sentence()
+        {
+            self.say(out, t, Priority::Urgent, SayKind::Game);
+        }
+    }
+
+    /// A draw claim by the player to move (9.2, 9.3), on the position now
+    /// or on an intended move.  Which rule is claimed follows from the
+    /// position: 50 moves when the count is there, else repetition.
+    pub(super) fn claim(&mut self, intended: Option<String>, now: Instant, out: &mut Vec<Effect>) {
+        if self.refuse_if_over(out) {
+            return;
+        }
+        if let Some(o) = &self.parts.online {
+            return o.claim(now, &mut super::voice::Voice::new(&mut self.talk, out));
+        }
+        let pos = self.game.position().clone();
+        let mv = match intended {
+            None => None,
+            Some(text) => match self.talk.reader.read(&text, &pos) {
+                Ok(mv) => Some(mv),
+                Err(e) => {
+                    let t = self.talk.phraser.input_error(&e, &pos);
+                    self.say(out, t, Priority::Normal, SayKind::Error);
+                    return;
+                }
+            },
+        };
+        let halfmoves_after = match mv {
+            Some(m) => pos.clone().play(m).map(|p| p.halfmoves()).unwrap_or(0),
+            None => pos.halfmoves(),
+        };
+        let kind = if halfmoves_after >= 100 {
+            Claim::FiftyMoves
+        } else {
+            Claim::Repetition
+        };
+        let by = pos.turn();
+        self.note_claim(by, kind, mv);
+        // The clock stops while the claim is decided (9.2, 9.5.1) and
+        // stays stopped if the game ends.
+        let held = self.clock_hold(now);
+        let outcome = self
+            .change(Edit::Claim {
+                by,
+                claim: kind,
+                intended: mv,
+            })
+            .map(|changes| {
+                changes.into_iter().find_map(|c| match c {
+                    GameChange::Claimed(o) => Some(o),
+                    _ => None,
+                })
+            });
+        match outcome {
+            Ok(Some(ClaimOutcome::Drawn(_) | ClaimOutcome::EndedByMove(_))) => {
+                if let Some(m) = mv {
+                    self.announce_move(&pos, m, out);
+                }
+                let t = self.game_over_sentence().unwrap_or_default();
+                self.say(out, t, Priority::Urgent, SayKind::Game);
+            }
+            Ok(Some(ClaimOutcome::Refused {
+                reason,
+                played,
+                draw_offer,
+            })) => {
+                let mut t = match reason {
+                    ClaimRefused::Repetition { occurrences: 1 } => {
+                        self.message("claim_refused_repetition_once", &[])
+                    }
+                    ClaimRefused::Repetition { occurrences } => self.message(
+                        "claim_refused_repetition",
+                        &[("count", &occurrences.to_string())],
+                    ),
+                    ClaimRefused::FiftyMoves { halfmoves } => self.message(
+                        "claim_refused_fifty",
+                        &[("count", &(halfmoves / 2).to_string())],
+                    ),
+                    ClaimRefused::NotYourTurn => self.message("claim_needs_turn", &[]),
+                };
+                if draw_offer {
+                    // 9.1.2.3: a claim counts as a draw offer.
+                    t = format!("{t} {}", self.message("claim_is_offer", &[]));
+                }
+                self.say(out, t, Priority::Normal, SayKind::Game);
+                // 9.5.3: an incorrect claim costs time (by the edition).
+                if reason != ClaimRefused::NotYourTurn {
+                    self.penalised(by, "incorrect-claim", "9.5.3", now, |a| {
+                        a.claim_penalty(by, now, out);
+                    });
+                }
+                // The decision made, the clock runs again.
+                self.clock_release(held, now);
+                if let Some(p) = played {
+                    // 9.5.3: the intended move must be made, and it
+                    // presses the clock like any move.
+                    self.announce_move(&pos, p.mv, out);
+                    if let Some(t) = self.game_over_sentence() {
+                        self.say(out, t, Priority::Urgent, SayKind::Game);
+                    }
+                }
+                // The move presses the clock as any (the parts hear of it).
+                self.settle(now, out);
+            }
+            Ok(None) | Err(_) => {
+                self.clock_release(held, now);
+                let t = self.message("claim_needs_turn", &[]);
+                self.say(out, t, Priority::Normal, SayKind::Error);
+            }
+        }
+    }
+
+    // The arbiter's decisions and the penalties, journalled.
+
+    /// Both times now, in milliseconds, when the game has a clock.
+    fn clock_times(&self, now: Instant) -> Option<(i64, i64)> {
+        let c = self.clock()?;
+        Some((
+            millis(c.remaining(Color::White, now)),
+            millis(c.remaining(Color::Black, now)),
+        ))
+    }
+
+    /// A penalty given by `give` (which changes the clocks), journalled
+    /// with the time it changed for each side.
+    pub(in crate::app) fn penalised(
+        &mut self,
+        against: Color,
+        reason: &str,
+        note: &str,
+        now: Instant,
+        give: impl FnOnce(&mut App),
+    ) {
+        let before = self.clock_times(now);
+        give(self);
+        let after = self.clock_times(now);
+        if let (Some((w0, b0)), Some((w1, b1))) = (before, after) {
+            self.journal_event(Event::Penalty(Penalty {
+                against,
+                reason: reason.into(),
+                white_delta_ms: w1 - w0,
+                black_delta_ms: b1 - b0,
+                note: note.into(),
+            }));
+        }
+    }
+
+    /// The answer to an arbiter's confirmation, journalled when carried
+    /// out: the action before what it does, and an illegal move's time
+    /// penalty (7.5) with the time it gave.
+    pub(in crate::app) fn arbiter_answered(
+        &mut self,
+        yes: bool,
+        now: Instant,
+        out: &mut Vec<Effect>,
+    ) {
+        let op = match self.mode {
+            crate::app::Mode::ArbiterPending(op) => Some(op),
+            _ => None,
+        };
+        if !yes || op.is_none() {
+            self.arbiter_answer(yes, now, out);
+            return;
+        }
+        let Some(op) = op else {
+            return;
+        };
+        let (action, note) = self.arbiter_words(op);
+        let last = self.game.history().len();
+        let was_over = self.game.is_over();
+        let before = self.clock_times(now);
+        self.journal_event_first(Event::Arbiter { action, note });
+        self.arbiter_answer(yes, now, out);
+        // Refused (no such move to take back, the game already over): the
+        // arbiter's action did nothing and is not on the scoresheet.
+        let done = match op {
+            ArbiterOp::Illegal(_) => self.game.history().len() < last,
+            ArbiterOp::Result(_) => !was_over && self.game.is_over(),
+            _ => true,
+        };
+        if !done {
+            if let Some(s) = &mut self.parts.journal.sheet {
+                s.forget_first();
+            }
+            return;
+        }
+        if let ArbiterOp::Illegal(s) = op
+            && self.game.history().len() < last
+        {
+            let offender = self.side_colour(s);
+            let after = self.clock_times(now);
+            let (w, b) = match (before, after) {
+                (Some((w0, b0)), Some((w1, b1))) => (w1 - w0, b1 - b0),
+                _ => (0, 0),
+            };
+            self.journal_event(Event::Penalty(Penalty {
+                against: offender,
+                reason: "illegal-move".into(),
+                white_delta_ms: w,
+                black_delta_ms: b,
+                note: "7.5".into(),
+            }));
+        }
+    }
+
+    /// An arbiter's action as the journal words it: a word and a note.
+    fn arbiter_words(&self, op: ArbiterOp) -> (String, String) {
+        let side = |s| match self.side_colour(s) {
+            Color::White => "white",
+            Color::Black => "black",
+        };
+        let (action, note) = match op {
+            ArbiterOp::Stop => ("stop", String::new()),
+            ArbiterOp::Start => ("start", String::new()),
+            ArbiterOp::Add(s, d) => ("add-time", format!("{} {}", side(s), secs(d))),
+            ArbiterOp::Remove(s, d) => ("remove-time", format!("{} {}", side(s), secs(d))),
+            ArbiterOp::Moves(n) => ("moves", n.to_string()),
+            ArbiterOp::Illegal(s) => ("illegal-move", side(s).to_string()),
+            ArbiterOp::Result(w) => (
+                "result",
+                match w {
+                    Some(Color::White) => "1-0",
+                    Some(Color::Black) => "0-1",
+                    None => "1/2-1/2",
+                }
+                .to_string(),
+            ),
+        };
+        (action.to_string(), note)
+    }
+}
+
+/// A time as the journal writes it.
+fn secs(d: Duration) -> String {
+    crate::scoresheet::record::format_ms(millis(d))
 }

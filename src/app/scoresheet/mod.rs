@@ -33,8 +33,9 @@
 //! with the move it awaited and its standing mismatch.
 //!
 //! One idea per file: following the game into the journal (this file),
-//! resuming a saved game (`resume.rs`), saving the scoresheet (`save.rs`)
-//! and the arbiter's decisions and penalties (`arbiter.rs`).
+//! resuming a saved game (`resume.rs`) and saving the scoresheet
+//! (`save.rs`); the arbiter's decisions and penalties are the App's rules
+//! (`app/rules.rs`).
 
 use std::time::{Duration, Instant};
 
@@ -53,7 +54,6 @@ use crate::scoresheet::replay::reason_word;
 use crate::scoresheet::{GameId, JournalErrorKind, JournalOp, JournalStatus, Resumed};
 use crate::speech::{Priority, SayKind};
 
-mod arbiter;
 mod resume;
 mod save;
 
@@ -124,6 +124,12 @@ impl Sheet {
             opponent_seen: None,
             heard: Vec::new(),
         }
+    }
+
+    /// The event told to go first was not done after all (an arbiter's
+    /// function refused): it is not written.
+    pub(in crate::app) fn forget_first(&mut self) {
+        self.first.pop();
     }
 
     /// A change of the game, to be journalled at the end of the update.
@@ -327,7 +333,7 @@ impl App {
 
     /// An event journalled before the game's own events of this `update`
     /// (an arbiter's decision before the take-back or result it makes).
-    fn journal_event_first(&mut self, event: Event) {
+    pub(in crate::app) fn journal_event_first(&mut self, event: Event) {
         if let Some(s) = &mut self.parts.journal.sheet {
             s.first.push(event);
         }
@@ -1016,7 +1022,7 @@ fn diff(sheet: &mut Sheet, game: &Game, clock: Vec<Event>) -> Vec<Event> {
     out
 }
 
-fn millis(d: Duration) -> i64 {
+pub(in crate::app) fn millis(d: Duration) -> i64 {
     i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
 }
 

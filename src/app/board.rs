@@ -431,7 +431,9 @@ impl App {
         match found {
             Inferred::Move(mv) => {
                 // The board shows a position of the game again.
-                self.journal_mismatch_resolved(crate::scoresheet::record::BoardOf::Player);
+                self.parts
+                    .journal
+                    .mismatch_resolved(crate::scoresheet::record::BoardOf::Player);
                 if let Some(t) = self.game_is_over() {
                     self.say(out, t, Priority::Normal, SayKind::Error);
                 } else if self.online_refuses_move(out) {
@@ -445,7 +447,10 @@ impl App {
                 self.sync_board(now, out);
             }
             Inferred::Executed(mv) => {
-                self.journal_board_done(crate::scoresheet::record::BoardOf::Player, mv);
+                let uci = mv.to_uci(self.game.castling_mode()).to_string();
+                self.parts
+                    .journal
+                    .board_done(crate::scoresheet::record::BoardOf::Player, uci);
                 let before = self
                     .game
                     .positions()
@@ -499,7 +504,9 @@ impl App {
                 self.say(out, t, Priority::Urgent, SayKind::Board);
             }
             Inferred::Mismatch(diffs) => {
-                self.journal_mismatch(crate::scoresheet::record::BoardOf::Player, &diffs);
+                self.parts
+                    .journal
+                    .mismatch(crate::scoresheet::record::BoardOf::Player, &diffs);
                 // Only what changed since the last report (a board being
                 // set up is not read out in full at every piece).
                 let before = self
@@ -514,14 +521,18 @@ impl App {
             }
             Inferred::OutOfTurn { side, diffs } => {
                 // Black moved first: whose move it is, not the squares.
-                self.journal_mismatch(crate::scoresheet::record::BoardOf::Player, &diffs);
+                self.parts
+                    .journal
+                    .mismatch(crate::scoresheet::record::BoardOf::Player, &diffs);
                 let side = self.talk.phraser.side(side);
                 let t = self.message("board_out_of_turn", &[("side", &side)]);
                 self.say(out, t, Priority::Urgent, SayKind::Mismatch);
                 out.push(Effect::Tone(Tone::Mismatch));
             }
             Inferred::Matches => {
-                self.journal_mismatch_resolved(crate::scoresheet::record::BoardOf::Player);
+                self.parts
+                    .journal
+                    .mismatch_resolved(crate::scoresheet::record::BoardOf::Player);
                 let t = self.message("board_matches", &[]);
                 self.say(out, t, Priority::Normal, SayKind::Board);
             }

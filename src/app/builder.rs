@@ -242,10 +242,15 @@ impl AppBuilder {
         // In this order: the journal's start record, then the game it
         // starts from, then the engine's side written into it.
         if let Some(info) = start.journal {
-            app.enable_journal(info);
+            let clock = app.parts.clock.as_ref().map(|p| &p.setup);
+            app.parts.journal.enable(info, &app.game, clock);
         }
         if let Some((game, info)) = start.from {
-            app.start_from(game, info);
+            // Moves already played before this session (a PGN continued)
+            // are journalled as moves of the game.
+            app.replace_game(game);
+            let clock = app.parts.clock.as_ref().map(|p| &p.setup);
+            app.parts.journal.start_from(&app.game, info, clock);
         }
         if let Some(round) = start.broadcast {
             app.parts.broadcast = Some(super::broadcast::Broadcast::new(round));
@@ -256,7 +261,7 @@ impl AppBuilder {
         if let Some(setup) = start.engine {
             // Started with the session (`Msg::Start`); its side journalled.
             app.parts.engine = Some(super::engine::EnginePlay::new(setup));
-            app.journal_engine_side(Some(!app.settings.me));
+            app.parts.journal.engine_side(Some(!app.settings.me));
         }
         if let Some(file) = start.review {
             app.parts.review = Some(super::review::ReviewState::new(file));
@@ -287,7 +292,7 @@ impl App {
     #[cfg(test)]
     pub(super) fn set_engine(&mut self, setup: EngineSetup) {
         self.parts.engine = Some(super::engine::EnginePlay::new(setup));
-        self.journal_engine_side(Some(!self.settings.me));
+        self.parts.journal.engine_side(Some(!self.settings.me));
     }
 
     /// A rated game, or one with an arbiter: no hint, evaluation, threat
@@ -302,6 +307,21 @@ impl App {
     #[cfg(test)]
     pub(super) fn start_review(&mut self, file: crate::scoresheet::review::PgnFile) {
         self.parts.review = Some(super::review::ReviewState::new(file));
+    }
+
+    /// Start from this game, as the builder's `start_from` does.
+    #[cfg(test)]
+    pub(super) fn start_from(&mut self, game: Game, info: StartInfo) {
+        self.replace_game(game);
+        let clock = self.parts.clock.as_ref().map(|p| &p.setup);
+        self.parts.journal.start_from(&self.game, info, clock);
+    }
+
+    /// Keep a journal, as the builder's `journal` does.
+    #[cfg(test)]
+    pub(super) fn enable_journal(&mut self, start: StartInfo) {
+        let clock = self.parts.clock.as_ref().map(|p| &p.setup);
+        self.parts.journal.enable(start, &self.game, clock);
     }
 
     /// Set the look (at start-up: [`AppBuilder::look`]).

@@ -174,6 +174,12 @@ impl App {
         Ok(changes)
     }
 
+    /// Another game in place of this one (a new one, one set up, resumed
+    /// or lichess's).
+    pub(super) fn replace_game(&mut self, game: Game) {
+        let _ = self.change(Edit::Replace(game));
+    }
+
     /// Give every change queued since the last time once to every part
     /// that follows the game, in order.  A part's answer may change the
     /// game again (an offer kept for the move is made with it): that

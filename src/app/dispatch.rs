@@ -142,7 +142,12 @@ impl App {
     pub(super) fn on_action_confirmed(&mut self, action: A, now: Instant, out: &mut Vec<Effect>) {
         match action {
             A::New => {
-                self.journal_reading_of_left_game(now, out);
+                let over = self.game.is_over();
+                out.extend(
+                    self.parts
+                        .journal
+                        .reading_of_left_game(over, self.clock(), now),
+                );
                 if let Some(e) = &mut self.parts.engine {
                     e.ask(super::engine::EngineAsk::NewGame);
                 }
@@ -367,7 +372,7 @@ impl App {
             A::Flip => {
                 self.settings.me = !self.settings.me;
                 if self.parts.engine.is_some() {
-                    self.journal_engine_side(Some(!self.settings.me));
+                    self.parts.journal.engine_side(Some(!self.settings.me));
                 }
                 let side = self.talk.phraser.side(self.settings.me);
                 let t = self.message("flipped", &[("side", &side)]);

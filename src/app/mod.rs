@@ -182,6 +182,29 @@ impl App {
         self.talk.last_said.as_ref().map(|u| u.text.as_str())
     }
 
+    /// The journal's id of the game, once it has one.
+    pub fn journal_id(&self) -> Option<&crate::scoresheet::GameId> {
+        self.parts.journal.id()
+    }
+
+    /// The scoresheet as journalled so far, kept in memory: what is
+    /// exported when the journal file cannot be read (a disk that failed).
+    pub fn scoresheet_in_memory(&self) -> Option<crate::scoresheet::GameRecord> {
+        self.parts.journal.in_memory()
+    }
+
+    /// An event the game does not show (clock, board, arbiter): journalled
+    /// before what this `update` says.
+    pub fn journal_event(&mut self, event: crate::scoresheet::Event) {
+        self.parts.journal.event(event);
+    }
+
+    /// Whether the game's journal cannot be written now: its moves wait in
+    /// memory (said in the prompt, and before leaving).
+    pub fn journal_failing(&self) -> bool {
+        self.parts.journal.failing()
+    }
+
     /// The clock, when the game has one.
     pub fn clock(&self) -> Option<&crate::clock::Clock> {
         self.parts.clock.as_ref().map(clock::ClockPart::clock)
@@ -352,7 +375,10 @@ impl App {
             Msg::Key(action, _) if self.asking_resume() => {
                 self.answer_resume(Some(action), now, &mut out)
             }
-            Msg::Journal(status) => self.on_journal(status, &mut out),
+            Msg::Journal(status) => {
+                let mut v = voice::Voice::new(&mut self.talk, &mut out);
+                self.parts.journal.on_status(status, &mut v);
+            }
             Msg::Resume(offer) => self.on_resume_offer(*offer, now, &mut out),
             Msg::Exported(result) => self.on_exported(result, &mut out),
             Msg::Board(event) => self.on_seat_link(Seat::Player, event, now, &mut out),
@@ -488,9 +514,22 @@ impl App {
         // Leaving in order (quit, the end of input, SIGTERM, SIGHUP): both
         // times are journalled, so that a resume gives no thinking time back.
         if self.quitting && !was_quitting {
-            self.journal_reading(now);
+            let over = self.game.is_over();
+            let clock = self.parts.clock.as_ref().map(clock::ClockPart::clock);
+            self.parts.journal.reading(over, clock, now);
         }
-        self.journal_effects(now, &mut out);
+        // The journal's effects of this update, put before all others.
+        if !self.asking_resume() {
+            let seen = scoresheet::Observed {
+                game: &self.game,
+                epoch: self.parts.journal.epoch,
+                clock: self.parts.clock.as_ref().map(|p| p.clock().clone()),
+                press: self.parts.clock.as_ref().and_then(|p| p.presser.pending()),
+                board: self.parts.boards.awaiting(board::Seat::Player),
+                opponent: self.parts.boards.awaiting(board::Seat::Opponent),
+            };
+            self.parts.journal.poll(&seen, now, &mut out);
+        }
         if self.parts.broadcast.is_some() {
             // The scoresheet is copied only when the game is to be offered.
             let wanted = self
@@ -506,7 +545,7 @@ impl App {
                 b.hold_quit(now, interrupted, &mut self.talk, &mut out);
             }
         }
-        if let Some(epoch) = self.journal_begun() {
+        if let Some(epoch) = self.parts.journal.begun() {
             // The opponent's seat, so that a resumed game gives the page its seat back.
             out.extend(self.parts.companion.journal(epoch));
         }

@@ -46,7 +46,9 @@ impl App {
             OnlineNote::Side(c) => self.settings.me = c,
             OnlineNote::Begin { game, full, side } => {
                 self.replace_game(game);
-                self.journal_start_with(|start| online_start_info(start, &full, side));
+                self.parts
+                    .journal
+                    .start_with(|start| online_start_info(start, &full, side));
                 self.online_clock(full.clock);
                 let me = self.settings.me;
                 if let Some(o) = &self.parts.online {
@@ -98,11 +100,11 @@ impl App {
             OnlineNote::Void(status) => {
                 // No result: its journal, if begun, says so and sets the
                 // game aside, never to be offered for resuming.
-                if self.journal_begun().is_some() {
-                    self.journal_event(Event::Note {
+                if self.parts.journal.begun().is_some() {
+                    self.parts.journal.event(Event::Note {
                         text: format!("lichess: {status}"),
                     });
-                    self.journal_event(Event::SetAside);
+                    self.parts.journal.event(Event::SetAside);
                 }
             }
             OnlineNote::MoveRefused => {
@@ -163,7 +165,9 @@ impl App {
             return;
         };
         if all {
-            self.journal_server_press(c.white_ms, c.black_ms);
+            self.parts
+                .journal
+                .server_press(&self.game, c.white_ms, c.black_ms);
         }
         let times = ByColor {
             white: Duration::from_millis(c.white_ms),
@@ -373,7 +377,7 @@ impl App {
             };
             match note {
                 EngineNote::Ready(name) => {
-                    self.journal_engine_name(!self.settings.me, &name);
+                    self.parts.journal.engine_name(!self.settings.me, &name);
                     super::engine::say_ready(&name, self.settings.me, &mut self.voice(out));
                 }
                 EngineNote::Answer(r) => self.on_engine_move(r, now, out),

@@ -105,13 +105,17 @@ impl App {
                 // hears only a real difference.
             }
             Inferred::Mismatch(diffs) => {
-                self.journal_mismatch(crate::scoresheet::record::BoardOf::Opponent, &diffs);
+                self.parts
+                    .journal
+                    .mismatch(crate::scoresheet::record::BoardOf::Opponent, &diffs);
                 let list = self.talk.phraser.mismatch(&diffs);
                 let t = self.message("opponent_board_said", &[("text", &list)]);
                 self.say(out, t, Priority::Normal, SayKind::Mismatch);
             }
             Inferred::Matches => {
-                self.journal_mismatch_resolved(crate::scoresheet::record::BoardOf::Opponent);
+                self.parts
+                    .journal
+                    .mismatch_resolved(crate::scoresheet::record::BoardOf::Opponent);
                 let t = self.message("opponent_board_matches", &[]);
                 self.say(out, t, Priority::Normal, SayKind::Board);
             }
@@ -124,7 +128,10 @@ impl App {
             // The blind player's move made on it: the page shows it agrees
             // (and the scoresheet has it).
             Inferred::Executed(mv) => {
-                self.journal_board_done(crate::scoresheet::record::BoardOf::Opponent, mv);
+                let uci = mv.to_uci(self.game.castling_mode()).to_string();
+                self.parts
+                    .journal
+                    .board_done(crate::scoresheet::record::BoardOf::Opponent, uci);
             }
             // The instruction for a move awaited there: the page shows it.
             Inferred::Instruction(_)

@@ -38,7 +38,7 @@ use super::cursor::Cursor;
 use super::engine::EnginePlay;
 use super::offers::Offers;
 use super::review::ReviewState;
-use super::scoresheet::Sheet;
+use super::scoresheet::Journal;
 
 /// The player's seat and choices for the session.
 pub(super) struct Settings {
@@ -104,15 +104,6 @@ impl Parts {
         .flatten()
         .min()
     }
-}
-
-/// The journal's view of the game, when games are journalled.
-#[derive(Default)]
-pub(super) struct Journal {
-    pub(super) sheet: Option<Sheet>,
-    /// Counts replacements of the game (new game, resumed game): the
-    /// sheet of another game is begun again.
-    pub(super) epoch: u64,
 }
 
 /// The full-screen view's state kept by the app.

@@ -169,7 +169,9 @@ impl App {
         let t = part.reading(q, side, &self.game, now, &Voice::new(&mut self.talk, out));
         // The reading goes on the scoresheet with both times, before it
         // is said.
-        self.journal_reading(now);
+        let over = self.game.is_over();
+        let clock = self.parts.clock.as_ref().map(ClockPart::clock);
+        self.parts.journal.reading(over, clock, now);
         self.say(out, t, Priority::Info, SayKind::Clock);
     }
 
@@ -821,7 +823,7 @@ impl App {
             Claim::Repetition
         };
         let by = pos.turn();
-        self.note_claim(by, kind, mv);
+        self.parts.journal.note_claim(by, kind, mv);
         // The clock stops while the claim is decided (9.2, 9.5.1) and
         // stays stopped if the game ends.
         let held = self.clock_hold(now);
@@ -921,7 +923,7 @@ impl App {
         give(self);
         let after = self.clock_times(now);
         if let (Some((w0, b0)), Some((w1, b1))) = (before, after) {
-            self.journal_event(Event::Penalty(Penalty {
+            self.parts.journal.event(Event::Penalty(Penalty {
                 against,
                 reason: reason.into(),
                 white_delta_ms: w1 - w0,
@@ -955,7 +957,9 @@ impl App {
         let last = self.game.history().len();
         let was_over = self.game.is_over();
         let before = self.clock_times(now);
-        self.journal_event_first(Event::Arbiter { action, note });
+        self.parts
+            .journal
+            .event_first(Event::Arbiter { action, note });
         self.arbiter_answer(yes, now, out);
         // Refused (no such move to take back, the game already over): the
         // arbiter's action did nothing and is not on the scoresheet.
@@ -979,7 +983,7 @@ impl App {
                 (Some((w0, b0)), Some((w1, b1))) => (w1 - w0, b1 - b0),
                 _ => (0, 0),
             };
-            self.journal_event(Event::Penalty(Penalty {
+            self.parts.journal.event(Event::Penalty(Penalty {
                 against: offender,
                 reason: "illegal-move".into(),
                 white_delta_ms: w,

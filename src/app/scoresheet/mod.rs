@@ -41,9 +41,9 @@ use std::time::{Duration, Instant};
 
 use shakmaty::{Color, Move};
 
-use super::App;
-use super::board::Seat;
 use super::change::GameChange;
+use super::clock::ClockSetup;
+use super::voice::Voice;
 use crate::board::{Sensed, SquareDiff};
 use crate::clock::Clock;
 use crate::game::{Claim, ClaimOutcome, EndReason, Game};
@@ -151,21 +151,48 @@ fn start_fen(game: &Game) -> Option<String> {
     })
 }
 
-impl App {
-    /// Keep a journal of every game from now on, with these players, event
-    /// and date (the caller's: the app reads no calendar); the start
-    /// position is filled in.
-    pub(super) fn enable_journal(&mut self, start: StartInfo) {
+/// The journal's view of the game, when games are journalled: the
+/// journal part.
+#[derive(Default)]
+pub(in crate::app) struct Journal {
+    pub(in crate::app) sheet: Option<Sheet>,
+    /// Counts replacements of the game (new game, resumed game): the
+    /// sheet of another game is begun again.
+    pub(in crate::app) epoch: u64,
+}
+
+impl Journal {
+    /// Keep a journal of every game from now on, from `game`, with these
+    /// players, event and date (the caller's: the app reads no calendar)
+    /// and the clock's setup; the start position is filled in.
+    pub(in crate::app) fn enable(
+        &mut self,
+        start: StartInfo,
+        game: &Game,
+        clock: Option<&ClockSetup>,
+    ) {
         let mut start = start;
-        start.fen = start_fen(&self.game);
-        self.clock_start_info(&mut start);
-        self.parts.journal.sheet = Some(Sheet::new(start, &self.game, self.parts.journal.epoch));
+        start.fen = start_fen(game);
+        if let Some(setup) = clock {
+            setup.write_start(&mut start);
+        }
+        self.sheet = Some(Sheet::new(start, game, self.epoch));
+    }
+
+    /// The sheet of the game in progress, once its file is begun.
+    fn begun_sheet(&self) -> Option<&Sheet> {
+        self.sheet.as_ref().filter(|s| s.begun)
+    }
+
+    /// The sheet whose start record is not written yet.
+    fn unwritten(&mut self) -> Option<&mut Sheet> {
+        self.sheet.as_mut().filter(|s| !s.begun)
     }
 
     /// The side the engine plays, kept in the journal's start record (key
     /// `engine`), so that a resumed game goes on with the same sides.
-    pub(super) fn journal_engine_side(&mut self, side: Option<Color>) {
-        let Some(sheet) = &mut self.parts.journal.sheet else {
+    pub(in crate::app) fn engine_side(&mut self, side: Option<Color>) {
+        let Some(sheet) = &mut self.sheet else {
             return;
         };
         sheet.start.extra.retain(|(k, _)| k != ENGINE_KEY);
@@ -180,8 +207,8 @@ impl App {
     /// The engine's name (`id name`) as its side's player on the
     /// scoresheet, unless a name was given (`--white`, `--black`) or the
     /// game's first record is written already.
-    pub(super) fn journal_engine_name(&mut self, side: Color, name: &str) {
-        let Some(sheet) = self.parts.journal.sheet.as_mut().filter(|s| !s.begun) else {
+    pub(in crate::app) fn engine_name(&mut self, side: Color, name: &str) {
+        let Some(sheet) = self.unwritten() else {
             return;
         };
         // The start to write, and the in-memory copies the exports read.
@@ -202,8 +229,8 @@ impl App {
 
     /// The start record to be written changed by `f` (an online game's,
     /// once the server has told who plays), unless it is written already.
-    pub(in crate::app) fn journal_start_with(&mut self, f: impl FnOnce(&mut StartInfo)) {
-        let Some(sheet) = self.parts.journal.sheet.as_mut().filter(|s| !s.begun) else {
+    pub(in crate::app) fn start_with(&mut self, f: impl FnOnce(&mut StartInfo)) {
+        let Some(sheet) = self.unwritten() else {
             return;
         };
         f(&mut sheet.start);
@@ -211,15 +238,15 @@ impl App {
         sheet.sim.record.start.clone_from(&sheet.start);
     }
 
-    /// The server's clock after the game's last move (an online game):
+    /// The server's clock after the last move of `game` (an online game):
     /// a press record with both times, the mover's kept for `%clk`, once
     /// per move (a move whose press is journalled already gets none).
-    pub(in crate::app) fn journal_server_press(&mut self, white_ms: u64, black_ms: u64) {
-        let Some(last) = self.game.last_move().map(|m| m.by) else {
+    pub(in crate::app) fn server_press(&mut self, game: &Game, white_ms: u64, black_ms: u64) {
+        let Some(last) = game.last_move().map(|m| m.by) else {
             return;
         };
-        let plies = self.game.history().len();
-        let Some(sheet) = &mut self.parts.journal.sheet else {
+        let plies = game.history().len();
+        let Some(sheet) = &mut self.sheet else {
             return;
         };
         let journalled = sheet.sim.game.history().len() == plies
@@ -240,101 +267,87 @@ impl App {
     }
 
     /// The journal's id of the game, once it has one.
-    pub fn journal_id(&self) -> Option<&GameId> {
-        self.parts
-            .journal
-            .sheet
-            .as_ref()
-            .and_then(|s| s.id.as_ref())
+    pub(in crate::app) fn id(&self) -> Option<&GameId> {
+        self.sheet.as_ref().and_then(|s| s.id.as_ref())
     }
 
     /// The scoresheet as journalled so far, kept in memory: what is
     /// exported when the journal file cannot be read (a disk that failed).
-    pub fn scoresheet_in_memory(&self) -> Option<crate::scoresheet::GameRecord> {
-        let sim = &self.parts.journal.sheet.as_ref().filter(|s| s.begun)?.sim;
+    pub(in crate::app) fn in_memory(&self) -> Option<crate::scoresheet::GameRecord> {
+        let sim = &self.begun_sheet()?.sim;
         let mut record = sim.record.clone();
         record.game = sim.game.clone();
         record.result = sim.result();
         Some(record)
     }
 
-    /// Start from this game (`--fen`, `--pgn`): the start record says
-    /// where it began.
-    pub(super) fn start_from(&mut self, game: Game, start: StartInfo) {
-        // Moves already played before this session (a PGN continued) are
-        // journalled as moves of the game.
-        self.replace_game(game);
-        if let Some(sheet) = &mut self.parts.journal.sheet {
-            let mut s = start;
-            if s.white.is_empty() {
-                s.white = sheet.start.white.clone();
-            }
-            if s.black.is_empty() {
-                s.black = sheet.start.black.clone();
-            }
-            if s.date.is_empty() {
-                s.date = sheet.start.date.clone();
-            }
-            s.fen = start_fen(&self.game);
-            // What this session set up (the board, the engine's side)
-            // stays; the clock's setup is written below.
-            if s.board.is_none() {
-                s.board.clone_from(&sheet.start.board);
-            }
-            for (k, v) in &sheet.start.extra {
-                if !s.extra.iter().any(|(have, _)| have == k) {
-                    s.extra.push((k.clone(), v.clone()));
-                }
-            }
-            *sheet = Sheet::new(s, &self.game, self.parts.journal.epoch);
+    /// The game now starts from `game`, set up (`--fen`, `--pgn`) and
+    /// already replaced in the app: the start record says where it began
+    /// (`start`, filled in from the one kept; the clock's setup `clock`
+    /// written in it: resumed with it, exported with its TimeControl).
+    pub(in crate::app) fn start_from(
+        &mut self,
+        game: &Game,
+        start: StartInfo,
+        clock: Option<&ClockSetup>,
+    ) {
+        let epoch = self.epoch;
+        let Some(sheet) = &mut self.sheet else {
+            return;
+        };
+        let mut s = start;
+        if s.white.is_empty() {
+            s.white = sheet.start.white.clone();
         }
-        // A game set up with --fen or --pgn and played with --time keeps
-        // its clock in the start record: resumed with it, exported with
-        // its TimeControl.
-        if let Some(mut start) = self.parts.journal.sheet.as_ref().map(|s| s.start.clone()) {
-            self.clock_start_info(&mut start);
-            if let Some(sheet) = &mut self.parts.journal.sheet {
-                sheet.start = start;
+        if s.black.is_empty() {
+            s.black = sheet.start.black.clone();
+        }
+        if s.date.is_empty() {
+            s.date = sheet.start.date.clone();
+        }
+        s.fen = start_fen(game);
+        // What this session set up (the board, the engine's side) stays.
+        if s.board.is_none() {
+            s.board.clone_from(&sheet.start.board);
+        }
+        for (k, v) in &sheet.start.extra {
+            if !s.extra.iter().any(|(have, _)| have == k) {
+                s.extra.push((k.clone(), v.clone()));
             }
         }
+        if let Some(setup) = clock {
+            setup.write_start(&mut s);
+        }
+        *sheet = Sheet::new(s, game, epoch);
     }
 
-    /// The game is replaced (a new game, a resumed one): the journal
-    /// follows with a new file.
     /// The journal file of the game in progress exists (its id: the
     /// epoch, so a new game's journal is told apart).
-    pub(super) fn journal_begun(&self) -> Option<u64> {
-        self.parts
-            .journal
-            .sheet
-            .as_ref()
-            .filter(|s| s.begun && s.epoch == self.parts.journal.epoch)
+    pub(in crate::app) fn begun(&self) -> Option<u64> {
+        self.begun_sheet()
+            .filter(|s| s.epoch == self.epoch)
             .map(|s| s.epoch)
     }
 
-    pub(super) fn replace_game(&mut self, game: Game) {
-        let _ = self.change(super::change::Edit::Replace(game));
-    }
-
     /// A claim is being made: the journal records it with its verdict.
-    pub(super) fn note_claim(&mut self, by: Color, claim: Claim, intended: Option<Move>) {
-        if let Some(s) = &mut self.parts.journal.sheet {
+    pub(in crate::app) fn note_claim(&mut self, by: Color, claim: Claim, intended: Option<Move>) {
+        if let Some(s) = &mut self.sheet {
             s.claim = Some((by, claim, intended));
         }
     }
 
     /// An event the game does not show (clock, board, arbiter): journalled
     /// before what this `update` says.
-    pub fn journal_event(&mut self, event: Event) {
-        if let Some(s) = &mut self.parts.journal.sheet {
+    pub(in crate::app) fn event(&mut self, event: Event) {
+        if let Some(s) = &mut self.sheet {
             s.queued.push(event);
         }
     }
 
     /// An event journalled before the game's own events of this `update`
     /// (an arbiter's decision before the take-back or result it makes).
-    pub(in crate::app) fn journal_event_first(&mut self, event: Event) {
-        if let Some(s) = &mut self.parts.journal.sheet {
+    pub(in crate::app) fn event_first(&mut self, event: Event) {
+        if let Some(s) = &mut self.sheet {
             s.first.push(event);
         }
     }
@@ -342,8 +355,8 @@ impl App {
     /// A board differs from the game (D.2.9): journalled as found, once
     /// the game has begun (setting the pieces up before the first move
     /// leaves no saved game behind).
-    pub(super) fn journal_mismatch(&mut self, board: BoardOf, diffs: &[SquareDiff]) {
-        let Some(sheet) = self.parts.journal.sheet.as_ref().filter(|s| s.begun) else {
+    pub(in crate::app) fn mismatch(&mut self, board: BoardOf, diffs: &[SquareDiff]) {
+        let Some(sheet) = self.begun_sheet() else {
             return;
         };
         let diff = describe_mismatch(diffs);
@@ -359,68 +372,22 @@ impl App {
         if !queued && standing.as_deref() == Some(diff.as_str()) {
             return;
         }
-        self.journal_event(Event::Mismatch { board, diff });
+        self.event(Event::Mismatch { board, diff });
     }
 
-    /// The move a board awaited was made there: journalled (and a
+    /// The move a board awaited was made there (`uci`): journalled (and a
     /// mismatch said meanwhile, as a reminder, is resolved).
-    pub(super) fn journal_board_done(&mut self, board: BoardOf, mv: Move) {
-        if !self.parts.journal.sheet.as_ref().is_some_and(|s| s.begun) {
+    pub(in crate::app) fn board_done(&mut self, board: BoardOf, uci: String) {
+        if self.begun_sheet().is_none() {
             return;
         }
-        let uci = mv.to_uci(self.game.castling_mode()).to_string();
-        self.journal_event(Event::BoardDone { board, uci });
-        self.journal_mismatch_resolved(board);
-    }
-
-    /// `time`: the reading with both times is journalled (while the game
-    /// goes on; at its end the times are recorded once).
-    pub(super) fn journal_reading(&mut self, now: Instant) {
-        if self.game.is_over() || !self.parts.journal.sheet.as_ref().is_some_and(|s| s.begun) {
-            return;
-        }
-        let Some(c) = self.clock() else {
-            return;
-        };
-        let event = Event::Clock(ClockEvent::Reading {
-            white_ms: millis(c.remaining(Color::White, now)),
-            black_ms: millis(c.remaining(Color::Black, now)),
-            running: c.side_to_move().filter(|_| c.is_running()),
-        });
-        self.journal_event(event);
-    }
-
-    /// The game is left for a new one (`new` in mid-game) and stays saved,
-    /// unfinished: its journal gets both times as they are, so that
-    /// resuming it later gives no thinking time back.
-    pub(super) fn journal_reading_of_left_game(&mut self, now: Instant, out: &mut Vec<Effect>) {
-        if self.game.is_over() {
-            return;
-        }
-        let Some(id) = self
-            .parts
-            .journal
-            .sheet
-            .as_ref()
-            .filter(|s| s.begun && s.epoch == self.parts.journal.epoch)
-            .and_then(|s| s.id.clone())
-        else {
-            return;
-        };
-        let Some(c) = self.clock() else {
-            return;
-        };
-        let event = Event::Clock(ClockEvent::Reading {
-            white_ms: millis(c.remaining(Color::White, now)),
-            black_ms: millis(c.remaining(Color::Black, now)),
-            running: c.side_to_move().filter(|_| c.is_running()),
-        });
-        out.push(Effect::Journal(JournalOp::AppendTo(id, event)));
+        self.event(Event::BoardDone { board, uci });
+        self.mismatch_resolved(board);
     }
 
     /// That board agrees with the game again: a standing mismatch resolved.
-    pub(super) fn journal_mismatch_resolved(&mut self, board: BoardOf) {
-        let open = self.parts.journal.sheet.as_ref().is_some_and(|s| {
+    pub(in crate::app) fn mismatch_resolved(&mut self, board: BoardOf) {
+        let open = self.sheet.as_ref().is_some_and(|s| {
             let recorded = match board {
                 BoardOf::Player => &s.sim.mismatch,
                 BoardOf::Opponent => &s.sim.opponent_mismatch,
@@ -433,79 +400,115 @@ impl App {
             queued.unwrap_or(recorded.is_some())
         });
         if open {
-            self.journal_event(Event::MismatchResolved { board });
+            self.event(Event::MismatchResolved { board });
         }
     }
 
-    /// The journal effects of this update, put before all others.
-    pub(super) fn journal_effects(&mut self, now: Instant, out: &mut Vec<Effect>) {
-        if self.asking_resume() {
+    /// `time`: the reading of `clock` with both times is journalled
+    /// (while the game goes on, not `over`; at its end the times are
+    /// recorded once).
+    pub(in crate::app) fn reading(&mut self, over: bool, clock: Option<&Clock>, now: Instant) {
+        if over || self.begun_sheet().is_none() {
             return;
         }
-        let seen = Observed {
-            game: &self.game,
-            epoch: self.parts.journal.epoch,
-            clock: self.parts.clock.as_ref().map(|p| p.clock().clone()),
-            press: self.parts.clock.as_ref().and_then(|p| p.presser.pending()),
-            board: self.parts.boards.awaiting(Seat::Player),
-            opponent: self.parts.boards.awaiting(Seat::Opponent),
-        };
-        if let Some(sheet) = &mut self.parts.journal.sheet {
-            let ops = sheet.follow(&seen, now);
+        if let Some(c) = clock {
+            self.event(reading_of(c, now));
+        }
+    }
+
+    /// The game is left for a new one (`new` in mid-game, not `over`) and
+    /// stays saved, unfinished: its journal gets both times of `clock` as
+    /// they are, so that resuming it later gives no thinking time back.
+    #[must_use]
+    pub(in crate::app) fn reading_of_left_game(
+        &self,
+        over: bool,
+        clock: Option<&Clock>,
+        now: Instant,
+    ) -> Option<Effect> {
+        if over {
+            return None;
+        }
+        let id = self
+            .begun_sheet()
+            .filter(|s| s.epoch == self.epoch)?
+            .id
+            .clone()?;
+        let event = reading_of(clock?, now);
+        Some(Effect::Journal(JournalOp::AppendTo(id, event)))
+    }
+
+    /// The journal effects of this update (what is `seen`), put before
+    /// all others.
+    pub(in crate::app) fn poll(
+        &mut self,
+        seen: &Observed<'_>,
+        now: Instant,
+        out: &mut Vec<Effect>,
+    ) {
+        if let Some(sheet) = &mut self.sheet {
+            let ops = sheet.follow(seen, now);
             out.splice(0..0, ops);
         }
     }
 
     /// What a journal operation came to: a failure said once, a recovery.
-    pub(super) fn on_journal(&mut self, status: JournalStatus, out: &mut Vec<Effect>) {
-        match handle_status(self.parts.journal.sheet.as_mut(), status) {
+    pub(in crate::app) fn on_status(&mut self, status: JournalStatus, v: &mut Voice<'_>) {
+        match handle_status(self.sheet.as_mut(), status) {
             JournalNote::Quiet => {}
             JournalNote::Failed(e) => {
                 let t = match e.kind {
-                    JournalErrorKind::DiskFull => self.message("journal_disk_full", &[]),
+                    JournalErrorKind::DiskFull => v.text("journal_disk_full", &[]),
                     // In the player's words, not the system's.
                     JournalErrorKind::NotWritable => {
                         let folder = e.path.parent().unwrap_or(&e.path);
-                        self.message(
+                        v.text(
                             "journal_not_writable",
                             &[("path", &folder.display().to_string())],
                         )
                     }
-                    _ => self.message(
+                    _ => v.text(
                         "journal_failed",
                         &[("path", &e.path.display().to_string()), ("why", &e.detail)],
                     ),
                 };
-                self.say(out, t, Priority::Normal, SayKind::Error);
+                v.say(t, Priority::Normal, SayKind::Error);
             }
             JournalNote::Recovered => {
-                let t = self.message("journal_recovered", &[]);
-                self.info(out, t);
+                let t = v.text("journal_recovered", &[]);
+                v.info(t);
             }
         }
     }
 
     /// Whether the game's journal cannot be written now: its moves wait in
     /// memory (said in the prompt, and before leaving).
-    pub fn journal_failing(&self) -> bool {
-        self.parts
-            .journal
-            .sheet
+    pub(in crate::app) fn failing(&self) -> bool {
+        self.sheet
             .as_ref()
-            .is_some_and(|s| s.failing && s.epoch == self.parts.journal.epoch)
+            .is_some_and(|s| s.failing && s.epoch == self.epoch)
     }
+}
+
+/// A reading of `c` at `now`, with both times.
+fn reading_of(c: &Clock, now: Instant) -> Event {
+    Event::Clock(ClockEvent::Reading {
+        white_ms: millis(c.remaining(Color::White, now)),
+        black_ms: millis(c.remaining(Color::Black, now)),
+        running: c.side_to_move().filter(|_| c.is_running()),
+    })
 }
 
 /// What the journal looks at, at the end of an update: the game (of the
 /// replacement `epoch`), its clock, a move waiting for its separate press,
 /// and the move each board awaits.
-pub(super) struct Observed<'a> {
-    game: &'a Game,
-    epoch: u64,
-    clock: Option<Clock>,
-    press: Option<Color>,
-    board: Option<Move>,
-    opponent: Option<Move>,
+pub(in crate::app) struct Observed<'a> {
+    pub(in crate::app) game: &'a Game,
+    pub(in crate::app) epoch: u64,
+    pub(in crate::app) clock: Option<Clock>,
+    pub(in crate::app) press: Option<Color>,
+    pub(in crate::app) board: Option<Move>,
+    pub(in crate::app) opponent: Option<Move>,
 }
 
 /// What a journal operation came to, for the App to say.

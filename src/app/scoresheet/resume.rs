@@ -8,6 +8,7 @@ use shakmaty::Color;
 
 use super::super::App;
 use super::super::board::Seat;
+use super::super::clock::ClockPart;
 use super::{ENGINE_KEY, Sheet};
 use crate::game::Game;
 use crate::msg::Effect;
@@ -274,7 +275,9 @@ impl App {
             self.say(out, t, Priority::Normal, SayKind::Info);
         }
         self.replace_game(resumed.game.clone());
-        self.clock_restore(&resumed.start, resumed.restored_clock(), now);
+        let part = self.parts.clock.take();
+        self.parts.clock = ClockPart::restored(part, &resumed.start, resumed.restored_clock(), now);
+        self.refresh_can_mate();
         // An engine game goes on with the sides it had.
         let engine_side = engine_side_of(&resumed.start).filter(|_| self.parts.engine.is_some());
         let sides_changed = engine_side.is_some_and(|side| self.settings.me == side);

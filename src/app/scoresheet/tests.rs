@@ -1,6 +1,8 @@
 use std::time::Instant;
 
 use super::*;
+use crate::app::App;
+use crate::app::board::Seat;
 use crate::msg::Msg;
 use crate::scoresheet::record::ReadWarning;
 use crate::scoresheet::record::Record;

@@ -314,11 +314,14 @@ impl App {
                 // `say` alone: how to use it.
                 _ => missing(self, out),
             },
-            A::Export => match arg {
-                Arg::Format(f) => self.save(Some(f), out),
-                Arg::Path(file) => self.save_to(&file, out),
-                _ => self.save(None, out),
-            },
+            A::Export => {
+                let mut v = Voice::new(&mut self.talk, out);
+                match arg {
+                    Arg::Format(f) => self.parts.journal.save(Some(f), &mut v),
+                    Arg::Path(file) => self.parts.journal.save_to(&file, &mut v),
+                    _ => self.parts.journal.save(None, &mut v),
+                }
+            }
             A::Time => {
                 let q = match arg {
                     Arg::Time(q) => q,

@@ -380,7 +380,7 @@ impl App {
                 self.parts.journal.on_status(status, &mut v);
             }
             Msg::Resume(offer) => self.on_resume_offer(*offer, now, &mut out),
-            Msg::Exported(result) => self.on_exported(result, &mut out),
+            Msg::Exported(result) => scoresheet::say_exported(result, &mut self.voice(&mut out)),
             Msg::Board(event) => self.on_seat_link(Seat::Player, event, now, &mut out),
             Msg::EndOfInput | Msg::Interrupted if self.journal_failing() => {
                 // Unsaved moves are never silent, even when leaving.

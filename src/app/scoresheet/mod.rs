@@ -57,6 +57,9 @@ use crate::speech::{Priority, SayKind};
 mod resume;
 mod save;
 
+pub(in crate::app) use resume::{damage_sentence, engine_side_of, lines_words, restored_up_to};
+pub(in crate::app) use save::say_exported;
+
 /// The start record's key naming the side the engine plays.
 const ENGINE_KEY: &str = "engine";
 

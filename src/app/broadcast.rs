@@ -207,6 +207,7 @@ pub(super) fn pushes(out: &[Effect]) -> Vec<crate::lichess::broadcast::Push> {
 mod tests {
     use super::*;
     use crate::app::App;
+    use crate::app::tests::said;
     use crate::lichess::broadcast::Push;
     use crate::msg::Msg;
     use std::time::Duration;
@@ -217,15 +218,6 @@ mod tests {
             .build();
         let _ = app.update(Msg::Start, Instant::now());
         app
-    }
-
-    fn said(out: &[Effect]) -> Vec<String> {
-        out.iter()
-            .filter_map(|e| match e {
-                Effect::Say(u) => Some(u.text.clone()),
-                _ => None,
-            })
-            .collect()
     }
 
     fn answer(app: &mut App, p: &Push, outcome: PushOutcome, now: Instant) -> Vec<Effect> {

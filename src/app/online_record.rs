@@ -72,6 +72,7 @@ pub(super) fn online_start_info(start: &mut StartInfo, full: &GameFull, side: Si
 mod tests {
     use super::*;
     use crate::app::App;
+    use crate::app::tests::said;
     use crate::lichess::api::Request;
     use crate::lichess::event::GameEvent;
     use crate::msg::{Effect, LichessOrder};
@@ -113,15 +114,6 @@ mod tests {
             crate::scoresheet::Event::from_text(&line),
             Some(crate::scoresheet::Event::Start(Box::new(s)))
         );
-    }
-
-    fn said(e: &[Effect]) -> Vec<String> {
-        e.iter()
-            .filter_map(|x| match x {
-                Effect::Say(u) => Some(u.text.clone()),
-                _ => None,
-            })
-            .collect()
     }
 
     /// An app resuming an online game, as White against Bob, after

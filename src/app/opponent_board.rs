@@ -15,6 +15,7 @@
 #[cfg(test)]
 mod tests {
     use crate::app::App;
+    use crate::app::tests::said;
     use crate::board::LinkEvent;
     use crate::board::protocol::Command;
     use crate::board::sim::{HandStep, SimBoard};
@@ -28,16 +29,6 @@ mod tests {
     use shakmaty::{Chess, Color, san::San};
     use shakmaty::{Role, Square};
     use std::time::Instant;
-
-    fn said(effects: &[Effect]) -> Vec<String> {
-        effects
-            .iter()
-            .filter_map(|e| match e {
-                Effect::Say(u) => Some(u.text.clone()),
-                _ => None,
-            })
-            .collect()
-    }
 
     fn sent(effects: &[Effect]) -> Vec<Vec<u8>> {
         effects

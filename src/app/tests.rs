@@ -10,7 +10,9 @@ fn app() -> App {
     App::builder().build()
 }
 
-fn said(effects: &[Effect]) -> Vec<String> {
+/// The sentences said among `effects`, in order: the one helper of the
+/// app's test modules.
+pub(crate) fn said(effects: &[Effect]) -> Vec<String> {
     effects
         .iter()
         .filter_map(|e| match e {

@@ -2,6 +2,7 @@ use std::time::{Duration, Instant};
 
 use super::*;
 use crate::app::App;
+use crate::app::tests::said;
 use crate::lichess::event;
 use crate::msg::Msg;
 use crate::words::Lang;
@@ -10,15 +11,6 @@ use crate::words::Lang;
 struct Rig {
     app: App,
     t0: Instant,
-}
-
-fn said(e: &[Effect]) -> Vec<String> {
-    e.iter()
-        .filter_map(|x| match x {
-            Effect::Say(u) => Some(u.text.clone()),
-            _ => None,
-        })
-        .collect()
 }
 
 fn sent(e: &[Effect]) -> Vec<Request> {

@@ -3,6 +3,7 @@ use std::time::Instant;
 use super::*;
 use crate::app::App;
 use crate::app::board::Seat;
+use crate::app::tests::said;
 use crate::msg::Msg;
 use crate::scoresheet::record::ReadWarning;
 use crate::scoresheet::record::Record;
@@ -191,15 +192,6 @@ fn offer(choice: ResumeChoice) -> ResumeOffer {
         choice,
         asking_keep: false,
     }
-}
-
-fn said(e: &[Effect]) -> Vec<String> {
-    e.iter()
-        .filter_map(|e| match e {
-            Effect::Say(u) => Some(u.text.clone()),
-            _ => None,
-        })
-        .collect()
 }
 
 #[test]

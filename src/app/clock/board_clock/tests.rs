@@ -1,6 +1,7 @@
 use super::super::ClockSetup;
 use super::*;
 use crate::app::App;
+use crate::app::tests::said;
 use crate::board::sim::{HandStep, SimBoard};
 use crate::board::transport::LinkEvent;
 use crate::board::{BoardSession, Protocol, TrackerConfig};
@@ -19,16 +20,6 @@ const SETTLE: Duration = Duration::from_millis(300);
 
 fn s(n: u64) -> Duration {
     Duration::from_secs(n)
-}
-
-fn said(effects: &[Effect]) -> Vec<String> {
-    effects
-        .iter()
-        .filter_map(|e| match e {
-            Effect::Say(u) => Some(u.text.clone()),
-            _ => None,
-        })
-        .collect()
 }
 
 /// A game from `fen` (None: the start) with a DGT board connected at

@@ -51,7 +51,13 @@ const SCHEMA: &[(&str, Expect)] = &[
     ("tones.bell_fallback", Expect::Bool),
     ("board.port", Expect::Text),
     ("board.announce_touch", Expect::Bool),
-    ("board.settle_ms", Expect::Whole { min: 0, max: 5000 }),
+    (
+        "board.settle_ms",
+        Expect::Whole {
+            min: 0,
+            max: crate::board::hardware::SETTLE_MAX_MS as i64,
+        },
+    ),
     ("engine.play", Expect::Bool),
     ("engine.path", Expect::Text),
     ("engine.level", Expect::Whole { min: 1, max: 20 }),

@@ -111,7 +111,11 @@ impl StopBits {
     }
 }
 
-/// Settle time in milliseconds, at most 5000.
+/// The longest settle time, in milliseconds: the one bound of the board
+/// description's `settle_ms` and the settings file's `board.settle_ms`.
+pub const SETTLE_MAX_MS: u16 = 5000;
+
+/// Settle time in milliseconds, at most [`SETTLE_MAX_MS`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
 #[serde(try_from = "u64")]
 pub struct SettleMs(u64);
@@ -119,10 +123,12 @@ pub struct SettleMs(u64);
 impl TryFrom<u64> for SettleMs {
     type Error = String;
     fn try_from(v: u64) -> Result<Self, String> {
-        if v <= 5000 {
+        if v <= u64::from(SETTLE_MAX_MS) {
             Ok(SettleMs(v))
         } else {
-            Err(format!("`settle_ms` must be at most 5000, not {v}"))
+            Err(format!(
+                "`settle_ms` must be at most {SETTLE_MAX_MS}, not {v}"
+            ))
         }
     }
 }

@@ -1,6 +1,17 @@
 //! The game in progress and everything said about it: [`App::update`] takes
 //! what happened and returns what to do.  No I/O, no clock of its own: the
 //! caller passes `now`, so every behaviour is tested by feeding messages.
+//!
+//! The App's own files: this one (the App, `update`, typed lines and
+//! moves, the prompt), `change.rs` (the one writer of the game and the
+//! stream of its changes to the parts), `dispatch.rs` (the one dispatch of
+//! what the player asks for), `rules.rs` (what the rules do to the game:
+//! offers, claims, take-backs, the flag, the arbiter, penalties),
+//! `notes.rs` (what reaches a part handed to it, and what its notes ask
+//! of the App), `show.rs` (what the screens show), `voice.rs` (how the
+//! App and its parts speak) and `builder.rs`.  Every other file is a part
+//! (`parts.rs` lists them): a type with its own state and handling, which
+//! adds no method to the App.
 
 use std::time::Instant;
 
@@ -86,11 +97,10 @@ enum Mode {
 /// All state of the session: the game, what the next line answers, and
 /// the parts that follow the game (`parts.rs`).
 ///
-/// Behaviour is grouped by concern, each with its own `impl App` block:
-/// typed lines and commands (`commands.rs`), offers and claims
-/// (`offers.rs`), the player's board (`board.rs`), the clock
-/// (`clock.rs`) and so on.  A new part is one more field of `Parts` and
-/// one more file beside these.
+/// The App routes each message to the part it is for, gives every change
+/// of the game to every part (`change.rs`), and does what only it may:
+/// change the game, wake another part.  A new part is one more field of
+/// `Parts`, its file, and its lines in `notes.rs` and `change.rs`.
 pub struct App {
     game: Game,
     /// What the next line answers (a question, a confirmation).

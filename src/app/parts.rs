@@ -1,29 +1,28 @@
 //! What an [`App`](super::App) is made of besides the game and its mode:
-//! how it talks ([`Talk`]), the player's settings ([`Settings`]) and the
-//! parts that follow the game ([`Parts`]): the boards, the clock, the
-//! engine, the journal, the opponent's page, a review, the offers and the
-//! full-screen view.  Each part is a struct in the file of its name
-//! (`board.rs`, `clock.rs`, `engine.rs`, `scoresheet/`, `companion.rs`,
-//! `review.rs`, `offers.rs`, `cursor.rs`, `look.rs`), its state private
-//! to that file where the App need not reach it.
+//! the player's settings ([`Settings`]) and the parts that follow the game
+//! ([`Parts`]): the boards, the clock, the engine, the journal, the
+//! opponent's page, a review, the offers, the lichess game, the broadcast
+//! and the full-screen view.  How the App talks is `voice.rs`'s `Talk`.
 //!
-//! The shape chosen: a part handles what reaches it (the game it is
-//! shown, a message, the time) with methods of its own and answers in a
-//! note (`ClockNote`, `EngineNote`, `CompanionNote`, `JournalNote`,
-//! `ReviewNote`, the board session's `SessionNote`): what happened, not
-//! what to say.  The App words each note and does what changes the game
-//! or wakes another part, as only the App may: the engine's move, say, is
-//! announced, presses the clock, is awaited on the boards and journalled.
-//! A part that returned `Vec<Effect>` (the proposal) would have to
-//! reach the game and the other parts itself; where a part's answer is an
-//! effect and nothing more (the journal's writes, a board's lights, an
-//! order for the engine's process), it is one.  Everything returning a
-//! note or an effect is `#[must_use]`.
+//! Each part is a type in the file of its name (`board.rs`, `clock.rs`,
+//! `engine.rs`, `scoresheet/`, `companion.rs`, `review.rs`, `offers.rs`,
+//! `online.rs`, `broadcast.rs`, `cursor.rs`), its state private to it,
+//! with methods of its own that take what they need (the game, the time,
+//! whose pieces are the player's, the voice it speaks with) and handle
+//! what reaches it: a message (`handle`), a change of the game
+//! (`on_change`, from the App's one stream), the time (`tick`,
+//! `handle_time`), an action of the player's.  A part says what only it
+//! knows itself, through the [`Voice`](super::voice::Voice) it is lent,
+//! and answers with a note what only the App may do: change the game
+//! (the engine's move, the server's), wake another part, journal.  The
+//! App's side of each part is in `notes.rs` (and the rules it applies in
+//! `rules.rs`); no part file adds a method to the App.  Everything that
+//! returns a note or an effect is `#[must_use]`.
 //!
-//! Adding a part (an online game, say) is its struct and file beside
-//! these, one field of [`Parts`], its place in [`Parts::next_deadline`]
-//! when it wants to be woken, and the arm of `update` that hands it its
-//! messages.
+//! Adding a part: its type and file, one field of [`Parts`], its place
+//! in [`Parts::next_deadline`] when it wants to be woken, its line in
+//! `App::give` (`change.rs`) when it follows the game, and the arm of
+//! `update` that hands it its messages.
 
 use std::time::Instant;
 

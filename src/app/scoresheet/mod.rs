@@ -8,9 +8,9 @@
 //! every `update`, as [`Event`]s, kept in a [`Resumed`] fed the same
 //! events (the game as journalled).  Whichever code path changed the game
 //! (typed moves, the board, claims, lichess), it is one change to the
-//! journal.  A claim is told explicitly beforehand ([`App::note_claim`]),
+//! journal.  A claim is told explicitly beforehand ([`Journal::note_claim`]),
 //! since which rule is claimed is not in the change; so are clock and
-//! board events ([`App::journal_event`]).  In debug builds the events are
+//! board events ([`Journal::event`]).  In debug builds the events are
 //! checked against a comparison of the game with the journalled copy (the
 //! way the journal followed the game before the stream).  The journal
 //! effects are put before every other effect of the same `update`:
@@ -83,7 +83,7 @@ pub(super) struct Sheet {
     id: Option<GameId>,
     /// The game was resumed from its journal (not begun in this session).
     resumed: bool,
-    /// The game replacement the sheet follows (see [`App::replace_game`]).
+    /// The game replacement the sheet follows (see `App::replace_game`).
     epoch: u64,
     /// Events told before the game's own (an arbiter's decision).
     first: Vec<Event>,

@@ -23,7 +23,7 @@
 //!
 //! However an action is asked for (a typed line, a key of the full-screen
 //! view, a review's step), it reaches the App as one
-//! [`Request`](crate::command::Request): the action with its checked
+//! `command::Request`: the action with its checked
 //! argument.  Its handler is an arm of the one `match` in `App::dispatch`
 //! (`src/app/dispatch.rs`), not a column of function pointers: the
 //! handlers borrow the app and its parts in different ways, some are

@@ -12,6 +12,7 @@
 
 use toml::{Table, Value};
 
+use crate::board::hardware::MAX_SETTLE_MS;
 use crate::config::Config;
 use crate::toml_error::{Expect, SettingError, SettingProblem, line_of};
 
@@ -55,7 +56,7 @@ const SCHEMA: &[(&str, Expect)] = &[
         "board.settle_ms",
         Expect::Whole {
             min: 0,
-            max: crate::board::hardware::SETTLE_MAX_MS as i64,
+            max: MAX_SETTLE_MS as i64,
         },
     ),
     ("engine.play", Expect::Bool),

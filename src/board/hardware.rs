@@ -111,11 +111,12 @@ impl StopBits {
     }
 }
 
-/// The longest settle time, in milliseconds: the one bound of the board
-/// description's `settle_ms` and the settings file's `board.settle_ms`.
-pub const SETTLE_MAX_MS: u16 = 5000;
+/// The longest settle time, in milliseconds, wherever it is given (a
+/// hardware file, the settings, `--settle-ms`): a move that stands five
+/// seconds is made.
+pub const MAX_SETTLE_MS: u64 = 5000;
 
-/// Settle time in milliseconds, at most [`SETTLE_MAX_MS`].
+/// Settle time in milliseconds, at most [`MAX_SETTLE_MS`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
 #[serde(try_from = "u64")]
 pub struct SettleMs(u64);
@@ -123,11 +124,11 @@ pub struct SettleMs(u64);
 impl TryFrom<u64> for SettleMs {
     type Error = String;
     fn try_from(v: u64) -> Result<Self, String> {
-        if v <= u64::from(SETTLE_MAX_MS) {
+        if v <= MAX_SETTLE_MS {
             Ok(SettleMs(v))
         } else {
             Err(format!(
-                "`settle_ms` must be at most {SETTLE_MAX_MS}, not {v}"
+                "`settle_ms` must be at most {MAX_SETTLE_MS}, not {v}"
             ))
         }
     }

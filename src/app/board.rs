@@ -99,6 +99,24 @@ impl Boards {
         self.opponent.as_mut()
     }
 
+    /// Whether the player's board, connected, shows `pos` (branch
+    /// `board`).
+    pub(super) fn player_shows(&self, pos: &shakmaty::Chess) -> bool {
+        self.player
+            .as_ref()
+            .filter(|b| b.connected())
+            .and_then(|b| b.tracker().sensed())
+            .is_some_and(|s| s.matches(pos.board()))
+    }
+
+    /// Whether the opponent's board waits for the piece of a pawn on its
+    /// last rank.
+    pub(super) fn opponent_asks_promotion(&self) -> bool {
+        self.opponent
+            .as_ref()
+            .is_some_and(BoardSession::awaiting_promotion)
+    }
+
     /// A board was opened at `seat` (in place of one there before).
     pub(super) fn open(&mut self, seat: Seat, session: BoardSession) {
         match seat {

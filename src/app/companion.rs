@@ -6,7 +6,7 @@
 
 use std::time::Instant;
 
-use super::voice::Voice;
+use super::voice::{Talk, Voice};
 use crate::audio::Tone;
 use crate::clock::Clock;
 use crate::companion::{CompanionEvent, Flash, FlashKind, Notice, OpponentAction};
@@ -171,6 +171,13 @@ impl CompanionState {
             text,
             key: key.map(str::to_owned),
         });
+    }
+
+    /// A notice the page has in every language (`page_notice_<key>`),
+    /// shown in the opponent's; `talk` words it in the player's.
+    pub(super) fn notify_key(&mut self, talk: &Talk, key: &str) {
+        let text = talk.text(key, &[]);
+        self.notify(text, Some(key));
     }
 
     /// A move of the opponent's was played: the last answer is done with.

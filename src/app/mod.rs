@@ -470,7 +470,9 @@ impl App {
                 } else {
                     // (A game resumed at once has said so.)
                     // (Online, the game is lichess's: its start is said.)
-                    if !self.asking_resume() && !self.game_resumed() && self.parts.online.is_none()
+                    if !self.asking_resume()
+                        && !self.parts.journal.resumed()
+                        && self.parts.online.is_none()
                     {
                         let t = self.opening_sentence();
                         self.say(&mut out, t, Priority::Normal, SayKind::Game);
@@ -520,7 +522,13 @@ impl App {
         self.sync_opponent_board(now, &mut out);
         self.engine_step(now, &mut out);
         self.settle(now, &mut out);
-        self.say_lapsed_offer(&mut out);
+        // A draw offer that lapsed in this update is said after the move,
+        // so the player who offered knows.
+        if let Some(offerer) = self.parts.offers.take_lapsed(&self.game) {
+            let side = self.talk.phraser.side(offerer);
+            let t = self.message("draw_offer_lapsed", &[("side", &side)]);
+            self.say(&mut out, t, Priority::Normal, SayKind::Game);
+        }
         // Leaving in order (quit, the end of input, SIGTERM, SIGHUP): both
         // times are journalled, so that a resume gives no thinking time back.
         if self.quitting && !was_quitting {
@@ -616,7 +624,7 @@ impl App {
             return;
         }
         // The same for a pawn on the last rank of the opponent's board.
-        if self.opponent_board_asks_promotion() {
+        if self.parts.boards.opponent_asks_promotion() {
             let words: Vec<&MoveWords> = self.talk.arg_words.iter().collect();
             if let Some(role) = promotion_role(line, &words)
                 && self.promote_on_opponent_board(None, role, now, out)
@@ -756,13 +764,8 @@ impl App {
         )
     }
 
-    /// The same, said when something was asked that the end forbids.
-    fn game_is_over(&self) -> Option<String> {
-        self.game_over_state()
-    }
-
     fn on_move_text(&mut self, text: &str, now: Instant, out: &mut Vec<Effect>) {
-        if let Some(t) = self.game_is_over() {
+        if let Some(t) = self.game_over_state() {
             self.say(out, t, Priority::Normal, SayKind::Error);
             return;
         }

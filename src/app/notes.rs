@@ -13,9 +13,10 @@ use super::change::Edit;
 use super::clock::ClockPart;
 use super::companion::CompanionNote;
 use super::engine::EngineNote;
-use super::online::{OnlineNote, OnlinePlay};
+use super::online::{OnlineNote, OnlinePlay, game_error_key};
 use super::online_record::{clock_of, online_start_info};
 use super::scoresheet::{damage_sentence, lines_words, restored_up_to};
+use super::voice::Talk;
 use crate::audio::Tone;
 use crate::board::{BoardSession, Inferred, LinkEvent, LinkState, SessionNote};
 use crate::companion::{MoveInput, OpponentAction, snapshot::resolve_tap};
@@ -122,7 +123,7 @@ impl App {
                     .map(|(before, played)| self.talk.phraser.say_move(before, played.mv))
                     .unwrap_or_default();
                 let refused = self.game.positions().last().map(|(_, p)| p.mv);
-                let key = if self.board_shows_game() {
+                let key = if self.parts.boards.player_shows(self.game.position()) {
                     "lichess_move_refused_board"
                 } else {
                     "lichess_move_refused"
@@ -185,17 +186,6 @@ impl App {
         }
     }
 
-    /// Whether the player's board, connected, shows the game's position
-    /// (branch `board`).
-    fn board_shows_game(&self) -> bool {
-        self.parts
-            .boards
-            .player()
-            .filter(|b| b.connected())
-            .and_then(|b| b.tracker().sensed())
-            .is_some_and(|s| s.matches(self.game.position().board()))
-    }
-
     /// The player's board (branch `board`): a refused move made there (by
     /// lichess, or made for the opponent) is to be put back, never taken
     /// as the move made again.
@@ -210,7 +200,7 @@ impl App {
         }
         let previous = game.positions().next_back().map(|(before, _)| before);
         let notes = b.move_refused(game.position(), previous, mv, now);
-        self.on_board_notes(notes, now, out);
+        self.on_seat_notes(Seat::Player, notes, now, out);
     }
 
     /// A move typed or made on the board online while it is not the
@@ -389,7 +379,7 @@ impl App {
                 }
                 EngineNote::Answer(r) => self.on_engine_move(r, now, out),
                 EngineNote::GameOver => {
-                    if let Some(t) = self.game_is_over() {
+                    if let Some(t) = self.game_over_state() {
                         self.info(out, t);
                     }
                 }
@@ -440,14 +430,16 @@ impl App {
 
     fn on_opponent_action(&mut self, action: OpponentAction, now: Instant, out: &mut Vec<Effect>) {
         let them = !self.settings.me;
-        if let Some(t) = self.game_is_over() {
-            self.notify_page(t);
+        if let Some(t) = self.game_over_state() {
+            self.parts.companion.notify(t, None);
             return;
         }
         match action {
             OpponentAction::Move(input) => {
                 if self.game.turn() != them {
-                    self.notify_page_key("companion_not_their_move");
+                    self.parts
+                        .companion
+                        .notify_key(&self.talk, "companion_not_their_move");
                     return;
                 }
                 let pos = self.game.position().clone();
@@ -456,7 +448,7 @@ impl App {
                         Ok(mv) => mv,
                         Err(e) => {
                             let t = self.talk.phraser.input_error(&e, &pos);
-                            self.notify_page(t);
+                            self.parts.companion.notify(t, None);
                             return;
                         }
                     },
@@ -464,10 +456,12 @@ impl App {
                         from,
                         to,
                         promotion: Some(role),
-                    } if self.opponent_board_asks_promotion() => {
+                    } if self.parts.boards.opponent_asks_promotion() => {
                         // The piece for the pawn on the opponent's board.
                         if !self.promote_on_opponent_board(Some((from, to)), role, now, out) {
-                            self.notify_page_key("companion_illegal");
+                            self.parts
+                                .companion
+                                .notify_key(&self.talk, "companion_illegal");
                         }
                         return;
                     }
@@ -478,7 +472,9 @@ impl App {
                     } => match resolve_tap(&pos, from, to, promotion) {
                         Some(mv) => mv,
                         None => {
-                            self.notify_page_key("companion_illegal");
+                            self.parts
+                                .companion
+                                .notify_key(&self.talk, "companion_illegal");
                             return;
                         }
                     },
@@ -493,8 +489,8 @@ impl App {
                     self.say(out, t, Priority::Urgent, SayKind::Game);
                 }
                 Err(e) => {
-                    let t = self.game_error(&e);
-                    self.notify_page(t);
+                    let t = self.talk.text(game_error_key(&e), &[]);
+                    self.parts.companion.notify(t, None);
                 }
             },
             OpponentAction::AcceptDraw => match self.change(Edit::AcceptDraw(them)) {
@@ -503,8 +499,8 @@ impl App {
                     self.say(out, t, Priority::Urgent, SayKind::Game);
                 }
                 Err(e) => {
-                    let t = self.game_error(&e);
-                    self.notify_page(t);
+                    let t = self.talk.text(game_error_key(&e), &[]);
+                    self.parts.companion.notify(t, None);
                 }
             },
             OpponentAction::DeclineDraw => match self.change(Edit::DeclineDraw(them)) {
@@ -514,8 +510,8 @@ impl App {
                     self.say(out, t, Priority::Urgent, SayKind::Game);
                 }
                 Err(e) => {
-                    let t = self.game_error(&e);
-                    self.notify_page(t);
+                    let t = self.talk.text(game_error_key(&e), &[]);
+                    self.parts.companion.notify(t, None);
                 }
             },
             OpponentAction::Resign => {
@@ -528,23 +524,7 @@ impl App {
         }
     }
 
-    /// An answer shown on the page only.
-    pub(super) fn notify_page(&mut self, text: String) {
-        self.parts.companion.notify(text, None);
-    }
-
-    /// A notice the page has in every language, shown in the opponent's.
-    pub(super) fn notify_page_key(&mut self, key: &str) {
-        let text = self.message(key, &[]);
-        self.parts.companion.notify(text, Some(key));
-    }
-
     // Resuming a saved game (the words in `scoresheet/resume.rs`).
-
-    /// Whether the game in progress was resumed from its journal.
-    pub(in crate::app) fn game_resumed(&self) -> bool {
-        self.parts.journal.resumed()
-    }
 
     /// An unfinished game: ask whether to resume it, or resume it now.  A
     /// damaged journal is said first, in one sentence: what is restored,
@@ -862,12 +842,6 @@ impl App {
 
     /// A sentence about a board, said to the blind player: about the
     /// opponent's board it says so ("On the opponent's board: …").
-    fn about(&self, seat: Seat, text: String) -> String {
-        match seat {
-            Seat::Player => text,
-            Seat::Opponent => self.message("opponent_board_said", &[("text", &text)]),
-        }
-    }
 
     /// A board given on the command line or in the settings: opened (its
     /// session starts at the game's position) or not, and why.
@@ -903,7 +877,7 @@ impl App {
                         self.message("board_no_answer", &[("port", &port)])
                     }
                 };
-                let t = self.about(seat, t);
+                let t = about(&self.talk, seat, t);
                 self.say(out, t, Priority::Normal, SayKind::Board);
             }
         }
@@ -1006,12 +980,12 @@ impl App {
                 }
                 SessionNote::CannotOpen(e) => {
                     let t = self.talk.phraser.cannot_open(&port, &e);
-                    let t = self.about(seat, t);
+                    let t = about(&self.talk, seat, t);
                     self.say(out, t, Priority::Normal, SayKind::Board);
                 }
                 SessionNote::Silent => {
                     let t = self.message("board_silent", &[("port", &port)]);
-                    let t = self.about(seat, t);
+                    let t = about(&self.talk, seat, t);
                     self.say(out, t, Priority::Normal, SayKind::Board);
                 }
                 SessionNote::Send(bytes) => out.push(match seat {
@@ -1030,16 +1004,6 @@ impl App {
                 },
             }
         }
-    }
-
-    /// Say and do what the player's board session reports.
-    pub(super) fn on_board_notes(
-        &mut self,
-        notes: Vec<SessionNote>,
-        now: Instant,
-        out: &mut Vec<Effect>,
-    ) {
-        self.on_seat_notes(Seat::Player, notes, now, out);
     }
 
     /// The `board` command: the difference between the board and the game
@@ -1095,7 +1059,7 @@ impl App {
                 self.parts
                     .journal
                     .mismatch_resolved(crate::scoresheet::record::BoardOf::Player);
-                if let Some(t) = self.game_is_over() {
+                if let Some(t) = self.game_over_state() {
                     self.say(out, t, Priority::Normal, SayKind::Error);
                 } else if self.online_refuses_move(out) {
                     // Online, only lichess moves for the opponent.
@@ -1212,12 +1176,7 @@ impl App {
         if self.parts.boards.take_opponent_behind() {
             self.sync_seat(Seat::Opponent, now, out);
         }
-        self.light_opponent_board(out);
-    }
-
-    /// The opponent's board lit for the move it awaits (only what
-    /// changed is sent: [`super::board::Boards::light_opponent`]).
-    fn light_opponent_board(&mut self, out: &mut Vec<Effect>) {
+        // Lit for the move it awaits (only what changed is sent).
         out.extend(self.parts.boards.light_opponent(&self.game));
     }
 
@@ -1245,14 +1204,6 @@ impl App {
         true
     }
 
-    /// Whether the opponent's board waits to be told a promotion's piece.
-    pub(super) fn opponent_board_asks_promotion(&self) -> bool {
-        self.parts
-            .boards
-            .opponent()
-            .is_some_and(|b| b.awaiting_promotion())
-    }
-
     pub(super) fn on_opponent_inferred(
         &mut self,
         found: Inferred,
@@ -1271,7 +1222,9 @@ impl App {
                     // Nothing is played after the end; the board is compared.
                 } else if self.game.turn() == self.settings.me {
                     // The blind player's piece moved before their move.
-                    self.notify_page_key("companion_not_their_move");
+                    self.parts
+                        .companion
+                        .notify_key(&self.talk, "companion_not_their_move");
                 } else {
                     self.play(mv, now, out);
                     self.sync_board(now, out);
@@ -1305,7 +1258,7 @@ impl App {
             }
             Inferred::Illegal { .. } => {
                 let t = self.message("illegal_on_board", &[]);
-                self.notify_page(t);
+                self.parts.companion.notify(t, None);
             }
             // The page shows the chooser (the opponent board's state).
             Inferred::NeedPromotionPiece { .. } => {}
@@ -1325,5 +1278,14 @@ impl App {
             | Inferred::NewGame
             | Inferred::Rotated(_) => {}
         }
+    }
+}
+
+/// A sentence about a board, said to the blind player: about the
+/// opponent's board it says so ("On the opponent's board: …").
+fn about(talk: &Talk, seat: Seat, text: String) -> String {
+    match seat {
+        Seat::Player => text,
+        Seat::Opponent => talk.text("opponent_board_said", &[("text", &text)]),
     }
 }

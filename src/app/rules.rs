@@ -14,15 +14,17 @@ use super::App;
 use super::change::{Edit, GameChange};
 use super::clock::board_clock::{Physical, PressCheck};
 use super::clock::{ClockPart, ClockSetup};
+use super::online::game_error_key;
 use super::scoresheet::millis;
 use super::takeback::TakebackAwaited;
-use super::voice::Voice;
+use super::voice::{Talk, Voice};
 use crate::audio::Tone;
 use crate::board::dgt_clock::{ClockMessage, ClockReading, ClockSide};
+use crate::clock::Clock;
 use crate::clock::{Announcer, Bonus, PressMode, TimeControl, words};
-use crate::command::{ArbiterOp, TimeQuery};
+use crate::command::{ArbiterOp, Side, TimeQuery};
 use crate::game::rules::{IllegalPenalty, MateAbility};
-use crate::game::{Claim, ClaimOutcome, ClaimRefused, EndReason, GameError};
+use crate::game::{Claim, ClaimOutcome, ClaimRefused, EndReason};
 use crate::msg::Effect;
 use crate::scoresheet::record::{Event, Penalty};
 use crate::speech::{Priority, SayKind};
@@ -176,59 +178,6 @@ impl App {
         self.say(out, t, Priority::Info, SayKind::Clock);
     }
 
-    /// A draw claim is to be decided: the clock stops (9.2, 9.5.1);
-    /// whether it ran.
-    pub(super) fn clock_hold(&mut self, now: Instant) -> bool {
-        self.parts.clock.as_mut().is_some_and(|p| p.hold(now))
-    }
-
-    /// The claim is decided: a clock stopped for it runs again, unless the
-    /// game ended.
-    pub(super) fn clock_release(&mut self, held: bool, now: Instant) {
-        let over = self.game.is_over();
-        if let Some(part) = &mut self.parts.clock {
-            part.release(held, over, now);
-        }
-    }
-
-    /// An incorrect draw claim by `claimant` (9.5.3): the edition's penalty.
-    pub(super) fn claim_penalty(&mut self, claimant: Color, now: Instant, out: &mut Vec<Effect>) {
-        if let Some(part) = &mut self.parts.clock {
-            part.claim_penalty(claimant, now, &mut Voice::new(&mut self.talk, out));
-        }
-    }
-
-    fn arbiter_what(&self, op: ArbiterOp) -> String {
-        match op {
-            ArbiterOp::Stop => self.message("arbiter_stop", &[]),
-            ArbiterOp::Start => self.message("arbiter_start", &[]),
-            ArbiterOp::Add(s, d) | ArbiterOp::Remove(s, d) => {
-                let key = if matches!(op, ArbiterOp::Add(..)) {
-                    "arbiter_add"
-                } else {
-                    "arbiter_remove"
-                };
-                let side = self.talk.phraser.side(self.side_colour(s));
-                let time = words::time(&self.talk.phraser, d);
-                self.message(key, &[("side", &side), ("time", &time)])
-            }
-            ArbiterOp::Moves(n) => self.message("arbiter_moves", &[("count", &n.to_string())]),
-            ArbiterOp::Illegal(s) => {
-                let side = self.talk.phraser.side(self.side_colour(s));
-                self.message("arbiter_illegal", &[("side", &side)])
-            }
-            ArbiterOp::Result(w) => {
-                let key = match w {
-                    Some(Color::White) => "result_white",
-                    Some(Color::Black) => "result_black",
-                    None => "result_draw",
-                };
-                let result = self.message(key, &[]);
-                self.message("arbiter_result", &[("result", &result)])
-            }
-        }
-    }
-
     /// `arbiter ...`: asks for the confirmation.
     pub(super) fn on_arbiter(&mut self, op: ArbiterOp, out: &mut Vec<Effect>) {
         let needs_clock = !matches!(op, ArbiterOp::Result(_) | ArbiterOp::Illegal(_));
@@ -253,7 +202,7 @@ impl App {
             self.say(out, t, Priority::Normal, SayKind::Error);
             return;
         }
-        let what = self.arbiter_what(op);
+        let what = arbiter_what(&self.talk, op, self.settings.me);
         self.mode = super::Mode::ArbiterPending(op);
         let t = self.message("arbiter_ask", &[("what", &what)]);
         self.say(out, t, Priority::Normal, SayKind::Game);
@@ -276,7 +225,7 @@ impl App {
             self.say(out, t, Priority::Normal, SayKind::Game);
             return true;
         }
-        let what = self.arbiter_what(op);
+        let what = arbiter_what(&self.talk, op, self.settings.me);
         let done = self.message("arbiter_done", &[("what", &what)]);
         match op {
             ArbiterOp::Stop | ArbiterOp::Start => {
@@ -330,7 +279,7 @@ impl App {
                     self.say(out, done, Priority::Normal, SayKind::Game);
                     let t = self.game_over_sentence().unwrap_or_default();
                     self.say(out, t, Priority::Urgent, SayKind::Game);
-                } else if let Some(t) = self.game_is_over() {
+                } else if let Some(t) = self.game_over_state() {
                     self.say(out, t, Priority::Normal, SayKind::Error);
                 }
             }
@@ -342,7 +291,7 @@ impl App {
     /// 7.5: an illegal move completed by `offender` (their last move): the
     /// position before it restored, then the edition's penalty.
     fn illegal_move(&mut self, offender: Color, done: String, now: Instant, out: &mut Vec<Effect>) {
-        if let Some(t) = self.game_is_over() {
+        if let Some(t) = self.game_over_state() {
             self.say(out, t, Priority::Normal, SayKind::Error);
             return;
         }
@@ -676,19 +625,9 @@ impl App {
 
     // Offers, claims and resignation (9.1, 9.2, 9.3, 5.1.2).
 
-    /// A draw offer that lapsed in this update is said after the move, so
-    /// the player who offered knows.
-    pub(super) fn say_lapsed_offer(&mut self, out: &mut Vec<Effect>) {
-        if let Some(offerer) = self.parts.offers.take_lapsed(&self.game) {
-            let side = self.talk.phraser.side(offerer);
-            let t = self.message("draw_offer_lapsed", &[("side", &side)]);
-            self.say(out, t, Priority::Normal, SayKind::Game);
-        }
-    }
-
     /// Refuse anything but exploration once the game is over.
     fn refuse_if_over(&mut self, out: &mut Vec<Effect>) -> bool {
-        match self.game_is_over() {
+        match self.game_over_state() {
             Some(t) => {
                 self.say(out, t, Priority::Normal, SayKind::Error);
                 true
@@ -729,7 +668,7 @@ impl App {
                 let side = self.talk.phraser.side(by);
                 self.message("draw_offered", &[("side", &side)])
             }
-            Err(e) => self.game_error(&e),
+            Err(e) => self.talk.text(game_error_key(&e), &[]),
         };
         self.say(out, t, Priority::Urgent, SayKind::Game);
     }
@@ -745,20 +684,9 @@ impl App {
                 self.say(out, t, Priority::Urgent, SayKind::Game);
             }
             Err(e) => {
-                let t = self.game_error(&e);
+                let t = self.talk.text(game_error_key(&e), &[]);
                 self.say(out, t, Priority::Normal, SayKind::Error);
             }
-        }
-    }
-
-    /// The sentence for a refused offer, acceptance or decline.
-    pub(super) fn game_error(&self, e: &GameError) -> String {
-        match e {
-            GameError::NoOffer => self.message("no_offer", &[]),
-            GameError::OwnOffer => self.message("own_offer", &[]),
-            GameError::OfferPending { .. } => self.message("offer_pending", &[]),
-            GameError::AgreementTooEarly => self.message("too_early", &[]),
-            GameError::GameOver | GameError::IllegalMove => self.message("offer_not_now", &[]),
         }
     }
 
@@ -772,7 +700,7 @@ impl App {
                 let side = self.talk.phraser.side(by);
                 self.message("draw_declined", &[("side", &side)])
             }
-            Err(e) => self.game_error(&e),
+            Err(e) => self.talk.text(game_error_key(&e), &[]),
         };
         self.say(out, t, Priority::Normal, SayKind::Game);
     }
@@ -827,7 +755,7 @@ impl App {
         self.parts.journal.note_claim(by, kind, mv);
         // The clock stops while the claim is decided (9.2, 9.5.1) and
         // stays stopped if the game ends.
-        let held = self.clock_hold(now);
+        let held = self.parts.clock.as_mut().is_some_and(|p| p.hold(now));
         let outcome = self
             .change(Edit::Claim {
                 by,
@@ -875,11 +803,16 @@ impl App {
                 // 9.5.3: an incorrect claim costs time (by the edition).
                 if reason != ClaimRefused::NotYourTurn {
                     self.penalised(by, "incorrect-claim", "9.5.3", now, |a| {
-                        a.claim_penalty(by, now, out);
+                        if let Some(part) = &mut a.parts.clock {
+                            part.claim_penalty(by, now, &mut Voice::new(&mut a.talk, out));
+                        }
                     });
                 }
                 // The decision made, the clock runs again.
-                self.clock_release(held, now);
+                let over = self.game.is_over();
+                if let Some(part) = &mut self.parts.clock {
+                    part.release(held, over, now);
+                }
                 if let Some(p) = played {
                     // 9.5.3: the intended move must be made, and it
                     // presses the clock like any move.
@@ -892,7 +825,10 @@ impl App {
                 self.settle(now, out);
             }
             Ok(None) | Err(_) => {
-                self.clock_release(held, now);
+                let over = self.game.is_over();
+                if let Some(part) = &mut self.parts.clock {
+                    part.release(held, over, now);
+                }
                 let t = self.message("claim_needs_turn", &[]);
                 self.say(out, t, Priority::Normal, SayKind::Error);
             }
@@ -900,15 +836,6 @@ impl App {
     }
 
     // The arbiter's decisions and the penalties, journalled.
-
-    /// Both times now, in milliseconds, when the game has a clock.
-    fn clock_times(&self, now: Instant) -> Option<(i64, i64)> {
-        let c = self.clock()?;
-        Some((
-            millis(c.remaining(Color::White, now)),
-            millis(c.remaining(Color::Black, now)),
-        ))
-    }
 
     /// A penalty given by `give` (which changes the clocks), journalled
     /// with the time it changed for each side.
@@ -920,9 +847,9 @@ impl App {
         now: Instant,
         give: impl FnOnce(&mut App),
     ) {
-        let before = self.clock_times(now);
+        let before = clock_times(self.clock(), now);
         give(self);
-        let after = self.clock_times(now);
+        let after = clock_times(self.clock(), now);
         if let (Some((w0, b0)), Some((w1, b1))) = (before, after) {
             self.parts.journal.event(Event::Penalty(Penalty {
                 against,
@@ -954,10 +881,10 @@ impl App {
         let Some(op) = op else {
             return;
         };
-        let (action, note) = self.arbiter_words(op);
+        let (action, note) = arbiter_words(op, self.settings.me);
         let last = self.game.history().len();
         let was_over = self.game.is_over();
-        let before = self.clock_times(now);
+        let before = clock_times(self.clock(), now);
         self.parts
             .journal
             .event_first(Event::Arbiter { action, note });
@@ -979,7 +906,7 @@ impl App {
             && self.game.history().len() < last
         {
             let offender = self.side_colour(s);
-            let after = self.clock_times(now);
+            let after = clock_times(self.clock(), now);
             let (w, b) = match (before, after) {
                 (Some((w0, b0)), Some((w1, b1))) => (w1 - w0, b1 - b0),
                 _ => (0, 0),
@@ -992,32 +919,6 @@ impl App {
                 note: "7.5".into(),
             }));
         }
-    }
-
-    /// An arbiter's action as the journal words it: a word and a note.
-    fn arbiter_words(&self, op: ArbiterOp) -> (String, String) {
-        let side = |s| match self.side_colour(s) {
-            Color::White => "white",
-            Color::Black => "black",
-        };
-        let (action, note) = match op {
-            ArbiterOp::Stop => ("stop", String::new()),
-            ArbiterOp::Start => ("start", String::new()),
-            ArbiterOp::Add(s, d) => ("add-time", format!("{} {}", side(s), secs(d))),
-            ArbiterOp::Remove(s, d) => ("remove-time", format!("{} {}", side(s), secs(d))),
-            ArbiterOp::Moves(n) => ("moves", n.to_string()),
-            ArbiterOp::Illegal(s) => ("illegal-move", side(s).to_string()),
-            ArbiterOp::Result(w) => (
-                "result",
-                match w {
-                    Some(Color::White) => "1-0",
-                    Some(Color::Black) => "0-1",
-                    None => "1/2-1/2",
-                }
-                .to_string(),
-            ),
-        };
-        (action.to_string(), note)
     }
 
     // Take-backs: in the game, and on the player's board (`takeback.rs`).
@@ -1202,4 +1103,84 @@ impl App {
 /// A time as the journal writes it.
 fn secs(d: Duration) -> String {
     crate::scoresheet::record::format_ms(millis(d))
+}
+
+/// What an arbiter function does, in words (`me`: the player's side).
+fn arbiter_what(talk: &Talk, op: ArbiterOp, me: Color) -> String {
+    let colour = |s| side_of(s, me);
+    match op {
+        ArbiterOp::Stop => talk.text("arbiter_stop", &[]),
+        ArbiterOp::Start => talk.text("arbiter_start", &[]),
+        ArbiterOp::Add(s, d) | ArbiterOp::Remove(s, d) => {
+            let key = if matches!(op, ArbiterOp::Add(..)) {
+                "arbiter_add"
+            } else {
+                "arbiter_remove"
+            };
+            let side = talk.phraser.side(colour(s));
+            let time = words::time(&talk.phraser, d);
+            talk.text(key, &[("side", &side), ("time", &time)])
+        }
+        ArbiterOp::Moves(n) => talk.text("arbiter_moves", &[("count", &n.to_string())]),
+        ArbiterOp::Illegal(s) => {
+            let side = talk.phraser.side(colour(s));
+            talk.text("arbiter_illegal", &[("side", &side)])
+        }
+        ArbiterOp::Result(w) => {
+            let key = match w {
+                Some(Color::White) => "result_white",
+                Some(Color::Black) => "result_black",
+                None => "result_draw",
+            };
+            let result = talk.text(key, &[]);
+            talk.text("arbiter_result", &[("result", &result)])
+        }
+    }
+}
+
+/// An arbiter's action as the journal words it: a word and a note.
+/// An arbiter function as the journal writes it: its action and note
+/// (`me`: the player's side).
+fn arbiter_words(op: ArbiterOp, me: Color) -> (String, String) {
+    let side = |s| match side_of(s, me) {
+        Color::White => "white",
+        Color::Black => "black",
+    };
+    let (action, note) = match op {
+        ArbiterOp::Stop => ("stop", String::new()),
+        ArbiterOp::Start => ("start", String::new()),
+        ArbiterOp::Add(s, d) => ("add-time", format!("{} {}", side(s), secs(d))),
+        ArbiterOp::Remove(s, d) => ("remove-time", format!("{} {}", side(s), secs(d))),
+        ArbiterOp::Moves(n) => ("moves", n.to_string()),
+        ArbiterOp::Illegal(s) => ("illegal-move", side(s).to_string()),
+        ArbiterOp::Result(w) => (
+            "result",
+            match w {
+                Some(Color::White) => "1-0",
+                Some(Color::Black) => "0-1",
+                None => "1/2-1/2",
+            }
+            .to_string(),
+        ),
+    };
+    (action.to_string(), note)
+}
+
+/// Both times now, in milliseconds, when the game has a clock.
+/// Both times of `clock` at `now`, as the journal writes them.
+fn clock_times(clock: Option<&Clock>, now: Instant) -> Option<(i64, i64)> {
+    let c = clock?;
+    Some((
+        millis(c.remaining(Color::White, now)),
+        millis(c.remaining(Color::Black, now)),
+    ))
+}
+
+/// The colour of a side named in a command, for the player `me`.
+fn side_of(side: Side, me: Color) -> Color {
+    match side {
+        Side::Mine => me,
+        Side::Theirs => !me,
+        Side::Colour(c) => c,
+    }
 }

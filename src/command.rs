@@ -18,6 +18,17 @@ pub enum Side {
     Colour(Color),
 }
 
+impl Side {
+    /// The colour it names for the player who plays `me`.
+    pub fn colour(self, me: Color) -> Color {
+        match self {
+            Side::Mine => me,
+            Side::Theirs => !me,
+            Side::Colour(c) => c,
+        }
+    }
+}
+
 /// An action asked for (a typed line, a key), with what it was given:
 /// the one form every way of asking takes to the App's one dispatch.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -18,10 +18,12 @@ use shakmaty::{Bitboard, Move, Position, Square};
 
 use super::change::GameChange;
 use super::takeback::TakebackAwaited;
+use super::voice::Voice;
 use crate::board::protocol::Command;
-use crate::board::{BoardSession, LinkEvent, SessionNote};
+use crate::board::{BoardSession, LinkEvent, LinkState, SessionNote};
 use crate::game::Game;
 use crate::msg::Effect;
+use crate::speech::{Priority, SayKind};
 
 /// Which board: the blind player's, or the sighted opponent's own.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -97,6 +99,52 @@ impl Boards {
 
     pub(super) fn opponent_mut(&mut self) -> Option<&mut BoardSession> {
         self.opponent.as_mut()
+    }
+
+    /// The `board` command: the difference between the board and the game
+    /// now, or that they agree.
+    pub(super) fn report(&self, v: &mut Voice<'_>) {
+        let Some(b) = self.player() else {
+            let t = v.text("no_board", &[]);
+            v.info(t);
+            return;
+        };
+        // Only what is known: a board that never answered does not "match".
+        let unknown = match b.link_state() {
+            LinkState::Live => None,
+            LinkState::CannotOpen(e) => Some(v.phraser().cannot_open(b.port(), e)),
+            LinkState::Waiting { said: true, .. } => {
+                Some(v.text("board_silent", &[("port", b.port())]))
+            }
+            LinkState::Starting | LinkState::Waiting { .. } => {
+                Some(v.text("board_not_yet", &[("port", b.port())]))
+            }
+            LinkState::Lost { .. } => Some(v.text("board_not_connected", &[])),
+        };
+        if let Some(t) = unknown {
+            v.say(t, Priority::Normal, SayKind::Board);
+            return;
+        }
+        let all = b.tracker().instructions();
+        if !all.is_empty() && b.tracker().on_the_way() {
+            // The awaited moves are being made: what to do, not a mismatch.
+            let t = v.phraser().instructions(&all);
+            v.say(t, Priority::Normal, SayKind::Board);
+            return;
+        }
+        if b.awaiting_promotion() {
+            let t = v.text("board_promotion", &[]);
+            v.say(t, Priority::Normal, SayKind::Board);
+            return;
+        }
+        let diffs = b.tracker().mismatch();
+        let t = v.phraser().mismatch(&diffs);
+        let kind = if diffs.is_empty() {
+            SayKind::Board
+        } else {
+            SayKind::Mismatch
+        };
+        v.say(t, Priority::Normal, kind);
     }
 
     /// Whether the player's board, connected, shows `pos` (branch

@@ -10,7 +10,7 @@
 
 use std::time::Instant;
 
-use shakmaty::{Color, Move, Position, Square};
+use shakmaty::{Move, Position, Square};
 
 use super::App;
 use super::change::Edit;
@@ -18,7 +18,7 @@ use super::cursor::CursorNote;
 use super::online::Taken;
 use super::review::{ReviewNote, ReviewState};
 use super::voice::Voice;
-use crate::action::{KeyArg, Needs, Place, PlayerAction as A};
+use crate::action::{KeyArg, PlayerAction as A};
 use crate::command::{Arg, Request, Side, TimeQuery};
 use crate::game::Game;
 use crate::msg::Effect;
@@ -76,48 +76,12 @@ impl App {
         self.message(&format!("help_{}", action.key()), &[("command", command)])
     }
 
-    /// Whether `help` lists a command now (the table's place and needs
-    /// columns): the review's commands only in a review, the game's only
-    /// in a game, and the clock's, the engine's, the board's and the
-    /// opponent's screen's (and a lichess game's) only when there is one.  (Every command still
-    /// answers when typed, and `help WORD` gives its help.)
-    fn applies_now(&self, action: A) -> bool {
-        let row = action.row();
-        let reviewing = self.reviewing();
-        match row.place {
-            Place::Keys => false,
-            Place::Review => reviewing,
-            Place::Anywhere => self.has(row.needs),
-            Place::Game | Place::GameOnly => !reviewing && self.has(row.needs),
-        }
-    }
-
-    /// Whether the part an action needs is there.
-    fn has(&self, needs: Needs) -> bool {
-        match needs {
-            Needs::Nothing => true,
-            Needs::Clock => self.parts.clock.is_some(),
-            Needs::Engine => self.parts.engine.is_some(),
-            Needs::Board => self.parts.boards.player().is_some(),
-            Needs::Companion => self.parts.companion.running(),
-            Needs::Online => self.parts.online.is_some(),
-        }
-    }
-
-    pub(super) fn side_colour(&self, side: Side) -> Color {
-        match side {
-            Side::Mine => self.settings.me,
-            Side::Theirs => !self.settings.me,
-            Side::Colour(c) => c,
-        }
-    }
-
     /// A key of the full-screen view: the question waiting answered by
     /// it (the same key again confirms; yes or no answer whether to take
     /// back after the end), else its action, the questions about a
     /// square asked of the cursor's.
     pub(super) fn key(&mut self, action: A, arg: KeyArg, now: Instant, out: &mut Vec<Effect>) {
-        if self.question() == Some(&super::Question::TakebackAfterEnd) {
+        if self.mode.question() == Some(&super::Question::TakebackAfterEnd) {
             self.mode = super::Mode::Playing;
             match action {
                 A::Accept => return self.take_back_agreed(now, out),
@@ -129,7 +93,7 @@ impl App {
             }
         }
         if matches!(action, A::Quit | A::New | A::Resign)
-            && self.question() == Some(&super::Question::Confirm(action))
+            && self.mode.question() == Some(&super::Question::Confirm(action))
         {
             self.mode = super::Mode::Playing;
             return self.on_action_confirmed(action, now, out);
@@ -196,7 +160,8 @@ impl App {
         }
         // Outside help in a rated game; an engine's action without an
         // engine is answered by its handler ("there is no engine").
-        if self.settings.rated && action.refused_when_rated() && self.has(action.row().needs) {
+        if self.settings.rated && action.refused_when_rated() && self.parts.has(action.row().needs)
+        {
             let t = self.message("help_off_rated", &[]);
             self.info(out, t);
             return;
@@ -219,7 +184,10 @@ impl App {
                 let Arg::Pieces { side, role } = arg else {
                     return missing(self, out);
                 };
-                let t = self.talk.phraser.pieces(&pos, self.side_colour(side), role);
+                let t = self
+                    .talk
+                    .phraser
+                    .pieces(&pos, side.colour(self.settings.me), role);
                 self.info(out, t);
             }
             A::Rank => {
@@ -244,7 +212,7 @@ impl App {
                 // there, or the opponent's if the square is empty or the
                 // opponent's.
                 let colour = match side {
-                    Some(s) => self.side_colour(s),
+                    Some(s) => s.colour(self.settings.me),
                     None => match pos.board().color_at(square) {
                         Some(c) => !c,
                         None => !pos.turn(),
@@ -260,7 +228,7 @@ impl App {
                 // The pieces of `side` that defend the square; by default
                 // the side of the piece on it (or the player to move).
                 let colour = match side {
-                    Some(s) => self.side_colour(s),
+                    Some(s) => s.colour(self.settings.me),
                     None => pos.board().color_at(square).unwrap_or(pos.turn()),
                 };
                 let t = self.talk.phraser.defenders(&pos, square, colour);
@@ -389,7 +357,10 @@ impl App {
                 }
             },
             A::Silence => out.push(Effect::Silence),
-            A::Board => self.board_report(out),
+            A::Board => self
+                .parts
+                .boards
+                .report(&mut Voice::new(&mut self.talk, out)),
             A::Press => self.on_press(now, out),
             A::Pause => self.on_pause(false, now, out),
             A::Resume => self.on_pause(true, now, out),
@@ -412,7 +383,7 @@ impl App {
                     self.info(out, t);
                     let lines: Vec<String> = A::ALL
                         .iter()
-                        .filter(|&&a| self.applies_now(a))
+                        .filter(|&&a| self.parts.applies_now(a))
                         .map(|&a| self.help_line(a))
                         .collect();
                     for t in lines {

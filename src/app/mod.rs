@@ -94,6 +94,33 @@ enum Mode {
     AskingResume(Box<crate::scoresheet::ResumeOffer>),
 }
 
+impl Mode {
+    /// The resume question waits for its answer.
+    fn asking_resume(&self) -> bool {
+        matches!(self, Mode::AskingResume(_))
+    }
+
+    /// The question waiting, if one is.
+    fn question(&self) -> Option<&Question> {
+        match self {
+            Mode::Question(q) => Some(q),
+            _ => None,
+        }
+    }
+
+    /// The question waiting, taken to be answered (the mode is back to
+    /// playing); any other mode stays.
+    fn take_question(&mut self) -> Option<Question> {
+        match std::mem::take(self) {
+            Mode::Question(q) => Some(q),
+            other => {
+                *self = other;
+                None
+            }
+        }
+    }
+}
+
 /// All state of the session: the game, what the next line answers, and
 /// the parts that follow the game (`parts.rs`).
 ///
@@ -249,7 +276,7 @@ impl App {
     /// standing draw offer; once the game is over, how it ended.
     pub fn prompt(&self) -> String {
         // The question waits: the new game behind it is not the one played.
-        if self.asking_resume() {
+        if self.mode.asking_resume() {
             return self.message("prompt_resume", &[]);
         }
         let p = self.prompt_of_game();
@@ -290,31 +317,6 @@ impl App {
     /// A game that has begun and not ended: leaving it loses something.
     fn game_in_progress(&self) -> bool {
         !self.game.history().is_empty() && self.game.result().is_none()
-    }
-
-    /// The resume question waits for its answer.
-    fn asking_resume(&self) -> bool {
-        matches!(self.mode, Mode::AskingResume(_))
-    }
-
-    /// The question waiting, if one is.
-    fn question(&self) -> Option<&Question> {
-        match &self.mode {
-            Mode::Question(q) => Some(q),
-            _ => None,
-        }
-    }
-
-    /// The question waiting, taken to be answered (the mode is back to
-    /// playing); any other mode stays.
-    fn take_question(&mut self) -> Option<Question> {
-        match std::mem::take(&mut self.mode) {
-            Mode::Question(q) => Some(q),
-            other => {
-                self.mode = other;
-                None
-            }
-        }
     }
 
     /// Ask a question that the next line answers.  An arbiter's
@@ -382,7 +384,7 @@ impl App {
             // A key answers the resume question like a line (before, a
             // key could ask another question behind it, which the next
             // line after the answer then confirmed in the resumed game).
-            Msg::Key(action, _) if self.asking_resume() => {
+            Msg::Key(action, _) if self.mode.asking_resume() => {
                 self.answer_resume(Some(action), now, &mut out)
             }
             Msg::Journal(status) => {
@@ -391,7 +393,10 @@ impl App {
             }
             Msg::Resume(offer) => self.on_resume_offer(*offer, now, &mut out),
             Msg::Exported(result) => scoresheet::say_exported(result, &mut self.voice(&mut out)),
-            Msg::Board(event) => self.on_seat_link(Seat::Player, event, now, &mut out),
+            Msg::Board(event) => {
+                let notes = self.parts.boards.link(Seat::Player, event, now);
+                self.on_seat_notes(Seat::Player, notes, now, &mut out);
+            }
             Msg::EndOfInput | Msg::Interrupted if self.journal_failing() => {
                 // Unsaved moves are never silent, even when leaving.
                 let t = self.message("not_saved_bye", &[]);
@@ -431,8 +436,10 @@ impl App {
                 if let Some(e) = &mut self.parts.engine {
                     e.handle_time(now);
                 }
-                self.tick_seat(Seat::Player, now, &mut out);
-                self.tick_seat(Seat::Opponent, now, &mut out);
+                for seat in [Seat::Player, Seat::Opponent] {
+                    let notes = self.parts.boards.tick(seat, now);
+                    self.on_seat_notes(seat, notes, now, &mut out);
+                }
                 let over = self.game.is_over();
                 if let Some(o) = &mut self.parts.online {
                     o.tick(now, over, &mut voice::Voice::new(&mut self.talk, &mut out));
@@ -470,7 +477,7 @@ impl App {
                 } else {
                     // (A game resumed at once has said so.)
                     // (Online, the game is lichess's: its start is said.)
-                    if !self.asking_resume()
+                    if !self.mode.asking_resume()
                         && !self.parts.journal.resumed()
                         && self.parts.online.is_none()
                     {
@@ -490,7 +497,10 @@ impl App {
             Msg::OpponentBoardChosen(choice) => {
                 self.on_seat_chosen(Seat::Opponent, choice, &mut out)
             }
-            Msg::OpponentBoard(event) => self.on_seat_link(Seat::Opponent, event, now, &mut out),
+            Msg::OpponentBoard(event) => {
+                let notes = self.parts.boards.link(Seat::Opponent, event, now);
+                self.on_seat_notes(Seat::Opponent, notes, now, &mut out);
+            }
             Msg::CompanionChosen(choice) => {
                 let note = self.parts.companion.chosen(choice);
                 self.on_companion_note(note, now, &mut out);
@@ -537,7 +547,7 @@ impl App {
             self.parts.journal.reading(over, clock, now);
         }
         // The journal's effects of this update, put before all others.
-        if !self.asking_resume() {
+        if !self.mode.asking_resume() {
             let seen = scoresheet::Observed {
                 game: &self.game,
                 epoch: self.parts.journal.epoch,
@@ -656,7 +666,7 @@ impl App {
             Input::Request(r) => r.alone(),
             _ => None,
         };
-        match (self.take_question(), alone) {
+        match (self.mode.take_question(), alone) {
             (Some(Question::Confirm(asked)), Some(a))
                 if a == asked || a == PlayerAction::Accept =>
             {

@@ -18,11 +18,11 @@ use super::online_record::{clock_of, online_start_info};
 use super::scoresheet::{damage_sentence, lines_words, restored_up_to};
 use super::voice::Talk;
 use crate::audio::Tone;
-use crate::board::{BoardSession, Inferred, LinkEvent, LinkState, SessionNote};
+use crate::board::{BoardSession, Inferred, SessionNote};
 use crate::companion::{MoveInput, OpponentAction, snapshot::resolve_tap};
 use crate::engine::SearchResult;
 use crate::lichess::api::Request;
-use crate::lichess::event::{FullClock, Side};
+use crate::lichess::event::Side;
 use crate::lichess::io::LichessIo;
 use crate::lichess::sync::{Change, GameSync};
 use crate::msg::{BoardChoice, BoardProblem, Effect, LichessOrder};
@@ -57,7 +57,9 @@ impl App {
                 self.parts
                     .journal
                     .start_with(|start| online_start_info(start, &full, side));
-                self.online_clock(full.clock);
+                if let Some(part) = full.clock.and_then(ClockPart::following_lichess) {
+                    self.parts.clock = Some(part);
+                }
                 let me = self.settings.me;
                 if let Some(o) = &self.parts.online {
                     o.say_begin(
@@ -149,14 +151,6 @@ impl App {
             if let Some(note) = o.apply(change, &self.game, &mut v) {
                 self.on_online_note(note, now, out);
             }
-        }
-    }
-
-    /// The game's clock is the server's: a clock of hector's that follows
-    /// it (spoken and shown as any, its thresholds included).
-    pub(super) fn online_clock(&mut self, clock: Option<FullClock>) {
-        if let Some(part) = clock.and_then(super::clock::ClockPart::following_lichess) {
-            self.parts.clock = Some(part);
         }
     }
 
@@ -267,7 +261,11 @@ impl App {
         let fen = start.fen.as_deref().unwrap_or("startpos");
         let sync = GameSync::resumed(side, fen, heard);
         self.parts.online = Some(OnlinePlay::rejoining(online.game.clone(), side, sync));
-        self.online_clock(clock_of(start.time_control.as_deref()));
+        if let Some(part) =
+            clock_of(start.time_control.as_deref()).and_then(ClockPart::following_lichess)
+        {
+            self.parts.clock = Some(part);
+        }
         // Until lichess tells them, the times last journalled, stopped.
         if let (Some(part), Some(last)) = (&mut self.parts.clock, last) {
             let ms = |v: i64| Duration::from_millis(u64::try_from(v).unwrap_or(0));
@@ -290,7 +288,7 @@ impl App {
     /// being made on the board, nor while the player is asked whether to
     /// resume a game (the game to play is not known yet).
     pub(super) fn engine_has_the_move(&self) -> bool {
-        let held = self.parts.boards.takeback_awaited.is_some() || self.asking_resume();
+        let held = self.parts.boards.takeback_awaited.is_some() || self.mode.asking_resume();
         self.parts
             .engine
             .as_ref()
@@ -916,24 +914,6 @@ impl App {
         self.sync_seat(Seat::Player, now, out);
     }
 
-    /// Time passes for a board (its settle time, a silent board asked again).
-    pub(super) fn tick_seat(&mut self, seat: Seat, now: Instant, out: &mut Vec<Effect>) {
-        let notes = self.parts.boards.tick(seat, now);
-        self.on_seat_notes(seat, notes, now, out);
-    }
-
-    /// Bytes, connection or loss of a board's port.
-    pub(super) fn on_seat_link(
-        &mut self,
-        seat: Seat,
-        event: LinkEvent,
-        now: Instant,
-        out: &mut Vec<Effect>,
-    ) {
-        let notes = self.parts.boards.link(seat, event, now);
-        self.on_seat_notes(seat, notes, now, out);
-    }
-
     /// Say and do what a board's session reports: the link's news the same
     /// way for both boards, what the board shows in each one's own way.
     pub(super) fn on_seat_notes(
@@ -997,59 +977,13 @@ impl App {
                 // While the resume question waits, which game the board
                 // should show is not known: it is judged after the answer
                 // (a resumed game's position, or the new game's).
-                SessionNote::Found(_) if self.asking_resume() => {}
+                SessionNote::Found(_) if self.mode.asking_resume() => {}
                 SessionNote::Found(found) => match seat {
                     Seat::Player => self.on_inferred(found, now, out),
                     Seat::Opponent => self.on_opponent_inferred(found, now, out),
                 },
             }
         }
-    }
-
-    /// The `board` command: the difference between the board and the game
-    /// now, or that they agree.
-    pub(super) fn board_report(&mut self, out: &mut Vec<Effect>) {
-        let Some(b) = self.parts.boards.player() else {
-            let t = self.message("no_board", &[]);
-            self.info(out, t);
-            return;
-        };
-        // Only what is known: a board that never answered does not "match".
-        let unknown = match b.link_state() {
-            LinkState::Live => None,
-            LinkState::CannotOpen(e) => Some(self.talk.phraser.cannot_open(b.port(), e)),
-            LinkState::Waiting { said: true, .. } => {
-                Some(self.message("board_silent", &[("port", b.port())]))
-            }
-            LinkState::Starting | LinkState::Waiting { .. } => {
-                Some(self.message("board_not_yet", &[("port", b.port())]))
-            }
-            LinkState::Lost { .. } => Some(self.message("board_not_connected", &[])),
-        };
-        if let Some(t) = unknown {
-            self.say(out, t, Priority::Normal, SayKind::Board);
-            return;
-        }
-        let all = b.tracker().instructions();
-        if !all.is_empty() && b.tracker().on_the_way() {
-            // The awaited moves are being made: what to do, not a mismatch.
-            let t = self.talk.phraser.instructions(&all);
-            self.say(out, t, Priority::Normal, SayKind::Board);
-            return;
-        }
-        if b.awaiting_promotion() {
-            let t = self.message("board_promotion", &[]);
-            self.say(out, t, Priority::Normal, SayKind::Board);
-            return;
-        }
-        let diffs = b.tracker().mismatch();
-        let t = self.talk.phraser.mismatch(&diffs);
-        let kind = if diffs.is_empty() {
-            SayKind::Board
-        } else {
-            SayKind::Mismatch
-        };
-        self.say(out, t, Priority::Normal, kind);
     }
 
     fn on_inferred(&mut self, found: Inferred, now: Instant, out: &mut Vec<Effect>) {

@@ -28,6 +28,7 @@ use std::time::Instant;
 
 use shakmaty::Color;
 
+use crate::action::{Needs, Place, PlayerAction};
 use crate::game::Game;
 
 use super::board::Boards;
@@ -77,6 +78,34 @@ pub(super) struct Parts {
 }
 
 impl Parts {
+    /// Whether `help` lists an action now (the table's place and needs
+    /// columns): the review's only in a review, the game's only in a
+    /// game, and the clock's, the engine's, the board's, the opponent's
+    /// screen's and a lichess game's only when there is one.  (Every
+    /// action still answers when asked, and `help WORD` gives its help.)
+    pub(super) fn applies_now(&self, action: PlayerAction) -> bool {
+        let row = action.row();
+        let reviewing = self.review.is_some();
+        match row.place {
+            Place::Keys => false,
+            Place::Review => reviewing,
+            Place::Anywhere => self.has(row.needs),
+            Place::Game | Place::GameOnly => !reviewing && self.has(row.needs),
+        }
+    }
+
+    /// Whether the part an action needs is there.
+    pub(super) fn has(&self, needs: Needs) -> bool {
+        match needs {
+            Needs::Nothing => true,
+            Needs::Clock => self.clock.is_some(),
+            Needs::Engine => self.engine.is_some(),
+            Needs::Board => self.boards.player().is_some(),
+            Needs::Companion => self.companion.running(),
+            Needs::Online => self.online.is_some(),
+        }
+    }
+
     /// When a part next wants a [`Msg::Deadline`](crate::msg::Msg): a
     /// board's settle time, the engine's time-out, the clock's next
     /// announcement or flag.

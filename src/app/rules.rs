@@ -161,7 +161,7 @@ impl App {
             return;
         }
         let side = match q {
-            TimeQuery::Side(s) => self.side_colour(s),
+            TimeQuery::Side(s) => s.colour(self.settings.me),
             _ => self.settings.me,
         };
         let Some(part) = &self.parts.clock else {
@@ -245,7 +245,7 @@ impl App {
                 self.say(out, done, Priority::Normal, SayKind::Game);
             }
             ArbiterOp::Add(s, d) => {
-                let side = self.side_colour(s);
+                let side = s.colour(self.settings.me);
                 if let Some(part) = &mut self.parts.clock {
                     part.clock.add_time(side, d);
                     part.announcer.rearm(side, &part.clock, now);
@@ -253,7 +253,7 @@ impl App {
                 self.say(out, done, Priority::Normal, SayKind::Game);
             }
             ArbiterOp::Remove(s, d) => {
-                let side = self.side_colour(s);
+                let side = s.colour(self.settings.me);
                 if let Some(part) = &mut self.parts.clock {
                     part.clock.remove_time(side, d, now);
                 }
@@ -283,7 +283,7 @@ impl App {
                     self.say(out, t, Priority::Normal, SayKind::Error);
                 }
             }
-            ArbiterOp::Illegal(s) => self.illegal_move(self.side_colour(s), done, now, out),
+            ArbiterOp::Illegal(s) => self.illegal_move(s.colour(self.settings.me), done, now, out),
         }
         true
     }
@@ -905,7 +905,7 @@ impl App {
         if let ArbiterOp::Illegal(s) = op
             && self.game.history().len() < last
         {
-            let offender = self.side_colour(s);
+            let offender = s.colour(self.settings.me);
             let after = clock_times(self.clock(), now);
             let (w, b) = match (before, after) {
                 (Some((w0, b0)), Some((w1, b1))) => (w1 - w0, b1 - b0),
@@ -1107,7 +1107,7 @@ fn secs(d: Duration) -> String {
 
 /// What an arbiter function does, in words (`me`: the player's side).
 fn arbiter_what(talk: &Talk, op: ArbiterOp, me: Color) -> String {
-    let colour = |s| side_of(s, me);
+    let colour = |s: Side| s.colour(me);
     match op {
         ArbiterOp::Stop => talk.text("arbiter_stop", &[]),
         ArbiterOp::Start => talk.text("arbiter_start", &[]),
@@ -1142,7 +1142,7 @@ fn arbiter_what(talk: &Talk, op: ArbiterOp, me: Color) -> String {
 /// An arbiter function as the journal writes it: its action and note
 /// (`me`: the player's side).
 fn arbiter_words(op: ArbiterOp, me: Color) -> (String, String) {
-    let side = |s| match side_of(s, me) {
+    let side = |s: Side| match s.colour(me) {
         Color::White => "white",
         Color::Black => "black",
     };
@@ -1174,13 +1174,4 @@ fn clock_times(clock: Option<&Clock>, now: Instant) -> Option<(i64, i64)> {
         millis(c.remaining(Color::White, now)),
         millis(c.remaining(Color::Black, now)),
     ))
-}
-
-/// The colour of a side named in a command, for the player `me`.
-fn side_of(side: Side, me: Color) -> Color {
-    match side {
-        Side::Mine => me,
-        Side::Theirs => !me,
-        Side::Colour(c) => c,
-    }
 }

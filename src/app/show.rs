@@ -8,6 +8,7 @@ use std::sync::OnceLock;
 use super::App;
 use crate::board::BoardSession;
 use crate::companion::{Snapshot, Tactile};
+use crate::game::Game;
 use crate::phrase::{MoveOptions, MoveStyle, Phraser};
 use crate::view::{BoardInfo, UiState, View, ViewInput, san_in};
 use crate::words::Lang;
@@ -30,7 +31,7 @@ impl App {
             s.tactile = Tactile::of(
                 view.link.state,
                 &view.board.mismatch,
-                self.awaited_on(b).as_deref(),
+                awaited_on(&self.game, b).as_deref(),
                 b.tracker().pending_promotion(),
             )
             .fixing(b.tracker().reported_mismatch());
@@ -49,7 +50,7 @@ impl App {
                 end.how.insert(lang.code().to_owned(), how);
             }
         }
-        s.opponent_board = self.opponent_board_view();
+        s.opponent_board = board_view(&self.game, self.parts.boards.opponent());
         s.flash = self.parts.companion.flash;
         s.notice = self.parts.companion.notice.clone();
         s
@@ -77,29 +78,25 @@ impl App {
         }
         view
     }
+}
 
-    /// A board as the page shows it (the states of the view model).
-    pub(super) fn board_view(&self, board: Option<&BoardSession>) -> Tactile {
-        let Some(b) = board else {
-            return Tactile::None;
-        };
-        let info = BoardInfo::of(b);
-        Tactile::of(
-            info.state,
-            &info.mismatch,
-            self.awaited_on(b).as_deref(),
-            b.tracker().pending_promotion(),
-        )
-    }
+/// A board as the page shows it (the states of the view model), with the
+/// move of `game` it awaits.
+fn board_view(game: &Game, board: Option<&BoardSession>) -> Tactile {
+    let Some(b) = board else {
+        return Tactile::None;
+    };
+    let info = BoardInfo::of(b);
+    Tactile::of(
+        info.state,
+        &info.mismatch,
+        awaited_on(game, b).as_deref(),
+        b.tracker().pending_promotion(),
+    )
+}
 
-    /// The move of the game (SAN) that waits to be made on a board.
-    fn awaited_on(&self, b: &BoardSession) -> Option<String> {
-        let m = b.tracker().awaiting_execution().filter(|_| b.connected())?;
-        Some(san_in(&self.game, m))
-    }
-
-    /// The opponent's board as the page shows it.
-    pub(super) fn opponent_board_view(&self) -> Tactile {
-        self.board_view(self.parts.boards.opponent())
-    }
+/// The move of `game` (SAN) that waits to be made on a board.
+fn awaited_on(game: &Game, b: &BoardSession) -> Option<String> {
+    let m = b.tracker().awaiting_execution().filter(|_| b.connected())?;
+    Some(san_in(game, m))
 }

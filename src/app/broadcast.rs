@@ -415,4 +415,37 @@ mod tests {
         assert!(pushes(&out).is_empty());
         assert_eq!(app.broadcast_up_to_date(), None);
     }
+
+    /// The part alone, with the stream of changes: the game is offered at
+    /// the first poll, then again only after a move, a take-back, its end
+    /// or another game (not after an offer alone); a poll without a
+    /// change writes no PGN.
+    #[test]
+    fn the_part_offers_the_game_again_only_after_a_change() {
+        let t0 = Instant::now();
+        let voice_out = |b: &mut Broadcast, written: &mut u32| {
+            let mut talk = App::builder().build().talk;
+            let mut out = Vec::new();
+            b.poll(
+                || {
+                    *written += 1;
+                    String::new()
+                },
+                t0,
+                &mut Voice::new(&mut talk, &mut out),
+            );
+        };
+        let mut b = Broadcast::new(RoundId::parse("abcd1234").unwrap());
+        let mut written = 0;
+        voice_out(&mut b, &mut written);
+        assert_eq!(written, 1, "the game as it begins");
+        voice_out(&mut b, &mut written);
+        assert_eq!(written, 1, "nothing changed");
+        b.on_change(&GameChange::Offered(shakmaty::Color::White));
+        voice_out(&mut b, &mut written);
+        assert_eq!(written, 1, "an offer alone");
+        b.on_change(&GameChange::TakenBack(1));
+        voice_out(&mut b, &mut written);
+        assert_eq!(written, 2, "a take-back");
+    }
 }

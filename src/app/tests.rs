@@ -941,3 +941,51 @@ proptest! {
         prop_assert_eq!(answer.len(), 1, "{:?} -> {:?}", text, answer);
     }
 }
+
+/// The one writer of the game (`change.rs`): a mating move is a move and
+/// the end; a take-back of two moves is one change; an illegal move
+/// changes nothing and queues nothing; the queue is given out once (a
+/// second settle gives nothing again).
+#[test]
+fn the_game_changes_in_one_place_and_each_change_is_given_once() {
+    use super::change::{Edit, GameChange};
+    let mut a = app();
+    for l in ["f3", "e5", "g4"] {
+        line(&mut a, l);
+    }
+    let mate = shakmaty::san::San::from_ascii(b"Qh4")
+        .unwrap()
+        .to_move(a.game.position())
+        .unwrap();
+    let changes = a.change(Edit::Play(mate)).unwrap();
+    assert!(
+        matches!(
+            changes[..],
+            [
+                GameChange::Moved {
+                    by: Color::Black,
+                    ..
+                },
+                GameChange::Ended(_)
+            ]
+        ),
+        "{changes:?}"
+    );
+    assert_eq!(a.changes.len(), 2, "queued for the parts");
+    let mut out = Vec::new();
+    a.settle(Instant::now(), &mut out);
+    assert!(a.changes.is_empty());
+    assert!(
+        a.clock().is_none() && out.is_empty(),
+        "no part to speak: {out:?}"
+    );
+    let back = a.change(Edit::TakeBack(2)).unwrap();
+    assert!(matches!(back[..], [GameChange::TakenBack(2)]), "{back:?}");
+    assert_eq!(a.game.history().len(), 2);
+    let illegal = a.change(Edit::Play(mate));
+    assert!(illegal.is_err(), "Qh4 is not legal with White to move");
+    assert_eq!(a.changes.len(), 1, "only the take-back is queued");
+    a.settle(Instant::now(), &mut out);
+    a.settle(Instant::now(), &mut out);
+    assert!(a.changes.is_empty());
+}

@@ -836,10 +836,8 @@ impl App {
         self.on_seat_notes(seat, notes, now, out);
     }
 
-    // The boards' notes (`board.rs`): the link's news the same way for both, what each board shows in its own way.
-
-    /// A sentence about a board, said to the blind player: about the
-    /// opponent's board it says so ("On the opponent's board: …").
+    // The boards' notes (`board.rs`): the link's news the same way for
+    // both, what each board shows in its own way.
 
     /// A board given on the command line or in the settings: opened (its
     /// session starts at the game's position) or not, and why.

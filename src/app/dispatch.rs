@@ -420,9 +420,7 @@ impl App {
             }
         }
     }
-}
 
-impl App {
     /// The square cursor's actions: exploring (each step said), choosing
     /// a move with it (played, or read as if typed to say why not).
     fn cursor_action(&mut self, action: A, arg: Arg, now: Instant, out: &mut Vec<Effect>) {

@@ -242,15 +242,15 @@ impl AppBuilder {
         // In this order: the journal's start record, then the game it
         // starts from, then the engine's side written into it.
         if let Some(info) = start.journal {
-            let clock = app.parts.clock.as_ref().map(|p| &p.setup);
-            app.parts.journal.enable(info, &app.game, clock);
+            let write = start_info(&app);
+            app.parts.journal.enable(info, &app.game, write);
         }
         if let Some((game, info)) = start.from {
             // Moves already played before this session (a PGN continued)
             // are journalled as moves of the game.
             app.replace_game(game);
-            let clock = app.parts.clock.as_ref().map(|p| &p.setup);
-            app.parts.journal.start_from(&app.game, info, clock);
+            let write = start_info(&app);
+            app.parts.journal.start_from(&app.game, info, write);
         }
         if let Some(round) = start.broadcast {
             app.parts.broadcast = Some(super::broadcast::Broadcast::new(round));
@@ -268,6 +268,15 @@ impl AppBuilder {
         }
         app
     }
+}
+
+/// What start-up knows of `app`'s game for its start record (the rules
+/// edition, the mode, the clock's setup), to be written into it.
+fn start_info(app: &App) -> impl FnOnce(&mut StartInfo) + use<> {
+    let edition = app.parts.edition();
+    let rated = app.settings.rated;
+    let clock = app.parts.clock.as_ref().map(|p| p.setup.clone());
+    move |start| super::clock::write_start_info(start, edition, rated, clock.as_ref())
 }
 
 #[cfg(any(test, feature = "test-support"))]
@@ -300,6 +309,14 @@ impl App {
     #[cfg(test)]
     pub(super) fn set_rated(&mut self, rated: bool) {
         self.settings.rated = rated;
+        // The start record, when not written yet, says the mode.
+        self.parts.journal.start_with(|s| {
+            s.set_mode(if rated {
+                crate::scoresheet::record::GameMode::Rated
+            } else {
+                crate::scoresheet::record::GameMode::Casual
+            });
+        });
     }
 
     /// Review this file instead of playing, as the builder's `review`
@@ -313,15 +330,15 @@ impl App {
     #[cfg(test)]
     pub(super) fn start_from(&mut self, game: Game, info: StartInfo) {
         self.replace_game(game);
-        let clock = self.parts.clock.as_ref().map(|p| &p.setup);
-        self.parts.journal.start_from(&self.game, info, clock);
+        let write = start_info(self);
+        self.parts.journal.start_from(&self.game, info, write);
     }
 
     /// Keep a journal, as the builder's `journal` does.
     #[cfg(test)]
     pub(super) fn enable_journal(&mut self, start: StartInfo) {
-        let clock = self.parts.clock.as_ref().map(|p| &p.setup);
-        self.parts.journal.enable(start, &self.game, clock);
+        let write = start_info(self);
+        self.parts.journal.enable(start, &self.game, write);
     }
 
     /// Set the look (at start-up: [`AppBuilder::look`]).

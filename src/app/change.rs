@@ -90,6 +90,7 @@ impl App {
     /// returned (for the caller to word) and queued for the parts
     /// ([`App::settle`]).  Nothing changes on an error.
     pub(super) fn change(&mut self, edit: Edit) -> Result<Vec<GameChange>, GameError> {
+        let edition = self.parts.edition();
         let game = &mut self.game;
         let was_over = game.result();
         let mut changes = Vec::new();
@@ -126,7 +127,9 @@ impl App {
                 changes.push(GameChange::Declined(by));
             }
             Edit::Resign(by) => {
-                game.resign(by)?;
+                // Its result by the game's rules edition (a lone king
+                // against a resignation draws by 2023).
+                game.resign_under(by, edition)?;
             }
             Edit::Claim {
                 by,

@@ -23,6 +23,8 @@ use crate::speech::{Priority, SayKind};
 pub(super) mod board_clock;
 mod journal;
 
+pub(super) use journal::write_start_info;
+
 /// How the clock of a game is set.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClockSetup {

@@ -30,6 +30,7 @@ use shakmaty::Color;
 
 use crate::action::{Needs, Place, PlayerAction};
 use crate::game::Game;
+use crate::game::rules::Edition;
 
 use super::board::Boards;
 use super::clock::ClockPart;
@@ -92,6 +93,13 @@ impl Parts {
             Place::Anywhere => self.has(row.needs),
             Place::Game | Place::GameOnly => !reviewing && self.has(row.needs),
         }
+    }
+
+    /// The rules edition of the game: its clock's, else the newest.
+    pub(super) fn edition(&self) -> Edition {
+        self.clock
+            .as_ref()
+            .map_or_else(Edition::default, |c| c.setup.edition)
     }
 
     /// Whether the part an action needs is there.

@@ -12,7 +12,7 @@ use shakmaty::Color;
 use super::{ClockPart, ClockSetup};
 use crate::clock::{PressMode, parse_spec};
 use crate::game::rules::Edition;
-use crate::scoresheet::record::StartInfo;
+use crate::scoresheet::record::{GameMode, StartInfo};
 use crate::scoresheet::replay::RestoredClock;
 
 /// `extra` keys of the start record for the clock's setup.
@@ -26,7 +26,6 @@ impl ClockSetup {
     pub(in crate::app) fn write_start(&self, start: &mut StartInfo) {
         start.time_control = Some(self.control.pgn_tag());
         start.clock = Some(self.control.to_string());
-        start.rules = Some(self.edition.to_string());
         start.extra.retain(|(k, _)| k != PRESS && k != SUPERVISED);
         if self.press == PressMode::Separate {
             start.extra.push((PRESS.into(), "separate".into()));
@@ -34,6 +33,27 @@ impl ClockSetup {
         if !self.supervised {
             start.extra.push((SUPERVISED.into(), "no".into()));
         }
+    }
+}
+
+/// What start-up knows of a game for its start record: every game's
+/// rules edition (a resignation's result depends on it) and mode (the
+/// scoresheet that proves itself says it, `rated`), and the clock's setup
+/// when it has a clock.
+pub(in crate::app) fn write_start_info(
+    start: &mut StartInfo,
+    edition: Edition,
+    rated: bool,
+    clock: Option<&ClockSetup>,
+) {
+    start.rules = Some(edition.to_string());
+    start.set_mode(if rated {
+        GameMode::Rated
+    } else {
+        GameMode::Casual
+    });
+    if let Some(setup) = clock {
+        setup.write_start(start);
     }
 }
 

@@ -42,7 +42,6 @@ use std::time::{Duration, Instant};
 use shakmaty::{Color, Move};
 
 use super::change::GameChange;
-use super::clock::ClockSetup;
 use super::voice::Voice;
 use crate::board::{Sensed, SquareDiff};
 use crate::clock::Clock;
@@ -166,19 +165,18 @@ pub(in crate::app) struct Journal {
 
 impl Journal {
     /// Keep a journal of every game from now on, from `game`, with these
-    /// players, event and date (the caller's: the app reads no calendar)
-    /// and the clock's setup; the start position is filled in.
+    /// players, event and date (the caller's: the app reads no calendar),
+    /// what `write` adds (the rules, the mode, the clock's setup); the
+    /// start position is filled in.
     pub(in crate::app) fn enable(
         &mut self,
         start: StartInfo,
         game: &Game,
-        clock: Option<&ClockSetup>,
+        write: impl FnOnce(&mut StartInfo),
     ) {
         let mut start = start;
         start.fen = start_fen(game);
-        if let Some(setup) = clock {
-            setup.write_start(&mut start);
-        }
+        write(&mut start);
         self.sheet = Some(Sheet::new(start, game, self.epoch));
     }
 
@@ -286,13 +284,14 @@ impl Journal {
 
     /// The game now starts from `game`, set up (`--fen`, `--pgn`) and
     /// already replaced in the app: the start record says where it began
-    /// (`start`, filled in from the one kept; the clock's setup `clock`
-    /// written in it: resumed with it, exported with its TimeControl).
+    /// (`start`, filled in from the one kept; what `write` adds: the
+    /// rules, the mode, the clock's setup, so that it is resumed with its
+    /// clock and exported with its TimeControl).
     pub(in crate::app) fn start_from(
         &mut self,
         game: &Game,
         start: StartInfo,
-        clock: Option<&ClockSetup>,
+        write: impl FnOnce(&mut StartInfo),
     ) {
         let epoch = self.epoch;
         let Some(sheet) = &mut self.sheet else {
@@ -318,10 +317,10 @@ impl Journal {
                 s.extra.push((k.clone(), v.clone()));
             }
         }
-        if let Some(setup) = clock {
-            setup.write_start(&mut s);
-        }
         *sheet = Sheet::new(s, game, epoch);
+        // Written into the record to be written (as before the sheet was
+        // made: the copies the exports read keep the start as given).
+        write(&mut sheet.start);
     }
 
     /// The journal file of the game in progress exists (its id: the

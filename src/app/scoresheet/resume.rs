@@ -99,10 +99,18 @@ pub(in crate::app) fn damage_sentence(talk: &Talk, offer: &ResumeOffer) -> Optio
     let d = offer.damage.as_ref()?;
     let upto = restored_up_to(talk, &offer.resumed.game);
     let lines = lines_words(talk, d.from_line, d.to_line);
+    // Why: what stopped the reading.
+    let damage = offer
+        .read_warnings
+        .iter()
+        .find(|w| w.stops())
+        .map(|w| talk.phraser.journal_damage(w))
+        .unwrap_or_default();
     Some(match &d.kept_in {
         Ok(path) => talk.text(
             "journal_damaged_kept",
             &[
+                ("damage", &damage),
                 ("move", &upto),
                 ("lines", &lines),
                 ("path", &path.display().to_string()),
@@ -110,7 +118,12 @@ pub(in crate::app) fn damage_sentence(talk: &Talk, offer: &ResumeOffer) -> Optio
         ),
         Err(why) => talk.text(
             "journal_damaged_not_kept",
-            &[("move", &upto), ("lines", &lines), ("why", why)],
+            &[
+                ("damage", &damage),
+                ("move", &upto),
+                ("lines", &lines),
+                ("why", why),
+            ],
         ),
     })
 }

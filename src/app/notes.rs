@@ -5,7 +5,7 @@
 
 use std::time::{Duration, Instant};
 
-use shakmaty::{ByColor, CastlingMode, Color, Move, Position, Role, Square};
+use shakmaty::{ByColor, Color, Move, Position, Role, Square};
 
 use super::App;
 use super::board::Seat;
@@ -21,11 +21,9 @@ use crate::audio::Tone;
 use crate::board::{BoardSession, Inferred, SessionNote};
 use crate::companion::{MoveInput, OpponentAction, snapshot::resolve_tap};
 use crate::engine::SearchResult;
-use crate::lichess::api::Request;
-use crate::lichess::event::Side;
 use crate::lichess::io::LichessIo;
-use crate::lichess::sync::{Change, GameSync};
-use crate::msg::{BoardChoice, BoardProblem, Effect, LichessOrder};
+use crate::lichess::sync::Change;
+use crate::msg::{BoardChoice, BoardProblem, Effect};
 use crate::scoresheet::record::{BoardOf, Event, ReadWarning, StartInfo};
 use crate::scoresheet::replay::ReplayWarning;
 use crate::scoresheet::replay::RestoredClock;
@@ -70,10 +68,15 @@ impl App {
                 }
             }
             OnlineNote::Changes { changes, rejoined } => {
-                let changes = if rejoined {
-                    self.rejoin_resend(changes, out)
-                } else {
-                    changes
+                let changes = match &mut self.parts.online {
+                    Some(o) if rejoined => {
+                        let me = self.settings.me;
+                        let mine = self.game.last_move().filter(|m| m.by == me).map(|m| m.mv);
+                        let (changes, resent) = o.resend_missing(changes, mine);
+                        out.extend(resent);
+                        changes
+                    }
+                    _ => changes,
                 };
                 // A game rejoined that ended meanwhile: the moves missed
                 // first, then that it ended while hector was away (unless
@@ -207,31 +210,6 @@ impl App {
         o.refuses_move(&self.game, self.settings.me, &mut v)
     }
 
-    /// The `gameFull` of a game rejoined lacks the player's last move:
-    /// hector stopped before lichess had it.  The move is sent now, not
-    /// taken back (lichess confirms it as any).
-    fn rejoin_resend(&mut self, changes: Vec<Change>, out: &mut Vec<Effect>) -> Vec<Change> {
-        let me = self.settings.me;
-        let mine = self
-            .game
-            .last_move()
-            .filter(|m| m.by == me)
-            .map(|m| m.mv.to_uci(CastlingMode::Standard).to_string());
-        let (Some(uci), [Change::TakenBack { count: 1 }]) = (mine, &changes[..]) else {
-            return changes;
-        };
-        let Some((game, sync)) = self.parts.online.as_mut().and_then(|o| o.game_and_sync()) else {
-            return changes;
-        };
-        sync.sent(&uci);
-        out.push(Effect::Lichess(LichessOrder::Send(Request::Move {
-            game,
-            uci,
-            offering_draw: false,
-        })));
-        Vec::new()
-    }
-
     /// A game resumed from its journal that was played on lichess: rejoined
     /// by its id.  Its stream is opened again; the `gameFull` it begins
     /// with brings what happened meanwhile (each move the opponent made
@@ -244,23 +222,11 @@ impl App {
         now: Instant,
         out: &mut Vec<Effect>,
     ) {
-        let Some(online) = start.online() else {
+        let Some((part, me)) = OnlinePlay::rejoin(start, &self.game) else {
             return;
         };
-        self.settings.me = online.side;
-        let side = match online.side {
-            Color::White => Side::White,
-            Color::Black => Side::Black,
-        };
-        let heard: Vec<String> = self
-            .game
-            .history()
-            .iter()
-            .map(|m| m.mv.to_uci(CastlingMode::Standard).to_string())
-            .collect();
-        let fen = start.fen.as_deref().unwrap_or("startpos");
-        let sync = GameSync::resumed(side, fen, heard);
-        self.parts.online = Some(OnlinePlay::rejoining(online.game.clone(), side, sync));
+        self.settings.me = me;
+        self.parts.online = Some(part);
         if let Some(part) =
             clock_of(start.time_control.as_deref()).and_then(ClockPart::following_lichess)
         {
@@ -275,13 +241,13 @@ impl App {
             };
             part.clock.follow(times, None, now);
         }
-        out.push(Effect::Lichess(LichessOrder::OpenGameStream(online.game)));
-        let them = match online.side {
-            Color::White => &start.black,
-            Color::Black => &start.white,
-        };
-        let t = self.message("lichess_rejoining", &[("name", them)]);
-        self.say(out, t, Priority::Normal, SayKind::Game);
+        if let Some(o) = &self.parts.online {
+            o.say_rejoining(
+                start,
+                me,
+                &mut super::voice::Voice::new(&mut self.talk, out),
+            );
+        }
     }
 
     /// The engine is alive and it is its move: not while a take-back is

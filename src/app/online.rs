@@ -29,6 +29,7 @@ use crate::lichess::io::{LichessIo, Stream};
 use crate::lichess::schedule::{Link, LinkNotice};
 use crate::lichess::sync::{Change, GameSync};
 use crate::msg::{Effect, LichessOrder};
+use crate::scoresheet::record::StartInfo;
 use crate::speech::{Priority, SayKind};
 
 /// How an online game begins.
@@ -182,6 +183,67 @@ impl OnlinePlay {
             rejoin: Some(false),
             ..OnlinePlay::new(OnlineStart::Join)
         }
+    }
+
+    /// A game of the journal (`start`, played on lichess) rejoined by its
+    /// id, with the moves of `game` heard before hector stopped; the
+    /// player's side.  None for a game not played on lichess.
+    pub(super) fn rejoin(start: &StartInfo, game: &Game) -> Option<(OnlinePlay, Color)> {
+        let online = start.online()?;
+        let side = side_of(online.side);
+        let heard: Vec<String> = game
+            .history()
+            .iter()
+            .map(|m| m.mv.to_uci(CastlingMode::Standard).to_string())
+            .collect();
+        let fen = start.fen.as_deref().unwrap_or("startpos");
+        let sync = GameSync::resumed(side, fen, heard);
+        Some((OnlinePlay::rejoining(online.game, side, sync), online.side))
+    }
+
+    /// The game is being rejoined (its stream opened again), against the
+    /// opponent the start record names, the player playing `me`: said.
+    pub(super) fn say_rejoining(&self, start: &StartInfo, me: Color, v: &mut Voice<'_>) {
+        if let Some(id) = self.game_id.clone() {
+            v.effect(Effect::Lichess(LichessOrder::OpenGameStream(id)));
+        }
+        let them = match me {
+            Color::White => &start.black,
+            Color::Black => &start.white,
+        };
+        v.say_key(
+            "lichess_rejoining",
+            &[("name", them)],
+            Priority::Normal,
+            SayKind::Game,
+        );
+    }
+
+    /// The first `gameFull` of a game rejoined lacks the player's last
+    /// move (`mine`, the game's last if it is the player's): hector stopped
+    /// before lichess had it.  The move is sent now, not taken back
+    /// (lichess confirms it as any): the changes are then none, and the
+    /// effect that sends it.
+    #[must_use]
+    pub(super) fn resend_missing(
+        &mut self,
+        changes: Vec<Change>,
+        mine: Option<Move>,
+    ) -> (Vec<Change>, Option<Effect>) {
+        let uci = mine.map(|m| m.to_uci(CastlingMode::Standard).to_string());
+        let (Some(uci), [Change::TakenBack { count: 1 }]) = (uci, &changes[..]) else {
+            return (changes, None);
+        };
+        let Some((game, sync)) = self.game_and_sync() else {
+            return (changes, None);
+        };
+        sync.sent(&uci);
+        let send = Effect::Lichess(LichessOrder::Send(Request::Move {
+            game,
+            uci,
+            offering_draw: false,
+        }));
+        (Vec::new(), Some(send))
     }
 
     /// When the link down for long must be said.

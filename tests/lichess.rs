@@ -87,7 +87,11 @@ fn login_checks_the_token_says_the_name_keeps_it_and_logout_forgets_it() {
         "{}",
         r.stdout
     );
-    assert_eq!(server.state.lock().unwrap().log, ["GET /api/account"]);
+    // The scopes first (`/api/token/test`), then the name.
+    assert_eq!(
+        server.state.lock().unwrap().log,
+        ["POST /api/token/test", "GET /api/account"]
+    );
     let kept = token_file(&home);
     assert_eq!(std::fs::read_to_string(&kept).unwrap(), TOKEN);
     #[cfg(unix)]

@@ -62,8 +62,8 @@ fn online_on_dgt_as(server: &StandIn, home: &Path, color: &str) -> (Hector, Tact
     let mut board = Tactile::new(master, Protocol::Dgt);
     board.answer(WAIT);
     let side = if color == "white" { "White" } else { "Black" };
-    let rating = if color == "white" { 1600 } else { 1500 };
-    let start = format!("The game against Mary, rated {rating}, begins. You play {side}.");
+    // (The strict stand-in gives Mary her own rating whichever her colour.)
+    let start = format!("The game against Mary, rated 1600, begins. You play {side}.");
     // The board and lichess answer in either order.
     let (mut connected, mut begun) = (false, false);
     while !(connected && begun) {

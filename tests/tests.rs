@@ -46,6 +46,7 @@ mod lichess_broadcast;
 mod lichess_record;
 #[cfg(unix)] // Unix only: a Secret Service (gnome-keyring) on a private D-Bus
 mod lichess_store;
+mod lichess_strict;
 #[cfg(unix)] // Unix only: the by-hand walk's /tmp folder
 mod lichess_walk;
 mod line_games;

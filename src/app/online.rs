@@ -415,14 +415,19 @@ impl OnlinePlay {
             }
             AccountEvent::ChallengeDeclined(c) => {
                 // The reason in hector's words (lichess's text is English).
-                let key = match c.decline_reason_key.as_deref() {
-                    Some("later") => "lichess_declined_later",
-                    Some("tooFast") => "lichess_declined_too_fast",
-                    Some("tooSlow") => "lichess_declined_too_slow",
-                    Some("timeControl") => "lichess_declined_time_control",
-                    Some("rated") => "lichess_declined_rated",
-                    Some("casual") => "lichess_declined_casual",
-                    _ => "lichess_challenge_declined",
+                use crate::lichess::event::DeclineReason as R;
+                let key = match c.decline_reason_key {
+                    Some(R::Later) => "lichess_declined_later",
+                    Some(R::TooFast) => "lichess_declined_too_fast",
+                    Some(R::TooSlow) => "lichess_declined_too_slow",
+                    Some(R::TimeControl) => "lichess_declined_time_control",
+                    Some(R::Rated) => "lichess_declined_rated",
+                    Some(R::Casual) => "lichess_declined_casual",
+                    Some(R::Standard) => "lichess_declined_standard",
+                    Some(R::Variant) => "lichess_declined_variant",
+                    Some(R::NoBot) => "lichess_declined_no_bot",
+                    Some(R::OnlyBot) => "lichess_declined_only_bot",
+                    Some(R::Generic) | None => "lichess_challenge_declined",
                 };
                 let name = c.dest_user.map(|p| p.name).unwrap_or_default();
                 v.say_key(key, &[("name", &name)], Priority::Urgent, SayKind::Game);
@@ -1256,6 +1261,7 @@ fn say_refusal(request: &Request, status: u16, error: &str, v: &mut Voice<'_>) {
     let (key, quoted) = match &f {
         Failure::NotFound if answering => ("lichess_challenge_gone", None),
         Failure::TokenRefused => ("lichess_token_refused", None),
+        Failure::MissingScope => ("lichess_missing_scope", None),
         Failure::NoSuchUser => ("lichess_err_no_user", None),
         Failure::ChallengeRefused => ("lichess_err_challenge_refused", None),
         Failure::NotYourTurn => ("lichess_err_not_your_turn", None),

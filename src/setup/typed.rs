@@ -63,13 +63,13 @@ pub enum Cmd {
     /// Step through the games of a PGN file: next, previous, goto N, start,
     /// end; games, game N, find NAME; every exploration command.
     Review(ReviewArgs),
-    /// Online play on lichess: keep your personal API token (`login`), or
-    /// forget it (`logout`).
+    /// Online play on lichess: keep your personal API token (`login`),
+    /// forget it (`logout`), hear your games in progress (`games`).
     #[command(subcommand)]
     Lichess(LichessCmd),
 }
 
-/// `hector lichess login|logout`.
+/// `hector lichess login|logout|games`.
 #[derive(Debug, Subcommand)]
 pub enum LichessCmd {
     /// Paste your lichess token (not shown): hector checks it with lichess,
@@ -77,9 +77,12 @@ pub enum LichessCmd {
     Login(LichessArgs),
     /// Forget the kept token.
     Logout(LichessArgs),
+    /// Your games in progress on lichess (correspondence ones too): whose
+    /// move, the time left, each game's id for `play --lichess --game ID`.
+    Games(LichessArgs),
 }
 
-/// The options of `hector lichess login|logout`.
+/// The options of `hector lichess login|logout|games`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct LichessArgs {
     /// The lichess server.
@@ -252,9 +255,12 @@ pub struct PlayArgs {
     /// Continue a game of this PGN file from its end.
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<std::path::PathBuf>,
-    /// Which game of the PGN file (1 = the first).
-    #[arg(long, value_name = "N", default_value = "1")]
-    pub game: usize,
+    /// Which game: of the PGN file, its number (1 = the first, the
+    /// default); with --lichess, the lichess game to play, by its id or
+    /// address (a correspondence game, or any in progress: `hector lichess
+    /// games` lists them).  One option for both: clap holds one `--game`.
+    #[arg(long, value_name = "N|ID")]
+    pub game: Option<String>,
     /// White's name for the scoresheet.
     #[arg(long, value_name = "NAME")]
     pub white: Option<String>,
@@ -312,6 +318,13 @@ pub struct PlayArgs {
     /// The colour you ask for in a challenge or a seek.
     #[arg(long, value_enum, requires = "lichess")]
     pub color: Option<ChallengeColor>,
+    /// A correspondence challenge: days per move (1, 2, 3, 5, 7, 10 or 14),
+    /// with --challenge or --ai, instead of --time.
+    #[arg(long, value_name = "N", requires = "lichess", conflicts_with = "seek")]
+    pub days: Option<u32>,
+    /// Play lichess's computer at this level (1 to 8), with --time or --days.
+    #[arg(long, value_name = "LEVEL", requires = "lichess", conflicts_with_all = ["challenge", "seek"])]
+    pub ai: Option<u32>,
     /// The lichess server.
     #[arg(long = "lichess-url", value_name = "URL", default_value = crate::lichess::api::DEFAULT_URL)]
     pub lichess_url: String,

@@ -211,13 +211,14 @@ pub fn games(args: &GamesArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// `hector lichess login|logout` (the work is in `lichess_login`).
+/// `hector lichess login|logout|games` (the work is in `ui::lichess`).
 pub fn lichess(cmd: &LichessCmd) -> ExitCode {
-    let (LichessCmd::Login(args) | LichessCmd::Logout(args)) = cmd;
+    let (LichessCmd::Login(args) | LichessCmd::Logout(args) | LichessCmd::Games(args)) = cmd;
     let phraser = start(&args.settings).phraser;
     let said = match cmd {
         LichessCmd::Login(_) => super::lichess::login(&phraser, &args.url),
         LichessCmd::Logout(_) => super::lichess::logout(&phraser),
+        LichessCmd::Games(_) => super::lichess::games(&phraser, &args.url),
     };
     print_line(&said.sentence);
     if said.ok {

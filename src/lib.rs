@@ -73,8 +73,10 @@
 //!   into them (`keymaps/line.toml`); `config`, `settings_file`:
 //!   the settings and their reader (each bad key reported, the rest kept);
 //!   `msg`: the messages and effects.
-//! - `app`: the state of the session, split by concern; [`App::builder`]
-//!   builds one without touching the file system.
+//! - `app`: the session: the game, its one stream of changes, the one
+//!   dispatch of what the player asks for, and the parts that follow the
+//!   game, each handling what reaches it; [`App::builder`] builds one
+//!   without touching the file system.
 //! - `export`: a scoresheet export written to a file in the player's words
 //!   (`hector export`, `save`).
 //! - `setup`: start-up: what was typed (`setup::typed`) and the settings

@@ -182,7 +182,10 @@ pub use scoresheet::{
 pub mod io {
     pub use crate::audio::{AudioStatus, Tone, TonePlayer, ToneSettings, terminal_bell_if_tty};
     pub use crate::board::Protocol;
-    pub use crate::board::transport::{Link, LinkEvent, PortSettings};
+    pub use crate::board::ble::gatt::{BleTarget, Nearby};
+    pub use crate::board::ble::{BleKind, BoardLink};
+    pub use crate::board::hardware::BoardDescription;
+    pub use crate::board::transport::{Link, LinkEvent, PortError, PortSettings};
     pub use crate::companion::{CompanionEvent, PageLabels, Pairing};
     pub use crate::engine::{EngineSettings, Strength as EngineStrength};
     pub use crate::net::companion::{CompanionConfig, CompanionServer, DEFAULT_LISTEN};
@@ -196,8 +199,9 @@ pub mod io {
 /// `export`.
 pub mod cli {
     pub use crate::board::cli::{
-        Probed, SimOptions, description as board_description, find_board, list_lines as board_list,
-        probe as probe_board, run_sim,
+        Probed, SimOptions, description as board_description, find_board, find_wireless_board,
+        list_lines as board_list, probe as probe_board, run_sim, wireless_description,
+        wireless_name,
     };
     pub use crate::board::spec::{BoardSpec, parse_spec as parse_board_spec};
     pub use crate::export::{

@@ -833,8 +833,16 @@ fn choose_board(
     let (description, path) = match spec {
         BoardSpec::Auto => match hector::cli::find_board() {
             Some(found) => found,
-            None => return missing(BoardProblem::NotFound),
+            // No board on a serial port: one nearby over Bluetooth LE.
+            None => match hector::cli::find_wireless_board() {
+                Some(target) => return choose_wireless(target, args, settings, runtime, side),
+                None => return missing(BoardProblem::NotFound),
+            },
         },
+        BoardSpec::Wireless { kind, address } => {
+            let target = hector::io::BleTarget { kind, address };
+            return choose_wireless(target, args, settings, runtime, side);
+        }
         BoardSpec::Probe(path) => match hector::cli::probe_board(&path) {
             Probed::Found(d) => (d, path),
             Probed::NoAnswer => return missing(BoardProblem::NoAnswer { port: path }),
@@ -847,6 +855,23 @@ fn choose_board(
             None => return missing(BoardProblem::NotFound),
         },
     };
+    let Some(serial) = description.serial else {
+        return missing(BoardProblem::NotFound);
+    };
+    let choice = board_opened(&description, path.clone(), args, settings);
+    runtime.open_board(side, path, PortSettings::from_description(&serial));
+    choice
+}
+
+/// The app's news of a board opened: its protocol, its port or name, how
+/// its moves are read (the hardware file's, the settings' and the command
+/// line's settle time and reminder).
+fn board_opened(
+    description: &hector::io::BoardDescription,
+    port: String,
+    args: &PlayArgs,
+    settings: &BoardSettings,
+) -> BoardChoice {
     let mut config = description.tracker_config();
     if let Some(ms) = args.settle_ms.or(settings.settle_ms) {
         config.settle = Duration::from_millis(ms);
@@ -855,17 +880,35 @@ fn choose_board(
         // At most an hour: a reminder is still a reminder.
         config.grace = Duration::from_secs(s.min(3600));
     }
-    let choice = BoardChoice::Opened {
+    BoardChoice::Opened {
         protocol: description.protocol,
-        port: path.clone(),
+        port,
         config,
         announce_touch: args.announce_touch || settings.announce_touch,
+    }
+}
+
+/// A Bluetooth LE board (`--board chessnut`, `pegasus`, `eone`, with or
+/// without an address, or found by `auto`): its link is started on the
+/// shared runtime and looks for the board until it answers.
+fn choose_wireless(
+    target: hector::io::BleTarget,
+    args: &PlayArgs,
+    settings: &BoardSettings,
+    runtime: &mut Runtime,
+    side: BoardSide,
+) -> BoardChoice {
+    let Some(description) = hector::cli::wireless_description(&target) else {
+        return BoardChoice::Missing(BoardProblem::NotFound);
     };
-    runtime.open_board(
-        side,
-        path,
-        PortSettings::from_description(&description.serial),
-    );
+    let name = hector::cli::wireless_name(&target);
+    let choice = board_opened(&description, name.clone(), args, settings);
+    if let Err(e) = runtime.open_wireless_board(side, target) {
+        return BoardChoice::Missing(BoardProblem::CannotOpen {
+            port: name,
+            error: hector::io::PortError::Other(e.to_string()),
+        });
+    }
     choice
 }
 

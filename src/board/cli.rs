@@ -9,6 +9,8 @@ use std::time::Duration;
 
 use shakmaty::{Board, Chess, Color, Piece, Position, Square};
 
+use super::ble::gatt::{self, BleTarget, Nearby};
+use super::ble::{BleKind, Signal};
 use super::dgt_clock::{ClockReading, ClockSide};
 use super::event::{BoardEvent, Decoder};
 use super::hardware::{self, BoardDescription};
@@ -52,13 +54,20 @@ pub fn probe_with(path: &str, description: &BoardDescription) -> Result<bool, Po
     let p = description.protocol;
     let mut request = p.encode(Command::Version);
     request.extend(p.encode(Command::SendBoard));
-    let settings = PortSettings::from_description(&description.serial);
+    let Some(serial) = &description.serial else {
+        // A Bluetooth LE board is no serial port's.
+        return Ok(false);
+    };
+    let settings = PortSettings::from_description(serial);
     transport::exchange(path, settings, &request, PROBE_WAIT).map(|bytes| answers(p, &bytes))
 }
 
 /// Which protocol answers on the port at `path` (the first that does).
 pub fn probe(path: &str) -> Probed {
-    for d in hardware::builtins() {
+    for d in hardware::builtins()
+        .into_iter()
+        .filter(|d| d.serial.is_some())
+    {
         match probe_with(path, &d) {
             Ok(true) => return Probed::Found(d),
             Ok(false) => {}
@@ -82,16 +91,70 @@ pub fn find_board() -> Option<(BoardDescription, String)> {
     None
 }
 
-/// `hector board list`: one line per serial port.
+/// How long `hector board list` listens for boards nearby.
+pub const LISTEN_FOR: Duration = Duration::from_secs(3);
+
+/// `hector board list`: one line per serial port, then one per board
+/// advertising nearby over Bluetooth LE ("Chessnut Air, nearby, strong
+/// signal: --board chessnut:C0:FF:EE:00:00:01").
 pub fn list_lines() -> Result<Vec<String>, String> {
     let ports = transport::list_ports()?;
-    if ports.is_empty() {
-        return Ok(vec!["No serial ports found.".to_owned()]);
+    let mut lines: Vec<String> = if ports.is_empty() {
+        vec!["No serial ports found.".to_owned()]
+    } else {
+        ports
+            .into_iter()
+            .map(|(name, what)| format!("{name}: {what}"))
+            .collect()
+    };
+    lines.extend(nearby_lines(gatt::scan_nearby(LISTEN_FOR, false)));
+    Ok(lines)
+}
+
+/// The lines of the boards found nearby, or why none could be looked for.
+pub fn nearby_lines(found: Result<Vec<Nearby>, PortError>) -> Vec<String> {
+    match found {
+        Ok(boards) if boards.is_empty() => vec!["No Bluetooth board nearby.".to_owned()],
+        Ok(boards) => boards
+            .into_iter()
+            .map(|b| {
+                format!(
+                    "{}, nearby, {}: --board {}:{}",
+                    b.name,
+                    Signal::of(b.rssi).words(),
+                    b.kind.word(),
+                    b.address
+                )
+            })
+            .collect(),
+        Err(PortError::NoBluetooth(why)) => vec![format!("No Bluetooth: {why}.")],
+        Err(e) => vec![format!("Bluetooth boards cannot be listed: {e:?}.")],
     }
-    Ok(ports
-        .into_iter()
-        .map(|(name, what)| format!("{name}: {what}"))
-        .collect())
+}
+
+/// `--board auto` when no serial port answers: the first board nearby.
+pub fn find_wireless_board() -> Option<BleTarget> {
+    let found = gatt::scan_nearby(LISTEN_FOR, true).ok()?;
+    found.into_iter().next().map(|b| BleTarget {
+        kind: Some(b.kind),
+        address: Some(b.address),
+    })
+}
+
+/// The description of the wireless board `target` names (any kind: the
+/// Chessnut's, whose settle time and orientation all kinds share).
+pub fn wireless_description(target: &BleTarget) -> Option<BoardDescription> {
+    hardware::builtin_wireless(target.kind.unwrap_or(BleKind::Chessnut))
+}
+
+/// What hector calls a wireless board in what it says: its kind and
+/// address ("Chessnut C0:FF:EE:00:00:01"), or "Bluetooth".
+pub fn wireless_name(target: &BleTarget) -> String {
+    let kind = target.kind.map_or("Bluetooth", BleKind::label);
+    match &target.address {
+        Some(a) => format!("{kind} {a}"),
+        None => kind.to_owned(),
+    }
 }
 
 /// What the simulator does with one line typed or scripted.

@@ -5,6 +5,9 @@
 //! - [`dgt`], [`millennium`], [`occupancy`] — sans-IO codecs, bytes in,
 //!   [`BoardEvent`](event::BoardEvent)s out ([`Decoder`](event::Decoder)), plus the requests the program sends
 //!   and what each board sends (used by [`sim`]).  [`Protocol`] picks one.
+//! - [`ble`] — the Bluetooth LE boards (Chessnut, DGT Pegasus, Millennium
+//!   eONE): their framing, sans-IO, and the GATT link that feeds the same
+//!   link events as a serial port.
 //! - [`dgt_clock`] — the clock message of a DGT board with a DGT 3000
 //!   attached (times, flags, the lever), decoded and encoded.
 //! - [`sensed`] — [`Sensed`] (one square as the sensors see it),
@@ -27,6 +30,7 @@
 //!   simulator); they read stdin and touch ports.
 
 pub mod awaited;
+pub mod ble;
 pub mod cli;
 pub mod dgt;
 pub mod dgt_clock;

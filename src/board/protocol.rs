@@ -3,6 +3,8 @@
 use serde::Deserialize;
 use shakmaty::Bitboard;
 
+use super::ble::chessnut::{self, ChessnutDecoder};
+use super::ble::pegasus::{self, PegasusDecoder};
 use super::dgt::{self, DgtDecoder};
 use super::event::{BoardEvent, Decoder};
 use super::millennium::{self, LedPattern, MillenniumDecoder};
@@ -18,6 +20,11 @@ pub enum Protocol {
     Millennium,
     /// hector's occupancy line protocol (occupancy only).
     Occupancy,
+    /// The Chessnut boards over Bluetooth LE (identify pieces).
+    Chessnut,
+    /// DGT's messages from a DGT Pegasus over Bluetooth LE (occupancy
+    /// only).
+    Pegasus,
 }
 
 /// What the program may want a board to do, whatever its protocol.
@@ -33,11 +40,15 @@ pub enum Command {
     ShowSquares(Bitboard),
     /// All lights off.
     LightsOff,
+    /// Say the battery's charge (a wireless board).
+    Battery,
 }
 
 impl Protocol {
-    /// All protocols, in the order a probe tries them.
+    /// The protocols of serial ports, in the order a probe tries them.
     pub const ALL: [Protocol; 3] = [Protocol::Dgt, Protocol::Millennium, Protocol::Occupancy];
+    /// The protocols only Bluetooth LE boards speak.
+    pub const WIRELESS: [Protocol; 2] = [Protocol::Chessnut, Protocol::Pegasus];
 
     /// The protocol's name as written in hardware files.
     pub const fn name(self) -> &'static str {
@@ -45,13 +56,15 @@ impl Protocol {
             Protocol::Dgt => "dgt",
             Protocol::Millennium => "millennium",
             Protocol::Occupancy => "occupancy",
+            Protocol::Chessnut => "chessnut",
+            Protocol::Pegasus => "pegasus",
         }
     }
 
     /// Whether the board tells which piece stands on a square (otherwise
     /// only whether the square is occupied).
     pub const fn identifies_pieces(self) -> bool {
-        !matches!(self, Protocol::Occupancy)
+        !matches!(self, Protocol::Occupancy | Protocol::Pegasus)
     }
 
     /// A fresh decoder for what the board sends.
@@ -60,6 +73,8 @@ impl Protocol {
             Protocol::Dgt => AnyDecoder::Dgt(DgtDecoder::new()),
             Protocol::Millennium => AnyDecoder::Millennium(MillenniumDecoder::new()),
             Protocol::Occupancy => AnyDecoder::Occupancy(OccupancyDecoder::new()),
+            Protocol::Chessnut => AnyDecoder::Chessnut(ChessnutDecoder::new()),
+            Protocol::Pegasus => AnyDecoder::Pegasus(PegasusDecoder::new()),
         }
     }
 
@@ -81,6 +96,18 @@ impl Protocol {
             (Protocol::Millennium, Command::LightsOff) => millennium::Request::LedsOff.encode(),
             (Protocol::Occupancy, Command::SendBoard) => occupancy::Request::SendBoard.encode(),
             (Protocol::Occupancy, Command::Version) => occupancy::Request::Version.encode(),
+            // The position is sent at once and on every change once the
+            // real-time report is on (Chessnut_eBoards §2).
+            (Protocol::Chessnut, Command::SendBoard) => chessnut::enable_reports(),
+            (Protocol::Chessnut, Command::ShowSquares(squares)) => chessnut::leds(squares, false),
+            (Protocol::Chessnut, Command::LightsOff) => chessnut::leds(Bitboard::EMPTY, false),
+            (Protocol::Chessnut, Command::Battery) => chessnut::ask_battery(false),
+            (Protocol::Pegasus, Command::SendBoard) => dgt::Request::SendBoard.encode(),
+            // Field updates of the board only (it has no clock).
+            (Protocol::Pegasus, Command::StartUpdates) => dgt::Request::SendUpdatesBoard.encode(),
+            (Protocol::Pegasus, Command::Version) => dgt::Request::Version.encode(),
+            (Protocol::Pegasus, Command::ShowSquares(squares)) => pegasus::leds(squares),
+            (Protocol::Pegasus, Command::LightsOff) => pegasus::leds(Bitboard::EMPTY),
             _ => Vec::new(),
         }
     }
@@ -92,6 +119,8 @@ pub enum AnyDecoder {
     Dgt(DgtDecoder),
     Millennium(MillenniumDecoder),
     Occupancy(OccupancyDecoder),
+    Chessnut(ChessnutDecoder),
+    Pegasus(PegasusDecoder),
 }
 
 impl Decoder for AnyDecoder {
@@ -100,6 +129,8 @@ impl Decoder for AnyDecoder {
             AnyDecoder::Dgt(d) => d.feed_into(bytes, out),
             AnyDecoder::Millennium(d) => d.feed_into(bytes, out),
             AnyDecoder::Occupancy(d) => d.feed_into(bytes, out),
+            AnyDecoder::Chessnut(d) => d.feed_into(bytes, out),
+            AnyDecoder::Pegasus(d) => d.feed_into(bytes, out),
         }
     }
 }

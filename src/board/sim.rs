@@ -4,6 +4,7 @@
 
 use shakmaty::{Bitboard, Board, CastlingSide, Chess, Move, Piece, Position, Square, attacks};
 
+use super::ble::{chessnut, pegasus};
 use super::dgt;
 use super::dgt_clock::{self, ClockReading};
 use super::millennium;
@@ -170,6 +171,8 @@ impl SimBoard {
             Protocol::Dgt => dgt::encode_board_dump(&b),
             Protocol::Millennium => millennium::encode_status(&b),
             Protocol::Occupancy => occupancy::encode_line(b.occupied()),
+            Protocol::Chessnut => chessnut::encode_position(&b),
+            Protocol::Pegasus => pegasus::encode_occupancy(b.occupied()),
         }
     }
 
@@ -179,6 +182,8 @@ impl SimBoard {
             Protocol::Dgt => dgt::encode_version(1, 7),
             Protocol::Millennium => millennium::encode_version(1, 3),
             Protocol::Occupancy => occupancy::encode_version("hector-sim 1"),
+            Protocol::Pegasus => dgt::encode_version(1, 0),
+            Protocol::Chessnut => Vec::new(),
         }
     }
 
@@ -188,7 +193,9 @@ impl SimBoard {
     pub fn clock(&self, reading: &ClockReading) -> Vec<u8> {
         match self.protocol {
             Protocol::Dgt => dgt_clock::encode(reading),
-            Protocol::Millennium | Protocol::Occupancy => Vec::new(),
+            Protocol::Millennium | Protocol::Occupancy | Protocol::Chessnut | Protocol::Pegasus => {
+                Vec::new()
+            }
         }
     }
 
@@ -209,7 +216,8 @@ impl SimBoard {
                 None => occupancy::encode_lift(at),
                 Some(_) => occupancy::encode_place(at),
             },
-            Protocol::Millennium | Protocol::Occupancy => self.dump(),
+            Protocol::Pegasus => pegasus::encode_change(at, piece.is_some()),
+            Protocol::Millennium | Protocol::Occupancy | Protocol::Chessnut => self.dump(),
         }
     }
 
@@ -233,9 +241,17 @@ impl SimBoard {
     /// versions; other requests are acknowledged as the protocol does).
     pub fn answer(&self, request: &[u8]) -> Vec<u8> {
         let mut out = Vec::new();
+        if self.protocol == Protocol::Chessnut {
+            // Commands are whole frames; the report switched on sends the
+            // position at once.
+            if request.starts_with(&chessnut::enable_reports()) {
+                out.extend(self.dump());
+            }
+            return out;
+        }
         for &byte in request {
             match (self.protocol, byte & 0x7f) {
-                (Protocol::Dgt, 0x42) => out.extend(self.dump()),
+                (Protocol::Dgt | Protocol::Pegasus, 0x42) => out.extend(self.dump()),
                 (Protocol::Dgt, 0x4d) => out.extend(self.version()),
                 (Protocol::Millennium, b'S') => out.extend(self.dump()),
                 (Protocol::Millennium, b'V') => out.extend(self.version()),

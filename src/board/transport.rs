@@ -75,6 +75,12 @@ pub enum PortError {
     NotASerialPort,
     /// The port stopped working while open (a pulled cable).
     Gone,
+    /// A wireless board that is not in reach: switched off, asleep, too
+    /// far, or held by another device.
+    NotInReach,
+    /// No Bluetooth on this system (no adapter, no Bluetooth service); the
+    /// system's own description.
+    NoBluetooth(String),
     /// Something else; the system's own description.
     Other(String),
 }

@@ -78,6 +78,10 @@ impl Phraser {
             PortError::Busy => self.message("port_busy", &[]),
             PortError::NotASerialPort => self.message("port_not_serial", &[]),
             PortError::Gone => self.message("port_gone", &[]),
+            PortError::NotInReach => self.message("port_not_in_reach", &[]),
+            PortError::NoBluetooth(detail) => {
+                self.message("port_no_bluetooth", &[("detail", detail)])
+            }
             PortError::Other(detail) => self.message("port_other", &[("detail", detail)]),
         }
     }

@@ -222,6 +222,8 @@ pub mod cli {
 /// journal's records, exports, the page's gate and snapshot, the view.
 #[cfg(any(test, feature = "test-support"))]
 pub mod testing {
+    pub use crate::board::ble::chessnut::encode_position as chessnut_position;
+    pub use crate::board::ble::pegasus::encode_occupancy as pegasus_occupancy;
     pub use crate::board::dgt::DgtDecoder;
     pub use crate::board::dgt_clock::{ClockReading as DgtClockReading, ClockSide as DgtClockSide};
     pub use crate::board::millennium::MillenniumDecoder;
@@ -229,7 +231,7 @@ pub mod testing {
     pub use crate::board::occupancy::OccupancyDecoder;
     pub use crate::board::protocol::Command as BoardCommand;
     pub use crate::board::sensed::SensedBoard;
-    pub use crate::board::sim::{HandStep, SimBoard};
+    pub use crate::board::sim::{HandStep, SimBoard, move_actions};
     pub use crate::board::transport::{Master, pseudo_board};
     pub use crate::board::{BoardSession, Decoder, Sensed, SquareDiff, Tracker, TrackerConfig};
     pub use crate::clock::words::{both as clock_both_times, moves as clock_moves_played};

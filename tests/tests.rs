@@ -8,6 +8,11 @@
     reason = "test helpers outside #[test] functions"
 )]
 
+#[cfg(target_os = "linux")] // Linux only: BlueZ's D-Bus API, faked on a private bus
+mod ble_games;
+#[cfg(target_os = "linux")] // Linux only: dbus-daemon and python3-dbusmock
+#[path = "support/bluez.rs"]
+mod bluez;
 #[cfg(unix)] // Unix only: Debian's chromium
 #[path = "support/browser.rs"]
 mod browser;

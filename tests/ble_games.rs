@@ -1,0 +1,255 @@
+//! The Bluetooth LE boards through the real `hector` binary and the real
+//! Bluetooth code (btleplug's BlueZ path over D-Bus): a fake BlueZ on a
+//! private system bus (`support/bluez.rs`, `support/fake_bluez.py`) holds
+//! the boards, which answer as their published protocols say; the test
+//! moves the pieces on them as a hand does, takes a board out of reach and
+//! brings it back.  Every line hector prints (line mode, printed speech)
+//! is checked.  The fake itself is checked with bleak, a BlueZ client of
+//! its own.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+
+use hector::io::Protocol;
+use hector::testing::{HandStep, SimBoard, move_actions};
+use shakmaty::san::San;
+use shakmaty::{Board, Chess, Color, Move, Position, Square};
+
+use crate::bluez::FakeBluez;
+use crate::util::{Hector, clean_config_dir};
+
+/// How long one announcement may take to come (finding and connecting a
+/// board takes a few seconds on a loaded machine).
+const WAIT: Duration = Duration::from_secs(15);
+
+const CHESSNUT: &str = "C0:FF:EE:00:00:01";
+const PEGASUS: &str = "C0:FF:EE:00:00:02";
+const EONE: &str = "C0:FF:EE:00:00:03";
+const MOVE: &str = "C0:FF:EE:00:00:04";
+
+/// A board on the fake, moved as a hand moves pieces, with the game it has
+/// played.
+struct Hand<'a> {
+    bluez: &'a FakeBluez,
+    address: &'static str,
+    sim: SimBoard,
+    pos: Chess,
+}
+
+impl Hand<'_> {
+    fn new<'a>(bluez: &'a FakeBluez, address: &'static str) -> Hand<'a> {
+        Hand {
+            bluez,
+            address,
+            sim: SimBoard::new(Protocol::Chessnut, Board::new()),
+            pos: Chess::default(),
+        }
+    }
+
+    fn show(&self) {
+        self.bluez
+            .set_position(self.address, &self.sim.board().to_string());
+    }
+
+    fn act(&mut self, step: HandStep) {
+        let _ = self.sim.act(step);
+        self.show();
+    }
+
+    fn mv(&self, san: &str) -> Move {
+        san.parse::<San>()
+            .ok()
+            .and_then(|s| s.to_move(&self.pos).ok())
+            .unwrap_or_else(|| panic!("{san} is legal"))
+    }
+
+    /// Play `san` with the hand: lifted, then set down (no slide: the fake
+    /// notifies each change, slower than a hand slides).
+    fn play(&mut self, san: &str) {
+        let m = self.mv(san);
+        for step in move_actions(&self.pos, m, false) {
+            self.act(step);
+        }
+        self.pos.play_unchecked(m);
+    }
+}
+
+/// `hector play --board SPEC` with the fake's bus.
+fn start(bluez: &FakeBluez, home: &Path, spec: &str, more: &[&str]) -> Hector {
+    let mut args = vec!["--board", spec];
+    args.extend_from_slice(more);
+    Hector::play_with(
+        home,
+        &args,
+        &[("DBUS_SYSTEM_BUS_ADDRESS", Path::new(bluez.address()))],
+    )
+    .waiting(WAIT)
+}
+
+/// A short game with a capture and castling, and what hector says.
+const GAME: [(&str, &str); 8] = [
+    ("e4", "Bauer Eva vier"),
+    ("d5", "Bauer David fünf"),
+    ("exd5", "Bauer Eva schlägt David fünf"),
+    ("Nf6", "Springer Felix sechs"),
+    ("Nf3", "Springer Felix drei"),
+    ("Nxd5", "Springer schlägt David fünf"),
+    ("Bc4", "Läufer Cesar vier"),
+    ("e6", "Bauer Eva sechs"),
+];
+
+/// A whole game on a board of `kind` at `address`; a mismatch and its
+/// fix; the board out of reach in mid-game, a move typed meanwhile, the
+/// board back and compared.  `occupancy`: the board knows no pieces.
+fn whole_game(kind: &str, address: &'static str, name: &str, spec: &str, occupancy: bool) {
+    let bluez = FakeBluez::start();
+    bluez.add_board(kind, address, name, -50);
+    let home = clean_config_dir();
+    let mut hector = start(&bluez, &home, spec, &[]);
+    hector.expect("New game. White to move.");
+    hector.expect("Board connected.");
+    let mut hand = Hand::new(&bluez, address);
+    for (san, said) in GAME {
+        hand.play(san);
+        hector.expect(said);
+    }
+    hand.play("O-O");
+    hector.expect("Kurze Rochade");
+
+    // A pawn of the side that has just moved knocked one square on, and
+    // put back.
+    hand.act(HandStep::Lift(Square::A2));
+    hand.act(HandStep::Place(Square::A3, Color::White.pawn()));
+    hector.expect("Black is to move. Put the pieces back as they were.");
+    hector.type_line("board");
+    let fix = if occupancy {
+        "should be empty."
+    } else {
+        "should be empty, it has the white Bauer."
+    };
+    hector.expect(&format!(
+        "Mismatch on two squares: Anna zwei should have the white Bauer, it is empty. Anna drei {fix}"
+    ));
+    hand.act(HandStep::Lift(Square::A3));
+    hand.act(HandStep::Place(Square::A2, Color::White.pawn()));
+    hector.expect("Board matches the game.");
+
+    // Out of reach: said once; a move typed meanwhile.
+    bluez.set_in_reach(address, false);
+    hector.expect("Board disconnected. Play on with the keyboard.");
+    hector.type_line("Be7");
+    hector.expect("Läufer Eva sieben");
+    std::thread::sleep(Duration::from_secs(2));
+    bluez.set_in_reach(address, true);
+    hector.expect_all(&[
+        "Board connected again.",
+        "On your board: black Läufer from Felix acht to Eva sieben.",
+    ]);
+    hand.play("Be7");
+    hector.expect("Done: Läufer Eva sieben.");
+    hand.play("d4");
+    hector.expect("Bauer David vier");
+    hector.quit();
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+#[test]
+fn chessnut_air_plays_a_whole_game_out_of_reach_and_back() {
+    whole_game(
+        "chessnut",
+        CHESSNUT,
+        "Chessnut Air",
+        &format!("chessnut:{CHESSNUT}"),
+        false,
+    );
+}
+
+#[test]
+fn pegasus_plays_a_whole_game_out_of_reach_and_back() {
+    whole_game("pegasus", PEGASUS, "DGT_PEGASUS_A1", "pegasus", true);
+}
+
+#[test]
+fn eone_plays_a_whole_game_out_of_reach_and_back() {
+    whole_game("eone", EONE, "MILLENNIUM CHESS", "eone", false);
+}
+
+/// bleak, a BlueZ client of its own, finds, connects, subscribes and
+/// writes to the fake's Chessnut: the fake answers it as a Chessnut on
+/// BlueZ would (so a fault hector's plumbing hides is not hidden by a
+/// fake kinder than BlueZ).
+#[test]
+fn an_independent_client_reads_the_fake_boards() {
+    let bluez = FakeBluez::start();
+    bluez.add_board("chessnut", CHESSNUT, "Chessnut Air", -50);
+    bluez.add_board("pegasus", PEGASUS, "DGT_PEGASUS_A1", -70);
+    let python = venv_python();
+    let run = |args: &[&str]| {
+        let out = Command::new(&python)
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/bleak_client.py"))
+            .args(args)
+            .env("DBUS_SYSTEM_BUS_ADDRESS", bluez.address())
+            .output()
+            .expect("bleak (scripts/venv.sh)");
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(out.status.success(), "{text}\n{}", bluez.log());
+        text
+    };
+    let position = "1b7e8262-2877-41c3-b46e-cf057c562023";
+    let answers = "1b7e8273-2877-41c3-b46e-cf057c562023";
+    let text = run(&[
+        CHESSNUT,
+        "1b7e8272-2877-41c3-b46e-cf057c562023",
+        &format!("{position},{answers}"),
+        "210100",
+        "290100",
+    ]);
+    // The starting position, h8 first (Chessnut_eBoards §2), and the
+    // battery (§4).
+    let start = hex(&hector::testing::chessnut_position(&Board::new()));
+    assert!(
+        text.contains(&format!("notify {position} {start}")),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("notify {answers} 2a025000")),
+        "{text}"
+    );
+    assert!(text.contains("found Chessnut Air"), "{text}");
+    assert!(text.ends_with("disconnected\n"), "{text}");
+    // The Pegasus: nothing useful before its key, then a board dump of
+    // 0s and 1s, 20 bytes a notification.
+    let uart = "6e400003-b5a3-f393-e0a9-e50e24dcca9e";
+    let text = run(&[
+        PEGASUS,
+        "6e400002-b5a3-f393-e0a9-e50e24dcca9e",
+        uart,
+        "42",
+        "6307bef5aedda95f00",
+        "42",
+    ]);
+    let notes: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix(&format!("notify {uart} ")))
+        .collect();
+    assert_eq!(notes.first(), Some(&"7f"), "{text}");
+    let dump: String = notes[1..].concat();
+    assert_eq!(
+        dump,
+        hex(&hector::testing::pegasus_occupancy(Board::new().occupied())),
+        "{text}"
+    );
+    assert!(notes[1..].iter().all(|n| n.len() <= 40), "{text}");
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn venv_python() -> String {
+    let out = Command::new(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/venv.sh"))
+        .output()
+        .expect("scripts/venv.sh");
+    String::from_utf8_lossy(&out.stdout).trim().to_owned()
+}

@@ -182,10 +182,11 @@ pub use scoresheet::{
 pub mod io {
     pub use crate::audio::{AudioStatus, Tone, TonePlayer, ToneSettings, terminal_bell_if_tty};
     pub use crate::board::Protocol;
-    pub use crate::board::ble::gatt::{BleTarget, Nearby};
-    pub use crate::board::ble::{BleKind, BoardLink};
+    pub use crate::board::gatt::BoardLink;
+    pub use crate::board::gatt::{BleTarget, Nearby};
     pub use crate::board::hardware::BoardDescription;
     pub use crate::board::transport::{Link, LinkEvent, PortError, PortSettings};
+    pub use crate::board::wireless::BleKind;
     pub use crate::companion::{CompanionEvent, PageLabels, Pairing};
     pub use crate::engine::{EngineSettings, Strength as EngineStrength};
     pub use crate::net::companion::{CompanionConfig, CompanionServer, DEFAULT_LISTEN};
@@ -222,13 +223,13 @@ pub mod cli {
 /// journal's records, exports, the page's gate and snapshot, the view.
 #[cfg(any(test, feature = "test-support"))]
 pub mod testing {
-    pub use crate::board::ble::chessnut::encode_position as chessnut_position;
-    pub use crate::board::ble::pegasus::encode_occupancy as pegasus_occupancy;
+    pub use crate::board::chessnut::encode_position as chessnut_position;
     pub use crate::board::dgt::DgtDecoder;
     pub use crate::board::dgt_clock::{ClockReading as DgtClockReading, ClockSide as DgtClockSide};
     pub use crate::board::millennium::MillenniumDecoder;
     pub use crate::board::mismatch::diff as board_diff;
     pub use crate::board::occupancy::OccupancyDecoder;
+    pub use crate::board::pegasus::encode_occupancy as pegasus_occupancy;
     pub use crate::board::protocol::Command as BoardCommand;
     pub use crate::board::sensed::SensedBoard;
     pub use crate::board::sim::{HandStep, SimBoard, move_actions};

@@ -28,8 +28,8 @@ use std::time::{Duration, Instant};
 
 use crate::app::App;
 use crate::audio::{BellSink, ToneHandle, TonePlayer, ToneSettings};
-use crate::board::ble::BoardLink;
-use crate::board::ble::gatt::{BleLink, BleTarget};
+use crate::board::gatt::BoardLink;
+use crate::board::gatt::{BleLink, BleTarget};
 use crate::board::transport::{Link, LinkEvent, PortSettings};
 use crate::companion::Snapshot;
 use crate::engine::{EngineCommand, EngineIo, EngineProcess, ProcessEvent};

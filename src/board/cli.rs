@@ -9,14 +9,14 @@ use std::time::Duration;
 
 use shakmaty::{Board, Chess, Color, Piece, Position, Square};
 
-use super::ble::gatt::{self, BleTarget, Nearby};
-use super::ble::{BleKind, Signal};
 use super::dgt_clock::{ClockReading, ClockSide};
 use super::event::{BoardEvent, Decoder};
+use super::gatt::{self, BleTarget, Nearby};
 use super::hardware::{self, BoardDescription};
 use super::protocol::{Command, Protocol};
 use super::sim::{HandStep, SimBoard};
 use super::transport::{self, Master, PortError, PortSettings};
+use super::wireless::{BleKind, Signal};
 use crate::notation::Reader;
 use crate::words::vocab::{self, Lang};
 

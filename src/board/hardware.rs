@@ -8,10 +8,10 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
-use super::ble::BleKind;
 use super::infer::TrackerConfig;
 use super::protocol::Protocol;
 use super::sensed::Orientation;
+use super::wireless::BleKind;
 use crate::toml_error::FileError;
 
 /// The built-in files: (name for messages, text).

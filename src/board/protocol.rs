@@ -3,12 +3,12 @@
 use serde::Deserialize;
 use shakmaty::Bitboard;
 
-use super::ble::chessnut::{self, ChessnutDecoder};
-use super::ble::pegasus::{self, PegasusDecoder};
+use super::chessnut::{self, ChessnutDecoder};
 use super::dgt::{self, DgtDecoder};
 use super::event::{BoardEvent, Decoder};
 use super::millennium::{self, LedPattern, MillenniumDecoder};
 use super::occupancy::{self, OccupancyDecoder};
+use super::pegasus::{self, PegasusDecoder};
 
 /// A board protocol.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]

@@ -4,13 +4,13 @@
 
 use shakmaty::{Bitboard, Board, CastlingSide, Chess, Move, Piece, Position, Square, attacks};
 
-use super::ble::{chessnut, pegasus};
 use super::dgt;
 use super::dgt_clock::{self, ClockReading};
 use super::millennium;
 use super::occupancy;
 use super::protocol::Protocol;
 use super::sensed::Orientation;
+use super::{chessnut, pegasus};
 
 /// One thing a hand does on the board (game squares).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -1,8 +1,8 @@
 //! The `--board` value: which board to use.  Plain data and a parser, no
 //! port and no I/O, so the messages and the phrasing can name its errors.
 
-use super::ble::BleKind;
 use super::protocol::Protocol;
+use super::wireless::BleKind;
 
 /// Which board to use, as given with `--board`.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -10,7 +10,7 @@
 //!   and the field updates carry 0 (empty) or 1 (occupied) where a DGT
 //!   e-board carries a piece code (the open web client of the Pegasus that
 //!   reads it, "Pegasus: occupancy (0=empty, 1=occupied)"), so what it says
-//!   is read as occupancy and [`infer`](crate::board::infer) works out the
+//!   is read as occupancy and the tracker (`infer`) works out the
 //!   moves, as for a home-built occupancy board.
 //! - It answers only after the developer key `63 07 be f5 ae dd a9 5f 00`
 //!   (DGT's published Pegasus key, sent before anything else by the same

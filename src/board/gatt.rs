@@ -29,7 +29,7 @@ use futures::StreamExt;
 use tokio::runtime::Handle;
 use tokio::sync::mpsc;
 
-use super::BleKind;
+use super::wireless::BleKind;
 use crate::board::transport::{LinkEvent, PortError};
 
 /// How often a board out of reach is looked for again.
@@ -368,7 +368,7 @@ impl Chars {
             // The Chessnut's commands live in a second service of theirs.
             c.service_uuid == kind.service()
                 || (kind.protocol() == crate::board::Protocol::Chessnut
-                    && c.service_uuid == super::CHESSNUT_COMMAND_SERVICE)
+                    && c.service_uuid == super::wireless::CHESSNUT_COMMAND_SERVICE)
         };
         let write = match kind.write_characteristic() {
             Some(uuid) => all.iter().find(|c| c.uuid == uuid)?,
@@ -415,5 +415,24 @@ impl Chars {
             WriteType::WithResponse
         };
         p.write(&self.write, bytes, kind).await
+    }
+}
+
+/// The link to a board, by cable or by radio: what the runtime keeps and
+/// writes to.
+pub enum BoardLink {
+    /// A serial port's reader thread.
+    Serial(crate::board::transport::Link),
+    /// A Bluetooth LE board's task.
+    Wireless(BleLink),
+}
+
+impl BoardLink {
+    /// Queue bytes for the board; never blocks.
+    pub fn send(&self, bytes: Vec<u8>) {
+        match self {
+            BoardLink::Serial(l) => l.send(bytes),
+            BoardLink::Wireless(l) => l.send(bytes),
+        }
     }
 }

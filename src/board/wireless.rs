@@ -1,22 +1,11 @@
-//! Bluetooth LE e-boards: the DGT Pegasus, the Chessnut Air, Air+, Go, Pro
-//! and Move, the Millennium eONE.
-//!
-//! - [`BleKind`] — the kinds of board: how each is recognised among the
-//!   devices nearby, its GATT service and characteristics, what it is told
-//!   on connecting, the [`Protocol`] that reads it.
-//! - [`chessnut`], [`pegasus`] — each board's framing, sans-IO (the eONE
-//!   carries the ChessLink messages of [`millennium`](super::millennium)
-//!   unchanged).
-//! - [`gatt`] — the GATT plumbing with `btleplug` (BlueZ over D-Bus on
-//!   Linux, WinRT on Windows, CoreBluetooth on macOS): find the board,
-//!   connect, subscribe, write, and feed the same [`LinkEvent`]s as a
-//!   serial port; out of reach, it is looked for again.
-//!
-//! [`LinkEvent`]: super::transport::LinkEvent
-
-pub mod chessnut;
-pub mod gatt;
-pub mod pegasus;
+//! The Bluetooth LE e-boards as data: the DGT Pegasus, the Chessnut Air,
+//! Air+, Go, Pro and Move, the Millennium eONE.  [`BleKind`] says how each
+//! is recognised among the devices nearby, its GATT service and
+//! characteristics, what it is told on connecting, and the [`Protocol`]
+//! that reads it.  Their framing is in [`chessnut`](super::chessnut) and
+//! [`pegasus`](super::pegasus) (the eONE carries the ChessLink messages of
+//! [`millennium`](super::millennium) unchanged); the GATT plumbing, which
+//! uses this, in `gatt`.
 
 use uuid::Uuid;
 
@@ -144,7 +133,7 @@ impl BleKind {
     /// position: the Pegasus's key.
     pub fn on_connect(self) -> Vec<u8> {
         match self {
-            BleKind::Pegasus => pegasus::DEVELOPER_KEY.to_vec(),
+            BleKind::Pegasus => super::pegasus::DEVELOPER_KEY.to_vec(),
             _ => Vec::new(),
         }
     }
@@ -181,25 +170,6 @@ impl BleKind {
     /// Move is a Chessnut).
     pub fn accepts(self, found: BleKind) -> bool {
         self == found || (self == BleKind::Chessnut && found == BleKind::ChessnutMove)
-    }
-}
-
-/// The link to a board, by cable or by radio: what the runtime keeps and
-/// writes to.
-pub enum BoardLink {
-    /// A serial port's reader thread.
-    Serial(super::transport::Link),
-    /// A Bluetooth LE board's task.
-    Wireless(gatt::BleLink),
-}
-
-impl BoardLink {
-    /// Queue bytes for the board; never blocks.
-    pub fn send(&self, bytes: Vec<u8>) {
-        match self {
-            BoardLink::Serial(l) => l.send(bytes),
-            BoardLink::Wireless(l) => l.send(bytes),
-        }
     }
 }
 

@@ -68,6 +68,10 @@ impl Hand<'_> {
     /// notifies each change, slower than a hand slides).
     fn play(&mut self, san: &str) {
         let m = self.mv(san);
+        self.play_move(m);
+    }
+
+    fn play_move(&mut self, m: Move) {
         for step in move_actions(&self.pos, m, false) {
             self.act(step);
         }
@@ -137,7 +141,9 @@ fn whole_game(kind: &str, address: &'static str, name: &str, spec: &str, occupan
 
     // Out of reach: said once; a move typed meanwhile.
     bluez.set_in_reach(address, false);
-    hector.expect("Board disconnected. Play on with the keyboard.");
+    hector.expect(
+        "The board is out of reach or asleep. Play on with the keyboard; hector keeps looking for it.",
+    );
     hector.type_line("Be7");
     hector.expect("Läufer Eva sieben");
     std::thread::sleep(Duration::from_secs(2));
@@ -252,4 +258,108 @@ fn venv_python() -> String {
         .output()
         .expect("scripts/venv.sh");
     String::from_utf8_lossy(&out.stdout).trim().to_owned()
+}
+
+/// The Chessnut Move against Stockfish: the player's moves made by hand,
+/// the engine's made by the board itself (said, then checked when its
+/// report comes back); a move it cannot make (a square it is refused) is
+/// said as a move to make by hand, and awaited as today.
+#[test]
+fn the_chessnut_move_makes_the_engines_moves() {
+    let bluez = FakeBluez::start();
+    bluez.add_board("chessnut-move", MOVE, "Chessnut Move", -55);
+    let home = clean_config_dir();
+    let mut hector = start(
+        &bluez,
+        &home,
+        "move",
+        &[
+            "--engine",
+            "--level",
+            "1",
+            "--move-time",
+            "50",
+            "--me",
+            "white",
+            "--no-confirm",
+        ],
+    )
+    .skipping("Waiting for the engine.");
+    hector.expect("New game. White to move.");
+    // The engine and the board get ready side by side.
+    let mut two = [hector.next(), hector.next()];
+    two.sort();
+    assert_eq!(
+        two,
+        [
+            "Board connected.",
+            "Stockfish 15.1 is ready; you play White."
+        ],
+        "{:?}",
+        hector.seen
+    );
+    let mut hand = Hand::new(&bluez, MOVE);
+    for (i, mine) in ["e4", "d4", "Nf3"].into_iter().enumerate() {
+        if i == 2 {
+            // The board cannot move pieces off this rank any more.
+            for f in ["a", "b", "c", "d", "e", "f", "g", "h"] {
+                bluez.refuse(MOVE, &format!("{f}7"));
+                bluez.refuse(MOVE, &format!("{f}8"));
+                bluez.refuse(MOVE, &format!("{f}6"));
+                bluez.refuse(MOVE, &format!("{f}5"));
+            }
+        }
+        hand.play(mine);
+        // The player's own move on the board is not said back to them;
+        // the engine's answer is.
+        let theirs = hector.next();
+        let m = read_announced(&theirs, &hand.pos);
+        hector.expect("Your board makes the move.");
+        if i < 2 {
+            hector.expect(&format!("Done: {theirs}."));
+            hand.pos.play_unchecked(m);
+            hand.sim = SimBoard::new(Protocol::Chessnut, hand.pos.board().clone());
+            assert_eq!(
+                bluez.position(MOVE),
+                hand.pos.board().to_string(),
+                "the board made {theirs}"
+            );
+        } else {
+            hector.expect("Your board could not make the move: make it by hand.");
+            let todo = hector.expect_start("On your board: ");
+            assert!(todo.contains("black"), "{todo}");
+            hand.play_move(m);
+            hector.expect(&format!("Done: {theirs}."));
+        }
+    }
+    // What the board was told: the real-time report on, then a target
+    // position per engine move (chess_move_api §3).
+    let written = bluez.written(MOVE);
+    assert_eq!(
+        written.first().map(String::as_str),
+        Some("210100"),
+        "{written:?}"
+    );
+    assert_eq!(
+        written.get(1).map(String::as_str),
+        Some("41010c"),
+        "{written:?}"
+    );
+    assert_eq!(
+        written.iter().filter(|w| w.starts_with("4221")).count(),
+        3,
+        "{written:?}"
+    );
+    hector.quit();
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+/// A move as hector announced it ("Springer Felix sechs"), read back in
+/// `pos`.
+fn read_announced(text: &str, pos: &Chess) -> Move {
+    let reader = hector::Reader::builtin(hector::Lang::En);
+    let part = text.split(',').next().unwrap_or(text).trim();
+    reader
+        .read(part, pos)
+        .unwrap_or_else(|e| panic!("{text:?} is not a legal move here: {e:?}"))
 }

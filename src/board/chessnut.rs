@@ -135,6 +135,7 @@ pub fn encode_position(board: &Board) -> Vec<u8> {
 }
 
 /// The Air's battery answer for `percent` (0..=100), `charging` or not.
+#[cfg(test)]
 pub fn encode_battery(percent: u8, charging: bool) -> Vec<u8> {
     let level = percent.min(100) | if charging { 0x80 } else { 0 };
     vec![BATTERY, 0x02, level, 0]
@@ -182,13 +183,6 @@ pub fn move_to(board: &Board) -> Vec<u8> {
     let mut out = vec![0x42, 0x21];
     out.extend(position_bytes(board));
     out.push(1);
-    out
-}
-
-/// The Move: stop moving (chess_move_api §3: the command with 34 zeros).
-pub fn stop_moving() -> Vec<u8> {
-    let mut out = vec![0x42, 0x21];
-    out.extend([0u8; 33]);
     out
 }
 
@@ -410,8 +404,5 @@ mod tests {
         assert_eq!(&target[..2], &[0x42, 0x21]);
         assert_eq!(&target[2..34], &position_bytes(&Board::new()));
         assert_eq!(target[34], 1);
-        let stop = stop_moving();
-        assert_eq!(stop.len(), 35);
-        assert!(stop[2..].iter().all(|b| *b == 0));
     }
 }

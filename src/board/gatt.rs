@@ -256,12 +256,10 @@ where
     if !peripheral.is_connected().await.unwrap_or(false)
         && let Err(e) = peripheral.connect_with_timeout(CONNECT_WITHIN).await
     {
-        return match e {
-            btleplug::Error::TimedOut(_) | btleplug::Error::DeviceNotFound => {
-                Ended::Lost(PortError::NotInReach)
-            }
-            e => lost(e),
-        };
+        // BlueZ answers a board that is not there with a failure after a
+        // while (le-connection-abort-by-local, Page Timeout): not in reach.
+        let _ = e;
+        return Ended::Lost(PortError::NotInReach);
     }
     if let Err(e) = peripheral
         .discover_services_with_timeout(CONNECT_WITHIN)
@@ -320,7 +318,7 @@ where
                     }
                 }
                 Some(_) => {}
-                None => return Ended::Lost(PortError::Gone),
+                None => return Ended::Lost(PortError::NotInReach),
             },
             bytes = out.recv() => match bytes {
                 Some(bytes) => {
@@ -330,7 +328,7 @@ where
                             continue;
                         }
                         let _ = e;
-                        return Ended::Lost(PortError::Gone);
+                        return Ended::Lost(PortError::NotInReach);
                     }
                 }
                 None => {
@@ -339,15 +337,17 @@ where
                 }
             },
             e = events.next() => match e {
+                // Out of reach, switched off or asleep: a wireless board's
+                // way of going away.
                 Some(CentralEvent::DeviceDisconnected(gone)) if gone == id => {
-                    return Ended::Lost(PortError::Gone);
+                    return Ended::Lost(PortError::NotInReach);
                 }
                 Some(_) => {}
-                None => return Ended::Lost(PortError::Gone),
+                None => return Ended::Lost(PortError::NotInReach),
             },
             _ = check.tick() => {
                 if !peripheral.is_connected().await.unwrap_or(false) {
-                    return Ended::Lost(PortError::Gone);
+                    return Ended::Lost(PortError::NotInReach);
                 }
             }
         }
@@ -367,7 +367,7 @@ impl Chars {
         let in_service = |c: &&Characteristic| {
             // The Chessnut's commands live in a second service of theirs.
             c.service_uuid == kind.service()
-                || (kind.protocol() == crate::board::Protocol::Chessnut
+                || (matches!(kind, BleKind::Chessnut | BleKind::ChessnutMove)
                     && c.service_uuid == super::wireless::CHESSNUT_COMMAND_SERVICE)
         };
         let write = match kind.write_characteristic() {

@@ -22,6 +22,9 @@ pub enum Protocol {
     Occupancy,
     /// The Chessnut boards over Bluetooth LE (identify pieces).
     Chessnut,
+    /// The Chessnut Move: a Chessnut that moves its own pieces (and has
+    /// commands of its own for its lights and battery).
+    ChessnutMove,
     /// DGT's messages from a DGT Pegasus over Bluetooth LE (occupancy
     /// only).
     Pegasus,
@@ -48,7 +51,11 @@ impl Protocol {
     /// The protocols of serial ports, in the order a probe tries them.
     pub const ALL: [Protocol; 3] = [Protocol::Dgt, Protocol::Millennium, Protocol::Occupancy];
     /// The protocols only Bluetooth LE boards speak.
-    pub const WIRELESS: [Protocol; 2] = [Protocol::Chessnut, Protocol::Pegasus];
+    pub const WIRELESS: [Protocol; 3] = [
+        Protocol::Chessnut,
+        Protocol::ChessnutMove,
+        Protocol::Pegasus,
+    ];
 
     /// The protocol's name as written in hardware files.
     pub const fn name(self) -> &'static str {
@@ -57,6 +64,7 @@ impl Protocol {
             Protocol::Millennium => "millennium",
             Protocol::Occupancy => "occupancy",
             Protocol::Chessnut => "chessnut",
+            Protocol::ChessnutMove => "chessnut-move",
             Protocol::Pegasus => "pegasus",
         }
     }
@@ -67,13 +75,28 @@ impl Protocol {
         !matches!(self, Protocol::Occupancy | Protocol::Pegasus)
     }
 
+    /// Whether only Bluetooth LE boards speak it.
+    pub const fn is_wireless(self) -> bool {
+        matches!(
+            self,
+            Protocol::Chessnut | Protocol::ChessnutMove | Protocol::Pegasus
+        )
+    }
+
+    /// Whether the board moves its own pieces (the Chessnut Move).
+    pub const fn moves_pieces(self) -> bool {
+        matches!(self, Protocol::ChessnutMove)
+    }
+
     /// A fresh decoder for what the board sends.
     pub fn decoder(self) -> AnyDecoder {
         match self {
             Protocol::Dgt => AnyDecoder::Dgt(DgtDecoder::new()),
             Protocol::Millennium => AnyDecoder::Millennium(MillenniumDecoder::new()),
             Protocol::Occupancy => AnyDecoder::Occupancy(OccupancyDecoder::new()),
-            Protocol::Chessnut => AnyDecoder::Chessnut(ChessnutDecoder::new()),
+            Protocol::Chessnut | Protocol::ChessnutMove => {
+                AnyDecoder::Chessnut(ChessnutDecoder::new())
+            }
             Protocol::Pegasus => AnyDecoder::Pegasus(PegasusDecoder::new()),
         }
     }
@@ -98,10 +121,18 @@ impl Protocol {
             (Protocol::Occupancy, Command::Version) => occupancy::Request::Version.encode(),
             // The position is sent at once and on every change once the
             // real-time report is on (Chessnut_eBoards §2).
-            (Protocol::Chessnut, Command::SendBoard) => chessnut::enable_reports(),
-            (Protocol::Chessnut, Command::ShowSquares(squares)) => chessnut::leds(squares, false),
-            (Protocol::Chessnut, Command::LightsOff) => chessnut::leds(Bitboard::EMPTY, false),
-            (Protocol::Chessnut, Command::Battery) => chessnut::ask_battery(false),
+            (Protocol::Chessnut | Protocol::ChessnutMove, Command::SendBoard) => {
+                chessnut::enable_reports()
+            }
+            (Protocol::Chessnut | Protocol::ChessnutMove, Command::ShowSquares(squares)) => {
+                chessnut::leds(squares, self.moves_pieces())
+            }
+            (Protocol::Chessnut | Protocol::ChessnutMove, Command::LightsOff) => {
+                chessnut::leds(Bitboard::EMPTY, self.moves_pieces())
+            }
+            (Protocol::Chessnut | Protocol::ChessnutMove, Command::Battery) => {
+                chessnut::ask_battery(self.moves_pieces())
+            }
             (Protocol::Pegasus, Command::SendBoard) => dgt::Request::SendBoard.encode(),
             // Field updates of the board only (it has no clock).
             (Protocol::Pegasus, Command::StartUpdates) => dgt::Request::SendUpdatesBoard.encode(),

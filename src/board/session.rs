@@ -5,7 +5,7 @@
 
 use std::time::{Duration, Instant};
 
-use shakmaty::{Chess, Move, Role};
+use shakmaty::{Bitboard, Chess, Move, Position, Role};
 
 use super::awaited::Instruction;
 use super::dgt_clock::ClockMessage;
@@ -18,6 +18,13 @@ use crate::words::vocab::MoveWords;
 /// How long an open port may stay silent before hector says that no
 /// board answers, and how often it asks again meanwhile.
 pub const ANSWER_WITHIN: Duration = Duration::from_secs(3);
+/// How long a board that moves its own pieces (the Chessnut Move) may take
+/// to make a move before hector asks for it by hand.
+pub const MOVE_WITHIN: Duration = Duration::from_secs(30);
+/// How often a wireless board is asked for its battery.
+pub const BATTERY_EVERY: Duration = Duration::from_secs(300);
+/// A battery at or below this charge (percent) is said to be low.
+pub const BATTERY_LOW: u8 = 20;
 
 /// What the session tells the app.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,6 +37,17 @@ pub enum SessionNote {
     Silent,
     /// The board that had answered went away (said once per loss).
     Disconnected,
+    /// A wireless board that had answered went out of reach or to sleep
+    /// (said once per loss; it is looked for meanwhile).
+    OutOfReach,
+    /// The board's battery is low (said once until it is charged).
+    BatteryLow(u8),
+    /// The board moves the pieces of a move made elsewhere itself (the
+    /// Chessnut Move): no instruction to the player.
+    BoardMoves,
+    /// The board could not make that move (blocked, a capture that needs a
+    /// hand): an instruction to make it by hand follows.
+    BoardCouldNot,
     /// Bytes to send to the board.
     Send(Vec<u8>),
     /// What the tracker concluded.
@@ -82,6 +100,15 @@ pub struct BoardSession {
     link: LinkState,
     announce_touch: bool,
     events: Vec<BoardEvent>,
+    /// The board moves a move made elsewhere itself: until when its report
+    /// is waited for.
+    moving_until: Option<Instant>,
+    /// The squares lit for the move awaited (a wireless board with lights).
+    lit: Bitboard,
+    /// When to ask a wireless board for its battery next.
+    battery_at: Option<Instant>,
+    /// The low battery was said (not again until it is charged).
+    battery_said: bool,
 }
 
 impl BoardSession {
@@ -100,6 +127,10 @@ impl BoardSession {
             link: LinkState::Starting,
             announce_touch,
             events: Vec::new(),
+            moving_until: None,
+            lit: Bitboard::EMPTY,
+            battery_at: None,
+            battery_said: false,
         }
     }
 
@@ -155,10 +186,15 @@ impl BoardSession {
             LinkState::Waiting { ask_at, .. } => Some(ask_at),
             _ => None,
         };
-        match (self.tracker.next_deadline(), ask) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        [
+            self.tracker.next_deadline(),
+            ask,
+            self.moving_until,
+            self.battery_at.filter(|_| self.connected()),
+        ]
+        .into_iter()
+        .flatten()
+        .min()
     }
 
     /// The request for a whole board and then for updates.
@@ -166,6 +202,74 @@ impl BoardSession {
         let mut request = self.protocol.encode(Command::SendBoard);
         request.extend(self.protocol.encode(Command::StartUpdates));
         request
+    }
+
+    /// The lights of a wireless board show the squares of the move it
+    /// awaits (none when it awaits none): the bytes, when that changed.
+    fn light_awaited(&mut self, out: &mut Vec<SessionNote>) {
+        if !self.protocol.is_wireless() || !self.connected() {
+            return;
+        }
+        let want = self
+            .tracker
+            .awaiting_execution()
+            .map(|m| {
+                let mut squares = Bitboard::from_square(m.to());
+                if let Some(from) = m.from() {
+                    squares.add(from);
+                }
+                if let Move::Castle { king, rook } = m {
+                    squares.add(king);
+                    squares.add(rook);
+                    let side = shakmaty::CastlingSide::from_king_side(rook > king);
+                    let color = shakmaty::Color::from_white(king.rank() == shakmaty::Rank::First);
+                    squares.add(side.king_to(color));
+                    squares.add(side.rook_to(color));
+                }
+                self.tracker.board_squares(squares)
+            })
+            .unwrap_or(Bitboard::EMPTY);
+        if want == self.lit {
+            return;
+        }
+        self.lit = want;
+        let command = if want.is_empty() {
+            Command::LightsOff
+        } else {
+            Command::ShowSquares(want)
+        };
+        let bytes = self.protocol.encode(command);
+        if !bytes.is_empty() {
+            out.push(SessionNote::Send(bytes));
+        }
+    }
+
+    /// The board that moves its own pieces reported, or took too long:
+    /// done, or to be made by hand.
+    fn moved_or_not(&mut self, out: &mut Vec<SessionNote>) {
+        self.moving_until = None;
+        let made = self
+            .tracker
+            .sensed()
+            .is_some_and(|s| s.matches(self.tracker.position().board()));
+        if made || self.tracker.awaiting_execution().is_none() {
+            return;
+        }
+        out.push(SessionNote::BoardCouldNot);
+        let all = self.tracker.instructions();
+        if !all.is_empty() {
+            out.push(SessionNote::Found(Inferred::Instruction(all)));
+        }
+    }
+
+    /// A battery reading: said when it is low, once until charged.
+    fn battery(&mut self, percent: u8, charging: bool, out: &mut Vec<SessionNote>) {
+        if charging || percent > BATTERY_LOW + 10 {
+            self.battery_said = false;
+        } else if percent <= BATTERY_LOW && !self.battery_said {
+            self.battery_said = true;
+            out.push(SessionNote::BatteryLow(percent));
+        }
     }
 
     /// Something happened on the link.
@@ -182,12 +286,23 @@ impl BoardSession {
                 };
                 // A frame cut by the loss is stale.
                 self.decoder = self.protocol.decoder();
+                self.lit = Bitboard::EMPTY;
+                self.moving_until = None;
                 out.push(SessionNote::Send(self.request()));
+                // A command of its own: a Chessnut reads one a write.
+                let battery = self.protocol.encode(Command::Battery);
+                if !battery.is_empty() {
+                    self.battery_at = Some(now + BATTERY_EVERY);
+                    out.push(SessionNote::Send(battery));
+                }
             }
             LinkEvent::Disconnected(why) => {
                 let again = self.link.answered_before();
                 let was = std::mem::replace(&mut self.link, LinkState::Lost { again });
                 match was {
+                    LinkState::Live if why == PortError::NotInReach => {
+                        out.push(SessionNote::OutOfReach);
+                    }
                     LinkState::Live => out.push(SessionNote::Disconnected),
                     LinkState::Starting => {
                         self.link = LinkState::CannotOpen(why.clone());
@@ -211,6 +326,10 @@ impl BoardSession {
                         out.push(SessionNote::Clock(*m));
                         continue;
                     }
+                    if let BoardEvent::Battery { percent, charging } = e {
+                        self.battery(*percent, *charging, &mut out);
+                        continue;
+                    }
                     let snapshot = matches!(e, BoardEvent::Snapshot(_));
                     let arrived = snapshot && self.link != LinkState::Live;
                     if arrived {
@@ -231,6 +350,23 @@ impl BoardSession {
                                 | Inferred::Instruction(_)
                         )
                     });
+                    if self.moving_until.is_some() && snapshot {
+                        // The board that moved its pieces reports again:
+                        // what it could not move is for the hand.
+                        let mut notes = Vec::new();
+                        self.moved_or_not(&mut notes);
+                        if notes.is_empty() {
+                            self.push_found(found, &mut out);
+                        } else {
+                            let keep: Vec<Inferred> = found
+                                .into_iter()
+                                .filter(|f| !matches!(f, Inferred::Mismatch(_)))
+                                .collect();
+                            self.push_found(keep, &mut out);
+                            out.extend(notes);
+                        }
+                        continue;
+                    }
                     self.push_found(found, &mut out);
                     if arrived
                         && !said_something
@@ -243,6 +379,7 @@ impl BoardSession {
                     }
                 }
                 self.events = events;
+                self.light_awaited(&mut out);
             }
         }
         out
@@ -272,17 +409,48 @@ impl BoardSession {
             };
             out.push(SessionNote::Send(self.request()));
         }
+        if self.moving_until.is_some_and(|t| now >= t) {
+            self.moved_or_not(&mut out);
+        }
+        if self.connected()
+            && let Some(at) = self.battery_at
+            && now >= at
+        {
+            self.battery_at = Some(now + BATTERY_EVERY);
+            out.push(SessionNote::Send(self.protocol.encode(Command::Battery)));
+        }
         let found = self.tracker.tick(now);
         self.push_found(found, &mut out);
+        self.light_awaited(&mut out);
         out
     }
 
-    /// The game moved on by other means (a move typed on the keyboard).
+    /// The game moved on by other means (a move typed on the keyboard, the
+    /// engine's, the opponent's): awaited on the board, its squares lit
+    /// where the board has lights; a board that moves its own pieces is
+    /// told to make it, and no instruction is given unless it cannot.
     #[must_use]
     pub fn game_moved(&mut self, position: &Chess, now: Instant) -> Vec<SessionNote> {
         let found = self.tracker.set_position(position, now);
         let mut out = Vec::new();
+        if self.protocol.moves_pieces()
+            && self.connected()
+            && self.tracker.awaiting_execution().is_some()
+        {
+            let found: Vec<Inferred> = found
+                .into_iter()
+                .filter(|f| !matches!(f, Inferred::Instruction(_)))
+                .collect();
+            self.push_found(found, &mut out);
+            out.push(SessionNote::Send(super::chessnut::move_to(
+                position.board(),
+            )));
+            out.push(SessionNote::BoardMoves);
+            self.moving_until = Some(now + MOVE_WITHIN);
+            return out;
+        }
         self.push_found(found, &mut out);
+        self.light_awaited(&mut out);
         out
     }
 

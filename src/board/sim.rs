@@ -171,7 +171,7 @@ impl SimBoard {
             Protocol::Dgt => dgt::encode_board_dump(&b),
             Protocol::Millennium => millennium::encode_status(&b),
             Protocol::Occupancy => occupancy::encode_line(b.occupied()),
-            Protocol::Chessnut => chessnut::encode_position(&b),
+            Protocol::Chessnut | Protocol::ChessnutMove => chessnut::encode_position(&b),
             Protocol::Pegasus => pegasus::encode_occupancy(b.occupied()),
         }
     }
@@ -183,7 +183,7 @@ impl SimBoard {
             Protocol::Millennium => millennium::encode_version(1, 3),
             Protocol::Occupancy => occupancy::encode_version("hector-sim 1"),
             Protocol::Pegasus => dgt::encode_version(1, 0),
-            Protocol::Chessnut => Vec::new(),
+            Protocol::Chessnut | Protocol::ChessnutMove => Vec::new(),
         }
     }
 
@@ -193,9 +193,11 @@ impl SimBoard {
     pub fn clock(&self, reading: &ClockReading) -> Vec<u8> {
         match self.protocol {
             Protocol::Dgt => dgt_clock::encode(reading),
-            Protocol::Millennium | Protocol::Occupancy | Protocol::Chessnut | Protocol::Pegasus => {
-                Vec::new()
-            }
+            Protocol::Millennium
+            | Protocol::Occupancy
+            | Protocol::Chessnut
+            | Protocol::ChessnutMove
+            | Protocol::Pegasus => Vec::new(),
         }
     }
 
@@ -217,7 +219,10 @@ impl SimBoard {
                 Some(_) => occupancy::encode_place(at),
             },
             Protocol::Pegasus => pegasus::encode_change(at, piece.is_some()),
-            Protocol::Millennium | Protocol::Occupancy | Protocol::Chessnut => self.dump(),
+            Protocol::Millennium
+            | Protocol::Occupancy
+            | Protocol::Chessnut
+            | Protocol::ChessnutMove => self.dump(),
         }
     }
 
@@ -241,7 +246,7 @@ impl SimBoard {
     /// versions; other requests are acknowledged as the protocol does).
     pub fn answer(&self, request: &[u8]) -> Vec<u8> {
         let mut out = Vec::new();
-        if self.protocol == Protocol::Chessnut {
+        if matches!(self.protocol, Protocol::Chessnut | Protocol::ChessnutMove) {
             // Commands are whole frames; the report switched on sends the
             // position at once.
             if request.starts_with(&chessnut::enable_reports()) {

@@ -61,7 +61,8 @@ impl BleKind {
     /// a Chessnut and is told apart by its name).
     pub const fn word(self) -> &'static str {
         match self {
-            BleKind::Chessnut | BleKind::ChessnutMove => "chessnut",
+            BleKind::Chessnut => "chessnut",
+            BleKind::ChessnutMove => "move",
             BleKind::Pegasus => "pegasus",
             BleKind::Eone => "eone",
         }
@@ -71,6 +72,7 @@ impl BleKind {
     pub fn from_word(word: &str) -> Option<BleKind> {
         match word.to_ascii_lowercase().as_str() {
             "chessnut" => Some(BleKind::Chessnut),
+            "move" | "chessnut-move" => Some(BleKind::ChessnutMove),
             "pegasus" => Some(BleKind::Pegasus),
             "eone" | "millennium-eone" => Some(BleKind::Eone),
             _ => None,
@@ -90,7 +92,8 @@ impl BleKind {
     /// The protocol that reads what it notifies.
     pub const fn protocol(self) -> Protocol {
         match self {
-            BleKind::Chessnut | BleKind::ChessnutMove => Protocol::Chessnut,
+            BleKind::Chessnut => Protocol::Chessnut,
+            BleKind::ChessnutMove => Protocol::ChessnutMove,
             BleKind::Pegasus => Protocol::Pegasus,
             BleKind::Eone => Protocol::Millennium,
         }

@@ -249,6 +249,9 @@ class Board:
 
     def chessnut_command(self, data):
         move = self.kind == 'chessnut-move'
+        # One command a write: [command, length, payload] (Chessnut_eBoards).
+        if len(data) < 2 or len(data) != 2 + data[1]:
+            return
         if data[:3] == bytes([0x21, 0x01, 0x00]):
             self.reporting = True
             self.notify(CHESSNUT_POSITION, chessnut_position(self.squares))

@@ -363,3 +363,65 @@ fn read_announced(text: &str, pos: &Chess) -> Move {
         .read(part, pos)
         .unwrap_or_else(|e| panic!("{text:?} is not a legal move here: {e:?}"))
 }
+
+/// `hector board list`: the serial ports, then the boards advertising
+/// nearby, strongest first, each with the `--board` that chooses it.
+#[test]
+fn board_list_names_the_boards_nearby() {
+    let bluez = FakeBluez::start();
+    bluez.add_board("pegasus", PEGASUS, "DGT_PEGASUS_A1", -80);
+    bluez.add_board("chessnut", CHESSNUT, "Chessnut Air", -50);
+    let home = clean_config_dir();
+    let out = Command::new(env!("CARGO_BIN_EXE_hector"))
+        .args(["board", "list"])
+        .env("HOME", &home)
+        .env("XDG_CONFIG_HOME", &home)
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env("DBUS_SYSTEM_BUS_ADDRESS", bluez.address())
+        .output()
+        .expect("hector board list");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let boards: Vec<&str> = text.lines().filter(|l| l.contains("nearby")).collect();
+    assert_eq!(
+        boards,
+        [
+            format!("Chessnut Air, nearby, strong signal: --board chessnut:{CHESSNUT}"),
+            format!("DGT_PEGASUS_A1, nearby, weak signal: --board pegasus:{PEGASUS}"),
+        ],
+        "{text}"
+    );
+    // Without Bluetooth (no bus at all), the ports are listed and why no
+    // board could be looked for is said.
+    let out = Command::new(env!("CARGO_BIN_EXE_hector"))
+        .args(["board", "list"])
+        .env("HOME", &home)
+        .env("XDG_CONFIG_HOME", &home)
+        .env("DBUS_SYSTEM_BUS_ADDRESS", "unix:path=/nonexistent/bus")
+        .output()
+        .expect("hector board list");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        text.lines().any(|l| l.starts_with("No Bluetooth: ")),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+/// A Chessnut with a low battery: said once when it connects, with what
+/// to do; `--board auto` finds it when no serial board answers.
+#[test]
+fn auto_finds_a_wireless_board_and_a_low_battery_is_said() {
+    let bluez = FakeBluez::start();
+    bluez.add_board("chessnut", CHESSNUT, "Chessnut Air", -50);
+    bluez.set_battery(CHESSNUT, 15);
+    let home = clean_config_dir();
+    let mut hector = start(&bluez, &home, "auto", &[]);
+    hector.expect("New game. White to move.");
+    hector.expect("Board connected.");
+    hector.expect("The board's battery is low: 15 percent. Charge it soon.");
+    let mut hand = Hand::new(&bluez, CHESSNUT);
+    hand.play("e4");
+    hector.expect("Bauer Eva vier");
+    hector.quit();
+    let _ = std::fs::remove_dir_all(&home);
+}

@@ -223,13 +223,13 @@ pub mod cli {
 /// journal's records, exports, the page's gate and snapshot, the view.
 #[cfg(any(test, feature = "test-support"))]
 pub mod testing {
-    pub use crate::board::chessnut::encode_position as chessnut_position;
+    pub use crate::board::chessnut::{ChessnutDecoder, encode_position as chessnut_position};
     pub use crate::board::dgt::DgtDecoder;
     pub use crate::board::dgt_clock::{ClockReading as DgtClockReading, ClockSide as DgtClockSide};
     pub use crate::board::millennium::MillenniumDecoder;
     pub use crate::board::mismatch::diff as board_diff;
     pub use crate::board::occupancy::OccupancyDecoder;
-    pub use crate::board::pegasus::encode_occupancy as pegasus_occupancy;
+    pub use crate::board::pegasus::{PegasusDecoder, encode_occupancy as pegasus_occupancy};
     pub use crate::board::protocol::Command as BoardCommand;
     pub use crate::board::sensed::SensedBoard;
     pub use crate::board::sim::{HandStep, SimBoard, move_actions};

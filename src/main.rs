@@ -898,13 +898,9 @@ fn choose_wireless(
     runtime: &mut Runtime,
     side: BoardSide,
 ) -> BoardChoice {
-    let Some(mut description) = hector::cli::wireless_description(&target) else {
+    let Some(description) = hector::cli::wireless_description(&target) else {
         return BoardChoice::Missing(BoardProblem::NotFound);
     };
-    if let Some(kind) = target.kind {
-        // The Move shares the Chessnut's file and has a protocol of its own.
-        description.protocol = kind.protocol();
-    }
     let name = hector::cli::wireless_name(&target);
     let choice = board_opened(&description, name.clone(), args, settings);
     if let Err(e) = runtime.open_wireless_board(side, target) {

@@ -294,13 +294,16 @@ pub fn builtin(protocol: Protocol) -> Option<BoardDescription> {
         .find(|b| b.protocol == protocol && b.serial.is_some())
 }
 
-/// The built-in description of a Bluetooth LE board of `kind`.
+/// The built-in description of a Bluetooth LE board of `kind` (the Move
+/// shares the Chessnut's file, with a protocol of its own).
 pub fn builtin_wireless(kind: BleKind) -> Option<BoardDescription> {
-    builtins().into_iter().find(|b| {
+    let mut d = builtins().into_iter().find(|b| {
         b.bluetooth
             .as_ref()
             .is_some_and(|w| w.board.0.accepts(kind) || kind.accepts(w.board.0))
-    })
+    })?;
+    d.protocol = kind.protocol();
+    Some(d)
 }
 
 #[cfg(test)]

@@ -419,7 +419,11 @@ impl BoardSession {
             self.battery_at = Some(now + BATTERY_EVERY);
             out.push(SessionNote::Send(self.protocol.encode(Command::Battery)));
         }
-        let found = self.tracker.tick(now);
+        let mut found = self.tracker.tick(now);
+        if self.moving_until.is_some() {
+            // The board is moving the pieces: no reminder of the move.
+            found.retain(|f| !matches!(f, Inferred::Instruction(_) | Inferred::Mismatch(_)));
+        }
         self.push_found(found, &mut out);
         self.light_awaited(&mut out);
         out
@@ -639,6 +643,169 @@ mod tests {
         let _ = s.link(LinkEvent::Connected, now);
         let out = s.link(LinkEvent::Bytes(sim.dump()), now);
         assert_eq!(out[0], SessionNote::Connected { again: true });
+    }
+
+    /// A wireless board connected and showing the starting position.
+    fn live(protocol: Protocol, now: Instant) -> (BoardSession, SimBoard) {
+        let mut s = session(protocol);
+        let _ = s.link(LinkEvent::Connected, now);
+        let sim = SimBoard::new(protocol, Board::new());
+        let out = s.link(LinkEvent::Bytes(sim.dump()), now);
+        assert_eq!(out, vec![SessionNote::Connected { again: false }]);
+        (s, sim)
+    }
+
+    #[test]
+    fn a_chessnut_is_asked_for_its_position_and_battery_one_command_a_write() {
+        let mut s = session(Protocol::Chessnut);
+        let now = Instant::now();
+        let out = s.link(LinkEvent::Connected, now);
+        assert_eq!(
+            out,
+            vec![
+                SessionNote::Send(vec![0x21, 0x01, 0x00]),
+                SessionNote::Send(vec![0x29, 0x01, 0x00]),
+            ]
+        );
+        let sim = SimBoard::new(Protocol::Chessnut, Board::new());
+        let _ = s.link(LinkEvent::Bytes(sim.dump()), now);
+        // Asked again every few minutes.
+        assert_eq!(s.next_deadline(), Some(now + BATTERY_EVERY));
+        let out = s.tick(now + BATTERY_EVERY);
+        assert_eq!(out, vec![SessionNote::Send(vec![0x29, 0x01, 0x00])]);
+    }
+
+    #[test]
+    fn a_low_battery_is_said_once_until_charged() {
+        let now = Instant::now();
+        let (mut s, _) = live(Protocol::Chessnut, now);
+        let battery =
+            |p: u8, c: bool| LinkEvent::Bytes(vec![0x2a, 0x02, p | if c { 0x80 } else { 0 }, 0]);
+        assert!(s.link(battery(60, false), now).is_empty());
+        assert_eq!(
+            s.link(battery(18, false), now),
+            vec![SessionNote::BatteryLow(18)]
+        );
+        assert!(s.link(battery(12, false), now).is_empty(), "once");
+        // Charging, then low again: said again.
+        assert!(s.link(battery(12, true), now).is_empty());
+        assert_eq!(
+            s.link(battery(11, false), now),
+            vec![SessionNote::BatteryLow(11)]
+        );
+    }
+
+    #[test]
+    fn a_wireless_board_lights_the_awaited_move_and_puts_the_lights_out() {
+        let now = Instant::now();
+        let (mut s, mut sim) = live(Protocol::Chessnut, now);
+        let mut pos = Chess::default();
+        let e4 = mv(&pos, "e4");
+        pos.play_unchecked(e4);
+        let out = s.game_moved(&pos, now);
+        let lights = super::super::chessnut::leds(
+            Bitboard::from_square(shakmaty::Square::E2)
+                | Bitboard::from_square(shakmaty::Square::E4),
+            false,
+        );
+        assert!(out.contains(&SessionNote::Send(lights)), "{out:?}");
+        assert!(
+            out.iter()
+                .any(|n| matches!(n, SessionNote::Found(Inferred::Instruction(_)))),
+            "{out:?}"
+        );
+        // Made by hand: lights out.
+        let mut out = Vec::new();
+        for bytes in sim.play(&Chess::default(), e4, false) {
+            out.extend(s.link(LinkEvent::Bytes(bytes), now));
+        }
+        out.extend(s.tick(now + Duration::from_secs(1)));
+        let off = super::super::chessnut::leds(Bitboard::EMPTY, false);
+        assert!(out.contains(&SessionNote::Send(off)), "{out:?}");
+        // A serial DGT board is given no lights.
+        let (mut dgt, _) = live(Protocol::Dgt, now);
+        let out = dgt.game_moved(&pos, now);
+        assert!(
+            !out.iter().any(|n| matches!(n, SessionNote::Send(_))),
+            "{out:?}"
+        );
+    }
+
+    #[test]
+    fn the_move_makes_a_move_itself_or_asks_for_it_by_hand() {
+        let now = Instant::now();
+        let (mut s, mut sim) = live(Protocol::ChessnutMove, now);
+        let mut pos = Chess::default();
+        let e4 = mv(&pos, "e4");
+        pos.play_unchecked(e4);
+        let out = s.game_moved(&pos, now);
+        assert_eq!(
+            out,
+            vec![
+                SessionNote::Send(super::super::chessnut::move_to(pos.board())),
+                SessionNote::BoardMoves,
+            ]
+        );
+        // No reminder while it moves (the tracker's comes after 15 s).
+        let quiet = s.tick(now + Duration::from_secs(20));
+        assert!(
+            !quiet.iter().any(|n| matches!(
+                n,
+                SessionNote::Found(Inferred::Instruction(_) | Inferred::Mismatch(_))
+            )),
+            "{quiet:?}"
+        );
+        // It reports the position made: done, no instruction.
+        let after = sim.set_board(pos.board().clone());
+        let out = s.link(LinkEvent::Bytes(after), now);
+        assert!(
+            out.iter()
+                .any(|n| matches!(n, SessionNote::Found(Inferred::Executed(_)))),
+            "{out:?}"
+        );
+        assert!(!out.contains(&SessionNote::BoardCouldNot));
+        // The next one it cannot make: it reports the old position.
+        let before = pos.clone();
+        let e5 = mv(&pos, "e5");
+        pos.play_unchecked(e5);
+        let _ = s.game_moved(&pos, now);
+        let out = s.link(LinkEvent::Bytes(sim.set_board(before.board().clone())), now);
+        let at = out.iter().position(|n| *n == SessionNote::BoardCouldNot);
+        assert!(at.is_some(), "{out:?}");
+        assert!(
+            matches!(
+                out.get(at.unwrap_or(0) + 1),
+                Some(SessionNote::Found(Inferred::Instruction(_)))
+            ),
+            "{out:?}"
+        );
+        assert!(
+            !out.iter()
+                .any(|n| matches!(n, SessionNote::Found(Inferred::Mismatch(_))))
+        );
+        // And a board that never reports: asked by hand after a while.
+        let (mut s, _) = live(Protocol::ChessnutMove, now);
+        let _ = s.game_moved(&pos_after(&Chess::default(), "d4"), now);
+        let out = s.tick(now + MOVE_WITHIN);
+        assert_eq!(out.first(), Some(&SessionNote::BoardCouldNot), "{out:?}");
+    }
+
+    fn pos_after(pos: &Chess, san: &str) -> Chess {
+        let mut p = pos.clone();
+        p.play_unchecked(mv(pos, san));
+        p
+    }
+
+    #[test]
+    fn a_wireless_board_out_of_reach_is_said_as_such() {
+        let now = Instant::now();
+        let (mut s, _) = live(Protocol::Pegasus, now);
+        let out = s.link(LinkEvent::Disconnected(PortError::NotInReach), now);
+        assert_eq!(out, vec![SessionNote::OutOfReach]);
+        assert!(
+            s.link(LinkEvent::Disconnected(PortError::NotInReach), now)
+                .is_empty()
+        );
     }
 
     #[test]

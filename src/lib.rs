@@ -49,7 +49,8 @@
 //!   incorrect claims, rapid and blitz).
 //! - `board`: the tactile board (codecs, inference, mismatches, session,
 //!   the `--board` value; `transport` is the only module touching the
-//!   serial port, `cli` holds the board commands of the command line).
+//!   serial port, `gatt` the only one touching Bluetooth LE (btleplug),
+//!   `cli` holds the board commands of the command line).
 //! - `scoresheet`: the journal of every game (crash-safe, resumable),
 //!   exports (PGN, BRF, Unicode braille, large print, speech) and review;
 //!   the front end carries out its journal operations with a [`Sink`].

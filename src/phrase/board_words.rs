@@ -178,7 +178,7 @@ mod tests {
                 "foo:/dev/ttyUSB0",
                 &SpecError::UnknownProtocol("foo".into())
             ),
-            "Unknown board protocol foo in foo:/dev/ttyUSB0: use dgt, millennium or occupancy, e.g. dgt:/dev/ttyUSB0."
+            "Unknown board protocol foo in foo:/dev/ttyUSB0: use dgt, millennium or occupancy, e.g. dgt:/dev/ttyUSB0, or a Bluetooth board: chessnut, move, pegasus or eone."
         );
         assert_eq!(
             en.spec_error("dgt:", &SpecError::MissingPort(Protocol::Dgt)),

@@ -425,3 +425,32 @@ fn auto_finds_a_wireless_board_and_a_low_battery_is_said() {
     hector.quit();
     let _ = std::fs::remove_dir_all(&home);
 }
+
+/// A board kept in the settings (`[board] port`) is looked for again at
+/// every start: no `--board` needed.
+#[test]
+fn a_board_kept_in_the_settings_is_found_at_the_next_start() {
+    let bluez = FakeBluez::start();
+    bluez.add_board("eone", EONE, "MILLENNIUM CHESS", -60);
+    let home = clean_config_dir();
+    std::fs::create_dir_all(home.join("hector")).unwrap();
+    std::fs::write(
+        home.join("hector/config.toml"),
+        format!("[board]\nport = \"eone:{EONE}\"\n"),
+    )
+    .unwrap();
+    for _ in 0..2 {
+        let mut hector = Hector::play_with(
+            &home,
+            &[],
+            &[("DBUS_SYSTEM_BUS_ADDRESS", Path::new(bluez.address()))],
+        )
+        .waiting(WAIT);
+        hector.expect("New game. White to move.");
+        hector.expect("Board connected.");
+        hector.type_line("quit");
+        hector.expect("Goodbye.");
+        hector.close();
+    }
+    let _ = std::fs::remove_dir_all(&home);
+}

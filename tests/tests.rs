@@ -8,9 +8,9 @@
     reason = "test helpers outside #[test] functions"
 )]
 
-#[cfg(target_os = "linux")] // Linux only: BlueZ's D-Bus API, faked on a private bus
+#[cfg(target_os = "linux")] // Unix only: Linux's BlueZ D-Bus API, faked on a private bus
 mod ble_games;
-#[cfg(target_os = "linux")] // Linux only: dbus-daemon and python3-dbusmock
+#[cfg(target_os = "linux")] // Unix only: dbus-daemon and python3-dbusmock (Linux)
 #[path = "support/bluez.rs"]
 mod bluez;
 #[cfg(unix)] // Unix only: Debian's chromium

@@ -436,3 +436,100 @@ impl BoardLink {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::wireless::{
+        CHESSNUT_ANSWERS, CHESSNUT_COMMAND_SERVICE, CHESSNUT_POSITION, CHESSNUT_SERVICE,
+        CHESSNUT_WRITE, EONE_SERVICE,
+    };
+    use uuid::Uuid;
+
+    fn char(service: Uuid, uuid: Uuid, properties: CharPropFlags) -> Characteristic {
+        Characteristic {
+            uuid,
+            service_uuid: service,
+            properties,
+            descriptors: BTreeSet::new(),
+        }
+    }
+
+    #[test]
+    fn a_chessnut_is_read_from_both_its_services() {
+        let all: BTreeSet<Characteristic> = [
+            char(CHESSNUT_SERVICE, CHESSNUT_POSITION, CharPropFlags::NOTIFY),
+            char(
+                CHESSNUT_COMMAND_SERVICE,
+                CHESSNUT_WRITE,
+                CharPropFlags::WRITE | CharPropFlags::WRITE_WITHOUT_RESPONSE,
+            ),
+            char(
+                CHESSNUT_COMMAND_SERVICE,
+                CHESSNUT_ANSWERS,
+                CharPropFlags::NOTIFY,
+            ),
+        ]
+        .into_iter()
+        .collect();
+        let chars = Chars::of(BleKind::Chessnut, &all).unwrap_or_else(|| panic!("found"));
+        assert_eq!(chars.write.uuid, CHESSNUT_WRITE);
+        let notify: Vec<Uuid> = chars.notify.iter().map(|c| c.uuid).collect();
+        assert!(notify.contains(&CHESSNUT_POSITION) && notify.contains(&CHESSNUT_ANSWERS));
+        // Without its position characteristic it is no Chessnut.
+        let fewer: BTreeSet<Characteristic> = all
+            .into_iter()
+            .filter(|c| c.uuid == CHESSNUT_WRITE)
+            .collect();
+        assert!(Chars::of(BleKind::Chessnut, &fewer).is_none());
+    }
+
+    #[test]
+    fn an_eone_is_read_by_what_its_characteristics_can_do() {
+        // DGTCentaurMods' capture: fff1 written, fff2 notifying.
+        let fff1 = Uuid::from_u128(0x0000fff1_0000_1000_8000_00805f9b34fb);
+        let fff2 = Uuid::from_u128(0x0000fff2_0000_1000_8000_00805f9b34fb);
+        let other = Uuid::from_u128(0x0000180a_0000_1000_8000_00805f9b34fb);
+        let all: BTreeSet<Characteristic> = [
+            char(EONE_SERVICE, fff1, CharPropFlags::WRITE),
+            char(EONE_SERVICE, fff2, CharPropFlags::NOTIFY),
+            char(
+                other,
+                Uuid::from_u128(1),
+                CharPropFlags::NOTIFY | CharPropFlags::WRITE,
+            ),
+        ]
+        .into_iter()
+        .collect();
+        let chars = Chars::of(BleKind::Eone, &all).unwrap_or_else(|| panic!("found"));
+        assert_eq!(chars.write.uuid, fff1);
+        assert_eq!(
+            chars.notify.iter().map(|c| c.uuid).collect::<Vec<_>>(),
+            vec![fff2]
+        );
+    }
+
+    #[test]
+    fn a_target_wants_its_kind_and_address() {
+        let near = |kind, address: &str| Nearby {
+            kind,
+            name: "x".into(),
+            address: address.into(),
+            rssi: None,
+        };
+        let any = BleTarget::default();
+        assert!(any.wants(&near(BleKind::Pegasus, "A")));
+        let chessnut = BleTarget {
+            kind: Some(BleKind::Chessnut),
+            address: None,
+        };
+        assert!(chessnut.wants(&near(BleKind::ChessnutMove, "A")));
+        assert!(!chessnut.wants(&near(BleKind::Eone, "A")));
+        let this = BleTarget {
+            kind: None,
+            address: Some("c0:ff:ee:00:00:01".into()),
+        };
+        assert!(this.wants(&near(BleKind::Eone, "C0:FF:EE:00:00:01")));
+        assert!(!this.wants(&near(BleKind::Eone, "C0:FF:EE:00:00:02")));
+    }
+}

@@ -154,6 +154,29 @@ fn whole_game(kind: &str, address: &'static str, name: &str, spec: &str, occupan
     ]);
     hand.play("Be7");
     hector.expect("Done: Läufer Eva sieben.");
+    // The board's lights showed the move to make (f8 and e7), and went
+    // out once it was made: the Chessnut's `0a 08` and a byte a rank, the
+    // Pegasus's `60 07 …` with DGT's square numbers (e7 = 12, f8 = 5), the
+    // eONE's ChessLink `L` (then `X`, all off).
+    let (lit, off) = match kind {
+        "chessnut" => ("0a080408000000000000", "0a080000000000000000"),
+        "pegasus" => ("6007050300020c0500", "60020000"),
+        _ => ("4c", "58"),
+    };
+    let lit_then_off = |written: &[String]| {
+        written
+            .iter()
+            .position(|w| w.starts_with(lit))
+            .is_some_and(|at| written[at..].iter().any(|w| w.starts_with(off)))
+    };
+    // The writes reach the board a moment after the sentence.
+    let t = std::time::Instant::now();
+    let mut written = bluez.written(address);
+    while !lit_then_off(&written) && t.elapsed() < Duration::from_secs(3) {
+        std::thread::sleep(Duration::from_millis(50));
+        written = bluez.written(address);
+    }
+    assert!(lit_then_off(&written), "{written:?}");
     hand.play("d4");
     hector.expect("Bauer David vier");
     hector.quit();

@@ -28,6 +28,9 @@ pub enum Protocol {
     /// DGT's messages from a DGT Pegasus over Bluetooth LE (occupancy
     /// only).
     Pegasus,
+    /// Millennium ChessLink from a Millennium eONE over Bluetooth LE
+    /// (the serial boards' messages, identify pieces).
+    Eone,
 }
 
 /// What the program may want a board to do, whatever its protocol.
@@ -51,10 +54,11 @@ impl Protocol {
     /// The protocols of serial ports, in the order a probe tries them.
     pub const ALL: [Protocol; 3] = [Protocol::Dgt, Protocol::Millennium, Protocol::Occupancy];
     /// The protocols only Bluetooth LE boards speak.
-    pub const WIRELESS: [Protocol; 3] = [
+    pub const WIRELESS: [Protocol; 4] = [
         Protocol::Chessnut,
         Protocol::ChessnutMove,
         Protocol::Pegasus,
+        Protocol::Eone,
     ];
 
     /// The protocol's name as written in hardware files.
@@ -66,6 +70,7 @@ impl Protocol {
             Protocol::Chessnut => "chessnut",
             Protocol::ChessnutMove => "chessnut-move",
             Protocol::Pegasus => "pegasus",
+            Protocol::Eone => "eone",
         }
     }
 
@@ -79,7 +84,7 @@ impl Protocol {
     pub const fn is_wireless(self) -> bool {
         matches!(
             self,
-            Protocol::Chessnut | Protocol::ChessnutMove | Protocol::Pegasus
+            Protocol::Chessnut | Protocol::ChessnutMove | Protocol::Pegasus | Protocol::Eone
         )
     }
 
@@ -92,7 +97,9 @@ impl Protocol {
     pub fn decoder(self) -> AnyDecoder {
         match self {
             Protocol::Dgt => AnyDecoder::Dgt(DgtDecoder::new()),
-            Protocol::Millennium => AnyDecoder::Millennium(MillenniumDecoder::new()),
+            Protocol::Millennium | Protocol::Eone => {
+                AnyDecoder::Millennium(MillenniumDecoder::new())
+            }
             Protocol::Occupancy => AnyDecoder::Occupancy(OccupancyDecoder::new()),
             Protocol::Chessnut | Protocol::ChessnutMove => {
                 AnyDecoder::Chessnut(ChessnutDecoder::new())
@@ -106,6 +113,8 @@ impl Protocol {
     /// boards report changes by themselves, occupancy boards always do.
     pub fn encode(self, command: Command) -> Vec<u8> {
         match (self, command) {
+            // The eONE carries the serial boards' ChessLink unchanged.
+            (Protocol::Eone, command) => Protocol::Millennium.encode(command),
             (Protocol::Dgt, Command::SendBoard) => dgt::Request::SendBoard.encode(),
             // Field updates, and the clock's times when they change (a board
             // with no clock sends only field updates).

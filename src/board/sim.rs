@@ -169,7 +169,7 @@ impl SimBoard {
         let b = self.board_numbered();
         match self.protocol {
             Protocol::Dgt => dgt::encode_board_dump(&b),
-            Protocol::Millennium => millennium::encode_status(&b),
+            Protocol::Millennium | Protocol::Eone => millennium::encode_status(&b),
             Protocol::Occupancy => occupancy::encode_line(b.occupied()),
             Protocol::Chessnut | Protocol::ChessnutMove => chessnut::encode_position(&b),
             Protocol::Pegasus => pegasus::encode_occupancy(b.occupied()),
@@ -180,7 +180,7 @@ impl SimBoard {
     pub fn version(&self) -> Vec<u8> {
         match self.protocol {
             Protocol::Dgt => dgt::encode_version(1, 7),
-            Protocol::Millennium => millennium::encode_version(1, 3),
+            Protocol::Millennium | Protocol::Eone => millennium::encode_version(1, 3),
             Protocol::Occupancy => occupancy::encode_version("hector-sim 1"),
             Protocol::Pegasus => dgt::encode_version(1, 0),
             Protocol::Chessnut | Protocol::ChessnutMove => Vec::new(),
@@ -194,6 +194,7 @@ impl SimBoard {
         match self.protocol {
             Protocol::Dgt => dgt_clock::encode(reading),
             Protocol::Millennium
+            | Protocol::Eone
             | Protocol::Occupancy
             | Protocol::Chessnut
             | Protocol::ChessnutMove
@@ -220,6 +221,7 @@ impl SimBoard {
             },
             Protocol::Pegasus => pegasus::encode_change(at, piece.is_some()),
             Protocol::Millennium
+            | Protocol::Eone
             | Protocol::Occupancy
             | Protocol::Chessnut
             | Protocol::ChessnutMove => self.dump(),
@@ -258,10 +260,14 @@ impl SimBoard {
             match (self.protocol, byte & 0x7f) {
                 (Protocol::Dgt | Protocol::Pegasus, 0x42) => out.extend(self.dump()),
                 (Protocol::Dgt, 0x4d) => out.extend(self.version()),
-                (Protocol::Millennium, b'S') => out.extend(self.dump()),
-                (Protocol::Millennium, b'V') => out.extend(self.version()),
-                (Protocol::Millennium, b'X') => out.extend(millennium::frame(b"x")),
-                (Protocol::Millennium, b'L') => out.extend(millennium::frame(b"l")),
+                (Protocol::Millennium | Protocol::Eone, b'S') => out.extend(self.dump()),
+                (Protocol::Millennium | Protocol::Eone, b'V') => out.extend(self.version()),
+                (Protocol::Millennium | Protocol::Eone, b'X') => {
+                    out.extend(millennium::frame(b"x"))
+                }
+                (Protocol::Millennium | Protocol::Eone, b'L') => {
+                    out.extend(millennium::frame(b"l"))
+                }
                 (Protocol::Occupancy, b'?') => out.extend(self.dump()),
                 (Protocol::Occupancy, b'v') => out.extend(self.version()),
                 _ => {}

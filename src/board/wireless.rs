@@ -95,7 +95,7 @@ impl BleKind {
             BleKind::Chessnut => Protocol::Chessnut,
             BleKind::ChessnutMove => Protocol::ChessnutMove,
             BleKind::Pegasus => Protocol::Pegasus,
-            BleKind::Eone => Protocol::Millennium,
+            BleKind::Eone => Protocol::Eone,
         }
     }
 

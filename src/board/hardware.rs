@@ -213,7 +213,7 @@ impl BoardDescription {
         Duration::from_millis(self.settle_ms.0)
     }
 
-    /// How a [`Tracker`](super::infer::Tracker) should treat this board.
+    /// How a tracker (`infer::Tracker`) should treat this board.
     pub fn tracker_config(&self) -> TrackerConfig {
         let (orientation, detect_rotation) = match self.orientation {
             OrientationSetting::Auto => (Orientation::Normal, true),

@@ -23,7 +23,8 @@ org.bluez.Device.rst, org.bluez.GattCharacteristic.rst):
   PropertiesChanged of Value, sent only while Notifying; WriteValue with
   type "command" only where the flag write-without-response is set, with
   "request" (the default) only where write is (else
-  org.bluez.Error.NotPermitted); a write on a disconnected device fails.
+  org.bluez.Error.NotPermitted); a write without response no longer than
+  the MTU allows; a write on a disconnected device fails.
 - A notification carries at most what the link's MTU allows: the UART-like
   boards (Pegasus, eONE) are notified 20 bytes at a time (ATT's default
   MTU of 23 less 3), the Chessnut whole (its maker asks for an MTU of 500).
@@ -456,6 +457,11 @@ def WriteValue(char, value, options):
     if kind in ('request', 'reliable') and 'write' not in flags:
         raise dbus.exceptions.DBusException('Write not permitted',
                                             name='org.bluez.Error.NotPermitted')
+    if kind == 'command' and len(value) > char.props[CHAR]['MTU'] - 3:
+        # A write without response fits one packet (BlueZ's gatt-client
+        # refuses a longer one); a request may be long (prepare/execute).
+        raise dbus.exceptions.DBusException('Failed to initiate write',
+                                            name='org.bluez.Error.Failed')
     board = BOARDS[char.device_path]
     board.write(str(char.props[CHAR]['UUID']), bytes(value))
 

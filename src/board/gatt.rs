@@ -403,18 +403,27 @@ impl Chars {
     }
 
     /// Write `bytes`: without a response where the characteristic allows
-    /// it (the quicker way, as the boards' own clients write), else with.
+    /// it and they fit one packet (the quicker way, as the boards' own
+    /// clients write), else with one (a long write); a characteristic
+    /// that takes no request gets packets of what fits, in order (a UART's
+    /// stream of bytes).
     async fn write(&self, p: &Peripheral, bytes: &[u8]) -> Result<(), btleplug::Error> {
-        let kind = if self
-            .write
-            .properties
-            .contains(CharPropFlags::WRITE_WITHOUT_RESPONSE)
-        {
-            WriteType::WithoutResponse
-        } else {
-            WriteType::WithResponse
-        };
-        p.write(&self.write, bytes, kind).await
+        let props = self.write.properties;
+        let without = props.contains(CharPropFlags::WRITE_WITHOUT_RESPONSE);
+        let room = usize::from(p.mtu().saturating_sub(3)).max(20);
+        if without && bytes.len() <= room {
+            return p
+                .write(&self.write, bytes, WriteType::WithoutResponse)
+                .await;
+        }
+        if props.contains(CharPropFlags::WRITE) || !without {
+            return p.write(&self.write, bytes, WriteType::WithResponse).await;
+        }
+        for chunk in bytes.chunks(room) {
+            p.write(&self.write, chunk, WriteType::WithoutResponse)
+                .await?;
+        }
+        Ok(())
     }
 }
 

@@ -146,7 +146,11 @@ fn whole_game(kind: &str, address: &'static str, name: &str, spec: &str, occupan
     );
     hector.type_line("Be7");
     hector.expect("Läufer Eva sieben");
-    std::thread::sleep(Duration::from_secs(2));
+    // Looked for again and again, over one connection to the Bluetooth
+    // service (a new one at each try would pile up over a long absence).
+    let clients = bluez.connections();
+    std::thread::sleep(Duration::from_secs(7));
+    assert_eq!(bluez.connections(), clients, "{}", bluez.log());
     bluez.set_in_reach(address, true);
     hector.expect_all(&[
         "Board connected again.",

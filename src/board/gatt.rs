@@ -205,10 +205,36 @@ where
     F: FnMut(LinkEvent) -> bool + Send + 'static,
 {
     let mut down_reported = false;
+    // One connection to the Bluetooth service for the life of the link
+    // (btleplug's BlueZ session keeps a D-Bus connection and a task of its
+    // own): made again only when the service itself was lost.
+    let mut system: Option<Adapter> = None;
     loop {
-        match connection(&target, &mut out, &mut on_event, &mut down_reported).await {
+        let ended = match &system {
+            Some(adapter) => {
+                connection(
+                    adapter,
+                    &target,
+                    &mut out,
+                    &mut on_event,
+                    &mut down_reported,
+                )
+                .await
+            }
+            None => match adapter().await {
+                Ok(a) => {
+                    system = Some(a);
+                    continue;
+                }
+                Err(e) => Ended::Lost(e),
+            },
+        };
+        match ended {
             Ended::Stop => return,
             Ended::Lost(why) => {
+                if matches!(why, PortError::NoBluetooth(_)) {
+                    system = None;
+                }
                 if !down_reported {
                     down_reported = true;
                     if !on_event(LinkEvent::Disconnected(why)) {
@@ -233,6 +259,7 @@ where
 /// Find, connect, subscribe, and carry bytes both ways until the board is
 /// lost or the link stopped.
 async fn connection<F>(
+    adapter: &Adapter,
     target: &BleTarget,
     out: &mut mpsc::UnboundedReceiver<Vec<u8>>,
     on_event: &mut F,
@@ -241,12 +268,10 @@ async fn connection<F>(
 where
     F: FnMut(LinkEvent) -> bool,
 {
-    let adapter = match adapter().await {
-        Ok(a) => a,
-        Err(e) => return Ended::Lost(e),
-    };
-    let found = match look(&adapter, SCAN_FOR, |n| target.wants(n)).await {
+    let found = match look(adapter, SCAN_FOR, |n| target.wants(n)).await {
         Ok(found) => found,
+        // The scan itself failed: the service or its adapter is gone.
+        Err(PortError::Other(detail)) => return Ended::Lost(PortError::NoBluetooth(detail)),
         Err(e) => return Ended::Lost(e),
     };
     let Some((board, peripheral)) = found.into_iter().find(|(n, _)| target.wants(n)) else {

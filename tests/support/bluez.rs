@@ -158,6 +158,19 @@ impl FakeBluez {
         )
     }
 
+    /// How many clients are connected to the bus now (the fake, hector's
+    /// connections, this question's own).
+    pub fn connections(&self) -> usize {
+        self.send(
+            "org.freedesktop.DBus",
+            "/org/freedesktop/DBus",
+            "org.freedesktop.DBus.ListNames",
+            &[],
+        )
+        .matches("string \":")
+        .count()
+    }
+
     /// A board nearby: `kind` chessnut, chessnut-move, pegasus or eone,
     /// showing the starting position.
     pub fn add_board(&self, kind: &str, address: &str, name: &str, rssi: i16) {

@@ -88,6 +88,17 @@ impl Protocol {
         )
     }
 
+    /// How often the whole board is asked for while it answers: the
+    /// Pegasus, whose field updates alone can miss a change (the open web
+    /// client that reads it: "the Pegasus needs periodic board dump
+    /// requests for reliable move detection").
+    pub const fn poll_every(self) -> Option<std::time::Duration> {
+        match self {
+            Protocol::Pegasus => Some(std::time::Duration::from_secs(2)),
+            _ => None,
+        }
+    }
+
     /// Whether the board moves its own pieces (the Chessnut Move).
     pub const fn moves_pieces(self) -> bool {
         matches!(self, Protocol::ChessnutMove)

@@ -109,6 +109,8 @@ pub struct BoardSession {
     battery_at: Option<Instant>,
     /// The low battery was said (not again until it is charged).
     battery_said: bool,
+    /// When to ask a board that is polled for its whole position next.
+    poll_at: Option<Instant>,
 }
 
 impl BoardSession {
@@ -131,6 +133,7 @@ impl BoardSession {
             lit: Bitboard::EMPTY,
             battery_at: None,
             battery_said: false,
+            poll_at: None,
         }
     }
 
@@ -191,6 +194,7 @@ impl BoardSession {
             ask,
             self.moving_until,
             self.battery_at.filter(|_| self.connected()),
+            self.poll_at.filter(|_| self.connected()),
         ]
         .into_iter()
         .flatten()
@@ -289,6 +293,7 @@ impl BoardSession {
                 self.lit = Bitboard::EMPTY;
                 self.moving_until = None;
                 out.push(SessionNote::Send(self.request()));
+                self.poll_at = self.protocol.poll_every().map(|d| now + d);
                 // A command of its own: a Chessnut reads one a write.
                 let battery = self.protocol.encode(Command::Battery);
                 if !battery.is_empty() {
@@ -418,6 +423,13 @@ impl BoardSession {
         {
             self.battery_at = Some(now + BATTERY_EVERY);
             out.push(SessionNote::Send(self.protocol.encode(Command::Battery)));
+        }
+        if self.connected()
+            && let (Some(at), Some(every)) = (self.poll_at, self.protocol.poll_every())
+            && now >= at
+        {
+            self.poll_at = Some(now + every);
+            out.push(SessionNote::Send(self.protocol.encode(Command::SendBoard)));
         }
         let mut found = self.tracker.tick(now);
         if self.moving_until.is_some() {
@@ -794,6 +806,20 @@ mod tests {
         let mut p = pos.clone();
         p.play_unchecked(mv(pos, san));
         p
+    }
+
+    #[test]
+    fn a_pegasus_is_asked_for_its_whole_board_every_two_seconds() {
+        let now = Instant::now();
+        let (mut s, _) = live(Protocol::Pegasus, now);
+        let every = Protocol::Pegasus.poll_every().unwrap_or_default();
+        assert_eq!(s.next_deadline(), Some(now + every));
+        let out = s.tick(now + every);
+        assert_eq!(out, vec![SessionNote::Send(vec![0x42])]);
+        assert_eq!(s.next_deadline(), Some(now + every * 2));
+        // A Chessnut reports by itself: never polled.
+        let (c, _) = live(Protocol::Chessnut, now);
+        assert_eq!(c.next_deadline(), Some(now + BATTERY_EVERY));
     }
 
     #[test]

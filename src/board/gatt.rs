@@ -279,11 +279,13 @@ where
     };
     let lost = |e: btleplug::Error| Ended::Lost(PortError::Other(e.to_string()));
     if !peripheral.is_connected().await.unwrap_or(false)
-        && let Err(e) = peripheral.connect_with_timeout(CONNECT_WITHIN).await
+        && peripheral
+            .connect_with_timeout(CONNECT_WITHIN)
+            .await
+            .is_err()
     {
         // BlueZ answers a board that is not there with a failure after a
         // while (le-connection-abort-by-local, Page Timeout): not in reach.
-        let _ = e;
         return Ended::Lost(PortError::NotInReach);
     }
     if let Err(e) = peripheral
@@ -347,12 +349,11 @@ where
             },
             bytes = out.recv() => match bytes {
                 Some(bytes) => {
-                    if let Err(e) = chars.write(&peripheral, &bytes).await {
-                        if peripheral.is_connected().await.unwrap_or(false) {
-                            // A write refused is no loss of the board.
-                            continue;
-                        }
-                        let _ = e;
+                    // A write refused is no loss of the board; a write that
+                    // failed because the board went away is.
+                    if chars.write(&peripheral, &bytes).await.is_err()
+                        && !peripheral.is_connected().await.unwrap_or(false)
+                    {
                         return Ended::Lost(PortError::NotInReach);
                     }
                 }

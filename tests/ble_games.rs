@@ -274,6 +274,32 @@ fn an_independent_client_reads_the_fake_boards() {
         "{text}"
     );
     assert!(notes[1..].iter().all(|n| n.len() <= 40), "{text}");
+    // The eONE: ChessLink's `S` (odd parity, block check) answered with
+    // the `s` status of the 64 squares, 20 bytes a notification, through
+    // characteristics found by what they can do.
+    bluez.add_board("eone", EONE, "MILLENNIUM CHESS", -60);
+    let notify = "49535343-1e4d-4bd9-ba61-23c647249616";
+    let text = run(&[
+        EONE,
+        "49535343-8841-43f4-a8d4-ecbe34729bb3",
+        notify,
+        "d3b5b3",
+    ]);
+    assert!(
+        text.contains(&format!(
+            "char 49535343-fe7d-4ae5-8fa9-9fafd205e455 {notify} notify"
+        )),
+        "{text}"
+    );
+    let status: String = text
+        .lines()
+        .filter_map(|l| l.strip_prefix(&format!("notify {notify} ")))
+        .collect();
+    assert_eq!(
+        status,
+        hex(&SimBoard::new(Protocol::Millennium, Board::new()).dump()),
+        "{text}"
+    );
 }
 
 fn hex(bytes: &[u8]) -> String {

@@ -507,3 +507,27 @@ fn a_board_kept_in_the_settings_is_found_at_the_next_start() {
     }
     let _ = std::fs::remove_dir_all(&home);
 }
+
+/// No Bluetooth on the computer (here: no system bus at all): said once,
+/// in the player's words, and the game goes on with the keyboard.
+#[test]
+fn without_bluetooth_the_game_goes_on_with_the_keyboard() {
+    let home = clean_config_dir();
+    let mut hector = Hector::play_with(
+        &home,
+        &["--board", "chessnut"],
+        &[(
+            "DBUS_SYSTEM_BUS_ADDRESS",
+            Path::new("unix:path=/nonexistent/bus"),
+        )],
+    )
+    .waiting(WAIT);
+    hector.expect("New game. White to move.");
+    hector
+        .expect("Cannot open Chessnut: this computer has no Bluetooth ready; switch Bluetooth on.");
+    hector.type_line("e4");
+    hector.expect("Bauer Eva vier");
+    hector.silent_for(Duration::from_millis(2500));
+    hector.quit();
+    let _ = std::fs::remove_dir_all(&home);
+}

@@ -79,9 +79,9 @@ impl Phraser {
             PortError::NotASerialPort => self.message("port_not_serial", &[]),
             PortError::Gone => self.message("port_gone", &[]),
             PortError::NotInReach => self.message("port_not_in_reach", &[]),
-            PortError::NoBluetooth(detail) => {
-                self.message("port_no_bluetooth", &[("detail", detail)])
-            }
+            // The system's own words (a D-Bus error) are no sentence for
+            // the player: what to do instead.
+            PortError::NoBluetooth(_) => self.message("port_no_bluetooth", &[]),
             PortError::Other(detail) => self.message("port_other", &[("detail", detail)]),
         }
     }

@@ -202,7 +202,7 @@ pub mod io {
 pub mod cli {
     pub use crate::board::cli::{
         Probed, SimOptions, description as board_description, find_board, find_wireless_board,
-        list_lines as board_list, probe as probe_board, run_sim, wireless_description,
+        list_lines as board_list, probe as probe_board, run_sim, tell_apart, wireless_description,
         wireless_name,
     };
     pub use crate::board::spec::{BoardSpec, parse_spec as parse_board_spec};

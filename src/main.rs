@@ -898,6 +898,7 @@ fn choose_wireless(
     runtime: &mut Runtime,
     side: BoardSide,
 ) -> BoardChoice {
+    let target = hector::cli::tell_apart(target);
     let Some(description) = hector::cli::wireless_description(&target) else {
         return BoardChoice::Missing(BoardProblem::NotFound);
     };

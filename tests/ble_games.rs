@@ -322,10 +322,11 @@ fn the_chessnut_move_makes_the_engines_moves() {
     let bluez = FakeBluez::start();
     bluez.add_board("chessnut-move", MOVE, "Chessnut Move", -55);
     let home = clean_config_dir();
+    // `chessnut` names the Move too: it is told apart when heard.
     let mut hector = start(
         &bluez,
         &home,
-        "move",
+        "chessnut",
         &[
             "--engine",
             "--level",

@@ -141,6 +141,26 @@ pub fn find_wireless_board() -> Option<BleTarget> {
     })
 }
 
+/// How long start-up listens for a Chessnut to tell a Move from the
+/// others.
+pub const TELL_APART_WITHIN: Duration = Duration::from_secs(2);
+
+/// `--board chessnut` names a Move too: when the board heard is one, it is
+/// driven as a Move (it makes the opponent's moves itself).  A board not
+/// heard within [`TELL_APART_WITHIN`] stays a plain Chessnut.
+pub fn tell_apart(target: BleTarget) -> BleTarget {
+    if target.kind != Some(BleKind::Chessnut) {
+        return target;
+    }
+    match gatt::find(&target, TELL_APART_WITHIN) {
+        Some(found) if found.kind == BleKind::ChessnutMove => BleTarget {
+            kind: Some(BleKind::ChessnutMove),
+            ..target
+        },
+        _ => target,
+    }
+}
+
 /// The description of the wireless board `target` names (any kind: the
 /// Chessnut's, whose settle time and orientation all kinds share).
 pub fn wireless_description(target: &BleTarget) -> Option<BoardDescription> {

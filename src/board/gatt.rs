@@ -166,6 +166,20 @@ pub fn scan_nearby(wait: Duration, first: bool) -> Result<Vec<Nearby>, PortError
     })
 }
 
+/// The board `target` names, if it advertises within `wait` (the first
+/// heard).  Blocks the caller, as [`scan_nearby`].
+pub fn find(target: &BleTarget, wait: Duration) -> Option<Nearby> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .ok()?;
+    runtime.block_on(async {
+        let adapter = adapter().await.ok()?;
+        let seen = look(&adapter, wait, |n| target.wants(n)).await.ok()?;
+        seen.into_iter().map(|(n, _)| n).find(|n| target.wants(n))
+    })
+}
+
 /// A running link to a Bluetooth LE board.  Dropping it closes its queue,
 /// which ends the task (disconnecting from the board first).
 pub struct BleLink {

@@ -13,10 +13,11 @@ use super::dgt_clock::{ClockReading, ClockSide};
 use super::event::{BoardEvent, Decoder};
 use super::gatt::{self, BleTarget, Nearby};
 use super::hardware::{self, BoardDescription};
+use super::link::PortError;
 use super::protocol::{Command, Protocol};
 use super::sim::{HandStep, SimBoard};
-use super::transport::{self, Master, PortError, PortSettings};
-use super::wireless::{BleKind, Signal};
+use super::transport::{self, Master, PortSettings};
+use super::wireless::BleKind;
 use crate::notation::Reader;
 use crate::words::vocab::{self, Lang};
 
@@ -91,45 +92,27 @@ pub fn find_board() -> Option<(BoardDescription, String)> {
     None
 }
 
+/// `hector board list`: one line per serial port (none when there is
+/// none: the command says so in the player's language).
+pub fn list_lines() -> Result<Vec<String>, String> {
+    let ports = transport::list_ports()?;
+    Ok(ports
+        .into_iter()
+        .map(|(name, what)| format!("{name}: {what}"))
+        .collect())
+}
+
 /// How long `hector board list` listens for boards nearby.
 pub const LISTEN_FOR: Duration = Duration::from_secs(3);
 
-/// `hector board list`: one line per serial port, then one per board
-/// advertising nearby over Bluetooth LE ("Chessnut Air, nearby, strong
-/// signal: --board chessnut:C0:FF:EE:00:00:01").
-pub fn list_lines() -> Result<Vec<String>, String> {
-    let ports = transport::list_ports()?;
-    let mut lines: Vec<String> = if ports.is_empty() {
-        vec!["No serial ports found.".to_owned()]
-    } else {
-        ports
-            .into_iter()
-            .map(|(name, what)| format!("{name}: {what}"))
-            .collect()
-    };
-    lines.extend(nearby_lines(gatt::scan_nearby(LISTEN_FOR, false)));
-    Ok(lines)
-}
-
-/// The lines of the boards found nearby, or why none could be looked for.
-pub fn nearby_lines(found: Result<Vec<Nearby>, PortError>) -> Vec<String> {
-    match found {
-        Ok(boards) if boards.is_empty() => vec!["No Bluetooth board nearby.".to_owned()],
-        Ok(boards) => boards
-            .into_iter()
-            .map(|b| {
-                format!(
-                    "{}, nearby, {}: --board {}:{}",
-                    b.name,
-                    Signal::of(b.rssi).words(),
-                    b.kind.word(),
-                    b.address
-                )
-            })
-            .collect(),
-        Err(PortError::NoBluetooth(why)) => vec![format!("No Bluetooth: {why}.")],
-        Err(e) => vec![format!("Bluetooth boards cannot be listed: {e:?}.")],
-    }
+/// The boards advertising nearby, strongest first, listening for
+/// [`LISTEN_FOR`] (`hector board list`).
+///
+/// # Errors
+///
+/// No Bluetooth on this system, or the scan failed.
+pub fn nearby() -> Result<Vec<Nearby>, PortError> {
+    gatt::scan_nearby(LISTEN_FOR, false)
 }
 
 /// `--board auto` when no serial port answers: the first board nearby.

@@ -30,7 +30,7 @@ use tokio::runtime::Handle;
 use tokio::sync::mpsc;
 
 use super::wireless::BleKind;
-use crate::board::transport::{LinkEvent, PortError};
+use crate::board::link::{LinkEvent, PortError};
 
 /// How often a board out of reach is looked for again.
 pub const RETRY_EVERY: Duration = Duration::from_secs(1);

@@ -200,13 +200,13 @@ impl Signal {
         }
     }
 
-    /// Its words: "strong signal" …
-    pub const fn words(self) -> &'static str {
+    /// The message key of its words ("strong signal" …).
+    pub const fn key(self) -> &'static str {
         match self {
-            Signal::Strong => "strong signal",
-            Signal::Fair => "fair signal",
-            Signal::Weak => "weak signal",
-            Signal::Unknown => "signal not known",
+            Signal::Strong => "signal_strong",
+            Signal::Fair => "signal_fair",
+            Signal::Weak => "signal_weak",
+            Signal::Unknown => "signal_unknown",
         }
     }
 }

@@ -455,7 +455,29 @@ fn board_list_names_the_boards_nearby() {
         .expect("hector board list");
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(
-        text.lines().any(|l| l.starts_with("No Bluetooth: ")),
+        text.lines()
+            .any(|l| l == "No Bluetooth on this computer, or it is switched off."),
+        "{text}"
+    );
+    // In the player's language.
+    std::fs::create_dir_all(home.join("hector")).unwrap();
+    std::fs::write(
+        home.join("hector/config.toml"),
+        "[announce]\nlanguage = \"de\"\n",
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_hector"))
+        .args(["board", "list"])
+        .env("HOME", &home)
+        .env("XDG_CONFIG_HOME", &home)
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env("DBUS_SYSTEM_BUS_ADDRESS", bluez.address())
+        .output()
+        .expect("hector board list");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        text.lines().any(|l| l
+            == format!("Chessnut Air, in der Nähe, starkes Signal: --board chessnut:{CHESSNUT}")),
         "{text}"
     );
     let _ = std::fs::remove_dir_all(&home);

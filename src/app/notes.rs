@@ -908,12 +908,17 @@ impl App {
                     let t = self.message(key, &[]);
                     self.say(out, t, Priority::Normal, SayKind::Board);
                 }
-                SessionNote::Disconnected => {
+                SessionNote::Disconnected | SessionNote::OutOfReach => {
                     // The player's own board lost is urgent; the opponent's
-                    // is news.
-                    let (key, priority) = match seat {
-                        Seat::Player => ("board_disconnected", Priority::Urgent),
-                        Seat::Opponent => ("opponent_board_disconnected", Priority::Normal),
+                    // is news.  A wireless board is out of reach or asleep.
+                    let wireless = note == SessionNote::OutOfReach;
+                    let (key, priority) = match (seat, wireless) {
+                        (Seat::Player, false) => ("board_disconnected", Priority::Urgent),
+                        (Seat::Player, true) => ("board_out_of_reach", Priority::Urgent),
+                        (Seat::Opponent, false) => {
+                            ("opponent_board_disconnected", Priority::Normal)
+                        }
+                        (Seat::Opponent, true) => ("opponent_board_out_of_reach", Priority::Normal),
                     };
                     let t = self.message(key, &[]);
                     self.say(out, t, priority, SayKind::Board);
@@ -925,6 +930,20 @@ impl App {
                 SessionNote::CannotOpen(e) => {
                     let t = self.talk.phraser.cannot_open(&port, &e);
                     let t = about(&self.talk, seat, t);
+                    self.say(out, t, Priority::Normal, SayKind::Board);
+                }
+                SessionNote::BatteryLow(percent) => {
+                    let t = self.message("board_battery_low", &[("percent", &percent.to_string())]);
+                    let t = about(&self.talk, seat, t);
+                    self.say(out, t, Priority::Normal, SayKind::Board);
+                }
+                // The Chessnut Move makes a move made elsewhere itself.
+                SessionNote::BoardMoves => {
+                    let t = about(&self.talk, seat, self.message("board_moves", &[]));
+                    self.say(out, t, Priority::Normal, SayKind::Board);
+                }
+                SessionNote::BoardCouldNot => {
+                    let t = about(&self.talk, seat, self.message("board_could_not", &[]));
                     self.say(out, t, Priority::Normal, SayKind::Board);
                 }
                 SessionNote::Silent => {

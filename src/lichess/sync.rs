@@ -131,10 +131,6 @@ impl GameSync {
         Self::new(ours, &full.initial_fen)
     }
 
-    #[allow(
-        dead_code,
-        reason = "for the server's clock and the journal, next steps of issue 20"
-    )]
     /// The player's side.
     #[must_use]
     pub fn ours(&self) -> Side {
@@ -163,6 +159,12 @@ impl GameSync {
     #[must_use]
     pub fn to_move(&self) -> Side {
         self.side_of(self.moves.len())
+    }
+
+    /// Who makes the move at `index` from the start.
+    #[must_use]
+    pub fn side_at(&self, index: usize) -> Side {
+        self.side_of(index)
     }
 
     fn side_of(&self, index: usize) -> Side {

@@ -113,7 +113,6 @@ fn a_challenge_answered_after_lichess_would_expire_it_still_begins() {
 }
 
 #[test]
-#[ignore = "app side of issue 28: next round"]
 fn quitting_while_a_challenge_waits_cancels_it_on_lichess() {
     let server = StandIn::start(TOKEN, "Georges");
     server.state.lock().unwrap().answer = Answer::Ignore;
@@ -179,7 +178,6 @@ fn bullet_and_increments_over_a_minute_are_refused_before_anything_is_sent() {
 }
 
 #[test]
-#[ignore = "app side of issue 28: next round"]
 fn a_game_the_board_api_does_not_play_is_said() {
     // A bullet game started on the site (compat.board false): said, not
     // dropped in silence.
@@ -252,7 +250,6 @@ fn every_decline_reason_is_said_in_words() {
 // --- 5. Variants and set-up positions ----------------------------------
 
 #[test]
-#[ignore = "app side of issue 28: next round"]
 fn a_chess960_game_is_played_and_its_castling_sent_king_to_rook() {
     let server = StandIn::start(TOKEN, "Georges");
     {
@@ -291,7 +288,6 @@ fn a_chess960_game_is_played_and_its_castling_sent_king_to_rook() {
 }
 
 #[test]
-#[ignore = "app side of issue 28: next round"]
 fn a_crazyhouse_game_is_refused_in_one_sentence() {
     let server = StandIn::start(TOKEN, "Georges");
     server.state.lock().unwrap().game = Some(Game {
@@ -311,7 +307,6 @@ fn a_crazyhouse_game_is_refused_in_one_sentence() {
 }
 
 #[test]
-#[ignore = "app side of issue 28: next round"]
 fn a_game_from_a_position_is_read_again_from_its_fen_after_a_drop() {
     let server = StandIn::start(TOKEN, "Georges");
     {
@@ -347,7 +342,6 @@ fn a_game_from_a_position_is_read_again_from_its_fen_after_a_drop() {
 // --- 6. The first move's deadline; lichess's warnings ------------------
 
 #[test]
-#[ignore = "app side of issue 28: next round"]
 fn the_first_moves_deadline_is_said_then_ten_seconds_before_and_the_warning() {
     let server = StandIn::start(TOKEN, "Georges");
     server.state.lock().unwrap().first_move_ms = 12_000;
@@ -482,7 +476,6 @@ fn a_challenge_refused_for_a_scope_says_the_scope() {
 }
 
 #[test]
-#[ignore = "app side of issue 28: next round"]
 fn the_event_stream_refused_for_a_scope_says_the_scope_not_http_403() {
     let server = StandIn::start(TOKEN, "Georges");
     server.state.lock().unwrap().scopes = vec!["study:write".into()];
@@ -498,7 +491,6 @@ fn the_event_stream_refused_for_a_scope_says_the_scope_not_http_403() {
 // --- 8. Waiting in silence --------------------------------------------------
 
 #[test]
-#[ignore = "app side of issue 28: next round"]
 fn a_seek_lichess_closes_with_no_game_is_said() {
     let server = StandIn::start(TOKEN, "Georges");
     server.state.lock().unwrap().seek_expiry_ms = Some(1_500);
@@ -512,7 +504,6 @@ fn a_seek_lichess_closes_with_no_game_is_said() {
 }
 
 #[test]
-#[ignore = "app side of issue 28: next round"]
 fn a_move_lichess_has_not_received_is_said_and_sent_when_the_network_is_back() {
     let server = StandIn::start(TOKEN, "Georges");
     server.state.lock().unwrap().replies = ["e7e5"].map(String::from).into();
@@ -544,7 +535,6 @@ fn a_move_lichess_has_not_received_is_said_and_sent_when_the_network_is_back() {
 // --- 1. The right game --------------------------------------------------------
 
 #[test]
-#[ignore = "app side of issue 28: next round"]
 fn a_challenge_joins_its_own_game_not_a_correspondence_game_in_progress() {
     // lichess sends a gameStart for every game in progress when the event
     // stream opens: a correspondence game against Bob here.
@@ -691,7 +681,6 @@ fn days_ai_levels_and_game_ids_are_checked_before_anything_is_sent() {
 }
 
 #[test]
-#[ignore = "app side of issue 28: next round"]
 fn a_correspondence_game_is_played_over_two_starts_of_hector() {
     let server = StandIn::start(TOKEN, "Georges");
     server
@@ -738,7 +727,6 @@ fn a_correspondence_game_is_played_over_two_starts_of_hector() {
 }
 
 #[test]
-#[ignore = "app side of issue 28: next round"]
 fn a_correspondence_challenge_by_days() {
     let server = StandIn::start(TOKEN, "Georges");
     let home = clean_config_dir();
@@ -765,7 +753,6 @@ fn a_correspondence_challenge_by_days() {
 }
 
 #[test]
-#[ignore = "app side of issue 28: next round"]
 fn a_game_against_lichess_computer() {
     let server = StandIn::start(TOKEN, "Georges");
     server.state.lock().unwrap().replies = ["e7e5", "d8h4"].map(String::from).into();
@@ -860,7 +847,6 @@ fn an_answer_of_sixty_four_megabytes_is_left_unread_and_said() {
 }
 
 #[test]
-#[ignore = "app side of issue 28: next round"]
 fn a_flood_of_moves_is_said_in_one_summary() {
     // 37 moves made while hector was not there: one sentence, not 37.
     let moves = [

@@ -646,6 +646,14 @@ impl App {
                 return;
             }
         }
+        // The number of the lichess game to play, when asked which.
+        if let Ok(n) = line.trim().parse::<usize>()
+            && let Some(o) = &mut self.parts.online
+            && let Some(notes) = o.choose(n, &mut voice::Voice::new(&mut self.talk, out))
+        {
+            self.on_online_notes(notes, now, out);
+            return;
+        }
         let words: Vec<&MoveWords> = self.talk.arg_words.iter().collect();
         let input = read_line(
             line,

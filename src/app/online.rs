@@ -722,11 +722,6 @@ impl OnlinePlay {
         Some(notes)
     }
 
-    /// Whether the player is asked which game in progress to play.
-    pub(super) fn choosing(&self) -> bool {
-        self.choosing
-    }
-
     /// This game is the player's: its stream opened (the game said when it
     /// brings the game, `gameFull`); one the Board API does not play, or of
     /// a variant hector does not play, said and left alone.
@@ -1821,11 +1816,6 @@ impl OnlinePlay {
         if !out.contains(&Effect::Quit) {
             out.push(Effect::Quit);
         }
-    }
-
-    /// Whether leaving is held (see [`OnlinePlay::hold_quit`]).
-    pub(super) fn holding_quit(&self) -> bool {
-        self.quit_by.is_some()
     }
 
     /// `resign`, confirmed: asked of the server, which ends the game.

@@ -240,6 +240,8 @@ fn challenge_as_white(server: &StandIn, home: &Path) -> Hector {
     h.until("the start", |l| {
         l == "The game against Mary, rated 1600, begins. You play White."
     });
+    // lichess's deadline for the first move (`expiration`), said once.
+    h.expect("Make your first move within thirty seconds, or lichess aborts the game.");
     h
 }
 

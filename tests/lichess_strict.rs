@@ -73,6 +73,8 @@ fn posts(server: &StandIn) -> Vec<String> {
 }
 
 const MARY_BEGINS: &str = "The game against Mary, rated 1600, begins. You play White.";
+/// lichess's deadline for the first move (`expiration`), said after the start.
+const FIRST_MOVE: &str = "Make your first move within thirty seconds, or lichess aborts the game.";
 
 // --- 2. A challenge kept alive, cancelled on quit ----------------------
 
@@ -97,6 +99,7 @@ fn a_challenge_answered_after_lichess_would_expire_it_still_begins() {
     );
     h.expect("Challenge sent to Mary. Waiting for the answer.");
     h.expect(MARY_BEGINS);
+    h.expect(FIRST_MOVE);
     h.type_line("e4");
     h.expect("pawn e4");
     drop(h);
@@ -272,14 +275,12 @@ fn a_chess960_game_is_played_and_its_castling_sent_king_to_rook() {
     h.expect("Waiting for your lichess game to begin.");
     h.until("the start", |l| l.starts_with("The game against Mary"));
     h.type_line("O-O");
-    h.until("castling said", |l| l.to_lowercase().contains("castles"));
+    // Appendix D's words for castling (the move language's).
+    h.until("castling said", |l| l == "short castling");
     h.until("the reply", |l| l.contains("c5"));
     let lines = h.close();
     assert_eq!(
-        lines
-            .iter()
-            .filter(|l| l.to_lowercase().contains("castles"))
-            .count(),
+        lines.iter().filter(|l| l.contains("castling")).count(),
         1,
         "{lines:#?}"
     );
@@ -325,9 +326,10 @@ fn a_game_from_a_position_is_read_again_from_its_fen_after_a_drop() {
     let mut h = online(&server, &home, &[]);
     h.until("the start", |l| l.starts_with("The game against Mary"));
     h.type_line("O-O");
-    h.until("Black castles", |l| {
-        l.to_lowercase().contains("castles") && l.contains("Black") || l.contains("black")
-    });
+    // Appendix D's words, the same for both sides: the player's castling,
+    // then Black's.
+    h.until("White castles", |l| l == "short castling");
+    h.until("Black castles", |l| l == "short castling");
     h.type_line("a3");
     h.until("the reply", |l| l.contains("a6"));
     let lines = h.close();
@@ -468,10 +470,23 @@ fn a_challenge_refused_for_a_scope_says_the_scope() {
     server.state.lock().unwrap().scopes = vec!["challenge:read".into()];
     let home = clean_config_dir();
     let mut h = online(&server, &home, &["--challenge", "Mary", "--time", "10+5"]);
-    h.expect("Challenge sent to Mary. Waiting for the answer.");
+    // Issue 30.7: nothing was sent, so no "Challenge sent to Mary" first;
+    // the refusal once (the event stream's 403 too says the scope).
     h.expect("lichess refused: the token lacks the scope board:play. Make a new one on lichess with board:play, then run hector lichess login.");
     h.silent_for(Duration::from_millis(500));
-    drop(h);
+    let lines = h.close();
+    assert!(
+        lines.iter().all(|l| !l.contains("Challenge sent")),
+        "{lines:#?}"
+    );
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|l| l.contains("lacks the scope"))
+            .count(),
+        1,
+        "{lines:#?}"
+    );
     let _ = std::fs::remove_dir_all(&home);
 }
 
@@ -515,6 +530,7 @@ fn a_move_lichess_has_not_received_is_said_and_sent_when_the_network_is_back() {
     );
     h.expect("Challenge sent to Mary. Waiting for the answer.");
     h.expect(MARY_BEGINS);
+    h.expect(FIRST_MOVE);
     server.state.lock().unwrap().unreachable = true;
     h.type_line("e4");
     h.expect("pawn e4");
@@ -558,6 +574,7 @@ fn a_challenge_joins_its_own_game_not_a_correspondence_game_in_progress() {
     );
     h.expect("Challenge sent to Mary. Waiting for the answer.");
     h.expect(MARY_BEGINS);
+    h.expect(FIRST_MOVE);
     h.type_line("e4");
     h.until("Mary's reply", |l| l.contains("e5"));
     let lines = h.close();
@@ -697,6 +714,9 @@ fn a_correspondence_game_is_played_over_two_starts_of_hector() {
     let home = clean_config_dir();
     let mut h = online(&server, &home, &["--game", "corrBob1"]);
     h.until("the game", |l| l.starts_with("The game against Bob"));
+    // The moves made before, said as the game is taken up.
+    h.expect("pawn e4");
+    h.expect("pawn e5");
     h.type_line("Nf3");
     h.expect("Knight f3");
     h.quit();
@@ -803,6 +823,7 @@ fn a_gzip_encoded_lichess_game_is_played() {
     );
     h.expect("Challenge sent to Mary. Waiting for the answer.");
     h.expect(MARY_BEGINS);
+    h.expect(FIRST_MOVE);
     h.type_line("e4");
     h.expect("pawn e4");
     h.until("the reply", |l| l.contains("e5"));

@@ -38,10 +38,16 @@ impl App {
         };
         let mut v = super::voice::Voice::new(&mut self.talk, out);
         let notes = o.handle(io, now, &self.game, self.settings.me, &mut v);
+        // The part's own sentences (the first move's deadline) after the
+        // move and what the board awaits.
+        let (tells, notes): (Vec<_>, Vec<_>) = notes
+            .into_iter()
+            .partition(|n| matches!(n, OnlineNote::Tell(_)));
         self.on_online_notes(notes, now, out);
         // The opponent's move (a takeback, a refused move taken back, the
         // game read again) is awaited on the player's board.
         self.sync_board(now, out);
+        self.on_online_notes(tells, now, out);
     }
 
     /// What the online part answered, in order.

@@ -1041,6 +1041,13 @@ impl OnlinePlay {
         let side = v.phraser().side(me);
         let name = self.player_name(them, v);
         let t = match them.rating {
+            _ if them.ai_level.is_some() && them.name.is_empty() => v.text(
+                "lichess_game_started_ai",
+                &[
+                    ("level", &them.ai_level.unwrap_or_default().to_string()),
+                    ("side", &side),
+                ],
+            ),
             Some(r) => v.text(
                 "lichess_game_started_rating",
                 &[("name", &name), ("rating", &r.to_string()), ("side", &side)],

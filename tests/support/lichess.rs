@@ -1502,10 +1502,24 @@ fn game_stream(mut out: Out, state: &Arc<Mutex<State>>, id: &str) -> std::io::Re
     let mut alive = Instant::now();
     while t.elapsed() < Duration::from_secs(300) {
         std::thread::sleep(Duration::from_millis(5));
+        // The game's end goes before the chat lines written with it: lila
+        // finishes a game first, then its `PlaybanFeedback` writes
+        // the warning in the chat (`Finisher` calls the playban after the
+        // game is over).
         let lines: Vec<String> = {
             let s = state.lock().unwrap();
+            let changed = s
+                .game
+                .iter()
+                .chain(&s.others)
+                .find(|g| g.id == id)
+                .is_some_and(|g| g.version != version && g.over());
             extra = extra.min(s.game_lines.len());
-            s.game_lines[extra..].to_vec()
+            if changed {
+                Vec::new()
+            } else {
+                s.game_lines[extra..].to_vec()
+            }
         };
         for l in &lines {
             stream.line(l)?;
@@ -1542,7 +1556,7 @@ fn game_stream(mut out: Out, state: &Arc<Mutex<State>>, id: &str) -> std::io::Re
         drop(s);
         stream.line(&game_state(&g, first_move_ms))?;
         if g.over() {
-            // The chat lines lichess wrote at the end (a warning) first.
+            // The chat lines lichess wrote at the end (a warning), after it.
             std::thread::sleep(Duration::from_millis(30));
             let lines: Vec<String> = state.lock().unwrap().game_lines[extra..].to_vec();
             for l in &lines {

@@ -728,10 +728,15 @@ fn a_correspondence_game_is_played_over_two_starts_of_hector() {
         g.version += 1;
     }
     let mut h = online(&server, &home, &["--game", "corrBob1"]);
-    h.until("Bob's move said once", |l| l.contains("c6"));
+    // Its journal taken up: only Bob's new move is said, not the game's
+    // start nor the moves heard the first time.
+    let first = h.until("Bob's move", |l| l.contains("c6") || l.contains("e5"));
+    assert_eq!(first, "Knight c6");
     h.type_line("Bb5");
     h.expect("Bishop b5");
-    h.quit();
+    h.type_line("quit");
+    let lines = h.close();
+    assert!(lines.iter().all(|l| !l.contains("Knight f3")), "{lines:#?}");
     let moves: Vec<String> = posts(&server)
         .into_iter()
         .filter(|p| p.contains("/move/"))

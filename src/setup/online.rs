@@ -13,6 +13,7 @@ use crate::app::OnlineStart;
 use crate::lichess::api::{self, Asking, Pace, TimeRefusal};
 use crate::lichess::broadcast::RoundId;
 use crate::phrase::Phraser;
+use crate::scoresheet::{ResumeChoice, ResumeOffer, Store};
 
 use super::typed::{ChallengeColor, PlayArgs};
 
@@ -201,6 +202,22 @@ pub fn online_start(typed: &PlayArgs, time: Option<&str>) -> Result<OnlineStart,
             rated: typed.rated,
         }),
     }
+}
+
+/// The journal of lichess game `id` left unfinished (a correspondence
+/// game quit between moves), to be taken up again by `--game ID` as
+/// `--resume` would: its moves are not said again, the game goes on from
+/// where it was.  None when there is none, or it cannot be read.
+#[must_use]
+pub fn saved_online_game(store: &Store, id: &str) -> Option<ResumeOffer> {
+    let g = store.list().ok()?.into_iter().rev().find(|g| {
+        g.unfinished()
+            && !g.set_aside
+            && g.online
+                .as_deref()
+                .is_some_and(|a| a.rsplit('/').next() == Some(id))
+    })?;
+    ResumeOffer::load(store, &g.id, ResumeChoice::Now).ok()
 }
 
 /// An AI level as lichess takes it (checked before: 1 to 8).

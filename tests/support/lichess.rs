@@ -1143,7 +1143,14 @@ fn play_move(state: &Arc<Mutex<State>>, id: &str, uci: &str) -> (u16, String) {
     }
     let reply = s.replies.front().cloned();
     let apart = s.replies_apart;
-    let Some(g) = s.game.as_mut().filter(|g| g.id == id) else {
+    // Any of the account's games (a correspondence game in progress too).
+    let st = &mut *s;
+    let Some(g) = st
+        .game
+        .iter_mut()
+        .chain(st.others.iter_mut())
+        .find(|g| g.id == id)
+    else {
         return (404, r#"{"error":"No such game"}"#.into());
     };
     if !g.board_compatible() {
@@ -1187,7 +1194,7 @@ fn play_move(state: &Arc<Mutex<State>>, id: &str, uci: &str) -> (u16, String) {
         } else {
             apply_reply(g, &r);
         }
-        s.replies.pop_front();
+        st.replies.pop_front();
     }
     (200, r#"{"ok":true}"#.into())
 }

@@ -761,19 +761,19 @@ fn the_part_posts_the_players_move_and_never_one_the_server_brought() {
     let mut part = OnlinePlay::rejoining("g1".into(), Side::White, sync);
     let e4 = moved(&mut game, "e2e4");
     assert_eq!(
-        part.on_change(&e4, Color::White, game.history().len()),
+        part.on_change(&e4, Color::White, game.history().len(), Instant::now()),
         None,
         "brought by the server"
     );
     let e5 = moved(&mut game, "e7e5");
     assert_eq!(
-        part.on_change(&e5, Color::White, game.history().len()),
+        part.on_change(&e5, Color::White, game.history().len(), Instant::now()),
         None,
         "the opponent's"
     );
     let nf3 = moved(&mut game, "g1f3");
     assert_eq!(
-        part.on_change(&nf3, Color::White, game.history().len()),
+        part.on_change(&nf3, Color::White, game.history().len(), Instant::now()),
         Some(Effect::Lichess(LichessOrder::Send(Request::Move {
             game: "g1".into(),
             uci: "g1f3".into(),
@@ -782,7 +782,7 @@ fn the_part_posts_the_players_move_and_never_one_the_server_brought() {
         "the player's own, new to lichess"
     );
     assert_eq!(
-        part.on_change(&GameChange::TakenBack(1), Color::White, 2),
+        part.on_change(&GameChange::TakenBack(1), Color::White, 2, Instant::now()),
         None,
         "a take-back posts nothing"
     );

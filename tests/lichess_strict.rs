@@ -129,6 +129,111 @@ fn quitting_while_a_challenge_waits_cancels_it_on_lichess() {
     let _ = std::fs::remove_dir_all(&home);
 }
 
+/// A held challenge whose connection breaks before an answer: lichess no
+/// longer keeps it and lets it expire; said lost, not waited on in silence.
+#[test]
+fn a_held_challenge_whose_connection_breaks_is_said_lost() {
+    let server = StandIn::start(TOKEN, "Georges");
+    server.state.lock().unwrap().answer = Answer::Ignore;
+    let home = clean_config_dir();
+    let mut h = online(&server, &home, &["--challenge", "Mary", "--time", "10+5"]);
+    h.expect("Challenge sent to Mary. Waiting for the answer.");
+    server.wait_for("the challenge", |s| !s.challenges.is_empty());
+    server.state.lock().unwrap().drop_held = true;
+    h.expect("The challenge to Mary was lost with the connection; lichess lets it lapse. Start hector again to challenge once more.");
+    drop(h);
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+/// Issue 30.7. Before: with a token lichess refuses, "Challenge sent to
+/// Mary" was said though nothing was sent, then the refusal twice (the
+/// challenge's and the event stream's); quitting at once, never.
+#[test]
+fn a_refused_token_is_said_once_and_no_challenge_said_sent() {
+    let server = StandIn::start(TOKEN, "Georges");
+    let home = clean_config_dir();
+    let args = [
+        "--lichess",
+        "--lichess-url",
+        server.url.as_str(),
+        "--lang",
+        "en",
+        "--challenge",
+        "Mary",
+    ];
+    let refused = "lichess refused this token. Make a new one on lichess: Preferences, API access tokens, with the scope board:play.";
+    let mut h = Hector::play_with(&home, &args, &[("LICHESS_TOKEN", Path::new("lip_wrong"))]);
+    h.expect(refused);
+    h.silent_for(Duration::from_millis(800));
+    let lines = h.close();
+    assert_eq!(
+        lines.iter().filter(|l| *l == refused).count(),
+        1,
+        "{lines:#?}"
+    );
+    assert!(
+        lines.iter().all(|l| !l.contains("Challenge sent")),
+        "{lines:#?}"
+    );
+    // Quitting at once: the refusal is still said before hector ends.
+    let mut h = Hector::play_with(&home, &args, &[("LICHESS_TOKEN", Path::new("lip_wrong"))]);
+    h.type_line("quit");
+    h.until("the refusal", |l| l == refused);
+    let lines = h.close();
+    assert!(
+        lines.iter().all(|l| !l.contains("Challenge sent")),
+        "{lines:#?}"
+    );
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+/// Plain `--lichess` with several games in progress: the player hears
+/// them and chooses one by its number; the others are left alone.
+#[test]
+fn the_player_chooses_among_the_games_in_progress() {
+    let server = StandIn::start(TOKEN, "Georges");
+    {
+        let mut s = server.state.lock().unwrap();
+        s.others.push(Game::correspondence(
+            "corrBob1",
+            "Bob",
+            2,
+            &["e2e4", "e7e5"],
+        ));
+        s.others.push(Game::correspondence(
+            "corrAnn1",
+            "Ann",
+            7,
+            &["d2d4", "d7d5"],
+        ));
+    }
+    let home = clean_config_dir();
+    let mut h = online(&server, &home, &[]);
+    h.expect("Waiting for your lichess game to begin.");
+    h.expect("Two games are going on. Say the number of the game to play.");
+    h.expect("1. Against Bob, correspondence, your move, two days left, game corrBob1.");
+    h.expect("2. Against Ann, correspondence, your move, seven days left, game corrAnn1.");
+    h.type_line("3");
+    h.expect("Say a number from 1 to 2.");
+    h.type_line("2");
+    h.expect("The game against Ann, rated 1600, begins. You play White.");
+    h.expect("pawn d4");
+    h.expect("pawn d5");
+    let chosen = "corrAnn1";
+    h.type_line("Nf3");
+    h.expect("Knight f3");
+    h.quit();
+    assert_eq!(
+        posts(&server)
+            .iter()
+            .filter(|p| p.contains("/move/"))
+            .cloned()
+            .collect::<Vec<_>>(),
+        [format!("POST /api/board/game/{chosen}/move/g1f3")]
+    );
+    let _ = std::fs::remove_dir_all(&home);
+}
+
 // --- 3. What the Board API does not play ---------------------------------
 
 /// Before: a bullet challenge was sent, lichess started the game with

@@ -142,6 +142,9 @@ pub struct State {
     pub replies_apart: bool,
     /// The network is away: every connection is closed unanswered.
     pub unreachable: bool,
+    /// The held challenge's connection breaks (no final chunk, no `done`):
+    /// lichess then lets the challenge expire unheld.
+    pub drop_held: bool,
     /// Connections closed so while `unreachable`.
     pub dropped: usize,
     /// Streams and answers gzip-encoded when hector accepts it (as lichess
@@ -198,6 +201,7 @@ impl Default for State {
             clock_step_ms: 0,
             replies_apart: false,
             unreachable: false,
+            drop_held: false,
             dropped: 0,
             gzip: false,
             gzip_always: false,
@@ -1595,10 +1599,16 @@ fn held_challenge(
         std::thread::sleep(Duration::from_millis(10));
         let status = {
             let mut s = state.lock().unwrap();
+            let broken = std::mem::take(&mut s.drop_held);
             let Some(c) = s.challenges.iter_mut().find(|c| c.id == id) else {
                 return Ok(());
             };
             c.last_held = Instant::now();
+            if broken {
+                c.held = false;
+                drop(s);
+                return stream.conn.shutdown(std::net::Shutdown::Both);
+            }
             c.status.clone()
         };
         if status != "created" {

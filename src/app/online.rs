@@ -1101,7 +1101,21 @@ impl OnlinePlay {
             },
             Change::Confirmed { .. } => None,
             Change::TakenBack { count } => {
-                v.say_key("lichess_taken_back", &[], Priority::Urgent, SayKind::Game);
+                // Which moves (issue 30.12: "Moves were taken back" did not
+                // say).
+                let mut taken: Vec<String> = game
+                    .positions()
+                    .rev()
+                    .take(count)
+                    .map(|(before, played)| v.phraser().say_move(before, played.mv))
+                    .collect();
+                taken.reverse();
+                v.say_key(
+                    "lichess_taken_back",
+                    &[("moves", &taken.join(", "))],
+                    Priority::Urgent,
+                    SayKind::Game,
+                );
                 Some(OnlineNote::Edit(Edit::TakeBack(count)))
             }
             Change::Replaced { moves } => {
@@ -1589,6 +1603,19 @@ impl OnlinePlay {
                 v.effect(Effect::Lichess(LichessOrder::Send(request)));
                 let t = v.text(key, &[]);
                 v.info(t);
+                // The opponent's takeback request, standing with the draw
+                // offer just declined, still waits (issue 30.12).
+                if action == Action::Decline
+                    && let Some(s) = self.sync.as_mut()
+                {
+                    s.draw_declined();
+                }
+                if action == Action::Decline
+                    && self.sync.as_ref().is_some_and(GameSync::takeback_asked)
+                {
+                    let t = v.text("lichess_takeback_still_waits", &[]);
+                    v.info(t);
+                }
                 if action == Action::Decline {
                     Taken::Declined
                 } else {

@@ -214,6 +214,16 @@ impl GameSync {
         }
     }
 
+    /// The other side's draw offer was declined here: no longer up (the
+    /// next state says the same), so that what else stands (a takeback
+    /// request) is what `accept` and `decline` answer next.
+    pub fn draw_declined(&mut self) {
+        match self.ours {
+            Side::White => self.draw.1 = false,
+            Side::Black => self.draw.0 = false,
+        }
+    }
+
     /// A state: what is new since the last one.
     pub fn update(&mut self, state: &GameState) -> Vec<Change> {
         let mut out = Vec::new();

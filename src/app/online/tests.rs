@@ -254,7 +254,7 @@ fn a_takeback_on_the_server_takes_the_moves_back_here() {
     r.typed(10, "e4");
     r.game(20, &state("e2e4 e7e5", ""));
     let e = r.game(30, &state("e2e4", ""));
-    assert_eq!(said(&e), ["Moves were taken back on lichess."]);
+    assert_eq!(said(&e), ["Taken back on lichess: pawn e5."]);
     assert_eq!(r.app.game().history().len(), 1);
 }
 

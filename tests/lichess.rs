@@ -726,8 +726,33 @@ fn the_opponent_gone_then_the_win_claimed() {
     h.type_line("claim");
     h.expect("Win claimed.");
     h.expect("Black left the game, and the win was claimed. White wins, one to zero.");
-    h.close();
+    // Issue 30.4: not "the arbiter's decision", in the prompt, the text
+    // export and the PGN.
+    h.type_line("");
+    let prompt = h.until("the prompt", |l| l.contains("left the game"));
+    assert!(
+        prompt.contains("White won, Black left the game"),
+        "{prompt}"
+    );
+    let lines = h.close();
+    assert!(lines.iter().all(|l| !l.contains("arbiter")), "{lines:#?}");
     assert!(posts(&server).contains(&"POST /api/board/game/stand1n0/claim-victory".to_owned()));
+    let export = |format: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_hector"))
+            .args(["export", "1", "--format", format, "-o", "-", "--lang", "en"])
+            .env("XDG_CONFIG_HOME", &home)
+            .env("HOME", &home)
+            .env("XDG_DATA_HOME", home.join("data"))
+            .output()
+            .expect("hector runs");
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let text = export("text");
+    assert!(text.contains("White won, Black left the game"), "{text}");
+    assert!(!text.contains("arbiter"), "{text}");
+    let pgn = export("pgn");
+    assert!(pgn.contains("[Termination \"abandoned\"]"), "{pgn}");
     let _ = std::fs::remove_dir_all(&home);
 }
 

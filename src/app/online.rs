@@ -1192,10 +1192,13 @@ impl OnlinePlay {
             ("outoftime", Some(w)) => (GameResult::win(w, EndReason::TimeForfeit), None),
             ("outoftime", None) => (GameResult::draw(EndReason::TimeForfeit), None),
             // lichess's `timeout`: the opponent left and the win was claimed.
+            // Issue 30.4: not "the arbiter's decision" (prompt, exports,
+            // PGN `Termination "abandoned"`).
             ("timeout", Some(w)) => (
-                GameResult::win(w, EndReason::ArbiterDecision),
+                GameResult::win(w, EndReason::Abandoned),
                 Some("lichess_over_timeout"),
             ),
+            ("timeout", None) => (GameResult::draw(EndReason::Abandoned), None),
             ("cheat", Some(w)) => (
                 GameResult::win(w, EndReason::ArbiterDecision),
                 Some("lichess_over_cheat"),

@@ -173,7 +173,8 @@ pub use ui::tui::setup::load as load_tui;
 pub use scoresheet::review::PgnFile;
 pub use scoresheet::start::{from_fen as start_from_fen, from_pgn as start_from_pgn};
 pub use scoresheet::{
-    ExportFormat, GameSummary, ResumeChoice, ResumeOffer, Sink, StartInfo, Store,
+    ExportFormat, GameId, GameSummary, Listing, NotAGame, NotPlain, OtherFile, ResumeChoice,
+    ResumeOffer, Sink, StartInfo, Store, not_plain,
 };
 
 /// The threads beside the app (the [`Runtime`] starts them), and what they carry:
@@ -207,10 +208,12 @@ pub mod cli {
     pub use crate::lichess::api::seek_allowed as lichess_seek_allowed;
     pub use crate::lichess::broadcast::RoundId as BroadcastRound;
     pub use crate::speech::{list_voices, say_utterance_once, voices_summary};
+    pub use crate::ui::games::{cannot_resume, newest_unresumable, other_file_line, why_not_plain};
     pub use crate::ui::lichess::{
         DEFAULT_URL as LICHESS_URL, find_token as find_lichess_token, login as lichess_login,
         logout as lichess_logout,
     };
+    pub use crate::ui::watch::{WatchEnd, open_elsewhere as game_open_elsewhere, typed_lines};
 }
 
 /// The inner parts only the integration tests, the benches and the fuzz

@@ -389,27 +389,80 @@ fn play_game(args: &PlayArgs, resume_id: Option<&str>) -> ExitCode {
                 println!("{}", damaged_sentence(&started.phraser, &g));
                 return ExitCode::FAILURE;
             }
+            // Another hector has it open: never written to from here.
+            Some(g) if store.open_elsewhere(&g.id) => {
+                return open_elsewhere(&started.phraser, &store, &g.id);
+            }
             Some(g) => match ResumeOffer::load(&store, &g.id, ResumeChoice::Now) {
                 Ok(o) => Some(o),
                 Err(e) => {
-                    println!("{}: {e}", g.path.display());
+                    println!("{}", cannot_resume(&started.phraser, g.id.as_str(), &e));
                     return ExitCode::FAILURE;
                 }
             },
             None => {
-                no_such_game(&started.phraser, &store, key);
+                // A file named like the game that is not one: say why.
+                let listing = store.list_all().unwrap_or_default();
+                let other = listing
+                    .others
+                    .iter()
+                    .find(|f| f.name.strip_suffix(".txt").is_some_and(|id| id == key));
+                match other {
+                    Some(f) => println!(
+                        "{}",
+                        hector::cli::cannot_resume(
+                            &started.phraser,
+                            key,
+                            &hector::cli::other_file_line(&started.phraser, f)
+                        )
+                    ),
+                    None => no_such_game(&started.phraser, &store, key),
+                }
                 return ExitCode::FAILURE;
             }
         },
         None if args.no_resume || args.fen.is_some() || args.pgn.is_some() => None,
-        None => store.resumable().and_then(|g| {
-            let choice = if args.resume {
-                ResumeChoice::Now
-            } else {
-                ResumeChoice::Ask
-            };
-            ResumeOffer::load(&store, &g.id, choice).ok()
-        }),
+        None => match store.resumable() {
+            Some(g) if store.open_elsewhere(&g.id) => {
+                if args.resume {
+                    return open_elsewhere(&started.phraser, &store, &g.id);
+                }
+                let t = started
+                    .phraser
+                    .message("game_open_elsewhere_new", &[("id", g.id.as_str())]);
+                println!("{t}");
+                None
+            }
+            Some(g) => {
+                let choice = if args.resume {
+                    ResumeChoice::Now
+                } else {
+                    ResumeChoice::Ask
+                };
+                match ResumeOffer::load(&store, &g.id, choice) {
+                    Ok(o) => Some(o),
+                    Err(e) => {
+                        println!("{}", cannot_resume(&started.phraser, g.id.as_str(), &e));
+                        None
+                    }
+                }
+            }
+            None => {
+                // `--resume` says what it could not resume (issue 31).
+                if args.resume
+                    && let Some((id, why)) = hector::cli::newest_unresumable(
+                        &started.phraser,
+                        &store.list_all().unwrap_or_default(),
+                    )
+                {
+                    println!(
+                        "{}",
+                        hector::cli::cannot_resume(&started.phraser, &id, &why)
+                    );
+                }
+                None
+            }
+        },
     };
     // A game played on lichess is rejoined there, with the player's token.
     // Without one it is not resumed offline: `--resume` (or `hector
@@ -1020,13 +1073,14 @@ fn games(args: &GamesArgs) -> ExitCode {
     let started = start(&Overrides::from(&args.settings));
     let phraser = &started.phraser;
     let store = store();
-    let list = match store.list() {
+    let listing = match store.list_all() {
         Ok(l) => l,
         Err(e) => {
             println!("{}: {e}", store.dir().display());
             return ExitCode::FAILURE;
         }
     };
+    let list = &listing.games;
     if list.is_empty() {
         println!("{}", phraser.message("games_none", &[]));
     }
@@ -1047,10 +1101,44 @@ fn games(args: &GamesArgs) -> ExitCode {
             continue;
         }
         if !print_line(&game_line(phraser, i + 1, g)) {
+            return ExitCode::SUCCESS;
+        }
+    }
+    // Every other file in the folder, with why it is not a game: never
+    // hidden (issue 31).
+    for f in &listing.others {
+        if !print_line(&hector::cli::other_file_line(phraser, f)) {
             break;
         }
     }
     ExitCode::SUCCESS
+}
+
+/// A game that could not be resumed: why, in the player's words where
+/// hector knows them (a file refused unread), else the system's.
+fn cannot_resume(phraser: &hector::Phraser, id: &str, e: &std::io::Error) -> String {
+    let why = match hector::not_plain(e) {
+        Some(kind) => hector::cli::why_not_plain(phraser, kind),
+        None => e.to_string(),
+    };
+    hector::cli::cannot_resume(phraser, id, &why)
+}
+
+/// `--resume` or `hector resume ID` of a game another hector has open:
+/// said, and watched here if the player wants (issue 31).
+fn open_elsewhere(
+    phraser: &hector::Phraser,
+    store: &hector::Store,
+    id: &hector::GameId,
+) -> ExitCode {
+    let lines = hector::cli::typed_lines();
+    let mut say = |s: &str| {
+        print_line(s);
+    };
+    match hector::cli::game_open_elsewhere(store, id, phraser, &lines, &mut say) {
+        hector::cli::WatchEnd::Ended | hector::cli::WatchEnd::Closed => ExitCode::SUCCESS,
+        hector::cli::WatchEnd::Left | hector::cli::WatchEnd::Unreadable => ExitCode::FAILURE,
+    }
 }
 
 /// One saved game as `hector games` lists it: "3. 20261125-…, …".

@@ -624,7 +624,9 @@ fn a_search_of_the_code_from_many_addresses_gets_nowhere() {
         }
     }
     let took = t0.elapsed();
-    eprintln!("{n} guesses from {n} addresses in {took:?}: {tried} codes tried, {waited} told to wait");
+    eprintln!(
+        "{n} guesses from {n} addresses in {took:?}: {tried} codes tried, {waited} told to wait"
+    );
     assert!(other.is_empty(), "answers neither 401 nor 429: {other:?}");
     assert!(
         (5..=12).contains(&tried),
@@ -649,7 +651,10 @@ fn a_search_of_the_code_from_many_addresses_gets_nowhere() {
         );
         std::thread::sleep(Duration::from_millis(500));
     }
-    eprintln!("the opponent paired {:?} after the search", paired.elapsed());
+    eprintln!(
+        "the opponent paired {:?} after the search",
+        paired.elapsed()
+    );
     t.healthy("a search of the code", "e4");
     t.hector.type_line("quit");
     t.hector.skip_to("Goodbye.", WAIT);

@@ -1127,11 +1127,10 @@ mod tests {
                 other => panic!("{other:?}"),
             }
             // Ready again exactly when the wait ends.
-            r.now = r
-                .g
-                .guesses
-                .waits_until(&r.g.config.limits)
-                .map_or(r.now, |t| t.max(r.now));
+            r.now =
+                r.g.guesses
+                    .waits_until(&r.g.config.limits)
+                    .map_or(r.now, |t| t.max(r.now));
         }
         eprintln!("{tried} wrong codes tried in a day");
         assert!((1_430..=1_450).contains(&tried), "{tried} a day");

@@ -25,7 +25,10 @@ pub mod speech;
 pub mod start;
 pub mod text;
 
-pub use journal::{GameId, GameSummary, JournalErrorKind, JournalOp, JournalStatus, Sink, Store};
+pub use journal::{
+    GameId, GameSummary, JournalErrorKind, JournalOp, JournalStatus, Listing, NotAGame, NotPlain,
+    OtherFile, Sink, Store, not_plain,
+};
 pub use record::{Event, StartInfo};
 pub use replay::{GameRecord, ResumeChoice, ResumeOffer, Resumed, replay};
 

@@ -208,7 +208,9 @@ pub mod cli {
     pub use crate::lichess::api::seek_allowed as lichess_seek_allowed;
     pub use crate::lichess::broadcast::RoundId as BroadcastRound;
     pub use crate::speech::{list_voices, say_utterance_once, voices_summary};
-    pub use crate::ui::games::{cannot_resume, newest_unresumable, other_file_line, why_not_plain};
+    pub use crate::ui::games::{
+        cannot_resume, newest_unresumable, other_file_line, why_not_a_game, why_not_plain,
+    };
     pub use crate::ui::lichess::{
         DEFAULT_URL as LICHESS_URL, find_token as find_lichess_token, login as lichess_login,
         logout as lichess_logout,

@@ -396,7 +396,7 @@ fn play_game(args: &PlayArgs, resume_id: Option<&str>) -> ExitCode {
             Some(g) => match ResumeOffer::load(&store, &g.id, ResumeChoice::Now) {
                 Ok(o) => Some(o),
                 Err(e) => {
-                    println!("{}", cannot_resume(&started.phraser, g.id.as_str(), &e));
+                    println!("{}", cannot_resume(&started.phraser, &g, &e));
                     return ExitCode::FAILURE;
                 }
             },
@@ -413,7 +413,8 @@ fn play_game(args: &PlayArgs, resume_id: Option<&str>) -> ExitCode {
                         hector::cli::cannot_resume(
                             &started.phraser,
                             key,
-                            &hector::cli::other_file_line(&started.phraser, f)
+                            &hector::cli::why_not_a_game(&started.phraser, &f.why),
+                            &f.path,
                         )
                     ),
                     None => no_such_game(&started.phraser, &store, key),
@@ -442,7 +443,7 @@ fn play_game(args: &PlayArgs, resume_id: Option<&str>) -> ExitCode {
                 match ResumeOffer::load(&store, &g.id, choice) {
                     Ok(o) => Some(o),
                     Err(e) => {
-                        println!("{}", cannot_resume(&started.phraser, g.id.as_str(), &e));
+                        println!("{}", cannot_resume(&started.phraser, &g, &e));
                         None
                     }
                 }
@@ -450,15 +451,12 @@ fn play_game(args: &PlayArgs, resume_id: Option<&str>) -> ExitCode {
             None => {
                 // `--resume` says what it could not resume (issue 31).
                 if args.resume
-                    && let Some((id, why)) = hector::cli::newest_unresumable(
+                    && let Some(said) = hector::cli::newest_unresumable(
                         &started.phraser,
                         &store.list_all().unwrap_or_default(),
                     )
                 {
-                    println!(
-                        "{}",
-                        hector::cli::cannot_resume(&started.phraser, &id, &why)
-                    );
+                    println!("{said}");
                 }
                 None
             }
@@ -1116,12 +1114,12 @@ fn games(args: &GamesArgs) -> ExitCode {
 
 /// A game that could not be resumed: why, in the player's words where
 /// hector knows them (a file refused unread), else the system's.
-fn cannot_resume(phraser: &hector::Phraser, id: &str, e: &std::io::Error) -> String {
+fn cannot_resume(phraser: &hector::Phraser, g: &hector::GameSummary, e: &std::io::Error) -> String {
     let why = match hector::not_plain(e) {
         Some(kind) => hector::cli::why_not_plain(phraser, kind),
         None => e.to_string(),
     };
-    hector::cli::cannot_resume(phraser, id, &why)
+    hector::cli::cannot_resume(phraser, g.id.as_str(), &why, &g.path)
 }
 
 /// `--resume` or `hector resume ID` of a game another hector has open:

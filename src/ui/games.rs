@@ -1,8 +1,10 @@
 //! The games folder in words: the files that are not saved games, and why
 //! a game cannot be resumed (issue 31: nothing in the folder is hidden).
 
+use std::path::{Path, PathBuf};
+
 use crate::phrase::Phraser;
-use crate::scoresheet::{GameSummary, NotAGame, NotPlain, OtherFile};
+use crate::scoresheet::{NotAGame, NotPlain, OtherFile};
 
 /// Why a file is not a game, as a clause of the player's language.
 pub fn why_not_a_game(phraser: &Phraser, why: &NotAGame) -> String {
@@ -37,45 +39,48 @@ pub fn other_file_line(phraser: &Phraser, f: &OtherFile) -> String {
     )
 }
 
-/// What `--resume` could not resume, and why: a damaged game, or a file
-/// named like a journal that is not one.
-pub fn cannot_resume(phraser: &Phraser, id: &str, why: &str) -> String {
-    phraser.message("resume_cannot", &[("id", id), ("why", why)])
-}
-
-/// A damaged game's reason, for [`cannot_resume`].
-pub fn damaged_why(phraser: &Phraser, g: &GameSummary) -> String {
+/// What `--resume` could not resume, why, and its file: a damaged game,
+/// or a file named like a journal that is not one.
+pub fn cannot_resume(phraser: &Phraser, id: &str, why: &str, path: &Path) -> String {
     phraser.message(
-        "resume_cannot_damaged",
-        &[("path", &g.path.display().to_string())],
+        "resume_cannot",
+        &[
+            ("id", id),
+            ("why", why),
+            ("path", &path.display().to_string()),
+        ],
     )
 }
 
 /// The newest thing `--resume` would have taken that cannot be resumed:
 /// a damaged game or a journal's name holding no readable game, newer
-/// than every game that can be; its id and why.
+/// than every game that can be: what [`cannot_resume`] says of it.
 pub fn newest_unresumable(
     phraser: &Phraser,
     listing: &crate::scoresheet::Listing,
-) -> Option<(String, String)> {
+) -> Option<String> {
     let newest_ok = listing
         .games
         .iter()
         .filter(|g| !g.damaged)
         .map(|g| g.id.as_str())
         .max();
-    let damaged = listing
-        .games
-        .iter()
-        .filter(|g| g.damaged)
-        .map(|g| (g.id.as_str().to_owned(), damaged_why(phraser, g)));
+    let damaged = listing.games.iter().filter(|g| g.damaged).map(|g| {
+        let why = phraser.message("resume_cannot_damaged", &[]);
+        (g.id.as_str().to_owned(), why, g.path.clone())
+    });
     let others = listing.others.iter().filter_map(|f| {
         let id = f.name.strip_suffix(".txt")?;
         crate::scoresheet::GameId::parse(id)?;
-        Some((id.to_owned(), why_not_a_game(phraser, &f.why)))
+        Some((
+            id.to_owned(),
+            why_not_a_game(phraser, &f.why),
+            f.path.clone(),
+        ))
     });
-    damaged
+    let (id, why, path): (String, String, PathBuf) = damaged
         .chain(others)
-        .filter(|(id, _)| newest_ok.is_none_or(|ok| id.as_str() > ok))
-        .max_by(|a, b| a.0.cmp(&b.0))
+        .filter(|(id, _, _)| newest_ok.is_none_or(|ok| id.as_str() > ok))
+        .max_by(|a, b| a.0.cmp(&b.0))?;
+    Some(cannot_resume(phraser, &id, &why, &path))
 }

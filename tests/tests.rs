@@ -37,6 +37,7 @@ mod engine;
 mod engine_play;
 #[cfg(unix)] // Unix only: FIFOs, links and mode bits in the games folder
 mod game_files;
+mod hostile_text;
 #[cfg(unix)] // Unix only: a sh script
 mod journal_damage;
 mod languages;

@@ -103,7 +103,7 @@ pub struct GameInfo {
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub struct InfoOpponent {
     /// Their user name (or the AI's name).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "cleaned")]
     pub username: String,
     /// Their rating, when they have one.
     #[serde(default)]
@@ -174,7 +174,7 @@ pub struct Player {
     #[serde(default)]
     pub id: String,
     /// The name as written.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "cleaned")]
     pub name: String,
     /// The rating, when given.
     #[serde(default)]
@@ -320,11 +320,19 @@ pub struct ChatLine {
     #[serde(default)]
     pub room: String,
     /// Who wrote it (`lichess` for the server's own notes).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "cleaned")]
     pub username: String,
     /// What they wrote.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "cleaned")]
     pub text: String,
+}
+
+/// A name or a chat line from lichess: text from outside, cleaned of
+/// escape sequences and control characters before it is said, shown or
+/// journalled (issue 31: an opponent's name reached the terminal raw).
+pub(super) fn cleaned<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    let s = String::deserialize(d)?;
+    Ok(crate::words::cleaned(&s))
 }
 
 #[derive(Deserialize)]

@@ -269,7 +269,7 @@ fn every_file_in_the_games_folder_is_listed_and_special_files_are_refused_unread
     let locked = dir.join(name(4));
     std::fs::write(&locked, &text).expect("copy");
     use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0)).expect("chmod");
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).expect("chmod");
     // Root reads a file of mode 0000 (CI runs as root): then it is a game.
     let root = std::fs::read(&locked).is_ok();
     std::fs::write(dir.join(name(5)), &text[..start_at + start_len / 2]).expect("cut");

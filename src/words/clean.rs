@@ -21,7 +21,7 @@
 //!   read differently from what it holds.
 //!
 //! Typed text quoted back in a sentence is cleaned by this same function
-//! ([`super::quote`] then cuts it short).
+//! (`words::quote` then cuts it short).
 
 use std::borrow::Cow;
 

@@ -215,7 +215,9 @@ pub mod cli {
         DEFAULT_URL as LICHESS_URL, find_token as find_lichess_token, login as lichess_login,
         logout as lichess_logout,
     };
-    pub use crate::ui::watch::{WatchEnd, open_elsewhere as game_open_elsewhere, typed_lines};
+    pub use crate::ui::watch::{
+        WatchEnd, WatchVoice, open_elsewhere as game_open_elsewhere, typed_lines,
+    };
 }
 
 /// The inner parts only the integration tests, the benches and the fuzz

@@ -391,7 +391,7 @@ fn play_game(args: &PlayArgs, resume_id: Option<&str>) -> ExitCode {
             }
             // Another hector has it open: never written to from here.
             Some(g) if store.open_elsewhere(&g.id) => {
-                return open_elsewhere(&started.phraser, &store, &g.id);
+                return open_elsewhere(&started, &store, &g.id);
             }
             Some(g) => match ResumeOffer::load(&store, &g.id, ResumeChoice::Now) {
                 Ok(o) => Some(o),
@@ -426,7 +426,7 @@ fn play_game(args: &PlayArgs, resume_id: Option<&str>) -> ExitCode {
         None => match store.resumable() {
             Some(g) if store.open_elsewhere(&g.id) => {
                 if args.resume {
-                    return open_elsewhere(&started.phraser, &store, &g.id);
+                    return open_elsewhere(&started, &store, &g.id);
                 }
                 let t = started
                     .phraser
@@ -1125,15 +1125,20 @@ fn cannot_resume(phraser: &hector::Phraser, g: &hector::GameSummary, e: &std::io
 /// `--resume` or `hector resume ID` of a game another hector has open:
 /// said, and watched here if the player wants (issue 31).
 fn open_elsewhere(
-    phraser: &hector::Phraser,
+    started: &hector::Started,
     store: &hector::Store,
     id: &hector::GameId,
 ) -> ExitCode {
+    let phraser = &started.phraser;
     let lines = hector::cli::typed_lines();
+    let mut voice = hector::cli::WatchVoice::start(started.speech, started.speech_settings);
     let mut say = |s: &str| {
         print_line(s);
+        voice.say(phraser, s);
     };
-    match hector::cli::game_open_elsewhere(store, id, phraser, &lines, &mut say) {
+    let end = hector::cli::game_open_elsewhere(store, id, phraser, &lines, &mut say);
+    voice.finish(std::time::Duration::from_secs(5));
+    match end {
         hector::cli::WatchEnd::Ended | hector::cli::WatchEnd::Closed => ExitCode::SUCCESS,
         hector::cli::WatchEnd::Left | hector::cli::WatchEnd::Unreadable => ExitCode::FAILURE,
     }

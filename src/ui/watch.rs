@@ -16,6 +16,10 @@ use crate::keymap::Keymap;
 use crate::phrase::Phraser;
 use crate::scoresheet::record::Parsed;
 use crate::scoresheet::{GameId, Store, replay};
+use crate::speech::{
+    Part, Priority, SayKind, SpeechMode, SpeechSettings, SpeechStatus, SpeechWorker, Utterance,
+    WorkerConfig,
+};
 
 /// How often the journal is read again while watching.
 const POLL: Duration = Duration::from_millis(200);
@@ -97,6 +101,91 @@ pub enum WatchEnd {
     Closed,
     /// The journal could not be read.
     Unreadable,
+}
+
+/// The voice of a watching hector: the sentences spoken as they are
+/// printed, by a speech worker of its own as the runtime starts one (not
+/// when speech is print only).  A speech service that fails is said once
+/// by the worker's status, and the lines go on being printed.
+pub struct WatchVoice {
+    worker: Option<SpeechWorker>,
+    status: Receiver<SpeechStatus>,
+    said: usize,
+}
+
+impl WatchVoice {
+    /// The voice for speech `mode` with `settings`, through the system's
+    /// speech service.
+    pub fn start(mode: SpeechMode, settings: SpeechSettings) -> WatchVoice {
+        Self::start_with(mode, settings, crate::speech::system_factory())
+    }
+
+    /// The same with the speech backends `factory` makes.
+    fn start_with(
+        mode: SpeechMode,
+        settings: SpeechSettings,
+        factory: crate::speech::backend::BackendFactory,
+    ) -> WatchVoice {
+        let (tx, status) = mpsc::channel();
+        let worker = (mode != SpeechMode::Print).then(|| {
+            let sink: crate::speech::worker::StatusSink = std::sync::Arc::new(move |s| {
+                let _ = tx.send(s);
+            });
+            let config = WorkerConfig {
+                mode,
+                settings,
+                // The lines are printed by the watcher itself.
+                print: None,
+                ..WorkerConfig::default()
+            };
+            SpeechWorker::spawn(config, factory, sink)
+        });
+        WatchVoice {
+            worker,
+            status,
+            said: 0,
+        }
+    }
+
+    /// Speaks `sentence` (its Appendix D words in their own voice).
+    pub fn say(&mut self, phraser: &Phraser, sentence: &str) {
+        let Some(worker) = &self.worker else { return };
+        let stretches = phraser.by_language(sentence);
+        let utterance = if stretches.len() > 1 {
+            let parts = stretches
+                .into_iter()
+                .map(|(text, lang)| Part::new(text, lang))
+                .collect();
+            Utterance::mixed(parts, phraser.msg_lang(), Priority::Normal, SayKind::Game)
+        } else {
+            let lang = stretches
+                .into_iter()
+                .next()
+                .map_or_else(|| phraser.msg_lang().to_owned(), |(_, l)| l.to_owned());
+            Utterance::new(sentence.to_owned(), lang, Priority::Normal, SayKind::Game)
+        };
+        worker.handle().say(utterance);
+        self.said += 1;
+    }
+
+    /// Waits (at most `wait`) until every sentence has been spoken, so the
+    /// last is not cut off when hector ends; returns at once after a
+    /// fall-back to printing.
+    pub fn finish(self, wait: Duration) {
+        if self.worker.is_none() {
+            return;
+        }
+        let end = std::time::Instant::now() + wait;
+        let mut ended = 0;
+        while ended < self.said {
+            let left = end.saturating_duration_since(std::time::Instant::now());
+            match self.status.recv_timeout(left) {
+                Ok(SpeechStatus::Ended { .. }) => ended += 1,
+                Ok(SpeechStatus::FellBack { .. }) | Err(_) => return,
+                Ok(_) => {}
+            }
+        }
+    }
 }
 
 /// The lines the player types, read on a thread of their own (stdin).
@@ -226,6 +315,39 @@ mod tests {
             san: san.into(),
             uci: uci.into(),
         }
+    }
+
+    /// Watching speaks what it prints (a move's Appendix D words in
+    /// their own voice), and waits for the last sentence before hector
+    /// ends; print only starts no speech.
+    #[test]
+    fn a_watcher_speaks_what_it_prints() {
+        let p = Phraser::builtin(
+            crate::phrase::MoveStyle::AppendixD,
+            crate::words::Lang::En,
+            crate::phrase::MoveOptions::default(),
+        );
+        let fake = crate::speech::fake::FakeControl::new();
+        fake.set_auto_end(Some(Duration::from_millis(5)));
+        let mut voice =
+            WatchVoice::start_with(SpeechMode::Tts, SpeechSettings::default(), fake.factory());
+        voice.say(&p, "The last move was Bauer Eva vier.");
+        voice.say(&p, "The other window has closed the game.");
+        let t0 = std::time::Instant::now();
+        voice.finish(Duration::from_secs(5));
+        assert!(t0.elapsed() < Duration::from_secs(2), "{:?}", t0.elapsed());
+        let spoken = fake.spoken().join(" | ");
+        assert!(spoken.contains("Bauer Eva vier"), "{spoken}");
+        assert!(
+            spoken.ends_with("The other window has closed the game."),
+            "{spoken}"
+        );
+        let fake = crate::speech::fake::FakeControl::new();
+        let mut voice =
+            WatchVoice::start_with(SpeechMode::Print, SpeechSettings::default(), fake.factory());
+        voice.say(&p, "The other window has closed the game.");
+        voice.finish(Duration::from_secs(5));
+        assert!(fake.calls().is_empty());
     }
 
     #[test]

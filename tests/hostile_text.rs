@@ -232,8 +232,9 @@ fn a_key_map_line_that_is_not_utf8_costs_that_key_only() {
     std::fs::write(&keys, lines.join(&b'\n')).expect("keys");
     std::fs::write(
         home.0.join("hector/config.toml"),
+        // A literal string: a Windows path's backslashes stay as they are.
         format!(
-            "[announce]\nlanguage = \"de\"\n[files]\nline_keymap = \"{}\"\n",
+            "[announce]\nlanguage = \"de\"\n[files]\nline_keymap = '{}'\n",
             keys.display()
         ),
     )

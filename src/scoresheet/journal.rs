@@ -1645,6 +1645,40 @@ mod tests {
         let _ = fs::remove_dir_all(dir);
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(500))]
+        /// Reading comments as text changes no byte outside a comment
+        /// line and no length: the usable part and line numbers stay.
+        #[test]
+        fn comments_made_readable_keep_every_other_byte(
+            lines in proptest::collection::vec(
+                (proptest::bool::ANY, proptest::collection::vec(proptest::num::u8::ANY, 0..20)),
+                0..12,
+            )
+        ) {
+            let mut bytes = Vec::new();
+            for (comment, body) in &lines {
+                if *comment {
+                    bytes.push(b'#');
+                }
+                bytes.extend(body.iter().filter(|&&b| b != b'\n'));
+                bytes.push(b'\n');
+            }
+            let read = comments_readable(&bytes);
+            proptest::prop_assert_eq!(read.len(), bytes.len());
+            let mut at = 0;
+            for line in bytes.split_inclusive(|&b| b == b'\n') {
+                let got = &read[at..at + line.len()];
+                if line.first() == Some(&b'#') {
+                    proptest::prop_assert!(std::str::from_utf8(got).is_ok());
+                } else {
+                    proptest::prop_assert_eq!(got, line);
+                }
+                at += line.len();
+            }
+        }
+    }
+
     /// Issue 31: a directory, a link to `/dev/zero` or a FIFO where a
     /// journal should be were hidden or hung hector.  Each is refused
     /// without being read, and listed with why.

@@ -7,11 +7,9 @@
 //! Also: exports never write over a journal, journals are private under
 //! umask 022, and a journal that cannot be written is said at `quit`.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
-use crate::util::{Run, clean_config_dir};
+use crate::util::{QUIET, Run, clean_config_dir, hector_command_after, run_piped};
 
 /// The real game.
 const GAME: [&str; 8] = ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6"];
@@ -20,33 +18,11 @@ const GAME: [&str; 8] = ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6"];
 /// `cwd`, `script` on its standard input.
 fn hector(data: &Path, cwd: &Path, args: &[&str], script: &str) -> Run {
     let config = clean_config_dir();
-    let mut child = Command::new("sh")
-        .arg("-c")
-        .arg("umask 022 && exec \"$0\" \"$@\" --speech print --no-sound")
-        .arg(env!("CARGO_BIN_EXE_hector"))
-        .args(args)
-        .current_dir(cwd)
-        .env("XDG_CONFIG_HOME", &config)
-        .env("HOME", &config)
-        .env("XDG_DATA_HOME", data)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("hector starts");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let script = script.to_owned();
-    let w = std::thread::spawn(move || {
-        let _ = stdin.write_all(script.as_bytes());
-    });
-    let out = child.wait_with_output().expect("hector runs");
-    w.join().expect("writer");
+    let mut cmd = hector_command_after("umask 022", &config, data);
+    cmd.args(args).args(QUIET).current_dir(cwd);
+    let run = run_piped(cmd, script.as_bytes());
     let _ = std::fs::remove_dir_all(&config);
-    Run {
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        success: out.status.success(),
-    }
+    run
 }
 
 /// A folder removed at the end.

@@ -20,36 +20,7 @@ use hector::testing::{
 use shakmaty::san::San;
 use shakmaty::{Color, Position};
 
-use crate::util::{Run, clean_config_dir};
-
-/// `hector ARGS` with its own config and data folders.
-fn hector_data(data: &Path, args: &[&str], script: &str) -> Run {
-    let config = clean_config_dir();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hector"))
-        .args(args)
-        .args(["--speech", "print", "--no-sound"])
-        .env("XDG_CONFIG_HOME", &config)
-        .env("HOME", &config)
-        .env("XDG_DATA_HOME", data)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("hector starts");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let script = script.to_owned();
-    let w = std::thread::spawn(move || {
-        let _ = stdin.write_all(script.as_bytes());
-    });
-    let out = child.wait_with_output().expect("hector runs");
-    w.join().expect("writer");
-    let _ = std::fs::remove_dir_all(&config);
-    Run {
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        success: out.status.success(),
-    }
-}
+use crate::util::{QUIET, clean_config_dir, hector_command, hector_data};
 
 fn play(g: &mut Game, sans: &[&str]) {
     for s in sans {
@@ -712,12 +683,10 @@ fn killed_at_random_moments_the_game_resumes_to_the_same_end() {
             "bounded in time: {kills} kills"
         );
         let config = clean_config_dir();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_hector"))
-            .args(["play", "--resume", "--speech", "print", "--no-sound"])
+        let mut child = hector_command(&config, &data)
+            .args(["play", "--resume"])
+            .args(QUIET)
             .args(["--time", CRASH_CLOCK])
-            .env("XDG_CONFIG_HOME", &config)
-            .env("HOME", &config)
-            .env("XDG_DATA_HOME", &data)
             .stdin(Stdio::piped())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -974,11 +943,8 @@ fn the_games_list_into_a_closed_pipe_ends_quietly() {
     let run = hector_data(&data, &["play"], "e4\ne5\n");
     assert!(run.success);
     let config = clean_config_dir();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hector"))
+    let mut child = hector_command(&config, &data)
         .arg("games")
-        .env("XDG_CONFIG_HOME", &config)
-        .env("HOME", &config)
-        .env("XDG_DATA_HOME", &data)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()

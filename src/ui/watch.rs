@@ -132,11 +132,13 @@ impl WatchVoice {
                 let _ = tx.send(s);
             });
             let config = WorkerConfig {
-                mode,
-                settings,
+                link: crate::speech::LinkConfig {
+                    mode,
+                    settings,
+                    ..crate::speech::LinkConfig::default()
+                },
                 // The lines are printed by the watcher itself.
                 print: None,
-                ..WorkerConfig::default()
             };
             SpeechWorker::spawn(config, factory, sink)
         });

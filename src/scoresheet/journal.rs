@@ -63,6 +63,9 @@ pub enum JournalErrorKind {
     DiskFull,
     /// The directory or file may not be written (permissions, read-only).
     NotWritable,
+    /// The game is open in another hector, which holds its lock: nothing
+    /// is written to it here (two writers overwrote each other's moves).
+    OpenElsewhere,
     /// Anything else the system reported.
     Other,
 }
@@ -1052,7 +1055,7 @@ impl Store {
 /// written to it here.
 fn open_elsewhere(path: PathBuf) -> JournalError {
     JournalError {
-        kind: JournalErrorKind::Other,
+        kind: JournalErrorKind::OpenElsewhere,
         path,
         detail: "the game is open in another hector window".into(),
         first: true,
@@ -1592,7 +1595,7 @@ mod tests {
         ] {
             let said = other.apply(op);
             assert!(
-                matches!(&said[..], [JournalStatus::Failed(e)] if e.detail.contains("another hector")),
+                matches!(&said[..], [JournalStatus::Failed(e)] if e.kind == JournalErrorKind::OpenElsewhere),
                 "{said:?}"
             );
         }

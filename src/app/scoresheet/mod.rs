@@ -452,6 +452,9 @@ impl App {
                             &[("path", &folder.display().to_string())],
                         )
                     }
+                    // Another hector has the game (a start at the same
+                    // moment as its): leave this one.
+                    JournalErrorKind::OpenElsewhere => self.message("journal_open_elsewhere", &[]),
                     _ => self.message(
                         "journal_failed",
                         &[("path", &e.path.display().to_string()), ("why", &e.detail)],

@@ -316,7 +316,7 @@ fn every_file_in_the_games_folder_is_listed_and_special_files_are_refused_unread
     ));
     if !root {
         want.push(format!(
-            "{}: not a game, it cannot be read (Permission denied (os error 13)). The file is {}.",
+            "{}: not a game, its permissions do not let hector read it. The file is {}.",
             name(4),
             path(4)
         ));

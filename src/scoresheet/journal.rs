@@ -393,6 +393,8 @@ pub enum NotPlain {
     /// A FIFO, a device or a socket (never opened for reading: a FIFO
     /// would hang hector).
     Special,
+    /// A plain file its permissions keep hector from reading (mode 0000).
+    NoPermission,
     /// A plain file the system would not let hector read, and its message.
     Unreadable(String),
 }
@@ -403,6 +405,7 @@ impl std::fmt::Display for NotPlain {
             NotPlain::Folder => f.write_str("a folder, not a journal"),
             NotPlain::Link => f.write_str("a link, not a journal"),
             NotPlain::Special => f.write_str("a special file (a pipe or a device), not a journal"),
+            NotPlain::NoPermission => f.write_str("its permissions do not let it be read"),
             NotPlain::Unreadable(why) => f.write_str(why),
         }
     }
@@ -449,6 +452,9 @@ pub fn read_plain(path: &Path) -> io::Result<Vec<u8>> {
         // A link put there since the look (O_NOFOLLOW refused it).
         Err(_) if fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) => {
             return Err(refuse(NotPlain::Link));
+        }
+        Err(e) if e.kind() == io::ErrorKind::PermissionDenied => {
+            return Err(refuse(NotPlain::NoPermission));
         }
         Err(e) => return Err(refuse(NotPlain::Unreadable(e.to_string()))),
     };

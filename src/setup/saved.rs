@@ -263,6 +263,7 @@ pub fn why_not_plain(phraser: &Phraser, kind: &NotPlain) -> String {
         NotPlain::Folder => phraser.message("not_game_folder", &[]),
         NotPlain::Link => phraser.message("not_game_link", &[]),
         NotPlain::Special => phraser.message("not_game_special", &[]),
+        NotPlain::NoPermission => phraser.message("not_game_no_permission", &[]),
         NotPlain::Unreadable(why) => phraser.message("not_game_unreadable", &[("why", why)]),
     }
 }

@@ -135,6 +135,7 @@ mod scoresheet;
 
 mod export;
 mod phrase;
+mod verify;
 mod view;
 
 mod companion;
@@ -204,7 +205,7 @@ pub mod io {
 
 /// The command line: what was typed, what it resolves to (the engine,
 /// the boards, the page, lichess, the saved games), and its own commands
-/// (`board list|probe|sim`, `voices`, `export`).
+/// (`board list|probe|sim`, `voices`, `export`, `verify`).
 pub mod cli {
     pub use crate::board::cli::{
         Probed, SimOptions, list_lines as board_list, probe as probe_board, run_sim,
@@ -216,9 +217,9 @@ pub mod cli {
     pub use crate::setup::{
         BoardCmd, BoardPlan, Cli, Cmd, ExportArgs, GameStart, GamesArgs, LichessArgs, LichessCmd,
         PlayArgs, PrintOnly, Refusal, ResumeArgs, ResumePlan, ReviewArgs, SayArgs, SimArgs,
-        SystemPorts, UiKind, VoicesArgs, board_plan, broadcast_round, engine_setup, find_game,
-        game_line, game_start, host_name, host_names, listing_line, online_start, page_address,
-        page_failed, page_listen, page_ready, resume_plan, store,
+        SystemPorts, UiKind, VerifyArgs, VoicesArgs, board_plan, broadcast_round, engine_setup,
+        find_game, game_line, game_start, host_name, host_names, listing_line, online_start,
+        page_address, page_failed, page_listen, page_ready, resume_plan, store,
     };
     pub use crate::ui::commands;
     pub use crate::ui::lichess::{
@@ -270,7 +271,9 @@ pub mod testing {
     };
     pub use crate::scoresheet::journal::Journal;
     pub use crate::scoresheet::pgn::to_pgn;
-    pub use crate::scoresheet::record::{ClockEvent, Event as JournalEvent, parse_journal};
+    pub use crate::scoresheet::record::{
+        ClockEvent, Event as JournalEvent, format_record, line_digest, parse_journal,
+    };
     pub use crate::scoresheet::replay::{
         Note as RecordNote, Resumed, continuation as journal_continuation, replay,
     };

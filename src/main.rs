@@ -27,6 +27,7 @@ fn main() -> ExitCode {
         Some(Cmd::Games(args)) => commands::games(args),
         Some(Cmd::Resume(args)) => play_game(&args.play, Some(&args.id)),
         Some(Cmd::Export(args)) => commands::export(args),
+        Some(Cmd::Verify(args)) => commands::verify(args),
         Some(Cmd::Review(args)) => review(args),
         Some(Cmd::Lichess(cmd)) => commands::lichess(cmd),
         None => play_game(&cli.play, None),

@@ -123,8 +123,9 @@ fn cases() -> Vec<Case> {
                 l.insert(7, "this line is garbage\n".into());
                 l.concat().into_bytes()
             },
-            sentence: "The journal of the saved game is damaged: it is restored up to 2. Springer \
-                       Felix drei; lines 8 to {end} could not be used, and the whole file is kept in ",
+            sentence: "The journal of the saved game is damaged: line 8 does not end with a \
+                       checksum. It is restored up to 2. Springer Felix drei; lines 8 to {end} \
+                       could not be used, and the whole file is kept in ",
             restored: 3,
             continues: Some(8),
         },
@@ -137,9 +138,9 @@ fn cases() -> Vec<Case> {
                 b[at] ^= 0x01;
                 b
             },
-            sentence: "The journal of the saved game is damaged: it is restored up to 2... \
-                       Springer Cesar sechs; lines 11 to {end} could not be used, and the whole \
-                       file is kept in ",
+            sentence: "The journal of the saved game is damaged: line 11 does not match its \
+                       checksum. It is restored up to 2... Springer Cesar sechs; lines 11 to {end} \
+                       could not be used, and the whole file is kept in ",
             restored: 4,
             continues: None,
         },
@@ -152,9 +153,9 @@ fn cases() -> Vec<Case> {
                 b[at..at + 12].fill(0);
                 b
             },
-            sentence: "The journal of the saved game is damaged: it is restored up to 3. Läufer \
-                       Bella fünf; lines 13 to {end} could not be used, and the whole file is kept \
-                       in ",
+            sentence: "The journal of the saved game is damaged: line 13 does not match its \
+                       checksum. It is restored up to 3. Läufer Bella fünf; lines 13 to {end} could \
+                       not be used, and the whole file is kept in ",
             restored: 5,
             continues: None,
         },
@@ -166,8 +167,9 @@ fn cases() -> Vec<Case> {
                 l.remove(8);
                 l.concat().into_bytes()
             },
-            sentence: "The journal of the saved game is damaged: it is restored up to 2. Springer \
-                       Felix drei; lines 9 to {end} could not be used, and the whole file is kept in ",
+            sentence: "The journal of the saved game is damaged: line 9 holds record 9 where \
+                       record 8 belongs. It is restored up to 2. Springer Felix drei; lines 9 to \
+                       {end} could not be used, and the whole file is kept in ",
             restored: 3,
             continues: None,
         },
@@ -178,9 +180,9 @@ fn cases() -> Vec<Case> {
                 b.truncate(b.len() - l[18].len() / 2);
                 b
             },
-            sentence: "The journal of the saved game is damaged: it is restored up to 4... \
-                       Springer Felix sechs; line {end} could not be used, and the whole file is \
-                       kept in ",
+            sentence: "The journal of the saved game is damaged: its last record, line {end}, was \
+                       cut off as it was written. It is restored up to 4... Springer Felix sechs; \
+                       line {end} could not be used, and the whole file is kept in ",
             restored: 8,
             continues: None,
         },

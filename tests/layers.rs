@@ -24,7 +24,7 @@ base      toml_error audio speech win_console  # name no other module: file erro
 words     words                                # vocabularies, Lang, templates, folding
 rules     clock game notation                  # the clock knows no chess type; game's rules editions pick by its category; typed moves
 devices   board scoresheet engine lichess      # the tactile board, the journal and its exports, the UCI engine, lichess's protocol: each sans-IO at its core
-sentences phrase view export                   # every event into one sentence; what the screen shows, as data; an export written to a file
+sentences phrase view export verify            # every event into one sentence; what the screen shows, as data; an export written to a file; a scoresheet checked
 page      companion                            # the opponent's page, sans-IO: below the app, which drives it with Msgs
 input     action keymap command config settings_file msg  # what the player asks for, the settings, the messages in and out
 app       app                                  # App::update(msg, now) -> effects, no I/O

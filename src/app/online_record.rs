@@ -213,10 +213,10 @@ mod tests {
         assert_eq!(online.game, "AbCd1234");
         assert_eq!(online.side, Color::Black);
         // Read back from the journal's line as written.
-        let line = crate::scoresheet::Event::Start(Box::new(s.clone())).to_text();
+        let line = crate::scoresheet::Event::Start(Box::new(s.clone())).to_string();
         assert_eq!(
-            crate::scoresheet::Event::from_text(&line),
-            Some(crate::scoresheet::Event::Start(Box::new(s)))
+            line.parse::<crate::scoresheet::Event>(),
+            Ok(crate::scoresheet::Event::Start(Box::new(s)))
         );
     }
 

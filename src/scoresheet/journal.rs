@@ -17,7 +17,8 @@ use std::path::{Path, PathBuf};
 use time::OffsetDateTime;
 
 use super::record::{
-    Event, HEADER, Parsed, ReadWarning, Record, StartInfo, format_record, parse_journal,
+    Digest, Event, HEADER, Parsed, ReadWarning, Record, StartInfo, format_record, line_digest,
+    parse_journal,
 };
 
 /// A game's name in the store: its start time in UTC, `YYYYMMDD-HHMMSS`,
@@ -129,6 +130,10 @@ pub struct Journal {
     failing: bool,
     /// Whether the file is new (created on the first write, with `HEADER`).
     fresh: bool,
+    /// The digest of the last line written or waiting: what the next
+    /// record carries.  `None`: a journal of before the chain, continued
+    /// in its own format.
+    chain: Option<Digest>,
     /// The game's lock, held while this journal is open (none where the
     /// folder takes no lock file).
     lock: Option<GameLock>,
@@ -146,6 +151,7 @@ impl Journal {
             pending: vec![format!("{HEADER}\n")],
             failing: false,
             fresh: true,
+            chain: Some(line_digest(format!("{HEADER}\n").as_bytes())),
             lock: None,
         }
     }
@@ -175,6 +181,7 @@ impl Journal {
             pending: Vec::new(),
             failing: false,
             fresh: false,
+            chain: parsed.digest,
             lock: None,
         };
         Ok((j, parsed))
@@ -228,7 +235,11 @@ impl Journal {
         at: OffsetDateTime,
     ) -> Result<Appended, JournalError> {
         for event in events {
-            self.pending.push(format_record(self.next_seq, at, event));
+            let line = format_record(self.next_seq, at, event, self.chain.as_ref());
+            if self.chain.is_some() {
+                self.chain = Some(line_digest(line.as_bytes()));
+            }
+            self.pending.push(line);
             self.next_seq += 1;
         }
         self.flush()
@@ -353,18 +364,32 @@ impl Journal {
 /// `?`, byte for byte (the usable part keeps its length, and the file is
 /// never changed by reading it).  Before, one such byte in the first
 /// line's comment made the whole game unreadable (issue 31).
+///
+/// The first line of a journal is hector's own header, always the same
+/// text, and a chained journal's first record carries its digest: a
+/// header whose only damage is such bytes (every other byte in place) is
+/// read as the header it was, so its records stay whole.  The damage is
+/// still the file's: `hector verify` reads the bytes as they are.
 pub fn parse_journal_bytes(bytes: &[u8]) -> Parsed {
     parse_journal(&comments_readable(bytes))
 }
 
-/// The bytes with every comment line's non-UTF-8 bytes made `?`; borrowed
-/// when there are none.
+/// The bytes with every comment line's non-UTF-8 bytes made `?` (the
+/// first line given back as the header it was, when only such bytes
+/// differ from one); borrowed when there are none.
 fn comments_readable(bytes: &[u8]) -> std::borrow::Cow<'_, [u8]> {
     let mut out: Option<Vec<u8>> = None;
     let mut start = 0;
     for line in bytes.split_inclusive(|&b| b == b'\n') {
         if line.first() == Some(&b'#') && std::str::from_utf8(line).is_err() {
             let fixed = out.get_or_insert_with(|| bytes.to_vec());
+            if start == 0
+                && let Some(header) = header_it_was(line)
+            {
+                fixed[..header.len()].copy_from_slice(header);
+                start += line.len();
+                continue;
+            }
             let mut at = start;
             for chunk in line.utf8_chunks() {
                 at += chunk.valid().len();
@@ -380,6 +405,27 @@ fn comments_readable(bytes: &[u8]) -> std::borrow::Cow<'_, [u8]> {
         Some(v) => std::borrow::Cow::Owned(v),
         None => std::borrow::Cow::Borrowed(bytes),
     }
+}
+
+/// The header (either format's) a first line was, when the line differs
+/// from it only in bytes that are not UTF-8: the same length, every valid
+/// byte the header's.
+fn header_it_was(line: &[u8]) -> Option<&'static [u8]> {
+    let body = line.strip_suffix(b"\n").unwrap_or(line);
+    [HEADER, super::record::HEADER_1]
+        .into_iter()
+        .map(str::as_bytes)
+        .find(|h| {
+            h.len() == body.len() && {
+                let mut at = 0;
+                body.utf8_chunks().all(|chunk| {
+                    let valid = chunk.valid().as_bytes();
+                    let same = h[at..at + valid.len()] == *valid;
+                    at += valid.len() + chunk.invalid().len();
+                    same
+                })
+            }
+        })
 }
 
 /// What a file in the games folder is when it is not a plain file (refused
@@ -593,8 +639,14 @@ pub fn contain(path: &Path, keep_after: bool) -> io::Result<Option<PathBuf>> {
     let mut text = bytes[..parsed.good_len].to_vec();
     if keep_after && super::replay::continuation(&parsed).is_some() {
         let first = parsed.records.last().map_or(1, |r| r.seq + 1);
+        // Chained again from the usable part's last line.
+        let mut chain = parsed.digest;
         for (seq, (_, r)) in (first..).zip(&parsed.after) {
-            text.extend_from_slice(format_record(seq, r.at, &r.event).as_bytes());
+            let line = format_record(seq, r.at, &r.event, chain.as_ref());
+            if chain.is_some() {
+                chain = Some(line_digest(line.as_bytes()));
+            }
+            text.extend_from_slice(line.as_bytes());
         }
     }
     let name = path
@@ -778,6 +830,16 @@ pub struct Store {
 
 /// The file name ending of journals.
 const EXT: &str = "txt";
+/// The file of this device's id, in hector's data folder.
+const DEVICE_FILE: &str = "device-id";
+
+/// A device id as kept: one line of hex digits and `-`.
+fn read_device_id(path: &Path) -> Option<String> {
+    let text = fs::read_to_string(path).ok()?;
+    let id = text.trim();
+    let ok = (8..=64).contains(&id.len()) && id.chars().all(|c| c.is_ascii_hexdigit() || c == '-');
+    ok.then(|| id.to_owned())
+}
 /// The ending of a new journal's temporary name.
 const TMP_EXT: &str = "tmp";
 /// A temporary file older than this is what a killed start left behind.
@@ -870,10 +932,67 @@ impl Store {
             id = GameId(format!("{}-{n}", base.as_str()));
         }
         self.remove_stale();
+        let mut start = start.clone();
+        if start.device().is_none()
+            && let Some(device) = self.device_id()
+        {
+            start.set_device(&device);
+        }
         let lock = self.lock(&id).ok();
         let mut j = Journal::create(self.path_of(&id)).hold(lock);
-        let r = j.append_at(&Event::Start(Box::new(start.clone())), at);
+        let r = j.append_at(&Event::Start(Box::new(start)), at);
         (id, j, r)
+    }
+
+    /// The file of this device's id: beside the games folder, in hector's
+    /// data folder.
+    fn device_path(&self) -> PathBuf {
+        self.dir.parent().unwrap_or(&self.dir).join(DEVICE_FILE)
+    }
+
+    /// This device's id, written in every game's start record (FIDE's
+    /// draft rules for electronic scoresheets ask for a unique device id):
+    /// drawn once, at random (122 bits, in the form of a UUID version 4),
+    /// and kept in the data folder; read back after that.  `None` when it
+    /// can be neither read nor written (the game goes on without it).
+    pub fn device_id(&self) -> Option<String> {
+        let path = self.device_path();
+        if let Some(id) = read_device_id(&path) {
+            return Some(id);
+        }
+        let mut b = [0u8; 16];
+        getrandom::fill(&mut b).ok()?;
+        b[6] = (b[6] & 0x0f) | 0x40;
+        b[8] = (b[8] & 0x3f) | 0x80;
+        let h = super::record::hex(&b);
+        let id = format!(
+            "{}-{}-{}-{}-{}",
+            &h[0..8],
+            &h[8..12],
+            &h[12..16],
+            &h[16..20],
+            &h[20..32]
+        );
+        if let Some(dir) = path.parent() {
+            private_dir(dir).ok()?;
+        }
+        // Never over another hector's id drawn at the same time.
+        let tmp = path.with_file_name(format!(".{DEVICE_FILE}.{}.{TMP_EXT}", &h[..8]));
+        let written = (|| {
+            let mut f = private_file(&tmp)?;
+            f.write_all(format!("{id}\n").as_bytes())?;
+            f.sync_all()?;
+            fs::hard_link(&tmp, &path)
+        })();
+        let _ = fs::remove_file(&tmp);
+        match written {
+            Ok(()) => {
+                sync_dir(&path);
+                Some(id)
+            }
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => read_device_id(&path),
+            Err(_) => None,
+        }
     }
 
     /// Removes the temporary files of journals whose creation was cut
@@ -1454,6 +1573,37 @@ mod tests {
     }
 
     /// A journal of four moves and their presses, as written.
+    /// The device id: drawn once, kept beside the games folder, the same
+    /// in every game's start record; a damaged file is drawn again.
+    #[test]
+    fn every_game_names_the_device_it_was_kept_on() {
+        let dir = tmp("device");
+        let store = Store::new(dir.join("hector").join("games"));
+        let (a, _) = four_moves(&store);
+        let id = store.device_id().unwrap();
+        assert_eq!(id.len(), 36);
+        assert_eq!(&id[14..15], "4", "a UUID of version 4: {id}");
+        assert_eq!(
+            fs::read_to_string(dir.join("hector").join("device-id")).unwrap(),
+            format!("{id}\n")
+        );
+        let (b, _) = four_moves(&store);
+        for g in [a, b] {
+            let parsed = store.read(&g).unwrap();
+            let Event::Start(s) = &parsed.records[0].event else {
+                panic!("no start");
+            };
+            assert_eq!(s.device(), Some(id.as_str()));
+        }
+        // Another store, another device.
+        let other = Store::new(tmp("device-2").join("hector").join("games"));
+        assert_ne!(other.device_id().unwrap(), id);
+        fs::write(dir.join("hector").join("device-id"), "not an id!\n").unwrap();
+        assert_eq!(store.device_id(), None, "never over a file that is there");
+        let _ = fs::remove_dir_all(dir);
+        let _ = fs::remove_dir_all(tmp("device-2"));
+    }
+
     fn four_moves(store: &Store) -> (GameId, PathBuf) {
         let (id, mut j, _) = store.begin(&start(), datetime!(2026-11-22 19:00 UTC));
         for (n, by, san, uci) in [
@@ -1623,69 +1773,80 @@ mod tests {
     }
 
     /// Issue 31: one byte that is not UTF-8 in the first line's comment
-    /// made the whole game unreadable.  A comment never costs a record.
+    /// made the whole game unreadable.  A comment never costs a record:
+    /// in a journal of before the chain (format 1) the first line is a
+    /// comment like any other; in a chained one (format 2) a comment added
+    /// between records (an editor's note in Latin-1) costs nothing.
     #[test]
     fn a_comment_that_is_not_utf8_costs_no_record() {
+        use crate::scoresheet::record::HEADER_1;
         let dir = tmp("comment");
+        fs::create_dir_all(&dir).unwrap();
         let store = Store::new(dir.clone());
-        let (id, mut j, _) = store.begin(&start(), datetime!(2026-11-27 12:00 UTC));
-        j.append(&mv(1, Color::White, "e4", "e2e4")).unwrap();
-        drop(j);
-        let path = store.path_of(&id);
-        let mut bytes = fs::read(&path).unwrap();
-        bytes[2] = 0xff;
-        bytes.splice(5..5, [0xc3, b'(', b'\n', b'#', 0x80, b' ']);
-        fs::write(&path, &bytes).unwrap();
+        let at = datetime!(2026-11-27 12:00 UTC);
+        // Format 1, its first line's comment damaged.
+        let id = GameId::parse("20261127-120000").unwrap();
+        let mut old = format!("{HEADER_1}\n").into_bytes();
+        for (seq, e) in [
+            (1, Event::Start(Box::new(start()))),
+            (2, mv(1, Color::White, "e4", "e2e4")),
+        ] {
+            old.extend_from_slice(format_record(seq, at, &e, None).as_bytes());
+        }
+        old[2] = 0xff;
+        fs::write(store.path_of(&id), &old).unwrap();
         let parsed = store.read(&id).unwrap();
         assert_eq!(parsed.records.len(), 2, "{:?}", parsed.warnings);
         assert!(parsed.warnings.is_empty(), "{:?}", parsed.warnings);
-        assert_eq!(parsed.good_len, bytes.len());
-        let listed = store.list().unwrap();
-        assert_eq!((listed[0].plies, listed[0].damaged), (1, false));
+        assert_eq!(parsed.good_len, old.len());
         // Going on with it leaves the file's bytes as they were.
-        let (mut j, _) = Journal::reopen(path.clone()).unwrap();
+        let (mut j, _) = Journal::reopen(store.path_of(&id)).unwrap();
         j.append(&mv(1, Color::Black, "e5", "e7e5")).unwrap();
-        assert!(fs::read(&path).unwrap().starts_with(&bytes));
+        drop(j);
+        assert!(fs::read(store.path_of(&id)).unwrap().starts_with(&old));
+        assert_eq!(store.read(&id).unwrap().records.len(), 3);
+        // Format 2, its header's byte made one that is not UTF-8: its
+        // records stay whole (`verify` still sees the file's damage).
+        let (id2, mut j, _) = store.begin(&start(), datetime!(2026-11-27 12:30 UTC));
+        j.append(&mv(1, Color::White, "e4", "e2e4")).unwrap();
+        drop(j);
+        let mut chained = fs::read(store.path_of(&id2)).unwrap();
+        chained[2] = 0xff;
+        fs::write(store.path_of(&id2), &chained).unwrap();
+        let parsed = store.read(&id2).unwrap();
+        assert_eq!(parsed.records.len(), 2, "{:?}", parsed.warnings);
+        assert!(parsed.warnings.is_empty() && parsed.chained);
+        assert_ne!(
+            crate::scoresheet::verify::check(&chained).state,
+            crate::scoresheet::verify::State::Whole
+        );
+        fs::remove_file(store.path_of(&id2)).unwrap();
+        // Format 2, a note that is not UTF-8 between its records.
+        let (id, j, _) = store.begin(&start(), datetime!(2026-11-27 13:00 UTC));
+        drop(j);
+        let path = store.path_of(&id);
+        let mut bytes = fs::read(&path).unwrap();
+        bytes.extend_from_slice(b"# caf\xe9 au lait\n");
+        fs::write(&path, &bytes).unwrap();
+        let (mut j2, _) = Journal::reopen(path.clone()).unwrap();
+        j2.append(&mv(1, Color::White, "e4", "e2e4")).unwrap();
+        drop(j2);
+        let parsed = store.read(&id).unwrap();
+        assert_eq!(parsed.records.len(), 2, "{:?}", parsed.warnings);
+        assert!(parsed.warnings.is_empty(), "{:?}", parsed.warnings);
+        let listed: Vec<(usize, bool)> = store
+            .list()
+            .unwrap()
+            .iter()
+            .map(|g| (g.plies, g.damaged))
+            .collect();
+        assert_eq!(listed, vec![(2, false), (1, false)]);
         // A record line that is not UTF-8 is still damage.
         assert_eq!(
             comments_readable(b"1 x \xff\n# \xfe\n").as_ref(),
             b"1 x \xff\n# ?\n"
         );
         let _ = fs::remove_dir_all(dir);
-    }
-
-    proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(500))]
-        /// Reading comments as text changes no byte outside a comment
-        /// line and no length: the usable part and line numbers stay.
-        #[test]
-        fn comments_made_readable_keep_every_other_byte(
-            lines in proptest::collection::vec(
-                (proptest::bool::ANY, proptest::collection::vec(proptest::num::u8::ANY, 0..20)),
-                0..12,
-            )
-        ) {
-            let mut bytes = Vec::new();
-            for (comment, body) in &lines {
-                if *comment {
-                    bytes.push(b'#');
-                }
-                bytes.extend(body.iter().filter(|&&b| b != b'\n'));
-                bytes.push(b'\n');
-            }
-            let read = comments_readable(&bytes);
-            proptest::prop_assert_eq!(read.len(), bytes.len());
-            let mut at = 0;
-            for line in bytes.split_inclusive(|&b| b == b'\n') {
-                let got = &read[at..at + line.len()];
-                if line.first() == Some(&b'#') {
-                    proptest::prop_assert!(std::str::from_utf8(got).is_ok());
-                } else {
-                    proptest::prop_assert_eq!(got, line);
-                }
-                at += line.len();
-            }
-        }
     }
 
     /// Issue 31: a directory, a link to `/dev/zero` or a FIFO where a
@@ -1751,6 +1912,7 @@ mod tests {
                 next_seq: 1,
                 pending: Vec::new(),
                 failing: false,
+                chain: None,
                 fresh: false,
                 lock: None,
             }

@@ -42,6 +42,6 @@ pub use saved::{ResumePlan, find_game, game_line, listing_line, resume_plan, sto
 pub use settings::{Started, start};
 pub use typed::{
     BoardCmd, Cli, Cmd, ExportArgs, GamesArgs, LichessArgs, LichessCmd, Overrides, PlayArgs,
-    PrintOnly, PromptMode, ResumeArgs, ReviewArgs, SayArgs, SimArgs, UiKind, VoicesArgs,
-    WordsOverrides,
+    PrintOnly, PromptMode, ResumeArgs, ReviewArgs, SayArgs, SimArgs, UiKind, VerifyArgs,
+    VoicesArgs, WordsOverrides,
 };

@@ -57,6 +57,9 @@ pub enum Cmd {
     /// Write a saved game's scoresheet as PGN, BRF, Unicode braille,
     /// large-print text or speech (WAV).
     Export(ExportArgs),
+    /// Check a saved game's journal, or a PGN exported from one: whole or
+    /// where broken, the digest it ends with, its mode, the questions.
+    Verify(VerifyArgs),
     /// Step through the games of a PGN file: next, previous, goto N, start,
     /// end; games, game N, find NAME; every exploration command.
     Review(ReviewArgs),
@@ -130,7 +133,21 @@ pub struct ExportArgs {
     /// Overwrite the file if it exists (never a game's journal).
     #[arg(long)]
     pub force: bool,
+    /// Also write the arbiter's log beside it (ID.arbiter.txt): the
+    /// record checked, its digest, and every record of the journal.
+    #[arg(long)]
+    pub arbiter: bool,
     /// The words of the export.
+    #[command(flatten)]
+    pub settings: PrintOnly,
+}
+
+/// The options of `hector verify FILE`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct VerifyArgs {
+    /// The journal (a file of the games folder) or the PGN file.
+    pub file: std::path::PathBuf,
+    /// The words of the sentence.
     #[command(flatten)]
     pub settings: PrintOnly,
 }
@@ -388,10 +405,10 @@ pub struct Overrides {
     /// (bullet, blitz, blitz5, rapid, rapid25, classical, fide, ...).
     #[arg(long = "time", value_name = "SPEC")]
     pub time: Option<String>,
-    /// The FIDE Laws edition for penalties: 2018 (the default; also
-    /// "newest" or "latest"), 2017 (also "2014": its penalties are the
-    /// same) or 1997 (also "older" or "old").
-    #[arg(long, value_name = "EDITION", value_parser = ["2018", "newest", "latest", "2017", "2014", "1997", "older", "old"])]
+    /// The FIDE Laws edition for penalties and resignation: 2023 (the
+    /// default; also "newest" or "latest"), 2018, 2017 (also "2014": its
+    /// penalties are the same) or 1997 (also "older" or "old").
+    #[arg(long, value_name = "EDITION", value_parser = ["2023", "newest", "latest", "2018", "2017", "2014", "1997", "older", "old"])]
     pub rules: Option<String>,
     /// Press the clock separately after your move (FIDE D.2.8): `press`.
     #[arg(long)]

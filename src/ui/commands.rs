@@ -13,7 +13,9 @@ use crate::export;
 use crate::msg::{Effect, Msg};
 use crate::scoresheet::{GameId, Store};
 use crate::setup::saved::other_file_line;
-use crate::setup::typed::{BoardCmd, ExportArgs, GamesArgs, LichessCmd, SayArgs, VoicesArgs};
+use crate::setup::typed::{
+    BoardCmd, ExportArgs, GamesArgs, LichessCmd, SayArgs, VerifyArgs, VoicesArgs,
+};
 use crate::setup::{Overrides, Started, find_game, listing_line, start, store};
 use crate::speech::{
     FallBack, Part, Priority, SayKind, SpeechMode, Utterance, list_voices, say_utterance_once,
@@ -286,9 +288,23 @@ pub fn export(args: &ExportArgs) -> ExitCode {
     });
     match export::write(args.format, &rec, &phraser, &path, args.force) {
         Ok(()) => {
-            let path = path.display().to_string();
-            println!("{}", phraser.message("saved", &[("path", &path)]));
-            ExitCode::SUCCESS
+            let said = path.display().to_string();
+            println!("{}", phraser.message("saved", &[("path", &said)]));
+            if !args.arbiter {
+                return ExitCode::SUCCESS;
+            }
+            // The arbiter's log beside it.
+            match crate::verify::write_arbiter_log(&store, &g.id, &path, &phraser, args.force) {
+                Ok(log) => {
+                    let log = log.display().to_string();
+                    println!("{}", phraser.message("saved", &[("path", &log)]));
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    println!("{}", failed(&e));
+                    ExitCode::FAILURE
+                }
+            }
         }
         Err(export::ExportError::IsJournal(p)) => {
             let path = p.display().to_string();
@@ -302,5 +318,18 @@ pub fn export(args: &ExportArgs) -> ExitCode {
             println!("{}", failed(&e));
             ExitCode::FAILURE
         }
+    }
+}
+
+/// `hector verify FILE`: one sentence; success when the record proves
+/// itself.
+pub fn verify(args: &VerifyArgs) -> ExitCode {
+    let phraser = start(&Overrides::from(&args.settings)).phraser;
+    let v = crate::verify::verify(&args.file, &store(), &phraser);
+    print_line(&v.sentence);
+    if v.proven {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
     }
 }

@@ -295,19 +295,14 @@ pub fn watch(
 mod tests {
     use super::*;
     use crate::scoresheet::journal::parse_journal_bytes;
-    use crate::scoresheet::record::{Event, HEADER, format_record};
+    use crate::scoresheet::record::{Event, journal_of};
     use shakmaty::Color;
-    use time::macros::datetime;
 
+    /// A journal (chained, as hector writes them) of a start and `events`.
     fn journal(events: &[Event]) -> Parsed {
-        let mut text = format!("{HEADER}\n");
-        let at = datetime!(2026-11-27 12:00 UTC);
         let mut all = vec![Event::Start(Box::default())];
         all.extend_from_slice(events);
-        for (seq, e) in (1..).zip(&all) {
-            text.push_str(&format_record(seq, at, e));
-        }
-        parse_journal_bytes(text.as_bytes())
+        parse_journal_bytes(journal_of(&all).as_bytes())
     }
 
     fn mv(number: u32, by: Color, san: &str, uci: &str) -> Event {

@@ -231,9 +231,9 @@ fn resuming_asks_and_yes_restores_the_game() {
     );
     assert_eq!(
         said(&e)[0],
-        "The journal of the saved game is damaged: it is restored up to 2. \
-             Springer Felix drei; line 9 could not be used, and the whole file is kept in \
-             /g/20261122-190000.txt.damaged.",
+        "The journal of the saved game is damaged: its last record, line 9, was cut off as \
+             it was written. It is restored up to 2. Springer Felix drei; line 9 could not be \
+             used, and the whole file is kept in /g/20261122-190000.txt.damaged.",
         "said before the question"
     );
     assert!(said(&e)[1].contains("Resume it? Yes or no."), "{e:?}");

@@ -151,7 +151,7 @@ pub enum CompanionEvent {
     /// The opponent did something.
     Action(OpponentAction),
     /// Someone is guessing the pairing code: wrong codes reached the
-    /// budget of all addresses ([`Limits::free_wrong_codes`]) or an
+    /// budget of all addresses (`Limits::free_wrong_codes`) or an
     /// address's own limit.  Said once per code; the opponent's page is not
     /// affected.
     WrongCodes,

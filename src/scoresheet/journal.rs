@@ -1042,7 +1042,7 @@ impl Store {
     /// (issue 31: a directory, a file of mode 0000, a link to `/dev/zero`
     /// or a cut start record made `hector games` say "No saved games"), but
     /// hector's own hidden files (a game's lock, a temporary name) are
-    /// left out.  A special file is refused unread ([`read_plain`]).
+    /// left out.  A special file is refused unread (`read_plain`).
     pub fn list_all(&self) -> io::Result<Listing> {
         let mut out = Listing::default();
         let entries = match fs::read_dir(&self.dir) {

@@ -6,7 +6,7 @@
 pub const QUOTE_MAX: usize = 40;
 
 /// `text` made safe to say and print: cleaned as all text from outside is
-/// ([`super::clean`]: escape sequences, control characters and
+/// ([`fn@super::clean`]: escape sequences, control characters and
 /// bidirectional overrides taken out), runs of spaces made one, and cut to
 /// [`QUOTE_MAX`] characters with "…" after a cut.
 pub fn quote(text: &str) -> String {

@@ -1,6 +1,7 @@
 //! Writes the seed corpora under fuzz/seeds/ (committed): real bytes of each
 //! board protocol from the simulated boards, typed lines, settings files.
 //! Run from fuzz/: `cargo +nightly run --bin make_seeds`.
+//! The lichess seeds are the API description's examples (lichess-org/api).
 //! (Not the journal seeds: seeds/journal/ holds the journal of a real game
 //! played with a clock, and that journal torn, with a garbage line, a deleted
 //! record and a changed byte; the first two bytes of each are the cut.)
@@ -142,4 +143,49 @@ fn main() {
     for (name, text) in raw {
         write("companion_http", name, text.as_bytes());
     }
+    // lichess's two streams, as the API description's examples write them
+    // (lichess-org/api, doc/specs/examples; the declines' keys lower case),
+    // keep-alive lines between; the first two bytes of an event seed are
+    // its cut.
+    let events = [
+        r#"{"type":"gameStart","game":{"fullId":"0FgNPGRzhDaW","gameId":"0FgNPGRz","fen":"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1","color":"white","lastMove":"","source":"friend","status":{"id":20,"name":"started"},"variant":{"key":"standard","name":"Standard"},"speed":"blitz","perf":"blitz","rated":true,"hasMoved":false,"opponent":{"id":"aaron","username":"Aaron","rating":776},"isMyTurn":true,"secondsLeft":300,"rating":724,"compat":{"bot":false,"board":true},"id":"0FgNPGRz"}}"#,
+        r#"{"type":"gameStart","game":{"fullId":"RwDo6DN68b8x","gameId":"RwDo6DN6","color":"black","source":"ai","variant":{"key":"standard","name":"Standard"},"speed":"correspondence","rated":false,"opponent":{"id":null,"username":"Stockfish level 1","ai":1},"isMyTurn":false,"compat":{"bot":false,"board":true},"id":"RwDo6DN6"}}"#,
+        "",
+        r#"{"type":"challenge","challenge":{"id":"jWAgu6ga","url":"https://lichess.org/jWAgu6ga","status":"created","challenger":{"name":"Adriana","id":"adriana","rating":734},"destUser":{"name":"Gabriela","id":"gabriela","rating":1528,"provisional":true},"variant":{"key":"standard","name":"Standard","short":"Std"},"rated":false,"speed":"correspondence","timeControl":{"type":"unlimited"},"color":"random","finalColor":"black","perf":{"icon":"","name":"Correspondence"}},"compat":{"bot":false,"board":true}}"#,
+        r#"{"type":"challengeDeclined","challenge":{"id":"jWAgu6ga","status":"declined","challenger":{"name":"Adriana","id":"adriana"},"destUser":{"name":"Gabriela","id":"gabriela"},"variant":{"key":"standard"},"rated":false,"speed":"blitz","timeControl":{"type":"clock","limit":180,"increment":2,"show":"3+2"},"color":"random","declineReason":"This time control is too fast for me.","declineReasonKey":"toofast"}}"#,
+        r#"{"type":"challengeCanceled","challenge":{"id":"jWAgu6ga","status":"canceled","challenger":{"name":"Adriana","id":"adriana"},"timeControl":{"type":"correspondence","daysPerTurn":3}}}"#,
+        r#"{"type":"gameFinish","game":{"fullId":"0FgNPGRzhDaW","gameId":"0FgNPGRz","color":"white","winner":"black","compat":{"bot":false,"board":true}}}"#,
+        "",
+    ];
+    let mut stream = vec![0x40, 0x01];
+    stream.extend(events.join("\n").into_bytes());
+    stream.push(b'\n');
+    write("lichess_event", "stream", &stream);
+    for (n, e) in events.iter().enumerate().filter(|(_, e)| !e.is_empty()) {
+        let mut one = vec![0x10, 0x00];
+        one.extend(format!("{e}\n").into_bytes());
+        write("lichess_event", &format!("event{n}"), &one);
+    }
+    let game = [
+        r#"{"type":"gameFull","id":"BEOucQJo","variant":{"key":"standard","name":"Standard","short":"Std"},"speed":"rapid","perf":{"name":"Rapid"},"rated":false,"createdAt":1745112707998,"white":{"id":"bobby","name":"Bobby","title":null,"rating":1751},"black":{"id":"me","name":"Me","title":null,"rating":1021},"initialFen":"startpos","clock":{"initial":900000,"increment":0},"state":{"type":"gameState","moves":"d2d3","wtime":900000,"btime":900000,"winc":0,"binc":0,"status":"started","expiration":{"idleMillis":1200,"millisToMove":30000}}}"#,
+        "",
+        r#"{"type":"gameState","moves":"d2d3 e7e5","wtime":900000,"btime":899000,"winc":0,"binc":0,"status":"started"}"#,
+        r#"{"type":"chatLine","room":"player","username":"lichess","text":"Warning, me. Failing to start games will result in a temporary ban."}"#,
+        r#"{"type":"gameState","moves":"d2d3 e7e5 g1f3","wtime":890000,"btime":899000,"winc":0,"binc":0,"status":"started","bdraw":true,"wtakeback":true}"#,
+        r#"{"type":"gameState","moves":"d2d3","wtime":890000,"btime":899000,"winc":0,"binc":0,"status":"started"}"#,
+        r#"{"type":"opponentGone","gone":true,"claimWinInSeconds":30}"#,
+        r#"{"type":"gameState","moves":"d2d3 e7e5","wtime":1,"btime":2,"winc":0,"binc":0,"status":"resign","winner":"black"}"#,
+    ];
+    write("lichess_game", "standard", format!("{}\n", game.join("\n")).as_bytes());
+    let chess960 = [
+        r#"{"type":"gameFull","id":"c960game","variant":{"key":"chess960","name":"Chess960"},"speed":"correspondence","perf":{"name":"Correspondence"},"rated":false,"createdAt":1,"white":{"id":"me","name":"Me"},"black":{"aiLevel":3},"initialFen":"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1","daysPerTurn":3,"state":{"type":"gameState","moves":"b2b3 b7b6 c2c3 c7c6 c1c2 c8c7 d1e3 d8e6 e1d3 e8d6","wtime":259200000,"btime":259200000,"winc":0,"binc":0,"status":"started"}}"#,
+        r#"{"type":"gameState","moves":"b2b3 b7b6 c2c3 c7c6 c1c2 c8c7 d1e3 d8e6 e1d3 e8d6 g1f1","wtime":259200000,"btime":259200000,"winc":0,"binc":0,"status":"started"}"#,
+    ];
+    write("lichess_game", "chess960", format!("{}\n", chess960.join("\n")).as_bytes());
+    write(
+        "lichess_game",
+        "crazyhouse",
+        br#"{"type":"gameFull","id":"zh","variant":{"key":"crazyhouse"},"white":{"id":"me"},"black":{"id":"x"},"initialFen":"startpos","state":{"type":"gameState","moves":"e2e4 d7d5 e4d5 d8d5 P@e4","wtime":1,"btime":1,"winc":0,"binc":0,"status":"started"}}
+"#,
+    );
 }

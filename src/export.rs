@@ -84,14 +84,64 @@ pub fn record_of(store: &Store, id: &GameId) -> Result<GameRecord, ExportError> 
     Ok(rec)
 }
 
-/// The sentence of a record's result, if the game is over ("White's flag
-/// has fallen. Black wins, 0-1.").
+/// The sentence of a record's result as said, if the game is over
+/// ("White's flag has fallen. Black wins, zero to one.").
 pub fn result_sentence(rec: &GameRecord, phraser: &Phraser) -> Option<String> {
     let (outcome, reason) = rec.result.as_ref()?;
     Some(match replay::parse_reason(reason) {
         Some(r) => phraser.game_over(r, outcome.winner()),
         None => phraser.message("over_unknown", &[]),
     })
+}
+
+/// A PGN `TimeControl` tag in words, for print that is read by people
+/// ("5400+30": "one hour thirty minutes, plus thirty seconds a move";
+/// "40/7200:3600": "forty moves in two hours, then one hour"); `None` for
+/// "-", "?" or a tag this does not read.
+pub fn time_control_words(tag: &str, phraser: &Phraser) -> Option<String> {
+    use std::time::Duration;
+    let time = |s: &str| -> Option<String> {
+        let secs = s.parse::<u64>().ok()?;
+        Some(crate::clock::words::time(
+            phraser,
+            Duration::from_secs(secs),
+        ))
+    };
+    let field = |f: &str| -> Option<String> {
+        if let Some(each) = f.strip_prefix('*') {
+            return Some(phraser.message("tc_hourglass", &[("time", &time(each)?)]));
+        }
+        let (moves, rest) = match f.split_once('/') {
+            Some((m, r)) => (Some(m.parse::<u32>().ok()?), r),
+            None => (None, f),
+        };
+        let cut = rest.find(['+', 'd', 'b']);
+        let (base, bonus) = match cut {
+            Some(i) => (&rest[..i], Some((&rest[i..i + 1], &rest[i + 1..]))),
+            None => (rest, None),
+        };
+        let mut period = time(base)?;
+        if let Some(n) = moves {
+            period = phraser.message("tc_moves", &[("count", &n.to_string()), ("time", &period)]);
+        }
+        Some(match bonus {
+            None => period,
+            Some((kind, amount)) => {
+                let key = match kind {
+                    "+" => "tc_increment",
+                    "d" => "tc_delay",
+                    _ => "tc_bronstein",
+                };
+                phraser.message(key, &[("period", &period), ("bonus", &time(amount)?)])
+            }
+        })
+    };
+    let mut parts = tag.trim().split(':').map(field);
+    let mut said = parts.next()??;
+    for p in parts {
+        said = phraser.message("tc_then", &[("first", &said), ("rest", &p?)]);
+    }
+    Some(said)
 }
 
 /// How a record's game ended, without the result ("Black won on time,
@@ -103,8 +153,10 @@ fn how_it_ended(rec: &GameRecord, phraser: &Phraser) -> Option<String> {
 }
 
 /// A claim, a penalty or an arbiter's action on the scoresheet, as a
-/// sentence in the player's language.
-pub fn note_sentence(note: &Note, phraser: &Phraser) -> String {
+/// sentence in the player's language; a result in it in symbols when
+/// `printed` (the large-print and braille exports), else in words (the
+/// spoken scoresheet).
+pub fn note_sentence(note: &Note, phraser: &Phraser, printed: bool) -> String {
     let side = |c: Color| phraser.side(c);
     let time = |ms: i64| {
         crate::clock::words::time(phraser, std::time::Duration::from_millis(ms.unsigned_abs()))
@@ -166,12 +218,16 @@ pub fn note_sentence(note: &Note, phraser: &Phraser) -> String {
                     phraser.message("arbiter_illegal", &[("side", &side(c))])
                 }
                 ("result", ..) => {
-                    let key = match first {
-                        "1-0" => "result_white",
-                        "0-1" => "result_black",
-                        _ => "result_draw",
+                    let winner = match first {
+                        "1-0" => Some(Color::White),
+                        "0-1" => Some(Color::Black),
+                        _ => None,
                     };
-                    let result = phraser.message(key, &[]);
+                    let result = if printed {
+                        phraser.result_printed(winner)
+                    } else {
+                        phraser.result_said(winner)
+                    };
                     phraser.message("arbiter_result", &[("result", &result)])
                 }
                 // A word this version does not know: as recorded.
@@ -200,7 +256,7 @@ fn announce(phraser: &Phraser, before: &shakmaty::Chess, m: &PlayedMove) -> Stri
 /// arbiter's actions, the result.
 pub fn spoken(rec: &GameRecord, phraser: &Phraser) -> Vec<speech::Stretches> {
     let offer = |c: Color| phraser.message("draw_offered", &[("side", &phraser.side(c))]);
-    let note = |n: &Note| note_sentence(n, phraser);
+    let note = |n: &Note| note_sentence(n, phraser, false);
     speech::script(
         rec,
         &|b, m| announce(phraser, b, m),
@@ -223,8 +279,19 @@ pub fn spoken(rec: &GameRecord, phraser: &Phraser) -> Vec<speech::Stretches> {
 pub fn render(format: ExportFormat, rec: &GameRecord, phraser: &Phraser) -> Vec<u8> {
     match format {
         ExportFormat::Pgn => pgn::to_pgn(rec).into_bytes(),
-        ExportFormat::Brf => braille::to_brf(rec).into_bytes(),
-        ExportFormat::Braille => braille::to_unicode(rec).into_bytes(),
+        ExportFormat::Brf | ExportFormat::Braille => {
+            let notes = |n: &Note| note_sentence(n, phraser, true);
+            let words = braille::BrailleWords {
+                white: phraser.side(Color::White),
+                black: phraser.side(Color::Black),
+                notes: &notes,
+            };
+            if format == ExportFormat::Brf {
+                braille::to_brf(rec, &words).into_bytes()
+            } else {
+                braille::to_unicode(rec, &words).into_bytes()
+            }
+        }
         ExportFormat::Text | ExportFormat::Speech => {
             let labels = Labels {
                 white: phraser.side(Color::White),
@@ -234,9 +301,14 @@ pub fn render(format: ExportFormat, rec: &GameRecord, phraser: &Phraser) -> Vec<
                 time_control: phraser.message("label_time_control", &[]),
                 result: phraser.message("label_result", &[]),
                 site: phraser.message("label_site", &[]),
+                time_control_words: rec
+                    .start
+                    .time_control
+                    .as_deref()
+                    .and_then(|tc| time_control_words(tc, phraser)),
             };
             let say = |before: &shakmaty::Chess, m: &PlayedMove| phraser.say_move(before, m.mv);
-            let notes = |n: &Note| note_sentence(n, phraser);
+            let notes = |n: &Note| note_sentence(n, phraser, true);
             let how = how_it_ended(rec, phraser);
             text::to_text(rec, &labels, &say, &notes, how.as_deref()).into_bytes()
         }
@@ -392,6 +464,36 @@ mod tests {
         GameRecord::of_game(StartInfo::default(), g)
     }
 
+    /// Issue 30, item 17: the large-print export said "Time control:
+    /// 5400+30"; it is in words, in the player's language.
+    #[test]
+    fn the_large_print_time_control_is_in_words() {
+        let mut rec = record(|_| {});
+        rec.start.time_control = Some("5400+30".into());
+        let text = String::from_utf8(render(ExportFormat::Text, &rec, &phraser(Lang::En))).unwrap();
+        assert!(
+            text.contains("Time control: one hour thirty minutes, plus thirty seconds a move\n"),
+            "{text}"
+        );
+        assert!(!text.contains("5400"), "{text}");
+        let de = phraser(Lang::De);
+        assert_eq!(
+            time_control_words("40/7200:1800+30", &de).as_deref(),
+            Some(
+                "vierzig Züge in zwei Stunden, danach dreißig Minuten, dazu dreißig Sekunden je Zug"
+            )
+        );
+        assert_eq!(
+            time_control_words("*60", &phraser(Lang::It)).as_deref(),
+            Some("clessidra, un minuto")
+        );
+        assert_eq!(time_control_words("-", &de), None);
+        assert_eq!(
+            time_control_words("300d2", &de).as_deref(),
+            Some("fünf Minuten, mit zwei Sekunden Verzögerung je Zug")
+        );
+    }
+
     /// A resignation drawn by the 2023 Laws (the opponent cannot mate) is
     /// said as such in every language and in each export: PGN, text,
     /// braille, speech.
@@ -432,7 +534,9 @@ mod tests {
             let text = String::from_utf8(render(ExportFormat::Text, &rec, &p)).unwrap();
             assert!(text.contains(said), "{lang:?}: {text}");
             let over = result_sentence(&rec, &p).unwrap();
-            assert!(over.contains("1/2-1/2"), "{lang:?}: {over}");
+            // Said in words (issue 30, item 8), never "1/2-1/2".
+            assert!(over.contains(&p.result_said(None)), "{lang:?}: {over}");
+            assert!(!over.contains("1/2"), "{lang:?}: {over}");
             assert_eq!(over, p.game_over(crate::game::EndReason::Resignation, None));
             let spoken: String = spoken(&rec, &p)
                 .into_iter()
@@ -444,7 +548,7 @@ mod tests {
         }
         assert_eq!(
             phraser(Lang::En).game_over(crate::game::EndReason::Resignation, None),
-            "A player resigns, but the other side cannot checkmate. Draw, 1/2-1/2."
+            "A player resigns, but the other side cannot checkmate. Draw, half a point each."
         );
     }
 
@@ -463,7 +567,7 @@ mod tests {
                 vec![pair("1. ", "en"), pair("Bauer Eva vier", "de")],
                 vec![pair("1... ", "en"), pair("Bauer Eva fünf", "de")],
                 vec![pair("Black offers a draw.", "en")],
-                vec![pair("White resigns. Black wins, 0-1.", "en")],
+                vec![pair("White resigns. Black wins, zero to one.", "en")],
             ]
         );
         let it = spoken(&rec, &phraser(Lang::It));

@@ -260,14 +260,17 @@ pub mod testing {
     };
     pub use crate::game::Claim;
     pub use crate::lichess::event::{
-        Lines as LichessLines, account_line as lichess_account_line, game_line as lichess_game_line,
+        GameEvent as LichessGameEvent, Lines as LichessLines, account_line as lichess_account_line,
+        game_line as lichess_game_line,
     };
     pub use crate::lichess::io::LichessIo;
+    pub use crate::lichess::moves::{replay as lichess_replay, start as lichess_start};
+    pub use crate::lichess::sync::{Change as LichessChange, GameSync as LichessSync};
     pub use crate::msg::EngineOrder;
     pub use crate::net::companion::bytes_in::serve as serve_companion_bytes;
     pub use crate::scoresheet::GameRecord;
     pub use crate::scoresheet::braille::{
-        LINES as BRAILLE_LINES, to_brf, to_unicode as to_braille_unicode,
+        BrailleWords, LINES as BRAILLE_LINES, to_brf, to_unicode as to_braille_unicode,
     };
     pub use crate::scoresheet::journal::Journal;
     pub use crate::scoresheet::pgn::to_pgn;

@@ -8,8 +8,6 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
-use clap::Parser;
-
 use hector::cli::{Cli, Cmd, PlayArgs, Refusal, ReviewArgs, SystemPorts, UiKind, commands};
 use hector::io::{CompanionConfig, PageLabels, Pairing};
 use hector::{
@@ -18,7 +16,7 @@ use hector::{
 };
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::read();
     match &cli.command {
         Some(Cmd::Play(args)) => play_game(args, None),
         Some(Cmd::Voices(args)) => commands::voices(args),

@@ -34,7 +34,7 @@ pub struct View {
     pub clocks: Option<ClockView>,
     /// The standing draw offer, as a sentence ("White offers a draw.").
     pub offer: Option<String>,
-    /// The result when the game is over ("Checkmate. White wins, 1-0.").
+    /// The result when the game is over ("Checkmate. White wins, one to zero.").
     pub result: Option<String>,
     /// Who offers the standing draw (the side of `offer`).
     pub offer_by: Option<Color>,
@@ -223,6 +223,9 @@ pub struct Labels {
     pub too_small: String,
     /// The input field's prompt when it is empty.
     pub input_hint: String,
+    /// The last row of an answer too long for its frame: where the rest
+    /// is ("… The rest is in the history: h.").
+    pub answer_more: String,
 }
 
 /// The piece style (a setting).
@@ -493,6 +496,7 @@ impl View {
                     ],
                 ),
                 input_hint: phraser.message("view_input_hint", &[]),
+                answer_more: phraser.message("view_answer_more", &[]),
             },
         }
     }

@@ -422,7 +422,7 @@ fn simulator_with_a_dgt_clock() {
     hector.expect("Bauer Eva vier");
     sim_says("clock 2:04 3:00 right");
     sim_says("clock 2:04 0:00 right flag right");
-    hector.expect("Black's flag has fallen. White wins, 1-0.");
+    hector.expect("Black's flag has fallen. White wins, one to zero.");
     hector.quit();
     sim_says("quit");
     let _ = sim.wait();
@@ -906,7 +906,7 @@ fn dgt_board_with_a_clock_is_the_clock() {
     hector.expect("The clock on the board keeps the time: use its lever and its buttons.");
     // The flag shown by the clock ends the game at once.
     board.clock(0, 238, Some(Color::White), Some(Color::White));
-    hector.expect("White's flag has fallen. Black wins, 0-1.");
+    hector.expect("White's flag has fallen. Black wins, zero to one.");
     hector.quit();
 }
 

@@ -111,7 +111,7 @@ fn a_threshold_then_the_flag_fall_ends_the_game() {
         "{at:?} {moved:?}"
     );
     let (at, l) = live.next(wait);
-    assert_eq!(l, "Black's flag has fallen. White wins, 1-0.");
+    assert_eq!(l, "Black's flag has fallen. White wins, one to zero.");
     assert!(
         at >= moved + Duration::from_millis(4900),
         "{at:?} {moved:?}"
@@ -123,7 +123,7 @@ fn a_threshold_then_the_flag_fall_ends_the_game() {
     live.send("Nf3");
     assert_eq!(
         live.next(wait).1,
-        "Game over: White won on time, Black's flag fell, 1-0. Say new for a new game."
+        "Game over: White won on time, Black's flag fell, one to zero. Say new for a new game."
     );
     live.send("time");
     assert_eq!(live.next(wait).1, "White: six seconds. Black: no time.");

@@ -250,7 +250,7 @@ fn a_game_between_the_tactile_board_and_the_page() {
         .wait_text(g.page, "#notice", "It is the player's move.");
     // The opponent resigns on the page.
     g.browser.click(g.page, "#resign");
-    g.hector.expect("Black resigns. White wins, 1-0.");
+    g.hector.expect("Black resigns. White wins, one to zero.");
     g.browser.wait_text(g.page, "#end", "Result 1-0");
     assert!(g.browser.errors().is_empty());
     // The opponent closes the page: said after the grace time.

@@ -87,7 +87,11 @@ fn login_checks_the_token_says_the_name_keeps_it_and_logout_forgets_it() {
         "{}",
         r.stdout
     );
-    assert_eq!(server.state.lock().unwrap().log, ["GET /api/account"]);
+    // The scopes first (`/api/token/test`), then the name.
+    assert_eq!(
+        server.state.lock().unwrap().log,
+        ["POST /api/token/test", "GET /api/account"]
+    );
     let kept = token_file(&home);
     assert_eq!(std::fs::read_to_string(&kept).unwrap(), TOKEN);
     #[cfg(unix)]
@@ -253,7 +257,7 @@ fn a_whole_game_by_challenge_each_move_said_once_and_the_token_never_shown() {
     let e5 = h.until("Black's reply", |l| l.contains("e5"));
     h.type_line("g4");
     h.until("the mate", |l| l.contains("h4"));
-    h.expect("Checkmate. Black wins, 0-1.");
+    h.expect("Checkmate. Black wins, zero to one.");
     let lines = h.close();
     // Black's moves said once each.
     assert_eq!(lines.iter().filter(|l| **l == e5).count(), 1, "{lines:#?}");
@@ -426,7 +430,7 @@ fn a_whole_game_by_seek() {
     h.until("Black's reply", |l| l.contains("e5"));
     h.type_line("g4");
     h.until("the mate", |l| l.contains("h4"));
-    h.expect("Checkmate. Black wins, 0-1.");
+    h.expect("Checkmate. Black wins, zero to one.");
     let lines = h.close();
     assert!(
         !lines.iter().any(|l| l.contains("seek ended")),
@@ -556,7 +560,7 @@ fn a_draw_offered_and_accepted_both_ways() {
     h.expect("Black offers a draw.");
     h.type_line("accept");
     h.expect("Draw accepted.");
-    h.expect("Draw by agreement, 1/2-1/2.");
+    h.expect("Draw by agreement, half a point each.");
     h.close();
     assert!(posts(&server).contains(&"POST /api/board/game/stand1n0/draw/yes".to_owned()));
     let _ = std::fs::remove_dir_all(&home);
@@ -574,7 +578,7 @@ fn a_draw_offered_and_accepted_both_ways() {
     h.until("Black's reply", |l| l.contains("e5"));
     h.type_line("draw");
     h.expect("Draw offer sent.");
-    h.expect("Draw by agreement, 1/2-1/2.");
+    h.expect("Draw by agreement, half a point each.");
     h.close();
     assert!(posts(&server).contains(&"POST /api/board/game/stand1n0/draw/yes".to_owned()));
     let _ = std::fs::remove_dir_all(&home);
@@ -680,7 +684,7 @@ fn the_opponent_gone_then_the_win_claimed() {
     h.expect("You may claim the win now: say claim.");
     h.type_line("claim");
     h.expect("Win claimed.");
-    h.expect("Black left the game, and the win was claimed. White wins, 1-0.");
+    h.expect("Black left the game, and the win was claimed. White wins, one to zero.");
     h.close();
     assert!(posts(&server).contains(&"POST /api/board/game/stand1n0/claim-victory".to_owned()));
     let _ = std::fs::remove_dir_all(&home);
@@ -715,7 +719,7 @@ fn chat_both_ways() {
         &server,
         r#"{"type":"chatLine","room":"player","username":"Mary","text":"thanks"}"#,
     );
-    h.expect("2 chat messages not heard yet, the last from Mary. Say chat to hear them.");
+    h.expect("Two chat messages not heard yet, the last from Mary. Say chat to hear them.");
     h.type_line("chat");
     h.expect("A spectator, Bob, says: nice game");
     h.expect("Mary says: thanks");
@@ -827,7 +831,7 @@ fn resign_asks_first_at_a_terminal_then_goes_to_lichess() {
     type_line("resign");
     wait_for("Say resign again");
     type_line("resign");
-    wait_for("White resigns. Black wins, 0-1.");
+    wait_for("White resigns. Black wins, zero to one.");
     type_line("quit");
     wait_for("Goodbye.");
     let t = Instant::now();
@@ -917,7 +921,7 @@ fn a_whole_online_game_on_a_dgt_board() {
     while !(awaited && over) {
         let l = h.next();
         awaited |= l == "On your board: black queen from d8 to h4.";
-        over |= l == "Checkmate. Black wins, 0-1.";
+        over |= l == "Checkmate. Black wins, zero to one.";
     }
     play(&mut board, &mut pos, "Qh4#");
     h.until("the mate made", |l| {

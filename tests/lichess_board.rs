@@ -62,8 +62,8 @@ fn online_on_dgt_as(server: &StandIn, home: &Path, color: &str) -> (Hector, Tact
     let mut board = Tactile::new(master, Protocol::Dgt);
     board.answer(WAIT);
     let side = if color == "white" { "White" } else { "Black" };
-    let rating = if color == "white" { 1600 } else { 1500 };
-    let start = format!("The game against Mary, rated {rating}, begins. You play {side}.");
+    // (The strict stand-in gives Mary her own rating whichever her colour.)
+    let start = format!("The game against Mary, rated 1600, begins. You play {side}.");
     // The board and lichess answer in either order.
     let (mut connected, mut begun) = (false, false);
     while !(connected && begun) {
@@ -125,7 +125,7 @@ fn a_whole_game_on_the_board_posted_in_uci_and_the_replies_awaited() {
     pos.play_unchecked(m);
     h.expect("pawn g4");
     h.expect("Queen h4, checkmate");
-    h.expect("Checkmate. Black wins, 0-1.");
+    h.expect("Checkmate. Black wins, zero to one.");
     h.expect("On your board: black queen from d8 to h4.");
     let m = uci(&pos, "d8h4");
     board.play(&pos, m, HAND);

@@ -105,7 +105,7 @@ fn the_online_game_is_journalled_listed_and_exported_with_its_site_ratings_and_c
     h.until("Black's reply", |l| l.contains("e5"));
     h.type_line("g4");
     h.until("the mate", |l| l.contains("h4"));
-    h.expect("Checkmate. Black wins, 0-1.");
+    h.expect("Checkmate. Black wins, zero to one.");
     h.close();
 
     // The journal: the game, the server, both players and ratings, the
@@ -386,7 +386,7 @@ fn a_game_ended_while_away_is_said_on_resume_and_its_record_completed() {
         l == "Rejoining the lichess game against Mary."
     });
     h.expect("The game ended on lichess while hector was away.");
-    h.expect("Black resigns. White wins, 1-0.");
+    h.expect("Black resigns. White wins, one to zero.");
     h.close();
     let text = journal(&home);
     assert!(text.contains(" result 1-0 resignation prev="), "{text}");

@@ -38,8 +38,8 @@ fn game_in_english_san_ends_in_mate() {
             "Dame Hector fünf",
             "Springer Felix sechs",
             "Dame schlägt Felix sieben, Schachmatt",
-            "Checkmate. White wins, 1-0.",
-            "Game over: White won by checkmate, 1-0. Say new for a new game.",
+            "Checkmate. White wins, one to zero.",
+            "Game over: White won by checkmate, one to zero. Say new for a new game.",
         ],
     );
 }
@@ -77,8 +77,8 @@ fn game_in_german_san_ends_in_a_claimed_threefold_repetition() {
             "Das Remisangebot von Weiß erlischt: der Zug lehnt es ab.",
             "Springer Gustav eins",
             "Springer Gustav acht",
-            "Remis durch dreifache Stellungswiederholung, 1/2-1/2.",
-            "Partie zu Ende: remis durch dreifache Stellungswiederholung, 1/2-1/2. Sag neu für eine neue Partie.",
+            "Remis durch dreifache Stellungswiederholung, je ein halber Punkt.",
+            "Partie zu Ende: remis durch dreifache Stellungswiederholung, je ein halber Punkt. Sag neu für eine neue Partie.",
         ],
     );
 }
@@ -151,7 +151,7 @@ fn game_in_appendix_d_words_with_every_special_move() {
             "Which piece does the pawn become? Say Dame, Turm, Läufer or Springer.",
             "Bauer Gustav schlägt Felix acht wird Turm, Schach",
             "Turm schlägt Felix acht",
-            "White resigns. Black wins, 0-1.",
+            "White resigns. Black wins, zero to one.",
         ],
     );
 }
@@ -169,7 +169,7 @@ fn game_in_italian_with_long_form_and_a_draw_by_agreement() {
             "Springer Bella acht Cesar sechs",
             "Springer Gustav eins Felix drei",
             "Il Bianco propone la patta.",
-            "Patta d'accordo, 1/2-1/2.",
+            "Patta d'accordo, mezzo punto a testa.",
         ],
     );
 }
@@ -186,7 +186,7 @@ fn moves_in_the_words_of_the_message_language() {
             "pawn d5",
             "pawn e4",
             "pawn d takes e4",
-            "Short castling is not legal: castling is not possible now.",
+            "Short castling is not legal: bishop f1 is in the way.",
         ],
     );
 }

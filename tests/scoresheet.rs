@@ -14,8 +14,8 @@ use hector::Game;
 use hector::StartInfo;
 use hector::testing::Claim;
 use hector::testing::{
-    BRAILLE_LINES, GameRecord, JournalEvent as Event, RecordNote as Note, Resumed, parse_journal,
-    replay, to_braille_unicode, to_brf, to_pgn,
+    BRAILLE_LINES, BrailleWords, GameRecord, JournalEvent as Event, RecordNote as Note, Resumed,
+    parse_journal, replay, to_braille_unicode, to_brf, to_pgn,
 };
 use shakmaty::san::San;
 use shakmaty::{Color, Position};
@@ -286,8 +286,8 @@ fn a_malformed_pgn_is_reported_by_pgn_extract_too() {
 #[test]
 fn the_brf_read_by_liblouis_is_the_unicode_export() {
     let rec = long_record();
-    let brf = to_brf(&rec);
-    let uni = to_braille_unicode(&rec);
+    let brf = to_brf(&rec, &BrailleWords::plain());
+    let uni = to_braille_unicode(&rec, &BrailleWords::plain());
     let brf_pages: Vec<&str> = brf.split('\x0c').collect();
     assert!(brf_pages.len() >= 3, "a long game fills pages");
     // The display file has no pages: the embosser's lines without the page
@@ -355,7 +355,7 @@ fn review_in_line_mode_over_a_file_with_a_malformed_game() {
         lines[..5],
         [
             "Three games in the file.",
-            "Game 1: Anna Müller against Bob, White won, 2026.01.02.",
+            "Game 1: Anna Müller against Bob, White won, January second, two thousand twenty-six.",
             "Game 2: Carla against Dieter, unfinished.",
             "Game 3: Eve against Frank Müller, drawn.",
             "Say game and a number to choose one, or find and a name.",
@@ -365,7 +365,7 @@ fn review_in_line_mode_over_a_file_with_a_malformed_game() {
     assert_eq!(
         rest,
         [
-            "Game 1: Anna Müller against Bob, White won, 2026.01.02.",
+            "Game 1: Anna Müller against Bob, White won, January second, two thousand twenty-six.",
             "Game 3: Eve against Frank Müller, drawn.",
             "Game 2, line 15: 3... Ke5 is not a legal move.",
             "Game 1: Anna Müller against Bob, White won. Four moves. Say next for the first move.",
@@ -416,7 +416,7 @@ fn games_export_and_resume_through_the_binary() {
     assert!(lines[0].contains("Resume it? Yes or no."), "{lines:?}");
     assert_eq!(lines[1], "Game resumed. White to move, move 3.");
     assert_eq!(lines[3], "Läufer Bella fünf");
-    assert_eq!(lines[4], "Black resigns. White wins, 1-0.");
+    assert_eq!(lines[4], "Black resigns. White wins, one to zero.");
     let out = data.join("out.pgn");
     let o = out.to_str().unwrap();
     let run = hector_data(&data, &["export", "1", "--format", "pgn", "-o", o], "");
@@ -1313,10 +1313,14 @@ fn a_resignation_against_a_lone_king_is_a_draw_by_the_2023_laws() {
     for (rules, said, result) in [
         (
             None,
-            "A player resigns, but the other side cannot checkmate. Draw, 1/2-1/2.",
+            "A player resigns, but the other side cannot checkmate. Draw, half a point each.",
             "1/2-1/2",
         ),
-        (Some("2018"), "White resigns. Black wins, 0-1.", "0-1"),
+        (
+            Some("2018"),
+            "White resigns. Black wins, zero to one.",
+            "0-1",
+        ),
     ] {
         let data = tmp("resign-2023");
         let mut args = vec!["play", "--fen", fen, "--time", "90+30"];

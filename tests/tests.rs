@@ -21,6 +21,7 @@ mod util;
 #[cfg(unix)] // Unix only: boards simulated on pseudo-terminals
 mod board_games;
 mod clock_games;
+mod command_line;
 #[cfg(unix)] // Unix only: the server's memory and descriptors read in /proc
 mod companion_attack;
 #[cfg(unix)] // Unix only: boards on pseudo-terminals, Debian's chromium
@@ -49,6 +50,7 @@ mod lichess_broadcast;
 mod lichess_record;
 #[cfg(unix)] // Unix only: a Secret Service (gnome-keyring) on a private D-Bus
 mod lichess_store;
+mod lichess_strict;
 #[cfg(unix)] // Unix only: the by-hand walk's /tmp folder
 mod lichess_walk;
 mod line_games;

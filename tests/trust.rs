@@ -15,7 +15,7 @@ use crate::util::{clean_config_dir, hector, hector_at};
 #[test]
 fn after_the_end_every_line_says_how_the_game_ended() {
     let run = hector(&[], "e4\nf6\nd4\ng5\nQh5\nturn\n\nNc6\nsquare h5\n");
-    let over = "Game over: White won by checkmate, 1-0. Say new for a new game.";
+    let over = "Game over: White won by checkmate, one to zero. Say new for a new game.";
     assert_eq!(
         run.lines()[7..],
         [over, over, over, "Hector fünf: white Dame"],
@@ -325,7 +325,7 @@ fn a_finished_game_stays_finished_unless_both_agree() {
     assert_eq!(
         run.lines()[3..6],
         [
-            "White resigns. Black wins, 0-1.",
+            "White resigns. Black wins, zero to one.",
             "The game is over. Taking back Bauer Eva fünf reopens it only if both players agree. \
              Say yes if you both agree, or no.",
             "The result stands.",
@@ -347,7 +347,7 @@ fn a_finished_game_stays_finished_unless_both_agree() {
     assert_eq!(
         run.lines()[5..],
         [
-            "Checkmate. Black wins, 0-1.",
+            "Checkmate. Black wins, zero to one.",
             "The game is over. Taking back Dame Hector vier, Schachmatt reopens it only if both \
              players agree. Say yes if you both agree, or no.",
             "Taken back: Dame Hector vier, Schachmatt.",
@@ -374,7 +374,7 @@ fn in_a_terminal_resign_asks_first() {
     t.type_line("resign");
     t.wait_for("Say resign again");
     t.type_line("resign");
-    t.wait_for("Black resigns. White wins, 1-0.");
+    t.wait_for("Black resigns. White wins, one to zero.");
     t.type_line("quit");
     t.wait_for("Goodbye.");
     assert!(t.ended(), "{}", t.text());

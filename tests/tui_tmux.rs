@@ -510,3 +510,54 @@ fn help_history_last_move_and_large_pieces_at_three_sizes() {
         t.assert_restored();
     }
 }
+
+/// Issue 30, item 9: at 80×24 a typed `help` showed only its last line
+/// ("quit: leave hector."), the 23 others never reachable; the keys page
+/// pasted line-mode arguments after the keys and listed the review's and
+/// lichess's keys in an ordinary game.  The answer opens on a page from its
+/// first line, scrolls to its last; the keys page says what each key does.
+#[test]
+fn a_typed_help_opens_whole_and_the_keys_page_lists_what_applies_at_80x24() {
+    let t = Tmux::start(80, 24);
+    t.hector();
+    t.keys(&["Tab"]);
+    t.literal("help");
+    t.keys(&["Enter"]);
+    let s = t.wait_for("Commands, one per line:");
+    keep("tui-80x24-typed-help", &s);
+    assert!(s.contains("Lines 1 to"), "{s}");
+    assert!(flat(&s).contains("square f3: what is on a square."), "{s}");
+    t.keys(&["End"]);
+    let s = t.wait_for("quit: leave hector.");
+    keep("tui-80x24-typed-help-end", &s);
+    t.keys(&["Escape"]);
+    // The page's footer goes with it (its first line left the screen at
+    // End already).
+    gone(&t, "Lines ");
+    // The keys page: each key with what it does, only what applies now.
+    t.keys(&["?"]);
+    let s = t.wait_for("Space s: what is on the square under the cursor.");
+    keep("tui-80x24-keys", &s);
+    let mut all = flat(&s);
+    for _ in 0..6 {
+        t.keys(&["PageDown"]);
+        std::thread::sleep(Duration::from_millis(150));
+        all.push(' ');
+        all.push_str(&flat(&t.screen()));
+    }
+    t.wait_for("Ctrl-q: leave hector.");
+    for wrong in [
+        "Space s f3",
+        "a e4",
+        "such as ? F1 time",
+        "in review",
+        "lichess",
+    ] {
+        assert!(!all.contains(wrong), "{wrong}: {all}");
+    }
+    t.keys(&["?"]);
+    gone(&t, "The keys");
+    t.keys(&["C-q"]);
+    t.keys(&["C-q"]);
+    t.assert_restored();
+}

@@ -36,6 +36,19 @@ impl App {
         self.message(&format!("help_{}", action.key()), &[("command", command)])
     }
 
+    /// What `action` does, reached by `keys` in the full-screen view: the
+    /// key help's and the keys page's one wording (no line-mode arguments
+    /// after the keys).
+    pub fn key_help_with(&self, action: PlayerAction, keys: &str) -> String {
+        self.talk.phraser.key_help(action.key(), keys)
+    }
+
+    /// Whether the key help lists an action's keys now: the view's own
+    /// keys always, the rest when `help` would list it.
+    pub fn key_applies_now(&self, action: PlayerAction) -> bool {
+        action.row().place == Place::Keys || self.applies_now(action)
+    }
+
     /// Whether `help` lists a command now (the table's place and needs
     /// columns): the review's commands only in a review, the game's only
     /// in a game, and the clock's, the engine's, the board's and the

@@ -347,7 +347,7 @@ impl App {
                 let t = self.message("help_intro", &[]);
                 self.info(&mut out, t);
                 for (action, keys) in lines {
-                    let t = self.help_with(action, &keys);
+                    let t = self.key_help_with(action, &keys);
                     self.info(&mut out, t);
                 }
             }
@@ -604,7 +604,7 @@ impl App {
         Some(self.talk.phraser.game_over(r.reason, r.outcome.winner()))
     }
 
-    /// "Game over: White won by checkmate, 1-0. Say new for a new game."
+    /// "Game over: White won by checkmate, one to zero. Say new for a new game."
     fn game_over_state(&self) -> Option<String> {
         let r = self.game.result()?;
         if let Some(t) = self.online_over_state(r.reason, r.outcome.winner()) {

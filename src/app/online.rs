@@ -78,6 +78,9 @@ pub(super) struct OnlinePlay {
     unheard: Vec<crate::lichess::event::ChatLine>,
     /// When a chat notice was last said.
     chat_said_at: Option<Instant>,
+    /// A line of the players' room came in the quiet after a notice: its
+    /// writer, said with the count once the quiet is over.
+    chat_pending: Option<String>,
     /// The opponent gone: when lichess lets the win be claimed (said then;
     /// a `claim` before is told how long to wait).
     claim_at: Option<Instant>,
@@ -101,10 +104,15 @@ const CHAT_KEPT: usize = 50;
 impl OnlinePlay {
     /// When the link down for long must be said.
     pub(super) fn deadline(&self) -> Option<Instant> {
-        match (self.link.deadline(), self.claim_at) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        // The end of a chat quiet with lines in it: their count is said.
+        let chat = self
+            .chat_said_at
+            .filter(|_| self.chat_pending.is_some())
+            .map(|t| t + CHAT_QUIET);
+        [self.link.deadline(), self.claim_at, chat]
+            .into_iter()
+            .flatten()
+            .min()
     }
 
     /// The game's id and its sync, once both are known.
@@ -128,6 +136,7 @@ impl OnlinePlay {
             me_names: Vec::new(),
             unheard: Vec::new(),
             chat_said_at: None,
+            chat_pending: None,
             claim_at: None,
             rejoin: Some(false),
             players: None,
@@ -165,6 +174,7 @@ impl App {
             me_names: Vec::new(),
             unheard: Vec::new(),
             chat_said_at: None,
+            chat_pending: None,
             claim_at: None,
             rejoin: None,
             players: None,
@@ -252,6 +262,21 @@ impl App {
             let t = self.message("lichess_claim_now", &[]);
             self.say(out, t, Priority::Urgent, SayKind::Game);
         }
+        // Lines that came in the quiet after a chat notice: said with
+        // their count when it ends (issue 30: the count said was never
+        // brought up to date).
+        let pending = self.parts.online.as_mut().and_then(|o| {
+            let over = o.chat_said_at.is_some_and(|t| now >= t + CHAT_QUIET);
+            if !over {
+                return None;
+            }
+            let name = o.chat_pending.take()?;
+            o.chat_said_at = Some(now);
+            Some((o.unheard.len(), name))
+        });
+        if let Some((count, name)) = pending {
+            self.chat_notice(count, &name, out);
+        }
     }
 
     /// What the network brought.
@@ -331,14 +356,19 @@ impl App {
             }
             AccountEvent::ChallengeDeclined(c) => {
                 // The reason in hector's words (lichess's text is English).
-                let key = match c.decline_reason_key.as_deref() {
-                    Some("later") => "lichess_declined_later",
-                    Some("tooFast") => "lichess_declined_too_fast",
-                    Some("tooSlow") => "lichess_declined_too_slow",
-                    Some("timeControl") => "lichess_declined_time_control",
-                    Some("rated") => "lichess_declined_rated",
-                    Some("casual") => "lichess_declined_casual",
-                    _ => "lichess_challenge_declined",
+                use crate::lichess::event::DeclineReason as R;
+                let key = match c.decline_reason_key {
+                    Some(R::Later) => "lichess_declined_later",
+                    Some(R::TooFast) => "lichess_declined_too_fast",
+                    Some(R::TooSlow) => "lichess_declined_too_slow",
+                    Some(R::TimeControl) => "lichess_declined_time_control",
+                    Some(R::Rated) => "lichess_declined_rated",
+                    Some(R::Casual) => "lichess_declined_casual",
+                    Some(R::Standard) => "lichess_declined_standard",
+                    Some(R::Variant) => "lichess_declined_variant",
+                    Some(R::NoBot) => "lichess_declined_no_bot",
+                    Some(R::OnlyBot) => "lichess_declined_only_bot",
+                    Some(R::Generic) | None => "lichess_challenge_declined",
                 };
                 let name = c.dest_user.map(|p| p.name).unwrap_or_default();
                 let t = self.message(key, &[("name", &name)]);
@@ -818,6 +848,7 @@ impl App {
         let (key, quoted) = match &f {
             Failure::NotFound if answering => ("lichess_challenge_gone", None),
             Failure::TokenRefused => ("lichess_token_refused", None),
+            Failure::MissingScope => ("lichess_missing_scope", None),
             Failure::NoSuchUser => ("lichess_err_no_user", None),
             Failure::ChallengeRefused => ("lichess_err_challenge_refused", None),
             Failure::NotYourTurn => ("lichess_err_not_your_turn", None),
@@ -1187,17 +1218,28 @@ impl App {
             o.unheard.remove(0);
         }
         o.unheard.push(line);
-        if !notice || o.chat_said_at.is_some_and(|t| now < t + CHAT_QUIET) {
+        if !notice {
+            return;
+        }
+        if o.chat_said_at.is_some_and(|t| now < t + CHAT_QUIET) {
+            o.chat_pending = Some(name);
             return;
         }
         o.chat_said_at = Some(now);
+        o.chat_pending = None;
         let count = o.unheard.len();
+        self.chat_notice(count, &name, out);
+    }
+
+    /// "A chat message from Mary", "Three chat messages not heard yet, the
+    /// last from Mary" (the count in words).
+    fn chat_notice(&mut self, count: usize, name: &str, out: &mut Vec<Effect>) {
         let t = if count == 1 {
-            self.message("lichess_chat_one", &[("name", &name)])
+            self.message("lichess_chat_one", &[("name", name)])
         } else {
             self.message(
                 "lichess_chat_many",
-                &[("count", &count.to_string()), ("name", &name)],
+                &[("count", &count.to_string()), ("name", name)],
             )
         };
         self.say(out, t, Priority::Normal, SayKind::Game);
@@ -1211,6 +1253,7 @@ impl App {
         };
         let lines = std::mem::take(&mut o.unheard);
         o.chat_said_at = None;
+        o.chat_pending = None;
         if lines.is_empty() {
             let t = self.message("lichess_chat_none", &[]);
             self.info(out, t);

@@ -392,7 +392,7 @@ mod tests {
             said(&e),
             [
                 "The game ended on lichess while hector was away.",
-                "Black resigns. White wins, 1-0."
+                "Black resigns. White wins, one to zero."
             ]
         );
         assert!(app.game.is_over());
@@ -418,7 +418,7 @@ mod tests {
             [
                 "Springer Cesar sechs",
                 "The game ended on lichess while hector was away.",
-                "Black resigns. White wins, 1-0."
+                "Black resigns. White wins, one to zero."
             ]
         );
     }

@@ -374,7 +374,15 @@ impl App {
                         ("white", &self.talk.phraser.player(&g.white, Color::White)),
                         ("black", &self.talk.phraser.player(&g.black, Color::Black)),
                         ("result", &self.result_words(&g.result)),
-                        ("date", &g.date),
+                        // In words: a voice hears no digits (issue 30).
+                        (
+                            "date",
+                            &self
+                                .talk
+                                .phraser
+                                .pgn_date_words(&g.date)
+                                .unwrap_or_else(|| g.date.clone()),
+                        ),
                     ],
                 )
             })

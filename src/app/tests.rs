@@ -317,7 +317,10 @@ fn fifty_move_claim_on_an_intended_move() {
     a.game = Game::from_fen("8/8/4k3/8/8/2K5/8/R7 w - - 99 80").expect("valid");
     assert_eq!(
         line(&mut a, "claim Ra2"),
-        vec!["Turm Anna zwei", "Draw by the 50-move rule, 1/2-1/2."]
+        vec![
+            "Turm Anna zwei",
+            "Draw by the 50-move rule, half a point each."
+        ]
     );
 }
 
@@ -647,7 +650,7 @@ mod trust {
     fn game_over_is_a_state_for_the_prompt_turn_an_empty_line_and_a_move() {
         let mut a = app();
         mate(&mut a);
-        let over = "Game over: White won by checkmate, 1-0. Say new for a new game.";
+        let over = "Game over: White won by checkmate, one to zero. Say new for a new game.";
         assert_eq!(a.prompt(), over);
         assert_eq!(line(&mut a, "turn"), vec![over]);
         assert_eq!(line(&mut a, ""), vec![over]);
@@ -658,7 +661,7 @@ mod trust {
         line(&mut b, "resign");
         assert_eq!(
             b.prompt(),
-            "Game over: Black won, White resigned, 0-1. Say new for a new game."
+            "Game over: Black won, White resigned, zero to one. Say new for a new game."
         );
         let mut c = App::builder().lang(Lang::De).build();
         for m in ["e4", "e5", "Sf3"] {
@@ -668,7 +671,7 @@ mod trust {
         line(&mut c, "annehmen");
         assert_eq!(
             c.prompt(),
-            "Partie zu Ende: remis durch Vereinbarung, 1/2-1/2. Sag neu für eine neue Partie."
+            "Partie zu Ende: remis durch Vereinbarung, je ein halber Punkt. Sag neu für eine neue Partie."
         );
     }
 
@@ -712,13 +715,16 @@ mod trust {
         assert_eq!(line(&mut a, "no"), vec!["The game goes on."]);
         assert!(!a.game().is_over());
         line(&mut a, "resign");
-        assert_eq!(line(&mut a, "yes"), vec!["Black resigns. White wins, 1-0."]);
+        assert_eq!(
+            line(&mut a, "yes"),
+            vec!["Black resigns. White wins, one to zero."]
+        );
         let mut b = asking();
         // Before the first move too; the same word again confirms.
         line(&mut b, "resign");
         assert_eq!(
             line(&mut b, "resign"),
-            vec!["White resigns. Black wins, 0-1."]
+            vec!["White resigns. Black wins, zero to one."]
         );
         assert!(b.game().is_over());
         // In German.

@@ -143,6 +143,10 @@ enum Class {
     NewGame,
     /// Shows a legal move half done.
     InProgress,
+    /// Shows a pawn set on the last rank where it can promote: its piece
+    /// may still be exchanged for it, so it is not judged before the
+    /// press (or, with no press, the grace time).
+    Unpromoted,
     /// Shows a state on the way to the awaited move.
     Awaiting,
     /// Anything else.
@@ -388,7 +392,7 @@ impl Tracker {
     /// from one square to another by a move that is not legal (7.5): those
     /// squares.  A pawn left unpromoted on the last rank is one (7.5.2).
     pub fn illegal_shown(&self) -> Option<(Square, Square)> {
-        if self.class != Class::Other || self.raw.is_none() {
+        if !matches!(self.class, Class::Other | Class::Unpromoted) || self.raw.is_none() {
             return None;
         }
         let view = self.view(self.orientation());
@@ -431,7 +435,9 @@ impl Tracker {
             self.settle_at = None;
             match self.class {
                 Class::Candidate { mv, .. } => self.apply(mv, &mut out),
-                Class::TakeBack | Class::NewGame | Class::Other => self.report_mismatch(&mut out),
+                Class::TakeBack | Class::NewGame | Class::Other | Class::Unpromoted => {
+                    self.report_mismatch(&mut out)
+                }
                 Class::Awaiting if !self.watch.reported().is_empty() => {
                     self.watch.clear();
                     out.push(Inferred::Instruction(self.instructions()));
@@ -877,6 +883,9 @@ impl Tracker {
         if half_done(board, sensed, &afters) || only_own_pieces_lifted(&self.position, view) {
             return Class::InProgress;
         }
+        if unpromoted(board, sensed, &afters) {
+            return Class::Unpromoted;
+        }
         Class::Other
     }
 
@@ -927,6 +936,9 @@ impl Tracker {
                 self.settle_at = Some(now + wait);
             }
             Class::Other => self.settle_at = Some(settle),
+            // Quiet until the press (docs/boards.md); left so past the
+            // grace time, it is the mismatch it is.
+            Class::Unpromoted => self.settle_at = Some(now + self.config.grace),
             Class::Promotion { from, to } => {
                 if before != class {
                     out.push(Inferred::NeedPromotionPiece { from, to });
@@ -1114,6 +1126,32 @@ fn only_own_pieces_lifted(pos: &Chess, view: &View) -> bool {
             got.matches(board.piece_at(sq))
                 || (got == Sensed::Empty && board.color_at(sq) == Some(pos.turn()))
         })
+}
+
+/// Whether the board shows a promotion with the pawn itself set on the
+/// last rank (the piece it becomes not yet put in its place): every square
+/// that differs from the game is one the promotion changes, and the
+/// promotion square shows the moving pawn.  A pawn left there when the
+/// clock is pressed is an illegal move (7.5.2); before, it is not judged.
+fn unpromoted(board: &Board, sensed: &SensedBoard, afters: &[(Move, Board)]) -> bool {
+    let differing: Vec<Square> = Square::ALL
+        .into_iter()
+        .filter(|sq| !sensed.get(*sq).matches(board.piece_at(*sq)))
+        .collect();
+    afters.iter().any(|(m, after)| {
+        let (Some(from), true) = (m.from(), m.is_promotion()) else {
+            return false;
+        };
+        let Some(pawn) = board.piece_at(from) else {
+            return false;
+        };
+        sensed.get(m.to()) == Sensed::Piece(pawn)
+            && differing.iter().all(|sq| {
+                let got = sensed.get(*sq);
+                board.piece_at(*sq) != after.piece_at(*sq)
+                    && (*sq == m.to() || got == Sensed::Empty || got.matches(after.piece_at(*sq)))
+            })
+    })
 }
 
 /// Whether the board shows some legal move half done: every square that

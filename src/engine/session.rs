@@ -35,7 +35,7 @@ use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
 use shakmaty_uci::{UciInfo, UciMessage, UciOptionConfig, UciTimeControl};
 
 use super::eval::Score;
-use super::settings::{EngineSettings, OptionNote, Wanted};
+use super::settings::{EngineSettings, OptionNote, Strength, Wanted};
 
 /// How the engine ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -419,6 +419,52 @@ pub enum EngineEvent {
     Fault(Fault),
 }
 
+/// How long a skill level below full strength may think about its move,
+/// a level: level 1 half a second, level 10 five seconds.  A weak engine
+/// that thinks long plays no better and keeps its opponent waiting
+/// (issue 30: Stockfish at level 2 on 10+5 took 46 s over its first move).
+pub const LEVEL_THINK: Duration = Duration::from_millis(500);
+
+/// How long an engine limited to a rating may think, a rating point
+/// (1500 Elo: three seconds).
+const ELO_THINK: Duration = Duration::from_millis(2);
+
+/// The longest the engine may think about its own move on the clock:
+/// a sane share of its time, whatever its own time management says: the
+/// time left over the moves to go (at most 30 are counted), and three
+/// quarters of the increment, never more than a quarter of what is left;
+/// for a weak level or a rating, also the time that level thinks.
+pub fn move_cap(strength: Strength, limit: Limit, turn: shakmaty::Color) -> Option<Duration> {
+    let level = match strength {
+        Strength::Level(n) if n < 20 => Some(LEVEL_THINK * u32::from(n.max(1))),
+        Strength::Elo(e) => Some(ELO_THINK * e),
+        _ => None,
+    };
+    let share = match limit {
+        Limit::Clock {
+            white,
+            black,
+            white_inc,
+            black_inc,
+            moves_to_go,
+        } => {
+            let (left, inc) = match turn {
+                shakmaty::Color::White => (white, white_inc),
+                shakmaty::Color::Black => (black, black_inc),
+            };
+            let moves = moves_to_go.map_or(30, |m| u32::from(m).clamp(1, 30));
+            Some((left / moves + inc * 3 / 4).min(left / 4))
+        }
+        _ => None,
+    };
+    let cap = match (level, share) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (_, share) => share,
+    };
+    // Whole milliseconds, as sent; a search of no time at all is no search.
+    cap.map(|c| Duration::from_millis(u64::try_from(c.as_millis()).unwrap_or(u64::MAX).max(1)))
+}
+
 /// A search as sent to the engine.
 #[derive(Debug, Clone)]
 struct Search {
@@ -431,9 +477,28 @@ struct Search {
     /// The position searched.
     pos: Chess,
     limit: Limit,
+    /// The engine's own move on the clock: the longest it may think
+    /// ([`move_cap`]), sent as `movetime` beside the clock's times (the
+    /// engine stops at whichever comes first).
+    cap: Option<Duration>,
 }
 
 impl Search {
+    /// The `go` line: the limit's, with the cap as `movetime`.
+    fn go_line(&self, ponder: bool) -> String {
+        let mut line = self.limit.go(ponder);
+        if let Some(cap) = self.cap {
+            line.push_str(&format!(" movetime {}", cap.as_millis()));
+        }
+        line
+    }
+
+    /// The longest the engine may think (its deadline, before the margin).
+    fn think_time(&self) -> Duration {
+        let time = self.limit.time(self.pos.turn());
+        self.cap.map_or(time, |c| c.min(time))
+    }
+
     fn position_line(&self) -> String {
         UciMessage::Position {
             startpos: self.root.is_none(),
@@ -852,7 +917,7 @@ impl EngineSession {
         search.pos.play_unchecked(best);
         search.pos.play_unchecked(reply);
         self.send(search.position_line());
-        self.send(search.limit.go(true));
+        self.send(search.go_line(true));
         self.state = State::Pondering { search };
     }
 
@@ -912,8 +977,8 @@ impl EngineSession {
             }
         }
         self.send(search.position_line());
-        self.send(search.limit.go(false));
-        let deadline = now + search.limit.time(search.pos.turn()) + self.timeouts.margin;
+        self.send(search.go_line(false));
+        let deadline = now + search.think_time() + self.timeouts.margin;
         self.state = State::Searching {
             search,
             deadline,
@@ -960,6 +1025,11 @@ impl EngineSession {
             Some(Fen::from_position(&req.start, EnPassantMode::Legal))
         };
         let id = SearchId(self.next_id);
+        let cap = if req.purpose == Purpose::Move {
+            move_cap(self.settings.strength, req.limit, pos.turn())
+        } else {
+            None
+        };
         let search = Search {
             id,
             purpose: req.purpose,
@@ -968,6 +1038,7 @@ impl EngineSession {
             chess960,
             pos,
             limit: req.limit,
+            cap,
         };
         if req.purpose != Purpose::Move && self.thinking_about_move() {
             return Err(SearchError::Busy);
@@ -981,7 +1052,7 @@ impl EngineSession {
             {
                 // The player made the expected reply.
                 self.send(UciMessage::PonderHit.to_string());
-                let deadline = now + search.limit.time(search.pos.turn()) + self.timeouts.margin;
+                let deadline = now + search.think_time() + self.timeouts.margin;
                 self.state = State::Searching {
                     search,
                     deadline,

@@ -97,6 +97,126 @@ pub struct GameInfo {
     /// Whether the Board API may play it (`compat.board`).
     #[serde(default)]
     pub compat: Option<Compat>,
+    /// The variant (`standard`, `chess960`, `fromPosition`, …).
+    #[serde(default)]
+    pub variant: Option<Variant>,
+    /// The speed (`blitz`, `correspondence`, …), when given.
+    #[serde(default)]
+    pub speed: Option<Speed>,
+    /// Seconds left to the player on the clock, or until a correspondence
+    /// move is due, when given.
+    #[serde(default)]
+    pub seconds_left: Option<u64>,
+    /// How the game came about (`friend`, `lobby`, `ai`, `pool`, …).
+    #[serde(default)]
+    pub source: Option<String>,
+    /// Whether the player has moved in it yet.
+    #[serde(default)]
+    pub has_moved: Option<bool>,
+}
+
+impl GameInfo {
+    /// Whether the Board API may play this game: lichess says so in
+    /// `compat.board` (`schemas/GameCompat.yaml`); a game without the field
+    /// is taken as playable.
+    #[must_use]
+    pub fn board_compatible(&self) -> bool {
+        self.compat.is_none_or(|c| c.board)
+    }
+}
+
+/// A game's speed, as lichess reckons it (`schemas/Speed.yaml`): from the
+/// start time plus forty moves' increment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Speed {
+    /// Under 30 seconds, estimated.
+    UltraBullet,
+    /// Under 3 minutes.
+    Bullet,
+    /// Under 8 minutes.
+    Blitz,
+    /// Under 25 minutes.
+    Rapid,
+    /// 25 minutes or more.
+    Classical,
+    /// Days per move, no clock.
+    Correspondence,
+}
+
+impl Speed {
+    /// The speed of a clock of `limit_s` seconds plus `increment_s` a move:
+    /// lichess's estimate, `limit + 40 × increment` (scalachess's
+    /// `Speed.apply`: ultraBullet to 29 s, bullet to 179 s, blitz to 479 s,
+    /// rapid to 1,499 s, classical beyond).
+    #[must_use]
+    pub fn of_clock(limit_s: u32, increment_s: u32) -> Self {
+        let estimate = u64::from(limit_s) + 40 * u64::from(increment_s);
+        match estimate {
+            0..30 => Self::UltraBullet,
+            30..180 => Self::Bullet,
+            180..480 => Self::Blitz,
+            480..1500 => Self::Rapid,
+            _ => Self::Classical,
+        }
+    }
+}
+
+/// Why a challenge was declined (`declineReasonKey`, written lower case:
+/// `schemas/ChallengeDeclinedJson.yaml`, `toofast`, `timecontrol`, …).
+/// Read without regard to case, so `tooFast` (the form a decline is *sent*
+/// with, `tags/challenges/api-challenge-challengeId-decline.yaml`) is read
+/// too; a key not known is [`DeclineReason::Generic`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DeclineReason {
+    /// No reason given.
+    Generic,
+    /// Not now.
+    Later,
+    /// The time control is too fast for them.
+    TooFast,
+    /// Too slow for them.
+    TooSlow,
+    /// They do not play this time control.
+    TimeControl,
+    /// They would rather play rated.
+    Rated,
+    /// They would rather play casual.
+    Casual,
+    /// They play standard chess only.
+    Standard,
+    /// They do not play this variant.
+    Variant,
+    /// They do not play bots.
+    NoBot,
+    /// They play bots only.
+    OnlyBot,
+}
+
+impl DeclineReason {
+    /// The reason for a key, any case.
+    #[must_use]
+    pub fn from_key(key: &str) -> Self {
+        match key.to_ascii_lowercase().as_str() {
+            "later" => Self::Later,
+            "toofast" => Self::TooFast,
+            "tooslow" => Self::TooSlow,
+            "timecontrol" => Self::TimeControl,
+            "rated" => Self::Rated,
+            "casual" => Self::Casual,
+            "standard" => Self::Standard,
+            "variant" => Self::Variant,
+            "nobot" => Self::NoBot,
+            "onlybot" => Self::OnlyBot,
+            _ => Self::Generic,
+        }
+    }
+}
+
+fn decline_reason<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<DeclineReason>, D::Error> {
+    Ok(Option::<String>::deserialize(d)?.map(|k| DeclineReason::from_key(&k)))
 }
 
 /// The opponent in [`GameInfo`].
@@ -153,10 +273,15 @@ pub struct Challenge {
     /// Why it was declined, for `challengeDeclined`.
     #[serde(default)]
     pub decline_reason: Option<String>,
-    /// The same as a key (`generic`, `later`, `tooFast`, `tooSlow`,
-    /// `timeControl`, `rated`, `casual`, …): what hector says.
+    /// The same as a key (lower case on the wire): what hector says.
+    #[serde(default, deserialize_with = "decline_reason")]
+    pub decline_reason_key: Option<DeclineReason>,
+    /// The speed, when given.
     #[serde(default)]
-    pub decline_reason_key: Option<String>,
+    pub speed: Option<Speed>,
+    /// The position it starts from, for `fromPosition` and Chess960.
+    #[serde(default)]
+    pub initial_fen: Option<String>,
 }
 
 impl Challenge {
@@ -164,6 +289,17 @@ impl Challenge {
     #[must_use]
     pub fn is_standard(&self) -> bool {
         self.variant.as_ref().is_none_or(|v| v.key == "standard")
+    }
+
+    /// Whether `me` (a lichess id or name, any case) made it: lichess's
+    /// event stream sends our own challenges too, with no `direction`
+    /// (`tags/board/api-stream-event.yaml`: "A player sends you a
+    /// challenge or you challenge someone").
+    #[must_use]
+    pub fn is_from(&self, me: &str) -> bool {
+        self.challenger
+            .as_ref()
+            .is_some_and(|p| p.id.eq_ignore_ascii_case(me) || p.name.eq_ignore_ascii_case(me))
     }
 }
 
@@ -180,7 +316,7 @@ pub struct Player {
     #[serde(default)]
     pub rating: Option<u32>,
     /// The title (`GM`, `BOT`, …), when there is one.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "cleaned_opt")]
     pub title: Option<String>,
     /// lichess's AI level, for a game against its engine.
     #[serde(default, rename = "aiLevel")]
@@ -193,8 +329,38 @@ pub struct Player {
 /// A variant (`key` is `standard` for chess).
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub struct Variant {
-    /// The variant's key.
+    /// The variant's key (`schemas/VariantKey.yaml`).
     pub key: String,
+    /// Its name as lichess writes it (`Crazyhouse`), when given.
+    #[serde(default)]
+    pub name: Option<String>,
+}
+
+/// What hector makes of a variant.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum VariantKind {
+    /// Standard chess from the start.
+    Standard,
+    /// Standard chess from a set-up position (`fromPosition`): castling is
+    /// written king to rook.
+    FromPosition,
+    /// Chess960: castling written king to rook.
+    Chess960,
+    /// Another game hector does not play (crazyhouse, atomic, …): its name.
+    Other(String),
+}
+
+impl Variant {
+    /// The kind, by the key.
+    #[must_use]
+    pub fn kind(&self) -> VariantKind {
+        match self.key.as_str() {
+            "standard" => VariantKind::Standard,
+            "fromPosition" => VariantKind::FromPosition,
+            "chess960" => VariantKind::Chess960,
+            _ => VariantKind::Other(self.name.clone().unwrap_or_else(|| self.key.clone())),
+        }
+    }
 }
 
 /// A challenge's time control.
@@ -243,6 +409,28 @@ pub struct GameFull {
     pub initial_fen: String,
     /// The moves, clocks and status now.
     pub state: GameState,
+    /// The speed (`correspondence` for a game of days).
+    #[serde(default)]
+    pub speed: Option<Speed>,
+    /// Days per move, for a correspondence game (which has no clock).
+    #[serde(default)]
+    pub days_per_turn: Option<u32>,
+}
+
+impl GameFull {
+    /// The variant's kind (standard when lichess does not say).
+    #[must_use]
+    pub fn variant_kind(&self) -> VariantKind {
+        self.variant
+            .as_ref()
+            .map_or(VariantKind::Standard, Variant::kind)
+    }
+
+    /// Whether it is a correspondence game (days per move, no clock).
+    #[must_use]
+    pub fn is_correspondence(&self) -> bool {
+        self.speed == Some(Speed::Correspondence) || self.days_per_turn.is_some()
+    }
 }
 
 fn startpos() -> String {
@@ -294,6 +482,28 @@ pub struct GameState {
     /// Black proposes a takeback.
     #[serde(default)]
     pub btakeback: bool,
+    /// Before each side's first move: the time left to make it, after which
+    /// lichess aborts the game (`schemas/GameStateEvent.yaml`).
+    #[serde(default)]
+    pub expiration: Option<Expiration>,
+}
+
+/// The first move's deadline (`expiration` in a `gameState`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Expiration {
+    /// Milliseconds since the last move, or since the game began.
+    pub idle_millis: u64,
+    /// Milliseconds each side has for its first move.
+    pub millis_to_move: u64,
+}
+
+impl Expiration {
+    /// Milliseconds left before the game is aborted, as the state was sent.
+    #[must_use]
+    pub fn millis_left(&self) -> u64 {
+        self.millis_to_move.saturating_sub(self.idle_millis)
+    }
 }
 
 fn started() -> String {
@@ -333,6 +543,70 @@ pub struct ChatLine {
 pub(super) fn cleaned<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
     let s = String::deserialize(d)?;
     Ok(crate::words::cleaned(&s))
+}
+
+/// The same for a text that may be missing or `null` (a title).
+fn cleaned_opt<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    let s = Option::<String>::deserialize(d)?;
+    Ok(s.map(|s| crate::words::cleaned(&s)))
+}
+
+impl ChatLine {
+    /// Whether lichess itself wrote it (its notes and warnings).
+    #[must_use]
+    pub fn is_from_lichess(&self) -> bool {
+        self.username.eq_ignore_ascii_case("lichess")
+    }
+
+    /// lichess's warning to a player in the chat, when this line is one.
+    /// lila writes them as "Warning, {user}. Failing to start games will
+    /// result in a temporary ban." (or as the translation key
+    /// `playbanFeedbackNoStart`): lila's
+    /// `modules/playban/src/main/PlaybanFeedback.scala`.  Read loosely,
+    /// for lichess's words may change; any other warning of a ban is
+    /// [`Warning::Other`].
+    #[must_use]
+    pub fn warning(&self) -> Option<Warning> {
+        if !self.is_from_lichess() {
+            return None;
+        }
+        let t = self.text.to_lowercase();
+        let has = |words: &[&str]| words.iter().any(|w| t.contains(w));
+        if !has(&["warning", "playbanfeedback", "ban"]) {
+            return None;
+        }
+        Some(if has(&["failing to start", "nostart"]) {
+            Warning::NoStart
+        } else if has(&["aborting", "feedbackabort"]) {
+            Warning::Abort
+        } else if has(&["leaving games", "ragequit"]) {
+            Warning::RageQuit
+        } else if has(&["time run out", "sitting"]) {
+            Warning::Sitting
+        } else if has(&["resigning games", "quickresign", "resigning too"]) {
+            Warning::QuickResign
+        } else {
+            Warning::Other
+        })
+    }
+}
+
+/// What lichess warns a player of, in its chat (a temporary ban follows
+/// if it goes on).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Warning {
+    /// Aborting too many games.
+    Abort,
+    /// Not making the first move in time.
+    NoStart,
+    /// Leaving games without resigning.
+    RageQuit,
+    /// Letting the time run out instead of resigning.
+    Sitting,
+    /// Resigning games too quickly.
+    QuickResign,
+    /// Another warning.
+    Other,
 }
 
 #[derive(Deserialize)]
@@ -503,9 +777,118 @@ mod tests {
         assert_eq!(g.game_id, "0FgNPGRz");
         assert_eq!(g.color, Some(Side::White));
         assert!(g.rated);
-        let o = g.opponent.unwrap();
+        let o = g.opponent.clone().unwrap();
         assert_eq!((o.username.as_str(), o.rating), ("Aaron", Some(776)));
         assert_eq!(g.compat.map(|c| c.board), Some(true));
+        assert!(g.board_compatible());
+        assert_eq!(g.speed, Some(Speed::Blitz));
+        assert_eq!(g.seconds_left, Some(300));
+        assert_eq!(g.source.as_deref(), Some("friend"));
+        assert_eq!(g.has_moved, Some(false));
+        assert_eq!(g.variant.map(|v| v.kind()), Some(VariantKind::Standard));
+    }
+
+    #[test]
+    fn declines_are_read_lower_case_and_any_case() {
+        // schemas/ChallengeDeclinedJson.yaml: lower case on the wire.
+        for (key, want) in [
+            ("generic", DeclineReason::Generic),
+            ("later", DeclineReason::Later),
+            ("toofast", DeclineReason::TooFast),
+            ("tooFast", DeclineReason::TooFast),
+            ("tooslow", DeclineReason::TooSlow),
+            ("timecontrol", DeclineReason::TimeControl),
+            ("rated", DeclineReason::Rated),
+            ("casual", DeclineReason::Casual),
+            ("standard", DeclineReason::Standard),
+            ("variant", DeclineReason::Variant),
+            ("nobot", DeclineReason::NoBot),
+            ("onlybot", DeclineReason::OnlyBot),
+            ("somethingNew", DeclineReason::Generic),
+        ] {
+            assert_eq!(DeclineReason::from_key(key), want, "{key}");
+        }
+    }
+
+    #[test]
+    fn an_ai_game_a_correspondence_game_variants_and_the_deadline_are_read() {
+        // examples/stream-gameStart-ai.json.yaml
+        let ai = r#"{"type":"gameStart","game":{"fullId":"RwDo6DN68b8x","gameId":"RwDo6DN6","color":"black","source":"ai","variant":{"key":"standard","name":"Standard"},"speed":"correspondence","perf":"correspondence","rated":false,"hasMoved":false,"opponent":{"id":null,"username":"Stockfish level 1","ai":1},"isMyTurn":false,"compat":{"bot":false,"board":true},"id":"RwDo6DN6"}}"#;
+        let Some(AccountEvent::GameStart(g)) = account_line(ai).unwrap() else {
+            panic!("not a gameStart");
+        };
+        assert_eq!(g.opponent.and_then(|o| o.ai), Some(1));
+        assert_eq!(g.speed, Some(Speed::Correspondence));
+        let bullet = GAME_START.replace(r#""board":true"#, r#""board":false"#);
+        let Some(AccountEvent::GameStart(g)) = account_line(&bullet).unwrap() else {
+            panic!("not a gameStart");
+        };
+        assert!(!g.board_compatible());
+        let full = GAME_FULL
+            .replace(
+                r#""key":"standard","name":"Standard""#,
+                r#""key":"crazyhouse","name":"Crazyhouse""#,
+            )
+            .replace(
+                r#""clock":{"initial":900000,"increment":0},"#,
+                r#""daysPerTurn":3,"#,
+            )
+            .replace(r#""speed":"rapid""#, r#""speed":"correspondence""#)
+            .replace(
+                r#""status":"started"}"#,
+                r#""status":"started","expiration":{"idleMillis":5000,"millisToMove":30000}}"#,
+            );
+        let Some(GameEvent::Full(f)) = game_line(&full).unwrap() else {
+            panic!("not a gameFull");
+        };
+        assert_eq!(f.variant_kind(), VariantKind::Other("Crazyhouse".into()));
+        assert!(f.is_correspondence() && f.clock.is_none());
+        assert_eq!(f.days_per_turn, Some(3));
+        assert_eq!(f.state.expiration.map(|e| e.millis_left()), Some(25_000));
+        // The AI in a gameFull: its level, no id, no name.
+        let ai_full = GAME_FULL.replace(
+            r#"{"id":"mary","name":"Mary","title":null,"rating":1021}"#,
+            r#"{"aiLevel":3}"#,
+        );
+        let Some(GameEvent::Full(f)) = game_line(&ai_full).unwrap() else {
+            panic!("not a gameFull");
+        };
+        assert_eq!((f.black.ai_level, f.black.name.as_str()), (Some(3), ""));
+    }
+
+    #[test]
+    fn lichess_warnings_in_the_chat_are_recognised() {
+        let line = |user: &str, text: &str| ChatLine {
+            room: "player".into(),
+            username: user.into(),
+            text: text.into(),
+        };
+        // lila's PlaybanFeedback, in English and as a translation key.
+        for (text, want) in [
+            (
+                "Warning, bob. Failing to start games will result in a temporary ban.",
+                Warning::NoStart,
+            ),
+            (
+                "Warning, bob. Aborting too many games will result in a temporary ban.",
+                Warning::Abort,
+            ),
+            (
+                "Warning, bob. Leaving games without resigning will result in a temporary ban.",
+                Warning::RageQuit,
+            ),
+            (
+                "Warning, bob. Letting time run out instead of resigning will result in a temporary ban.",
+                Warning::Sitting,
+            ),
+            ("i18n.playbanFeedbackNoStart bob", Warning::NoStart),
+            ("Warning: something new that may ban you", Warning::Other),
+        ] {
+            assert_eq!(line("lichess", text).warning(), Some(want), "{text}");
+        }
+        assert_eq!(line("lichess", "Takeback sent").warning(), None);
+        assert_eq!(line("mary", "Warning, you will be banned").warning(), None);
+        assert!(line("Lichess", "x").is_from_lichess());
     }
 
     #[test]
@@ -535,7 +918,7 @@ mod tests {
         let Some(AccountEvent::ChallengeDeclined(c)) = account_line(&declined).unwrap() else {
             panic!("not a decline");
         };
-        assert_eq!(c.decline_reason_key.as_deref(), Some("later"));
+        assert_eq!(c.decline_reason_key, Some(DeclineReason::Later));
         assert!(c.decline_reason.unwrap().starts_with("I'm not"));
         let finish = GAME_START.replacen("gameStart", "gameFinish", 1);
         assert!(matches!(
@@ -563,6 +946,21 @@ mod tests {
         assert_eq!(g.initial_fen, "startpos");
         assert_eq!(g.state.move_list().collect::<Vec<_>>(), ["d2d3"]);
         assert!(!g.state.is_over());
+    }
+
+    /// Issue 31: names, titles and chat from lichess are cleaned of
+    /// escape sequences and control characters as they are read.
+    #[test]
+    fn names_titles_and_chat_are_read_clean() {
+        let p: Player = serde_json::from_str(
+            r#"{"id":"x","name":"Ma\u001b]0;pwned\u0007ry","title":"G\u001b[2JM\u202e"}"#,
+        )
+        .unwrap();
+        assert_eq!((p.name.as_str(), p.title.as_deref()), ("Mary", Some("GM")));
+        let p: Player = serde_json::from_str(r#"{"id":"x","name":"Bob","title":null}"#).unwrap();
+        assert_eq!(p.title, None);
+        let o: InfoOpponent = serde_json::from_str(r#"{"username":"A\u001b[8mnna"}"#).unwrap();
+        assert_eq!(o.username, "Anna");
     }
 
     #[test]

@@ -1,9 +1,10 @@
 //! Online play on lichess through its Board API, sans-IO: the lines of the
 //! two NDJSON streams read into typed events ([`event`]), a game's moves
-//! and clock kept in step with the server's ([`sync`]), and when a request
-//! may go out or a stream may reconnect ([`schedule`]), and what the
-//! network tells the app ([`io`]).  The HTTP client that carries these out
-//! is `net::lichess`; nothing here reads a socket or a clock.
+//! and clock kept in step with the server's ([`sync`]), a game's start and
+//! castling as lichess writes them ([`moves`]), when a request may go out
+//! or a stream may reconnect ([`schedule`]), and what the network tells
+//! the app ([`io`]).  The HTTP client that carries these out is
+//! `net::lichess`; nothing here reads a socket or a clock.
 //!
 //! # Why a thin layer of our own
 //!
@@ -23,6 +24,11 @@ pub mod api;
 pub mod broadcast;
 pub mod event;
 pub mod io;
+#[allow(
+    dead_code,
+    reason = "the app's side of issue 28 (variants, initialFen, castling) comes next"
+)]
+pub mod moves;
 pub mod schedule;
 pub mod sync;
 pub mod token;

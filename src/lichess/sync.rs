@@ -323,6 +323,7 @@ mod tests {
             bdraw: false,
             wtakeback: false,
             btakeback: false,
+            expiration: None,
         }
     }
 
@@ -407,6 +408,8 @@ mod tests {
             black: player("them"),
             initial_fen: "startpos".into(),
             state: state("e2e4 e7e5 g1f3 b8c6"),
+            speed: None,
+            days_per_turn: None,
         };
         let changes = s.full(&full);
         assert_eq!(said(&changes), ["e7e5", "g1f3", "b8c6"]);
@@ -437,6 +440,8 @@ mod tests {
             black: player("Bob"),
             initial_fen: "8/8/8/8/8/8/8/K6k b - - 0 1".into(),
             state: state(""),
+            speed: None,
+            days_per_turn: None,
         };
         let s = GameSync::from_full(&full, "bob");
         assert_eq!(s.ours(), Side::Black);

@@ -20,13 +20,19 @@ impl std::fmt::Display for Token {
 }
 
 impl Token {
+    /// The longest token taken.  lichess's tokens "can be increased
+    /// without notice. Make sure your application can handle at least 512
+    /// characters" (`doc/specs/lichess-api.yaml`, Token format): 4,096
+    /// leaves room, and still bounds what goes into a header.
+    pub const MAX: usize = 4096;
+
     /// A token as typed or read: spaces around it dropped; none when
-    /// empty, longer than 200 characters, or holding anything but
-    /// printable ASCII (it goes into an HTTP header).
+    /// empty, longer than [`Token::MAX`], or holding anything but printable
+    /// ASCII (it goes into an HTTP header).
     #[must_use]
     pub fn parse(s: &str) -> Option<Self> {
         let s = s.trim();
-        (!s.is_empty() && s.len() <= 200 && s.bytes().all(|b| b.is_ascii_graphic()))
+        (!s.is_empty() && s.len() <= Self::MAX && s.bytes().all(|b| b.is_ascii_graphic()))
             .then(|| Self(s.to_owned()))
     }
 
@@ -50,8 +56,16 @@ mod tests {
 
     #[test]
     fn bad_tokens_are_refused() {
-        for bad in ["", "   ", "a b", "lip_\u{e9}", "x\ny", &"x".repeat(201)] {
+        for bad in ["", "   ", "a b", "lip_\u{e9}", "x\ny", &"x".repeat(4097)] {
             assert_eq!(Token::parse(bad), None, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn a_token_of_512_characters_and_more_is_taken() {
+        for n in [201, 512, 4096] {
+            let long = format!("lip_{}", "a".repeat(n - 4));
+            assert_eq!(Token::parse(&long).map(|t| t.secret().len()), Some(n));
         }
     }
 }

@@ -5,7 +5,12 @@
 //! reconnecting after `lichess::schedule::Backoff`'s pause), and the
 //! request queue, which sends one request at a time as
 //! `lichess::schedule::Scheduler` allows.  The token goes into the
-//! `Authorization` header and nowhere else.
+//! `Authorization` header and nowhere else (and, for `/api/token/test`
+//! alone, into that request's body, which lichess's description asks
+//! for).  Every answer is read bounded: a stream's lines at
+//! `event::Lines::MAX`, every other answer at [`api::MAX_REPLY`]; a
+//! gzip-encoded answer is decoded first (reqwest's `gzip`), so the bounds
+//! are on what is decoded.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -75,18 +80,30 @@ impl Client {
         b.bearer_auth(self.token.secret())
     }
 
-    /// Sends one request and reads its answer.
+    /// Sends one request and reads its answer (at most
+    /// [`api::MAX_REPLY`] of it).
     pub async fn send(&self, request: &Request) -> Reply {
         let (method, path, form) = request.http();
         let mut b = self.builder(method, &path).timeout(REQUEST_TIMEOUT);
-        if method == Method::Post {
+        if *request == Request::TokenTest {
+            // The one request whose body is the token itself, as lichess
+            // asks (`tags/oauth/api-token-test.yaml`: text/plain).
+            b = b
+                .header(reqwest::header::CONTENT_TYPE, "text/plain")
+                .body(self.token.secret().to_owned());
+        } else if method == Method::Post {
             b = b.form(&form);
         }
         match b.send().await {
             Err(e) => Reply::Failed(without_url(&e)),
-            Ok(r) => {
+            Ok(mut r) => {
                 let status = r.status().as_u16();
-                let body = r.text().await.unwrap_or_default();
+                let Some(body) = read_bounded(&mut r).await else {
+                    return match status {
+                        500..=599 => Reply::Failed(format!("HTTP {status}")),
+                        _ => Reply::TooLong { status },
+                    };
+                };
                 match status {
                     200..=299 => Reply::Done(body),
                     429 => Reply::RateLimited,
@@ -101,10 +118,34 @@ impl Client {
     }
 }
 
+/// An answer's body, read chunk by chunk: none once it passes
+/// [`api::MAX_REPLY`] (the rest is never read: the connection is dropped),
+/// the text (invalid UTF-8 replaced) otherwise.  A body broken off midway
+/// is what came of it.
+async fn read_bounded(r: &mut reqwest::Response) -> Option<String> {
+    if r.content_length()
+        .is_some_and(|n| n > api::MAX_REPLY as u64)
+    {
+        return None;
+    }
+    let mut body = Vec::new();
+    while let Ok(Some(chunk)) = r.chunk().await {
+        if body.len() + chunk.len() > api::MAX_REPLY {
+            return None;
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Some(String::from_utf8_lossy(&body).into_owned())
+}
+
 impl Client {
-    /// Sends a request whose answer is held open (a seek) and reads it to
-    /// its end, with no time limit but lichess's keep-alive lines.
-    async fn hold(&self, request: &Request) -> Reply {
+    /// Sends a request whose answer is held open (a seek; a challenge with
+    /// `keepAliveStream`) and reads it to its end, with no time limit but
+    /// lichess's keep-alive lines.  Its first line that is not empty (the
+    /// challenge lichess made) goes to `first` as soon as it comes; the
+    /// end is the reply: `Done` with that line (empty for a seek, which
+    /// sends none) when lichess closed it.
+    async fn hold(&self, request: &Request, first: impl FnOnce(&str) -> bool) -> Reply {
         let (method, path, form) = request.http();
         let b = self.builder(method, &path).form(&form);
         let mut r = match b.send().await {
@@ -116,20 +157,36 @@ impl Client {
             200..=299 => {}
             429 => return Reply::RateLimited,
             400..=499 => {
-                let body = r.text().await.unwrap_or_default();
-                return Reply::Refused {
-                    status,
-                    error: api::error_text(&body),
+                return match read_bounded(&mut r).await {
+                    Some(body) => Reply::Refused {
+                        status,
+                        error: api::error_text(&body),
+                    },
+                    None => Reply::TooLong { status },
                 };
             }
             _ => return Reply::Failed(format!("HTTP {status}")),
         }
+        let mut lines = Lines::default();
+        let mut first = Some(first);
+        let mut made = String::new();
         loop {
-            match tokio::time::timeout(STREAM_SILENCE, r.chunk()).await {
-                Ok(Ok(Some(_))) => {}
-                Ok(Ok(None)) => return Reply::Done(String::new()),
+            let chunk = match tokio::time::timeout(STREAM_SILENCE, r.chunk()).await {
+                Ok(Ok(Some(c))) => c,
+                Ok(Ok(None)) => return Reply::Done(made),
                 Ok(Err(e)) => return Reply::Failed(without_url(&e)),
                 Err(_) => return Reply::Failed("no keep-alive".to_owned()),
+            };
+            for line in lines.push(&chunk).into_iter().flatten() {
+                if line.trim().is_empty() || !made.is_empty() {
+                    continue;
+                }
+                made = line;
+                if let Some(f) = first.take()
+                    && !f(&made)
+                {
+                    return Reply::Done(made);
+                }
             }
         }
     }
@@ -194,11 +251,31 @@ pub fn spawn_requests(
 /// The runtime could not start.
 pub fn spawn_seek(client: Client, request: Request, sink: Sink) -> std::io::Result<Handle> {
     let handle = super::handle()?;
-    handle.spawn(async move {
-        let reply = client.hold(&request).await;
-        let _ = sink(LichessIo::Reply(request, reply));
-    });
+    handle.spawn(held(client, request, sink));
     Ok(handle)
+}
+
+/// A request whose answer lichess holds open, carried to its end: the
+/// challenge lichess made is handed on as soon as it comes (a `Reply` with
+/// its JSON, which holds its id, the game's to be), and a failure or
+/// refusal at the end; a seek's or challenge's ordinary end (a game
+/// began, the challenge was answered: the event stream says which) is
+/// not handed on again.
+async fn held(client: Client, request: Request, sink: Sink) {
+    let mut told = false;
+    let reply = client
+        .hold(&request, |line| {
+            told = true;
+            sink(LichessIo::Reply(
+                request.clone(),
+                Reply::Done(line.to_owned()),
+            ))
+        })
+        .await;
+    if told && matches!(reply, Reply::Done(_)) {
+        return;
+    }
+    let _ = sink(LichessIo::Reply(request, reply));
 }
 
 enum Ended {
@@ -311,11 +388,18 @@ async fn requests(client: Client, mut rx: mpsc::UnboundedReceiver<Request>, sink
     let mut queue: Scheduler<Request> = Scheduler::new();
     loop {
         while let Some(r) = queue.next(Instant::now()) {
+            if r.held_open() {
+                // Held open by lichess until answered: carried apart, so
+                // the moves and offers behind it are not kept waiting.
+                tokio::spawn(held(client.clone(), r, sink.clone()));
+                let _ = queue.done(Outcome::Answered, Instant::now());
+                continue;
+            }
             let reply = client.send(&r).await;
             let outcome = match &reply {
                 Reply::RateLimited => Outcome::RateLimited,
                 Reply::Failed(_) => Outcome::Failed,
-                Reply::Done(_) | Reply::Refused { .. } => Outcome::Answered,
+                Reply::Done(_) | Reply::Refused { .. } | Reply::TooLong { .. } => Outcome::Answered,
             };
             if queue.done(outcome, Instant::now()).is_some() && !sink(LichessIo::RateLimited) {
                 return;
@@ -577,5 +661,223 @@ mod tests {
                 "POST /api/board/game/g1/resign HTTP/1.1",
             ]
         );
+    }
+
+    /// A stand-in that answers each connection, concurrently, with the
+    /// next bytes of `answers` and holds it open for the given time
+    /// (each request's first line recorded, its body too).
+    fn raw_stand_in(answers: Vec<(Vec<u8>, Duration)>) -> (String, Seen, Arc<Mutex<Vec<String>>>) {
+        let seen: Seen = Arc::new(Mutex::new(Vec::new()));
+        let bodies = Arc::new(Mutex::new(Vec::new()));
+        let (seen2, bodies2) = (seen.clone(), bodies.clone());
+        let (tx, rx) = std_mpsc::channel();
+        std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            rt.block_on(async move {
+                let l = TcpListener::bind("127.0.0.1:0").await.unwrap();
+                tx.send(l.local_addr().unwrap()).unwrap();
+                let mut tasks = Vec::new();
+                for (bytes, hold) in answers {
+                    let Ok(Ok((mut s, _))) =
+                        tokio::time::timeout(Duration::from_secs(10), l.accept()).await
+                    else {
+                        break;
+                    };
+                    let (seen, bodies) = (seen2.clone(), bodies2.clone());
+                    tasks.push(tokio::spawn(async move {
+                        let mut head = Vec::new();
+                        let mut b = [0u8; 1];
+                        while !head.ends_with(b"\r\n\r\n") && head.len() < 8192 {
+                            if s.read(&mut b).await.unwrap_or(0) == 0 {
+                                return;
+                            }
+                            head.push(b[0]);
+                        }
+                        let head = String::from_utf8_lossy(&head).to_string();
+                        let length = head
+                            .lines()
+                            .find_map(|l| {
+                                l.to_ascii_lowercase()
+                                    .strip_prefix("content-length:")
+                                    .map(|v| v.trim().parse::<usize>().unwrap_or(0))
+                            })
+                            .unwrap_or(0);
+                        let mut body = vec![0; length];
+                        let _ = s.read_exact(&mut body).await;
+                        bodies
+                            .lock()
+                            .unwrap()
+                            .push(String::from_utf8_lossy(&body).to_string());
+                        let first = head.lines().next().unwrap_or("").to_owned();
+                        seen.lock().unwrap().push((first, head.contains(TOKEN)));
+                        let _ = s.write_all(&bytes).await;
+                        let _ = s.flush().await;
+                        tokio::time::sleep(hold).await;
+                    }));
+                }
+                for t in tasks {
+                    let _ = t.await;
+                }
+            });
+        });
+        let addr = rx.recv_timeout(Duration::from_secs(5)).unwrap();
+        (format!("http://{addr}"), seen, bodies)
+    }
+
+    fn chunked(head: &str, chunks: &[&[u8]], end: bool) -> Vec<u8> {
+        let mut out =
+            format!("HTTP/1.1 200 OK\r\n{head}transfer-encoding: chunked\r\n\r\n").into_bytes();
+        for c in chunks {
+            out.extend_from_slice(format!("{:x}\r\n", c.len()).as_bytes());
+            out.extend_from_slice(c);
+            out.extend_from_slice(b"\r\n");
+        }
+        if end {
+            out.extend_from_slice(b"0\r\n\r\n");
+        }
+        out
+    }
+
+    #[test]
+    fn a_gzip_encoded_game_stream_is_read() {
+        // Issue 31.7: a gzip-encoded stream was undecodable, and the game
+        // said not begun.
+        use flate2::{Compression, write::GzEncoder};
+        use std::io::Write as _;
+        let mut z = GzEncoder::new(Vec::new(), Compression::default());
+        z.write_all(full("e2e4", "started").as_bytes()).unwrap();
+        z.write_all(state("e2e4 e7e5", "resign").as_bytes())
+            .unwrap();
+        let gz = z.finish().unwrap();
+        let (a, b) = gz.split_at(gz.len() / 2);
+        let (base, _, _) = raw_stand_in(vec![(
+            chunked(
+                "content-type: application/x-ndjson\r\ncontent-encoding: gzip\r\n",
+                &[a, b],
+                true,
+            ),
+            Duration::from_millis(50),
+        )]);
+        let client = Client::new(&base, Token::parse(TOKEN).unwrap()).unwrap();
+        let (sink, rx) = collect();
+        spawn_game_stream(client, "g1".into(), sink).unwrap();
+        assert_eq!(next(&rx), LichessIo::StreamOpen(Stream::Game("g1".into())));
+        assert_eq!(moves_of(&next(&rx)).as_deref(), Some("e2e4"));
+        assert_eq!(moves_of(&next(&rx)).as_deref(), Some("e2e4 e7e5"));
+        assert_eq!(next(&rx), LichessIo::StreamEnded(Stream::Game("g1".into())));
+    }
+
+    #[test]
+    fn an_overlong_reply_is_left_unread_and_the_queue_goes_on() {
+        // Issue 31.5: a 100 MB answer to a move took hector to 321 MB.
+        let big = vec![b' '; 256 * 1024];
+        let many: Vec<&[u8]> = std::iter::repeat_n(big.as_slice(), 24).collect(); // 6 MiB
+        let (base, seen, _) = raw_stand_in(vec![
+            (
+                chunked("content-type: application/json\r\n", &many, true),
+                Duration::from_millis(50),
+            ),
+            (
+                b"HTTP/1.1 400 X\r\ncontent-length: 200000000\r\n\r\n{}".to_vec(),
+                Duration::from_millis(50),
+            ),
+            (
+                chunked("", &[br#"{"ok":true}"#], true),
+                Duration::from_millis(50),
+            ),
+        ]);
+        let client = Client::new(&base, Token::parse(TOKEN).unwrap()).unwrap();
+        let (sink, rx) = collect();
+        let tx = spawn_requests(client, sink).unwrap();
+        let mv = |uci: &str| Request::Move {
+            game: "g1".into(),
+            uci: uci.into(),
+            offering_draw: false,
+        };
+        for m in ["e2e4", "d2d4", "c2c4"] {
+            tx.send(mv(m)).unwrap();
+        }
+        assert_eq!(
+            next(&rx),
+            LichessIo::Reply(mv("e2e4"), Reply::TooLong { status: 200 })
+        );
+        assert_eq!(
+            next(&rx),
+            LichessIo::Reply(mv("d2d4"), Reply::TooLong { status: 400 })
+        );
+        assert_eq!(
+            next(&rx),
+            LichessIo::Reply(mv("c2c4"), Reply::Done(r#"{"ok":true}"#.into()))
+        );
+        assert_eq!(seen.lock().unwrap().len(), 3);
+    }
+
+    #[test]
+    fn a_challenge_held_open_hands_on_its_id_and_the_moves_behind_it_go_on() {
+        let challenge = Request::Challenge {
+            user: "Mary".into(),
+            limit_s: 600,
+            increment_s: 5,
+            color: None,
+            rated: false,
+        };
+        let made = r#"{"id":"uGK4MHaQ","url":"https://lichess.org/uGK4MHaQ","status":"created"}"#;
+        let (base, seen, bodies) = raw_stand_in(vec![
+            (
+                // Held open: the challenge, a keep-alive line, no end.
+                chunked(
+                    "content-type: application/x-ndjson\r\n",
+                    &[format!("{made}\n").as_bytes(), b"\n"],
+                    false,
+                ),
+                Duration::from_secs(3),
+            ),
+            (
+                chunked("", &[br#"{"ok":true}"#], true),
+                Duration::from_millis(50),
+            ),
+            (
+                chunked(
+                    "",
+                    &[br#"{"lip_x":{"userId":"g","scopes":"board:play"}}"#],
+                    true,
+                ),
+                Duration::from_millis(50),
+            ),
+        ]);
+        let client = Client::new(&base, Token::parse(TOKEN).unwrap()).unwrap();
+        let (sink, rx) = collect();
+        let tx = spawn_requests(client, sink).unwrap();
+        tx.send(challenge.clone()).unwrap();
+        assert_eq!(
+            next(&rx),
+            LichessIo::Reply(challenge.clone(), Reply::Done(made.into()))
+        );
+        let resign = Request::Resign { game: "g1".into() };
+        tx.send(resign.clone()).unwrap();
+        assert_eq!(
+            next(&rx),
+            LichessIo::Reply(resign, Reply::Done(r#"{"ok":true}"#.into()))
+        );
+        tx.send(Request::TokenTest).unwrap();
+        assert!(matches!(
+            next(&rx),
+            LichessIo::Reply(Request::TokenTest, Reply::Done(_))
+        ));
+        let seen = seen.lock().unwrap();
+        assert_eq!(seen[0].0, "POST /api/challenge/Mary HTTP/1.1");
+        assert_eq!(seen[2].0, "POST /api/token/test HTTP/1.1");
+        let bodies = bodies.lock().unwrap();
+        assert!(bodies[0].contains("keepAliveStream=true"), "{}", bodies[0]);
+        // The token test's body is the token, as lichess asks.
+        assert_eq!(bodies[2], TOKEN);
+        // Then the held challenge breaks off (the stand-in lets go): said.
+        assert!(matches!(
+            rx.recv_timeout(Duration::from_secs(10)).unwrap(),
+            LichessIo::Reply(Request::Challenge { .. }, Reply::Failed(_))
+        ));
     }
 }

@@ -22,6 +22,8 @@ const EXTRA_PLACEHOLDERS: &[(&str, &[&str])] = &[
     ("defenders", &["side"]),
     ("defenders_none", &["side"]),
     ("config_error", &["place"]),
+    // "kein Bauer", "keine Dame": the word for "no" agrees with the piece.
+    ("reason_no_piece_can_reach", &["no_piece"]),
 ];
 
 /// The one placeholder of a colour phrase.
@@ -85,6 +87,7 @@ pub fn check_messages(file: &str, vf: &VoiceFile, text: Option<&str>) -> Result<
         ("black_piece", Some(&colours.black_piece)),
         ("the_white_piece", colours.the_white_piece.as_ref()),
         ("the_black_piece", colours.the_black_piece.as_ref()),
+        ("no_piece", colours.no_piece.as_ref()),
     ];
     for (name, phrase) in phrases {
         let Some(phrase) = phrase else { continue };

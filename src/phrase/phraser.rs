@@ -271,6 +271,21 @@ impl Phraser {
         &self.words
     }
 
+    /// What the action named `action` does, reached by `keys` in the
+    /// full-screen view: its `keys_<action>` sentence where the key acts
+    /// on the cursor or says how to type it (no line-mode arguments after
+    /// the keys: "Space s: what is on the square under the cursor."),
+    /// else its `help_<action>`.
+    pub fn key_help(&self, action: &str, keys: &str) -> String {
+        let own = format!("keys_{action}");
+        let key = if self.messages.contains_key(&own) {
+            own
+        } else {
+            format!("help_{action}")
+        };
+        self.message(&key, &[("command", keys)])
+    }
+
     /// Any message by key, filled with `args`.  An unknown key gives the key
     /// itself, so a missing message is audible but never a crash.
     pub fn message(&self, key: &str, args: &[(&str, &str)]) -> String {
@@ -375,6 +390,20 @@ impl Phraser {
                 ("year", &year),
             ],
         )
+    }
+
+    /// A PGN date ("2024.01.05") in words, as [`Phraser::date_words`]; a
+    /// date with only its year known ("2024.??.??") is the year in words;
+    /// `None` for a date not known at all or not a PGN date.
+    pub fn pgn_date_words(&self, date: &str) -> Option<String> {
+        let mut parts = date.trim().split('.');
+        let year = parts.next()?.parse::<i32>().ok()?;
+        let month = parts.next().and_then(|m| m.parse::<u8>().ok());
+        let day = parts.next().and_then(|d| d.parse::<u8>().ok());
+        Some(match (month, day) {
+            (Some(m), Some(d)) => self.date_words(year, m, d),
+            _ => u64::try_from(year).map_or_else(|_| year.to_string(), |y| self.number(y)),
+        })
     }
 
     /// A number in words in the message language ("twelve", "zwölf"), as
@@ -490,6 +519,15 @@ impl Phraser {
         match phrase {
             Some(p) => self.gendered(p, piece.role),
             None => self.coloured_piece(piece),
+        }
+    }
+
+    /// "No" with a piece, agreeing with it: "no Bauer", "keine Dame",
+    /// "nessun Cavallo" (the piece word alone in a file without it).
+    pub fn no_piece(&self, role: Role) -> String {
+        match &self.colours.no_piece {
+            Some(p) => self.gendered(p, role),
+            None => self.piece(role),
         }
     }
 
@@ -720,6 +758,7 @@ fn empty_colours() -> Colours {
         black: String::new(),
         the_white_piece: None,
         the_black_piece: None,
+        no_piece: None,
     }
 }
 
@@ -788,6 +827,25 @@ mod tests {
     use super::*;
     use crate::phrase::test_util::last;
     use shakmaty::san::SanPlus;
+
+    /// Issue 30, item 17: a review's dates were said as digits
+    /// ("2024.01.01").
+    #[test]
+    fn pgn_dates_in_words() {
+        let de = Phraser::builtin(MoveStyle::AppendixD, Lang::De, MoveOptions::default());
+        let en = Phraser::builtin(MoveStyle::AppendixD, Lang::En, MoveOptions::default());
+        assert_eq!(
+            en.pgn_date_words("2024.01.01").as_deref(),
+            Some("January first, two thousand twenty-four")
+        );
+        assert_eq!(
+            en.pgn_date_words("2024.??.??").as_deref(),
+            Some("two thousand twenty-four")
+        );
+        assert_eq!(en.pgn_date_words("????.??.??"), None);
+        let said = de.pgn_date_words("2024.01.01").unwrap_or_default();
+        assert!(!said.chars().any(|c| c.is_ascii_digit()), "{said}");
+    }
 
     #[test]
     fn appendix_d_words_in_a_message_are_stretches_of_their_own() {

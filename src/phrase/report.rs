@@ -3,7 +3,7 @@
 
 use crate::words::quote;
 use shakmaty::san::San;
-use shakmaty::{Chess, Color, Move, Position, Rank, Role};
+use shakmaty::{CastlingSide, Chess, Color, Move, Position, Rank, Role, Square};
 
 use super::phraser::{Form, Phraser};
 use crate::board::{Sensed, SquareDiff};
@@ -149,7 +149,11 @@ impl Phraser {
             IllegalReason::NoPieceCanReach => match (a.role, a.to) {
                 (Some(role), Some(to)) => self.message(
                     "reason_no_piece_can_reach",
-                    &[("piece", &self.piece(role)), ("square", &square(to))],
+                    &[
+                        ("piece", &self.piece(role)),
+                        ("no_piece", &self.no_piece(role)),
+                        ("square", &square(to)),
+                    ],
                 ),
                 (None, Some(to)) => {
                     self.message("reason_nothing_can_reach", &[("square", &square(to))])
@@ -188,12 +192,60 @@ impl Phraser {
             IllegalReason::Pinned => self.message("reason_pinned", &[]),
             IllegalReason::KingInCheck => self.message("reason_king_in_check", &[]),
             IllegalReason::KingWouldBeInCheck => self.message("reason_king_would_be_in_check", &[]),
-            IllegalReason::CastlingNotAllowed => self.message("reason_castling_not_allowed", &[]),
+            IllegalReason::CastlingNotAllowed => self.castling_reason(a, pos),
             IllegalReason::PromotionPieceMissing => {
                 self.message("reason_promotion_piece_missing", &[])
             }
             IllegalReason::NotAPromotion => self.message("reason_not_a_promotion", &[]),
             IllegalReason::GameOver => self.message("reason_game_over", &[]),
+        }
+    }
+
+    /// Why the castling asked for cannot be played, first what the player
+    /// can see on the board: the right lost, the king in check, the pieces
+    /// in the way ("Springer Gustav eins is in the way"), a square on the
+    /// king's way attacked.
+    fn castling_reason(&self, a: &Attempt, pos: &Chess) -> String {
+        let turn = pos.turn();
+        let board = pos.board();
+        let king = board.king_of(turn);
+        let side = a.castle.or_else(|| {
+            let (king, to) = (king?, a.to?);
+            (a.role == Some(Role::King) && to.rank() == king.rank() && to.distance(king) == 2)
+                .then(|| CastlingSide::from_king_side(to.file() > king.file()))
+        });
+        let (Some(side), Some(king)) = (side, king) else {
+            return self.message("reason_castling_not_allowed", &[]);
+        };
+        if pos.castles().rook(turn, side).is_none() {
+            return self.message("reason_castling_no_right", &[]);
+        }
+        if pos.is_check() {
+            return self.message("reason_castling_in_check", &[]);
+        }
+        let blockers = pos.castles().path(turn, side) & board.occupied();
+        if blockers.any() {
+            let items: Vec<String> = blockers
+                .into_iter()
+                .filter_map(|sq| {
+                    let role = board.role_at(sq)?;
+                    Some(format!("{} {}", self.piece(role), self.square(sq)))
+                })
+                .collect();
+            let list = self.join(&items, "list_and");
+            return self.message(
+                "reason_castling_blocked",
+                &[("list", &list), ("count", &items.len().to_string())],
+            );
+        }
+        let king_to = Square::from_coords(side.king_to_file(), king.rank());
+        let way = shakmaty::attacks::between(king, king_to).with(king_to);
+        let attacked = way
+            .into_iter()
+            .find(|sq| board.attacks_to(*sq, !turn, board.occupied()).any());
+        match attacked {
+            Some(sq) => self.message("reason_castling_attacked", &[("square", &self.square(sq))]),
+            None => self.message("reason_castling_not_allowed", &[]),
         }
     }
 
@@ -256,6 +308,20 @@ impl Phraser {
 
     /// The candidate moves, short form, joined with "or".
     fn candidate_list(&self, candidates: &[Move], pos: &Chess) -> String {
+        // Promotions in the order of the question: Dame, Turm, Läufer,
+        // Springer, each pawn's together (the legal moves come knight
+        // first).
+        let rank = |m: &Move| match m.promotion() {
+            Some(Role::Queen) => 0,
+            Some(Role::Rook) => 1,
+            Some(Role::Bishop) => 2,
+            Some(_) => 3,
+            None => 0,
+        };
+        let mut candidates = candidates.to_vec();
+        if candidates.iter().any(|m| m.is_promotion()) {
+            candidates.sort_by_key(|m| (m.from(), m.to(), rank(m)));
+        }
         let items: Vec<String> = candidates
             .iter()
             .map(|m| self.move_body(*m, San::from_move(pos, *m), Form::Short))
@@ -268,14 +334,7 @@ impl Phraser {
     /// new for a new game."
     pub fn game_over_state(&self, reason: EndReason, winner: Option<Color>) -> String {
         let how = self.how_it_ended(reason, winner);
-        let result = self.message(
-            match winner {
-                Some(Color::White) => "result_white",
-                Some(Color::Black) => "result_black",
-                None => "result_draw",
-            },
-            &[],
-        );
+        let result = self.result_said(winner);
         self.message("game_over_state", &[("how", &how), ("result", &result)])
     }
 
@@ -376,10 +435,52 @@ impl Phraser {
         }
     }
 
-    /// The end of the game: "Checkmate. White wins, 1-0."  `winner` is
-    /// ignored for a draw; a win without a winner is said as "The game is
-    /// over."
+    /// The result as said: in words ("one to zero", "half a point each"),
+    /// never symbols a voice reads as "one slash two dash ...".
+    pub fn result_said(&self, winner: Option<Color>) -> String {
+        self.message(
+            match winner {
+                Some(Color::White) => "result_white",
+                Some(Color::Black) => "result_black",
+                None => "result_draw",
+            },
+            &[],
+        )
+    }
+
+    /// The result as printed on a scoresheet ("1-0", "1/2-1/2").
+    pub fn result_printed(&self, winner: Option<Color>) -> String {
+        self.message(
+            match winner {
+                Some(Color::White) => "score_white",
+                Some(Color::Black) => "score_black",
+                None => "score_draw",
+            },
+            &[],
+        )
+    }
+
+    /// The end of the game as said: "Checkmate. White wins, one to zero."
+    /// `winner` is ignored for a draw; a win without a winner is said as
+    /// "The game is over."
     pub fn game_over(&self, reason: EndReason, winner: Option<Color>) -> String {
+        self.game_over_with(reason, winner, false)
+    }
+
+    /// The end of the game as printed on a scoresheet, the result in
+    /// symbols: "Checkmate. White wins, 1-0."
+    pub fn game_over_printed(&self, reason: EndReason, winner: Option<Color>) -> String {
+        self.game_over_with(reason, winner, true)
+    }
+
+    fn game_over_with(&self, reason: EndReason, winner: Option<Color>, printed: bool) -> String {
+        let result = |winner: Option<Color>| {
+            if printed {
+                self.result_printed(winner)
+            } else {
+                self.result_said(winner)
+            }
+        };
         let draw_key = match reason {
             EndReason::Stalemate => Some("over_stalemate"),
             EndReason::DeadPosition => Some("over_dead_position"),
@@ -399,8 +500,7 @@ impl Phraser {
             | EndReason::ArbiterDecision => None,
         };
         if let Some(key) = draw_key {
-            let result = self.message("result_draw", &[]);
-            return self.message(key, &[("result", &result)]);
+            return self.message(key, &[("result", &result(None))]);
         }
         let Some(winner) = winner else {
             return self.message("over_unknown", &[]);
@@ -412,19 +512,12 @@ impl Phraser {
             EndReason::ArbiterDecision => "over_arbiter",
             _ => "over_checkmate",
         };
-        let result = self.message(
-            match winner {
-                Color::White => "result_white",
-                Color::Black => "result_black",
-            },
-            &[],
-        );
         self.message(
             key,
             &[
                 ("side", &self.side(winner)),
                 ("loser", &self.side(!winner)),
-                ("result", &result),
+                ("result", &result(Some(winner))),
             ],
         )
     }
@@ -637,6 +730,10 @@ mod tests {
         Phraser::builtin(MoveStyle::Language, Lang::It, MoveOptions::default())
     }
 
+    fn el() -> Phraser {
+        Phraser::builtin(MoveStyle::AppendixD, Lang::El, MoveOptions::default())
+    }
+
     fn illegal(attempt: Attempt, reason: IllegalReason) -> InputError {
         InputError::Illegal { attempt, reason }
     }
@@ -680,13 +777,34 @@ mod tests {
             en().input_error(&err, &pos),
             "Springer Felix drei is not legal: no Springer can reach Felix drei."
         );
+        // Issue 30, item 17: "Eva acht ist mit Bauer nicht erreichbar"
+        // lacked its article; the word for "no" agrees with the piece.
         assert_eq!(
             de().input_error(&err, &pos),
-            "Springer Felix drei ist nicht erlaubt: Felix drei ist mit Springer nicht erreichbar."
+            "Springer Felix drei ist nicht erlaubt: kein Springer kann Felix drei erreichen."
+        );
+        let queen = illegal(
+            to(Some(Role::Queen), Square::E8),
+            IllegalReason::NoPieceCanReach,
+        );
+        assert_eq!(
+            de().input_error(&queen, &pos),
+            "Dame Eva acht ist nicht erlaubt: keine Dame kann Eva acht erreichen."
         );
         assert_eq!(
             it().input_error(&err, &pos),
-            "Cavallo f3 non è legale: f3 non è raggiungibile con Cavallo."
+            "Cavallo f3 non è legale: nessun Cavallo può raggiungere f3."
+        );
+        assert_eq!(
+            it().input_error(&queen, &pos),
+            "Donna e8 non è legale: nessuna Donna può raggiungere e8."
+        );
+        let el = Phraser::builtin(MoveStyle::Language, Lang::El, MoveOptions::default());
+        assert!(
+            el.input_error(&queen, &pos)
+                .ends_with(": καμία Βασίλισσα δεν φτάνει στο ε8."),
+            "{}",
+            el.input_error(&queen, &pos)
         );
         let nothing = illegal(to(None, Square::E5), IllegalReason::NoPieceCanReach);
         assert_eq!(
@@ -824,6 +942,47 @@ mod tests {
         );
     }
 
+    /// Issue 30, item 17: "b8" with two pawns that can only capture there
+    /// listed Springer first for each; the choices come Dame, Turm, Läufer,
+    /// Springer, each pawn's together.
+    #[test]
+    fn promotion_choices_come_queen_first() {
+        let pos: Chess = "1r5k/P1P5/8/8/8/8/8/K7 w - - 0 1"
+            .parse::<shakmaty::fen::Fen>()
+            .unwrap()
+            .into_position(shakmaty::CastlingMode::Standard)
+            .unwrap();
+        let candidates: Vec<Move> = pos
+            .legal_moves()
+            .into_iter()
+            .filter(|m| m.to() == Square::B8)
+            .collect();
+        // Whatever order they come in.
+        let mut candidates = candidates;
+        candidates.reverse();
+        let err = InputError::NotAPawnMove {
+            attempt: to(None, Square::B8),
+            candidates,
+        };
+        let said = en().input_error(&err, &pos);
+        let order: Vec<&str> = said
+            .split(" wird ")
+            .skip(1)
+            .map(|w| w.split([',', ' ', '?']).next().unwrap_or(""))
+            .collect();
+        assert_eq!(
+            order,
+            [
+                "Dame", "Turm", "Läufer", "Springer", "Dame", "Turm", "Läufer", "Springer"
+            ],
+            "{said}"
+        );
+        assert!(
+            said.starts_with("No pawn can go straight to Bella acht. Did you mean Bauer Anna schlägt Bella acht wird Dame, "),
+            "{said}"
+        );
+    }
+
     #[test]
     fn every_other_reason() {
         let pos = Chess::default();
@@ -851,14 +1010,46 @@ mod tests {
             castle: Some(CastlingSide::KingSide),
             ..Attempt::default()
         };
+        // Issue 30, item 17: castling refused said no reason; the
+        // reason is what the player can check on the board.
         let err = illegal(castle, IllegalReason::CastlingNotAllowed);
         assert_eq!(
             en().input_error(&err, &pos),
-            "Kurze Rochade is not legal: castling is not possible now."
+            "Kurze Rochade is not legal: Läufer Felix eins and Springer Gustav eins are in the way."
         );
         assert_eq!(
             de().input_error(&err, &pos),
-            "Kurze Rochade ist nicht erlaubt: die Rochade ist jetzt nicht möglich."
+            "Kurze Rochade ist nicht erlaubt: Läufer Felix eins und Springer Gustav eins stehen im Weg."
+        );
+        let one = play("1. Nf3 a6 2. g3 a5");
+        assert_eq!(
+            en().input_error(&err, &one),
+            "Kurze Rochade is not legal: Läufer Felix eins is in the way."
+        );
+        let moved = play("1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6 4. Rg1 a6 5. Rh1 a5");
+        assert_eq!(
+            en().input_error(&err, &moved),
+            "Kurze Rochade is not legal: the king or that rook has already moved."
+        );
+        let by_king = Attempt {
+            role: Some(Role::King),
+            to: Some(Square::G1),
+            ..Attempt::default()
+        };
+        let g1_attacked = play("1. f4 e5 2. fxe5 Bc5 3. Nf3 d6 4. g3 dxe5 5. Bg2 a6");
+        let err = illegal(by_king, IllegalReason::CastlingNotAllowed);
+        assert_eq!(
+            en().input_error(&err, &g1_attacked),
+            "König Gustav eins is not legal: Gustav eins, on the king's way, is attacked."
+        );
+        assert_eq!(
+            it().input_error(&err, &g1_attacked),
+            "Re g1 non è legale: la casa g1, sul percorso del Re, è attaccata."
+        );
+        let check = play("1. d4 e5 2. Nf3 Bb4+");
+        assert_eq!(
+            de().input_error(&illegal(castle, IllegalReason::CastlingNotAllowed), &check),
+            "Kurze Rochade ist nicht erlaubt: der König steht im Schach."
         );
         let pos = play("1. e4 e5 2. d4 exd4 3. e5 f5 4. e6 Nf6 5. e7 Kf7");
         let err = illegal(
@@ -1035,66 +1226,74 @@ mod tests {
             (
                 EndReason::Checkmate,
                 Some(Color::White),
-                "Checkmate. White wins, 1-0.",
+                "Checkmate. White wins, one to zero.",
             ),
             (
                 EndReason::Checkmate,
                 Some(Color::Black),
-                "Checkmate. Black wins, 0-1.",
+                "Checkmate. Black wins, zero to one.",
             ),
             (
                 EndReason::Resignation,
                 Some(Color::White),
-                "Black resigns. White wins, 1-0.",
+                "Black resigns. White wins, one to zero.",
             ),
-            (EndReason::Stalemate, None, "Stalemate. Draw, 1/2-1/2."),
+            (
+                EndReason::Stalemate,
+                None,
+                "Stalemate. Draw, half a point each.",
+            ),
             (
                 EndReason::DeadPosition,
                 None,
-                "Dead position: neither side can checkmate. Draw, 1/2-1/2.",
+                "Dead position: neither side can checkmate. Draw, half a point each.",
             ),
             (
                 EndReason::FivefoldRepetition,
                 None,
-                "Draw by fivefold repetition, 1/2-1/2.",
+                "Draw by fivefold repetition, half a point each.",
             ),
             (
                 EndReason::SeventyFiveMoves,
                 None,
-                "Draw by the 75-move rule, 1/2-1/2.",
+                "Draw by the 75-move rule, half a point each.",
             ),
             (
                 EndReason::ThreefoldRepetition,
                 None,
-                "Draw by threefold repetition, 1/2-1/2.",
+                "Draw by threefold repetition, half a point each.",
             ),
             (
                 EndReason::FiftyMoves,
                 None,
-                "Draw by the 50-move rule, 1/2-1/2.",
+                "Draw by the 50-move rule, half a point each.",
             ),
-            (EndReason::Agreement, None, "Draw by agreement, 1/2-1/2."),
+            (
+                EndReason::Agreement,
+                None,
+                "Draw by agreement, half a point each.",
+            ),
             (
                 EndReason::TimeForfeit,
                 Some(Color::Black),
-                "White's flag has fallen. Black wins, 0-1.",
+                "White's flag has fallen. Black wins, zero to one.",
             ),
             (
                 EndReason::TimeForfeit,
                 None,
-                "A flag has fallen, but the other side cannot checkmate. Draw, 1/2-1/2.",
+                "A flag has fallen, but the other side cannot checkmate. Draw, half a point each.",
             ),
             (
                 EndReason::IllegalMove,
                 Some(Color::White),
-                "Black loses for an illegal move. White wins, 1-0.",
+                "Black loses for an illegal move. White wins, one to zero.",
             ),
             // inconsistent calls still give a sentence
             (EndReason::Checkmate, None, "The game is over."),
             (
                 EndReason::Agreement,
                 Some(Color::White),
-                "Draw by agreement, 1/2-1/2.",
+                "Draw by agreement, half a point each.",
             ),
         ];
         for (reason, winner, said) in cases {
@@ -1102,15 +1301,56 @@ mod tests {
         }
         assert_eq!(
             de().game_over(EndReason::Resignation, Some(Color::Black)),
-            "Weiß gibt auf. Schwarz gewinnt, 0-1."
+            "Weiß gibt auf. Schwarz gewinnt, null zu eins."
         );
         assert_eq!(
             de().game_over(EndReason::ThreefoldRepetition, None),
-            "Remis durch dreifache Stellungswiederholung, 1/2-1/2."
+            "Remis durch dreifache Stellungswiederholung, je ein halber Punkt."
         );
         assert_eq!(
             it().game_over(EndReason::Checkmate, Some(Color::White)),
-            "Scacco matto. Vince il Bianco, 1-0."
+            "Scacco matto. Vince il Bianco, uno a zero."
+        );
+    }
+
+    /// Issue 30, item 8: results are said in words in every language (a
+    /// voice reads "1/2-1/2" as "one slash two dash one slash two"); the
+    /// printed scoresheet keeps the symbols.
+    #[test]
+    fn results_are_said_in_words_and_printed_in_symbols() {
+        let draw = EndReason::ThreefoldRepetition;
+        for (p, said_draw) in [
+            (en(), "Draw by threefold repetition, half a point each."),
+            (
+                de(),
+                "Remis durch dreifache Stellungswiederholung, je ein halber Punkt.",
+            ),
+            (it(), "Patta per triplice ripetizione, mezzo punto a testa."),
+            (
+                el(),
+                "Ισοπαλία με τριπλή επανάληψη, μισός βαθμός για τον καθένα.",
+            ),
+        ] {
+            assert_eq!(p.game_over(draw, None), said_draw);
+            for winner in [None, Some(Color::White), Some(Color::Black)] {
+                let said = p.game_over(EndReason::Checkmate, winner);
+                let said_state = p.game_over_state(EndReason::Agreement, winner);
+                for s in [said, said_state] {
+                    assert!(
+                        !s.contains(['/', '½']) && !s.contains("1-0") && !s.contains("0-1"),
+                        "{s}"
+                    );
+                }
+            }
+            assert!(p.game_over_printed(draw, None).ends_with(", 1/2-1/2."));
+            assert!(
+                p.game_over_printed(EndReason::Checkmate, Some(Color::Black))
+                    .ends_with(", 0-1.")
+            );
+        }
+        assert_eq!(
+            it().game_over(EndReason::Resignation, Some(Color::Black)),
+            "Il Bianco abbandona. Vince il Nero, zero a uno."
         );
     }
 

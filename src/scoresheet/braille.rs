@@ -254,20 +254,47 @@ fn wrap_cells(s: &str) -> Vec<String> {
     lines
 }
 
-/// The content lines (before pagination), Braille ASCII.
-pub fn content_lines(rec: &GameRecord) -> Vec<String> {
+/// The words a braille scoresheet takes from the player's language: the
+/// sides (for a player without a name) and the notes (claims, penalties,
+/// the arbiter's actions) as sentences.
+pub struct BrailleWords<'a> {
+    /// "White" in the player's language: the name of a nameless White.
+    pub white: String,
+    /// "Black" in the player's language.
+    pub black: String,
+    /// A note as a sentence (the text export's).
+    pub notes: &'a super::text::NoteWords<'a>,
+}
+
+impl BrailleWords<'static> {
+    /// English sides and no notes (the tests, the fuzz targets).
+    pub fn plain() -> BrailleWords<'static> {
+        BrailleWords {
+            white: "White".to_owned(),
+            black: "Black".to_owned(),
+            notes: &|_| String::new(),
+        }
+    }
+}
+
+/// The content lines (before pagination), Braille ASCII: the header, the
+/// moves a pair a line, each note (a claim, a penalty, an arbiter's
+/// action) on lines of its own where it happened, as the large-print
+/// export has them, and the result.
+pub fn content_lines(rec: &GameRecord, words: &BrailleWords) -> Vec<String> {
     let s = &rec.start;
     let mut lines = Vec::new();
     if !s.event.trim().is_empty() {
         lines.extend(wrap_cells(&text_cells(&s.event)));
     }
+    // A player without a name is the side ("White - Black"), never "?".
     let white = if s.white.trim().is_empty() {
-        "?"
+        &words.white
     } else {
         &s.white
     };
     let black = if s.black.trim().is_empty() {
-        "?"
+        &words.black
     } else {
         &s.black
     };
@@ -286,7 +313,20 @@ pub fn content_lines(rec: &GameRecord) -> Vec<String> {
     }
     lines.push(String::new());
     let mut line = String::new();
-    for m in rec.game.history() {
+    let notes_after = |i: usize, line: &mut String, lines: &mut Vec<String>| {
+        for n in rec.notes.get(i).into_iter().flatten() {
+            let sentence = (words.notes)(n);
+            if sentence.trim().is_empty() {
+                continue;
+            }
+            if !line.is_empty() {
+                lines.push(std::mem::take(line));
+            }
+            lines.extend(wrap_cells(&text_cells(&sentence)));
+        }
+    };
+    notes_after(0, &mut line, &mut lines);
+    for (i, m) in rec.game.history().iter().enumerate() {
         let mut cells = move_cells(&m.san);
         if m.draw_offer {
             cells.push_str(" (=)");
@@ -307,6 +347,7 @@ pub fn content_lines(rec: &GameRecord) -> Vec<String> {
                 }
             }
         }
+        notes_after(i + 1, &mut line, &mut lines);
     }
     if !line.is_empty() {
         lines.push(line);
@@ -345,8 +386,8 @@ pub fn paginate(lines: &[String]) -> Vec<Vec<String>> {
 }
 
 /// The BRF file: Braille ASCII 0x20–0x5F, CR LF, form feed between pages.
-pub fn to_brf(rec: &GameRecord) -> String {
-    let pages = paginate(&content_lines(rec));
+pub fn to_brf(rec: &GameRecord, words: &BrailleWords) -> String {
+    let pages = paginate(&content_lines(rec, words));
     let mut out = String::new();
     for (i, page) in pages.iter().enumerate() {
         if i > 0 {
@@ -363,9 +404,9 @@ pub fn to_brf(rec: &GameRecord) -> String {
 /// The same cells as Unicode braille (U+2800..U+283F), one line a braille
 /// line (LF), for a braille display: no pages (no form feeds, no filler
 /// lines, no page numbers); blank cells are U+2800.
-pub fn to_unicode(rec: &GameRecord) -> String {
+pub fn to_unicode(rec: &GameRecord, words: &BrailleWords) -> String {
     let mut out = String::new();
-    for line in content_lines(rec) {
+    for line in content_lines(rec, words) {
         out.push_str(&brf_to_unicode(line.trim_end()));
         out.push('\n');
     }
@@ -388,6 +429,7 @@ mod tests {
     use super::*;
     use crate::game::Game;
     use crate::scoresheet::record::StartInfo;
+    use crate::scoresheet::replay::Note;
 
     fn game(sans: &[&str]) -> Game {
         let mut g = Game::new();
@@ -396,6 +438,37 @@ mod tests {
             g.play(m).unwrap();
         }
         g
+    }
+
+    /// Issue 30, item 17: a claim and a penalty the large-print export
+    /// has are on the braille scoresheet too, where they happened, and a
+    /// player without a name is embossed as the side, never "? - ?".
+    #[test]
+    fn notes_are_embossed_and_nameless_players_are_the_sides() {
+        let mut rec = GameRecord::of_game(StartInfo::default(), game(&["e4", "e5", "Nf3"]));
+        rec.notes = vec![Vec::new(); 4];
+        rec.notes[2].push(Note::Claim {
+            by: Color::White,
+            claim: crate::game::Claim::Repetition,
+            upheld: false,
+        });
+        let words = BrailleWords {
+            white: "Weiß".to_owned(),
+            black: "Schwarz".to_owned(),
+            notes: &|n| match n {
+                Note::Claim { .. } => "Weiß beansprucht Remis: abgelehnt.".to_owned(),
+                _ => String::new(),
+            },
+        };
+        let lines = content_lines(&rec, &words);
+        assert_eq!(lines[0], "WEISS - SCHWARZ", "{lines:?}");
+        assert!(!lines.iter().any(|l| l.contains("? - ?")), "{lines:?}");
+        let claim = lines
+            .iter()
+            .position(|l| l.starts_with("WEISS BEANSPRUCHT REMIS3 ABGELEHNT4"))
+            .unwrap_or_else(|| panic!("the claim: {lines:?}"));
+        assert_eq!(lines[claim - 1], "1 E4 E5", "after Black's first move");
+        assert_eq!(lines[claim + 1], "2 SF3");
     }
 
     #[test]
@@ -419,7 +492,11 @@ mod tests {
             ..StartInfo::default()
         };
         let names = |start: &StartInfo| {
-            content_lines(&GameRecord::of_game(start.clone(), game(&[])))[0].clone()
+            content_lines(
+                &GameRecord::of_game(start.clone(), game(&[])),
+                &BrailleWords::plain(),
+            )[0]
+            .clone()
         };
         assert_eq!(names(&start), "GEORGES - MARY");
         start.set_extra("white-elo", "1500");
@@ -441,7 +518,7 @@ mod tests {
         // UK code example: 2.♘f3 is ⠆ ⠎⠋⠒.
         let g = game(&["e4", "e5", "Nf3"]);
         let rec = GameRecord::of_game(StartInfo::default(), g);
-        let lines = content_lines(&rec);
+        let lines = content_lines(&rec, &BrailleWords::plain());
         assert_eq!(lines.last().unwrap(), "2 SF3");
         assert_eq!(brf_to_unicode("2 SF3"), "⠆⠀⠎⠋⠒");
     }
@@ -495,7 +572,7 @@ mod tests {
     #[test]
     fn brf_keeps_the_charset_and_the_limits_and_numbers_pages() {
         let rec = long_record();
-        let brf = to_brf(&rec);
+        let brf = to_brf(&rec, &BrailleWords::plain());
         assert!(
             brf.chars()
                 .all(|c| matches!(c, '\x20'..='\x5f' | '\r' | '\n' | '\x0c')),
@@ -517,8 +594,8 @@ mod tests {
         assert!(brf.contains("\r\n\r\n1 "));
         // Issue 18: the display file kept the embosser's pages.  Its lines
         // are the content, without form feeds, filler or page numbers.
-        let uni = to_unicode(&rec);
-        let content = content_lines(&rec);
+        let uni = to_unicode(&rec, &BrailleWords::plain());
+        let content = content_lines(&rec, &BrailleWords::plain());
         assert_eq!(uni.lines().count(), content.len());
         assert!(
             uni.chars()
@@ -539,7 +616,7 @@ mod tests {
         g.offer_draw(Color::White).unwrap();
         g.accept_draw(Color::Black).unwrap();
         let rec = GameRecord::of_game(StartInfo::default(), g);
-        let lines = content_lines(&rec);
+        let lines = content_lines(&rec, &BrailleWords::plain());
         assert_eq!(
             lines[lines.len() - 3..],
             ["30 -KD7", "31 E4 (=)", "1/2-1/2"]

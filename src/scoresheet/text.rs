@@ -23,6 +23,9 @@ pub struct Labels {
     pub result: String,
     /// Where an online game was played ("Site").
     pub site: String,
+    /// The time control in words ("ninety minutes, plus thirty seconds a
+    /// move"), when the caller could read it; else the tag is printed.
+    pub time_control_words: Option<String>,
 }
 
 /// How the moves are written: the words of a move in the position before
@@ -88,6 +91,7 @@ pub fn to_text(
         out.push_str(&format!("{}: {}\n", labels.date, s.date));
     }
     if let Some(tc) = &s.time_control {
+        let tc = labels.time_control_words.as_deref().unwrap_or(tc);
         out.push_str(&format!("{}: {tc}\n", labels.time_control));
     }
     out.push('\n');
@@ -171,6 +175,7 @@ mod tests {
             time_control: "TC".into(),
             result: "R".into(),
             site: "S".into(),
+            time_control_words: None,
         }
     }
 

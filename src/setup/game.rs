@@ -43,7 +43,15 @@ pub fn game_start(
     };
     let from = match (&typed.fen, &typed.pgn) {
         (Some(fen), _) => Some(from_fen(fen)?),
-        (None, Some(path)) => Some(from_pgn(path, typed.game)?),
+        // `--game` is a number here (a lichess id there): what is no
+        // number is no game of the file ("There is no game 0").
+        (None, Some(path)) => {
+            let number = typed
+                .game
+                .as_deref()
+                .map_or(Some(1), |g| g.trim().parse().ok());
+            Some(from_pgn(path, number.unwrap_or(0))?)
+        }
         (None, None) => None,
     };
     let from = from.map(|(game, mut info)| {

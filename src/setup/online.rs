@@ -1,12 +1,16 @@
 //! lichess from the command line: `--lichess` with `--challenge`,
-//! `--seek`, `--color`, `--time` and `--rated` resolved into how the
-//! online game begins, and `--broadcast` into its round; or the reason
-//! nothing is started, said in the player's language.
+//! `--seek`, `--color`, `--time`, `--rated` (and `--game`, `--days`,
+//! `--ai`) resolved into how the online game begins, and `--broadcast`
+//! into its round; or the reason nothing is started, said in the player's
+//! language.  What lichess's Board API would not play (a challenge faster
+//! than blitz, a seek faster than rapid, an increment too long, days or
+//! an AI level it does not offer) is refused here, before anything is
+//! sent (`lichess::api::check_clock`).
 
 use shakmaty::Color;
 
 use crate::app::OnlineStart;
-use crate::lichess::api::seek_allowed;
+use crate::lichess::api::{self, Asking, TimeRefusal};
 use crate::lichess::broadcast::RoundId;
 use crate::phrase::Phraser;
 
@@ -28,6 +32,22 @@ pub enum Refusal {
     TimeForm,
     /// A seek faster than rapid (lichess takes none).
     SeekTooFast,
+    /// A challenge or a game against the AI faster than blitz (the Board
+    /// API does not play it).
+    FasterThanBlitz,
+    /// An increment over what lichess takes (60 s; a seek's 180 s).
+    IncrementTooLong(u32),
+    /// A start time lichess does not offer.
+    StartNotOffered,
+    /// Days per move lichess does not offer.
+    DaysNotOffered,
+    /// An AI level lichess does not have.
+    AiLevel,
+    /// A `--game` that is no lichess game's id.
+    GameIdForm,
+    /// An option checked whose game this version cannot play yet
+    /// (`--game`, `--days`, `--ai`: the app's side of issue 28).
+    NotYet(&'static str),
     /// A `--broadcast` that is no round id.
     RoundForm,
     /// A broadcast without a token.
@@ -45,6 +65,17 @@ impl Refusal {
             }
             Refusal::TimeForm => phraser.message("lichess_time_form", &[]),
             Refusal::SeekTooFast => phraser.message("lichess_seek_too_fast", &[]),
+            Refusal::FasterThanBlitz => phraser.message("lichess_time_too_fast", &[]),
+            Refusal::IncrementTooLong(max) => {
+                phraser.message("lichess_increment_too_long", &[("max", &max.to_string())])
+            }
+            Refusal::StartNotOffered => phraser.message("lichess_start_not_offered", &[]),
+            Refusal::DaysNotOffered => phraser.message("lichess_days_not_offered", &[]),
+            Refusal::AiLevel => phraser.message("lichess_ai_level_range", &[]),
+            Refusal::GameIdForm => phraser.message("lichess_game_id_form", &[]),
+            Refusal::NotYet(option) => {
+                phraser.message("lichess_option_not_yet", &[("option", option)])
+            }
             Refusal::RoundForm => phraser.message("broadcast_round_form", &[]),
             Refusal::BroadcastNoToken => phraser.message("broadcast_no_token", &[]),
         }
@@ -61,6 +92,17 @@ impl Refusal {
     }
 }
 
+impl From<TimeRefusal> for Refusal {
+    fn from(r: TimeRefusal) -> Self {
+        match r {
+            TimeRefusal::FasterThanRapid => Refusal::SeekTooFast,
+            TimeRefusal::FasterThanBlitz => Refusal::FasterThanBlitz,
+            TimeRefusal::IncrementTooLong { max_s } => Refusal::IncrementTooLong(max_s),
+            TimeRefusal::StartNotOffered => Refusal::StartNotOffered,
+        }
+    }
+}
+
 /// How `hector play --lichess` begins: a challenge, a seek, or joining the
 /// game going on.  `time` is the typed `--time` (on lichess the clock is
 /// the server's: the option is the challenge's, not hector's clock).
@@ -68,38 +110,65 @@ impl Refusal {
 /// # Errors
 ///
 /// The [`Refusal`] to say: `--color` or `--time` without a challenge or a
-/// seek, a time that is not MIN+SEC, a seek faster than rapid.
+/// seek, a time that is not MIN+SEC, a time control lichess's Board API
+/// would not play, days or an AI level lichess does not offer, a `--game`
+/// that is no game's id; and, checked, `--game`, `--days` and `--ai`,
+/// whose games this version cannot play yet.
 pub fn online_start(typed: &PlayArgs, time: Option<&str>) -> Result<OnlineStart, Refusal> {
-    let asks = typed.challenge.is_some() || typed.seek;
+    if let Some(given) = &typed.game {
+        return Err(match api::game_id(given) {
+            None => Refusal::GameIdForm,
+            Some(_) => Refusal::NotYet("--game"),
+        });
+    }
+    if let Some(level) = typed.ai
+        && !api::check_ai_level(level)
+    {
+        return Err(Refusal::AiLevel);
+    }
+    let asks = typed.challenge.is_some() || typed.seek || typed.ai.is_some();
     // Joining a game already going on would ignore them.
     if !asks {
         let unused = [
             (typed.color.is_some(), "--color"),
             (time.is_some(), "--time"),
+            (typed.days.is_some(), "--days"),
         ];
         if let Some((_, option)) = unused.iter().find(|(given, _)| *given) {
             return Err(Refusal::OptionUnused(option));
         }
         return Ok(OnlineStart::Join);
     }
+    if let Some(days) = typed.days {
+        return Err(if api::check_days(days) {
+            Refusal::NotYet("--days")
+        } else {
+            Refusal::DaysNotOffered
+        });
+    }
     let (limit_s, increment_s) =
         online_time(time.unwrap_or(DEFAULT_TIME)).ok_or(Refusal::TimeForm)?;
+    let asking = match (&typed.challenge, typed.ai) {
+        (_, Some(_)) => Asking::Ai,
+        (Some(_), None) => Asking::Challenge,
+        (None, None) => Asking::Seek,
+    };
+    api::check_clock(asking, limit_s, increment_s)?;
     let color = match typed.color {
         Some(ChallengeColor::White) => Some(Color::White),
         Some(ChallengeColor::Black) => Some(Color::Black),
         Some(ChallengeColor::Random) | None => None,
     };
-    match &typed.challenge {
-        Some(user) => Ok(OnlineStart::Challenge {
+    match (&typed.challenge, asking) {
+        (_, Asking::Ai) => Err(Refusal::NotYet("--ai")),
+        (Some(user), _) => Ok(OnlineStart::Challenge {
             user: user.clone(),
             limit_s,
             increment_s,
             color,
             rated: typed.rated,
         }),
-        // lichess takes real-time seeks of rapid or classical only.
-        None if !seek_allowed(limit_s, increment_s) => Err(Refusal::SeekTooFast),
-        None => Ok(OnlineStart::Seek {
+        (None, _) => Ok(OnlineStart::Seek {
             limit_s,
             increment_s,
             color,
@@ -215,6 +284,51 @@ mod tests {
     }
 
     #[test]
+    fn what_the_board_api_does_not_play_is_refused_before_sending() {
+        // Bullet (1+0, 2+1) in a challenge; an increment over a minute.
+        assert_eq!(
+            start(&["--challenge", "bob", "--time", "1+0"]),
+            Err(Refusal::FasterThanBlitz)
+        );
+        assert_eq!(
+            start(&["--challenge", "bob", "--time", "2+1"]),
+            Err(Refusal::FasterThanBlitz)
+        );
+        assert_eq!(
+            start(&["--challenge", "bob", "--time", "10+61"]),
+            Err(Refusal::IncrementTooLong(60))
+        );
+        assert_eq!(
+            start(&["--seek", "--time", "10+181"]),
+            Err(Refusal::TimeForm)
+        );
+        assert_eq!(start(&["--ai", "9"]), Err(Refusal::AiLevel));
+        assert_eq!(
+            start(&["--ai", "3", "--time", "1+0"]),
+            Err(Refusal::FasterThanBlitz)
+        );
+        assert_eq!(
+            start(&["--challenge", "bob", "--days", "4"]),
+            Err(Refusal::DaysNotOffered)
+        );
+        assert_eq!(
+            start(&["--days", "3"]),
+            Err(Refusal::OptionUnused("--days"))
+        );
+        assert_eq!(start(&["--game", "nope"]), Err(Refusal::GameIdForm));
+        // Checked, but not playable by this version yet.
+        assert_eq!(
+            start(&["--game", "https://lichess.org/AbCd1234"]),
+            Err(Refusal::NotYet("--game"))
+        );
+        assert_eq!(
+            start(&["--challenge", "bob", "--days", "3"]),
+            Err(Refusal::NotYet("--days"))
+        );
+        assert_eq!(start(&["--ai", "3"]), Err(Refusal::NotYet("--ai")));
+    }
+
+    #[test]
     fn lichess_time_bounds() {
         assert_eq!(online_time(" 10 + 5 "), Some((600, 5)));
         assert_eq!(online_time("180+180"), Some((10_800, 180)));
@@ -240,6 +354,13 @@ mod tests {
             Refusal::OptionUnused("--time"),
             Refusal::TimeForm,
             Refusal::SeekTooFast,
+            Refusal::FasterThanBlitz,
+            Refusal::IncrementTooLong(60),
+            Refusal::StartNotOffered,
+            Refusal::DaysNotOffered,
+            Refusal::AiLevel,
+            Refusal::GameIdForm,
+            Refusal::NotYet("--ai"),
             Refusal::RoundForm,
             Refusal::BroadcastNoToken,
         ];

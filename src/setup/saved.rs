@@ -387,7 +387,8 @@ mod tests {
         assert_eq!(g.id.as_str(), "20261125-110000");
         assert_eq!(
             find_game(&store, "1999", &p).unwrap_err(),
-            ["There is no saved game \"1999\". Say hector games for the list."]
+            // Issue 30, item 17: a shell command, never a word to say.
+            ["There is no saved game \"1999\". The command hector games lists the saved games."]
         );
         // Two games fit: both are listed with their numbers.
         let said = find_game(&store, "20261125-1000", &p).unwrap_err();

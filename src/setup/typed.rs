@@ -26,7 +26,15 @@ use crate::words::vocab::Lang;
 /// announcement is printed as one line for screen readers and braille
 /// displays.  Without a command, hector starts a game (`hector play`).
 #[derive(Debug, Parser)]
-#[command(name = "hector", version, args_conflicts_with_subcommands = true)]
+#[command(
+    name = "hector",
+    version,
+    args_conflicts_with_subcommands = true,
+    // Short: the commands and how to begin.  Every option of a game is
+    // `hector play --help` (issue 30: 184 lines, each play option twice).
+    help_template = "{before-help}{about-with-newline}\n{usage-heading} {usage}\n\nCommands:\n{subcommands}{after-help}",
+    after_help = EXAMPLES,
+)]
 pub struct Cli {
     /// The command (none: `play`).
     #[command(subcommand)]
@@ -35,6 +43,85 @@ pub struct Cli {
     /// How the game is played.
     #[command(flatten)]
     pub play: PlayArgs,
+}
+
+/// How to begin, under `hector --help`.
+const EXAMPLES: &str = "\
+How to begin:
+  hector                                   a game at one keyboard, moves typed
+  hector play --time 90+30                 with a talking clock (90 minutes, 30 s a move)
+  hector play --board auto --time 5+3      with your DGT or other tactile board
+  hector play --engine --level 3           against Stockfish at skill level 3
+  hector play --engine --me black --time 10+5   the engine plays White, on the clock
+  hector lichess login                     keep your lichess token, then
+  hector play --lichess --challenge NAME --time 10+5 --color black
+  hector play --ui tui                     the full-screen board
+  hector review games.pgn                  step through the games of a file
+
+Your colour is --me white|black; --colour says the colour before each move;
+--color is the colour asked of lichess.  Every option of a game: hector play --help.";
+
+impl Cli {
+    /// The command line as typed.  A mix-up of `--colour` (say the colour
+    /// before each move) with `--me` or `--color` (the colour asked of
+    /// lichess) is answered with a sentence that names the right option,
+    /// in the player's language; any other error is clap's.
+    pub fn read() -> Cli {
+        let args: Vec<String> = std::env::args().collect();
+        match Cli::try_parse_from(&args) {
+            Ok(cli) => cli,
+            Err(e) => {
+                if e.kind() != clap::error::ErrorKind::DisplayHelp
+                    && e.kind() != clap::error::ErrorKind::DisplayVersion
+                    && let Some(sentence) = colour_mixup(&args)
+                {
+                    eprintln!("hector: {sentence}");
+                    std::process::exit(2);
+                }
+                e.exit()
+            }
+        }
+    }
+}
+
+/// The sentence for `--colour black` (a switch given a colour) or
+/// `--color black` without `--lichess`: what each option is, with the
+/// colour typed; `None` when the line shows no such mix-up.
+pub fn colour_mixup(args: &[String]) -> Option<String> {
+    let colour_word = |w: &str| matches!(w.to_lowercase().as_str(), "white" | "black" | "random");
+    let lang_of = |code: &str| Lang::ALL.into_iter().find(|l| l.code() == code);
+    let lang = args
+        .windows(2)
+        .find(|w| w[0] == "--lang")
+        .and_then(|w| lang_of(&w[1]))
+        .or_else(|| {
+            args.iter()
+                .find_map(|a| a.strip_prefix("--lang="))
+                .and_then(lang_of)
+        })
+        .unwrap_or(Lang::En);
+    let phraser = crate::phrase::Phraser::builtin(MoveStyle::AppendixD, lang, Default::default());
+    let after = |flag: &str| {
+        args.windows(2)
+            .find(|w| w[0] == flag && colour_word(&w[1]))
+            .map(|w| w[1].to_lowercase())
+            .or_else(|| {
+                args.iter()
+                    .find_map(|a| a.strip_prefix(&format!("{flag}=")))
+                    .filter(|c| colour_word(c))
+                    .map(str::to_lowercase)
+            })
+    };
+    if let Some(colour) = after("--colour") {
+        return Some(phraser.message("cli_colour_mixup", &[("colour", &colour)]));
+    }
+    let lichess = args.iter().any(|a| a == "--lichess");
+    match after("--color") {
+        Some(colour) if !lichess => {
+            Some(phraser.message("cli_color_without_lichess", &[("colour", &colour)]))
+        }
+        _ => None,
+    }
 }
 
 /// hector's commands.
@@ -63,13 +150,13 @@ pub enum Cmd {
     /// Step through the games of a PGN file: next, previous, goto N, start,
     /// end; games, game N, find NAME; every exploration command.
     Review(ReviewArgs),
-    /// Online play on lichess: keep your personal API token (`login`), or
-    /// forget it (`logout`).
+    /// Online play on lichess: keep your personal API token (`login`),
+    /// forget it (`logout`), hear your games in progress (`games`).
     #[command(subcommand)]
     Lichess(LichessCmd),
 }
 
-/// `hector lichess login|logout`.
+/// `hector lichess login|logout|games`.
 #[derive(Debug, Subcommand)]
 pub enum LichessCmd {
     /// Paste your lichess token (not shown): hector checks it with lichess,
@@ -77,9 +164,12 @@ pub enum LichessCmd {
     Login(LichessArgs),
     /// Forget the kept token.
     Logout(LichessArgs),
+    /// Your games in progress on lichess (correspondence ones too): whose
+    /// move, the time left, each game's id for `play --lichess --game ID`.
+    Games(LichessArgs),
 }
 
-/// The options of `hector lichess login|logout`.
+/// The options of `hector lichess login|logout|games`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct LichessArgs {
     /// The lichess server.
@@ -252,9 +342,12 @@ pub struct PlayArgs {
     /// Continue a game of this PGN file from its end.
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<std::path::PathBuf>,
-    /// Which game of the PGN file (1 = the first).
-    #[arg(long, value_name = "N", default_value = "1")]
-    pub game: usize,
+    /// Which game: of the PGN file, its number (1 = the first, the
+    /// default); with --lichess, the lichess game to play, by its id or
+    /// address (a correspondence game, or any in progress: `hector lichess
+    /// games` lists them).  One option for both: clap holds one `--game`.
+    #[arg(long, value_name = "N|ID")]
+    pub game: Option<String>,
     /// White's name for the scoresheet.
     #[arg(long, value_name = "NAME")]
     pub white: Option<String>,
@@ -312,6 +405,13 @@ pub struct PlayArgs {
     /// The colour you ask for in a challenge or a seek.
     #[arg(long, value_enum, requires = "lichess")]
     pub color: Option<ChallengeColor>,
+    /// A correspondence challenge: days per move (1, 2, 3, 5, 7, 10 or 14),
+    /// with --challenge or --ai, instead of --time.
+    #[arg(long, value_name = "N", requires = "lichess", conflicts_with = "seek")]
+    pub days: Option<u32>,
+    /// Play lichess's computer at this level (1 to 8), with --time or --days.
+    #[arg(long, value_name = "LEVEL", requires = "lichess", conflicts_with_all = ["challenge", "seek"])]
+    pub ai: Option<u32>,
     /// The lichess server.
     #[arg(long = "lichess-url", value_name = "URL", default_value = crate::lichess::api::DEFAULT_URL)]
     pub lichess_url: String,
@@ -492,6 +592,49 @@ pub(super) mod tests {
         assert_eq!(over.speech, Some(crate::speech::SpeechMode::Print));
         // The play options are not the printing commands'.
         assert!(Cli::try_parse_from(["hector", "games", "--time", "5+3"]).is_err());
+    }
+
+    /// Issue 30, item 14: `--colour black` got "unexpected argument
+    /// 'black' found"; the answer names the right option, in the language
+    /// typed.
+    #[test]
+    fn a_colour_mixup_names_the_right_option() {
+        let args = |a: &[&str]| -> Vec<String> {
+            std::iter::once("hector")
+                .chain(a.iter().copied())
+                .map(str::to_owned)
+                .collect()
+        };
+        assert!(Cli::try_parse_from(args(&["--colour", "black"])).is_err());
+        assert_eq!(
+            super::colour_mixup(&args(&["play", "--colour", "black"])).as_deref(),
+            Some(
+                "--colour takes no colour: it says the colour before each move. Your colour is \
+                 --me black; the colour you ask of lichess is --color black."
+            )
+        );
+        let de = super::colour_mixup(&args(&["--lang", "de", "--colour", "White"]));
+        assert!(
+            de.as_deref().is_some_and(
+                |s| s.contains("--me white") && s.starts_with("--colour nimmt keine Farbe")
+            ),
+            "{de:?}"
+        );
+        assert_eq!(
+            super::colour_mixup(&args(&["play", "--color", "black"])).as_deref(),
+            Some(
+                "--color is the colour you ask of lichess, with --lichess. Your colour in a \
+                 game here is --me black."
+            )
+        );
+        assert_eq!(
+            super::colour_mixup(&args(&["play", "--lichess", "--color", "black"])),
+            None
+        );
+        assert_eq!(
+            super::colour_mixup(&args(&["play", "--colour", "--me", "black"])),
+            None
+        );
     }
 
     #[test]

@@ -156,7 +156,13 @@ pub fn say(args: &SayArgs) -> ExitCode {
         match app.reader().read(&text, &pos) {
             Ok(mv) => (phraser.say_move(&pos, mv), phraser.move_lang().to_owned()),
             Err(e) => {
-                println!("{}", phraser.input_error(&e, &pos));
+                // The move is read in the starting position: said, so that
+                // e8=Q refused is not taken for a fault in reading it.
+                println!(
+                    "{} {}",
+                    phraser.input_error(&e, &pos),
+                    phraser.message("say_move_from_start", &[])
+                );
                 return ExitCode::FAILURE;
             }
         }
@@ -241,13 +247,14 @@ pub fn watch_elsewhere(started: &Started, store: &Store, id: &GameId) -> ExitCod
     }
 }
 
-/// `hector lichess login|logout` (the work is in `lichess_login`).
+/// `hector lichess login|logout|games` (the work is in `ui::lichess`).
 pub fn lichess(cmd: &LichessCmd) -> ExitCode {
-    let (LichessCmd::Login(args) | LichessCmd::Logout(args)) = cmd;
+    let (LichessCmd::Login(args) | LichessCmd::Logout(args) | LichessCmd::Games(args)) = cmd;
     let phraser = start(&args.settings).phraser;
     let said = match cmd {
         LichessCmd::Login(_) => super::lichess::login(&phraser, &args.url),
         LichessCmd::Logout(_) => super::lichess::logout(&phraser),
+        LichessCmd::Games(_) => super::lichess::games(&phraser, &args.url),
     };
     print_line(&said.sentence);
     if said.ok {

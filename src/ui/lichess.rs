@@ -1,7 +1,9 @@
 //! `hector lichess login` and `hector lichess logout`: the player's
-//! personal API token, read without echo, checked with lichess
-//! (`GET /api/account`) and kept for the next games; and where a game
-//! finds it (`LICHESS_TOKEN` first).
+//! personal API token, read without echo, checked with lichess (its
+//! scopes by `POST /api/token/test`: without `board:play` it is refused
+//! and the scope named; the account's name by `GET /api/account`) and kept
+//! for the next games; where a game finds it (`LICHESS_TOKEN` first); and
+//! `hector lichess games`, the games in progress in words.
 //!
 //! The token is kept in the system's secret store where there is one (the
 //! `keyring` crate: the Secret Service over D-Bus on Linux, Windows
@@ -222,6 +224,10 @@ pub fn login(phraser: &Phraser, base: &str) -> Said {
 pub enum CheckFailure {
     /// lichess refused it (401).
     Refused,
+    /// lichess knows it, but it lacks this scope.
+    MissingScope(&'static str),
+    /// An answer longer than hector reads.
+    TooLong,
     /// lichess asked us to wait (429).
     RateLimited,
     /// An answer we cannot use (its status or body, for the sentence).
@@ -233,6 +239,10 @@ pub enum CheckFailure {
 fn sentence_of(phraser: &Phraser, f: &CheckFailure) -> String {
     match f {
         CheckFailure::Refused => phraser.message("lichess_token_refused", &[]),
+        CheckFailure::MissingScope(scope) => {
+            phraser.message("lichess_token_scope", &[("scope", scope)])
+        }
+        CheckFailure::TooLong => phraser.message("lichess_reply_too_long", &[]),
         CheckFailure::RateLimited => phraser.message("lichess_login_rate_limited", &[]),
         CheckFailure::NoConnection => phraser.message("lichess_no_connection", &[]),
         CheckFailure::Unreachable(why) => {
@@ -241,31 +251,172 @@ fn sentence_of(phraser: &Phraser, f: &CheckFailure) -> String {
     }
 }
 
-/// Asks lichess whose token this is: the account's name.
+/// One request, carried on the shared runtime and waited for.
+fn ask(client: &Client, request: Request) -> Result<Reply, CheckFailure> {
+    let handle = crate::net::handle().map_err(|e| CheckFailure::Unreachable(e.to_string()))?;
+    let (tx, rx) = std::sync::mpsc::channel();
+    let client = client.clone();
+    handle.spawn(async move {
+        let _ = tx.send(client.send(&request).await);
+    });
+    rx.recv()
+        .map_err(|e| CheckFailure::Unreachable(e.to_string()))
+}
+
+/// A reply that is not `Done`, as a failure.
+fn failed(reply: Reply) -> CheckFailure {
+    match reply {
+        Reply::Refused { status: 401, .. } => CheckFailure::Refused,
+        Reply::Refused { status: 403, .. } => CheckFailure::MissingScope(api::PLAY_SCOPE),
+        Reply::Refused { status, error } => {
+            CheckFailure::Unreachable(format!("HTTP {status}: {error}"))
+        }
+        Reply::RateLimited => CheckFailure::RateLimited,
+        Reply::TooLong { .. } => CheckFailure::TooLong,
+        Reply::Failed(_) => CheckFailure::NoConnection,
+        Reply::Done(_) => CheckFailure::Unreachable("unexpected answer".to_owned()),
+    }
+}
+
+/// Asks lichess whose token this is and what it may do: the account's
+/// name, when the token has the scope every game needs (`board:play`).
 ///
 /// # Errors
 ///
-/// Refused, rate-limited or no answer.
+/// Refused, without the scope, rate-limited or no answer.
 pub fn check(base: &str, token: &Token) -> Result<String, CheckFailure> {
     let client = Client::new(base, token.clone()).map_err(CheckFailure::Unreachable)?;
-    let handle = crate::net::handle().map_err(|e| CheckFailure::Unreachable(e.to_string()))?;
-    let (tx, rx) = std::sync::mpsc::channel();
-    handle.spawn(async move {
-        let _ = tx.send(client.send(&Request::Account).await);
-    });
-    let reply = rx
-        .recv()
-        .map_err(|e| CheckFailure::Unreachable(e.to_string()))?;
-    match reply {
+    // The scopes first (`tags/oauth/api-token-test.yaml`): `/api/account`
+    // answers any token, and one without `board:play` fails only later,
+    // in the game, with 403 "Missing scope".
+    match ask(&client, Request::TokenTest)? {
+        Reply::Done(body) => match api::token_info(&body) {
+            Ok(None) => return Err(CheckFailure::Refused),
+            Ok(Some(info)) if !info.has(api::PLAY_SCOPE) => {
+                return Err(CheckFailure::MissingScope(api::PLAY_SCOPE));
+            }
+            Ok(Some(_)) => {}
+            Err(e) => return Err(CheckFailure::Unreachable(e.detail)),
+        },
+        other => return Err(failed(other)),
+    }
+    match ask(&client, Request::Account)? {
         Reply::Done(body) => api::account(&body)
             .map(|a| a.username)
             .map_err(|e| CheckFailure::Unreachable(e.detail)),
-        Reply::Refused { status: 401, .. } => Err(CheckFailure::Refused),
-        Reply::Refused { status, error } => {
-            Err(CheckFailure::Unreachable(format!("HTTP {status}: {error}")))
+        other => Err(failed(other)),
+    }
+}
+
+/// `hector lichess games`: the games in progress on lichess, most urgent
+/// first, each in words (the opponent, its pace, whose move, the time
+/// left, its id for `hector play --lichess --game ID`).
+#[must_use]
+pub fn games(phraser: &Phraser, base: &str) -> Said {
+    let Some(token) = find_token() else {
+        return Said {
+            sentence: phraser.message("lichess_no_token", &[]),
+            ok: false,
+        };
+    };
+    let listed = Client::new(base, token)
+        .map_err(CheckFailure::Unreachable)
+        .and_then(|client| match ask(&client, Request::Playing)? {
+            Reply::Done(body) => {
+                api::playing(&body).map_err(|e| CheckFailure::Unreachable(e.detail))
+            }
+            other => Err(failed(other)),
+        });
+    match listed {
+        Ok(games) => Said {
+            sentence: games_in_words(phraser, &games),
+            ok: true,
+        },
+        Err(f) => Said {
+            sentence: sentence_of(phraser, &f),
+            ok: false,
+        },
+    }
+}
+
+/// The games in progress, in words: how many, then one sentence each, a
+/// line each (a screen reader's reading keys step through them).
+#[must_use]
+pub fn games_in_words(phraser: &Phraser, games: &[api::Playing]) -> String {
+    use crate::lichess::event::{Speed, VariantKind};
+    if games.is_empty() {
+        return phraser.message("lichess_games_none", &[]);
+    }
+    let mut out = vec![phraser.message(
+        "lichess_games_count",
+        &[("count", &games.len().to_string())],
+    )];
+    for g in games {
+        let name = match &g.opponent {
+            Some(o) if o.ai.is_some() => phraser.message(
+                "lichess_ai_name",
+                &[("level", &o.ai.unwrap_or_default().to_string())],
+            ),
+            Some(o) => o.username.clone(),
+            None => String::new(),
+        };
+        let pace = match g.speed {
+            Some(Speed::Correspondence) => "lichess_speed_correspondence",
+            Some(Speed::Classical) => "lichess_speed_classical",
+            Some(Speed::Rapid) => "lichess_speed_rapid",
+            Some(Speed::Blitz) => "lichess_speed_blitz",
+            Some(Speed::Bullet | Speed::UltraBullet) => "lichess_speed_bullet",
+            None => "lichess_speed_unknown",
+        };
+        let turn = if g.is_my_turn {
+            "lichess_turn_yours"
+        } else {
+            "lichess_turn_theirs"
+        };
+        let left = g.seconds_left.map(|s| time_left(phraser, s));
+        let playable = g.compat.is_none_or(|c| c.board)
+            && g.variant
+                .as_ref()
+                .is_none_or(|v| !matches!(v.kind(), VariantKind::Other(_)));
+        let args = [
+            ("name", name.as_str()),
+            ("pace", &phraser.message(pace, &[])),
+            ("turn", &phraser.message(turn, &[])),
+            ("id", g.game_id.as_str()),
+        ];
+        let mut line = match &left {
+            Some(left) => {
+                let mut a = args.to_vec();
+                a.push(("left", left.as_str()));
+                phraser.message("lichess_games_line", &a)
+            }
+            None => phraser.message("lichess_games_line_no_time", &args),
+        };
+        if !playable {
+            line.push(' ');
+            line.push_str(&phraser.message("lichess_games_unplayable", &[]));
         }
-        Reply::RateLimited => Err(CheckFailure::RateLimited),
-        Reply::Failed(_) => Err(CheckFailure::NoConnection),
+        out.push(line);
+    }
+    out.join("\n")
+}
+
+/// "two days left", "five hours left", "three minutes left".
+fn time_left(phraser: &Phraser, seconds: u64) -> String {
+    const DAY: u64 = 24 * 60 * 60;
+    if seconds >= DAY {
+        phraser.message(
+            "lichess_left_days",
+            &[("days", &(seconds / DAY).to_string())],
+        )
+    } else if seconds >= 60 * 60 {
+        phraser.message(
+            "lichess_left_hours",
+            &[("hours", &(seconds / 3600).to_string())],
+        )
+    } else {
+        let minutes = seconds.div_ceil(60);
+        phraser.message("lichess_left_minutes", &[("minutes", &minutes.to_string())])
     }
 }
 

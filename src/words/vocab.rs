@@ -308,6 +308,11 @@ pub struct Colours {
     pub the_white_piece: Option<GenderedPhrase>,
     #[serde(default)]
     pub the_black_piece: Option<GenderedPhrase>,
+    /// "No" with a piece, agreeing with it: "kein {piece}" / "keine
+    /// {piece}" ("kein Bauer kann Eva acht erreichen"); the piece word
+    /// alone when a language leaves it out.
+    #[serde(default)]
+    pub no_piece: Option<GenderedPhrase>,
 }
 
 /// One voices file as written.  Move-only files (Appendix D) have no

@@ -148,7 +148,10 @@ fn the_flag_fall_ends_the_game_with_its_result() {
     line(&mut a, "e4", t0 + s(1));
     assert_eq!(a.next_deadline(), Some(t0 + s(6)));
     let e = a.update(Msg::Deadline, t0 + s(6));
-    assert_eq!(said(&e), vec!["Black's flag has fallen. White wins, 1-0."]);
+    assert_eq!(
+        said(&e),
+        vec!["Black's flag has fallen. White wins, one to zero."]
+    );
     assert!(e.contains(&Effect::Tone(Tone::FlagFall)));
     let u = &utterances(&e)[0];
     assert_eq!(u.priority, Priority::Urgent);
@@ -159,7 +162,9 @@ fn the_flag_fall_ends_the_game_with_its_result() {
     assert_eq!(a.next_deadline(), None);
     assert_eq!(
         line(&mut a, "e5", t0 + s(7)),
-        vec!["Game over: White won on time, Black's flag fell, 1-0. Say new for a new game."]
+        vec![
+            "Game over: White won on time, Black's flag fell, one to zero. Say new for a new game."
+        ]
     );
 }
 
@@ -171,8 +176,8 @@ fn a_move_typed_after_the_flag_fell_is_too_late() {
     assert_eq!(
         e,
         vec![
-            "White's flag has fallen. Black wins, 0-1.",
-            "Game over: Black won on time, White's flag fell, 0-1. Say new for a new game."
+            "White's flag has fallen. Black wins, zero to one.",
+            "Game over: Black won on time, White's flag fell, zero to one. Say new for a new game."
         ]
     );
     assert!(a.game().history().is_empty());
@@ -191,17 +196,17 @@ fn a_flag_against_a_lone_king_is_a_draw() {
     // White has a lone king. White's flag: Black can mate, a loss.
     assert_eq!(
         from("4k3/8/8/8/8/8/r7/4K3 w - - 0 1"),
-        vec!["White's flag has fallen. Black wins, 0-1."]
+        vec!["White's flag has fallen. Black wins, zero to one."]
     );
     // Black's flag: White cannot mate, a draw (6.9).
     assert_eq!(
         from("4k3/8/8/8/8/8/r7/4K3 b - - 0 1"),
-        vec!["A flag has fallen, but the other side cannot checkmate. Draw, 1/2-1/2."]
+        vec!["A flag has fallen, but the other side cannot checkmate. Draw, half a point each."]
     );
     // A pawn wall no king can pass: a draw too, though material remains.
     assert_eq!(
         from("k7/8/8/1p1p1p1p/pPpPpPpP/P1P1P1P1/8/K7 b - - 0 1"),
-        vec!["A flag has fallen, but the other side cannot checkmate. Draw, 1/2-1/2."]
+        vec!["A flag has fallen, but the other side cannot checkmate. Draw, half a point each."]
     );
 }
 
@@ -305,8 +310,8 @@ fn arbiter_adds_time_after_yes_and_cancels_otherwise() {
     assert_eq!(
         line(&mut a, "yes", t0 + s(2)),
         vec![
-            "Arbiter: the result 1/2-1/2. Done.",
-            "The arbiter declares the game drawn, 1/2-1/2."
+            "Arbiter: the result half a point each. Done.",
+            "The arbiter declares the game drawn, half a point each."
         ]
     );
 }
@@ -330,7 +335,10 @@ fn illegal_moves_by_edition() {
     line(&mut a, "d4", t0 + s(3));
     line(&mut a, "arbiter illegal white", t0 + s(4));
     let t = line(&mut a, "yes", t0 + s(4));
-    assert_eq!(t[1], "White loses for an illegal move. Black wins, 0-1.");
+    assert_eq!(
+        t[1],
+        "White loses for an illegal move. Black wins, zero to one."
+    );
     // 1997: the second costs time, the third loses.
     let (mut b, t0) = app_with("90+30", |c| c.edition = Edition::Fide1997);
     for i in 0..2 {
@@ -341,7 +349,7 @@ fn illegal_moves_by_edition() {
     }
     line(&mut b, "e4", t0);
     line(&mut b, "arbiter illegal white", t0);
-    assert!(line(&mut b, "yes", t0)[1].contains("0-1"));
+    assert!(line(&mut b, "yes", t0)[1].contains("zero to one"));
 }
 
 #[test]
@@ -373,7 +381,10 @@ fn the_clock_stops_for_a_claim_and_runs_again_after_it() {
         line(&mut a, m, t0 + s(i as u64 + 1));
     }
     let t = line(&mut a, "claim Ng8", t0 + s(10));
-    assert!(t.last().is_some_and(|l| l.contains("1/2-1/2")), "{t:?}");
+    assert!(
+        t.last().is_some_and(|l| l.contains("half a point each")),
+        "{t:?}"
+    );
     let both = "White: four minutes fifty-six seconds. Black: four minutes fifty-four seconds.";
     assert_eq!(line(&mut a, "time", t0 + s(10)), vec![both]);
     assert_eq!(line(&mut a, "time", t0 + s(100)), vec![both]);

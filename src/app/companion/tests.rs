@@ -113,7 +113,7 @@ fn draw_offer_from_the_page_and_its_acceptance() {
     line(&mut a, "draw");
     assert_eq!(a.companion_snapshot().draw_offer, Some(Side::White));
     let e = page(&mut a, OpponentAction::AcceptDraw);
-    assert_eq!(said(&e), vec!["Draw by agreement, 1/2-1/2."]);
+    assert_eq!(said(&e), vec!["Draw by agreement, half a point each."]);
     let end = a.companion_snapshot().end.expect("over");
     assert_eq!(end.result, "1/2-1/2");
     // Nothing more from the page once it is over.
@@ -125,7 +125,7 @@ fn draw_offer_from_the_page_and_its_acceptance() {
 fn resigning_on_the_page_ends_the_game_for_the_opponent() {
     let mut a = App::builder().build();
     let e = page(&mut a, OpponentAction::Resign);
-    assert_eq!(said(&e), vec!["Black resigns. White wins, 1-0."]);
+    assert_eq!(said(&e), vec!["Black resigns. White wins, one to zero."]);
     assert_eq!(
         a.companion_snapshot().end.map(|e| e.result),
         Some("1-0".into())

@@ -137,7 +137,7 @@ fn on_a_running_clock_the_engine_gets_both_times_and_its_move_presses_it() {
         r.sent(),
         [
             "position startpos moves e2e4",
-            "go wtime 292000 btime 300000 winc 2000 binc 2000"
+            "go wtime 292000 btime 300000 winc 2000 binc 2000 movetime 11500"
         ]
     );
     // The engine thinks 3 s: its move presses its clock.
@@ -158,18 +158,18 @@ fn on_a_running_clock_the_engine_gets_both_times_and_its_move_presses_it() {
         r.sent(),
         [
             "position startpos moves e2e4 e7e5 g1f3",
-            "go wtime 292000 btime 299000 winc 2000 binc 2000"
+            "go wtime 292000 btime 299000 winc 2000 binc 2000 movetime 11466"
         ]
     );
-    // The hang deadline: the engine's whole time and increment, and
-    // the margin.
+    // The hang deadline: the longest it may think (the cap sent as
+    // movetime), and the margin.
     assert_eq!(
         r.app
             .parts
             .engine
             .as_ref()
             .and_then(EnginePlay::next_deadline),
-        Some(r.at(15_000 + 301_000 + 3_000))
+        Some(r.at(15_000 + 11_466 + 3_000))
     );
 }
 
@@ -181,7 +181,7 @@ fn moves_to_go_counts_to_the_next_time_control() {
         &sent[sent.len() - 2..],
         [
             "position startpos",
-            "go wtime 5400000 btime 5400000 winc 30000 binc 30000 movestogo 40"
+            "go wtime 5400000 btime 5400000 winc 30000 binc 30000 movestogo 40 movetime 202500"
         ]
     );
 }
@@ -352,7 +352,7 @@ fn a_draw_offer_is_answered_by_the_engines_evaluation() {
     r.engine(2_500, "info depth 12 score cp -90 pv g8f6");
     assert_eq!(
         r.engine(2_900, "bestmove g8f6"),
-        ["Draw accepted.", "Draw by agreement, 1/2-1/2."]
+        ["Draw accepted.", "Draw by agreement, half a point each."]
     );
     assert!(r.app.game().is_over());
     assert_eq!(r.app.game().history().len(), 5, "no move after the draw");
@@ -470,7 +470,7 @@ fn a_finished_game_stays_finished() {
     }
     assert_eq!(
         typed_in(&mut a, now, "resign"),
-        ["White resigns. Black wins, 0-1."]
+        ["White resigns. Black wins, zero to one."]
     );
     assert_eq!(
         typed_in(&mut a, now, "takeback"),
@@ -507,7 +507,7 @@ fn a_finished_game_stays_finished() {
     // No question waits: yes is a draw acceptance, and the game is over.
     assert_eq!(
         r.typed(600, "yes"),
-        ["Game over: Black won by checkmate, 0-1. Say new for a new game."]
+        ["Game over: Black won by checkmate, zero to one. Say new for a new game."]
     );
     assert!(r.app.game().is_over());
 

@@ -171,7 +171,7 @@ fn after_the_end_the_prompt_says_quit_not_new() {
     r.game(30, over);
     assert_eq!(
         r.app.prompt(),
-        "Game over: Black won, White resigned, 0-1. Say quit to close hector; a new lichess game is a new start."
+        "Game over: Black won, White resigned, zero to one. Say quit to close hector; a new lichess game is a new start."
     );
 }
 
@@ -344,7 +344,7 @@ fn a_game_ended_while_away_is_said_on_return() {
         said(&e),
         [
             "Bauer Eva fünf",
-            "White's flag has fallen. Black wins, 0-1."
+            "White's flag has fallen. Black wins, zero to one."
         ]
     );
     assert!(r.app.game().is_over());
@@ -455,25 +455,25 @@ fn the_end_is_said_with_its_reason() {
             "e2e4",
             "resign",
             Some("white"),
-            "Black resigns. White wins, 1-0.",
+            "Black resigns. White wins, one to zero.",
         ),
         (
             "e2e4",
             "outoftime",
             Some("black"),
-            "White's flag has fallen. Black wins, 0-1.",
+            "White's flag has fallen. Black wins, zero to one.",
         ),
         (
             "e2e4",
             "timeout",
             Some("white"),
-            "Black left the game, and the win was claimed. White wins, 1-0.",
+            "Black left the game, and the win was claimed. White wins, one to zero.",
         ),
         (
             "e2e4",
             "draw",
             None,
-            "lichess declares the game drawn, 1/2-1/2.",
+            "lichess declares the game drawn, half a point each.",
         ),
         (
             "e2e4",
@@ -486,13 +486,13 @@ fn the_end_is_said_with_its_reason() {
             "e2e4",
             "cheat",
             Some("white"),
-            "lichess ended the game for a breach of its fair-play rules. White wins, 1-0.",
+            "lichess ended the game for a breach of its fair-play rules. White wins, one to zero.",
         ),
         (
             "e2e4",
             "unknownFinish",
             None,
-            "lichess ended the game as a draw, 1/2-1/2.",
+            "lichess ended the game as a draw, half a point each.",
         ),
     ];
     for (moves, status, winner, want) in cases {
@@ -509,7 +509,7 @@ fn the_end_is_said_with_its_reason() {
     r.typed(10, "e4");
     r.game(15, &state("e2e4 e7e5", r#","bdraw":true"#));
     let e = r.game(20, &over("e2e4 e7e5", "draw", None));
-    assert_eq!(said(&e), ["Draw by agreement, 1/2-1/2."]);
+    assert_eq!(said(&e), ["Draw by agreement, half a point each."]);
 }
 
 #[test]
@@ -590,10 +590,20 @@ fn chat_is_counted_never_in_a_moves_place_and_read_on_request() {
     // Within the quiet time, only counted; spectators never announced.
     assert!(said(&r.game(1_000, &chat("Mary", "player", "have fun"))).is_empty());
     assert!(said(&r.game(2_000, &chat("Bob", "spectator", "nice"))).is_empty());
-    let e = r.game(31_000, &chat("Mary", "player", "sorry\\u0007"));
+    // Issue 30, item 5: the count in words, and brought up to date when
+    // the quiet is over (three lines unheard, not the count of the first
+    // notice).
+    let e = r.msg(30_100, Msg::Deadline);
     assert_eq!(
         said(&e),
-        ["4 chat messages not heard yet, the last from Mary. Say chat to hear them."]
+        ["Three chat messages not heard yet, the last from Mary. Say chat to hear them."]
+    );
+    let e = r.game(31_000, &chat("Mary", "player", "sorry\\u0007"));
+    assert!(said(&e).is_empty(), "a new quiet: {:?}", said(&e));
+    let e = r.msg(60_100, Msg::Deadline);
+    assert_eq!(
+        said(&e),
+        ["Four chat messages not heard yet, the last from Mary. Say chat to hear them."]
     );
     let e = r.typed(32_000, "chat");
     assert_eq!(

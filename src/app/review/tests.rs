@@ -169,7 +169,10 @@ fn the_games_are_listed_chosen_and_stepped_through() {
     let mut a = app();
     let s = said(&mut a, "");
     assert_eq!(s[0], "Two games in the file.");
-    assert_eq!(s[1], "Game 1: Anna against Bob, White won, 2026.01.02.");
+    assert_eq!(
+        s[1],
+        "Game 1: Anna against Bob, White won, January second, two thousand twenty-six."
+    );
     assert_eq!(s[2], "Game 2: Carla against Dieter Müller, unfinished.");
     assert_eq!(
         said(&mut a, "next"),

@@ -716,7 +716,7 @@ fn a_flag_fall_is_journalled_and_resumes_as_over() {
     let e = b.update(Msg::Resume(Box::new(offer)), t0 + secs(60));
     assert!(b.game().is_over());
     assert!(
-        said(&e).iter().any(|s| s.contains("1-0")),
+        said(&e).iter().any(|s| s.contains("one to zero")),
         "the result is said: {:?}",
         said(&e)
     );

@@ -169,6 +169,47 @@ fn whole_game_on_an_occupancy_board_sending_lift_and_place() {
     play_whole_game(Rig::new(sim, Chess::new()), true);
 }
 
+/// Issue 30, item 2: on a DGT board, the pawn set on g8, lifted, and the
+/// queen set there 1.5 s later was called an illegal move 0.4 s after the
+/// pawn touched g8.  It is quiet until the press (docs/boards.md), then the
+/// queen is the move; the pawn left there is judged by the press.
+#[test]
+fn a_pawn_set_on_the_last_rank_is_quiet_until_its_piece_comes() {
+    let pos = fen("k7/6P1/8/8/8/8/8/K7 w - - 0 1");
+    let start = || {
+        let mut rig = Rig::new(
+            SimBoard::new(Protocol::Dgt, pos.board().clone()),
+            pos.clone(),
+        );
+        rig.take();
+        rig.lift(Square::G7);
+        rig.place(Square::G8, Color::White.pawn());
+        rig
+    };
+    let mut rig = start();
+    rig.wait(Duration::from_millis(400));
+    rig.wait(Duration::from_millis(1100));
+    assert_eq!(rig.take_untouched(), vec![], "quiet with the pawn on g8");
+    assert_eq!(
+        rig.tracker.illegal_shown(),
+        Some((Square::G7, Square::G8)),
+        "a press now completes an unpromoted pawn (7.5.2)"
+    );
+    rig.lift(Square::G8);
+    rig.place(Square::G8, Color::White.queen());
+    rig.settle();
+    assert_eq!(
+        rig.take_untouched(),
+        vec![Inferred::Move(uci(&pos, "g7g8q"))]
+    );
+    // Left on g8 past the grace time with no press: the mismatch, never
+    // an illegal move called without the press.
+    let mut rig = start();
+    rig.wait(DEFAULT_GRACE);
+    let out = rig.take_untouched();
+    assert!(matches!(out.as_slice(), [Inferred::Mismatch(_)]), "{out:?}");
+}
+
 #[test]
 fn occupancy_promotion_asks_for_the_piece() {
     let pos = fen("8/4P3/8/8/8/8/8/k3K3 w - - 0 1");

@@ -328,15 +328,85 @@ fn clock_limit_goes_with_times_and_the_side_to_moves_deadline() {
     };
     b.s.search(request(Purpose::Move, &["d2d4"], limit), b.at(0))
         .expect("search");
+    // Black to move: at most a sane share of Black's time, 30 s over 30
+    // moves and three quarters of the 1 s increment.
     assert_eq!(
         b.sent(),
         [
             "position startpos moves d2d4",
-            "go wtime 60000 btime 30000 winc 2000 binc 1000"
+            "go wtime 60000 btime 30000 winc 2000 binc 1000 movetime 1750"
         ]
     );
-    // Black to move: Black's 30 s + 1 s + the margin.
-    assert_eq!(b.s.next_deadline(), Some(b.at(34_000)));
+    // That share and the margin.
+    assert_eq!(b.s.next_deadline(), Some(b.at(4_750)));
+}
+
+/// Issue 30, item 16: with `--level 2 --time 10+5` Stockfish thought 46 s
+/// over its first move (measured: `go wtime 600000 btime 600000 winc 5000
+/// binc 5000` at Skill Level 2, load 17 on two cores).  A weak level
+/// thinks briefly, and on the clock the engine never gets more than a
+/// sane share of its time.
+#[test]
+fn a_weak_level_thinks_briefly_and_the_clock_is_never_spent_whole() {
+    let ten_five = Limit::Clock {
+        white: Duration::from_secs(600),
+        black: Duration::from_secs(600),
+        white_inc: Duration::from_secs(5),
+        black_inc: Duration::from_secs(5),
+        moves_to_go: None,
+    };
+    let white = shakmaty::Color::White;
+    let cap = |strength| crate::engine::session::move_cap(strength, ten_five, white);
+    assert_eq!(cap(Strength::Level(2)), Some(Duration::from_secs(1)));
+    assert_eq!(cap(Strength::Level(1)), Some(Duration::from_millis(500)));
+    assert_eq!(cap(Strength::Elo(1500)), Some(Duration::from_secs(3)));
+    // Full strength: 600 s / 30 + 3.75 s.
+    assert_eq!(cap(Strength::Full), Some(Duration::from_millis(23_750)));
+    assert_eq!(cap(Strength::Level(20)), cap(Strength::Full));
+    // Little time left: never more than a quarter of it.
+    let short = Limit::Clock {
+        white: Duration::from_secs(8),
+        black: Duration::from_secs(8),
+        white_inc: Duration::from_secs(30),
+        black_inc: Duration::from_secs(30),
+        moves_to_go: Some(1),
+    };
+    assert_eq!(
+        crate::engine::session::move_cap(Strength::Full, short, white),
+        Some(Duration::from_secs(2))
+    );
+    // The time per move (no clock) is the player's setting, untouched.
+    let per_move = Limit::MoveTime(Duration::from_millis(1000));
+    assert_eq!(
+        crate::engine::session::move_cap(Strength::Full, per_move, white),
+        None
+    );
+    let mut b = Bench::ready(EngineSettings {
+        strength: Strength::Level(2),
+        ..EngineSettings::default()
+    });
+    b.s.search(request(Purpose::Move, &[], ten_five), b.at(0))
+        .expect("search");
+    let sent = b.sent();
+    assert_eq!(
+        sent.last().map(String::as_str),
+        Some("go wtime 600000 btime 600000 winc 5000 binc 5000 movetime 1000"),
+        "{sent:?}"
+    );
+    // A hint is the player's help: not capped by the level.
+    b.feed(1_000, &["bestmove e2e4"]);
+    let _ = b.s.poll_event();
+    let _ = b.sent();
+    b.s.search(
+        request(
+            Purpose::Hint,
+            &[],
+            Limit::MoveTime(Duration::from_millis(500)),
+        ),
+        b.at(1_000),
+    )
+    .expect("hint");
+    assert!(b.sent().iter().any(|l| l == "go movetime 500"));
 }
 
 #[test]

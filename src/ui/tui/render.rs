@@ -710,6 +710,10 @@ fn draw_panel(view: &View, look: &Look, area: Rect, announcement: bool, buf: &mu
     if let Some(t) = &view.link.text {
         para(&mut y, t, text, 4, buf);
     }
+    let answer = view.announcement.as_ref().filter(|_| announcement);
+    let inner_w = width.saturating_sub(2).max(1);
+    let lines = answer.map_or_else(Vec::new, |a| wrap(a, usize::from(inner_w)));
+    let keep = move_lines(view, look.san_moves).len().min(MOVE_ROWS) as u16;
     if !view.board.mismatch.is_empty() {
         let items: Vec<String> = view
             .board
@@ -720,19 +724,43 @@ fn draw_panel(view: &View, look: &Look, area: Rect, announcement: bool, buf: &mu
                 format!("!{}:{e}/{f}", d.square)
             })
             .collect();
-        para(&mut y, &items.join(" "), accent, 3, buf);
+        let codes = items.join(" ");
+        let code_rows = wrap(&codes, usize::from(width)).len().min(3) as u16;
+        // The squares in short beside the board only when the answer (the
+        // mismatch in words) has its whole frame beside them: the words
+        // come first (issue 30: the answer was cut and its rest left as
+        // codes).  The board marks the squares with `!` in any case.
+        let answer_rows = lines.len() as u16 + 2;
+        if answer.is_none() || y + code_rows + answer_rows + keep <= bottom {
+            para(&mut y, &codes, accent, 3, buf);
+        }
     }
 
     // The last announcement, large: bold in a frame.
-    if let Some(a) = view.announcement.as_ref().filter(|_| announcement)
+    if let Some(a) = answer
         && y + 3 <= bottom
     {
-        let inner_w = width.saturating_sub(2).max(1);
-        let lines = wrap(a, usize::from(inner_w));
         // The frame grows with the answer, leaving the move list a few
-        // rows (the whole answer is also in the history, `h`).
-        let keep = move_lines(view, look.san_moves).len().min(MOVE_ROWS) as u16;
-        let room = (bottom - y).saturating_sub(keep).max(3);
+        // rows when all of it fits, else taking them too; an answer longer
+        // still shows its whole sentences that fit and says where the rest
+        // is (the history, `h`), never a sentence cut in two.
+        let avail = bottom - y;
+        let keep = if lines.len() as u16 + 2 + keep <= avail {
+            keep
+        } else {
+            0
+        };
+        let room = avail.saturating_sub(keep).max(3);
+        let lines = if lines.len() as u16 + 2 <= room {
+            lines
+        } else {
+            // The note of the rest always shows: sentences give way to it.
+            let note = wrap(&view.labels.answer_more, usize::from(inner_w));
+            let rows = usize::from(room - 2).saturating_sub(note.len()).max(1);
+            let mut shown = whole_sentences(a, usize::from(inner_w), rows);
+            shown.extend(note);
+            shown
+        };
         let rows = (lines.len() as u16 + 2).min(room);
         let rect = Rect::new(area.x, y, width, rows);
         Block::new()
@@ -855,6 +883,44 @@ fn view_white_moved(view: &View, m: &crate::view::MoveEntry) -> bool {
     view.moves
         .iter()
         .any(|o| o.by == Color::White && o.number == m.number)
+}
+
+/// The rows of as many whole sentences of `text` as fit in `rows` rows of
+/// `width` columns (at least the rows of the first, cut, when even it does
+/// not fit: something of the answer is always shown).
+fn whole_sentences(text: &str, width: usize, rows: usize) -> Vec<String> {
+    let mut sentences: Vec<&str> = Vec::new();
+    let mut start = 0;
+    for (i, c) in text.char_indices() {
+        let end = i + c.len_utf8();
+        let at_space = text[end..].starts_with(' ') || end == text.len();
+        if matches!(c, '.' | '?' | '!' | ':') && at_space {
+            sentences.push(text[start..end].trim());
+            start = end;
+        }
+    }
+    if start < text.len() && !text[start..].trim().is_empty() {
+        sentences.push(text[start..].trim());
+    }
+    let mut shown: Vec<String> = Vec::new();
+    let mut taken = String::new();
+    for s in sentences {
+        let next = if taken.is_empty() {
+            s.to_owned()
+        } else {
+            format!("{taken} {s}")
+        };
+        let lines = wrap(&next, width);
+        if lines.len() > rows {
+            break;
+        }
+        taken = next;
+        shown = lines;
+    }
+    if shown.is_empty() {
+        shown = wrap(text, width).into_iter().take(rows).collect();
+    }
+    shown
 }
 
 /// Greedy word wrap to `width` columns (a word longer than a line is cut).

@@ -171,7 +171,21 @@ struct Front {
     themes: Vec<Theme>,
     /// Woken only because the clock's face changed: nothing else did.
     clock_only: bool,
+    /// The answer to the line just typed, gathered as it is said: when it
+    /// is several sentences (`help`, a review's `games`), it opens on a
+    /// page, where all of it can be read (the frame shows one sentence).
+    answer: Option<Answer>,
 }
+
+/// The sentences of information said in answer to one typed line.
+struct Answer {
+    /// The line typed (the page's title).
+    line: String,
+    said: Vec<String>,
+}
+
+/// An answer of this many sentences or more opens on a page.
+const PAGE_ANSWER: usize = 3;
 
 impl FrontEnd for Front {
     /// The terminal's events (keys, clicks, resizes) feed the loop.
@@ -189,10 +203,16 @@ impl FrontEnd for Front {
 
     fn said(&mut self, u: &crate::speech::Utterance, app: &App) -> io::Result<()> {
         self.remember(&u.text, app);
+        if let Some(a) = self.answer.as_mut()
+            && u.kind == crate::speech::SayKind::Info
+        {
+            a.said.push(u.text.clone());
+        }
         Ok(())
     }
 
     fn show(&mut self, app: &App) -> io::Result<()> {
+        self.page_long_answer();
         self.redraw(app)
     }
 
@@ -232,6 +252,20 @@ impl Front {
             page: None,
             history: Vec::new(),
             clock_only: false,
+            answer: None,
+        }
+    }
+
+    /// The answer to the line typed, all of it said: several sentences
+    /// open on a page from their start (issue 30: a typed `help` showed
+    /// only its last line at 80×24).
+    fn page_long_answer(&mut self) {
+        let Some(a) = self.answer.take() else {
+            return;
+        };
+        if a.said.len() >= PAGE_ANSWER && self.page.is_none() {
+            self.page = Some(Pager::at_start(a.line, a.said));
+            self.last_view = None;
         }
     }
 
@@ -490,6 +524,10 @@ impl Front {
                 let line = std::mem::take(&mut self.input.text);
                 self.input.cursor = 0;
                 self.input.focused = false;
+                self.answer = Some(Answer {
+                    line: line.trim().to_owned(),
+                    said: Vec::new(),
+                });
                 return Some(Msg::Line(line));
             }
             _ => {}
@@ -502,9 +540,17 @@ impl Front {
 /// ([`Msg::KeyHelp`]), and the page that shows them in the same words
 /// ([`App::help_with`]) with the view's own keys after them.
 fn key_help(app: &App, keymap: &KeyMap) -> (Vec<(PlayerAction, String)>, Pager) {
-    let lines = keys_of_actions(keymap);
+    // Only what applies now: no review keys in a game, no lichess keys
+    // at the board (issue 30: 69 lines in an ordinary game).
+    let lines: Vec<(PlayerAction, String)> = keys_of_actions(keymap)
+        .into_iter()
+        .filter(|(a, _)| app.key_applies_now(*a))
+        .collect();
     let phraser = app.phraser();
-    let mut entries: Vec<String> = lines.iter().map(|(a, k)| app.help_with(*a, k)).collect();
+    let mut entries: Vec<String> = lines
+        .iter()
+        .map(|(a, k)| app.key_help_with(*a, k))
+        .collect();
     // The view's own keys (on the screen only: the app says the actions).
     for (name, key) in [
         ("input", "view_help_input"),
@@ -569,5 +615,44 @@ mod tests {
             page.entries
         );
         assert_ne!(page.title, "The keys");
+    }
+
+    /// Issue 30, item 9: the keys page pasted line-mode arguments after
+    /// the keys ("Space s f3", "a e4", "? F1 and a command's word") and
+    /// listed the review's and lichess's keys in an ordinary game (69
+    /// lines).  It lists what applies now, each key with what it does.
+    #[test]
+    fn the_keys_page_lists_what_applies_now_without_typed_arguments() {
+        let app = App::builder().lang(Lang::En).build();
+        let (_, page) = key_help(&app, &KeyMap::builtin());
+        let entries = page.entries.join("\n");
+        assert!(
+            entries.contains("Space s: what is on the square under the cursor."),
+            "{entries}"
+        );
+        assert!(
+            entries.contains("a: what attacks the square under the cursor."),
+            "{entries}"
+        );
+        for wrong in [" f3:", " e4:", "Space s f3", "a e4", "such as ? F1 time"] {
+            assert!(!entries.contains(wrong), "{wrong}: {entries}");
+        }
+        for elsewhere in ["in review", "lichess", "the clock", "the engine"] {
+            assert!(!entries.contains(elsewhere), "{elsewhere}: {entries}");
+        }
+        assert!(
+            page.entries.len() < 45,
+            "{} lines: {entries}",
+            page.entries.len()
+        );
+        // In a review its keys come, and the game's go.
+        let file = "[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n1. e4 e5 *\n";
+        let review =
+            crate::scoresheet::review::PgnFile::from_bytes(file.as_bytes().to_vec()).unwrap();
+        let app = App::builder().lang(Lang::En).review(review).build();
+        let (_, page) = key_help(&app, &KeyMap::builtin());
+        let entries = page.entries.join("\n");
+        assert!(entries.contains("in review, the next move."), "{entries}");
+        assert!(!entries.contains("offer a draw"), "{entries}");
     }
 }

@@ -560,7 +560,10 @@ fn a_finished_game_shows_how_it_ended_not_whose_move() {
     let s = Setup::new(game_of(&["e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "Qxf7#"]));
     let view = s.view();
     let screen = text(&draw(&view, &Look::default(), 120, 40));
-    assert!(screen.contains("Checkmate. White wins, 1-0."), "{screen}");
+    assert!(
+        screen.contains("Checkmate. White wins, one to zero."),
+        "{screen}"
+    );
     assert!(!screen.contains("to move"), "{screen}");
 }
 
@@ -683,6 +686,97 @@ fn pieces_are_drawn_large_where_the_square_has_room() {
         // Still read back as the letter (capital: White; small: Black).
         assert_eq!(centre(&buf, &view, &look, Square::D1).0, "D", "{w}x{h}");
         assert_eq!(centre(&buf, &view, &look, Square::D8).0, "d", "{w}x{h}");
+    }
+}
+
+/// The text inside the answer's frame, its rows joined by a space.
+fn framed(screen: &str) -> String {
+    let col = screen
+        .lines()
+        .find_map(|l| l.chars().position(|c| c == '┌'))
+        .expect("a frame");
+    let mut inside = Vec::new();
+    let mut open = false;
+    for line in screen.lines() {
+        let part: String = line.chars().skip(col).collect();
+        if part.starts_with('┌') {
+            open = true;
+        } else if part.starts_with('└') {
+            break;
+        } else if open {
+            inside.push(
+                part.trim_matches(|c: char| c == '│' || c.is_whitespace())
+                    .to_owned(),
+            );
+        }
+    }
+    inside.join(" ")
+}
+
+/// Issue 30, item 10: a long mismatch answer was cut mid-sentence at
+/// 80×24 ("…Gustav acht should have the") and its rest given only as a
+/// code list ("!e1:K/- !e3:-/K").  The frame shows whole sentences: all of
+/// the answer, or those that fit and where the rest is.
+#[test]
+fn a_long_mismatch_is_never_cut_in_a_sentence_at_80x24() {
+    let phraser = Phraser::builtin(MoveStyle::AppendixD, Lang::En, MoveOptions::default());
+    let start = shakmaty::Board::new();
+    let moved = |from: &str, to: &str| {
+        let (from, to): (Square, Square) = (from.parse().unwrap(), to.parse().unwrap());
+        let p = start.piece_at(from).unwrap();
+        [
+            SquareDiff {
+                square: from,
+                expected: Some(p),
+                found: Sensed::Empty,
+            },
+            SquareDiff {
+                square: to,
+                expected: None,
+                found: Sensed::Piece(p),
+            },
+        ]
+    };
+    for pairs in [
+        &[("e1", "e3"), ("d1", "d3"), ("g8", "f6"), ("b1", "c3")][..],
+        &[
+            ("e1", "e3"),
+            ("d1", "d3"),
+            ("g8", "f6"),
+            ("b1", "c3"),
+            ("g1", "h3"),
+            ("b8", "a6"),
+            ("f1", "b5"),
+            ("c8", "g4"),
+        ][..],
+    ] {
+        let diffs: Vec<SquareDiff> = pairs.iter().flat_map(|(f, t)| moved(f, t)).collect();
+        let sentence = phraser.mismatch(&diffs);
+        let mut s = Setup::new(Game::new());
+        s.board = Some(BoardInfo {
+            state: LinkState::Connected,
+            mismatch: diffs,
+        });
+        s.announcement = Some(sentence.clone());
+        let view = s.view();
+        let screen = text(&draw(&view, &Look::default(), 80, 24));
+        let shown = framed(&screen);
+        let more = "... The rest is in the history: h.";
+        let said = shown.trim_end_matches(more).trim();
+        assert!(!said.is_empty(), "{screen}");
+        assert!(
+            sentence.starts_with(said),
+            "{said:?}\nnot the start of\n{sentence:?}\n{screen}"
+        );
+        assert!(
+            said == sentence || (shown.ends_with(more) && said.ends_with(['.', ':'])),
+            "cut in a sentence: {shown:?}\n{screen}"
+        );
+        if pairs.len() == 4 {
+            assert_eq!(said, sentence, "four moved pieces fit whole:\n{screen}");
+        } else {
+            assert!(shown.ends_with(more), "{screen}");
+        }
     }
 }
 

@@ -186,7 +186,7 @@ fn the_clock_on_the_board_is_followed_and_its_lever_presses() {
     assert!(said(&t.a.update(Msg::Deadline, t.at(180))).is_empty());
     assert_eq!(
         t.clock_flag(119, 0, Some(Color::Black), Some(Color::Black), t.at(200)),
-        vec!["Black's flag has fallen. White wins, 1-0."]
+        vec!["Black's flag has fallen. White wins, one to zero."]
     );
     assert_eq!(
         t.a.game().result().map(|r| r.reason),
@@ -274,7 +274,10 @@ fn the_lever_pressed_on_an_illegal_move_completes_it() {
     t.act(HandStep::Lift(Square::G8), t.at(9));
     t.act(HandStep::Place(Square::G5, Color::Black.knight()), t.at(9));
     let e = t.clock(5520, 5518, Some(Color::White), t.at(10));
-    assert_eq!(e[1], "Black loses for an illegal move. White wins, 1-0.");
+    assert_eq!(
+        e[1],
+        "Black loses for an illegal move. White wins, one to zero."
+    );
     assert_eq!(e.len(), 2, "{e:?}");
     assert!(!t.a.clock().is_some_and(Clock::is_running));
     assert!(t.clock(5519, 5518, Some(Color::White), t.at(11)).is_empty());
@@ -381,7 +384,10 @@ fn an_illegal_move_announced_is_completed_when_the_announcement_presses() {
     t.act(HandStep::Lift(Square::B1), t.at(4));
     t.act(HandStep::Place(Square::B4, Color::White.knight()), t.at(4));
     let e = said(&t.a.update(Msg::Deadline, t.at(4) + SETTLE));
-    assert_eq!(e[1], "White loses for an illegal move. Black wins, 0-1.");
+    assert_eq!(
+        e[1],
+        "White loses for an illegal move. Black wins, zero to one."
+    );
     // With separate presses the announcement completes nothing.
     let mut t = Table::new(None, Some("90+30"), |c| c.press = PressMode::Separate);
     t.act(HandStep::Lift(Square::G1), t.at(1));

@@ -48,6 +48,14 @@ fn main() {
         write(name, "game", &chunks.concat());
         all.extend(chunks.concat());
     }
+    // The Bluetooth LE boards' framing (the Move speaks the Chessnut's).
+    for protocol in [Protocol::Chessnut, Protocol::Pegasus] {
+        let name = protocol.name();
+        let chunks = game_bytes(protocol);
+        write(name, "dump", &SimBoard::new(protocol, Board::new()).dump());
+        write(name, "game", &chunks.concat());
+        all.extend(chunks.concat());
+    }
     write("tracker", "games", &all);
     for protocol in Protocol::ALL {
         write("tracker", protocol.name(), &game_bytes(protocol).concat());

@@ -16,6 +16,9 @@ packages=(
   chromium chromium-driver
   # tests: a real Secret Service on a private D-Bus (the lichess token)
   dbus-daemon dbus-bin gnome-keyring
+  # tests: a fake BlueZ on a private system bus (the Bluetooth LE boards),
+  # run by Debian's python3 with python-dbusmock and GLib's bindings
+  python3 python3-dbusmock python3-gi
 )
 
 missing=()

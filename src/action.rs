@@ -17,16 +17,20 @@
 //! Derived from it: the line keymap's validation (`keymap::Keymap`: every
 //! action but the view's keys needs a word in every language), the
 //! full-screen view's names ([`key_names`]), `help` (one sentence per
-//! action, in the table's order, filtered by place and needs), the
-//! review's refusals and the rated refusals (`App::on_action`).
+//! action, in the table's order, filtered by place and needs), and the
+//! gates of the App's one dispatch: the review's own actions, the
+//! review's refusals, the rated refusals (`App::dispatch`).
 //!
-//! The handler of each action is an arm of the one `match` in
-//! `App::on_action` (`src/app/commands.rs`), not a column of function
-//! pointers: the handlers borrow the app in different ways, some are
+//! However an action is asked for (a typed line, a key of the full-screen
+//! view, a review's step), it reaches the App as one
+//! `command::Request`: the action with its checked
+//! argument.  Its handler is an arm of the one `match` in `App::dispatch`
+//! (`src/app/dispatch.rs`), not a column of function pointers: the
+//! handlers borrow the app and its parts in different ways, some are
 //! guarded (a confirmation asked first), and the compiler checks that the
 //! match names every row, so a new row without a handler does not build.
 //!
-//! Adding an action: its row here, its arm in `App::on_action` (or its
+//! Adding an action: its row here, its arm in `App::dispatch` (and its
 //! parse in `command::read_line` when it reads arguments), its
 //! `help_<name>` in every `voices/*.toml`, and its default words and key in
 //! `keymaps/line.toml` and `keymaps/tui.toml`.  The tests name whatever is
@@ -405,7 +409,7 @@ mod tests {
     }
 
     /// The lists a review kept by hand before the table (session 6's
-    /// `on_action`, `on_review_action` and `applies_now`): the table
+    /// handlers of actions, of a review's actions and of `help`): the table
     /// gives the same ones, so a review behaves as it did.
     #[test]
     fn the_review_lists_are_the_ones_review_kept_before() {

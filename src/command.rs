@@ -6,7 +6,7 @@ use shakmaty::{Color, File, Rank, Role, Square};
 use crate::action::PlayerAction;
 use crate::keymap::Keymap;
 use crate::scoresheet::ExportFormat;
-use crate::words::arguments::{Arg, argument};
+use crate::words::arguments::{Arg as Word, argument};
 use crate::words::vocab::MoveWords;
 use crate::words::{fold, role_named};
 
@@ -18,46 +18,80 @@ pub enum Side {
     Colour(Color),
 }
 
-/// An [`PlayerAction`] asked for on a typed line, with its arguments checked.
-/// Actions without arguments are [`Command::Do`].
+impl Side {
+    /// The colour it names for the player who plays `me`.
+    pub fn colour(self, me: Color) -> Color {
+        match self {
+            Side::Mine => me,
+            Side::Theirs => !me,
+            Side::Colour(c) => c,
+        }
+    }
+}
+
+/// An action asked for (a typed line, a key), with what it was given:
+/// the one form every way of asking takes to the App's one dispatch.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Command {
-    /// `say TEXT`: a line for the lichess players' chat, as typed.
-    Say(String),
+pub struct Request {
+    /// The row of the action table.
+    pub action: PlayerAction,
+    /// Its argument, checked (none: the word or key alone).
+    pub arg: Arg,
+}
+
+/// What an action was given with it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Arg {
+    /// Nothing: the word or the key alone.
+    None,
+    /// A square (`square e4`, `moves e4`, the cursor's square).
     Square(Square),
-    Pieces {
-        side: Side,
-        role: Option<Role>,
-    },
+    /// A square and, perhaps, a side (`attackers e4 black`).
+    SquareSide(Square, Option<Side>),
+    /// A side and, perhaps, a kind of piece (`pieces black knight`).
+    Pieces { side: Side, role: Option<Role> },
+    /// A rank (`rank 3`, a key's rank).
     Rank(Rank),
+    /// A file (`file e`, a key's file).
     File(File),
-    Attackers {
-        square: Square,
-        side: Option<Side>,
-    },
-    Defenders {
-        square: Square,
-        side: Option<Side>,
-    },
-    Moves(Square),
-    Last(usize),
-    /// A claim, with the intended move's text if one was given.
-    Claim(Option<String>),
-    /// Save the scoresheet, in the format named (PGN when none is).
-    Export(Option<ExportFormat>),
-    /// Save the scoresheet in this file (`save game.pgn`): a name with a
-    /// dot or a slash, its format by its ending (PGN when none fits).
-    ExportTo(String),
-    /// A review action with its argument (`goto N`, `game N`, `find TEXT`).
-    Review(PlayerAction, Option<String>),
+    /// A kind of piece (a key's: the next knight).
+    Role(Role),
+    /// A count (`last 3`).
+    Count(usize),
+    /// Words as typed: a claim's intended move, a chat line, a review's
+    /// move number, game number or search.
+    Text(String),
+    /// An export format (`save brf`).
+    Format(ExportFormat),
+    /// A file to save in (`save game.pgn`): a name with a dot or a slash,
+    /// its format by its ending (PGN when none fits).
+    Path(String),
     /// A question to the clock.
     Time(TimeQuery),
     /// An arbiter function (carried out after a confirmation).
     Arbiter(ArbiterOp),
-    /// The help of one command (`help rank`).
-    HelpOn(PlayerAction),
-    /// An action that takes no arguments.
-    Do(PlayerAction),
+    /// An action named (`help rank`).
+    Action(PlayerAction),
+}
+
+impl Request {
+    /// `action` with `arg`.
+    pub fn new(action: PlayerAction, arg: Arg) -> Request {
+        Request { action, arg }
+    }
+
+    /// The action, when it was asked for alone (a yes, a no, a quit).
+    pub fn alone(&self) -> Option<PlayerAction> {
+        (self.arg == Arg::None).then_some(self.action)
+    }
+
+    /// The words given with it, if any.
+    pub fn text(&self) -> Option<&str> {
+        match &self.arg {
+            Arg::Text(t) => Some(t),
+            _ => None,
+        }
+    }
 }
 
 /// What the clock is asked.
@@ -109,7 +143,8 @@ fn minutes(word: &str) -> Option<std::time::Duration> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Input {
     Empty,
-    Command(Command),
+    /// An action, with its arguments checked.
+    Request(Request),
     /// A command word with arguments that did not make sense: the command
     /// and what was wrong with them.
     BadArguments {
@@ -219,11 +254,11 @@ impl ArgReader<'_> {
 
     fn side(&self, word: &str) -> Option<Side> {
         // The side words of every language (`[arguments]` in the voices).
-        match argument(word, &Arg::SIDES)? {
-            Arg::Mine => Some(Side::Mine),
-            Arg::Theirs => Some(Side::Theirs),
-            Arg::White => Some(Side::Colour(Color::White)),
-            Arg::Black => Some(Side::Colour(Color::Black)),
+        match argument(word, &Word::SIDES)? {
+            Word::Mine => Some(Side::Mine),
+            Word::Theirs => Some(Side::Theirs),
+            Word::White => Some(Side::Colour(Color::White)),
+            Word::Black => Some(Side::Colour(Color::Black)),
             _ => None,
         }
     }
@@ -242,31 +277,25 @@ pub fn read_line(line: &str, keymap: &Keymap, args: &ArgReader<'_>) -> Input {
         command: name,
         problem,
     };
-    let square_only = |make: fn(Square) -> Command| match args.square(rest) {
+    let ok = |arg: Arg| Input::Request(Request::new(name, arg));
+    let square_only = || match args.square(rest) {
         _ if rest.is_empty() => bad(ArgProblem::Missing),
-        Some((sq, n)) if n == rest.len() => Input::Command(make(sq)),
+        Some((sq, n)) if n == rest.len() => ok(Arg::Square(sq)),
         Some((_, n)) => bad(ArgProblem::TooMany(rest[n..].join(" "))),
         None => bad(ArgProblem::NoSquare(rest.join(" "))),
     };
     match name {
-        PlayerAction::Square => square_only(Command::Square),
-        PlayerAction::Moves => square_only(Command::Moves),
-        PlayerAction::Attackers | PlayerAction::Defenders => {
-            let make = |square, side| match name {
-                PlayerAction::Attackers => Command::Attackers { square, side },
-                _ => Command::Defenders { square, side },
-            };
-            match args.square(rest) {
-                _ if rest.is_empty() => bad(ArgProblem::Missing),
-                Some((square, n)) if n == rest.len() => Input::Command(make(square, None)),
-                Some((square, n)) if n + 1 == rest.len() => match args.side(rest[n]) {
-                    Some(side) => Input::Command(make(square, Some(side))),
-                    None => bad(ArgProblem::NoSide(rest[n].to_owned())),
-                },
-                Some((_, n)) => bad(ArgProblem::TooMany(rest[n + 1..].join(" "))),
-                None => bad(ArgProblem::NoSquare(rest.join(" "))),
-            }
-        }
+        PlayerAction::Square | PlayerAction::Moves => square_only(),
+        PlayerAction::Attackers | PlayerAction::Defenders => match args.square(rest) {
+            _ if rest.is_empty() => bad(ArgProblem::Missing),
+            Some((square, n)) if n == rest.len() => ok(Arg::SquareSide(square, None)),
+            Some((square, n)) if n + 1 == rest.len() => match args.side(rest[n]) {
+                Some(side) => ok(Arg::SquareSide(square, Some(side))),
+                None => bad(ArgProblem::NoSide(rest[n].to_owned())),
+            },
+            Some((_, n)) => bad(ArgProblem::TooMany(rest[n + 1..].join(" "))),
+            None => bad(ArgProblem::NoSquare(rest.join(" "))),
+        },
         PlayerAction::Pieces => {
             let mut side = Side::Mine;
             let mut role = None;
@@ -279,13 +308,13 @@ pub fn read_line(line: &str, keymap: &Keymap, args: &ArgReader<'_>) -> Input {
                     return bad(ArgProblem::NoPieceOrSide((*w).to_owned()));
                 }
             }
-            Input::Command(Command::Pieces { side, role })
+            ok(Arg::Pieces { side, role })
         }
         PlayerAction::Rank => match rest {
             [] => bad(ArgProblem::Missing),
             [w] => args.rank(w).map_or_else(
                 || bad(ArgProblem::NoRank((*w).to_owned())),
-                |r| Input::Command(Command::Rank(r)),
+                |r| ok(Arg::Rank(r)),
             ),
             [_, more @ ..] => bad(ArgProblem::TooMany(more.join(" "))),
         },
@@ -293,48 +322,46 @@ pub fn read_line(line: &str, keymap: &Keymap, args: &ArgReader<'_>) -> Input {
             [] => bad(ArgProblem::Missing),
             [w] => args.file(w).map_or_else(
                 || bad(ArgProblem::NoFile((*w).to_owned())),
-                |f| Input::Command(Command::File(f)),
+                |f| ok(Arg::File(f)),
             ),
             [_, more @ ..] => bad(ArgProblem::TooMany(more.join(" "))),
         },
         PlayerAction::Last => match rest {
-            [] => Input::Command(Command::Last(1)),
+            [] => ok(Arg::Count(1)),
             [n] => match n.parse::<usize>() {
-                Ok(n) if (1..=1000).contains(&n) => Input::Command(Command::Last(n)),
+                Ok(n) if (1..=1000).contains(&n) => ok(Arg::Count(n)),
                 _ => bad(ArgProblem::NoCount((*n).to_owned())),
             },
             [_, more @ ..] => bad(ArgProblem::TooMany(more.join(" "))),
         },
-        PlayerAction::Claim => {
-            Input::Command(Command::Claim((!rest.is_empty()).then(|| rest.join(" "))))
+        PlayerAction::Claim | PlayerAction::Goto | PlayerAction::Game | PlayerAction::Find => {
+            ok(match rest {
+                [] => Arg::None,
+                _ => Arg::Text(rest.join(" ")),
+            })
         }
         PlayerAction::Export => match rest {
-            [] => Input::Command(Command::Export(None)),
+            [] => ok(Arg::None),
             [w] => match ExportFormat::from_name(w) {
-                Some(f) => Input::Command(Command::Export(Some(f))),
-                None if w.contains(['.', '/', '\\']) => {
-                    Input::Command(Command::ExportTo((*w).to_owned()))
-                }
+                Some(f) => ok(Arg::Format(f)),
+                None if w.contains(['.', '/', '\\']) => ok(Arg::Path((*w).to_owned())),
                 None => bad(ArgProblem::NoFormat((*w).to_owned())),
             },
             [_, more @ ..] => bad(ArgProblem::TooMany(more.join(" "))),
         },
-        PlayerAction::Goto | PlayerAction::Game | PlayerAction::Find => Input::Command(
-            Command::Review(name, (!rest.is_empty()).then(|| rest.join(" "))),
-        ),
         PlayerAction::Time => {
             let q = match rest {
                 [] => Some(TimeQuery::Both),
-                [w] => match argument(w, &[Arg::Moves, Arg::Last, Arg::Both]) {
-                    Some(Arg::Moves) => Some(TimeQuery::Moves),
-                    Some(Arg::Last) => Some(TimeQuery::Last),
+                [w] => match argument(w, &[Word::Moves, Word::Last, Word::Both]) {
+                    Some(Word::Moves) => Some(TimeQuery::Moves),
+                    Some(Word::Last) => Some(TimeQuery::Last),
                     Some(_) => Some(TimeQuery::Both),
                     None => args.side(w).map(TimeQuery::Side),
                 },
                 _ => None,
             };
             match (q, rest) {
-                (Some(q), _) => Input::Command(Command::Time(q)),
+                (Some(q), _) => ok(Arg::Time(q)),
                 (None, [w]) => bad(ArgProblem::NoTimeQuery((*w).to_owned())),
                 (None, _) => bad(ArgProblem::TooMany(rest[1..].join(" "))),
             }
@@ -342,16 +369,16 @@ pub fn read_line(line: &str, keymap: &Keymap, args: &ArgReader<'_>) -> Input {
         PlayerAction::Arbiter => {
             // The operation's word in any language (`add`, `dazu`,
             // `aggiungi`, `πρόσθεσε`), then its own arguments.
-            const OPS: [Arg; 7] = [
-                Arg::Stop,
-                Arg::Start,
-                Arg::Add,
-                Arg::Remove,
-                Arg::Moves,
-                Arg::Illegal,
-                Arg::Result,
+            const OPS: [Word; 7] = [
+                Word::Stop,
+                Word::Start,
+                Word::Add,
+                Word::Remove,
+                Word::Moves,
+                Word::Illegal,
+                Word::Result,
             ];
-            let cmd = |op| Input::Command(Command::Arbiter(op));
+            let cmd = |op| ok(Arg::Arbiter(op));
             let Some((w, more)) = rest.split_first() else {
                 return bad(ArgProblem::Missing);
             };
@@ -364,35 +391,35 @@ pub fn read_line(line: &str, keymap: &Keymap, args: &ArgReader<'_>) -> Input {
                 (Some(s), Some(d)) => Ok((s, d)),
             };
             match (op, more) {
-                (Arg::Stop, []) => cmd(ArbiterOp::Stop),
-                (Arg::Start, []) => cmd(ArbiterOp::Start),
-                (Arg::Add, [side, t]) => {
+                (Word::Stop, []) => cmd(ArbiterOp::Stop),
+                (Word::Start, []) => cmd(ArbiterOp::Start),
+                (Word::Add, [side, t]) => {
                     side_and_time(side, t).map_or_else(|e| e, |(s, d)| cmd(ArbiterOp::Add(s, d)))
                 }
-                (Arg::Remove, [side, t]) => {
+                (Word::Remove, [side, t]) => {
                     side_and_time(side, t).map_or_else(|e| e, |(s, d)| cmd(ArbiterOp::Remove(s, d)))
                 }
-                (Arg::Moves, [n]) => n.parse().map_or_else(
+                (Word::Moves, [n]) => n.parse().map_or_else(
                     |_| bad(ArgProblem::NoCount((*n).to_owned())),
                     |n| cmd(ArbiterOp::Moves(n)),
                 ),
-                (Arg::Illegal, [side]) => args.side(side).map_or_else(
+                (Word::Illegal, [side]) => args.side(side).map_or_else(
                     || bad(ArgProblem::NoSide((*side).to_owned())),
                     |s| cmd(ArbiterOp::Illegal(s)),
                 ),
-                (Arg::Result, [r]) => match *r {
+                (Word::Result, [r]) => match *r {
                     "1-0" => cmd(ArbiterOp::Result(Some(Color::White))),
                     "0-1" => cmd(ArbiterOp::Result(Some(Color::Black))),
                     "1/2-1/2" | "½-½" => cmd(ArbiterOp::Result(None)),
-                    r => argument(r, &[Arg::Draw]).map_or_else(
+                    r => argument(r, &[Word::Draw]).map_or_else(
                         || bad(ArgProblem::NoResult(r.to_owned())),
                         |_| cmd(ArbiterOp::Result(None)),
                     ),
                 },
                 // Stop and start take nothing more; the others their words.
-                (Arg::Stop | Arg::Start, extra) => bad(ArgProblem::TooMany(extra.join(" "))),
-                (Arg::Add | Arg::Remove, [_, _, extra @ ..])
-                | (Arg::Moves | Arg::Illegal | Arg::Result, [_, extra @ ..])
+                (Word::Stop | Word::Start, extra) => bad(ArgProblem::TooMany(extra.join(" "))),
+                (Word::Add | Word::Remove, [_, _, extra @ ..])
+                | (Word::Moves | Word::Illegal | Word::Result, [_, extra @ ..])
                     if !extra.is_empty() =>
                 {
                     bad(ArgProblem::TooMany(extra.join(" ")))
@@ -402,26 +429,24 @@ pub fn read_line(line: &str, keymap: &Keymap, args: &ArgReader<'_>) -> Input {
         }
         // `engine` or `engine restart` (in any of the three languages).
         PlayerAction::Engine => match rest {
-            [] => Input::Command(Command::Do(PlayerAction::Engine)),
-            [w] if argument(w, &[Arg::Restart]).is_some() => {
-                Input::Command(Command::Do(PlayerAction::Engine))
-            }
+            [] => ok(Arg::None),
+            [w] if argument(w, &[Word::Restart]).is_some() => ok(Arg::None),
             [_, ..] => bad(ArgProblem::TooMany(rest.join(" "))),
         },
         PlayerAction::Help => match rest {
-            [] => Input::Command(Command::Do(PlayerAction::Help)),
+            [] => ok(Arg::None),
             [w] => keymap.command(w).map_or_else(
                 || bad(ArgProblem::NoCommand((*w).to_owned())),
-                |a| Input::Command(Command::HelpOn(a)),
+                |a| ok(Arg::Action(a)),
             ),
             [_, more @ ..] => bad(ArgProblem::TooMany(more.join(" "))),
         },
         // The text as typed (its case and spacing), after the word.
         PlayerAction::Say if !rest.is_empty() => {
             let text = line.trim_start().get(first.len()..).unwrap_or("").trim();
-            Input::Command(Command::Say(text.to_owned()))
+            ok(Arg::Text(text.to_owned()))
         }
-        other if rest.is_empty() => Input::Command(Command::Do(other)),
+        _ if rest.is_empty() => ok(Arg::None),
         _ => bad(ArgProblem::TooMany(rest.join(" "))),
     }
 }
@@ -429,6 +454,10 @@ pub fn read_line(line: &str, keymap: &Keymap, args: &ArgReader<'_>) -> Input {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn req(action: PlayerAction, arg: Arg) -> Input {
+        Input::Request(Request::new(action, arg))
+    }
     use crate::words::vocab::{Lang, builtin, builtin_appendix_d};
 
     fn read(line: &str) -> Input {
@@ -447,14 +476,14 @@ mod tests {
 
     #[test]
     fn export_reads_its_format_and_names_a_wrong_one() {
-        assert_eq!(read("save"), Input::Command(Command::Export(None)));
+        assert_eq!(read("save"), req(PlayerAction::Export, Arg::None));
         assert_eq!(
             read("save Games/Final.pgn"),
-            Input::Command(Command::ExportTo("Games/Final.pgn".into()))
+            req(PlayerAction::Export, Arg::Path("Games/Final.pgn".into()))
         );
         assert_eq!(
             read("export BRF"),
-            Input::Command(Command::Export(Some(ExportFormat::Brf)))
+            req(PlayerAction::Export, Arg::Format(ExportFormat::Brf))
         );
         assert_eq!(
             read("save foo"),
@@ -474,22 +503,25 @@ mod tests {
 
     #[test]
     fn clock_questions_and_arbiter_functions() {
-        assert_eq!(read("time"), Input::Command(Command::Time(TimeQuery::Both)));
+        assert_eq!(
+            read("time"),
+            req(PlayerAction::Time, Arg::Time(TimeQuery::Both))
+        );
         assert_eq!(
             read("clock mine"),
-            Input::Command(Command::Time(TimeQuery::Side(Side::Mine)))
+            req(PlayerAction::Time, Arg::Time(TimeQuery::Side(Side::Mine)))
         );
         assert_eq!(
             read("time theirs"),
-            Input::Command(Command::Time(TimeQuery::Side(Side::Theirs)))
+            req(PlayerAction::Time, Arg::Time(TimeQuery::Side(Side::Theirs)))
         );
         assert_eq!(
             read("time moves"),
-            Input::Command(Command::Time(TimeQuery::Moves))
+            req(PlayerAction::Time, Arg::Time(TimeQuery::Moves))
         );
         assert_eq!(
             read("time last"),
-            Input::Command(Command::Time(TimeQuery::Last))
+            req(PlayerAction::Time, Arg::Time(TimeQuery::Last))
         );
         assert_eq!(
             read("time soon"),
@@ -500,29 +532,41 @@ mod tests {
         );
         assert_eq!(
             read("arbiter add white 2"),
-            Input::Command(Command::Arbiter(ArbiterOp::Add(
-                Side::Colour(Color::White),
-                std::time::Duration::from_secs(120)
-            )))
+            req(
+                PlayerAction::Arbiter,
+                Arg::Arbiter(ArbiterOp::Add(
+                    Side::Colour(Color::White),
+                    std::time::Duration::from_secs(120)
+                ))
+            )
         );
         assert_eq!(
             read("arbiter remove black 1:30"),
-            Input::Command(Command::Arbiter(ArbiterOp::Remove(
-                Side::Colour(Color::Black),
-                std::time::Duration::from_secs(90)
-            )))
+            req(
+                PlayerAction::Arbiter,
+                Arg::Arbiter(ArbiterOp::Remove(
+                    Side::Colour(Color::Black),
+                    std::time::Duration::from_secs(90)
+                ))
+            )
         );
         assert_eq!(
             read("arbiter moves 30"),
-            Input::Command(Command::Arbiter(ArbiterOp::Moves(30)))
+            req(PlayerAction::Arbiter, Arg::Arbiter(ArbiterOp::Moves(30)))
         );
         assert_eq!(
             read("arbiter result 0-1"),
-            Input::Command(Command::Arbiter(ArbiterOp::Result(Some(Color::Black))))
+            req(
+                PlayerAction::Arbiter,
+                Arg::Arbiter(ArbiterOp::Result(Some(Color::Black)))
+            )
         );
         assert_eq!(
             read("arbiter illegal theirs"),
-            Input::Command(Command::Arbiter(ArbiterOp::Illegal(Side::Theirs)))
+            req(
+                PlayerAction::Arbiter,
+                Arg::Arbiter(ArbiterOp::Illegal(Side::Theirs))
+            )
         );
         assert!(matches!(
             read("arbiter add white 0"),
@@ -574,15 +618,19 @@ mod tests {
             "square felix 3",
             "square f drei",
         ] {
-            assert_eq!(read(s), Input::Command(Command::Square(Square::F3)), "{s}");
+            assert_eq!(
+                read(s),
+                req(PlayerAction::Square, Arg::Square(Square::F3)),
+                "{s}"
+            );
         }
         assert_eq!(
             read("square Hector fünf"),
-            Input::Command(Command::Square(Square::H5))
+            req(PlayerAction::Square, Arg::Square(Square::H5))
         );
         assert_eq!(
             read("square hector fuenf"),
-            Input::Command(Command::Square(Square::H5))
+            req(PlayerAction::Square, Arg::Square(Square::H5))
         );
     }
 
@@ -600,24 +648,33 @@ mod tests {
     fn pieces_with_side_and_kind() {
         assert_eq!(
             read("pieces"),
-            Input::Command(Command::Pieces {
-                side: Side::Mine,
-                role: None
-            })
+            req(
+                PlayerAction::Pieces,
+                Arg::Pieces {
+                    side: Side::Mine,
+                    role: None
+                }
+            )
         );
         assert_eq!(
             read("pieces black Springer"),
-            Input::Command(Command::Pieces {
-                side: Side::Colour(Color::Black),
-                role: Some(Role::Knight)
-            })
+            req(
+                PlayerAction::Pieces,
+                Arg::Pieces {
+                    side: Side::Colour(Color::Black),
+                    role: Some(Role::Knight)
+                }
+            )
         );
         assert_eq!(
             read("pieces theirs knight"),
-            Input::Command(Command::Pieces {
-                side: Side::Theirs,
-                role: Some(Role::Knight)
-            })
+            req(
+                PlayerAction::Pieces,
+                Arg::Pieces {
+                    side: Side::Theirs,
+                    role: Some(Role::Knight)
+                }
+            )
         );
     }
 
@@ -625,21 +682,27 @@ mod tests {
     fn ranks_files_last_claim() {
         assert_eq!(
             read("rank vier"),
-            Input::Command(Command::Rank(Rank::Fourth))
+            req(PlayerAction::Rank, Arg::Rank(Rank::Fourth))
         );
-        assert_eq!(read("rank 4"), Input::Command(Command::Rank(Rank::Fourth)));
-        assert_eq!(read("file Eva"), Input::Command(Command::File(File::E)));
-        assert_eq!(read("last"), Input::Command(Command::Last(1)));
-        assert_eq!(read("last 6"), Input::Command(Command::Last(6)));
-        assert_eq!(read("claim"), Input::Command(Command::Claim(None)));
+        assert_eq!(
+            read("rank 4"),
+            req(PlayerAction::Rank, Arg::Rank(Rank::Fourth))
+        );
+        assert_eq!(
+            read("file Eva"),
+            req(PlayerAction::File, Arg::File(File::E))
+        );
+        assert_eq!(read("last"), req(PlayerAction::Last, Arg::Count(1)));
+        assert_eq!(read("last 6"), req(PlayerAction::Last, Arg::Count(6)));
+        assert_eq!(read("claim"), req(PlayerAction::Claim, Arg::None));
         assert_eq!(
             read("say  Good luck,  Mary! "),
-            Input::Command(Command::Say("Good luck,  Mary!".into()))
+            req(PlayerAction::Say, Arg::Text("Good luck,  Mary!".into()))
         );
-        assert_eq!(read("say"), Input::Command(Command::Do(PlayerAction::Say)));
+        assert_eq!(read("say"), req(PlayerAction::Say, Arg::None));
         assert_eq!(
             read("claim Springer Felix drei"),
-            Input::Command(Command::Claim(Some("Springer Felix drei".into())))
+            req(PlayerAction::Claim, Arg::Text("Springer Felix drei".into()))
         );
     }
 
@@ -706,18 +769,18 @@ mod tests {
     fn help_on_one_command_and_defenders_of_a_side() {
         assert_eq!(
             read("help rank"),
-            Input::Command(Command::HelpOn(PlayerAction::Rank))
+            req(PlayerAction::Help, Arg::Action(PlayerAction::Rank))
         );
         assert_eq!(
             read("help reihe"),
-            Input::Command(Command::HelpOn(PlayerAction::Rank))
+            req(PlayerAction::Help, Arg::Action(PlayerAction::Rank))
         );
         assert_eq!(
             read("defenders e4 black"),
-            Input::Command(Command::Defenders {
-                square: Square::E4,
-                side: Some(Side::Colour(Color::Black))
-            })
+            req(
+                PlayerAction::Defenders,
+                Arg::SquareSide(Square::E4, Some(Side::Colour(Color::Black)))
+            )
         );
     }
 }

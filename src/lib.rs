@@ -52,8 +52,9 @@
 //!   incorrect claims, rapid and blitz).
 //! - `board`: the tactile board (codecs, inference, mismatches, session,
 //!   the `--board` value; `transport` is the only module touching the
-//!   serial port, `link` what it hands to the app, `cli` holds the board
-//!   commands of the command line).
+//!   serial port, `gatt` the only one touching Bluetooth LE (btleplug),
+//!   `link` what they hand to the app, `cli` holds the board commands of
+//!   the command line).
 //! - `scoresheet`: the journal of every game (crash-safe, resumable),
 //!   exports (PGN, BRF, Unicode braille, large print, speech) and review;
 //!   the front end carries out its journal operations with a [`Sink`].
@@ -73,8 +74,10 @@
 //!   into them (`keymaps/line.toml`); `config`, `settings_file`:
 //!   the settings and their reader (each bad key reported, the rest kept);
 //!   `msg`: the messages and effects.
-//! - `app`: the state of the session, split by concern; [`App::builder`]
-//!   builds one without touching the file system.
+//! - `app`: the session: the game, its one stream of changes, the one
+//!   dispatch of what the player asks for, and the parts that follow the
+//!   game, each handling what reaches it; [`App::builder`] builds one
+//!   without touching the file system.
 //! - `export`: a scoresheet export written to a file in the player's words
 //!   (`hector export`, `save`).
 //! - `setup`: start-up: what was typed (`setup::typed`) and the settings
@@ -192,8 +195,10 @@ pub use scoresheet::{
 pub mod io {
     pub use crate::audio::{AudioStatus, Tone, TonePlayer, ToneSettings, terminal_bell_if_tty};
     pub use crate::board::Protocol;
-    pub use crate::board::link::LinkEvent;
+    pub use crate::board::gatt::{BleTarget, BoardLink, Nearby};
+    pub use crate::board::link::{LinkEvent, PortError};
     pub use crate::board::transport::{Link, PortSettings};
+    pub use crate::board::wireless::BleKind;
     pub use crate::companion::{CompanionEvent, PageLabels, Pairing};
     pub use crate::engine::{EngineSettings, Strength as EngineStrength};
     pub use crate::net::companion::{CompanionConfig, CompanionServer, DEFAULT_LISTEN};
@@ -233,14 +238,16 @@ pub mod cli {
 /// journal's records, exports, the page's gate and snapshot, the view.
 #[cfg(any(test, feature = "test-support"))]
 pub mod testing {
+    pub use crate::board::chessnut::{ChessnutDecoder, encode_position as chessnut_position};
     pub use crate::board::dgt::DgtDecoder;
     pub use crate::board::dgt_clock::{ClockReading as DgtClockReading, ClockSide as DgtClockSide};
     pub use crate::board::millennium::MillenniumDecoder;
     pub use crate::board::mismatch::diff as board_diff;
     pub use crate::board::occupancy::OccupancyDecoder;
+    pub use crate::board::pegasus::{PegasusDecoder, encode_occupancy as pegasus_occupancy};
     pub use crate::board::protocol::Command as BoardCommand;
     pub use crate::board::sensed::SensedBoard;
-    pub use crate::board::sim::{HandStep, SimBoard};
+    pub use crate::board::sim::{HandStep, SimBoard, move_actions};
     pub use crate::board::transport::{Master, pseudo_board};
     pub use crate::board::{BoardSession, Decoder, Sensed, SquareDiff, Tracker, TrackerConfig};
     pub use crate::clock::words::{both as clock_both_times, moves as clock_moves_played};

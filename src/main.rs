@@ -303,6 +303,14 @@ fn open_board(
     if let Some((path, line)) = plan.open {
         runtime.open_board(side, path, line);
     }
+    if let Some(target) = plan.wireless
+        && let Err(e) = runtime.open_wireless_board(side, target)
+    {
+        return BoardChoice::Missing(hector::BoardProblem::CannotOpen {
+            port: "Bluetooth".into(),
+            error: hector::io::PortError::Other(e.to_string()),
+        });
+    }
     plan.choice
 }
 

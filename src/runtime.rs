@@ -28,6 +28,7 @@ use std::time::{Duration, Instant};
 
 use crate::app::App;
 use crate::audio::{BellSink, ToneHandle, TonePlayer, ToneSettings};
+use crate::board::gatt::{BleLink, BleTarget, BoardLink};
 use crate::board::link::LinkEvent;
 use crate::board::transport::{Link, PortSettings};
 use crate::companion::Snapshot;
@@ -120,9 +121,9 @@ pub struct Outputs {
     /// The tone player, unless every tone is off.
     tones: Option<ToneHandle>,
     /// The link to the player's board.
-    board: Option<Link>,
+    board: Option<BoardLink>,
     /// The link to the opponent's board.
-    opponent_board: Option<Link>,
+    opponent_board: Option<BoardLink>,
     /// The opponent's screen (companion page), when it runs.
     companion: Option<CompanionServer>,
     /// The journal files (every game is journalled when set).
@@ -330,11 +331,38 @@ impl Runtime {
             BoardSide::Mine => Msg::Board,
             BoardSide::Opponent => Msg::OpponentBoard,
         };
-        let link = Link::spawn(path, settings, move |e| feed.send(wrap(e)));
+        let link = BoardLink::Serial(Link::spawn(path, settings, move |e| feed.send(wrap(e))));
         match side {
             BoardSide::Mine => self.outputs.board = Some(link),
             BoardSide::Opponent => self.outputs.opponent_board = Some(link),
         }
+    }
+
+    /// Open the link to a Bluetooth LE board (`board::ble`), on the shared
+    /// tokio runtime; its events reach the app as [`Msg::Board`] or
+    /// [`Msg::OpponentBoard`], as a serial board's do.
+    ///
+    /// # Errors
+    ///
+    /// The shared runtime cannot be started.
+    pub fn open_wireless_board(
+        &mut self,
+        side: BoardSide,
+        target: BleTarget,
+    ) -> std::io::Result<()> {
+        let feed = self.feed();
+        let wrap: fn(LinkEvent) -> Msg = match side {
+            BoardSide::Mine => Msg::Board,
+            BoardSide::Opponent => Msg::OpponentBoard,
+        };
+        let handle = crate::net::handle()?;
+        let link =
+            BoardLink::Wireless(BleLink::spawn(&handle, target, move |e| feed.send(wrap(e))));
+        match side {
+            BoardSide::Mine => self.outputs.board = Some(link),
+            BoardSide::Opponent => self.outputs.opponent_board = Some(link),
+        }
+        Ok(())
     }
 
     /// Play on lichess at `base` with the player's token: the app's

@@ -699,7 +699,7 @@ fn missing_port_gives_the_reason_for_every_protocol() {
 fn unknown_protocol_and_unopenable_probe_are_named() {
     let mut hector = start("foo:/dev/ttyUSB0");
     hector.expect_all(&[
-        "Unknown board protocol foo in foo:/dev/ttyUSB0: use dgt, millennium or occupancy, e.g. dgt:/dev/ttyUSB0.",
+        "Unknown board protocol foo in foo:/dev/ttyUSB0: use dgt, millennium or occupancy, e.g. dgt:/dev/ttyUSB0, or a Bluetooth board: chessnut, move, pegasus or eone.",
         "New game. White to move.",
     ]);
     hector.type_line("board");

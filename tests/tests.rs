@@ -8,6 +8,11 @@
     reason = "test helpers outside #[test] functions"
 )]
 
+#[cfg(target_os = "linux")] // Unix only: Linux's BlueZ D-Bus API, faked on a private bus
+mod ble_games;
+#[cfg(target_os = "linux")] // Unix only: dbus-daemon and python3-dbusmock (Linux)
+#[path = "support/bluez.rs"]
+mod bluez;
 #[cfg(unix)] // Unix only: Debian's chromium
 #[path = "support/browser.rs"]
 mod browser;

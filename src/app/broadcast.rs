@@ -9,18 +9,20 @@
 
 use std::time::{Duration, Instant};
 
-use super::App;
+use super::change::GameChange;
+use super::voice::{Talk, Voice};
+use crate::game::Game;
 use crate::lichess::broadcast::{PushNotice, PushOutcome, Pusher, RoundId};
 use crate::msg::Effect;
+use crate::scoresheet::GameRecord;
 use crate::speech::{Priority, SayKind};
 
 /// The broadcast part: the queue, and the game as last offered.
 #[derive(Debug)]
 pub(super) struct Broadcast {
     pusher: Pusher,
-    /// The plies and whether the game was over at the last offer (none:
-    /// nothing offered yet).
-    offered: Option<(usize, bool)>,
+    /// The game changed since it was last offered (or was never offered).
+    changed: bool,
     /// Leaving was asked while lichess lacked the last moves: the session
     /// ends when they are taken, or at this time.
     quit_by: Option<Instant>,
@@ -30,6 +32,15 @@ pub(super) struct Broadcast {
 pub(super) const QUIT_WAIT: Duration = Duration::from_secs(10);
 
 impl Broadcast {
+    /// Push the game to the broadcast round `round`.
+    pub(super) fn new(round: RoundId) -> Broadcast {
+        Broadcast {
+            pusher: Pusher::new(round),
+            changed: true,
+            quit_by: None,
+        }
+    }
+
     /// When the queue wants to be woken (a retry, the away notice), or
     /// leaving can wait no longer.
     pub(super) fn deadline(&self) -> Option<Instant> {
@@ -39,96 +50,71 @@ impl Broadcast {
             .min()
     }
 
+    /// Whether lichess has the game as it is now.
+    pub(super) fn up_to_date(&self) -> bool {
+        self.pusher.up_to_date()
+    }
+
+    /// The game changed: offered again at the end of the update (a move,
+    /// a take-back, its end, another game; not an offer or a claim alone).
+    pub(super) fn on_change(&mut self, change: &GameChange) {
+        if matches!(
+            change,
+            GameChange::Moved { .. }
+                | GameChange::TakenBack(_)
+                | GameChange::Ended(_)
+                | GameChange::Replaced(_)
+        ) {
+            self.changed = true;
+        }
+    }
+
+    /// Whether the game is to be offered at the end of this update.
+    pub(super) fn wants_game(&self) -> bool {
+        self.changed
+    }
+
     /// Nothing more to push: all taken, or the pushes stopped.
     fn settled(&self) -> bool {
         self.pusher.up_to_date() || self.pusher.stopped()
     }
-}
 
-impl App {
-    /// Push this game to the broadcast round `round`.
-    pub(super) fn set_broadcast(&mut self, round: RoundId) {
-        self.parts.broadcast = Some(Broadcast {
-            pusher: Pusher::new(round),
-            offered: None,
-            quit_by: None,
-        });
-    }
-
-    /// Whether lichess has the game as it is now (for tests and the
-    /// leaving sentence).
-    pub fn broadcast_up_to_date(&self) -> Option<bool> {
-        self.parts.broadcast.as_ref().map(|b| b.pusher.up_to_date())
-    }
-
-    /// The game as PGN for the broadcast: the scoresheet when the game is
-    /// journalled (names, event, clock times), else the moves with the
-    /// tags the game knows.
-    fn broadcast_pgn(&self) -> String {
-        if let Some(record) = self.scoresheet_in_memory() {
-            return crate::scoresheet::pgn::to_pgn(&record);
+    /// After an update: the game (as `pgn` writes it) offered again when
+    /// it changed, and the push that may go now sent.
+    pub(super) fn poll(&mut self, pgn: impl FnOnce() -> String, now: Instant, v: &mut Voice<'_>) {
+        if std::mem::take(&mut self.changed) {
+            self.pusher.offer(pgn());
         }
-        let result = self.game.result().map_or("*", |r| r.outcome.as_str());
-        let mut pgn = format!(
-            "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"-\"]\n\
-             [White \"?\"]\n[Black \"?\"]\n[Result \"{result}\"]\n"
-        );
-        if self.game.start() != &shakmaty::Chess::default() {
-            let fen = shakmaty::fen::Fen::from_position(
-                self.game.start(),
-                shakmaty::EnPassantMode::Legal,
-            );
-            pgn.push_str(&format!("[SetUp \"1\"]\n[FEN \"{fen}\"]\n"));
-        }
-        pgn.push('\n');
-        pgn.push_str(&self.game.pgn_movetext());
-        pgn.push_str("\n\n");
-        pgn
+        self.send(now, v);
     }
 
-    /// After an update: the game offered again when it changed, and the
-    /// push that may go now sent.
-    pub(super) fn broadcast_effects(&mut self, now: Instant, out: &mut Vec<Effect>) {
-        let state = (self.game.history().len(), self.game.is_over());
-        let changed = self
-            .parts
-            .broadcast
-            .as_ref()
-            .is_some_and(|b| b.offered != Some(state));
-        if changed {
-            let pgn = self.broadcast_pgn();
-            if let Some(b) = self.parts.broadcast.as_mut() {
-                b.offered = Some(state);
-                b.pusher.offer(pgn);
-            }
-        }
-        self.broadcast_send(now, out);
-    }
-
-    /// At the end of an update: leaving waits (at most [`QUIT_WAIT`])
-    /// until lichess has the last moves, and says so.  An interruption
-    /// (Ctrl-C, SIGTERM, SIGHUP) is not held; the end of the input while
-    /// waiting is.
-    pub(super) fn broadcast_hold_quit(
+    /// At the end of an update (its effects `out`): leaving waits (at most
+    /// [`QUIT_WAIT`]) until lichess has the last moves, and says so.  An
+    /// interruption (Ctrl-C, SIGTERM, SIGHUP) is not held; the end of the
+    /// input while waiting is.
+    pub(super) fn hold_quit(
         &mut self,
         now: Instant,
         interrupted: bool,
+        talk: &mut Talk,
         out: &mut Vec<Effect>,
     ) {
-        let Some(b) = self.parts.broadcast.as_mut() else {
-            return;
-        };
         if interrupted {
-            b.quit_by = None;
+            self.quit_by = None;
             return;
         }
-        if let Some(by) = b.quit_by {
-            let settled = b.settled();
+        if let Some(by) = self.quit_by {
+            let settled = self.settled();
             if settled || now >= by {
-                b.quit_by = None;
+                self.quit_by = None;
                 if !settled {
-                    let t = self.message("broadcast_last_not_sent", &[]);
-                    self.say(out, t, Priority::Info, SayKind::Info);
+                    let mut v = Voice::new(talk, out);
+                    v.say_key(
+                        "broadcast_last_not_sent",
+                        &[],
+                        Priority::Info,
+                        SayKind::Info,
+                    );
                 }
                 if !out.contains(&Effect::Quit) {
                     out.push(Effect::Quit);
@@ -139,72 +125,71 @@ impl App {
             }
             return;
         }
-        if out.contains(&Effect::Quit) && !b.settled() {
+        if out.contains(&Effect::Quit) && !self.settled() {
             out.retain(|e| e != &Effect::Quit);
-            b.quit_by = Some(now + QUIT_WAIT);
-            let t = self.message("broadcast_sending_last", &[]);
-            self.say(out, t, Priority::Info, SayKind::Info);
+            self.quit_by = Some(now + QUIT_WAIT);
+            let mut v = Voice::new(talk, out);
+            v.say_key("broadcast_sending_last", &[], Priority::Info, SayKind::Info);
         }
     }
 
-    fn broadcast_send(&mut self, now: Instant, out: &mut Vec<Effect>) {
-        if let Some(b) = self.parts.broadcast.as_mut()
-            && let Some(push) = b.pusher.next(now)
-        {
-            out.push(Effect::BroadcastPush(b.pusher.round().clone(), push));
+    fn send(&mut self, now: Instant, v: &mut Voice<'_>) {
+        if let Some(push) = self.pusher.next(now) {
+            v.effect(Effect::BroadcastPush(self.pusher.round().clone(), push));
         }
     }
 
     /// Time passed: the away notice, a retry.
-    pub(super) fn broadcast_tick(&mut self, now: Instant, out: &mut Vec<Effect>) {
-        let notice = self
-            .parts
-            .broadcast
-            .as_mut()
-            .and_then(|b| b.pusher.tick(now));
-        self.say_broadcast(notice, out);
-        self.broadcast_send(now, out);
+    pub(super) fn tick(&mut self, now: Instant, v: &mut Voice<'_>) {
+        let notice = self.pusher.tick(now);
+        self.say(notice, v);
+        self.send(now, v);
     }
 
     /// A push's answer.
-    pub(super) fn on_broadcast(
-        &mut self,
-        seq: u64,
-        outcome: PushOutcome,
-        now: Instant,
-        out: &mut Vec<Effect>,
-    ) {
-        let notice = self
-            .parts
-            .broadcast
-            .as_mut()
-            .and_then(|b| b.pusher.done(seq, outcome, now));
-        self.say_broadcast(notice, out);
-        self.broadcast_send(now, out);
+    pub(super) fn done(&mut self, seq: u64, outcome: PushOutcome, now: Instant, v: &mut Voice<'_>) {
+        let notice = self.pusher.done(seq, outcome, now);
+        self.say(notice, v);
+        self.send(now, v);
     }
 
-    fn say_broadcast(&mut self, notice: Option<PushNotice>, out: &mut Vec<Effect>) {
+    fn say(&self, notice: Option<PushNotice>, v: &mut Voice<'_>) {
         let Some(notice) = notice else {
             return;
         };
-        let round = self
-            .parts
-            .broadcast
-            .as_ref()
-            .map(|b| b.pusher.round().as_str().to_owned())
-            .unwrap_or_default();
+        let round = self.pusher.round().as_str().to_owned();
         let t = match notice {
-            PushNotice::Away => self.message("broadcast_away", &[]),
-            PushNotice::Back => self.message("broadcast_back", &[]),
-            PushNotice::RateLimited => self.message("broadcast_rate_limited", &[]),
-            PushNotice::TokenRefused => self.message("broadcast_token_refused", &[]),
-            PushNotice::NoSuchRound => {
-                self.message("broadcast_no_such_round", &[("round", &round)])
-            }
-            PushNotice::PgnRefused(e) => self.message("broadcast_pgn_refused", &[("error", &e)]),
+            PushNotice::Away => v.text("broadcast_away", &[]),
+            PushNotice::Back => v.text("broadcast_back", &[]),
+            PushNotice::RateLimited => v.text("broadcast_rate_limited", &[]),
+            PushNotice::TokenRefused => v.text("broadcast_token_refused", &[]),
+            PushNotice::NoSuchRound => v.text("broadcast_no_such_round", &[("round", &round)]),
+            PushNotice::PgnRefused(e) => v.text("broadcast_pgn_refused", &[("error", &e)]),
         };
-        self.say(out, t, Priority::Info, SayKind::Info);
+        v.say(t, Priority::Info, SayKind::Info);
     }
+}
+
+/// The game as PGN for the broadcast: the scoresheet when the game is
+/// journalled (`record`: names, event, clock times), else the moves with
+/// the tags the game knows.
+pub(super) fn pgn_of(game: &Game, record: Option<GameRecord>) -> String {
+    if let Some(record) = record {
+        return crate::scoresheet::pgn::to_pgn(&record);
+    }
+    let result = game.result().map_or("*", |r| r.outcome.as_str());
+    let mut pgn = format!(
+        "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"-\"]\n\
+         [White \"?\"]\n[Black \"?\"]\n[Result \"{result}\"]\n"
+    );
+    if game.start() != &shakmaty::Chess::default() {
+        let fen = shakmaty::fen::Fen::from_position(game.start(), shakmaty::EnPassantMode::Legal);
+        pgn.push_str(&format!("[SetUp \"1\"]\n[FEN \"{fen}\"]\n"));
+    }
+    pgn.push('\n');
+    pgn.push_str(&game.pgn_movetext());
+    pgn.push_str("\n\n");
+    pgn
 }
 
 /// The push a test expects next from these effects.
@@ -221,6 +206,8 @@ pub(super) fn pushes(out: &[Effect]) -> Vec<crate::lichess::broadcast::Push> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::App;
+    use crate::app::tests::said;
     use crate::lichess::broadcast::Push;
     use crate::msg::Msg;
     use std::time::Duration;
@@ -231,15 +218,6 @@ mod tests {
             .build();
         let _ = app.update(Msg::Start, Instant::now());
         app
-    }
-
-    fn said(out: &[Effect]) -> Vec<String> {
-        out.iter()
-            .filter_map(|e| match e {
-                Effect::Say(u) => Some(u.text.clone()),
-                _ => None,
-            })
-            .collect()
     }
 
     fn answer(app: &mut App, p: &Push, outcome: PushOutcome, now: Instant) -> Vec<Effect> {
@@ -436,5 +414,38 @@ mod tests {
         out.extend(app.update(Msg::Line("e4".into()), Instant::now()));
         assert!(pushes(&out).is_empty());
         assert_eq!(app.broadcast_up_to_date(), None);
+    }
+
+    /// The part alone, with the stream of changes: the game is offered at
+    /// the first poll, then again only after a move, a take-back, its end
+    /// or another game (not after an offer alone); a poll without a
+    /// change writes no PGN.
+    #[test]
+    fn the_part_offers_the_game_again_only_after_a_change() {
+        let t0 = Instant::now();
+        let voice_out = |b: &mut Broadcast, written: &mut u32| {
+            let mut talk = App::builder().build().talk;
+            let mut out = Vec::new();
+            b.poll(
+                || {
+                    *written += 1;
+                    String::new()
+                },
+                t0,
+                &mut Voice::new(&mut talk, &mut out),
+            );
+        };
+        let mut b = Broadcast::new(RoundId::parse("abcd1234").unwrap());
+        let mut written = 0;
+        voice_out(&mut b, &mut written);
+        assert_eq!(written, 1, "the game as it begins");
+        voice_out(&mut b, &mut written);
+        assert_eq!(written, 1, "nothing changed");
+        b.on_change(&GameChange::Offered(shakmaty::Color::White));
+        voice_out(&mut b, &mut written);
+        assert_eq!(written, 1, "an offer alone");
+        b.on_change(&GameChange::TakenBack(1));
+        voice_out(&mut b, &mut written);
+        assert_eq!(written, 2, "a take-back");
     }
 }

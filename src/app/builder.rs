@@ -6,7 +6,8 @@ use shakmaty::Color;
 
 use super::App;
 use super::engine::EngineSetup;
-use super::parts::{Parts, Settings, Talk, ViewState};
+use super::parts::{Parts, Settings, ViewState};
+use super::voice::Talk;
 use crate::game::Game;
 use crate::keymap::Keymap;
 use crate::notation::Reader;
@@ -234,31 +235,48 @@ impl AppBuilder {
                 ..Parts::default()
             },
             quitting: false,
+            changes: Vec::new(),
         };
-        app.set_rated(start.rated);
-        app.set_look(start.look);
+        app.settings.rated = start.rated;
+        app.parts.view.look = start.look;
         // In this order: the journal's start record, then the game it
         // starts from, then the engine's side written into it.
         if let Some(info) = start.journal {
-            app.enable_journal(info);
+            let write = start_info(&app);
+            app.parts.journal.enable(info, &app.game, write);
         }
         if let Some((game, info)) = start.from {
-            app.start_from(game, info);
+            // Moves already played before this session (a PGN continued)
+            // are journalled as moves of the game.
+            app.replace_game(game);
+            let write = start_info(&app);
+            app.parts.journal.start_from(&app.game, info, write);
         }
         if let Some(round) = start.broadcast {
-            app.set_broadcast(round);
+            app.parts.broadcast = Some(super::broadcast::Broadcast::new(round));
         }
         if let Some(online) = start.online {
-            app.set_online(online);
+            app.parts.online = Some(super::online::OnlinePlay::new(online));
         }
         if let Some(setup) = start.engine {
-            app.set_engine(setup);
+            // Started with the session (`Msg::Start`); its side journalled.
+            app.parts.engine = Some(super::engine::EnginePlay::new(setup));
+            app.parts.journal.engine_side(Some(!app.settings.me));
         }
         if let Some(file) = start.review {
-            app.start_review(file);
+            app.parts.review = Some(super::review::ReviewState::new(file));
         }
         app
     }
+}
+
+/// What start-up knows of `app`'s game for its start record (the rules
+/// edition, the mode, the clock's setup), to be written into it.
+fn start_info(app: &App) -> impl FnOnce(&mut StartInfo) + use<> {
+    let edition = app.parts.edition();
+    let rated = app.settings.rated;
+    let clock = app.parts.clock.as_ref().map(|p| p.setup.clone());
+    move |start| super::clock::write_start_info(start, edition, rated, clock.as_ref())
 }
 
 #[cfg(any(test, feature = "test-support"))]
@@ -276,6 +294,63 @@ impl App {
         self.settings.rated = false;
         self.parts = Parts::default();
         self.quitting = false;
+        self.changes.clear();
+    }
+
+    /// Play against an engine, as the builder's `engine` does.
+    #[cfg(test)]
+    pub(super) fn set_engine(&mut self, setup: EngineSetup) {
+        self.parts.engine = Some(super::engine::EnginePlay::new(setup));
+        self.parts.journal.engine_side(Some(!self.settings.me));
+    }
+
+    /// A rated game, or one with an arbiter: no hint, evaluation, threat
+    /// or take-back (at start-up: [`AppBuilder::rated`]).
+    #[cfg(test)]
+    pub(super) fn set_rated(&mut self, rated: bool) {
+        self.settings.rated = rated;
+        // The start record, when not written yet, says the mode.
+        self.parts.journal.start_with(|s| {
+            s.set_mode(if rated {
+                crate::scoresheet::record::GameMode::Rated
+            } else {
+                crate::scoresheet::record::GameMode::Casual
+            });
+        });
+    }
+
+    /// Review this file instead of playing, as the builder's `review`
+    /// does.
+    #[cfg(test)]
+    pub(super) fn start_review(&mut self, file: crate::scoresheet::review::PgnFile) {
+        self.parts.review = Some(super::review::ReviewState::new(file));
+    }
+
+    /// Start from this game, as the builder's `start_from` does.
+    #[cfg(test)]
+    pub(super) fn start_from(&mut self, game: Game, info: StartInfo) {
+        self.replace_game(game);
+        let write = start_info(self);
+        self.parts.journal.start_from(&self.game, info, write);
+    }
+
+    /// Keep a journal, as the builder's `journal` does.
+    #[cfg(test)]
+    pub(super) fn enable_journal(&mut self, start: StartInfo) {
+        let write = start_info(self);
+        self.parts.journal.enable(start, &self.game, write);
+    }
+
+    /// Set the look (at start-up: [`AppBuilder::look`]).
+    #[cfg(test)]
+    pub(super) fn set_look(&mut self, look: crate::view::ViewLook) {
+        self.parts.view.look = look;
+    }
+
+    /// Play on lichess, as the builder's `online` does (for the tests).
+    #[cfg(test)]
+    pub(super) fn set_online(&mut self, start: super::OnlineStart) {
+        self.parts.online = Some(super::online::OnlinePlay::new(start));
     }
 }
 

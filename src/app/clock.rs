@@ -5,22 +5,25 @@
 
 use std::time::{Duration, Instant};
 
-use shakmaty::{ByColor, Color, Position};
+use shakmaty::{ByColor, Chess, Color, Position};
 
-use super::App;
+use super::change::GameChange;
+use super::voice::Voice;
 use crate::audio::Tone;
 use crate::clock::press::{Moved, PressError};
 use crate::clock::{
     Announcement, Announcer, Clock, ClockError, PressMode, Presser, Schedule, TimeControl, words,
 };
-use crate::command::{ArbiterOp, TimeQuery};
-use crate::game::rules::{Edition, IllegalPenalty, MateAbility, RuleSet, can_mate};
-use crate::game::{EndReason, Game};
+use crate::command::TimeQuery;
+use crate::game::rules::{Edition, MateAbility, RuleSet, can_mate};
+use crate::game::{EndReason, Game, GameResult};
 use crate::msg::Effect;
 use crate::speech::{Priority, SayKind};
 
-mod board_clock;
+pub(super) mod board_clock;
 mod journal;
+
+pub(super) use journal::write_start_info;
 
 /// How the clock of a game is set.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -128,6 +131,19 @@ impl ClockPart {
         part
     }
 
+    /// A clock that follows lichess's (its initial time and increment),
+    /// when they make a time control.
+    pub(super) fn following_lichess(c: crate::lichess::event::FullClock) -> Option<ClockPart> {
+        let bonus = match c.increment {
+            0 => crate::clock::Bonus::None,
+            ms => crate::clock::Bonus::Increment(Duration::from_millis(ms)),
+        };
+        let control =
+            crate::clock::TimeControl::sudden_death(Duration::from_millis(c.initial), bonus)
+                .ok()?;
+        Some(ClockPart::following_elsewhere(ClockSetup::new(control)))
+    }
+
     /// Whether a clock on the board keeps the time.
     pub(super) fn follows_board(&self) -> bool {
         self.physical.is_some()
@@ -153,382 +169,269 @@ impl ClockPart {
     }
 }
 
-impl App {
-    /// The clock, when the game has one.
-    pub fn clock(&self) -> Option<&Clock> {
-        self.parts.clock.as_ref().map(ClockPart::clock)
-    }
-
-    /// The game is over: its clock stops (the time shown stays as it was
+impl ClockPart {
+    /// The game is over: the clock stops (the time shown stays as it was
     /// when the game ended).
-    pub(super) fn clock_stop_when_over(&mut self, now: Instant) {
-        if self.game.is_over()
-            && let Some(part) = &mut self.parts.clock
-            && part.clock.is_running()
-        {
-            let _ = part.clock.pause(now);
+    pub(super) fn stop(&mut self, now: Instant) {
+        if self.clock.is_running() {
+            let _ = self.clock.pause(now);
         }
     }
 
-    /// A new game: the clock set again and started for White.
-    pub(super) fn clock_new_game(&mut self, now: Instant) {
-        if let Some(part) = self.parts.clock.take() {
-            let mut fresh = ClockPart::new(part.setup);
-            if let Some(p) = part.physical {
-                // The clock on the board is set again by the players.
-                fresh.physical = Some(p.for_new_game());
-            } else {
-                let _ = fresh.clock.start(self.game.turn(), now);
-            }
-            self.parts.clock = Some(fresh);
-            self.refresh_can_mate();
+    /// The clock for a new game: set again, and started for `turn`
+    /// (a clock on the board is set again by the players).
+    pub(super) fn for_new_game(self, turn: Color, now: Instant) -> ClockPart {
+        let mut fresh = ClockPart::new(self.setup);
+        if let Some(p) = self.physical {
+            fresh.physical = Some(p.for_new_game());
+        } else {
+            let _ = fresh.clock.start(turn, now);
+        }
+        fresh
+    }
+
+    /// Start the clock for `turn` (at the start of the game, or at the
+    /// first move), unless it runs or a clock on the board keeps the time.
+    pub(super) fn start(&mut self, turn: Color, now: Instant) {
+        if self.clock.side_to_move().is_none() && !self.follows_board() {
+            let _ = self.clock.start(turn, now);
+            self.announcer.rearm(turn, &self.clock, now);
         }
     }
 
-    /// Start the clock (at the start of the game, or at the first move).
-    pub(super) fn clock_start(&mut self, now: Instant) {
-        let turn = self.game.turn();
-        if let Some(part) = &mut self.parts.clock
-            && part.clock.side_to_move().is_none()
-            && !part.follows_board()
-        {
-            let _ = part.clock.start(turn, now);
-            part.announcer.rearm(turn, &part.clock, now);
-        }
-        self.refresh_can_mate();
-    }
-
-    /// Whether the side not to move can mate (the flag that can fall next
-    /// is the other's), worked out once per position after a move, not at
-    /// the flag fall: the flag is announced at once.
-    pub(super) fn refresh_can_mate(&mut self) {
-        let Some(part) = &mut self.parts.clock else {
-            return;
-        };
-        let pos = self.game.position();
-        let key = pos
-            .zobrist_hash::<shakmaty::zobrist::Zobrist64>(shakmaty::EnPassantMode::Legal)
-            .0;
-        if part.can_mate.is_some_and(|(k, _, _)| k == key) {
+    /// Whether the side not to move in `pos` can mate (the flag that can
+    /// fall next is the other's), worked out once per position after a
+    /// move, not at the flag fall: the flag is announced at once.
+    pub(super) fn refresh_can_mate(&mut self, pos: &Chess) {
+        let key = position_key(pos);
+        if self.can_mate.is_some_and(|(k, _, _)| k == key) {
             return;
         }
         let waiting = !pos.turn();
-        part.can_mate = Some((key, waiting, can_mate(pos, waiting)));
+        self.can_mate = Some((key, waiting, can_mate(pos, waiting)));
     }
 
-    pub(super) fn mate_ability(&self, side: Color) -> MateAbility {
-        let pos = self.game.position();
-        let key = pos
-            .zobrist_hash::<shakmaty::zobrist::Zobrist64>(shakmaty::EnPassantMode::Legal)
-            .0;
-        match self.parts.clock.as_ref().and_then(|p| p.can_mate) {
-            Some((k, c, a)) if k == key && c == side => a,
+    /// Whether `side` can still mate in `pos` (worked out before, when
+    /// it was).
+    pub(super) fn mate_ability(&self, pos: &Chess, side: Color) -> MateAbility {
+        match self.can_mate {
+            Some((k, c, a)) if k == position_key(pos) && c == side => a,
             _ => can_mate(pos, side),
         }
     }
 
-    /// Look at the clock at `now`: a flag fall ends the game; thresholds
-    /// due are said.  Called first for every message.
-    pub(super) fn clock_tick(&mut self, now: Instant, out: &mut Vec<Effect>) {
-        let Some(part) = &mut self.parts.clock else {
-            return;
-        };
-        match part.handle_time(&self.game, now) {
-            ClockNote::Quiet => {}
-            ClockNote::FlagFell(side) => self.flag_fell(side, out),
-            ClockNote::Announce(said) => self.say_announcements(&said, out),
-        }
+    /// The result when `side`'s flag fell in `pos` (a side that cannot
+    /// mate only draws, by the edition's rules).
+    pub(super) fn flag_result(&self, side: Color, pos: &Chess) -> GameResult {
+        let verdict = self.rules.flag_fall(side, self.mate_ability(pos, !side));
+        verdict.result(EndReason::TimeForfeit)
     }
 
-    pub(super) fn flag_fell(&mut self, side: Color, out: &mut Vec<Effect>) {
-        let Some(part) = &self.parts.clock else {
-            return;
-        };
-        let verdict = part.rules.flag_fall(side, self.mate_ability(!side));
-        self.game
-            .end_by_rule(verdict.result(EndReason::TimeForfeit));
-        let t = self.game_over_sentence().unwrap_or_default();
-        self.say(out, t, Priority::Urgent, SayKind::Game);
-        out.push(Effect::Tone(Tone::FlagFall));
-    }
-
-    pub(super) fn say_announcements(&mut self, said: &[Announcement], out: &mut Vec<Effect>) {
-        for a in said {
-            let t = words::announcement(&self.talk.phraser, a);
-            let low = match a {
-                Announcement::Threshold { left, .. } => *left <= Duration::from_secs(60),
-                Announcement::Countdown { .. } => true,
-                _ => false,
-            };
-            // Never before a move: a clock sentence waits its turn and is
-            // dropped when stale (SayKind::Clock collapses).
-            self.say(out, t, Priority::Normal, SayKind::Clock);
-            if low {
-                out.push(Effect::Tone(Tone::LowTime));
-            }
+    /// The clock hears what changed in `game` (the player plays `me`): a
+    /// move presses it (or waits for the press), a take-back gives the
+    /// turn back, the end stops it.  The side whose flag fell on a press,
+    /// if one did.
+    #[must_use]
+    pub(super) fn on_change(
+        &mut self,
+        change: &GameChange,
+        game: &Game,
+        me: Color,
+        now: Instant,
+        v: &mut Voice<'_>,
+    ) -> Option<Color> {
+        match change {
+            GameChange::Moved { by, .. } => return self.moved(*by, game, me, now, v),
+            GameChange::TakenBack(_) => self.took_back(game, now),
+            GameChange::Ended(_) if game.is_over() => self.stop(now),
+            _ => {}
         }
+        None
     }
 
     /// A move was played by `mover` (typed, or made on the board and
     /// announced): it presses the clock, or waits for the press (D.2.8).
-    pub(super) fn clock_moved(&mut self, mover: Color, now: Instant, out: &mut Vec<Effect>) {
-        if self.parts.clock.is_none() {
-            return;
-        }
-        if self
-            .parts
-            .clock
-            .as_ref()
-            .is_some_and(ClockPart::follows_board)
-        {
+    fn moved(
+        &mut self,
+        mover: Color,
+        game: &Game,
+        me: Color,
+        now: Instant,
+        v: &mut Voice<'_>,
+    ) -> Option<Color> {
+        let pos = game.position();
+        if self.follows_board() {
             // The lever of the clock on the board is the press.
-            self.refresh_can_mate();
-            return;
+            self.refresh_can_mate(pos);
+            return None;
         }
-        self.clock_start(now);
-        let over = self.game.is_over();
-        let Some(part) = &mut self.parts.clock else {
-            return;
-        };
-        if over {
+        self.start(game.turn(), now);
+        self.refresh_can_mate(pos);
+        if game.is_over() {
             // The game ended with the move: the clock stops.
-            let _ = part.clock.pause(now);
-            return;
+            let _ = self.clock.pause(now);
+            return None;
         }
         // D.2.8: only the player's own moves wait for a separate press; the
         // opponent's move presses their clock.
-        let separate = part.presser.mode() == PressMode::Separate && mover == self.settings.me;
+        let separate = self.presser.mode() == PressMode::Separate && mover == me;
         let result = if separate {
-            part.presser.moved(&mut part.clock, mover, now)
+            self.presser.moved(&mut self.clock, mover, now)
         } else {
-            if part.presser.pending().is_some() {
+            if self.presser.pending().is_some() {
                 // A move left unpressed is complete once the opponent moves.
                 if let Err(PressError::Clock(ClockError::TooLate(side))) =
-                    part.presser.press(&mut part.clock, now)
+                    self.presser.press(&mut self.clock, now)
                 {
-                    self.flag_fell(side, out);
-                    return;
+                    return Some(side);
                 }
             }
-            part.clock.press(now).map(Moved::Pressed)
+            self.clock.press(now).map(Moved::Pressed)
         };
         match result {
             Ok(Moved::Pressed(p)) => {
-                let said = part.announcer.pressed(&p, &part.clock, now);
-                self.say_announcements(&said, out);
+                let said = self.announcer.pressed(&p, &self.clock, now);
+                say_announcements(&said, v);
             }
-            Ok(Moved::AwaitingPress) => {}
-            Err(ClockError::TooLate(side) | ClockError::Flagged(side)) => {
-                self.flag_fell(side, out);
-            }
-            Err(_) => {}
+            Err(ClockError::TooLate(side) | ClockError::Flagged(side)) => return Some(side),
+            Ok(Moved::AwaitingPress) | Err(_) => {}
         }
-        self.refresh_can_mate();
+        self.refresh_can_mate(pos);
+        None
     }
 
-    /// Moves were taken back (a `takeback`, or on the board): a move that
-    /// waited for its separate press (D.2.8) waits no more, and the clock
-    /// runs for the side now to move; the time already used stays used.
-    pub(super) fn clock_took_back(&mut self, now: Instant) {
-        let turn = self.game.turn();
-        let over = self.game.is_over();
-        if let Some(part) = &mut self.parts.clock {
-            part.presser.take_back();
-            if !(over || part.follows_board()) {
-                part.clock.give_turn(turn, now);
-            }
+    /// Moves were taken back in `game` (a `takeback`, or on the board): a
+    /// move that waited for its separate press (D.2.8) waits no more, and
+    /// the clock runs for the side now to move; the time already used
+    /// stays used.
+    pub(super) fn took_back(&mut self, game: &Game, now: Instant) {
+        self.presser.take_back();
+        if !(game.is_over() || self.follows_board()) {
+            self.clock.give_turn(game.turn(), now);
         }
     }
 
-    /// The separate press.
-    pub(super) fn on_press(&mut self, now: Instant, out: &mut Vec<Effect>) {
-        if self
-            .parts
-            .clock
-            .as_ref()
-            .is_some_and(ClockPart::follows_board)
-        {
-            let t = self.message("board_clock_in_charge", &[]);
-            self.say(out, t, Priority::Normal, SayKind::Error);
-            return;
-        }
-        // The player's own press with nothing pending while their time
-        // runs: an illegal move on the board, or no move at all (7.5).
-        let me = self.settings.me;
-        let own_time_runs = self.parts.clock.as_ref().is_some_and(|p| {
-            p.presser.pending().is_none()
-                && p.clock.is_running()
-                && p.clock.side_to_move() == Some(me)
-                && self.game.turn() == me
-        });
-        if own_time_runs
-            && !self.game.is_over()
-            && self.press_check(me, now, out) == board_clock::PressCheck::Penalised
-        {
-            return;
-        }
-        let Some(part) = &mut self.parts.clock else {
-            let t = self.message("clock_none", &[]);
-            self.say(out, t, Priority::Normal, SayKind::Error);
-            return;
-        };
-        match part.presser.press(&mut part.clock, now) {
+    /// The separate press: said, with the time of the side that pressed;
+    /// the side whose flag fell, if one did.
+    #[must_use]
+    pub(super) fn press(&mut self, now: Instant, v: &mut Voice<'_>) -> Option<Color> {
+        match self.presser.press(&mut self.clock, now) {
             Ok(p) => {
-                let said = part.announcer.pressed(&p, &part.clock, now);
-                self.say_announcements(&said, out);
-                let t = words::side_time(&self.talk.phraser, p.side, p.remaining);
-                self.say(out, t, Priority::Info, SayKind::Clock);
+                let said = self.announcer.pressed(&p, &self.clock, now);
+                say_announcements(&said, v);
+                let t = words::side_time(v.phraser(), p.side, p.remaining);
+                v.say(t, Priority::Info, SayKind::Clock);
             }
-            Err(PressError::NoMove) => {
-                let t = self.message("clock_press_nothing", &[]);
-                self.say(out, t, Priority::Normal, SayKind::Error);
-            }
+            Err(PressError::NoMove) => v.error("clock_press_nothing", &[]),
             Err(PressError::Clock(ClockError::TooLate(side) | ClockError::Flagged(side))) => {
-                self.flag_fell(side, out);
+                return Some(side);
             }
-            Err(PressError::Clock(_)) => {
-                let t = self.message("clock_is_stopped", &[]);
-                self.say(out, t, Priority::Normal, SayKind::Error);
-            }
+            Err(PressError::Clock(_)) => v.error("clock_is_stopped", &[]),
         }
+        None
     }
 
-    /// Pause (`stop`) or resume the clock.
-    pub(super) fn on_pause(&mut self, run: bool, now: Instant, out: &mut Vec<Effect>) {
-        let over = self.game.is_over();
-        if self
-            .parts
-            .clock
-            .as_ref()
-            .is_some_and(ClockPart::follows_board)
-        {
-            let t = self.message("board_clock_in_charge", &[]);
-            self.say(out, t, Priority::Normal, SayKind::Error);
-            return;
-        }
-        let Some(part) = &mut self.parts.clock else {
-            let t = self.message("clock_none", &[]);
-            self.say(out, t, Priority::Normal, SayKind::Error);
-            return;
-        };
-        if over {
-            let t = self.message("clock_over", &[]);
-            self.say(out, t, Priority::Normal, SayKind::Error);
-            return;
-        }
-        if part.clock.side_to_move().is_none() {
-            let turn = self.game.turn();
-            let _ = part.clock.start(turn, now);
+    /// Pause (`stop`) or resume (`run`) the clock of a game going on with
+    /// `turn` to move; the side whose flag fell, if one did.
+    #[must_use]
+    pub(super) fn pause(
+        &mut self,
+        run: bool,
+        turn: Color,
+        now: Instant,
+        v: &mut Voice<'_>,
+    ) -> Option<Color> {
+        if self.clock.side_to_move().is_none() {
+            let _ = self.clock.start(turn, now);
         }
         let result = if run {
-            part.clock.resume(now)
+            self.clock.resume(now)
         } else {
-            part.clock.pause(now)
+            self.clock.pause(now)
         };
         let key = match result {
             Ok(()) if run => "clock_running",
             Ok(()) => "clock_stopped",
-            Err(ClockError::Flagged(side)) => {
-                self.flag_fell(side, out);
-                return;
-            }
+            Err(ClockError::Flagged(side)) => return Some(side),
             Err(_) if run => "clock_is_running",
             Err(_) => "clock_is_stopped",
         };
-        let t = self.message(key, &[]);
-        self.say(out, t, Priority::Normal, SayKind::Clock);
+        v.say_key(key, &[], Priority::Normal, SayKind::Clock);
+        None
     }
 
-    /// `time`: what the clock shows, in words.
-    pub(super) fn on_time(&mut self, q: TimeQuery, now: Instant, out: &mut Vec<Effect>) {
-        let plies = self.game.history().len();
-        if q == TimeQuery::Moves {
-            // The moves of the game count also without a clock (D.2.6.1).
-            let n = u32::try_from(plies.div_ceil(2)).unwrap_or(u32::MAX);
-            let t = words::moves(&self.talk.phraser, n);
-            self.say(out, t, Priority::Info, SayKind::Clock);
-            return;
-        }
-        let Some(part) = &self.parts.clock else {
-            let t = self.message("clock_none", &[]);
-            self.say(out, t, Priority::Normal, SayKind::Error);
-            return;
-        };
-        let c = &part.clock;
+    /// `time`: what the clock shows for `q` (a side's time of `side`),
+    /// in words, for `game`.
+    pub(super) fn reading(
+        &self,
+        q: TimeQuery,
+        side: Color,
+        game: &Game,
+        now: Instant,
+        v: &Voice<'_>,
+    ) -> String {
+        let c = &self.clock;
+        let p = v.phraser();
         let t = match q {
             TimeQuery::Both | TimeQuery::Moves => words::both(
-                &self.talk.phraser,
+                p,
                 c.remaining(Color::White, now),
                 c.remaining(Color::Black, now),
             ),
-            TimeQuery::Side(s) => {
-                let side = self.side_colour(s);
-                words::side_time(&self.talk.phraser, side, c.remaining(side, now))
-            }
+            TimeQuery::Side(_) => words::side_time(p, side, c.remaining(side, now)),
             TimeQuery::Last => {
                 // The side that moved last.
-                let side = match self.game.last_move() {
+                let side = match game.last_move() {
                     Some(m) => m.by,
-                    None => !self.game.turn(),
+                    None => !game.turn(),
                 };
-                words::last_move(&self.talk.phraser, side, c.last_used(side))
+                words::last_move(p, side, c.last_used(side))
             }
         };
         // Stopped (a pause, the arbiter, a claim) while the game goes on:
         // the reading says so, or the player would think the time runs.
-        let t = if c.is_paused() && !self.game.is_over() {
-            self.message("clock_reading_stopped", &[("reading", &t)])
+        if c.is_paused() && !game.is_over() {
+            v.text("clock_reading_stopped", &[("reading", &t)])
         } else {
             t
-        };
-        // The reading goes on the scoresheet with both times, before it
-        // is said.
-        self.journal_reading(now);
-        self.say(out, t, Priority::Info, SayKind::Clock);
+        }
     }
 
-    /// A draw claim is to be decided: the time stops at `now` (9.2, 9.5.1:
-    /// the clock is stopped while the arbiter decides).  Returns whether
-    /// it was running.  A clock on the board is stopped by the players.
-    pub(super) fn clock_hold(&mut self, now: Instant) -> bool {
-        let Some(part) = &mut self.parts.clock else {
-            return false;
-        };
-        if part.follows_board() || !part.clock.is_running() {
+    /// A draw claim is to be decided: the time stops at `now` (9.2,
+    /// 9.5.1: the clock is stopped while the arbiter decides).  Returns
+    /// whether it was running.  A clock on the board is stopped by the
+    /// players.
+    pub(super) fn hold(&mut self, now: Instant) -> bool {
+        if self.follows_board() || !self.clock.is_running() {
             return false;
         }
-        part.clock.pause(now).is_ok()
+        self.clock.pause(now).is_ok()
     }
 
-    /// The claim is decided: a clock stopped for it runs again, unless the
-    /// game ended.
-    pub(super) fn clock_release(&mut self, held: bool, now: Instant) {
-        if !held || self.game.is_over() {
-            return;
-        }
-        if let Some(part) = &mut self.parts.clock {
-            let _ = part.clock.resume(now);
+    /// The claim is decided: a clock stopped for it (`held`) runs again,
+    /// unless the game is `over`.
+    pub(super) fn release(&mut self, held: bool, over: bool, now: Instant) {
+        if held && !over {
+            let _ = self.clock.resume(now);
         }
     }
 
-    /// An incorrect draw claim by `claimant` (9.5.3): the edition's penalty.
-    pub(super) fn claim_penalty(&mut self, claimant: Color, now: Instant, out: &mut Vec<Effect>) {
-        let Some(part) = &mut self.parts.clock else {
-            return;
-        };
-        let left = part.clock.remaining(claimant, now);
-        let p = part.rules.incorrect_claim(left);
-        let lost = part.clock.remove_time(claimant, p.claimant_loses, now);
-        part.clock.add_time(!claimant, p.opponent_gains);
-        part.announcer.rearm(!claimant, &part.clock, now);
-        let gains = words::time(&self.talk.phraser, p.opponent_gains);
-        let side = self.talk.phraser.side(!claimant);
+    /// An incorrect draw claim by `claimant` (9.5.3): the edition's
+    /// penalty, said.
+    pub(super) fn claim_penalty(&mut self, claimant: Color, now: Instant, v: &mut Voice<'_>) {
+        let left = self.clock.remaining(claimant, now);
+        let p = self.rules.incorrect_claim(left);
+        let lost = self.clock.remove_time(claimant, p.claimant_loses, now);
+        self.clock.add_time(!claimant, p.opponent_gains);
+        self.announcer.rearm(!claimant, &self.clock, now);
+        let gains = words::time(v.phraser(), p.opponent_gains);
+        let side = v.phraser().side(!claimant);
         let t = if lost.is_zero() {
-            self.message("penalty_claim", &[("side", &side), ("time", &gains)])
+            v.text("penalty_claim", &[("side", &side), ("time", &gains)])
         } else {
-            let lost = words::time(&self.talk.phraser, lost);
-            let loser = self.talk.phraser.side(claimant);
-            self.message(
+            let lost = words::time(v.phraser(), lost);
+            let loser = v.phraser().side(claimant);
+            v.text(
                 "penalty_claim_older",
                 &[
                     ("side", &side),
@@ -538,238 +441,59 @@ impl App {
                 ],
             )
         };
-        self.say(out, t, Priority::Normal, SayKind::Game);
+        v.say(t, Priority::Normal, SayKind::Game);
     }
 
-    fn arbiter_what(&self, op: ArbiterOp) -> String {
-        match op {
-            ArbiterOp::Stop => self.message("arbiter_stop", &[]),
-            ArbiterOp::Start => self.message("arbiter_start", &[]),
-            ArbiterOp::Add(s, d) | ArbiterOp::Remove(s, d) => {
-                let key = if matches!(op, ArbiterOp::Add(..)) {
-                    "arbiter_add"
-                } else {
-                    "arbiter_remove"
-                };
-                let side = self.talk.phraser.side(self.side_colour(s));
-                let time = words::time(&self.talk.phraser, d);
-                self.message(key, &[("side", &side), ("time", &time)])
-            }
-            ArbiterOp::Moves(n) => self.message("arbiter_moves", &[("count", &n.to_string())]),
-            ArbiterOp::Illegal(s) => {
-                let side = self.talk.phraser.side(self.side_colour(s));
-                self.message("arbiter_illegal", &[("side", &side)])
-            }
-            ArbiterOp::Result(w) => {
-                let key = match w {
-                    Some(Color::White) => "result_white",
-                    Some(Color::Black) => "result_black",
-                    None => "result_draw",
-                };
-                let result = self.message(key, &[]);
-                self.message("arbiter_result", &[("result", &result)])
-            }
-        }
-    }
-
-    /// `arbiter ...`: asks for the confirmation.
-    pub(super) fn on_arbiter(&mut self, op: ArbiterOp, out: &mut Vec<Effect>) {
-        let needs_clock = !matches!(op, ArbiterOp::Result(_) | ArbiterOp::Illegal(_));
-        if needs_clock && self.parts.clock.is_none() {
-            let t = self.message("arbiter_needs_clock", &[]);
-            self.say(out, t, Priority::Normal, SayKind::Error);
-            return;
-        }
-        let on_board = self
-            .parts
-            .clock
-            .as_ref()
-            .is_some_and(ClockPart::follows_board);
-        if on_board
-            && matches!(
-                op,
-                ArbiterOp::Stop | ArbiterOp::Start | ArbiterOp::Add(..) | ArbiterOp::Remove(..)
-            )
-        {
-            // The arbiter sets the clock on the board itself.
-            let t = self.message("board_clock_in_charge", &[]);
-            self.say(out, t, Priority::Normal, SayKind::Error);
-            return;
-        }
-        let what = self.arbiter_what(op);
-        self.mode = super::Mode::ArbiterPending(op);
-        let t = self.message("arbiter_ask", &[("what", &what)]);
-        self.say(out, t, Priority::Normal, SayKind::Game);
-    }
-
-    /// The answer to the arbiter's confirmation: `yes` carries it out,
-    /// anything else cancels.  Returns false if nothing was pending.
-    pub(super) fn arbiter_answer(
-        &mut self,
-        yes: bool,
-        now: Instant,
-        out: &mut Vec<Effect>,
-    ) -> bool {
-        let super::Mode::ArbiterPending(op) = self.mode else {
-            return false;
+    /// The arbiter sets the move counter: White has completed `n` moves,
+    /// Black `n` or `n - 1` when it is Black's turn (`turn`) in move `n`.
+    /// Periods the new count ends give their time now (a clock on the
+    /// board adds it itself), said.
+    pub(super) fn set_moves(&mut self, n: u32, turn: Color, now: Instant, v: &mut Voice<'_>) {
+        let black = if turn == Color::Black {
+            n.saturating_sub(1)
+        } else {
+            n
         };
-        self.mode = super::Mode::Playing;
-        if !yes {
-            let t = self.message("arbiter_cancelled", &[]);
-            self.say(out, t, Priority::Normal, SayKind::Game);
-            return true;
+        let mut said = Vec::new();
+        for (side, moves) in [(Color::White, n), (Color::Black, black)] {
+            let added = self.clock.set_moves(side, moves);
+            for (_, time) in added {
+                if self.announcer.schedule().period_end && !self.follows_board() {
+                    said.push(Announcement::PeriodEnd {
+                        side,
+                        moves,
+                        added: time,
+                    });
+                }
+            }
+            // Thresholds above the time now are armed again.
+            self.announcer.rearm(side, &self.clock, now);
         }
-        let what = self.arbiter_what(op);
-        let done = self.message("arbiter_done", &[("what", &what)]);
-        match op {
-            ArbiterOp::Stop | ArbiterOp::Start => {
-                if let Some(part) = &mut self.parts.clock {
-                    if part.clock.side_to_move().is_none() {
-                        let turn = self.game.turn();
-                        let _ = part.clock.start(turn, now);
-                        if matches!(op, ArbiterOp::Stop) {
-                            let _ = part.clock.pause(now);
-                        }
-                    } else if matches!(op, ArbiterOp::Stop) {
-                        let _ = part.clock.pause(now);
-                    } else {
-                        let _ = part.clock.resume(now);
-                    }
-                }
-                self.say(out, done, Priority::Normal, SayKind::Game);
-            }
-            ArbiterOp::Add(s, d) => {
-                let side = self.side_colour(s);
-                if let Some(part) = &mut self.parts.clock {
-                    part.clock.add_time(side, d);
-                    part.announcer.rearm(side, &part.clock, now);
-                }
-                self.say(out, done, Priority::Normal, SayKind::Game);
-            }
-            ArbiterOp::Remove(s, d) => {
-                let side = self.side_colour(s);
-                if let Some(part) = &mut self.parts.clock {
-                    part.clock.remove_time(side, d, now);
-                }
-                self.say(out, done, Priority::Normal, SayKind::Game);
-                self.clock_tick(now, out);
-            }
-            ArbiterOp::Moves(n) => {
-                self.say(out, done, Priority::Normal, SayKind::Game);
-                let turn = self.game.turn();
-                let mut said = Vec::new();
-                if let Some(part) = &mut self.parts.clock {
-                    // Moves completed: White has n; Black n, or n - 1 when
-                    // it is Black's turn in move n.
-                    let black = if turn == Color::Black {
-                        n.saturating_sub(1)
-                    } else {
-                        n
-                    };
-                    for (side, moves) in [(Color::White, n), (Color::Black, black)] {
-                        // Periods the new count ends give their time now
-                        // (a clock on the board adds it itself).
-                        let added = part.clock.set_moves(side, moves);
-                        for (_, time) in added {
-                            if part.announcer.schedule().period_end && !part.follows_board() {
-                                said.push(Announcement::PeriodEnd {
-                                    side,
-                                    moves,
-                                    added: time,
-                                });
-                            }
-                        }
-                        // Thresholds above the time now are armed again.
-                        part.announcer.rearm(side, &part.clock, now);
-                    }
-                }
-                self.say_announcements(&said, out);
-            }
-            ArbiterOp::Result(w) => {
-                let result = match w {
-                    Some(c) => crate::game::GameResult::win(c, EndReason::ArbiterDecision),
-                    None => crate::game::GameResult::draw(EndReason::ArbiterDecision),
-                };
-                if self.game.end_by_rule(result) {
-                    if let Some(part) = &mut self.parts.clock {
-                        let _ = part.clock.pause(now);
-                    }
-                    self.say(out, done, Priority::Normal, SayKind::Game);
-                    let t = self.game_over_sentence().unwrap_or_default();
-                    self.say(out, t, Priority::Urgent, SayKind::Game);
-                } else if let Some(t) = self.game_is_over() {
-                    self.say(out, t, Priority::Normal, SayKind::Error);
-                }
-            }
-            ArbiterOp::Illegal(s) => self.illegal_move(self.side_colour(s), done, now, out),
-        }
-        true
+        say_announcements(&said, v);
     }
+}
 
-    /// 7.5: an illegal move completed by `offender` (their last move): the
-    /// position before it restored, then the edition's penalty.
-    fn illegal_move(&mut self, offender: Color, done: String, now: Instant, out: &mut Vec<Effect>) {
-        if let Some(t) = self.game_is_over() {
-            self.say(out, t, Priority::Normal, SayKind::Error);
-            return;
-        }
-        if self.game.last_move().map(|m| m.by) != Some(offender) {
-            let side = self.talk.phraser.side(offender);
-            let t = self.message("arbiter_no_move", &[("side", &side)]);
-            self.say(out, t, Priority::Normal, SayKind::Error);
-            return;
-        }
-        self.game.undo_last();
-        self.refresh_can_mate();
-        self.say(out, done, Priority::Normal, SayKind::Game);
-        let Some(part) = &mut self.parts.clock else {
-            // No clock: the position is restored; no time to give.
-            return;
-        };
-        part.presser.take_back();
-        if !part.follows_board() {
-            // The clock on the board is set back by the arbiter's hand.
-            part.clock.give_turn(offender, now);
-        }
-        self.illegal_penalty(offender, now, out);
-        self.sync_board(now, out);
-    }
+/// The key of a position for [`ClockPart::refresh_can_mate`].
+fn position_key(pos: &Chess) -> u64 {
+    pos.zobrist_hash::<shakmaty::zobrist::Zobrist64>(shakmaty::EnPassantMode::Legal)
+        .0
+}
 
-    /// 7.5.5: the penalty for an illegal move completed by `offender`, the
-    /// game at the position before it: the opponent's time or the game.
-    pub(super) fn illegal_penalty(&mut self, offender: Color, now: Instant, out: &mut Vec<Effect>) {
-        self.refresh_can_mate();
-        let opponent_can_mate = self.mate_ability(!offender);
-        let Some(part) = &mut self.parts.clock else {
-            return;
+/// What the clock says by itself (thresholds, the countdown, a period's
+/// end), each with the low-time tone where it is low.
+pub(super) fn say_announcements(said: &[Announcement], v: &mut Voice<'_>) {
+    for a in said {
+        let t = words::announcement(v.phraser(), a);
+        let low = match a {
+            Announcement::Threshold { left, .. } => *left <= Duration::from_secs(60),
+            Announcement::Countdown { .. } => true,
+            _ => false,
         };
-        let earlier = part.illegal[offender];
-        part.illegal[offender] += 1;
-        let penalty = part
-            .rules
-            .illegal_move(offender, earlier, opponent_can_mate);
-        let Some(part) = &mut self.parts.clock else {
-            return;
-        };
-        match penalty {
-            IllegalPenalty::TimeToOpponent(d) => {
-                // A clock on the board gets the time from the arbiter's
-                // hand, and its next reading shows it.
-                if !part.follows_board() {
-                    part.clock.add_time(!offender, d);
-                    part.announcer.rearm(!offender, &part.clock, now);
-                }
-                let side = self.talk.phraser.side(!offender);
-                let time = words::time(&self.talk.phraser, d);
-                let t = self.message("penalty_time", &[("side", &side), ("time", &time)]);
-                self.say(out, t, Priority::Normal, SayKind::Game);
-            }
-            IllegalPenalty::GameOver(v) => {
-                let _ = part.clock.pause(now);
-                self.game.end_by_rule(v.result(EndReason::IllegalMove));
-                let t = self.game_over_sentence().unwrap_or_default();
-                self.say(out, t, Priority::Urgent, SayKind::Game);
-            }
+        // Never before a move: a clock sentence waits its turn and is
+        // dropped when stale (SayKind::Clock collapses).
+        v.say(t, Priority::Normal, SayKind::Clock);
+        if low {
+            v.effect(Effect::Tone(Tone::LowTime));
         }
     }
 }

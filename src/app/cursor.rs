@@ -4,14 +4,10 @@
 //! (the piece, then its square; a promotion asks which piece).  Keys and
 //! mouse clicks arrive as [`Msg::Key`](crate::msg::Msg::Key).
 
-use std::time::Instant;
+use shakmaty::{CastlingSide, Chess, Color, File, Move, Position, Rank, Role, Square};
 
-use shakmaty::{CastlingSide, Color, File, Move, Position, Rank, Role, Square};
-
-use super::App;
-use crate::action::{KeyArg, PlayerAction};
-use crate::command::{Command, Side};
-use crate::msg::Effect;
+use super::voice::Voice;
+use crate::game::Game;
 use crate::speech::{Priority, SayKind};
 
 /// Where the cursor is and what it has chosen.
@@ -50,283 +46,175 @@ fn target(mv: &Move, mover: Color) -> Square {
     }
 }
 
-impl App {
-    /// The cursor's square.
-    pub fn cursor(&self) -> Square {
-        self.parts.view.cursor.square
-    }
+/// What the cursor answers that only the App may do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum CursorNote {
+    /// Play this move (chosen with the cursor).
+    Play(Move),
+    /// No legal move goes there: the move as typed (`e2e5`), for the
+    /// reader to say why.
+    Typed(String),
+}
 
-    /// The piece chosen with the cursor, waiting for its target.
-    pub fn chosen(&self) -> Option<Square> {
-        self.parts.view.cursor.chosen
-    }
-
-    /// The board is shown from the other side than the player's.
-    pub fn view_flipped(&self) -> bool {
-        self.parts.view.cursor.flipped
-    }
-
-    /// White's first rank at the bottom of the full-screen view.
-    pub fn white_at_bottom(&self) -> bool {
-        (self.settings.me == Color::White) != self.parts.view.cursor.flipped
-    }
-
-    /// The last sentence said (what the full-screen view shows large).
-    pub fn last_said_text(&self) -> Option<&str> {
-        self.talk.last_said.as_ref().map(|u| u.text.as_str())
-    }
-
-    pub(super) fn on_key(
-        &mut self,
-        action: PlayerAction,
-        arg: KeyArg,
-        now: Instant,
-        out: &mut Vec<Effect>,
-    ) {
-        // The question whether both players agree to take back after the
-        // end is answered by the next key, like by the next line.
-        if self.question() == Some(&super::Question::TakebackAfterEnd) {
-            self.mode = super::Mode::Playing;
-            match action {
-                PlayerAction::Accept => return self.take_back_agreed(now, out),
-                PlayerAction::Decline => {
-                    let t = self.message("takeback_after_end_kept", &[]);
-                    return self.info(out, t);
-                }
-                _ => {}
-            }
-        }
-        let sq = self.parts.view.cursor.square;
-        let up = if self.white_at_bottom() { 1 } else { -1 };
-        match action {
-            PlayerAction::CursorUp => self.step(0, up, out),
-            PlayerAction::CursorDown => self.step(0, -up, out),
-            PlayerAction::CursorRight => self.step(up, 0, out),
-            PlayerAction::CursorLeft => self.step(-up, 0, out),
-            PlayerAction::CursorRank => match arg {
-                KeyArg::Rank(r) => self.go(Square::from_coords(sq.file(), r), out),
-                _ => self.key_needs_arg(action, out),
-            },
-            PlayerAction::CursorFile => match arg {
-                KeyArg::File(f) => self.go(Square::from_coords(f, sq.rank()), out),
-                _ => self.key_needs_arg(action, out),
-            },
-            PlayerAction::NextPiece => match arg {
-                KeyArg::Role(role) if self.parts.view.cursor.promoting.is_some() => {
-                    self.promote_to(role, now, out)
-                }
-                KeyArg::Role(role) => self.next_piece(role, out),
-                _ => self.key_needs_arg(action, out),
-            },
-            PlayerAction::Select => {
-                if let KeyArg::Square(s) = arg {
-                    self.parts.view.cursor.square = s;
-                }
-                self.select(now, out);
-            }
-            PlayerAction::Cancel => {
-                if self.parts.view.cursor.chosen.take().is_some()
-                    | self.parts.view.cursor.promoting.take().is_some()
-                {
-                    let t = self.message("cursor_cancelled", &[]);
-                    self.info(out, t);
-                }
-            }
-            PlayerAction::FlipView => {
-                self.parts.view.cursor.flipped = !self.parts.view.cursor.flipped;
-                let bottom = if self.white_at_bottom() {
-                    Color::White
-                } else {
-                    Color::Black
-                };
-                let side = self.talk.phraser.side(bottom);
-                let t = self.message("view_flipped", &[("side", &side)]);
-                self.info(out, t);
-            }
-            PlayerAction::PieceStyle
-            | PlayerAction::Coordinates
-            | PlayerAction::MoveList
-            | PlayerAction::Theme
-            | PlayerAction::LargeText => self.on_look(action, out),
-            // Questions about the cursor's square, rank and file.
-            PlayerAction::Square => self.on_command(Command::Square(sq), now, out),
-            PlayerAction::Attackers => self.on_command(
-                Command::Attackers {
-                    square: sq,
-                    side: None,
-                },
-                now,
-                out,
-            ),
-            PlayerAction::Defenders => self.on_command(
-                Command::Defenders {
-                    square: sq,
-                    side: None,
-                },
-                now,
-                out,
-            ),
-            PlayerAction::Moves => self.on_command(Command::Moves(sq), now, out),
-            PlayerAction::Rank => self.on_command(Command::Rank(sq.rank()), now, out),
-            PlayerAction::File => self.on_command(Command::File(sq.file()), now, out),
-            PlayerAction::Pieces => self.on_command(
-                Command::Pieces {
-                    side: Side::Mine,
-                    role: None,
-                },
-                now,
-                out,
-            ),
-            PlayerAction::Last => self.on_command(Command::Last(1), now, out),
-            // The same key again answers "are you sure?".
-            PlayerAction::Quit | PlayerAction::New | PlayerAction::Resign
-                if self.question() == Some(&super::Question::Confirm(action)) =>
-            {
-                self.mode = super::Mode::Playing;
-                self.on_action_confirmed(action, now, out);
-            }
-            PlayerAction::Claim => self.on_command(Command::Claim(None), now, out),
-            PlayerAction::Time => {
-                self.on_command(Command::Time(crate::command::TimeQuery::Both), now, out)
-            }
-            other => self.on_action(other, now, out),
-        }
-    }
-
-    fn key_needs_arg(&mut self, action: PlayerAction, out: &mut Vec<Effect>) {
-        let t = self.help_line(action);
-        self.say(out, t, Priority::Normal, SayKind::Error);
-    }
-
-    /// Say the cursor's square and what is on it.
-    fn say_cursor(&mut self, out: &mut Vec<Effect>) {
-        let t = self
-            .talk
-            .phraser
-            .square_contents(self.game.position(), self.parts.view.cursor.square);
+impl Cursor {
+    /// Say the cursor's square and what is on it in `pos`.
+    fn say_square(&self, pos: &Chess, v: &mut Voice<'_>) {
+        let t = v.phraser().square_contents(pos, self.square);
         // Exploring interrupts itself: each step replaces the last.
-        self.say(out, t, Priority::Info, SayKind::Info);
+        v.say(t, Priority::Info, SayKind::Info);
     }
 
-    fn go(&mut self, sq: Square, out: &mut Vec<Effect>) {
-        self.parts.view.cursor.square = sq;
-        self.say_cursor(out);
+    /// To `sq`, said.
+    pub(super) fn go(&mut self, sq: Square, pos: &Chess, v: &mut Voice<'_>) {
+        self.square = sq;
+        self.say_square(pos, v);
     }
 
     /// One square in a direction (files, ranks); at the edge the cursor
     /// stays and its square is said again.
-    fn step(&mut self, df: i32, dr: i32, out: &mut Vec<Effect>) {
-        let sq = self.parts.view.cursor.square;
-        let f = i32::from(sq.file() as u8) + df;
-        let r = i32::from(sq.rank() as u8) + dr;
+    pub(super) fn step(&mut self, df: i32, dr: i32, pos: &Chess, v: &mut Voice<'_>) {
+        let f = i32::from(self.square.file() as u8) + df;
+        let r = i32::from(self.square.rank() as u8) + dr;
         if let (Ok(f), Ok(r)) = (u32::try_from(f), u32::try_from(r))
             && f < 8
             && r < 8
         {
-            self.parts.view.cursor.square = Square::from_coords(File::new(f), Rank::new(r));
+            self.square = Square::from_coords(File::new(f), Rank::new(r));
         }
-        self.say_cursor(out);
+        self.say_square(pos, v);
     }
 
     /// The next piece of a kind after the cursor (a1, b1, ... h8, round).
-    fn next_piece(&mut self, role: Role, out: &mut Vec<Effect>) {
-        let board = self.game.position().board();
-        let start = self.parts.view.cursor.square as usize;
+    pub(super) fn next_piece(&mut self, role: Role, pos: &Chess, v: &mut Voice<'_>) {
+        let board = pos.board();
+        let start = self.square as usize;
         let found = (1..=64)
             .map(|i| Square::new(((start + i) % 64) as u32))
             .find(|s| board.role_at(*s) == Some(role));
         match found {
-            Some(s) => self.go(s, out),
+            Some(s) => self.go(s, pos, v),
             None => {
-                let piece = self.talk.phraser.piece(role);
-                let t = self.message("cursor_none", &[("piece", &piece)]);
-                self.info(out, t);
+                let piece = v.phraser().piece(role);
+                let t = v.text("cursor_none", &[("piece", &piece)]);
+                v.info(t);
             }
         }
     }
 
-    /// Enter (or a click): choose the piece, then its square.
-    fn select(&mut self, now: Instant, out: &mut Vec<Effect>) {
-        let sq = self.parts.view.cursor.square;
-        let pos = self.game.position().clone();
-        if self.parts.view.cursor.promoting.is_some() {
-            self.ask_promotion(out);
-            return;
+    /// Drop the piece chosen (or the promotion asked for), and say so.
+    pub(super) fn cancel(&mut self, v: &mut Voice<'_>) {
+        if self.chosen.take().is_some() | self.promoting.take().is_some() {
+            let t = v.text("cursor_cancelled", &[]);
+            v.info(t);
+        }
+    }
+
+    /// Show the board from the other side, and say whose side is below
+    /// (`me`: the player's, below unless flipped).
+    pub(super) fn flip(&mut self, me: Color, v: &mut Voice<'_>) {
+        self.flipped = !self.flipped;
+        let bottom = if self.white_at_bottom(me) {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let side = v.phraser().side(bottom);
+        let t = v.text("view_flipped", &[("side", &side)]);
+        v.info(t);
+    }
+
+    /// White's first rank at the bottom, for the player `me`.
+    pub(super) fn white_at_bottom(&self, me: Color) -> bool {
+        (me == Color::White) != self.flipped
+    }
+
+    /// Enter (or a click): choose the piece, then its square, in `game`.
+    #[must_use]
+    pub(super) fn select(&mut self, game: &Game, v: &mut Voice<'_>) -> Option<CursorNote> {
+        let sq = self.square;
+        let pos = game.position();
+        if self.promoting.is_some() {
+            ask_promotion(v);
+            return None;
         }
         let own = pos.board().color_at(sq) == Some(pos.turn());
-        let Some(from) = self
-            .parts
-            .view
-            .cursor
-            .chosen
-            .filter(|from| *from != sq && !own)
-        else {
-            if self.parts.view.cursor.chosen == Some(sq) {
-                self.parts.view.cursor.chosen = None;
-                let t = self.message("cursor_cancelled", &[]);
-                self.info(out, t);
-            } else if own && !self.game.is_over() {
-                self.parts.view.cursor.chosen = Some(sq);
-                let t = self.talk.phraser.square_contents(&pos, sq);
-                let t = self.message("cursor_chosen", &[("piece", &t)]);
-                self.info(out, t);
+        let Some(from) = self.chosen.filter(|from| *from != sq && !own) else {
+            if self.chosen == Some(sq) {
+                self.chosen = None;
+                let t = v.text("cursor_cancelled", &[]);
+                v.info(t);
+            } else if own && !game.is_over() {
+                self.chosen = Some(sq);
+                let t = v.phraser().square_contents(pos, sq);
+                let t = v.text("cursor_chosen", &[("piece", &t)]);
+                v.info(t);
             } else {
-                let square = self.talk.phraser.square(sq);
-                let side = self.talk.phraser.side(pos.turn());
-                let t = self.message("cursor_not_own", &[("square", &square), ("side", &side)]);
-                self.say(out, t, Priority::Normal, SayKind::Error);
+                let square = v.phraser().square(sq);
+                let side = v.phraser().side(pos.turn());
+                v.error("cursor_not_own", &[("square", &square), ("side", &side)]);
             }
-            return;
+            return None;
         };
         let moves: Vec<Move> = pos
             .legal_moves()
             .into_iter()
             .filter(|m| m.from() == Some(from) && target(m, pos.turn()) == sq)
             .collect();
-        self.parts.view.cursor.chosen = None;
+        self.chosen = None;
         match moves.as_slice() {
-            [] => {
-                // The reader says why, as for a typed move.
-                let text = format!("{from}{sq}");
-                self.on_move_text(&text, now, out);
-            }
-            [m] if m.promotion().is_none() => self.play(*m, now, out),
+            // The reader says why, as for a typed move.
+            [] => Some(CursorNote::Typed(format!("{from}{sq}"))),
+            [m] if m.promotion().is_none() => Some(CursorNote::Play(*m)),
             _ => {
-                self.parts.view.cursor.promoting = Some((from, sq));
-                self.ask_promotion(out);
+                self.promoting = Some((from, sq));
+                ask_promotion(v);
+                None
             }
         }
     }
 
-    fn ask_promotion(&mut self, out: &mut Vec<Effect>) {
-        let names: Vec<String> = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight]
-            .into_iter()
-            .map(|r| self.talk.phraser.piece(r))
-            .collect();
-        let comma = self.message("list_comma", &[]);
-        let or = self.message("list_or", &[]);
-        let list = format!("{}{or}{}", names[..3].join(&comma), names[3]);
-        let t = self.message("cursor_promotion", &[("list", &list)]);
-        self.say(out, t, Priority::Normal, SayKind::Info);
-    }
-
-    fn promote_to(&mut self, role: Role, now: Instant, out: &mut Vec<Effect>) {
-        let Some((from, to)) = self.parts.view.cursor.promoting else {
-            return;
-        };
-        let pos = self.game.position().clone();
+    /// The piece for the pawn waiting to promote: its move, or the
+    /// question again.
+    #[must_use]
+    pub(super) fn promote_to(
+        &mut self,
+        role: Role,
+        pos: &Chess,
+        v: &mut Voice<'_>,
+    ) -> Option<CursorNote> {
+        let (from, to) = self.promoting?;
         let mv = pos
             .legal_moves()
             .into_iter()
             .find(|m| m.from() == Some(from) && m.to() == to && m.promotion() == Some(role));
         match mv {
             Some(m) => {
-                self.parts.view.cursor.promoting = None;
-                self.play(m, now, out);
+                self.promoting = None;
+                Some(CursorNote::Play(m))
             }
-            None => self.ask_promotion(out),
+            None => {
+                ask_promotion(v);
+                None
+            }
         }
     }
+}
+
+/// Which piece the pawn becomes, asked.
+fn ask_promotion(v: &mut Voice<'_>) {
+    let names: Vec<String> = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight]
+        .into_iter()
+        .map(|r| v.phraser().piece(r))
+        .collect();
+    let comma = v.text("list_comma", &[]);
+    let or = v.text("list_or", &[]);
+    let list = format!("{}{or}{}", names[..3].join(&comma), names[3]);
+    v.say_key(
+        "cursor_promotion",
+        &[("list", &list)],
+        Priority::Normal,
+        SayKind::Info,
+    );
 }
 
 #[cfg(test)]

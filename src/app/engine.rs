@@ -9,7 +9,8 @@
 //!
 //! The shape of the part: [`EnginePlay`] keeps its state to itself and
 //! decides alone, from the game (and the clock) it is shown; each of its
-//! methods returns [`EngineNote`]s, which [`App`] turns into effects.  An
+//! methods returns [`EngineNote`]s: what is words only it says itself
+//! ([`say`]), the rest the App acts on (`app/notes.rs`).  An
 //! order for the process is a note passed on as an effect unchanged; what
 //! needs the player's words (the engine is ready, a fault, an answer) or
 //! changes the game (the engine's move, a draw accepted) is a note the App
@@ -24,7 +25,7 @@ use std::time::{Duration, Instant};
 
 use shakmaty::{Color, Position};
 
-use super::App;
+use super::voice::Voice;
 use crate::action::PlayerAction;
 use crate::clock::Clock;
 use crate::engine::{
@@ -356,271 +357,116 @@ fn answers(r: &SearchResult, game: &Game) -> bool {
     }
 }
 
-impl App {
-    /// Play against an engine (started with the session, [`crate::msg::Msg::Start`]).
-    pub(super) fn set_engine(&mut self, setup: EngineSetup) {
-        self.parts.engine = Some(EnginePlay::new(setup));
-        self.journal_engine_side(Some(!self.settings.me));
-    }
-
-    /// A rated game, or one with an arbiter: no hint, evaluation, threat or
-    /// take-back (at start-up: [`super::AppBuilder::rated`]).
-    pub(super) fn set_rated(&mut self, rated: bool) {
-        self.settings.rated = rated;
-        // The start record, when not written yet, says the mode.
-        self.journal_start_with(|s| {
-            s.set_mode(if rated {
-                crate::scoresheet::record::GameMode::Rated
-            } else {
-                crate::scoresheet::record::GameMode::Casual
-            });
-        });
-    }
-
-    /// The side the engine plays, when there is one.
-    pub fn engine_side(&self) -> Option<Color> {
-        self.parts.engine.as_ref().map(|_| !self.settings.me)
-    }
-
-    /// The engine is alive and it is its move: not while a take-back is
-    /// being made on the board, nor while the player is asked whether to
-    /// resume a game (the game to play is not known yet).
-    pub(super) fn engine_has_the_move(&self) -> bool {
-        let held = self.parts.boards.takeback_awaited.is_some() || self.asking_resume();
-        self.parts
-            .engine
-            .as_ref()
-            .is_some_and(|e| e.has_the_move(&self.game, self.settings.me, held))
-    }
-
-    /// The input ended: quit now, or after the engine's move.
-    pub(super) fn engine_defers_quit(&mut self) -> bool {
-        if self.engine_has_the_move()
-            && let Some(e) = &mut self.parts.engine
-        {
-            e.quit_after_its_move();
-            return true;
-        }
-        false
-    }
-
-    /// Start the engine, or start it again.
-    pub(super) fn engine_start(&mut self, now: Instant, out: &mut Vec<Effect>) {
-        if let Some(e) = &mut self.parts.engine {
-            let note = e.start(now);
-            self.on_engine_notes(vec![note], now, out);
-        }
-    }
-
-    /// After every message: commands carried out, the engine's turn asked
-    /// for, its lines sent, its events said.
-    pub(super) fn engine_step(&mut self, now: Instant, out: &mut Vec<Effect>) {
-        let clock = self
-            .parts
-            .clock
-            .as_ref()
-            .map(super::clock::ClockPart::clock);
-        let notes = match &mut self.parts.engine {
-            Some(e) => e.carry_out(&self.game, clock, now),
-            None => return,
-        };
-        self.on_engine_notes(notes, now, out);
-        // The events first: a `bestmove` just read is the engine's move,
-        // played before the turn is looked at.
-        let mut asked = false;
-        loop {
-            let Some(e) = &mut self.parts.engine else {
-                return;
-            };
-            let notes = e.poll(&self.game);
-            let event = notes.iter().any(|n| !matches!(n, EngineNote::Order(_)));
-            self.on_engine_notes(notes, now, out);
-            if event {
-                continue;
-            }
-            if asked {
-                break;
-            }
-            asked = true;
-            let has_the_move = self.engine_has_the_move();
-            let clock = self
-                .parts
-                .clock
-                .as_ref()
-                .map(super::clock::ClockPart::clock);
-            if let Some(e) = &mut self.parts.engine {
-                e.ask_move(&self.game, has_the_move, clock, now);
-            }
-        }
-        let has_the_move = self.engine_has_the_move();
-        if self
-            .parts
-            .engine
-            .as_ref()
-            .is_some_and(|e| e.quit_due(has_the_move))
-            && !self.quitting
-        {
-            self.quitting = true;
-            out.push(Effect::Quit);
-        }
-    }
-
-    /// The word that starts the engine again, for the sentences that say so.
-    fn restart_word(&self) -> String {
-        let word = self
-            .talk
-            .keymap
-            .words(PlayerAction::Engine)
-            .first()
-            .cloned()
-            .unwrap_or_else(|| PlayerAction::Engine.key().to_owned());
-        // "engine restart", "Schachprogramm neustart": the player's words.
-        let lang = Lang::ALL
-            .into_iter()
-            .find(|l| l.code() == self.talk.phraser.msg_lang())
-            .unwrap_or_default();
-        format!("{word} {}", arguments::word_of(lang, Arg::Restart))
-    }
-
-    /// `hint`, `eval`, `threat`, `engine`: asked for now, done at the end of
-    /// the update.
-    pub(super) fn engine_action(&mut self, action: PlayerAction, out: &mut Vec<Effect>) {
-        let purpose = match action {
-            PlayerAction::Hint => Some(Purpose::Hint),
-            PlayerAction::Eval => Some(Purpose::Eval),
-            PlayerAction::Threat => Some(Purpose::Threat),
-            _ => None,
-        };
-        if self.parts.engine.is_none() {
-            let t = self.message("engine_none", &[]);
-            self.info(out, t);
-            return;
-        }
-        let ask = match purpose {
-            Some(p) => EngineAsk::Search(p),
-            None => {
-                let t = self.message("engine_restarting", &[]);
-                self.info(out, t);
+impl EnginePlay {
+    /// `hint`, `eval`, `threat`, `engine`: asked for now, done at the end
+    /// of the update (`engine`: a restart, said).
+    pub(super) fn action(&mut self, action: PlayerAction, v: &mut Voice<'_>) {
+        let ask = match action {
+            PlayerAction::Hint => EngineAsk::Search(Purpose::Hint),
+            PlayerAction::Eval => EngineAsk::Search(Purpose::Eval),
+            PlayerAction::Threat => EngineAsk::Search(Purpose::Threat),
+            _ => {
+                let t = v.text("engine_restarting", &[]);
+                v.info(t);
                 EngineAsk::Restart
             }
         };
-        if let Some(e) = &mut self.parts.engine {
-            e.ask(ask);
-        }
+        self.ask(ask);
     }
+}
 
-    /// `new`: the engine starts a new game too.
-    pub(super) fn engine_new_game(&mut self) {
-        if let Some(e) = &mut self.parts.engine {
-            e.ask(EngineAsk::NewGame);
+/// The words that start the engine again, for the sentences that say so:
+/// "engine restart", "Schachprogramm neustart".
+fn restart_words(v: &Voice<'_>) -> String {
+    let word = v.talk().word(PlayerAction::Engine);
+    let lang = Lang::ALL
+        .into_iter()
+        .find(|l| l.code() == v.phraser().msg_lang())
+        .unwrap_or_default();
+    format!("{word} {}", arguments::word_of(lang, Arg::Restart))
+}
+
+/// A note of the engine part that is words only, said (an order passed
+/// on as its effect); the others (the engine ready, its move, a search in
+/// a game over) are given back for the App.
+#[must_use]
+pub(super) fn say(note: EngineNote, v: &mut Voice<'_>) -> Option<EngineNote> {
+    let args_of =
+        |args: &[(&'static str, String)]| -> Vec<(&'static str, String)> { args.to_vec() };
+    match note {
+        EngineNote::Order(order) => v.effect(Effect::Engine(order)),
+        EngineNote::Notice { key, args } => {
+            let args: Vec<(&str, &str)> = args.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            v.say_key(key, &args, Priority::Normal, SayKind::Info);
         }
+        EngineNote::Waiting => {
+            let t = v.text("engine_waiting", &[]);
+            v.info(t);
+        }
+        EngineNote::Fault { key, args } => {
+            let mut args = args_of(&args);
+            args.push(("restart", restart_words(v)));
+            let args: Vec<(&str, &str)> = args.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            v.say_key(key, &args, Priority::Urgent, SayKind::Error);
+        }
+        EngineNote::Refused(SearchTrouble::InCheck) => {
+            let t = v.text("engine_in_check", &[]);
+            v.info(t);
+        }
+        EngineNote::Refused(SearchTrouble::Engine(e)) => {
+            let key = match e {
+                SearchError::Busy => "engine_busy",
+                SearchError::Failed => "engine_off",
+                SearchError::NotLegal | SearchError::NoMoves => "engine_no_answer",
+            };
+            let restart = restart_words(v);
+            let t = v.text(key, &[("restart", &restart)]);
+            v.info(t);
+        }
+        EngineNote::Answer(r) if r.purpose != Purpose::Move => say_help(&r, v),
+        other => return Some(other),
     }
+    None
+}
 
-    /// The engine part's notes: orders passed on, the rest said or played.
-    fn on_engine_notes(&mut self, notes: Vec<EngineNote>, now: Instant, out: &mut Vec<Effect>) {
-        for note in notes {
-            match note {
-                EngineNote::Order(order) => out.push(Effect::Engine(order)),
-                EngineNote::Ready(name) => {
-                    self.journal_engine_name(!self.settings.me, &name);
-                    let side = self.talk.phraser.side(self.settings.me);
-                    let t = self.message("engine_ready", &[("name", &name), ("side", &side)]);
-                    self.say(out, t, Priority::Normal, SayKind::Info);
-                }
-                EngineNote::Notice { key, args } => {
+/// The engine is ready: its name, and the side the player (`me`) plays.
+pub(super) fn say_ready(name: &str, me: Color, v: &mut Voice<'_>) {
+    let side = v.phraser().side(me);
+    v.say_key(
+        "engine_ready",
+        &[("name", name), ("side", &side)],
+        Priority::Normal,
+        SayKind::Info,
+    );
+}
+
+/// A hint, a threat or an evaluation, said.
+fn say_help(r: &SearchResult, v: &mut Voice<'_>) {
+    match r.purpose {
+        Purpose::Hint | Purpose::Threat => {
+            let mv = v.phraser().say_move(&r.position, r.best);
+            let key = if r.purpose == Purpose::Hint {
+                "engine_hint"
+            } else {
+                "engine_threat"
+            };
+            let t = v.text(key, &[("move", &mv)]);
+            v.info(t);
+        }
+        Purpose::Eval => {
+            let t = match r.score {
+                Some(score) => {
+                    let phrase = score.phrase();
+                    let args = phrase.args(|c| v.phraser().side(c));
                     let args: Vec<(&str, &str)> =
                         args.iter().map(|(k, v)| (*k, v.as_str())).collect();
-                    let t = self.message(key, &args);
-                    self.say(out, t, Priority::Normal, SayKind::Info);
+                    v.text(phrase.key, &args)
                 }
-                EngineNote::Waiting => {
-                    let t = self.message("engine_waiting", &[]);
-                    self.info(out, t);
-                }
-                EngineNote::Fault { key, mut args } => {
-                    args.push(("restart", self.restart_word()));
-                    let args: Vec<(&str, &str)> =
-                        args.iter().map(|(k, v)| (*k, v.as_str())).collect();
-                    let t = self.message(key, &args);
-                    self.say(out, t, Priority::Urgent, SayKind::Error);
-                }
-                EngineNote::Answer(r) => self.on_engine_answer(r, now, out),
-                EngineNote::GameOver => {
-                    if let Some(t) = self.game_is_over() {
-                        self.info(out, t);
-                    }
-                }
-                EngineNote::Refused(SearchTrouble::InCheck) => {
-                    let t = self.message("engine_in_check", &[]);
-                    self.info(out, t);
-                }
-                EngineNote::Refused(SearchTrouble::Engine(e)) => {
-                    let key = match e {
-                        SearchError::Busy => "engine_busy",
-                        SearchError::Failed => "engine_off",
-                        SearchError::NotLegal | SearchError::NoMoves => "engine_no_answer",
-                    };
-                    let restart = self.restart_word();
-                    let t = self.message(key, &[("restart", &restart)]);
-                    self.info(out, t);
-                }
-            }
+                None => v.text("engine_no_answer", &[]),
+            };
+            v.info(t);
         }
-    }
-
-    /// An answer about the game as it is: the engine's move played (or the
-    /// player's draw offer answered), a hint, threat or evaluation said.
-    fn on_engine_answer(&mut self, r: SearchResult, now: Instant, out: &mut Vec<Effect>) {
-        match r.purpose {
-            Purpose::Move => {
-                if self.engine_has_the_move() {
-                    // The player's draw offer is answered by the engine's
-                    // evaluation: accepted when it is worse, else declined
-                    // and its move made.
-                    if self.game.pending_offer() == Some(self.settings.me) {
-                        let engine = !self.settings.me;
-                        let accept = r.score.is_some_and(|s| s.accepts_draw(engine));
-                        if accept && self.game.accept_draw(engine).is_ok() {
-                            let t = self.message("draw_accepted", &[]);
-                            self.say(out, t, Priority::Urgent, SayKind::Game);
-                            if let Some(t) = self.game_over_sentence() {
-                                self.say(out, t, Priority::Urgent, SayKind::Game);
-                            }
-                            return;
-                        }
-                        self.decline_draw(out);
-                        self.parts.offers.declined_in_words();
-                    }
-                    // Announced like the opponent's move; a board then
-                    // awaits it.
-                    self.play(r.best, now, out);
-                    self.sync_board(now, out);
-                }
-            }
-            Purpose::Hint | Purpose::Threat => {
-                let mv = self.talk.phraser.say_move(&r.position, r.best);
-                let key = if r.purpose == Purpose::Hint {
-                    "engine_hint"
-                } else {
-                    "engine_threat"
-                };
-                let t = self.message(key, &[("move", &mv)]);
-                self.info(out, t);
-            }
-            Purpose::Eval => {
-                let t = match r.score {
-                    Some(score) => {
-                        let phrase = score.phrase();
-                        let args = phrase.args(|c| self.talk.phraser.side(c));
-                        let args: Vec<(&str, &str)> =
-                            args.iter().map(|(k, v)| (*k, v.as_str())).collect();
-                        self.message(phrase.key, &args)
-                    }
-                    None => self.message("engine_no_answer", &[]),
-                };
-                self.info(out, t);
-            }
-        }
+        Purpose::Move => {}
     }
 }
 

@@ -3,76 +3,63 @@
 //! [`ViewLook`] the app keeps, and each change is said, so a player who
 //! cannot see the screen knows what the sighted opponent now sees.
 
-use super::App;
+use super::voice::Voice;
 use crate::action::PlayerAction;
-use crate::msg::Effect;
 use crate::view::{PieceStyle, ViewLook};
 
-impl App {
-    /// How the full-screen view looks now.
-    pub fn look(&self) -> &ViewLook {
-        &self.parts.view.look
-    }
-
-    /// Set the look (at start-up: [`super::AppBuilder::look`]).
-    pub(super) fn set_look(&mut self, look: ViewLook) {
-        self.parts.view.look = look;
-    }
-
-    pub(super) fn on_look(&mut self, action: PlayerAction, out: &mut Vec<Effect>) {
-        let look = &mut self.parts.view.look;
-        let key = match action {
-            PlayerAction::PieceStyle => {
-                look.pieces = look.pieces.next();
-                match look.pieces {
-                    PieceStyle::Letters => "look_pieces_letters",
-                    PieceStyle::Figurines => "look_pieces_figurines",
-                    PieceStyle::Blocks => "look_pieces_blocks",
-                }
+/// A look action: the look changed, and the change said.
+pub(super) fn change(look: &mut ViewLook, action: PlayerAction, v: &mut Voice<'_>) {
+    let key = match action {
+        PlayerAction::PieceStyle => {
+            look.pieces = look.pieces.next();
+            match look.pieces {
+                PieceStyle::Letters => "look_pieces_letters",
+                PieceStyle::Figurines => "look_pieces_figurines",
+                PieceStyle::Blocks => "look_pieces_blocks",
             }
-            PlayerAction::Coordinates => {
-                look.coord_words = !look.coord_words;
-                if look.coord_words {
-                    "look_coordinates_words"
-                } else {
-                    "look_coordinates_letters"
-                }
+        }
+        PlayerAction::Coordinates => {
+            look.coord_words = !look.coord_words;
+            if look.coord_words {
+                "look_coordinates_words"
+            } else {
+                "look_coordinates_letters"
             }
-            PlayerAction::MoveList => {
-                look.san_moves = !look.san_moves;
-                if look.san_moves {
-                    "look_moves_san"
-                } else {
-                    "look_moves_spoken"
-                }
+        }
+        PlayerAction::MoveList => {
+            look.san_moves = !look.san_moves;
+            if look.san_moves {
+                "look_moves_san"
+            } else {
+                "look_moves_spoken"
             }
-            PlayerAction::LargeText => {
-                look.large_text = !look.large_text;
-                if look.large_text {
-                    "look_large_text_on"
-                } else {
-                    "look_large_text_off"
-                }
+        }
+        PlayerAction::LargeText => {
+            look.large_text = !look.large_text;
+            if look.large_text {
+                "look_large_text_on"
+            } else {
+                "look_large_text_off"
             }
-            PlayerAction::Theme => {
-                look.next_theme();
-                // The built-in themes have names in every language; the
-                // player's own theme is called as its file calls it.
-                let theme = look.theme.clone();
-                let name = if crate::view::THEMES.contains(&theme.as_str()) {
-                    self.message(&format!("theme_{}", theme.replace('-', "_")), &[])
-                } else {
-                    theme
-                };
-                let t = self.message("look_theme", &[("name", &name)]);
-                self.info(out, t);
-                return;
-            }
-            _ => return,
-        };
-        let t = self.message(key, &[]);
-        self.info(out, t);
-    }
+        }
+        PlayerAction::Theme => {
+            look.next_theme();
+            // The built-in themes have names in every language; the
+            // player's own theme is called as its file calls it.
+            let theme = look.theme.clone();
+            let name = if crate::view::THEMES.contains(&theme.as_str()) {
+                v.text(&format!("theme_{}", theme.replace('-', "_")), &[])
+            } else {
+                theme
+            };
+            let t = v.text("look_theme", &[("name", &name)]);
+            v.info(t);
+            return;
+        }
+        _ => return,
+    };
+    let t = v.text(key, &[]);
+    v.info(t);
 }
 
 #[cfg(test)]

@@ -1,6 +1,17 @@
 //! The game in progress and everything said about it: [`App::update`] takes
 //! what happened and returns what to do.  No I/O, no clock of its own: the
 //! caller passes `now`, so every behaviour is tested by feeding messages.
+//!
+//! The App's own files: this one (the App, `update`, typed lines and
+//! moves, the prompt), `change.rs` (the one writer of the game and the
+//! stream of its changes to the parts), `dispatch.rs` (the one dispatch of
+//! what the player asks for), `rules.rs` (what the rules do to the game:
+//! offers, claims, take-backs, the flag, the arbiter, penalties),
+//! `notes.rs` (what reaches a part handed to it, and what its notes ask
+//! of the App), `show.rs` (what the screens show), `voice.rs` (how the
+//! App and its parts speak) and `builder.rs`.  Every other file is a part
+//! (`parts.rs` lists them): a type with its own state and handling, which
+//! adds no method to the App.
 
 use std::time::Instant;
 
@@ -10,31 +21,36 @@ use crate::action::PlayerAction;
 use crate::audio::Tone;
 use crate::board::BoardSession;
 use crate::board::session::promotion_role;
-use crate::command::{ArgProblem, ArgReader, Command, Input, read_line};
+use crate::command::{ArgProblem, ArgReader, Input, read_line};
 use crate::game::Game;
 use crate::msg::{Effect, Msg};
 use crate::notation::Reader;
 use crate::phrase::Phraser;
-use crate::speech::{Part, Priority, SayKind, Utterance};
+use crate::speech::{Priority, SayKind};
 use crate::words::vocab::MoveWords;
 use board::Seat;
 
 mod board;
 mod broadcast;
 mod builder;
+mod change;
 mod clock;
-mod commands;
 mod companion;
 mod cursor;
+mod dispatch;
 mod engine;
 mod look;
+mod notes;
 mod offers;
 mod online;
 mod online_record;
 mod review;
+mod rules;
 mod scoresheet;
+mod show;
 mod status;
 mod takeback;
+mod voice;
 
 pub use review::{pgn_problem_sentence, start_error_sentence};
 mod opponent_board;
@@ -78,26 +94,54 @@ enum Mode {
     AskingResume(Box<crate::scoresheet::ResumeOffer>),
 }
 
+impl Mode {
+    /// The resume question waits for its answer.
+    fn asking_resume(&self) -> bool {
+        matches!(self, Mode::AskingResume(_))
+    }
+
+    /// The question waiting, if one is.
+    fn question(&self) -> Option<&Question> {
+        match self {
+            Mode::Question(q) => Some(q),
+            _ => None,
+        }
+    }
+
+    /// The question waiting, taken to be answered (the mode is back to
+    /// playing); any other mode stays.
+    fn take_question(&mut self) -> Option<Question> {
+        match std::mem::take(self) {
+            Mode::Question(q) => Some(q),
+            other => {
+                *self = other;
+                None
+            }
+        }
+    }
+}
+
 /// All state of the session: the game, what the next line answers, and
 /// the parts that follow the game (`parts.rs`).
 ///
-/// Behaviour is grouped by concern, each with its own `impl App` block:
-/// typed lines and commands (`commands.rs`), offers and claims
-/// (`offers.rs`), the player's board (`board.rs`), the clock
-/// (`clock.rs`) and so on.  A new part is one more field of `Parts` and
-/// one more file beside these.
+/// The App routes each message to the part it is for, gives every change
+/// of the game to every part (`change.rs`), and does what only it may:
+/// change the game, wake another part.  A new part is one more field of
+/// `Parts`, its file, and its lines in `notes.rs` and `change.rs`.
 pub struct App {
     game: Game,
     /// What the next line answers (a question, a confirmation).
     mode: Mode,
     /// Words, reader, key map: how the app talks with the player.
-    talk: parts::Talk,
+    talk: voice::Talk,
     /// Whose pieces are "mine", and the player's choices.
     settings: parts::Settings,
     /// The boards, clock, engine, journal, page, review, offers, view.
     parts: parts::Parts,
     /// True once the session is ending (the [`Effect::Quit`] was given).
     quitting: bool,
+    /// The game's changes not yet given to the parts (`change.rs`).
+    changes: Vec<change::GameChange>,
 }
 
 impl App {
@@ -145,6 +189,83 @@ impl App {
         self.quitting
     }
 
+    /// How the full-screen view looks now.
+    pub fn look(&self) -> &crate::view::ViewLook {
+        &self.parts.view.look
+    }
+
+    /// The cursor's square.
+    pub fn cursor(&self) -> shakmaty::Square {
+        self.parts.view.cursor.square
+    }
+
+    /// The piece chosen with the cursor, waiting for its target.
+    pub fn chosen(&self) -> Option<shakmaty::Square> {
+        self.parts.view.cursor.chosen
+    }
+
+    /// The board is shown from the other side than the player's.
+    pub fn view_flipped(&self) -> bool {
+        self.parts.view.cursor.flipped
+    }
+
+    /// White's first rank at the bottom of the full-screen view.
+    pub fn white_at_bottom(&self) -> bool {
+        self.parts.view.cursor.white_at_bottom(self.settings.me)
+    }
+
+    /// The last sentence said (what the full-screen view shows large).
+    pub fn last_said_text(&self) -> Option<&str> {
+        self.talk.last_said.as_ref().map(|u| u.text.as_str())
+    }
+
+    /// The journal's id of the game, once it has one.
+    pub fn journal_id(&self) -> Option<&crate::scoresheet::GameId> {
+        self.parts.journal.id()
+    }
+
+    /// The scoresheet as journalled so far, kept in memory: what is
+    /// exported when the journal file cannot be read (a disk that failed).
+    pub fn scoresheet_in_memory(&self) -> Option<crate::scoresheet::GameRecord> {
+        self.parts.journal.in_memory()
+    }
+
+    /// An event the game does not show (clock, board, arbiter): journalled
+    /// before what this `update` says.
+    pub fn journal_event(&mut self, event: crate::scoresheet::Event) {
+        self.parts.journal.event(event);
+    }
+
+    /// Whether the game's journal cannot be written now: its moves wait in
+    /// memory (said in the prompt, and before leaving).
+    pub fn journal_failing(&self) -> bool {
+        self.parts.journal.failing()
+    }
+
+    /// The clock, when the game has one.
+    pub fn clock(&self) -> Option<&crate::clock::Clock> {
+        self.parts.clock.as_ref().map(clock::ClockPart::clock)
+    }
+
+    /// Whether a file is being reviewed.
+    pub fn reviewing(&self) -> bool {
+        self.parts.review.is_some()
+    }
+
+    /// The side the engine plays, when there is one.
+    pub fn engine_side(&self) -> Option<Color> {
+        self.parts.engine.as_ref().map(|_| !self.settings.me)
+    }
+
+    /// Whether lichess has the game as it is now, when it is broadcast
+    /// (for tests and the leaving sentence).
+    pub fn broadcast_up_to_date(&self) -> Option<bool> {
+        self.parts
+            .broadcast
+            .as_ref()
+            .map(broadcast::Broadcast::up_to_date)
+    }
+
     /// When the app next wants a [`Msg::Deadline`]: the board's settle
     /// time (a move that may still be on its way, a mismatch to report).
     pub fn next_deadline(&self) -> Option<Instant> {
@@ -155,7 +276,7 @@ impl App {
     /// standing draw offer; once the game is over, how it ended.
     pub fn prompt(&self) -> String {
         // The question waits: the new game behind it is not the one played.
-        if self.asking_resume() {
+        if self.mode.asking_resume() {
             return self.message("prompt_resume", &[]);
         }
         let p = self.prompt_of_game();
@@ -170,7 +291,12 @@ impl App {
         if let Some(t) = self.game_over_state() {
             return t;
         }
-        if let Some(t) = self.online_waiting_prompt() {
+        if let Some(t) = self
+            .parts
+            .online
+            .as_ref()
+            .and_then(|o| o.waiting_prompt(&self.talk))
+        {
             return t;
         }
         let pos = self.game.position();
@@ -191,31 +317,6 @@ impl App {
     /// A game that has begun and not ended: leaving it loses something.
     fn game_in_progress(&self) -> bool {
         !self.game.history().is_empty() && self.game.result().is_none()
-    }
-
-    /// The resume question waits for its answer.
-    fn asking_resume(&self) -> bool {
-        matches!(self.mode, Mode::AskingResume(_))
-    }
-
-    /// The question waiting, if one is.
-    fn question(&self) -> Option<&Question> {
-        match &self.mode {
-            Mode::Question(q) => Some(q),
-            _ => None,
-        }
-    }
-
-    /// The question waiting, taken to be answered (the mode is back to
-    /// playing); any other mode stays.
-    fn take_question(&mut self) -> Option<Question> {
-        match std::mem::take(&mut self.mode) {
-            Mode::Question(q) => Some(q),
-            other => {
-                self.mode = other;
-                None
-            }
-        }
     }
 
     /// Ask a question that the next line answers.  An arbiter's
@@ -255,7 +356,6 @@ impl App {
     pub fn update(&mut self, msg: Msg, now: Instant) -> Vec<Effect> {
         let mut out = Vec::new();
         let was_quitting = self.quitting;
-        self.parts.offers.begin(&self.game);
         // Ctrl-C, SIGTERM, SIGHUP: leaving is not held for the broadcast.
         let interrupted = matches!(msg, Msg::Interrupted);
         // The clock first: a flag that fell before this message wins.
@@ -284,13 +384,19 @@ impl App {
             // A key answers the resume question like a line (before, a
             // key could ask another question behind it, which the next
             // line after the answer then confirmed in the resumed game).
-            Msg::Key(action, _) if self.asking_resume() => {
+            Msg::Key(action, _) if self.mode.asking_resume() => {
                 self.answer_resume(Some(action), now, &mut out)
             }
-            Msg::Journal(status) => self.on_journal(status, &mut out),
+            Msg::Journal(status) => {
+                let mut v = voice::Voice::new(&mut self.talk, &mut out);
+                self.parts.journal.on_status(status, &mut v);
+            }
             Msg::Resume(offer) => self.on_resume_offer(*offer, now, &mut out),
-            Msg::Exported(result) => self.on_exported(result, &mut out),
-            Msg::Board(event) => self.on_seat_link(Seat::Player, event, now, &mut out),
+            Msg::Exported(result) => scoresheet::say_exported(result, &mut self.voice(&mut out)),
+            Msg::Board(event) => {
+                let notes = self.parts.boards.link(Seat::Player, event, now);
+                self.on_seat_notes(Seat::Player, notes, now, &mut out);
+            }
             Msg::EndOfInput | Msg::Interrupted if self.journal_failing() => {
                 // Unsaved moves are never silent, even when leaving.
                 let t = self.message("not_saved_bye", &[]);
@@ -330,17 +436,24 @@ impl App {
                 if let Some(e) = &mut self.parts.engine {
                     e.handle_time(now);
                 }
-                self.tick_seat(Seat::Player, now, &mut out);
-                self.tick_seat(Seat::Opponent, now, &mut out);
-                self.online_tick(now, &mut out);
-                self.broadcast_tick(now, &mut out);
+                for seat in [Seat::Player, Seat::Opponent] {
+                    let notes = self.parts.boards.tick(seat, now);
+                    self.on_seat_notes(seat, notes, now, &mut out);
+                }
+                let over = self.game.is_over();
+                if let Some(o) = &mut self.parts.online {
+                    o.tick(now, over, &mut voice::Voice::new(&mut self.talk, &mut out));
+                }
+                if let Some(b) = &mut self.parts.broadcast {
+                    b.tick(now, &mut voice::Voice::new(&mut self.talk, &mut out));
+                }
             }
-            Msg::Speech(status) => self.on_speech_status(status, &mut out),
-            Msg::Audio(status) => self.on_audio_status(status, &mut out),
-            Msg::Problem(p) => self.on_problem(&p, &mut out),
+            Msg::Speech(status) => status::speech(status, &mut self.voice(&mut out)),
+            Msg::Audio(status) => status::audio(status, &mut self.voice(&mut out)),
+            Msg::Problem(p) => status::problem(&p, &mut self.voice(&mut out)),
             Msg::BoardChosen(choice) => self.on_seat_chosen(Seat::Player, choice, &mut out),
             Msg::Key(action, arg) => {
-                self.on_key(action, arg, now, &mut out);
+                self.key(action, arg, now, &mut out);
                 self.sync_board(now, &mut out);
             }
             Msg::KeyHelp(lines) => {
@@ -353,46 +466,114 @@ impl App {
             }
             Msg::Start => {
                 // A resume question waiting is the first thing said.
-                if self.reviewing() {
-                    self.review_start(&mut out);
+                if let Some(review) = &mut self.parts.review {
+                    // The only game of the file opened; else the games.
+                    if review.count() == 1 {
+                        let note = review.open(1);
+                        self.on_review_note(note, PlayerAction::Game, &mut out);
+                    } else {
+                        review.say_start(&mut voice::Voice::new(&mut self.talk, &mut out));
+                    }
                 } else {
                     // (A game resumed at once has said so.)
                     // (Online, the game is lichess's: its start is said.)
-                    if !self.asking_resume() && !self.game_resumed() && self.parts.online.is_none()
+                    if !self.mode.asking_resume()
+                        && !self.parts.journal.resumed()
+                        && self.parts.online.is_none()
                     {
                         let t = self.opening_sentence();
                         self.say(&mut out, t, Priority::Normal, SayKind::Game);
                     }
                     self.clock_start(now);
-                    self.engine_start(now, &mut out);
-                    self.online_start(&mut out);
+                    if let Some(e) = &mut self.parts.engine {
+                        let note = e.start(now);
+                        self.on_engine_notes(vec![note], now, &mut out);
+                    }
+                    if let Some(o) = &self.parts.online {
+                        o.start(&mut voice::Voice::new(&mut self.talk, &mut out));
+                    }
                 }
             }
             Msg::OpponentBoardChosen(choice) => {
                 self.on_seat_chosen(Seat::Opponent, choice, &mut out)
             }
-            Msg::OpponentBoard(event) => self.on_seat_link(Seat::Opponent, event, now, &mut out),
-            Msg::CompanionChosen(choice) => self.on_companion_chosen(choice, &mut out),
-            Msg::Companion(event) => self.on_companion(event, now, &mut out),
-            Msg::CompanionReleased { code } => self.on_companion_released(code, &mut out),
+            Msg::OpponentBoard(event) => {
+                let notes = self.parts.boards.link(Seat::Opponent, event, now);
+                self.on_seat_notes(Seat::Opponent, notes, now, &mut out);
+            }
+            Msg::CompanionChosen(choice) => {
+                let note = self.parts.companion.chosen(choice);
+                self.on_companion_note(note, now, &mut out);
+            }
+            Msg::Companion(event) => {
+                if let Some(note) = self.parts.companion.handle(event) {
+                    self.on_companion_note(note, now, &mut out);
+                }
+            }
+            Msg::CompanionReleased { code } => {
+                let note = self.parts.companion.released(code);
+                self.on_companion_note(note, now, &mut out);
+            }
             Msg::Lichess(io) => self.on_lichess(io, now, &mut out),
-            Msg::Broadcast { seq, outcome } => self.on_broadcast(seq, outcome, now, &mut out),
+            Msg::Broadcast { seq, outcome } => {
+                if let Some(b) = &mut self.parts.broadcast {
+                    b.done(
+                        seq,
+                        outcome,
+                        now,
+                        &mut voice::Voice::new(&mut self.talk, &mut out),
+                    );
+                }
+            }
         }
-        // Whatever changed the game, the opponent's board awaits it.
+        // Every change of the game not yet given to the parts.
+        self.settle(now, &mut out);
+        // The opponent's board awaits whatever changed the game.
         self.sync_opponent_board(now, &mut out);
-        // However the game ended (resigned, agreed, claimed), its clock stops.
-        self.clock_stop_when_over(now);
         self.engine_step(now, &mut out);
-        self.say_lapsed_offer(&mut out);
+        self.settle(now, &mut out);
+        // A draw offer that lapsed in this update is said after the move,
+        // so the player who offered knows.
+        if let Some(offerer) = self.parts.offers.take_lapsed(&self.game) {
+            let side = self.talk.phraser.side(offerer);
+            let t = self.message("draw_offer_lapsed", &[("side", &side)]);
+            self.say(&mut out, t, Priority::Normal, SayKind::Game);
+        }
         // Leaving in order (quit, the end of input, SIGTERM, SIGHUP): both
         // times are journalled, so that a resume gives no thinking time back.
         if self.quitting && !was_quitting {
-            self.journal_reading(now);
+            let over = self.game.is_over();
+            let clock = self.parts.clock.as_ref().map(clock::ClockPart::clock);
+            self.parts.journal.reading(over, clock, now);
         }
-        self.journal_effects(now, &mut out);
-        self.broadcast_effects(now, &mut out);
-        self.broadcast_hold_quit(now, interrupted, &mut out);
-        if let Some(epoch) = self.journal_begun() {
+        // The journal's effects of this update, put before all others.
+        if !self.mode.asking_resume() {
+            let seen = scoresheet::Observed {
+                game: &self.game,
+                epoch: self.parts.journal.epoch,
+                clock: self.parts.clock.as_ref().map(|p| p.clock().clone()),
+                press: self.parts.clock.as_ref().and_then(|p| p.presser.pending()),
+                board: self.parts.boards.awaiting(board::Seat::Player),
+                opponent: self.parts.boards.awaiting(board::Seat::Opponent),
+            };
+            self.parts.journal.poll(&seen, now, &mut out);
+        }
+        if self.parts.broadcast.is_some() {
+            // The scoresheet is copied only when the game is to be offered.
+            let wanted = self
+                .parts
+                .broadcast
+                .as_ref()
+                .is_some_and(|b| b.wants_game());
+            let record = self.scoresheet_in_memory().filter(|_| wanted);
+            let game = &self.game;
+            if let Some(b) = &mut self.parts.broadcast {
+                let pgn = || broadcast::pgn_of(game, record);
+                b.poll(pgn, now, &mut voice::Voice::new(&mut self.talk, &mut out));
+                b.hold_quit(now, interrupted, &mut self.talk, &mut out);
+            }
+        }
+        if let Some(epoch) = self.parts.journal.begun() {
             // The opponent's seat, so that a resumed game gives the page its seat back.
             out.extend(self.parts.companion.journal(epoch));
         }
@@ -413,41 +594,19 @@ impl App {
                 vocabularies: &words,
             },
         ) {
-            Input::Command(crate::command::Command::Do(action)) => Some(action),
+            Input::Request(r) => r.alone(),
             _ => None,
         }
     }
 
     /// Say one sentence and remember it for "repeat".
     fn say(&mut self, out: &mut Vec<Effect>, text: String, priority: Priority, kind: SayKind) {
-        let lang = match kind {
-            SayKind::Move => self.talk.phraser.move_lang(),
-            _ => self.talk.phraser.msg_lang(),
-        };
-        // Appendix D words inside a message are spoken in the German voice.
-        let stretches = self.talk.phraser.by_language(&text);
-        let u = if stretches.len() > 1 {
-            let parts = stretches
-                .into_iter()
-                .map(|(text, lang)| Part::new(text, lang))
-                .collect();
-            Utterance::mixed(parts, self.talk.phraser.msg_lang(), priority, kind)
-        } else {
-            Utterance::new(text, lang, priority, kind)
-        };
-        self.talk.last_said = Some(u.clone());
-        out.push(Effect::Say(u));
-        if kind == SayKind::Error {
-            out.push(Effect::Tone(Tone::Error));
-        }
+        self.voice(out).say(text, priority, kind);
     }
 
-    /// Say one sentence, without the tone its kind may have.
-    fn say_quietly(&mut self, out: &mut Vec<Effect>, text: String, kind: SayKind) {
-        self.say(out, text, Priority::Normal, kind);
-        if kind == SayKind::Error && out.last() == Some(&Effect::Tone(Tone::Error)) {
-            out.pop();
-        }
+    /// The app's voice for this update's effects (`voice.rs`).
+    fn voice<'a>(&'a mut self, out: &'a mut Vec<Effect>) -> voice::Voice<'a> {
+        voice::Voice::new(&mut self.talk, out)
     }
 
     fn info(&mut self, out: &mut Vec<Effect>, text: String) {
@@ -475,7 +634,7 @@ impl App {
             return;
         }
         // The same for a pawn on the last rank of the opponent's board.
-        if self.opponent_board_asks_promotion() {
+        if self.parts.boards.opponent_asks_promotion() {
             let words: Vec<&MoveWords> = self.talk.arg_words.iter().collect();
             if let Some(role) = promotion_role(line, &words)
                 && self.promote_on_opponent_board(None, role, now, out)
@@ -503,26 +662,24 @@ impl App {
             Input::Move(text) => crate::words::promotion_role_named(text, &words),
             _ => None,
         };
-        match (self.take_question(), &input) {
-            (Some(Question::Confirm(asked)), Input::Command(Command::Do(a)))
-                if *a == asked || *a == PlayerAction::Accept =>
+        let alone = match &input {
+            Input::Request(r) => r.alone(),
+            _ => None,
+        };
+        match (self.mode.take_question(), alone) {
+            (Some(Question::Confirm(asked)), Some(a))
+                if a == asked || a == PlayerAction::Accept =>
             {
                 return self.on_action_confirmed(asked, now, out);
             }
-            (Some(Question::Confirm(_)), Input::Command(Command::Do(PlayerAction::Decline))) => {
+            (Some(Question::Confirm(_)), Some(PlayerAction::Decline)) => {
                 let t = self.message("confirm_cancelled", &[]);
                 return self.info(out, t);
             }
-            (
-                Some(Question::TakebackAfterEnd),
-                Input::Command(Command::Do(PlayerAction::Accept)),
-            ) => {
+            (Some(Question::TakebackAfterEnd), Some(PlayerAction::Accept)) => {
                 return self.take_back_agreed(now, out);
             }
-            (
-                Some(Question::TakebackAfterEnd),
-                Input::Command(Command::Do(PlayerAction::Decline)),
-            ) => {
+            (Some(Question::TakebackAfterEnd), Some(PlayerAction::Decline)) => {
                 let t = self.message("takeback_after_end_kept", &[]);
                 return self.info(out, t);
             }
@@ -551,7 +708,7 @@ impl App {
                 let t = self.arg_problem(command, &problem);
                 self.say(out, t, Priority::Normal, SayKind::Error);
             }
-            Input::Command(c) => self.on_command(c, now, out),
+            Input::Request(r) => self.dispatch(r, now, out),
         }
     }
 
@@ -607,8 +764,8 @@ impl App {
     /// "Game over: White won by checkmate, one to zero. Say new for a new game."
     fn game_over_state(&self) -> Option<String> {
         let r = self.game.result()?;
-        if let Some(t) = self.online_over_state(r.reason, r.outcome.winner()) {
-            return Some(t);
+        if let Some(o) = &self.parts.online {
+            return Some(o.over_state(&self.talk, r.reason, r.outcome.winner()));
         }
         Some(
             self.talk
@@ -617,13 +774,8 @@ impl App {
         )
     }
 
-    /// The same, said when something was asked that the end forbids.
-    fn game_is_over(&self) -> Option<String> {
-        self.game_over_state()
-    }
-
     fn on_move_text(&mut self, text: &str, now: Instant, out: &mut Vec<Effect>) {
-        if let Some(t) = self.game_is_over() {
+        if let Some(t) = self.game_over_state() {
             self.say(out, t, Priority::Normal, SayKind::Error);
             return;
         }
@@ -659,26 +811,24 @@ impl App {
         }
     }
 
-    /// Play a legal move and announce it (and the end of the game, if it ends).
+    /// Play a legal move and announce it (and the end of the game, if it
+    /// ends); the parts hear of it right after the announcement.
     fn play(&mut self, mv: Move, now: Instant, out: &mut Vec<Effect>) {
         let before = self.game.position().clone();
-        let mover = before.turn();
-        if self.game.play(mv).is_err() {
+        let Ok(changes) = self.change(change::Edit::Play(mv)) else {
             // The reader only returns legal moves; say so if that ever fails.
             let t = self.message("not_understood", &[("input", "?")]);
             self.say(out, t, Priority::Normal, SayKind::Error);
             return;
-        }
-        self.takeback_given_up();
+        };
         self.announce_move(&before, mv, out);
-        self.online_moved(mv, mover, out);
-        if let Some(t) = self.game_over_sentence() {
-            self.say(out, t, Priority::Urgent, SayKind::Game);
-        } else if self.parts.offers.moved(mover) {
-            // The offer typed before this move is made now (9.1.2.1).
-            self.offer_draw(out);
+        self.settle(now, out);
+        for change in changes {
+            if let change::GameChange::Ended(r) = change {
+                let t = self.talk.phraser.game_over(r.reason, r.outcome.winner());
+                self.say(out, t, Priority::Urgent, SayKind::Game);
+            }
         }
-        self.clock_moved(mover, now, out);
     }
 
     /// Announce a move just played from `before`: the opponent's move is

@@ -6,13 +6,21 @@
 //!
 //! The protocol is `crate::lichess` (sans-IO); the network is the front
 //! end's ([`LichessOrder`] out, [`Msg::Lichess`](crate::msg::Msg) in).
+//!
+//! The part ([`OnlinePlay`]) handles what the network brings, the time,
+//! the player's actions and the game's changes with methods of its own,
+//! is shown the game it needs, speaks what only it knows through the
+//! [`Voice`] it is lent, and answers with [`OnlineNote`]s what only the
+//! App may do: change the game, follow the server's clock, journal the
+//! game's start or its voiding.
 
 use std::time::{Duration, Instant};
 
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Color, Move, Position};
+use shakmaty::{CastlingMode, Color, Move};
 
-use super::App;
+use super::change::{Edit, GameChange};
+use super::voice::{Talk, Voice};
 use crate::action::PlayerAction as Action;
 use crate::game::{EndReason, Game, GameError, GameResult};
 use crate::lichess::api::{Reply, Request};
@@ -21,6 +29,7 @@ use crate::lichess::io::{LichessIo, Stream};
 use crate::lichess::schedule::{Link, LinkNotice};
 use crate::lichess::sync::{Change, GameSync};
 use crate::msg::{Effect, LichessOrder};
+use crate::scoresheet::record::StartInfo;
 use crate::speech::{Priority, SayKind};
 
 /// How an online game begins.
@@ -62,8 +71,6 @@ pub(super) struct OnlinePlay {
     side: Option<Side>,
     sync: Option<GameSync>,
     link: Link,
-    /// A move of the server's is being played into the game: not posted.
-    applying: bool,
     /// A challenge made to the player, waiting for `accept` or `decline`.
     challenge: Option<String>,
     /// The opponent has left the game (`opponentGone`).
@@ -92,6 +99,53 @@ pub(super) struct OnlinePlay {
     players: Option<[String; 2]>,
 }
 
+/// What the online part answers that only the App may do.
+#[derive(Debug)]
+pub(super) enum OnlineNote {
+    /// lichess says which side the player has.
+    Side(Color),
+    /// The game's first `gameFull`: this game begins (its start record
+    /// and its clock from `full`, as `side`), against `them`.
+    Begin {
+        game: Game,
+        full: Box<GameFull>,
+        side: Side,
+    },
+    /// What the server's game brought since it was last heard, to be
+    /// applied in order ([`OnlinePlay::apply`]); `rejoined`: the first
+    /// news of a game rejoined after hector stopped.
+    Changes {
+        changes: Vec<Change>,
+        rejoined: bool,
+    },
+    /// The game changes as the server has it (a move, a take-back, the
+    /// game read again, an offer).
+    Edit(Edit),
+    /// The game ended on lichess: the result, and lichess's own sentence
+    /// where hector's would not be true (none: hector's).
+    End {
+        result: GameResult,
+        own: Option<String>,
+    },
+    /// The game came to nothing (aborted, never started): its journal is
+    /// set aside, with lichess's status.
+    Void(String),
+    /// The player's move `uci` was refused: it is taken back.
+    MoveRefused,
+}
+
+/// What the online part did with an action.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Taken {
+    /// Not an action that means something else online.
+    No,
+    /// Done (asked of the server, or refused and said).
+    Yes,
+    /// The standing offer was declined on the server: decline it in the
+    /// game too.
+    Declined,
+}
+
 /// A chat line holds at most this many characters on lichess.
 const CHAT_MAX: usize = 140;
 /// After a chat notice, further lines are only counted for this long
@@ -102,6 +156,100 @@ const CHAT_QUIET: Duration = Duration::from_secs(30);
 const CHAT_KEPT: usize = 50;
 
 impl OnlinePlay {
+    /// A game to begin as `start` says.
+    pub(super) fn new(start: OnlineStart) -> OnlinePlay {
+        OnlinePlay {
+            start,
+            game_id: None,
+            side: None,
+            sync: None,
+            link: Link::default(),
+            challenge: None,
+            gone: false,
+            offers_made: false,
+            me_names: Vec::new(),
+            unheard: Vec::new(),
+            chat_said_at: None,
+            chat_pending: None,
+            claim_at: None,
+            rejoin: None,
+            players: None,
+        }
+    }
+
+    /// A game of the journal's rejoined by its id, as `side`, with the
+    /// moves heard before hector stopped (`app/online_record.rs`).
+    pub(super) fn rejoining(game_id: String, side: Side, sync: GameSync) -> OnlinePlay {
+        OnlinePlay {
+            game_id: Some(game_id),
+            side: Some(side),
+            sync: Some(sync),
+            rejoin: Some(false),
+            ..OnlinePlay::new(OnlineStart::Join)
+        }
+    }
+
+    /// A game of the journal (`start`, played on lichess) rejoined by its
+    /// id, with the moves of `game` heard before hector stopped; the
+    /// player's side.  None for a game not played on lichess.
+    pub(super) fn rejoin(start: &StartInfo, game: &Game) -> Option<(OnlinePlay, Color)> {
+        let online = start.online()?;
+        let side = side_of(online.side);
+        let heard: Vec<String> = game
+            .history()
+            .iter()
+            .map(|m| m.mv.to_uci(CastlingMode::Standard).to_string())
+            .collect();
+        let fen = start.fen.as_deref().unwrap_or("startpos");
+        let sync = GameSync::resumed(side, fen, heard);
+        Some((OnlinePlay::rejoining(online.game, side, sync), online.side))
+    }
+
+    /// The game is being rejoined (its stream opened again), against the
+    /// opponent the start record names, the player playing `me`: said.
+    pub(super) fn say_rejoining(&self, start: &StartInfo, me: Color, v: &mut Voice<'_>) {
+        if let Some(id) = self.game_id.clone() {
+            v.effect(Effect::Lichess(LichessOrder::OpenGameStream(id)));
+        }
+        let them = match me {
+            Color::White => &start.black,
+            Color::Black => &start.white,
+        };
+        v.say_key(
+            "lichess_rejoining",
+            &[("name", them)],
+            Priority::Normal,
+            SayKind::Game,
+        );
+    }
+
+    /// The first `gameFull` of a game rejoined lacks the player's last
+    /// move (`mine`, the game's last if it is the player's): hector stopped
+    /// before lichess had it.  The move is sent now, not taken back
+    /// (lichess confirms it as any): the changes are then none, and the
+    /// effect that sends it.
+    #[must_use]
+    pub(super) fn resend_missing(
+        &mut self,
+        changes: Vec<Change>,
+        mine: Option<Move>,
+    ) -> (Vec<Change>, Option<Effect>) {
+        let uci = mine.map(|m| m.to_uci(CastlingMode::Standard).to_string());
+        let (Some(uci), [Change::TakenBack { count: 1 }]) = (uci, &changes[..]) else {
+            return (changes, None);
+        };
+        let Some((game, sync)) = self.game_and_sync() else {
+            return (changes, None);
+        };
+        sync.sent(&uci);
+        let send = Effect::Lichess(LichessOrder::Send(Request::Move {
+            game,
+            uci,
+            offering_draw: false,
+        }));
+        (Vec::new(), Some(send))
+    }
+
     /// When the link down for long must be said.
     pub(super) fn deadline(&self) -> Option<Instant> {
         // The end of a chat quiet with lines in it: their count is said.
@@ -120,78 +268,14 @@ impl OnlinePlay {
         Some((self.game_id.clone()?, self.sync.as_mut()?))
     }
 
-    /// A game of the journal's rejoined by its id, as `side`, with the
-    /// moves heard before hector stopped (`app/online_record.rs`).
-    pub(super) fn rejoining(game_id: String, side: Side, sync: GameSync) -> OnlinePlay {
-        OnlinePlay {
-            start: OnlineStart::Join,
-            game_id: Some(game_id),
-            side: Some(side),
-            sync: Some(sync),
-            link: Link::default(),
-            applying: false,
-            challenge: None,
-            gone: false,
-            offers_made: false,
-            me_names: Vec::new(),
-            unheard: Vec::new(),
-            chat_said_at: None,
-            chat_pending: None,
-            claim_at: None,
-            rejoin: Some(false),
-            players: None,
-        }
-    }
-}
-
-fn side_of(c: Color) -> Side {
-    match c {
-        Color::White => Side::White,
-        Color::Black => Side::Black,
-    }
-}
-
-fn colour_of(s: Side) -> Color {
-    match s {
-        Side::White => Color::White,
-        Side::Black => Color::Black,
-    }
-}
-
-impl App {
-    /// Play on lichess (started with the session, [`crate::msg::Msg::Start`]).
-    pub(super) fn set_online(&mut self, start: OnlineStart) {
-        self.parts.online = Some(OnlinePlay {
-            start,
-            game_id: None,
-            side: None,
-            sync: None,
-            link: Link::default(),
-            applying: false,
-            challenge: None,
-            gone: false,
-            offers_made: false,
-            me_names: Vec::new(),
-            unheard: Vec::new(),
-            chat_said_at: None,
-            chat_pending: None,
-            claim_at: None,
-            rejoin: None,
-            players: None,
-        });
-    }
-
     /// The session begins: the account's stream, and the challenge.
-    pub(super) fn online_start(&mut self, out: &mut Vec<Effect>) {
-        let Some(o) = &self.parts.online else {
-            return;
-        };
-        if o.rejoin.is_some() {
+    pub(super) fn start(&self, v: &mut Voice<'_>) {
+        if self.rejoin.is_some() {
             // A game rejoined: its stream is open already.
             return;
         }
-        out.push(Effect::Lichess(LichessOrder::OpenAccountStream));
-        let t = match o.start.clone() {
+        v.effect(Effect::Lichess(LichessOrder::OpenAccountStream));
+        let t = match self.start.clone() {
             OnlineStart::Challenge {
                 user,
                 limit_s,
@@ -199,14 +283,14 @@ impl App {
                 color,
                 rated,
             } => {
-                out.push(Effect::Lichess(LichessOrder::Send(Request::Challenge {
+                v.effect(Effect::Lichess(LichessOrder::Send(Request::Challenge {
                     user: user.clone(),
                     limit_s,
                     increment_s,
                     color: color.map(side_of),
                     rated,
                 })));
-                self.message("lichess_challenge_sent", &[("name", &user)])
+                v.text("lichess_challenge_sent", &[("name", &user)])
             }
             OnlineStart::Seek {
                 limit_s,
@@ -214,7 +298,7 @@ impl App {
                 color,
                 rated,
             } => {
-                out.push(Effect::Lichess(LichessOrder::Seek(Request::Seek {
+                v.effect(Effect::Lichess(LichessOrder::Seek(Request::Seek {
                     limit_s,
                     increment_s,
                     color: color.map(side_of),
@@ -225,7 +309,7 @@ impl App {
                 } else {
                     "lichess_seeking_casual"
                 };
-                self.message(
+                v.text(
                     key,
                     &[
                         ("minutes", &(limit_s / 60).to_string()),
@@ -233,126 +317,118 @@ impl App {
                     ],
                 )
             }
-            OnlineStart::Join => self.message("lichess_waiting", &[]),
+            OnlineStart::Join => v.text("lichess_waiting", &[]),
         };
-        self.say(out, t, Priority::Normal, SayKind::Game);
+        v.say(t, Priority::Normal, SayKind::Game);
     }
 
-    /// Time passed: the link down for long is said.
-    pub(super) fn online_tick(&mut self, now: Instant, out: &mut Vec<Effect>) {
-        let notice = self.parts.online.as_mut().and_then(|o| o.link.tick(now));
+    /// Time passed: the link down for long is said, and the win that may
+    /// be claimed now (unless the game is `over`).
+    pub(super) fn tick(&mut self, now: Instant, over: bool, v: &mut Voice<'_>) {
+        let notice = self.link.tick(now);
         // A game rejoined out of reach has said so already.
-        let said = self
-            .parts
-            .online
-            .as_ref()
-            .is_some_and(|o| o.rejoin == Some(true));
-        if notice == Some(LinkNotice::Offline) && !said {
-            let t = self.message("lichess_offline", &[]);
-            self.say(out, t, Priority::Urgent, SayKind::Info);
+        if notice == Some(LinkNotice::Offline) && self.rejoin != Some(true) {
+            v.say_key("lichess_offline", &[], Priority::Urgent, SayKind::Info);
         }
-        let claimable = self.parts.online.as_mut().is_some_and(|o| {
-            let due = o.gone && o.claim_at.is_some_and(|t| now >= t);
-            if due {
-                o.claim_at = None;
-            }
-            due
-        });
-        if claimable && !self.game.is_over() {
-            let t = self.message("lichess_claim_now", &[]);
-            self.say(out, t, Priority::Urgent, SayKind::Game);
+        let due = self.gone && self.claim_at.is_some_and(|t| now >= t);
+        if due {
+            self.claim_at = None;
+        }
+        if due && !over {
+            v.say_key("lichess_claim_now", &[], Priority::Urgent, SayKind::Game);
         }
         // Lines that came in the quiet after a chat notice: said with
         // their count when it ends (issue 30: the count said was never
         // brought up to date).
-        let pending = self.parts.online.as_mut().and_then(|o| {
-            let over = o.chat_said_at.is_some_and(|t| now >= t + CHAT_QUIET);
-            if !over {
-                return None;
-            }
-            let name = o.chat_pending.take()?;
-            o.chat_said_at = Some(now);
-            Some((o.unheard.len(), name))
-        });
-        if let Some((count, name)) = pending {
-            self.chat_notice(count, &name, out);
+        let quiet_over = self.chat_said_at.is_some_and(|t| now >= t + CHAT_QUIET);
+        if quiet_over && let Some(name) = self.chat_pending.take() {
+            self.chat_said_at = Some(now);
+            self.chat_notice(&name, v);
         }
     }
 
-    /// What the network brought.
-    pub(super) fn on_lichess(&mut self, io: LichessIo, now: Instant, out: &mut Vec<Effect>) {
-        if self.parts.online.is_none() {
-            return;
-        }
+    /// What the network brought, in the game `game` where the player
+    /// plays `me`.
+    #[must_use]
+    pub(super) fn handle(
+        &mut self,
+        io: LichessIo,
+        now: Instant,
+        game: &Game,
+        me: Color,
+        v: &mut Voice<'_>,
+    ) -> Vec<OnlineNote> {
         match io {
             LichessIo::StreamOpen(_) => {
-                let back = self.parts.online.as_mut().and_then(|o| o.link.up());
-                if back == Some(LinkNotice::Back) {
-                    let t = self.message("lichess_back", &[]);
-                    self.say(out, t, Priority::Normal, SayKind::Info);
+                if self.link.up() == Some(LinkNotice::Back) {
+                    v.say_key("lichess_back", &[], Priority::Normal, SayKind::Info);
                 }
             }
             LichessIo::StreamDown(_) => {
-                if let Some(o) = &mut self.parts.online {
-                    o.link.down(now);
+                self.link.down(now);
+                // A game being rejoined cannot be reached: said once, and
+                // the game is kept for later (its journal stays unfinished).
+                if self.rejoin == Some(false) {
+                    self.rejoin = Some(true);
+                    v.say_key(
+                        "lichess_rejoin_offline",
+                        &[],
+                        Priority::Urgent,
+                        SayKind::Info,
+                    );
                 }
-                self.rejoin_unreachable(out);
             }
             LichessIo::StreamRefused(_, 401) => {
-                let t = self.message("lichess_token_refused", &[]);
-                self.say(out, t, Priority::Urgent, SayKind::Error);
+                v.say_key(
+                    "lichess_token_refused",
+                    &[],
+                    Priority::Urgent,
+                    SayKind::Error,
+                );
             }
             LichessIo::StreamRefused(Stream::Game(_), _) => {
-                let t = self.message("lichess_game_gone", &[]);
-                self.say(out, t, Priority::Urgent, SayKind::Error);
+                v.say_key("lichess_game_gone", &[], Priority::Urgent, SayKind::Error);
             }
             LichessIo::StreamRefused(Stream::Account, status) => {
-                let t = self.message(
+                let error = format!("HTTP {status}");
+                v.say_key(
                     "lichess_unreachable",
-                    &[("error", &format!("HTTP {status}"))],
+                    &[("error", &error)],
+                    Priority::Urgent,
+                    SayKind::Error,
                 );
-                self.say(out, t, Priority::Urgent, SayKind::Error);
             }
             LichessIo::StreamEnded(_) | LichessIo::BadLine(..) => {}
-            LichessIo::Account(event) => self.on_account_event(*event, out),
+            LichessIo::Account(event) => return self.on_account_event(*event, v),
             LichessIo::Game(id, event) => {
-                let ours = self
-                    .parts
-                    .online
-                    .as_ref()
-                    .is_some_and(|o| o.game_id.as_deref() == Some(id.as_str()));
-                if ours {
-                    self.on_game_event(event, now, out);
+                if self.game_id.as_deref() == Some(id.as_str()) {
+                    return self.on_game_event(event, now, game, me, v);
                 }
             }
-            LichessIo::Reply(request, reply) => self.on_reply(&request, reply, now, out),
+            LichessIo::Reply(request, reply) => return self.on_reply(&request, reply, v),
             LichessIo::RateLimited => {
-                let t = self.message("lichess_rate_limited", &[]);
-                self.say(out, t, Priority::Normal, SayKind::Info);
+                v.say_key("lichess_rate_limited", &[], Priority::Normal, SayKind::Info);
             }
         }
-        // The opponent's move (a takeback, a refused move taken back, the
-        // game read again) is awaited on the player's board.
-        self.sync_board(now, out);
+        Vec::new()
     }
 
-    fn on_account_event(&mut self, event: AccountEvent, out: &mut Vec<Effect>) {
+    fn on_account_event(&mut self, event: AccountEvent, v: &mut Voice<'_>) -> Vec<OnlineNote> {
         match event {
             AccountEvent::GameStart(info) => {
-                let Some(o) = &mut self.parts.online else {
-                    return;
-                };
-                if o.game_id.is_some() || info.compat.is_some_and(|c| !c.board) {
-                    return;
+                if self.game_id.is_some() || info.compat.is_some_and(|c| !c.board) {
+                    return Vec::new();
                 }
-                o.game_id = Some(info.game_id.clone());
-                o.side = info.color;
-                if let Some(side) = info.color {
-                    self.settings.me = colour_of(side);
-                }
+                self.game_id = Some(info.game_id.clone());
+                self.side = info.color;
                 // Said when the game's stream brings it (`gameFull`): then
                 // moves can be played.
-                out.push(Effect::Lichess(LichessOrder::OpenGameStream(info.game_id)));
+                v.effect(Effect::Lichess(LichessOrder::OpenGameStream(info.game_id)));
+                return info
+                    .color
+                    .map(|s| OnlineNote::Side(colour_of(s)))
+                    .into_iter()
+                    .collect();
             }
             AccountEvent::ChallengeDeclined(c) => {
                 // The reason in hector's words (lichess's text is English).
@@ -371,32 +447,30 @@ impl App {
                     Some(R::Generic) | None => "lichess_challenge_declined",
                 };
                 let name = c.dest_user.map(|p| p.name).unwrap_or_default();
-                let t = self.message(key, &[("name", &name)]);
-                self.say(out, t, Priority::Urgent, SayKind::Game);
+                v.say_key(key, &[("name", &name)], Priority::Urgent, SayKind::Game);
             }
-            AccountEvent::Challenge(c) => self.on_challenge(c, out),
+            AccountEvent::Challenge(c) => self.on_challenge(c, v),
             AccountEvent::ChallengeCanceled(c) => {
-                let Some(o) = &mut self.parts.online else {
-                    return;
-                };
-                if o.challenge.as_deref() == Some(c.id.as_str()) {
-                    o.challenge = None;
+                if self.challenge.as_deref() == Some(c.id.as_str()) {
+                    self.challenge = None;
                     let name = c.challenger.map(|p| p.name).unwrap_or_default();
-                    let t = self.message("lichess_challenge_canceled", &[("name", &name)]);
-                    self.say(out, t, Priority::Normal, SayKind::Game);
+                    v.say_key(
+                        "lichess_challenge_canceled",
+                        &[("name", &name)],
+                        Priority::Normal,
+                        SayKind::Game,
+                    );
                 }
             }
             AccountEvent::GameFinish(_) | AccountEvent::Other => {}
         }
+        Vec::new()
     }
 
     /// A challenge to the player, while waiting for a game: said in words
     /// (who, rating, time, rated) and asked about.  Only standard chess
     /// with a clock is offered; one challenge is asked about at a time.
-    fn on_challenge(&mut self, c: crate::lichess::event::Challenge, out: &mut Vec<Effect>) {
-        let Some(o) = &mut self.parts.online else {
-            return;
-        };
+    fn on_challenge(&mut self, c: crate::lichess::event::Challenge, v: &mut Voice<'_>) {
         let to_us = c.direction.as_deref() != Some("out");
         let Some(crate::lichess::event::TimeControl::Clock { limit, increment }) =
             c.time_control.clone()
@@ -404,14 +478,14 @@ impl App {
             return;
         };
         if !to_us
-            || o.game_id.is_some()
-            || o.challenge.is_some()
-            || o.start != OnlineStart::Join
+            || self.game_id.is_some()
+            || self.challenge.is_some()
+            || self.start != OnlineStart::Join
             || !c.is_standard()
         {
             return;
         }
-        o.challenge = Some(c.id.clone());
+        self.challenge = Some(c.id.clone());
         let (name, rating) = c
             .challenger
             .map(|p| (p.name, p.rating.map(|r| r.to_string()).unwrap_or_default()))
@@ -423,7 +497,7 @@ impl App {
         } else {
             "lichess_challenged_casual"
         };
-        let t = self.message(
+        v.say_key(
             key,
             &[
                 ("name", &name),
@@ -431,295 +505,269 @@ impl App {
                 ("minutes", &minutes),
                 ("seconds", &seconds),
             ],
+            Priority::Urgent,
+            SayKind::Game,
         );
-        self.say(out, t, Priority::Urgent, SayKind::Game);
     }
 
-    fn on_game_event(&mut self, event: GameEvent, now: Instant, out: &mut Vec<Effect>) {
+    fn on_game_event(
+        &mut self,
+        event: GameEvent,
+        now: Instant,
+        game: &Game,
+        me: Color,
+        v: &mut Voice<'_>,
+    ) -> Vec<OnlineNote> {
         match event {
-            GameEvent::Full(full) => self.on_game_full(&full, now, out),
+            GameEvent::Full(full) => return self.on_game_full(*full, game, me, v),
             GameEvent::State(state) => {
-                let changes = match self.parts.online.as_mut().and_then(|o| o.sync.as_mut()) {
-                    Some(s) => s.update(&state),
-                    None => return,
-                };
-                self.apply_changes(changes, now, out);
-                self.online_follow_clock(now);
+                if let Some(s) = self.sync.as_mut() {
+                    let changes = s.update(&state);
+                    return vec![OnlineNote::Changes {
+                        changes,
+                        rejoined: false,
+                    }];
+                }
             }
             // Still gone: lichess's countdown, followed quietly.
             GameEvent::OpponentGone {
                 gone: true,
                 claim_win_in_seconds,
-            } if self.parts.online.as_ref().is_some_and(|o| o.gone) => {
-                if let Some(o) = &mut self.parts.online
-                    && o.claim_at.is_some()
-                {
-                    o.claim_at = claim_win_in_seconds
+            } if self.gone => {
+                if self.claim_at.is_some() {
+                    self.claim_at = claim_win_in_seconds
                         .filter(|s| *s > 0)
                         .map(|s| now + Duration::from_secs(u64::from(s)));
                 }
             }
-            GameEvent::OpponentGone { gone: false, .. }
-                if self.parts.online.as_ref().is_some_and(|o| !o.gone) => {}
+            GameEvent::OpponentGone { gone: false, .. } if !self.gone => {}
             GameEvent::OpponentGone {
                 gone: true,
                 claim_win_in_seconds,
             } => {
                 let wait = claim_win_in_seconds.unwrap_or(0);
-                if let Some(o) = &mut self.parts.online {
-                    o.gone = true;
-                    o.claim_at = (wait > 0).then(|| now + Duration::from_secs(u64::from(wait)));
-                }
-                let t = self.message("lichess_opponent_gone", &[]);
-                self.say(out, t, Priority::Urgent, SayKind::Game);
+                self.gone = true;
+                self.claim_at = (wait > 0).then(|| now + Duration::from_secs(u64::from(wait)));
+                v.say_key(
+                    "lichess_opponent_gone",
+                    &[],
+                    Priority::Urgent,
+                    SayKind::Game,
+                );
                 let t = if wait > 0 {
-                    self.message("lichess_claim_in", &[("seconds", &wait.to_string())])
+                    v.text("lichess_claim_in", &[("seconds", &wait.to_string())])
                 } else {
-                    self.message("lichess_claim_now", &[])
+                    v.text("lichess_claim_now", &[])
                 };
-                self.say(out, t, Priority::Urgent, SayKind::Game);
+                v.say(t, Priority::Urgent, SayKind::Game);
             }
             GameEvent::OpponentGone { gone: false, .. } => {
-                if let Some(o) = &mut self.parts.online {
-                    o.gone = false;
-                    o.claim_at = None;
-                }
-                let t = self.message("lichess_opponent_back", &[]);
-                self.say(out, t, Priority::Normal, SayKind::Game);
+                self.gone = false;
+                self.claim_at = None;
+                v.say_key(
+                    "lichess_opponent_back",
+                    &[],
+                    Priority::Normal,
+                    SayKind::Game,
+                );
             }
-            GameEvent::Chat(line) => self.online_chat_line(line, now, out),
+            GameEvent::Chat(line) => self.chat_line(line, now, v),
             GameEvent::Other => {}
         }
+        Vec::new()
     }
 
-    fn on_game_full(&mut self, full: &GameFull, now: Instant, out: &mut Vec<Effect>) {
-        let Some(o) = &mut self.parts.online else {
-            return;
-        };
+    fn on_game_full(
+        &mut self,
+        full: GameFull,
+        game: &Game,
+        me: Color,
+        v: &mut Voice<'_>,
+    ) -> Vec<OnlineNote> {
+        let _ = game;
         // A game rejoined: it is reached.
-        let rejoined = o.rejoin.take().is_some();
-        o.players = Some([full.white.name.clone(), full.black.name.clone()]);
-        let changes = match &mut o.sync {
+        let rejoined = self.rejoin.take().is_some();
+        self.players = Some([full.white.name.clone(), full.black.name.clone()]);
+        let mut notes = Vec::new();
+        let changes = match &mut self.sync {
             // A reconnect: only what was missed.
-            Some(s) => s.full(full),
+            Some(s) => s.full(&full),
             None => {
-                let side = o.side.unwrap_or(side_of(self.settings.me));
+                let side = self.side.unwrap_or(side_of(me));
                 let mut sync = GameSync::new(side, &full.initial_fen);
-                let changes = sync.full(full);
-                o.sync = Some(sync);
-                let (us, them) = match side {
-                    Side::White => (&full.white, &full.black),
-                    Side::Black => (&full.black, &full.white),
+                let changes = sync.full(&full);
+                self.sync = Some(sync);
+                let us = match side {
+                    Side::White => &full.white,
+                    Side::Black => &full.black,
                 };
-                o.me_names = [us.name.to_lowercase(), us.id.to_lowercase()]
+                self.me_names = [us.name.to_lowercase(), us.id.to_lowercase()]
                     .into_iter()
                     .filter(|n| !n.is_empty())
                     .collect();
-                let (name, rating) = (them.name.clone(), them.rating);
-                let clock = full.clock;
                 let game = if full.initial_fen == "startpos" {
                     Ok(Game::new())
                 } else {
                     Game::from_fen(&full.initial_fen)
                 };
                 match game {
-                    Ok(g) => {
-                        self.replace_game(g);
-                        self.journal_online_game(full, side);
-                        self.online_clock(clock);
-                        self.say_online_start(&name, rating, out);
-                    }
+                    Ok(game) => notes.push(OnlineNote::Begin {
+                        game,
+                        full: Box::new(full),
+                        side,
+                    }),
                     Err(_) => {
-                        let t = self.message("lichess_position_unknown", &[]);
-                        self.say(out, t, Priority::Urgent, SayKind::Error);
-                        return;
+                        v.say_key(
+                            "lichess_position_unknown",
+                            &[],
+                            Priority::Urgent,
+                            SayKind::Error,
+                        );
+                        return Vec::new();
                     }
                 }
                 changes
             }
         };
-        let changes = if rejoined {
-            self.rejoin_resend(changes, out)
-        } else {
-            changes
-        };
-        // A game rejoined that ended meanwhile: the moves missed first,
-        // then that it ended while hector was away (unless a move ended
-        // it, said as such), then its end.
-        let mut changes = changes;
-        let end = changes
-            .iter()
-            .position(|c| matches!(c, Change::Ended { .. }))
-            .filter(|_| rejoined);
-        if let Some(i) = end {
-            let rest = changes.split_off(i);
-            self.apply_changes(changes, now, out);
-            if !self.game.is_over() {
-                let t = self.message("lichess_ended_away", &[]);
-                self.say(out, t, Priority::Urgent, SayKind::Game);
-            }
-            changes = rest;
-        }
-        self.apply_changes(changes, now, out);
-        self.online_follow_clock(now);
+        notes.push(OnlineNote::Changes { changes, rejoined });
+        notes
     }
 
-    /// The game's clock is the server's: a clock of hector's that follows
-    /// it (spoken and shown as any, its thresholds included).
-    pub(super) fn online_clock(&mut self, clock: Option<crate::lichess::event::FullClock>) {
-        let Some(c) = clock else {
-            return;
+    /// The game begins: said with the opponent's name and rating, and the
+    /// player's side (`me`).
+    pub(super) fn say_begin(&self, full: &GameFull, me: Color, v: &mut Voice<'_>) {
+        let them = match me {
+            Color::White => &full.black,
+            Color::Black => &full.white,
         };
-        let bonus = match c.increment {
-            0 => crate::clock::Bonus::None,
-            ms => crate::clock::Bonus::Increment(Duration::from_millis(ms)),
+        let side = v.phraser().side(me);
+        let t = match them.rating {
+            Some(r) => v.text(
+                "lichess_game_started_rating",
+                &[
+                    ("name", &them.name),
+                    ("rating", &r.to_string()),
+                    ("side", &side),
+                ],
+            ),
+            None => v.text(
+                "lichess_game_started",
+                &[("name", &them.name), ("side", &side)],
+            ),
         };
-        if let Ok(control) =
-            crate::clock::TimeControl::sudden_death(Duration::from_millis(c.initial), bonus)
-        {
-            let setup = super::ClockSetup::new(control);
-            self.parts.clock = Some(super::clock::ClockPart::following_elsewhere(setup));
-        }
+        v.say(t, Priority::Urgent, SayKind::Game);
     }
 
-    /// The server's times, as of now: the side to move's runs (from the
-    /// second move on: lichess starts the clocks after each side's first).
-    fn online_follow_clock(&mut self, now: Instant) {
-        let Some(sync) = self.parts.online.as_ref().and_then(|o| o.sync.as_ref()) else {
-            return;
-        };
-        let Some(c) = sync.clock() else {
-            return;
-        };
-        if sync.moves().len() == self.game.history().len() {
-            self.journal_server_press(c.white_ms, c.black_ms);
-        }
-        let Some(sync) = self.parts.online.as_ref().and_then(|o| o.sync.as_ref()) else {
-            return;
-        };
+    /// The server's times as of now, for the clock that follows them (the
+    /// side to move's runs from the second move on: lichess starts the
+    /// clocks after each side's first), and whether the game here has all
+    /// the server's moves (`plies`): the times then go into the journal.
+    pub(super) fn server_clock(
+        &self,
+        plies: usize,
+    ) -> Option<(crate::lichess::sync::ServerClock, Option<Color>, bool)> {
+        let sync = self.sync.as_ref()?;
+        let c = sync.clock()?;
         let running =
             (sync.moves().len() >= 2 && !sync.is_over()).then(|| colour_of(sync.to_move()));
-        let times = shakmaty::ByColor {
-            white: Duration::from_millis(c.white_ms),
-            black: Duration::from_millis(c.black_ms),
-        };
-        if let Some(part) = &mut self.parts.clock {
-            part.clock.follow(times, running, now);
-        }
+        Some((c, running, sync.moves().len() == plies))
     }
 
-    /// A game being rejoined cannot be reached: said once, and the game
-    /// is kept for later (its journal stays unfinished).
-    fn rejoin_unreachable(&mut self, out: &mut Vec<Effect>) {
-        let Some(o) = self
-            .parts
-            .online
-            .as_mut()
-            .filter(|o| o.rejoin == Some(false))
-        else {
-            return;
-        };
-        o.rejoin = Some(true);
-        let t = self.message("lichess_rejoin_offline", &[]);
-        self.say(out, t, Priority::Urgent, SayKind::Info);
-    }
-
-    fn say_online_start(&mut self, name: &str, rating: Option<u32>, out: &mut Vec<Effect>) {
-        let side = self.talk.phraser.side(self.settings.me);
-        let t = match rating {
-            Some(r) => self.message(
-                "lichess_game_started_rating",
-                &[("name", name), ("rating", &r.to_string()), ("side", &side)],
-            ),
-            None => self.message("lichess_game_started", &[("name", name), ("side", &side)]),
-        };
-        self.say(out, t, Priority::Urgent, SayKind::Game);
-    }
-
-    fn apply_changes(&mut self, changes: Vec<Change>, now: Instant, out: &mut Vec<Effect>) {
-        for change in changes {
-            match change {
-                Change::Move { uci, .. } => self.play_server_move(&uci, now, out),
-                Change::Confirmed { .. } => {}
-                Change::TakenBack { count } => {
-                    for _ in 0..count {
-                        self.game.undo_last();
-                    }
-                    let t = self.message("lichess_taken_back", &[]);
-                    self.say(out, t, Priority::Urgent, SayKind::Game);
+    /// One change of the server's game, in `game`: said where the part
+    /// knows the words, and answered with what the App is to do.
+    #[must_use]
+    pub(super) fn apply(
+        &mut self,
+        change: Change,
+        game: &Game,
+        v: &mut Voice<'_>,
+    ) -> Option<OnlineNote> {
+        match change {
+            Change::Move { uci, .. } => match server_move(game.position(), &uci) {
+                // Heard from the server: not posted back (`on_change`).
+                Some(mv) => Some(OnlineNote::Edit(Edit::Play(mv))),
+                None => {
+                    v.say_key(
+                        "lichess_move_unreadable",
+                        &[("move", &uci)],
+                        Priority::Urgent,
+                        SayKind::Error,
+                    );
+                    None
                 }
-                Change::Replaced { moves } => {
-                    let mut game = Game::new();
-                    for uci in &moves {
-                        if let Some(mv) = server_move(game.position(), uci) {
-                            let _ = game.play(mv);
-                        }
-                    }
-                    self.replace_game(game);
-                    let t = self.message("lichess_resynced", &[]);
-                    self.say(out, t, Priority::Urgent, SayKind::Game);
-                }
-                Change::DrawOffered { by } => {
-                    if let Some(o) = &mut self.parts.online {
-                        o.offers_made = true;
-                    }
-                    let _ = self.game.offer_draw(colour_of(by));
-                    let side = self.talk.phraser.side(colour_of(by));
-                    let t = self.message("draw_offered", &[("side", &side)]);
-                    self.say(out, t, Priority::Urgent, SayKind::Game);
-                }
-                Change::TakebackProposed { .. } => {
-                    let t = self.message("lichess_takeback_proposed", &[]);
-                    self.say(out, t, Priority::Urgent, SayKind::Game);
-                }
-                Change::TakebackDeclined => {
-                    let t = self.message("lichess_takeback_declined", &[]);
-                    self.say(out, t, Priority::Urgent, SayKind::Game);
-                }
-                Change::Ended { status, winner } => self.online_ended(&status, winner, out),
+            },
+            Change::Confirmed { .. } => None,
+            Change::TakenBack { count } => {
+                v.say_key("lichess_taken_back", &[], Priority::Urgent, SayKind::Game);
+                Some(OnlineNote::Edit(Edit::TakeBack(count)))
             }
-        }
-    }
-
-    fn play_server_move(&mut self, uci: &str, now: Instant, out: &mut Vec<Effect>) {
-        match server_move(self.game.position(), uci) {
-            Some(mv) => {
-                if let Some(o) = &mut self.parts.online {
-                    o.applying = true;
+            Change::Replaced { moves } => {
+                let mut game = Game::new();
+                for uci in &moves {
+                    if let Some(mv) = server_move(game.position(), uci) {
+                        let _ = game.play(mv);
+                    }
                 }
-                self.play(mv, now, out);
-                if let Some(o) = &mut self.parts.online {
-                    o.applying = false;
-                }
+                v.say_key("lichess_resynced", &[], Priority::Urgent, SayKind::Game);
+                Some(OnlineNote::Edit(Edit::Replace(game)))
             }
-            None => {
-                let t = self.message("lichess_move_unreadable", &[("move", uci)]);
-                self.say(out, t, Priority::Urgent, SayKind::Error);
+            Change::DrawOffered { by } => {
+                self.offers_made = true;
+                let side = v.phraser().side(colour_of(by));
+                v.say_key(
+                    "draw_offered",
+                    &[("side", &side)],
+                    Priority::Urgent,
+                    SayKind::Game,
+                );
+                Some(OnlineNote::Edit(Edit::OfferDraw(colour_of(by))))
             }
+            Change::TakebackProposed { .. } => {
+                v.say_key(
+                    "lichess_takeback_proposed",
+                    &[],
+                    Priority::Urgent,
+                    SayKind::Game,
+                );
+                None
+            }
+            Change::TakebackDeclined => {
+                v.say_key(
+                    "lichess_takeback_declined",
+                    &[],
+                    Priority::Urgent,
+                    SayKind::Game,
+                );
+                None
+            }
+            Change::Ended { status, winner } => self.ended(&status, winner, game, v),
         }
     }
 
     /// The game's end as lichess reports it, with its reason in words.
-    fn online_ended(&mut self, status: &str, winner: Option<Side>, out: &mut Vec<Effect>) {
+    fn ended(
+        &self,
+        status: &str,
+        winner: Option<Side>,
+        game: &Game,
+        v: &mut Voice<'_>,
+    ) -> Option<OnlineNote> {
         let winner = winner.map(colour_of);
-        let agreed = self.parts.online.as_ref().is_some_and(|o| o.offers_made);
+        let agreed = self.offers_made;
         // The result for the scoresheet, and a sentence of lichess's own
         // where hector's would not be true (none: hector's says it).
         let (result, own) = match (status, winner) {
-            ("aborted", _) => {
-                self.journal_online_void(status);
-                let t = self.message("lichess_aborted", &[]);
-                self.say(out, t, Priority::Urgent, SayKind::Game);
-                return;
-            }
-            ("noStart", _) => {
-                self.journal_online_void(status);
-                let t = self.message("lichess_over_nostart", &[]);
-                self.say(out, t, Priority::Urgent, SayKind::Game);
-                return;
+            ("aborted", _) | ("noStart", _) => {
+                let key = if status == "aborted" {
+                    "lichess_aborted"
+                } else {
+                    "lichess_over_nostart"
+                };
+                v.say_key(key, &[], Priority::Urgent, SayKind::Game);
+                return Some(OnlineNote::Void(status.to_owned()));
             }
             // Mate and stalemate are the game's own: already said.
-            ("mate" | "stalemate", _) if self.game.is_over() => return,
+            ("mate" | "stalemate", _) if game.is_over() => return None,
             ("mate", Some(w)) => (GameResult::win(w, EndReason::Checkmate), None),
             ("stalemate", _) => (GameResult::draw(EndReason::Stalemate), None),
             ("resign", Some(w)) => (GameResult::win(w, EndReason::Resignation), None),
@@ -736,7 +784,7 @@ impl App {
             ),
             // A draw of the game's own (repetition, 75 moves, dead
             // position) was said as it happened.
-            ("draw", None) if self.game.is_over() => return,
+            ("draw", None) if game.is_over() => return None,
             ("draw", None) if agreed => (GameResult::draw(EndReason::Agreement), None),
             ("draw", None) => (
                 GameResult::draw(EndReason::ArbiterDecision),
@@ -751,337 +799,216 @@ impl App {
                 Some("lichess_over_other_draw"),
             ),
         };
-        if !self.game.end_by_rule(result) {
-            return;
-        }
-        let t = match own {
-            Some(key) => {
-                let result = match winner {
-                    Some(Color::White) => self.message("result_white", &[]),
-                    Some(Color::Black) => self.message("result_black", &[]),
-                    None => self.message("result_draw", &[]),
-                };
-                let (side, loser) = match winner {
-                    Some(w) => (self.talk.phraser.side(w), self.talk.phraser.side(!w)),
-                    None => (String::new(), String::new()),
-                };
-                Some(self.message(
-                    key,
-                    &[("side", &side), ("loser", &loser), ("result", &result)],
-                ))
-            }
-            None => self.game_over_sentence(),
-        };
-        if let Some(t) = t {
-            self.say(out, t, Priority::Urgent, SayKind::Game);
-        }
+        let own = own.map(|key| {
+            let result = v.text(result_key(winner), &[]);
+            let (side, loser) = match winner {
+                Some(w) => (v.phraser().side(w), v.phraser().side(!w)),
+                None => (String::new(), String::new()),
+            };
+            v.text(
+                key,
+                &[("side", &side), ("loser", &loser), ("result", &result)],
+            )
+        });
+        Some(OnlineNote::End { result, own })
     }
 
-    fn on_reply(&mut self, request: &Request, reply: Reply, now: Instant, out: &mut Vec<Effect>) {
+    fn on_reply(&mut self, request: &Request, reply: Reply, v: &mut Voice<'_>) -> Vec<OnlineNote> {
         let (status, error) = match reply {
             Reply::Refused { status, error } => (status, error),
             // A seek lost before a game began (a game's start comes on
             // the account's stream, not here).
             Reply::Failed(_) | Reply::RateLimited if matches!(request, Request::Seek { .. }) => {
-                if self
-                    .parts
-                    .online
-                    .as_ref()
-                    .is_some_and(|o| o.game_id.is_none())
-                {
-                    let t = self.message("lichess_seek_lost", &[]);
-                    self.say(out, t, Priority::Urgent, SayKind::Error);
+                if self.game_id.is_none() {
+                    v.say_key("lichess_seek_lost", &[], Priority::Urgent, SayKind::Error);
                 }
-                return;
+                return Vec::new();
             }
-            _ => return,
+            _ => return Vec::new(),
         };
         match request {
             Request::Move { uci, .. } => {
-                let pending = self
-                    .parts
-                    .online
-                    .as_ref()
-                    .and_then(|o| o.sync.as_ref())
-                    .and_then(|s| s.pending().map(str::to_owned));
-                if pending.as_deref() != Some(uci.as_str()) {
-                    return;
+                let Some(sync) = self.sync.as_mut() else {
+                    return Vec::new();
+                };
+                if sync.pending() != Some(uci.as_str()) {
+                    return Vec::new();
                 }
-                if let Some(s) = self.parts.online.as_mut().and_then(|o| o.sync.as_mut()) {
-                    s.refused();
-                }
+                sync.refused();
                 // The move is taken back: the game is the server's again.
-                let said = match self.game.positions().last() {
-                    Some((before, played)) => self.talk.phraser.say_move(before, played.mv),
-                    None => uci.clone(),
-                };
-                let refused = self.game.positions().last().map(|(_, p)| p.mv);
-                let key = if self.board_shows_game() {
-                    "lichess_move_refused_board"
-                } else {
-                    "lichess_move_refused"
-                };
-                self.game.undo_last();
-                let t = self.message(key, &[("move", &said)]);
-                self.say(out, t, Priority::Urgent, SayKind::Error);
-                if let Some(mv) = refused {
-                    self.board_move_refused(mv, now, out);
-                }
+                vec![OnlineNote::MoveRefused]
             }
-            _ => self.say_refusal(request, status, &error, out),
-        }
-    }
-
-    /// A refusal in hector's words; lichess's own (English) text only for
-    /// one hector does not know, in a sentence apart.
-    fn say_refusal(&mut self, request: &Request, status: u16, error: &str, out: &mut Vec<Effect>) {
-        use crate::lichess::api::{Failure, failure};
-        let user = match request {
-            Request::Challenge { user, .. } => Some(user.as_str()),
-            _ => None,
-        };
-        let name = user.unwrap_or("");
-        let f = failure(user.is_some(), status, error);
-        // A challenge answered after it was withdrawn or expired is gone,
-        // not a game (branch walk).
-        let answering = matches!(request, Request::Accept { .. } | Request::Decline { .. });
-        let (key, quoted) = match &f {
-            Failure::NotFound if answering => ("lichess_challenge_gone", None),
-            Failure::TokenRefused => ("lichess_token_refused", None),
-            Failure::MissingScope => ("lichess_missing_scope", None),
-            Failure::NoSuchUser => ("lichess_err_no_user", None),
-            Failure::ChallengeRefused => ("lichess_err_challenge_refused", None),
-            Failure::NotYourTurn => ("lichess_err_not_your_turn", None),
-            Failure::GameOver => ("lichess_err_game_over", None),
-            Failure::NotFound if user.is_none() => ("lichess_game_gone", None),
-            Failure::NotFound | Failure::Other(_) if user.is_some() => {
-                ("lichess_challenge_failed", Some(error))
+            _ => {
+                say_refusal(request, status, &error, v);
+                Vec::new()
             }
-            Failure::NotFound | Failure::Other(_) => ("lichess_refused", Some(error)),
-        };
-        let t = self.message(key, &[("name", name)]);
-        self.say(out, t, Priority::Urgent, SayKind::Error);
-        if let Some(e) = quoted.filter(|e| !e.trim().is_empty()) {
-            let t = self.message("lichess_says", &[("error", e)]);
-            self.say(out, t, Priority::Normal, SayKind::Error);
         }
     }
 
-    /// Whether the player's board, connected, shows the game's position
-    /// (branch `board`).
-    fn board_shows_game(&self) -> bool {
-        self.parts
-            .boards
-            .player()
-            .filter(|b| b.connected())
-            .and_then(|b| b.tracker().sensed())
-            .is_some_and(|s| s.matches(self.game.position().board()))
-    }
-
-    /// The player's board (branch `board`): a refused move made there (by
-    /// lichess, or made for the opponent) is to be put back, never taken
-    /// as the move made again.
-    pub(super) fn board_move_refused(&mut self, mv: Move, now: Instant, out: &mut Vec<Effect>) {
-        let game = &self.game;
-        let Some(b) = self.parts.boards.player_mut() else {
-            return;
-        };
-        // (The board already expects the game's position: nothing to do.)
-        if b.tracker().position() == game.position() {
-            return;
-        }
-        let previous = game.positions().next_back().map(|(before, _)| before);
-        let notes = b.move_refused(game.position(), previous, mv, now);
-        self.on_board_notes(notes, now, out);
-    }
-
-    /// A move typed while it is not the player's turn online, or before
-    /// the game has begun: said, and nothing sent.
-    pub(super) fn online_refuses_move(&mut self, out: &mut Vec<Effect>) -> bool {
-        let Some(o) = &self.parts.online else {
-            return false;
-        };
-        let key = match &o.sync {
+    /// A move typed (or made on the board) while it is not the player's
+    /// (`me`) turn online, or before the game has begun: said, and nothing
+    /// sent.  True when refused.
+    pub(super) fn refuses_move(&self, game: &Game, me: Color, v: &mut Voice<'_>) -> bool {
+        let key = match &self.sync {
             None => "lichess_no_game_yet",
             // Over on lichess (aborted, say) while the game here has no
             // result: no move goes.
-            Some(s) if s.is_over() && !self.game.is_over() => "lichess_err_game_over",
+            Some(s) if s.is_over() && !game.is_over() => "lichess_err_game_over",
             Some(s) if s.is_over() => return false,
-            Some(s) if s.pending().is_some() || s.to_move() != side_of(self.settings.me) => {
+            Some(s) if s.pending().is_some() || s.to_move() != side_of(me) => {
                 "lichess_not_your_move"
             }
             Some(_) => return false,
         };
-        let t = self.message(key, &[]);
-        self.say(out, t, Priority::Normal, SayKind::Error);
+        v.error(key, &[]);
         true
     }
 
-    /// The player's move was just played into the game: posted.
-    pub(super) fn online_moved(&mut self, mv: Move, mover: Color, out: &mut Vec<Effect>) {
-        let me = self.settings.me;
-        let Some(o) = &mut self.parts.online else {
-            return;
+    /// The game changed: a move of the player's (`me`) that the server
+    /// has not brought (the game has more moves, `plies`, than lichess)
+    /// is posted; a move heard from the server is not posted back.
+    #[must_use]
+    pub(super) fn on_change(
+        &mut self,
+        change: &GameChange,
+        me: Color,
+        plies: usize,
+    ) -> Option<Effect> {
+        let GameChange::Moved { mv, by, .. } = change else {
+            return None;
         };
-        if o.applying || mover != me {
-            return;
+        let sync = self.sync.as_mut()?;
+        if *by != me || plies <= sync.moves().len() {
+            return None;
         }
-        let (Some(id), Some(sync)) = (o.game_id.clone(), o.sync.as_mut()) else {
-            return;
-        };
+        let game = self.game_id.clone()?;
         let uci = mv.to_uci(CastlingMode::Standard).to_string();
         sync.sent(&uci);
-        out.push(Effect::Lichess(LichessOrder::Send(Request::Move {
-            game: id,
+        Some(Effect::Lichess(LichessOrder::Send(Request::Move {
+            game,
             uci,
             offering_draw: false,
-        })));
+        })))
     }
 
     /// The full-screen view's clock labels online: each side with its
     /// player's name on lichess ("Black: Mary"), so that the view shows
     /// who the opponent is (branch walk).
-    pub(super) fn online_labels(&self, labels: &mut crate::view::Labels) {
-        let Some([white, black]) = self.parts.online.as_ref().and_then(|o| o.players.clone())
-        else {
+    pub(super) fn labels(&self, labels: &mut crate::view::Labels, talk: &Talk) {
+        let Some([white, black]) = self.players.clone() else {
             return;
         };
         for (label, name) in [(&mut labels.white, white), (&mut labels.black, black)] {
             if !name.is_empty() {
-                *label = self.message("lichess_clock_side", &[("side", label), ("name", &name)]);
+                *label = talk.text("lichess_clock_side", &[("side", label), ("name", &name)]);
             }
         }
     }
 
-    /// The player's word for an action (the first of the line keymap).
-    fn online_word(&self, action: Action) -> String {
-        self.talk
-            .keymap
-            .words(action)
-            .first()
-            .cloned()
-            .unwrap_or_else(|| action.key().to_owned())
-    }
-
     /// The prompt before the online game begins: not "White to move,
     /// move 1" (nothing can be played yet); a challenge made to the
-    /// player asks for its answer (branch walk).  None offline or once
-    /// the game is there.
-    pub(super) fn online_waiting_prompt(&self) -> Option<String> {
-        let o = self.parts.online.as_ref()?;
-        if o.game_id.is_some() {
+    /// player asks for its answer (branch walk).  None once the game is
+    /// there.
+    pub(super) fn waiting_prompt(&self, talk: &Talk) -> Option<String> {
+        if self.game_id.is_some() {
             return None;
         }
-        Some(if o.challenge.is_some() {
-            let accept = self.online_word(Action::Accept);
-            let decline = self.online_word(Action::Decline);
-            self.message(
+        Some(if self.challenge.is_some() {
+            let accept = talk.word(Action::Accept);
+            let decline = talk.word(Action::Decline);
+            talk.text(
                 "lichess_prompt_challenge",
                 &[("accept", &accept), ("decline", &decline)],
             )
         } else {
-            self.message("lichess_prompt_waiting", &[])
+            talk.text("lichess_prompt_waiting", &[])
         })
     }
 
     /// The state of an online game that is over, for the prompt: a new
     /// lichess game is a new start, so it does not say "Say new" (branch
-    /// walk).  None offline.
-    pub(super) fn online_over_state(
+    /// walk).
+    pub(super) fn over_state(
         &self,
+        talk: &Talk,
         reason: EndReason,
         winner: Option<Color>,
-    ) -> Option<String> {
-        self.parts.online.as_ref()?;
-        let how = self.talk.phraser.how_it_ended(reason, winner);
-        let result = self.message(
-            match winner {
-                Some(Color::White) => "result_white",
-                Some(Color::Black) => "result_black",
-                None => "result_draw",
-            },
-            &[],
-        );
-        let quit = self.online_word(Action::Quit);
-        Some(self.message(
+    ) -> String {
+        let how = talk.phraser.how_it_ended(reason, winner);
+        let result = talk.text(result_key(winner), &[]);
+        let quit = talk.word(Action::Quit);
+        talk.text(
             "lichess_over_state",
             &[("how", &how), ("result", &result), ("command", &quit)],
-        ))
+        )
     }
 
     /// The actions that mean something else online: the engine's help is
     /// off (lichess forbids it), draw, resignation and takeback are asked
-    /// of the server.  True when the action was taken here.
-    pub(super) fn online_action(&mut self, action: Action, out: &mut Vec<Effect>) -> bool {
-        let Some(o) = &self.parts.online else {
-            return false;
-        };
-        let game = o.game_id.clone();
-        if let Some(id) = o.challenge.clone()
+    /// of the server.  `game` is the game here, `me` the player's side.
+    #[must_use]
+    pub(super) fn action(
+        &mut self,
+        action: Action,
+        game: &Game,
+        me: Color,
+        v: &mut Voice<'_>,
+    ) -> Taken {
+        let game_id = self.game_id.clone();
+        if let Some(id) = self.challenge.clone()
             && matches!(action, Action::Accept | Action::Decline)
         {
-            if let Some(o) = &mut self.parts.online {
-                o.challenge = None;
-            }
+            self.challenge = None;
             let (request, key) = if action == Action::Accept {
                 (Request::Accept { id }, "lichess_challenge_accepted")
             } else {
                 (Request::Decline { id }, "lichess_challenge_declined_by_you")
             };
-            out.push(Effect::Lichess(LichessOrder::Send(request)));
-            let t = self.message(key, &[]);
-            self.info(out, t);
-            return true;
+            v.effect(Effect::Lichess(LichessOrder::Send(request)));
+            let t = v.text(key, &[]);
+            v.info(t);
+            return Taken::Yes;
         }
         match action {
             // The game on lichess does not end because hector starts
             // another: its clock runs on.  After its end, a new online
             // game is a new start (`play --lichess`).
             Action::New => {
-                let key = if game.is_some() && !self.game.is_over() {
+                let key = if game_id.is_some() && !game.is_over() {
                     "lichess_no_new_playing"
                 } else {
                     "lichess_no_new_over"
                 };
-                let t = self.message(key, &[]);
-                self.say(out, t, Priority::Normal, SayKind::Error);
-                true
+                v.error(key, &[]);
+                Taken::Yes
             }
             // The colour is lichess's: playing the other side would turn
             // the board and the offers round while the game stays the same
             // (branch walk: "flip" said "You play Black." as White).
             Action::Flip => {
-                let side = self.talk.phraser.side(self.settings.me);
-                let t = self.message("lichess_no_flip", &[("side", &side)]);
-                self.say(out, t, Priority::Normal, SayKind::Error);
-                true
+                let side = v.phraser().side(me);
+                v.error("lichess_no_flip", &[("side", &side)]);
+                Taken::Yes
             }
             Action::Hint | Action::Eval | Action::Threat | Action::Engine => {
-                let t = self.message("lichess_no_engine", &[]);
-                self.say(out, t, Priority::Normal, SayKind::Error);
-                true
+                v.error("lichess_no_engine", &[]);
+                Taken::Yes
             }
             Action::Abort => {
-                self.online_abort(out);
-                true
+                self.abort(game, v);
+                Taken::Yes
             }
             Action::Chat => {
-                self.online_chat(out);
-                true
-            }
-            Action::Say => {
-                // `say` alone: how to use it.
-                let t = self.help_line(action);
-                self.say(out, t, Priority::Normal, SayKind::Error);
-                true
+                self.chat(v);
+                Taken::Yes
             }
             // The opponent's takeback request, answered (a draw offer
             // standing too is answered first: accept and decline are its).
             Action::Accept | Action::Decline | Action::Takeback
-                if game.is_some() && self.takeback_asked() =>
+                if game_id.is_some() && self.takeback_asked() =>
             {
-                let Some(game) = game else {
-                    return true;
+                let Some(game) = game_id else {
+                    return Taken::Yes;
                 };
                 let yes = action != Action::Decline;
                 let key = if yes {
@@ -1089,16 +1016,16 @@ impl App {
                 } else {
                     "lichess_takeback_refused_by_you"
                 };
-                out.push(Effect::Lichess(LichessOrder::Send(Request::Takeback {
+                v.effect(Effect::Lichess(LichessOrder::Send(Request::Takeback {
                     game,
                     yes,
                 })));
-                let t = self.message(key, &[]);
-                self.info(out, t);
-                true
+                let t = v.text(key, &[]);
+                v.info(t);
+                Taken::Yes
             }
             Action::Draw | Action::Accept | Action::Decline | Action::Takeback => {
-                let Some(game) = game else {
+                let Some(id) = game_id else {
                     // Before the game, accept and decline answer challenges
                     // (branch walk: "The game has not begun yet." did not
                     // say that none was there).
@@ -1107,9 +1034,8 @@ impl App {
                     } else {
                         "lichess_no_game_yet"
                     };
-                    let t = self.message(key, &[]);
-                    self.say(out, t, Priority::Normal, SayKind::Error);
-                    return true;
+                    v.error(key, &[]);
+                    return Taken::Yes;
                 };
                 // A draw offer is answered only when the opponent's stands
                 // (as at the board); declined, it no longer stands here
@@ -1117,146 +1043,160 @@ impl App {
                 // said "Draw declined.", and a declined offer was still
                 // in the prompt and "lapsed" at the next move).
                 if matches!(action, Action::Accept | Action::Decline) {
-                    let me = self.settings.me;
-                    let answered = match self.game.pending_offer() {
-                        _ if action == Action::Decline => self.game.decline_draw(me),
+                    let answered = match game.pending_offer() {
+                        _ if action == Action::Decline && game.is_over() => {
+                            Err(GameError::GameOver)
+                        }
                         None => Err(GameError::NoOffer),
                         Some(by) if by == me => Err(GameError::OwnOffer),
                         Some(_) => Ok(()),
                     };
                     if let Err(e) = answered {
-                        let t = self.game_error(&e);
-                        self.say(out, t, Priority::Normal, SayKind::Error);
-                        return true;
+                        v.error(game_error_key(&e), &[]);
+                        return Taken::Yes;
                     }
                 }
                 let (request, key) = match action {
-                    Action::Draw => (Request::Draw { game, yes: true }, "lichess_draw_sent"),
-                    Action::Accept => (Request::Draw { game, yes: true }, "lichess_accept_sent"),
-                    Action::Decline => (Request::Draw { game, yes: false }, "lichess_decline_sent"),
+                    Action::Draw => (
+                        Request::Draw {
+                            game: id,
+                            yes: true,
+                        },
+                        "lichess_draw_sent",
+                    ),
+                    Action::Accept => (
+                        Request::Draw {
+                            game: id,
+                            yes: true,
+                        },
+                        "lichess_accept_sent",
+                    ),
+                    Action::Decline => (
+                        Request::Draw {
+                            game: id,
+                            yes: false,
+                        },
+                        "lichess_decline_sent",
+                    ),
                     _ => (
-                        Request::Takeback { game, yes: true },
+                        Request::Takeback {
+                            game: id,
+                            yes: true,
+                        },
                         "lichess_takeback_sent",
                     ),
                 };
-                if action == Action::Draw
-                    && let Some(o) = &mut self.parts.online
-                {
-                    o.offers_made = true;
+                if action == Action::Draw {
+                    self.offers_made = true;
                 }
-                out.push(Effect::Lichess(LichessOrder::Send(request)));
-                let t = self.message(key, &[]);
-                self.info(out, t);
-                true
+                v.effect(Effect::Lichess(LichessOrder::Send(request)));
+                let t = v.text(key, &[]);
+                v.info(t);
+                if action == Action::Decline {
+                    Taken::Declined
+                } else {
+                    Taken::Yes
+                }
             }
-            _ => false,
+            _ => Taken::No,
         }
     }
 
     /// Whether the opponent's takeback request is up (and no draw offer
     /// of theirs, which `accept` and `decline` answer first).
     fn takeback_asked(&self) -> bool {
-        self.parts
-            .online
+        self.sync
             .as_ref()
-            .and_then(|o| o.sync.as_ref())
             .is_some_and(|s| s.takeback_asked() && !s.draw_asked())
     }
 
     /// `abort`: only before both sides have moved (lichess refuses it
     /// after), said so otherwise.
-    fn online_abort(&mut self, out: &mut Vec<Effect>) {
-        let Some(o) = &self.parts.online else {
-            return;
-        };
-        let key = match (o.game_id.clone(), o.sync.as_ref()) {
-            (Some(game), Some(s)) if !s.is_over() && s.moves().len() < 2 => {
-                out.push(Effect::Lichess(LichessOrder::Send(Request::Abort { game })));
+    fn abort(&self, game: &Game, v: &mut Voice<'_>) {
+        let key = match (self.game_id.clone(), self.sync.as_ref()) {
+            (Some(id), Some(s)) if !s.is_over() && s.moves().len() < 2 => {
+                v.effect(Effect::Lichess(LichessOrder::Send(Request::Abort {
+                    game: id,
+                })));
                 "lichess_abort_sent"
             }
             (Some(_), Some(s)) if s.is_over() => {
-                let Some(t) = self.game_is_over() else {
+                let Some(r) = game.result() else {
                     return;
                 };
-                self.say(out, t, Priority::Normal, SayKind::Error);
+                let t = self.over_state(v.talk(), r.reason, r.outcome.winner());
+                v.say(t, Priority::Normal, SayKind::Error);
                 return;
             }
             (Some(_), Some(_)) => "lichess_abort_too_late",
             _ => "lichess_no_game_yet",
         };
-        let t = self.message(key, &[]);
         let kind = if key == "lichess_abort_sent" {
             SayKind::Info
         } else {
             SayKind::Error
         };
-        self.say(out, t, Priority::Normal, kind);
+        v.say_key(key, &[], Priority::Normal, kind);
     }
 
     /// A chat line came: kept to be heard with `chat`; the opponent's
     /// lines in the players' room are said to be there, never in place of
     /// a move (a notice of normal priority, after any announcement), and
     /// at most one notice in [`CHAT_QUIET`] (the count says the rest).
-    fn online_chat_line(
+    fn chat_line(
         &mut self,
         line: crate::lichess::event::ChatLine,
         now: Instant,
-        out: &mut Vec<Effect>,
+        v: &mut Voice<'_>,
     ) {
-        let Some(o) = &mut self.parts.online else {
-            return;
-        };
         let who = line.username.to_lowercase();
         // lichess's own notes in the chat ("Takeback sent", "White offers
         // draw") are English and say what hector says itself: left out.
-        if o.me_names.contains(&who) || who == "lichess" || line.text.trim().is_empty() {
+        if self.me_names.contains(&who) || who == "lichess" || line.text.trim().is_empty() {
             return;
         }
         let notice = line.room == "player";
         let name = line.username.clone();
-        if o.unheard.len() >= CHAT_KEPT {
-            o.unheard.remove(0);
+        if self.unheard.len() >= CHAT_KEPT {
+            self.unheard.remove(0);
         }
-        o.unheard.push(line);
+        self.unheard.push(line);
         if !notice {
             return;
         }
-        if o.chat_said_at.is_some_and(|t| now < t + CHAT_QUIET) {
-            o.chat_pending = Some(name);
+        if self.chat_said_at.is_some_and(|t| now < t + CHAT_QUIET) {
+            self.chat_pending = Some(name);
             return;
         }
-        o.chat_said_at = Some(now);
-        o.chat_pending = None;
-        let count = o.unheard.len();
-        self.chat_notice(count, &name, out);
+        self.chat_said_at = Some(now);
+        self.chat_pending = None;
+        self.chat_notice(&name, v);
     }
 
     /// "A chat message from Mary", "Three chat messages not heard yet, the
     /// last from Mary" (the count in words).
-    fn chat_notice(&mut self, count: usize, name: &str, out: &mut Vec<Effect>) {
+    fn chat_notice(&mut self, name: &str, v: &mut Voice<'_>) {
+        let count = self.unheard.len();
         let t = if count == 1 {
-            self.message("lichess_chat_one", &[("name", name)])
+            v.text("lichess_chat_one", &[("name", name)])
         } else {
-            self.message(
+            v.text(
                 "lichess_chat_many",
                 &[("count", &count.to_string()), ("name", name)],
             )
         };
-        self.say(out, t, Priority::Normal, SayKind::Game);
+        v.say(t, Priority::Normal, SayKind::Game);
     }
 
     /// `chat`: the lines not yet heard, oldest first, each its own
     /// sentence.
-    fn online_chat(&mut self, out: &mut Vec<Effect>) {
-        let Some(o) = &mut self.parts.online else {
-            return;
-        };
-        let lines = std::mem::take(&mut o.unheard);
-        o.chat_said_at = None;
-        o.chat_pending = None;
+    fn chat(&mut self, v: &mut Voice<'_>) {
+        let lines = std::mem::take(&mut self.unheard);
+        self.chat_said_at = None;
+        self.chat_pending = None;
         if lines.is_empty() {
-            let t = self.message("lichess_chat_none", &[]);
-            self.info(out, t);
+            let t = v.text("lichess_chat_none", &[]);
+            v.info(t);
             return;
         }
         for l in lines {
@@ -1273,82 +1213,136 @@ impl App {
                 .map(|c| if c.is_control() { ' ' } else { c })
                 .take(CHAT_MAX)
                 .collect();
-            let t = self.message(key, &[("name", &l.username), ("text", text.trim())]);
-            self.info(out, t);
+            let t = v.text(key, &[("name", &l.username), ("text", text.trim())]);
+            v.info(t);
         }
     }
 
     /// `say TEXT`: written in the players' chat.
-    pub(super) fn online_say(&mut self, text: &str, out: &mut Vec<Effect>) {
-        let Some(o) = &self.parts.online else {
-            let t = self.message("lichess_only", &[]);
-            self.say(out, t, Priority::Normal, SayKind::Error);
-            return;
-        };
-        let Some(game) = o.game_id.clone() else {
-            let t = self.message("lichess_no_game_yet", &[]);
-            self.say(out, t, Priority::Normal, SayKind::Error);
+    pub(super) fn say(&self, text: &str, v: &mut Voice<'_>) {
+        let Some(game) = self.game_id.clone() else {
+            v.error("lichess_no_game_yet", &[]);
             return;
         };
         let count = text.chars().count();
         if count > CHAT_MAX {
-            let t = self.message("lichess_chat_too_long", &[("count", &count.to_string())]);
-            self.say(out, t, Priority::Normal, SayKind::Error);
+            v.error("lichess_chat_too_long", &[("count", &count.to_string())]);
             return;
         }
-        out.push(Effect::Lichess(LichessOrder::Send(Request::Chat {
+        v.effect(Effect::Lichess(LichessOrder::Send(Request::Chat {
             game,
             text: text.to_owned(),
         })));
-        let t = self.message("lichess_chat_sent", &[]);
-        self.info(out, t);
+        let t = v.text("lichess_chat_sent", &[]);
+        v.info(t);
     }
 
     /// `claim` online: the win, when the opponent has left (lichess says
     /// after how long it may be claimed, and refuses it before).
-    pub(super) fn online_claim(&mut self, now: Instant, out: &mut Vec<Effect>) -> bool {
-        let Some(o) = &self.parts.online else {
-            return false;
-        };
-        if o.gone
-            && let Some(at) = o.claim_at.filter(|t| now < *t)
+    pub(super) fn claim(&self, now: Instant, v: &mut Voice<'_>) {
+        if self.gone
+            && let Some(at) = self.claim_at.filter(|t| now < *t)
         {
             // Whole seconds, rounded up: never "0 seconds" while it is early.
             let left = at.saturating_duration_since(now);
             let seconds = left.as_secs() + u64::from(left.subsec_nanos() > 0);
-            let t = self.message("lichess_claim_in", &[("seconds", &seconds.to_string())]);
-            self.say(out, t, Priority::Normal, SayKind::Error);
-            return true;
+            v.error("lichess_claim_in", &[("seconds", &seconds.to_string())]);
+            return;
         }
-        let key = match (o.game_id.clone(), o.gone) {
+        let key = match (self.game_id.clone(), self.gone) {
             (None, _) => "lichess_no_game_yet",
             (Some(_), false) => "lichess_nothing_to_claim",
             (Some(game), true) => {
-                out.push(Effect::Lichess(LichessOrder::Send(Request::ClaimVictory {
+                v.effect(Effect::Lichess(LichessOrder::Send(Request::ClaimVictory {
                     game,
                 })));
                 "lichess_claim_sent"
             }
         };
-        let t = self.message(key, &[]);
-        self.say(out, t, Priority::Normal, SayKind::Info);
-        true
+        v.say_key(key, &[], Priority::Normal, SayKind::Info);
     }
 
     /// `resign`, confirmed: asked of the server, which ends the game.
-    pub(super) fn online_resign(&mut self, out: &mut Vec<Effect>) -> bool {
-        let Some(o) = &self.parts.online else {
-            return false;
+    pub(super) fn resign(&self, v: &mut Voice<'_>) {
+        let Some(game) = self.game_id.clone() else {
+            v.error("lichess_no_game_yet", &[]);
+            return;
         };
-        let Some(game) = o.game_id.clone() else {
-            let t = self.message("lichess_no_game_yet", &[]);
-            self.say(out, t, Priority::Normal, SayKind::Error);
-            return true;
-        };
-        out.push(Effect::Lichess(LichessOrder::Send(Request::Resign {
+        v.effect(Effect::Lichess(LichessOrder::Send(Request::Resign {
             game,
         })));
-        true
+    }
+}
+
+/// A refusal in hector's words; lichess's own (English) text only for
+/// one hector does not know, in a sentence apart.
+fn say_refusal(request: &Request, status: u16, error: &str, v: &mut Voice<'_>) {
+    use crate::lichess::api::{Failure, failure};
+    let user = match request {
+        Request::Challenge { user, .. } => Some(user.as_str()),
+        _ => None,
+    };
+    let name = user.unwrap_or("");
+    let f = failure(user.is_some(), status, error);
+    // A challenge answered after it was withdrawn or expired is gone,
+    // not a game (branch walk).
+    let answering = matches!(request, Request::Accept { .. } | Request::Decline { .. });
+    let (key, quoted) = match &f {
+        Failure::NotFound if answering => ("lichess_challenge_gone", None),
+        Failure::TokenRefused => ("lichess_token_refused", None),
+        Failure::MissingScope => ("lichess_missing_scope", None),
+        Failure::NoSuchUser => ("lichess_err_no_user", None),
+        Failure::ChallengeRefused => ("lichess_err_challenge_refused", None),
+        Failure::NotYourTurn => ("lichess_err_not_your_turn", None),
+        Failure::GameOver => ("lichess_err_game_over", None),
+        Failure::NotFound if user.is_none() => ("lichess_game_gone", None),
+        Failure::NotFound | Failure::Other(_) if user.is_some() => {
+            ("lichess_challenge_failed", Some(error))
+        }
+        Failure::NotFound | Failure::Other(_) => ("lichess_refused", Some(error)),
+    };
+    v.say_key(key, &[("name", name)], Priority::Urgent, SayKind::Error);
+    if let Some(e) = quoted.filter(|e| !e.trim().is_empty()) {
+        v.say_key(
+            "lichess_says",
+            &[("error", e)],
+            Priority::Normal,
+            SayKind::Error,
+        );
+    }
+}
+
+/// The message of a result: "1-0", "0-1", the draw.
+fn result_key(winner: Option<Color>) -> &'static str {
+    match winner {
+        Some(Color::White) => "result_white",
+        Some(Color::Black) => "result_black",
+        None => "result_draw",
+    }
+}
+
+/// The message key of an offer, acceptance or decline the game refused.
+pub(super) fn game_error_key(e: &GameError) -> &'static str {
+    match e {
+        GameError::NoOffer => "no_offer",
+        GameError::OwnOffer => "own_offer",
+        GameError::OfferPending { .. } => "offer_pending",
+        GameError::AgreementTooEarly => "too_early",
+        GameError::GameOver | GameError::IllegalMove => "offer_not_now",
+    }
+}
+
+fn side_of(c: Color) -> Side {
+    match c {
+        Color::White => Side::White,
+        Color::Black => Side::Black,
+    }
+}
+
+pub(super) fn colour_of(s: Side) -> Color {
+    match s {
+        Side::White => Color::White,
+        Side::Black => Color::Black,
     }
 }
 

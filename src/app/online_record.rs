@@ -4,19 +4,8 @@
 //! The token is never part of it.  Each move's clock is the server's (the
 //! clock follows it), so the exports carry lichess's `%clk`.
 
-use std::time::{Duration, Instant};
-
-use shakmaty::{ByColor, CastlingMode, Color};
-
-use super::App;
-use super::online::OnlinePlay;
-use crate::lichess::api::Request;
 use crate::lichess::event::{FullClock, GameFull, Side};
-use crate::lichess::sync::{Change, GameSync};
-use crate::msg::{Effect, LichessOrder};
-use crate::scoresheet::record::{Event, StartInfo, online_key};
-use crate::scoresheet::replay::RestoredClock;
-use crate::speech::{Priority, SayKind};
+use crate::scoresheet::record::{StartInfo, online_key};
 
 /// The PGN `TimeControl` of lichess's clock (`600+5`), or `-` untimed.
 fn time_control(full: &GameFull) -> String {
@@ -27,7 +16,7 @@ fn time_control(full: &GameFull) -> String {
 }
 
 /// lichess's clock from a `TimeControl` of the record (`600+5`).
-fn clock_of(time_control: Option<&str>) -> Option<FullClock> {
+pub(super) fn clock_of(time_control: Option<&str>) -> Option<FullClock> {
     let (initial, increment) = time_control?.split_once('+')?;
     Some(FullClock {
         initial: initial.trim().parse::<u64>().ok()?.checked_mul(1000)?,
@@ -79,108 +68,15 @@ pub(super) fn online_start_info(start: &mut StartInfo, full: &GameFull, side: Si
     start.clock = None;
 }
 
-impl App {
-    /// The online game has begun (its first `gameFull`): the journal's
-    /// start record says which game it is, who plays, rated or not.
-    pub(super) fn journal_online_game(&mut self, full: &GameFull, side: Side) {
-        self.journal_start_with(|start| online_start_info(start, full, side));
-    }
-
-    /// The online game came to nothing (aborted, or its first move not
-    /// made in time): no result, so its journal, if begun, says so and
-    /// sets the game aside, never to be offered for resuming.
-    pub(super) fn journal_online_void(&mut self, status: &str) {
-        if self.journal_begun().is_none() {
-            return;
-        }
-        self.journal_event(Event::Note {
-            text: format!("lichess: {status}"),
-        });
-        self.journal_event(Event::SetAside);
-    }
-
-    /// The `gameFull` of a game rejoined lacks the player's last move:
-    /// hector stopped before lichess had it.  The move is sent now, not
-    /// taken back (lichess confirms it as any).
-    pub(super) fn rejoin_resend(
-        &mut self,
-        changes: Vec<Change>,
-        out: &mut Vec<Effect>,
-    ) -> Vec<Change> {
-        let me = self.settings.me;
-        let mine = self
-            .game
-            .last_move()
-            .filter(|m| m.by == me)
-            .map(|m| m.mv.to_uci(CastlingMode::Standard).to_string());
-        let (Some(uci), [Change::TakenBack { count: 1 }]) = (mine, &changes[..]) else {
-            return changes;
-        };
-        let Some((game, sync)) = self.parts.online.as_mut().and_then(|o| o.game_and_sync()) else {
-            return changes;
-        };
-        sync.sent(&uci);
-        out.push(Effect::Lichess(LichessOrder::Send(Request::Move {
-            game,
-            uci,
-            offering_draw: false,
-        })));
-        Vec::new()
-    }
-
-    /// A game resumed from its journal that was played on lichess: rejoined
-    /// by its id.  Its stream is opened again; the `gameFull` it begins
-    /// with brings what happened meanwhile (each move the opponent made
-    /// said once, in order; the end, if it came).  The clock is lichess's,
-    /// its times the server's.
-    pub(super) fn online_rejoin(
-        &mut self,
-        start: &StartInfo,
-        last: Option<RestoredClock>,
-        now: Instant,
-        out: &mut Vec<Effect>,
-    ) {
-        let Some(online) = start.online() else {
-            return;
-        };
-        self.settings.me = online.side;
-        let side = match online.side {
-            Color::White => Side::White,
-            Color::Black => Side::Black,
-        };
-        let heard: Vec<String> = self
-            .game
-            .history()
-            .iter()
-            .map(|m| m.mv.to_uci(CastlingMode::Standard).to_string())
-            .collect();
-        let fen = start.fen.as_deref().unwrap_or("startpos");
-        let sync = GameSync::resumed(side, fen, heard);
-        self.parts.online = Some(OnlinePlay::rejoining(online.game.clone(), side, sync));
-        self.online_clock(clock_of(start.time_control.as_deref()));
-        // Until lichess tells them, the times last journalled, stopped.
-        if let (Some(part), Some(last)) = (&mut self.parts.clock, last) {
-            let ms = |v: i64| Duration::from_millis(u64::try_from(v).unwrap_or(0));
-            let times = ByColor {
-                white: ms(last.white_ms),
-                black: ms(last.black_ms),
-            };
-            part.clock.follow(times, None, now);
-        }
-        out.push(Effect::Lichess(LichessOrder::OpenGameStream(online.game)));
-        let them = match online.side {
-            Color::White => &start.black,
-            Color::Black => &start.white,
-        };
-        let t = self.message("lichess_rejoining", &[("name", them)]);
-        self.say(out, t, Priority::Normal, SayKind::Game);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::App;
+    use crate::app::tests::said;
+    use crate::lichess::api::Request;
     use crate::lichess::event::GameEvent;
+    use crate::msg::{Effect, LichessOrder};
+    use crate::scoresheet::record::Event;
     use shakmaty::Color;
 
     fn full(rated: bool, black_rating: &str) -> GameFull {
@@ -218,15 +114,6 @@ mod tests {
             line.parse::<crate::scoresheet::Event>(),
             Ok(crate::scoresheet::Event::Start(Box::new(s)))
         );
-    }
-
-    fn said(e: &[Effect]) -> Vec<String> {
-        e.iter()
-            .filter_map(|x| match x {
-                Effect::Say(u) => Some(u.text.clone()),
-                _ => None,
-            })
-            .collect()
     }
 
     /// An app resuming an online game, as White against Bob, after

@@ -9,160 +9,26 @@
 //! typed) makes the move.
 //!
 //! What its session reports about the link is handled with the player's
-//! board's in `board.rs` ([`Seat::Opponent`]).
-
-use std::time::Instant;
-
-use shakmaty::{Role, Square};
-
-use super::App;
-use super::board::Seat;
-use crate::board::Inferred;
-use crate::companion::Tactile;
-use crate::msg::Effect;
-use crate::speech::{Priority, SayKind};
-
-impl App {
-    /// Tell the opponent's board where the game is (a move made elsewhere
-    /// is then awaited on it, and lit where it has lights).
-    pub(super) fn sync_opponent_board(&mut self, now: Instant, out: &mut Vec<Effect>) {
-        self.sync_seat(Seat::Opponent, now, out);
-        self.light_opponent_board(out);
-    }
-
-    /// The opponent's board lit for the move it awaits (only what
-    /// changed is sent: [`super::board::Boards::light_opponent`]).
-    fn light_opponent_board(&mut self, out: &mut Vec<Effect>) {
-        out.extend(self.parts.boards.light_opponent(&self.game));
-    }
-
-    /// The promotion piece for a pawn on the last rank of the opponent's
-    /// board, chosen on the page (`from`, `to` as the page shows them) or
-    /// typed: the move is made.  False when no such promotion waits.
-    pub(super) fn promote_on_opponent_board(
-        &mut self,
-        squares: Option<(Square, Square)>,
-        role: Role,
-        now: Instant,
-        out: &mut Vec<Effect>,
-    ) -> bool {
-        let Some(b) = self.parts.boards.opponent_mut() else {
-            return false;
-        };
-        let Some(pending) = b.tracker().pending_promotion() else {
-            return false;
-        };
-        if squares.is_some_and(|s| s != pending) {
-            return false;
-        }
-        let notes = b.promote(role);
-        self.on_seat_notes(Seat::Opponent, notes, now, out);
-        true
-    }
-
-    /// Whether the opponent's board waits to be told a promotion's piece.
-    pub(super) fn opponent_board_asks_promotion(&self) -> bool {
-        self.parts
-            .boards
-            .opponent()
-            .is_some_and(|b| b.awaiting_promotion())
-    }
-
-    pub(super) fn on_opponent_inferred(
-        &mut self,
-        found: Inferred,
-        now: Instant,
-        out: &mut Vec<Effect>,
-    ) {
-        // On the opponent's board a move out of turn is a difference like
-        // any other.
-        let found = match found {
-            Inferred::OutOfTurn { diffs, .. } => Inferred::Mismatch(diffs),
-            f => f,
-        };
-        match found {
-            Inferred::Move(mv) => {
-                if self.game.is_over() {
-                    // Nothing is played after the end; the board is compared.
-                } else if self.game.turn() == self.settings.me {
-                    // The blind player's piece moved before their move.
-                    self.notify_page_key("companion_not_their_move");
-                } else {
-                    self.play(mv, now, out);
-                    self.sync_board(now, out);
-                }
-                self.sync_opponent_board(now, out);
-            }
-            Inferred::Mismatch(_)
-                if self
-                    .parts
-                    .boards
-                    .opponent()
-                    .is_some_and(|b| b.tracker().awaiting_execution().is_some()) =>
-            {
-                // A move awaited there: the page shows it; the blind player
-                // hears only a real difference.
-            }
-            Inferred::Mismatch(diffs) => {
-                self.journal_mismatch(crate::scoresheet::record::BoardOf::Opponent, &diffs);
-                let list = self.talk.phraser.mismatch(&diffs);
-                let t = self.message("opponent_board_said", &[("text", &list)]);
-                self.say(out, t, Priority::Normal, SayKind::Mismatch);
-            }
-            Inferred::Matches => {
-                self.journal_mismatch_resolved(crate::scoresheet::record::BoardOf::Opponent);
-                let t = self.message("opponent_board_matches", &[]);
-                self.say(out, t, Priority::Normal, SayKind::Board);
-            }
-            Inferred::Illegal { .. } => {
-                let t = self.message("illegal_on_board", &[]);
-                self.notify_page(t);
-            }
-            // The page shows the chooser (the opponent board's state).
-            Inferred::NeedPromotionPiece { .. } => {}
-            // The blind player's move made on it: the page shows it agrees
-            // (and the scoresheet has it).
-            Inferred::Executed(mv) => {
-                self.journal_board_done(crate::scoresheet::record::BoardOf::Opponent, mv);
-            }
-            // The instruction for a move awaited there: the page shows it.
-            Inferred::Instruction(_)
-            | Inferred::OutOfTurn { .. }
-            | Inferred::Touched(_)
-            | Inferred::TakeBack
-            | Inferred::NewGame
-            | Inferred::Rotated(_) => {}
-        }
-    }
-
-    /// The opponent's board as the page shows it.
-    pub(super) fn opponent_board_view(&self) -> Tactile {
-        self.board_view(self.parts.boards.opponent())
-    }
-}
+//! board's (`Seat::Opponent`); what the App does with its notes is in
+//! `app/notes.rs`.
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::app::App;
+    use crate::app::tests::said;
     use crate::board::LinkEvent;
     use crate::board::protocol::Command;
     use crate::board::sim::{HandStep, SimBoard};
     use crate::board::{BoardSession, Protocol, TrackerConfig};
+    use crate::companion::Tactile;
     use crate::companion::{CompanionEvent, MoveInput, OpponentAction};
     use crate::game::Game;
+    use crate::msg::Effect;
     use crate::msg::Msg;
     use shakmaty::{Bitboard, Position};
     use shakmaty::{Chess, Color, san::San};
-
-    fn said(effects: &[Effect]) -> Vec<String> {
-        effects
-            .iter()
-            .filter_map(|e| match e {
-                Effect::Say(u) => Some(u.text.clone()),
-                _ => None,
-            })
-            .collect()
-    }
+    use shakmaty::{Role, Square};
+    use std::time::Instant;
 
     fn sent(effects: &[Effect]) -> Vec<Vec<u8>> {
         effects

@@ -1,40 +1,36 @@
 //! What an [`App`](super::App) is made of besides the game and its mode:
-//! how it talks ([`Talk`]), the player's settings ([`Settings`]) and the
-//! parts that follow the game ([`Parts`]): the boards, the clock, the
-//! engine, the journal, the opponent's page, a review, the offers and the
-//! full-screen view.  Each part is a struct in the file of its name
-//! (`board.rs`, `clock.rs`, `engine.rs`, `scoresheet/`, `companion.rs`,
-//! `review.rs`, `offers.rs`, `cursor.rs`, `look.rs`), its state private
-//! to that file where the App need not reach it.
+//! the player's settings ([`Settings`]) and the parts that follow the game
+//! ([`Parts`]): the boards, the clock, the engine, the journal, the
+//! opponent's page, a review, the offers, the lichess game, the broadcast
+//! and the full-screen view.  How the App talks is `voice.rs`'s `Talk`.
 //!
-//! The shape chosen: a part handles what reaches it (the game it is
-//! shown, a message, the time) with methods of its own and answers in a
-//! note (`ClockNote`, `EngineNote`, `CompanionNote`, `JournalNote`,
-//! `ReviewNote`, the board session's `SessionNote`): what happened, not
-//! what to say.  The App words each note and does what changes the game
-//! or wakes another part, as only the App may: the engine's move, say, is
-//! announced, presses the clock, is awaited on the boards and journalled.
-//! A part that returned `Vec<Effect>` (the proposal) would have to
-//! reach the game and the other parts itself; where a part's answer is an
-//! effect and nothing more (the journal's writes, a board's lights, an
-//! order for the engine's process), it is one.  Everything returning a
-//! note or an effect is `#[must_use]`.
+//! Each part is a type in the file of its name (`board.rs`, `clock.rs`,
+//! `engine.rs`, `scoresheet/`, `companion.rs`, `review.rs`, `offers.rs`,
+//! `online.rs`, `broadcast.rs`, `cursor.rs`), its state private to it,
+//! with methods of its own that take what they need (the game, the time,
+//! whose pieces are the player's, the voice it speaks with) and handle
+//! what reaches it: a message (`handle`), a change of the game
+//! (`on_change`, from the App's one stream), the time (`tick`,
+//! `handle_time`), an action of the player's.  A part says what only it
+//! knows itself, through the [`Voice`](super::voice::Voice) it is lent,
+//! and answers with a note what only the App may do: change the game
+//! (the engine's move, the server's), wake another part, journal.  The
+//! App's side of each part is in `notes.rs` (and the rules it applies in
+//! `rules.rs`); no part file adds a method to the App.  Everything that
+//! returns a note or an effect is `#[must_use]`.
 //!
-//! Adding a part (an online game, say) is its struct and file beside
-//! these, one field of [`Parts`], its place in [`Parts::next_deadline`]
-//! when it wants to be woken, and the arm of `update` that hands it its
-//! messages.
+//! Adding a part: its type and file, one field of [`Parts`], its place
+//! in [`Parts::next_deadline`] when it wants to be woken, its line in
+//! `App::give` (`change.rs`) when it follows the game, and the arm of
+//! `update` that hands it its messages.
 
 use std::time::Instant;
 
 use shakmaty::Color;
 
+use crate::action::{Needs, Place, PlayerAction};
 use crate::game::Game;
-use crate::keymap::Keymap;
-use crate::notation::Reader;
-use crate::phrase::Phraser;
-use crate::speech::Utterance;
-use crate::words::vocab::MoveWords;
+use crate::game::rules::Edition;
 
 use super::board::Boards;
 use super::clock::ClockPart;
@@ -43,18 +39,7 @@ use super::cursor::Cursor;
 use super::engine::EnginePlay;
 use super::offers::Offers;
 use super::review::ReviewState;
-use super::scoresheet::Sheet;
-
-/// How the app talks with the player: its words, the reader of typed
-/// moves, the key map, and the last sentence said (for "repeat").
-pub(super) struct Talk {
-    pub(super) phraser: Phraser,
-    pub(super) reader: Reader,
-    pub(super) keymap: Keymap,
-    /// Vocabularies for command arguments (squares, pieces).
-    pub(super) arg_words: Vec<MoveWords>,
-    pub(super) last_said: Option<Utterance>,
-}
+use super::scoresheet::Journal;
 
 /// The player's seat and choices for the session.
 pub(super) struct Settings {
@@ -94,6 +79,41 @@ pub(super) struct Parts {
 }
 
 impl Parts {
+    /// Whether `help` lists an action now (the table's place and needs
+    /// columns): the review's only in a review, the game's only in a
+    /// game, and the clock's, the engine's, the board's, the opponent's
+    /// screen's and a lichess game's only when there is one.  (Every
+    /// action still answers when asked, and `help WORD` gives its help.)
+    pub(super) fn applies_now(&self, action: PlayerAction) -> bool {
+        let row = action.row();
+        let reviewing = self.review.is_some();
+        match row.place {
+            Place::Keys => false,
+            Place::Review => reviewing,
+            Place::Anywhere => self.has(row.needs),
+            Place::Game | Place::GameOnly => !reviewing && self.has(row.needs),
+        }
+    }
+
+    /// The rules edition of the game: its clock's, else the newest.
+    pub(super) fn edition(&self) -> Edition {
+        self.clock
+            .as_ref()
+            .map_or_else(Edition::default, |c| c.setup.edition)
+    }
+
+    /// Whether the part an action needs is there.
+    pub(super) fn has(&self, needs: Needs) -> bool {
+        match needs {
+            Needs::Nothing => true,
+            Needs::Clock => self.clock.is_some(),
+            Needs::Engine => self.engine.is_some(),
+            Needs::Board => self.boards.player().is_some(),
+            Needs::Companion => self.companion.running(),
+            Needs::Online => self.online.is_some(),
+        }
+    }
+
     /// When a part next wants a [`Msg::Deadline`](crate::msg::Msg): a
     /// board's settle time, the engine's time-out, the clock's next
     /// announcement or flag.
@@ -120,15 +140,6 @@ impl Parts {
         .flatten()
         .min()
     }
-}
-
-/// The journal's view of the game, when games are journalled.
-#[derive(Default)]
-pub(super) struct Journal {
-    pub(super) sheet: Option<Sheet>,
-    /// Counts replacements of the game (new game, resumed game): the
-    /// sheet of another game is begun again.
-    pub(super) epoch: u64,
 }
 
 /// The full-screen view's state kept by the app.

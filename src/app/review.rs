@@ -7,10 +7,9 @@
 
 use shakmaty::{Color, Position};
 
-use super::App;
+use super::voice::{Talk, Voice};
 use crate::action::PlayerAction;
 use crate::game::Game;
-use crate::msg::Effect;
 use crate::phrase::Phraser;
 use crate::scoresheet::review::{PgnFile, PgnProblem, Ply, Review};
 use crate::scoresheet::start::{FenField, PositionProblem, StartError};
@@ -301,69 +300,38 @@ pub fn position_problem_key(p: PositionProblem) -> &'static str {
     }
 }
 
-impl App {
-    /// "\"x\" is not a number." and the command's help.
-    fn not_a_number(&self, word: &str, action: PlayerAction) -> String {
-        let help = self.help_line(action);
-        let input = crate::words::quote(word);
-        self.message("arg_not_a_number", &[("input", &input), ("help", &help)])
-    }
-
-    /// A PGN result in words, never as digits for a voice: "White won",
-    /// "drawn", "unfinished" for "*" and none.
-    fn result_words(&self, result: &str) -> String {
-        match result.trim() {
-            "" | "*" | "?" => self.message("game_unfinished", &[]),
-            "1-0" => self.message("review_result_white", &[]),
-            "0-1" => self.message("review_result_black", &[]),
-            "1/2-1/2" | "½-½" => self.message("review_result_draw", &[]),
-            r => r.to_owned(),
-        }
-    }
-
-    /// Review this file instead of playing.
-    pub(super) fn start_review(&mut self, file: PgnFile) {
-        self.parts.review = Some(ReviewState::new(file));
-    }
-
-    /// Whether a file is being reviewed.
-    pub fn reviewing(&self) -> bool {
-        self.parts.review.is_some()
-    }
-
-    /// The first sentences of a review: the games, or the only one opened.
-    pub(super) fn review_start(&mut self, out: &mut Vec<Effect>) {
-        let Some(count) = self.parts.review.as_ref().map(ReviewState::count) else {
-            return;
-        };
-        if count == 1 {
-            self.open_game(1, out);
-            return;
-        }
-        let t = self.message("review_file", &[("count", &count.to_string())]);
-        self.say(out, t, Priority::Normal, SayKind::Info);
-        // A long file is not read out game by game: its count, and how to
-        // choose or find one (`games` lists them all on request).
+impl ReviewState {
+    /// The first sentences of a review of more than one game: the games
+    /// (a long file is not read out game by game), how to choose one.
+    pub(super) fn say_start(&self, v: &mut Voice<'_>) {
+        let count = self.count();
+        v.say_key(
+            "review_file",
+            &[("count", &count.to_string())],
+            Priority::Normal,
+            SayKind::Info,
+        );
+        // Its count, and how to choose or find one (`games` lists them
+        // all on request).
         if count <= LIST_AT_START {
-            self.list_games(None, out);
+            self.list_games(None, v);
         }
-        let t = self.message("review_choose", &[]);
-        self.info(out, t);
+        let t = v.text("review_choose", &[]);
+        v.info(t);
     }
 
-    fn list_games(&mut self, only: Option<&[usize]>, out: &mut Vec<Effect>) {
-        let Some(state) = &self.parts.review else {
-            return;
-        };
-        let lines: Vec<String> = state
+    /// The games of the file (`only` these), one sentence each.
+    fn list_games(&self, only: Option<&[usize]>, v: &mut Voice<'_>) {
+        let lines: Vec<String> = self
             .file
             .games
             .iter()
             .filter(|g| only.is_none_or(|o| o.contains(&g.number)))
             .map(|g| {
+                let talk = v.talk();
                 // A date the PGN does not know ("????.??.??") is not said.
                 let dated = !g.date.trim().is_empty() && !g.date.starts_with('?');
-                self.message(
+                talk.text(
                     if dated {
                         "review_game_line"
                     } else {
@@ -371,14 +339,13 @@ impl App {
                     },
                     &[
                         ("number", &g.number.to_string()),
-                        ("white", &self.talk.phraser.player(&g.white, Color::White)),
-                        ("black", &self.talk.phraser.player(&g.black, Color::Black)),
-                        ("result", &self.result_words(&g.result)),
+                        ("white", &talk.phraser.player(&g.white, Color::White)),
+                        ("black", &talk.phraser.player(&g.black, Color::Black)),
+                        ("result", &result_words(talk, &g.result)),
                         // In words: a voice hears no digits (issue 30).
                         (
                             "date",
-                            &self
-                                .talk
+                            &talk
                                 .phraser
                                 .pgn_date_words(&g.date)
                                 .unwrap_or_else(|| g.date.clone()),
@@ -388,228 +355,182 @@ impl App {
             })
             .collect();
         for t in lines {
-            self.info(out, t);
+            v.info(t);
         }
     }
 
-    fn open_game(&mut self, number: usize, out: &mut Vec<Effect>) {
-        if let Some(state) = &mut self.parts.review {
-            let note = state.open(number);
-            self.on_review_note(note, PlayerAction::Game, out);
-        }
-    }
-
-    /// The sentence of a step: the move with its number, the draw offer,
-    /// the clock.
-    fn step_sentence(&self, p: &Ply) -> String {
-        let words = self.talk.phraser.say_move(&p.before, p.mv);
-        let key = match p.by {
-            Color::White => "move_number_white",
-            Color::Black => "move_number_black",
-        };
-        let mut t = self.message(key, &[("number", &p.number.to_string()), ("move", &words)]);
-        if p.offer {
-            t = self.message("review_with_offer", &[("move", &t)]);
-        }
-        if let Some(ms) = p.clock_ms {
-            t = self.message(
-                "review_with_clock",
-                // In words, as the clock said it ("four minutes fifty-eight
-                // seconds"), never "0:04:58" for a voice; whole seconds as
-                // in the PGN.
-                &[
-                    ("move", &t),
-                    ("clock", &review_clock(&self.talk.phraser, ms)),
-                ],
-            );
-        }
-        if !p.comment.is_empty() || !p.nags.is_empty() {
-            t = self.message("review_has_comment", &[("move", t.trim_end_matches('.'))]);
-        }
-        if !p.variations.is_empty() {
-            t = self.message(
-                "review_has_variations",
-                &[("move", t.trim_end_matches('.'))],
-            );
-        }
-        t
-    }
-
-    /// `variations`: the variations given instead of the move reached, each
-    /// with its moves numbered as on a scoresheet.
-    fn variation_sentences(&self, p: &Ply) -> Vec<String> {
-        let m = self.ply_words(p);
-        if p.variations.is_empty() {
-            return vec![self.message("review_no_variations", &[("move", &m)])];
-        }
-        p.variations
-            .iter()
-            .enumerate()
-            .map(|(k, v)| {
-                let moves: Vec<String> = v
-                    .iter()
-                    .map(|(before, mv)| {
-                        let key = match before.turn() {
-                            Color::White => "move_number_white",
-                            Color::Black => "move_number_black",
-                        };
-                        let words = self.talk.phraser.say_move(before, *mv);
-                        let number = before.fullmoves().get().to_string();
-                        self.message(key, &[("number", &number), ("move", &words)])
-                    })
-                    .collect();
-                let moves = moves.join(", ");
-                if k == 0 {
-                    self.message("review_variations", &[("move", &m), ("moves", &moves)])
-                } else {
-                    self.message("review_variation_or", &[("moves", &moves)])
-                }
-            })
-            .collect()
-    }
-
-    /// The move's number and words, without the clock or the offer.
-    fn ply_words(&self, p: &Ply) -> String {
-        let words = self.talk.phraser.say_move(&p.before, p.mv);
-        let key = match p.by {
-            Color::White => "move_number_white",
-            Color::Black => "move_number_black",
-        };
-        self.message(key, &[("number", &p.number.to_string()), ("move", &words)])
-    }
-
-    /// `comment`: the annotation glyphs in words and the comment of the
-    /// move reached.
-    fn comment_sentence(&self, p: &Ply) -> String {
-        let mut parts: Vec<String> = p
-            .nags
-            .iter()
-            .map(|n| match n {
-                1..=6 => self.message(&format!("nag_{n}"), &[]),
-                n => self.message("nag_other", &[("number", &n.to_string())]),
-            })
-            .collect();
-        if !p.comment.is_empty() {
-            parts.push(p.comment.clone());
-        }
-        let m = self.ply_words(p);
-        if parts.is_empty() {
-            return self.message("review_no_comment", &[("move", &m)]);
-        }
-        self.message(
-            "review_comment",
-            &[("move", &m), ("comment", &parts.join("; "))],
-        )
-    }
-
-    /// A review action; `false` when the action is not one of review.
-    pub(super) fn on_review_action(
-        &mut self,
-        action: PlayerAction,
-        arg: Option<&str>,
-        out: &mut Vec<Effect>,
-    ) -> bool {
-        if !action.of_review() {
-            return false;
-        }
-        let Some(state) = &mut self.parts.review else {
-            let t = self.help_line(action);
-            let t = self.message("review_only", &[("help", &t)]);
-            self.say(out, t, Priority::Normal, SayKind::Error);
-            return true;
-        };
-        match state.handle(action, arg) {
-            Some(note) => {
-                self.on_review_note(note, action, out);
-                true
-            }
-            None => false,
-        }
-    }
-
-    /// The review part's note in words; the game shown follows the
-    /// review's cursor.
-    fn on_review_note(&mut self, note: ReviewNote, action: PlayerAction, out: &mut Vec<Effect>) {
-        if let Some(g) = self
-            .parts
-            .review
-            .as_ref()
-            .and_then(ReviewState::game_at_cursor)
-        {
-            self.game = g;
-        }
+    /// The review's note for `action`, in words.
+    pub(super) fn say(&self, note: ReviewNote, action: PlayerAction, v: &mut Voice<'_>) {
+        let talk = v.talk();
         let said = match note {
-            ReviewNote::List(only) => return self.list_games(only.as_deref(), out),
+            ReviewNote::List(only) => return self.list_games(only.as_deref(), v),
             ReviewNote::Opened { number, moves } => {
-                let Some(e) = self
-                    .parts
-                    .review
-                    .as_ref()
-                    .and_then(|s| s.current.as_ref())
-                    .map(|(_, r)| r.game.entry.clone())
-                else {
+                let Some(e) = self.current.as_ref().map(|(_, r)| r.game.entry.clone()) else {
                     return;
                 };
-                let t = self.message(
+                let t = talk.text(
                     "review_opened",
                     &[
                         ("number", &number.to_string()),
-                        ("white", &self.talk.phraser.player(&e.white, Color::White)),
-                        ("black", &self.talk.phraser.player(&e.black, Color::Black)),
-                        ("result", &self.result_words(&e.result)),
+                        ("white", &talk.phraser.player(&e.white, Color::White)),
+                        ("black", &talk.phraser.player(&e.black, Color::Black)),
+                        ("result", &result_words(talk, &e.result)),
                         ("moves", &moves.to_string()),
                     ],
                 );
-                return self.say(out, t, Priority::Normal, SayKind::Game);
+                return v.say(t, Priority::Normal, SayKind::Game);
             }
-            ReviewNote::Problem(p) => Err(pgn_problem_sentence(&self.talk.phraser, &p)),
-            ReviewNote::FoundNone(text) => {
-                Err(self.message("review_found_none", &[("text", &text)]))
+            ReviewNote::Problem(p) => Err(pgn_problem_sentence(&talk.phraser, &p)),
+            ReviewNote::FoundNone(text) => Err(talk.text("review_found_none", &[("text", &text)])),
+            ReviewNote::NotANumber(word) => {
+                let help = talk.help_line(action);
+                let input = crate::words::quote(&word);
+                Err(talk.text("arg_not_a_number", &[("input", &input), ("help", &help)]))
             }
-            ReviewNote::NotANumber(word) => Err(self.not_a_number(&word, action)),
-            ReviewNote::Help => Err(self.help_line(action)),
-            ReviewNote::NoGame => Err(self.message("review_no_game", &[])),
-            ReviewNote::Step(p) => Ok(self.step_sentence(&p)),
+            ReviewNote::Help => Err(talk.help_line(action)),
+            ReviewNote::NoGame => Err(talk.text("review_no_game", &[])),
+            ReviewNote::Step(p) => Ok(step_sentence(talk, &p)),
             ReviewNote::Back(p) => {
-                let m = self.step_sentence(&p);
-                Ok(self.message("review_back", &[("move", &m)]))
+                let m = step_sentence(talk, &p);
+                Ok(talk.text("review_back", &[("move", &m)]))
             }
             ReviewNote::AtStart(pos) => {
-                let turn = self.talk.phraser.turn(&pos);
-                Ok(self.message("review_at_start", &[("turn", &turn)]))
+                let turn = talk.phraser.turn(&pos);
+                Ok(talk.text("review_at_start", &[("turn", &turn)]))
             }
             ReviewNote::AtEnd { last, result } => {
-                let result = self.result_words(&result);
-                let m = last.map(|p| self.step_sentence(&p)).unwrap_or_default();
-                Ok(self.message("review_at_end", &[("move", &m), ("result", &result)]))
+                let result = result_words(talk, &result);
+                let m = last.map(|p| step_sentence(talk, &p)).unwrap_or_default();
+                Ok(talk.text("review_at_end", &[("move", &m), ("result", &result)]))
             }
             ReviewNote::Variations(p) => {
-                for t in self.variation_sentences(&p) {
-                    self.info(out, t);
+                for t in variation_sentences(talk, &p) {
+                    v.info(t);
                 }
                 return;
             }
             ReviewNote::Comment(p) => {
                 // Said as information, not as a step.
-                let t = self.comment_sentence(&p);
-                return self.info(out, t);
+                let t = comment_sentence(talk, &p);
+                return v.info(t);
             }
             ReviewNote::Refused { key, args } => {
                 let args: Vec<(&str, &str)> = args.iter().map(|(k, v)| (*k, v.as_str())).collect();
-                Err(self.message(key, &args))
+                Err(talk.text(key, &args))
             }
         };
         match said {
-            Ok(t) => self.say(out, t, Priority::Normal, SayKind::Move),
-            Err(t) => self.say(out, t, Priority::Normal, SayKind::Error),
+            Ok(t) => v.say(t, Priority::Normal, SayKind::Move),
+            Err(t) => v.say(t, Priority::Normal, SayKind::Error),
         }
     }
+}
 
-    /// In review, what would change the game is not done.
-    pub(super) fn review_refuses(&mut self, out: &mut Vec<Effect>) {
-        let t = self.message("review_not_here", &[]);
-        self.say(out, t, Priority::Normal, SayKind::Error);
+/// A PGN result in words, never as digits for a voice: "White won",
+/// "drawn", "unfinished" for "*" and none.
+fn result_words(talk: &Talk, result: &str) -> String {
+    match result.trim() {
+        "" | "*" | "?" => talk.text("game_unfinished", &[]),
+        "1-0" => talk.text("review_result_white", &[]),
+        "0-1" => talk.text("review_result_black", &[]),
+        "1/2-1/2" | "½-½" => talk.text("review_result_draw", &[]),
+        r => r.to_owned(),
     }
+}
+
+/// The sentence of a step: the move with its number, the draw offer,
+/// the clock.
+fn step_sentence(talk: &Talk, p: &Ply) -> String {
+    let mut t = ply_words(talk, p);
+    if p.offer {
+        t = talk.text("review_with_offer", &[("move", &t)]);
+    }
+    if let Some(ms) = p.clock_ms {
+        t = talk.text(
+            "review_with_clock",
+            // In words, as the clock said it ("four minutes fifty-eight
+            // seconds"), never "0:04:58" for a voice; whole seconds as
+            // in the PGN.
+            &[("move", &t), ("clock", &review_clock(&talk.phraser, ms))],
+        );
+    }
+    if !p.comment.is_empty() || !p.nags.is_empty() {
+        t = talk.text("review_has_comment", &[("move", t.trim_end_matches('.'))]);
+    }
+    if !p.variations.is_empty() {
+        t = talk.text(
+            "review_has_variations",
+            &[("move", t.trim_end_matches('.'))],
+        );
+    }
+    t
+}
+
+/// `variations`: the variations given instead of the move reached, each
+/// with its moves numbered as on a scoresheet.
+fn variation_sentences(talk: &Talk, p: &Ply) -> Vec<String> {
+    let m = ply_words(talk, p);
+    if p.variations.is_empty() {
+        return vec![talk.text("review_no_variations", &[("move", &m)])];
+    }
+    p.variations
+        .iter()
+        .enumerate()
+        .map(|(k, v)| {
+            let moves: Vec<String> = v
+                .iter()
+                .map(|(before, mv)| {
+                    let key = match before.turn() {
+                        Color::White => "move_number_white",
+                        Color::Black => "move_number_black",
+                    };
+                    let words = talk.phraser.say_move(before, *mv);
+                    let number = before.fullmoves().get().to_string();
+                    talk.text(key, &[("number", &number), ("move", &words)])
+                })
+                .collect();
+            let moves = moves.join(", ");
+            if k == 0 {
+                talk.text("review_variations", &[("move", &m), ("moves", &moves)])
+            } else {
+                talk.text("review_variation_or", &[("moves", &moves)])
+            }
+        })
+        .collect()
+}
+
+/// The move's number and words, without the clock or the offer.
+fn ply_words(talk: &Talk, p: &Ply) -> String {
+    let words = talk.phraser.say_move(&p.before, p.mv);
+    let key = match p.by {
+        Color::White => "move_number_white",
+        Color::Black => "move_number_black",
+    };
+    talk.text(key, &[("number", &p.number.to_string()), ("move", &words)])
+}
+
+/// `comment`: the annotation glyphs in words and the comment of the move
+/// reached.
+fn comment_sentence(talk: &Talk, p: &Ply) -> String {
+    let mut parts: Vec<String> = p
+        .nags
+        .iter()
+        .map(|n| match n {
+            1..=6 => talk.text(&format!("nag_{n}"), &[]),
+            n => talk.text("nag_other", &[("number", &n.to_string())]),
+        })
+        .collect();
+    if !p.comment.is_empty() {
+        parts.push(p.comment.clone());
+    }
+    let m = ply_words(talk, p);
+    if parts.is_empty() {
+        return talk.text("review_no_comment", &[("move", &m)]);
+    }
+    talk.text(
+        "review_comment",
+        &[("move", &m), ("comment", &parts.join("; "))],
+    )
 }
 
 /// A `%clk` time of a reviewed game in words, to the second shown in

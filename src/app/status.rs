@@ -2,73 +2,73 @@
 //! (a screen reader, the system's voices, a fallback), whether it has
 //! sound, and the problems found at start-up.
 
-use super::App;
+use super::voice::Voice;
 use crate::audio::AudioStatus;
-use crate::msg::{Effect, StartProblem};
+use crate::msg::StartProblem;
 use crate::speech::{Priority, SayKind, SpeechRoute, SpeechStatus};
 
-impl App {
-    /// The speech backend's news, in the player's words.
-    pub(super) fn on_speech_status(&mut self, status: SpeechStatus, out: &mut Vec<Effect>) {
-        match status {
-            SpeechStatus::FellBack { reason, .. } => {
-                // The reason in the player's words, not the library's.
-                let why = self.message(reason.key(), &[]);
-                let t = self.message("speech_fell_back", &[("why", &why)]);
-                self.say(out, t, Priority::Normal, SayKind::Info);
-            }
-            SpeechStatus::Speaking { route } => {
-                // Which way hector speaks, and why, once at start.
-                let t = match route {
-                    SpeechRoute::ScreenReader(reader) => {
-                        self.message("speech_via_reader", &[("reader", &reader)])
-                    }
-                    SpeechRoute::SystemVoices { no_german } => {
-                        let mut t = self.message("speech_via_voices", &[]);
-                        if no_german {
-                            t.push(' ');
-                            t.push_str(&self.message("speech_no_german_voice", &[]));
-                        }
-                        t
-                    }
-                };
-                self.say(out, t, Priority::Normal, SayKind::Info);
-            }
-            SpeechStatus::Reconnected { .. } => {
-                let t = self.message("speech_back", &[]);
-                self.say(out, t, Priority::Normal, SayKind::Info);
-            }
-            SpeechStatus::Began { .. } | SpeechStatus::Ended { .. } => {}
+/// The speech backend's news, in the player's words.
+pub(super) fn speech(status: SpeechStatus, v: &mut Voice<'_>) {
+    match status {
+        SpeechStatus::FellBack { reason, .. } => {
+            // The reason in the player's words, not the library's.
+            let why = v.text(reason.key(), &[]);
+            v.say_key(
+                "speech_fell_back",
+                &[("why", &why)],
+                Priority::Normal,
+                SayKind::Info,
+            );
         }
-    }
-
-    /// Whether sounds can be played.
-    pub(super) fn on_audio_status(&mut self, status: AudioStatus, out: &mut Vec<Effect>) {
-        match status {
-            AudioStatus::Unavailable { bell, .. } => {
-                let key = if bell {
-                    "sound_unavailable"
-                } else {
-                    "sound_unavailable_silent"
-                };
-                let t = self.message(key, &[]);
-                self.say(out, t, Priority::Normal, SayKind::Info);
-            }
-            AudioStatus::Available => {}
+        SpeechStatus::Speaking { route } => {
+            // Which way hector speaks, and why, once at start.
+            let t = match route {
+                SpeechRoute::ScreenReader(reader) => {
+                    v.text("speech_via_reader", &[("reader", &reader)])
+                }
+                SpeechRoute::SystemVoices { no_german } => {
+                    let mut t = v.text("speech_via_voices", &[]);
+                    if no_german {
+                        t.push(' ');
+                        t.push_str(&v.text("speech_no_german_voice", &[]));
+                    }
+                    t
+                }
+            };
+            v.say(t, Priority::Normal, SayKind::Info);
         }
+        SpeechStatus::Reconnected { .. } => {
+            v.say_key("speech_back", &[], Priority::Normal, SayKind::Info);
+        }
+        SpeechStatus::Began { .. } | SpeechStatus::Ended { .. } => {}
     }
+}
 
-    /// A problem found at start-up, said in the player's language (no
-    /// error tone: the session has not begun).
-    pub(super) fn on_problem(&mut self, p: &StartProblem, out: &mut Vec<Effect>) {
-        let t = match p {
-            StartProblem::Voice(e) => self.talk.phraser.voice_error(e),
-            StartProblem::Setting(e) => self.talk.phraser.setting_error(e),
-            StartProblem::Settings(e) => {
-                let place = self.talk.phraser.place(&e.file, e.line, e.key.as_deref());
-                self.message("config_error", &[("place", &place), ("detail", &e.detail)])
-            }
-        };
-        self.say_quietly(out, t, SayKind::Error);
+/// Whether sounds can be played.
+pub(super) fn audio(status: AudioStatus, v: &mut Voice<'_>) {
+    match status {
+        AudioStatus::Unavailable { bell, .. } => {
+            let key = if bell {
+                "sound_unavailable"
+            } else {
+                "sound_unavailable_silent"
+            };
+            v.say_key(key, &[], Priority::Normal, SayKind::Info);
+        }
+        AudioStatus::Available => {}
     }
+}
+
+/// A problem found at start-up, said in the player's language (no error
+/// tone: the session has not begun).
+pub(super) fn problem(p: &StartProblem, v: &mut Voice<'_>) {
+    let t = match p {
+        StartProblem::Voice(e) => v.phraser().voice_error(e),
+        StartProblem::Setting(e) => v.phraser().setting_error(e),
+        StartProblem::Settings(e) => {
+            let place = v.phraser().place(&e.file, e.line, e.key.as_deref());
+            v.text("config_error", &[("place", &place), ("detail", &e.detail)])
+        }
+    };
+    v.say_quietly(t, SayKind::Error);
 }

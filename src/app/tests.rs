@@ -10,7 +10,9 @@ fn app() -> App {
     App::builder().build()
 }
 
-fn said(effects: &[Effect]) -> Vec<String> {
+/// The sentences said among `effects`, in order: the one helper of the
+/// app's test modules.
+pub(crate) fn said(effects: &[Effect]) -> Vec<String> {
     effects
         .iter()
         .filter_map(|e| match e {
@@ -295,8 +297,11 @@ fn the_end_of_input_is_the_quit_effect() {
 fn an_action_without_its_arguments_gets_its_help() {
     let mut a = app();
     let mut out = Vec::new();
-    a.on_action(
-        crate::action::PlayerAction::Square,
+    a.dispatch(
+        crate::command::Request::new(
+            crate::action::PlayerAction::Square,
+            crate::command::Arg::None,
+        ),
         Instant::now(),
         &mut out,
     );
@@ -941,4 +946,52 @@ proptest! {
         let answer = line(&mut a, &text);
         prop_assert_eq!(answer.len(), 1, "{:?} -> {:?}", text, answer);
     }
+}
+
+/// The one writer of the game (`change.rs`): a mating move is a move and
+/// the end; a take-back of two moves is one change; an illegal move
+/// changes nothing and queues nothing; the queue is given out once (a
+/// second settle gives nothing again).
+#[test]
+fn the_game_changes_in_one_place_and_each_change_is_given_once() {
+    use super::change::{Edit, GameChange};
+    let mut a = app();
+    for l in ["f3", "e5", "g4"] {
+        line(&mut a, l);
+    }
+    let mate = shakmaty::san::San::from_ascii(b"Qh4")
+        .unwrap()
+        .to_move(a.game.position())
+        .unwrap();
+    let changes = a.change(Edit::Play(mate)).unwrap();
+    assert!(
+        matches!(
+            changes[..],
+            [
+                GameChange::Moved {
+                    by: Color::Black,
+                    ..
+                },
+                GameChange::Ended(_)
+            ]
+        ),
+        "{changes:?}"
+    );
+    assert_eq!(a.changes.len(), 2, "queued for the parts");
+    let mut out = Vec::new();
+    a.settle(Instant::now(), &mut out);
+    assert!(a.changes.is_empty());
+    assert!(
+        a.clock().is_none() && out.is_empty(),
+        "no part to speak: {out:?}"
+    );
+    let back = a.change(Edit::TakeBack(2)).unwrap();
+    assert!(matches!(back[..], [GameChange::TakenBack(2)]), "{back:?}");
+    assert_eq!(a.game.history().len(), 2);
+    let illegal = a.change(Edit::Play(mate));
+    assert!(illegal.is_err(), "Qh4 is not legal with White to move");
+    assert_eq!(a.changes.len(), 1, "only the take-back is queued");
+    a.settle(Instant::now(), &mut out);
+    a.settle(Instant::now(), &mut out);
+    assert!(a.changes.is_empty());
 }

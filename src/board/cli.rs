@@ -11,11 +11,13 @@ use shakmaty::{Board, Chess, Color, Piece, Position, Square};
 
 use super::dgt_clock::{ClockReading, ClockSide};
 use super::event::{BoardEvent, Decoder};
+use super::gatt::{self, BleTarget, Nearby};
 use super::hardware::{self, BoardDescription};
 use super::link::PortError;
 use super::protocol::{Command, Protocol};
 use super::sim::{HandStep, SimBoard};
 use super::transport::{self, Master, PortSettings};
+use super::wireless::BleKind;
 use crate::notation::Reader;
 use crate::words::vocab::{self, Lang};
 
@@ -53,13 +55,20 @@ pub fn probe_with(path: &str, description: &BoardDescription) -> Result<bool, Po
     let p = description.protocol;
     let mut request = p.encode(Command::Version);
     request.extend(p.encode(Command::SendBoard));
-    let settings = PortSettings::from_description(&description.serial);
+    let Some(serial) = &description.serial else {
+        // A Bluetooth LE board is no serial port's.
+        return Ok(false);
+    };
+    let settings = PortSettings::from_description(serial);
     transport::exchange(path, settings, &request, PROBE_WAIT).map(|bytes| answers(p, &bytes))
 }
 
 /// Which protocol answers on the port at `path` (the first that does).
 pub fn probe(path: &str) -> Probed {
-    for d in hardware::builtins() {
+    for d in hardware::builtins()
+        .into_iter()
+        .filter(|d| d.serial.is_some())
+    {
         match probe_with(path, &d) {
             Ok(true) => return Probed::Found(d),
             Ok(false) => {}
@@ -91,6 +100,64 @@ pub fn list_lines() -> Result<Vec<String>, String> {
         .into_iter()
         .map(|(name, what)| format!("{name}: {what}"))
         .collect())
+}
+
+/// How long `hector board list` listens for boards nearby.
+pub const LISTEN_FOR: Duration = Duration::from_secs(3);
+
+/// The boards advertising nearby, strongest first, listening for
+/// [`LISTEN_FOR`] (`hector board list`).
+///
+/// # Errors
+///
+/// No Bluetooth on this system, or the scan failed.
+pub fn nearby() -> Result<Vec<Nearby>, PortError> {
+    gatt::scan_nearby(LISTEN_FOR, false)
+}
+
+/// `--board auto` when no serial port answers: the first board nearby.
+pub fn find_wireless_board() -> Option<BleTarget> {
+    let found = gatt::scan_nearby(LISTEN_FOR, true).ok()?;
+    found.into_iter().next().map(|b| BleTarget {
+        kind: Some(b.kind),
+        address: Some(b.address),
+    })
+}
+
+/// How long start-up listens for a Chessnut to tell a Move from the
+/// others.
+pub const TELL_APART_WITHIN: Duration = Duration::from_secs(2);
+
+/// `--board chessnut` names a Move too: when the board heard is one, it is
+/// driven as a Move (it makes the opponent's moves itself).  A board not
+/// heard within [`TELL_APART_WITHIN`] stays a plain Chessnut.
+pub fn tell_apart(target: BleTarget) -> BleTarget {
+    if target.kind != Some(BleKind::Chessnut) {
+        return target;
+    }
+    match gatt::find(&target, TELL_APART_WITHIN) {
+        Some(found) if found.kind == BleKind::ChessnutMove => BleTarget {
+            kind: Some(BleKind::ChessnutMove),
+            ..target
+        },
+        _ => target,
+    }
+}
+
+/// The description of the wireless board `target` names (any kind: the
+/// Chessnut's, whose settle time and orientation all kinds share).
+pub fn wireless_description(target: &BleTarget) -> Option<BoardDescription> {
+    hardware::builtin_wireless(target.kind.unwrap_or(BleKind::Chessnut))
+}
+
+/// What hector calls a wireless board in what it says: its kind and
+/// address ("Chessnut C0:FF:EE:00:00:01"), or "Bluetooth".
+pub fn wireless_name(target: &BleTarget) -> String {
+    let kind = target.kind.map_or("Bluetooth", BleKind::label);
+    match &target.address {
+        Some(a) => format!("{kind} {a}"),
+        None => kind.to_owned(),
+    }
 }
 
 /// What the simulator does with one line typed or scripted.

@@ -24,6 +24,9 @@ pub enum BoardEvent {
     /// What a clock attached to the board says (a DGT board with a DGT
     /// 3000 or DGT XL: message 0x8d).
     Clock(ClockMessage),
+    /// The board's own battery (a wireless board): its charge in percent,
+    /// and whether it is charging.
+    Battery { percent: u8, charging: bool },
     /// A well-formed message of a kind this program does not use (its
     /// message id byte: a Millennium `l` or `x` acknowledgement, ...).
     Other(u8),

@@ -1,6 +1,6 @@
 //! Board descriptions: one TOML file per supported board in `hardware/`
-//! (protocol, serial settings, device name patterns, orientation, settle
-//! time).  The files shipped with hector are compiled in; a user's file is
+//! (protocol, serial settings or the Bluetooth LE board it is, device name
+//! patterns, orientation, settle time).  The files shipped with hector are compiled in; a user's file is
 //! parsed the same way, and every error names the file, the line and the
 //! key.
 
@@ -11,10 +11,11 @@ use serde::Deserialize;
 use super::infer::TrackerConfig;
 use super::protocol::Protocol;
 use super::sensed::Orientation;
+use super::wireless::BleKind;
 use crate::toml_error::FileError;
 
 /// The built-in files: (name for messages, text).
-pub const BUILTIN_SOURCES: [(&str, &str); 3] = [
+pub const BUILTIN_SOURCES: [(&str, &str); 6] = [
     ("hardware/dgt.toml", include_str!("../../hardware/dgt.toml")),
     (
         "hardware/millennium.toml",
@@ -23,6 +24,18 @@ pub const BUILTIN_SOURCES: [(&str, &str); 3] = [
     (
         "hardware/occupancy.toml",
         include_str!("../../hardware/occupancy.toml"),
+    ),
+    (
+        "hardware/chessnut.toml",
+        include_str!("../../hardware/chessnut.toml"),
+    ),
+    (
+        "hardware/pegasus.toml",
+        include_str!("../../hardware/pegasus.toml"),
+    ),
+    (
+        "hardware/eone.toml",
+        include_str!("../../hardware/eone.toml"),
     ),
 ];
 
@@ -150,20 +163,55 @@ pub struct SerialSettings {
     pub stop_bits: StopBits,
 }
 
+/// Which Bluetooth LE board a file describes (`board = "chessnut"`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
+#[serde(try_from = "String")]
+pub struct WirelessBoard(pub BleKind);
+
+impl TryFrom<String> for WirelessBoard {
+    type Error = String;
+    fn try_from(v: String) -> Result<Self, String> {
+        BleKind::from_word(&v)
+            .map(WirelessBoard)
+            .ok_or_else(|| format!("`bluetooth.board` must be chessnut, pegasus or eone, not {v}"))
+    }
+}
+
+/// A Bluetooth LE board's table.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BluetoothSettings {
+    /// Which board it is.
+    pub board: WirelessBoard,
+    /// The names it advertises; `*` matches any characters (for the
+    /// reader: hector recognises the boards by [`BleKind::recognise`]).
+    #[serde(default)]
+    pub names: Vec<String>,
+}
+
 /// One hardware file.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BoardDescription {
     /// Name for messages ("DGT e-board").
     pub name: String,
+    /// The protocol the board speaks.
     pub protocol: Protocol,
+    /// How long a move that could still be on its way must stand.
     #[serde(default)]
     pub settle_ms: SettleMs,
+    /// Which way round the board stands.
     #[serde(default)]
     pub orientation: OrientationSetting,
     /// Port name patterns; `*` matches any characters.
+    #[serde(default)]
     pub devices: Vec<String>,
-    pub serial: SerialSettings,
+    /// A board on a serial port: its line settings.
+    #[serde(default)]
+    pub serial: Option<SerialSettings>,
+    /// A Bluetooth LE board: which one.
+    #[serde(default)]
+    pub bluetooth: Option<BluetoothSettings>,
 }
 
 impl BoardDescription {
@@ -172,7 +220,7 @@ impl BoardDescription {
         Duration::from_millis(self.settle_ms.0)
     }
 
-    /// How a [`Tracker`](super::infer::Tracker) should treat this board.
+    /// How a tracker (`infer::Tracker`) should treat this board.
     pub fn tracker_config(&self) -> TrackerConfig {
         let (orientation, detect_rotation) = match self.orientation {
             OrientationSetting::Auto => (Orientation::Normal, true),
@@ -224,7 +272,17 @@ pub type HardwareError = FileError;
 
 /// Parse the text of a hardware file named `file` (for error messages).
 pub fn parse_board_file(file: &str, text: &str) -> Result<BoardDescription, HardwareError> {
-    toml::from_str::<BoardDescription>(text).map_err(|e| FileError::from_toml(file, text, &e))
+    let d = toml::from_str::<BoardDescription>(text)
+        .map_err(|e| FileError::from_toml(file, text, &e))?;
+    if d.serial.is_some() == d.bluetooth.is_some() {
+        return Err(FileError::at_key(
+            file,
+            text,
+            "protocol",
+            "a board file needs either a [serial] or a [bluetooth] table".to_owned(),
+        ));
+    }
+    Ok(d)
 }
 
 /// All built-in board descriptions.  The built-in files are tested to
@@ -236,9 +294,23 @@ pub fn builtins() -> Vec<BoardDescription> {
         .collect()
 }
 
-/// The built-in description of a protocol's board.
+/// The built-in description of a protocol's board on a serial port.
 pub fn builtin(protocol: Protocol) -> Option<BoardDescription> {
-    builtins().into_iter().find(|b| b.protocol == protocol)
+    builtins()
+        .into_iter()
+        .find(|b| b.protocol == protocol && b.serial.is_some())
+}
+
+/// The built-in description of a Bluetooth LE board of `kind` (the Move
+/// shares the Chessnut's file, with a protocol of its own).
+pub fn builtin_wireless(kind: BleKind) -> Option<BoardDescription> {
+    let mut d = builtins().into_iter().find(|b| {
+        b.bluetooth
+            .as_ref()
+            .is_some_and(|w| w.board.0.accepts(kind) || kind.accepts(w.board.0))
+    })?;
+    d.protocol = kind.protocol();
+    Some(d)
 }
 
 #[cfg(test)]
@@ -250,20 +322,32 @@ mod tests {
         for (name, text) in BUILTIN_SOURCES {
             parse_board_file(name, text).unwrap_or_else(|e| panic!("{e}"));
         }
-        assert_eq!(builtins().len(), 3);
+        assert_eq!(builtins().len(), 6);
+        for kind in BleKind::ALL {
+            let d = builtin_wireless(kind).unwrap_or_else(|| panic!("{kind:?} is built in"));
+            assert_eq!(d.protocol, kind.protocol());
+            assert!(d.serial.is_none());
+        }
+        assert!(builtin(Protocol::Millennium).is_some_and(|d| d.serial.is_some()));
     }
 
     #[test]
     fn builtin_serial_settings_match_the_protocols() {
         let dgt = builtin(Protocol::Dgt).unwrap_or_else(|| panic!("dgt.toml is built in"));
-        assert_eq!(dgt.serial.baud.get(), 9600);
-        assert_eq!(dgt.serial.data_bits.get(), 8);
-        assert_eq!(dgt.serial.parity, Parity::None);
+        let serial = dgt
+            .serial
+            .unwrap_or_else(|| panic!("dgt.toml has [serial]"));
+        assert_eq!(serial.baud.get(), 9600);
+        assert_eq!(serial.data_bits.get(), 8);
+        assert_eq!(serial.parity, Parity::None);
         let mil = builtin(Protocol::Millennium).unwrap_or_else(|| panic!("built in"));
-        assert_eq!(mil.serial.baud.get(), 38400);
-        assert_eq!(mil.serial.data_bits.get(), 7);
-        assert_eq!(mil.serial.parity, Parity::Odd);
-        assert_eq!(mil.serial.stop_bits.get(), 1);
+        let serial = mil
+            .serial
+            .unwrap_or_else(|| panic!("millennium.toml has [serial]"));
+        assert_eq!(serial.baud.get(), 38400);
+        assert_eq!(serial.data_bits.get(), 7);
+        assert_eq!(serial.parity, Parity::Odd);
+        assert_eq!(serial.stop_bits.get(), 1);
         let occ = builtin(Protocol::Occupancy).unwrap_or_else(|| panic!("built in"));
         assert_eq!(occ.settle(), Duration::from_millis(300));
         assert!(occ.tracker_config().detect_rotation);
@@ -329,6 +413,21 @@ stop_bits = 1
         let text = GOOD.replace("devices", "settle_ms = 9000\ndevices");
         let e = parse_board_file("mine.toml", &text).err();
         assert_eq!(e.and_then(|e| e.key), Some("settle_ms".to_owned()));
+    }
+
+    #[test]
+    fn a_file_is_serial_or_bluetooth() {
+        let neither = GOOD.split("[serial]").next().unwrap_or_default().to_owned();
+        let e = parse_board_file("mine.toml", &neither).err();
+        assert!(e.is_some_and(|e| e.detail.contains("[serial] or a [bluetooth]")));
+        let both = format!("{GOOD}\n[bluetooth]\nboard = \"pegasus\"\n");
+        assert!(parse_board_file("mine.toml", &both).is_err());
+        let wireless = format!("{neither}\n[bluetooth]\nboard = \"eone\"\n");
+        let d = parse_board_file("mine.toml", &wireless).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(d.bluetooth.map(|b| b.board.0), Some(BleKind::Eone));
+        let wrong = format!("{neither}\n[bluetooth]\nboard = \"radio\"\n");
+        let e = parse_board_file("mine.toml", &wrong).err();
+        assert!(e.is_some_and(|e| e.detail.contains("chessnut, pegasus or eone")));
     }
 
     #[test]

@@ -1,9 +1,9 @@
-//! What crosses the edge between the serial thread and the app: the
-//! link's events and why a port could not be used.  Plain data, no I/O:
-//! the sans-IO board session is fed them,
-//! the app words them, and `transport` (the only module that touches
-//! `serialport`) produces them, as `quinn-proto` owns the events that
-//! `quinn` carries.
+//! What crosses the edge between a board's link and the app: the link's
+//! events and why a port could not be used.  Plain data, no I/O: the
+//! sans-IO board session is fed them, the app words them, and `transport`
+//! (the only module that touches `serialport`) and `gatt` (the only one
+//! that touches Bluetooth LE) produce them, as `quinn-proto` owns the
+//! events that `quinn` carries.
 
 /// Why a port could not be used: the app words it in the player's
 /// language.
@@ -19,6 +19,13 @@ pub enum PortError {
     NotASerialPort,
     /// The port stopped working while open (a pulled cable).
     Gone,
+    /// A wireless board that is not in reach: switched off, asleep, too
+    /// far, or held by another device.
+    NotInReach,
+    /// No Bluetooth on this system (no adapter, no Bluetooth service); the
+    /// system's own description (for the command line's lists, never
+    /// said).
+    NoBluetooth(String),
     /// Something else; the system's own description.
     Other(String),
 }

@@ -5,6 +5,15 @@
 //! - [`dgt`], [`millennium`], [`occupancy`] — sans-IO codecs, bytes in,
 //!   [`BoardEvent`](event::BoardEvent)s out ([`Decoder`](event::Decoder)), plus the requests the program sends
 //!   and what each board sends (used by [`sim`]).  [`Protocol`] picks one.
+//! - [`chessnut`], [`pegasus`] — the framing of the Bluetooth LE boards
+//!   (Chessnut, DGT Pegasus), sans-IO like the serial codecs; the
+//!   Millennium eONE speaks [`millennium`] over the air.
+//! - [`wireless`] — the Bluetooth LE boards as data ([`BleKind`](wireless::BleKind)):
+//!   names, GATT services and characteristics, what each is told on
+//!   connecting.
+//! - [`gatt`] — the GATT link with `btleplug` (BlueZ, WinRT,
+//!   CoreBluetooth): feeds the same link events as the serial
+//!   [`transport`]; the only module touching `btleplug`.
 //! - [`dgt_clock`] — the clock message of a DGT board with a DGT 3000
 //!   attached (times, flags, the lever), decoded and encoded.
 //! - [`sensed`] — [`Sensed`] (one square as the sensors see it),
@@ -31,22 +40,26 @@
 //!   simulator); they read stdin and touch ports.
 
 pub mod awaited;
+pub mod chessnut;
 pub mod cli;
 pub mod dgt;
 pub mod dgt_clock;
 pub mod event;
+pub mod gatt;
 pub mod hardware;
 pub mod infer;
 pub mod link;
 pub mod millennium;
 pub mod mismatch;
 pub mod occupancy;
+pub mod pegasus;
 pub mod protocol;
 pub mod sensed;
 pub mod session;
 pub mod sim;
 pub mod spec;
 pub mod transport;
+pub mod wireless;
 
 pub use awaited::Instruction;
 #[cfg(any(test, feature = "test-support"))]

@@ -3,10 +3,12 @@
 use serde::Deserialize;
 use shakmaty::Bitboard;
 
+use super::chessnut::{self, ChessnutDecoder};
 use super::dgt::{self, DgtDecoder};
 use super::event::{BoardEvent, Decoder};
 use super::millennium::{self, LedPattern, MillenniumDecoder};
 use super::occupancy::{self, OccupancyDecoder};
+use super::pegasus::{self, PegasusDecoder};
 
 /// A board protocol.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
@@ -18,6 +20,17 @@ pub enum Protocol {
     Millennium,
     /// hector's occupancy line protocol (occupancy only).
     Occupancy,
+    /// The Chessnut boards over Bluetooth LE (identify pieces).
+    Chessnut,
+    /// The Chessnut Move: a Chessnut that moves its own pieces (and has
+    /// commands of its own for its lights and battery).
+    ChessnutMove,
+    /// DGT's messages from a DGT Pegasus over Bluetooth LE (occupancy
+    /// only).
+    Pegasus,
+    /// Millennium ChessLink from a Millennium eONE over Bluetooth LE
+    /// (the serial boards' messages, identify pieces).
+    Eone,
 }
 
 /// What the program may want a board to do, whatever its protocol.
@@ -33,11 +46,20 @@ pub enum Command {
     ShowSquares(Bitboard),
     /// All lights off.
     LightsOff,
+    /// Say the battery's charge (a wireless board).
+    Battery,
 }
 
 impl Protocol {
-    /// All protocols, in the order a probe tries them.
+    /// The protocols of serial ports, in the order a probe tries them.
     pub const ALL: [Protocol; 3] = [Protocol::Dgt, Protocol::Millennium, Protocol::Occupancy];
+    /// The protocols only Bluetooth LE boards speak.
+    pub const WIRELESS: [Protocol; 4] = [
+        Protocol::Chessnut,
+        Protocol::ChessnutMove,
+        Protocol::Pegasus,
+        Protocol::Eone,
+    ];
 
     /// The protocol's name as written in hardware files.
     pub const fn name(self) -> &'static str {
@@ -45,21 +67,55 @@ impl Protocol {
             Protocol::Dgt => "dgt",
             Protocol::Millennium => "millennium",
             Protocol::Occupancy => "occupancy",
+            Protocol::Chessnut => "chessnut",
+            Protocol::ChessnutMove => "chessnut-move",
+            Protocol::Pegasus => "pegasus",
+            Protocol::Eone => "eone",
         }
     }
 
     /// Whether the board tells which piece stands on a square (otherwise
     /// only whether the square is occupied).
     pub const fn identifies_pieces(self) -> bool {
-        !matches!(self, Protocol::Occupancy)
+        !matches!(self, Protocol::Occupancy | Protocol::Pegasus)
+    }
+
+    /// Whether only Bluetooth LE boards speak it.
+    pub const fn is_wireless(self) -> bool {
+        matches!(
+            self,
+            Protocol::Chessnut | Protocol::ChessnutMove | Protocol::Pegasus | Protocol::Eone
+        )
+    }
+
+    /// How often the whole board is asked for while it answers: the
+    /// Pegasus, whose field updates alone can miss a change (the open web
+    /// client that reads it: "the Pegasus needs periodic board dump
+    /// requests for reliable move detection").
+    pub const fn poll_every(self) -> Option<std::time::Duration> {
+        match self {
+            Protocol::Pegasus => Some(std::time::Duration::from_secs(2)),
+            _ => None,
+        }
+    }
+
+    /// Whether the board moves its own pieces (the Chessnut Move).
+    pub const fn moves_pieces(self) -> bool {
+        matches!(self, Protocol::ChessnutMove)
     }
 
     /// A fresh decoder for what the board sends.
     pub fn decoder(self) -> AnyDecoder {
         match self {
             Protocol::Dgt => AnyDecoder::Dgt(DgtDecoder::new()),
-            Protocol::Millennium => AnyDecoder::Millennium(MillenniumDecoder::new()),
+            Protocol::Millennium | Protocol::Eone => {
+                AnyDecoder::Millennium(MillenniumDecoder::new())
+            }
             Protocol::Occupancy => AnyDecoder::Occupancy(OccupancyDecoder::new()),
+            Protocol::Chessnut | Protocol::ChessnutMove => {
+                AnyDecoder::Chessnut(ChessnutDecoder::new())
+            }
+            Protocol::Pegasus => AnyDecoder::Pegasus(PegasusDecoder::new()),
         }
     }
 
@@ -68,6 +124,8 @@ impl Protocol {
     /// boards report changes by themselves, occupancy boards always do.
     pub fn encode(self, command: Command) -> Vec<u8> {
         match (self, command) {
+            // The eONE carries the serial boards' ChessLink unchanged.
+            (Protocol::Eone, command) => Protocol::Millennium.encode(command),
             (Protocol::Dgt, Command::SendBoard) => dgt::Request::SendBoard.encode(),
             // Field updates, and the clock's times when they change (a board
             // with no clock sends only field updates).
@@ -81,6 +139,26 @@ impl Protocol {
             (Protocol::Millennium, Command::LightsOff) => millennium::Request::LedsOff.encode(),
             (Protocol::Occupancy, Command::SendBoard) => occupancy::Request::SendBoard.encode(),
             (Protocol::Occupancy, Command::Version) => occupancy::Request::Version.encode(),
+            // The position is sent at once and on every change once the
+            // real-time report is on (Chessnut_eBoards §2).
+            (Protocol::Chessnut | Protocol::ChessnutMove, Command::SendBoard) => {
+                chessnut::enable_reports()
+            }
+            (Protocol::Chessnut | Protocol::ChessnutMove, Command::ShowSquares(squares)) => {
+                chessnut::leds(squares, self.moves_pieces())
+            }
+            (Protocol::Chessnut | Protocol::ChessnutMove, Command::LightsOff) => {
+                chessnut::leds(Bitboard::EMPTY, self.moves_pieces())
+            }
+            (Protocol::Chessnut | Protocol::ChessnutMove, Command::Battery) => {
+                chessnut::ask_battery(self.moves_pieces())
+            }
+            (Protocol::Pegasus, Command::SendBoard) => dgt::Request::SendBoard.encode(),
+            // Field updates of the board only (it has no clock).
+            (Protocol::Pegasus, Command::StartUpdates) => dgt::Request::SendUpdatesBoard.encode(),
+            (Protocol::Pegasus, Command::Version) => dgt::Request::Version.encode(),
+            (Protocol::Pegasus, Command::ShowSquares(squares)) => pegasus::leds(squares),
+            (Protocol::Pegasus, Command::LightsOff) => pegasus::leds(Bitboard::EMPTY),
             _ => Vec::new(),
         }
     }
@@ -92,6 +170,8 @@ pub enum AnyDecoder {
     Dgt(DgtDecoder),
     Millennium(MillenniumDecoder),
     Occupancy(OccupancyDecoder),
+    Chessnut(ChessnutDecoder),
+    Pegasus(PegasusDecoder),
 }
 
 impl Decoder for AnyDecoder {
@@ -100,6 +180,8 @@ impl Decoder for AnyDecoder {
             AnyDecoder::Dgt(d) => d.feed_into(bytes, out),
             AnyDecoder::Millennium(d) => d.feed_into(bytes, out),
             AnyDecoder::Occupancy(d) => d.feed_into(bytes, out),
+            AnyDecoder::Chessnut(d) => d.feed_into(bytes, out),
+            AnyDecoder::Pegasus(d) => d.feed_into(bytes, out),
         }
     }
 }

@@ -5,7 +5,7 @@
 
 use std::time::{Duration, Instant};
 
-use shakmaty::{Chess, Move, Role};
+use shakmaty::{Bitboard, Chess, Move, Position, Role};
 
 use super::awaited::Instruction;
 use super::dgt_clock::ClockMessage;
@@ -18,6 +18,13 @@ use crate::words::vocab::MoveWords;
 /// How long an open port may stay silent before hector says that no
 /// board answers, and how often it asks again meanwhile.
 pub const ANSWER_WITHIN: Duration = Duration::from_secs(3);
+/// How long a board that moves its own pieces (the Chessnut Move) may take
+/// to make a move before hector asks for it by hand.
+pub const MOVE_WITHIN: Duration = Duration::from_secs(30);
+/// How often a wireless board is asked for its battery.
+pub const BATTERY_EVERY: Duration = Duration::from_secs(300);
+/// A battery at or below this charge (percent) is said to be low.
+pub const BATTERY_LOW: u8 = 20;
 
 /// What the session tells the app.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,6 +37,17 @@ pub enum SessionNote {
     Silent,
     /// The board that had answered went away (said once per loss).
     Disconnected,
+    /// A wireless board that had answered went out of reach or to sleep
+    /// (said once per loss; it is looked for meanwhile).
+    OutOfReach,
+    /// The board's battery is low (said once until it is charged).
+    BatteryLow(u8),
+    /// The board moves the pieces of a move made elsewhere itself (the
+    /// Chessnut Move): no instruction to the player.
+    BoardMoves,
+    /// The board could not make that move (blocked, a capture that needs a
+    /// hand): an instruction to make it by hand follows.
+    BoardCouldNot,
     /// Bytes to send to the board.
     Send(Vec<u8>),
     /// What the tracker concluded.
@@ -82,6 +100,17 @@ pub struct BoardSession {
     link: LinkState,
     announce_touch: bool,
     events: Vec<BoardEvent>,
+    /// The board moves a move made elsewhere itself: until when its report
+    /// is waited for.
+    moving_until: Option<Instant>,
+    /// The squares lit for the move awaited (a wireless board with lights).
+    lit: Bitboard,
+    /// When to ask a wireless board for its battery next.
+    battery_at: Option<Instant>,
+    /// The low battery was said (not again until it is charged).
+    battery_said: bool,
+    /// When to ask a board that is polled for its whole position next.
+    poll_at: Option<Instant>,
 }
 
 impl BoardSession {
@@ -100,6 +129,11 @@ impl BoardSession {
             link: LinkState::Starting,
             announce_touch,
             events: Vec::new(),
+            moving_until: None,
+            lit: Bitboard::EMPTY,
+            battery_at: None,
+            battery_said: false,
+            poll_at: None,
         }
     }
 
@@ -155,10 +189,16 @@ impl BoardSession {
             LinkState::Waiting { ask_at, .. } => Some(ask_at),
             _ => None,
         };
-        match (self.tracker.next_deadline(), ask) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        [
+            self.tracker.next_deadline(),
+            ask,
+            self.moving_until,
+            self.battery_at.filter(|_| self.connected()),
+            self.poll_at.filter(|_| self.connected()),
+        ]
+        .into_iter()
+        .flatten()
+        .min()
     }
 
     /// The request for a whole board and then for updates.
@@ -166,6 +206,74 @@ impl BoardSession {
         let mut request = self.protocol.encode(Command::SendBoard);
         request.extend(self.protocol.encode(Command::StartUpdates));
         request
+    }
+
+    /// The lights of a wireless board show the squares of the move it
+    /// awaits (none when it awaits none): the bytes, when that changed.
+    fn light_awaited(&mut self, out: &mut Vec<SessionNote>) {
+        if !self.protocol.is_wireless() || !self.connected() {
+            return;
+        }
+        let want = self
+            .tracker
+            .awaiting_execution()
+            .map(|m| {
+                let mut squares = Bitboard::from_square(m.to());
+                if let Some(from) = m.from() {
+                    squares.add(from);
+                }
+                if let Move::Castle { king, rook } = m {
+                    squares.add(king);
+                    squares.add(rook);
+                    let side = shakmaty::CastlingSide::from_king_side(rook > king);
+                    let color = shakmaty::Color::from_white(king.rank() == shakmaty::Rank::First);
+                    squares.add(side.king_to(color));
+                    squares.add(side.rook_to(color));
+                }
+                self.tracker.board_squares(squares)
+            })
+            .unwrap_or(Bitboard::EMPTY);
+        if want == self.lit {
+            return;
+        }
+        self.lit = want;
+        let command = if want.is_empty() {
+            Command::LightsOff
+        } else {
+            Command::ShowSquares(want)
+        };
+        let bytes = self.protocol.encode(command);
+        if !bytes.is_empty() {
+            out.push(SessionNote::Send(bytes));
+        }
+    }
+
+    /// The board that moves its own pieces reported, or took too long:
+    /// done, or to be made by hand.
+    fn moved_or_not(&mut self, out: &mut Vec<SessionNote>) {
+        self.moving_until = None;
+        let made = self
+            .tracker
+            .sensed()
+            .is_some_and(|s| s.matches(self.tracker.position().board()));
+        if made || self.tracker.awaiting_execution().is_none() {
+            return;
+        }
+        out.push(SessionNote::BoardCouldNot);
+        let all = self.tracker.instructions();
+        if !all.is_empty() {
+            out.push(SessionNote::Found(Inferred::Instruction(all)));
+        }
+    }
+
+    /// A battery reading: said when it is low, once until charged.
+    fn battery(&mut self, percent: u8, charging: bool, out: &mut Vec<SessionNote>) {
+        if charging || percent > BATTERY_LOW + 10 {
+            self.battery_said = false;
+        } else if percent <= BATTERY_LOW && !self.battery_said {
+            self.battery_said = true;
+            out.push(SessionNote::BatteryLow(percent));
+        }
     }
 
     /// Something happened on the link.
@@ -182,12 +290,24 @@ impl BoardSession {
                 };
                 // A frame cut by the loss is stale.
                 self.decoder = self.protocol.decoder();
+                self.lit = Bitboard::EMPTY;
+                self.moving_until = None;
                 out.push(SessionNote::Send(self.request()));
+                self.poll_at = self.protocol.poll_every().map(|d| now + d);
+                // A command of its own: a Chessnut reads one a write.
+                let battery = self.protocol.encode(Command::Battery);
+                if !battery.is_empty() {
+                    self.battery_at = Some(now + BATTERY_EVERY);
+                    out.push(SessionNote::Send(battery));
+                }
             }
             LinkEvent::Disconnected(why) => {
                 let again = self.link.answered_before();
                 let was = std::mem::replace(&mut self.link, LinkState::Lost { again });
                 match was {
+                    LinkState::Live if why == PortError::NotInReach => {
+                        out.push(SessionNote::OutOfReach);
+                    }
                     LinkState::Live => out.push(SessionNote::Disconnected),
                     LinkState::Starting => {
                         self.link = LinkState::CannotOpen(why.clone());
@@ -211,6 +331,10 @@ impl BoardSession {
                         out.push(SessionNote::Clock(*m));
                         continue;
                     }
+                    if let BoardEvent::Battery { percent, charging } = e {
+                        self.battery(*percent, *charging, &mut out);
+                        continue;
+                    }
                     let snapshot = matches!(e, BoardEvent::Snapshot(_));
                     let arrived = snapshot && self.link != LinkState::Live;
                     if arrived {
@@ -231,6 +355,23 @@ impl BoardSession {
                                 | Inferred::Instruction(_)
                         )
                     });
+                    if self.moving_until.is_some() && snapshot {
+                        // The board that moved its pieces reports again:
+                        // what it could not move is for the hand.
+                        let mut notes = Vec::new();
+                        self.moved_or_not(&mut notes);
+                        if notes.is_empty() {
+                            self.push_found(found, &mut out);
+                        } else {
+                            let keep: Vec<Inferred> = found
+                                .into_iter()
+                                .filter(|f| !matches!(f, Inferred::Mismatch(_)))
+                                .collect();
+                            self.push_found(keep, &mut out);
+                            out.extend(notes);
+                        }
+                        continue;
+                    }
                     self.push_found(found, &mut out);
                     if arrived
                         && !said_something
@@ -243,6 +384,7 @@ impl BoardSession {
                     }
                 }
                 self.events = events;
+                self.light_awaited(&mut out);
             }
         }
         out
@@ -272,17 +414,59 @@ impl BoardSession {
             };
             out.push(SessionNote::Send(self.request()));
         }
-        let found = self.tracker.tick(now);
+        if self.moving_until.is_some_and(|t| now >= t) {
+            self.moved_or_not(&mut out);
+        }
+        if self.connected()
+            && let Some(at) = self.battery_at
+            && now >= at
+        {
+            self.battery_at = Some(now + BATTERY_EVERY);
+            out.push(SessionNote::Send(self.protocol.encode(Command::Battery)));
+        }
+        if self.connected()
+            && let (Some(at), Some(every)) = (self.poll_at, self.protocol.poll_every())
+            && now >= at
+        {
+            self.poll_at = Some(now + every);
+            out.push(SessionNote::Send(self.protocol.encode(Command::SendBoard)));
+        }
+        let mut found = self.tracker.tick(now);
+        if self.moving_until.is_some() {
+            // The board is moving the pieces: no reminder of the move.
+            found.retain(|f| !matches!(f, Inferred::Instruction(_) | Inferred::Mismatch(_)));
+        }
         self.push_found(found, &mut out);
+        self.light_awaited(&mut out);
         out
     }
 
-    /// The game moved on by other means (a move typed on the keyboard).
+    /// The game moved on by other means (a move typed on the keyboard, the
+    /// engine's, the opponent's): awaited on the board, its squares lit
+    /// where the board has lights; a board that moves its own pieces is
+    /// told to make it, and no instruction is given unless it cannot.
     #[must_use]
     pub fn game_moved(&mut self, position: &Chess, now: Instant) -> Vec<SessionNote> {
         let found = self.tracker.set_position(position, now);
         let mut out = Vec::new();
+        if self.protocol.moves_pieces()
+            && self.connected()
+            && self.tracker.awaiting_execution().is_some()
+        {
+            let found: Vec<Inferred> = found
+                .into_iter()
+                .filter(|f| !matches!(f, Inferred::Instruction(_)))
+                .collect();
+            self.push_found(found, &mut out);
+            out.push(SessionNote::Send(super::chessnut::move_to(
+                position.board(),
+            )));
+            out.push(SessionNote::BoardMoves);
+            self.moving_until = Some(now + MOVE_WITHIN);
+            return out;
+        }
         self.push_found(found, &mut out);
+        self.light_awaited(&mut out);
         out
     }
 
@@ -471,6 +655,183 @@ mod tests {
         let _ = s.link(LinkEvent::Connected, now);
         let out = s.link(LinkEvent::Bytes(sim.dump()), now);
         assert_eq!(out[0], SessionNote::Connected { again: true });
+    }
+
+    /// A wireless board connected and showing the starting position.
+    fn live(protocol: Protocol, now: Instant) -> (BoardSession, SimBoard) {
+        let mut s = session(protocol);
+        let _ = s.link(LinkEvent::Connected, now);
+        let sim = SimBoard::new(protocol, Board::new());
+        let out = s.link(LinkEvent::Bytes(sim.dump()), now);
+        assert_eq!(out, vec![SessionNote::Connected { again: false }]);
+        (s, sim)
+    }
+
+    #[test]
+    fn a_chessnut_is_asked_for_its_position_and_battery_one_command_a_write() {
+        let mut s = session(Protocol::Chessnut);
+        let now = Instant::now();
+        let out = s.link(LinkEvent::Connected, now);
+        assert_eq!(
+            out,
+            vec![
+                SessionNote::Send(vec![0x21, 0x01, 0x00]),
+                SessionNote::Send(vec![0x29, 0x01, 0x00]),
+            ]
+        );
+        let sim = SimBoard::new(Protocol::Chessnut, Board::new());
+        let _ = s.link(LinkEvent::Bytes(sim.dump()), now);
+        // Asked again every few minutes.
+        assert_eq!(s.next_deadline(), Some(now + BATTERY_EVERY));
+        let out = s.tick(now + BATTERY_EVERY);
+        assert_eq!(out, vec![SessionNote::Send(vec![0x29, 0x01, 0x00])]);
+    }
+
+    #[test]
+    fn a_low_battery_is_said_once_until_charged() {
+        let now = Instant::now();
+        let (mut s, _) = live(Protocol::Chessnut, now);
+        let battery =
+            |p: u8, c: bool| LinkEvent::Bytes(vec![0x2a, 0x02, p | if c { 0x80 } else { 0 }, 0]);
+        assert!(s.link(battery(60, false), now).is_empty());
+        assert_eq!(
+            s.link(battery(18, false), now),
+            vec![SessionNote::BatteryLow(18)]
+        );
+        assert!(s.link(battery(12, false), now).is_empty(), "once");
+        // Charging, then low again: said again.
+        assert!(s.link(battery(12, true), now).is_empty());
+        assert_eq!(
+            s.link(battery(11, false), now),
+            vec![SessionNote::BatteryLow(11)]
+        );
+    }
+
+    #[test]
+    fn a_wireless_board_lights_the_awaited_move_and_puts_the_lights_out() {
+        let now = Instant::now();
+        let (mut s, mut sim) = live(Protocol::Chessnut, now);
+        let mut pos = Chess::default();
+        let e4 = mv(&pos, "e4");
+        pos.play_unchecked(e4);
+        let out = s.game_moved(&pos, now);
+        let lights = super::super::chessnut::leds(
+            Bitboard::from_square(shakmaty::Square::E2)
+                | Bitboard::from_square(shakmaty::Square::E4),
+            false,
+        );
+        assert!(out.contains(&SessionNote::Send(lights)), "{out:?}");
+        assert!(
+            out.iter()
+                .any(|n| matches!(n, SessionNote::Found(Inferred::Instruction(_)))),
+            "{out:?}"
+        );
+        // Made by hand: lights out.
+        let mut out = Vec::new();
+        for bytes in sim.play(&Chess::default(), e4, false) {
+            out.extend(s.link(LinkEvent::Bytes(bytes), now));
+        }
+        out.extend(s.tick(now + Duration::from_secs(1)));
+        let off = super::super::chessnut::leds(Bitboard::EMPTY, false);
+        assert!(out.contains(&SessionNote::Send(off)), "{out:?}");
+        // A serial DGT board is given no lights.
+        let (mut dgt, _) = live(Protocol::Dgt, now);
+        let out = dgt.game_moved(&pos, now);
+        assert!(
+            !out.iter().any(|n| matches!(n, SessionNote::Send(_))),
+            "{out:?}"
+        );
+    }
+
+    #[test]
+    fn the_move_makes_a_move_itself_or_asks_for_it_by_hand() {
+        let now = Instant::now();
+        let (mut s, mut sim) = live(Protocol::ChessnutMove, now);
+        let mut pos = Chess::default();
+        let e4 = mv(&pos, "e4");
+        pos.play_unchecked(e4);
+        let out = s.game_moved(&pos, now);
+        assert_eq!(
+            out,
+            vec![
+                SessionNote::Send(super::super::chessnut::move_to(pos.board())),
+                SessionNote::BoardMoves,
+            ]
+        );
+        // No reminder while it moves (the tracker's comes after 15 s).
+        let quiet = s.tick(now + Duration::from_secs(20));
+        assert!(
+            !quiet.iter().any(|n| matches!(
+                n,
+                SessionNote::Found(Inferred::Instruction(_) | Inferred::Mismatch(_))
+            )),
+            "{quiet:?}"
+        );
+        // It reports the position made: done, no instruction.
+        let after = sim.set_board(pos.board().clone());
+        let out = s.link(LinkEvent::Bytes(after), now);
+        assert!(
+            out.iter()
+                .any(|n| matches!(n, SessionNote::Found(Inferred::Executed(_)))),
+            "{out:?}"
+        );
+        assert!(!out.contains(&SessionNote::BoardCouldNot));
+        // The next one it cannot make: it reports the old position.
+        let before = pos.clone();
+        let e5 = mv(&pos, "e5");
+        pos.play_unchecked(e5);
+        let _ = s.game_moved(&pos, now);
+        let out = s.link(LinkEvent::Bytes(sim.set_board(before.board().clone())), now);
+        let at = out.iter().position(|n| *n == SessionNote::BoardCouldNot);
+        assert!(at.is_some(), "{out:?}");
+        assert!(
+            matches!(
+                out.get(at.unwrap_or(0) + 1),
+                Some(SessionNote::Found(Inferred::Instruction(_)))
+            ),
+            "{out:?}"
+        );
+        assert!(
+            !out.iter()
+                .any(|n| matches!(n, SessionNote::Found(Inferred::Mismatch(_))))
+        );
+        // And a board that never reports: asked by hand after a while.
+        let (mut s, _) = live(Protocol::ChessnutMove, now);
+        let _ = s.game_moved(&pos_after(&Chess::default(), "d4"), now);
+        let out = s.tick(now + MOVE_WITHIN);
+        assert_eq!(out.first(), Some(&SessionNote::BoardCouldNot), "{out:?}");
+    }
+
+    fn pos_after(pos: &Chess, san: &str) -> Chess {
+        let mut p = pos.clone();
+        p.play_unchecked(mv(pos, san));
+        p
+    }
+
+    #[test]
+    fn a_pegasus_is_asked_for_its_whole_board_every_two_seconds() {
+        let now = Instant::now();
+        let (mut s, _) = live(Protocol::Pegasus, now);
+        let every = Protocol::Pegasus.poll_every().unwrap_or_default();
+        assert_eq!(s.next_deadline(), Some(now + every));
+        let out = s.tick(now + every);
+        assert_eq!(out, vec![SessionNote::Send(vec![0x42])]);
+        assert_eq!(s.next_deadline(), Some(now + every * 2));
+        // A Chessnut reports by itself: never polled.
+        let (c, _) = live(Protocol::Chessnut, now);
+        assert_eq!(c.next_deadline(), Some(now + BATTERY_EVERY));
+    }
+
+    #[test]
+    fn a_wireless_board_out_of_reach_is_said_as_such() {
+        let now = Instant::now();
+        let (mut s, _) = live(Protocol::Pegasus, now);
+        let out = s.link(LinkEvent::Disconnected(PortError::NotInReach), now);
+        assert_eq!(out, vec![SessionNote::OutOfReach]);
+        assert!(
+            s.link(LinkEvent::Disconnected(PortError::NotInReach), now)
+                .is_empty()
+        );
     }
 
     #[test]

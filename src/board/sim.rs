@@ -10,6 +10,7 @@ use super::millennium;
 use super::occupancy;
 use super::protocol::Protocol;
 use super::sensed::Orientation;
+use super::{chessnut, pegasus};
 
 /// One thing a hand does on the board (game squares).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -168,8 +169,10 @@ impl SimBoard {
         let b = self.board_numbered();
         match self.protocol {
             Protocol::Dgt => dgt::encode_board_dump(&b),
-            Protocol::Millennium => millennium::encode_status(&b),
+            Protocol::Millennium | Protocol::Eone => millennium::encode_status(&b),
             Protocol::Occupancy => occupancy::encode_line(b.occupied()),
+            Protocol::Chessnut | Protocol::ChessnutMove => chessnut::encode_position(&b),
+            Protocol::Pegasus => pegasus::encode_occupancy(b.occupied()),
         }
     }
 
@@ -177,8 +180,10 @@ impl SimBoard {
     pub fn version(&self) -> Vec<u8> {
         match self.protocol {
             Protocol::Dgt => dgt::encode_version(1, 7),
-            Protocol::Millennium => millennium::encode_version(1, 3),
+            Protocol::Millennium | Protocol::Eone => millennium::encode_version(1, 3),
             Protocol::Occupancy => occupancy::encode_version("hector-sim 1"),
+            Protocol::Pegasus => dgt::encode_version(1, 0),
+            Protocol::Chessnut | Protocol::ChessnutMove => Vec::new(),
         }
     }
 
@@ -188,7 +193,12 @@ impl SimBoard {
     pub fn clock(&self, reading: &ClockReading) -> Vec<u8> {
         match self.protocol {
             Protocol::Dgt => dgt_clock::encode(reading),
-            Protocol::Millennium | Protocol::Occupancy => Vec::new(),
+            Protocol::Millennium
+            | Protocol::Eone
+            | Protocol::Occupancy
+            | Protocol::Chessnut
+            | Protocol::ChessnutMove
+            | Protocol::Pegasus => Vec::new(),
         }
     }
 
@@ -209,7 +219,12 @@ impl SimBoard {
                 None => occupancy::encode_lift(at),
                 Some(_) => occupancy::encode_place(at),
             },
-            Protocol::Millennium | Protocol::Occupancy => self.dump(),
+            Protocol::Pegasus => pegasus::encode_change(at, piece.is_some()),
+            Protocol::Millennium
+            | Protocol::Eone
+            | Protocol::Occupancy
+            | Protocol::Chessnut
+            | Protocol::ChessnutMove => self.dump(),
         }
     }
 
@@ -233,14 +248,26 @@ impl SimBoard {
     /// versions; other requests are acknowledged as the protocol does).
     pub fn answer(&self, request: &[u8]) -> Vec<u8> {
         let mut out = Vec::new();
+        if matches!(self.protocol, Protocol::Chessnut | Protocol::ChessnutMove) {
+            // Commands are whole frames; the report switched on sends the
+            // position at once.
+            if request.starts_with(&chessnut::enable_reports()) {
+                out.extend(self.dump());
+            }
+            return out;
+        }
         for &byte in request {
             match (self.protocol, byte & 0x7f) {
-                (Protocol::Dgt, 0x42) => out.extend(self.dump()),
+                (Protocol::Dgt | Protocol::Pegasus, 0x42) => out.extend(self.dump()),
                 (Protocol::Dgt, 0x4d) => out.extend(self.version()),
-                (Protocol::Millennium, b'S') => out.extend(self.dump()),
-                (Protocol::Millennium, b'V') => out.extend(self.version()),
-                (Protocol::Millennium, b'X') => out.extend(millennium::frame(b"x")),
-                (Protocol::Millennium, b'L') => out.extend(millennium::frame(b"l")),
+                (Protocol::Millennium | Protocol::Eone, b'S') => out.extend(self.dump()),
+                (Protocol::Millennium | Protocol::Eone, b'V') => out.extend(self.version()),
+                (Protocol::Millennium | Protocol::Eone, b'X') => {
+                    out.extend(millennium::frame(b"x"))
+                }
+                (Protocol::Millennium | Protocol::Eone, b'L') => {
+                    out.extend(millennium::frame(b"l"))
+                }
                 (Protocol::Occupancy, b'?') => out.extend(self.dump()),
                 (Protocol::Occupancy, b'v') => out.extend(self.version()),
                 _ => {}

@@ -2,6 +2,7 @@
 //! port and no I/O, so the messages and the phrasing can name its errors.
 
 use super::protocol::Protocol;
+use super::wireless::BleKind;
 
 /// Which board to use, as given with `--board`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -17,6 +18,15 @@ pub enum BoardSpec {
     },
     /// This port; probe which protocol answers.
     Probe(String),
+    /// A Bluetooth LE board: of this kind (`chessnut`, `pegasus`, `eone`),
+    /// at this address (`chessnut:C0:FF:EE:00:00:01`, `bluetooth:ADDRESS`),
+    /// or both.
+    Wireless {
+        /// The kind, when given.
+        kind: Option<BleKind>,
+        /// The address, when given.
+        address: Option<String>,
+    },
 }
 
 /// What is wrong with a `--board` value (worded by the app).
@@ -38,6 +48,20 @@ pub fn parse_spec(text: &str) -> Result<BoardSpec, SpecError> {
     }
     if text.is_empty() {
         return Err(SpecError::Empty);
+    }
+    let (word, rest) = text.split_once(':').unwrap_or((text, ""));
+    let address = (!rest.is_empty()).then(|| rest.to_owned());
+    if let Some(kind) = BleKind::from_word(word) {
+        return Ok(BoardSpec::Wireless {
+            kind: Some(kind),
+            address,
+        });
+    }
+    if matches!(word.to_ascii_lowercase().as_str(), "bluetooth" | "ble") {
+        return Ok(BoardSpec::Wireless {
+            kind: None,
+            address,
+        });
     }
     if let Some((name, path)) = text.split_once(':') {
         let folded = name.to_ascii_lowercase();
@@ -102,6 +126,35 @@ mod tests {
         assert_eq!(
             parse_spec(r"C:\ports\board"),
             Ok(BoardSpec::Probe(r"C:\ports\board".into()))
+        );
+        // Bluetooth LE boards, by kind, address or both.
+        assert_eq!(
+            parse_spec("chessnut"),
+            Ok(BoardSpec::Wireless {
+                kind: Some(BleKind::Chessnut),
+                address: None
+            })
+        );
+        assert_eq!(
+            parse_spec("Pegasus:C0:FF:EE:00:00:01"),
+            Ok(BoardSpec::Wireless {
+                kind: Some(BleKind::Pegasus),
+                address: Some("C0:FF:EE:00:00:01".into())
+            })
+        );
+        assert_eq!(
+            parse_spec("bluetooth:C0:FF:EE:00:00:02"),
+            Ok(BoardSpec::Wireless {
+                kind: None,
+                address: Some("C0:FF:EE:00:00:02".into())
+            })
+        );
+        assert_eq!(
+            parse_spec("eone"),
+            Ok(BoardSpec::Wireless {
+                kind: Some(BleKind::Eone),
+                address: None
+            })
         );
         assert_eq!(
             parse_spec("/dev/serial/by-id/usb-x:y"),

@@ -78,6 +78,10 @@ impl Phraser {
             PortError::Busy => self.message("port_busy", &[]),
             PortError::NotASerialPort => self.message("port_not_serial", &[]),
             PortError::Gone => self.message("port_gone", &[]),
+            PortError::NotInReach => self.message("port_not_in_reach", &[]),
+            // The system's own words (a D-Bus error) are no sentence for
+            // the player: what to do instead.
+            PortError::NoBluetooth(_) => self.message("port_no_bluetooth", &[]),
             PortError::Other(detail) => self.message("port_other", &[("detail", detail)]),
         }
     }
@@ -184,7 +188,7 @@ mod tests {
                 "foo:/dev/ttyUSB0",
                 &SpecError::UnknownProtocol("foo".into())
             ),
-            "Unknown board protocol foo in foo:/dev/ttyUSB0: use dgt, millennium or occupancy, e.g. dgt:/dev/ttyUSB0."
+            "Unknown board protocol foo in foo:/dev/ttyUSB0: use dgt, millennium or occupancy, e.g. dgt:/dev/ttyUSB0, or a Bluetooth board: chessnut, move, pegasus or eone."
         );
         assert_eq!(
             en.spec_error("dgt:", &SpecError::MissingPort(Protocol::Dgt)),

@@ -6,6 +6,7 @@
 use std::time::Duration;
 
 use crate::board::cli::{self as board_cli, Probed};
+use crate::board::gatt::BleTarget;
 use crate::board::hardware::BoardDescription;
 use crate::board::spec::{BoardSpec, parse_spec};
 use crate::board::transport::PortSettings;
@@ -24,6 +25,11 @@ pub trait Ports {
     fn find(&mut self) -> Option<(BoardDescription, String)>;
     /// Which protocol answers on the port at `path`.
     fn probe(&mut self, path: &str) -> Probed;
+    /// The first Bluetooth LE board heard nearby (`auto` when no port
+    /// answers).
+    fn find_wireless(&mut self) -> Option<BleTarget>;
+    /// A Chessnut told apart from a Chessnut Move, when it is heard.
+    fn tell_apart(&mut self, target: BleTarget) -> BleTarget;
 }
 
 /// This machine's serial ports.
@@ -38,6 +44,14 @@ impl Ports for SystemPorts {
     fn probe(&mut self, path: &str) -> Probed {
         board_cli::probe(path)
     }
+
+    fn find_wireless(&mut self) -> Option<BleTarget> {
+        board_cli::find_wireless_board()
+    }
+
+    fn tell_apart(&mut self, target: BleTarget) -> BleTarget {
+        board_cli::tell_apart(target)
+    }
 }
 
 /// What a board's value resolves to.
@@ -49,6 +63,8 @@ pub struct BoardPlan {
     /// The port the runtime opens, and its line settings (none when no
     /// board is used).
     pub open: Option<(String, PortSettings)>,
+    /// The Bluetooth LE board the runtime looks for instead (`board::gatt`).
+    pub wireless: Option<BleTarget>,
 }
 
 impl BoardPlan {
@@ -56,7 +72,44 @@ impl BoardPlan {
         BoardPlan {
             choice: BoardChoice::Missing(problem),
             open: None,
+            wireless: None,
         }
+    }
+
+    /// A Bluetooth LE board: looked for by the runtime until it answers.
+    fn wireless(target: BleTarget, typed: &PlayArgs, settings: &BoardSettings) -> BoardPlan {
+        let Some(description) = board_cli::wireless_description(&target) else {
+            return BoardPlan::missing(BoardProblem::NotFound);
+        };
+        let name = board_cli::wireless_name(&target);
+        BoardPlan {
+            choice: opened(&description, name, typed, settings),
+            open: None,
+            wireless: Some(target),
+        }
+    }
+}
+
+/// The app's news of a board opened: its protocol, its port (or name),
+/// how its moves are read.
+fn opened(
+    description: &BoardDescription,
+    port: String,
+    typed: &PlayArgs,
+    settings: &BoardSettings,
+) -> BoardChoice {
+    let mut config = description.tracker_config();
+    if let Some(ms) = typed.settle_ms.or(settings.settle_ms) {
+        config.settle = Duration::from_millis(ms);
+    }
+    if let Some(s) = settings.remind_after_s {
+        config.grace = Duration::from_secs(s).min(LONGEST_REMINDER);
+    }
+    BoardChoice::Opened {
+        protocol: description.protocol,
+        port,
+        config,
+        announce_touch: typed.announce_touch || settings.announce_touch,
     }
 }
 
@@ -80,8 +133,16 @@ pub fn board_plan(
     let (description, path) = match parsed {
         BoardSpec::Auto => match ports.find() {
             Some(found) => found,
-            None => return BoardPlan::missing(BoardProblem::NotFound),
+            // No board on a port: the first one nearby over the air.
+            None => match ports.find_wireless() {
+                Some(target) => return BoardPlan::wireless(target, typed, settings),
+                None => return BoardPlan::missing(BoardProblem::NotFound),
+            },
         },
+        BoardSpec::Wireless { kind, address } => {
+            let target = ports.tell_apart(BleTarget { kind, address });
+            return BoardPlan::wireless(target, typed, settings);
+        }
         BoardSpec::Probe(path) => match ports.probe(&path) {
             Probed::Found(d) => (d, path),
             Probed::NoAnswer => return BoardPlan::missing(BoardProblem::NoAnswer { port: path }),
@@ -94,21 +155,13 @@ pub fn board_plan(
             None => return BoardPlan::missing(BoardProblem::NotFound),
         },
     };
-    let mut config = description.tracker_config();
-    if let Some(ms) = typed.settle_ms.or(settings.settle_ms) {
-        config.settle = Duration::from_millis(ms);
-    }
-    if let Some(s) = settings.remind_after_s {
-        config.grace = Duration::from_secs(s).min(LONGEST_REMINDER);
-    }
+    let Some(serial) = &description.serial else {
+        return BoardPlan::missing(BoardProblem::NotFound);
+    };
     BoardPlan {
-        choice: BoardChoice::Opened {
-            protocol: description.protocol,
-            port: path.clone(),
-            config,
-            announce_touch: typed.announce_touch || settings.announce_touch,
-        },
-        open: Some((path, PortSettings::from_description(&description.serial))),
+        choice: opened(&description, path.clone(), typed, settings),
+        open: Some((path, PortSettings::from_description(serial))),
+        wireless: None,
     }
 }
 
@@ -124,6 +177,7 @@ mod tests {
     struct Stand {
         found: Option<(BoardDescription, String)>,
         probed: Option<Probed>,
+        heard: Option<BleTarget>,
         asked: Vec<String>,
     }
 
@@ -135,6 +189,14 @@ mod tests {
         fn probe(&mut self, path: &str) -> Probed {
             self.asked.push(format!("probe {path}"));
             self.probed.clone().unwrap_or(Probed::NoAnswer)
+        }
+        fn find_wireless(&mut self) -> Option<BleTarget> {
+            self.asked.push("find wireless".into());
+            self.heard.clone()
+        }
+        fn tell_apart(&mut self, target: BleTarget) -> BleTarget {
+            self.asked.push("tell apart".into());
+            target
         }
     }
 
@@ -163,12 +225,59 @@ mod tests {
     }
 
     #[test]
+    fn a_bluetooth_board_is_looked_for_by_the_runtime() {
+        use crate::board::wireless::BleKind;
+        let settings = BoardSettings::default();
+        let chessnut = BleTarget {
+            kind: Some(BleKind::Chessnut),
+            address: Some("C0:FF:EE:00:00:01".into()),
+        };
+        let mut heard = Stand {
+            heard: Some(chessnut.clone()),
+            ..Stand::default()
+        };
+        let plan = board_plan("auto", &play(&[]), &settings, &mut heard);
+        assert_eq!(plan.open, None);
+        assert_eq!(plan.wireless, Some(chessnut));
+        assert!(
+            matches!(
+                &plan.choice,
+                BoardChoice::Opened { protocol: Protocol::Chessnut, port, .. }
+                    if port == "Chessnut C0:FF:EE:00:00:01"
+            ),
+            "{plan:?}"
+        );
+        for (spec, protocol, name) in [
+            ("pegasus", Protocol::Pegasus, "DGT Pegasus"),
+            ("move", Protocol::ChessnutMove, "Chessnut Move"),
+            ("eone", Protocol::Eone, "Millennium eONE"),
+        ] {
+            let mut ports = Stand::default();
+            let plan = board_plan(spec, &play(&["--settle-ms", "120"]), &settings, &mut ports);
+            assert_eq!(ports.asked, ["tell apart"]);
+            let BoardChoice::Opened {
+                protocol: p,
+                port,
+                config,
+                ..
+            } = plan.choice
+            else {
+                panic!("{spec}: {:?}", plan.choice);
+            };
+            assert_eq!((p, port.as_str()), (protocol, name));
+            assert_eq!(config.settle, Duration::from_millis(120));
+            assert!(plan.wireless.is_some() && plan.open.is_none());
+        }
+    }
+
+    #[test]
     fn auto_finds_and_a_port_alone_is_probed() {
         let settings = BoardSettings::default();
         let mut none = Stand::default();
         let plan = board_plan("auto", &play(&[]), &settings, &mut none);
         assert_eq!(plan.choice, BoardChoice::Missing(BoardProblem::NotFound));
-        assert_eq!(none.asked, ["find"]);
+        // No board on a port: one over the air is listened for.
+        assert_eq!(none.asked, ["find", "find wireless"]);
 
         let mut found = Stand {
             found: Some((dgt(), "/dev/ttyACM0".into())),
@@ -177,7 +286,7 @@ mod tests {
         let plan = board_plan("auto", &play(&[]), &settings, &mut found);
         let (port, line) = plan.open.clone().unwrap();
         assert_eq!(port, "/dev/ttyACM0");
-        assert_eq!(line, PortSettings::from_description(&dgt().serial));
+        assert_eq!(line, PortSettings::from_description(&dgt().serial.unwrap()));
         assert!(matches!(
             plan.choice,
             BoardChoice::Opened {

@@ -47,27 +47,34 @@ pub fn stop_saying(said: &[String]) -> ExitCode {
 pub fn board(cmd: &BoardCmd) -> ExitCode {
     let phraser = || start(&Overrides::default()).phraser;
     match cmd {
-        BoardCmd::List => match board_cli::list_lines() {
-            Ok(lines) if lines.is_empty() => {
-                println!("{}", phraser().message("board_list_none", &[]));
-                ExitCode::SUCCESS
-            }
-            Ok(lines) => {
-                for l in lines {
-                    if !print_line(&l) {
-                        break;
-                    }
+        BoardCmd::List => {
+            let phraser = phraser();
+            let code = match board_cli::list_lines() {
+                Ok(lines) if lines.is_empty() => {
+                    println!("{}", phraser.message("board_list_none", &[]));
+                    ExitCode::SUCCESS
                 }
-                ExitCode::SUCCESS
+                Ok(lines) => {
+                    for l in lines {
+                        if !print_line(&l) {
+                            return ExitCode::SUCCESS;
+                        }
+                    }
+                    ExitCode::SUCCESS
+                }
+                Err(why) => {
+                    println!("{}", phraser.message("board_list_failed", &[("why", &why)]));
+                    ExitCode::FAILURE
+                }
+            };
+            // Then the Bluetooth LE boards advertising nearby.
+            for l in nearby_lines(&phraser, board_cli::nearby()) {
+                if !print_line(&l) {
+                    break;
+                }
             }
-            Err(why) => {
-                println!(
-                    "{}",
-                    phraser().message("board_list_failed", &[("why", &why)])
-                );
-                ExitCode::FAILURE
-            }
-        },
+            code
+        }
         BoardCmd::Probe { port } => match board_cli::probe(port) {
             Probed::Found(d) => {
                 println!("{port}: {} ({})", d.protocol.name(), d.name);
@@ -338,5 +345,30 @@ pub fn verify(args: &VerifyArgs) -> ExitCode {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
+    }
+}
+
+/// The boards heard nearby, strongest first, each with the `--board` that
+/// chooses it ("Chessnut Air, nearby, strong signal: --board
+/// chessnut:C0:FF:EE:00:00:01"), or why none could be looked for.
+fn nearby_lines(
+    phraser: &crate::phrase::Phraser,
+    found: Result<Vec<crate::board::gatt::Nearby>, crate::board::link::PortError>,
+) -> Vec<String> {
+    use crate::board::wireless::Signal;
+    match found {
+        Ok(boards) if boards.is_empty() => vec![phraser.message("board_list_no_wireless", &[])],
+        Ok(boards) => boards
+            .into_iter()
+            .map(|b| {
+                let signal = phraser.message(Signal::of(b.rssi).key(), &[]);
+                let spec = format!("{}:{}", b.kind.word(), b.address);
+                phraser.message(
+                    "board_list_nearby",
+                    &[("name", &b.name), ("signal", &signal), ("spec", &spec)],
+                )
+            })
+            .collect(),
+        Err(_) => vec![phraser.message("board_list_no_bluetooth", &[])],
     }
 }

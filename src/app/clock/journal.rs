@@ -10,7 +10,6 @@ use std::time::{Duration, Instant};
 use shakmaty::Color;
 
 use super::{ClockPart, ClockSetup};
-use crate::app::App;
 use crate::clock::{PressMode, parse_spec};
 use crate::game::rules::Edition;
 use crate::scoresheet::record::{GameMode, StartInfo};
@@ -20,58 +19,61 @@ use crate::scoresheet::replay::RestoredClock;
 const PRESS: &str = "press";
 const SUPERVISED: &str = "supervised";
 
-impl App {
+impl ClockSetup {
     /// The clock's part of a start record: the PGN `TimeControl`, the
     /// `--time` notation, the rules edition, a separate press (D.2.8) and
     /// a game without full supervision.
-    pub(in crate::app) fn clock_start_info(&self, start: &mut StartInfo) {
-        // Every game's rules edition (a resignation's result depends on
-        // it) and mode (the scoresheet that proves itself says it).
-        start.rules = Some(self.edition().to_string());
-        start.set_mode(if self.settings.rated {
-            GameMode::Rated
-        } else {
-            GameMode::Casual
-        });
-        let Some(part) = &self.parts.clock else {
-            return;
-        };
-        let setup = &part.setup;
-        start.time_control = Some(setup.control.pgn_tag());
-        start.clock = Some(setup.control.to_string());
+    pub(in crate::app) fn write_start(&self, start: &mut StartInfo) {
+        start.time_control = Some(self.control.pgn_tag());
+        start.clock = Some(self.control.to_string());
         start.extra.retain(|(k, _)| k != PRESS && k != SUPERVISED);
-        if setup.press == PressMode::Separate {
+        if self.press == PressMode::Separate {
             start.extra.push((PRESS.into(), "separate".into()));
         }
-        if !setup.supervised {
+        if !self.supervised {
             start.extra.push((SUPERVISED.into(), "no".into()));
         }
     }
+}
 
-    /// The rules edition of the game: its clock's, else the newest.
-    pub(in crate::app) fn edition(&self) -> Edition {
-        self.parts
-            .clock
-            .as_ref()
-            .map_or_else(Edition::default, |c| c.setup.edition)
+/// What start-up knows of a game for its start record: every game's
+/// rules edition (a resignation's result depends on it) and mode (the
+/// scoresheet that proves itself says it, `rated`), and the clock's setup
+/// when it has a clock.
+pub(in crate::app) fn write_start_info(
+    start: &mut StartInfo,
+    edition: Edition,
+    rated: bool,
+    clock: Option<&ClockSetup>,
+) {
+    start.rules = Some(edition.to_string());
+    start.set_mode(if rated {
+        GameMode::Rated
+    } else {
+        GameMode::Casual
+    });
+    if let Some(setup) = clock {
+        setup.write_start(start);
     }
+}
 
+impl ClockPart {
     /// The clock of a resumed game, set as of the journal's last clock
     /// record (`restored`): both times, whose time runs (or that the clocks
     /// were stopped), the moves completed, the illegal moves penalised.
     /// Nothing is charged for the time hector was not running.  A game
-    /// that had a clock keeps it even when this session was started
-    /// without `--time`.
-    pub(in crate::app) fn clock_restore(
-        &mut self,
+    /// that had a clock (`part`: the session's) keeps it even when this
+    /// session was started without `--time`: the one its start record
+    /// names.
+    pub(in crate::app) fn restored(
+        part: Option<ClockPart>,
         start: &StartInfo,
         restored: Option<RestoredClock>,
         now: Instant,
-    ) {
-        if self.parts.clock.is_none() {
-            let Some(control) = start.clock.as_deref().and_then(|s| parse_spec(s).ok()) else {
-                return;
-            };
+    ) -> Option<ClockPart> {
+        let mut part = part;
+        if part.is_none() {
+            let control = start.clock.as_deref().and_then(|s| parse_spec(s).ok())?;
             let mut setup = ClockSetup::new(control);
             if let Some(e) = start.rules.as_deref().and_then(Edition::from_name) {
                 setup.edition = e;
@@ -83,11 +85,9 @@ impl App {
                     _ => {}
                 }
             }
-            self.parts.clock = Some(ClockPart::new(setup));
+            part = Some(ClockPart::new(setup));
         }
-        let Some(mut part) = self.parts.clock.take() else {
-            return;
-        };
+        let mut part = part?;
         // A game played with separate presses goes on with them (a move
         // may wait for its press).
         if start
@@ -129,7 +129,6 @@ impl App {
                 fresh.announcer.rearm(side, &fresh.clock, now);
             }
         }
-        self.parts.clock = Some(fresh);
-        self.refresh_can_mate();
+        Some(fresh)
     }
 }

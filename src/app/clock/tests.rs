@@ -1,4 +1,6 @@
 use super::*;
+use crate::app::App;
+use crate::app::tests::said;
 use crate::clock::parse_spec;
 
 use crate::msg::Msg;
@@ -24,10 +26,6 @@ fn utterances(e: &[Effect]) -> Vec<Utterance> {
             _ => None,
         })
         .collect()
-}
-
-fn said(e: &[Effect]) -> Vec<String> {
-    utterances(e).into_iter().map(|u| u.text).collect()
 }
 
 fn line(a: &mut App, text: &str, now: Instant) -> Vec<String> {

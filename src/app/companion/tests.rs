@@ -1,17 +1,12 @@
 use super::*;
+use crate::app::App;
+use crate::app::tests::said;
 use crate::companion::Side;
+use crate::companion::{MoveInput, Snapshot, Tactile};
 use crate::msg::Msg;
+use crate::view::UiState;
+use crate::words::Lang;
 use shakmaty::{Color, Square};
-
-fn said(effects: &[Effect]) -> Vec<String> {
-    effects
-        .iter()
-        .filter_map(|e| match e {
-            Effect::Say(u) => Some(u.text.clone()),
-            _ => None,
-        })
-        .collect()
-}
 
 fn page(a: &mut App, action: OpponentAction) -> Vec<Effect> {
     a.update(

@@ -1,18 +1,12 @@
 use std::time::Instant;
 
 use super::*;
+use crate::action::{KeyArg, PlayerAction};
+use crate::app::App;
+use crate::app::tests::said;
+use crate::msg::Effect;
 use crate::msg::Msg;
 use crate::words::Lang;
-
-fn said(effects: &[Effect]) -> Vec<String> {
-    effects
-        .iter()
-        .filter_map(|e| match e {
-            Effect::Say(u) => Some(u.text.clone()),
-            _ => None,
-        })
-        .collect()
-}
 
 fn key(app: &mut App, action: PlayerAction, arg: KeyArg) -> Vec<String> {
     said(&app.update(Msg::Key(action, arg), Instant::now()))

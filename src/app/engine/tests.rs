@@ -1,6 +1,8 @@
 use std::time::{Duration, Instant};
 
 use super::*;
+use crate::app::App;
+use crate::app::tests::said;
 use crate::engine::EngineIo;
 use crate::msg::Msg;
 
@@ -444,17 +446,8 @@ fn takeback_of_the_pair_and_a_stale_answer_is_dropped() {
     );
 }
 
-fn said_of(e: Vec<Effect>) -> Vec<String> {
-    e.into_iter()
-        .filter_map(|x| match x {
-            Effect::Say(u) => Some(u.text),
-            _ => None,
-        })
-        .collect()
-}
-
 fn typed_in(a: &mut App, now: Instant, line: &str) -> Vec<String> {
-    said_of(a.update(Msg::Line(line.into()), now))
+    said(&a.update(Msg::Line(line.into()), now))
 }
 
 /// Issue 18, item 9: `takeback` undid a resignation, and a mate, at

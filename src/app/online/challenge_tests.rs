@@ -1,18 +1,11 @@
 use std::time::Instant;
 
 use super::*;
+use crate::app::App;
+use crate::app::tests::said;
 use crate::lichess::event;
 use crate::msg::Msg;
 use crate::words::Lang;
-
-fn said(e: &[Effect]) -> Vec<String> {
-    e.iter()
-        .filter_map(|x| match x {
-            Effect::Say(u) => Some(u.text.clone()),
-            _ => None,
-        })
-        .collect()
-}
 
 fn account(app: &mut App, line: &str) -> Vec<Effect> {
     let e = event::account_line(line).unwrap().unwrap();

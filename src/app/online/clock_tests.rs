@@ -3,6 +3,7 @@ use std::time::{Duration, Instant};
 use shakmaty::Color;
 
 use super::*;
+use crate::app::App;
 use crate::lichess::event;
 use crate::msg::Msg;
 use crate::words::Lang;

@@ -1,23 +1,17 @@
 use std::time::{Duration, Instant};
 
 use super::*;
+use crate::app::App;
+use crate::app::tests::said;
 use crate::lichess::event;
 use crate::msg::Msg;
 use crate::words::Lang;
+use shakmaty::uci::UciMove;
 
 /// An app in an online game as White against Mary, on a virtual clock.
 struct Rig {
     app: App,
     t0: Instant,
-}
-
-fn said(e: &[Effect]) -> Vec<String> {
-    e.iter()
-        .filter_map(|x| match x {
-            Effect::Say(u) => Some(u.text.clone()),
-            _ => None,
-        })
-        .collect()
 }
 
 fn sent(e: &[Effect]) -> Vec<Request> {
@@ -737,4 +731,59 @@ fn in_other_languages_no_english_of_lichess_inside_a_sentence() {
     assert_eq!(s.len(), 1);
     assert!(!s[0].contains("Not your turn"), "{s:?}");
     assert!(s[0].starts_with("lichess hat abgelehnt"), "{s:?}");
+}
+
+/// The part alone, with the stream of changes: a move of the player's that
+/// the server has not brought is posted, once; a move the server brought
+/// (the game has no more moves than lichess) is not posted back, whoever
+/// made it; the opponent's moves never are.  (Before the stream, a flag
+/// set around the server's move kept it from being posted.)
+#[test]
+fn the_part_posts_the_players_move_and_never_one_the_server_brought() {
+    use crate::app::change::GameChange;
+    let mut game = crate::game::Game::new();
+    let moved = |game: &mut crate::game::Game, uci: &str| {
+        let mv = UciMove::from_ascii(uci.as_bytes())
+            .unwrap()
+            .to_move(game.position())
+            .unwrap();
+        let before = game.position().clone();
+        let by = game.play(mv).unwrap().by;
+        GameChange::Moved {
+            before: Box::new(before),
+            mv,
+            by,
+            lapsed: None,
+        }
+    };
+    // lichess has e2e4 (the player's, made on another device).
+    let sync = GameSync::resumed(Side::White, "startpos", vec!["e2e4".into()]);
+    let mut part = OnlinePlay::rejoining("g1".into(), Side::White, sync);
+    let e4 = moved(&mut game, "e2e4");
+    assert_eq!(
+        part.on_change(&e4, Color::White, game.history().len()),
+        None,
+        "brought by the server"
+    );
+    let e5 = moved(&mut game, "e7e5");
+    assert_eq!(
+        part.on_change(&e5, Color::White, game.history().len()),
+        None,
+        "the opponent's"
+    );
+    let nf3 = moved(&mut game, "g1f3");
+    assert_eq!(
+        part.on_change(&nf3, Color::White, game.history().len()),
+        Some(Effect::Lichess(LichessOrder::Send(Request::Move {
+            game: "g1".into(),
+            uci: "g1f3".into(),
+            offering_draw: false,
+        }))),
+        "the player's own, new to lichess"
+    );
+    assert_eq!(
+        part.on_change(&GameChange::TakenBack(1), Color::White, 2),
+        None,
+        "a take-back posts nothing"
+    );
 }

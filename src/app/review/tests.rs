@@ -1,6 +1,8 @@
 use std::time::Instant;
 
 use super::*;
+use crate::app::App;
+use crate::msg::Effect;
 use crate::msg::Msg;
 
 const FILE: &str = "[White \"Anna\"]\n[Black \"Bob\"]\n[Result \"1-0\"]\n[Date \"2026.01.02\"]\n\n1. e4 {[%clk 0:04:58]} e5 {(=)} 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n\

@@ -2,15 +2,19 @@
 //! before it is announced, a saved game is offered for resuming, and the
 //! scoresheet is saved on request.
 //!
-//! The journal follows the game by comparing it, at the end of every
-//! `update`, with the game as journalled so far (a [`Resumed`] fed the same
-//! events): new moves, take-backs, offers, declines, acceptances,
-//! resignations and results become [`Event`]s, whichever code path changed
-//! the game (typed moves, the board, claims).  A claim is told explicitly
-//! ([`App::note_claim`]), since its verdict and intended move are not
-//! visible in the game alone; so are clock and board events
-//! ([`App::journal_event`]).  The journal effects are put before every
-//! other effect of the same `update`: written and flushed, then said.
+//! The journal hears every change of the game from the App's one stream
+//! (`app/change.rs`: a move, a take-back, an offer, its decline, a
+//! claim's verdict, the end, another game) and writes them, at the end of
+//! every `update`, as [`Event`]s, kept in a [`Resumed`] fed the same
+//! events (the game as journalled).  Whichever code path changed the game
+//! (typed moves, the board, claims, lichess), it is one change to the
+//! journal.  A claim is told explicitly beforehand ([`Journal::note_claim`]),
+//! since which rule is claimed is not in the change; so are clock and
+//! board events ([`Journal::event`]).  In debug builds the events are
+//! checked against a comparison of the game with the journalled copy (the
+//! way the journal followed the game before the stream).  The journal
+//! effects are put before every other effect of the same `update`:
+//! written and flushed, then said.
 //!
 //! The clock is followed the same way: its state at the end of an `update`
 //! is compared with the state last journalled, and a change becomes one
@@ -29,18 +33,19 @@
 //! with the move it awaited and its standing mismatch.
 //!
 //! One idea per file: following the game into the journal (this file),
-//! resuming a saved game (`resume.rs`), saving the scoresheet (`save.rs`)
-//! and the arbiter's decisions and penalties (`arbiter.rs`).
+//! resuming a saved game (`resume.rs`) and saving the scoresheet
+//! (`save.rs`); the arbiter's decisions and penalties are the App's rules
+//! (`app/rules.rs`).
 
 use std::time::{Duration, Instant};
 
 use shakmaty::{Color, Move};
 
-use super::App;
-use super::board::Seat;
+use super::change::GameChange;
+use super::voice::Voice;
 use crate::board::{Sensed, SquareDiff};
 use crate::clock::Clock;
-use crate::game::{Claim, EndReason, Game};
+use crate::game::{Claim, ClaimOutcome, EndReason, Game};
 use crate::msg::Effect;
 use crate::scoresheet::journal::JournalError;
 use crate::scoresheet::record::{BoardOf, ClockEvent, Event, StartInfo};
@@ -48,9 +53,11 @@ use crate::scoresheet::replay::reason_word;
 use crate::scoresheet::{GameId, JournalErrorKind, JournalOp, JournalStatus, Resumed};
 use crate::speech::{Priority, SayKind};
 
-mod arbiter;
 mod resume;
 mod save;
+
+pub(in crate::app) use resume::{damage_sentence, engine_side_of, lines_words, restored_up_to};
+pub(in crate::app) use save::say_exported;
 
 /// The start record's key naming the side the engine plays.
 const ENGINE_KEY: &str = "engine";
@@ -75,7 +82,7 @@ pub(super) struct Sheet {
     id: Option<GameId>,
     /// The game was resumed from its journal (not begun in this session).
     resumed: bool,
-    /// The game replacement the sheet follows (see [`App::replace_game`]).
+    /// The game replacement the sheet follows (see `App::replace_game`).
     epoch: u64,
     /// Events told before the game's own (an arbiter's decision).
     first: Vec<Event>,
@@ -94,6 +101,8 @@ pub(super) struct Sheet {
     board_seen: Option<Move>,
     /// The move the opponent's board awaited, as last journalled.
     opponent_seen: Option<Move>,
+    /// The game's changes heard since the last write.
+    heard: Vec<GameChange>,
 }
 
 impl Sheet {
@@ -115,6 +124,20 @@ impl Sheet {
             press_seen: None,
             board_seen: None,
             opponent_seen: None,
+            heard: Vec::new(),
+        }
+    }
+
+    /// The event told to go first was not done after all (an arbiter's
+    /// function refused): it is not written.
+    pub(in crate::app) fn forget_first(&mut self) {
+        self.first.pop();
+    }
+
+    /// A change of the game, to be journalled at the end of the update.
+    pub(super) fn hear(&mut self, change: &GameChange) {
+        if !matches!(change, GameChange::Shown) {
+            self.heard.push(change.clone());
         }
     }
 }
@@ -130,21 +153,47 @@ fn start_fen(game: &Game) -> Option<String> {
     })
 }
 
-impl App {
-    /// Keep a journal of every game from now on, with these players, event
-    /// and date (the caller's: the app reads no calendar); the start
-    /// position is filled in.
-    pub(super) fn enable_journal(&mut self, start: StartInfo) {
+/// The journal's view of the game, when games are journalled: the
+/// journal part.
+#[derive(Default)]
+pub(in crate::app) struct Journal {
+    pub(in crate::app) sheet: Option<Sheet>,
+    /// Counts replacements of the game (new game, resumed game): the
+    /// sheet of another game is begun again.
+    pub(in crate::app) epoch: u64,
+}
+
+impl Journal {
+    /// Keep a journal of every game from now on, from `game`, with these
+    /// players, event and date (the caller's: the app reads no calendar),
+    /// what `write` adds (the rules, the mode, the clock's setup); the
+    /// start position is filled in.
+    pub(in crate::app) fn enable(
+        &mut self,
+        start: StartInfo,
+        game: &Game,
+        write: impl FnOnce(&mut StartInfo),
+    ) {
         let mut start = start;
-        start.fen = start_fen(&self.game);
-        self.clock_start_info(&mut start);
-        self.parts.journal.sheet = Some(Sheet::new(start, &self.game, self.parts.journal.epoch));
+        start.fen = start_fen(game);
+        write(&mut start);
+        self.sheet = Some(Sheet::new(start, game, self.epoch));
+    }
+
+    /// The sheet of the game in progress, once its file is begun.
+    fn begun_sheet(&self) -> Option<&Sheet> {
+        self.sheet.as_ref().filter(|s| s.begun)
+    }
+
+    /// The sheet whose start record is not written yet.
+    fn unwritten(&mut self) -> Option<&mut Sheet> {
+        self.sheet.as_mut().filter(|s| !s.begun)
     }
 
     /// The side the engine plays, kept in the journal's start record (key
     /// `engine`), so that a resumed game goes on with the same sides.
-    pub(super) fn journal_engine_side(&mut self, side: Option<Color>) {
-        let Some(sheet) = &mut self.parts.journal.sheet else {
+    pub(in crate::app) fn engine_side(&mut self, side: Option<Color>) {
+        let Some(sheet) = &mut self.sheet else {
             return;
         };
         sheet.start.extra.retain(|(k, _)| k != ENGINE_KEY);
@@ -159,8 +208,8 @@ impl App {
     /// The engine's name (`id name`) as its side's player on the
     /// scoresheet, unless a name was given (`--white`, `--black`) or the
     /// game's first record is written already.
-    pub(super) fn journal_engine_name(&mut self, side: Color, name: &str) {
-        let Some(sheet) = self.parts.journal.sheet.as_mut().filter(|s| !s.begun) else {
+    pub(in crate::app) fn engine_name(&mut self, side: Color, name: &str) {
+        let Some(sheet) = self.unwritten() else {
             return;
         };
         // The start to write, and the in-memory copies the exports read.
@@ -181,8 +230,8 @@ impl App {
 
     /// The start record to be written changed by `f` (an online game's,
     /// once the server has told who plays), unless it is written already.
-    pub(in crate::app) fn journal_start_with(&mut self, f: impl FnOnce(&mut StartInfo)) {
-        let Some(sheet) = self.parts.journal.sheet.as_mut().filter(|s| !s.begun) else {
+    pub(in crate::app) fn start_with(&mut self, f: impl FnOnce(&mut StartInfo)) {
+        let Some(sheet) = self.unwritten() else {
             return;
         };
         f(&mut sheet.start);
@@ -190,15 +239,15 @@ impl App {
         sheet.sim.record.start.clone_from(&sheet.start);
     }
 
-    /// The server's clock after the game's last move (an online game):
+    /// The server's clock after the last move of `game` (an online game):
     /// a press record with both times, the mover's kept for `%clk`, once
     /// per move (a move whose press is journalled already gets none).
-    pub(in crate::app) fn journal_server_press(&mut self, white_ms: u64, black_ms: u64) {
-        let Some(last) = self.game.last_move().map(|m| m.by) else {
+    pub(in crate::app) fn server_press(&mut self, game: &Game, white_ms: u64, black_ms: u64) {
+        let Some(last) = game.last_move().map(|m| m.by) else {
             return;
         };
-        let plies = self.game.history().len();
-        let Some(sheet) = &mut self.parts.journal.sheet else {
+        let plies = game.history().len();
+        let Some(sheet) = &mut self.sheet else {
             return;
         };
         let journalled = sheet.sim.game.history().len() == plies
@@ -219,103 +268,88 @@ impl App {
     }
 
     /// The journal's id of the game, once it has one.
-    pub fn journal_id(&self) -> Option<&GameId> {
-        self.parts
-            .journal
-            .sheet
-            .as_ref()
-            .and_then(|s| s.id.as_ref())
+    pub(in crate::app) fn id(&self) -> Option<&GameId> {
+        self.sheet.as_ref().and_then(|s| s.id.as_ref())
     }
 
     /// The scoresheet as journalled so far, kept in memory: what is
     /// exported when the journal file cannot be read (a disk that failed).
-    pub fn scoresheet_in_memory(&self) -> Option<crate::scoresheet::GameRecord> {
-        let sim = &self.parts.journal.sheet.as_ref().filter(|s| s.begun)?.sim;
+    pub(in crate::app) fn in_memory(&self) -> Option<crate::scoresheet::GameRecord> {
+        let sim = &self.begun_sheet()?.sim;
         let mut record = sim.record.clone();
         record.game = sim.game.clone();
         record.result = sim.result();
         Some(record)
     }
 
-    /// Start from this game (`--fen`, `--pgn`): the start record says
-    /// where it began.
-    pub(super) fn start_from(&mut self, game: Game, start: StartInfo) {
-        // Moves already played before this session (a PGN continued) are
-        // journalled as moves of the game.
-        self.replace_game(game);
-        if let Some(sheet) = &mut self.parts.journal.sheet {
-            let mut s = start;
-            if s.white.is_empty() {
-                s.white = sheet.start.white.clone();
-            }
-            if s.black.is_empty() {
-                s.black = sheet.start.black.clone();
-            }
-            if s.date.is_empty() {
-                s.date = sheet.start.date.clone();
-            }
-            s.fen = start_fen(&self.game);
-            // What this session set up (the board, the engine's side)
-            // stays; the clock's setup is written below.
-            if s.board.is_none() {
-                s.board.clone_from(&sheet.start.board);
-            }
-            for (k, v) in &sheet.start.extra {
-                if !s.extra.iter().any(|(have, _)| have == k) {
-                    s.extra.push((k.clone(), v.clone()));
-                }
-            }
-            *sheet = Sheet::new(s, &self.game, self.parts.journal.epoch);
+    /// The game now starts from `game`, set up (`--fen`, `--pgn`) and
+    /// already replaced in the app: the start record says where it began
+    /// (`start`, filled in from the one kept; what `write` adds: the
+    /// rules, the mode, the clock's setup, so that it is resumed with its
+    /// clock and exported with its TimeControl).
+    pub(in crate::app) fn start_from(
+        &mut self,
+        game: &Game,
+        start: StartInfo,
+        write: impl FnOnce(&mut StartInfo),
+    ) {
+        let epoch = self.epoch;
+        let Some(sheet) = &mut self.sheet else {
+            return;
+        };
+        let mut s = start;
+        if s.white.is_empty() {
+            s.white = sheet.start.white.clone();
         }
-        // A game set up with --fen or --pgn and played with --time keeps
-        // its clock in the start record: resumed with it, exported with
-        // its TimeControl.
-        if let Some(mut start) = self.parts.journal.sheet.as_ref().map(|s| s.start.clone()) {
-            self.clock_start_info(&mut start);
-            if let Some(sheet) = &mut self.parts.journal.sheet {
-                sheet.start = start;
+        if s.black.is_empty() {
+            s.black = sheet.start.black.clone();
+        }
+        if s.date.is_empty() {
+            s.date = sheet.start.date.clone();
+        }
+        s.fen = start_fen(game);
+        // What this session set up (the board, the engine's side) stays.
+        if s.board.is_none() {
+            s.board.clone_from(&sheet.start.board);
+        }
+        for (k, v) in &sheet.start.extra {
+            if !s.extra.iter().any(|(have, _)| have == k) {
+                s.extra.push((k.clone(), v.clone()));
             }
         }
+        *sheet = Sheet::new(s, game, epoch);
+        // Written into the record to be written (as before the sheet was
+        // made: the copies the exports read keep the start as given).
+        write(&mut sheet.start);
     }
 
-    /// The game is replaced (a new game, a resumed one): the journal
-    /// follows with a new file.
     /// The journal file of the game in progress exists (its id: the
     /// epoch, so a new game's journal is told apart).
-    pub(super) fn journal_begun(&self) -> Option<u64> {
-        self.parts
-            .journal
-            .sheet
-            .as_ref()
-            .filter(|s| s.begun && s.epoch == self.parts.journal.epoch)
+    pub(in crate::app) fn begun(&self) -> Option<u64> {
+        self.begun_sheet()
+            .filter(|s| s.epoch == self.epoch)
             .map(|s| s.epoch)
     }
 
-    pub(super) fn replace_game(&mut self, game: Game) {
-        self.game = game;
-        self.takeback_given_up();
-        self.parts.journal.epoch += 1;
-    }
-
     /// A claim is being made: the journal records it with its verdict.
-    pub(super) fn note_claim(&mut self, by: Color, claim: Claim, intended: Option<Move>) {
-        if let Some(s) = &mut self.parts.journal.sheet {
+    pub(in crate::app) fn note_claim(&mut self, by: Color, claim: Claim, intended: Option<Move>) {
+        if let Some(s) = &mut self.sheet {
             s.claim = Some((by, claim, intended));
         }
     }
 
     /// An event the game does not show (clock, board, arbiter): journalled
     /// before what this `update` says.
-    pub fn journal_event(&mut self, event: Event) {
-        if let Some(s) = &mut self.parts.journal.sheet {
+    pub(in crate::app) fn event(&mut self, event: Event) {
+        if let Some(s) = &mut self.sheet {
             s.queued.push(event);
         }
     }
 
     /// An event journalled before the game's own events of this `update`
     /// (an arbiter's decision before the take-back or result it makes).
-    fn journal_event_first(&mut self, event: Event) {
-        if let Some(s) = &mut self.parts.journal.sheet {
+    pub(in crate::app) fn event_first(&mut self, event: Event) {
+        if let Some(s) = &mut self.sheet {
             s.first.push(event);
         }
     }
@@ -323,8 +357,8 @@ impl App {
     /// A board differs from the game (D.2.9): journalled as found, once
     /// the game has begun (setting the pieces up before the first move
     /// leaves no saved game behind).
-    pub(super) fn journal_mismatch(&mut self, board: BoardOf, diffs: &[SquareDiff]) {
-        let Some(sheet) = self.parts.journal.sheet.as_ref().filter(|s| s.begun) else {
+    pub(in crate::app) fn mismatch(&mut self, board: BoardOf, diffs: &[SquareDiff]) {
+        let Some(sheet) = self.begun_sheet() else {
             return;
         };
         let diff = describe_mismatch(diffs);
@@ -340,68 +374,22 @@ impl App {
         if !queued && standing.as_deref() == Some(diff.as_str()) {
             return;
         }
-        self.journal_event(Event::Mismatch { board, diff });
+        self.event(Event::Mismatch { board, diff });
     }
 
-    /// The move a board awaited was made there: journalled (and a
+    /// The move a board awaited was made there (`uci`): journalled (and a
     /// mismatch said meanwhile, as a reminder, is resolved).
-    pub(super) fn journal_board_done(&mut self, board: BoardOf, mv: Move) {
-        if !self.parts.journal.sheet.as_ref().is_some_and(|s| s.begun) {
+    pub(in crate::app) fn board_done(&mut self, board: BoardOf, uci: String) {
+        if self.begun_sheet().is_none() {
             return;
         }
-        let uci = mv.to_uci(self.game.castling_mode()).to_string();
-        self.journal_event(Event::BoardDone { board, uci });
-        self.journal_mismatch_resolved(board);
-    }
-
-    /// `time`: the reading with both times is journalled (while the game
-    /// goes on; at its end the times are recorded once).
-    pub(super) fn journal_reading(&mut self, now: Instant) {
-        if self.game.is_over() || !self.parts.journal.sheet.as_ref().is_some_and(|s| s.begun) {
-            return;
-        }
-        let Some(c) = self.clock() else {
-            return;
-        };
-        let event = Event::Clock(ClockEvent::Reading {
-            white_ms: millis(c.remaining(Color::White, now)),
-            black_ms: millis(c.remaining(Color::Black, now)),
-            running: c.side_to_move().filter(|_| c.is_running()),
-        });
-        self.journal_event(event);
-    }
-
-    /// The game is left for a new one (`new` in mid-game) and stays saved,
-    /// unfinished: its journal gets both times as they are, so that
-    /// resuming it later gives no thinking time back.
-    pub(super) fn journal_reading_of_left_game(&mut self, now: Instant, out: &mut Vec<Effect>) {
-        if self.game.is_over() {
-            return;
-        }
-        let Some(id) = self
-            .parts
-            .journal
-            .sheet
-            .as_ref()
-            .filter(|s| s.begun && s.epoch == self.parts.journal.epoch)
-            .and_then(|s| s.id.clone())
-        else {
-            return;
-        };
-        let Some(c) = self.clock() else {
-            return;
-        };
-        let event = Event::Clock(ClockEvent::Reading {
-            white_ms: millis(c.remaining(Color::White, now)),
-            black_ms: millis(c.remaining(Color::Black, now)),
-            running: c.side_to_move().filter(|_| c.is_running()),
-        });
-        out.push(Effect::Journal(JournalOp::AppendTo(id, event)));
+        self.event(Event::BoardDone { board, uci });
+        self.mismatch_resolved(board);
     }
 
     /// That board agrees with the game again: a standing mismatch resolved.
-    pub(super) fn journal_mismatch_resolved(&mut self, board: BoardOf) {
-        let open = self.parts.journal.sheet.as_ref().is_some_and(|s| {
+    pub(in crate::app) fn mismatch_resolved(&mut self, board: BoardOf) {
+        let open = self.sheet.as_ref().is_some_and(|s| {
             let recorded = match board {
                 BoardOf::Player => &s.sim.mismatch,
                 BoardOf::Opponent => &s.sim.opponent_mismatch,
@@ -414,82 +402,118 @@ impl App {
             queued.unwrap_or(recorded.is_some())
         });
         if open {
-            self.journal_event(Event::MismatchResolved { board });
+            self.event(Event::MismatchResolved { board });
         }
     }
 
-    /// The journal effects of this update, put before all others.
-    pub(super) fn journal_effects(&mut self, now: Instant, out: &mut Vec<Effect>) {
-        if self.asking_resume() {
+    /// `time`: the reading of `clock` with both times is journalled
+    /// (while the game goes on, not `over`; at its end the times are
+    /// recorded once).
+    pub(in crate::app) fn reading(&mut self, over: bool, clock: Option<&Clock>, now: Instant) {
+        if over || self.begun_sheet().is_none() {
             return;
         }
-        let seen = Observed {
-            game: &self.game,
-            epoch: self.parts.journal.epoch,
-            clock: self.parts.clock.as_ref().map(|p| p.clock().clone()),
-            press: self.parts.clock.as_ref().and_then(|p| p.presser.pending()),
-            board: self.parts.boards.awaiting(Seat::Player),
-            opponent: self.parts.boards.awaiting(Seat::Opponent),
-        };
-        if let Some(sheet) = &mut self.parts.journal.sheet {
-            let ops = sheet.follow(&seen, now);
+        if let Some(c) = clock {
+            self.event(reading_of(c, now));
+        }
+    }
+
+    /// The game is left for a new one (`new` in mid-game, not `over`) and
+    /// stays saved, unfinished: its journal gets both times of `clock` as
+    /// they are, so that resuming it later gives no thinking time back.
+    #[must_use]
+    pub(in crate::app) fn reading_of_left_game(
+        &self,
+        over: bool,
+        clock: Option<&Clock>,
+        now: Instant,
+    ) -> Option<Effect> {
+        if over {
+            return None;
+        }
+        let id = self
+            .begun_sheet()
+            .filter(|s| s.epoch == self.epoch)?
+            .id
+            .clone()?;
+        let event = reading_of(clock?, now);
+        Some(Effect::Journal(JournalOp::AppendTo(id, event)))
+    }
+
+    /// The journal effects of this update (what is `seen`), put before
+    /// all others.
+    pub(in crate::app) fn poll(
+        &mut self,
+        seen: &Observed<'_>,
+        now: Instant,
+        out: &mut Vec<Effect>,
+    ) {
+        if let Some(sheet) = &mut self.sheet {
+            let ops = sheet.follow(seen, now);
             out.splice(0..0, ops);
         }
     }
 
     /// What a journal operation came to: a failure said once, a recovery.
-    pub(super) fn on_journal(&mut self, status: JournalStatus, out: &mut Vec<Effect>) {
-        match handle_status(self.parts.journal.sheet.as_mut(), status) {
+    pub(in crate::app) fn on_status(&mut self, status: JournalStatus, v: &mut Voice<'_>) {
+        match handle_status(self.sheet.as_mut(), status) {
             JournalNote::Quiet => {}
             JournalNote::Failed(e) => {
                 let t = match e.kind {
-                    JournalErrorKind::DiskFull => self.message("journal_disk_full", &[]),
+                    JournalErrorKind::DiskFull => v.text("journal_disk_full", &[]),
                     // In the player's words, not the system's.
                     JournalErrorKind::NotWritable => {
                         let folder = e.path.parent().unwrap_or(&e.path);
-                        self.message(
+                        v.text(
                             "journal_not_writable",
                             &[("path", &folder.display().to_string())],
                         )
                     }
                     // Another hector has the game (a start at the same
                     // moment as its): leave this one.
-                    JournalErrorKind::OpenElsewhere => self.message("journal_open_elsewhere", &[]),
-                    _ => self.message(
+                    JournalErrorKind::OpenElsewhere => v.text("journal_open_elsewhere", &[]),
+                    _ => v.text(
                         "journal_failed",
                         &[("path", &e.path.display().to_string()), ("why", &e.detail)],
                     ),
                 };
-                self.say(out, t, Priority::Normal, SayKind::Error);
+                v.say(t, Priority::Normal, SayKind::Error);
             }
             JournalNote::Recovered => {
-                let t = self.message("journal_recovered", &[]);
-                self.info(out, t);
+                let t = v.text("journal_recovered", &[]);
+                v.info(t);
             }
         }
     }
 
     /// Whether the game's journal cannot be written now: its moves wait in
     /// memory (said in the prompt, and before leaving).
-    pub fn journal_failing(&self) -> bool {
-        self.parts
-            .journal
-            .sheet
+    pub(in crate::app) fn failing(&self) -> bool {
+        self.sheet
             .as_ref()
-            .is_some_and(|s| s.failing && s.epoch == self.parts.journal.epoch)
+            .is_some_and(|s| s.failing && s.epoch == self.epoch)
     }
+}
+
+/// A reading of `c` at `now`, with both times.
+fn reading_of(c: &Clock, now: Instant) -> Event {
+    Event::Clock(ClockEvent::Reading {
+        white_ms: millis(c.remaining(Color::White, now)),
+        black_ms: millis(c.remaining(Color::Black, now)),
+        running: c.side_to_move().filter(|_| c.is_running()),
+    })
 }
 
 /// What the journal looks at, at the end of an update: the game (of the
 /// replacement `epoch`), its clock, a move waiting for its separate press,
 /// and the move each board awaits.
-pub(super) struct Observed<'a> {
-    game: &'a Game,
-    epoch: u64,
-    clock: Option<Clock>,
-    press: Option<Color>,
-    board: Option<Move>,
-    opponent: Option<Move>,
+pub(in crate::app) struct Observed<'a> {
+    pub(in crate::app) game: &'a Game,
+    pub(in crate::app) epoch: u64,
+    pub(in crate::app) clock: Option<Clock>,
+    pub(in crate::app) press: Option<Color>,
+    pub(in crate::app) board: Option<Move>,
+    pub(in crate::app) opponent: Option<Move>,
 }
 
 /// What a journal operation came to, for the App to say.
@@ -545,7 +569,9 @@ impl Sheet {
         if self.epoch != seen.epoch {
             let mut start = self.start.clone();
             start.fen = start_fen(seen.game);
+            let heard = std::mem::take(&mut self.heard);
             *self = Sheet::new(start, seen.game, seen.epoch);
+            self.heard = heard;
         }
         // An online game's clock is the server's: its times are journalled
         // with each move (`journal_server_press`), not read off the clock
@@ -624,7 +650,14 @@ impl Sheet {
             }
         }
         board.extend(clock);
-        let events = diff(self, seen.game, board);
+        #[cfg(debug_assertions)]
+        let compared = diff(&mut self.clone(), seen.game, board.clone());
+        let events = stream(self, seen.game, board);
+        #[cfg(debug_assertions)]
+        debug_assert_eq!(
+            events, compared,
+            "the journal's stream of changes and its comparison with the game disagree"
+        );
         // The clock alone does not begin a saved game: a pause, or a clock
         // that ran while a question waited, before the first move leaves
         // no file behind (the first press records both times).
@@ -651,8 +684,208 @@ impl Sheet {
     }
 }
 
+/// The events of the changes `sheet` heard, in the order the journal
+/// writes them, applied to `sheet.sim` as they are made: an arbiter's
+/// decision first; the take-backs, moves, claims and the offers made
+/// with a move in the order they came; penalties and board records; the
+/// clock (`clock`); the result; an offer standing or declined.  `game`
+/// is the game now (its result, the offer standing, its castling).
+fn stream(sheet: &mut Sheet, game: &Game, clock: Vec<Event>) -> Vec<Event> {
+    let mut out = Vec::new();
+    let result_before = sheet.sim.result();
+    let emit = |sheet: &mut Sheet, e: Event, out: &mut Vec<Event>| {
+        sheet.seq += 1;
+        sheet.sim.apply(sheet.seq, &e);
+        out.push(e);
+    };
+    // An arbiter's decision before what it does.
+    for e in std::mem::take(&mut sheet.first) {
+        emit(sheet, e, &mut out);
+    }
+    let castling = game.castling_mode();
+    let claim = sheet.claim.take();
+    let mut claim_move = None;
+    let mut standing = Vec::new();
+    for change in std::mem::take(&mut sheet.heard) {
+        match change {
+            GameChange::Replaced(given) => {
+                for e in whole_game(sheet, &given) {
+                    emit(sheet, e, &mut out);
+                }
+            }
+            GameChange::Moved { before, mv, by, .. } => {
+                let number = shakmaty::Position::fullmoves(&*before).get();
+                let san = shakmaty::san::SanPlus::from_move(*before, mv).to_string();
+                let uci = mv.to_uci(castling).to_string();
+                // A claim's intended move is journalled as the claim.
+                if let Some((claimant, _, Some(intended))) = claim
+                    && claimant == by
+                    && intended == mv
+                {
+                    claim_move = Some((number, san, uci));
+                    continue;
+                }
+                emit(
+                    sheet,
+                    Event::Move {
+                        number,
+                        by,
+                        san,
+                        uci,
+                    },
+                    &mut out,
+                );
+            }
+            GameChange::TakenBack(n) => {
+                for _ in 0..n {
+                    emit(sheet, Event::TakeBack, &mut out);
+                }
+            }
+            GameChange::Claimed(outcome) => {
+                if let Some((by, kind, intended)) = claim {
+                    let e = Event::Claim {
+                        by,
+                        claim: kind,
+                        intended: intended.and_then(|_| claim_move.take()),
+                        upheld: matches!(outcome, ClaimOutcome::Drawn(_)),
+                    };
+                    emit(sheet, e, &mut out);
+                }
+            }
+            // An offer made after one's own move is marked on it: written
+            // with the move; any other waits for the end of the update.
+            GameChange::Offered(by)
+                if sheet
+                    .sim
+                    .game
+                    .history()
+                    .last()
+                    .is_some_and(|m| m.by == by && !m.draw_offer) =>
+            {
+                emit(sheet, Event::Offer { by }, &mut out);
+            }
+            GameChange::Offered(_) | GameChange::Declined(_) => standing.push(change),
+            GameChange::Ended(_) | GameChange::Shown => {}
+        }
+    }
+    // Penalties, board mismatches; then the clock as it is after all this
+    // (the press after the move, the flag before the result it gives).
+    for e in std::mem::take(&mut sheet.queued) {
+        emit(sheet, e, &mut out);
+    }
+    for e in clock {
+        emit(sheet, e, &mut out);
+    }
+    result_events(sheet, game, result_before, &mut out);
+    // Offers standing, or declined, when the game goes on.
+    for change in standing {
+        if game.result().is_some() {
+            break;
+        }
+        let journalled = sheet.sim.game.pending_offer();
+        match change {
+            GameChange::Offered(by) if game.pending_offer() == Some(by) && journalled.is_none() => {
+                emit(sheet, Event::Offer { by }, &mut out);
+            }
+            GameChange::Declined(by)
+                if game.pending_offer().is_none() && journalled == Some(!by) =>
+            {
+                emit(sheet, Event::Decline { by }, &mut out);
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The events that bring the journalled game to `given`, a game given
+/// whole (a game set up with its moves, one resumed, lichess's): the
+/// take-backs to the moves both share, then its own moves.
+fn whole_game(sheet: &Sheet, given: &Game) -> Vec<Event> {
+    let mut copy = sheet.clone();
+    let mut out = Vec::new();
+    let common = copy
+        .sim
+        .game
+        .history()
+        .iter()
+        .zip(given.history())
+        .take_while(|(a, b)| a.mv == b.mv)
+        .count();
+    for _ in common..copy.sim.game.history().len() {
+        out.push(Event::TakeBack);
+    }
+    for i in common..given.history().len() {
+        let p = &given.history()[i];
+        out.push(Event::Move {
+            number: p.number,
+            by: p.by,
+            san: p.san.to_string(),
+            uci: uci(given, i),
+        });
+        if p.draw_offer {
+            // Marked on the move in the game given; the copy marks it too
+            // when the offer stood before the move.
+            for e in &out[out.len().saturating_sub(1)..] {
+                copy.seq += 1;
+                copy.sim.apply(copy.seq, e);
+            }
+            let marked = copy.sim.game.history().get(i).is_some_and(|m| m.draw_offer);
+            if !marked {
+                out.push(Event::Offer { by: p.by });
+            }
+        }
+    }
+    out
+}
+
+/// The result, when the game's differs from the one journalled before
+/// this update (`before`): a resignation or an agreement written as such
+/// first.
+fn result_events(
+    sheet: &mut Sheet,
+    game: &Game,
+    before: Option<(shakmaty::KnownOutcome, String)>,
+    out: &mut Vec<Event>,
+) {
+    let now = game
+        .result()
+        .map(|r| (r.outcome, reason_word(r.reason).to_string()));
+    let Some(r) = game.result().filter(|_| now.is_some() && now != before) else {
+        return;
+    };
+    let mut emit = |sheet: &mut Sheet, e: Event| {
+        sheet.seq += 1;
+        sheet.sim.apply(sheet.seq, &e);
+        out.push(e);
+    };
+    match r.reason {
+        EndReason::Resignation => {
+            if let Some(winner) = r.outcome.winner() {
+                emit(sheet, Event::Resign { by: !winner });
+            }
+        }
+        EndReason::Agreement => {
+            if let Some(offerer) = sheet.sim.game.pending_offer() {
+                emit(sheet, Event::Accept { by: !offerer });
+            }
+        }
+        _ => {}
+    }
+    if sheet.sim.result() != now {
+        sheet.sim.declared = Some((r.outcome, reason_word(r.reason).to_string()));
+    }
+    out.push(Event::Result {
+        outcome: r.outcome,
+        reason: reason_word(r.reason).to_string(),
+    });
+}
+
 /// The events that bring the journalled game (`sheet.sim`) to `game`,
-/// applied to `sheet.sim` as they are made.
+/// applied to `sheet.sim` as they are made: how the journal followed the
+/// game before the stream of changes, kept to check the stream in debug
+/// builds.
+#[cfg(debug_assertions)]
 fn diff(sheet: &mut Sheet, game: &Game, clock: Vec<Event>) -> Vec<Event> {
     let mut out = Vec::new();
     let result_before = sheet.sim.result();
@@ -797,7 +1030,7 @@ fn diff(sheet: &mut Sheet, game: &Game, clock: Vec<Event>) -> Vec<Event> {
     out
 }
 
-fn millis(d: Duration) -> i64 {
+pub(in crate::app) fn millis(d: Duration) -> i64 {
     i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
 }
 

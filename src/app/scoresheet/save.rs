@@ -1,29 +1,24 @@
 //! Saving the scoresheet on request (`save`, `save to FILE`) and what
 //! became of it.
 
-use super::super::App;
-use crate::msg::Effect;
+use super::super::voice::Voice;
+use super::Journal;
+use crate::msg::{Effect, SaveFailure};
 use crate::scoresheet::ExportFormat;
-use crate::speech::{Priority, SayKind};
 
-impl App {
-    /// `save [FORMAT]`: the scoresheet as a file.
-    pub(in crate::app) fn save(&mut self, format: Option<ExportFormat>, out: &mut Vec<Effect>) {
-        let format = format.unwrap_or(ExportFormat::Pgn);
-        if !self.parts.journal.sheet.as_ref().is_some_and(|s| s.begun) {
-            let t = self.message("save_nothing", &[]);
-            self.say(out, t, Priority::Normal, SayKind::Error);
-            return;
+impl Journal {
+    /// `save [FORMAT]`: the scoresheet as a file (PGN when none is named).
+    pub(in crate::app) fn save(&self, format: Option<ExportFormat>, v: &mut Voice<'_>) {
+        if self.begun_sheet().is_none() {
+            return v.error("save_nothing", &[]);
         }
-        out.push(Effect::Export(format));
+        v.effect(Effect::Export(format.unwrap_or(ExportFormat::Pgn)));
     }
 
     /// `save FILE`: the scoresheet in that file, its format by its ending.
-    pub(in crate::app) fn save_to(&mut self, file: &str, out: &mut Vec<Effect>) {
-        if !self.parts.journal.sheet.as_ref().is_some_and(|s| s.begun) {
-            let t = self.message("save_nothing", &[]);
-            self.say(out, t, Priority::Normal, SayKind::Error);
-            return;
+    pub(in crate::app) fn save_to(&self, file: &str, v: &mut Voice<'_>) {
+        if self.begun_sheet().is_none() {
+            return v.error("save_nothing", &[]);
         }
         let lower = file.to_ascii_lowercase();
         let format = ExportFormat::ALL
@@ -31,35 +26,36 @@ impl App {
             .filter(|f| lower.ends_with(&format!(".{}", f.extension())))
             .max_by_key(|f| f.extension().len())
             .unwrap_or(ExportFormat::Pgn);
-        out.push(Effect::ExportTo(format, std::path::PathBuf::from(file)));
+        v.effect(Effect::ExportTo(format, std::path::PathBuf::from(file)));
     }
+}
 
-    /// The scoresheet was written, or not.
-    pub(in crate::app) fn on_exported(
-        &mut self,
-        result: Result<std::path::PathBuf, crate::msg::SaveFailure>,
-        out: &mut Vec<Effect>,
-    ) {
-        match result {
-            Ok(path) => {
-                let t = self.message("saved", &[("path", &path.display().to_string())]);
-                self.info(out, t);
-            }
-            Err(failure) => {
-                use crate::msg::SaveFailure;
-                let t = match failure {
-                    SaveFailure::NothingToSave => self.message("save_nothing", &[]),
-                    SaveFailure::NotWritable(folder) => self.message(
-                        "save_not_writable",
-                        &[("path", &folder.display().to_string())],
-                    ),
-                    SaveFailure::DiskFull => self.message("save_disk_full", &[]),
-                    SaveFailure::IsJournal(p) => {
-                        self.message("export_is_journal", &[("path", &p.display().to_string())])
-                    }
-                    SaveFailure::Other(why) => self.message("save_failed", &[("why", &why)]),
-                };
-                self.say(out, t, Priority::Normal, SayKind::Error);
+/// The scoresheet was written, or not: said.
+pub(in crate::app) fn say_exported(
+    result: Result<std::path::PathBuf, SaveFailure>,
+    v: &mut Voice<'_>,
+) {
+    match result {
+        Ok(path) => {
+            let t = v.text("saved", &[("path", &path.display().to_string())]);
+            v.info(t);
+        }
+        Err(failure) => {
+            let (key, arg) = match failure {
+                SaveFailure::NothingToSave => ("save_nothing", None),
+                SaveFailure::NotWritable(folder) => (
+                    "save_not_writable",
+                    Some(("path", folder.display().to_string())),
+                ),
+                SaveFailure::DiskFull => ("save_disk_full", None),
+                SaveFailure::IsJournal(p) => {
+                    ("export_is_journal", Some(("path", p.display().to_string())))
+                }
+                SaveFailure::Other(why) => ("save_failed", Some(("why", why))),
+            };
+            match &arg {
+                Some((k, a)) => v.error(key, &[(k, a.as_str())]),
+                None => v.error(key, &[]),
             }
         }
     }

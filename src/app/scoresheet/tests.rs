@@ -1,6 +1,9 @@
 use std::time::Instant;
 
 use super::*;
+use crate::app::App;
+use crate::app::board::Seat;
+use crate::app::tests::said;
 use crate::msg::Msg;
 use crate::scoresheet::record::ReadWarning;
 use crate::scoresheet::record::Record;
@@ -189,15 +192,6 @@ fn offer(choice: ResumeChoice) -> ResumeOffer {
         choice,
         asking_keep: false,
     }
-}
-
-fn said(e: &[Effect]) -> Vec<String> {
-    e.iter()
-        .filter_map(|e| match e {
-            Effect::Say(u) => Some(u.text.clone()),
-            _ => None,
-        })
-        .collect()
 }
 
 #[test]
@@ -1639,7 +1633,15 @@ fn the_sheet_alone_begins_with_the_first_move_and_writes_each_change_once() {
         .expect("uci")
         .to_move(game.position())
         .expect("legal");
+    let before = game.position().clone();
     game.play(mv).expect("played");
+    // The sheet hears the change from the App's stream.
+    sheet.hear(&crate::app::change::GameChange::Moved {
+        before: Box::new(before),
+        mv,
+        by: shakmaty::Color::White,
+        lapsed: None,
+    });
     let ops = sheet.follow(&seen(&game, &clock), t0);
     assert!(
         matches!(

@@ -1,28 +1,25 @@
+use super::super::ClockSetup;
 use super::*;
+use crate::app::App;
+use crate::app::tests::said;
 use crate::board::link::LinkEvent;
 use crate::board::sim::{HandStep, SimBoard};
 use crate::board::{BoardSession, Protocol, TrackerConfig};
+use crate::clock::PressMode;
 use crate::clock::{Clock, parse_spec};
 use crate::game::Game;
 use crate::game::rules::Edition;
+use crate::msg::Effect;
 use crate::msg::Msg;
 use shakmaty::Board;
 use shakmaty::san::San;
+use shakmaty::{Position, Square};
+use std::time::{Duration, Instant};
 
 const SETTLE: Duration = Duration::from_millis(300);
 
 fn s(n: u64) -> Duration {
     Duration::from_secs(n)
-}
-
-fn said(effects: &[Effect]) -> Vec<String> {
-    effects
-        .iter()
-        .filter_map(|e| match e {
-            Effect::Say(u) => Some(u.text.clone()),
-            _ => None,
-        })
-        .collect()
 }
 
 /// A game from `fen` (None: the start) with a DGT board connected at

@@ -1,0 +1,1208 @@
+//! The App's side of its parts: what reaches a part is handed to it, and
+//! what it answers that only the App may do (change the game, wake
+//! another part, journal) is done here.  A part's own handling, and its
+//! words for what only it knows, are in the part's file.
+
+use std::time::{Duration, Instant};
+
+use shakmaty::{ByColor, Color, Move, Position, Role, Square};
+
+use super::App;
+use super::board::Seat;
+use super::change::Edit;
+use super::clock::ClockPart;
+use super::companion::CompanionNote;
+use super::engine::EngineNote;
+use super::online::{OnlineNote, OnlinePlay, game_error_key};
+use super::online_record::{clock_of, online_start_info};
+use super::scoresheet::{damage_sentence, lines_words, restored_up_to};
+use super::voice::Talk;
+use crate::audio::Tone;
+use crate::board::{BoardSession, Inferred, SessionNote};
+use crate::companion::{MoveInput, OpponentAction, snapshot::resolve_tap};
+use crate::engine::SearchResult;
+use crate::lichess::io::LichessIo;
+use crate::lichess::sync::Change;
+use crate::msg::{BoardChoice, BoardProblem, Effect};
+use crate::scoresheet::record::{BoardOf, Event, ReadWarning, StartInfo};
+use crate::scoresheet::replay::ReplayWarning;
+use crate::scoresheet::replay::RestoredClock;
+use crate::scoresheet::{JournalOp, ResumeChoice, ResumeOffer, Resumed};
+use crate::speech::{Priority, SayKind};
+
+impl App {
+    /// What the network brought for the lichess game.
+    pub(super) fn on_lichess(&mut self, io: LichessIo, now: Instant, out: &mut Vec<Effect>) {
+        let Some(o) = &mut self.parts.online else {
+            return;
+        };
+        let mut v = super::voice::Voice::new(&mut self.talk, out);
+        let notes = o.handle(io, now, &self.game, self.settings.me, &mut v);
+        for note in notes {
+            self.on_online_note(note, now, out);
+        }
+        // The opponent's move (a takeback, a refused move taken back, the
+        // game read again) is awaited on the player's board.
+        self.sync_board(now, out);
+    }
+
+    /// What the online part answered that only the App may do.
+    fn on_online_note(&mut self, note: OnlineNote, now: Instant, out: &mut Vec<Effect>) {
+        match note {
+            OnlineNote::Side(c) => self.settings.me = c,
+            OnlineNote::Begin { game, full, side } => {
+                self.replace_game(game);
+                self.parts
+                    .journal
+                    .start_with(|start| online_start_info(start, &full, side));
+                if let Some(part) = full.clock.and_then(ClockPart::following_lichess) {
+                    self.parts.clock = Some(part);
+                }
+                let me = self.settings.me;
+                if let Some(o) = &self.parts.online {
+                    o.say_begin(
+                        &full,
+                        me,
+                        &mut super::voice::Voice::new(&mut self.talk, out),
+                    );
+                }
+            }
+            OnlineNote::Changes { changes, rejoined } => {
+                let changes = match &mut self.parts.online {
+                    Some(o) if rejoined => {
+                        let me = self.settings.me;
+                        let mine = self.game.last_move().filter(|m| m.by == me).map(|m| m.mv);
+                        let (changes, resent) = o.resend_missing(changes, mine);
+                        out.extend(resent);
+                        changes
+                    }
+                    _ => changes,
+                };
+                // A game rejoined that ended meanwhile: the moves missed
+                // first, then that it ended while hector was away (unless
+                // a move ended it, said as such), then its end.
+                let mut changes = changes;
+                let end = changes
+                    .iter()
+                    .position(|c| matches!(c, Change::Ended { .. }))
+                    .filter(|_| rejoined);
+                if let Some(i) = end {
+                    let rest = changes.split_off(i);
+                    self.apply_online_changes(changes, now, out);
+                    if !self.game.is_over() {
+                        let t = self.message("lichess_ended_away", &[]);
+                        self.say(out, t, Priority::Urgent, SayKind::Game);
+                    }
+                    changes = rest;
+                }
+                self.apply_online_changes(changes, now, out);
+                self.online_follow_clock(now);
+            }
+            OnlineNote::Edit(Edit::Play(mv)) => self.play(mv, now, out),
+            OnlineNote::Edit(edit) => {
+                let _ = self.change(edit);
+            }
+            OnlineNote::End { result, own } => {
+                if self.change(Edit::End(result)).is_err() {
+                    return;
+                }
+                if let Some(t) = own.or_else(|| self.game_over_sentence()) {
+                    self.say(out, t, Priority::Urgent, SayKind::Game);
+                }
+            }
+            OnlineNote::Void(status) => {
+                // No result: its journal, if begun, says so and sets the
+                // game aside, never to be offered for resuming.
+                if self.parts.journal.begun().is_some() {
+                    self.parts.journal.event(Event::Note {
+                        text: format!("lichess: {status}"),
+                    });
+                    self.parts.journal.event(Event::SetAside);
+                }
+            }
+            OnlineNote::MoveRefused => {
+                let said = self
+                    .game
+                    .positions()
+                    .last()
+                    .map(|(before, played)| self.talk.phraser.say_move(before, played.mv))
+                    .unwrap_or_default();
+                let refused = self.game.positions().last().map(|(_, p)| p.mv);
+                let key = if self.parts.boards.player_shows(self.game.position()) {
+                    "lichess_move_refused_board"
+                } else {
+                    "lichess_move_refused"
+                };
+                let _ = self.change(Edit::TakeBack(1));
+                let t = self.message(key, &[("move", &said)]);
+                self.say(out, t, Priority::Urgent, SayKind::Error);
+                if let Some(mv) = refused {
+                    self.board_move_refused(mv, now, out);
+                }
+            }
+        }
+    }
+
+    /// The server's changes, one by one: each said by the online part and
+    /// made in the game here.
+    fn apply_online_changes(&mut self, changes: Vec<Change>, now: Instant, out: &mut Vec<Effect>) {
+        for change in changes {
+            let Some(o) = &mut self.parts.online else {
+                return;
+            };
+            let mut v = super::voice::Voice::new(&mut self.talk, out);
+            if let Some(note) = o.apply(change, &self.game, &mut v) {
+                self.on_online_note(note, now, out);
+            }
+        }
+    }
+
+    /// The server's times, as of now, followed by the clock; journalled
+    /// once the game here has all the server's moves.
+    fn online_follow_clock(&mut self, now: Instant) {
+        let plies = self.game.history().len();
+        let Some((c, running, all)) = self
+            .parts
+            .online
+            .as_ref()
+            .and_then(|o| o.server_clock(plies))
+        else {
+            return;
+        };
+        if all {
+            self.parts
+                .journal
+                .server_press(&self.game, c.white_ms, c.black_ms);
+        }
+        let times = ByColor {
+            white: Duration::from_millis(c.white_ms),
+            black: Duration::from_millis(c.black_ms),
+        };
+        if let Some(part) = &mut self.parts.clock {
+            part.clock.follow(times, running, now);
+        }
+    }
+
+    /// The player's board (branch `board`): a refused move made there (by
+    /// lichess, or made for the opponent) is to be put back, never taken
+    /// as the move made again.
+    pub(super) fn board_move_refused(&mut self, mv: Move, now: Instant, out: &mut Vec<Effect>) {
+        let game = &self.game;
+        let Some(b) = self.parts.boards.player_mut() else {
+            return;
+        };
+        // (The board already expects the game's position: nothing to do.)
+        if b.tracker().position() == game.position() {
+            return;
+        }
+        let previous = game.positions().next_back().map(|(before, _)| before);
+        let notes = b.move_refused(game.position(), previous, mv, now);
+        self.on_seat_notes(Seat::Player, notes, now, out);
+    }
+
+    /// A move typed or made on the board online while it is not the
+    /// player's turn there: said, and true.
+    pub(super) fn online_refuses_move(&mut self, out: &mut Vec<Effect>) -> bool {
+        let Some(o) = &self.parts.online else {
+            return false;
+        };
+        let mut v = super::voice::Voice::new(&mut self.talk, out);
+        o.refuses_move(&self.game, self.settings.me, &mut v)
+    }
+
+    /// A game resumed from its journal that was played on lichess: rejoined
+    /// by its id.  Its stream is opened again; the `gameFull` it begins
+    /// with brings what happened meanwhile (each move the opponent made
+    /// said once, in order; the end, if it came).  The clock is lichess's,
+    /// its times the server's.
+    pub(super) fn online_rejoin(
+        &mut self,
+        start: &StartInfo,
+        last: Option<RestoredClock>,
+        now: Instant,
+        out: &mut Vec<Effect>,
+    ) {
+        let Some((part, me)) = OnlinePlay::rejoin(start, &self.game) else {
+            return;
+        };
+        self.settings.me = me;
+        self.parts.online = Some(part);
+        if let Some(part) =
+            clock_of(start.time_control.as_deref()).and_then(ClockPart::following_lichess)
+        {
+            self.parts.clock = Some(part);
+        }
+        // Until lichess tells them, the times last journalled, stopped.
+        if let (Some(part), Some(last)) = (&mut self.parts.clock, last) {
+            let ms = |v: i64| Duration::from_millis(u64::try_from(v).unwrap_or(0));
+            let times = ByColor {
+                white: ms(last.white_ms),
+                black: ms(last.black_ms),
+            };
+            part.clock.follow(times, None, now);
+        }
+        if let Some(o) = &self.parts.online {
+            o.say_rejoining(
+                start,
+                me,
+                &mut super::voice::Voice::new(&mut self.talk, out),
+            );
+        }
+    }
+
+    /// The engine is alive and it is its move: not while a take-back is
+    /// being made on the board, nor while the player is asked whether to
+    /// resume a game (the game to play is not known yet).
+    pub(super) fn engine_has_the_move(&self) -> bool {
+        let held = self.parts.boards.takeback_awaited.is_some() || self.mode.asking_resume();
+        self.parts
+            .engine
+            .as_ref()
+            .is_some_and(|e| e.has_the_move(&self.game, self.settings.me, held))
+    }
+
+    /// The input ended: quit now, or after the engine's move.
+    pub(super) fn engine_defers_quit(&mut self) -> bool {
+        if self.engine_has_the_move()
+            && let Some(e) = &mut self.parts.engine
+        {
+            e.quit_after_its_move();
+            return true;
+        }
+        false
+    }
+
+    /// After every message: the engine's asks carried out, the engine's
+    /// turn asked for, its lines sent, its events said or played.
+    pub(super) fn engine_step(&mut self, now: Instant, out: &mut Vec<Effect>) {
+        let clock = self
+            .parts
+            .clock
+            .as_ref()
+            .map(super::clock::ClockPart::clock);
+        let notes = match &mut self.parts.engine {
+            Some(e) => e.carry_out(&self.game, clock, now),
+            None => return,
+        };
+        self.on_engine_notes(notes, now, out);
+        // The events first: a `bestmove` just read is the engine's move,
+        // played before the turn is looked at.
+        let mut asked = false;
+        loop {
+            let Some(e) = &mut self.parts.engine else {
+                return;
+            };
+            let notes = e.poll(&self.game);
+            let event = notes.iter().any(|n| !matches!(n, EngineNote::Order(_)));
+            self.on_engine_notes(notes, now, out);
+            if event {
+                continue;
+            }
+            if asked {
+                break;
+            }
+            asked = true;
+            let has_the_move = self.engine_has_the_move();
+            let clock = self
+                .parts
+                .clock
+                .as_ref()
+                .map(super::clock::ClockPart::clock);
+            if let Some(e) = &mut self.parts.engine {
+                e.ask_move(&self.game, has_the_move, clock, now);
+            }
+        }
+        let has_the_move = self.engine_has_the_move();
+        if self
+            .parts
+            .engine
+            .as_ref()
+            .is_some_and(|e| e.quit_due(has_the_move))
+            && !self.quitting
+        {
+            self.quitting = true;
+            out.push(Effect::Quit);
+        }
+    }
+
+    /// The engine part's notes: its words said, the rest done here.
+    pub(super) fn on_engine_notes(
+        &mut self,
+        notes: Vec<EngineNote>,
+        now: Instant,
+        out: &mut Vec<Effect>,
+    ) {
+        for note in notes {
+            let Some(note) = super::engine::say(note, &mut self.voice(out)) else {
+                continue;
+            };
+            match note {
+                EngineNote::Ready(name) => {
+                    self.parts.journal.engine_name(!self.settings.me, &name);
+                    super::engine::say_ready(&name, self.settings.me, &mut self.voice(out));
+                }
+                EngineNote::Answer(r) => self.on_engine_move(r, now, out),
+                EngineNote::GameOver => {
+                    if let Some(t) = self.game_over_state() {
+                        self.info(out, t);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The engine's move about the game as it is: played (or the
+    /// player's draw offer answered first).
+    fn on_engine_move(&mut self, r: SearchResult, now: Instant, out: &mut Vec<Effect>) {
+        if !self.engine_has_the_move() {
+            return;
+        }
+        // The player's draw offer is answered by the engine's evaluation:
+        // accepted when it is worse, else declined and its move made.
+        if self.game.pending_offer() == Some(self.settings.me) {
+            let engine = !self.settings.me;
+            let accept = r.score.is_some_and(|s| s.accepts_draw(engine));
+            if accept && self.change(Edit::AcceptDraw(engine)).is_ok() {
+                let t = self.message("draw_accepted", &[]);
+                self.say(out, t, Priority::Urgent, SayKind::Game);
+                if let Some(t) = self.game_over_sentence() {
+                    self.say(out, t, Priority::Urgent, SayKind::Game);
+                }
+                return;
+            }
+            self.decline_draw(out);
+        }
+        // Announced like the opponent's move; a board then awaits it.
+        self.play(r.best, now, out);
+        self.sync_board(now, out);
+    }
+
+    /// Something from the opponent's page part: said, or the opponent's
+    /// action played.
+    pub(super) fn on_companion_note(
+        &mut self,
+        note: CompanionNote,
+        now: Instant,
+        out: &mut Vec<Effect>,
+    ) {
+        if let Some(action) = super::companion::say(note, &mut self.voice(out)) {
+            self.on_opponent_action(action, now, out);
+            self.sync_board(now, out);
+        }
+    }
+
+    fn on_opponent_action(&mut self, action: OpponentAction, now: Instant, out: &mut Vec<Effect>) {
+        let them = !self.settings.me;
+        if let Some(t) = self.game_over_state() {
+            self.parts.companion.notify(t, None);
+            return;
+        }
+        match action {
+            OpponentAction::Move(input) => {
+                if self.game.turn() != them {
+                    self.parts
+                        .companion
+                        .notify_key(&self.talk, "companion_not_their_move");
+                    return;
+                }
+                let pos = self.game.position().clone();
+                let mv = match input {
+                    MoveInput::San(text) => match self.talk.reader.read(&text, &pos) {
+                        Ok(mv) => mv,
+                        Err(e) => {
+                            let t = self.talk.phraser.input_error(&e, &pos);
+                            self.parts.companion.notify(t, None);
+                            return;
+                        }
+                    },
+                    MoveInput::FromTo {
+                        from,
+                        to,
+                        promotion: Some(role),
+                    } if self.parts.boards.opponent_asks_promotion() => {
+                        // The piece for the pawn on the opponent's board.
+                        if !self.promote_on_opponent_board(Some((from, to)), role, now, out) {
+                            self.parts
+                                .companion
+                                .notify_key(&self.talk, "companion_illegal");
+                        }
+                        return;
+                    }
+                    MoveInput::FromTo {
+                        from,
+                        to,
+                        promotion,
+                    } => match resolve_tap(&pos, from, to, promotion) {
+                        Some(mv) => mv,
+                        None => {
+                            self.parts
+                                .companion
+                                .notify_key(&self.talk, "companion_illegal");
+                            return;
+                        }
+                    },
+                };
+                self.parts.companion.clear_notice();
+                self.play(mv, now, out);
+            }
+            OpponentAction::OfferDraw => match self.change(Edit::OfferDraw(them)) {
+                Ok(_) => {
+                    let side = self.talk.phraser.side(them);
+                    let t = self.message("draw_offered", &[("side", &side)]);
+                    self.say(out, t, Priority::Urgent, SayKind::Game);
+                }
+                Err(e) => {
+                    let t = self.talk.text(game_error_key(&e), &[]);
+                    self.parts.companion.notify(t, None);
+                }
+            },
+            OpponentAction::AcceptDraw => match self.change(Edit::AcceptDraw(them)) {
+                Ok(_) => {
+                    let t = self.game_over_sentence().unwrap_or_default();
+                    self.say(out, t, Priority::Urgent, SayKind::Game);
+                }
+                Err(e) => {
+                    let t = self.talk.text(game_error_key(&e), &[]);
+                    self.parts.companion.notify(t, None);
+                }
+            },
+            OpponentAction::DeclineDraw => match self.change(Edit::DeclineDraw(them)) {
+                Ok(_) => {
+                    let side = self.talk.phraser.side(them);
+                    let t = self.message("draw_declined", &[("side", &side)]);
+                    self.say(out, t, Priority::Urgent, SayKind::Game);
+                }
+                Err(e) => {
+                    let t = self.talk.text(game_error_key(&e), &[]);
+                    self.parts.companion.notify(t, None);
+                }
+            },
+            OpponentAction::Resign => {
+                if self.change(Edit::Resign(them)).is_ok()
+                    && let Some(t) = self.game_over_sentence()
+                {
+                    self.say(out, t, Priority::Urgent, SayKind::Game);
+                }
+            }
+        }
+    }
+
+    // Resuming a saved game (the words in `scoresheet/resume.rs`).
+
+    /// An unfinished game: ask whether to resume it, or resume it now.  A
+    /// damaged journal is said first, in one sentence: what is restored,
+    /// which lines could not be used, and where the whole file is kept.
+    pub(in crate::app) fn on_resume_offer(
+        &mut self,
+        offer: ResumeOffer,
+        now: Instant,
+        out: &mut Vec<Effect>,
+    ) {
+        if let Some(t) = damage_sentence(&self.talk, &offer) {
+            self.say(out, t, Priority::Normal, SayKind::Info);
+        }
+        match offer.choice {
+            ResumeChoice::Now => self.resume_or_ask_keep(offer, now, out),
+            ResumeChoice::Ask => {
+                let r = &offer.resumed;
+                // The date in words: a voice hears no digits.
+                let date = offer
+                    .started
+                    .map(|d| {
+                        self.talk
+                            .phraser
+                            .date_words(d.year(), u8::from(d.month()), d.day())
+                    })
+                    .unwrap_or_default();
+                let moves = r.game.history().len().div_ceil(2).to_string();
+                let (white, black) = (r.start.white.trim(), r.start.black.trim());
+                let t = if white.is_empty() && black.is_empty() {
+                    // No names were given: none are said ("Anna against ,").
+                    self.message(
+                        "resume_offer_unnamed",
+                        &[("date", &date), ("moves", &moves)],
+                    )
+                } else {
+                    self.message(
+                        "resume_offer",
+                        &[
+                            ("date", &date),
+                            ("white", &self.talk.phraser.player(white, Color::White)),
+                            ("black", &self.talk.phraser.player(black, Color::Black)),
+                            ("moves", &moves),
+                        ],
+                    )
+                };
+                self.say(out, t, Priority::Normal, SayKind::Game);
+                self.mode = crate::app::Mode::AskingResume(Box::new(offer));
+            }
+        }
+    }
+
+    /// Resume, or first ask whether to keep the records after the damage
+    /// when they continue the game.
+    fn resume_or_ask_keep(&mut self, mut offer: ResumeOffer, now: Instant, out: &mut Vec<Effect>) {
+        let asked = offer
+            .damage
+            .as_ref()
+            .filter(|d| d.kept_in.is_ok())
+            .and_then(|d| d.continued.as_ref())
+            .map(|c| {
+                (
+                    lines_words(&self.talk, c.from_line, c.to_line),
+                    restored_up_to(&self.talk, &c.resumed.game),
+                )
+            });
+        match asked {
+            Some((lines, upto)) => {
+                let t = self.message("journal_keep_after", &[("lines", &lines), ("move", &upto)]);
+                self.say(out, t, Priority::Normal, SayKind::Game);
+                offer.asking_keep = true;
+                self.mode = crate::app::Mode::AskingResume(Box::new(offer));
+            }
+            None => self.resume(offer, false, now, out),
+        }
+    }
+
+    /// The answer to the resume question: `Some(true)` yes, `Some(false)`
+    /// no, `None` (anything else) asks again.
+    pub(in crate::app) fn on_resume_answer(
+        &mut self,
+        yes: Option<bool>,
+        now: Instant,
+        out: &mut Vec<Effect>,
+    ) {
+        let offer = match std::mem::take(&mut self.mode) {
+            crate::app::Mode::AskingResume(offer) => offer,
+            other => {
+                self.mode = other;
+                return;
+            }
+        };
+        if offer.asking_keep {
+            match yes {
+                Some(keep) => self.resume(*offer, keep, now, out),
+                None => {
+                    let t = self.message("journal_keep_yes_no", &[]);
+                    self.say(out, t, Priority::Normal, SayKind::Error);
+                    self.mode = crate::app::Mode::AskingResume(offer);
+                }
+            }
+            return;
+        }
+        match yes {
+            Some(true) => self.resume_or_ask_keep(*offer, now, out),
+            Some(false) => {
+                // Set aside: the damage is contained all the same (the
+                // whole file copied aside first), and records after it
+                // that continue the game stay with it.
+                let keep = offer
+                    .damage
+                    .as_ref()
+                    .is_some_and(|d| d.kept_in.is_ok() && d.continued.is_some());
+                if keep {
+                    out.push(Effect::Journal(JournalOp::Contain {
+                        id: offer.id.clone(),
+                        keep_after: true,
+                    }));
+                }
+                out.push(Effect::Journal(JournalOp::AppendTo(
+                    offer.id.clone(),
+                    Event::SetAside,
+                )));
+                if keep {
+                    let t = self.message("journal_kept_set_aside", &[]);
+                    self.say(out, t, Priority::Normal, SayKind::Info);
+                }
+                let t = self.message("resume_declined", &[]);
+                self.say(out, t, Priority::Normal, SayKind::Game);
+                let t = self.message("new_game", &[]);
+                self.say(out, t, Priority::Normal, SayKind::Game);
+                self.boards_after_declined_resume(now, out);
+            }
+            None => {
+                let t = self.message("resume_yes_no", &[]);
+                self.say(out, t, Priority::Normal, SayKind::Error);
+                self.mode = crate::app::Mode::AskingResume(offer);
+            }
+        }
+    }
+
+    /// Resume the game; `keep_after`: with the records after the damage
+    /// (the player's choice).
+    fn resume(
+        &mut self,
+        offer: ResumeOffer,
+        keep_after: bool,
+        now: Instant,
+        out: &mut Vec<Effect>,
+    ) {
+        let ResumeOffer {
+            id,
+            resumed,
+            read_warnings,
+            damage,
+            ..
+        } = offer;
+        let continued = damage
+            .as_ref()
+            .and_then(|d| d.continued.as_ref())
+            .filter(|_| keep_after)
+            .map(|c| (*c.resumed).clone());
+        if continued.is_some() {
+            out.push(Effect::Journal(JournalOp::Contain {
+                id: id.clone(),
+                keep_after: true,
+            }));
+        }
+        out.push(Effect::Journal(JournalOp::Continue(id.clone())));
+        out.push(Effect::Journal(JournalOp::Append(Event::Resumed)));
+        if let Some(d) = &damage
+            && let (Some(c), Ok(path)) = (&d.continued, &d.kept_in)
+        {
+            let lines = lines_words(&self.talk, c.from_line, c.to_line);
+            let t = if keep_after {
+                self.message("journal_kept_after", &[("lines", &lines)])
+            } else {
+                self.message(
+                    "journal_left_after",
+                    &[("lines", &lines), ("path", &path.display().to_string())],
+                )
+            };
+            self.say(out, t, Priority::Normal, SayKind::Info);
+        }
+        let resumed = continued.unwrap_or(resumed);
+        // What stopped the reading is said in the damage sentence; a
+        // record of a kind this version does not know is only skipped.
+        for w in &read_warnings {
+            if let ReadWarning::Unknown { line } = w {
+                let t = self.message("journal_damaged", &[("line", &line.to_string())]);
+                self.say(out, t, Priority::Normal, SayKind::Info);
+            }
+        }
+        for w in &resumed.warnings {
+            let seq = match w {
+                ReplayWarning::IllegalMove { seq, .. }
+                | ReplayWarning::Refused { seq, .. }
+                | ReplayWarning::ClaimVerdict { seq }
+                | ReplayWarning::BadStart { seq } => *seq,
+            };
+            let t = self.message("journal_damaged", &[("line", &(seq + 1).to_string())]);
+            self.say(out, t, Priority::Normal, SayKind::Info);
+        }
+        self.replace_game(resumed.game.clone());
+        let part = self.parts.clock.take();
+        self.parts.clock = ClockPart::restored(part, &resumed.start, resumed.restored_clock(), now);
+        self.refresh_can_mate();
+        // An engine game goes on with the sides it had.
+        let engine_side = super::scoresheet::engine_side_of(&resumed.start)
+            .filter(|_| self.parts.engine.is_some());
+        let sides_changed = engine_side.is_some_and(|side| self.settings.me == side);
+        if let Some(side) = engine_side {
+            self.settings.me = !side;
+        }
+        let clock = self.clock().cloned();
+        self.parts
+            .journal
+            .resume(&self.game, &resumed, id.clone(), clock);
+        let turn = self.prompt();
+        let t = self.message("resumed", &[("turn", &turn)]);
+        self.say(out, t, Priority::Normal, SayKind::Game);
+        if sides_changed {
+            let side = self.talk.phraser.side(self.settings.me);
+            let t = self.message("flipped", &[("side", &side)]);
+            self.info(out, t);
+        }
+        let last = self
+            .game
+            .positions()
+            .next_back()
+            .map(|(b, m)| (b.clone(), m.mv));
+        if let Some((before, m)) = last {
+            let words = self.talk.phraser.say_move(&before, m);
+            let t = self.message("resumed_last", &[("move", &words)]);
+            self.info(out, t);
+        }
+        if let Some(t) = self.game_over_sentence() {
+            self.info(out, t);
+        } else if let Some(c) = self.clock() {
+            // The clocks as they were restored, and whether they run.
+            let t = crate::clock::words::both(
+                &self.talk.phraser,
+                c.remaining(Color::White, now),
+                c.remaining(Color::Black, now),
+            );
+            let stopped = c.is_paused();
+            self.info(out, t);
+            if stopped {
+                let t = self.message("clock_stopped", &[]);
+                self.info(out, t);
+            }
+        }
+        // The player's move waits for its press (D.2.8), as before.
+        let press = self.parts.clock.as_ref().and_then(|p| p.presser.pending());
+        if press.is_some() {
+            let t = self.message("clock_press_waiting", &[]);
+            self.info(out, t);
+        }
+        self.resume_board(Seat::Player, &resumed, now, out);
+        self.resume_board(Seat::Opponent, &resumed, now, out);
+        // What the journal says already is not written again.
+        let (mine, theirs) = (
+            self.parts.boards.awaiting(Seat::Player),
+            self.parts.boards.awaiting(Seat::Opponent),
+        );
+        self.parts.journal.seen_after_resume(press, mine, theirs);
+        // A game played on lichess goes on there.
+        self.online_rejoin(&resumed.start, resumed.restored_clock(), now, out);
+    }
+
+    /// A board after a resume: set to the resumed game, with what it
+    /// awaited before hector stopped — the last move, made by other means
+    /// and not yet on that board (on the player's board "On your board: …"
+    /// again, quiet while it is made, "Done" when it is; the opponent's
+    /// board lit again), and a mismatch reported and not resolved
+    /// ("matches" when the board agrees).  What is said comes now if the
+    /// board answers already, otherwise when it does.
+    fn resume_board(&mut self, seat: Seat, resumed: &Resumed, now: Instant, out: &mut Vec<Effect>) {
+        let (which, mismatch) = match seat {
+            Seat::Player => (BoardOf::Player, &resumed.mismatch),
+            Seat::Opponent => (BoardOf::Opponent, &resumed.opponent_mismatch),
+        };
+        let pos = self.game.position().clone();
+        let awaited = resumed.board_awaited_moves(which);
+        // The positions before the first awaited move (or the last move)
+        // and before that.
+        let back = awaited.len().max(1);
+        let before: Vec<shakmaty::Chess> = self
+            .game
+            .positions()
+            .rev()
+            .skip(back - 1)
+            .take(2)
+            .map(|(p, _)| p.clone())
+            .collect();
+        let Some(b) = self.parts.boards.get_mut(seat) else {
+            return;
+        };
+        let earlier = before.get(1).cloned();
+        let mut notes = match (awaited.is_empty(), before.first().cloned()) {
+            // Compared with the resumed game, never judged (the board is
+            // not held against the position before the awaited moves).
+            (false, Some(first)) => b.resume_awaiting(&first, earlier.as_ref(), &awaited, now),
+            (_, _) => {
+                let last = self.game.positions().next_back().map(|(p, _)| p.clone());
+                b.game_replaced(&pos, last.as_ref(), now)
+            }
+        };
+        if mismatch.is_some() {
+            notes.extend(b.restore_mismatch());
+        }
+        self.on_seat_notes(seat, notes, now, out);
+    }
+
+    // The boards' notes (`board.rs`): the link's news the same way for
+    // both, what each board shows in its own way.
+
+    /// A board given on the command line or in the settings: opened (its
+    /// session starts at the game's position) or not, and why.
+    pub(super) fn on_seat_chosen(
+        &mut self,
+        seat: Seat,
+        choice: BoardChoice,
+        out: &mut Vec<Effect>,
+    ) {
+        match choice {
+            BoardChoice::Opened {
+                protocol,
+                port,
+                config,
+                announce_touch,
+            } => {
+                // Touches are said of the player's own pieces only.
+                let touch = announce_touch && seat == Seat::Player;
+                let session = BoardSession::new(protocol, config, self.game.position(), touch)
+                    .with_port(port);
+                self.parts.boards.open(seat, session);
+            }
+            BoardChoice::Missing(problem) => {
+                let t = match problem {
+                    BoardProblem::Spec { spec, error } => {
+                        self.talk.phraser.spec_error(&spec, &error)
+                    }
+                    BoardProblem::CannotOpen { port, error } => {
+                        self.talk.phraser.cannot_open(&port, &error)
+                    }
+                    BoardProblem::NotFound => self.message("board_not_found", &[]),
+                    BoardProblem::NoAnswer { port } => {
+                        self.message("board_no_answer", &[("port", &port)])
+                    }
+                };
+                let t = about(&self.talk, seat, t);
+                self.say(out, t, Priority::Normal, SayKind::Board);
+            }
+        }
+    }
+
+    /// Tell a board's tracker where the game is: a move made elsewhere (to
+    /// be made on this board), or a game replaced.
+    pub(super) fn sync_seat(&mut self, seat: Seat, now: Instant, out: &mut Vec<Effect>) {
+        let notes = self.parts.boards.follow(seat, &self.game, now);
+        self.on_seat_notes(seat, notes, now, out);
+    }
+
+    /// The resume question was answered no: the boards are judged
+    /// against the new game now (what they showed while the question
+    /// waited was not said).
+    pub(super) fn boards_after_declined_resume(&mut self, now: Instant, out: &mut Vec<Effect>) {
+        for seat in [Seat::Player, Seat::Opponent] {
+            let Some(b) = self.parts.boards.get(seat) else {
+                continue;
+            };
+            if b.tracker().position() != self.game.position() {
+                self.sync_seat(seat, now, out);
+            } else if let Some(report) = self
+                .parts
+                .boards
+                .get_mut(seat)
+                .and_then(|b| b.pending_report())
+            {
+                self.on_seat_notes(seat, vec![SessionNote::Found(report)], now, out);
+            }
+        }
+    }
+
+    /// The player's board follows the game.
+    pub(super) fn sync_board(&mut self, now: Instant, out: &mut Vec<Effect>) {
+        self.sync_seat(Seat::Player, now, out);
+    }
+
+    /// Say and do what a board's session reports: the link's news the same
+    /// way for both boards, what the board shows in each one's own way.
+    pub(super) fn on_seat_notes(
+        &mut self,
+        seat: Seat,
+        notes: Vec<SessionNote>,
+        now: Instant,
+        out: &mut Vec<Effect>,
+    ) {
+        let port = self
+            .parts
+            .boards
+            .get(seat)
+            .map(|b| b.port().to_owned())
+            .unwrap_or_default();
+        for note in notes {
+            match note {
+                SessionNote::Connected { again } => {
+                    let key = match (seat, again) {
+                        (Seat::Player, false) => "board_connected",
+                        (Seat::Player, true) => "board_reconnected",
+                        (Seat::Opponent, _) => "opponent_board_connected",
+                    };
+                    if seat == Seat::Opponent {
+                        // Lit again from scratch: the board forgot.
+                        self.parts.boards.forget_lights();
+                    }
+                    let t = self.message(key, &[]);
+                    self.say(out, t, Priority::Normal, SayKind::Board);
+                }
+                SessionNote::Disconnected | SessionNote::OutOfReach => {
+                    // The player's own board lost is urgent; the opponent's
+                    // is news.  A wireless board is out of reach or asleep.
+                    let wireless = note == SessionNote::OutOfReach;
+                    let (key, priority) = match (seat, wireless) {
+                        (Seat::Player, false) => ("board_disconnected", Priority::Urgent),
+                        (Seat::Player, true) => ("board_out_of_reach", Priority::Urgent),
+                        (Seat::Opponent, false) => {
+                            ("opponent_board_disconnected", Priority::Normal)
+                        }
+                        (Seat::Opponent, true) => ("opponent_board_out_of_reach", Priority::Normal),
+                    };
+                    let t = self.message(key, &[]);
+                    self.say(out, t, priority, SayKind::Board);
+                    if seat == Seat::Player {
+                        self.takeback_without_board(now, out);
+                        self.sync_board(now, out);
+                    }
+                }
+                SessionNote::CannotOpen(e) => {
+                    let t = self.talk.phraser.cannot_open(&port, &e);
+                    let t = about(&self.talk, seat, t);
+                    self.say(out, t, Priority::Normal, SayKind::Board);
+                }
+                SessionNote::BatteryLow(percent) => {
+                    let t = self.message("board_battery_low", &[("percent", &percent.to_string())]);
+                    let t = about(&self.talk, seat, t);
+                    self.say(out, t, Priority::Normal, SayKind::Board);
+                }
+                // The Chessnut Move makes a move made elsewhere itself.
+                SessionNote::BoardMoves => {
+                    let t = about(&self.talk, seat, self.message("board_moves", &[]));
+                    self.say(out, t, Priority::Normal, SayKind::Board);
+                }
+                SessionNote::BoardCouldNot => {
+                    let t = about(&self.talk, seat, self.message("board_could_not", &[]));
+                    self.say(out, t, Priority::Normal, SayKind::Board);
+                }
+                SessionNote::Silent => {
+                    let t = self.message("board_silent", &[("port", &port)]);
+                    let t = about(&self.talk, seat, t);
+                    self.say(out, t, Priority::Normal, SayKind::Board);
+                }
+                SessionNote::Send(bytes) => out.push(match seat {
+                    Seat::Player => Effect::ToBoard(bytes),
+                    Seat::Opponent => Effect::ToOpponentBoard(bytes),
+                }),
+                // A clock on either board is the game's clock.
+                SessionNote::Clock(m) => self.on_board_clock(m, now, out),
+                // While the resume question waits, which game the board
+                // should show is not known: it is judged after the answer
+                // (a resumed game's position, or the new game's).
+                SessionNote::Found(_) if self.mode.asking_resume() => {}
+                SessionNote::Found(found) => match seat {
+                    Seat::Player => self.on_inferred(found, now, out),
+                    Seat::Opponent => self.on_opponent_inferred(found, now, out),
+                },
+            }
+        }
+    }
+
+    fn on_inferred(&mut self, found: Inferred, now: Instant, out: &mut Vec<Effect>) {
+        match found {
+            Inferred::Move(mv) => {
+                // The board shows a position of the game again.
+                self.parts
+                    .journal
+                    .mismatch_resolved(crate::scoresheet::record::BoardOf::Player);
+                if let Some(t) = self.game_over_state() {
+                    self.say(out, t, Priority::Normal, SayKind::Error);
+                } else if self.online_refuses_move(out) {
+                    // Online, only lichess moves for the opponent.
+                    self.board_move_refused(mv, now, out);
+                } else {
+                    self.play(mv, now, out);
+                }
+                // Only if the game did not take it: the board is then
+                // compared with the game.
+                self.sync_board(now, out);
+            }
+            Inferred::Executed(mv) => {
+                let uci = mv.to_uci(self.game.castling_mode()).to_string();
+                self.parts
+                    .journal
+                    .board_done(crate::scoresheet::record::BoardOf::Player, uci);
+                let before = self
+                    .game
+                    .positions()
+                    .rev()
+                    .find(|(_, played)| played.mv == mv)
+                    .map(|(before, _)| before.clone());
+                let text = match before {
+                    Some(b) => self.talk.phraser.say_move(&b, mv),
+                    None => mv.to_string(),
+                };
+                let t = self.message("board_executed", &[("move", &text)]);
+                self.say(out, t, Priority::Normal, SayKind::Board);
+            }
+            Inferred::Instruction(all) => {
+                // A calm instruction: no mismatch, no tone.
+                let t = self.talk.phraser.instructions(&all);
+                self.say(out, t, Priority::Normal, SayKind::Board);
+            }
+            Inferred::Touched(sq) => {
+                let Some(piece) = self.game.position().board().piece_at(sq) else {
+                    return;
+                };
+                let piece = self.talk.phraser.piece(piece.role);
+                let square = self.talk.phraser.square(sq);
+                let t = self.message("touched", &[("piece", &piece), ("square", &square)]);
+                self.say(out, t, Priority::Normal, SayKind::Board);
+            }
+            Inferred::TakeBack => {
+                if self.game.is_over() || self.change(Edit::TakeBack(1)).is_ok_and(|c| c.is_empty())
+                {
+                    return;
+                }
+                self.settle(now, out);
+                if !self.board_took_back(out) {
+                    let t = self.message("take_back", &[]);
+                    self.say(out, t, Priority::Urgent, SayKind::Game);
+                }
+                self.sync_board(now, out);
+            }
+            Inferred::NewGame => {
+                let t = self.message("board_new_game", &[]);
+                self.say(out, t, Priority::Normal, SayKind::Board);
+            }
+            Inferred::Illegal { from, to } => {
+                let t = self.message("illegal_on_board", &[]);
+                self.say(out, t, Priority::Urgent, SayKind::Board);
+                self.board_illegal_announced(from, to, now, out);
+            }
+            Inferred::NeedPromotionPiece { .. } => {
+                let t = self.message("board_promotion", &[]);
+                self.say(out, t, Priority::Urgent, SayKind::Board);
+            }
+            Inferred::Mismatch(diffs) => {
+                self.parts
+                    .journal
+                    .mismatch(crate::scoresheet::record::BoardOf::Player, &diffs);
+                // Only what changed since the last report (a board being
+                // set up is not read out in full at every piece).
+                let before = self
+                    .parts
+                    .boards
+                    .player()
+                    .map(|b| b.tracker().mismatch_before().to_vec())
+                    .unwrap_or_default();
+                let t = self.talk.phraser.mismatch_update(&before, &diffs);
+                self.say(out, t, Priority::Urgent, SayKind::Mismatch);
+                out.push(Effect::Tone(Tone::Mismatch));
+            }
+            Inferred::OutOfTurn { side, diffs } => {
+                // Black moved first: whose move it is, not the squares.
+                self.parts
+                    .journal
+                    .mismatch(crate::scoresheet::record::BoardOf::Player, &diffs);
+                let side = self.talk.phraser.side(side);
+                let t = self.message("board_out_of_turn", &[("side", &side)]);
+                self.say(out, t, Priority::Urgent, SayKind::Mismatch);
+                out.push(Effect::Tone(Tone::Mismatch));
+            }
+            Inferred::Matches => {
+                self.parts
+                    .journal
+                    .mismatch_resolved(crate::scoresheet::record::BoardOf::Player);
+                let t = self.message("board_matches", &[]);
+                self.say(out, t, Priority::Normal, SayKind::Board);
+            }
+            Inferred::Rotated(_) => {
+                let t = self.message("board_rotated", &[]);
+                self.say(out, t, Priority::Normal, SayKind::Board);
+            }
+        }
+    }
+
+    // The opponent's board (`opponent_board.rs`).
+
+    /// Tell the opponent's board where the game is (a move made elsewhere
+    /// is then awaited on it, and lit where it has lights).
+    pub(super) fn sync_opponent_board(&mut self, now: Instant, out: &mut Vec<Effect>) {
+        if self.parts.boards.take_opponent_behind() {
+            self.sync_seat(Seat::Opponent, now, out);
+        }
+        // Lit for the move it awaits (only what changed is sent).
+        out.extend(self.parts.boards.light_opponent(&self.game));
+    }
+
+    /// The promotion piece for a pawn on the last rank of the opponent's
+    /// board, chosen on the page (`from`, `to` as the page shows them) or
+    /// typed: the move is made.  False when no such promotion waits.
+    pub(super) fn promote_on_opponent_board(
+        &mut self,
+        squares: Option<(Square, Square)>,
+        role: Role,
+        now: Instant,
+        out: &mut Vec<Effect>,
+    ) -> bool {
+        let Some(b) = self.parts.boards.opponent_mut() else {
+            return false;
+        };
+        let Some(pending) = b.tracker().pending_promotion() else {
+            return false;
+        };
+        if squares.is_some_and(|s| s != pending) {
+            return false;
+        }
+        let notes = b.promote(role);
+        self.on_seat_notes(Seat::Opponent, notes, now, out);
+        true
+    }
+
+    pub(super) fn on_opponent_inferred(
+        &mut self,
+        found: Inferred,
+        now: Instant,
+        out: &mut Vec<Effect>,
+    ) {
+        // On the opponent's board a move out of turn is a difference like
+        // any other.
+        let found = match found {
+            Inferred::OutOfTurn { diffs, .. } => Inferred::Mismatch(diffs),
+            f => f,
+        };
+        match found {
+            Inferred::Move(mv) => {
+                if self.game.is_over() {
+                    // Nothing is played after the end; the board is compared.
+                } else if self.game.turn() == self.settings.me {
+                    // The blind player's piece moved before their move.
+                    self.parts
+                        .companion
+                        .notify_key(&self.talk, "companion_not_their_move");
+                } else {
+                    self.play(mv, now, out);
+                    self.sync_board(now, out);
+                }
+                self.sync_opponent_board(now, out);
+            }
+            Inferred::Mismatch(_)
+                if self
+                    .parts
+                    .boards
+                    .opponent()
+                    .is_some_and(|b| b.tracker().awaiting_execution().is_some()) =>
+            {
+                // A move awaited there: the page shows it; the blind player
+                // hears only a real difference.
+            }
+            Inferred::Mismatch(diffs) => {
+                self.parts
+                    .journal
+                    .mismatch(crate::scoresheet::record::BoardOf::Opponent, &diffs);
+                let list = self.talk.phraser.mismatch(&diffs);
+                let t = self.message("opponent_board_said", &[("text", &list)]);
+                self.say(out, t, Priority::Normal, SayKind::Mismatch);
+            }
+            Inferred::Matches => {
+                self.parts
+                    .journal
+                    .mismatch_resolved(crate::scoresheet::record::BoardOf::Opponent);
+                let t = self.message("opponent_board_matches", &[]);
+                self.say(out, t, Priority::Normal, SayKind::Board);
+            }
+            Inferred::Illegal { .. } => {
+                let t = self.message("illegal_on_board", &[]);
+                self.parts.companion.notify(t, None);
+            }
+            // The page shows the chooser (the opponent board's state).
+            Inferred::NeedPromotionPiece { .. } => {}
+            // The blind player's move made on it: the page shows it agrees
+            // (and the scoresheet has it).
+            Inferred::Executed(mv) => {
+                let uci = mv.to_uci(self.game.castling_mode()).to_string();
+                self.parts
+                    .journal
+                    .board_done(crate::scoresheet::record::BoardOf::Opponent, uci);
+            }
+            // The instruction for a move awaited there: the page shows it.
+            Inferred::Instruction(_)
+            | Inferred::OutOfTurn { .. }
+            | Inferred::Touched(_)
+            | Inferred::TakeBack
+            | Inferred::NewGame
+            | Inferred::Rotated(_) => {}
+        }
+    }
+}
+
+/// A sentence about a board, said to the blind player: about the
+/// opponent's board it says so ("On the opponent's board: …").
+fn about(talk: &Talk, seat: Seat, text: String) -> String {
+    match seat {
+        Seat::Player => text,
+        Seat::Opponent => talk.text("opponent_board_said", &[("text", &text)]),
+    }
+}

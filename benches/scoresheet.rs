@@ -135,7 +135,7 @@ fn big_pgn(n: usize) -> Vec<u8> {
 
 fn open_and_last(data: &[u8]) -> usize {
     let f = PgnFile::from_bytes(data.to_vec()).expect("index");
-    let last = f.games.len();
+    let last = f.count();
     f.game(last).expect("last game").plies.len()
 }
 

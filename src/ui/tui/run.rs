@@ -23,7 +23,7 @@ use ratatui::layout::{Position, Rect};
 use super::Theme;
 use super::keys::{Binding, KeyMap, ViewAction};
 use super::pager::{Pager, PagerKey, PagerOutcome};
-use super::render::{Look, render, square_at};
+use super::render::{Look, redraw_clocks, render, square_at};
 use crate::action::{KeyArg, PlayerAction};
 use crate::app::App;
 use crate::msg::{Effect, Msg};
@@ -171,6 +171,9 @@ struct Front {
     themes: Vec<Theme>,
     /// Woken only because the clock's face changed: nothing else did.
     clock_only: bool,
+    /// The frame on the screen (as drawn last), for drawing only the
+    /// clocks over it.
+    frame: Option<ratatui::buffer::Buffer>,
 }
 
 impl FrontEnd for Front {
@@ -232,6 +235,7 @@ impl Front {
             page: None,
             history: Vec::new(),
             clock_only: false,
+            frame: None,
         }
     }
 
@@ -260,6 +264,9 @@ impl Front {
         let size = self.terminal.size()?;
         let size = Rect::new(0, 0, size.width, size.height);
         let now = Instant::now();
+        if self.clock_only && self.clocks_only(app, size, now)? {
+            return Ok(());
+        }
         let view = match &self.last_view {
             Some(last) if self.clock_only => {
                 let mut v = last.clone();
@@ -276,7 +283,7 @@ impl Front {
         let look = &self.look;
         let page = &self.page;
         let phraser = app.phraser();
-        self.terminal.draw(|f| {
+        let drawn = self.terminal.draw(|f| {
             render(f, &view, look);
             if let Some(p) = page {
                 let footer = |from: usize, to: usize, total: usize| {
@@ -293,9 +300,45 @@ impl Front {
                 p.draw(area, &look.theme, &footer, f.buffer_mut());
             }
         })?;
+        match &mut self.frame {
+            Some(frame) => frame.clone_from(drawn.buffer),
+            None => self.frame = Some(drawn.buffer.clone()),
+        }
         self.size = size;
         self.last_view = Some(view);
         io::stdout().flush()
+    }
+
+    /// Only the clocks' second changed: the clocks alone are drawn over the
+    /// frame on the screen, and only their changed cells written; `false`
+    /// when a full frame is needed (the input field's cursor shown, a page
+    /// open, a new size, clocks that take other rows).
+    fn clocks_only(&mut self, app: &App, size: Rect, now: Instant) -> io::Result<bool> {
+        let (Some(last), Some(frame)) = (self.last_view.as_mut(), self.frame.as_mut()) else {
+            return Ok(false);
+        };
+        if size != self.size || self.page.is_some() || last.input.focused {
+            return Ok(false);
+        }
+        let clocks = app.clock().map(|c| ClockView::of(c, now));
+        if clocks == last.clocks {
+            return Ok(true);
+        }
+        let (Some(new), Some(was)) = (clocks, last.clocks) else {
+            return Ok(false);
+        };
+        last.clocks = Some(new);
+        if !redraw_clocks(last, &was, &self.look, size, frame) {
+            last.clocks = Some(was);
+            return Ok(false);
+        }
+        // What ratatui's draw does after drawing, without drawing the
+        // rest: the changed cells written, the buffers swapped.
+        self.terminal.current_buffer_mut().clone_from(frame);
+        self.terminal.flush()?;
+        self.terminal.swap_buffers();
+        io::stdout().flush()?;
+        Ok(true)
     }
 
     /// A terminal event: a message for the app, or a change of the view.

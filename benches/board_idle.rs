@@ -1,0 +1,141 @@
+//! An e-board at rest, through the real binary in line mode: `hector play
+//! --board PROTOCOL:PTY --prompt never`, the board simulated on a
+//! pseudo-terminal (it answers hector's first request with the start
+//! position, then sends nothing), for DGT, Millennium and occupancy at
+//! once.  After a second to settle, `BOARD_IDLE_SECS` of rest (default 60
+//! under `cargo bench`, 2 under `cargo test`): hector's CPU (the sum of its
+//! threads' `/proc/PID/task/*/schedstat`) and its context switches (their
+//! `status`: how often a thread woke), each a minute.  Target: under 10 ms
+//! of CPU a minute, woken by the board's bytes and not by a timer.
+//!
+//! `BOARD_IDLE_OTHER=/path/to/hector` measures another build (an older
+//! one) beside this one, over the same seconds, for a comparison in one
+//! run.
+//!
+//! `cargo bench --features test-support --bench board_idle`.  Linux only
+//! (`/proc`).
+#![allow(
+    missing_docs,
+    clippy::expect_used,
+    clippy::unwrap_used,
+    reason = "a benchmark: set-up may panic"
+)]
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use common::{cpu_ns, env_u64, switches};
+use hector::io::Protocol;
+use hector::testing::{Master, SimBoard, pseudo_board};
+
+/// One hector with its simulated board.
+struct Idle {
+    label: String,
+    child: Child,
+    /// Kept open: the board stays plugged in.
+    _master: Master,
+    said: Arc<Mutex<Vec<String>>>,
+}
+
+impl Drop for Idle {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn start(bin: &str, label: &str, protocol: Protocol, home: &std::path::Path) -> Idle {
+    let (mut master, path) = pseudo_board().expect("a pseudo-terminal");
+    let mut child = Command::new(bin)
+        .args([
+            "play",
+            "--board",
+            &format!("{}:{path}", protocol.name()),
+            "--prompt",
+            "never",
+            "--speech",
+            "print",
+            "--no-sound",
+        ])
+        .env("XDG_CONFIG_HOME", home)
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env("HOME", home)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("hector starts");
+    let said = Arc::new(Mutex::new(Vec::new()));
+    let out = child.stdout.take().expect("stdout");
+    let lines = Arc::clone(&said);
+    std::thread::spawn(move || {
+        for l in BufReader::new(out).lines().map_while(Result::ok) {
+            lines.lock().unwrap().push(l);
+        }
+    });
+    // hector's request, then the board's answer: the start position.
+    let sim = SimBoard::new(protocol, shakmaty::Board::new());
+    let mut buf = [0u8; 256];
+    let until = Instant::now() + Duration::from_secs(10);
+    while master
+        .read_within(&mut buf, Duration::from_millis(50))
+        .unwrap_or(0)
+        == 0
+    {
+        assert!(Instant::now() < until, "hector did not ask the board");
+    }
+    master.write_all(&sim.dump()).expect("the board answers");
+    Idle {
+        label: format!("{label} {}", protocol.name()),
+        child,
+        _master: master,
+        said,
+    }
+}
+
+fn main() {
+    let bench = std::env::args().any(|a| a == "--bench");
+    let secs = env_u64("BOARD_IDLE_SECS", if bench { 60 } else { 2 }).max(1);
+    let home = std::env::temp_dir().join(format!("hector-board-idle-{}", std::process::id()));
+    std::fs::create_dir_all(&home).expect("temp dir");
+    let mut bins = vec![("this build", env!("CARGO_BIN_EXE_hector").to_owned())];
+    if let Ok(other) = std::env::var("BOARD_IDLE_OTHER") {
+        bins.push(("other build", other));
+    }
+    let mut runs = Vec::new();
+    for p in Protocol::ALL {
+        for (label, bin) in &bins {
+            runs.push(start(bin, label, p, &home));
+        }
+    }
+    std::thread::sleep(Duration::from_secs(1));
+    let before: Vec<(u64, u64)> = runs
+        .iter()
+        .map(|r| (cpu_ns(r.child.id()), switches(r.child.id())))
+        .collect();
+    let t0 = Instant::now();
+    std::thread::sleep(Duration::from_secs(secs));
+    let wall = t0.elapsed().as_secs_f64();
+    for (r, (cpu0, sw0)) in runs.iter().zip(before) {
+        let cpu = cpu_ns(r.child.id()).saturating_sub(cpu0) as f64 / 1e6;
+        let sw = switches(r.child.id()).saturating_sub(sw0) as f64;
+        let said = r.said.lock().unwrap().clone();
+        assert!(
+            said.iter().any(|l| l.contains("Board connected")),
+            "{}: the board answered: {said:?}",
+            r.label
+        );
+        println!(
+            "board_idle {}: {cpu:.3} ms of CPU and {sw:.0} wake-ups over {wall:.1} s at rest = {:.3} ms and {:.1} wake-ups a minute (target < 10 ms)",
+            r.label,
+            cpu * 60.0 / wall,
+            sw * 60.0 / wall
+        );
+    }
+    drop(runs);
+    let _ = std::fs::remove_dir_all(&home);
+}

@@ -31,6 +31,9 @@ pub const TAG_LINE_MAX: usize = 16 * 1024;
 /// The bytes of a tag's value kept (a name, an event, a FEN are far
 /// shorter).
 const TAG_KEPT: usize = 512;
+/// The bytes of a tag's value read from the file: a few more than are
+/// kept, so that a value cut inside a character is known to be cut.
+const TAG_READ: usize = TAG_KEPT + 4;
 /// The bytes of one move's comments kept: more is left in the file.
 pub const COMMENT_KEPT: usize = 16 * 1024;
 
@@ -598,7 +601,7 @@ impl PgnFile {
             line,
             ..GameEntry::default()
         };
-        file::read_tags(&mut r, TAG_KEPT, TAG_LINE_MAX, |n, v| set_tag(&mut e, n, v))
+        file::read_tags(&mut r, TAG_READ, TAG_LINE_MAX, |n, v| set_tag(&mut e, n, v))
             .map_err(|e| PgnProblem::Io(e.to_string()))?;
         Ok(e)
     }
@@ -609,6 +612,28 @@ impl PgnFile {
         &self,
         mut f: impl FnMut(GameEntry) -> ControlFlow<()>,
     ) -> Result<(), PgnProblem> {
+        let mut e = GameEntry::default();
+        self.each_tags(|t| match t {
+            Tags::Begin(number, start) => {
+                e = GameEntry {
+                    number,
+                    offset: to_usize(start.offset),
+                    line: to_usize(start.line),
+                    ..GameEntry::default()
+                };
+                ControlFlow::Continue(())
+            }
+            Tags::Tag(name, value) => {
+                set_tag(&mut e, name, value);
+                ControlFlow::Continue(())
+            }
+            Tags::End => f(std::mem::take(&mut e)),
+        })
+    }
+
+    /// Every game's tags as they are written, in one pass over the file
+    /// (`f` may stop it at a game's end).
+    fn each_tags(&self, mut f: impl FnMut(Tags<'_>) -> ControlFlow<()>) -> Result<(), PgnProblem> {
         let io = |e: io::Error| PgnProblem::Io(e.to_string());
         let mut r = self.reader(0, self.len, 256 * 1024);
         let mut at: u64 = 0;
@@ -617,22 +642,17 @@ impl PgnFile {
             // when they are near).
             let skip = i64::try_from(s.offset.saturating_sub(at)).unwrap_or(i64::MAX);
             r.seek_relative(skip).map_err(io)?;
-            let mut e = GameEntry {
-                number: i + 1,
-                offset: to_usize(s.offset),
-                line: to_usize(s.line),
-                ..GameEntry::default()
-            };
+            let _ = f(Tags::Begin(i + 1, s));
             let mut counted = CountingRead {
                 inner: &mut r,
                 read: 0,
             };
-            file::read_tags(&mut counted, TAG_KEPT, TAG_LINE_MAX, |n, v| {
-                set_tag(&mut e, n, v);
+            file::read_tags(&mut counted, TAG_READ, TAG_LINE_MAX, |n, v| {
+                let _ = f(Tags::Tag(n, v));
             })
             .map_err(io)?;
             at = s.offset + counted.read;
-            if f(e).is_break() {
+            if f(Tags::End).is_break() {
                 break;
             }
         }
@@ -748,17 +768,32 @@ impl PgnFile {
     pub fn search(&self, query: &str) -> Result<Vec<usize>, PgnProblem> {
         let q = fold(query);
         let mut found = Vec::new();
-        self.each_entry(|g| {
-            if [&g.white, &g.black, &g.event, &g.site]
-                .iter()
-                .any(|t| contains_folded(t, &q))
-            {
-                found.push(g.number);
+        let (mut number, mut hit) = (0, false);
+        self.each_tags(|t| {
+            match t {
+                Tags::Begin(n, _) => (number, hit) = (n, false),
+                Tags::Tag(name, value) => {
+                    if !hit && matches!(name, b"White" | b"Black" | b"Event" | b"Site") {
+                        hit = contains_folded(value, &q);
+                    }
+                }
+                Tags::End if hit => found.push(number),
+                Tags::End => {}
             }
             ControlFlow::Continue(())
         })?;
         Ok(found)
     }
+}
+
+/// What [`PgnFile::each_tags`] meets.
+enum Tags<'a> {
+    /// A game starts: its number and where.
+    Begin(usize, &'a Start),
+    /// One of its tags: the name, the value as written (escapes undone).
+    Tag(&'a [u8], &'a [u8]),
+    /// Its tags are over.
+    End,
 }
 
 /// A reader that counts the bytes taken from it.
@@ -790,16 +825,17 @@ fn to_usize(n: u64) -> usize {
     usize::try_from(n).unwrap_or(usize::MAX)
 }
 
-/// Whether `text` folded contains `query` (folded already); plain ASCII
-/// text is compared without being copied.
-fn contains_folded(text: &str, query: &str) -> bool {
-    if text.is_ascii() && query.is_ascii() {
-        let (t, q) = (text.as_bytes(), query.as_bytes());
+/// Whether a tag's value (as written), folded, contains `query` (folded
+/// already); plain ASCII is compared where it lies, without a copy.
+fn contains_folded(value: &[u8], query: &str) -> bool {
+    if value.is_ascii() && query.is_ascii() {
+        let q = query.as_bytes();
         return q.is_empty()
-            || t.windows(q.len())
+            || value
+                .windows(q.len())
                 .any(|w| w.iter().zip(q).all(|(a, b)| a.to_ascii_lowercase() == *b));
     }
-    fold(text).contains(query)
+    fold(&tag_string(value)).contains(query)
 }
 
 fn fold(s: &str) -> String {

@@ -482,8 +482,10 @@ pub(super) fn read_tags(
             if length > long && long_at.is_none() {
                 long_at = Some(at);
             }
-            let end = name.iter().rposition(|&c| c != b' ').map_or(0, |p| p + 1);
-            tag(&name[..end], &value);
+            // One space before the quote is not the name's (as
+            // pgn-reader reads it).
+            let name = name.strip_suffix(b" ").unwrap_or(&name);
+            tag(name, &value);
         }
         // skip_ket
         loop {
@@ -613,7 +615,7 @@ mod tests {
     fn tags_are_read_cut_and_a_long_one_is_found() {
         let long = "x".repeat(300);
         let text = format!(
-            "\n[White \"Anna \\\"A\\\" M\u{fc}ller\"]\n[Black  \"{long}\"]\n[Odd]\n[Event \"E\"]\n\n1. e4 *\n"
+            "\n[White \"Anna \\\"A\\\" M\u{fc}ller\"]\n[Black \"{long}\"]\n[Odd]\n[Event  \"E\"]\n\n1. e4 *\n"
         );
         let mut seen = Vec::new();
         let mut r = std::io::BufReader::with_capacity(16, text.as_bytes());
@@ -629,7 +631,7 @@ mod tests {
             [
                 ("White".into(), "Anna \"A\" Müller".into()),
                 ("Black".into(), "x".repeat(100)),
-                ("Event".into(), "E".into()),
+                ("Event ".into(), "E".into()),
             ]
         );
         assert_eq!(long_at, Some(2));

@@ -8,6 +8,10 @@
 //! `status`: how often a thread woke), each a minute.  Target: under 10 ms
 //! of CPU a minute, woken by the board's bytes and not by a timer.
 //!
+//! Then, one hector at a time, the latency that must not suffer: twelve
+//! knight moves made on each board (both sides), each timed from the
+//! write of its last message to the announcement's line (p50 and max).
+//!
 //! `BOARD_IDLE_OTHER=/path/to/hector` measures another build (an older
 //! one) beside this one, over the same seconds, for a comparison in one
 //! run.
@@ -25,6 +29,7 @@ mod common;
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -37,8 +42,11 @@ struct Idle {
     label: String,
     child: Child,
     /// Kept open: the board stays plugged in.
-    _master: Master,
+    master: Master,
+    sim: SimBoard,
     said: Arc<Mutex<Vec<String>>>,
+    /// Each line with the time it was read.
+    lines: Receiver<(Instant, String)>,
 }
 
 impl Drop for Idle {
@@ -71,10 +79,12 @@ fn start(bin: &str, label: &str, protocol: Protocol, home: &std::path::Path) -> 
         .expect("hector starts");
     let said = Arc::new(Mutex::new(Vec::new()));
     let out = child.stdout.take().expect("stdout");
-    let lines = Arc::clone(&said);
+    let kept = Arc::clone(&said);
+    let (tx, lines) = mpsc::channel();
     std::thread::spawn(move || {
         for l in BufReader::new(out).lines().map_while(Result::ok) {
-            lines.lock().unwrap().push(l);
+            let _ = tx.send((Instant::now(), l.clone()));
+            kept.lock().unwrap().push(l);
         }
     });
     // hector's request, then the board's answer: the start position.
@@ -92,9 +102,45 @@ fn start(bin: &str, label: &str, protocol: Protocol, home: &std::path::Path) -> 
     Idle {
         label: format!("{label} {}", protocol.name()),
         child,
-        _master: master,
+        master,
+        sim,
         said,
+        lines,
     }
+}
+
+/// Twelve knight moves made on the board, both sides: from the write of
+/// each move's last message to its announcement's line.
+fn latency(r: &mut Idle) -> Vec<Duration> {
+    use shakmaty::{Chess, Position};
+    let mut pos = Chess::default();
+    let mut times = Vec::new();
+    for san in [
+        "Nf3", "Nf6", "Ng1", "Ng8", "Nc3", "Nc6", "Nb1", "Nb8", "Nf3", "Nf6", "Ng1", "Ng8",
+    ] {
+        let m = san
+            .parse::<shakmaty::san::San>()
+            .unwrap()
+            .to_move(&pos)
+            .unwrap();
+        let mut steps = r.sim.play(&pos, m, false);
+        let last = steps.pop().expect("a move has a last step");
+        for s in steps {
+            r.master.write_all(&s).expect("the board writes");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+        while r.lines.try_recv().is_ok() {}
+        let t = Instant::now();
+        r.master.write_all(&last).expect("the board writes");
+        let (at, _) = r
+            .lines
+            .recv_timeout(Duration::from_secs(5))
+            .unwrap_or_else(|_| panic!("{}: {san} was not said", r.label));
+        times.push(at - t);
+        pos.play_unchecked(m);
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    times
 }
 
 fn main() {
@@ -106,7 +152,7 @@ fn main() {
     if let Ok(other) = std::env::var("BOARD_IDLE_OTHER") {
         bins.push(("other build", other));
     }
-    let mut runs = Vec::new();
+    let mut runs: Vec<Idle> = Vec::new();
     for p in Protocol::ALL {
         for (label, bin) in &bins {
             runs.push(start(bin, label, p, &home));
@@ -134,6 +180,18 @@ fn main() {
             r.label,
             cpu * 60.0 / wall,
             sw * 60.0 / wall
+        );
+    }
+    // The latency, one hector at a time (the others at rest).
+    for r in &mut runs {
+        let mut t = latency(r);
+        t.sort();
+        println!(
+            "board_idle {}: knight move on the board, last message to its line: p50 {:.3} ms, max {:.3} ms ({} moves)",
+            r.label,
+            t[t.len() / 2].as_secs_f64() * 1e3,
+            t[t.len() - 1].as_secs_f64() * 1e3,
+            t.len()
         );
     }
     drop(runs);

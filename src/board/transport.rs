@@ -698,7 +698,11 @@ mod tests {
     #[cfg(target_os = "linux")]
     fn switches(name: &str) -> std::collections::HashMap<String, u64> {
         let mut out = std::collections::HashMap::new();
-        for t in std::fs::read_dir("/proc/self/task").unwrap().flatten() {
+        for t in std::fs::read_dir("/proc/self/task")
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
             let comm = std::fs::read_to_string(t.path().join("comm")).unwrap_or_default();
             if comm.trim() != name {
                 continue;

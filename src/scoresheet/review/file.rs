@@ -443,8 +443,7 @@ pub(super) fn read_tags(
         };
         if quoted {
             value.clear();
-            loop {
-                let Some(b) = peek(r)? else { break };
+            while let Some(b) = peek(r)? {
                 match b {
                     // Left for the ket.
                     b'\n' => break,

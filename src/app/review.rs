@@ -41,7 +41,7 @@ pub(super) struct ReviewState {
 
 /// What the review part made of an action, for the App to say: the part
 /// moves its cursor and knows the file; the App has the words, and shows
-/// the game at the cursor ([`ReviewState::game_at_cursor`]).
+/// the game at the cursor ([`ReviewState::follow`]).
 #[derive(Debug, Clone)]
 pub(super) enum ReviewNote {
     /// List the games of these numbers (`None`: all).

@@ -660,7 +660,7 @@ impl PgnFile {
     }
 
     /// Reads game `number` (1-based) fully: its moves up to an illegal
-    /// one, which is said in [`PgnGame::stopped`].
+    /// one, which is said in the game's `stopped`.
     pub fn game(&self, number: usize) -> Result<PgnGame, PgnProblem> {
         let (start, end, line) = self.bounds(number)?;
         let entry = GameEntry {

@@ -10,7 +10,9 @@
 //!
 //! Then, one hector at a time, the latency that must not suffer: twelve
 //! knight moves made on each board (both sides), each timed from the
-//! write of its last message to the announcement's line (p50 and max).
+//! write of its last message to the announcement's line, in
+//! `BOARD_LATENCY_ROUNDS` fresh games (default 5 under `cargo bench`, 1
+//! under `cargo test`), the builds in turn (p50, p90 and max).
 //!
 //! `BOARD_IDLE_OTHER=/path/to/hector` measures another build (an older
 //! one) beside this one, over the same seconds, for a comparison in one
@@ -29,8 +31,12 @@ mod common;
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Mutex};
+
+/// The number of the next hector started (its games folder).
+static NEXT: AtomicUsize = AtomicUsize::new(0);
 use std::time::{Duration, Instant};
 
 use common::{cpu_ns, env_u64, switches};
@@ -70,7 +76,11 @@ fn start(bin: &str, label: &str, protocol: Protocol, home: &std::path::Path) -> 
             "--no-sound",
         ])
         .env("XDG_CONFIG_HOME", home)
-        .env("XDG_DATA_HOME", home.join("data"))
+        // A games folder of its own: no game of another run to resume.
+        .env(
+            "XDG_DATA_HOME",
+            home.join(format!("data-{}", NEXT.fetch_add(1, Ordering::Relaxed))),
+        )
         .env("HOME", home)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -135,7 +145,13 @@ fn latency(r: &mut Idle) -> Vec<Duration> {
         let (at, _) = r
             .lines
             .recv_timeout(Duration::from_secs(5))
-            .unwrap_or_else(|_| panic!("{}: {san} was not said", r.label));
+            .unwrap_or_else(|_| {
+                panic!(
+                    "{}: {san} was not said: {:?}",
+                    r.label,
+                    r.said.lock().unwrap()
+                )
+            });
         times.push(at - t);
         pos.play_unchecked(m);
         std::thread::sleep(Duration::from_millis(50));
@@ -182,18 +198,34 @@ fn main() {
             sw * 60.0 / wall
         );
     }
-    // The latency, one hector at a time (the others at rest).
-    for r in &mut runs {
-        let mut t = latency(r);
+    drop(runs);
+    // The latency, one hector at a time, in fresh games, the builds in
+    // turn.
+    let rounds = env_u64("BOARD_LATENCY_ROUNDS", if bench { 5 } else { 1 }).max(1);
+    let mut times: Vec<(String, Vec<Duration>)> = Vec::new();
+    for _ in 0..rounds {
+        for p in Protocol::ALL {
+            for (label, bin) in &bins {
+                let mut r = start(bin, label, p, &home);
+                std::thread::sleep(Duration::from_millis(300));
+                let t = latency(&mut r);
+                match times.iter_mut().find(|(l, _)| *l == r.label) {
+                    Some((_, all)) => all.extend(t),
+                    None => times.push((r.label.clone(), t)),
+                }
+            }
+        }
+    }
+    for (label, mut t) in times {
         t.sort();
+        let ms = |d: Duration| d.as_secs_f64() * 1e3;
         println!(
-            "board_idle {}: knight move on the board, last message to its line: p50 {:.3} ms, max {:.3} ms ({} moves)",
-            r.label,
-            t[t.len() / 2].as_secs_f64() * 1e3,
-            t[t.len() - 1].as_secs_f64() * 1e3,
+            "board_idle {label}: knight move on the board, last message to its line: p50 {:.3} ms, p90 {:.3} ms, max {:.3} ms ({} moves)",
+            ms(t[t.len() / 2]),
+            ms(t[t.len() * 9 / 10]),
+            ms(t[t.len() - 1]),
             t.len()
         );
     }
-    drop(runs);
     let _ = std::fs::remove_dir_all(&home);
 }

@@ -11,7 +11,7 @@
 //! - Review of a 10,000-game PGN file: open it (the index of all games)
 //!   and read the last game fully, in the process.  Target: under 100 ms.
 //! - Review through the binary of generated files of 10,000 and 100,000
-//!   games (13 MB and 132 MB, about 1.3 KB a game, clocks on every move;
+//!   games (13 MB and 131 MB, about 1.3 KB a game, clocks on every move;
 //!   written into `target/bench-review/`, not committed): from starting
 //!   `hector review FILE` to the last move of the last game said ("game N",
 //!   "end"; targets 50 ms and 250 ms), `find` of a name over all games
@@ -178,7 +178,9 @@ fn game_text(i: usize, moves: &str, game: &mut String) {
         game,
         "[Event \"Generated Open {}\"]\n[Site \"Somewhere {}\"]\n[Date \"2026.{:02}.{:02}\"]\n[Round \"{}\"]\n\
 [White \"Player{i:06}, Anna\"]\n[Black \"Opponent{i:06}, Bruno\"]\n[Result \"1/2-1/2\"]\n\
-[WhiteElo \"{}\"]\n[BlackElo \"{}\"]\n[ECO \"C92\"]\n[TimeControl \"300+0\"]\n\n{moves}\n\n",
+[WhiteElo \"{}\"]\n[BlackElo \"{}\"]\n[WhiteTitle \"FM\"]\n[BlackTitle \"IM\"]\n[ECO \"C92\"]\n\
+[Opening \"Ruy Lopez: Closed, Breyer Defence\"]\n[EventDate \"2026.11.01\"]\n[PlyCount \"40\"]\n\
+[Annotator \"hector bench\"]\n[TimeControl \"300+0\"]\n\n{moves}\n\n",
         i / 100,
         i % 37,
         1 + i % 12,

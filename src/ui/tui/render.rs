@@ -820,6 +820,16 @@ fn clocks_place(view: &View, c: &ClockView, look: &Look, area: Rect) -> Option<(
     Some((at, rows.min(at.height)))
 }
 
+/// The cells the clocks of `view` take in a full frame on `area`.
+pub fn clock_cells(view: &View, look: &Look, area: Rect) -> Option<Rect> {
+    if too_small(area) {
+        return None;
+    }
+    let c = view.clocks?;
+    let (at, rows) = clocks_place(view, &c, look, area)?;
+    Some(Rect::new(at.x, at.y, at.width, rows))
+}
+
 /// Draw only the clocks of `view` into `buf`, which holds the full frame
 /// of the same view with the clocks `was` (the frame on the screen): the
 /// rest of the frame is left as it is.  `false`, and `buf` untouched, when

@@ -8,6 +8,11 @@
 //!   machine): the journal is at the floor (p50 about 4 ms for both); the
 //!   flush is the disk's, the same for `fsync` and `fdatasync`, and for a
 //!   file made longer ahead and written over (tried, no gain: kept out).
+//! - The cost of one record before the flush, with the chain (issue 29:
+//!   the record formatted with the SHA-256 of the line before, and its own
+//!   digest taken for the next) beside today's without it: goal well under
+//!   a millisecond a record.  Reading back the same, a whole journal of
+//!   500 records parsed with its chain checked, and without.
 //! - Review of a 10,000-game PGN file: open it (the index of all games)
 //!   and read the last game fully, in the process.  Target: under 100 ms.
 //! - Review through the binary of generated files of 10,000 and 100,000
@@ -40,7 +45,9 @@ use std::time::{Duration, Instant};
 use criterion::{Criterion, criterion_group, criterion_main};
 use shakmaty::Color;
 
-use hector::testing::{ClockEvent, Journal, JournalEvent as Event};
+use hector::testing::{
+    ClockEvent, Journal, JournalEvent as Event, format_record, line_digest, parse_journal,
+};
 use hector::{PgnFile, StartInfo, Store};
 
 fn percentiles(mut v: Vec<Duration>) -> (Duration, Duration) {
@@ -128,6 +135,93 @@ fn bench_journal(c: &mut Criterion) {
         })
     });
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A record's cost before the flush: formatted, and with the chain its
+/// digest taken, beside the same record without the chain (format 1).
+fn bench_chain(c: &mut Criterion) {
+    let at = time::OffsetDateTime::now_utc();
+    let press = Event::Clock(ClockEvent::Press {
+        by: Color::White,
+        white_ms: 5_385_123,
+        black_ms: 5_400_000,
+    });
+    let events: Vec<Event> = (0..500).flat_map(|i| [a_move(i), press.clone()]).collect();
+    let per_record = |chained: bool| {
+        let mut prev = line_digest(b"header\n");
+        let mut times = Vec::new();
+        let mut text = String::new();
+        for (i, e) in events.iter().enumerate() {
+            let t = Instant::now();
+            let line = format_record(i as u64 + 1, at, e, chained.then_some(&prev));
+            if chained {
+                prev = line_digest(line.as_bytes());
+            }
+            times.push(t.elapsed());
+            text.push_str(&line);
+        }
+        (percentiles(times), text)
+    };
+    let ((p50, p99), _) = per_record(false);
+    println!("one record formatted, without the chain (format 1): p50 {p50:?}, p99 {p99:?}");
+    let ((p50, p99), _) = per_record(true);
+    println!(
+        "one record formatted and chained (SHA-256 of the line): p50 {p50:?}, p99 {p99:?} (goal well under 1 ms)"
+    );
+    // Reading back: a whole journal of 1,000 records.
+    let journal = |chained: bool| {
+        let mut prev = line_digest(b"# hector scoresheet journal, format 2. One record a line: number, time (UTC), event, prev=SHA-256 of the line before, ~checksum.\n");
+        let mut s = String::from(if chained {
+            "# hector scoresheet journal, format 2. One record a line: number, time (UTC), event, prev=SHA-256 of the line before, ~checksum.\n"
+        } else {
+            "# hector scoresheet journal, format 1. One record a line: number, time (UTC), event, ~checksum.\n"
+        });
+        for (i, e) in events.iter().enumerate() {
+            let line = format_record(i as u64 + 1, at, e, chained.then_some(&prev));
+            prev = line_digest(line.as_bytes());
+            s.push_str(&line);
+        }
+        s.into_bytes()
+    };
+    for chained in [false, true] {
+        let bytes = journal(chained);
+        let parsed = parse_journal(&bytes);
+        assert_eq!(parsed.records.len(), events.len(), "chained {chained}");
+        assert!(parsed.warnings.is_empty(), "chained {chained}");
+        let mut times = Vec::new();
+        for _ in 0..20 {
+            let t = Instant::now();
+            let _ = parse_journal(&bytes);
+            times.push(t.elapsed());
+        }
+        let (p50, _) = percentiles(times);
+        println!(
+            "read back 1,000 records {}: p50 {p50:?} ({:?} a record)",
+            if chained {
+                "with the chain checked"
+            } else {
+                "without the chain"
+            },
+            p50 / 1000
+        );
+    }
+    let mut prev = line_digest(b"header\n");
+    let mut i = 0u64;
+    c.bench_function("record formatted and chained", |b| {
+        b.iter(|| {
+            i += 1;
+            let line = format_record(i, at, &press, Some(&prev));
+            prev = line_digest(line.as_bytes());
+            line
+        })
+    });
+    let mut i = 0u64;
+    c.bench_function("record formatted, no chain", |b| {
+        b.iter(|| {
+            i += 1;
+            format_record(i, at, &press, None)
+        })
+    });
 }
 
 /// A file of `n` games of 40 moves each.
@@ -356,6 +450,6 @@ fn bench_review(c: &mut Criterion) {
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(20);
-    targets = bench_journal, bench_review
+    targets = bench_journal, bench_chain, bench_review
 }
 criterion_main!(benches);

@@ -24,7 +24,8 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use hector::io::{
-    Priority, SayKind, SpeechMode, SpeechStatus, SpeechWorker, Utterance, WorkerConfig,
+    Priority, SayKind, SpeechLinkConfig, SpeechMode, SpeechStatus, SpeechWorker, Utterance,
+    WorkerConfig,
 };
 use hector::testing::{FakeCall, FakeControl};
 
@@ -36,8 +37,11 @@ fn worker_with(factory: hector::testing::BackendFactory) -> (SpeechWorker, Recei
     let (tx, rx) = mpsc::channel();
     let worker = SpeechWorker::spawn(
         WorkerConfig {
-            mode: SpeechMode::Tts,
-            ..WorkerConfig::default()
+            link: SpeechLinkConfig {
+                mode: SpeechMode::Tts,
+                ..SpeechLinkConfig::default()
+            },
+            print: None,
         },
         factory,
         Arc::new(move |s| {

@@ -178,7 +178,8 @@ pub struct ClockSettings {
     /// The time control in the `--time` notation ("90+30", "40/90,30+30",
     /// "5d3", "hourglass:5", a preset name); none: no clock.
     pub time: Option<String>,
-    /// The rules edition: "2018" (the newest), "2017" or "1997" ("older").
+    /// The rules edition: "2023" (the newest), "2018", "2017" or "1997"
+    /// ("older").
     pub rules: String,
     /// Seconds left at which the time is said, each once.
     pub thresholds: Vec<u64>,
@@ -199,7 +200,7 @@ impl Default for ClockSettings {
     fn default() -> Self {
         ClockSettings {
             time: None,
-            rules: "2018".to_owned(),
+            rules: "2023".to_owned(),
             thresholds: crate::clock::announce::DEFAULT_THRESHOLDS.to_vec(),
             countdown: false,
             every_moves: 0,
@@ -308,7 +309,7 @@ impl ClockSettings {
             return Err((
                 "clock.rules",
                 format!(
-                    "\"{}\" is not a rules edition: use 2018, 2017 or 1997",
+                    "\"{}\" is not a rules edition: use 2023, 2018, 2017 or 1997",
                     self.rules
                 ),
             ));

@@ -79,7 +79,9 @@ pub fn record_of(store: &Store, id: &GameId) -> Result<GameRecord, ExportError> 
         .map_err(|e| ExportError::NoGame(format!("{}: {e}", store.path_of(id).display())))?;
     let r = replay(&parsed.records)
         .ok_or_else(|| ExportError::NoGame(format!("{}: no start record", id)))?;
-    Ok(r.record)
+    let mut rec = r.record;
+    rec.digest = parsed.digest;
+    Ok(rec)
 }
 
 /// The sentence of a record's result, if the game is over ("White's flag
@@ -267,7 +269,15 @@ pub fn write(
         }
         return fs::rename(&tmp, path).map_err(|e| ExportError::Io(e.to_string()));
     }
-    let bytes = render(format, rec, phraser);
+    write_bytes(path, &render(format, rec, phraser), force)
+}
+
+/// Writes `bytes` to `path` (not over an existing file unless `force`;
+/// never over a journal), flushed.
+pub fn write_bytes(path: &Path, bytes: &[u8], force: bool) -> Result<(), ExportError> {
+    if is_journal(path) {
+        return Err(ExportError::IsJournal(path.to_path_buf()));
+    }
     let mut f = if force {
         OpenOptions::new()
             .write(true)
@@ -278,7 +288,7 @@ pub fn write(
         OpenOptions::new().write(true).create_new(true).open(path)
     }
     .map_err(|e| ExportError::writing(path, &e))?;
-    f.write_all(&bytes)
+    f.write_all(bytes)
         .and_then(|_| f.sync_all())
         .map_err(|e| ExportError::writing(path, &e))
 }
@@ -289,10 +299,13 @@ pub fn write(
 /// (`ID.txt.damaged…`).
 pub fn is_journal(path: &Path) -> bool {
     use std::io::Read;
-    let mut head = vec![0u8; crate::scoresheet::record::HEADER.len()];
+    let mut head = Vec::new();
     let begins_as_journal = fs::File::open(path)
-        .and_then(|mut f| f.read_exact(&mut head))
-        .is_ok_and(|()| head == crate::scoresheet::record::HEADER.as_bytes());
+        .and_then(|f| {
+            f.take(crate::scoresheet::record::HEADER.len() as u64)
+                .read_to_end(&mut head)
+        })
+        .is_ok_and(|_| crate::scoresheet::record::is_journal_start(&head));
     let in_store = || {
         let dir = Store::default_dir().and_then(|d| fs::canonicalize(d).ok());
         let parent = fs::canonicalize(path)
@@ -377,6 +390,62 @@ mod tests {
         g.offer_draw(Color::Black).unwrap();
         end(&mut g);
         GameRecord::of_game(StartInfo::default(), g)
+    }
+
+    /// A resignation drawn by the 2023 Laws (the opponent cannot mate) is
+    /// said as such in every language and in each export: PGN, text,
+    /// braille, speech.
+    #[test]
+    fn a_drawn_resignation_is_said_as_such_in_every_export() {
+        let fen = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1";
+        let mut g = Game::from_fen(fen).unwrap();
+        g.resign_under(Color::White, crate::game::rules::Edition::Fide2023)
+            .unwrap();
+        let rec = GameRecord::of_game(StartInfo::default(), g);
+        let pgn = String::from_utf8(render(ExportFormat::Pgn, &rec, &phraser(Lang::En))).unwrap();
+        assert!(pgn.contains("[Result \"1/2-1/2\"]"), "{pgn}");
+        assert!(pgn.contains("[Termination \"normal\"]"), "{pgn}");
+        assert!(pgn.trim_end().ends_with("1/2-1/2"), "{pgn}");
+        // Braille: the result 1/2-1/2 (as a draw by agreement has it).
+        let cells =
+            String::from_utf8(render(ExportFormat::Braille, &rec, &phraser(Lang::En))).unwrap();
+        assert!(cells.contains("⠂⠌⠆⠤⠂⠌⠆"), "{cells}");
+        for (lang, said) in [
+            (
+                Lang::En,
+                "a player resigned but the other side could not checkmate",
+            ),
+            (
+                Lang::De,
+                "eine Seite hat aufgegeben, aber die andere Seite konnte nicht mattsetzen",
+            ),
+            (
+                Lang::It,
+                "un giocatore ha abbandonato ma l'altra parte non poteva dare scacco matto",
+            ),
+            (
+                Lang::El,
+                "μια πλευρά εγκατέλειψε αλλά η άλλη πλευρά δεν μπορούσε να κάνει ματ",
+            ),
+        ] {
+            let p = phraser(lang);
+            let text = String::from_utf8(render(ExportFormat::Text, &rec, &p)).unwrap();
+            assert!(text.contains(said), "{lang:?}: {text}");
+            let over = result_sentence(&rec, &p).unwrap();
+            assert!(over.contains("1/2-1/2"), "{lang:?}: {over}");
+            assert_eq!(over, p.game_over(crate::game::EndReason::Resignation, None));
+            let spoken: String = spoken(&rec, &p)
+                .into_iter()
+                .flatten()
+                .map(|(t, _)| t)
+                .collect::<Vec<_>>()
+                .join(" ");
+            assert!(spoken.contains(&over), "{lang:?}: {spoken}");
+        }
+        assert_eq!(
+            phraser(Lang::En).game_over(crate::game::EndReason::Resignation, None),
+            "A player resigns, but the other side cannot checkmate. Draw, 1/2-1/2."
+        );
     }
 
     /// Issue 18, item 12: the whole recording was read in the German

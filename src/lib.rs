@@ -10,11 +10,12 @@
 //!        │ Msg (through the runtime's one channel)      ▲ Effect
 //!        ▼                                              │
 //!  front     ui ──────── the front ends: show what is said, read the player
-//!  run       runtime ─── one loop, one effect dispatcher, the threads feeding it
-//!  start     setup ───── settings files and the command line into an App
+//!  run       runtime net ── one loop, one effect dispatcher, the threads
+//!            feeding it; the network on its own thread
+//!  start     setup ───── what was typed and the settings files, resolved
 //!  app       app ─────── App::update(msg, now) -> Vec<Effect>, no I/O
 //!  input     action keymap command config settings_file msg
-//!  page      companion net ── the opponent's page (sans-IO) and its server
+//!  page      companion ── the opponent's page, sans-IO
 //!  sentences phrase view export ── one sentence per event; the screen as
 //!            data; a scoresheet export written to a file
 //!  devices   board scoresheet engine lichess ── each sans-IO at its core
@@ -31,7 +32,9 @@
 //! below `game` (whose rules editions pick by its category); `speech` and
 //! `audio` take sentences and tones and never see a chess type; the
 //! companion page is below the app, which drives it with messages, and its
-//! server (`net`) stands on it.
+//! server (`net`) stands above the app beside the runtime: what crosses an
+//! I/O edge is owned by the sans-IO module below it (`lichess::io`,
+//! `board::link`, the engine's session), so the app names no I/O module.
 //!
 //! Every event, the start-up included, is a [`Msg`] given to
 //! [`App::update`]; everything the app wants done is an [`Effect`].  What a
@@ -49,22 +52,22 @@
 //!   incorrect claims, rapid and blitz).
 //! - `board`: the tactile board (codecs, inference, mismatches, session,
 //!   the `--board` value; `transport` is the only module touching the
-//!   serial port, `cli` holds the board commands of the command line).
+//!   serial port, `link` what it hands to the app, `cli` holds the board
+//!   commands of the command line).
 //! - `scoresheet`: the journal of every game (crash-safe, resumable),
 //!   exports (PGN, BRF, Unicode braille, large print, speech) and review;
 //!   the front end carries out its journal operations with a [`Sink`].
 //! - `engine`: a UCI engine for home play: the sans-IO session (through the
-//!   `shakmaty-uci` crate), the process driver, evaluations in words.
+//!   `shakmaty-uci` crate) and what the process hands it, the process
+//!   driver, evaluations in words.
 //! - `lichess`: online play's protocol, sans-IO: the two NDJSON streams
-//!   decoded, a game kept in step with the server, when a request may go.
+//!   decoded, a game kept in step with the server, when a request may go,
+//!   what the network tells the app (`lichess::io`).
 //! - `phrase`: the [`Phraser`], every event into one sentence.
 //! - `view`: what the screen shows, as plain data (the full-screen view and
 //!   the opponent's page draw from it).
 //! - `companion`: the opponent's screen, sans-IO (the request reader, the
 //!   pairing gate, the snapshot, the page); its events arrive as `Msg`s.
-//! - `net`: the network on one tokio runtime of its own thread: the
-//!   companion page's HTTP server (hyper, its limits, Server-Sent Events)
-//!   and online play's HTTP client (reqwest, rustls).
 //! - `action`, `keymap`, `command`: the one table of actions (where each
 //!   is allowed, what it needs, its key group) and the typed lines read
 //!   into them (`keymaps/line.toml`); `config`, `settings_file`:
@@ -74,12 +77,18 @@
 //!   builds one without touching the file system.
 //! - `export`: a scoresheet export written to a file in the player's words
 //!   (`hector export`, `save`).
-//! - `setup`: the settings files and the command line into an app's builder.
+//! - `setup`: start-up: what was typed (`setup::typed`) and the settings
+//!   files resolved into the app's builder, the engine, the boards, the
+//!   page, lichess and the saved games, each tested alone.
 //! - `runtime`: the one loop around `update`, the one effect dispatcher,
 //!   the one place where threads (speech, tones, boards, engine, companion
 //!   server, signals, the front end's reader) feed it ([`Runtime`]).
+//! - `net`: the network on one tokio runtime of its own thread: the
+//!   companion page's HTTP server (hyper, its limits, Server-Sent Events)
+//!   and online play's HTTP client (reqwest, rustls).
 //! - `ui`: the front ends of the runtime (line mode, [`LineMode`]; the
-//!   full-screen view, [`run_tui`]).
+//!   full-screen view, [`run_tui`]) and the command line's own commands
+//!   (`ui::commands`, `ui::lichess`).
 //! - `speech`: the speech worker, its queue and backends; `audio`: short
 //!   generated tones on cpal, on their own thread.
 //!
@@ -88,8 +97,8 @@
 //! Every module is private to the crate.  The root re-exports the API the
 //! binary is built on (the app, its messages, start-up, the front ends, the
 //! scoresheet's store), flat, by name; [`io`] the threads beside the app
-//! (the [`Runtime`] starts them) and what they carry; [`cli`] the command line's own
-//! commands.  What only the integration tests, the benches and the fuzz
+//! (the [`Runtime`] starts them) and what they carry; [`cli`] the command
+//! line: what was typed, what it resolves to, and its own commands.  What only the integration tests, the benches and the fuzz
 //! targets reach is in `testing`, under the `test-support` feature.
 //!
 //! The lint table in `Cargo.toml` denies `unsafe` (but where allowed by
@@ -126,10 +135,10 @@ mod scoresheet;
 
 mod export;
 mod phrase;
+mod verify;
 mod view;
 
 mod companion;
-mod net;
 
 mod action;
 mod command;
@@ -142,6 +151,7 @@ mod app;
 
 mod setup;
 
+mod net;
 mod runtime;
 
 mod ui;
@@ -157,7 +167,7 @@ pub use app::{
 pub use msg::{BoardChoice, BoardProblem, CompanionChoice, Effect, Msg};
 // Start-up: the settings, the command line's overrides.
 pub use config::{BoardSettings, CompanionSettings, Config, EngineConfig};
-pub use setup::{Overrides, Started, WordsOverrides, start};
+pub use setup::{Overrides, PromptMode, Started, WordsOverrides, start};
 // Words, moves, the game, the sentences.
 pub use game::Game;
 pub use keymap::Keymap;
@@ -166,7 +176,7 @@ pub use phrase::{MoveOptions, MoveStyle, Phraser};
 pub use words::Lang;
 // The runtime and its front ends.
 pub use runtime::{BoardSide, Feed, Runtime};
-pub use ui::line::{Line as LineMode, PromptMode};
+pub use ui::line::Line as LineMode;
 pub use ui::tui::run::{first_look as tui_first_look, run as run_tui};
 pub use ui::tui::setup::load as load_tui;
 // The scoresheet: the games' store, resuming, exports.
@@ -182,31 +192,36 @@ pub use scoresheet::{
 pub mod io {
     pub use crate::audio::{AudioStatus, Tone, TonePlayer, ToneSettings, terminal_bell_if_tty};
     pub use crate::board::Protocol;
-    pub use crate::board::transport::{Link, LinkEvent, PortSettings};
+    pub use crate::board::link::LinkEvent;
+    pub use crate::board::transport::{Link, PortSettings};
     pub use crate::companion::{CompanionEvent, PageLabels, Pairing};
     pub use crate::engine::{EngineSettings, Strength as EngineStrength};
     pub use crate::net::companion::{CompanionConfig, CompanionServer, DEFAULT_LISTEN};
     pub use crate::speech::{
-        FallBack, Part, Priority, SayKind, SpeechMode, SpeechStatus, SpeechWorker, Utterance,
-        WorkerConfig, system_factory,
+        FallBack, LinkConfig as SpeechLinkConfig, Part, Priority, SayKind, SpeechMode,
+        SpeechStatus, SpeechWorker, Utterance, WorkerConfig, system_factory,
     };
 }
 
-/// The command line's own commands: `board list|probe|sim`, `voices`,
-/// `export`.
+/// The command line: what was typed, what it resolves to (the engine,
+/// the boards, the page, lichess, the saved games), and its own commands
+/// (`board list|probe|sim`, `voices`, `export`, `verify`).
 pub mod cli {
     pub use crate::board::cli::{
-        Probed, SimOptions, description as board_description, find_board, list_lines as board_list,
-        probe as probe_board, run_sim,
+        Probed, SimOptions, list_lines as board_list, probe as probe_board, run_sim,
     };
-    pub use crate::board::spec::{BoardSpec, parse_spec as parse_board_spec};
     pub use crate::export::{
         ExportError, record_of as export_record_of, write as write_export,
         write_to_stdout as export_to_stdout,
     };
-    pub use crate::lichess::api::seek_allowed as lichess_seek_allowed;
-    pub use crate::lichess::broadcast::RoundId as BroadcastRound;
-    pub use crate::speech::{list_voices, say_utterance_once, voices_summary};
+    pub use crate::setup::{
+        BoardCmd, BoardPlan, Cli, Cmd, ExportArgs, GameStart, GamesArgs, LichessArgs, LichessCmd,
+        PlayArgs, PrintOnly, Refusal, ResumeArgs, ResumePlan, ReviewArgs, SayArgs, SimArgs,
+        SystemPorts, UiKind, VerifyArgs, VoicesArgs, board_plan, broadcast_round, engine_setup,
+        find_game, game_line, game_start, host_name, host_names, listing_line, online_start,
+        page_address, page_failed, page_listen, page_ready, resume_plan, store,
+    };
+    pub use crate::ui::commands;
     pub use crate::ui::lichess::{
         DEFAULT_URL as LICHESS_URL, find_token as find_lichess_token, login as lichess_login,
         logout as lichess_logout,
@@ -247,16 +262,18 @@ pub mod testing {
     pub use crate::lichess::event::{
         Lines as LichessLines, account_line as lichess_account_line, game_line as lichess_game_line,
     };
+    pub use crate::lichess::io::LichessIo;
     pub use crate::msg::EngineOrder;
     pub use crate::net::companion::bytes_in::serve as serve_companion_bytes;
-    pub use crate::net::lichess::LichessIo;
     pub use crate::scoresheet::GameRecord;
     pub use crate::scoresheet::braille::{
         LINES as BRAILLE_LINES, to_brf, to_unicode as to_braille_unicode,
     };
     pub use crate::scoresheet::journal::Journal;
     pub use crate::scoresheet::pgn::to_pgn;
-    pub use crate::scoresheet::record::{ClockEvent, Event as JournalEvent, parse_journal};
+    pub use crate::scoresheet::record::{
+        ClockEvent, Event as JournalEvent, format_record, line_digest, parse_journal,
+    };
     pub use crate::scoresheet::replay::{
         Note as RecordNote, Resumed, continuation as journal_continuation, replay,
     };

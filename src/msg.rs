@@ -66,7 +66,7 @@ pub enum Msg {
         code: Option<String>,
     },
     /// lichess: a stream's event, a request's answer, the link's state.
-    Lichess(crate::net::lichess::LichessIo),
+    Lichess(crate::lichess::io::LichessIo),
     /// How the broadcast push numbered `seq` ended (`--broadcast`).
     Broadcast {
         /// The push's number ([`crate::lichess::broadcast::Push::seq`]).

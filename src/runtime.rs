@@ -28,14 +28,16 @@ use std::time::{Duration, Instant};
 
 use crate::app::App;
 use crate::audio::{BellSink, ToneHandle, TonePlayer, ToneSettings};
-use crate::board::transport::{Link, LinkEvent, PortSettings};
+use crate::board::link::LinkEvent;
+use crate::board::transport::{Link, PortSettings};
 use crate::companion::Snapshot;
 use crate::engine::{EngineCommand, EngineIo, EngineProcess, ProcessEvent};
 use crate::msg::{Effect, EngineOrder, LichessOrder, Msg, SaveFailure};
 use crate::net::companion::{CompanionConfig, CompanionServer};
 use crate::scoresheet::{ExportFormat, Sink};
 use crate::speech::{
-    SpeechHandle, SpeechMode, SpeechSettings, SpeechWorker, Utterance, WorkerConfig,
+    LinkConfig as SpeechLinkConfig, SpeechHandle, SpeechMode, SpeechSettings, SpeechWorker,
+    Utterance, WorkerConfig,
 };
 
 /// What wakes the loop.
@@ -178,7 +180,7 @@ impl LichessLink {
     /// Carries out one order; a stream or queue that cannot start is the
     /// message returned (the link said to be down).
     fn order(&mut self, order: LichessOrder) -> Option<Msg> {
-        use crate::net::lichess::{LichessIo, Stream};
+        use crate::lichess::io::{LichessIo, Stream};
         let started = match order {
             LichessOrder::OpenAccountStream => {
                 crate::net::lichess::spawn_account_stream(self.client.clone(), self.sink())
@@ -293,9 +295,12 @@ impl Runtime {
             feed.send(Msg::Speech(s));
         };
         let config = WorkerConfig {
-            mode,
-            settings,
-            ..WorkerConfig::default()
+            link: SpeechLinkConfig {
+                mode,
+                settings,
+                ..SpeechLinkConfig::default()
+            },
+            print: None,
         };
         let worker = SpeechWorker::spawn_system(config, Arc::new(status));
         self.outputs.speech = Some(worker.handle());

@@ -12,6 +12,7 @@
 
 use toml::{Table, Value};
 
+use crate::board::hardware::MAX_SETTLE_MS;
 use crate::config::Config;
 use crate::toml_error::{Expect, SettingError, SettingProblem, line_of};
 
@@ -51,7 +52,13 @@ const SCHEMA: &[(&str, Expect)] = &[
     ("tones.bell_fallback", Expect::Bool),
     ("board.port", Expect::Text),
     ("board.announce_touch", Expect::Bool),
-    ("board.settle_ms", Expect::Whole { min: 0, max: 5000 }),
+    (
+        "board.settle_ms",
+        Expect::Whole {
+            min: 0,
+            max: MAX_SETTLE_MS as i64,
+        },
+    ),
     ("engine.play", Expect::Bool),
     ("engine.path", Expect::Text),
     ("engine.level", Expect::Whole { min: 1, max: 20 }),

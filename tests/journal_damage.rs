@@ -7,11 +7,9 @@
 //! Also: exports never write over a journal, journals are private under
 //! umask 022, and a journal that cannot be written is said at `quit`.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
-use crate::util::{Run, clean_config_dir};
+use crate::util::{QUIET, Run, clean_config_dir, hector_command_after, run_piped};
 
 /// The real game.
 const GAME: [&str; 8] = ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6"];
@@ -20,33 +18,11 @@ const GAME: [&str; 8] = ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6"];
 /// `cwd`, `script` on its standard input.
 fn hector(data: &Path, cwd: &Path, args: &[&str], script: &str) -> Run {
     let config = clean_config_dir();
-    let mut child = Command::new("sh")
-        .arg("-c")
-        .arg("umask 022 && exec \"$0\" \"$@\" --speech print --no-sound")
-        .arg(env!("CARGO_BIN_EXE_hector"))
-        .args(args)
-        .current_dir(cwd)
-        .env("XDG_CONFIG_HOME", &config)
-        .env("HOME", &config)
-        .env("XDG_DATA_HOME", data)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("hector starts");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let script = script.to_owned();
-    let w = std::thread::spawn(move || {
-        let _ = stdin.write_all(script.as_bytes());
-    });
-    let out = child.wait_with_output().expect("hector runs");
-    w.join().expect("writer");
+    let mut cmd = hector_command_after("umask 022", &config, data);
+    cmd.args(args).args(QUIET).current_dir(cwd);
+    let run = run_piped(cmd, script.as_bytes());
     let _ = std::fs::remove_dir_all(&config);
-    Run {
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        success: out.status.success(),
-    }
+    run
 }
 
 /// A folder removed at the end.
@@ -147,8 +123,9 @@ fn cases() -> Vec<Case> {
                 l.insert(7, "this line is garbage\n".into());
                 l.concat().into_bytes()
             },
-            sentence: "The journal of the saved game is damaged: it is restored up to 2. Springer \
-                       Felix drei; lines 8 to {end} could not be used, and the whole file is kept in ",
+            sentence: "The journal of the saved game is damaged: line 8 does not end with a \
+                       checksum. It is restored up to 2. Springer Felix drei; lines 8 to {end} \
+                       could not be used, and the whole file is kept in ",
             restored: 3,
             continues: Some(8),
         },
@@ -161,9 +138,9 @@ fn cases() -> Vec<Case> {
                 b[at] ^= 0x01;
                 b
             },
-            sentence: "The journal of the saved game is damaged: it is restored up to 2... \
-                       Springer Cesar sechs; lines 11 to {end} could not be used, and the whole \
-                       file is kept in ",
+            sentence: "The journal of the saved game is damaged: line 11 does not match its \
+                       checksum. It is restored up to 2... Springer Cesar sechs; lines 11 to {end} \
+                       could not be used, and the whole file is kept in ",
             restored: 4,
             continues: None,
         },
@@ -176,9 +153,9 @@ fn cases() -> Vec<Case> {
                 b[at..at + 12].fill(0);
                 b
             },
-            sentence: "The journal of the saved game is damaged: it is restored up to 3. Läufer \
-                       Bella fünf; lines 13 to {end} could not be used, and the whole file is kept \
-                       in ",
+            sentence: "The journal of the saved game is damaged: line 13 does not match its \
+                       checksum. It is restored up to 3. Läufer Bella fünf; lines 13 to {end} could \
+                       not be used, and the whole file is kept in ",
             restored: 5,
             continues: None,
         },
@@ -190,8 +167,9 @@ fn cases() -> Vec<Case> {
                 l.remove(8);
                 l.concat().into_bytes()
             },
-            sentence: "The journal of the saved game is damaged: it is restored up to 2. Springer \
-                       Felix drei; lines 9 to {end} could not be used, and the whole file is kept in ",
+            sentence: "The journal of the saved game is damaged: line 9 holds record 9 where \
+                       record 8 belongs. It is restored up to 2. Springer Felix drei; lines 9 to \
+                       {end} could not be used, and the whole file is kept in ",
             restored: 3,
             continues: None,
         },
@@ -202,9 +180,9 @@ fn cases() -> Vec<Case> {
                 b.truncate(b.len() - l[18].len() / 2);
                 b
             },
-            sentence: "The journal of the saved game is damaged: it is restored up to 4... \
-                       Springer Felix sechs; line {end} could not be used, and the whole file is \
-                       kept in ",
+            sentence: "The journal of the saved game is damaged: its last record, line {end}, was \
+                       cut off as it was written. It is restored up to 4... Springer Felix sechs; \
+                       line {end} could not be used, and the whole file is kept in ",
             restored: 8,
             continues: None,
         },

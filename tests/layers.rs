@@ -24,13 +24,13 @@ base      toml_error audio speech win_console  # name no other module: file erro
 words     words                                # vocabularies, Lang, templates, folding
 rules     clock game notation                  # the clock knows no chess type; game's rules editions pick by its category; typed moves
 devices   board scoresheet engine lichess      # the tactile board, the journal and its exports, the UCI engine, lichess's protocol: each sans-IO at its core
-sentences phrase view export                   # every event into one sentence; what the screen shows, as data; an export written to a file
-page      companion net                        # the opponent's page (sans-IO) and its server: below the app, which drives them with Msgs
+sentences phrase view export verify            # every event into one sentence; what the screen shows, as data; an export written to a file; a scoresheet checked
+page      companion                            # the opponent's page, sans-IO: below the app, which drives it with Msgs
 input     action keymap command config settings_file msg  # what the player asks for, the settings, the messages in and out
 app       app                                  # App::update(msg, now) -> effects, no I/O
-start     setup                                # settings files and the command line into an App's builder
-run       runtime                              # one loop, one effect dispatcher, the threads that feed it
-front     ui                                   # the front ends of the runtime: show what is said, read the player
+start     setup                                # what was typed and the settings files, resolved: the App's builder, engine, boards, page, lichess, saved games
+run       runtime net                          # one loop, one effect dispatcher, the threads that feed it; the network's thread
+front     ui                                   # the front ends of the runtime and the command line's own commands: show what is said, read the player
 ";
 
 /// One layer: its name and its modules.
@@ -617,6 +617,33 @@ const KNOWN_CIRCLES: &[&str] = &[
     "words: numbers → template → numbers",
 ];
 
+/// The modules that do I/O below the app's layer (a thread, a port, a
+/// process): the app names none of them; what crosses their edge is owned
+/// by a sans-IO module beside them (`board::link`, the engine's session),
+/// as `net`'s is by `lichess::io` and `companion`.
+const IO_MODULES: &[&str] = &["board::transport", "board::cli", "engine::process"];
+
+/// Where `imports` from `app` name one of `io`: one line each.
+fn app_names_io(imports: &[Import], io: &[&str]) -> Vec<String> {
+    imports
+        .iter()
+        .filter(|i| i.from.first().is_some_and(|m| m == "app"))
+        .filter(|i| {
+            let to = i.to.join("::");
+            io.iter()
+                .any(|m| to == *m || to.starts_with(&format!("{m}::")))
+        })
+        .map(|i| {
+            format!(
+                "{} line {}: crate::{}",
+                i.from.join("::"),
+                i.line,
+                i.to.join("::")
+            )
+        })
+        .collect()
+}
+
 fn strings(xs: &[&str]) -> Vec<String> {
     xs.iter().map(|&x| x.to_owned()).collect()
 }
@@ -632,6 +659,32 @@ fn every_module_imports_only_its_own_layer_and_the_layers_below() {
     );
     let f = faults(LAYERS, &imports, &tops);
     assert!(f.is_empty(), "the layers are broken:\n{}", f.join("\n"));
+}
+
+#[test]
+fn the_app_names_no_io_module() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let (all, _, modules) = crate_imports(&src);
+    for m in IO_MODULES {
+        let path: Vec<String> = m.split("::").map(str::to_owned).collect();
+        assert!(
+            modules.contains(&path),
+            "{m}: no such module (update IO_MODULES)"
+        );
+    }
+    let found = app_names_io(&all, IO_MODULES);
+    assert!(
+        found.is_empty(),
+        "the app names an I/O module (own the type in a sans-IO module):\n{}",
+        found.join("\n")
+    );
+    // The check itself: an import of the serial transport is found.
+    let planted = imports(
+        &strings(&["app", "board"]),
+        "use crate::board::transport::LinkEvent;",
+    )
+    .0;
+    assert_eq!(app_names_io(&planted, IO_MODULES).len(), 1);
 }
 
 #[test]

@@ -129,7 +129,7 @@ fn the_online_game_is_journalled_listed_and_exported_with_its_site_ratings_and_c
     let presses: Vec<&str> = text
         .lines()
         .filter_map(|l| l.split_once(" clock press ").map(|(_, p)| p))
-        .map(|p| p.split(" ~").next().unwrap())
+        .map(|p| p.split(" prev=").next().unwrap())
         .collect();
     assert_eq!(
         presses,
@@ -349,7 +349,7 @@ fn after_sigkill_resume_rejoins_the_game_and_says_each_move_made_meanwhile_once(
     let moves: Vec<&str> = text
         .lines()
         .filter_map(|l| l.split_once(" move ").map(|(_, m)| m))
-        .map(|m| m.split(" ~").next().unwrap())
+        .map(|m| m.split(" prev=").next().unwrap())
         .collect();
     assert_eq!(
         moves,
@@ -363,7 +363,7 @@ fn after_sigkill_resume_rejoins_the_game_and_says_each_move_made_meanwhile_once(
         ],
         "{text}"
     );
-    assert!(text.contains(" resumed ~"), "{text}");
+    assert!(text.contains(" resumed prev="), "{text}");
     assert!(files_with(&home, TOKEN).is_empty());
     let _ = std::fs::remove_dir_all(&home);
 }
@@ -389,7 +389,7 @@ fn a_game_ended_while_away_is_said_on_resume_and_its_record_completed() {
     h.expect("Black resigns. White wins, 1-0.");
     h.close();
     let text = journal(&home);
-    assert!(text.contains(" result 1-0 resignation ~"), "{text}");
+    assert!(text.contains(" result 1-0 resignation prev="), "{text}");
     // Finished: listed with its result, and not offered again.
     let run = hector(&home, &["games", "--lang", "en"]);
     assert!(
@@ -489,7 +489,7 @@ fn a_move_lichess_never_got_before_the_kill_is_sent_on_resume() {
     server.state.lock().unwrap().unreachable = true;
     h.type_line("Nf3");
     server.wait_for("the move tried", |s| s.dropped >= 1);
-    assert!(journal(&home).contains(" move 2. Nf3 g1f3 ~"));
+    assert!(journal(&home).contains(" move 2. Nf3 g1f3 prev="));
     drop(h);
     {
         let mut s = server.state.lock().unwrap();

@@ -20,36 +20,7 @@ use hector::testing::{
 use shakmaty::san::San;
 use shakmaty::{Color, Position};
 
-use crate::util::{Run, clean_config_dir};
-
-/// `hector ARGS` with its own config and data folders.
-fn hector_data(data: &Path, args: &[&str], script: &str) -> Run {
-    let config = clean_config_dir();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hector"))
-        .args(args)
-        .args(["--speech", "print", "--no-sound"])
-        .env("XDG_CONFIG_HOME", &config)
-        .env("HOME", &config)
-        .env("XDG_DATA_HOME", data)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("hector starts");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let script = script.to_owned();
-    let w = std::thread::spawn(move || {
-        let _ = stdin.write_all(script.as_bytes());
-    });
-    let out = child.wait_with_output().expect("hector runs");
-    w.join().expect("writer");
-    let _ = std::fs::remove_dir_all(&config);
-    Run {
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        success: out.status.success(),
-    }
-}
+use crate::util::{QUIET, clean_config_dir, hector_command, hector_data};
 
 fn play(g: &mut Game, sans: &[&str]) {
     for s in sans {
@@ -815,12 +786,10 @@ fn killed_at_random_moments_the_game_resumes_to_the_same_end() {
             "bounded in time: {kills} kills"
         );
         let config = clean_config_dir();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_hector"))
-            .args(["play", "--resume", "--speech", "print", "--no-sound"])
+        let mut child = hector_command(&config, &data)
+            .args(["play", "--resume"])
+            .args(QUIET)
             .args(["--time", CRASH_CLOCK])
-            .env("XDG_CONFIG_HOME", &config)
-            .env("HOME", &config)
-            .env("XDG_DATA_HOME", &data)
             .stdin(Stdio::piped())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -1065,11 +1034,8 @@ fn the_games_list_into_a_closed_pipe_ends_quietly() {
     let run = hector_data(&data, &["play"], "e4\ne5\n");
     assert!(run.success);
     let config = clean_config_dir();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hector"))
+    let mut child = hector_command(&config, &data)
         .arg("games")
-        .env("XDG_CONFIG_HOME", &config)
-        .env("HOME", &config)
-        .env("XDG_DATA_HOME", &data)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -1144,7 +1110,7 @@ fn help_of_games_and_export_has_no_play_options_and_rules_names_every_edition() 
     let rules = run.stdout.split("--rules").nth(1).unwrap_or_default();
     let rules = rules.split("\n\n  ").next().unwrap_or_default();
     for edition in [
-        "2018", "newest", "latest", "2017", "2014", "1997", "older", "old",
+        "2023", "newest", "latest", "2018", "2017", "2014", "1997", "older", "old",
     ] {
         assert!(rules.contains(edition), "{edition}: {rules}");
     }
@@ -1243,4 +1209,227 @@ fn a_game_set_up_from_a_position_keeps_its_clock() {
         journal.contains(" time-control=\"600+5\" clock=\"10+5\""),
         "{journal}"
     );
+}
+
+/// Issue 29: a scoresheet that proves itself, through the binary.  A game
+/// played, its journal verified (whole, its digest, its mode, no
+/// questions yet), exported with the arbiter's log and its own PGN tags,
+/// the PGN verified against its journal; then a record edited (its
+/// checksum made again) is found, and said in German too.
+#[test]
+fn verify_proves_a_journal_and_its_pgn_and_finds_an_edit() {
+    let data = tmp("verify");
+    let run = hector_data(
+        &data,
+        &["play", "--white", "Anna", "--black", "Bob", "--rated"],
+        "e4\ne5\nNf3\nresign\n",
+    );
+    assert!(run.success, "{}", run.stderr);
+    let journal = only_journal(&data).expect("a journal");
+    let j = journal.to_str().unwrap();
+    let run = hector_data(&data, &["verify", j], "");
+    assert!(run.success, "{}{}", run.stdout, run.stderr);
+    let said = run.lines()[0].to_string();
+    let prefix = format!(
+        "{j}: the record is whole: six records, a rated game throughout, questions asked: 0, \
+         refused: 0; it ends with digest "
+    );
+    assert!(said.starts_with(&prefix), "{said}");
+    let digest = said[prefix.len()..].trim_end_matches('.').to_string();
+    assert_eq!(digest.len(), 14, "{said}");
+    assert!(
+        digest.chars().all(|c| c.is_ascii_digit() || c == ' '),
+        "{said}"
+    );
+
+    // The export with the arbiter's log.
+    let out = data.join("game.pgn");
+    let o = out.to_str().unwrap();
+    let run = hector_data(&data, &["export", "1", "-o", o, "--arbiter"], "");
+    assert!(run.success, "{}", run.stdout);
+    let pgn = std::fs::read_to_string(&out).unwrap();
+    assert!(pgn.contains("[HectorMode \"rated\"]"), "{pgn}");
+    assert!(pgn.contains("[HectorDevice \""), "{pgn}");
+    assert!(pgn.contains("[HectorDigest \""), "{pgn}");
+    let log = std::fs::read_to_string(data.join("game.arbiter.txt")).expect("the arbiter's log");
+    assert!(log.starts_with(&prefix), "{log}");
+    assert!(log.contains(" move 1. e4 e2e4\n"), "{log}");
+    assert!(log.contains(" resign black\n"), "{log}");
+    assert!(log.contains(&format!("({digest})")), "{log}");
+    assert_eq!(
+        run.lines(),
+        [
+            format!("Scoresheet saved: {o}."),
+            format!(
+                "Scoresheet saved: {}.",
+                data.join("game.arbiter.txt").display()
+            )
+        ],
+        "{}",
+        run.stdout
+    );
+    // The PGN found its journal by the digest it names.
+    let run = hector_data(&data, &["verify", o], "");
+    assert!(run.success, "{}", run.stdout);
+    let id = journal.file_stem().unwrap().to_str().unwrap();
+    assert_eq!(
+        run.lines()[0],
+        format!(
+            "{o}: it agrees move for move with the saved game {id}, whose record is whole up to \
+             the digest it names, {digest}: six records, a rated game throughout, questions \
+             asked: 0, refused: 0."
+        )
+    );
+
+    // 1... e5 made 1... c5, its checksum made again: the chain breaks.
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let mut lines: Vec<String> = text.split_inclusive('\n').map(String::from).collect();
+    let at = lines
+        .iter()
+        .position(|l| l.contains("move 1... e5 e7e5"))
+        .unwrap();
+    let edited = lines[at].replace("move 1... e5 e7e5", "move 1... c5 c7c5");
+    let body = edited.trim_end().rsplit_once(" ~").unwrap().0.to_owned();
+    lines[at] = format!("{body} ~{:08x}\n", crc32(body.as_bytes()));
+    let forged = data.join("forged.txt");
+    std::fs::write(&forged, lines.concat()).unwrap();
+    let f = forged.to_str().unwrap();
+    let run = hector_data(&data, &["verify", f], "");
+    assert!(!run.success);
+    let next = at + 2;
+    assert!(
+        run.lines()[0].starts_with(&format!(
+            "{f}: the record is broken: line {next} does not follow the line before it; the \
+             part before it is whole: "
+        )),
+        "{}",
+        run.stdout
+    );
+    let run = hector_data(&data, &["verify", f, "--lang", "de"], "");
+    assert!(
+        run.lines()[0].starts_with(&format!(
+            "{f}: Die Aufzeichnung ist unterbrochen: Zeile {next} schließt nicht an die Zeile \
+             davor an;"
+        )),
+        "{}",
+        run.stdout
+    );
+    // Not a scoresheet at all.
+    let run = hector_data(&data, &["verify", f.trim_end_matches("forged.txt")], "");
+    assert!(!run.success);
+}
+
+/// CRC-32 (IEEE), as the journal's checksum: the forger's tool.
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in bytes {
+        crc ^= u32::from(b);
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 {
+                (crc >> 1) ^ 0xedb8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}
+
+/// A journal of before the chain (format 1): still listed, resumed,
+/// continued in its own format and exported; `verify` says it carries no
+/// chain.
+#[test]
+fn a_journal_of_before_the_chain_still_reads_and_says_so() {
+    let data = tmp("v1");
+    let games = data.join("hector").join("games");
+    std::fs::create_dir_all(&games).unwrap();
+    let mut text = String::from(
+        "# hector scoresheet journal, format 1. One record a line: number, time (UTC), event, \
+         ~checksum.\n",
+    );
+    for (seq, event) in [
+        "start white=\"Anna\" black=\"Bob\" event=\"\" site=\"\" round=\"\" date=\"2025.05.01\"",
+        "move 1. e4 e2e4",
+        "move 1... e5 e7e5",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let body = format!("{} 2025-05-01T10:00:0{seq}.000Z {event}", seq + 1);
+        text.push_str(&format!("{body} ~{:08x}\n", crc32(body.as_bytes())));
+    }
+    let path = games.join("20250501-100000.txt");
+    std::fs::write(&path, &text).unwrap();
+    let p = path.to_str().unwrap();
+    let run = hector_data(&data, &["verify", p], "");
+    assert!(!run.success, "it cannot prove itself");
+    assert_eq!(
+        run.lines()[0],
+        format!(
+            "{p}: written before hector chained its records, so it cannot prove itself: three \
+             records, its mode not recorded."
+        )
+    );
+    let run = hector_data(&data, &["play"], "yes\nNf3\nquit\n");
+    assert!(run.success, "{}", run.stderr);
+    assert!(
+        run.lines().contains(&"Springer Felix drei"),
+        "{}",
+        run.stdout
+    );
+    let after = std::fs::read_to_string(&path).unwrap();
+    assert!(after.starts_with(&text), "nothing before changed");
+    assert!(
+        !after.contains(" prev="),
+        "continued in its own format: {after}"
+    );
+    let parsed = parse_journal(after.as_bytes());
+    assert_eq!(parsed.warnings, vec![]);
+    assert_eq!(replay(&parsed.records).unwrap().game.history().len(), 3);
+    let out = data.join("old.pgn");
+    let run = hector_data(&data, &["export", "1", "-o", out.to_str().unwrap()], "");
+    assert!(run.success, "{}", run.stdout);
+    let pgn = std::fs::read_to_string(&out).unwrap();
+    assert!(pgn.contains("1. e4 e5 2. Nf3"), "{pgn}");
+    assert!(!pgn.contains("[HectorDigest"), "{pgn}");
+}
+
+/// Issue 29: the 2023 Laws by default: resigning against a side that
+/// cannot mate by any series of legal moves is a draw, said as such,
+/// journalled and exported so; under `--rules 2018` the same resignation
+/// loses.
+#[test]
+fn a_resignation_against_a_lone_king_is_a_draw_by_the_2023_laws() {
+    let fen = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1";
+    for (rules, said, result) in [
+        (
+            None,
+            "A player resigns, but the other side cannot checkmate. Draw, 1/2-1/2.",
+            "1/2-1/2",
+        ),
+        (Some("2018"), "White resigns. Black wins, 0-1.", "0-1"),
+    ] {
+        let data = tmp("resign-2023");
+        let mut args = vec!["play", "--fen", fen, "--time", "90+30"];
+        if let Some(r) = rules {
+            args.extend(["--rules", r]);
+        }
+        let run = hector_data(&data, &args, "resign\n");
+        assert!(run.success, "{}", run.stderr);
+        assert!(run.lines().contains(&said), "{rules:?}: {}", run.stdout);
+        let out = data.join("game.pgn");
+        let o = out.to_str().unwrap();
+        let run = hector_data(&data, &["export", "1", "-o", o], "");
+        assert!(run.success, "{}", run.stdout);
+        let pgn = std::fs::read_to_string(&out).unwrap();
+        assert!(pgn.contains(&format!("[Result \"{result}\"]")), "{pgn}");
+        assert!(pgn.contains("[Termination \"normal\"]"), "{pgn}");
+        let run = hector_data(&data, &["export", "1", "--format", "text", "-o", "-"], "");
+        let how = if rules.is_none() {
+            "drawn, a player resigned but the other side could not checkmate"
+        } else {
+            "Black won, White resigned"
+        };
+        assert!(run.stdout.contains(how), "{rules:?}: {}", run.stdout);
+    }
 }

@@ -18,7 +18,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use hector::io::{
-    Priority, SayKind, SpeechMode, SpeechStatus, SpeechWorker, Utterance, WorkerConfig,
+    Priority, SayKind, SpeechLinkConfig, SpeechMode, SpeechStatus, SpeechWorker, Utterance,
+    WorkerConfig,
 };
 use speechd::PrivateSpeechd;
 
@@ -114,8 +115,11 @@ fn speaks_an_appendix_d_move_with_a_german_voice_into_the_capture_file() {
     let (status, rx) = status_channel();
     let worker = SpeechWorker::spawn_system(
         WorkerConfig {
-            mode: SpeechMode::Tts,
-            ..WorkerConfig::default()
+            link: SpeechLinkConfig {
+                mode: SpeechMode::Tts,
+                ..SpeechLinkConfig::default()
+            },
+            print: None,
         },
         status,
     );
@@ -172,17 +176,19 @@ fn a_daemon_that_stops_answering_is_detected_and_printing_takes_over() {
     let sink = printed.clone();
     let worker = SpeechWorker::spawn_system(
         WorkerConfig {
-            mode: SpeechMode::Tts,
-            call_timeout: Duration::from_millis(500),
-            open_timeout: Duration::from_secs(1),
-            retry_first: Duration::from_millis(300),
-            retry_max: Duration::from_millis(600),
+            link: SpeechLinkConfig {
+                mode: SpeechMode::Tts,
+                call_timeout: Duration::from_millis(500),
+                open_timeout: Duration::from_secs(1),
+                retry_first: Duration::from_millis(300),
+                retry_max: Duration::from_millis(600),
+                ..SpeechLinkConfig::default()
+            },
             print: Some(Arc::new(move |line: &str| {
                 sink.lock()
                     .unwrap_or_else(|e| e.into_inner())
                     .push(line.into())
             })),
-            ..WorkerConfig::default()
         },
         status,
     );
@@ -314,8 +320,11 @@ fn an_english_sentence_speaks_its_appendix_d_words_in_the_german_voice() {
     let (status, rx) = status_channel();
     let worker = SpeechWorker::spawn_system(
         WorkerConfig {
-            mode: SpeechMode::Tts,
-            ..WorkerConfig::default()
+            link: SpeechLinkConfig {
+                mode: SpeechMode::Tts,
+                ..SpeechLinkConfig::default()
+            },
+            print: None,
         },
         status,
     );

@@ -3,7 +3,7 @@
 #![cfg_attr(windows, allow(dead_code, unused_imports))]
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 /// An empty config directory so that the user's own settings never leak
@@ -45,12 +45,53 @@ pub fn hector(args: &[&str], script: &str) -> Run {
 /// Run `hector ARGS` with raw bytes (maybe not UTF-8) on standard input.
 pub fn hector_bytes(args: &[&str], input: &[u8]) -> Run {
     let home = clean_config_dir();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hector"))
-        .args(args)
-        .args(["--speech", "print", "--no-sound"])
-        .env("XDG_CONFIG_HOME", &home)
-        .env("HOME", &home)
-        .env("XDG_DATA_HOME", home.join("data"))
+    let mut cmd = hector_command(&home, &home.join("data"));
+    cmd.args(args).args(QUIET);
+    let run = run_piped(cmd, input);
+    let _ = std::fs::remove_dir_all(&home);
+    run
+}
+
+/// Speech and tones off: the lines are what is checked, and a test must
+/// not depend on a sound card or a speech daemon.
+pub const QUIET: [&str; 3] = ["--speech", "print", "--no-sound"];
+
+/// The `hector` binary as a command with the environment every run needs:
+/// `HOME` and `XDG_CONFIG_HOME` at `config_home`, `XDG_DATA_HOME` (where
+/// games are journalled) at `data_home`, and never the developer's secret
+/// store.  The caller adds the arguments (and [`QUIET`]) and how it is run.
+pub fn hector_command(config_home: &Path, data_home: &Path) -> Command {
+    own_environment(
+        Command::new(env!("CARGO_BIN_EXE_hector")),
+        config_home,
+        data_home,
+    )
+}
+
+/// [`hector_command`] started by `sh` after `shell` (`umask 022`, `ulimit
+/// -n 256`): the limits and modes a user's shell gives it.  The caller's
+/// arguments follow as hector's.
+pub fn hector_command_after(shell: &str, config_home: &Path, data_home: &Path) -> Command {
+    let mut sh = Command::new("sh");
+    sh.arg("-c")
+        .arg(format!("{shell} && exec \"$0\" \"$@\""))
+        .arg(env!("CARGO_BIN_EXE_hector"));
+    own_environment(sh, config_home, data_home)
+}
+
+fn own_environment(mut cmd: Command, config_home: &Path, data_home: &Path) -> Command {
+    cmd.env("XDG_CONFIG_HOME", config_home)
+        .env("HOME", config_home)
+        .env("XDG_DATA_HOME", data_home)
+        // Never the developer's secret store (a lichess token kept there).
+        .env("HECTOR_TOKEN_STORE", "file");
+    cmd
+}
+
+/// Run `cmd` with `input` on its standard input (written from a thread,
+/// so that a large input cannot dead-lock on full pipes) to its end.
+pub fn run_piped(mut cmd: Command, input: &[u8]) -> Run {
+    let mut child = cmd
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -63,7 +104,6 @@ pub fn hector_bytes(args: &[&str], input: &[u8]) -> Run {
     });
     let out = child.wait_with_output().expect("hector runs");
     writer.join().expect("writer thread");
-    let _ = std::fs::remove_dir_all(&home);
     Run {
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
@@ -93,33 +133,18 @@ pub fn hector_at(
     args: &[&str],
     script: &str,
 ) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hector"))
-        .args(args)
-        .args(["--speech", "print", "--no-sound"])
-        .env("XDG_CONFIG_HOME", config_home)
-        .env("HOME", config_home)
-        .env("XDG_DATA_HOME", data_home)
-        // Never the developer's secret store (a lichess token kept there).
-        .env("HECTOR_TOKEN_STORE", "file")
-        .current_dir(cwd)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("hector starts");
-    let mut stdin = child.stdin.take().expect("piped stdin");
-    let script = script.to_owned();
-    // Write from a thread so a large script cannot dead-lock on full pipes.
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(script.as_bytes());
-    });
-    let out = child.wait_with_output().expect("hector runs");
-    writer.join().expect("writer thread");
-    Run {
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        success: out.status.success(),
-    }
+    let mut cmd = hector_command(config_home, data_home);
+    cmd.args(args).args(QUIET).current_dir(cwd);
+    run_piped(cmd, script.as_bytes())
+}
+
+/// Run `hector ARGS` in a config folder of its own (removed after) with
+/// games journalled in `data_home`.
+pub fn hector_data(data_home: &std::path::Path, args: &[&str], script: &str) -> Run {
+    let config = clean_config_dir();
+    let run = hector_at(&config, data_home, &config, args, script);
+    let _ = std::fs::remove_dir_all(&config);
+    run
 }
 
 // ---------------------------------------------------------------------------
@@ -189,40 +214,28 @@ impl Hector {
         args: &[&str],
         envs: &[(&str, &std::path::Path)],
     ) -> Hector {
-        Hector::spawn(Command::new(env!("CARGO_BIN_EXE_hector")), home, args, envs)
+        Hector::spawn(hector_command(home, &home.join("data")), args, envs)
     }
 
     /// `hector play ARGS` (as [`Hector::play`]) with at most `nofile` open
     /// files (`ulimit -n`).
     pub fn play_limited(nofile: u32, args: &[&str]) -> Hector {
         let home = clean_config_dir();
-        let mut bash = Command::new("bash");
-        bash.args([
-            "-c",
-            &format!("ulimit -n {nofile} && exec \"$0\" \"$@\""),
-            env!("CARGO_BIN_EXE_hector"),
-        ]);
-        let mut h = Hector::spawn(bash, &home, args, &[]);
+        let limited =
+            hector_command_after(&format!("ulimit -n {nofile}"), &home, &home.join("data"));
+        let mut h = Hector::spawn(limited, args, &[]);
         h.own_home = Some(home);
         h
     }
 
-    fn spawn(
-        mut command: Command,
-        home: &std::path::Path,
-        args: &[&str],
-        envs: &[(&str, &std::path::Path)],
-    ) -> Hector {
+    /// `command` (from [`hector_command`], with its environment) playing.
+    fn spawn(mut command: Command, args: &[&str], envs: &[(&str, &std::path::Path)]) -> Hector {
         let guard = PTY_LOCK.lock().unwrap_or_else(|e| e.into_inner());
         let mut child = command
             .arg("play")
             .args(args)
-            .args(["--prompt", "never", "--speech", "print", "--no-sound"])
-            .env("XDG_CONFIG_HOME", home)
-            .env("HOME", home)
-            .env("XDG_DATA_HOME", home.join("data"))
-            // Never the developer's secret store (a lichess token kept there).
-            .env("HECTOR_TOKEN_STORE", "file")
+            .args(["--prompt", "never"])
+            .args(QUIET)
             .envs(envs.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

@@ -3,10 +3,12 @@
 //! it uses are numbered one after the other; its usable part reads back
 //! as the same records with nothing left out; a file torn anywhere gives
 //! a prefix of the records of the whole file; replaying, the records
-//! after a damage, and the PGN export of what was read never panic.
+//! after a damage, and the PGN export of what was read never panic.  Each
+//! event read, written again (`Display`), reads back (`FromStr`), and once
+//! written it is written the same way ever after.
 #![no_main]
 
-use hector::testing::{journal_continuation, parse_journal, replay, to_pgn};
+use hector::testing::{JournalEvent as Event, journal_continuation, parse_journal, replay, to_pgn};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -21,6 +23,13 @@ fuzz_target!(|data: &[u8]| {
     }
     if let Some(first) = whole.records.first() {
         assert_eq!(first.seq, 1);
+    }
+    for r in whole.records.iter().chain(whole.after.iter().map(|(_, r)| r)) {
+        let once: Event = match r.event.to_string().parse() {
+            Ok(e) => e,
+            Err(e) => panic!("{} written again does not read: {e}", r.event),
+        };
+        assert_eq!(once.to_string().parse::<Event>().as_ref(), Ok(&once));
     }
     let usable = parse_journal(&file[..whole.good_len]);
     assert_eq!(usable.records, whole.records);

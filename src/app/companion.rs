@@ -356,7 +356,7 @@ impl App {
                 }
             },
             OpponentAction::Resign => {
-                if self.game.resign(them).is_ok()
+                if self.game.resign_under(them, self.edition()).is_ok()
                     && let Some(t) = self.game_over_sentence()
                 {
                     self.say(out, t, Priority::Urgent, SayKind::Game);

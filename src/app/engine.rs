@@ -367,6 +367,14 @@ impl App {
     /// take-back (at start-up: [`super::AppBuilder::rated`]).
     pub(super) fn set_rated(&mut self, rated: bool) {
         self.settings.rated = rated;
+        // The start record, when not written yet, says the mode.
+        self.journal_start_with(|s| {
+            s.set_mode(if rated {
+                crate::scoresheet::record::GameMode::Rated
+            } else {
+                crate::scoresheet::record::GameMode::Casual
+            });
+        });
     }
 
     /// The side the engine plays, when there is one.

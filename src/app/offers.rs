@@ -192,7 +192,7 @@ impl App {
             return;
         }
         let by = self.game.turn();
-        if self.game.resign(by).is_ok()
+        if self.game.resign_under(by, self.edition()).is_ok()
             && let Some(t) = self.game_over_sentence()
         {
             self.say(out, t, Priority::Urgent, SayKind::Game);

@@ -17,10 +17,10 @@ use crate::action::PlayerAction as Action;
 use crate::game::{EndReason, Game, GameError, GameResult};
 use crate::lichess::api::{Reply, Request};
 use crate::lichess::event::{AccountEvent, GameEvent, GameFull, Side};
+use crate::lichess::io::{LichessIo, Stream};
 use crate::lichess::schedule::{Link, LinkNotice};
 use crate::lichess::sync::{Change, GameSync};
 use crate::msg::{Effect, LichessOrder};
-use crate::net::lichess::{LichessIo, Stream};
 use crate::speech::{Priority, SayKind};
 
 /// How an online game begins.

@@ -213,10 +213,10 @@ mod tests {
         assert_eq!(online.game, "AbCd1234");
         assert_eq!(online.side, Color::Black);
         // Read back from the journal's line as written.
-        let line = crate::scoresheet::Event::Start(Box::new(s.clone())).to_text();
+        let line = crate::scoresheet::Event::Start(Box::new(s.clone())).to_string();
         assert_eq!(
-            crate::scoresheet::Event::from_text(&line),
-            Some(crate::scoresheet::Event::Start(Box::new(s)))
+            line.parse::<crate::scoresheet::Event>(),
+            Ok(crate::scoresheet::Event::Start(Box::new(s)))
         );
     }
 
@@ -289,7 +289,7 @@ mod tests {
 
     fn game_line(app: &mut App, at: std::time::Instant, line: &str) -> Vec<Effect> {
         let event = crate::lichess::event::game_line(line).unwrap().unwrap();
-        let io = crate::net::lichess::LichessIo::Game("AbCd1234".into(), event);
+        let io = crate::lichess::io::LichessIo::Game("AbCd1234".into(), event);
         app.update(crate::msg::Msg::Lichess(io), at)
     }
 
@@ -454,7 +454,7 @@ mod tests {
 
     #[test]
     fn lichess_out_of_reach_on_rejoining_is_said_once_and_the_game_kept() {
-        use crate::net::lichess::{LichessIo, Stream};
+        use crate::lichess::io::{LichessIo, Stream};
         let t0 = std::time::Instant::now();
         let (mut app, _) = resumed_online(t0);
         let ms = |n: u64| t0 + std::time::Duration::from_millis(n);

@@ -323,8 +323,8 @@ fn fifty_move_claim_on_an_intended_move() {
 
 mod board {
     use super::*;
+    use crate::board::link::LinkEvent;
     use crate::board::sim::{HandStep, SimBoard};
-    use crate::board::transport::LinkEvent;
     use crate::board::{Protocol, TrackerConfig};
     use shakmaty::{Board, Chess, Square, san::San};
     use std::time::Duration;

@@ -12,9 +12,10 @@ use shakmaty::{Board, Chess, Color, Piece, Position, Square};
 use super::dgt_clock::{ClockReading, ClockSide};
 use super::event::{BoardEvent, Decoder};
 use super::hardware::{self, BoardDescription};
+use super::link::PortError;
 use super::protocol::{Command, Protocol};
 use super::sim::{HandStep, SimBoard};
-use super::transport::{self, Master, PortError, PortSettings};
+use super::transport::{self, Master, PortSettings};
 use crate::notation::Reader;
 use crate::words::vocab::{self, Lang};
 
@@ -82,12 +83,10 @@ pub fn find_board() -> Option<(BoardDescription, String)> {
     None
 }
 
-/// `hector board list`: one line per serial port.
+/// `hector board list`: one line per serial port (none when there is
+/// none: the command says so in the player's language).
 pub fn list_lines() -> Result<Vec<String>, String> {
     let ports = transport::list_ports()?;
-    if ports.is_empty() {
-        return Ok(vec!["No serial ports found.".to_owned()]);
-    }
     Ok(ports
         .into_iter()
         .map(|(name, what)| format!("{name}: {what}"))

@@ -111,7 +111,12 @@ impl StopBits {
     }
 }
 
-/// Settle time in milliseconds, at most 5000.
+/// The longest settle time, in milliseconds, wherever it is given (a
+/// hardware file, the settings, `--settle-ms`): a move that stands five
+/// seconds is made.
+pub const MAX_SETTLE_MS: u64 = 5000;
+
+/// Settle time in milliseconds, at most [`MAX_SETTLE_MS`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
 #[serde(try_from = "u64")]
 pub struct SettleMs(u64);
@@ -119,10 +124,12 @@ pub struct SettleMs(u64);
 impl TryFrom<u64> for SettleMs {
     type Error = String;
     fn try_from(v: u64) -> Result<Self, String> {
-        if v <= 5000 {
+        if v <= MAX_SETTLE_MS {
             Ok(SettleMs(v))
         } else {
-            Err(format!("`settle_ms` must be at most 5000, not {v}"))
+            Err(format!(
+                "`settle_ms` must be at most {MAX_SETTLE_MS}, not {v}"
+            ))
         }
     }
 }

@@ -18,6 +18,10 @@
 //!   which board states lead to it.
 //! - [`session`] — the [`BoardSession`]: the link's [`LinkState`] (what is
 //!   known about the port), the decoder and the tracker glued together.
+//! - [`link`] — what the serial thread hands over: [`LinkEvent`] and
+//!   [`PortError`], plain data (the app names no I/O module).
+//! - [`transport`] — the serial port itself, its thread, probing; the only
+//!   module that touches `serialport`.
 //! - [`mismatch`] — the ordered [`SquareDiff`] list and when it changed.
 //! - [`hardware`] — the `hardware/*.toml` board descriptions.
 //! - [`sim`] — a simulated board producing each protocol's exact bytes.
@@ -33,6 +37,7 @@ pub mod dgt_clock;
 pub mod event;
 pub mod hardware;
 pub mod infer;
+pub mod link;
 pub mod millennium;
 pub mod mismatch;
 pub mod occupancy;
@@ -49,8 +54,8 @@ pub use event::Decoder;
 #[cfg(any(test, feature = "test-support"))]
 pub use infer::Tracker;
 pub use infer::{Inferred, TrackerConfig};
+pub use link::{LinkEvent, PortError};
 pub use mismatch::SquareDiff;
 pub use protocol::Protocol;
 pub use sensed::Sensed;
 pub use session::{BoardSession, LinkState, SessionNote};
-pub use transport::{LinkEvent, PortError};

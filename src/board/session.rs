@@ -11,8 +11,8 @@ use super::awaited::Instruction;
 use super::dgt_clock::ClockMessage;
 use super::event::{BoardEvent, Decoder};
 use super::infer::{Inferred, Tracker, TrackerConfig};
+use super::link::{LinkEvent, PortError};
 use super::protocol::{AnyDecoder, Command, Protocol};
-use super::transport::{LinkEvent, PortError};
 use crate::words::vocab::MoveWords;
 
 /// How long an open port may stay silent before hector says that no

@@ -22,6 +22,8 @@ use serialport::SerialPort;
 
 pub use serialport::{DataBits, Parity, StopBits};
 
+use super::link::{LinkEvent, PortError};
+
 /// How often a lost port is tried again.
 pub const RETRY_EVERY: Duration = Duration::from_secs(1);
 /// How long one read waits before the thread looks at its out-queue where
@@ -75,82 +77,50 @@ impl PortSettings {
     }
 }
 
-/// Why a port could not be used: the app words it in the player's
-/// language.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PortError {
-    /// Nothing at that path (no board plugged in, or a wrong name).
-    NoSuchDevice,
-    /// The user may not open it (on Linux: not in the dialout group).
-    PermissionDenied,
-    /// Another program holds it.
-    Busy,
-    /// The path is not a serial port (a file, a directory).
-    NotASerialPort,
-    /// The port stopped working while open (a pulled cable).
-    Gone,
-    /// Something else; the system's own description.
-    Other(String),
-}
-
-impl PortError {
-    /// Classify an error of the serial port library.
-    pub fn from_serial(e: &serialport::Error) -> PortError {
-        match e.kind() {
-            serialport::ErrorKind::Io(ErrorKind::NotFound) => PortError::NoSuchDevice,
-            serialport::ErrorKind::Io(ErrorKind::PermissionDenied) => PortError::PermissionDenied,
-            // The library reports a port locked by another program (EBUSY)
-            // as "no device".
-            serialport::ErrorKind::NoDevice => PortError::Busy,
-            _ => PortError::Other(e.description.clone()),
-        }
-    }
-
-    /// Classify an I/O error on an open port.
-    pub fn from_io(e: &std::io::Error) -> PortError {
-        match e.kind() {
-            ErrorKind::NotFound => PortError::NoSuchDevice,
-            ErrorKind::PermissionDenied => PortError::PermissionDenied,
-            _ => PortError::Gone,
-        }
-    }
-
-    /// A Windows port that could not be opened, "no device": held by
-    /// another program when Windows lists it, else missing.
-    pub fn windows_no_device(path: &str, listed: &[String]) -> PortError {
-        let bare = |p: &str| p.trim_start_matches(r"\\.\").to_ascii_uppercase();
-        if listed.iter().any(|l| bare(l) == bare(path)) {
-            PortError::Busy
-        } else {
-            PortError::NoSuchDevice
-        }
-    }
-
-    /// What the file system says about `path` before opening it: a
-    /// missing path or one that is no device is known without the library.
-    fn check_path(path: &str) -> Option<PortError> {
-        if cfg!(not(unix)) {
-            return None;
-        }
-        match std::fs::metadata(path) {
-            Err(e) if e.kind() == ErrorKind::NotFound => Some(PortError::NoSuchDevice),
-            Err(e) if e.kind() == ErrorKind::PermissionDenied => Some(PortError::PermissionDenied),
-            Ok(m) if m.is_file() || m.is_dir() => Some(PortError::NotASerialPort),
-            _ => None,
-        }
+/// Why a port failed, from an error of the serial port library.
+fn serial_error(e: &serialport::Error) -> PortError {
+    match e.kind() {
+        serialport::ErrorKind::Io(ErrorKind::NotFound) => PortError::NoSuchDevice,
+        serialport::ErrorKind::Io(ErrorKind::PermissionDenied) => PortError::PermissionDenied,
+        // The library reports a port locked by another program (EBUSY)
+        // as "no device".
+        serialport::ErrorKind::NoDevice => PortError::Busy,
+        _ => PortError::Other(e.description.clone()),
     }
 }
 
-/// What happens on the link.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum LinkEvent {
-    /// The port is open (first time, or back after a loss).  Whether a
-    /// board answers on it is not known yet.
-    Connected,
-    /// Bytes read from the board, as they came (not whole messages).
-    Bytes(Vec<u8>),
-    /// The port could not be opened or went away; said once per loss.
-    Disconnected(PortError),
+/// Why a port failed, from an I/O error on an open port.
+fn io_error(e: &std::io::Error) -> PortError {
+    match e.kind() {
+        ErrorKind::NotFound => PortError::NoSuchDevice,
+        ErrorKind::PermissionDenied => PortError::PermissionDenied,
+        _ => PortError::Gone,
+    }
+}
+
+/// A Windows port that could not be opened, "no device": held by
+/// another program when Windows lists it, else missing.
+fn windows_no_device(path: &str, listed: &[String]) -> PortError {
+    let bare = |p: &str| p.trim_start_matches(r"\\.\").to_ascii_uppercase();
+    if listed.iter().any(|l| bare(l) == bare(path)) {
+        PortError::Busy
+    } else {
+        PortError::NoSuchDevice
+    }
+}
+
+/// What the file system says about `path` before opening it: a
+/// missing path or one that is no device is known without the library.
+fn check_path(path: &str) -> Option<PortError> {
+    if cfg!(not(unix)) {
+        return None;
+    }
+    match std::fs::metadata(path) {
+        Err(e) if e.kind() == ErrorKind::NotFound => Some(PortError::NoSuchDevice),
+        Err(e) if e.kind() == ErrorKind::PermissionDenied => Some(PortError::PermissionDenied),
+        Ok(m) if m.is_file() || m.is_dir() => Some(PortError::NotASerialPort),
+        _ => None,
+    }
 }
 
 /// A running link to one port.  Dropping it stops the thread.
@@ -253,7 +223,7 @@ impl Drop for Link {
 }
 
 fn open(path: &str, s: PortSettings) -> Result<Port, PortError> {
-    if let Some(e) = PortError::check_path(path) {
+    if let Some(e) = check_path(path) {
         return Err(e);
     }
     serialport::new(path, s.baud)
@@ -275,9 +245,9 @@ fn open(path: &str, s: PortSettings) -> Result<Port, PortError> {
                 let listed: Vec<String> = serialport::available_ports()
                     .map(|ports| ports.into_iter().map(|p| p.port_name).collect())
                     .unwrap_or_default();
-                PortError::windows_no_device(path, &listed)
+                windows_no_device(path, &listed)
             }
-            _ => PortError::from_serial(&e),
+            _ => serial_error(&e),
         })
 }
 
@@ -343,7 +313,7 @@ impl Thread<'_> {
         while let Ok(bytes) = self.out.try_recv() {
             port.write_all(&bytes)
                 .and_then(|()| port.flush())
-                .map_err(|e| PortError::from_io(&e))?;
+                .map_err(|e| io_error(&e))?;
         }
         Ok(())
     }
@@ -370,7 +340,7 @@ impl Thread<'_> {
                     Ok(true)
                 }
             }
-            Err(e) => Err(PortError::from_io(&e)),
+            Err(e) => Err(io_error(&e)),
         }
     }
 }
@@ -520,7 +490,7 @@ pub fn exchange(
     let mut port = open(path, settings)?;
     port.write_all(request)
         .and_then(|()| port.flush())
-        .map_err(|e| PortError::from_io(&e))?;
+        .map_err(|e| io_error(&e))?;
     let deadline = std::time::Instant::now() + wait;
     let mut got = Vec::new();
     let mut buf = [0u8; 512];
@@ -528,7 +498,7 @@ pub fn exchange(
         match port.read(&mut buf) {
             Ok(n) => got.extend_from_slice(&buf[..n]),
             Err(e) if e.kind() == ErrorKind::TimedOut || e.kind() == ErrorKind::Interrupted => {}
-            Err(e) => return Err(PortError::from_io(&e)),
+            Err(e) => return Err(io_error(&e)),
         }
     }
     Ok(got)
@@ -805,26 +775,14 @@ mod tests {
 
 #[cfg(test)]
 mod port_error_tests {
-    use super::PortError;
+    use super::{PortError, windows_no_device};
 
     #[test]
     fn a_windows_port_that_is_listed_is_held_else_missing() {
         let listed = ["COM3".to_owned(), r"\\.\COM12".to_owned()];
-        assert_eq!(
-            PortError::windows_no_device("COM3", &listed),
-            PortError::Busy
-        );
-        assert_eq!(
-            PortError::windows_no_device(r"\\.\com12", &listed),
-            PortError::Busy
-        );
-        assert_eq!(
-            PortError::windows_no_device("COM4", &listed),
-            PortError::NoSuchDevice
-        );
-        assert_eq!(
-            PortError::windows_no_device("COM3", &[]),
-            PortError::NoSuchDevice
-        );
+        assert_eq!(windows_no_device("COM3", &listed), PortError::Busy);
+        assert_eq!(windows_no_device(r"\\.\com12", &listed), PortError::Busy);
+        assert_eq!(windows_no_device("COM4", &listed), PortError::NoSuchDevice);
+        assert_eq!(windows_no_device("COM3", &[]), PortError::NoSuchDevice);
     }
 }

@@ -12,7 +12,7 @@
 //! - [`snapshot`] — the whole state the page shows ([`Snapshot`]), plain
 //!   data sent as JSON, built from the position and the app's fields.
 //! - the server that carries the bytes is `net::companion`
-//!   (`CompanionServer`, a layer above: hyper on the network runtime,
+//!   (`CompanionServer`, above the app: hyper on the network runtime,
 //!   Server-Sent Events, the server's own limits); nothing in this module does I/O.
 //! - [`labels`] — the page's own words in every language (the voices
 //!   files' `page_*` messages), starting in the blind player's.
@@ -32,3 +32,9 @@ pub use request::{MoveInput, OpponentAction};
 #[cfg(any(test, feature = "test-support"))]
 pub use snapshot::{Clocks, GameEnd, LastMove, Side};
 pub use snapshot::{Flash, FlashKind, Notice, Snapshot, Tactile};
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+
+/// The page's default address: loopback, so nothing on the network can
+/// reach it.
+pub const DEFAULT_LISTEN: SocketAddr = SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), 8421);

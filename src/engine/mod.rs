@@ -9,7 +9,9 @@
 //!   `readyok`, searches (`position` + `go`), `bestmove` checked against
 //!   the position, `info score` kept for the evaluation, pondering when
 //!   asked, and every fault (crash, hang, garbage, an illegal move) turned
-//!   into one [`Fault`](session::Fault) event.
+//!   into one [`Fault`](session::Fault) event.  It owns the types that
+//!   cross the edge to the process ([`EngineIo`], [`ProcessEvent`]), so
+//!   the app names no I/O module.
 //! - `process`: the thin driver owning the child process: a reader
 //!   thread passing each line to a callback (the app's channel), a writer
 //!   thread, a waiter thread blocked in the wait for the engine's end, and
@@ -23,9 +25,10 @@ mod process;
 mod session;
 mod settings;
 
-pub use process::{DEFAULT_ENGINE, EngineCommand, EngineIo, EngineProcess, ProcessEvent};
+pub use process::{DEFAULT_ENGINE, EngineCommand, EngineProcess};
 pub use session::{
-    EngineEvent, EngineSession, Limit, Purpose, SearchError, SearchRequest, SearchResult, Timeouts,
+    EngineEvent, EngineIo, EngineSession, Limit, ProcessEvent, Purpose, SearchError, SearchRequest,
+    SearchResult, Timeouts,
 };
 #[cfg(any(test, feature = "test-support"))]
 pub use session::{ExitInfo, Fault};

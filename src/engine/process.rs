@@ -21,7 +21,7 @@ use std::time::Duration;
 
 use shared_child::SharedChild;
 
-use super::session::{ExitInfo, Fault};
+use super::session::{EngineIo, ExitInfo, Fault, ProcessEvent};
 
 /// The longest line kept from the engine; the rest of a longer one is cut.
 const MAX_LINE: u64 = 64 * 1024;
@@ -38,29 +38,6 @@ fn exit_info(status: std::process::ExitStatus) -> ExitInfo {
         code: status.code(),
         signal,
     }
-}
-
-/// What happens to the process.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ProcessEvent {
-    /// One line the engine wrote (without its newline; bytes that are not
-    /// UTF-8 replaced).
-    Line(String),
-    /// The engine's output ended and it is gone (`None`: its status could
-    /// not be read).
-    Exited(Option<ExitInfo>),
-    /// The engine could not be started (reported by the front end that
-    /// tried).
-    StartFailed(Fault),
-}
-
-/// A [`ProcessEvent`] of one engine process.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EngineIo {
-    /// Which start of the engine this is about.
-    pub generation: u64,
-    /// What happened.
-    pub event: ProcessEvent,
 }
 
 /// The program to run and its arguments.

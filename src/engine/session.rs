@@ -56,6 +56,30 @@ impl std::fmt::Display for ExitInfo {
     }
 }
 
+/// What happens to the engine's process: what its driver (`process`,
+/// the only module that starts and reads it) hands to the session.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ProcessEvent {
+    /// One line the engine wrote (without its newline; bytes that are not
+    /// UTF-8 replaced).
+    Line(String),
+    /// The engine's output ended and it is gone (`None`: its status could
+    /// not be read).
+    Exited(Option<ExitInfo>),
+    /// The engine could not be started (reported by the front end that
+    /// tried).
+    StartFailed(Fault),
+}
+
+/// A [`ProcessEvent`] of one engine process.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EngineIo {
+    /// Which start of the engine this is about.
+    pub generation: u64,
+    /// What happened.
+    pub event: ProcessEvent,
+}
+
 /// How long the engine may take before it counts as hanging.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Timeouts {

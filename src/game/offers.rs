@@ -50,13 +50,11 @@ impl Game {
         Ok(())
     }
 
-    /// `by` resigns: the opponent wins.
+    /// `by` resigns and the opponent wins, whatever they have left (5.1.2
+    /// before 2023; an online game, whose server decides).  The rules
+    /// editions' own: [`Game::resign_under`].
     pub fn resign(&mut self, by: Color) -> Result<GameResult, GameError> {
-        self.ensure_running()?;
-        let result = GameResult::win(!by, EndReason::Resignation);
-        self.result = Some(result);
-        self.offer = None;
-        Ok(result)
+        self.resign_under(by, super::rules::Edition::Fide2018)
     }
 
     /// Whether `by` can answer the standing offer.

@@ -6,7 +6,12 @@
 //! Sources (in `shared/laws/`): the Italian 2017 text, the 2018 Article 7
 //! and A.4.2, the Greek 2014 text (same as 2017 for these rules) and the
 //! Italian 1997 text (10.3, 9.5 b, C.3), whose claim penalty is the "older"
-//! one of `fritz15-article9-draws-it.txt`.
+//! one of `fritz15-article9-draws-it.txt`.  The 2023 edition (no text of it
+//! there) as FIDE published its changes against 2018 (summarised in
+//! `shared/design/CLOCK_AND_RULES.md`): one minute, not two, for an illegal
+//! move and for an incorrect claim in rapid as in blitz; a resignation
+//! against a side that cannot checkmate by any series of legal moves is a
+//! draw (5.1.2).
 
 use std::collections::{HashSet, VecDeque};
 use std::fmt;
@@ -15,15 +20,19 @@ use std::time::Duration;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Chess, Color, EnPassantMode, Position};
 
-use super::{EndReason, Game, GameResult};
+use super::{EndReason, Game, GameError, GameResult};
 use crate::clock::{Category, TimeControl};
 
 /// An edition of the Laws.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Edition {
+    /// In force from 1 January 2023: as 2018, but rapid's time penalties
+    /// are blitz's (one minute), and resigning against a side that cannot
+    /// mate draws (5.1.2).
+    #[default]
+    Fide2023,
     /// In force from 1 January 2018: 7.5.3 (pressing without a move) and
     /// 7.5.4 (two hands) are illegal moves; rapid and blitz follow 7.5.5.
-    #[default]
     Fide2018,
     /// In force from 1 July 2017 (and, for these rules, 2014).
     Fide2017,
@@ -57,6 +66,16 @@ pub enum UnsupervisedIllegal {
     AsStandard,
 }
 
+/// What a resignation gives (5.1.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ResignRule {
+    /// The opponent wins (before 2023).
+    OpponentWins,
+    /// The opponent wins, unless they cannot checkmate by any series of
+    /// legal moves: then a draw (2023).
+    DrawIfOpponentCannotMate,
+}
+
 /// One edition's rules, as data.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct EditionRules {
@@ -80,6 +99,11 @@ pub struct EditionRules {
     pub claim_penalty: Duration,
     /// In blitz the time penalties of Articles 7 and 9 are this much (B.2).
     pub blitz_penalty: Duration,
+    /// In rapid they are at most this much (2023: as in blitz; before, as
+    /// in standard play).
+    pub rapid_penalty: Duration,
+    /// What a resignation gives.
+    pub resignation: ResignRule,
     /// Rapid and blitz without full supervision.
     pub unsupervised_illegal: UnsupervisedIllegal,
     /// Blitz: base time + 60 increments up to and including this (B.1).
@@ -92,6 +116,24 @@ const fn min(m: u64) -> Duration {
     Duration::from_secs(m * 60)
 }
 
+const RULES_2023: EditionRules = EditionRules {
+    edition: Edition::Fide2023,
+    name: "2023",
+    illegal_moves_forgiven: 1,
+    illegal_penalty: min(2),
+    press_without_move_is_illegal: true,
+    two_hands_is_illegal: true,
+    unpromoted_pawn_becomes_queen: true,
+    claim: ClaimRule::OpponentGains,
+    claim_penalty: min(2),
+    blitz_penalty: min(1),
+    rapid_penalty: min(1),
+    resignation: ResignRule::DrawIfOpponentCannotMate,
+    unsupervised_illegal: UnsupervisedIllegal::AsStandard,
+    blitz_up_to: min(10),
+    rapid_below: min(60),
+};
+
 const RULES_2018: EditionRules = EditionRules {
     edition: Edition::Fide2018,
     name: "2018",
@@ -103,6 +145,8 @@ const RULES_2018: EditionRules = EditionRules {
     claim: ClaimRule::OpponentGains,
     claim_penalty: min(2),
     blitz_penalty: min(1),
+    rapid_penalty: min(2),
+    resignation: ResignRule::OpponentWins,
     unsupervised_illegal: UnsupervisedIllegal::AsStandard,
     blitz_up_to: min(10),
     rapid_below: min(60),
@@ -119,6 +163,8 @@ const RULES_2017: EditionRules = EditionRules {
     claim: ClaimRule::OpponentGains,
     claim_penalty: min(2),
     blitz_penalty: min(1),
+    rapid_penalty: min(2),
+    resignation: ResignRule::OpponentWins,
     unsupervised_illegal: UnsupervisedIllegal::Loses,
     blitz_up_to: min(10),
     rapid_below: min(60),
@@ -139,6 +185,8 @@ const RULES_1997: EditionRules = EditionRules {
     claim_penalty: min(3),
     // The 1997 text has no shorter blitz penalty.
     blitz_penalty: min(2),
+    rapid_penalty: min(3),
+    resignation: ResignRule::OpponentWins,
     unsupervised_illegal: UnsupervisedIllegal::Loses,
     // C.1: blitz under 15 minutes; B.1: rapid from 15 to 60 minutes.
     blitz_up_to: Duration::from_secs(15 * 60 - 1),
@@ -147,13 +195,19 @@ const RULES_1997: EditionRules = EditionRules {
 
 impl Edition {
     /// Every edition, newest first.
-    pub const ALL: [Edition; 3] = [Edition::Fide2018, Edition::Fide2017, Edition::Fide1997];
+    pub const ALL: [Edition; 4] = [
+        Edition::Fide2023,
+        Edition::Fide2018,
+        Edition::Fide2017,
+        Edition::Fide1997,
+    ];
 
-    /// The edition called `name` (`2018`, `2017`, `2014` (same rules as
-    /// 2017 here), `1997`, `older`, `newest`).
+    /// The edition called `name` (`2023`, `2018`, `2017`, `2014` (same
+    /// rules as 2017 here), `1997`, `older`, `newest`, `latest`).
     pub fn from_name(name: &str) -> Option<Edition> {
         match name.trim().to_ascii_lowercase().as_str() {
-            "2018" | "newest" | "latest" => Some(Edition::Fide2018),
+            "2023" | "newest" | "latest" => Some(Edition::Fide2023),
+            "2018" => Some(Edition::Fide2018),
             "2017" | "2014" => Some(Edition::Fide2017),
             "1997" | "older" | "old" => Some(Edition::Fide1997),
             _ => None,
@@ -163,6 +217,7 @@ impl Edition {
     /// Its rules.
     pub fn rules(self) -> &'static EditionRules {
         match self {
+            Edition::Fide2023 => &RULES_2023,
             Edition::Fide2018 => &RULES_2018,
             Edition::Fide2017 => &RULES_2017,
             Edition::Fide1997 => &RULES_1997,
@@ -289,12 +344,13 @@ impl RuleSet {
         self.edition.rules()
     }
 
-    /// A time penalty of Article 7 or 9 in this kind of game (B.2).
+    /// A time penalty of Article 7 or 9 in this kind of game (B.2; 2023
+    /// A.2 the same for rapid).
     fn penalty(&self, standard: Duration) -> Duration {
-        if self.category == Category::Blitz {
-            standard.min(self.rules().blitz_penalty)
-        } else {
-            standard
+        match self.category {
+            Category::Blitz => standard.min(self.rules().blitz_penalty),
+            Category::Rapid => standard.min(self.rules().rapid_penalty),
+            Category::Standard => standard,
         }
     }
 
@@ -349,6 +405,19 @@ impl RuleSet {
     }
 }
 
+impl EditionRules {
+    /// `resigner` resigns (5.1.2); `opponent_can_mate`: whether the
+    /// opponent can still mate in the position.
+    pub fn resignation(&self, resigner: Color, opponent_can_mate: MateAbility) -> Verdict {
+        match self.resignation {
+            ResignRule::OpponentWins => Verdict::Loss { loser: resigner },
+            ResignRule::DrawIfOpponentCannotMate => {
+                RuleSet::loss_unless_dead(resigner, opponent_can_mate)
+            }
+        }
+    }
+}
+
 impl Verdict {
     /// The game result of this verdict for `reason`.
     pub fn result(self, reason: EndReason) -> GameResult {
@@ -360,6 +429,24 @@ impl Verdict {
 }
 
 impl Game {
+    /// `by` resigns under `edition`'s Article 5.1.2: the opponent wins,
+    /// or (2023) the game is drawn when the opponent cannot checkmate by
+    /// any series of legal moves.
+    pub fn resign_under(&mut self, by: Color, edition: Edition) -> Result<GameResult, GameError> {
+        self.ensure_running()?;
+        let rules = edition.rules();
+        let verdict = match rules.resignation {
+            ResignRule::OpponentWins => Verdict::Loss { loser: by },
+            ResignRule::DrawIfOpponentCannotMate => {
+                rules.resignation(by, can_mate(self.position(), !by))
+            }
+        };
+        let result = verdict.result(EndReason::Resignation);
+        self.result = Some(result);
+        self.offer = None;
+        Ok(result)
+    }
+
     /// End the game by a rule outside the moves (a flag fall, an illegal
     /// move too many, the arbiter).  Returns false if it was already over.
     pub fn end_by_rule(&mut self, result: GameResult) -> bool {
@@ -410,11 +497,14 @@ mod tests {
 
     #[test]
     fn editions_by_name() {
+        assert_eq!(Edition::from_name("2023"), Some(Edition::Fide2023));
+        assert_eq!(Edition::from_name("newest"), Some(Edition::Fide2023));
+        assert_eq!(Edition::from_name(" Latest "), Some(Edition::Fide2023));
         assert_eq!(Edition::from_name("2018"), Some(Edition::Fide2018));
         assert_eq!(Edition::from_name("2014"), Some(Edition::Fide2017));
         assert_eq!(Edition::from_name("older"), Some(Edition::Fide1997));
         assert_eq!(Edition::from_name("2030"), None);
-        assert_eq!(Edition::default(), Edition::Fide2018);
+        assert_eq!(Edition::default(), Edition::Fide2023);
         for e in Edition::ALL {
             assert_eq!(Edition::from_name(&e.to_string()), Some(e));
         }
@@ -605,5 +695,143 @@ mod tests {
             }
         );
         assert_eq!(old.incorrect_claim(m(4)).claimant_loses, m(2));
+    }
+
+    /// 2023: an illegal move costs one minute in rapid and blitz, two in
+    /// standard; the second still loses (a draw when the opponent cannot
+    /// mate).  2018 keeps two minutes in rapid.
+    #[test]
+    fn illegal_moves_2023_by_category() {
+        for (spec, category, minutes) in [
+            ("90+30", Category::Standard, 2),
+            ("15+10", Category::Rapid, 1),
+            ("25+10", Category::Rapid, 1),
+            ("3+2", Category::Blitz, 1),
+            ("5+0", Category::Blitz, 1),
+        ] {
+            let r = rules(Edition::Fide2023, spec);
+            assert_eq!(r.category, category, "{spec}");
+            assert_eq!(
+                r.illegal_move(Color::White, 0, MateAbility::Yes),
+                IllegalPenalty::TimeToOpponent(m(minutes)),
+                "{spec}"
+            );
+            assert_eq!(
+                r.illegal_move(Color::White, 1, MateAbility::Yes),
+                IllegalPenalty::GameOver(Verdict::Loss {
+                    loser: Color::White
+                }),
+                "{spec}"
+            );
+            assert_eq!(
+                r.illegal_move(Color::Black, 1, MateAbility::No),
+                IllegalPenalty::GameOver(Verdict::Draw),
+                "{spec}"
+            );
+        }
+        // Unsupervised rapid: as standard's rule, with rapid's minute.
+        let mut r = rules(Edition::Fide2023, "15+10");
+        r.supervised = false;
+        assert_eq!(
+            r.illegal_move(Color::White, 0, MateAbility::Yes),
+            IllegalPenalty::TimeToOpponent(m(1))
+        );
+        assert_eq!(
+            rules(Edition::Fide2018, "15+10").illegal_move(Color::White, 0, MateAbility::Yes),
+            IllegalPenalty::TimeToOpponent(m(2))
+        );
+        let r23 = Edition::Fide2023.rules();
+        assert!(r23.press_without_move_is_illegal && r23.two_hands_is_illegal);
+    }
+
+    /// 2023: an incorrect claim gives the opponent one minute in rapid and
+    /// blitz, two in standard; the claimant loses nothing.
+    #[test]
+    fn incorrect_claims_2023_by_category() {
+        for (spec, minutes) in [("90+30", 2), ("60+0", 2), ("15+10", 1), ("3+2", 1)] {
+            assert_eq!(
+                rules(Edition::Fide2023, spec).incorrect_claim(m(30)),
+                ClaimPenalty {
+                    claimant_loses: Duration::ZERO,
+                    opponent_gains: m(minutes)
+                },
+                "{spec}"
+            );
+        }
+        assert_eq!(
+            rules(Edition::Fide2018, "15+10")
+                .incorrect_claim(m(30))
+                .opponent_gains,
+            m(2)
+        );
+        // 1997's rapid claim penalty stays three minutes.
+        assert_eq!(
+            rules(Edition::Fide1997, "30+0")
+                .incorrect_claim(m(30))
+                .opponent_gains,
+            m(3)
+        );
+    }
+
+    /// 5.1.2 as amended in 2023: resigning against a side that cannot
+    /// mate by any series of legal moves is a draw; against one that can,
+    /// a loss.  Before 2023 it is always a loss.
+    #[test]
+    fn resignation_against_bare_kings_and_mating_material() {
+        let game = |fen: &str| Game::from_position(pos(fen));
+        // White (king and rook) resigns against a bare black king.
+        let bare = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1";
+        let mut g = game(bare);
+        assert_eq!(
+            g.resign_under(Color::White, Edition::Fide2023),
+            Ok(GameResult::draw(EndReason::Resignation))
+        );
+        assert!(g.is_over());
+        assert_eq!(
+            g.resign_under(Color::White, Edition::Fide2023),
+            Err(GameError::GameOver)
+        );
+        // Black resigns against the rook: White wins.
+        let mut g = game(bare);
+        assert_eq!(
+            g.resign_under(Color::Black, Edition::Fide2023),
+            Ok(GameResult::win(Color::White, EndReason::Resignation))
+        );
+        // A lone knight against a pawn can still mate (a helpmate): a loss.
+        let mut g = game("4k3/4p3/8/8/8/8/8/1N2K3 b - - 0 1");
+        assert_eq!(
+            g.resign_under(Color::Black, Edition::Fide2023),
+            Ok(GameResult::win(Color::White, EndReason::Resignation))
+        );
+        // The same resignation against the bare king under 2018, and
+        // `resign` (lichess's, whose server decides): a loss.
+        for e in [Edition::Fide2018, Edition::Fide2017, Edition::Fide1997] {
+            let mut g = game(bare);
+            assert_eq!(
+                g.resign_under(Color::White, e),
+                Ok(GameResult::win(Color::Black, EndReason::Resignation)),
+                "{e}"
+            );
+        }
+        let mut g = game(bare);
+        assert_eq!(
+            g.resign(Color::White),
+            Ok(GameResult::win(Color::Black, EndReason::Resignation))
+        );
+        // The rule as data.
+        assert_eq!(
+            Edition::Fide2023
+                .rules()
+                .resignation(Color::White, MateAbility::No),
+            Verdict::Draw
+        );
+        assert_eq!(
+            Edition::Fide2018
+                .rules()
+                .resignation(Color::White, MateAbility::No),
+            Verdict::Loss {
+                loser: Color::White
+            }
+        );
     }
 }

@@ -235,6 +235,9 @@ pub fn seek_allowed(limit_s: u32, increment_s: u32) -> bool {
     u64::from(limit_s) + 40 * u64::from(increment_s) >= RAPID_FROM_S
 }
 
+/// The server when none is given.
+pub const DEFAULT_URL: &str = "https://lichess.org";
+
 /// Where lichess's rapid begins, in estimated seconds (blitz below).
 pub const RAPID_FROM_S: u64 = 8 * 60;
 

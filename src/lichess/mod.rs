@@ -1,9 +1,9 @@
 //! Online play on lichess through its Board API, sans-IO: the lines of the
 //! two NDJSON streams read into typed events ([`event`]), a game's moves
 //! and clock kept in step with the server's ([`sync`]), and when a request
-//! may go out or a stream may reconnect ([`schedule`]).  The HTTP client
-//! that carries these out is `net::lichess`; nothing here reads a socket
-//! or a clock.
+//! may go out or a stream may reconnect ([`schedule`]), and what the
+//! network tells the app ([`io`]).  The HTTP client that carries these out
+//! is `net::lichess`; nothing here reads a socket or a clock.
 //!
 //! # Why a thin layer of our own
 //!
@@ -22,6 +22,7 @@
 pub mod api;
 pub mod broadcast;
 pub mod event;
+pub mod io;
 pub mod schedule;
 pub mod sync;
 pub mod token;

@@ -57,8 +57,7 @@ use crate::companion::snapshot::Snapshot;
 /// The page, embedded in the binary.
 pub const PAGE: &str = include_str!("../companion/page.html");
 
-/// The default address: loopback, so nothing on the network can reach it.
-pub const DEFAULT_LISTEN: SocketAddr = SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), 8421);
+pub use crate::companion::DEFAULT_LISTEN;
 
 /// The limits of the HTTP server itself (the gate's [`Limits`] are about
 /// pairing and requests).

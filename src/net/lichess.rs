@@ -14,42 +14,10 @@ use tokio::runtime::Handle;
 use tokio::sync::mpsc;
 
 use crate::lichess::api::{self, Method, Reply, Request};
-use crate::lichess::event::{self, AccountEvent, DecodeError, GameEvent, Lines};
+use crate::lichess::event::{self, DecodeError, GameEvent, Lines};
+use crate::lichess::io::{LichessIo, Stream};
 use crate::lichess::schedule::{Backoff, Outcome, Scheduler};
 use crate::lichess::token::Token;
-
-/// What the network tells the app about lichess.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum LichessIo {
-    /// A stream opened (again).
-    StreamOpen(Stream),
-    /// A stream dropped (or could not open): reconnecting.
-    StreamDown(Stream),
-    /// A stream was refused for good (401: the token is refused; 404:
-    /// no such game): not tried again.
-    StreamRefused(Stream, u16),
-    /// A game's stream ended because the game is over.
-    StreamEnded(Stream),
-    /// An event of the account's stream.
-    Account(Box<AccountEvent>),
-    /// An event of a game's stream.
-    Game(String, GameEvent),
-    /// A line that is not what the API describes (skipped; for the log).
-    BadLine(Stream, DecodeError),
-    /// A request's answer.
-    Reply(Request, Reply),
-    /// lichess asked for a pause (429): requests wait a minute.
-    RateLimited,
-}
-
-/// Which stream.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Stream {
-    /// The account's events.
-    Account,
-    /// One game's (its id).
-    Game(String),
-}
 
 /// Where [`LichessIo`] goes (to the app, as a `Msg`).  Returns `false`
 /// once nobody listens: the task ends.

@@ -2,8 +2,10 @@
 //! page's HTTP server ([`companion`]) today, online play's HTTP client
 //! later.  Nothing here decides anything: requests are read and judged by
 //! the sans-IO `companion::request` and `companion::gate`, and what the app
-//! must hear goes to it as a `Msg` (a layer above) through a sink, as from every
-//! other thread.
+//! must hear goes to it as a `Msg` through a sink, as from every other
+//! thread.  The types that cross are owned below the app
+//! (`companion::CompanionEvent`, `lichess::io::LichessIo`): `net` stands
+//! above the app, beside the runtime that starts it.
 //!
 //! The runtime is single-threaded (`current_thread`: the machine's cores
 //! belong to speech, the engine and the screen) and starts with the first

@@ -2,9 +2,9 @@
 //! for a move to make on the board, and why a board cannot be used.
 
 use super::Phraser;
-use crate::board::Instruction;
+use crate::board::link::PortError;
 use crate::board::spec::SpecError;
-use crate::board::transport::PortError;
+use crate::board::{Instruction, Protocol};
 
 impl Phraser {
     /// What to do on the board for a move made by other means: "On your
@@ -95,10 +95,20 @@ impl Phraser {
             SpecError::MissingPort(p) => {
                 self.message("board_spec_no_port", &[("protocol", p.name())])
             }
-            SpecError::UnknownProtocol(name) => self.message(
-                "board_spec_unknown",
-                &[("name", name.as_str()), ("spec", spec)],
-            ),
+            SpecError::UnknownProtocol(name) => {
+                // Every protocol by its name: a new one is listed by itself.
+                let names: Vec<String> =
+                    Protocol::ALL.iter().map(|p| p.name().to_owned()).collect();
+                let protocols = self.join(&names, "list_or");
+                self.message(
+                    "board_spec_unknown",
+                    &[
+                        ("name", name.as_str()),
+                        ("spec", spec),
+                        ("protocols", &protocols),
+                    ],
+                )
+            }
         }
     }
 }
@@ -184,6 +194,11 @@ mod tests {
         assert_eq!(
             de.cannot_open("/dev/ttyUSB0", &PortError::NoSuchDevice),
             "/dev/ttyUSB0 lässt sich nicht öffnen: kein solches Gerät."
+        );
+        // Every protocol is named, in the player's language's list.
+        assert!(
+            de.spec_error("foo:x", &SpecError::UnknownProtocol("foo".into()))
+                .contains("verwende dgt, millennium oder occupancy,")
         );
     }
 }

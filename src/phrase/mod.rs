@@ -13,12 +13,14 @@
 //!   why a port cannot be used.
 //! - `clock`: the clock's words ([`crate::clock::words::Words`] for the Phraser).
 //! - `messages`: the check of a message file against the built-in English one.
+//! - `record`: why a saved game's journal cannot be used, a game's mode.
 
 mod board_words;
 mod clock;
 mod explore;
 mod messages;
 mod phraser;
+mod record;
 mod report;
 #[cfg(test)]
 mod test_util;

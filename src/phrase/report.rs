@@ -284,7 +284,8 @@ impl Phraser {
     pub fn how_it_ended(&self, reason: EndReason, winner: Option<Color>) -> String {
         let key = match reason {
             EndReason::Checkmate => "how_checkmate",
-            EndReason::Resignation => "how_resignation",
+            EndReason::Resignation if winner.is_some() => "how_resignation",
+            EndReason::Resignation => "how_resignation_draw",
             EndReason::Stalemate => "how_stalemate",
             EndReason::DeadPosition => "how_dead_position",
             EndReason::FivefoldRepetition => "how_fivefold",
@@ -389,6 +390,7 @@ impl Phraser {
             EndReason::TimeForfeit if winner.is_none() => Some("over_time_draw"),
             EndReason::IllegalMove if winner.is_none() => Some("over_illegal_draw"),
             EndReason::ArbiterDecision if winner.is_none() => Some("over_arbiter_draw"),
+            EndReason::Resignation if winner.is_none() => Some("over_resignation_draw"),
             EndReason::Checkmate
             | EndReason::Resignation
             | EndReason::TimeForfeit

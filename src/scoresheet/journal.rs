@@ -17,7 +17,8 @@ use std::path::{Path, PathBuf};
 use time::OffsetDateTime;
 
 use super::record::{
-    Event, HEADER, Parsed, ReadWarning, Record, StartInfo, format_record, parse_journal,
+    Digest, Event, HEADER, Parsed, ReadWarning, Record, StartInfo, format_record, line_digest,
+    parse_journal,
 };
 
 /// A game's name in the store: its start time in UTC, `YYYYMMDD-HHMMSS`,
@@ -126,6 +127,10 @@ pub struct Journal {
     failing: bool,
     /// Whether the file is new (created on the first write, with `HEADER`).
     fresh: bool,
+    /// The digest of the last line written or waiting: what the next
+    /// record carries.  `None`: a journal of before the chain, continued
+    /// in its own format.
+    chain: Option<Digest>,
 }
 
 impl Journal {
@@ -140,6 +145,7 @@ impl Journal {
             pending: vec![format!("{HEADER}\n")],
             failing: false,
             fresh: true,
+            chain: Some(line_digest(format!("{HEADER}\n").as_bytes())),
         }
     }
 
@@ -168,6 +174,7 @@ impl Journal {
             pending: Vec::new(),
             failing: false,
             fresh: false,
+            chain: parsed.digest,
         };
         Ok((j, parsed))
     }
@@ -209,7 +216,11 @@ impl Journal {
         at: OffsetDateTime,
     ) -> Result<Appended, JournalError> {
         for event in events {
-            self.pending.push(format_record(self.next_seq, at, event));
+            let line = format_record(self.next_seq, at, event, self.chain.as_ref());
+            if self.chain.is_some() {
+                self.chain = Some(line_digest(line.as_bytes()));
+            }
+            self.pending.push(line);
             self.next_seq += 1;
         }
         self.flush()
@@ -449,8 +460,14 @@ pub fn contain(path: &Path, keep_after: bool) -> io::Result<Option<PathBuf>> {
     let mut text = bytes[..parsed.good_len].to_vec();
     if keep_after && super::replay::continuation(&parsed).is_some() {
         let first = parsed.records.last().map_or(1, |r| r.seq + 1);
+        // Chained again from the usable part's last line.
+        let mut chain = parsed.digest;
         for (seq, (_, r)) in (first..).zip(&parsed.after) {
-            text.extend_from_slice(format_record(seq, r.at, &r.event).as_bytes());
+            let line = format_record(seq, r.at, &r.event, chain.as_ref());
+            if chain.is_some() {
+                chain = Some(line_digest(line.as_bytes()));
+            }
+            text.extend_from_slice(line.as_bytes());
         }
     }
     let name = path
@@ -564,6 +581,16 @@ pub struct Store {
 
 /// The file name ending of journals.
 const EXT: &str = "txt";
+/// The file of this device's id, in hector's data folder.
+const DEVICE_FILE: &str = "device-id";
+
+/// A device id as kept: one line of hex digits and `-`.
+fn read_device_id(path: &Path) -> Option<String> {
+    let text = fs::read_to_string(path).ok()?;
+    let id = text.trim();
+    let ok = (8..=64).contains(&id.len()) && id.chars().all(|c| c.is_ascii_hexdigit() || c == '-');
+    ok.then(|| id.to_owned())
+}
 /// The ending of a new journal's temporary name.
 const TMP_EXT: &str = "tmp";
 /// A temporary file older than this is what a killed start left behind.
@@ -625,9 +652,66 @@ impl Store {
             id = GameId(format!("{}-{n}", base.as_str()));
         }
         self.remove_stale();
+        let mut start = start.clone();
+        if start.device().is_none()
+            && let Some(device) = self.device_id()
+        {
+            start.set_device(&device);
+        }
         let mut j = Journal::create(self.path_of(&id));
-        let r = j.append_at(&Event::Start(Box::new(start.clone())), at);
+        let r = j.append_at(&Event::Start(Box::new(start)), at);
         (id, j, r)
+    }
+
+    /// The file of this device's id: beside the games folder, in hector's
+    /// data folder.
+    fn device_path(&self) -> PathBuf {
+        self.dir.parent().unwrap_or(&self.dir).join(DEVICE_FILE)
+    }
+
+    /// This device's id, written in every game's start record (FIDE's
+    /// draft rules for electronic scoresheets ask for a unique device id):
+    /// drawn once, at random (122 bits, in the form of a UUID version 4),
+    /// and kept in the data folder; read back after that.  `None` when it
+    /// can be neither read nor written (the game goes on without it).
+    pub fn device_id(&self) -> Option<String> {
+        let path = self.device_path();
+        if let Some(id) = read_device_id(&path) {
+            return Some(id);
+        }
+        let mut b = [0u8; 16];
+        getrandom::fill(&mut b).ok()?;
+        b[6] = (b[6] & 0x0f) | 0x40;
+        b[8] = (b[8] & 0x3f) | 0x80;
+        let h = super::record::hex(&b);
+        let id = format!(
+            "{}-{}-{}-{}-{}",
+            &h[0..8],
+            &h[8..12],
+            &h[12..16],
+            &h[16..20],
+            &h[20..32]
+        );
+        if let Some(dir) = path.parent() {
+            private_dir(dir).ok()?;
+        }
+        // Never over another hector's id drawn at the same time.
+        let tmp = path.with_file_name(format!(".{DEVICE_FILE}.{}.{TMP_EXT}", &h[..8]));
+        let written = (|| {
+            let mut f = private_file(&tmp)?;
+            f.write_all(format!("{id}\n").as_bytes())?;
+            f.sync_all()?;
+            fs::hard_link(&tmp, &path)
+        })();
+        let _ = fs::remove_file(&tmp);
+        match written {
+            Ok(()) => {
+                sync_dir(&path);
+                Some(id)
+            }
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => read_device_id(&path),
+            Err(_) => None,
+        }
     }
 
     /// Removes the temporary files of journals whose creation was cut
@@ -1126,6 +1210,37 @@ mod tests {
     }
 
     /// A journal of four moves and their presses, as written.
+    /// The device id: drawn once, kept beside the games folder, the same
+    /// in every game's start record; a damaged file is drawn again.
+    #[test]
+    fn every_game_names_the_device_it_was_kept_on() {
+        let dir = tmp("device");
+        let store = Store::new(dir.join("hector").join("games"));
+        let (a, _) = four_moves(&store);
+        let id = store.device_id().unwrap();
+        assert_eq!(id.len(), 36);
+        assert_eq!(&id[14..15], "4", "a UUID of version 4: {id}");
+        assert_eq!(
+            fs::read_to_string(dir.join("hector").join("device-id")).unwrap(),
+            format!("{id}\n")
+        );
+        let (b, _) = four_moves(&store);
+        for g in [a, b] {
+            let parsed = store.read(&g).unwrap();
+            let Event::Start(s) = &parsed.records[0].event else {
+                panic!("no start");
+            };
+            assert_eq!(s.device(), Some(id.as_str()));
+        }
+        // Another store, another device.
+        let other = Store::new(tmp("device-2").join("hector").join("games"));
+        assert_ne!(other.device_id().unwrap(), id);
+        fs::write(dir.join("hector").join("device-id"), "not an id!\n").unwrap();
+        assert_eq!(store.device_id(), None, "never over a file that is there");
+        let _ = fs::remove_dir_all(dir);
+        let _ = fs::remove_dir_all(tmp("device-2"));
+    }
+
     fn four_moves(store: &Store) -> (GameId, PathBuf) {
         let (id, mut j, _) = store.begin(&start(), datetime!(2026-11-22 19:00 UTC));
         for (n, by, san, uci) in [
@@ -1261,6 +1376,7 @@ mod tests {
                 next_seq: 1,
                 pending: Vec::new(),
                 failing: false,
+                chain: None,
                 fresh: false,
             }
         }

@@ -11,6 +11,8 @@
 //! - [`pgn`], [`braille`], [`text`], [`speech`]: the exports.
 //! - [`review`]: PGN files read with pgn-reader for review, `--pgn` and
 //!   `--fen` starting games.
+//! - [`verify`]: a journal checked record by record: whole, torn, broken
+//!   (where and why), the digest it ends with, its mode, the questions.
 //!
 //! Nothing here speaks: errors and warnings are values; the app phrases
 //! them in the player's language.
@@ -24,6 +26,7 @@ pub mod review;
 pub mod speech;
 pub mod start;
 pub mod text;
+pub mod verify;
 
 pub use journal::{GameId, GameSummary, JournalErrorKind, JournalOp, JournalStatus, Sink, Store};
 pub use record::{Event, StartInfo};

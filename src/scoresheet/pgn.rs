@@ -11,6 +11,14 @@ use shakmaty::Color;
 
 use super::replay::{GameRecord, Note};
 
+/// hector's own PGN tag of the game's mode (`casual`, `rated`, `tournament`).
+pub const HECTOR_MODE: &str = "HectorMode";
+/// hector's own PGN tag of the id of the device the game was kept on.
+pub const HECTOR_DEVICE: &str = "HectorDevice";
+/// hector's own PGN tag of the SHA-256 digest the game's journal ended
+/// with when it was exported (64 hex digits).
+pub const HECTOR_DIGEST: &str = "HectorDigest";
+
 /// The PGN `Termination` tag for a result's reason word.
 pub fn termination(reason: Option<&str>) -> &'static str {
     match reason {
@@ -168,6 +176,18 @@ pub fn to_pgn(rec: &GameRecord) -> String {
         "Termination",
         termination(rec.result.as_ref().map(|(_, r)| r.as_str())),
     );
+    // A scoresheet that proves itself: the game's mode, the device it was
+    // kept on, and the digest its journal ended with (`hector verify`
+    // finds the journal by it).
+    if let Some(mode) = s.mode() {
+        tag(HECTOR_MODE, &mode.to_string());
+    }
+    if let Some(device) = s.device() {
+        tag(HECTOR_DEVICE, device);
+    }
+    if let Some(d) = &rec.digest {
+        tag(HECTOR_DIGEST, &super::record::hex(d));
+    }
     out.push('\n');
 
     let mut tokens: Vec<String> = Vec::new();
@@ -233,6 +253,45 @@ mod tests {
             let m = s.parse::<San>().unwrap().to_move(g.position()).unwrap();
             g.play(m).unwrap();
         }
+    }
+
+    /// The mode, the device and the journal's digest in tags of their
+    /// own, after the others; read back by the PGN reader.
+    #[test]
+    fn a_journals_pgn_names_its_mode_device_and_digest() {
+        let mut g = Game::new();
+        play(&mut g, &["e4", "e5"]);
+        let mut start = StartInfo::default();
+        start.set_mode(crate::scoresheet::record::GameMode::Rated);
+        start.set_device("6b1f0c2e-8d3a-4f5b-9c7d-2e1a0b3c4d5e");
+        let mut rec = GameRecord::of_game(start, g);
+        rec.digest = Some([0xab; 32]);
+        let pgn = to_pgn(&rec);
+        let digest = "ab".repeat(32);
+        assert!(pgn.contains("[HectorMode \"rated\"]\n"), "{pgn}");
+        assert!(
+            pgn.contains("[HectorDevice \"6b1f0c2e-8d3a-4f5b-9c7d-2e1a0b3c4d5e\"]\n"),
+            "{pgn}"
+        );
+        assert!(
+            pgn.contains(&format!("[HectorDigest \"{digest}\"]\n")),
+            "{pgn}"
+        );
+        let file = crate::scoresheet::review::PgnFile::from_bytes(pgn.into_bytes()).unwrap();
+        assert_eq!(
+            file.entry(1).unwrap().hector,
+            vec![
+                ("HectorMode".to_string(), "rated".to_string()),
+                (
+                    "HectorDevice".to_string(),
+                    "6b1f0c2e-8d3a-4f5b-9c7d-2e1a0b3c4d5e".to_string()
+                ),
+                ("HectorDigest".to_string(), digest),
+            ]
+        );
+        // A game without them: none.
+        let plain = to_pgn(&GameRecord::of_game(StartInfo::default(), Game::new()));
+        assert!(!plain.contains("[Hector"), "{plain}");
     }
 
     #[test]

@@ -1,34 +1,60 @@
 //! The journal's line format: one event a line, readable by a person (an
 //! arbiter can follow the moves with their times, D.2.9), checked by a
-//! checksum, parsed back without loss.  Sans-IO: text in, values out.
+//! checksum, chained by SHA-256, parsed back without loss.  Sans-IO: text
+//! in, values out.
 //!
 //! ```text
-//! # hector scoresheet journal, format 1. One record a line: number, time (UTC), event, ~checksum.
-//! 1 2026-11-22T19:23:46.120Z start white="Anna" black="Bob" date=2026.11.22 time-control="5400+30" ~1c0f3a9e
-//! 2 2026-11-22T19:24:01.003Z move 1. e4 e2e4 ~5e0d8c11
-//! 3 2026-11-22T19:24:01.010Z clock press white white=1:29:45.123 black=1:30:00.000 ~0a4b61f2
-//! 4 2026-11-22T19:24:09.500Z move 1... e5 e7e5 ~...
-//! 5 2026-11-22T19:24:12.000Z offer black ~...
-//! 6 2026-11-22T19:30:00.000Z result 1/2-1/2 agreement ~...
+//! # hector scoresheet journal, format 2. One record a line: number, time (UTC), event, prev=SHA-256 of the line before, ~checksum.
+//! 1 2026-11-22T19:23:46.120Z start white="Anna" black="Bob" … mode="rated" device="…" prev=5c1e… ~1c0f3a9e
+//! 2 2026-11-22T19:24:01.003Z move 1. e4 e2e4 prev=9a47… ~5e0d8c11
+//! 3 2026-11-22T19:24:01.010Z clock press white white=1:29:45.123 black=1:30:00.000 prev=… ~0a4b61f2
+//! 4 2026-11-22T19:24:09.500Z move 1... e5 e7e5 prev=… ~…
+//! 5 2026-11-22T19:24:12.000Z offer black prev=… ~…
+//! 6 2026-11-22T19:30:00.000Z result 1/2-1/2 agreement prev=… ~…
 //! ```
 //!
 //! Every record ends with `~` and the CRC-32 of the text before ` ~`, and
-//! with a line feed.  A record without its line feed or with a wrong
-//! checksum at the end of the file is torn (the power went while it was
-//! being written): it is dropped with a warning.  Times of the clock are
-//! `h:mm:ss.mmm` (milliseconds, exact; a leading `-` below zero).  Free text
-//! is quoted with `\"`, `\\`, `\n` escapes, so a record is always one line.
+//! with a line feed; before that, `prev=` and the SHA-256 of the line
+//! before it (the first record: of the header line), so a record changed,
+//! removed, moved or put in breaks the chain at the line after it, and the
+//! digest of the last line stands for the whole record (see
+//! `scoresheet::verify`).  Journals of format 1 (before the chain) have
+//! no `prev=` and are read as they always were.  A record without its
+//! line feed or with a wrong checksum at the end of the file is torn (the
+//! power went while it was being written): it is dropped with a warning;
+//! a chain that does not hold is never taken for that.  Times of the clock
+//! are `h:mm:ss.mmm` (milliseconds, exact; a leading `-` below zero).  Free
+//! text is quoted with `\"`, `\\`, `\n` escapes, so a record is always one
+//! line.
+//!
+//! Each part of a record (a side, a time, a move, a quoted text …) is a
+//! type that writes itself with `Display` and reads itself back with
+//! `FromStr`; [`Event`], [`StartInfo`], [`ClockEvent`], [`Penalty`] and
+//! [`Action`] are written and read the same way, and reading says why a
+//! line cannot be used ([`LineError`], [`EventError`]).
 
-use std::fmt::Write;
+use std::fmt::{self, Write};
+use std::str::FromStr;
 
+use sha2::{Digest as _, Sha256};
 use shakmaty::{Color, KnownOutcome};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
 use crate::game::Claim;
 
-/// The first line of every journal.
-pub const HEADER: &str = "# hector scoresheet journal, format 1. One record a line: number, time (UTC), event, ~checksum.";
+/// The first line of every new journal (format 2: each record carries the
+/// SHA-256 of the line before it).
+pub const HEADER: &str = "# hector scoresheet journal, format 2. One record a line: number, time (UTC), event, prev=SHA-256 of the line before, ~checksum.";
+
+/// The first line of the journals of before the chain (format 1): still
+/// read, and continued in their own format.
+pub const HEADER_1: &str = "# hector scoresheet journal, format 1. One record a line: number, time (UTC), event, ~checksum.";
+
+/// Whether `bytes` begin as a journal of either format.
+pub fn is_journal_start(bytes: &[u8]) -> bool {
+    bytes.starts_with(HEADER.as_bytes()) || bytes.starts_with(HEADER_1.as_bytes())
+}
 
 /// What the game was started with: players, event, start position, time
 /// control.  Unknown keys of newer versions are kept in `extra`.
@@ -76,6 +102,52 @@ pub mod online_key {
     pub const BLACK_ELO: &str = "black-elo";
     /// `yes` for a rated game, `no` for a casual one.
     pub const RATED: &str = "rated";
+}
+
+/// The start record's keys of a scoresheet that proves itself (kept
+/// among the start's other keys, as the online ones are).
+pub mod start_key {
+    /// The game's mode: `casual`, `rated`, `tournament`.
+    pub const MODE: &str = "mode";
+    /// The id of the device the game was kept on.
+    pub const DEVICE: &str = "device";
+}
+
+/// A game's mode, as the start record keeps it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GameMode {
+    /// Any game: every help is there.
+    Casual,
+    /// A rated game (`--rated`): no engine, hint or take-back.
+    Rated,
+    /// A tournament game with an arbiter (Article 11.3): nothing the
+    /// position computes (not built yet: the record keeps room for it).
+    Tournament,
+}
+
+impl fmt::Display for GameMode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            GameMode::Casual => "casual",
+            GameMode::Rated => "rated",
+            GameMode::Tournament => "tournament",
+        })
+    }
+}
+
+impl FromStr for GameMode {
+    type Err = EventError;
+    fn from_str(s: &str) -> Result<Self, EventError> {
+        match s {
+            "casual" => Ok(GameMode::Casual),
+            "rated" => Ok(GameMode::Rated),
+            "tournament" => Ok(GameMode::Tournament),
+            other => Err(EventError::Bad {
+                part: Part::Word,
+                found: other.to_owned(),
+            }),
+        }
+    }
 }
 
 /// An online game as its start record names it: where to rejoin it.
@@ -128,6 +200,28 @@ impl StartInfo {
             game: game.to_owned(),
             side,
         })
+    }
+
+    /// The game's mode (casual, rated, tournament), if the record says.
+    pub fn mode(&self) -> Option<GameMode> {
+        self.extra_value(start_key::MODE)?.parse().ok()
+    }
+
+    /// Sets the game's mode.
+    pub fn set_mode(&mut self, mode: GameMode) {
+        self.set_extra(start_key::MODE, &mode.to_string());
+    }
+
+    /// The id of the device (this hector's data folder) the game was kept
+    /// on, if the record says.
+    pub fn device(&self) -> Option<&str> {
+        self.extra_value(start_key::DEVICE)
+            .filter(|v| !v.trim().is_empty())
+    }
+
+    /// Sets the device's id.
+    pub fn set_device(&mut self, id: &str) {
+        self.set_extra(start_key::DEVICE, id);
     }
 
     /// A side's rating, if the record has it.
@@ -371,6 +465,54 @@ pub enum Event {
         /// the seat was freed).
         token_sha256: Option<String>,
     },
+    /// A player's action, for the arbiter's log of a tournament game: a
+    /// question asked, allowed or refused; a move and how it was given;
+    /// hector started or stopped.  Nothing in the game changes by it.
+    Action(Action),
+    /// A side (or the arbiter, `via=arbiter`) confirmed the result (8.7:
+    /// the signatures on the scoresheet).
+    Confirm {
+        /// The side that confirms.
+        by: Color,
+        /// The result confirmed.
+        outcome: KnownOutcome,
+        /// How: in hector, on the page, by the arbiter.
+        via: Via,
+    },
+}
+
+/// A player's action as the arbiter's log keeps it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Action {
+    /// Whose action.
+    pub by: Color,
+    /// What, as the action's name (`attackers`, `move`, `claim`, `pause`,
+    /// `start`).
+    pub what: String,
+    /// What it was given (`e4`), or nothing.
+    pub arg: String,
+    /// How it was given.
+    pub via: Via,
+    /// Answered or done (`allowed`), or refused by the game's mode.
+    pub allowed: bool,
+}
+
+/// How an action came: typed, a key, the board, the opponent's page, the
+/// arbiter, hector itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Via {
+    /// A line typed.
+    Typed,
+    /// A key of the full-screen view.
+    Key,
+    /// The tactile board.
+    Board,
+    /// The opponent's page.
+    Page,
+    /// The arbiter.
+    Arbiter,
+    /// hector itself (started, stopped, resumed).
+    Hector,
 }
 
 /// Whose board a mismatch is on: the blind player's tactile board, or the
@@ -407,6 +549,8 @@ pub enum ReadWarning {
     Damaged {
         /// Its line number, from 1.
         line: usize,
+        /// Why it cannot be used.
+        why: LineError,
     },
     /// A record of a kind this version does not know; skipped.
     Unknown {
@@ -430,7 +574,7 @@ impl ReadWarning {
     pub fn line(&self) -> usize {
         match *self {
             ReadWarning::Torn { line }
-            | ReadWarning::Damaged { line }
+            | ReadWarning::Damaged { line, .. }
             | ReadWarning::Unknown { line }
             | ReadWarning::OutOfSequence { line, .. } => line,
         }
@@ -458,6 +602,13 @@ pub struct Parsed {
     pub after: Vec<(usize, Record)>,
     /// The lines of the file (a last line without its line feed counted).
     pub lines: usize,
+    /// The journal is chained (format 2): each record carries the digest
+    /// of the line before it.
+    pub chained: bool,
+    /// A chained journal's digest of its last usable line (of the header
+    /// when it has no record yet): what the next record carries, and what
+    /// the whole usable record ends with.
+    pub digest: Option<Digest>,
 }
 
 impl Parsed {
@@ -514,41 +665,367 @@ pub fn parse_ms(s: &str) -> Option<i64> {
     Some(if neg { -total } else { total })
 }
 
-fn side_word(c: Color) -> &'static str {
-    match c {
-        Color::White => "white",
-        Color::Black => "black",
+// ---------------------------------------------------------------------
+// The codec.  Every part of a record's text is a type that writes itself
+// (`Display`) and reads itself back (`FromStr`), side by side; a record
+// kind is one `Display` arm and one reading function built of them, and
+// reading says why a line failed ([`EventError`], [`LineError`]).
+
+/// The part of a record that could not be read: what the player hears
+/// when a saved game's record is damaged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Part {
+    /// A side (`white`, `black`), or whose clock runs.
+    Side,
+    /// A time of the clock or a change of it.
+    Time,
+    /// A move: its number, SAN or UCI.
+    Move,
+    /// What a draw claim claims.
+    Claim,
+    /// A result or a verdict (`1-0`, `upheld`).
+    Result,
+    /// A quoted text, or a `key=value` of the start record.
+    Text,
+    /// A word (a reason, an arbiter's action, how an action was given).
+    Word,
+}
+
+/// Why an event's text cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EventError {
+    /// No text at all.
+    Empty,
+    /// A quoted text without its closing quote, or with a bad escape.
+    Quoting,
+    /// A kind this version does not know (a newer hector's): skipped, not
+    /// damage.
+    UnknownKind(String),
+    /// A part the kind needs is missing.
+    Missing(Part),
+    /// A part is there but cannot be read.
+    Bad {
+        /// Which part.
+        part: Part,
+        /// What stands there.
+        found: String,
+    },
+    /// Words after the record's last part.
+    Extra(String),
+}
+
+impl EventError {
+    /// The part that failed (for a quoting error the text).
+    pub fn part(&self) -> Option<Part> {
+        match self {
+            EventError::Missing(p) | EventError::Bad { part: p, .. } => Some(*p),
+            EventError::Quoting => Some(Part::Text),
+            EventError::Empty | EventError::UnknownKind(_) | EventError::Extra(_) => None,
+        }
     }
 }
 
-fn parse_side(s: &str) -> Option<Color> {
-    match s {
-        "white" => Some(Color::White),
-        "black" => Some(Color::Black),
-        _ => None,
+impl fmt::Display for EventError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EventError::Empty => f.write_str("no event"),
+            EventError::Quoting => f.write_str("a quoted text is not closed"),
+            EventError::UnknownKind(k) => write!(f, "unknown kind of record {k:?}"),
+            EventError::Missing(p) => write!(f, "the {p:?} is missing"),
+            EventError::Bad { part, found } => write!(f, "{found:?} is not a {part:?}"),
+            EventError::Extra(w) => write!(f, "{w:?} after the end of the record"),
+        }
     }
 }
 
-fn claim_word(c: Claim) -> &'static str {
-    match c {
-        Claim::Repetition => "threefold-repetition",
-        Claim::FiftyMoves => "fifty-moves",
+impl std::error::Error for EventError {}
+
+/// One part of a record's text: written by `Display`, read back by
+/// `FromStr`; [`Field::PART`] names it when it cannot be read.
+trait Field: fmt::Display + FromStr {
+    const PART: Part;
+}
+
+/// A side: `white`, `black`.
+struct SideWord(Color);
+
+impl fmt::Display for SideWord {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self.0 {
+            Color::White => "white",
+            Color::Black => "black",
+        })
     }
 }
 
-fn parse_claim(s: &str) -> Option<Claim> {
-    match s {
-        "threefold-repetition" => Some(Claim::Repetition),
-        "fifty-moves" => Some(Claim::FiftyMoves),
-        _ => None,
+impl FromStr for SideWord {
+    type Err = ();
+    fn from_str(s: &str) -> Result<Self, ()> {
+        match s {
+            "white" => Ok(SideWord(Color::White)),
+            "black" => Ok(SideWord(Color::Black)),
+            _ => Err(()),
+        }
     }
 }
 
-/// `1-0`, `0-1`, `1/2-1/2`.
-pub fn outcome_str(o: KnownOutcome) -> &'static str {
-    o.as_str()
+impl Field for SideWord {
+    const PART: Part = Part::Side;
 }
 
+/// Whose time runs: a side, or `none`.
+struct Running(Option<Color>);
+
+impl fmt::Display for Running {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(c) => SideWord(c).fmt(f),
+            None => f.write_str("none"),
+        }
+    }
+}
+
+impl FromStr for Running {
+    type Err = ();
+    fn from_str(s: &str) -> Result<Self, ()> {
+        match s {
+            "none" => Ok(Running(None)),
+            s => Ok(Running(Some(s.parse::<SideWord>()?.0))),
+        }
+    }
+}
+
+impl Field for Running {
+    const PART: Part = Part::Side;
+}
+
+/// A clock's time, `h:mm:ss.mmm` (see [`format_ms`]).
+struct Ms(i64);
+
+impl fmt::Display for Ms {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&format_ms(self.0))
+    }
+}
+
+impl FromStr for Ms {
+    type Err = ();
+    fn from_str(s: &str) -> Result<Self, ()> {
+        parse_ms(s).map(Ms).ok_or(())
+    }
+}
+
+impl Field for Ms {
+    const PART: Part = Part::Time;
+}
+
+/// A change of a clock, always signed: `+0:02:00.000`, `-0:01:00.000`.
+struct Delta(i64);
+
+impl fmt::Display for Delta {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0 >= 0 {
+            f.write_str("+")?;
+        }
+        f.write_str(&format_ms(self.0))
+    }
+}
+
+impl FromStr for Delta {
+    type Err = ();
+    fn from_str(s: &str) -> Result<Self, ()> {
+        parse_ms(s).map(Delta).ok_or(())
+    }
+}
+
+impl Field for Delta {
+    const PART: Part = Part::Time;
+}
+
+/// A move's number and side, as a scoresheet writes it: `12.`, `12...`.
+struct MoveNo(u32, Color);
+
+impl fmt::Display for MoveNo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.1 {
+            Color::White => write!(f, "{}.", self.0),
+            Color::Black => write!(f, "{}...", self.0),
+        }
+    }
+}
+
+impl FromStr for MoveNo {
+    type Err = ();
+    fn from_str(s: &str) -> Result<Self, ()> {
+        let (n, by) = match s.strip_suffix("...") {
+            Some(n) => (n, Color::Black),
+            None => (s.strip_suffix('.').ok_or(())?, Color::White),
+        };
+        Ok(MoveNo(n.parse().map_err(|_| ())?, by))
+    }
+}
+
+impl Field for MoveNo {
+    const PART: Part = Part::Move;
+}
+
+/// One word of free form (a reason, an action): spaces, quotes and
+/// control characters become `-`, an empty word is `-`.
+struct Word(String);
+
+impl fmt::Display for Word {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&token_word(&self.0))
+    }
+}
+
+impl FromStr for Word {
+    type Err = ();
+    fn from_str(s: &str) -> Result<Self, ()> {
+        Ok(Word(s.to_owned()))
+    }
+}
+
+impl Field for Word {
+    const PART: Part = Part::Word;
+}
+
+/// A move's SAN or UCI: one word.
+struct MoveWord(String);
+
+impl fmt::Display for MoveWord {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&token_word(&self.0))
+    }
+}
+
+impl FromStr for MoveWord {
+    type Err = ();
+    fn from_str(s: &str) -> Result<Self, ()> {
+        Ok(MoveWord(s.to_owned()))
+    }
+}
+
+impl Field for MoveWord {
+    const PART: Part = Part::Move;
+}
+
+/// Free text, quoted (see [`quote`]); the quotes are gone when it is read.
+struct Text(String);
+
+impl fmt::Display for Text {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&quote(&self.0))
+    }
+}
+
+impl FromStr for Text {
+    type Err = ();
+    fn from_str(s: &str) -> Result<Self, ()> {
+        Ok(Text(s.to_owned()))
+    }
+}
+
+impl Field for Text {
+    const PART: Part = Part::Text;
+}
+
+/// What a claim claims: `threefold-repetition`, `fifty-moves`.
+struct ClaimWord(Claim);
+
+impl fmt::Display for ClaimWord {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self.0 {
+            Claim::Repetition => "threefold-repetition",
+            Claim::FiftyMoves => "fifty-moves",
+        })
+    }
+}
+
+impl FromStr for ClaimWord {
+    type Err = ();
+    fn from_str(s: &str) -> Result<Self, ()> {
+        match s {
+            "threefold-repetition" => Ok(ClaimWord(Claim::Repetition)),
+            "fifty-moves" => Ok(ClaimWord(Claim::FiftyMoves)),
+            _ => Err(()),
+        }
+    }
+}
+
+impl Field for ClaimWord {
+    const PART: Part = Part::Claim;
+}
+
+/// A claim's verdict: `upheld` or `refused`.
+struct Verdict(bool);
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.0 { "upheld" } else { "refused" })
+    }
+}
+
+impl FromStr for Verdict {
+    type Err = ();
+    fn from_str(s: &str) -> Result<Self, ()> {
+        match s {
+            "upheld" => Ok(Verdict(true)),
+            "refused" => Ok(Verdict(false)),
+            _ => Err(()),
+        }
+    }
+}
+
+impl Field for Verdict {
+    const PART: Part = Part::Result;
+}
+
+/// An action's verdict: `allowed` or `refused`.
+struct Allowed(bool);
+
+impl fmt::Display for Allowed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.0 { "allowed" } else { "refused" })
+    }
+}
+
+impl FromStr for Allowed {
+    type Err = ();
+    fn from_str(s: &str) -> Result<Self, ()> {
+        match s {
+            "allowed" => Ok(Allowed(true)),
+            "refused" => Ok(Allowed(false)),
+            _ => Err(()),
+        }
+    }
+}
+
+impl Field for Allowed {
+    const PART: Part = Part::Result;
+}
+
+/// A result: `1-0`, `0-1`, `1/2-1/2`.
+struct Outcome(KnownOutcome);
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0.as_str())
+    }
+}
+
+impl FromStr for Outcome {
+    type Err = ();
+    fn from_str(s: &str) -> Result<Self, ()> {
+        parse_outcome(s).map(Outcome).ok_or(())
+    }
+}
+
+impl Field for Outcome {
+    const PART: Part = Part::Result;
+}
+
+/// A result as the journal and PGN write it.
 pub fn parse_outcome(s: &str) -> Option<KnownOutcome> {
     match s {
         "1-0" => Some(KnownOutcome::Decisive {
@@ -583,43 +1060,47 @@ pub fn quote(s: &str) -> String {
     out
 }
 
-/// Splits a record's text into tokens: separated by spaces, `"…"` quoted
-/// parts (also inside a token, as in `white="Anna B"`) unquoted.
-fn tokens(s: &str) -> Option<Vec<String>> {
+/// Splits a record's text into words: separated by spaces, `"…"` quoted
+/// parts (also inside a word, as in `white="Anna B"`) unquoted.
+fn words_of(s: &str) -> Result<Vec<String>, EventError> {
     let mut out = Vec::new();
     let mut cur = String::new();
-    let mut in_token = false;
+    let mut in_word = false;
     let mut chars = s.chars();
+    let next = |chars: &mut std::str::Chars<'_>| chars.next().ok_or(EventError::Quoting);
     while let Some(ch) = chars.next() {
         match ch {
             ' ' => {
-                if in_token {
+                if in_word {
                     out.push(std::mem::take(&mut cur));
-                    in_token = false;
+                    in_word = false;
                 }
             }
             '"' => {
-                in_token = true;
+                in_word = true;
                 loop {
-                    match chars.next()? {
+                    match next(&mut chars)? {
                         '"' => break,
-                        '\\' => match chars.next()? {
+                        '\\' => match next(&mut chars)? {
                             'n' => cur.push('\n'),
                             'r' => cur.push('\r'),
                             't' => cur.push('\t'),
                             'u' => {
-                                if chars.next()? != '{' {
-                                    return None;
+                                if next(&mut chars)? != '{' {
+                                    return Err(EventError::Quoting);
                                 }
                                 let mut hex = String::new();
                                 loop {
-                                    match chars.next()? {
+                                    match next(&mut chars)? {
                                         '}' => break,
                                         h => hex.push(h),
                                     }
                                 }
-                                let code = u32::from_str_radix(&hex, 16).ok()?;
-                                cur.push(char::from_u32(code)?);
+                                let c = u32::from_str_radix(&hex, 16)
+                                    .ok()
+                                    .and_then(char::from_u32)
+                                    .ok_or(EventError::Quoting)?;
+                                cur.push(c);
                             }
                             c => cur.push(c),
                         },
@@ -628,280 +1109,587 @@ fn tokens(s: &str) -> Option<Vec<String>> {
                 }
             }
             c => {
-                in_token = true;
+                in_word = true;
                 cur.push(c);
             }
         }
     }
-    if in_token {
+    if in_word {
         out.push(cur);
     }
-    Some(out)
+    Ok(out)
 }
 
-fn move_text(number: u32, by: Color) -> String {
-    match by {
-        Color::White => format!("{number}."),
-        Color::Black => format!("{number}..."),
+/// The words of a record's text, read one part after the other.
+struct Words<'a> {
+    words: &'a [String],
+    at: usize,
+}
+
+impl<'a> Words<'a> {
+    fn new(words: &'a [String]) -> Words<'a> {
+        Words { words, at: 0 }
+    }
+
+    /// Words not read yet.
+    fn left(&self) -> usize {
+        self.words.len() - self.at
+    }
+
+    fn next_word(&mut self, part: Part) -> Result<&'a str, EventError> {
+        let w = self.words.get(self.at).ok_or(EventError::Missing(part))?;
+        self.at += 1;
+        Ok(w)
+    }
+
+    /// The next part.
+    fn take<F: Field>(&mut self) -> Result<F, EventError> {
+        let w = self.next_word(F::PART)?;
+        w.parse().map_err(|_| EventError::Bad {
+            part: F::PART,
+            found: w.to_owned(),
+        })
+    }
+
+    /// The next part, written `key=value`.
+    fn keyed<F: Field>(&mut self, key: &str) -> Result<F, EventError> {
+        let w = self.next_word(F::PART)?;
+        w.strip_prefix(key)
+            .and_then(|r| r.strip_prefix('='))
+            .and_then(|v| v.parse().ok())
+            .ok_or_else(|| EventError::Bad {
+                part: F::PART,
+                found: w.to_owned(),
+            })
+    }
+
+    /// Both sides' times, `white=… black=…`.
+    fn times(&mut self) -> Result<(i64, i64), EventError> {
+        Ok((self.keyed::<Ms>("white")?.0, self.keyed::<Ms>("black")?.0))
+    }
+
+    /// `word` when it is the next word and `then` more words follow it:
+    /// read.
+    fn optional(&mut self, word: &str, then: usize) -> bool {
+        let here = self.left() == then + 1 && self.words.get(self.at).is_some_and(|w| w == word);
+        if here {
+            self.at += 1;
+        }
+        here
+    }
+
+    /// `opponent` before what is said of the opponent's board, when
+    /// `then` more words follow it.
+    fn board(&mut self, then: usize) -> BoardOf {
+        if self.optional("opponent", then) {
+            BoardOf::Opponent
+        } else {
+            BoardOf::Player
+        }
+    }
+
+    /// Nothing may follow.
+    fn end(&self) -> Result<(), EventError> {
+        match self.words.get(self.at) {
+            None => Ok(()),
+            Some(w) => Err(EventError::Extra(w.clone())),
+        }
     }
 }
 
-fn parse_move_number(s: &str) -> Option<(u32, Color)> {
-    if let Some(n) = s.strip_suffix("...") {
-        Some((n.parse().ok()?, Color::Black))
-    } else {
-        Some((s.strip_suffix('.')?.parse().ok()?, Color::White))
+/// Both sides' times as a record writes them.
+struct Times(i64, i64);
+
+impl fmt::Display for Times {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "white={} black={}", Ms(self.0), Ms(self.1))
     }
 }
 
-fn times(white_ms: i64, black_ms: i64) -> String {
-    format!(
-        "white={} black={}",
-        format_ms(white_ms),
-        format_ms(black_ms)
-    )
+/// `opponent ` before what is said of the opponent's board.
+struct BoardWord(BoardOf);
+
+impl fmt::Display for BoardWord {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            BoardOf::Player => Ok(()),
+            BoardOf::Opponent => f.write_str("opponent "),
+        }
+    }
 }
 
-impl Event {
-    /// The event's text in a record (without number, time and checksum).
-    pub fn to_text(&self) -> String {
-        match self {
-            Event::Start(s) => {
-                let mut out = String::from("start");
-                let mut kv = |k: &str, v: &str| {
-                    let _ = write!(out, " {k}={}", quote(v));
-                };
-                kv("white", &s.white);
-                kv("black", &s.black);
-                kv("event", &s.event);
-                kv("site", &s.site);
-                kv("round", &s.round);
-                kv("date", &s.date);
-                for (k, v) in [
-                    ("fen", &s.fen),
-                    ("time-control", &s.time_control),
-                    ("clock", &s.clock),
-                    ("rules", &s.rules),
-                    ("board", &s.board),
-                ] {
-                    if let Some(v) = v {
-                        kv(k, v);
-                    }
-                }
-                for (k, v) in &s.extra {
-                    kv(k, v);
-                }
-                out
+/// A value that is read from the words of a record (after its kind).
+trait ReadWords: Sized {
+    fn read(w: &mut Words<'_>) -> Result<Self, EventError>;
+}
+
+/// Reads a whole text as one `T`.
+fn read_all<T: ReadWords>(s: &str) -> Result<T, EventError> {
+    let words = words_of(s)?;
+    let mut w = Words::new(&words);
+    let v = T::read(&mut w)?;
+    w.end()?;
+    Ok(v)
+}
+
+/// The start record's keys and values, in this order: the players, the
+/// event, where, the round and the date always, then those that are set,
+/// then the keys this version keeps without knowing them.
+impl fmt::Display for StartInfo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut first = true;
+        let mut kv = |f: &mut fmt::Formatter<'_>, k: &str, v: &str| {
+            let sep = if first { "" } else { " " };
+            first = false;
+            // A key is one word without `=` (one read from a damaged file
+            // may not be).
+            let k = token_word(k).replace('=', "-");
+            write!(f, "{sep}{k}={}", Text(v.to_owned()))
+        };
+        kv(f, "white", &self.white)?;
+        kv(f, "black", &self.black)?;
+        kv(f, "event", &self.event)?;
+        kv(f, "site", &self.site)?;
+        kv(f, "round", &self.round)?;
+        kv(f, "date", &self.date)?;
+        for (k, v) in [
+            ("fen", &self.fen),
+            ("time-control", &self.time_control),
+            ("clock", &self.clock),
+            ("rules", &self.rules),
+            ("board", &self.board),
+        ] {
+            if let Some(v) = v {
+                kv(f, k, v)?;
             }
+        }
+        for (k, v) in &self.extra {
+            kv(f, k, v)?;
+        }
+        Ok(())
+    }
+}
+
+impl ReadWords for StartInfo {
+    fn read(w: &mut Words<'_>) -> Result<Self, EventError> {
+        let mut s = StartInfo::default();
+        while w.left() > 0 {
+            let word = w.next_word(Part::Text)?;
+            let (k, v) = word.split_once('=').ok_or_else(|| EventError::Bad {
+                part: Part::Text,
+                found: word.to_owned(),
+            })?;
+            let v = v.to_owned();
+            match k {
+                "white" => s.white = v,
+                "black" => s.black = v,
+                "event" => s.event = v,
+                "site" => s.site = v,
+                "round" => s.round = v,
+                "date" => s.date = v,
+                "fen" => s.fen = Some(v),
+                "time-control" => s.time_control = Some(v),
+                "clock" => s.clock = Some(v),
+                "rules" => s.rules = Some(v),
+                "board" => s.board = Some(v),
+                _ => s.extra.push((k.to_owned(), v)),
+            }
+        }
+        Ok(s)
+    }
+}
+
+impl FromStr for StartInfo {
+    type Err = EventError;
+    fn from_str(s: &str) -> Result<Self, EventError> {
+        read_all(s)
+    }
+}
+
+/// A clock event without the word `clock`: `press white white=… black=…`.
+impl fmt::Display for ClockEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            ClockEvent::Press {
+                by,
+                white_ms,
+                black_ms,
+            } => write!(f, "press {} {}", SideWord(by), Times(white_ms, black_ms)),
+            ClockEvent::Reading {
+                white_ms,
+                black_ms,
+                running,
+            } => write!(
+                f,
+                "reading {} running={}",
+                Times(white_ms, black_ms),
+                Running(running)
+            ),
+            ClockEvent::Started {
+                white_ms,
+                black_ms,
+                running,
+            } => write!(
+                f,
+                "start {} running={}",
+                Times(white_ms, black_ms),
+                SideWord(running)
+            ),
+            ClockEvent::Stopped { white_ms, black_ms } => {
+                write!(f, "stop {}", Times(white_ms, black_ms))
+            }
+            ClockEvent::Adjusted {
+                side,
+                delta_ms,
+                white_ms,
+                black_ms,
+            } => write!(
+                f,
+                "adjust {} {} {}",
+                SideWord(side),
+                Delta(delta_ms),
+                Times(white_ms, black_ms)
+            ),
+            ClockEvent::Flag {
+                side,
+                white_ms,
+                black_ms,
+            } => write!(f, "flag {} {}", SideWord(side), Times(white_ms, black_ms)),
+            ClockEvent::AwaitingPress {
+                by,
+                white_ms,
+                black_ms,
+            } => write!(
+                f,
+                "awaiting-press {} {}",
+                SideWord(by),
+                Times(white_ms, black_ms)
+            ),
+        }
+    }
+}
+
+impl ReadWords for ClockEvent {
+    fn read(w: &mut Words<'_>) -> Result<Self, EventError> {
+        let what = w.next_word(Part::Word)?;
+        Ok(match what {
+            "press" => {
+                let by = w.take::<SideWord>()?.0;
+                let (white_ms, black_ms) = w.times()?;
+                ClockEvent::Press {
+                    by,
+                    white_ms,
+                    black_ms,
+                }
+            }
+            "reading" => {
+                let (white_ms, black_ms) = w.times()?;
+                ClockEvent::Reading {
+                    white_ms,
+                    black_ms,
+                    running: w.keyed::<Running>("running")?.0,
+                }
+            }
+            "start" => {
+                let (white_ms, black_ms) = w.times()?;
+                ClockEvent::Started {
+                    white_ms,
+                    black_ms,
+                    running: w.keyed::<SideWord>("running")?.0,
+                }
+            }
+            "stop" => {
+                let (white_ms, black_ms) = w.times()?;
+                ClockEvent::Stopped { white_ms, black_ms }
+            }
+            "adjust" => {
+                let side = w.take::<SideWord>()?.0;
+                let delta_ms = w.take::<Delta>()?.0;
+                let (white_ms, black_ms) = w.times()?;
+                ClockEvent::Adjusted {
+                    side,
+                    delta_ms,
+                    white_ms,
+                    black_ms,
+                }
+            }
+            "flag" => {
+                let side = w.take::<SideWord>()?.0;
+                let (white_ms, black_ms) = w.times()?;
+                ClockEvent::Flag {
+                    side,
+                    white_ms,
+                    black_ms,
+                }
+            }
+            "awaiting-press" => {
+                let by = w.take::<SideWord>()?.0;
+                let (white_ms, black_ms) = w.times()?;
+                ClockEvent::AwaitingPress {
+                    by,
+                    white_ms,
+                    black_ms,
+                }
+            }
+            other => {
+                return Err(EventError::Bad {
+                    part: Part::Word,
+                    found: other.to_owned(),
+                });
+            }
+        })
+    }
+}
+
+impl FromStr for ClockEvent {
+    type Err = EventError;
+    fn from_str(s: &str) -> Result<Self, EventError> {
+        read_all(s)
+    }
+}
+
+/// A penalty without the word `penalty`: `white illegal-move white=+0:00:00.000
+/// black=+0:02:00.000 note="7.5.3"`.
+impl fmt::Display for Penalty {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} {} white={} black={} note={}",
+            SideWord(self.against),
+            Word(self.reason.clone()),
+            Delta(self.white_delta_ms),
+            Delta(self.black_delta_ms),
+            Text(self.note.clone())
+        )
+    }
+}
+
+impl ReadWords for Penalty {
+    fn read(w: &mut Words<'_>) -> Result<Self, EventError> {
+        Ok(Penalty {
+            against: w.take::<SideWord>()?.0,
+            reason: w.take::<Word>()?.0,
+            white_delta_ms: w.keyed::<Delta>("white")?.0,
+            black_delta_ms: w.keyed::<Delta>("black")?.0,
+            note: w.keyed::<Text>("note")?.0,
+        })
+    }
+}
+
+impl FromStr for Penalty {
+    type Err = EventError;
+    fn from_str(s: &str) -> Result<Self, EventError> {
+        read_all(s)
+    }
+}
+
+/// How an action was given: its word in the record.
+impl fmt::Display for Via {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Via::Typed => "typed",
+            Via::Key => "key",
+            Via::Board => "board",
+            Via::Page => "page",
+            Via::Arbiter => "arbiter",
+            Via::Hector => "hector",
+        })
+    }
+}
+
+impl FromStr for Via {
+    type Err = ();
+    fn from_str(s: &str) -> Result<Self, ()> {
+        Ok(match s {
+            "typed" => Via::Typed,
+            "key" => Via::Key,
+            "board" => Via::Board,
+            "page" => Via::Page,
+            "arbiter" => Via::Arbiter,
+            "hector" => Via::Hector,
+            _ => return Err(()),
+        })
+    }
+}
+
+impl Field for Via {
+    const PART: Part = Part::Word;
+}
+
+/// An action without the word `action`: `white attackers "e4" via=typed
+/// refused`.
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} {} {} via={} {}",
+            SideWord(self.by),
+            Word(self.what.clone()),
+            Text(self.arg.clone()),
+            self.via,
+            Allowed(self.allowed)
+        )
+    }
+}
+
+impl ReadWords for Action {
+    fn read(w: &mut Words<'_>) -> Result<Self, EventError> {
+        Ok(Action {
+            by: w.take::<SideWord>()?.0,
+            what: w.take::<Word>()?.0,
+            arg: w.take::<Text>()?.0,
+            via: w.keyed::<Via>("via")?,
+            allowed: w.take::<Allowed>()?.0,
+        })
+    }
+}
+
+impl FromStr for Action {
+    type Err = EventError;
+    fn from_str(s: &str) -> Result<Self, EventError> {
+        read_all(s)
+    }
+}
+
+/// An event's text in a record (without number, time, chain and checksum).
+impl fmt::Display for Event {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Event::Start(s) => write!(f, "start {s}"),
             Event::Move {
                 number,
                 by,
                 san,
                 uci,
-            } => format!("move {} {san} {uci}", move_text(*number, *by)),
-            Event::TakeBack => "takeback".into(),
-            Event::Offer { by } => format!("offer {}", side_word(*by)),
-            Event::Accept { by } => format!("accept {}", side_word(*by)),
-            Event::Decline { by } => format!("decline {}", side_word(*by)),
+            } => write!(
+                f,
+                "move {} {} {}",
+                MoveNo(*number, *by),
+                MoveWord(san.clone()),
+                MoveWord(uci.clone())
+            ),
+            Event::TakeBack => f.write_str("takeback"),
+            Event::Offer { by } => write!(f, "offer {}", SideWord(*by)),
+            Event::Accept { by } => write!(f, "accept {}", SideWord(*by)),
+            Event::Decline { by } => write!(f, "decline {}", SideWord(*by)),
             Event::Claim {
                 by,
                 claim,
                 intended,
                 upheld,
             } => {
-                let mut out = format!("claim {} {}", side_word(*by), claim_word(*claim));
+                write!(f, "claim {} {}", SideWord(*by), ClaimWord(*claim))?;
                 if let Some((n, san, uci)) = intended {
-                    let _ = write!(out, " with {} {san} {uci}", move_text(*n, *by));
+                    write!(
+                        f,
+                        " with {} {} {}",
+                        MoveNo(*n, *by),
+                        MoveWord(san.clone()),
+                        MoveWord(uci.clone())
+                    )?;
                 }
-                out.push_str(if *upheld { " upheld" } else { " refused" });
-                out
+                write!(f, " {}", Verdict(*upheld))
             }
-            Event::Resign { by } => format!("resign {}", side_word(*by)),
-            Event::Clock(c) => match *c {
-                ClockEvent::Press {
-                    by,
-                    white_ms,
-                    black_ms,
-                } => format!(
-                    "clock press {} {}",
-                    side_word(by),
-                    times(white_ms, black_ms)
-                ),
-                ClockEvent::Reading {
-                    white_ms,
-                    black_ms,
-                    running,
-                } => format!(
-                    "clock reading {} running={}",
-                    times(white_ms, black_ms),
-                    running.map_or("none", side_word)
-                ),
-                ClockEvent::Started {
-                    white_ms,
-                    black_ms,
-                    running,
-                } => format!(
-                    "clock start {} running={}",
-                    times(white_ms, black_ms),
-                    side_word(running)
-                ),
-                ClockEvent::Stopped { white_ms, black_ms } => {
-                    format!("clock stop {}", times(white_ms, black_ms))
-                }
-                ClockEvent::Adjusted {
-                    side,
-                    delta_ms,
-                    white_ms,
-                    black_ms,
-                } => format!(
-                    "clock adjust {} {}{} {}",
-                    side_word(side),
-                    if delta_ms >= 0 { "+" } else { "" },
-                    format_ms(delta_ms),
-                    times(white_ms, black_ms)
-                ),
-                ClockEvent::Flag {
-                    side,
-                    white_ms,
-                    black_ms,
-                } => format!(
-                    "clock flag {} {}",
-                    side_word(side),
-                    times(white_ms, black_ms)
-                ),
-                ClockEvent::AwaitingPress {
-                    by,
-                    white_ms,
-                    black_ms,
-                } => format!(
-                    "clock awaiting-press {} {}",
-                    side_word(by),
-                    times(white_ms, black_ms)
-                ),
+            Event::Resign { by } => write!(f, "resign {}", SideWord(*by)),
+            Event::Clock(c) => write!(f, "clock {c}"),
+            Event::Penalty(p) => write!(f, "penalty {p}"),
+            Event::Arbiter { action, note } => write!(
+                f,
+                "arbiter {} note={}",
+                Word(action.clone()),
+                Text(note.clone())
+            ),
+            Event::Mismatch { board, diff } => {
+                write!(f, "mismatch {}{}", BoardWord(*board), Text(diff.clone()))
+            }
+            Event::MismatchResolved { board } => match board {
+                BoardOf::Player => f.write_str("mismatch-resolved"),
+                BoardOf::Opponent => f.write_str("mismatch-resolved opponent"),
             },
-            Event::Penalty(p) => format!(
-                "penalty {} {} white={}{} black={}{} note={}",
-                side_word(p.against),
-                token_word(&p.reason),
-                if p.white_delta_ms >= 0 { "+" } else { "" },
-                format_ms(p.white_delta_ms),
-                if p.black_delta_ms >= 0 { "+" } else { "" },
-                format_ms(p.black_delta_ms),
-                quote(&p.note)
+            Event::BoardAwait { board, uci } => match uci {
+                Some(uci) => write!(
+                    f,
+                    "board await {}{}",
+                    BoardWord(*board),
+                    MoveWord(uci.clone())
+                ),
+                None => write!(f, "board await {}none", BoardWord(*board)),
+            },
+            Event::BoardDone { board, uci } => write!(
+                f,
+                "board done {}{}",
+                BoardWord(*board),
+                MoveWord(uci.clone())
             ),
-            Event::Arbiter { action, note } => {
-                format!("arbiter {} note={}", token_word(action), quote(note))
-            }
-            Event::Mismatch {
-                board: BoardOf::Player,
-                diff,
-            } => format!("mismatch {}", quote(diff)),
-            Event::Mismatch {
-                board: BoardOf::Opponent,
-                diff,
-            } => format!("mismatch opponent {}", quote(diff)),
-            Event::MismatchResolved {
-                board: BoardOf::Player,
-            } => "mismatch-resolved".into(),
-            Event::MismatchResolved {
-                board: BoardOf::Opponent,
-            } => "mismatch-resolved opponent".into(),
-            Event::BoardAwait { board, uci } => format!(
-                "board await {}{}",
-                board_word(*board),
-                uci.as_deref().map_or("none".into(), token_word)
-            ),
-            Event::BoardDone { board, uci } => {
-                format!("board done {}{}", board_word(*board), token_word(uci))
-            }
             Event::Result { outcome, reason } => {
-                format!("result {} {}", outcome_str(*outcome), token_word(reason))
+                write!(f, "result {} {}", Outcome(*outcome), Word(reason.clone()))
             }
-            Event::SetAside => "set-aside".into(),
-            Event::Resumed => "resumed".into(),
-            Event::Note { text } => format!("note {}", quote(text)),
+            Event::SetAside => f.write_str("set-aside"),
+            Event::Resumed => f.write_str("resumed"),
+            Event::Note { text } => write!(f, "note {}", Text(text.clone())),
             // `token=sha256:HEX code=none`: the shape of the records of
             // before, whose readers take it as a token they cannot use.
-            Event::Companion { token_sha256 } => format!(
-                "companion token={} code=none",
-                token_sha256
-                    .as_deref()
-                    .map_or("none".into(), |d| format!("sha256:{}", token_word(d)))
+            Event::Companion { token_sha256 } => match token_sha256 {
+                Some(d) => write!(f, "companion token=sha256:{} code=none", Word(d.clone())),
+                None => f.write_str("companion token=none code=none"),
+            },
+            Event::Action(a) => write!(f, "action {a}"),
+            Event::Confirm { by, via, outcome } => write!(
+                f,
+                "confirm {} {} via={via}",
+                SideWord(*by),
+                Outcome(*outcome)
             ),
         }
     }
+}
 
-    /// Reads an event's text; `None` when it is not one this version knows
-    /// or it is malformed.
-    pub fn from_text(s: &str) -> Option<Event> {
-        let t = tokens(s)?;
-        let w: Vec<&str> = t.iter().map(String::as_str).collect();
-        let kv = |i: usize| -> Option<(i64, i64)> {
-            let white = parse_ms(w.get(i)?.strip_prefix("white=")?)?;
-            let black = parse_ms(w.get(i + 1)?.strip_prefix("black=")?)?;
-            Some((white, black))
-        };
-        let ev = match *w.first()? {
-            "start" => {
-                let mut s = StartInfo::default();
-                for tok in &w[1..] {
-                    let (k, v) = tok.split_once('=')?;
-                    let v = v.to_string();
-                    match k {
-                        "white" => s.white = v,
-                        "black" => s.black = v,
-                        "event" => s.event = v,
-                        "site" => s.site = v,
-                        "round" => s.round = v,
-                        "date" => s.date = v,
-                        "fen" => s.fen = Some(v),
-                        "time-control" => s.time_control = Some(v),
-                        "clock" => s.clock = Some(v),
-                        "rules" => s.rules = Some(v),
-                        "board" => s.board = Some(v),
-                        _ => s.extra.push((k.to_string(), v)),
-                    }
-                }
-                Event::Start(Box::new(s))
-            }
-            "move" if w.len() == 4 => {
-                let (number, by) = parse_move_number(w[1])?;
+impl FromStr for Event {
+    type Err = EventError;
+
+    /// Reads an event's text; the error says why it is not one (a kind
+    /// this version does not know is [`EventError::UnknownKind`]).
+    fn from_str(s: &str) -> Result<Self, EventError> {
+        let words = words_of(s)?;
+        let mut w = Words::new(&words);
+        let kind = w.next_word(Part::Word).map_err(|_| EventError::Empty)?;
+        let ev = match kind {
+            "start" => Event::Start(Box::new(StartInfo::read(&mut w)?)),
+            "move" => {
+                let MoveNo(number, by) = w.take()?;
                 Event::Move {
                     number,
                     by,
-                    san: w[2].into(),
-                    uci: w[3].into(),
+                    san: w.take::<MoveWord>()?.0,
+                    uci: w.take::<MoveWord>()?.0,
                 }
             }
-            "takeback" if w.len() == 1 => Event::TakeBack,
-            "offer" if w.len() == 2 => Event::Offer {
-                by: parse_side(w[1])?,
+            "takeback" => Event::TakeBack,
+            "offer" => Event::Offer {
+                by: w.take::<SideWord>()?.0,
             },
-            "accept" if w.len() == 2 => Event::Accept {
-                by: parse_side(w[1])?,
+            "accept" => Event::Accept {
+                by: w.take::<SideWord>()?.0,
             },
-            "decline" if w.len() == 2 => Event::Decline {
-                by: parse_side(w[1])?,
+            "decline" => Event::Decline {
+                by: w.take::<SideWord>()?.0,
             },
             "claim" => {
-                let by = parse_side(w.get(1)?)?;
-                let claim = parse_claim(w.get(2)?)?;
-                let (intended, verdict) = match w.len() {
-                    4 => (None, w[3]),
-                    8 if w[3] == "with" => {
-                        let (n, mover) = parse_move_number(w[4])?;
-                        if mover != by {
-                            return None;
-                        }
-                        (Some((n, w[5].to_string(), w[6].to_string())), w[7])
+                let by = w.take::<SideWord>()?.0;
+                let claim = w.take::<ClaimWord>()?.0;
+                let intended = if w.optional("with", 4) {
+                    let no: MoveNo = w.take()?;
+                    if no.1 != by {
+                        return Err(EventError::Bad {
+                            part: Part::Move,
+                            found: no.to_string(),
+                        });
                     }
-                    _ => return None,
+                    Some((no.0, w.take::<MoveWord>()?.0, w.take::<MoveWord>()?.0))
+                } else {
+                    None
                 };
-                let upheld = match verdict {
-                    "upheld" => true,
-                    "refused" => false,
-                    _ => return None,
-                };
+                let upheld = w.take::<Verdict>()?.0;
                 Event::Claim {
                     by,
                     claim,
@@ -909,133 +1697,54 @@ impl Event {
                     upheld,
                 }
             }
-            "resign" if w.len() == 2 => Event::Resign {
-                by: parse_side(w[1])?,
+            "resign" => Event::Resign {
+                by: w.take::<SideWord>()?.0,
             },
-            "clock" => {
-                let c = match *w.get(1)? {
-                    "press" if w.len() == 5 => {
-                        let (white_ms, black_ms) = kv(3)?;
-                        ClockEvent::Press {
-                            by: parse_side(w[2])?,
-                            white_ms,
-                            black_ms,
-                        }
-                    }
-                    "reading" if w.len() == 5 => {
-                        let (white_ms, black_ms) = kv(2)?;
-                        let running = match w[4].strip_prefix("running=")? {
-                            "none" => None,
-                            s => Some(parse_side(s)?),
-                        };
-                        ClockEvent::Reading {
-                            white_ms,
-                            black_ms,
-                            running,
-                        }
-                    }
-                    "start" if w.len() == 5 => {
-                        let (white_ms, black_ms) = kv(2)?;
-                        ClockEvent::Started {
-                            white_ms,
-                            black_ms,
-                            running: parse_side(w[4].strip_prefix("running=")?)?,
-                        }
-                    }
-                    "stop" if w.len() == 4 => {
-                        let (white_ms, black_ms) = kv(2)?;
-                        ClockEvent::Stopped { white_ms, black_ms }
-                    }
-                    "adjust" if w.len() == 6 => {
-                        let (white_ms, black_ms) = kv(4)?;
-                        ClockEvent::Adjusted {
-                            side: parse_side(w[2])?,
-                            delta_ms: parse_ms(w[3])?,
-                            white_ms,
-                            black_ms,
-                        }
-                    }
-                    "flag" if w.len() == 5 => {
-                        let (white_ms, black_ms) = kv(3)?;
-                        ClockEvent::Flag {
-                            side: parse_side(w[2])?,
-                            white_ms,
-                            black_ms,
-                        }
-                    }
-                    "awaiting-press" if w.len() == 5 => {
-                        let (white_ms, black_ms) = kv(3)?;
-                        ClockEvent::AwaitingPress {
-                            by: parse_side(w[2])?,
-                            white_ms,
-                            black_ms,
-                        }
-                    }
-                    _ => return None,
-                };
-                Event::Clock(c)
-            }
-            "penalty" if w.len() == 6 => {
-                let (white_delta_ms, black_delta_ms) = kv(3)?;
-                Event::Penalty(Penalty {
-                    against: parse_side(w[1])?,
-                    reason: w[2].into(),
-                    white_delta_ms,
-                    black_delta_ms,
-                    note: w[5].strip_prefix("note=")?.into(),
-                })
-            }
-            "arbiter" if w.len() == 3 => Event::Arbiter {
-                action: w[1].into(),
-                note: w[2].strip_prefix("note=")?.into(),
+            "clock" => Event::Clock(ClockEvent::read(&mut w)?),
+            "penalty" => Event::Penalty(Penalty::read(&mut w)?),
+            "arbiter" => Event::Arbiter {
+                action: w.take::<Word>()?.0,
+                note: w.keyed::<Text>("note")?.0,
             },
-            "mismatch" if w.len() == 2 => Event::Mismatch {
-                board: BoardOf::Player,
-                diff: w[1].into(),
+            "mismatch" => Event::Mismatch {
+                board: w.board(1),
+                diff: w.take::<Text>()?.0,
             },
-            "mismatch" if w.len() == 3 && w[1] == "opponent" => Event::Mismatch {
-                board: BoardOf::Opponent,
-                diff: w[2].into(),
-            },
-            "mismatch-resolved" if w.len() == 1 => Event::MismatchResolved {
-                board: BoardOf::Player,
-            },
-            "mismatch-resolved" if w.len() == 2 && w[1] == "opponent" => Event::MismatchResolved {
-                board: BoardOf::Opponent,
-            },
-            "board" if (w.len() == 3 || (w.len() == 4 && w[2] == "opponent")) => {
-                let board = if w.len() == 4 {
-                    BoardOf::Opponent
-                } else {
-                    BoardOf::Player
-                };
-                let uci = w[w.len() - 1];
-                match w[1] {
+            "mismatch-resolved" => Event::MismatchResolved { board: w.board(0) },
+            "board" => {
+                let what = w.next_word(Part::Word)?;
+                let board = w.board(1);
+                let uci = w.take::<MoveWord>()?.0;
+                match what {
                     "await" => Event::BoardAwait {
                         board,
-                        uci: (uci != "none").then(|| uci.to_owned()),
+                        uci: (uci != "none").then_some(uci),
                     },
-                    "done" => Event::BoardDone {
-                        board,
-                        uci: uci.into(),
-                    },
-                    _ => return None,
+                    "done" => Event::BoardDone { board, uci },
+                    other => {
+                        return Err(EventError::Bad {
+                            part: Part::Word,
+                            found: other.to_owned(),
+                        });
+                    }
                 }
             }
-            "result" if w.len() == 3 => Event::Result {
-                outcome: parse_outcome(w[1])?,
-                reason: w[2].into(),
+            "result" => Event::Result {
+                outcome: w.take::<Outcome>()?.0,
+                reason: w.take::<Word>()?.0,
             },
-            "set-aside" if w.len() == 1 => Event::SetAside,
-            "resumed" if w.len() == 1 => Event::Resumed,
-            "note" if w.len() == 2 => Event::Note { text: w[1].into() },
-            "companion" if w.len() == 3 => {
-                let token = w[1].strip_prefix("token=")?;
+            "set-aside" => Event::SetAside,
+            "resumed" => Event::Resumed,
+            "note" => Event::Note {
+                text: w.take::<Text>()?.0,
+            },
+            "companion" => {
+                let token = w.keyed::<Word>("token")?.0;
                 // The code is not used (a journal of before held it in
                 // the clear; a restarted hector draws a new one).
-                w[2].strip_prefix("code=")?;
+                let _: Word = w.keyed("code")?;
                 Event::Companion {
-                    token_sha256: match token {
+                    token_sha256: match token.as_str() {
                         "none" => None,
                         t => Some(match t.strip_prefix("sha256:") {
                             Some(digest) => digest.to_owned(),
@@ -1046,28 +1755,32 @@ impl Event {
                     },
                 }
             }
-            _ => return None,
+            "action" => Event::Action(Action::read(&mut w)?),
+            "confirm" => Event::Confirm {
+                by: w.take::<SideWord>()?.0,
+                outcome: w.take::<Outcome>()?.0,
+                via: w.keyed::<Via>("via")?,
+            },
+            other => return Err(EventError::UnknownKind(other.to_owned())),
         };
-        Some(ev)
+        w.end()?;
+        Ok(ev)
     }
 }
 
 /// The SHA-256 of a companion token read in the clear from a journal of
 /// before, as 64 lower-case hex digits (the gate's `token_sha256`).
 fn sha256_hex(token: &str) -> String {
-    use sha2::{Digest, Sha256};
-    Sha256::digest(token.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    hex(&Sha256::digest(token.as_bytes()))
 }
 
-/// `opponent ` before what is said of the opponent's board.
-fn board_word(board: BoardOf) -> &'static str {
-    match board {
-        BoardOf::Player => "",
-        BoardOf::Opponent => "opponent ",
+/// Bytes as lower-case hex digits.
+pub fn hex(bytes: &[u8]) -> String {
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        let _ = write!(s, "{b:02x}");
     }
+    s
 }
 
 /// A word usable as one token: spaces and quotes replaced by `-`.
@@ -1094,50 +1807,157 @@ fn timestamp(at: OffsetDateTime) -> String {
         .unwrap_or_else(|_| "1970-01-01T00:00:00.000Z".into())
 }
 
-/// One record as a line, with checksum and line feed.
-pub fn format_record(seq: u64, at: OffsetDateTime, event: &Event) -> String {
-    let body = format!("{seq} {} {}", timestamp(at), event.to_text());
+/// Why a journal's line cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LineError {
+    /// The last line has no line feed: it was being written when the
+    /// program or the machine stopped.
+    Cut,
+    /// Bytes that are not text.
+    NotText,
+    /// No checksum at the end (` ~` and eight hex digits).
+    NoChecksum,
+    /// The checksum does not match the line: changed or damaged on disk.
+    Checksum,
+    /// A chained journal's record without the digest of the line before.
+    NoChain,
+    /// The digest of the line before is not the one the record carries:
+    /// a record before it was changed, removed or moved, or this one was
+    /// put here.
+    Chain,
+    /// The record's number cannot be read.
+    Number,
+    /// The record's time cannot be read.
+    Time,
+    /// The event cannot be read.
+    Event(EventError),
+}
+
+impl LineError {
+    /// Whether a write cut short can explain it on the last line (which
+    /// is then torn, not damaged): anything but a chain that does not
+    /// hold, which no power cut makes.
+    pub fn can_be_torn(&self) -> bool {
+        !matches!(self, LineError::NoChain | LineError::Chain)
+    }
+}
+
+impl fmt::Display for LineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LineError::Cut => f.write_str("the line has no end"),
+            LineError::NotText => f.write_str("the line is not text"),
+            LineError::NoChecksum => f.write_str("the line has no checksum"),
+            LineError::Checksum => f.write_str("the checksum does not match"),
+            LineError::NoChain => f.write_str("the digest of the line before is missing"),
+            LineError::Chain => f.write_str("the digest of the line before does not match"),
+            LineError::Number => f.write_str("the record's number cannot be read"),
+            LineError::Time => f.write_str("the record's time cannot be read"),
+            LineError::Event(e) => write!(f, "the event cannot be read: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for LineError {}
+
+/// A SHA-256 digest: of a journal's line, with its line feed.
+pub type Digest = [u8; 32];
+
+/// The digest of a line (its bytes and its line feed).
+pub fn line_digest(line: &[u8]) -> Digest {
+    Sha256::digest(line).into()
+}
+
+/// The word before a chained record's digest of the line before it.
+const PREV: &str = " prev=";
+
+/// One record as a line, with checksum and line feed; `prev`: the digest
+/// of the line before it, in a chained journal.
+pub fn format_record(seq: u64, at: OffsetDateTime, event: &Event, prev: Option<&Digest>) -> String {
+    let mut body = format!("{seq} {} {event}", timestamp(at));
+    if let Some(d) = prev {
+        body.push_str(PREV);
+        body.push_str(&hex(d));
+    }
     let crc = crc32fast::hash(body.as_bytes());
     format!("{body} ~{crc:08x}\n")
 }
 
-/// Reads one line (without its line feed); `None` when damaged,
-/// `Some(Err(seq))` when whole but of an unknown kind (its number kept:
-/// it counts in the sequence).
-fn parse_line(line: &str) -> Option<Result<Record, u64>> {
-    let (body, crc) = line.rsplit_once(" ~")?;
-    let crc = u32::from_str_radix(crc, 16).ok()?;
-    if crc != crc32fast::hash(body.as_bytes()) {
-        return None;
+/// A whole line read.
+enum Read {
+    Record(Record),
+    /// Of a kind this version does not know, with its number (it counts in
+    /// the sequence).
+    Unknown(u64),
+}
+
+impl Read {
+    fn seq(&self) -> u64 {
+        match self {
+            Read::Record(r) => r.seq,
+            Read::Unknown(seq) => *seq,
+        }
     }
+}
+
+/// Reads one line (without its line feed); in a chained journal, with the
+/// digest of the line before that it carries (checked by the caller,
+/// after the record's number).
+fn parse_line(line: &str, chained: bool) -> Result<(Read, Option<&str>), LineError> {
+    let (body, crc) = line.rsplit_once(" ~").ok_or(LineError::NoChecksum)?;
+    if crc.len() != 8 {
+        return Err(LineError::NoChecksum);
+    }
+    let crc = u32::from_str_radix(crc, 16).map_err(|_| LineError::NoChecksum)?;
+    if crc != crc32fast::hash(body.as_bytes()) {
+        return Err(LineError::Checksum);
+    }
+    let (body, prev) = if chained {
+        let (rest, prev) = body.rsplit_once(PREV).ok_or(LineError::NoChain)?;
+        (rest, Some(prev))
+    } else {
+        (body, None)
+    };
     let mut parts = body.splitn(3, ' ');
-    let seq: u64 = parts.next()?.parse().ok()?;
-    let at = OffsetDateTime::parse(parts.next()?, &Rfc3339).ok()?;
-    let rest = parts.next()?;
-    Some(
-        Event::from_text(rest)
-            .map(|event| Record { seq, at, event })
-            .ok_or(seq),
-    )
+    let seq: u64 = parts
+        .next()
+        .and_then(|s| s.parse().ok())
+        .ok_or(LineError::Number)?;
+    let at = parts
+        .next()
+        .and_then(|s| OffsetDateTime::parse(s, &Rfc3339).ok())
+        .ok_or(LineError::Time)?;
+    let read = match parts.next().unwrap_or_default().parse::<Event>() {
+        Ok(event) => Read::Record(Record { seq, at, event }),
+        Err(EventError::UnknownKind(_)) => Read::Unknown(seq),
+        Err(e) => return Err(LineError::Event(e)),
+    };
+    Ok((read, prev))
 }
 
 /// One line of a journal, read.
 enum Line {
-    Record(Record),
-    /// Whole, of a kind this version does not know, with its number.
-    Unknown(u64),
+    /// A whole record, and the digest of the line before that it carries.
+    Read(Read, Option<String>),
     Comment,
-    /// Cut off, damaged, not text.
-    Bad,
+    Bad(LineError),
 }
 
 /// Reads a journal's text.  Never fails: reading stops at the first line
 /// that cannot be used — torn (the last line, cut off), damaged (its
-/// checksum or form is wrong, bytes that are not text) or out of sequence
-/// (its number is not the next one: a record is missing) — with a warning.
-/// The whole, checked records after that line are read too, into
-/// [`Parsed::after`], for the player to keep if they continue the game.
+/// checksum, its chain or its form is wrong, bytes that are not text) or
+/// out of sequence (its number is not the next one: a record is missing)
+/// — with a warning that says why.  The whole, checked records after that
+/// line are read too, into [`Parsed::after`], for the player to keep if
+/// they continue the game.
+///
+/// A journal that begins with [`HEADER`] is chained: every record carries
+/// the SHA-256 of the line before it (the first, of the header), checked
+/// here.  One that begins otherwise (format 1, before the chain) is read
+/// as it always was.
 pub fn parse_journal(text: &[u8]) -> Parsed {
+    let first_line = text.split(|&b| b == b'\n').next().unwrap_or_default();
+    let chained = first_line == HEADER.as_bytes() && text.len() > first_line.len();
     let mut records: Vec<Record> = Vec::new();
     let mut warnings = Vec::new();
     let mut after = Vec::new();
@@ -1146,70 +1966,83 @@ pub fn parse_journal(text: &[u8]) -> Parsed {
     let mut line_no = 0;
     let mut stopped = false;
     let mut last_seq = 0;
+    let mut digest: Option<Digest> = None;
     while pos < text.len() {
         line_no += 1;
         let (line, next, whole) = match text[pos..].iter().position(|&b| b == b'\n') {
             Some(i) => (&text[pos..pos + i], pos + i + 1, true),
             None => (&text[pos..], text.len(), false),
         };
+        let with_feed = &text[pos..next];
         pos = next;
         let last = next >= text.len();
         let parsed = if !whole {
-            Line::Bad
+            Line::Bad(LineError::Cut)
         } else {
             match std::str::from_utf8(line) {
-                Err(_) => Line::Bad,
+                Err(_) => Line::Bad(LineError::NotText),
                 Ok(l) if l.starts_with('#') || l.trim().is_empty() => Line::Comment,
-                Ok(l) => match parse_line(l) {
-                    None => Line::Bad,
-                    Some(Ok(r)) => Line::Record(r),
-                    Some(Err(seq)) => Line::Unknown(seq),
+                Ok(l) => match parse_line(l, chained) {
+                    Ok((read, prev)) => Line::Read(read, prev.map(str::to_owned)),
+                    Err(e) => Line::Bad(e),
                 },
             }
         };
         if stopped {
-            if let Line::Record(r) = parsed {
+            if let Line::Read(Read::Record(r), _) = parsed {
                 after.push((line_no, r));
             }
             continue;
         }
-        let seq = match &parsed {
-            Line::Record(r) => Some(r.seq),
-            Line::Unknown(seq) => Some(*seq),
-            _ => None,
-        };
-        if let Some(found) = seq
-            && found != last_seq + 1
+        if let Line::Read(read, _) = &parsed
+            && read.seq() != last_seq + 1
         {
             warnings.push(ReadWarning::OutOfSequence {
                 line: line_no,
                 expected: last_seq + 1,
-                found,
+                found: read.seq(),
             });
-            if let Line::Record(r) = parsed {
+            if let Line::Read(Read::Record(r), _) = parsed {
                 after.push((line_no, r));
             }
             stopped = true;
             continue;
         }
+        // In order: does it follow the line before it?
+        let parsed = match parsed {
+            Line::Read(_, Some(prev)) if digest.is_none_or(|d| prev != hex(&d)) => {
+                Line::Bad(LineError::Chain)
+            }
+            other => other,
+        };
         match parsed {
-            Line::Record(r) => {
-                last_seq = r.seq;
-                records.push(r);
+            Line::Read(read, _) => {
+                match read {
+                    Read::Record(r) => {
+                        last_seq = r.seq;
+                        records.push(r);
+                    }
+                    Read::Unknown(seq) => {
+                        last_seq = seq;
+                        warnings.push(ReadWarning::Unknown { line: line_no });
+                    }
+                }
                 good_len = next;
+                digest = Some(line_digest(with_feed));
             }
-            Line::Unknown(seq) => {
-                last_seq = seq;
-                warnings.push(ReadWarning::Unknown { line: line_no });
+            Line::Comment => {
                 good_len = next;
+                // The header: the first record's line before.
+                if line_no == 1 && chained {
+                    digest = Some(line_digest(with_feed));
+                }
             }
-            Line::Comment => good_len = next,
-            Line::Bad if last => {
+            Line::Bad(why) if last && why.can_be_torn() => {
                 warnings.push(ReadWarning::Torn { line: line_no });
                 stopped = true;
             }
-            Line::Bad => {
-                warnings.push(ReadWarning::Damaged { line: line_no });
+            Line::Bad(why) => {
+                warnings.push(ReadWarning::Damaged { line: line_no, why });
                 stopped = true;
             }
         }
@@ -1220,412 +2053,30 @@ pub fn parse_journal(text: &[u8]) -> Parsed {
         good_len,
         after,
         lines: line_no,
+        chained,
+        digest: digest.filter(|_| chained),
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use time::macros::datetime;
+mod tests;
 
-    pub(crate) fn all_kinds() -> Vec<Event> {
-        vec![
-            Event::Start(Box::new(StartInfo {
-                white: "Anna \"the rock\" Müller".into(),
-                black: "Bob\\B".into(),
-                event: "Club championship".into(),
-                site: "Bern".into(),
-                round: "3".into(),
-                date: "2026.11.22".into(),
-                fen: None,
-                time_control: Some("5400+30".into()),
-                clock: Some("90+30".into()),
-                rules: Some("fide-2017".into()),
-                board: None,
-                extra: vec![("x-future".into(), "a=b c".into())],
-            })),
-            Event::Move {
-                number: 1,
-                by: Color::White,
-                san: "e4".into(),
-                uci: "e2e4".into(),
-            },
-            Event::Move {
-                number: 12,
-                by: Color::Black,
-                san: "Qh4#".into(),
-                uci: "d8h4".into(),
-            },
-            Event::TakeBack,
-            Event::Offer { by: Color::White },
-            Event::Accept { by: Color::Black },
-            Event::Decline { by: Color::Black },
-            Event::Claim {
-                by: Color::White,
-                claim: Claim::Repetition,
-                intended: None,
-                upheld: false,
-            },
-            Event::Claim {
-                by: Color::Black,
-                claim: Claim::FiftyMoves,
-                intended: Some((60, "Kf7".into(), "e8f7".into())),
-                upheld: true,
-            },
-            Event::Resign { by: Color::Black },
-            Event::Clock(ClockEvent::Press {
-                by: Color::White,
-                white_ms: 5_385_123,
-                black_ms: 5_400_000,
-            }),
-            Event::Clock(ClockEvent::Reading {
-                white_ms: 1,
-                black_ms: -250,
-                running: None,
-            }),
-            Event::Clock(ClockEvent::Reading {
-                white_ms: 1,
-                black_ms: 2,
-                running: Some(Color::Black),
-            }),
-            Event::Clock(ClockEvent::Started {
-                white_ms: 60_000,
-                black_ms: 60_000,
-                running: Color::White,
-            }),
-            Event::Clock(ClockEvent::Stopped {
-                white_ms: 0,
-                black_ms: 12,
-            }),
-            Event::Clock(ClockEvent::Adjusted {
-                side: Color::Black,
-                delta_ms: -120_000,
-                white_ms: 3,
-                black_ms: 4,
-            }),
-            Event::Clock(ClockEvent::Flag {
-                side: Color::White,
-                white_ms: 0,
-                black_ms: 4,
-            }),
-            Event::Clock(ClockEvent::AwaitingPress {
-                by: Color::Black,
-                white_ms: 61_000,
-                black_ms: 59_500,
-            }),
-            Event::Penalty(Penalty {
-                against: Color::White,
-                reason: "illegal-move".into(),
-                white_delta_ms: 0,
-                black_delta_ms: 120_000,
-                note: "7.5.3".into(),
-            }),
-            Event::Arbiter {
-                action: "stop".into(),
-                note: "pieces knocked over".into(),
-            },
-            Event::Mismatch {
-                board: BoardOf::Player,
-                diff: "f3 should have the white knight, it is empty".into(),
-            },
-            Event::MismatchResolved {
-                board: BoardOf::Player,
-            },
-            Event::Mismatch {
-                board: BoardOf::Opponent,
-                diff: "e4: game P, board empty".into(),
-            },
-            Event::MismatchResolved {
-                board: BoardOf::Opponent,
-            },
-            Event::BoardAwait {
-                board: BoardOf::Player,
-                uci: Some("e7e5".into()),
-            },
-            Event::BoardDone {
-                board: BoardOf::Player,
-                uci: "e7e5".into(),
-            },
-            Event::BoardAwait {
-                board: BoardOf::Player,
-                uci: None,
-            },
-            Event::BoardAwait {
-                board: BoardOf::Opponent,
-                uci: Some("g1f3".into()),
-            },
-            Event::BoardDone {
-                board: BoardOf::Opponent,
-                uci: "g1f3".into(),
-            },
-            Event::Result {
-                outcome: KnownOutcome::Draw,
-                reason: "agreement".into(),
-            },
-            Event::SetAside,
-            Event::Resumed,
-            Event::Note {
-                text: "line one\nline two \u{7}".into(),
-            },
-            Event::Companion {
-                token_sha256: Some(
-                    "4b2a3e8e1b1c2f5a5e1f0d3c9a7b6e5d4c3b2a1908f7e6d5c4b3a29180706050".into(),
-                ),
-            },
-            Event::Companion { token_sha256: None },
-        ]
-    }
-
-    fn journal_of(events: &[Event]) -> String {
-        let mut s = format!("{HEADER}\n");
-        for (i, e) in events.iter().enumerate() {
-            s.push_str(&format_record(
-                i as u64 + 1,
-                datetime!(2026-11-22 19:23:46.120 UTC),
-                e,
-            ));
-        }
-        s
-    }
-
-    #[test]
-    fn every_kind_reads_back_as_written() {
-        let events = all_kinds();
-        let text = journal_of(&events);
-        let parsed = parse_journal(text.as_bytes());
-        assert_eq!(parsed.warnings, vec![]);
-        assert_eq!(parsed.good_len, text.len());
-        let back: Vec<Event> = parsed.records.iter().map(|r| r.event.clone()).collect();
-        assert_eq!(back, events);
-        assert_eq!(parsed.records[3].seq, 4);
-        assert_eq!(parsed.records[0].at, datetime!(2026-11-22 19:23:46.120 UTC));
-    }
-
-    #[test]
-    fn records_are_one_readable_line_each() {
-        let text = journal_of(&all_kinds());
-        assert_eq!(text.lines().count(), all_kinds().len() + 1);
-        assert!(text.contains("2 2026-11-22T19:23:46.120Z move 1. e4 e2e4 ~"));
-        assert!(text.contains("clock press white white=1:29:45.123 black=1:30:00.000 ~"));
-        assert!(text.contains("move 12... Qh4# d8h4 ~"));
-        assert!(text.contains("claim black fifty-moves with 60... Kf7 e8f7 upheld ~"));
-        assert!(text.contains("clock awaiting-press black white=0:01:01.000 black=0:00:59.500 ~"));
-        assert!(text.contains("board await e7e5 ~"));
-        assert!(text.contains("board done e7e5 ~"));
-        assert!(text.contains("board await none ~"));
-        assert!(text.contains("board await opponent g1f3 ~"));
-        assert!(text.contains("board done opponent g1f3 ~"));
-    }
-
-    #[test]
-    fn the_companion_record_holds_the_digest_and_no_code() {
-        let digest = crate::companion::gate::token_sha256("0123456789abcdef0123456789abcdef");
-        assert_eq!(sha256_hex("0123456789abcdef0123456789abcdef"), digest);
-        let seat = Event::Companion {
-            token_sha256: Some(digest.clone()),
-        };
-        assert_eq!(
-            seat.to_text(),
-            format!("companion token=sha256:{digest} code=none")
+/// A chained journal (format 2) of these events (for the tests of this
+/// module and of `verify`).
+#[cfg(test)]
+pub(crate) fn journal_of(events: &[Event]) -> String {
+    let head = format!("{HEADER}\n");
+    let mut prev = line_digest(head.as_bytes());
+    let mut s = head;
+    for (i, e) in events.iter().enumerate() {
+        let line = format_record(
+            i as u64 + 1,
+            time::macros::datetime!(2026-11-22 19:23:46.120 UTC),
+            e,
+            Some(&prev),
         );
-        assert_eq!(
-            Event::Companion { token_sha256: None }.to_text(),
-            "companion token=none code=none"
-        );
+        prev = line_digest(line.as_bytes());
+        s.push_str(&line);
     }
-
-    #[test]
-    fn a_clear_token_of_an_older_journal_is_read_as_its_digest() {
-        let token = "0123456789abcdef0123456789abcdef";
-        let body = format!("1 2026-11-22T19:23:46.120Z companion token={token} code=4712");
-        let line = format!("{body} ~{:08x}\n", crc32fast::hash(body.as_bytes()));
-        let text = format!("{HEADER}\n{line}");
-        let parsed = parse_journal(text.as_bytes());
-        assert_eq!(parsed.warnings, vec![]);
-        assert_eq!(
-            parsed.records[0].event,
-            Event::Companion {
-                token_sha256: Some(crate::companion::gate::token_sha256(token))
-            }
-        );
-        // Written again, neither the token nor the code is in it.
-        let again = parsed.records[0].event.to_text();
-        assert!(!again.contains(token) && !again.contains("4712"), "{again}");
-        // A freed seat of before.
-        assert_eq!(
-            Event::from_text("companion token=none code=0815"),
-            Some(Event::Companion { token_sha256: None })
-        );
-    }
-
-    #[test]
-    fn times_are_exact_milliseconds() {
-        for ms in [
-            0,
-            1,
-            999,
-            1000,
-            59_999,
-            3_600_000,
-            5_385_123,
-            -250,
-            36_000_000_001,
-        ] {
-            assert_eq!(parse_ms(&format_ms(ms)), Some(ms), "{ms}");
-        }
-        assert_eq!(parse_ms("1:30:00"), Some(5_400_000));
-        assert_eq!(parse_ms("5:00.5"), Some(300_500));
-        assert_eq!(parse_ms("x"), None);
-        assert_eq!(parse_ms("1::0"), None);
-    }
-
-    /// The journal cut at every byte offset of its last record: the record
-    /// is dropped with a warning, everything before it is kept, and the
-    /// good length points at its start.
-    #[test]
-    fn a_torn_last_record_is_dropped_at_every_cut() {
-        let events = all_kinds();
-        let text = journal_of(&events);
-        let whole = parse_journal(text.as_bytes());
-        let last_start = text[..text.len() - 1].rfind('\n').unwrap() + 1;
-        for cut in last_start..text.len() {
-            let parsed = parse_journal(&text.as_bytes()[..cut]);
-            let n = events.len() - 1;
-            assert_eq!(parsed.records.len(), n, "cut at {cut}");
-            assert_eq!(parsed.records[..], whole.records[..n], "cut at {cut}");
-            assert_eq!(parsed.good_len, last_start, "cut at {cut}");
-            if cut == last_start {
-                assert_eq!(parsed.warnings, vec![], "nothing of it was written");
-            } else {
-                assert_eq!(
-                    parsed.warnings,
-                    vec![ReadWarning::Torn {
-                        line: events.len() + 1
-                    }],
-                    "cut at {cut}"
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn a_last_record_with_garbage_is_torn_and_a_damaged_middle_stops_reading() {
-        let events = all_kinds();
-        let text = journal_of(&events);
-        let last_start = text[..text.len() - 1].rfind('\n').unwrap() + 1;
-        // Zeros where the last record should be (delayed allocation).
-        let mut zeros = text.as_bytes()[..last_start].to_vec();
-        zeros.extend(std::iter::repeat_n(0u8, 40));
-        zeros.push(b'\n');
-        let p = parse_journal(&zeros);
-        assert_eq!(p.records.len(), events.len() - 1);
-        assert!(matches!(p.warnings[..], [ReadWarning::Torn { .. }]));
-        // One byte changed in the third record.
-        let mut bad = text.clone().into_bytes();
-        let third = text.match_indices('\n').nth(2).unwrap().0 + 5;
-        bad[third] ^= 1;
-        let p = parse_journal(&bad);
-        assert_eq!(p.records.len(), 2);
-        assert_eq!(p.warnings, vec![ReadWarning::Damaged { line: 4 }]);
-    }
-
-    #[test]
-    fn an_unknown_kind_is_skipped_with_a_warning() {
-        let mut text = journal_of(&all_kinds()[..2]);
-        let body = "3 2026-11-22T19:23:47Z hover white";
-        text.push_str(&format!(
-            "{body} ~{:08x}\n",
-            crc32fast::hash(body.as_bytes())
-        ));
-        text.push_str(&format_record(
-            4,
-            datetime!(2026-11-22 19:24:00 UTC),
-            &Event::TakeBack,
-        ));
-        let p = parse_journal(text.as_bytes());
-        assert_eq!(p.records.len(), 3);
-        assert_eq!(p.warnings, vec![ReadWarning::Unknown { line: 4 }]);
-        assert_eq!(p.good_len, text.len());
-    }
-
-    #[test]
-    fn odd_free_text_stays_on_one_line() {
-        let e = Event::Note {
-            text: "\"}{ ~0000 \\ \n".into(),
-        };
-        let line = format_record(1, datetime!(2026-01-01 0:00 UTC), &e);
-        assert_eq!(line.matches('\n').count(), 1);
-        let p = parse_journal(line.as_bytes());
-        assert_eq!(p.records[0].event, e);
-    }
-
-    /// A record deleted from the middle: its number is missing, reading
-    /// stops before the record that follows the gap, and the whole
-    /// records after it are kept aside in `after`.
-    #[test]
-    fn a_missing_record_stops_reading_at_the_gap() {
-        let events = all_kinds();
-        let text = journal_of(&events[..6]);
-        let lines: Vec<&str> = text.split_inclusive('\n').collect();
-        // Line 4 holds record 3.
-        let cut: String = lines
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| *i != 3)
-            .map(|(_, l)| *l)
-            .collect();
-        let p = parse_journal(cut.as_bytes());
-        assert_eq!(p.records.len(), 2);
-        assert_eq!(
-            p.warnings,
-            vec![ReadWarning::OutOfSequence {
-                line: 4,
-                expected: 3,
-                found: 4
-            }]
-        );
-        assert_eq!(p.first_unusable(), Some(4));
-        assert_eq!(p.good_len, lines[..3].concat().len());
-        let after: Vec<(usize, u64)> = p.after.iter().map(|(l, r)| (*l, r.seq)).collect();
-        assert_eq!(after, vec![(4, 4), (5, 5), (6, 6)]);
-        assert_eq!(p.lines, 6);
-    }
-
-    /// A garbage line in the middle: reading stops there; the whole
-    /// records after it are read into `after`, a second bad line is
-    /// skipped.
-    #[test]
-    fn records_after_a_damaged_line_are_read_aside() {
-        let text = journal_of(&all_kinds()[..5]);
-        let mut lines: Vec<String> = text.split_inclusive('\n').map(String::from).collect();
-        lines.insert(3, "garbage\n".into());
-        lines.insert(5, "\0\0\0\n".into());
-        let bad: String = lines.concat();
-        let p = parse_journal(bad.as_bytes());
-        assert_eq!(p.records.len(), 2);
-        assert_eq!(p.warnings, vec![ReadWarning::Damaged { line: 4 }]);
-        let after: Vec<(usize, u64)> = p.after.iter().map(|(l, r)| (*l, r.seq)).collect();
-        assert_eq!(after, vec![(5, 3), (7, 4), (8, 5)]);
-        assert_eq!(p.lines, 8);
-    }
-
-    /// A record of an unknown kind keeps its place in the numbering: the
-    /// record after it is not out of sequence.
-    #[test]
-    fn an_unknown_kind_counts_in_the_sequence() {
-        let mut text = journal_of(&all_kinds()[..2]);
-        let body = "3 2026-11-22T19:23:47Z hover white";
-        text.push_str(&format!(
-            "{body} ~{:08x}\n",
-            crc32fast::hash(body.as_bytes())
-        ));
-        text.push_str(&format_record(
-            4,
-            datetime!(2026-11-22 19:24:00 UTC),
-            &Event::TakeBack,
-        ));
-        let p = parse_journal(text.as_bytes());
-        assert_eq!(p.records.len(), 3);
-        assert_eq!(p.first_unusable(), None);
-    }
+    s
 }

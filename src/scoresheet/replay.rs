@@ -7,6 +7,7 @@
 use shakmaty::uci::UciMove;
 use shakmaty::{ByColor, Chess, Color, KnownOutcome, Move};
 
+use crate::game::rules::Edition;
 use crate::game::{ClaimOutcome, EndReason, Game, GameResult};
 
 use super::record::{BoardOf, ClockEvent, Event, Parsed, Penalty, Record, StartInfo};
@@ -336,6 +337,9 @@ pub struct GameRecord {
     pub result: Option<(KnownOutcome, String)>,
     /// Whether a clock ran (then every move gets a `%clk`).
     pub clock_ran: bool,
+    /// The digest the journal's proven record ended with when it was read
+    /// (a chained journal's; the PGN export names it).
+    pub digest: Option<super::record::Digest>,
 }
 
 /// A comment on the scoresheet.
@@ -377,6 +381,7 @@ impl GameRecord {
             notes: vec![Vec::new(); n + 1],
             result,
             clock_ran: false,
+            digest: None,
         }
     }
 }
@@ -435,6 +440,21 @@ pub fn start_game(start: &StartInfo) -> Option<Game> {
         None => Some(Game::new()),
         Some(fen) => Game::from_fen(fen).ok(),
     }
+}
+
+/// The rules edition a start record names, for what the journal leaves
+/// to the rules (a resignation's result); a record without one is of
+/// before every game wrote it, when a resignation always lost (2018).  An
+/// online game's results are its server's, where a resignation loses.
+pub fn edition_of(start: &StartInfo) -> Edition {
+    if start.online().is_some() {
+        return Edition::Fide2018;
+    }
+    start
+        .rules
+        .as_deref()
+        .and_then(Edition::from_name)
+        .unwrap_or(Edition::Fide2018)
 }
 
 /// Replays a journal's records.  `None` when the first record is not a
@@ -619,7 +639,7 @@ fn apply(r: &mut Resumed, seq: u64, event: &Event) {
             }
         }
         Event::Resign { by } => {
-            if r.game.resign(*by).is_err() {
+            if r.game.resign_under(*by, edition_of(&r.start)).is_err() {
                 refused(r, seq, "resign");
             }
         }
@@ -736,6 +756,8 @@ fn apply(r: &mut Resumed, seq: u64, event: &Event) {
         Event::Resumed => r.set_aside = false,
         Event::Note { text } => note(r, Note::Text(text.clone())),
         Event::Companion { token_sha256 } => r.companion = token_sha256.clone(),
+        // The arbiter's log: nothing in the game changes by it.
+        Event::Action(_) | Event::Confirm { .. } => {}
     }
 }
 
@@ -880,6 +902,62 @@ mod tests {
             ]
         );
         assert!(replay(&recs(vec![Event::TakeBack])).is_none());
+    }
+
+    /// A resignation replays by the start record's edition: under 2023,
+    /// against a side that cannot mate, a draw; a record without an
+    /// edition (before every game wrote one) as it was then, a loss.
+    #[test]
+    fn a_resignation_replays_by_the_records_edition() {
+        let fen = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1";
+        let played = |rules: Option<&str>| {
+            let r = replay(&recs(vec![
+                Event::Start(Box::new(StartInfo {
+                    fen: Some(fen.into()),
+                    rules: rules.map(str::to_owned),
+                    ..StartInfo::default()
+                })),
+                Event::Resign { by: Color::White },
+                Event::Result {
+                    outcome: if rules == Some("2023") {
+                        KnownOutcome::Draw
+                    } else {
+                        KnownOutcome::Decisive {
+                            winner: Color::Black,
+                        }
+                    },
+                    reason: "resignation".into(),
+                },
+            ]))
+            .unwrap();
+            assert_eq!(r.warnings, vec![], "{rules:?}");
+            r.record.result
+        };
+        assert_eq!(
+            played(Some("2023")),
+            Some((KnownOutcome::Draw, "resignation".to_string()))
+        );
+        for rules in [None, Some("2018")] {
+            assert_eq!(
+                played(rules),
+                Some((
+                    KnownOutcome::Decisive {
+                        winner: Color::Black
+                    },
+                    "resignation".to_string()
+                )),
+                "{rules:?}"
+            );
+        }
+        assert_eq!(edition_of(&StartInfo::default()), Edition::Fide2018);
+        // An online game: lichess's result, a loss.
+        let mut online = StartInfo {
+            rules: Some("2023".into()),
+            ..StartInfo::default()
+        };
+        online.set_extra(crate::scoresheet::record::online_key::GAME, "AbCd1234");
+        online.set_extra(crate::scoresheet::record::online_key::SIDE, "white");
+        assert_eq!(edition_of(&online), Edition::Fide2018);
     }
 
     #[test]

@@ -64,6 +64,9 @@ pub struct GameEntry {
     pub time_control: String,
     /// The FEN tag, when the game does not start from the usual position.
     pub fen: Option<String>,
+    /// hector's own tags (`HectorMode`, `HectorDevice`, `HectorDigest`):
+    /// a game exported from a journal that proves itself.
+    pub hector: Vec<(String, String)>,
 }
 
 /// What is wrong with a game (or the file).
@@ -256,6 +259,10 @@ fn set_tag(e: &mut GameEntry, name: &[u8], value: &[u8]) {
         b"Result" => e.result = v(),
         b"TimeControl" => e.time_control = v(),
         b"FEN" => e.fen = Some(v()),
+        n if n.starts_with(b"Hector") => {
+            e.hector
+                .push((String::from_utf8_lossy(n).into_owned(), v()));
+        }
         _ => {}
     }
 }

@@ -189,6 +189,7 @@ mod tests {
             notes: Vec::new(),
             result: None,
             clock_ran: false,
+            digest: None,
         };
         // A game over the board: no address line, no ratings.
         let text = to_text(&game(&start), &labels(), &san, &note, None);

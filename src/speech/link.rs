@@ -187,8 +187,11 @@ impl Pace {
 /// The link's tunables.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LinkConfig {
+    /// Speak, print, or speak when the service answers.
     pub mode: SpeechMode,
+    /// Rate, pitch and volume.
     pub settings: SpeechSettings,
+    /// When waiting sentences are dropped.
     pub policy: QueuePolicy,
     /// How long sentences take.
     pub pace: Pace,
@@ -198,6 +201,7 @@ pub struct LinkConfig {
     pub open_timeout: Duration,
     /// First pause before reconnecting; doubles up to `retry_max`.
     pub retry_first: Duration,
+    /// The longest pause between reconnection attempts.
     pub retry_max: Duration,
     /// Engines still alive (stuck in a call after being abandoned); no new
     /// connection is tried while this many remain.

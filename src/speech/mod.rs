@@ -46,6 +46,6 @@ pub use backend::BackendFactory;
 pub use backend::{SpeechRoute, SpeechSettings, voices_summary};
 pub use utterance::{Part, Priority, SayKind, Utterance};
 pub use worker::{
-    FallBack, SpeechHandle, SpeechMode, SpeechStatus, SpeechWorker, WorkerConfig, list_voices,
-    say_utterance_once, system_factory,
+    FallBack, LinkConfig, SpeechHandle, SpeechMode, SpeechStatus, SpeechWorker, WorkerConfig,
+    list_voices, say_utterance_once, system_factory,
 };

@@ -24,88 +24,32 @@ use std::time::{Duration, Instant};
 
 use super::Utterance;
 use super::backend::{BackendFactory, EventSink, SpeechError, SpeechSettings, VoiceInfo};
-use super::link::{
-    ALLOWANCES, Call, Conn, EngineInfo, Input, LinkConfig, Output, Reply, SpeechLink,
-};
-pub use super::link::{FallBack, Pace, SpeechMode, SpeechStatus};
-use super::queue::QueuePolicy;
+use super::link::{ALLOWANCES, Call, Conn, EngineInfo, Input, Output, Reply, SpeechLink};
+pub use super::link::{FallBack, LinkConfig, SpeechMode, SpeechStatus};
 
 /// Receives [`SpeechStatus`] reports, on the worker thread: must not block.
 pub type StatusSink = Arc<dyn Fn(SpeechStatus) + Send + Sync>;
 /// Receives printed lines, on the worker thread: must not block.
 pub type LineSink = Arc<dyn Fn(&str) + Send + Sync>;
 
-/// How the worker runs.
-#[derive(Clone)]
+/// How the worker runs: the link's tunables (mode, voice settings,
+/// queue policy, pace, timeouts) and where printed lines go.
+#[derive(Clone, Default)]
 pub struct WorkerConfig {
-    /// Speak, print, or speak when the service answers.
-    pub mode: SpeechMode,
-    /// Rate, pitch and volume.
-    pub settings: SpeechSettings,
-    /// When waiting sentences are dropped.
-    pub policy: QueuePolicy,
-    /// How long sentences take.
-    pub pace: Pace,
-    /// Longest wait for one engine call (speak, stop, settings).
-    pub call_timeout: Duration,
-    /// Longest wait for the engine to open.
-    pub open_timeout: Duration,
-    /// First pause before reconnecting; doubles up to `retry_max`.
-    pub retry_first: Duration,
-    /// The longest pause between reconnection attempts.
-    pub retry_max: Duration,
-    /// Abandoned engine threads still stuck in a call; no new connection is
-    /// tried while this many remain.
-    pub max_stuck: usize,
+    /// Speak, print, or speak when the service answers; rate, pitch and
+    /// volume; when waiting sentences are dropped; the timeouts.
+    pub link: LinkConfig,
     /// Where lines go in print mode and while speech has fallen back.
     /// `None`: the front end shows every line itself (line mode), print nothing.
     pub print: Option<LineSink>,
 }
 
-impl Default for WorkerConfig {
-    fn default() -> Self {
-        let link = LinkConfig::default();
-        WorkerConfig {
-            mode: link.mode,
-            settings: link.settings,
-            policy: link.policy,
-            pace: link.pace,
-            call_timeout: link.call_timeout,
-            open_timeout: link.open_timeout,
-            retry_first: link.retry_first,
-            retry_max: link.retry_max,
-            max_stuck: link.max_stuck,
-            print: None,
-        }
-    }
-}
-
-impl WorkerConfig {
-    /// The link's part of the configuration.
-    pub fn link(&self) -> LinkConfig {
-        LinkConfig {
-            mode: self.mode,
-            settings: self.settings,
-            policy: self.policy,
-            pace: self.pace,
-            call_timeout: self.call_timeout,
-            open_timeout: self.open_timeout,
-            retry_first: self.retry_first,
-            retry_max: self.retry_max,
-            max_stuck: self.max_stuck,
-        }
-    }
-}
-
 impl fmt::Debug for WorkerConfig {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("WorkerConfig")
-            .field("mode", &self.mode)
-            .field("settings", &self.settings)
-            .field("call_timeout", &self.call_timeout)
-            .field("open_timeout", &self.open_timeout)
+            .field("link", &self.link)
             .field("print", &self.print.is_some())
-            .finish_non_exhaustive()
+            .finish()
     }
 }
 
@@ -167,7 +111,7 @@ impl SpeechWorker {
     pub fn spawn(config: WorkerConfig, factory: BackendFactory, status: StatusSink) -> Self {
         let (tx, rx) = mpsc::channel();
         let handle = SpeechHandle { tx: tx.clone() };
-        let link = SpeechLink::new(config.link(), Instant::now());
+        let link = SpeechLink::new(config.link, Instant::now());
         let driver = Driver {
             link,
             factory,
@@ -415,16 +359,17 @@ pub fn say_utterance_once(
     let status: StatusSink = Arc::new(move |s| {
         let _ = tx.send(s);
     });
-    let config = WorkerConfig {
+    let link = LinkConfig {
         mode: SpeechMode::Tts,
         settings,
         retry_first: Duration::from_secs(3600),
-        ..WorkerConfig::default()
+        ..LinkConfig::default()
     };
     let pieces = u32::try_from(utterance.voiced().len()).unwrap_or(u32::MAX);
-    let limit = config.open_timeout
-        + config.call_timeout.saturating_mul(pieces.saturating_add(2))
-        + config.pace.estimate(&utterance.text, &settings) * (ALLOWANCES + 1);
+    let limit = link.open_timeout
+        + link.call_timeout.saturating_mul(pieces.saturating_add(2))
+        + link.pace.estimate(&utterance.text, &settings) * (ALLOWANCES + 1);
+    let config = WorkerConfig { link, print: None };
     let worker = SpeechWorker::spawn(config, factory, status);
     worker.handle().say(utterance);
     let deadline = Instant::now() + limit;
@@ -507,12 +452,22 @@ mod tests {
 
     fn tts() -> WorkerConfig {
         WorkerConfig {
-            mode: SpeechMode::Tts,
-            call_timeout: Duration::from_millis(100),
-            open_timeout: Duration::from_millis(300),
-            retry_first: Duration::from_secs(3600),
-            ..WorkerConfig::default()
+            link: LinkConfig {
+                mode: SpeechMode::Tts,
+                call_timeout: Duration::from_millis(100),
+                open_timeout: Duration::from_millis(300),
+                retry_first: Duration::from_secs(3600),
+                ..LinkConfig::default()
+            },
+            print: None,
         }
+    }
+
+    /// [`tts`] in another mode.
+    fn in_mode(mode: SpeechMode) -> WorkerConfig {
+        let mut c = tts();
+        c.link.mode = mode;
+        c
     }
 
     impl Rig {
@@ -641,13 +596,7 @@ mod tests {
 
     #[test]
     fn print_mode_prints_without_an_engine() {
-        let r = rig_with(
-            WorkerConfig {
-                mode: SpeechMode::Print,
-                ..tts()
-            },
-            |_| {},
-        );
+        let r = rig_with(in_mode(SpeechMode::Print), |_| {});
         r.worker.handle().say(urgent("e4"));
         let Rig {
             worker,

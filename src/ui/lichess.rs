@@ -19,8 +19,7 @@ use crate::lichess::token::Token;
 use crate::net::lichess::Client;
 use crate::phrase::Phraser;
 
-/// The server when none is given.
-pub const DEFAULT_URL: &str = "https://lichess.org";
+pub use crate::lichess::api::DEFAULT_URL;
 
 /// The environment variable that gives the token.
 pub const TOKEN_VAR: &str = "LICHESS_TOKEN";

@@ -11,18 +11,8 @@ use std::io::{BufRead, IsTerminal, StdoutLock, Write};
 use crate::app::App;
 use crate::msg::Msg;
 use crate::runtime::{Feed, FrontEnd, Outputs, Wake};
+use crate::setup::PromptMode;
 use crate::speech::Utterance;
-
-/// When to print the prompt.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum PromptMode {
-    /// When standard input is a terminal.
-    Auto,
-    /// Always, also when standard input is a pipe.
-    Always,
-    /// Never: only the announcements are printed.
-    Never,
-}
 
 /// Line mode as a front end of the runtime: standard input read line by
 /// line on its own thread, every sentence printed as one line.

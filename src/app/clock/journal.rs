@@ -13,7 +13,7 @@ use super::{ClockPart, ClockSetup};
 use crate::app::App;
 use crate::clock::{PressMode, parse_spec};
 use crate::game::rules::Edition;
-use crate::scoresheet::record::StartInfo;
+use crate::scoresheet::record::{GameMode, StartInfo};
 use crate::scoresheet::replay::RestoredClock;
 
 /// `extra` keys of the start record for the clock's setup.
@@ -25,13 +25,20 @@ impl App {
     /// `--time` notation, the rules edition, a separate press (D.2.8) and
     /// a game without full supervision.
     pub(in crate::app) fn clock_start_info(&self, start: &mut StartInfo) {
+        // Every game's rules edition (a resignation's result depends on
+        // it) and mode (the scoresheet that proves itself says it).
+        start.rules = Some(self.edition().to_string());
+        start.set_mode(if self.settings.rated {
+            GameMode::Rated
+        } else {
+            GameMode::Casual
+        });
         let Some(part) = &self.parts.clock else {
             return;
         };
         let setup = &part.setup;
         start.time_control = Some(setup.control.pgn_tag());
         start.clock = Some(setup.control.to_string());
-        start.rules = Some(setup.edition.to_string());
         start.extra.retain(|(k, _)| k != PRESS && k != SUPERVISED);
         if setup.press == PressMode::Separate {
             start.extra.push((PRESS.into(), "separate".into()));
@@ -39,6 +46,14 @@ impl App {
         if !setup.supervised {
             start.extra.push((SUPERVISED.into(), "no".into()));
         }
+    }
+
+    /// The rules edition of the game: its clock's, else the newest.
+    pub(in crate::app) fn edition(&self) -> Edition {
+        self.parts
+            .clock
+            .as_ref()
+            .map_or_else(Edition::default, |c| c.setup.edition)
     }
 
     /// The clock of a resumed game, set as of the journal's last clock

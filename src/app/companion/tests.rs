@@ -253,8 +253,8 @@ fn check_flashes_on_the_page_once_per_check() {
 
 #[test]
 fn the_tactile_board_awaits_the_opponents_move_from_the_page() {
+    use crate::board::link::LinkEvent;
     use crate::board::sim::SimBoard;
-    use crate::board::transport::LinkEvent;
     use crate::board::{BoardSession, Protocol, TrackerConfig};
     let mut a = App::builder().build();
     assert_eq!(a.companion_snapshot().tactile, Tactile::None);
@@ -299,8 +299,8 @@ fn the_tactile_board_awaits_the_opponents_move_from_the_page() {
 
 #[test]
 fn the_page_shows_that_the_player_is_fixing_the_board_not_waiting() {
+    use crate::board::link::LinkEvent;
     use crate::board::sim::{HandStep, SimBoard};
-    use crate::board::transport::LinkEvent;
     use crate::board::{BoardSession, Protocol, TrackerConfig};
     let settle = std::time::Duration::from_millis(300);
     let mut a = App::builder().build();

@@ -106,10 +106,18 @@ impl App {
         let d = offer.damage.as_ref()?;
         let upto = self.restored_up_to(&offer.resumed.game);
         let lines = self.lines_words(d.from_line, d.to_line);
+        // Why: what stopped the reading.
+        let damage = offer
+            .read_warnings
+            .iter()
+            .find(|w| w.stops())
+            .map(|w| self.talk.phraser.journal_damage(w))
+            .unwrap_or_default();
         Some(match &d.kept_in {
             Ok(path) => self.message(
                 "journal_damaged_kept",
                 &[
+                    ("damage", &damage),
                     ("move", &upto),
                     ("lines", &lines),
                     ("path", &path.display().to_string()),
@@ -117,7 +125,12 @@ impl App {
             ),
             Err(why) => self.message(
                 "journal_damaged_not_kept",
-                &[("move", &upto), ("lines", &lines), ("why", why)],
+                &[
+                    ("damage", &damage),
+                    ("move", &upto),
+                    ("lines", &lines),
+                    ("why", why),
+                ],
             ),
         })
     }

@@ -231,9 +231,9 @@ fn resuming_asks_and_yes_restores_the_game() {
     );
     assert_eq!(
         said(&e)[0],
-        "The journal of the saved game is damaged: it is restored up to 2. \
-             Springer Felix drei; line 9 could not be used, and the whole file is kept in \
-             /g/20261122-190000.txt.damaged.",
+        "The journal of the saved game is damaged: its last record, line 9, was cut off as \
+             it was written. It is restored up to 2. Springer Felix drei; line 9 could not be \
+             used, and the whole file is kept in /g/20261122-190000.txt.damaged.",
         "said before the question"
     );
     assert!(said(&e)[1].contains("Resume it? Yes or no."), "{e:?}");
@@ -829,8 +829,8 @@ fn an_incorrect_claims_penalty_is_journalled() {
 /// (D.2.9), and so is its resolution.
 #[test]
 fn a_board_mismatch_and_its_resolution_are_journalled() {
+    use crate::board::link::LinkEvent;
     use crate::board::sim::{HandStep, SimBoard};
-    use crate::board::transport::LinkEvent;
     use crate::board::{BoardSession, Protocol, TrackerConfig};
     use shakmaty::{Board, Square};
     let settle = std::time::Duration::from_millis(300);
@@ -1008,8 +1008,8 @@ fn the_clock_alone_begins_no_saved_game() {
 /// mismatches and their resolution are journalled as the opponent's.
 #[test]
 fn the_opponents_board_mismatches_are_journalled_as_theirs() {
+    use crate::board::link::LinkEvent;
     use crate::board::sim::{HandStep, SimBoard};
-    use crate::board::transport::LinkEvent;
     use crate::board::{BoardSession, Protocol, TrackerConfig};
     use shakmaty::{Board, Square};
     let settle = std::time::Duration::from_millis(300);
@@ -1112,8 +1112,8 @@ fn mismatch_said(e: &[Effect]) -> bool {
 /// journalled.
 #[test]
 fn the_move_awaited_on_the_board_is_awaited_again_after_a_resume() {
+    use crate::board::link::LinkEvent;
     use crate::board::sim::{HandStep, SimBoard};
-    use crate::board::transport::LinkEvent;
     use shakmaty::{Board, Square};
     let settle = Duration::from_millis(300);
     let mut a = app();
@@ -1216,8 +1216,8 @@ fn the_move_awaited_on_the_board_is_awaited_again_after_a_resume() {
 /// journalled twice.
 #[test]
 fn a_standing_board_mismatch_is_resolved_or_said_again_after_a_resume() {
+    use crate::board::link::LinkEvent;
     use crate::board::sim::{HandStep, SimBoard};
-    use crate::board::transport::LinkEvent;
     use shakmaty::{Board, Square};
     let settle = Duration::from_millis(300);
     let now = Instant::now();
@@ -1466,8 +1466,8 @@ fn a_game_left_for_a_new_one_journals_both_times() {
 /// made there is journalled as done.
 #[test]
 fn the_move_awaited_on_the_opponents_board_is_awaited_again() {
+    use crate::board::link::LinkEvent;
     use crate::board::sim::{HandStep, SimBoard};
-    use crate::board::transport::LinkEvent;
     use shakmaty::{Board, Square};
     let settle = Duration::from_millis(300);
     let now = Instant::now();
@@ -1539,8 +1539,8 @@ fn the_move_awaited_on_the_opponents_board_is_awaited_again() {
 /// mismatch in full, after "New game").
 #[test]
 fn the_board_is_judged_after_the_resume_question_is_answered() {
+    use crate::board::link::LinkEvent;
     use crate::board::sim::{HandStep, SimBoard};
-    use crate::board::transport::LinkEvent;
     use shakmaty::{Board, Square};
     let settle = Duration::from_millis(300);
     let now = Instant::now();

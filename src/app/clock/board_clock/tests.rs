@@ -1,6 +1,6 @@
 use super::*;
+use crate::board::link::LinkEvent;
 use crate::board::sim::{HandStep, SimBoard};
-use crate::board::transport::LinkEvent;
 use crate::board::{BoardSession, Protocol, TrackerConfig};
 use crate::clock::{Clock, parse_spec};
 use crate::game::Game;

@@ -1,6 +1,7 @@
 //! From settings to an app's builder: loads the user's files over the built-in
-//! ones, and turns every broken file into a sentence to say at start-up
-//! while going on with the built-in default.
+//! ones, with the command line's [`Overrides`] over them, and turns every
+//! broken file into a sentence to say at start-up while going on with the
+//! built-in default.
 
 use std::path::PathBuf;
 
@@ -12,119 +13,12 @@ use crate::config::{BoardSettings, ColourChoice, CompanionSettings, Config, Engi
 use crate::keymap::Keymap;
 use crate::msg::StartProblem;
 use crate::notation::Reader;
-use crate::phrase::{Form, MoveOptions, MoveStyle, Phraser};
+use crate::phrase::{MoveOptions, MoveStyle, Phraser};
 use crate::speech::{SpeechMode, SpeechSettings};
 use crate::toml_error::FileError;
 use crate::words::vocab::{self, Lang};
 
-/// Settings given on the command line, over the settings file.
-#[derive(Debug, Clone, Default, clap::Args)]
-pub struct Overrides {
-    /// How moves are said: FIDE Appendix D words (default) or the message language's words.
-    #[arg(long, value_enum)]
-    pub moves: Option<MoveStyle>,
-    /// Language of every other message: en, de, it or el.
-    #[arg(long = "lang", value_enum)]
-    pub language: Option<Lang>,
-    /// Short form (as on a scoresheet) or long form (with the from-square).
-    #[arg(long, value_enum)]
-    pub form: Option<Form>,
-    /// Name the captured piece ("schlägt Bauer David fünf").
-    #[arg(long)]
-    pub captured: bool,
-    /// Say the colour before each move.
-    #[arg(long)]
-    pub colour: bool,
-    /// Say the move number before each move.
-    #[arg(long)]
-    pub numbers: bool,
-    /// Leave out the pawn word ("Eva vier" instead of "Bauer Eva vier").
-    #[arg(long)]
-    pub no_pawn_word: bool,
-    /// Do not confirm your own moves (the opponent's are always said).
-    #[arg(long)]
-    pub no_confirm: bool,
-    /// Your colour: the side whose pieces are "mine" (white, black, or
-    /// random against an engine).
-    #[arg(long, value_name = "COLOUR", value_parser = crate::config::parse_colour)]
-    pub me: Option<ColourChoice>,
-    /// Speech: auto (speak when the speech service answers, else print),
-    /// tts, print (lines only, for your own screen reader) or both.  Line
-    /// mode prints every sentence in any mode.
-    #[arg(long, value_name = "MODE", value_parser = parse_speech_mode)]
-    pub speech: Option<SpeechMode>,
-    /// No tones (opponent's move, check, error ...).
-    #[arg(long)]
-    pub no_sound: bool,
-    /// Play with a talking clock: MIN+SEC (90+30, 3+2), M:SS+SEC (0:30+0),
-    /// periods MOVES/MIN,... (40/90,30+30), a delay dSEC or bSEC after the
-    /// base (5d3 US delay, 5b3 Bronstein), hourglass:MIN, or a preset
-    /// (bullet, blitz, blitz5, rapid, rapid25, classical, fide, ...).
-    #[arg(long = "time", value_name = "SPEC")]
-    pub time: Option<String>,
-    /// The FIDE Laws edition for penalties: 2018 (the default; also
-    /// "newest" or "latest"), 2017 (also "2014": its penalties are the
-    /// same) or 1997 (also "older" or "old").
-    #[arg(long, value_name = "EDITION", value_parser = ["2018", "newest", "latest", "2017", "2014", "1997", "older", "old"])]
-    pub rules: Option<String>,
-    /// Press the clock separately after your move (FIDE D.2.8): `press`.
-    #[arg(long)]
-    pub press_separately: bool,
-    /// Settings file to read instead of the one in your config directory.
-    #[arg(long, value_name = "FILE")]
-    pub config: Option<PathBuf>,
-}
-
-/// The settings of the commands that only write words (`games`,
-/// `export`): the language and the move words, not the play options.
-#[derive(Debug, Clone, Default, clap::Args)]
-pub struct WordsOverrides {
-    /// How moves are written: FIDE Appendix D words (default) or the message language's words.
-    #[arg(long, value_enum)]
-    pub moves: Option<MoveStyle>,
-    /// Language of the messages: en, de, it or el.
-    #[arg(long = "lang", value_enum)]
-    pub language: Option<Lang>,
-    /// Short form (as on a scoresheet) or long form (with the from-square).
-    #[arg(long, value_enum)]
-    pub form: Option<Form>,
-    /// Name the captured piece ("schlägt Bauer David fünf").
-    #[arg(long)]
-    pub captured: bool,
-    /// Leave out the pawn word ("Eva vier" instead of "Bauer Eva vier").
-    #[arg(long)]
-    pub no_pawn_word: bool,
-    /// Settings file to read instead of the one in your config directory.
-    #[arg(long, value_name = "FILE")]
-    pub config: Option<PathBuf>,
-    /// Accepted so that one set of options serves every command (these
-    /// commands print only).
-    #[arg(long, value_name = "MODE", value_parser = parse_speech_mode, hide = true)]
-    pub speech: Option<SpeechMode>,
-    /// Accepted, as `--speech`: these commands make no tones.
-    #[arg(long, hide = true)]
-    pub no_sound: bool,
-}
-
-impl From<&WordsOverrides> for Overrides {
-    fn from(w: &WordsOverrides) -> Overrides {
-        Overrides {
-            moves: w.moves,
-            language: w.language,
-            form: w.form,
-            captured: w.captured,
-            no_pawn_word: w.no_pawn_word,
-            config: w.config.clone(),
-            speech: w.speech,
-            no_sound: w.no_sound,
-            ..Overrides::default()
-        }
-    }
-}
-
-fn parse_speech_mode(s: &str) -> Result<SpeechMode, String> {
-    s.parse()
-}
+use super::typed::Overrides;
 
 /// The app's parts and the problems to say before the first prompt (as
 /// [`Msg::Problem`](crate::msg::Msg::Problem)s, before [`Msg::Start`](crate::msg::Msg::Start)).
@@ -197,19 +91,19 @@ pub fn start(over: &Overrides) -> Started {
         None => Config::default(),
     };
     let a = &mut config.announce;
-    if let Some(m) = over.moves {
+    if let Some(m) = over.words.moves {
         a.moves = m;
     }
-    if let Some(l) = over.language {
+    if let Some(l) = over.words.language {
         a.language = l;
     }
-    if let Some(f) = over.form {
+    if let Some(f) = over.words.form {
         a.form = f;
     }
-    a.name_captured |= over.captured;
+    a.name_captured |= over.words.captured;
     a.say_colour |= over.colour;
     a.say_number |= over.numbers;
-    if over.no_pawn_word {
+    if over.words.no_pawn_word {
         a.pawn_word = false;
     }
     if over.no_confirm {

@@ -491,10 +491,10 @@ pub fn exchange(
     port.write_all(request)
         .and_then(|()| port.flush())
         .map_err(|e| io_error(&e))?;
-    let deadline = std::time::Instant::now() + wait;
+    let deadline = Instant::now() + wait;
     let mut got = Vec::new();
     let mut buf = [0u8; 512];
-    while std::time::Instant::now() < deadline {
+    while Instant::now() < deadline {
         match port.read(&mut buf) {
             Ok(n) => got.extend_from_slice(&buf[..n]),
             Err(e) if e.kind() == ErrorKind::TimedOut || e.kind() == ErrorKind::Interrupted => {}

@@ -74,6 +74,9 @@ fn main() {
             b"\xef\xbb\xbf% a line for programs\n[White \"quote \\\" and \\\\ \"]\n[Black \"M\xfcller\"]\n[Odd]\n\n1. e4 ; to the end\r\n1... e5 2. Nf3!? Nc6?? 3. Bb5 !! *\r\n\r\n1. d4 {never closed\n",
         ),
     ];
+    // Found by the target: a stray `}` before an illegal move hung the
+    // search for the move's line.
+    write("pgn", "stray_brace", b"[White \"A\"]\n\n1. e4 } e5\n2. Ke5 *\n");
     for (name, text) in pgn {
         write("pgn", name, text);
     }

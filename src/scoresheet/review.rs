@@ -972,6 +972,12 @@ fn san_token_line(game: impl Iterator<Item = u8>, index: usize) -> usize {
                         tok.push(c);
                     }
                 }
+                if tok.is_empty() {
+                    // A stray `}`: passed over (it once stopped the search
+                    // here for good: a hang, found by the fuzz target).
+                    it.next();
+                    continue;
+                }
                 let tok = {
                     // "12.e4" and "12...e5": the number is not the move.
                     let digits = tok.iter().take_while(|c| c.is_ascii_digit()).count();
@@ -1261,6 +1267,21 @@ mod tests {
             (Some(3_723_000), true, "nice".into())
         );
         assert_eq!(read_comment("plain"), (None, false, "plain".into()));
+    }
+
+    /// Found by the `pgn` fuzz target: a stray `}` before an illegal move
+    /// made the search for the move's line loop for ever (hector hung on
+    /// `game N`).
+    #[test]
+    fn a_stray_brace_before_an_illegal_move_is_passed_over() {
+        let text = "[White \"A\"]\n\n1. e4 } e5\n2. Ke5 *\n";
+        let f = PgnFile::from_bytes(text.as_bytes().to_vec()).unwrap();
+        let g = f.game(1).unwrap();
+        assert_eq!(g.plies.len(), 2);
+        assert!(matches!(
+            g.stopped,
+            Some(PgnProblem::IllegalMove { line: 4, .. })
+        ));
     }
 
     /// Issue 18: an unterminated comment gave no game and no line.

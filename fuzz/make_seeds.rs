@@ -77,6 +77,12 @@ fn main() {
     // Found by the target: a stray `}` before an illegal move hung the
     // search for the move's line.
     write("pgn", "stray_brace", b"[White \"A\"]\n\n1. e4 } e5\n2. Ke5 *\n");
+    // Found by the target: the listing read tags past a game's end.
+    write(
+        "pgn",
+        "bom_mid_file",
+        b"[White \"A\"]\n\n1. e4 *\n\n\xef\xbb\xbf[Event \"E\"]\n[White \"B\"]\n\n1. d4 *\n",
+    );
     for (name, text) in pgn {
         write("pgn", name, text);
     }

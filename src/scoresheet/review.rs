@@ -650,8 +650,10 @@ impl PgnFile {
             let skip = i64::try_from(s.offset.saturating_sub(at)).unwrap_or(i64::MAX);
             r.seek_relative(skip).map_err(io)?;
             let _ = f(Tags::Begin(i + 1, s));
+            // No further than the game's end, as when it is read alone.
+            let end = self.starts.get(i + 1).map_or(self.len, |n| n.offset);
             let mut counted = CountingRead {
-                inner: &mut r,
+                inner: &mut io::Read::take(&mut r, end.saturating_sub(s.offset)),
                 read: 0,
             };
             file::read_tags(&mut counted, TAG_READ, TAG_LINE_MAX, |n, v| {
@@ -1267,6 +1269,31 @@ mod tests {
             (Some(3_723_000), true, "nice".into())
         );
         assert_eq!(read_comment("plain"), (None, false, "plain".into()));
+    }
+
+    /// Found by the `pgn` fuzz target: the listing read a game's tags on
+    /// past its end (here into the next game, which a byte-order mark in
+    /// the middle of the file had parted from it), so that the games
+    /// listed and the game chosen had different tags.
+    #[test]
+    fn the_listing_reads_each_games_tags_within_the_game() {
+        let text =
+            b"[White \"A\"]\n\n1. e4 *\n\n\xef\xbb\xbf[Event \"E\"]\n[White \"B\"]\n\n1. d4 *\n";
+        let f = PgnFile::from_bytes(text.to_vec()).unwrap();
+        assert_eq!(f.count(), 3, "parted as pgn-reader parts it");
+        let mut listed = Vec::new();
+        f.each_entry(|e| {
+            listed.push(e);
+            ControlFlow::Continue(())
+        })
+        .unwrap();
+        for e in &listed {
+            assert_eq!(f.entry(e.number).as_ref(), Ok(e));
+            if let Ok(g) = f.game(e.number) {
+                assert_eq!(&g.entry, e);
+            }
+        }
+        assert_eq!(listed[2].white, "B");
     }
 
     /// Found by the `pgn` fuzz target: a stray `}` before an illegal move

@@ -83,6 +83,8 @@ fn main() {
         "bom_mid_file",
         b"[White \"A\"]\n\n1. e4 *\n\n\xef\xbb\xbf[Event \"E\"]\n[White \"B\"]\n\n1. d4 *\n",
     );
+    // Found by the target: two bytes of a byte-order mark are no mark.
+    write("pgn", "half_bom", b"\xef\xbb% a line\n[A \"1\"]\n1. e4\n\n[B \"2\"]\n");
     for (name, text) in pgn {
         write("pgn", name, text);
     }

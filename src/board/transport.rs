@@ -18,6 +18,7 @@ use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+#[cfg(unix)]
 use serialport::SerialPort;
 
 pub use serialport::{DataBits, Parity, StopBits};
@@ -255,6 +256,7 @@ fn open(path: &str, s: PortSettings) -> Result<Port, PortError> {
 struct Thread<'a> {
     out: &'a Receiver<Vec<u8>>,
     stop: &'a AtomicBool,
+    #[cfg_attr(not(unix), allow(dead_code, reason = "no wake pipe: timed reads"))]
     waker: &'a Waker,
 }
 

@@ -120,7 +120,19 @@ const CHUNK: usize = 1 << 20;
 
 /// Where each game of `source` starts.
 pub(super) fn scan(source: &Source) -> io::Result<Vec<Start>> {
-    let mut scanner = Scanner::default();
+    // A byte-order mark at the very start is passed over (pgn-reader's
+    // `skip_bom`: all three bytes or none).
+    let mut head = [0u8; 3];
+    let mut got = 0;
+    while got < 3 {
+        match source.read_at(&mut head[got..], got as u64) {
+            Ok(0) => break,
+            Ok(n) => got += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    let mut scanner = Scanner::new(head[..got] == *BOM);
     match source {
         Source::Bytes(b) => scanner.feed(b),
         Source::File(_) => {
@@ -180,18 +192,22 @@ struct Scanner {
     /// Line ends before the part of the chunk counted.
     lines: u64,
     starts: Vec<Start>,
-    /// Whether the bytes so far may be a byte-order mark.
-    bom: bool,
+    /// The bytes at the start passed over: a byte-order mark's, or none.
+    skip: u64,
 }
 
-impl Default for Scanner {
-    fn default() -> Scanner {
+/// The byte-order mark of UTF-8.
+const BOM: &[u8; 3] = b"\xef\xbb\xbf";
+
+impl Scanner {
+    /// A scanner for text that starts with a byte-order mark, or not.
+    fn new(bom: bool) -> Scanner {
         Scanner {
             state: Scan::Between { new_line: true },
             offset: 0,
             lines: 0,
             starts: Vec::new(),
-            bom: true,
+            skip: if bom { 3 } else { 0 },
         }
     }
 }
@@ -202,23 +218,10 @@ fn line_ends(b: &[u8]) -> u64 {
 
 impl Scanner {
     fn feed(&mut self, chunk: &[u8]) {
-        let mut i = 0;
-        // A byte-order mark at the very start (pgn-reader's `skip_bom`),
-        // however the chunks cut it.
-        const BOM: &[u8] = b"\xef\xbb\xbf";
-        while let Some(&want) = usize::try_from(self.offset)
-            .ok()
-            .and_then(|o| BOM.get(o + i))
-        {
-            if i == chunk.len() {
-                break;
-            }
-            if chunk[i] != want || !self.bom {
-                self.bom = false;
-                break;
-            }
-            i += 1;
-        }
+        // The byte-order mark, however the chunks cut it.
+        let mut i = usize::try_from(self.skip.saturating_sub(self.offset))
+            .unwrap_or(usize::MAX)
+            .min(chunk.len());
         let mut counted = 0;
         let n = chunk.len();
         while i < n {
@@ -556,14 +559,14 @@ mod tests {
     use super::*;
 
     fn starts(text: &[u8]) -> Vec<(u64, u64)> {
-        let mut s = Scanner::default();
+        let mut s = Scanner::new(text.starts_with(BOM));
         s.feed(text);
         s.starts.iter().map(|s| (s.offset, s.line)).collect()
     }
 
     /// The same text fed in pieces of every size parts the same.
     fn starts_in_pieces(text: &[u8], piece: usize) -> Vec<(u64, u64)> {
-        let mut s = Scanner::default();
+        let mut s = Scanner::new(text.starts_with(BOM));
         for c in text.chunks(piece) {
             s.feed(c);
         }
@@ -591,6 +594,9 @@ mod tests {
             b"  \n\n",
             b"",
             b"1. e4 {never closed\n\n[A \"1\"]\n",
+            // Found by the fuzz target: two bytes of a byte-order mark
+            // are no mark (and a game starts at them).
+            b"\xef\xbb% a line\n[A \"1\"]\n1. e4\n\n[B \"2\"]\n",
         ];
         for text in cases {
             let got = starts(text);

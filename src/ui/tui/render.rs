@@ -48,7 +48,12 @@ const MOVE_ROWS: usize = 3;
 const PANEL_MIN: u16 = 30;
 
 /// Draw into a frame (and place the terminal cursor in the input field
-/// when it has the focus).
+/// when it has the focus): ratatui's way, for the tests and the benches
+/// (the view's own loop keeps its frames: [`draw`], [`input_cursor`]).
+#[cfg_attr(
+    not(any(test, feature = "test-support")),
+    allow(dead_code, reason = "the tests' and benches' way to draw a frame")
+)]
 pub fn render(frame: &mut Frame<'_>, view: &View, look: &Look) {
     let area = frame.area();
     draw(view, look, area, frame.buffer_mut());

@@ -31,9 +31,10 @@ pub const TAG_LINE_MAX: usize = 16 * 1024;
 /// The bytes of a tag's value kept (a name, an event, a FEN are far
 /// shorter).
 const TAG_KEPT: usize = 512;
-/// The bytes of a tag's value read from the file: a few more than are
-/// kept, so that a value cut inside a character is known to be cut.
-const TAG_READ: usize = TAG_KEPT + 4;
+/// The bytes of a tag's value, as written, read from the file: all of
+/// any tag pgn-reader reads (its buffer holds twice [`TAG_LINE_MAX`]), so
+/// that the tags listed are those of the game read.
+const TAG_READ: usize = 2 * TAG_LINE_MAX + 8;
 /// The bytes of one move's comments kept: more is left in the file.
 pub const COMMENT_KEPT: usize = 16 * 1024;
 
@@ -260,6 +261,10 @@ fn set_tag(e: &mut GameEntry, name: &[u8], value: &[u8]) {
         b"TimeControl" => e.time_control = v(),
         b"FEN" => e.fen = Some(v()),
         n if n.starts_with(b"Hector") => {
+            // A name as long as the listing keeps it (found by the fuzz
+            // target: a name of hundreds of bytes, whole in the game read,
+            // cut in the listing).
+            let n = &n[..n.len().min(file::NAME_KEPT)];
             e.hector
                 .push((String::from_utf8_lossy(n).into_owned(), v()));
         }
@@ -1294,6 +1299,37 @@ mod tests {
             }
         }
         assert_eq!(listed[2].white, "B");
+    }
+
+    /// Found by the `pgn` fuzz target: a `Hector…` tag with a long name
+    /// was kept whole from the game read and cut in the listing.
+    #[test]
+    fn a_long_tag_name_is_kept_alike_listed_and_read() {
+        let name = format!("Hector{}", "x".repeat(200));
+        let text = format!("[{name} \"v\"]\n[White \"A\"]\n\n1. e4 *\n");
+        let f = PgnFile::from_bytes(text.into_bytes()).unwrap();
+        let listed = f.entry(1).unwrap();
+        assert_eq!(f.game(1).unwrap().entry, listed);
+        assert_eq!(listed.hector[0].0.len(), file::NAME_KEPT);
+        assert_eq!(listed.white, "A");
+    }
+
+    /// The tags listed are those pgn-reader gives the game read, escapes
+    /// and all (its way of undoing `\\` and `\"` taken as it is).
+    #[test]
+    fn escapes_are_undone_alike_listed_and_read() {
+        for value in [
+            r#"a\"b"#,
+            r#"a\\\"b"#,
+            r#"\\\\x"#,
+            r#"q\n\\"#,
+            "line\\\nend",
+        ] {
+            let text = format!("[White \"{value}\"]\n[Black \"B\"]\n\n1. e4 *\n");
+            let f = PgnFile::from_bytes(text.into_bytes()).unwrap();
+            let g = f.game(1).unwrap();
+            assert_eq!(f.entry(1).unwrap(), g.entry, "{value}");
+        }
     }
 
     /// Found by the `pgn` fuzz target: a stray `}` before an illegal move

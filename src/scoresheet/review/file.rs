@@ -196,6 +196,9 @@ struct Scanner {
     skip: u64,
 }
 
+/// The bytes of a tag's name kept (the longest known is far shorter).
+pub(super) const NAME_KEPT: usize = 64;
+
 /// The byte-order mark of UTF-8.
 const BOM: &[u8; 3] = b"\xef\xbb\xbf";
 
@@ -407,9 +410,11 @@ impl Scanner {
 }
 
 /// The tags of a game read from its start, as pgn-reader reads them
-/// (`read_tags`): each `[Name "value"]` with `\"` and `\\` undone, each
-/// value cut at `kept` bytes (never more is held), and the line (from the
-/// game's first, 0-based) of the first tag longer than `long` bytes.
+/// (`read_tags`): each `[Name "value"]` with its escapes undone as
+/// pgn-reader undoes them (`RawTag::decode`), each value as written cut at
+/// `kept` bytes (never more is held), each name at [`NAME_KEPT`], and the
+/// line (from the game's first, 0-based) of the first tag longer than
+/// `long` bytes.
 pub(super) fn read_tags(
     r: &mut impl BufRead,
     kept: usize,
@@ -428,6 +433,7 @@ pub(super) fn read_tags(
         let at = line;
         let mut length = 1;
         name.clear();
+        let mut whole_name = true;
         let quoted = loop {
             let Some(b) = next(r)? else {
                 return Ok(long_at);
@@ -440,8 +446,8 @@ pub(super) fn read_tags(
                     break false;
                 }
                 b']' => break false,
-                _ if name.len() < 64 => name.push(b),
-                _ => {}
+                _ if name.len() < NAME_KEPT => name.push(b),
+                _ => whole_name = false,
             }
         };
         if quoted {
@@ -454,16 +460,17 @@ pub(super) fn read_tags(
                         r.consume(1);
                         break;
                     }
+                    // The escaped byte is the value's, whatever it is.
                     b'\\' => {
                         r.consume(1);
                         length += 1;
+                        if value.len() < kept {
+                            value.push(b);
+                        }
                         let Some(e) = next(r)? else { break };
                         length += 1;
                         if e == b'\n' {
                             line += 1;
-                        }
-                        if !matches!(e, b'"' | b'\\') && value.len() < kept {
-                            value.push(b'\\');
                         }
                         if value.len() < kept {
                             value.push(e);
@@ -486,8 +493,11 @@ pub(super) fn read_tags(
             }
             // One space before the quote is not the name's (as
             // pgn-reader reads it).
-            let name = name.strip_suffix(b" ").unwrap_or(&name);
-            tag(name, &value);
+            let name = match whole_name {
+                true => name.strip_suffix(b" ").unwrap_or(&name),
+                false => &name[..],
+            };
+            tag(name, &pgn_reader::RawTag(&value).decode());
         }
         // skip_ket
         loop {

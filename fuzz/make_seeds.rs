@@ -85,6 +85,17 @@ fn main() {
     );
     // Found by the target: two bytes of a byte-order mark are no mark.
     write("pgn", "half_bom", b"\xef\xbb% a line\n[A \"1\"]\n1. e4\n\n[B \"2\"]\n");
+    // Found by the target: a long tag name, escapes as pgn-reader undoes them.
+    write(
+        "pgn",
+        "long_name",
+        format!("[Hector{} \"v\"]\n[White \"A\"]\n\n1. e4 *\n", "x".repeat(200)).as_bytes(),
+    );
+    write(
+        "pgn",
+        "escapes",
+        b"[White \"a\\\\\\\"b\"]\n[Black \"\\\\\\\\x\"]\n[Event \"line\\\\\\nend\"]\n\n1. e4 *\n",
+    );
     for (name, text) in pgn {
         write("pgn", name, text);
     }

@@ -434,20 +434,34 @@ pub(super) fn read_tags(
         let mut length = 1;
         name.clear();
         let mut whole_name = true;
+        // The name, to the value's quote (or the tag's end): taken from the
+        // buffer a run at a time.
         let quoted = loop {
-            let Some(b) = next(r)? else {
+            let buf = r.fill_buf()?;
+            if buf.is_empty() {
                 return Ok(long_at);
+            }
+            let found = memchr::memchr3(b'"', b'\n', b']', buf);
+            let run = &buf[..found.unwrap_or(buf.len())];
+            let room = NAME_KEPT - name.len();
+            whole_name &= run.len() <= room;
+            name.extend_from_slice(&run[..run.len().min(room)]);
+            let Some(d) = found else {
+                length += buf.len();
+                let all = buf.len();
+                r.consume(all);
+                continue;
             };
-            length += 1;
+            let b = buf[d];
+            length += d + 1;
+            r.consume(d + 1);
             match b {
                 b'"' => break true,
                 b'\n' => {
                     line += 1;
                     break false;
                 }
-                b']' => break false,
-                _ if name.len() < NAME_KEPT => name.push(b),
-                _ => whole_name = false,
+                _ => break false,
             }
         };
         if quoted {

@@ -147,6 +147,8 @@ pub(super) struct OnlinePlay {
     mode: CastlingMode,
     /// The game has a clock (not a correspondence game).
     clocked: bool,
+    /// A correspondence game's days per move.
+    days: Option<u32>,
     /// The first move's deadline: said once, then again with ten seconds
     /// left (at this time).
     first_move_said: bool,
@@ -269,6 +271,7 @@ impl OnlinePlay {
             choosing: false,
             mode: CastlingMode::Standard,
             clocked: true,
+            days: None,
             first_move_said: false,
             first_move_ten: None,
             seek_closed_at: None,
@@ -964,6 +967,7 @@ impl OnlinePlay {
         ]);
         // A correspondence game's times are days: no clock follows them.
         self.clocked = full.clock.is_some() && !full.is_correspondence();
+        self.days = full.days_per_turn.filter(|_| full.is_correspondence());
         let mut notes = Vec::new();
         let changes = match &mut self.sync {
             // A reconnect: only what was missed.
@@ -1853,6 +1857,19 @@ impl OnlinePlay {
         if !out.contains(&Effect::Quit) {
             out.push(Effect::Quit);
         }
+    }
+
+    /// `time` in an online game without a clock (a correspondence game):
+    /// its days a move, not the advice to start hector with `--time`.
+    /// None when the game has a clock, or has not begun.
+    pub(super) fn no_clock(&self, talk: &Talk) -> Option<String> {
+        if self.clocked || self.game_id.is_none() {
+            return None;
+        }
+        Some(match self.days {
+            Some(d) => talk.text("lichess_time_days", &[("days", &d.to_string())]),
+            None => talk.text("lichess_time_none", &[]),
+        })
     }
 
     /// `resign`, confirmed: asked of the server, which ends the game.

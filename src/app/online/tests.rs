@@ -843,6 +843,11 @@ fn a_correspondence_game_has_no_clock() {
         ]
     );
     assert!(app.parts.clock.is_none(), "no clock part");
+    let e = app.update(Msg::Line("time".into()), t0);
+    assert_eq!(
+        said(&e),
+        ["This correspondence game has no clock: lichess gives three days a move."]
+    );
     let online = app.parts.online.as_ref().unwrap();
     assert!(online.server_clock(2).is_none(), "no server clock");
 }

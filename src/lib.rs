@@ -224,7 +224,7 @@ pub mod cli {
         PlayArgs, PrintOnly, Refusal, ResumeArgs, ResumePlan, ReviewArgs, SayArgs, SimArgs,
         SystemPorts, UiKind, VerifyArgs, VoicesArgs, board_plan, broadcast_round, engine_setup,
         find_game, game_line, game_start, host_name, host_names, listing_line, online_start,
-        page_address, page_failed, page_listen, page_ready, resume_plan, store,
+        page_address, page_failed, page_listen, page_ready, resume_plan, saved_online_game, store,
     };
     pub use crate::ui::commands;
     pub use crate::ui::lichess::{

@@ -107,19 +107,25 @@ fn play_online(args: &PlayArgs) -> ExitCode {
     if !has_token() {
         return refuse(&Refusal::NoToken, &started.phraser);
     }
-    // An online game left unfinished is gone on with by resuming it (its
-    // journal, its moves not said again): said, in case that was meant.
-    if hector::cli::store()
-        .resumable()
-        .is_some_and(|g| g.online.is_some())
-    {
-        let said = started.phraser.message("lichess_unfinished_saved", &[]);
-        println!("{said}");
-    }
     let online = match hector::cli::online_start(args, time.as_deref()) {
         Ok(o) => o,
         Err(r) => return refuse(&r, &started.phraser),
     };
+    let store = hector::cli::store();
+    // `--game ID` whose journal is kept (a correspondence game quit
+    // between moves): taken up as `--resume` does, its moves not said
+    // again.
+    if let hector::OnlineStart::Game { id } = &online
+        && let Some(offer) = hector::cli::saved_online_game(&store, id)
+    {
+        return run_session(started, args, Some(offer), None);
+    }
+    // An online game left unfinished is gone on with by resuming it (its
+    // journal, its moves not said again): said, in case that was meant.
+    if store.resumable().is_some_and(|g| g.online.is_some()) {
+        let said = started.phraser.message("lichess_unfinished_saved", &[]);
+        println!("{said}");
+    }
     // The journal's start record: the server now, the game and its
     // players when the server tells them (never the token).
     let mut start_info = StartInfo {

@@ -205,7 +205,7 @@ impl App {
         }
         let plies = self.game.history().len();
         if let Some(o) = &mut self.parts.online {
-            out.extend(o.on_change(change, self.settings.me, plies));
+            out.extend(o.on_change(change, self.settings.me, plies, now));
         }
         let over = self.game.is_over();
         // (None stands when it is: a refused claim with its move is one.)

@@ -442,7 +442,8 @@ impl App {
                 }
                 let over = self.game.is_over();
                 if let Some(o) = &mut self.parts.online {
-                    o.tick(now, over, &mut voice::Voice::new(&mut self.talk, &mut out));
+                    let notes = o.tick(now, over, &mut voice::Voice::new(&mut self.talk, &mut out));
+                    self.on_online_notes(notes, now, &mut out);
                 }
                 if let Some(b) = &mut self.parts.broadcast {
                     b.tick(now, &mut voice::Voice::new(&mut self.talk, &mut out));
@@ -489,7 +490,7 @@ impl App {
                         let note = e.start(now);
                         self.on_engine_notes(vec![note], now, &mut out);
                     }
-                    if let Some(o) = &self.parts.online {
+                    if let Some(o) = &mut self.parts.online {
                         o.start(&mut voice::Voice::new(&mut self.talk, &mut out));
                     }
                 }
@@ -573,6 +574,9 @@ impl App {
                 b.hold_quit(now, interrupted, &mut self.talk, &mut out);
             }
         }
+        if let Some(o) = &mut self.parts.online {
+            o.hold_quit(now, interrupted, &mut self.talk, &mut out);
+        }
         if let Some(epoch) = self.parts.journal.begun() {
             // The opponent's seat, so that a resumed game gives the page its seat back.
             out.extend(self.parts.companion.journal(epoch));
@@ -641,6 +645,14 @@ impl App {
             {
                 return;
             }
+        }
+        // The number of the lichess game to play, when asked which.
+        if let Ok(n) = line.trim().parse::<usize>()
+            && let Some(o) = &mut self.parts.online
+            && let Some(notes) = o.choose(n, &mut voice::Voice::new(&mut self.talk, out))
+        {
+            self.on_online_notes(notes, now, out);
+            return;
         }
         let words: Vec<&MoveWords> = self.talk.arg_words.iter().collect();
         let input = read_line(

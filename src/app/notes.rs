@@ -38,12 +38,28 @@ impl App {
         };
         let mut v = super::voice::Voice::new(&mut self.talk, out);
         let notes = o.handle(io, now, &self.game, self.settings.me, &mut v);
-        for note in notes {
-            self.on_online_note(note, now, out);
-        }
+        // The part's own sentences (the first move's deadline) after the
+        // move and what the board awaits.
+        let (tells, notes): (Vec<_>, Vec<_>) = notes
+            .into_iter()
+            .partition(|n| matches!(n, OnlineNote::Tell(_)));
+        self.on_online_notes(notes, now, out);
         // The opponent's move (a takeback, a refused move taken back, the
         // game read again) is awaited on the player's board.
         self.sync_board(now, out);
+        self.on_online_notes(tells, now, out);
+    }
+
+    /// What the online part answered, in order.
+    pub(super) fn on_online_notes(
+        &mut self,
+        notes: Vec<OnlineNote>,
+        now: Instant,
+        out: &mut Vec<Effect>,
+    ) {
+        for note in notes {
+            self.on_online_note(note, now, out);
+        }
     }
 
     /// What the online part answered that only the App may do.
@@ -120,6 +136,7 @@ impl App {
                     self.parts.journal.event(Event::SetAside);
                 }
             }
+            OnlineNote::Tell(t) => self.say(out, t, Priority::Urgent, SayKind::Game),
             OnlineNote::MoveRefused => {
                 let said = self
                     .game
@@ -144,15 +161,45 @@ impl App {
     }
 
     /// The server's changes, one by one: each said by the online part and
-    /// made in the game here.
+    /// made in the game here.  A flood of moves (more than
+    /// [`super::online::FLOOD`] at once: a game taken up after long, a
+    /// hostile server) is made silently and said as one sentence, the
+    /// count and the last move (issue 31.5).
     fn apply_online_changes(&mut self, changes: Vec<Change>, now: Instant, out: &mut Vec<Effect>) {
+        let moves = changes
+            .iter()
+            .filter(|c| matches!(c, Change::Move { .. }))
+            .count();
+        let flood = moves > super::online::FLOOD;
+        let mut made = 0usize;
+        let mut last = None;
         for change in changes {
             let Some(o) = &mut self.parts.online else {
                 return;
             };
             let mut v = super::voice::Voice::new(&mut self.talk, out);
-            if let Some(note) = o.apply(change, &self.game, &mut v) {
-                self.on_online_note(note, now, out);
+            match o.apply(change, &self.game, &mut v) {
+                Some(OnlineNote::Edit(Edit::Play(mv))) if flood => {
+                    let before = self.game.position().clone();
+                    if self.change(Edit::Play(mv)).is_ok() {
+                        made += 1;
+                        last = Some((before, mv));
+                    }
+                    self.settle(now, out);
+                }
+                Some(note) => self.on_online_note(note, now, out),
+                None => {}
+            }
+        }
+        if let Some((before, mv)) = last {
+            let words = self.talk.phraser.say_move(&before, mv);
+            let t = self.message(
+                "lichess_moves_missed",
+                &[("count", &made.to_string()), ("last", &words)],
+            );
+            self.say(out, t, Priority::Urgent, SayKind::Game);
+            if let Some(t) = self.game_over_sentence() {
+                self.say(out, t, Priority::Urgent, SayKind::Game);
             }
         }
     }

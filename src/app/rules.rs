@@ -165,7 +165,13 @@ impl App {
             _ => self.settings.me,
         };
         let Some(part) = &self.parts.clock else {
-            let t = self.message("clock_none", &[]);
+            // Online, a correspondence game's days a move.
+            let online = self
+                .parts
+                .online
+                .as_ref()
+                .and_then(|o| o.no_clock(&self.talk));
+            let t = online.unwrap_or_else(|| self.message("clock_none", &[]));
             self.say(out, t, Priority::Normal, SayKind::Error);
             return;
         };

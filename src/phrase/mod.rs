@@ -14,10 +14,12 @@
 //! - `clock`: the clock's words ([`crate::clock::words::Words`] for the Phraser).
 //! - `messages`: the check of a message file against the built-in English one.
 //! - `record`: why a saved game's journal cannot be used, a game's mode.
+//! - `lichess`: the games in progress on lichess, in words.
 
 mod board_words;
 mod clock;
 mod explore;
+mod lichess;
 mod messages;
 mod phraser;
 mod record;

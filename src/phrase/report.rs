@@ -358,6 +358,8 @@ impl Phraser {
             EndReason::IllegalMove => "how_illegal_draw",
             EndReason::ArbiterDecision if winner.is_some() => "how_arbiter",
             EndReason::ArbiterDecision => "how_arbiter_draw",
+            EndReason::Abandoned if winner.is_some() => "how_abandoned",
+            EndReason::Abandoned => "how_abandoned_draw",
         };
         let (side, loser) = match winner {
             Some(w) => (self.side(w), self.side(!w)),
@@ -493,11 +495,13 @@ impl Phraser {
             EndReason::IllegalMove if winner.is_none() => Some("over_illegal_draw"),
             EndReason::ArbiterDecision if winner.is_none() => Some("over_arbiter_draw"),
             EndReason::Resignation if winner.is_none() => Some("over_resignation_draw"),
+            EndReason::Abandoned if winner.is_none() => Some("over_abandoned_draw"),
             EndReason::Checkmate
             | EndReason::Resignation
             | EndReason::TimeForfeit
             | EndReason::IllegalMove
-            | EndReason::ArbiterDecision => None,
+            | EndReason::ArbiterDecision
+            | EndReason::Abandoned => None,
         };
         if let Some(key) = draw_key {
             return self.message(key, &[("result", &result(None))]);
@@ -510,6 +514,7 @@ impl Phraser {
             EndReason::TimeForfeit => "over_time",
             EndReason::IllegalMove => "over_illegal",
             EndReason::ArbiterDecision => "over_arbiter",
+            EndReason::Abandoned => "over_abandoned",
             _ => "over_checkmate",
         };
         self.message(

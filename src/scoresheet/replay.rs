@@ -401,6 +401,7 @@ pub fn reason_word(r: EndReason) -> &'static str {
         EndReason::TimeForfeit => "time-forfeit",
         EndReason::IllegalMove => "illegal-move",
         EndReason::ArbiterDecision => "arbiter-decision",
+        EndReason::Abandoned => "abandoned",
     }
 }
 
@@ -419,6 +420,7 @@ pub fn parse_reason(word: &str) -> Option<EndReason> {
         EndReason::TimeForfeit,
         EndReason::IllegalMove,
         EndReason::ArbiterDecision,
+        EndReason::Abandoned,
     ]
     .into_iter()
     .find(|r| reason_word(*r) == word)

@@ -36,7 +36,7 @@ pub mod typed;
 pub use board::{BoardPlan, SystemPorts, board_plan};
 pub use engine::engine_setup;
 pub use game::{GameStart, game_start};
-pub use online::{Refusal, broadcast_round, online_start};
+pub use online::{Refusal, broadcast_round, online_start, saved_online_game};
 pub use page::{host_name, host_names, page_address, page_failed, page_listen, page_ready};
 pub use saved::{ResumePlan, find_game, game_line, listing_line, resume_plan, store};
 pub use settings::{Started, start};

@@ -31,7 +31,7 @@ pub use labels::PageLabels;
 pub use request::{MoveInput, OpponentAction};
 #[cfg(any(test, feature = "test-support"))]
 pub use snapshot::{Clocks, GameEnd, LastMove, Side};
-pub use snapshot::{Flash, FlashKind, Notice, Snapshot, Tactile};
+pub use snapshot::{Flash, FlashKind, Notice, Snapshot, Tactile, TournamentView};
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 

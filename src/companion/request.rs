@@ -55,6 +55,9 @@ pub enum OpponentAction {
     DeclineDraw,
     /// The opponent resigns.
     Resign,
+    /// The opponent confirms the result of a tournament game (Article
+    /// 8.7: their signature on the scoresheet).
+    ConfirmResult,
 }
 
 /// A move as the page sends it.
@@ -303,6 +306,17 @@ pub fn parse(
             }
             Route::Act(OpponentAction::Resign)
         }
+        // A tournament game's result, confirmed (the same body as a
+        // resignation's: an explicit yes).
+        ("/api/confirm", "POST") => {
+            let body: ResignBody = json_body(headers, body)?;
+            if !body.confirm {
+                return Err(RequestError::BadBody(
+                    "confirming needs confirm: true".into(),
+                ));
+            }
+            Route::Act(OpponentAction::ConfirmResult)
+        }
         ("/api/bye", "POST") => Route::Bye,
         ("/" | "/index.html" | "/api/info" | "/api/state" | "/events", _) => {
             return Err(RequestError::MethodNotAllowed);
@@ -310,6 +324,7 @@ pub fn parse(
         ("/api/pair" | "/api/move" | "/api/draw" | "/api/resign" | "/api/bye", _) => {
             return Err(RequestError::MethodNotAllowed);
         }
+        ("/api/confirm", _) => return Err(RequestError::MethodNotAllowed),
         _ => return Err(RequestError::NotFound),
     };
     Ok(ApiRequest {
@@ -573,6 +588,28 @@ mod tests {
             }
         );
         assert_eq!(post("/api/bye", "").unwrap().route, Route::Bye);
+    }
+
+    /// A tournament game's confirmation of the result: an explicit yes,
+    /// by POST only.
+    #[test]
+    fn a_confirmation_of_the_result_needs_an_explicit_yes() {
+        assert_eq!(
+            post("/api/confirm", r#"{"confirm":true}"#).unwrap().route,
+            Route::Act(OpponentAction::ConfirmResult)
+        );
+        assert!(matches!(
+            post("/api/confirm", r#"{"confirm":false}"#),
+            Err(RequestError::BadBody(_))
+        ));
+        assert!(matches!(
+            post("/api/confirm", "{}"),
+            Err(RequestError::BadBody(_))
+        ));
+        assert_eq!(
+            parse("GET", "/api/confirm", &[], b"").map(|r| r.route),
+            Err(RequestError::MethodNotAllowed)
+        );
     }
 
     #[test]

@@ -222,9 +222,10 @@ pub mod cli {
     pub use crate::setup::{
         BoardCmd, BoardPlan, Cli, Cmd, ExportArgs, GameStart, GamesArgs, LichessArgs, LichessCmd,
         PlayArgs, PrintOnly, Refusal, ResumeArgs, ResumePlan, ReviewArgs, SayArgs, SimArgs,
-        SystemPorts, UiKind, VerifyArgs, VoicesArgs, board_plan, broadcast_round, engine_setup,
-        find_game, game_line, game_start, host_name, host_names, listing_line, online_start,
-        page_address, page_failed, page_listen, page_ready, resume_plan, store,
+        SystemPorts, TournamentRefusal, UiKind, VerifyArgs, VoicesArgs, board_plan,
+        broadcast_round, engine_setup, find_game, game_line, game_start, host_name, host_names,
+        listing_line, online_start, page_address, page_failed, page_listen, page_ready,
+        resume_plan, store, tournament_setup,
     };
     pub use crate::ui::commands;
     pub use crate::ui::lichess::{

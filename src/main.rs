@@ -161,8 +161,20 @@ fn run_session(
     // the first sentence).
     let tui = (ui == UiKind::Tui).then(|| hector::load_tui(&started.view));
     // How the session starts, given to the app before it is built.
+    let engine = hector::cli::engine_setup(args, &started.engine);
+    // A tournament game (`--tournament [FILE]`): what its arbiter allowed,
+    // and no engine to play.
+    let tournament =
+        match hector::cli::tournament_setup(args.tournament.as_deref(), engine.as_ref()) {
+            Ok(t) => t,
+            Err(refusal) => {
+                println!("{}", refusal.sentence(&started.phraser));
+                return ExitCode::FAILURE;
+            }
+        };
     let mut builder = std::mem::take(&mut started.app)
-        .engine(hector::cli::engine_setup(args, &started.engine))
+        .engine(engine)
+        .tournament(tournament)
         // A player at a terminal is asked before a stray `quit` or `new`
         // ends a game; a script on standard input is not.
         .ask_before_leaving(std::io::IsTerminal::is_terminal(&std::io::stdin()));

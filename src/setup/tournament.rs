@@ -141,7 +141,11 @@ mod tests {
 
     #[test]
     fn the_arbiters_file_allows_questions_only() {
-        let s = allowed_in("[tournament]\nallow = [\"material\", \"moves\"]\n", "a.toml").unwrap();
+        let s = allowed_in(
+            "[tournament]\nallow = [\"material\", \"moves\"]\n",
+            "a.toml",
+        )
+        .unwrap();
         assert_eq!(s.allowed, [PlayerAction::Material, PlayerAction::Moves]);
         assert_eq!(
             allowed_in("[tournament]\nallow = [\"hint\"]\n", "a.toml"),
@@ -155,7 +159,11 @@ mod tests {
             allowed_in("[tournament]\n", "a.toml"),
             Ok(TournamentSetup::default())
         );
-        for bad in ["[tournament]\nallowed = []\n", "[game]\nrated = false\n", "allow ="] {
+        for bad in [
+            "[tournament]\nallowed = []\n",
+            "[game]\nrated = false\n",
+            "allow =",
+        ] {
             assert!(
                 matches!(
                     allowed_in(bad, "a.toml"),

@@ -458,7 +458,7 @@ impl Journal {
     }
 
     /// The journal effects of this update (what is `seen`), put before
-    /// all others.
+    /// all others but the journal operations the update made itself.
     pub(in crate::app) fn poll(
         &mut self,
         seen: &Observed<'_>,
@@ -467,7 +467,13 @@ impl Journal {
     ) {
         if let Some(sheet) = &mut self.sheet {
             let ops = sheet.follow(seen, now);
-            out.splice(0..0, ops);
+            // After the journal operations this update made itself (a
+            // resumed journal opened again: its records go into it).
+            let at = out
+                .iter()
+                .rposition(|e| matches!(e, Effect::Journal(_)))
+                .map_or(0, |i| i + 1);
+            out.splice(at..at, ops);
         }
     }
 

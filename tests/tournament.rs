@@ -1,0 +1,181 @@
+//! Issue 29's tournament mode through the real `hector` binary: a game on
+//! a simulated DGT board with a clock where every refused question is
+//! refused and recorded, a crash (SIGKILL) and resume that keep the mode
+//! and the chain, the digest said at the end that `hector verify` gives
+//! too; and the opponent's confirmation of the result tapped on the
+//! companion page in headless Chromium, landing in the record.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use hector::io::Protocol;
+use shakmaty::san::San;
+use shakmaty::{Chess, Move, Position};
+
+use crate::util::{Hector, Tactile, clean_config_dir, hector_data, new_pty};
+
+const WAIT: Duration = Duration::from_secs(8);
+const HAND: Duration = Duration::from_millis(15);
+const REFUSED: &str = "Not in a tournament game: the rules allow no help beyond the board.";
+const MODE: &str =
+    "A tournament game: no help beyond the board, and every action is recorded for the arbiter.";
+
+/// The one journal of `data` (XDG_DATA_HOME).
+fn only_journal(data: &Path) -> PathBuf {
+    let store = hector::Store::new(data.join("hector").join("games"));
+    store
+        .list()
+        .ok()
+        .and_then(|mut l| l.pop())
+        .map(|g| g.path)
+        .expect("a journal")
+}
+
+fn mv(pos: &Chess, san: &str) -> Move {
+    san.parse::<San>()
+        .ok()
+        .and_then(|s| s.to_move(pos).ok())
+        .unwrap_or_else(|| panic!("{san} is legal"))
+}
+
+/// `hector verify` on the journal of `data`: its sentence.
+fn verify(data: &Path) -> String {
+    let journal = only_journal(data);
+    let run = hector_data(data, &["verify", journal.to_str().expect("a path")], "");
+    assert!(run.success, "{}{}", run.stdout, run.stderr);
+    run.lines()[0].to_string()
+}
+
+/// The digest said at the end ("… Its digest: 1234 5678 9012.").
+fn said_digest(line: &str) -> String {
+    line.strip_prefix("The record is closed. Its digest: ")
+        .and_then(|d| d.strip_suffix('.'))
+        .unwrap_or_else(|| panic!("the digest is said: {line:?}"))
+        .to_owned()
+}
+
+/// A tournament game on a simulated DGT board with a clock: the mode said
+/// at the start; every question the position computes, the engine's
+/// advice, a take-back, a new game and the other colour refused in one
+/// sentence, what the board shows answered.  hector killed (SIGKILL) mid
+/// game and started again without `--tournament`: the game resumes in the
+/// tournament mode (still refused), the chain goes on whole.  At the end
+/// the player confirms the result and the digest said is the one `hector
+/// verify` gives; the journal holds each question with its verdict and
+/// each move with how it came (the board's, typed), and both starts of
+/// hector (a kill leaves no record of its own).
+#[test]
+fn a_tournament_game_on_a_board_refuses_records_survives_a_kill_and_proves_itself() {
+    let home = clean_config_dir();
+    let data = home.join("data");
+    let (master, path) = new_pty();
+    let board_arg = format!("dgt:{path}");
+    let mut h = Hector::play_in(
+        &home,
+        &["--tournament", "--time", "15+10", "--board", &board_arg],
+    )
+    .waiting(WAIT);
+    h.expect_all(&["New game. White to move.", MODE]);
+    let mut board = Tactile::new(master, Protocol::Dgt);
+    board.answer(WAIT);
+    h.expect("Board connected.");
+    let refused = [
+        "attackers e4",
+        "defenders e2",
+        "moves g1",
+        "material",
+        "hint",
+        "eval",
+        "threat",
+        "takeback",
+        "new",
+        "flip",
+        "engine",
+    ];
+    for q in refused {
+        h.type_line(q);
+        h.expect(REFUSED);
+    }
+    // What the board shows is the player's by right.
+    h.type_line("square e2");
+    h.expect("Eva zwei: white Bauer");
+    let mut pos = Chess::default();
+    let e4 = mv(&pos, "e4");
+    board.play(&pos, e4, HAND);
+    pos.play_unchecked(e4);
+    h.expect("Bauer Eva vier");
+    // The opponent's move typed, then made on the player's board.
+    h.type_line("e5");
+    h.expect_all(&[
+        "Bauer Eva fünf",
+        "On your board: black Bauer from Eva sieben to Eva fünf.",
+    ]);
+    let e5 = mv(&pos, "e5");
+    board.play(&pos, e5, HAND);
+    pos.play_unchecked(e5);
+    h.expect("Done: Bauer Eva fünf.");
+    // Killed: nothing of hector's own leaving is done.
+    drop(h);
+
+    // Started again without --tournament: the record's mode holds.
+    let (master, path) = new_pty();
+    let board_arg = format!("dgt:{path}");
+    let mut h = Hector::play_in(&home, &["--resume", "--board", &board_arg]).waiting(WAIT);
+    h.skip_to(MODE, WAIT);
+    board.master = master;
+    board.answer(WAIT);
+    h.skip_to("Board connected.", WAIT);
+    h.type_line("attackers e5");
+    h.expect(REFUSED);
+    h.type_line("turn");
+    h.expect_start("White to move");
+    let nf3 = mv(&pos, "Nf3");
+    board.play(&pos, nf3, HAND);
+    pos.play_unchecked(nf3);
+    h.expect("Springer Felix drei");
+    // Black resigns (typed for the opponent at the keyboard).
+    h.type_line("resign");
+    h.skip_to(
+        "Please confirm the result: say confirm. Your opponent signs the result slip.",
+        WAIT,
+    );
+    h.type_line("confirm");
+    h.expect("White confirmed the result.");
+    let digest = said_digest(&h.next());
+    h.type_line("quit");
+    h.skip_to("Goodbye.", WAIT);
+    drop(h);
+
+    let sentence = verify(&data);
+    assert!(
+        sentence.contains("the record is whole")
+            && sentence.contains("a tournament game throughout")
+            && sentence.ends_with(&format!("it ends with digest {digest}.")),
+        "{sentence}"
+    );
+    // Every refused question recorded as refused (twelve), with the one
+    // allowed square and turn asked: fourteen asked.
+    assert!(
+        sentence.contains("questions asked: 14, refused: 12"),
+        "{sentence}"
+    );
+    let text = std::fs::read_to_string(only_journal(&data)).expect("the journal");
+    for (what, arg) in [("attackers", "e4"), ("moves", "g1"), ("material", "")] {
+        let want = format!("action white {what} \"{arg}\" via=typed refused");
+        assert!(text.contains(&want), "{want} in\n{text}");
+    }
+    for want in [
+        "action white square \"e2\" via=typed allowed",
+        "action white move \"e4\" via=board allowed",
+        "action black move \"e5\" via=typed allowed",
+        "action white start \"\" via=hector allowed",
+        "confirm white 1-0 via=typed",
+    ] {
+        assert!(text.contains(want), "{want} in\n{text}");
+    }
+    // Started twice (the first session and the resume), stopped once
+    // (the kill leaves no record of its own; the quit after the closed
+    // record writes none).
+    assert_eq!(text.matches("action white start").count(), 2, "{text}");
+    let _ = std::fs::remove_dir_all(&home);
+}

@@ -179,3 +179,70 @@ fn a_tournament_game_on_a_board_refuses_records_survives_a_kill_and_proves_itsel
     assert_eq!(text.matches("action white start").count(), 2, "{text}");
     let _ = std::fs::remove_dir_all(&home);
 }
+
+/// The opponent's confirmation of the result (Article 8.7's signature),
+/// tapped on the companion page in headless Chromium: the page shows the
+/// tournament game, asks for the confirmation only once the game is over
+/// and the player confirmed, the tap is said to the player, the record is
+/// closed and its digest, said and shown on the page, is `hector verify`'s;
+/// both confirmations are records, the page's `via=page`.
+#[test]
+fn the_opponents_confirmation_on_the_page_lands_in_the_record() {
+    use crate::browser::Browser;
+    let home = clean_config_dir();
+    let data = home.join("data");
+    let mut h =
+        Hector::play_in(&home, &["--tournament", "--companion", "127.0.0.1:0"]).waiting(WAIT);
+    let first = h.next();
+    let url = first
+        .strip_prefix("The opponent's screen: open ")
+        .and_then(|r| r.strip_suffix(" in a browser."))
+        .unwrap_or_else(|| panic!("the address is said first: {first:?}"))
+        .to_owned();
+    h.expect_all(&["New game. White to move.", MODE]);
+    let mut b = Browser::start();
+    let p = b.new_page(&url);
+    b.wait_text(p, "#seat", "You play this game.");
+    h.skip_to("The opponent's screen is connected.", WAIT);
+    b.wait_text(p, "#t-mode", "Tournament game");
+    assert_eq!(b.attr(p, "#tournament", "hidden"), None, "shown");
+    assert!(
+        b.attr(p, "#confirm-result", "hidden").is_some(),
+        "no result yet"
+    );
+    h.type_line("e4");
+    h.expect("Bauer Eva vier");
+    // (Typed at hector's keyboard, a resignation is the side to move's.)
+    h.type_line("resign");
+    h.skip_to(
+        "Please confirm the result: say confirm. Your opponent confirms it on their page.",
+        WAIT,
+    );
+    h.type_line("confirm");
+    h.expect_all(&[
+        "White confirmed the result.",
+        "Now Black confirms it on their page.",
+    ]);
+    b.wait_text(p, "#confirm-result", "Confirm the result");
+    b.click(p, "#confirm-result");
+    h.skip_to("Black confirmed the result.", WAIT);
+    let digest = said_digest(&h.next());
+    b.wait_text(p, "#t-digest", &digest);
+    b.wait_text(p, "#t-confirmed", "You confirmed the result.");
+    h.type_line("quit");
+    h.skip_to("Goodbye.", WAIT);
+    drop(h);
+    let sentence = verify(&data);
+    assert!(
+        sentence.ends_with(&format!("it ends with digest {digest}.")),
+        "{sentence}"
+    );
+    let text = std::fs::read_to_string(only_journal(&data)).expect("the journal");
+    for want in ["confirm white 1-0 via=typed", "confirm black 1-0 via=page"] {
+        assert!(text.contains(want), "{want} in\n{text}");
+    }
+    // The confirmation is the record's last.
+    let last = text.lines().last().unwrap_or_default();
+    assert!(last.contains(" confirm black 1-0 via=page "), "{last}");
+    let _ = std::fs::remove_dir_all(&home);
+}

@@ -433,4 +433,63 @@ mod tests {
         assert!(t.close());
         assert!(!t.close());
     }
+
+    /// Through the App: a rated game refuses what the position computes
+    /// (Article 11.3), as the engine's help; a tournament game refuses it
+    /// in its own sentence, but what its arbiter allowed answers, is said
+    /// at the start and shown on the screen; each question is recorded
+    /// with its verdict.
+    #[test]
+    fn the_app_refuses_and_records_and_the_arbiter_allowance_answers() {
+        use crate::app::App;
+        use crate::app::tests::said;
+        use crate::msg::Effect;
+        use crate::scoresheet::JournalOp;
+        use std::time::Instant;
+        let now = Instant::now();
+        let mut rated = App::builder().rated(true).build();
+        for q in ["attackers e4", "defenders e2", "moves g1", "material"] {
+            let e = rated.update(Msg::Line(q.into()), now);
+            assert_eq!(said(&e), ["Not in a rated game."], "{q}");
+        }
+        let setup = TournamentSetup::from_names(&["material"]).unwrap();
+        let mut a = App::builder().tournament(Some(setup)).build();
+        a.enable_journal(StartInfo::default());
+        let e = a.update(Msg::Start, now);
+        let s = said(&e);
+        assert!(
+            s.iter().any(|l| l == "The arbiter allows you: material."),
+            "{s:?}"
+        );
+        assert_eq!(
+            a.view_model(&crate::view::UiState::default())
+                .mode
+                .as_deref(),
+            Some("Tournament game, allowed: material")
+        );
+        let e = a.update(Msg::Line("material".into()), now);
+        assert_ne!(
+            said(&e),
+            ["Not in a tournament game: the rules allow no help beyond the board."]
+        );
+        let e = a.update(Msg::Line("attackers e4".into()), now);
+        assert_eq!(
+            said(&e),
+            ["Not in a tournament game: the rules allow no help beyond the board."]
+        );
+        let recorded: Vec<String> = e
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Journal(JournalOp::AppendAll(v)) => Some(v.clone()),
+                Effect::Journal(JournalOp::Append(v)) => Some(vec![v.clone()]),
+                _ => None,
+            })
+            .flatten()
+            .map(|e| e.to_string())
+            .collect();
+        assert_eq!(
+            recorded,
+            [r#"action white attackers "e4" via=typed refused"#]
+        );
+    }
 }

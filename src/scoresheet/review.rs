@@ -198,12 +198,15 @@ struct IndexVisitor;
 
 /// A tag's text: UTF-8 as PGN asks, else Latin-1 (older files and
 /// databases write "Müller" as the single byte 0xFC), never "M�ller".
+/// Cleaned of escape sequences and control characters (issue 31: they
+/// reached the terminal).
 fn tag_string(value: RawTag<'_>) -> String {
     let bytes = value.decode();
-    match std::str::from_utf8(&bytes) {
+    let text: String = match std::str::from_utf8(&bytes) {
         Ok(s) => s.to_owned(),
         Err(_) => bytes.iter().map(|&b| char::from(b)).collect(),
-    }
+    };
+    crate::words::cleaned(&text)
 }
 
 fn set_tag(e: &mut GameEntry, name: &[u8], value: RawTag<'_>) {
@@ -389,7 +392,9 @@ impl Visitor for GameVisitor {
         if m.variation.is_some() {
             return ControlFlow::Continue(());
         }
-        let text = String::from_utf8_lossy(comment.as_bytes()).into_owned();
+        // Text from outside: no escape sequence or control character is
+        // said or shown (issue 31).
+        let text = crate::words::cleaned(&String::from_utf8_lossy(comment.as_bytes()));
         if let Some(ply) = m.plies.last_mut() {
             let (clock, offer, rest) = read_comment(&text);
             if clock.is_some() {

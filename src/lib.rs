@@ -165,7 +165,8 @@ pub use win_console::on_console_events;
 // The app and what goes in and out of it.
 pub use action::PlayerAction;
 pub use app::{
-    App, AppBuilder, EngineSetup, OnlineStart, pgn_problem_sentence, start_error_sentence,
+    App, AppBuilder, EngineSetup, OnlineStart, TournamentSetup, pgn_problem_sentence,
+    start_error_sentence,
 };
 pub use msg::{BoardChoice, BoardProblem, CompanionChoice, Effect, Msg};
 // Start-up: the settings, the command line's overrides.

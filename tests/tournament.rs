@@ -246,3 +246,86 @@ fn the_opponents_confirmation_on_the_page_lands_in_the_record() {
     assert!(last.contains(" confirm black 1-0 via=page "), "{last}");
     let _ = std::fs::remove_dir_all(&home);
 }
+
+/// The arbiter's phone (issue 29): the arbiter's code is said only when
+/// asked (`arbiter code`); the page opened with `?arbiter` in headless
+/// Chromium pairs with it as the arbiter, adds two minutes to White's
+/// clock (confirmed on the page), and the player hears it; the journal
+/// records the arbiter's function.  Without a tournament game there is no
+/// arbiter's code.
+#[test]
+fn the_arbiters_page_adds_time_and_the_player_hears_it() {
+    use crate::browser::Browser;
+    let home = clean_config_dir();
+    let data = home.join("data");
+    let mut h = Hector::play_in(
+        &home,
+        &[
+            "--tournament",
+            "--time",
+            "15+10",
+            "--companion",
+            "127.0.0.1:0",
+        ],
+    )
+    .waiting(WAIT);
+    let first = h.next();
+    let url = first
+        .strip_prefix("The opponent's screen: open ")
+        .and_then(|r| r.strip_suffix(" in a browser."))
+        .unwrap_or_else(|| panic!("the address is said first: {first:?}"))
+        .to_owned();
+    h.expect_all(&["New game. White to move.", MODE]);
+    h.type_line("e4");
+    h.expect("Bauer Eva vier");
+    h.type_line("arbiter code");
+    let said = h.until("the arbiter's code", |l| {
+        l.starts_with("The arbiter's code: ")
+    });
+    let code: String = said
+        .trim_start_matches("The arbiter's code: ")
+        .split('.')
+        .next()
+        .unwrap_or_default()
+        .chars()
+        .filter(char::is_ascii_digit)
+        .collect();
+    assert_eq!(code.len(), 6, "{said}");
+    let mut b = Browser::start();
+    let p = b.new_page(&format!("{url}?arbiter"));
+    b.wait_text(p, "#pair-h", "Pair with hector");
+    b.fill(p, "#code", &code);
+    b.click(p, "#pair-button");
+    b.wait_text(p, "#seat", "You are the arbiter.");
+    assert_eq!(
+        b.attr(p, "#arbiter", "hidden"),
+        None,
+        "the arbiter's functions"
+    );
+    b.fill(p, "#arb-minutes", "2");
+    b.click(p, "#arb-add");
+    let done = h.until("the arbiter's function said", |l| {
+        l.starts_with("Arbiter: ")
+    });
+    assert!(
+        done.contains("two minutes") && done.contains("White") && done.ends_with("Done."),
+        "{done}"
+    );
+    b.wait_text(p, "#notice", "Done.");
+    h.type_line("time white");
+    h.expect_start("White: seventeen minutes");
+    h.type_line("quit");
+    h.skip_to("Goodbye.", WAIT);
+    drop(h);
+    let text = std::fs::read_to_string(only_journal(&data)).expect("the journal");
+    assert!(text.contains("arbiter add-time"), "{text}");
+    // A game that is not a tournament's has no arbiter's code.
+    let mut h = Hector::play(&["--companion", "127.0.0.1:0"]).waiting(WAIT);
+    h.skip_to("New game. White to move.", WAIT);
+    h.type_line("arbiter code");
+    h.expect(
+        "There is no arbiter's code: only a tournament game with the opponent's screen has one.",
+    );
+    h.quit();
+    let _ = std::fs::remove_dir_all(&home);
+}

@@ -387,6 +387,9 @@ impl App {
         now: Instant,
         out: &mut Vec<Effect>,
     ) {
+        if let CompanionNote::Arbiter(request) = note {
+            return self.arbiter_from_page(request, now, out);
+        }
         if let Some(action) = super::companion::say(note, &mut self.voice(out)) {
             self.on_opponent_action(action, now, out);
             self.sync_board(now, out);
@@ -1379,5 +1382,71 @@ impl App {
         let t = self.message("tournament_digest", &[("digest", &short)]);
         self.parts.companion.notify(t.clone(), None);
         self.say(out, t, Priority::Normal, SayKind::Game);
+    }
+
+    /// `arbiter code`: the arbiter's pairing code of a tournament game,
+    /// said only on request (for the arbiter's phone).
+    pub(super) fn arbiter_code(&mut self, out: &mut Vec<Effect>) {
+        let t = match &self.parts.companion.arbiter_code {
+            Some(code) if self.parts.tournament.is_some() => {
+                let code = super::companion::spaced(code);
+                self.message("arbiter_code", &[("code", &code)])
+            }
+            _ => self.message("arbiter_code_none", &[]),
+        };
+        self.info(out, t);
+    }
+
+    /// An arbiter's function from the arbiter's page, confirmed there:
+    /// carried out as `arbiter …` confirmed with yes at the keyboard
+    /// (journalled, said to the player), and answered on the page.
+    fn arbiter_from_page(
+        &mut self,
+        request: crate::companion::ArbiterRequest,
+        now: Instant,
+        out: &mut Vec<Effect>,
+    ) {
+        use crate::command::{ArbiterOp, Side};
+        use crate::companion::ArbiterRequest as R;
+        if self.parts.tournament.is_none() {
+            return;
+        }
+        let op = match request {
+            R::Stop => ArbiterOp::Stop,
+            R::Start => ArbiterOp::Start,
+            R::Add { side, seconds } => ArbiterOp::Add(
+                Side::Colour(side),
+                std::time::Duration::from_secs(u64::from(seconds)),
+            ),
+            R::Illegal(side) => ArbiterOp::Illegal(Side::Colour(side)),
+            R::Result(winner) => ArbiterOp::Result(winner),
+        };
+        let before = out.len();
+        // What the keyboard's `arbiter …` would refuse (no clock, the
+        // board's clock in charge) is refused so here too.
+        self.on_arbiter(op, out);
+        if !matches!(self.mode, super::Mode::ArbiterPending(_)) {
+            let said: Vec<String> = out[before..]
+                .iter()
+                .filter_map(|e| match e {
+                    Effect::Say(u) => Some(u.text.clone()),
+                    _ => None,
+                })
+                .collect();
+            self.parts.companion.notify(said.join(" "), None);
+            return;
+        }
+        // Confirmed on the page: the question asked at the keyboard is
+        // not said.
+        out.truncate(before);
+        self.arbiter_answered(true, now, out);
+        let said: Vec<String> = out[before..]
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Say(u) => Some(u.text.clone()),
+                _ => None,
+            })
+            .collect();
+        self.parts.companion.notify(said.join(" "), None);
     }
 }

@@ -331,6 +331,7 @@ pub(super) fn arg_words(arg: &Arg) -> String {
             ArbiterOp::Result(Some(Color::White)) => "result 1-0".to_owned(),
             ArbiterOp::Result(Some(Color::Black)) => "result 0-1".to_owned(),
             ArbiterOp::Result(None) => "result 1/2-1/2".to_owned(),
+            ArbiterOp::Code => "code".to_owned(),
         },
         Arg::Action(a) => a.key().to_owned(),
     }

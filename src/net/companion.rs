@@ -122,6 +122,9 @@ pub struct CompanionConfig {
     /// of hector (kept in the journal): that page is the opponent again
     /// without asking for a code.
     pub resume: Option<Pairing>,
+    /// A tournament game: the arbiter's seat is open, with a code of its
+    /// own ([`CompanionServer::arbiter_code`]).
+    pub arbiter: bool,
     /// Tests only: the accept loop panics at this accepted connection (the
     /// first time only), to show the server says so and starts again.
     #[cfg(any(test, feature = "test-support"))]
@@ -140,6 +143,7 @@ impl Default for CompanionConfig {
             heartbeat: Duration::from_secs(1),
             labels: PageLabels::default(),
             resume: None,
+            arbiter: false,
             #[cfg(any(test, feature = "test-support"))]
             fail_at: None,
         }
@@ -225,6 +229,9 @@ impl Shared {
         );
         if let Some(p) = &config.resume {
             gate.restore(p);
+        }
+        if config.arbiter {
+            gate.open_arbiter_seat();
         }
         #[cfg(any(test, feature = "test-support"))]
         let fail_at = config.fail_at;
@@ -360,6 +367,11 @@ impl CompanionServer {
     /// The pairing code, when one is needed (not on loopback).
     pub fn code(&self) -> Option<String> {
         lock(&self.shared.gate).code().map(str::to_owned)
+    }
+
+    /// The arbiter's code of a tournament game (`CompanionConfig::arbiter`).
+    pub fn arbiter_code(&self) -> Option<String> {
+        lock(&self.shared.gate).arbiter_code().map(str::to_owned)
     }
 
     /// True while the opponent's page is showing the game.
@@ -863,6 +875,7 @@ fn role_name(role: Role) -> &'static str {
     match role {
         Role::Opponent => "opponent",
         Role::Watcher => "watcher",
+        Role::Arbiter => "arbiter",
     }
 }
 

@@ -210,6 +210,12 @@ fn the_opponents_confirmation_on_the_page_lands_in_the_record() {
         b.attr(p, "#confirm-result", "hidden").is_some(),
         "no result yet"
     );
+    // The opponent's page has no arbiter's functions and no action log.
+    assert!(
+        b.attr(p, "#arbiter", "hidden").is_some(),
+        "not the arbiter's"
+    );
+    assert_eq!(b.text(p, "#arb-log"), "");
     h.type_line("e4");
     h.expect("Bauer Eva vier");
     // (Typed at hector's keyboard, a resignation is the side to move's.)
@@ -302,6 +308,13 @@ fn the_arbiters_page_adds_time_and_the_player_hears_it() {
         None,
         "the arbiter's functions"
     );
+    // The action log as it grows: the move, the code asked.
+    b.wait_text(p, "#arb-log", r#"action white move "e4" via=typed allowed"#);
+    b.wait_text(
+        p,
+        "#arb-log",
+        r#"action white arbiter "code" via=typed allowed"#,
+    );
     b.fill(p, "#arb-minutes", "2");
     b.click(p, "#arb-add");
     let done = h.until("the arbiter's function said", |l| {
@@ -312,6 +325,11 @@ fn the_arbiters_page_adds_time_and_the_player_hears_it() {
         "{done}"
     );
     b.wait_text(p, "#notice", "Done.");
+    b.wait_text(
+        p,
+        "#arb-log",
+        r#"action white arbiter "add white 2:00" via=arbiter allowed"#,
+    );
     h.type_line("time white");
     h.expect_start("White: seventeen minutes");
     h.type_line("quit");

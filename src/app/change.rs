@@ -205,7 +205,7 @@ impl App {
             .as_ref()
             .and_then(|t| t.on_change(change))
         {
-            self.parts.journal.event(e);
+            self.tournament_record(e);
         }
         self.parts.boards.on_change(change);
         if let Some(b) = &mut self.parts.broadcast {

@@ -155,7 +155,7 @@ impl App {
         };
         let refused = t.refuses(action);
         if let Some(e) = t.record(self.settings.me, action, arg, !refused) {
-            self.parts.journal.event(e);
+            self.tournament_record(e);
         }
         if refused {
             let t = self.message("tournament_refused", &[]);

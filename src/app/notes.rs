@@ -1240,7 +1240,7 @@ impl App {
             return;
         }
         let allowed: Vec<String> = t.allowed().iter().map(|a| self.talk.word(*a)).collect();
-        self.parts.journal.event(Tournament::act(
+        self.tournament_record(Tournament::act(
             self.settings.me,
             "start",
             "",
@@ -1255,11 +1255,20 @@ impl App {
         }
     }
 
+    /// A tournament game's record: written to the journal and kept for
+    /// the arbiter's page's action log.
+    pub(super) fn tournament_record(&mut self, event: Event) {
+        if let Some(t) = &mut self.parts.tournament {
+            t.log(&event);
+        }
+        self.parts.journal.event(event);
+    }
+
     /// hector stops (quit, the end of input, a signal): recorded, unless
     /// the record is closed.
     pub(super) fn tournament_stopped(&mut self) {
         if self.parts.tournament.as_ref().is_some_and(|t| !t.closed()) {
-            self.parts.journal.event(Tournament::act(
+            self.tournament_record(Tournament::act(
                 self.settings.me,
                 "stop",
                 "",
@@ -1294,7 +1303,7 @@ impl App {
             OpponentAction::Resign => "resign",
         };
         let e = Tournament::act(!self.settings.me, what, "", t.via());
-        self.parts.journal.event(e);
+        self.tournament_record(e);
     }
 
     /// The end of a tournament game: both players are asked to confirm
@@ -1348,9 +1357,7 @@ impl App {
         let (Confirmed::Recorded { both }, Some(outcome)) = (answer, outcome) else {
             return;
         };
-        self.parts
-            .journal
-            .event(Event::Confirm { by, outcome, via });
+        self.tournament_record(Event::Confirm { by, outcome, via });
         let side = self.talk.phraser.side(by);
         let t = self.message("result_confirmed", &[("side", &side)]);
         self.say(out, t, Priority::Normal, SayKind::Game);
@@ -1439,6 +1446,14 @@ impl App {
         // Confirmed on the page: the question asked at the keyboard is
         // not said.
         out.truncate(before);
+        let arg = super::tournament::arg_words(&crate::command::Arg::Arbiter(op));
+        let by = self.settings.me;
+        self.tournament_record(Tournament::act(
+            by,
+            "arbiter",
+            &arg,
+            crate::scoresheet::record::Via::Arbiter,
+        ));
         self.arbiter_answered(true, now, out);
         let said: Vec<String> = out[before..]
             .iter()

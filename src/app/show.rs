@@ -53,6 +53,12 @@ impl App {
         s.opponent_board = board_view(&self.game, self.parts.boards.opponent());
         s.flash = self.parts.companion.flash;
         s.notice = self.parts.companion.notice.clone();
+        s.arbiter_log = self
+            .parts
+            .tournament
+            .as_ref()
+            .map(|t| t.action_log().to_vec())
+            .unwrap_or_default();
         s.tournament = self.parts.tournament.as_ref().map(|t| {
             let confirmed = t.has_confirmed(!self.settings.me);
             crate::companion::TournamentView {

@@ -116,6 +116,8 @@ pub(super) struct Tournament {
     closed: bool,
     /// The closed record's digest, as said (`1234 5678 9012`).
     digest: Option<String>,
+    /// The action log of this session, for the arbiter's page.
+    log: Vec<String>,
 }
 
 impl Tournament {
@@ -129,6 +131,7 @@ impl Tournament {
             asked: false,
             closed: false,
             digest: None,
+            log: Vec::new(),
         }
     }
 
@@ -248,6 +251,20 @@ impl Tournament {
     /// be asked to confirm the result.
     pub(super) fn ask_confirmation(&mut self, over: bool) -> bool {
         over && !std::mem::replace(&mut self.asked, true)
+    }
+
+    /// A record written for the game: kept for the arbiter's page's
+    /// action log (the players' actions and confirmations).
+    pub(super) fn log(&mut self, event: &Event) {
+        if matches!(event, Event::Action(_) | Event::Confirm { .. }) {
+            self.log.push(event.to_string());
+        }
+    }
+
+    /// The action log as it grows (`action white attackers "e4" via=typed
+    /// refused`), for the arbiter's page.
+    pub(super) fn action_log(&self) -> &[String] {
+        &self.log
     }
 
     /// The closed record's digest, as said.

@@ -190,6 +190,8 @@ pub enum Answer {
     },
     /// The current state as JSON.
     State,
+    /// A tournament game's action log as JSON (the arbiter's page only).
+    Log,
     /// Open the push channel for this seat (`None`: an anonymous watcher).
     Stream {
         /// The seat's token, or none for an anonymous watcher.
@@ -503,6 +505,13 @@ impl Gate {
                 Some(Role::Watcher | Role::Arbiter) => {
                     (Answer::Refused(RequestError::WatcherCannotAct), Vec::new())
                 }
+                None => (Answer::Refused(RequestError::NotPaired), Vec::new()),
+            },
+            // Only the arbiter's page reads the action log (the player's
+            // questions are not the opponent's to see).
+            Route::Log => match role {
+                Some(Role::Arbiter) => (Answer::Log, Vec::new()),
+                Some(_) => (Answer::Refused(RequestError::WatcherCannotAct), Vec::new()),
                 None => (Answer::Refused(RequestError::NotPaired), Vec::new()),
             },
             // Only the arbiter's page gives the arbiter's functions.
@@ -991,6 +1000,16 @@ mod tests {
         assert_eq!(
             r.play(&token, "e4").0,
             Answer::Refused(RequestError::WatcherCannotAct)
+        );
+        // The action log: the arbiter's alone.
+        assert_eq!(r.send("GET", "/api/log", Some(&token), "").0, Answer::Log);
+        assert_eq!(
+            r.send("GET", "/api/log", Some(&opponent), "").0,
+            Answer::Refused(RequestError::WatcherCannotAct)
+        );
+        assert_eq!(
+            r.send("GET", "/api/log", None, "").0,
+            Answer::Refused(RequestError::NotPaired)
         );
         // On the network: the two codes differ, a wrong one is counted.
         let mut r = Rig::network(false);

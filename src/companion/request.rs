@@ -41,6 +41,8 @@ pub enum Route {
     Bye,
     /// One of the arbiter's functions, from the arbiter's page.
     Arbiter(ArbiterRequest),
+    /// A tournament game's action log, for the arbiter's page.
+    Log,
 }
 
 /// An arbiter's function given on the arbiter's page of a tournament game
@@ -291,6 +293,10 @@ pub fn parse(
         ("/", _) | ("/index.html", _) if is_get => Route::Page,
         ("/api/info", _) if is_get => Route::Info,
         ("/api/state", _) if is_get => Route::State,
+        // A tournament game's action log (the gate gives it to the
+        // arbiter's page only).
+        ("/api/log", "GET") => Route::Log,
+        ("/api/log", _) => return Err(RequestError::MethodNotAllowed),
         ("/events", _) if is_get => {
             if token.is_none() {
                 token = query.and_then(query_token);

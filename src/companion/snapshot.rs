@@ -283,6 +283,11 @@ pub struct Snapshot {
     /// A tournament game: the result to confirm, and the closed record's
     /// digest.
     pub tournament: Option<TournamentView>,
+    /// A tournament game's action log as it grows (the journal's records
+    /// of the players' actions), for the arbiter's page only (`/api/log`):
+    /// never in the state every page gets.
+    #[serde(skip)]
+    pub arbiter_log: Vec<String>,
 }
 
 /// What the page shows of a tournament game (`--tournament`).
@@ -323,6 +328,7 @@ impl Snapshot {
             flash: None,
             notice: None,
             tournament: None,
+            arbiter_log: Vec::new(),
         }
     }
 
@@ -386,6 +392,7 @@ impl Snapshot {
             flash: None,
             notice: None,
             tournament: None,
+            arbiter_log: Vec::new(),
         }
     }
 

@@ -201,6 +201,8 @@ struct Shared {
     limits: ServerLimits,
     /// The page with its words in it.
     page: Bytes,
+    /// A tournament game's action log, `{"log":[…]}` (the arbiter's page's).
+    log: Mutex<Bytes>,
     /// The gate's next deadline may have changed (a stream closed).
     gate_changed: Notify,
     /// The failure was said (once).
@@ -247,6 +249,7 @@ impl Shared {
             heartbeat: config.heartbeat,
             limits: config.server,
             page: Bytes::from(page_with(PAGE, &config.labels)),
+            log: Mutex::new(Bytes::from_static(br#"{"log":[]}"#)),
             gate_changed: Notify::new(),
             failure_said: AtomicBool::new(false),
             accepted: AtomicU32::new(0),
@@ -394,6 +397,8 @@ impl CompanionServer {
             *state = (seq, Bytes::from(json), frame.clone());
             frame
         };
+        let log = serde_json::json!({ "log": snapshot.arbiter_log }).to_string();
+        *lock(&self.shared.log) = Bytes::from(log);
         broadcast(&self.shared, &frame);
     }
 
@@ -860,6 +865,10 @@ async fn respond(
         Answer::State => {
             let state = lock(&shared.state).1.clone();
             response(status, json, state)
+        }
+        Answer::Log => {
+            let log = lock(&shared.log).clone();
+            response(status, json, log)
         }
         Answer::Paired { token, role } => {
             let text = serde_json::json!({"token": token, "role": role_name(role)}).to_string();

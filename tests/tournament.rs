@@ -170,6 +170,8 @@ fn a_tournament_game_on_a_board_refuses_records_survives_a_kill_and_proves_itsel
         "action black move \"e5\" via=typed allowed",
         "action white start \"\" via=hector allowed",
         "confirm white 1-0 via=typed",
+        // Typed at the keyboard, the resignation is the side to move's.
+        "action black resign \"\" via=typed allowed",
     ] {
         assert!(text.contains(want), "{want} in\n{text}");
     }

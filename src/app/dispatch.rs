@@ -154,7 +154,13 @@ impl App {
             return false;
         };
         let refused = t.refuses(action);
-        if let Some(e) = t.record(self.settings.me, action, arg, !refused) {
+        // A resignation or a claim typed is the side to move's (`resign`,
+        // `claim`); every other action the player's at hector.
+        let by = match action {
+            A::Resign | A::Claim => self.game.turn(),
+            _ => self.settings.me,
+        };
+        if let Some(e) = t.record(by, action, arg, !refused) {
             self.tournament_record(e);
         }
         if refused {

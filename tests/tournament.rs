@@ -349,3 +349,54 @@ fn the_arbiters_page_adds_time_and_the_player_hears_it() {
     h.quit();
     let _ = std::fs::remove_dir_all(&home);
 }
+
+/// The arbiter's settings file through the binary: what it allows is
+/// said at the start, answered, and written in the start record; a file
+/// that allows the engine, and an engine to play against, are refused
+/// before the game starts, with the reason.
+#[test]
+fn the_arbiters_file_allows_a_question_and_an_engine_is_refused() {
+    let data = clean_config_dir();
+    let file = data.join("arbiter.toml");
+    std::fs::write(&file, "[tournament]\nallow = [\"material\"]\n").expect("the file");
+    let f = file.to_str().expect("a path");
+    let run = hector_data(&data, &["play", "--tournament", f], "material\nmoves g1\n");
+    assert!(run.success, "{}", run.stderr);
+    let lines = run.lines();
+    assert_eq!(
+        lines[..3],
+        [
+            "New game. White to move.",
+            MODE,
+            "The arbiter allows you: material.",
+        ],
+        "{lines:?}"
+    );
+    assert_ne!(lines[3], REFUSED, "material is allowed: {lines:?}");
+    assert_eq!(lines[4], REFUSED, "{lines:?}");
+    let text = std::fs::read_to_string(only_journal(&data)).expect("the journal");
+    let start = text.lines().nth(1).unwrap_or_default();
+    assert!(
+        start.contains(r#"mode="tournament""#) && start.contains(r#"allow="material""#),
+        "{start}"
+    );
+    std::fs::write(&file, "[tournament]\nallow = [\"hint\"]\n").expect("the file");
+    let run = hector_data(&data, &["play", "--tournament", f], "");
+    assert!(!run.success);
+    assert!(
+        run.stdout.starts_with(&format!(
+            "The arbiter's file {f} allows hint, which a tournament game cannot allow. It may allow: attackers, defenders, moves and material."
+        )),
+        "{}",
+        run.stdout
+    );
+    let run = hector_data(&data, &["play", "--tournament", "--engine"], "");
+    assert!(!run.success);
+    assert_eq!(
+        run.lines(),
+        [
+            "A tournament game has no engine to play against: start it without --engine, or with play = false in the [engine] settings."
+        ]
+    );
+    let _ = std::fs::remove_dir_all(&data);
+}

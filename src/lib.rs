@@ -289,6 +289,7 @@ pub mod testing {
     pub use crate::scoresheet::replay::{
         Note as RecordNote, Resumed, continuation as journal_continuation, replay,
     };
+    pub use crate::scoresheet::review::{COMMENT_KEPT, PgnProblem, TAG_LINE_MAX};
     pub use crate::settings_file::read as read_settings;
     pub use crate::speech::BackendFactory;
     pub use crate::speech::fake::{FakeCall, FakeControl};

@@ -199,6 +199,14 @@ impl App {
         if let Some(sheet) = &mut self.parts.journal.sheet {
             sheet.hear(change);
         }
+        if let Some(e) = self
+            .parts
+            .tournament
+            .as_ref()
+            .and_then(|t| t.on_change(change))
+        {
+            self.tournament_record(e);
+        }
         self.parts.boards.on_change(change);
         if let Some(b) = &mut self.parts.broadcast {
             b.on_change(change);

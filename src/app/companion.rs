@@ -9,7 +9,7 @@ use std::time::Instant;
 use super::voice::{Talk, Voice};
 use crate::audio::Tone;
 use crate::clock::Clock;
-use crate::companion::{CompanionEvent, Flash, FlashKind, Notice, OpponentAction};
+use crate::companion::{ArbiterRequest, CompanionEvent, Flash, FlashKind, Notice, OpponentAction};
 use crate::msg::{CompanionChoice, Effect};
 use crate::scoresheet::{Event, JournalOp};
 use crate::speech::{Priority, SayKind};
@@ -31,6 +31,8 @@ pub(super) struct CompanionState {
     /// Both clocks as of the last message handled: what the page shows
     /// (the app reads no clock of its own between messages).
     pub(super) clocks: Option<ClockView>,
+    /// A tournament game's arbiter's code (said only when asked).
+    pub(super) arbiter_code: Option<String>,
 }
 
 /// What the page part reports: a sentence for the blind player (the App
@@ -54,6 +56,9 @@ pub(super) enum CompanionNote {
     Opponent(OpponentAction),
     /// Ask the server to free the opponent's seat.
     Release,
+    /// The arbiter gave one of their functions on their page (confirmed
+    /// there): the App carries it out.
+    Arbiter(ArbiterRequest),
 }
 
 impl CompanionState {
@@ -111,6 +116,11 @@ impl CompanionState {
             CompanionEvent::Action(action) => Some(CompanionNote::Opponent(action)),
             CompanionEvent::WrongCodes => Some(say("companion_wrong_codes", false)),
             CompanionEvent::ServerFailed => Some(say("companion_server_failed", true)),
+            CompanionEvent::ArbiterCode(code) => {
+                self.arbiter_code = Some(code);
+                None
+            }
+            CompanionEvent::Arbiter(op) => Some(CompanionNote::Arbiter(op)),
         }
     }
 
@@ -230,6 +240,8 @@ pub(super) fn say(note: CompanionNote, v: &mut Voice<'_>) -> Option<OpponentActi
             return None;
         }
         CompanionNote::Opponent(action) => return Some(action),
+        // (Taken by the App before: `App::on_companion_note`.)
+        CompanionNote::Arbiter(_) => return None,
     };
     let args: Vec<(&str, &str)> = args.iter().map(|(k, v)| (*k, v.as_str())).collect();
     let t = v.text(key, &args);
@@ -241,7 +253,7 @@ pub(super) fn say(note: CompanionNote, v: &mut Voice<'_>) -> Option<OpponentActi
 }
 
 /// "4712" → "4 7 1 2": said digit by digit.
-fn spaced(code: &str) -> String {
+pub(super) fn spaced(code: &str) -> String {
     code.chars().map(String::from).collect::<Vec<_>>().join(" ")
 }
 

@@ -50,6 +50,7 @@ mod scoresheet;
 mod show;
 mod status;
 mod takeback;
+mod tournament;
 mod voice;
 
 pub use review::{pgn_problem_sentence, start_error_sentence};
@@ -60,6 +61,7 @@ pub use builder::AppBuilder;
 pub use clock::ClockSetup;
 pub use engine::EngineSetup;
 pub use online::OnlineStart;
+pub use tournament::TournamentSetup;
 
 /// A question hector asked that the next line may answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -358,6 +360,10 @@ impl App {
         let was_quitting = self.quitting;
         // Ctrl-C, SIGTERM, SIGHUP: leaving is not held for the broadcast.
         let interrupted = matches!(msg, Msg::Interrupted);
+        // How the actions of this message came, for a tournament game's log.
+        if let Some(t) = &mut self.parts.tournament {
+            t.heard(&msg);
+        }
         // The clock first: a flag that fell before this message wins.
         self.clock_tick(now, &mut out);
         match msg {
@@ -386,6 +392,9 @@ impl App {
             // line after the answer then confirmed in the resumed game).
             Msg::Key(action, _) if self.mode.asking_resume() => {
                 self.answer_resume(Some(action), now, &mut out)
+            }
+            Msg::Journal(crate::scoresheet::JournalStatus::Digest(d)) => {
+                self.on_digest(&d, &mut out)
             }
             Msg::Journal(status) => {
                 let mut v = voice::Voice::new(&mut self.talk, &mut out);
@@ -485,6 +494,7 @@ impl App {
                         let t = self.opening_sentence();
                         self.say(&mut out, t, Priority::Normal, SayKind::Game);
                     }
+                    self.tournament_started(&mut out);
                     self.clock_start(now);
                     if let Some(e) = &mut self.parts.engine {
                         let note = e.start(now);
@@ -540,9 +550,12 @@ impl App {
             let t = self.message("draw_offer_lapsed", &[("side", &side)]);
             self.say(&mut out, t, Priority::Normal, SayKind::Game);
         }
+        // A tournament game's end: both players asked to confirm.
+        self.tournament_over(&mut out);
         // Leaving in order (quit, the end of input, SIGTERM, SIGHUP): both
         // times are journalled, so that a resume gives no thinking time back.
         if self.quitting && !was_quitting {
+            self.tournament_stopped();
             let over = self.game.is_over();
             let clock = self.parts.clock.as_ref().map(clock::ClockPart::clock);
             self.parts.journal.reading(over, clock, now);

@@ -16,6 +16,7 @@ use super::engine::EngineNote;
 use super::online::{OnlineNote, OnlinePlay, game_error_key};
 use super::online_record::{clock_of, online_start_info};
 use super::scoresheet::{damage_sentence, lines_words, restored_up_to};
+use super::tournament::{Confirmed, Tournament, TournamentSetup};
 use super::voice::Talk;
 use crate::audio::Tone;
 use crate::board::{BoardSession, Inferred, SessionNote};
@@ -433,6 +434,9 @@ impl App {
         now: Instant,
         out: &mut Vec<Effect>,
     ) {
+        if let CompanionNote::Arbiter(request) = note {
+            return self.arbiter_from_page(request, now, out);
+        }
         if let Some(action) = super::companion::say(note, &mut self.voice(out)) {
             self.on_opponent_action(action, now, out);
             self.sync_board(now, out);
@@ -441,6 +445,11 @@ impl App {
 
     fn on_opponent_action(&mut self, action: OpponentAction, now: Instant, out: &mut Vec<Effect>) {
         let them = !self.settings.me;
+        self.record_page_action(&action);
+        // The one action of a game that is over: its result confirmed.
+        if action == OpponentAction::ConfirmResult {
+            return self.confirm_result(them, out);
+        }
         if let Some(t) = self.game_over_state() {
             self.parts.companion.notify(t, None);
             return;
@@ -532,6 +541,8 @@ impl App {
                     self.say(out, t, Priority::Urgent, SayKind::Game);
                 }
             }
+            // (Taken above.)
+            OpponentAction::ConfirmResult => {}
         }
     }
 
@@ -666,6 +677,7 @@ impl App {
                 self.say(out, t, Priority::Normal, SayKind::Game);
                 let t = self.message("new_game", &[]);
                 self.say(out, t, Priority::Normal, SayKind::Game);
+                self.tournament_started(out);
                 self.boards_after_declined_resume(now, out);
             }
             None => {
@@ -739,6 +751,7 @@ impl App {
             self.say(out, t, Priority::Normal, SayKind::Info);
         }
         self.replace_game(resumed.game.clone());
+        self.mode_of_record(&resumed.start);
         let part = self.parts.clock.take();
         self.parts.clock = ClockPart::restored(part, &resumed.start, resumed.restored_clock(), now);
         self.refresh_can_mate();
@@ -803,6 +816,8 @@ impl App {
         self.parts.journal.seen_after_resume(press, mine, theirs);
         // A game played on lichess goes on there.
         self.online_rejoin(&resumed.start, resumed.restored_clock(), now, out);
+        // A tournament game says its mode again, and that hector started.
+        self.tournament_started(out);
     }
 
     /// A board after a resume: set to the resumed game, with what it
@@ -1251,5 +1266,249 @@ fn about(talk: &Talk, seat: Seat, text: String) -> String {
     match seat {
         Seat::Player => text,
         Seat::Opponent => talk.text("opponent_board_said", &[("text", &text)]),
+    }
+}
+
+/// The tournament part's side in the App: the mode said and recorded at
+/// the start and the stop, a resumed game's mode, the confirmations of
+/// the result and the closed record's digest (`tournament.rs`).
+impl App {
+    /// At the start of the session: a tournament game says its mode and
+    /// what its arbiter allowed, and records that hector started.
+    pub(super) fn tournament_started(&mut self, out: &mut Vec<Effect>) {
+        // A saved game may be resumed: its mode is its record's.
+        if self.mode.asking_resume() {
+            return;
+        }
+        let Some(t) = self.parts.tournament.as_mut() else {
+            return;
+        };
+        if !t.start() {
+            return;
+        }
+        let allowed: Vec<String> = t.allowed().iter().map(|a| self.talk.word(*a)).collect();
+        self.tournament_record(Tournament::act(
+            self.settings.me,
+            "start",
+            "",
+            crate::scoresheet::record::Via::Hector,
+        ));
+        let t = self.message("tournament_mode", &[]);
+        self.say(out, t, Priority::Normal, SayKind::Game);
+        if !allowed.is_empty() {
+            let list = self.talk.phraser.list(&allowed);
+            let t = self.message("tournament_allowed", &[("actions", &list)]);
+            self.info(out, t);
+        }
+    }
+
+    /// A tournament game's record: written to the journal and kept for
+    /// the arbiter's page's action log.
+    pub(super) fn tournament_record(&mut self, event: Event) {
+        if let Some(t) = &mut self.parts.tournament {
+            t.log(&event);
+        }
+        self.parts.journal.event(event);
+    }
+
+    /// hector stops (quit, the end of input, a signal): recorded, unless
+    /// the record is closed.
+    pub(super) fn tournament_stopped(&mut self) {
+        if self.parts.tournament.as_ref().is_some_and(|t| !t.closed()) {
+            self.tournament_record(Tournament::act(
+                self.settings.me,
+                "stop",
+                "",
+                crate::scoresheet::record::Via::Hector,
+            ));
+        }
+    }
+
+    /// A game resumed from its journal is played in the mode its start
+    /// record names, whatever this session was started with (a record of
+    /// before modes keeps the session's).
+    pub(super) fn mode_of_record(&mut self, start: &StartInfo) {
+        use crate::scoresheet::record::GameMode;
+        let Some(mode) = start.mode() else {
+            return;
+        };
+        self.settings.rated = mode != GameMode::Casual;
+        self.parts.tournament = TournamentSetup::of_start(start).map(Tournament::new);
+    }
+
+    /// What the opponent did on their page, for a tournament game's log
+    /// (a move is recorded as the game hears it).
+    pub(super) fn record_page_action(&mut self, action: &OpponentAction) {
+        let Some(t) = &self.parts.tournament else {
+            return;
+        };
+        let what = match action {
+            OpponentAction::Move(_) | OpponentAction::ConfirmResult => return,
+            OpponentAction::OfferDraw => "offer",
+            OpponentAction::AcceptDraw => "accept",
+            OpponentAction::DeclineDraw => "decline",
+            OpponentAction::Resign => "resign",
+        };
+        let e = Tournament::act(!self.settings.me, what, "", t.via());
+        self.tournament_record(e);
+    }
+
+    /// The end of a tournament game: both players are asked to confirm
+    /// the result (Article 8.7), once.
+    pub(super) fn tournament_over(&mut self, out: &mut Vec<Effect>) {
+        let over = self.game.is_over();
+        let Some(t) = &mut self.parts.tournament else {
+            return;
+        };
+        if !t.ask_confirmation(over) {
+            return;
+        }
+        let word = self.talk.word(crate::action::PlayerAction::Confirm);
+        let key = if self.parts.companion.running() {
+            "tournament_confirm_ask"
+        } else {
+            "tournament_confirm_ask_alone"
+        };
+        let t = self.message(key, &[("command", &word)]);
+        self.say(out, t, Priority::Normal, SayKind::Game);
+    }
+
+    /// `by` confirms the result (the player with `confirm`, the opponent
+    /// on their page): recorded; once both have (or the player, when
+    /// there is no page), the record is closed and its digest asked of
+    /// the journal.
+    pub(super) fn confirm_result(&mut self, by: Color, out: &mut Vec<Effect>) {
+        let mine = by == self.settings.me;
+        let outcome = self.game.result().map(|r| r.outcome);
+        let page = self.parts.companion.running();
+        let Some(t) = &mut self.parts.tournament else {
+            let t = self.message("confirm_not_tournament", &[]);
+            return self.info(out, t);
+        };
+        let via = t.via();
+        let answer = t.confirm(by, outcome);
+        let key = match answer {
+            Confirmed::NotOver => Some("confirm_not_over"),
+            Confirmed::Already => Some("confirm_already"),
+            Confirmed::Recorded { .. } => None,
+        };
+        if let Some(key) = key {
+            if mine {
+                let t = self.message(key, &[]);
+                self.say(out, t, Priority::Normal, SayKind::Error);
+            } else {
+                self.parts.companion.notify_key(&self.talk, key);
+            }
+            return;
+        }
+        let (Confirmed::Recorded { both }, Some(outcome)) = (answer, outcome) else {
+            return;
+        };
+        self.tournament_record(Event::Confirm { by, outcome, via });
+        let side = self.talk.phraser.side(by);
+        let t = self.message("result_confirmed", &[("side", &side)]);
+        self.say(out, t, Priority::Normal, SayKind::Game);
+        if both || (mine && !page) {
+            if let Some(t) = &mut self.parts.tournament
+                && t.close()
+            {
+                self.parts.journal.close();
+            }
+        } else if mine {
+            let side = self.talk.phraser.side(!by);
+            let t = self.message("confirm_waiting", &[("side", &side)]);
+            self.info(out, t);
+        }
+    }
+
+    /// The closed record's digest, from the journal: said, shown on the
+    /// full-screen view and the opponent's page (what `hector verify`
+    /// gives for the file, and the arbiter notes on the result slip).
+    pub(super) fn on_digest(
+        &mut self,
+        digest: &crate::scoresheet::record::Digest,
+        out: &mut Vec<Effect>,
+    ) {
+        let short = crate::scoresheet::verify::short_digest(digest);
+        if let Some(t) = &mut self.parts.tournament {
+            t.set_digest(short.clone());
+        }
+        let t = self.message("tournament_digest", &[("digest", &short)]);
+        self.parts.companion.notify(t.clone(), None);
+        self.say(out, t, Priority::Normal, SayKind::Game);
+    }
+
+    /// `arbiter code`: the arbiter's pairing code of a tournament game,
+    /// said only on request (for the arbiter's phone).
+    pub(super) fn arbiter_code(&mut self, out: &mut Vec<Effect>) {
+        let t = match &self.parts.companion.arbiter_code {
+            Some(code) if self.parts.tournament.is_some() => {
+                let code = super::companion::spaced(code);
+                self.message("arbiter_code", &[("code", &code)])
+            }
+            _ => self.message("arbiter_code_none", &[]),
+        };
+        self.info(out, t);
+    }
+
+    /// An arbiter's function from the arbiter's page, confirmed there:
+    /// carried out as `arbiter …` confirmed with yes at the keyboard
+    /// (journalled, said to the player), and answered on the page.
+    fn arbiter_from_page(
+        &mut self,
+        request: crate::companion::ArbiterRequest,
+        now: Instant,
+        out: &mut Vec<Effect>,
+    ) {
+        use crate::command::{ArbiterOp, Side};
+        use crate::companion::ArbiterRequest as R;
+        if self.parts.tournament.is_none() {
+            return;
+        }
+        let op = match request {
+            R::Stop => ArbiterOp::Stop,
+            R::Start => ArbiterOp::Start,
+            R::Add { side, seconds } => ArbiterOp::Add(
+                Side::Colour(side),
+                std::time::Duration::from_secs(u64::from(seconds)),
+            ),
+            R::Illegal(side) => ArbiterOp::Illegal(Side::Colour(side)),
+            R::Result(winner) => ArbiterOp::Result(winner),
+        };
+        let before = out.len();
+        // What the keyboard's `arbiter …` would refuse (no clock, the
+        // board's clock in charge) is refused so here too.
+        self.on_arbiter(op, out);
+        if !matches!(self.mode, super::Mode::ArbiterPending(_)) {
+            let said: Vec<String> = out[before..]
+                .iter()
+                .filter_map(|e| match e {
+                    Effect::Say(u) => Some(u.text.clone()),
+                    _ => None,
+                })
+                .collect();
+            self.parts.companion.notify(said.join(" "), None);
+            return;
+        }
+        // Confirmed on the page: the question asked at the keyboard is
+        // not said.
+        out.truncate(before);
+        let arg = super::tournament::arg_words(&crate::command::Arg::Arbiter(op));
+        let by = self.settings.me;
+        self.tournament_record(Tournament::act(
+            by,
+            "arbiter",
+            &arg,
+            crate::scoresheet::record::Via::Arbiter,
+        ));
+        self.arbiter_answered(true, now, out);
+        let said: Vec<String> = out[before..]
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Say(u) => Some(u.text.clone()),
+                _ => None,
+            })
+            .collect();
+        self.parts.companion.notify(said.join(" "), None);
     }
 }

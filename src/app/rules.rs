@@ -186,6 +186,9 @@ impl App {
 
     /// `arbiter ...`: asks for the confirmation.
     pub(super) fn on_arbiter(&mut self, op: ArbiterOp, out: &mut Vec<Effect>) {
+        if op == ArbiterOp::Code {
+            return self.arbiter_code(out);
+        }
         let needs_clock = !matches!(op, ArbiterOp::Result(_) | ArbiterOp::Illegal(_));
         if needs_clock && self.parts.clock.is_none() {
             let t = self.message("arbiter_needs_clock", &[]);
@@ -290,6 +293,8 @@ impl App {
                 }
             }
             ArbiterOp::Illegal(s) => self.illegal_move(s.colour(self.settings.me), done, now, out),
+            // (Never pending: `on_arbiter` says it at once.)
+            ArbiterOp::Code => {}
         }
         true
     }
@@ -1128,6 +1133,8 @@ fn arbiter_what(talk: &Talk, op: ArbiterOp, me: Color) -> String {
             talk.text(key, &[("side", &side), ("time", &time)])
         }
         ArbiterOp::Moves(n) => talk.text("arbiter_moves", &[("count", &n.to_string())]),
+        // (Said at once, never asked to confirm: `on_arbiter`.)
+        ArbiterOp::Code => String::new(),
         ArbiterOp::Illegal(s) => {
             let side = talk.phraser.side(colour(s));
             talk.text("arbiter_illegal", &[("side", &side)])
@@ -1158,6 +1165,7 @@ fn arbiter_words(op: ArbiterOp, me: Color) -> (String, String) {
         ArbiterOp::Add(s, d) => ("add-time", format!("{} {}", side(s), secs(d))),
         ArbiterOp::Remove(s, d) => ("remove-time", format!("{} {}", side(s), secs(d))),
         ArbiterOp::Moves(n) => ("moves", n.to_string()),
+        ArbiterOp::Code => ("code", String::new()),
         ArbiterOp::Illegal(s) => ("illegal-move", side(s).to_string()),
         ArbiterOp::Result(w) => (
             "result",

@@ -758,7 +758,20 @@ impl App {
 
     fn game_over_sentence(&self) -> Option<String> {
         let r = self.game.result()?;
+        if let Some(side) = self.flag_drawn() {
+            return Some(self.talk.phraser.flag_fell_drawn(side));
+        }
         Some(self.talk.phraser.game_over(r.reason, r.outcome.winner()))
+    }
+
+    /// The side whose flag fell, when the game ended drawn by it (the
+    /// other could not mate): said by name (issue 30, item 6).
+    fn flag_drawn(&self) -> Option<Color> {
+        let r = self.game.result()?;
+        if r.reason != crate::game::EndReason::TimeForfeit || r.outcome.winner().is_some() {
+            return None;
+        }
+        self.parts.clock.as_ref()?.clock().flagged()
     }
 
     /// "Game over: White won by checkmate, one to zero. Say new for a new game."
@@ -766,6 +779,9 @@ impl App {
         let r = self.game.result()?;
         if let Some(o) = &self.parts.online {
             return Some(o.over_state(&self.talk, r.reason, r.outcome.winner()));
+        }
+        if let Some(side) = self.flag_drawn() {
+            return Some(self.talk.phraser.flag_fell_drawn_state(side));
         }
         Some(
             self.talk

@@ -181,30 +181,37 @@ fn a_move_typed_after_the_flag_fell_is_too_late() {
     assert!(a.game().history().is_empty());
 }
 
+/// Issue 30, item 6: the draw says whose flag fell (and the prompt too).
 #[test]
-fn a_flag_against_a_lone_king_is_a_draw() {
+fn a_flag_against_a_lone_king_is_a_draw_that_says_whose_flag() {
     let from = |fen: &str| {
         let setup = ClockSetup::new(parse_spec("0:05+0").unwrap());
         let mut a = App::builder().clock(Some(setup)).build();
         a.game = Game::from_fen(fen).unwrap();
         let t0 = Instant::now();
         let _ = a.update(Msg::Start, t0);
-        said(&a.update(Msg::Deadline, t0 + s(5)))
+        let mut said = said(&a.update(Msg::Deadline, t0 + s(5)));
+        said.push(a.prompt());
+        said
     };
     // White has a lone king. White's flag: Black can mate, a loss.
     assert_eq!(
         from("4k3/8/8/8/8/8/r7/4K3 w - - 0 1"),
-        vec!["White's flag has fallen. Black wins, zero to one."]
+        vec![
+            "White's flag has fallen. Black wins, zero to one.",
+            "Game over: Black won on time, White's flag fell, zero to one. Say new for a new game."
+        ]
     );
     // Black's flag: White cannot mate, a draw (6.9).
-    assert_eq!(
-        from("4k3/8/8/8/8/8/r7/4K3 b - - 0 1"),
-        vec!["A flag has fallen, but the other side cannot checkmate. Draw, half a point each."]
-    );
+    let drawn = vec![
+        "Black's flag has fallen, but White cannot checkmate. Draw, half a point each.",
+        "Game over: drawn, Black's flag fell but White could not checkmate, half a point each. Say new for a new game.",
+    ];
+    assert_eq!(from("4k3/8/8/8/8/8/r7/4K3 b - - 0 1"), drawn);
     // A pawn wall no king can pass: a draw too, though material remains.
     assert_eq!(
         from("k7/8/8/1p1p1p1p/pPpPpPpP/P1P1P1P1/8/K7 b - - 0 1"),
-        vec!["A flag has fallen, but the other side cannot checkmate. Draw, half a point each."]
+        drawn
     );
 }
 

@@ -1086,11 +1086,17 @@ impl App {
         self.board_took_back(out);
     }
 
-    /// `n` moves taken back in the game (the clock hears of it); none: the
-    /// clock still forgets a press it waited for.
+    /// `n` moves taken back in the game (the clock hears of it, and is
+    /// set back to before them); none: the clock still forgets a press it
+    /// waited for.
     fn take_back_in_game(&mut self, n: usize, now: Instant, out: &mut Vec<Effect>) {
         match self.change(Edit::TakeBack(n)) {
-            Ok(c) if !c.is_empty() => self.settle(now, out),
+            Ok(c) if !c.is_empty() => {
+                self.settle(now, out);
+                if let Some(part) = &mut self.parts.clock {
+                    part.set_back(&self.game, now);
+                }
+            }
             _ => {
                 if let Some(part) = &mut self.parts.clock {
                     part.took_back(&self.game, now);

@@ -478,6 +478,8 @@ impl App {
                     self.parts.companion.notify(t, None);
                 }
             },
+            OpponentAction::AcceptTakeback => self.takeback_answered(true, now, out),
+            OpponentAction::RefuseTakeback => self.takeback_answered(false, now, out),
             OpponentAction::Resign => {
                 if self.change(Edit::Resign(them)).is_ok()
                     && let Some(t) = self.game_over_sentence()
@@ -1021,11 +1023,25 @@ impl App {
                 self.say(out, t, Priority::Normal, SayKind::Board);
             }
             Inferred::TakeBack => {
+                // Issue 30: with the opponent away, a move taken back on
+                // the board is a request; until it is accepted the board
+                // differs from the game (the mismatch to put right).
+                if self.opponent_away()
+                    && !self.game.is_over()
+                    && self.parts.boards.takeback_awaited.is_none()
+                {
+                    self.ask_takeback(out);
+                    self.sync_board(now, out);
+                    return;
+                }
                 if self.game.is_over() || self.change(Edit::TakeBack(1)).is_ok_and(|c| c.is_empty())
                 {
                     return;
                 }
                 self.settle(now, out);
+                if let Some(part) = &mut self.parts.clock {
+                    part.set_back(&self.game, now);
+                }
                 if !self.board_took_back(out) {
                     let t = self.message("take_back", &[]);
                     self.say(out, t, Priority::Urgent, SayKind::Game);

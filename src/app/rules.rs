@@ -941,7 +941,83 @@ impl App {
             self.say(out, t, Priority::Normal, SayKind::Board);
             return;
         }
+        if self.opponent_away() {
+            self.ask_takeback(out);
+            return;
+        }
         self.take_back_moves(now, out);
+    }
+
+    /// Whether the opponent plays from elsewhere, not at this keyboard:
+    /// on the companion page (an engine, and lichess with its own
+    /// take-back, excepted).  A move made then stands unless the opponent
+    /// allows it to be taken back (4.6, 6.2; issue 30).
+    pub(super) fn opponent_away(&self) -> bool {
+        self.parts.engine.is_none() && self.parts.online.is_none() && self.parts.companion.paired()
+    }
+
+    /// The take-back asked of the opponent on the page: the last move,
+    /// said to the player; said again while it waits.
+    pub(super) fn ask_takeback(&mut self, out: &mut Vec<Effect>) {
+        let plies = self.game.history().len();
+        if let Some(a) = self.parts.companion.takeback_asked(plies) {
+            let t = self.message("takeback_waiting", &[("moves", &a.words.clone())]);
+            self.info(out, t);
+            return;
+        }
+        let Some((before, played)) = self.game.positions().next_back() else {
+            let t = self.message("nothing_to_take_back", &[]);
+            self.info(out, t);
+            return;
+        };
+        let words = self.talk.phraser.say_move(before, played.mv);
+        let number = shakmaty::Position::fullmoves(before).get();
+        let dots = if played.by == Color::White {
+            "."
+        } else {
+            "..."
+        };
+        let san = format!(
+            "{number}{dots} {}",
+            shakmaty::san::SanPlus::from_move(before.clone(), played.mv)
+        );
+        self.parts.companion.takeback = Some(super::companion::TakebackAsk {
+            plies,
+            san,
+            words: words.clone(),
+        });
+        let t = self.message("takeback_asked", &[("moves", &words)]);
+        self.say(out, t, Priority::Normal, SayKind::Game);
+    }
+
+    /// The opponent answered the take-back request on the page: accepted,
+    /// the move is taken back (and the clock set back); refused, it
+    /// stands.  No request standing: the page is told.
+    pub(super) fn takeback_answered(
+        &mut self,
+        accepted: bool,
+        now: Instant,
+        out: &mut Vec<Effect>,
+    ) {
+        let plies = self.game.history().len();
+        if self.parts.companion.takeback_asked(plies).is_none() {
+            self.parts.companion.takeback = None;
+            self.parts
+                .companion
+                .notify_key(&self.talk, "companion_no_takeback");
+            return;
+        }
+        self.parts.companion.takeback = None;
+        if accepted {
+            let t = self.message("takeback_accepted", &[]);
+            self.say(out, t, Priority::Urgent, SayKind::Game);
+            self.take_back_moves(now, out);
+        } else {
+            let t = self.message("takeback_refused", &[]);
+            self.say(out, t, Priority::Urgent, SayKind::Game);
+            // A move taken back on the board alone is put right there.
+            self.sync_board(now, out);
+        }
     }
 
     /// `takeback` after the end: a finished game stays finished.  In a

@@ -53,6 +53,11 @@ impl App {
         s.opponent_board = board_view(&self.game, self.parts.boards.opponent());
         s.flash = self.parts.companion.flash;
         s.notice = self.parts.companion.notice.clone();
+        s.takeback_asked = self
+            .parts
+            .companion
+            .takeback_asked(self.game.history().len())
+            .map(|a| a.san.clone());
         s
     }
 

@@ -55,6 +55,11 @@ pub enum OpponentAction {
     DeclineDraw,
     /// The opponent resigns.
     Resign,
+    /// The opponent accepts the blind player's take-back request (issue
+    /// 30: a take-back is the opponent's to allow, 4.6, 6.2).
+    AcceptTakeback,
+    /// The opponent refuses it: the move stands.
+    RefuseTakeback,
 }
 
 /// A move as the page sends it.
@@ -294,6 +299,18 @@ pub fn parse(
                 }
             })
         }
+        ("/api/takeback", "POST") => {
+            let body: DrawBody = json_body(headers, body)?;
+            Route::Act(match body.action.as_str() {
+                "accept" => OpponentAction::AcceptTakeback,
+                "refuse" => OpponentAction::RefuseTakeback,
+                _ => {
+                    return Err(RequestError::BadBody(
+                        "action must be accept or refuse".into(),
+                    ));
+                }
+            })
+        }
         ("/api/resign", "POST") => {
             let body: ResignBody = json_body(headers, body)?;
             if !body.confirm {
@@ -307,7 +324,10 @@ pub fn parse(
         ("/" | "/index.html" | "/api/info" | "/api/state" | "/events", _) => {
             return Err(RequestError::MethodNotAllowed);
         }
-        ("/api/pair" | "/api/move" | "/api/draw" | "/api/resign" | "/api/bye", _) => {
+        (
+            "/api/pair" | "/api/move" | "/api/draw" | "/api/takeback" | "/api/resign" | "/api/bye",
+            _,
+        ) => {
             return Err(RequestError::MethodNotAllowed);
         }
         _ => return Err(RequestError::NotFound),

@@ -280,6 +280,10 @@ pub struct Snapshot {
     pub flash: Option<Flash>,
     /// The app's answer to the opponent's last action.
     pub notice: Option<Notice>,
+    /// The blind player asks to take back these moves (SAN with their
+    /// numbers, "2. Nf3"): the opponent accepts or refuses (issue 30).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub takeback_asked: Option<String>,
 }
 
 impl Snapshot {
@@ -306,6 +310,7 @@ impl Snapshot {
             opponent_board: Tactile::None,
             flash: None,
             notice: None,
+            takeback_asked: None,
         }
     }
 
@@ -368,6 +373,7 @@ impl Snapshot {
             opponent_board: Tactile::None,
             flash: None,
             notice: None,
+            takeback_asked: None,
         }
     }
 

@@ -136,6 +136,10 @@ impl App {
             }
             A::Resign => self.resign(out),
             _ => {
+                if self.journal_failing() {
+                    let t = self.saved_where_bye();
+                    self.info(out, t);
+                }
                 let t = self.message("goodbye", &[]);
                 self.info(out, t);
                 self.quitting = true;
@@ -318,7 +322,9 @@ impl App {
             }
             // The journal cannot be written: leaving loses the moves unless
             // they are saved elsewhere, so it is asked, whoever types.
-            A::New | A::Quit if self.journal_failing() => {
+            A::New | A::Quit
+                if self.journal_failing() && self.parts.journal.copy_current().is_none() =>
+            {
                 self.ask(super::Question::Confirm(action), out);
                 let word = self.talk.word(action);
                 let t = self.message("not_saved_leave", &[("command", &word)]);

@@ -281,10 +281,23 @@ impl App {
         }
         let p = self.prompt_of_game();
         if self.journal_failing() {
-            // Unsaved moves are never silent.
+            // Unsaved moves are never silent; a copy saved since the last
+            // move holds them (issue 30).
+            if let Some(path) = self.parts.journal.copy_current() {
+                return self.message("prompt_saved_copy", &[("prompt", &p), ("path", path)]);
+            }
             return self.message("prompt_not_saved", &[("prompt", &p)]);
         }
         p
+    }
+
+    /// Leaving while the journal cannot be written: where the game is
+    /// kept (a copy saved since the last move), or that it is not.
+    fn saved_where_bye(&self) -> String {
+        match self.parts.journal.copy_current() {
+            Some(path) => self.message("saved_copy_bye", &[("path", path)]),
+            None => self.message("not_saved_bye", &[]),
+        }
     }
 
     fn prompt_of_game(&self) -> String {
@@ -392,14 +405,19 @@ impl App {
                 self.parts.journal.on_status(status, &mut v);
             }
             Msg::Resume(offer) => self.on_resume_offer(*offer, now, &mut out),
-            Msg::Exported(result) => scoresheet::say_exported(result, &mut self.voice(&mut out)),
+            Msg::Exported(result) => {
+                if let Ok(path) = &result {
+                    self.parts.journal.copied(path);
+                }
+                scoresheet::say_exported(result, &mut self.voice(&mut out));
+            }
             Msg::Board(event) => {
                 let notes = self.parts.boards.link(Seat::Player, event, now);
                 self.on_seat_notes(Seat::Player, notes, now, &mut out);
             }
             Msg::EndOfInput | Msg::Interrupted if self.journal_failing() => {
                 // Unsaved moves are never silent, even when leaving.
-                let t = self.message("not_saved_bye", &[]);
+                let t = self.saved_where_bye();
                 self.say(&mut out, t, Priority::Normal, SayKind::Error);
                 if matches!(msg, Msg::Interrupted) || !self.engine_defers_quit() {
                     let t = self.message("goodbye", &[]);

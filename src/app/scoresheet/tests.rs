@@ -435,6 +435,47 @@ fn unsaved_moves_are_never_silent() {
     assert!(run(&mut a, &["quit"]).contains(&Effect::Quit));
 }
 
+/// Issue 30, item 11: after `save FILE` succeeded, `quit` still said the
+/// game was not saved and asked again, and the prompt said "Not saved.".
+/// The journal still cannot be written, but the file holds the game as
+/// it stands: the prompt and `quit` say where it is, until the next move.
+#[test]
+fn a_game_saved_to_a_file_while_the_journal_fails_is_said_to_be_there() {
+    let failed = Msg::Journal(JournalStatus::Failed(
+        crate::scoresheet::journal::JournalError {
+            kind: JournalErrorKind::NotWritable,
+            path: "/g/x.txt".into(),
+            detail: "Permission denied".into(),
+            first: true,
+        },
+    ));
+    let mut a = app();
+    run(&mut a, &["e4"]);
+    let _ = a.update(failed, Instant::now());
+    run(&mut a, &["save /tmp/game.pgn"]);
+    let e = a.update(Msg::Exported(Ok("/tmp/game.pgn".into())), Instant::now());
+    assert_eq!(said(&e), vec!["Scoresheet saved: /tmp/game.pgn."]);
+    assert_eq!(
+        a.prompt(),
+        "Black to move, move 1. Saved in /tmp/game.pgn only."
+    );
+    // A move since: the copy no longer holds the game.
+    run(&mut a, &["e5"]);
+    assert_eq!(a.prompt(), "White to move, move 2. Not saved.");
+    assert!(!run(&mut a, &["quit"]).contains(&Effect::Quit), "asked");
+    run(&mut a, &["save /tmp/game.pgn"]);
+    let _ = a.update(Msg::Exported(Ok("/tmp/game.pgn".into())), Instant::now());
+    let e = run(&mut a, &["quit"]);
+    assert_eq!(
+        said(&e),
+        vec![
+            "The game is saved in /tmp/game.pgn; its journal could not be written.",
+            "Goodbye."
+        ]
+    );
+    assert!(e.contains(&Effect::Quit));
+}
+
 #[test]
 fn save_asks_for_the_export_in_a_format() {
     let mut a = app();

@@ -478,6 +478,7 @@ impl App {
                     self.parts.companion.notify(t, None);
                 }
             },
+            OpponentAction::ClaimDraw(intended) => self.opponent_claims(intended, now, out),
             OpponentAction::AcceptTakeback => self.takeback_answered(true, now, out),
             OpponentAction::RefuseTakeback => self.takeback_answered(false, now, out),
             OpponentAction::Resign => {

@@ -742,6 +742,90 @@ impl App {
                 }
             },
         };
+        self.claim_by(pos.turn(), mv, now, out);
+    }
+
+    /// The opponent claims a draw on the page (issue 30): only on their
+    /// move (9.2); said to the blind player and decided as the player's
+    /// own claim, penalty and all; a refusal is shown on the page too.
+    pub(super) fn opponent_claims(
+        &mut self,
+        intended: Option<crate::companion::MoveInput>,
+        now: Instant,
+        out: &mut Vec<Effect>,
+    ) {
+        use crate::companion::MoveInput;
+        let them = !self.settings.me;
+        if self.game.turn() != them {
+            self.parts
+                .companion
+                .notify_key(&self.talk, "companion_claim_needs_turn");
+            return;
+        }
+        let pos = self.game.position().clone();
+        let mv = match intended {
+            None => None,
+            Some(MoveInput::San(text)) => match self.talk.reader.read(&text, &pos) {
+                Ok(mv) => Some(mv),
+                Err(e) => {
+                    let t = self.talk.phraser.input_error(&e, &pos);
+                    self.parts.companion.notify(t, None);
+                    return;
+                }
+            },
+            Some(MoveInput::FromTo {
+                from,
+                to,
+                promotion,
+            }) => match crate::companion::snapshot::resolve_tap(&pos, from, to, promotion) {
+                Some(mv) => Some(mv),
+                None => {
+                    self.parts
+                        .companion
+                        .notify_key(&self.talk, "companion_illegal");
+                    return;
+                }
+            },
+        };
+        let side = self.talk.phraser.side(them);
+        let t = match mv {
+            Some(m) => {
+                let words = self.talk.phraser.say_move(&pos, m);
+                self.message("opponent_claims_with", &[("side", &side), ("move", &words)])
+            }
+            None => self.message("opponent_claims", &[("side", &side)]),
+        };
+        self.say(out, t, Priority::Urgent, SayKind::Game);
+        let from = out.len();
+        self.claim_by(them, mv, now, out);
+        if !self.game.is_over() {
+            // Refused: the page shows why, in the blind player's words.
+            let why: Vec<String> = out[from..]
+                .iter()
+                .filter_map(|e| match e {
+                    Effect::Say(u) if u.kind == SayKind::Game => Some(u.text.clone()),
+                    _ => None,
+                })
+                .take(1)
+                .collect();
+            if let Some(t) = why.into_iter().next() {
+                self.parts.companion.notify(t, None);
+            }
+        }
+    }
+
+    /// A draw claim by `by` (the blind player, or the opponent on the
+    /// page: issue 30), on the position now or on the intended move `mv`,
+    /// decided by the rules and the edition's penalty for an incorrect
+    /// claim (9.5.3).
+    pub(super) fn claim_by(
+        &mut self,
+        by: Color,
+        mv: Option<Move>,
+        now: Instant,
+        out: &mut Vec<Effect>,
+    ) {
+        let pos = self.game.position().clone();
         let halfmoves_after = match mv {
             Some(m) => pos.clone().play(m).map(|p| p.halfmoves()).unwrap_or(0),
             None => pos.halfmoves(),
@@ -751,7 +835,6 @@ impl App {
         } else {
             Claim::Repetition
         };
-        let by = pos.turn();
         self.parts.journal.note_claim(by, kind, mv);
         // The clock stops while the claim is decided (9.2, 9.5.1) and
         // stays stopped if the game ends.

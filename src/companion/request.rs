@@ -60,6 +60,10 @@ pub enum OpponentAction {
     AcceptTakeback,
     /// The opponent refuses it: the move stands.
     RefuseTakeback,
+    /// The opponent claims a draw (9.2, 9.3: threefold repetition or the
+    /// 50-move rule), on the position now or on the move they intend to
+    /// play (issue 30).
+    ClaimDraw(Option<MoveInput>),
 }
 
 /// A move as the page sends it.
@@ -311,6 +315,19 @@ pub fn parse(
                 }
             })
         }
+        ("/api/claim", "POST") => {
+            let body: MoveBody = json_body(headers, body)?;
+            let intended = match body {
+                MoveBody {
+                    san: None,
+                    from: None,
+                    to: None,
+                    promotion: None,
+                } => None,
+                body => Some(move_input(body)?),
+            };
+            Route::Act(OpponentAction::ClaimDraw(intended))
+        }
         ("/api/resign", "POST") => {
             let body: ResignBody = json_body(headers, body)?;
             if !body.confirm {
@@ -325,7 +342,8 @@ pub fn parse(
             return Err(RequestError::MethodNotAllowed);
         }
         (
-            "/api/pair" | "/api/move" | "/api/draw" | "/api/takeback" | "/api/resign" | "/api/bye",
+            "/api/pair" | "/api/move" | "/api/draw" | "/api/takeback" | "/api/claim"
+            | "/api/resign" | "/api/bye",
             _,
         ) => {
             return Err(RequestError::MethodNotAllowed);

@@ -616,3 +616,81 @@ fn a_takeback_is_a_request_the_opponent_answers_on_the_page() {
         "a lapsed request takes nothing back"
     );
 }
+
+/// Issue 30, item 3: the page knew offer, accept and decline only, so the
+/// sighted opponent's threefold or 50-move claim had to be typed on the
+/// blind player's keyboard.  Now the page claims: on the opponent's move
+/// only, said to the blind player, decided by the rules with the
+/// edition's penalty for an incorrect claim, and on the scoresheet.
+#[test]
+fn the_opponent_claims_a_draw_from_the_page() {
+    use crate::app::ClockSetup;
+    use crate::scoresheet::replay::Note;
+    use std::time::Duration;
+    let setup = ClockSetup::new(crate::clock::parse_spec("5+0").unwrap());
+    let mut a = App::builder()
+        .clock(Some(setup))
+        .journal(crate::scoresheet::record::StartInfo::default())
+        .build();
+    let t0 = Instant::now();
+    let _ = a.update(Msg::Start, t0);
+    let claim = |a: &mut App, san: Option<&str>| {
+        let intended = san.map(|s| MoveInput::San(s.into()));
+        said(&a.update(
+            Msg::Companion(CompanionEvent::Action(OpponentAction::ClaimDraw(intended))),
+            t0 + Duration::from_secs(2),
+        ))
+    };
+    // Not their move: shown on the page, nothing for the player.
+    assert!(claim(&mut a, None).is_empty());
+    assert_eq!(
+        a.companion_snapshot().notice.map(|n| n.text),
+        Some("You can claim a draw only when it is your move.".into())
+    );
+    // An incorrect claim: refused, said, shown, and penalised by the
+    // edition (9.5.3).
+    line(&mut a, "e4");
+    let t = claim(&mut a, None);
+    assert_eq!(t[0], "Black claims a draw on the position now.");
+    let refused =
+        "Claim refused: the position has appeared only once. The claim stands as a draw offer.";
+    assert_eq!(t[1], refused);
+    assert!(t.len() >= 3, "the penalty is said: {t:?}");
+    assert_eq!(
+        a.companion_snapshot().notice.map(|n| n.text),
+        Some(refused.into())
+    );
+    assert!(!a.game().is_over());
+    // (The claim stood as Black's offer; White's move declines it.)
+    // A correct claim on the intended move (9.2.1.1).
+    for m in ["e5", "Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1"] {
+        if a.game().turn() == Color::White {
+            line(&mut a, m);
+        } else {
+            page(&mut a, OpponentAction::Move(MoveInput::San(m.into())));
+        }
+    }
+    let t = claim(&mut a, Some("Ng8"));
+    assert_eq!(
+        t[0],
+        "Black claims a draw on the move Springer Gustav acht."
+    );
+    assert!(a.game().is_over(), "{t:?}");
+    let rec = a.scoresheet_in_memory().expect("a scoresheet");
+    let claims: Vec<(Color, bool)> = rec
+        .notes
+        .iter()
+        .flatten()
+        .filter_map(|n| match n {
+            Note::Claim { by, upheld, .. } => Some((*by, *upheld)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(claims, [(Color::Black, false), (Color::Black, true)]);
+    assert!(
+        rec.notes
+            .iter()
+            .flatten()
+            .any(|n| matches!(n, Note::Penalty(p) if p.against == Color::Black))
+    );
+}

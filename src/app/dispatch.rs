@@ -119,6 +119,11 @@ impl App {
     pub(super) fn on_action_confirmed(&mut self, action: A, now: Instant, out: &mut Vec<Effect>) {
         match action {
             A::New => {
+                if self.parts.journal.keeps_game() {
+                    // The game left is kept: said (issue 30).
+                    let t = self.message("new_game_kept", &[]);
+                    self.info(out, t);
+                }
                 let over = self.game.is_over();
                 out.extend(
                     self.parts

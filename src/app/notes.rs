@@ -519,24 +519,45 @@ impl App {
                     })
                     .unwrap_or_default();
                 let moves = r.game.history().len().div_ceil(2).to_string();
+                // Issue 30: games told apart by the time they began (the
+                // journal's, UTC, as the date) and their last move.
+                let time = offer
+                    .started
+                    .map(|d| {
+                        let d = d.to_offset(time::UtcOffset::UTC);
+                        format!("{:02}:{:02}", d.hour(), d.minute())
+                    })
+                    .unwrap_or_default();
+                let last = r
+                    .game
+                    .positions()
+                    .next_back()
+                    .map(|(before, played)| {
+                        let words = self.talk.phraser.say_move(before, played.mv);
+                        format!("{} ", self.message("resumed_last", &[("move", &words)]))
+                    })
+                    .unwrap_or_default();
                 let (white, black) = (r.start.white.trim(), r.start.black.trim());
-                let t = if white.is_empty() && black.is_empty() {
+                let key = if r.start.online().is_some() {
+                    // Resumed there: said so (issue 30).
+                    "resume_offer_online"
+                } else if white.is_empty() && black.is_empty() {
                     // No names were given: none are said ("Anna against ,").
-                    self.message(
-                        "resume_offer_unnamed",
-                        &[("date", &date), ("moves", &moves)],
-                    )
+                    "resume_offer_unnamed"
                 } else {
-                    self.message(
-                        "resume_offer",
-                        &[
-                            ("date", &date),
-                            ("white", &self.talk.phraser.player(white, Color::White)),
-                            ("black", &self.talk.phraser.player(black, Color::Black)),
-                            ("moves", &moves),
-                        ],
-                    )
+                    "resume_offer"
                 };
+                let t = self.message(
+                    key,
+                    &[
+                        ("date", &date),
+                        ("time", &time),
+                        ("white", &self.talk.phraser.player(white, Color::White)),
+                        ("black", &self.talk.phraser.player(black, Color::Black)),
+                        ("moves", &moves),
+                        ("last", &last),
+                    ],
+                );
                 self.say(out, t, Priority::Normal, SayKind::Game);
                 self.mode = crate::app::Mode::AskingResume(Box::new(offer));
             }

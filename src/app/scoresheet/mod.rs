@@ -184,6 +184,12 @@ impl Journal {
         self.sheet = Some(Sheet::new(start, game, self.epoch));
     }
 
+    /// Whether the game in progress is kept with the saved games: its
+    /// journal is begun and written (issue 30: `new` says so).
+    pub(in crate::app) fn keeps_game(&self) -> bool {
+        self.begun_sheet().is_some() && !self.failing()
+    }
+
     /// The sheet of the game in progress, once its file is begun.
     fn begun_sheet(&self) -> Option<&Sheet> {
         self.sheet.as_ref().filter(|s| s.begun)

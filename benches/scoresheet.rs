@@ -14,10 +14,20 @@
 //!   a millisecond a record.  Reading back the same, a whole journal of
 //!   500 records parsed with its chain checked, and without.
 //! - Review of a 10,000-game PGN file: open it (the index of all games)
-//!   and read the last game fully.  Target: under 100 ms.
+//!   and read the last game fully, in the process.  Target: under 100 ms.
+//! - Review through the binary of generated files of 10,000 and 100,000
+//!   games (13 MB and 131 MB, about 1.3 KB a game, clocks on every move;
+//!   written into `target/bench-review/`, not committed): from starting
+//!   `hector review FILE` to the last move of the last game said ("game N",
+//!   "end"; targets 50 ms and 250 ms), `find` of a name over all games
+//!   (target 300 ms), and hector's peak resident memory (`VmHWM`, target
+//!   40 MB for the 100,000 games).  `REVIEW_GB=1` adds a file of 1 GB;
+//!   `REVIEW_OTHER=/path/to/hector` measures another build (an older one)
+//!   in turn with this one; `REVIEW_TRIALS` (default 5) runs of each.
 //!
 //! Run with `cargo bench --features test-support --bench scoresheet`.  Prints p50/p99 of single
-//! calls, then criterion's own statistics.
+//! calls, then criterion's own statistics.  Under `cargo test` only the
+//! 10,000-game file is used, once.
 
 #![allow(
     missing_docs,
@@ -27,6 +37,9 @@
 )]
 
 use std::fmt::Write as _;
+use std::io::{BufRead, BufReader, Write as _};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -229,11 +242,194 @@ fn big_pgn(n: usize) -> Vec<u8> {
 
 fn open_and_last(data: &[u8]) -> usize {
     let f = PgnFile::from_bytes(data.to_vec()).expect("index");
-    let last = f.games.len();
+    let last = f.count();
     f.game(last).expect("last game").plies.len()
 }
 
+/// The moves of every generated game, each with its clock.
+fn clocked_moves() -> String {
+    let sans = "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7 Re1 b5 Bb3 d6 c3 O-O h3 Nb8 d4 Nbd7 \
+c4 c6 cxb5 axb5 Nc3 Bb7 Bg5 b4 Nb1 h6 Bh4 c5 dxe5 Nxe4 Bxe7 Qxe7 exd6 Qf6 Nbd2 Nxd6";
+    let mut out = String::new();
+    for (i, san) in sans.split_whitespace().enumerate() {
+        if i % 2 == 0 {
+            let _ = write!(out, "{}. ", i / 2 + 1);
+        }
+        let left = 300 - 7 * (i / 2);
+        let _ = write!(out, "{san} {{[%clk 0:{:02}:{:02}]}} ", left / 60, left % 60);
+        if i % 6 == 5 {
+            out.push('\n');
+        }
+    }
+    out.push_str("1/2-1/2");
+    out
+}
+
+/// Game `i` of a generated file into `game`.
+fn game_text(i: usize, moves: &str, game: &mut String) {
+    game.clear();
+    let _ = write!(
+        game,
+        "[Event \"Generated Open {}\"]\n[Site \"Somewhere {}\"]\n[Date \"2026.{:02}.{:02}\"]\n[Round \"{}\"]\n\
+[White \"Player{i:06}, Anna\"]\n[Black \"Opponent{i:06}, Bruno\"]\n[Result \"1/2-1/2\"]\n\
+[WhiteElo \"{}\"]\n[BlackElo \"{}\"]\n[WhiteTitle \"FM\"]\n[BlackTitle \"IM\"]\n[ECO \"C92\"]\n\
+[Opening \"Ruy Lopez: Closed, Breyer Defence\"]\n[EventDate \"2026.11.01\"]\n[PlyCount \"40\"]\n\
+[Annotator \"hector bench\"]\n[TimeControl \"300+0\"]\n\n{moves}\n\n",
+        i / 100,
+        i % 37,
+        1 + i % 12,
+        1 + i % 28,
+        1 + i % 9,
+        1500 + i % 900,
+        1500 + (i * 7) % 900
+    );
+}
+
+/// A PGN file of `n` games at `path` (about 1.3 KB a game), unless one of
+/// that size is there already; its size.
+fn generate(path: &Path, n: usize) -> u64 {
+    let moves = clocked_moves();
+    let mut game = String::new();
+    let mut want = 0u64;
+    for i in 0..n {
+        game_text(i, &moves, &mut game);
+        want += game.len() as u64;
+    }
+    if std::fs::metadata(path).map(|m| m.len()).ok() == Some(want) {
+        return want;
+    }
+    let mut f = std::io::BufWriter::new(std::fs::File::create(path).expect("bench file"));
+    for i in 0..n {
+        game_text(i, &moves, &mut game);
+        f.write_all(game.as_bytes()).expect("write");
+    }
+    f.flush().expect("write");
+    want
+}
+
+/// Peak resident memory of `pid` (`VmHWM`), in KB.
+fn peak_kb(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .unwrap_or_default()
+        .lines()
+        .find(|l| l.starts_with("VmHWM:"))
+        .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
+        .unwrap_or(0)
+}
+
+/// One run of `bin review file`: the time from its start to the first
+/// line that contains `until` after `script` was written (the script
+/// written at once, or after the first line when `after_first`), and the
+/// peak memory then.
+fn review_run(
+    bin: &str,
+    file: &Path,
+    script: &str,
+    until: &str,
+    after_first: bool,
+) -> (Duration, Duration, u64) {
+    let home = std::env::temp_dir().join(format!("hector-review-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&home).expect("temp dir");
+    let t0 = Instant::now();
+    let mut child = Command::new(bin)
+        .arg("review")
+        .arg(file)
+        .args(["--speech", "print", "--no-sound"])
+        .env("XDG_CONFIG_HOME", &home)
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env("HOME", &home)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("hector starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+    let mut asked = t0;
+    if after_first {
+        let first = lines.next().expect("a first line").expect("text");
+        assert!(!first.is_empty());
+        asked = Instant::now();
+    }
+    stdin.write_all(script.as_bytes()).expect("script");
+    let mut seen = Vec::new();
+    let done = loop {
+        let l = lines.next().expect("the line awaited").expect("text");
+        if l.contains(until) {
+            break Instant::now();
+        }
+        seen.push(l);
+        assert!(seen.len() < 100, "{until:?} never came: {seen:?}");
+    };
+    let peak = peak_kb(child.id());
+    drop(stdin);
+    let _ = child.wait();
+    let _ = std::fs::remove_dir_all(&home);
+    (done - t0, done - asked, peak)
+}
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+/// The generated files reviewed through the binary (see the module's
+/// documentation).
+fn review_binary(bench: bool) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench-review");
+    std::fs::create_dir_all(&dir).expect("bench dir");
+    let trials = if bench { common_trials() } else { 1 };
+    let mut sizes = vec![10_000];
+    if bench {
+        sizes.push(100_000);
+        if std::env::var_os("REVIEW_GB").is_some() {
+            sizes.push(760_000);
+        }
+    }
+    let mut bins = vec![("this build", env!("CARGO_BIN_EXE_hector").to_owned())];
+    if let Ok(other) = std::env::var("REVIEW_OTHER") {
+        bins.push(("other build", other));
+    }
+    for n in sizes {
+        let path: PathBuf = dir.join(format!("games-{n}.pgn"));
+        let bytes = generate(&path, n);
+        let script = format!("game {n}\nend\n");
+        let find = format!("find Player{:06}\n", n - 1);
+        for (label, bin) in &bins {
+            let (mut to_end, mut to_find, mut peak) = (Vec::new(), Vec::new(), 0);
+            // In turn with the other build: one run of each, then again.
+            for _ in 0..trials {
+                let (t, _, p) = review_run(bin, &path, &script, "End of the game", false);
+                to_end.push(t);
+                peak = peak.max(p);
+                let (_, t, p) = review_run(bin, &path, &find, &format!("Game {n}:"), true);
+                to_find.push(t);
+                peak = peak.max(p);
+            }
+            println!(
+                "review {label}: {n} games ({:.0} MB): start to the last game's last move said p50 {:?}; find over all games p50 {:?}; peak resident {:.1} MB ({trials} runs each)",
+                bytes as f64 / 1e6,
+                median(to_end),
+                median(to_find),
+                peak as f64 / 1024.0
+            );
+        }
+        if n > 100_000 {
+            let _ = std::fs::remove_file(&path);
+        }
+    }
+}
+
+fn common_trials() -> usize {
+    std::env::var("REVIEW_TRIALS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(5usize)
+        .max(1)
+}
+
 fn bench_review(c: &mut Criterion) {
+    review_binary(std::env::args().any(|a| a == "--bench"));
     let data = big_pgn(10_000);
     let mut times = Vec::new();
     for _ in 0..20 {

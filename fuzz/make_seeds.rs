@@ -1,5 +1,6 @@
 //! Writes the seed corpora under fuzz/seeds/ (committed): real bytes of each
-//! board protocol from the simulated boards, typed lines, settings files.
+//! board protocol from the simulated boards, typed lines, settings files,
+//! PGN files.
 //! Run from fuzz/: `cargo +nightly run --bin make_seeds`.
 //! The lichess seeds are the API description's examples (lichess-org/api).
 //! (Not the journal seeds: seeds/journal/ holds the journal of a real game
@@ -69,6 +70,49 @@ fn main() {
     for (name, text) in lines {
         write("typed_line", name, text.as_bytes());
     }
+    // PGN files as review reads them: tags, clocks and offers in comments,
+    // variations, an illegal move, a FEN, escapes, a byte-order mark,
+    // `%` lines, `;` comments, CRLF line ends, Latin-1, a long tag.
+    let pgn: &[(&str, &[u8])] = &[
+        (
+            "games",
+            b"[Event \"Club\"]\n[White \"Anna M\xc3\xbcller\"]\n[Black \"Bob\"]\n[Result \"1-0\"]\n\n1. e4 {[%clk 0:04:58]} e5 {(=)} 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n[White \"Carla\"]\n[Black \"Dieter\"]\n\n1. d4 d5 2. c4 {a comment\nover two lines} (2. Nf3 Nf6 (2... c5)) e6 $2 3. Nc3 Ke5 *\n\n[White \"Eve\"]\n[FEN \"4k3/8/8/8/8/8/4P3/4K3 b - - 0 30\"]\n[SetUp \"1\"]\n\n30... Kd7 31. e4 1/2-1/2\n",
+        ),
+        (
+            "odd",
+            b"\xef\xbb\xbf% a line for programs\n[White \"quote \\\" and \\\\ \"]\n[Black \"M\xfcller\"]\n[Odd]\n\n1. e4 ; to the end\r\n1... e5 2. Nf3!? Nc6?? 3. Bb5 !! *\r\n\r\n1. d4 {never closed\n",
+        ),
+    ];
+    // Found by the target: a stray `}` before an illegal move hung the
+    // search for the move's line.
+    write("pgn", "stray_brace", b"[White \"A\"]\n\n1. e4 } e5\n2. Ke5 *\n");
+    // Found by the target: the listing read tags past a game's end.
+    write(
+        "pgn",
+        "bom_mid_file",
+        b"[White \"A\"]\n\n1. e4 *\n\n\xef\xbb\xbf[Event \"E\"]\n[White \"B\"]\n\n1. d4 *\n",
+    );
+    // Found by the target: two bytes of a byte-order mark are no mark.
+    write("pgn", "half_bom", b"\xef\xbb% a line\n[A \"1\"]\n1. e4\n\n[B \"2\"]\n");
+    // Found by the target: a long tag name, escapes as pgn-reader undoes them.
+    write(
+        "pgn",
+        "long_name",
+        format!("[Hector{} \"v\"]\n[White \"A\"]\n\n1. e4 *\n", "x".repeat(200)).as_bytes(),
+    );
+    write(
+        "pgn",
+        "escapes",
+        b"[White \"a\\\\\\\"b\"]\n[Black \"\\\\\\\\x\"]\n[Event \"line\\\\\\nend\"]\n\n1. e4 *\n",
+    );
+    for (name, text) in pgn {
+        write("pgn", name, text);
+    }
+    write(
+        "pgn",
+        "long_tag",
+        format!("[Event \"{}\"]\n\n1. e4 *\n\n[White \"B\"]\n\n1. d4 *\n", "x".repeat(3000)).as_bytes(),
+    );
     write("settings", "empty", b"");
     write(
         "settings",

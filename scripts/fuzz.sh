@@ -41,7 +41,7 @@ if ! cargo +nightly fuzz --version >/dev/null 2>&1; then
 fi
 targets=("$@")
 if ((${#targets[@]} == 0)); then
-  targets=(dgt millennium occupancy chessnut pegasus tracker typed_line settings voices companion companion_http journal lichess_event lichess_game)
+  targets=(dgt millennium occupancy chessnut pegasus tracker typed_line settings voices companion companion_http journal pgn lichess_event lichess_game)
 fi
 # Per target: the sanitizer and the longest input where the defaults only
 # slow a target down.  typed_line and settings run hector's safe Rust (its

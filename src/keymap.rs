@@ -9,7 +9,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use crate::action::PlayerAction;
-use crate::toml_error::FileError;
+use crate::toml_error::{FileError, SettingError};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -307,11 +307,50 @@ impl Keymap {
             .clone()
     }
 
-    /// Read a user keymap file.
-    pub fn load(path: &Path) -> Result<Keymap, KeymapError> {
+    /// Read a user keymap file.  A line with a byte that is not UTF-8 costs
+    /// that line only (a command's line gives it the built-in words),
+    /// returned as a problem with its line and key (issue 31: it cost the
+    /// whole key map, said with a Rust error text).
+    pub fn load(path: &Path) -> Result<(Keymap, Vec<SettingError>), KeymapError> {
         let name = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| FileError::unreadable(&name, &e))?;
-        Keymap::parse(&name, &text)
+        let bytes = std::fs::read(path).map_err(|e| FileError::unreadable(&name, &e))?;
+        let (text, damaged) = crate::toml_error::text_of(&name, &bytes);
+        let text = Keymap::builtin_for_damaged(&text, &damaged);
+        Ok((Keymap::parse(&name, &text)?, damaged))
+    }
+
+    /// The text with each damaged line of a command (left out, so empty)
+    /// given that command's built-in words, so the key map stays whole.
+    fn builtin_for_damaged(text: &str, damaged: &[SettingError]) -> String {
+        let builtin = Keymap::builtin();
+        let mut lines: Vec<String> = text.split('\n').map(str::to_owned).collect();
+        for d in damaged {
+            let (Some(line), Some(key)) = (d.line, d.key.as_deref()) else {
+                continue;
+            };
+            let Some((table, command)) = key.rsplit_once('.') else {
+                continue;
+            };
+            let Some(action) = PlayerAction::from_key(command) else {
+                continue;
+            };
+            let words: &[String] = match table.strip_prefix("language.") {
+                Some(code) => builtin.words_of(code, action),
+                None if table == "commands" => builtin
+                    .by_command
+                    .get(&action)
+                    .map(Vec::as_slice)
+                    .unwrap_or(&[]),
+                None => &[],
+            };
+            if let Some(l) = lines.get_mut(line - 1)
+                && !words.is_empty()
+            {
+                let list: Vec<String> = words.iter().map(|w| format!("{w:?}")).collect();
+                *l = format!("{command} = [{}]", list.join(", "));
+            }
+        }
+        lines.join("\n")
     }
 
     /// The action a word calls, if any (case-insensitive).

@@ -287,9 +287,11 @@ pub mod testing {
     pub use crate::scoresheet::replay::{
         Note as RecordNote, Resumed, continuation as journal_continuation, replay,
     };
+    pub use crate::scoresheet::review::{COMMENT_KEPT, PgnProblem, TAG_LINE_MAX};
     pub use crate::settings_file::read as read_settings;
     pub use crate::speech::BackendFactory;
     pub use crate::speech::fake::{FakeCall, FakeControl};
+    pub use crate::toml_error::text_of as settings_text_of;
     pub use crate::ui::tui::Look;
     pub use crate::ui::tui::render::render as render_tui;
     pub use crate::view::{BoardInfo, ClockView, LinkState, PieceStyle, UiState, View, ViewInput};

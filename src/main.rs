@@ -83,6 +83,11 @@ fn play_game(args: &PlayArgs, resume_id: Option<&str>) -> ExitCode {
     }
     let store = hector::cli::store();
     match hector::cli::resume_plan(&store, args, resume_id, has_token(), &started.phraser) {
+        // Another hector has the game open: watch it or leave it.
+        Ok(hector::cli::ResumePlan {
+            open_elsewhere: Some(id),
+            ..
+        }) => commands::watch_elsewhere(&started, &store, &id),
         Ok(plan) => {
             if let Some(s) = &plan.said {
                 println!("{s}");

@@ -129,8 +129,15 @@ pub fn load(path: &std::path::Path, named: bool) -> (Config, Vec<SettingError>) 
         key: None,
         problem,
     };
-    match std::fs::read_to_string(path) {
-        Ok(text) => read(&file, &text),
+    match std::fs::read(path) {
+        Ok(bytes) => {
+            // A line that is not UTF-8 costs that line only.
+            let (text, mut problems) = crate::toml_error::text_of(&file, &bytes);
+            let (config, rest) = read(&file, &text);
+            problems.extend(rest);
+            problems.sort_by_key(|p| p.line);
+            (config, problems)
+        }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             let problems = if named {
                 vec![whole(SettingProblem::NoSuchFile)]
@@ -374,6 +381,11 @@ fn try_one(file: &str, section: &str, key: &str, value: &Value) -> Result<(), bo
 fn normalise(dotted: &str, value: Value) -> Value {
     match (expected(dotted), value) {
         (Some(Expect::OneOf(_)), Value::String(s)) => Value::String(s.trim().to_lowercase()),
+        // A name is said, shown and journalled: text from outside, cleaned
+        // of escape sequences and control characters (issue 31).
+        (_, Value::String(s)) if dotted.starts_with("players.") => {
+            Value::String(crate::words::cleaned(&s))
+        }
         (_, v) => v,
     }
 }

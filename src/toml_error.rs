@@ -165,6 +165,9 @@ pub enum SettingProblem {
     Unreadable(String),
     /// A line that is not TOML: it was left out.
     Syntax,
+    /// A line with a byte that is not UTF-8 (outside a comment): it was
+    /// left out, and the rest of the file is used.
+    NotText,
     /// A key that hector does not have.
     Unknown,
     /// A table that hector does not have: it and its keys are left out.
@@ -196,6 +199,81 @@ pub struct SettingError {
     /// The dotted key, table included (`speech.rate`).
     pub key: Option<String>,
     pub problem: SettingProblem,
+}
+
+/// The text of a settings or key-map file read as bytes, so that damage
+/// costs only its own line (issue 31: one byte that is not UTF-8 anywhere,
+/// even in a comment, dropped the whole file).  A comment's bytes that are
+/// not UTF-8 are read as `?` (a comment costs nothing); a line with such a
+/// byte before its comment is left out (made empty, so that every other
+/// line keeps its number) and reported with its line and its key (the
+/// table it is in and the name before its `=`, when they can be read).
+pub fn text_of(file: &str, bytes: &[u8]) -> (String, Vec<SettingError>) {
+    let mut text = String::with_capacity(bytes.len());
+    let mut problems = Vec::new();
+    let mut table: Option<String> = None;
+    for (i, line) in bytes.split_inclusive(|&b| b == b'\n').enumerate() {
+        let (body, end) = match line.strip_suffix(b"\n") {
+            Some(b) => (b, "\n"),
+            None => (line, ""),
+        };
+        let comment = comment_start(body);
+        let (code, rest) = body.split_at(comment.unwrap_or(body.len()));
+        match std::str::from_utf8(code) {
+            Ok(code) => {
+                let t = code.trim();
+                if let Some(name) = t.strip_prefix('[').and_then(|t| t.strip_suffix(']')) {
+                    table = Some(name.trim_matches(['[', ']', ' ']).to_owned());
+                }
+                text.push_str(code);
+                text.push_str(&String::from_utf8_lossy(rest).replace('\u{fffd}', "?"));
+            }
+            Err(_) => {
+                let name = code
+                    .iter()
+                    .position(|&b| b == b'=')
+                    .and_then(|eq| std::str::from_utf8(&code[..eq]).ok())
+                    .map(|k| k.trim().trim_matches('"').to_owned())
+                    .filter(|k| !k.is_empty());
+                let key = match (&table, name) {
+                    (Some(t), Some(k)) => Some(format!("{t}.{k}")),
+                    (None, Some(k)) => Some(k),
+                    (_, None) => None,
+                };
+                problems.push(SettingError {
+                    file: file.to_owned(),
+                    line: Some(i + 1),
+                    key,
+                    problem: SettingProblem::NotText,
+                });
+            }
+        }
+        text.push_str(end);
+    }
+    (text, problems)
+}
+
+/// Where a line's comment begins: its first `#` outside a string.
+fn comment_start(line: &[u8]) -> Option<usize> {
+    let mut quote: Option<u8> = None;
+    let mut escaped = false;
+    for (i, &b) in line.iter().enumerate() {
+        match quote {
+            Some(q) => {
+                if escaped {
+                    escaped = false;
+                } else if b == b'\\' && q == b'"' {
+                    escaped = true;
+                } else if b == q {
+                    quote = None;
+                }
+            }
+            None if b == b'"' || b == b'\'' => quote = Some(b),
+            None if b == b'#' => return Some(i),
+            None => {}
+        }
+    }
+    None
 }
 
 impl SettingError {
@@ -257,6 +335,32 @@ mod tests {
     #[test]
     fn syntax_error_has_a_line() {
         assert_eq!(err("a = 1\nb = \n").0, Some(2));
+    }
+
+    /// Issue 31: one byte that is not UTF-8 dropped a whole settings file
+    /// or key map.  Now it costs its own line, said with line and key; in a
+    /// comment it costs nothing.
+    #[test]
+    fn a_byte_that_is_not_utf8_costs_its_own_line() {
+        let bytes = b"# caf\xe9\n[announce]\nlanguage = \"de\" # \xff\nform = \"l\xf6ng\"\n\xfe\nmoves = \"language\"";
+        let (text, problems) = text_of("c.toml", bytes);
+        assert_eq!(
+            text,
+            "# caf?\n[announce]\nlanguage = \"de\" # ?\n\n\nmoves = \"language\""
+        );
+        let at: Vec<(Option<usize>, Option<&str>)> = problems
+            .iter()
+            .map(|p| (p.line, p.key.as_deref()))
+            .collect();
+        assert_eq!(at, vec![(Some(4), Some("announce.form")), (Some(5), None)]);
+        assert!(
+            problems
+                .iter()
+                .all(|p| p.problem == SettingProblem::NotText)
+        );
+        // A `#` inside a string is not a comment.
+        assert_eq!(comment_start(br#"a = "x#y" # z"#), Some(10));
+        assert_eq!(comment_start(br#"a = 'x#y'"#), None);
     }
 
     #[test]

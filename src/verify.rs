@@ -61,8 +61,10 @@ pub fn verify_bytes(file: &str, bytes: &[u8], store: &Store, phraser: &Phraser) 
             proven: false,
         };
     };
+    let first = pgn.entry(1).ok();
     let tag = |name: &str| {
-        pgn.games[0]
+        first
+            .as_ref()?
             .hector
             .iter()
             .find(|(k, _)| k == name)

@@ -178,7 +178,7 @@ fn a_game_resumed_after_a_restart_gives_the_page_its_seat_back() {
         .chars()
         .filter(char::is_ascii_digit)
         .collect();
-    assert_eq!(code.len(), 4, "{line}");
+    assert_eq!(code.len(), 6, "{line}");
     let url = format!("http://{listen}/");
     let mut b = Browser::start();
     let p = b.new_page(&url);
@@ -218,7 +218,7 @@ fn a_game_resumed_after_a_restart_gives_the_page_its_seat_back() {
         .chars()
         .filter(char::is_ascii_digit)
         .collect();
-    assert_eq!(again.len(), 4, "a new code: {line}");
+    assert_eq!(again.len(), 6, "a new code: {line}");
     if let Err(e) = b.try_wait_text(p, "#conn", "Connected to hector.", Duration::from_secs(10)) {
         let state = b.eval(p, "['conn','seat','pair-error','last-san'].map(i => i + '=' + document.getElementById(i).textContent).join(' | ')");
         panic!("{e}: {state}");

@@ -739,6 +739,26 @@ fn chat_both_ways() {
     let _ = std::fs::remove_dir_all(&home);
 }
 
+/// Issue 31.4: a lichess player's name and chat line with escape
+/// sequences (a window title, a cleared screen, hidden text) and a
+/// bidirectional override are said clean.
+#[test]
+fn a_hostile_name_and_chat_line_are_said_clean() {
+    let server = StandIn::start(TOKEN, "Georges");
+    server.state.lock().unwrap().replies = ["e7e5"].map(String::from).into();
+    let home = clean_config_dir();
+    let mut h = challenge_as_white(&server, &home);
+    game_line(
+        &server,
+        r#"{"type":"chatLine","room":"player","username":"Ma\u001b]0;pwned\u0007ry","text":"good\u001b[2J luck\u001b[8m \u202eevil"}"#,
+    );
+    h.expect("A chat message from Mary. Say chat to hear it.");
+    h.type_line("chat");
+    h.expect("Mary says: good luck evil");
+    h.close();
+    let _ = std::fs::remove_dir_all(&home);
+}
+
 /// hector at a terminal (`script` gives it a pseudo-terminal), where
 /// `resign` asks first.
 #[cfg(unix)]

@@ -347,7 +347,7 @@ fn review_in_line_mode_over_a_file_with_a_malformed_game() {
     let run = hector_data(
         &dir,
         &["review", f],
-        "find muller\ngame 2\ngame 1\nnext\nnext\nsquare e5\ngoto 4\nprevious\nend\ngame 3\nnext\nmaterial\ne4\n",
+        "find muller\ngame 2\nend\nnext\ngame 1\nnext\nnext\nsquare e5\ngoto 4\nprevious\nend\ngame 3\nnext\nmaterial\ne4\n",
     );
     assert!(run.success, "{}", run.stderr);
     let lines = run.lines();
@@ -367,6 +367,11 @@ fn review_in_line_mode_over_a_file_with_a_malformed_game() {
         [
             "Game 1: Anna Müller against Bob, White won, January second, two thousand twenty-six.",
             "Game 3: Eve against Frank Müller, drawn.",
+            // Issue 30, item 13: the moves before the illegal one can be
+            // reviewed; where it stands is said.
+            "Game 2: Carla against Dieter, unfinished. Three moves. Say next for the first move.",
+            "Game 2, line 15: 3... Ke5 is not a legal move. The moves before it can be reviewed.",
+            "End of the readable moves: 3. Springer Cesar drei. Game 2, line 15: 3... Ke5 is not a legal move.",
             "Game 2, line 15: 3... Ke5 is not a legal move.",
             "Game 1: Anna Müller against Bob, White won. Four moves. Say next for the first move.",
             "1. Bauer Eva vier; clock four minutes fifty-eight seconds.",
@@ -383,6 +388,104 @@ fn review_in_line_mode_over_a_file_with_a_malformed_game() {
     );
     // Nothing is journalled in review.
     assert!(!dir.join("hector").exists());
+}
+
+/// Issue 31, item 6: one tag over 16 KB made every game of the file
+/// unreadable ("unterminated tag").  Only its game is lost, said with its
+/// line; the others are listed, found and played.
+#[test]
+fn review_of_a_file_with_a_tag_too_long_loses_only_that_game() {
+    let dir = tmp("review-long-tag");
+    let file = dir.join("games.pgn");
+    let long = "x".repeat(40_000);
+    std::fs::write(
+        &file,
+        format!(
+            "[White \"Anna\"]\n[Black \"Bob\"]\n\n1. e4 e5 *\n\n\
+[White \"Carla\"]\n[Black \"Dieter\"]\n[Annotator \"{long}\"]\n\n1. d4 *\n\n\
+[White \"Eve\"]\n[Black \"Frank\"]\n\n1. c4 *\n"
+        ),
+    )
+    .unwrap();
+    let run = hector_data(
+        &dir,
+        &["review", file.to_str().unwrap()],
+        "game 2\nfind frank\ngame 3\nnext\n",
+    );
+    assert!(run.success, "{}", run.stderr);
+    assert_eq!(
+        run.lines(),
+        [
+            "Three games in the file.",
+            "Game 1: Anna against Bob, unfinished.",
+            "Game 2: Carla against Dieter, unfinished.",
+            "Game 3: Eve against Frank, unfinished.",
+            "Say game and a number to choose one, or find and a name.",
+            "Game 2, line 8: a tag is too long to read, so this game cannot be opened.",
+            "Game 3: Eve against Frank, unfinished.",
+            "Game 3: Eve against Frank, unfinished. One move. Say next for the first move.",
+            "1. Bauer Cesar vier",
+        ]
+    );
+}
+
+/// Issue 31, item 5: a 50 MB comment was printed as one line (422 MB
+/// resident).  A long comment is said in pieces with "(more: say
+/// comment)", and hector stays small reading it.
+#[test]
+fn review_says_a_long_comment_in_pieces() {
+    let dir = tmp("review-long-comment");
+    let file = dir.join("games.pgn");
+    let long = "annotation ".repeat(2_000_000);
+    std::fs::write(
+        &file,
+        format!("[White \"Anna\"]\n[Black \"Bob\"]\n\n1. e4 {{{long}}} e5 *\n"),
+    )
+    .unwrap();
+    let run = hector_data(
+        &dir,
+        &["review", file.to_str().unwrap()],
+        "next\ncomment\ncomment\n",
+    );
+    assert!(run.success, "{}", run.stderr);
+    let lines = run.lines();
+    assert_eq!(lines.len(), 4, "{lines:?}");
+    assert!(
+        lines[2].starts_with("1. Bauer Eva vier: annotation annotation")
+            && lines[2].ends_with("annotation (more: say comment)"),
+        "{}",
+        lines[2]
+    );
+    assert!(
+        lines[3].starts_with("annotation ") && lines[3].ends_with(" (more: say comment)"),
+        "{}",
+        lines[3]
+    );
+    assert!(lines.iter().all(|l| l.len() < 600), "{lines:?}");
+}
+
+/// Issue 31, item 7: in a 100,000-ply game, after `end` and `previous`,
+/// `last 3` answered moves 7 and 8.
+#[test]
+fn review_of_a_100000_ply_game_says_its_last_moves() {
+    let dir = tmp("review-long-game");
+    let file = dir.join("long.pgn");
+    let moves: String = (0..25_000)
+        .map(|i| format!("{}. Nf3 Nf6 {}. Ng1 Ng8\n", 2 * i + 1, 2 * i + 2))
+        .collect();
+    std::fs::write(&file, format!("[White \"A\"]\n[Black \"B\"]\n\n{moves}*\n")).unwrap();
+    let run = hector_data(
+        &dir,
+        &["review", file.to_str().unwrap()],
+        "end\nprevious\nlast 3\n",
+    );
+    assert!(run.success, "{}", run.stderr);
+    assert_eq!(
+        run.lines()[3..],
+        [
+            "Last moves: 49999. Springer Felix drei, Springer Felix sechs; 50000. Springer Gustav eins."
+        ]
+    );
 }
 
 #[test]
@@ -813,9 +916,15 @@ fn killed_at_random_moments_the_game_resumes_to_the_same_end() {
     };
     let copies = names.iter().filter(|n| is_copy(n)).count();
     eprintln!("{copies} copies of a torn journal");
+    // A game's lock (`.ID.txt.lock`) stays beside its journal.
+    let is_lock = |n: &str| {
+        n.strip_prefix('.')
+            .and_then(|n| n.strip_suffix(".lock"))
+            .is_some_and(|j| journals.iter().any(|k| k.as_str() == j))
+    };
     for n in names
         .iter()
-        .filter(|n| !journals.contains(n) && !is_copy(n))
+        .filter(|n| !journals.contains(n) && !is_copy(n) && !is_lock(n))
     {
         let named = n
             .strip_prefix('.')
@@ -901,7 +1010,13 @@ fn a_pending_separate_press_survives_a_kill() {
     h.quit();
     let text = std::fs::read_to_string(&journal).unwrap();
     assert!(text.contains(" clock press white white="), "{text}");
-    assert_eq!(std::fs::read_dir(&games).unwrap().count(), 1);
+    // One journal (beside it, hidden, its lock).
+    let shown = std::fs::read_dir(&games)
+        .unwrap()
+        .flatten()
+        .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+        .count();
+    assert_eq!(shown, 1);
     // The export: valid PGN, with the clock times of both moves.
     let out = home.join("press.pgn");
     let o = out.to_str().unwrap();

@@ -41,6 +41,9 @@ mod docs;
 mod engine;
 #[cfg(unix)] // Unix only: shell-script engines, boards on pseudo-terminals
 mod engine_play;
+#[cfg(unix)] // Unix only: FIFOs, links and mode bits in the games folder
+mod game_files;
+mod hostile_text;
 #[cfg(unix)] // Unix only: a sh script
 mod journal_damage;
 mod languages;

@@ -1,5 +1,6 @@
-//! Any text as a user's settings file and keymap file, read the way
-//! start-up reads them (`read_settings`: every bad key reported and the
+//! Any bytes as a user's settings file and keymap file, read the way
+//! start-up reads them (`settings_text_of`: a line that is not UTF-8 costs
+//! that line; `read_settings`: every bad key reported and the
 //! rest kept, not the strict `Config::parse`): nothing panics; every
 //! problem names the file and is said as a sentence; a keymap file that
 //! cannot be used gives an error that names the file.  (The voices files:
@@ -18,15 +19,23 @@ fn phraser() -> &'static Phraser {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else {
-        return;
-    };
-    let (_config, problems) = hector::testing::read_settings("c.toml", text);
-    for p in &problems {
+    // Any bytes, as start-up reads them: a line that is not UTF-8 costs
+    // that line only, named with its line, and every other line keeps its
+    // number.
+    let (text, damaged) = hector::testing::settings_text_of("c.toml", data);
+    assert_eq!(
+        text.matches('\n').count(),
+        data.iter().filter(|&&b| b == b'\n').count()
+    );
+    for p in &damaged {
+        assert!(p.line.is_some());
+    }
+    let (_config, problems) = hector::testing::read_settings("c.toml", &text);
+    for p in damaged.iter().chain(&problems) {
         assert_eq!(p.file, "c.toml");
         assert!(!phraser().setting_error(p).is_empty());
     }
-    if let Err(e) = Keymap::parse("k.toml", text) {
+    if let Err(e) = Keymap::parse("k.toml", &text) {
         assert_eq!(e.file, "k.toml");
     }
 });

@@ -16,7 +16,7 @@ use super::App;
 use super::change::Edit;
 use super::cursor::CursorNote;
 use super::online::Taken;
-use super::review::{ReviewNote, ReviewState};
+use super::review::ReviewNote;
 use super::voice::Voice;
 use crate::action::{KeyArg, PlayerAction as A};
 use crate::command::{Arg, Request, Side, TimeQuery};
@@ -50,15 +50,15 @@ impl App {
     /// The review's note: the game shown follows the review's cursor, and
     /// the note is said.
     pub(super) fn on_review_note(&mut self, note: ReviewNote, action: A, out: &mut Vec<Effect>) {
-        if let Some(g) = self
-            .parts
-            .review
-            .as_ref()
-            .and_then(ReviewState::game_at_cursor)
-        {
-            let _ = self.change(Edit::Show(g));
+        if let Some(state) = self.parts.review.as_mut() {
+            // A step of one move is played on (or taken back from) the
+            // game shown; anything else replays it (`ReviewState::follow`).
+            let mut shown = self.game.clone();
+            if state.follow(&mut shown) {
+                let _ = self.change(Edit::Show(shown));
+            }
         }
-        if let Some(state) = &self.parts.review {
+        if let Some(state) = &mut self.parts.review {
             state.say(note, action, &mut Voice::new(&mut self.talk, out));
         }
     }

@@ -3,7 +3,10 @@
 //! goto a move, start, end.  Each step is announced with the clock time
 //! when the file has one; every exploration command works on the position
 //! reached.  A malformed game is reported with its number and line; the
-//! others stay usable.
+//! others stay usable, and the moves before an illegal one can be
+//! reviewed.  The game shown follows the cursor a move at a time, as the
+//! record has it (a record may go on past a fivefold repetition).  A long
+//! comment is said a piece at a time: "(more: say comment)".
 
 use shakmaty::{Color, Position};
 
@@ -11,29 +14,44 @@ use super::voice::{Talk, Voice};
 use crate::action::PlayerAction;
 use crate::game::Game;
 use crate::phrase::Phraser;
-use crate::scoresheet::review::{PgnFile, PgnProblem, Ply, Review};
+use std::ops::ControlFlow;
+
+use crate::scoresheet::review::{GameEntry, PgnFile, PgnProblem, Ply, Review};
 use crate::scoresheet::start::{FenField, PositionProblem, StartError};
 use crate::speech::{Priority, SayKind};
 
 /// Up to this many games, opening a file lists them.
 const LIST_AT_START: usize = 20;
+/// The characters of a comment said at once; `comment` again says the
+/// next piece.
+const COMMENT_PIECE: usize = 400;
 
 /// The file under review and the game chosen.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub(super) struct ReviewState {
     file: PgnFile,
     current: Option<(usize, Review)>,
+    /// The game number and the cursor the shown game was made for.
+    shown: Option<(usize, usize)>,
+    /// How much of the comment at the cursor was said (in characters):
+    /// the next `comment` goes on from there.
+    comment_said: usize,
 }
 
 /// What the review part made of an action, for the App to say: the part
 /// moves its cursor and knows the file; the App has the words, and shows
-/// the game at the cursor ([`ReviewState::game_at_cursor`]).
+/// the game at the cursor ([`ReviewState::follow`]).
 #[derive(Debug, Clone)]
 pub(super) enum ReviewNote {
     /// List the games of these numbers (`None`: all).
     List(Option<Vec<usize>>),
-    /// A game was opened: its number and how many moves it has.
-    Opened { number: usize, moves: usize },
+    /// A game was opened: its number, how many moves it has, and where
+    /// its moves stop before their end (an illegal move).
+    Opened {
+        number: usize,
+        moves: usize,
+        stopped: Option<PgnProblem>,
+    },
     /// The game asked for cannot be opened.
     Problem(PgnProblem),
     /// `find` found no game.
@@ -50,12 +68,19 @@ pub(super) enum ReviewNote {
     Back(Ply),
     /// At the start, in this position.
     AtStart(shakmaty::Chess),
-    /// At the end: the last move, the result (PGN).
-    AtEnd { last: Option<Ply>, result: String },
+    /// At the end: the last move, the result (PGN), and where the moves
+    /// stopped before the game's end.
+    AtEnd {
+        last: Option<Ply>,
+        result: String,
+        stopped: Option<PgnProblem>,
+    },
+    /// No move after this one: where the moves stopped.
+    Stopped(PgnProblem),
     /// The move reached, for its variations.
     Variations(Ply),
-    /// The move reached, for its comment.
-    Comment(Ply),
+    /// The move reached, for its comment: said from `from` characters on.
+    Comment { ply: Ply, from: usize },
     /// The step cannot be made: the phrase that says why.
     Refused {
         key: &'static str,
@@ -69,12 +94,25 @@ impl ReviewState {
         ReviewState {
             file,
             current: None,
+            shown: None,
+            comment_said: 0,
         }
     }
 
     /// How many games the file has.
     pub(super) fn count(&self) -> usize {
-        self.file.games.len()
+        self.file.count()
+    }
+
+    /// The game open and its tags.
+    fn entry(&self) -> Option<&crate::scoresheet::review::GameEntry> {
+        self.current.as_ref().map(|(_, r)| &r.game.entry)
+    }
+
+    /// A comment piece was said: the next `comment` goes on after it (or
+    /// starts again after the last).
+    fn comment_said(&mut self, upto: Option<usize>) {
+        self.comment_said = upto.unwrap_or(0);
     }
 
     /// Open game `number` of the file (its cursor at the start).
@@ -86,24 +124,54 @@ impl ReviewState {
                 // move counts that move number too.
                 let black_first = usize::from(Position::turn(&g.start) == Color::Black);
                 let moves = (g.plies.len() + black_first).div_ceil(2);
+                let stopped = g.stopped.clone();
                 self.current = Some((number, Review::new(g)));
-                ReviewNote::Opened { number, moves }
+                self.comment_said = 0;
+                ReviewNote::Opened {
+                    number,
+                    moves,
+                    stopped,
+                }
             }
             Err(p) => ReviewNote::Problem(p),
         }
     }
 
-    /// The game at the review's cursor: its start and the moves up to it.
-    #[must_use]
-    pub(super) fn game_at_cursor(&self) -> Option<Game> {
-        let (_, r) = self.current.as_ref()?;
-        let mut g = Game::from_position(r.game.start.clone());
-        for p in &r.game.plies[..r.at()] {
-            if g.play(p.mv).is_err() {
-                break;
+    /// Brings `game` to the review's cursor: its start and the moves up
+    /// to it, as the record has them.  A step of one move plays or takes
+    /// back that move; anything else replays the game from its start.
+    /// `false` when no game is open (nothing to show).
+    pub(super) fn follow(&mut self, game: &mut Game) -> bool {
+        let Some((number, r)) = self.current.as_ref() else {
+            return false;
+        };
+        let (number, at) = (*number, r.at());
+        let plies = &r.game.plies;
+        let was = self
+            .shown
+            .filter(|&(n, a)| n == number && a == game.ply_count());
+        match was {
+            Some((_, a)) if a == at => {}
+            Some((_, a)) if a + 1 == at => {
+                if game.record(plies[a].mv).is_ok() {
+                    game.settle();
+                }
+            }
+            Some((_, a)) if a == at + 1 => {
+                let _ = game.undo_last();
+            }
+            _ => {
+                *game = Game::from_position(r.game.start.clone());
+                for p in &plies[..at] {
+                    if game.record(p.mv).is_err() {
+                        break;
+                    }
+                }
+                game.settle();
             }
         }
-        Some(g)
+        self.shown = Some((number, game.ply_count()));
+        true
     }
 
     /// The action of review `action` with its argument: the games listed,
@@ -126,15 +194,15 @@ impl ReviewState {
                 if text.is_empty() {
                     return Some(ReviewNote::Help);
                 }
-                let found = self.file.search(text);
-                return Some(if found.is_empty() {
-                    ReviewNote::FoundNone(text.to_owned())
-                } else {
-                    ReviewNote::List(Some(found))
+                return Some(match self.file.search(text) {
+                    Ok(found) if found.is_empty() => ReviewNote::FoundNone(text.to_owned()),
+                    Ok(found) => ReviewNote::List(Some(found)),
+                    Err(p) => ReviewNote::Problem(p),
                 });
             }
             _ => {}
         }
+        let comment_from = std::mem::take(&mut self.comment_said);
         let Some((_, r)) = &mut self.current else {
             return Some(ReviewNote::NoGame);
         };
@@ -151,7 +219,10 @@ impl ReviewState {
         Some(match action {
             PlayerAction::Next => match r.forward() {
                 Some(p) => ReviewNote::Step(p.clone()),
-                None => refused("review_no_more"),
+                None => match r.game.stopped.clone() {
+                    Some(p) => ReviewNote::Stopped(p),
+                    None => refused("review_no_more"),
+                },
             },
             PlayerAction::Previous => match r.back() {
                 Some(p) => ReviewNote::Back(p.clone()),
@@ -168,14 +239,21 @@ impl ReviewState {
                     .map(|o| o.to_string())
                     .unwrap_or_else(|| "*".into());
                 let last = r.end().cloned();
-                ReviewNote::AtEnd { last, result }
+                ReviewNote::AtEnd {
+                    last,
+                    result,
+                    stopped: r.game.stopped.clone(),
+                }
             }
             PlayerAction::Variations => match reached(r) {
                 Some(p) => ReviewNote::Variations(p),
                 None => refused("review_comment_before"),
             },
             PlayerAction::Comment => match reached(r) {
-                Some(p) => ReviewNote::Comment(p),
+                Some(ply) => ReviewNote::Comment {
+                    ply,
+                    from: comment_from,
+                },
                 None => refused("review_comment_before"),
             },
             PlayerAction::Goto => match arg.map(|a| (a, number(a))) {
@@ -240,6 +318,10 @@ pub fn pgn_problem_sentence(phraser: &Phraser, p: &PgnProblem) -> String {
         ),
         PgnProblem::UnterminatedComment { game, line } => phraser.message(
             "pgn_unterminated_comment",
+            &[("game", &game.to_string()), ("line", &line.to_string())],
+        ),
+        PgnProblem::TagTooLong { game, line } => phraser.message(
+            "pgn_tag_too_long",
             &[("game", &game.to_string()), ("line", &line.to_string())],
         ),
         PgnProblem::BadFen { game, line, fen } => phraser.message(
@@ -320,17 +402,15 @@ impl ReviewState {
         v.info(t);
     }
 
-    /// The games of the file (`only` these), one sentence each.
+    /// The games of these numbers (`None`: all), one sentence each,
+    /// their tags read from the file now.
     fn list_games(&self, only: Option<&[usize]>, v: &mut Voice<'_>) {
-        let lines: Vec<String> = self
-            .file
-            .games
-            .iter()
-            .filter(|g| only.is_none_or(|o| o.contains(&g.number)))
-            .map(|g| {
-                let talk = v.talk();
-                // A date the PGN does not know ("????.??.??") is not said.
-                let dated = !g.date.trim().is_empty() && !g.date.starts_with('?');
+        let talk = v.talk();
+        let mut lines = Vec::new();
+        let mut line = |g: GameEntry| {
+            // A date the PGN does not know ("????.??.??") is not said.
+            let dated = !g.date.trim().is_empty() && !g.date.starts_with('?');
+            lines.push(
                 talk.text(
                     if dated {
                         "review_game_line"
@@ -351,21 +431,37 @@ impl ReviewState {
                                 .unwrap_or_else(|| g.date.clone()),
                         ),
                     ],
-                )
-            })
-            .collect();
+                ),
+            );
+        };
+        let read = match only {
+            None => self.file.each_entry(|g| {
+                line(g);
+                ControlFlow::Continue(())
+            }),
+            Some(numbers) => numbers
+                .iter()
+                .try_for_each(|&n| self.file.entry(n).map(&mut line)),
+        };
+        if let Err(p) = read {
+            lines.push(pgn_problem_sentence(&talk.phraser, &p));
+        }
         for t in lines {
             v.info(t);
         }
     }
 
     /// The review's note for `action`, in words.
-    pub(super) fn say(&self, note: ReviewNote, action: PlayerAction, v: &mut Voice<'_>) {
+    pub(super) fn say(&mut self, note: ReviewNote, action: PlayerAction, v: &mut Voice<'_>) {
         let talk = v.talk();
         let said = match note {
             ReviewNote::List(only) => return self.list_games(only.as_deref(), v),
-            ReviewNote::Opened { number, moves } => {
-                let Some(e) = self.current.as_ref().map(|(_, r)| r.game.entry.clone()) else {
+            ReviewNote::Opened {
+                number,
+                moves,
+                stopped,
+            } => {
+                let Some(e) = self.entry().cloned() else {
                     return;
                 };
                 let t = talk.text(
@@ -378,7 +474,17 @@ impl ReviewState {
                         ("moves", &moves.to_string()),
                     ],
                 );
-                return v.say(t, Priority::Normal, SayKind::Game);
+                // Where the moves stop before the game's end (an illegal
+                // move): said at once, the moves before it reviewable.
+                let stop = stopped.map(|p| {
+                    let problem = pgn_problem_sentence(&talk.phraser, &p);
+                    talk.text("review_stopped", &[("problem", &problem)])
+                });
+                v.say(t, Priority::Normal, SayKind::Game);
+                if let Some(t) = stop {
+                    v.say(t, Priority::Normal, SayKind::Error);
+                }
+                return;
             }
             ReviewNote::Problem(p) => Err(pgn_problem_sentence(&talk.phraser, &p)),
             ReviewNote::FoundNone(text) => Err(talk.text("review_found_none", &[("text", &text)])),
@@ -398,20 +504,33 @@ impl ReviewState {
                 let turn = talk.phraser.turn(&pos);
                 Ok(talk.text("review_at_start", &[("turn", &turn)]))
             }
-            ReviewNote::AtEnd { last, result } => {
+            ReviewNote::AtEnd {
+                last,
+                result,
+                stopped,
+            } => {
                 let result = result_words(talk, &result);
                 let m = last.map(|p| step_sentence(talk, &p)).unwrap_or_default();
-                Ok(talk.text("review_at_end", &[("move", &m), ("result", &result)]))
+                match stopped {
+                    Some(p) if m.is_empty() => Err(pgn_problem_sentence(&talk.phraser, &p)),
+                    Some(p) => {
+                        let problem = pgn_problem_sentence(&talk.phraser, &p);
+                        Ok(talk.text("review_at_stop", &[("move", &m), ("problem", &problem)]))
+                    }
+                    None => Ok(talk.text("review_at_end", &[("move", &m), ("result", &result)])),
+                }
             }
+            ReviewNote::Stopped(p) => Err(pgn_problem_sentence(&talk.phraser, &p)),
             ReviewNote::Variations(p) => {
                 for t in variation_sentences(talk, &p) {
                     v.info(t);
                 }
                 return;
             }
-            ReviewNote::Comment(p) => {
+            ReviewNote::Comment { ply, from } => {
                 // Said as information, not as a step.
-                let t = comment_sentence(talk, &p);
+                let (t, upto) = comment_sentence(talk, &ply, from);
+                self.comment_said(upto);
                 return v.info(t);
             }
             ReviewNote::Refused { key, args } => {
@@ -510,8 +629,10 @@ fn ply_words(talk: &Talk, p: &Ply) -> String {
 }
 
 /// `comment`: the annotation glyphs in words and the comment of the move
-/// reached.
-fn comment_sentence(talk: &Talk, p: &Ply) -> String {
+/// reached, from character `from` on, at most [`COMMENT_PIECE`]
+/// characters of it (cut after a word) with "(more: say comment)"; with
+/// the characters said so far when more is left.
+fn comment_sentence(talk: &Talk, p: &Ply, from: usize) -> (String, Option<usize>) {
     let mut parts: Vec<String> = p
         .nags
         .iter()
@@ -525,12 +646,37 @@ fn comment_sentence(talk: &Talk, p: &Ply) -> String {
     }
     let m = ply_words(talk, p);
     if parts.is_empty() {
-        return talk.text("review_no_comment", &[("move", &m)]);
+        return (talk.text("review_no_comment", &[("move", &m)]), None);
     }
-    talk.text(
-        "review_comment",
-        &[("move", &m), ("comment", &parts.join("; "))],
-    )
+    let text = parts.join("; ");
+    let (piece, upto) = comment_piece(&text, from);
+    let piece = match upto {
+        Some(_) => talk.text("review_comment_more", &[("text", piece)]),
+        None => piece.to_owned(),
+    };
+    let t = if from == 0 {
+        talk.text("review_comment", &[("move", &m), ("comment", &piece)])
+    } else {
+        piece
+    };
+    (t, upto)
+}
+
+/// The piece of `text` from character `from` on: at most
+/// [`COMMENT_PIECE`] characters, cut after a word when one ends in the
+/// piece, and where the next piece starts when more is left.
+fn comment_piece(text: &str, from: usize) -> (&str, Option<usize>) {
+    let start = text.char_indices().nth(from).map_or(0, |(i, _)| i);
+    let rest = &text[start..];
+    let Some((cut, _)) = rest.char_indices().nth(COMMENT_PIECE) else {
+        return (rest, None);
+    };
+    let end = rest[..cut].rfind(' ').filter(|&i| i > 0).unwrap_or(cut);
+    let piece = rest[..end].trim_end();
+    let next = from + rest[..end].chars().count();
+    // The space the piece was cut at is not said again.
+    let next = next + usize::from(rest[end..].starts_with(' '));
+    (piece, Some(next))
 }
 
 /// A `%clk` time of a reviewed game in words, to the second shown in

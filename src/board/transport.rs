@@ -4,13 +4,19 @@
 //! callback (the app's channel), writes what the app asks it to, and when
 //! the port goes away (a pulled cable) reports it once and tries to open it
 //! again every second.  No protocol knowledge here: codecs are sans-IO.
+//!
+//! On Unix the thread sleeps in `poll(2)` on the port and on a pipe of its
+//! own, with no timeout: it wakes when the board sends bytes, when the app
+//! has bytes for the board (or the link is dropped: a byte on the pipe), and
+//! never otherwise, so a board at rest costs no CPU.  Elsewhere (Windows)
+//! it reads with a short timeout and looks at its queue between reads.
 
 use std::io::{ErrorKind, Read, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 #[cfg(unix)]
 use serialport::SerialPort;
@@ -21,8 +27,17 @@ use super::link::{LinkEvent, PortError};
 
 /// How often a lost port is tried again.
 pub const RETRY_EVERY: Duration = Duration::from_secs(1);
-/// How long one read waits before the thread looks at its out-queue.
+/// How long one read waits before the thread looks at its out-queue where
+/// it cannot sleep until bytes come (Windows), and how long a write may
+/// wait for the port.
 const READ_TIMEOUT: Duration = Duration::from_millis(20);
+
+/// The port as this system opens it.
+#[cfg(unix)]
+type Port = serialport::TTYPort;
+/// The port as this system opens it.
+#[cfg(not(unix))]
+type Port = serialport::COMPort;
 
 /// Line settings of a serial port.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -113,7 +128,50 @@ fn check_path(path: &str) -> Option<PortError> {
 pub struct Link {
     out: Sender<Vec<u8>>,
     stop: Arc<AtomicBool>,
+    waker: Arc<Waker>,
     thread: Option<JoinHandle<()>>,
+}
+
+/// What wakes the reader thread besides the board: a byte on a pipe of its
+/// own, written when bytes are queued for the board or the link ends.  At
+/// most one byte waits on the pipe (`pending`), so a write to it never
+/// blocks, however much is queued.
+struct Waker {
+    pending: AtomicBool,
+    /// The pipe; `None` when it could not be made (no descriptors left):
+    /// the thread then looks at its queue every [`READ_TIMEOUT`].
+    #[cfg(unix)]
+    pipe: Option<(std::io::PipeReader, std::io::PipeWriter)>,
+}
+
+impl Waker {
+    fn new() -> Waker {
+        Waker {
+            pending: AtomicBool::new(false),
+            #[cfg(unix)]
+            pipe: std::io::pipe().ok(),
+        }
+    }
+
+    /// Wake the thread (once, until it has looked).
+    fn wake(&self) {
+        if !self.pending.swap(true, Ordering::AcqRel) {
+            #[cfg(unix)]
+            if let Some((_, tx)) = &self.pipe {
+                let _ = (&*tx).write(&[1]);
+            }
+        }
+    }
+
+    /// The thread is awake: the byte is taken, and the next wake writes
+    /// another.  The queue is looked at after this.
+    #[cfg(unix)]
+    fn woken(&self) {
+        if let Some((rx, _)) = &self.pipe {
+            let _ = (&*rx).read(&mut [0u8; 8]);
+        }
+        self.pending.store(false, Ordering::Release);
+    }
 }
 
 impl Link {
@@ -125,31 +183,47 @@ impl Link {
     {
         let (out, out_rx) = mpsc::channel();
         let stop = Arc::new(AtomicBool::new(false));
-        let stop2 = Arc::clone(&stop);
+        let waker = Arc::new(Waker::new());
+        let (stop2, waker2) = (Arc::clone(&stop), Arc::clone(&waker));
         let thread = std::thread::Builder::new()
             .name("board-link".into())
-            .spawn(move || run(&path, settings, &out_rx, &stop2, on_event))
+            .spawn(move || {
+                let link = Thread {
+                    out: &out_rx,
+                    stop: &stop2,
+                    waker: &waker2,
+                };
+                link.run(&path, settings, on_event);
+            })
             .ok();
-        Link { out, stop, thread }
+        Link {
+            out,
+            stop,
+            waker,
+            thread,
+        }
     }
 
     /// Queue bytes for the board; never blocks.  Bytes queued while the
     /// port is away are dropped (the app asks for a full dump on return).
     pub fn send(&self, bytes: Vec<u8>) {
-        let _ = self.out.send(bytes);
+        if self.out.send(bytes).is_ok() {
+            self.waker.wake();
+        }
     }
 }
 
 impl Drop for Link {
     fn drop(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
+        self.stop.store(true, Ordering::Release);
+        self.waker.wake();
         if let Some(t) = self.thread.take() {
             let _ = t.join();
         }
     }
 }
 
-fn open(path: &str, s: PortSettings) -> Result<Box<dyn serialport::SerialPort>, PortError> {
+fn open(path: &str, s: PortSettings) -> Result<Port, PortError> {
     if let Some(e) = check_path(path) {
         return Err(e);
     }
@@ -158,7 +232,7 @@ fn open(path: &str, s: PortSettings) -> Result<Box<dyn serialport::SerialPort>, 
         .parity(s.parity)
         .stop_bits(s.stop_bits)
         .timeout(READ_TIMEOUT)
-        .open()
+        .open_native()
         .map_err(|e| match e.kind() {
             // Opened, but the terminal settings cannot be set: no tty.
             serialport::ErrorKind::Unknown
@@ -178,77 +252,233 @@ fn open(path: &str, s: PortSettings) -> Result<Box<dyn serialport::SerialPort>, 
         })
 }
 
+/// The reader thread's side of a [`Link`].
+struct Thread<'a> {
+    out: &'a Receiver<Vec<u8>>,
+    stop: &'a AtomicBool,
+    #[cfg_attr(not(unix), allow(dead_code, reason = "no wake pipe: timed reads"))]
+    waker: &'a Waker,
+}
+
+/// Why serving an open port ended.
+enum Served {
+    /// The link is dropped, or the callback wants no more.
+    Ended,
+    /// The port went away.
+    Lost(PortError),
+}
+
+impl Thread<'_> {
+    fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Acquire)
+    }
+
+    fn run<F>(&self, path: &str, settings: PortSettings, mut on_event: F)
+    where
+        F: FnMut(LinkEvent) -> bool,
+    {
+        let mut down_reported = false;
+        while !self.stopped() {
+            let mut port = match open(path, settings) {
+                Ok(p) => p,
+                Err(e) => {
+                    if !down_reported {
+                        down_reported = true;
+                        if !on_event(LinkEvent::Disconnected(e)) {
+                            return;
+                        }
+                    }
+                    self.wait(RETRY_EVERY);
+                    continue;
+                }
+            };
+            // Anything queued while the port was away is stale.
+            while self.out.try_recv().is_ok() {}
+            if !on_event(LinkEvent::Connected) {
+                return;
+            }
+            match self.serve(&mut port, &mut on_event) {
+                Served::Ended => return,
+                Served::Lost(why) => {
+                    down_reported = true;
+                    if !on_event(LinkEvent::Disconnected(why)) {
+                        return;
+                    }
+                }
+            }
+            self.wait(RETRY_EVERY);
+        }
+    }
+
+    /// Write what is queued for the board.
+    fn write_queued(&self, port: &mut Port) -> Result<(), PortError> {
+        while let Ok(bytes) = self.out.try_recv() {
+            port.write_all(&bytes)
+                .and_then(|()| port.flush())
+                .map_err(|e| io_error(&e))?;
+        }
+        Ok(())
+    }
+
+    /// One read from a port that has bytes (or has gone): `Err` when it
+    /// went away, `Ok(false)` when the callback wants no more.
+    fn read_once<F>(
+        port: &mut Port,
+        buf: &mut [u8],
+        hung_up: bool,
+        on_event: &mut F,
+    ) -> Result<bool, PortError>
+    where
+        F: FnMut(LinkEvent) -> bool,
+    {
+        match port.read(buf) {
+            Ok(0) if hung_up => Err(PortError::Gone),
+            Ok(0) => Ok(true),
+            Ok(n) => Ok(on_event(LinkEvent::Bytes(buf[..n].to_vec()))),
+            Err(e) if e.kind() == ErrorKind::TimedOut || e.kind() == ErrorKind::Interrupted => {
+                if hung_up {
+                    Err(PortError::Gone)
+                } else {
+                    Ok(true)
+                }
+            }
+            Err(e) => Err(io_error(&e)),
+        }
+    }
+}
+
+#[cfg(unix)]
+impl Thread<'_> {
+    /// Serve an open port: sleep in `poll(2)` until the board sends bytes
+    /// or the app wakes the thread (bytes to write, the end), with no
+    /// timeout.
+    fn serve<F>(&self, port: &mut Port, on_event: &mut F) -> Served
+    where
+        F: FnMut(LinkEvent) -> bool,
+    {
+        use rustix::event::{PollFd, PollFlags, poll};
+        let Ok(fd) = descriptor(port) else {
+            return self.serve_timed(port, on_event);
+        };
+        let Some((wake, _)) = &self.waker.pipe else {
+            return self.serve_timed(port, on_event);
+        };
+        let mut buf = [0u8; 512];
+        loop {
+            if self.stopped() {
+                return Served::Ended;
+            }
+            if let Err(e) = self.write_queued(port) {
+                return Served::Lost(e);
+            }
+            let mut fds = [
+                PollFd::new(&fd, PollFlags::IN),
+                PollFd::new(wake, PollFlags::IN),
+            ];
+            match poll(&mut fds, None) {
+                Ok(_) => {}
+                Err(rustix::io::Errno::INTR) => continue,
+                Err(e) => return Served::Lost(PortError::Other(e.to_string())),
+            }
+            let (board, woken) = (fds[0].revents(), fds[1].revents());
+            if !woken.is_empty() {
+                self.waker.woken();
+            }
+            if board.is_empty() {
+                continue;
+            }
+            let hung_up = board.intersects(PollFlags::HUP | PollFlags::ERR | PollFlags::NVAL);
+            match Self::read_once(port, &mut buf, hung_up, on_event) {
+                Ok(true) => {}
+                Ok(false) => return Served::Ended,
+                Err(e) => return Served::Lost(e),
+            }
+        }
+    }
+
+    /// Wait `total` before the port is tried again, woken early only by
+    /// the end.
+    fn wait(&self, total: Duration) {
+        use rustix::event::{PollFd, PollFlags, Timespec, poll};
+        let Some((wake, _)) = &self.waker.pipe else {
+            return sleep_unless_stopped(self.stop, total);
+        };
+        let until = Instant::now() + total;
+        while !self.stopped() {
+            let left = until.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return;
+            }
+            let timeout = Timespec {
+                tv_sec: i64::try_from(left.as_secs()).unwrap_or(i64::MAX),
+                tv_nsec: i64::from(left.subsec_nanos()),
+            };
+            let mut fds = [PollFd::new(wake, PollFlags::IN)];
+            match poll(&mut fds, Some(&timeout)) {
+                Ok(_) if !fds[0].revents().is_empty() => self.waker.woken(),
+                Ok(_) | Err(rustix::io::Errno::INTR) => {}
+                Err(_) => return sleep_unless_stopped(self.stop, left),
+            }
+        }
+    }
+}
+
+#[cfg(not(unix))]
+impl Thread<'_> {
+    fn serve<F>(&self, port: &mut Port, on_event: &mut F) -> Served
+    where
+        F: FnMut(LinkEvent) -> bool,
+    {
+        self.serve_timed(port, on_event)
+    }
+
+    fn wait(&self, total: Duration) {
+        sleep_unless_stopped(self.stop, total);
+    }
+}
+
+impl Thread<'_> {
+    /// Serve an open port reading with a short timeout, the queue looked
+    /// at between reads (where the thread cannot sleep until bytes come).
+    fn serve_timed<F>(&self, port: &mut Port, on_event: &mut F) -> Served
+    where
+        F: FnMut(LinkEvent) -> bool,
+    {
+        let mut buf = [0u8; 512];
+        loop {
+            if self.stopped() {
+                return Served::Ended;
+            }
+            if let Err(e) = self.write_queued(port) {
+                return Served::Lost(e);
+            }
+            match Self::read_once(port, &mut buf, false, on_event) {
+                Ok(true) => {}
+                Ok(false) => return Served::Ended,
+                Err(e) => return Served::Lost(e),
+            }
+        }
+    }
+}
+
 fn sleep_unless_stopped(stop: &AtomicBool, total: Duration) {
-    let step = Duration::from_millis(20);
+    let step = READ_TIMEOUT;
     let mut waited = Duration::ZERO;
-    while waited < total && !stop.load(Ordering::Relaxed) {
+    while waited < total && !stop.load(Ordering::Acquire) {
         std::thread::sleep(step);
         waited += step;
     }
 }
 
-fn run<F>(
-    path: &str,
-    settings: PortSettings,
-    out: &Receiver<Vec<u8>>,
-    stop: &AtomicBool,
-    mut on_event: F,
-) where
-    F: FnMut(LinkEvent) -> bool,
-{
-    let mut down_reported = false;
-    let mut buf = [0u8; 512];
-    while !stop.load(Ordering::Relaxed) {
-        let mut port = match open(path, settings) {
-            Ok(p) => p,
-            Err(e) => {
-                if !down_reported {
-                    down_reported = true;
-                    if !on_event(LinkEvent::Disconnected(e)) {
-                        return;
-                    }
-                }
-                sleep_unless_stopped(stop, RETRY_EVERY);
-                continue;
-            }
-        };
-        // Anything queued while the port was away is stale.
-        while out.try_recv().is_ok() {}
-        if !on_event(LinkEvent::Connected) {
-            return;
-        }
-        let why = loop {
-            if stop.load(Ordering::Relaxed) {
-                return;
-            }
-            let mut write_error = None;
-            while let Ok(bytes) = out.try_recv() {
-                if let Err(e) = port.write_all(&bytes).and_then(|()| port.flush()) {
-                    write_error = Some(io_error(&e));
-                    break;
-                }
-            }
-            if let Some(e) = write_error {
-                break e;
-            }
-            match port.read(&mut buf) {
-                Ok(0) => {}
-                Ok(n) => {
-                    if !on_event(LinkEvent::Bytes(buf[..n].to_vec())) {
-                        return;
-                    }
-                }
-                Err(e) if e.kind() == ErrorKind::TimedOut || e.kind() == ErrorKind::Interrupted => {
-                }
-                Err(e) => break io_error(&e),
-            }
-        };
-        down_reported = true;
-        if !on_event(LinkEvent::Disconnected(why)) {
-            return;
-        }
-        sleep_unless_stopped(stop, RETRY_EVERY);
-    }
+/// A copy of the port's descriptor to wait on (the library gives only
+/// the raw number).
+#[cfg(unix)]
+#[allow(unsafe_code)] // Descriptor duplication; see the SAFETY note.
+fn descriptor(port: &Port) -> std::io::Result<std::os::fd::OwnedFd> {
+    use std::os::fd::{AsRawFd, BorrowedFd};
+    // SAFETY: the descriptor is open and owned by `port`, which outlives
+    // the borrow.  `try_clone_to_owned` duplicates it with F_DUPFD_CLOEXEC.
+    unsafe { BorrowedFd::borrow_raw(port.as_raw_fd()) }.try_clone_to_owned()
 }
 
 /// Open `path`, send `request`, and collect what the port answers within
@@ -263,10 +493,10 @@ pub fn exchange(
     port.write_all(request)
         .and_then(|()| port.flush())
         .map_err(|e| io_error(&e))?;
-    let deadline = std::time::Instant::now() + wait;
+    let deadline = Instant::now() + wait;
     let mut got = Vec::new();
     let mut buf = [0u8; 512];
-    while std::time::Instant::now() < deadline {
+    while Instant::now() < deadline {
         match port.read(&mut buf) {
             Ok(n) => got.extend_from_slice(&buf[..n]),
             Err(e) if e.kind() == ErrorKind::TimedOut || e.kind() == ErrorKind::Interrupted => {}
@@ -435,8 +665,82 @@ mod tests {
         drop(link);
     }
 
+    /// The context switches of this process's threads named `name`, by
+    /// thread id.
+    #[cfg(target_os = "linux")]
+    fn switches(name: &str) -> std::collections::HashMap<String, u64> {
+        let mut out = std::collections::HashMap::new();
+        for t in std::fs::read_dir("/proc/self/task")
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            let comm = std::fs::read_to_string(t.path().join("comm")).unwrap_or_default();
+            if comm.trim() != name {
+                continue;
+            }
+            let status = std::fs::read_to_string(t.path().join("status")).unwrap_or_default();
+            let n: u64 = status
+                .lines()
+                .filter(|l| l.contains("ctxt_switches"))
+                .filter_map(|l| l.split_whitespace().last()?.parse::<u64>().ok())
+                .sum();
+            out.insert(t.file_name().to_string_lossy().into_owned(), n);
+        }
+        out
+    }
+
+    /// Issue 32, item 1: the reader woke every 20 ms though no byte came
+    /// (about 50 context switches a second).  It sleeps until the board
+    /// sends bytes or the app has bytes for it, and both still pass at once.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn an_idle_link_sleeps_until_bytes_come() {
+        let _g = PTY_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let before = switches("board-link");
+        let (mut master, path) = pseudo_terminal().unwrap();
+        let (tx, rx) = mpsc::channel();
+        let link = Link::spawn(path, SETTINGS, move |e| tx.send(e).is_ok());
+        wait_for(&rx, |e| *e == LinkEvent::Connected);
+        std::thread::sleep(Duration::from_millis(100));
+        let ours: Vec<String> = switches("board-link")
+            .into_keys()
+            .filter(|t| !before.contains_key(t))
+            .collect();
+        assert_eq!(ours.len(), 1, "one new reader thread");
+        let at = |t: &str| switches("board-link").get(t).copied().unwrap_or(0);
+        let start = at(&ours[0]);
+        std::thread::sleep(Duration::from_secs(1));
+        let idle = at(&ours[0]) - start;
+        assert!(idle <= 2, "{idle} wake-ups in an idle second");
+        // Bytes from the board and for it still pass at once.
+        let t = Instant::now();
+        master.write_all(b"x").unwrap();
+        wait_for(&rx, |e| matches!(e, LinkEvent::Bytes(_)));
+        link.send(vec![0x42]);
+        master.set_timeout(Duration::from_secs(2)).unwrap();
+        let mut one = [0u8; 1];
+        master.read_exact(&mut one).unwrap();
+        assert_eq!(one, [0x42]);
+        assert!(
+            t.elapsed() < Duration::from_millis(500),
+            "{:?}",
+            t.elapsed()
+        );
+        // Dropping the link ends the sleeping thread at once.
+        let t = Instant::now();
+        drop(link);
+        assert!(
+            t.elapsed() < Duration::from_millis(500),
+            "{:?}",
+            t.elapsed()
+        );
+    }
+
     #[test]
     fn a_missing_port_is_reported_once_and_retried() {
+        // Under the lock too: the idle test counts the readers it finds.
+        let _g = PTY_LOCK.lock().unwrap_or_else(|e| e.into_inner());
         let (tx, rx) = mpsc::channel();
         let link = Link::spawn("/dev/hector-no-such-port".into(), SETTINGS, move |e| {
             tx.send(e).is_ok()

@@ -5,7 +5,7 @@
 //!
 //! Rules:
 //! - On loopback no code is needed; on any other address a pairing code
-//!   (four digits, said and printed by hector) is needed to act and, unless
+//!   (six digits, said and printed by hector) is needed to act and, unless
 //!   `view_without_code`, to watch.
 //! - One opponent at a time.  A second is refused (and may watch) until the
 //!   blind player releases the first ([`Gate::release`]).
@@ -13,8 +13,15 @@
 //!   of its own, so a flood from its address (the same Wi-Fi, the same
 //!   computer) never locks it out.
 //! - Wrong codes lock pairing for the address that sent them (an IPv6
-//!   address by its /64 network), never for everyone; the blind player
-//!   hears it ([`CompanionEvent::WrongCodes`]).
+//!   address by its /64 network).  Wrong codes from all addresses together
+//!   have a budget too ([`Limits::free_wrong_codes`]): past it, every
+//!   pairing waits after each wrong code, twice as long as after the one
+//!   before, up to [`Limits::longest_wait`].  One computer holding many
+//!   addresses (127.x.y.z, a whole IPv6 network) so tries about one code a
+//!   minute: searching all 1,000,000 codes would take about two years.  The
+//!   blind player hears once per code that someone is guessing
+//!   ([`CompanionEvent::WrongCodes`]); the opponent's paired page is never
+//!   locked out.
 //! - The Host header must name this server on every address (no DNS
 //!   rebinding): an IP address, `localhost` or one of this computer's
 //!   names; an Origin, when sent, must be this page.
@@ -38,6 +45,14 @@ pub struct Limits {
     pub wrong_codes: u32,
     /// …for this long.
     pub lockout: Duration,
+    /// Wrong codes from all addresses together before pairing waits after
+    /// each (the blind player hears it then, once)…
+    pub free_wrong_codes: u32,
+    /// …first this long, twice as long after each wrong code more…
+    pub first_wait: Duration,
+    /// …and never longer than this.  The count starts again when a page
+    /// pairs with the code or the seat is released (a new code).
+    pub longest_wait: Duration,
     /// Pages watching at once (the opponent's included).
     pub max_watchers: usize,
     /// How long the opponent's page may be gone before the blind player
@@ -52,6 +67,9 @@ impl Default for Limits {
             per_second: 10,
             wrong_codes: 3,
             lockout: Duration::from_secs(60),
+            free_wrong_codes: 5,
+            first_wait: Duration::from_secs(1),
+            longest_wait: Duration::from_secs(60),
             max_watchers: 16,
             disconnect_grace: Duration::from_secs(3),
         }
@@ -132,8 +150,10 @@ pub enum CompanionEvent {
     Left,
     /// The opponent did something.
     Action(OpponentAction),
-    /// Another device sent wrong pairing codes until pairing locked for
-    /// it (for [`Limits::lockout`]); the opponent's page is not affected.
+    /// Someone is guessing the pairing code: wrong codes reached the
+    /// budget of all addresses (`Limits::free_wrong_codes`) or an
+    /// address's own limit.  Said once per code; the opponent's page is not
+    /// affected.
     WrongCodes,
     /// The server failed and is starting again by itself (said once).
     ServerFailed,
@@ -251,6 +271,11 @@ pub struct Gate {
     gone_since: Option<Instant>,
     /// Wrong codes by address (IPv6 by /64 network), within the lockout.
     wrong_codes: HashMap<IpAddr, Vec<Instant>>,
+    /// Wrong codes from every address since the code was drawn or a page
+    /// paired with it, and when the last came.
+    guesses: Guesses,
+    /// [`CompanionEvent::WrongCodes`] was sent for this code.
+    guessing_said: bool,
     buckets: HashMap<IpAddr, Bucket>,
     /// The opponent's own bucket (their page's requests, by token).
     seat_bucket: Option<Bucket>,
@@ -291,6 +316,8 @@ impl Gate {
             connected: false,
             gone_since: None,
             wrong_codes: HashMap::new(),
+            guesses: Guesses::default(),
+            guessing_said: false,
             buckets: HashMap::new(),
             seat_bucket: None,
         }
@@ -344,6 +371,8 @@ impl Gate {
         self.watchers.clear();
         if self.code.is_some() {
             self.code = Some(new_code(&mut self.entropy));
+            self.guesses = Guesses::default();
+            self.guessing_said = false;
         }
         out
     }
@@ -463,6 +492,15 @@ impl Gate {
             });
         }
         if let Some(expected) = &self.code {
+            // Every address waits while the budget of all is spent: the
+            // right code too, or the answer would tell it apart.
+            if self
+                .guesses
+                .waits_until(&self.config.limits)
+                .is_some_and(|until| now < until)
+            {
+                return (Answer::Refused(RequestError::PairingLocked), Vec::new());
+            }
             let times = self.wrong_codes.entry(from).or_default();
             times.retain(|t| now.saturating_duration_since(*t) < lockout);
             if times.len() >= limit {
@@ -471,13 +509,20 @@ impl Gate {
             let given: String = code.chars().filter(|c| !c.is_whitespace()).collect();
             if !constant_time_eq(given.as_bytes(), expected.as_bytes()) {
                 times.push(now);
-                let events = if times.len() >= limit {
+                let address_locked = times.len() >= limit;
+                self.guesses.count = self.guesses.count.saturating_add(1);
+                self.guesses.last = Some(now);
+                let budget_spent = self.guesses.count >= self.config.limits.free_wrong_codes;
+                let events = if (address_locked || budget_spent) && !self.guessing_said {
+                    self.guessing_said = true;
                     vec![CompanionEvent::WrongCodes]
                 } else {
                     Vec::new()
                 };
                 return (Answer::Refused(RequestError::WrongCode), events);
             }
+            // The right code: the count of guesses starts again.
+            self.guesses = Guesses::default();
         }
         if !watch && self.opponent.is_some() {
             return (Answer::Refused(RequestError::SeatTaken), Vec::new());
@@ -658,10 +703,46 @@ fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
+/// The digits of a pairing code: six, a million codes, still quick to read
+/// aloud and to type on a phone.
+pub const CODE_DIGITS: u32 = 6;
+
+/// A new pairing code of [`CODE_DIGITS`] digits, evenly drawn (a draw
+/// past the last whole million is drawn again).
 fn new_code(entropy: &mut Entropy) -> String {
-    let mut b = [0u8; 4];
-    entropy(&mut b);
-    format!("{:04}", u32::from_le_bytes(b) % 10_000)
+    let codes = 10u64.pow(CODE_DIGITS);
+    let whole = (u64::from(u32::MAX) + 1) / codes * codes;
+    loop {
+        let mut b = [0u8; 4];
+        entropy(&mut b);
+        let n = u64::from(u32::from_le_bytes(b));
+        if n < whole {
+            return format!("{:0width$}", n % codes, width = CODE_DIGITS as usize);
+        }
+    }
+}
+
+/// Wrong codes from every address together.
+#[derive(Debug, Clone, Copy, Default)]
+struct Guesses {
+    /// How many since the code was drawn or last entered right.
+    count: u32,
+    /// When the last came.
+    last: Option<Instant>,
+}
+
+impl Guesses {
+    /// Until when every pairing waits: after the budget, the first wait
+    /// doubled for each wrong code past it, at most the longest wait.
+    fn waits_until(&self, limits: &Limits) -> Option<Instant> {
+        let past = self.count.checked_sub(limits.free_wrong_codes)?;
+        let wait = limits
+            .first_wait
+            .checked_mul(1u32.checked_shl(past).unwrap_or(u32::MAX))
+            .unwrap_or(limits.longest_wait)
+            .min(limits.longest_wait);
+        Some(self.last? + wait)
+    }
 }
 
 fn new_token(entropy: &mut Entropy) -> String {
@@ -790,7 +871,7 @@ mod tests {
     }
 
     fn wrong(code: &str) -> &'static str {
-        if code == "0000" { "1111" } else { "0000" }
+        if code == "000000" { "111111" } else { "000000" }
     }
 
     #[test]
@@ -868,7 +949,8 @@ mod tests {
     fn network_address_needs_the_code_to_act_and_watch() {
         let mut r = Rig::network(false);
         let code = r.code();
-        assert_eq!(code.len(), 4);
+        assert_eq!(code.len(), 6);
+        assert!(code.bytes().all(|b| b.is_ascii_digit()), "{code}");
         assert_eq!(
             r.get("/events"),
             Answer::Refused(RequestError::CodeNeededToWatch)
@@ -937,17 +1019,20 @@ mod tests {
             (Answer::Refused(RequestError::PairingLocked), vec![])
         );
         // … and from its IPv6 neighbours (the same /64); not from others.
+        // (Said once: not again for these.)
         let v6 =
             |last: u16| IpAddr::V6(std::net::Ipv6Addr::new(0x2001, 0xdb8, 1, 2, 0, 0, 0, last));
         r.peer = v6(1);
-        for _ in 0..3 {
-            r.pair(wrong(&code));
+        for _ in 0..2 {
+            assert!(r.pair(wrong(&code)).1.is_empty());
         }
         r.peer = v6(0xbeef);
         assert_eq!(
             r.pair(&code).0,
             Answer::Refused(RequestError::PairingLocked)
         );
+        // (Five wrong codes in all: everyone waits a second after the last.)
+        r.now += Duration::from_secs(1);
         r.peer = IpAddr::V4(std::net::Ipv4Addr::new(192, 0, 2, 99));
         assert!(matches!(r.pair(&code).0, Answer::Paired { .. }));
         // After the lockout the first address may pair again (as a watcher:
@@ -955,6 +1040,118 @@ mod tests {
         r.peer = PEER;
         r.now = t0 + Duration::from_secs(70);
         assert!(matches!(r.watch(&code).0, Answer::Paired { .. }));
+    }
+
+    /// Issue 31: from many addresses (127.x.y.z, one computer) all 10,000
+    /// four-digit codes fell in 2.2 s.  Now the wrong codes of every
+    /// address share a budget: past it each wrong code makes every
+    /// address wait, twice as long each time, up to a minute; the right
+    /// code waits too (or its answer would give it away); the blind player
+    /// hears it once.
+    #[test]
+    fn wrong_codes_from_many_addresses_share_one_budget_with_growing_waits() {
+        let mut r = Rig::network(false);
+        let t0 = r.now;
+        let code = r.code();
+        let mut n = 0u32;
+        let mut from_new_address = |r: &mut Rig, code: &str| {
+            n += 1;
+            r.peer = IpAddr::V4(std::net::Ipv4Addr::from(0x7f00_0000 + n));
+            r.pair(code)
+        };
+        let mut said = 0;
+        for i in 0..5 {
+            let (a, ev) = from_new_address(&mut r, wrong(&code));
+            assert_eq!(a, Answer::Refused(RequestError::WrongCode), "{i}");
+            said += ev.len();
+        }
+        assert_eq!(said, 1, "said once, at the budget's end");
+        // Waits of 1, 2, 4, 8 … seconds, then a minute at most; a try in a
+        // wait is refused, the right code too, and not counted.
+        let mut wrong_at = t0;
+        for (k, wait) in [1u64, 2, 4, 8, 16, 32, 60, 60, 60].into_iter().enumerate() {
+            r.now = wrong_at + Duration::from_millis(wait * 1000 - 1);
+            for c in [wrong(&code), code.as_str()] {
+                assert_eq!(
+                    from_new_address(&mut r, c),
+                    (Answer::Refused(RequestError::PairingLocked), vec![]),
+                    "in wait {k}"
+                );
+            }
+            r.now = wrong_at + Duration::from_secs(wait);
+            assert_eq!(
+                from_new_address(&mut r, wrong(&code)),
+                (Answer::Refused(RequestError::WrongCode), vec![]),
+                "after wait {k}"
+            );
+            wrong_at = r.now;
+        }
+        // The opponent, after the wait, pairs with the code; the count
+        // starts again.
+        r.now = wrong_at + Duration::from_secs(60);
+        assert!(matches!(
+            from_new_address(&mut r, &code).0,
+            Answer::Paired { .. }
+        ));
+        assert_eq!(r.g.guesses.count, 0);
+        // Released: a new code, and the next guesser is said again.
+        r.g.release();
+        let code = r.code();
+        let mut said = 0;
+        for _ in 0..5 {
+            said += from_new_address(&mut r, wrong(&code)).1.len();
+        }
+        assert_eq!(said, 1);
+    }
+
+    /// The figure of issue 31: an attacker with any number of addresses,
+    /// trying the next code the moment pairing lets it, on a virtual clock.
+    /// A day gives it 1,449 wrong codes: the 1,000,000 codes would take
+    /// 690 days (the right one is found, on average, after half of them: 345
+    /// days), and an eight-hour game gives it 489 tries (a chance of 1 in
+    /// 2,045).
+    #[test]
+    fn a_search_of_all_codes_would_take_about_two_years() {
+        let mut r = Rig::network(false);
+        let t0 = r.now;
+        let code = r.code();
+        let mut tried = 0u64;
+        let mut n = 0u32;
+        let day = Duration::from_secs(24 * 3600);
+        while r.now < t0 + day {
+            n = n.wrapping_add(1);
+            r.peer = IpAddr::V4(std::net::Ipv4Addr::from(0x0a00_0000 + n));
+            match r.pair(wrong(&code)).0 {
+                Answer::Refused(RequestError::WrongCode) => tried += 1,
+                Answer::Refused(RequestError::PairingLocked) => {}
+                other => panic!("{other:?}"),
+            }
+            // Ready again exactly when the wait ends.
+            r.now =
+                r.g.guesses
+                    .waits_until(&r.g.config.limits)
+                    .map_or(r.now, |t| t.max(r.now));
+        }
+        eprintln!("{tried} wrong codes tried in a day");
+        assert!((1_430..=1_450).contains(&tried), "{tried} a day");
+        let codes = 10f64.powi(CODE_DIGITS as i32);
+        let days = codes / tried as f64;
+        assert!(days > 680.0, "a full search in {days:.0} days");
+    }
+
+    #[test]
+    fn codes_are_six_digits_evenly_drawn() {
+        // A draw past the last whole million (u32::MAX) is drawn again.
+        let mut draws = vec![[0xff; 4], 7u32.to_le_bytes()].into_iter();
+        let mut e: Entropy = Box::new(move |b: &mut [u8]| {
+            b.copy_from_slice(&draws.next().unwrap_or([0; 4]));
+        });
+        assert_eq!(new_code(&mut e), "000007");
+        let mut e = os_entropy();
+        for _ in 0..100 {
+            let c = new_code(&mut e);
+            assert!(c.len() == 6 && c.bytes().all(|b| b.is_ascii_digit()), "{c}");
+        }
     }
 
     #[test]

@@ -390,7 +390,8 @@ fn short_serde_error(e: &serde_json::Error) -> String {
             // serde's data errors name the field; keep them short.
             let s = e.to_string();
             let s = s.split(" at line").next().unwrap_or("wrong fields");
-            s.chars().take(80).collect()
+            // It names what the page sent: cleaned (issue 31).
+            crate::words::cleaned(&s.chars().take(80).collect::<String>())
         }
         Category::Io => "it could not be read".into(),
     }
@@ -460,11 +461,14 @@ fn move_input(body: MoveBody) -> Result<MoveInput, RequestError> {
             promotion,
         } => {
             let square = |s: &str| -> Result<Square, RequestError> {
+                // What the page sent is said back to it: cleaned of escape
+                // sequences and control characters (issue 31).
                 if s.len() != 2 {
-                    return Err(RequestError::BadSquare(s.chars().take(8).collect()));
+                    let shown: String = s.chars().take(8).collect();
+                    return Err(RequestError::BadSquare(crate::words::cleaned(&shown)));
                 }
                 s.parse::<Square>()
-                    .map_err(|_| RequestError::BadSquare(s.to_owned()))
+                    .map_err(|_| RequestError::BadSquare(crate::words::cleaned(s)))
             };
             let promotion = match promotion.as_deref() {
                 None => None,
@@ -525,6 +529,26 @@ mod tests {
     fn query_token_must_be_hex() {
         let ev = parse("GET", "/events?token=<script>", &[], b"").unwrap();
         assert_eq!(ev.token, None);
+    }
+
+    /// Issue 31: what the page sent is said back to it cleaned of escape
+    /// sequences, control characters and bidirectional overrides.
+    #[test]
+    fn what_the_page_sent_comes_back_cleaned() {
+        let hostile = [
+            r#"{"from":"\u001b[","to":"e4"}"#,
+            r#"{"from":"\u001b]0;x\u0007e2","to":"e4"}"#,
+            r#"{"\u202e\u001b[2Jevil":1}"#,
+        ];
+        for body in hostile {
+            let e = post("/api/move", body).unwrap_err();
+            let json: serde_json::Value = serde_json::from_str(&e.to_json()).unwrap();
+            let message = json["message"].as_str().unwrap();
+            assert!(
+                !message.chars().any(|c| c.is_control() || c == '\u{202e}'),
+                "{body}: {message:?}"
+            );
+        }
     }
 
     #[test]

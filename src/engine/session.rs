@@ -747,6 +747,9 @@ impl EngineSession {
         if self.is_over() {
             return;
         }
+        // The engine's name, options and lines said back are text from
+        // outside: no escape sequence reaches the terminal (issue 31).
+        let line = crate::words::clean(line);
         let line = line.trim();
         if line.is_empty() {
             return;

@@ -182,8 +182,39 @@ impl Game {
         Ok(self.play_legal(mv))
     }
 
+    /// Plays `mv` as a record has it (a game under review): legal in its
+    /// position, but played where the rules had ended the game (a record
+    /// may go on past a fivefold repetition), and no ending looked for on
+    /// the way, which makes a long record quick to replay: [`Game::settle`]
+    /// looks once the record is played.
+    pub fn record(&mut self, mv: Move) -> Result<(), GameError> {
+        if !self.position.is_legal(mv) {
+            return Err(GameError::IllegalMove);
+        }
+        self.push(mv);
+        self.result = None;
+        Ok(())
+    }
+
+    /// The ending the rules give the position reached by [`Game::record`].
+    pub fn settle(&mut self) {
+        self.result = self.automatic_end();
+    }
+
     /// [`Game::play`] for a move known to be legal in a running game.
     pub(super) fn play_legal(&mut self, mv: Move) -> &PlayedMove {
+        let index = self.push(mv);
+        self.result = self.automatic_end();
+        if self.result.is_some() {
+            self.offer = None;
+        }
+        // Just pushed at `index`.
+        &self.history[index]
+    }
+
+    /// Plays a legal move and records it, with no ending looked for:
+    /// where it was recorded.
+    fn push(&mut self, mv: Move) -> usize {
         let by = self.position.turn();
         let number = self.position.fullmoves().get();
         let before = self.position.clone();
@@ -205,12 +236,7 @@ impl Game {
             hash_after,
             draw_offer,
         });
-        self.result = self.automatic_end();
-        if self.result.is_some() {
-            self.offer = None;
-        }
-        // Just pushed at `index`.
-        &self.history[index]
+        index
     }
 
     /// The ending the current position forces, if any, in order of

@@ -471,7 +471,8 @@ pub fn game_stream(game: &str) -> String {
 pub struct Account {
     /// The lower-case id.
     pub id: String,
-    /// The name as written.
+    /// The name as written (cleaned: text from outside).
+    #[serde(deserialize_with = "super::event::cleaned")]
     pub username: String,
 }
 

@@ -223,7 +223,7 @@ fn decline_reason<'de, D: serde::Deserializer<'de>>(
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub struct InfoOpponent {
     /// Their user name (or the AI's name).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "cleaned")]
     pub username: String,
     /// Their rating, when they have one.
     #[serde(default)]
@@ -310,13 +310,13 @@ pub struct Player {
     #[serde(default)]
     pub id: String,
     /// The name as written.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "cleaned")]
     pub name: String,
     /// The rating, when given.
     #[serde(default)]
     pub rating: Option<u32>,
     /// The title (`GM`, `BOT`, …), when there is one.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "cleaned_opt")]
     pub title: Option<String>,
     /// lichess's AI level, for a game against its engine.
     #[serde(default, rename = "aiLevel")]
@@ -530,11 +530,25 @@ pub struct ChatLine {
     #[serde(default)]
     pub room: String,
     /// Who wrote it (`lichess` for the server's own notes).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "cleaned")]
     pub username: String,
     /// What they wrote.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "cleaned")]
     pub text: String,
+}
+
+/// A name or a chat line from lichess: text from outside, cleaned of
+/// escape sequences and control characters before it is said, shown or
+/// journalled (issue 31: an opponent's name reached the terminal raw).
+pub(super) fn cleaned<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    let s = String::deserialize(d)?;
+    Ok(crate::words::cleaned(&s))
+}
+
+/// The same for a text that may be missing or `null` (a title).
+fn cleaned_opt<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    let s = Option::<String>::deserialize(d)?;
+    Ok(s.map(|s| crate::words::cleaned(&s)))
 }
 
 impl ChatLine {
@@ -932,6 +946,21 @@ mod tests {
         assert_eq!(g.initial_fen, "startpos");
         assert_eq!(g.state.move_list().collect::<Vec<_>>(), ["d2d3"]);
         assert!(!g.state.is_over());
+    }
+
+    /// Issue 31: names, titles and chat from lichess are cleaned of
+    /// escape sequences and control characters as they are read.
+    #[test]
+    fn names_titles_and_chat_are_read_clean() {
+        let p: Player = serde_json::from_str(
+            r#"{"id":"x","name":"Ma\u001b]0;pwned\u0007ry","title":"G\u001b[2JM\u202e"}"#,
+        )
+        .unwrap();
+        assert_eq!((p.name.as_str(), p.title.as_deref()), ("Mary", Some("GM")));
+        let p: Player = serde_json::from_str(r#"{"id":"x","name":"Bob","title":null}"#).unwrap();
+        assert_eq!(p.title, None);
+        let o: InfoOpponent = serde_json::from_str(r#"{"username":"A\u001b[8mnna"}"#).unwrap();
+        assert_eq!(o.username, "Anna");
     }
 
     #[test]

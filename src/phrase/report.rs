@@ -401,6 +401,7 @@ impl Phraser {
                 self.message("setting_unreadable", &[p, ("why", why)])
             }
             SettingProblem::Syntax => self.message("setting_syntax", &[p]),
+            SettingProblem::NotText => self.message("setting_not_text", &[p]),
             SettingProblem::Unknown => self.message("setting_unknown", &[p]),
             SettingProblem::UnknownTable => {
                 self.message("setting_unknown_table", &[table_place, table])

@@ -64,6 +64,9 @@ pub enum JournalErrorKind {
     DiskFull,
     /// The directory or file may not be written (permissions, read-only).
     NotWritable,
+    /// The game is open in another hector, which holds its lock: nothing
+    /// is written to it here (two writers overwrote each other's moves).
+    OpenElsewhere,
     /// Anything else the system reported.
     Other,
 }
@@ -131,6 +134,9 @@ pub struct Journal {
     /// record carries.  `None`: a journal of before the chain, continued
     /// in its own format.
     chain: Option<Digest>,
+    /// The game's lock, held while this journal is open (none where the
+    /// folder takes no lock file).
+    lock: Option<GameLock>,
 }
 
 impl Journal {
@@ -146,6 +152,7 @@ impl Journal {
             failing: false,
             fresh: true,
             chain: Some(line_digest(format!("{HEADER}\n").as_bytes())),
+            lock: None,
         }
     }
 
@@ -156,8 +163,8 @@ impl Journal {
     /// be made leaves the file as it is and is an error.
     pub fn reopen(path: PathBuf) -> io::Result<(Journal, Parsed)> {
         contain(&path, false)?;
-        let bytes = fs::read(&path)?;
-        let parsed = parse_journal(&bytes);
+        let bytes = read_plain(&path)?;
+        let parsed = parse_journal_bytes(&bytes);
         if parsed.good_len < bytes.len() {
             // Changed under us since: never append after damage.
             return Err(io::Error::new(
@@ -175,8 +182,20 @@ impl Journal {
             failing: false,
             fresh: false,
             chain: parsed.digest,
+            lock: None,
         };
         Ok((j, parsed))
+    }
+
+    /// Keeps the game's lock while the journal is open.
+    fn hold(mut self, lock: Option<GameLock>) -> Journal {
+        self.lock = lock;
+        self
+    }
+
+    /// Whether this journal holds its game's lock.
+    pub fn locked(&self) -> bool {
+        self.lock.is_some()
     }
 
     /// The journal's file.
@@ -340,6 +359,166 @@ impl Journal {
     }
 }
 
+/// A journal's bytes read into records, where a comment line can never cost
+/// a record: a byte that is not UTF-8 in a comment (`#` first) is read as
+/// `?`, byte for byte (the usable part keeps its length, and the file is
+/// never changed by reading it).  Before, one such byte in the first
+/// line's comment made the whole game unreadable (issue 31).
+///
+/// The first line of a journal is hector's own header, always the same
+/// text, and a chained journal's first record carries its digest: a
+/// header whose only damage is such bytes (every other byte in place) is
+/// read as the header it was, so its records stay whole.  The damage is
+/// still the file's: `hector verify` reads the bytes as they are.
+pub fn parse_journal_bytes(bytes: &[u8]) -> Parsed {
+    parse_journal(&comments_readable(bytes))
+}
+
+/// The bytes with every comment line's non-UTF-8 bytes made `?` (the
+/// first line given back as the header it was, when only such bytes
+/// differ from one); borrowed when there are none.
+fn comments_readable(bytes: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    let mut out: Option<Vec<u8>> = None;
+    let mut start = 0;
+    for line in bytes.split_inclusive(|&b| b == b'\n') {
+        if line.first() == Some(&b'#') && std::str::from_utf8(line).is_err() {
+            let fixed = out.get_or_insert_with(|| bytes.to_vec());
+            if start == 0
+                && let Some(header) = header_it_was(line)
+            {
+                fixed[..header.len()].copy_from_slice(header);
+                start += line.len();
+                continue;
+            }
+            let mut at = start;
+            for chunk in line.utf8_chunks() {
+                at += chunk.valid().len();
+                for b in &mut fixed[at..at + chunk.invalid().len()] {
+                    *b = b'?';
+                }
+                at += chunk.invalid().len();
+            }
+        }
+        start += line.len();
+    }
+    match out {
+        Some(v) => std::borrow::Cow::Owned(v),
+        None => std::borrow::Cow::Borrowed(bytes),
+    }
+}
+
+/// The header (either format's) a first line was, when the line differs
+/// from it only in bytes that are not UTF-8: the same length, every valid
+/// byte the header's.
+fn header_it_was(line: &[u8]) -> Option<&'static [u8]> {
+    let body = line.strip_suffix(b"\n").unwrap_or(line);
+    [HEADER, super::record::HEADER_1]
+        .into_iter()
+        .map(str::as_bytes)
+        .find(|h| {
+            h.len() == body.len() && {
+                let mut at = 0;
+                body.utf8_chunks().all(|chunk| {
+                    let valid = chunk.valid().as_bytes();
+                    let same = h[at..at + valid.len()] == *valid;
+                    at += valid.len() + chunk.invalid().len();
+                    same
+                })
+            }
+        })
+}
+
+/// What a file in the games folder is when it is not a plain file (refused
+/// unread), or why it could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NotPlain {
+    /// A folder.
+    Folder,
+    /// A symbolic link (never followed: it may point at `/dev/zero`).
+    Link,
+    /// A FIFO, a device or a socket (never opened for reading: a FIFO
+    /// would hang hector).
+    Special,
+    /// A plain file its permissions keep hector from reading (mode 0000).
+    NoPermission,
+    /// A plain file the system would not let hector read, and its message.
+    Unreadable(String),
+}
+
+impl std::fmt::Display for NotPlain {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NotPlain::Folder => f.write_str("a folder, not a journal"),
+            NotPlain::Link => f.write_str("a link, not a journal"),
+            NotPlain::Special => f.write_str("a special file (a pipe or a device), not a journal"),
+            NotPlain::NoPermission => f.write_str("its permissions do not let it be read"),
+            NotPlain::Unreadable(why) => f.write_str(why),
+        }
+    }
+}
+
+impl std::error::Error for NotPlain {}
+
+/// What `path` is, by its own entry (a link is not followed).
+fn kind_of_entry(meta: &fs::Metadata) -> Option<NotPlain> {
+    let t = meta.file_type();
+    if t.is_symlink() {
+        Some(NotPlain::Link)
+    } else if t.is_dir() {
+        Some(NotPlain::Folder)
+    } else if !t.is_file() {
+        Some(NotPlain::Special)
+    } else {
+        None
+    }
+}
+
+/// Reads a file of the games folder, refusing unread whatever is not a
+/// plain file: a link is not followed, a FIFO is opened without waiting
+/// and not read, a folder or a device not read (the kind is checked on the
+/// file opened, so a swap between the look and the open is caught too).
+/// The error's inner value is a [`NotPlain`].
+pub fn read_plain(path: &Path) -> io::Result<Vec<u8>> {
+    use std::io::Read;
+    let refuse = |why: NotPlain| io::Error::new(io::ErrorKind::InvalidInput, why);
+    let meta = fs::symlink_metadata(path)?;
+    if let Some(why) = kind_of_entry(&meta) {
+        return Err(refuse(why));
+    }
+    let mut o = OpenOptions::new();
+    o.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        o.custom_flags(no_follow_no_wait());
+    }
+    let mut file = match o.open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(e),
+        // A link put there since the look (O_NOFOLLOW refused it).
+        Err(_) if fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) => {
+            return Err(refuse(NotPlain::Link));
+        }
+        Err(e) if e.kind() == io::ErrorKind::PermissionDenied => {
+            return Err(refuse(NotPlain::NoPermission));
+        }
+        Err(e) => return Err(refuse(NotPlain::Unreadable(e.to_string()))),
+    };
+    if let Some(why) = kind_of_entry(&file.metadata()?) {
+        return Err(refuse(why));
+    }
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes)
+        .map_err(|e| refuse(NotPlain::Unreadable(e.to_string())))?;
+    Ok(bytes)
+}
+
+/// The [`NotPlain`] inside an error of [`read_plain`], if it is one.
+pub fn not_plain(e: &io::Error) -> Option<&NotPlain> {
+    e.get_ref()
+        .and_then(|inner| inner.downcast_ref::<NotPlain>())
+}
+
 /// Makes `dir` (and its missing parents) readable by the user only
 /// (0700 on Unix, whatever the umask); a folder that exists already is
 /// made so too when it is the user's.
@@ -409,7 +588,7 @@ pub fn keep_aside(path: &Path, bytes: &[u8]) -> io::Result<PathBuf> {
         } else {
             format!("{name}.{DAMAGED_EXT}-{n}")
         });
-        match fs::read(&copy) {
+        match read_plain(&copy) {
             Ok(there) if there == bytes => return Ok(copy),
             Ok(_) => {}
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
@@ -451,8 +630,8 @@ pub fn keep_aside(path: &Path, bytes: &[u8]) -> io::Result<PathBuf> {
 /// when the copy cannot be made.  Returns the copy, `None` when the
 /// journal had no damage.
 pub fn contain(path: &Path, keep_after: bool) -> io::Result<Option<PathBuf>> {
-    let bytes = fs::read(path)?;
-    let parsed = parse_journal(&bytes);
+    let bytes = read_plain(path)?;
+    let parsed = parse_journal_bytes(&bytes);
     if parsed.good_len >= bytes.len() {
         return Ok(None);
     }
@@ -490,6 +669,42 @@ pub fn contain(path: &Path, keep_after: bool) -> io::Result<Option<PathBuf>> {
     sync_dir(path);
     Ok(Some(copy))
 }
+
+/// A game open in a hector: an advisory lock (`File::try_lock`: `flock` on
+/// Unix, `LockFileEx` on Windows) on a small file beside its journal,
+/// `.ID.txt.lock`, held while the game is open and let go when hector ends
+/// (killed too: the system lets go of a dead process's locks).  A second
+/// hector finds the game open ([`Store::open_elsewhere`]) and leaves its
+/// journal alone: two writers appending at their own offsets overwrote each
+/// other's moves (issue 31).  The lock is beside the journal, not on it:
+/// on Windows a lock forbids every other handle to read the locked bytes
+/// (a watching hector reads the journal), and containing damage replaces
+/// the journal's file with a new one (a lock on the old would be lost).
+#[derive(Debug)]
+pub struct GameLock {
+    _file: File,
+}
+
+/// Why a game's lock was not taken.
+#[derive(Debug)]
+pub enum LockFailure {
+    /// Another hector holds it: the game is open there.
+    Held,
+    /// The lock file could not be made or locked (a read-only folder, a
+    /// file system without locks): the game is not known to be open
+    /// elsewhere.
+    Io(io::Error),
+}
+
+/// Open flags that refuse a symbolic link and never wait on a FIFO.
+#[cfg(unix)]
+fn no_follow_no_wait() -> i32 {
+    use rustix::fs::OFlags;
+    (OFlags::NOFOLLOW | OFlags::NONBLOCK).bits() as i32
+}
+
+/// The ending of a game's lock file, `.ID.txt.lock`.
+const LOCK_EXT: &str = "lock";
 
 /// A saved game as `hector games` lists it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -573,6 +788,40 @@ impl GameSummary {
     }
 }
 
+/// The games folder as `hector games` lists it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Listing {
+    /// The saved games, oldest first (the damaged ones among them).
+    pub games: Vec<GameSummary>,
+    /// Every other file, by name.
+    pub others: Vec<OtherFile>,
+}
+
+/// A file of the games folder that is not a saved game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OtherFile {
+    /// Its name (shown, so not-UTF-8 bytes as `�`).
+    pub name: String,
+    /// Its path.
+    pub path: PathBuf,
+    /// Why it is not a game.
+    pub why: NotAGame,
+}
+
+/// Why a file in the games folder is not a saved game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NotAGame {
+    /// Not a plain file, or one that could not be read.
+    NotPlain(NotPlain),
+    /// A journal holding no game: nothing but comments (its start was
+    /// never written).
+    Empty,
+    /// The copy of a damaged journal, kept for the arbiter.
+    DamagedCopy,
+    /// Its name is not a journal's (`YYYYMMDD-HHMMSS.txt`).
+    Name,
+}
+
 /// The folder of journals.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Store {
@@ -636,6 +885,37 @@ impl Store {
         self.dir.join(format!("{}.{EXT}", id.as_str()))
     }
 
+    /// The path of a game's lock file ([`GameLock`]).
+    fn lock_path(&self, id: &GameId) -> PathBuf {
+        self.dir.join(format!(".{}.{EXT}.{LOCK_EXT}", id.as_str()))
+    }
+
+    /// Takes the lock of a game: the game is open in this hector until the
+    /// lock is dropped.
+    pub fn lock(&self, id: &GameId) -> Result<GameLock, LockFailure> {
+        private_dir(&self.dir).map_err(LockFailure::Io)?;
+        let mut o = OpenOptions::new();
+        o.read(true).write(true).create(true).truncate(false);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            // Never follow a link planted under the lock's name, never
+            // wait on a FIFO.
+            o.mode(0o600).custom_flags(no_follow_no_wait());
+        }
+        let file = o.open(self.lock_path(id)).map_err(LockFailure::Io)?;
+        match file.try_lock() {
+            Ok(()) => Ok(GameLock { _file: file }),
+            Err(fs::TryLockError::WouldBlock) => Err(LockFailure::Held),
+            Err(fs::TryLockError::Error(e)) => Err(LockFailure::Io(e)),
+        }
+    }
+
+    /// Whether another hector has the game open (holds its lock).
+    pub fn open_elsewhere(&self, id: &GameId) -> bool {
+        matches!(self.lock(id), Err(LockFailure::Held))
+    }
+
     /// A new game's journal, named after `at`; the start record is its
     /// first record.  The file is written at once; when that fails the
     /// journal waits in memory and the error is returned beside it.
@@ -658,7 +938,8 @@ impl Store {
         {
             start.set_device(&device);
         }
-        let mut j = Journal::create(self.path_of(&id));
+        let lock = self.lock(&id).ok();
+        let mut j = Journal::create(self.path_of(&id)).hold(lock);
         let r = j.append_at(&Event::Start(Box::new(start)), at);
         (id, j, r)
     }
@@ -750,9 +1031,20 @@ impl Store {
         }
     }
 
-    /// Every saved game, oldest first.  Unreadable files are skipped.
+    /// Every saved game, oldest first (see [`Store::list_all`] for the
+    /// files that are not games).
     pub fn list(&self) -> io::Result<Vec<GameSummary>> {
-        let mut out = Vec::new();
+        Ok(self.list_all()?.games)
+    }
+
+    /// Every file in the games folder: the saved games, oldest first, and
+    /// every other file with why it is not one, by name.  Nothing is hidden
+    /// (issue 31: a directory, a file of mode 0000, a link to `/dev/zero`
+    /// or a cut start record made `hector games` say "No saved games"), but
+    /// hector's own hidden files (a game's lock, a temporary name) are
+    /// left out.  A special file is refused unread (`read_plain`).
+    pub fn list_all(&self) -> io::Result<Listing> {
+        let mut out = Listing::default();
         let entries = match fs::read_dir(&self.dir) {
             Ok(e) => e,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(out),
@@ -760,20 +1052,46 @@ impl Store {
         };
         for entry in entries.flatten() {
             let path = entry.path();
-            if path.extension().and_then(|e| e.to_str()) != Some(EXT) {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.starts_with('.') {
                 continue;
             }
-            let Some(id) = path
-                .file_stem()
-                .and_then(|s| s.to_str())
-                .and_then(GameId::parse)
-            else {
+            let other = |why| OtherFile {
+                name: name.clone(),
+                path: path.clone(),
+                why,
+            };
+            let id = name
+                .strip_suffix(&format!(".{EXT}"))
+                .and_then(GameId::parse);
+            let Some(id) = id else {
+                let why = if name.contains(&format!(".{EXT}.{DAMAGED_EXT}")) {
+                    NotAGame::DamagedCopy
+                } else {
+                    match entry
+                        .path()
+                        .symlink_metadata()
+                        .ok()
+                        .and_then(|m| kind_of_entry(&m))
+                    {
+                        Some(kind) => NotAGame::NotPlain(kind),
+                        None => NotAGame::Name,
+                    }
+                };
+                out.others.push(other(why));
                 continue;
             };
-            let Ok(bytes) = fs::read(&path) else {
-                continue;
+            let bytes = match read_plain(&path) {
+                Ok(b) => b,
+                Err(e) => {
+                    let why = not_plain(&e)
+                        .cloned()
+                        .unwrap_or_else(|| NotPlain::Unreadable(e.to_string()));
+                    out.others.push(other(NotAGame::NotPlain(why)));
+                    continue;
+                }
             };
-            let parsed = parse_journal(&bytes);
+            let parsed = parse_journal_bytes(&bytes);
             if !matches!(
                 parsed.records.first(),
                 Some(Record {
@@ -782,18 +1100,21 @@ impl Store {
                 })
             ) {
                 // A start record that cannot be read is listed as damaged,
-                // never hidden; an empty journal (a start killed by an
-                // older hector) is no game.
+                // never hidden; a journal of comments only (a start killed
+                // by an older hector) holds no game, and says so.
                 if parsed.first_unusable().is_some() {
                     let mut g = GameSummary::from_records(id, path, &parsed);
                     g.damaged = true;
-                    out.push(g);
+                    out.games.push(g);
+                } else {
+                    out.others.push(other(NotAGame::Empty));
                 }
                 continue;
             }
-            out.push(GameSummary::from_records(id, path, &parsed));
+            out.games.push(GameSummary::from_records(id, path, &parsed));
         }
-        out.sort_by(|a, b| a.id.cmp(&b.id));
+        out.games.sort_by(|a, b| a.id.cmp(&b.id));
+        out.others.sort_by(|a, b| a.name.cmp(&b.name));
         Ok(out)
     }
 
@@ -844,14 +1165,25 @@ impl Store {
 
     /// Reads a game's records (a torn last record dropped with a warning).
     pub fn read(&self, id: &GameId) -> io::Result<Parsed> {
-        Ok(parse_journal(&fs::read(self.path_of(id))?))
+        Ok(parse_journal_bytes(&read_plain(&self.path_of(id))?))
     }
 
     /// Reads a game's journal: its bytes and their records.
     pub fn read_bytes(&self, id: &GameId) -> io::Result<(Vec<u8>, Parsed)> {
-        let bytes = fs::read(self.path_of(id))?;
-        let parsed = parse_journal(&bytes);
+        let bytes = read_plain(&self.path_of(id))?;
+        let parsed = parse_journal_bytes(&bytes);
         Ok((bytes, parsed))
+    }
+}
+
+/// The error of a game whose journal another hector has open: nothing is
+/// written to it here.
+fn open_elsewhere(path: PathBuf) -> JournalError {
+    JournalError {
+        kind: JournalErrorKind::OpenElsewhere,
+        path,
+        detail: "the game is open in another hector window".into(),
+        first: true,
     }
 }
 
@@ -939,24 +1271,36 @@ impl Sink {
                 report(r, &mut out);
                 self.current = Some((id, j));
             }
-            JournalOp::Continue(id) => match Journal::reopen(self.store.path_of(&id)) {
-                Ok((j, _)) => {
-                    // A start killed while naming this journal left its
-                    // temporary name behind.
-                    self.store.remove_stale();
-                    self.current = Some((id.clone(), j));
-                    out.push(JournalStatus::Began(id));
+            JournalOp::Continue(id) => {
+                let lock = match self.store.lock(&id) {
+                    Ok(lock) => Some(lock),
+                    Err(LockFailure::Held) => {
+                        out.push(JournalStatus::Failed(open_elsewhere(
+                            self.store.path_of(&id),
+                        )));
+                        return out;
+                    }
+                    Err(LockFailure::Io(_)) => None,
+                };
+                match Journal::reopen(self.store.path_of(&id)) {
+                    Ok((j, _)) => {
+                        // A start killed while naming this journal left its
+                        // temporary name behind.
+                        self.store.remove_stale();
+                        self.current = Some((id.clone(), j.hold(lock)));
+                        out.push(JournalStatus::Began(id));
+                    }
+                    Err(e) => {
+                        // Go on in memory under a new file of the same game.
+                        out.push(JournalStatus::Failed(JournalError {
+                            kind: kind_of(&e),
+                            path: self.store.path_of(&id),
+                            detail: e.to_string(),
+                            first: true,
+                        }));
+                    }
                 }
-                Err(e) => {
-                    // Go on in memory under a new file of the same game.
-                    out.push(JournalStatus::Failed(JournalError {
-                        kind: kind_of(&e),
-                        path: self.store.path_of(&id),
-                        detail: e.to_string(),
-                        first: true,
-                    }));
-                }
-            },
+            }
             JournalOp::Append(event) => {
                 if let Some((_, j)) = &mut self.current {
                     let r = j.append(&event);
@@ -980,15 +1324,28 @@ impl Sink {
                     }));
                 }
             }
-            JournalOp::AppendTo(id, event) => match Journal::reopen(self.store.path_of(&id)) {
-                Ok((mut j, _)) => report(j.append(&event), &mut out),
-                Err(e) => out.push(JournalStatus::Failed(JournalError {
-                    kind: kind_of(&e),
-                    path: self.store.path_of(&id),
-                    detail: e.to_string(),
-                    first: true,
-                })),
-            },
+            JournalOp::AppendTo(id, event) => {
+                // Never into a game open in another hector.
+                let lock = match self.store.lock(&id) {
+                    Ok(lock) => Some(lock),
+                    Err(LockFailure::Held) => {
+                        out.push(JournalStatus::Failed(open_elsewhere(
+                            self.store.path_of(&id),
+                        )));
+                        return out;
+                    }
+                    Err(LockFailure::Io(_)) => None,
+                };
+                match Journal::reopen(self.store.path_of(&id)) {
+                    Ok((j, _)) => report(j.hold(lock).append(&event), &mut out),
+                    Err(e) => out.push(JournalStatus::Failed(JournalError {
+                        kind: kind_of(&e),
+                        path: self.store.path_of(&id),
+                        detail: e.to_string(),
+                        first: true,
+                    })),
+                }
+            }
         }
         out
     }
@@ -1154,12 +1511,18 @@ mod tests {
         let store = Store::new(dir.clone());
         let (id, _j, r) = store.begin(&start(), datetime!(2026-11-22 19:00 UTC));
         assert_eq!(r, Ok(Appended::Written));
-        let names: Vec<String> = fs::read_dir(&dir)
+        let mut names: Vec<String> = fs::read_dir(&dir)
             .unwrap()
             .flatten()
             .map(|e| e.file_name().to_string_lossy().into_owned())
             .collect();
-        assert_eq!(names, vec![format!("{id}.txt")], "no temporary file left");
+        names.sort();
+        // The journal, and the lock of the open game.
+        assert_eq!(
+            names,
+            vec![format!(".{id}.txt.lock"), format!("{id}.txt")],
+            "no temporary file left"
+        );
         // What a start killed between writing and naming leaves behind,
         // and an empty journal of an older hector.
         let stale = dir.join(".20261122-180000.txt.tmp");
@@ -1366,6 +1729,179 @@ mod tests {
         let _ = fs::remove_dir_all(dir);
     }
 
+    /// Issue 31: two hectors on one journal overwrote each other's
+    /// moves.  A game open in one (begun or continued) is open elsewhere
+    /// to every other until its journal is dropped; a continue or a
+    /// set-aside from another is refused and writes nothing.
+    #[test]
+    fn a_game_open_in_one_hector_is_refused_to_another() {
+        let dir = tmp("lock");
+        let store = Store::new(dir.clone());
+        let (id, mut j, _) = store.begin(&start(), datetime!(2026-11-27 12:00 UTC));
+        j.append(&mv(1, Color::White, "e4", "e2e4")).unwrap();
+        assert!(j.locked());
+        // A lock is taken on an open file of its own: this process's
+        // second look is "another hector" too.
+        assert!(store.open_elsewhere(&id));
+        let before = fs::read(store.path_of(&id)).unwrap();
+        let mut other = Sink::new(Store::new(dir.clone()));
+        for op in [
+            JournalOp::Continue(id.clone()),
+            JournalOp::AppendTo(id.clone(), Event::SetAside),
+        ] {
+            let said = other.apply(op);
+            assert!(
+                matches!(&said[..], [JournalStatus::Failed(e)] if e.kind == JournalErrorKind::OpenElsewhere),
+                "{said:?}"
+            );
+        }
+        assert_eq!(other.current(), None);
+        assert_eq!(fs::read(store.path_of(&id)).unwrap(), before, "untouched");
+        // Closed: the other may go on with it, and then holds it.
+        drop(j);
+        assert!(!store.open_elsewhere(&id));
+        assert_eq!(
+            other.apply(JournalOp::Continue(id.clone())),
+            vec![JournalStatus::Began(id.clone())]
+        );
+        assert!(store.open_elsewhere(&id));
+        // The lock file is hidden: not a game, not listed.
+        let listing = store.list_all().unwrap();
+        assert_eq!(listing.games.len(), 1);
+        assert_eq!(listing.others, vec![]);
+        let _ = fs::remove_dir_all(dir);
+    }
+
+    /// Issue 31: one byte that is not UTF-8 in the first line's comment
+    /// made the whole game unreadable.  A comment never costs a record:
+    /// in a journal of before the chain (format 1) the first line is a
+    /// comment like any other; in a chained one (format 2) a comment added
+    /// between records (an editor's note in Latin-1) costs nothing.
+    #[test]
+    fn a_comment_that_is_not_utf8_costs_no_record() {
+        use crate::scoresheet::record::HEADER_1;
+        let dir = tmp("comment");
+        fs::create_dir_all(&dir).unwrap();
+        let store = Store::new(dir.clone());
+        let at = datetime!(2026-11-27 12:00 UTC);
+        // Format 1, its first line's comment damaged.
+        let id = GameId::parse("20261127-120000").unwrap();
+        let mut old = format!("{HEADER_1}\n").into_bytes();
+        for (seq, e) in [
+            (1, Event::Start(Box::new(start()))),
+            (2, mv(1, Color::White, "e4", "e2e4")),
+        ] {
+            old.extend_from_slice(format_record(seq, at, &e, None).as_bytes());
+        }
+        old[2] = 0xff;
+        fs::write(store.path_of(&id), &old).unwrap();
+        let parsed = store.read(&id).unwrap();
+        assert_eq!(parsed.records.len(), 2, "{:?}", parsed.warnings);
+        assert!(parsed.warnings.is_empty(), "{:?}", parsed.warnings);
+        assert_eq!(parsed.good_len, old.len());
+        // Going on with it leaves the file's bytes as they were.
+        let (mut j, _) = Journal::reopen(store.path_of(&id)).unwrap();
+        j.append(&mv(1, Color::Black, "e5", "e7e5")).unwrap();
+        drop(j);
+        assert!(fs::read(store.path_of(&id)).unwrap().starts_with(&old));
+        assert_eq!(store.read(&id).unwrap().records.len(), 3);
+        // Format 2, its header's byte made one that is not UTF-8: its
+        // records stay whole (`verify` still sees the file's damage).
+        let (id2, mut j, _) = store.begin(&start(), datetime!(2026-11-27 12:30 UTC));
+        j.append(&mv(1, Color::White, "e4", "e2e4")).unwrap();
+        drop(j);
+        let mut chained = fs::read(store.path_of(&id2)).unwrap();
+        chained[2] = 0xff;
+        fs::write(store.path_of(&id2), &chained).unwrap();
+        let parsed = store.read(&id2).unwrap();
+        assert_eq!(parsed.records.len(), 2, "{:?}", parsed.warnings);
+        assert!(parsed.warnings.is_empty() && parsed.chained);
+        assert_ne!(
+            crate::scoresheet::verify::check(&chained).state,
+            crate::scoresheet::verify::State::Whole
+        );
+        fs::remove_file(store.path_of(&id2)).unwrap();
+        // Format 2, a note that is not UTF-8 between its records.
+        let (id, j, _) = store.begin(&start(), datetime!(2026-11-27 13:00 UTC));
+        drop(j);
+        let path = store.path_of(&id);
+        let mut bytes = fs::read(&path).unwrap();
+        bytes.extend_from_slice(b"# caf\xe9 au lait\n");
+        fs::write(&path, &bytes).unwrap();
+        let (mut j2, _) = Journal::reopen(path.clone()).unwrap();
+        j2.append(&mv(1, Color::White, "e4", "e2e4")).unwrap();
+        drop(j2);
+        let parsed = store.read(&id).unwrap();
+        assert_eq!(parsed.records.len(), 2, "{:?}", parsed.warnings);
+        assert!(parsed.warnings.is_empty(), "{:?}", parsed.warnings);
+        let listed: Vec<(usize, bool)> = store
+            .list()
+            .unwrap()
+            .iter()
+            .map(|g| (g.plies, g.damaged))
+            .collect();
+        assert_eq!(listed, vec![(2, false), (1, false)]);
+        // A record line that is not UTF-8 is still damage.
+        assert_eq!(
+            comments_readable(b"1 x \xff\n# \xfe\n").as_ref(),
+            b"1 x \xff\n# ?\n"
+        );
+        let _ = fs::remove_dir_all(dir);
+    }
+
+    /// Issue 31: a directory, a link to `/dev/zero` or a FIFO where a
+    /// journal should be were hidden or hung hector.  Each is refused
+    /// without being read, and listed with why.
+    #[cfg(unix)] // Unix only: FIFOs and links.
+    #[test]
+    fn special_files_are_refused_unread_and_listed() {
+        let dir = tmp("special");
+        fs::create_dir_all(&dir).unwrap();
+        let store = Store::new(dir.clone());
+        fs::create_dir(dir.join("20261127-100000.txt")).unwrap();
+        std::os::unix::fs::symlink("/dev/zero", dir.join("20261127-100001.txt")).unwrap();
+        let fifo = dir.join("20261127-100002.txt");
+        rustix::fs::mkfifoat(
+            rustix::fs::CWD,
+            &fifo,
+            rustix::fs::Mode::from_raw_mode(0o600),
+        )
+        .unwrap();
+        fs::write(dir.join("20261127-100003.txt"), format!("{HEADER}\n")).unwrap();
+        fs::write(dir.join("notes.pgn"), "[Event \"x\"]").unwrap();
+        let t0 = std::time::Instant::now();
+        for (name, want) in [
+            ("20261127-100000.txt", NotPlain::Folder),
+            ("20261127-100001.txt", NotPlain::Link),
+            ("20261127-100002.txt", NotPlain::Special),
+        ] {
+            let e = read_plain(&dir.join(name)).unwrap_err();
+            assert_eq!(not_plain(&e), Some(&want), "{name}");
+        }
+        let listing = store.list_all().unwrap();
+        assert!(t0.elapsed() < std::time::Duration::from_secs(2), "no wait");
+        assert_eq!(listing.games, vec![]);
+        let whys: Vec<(&str, &NotAGame)> = listing
+            .others
+            .iter()
+            .map(|f| (f.name.as_str(), &f.why))
+            .collect();
+        assert_eq!(
+            whys,
+            vec![
+                ("20261127-100000.txt", &NotAGame::NotPlain(NotPlain::Folder)),
+                ("20261127-100001.txt", &NotAGame::NotPlain(NotPlain::Link)),
+                (
+                    "20261127-100002.txt",
+                    &NotAGame::NotPlain(NotPlain::Special)
+                ),
+                ("20261127-100003.txt", &NotAGame::Empty),
+                ("notes.pgn", &NotAGame::Name),
+            ]
+        );
+        let _ = fs::remove_dir_all(dir);
+    }
+
     impl Journal {
         /// A journal on an existing device file, for the disk-full test.
         fn reopen_device(path: PathBuf) -> Journal {
@@ -1378,6 +1914,7 @@ mod tests {
                 failing: false,
                 chain: None,
                 fresh: false,
+                lock: None,
             }
         }
     }

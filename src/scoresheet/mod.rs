@@ -28,7 +28,10 @@ pub mod start;
 pub mod text;
 pub mod verify;
 
-pub use journal::{GameId, GameSummary, JournalErrorKind, JournalOp, JournalStatus, Sink, Store};
+pub use journal::{
+    GameId, GameSummary, JournalErrorKind, JournalOp, JournalStatus, Listing, NotAGame, NotPlain,
+    OtherFile, Sink, Store, not_plain,
+};
 pub use record::{Event, StartInfo};
 pub use replay::{GameRecord, ResumeChoice, ResumeOffer, Resumed, replay};
 

@@ -292,7 +292,7 @@ mod tests {
         );
         let file = crate::scoresheet::review::PgnFile::from_bytes(pgn.into_bytes()).unwrap();
         assert_eq!(
-            file.games[0].hector,
+            file.entry(1).unwrap().hector,
             vec![
                 ("HectorMode".to_string(), "rated".to_string()),
                 (

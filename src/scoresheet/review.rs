@@ -1,19 +1,42 @@
 //! PGN files for review (and for `--pgn`): read with pgn-reader.
 //!
-//! [`PgnFile::read`] makes an index of the games (tags, where each starts)
-//! without reading their moves, so a file of ten thousand games opens at
-//! once; [`PgnFile::game`] reads one game fully, checking every move with
-//! shakmaty.  A malformed game is reported with its number and the line of
-//! the problem; the other games stay usable.  [`Review`] steps through a
-//! game: next, previous, jump to a move, start, end.
+//! [`PgnFile::read`] finds where each game starts (its byte offset and
+//! line) and keeps nothing else: the file is not held in memory, its tags
+//! are read when a game is listed, found or chosen ([`PgnFile::entry`],
+//! [`PgnFile::each_entry`], [`PgnFile::search`]), and [`PgnFile::game`]
+//! reads one game's moves from its own part of the file, checking every
+//! move with shakmaty.  So a file of 100,000 games opens in a blink and
+//! takes a few megabytes, whatever its size.  A malformed game is reported
+//! with its number and the line of the problem, and costs only itself: the
+//! other games stay usable, and the moves before an illegal one can be
+//! reviewed.  [`Review`] steps through a game: next, previous, jump to a
+//! move, start, end.
 
-use std::io::{self, Cursor, Seek};
+use std::io::{self, BufReader};
 use std::ops::ControlFlow;
 use std::path::Path;
+use std::sync::Arc;
 
 use pgn_reader::{Outcome, RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Color, Move, Position};
+
+mod file;
+
+use file::{Source, Start};
+
+/// Tags up to this long (the whole `[Name "value"]`) are always read; a
+/// longer one costs its game ([`PgnProblem::TagTooLong`]), never the file.
+pub const TAG_LINE_MAX: usize = 16 * 1024;
+/// The bytes of a tag's value kept (a name, an event, a FEN are far
+/// shorter).
+const TAG_KEPT: usize = 512;
+/// The bytes of a tag's value, as written, read from the file: all of
+/// any tag pgn-reader reads (its buffer holds twice [`TAG_LINE_MAX`]), so
+/// that the tags listed are those of the game read.
+const TAG_READ: usize = 2 * TAG_LINE_MAX + 8;
+/// The bytes of one move's comments kept: more is left in the file.
+pub const COMMENT_KEPT: usize = 16 * 1024;
 
 /// One game in a file: where it is and its main tags.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -88,6 +111,13 @@ pub enum PgnProblem {
         /// The line of the `{`.
         line: usize,
     },
+    /// A tag is longer than [`TAG_LINE_MAX`]: the game cannot be read.
+    TagTooLong {
+        /// The game's number in the file.
+        game: usize,
+        /// The line of the tag.
+        line: usize,
+    },
     /// The FEN tag cannot be used.
     BadFen {
         /// The game's number in the file.
@@ -124,6 +154,10 @@ impl std::fmt::Display for PgnProblem {
             PgnProblem::UnterminatedComment { game, line } => write!(
                 f,
                 "game {game}, line {line}: a comment opened with {{ is never closed"
+            ),
+            PgnProblem::TagTooLong { game, line } => write!(
+                f,
+                "game {game}, line {line}: a tag is longer than {TAG_LINE_MAX} bytes"
             ),
             PgnProblem::BadFen { game, line, fen } => {
                 write!(
@@ -169,6 +203,9 @@ pub struct PgnGame {
     pub start: Chess,
     pub plies: Vec<Ply>,
     pub outcome: Option<Outcome>,
+    /// Where the game could not be read on: its moves stop before an
+    /// illegal one ([`PgnProblem::IllegalMove`]).
+    pub stopped: Option<PgnProblem>,
 }
 
 impl PgnGame {
@@ -185,28 +222,36 @@ impl PgnGame {
     }
 }
 
-/// An opened PGN file: its bytes and the index of its games.
+/// An opened PGN file: where its bytes are and where each game starts.
 #[derive(Debug, Clone)]
 pub struct PgnFile {
-    data: Vec<u8>,
-    /// The games in the file, in order.
-    pub games: Vec<GameEntry>,
+    source: Source,
+    /// Where each game starts, in order.
+    starts: Vec<Start>,
+    /// The file's length when it was parted.
+    len: u64,
 }
-
-/// The index visitor: tags only, movetext skipped.
-struct IndexVisitor;
 
 /// A tag's text: UTF-8 as PGN asks, else Latin-1 (older files and
 /// databases write "Müller" as the single byte 0xFC), never "M�ller".
-fn tag_string(value: RawTag<'_>) -> String {
-    let bytes = value.decode();
-    match std::str::from_utf8(&bytes) {
+/// At most [`TAG_KEPT`] bytes are kept, cut at a character. Cleaned of
+/// escape sequences and control characters (issue 31: they reached the
+/// terminal).
+fn tag_string(value: &[u8]) -> String {
+    let bytes = &value[..value.len().min(TAG_KEPT)];
+    let text: String = match std::str::from_utf8(bytes) {
         Ok(s) => s.to_owned(),
+        // Cut inside a character: the whole characters before it.
+        Err(e) if e.error_len().is_none() && value.len() > TAG_KEPT => {
+            String::from_utf8_lossy(&bytes[..e.valid_up_to()]).into_owned()
+        }
         Err(_) => bytes.iter().map(|&b| char::from(b)).collect(),
-    }
+    };
+    crate::words::cleaned(&text)
 }
 
-fn set_tag(e: &mut GameEntry, name: &[u8], value: RawTag<'_>) {
+/// A tag's value (its escapes undone) into the entry.
+fn set_tag(e: &mut GameEntry, name: &[u8], value: &[u8]) {
     let v = || tag_string(value);
     match name {
         b"Event" => e.event = v(),
@@ -219,43 +264,14 @@ fn set_tag(e: &mut GameEntry, name: &[u8], value: RawTag<'_>) {
         b"TimeControl" => e.time_control = v(),
         b"FEN" => e.fen = Some(v()),
         n if n.starts_with(b"Hector") => {
+            // A name as long as the listing keeps it (found by the fuzz
+            // target: a name of hundreds of bytes, whole in the game read,
+            // cut in the listing).
+            let n = &n[..n.len().min(file::NAME_KEPT)];
             e.hector
                 .push((String::from_utf8_lossy(n).into_owned(), v()));
         }
         _ => {}
-    }
-}
-
-impl Visitor for IndexVisitor {
-    type Tags = GameEntry;
-    type Movetext = ();
-    type Output = GameEntry;
-
-    fn begin_tags(&mut self) -> ControlFlow<Self::Output, Self::Tags> {
-        ControlFlow::Continue(GameEntry::default())
-    }
-
-    fn tag(
-        &mut self,
-        tags: &mut Self::Tags,
-        name: &[u8],
-        value: RawTag<'_>,
-    ) -> ControlFlow<Self::Output> {
-        set_tag(tags, name, value);
-        ControlFlow::Continue(())
-    }
-
-    fn begin_movetext(&mut self, tags: Self::Tags) -> ControlFlow<Self::Output, Self::Movetext> {
-        // The moves are read when the game is chosen.
-        ControlFlow::Break(tags)
-    }
-
-    fn san(&mut self, _: &mut (), _: SanPlus) -> ControlFlow<Self::Output> {
-        ControlFlow::Continue(())
-    }
-
-    fn end_game(&mut self, _: ()) -> Self::Output {
-        GameEntry::default()
     }
 }
 
@@ -280,6 +296,17 @@ struct Moves {
     /// Variations skipped and not yet ended (the reader ends a skipped
     /// variation with `end_variation` too).
     skipped: usize,
+    /// The comment being read, in pieces (at most [`COMMENT_KEPT`] bytes).
+    comment: Vec<u8>,
+    /// The illegal move the game stops at: what follows it is not read.
+    stopped: Option<Failure>,
+}
+
+impl Moves {
+    /// Whether the main line's moves are no longer read.
+    fn stopped(&self) -> bool {
+        self.stopped.is_some()
+    }
 }
 
 enum Failure {
@@ -307,7 +334,7 @@ impl Visitor for GameVisitor {
         name: &[u8],
         value: RawTag<'_>,
     ) -> ControlFlow<Self::Output> {
-        set_tag(tags, name, value);
+        set_tag(tags, name, &value.decode());
         ControlFlow::Continue(())
     }
 
@@ -332,10 +359,15 @@ impl Visitor for GameVisitor {
             sans: 0,
             variation: None,
             skipped: 0,
+            comment: Vec::new(),
+            stopped: None,
         })
     }
 
     fn san(&mut self, m: &mut Moves, san: SanPlus) -> ControlFlow<Self::Output> {
+        if m.stopped() {
+            return ControlFlow::Continue(());
+        }
         if let Some((moves, pos)) = &mut m.variation {
             // A variation's move: kept when legal; an illegal one ends what
             // is kept of the variation, never the game.
@@ -373,41 +405,67 @@ impl Visitor for GameVisitor {
                 });
                 ControlFlow::Continue(())
             }
-            Err(_) => ControlFlow::Break(Err((
-                self.entry.clone(),
-                Failure::Illegal {
+            Err(_) => {
+                // The moves before it stay: the rest of the game is passed
+                // over (its result still read).
+                m.stopped = Some(Failure::Illegal {
                     index,
                     number: m.pos.fullmoves().get(),
                     by: m.pos.turn(),
                     san: san.to_string(),
-                },
-            ))),
+                });
+                ControlFlow::Continue(())
+            }
         }
     }
 
+    /// A piece of a long comment: kept up to [`COMMENT_KEPT`] bytes.
+    fn partial_comment(
+        &mut self,
+        m: &mut Moves,
+        comment: RawComment<'_>,
+    ) -> ControlFlow<Self::Output> {
+        if m.variation.is_none() && !m.stopped() {
+            let room = COMMENT_KEPT.saturating_sub(m.comment.len());
+            let piece = comment.as_bytes();
+            m.comment.extend_from_slice(&piece[..piece.len().min(room)]);
+        }
+        ControlFlow::Continue(())
+    }
+
     fn comment(&mut self, m: &mut Moves, comment: RawComment<'_>) -> ControlFlow<Self::Output> {
-        if m.variation.is_some() {
+        let _ = self.partial_comment(m, comment);
+        let raw = std::mem::take(&mut m.comment);
+        if m.variation.is_some() || m.stopped() {
             return ControlFlow::Continue(());
         }
-        let text = String::from_utf8_lossy(comment.as_bytes()).into_owned();
+        // Text from outside: no escape sequence or control character is
+        // said or shown (issue 31).
+        let text = crate::words::cleaned(&String::from_utf8_lossy(&raw));
         if let Some(ply) = m.plies.last_mut() {
             let (clock, offer, rest) = read_comment(&text);
             if clock.is_some() {
                 ply.clock_ms = clock;
             }
             ply.offer |= offer;
-            if !rest.is_empty() {
+            // Many comments on one move are kept to the same bound.
+            if !rest.is_empty() && ply.comment.len() < COMMENT_KEPT {
                 if !ply.comment.is_empty() {
                     ply.comment.push(' ');
                 }
-                ply.comment.push_str(&rest);
+                let room = COMMENT_KEPT - ply.comment.len();
+                let mut cut = rest.len().min(room);
+                while !rest.is_char_boundary(cut) {
+                    cut -= 1;
+                }
+                ply.comment.push_str(&rest[..cut]);
             }
         }
         ControlFlow::Continue(())
     }
 
     fn nag(&mut self, m: &mut Moves, nag: pgn_reader::Nag) -> ControlFlow<Self::Output> {
-        if m.variation.is_some() {
+        if m.variation.is_some() || m.stopped() {
             return ControlFlow::Continue(());
         }
         if let Some(ply) = m.plies.last_mut() {
@@ -419,7 +477,7 @@ impl Visitor for GameVisitor {
     /// A variation of the main line is read (instead of its last move);
     /// one inside a variation is skipped.
     fn begin_variation(&mut self, m: &mut Moves) -> ControlFlow<Self::Output, Skip> {
-        if m.variation.is_some() || m.plies.is_empty() {
+        if m.variation.is_some() || m.plies.is_empty() || m.stopped() {
             m.skipped += 1;
             return ControlFlow::Continue(Skip(true));
         }
@@ -482,108 +540,321 @@ pub fn read_comment(text: &str) -> (Option<i64>, bool, String) {
 }
 
 impl PgnFile {
-    /// Reads a file and makes its index.
+    /// Opens a file and finds its games.  A regular file is read where it
+    /// lies; anything else (a pipe) is read whole first.
     pub fn read(path: &Path) -> Result<PgnFile, PgnProblem> {
-        let data = std::fs::read(path).map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => PgnProblem::NoSuchFile,
+        let why = |e: io::Error| match e.kind() {
+            io::ErrorKind::NotFound => PgnProblem::NoSuchFile,
             // Windows refuses to open a folder as a file with "access is
             // denied": a folder is said as such, not as a permission.
-            std::io::ErrorKind::PermissionDenied if path.is_dir() => PgnProblem::IsAFolder,
-            std::io::ErrorKind::PermissionDenied => PgnProblem::NotAllowed,
-            std::io::ErrorKind::IsADirectory => PgnProblem::IsAFolder,
+            io::ErrorKind::PermissionDenied if path.is_dir() => PgnProblem::IsAFolder,
+            io::ErrorKind::PermissionDenied => PgnProblem::NotAllowed,
+            io::ErrorKind::IsADirectory => PgnProblem::IsAFolder,
             _ => PgnProblem::Io(e.to_string()),
-        })?;
-        PgnFile::from_bytes(data)
+        };
+        if path.is_dir() {
+            return Err(PgnProblem::IsAFolder);
+        }
+        let file = std::fs::File::open(path).map_err(why)?;
+        if file.metadata().map_err(why)?.is_file() {
+            PgnFile::from_source(Source::File(Arc::new(file)))
+        } else {
+            let mut data = Vec::new();
+            io::Read::read_to_end(&mut &file, &mut data).map_err(why)?;
+            PgnFile::from_bytes(data)
+        }
     }
 
-    /// Makes the index of PGN text.
+    /// Finds the games of PGN text.
     pub fn from_bytes(data: Vec<u8>) -> Result<PgnFile, PgnProblem> {
-        let games = index(&data).map_err(|e| PgnProblem::Io(e.to_string()))?;
-        if games.is_empty() {
+        PgnFile::from_source(Source::Bytes(data.into()))
+    }
+
+    fn from_source(source: Source) -> Result<PgnFile, PgnProblem> {
+        let io = |e: io::Error| PgnProblem::Io(e.to_string());
+        let len = source.len().map_err(io)?;
+        let starts = file::scan(&source).map_err(io)?;
+        if starts.is_empty() {
             return Err(PgnProblem::NoGames);
         }
-        Ok(PgnFile { data, games })
+        Ok(PgnFile {
+            source,
+            starts,
+            len,
+        })
     }
 
-    /// Reads game `number` (1-based) fully.
-    pub fn game(&self, number: usize) -> Result<PgnGame, PgnProblem> {
-        let entry = number
+    /// How many games the file has.
+    pub fn count(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// Where game `number` (1-based) starts and ends, and its line.
+    fn bounds(&self, number: usize) -> Result<(u64, u64, usize), PgnProblem> {
+        let i = number
             .checked_sub(1)
-            .and_then(|i| self.games.get(i))
+            .filter(|&i| i < self.starts.len())
             .ok_or(PgnProblem::NoSuchGame {
                 number,
-                count: self.games.len(),
+                count: self.starts.len(),
             })?;
-        let slice = &self.data[entry.offset..];
-        let mut reader = Reader::new(Cursor::new(slice));
+        let start = self.starts[i];
+        let end = self.starts.get(i + 1).map_or(self.len, |s| s.offset);
+        Ok((start.offset, end, to_usize(start.line)))
+    }
+
+    /// The bytes of game `number` as a buffered reader.
+    fn reader(&self, start: u64, end: u64, capacity: usize) -> BufReader<file::Range<'_>> {
+        BufReader::with_capacity(capacity, self.source.range(start, end))
+    }
+
+    /// The tags of game `number` (read from the file now).
+    pub fn entry(&self, number: usize) -> Result<GameEntry, PgnProblem> {
+        let (start, end, line) = self.bounds(number)?;
+        let mut r = self.reader(start, end, 4096);
+        let mut e = GameEntry {
+            number,
+            offset: to_usize(start),
+            line,
+            ..GameEntry::default()
+        };
+        file::read_tags(&mut r, TAG_READ, TAG_LINE_MAX, |n, v| set_tag(&mut e, n, v))
+            .map_err(|e| PgnProblem::Io(e.to_string()))?;
+        Ok(e)
+    }
+
+    /// The tags of every game, in order, read in one pass over the file;
+    /// `f` may stop it early.
+    pub fn each_entry(
+        &self,
+        mut f: impl FnMut(GameEntry) -> ControlFlow<()>,
+    ) -> Result<(), PgnProblem> {
+        let mut e = GameEntry::default();
+        self.each_tags(|t| match t {
+            Tags::Begin(number, start) => {
+                e = GameEntry {
+                    number,
+                    offset: to_usize(start.offset),
+                    line: to_usize(start.line),
+                    ..GameEntry::default()
+                };
+                ControlFlow::Continue(())
+            }
+            Tags::Tag(name, value) => {
+                set_tag(&mut e, name, value);
+                ControlFlow::Continue(())
+            }
+            Tags::End => f(std::mem::take(&mut e)),
+        })
+    }
+
+    /// Every game's tags as they are written, in one pass over the file
+    /// (`f` may stop it at a game's end).
+    fn each_tags(&self, mut f: impl FnMut(Tags<'_>) -> ControlFlow<()>) -> Result<(), PgnProblem> {
+        let io = |e: io::Error| PgnProblem::Io(e.to_string());
+        let mut r = self.reader(0, self.len, 256 * 1024);
+        let mut at: u64 = 0;
+        for (i, s) in self.starts.iter().enumerate() {
+            // Over the moves to the next game's tags (within the buffer
+            // when they are near).
+            let skip = i64::try_from(s.offset.saturating_sub(at)).unwrap_or(i64::MAX);
+            r.seek_relative(skip).map_err(io)?;
+            let _ = f(Tags::Begin(i + 1, s));
+            // No further than the game's end, as when it is read alone.
+            let end = self.starts.get(i + 1).map_or(self.len, |n| n.offset);
+            let mut counted = CountingRead {
+                inner: &mut io::Read::take(&mut r, end.saturating_sub(s.offset)),
+                read: 0,
+            };
+            file::read_tags(&mut counted, TAG_READ, TAG_LINE_MAX, |n, v| {
+                let _ = f(Tags::Tag(n, v));
+            })
+            .map_err(io)?;
+            at = s.offset + counted.read;
+            if f(Tags::End).is_break() {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads game `number` (1-based) fully: its moves up to an illegal
+    /// one, which is said in the game's `stopped`.
+    pub fn game(&self, number: usize) -> Result<PgnGame, PgnProblem> {
+        let (start, end, line) = self.bounds(number)?;
+        let entry = GameEntry {
+            number,
+            offset: to_usize(start),
+            line,
+            ..GameEntry::default()
+        };
+        let mut reader = Reader::build(self.source.range(start, end))
+            .set_supported_tag_line_length(TAG_LINE_MAX)
+            .finish();
         let mut visitor = GameVisitor {
             entry: entry.clone(),
         };
-        let out =
-            reader
-                .read_game(&mut visitor)
-                .map_err(|e| match unclosed_comment_line(slice) {
-                    Some(at) => PgnProblem::UnterminatedComment {
-                        game: number,
-                        line: entry.line + at,
-                    },
-                    None => PgnProblem::Io(e.to_string()),
-                })?;
+        let out = reader
+            .read_game(&mut visitor)
+            .map_err(|e| self.read_problem(number, start, end, line, &e))?;
         match out {
             None => Err(PgnProblem::NoSuchGame {
                 number,
-                count: self.games.len(),
+                count: self.starts.len(),
             }),
-            Some(Ok((entry, m))) => Ok(PgnGame {
-                entry,
-                start: m.start,
-                plies: m.plies,
-                outcome: m.outcome,
-            }),
+            Some(Ok((entry, m))) => {
+                let stopped = m.stopped.map(|f| match f {
+                    Failure::Illegal {
+                        index,
+                        number: n,
+                        by,
+                        san,
+                    } => PgnProblem::IllegalMove {
+                        game: number,
+                        line: line + san_token_line(self.bytes(start, end), index),
+                        number: n,
+                        by,
+                        san,
+                    },
+                    Failure::BadFen(fen) => PgnProblem::BadFen {
+                        game: number,
+                        line,
+                        fen,
+                    },
+                });
+                Ok(PgnGame {
+                    entry,
+                    start: m.start,
+                    plies: m.plies,
+                    outcome: m.outcome,
+                    stopped,
+                })
+            }
             Some(Err((_, Failure::BadFen(fen)))) => Err(PgnProblem::BadFen {
                 game: number,
-                line: entry.line + fen_line(slice),
+                line: line + fen_line(self.reader(start, end, 4096)),
                 fen,
             }),
-            Some(Err((
-                _,
-                Failure::Illegal {
-                    index,
-                    number: n,
-                    by,
-                    san,
-                },
-            ))) => Err(PgnProblem::IllegalMove {
-                game: number,
-                line: entry.line + san_token_line(slice, index),
-                number: n,
-                by,
-                san,
-            }),
+            Some(Err((_, Failure::Illegal { .. }))) => Err(PgnProblem::Io(
+                "an illegal move ended the game unexpectedly".into(),
+            )),
         }
     }
 
-    /// Reads every game: the problems of the malformed ones.
+    /// The bytes of a game, one by one (to find the line of a problem).
+    fn bytes(&self, start: u64, end: u64) -> impl Iterator<Item = u8> + '_ {
+        io::Read::bytes(self.reader(start, end, 64 * 1024)).map_while(Result::ok)
+    }
+
+    /// What pgn-reader's error on game `number` means.
+    fn read_problem(
+        &self,
+        number: usize,
+        start: u64,
+        end: u64,
+        line: usize,
+        e: &io::Error,
+    ) -> PgnProblem {
+        if let Some(at) = unclosed_comment_line(self.bytes(start, end)) {
+            return PgnProblem::UnterminatedComment {
+                game: number,
+                line: line + at,
+            };
+        }
+        let mut r = self.reader(start, end, 4096);
+        if let Ok(Some(at)) = file::read_tags(&mut r, 0, TAG_LINE_MAX, |_, _| {}) {
+            return PgnProblem::TagTooLong {
+                game: number,
+                line: line + to_usize(at),
+            };
+        }
+        PgnProblem::Io(e.to_string())
+    }
+
+    /// Reads every game: the problems of the malformed ones (and where the
+    /// moves of a game stop).
     pub fn check_all(&self) -> Vec<PgnProblem> {
-        (1..=self.games.len())
-            .filter_map(|n| self.game(n).err())
+        (1..=self.starts.len())
+            .filter_map(|n| match self.game(n) {
+                Ok(g) => g.stopped,
+                Err(p) => Some(p),
+            })
             .collect()
     }
 
     /// Games whose players, event or site contain `query` (case and
     /// accents ignored), by number.
-    pub fn search(&self, query: &str) -> Vec<usize> {
+    pub fn search(&self, query: &str) -> Result<Vec<usize>, PgnProblem> {
         let q = fold(query);
-        self.games
-            .iter()
-            .filter(|g| {
-                [&g.white, &g.black, &g.event, &g.site]
-                    .iter()
-                    .any(|t| fold(t).contains(&q))
-            })
-            .map(|g| g.number)
-            .collect()
+        let mut found = Vec::new();
+        let (mut number, mut hit) = (0, false);
+        self.each_tags(|t| {
+            match t {
+                Tags::Begin(n, _) => (number, hit) = (n, false),
+                Tags::Tag(name, value) => {
+                    if !hit && matches!(name, b"White" | b"Black" | b"Event" | b"Site") {
+                        hit = contains_folded(value, &q);
+                    }
+                }
+                Tags::End if hit => found.push(number),
+                Tags::End => {}
+            }
+            ControlFlow::Continue(())
+        })?;
+        Ok(found)
     }
+}
+
+/// What [`PgnFile::each_tags`] meets.
+enum Tags<'a> {
+    /// A game starts: its number and where.
+    Begin(usize, &'a Start),
+    /// One of its tags: the name, the value as written (escapes undone).
+    Tag(&'a [u8], &'a [u8]),
+    /// Its tags are over.
+    End,
+}
+
+/// A reader that counts the bytes taken from it.
+struct CountingRead<'r, R> {
+    inner: &'r mut R,
+    read: u64,
+}
+
+impl<R: io::Read> io::Read for CountingRead<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read += n as u64;
+        Ok(n)
+    }
+}
+
+impl<R: io::BufRead> io::BufRead for CountingRead<'_, R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.read += n as u64;
+        self.inner.consume(n);
+    }
+}
+
+fn to_usize(n: u64) -> usize {
+    usize::try_from(n).unwrap_or(usize::MAX)
+}
+
+/// Whether a tag's value (as written), folded, contains `query` (folded
+/// already); plain ASCII is compared where it lies, without a copy.
+fn contains_folded(value: &[u8], query: &str) -> bool {
+    if value.is_ascii() && query.is_ascii() {
+        let q = query.as_bytes();
+        return q.is_empty()
+            || value
+                .windows(q.len())
+                .any(|w| w.iter().zip(q).all(|(a, b)| a.to_ascii_lowercase() == *b));
+    }
+    fold(&tag_string(value)).contains(query)
 }
 
 fn fold(s: &str) -> String {
@@ -602,13 +873,13 @@ fn fold(s: &str) -> String {
         .collect()
 }
 
-/// Lines after the first of `text` to a `{` that is never closed, if one
-/// is (`;` comments to the end of their line are skipped).
-fn unclosed_comment_line(text: &[u8]) -> Option<usize> {
+/// Lines after the first of a game's bytes to a `{` that is never closed,
+/// if one is (`;` comments to the end of their line are skipped).
+fn unclosed_comment_line(text: impl Iterator<Item = u8>) -> Option<usize> {
     let mut line = 0;
     let mut open: Option<usize> = None;
     let mut to_eol = false;
-    for &b in text {
+    for b in text {
         if b == b'\n' {
             line += 1;
             to_eol = false;
@@ -626,60 +897,54 @@ fn unclosed_comment_line(text: &[u8]) -> Option<usize> {
     open
 }
 
-/// The index of all games: offsets, lines and tags.
-fn index(data: &[u8]) -> io::Result<Vec<GameEntry>> {
-    let mut reader = Reader::new(Cursor::new(data));
-    let mut games = Vec::new();
-    let mut line = 1;
-    let mut counted = 0;
-    while reader.has_more()? {
-        let offset = reader.stream_position()? as usize;
-        line += data[counted..offset]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count();
-        counted = offset;
-        let Some(mut entry) = reader.read_game(&mut IndexVisitor)? else {
-            break;
+/// Lines from the start of a game to its FEN tag (0 when not found).
+fn fen_line(mut game: impl io::BufRead) -> usize {
+    let mut line = 0;
+    let mut head = Vec::new();
+    loop {
+        head.clear();
+        // The start of each line is enough; the rest is passed over.
+        let n = match io::BufRead::read_until(&mut io::Read::take(&mut game, 16), b'\n', &mut head)
+        {
+            Ok(n) => n,
+            Err(_) => return 0,
         };
-        entry.number = games.len() + 1;
-        entry.offset = offset;
-        entry.line = line;
-        games.push(entry);
+        if n == 0 {
+            return 0;
+        }
+        if head.trim_ascii_start().starts_with(b"[FEN") {
+            return line;
+        }
+        if head.last() != Some(&b'\n') {
+            let mut rest = Vec::new();
+            if game.read_until(b'\n', &mut rest).is_err() || rest.last() != Some(&b'\n') {
+                return 0;
+            }
+        }
+        line += 1;
     }
-    Ok(games)
 }
 
-/// Lines from the start of `game` to its FEN tag (0 when not found).
-fn fen_line(game: &[u8]) -> usize {
-    let text = String::from_utf8_lossy(game);
-    text.lines()
-        .position(|l| l.trim_start().starts_with("[FEN"))
-        .unwrap_or(0)
-}
-
-/// Lines from the start of `game` to its main-line SAN token number
+/// Lines from the start of a game to its main-line SAN token number
 /// `index` (0-based): comments, variations, NAGs, move numbers and results
 /// are skipped as pgn-reader skips them.
-fn san_token_line(game: &[u8], index: usize) -> usize {
+fn san_token_line(game: impl Iterator<Item = u8>, index: usize) -> usize {
+    let mut it = game.peekable();
     let mut line = 0;
-    let mut i = 0;
     let mut seen = 0;
     let mut depth = 0usize;
     let mut at_line_start = true;
-    while i < game.len() {
-        let b = game[i];
-        if at_line_start && b == b'[' && depth == 0 {
-            // A tag line.
-            while i < game.len() && game[i] != b'\n' {
-                i += 1;
-            }
-            continue;
-        }
-        if at_line_start && b == b'%' {
-            while i < game.len() && game[i] != b'\n' {
-                i += 1;
-            }
+    let mut tok = Vec::new();
+    let delimiter = |c: u8| {
+        matches!(
+            c,
+            b' ' | b'\t' | b'\n' | b'\r' | b'{' | b'}' | b'(' | b')' | b';' | b'!' | b'?'
+        )
+    };
+    while let Some(&b) = it.peek() {
+        if at_line_start && ((b == b'[' && depth == 0) || b == b'%') {
+            // A tag line or an escaped line, to its end.
+            while it.next_if(|&c| c != b'\n').is_some() {}
             continue;
         }
         at_line_start = false;
@@ -687,51 +952,44 @@ fn san_token_line(game: &[u8], index: usize) -> usize {
             b'\n' => {
                 line += 1;
                 at_line_start = true;
-                i += 1;
+                it.next();
             }
             b'{' => {
-                while i < game.len() && game[i] != b'}' {
-                    if game[i] == b'\n' {
+                for c in it.by_ref() {
+                    if c == b'\n' {
                         line += 1;
                     }
-                    i += 1;
-                }
-                i += 1;
-            }
-            b';' => {
-                while i < game.len() && game[i] != b'\n' {
-                    i += 1;
+                    if c == b'}' {
+                        break;
+                    }
                 }
             }
+            b';' => while it.next_if(|&c| c != b'\n').is_some() {},
             b'(' => {
                 depth += 1;
-                i += 1;
+                it.next();
             }
             b')' => {
                 depth = depth.saturating_sub(1);
-                i += 1;
+                it.next();
             }
-            b' ' | b'\t' | b'\r' | b'.' | b'!' | b'?' => i += 1,
+            b' ' | b'\t' | b'\r' | b'.' | b'!' | b'?' => {
+                it.next();
+            }
             _ => {
-                let start = i;
-                while i < game.len()
-                    && !matches!(
-                        game[i],
-                        b' ' | b'\t'
-                            | b'\n'
-                            | b'\r'
-                            | b'{'
-                            | b'}'
-                            | b'('
-                            | b')'
-                            | b';'
-                            | b'!'
-                            | b'?'
-                    )
-                {
-                    i += 1;
+                tok.clear();
+                while let Some(c) = it.next_if(|&c| !delimiter(c)) {
+                    // No move is longer; a long token is no move.
+                    if tok.len() <= 16 {
+                        tok.push(c);
+                    }
                 }
-                let tok = &game[start..i];
+                if tok.is_empty() {
+                    // A stray `}`: passed over (it once stopped the search
+                    // here for good: a hang, found by the fuzz target).
+                    it.next();
+                    continue;
+                }
                 let tok = {
                     // "12.e4" and "12...e5": the number is not the move.
                     let digits = tok.iter().take_while(|c| c.is_ascii_digit()).count();
@@ -739,13 +997,14 @@ fn san_token_line(game: &[u8], index: usize) -> usize {
                     if digits > 0 && dots > 0 {
                         &tok[digits + dots..]
                     } else {
-                        tok
+                        &tok[..]
                     }
                 };
+                let result = matches!(tok, b"1-0" | b"0-1" | b"1/2-1/2" | b"*");
                 let is_move = !tok.is_empty()
                     && !tok.starts_with(b"$")
                     && !tok.iter().all(|c| c.is_ascii_digit() || *c == b'.')
-                    && !matches!(tok, b"1-0" | b"0-1" | b"1/2-1/2" | b"*")
+                    && !result
                     && SanPlus::from_ascii(tok).is_ok();
                 if depth == 0 && is_move {
                     if seen == index {
@@ -753,7 +1012,7 @@ fn san_token_line(game: &[u8], index: usize) -> usize {
                     }
                     seen += 1;
                 }
-                if depth == 0 && matches!(tok, b"1-0" | b"0-1" | b"1/2-1/2" | b"*") {
+                if depth == 0 && result {
                     return line;
                 }
             }
@@ -847,20 +1106,101 @@ mod tests {
     use super::tests_data::THREE;
     use super::*;
 
+    /// The same text from a file on disk reads the same as from memory.
+    fn on_disk(name: &str, text: &[u8]) -> (PgnFile, std::path::PathBuf) {
+        let path =
+            std::env::temp_dir().join(format!("hector-review-{}-{name}.pgn", std::process::id()));
+        std::fs::write(&path, text).unwrap();
+        (PgnFile::read(&path).unwrap(), path)
+    }
+
+    #[test]
+    fn a_file_is_read_where_it_lies_as_text_in_memory_is() {
+        let (f, path) = on_disk("three", THREE.as_bytes());
+        let m = PgnFile::from_bytes(THREE.as_bytes().to_vec()).unwrap();
+        assert!(matches!(f.source, Source::File(_)));
+        assert_eq!(f.count(), 3);
+        for n in 1..=3 {
+            assert_eq!(f.entry(n), m.entry(n));
+            assert_eq!(f.game(n), m.game(n));
+        }
+        assert_eq!(f.search("muller"), m.search("muller"));
+        let _ = std::fs::remove_file(path);
+        assert_eq!(
+            PgnFile::read(&std::env::temp_dir()).err(),
+            Some(PgnProblem::IsAFolder)
+        );
+    }
+
+    /// Issue 31, item 6: a tag over 16 KB made every game unreadable
+    /// ("unterminated tag").  Now only its game is lost, said with its
+    /// line; the games around it read, and its tags can still be listed.
+    #[test]
+    fn a_tag_too_long_costs_only_its_game() {
+        let long = "y".repeat(40_000);
+        let text = format!(
+            "[White \"A\"]\n\n1. e4 *\n\n[White \"B\"]\n[Event \"{long}\"]\n[Black \"C\"]\n\n1. d4 *\n\n[White \"D\"]\n\n1. c4 *\n"
+        );
+        for f in [
+            PgnFile::from_bytes(text.clone().into_bytes()).unwrap(),
+            on_disk("long-tag", text.as_bytes()).0,
+        ] {
+            assert_eq!(f.count(), 3);
+            assert_eq!(f.game(1).unwrap().plies.len(), 1);
+            assert_eq!(f.game(2), Err(PgnProblem::TagTooLong { game: 2, line: 6 }));
+            assert_eq!(f.game(3).unwrap().entry.white, "D");
+            let e = f.entry(2).unwrap();
+            assert_eq!((e.white.as_str(), e.black.as_str()), ("B", "C"));
+            assert_eq!(e.event.len(), TAG_KEPT);
+            assert_eq!(f.search("D").unwrap(), vec![3]);
+        }
+        // A tag of almost the bound is read.
+        let near = "z".repeat(TAG_LINE_MAX - 20);
+        let f =
+            PgnFile::from_bytes(format!("[Event \"{near}\"]\n\n1. e4 *\n").into_bytes()).unwrap();
+        assert!(f.game(1).is_ok());
+    }
+
+    /// Issue 31, item 5: a 50 MB comment was kept whole (and printed as
+    /// one line).  A move keeps at most `COMMENT_KEPT` bytes of comments.
+    #[test]
+    fn a_long_comment_is_kept_to_its_bound() {
+        let long = "word ".repeat(200_000);
+        let text = format!("[White \"A\"]\n\n1. e4 {{[%clk 0:01:00] {long}}} {{and more}} e5 *\n");
+        let f = PgnFile::from_bytes(text.into_bytes()).unwrap();
+        let g = f.game(1).unwrap();
+        assert_eq!(g.plies.len(), 2);
+        assert_eq!(g.plies[0].clock_ms, Some(60_000));
+        assert!(g.plies[0].comment.len() <= COMMENT_KEPT);
+        assert!(g.plies[0].comment.len() > COMMENT_KEPT - 100);
+        assert!(g.plies[0].comment.starts_with("word word"));
+    }
+
     #[test]
     fn the_index_lists_games_with_tags_and_lines() {
         let f = PgnFile::from_bytes(THREE.as_bytes().to_vec()).unwrap();
-        assert_eq!(f.games.len(), 3);
-        assert_eq!(f.games[0].white, "Anna Müller");
-        assert_eq!(f.games[0].line, 1);
-        assert_eq!(f.games[1].line, 8);
-        assert_eq!(f.games[2].line, 17);
+        assert_eq!(f.count(), 3);
+        let mut all = Vec::new();
+        f.each_entry(|e| {
+            all.push(e);
+            ControlFlow::Continue(())
+        })
+        .unwrap();
+        assert_eq!(all.len(), 3);
+        assert_eq!(all[0].white, "Anna Müller");
+        assert_eq!(all[0].line, 1);
+        assert_eq!(all[1].line, 8);
+        assert_eq!(all[2].line, 17);
         assert_eq!(
-            f.games[2].fen.as_deref(),
+            all[2].fen.as_deref(),
             Some("4k3/8/8/8/8/8/4P3/4K3 b - - 0 30")
         );
-        assert_eq!(f.search("muller"), vec![1, 3]);
-        assert_eq!(f.search("DIETER"), vec![2]);
+        for e in &all {
+            assert_eq!(&f.entry(e.number).unwrap(), e);
+        }
+        assert_eq!(f.search("muller").unwrap(), vec![1, 3]);
+        assert_eq!(f.search("DIETER").unwrap(), vec![2]);
+        assert_eq!(f.search("Müll").unwrap(), vec![1, 3]);
     }
 
     #[test]
@@ -880,9 +1220,10 @@ mod tests {
     #[test]
     fn a_malformed_game_names_game_and_line_and_the_others_stay_usable() {
         let f = PgnFile::from_bytes(THREE.as_bytes().to_vec()).unwrap();
+        let g = f.game(2).unwrap();
         assert_eq!(
-            f.game(2),
-            Err(PgnProblem::IllegalMove {
+            g.stopped,
+            Some(PgnProblem::IllegalMove {
                 game: 2,
                 line: 15,
                 number: 3,
@@ -890,7 +1231,11 @@ mod tests {
                 san: "Ke5".into()
             })
         );
-        assert!(f.game(1).is_ok() && f.game(3).is_ok());
+        // Issue 30, item 13: the moves before the illegal one are kept.
+        let sans: Vec<String> = g.plies.iter().map(|p| p.san.to_string()).collect();
+        assert_eq!(sans, ["d4", "d5", "c4", "e6", "Nc3"]);
+        assert_eq!(g.outcome, Some(Outcome::Unknown));
+        assert!(f.game(1).unwrap().stopped.is_none() && f.game(3).unwrap().stopped.is_none());
         assert_eq!(f.check_all().len(), 1);
         assert_eq!(
             f.game(4),
@@ -936,6 +1281,77 @@ mod tests {
         assert_eq!(read_comment("plain"), (None, false, "plain".into()));
     }
 
+    /// Found by the `pgn` fuzz target: the listing read a game's tags on
+    /// past its end (here into the next game, which a byte-order mark in
+    /// the middle of the file had parted from it), so that the games
+    /// listed and the game chosen had different tags.
+    #[test]
+    fn the_listing_reads_each_games_tags_within_the_game() {
+        let text =
+            b"[White \"A\"]\n\n1. e4 *\n\n\xef\xbb\xbf[Event \"E\"]\n[White \"B\"]\n\n1. d4 *\n";
+        let f = PgnFile::from_bytes(text.to_vec()).unwrap();
+        assert_eq!(f.count(), 3, "parted as pgn-reader parts it");
+        let mut listed = Vec::new();
+        f.each_entry(|e| {
+            listed.push(e);
+            ControlFlow::Continue(())
+        })
+        .unwrap();
+        for e in &listed {
+            assert_eq!(f.entry(e.number).as_ref(), Ok(e));
+            if let Ok(g) = f.game(e.number) {
+                assert_eq!(&g.entry, e);
+            }
+        }
+        assert_eq!(listed[2].white, "B");
+    }
+
+    /// Found by the `pgn` fuzz target: a `Hector…` tag with a long name
+    /// was kept whole from the game read and cut in the listing.
+    #[test]
+    fn a_long_tag_name_is_kept_alike_listed_and_read() {
+        let name = format!("Hector{}", "x".repeat(200));
+        let text = format!("[{name} \"v\"]\n[White \"A\"]\n\n1. e4 *\n");
+        let f = PgnFile::from_bytes(text.into_bytes()).unwrap();
+        let listed = f.entry(1).unwrap();
+        assert_eq!(f.game(1).unwrap().entry, listed);
+        assert_eq!(listed.hector[0].0.len(), file::NAME_KEPT);
+        assert_eq!(listed.white, "A");
+    }
+
+    /// The tags listed are those pgn-reader gives the game read, escapes
+    /// and all (its way of undoing `\\` and `\"` taken as it is).
+    #[test]
+    fn escapes_are_undone_alike_listed_and_read() {
+        for value in [
+            r#"a\"b"#,
+            r#"a\\\"b"#,
+            r#"\\\\x"#,
+            r#"q\n\\"#,
+            "line\\\nend",
+        ] {
+            let text = format!("[White \"{value}\"]\n[Black \"B\"]\n\n1. e4 *\n");
+            let f = PgnFile::from_bytes(text.into_bytes()).unwrap();
+            let g = f.game(1).unwrap();
+            assert_eq!(f.entry(1).unwrap(), g.entry, "{value}");
+        }
+    }
+
+    /// Found by the `pgn` fuzz target: a stray `}` before an illegal move
+    /// made the search for the move's line loop for ever (hector hung on
+    /// `game N`).
+    #[test]
+    fn a_stray_brace_before_an_illegal_move_is_passed_over() {
+        let text = "[White \"A\"]\n\n1. e4 } e5\n2. Ke5 *\n";
+        let f = PgnFile::from_bytes(text.as_bytes().to_vec()).unwrap();
+        let g = f.game(1).unwrap();
+        assert_eq!(g.plies.len(), 2);
+        assert!(matches!(
+            g.stopped,
+            Some(PgnProblem::IllegalMove { line: 4, .. })
+        ));
+    }
+
     /// Issue 18: an unterminated comment gave no game and no line.
     #[test]
     fn an_unterminated_comment_is_named_by_game_and_line() {
@@ -955,7 +1371,7 @@ mod tests {
         text.push(0xFC);
         text.extend_from_slice(b"ller\"]\n[Black \"B\"]\n\n1. e4 *\n");
         let f = PgnFile::from_bytes(text).unwrap();
-        assert_eq!(f.games[0].white, "Müller");
+        assert_eq!(f.entry(1).unwrap().white, "Müller");
         assert_eq!(f.game(1).unwrap().entry.white, "Müller");
     }
 

@@ -232,6 +232,11 @@ pub fn from_pgn(path: &Path, number: usize) -> Result<(Game, StartInfo), StartEr
 /// [`from_pgn`] on a file already read.
 pub fn from_pgn_file(file: &PgnFile, number: usize) -> Result<(Game, StartInfo), StartError> {
     let g = file.game(number).map_err(StartError::Pgn)?;
+    // A game goes on only from its real end: not from before an illegal
+    // move (review plays the moves before it).
+    if let Some(p) = g.stopped {
+        return Err(StartError::Pgn(p));
+    }
     let mut game = Game::from_position(g.start.clone());
     for p in &g.plies {
         // Every move was checked when the game was read.

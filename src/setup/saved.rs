@@ -1,10 +1,16 @@
 //! The saved games from the command line: a typed key (`hector resume
 //! KEY`, `hector export KEY`) resolved into one game or the sentences
-//! that say why not, the lines of `hector games`, and the game `hector
-//! play` goes on with.
+//! that say why not, the lines of `hector games` (every file in the
+//! folder, a game or not), and the game `hector play` goes on with (never
+//! one another hector has open: that one is offered to watch).
+
+use std::path::Path;
 
 use crate::phrase::Phraser;
-use crate::scoresheet::{GameSummary, ResumeChoice, ResumeOffer, Store};
+use crate::scoresheet::{
+    GameId, GameSummary, Listing, NotAGame, NotPlain, OtherFile, ResumeChoice, ResumeOffer, Store,
+    not_plain,
+};
 
 use super::typed::PlayArgs;
 
@@ -116,6 +122,9 @@ pub struct ResumePlan {
     pub offer: Option<ResumeOffer>,
     /// Said before the game: why a saved game is not offered.
     pub said: Option<String>,
+    /// The game asked for is open in another hector: nothing is written
+    /// to it here; the player is offered to watch it (issue 31).
+    pub open_elsewhere: Option<GameId>,
 }
 
 /// The game to go on with: `hector resume KEY`'s, or the newest
@@ -135,38 +144,78 @@ pub fn resume_plan(
     has_token: bool,
     phraser: &Phraser,
 ) -> Result<ResumePlan, Vec<String>> {
+    let mut said = None;
     let offer = match key {
         Some(key) => {
-            let g = find_game(store, key, phraser)?;
+            let g = match find_game(store, key, phraser) {
+                Ok(g) => g,
+                // A file named like the game that is not one: said why.
+                Err(not_found) => {
+                    return Err(
+                        not_a_game_named(store, key, phraser).map_or(not_found, |line| vec![line])
+                    );
+                }
+            };
+            if store.open_elsewhere(&g.id) {
+                return Ok(ResumePlan {
+                    offer: None,
+                    said: None,
+                    open_elsewhere: Some(g.id),
+                });
+            }
             match ResumeOffer::load(store, &g.id, ResumeChoice::Now) {
                 Ok(o) => Some(o),
-                Err(e) => {
-                    return Err(vec![phraser.message(
-                        "game_unreadable",
-                        &[
-                            ("id", g.id.as_str()),
-                            ("path", &g.path.display().to_string()),
-                            ("why", &e.to_string()),
-                        ],
-                    )]);
-                }
+                Err(e) => return Err(vec![unreadable(phraser, &g, &e)]),
             }
         }
         None if typed.no_resume || typed.fen.is_some() || typed.pgn.is_some() => None,
-        None => store.resumable().and_then(|g| {
-            let choice = if typed.resume {
-                ResumeChoice::Now
-            } else {
-                ResumeChoice::Ask
-            };
-            ResumeOffer::load(store, &g.id, choice).ok()
-        }),
+        None => match store.resumable() {
+            Some(g) if store.open_elsewhere(&g.id) => {
+                if typed.resume {
+                    return Ok(ResumePlan {
+                        offer: None,
+                        said: None,
+                        open_elsewhere: Some(g.id),
+                    });
+                }
+                let id = g.id.as_str();
+                said = Some(phraser.message("game_open_elsewhere_new", &[("id", id)]));
+                None
+            }
+            Some(g) => {
+                let choice = if typed.resume {
+                    ResumeChoice::Now
+                } else {
+                    ResumeChoice::Ask
+                };
+                match ResumeOffer::load(store, &g.id, choice) {
+                    Ok(o) => Some(o),
+                    Err(e) => {
+                        said = Some(unreadable(phraser, &g, &e));
+                        None
+                    }
+                }
+            }
+            // `--resume` says what it could not resume (issue 31).
+            None if typed.resume => {
+                said = store
+                    .list_all()
+                    .ok()
+                    .and_then(|l| newest_unresumable(phraser, &l));
+                None
+            }
+            None => None,
+        },
     };
     let online = offer
         .as_ref()
         .is_some_and(|o| o.resumed.start.online().is_some());
     if !online || has_token {
-        return Ok(ResumePlan { offer, said: None });
+        return Ok(ResumePlan {
+            offer,
+            said,
+            open_elsewhere: None,
+        });
     }
     let said = phraser.message("lichess_no_token", &[]);
     if offer.is_some_and(|o| o.choice == ResumeChoice::Now) {
@@ -175,7 +224,120 @@ pub fn resume_plan(
     Ok(ResumePlan {
         offer: None,
         said: Some(said),
+        open_elsewhere: None,
     })
+}
+
+/// A saved game that could not be read: why, in the player's words where
+/// hector knows them (a file refused unread), else the system's.
+fn unreadable(phraser: &Phraser, g: &GameSummary, e: &std::io::Error) -> String {
+    let why = match not_plain(e) {
+        Some(kind) => why_not_plain(phraser, kind),
+        None => e.to_string(),
+    };
+    phraser.message(
+        "game_unreadable",
+        &[
+            ("id", g.id.as_str()),
+            ("path", &g.path.display().to_string()),
+            ("why", &why),
+        ],
+    )
+}
+
+/// Why a file is not a game, as a clause of the player's language.
+#[must_use]
+pub fn why_not_a_game(phraser: &Phraser, why: &NotAGame) -> String {
+    match why {
+        NotAGame::NotPlain(kind) => why_not_plain(phraser, kind),
+        NotAGame::Empty => phraser.message("not_game_empty", &[]),
+        NotAGame::DamagedCopy => phraser.message("not_game_damaged_copy", &[]),
+        NotAGame::Name => phraser.message("not_game_name", &[]),
+    }
+}
+
+/// Why a file was refused unread (or could not be read).
+#[must_use]
+pub fn why_not_plain(phraser: &Phraser, kind: &NotPlain) -> String {
+    match kind {
+        NotPlain::Folder => phraser.message("not_game_folder", &[]),
+        NotPlain::Link => phraser.message("not_game_link", &[]),
+        NotPlain::Special => phraser.message("not_game_special", &[]),
+        NotPlain::NoPermission => phraser.message("not_game_no_permission", &[]),
+        NotPlain::Unreadable(why) => phraser.message("not_game_unreadable", &[("why", why)]),
+    }
+}
+
+/// A file of the games folder that is not a game, as `hector games` lists
+/// it after the games: its name, why, and its path (never hidden).
+#[must_use]
+pub fn other_file_line(phraser: &Phraser, f: &OtherFile) -> String {
+    phraser.message(
+        "games_other",
+        &[
+            ("name", &f.name),
+            ("why", &why_not_a_game(phraser, &f.why)),
+            ("path", &f.path.display().to_string()),
+        ],
+    )
+}
+
+/// What could not be resumed, why, and its file.
+fn cannot_resume(phraser: &Phraser, id: &str, why: &str, path: &Path) -> String {
+    phraser.message(
+        "resume_cannot",
+        &[
+            ("id", id),
+            ("why", why),
+            ("path", &path.display().to_string()),
+        ],
+    )
+}
+
+/// `key` names a file of the games folder (`KEY.txt`) that is not a game:
+/// why it cannot be resumed.
+fn not_a_game_named(store: &Store, key: &str, phraser: &Phraser) -> Option<String> {
+    let listing = store.list_all().ok()?;
+    let f = listing
+        .others
+        .iter()
+        .find(|f| f.name.strip_suffix(".txt") == Some(key))?;
+    Some(cannot_resume(
+        phraser,
+        key,
+        &why_not_a_game(phraser, &f.why),
+        &f.path,
+    ))
+}
+
+/// The newest thing `--resume` would have taken that cannot be resumed:
+/// a damaged game or a journal's name holding no readable game, newer
+/// than every game that can be; what is said of it.
+fn newest_unresumable(phraser: &Phraser, listing: &Listing) -> Option<String> {
+    let newest_ok = listing
+        .games
+        .iter()
+        .filter(|g| !g.damaged)
+        .map(|g| g.id.as_str())
+        .max();
+    let damaged = listing.games.iter().filter(|g| g.damaged).map(|g| {
+        let why = phraser.message("resume_cannot_damaged", &[]);
+        (g.id.as_str().to_owned(), why, g.path.clone())
+    });
+    let others = listing.others.iter().filter_map(|f| {
+        let id = f.name.strip_suffix(".txt")?;
+        GameId::parse(id)?;
+        Some((
+            id.to_owned(),
+            why_not_a_game(phraser, &f.why),
+            f.path.clone(),
+        ))
+    });
+    let (id, why, path) = damaged
+        .chain(others)
+        .filter(|(id, _, _)| newest_ok.is_none_or(|ok| id.as_str() > ok))
+        .max_by(|a, b| a.0.cmp(&b.0))?;
+    Some(cannot_resume(phraser, &id, &why, &path))
 }
 
 #[cfg(test)]
@@ -253,6 +415,35 @@ mod tests {
         }
         let by_key = resume_plan(&store, &play(&[]), Some("1"), false, &p).unwrap();
         assert_eq!(by_key.offer.map(|o| o.choice), Some(ResumeChoice::Now));
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    /// Issue 31: a game another hector has open is never offered here:
+    /// `--resume` and a key offer to watch it, a plain start says so and
+    /// begins a new game.
+    #[test]
+    fn a_game_open_elsewhere_is_offered_to_watch_never_resumed() {
+        let (store, dir) = store_with("elsewhere", &[(0, false)]);
+        let p = en();
+        let id = store.list().unwrap()[0].id.clone();
+        let held = store.lock(&id).unwrap();
+        for (typed, key) in [(&["--resume"][..], None), (&[][..], Some("1"))] {
+            let plan = resume_plan(&store, &play(typed), key, false, &p).unwrap();
+            assert!(plan.offer.is_none(), "{typed:?}");
+            assert_eq!(plan.open_elsewhere.as_ref(), Some(&id), "{typed:?}");
+        }
+        let plan = resume_plan(&store, &play(&[]), None, false, &p).unwrap();
+        assert!(plan.offer.is_none() && plan.open_elsewhere.is_none());
+        assert_eq!(
+            plan.said.as_deref(),
+            Some(
+                "The unfinished game 20261125-100000 is open in another hector window; \
+                 it is not resumed here."
+            )
+        );
+        drop(held);
+        let plan = resume_plan(&store, &play(&["--resume"]), None, false, &p).unwrap();
+        assert_eq!(plan.offer.map(|o| o.choice), Some(ResumeChoice::Now));
         let _ = std::fs::remove_dir_all(dir);
     }
 

@@ -148,10 +148,16 @@ pub fn start(over: &Overrides) -> Started {
     }
     let keymap = match &config.files.line_keymap {
         None => Keymap::builtin(),
-        Some(p) => Keymap::load(p).unwrap_or_else(|e| {
-            problems.push(StartProblem::Settings(e));
-            Keymap::builtin()
-        }),
+        Some(p) => match Keymap::load(p) {
+            Ok((keymap, damaged)) => {
+                problems.extend(damaged.into_iter().map(StartProblem::Setting));
+                keymap
+            }
+            Err(e) => {
+                problems.push(StartProblem::Settings(e));
+                Keymap::builtin()
+            }
+        },
     };
     let mut languages: Vec<(Lang, vocab::MoveWords)> = Lang::ALL
         .into_iter()

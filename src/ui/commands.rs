@@ -11,15 +11,19 @@ use crate::board::Protocol;
 use crate::board::cli::{self as board_cli, Probed, SimOptions};
 use crate::export;
 use crate::msg::{Effect, Msg};
+use crate::scoresheet::{GameId, Store};
+use crate::setup::saved::other_file_line;
 use crate::setup::typed::{
     BoardCmd, ExportArgs, GamesArgs, LichessCmd, SayArgs, VerifyArgs, VoicesArgs,
 };
-use crate::setup::{Overrides, find_game, listing_line, start, store};
+use crate::setup::{Overrides, Started, find_game, listing_line, start, store};
 use crate::speech::{
     FallBack, Part, Priority, SayKind, SpeechMode, Utterance, list_voices, say_utterance_once,
     system_factory, voices_summary,
 };
 use crate::words::vocab::Lang;
+
+use super::watch;
 
 /// One line on standard output; false once nobody reads it any more
 /// (`hector games | head`), so that a listing stops quietly instead of
@@ -203,7 +207,7 @@ pub fn say(args: &SayArgs) -> ExitCode {
 pub fn games(args: &GamesArgs) -> ExitCode {
     let phraser = start(&Overrides::from(&args.settings)).phraser;
     let store = store();
-    let list = match store.list() {
+    let listing = match store.list_all() {
         Ok(l) => l,
         Err(e) => {
             let path = store.dir().display().to_string();
@@ -213,15 +217,41 @@ pub fn games(args: &GamesArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    if list.is_empty() {
+    if listing.games.is_empty() {
         println!("{}", phraser.message("games_none", &[]));
     }
-    for (i, g) in list.iter().enumerate() {
+    for (i, g) in listing.games.iter().enumerate() {
         if !print_line(&listing_line(&phraser, i + 1, g)) {
+            return ExitCode::SUCCESS;
+        }
+    }
+    // Every other file in the folder, with why it is not a game: never
+    // hidden (issue 31).
+    for f in &listing.others {
+        if !print_line(&other_file_line(&phraser, f)) {
             break;
         }
     }
     ExitCode::SUCCESS
+}
+
+/// `--resume` or `hector resume ID` of a game another hector has open
+/// (issue 31): said, and watched here if the player wants; the sentences
+/// are printed and spoken (`ui::watch`).
+pub fn watch_elsewhere(started: &Started, store: &Store, id: &GameId) -> ExitCode {
+    let phraser = &started.phraser;
+    let lines = watch::typed_lines();
+    let mut voice = watch::WatchVoice::start(started.speech, started.speech_settings);
+    let mut say = |s: &str| {
+        print_line(s);
+        voice.say(phraser, s);
+    };
+    let end = watch::open_elsewhere(store, id, phraser, &lines, &mut say);
+    voice.finish(Duration::from_secs(5));
+    match end {
+        watch::WatchEnd::Ended | watch::WatchEnd::Closed => ExitCode::SUCCESS,
+        watch::WatchEnd::Left | watch::WatchEnd::Unreadable => ExitCode::FAILURE,
+    }
 }
 
 /// `hector lichess login|logout|games` (the work is in `ui::lichess`).

@@ -6,3 +6,4 @@ pub mod commands;
 pub mod lichess;
 pub mod line;
 pub mod tui;
+pub mod watch;

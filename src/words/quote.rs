@@ -5,20 +5,12 @@
 /// At most this many characters of typed text are quoted back.
 pub const QUOTE_MAX: usize = 40;
 
-/// `text` made safe to say and print: escape sequences (`ESC [ ... letter`,
-/// `ESC ] ... BEL`) and other control characters removed, runs of spaces
-/// made one, and cut to [`QUOTE_MAX`] characters with "…" after a cut.
+/// `text` made safe to say and print: cleaned as all text from outside is
+/// ([`fn@super::clean`]: escape sequences, control characters and
+/// bidirectional overrides taken out), runs of spaces made one, and cut to
+/// [`QUOTE_MAX`] characters with "…" after a cut.
 pub fn quote(text: &str) -> String {
-    let mut clean = String::new();
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\u{1b}' => skip_escape(&mut chars),
-            '\u{9b}' => skip_csi(&mut chars),
-            c if c.is_control() || is_invisible(c) => clean.push(' '),
-            c => clean.push(c),
-        }
-    }
+    let clean = super::clean(text);
     let words: Vec<&str> = clean.split_whitespace().collect();
     let joined = words.join(" ");
     if joined.chars().count() <= QUOTE_MAX {
@@ -26,40 +18,6 @@ pub fn quote(text: &str) -> String {
     }
     let cut: String = joined.chars().take(QUOTE_MAX - 1).collect();
     format!("{}…", cut.trim_end())
-}
-
-/// Bidirectional overrides and zero-width characters: invisible, and able
-/// to make a line read differently from what it holds.
-fn is_invisible(c: char) -> bool {
-    matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}')
-}
-
-/// After ESC: a CSI sequence (`[` parameters, final byte `@`..`~`), an OSC
-/// (`]` up to BEL or ESC `\`), or one more character.
-fn skip_escape(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) {
-    match chars.next() {
-        Some('[') => skip_csi(chars),
-        Some(']' | 'P' | '_' | '^') => {
-            while let Some(c) = chars.next() {
-                if c == '\u{7}' {
-                    break;
-                }
-                if c == '\u{1b}' {
-                    chars.next_if_eq(&'\\');
-                    break;
-                }
-            }
-        }
-        _ => {}
-    }
-}
-
-fn skip_csi(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) {
-    for c in chars.by_ref() {
-        if ('@'..='~').contains(&c) {
-            break;
-        }
-    }
 }
 
 #[cfg(test)]
@@ -70,7 +28,7 @@ mod tests {
     fn escape_sequences_and_controls_are_removed() {
         assert_eq!(quote("\u{1b}[31mabc\u{1b}[0m"), "abc");
         assert_eq!(quote("a\u{1b}]0;title\u{7}b"), "ab");
-        assert_eq!(quote("x\ty\u{0}z\r"), "x y z");
+        assert_eq!(quote("x\ty\u{0}z\r"), "x yz");
         assert_eq!(quote("\u{202e}evil"), "evil");
         assert_eq!(quote("ok   words"), "ok words");
     }

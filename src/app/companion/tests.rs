@@ -174,12 +174,12 @@ fn wrong_codes_from_another_device_and_a_server_failure_are_said_in_the_players_
     let cases = [
         (
             Lang::En,
-            "Three wrong pairing codes from another device. It must wait a minute.",
+            "Someone is guessing the pairing code; each wrong guess now makes them wait longer.",
             "The opponent's screen failed. It is starting again by itself.",
         ),
         (
             Lang::De,
-            "Drei falsche Kopplungscodes von einem anderen Gerät. Es muss eine Minute warten.",
+            "Jemand versucht, den Kopplungscode zu erraten; nach jedem falschen Versuch muss er nun länger warten.",
             "Der Bildschirm des Gegners ist ausgefallen. Er startet von selbst neu.",
         ),
     ];

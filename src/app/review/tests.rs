@@ -283,13 +283,36 @@ fn a_game_without_names_is_white_against_black() {
     );
 }
 
+/// Issue 30, item 13: a game with an illegal move could not be reviewed
+/// at all ("game 2" repeated the error, "next" said "Choose a game
+/// first").  The moves before it are played, and where it stands is said
+/// on opening, after the last of them and at the end.
 #[test]
 fn a_malformed_game_names_game_and_line_and_the_others_stay_usable() {
     let mut a = app();
     said(&mut a, "");
     assert_eq!(
         said(&mut a, "game 2"),
-        vec!["Game 2, line 12: 2. Ke3 is not a legal move."]
+        vec![
+            "Game 2: Carla against Dieter Müller, unfinished. One move. Say next for the first move.",
+            "Game 2, line 12: 2. Ke3 is not a legal move. The moves before it can be reviewed."
+        ]
+    );
+    assert_eq!(said(&mut a, "next"), ["1. Bauer David vier"]);
+    assert_eq!(said(&mut a, "next"), ["1... Bauer David fünf"]);
+    assert_eq!(
+        said(&mut a, "next"),
+        ["Game 2, line 12: 2. Ke3 is not a legal move."]
+    );
+    assert_eq!(
+        said(&mut a, "end"),
+        [
+            "End of the readable moves: 1... Bauer David fünf. Game 2, line 12: 2. Ke3 is not a legal move."
+        ]
+    );
+    assert_eq!(
+        said(&mut a, "last 2"),
+        ["Last moves: 1. Bauer David vier, Bauer David fünf."]
     );
     assert_eq!(
         said(&mut a, "game 3"),
@@ -315,7 +338,9 @@ fn the_review_part_moves_its_cursor_and_gives_the_game_there() {
         part.handle(PlayerAction::Next, None),
         Some(ReviewNote::NoGame)
     ));
-    assert!(part.game_at_cursor().is_none());
+    let mut shown = Game::new();
+    part.follow(&mut shown);
+    assert_eq!(shown.history().len(), 0);
     assert!(matches!(
         part.handle(PlayerAction::Find, Some("Müller")),
         Some(ReviewNote::List(Some(found))) if found == [2]
@@ -328,10 +353,12 @@ fn the_review_part_moves_its_cursor_and_gives_the_game_there() {
         part.handle(PlayerAction::Game, Some("1")),
         Some(ReviewNote::Opened {
             number: 1,
-            moves: 4
+            moves: 4,
+            stopped: None
         })
     ));
-    assert_eq!(part.game_at_cursor().map(|g| g.history().len()), Some(0));
+    part.follow(&mut shown);
+    assert_eq!(shown.history().len(), 0);
     assert!(matches!(
         part.handle(PlayerAction::Previous, None),
         Some(ReviewNote::Refused {
@@ -352,10 +379,103 @@ fn the_review_part_moves_its_cursor_and_gives_the_game_there() {
     ));
     assert!(matches!(
         part.handle(PlayerAction::End, None),
-        Some(ReviewNote::AtEnd { last: Some(_), ref result }) if result == "1-0"
+        Some(ReviewNote::AtEnd { last: Some(_), ref result, stopped: None }) if result == "1-0"
     ));
-    let at_end = part.game_at_cursor().expect("a game");
-    assert_eq!(at_end.history().len(), 7);
-    assert!(at_end.position().is_checkmate());
+    part.follow(&mut shown);
+    assert_eq!(shown.history().len(), 7);
+    assert!(shown.position().is_checkmate());
+    assert!(
+        shown.is_over(),
+        "the rules' ending is settled at the cursor"
+    );
+    assert!(matches!(
+        part.handle(PlayerAction::Previous, None),
+        Some(ReviewNote::Back(_))
+    ));
+    part.follow(&mut shown);
+    assert_eq!(shown.history().len(), 6);
+    assert!(!shown.is_over());
     assert!(part.handle(PlayerAction::Board, None).is_none());
+}
+
+/// Issue 31, item 7: in a 100,000-ply game, after `end` and `previous`,
+/// `last 3` answered moves 7 and 8: the game shown was replayed under the
+/// rules, which ended it at the first fivefold repetition.  It follows
+/// the record now, a move at a time.
+#[test]
+fn last_moves_at_the_end_of_a_very_long_game_are_its_last() {
+    let moves: String = (0..25_000)
+        .map(|i| {
+            let n = 2 * i + 1;
+            format!("{n}. Nf3 Nf6 {}. Ng1 Ng8 ", n + 1)
+        })
+        .collect();
+    let text = format!("[White \"A\"]\n[Black \"B\"]\n\n{moves}*\n");
+    let mut a = App::builder().build();
+    a.start_review(PgnFile::from_bytes(text.into_bytes()).unwrap());
+    said(&mut a, "");
+    said(&mut a, "end");
+    assert_eq!(a.game().ply_count(), 100_000);
+    said(&mut a, "previous");
+    assert_eq!(a.game().ply_count(), 99_999);
+    assert_eq!(
+        said(&mut a, "last 3"),
+        [
+            "Last moves: 49999. Springer Felix drei, Springer Felix sechs; 50000. Springer Gustav eins."
+        ]
+    );
+    said(&mut a, "next");
+    assert_eq!(a.game().ply_count(), 100_000);
+    said(&mut a, "goto 3");
+    assert_eq!(a.game().ply_count(), 5);
+}
+
+/// Issue 31, item 5: a long comment was said whole (a 50 MB line).  It
+/// is said a piece at a time, each piece cut after a word, with "(more:
+/// say comment)"; the last piece has no such tail, and `comment` after it
+/// starts again.  Stepping on starts the next move's comment afresh.
+#[test]
+fn a_long_comment_is_said_a_piece_at_a_time() {
+    let words: Vec<String> = (0..300).map(|i| format!("w{i}")).collect();
+    let long = words.join(" ");
+    let text = format!("[White \"A\"]\n\n1. e4 {{{long}}} e5 {{short}} *\n");
+    let mut a = App::builder().build();
+    a.start_review(PgnFile::from_bytes(text.into_bytes()).unwrap());
+    said(&mut a, "");
+    said(&mut a, "next");
+    let mut heard = Vec::new();
+    for _ in 0..10 {
+        let s = said(&mut a, "comment");
+        assert_eq!(s.len(), 1);
+        let piece = s[0].clone();
+        assert!(piece.chars().count() <= COMMENT_PIECE + 60, "{piece}");
+        let done = !piece.ends_with(" (more: say comment)");
+        heard.push(piece);
+        if done {
+            break;
+        }
+    }
+    assert!(heard.len() > 2, "{heard:?}");
+    assert!(
+        heard[0].starts_with("1. Bauer Eva vier: w0 w1 "),
+        "{}",
+        heard[0]
+    );
+    let said_words: Vec<&str> = heard
+        .iter()
+        .enumerate()
+        .flat_map(|(i, p)| {
+            let p = p.trim_end_matches(" (more: say comment)");
+            let p = if i == 0 {
+                &p["1. Bauer Eva vier: ".len()..]
+            } else {
+                p
+            };
+            p.split(' ')
+        })
+        .collect();
+    assert_eq!(said_words, words, "every word once, in order");
+    assert_eq!(said(&mut a, "comment")[0], heard[0]);
+    said(&mut a, "next");
+    assert_eq!(said(&mut a, "comment"), ["1... Bauer Eva fünf: short"]);
 }

@@ -479,6 +479,9 @@ impl Journal {
                             &[("path", &folder.display().to_string())],
                         )
                     }
+                    // Another hector has the game (a start at the same
+                    // moment as its): leave this one.
+                    JournalErrorKind::OpenElsewhere => v.text("journal_open_elsewhere", &[]),
                     _ => v.text(
                         "journal_failed",
                         &[("path", &e.path.display().to_string()), ("why", &e.detail)],

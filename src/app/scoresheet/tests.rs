@@ -380,6 +380,26 @@ fn a_failing_journal_is_said_once_and_its_recovery() {
     assert_eq!(said(&e), vec!["The scoresheet is saved again."]);
 }
 
+/// Issue 31: a game another hector opened at the same moment is not
+/// written here, and the player hears it in their words.
+#[test]
+fn a_game_open_in_another_window_is_said_in_the_players_words() {
+    let mut a = app();
+    let err = crate::scoresheet::journal::JournalError {
+        kind: JournalErrorKind::OpenElsewhere,
+        path: "/g/x.txt".into(),
+        detail: "the game is open in another hector window".into(),
+        first: true,
+    };
+    let e = a.update(Msg::Journal(JournalStatus::Failed(err)), Instant::now());
+    assert_eq!(
+        said(&e),
+        vec![
+            "This game is open in another hector window, so nothing is written to its scoresheet here. Say quit and go on in the other window."
+        ]
+    );
+}
+
 /// While the journal cannot be written the prompt says so; `quit` and
 /// `new` say the game is not saved and offer `save FILE` (asked even
 /// of a script), a second `quit` leaves; the end of the input says it

@@ -48,7 +48,12 @@ const MOVE_ROWS: usize = 3;
 const PANEL_MIN: u16 = 30;
 
 /// Draw into a frame (and place the terminal cursor in the input field
-/// when it has the focus).
+/// when it has the focus): ratatui's way, for the tests and the benches
+/// (the view's own loop keeps its frames: [`draw`], [`input_cursor`]).
+#[cfg_attr(
+    not(any(test, feature = "test-support")),
+    allow(dead_code, reason = "the tests' and benches' way to draw a frame")
+)]
 pub fn render(frame: &mut Frame<'_>, view: &View, look: &Look) {
     let area = frame.area();
     draw(view, look, area, frame.buffer_mut());
@@ -790,6 +795,115 @@ fn draw_panel(view: &View, look: &Look, area: Rect, announcement: bool, buf: &mu
     }
 }
 
+/// How large the clocks are drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ClockSize {
+    /// The digits of the large-text font (8 cells wide, 4 rows).
+    Huge,
+    /// 3x3 digits.
+    Large,
+    /// One line each.
+    Line,
+}
+
+impl ClockSize {
+    /// On a tall panel the digits of the large-text font, else 3x3 digits,
+    /// else one line each: the largest that both times fit.
+    fn of(c: &ClockView, area: Rect) -> ClockSize {
+        let texts = [clock_text(c.white), clock_text(c.black)];
+        let huge = texts
+            .iter()
+            .all(|t| t.chars().count() as u16 * bigtext::Pixels::Half.letter_width() <= area.width)
+            && area.height >= 50;
+        let large = texts.iter().all(|t| big_width(t) <= area.width) && area.height >= 16;
+        if huge {
+            ClockSize::Huge
+        } else if large {
+            ClockSize::Large
+        } else {
+            ClockSize::Line
+        }
+    }
+
+    /// The rows of one side's clock.
+    fn rows(self) -> u16 {
+        match self {
+            ClockSize::Huge => 1 + bigtext::LINE_HEIGHT,
+            ClockSize::Large => 4,
+            ClockSize::Line => 1,
+        }
+    }
+}
+
+/// Where the clocks of a full frame are drawn from (the area
+/// [`draw_clocks`] is given) and the rows they take, with clocks `c`.
+fn clocks_place(view: &View, c: &ClockView, look: &Look, area: Rect) -> Option<(Rect, u16)> {
+    let panel = layout(view, look, area)?.panel;
+    let turn = view.result.as_ref().unwrap_or(&view.turn_text);
+    let above = (wrap(turn, usize::from(panel.width)).len().min(2) as u16).min(panel.height);
+    let at = Rect::new(panel.x, panel.y + above, panel.width, panel.height - above);
+    let size = ClockSize::of(c, at);
+    let mut rows = 0;
+    for _ in 0..2 {
+        if rows >= at.height {
+            break;
+        }
+        rows += size.rows();
+    }
+    Some((at, rows.min(at.height)))
+}
+
+/// The cells the clocks of `view` take in a full frame on `area`.
+pub fn clock_cells(view: &View, look: &Look, area: Rect) -> Option<Rect> {
+    if too_small(area) {
+        return None;
+    }
+    let c = view.clocks?;
+    let (at, rows) = clocks_place(view, &c, look, area)?;
+    Some(Rect::new(at.x, at.y, at.width, rows))
+}
+
+/// Draw only the clocks of `view` into `buf`, which holds the full frame
+/// of the same view with the clocks `was` (the frame on the screen): the
+/// rest of the frame is left as it is.  `false`, and `buf` untouched, when
+/// the clocks would take other rows (a full frame is needed then).
+pub fn redraw_clocks(
+    view: &View,
+    was: &ClockView,
+    look: &Look,
+    area: Rect,
+    buf: &mut Buffer,
+) -> bool {
+    let Some(now) = view.clocks else {
+        return false;
+    };
+    if too_small(area) || buf.area != area {
+        return false;
+    }
+    let (Some((at, rows)), Some(before)) = (
+        clocks_place(view, &now, look, area),
+        clocks_place(view, was, look, area),
+    ) else {
+        return false;
+    };
+    if (at, rows) != before || ClockSize::of(&now, at) != ClockSize::of(was, at) {
+        return false;
+    }
+    // The cells as a full frame leaves them before drawing: blank, in the
+    // text's colours.
+    let cells = Rect::new(at.x, at.y, at.width, rows);
+    for y in cells.top()..cells.bottom() {
+        for x in cells.left()..cells.right() {
+            buf[(x, y)].reset();
+        }
+    }
+    let theme = &look.theme;
+    buf.set_style(cells, Style::new().fg(theme.text.fg).bg(theme.text.bg));
+    let mut y = at.y;
+    draw_clocks(view, &now, look, at, &mut y, buf);
+    true
+}
+
 fn draw_clocks(view: &View, c: &ClockView, look: &Look, area: Rect, y: &mut u16, buf: &mut Buffer) {
     let theme = &look.theme;
     let text = Style::new().fg(theme.text.fg).bg(theme.text.bg);
@@ -801,15 +915,8 @@ fn draw_clocks(view: &View, c: &ClockView, look: &Look, area: Rect, y: &mut u16,
         (Color::White, &view.labels.white, c.white),
         (Color::Black, &view.labels.black, c.black),
     ];
-    // On a tall panel the digits of the large-text font (8 cells wide, 4
-    // rows), else 3x3 digits, else one line each.
-    let huge = sides.iter().all(|(_, _, d)| {
-        clock_text(*d).chars().count() as u16 * bigtext::Pixels::Half.letter_width() <= area.width
-    }) && area.height >= 50;
-    let large = sides
-        .iter()
-        .all(|(_, _, d)| big_width(&clock_text(*d)) <= area.width)
-        && area.height >= 16;
+    let size = ClockSize::of(c, area);
+    let (huge, large) = (size == ClockSize::Huge, size == ClockSize::Large);
     for (side, name, d) in sides {
         if *y >= area.bottom() {
             return;

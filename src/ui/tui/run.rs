@@ -7,7 +7,7 @@
 //! `Msg::Key` for `App::update`; the view is redrawn only when what it shows
 //! changed or the terminal was resized.
 
-use std::io::{self, Write};
+use std::io;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -18,12 +18,13 @@ use crossterm::event::{
 };
 use crossterm::execute;
 use ratatui::DefaultTerminal;
+use ratatui::buffer::Buffer;
 use ratatui::layout::{Position, Rect};
 
 use super::Theme;
 use super::keys::{Binding, KeyMap, ViewAction};
 use super::pager::{Pager, PagerKey, PagerOutcome};
-use super::render::{Look, render, square_at};
+use super::render::{Look, clock_cells, draw, input_cursor, redraw_clocks, square_at};
 use crate::action::{KeyArg, PlayerAction};
 use crate::app::App;
 use crate::msg::{Effect, Msg};
@@ -175,6 +176,10 @@ struct Front {
     /// is several sentences (`help`, a review's `games`), it opens on a
     /// page, where all of it can be read (the frame shows one sentence).
     answer: Option<Answer>,
+    /// The frame on the screen (as drawn last).
+    screen: Buffer,
+    /// The next frame, drawn before it is compared with the screen's.
+    next: Buffer,
 }
 
 /// The sentences of information said in answer to one typed line.
@@ -253,6 +258,8 @@ impl Front {
             history: Vec::new(),
             clock_only: false,
             answer: None,
+            screen: Buffer::default(),
+            next: Buffer::default(),
         }
     }
 
@@ -288,12 +295,15 @@ impl Front {
 
     /// Draw when the view or the terminal's size changed.
     /// When only the clock's second changed (`clock_only`: no message
-    /// reached the app since the last frame), the last view is reused with
-    /// the new clocks instead of being built again.
+    /// reached the app since the last frame), only the clocks are drawn
+    /// ([`Front::clocks_only`]); else the whole view.
     fn redraw(&mut self, app: &App) -> io::Result<()> {
+        let now = Instant::now();
+        if self.clock_only && self.clocks_only(app, now)? {
+            return Ok(());
+        }
         let size = self.terminal.size()?;
         let size = Rect::new(0, 0, size.width, size.height);
-        let now = Instant::now();
         let view = match &self.last_view {
             Some(last) if self.clock_only => {
                 let mut v = last.clone();
@@ -307,29 +317,108 @@ impl Front {
             return Ok(());
         }
         self.look = look;
-        let look = &self.look;
-        let page = &self.page;
-        let phraser = app.phraser();
-        self.terminal.draw(|f| {
-            render(f, &view, look);
-            if let Some(p) = page {
-                let footer = |from: usize, to: usize, total: usize| {
-                    phraser.message(
-                        "view_pager_footer",
-                        &[
-                            ("from", &from.to_string()),
-                            ("to", &to.to_string()),
-                            ("total", &total.to_string()),
-                        ],
-                    )
-                };
-                let area = f.area();
-                p.draw(area, &look.theme, &footer, f.buffer_mut());
-            }
-        })?;
+        self.paint(&view, app, size)?;
         self.size = size;
         self.last_view = Some(view);
-        io::stdout().flush()
+        Ok(())
+    }
+
+    /// Draw the whole view (and the page over it) into the next frame and
+    /// write the cells that differ from the screen's, as ratatui's own
+    /// `draw` does, but with the frames kept here: the clocks alone can
+    /// then be drawn over the screen's frame without a copy of it.
+    fn paint(&mut self, view: &View, app: &App, size: Rect) -> io::Result<()> {
+        use ratatui::backend::Backend;
+        if self.screen.area != size {
+            // A new size (or the first frame): from a blank screen.
+            self.screen = Buffer::empty(size);
+            self.next = Buffer::empty(size);
+            self.terminal
+                .backend_mut()
+                .clear_region(ratatui::backend::ClearType::All)?;
+        }
+        self.next.reset();
+        draw(view, &self.look, size, &mut self.next);
+        if let Some(p) = &self.page {
+            let phraser = app.phraser();
+            let footer = |from: usize, to: usize, total: usize| {
+                phraser.message(
+                    "view_pager_footer",
+                    &[
+                        ("from", &from.to_string()),
+                        ("to", &to.to_string()),
+                        ("total", &total.to_string()),
+                    ],
+                )
+            };
+            p.draw(size, &self.look.theme, &footer, &mut self.next);
+        }
+        let backend = self.terminal.backend_mut();
+        backend.draw(self.screen.diff(&self.next).into_iter())?;
+        match input_cursor(view, size) {
+            Some(at) => {
+                backend.set_cursor_position(at)?;
+                backend.show_cursor()?;
+            }
+            None => backend.hide_cursor()?,
+        }
+        Backend::flush(backend)?;
+        std::mem::swap(&mut self.screen, &mut self.next);
+        Ok(())
+    }
+
+    /// Only the clocks' second changed: the clocks alone are drawn over the
+    /// frame on the screen, and only their changed cells written; `false`
+    /// when a full frame is needed (the input field's cursor shown, a page
+    /// open, no frame yet, clocks that take other rows).  The size is the
+    /// last frame's: a resize comes as an event, and a full frame after it.
+    fn clocks_only(&mut self, app: &App, now: Instant) -> io::Result<bool> {
+        use ratatui::backend::Backend;
+        let Some(last) = self.last_view.as_mut() else {
+            return Ok(false);
+        };
+        let size = self.size;
+        if self.screen.area != size || self.page.is_some() || last.input.focused {
+            return Ok(false);
+        }
+        let clocks = app.clock().map(|c| ClockView::of(c, now));
+        if clocks == last.clocks {
+            return Ok(true);
+        }
+        let (Some(new), Some(was)) = (clocks, last.clocks) else {
+            return Ok(false);
+        };
+        last.clocks = Some(new);
+        // The clocks' cells of the screen into the scratch frame, the new
+        // clocks drawn there, and the cells that differ written and kept.
+        let Some(cells) = clock_cells(last, &self.look, size) else {
+            last.clocks = Some(was);
+            return Ok(false);
+        };
+        for y in cells.top()..cells.bottom() {
+            for x in cells.left()..cells.right() {
+                self.next[(x, y)].clone_from(&self.screen[(x, y)]);
+            }
+        }
+        if !redraw_clocks(last, &was, &self.look, size, &mut self.next) {
+            last.clocks = Some(was);
+            return Ok(false);
+        }
+        let mut changed = Vec::new();
+        for y in cells.top()..cells.bottom() {
+            for x in cells.left()..cells.right() {
+                if self.next[(x, y)] != self.screen[(x, y)] {
+                    changed.push((x, y));
+                }
+            }
+        }
+        let backend = self.terminal.backend_mut();
+        backend.draw(changed.iter().map(|&(x, y)| (x, y, &self.next[(x, y)])))?;
+        Backend::flush(backend)?;
+        for (x, y) in changed {
+            self.screen[(x, y)].clone_from(&self.next[(x, y)]);
+        }
+        Ok(true)
     }
 
     /// A terminal event: a message for the app, or a change of the view.

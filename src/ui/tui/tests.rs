@@ -887,3 +887,99 @@ fn the_armies_differ_in_luminance_and_contrast_seven_to_one() {
     let small = draw(&view, &blocks, 80, 24);
     assert_eq!(centre(&small, &view, &blocks, Square::A8).0, "t");
 }
+
+/// Issue 32, item 3: a second of a running clock redrew the whole view.
+/// Only the clocks are drawn over the frame on the screen now; what that
+/// gives is cell for cell the full frame of the new second, at every size
+/// and look, over a change of the clock's width (10:00 to 9:59, 1:00:00 to
+/// 59:59) and of the side that runs; where the clocks would take other
+/// rows, nothing is drawn and a full frame is asked for.
+#[test]
+fn the_clocks_alone_redrawn_give_the_full_frame() {
+    use super::render::redraw_clocks;
+    use std::time::Duration;
+    let secs = Duration::from_secs;
+    let steps = [
+        (
+            secs(600),
+            secs(5400),
+            Some(Side::White),
+            secs(599),
+            secs(5400),
+            Some(Side::White),
+        ),
+        (
+            secs(3600),
+            secs(61),
+            Some(Side::Black),
+            secs(3600),
+            secs(60),
+            Some(Side::Black),
+        ),
+        (
+            secs(3600),
+            secs(3600),
+            Some(Side::Black),
+            secs(3600),
+            secs(3599),
+            Some(Side::Black),
+        ),
+        (
+            secs(300),
+            secs(290),
+            Some(Side::White),
+            secs(300),
+            secs(290),
+            Some(Side::Black),
+        ),
+        (
+            secs(59),
+            secs(8),
+            Some(Side::Black),
+            secs(59),
+            secs(7),
+            Some(Side::Black),
+        ),
+    ];
+    let mut partial = 0;
+    for (w, h) in SIZES.into_iter().chain([(40, 16), (100, 70)]) {
+        for large_text in [false, true] {
+            let look = Look {
+                large_text,
+                ..Look::default()
+            };
+            for &(w0, b0, r0, w1, b1, r1) in &steps {
+                let mut s = Setup::new(game_of(&["e4", "e5", "Nf3"]));
+                s.announcement = Some("Springer Felix drei.".into());
+                let was = ClockView {
+                    white: w0,
+                    black: b0,
+                    running: r0,
+                };
+                s.clocks = Some(was);
+                let before = draw(&s.view(), &look, w, h);
+                s.clocks = Some(ClockView {
+                    white: w1,
+                    black: b1,
+                    running: r1,
+                });
+                let view = s.view();
+                let full = draw(&view, &look, w, h);
+                let mut buf = before.clone();
+                if redraw_clocks(&view, &was, &look, buf.area, &mut buf) {
+                    partial += 1;
+                    assert_eq!(
+                        text(&buf),
+                        text(&full),
+                        "{w}x{h} {was:?} -> {:?}",
+                        view.clocks
+                    );
+                    assert_eq!(buf, full, "{w}x{h}: the same cells and colours");
+                } else {
+                    assert_eq!(buf, before, "untouched when refused");
+                }
+            }
+        }
+    }
+    assert!(partial >= 30, "most seconds are drawn alone: {partial}");
+}

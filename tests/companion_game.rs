@@ -610,13 +610,12 @@ fn the_opponent_claims_a_draw_on_the_page() {
         "#notice",
         "Claim refused: the position has appeared only once.",
     );
-    let mut page_move =
-        |b: &mut Browser, san: &str, said: &str, hector: &mut crate::util::Hector| {
-            b.fill(p, "#san", san);
-            b.press(p, "#san", "Enter");
-            hector.skip_to(said, WAIT);
-            b.wait_text(p, "#last-san", san);
-        };
+    let page_move = |b: &mut Browser, san: &str, said: &str, hector: &mut crate::util::Hector| {
+        b.fill(p, "#san", san);
+        b.press(p, "#san", "Enter");
+        hector.skip_to(said, WAIT);
+        b.wait_text(p, "#last-san", san);
+    };
     page_move(&mut b, "Nf6", "Springer Felix sechs", &mut hector);
     for (typed, black, words) in [
         ("Ng1", "Ng8", "Springer Gustav acht"),

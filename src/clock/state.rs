@@ -56,6 +56,9 @@ pub struct ClockMark {
     /// The side whose time ran, and what its move had used (none: the
     /// clock had not started).
     running: Option<(Color, Duration)>,
+    /// The time given and taken by the arbiter or a penalty until then.
+    added: ByColor<Duration>,
+    removed: ByColor<Duration>,
 }
 
 /// Why the clock refused.
@@ -92,6 +95,10 @@ pub struct Clock {
     /// readings hold every rule of the control (an hourglass's transfer
     /// too), this one only runs the time on between two readings.
     following: bool,
+    /// All the time the arbiter or a penalty gave and took, by side: kept
+    /// through a take-back ([`Clock::restore`]).
+    added: ByColor<Duration>,
+    removed: ByColor<Duration>,
 }
 
 impl Clock {
@@ -106,6 +113,8 @@ impl Clock {
             last_used: ByColor::new_with(|_| None),
             phase: Phase::Ready,
             following: false,
+            added: ByColor::new_with(|_| Duration::ZERO),
+            removed: ByColor::new_with(|_| Duration::ZERO),
         }
     }
 
@@ -373,6 +382,7 @@ impl Clock {
             return;
         }
         self.base[side] += amount;
+        self.added[side] += amount;
     }
 
     /// Arbiter (or penalty): take this much from `side`'s time, down to
@@ -381,6 +391,7 @@ impl Clock {
         let left = self.remaining(side, now);
         let take = amount.min(left);
         self.base[side] = self.base[side].saturating_sub(take);
+        self.removed[side] += take;
         take
     }
 
@@ -493,6 +504,8 @@ impl Clock {
             periods_given: self.periods_given,
             last_used: self.last_used,
             running: self.move_elapsed(now),
+            added: self.added,
+            removed: self.removed,
         }
     }
 
@@ -500,13 +513,18 @@ impl Clock {
     /// (taken just before the move): the increment the move earned, a
     /// period it completed and the time the opponent used since are
     /// undone, and the mover's time runs again from `now` (stopped when
-    /// the clock is).  A flag that fell stays fallen: false.
+    /// the clock is).  Time the arbiter or a penalty gave or took since
+    /// stays given or taken.  A flag that fell stays fallen: false.
     pub fn restore(&mut self, mark: &ClockMark, now: Instant) -> bool {
         if self.flagged().is_some() {
             return false;
         }
         let stopped = self.is_paused();
-        self.base = mark.base;
+        // What the arbiter or a penalty gave or took since stays.
+        self.base = ByColor::new_with(|c| {
+            (mark.base[c] + self.added[c].saturating_sub(mark.added[c]))
+                .saturating_sub(self.removed[c].saturating_sub(mark.removed[c]))
+        });
         self.moves = mark.moves;
         self.periods_given = mark.periods_given;
         self.last_used = mark.last_used;
@@ -626,6 +644,17 @@ mod tests {
         c.restore(&m, t + s(3));
         assert!(c.is_paused());
         assert_eq!(c.remaining(Color::White, t + s(9)), s(165));
+        // A penalty given between the move and its take-back stays.
+        let t = t + s(10);
+        let m = c.mark(t);
+        c.resume(t).unwrap();
+        let (w, b) = (c.remaining(Color::White, t), c.remaining(Color::Black, t));
+        c.press(t).unwrap();
+        c.add_time(Color::Black, s(120));
+        c.remove_time(Color::White, s(30), t);
+        c.restore(&m, t);
+        assert_eq!(c.remaining(Color::White, t), w - s(30));
+        assert_eq!(c.remaining(Color::Black, t), b + s(120));
         let mut f = clock("0:05+0", t0);
         let m = f.mark(t0);
         assert_eq!(f.poll(t0 + s(5)), Some(Color::White));

@@ -121,6 +121,11 @@ impl App {
     pub(super) fn on_action_confirmed(&mut self, action: A, now: Instant, out: &mut Vec<Effect>) {
         match action {
             A::New => {
+                if self.parts.journal.keeps_game() {
+                    // The game left is kept: said (issue 30).
+                    let t = self.message("new_game_kept", &[]);
+                    self.info(out, t);
+                }
                 let over = self.game.is_over();
                 out.extend(
                     self.parts
@@ -138,6 +143,10 @@ impl App {
             }
             A::Resign => self.resign(out),
             _ => {
+                if self.journal_failing() {
+                    let t = self.saved_where_bye();
+                    self.info(out, t);
+                }
                 let t = self.message("goodbye", &[]);
                 self.info(out, t);
                 self.quitting = true;
@@ -349,7 +358,9 @@ impl App {
             }
             // The journal cannot be written: leaving loses the moves unless
             // they are saved elsewhere, so it is asked, whoever types.
-            A::New | A::Quit if self.journal_failing() => {
+            A::New | A::Quit
+                if self.journal_failing() && self.parts.journal.copy_current().is_none() =>
+            {
                 self.ask(super::Question::Confirm(action), out);
                 let word = self.talk.word(action);
                 let t = self.message("not_saved_leave", &[("command", &word)]);

@@ -283,10 +283,23 @@ impl App {
         }
         let p = self.prompt_of_game();
         if self.journal_failing() {
-            // Unsaved moves are never silent.
+            // Unsaved moves are never silent; a copy saved since the last
+            // move holds them (issue 30).
+            if let Some(path) = self.parts.journal.copy_current() {
+                return self.message("prompt_saved_copy", &[("prompt", &p), ("path", path)]);
+            }
             return self.message("prompt_not_saved", &[("prompt", &p)]);
         }
         p
+    }
+
+    /// Leaving while the journal cannot be written: where the game is
+    /// kept (a copy saved since the last move), or that it is not.
+    fn saved_where_bye(&self) -> String {
+        match self.parts.journal.copy_current() {
+            Some(path) => self.message("saved_copy_bye", &[("path", path)]),
+            None => self.message("not_saved_bye", &[]),
+        }
     }
 
     fn prompt_of_game(&self) -> String {
@@ -401,14 +414,19 @@ impl App {
                 self.parts.journal.on_status(status, &mut v);
             }
             Msg::Resume(offer) => self.on_resume_offer(*offer, now, &mut out),
-            Msg::Exported(result) => scoresheet::say_exported(result, &mut self.voice(&mut out)),
+            Msg::Exported(result) => {
+                if let Ok(path) = &result {
+                    self.parts.journal.copied(path);
+                }
+                scoresheet::say_exported(result, &mut self.voice(&mut out));
+            }
             Msg::Board(event) => {
                 let notes = self.parts.boards.link(Seat::Player, event, now);
                 self.on_seat_notes(Seat::Player, notes, now, &mut out);
             }
             Msg::EndOfInput | Msg::Interrupted if self.journal_failing() => {
                 // Unsaved moves are never silent, even when leaving.
-                let t = self.message("not_saved_bye", &[]);
+                let t = self.saved_where_bye();
                 self.say(&mut out, t, Priority::Normal, SayKind::Error);
                 if matches!(msg, Msg::Interrupted) || !self.engine_defers_quit() {
                     let t = self.message("goodbye", &[]);
@@ -783,7 +801,20 @@ impl App {
 
     fn game_over_sentence(&self) -> Option<String> {
         let r = self.game.result()?;
+        if let Some(side) = self.flag_drawn() {
+            return Some(self.talk.phraser.flag_fell_drawn(side));
+        }
         Some(self.talk.phraser.game_over(r.reason, r.outcome.winner()))
+    }
+
+    /// The side whose flag fell, when the game ended drawn by it (the
+    /// other could not mate): said by name (issue 30, item 6).
+    fn flag_drawn(&self) -> Option<Color> {
+        let r = self.game.result()?;
+        if r.reason != crate::game::EndReason::TimeForfeit || r.outcome.winner().is_some() {
+            return None;
+        }
+        self.parts.clock.as_ref()?.clock().flagged()
     }
 
     /// "Game over: White won by checkmate, one to zero. Say new for a new game."
@@ -791,6 +822,9 @@ impl App {
         let r = self.game.result()?;
         if let Some(o) = &self.parts.online {
             return Some(o.over_state(&self.talk, r.reason, r.outcome.winner()));
+        }
+        if let Some(side) = self.flag_drawn() {
+            return Some(self.talk.phraser.flag_fell_drawn_state(side));
         }
         Some(
             self.talk

@@ -534,6 +534,9 @@ impl App {
                     self.parts.companion.notify(t, None);
                 }
             },
+            OpponentAction::ClaimDraw(intended) => self.opponent_claims(intended, now, out),
+            OpponentAction::AcceptTakeback => self.takeback_answered(true, now, out),
+            OpponentAction::RefuseTakeback => self.takeback_answered(false, now, out),
             OpponentAction::Resign => {
                 if self.change(Edit::Resign(them)).is_ok()
                     && let Some(t) = self.game_over_sentence()
@@ -574,24 +577,45 @@ impl App {
                     })
                     .unwrap_or_default();
                 let moves = r.game.history().len().div_ceil(2).to_string();
+                // Issue 30: games told apart by the time they began (the
+                // journal's, UTC, as the date) and their last move.
+                let time = offer
+                    .started
+                    .map(|d| {
+                        let d = d.to_offset(time::UtcOffset::UTC);
+                        format!("{:02}:{:02}", d.hour(), d.minute())
+                    })
+                    .unwrap_or_default();
+                let last = r
+                    .game
+                    .positions()
+                    .next_back()
+                    .map(|(before, played)| {
+                        let words = self.talk.phraser.say_move(before, played.mv);
+                        format!("{} ", self.message("resumed_last", &[("move", &words)]))
+                    })
+                    .unwrap_or_default();
                 let (white, black) = (r.start.white.trim(), r.start.black.trim());
-                let t = if white.is_empty() && black.is_empty() {
+                let key = if r.start.online().is_some() {
+                    // Resumed there: said so (issue 30).
+                    "resume_offer_online"
+                } else if white.is_empty() && black.is_empty() {
                     // No names were given: none are said ("Anna against ,").
-                    self.message(
-                        "resume_offer_unnamed",
-                        &[("date", &date), ("moves", &moves)],
-                    )
+                    "resume_offer_unnamed"
                 } else {
-                    self.message(
-                        "resume_offer",
-                        &[
-                            ("date", &date),
-                            ("white", &self.talk.phraser.player(white, Color::White)),
-                            ("black", &self.talk.phraser.player(black, Color::Black)),
-                            ("moves", &moves),
-                        ],
-                    )
+                    "resume_offer"
                 };
+                let t = self.message(
+                    key,
+                    &[
+                        ("date", &date),
+                        ("time", &time),
+                        ("white", &self.talk.phraser.player(white, Color::White)),
+                        ("black", &self.talk.phraser.player(black, Color::Black)),
+                        ("moves", &moves),
+                        ("last", &last),
+                    ],
+                );
                 self.say(out, t, Priority::Normal, SayKind::Game);
                 self.mode = crate::app::Mode::AskingResume(Box::new(offer));
             }
@@ -1083,11 +1107,25 @@ impl App {
                 self.say(out, t, Priority::Normal, SayKind::Board);
             }
             Inferred::TakeBack => {
+                // Issue 30: with the opponent away, a move taken back on
+                // the board is a request; until it is accepted the board
+                // differs from the game (the mismatch to put right).
+                if self.opponent_away()
+                    && !self.game.is_over()
+                    && self.parts.boards.takeback_awaited.is_none()
+                {
+                    self.ask_takeback(out);
+                    self.sync_board(now, out);
+                    return;
+                }
                 if self.game.is_over() || self.change(Edit::TakeBack(1)).is_ok_and(|c| c.is_empty())
                 {
                     return;
                 }
                 self.settle(now, out);
+                if let Some(part) = &mut self.parts.clock {
+                    part.set_back(&self.game, now);
+                }
                 if !self.board_took_back(out) {
                     let t = self.message("take_back", &[]);
                     self.say(out, t, Priority::Urgent, SayKind::Game);
@@ -1342,14 +1380,26 @@ impl App {
         let Some(t) = &self.parts.tournament else {
             return;
         };
-        let what = match action {
+        let (what, arg) = match action {
             OpponentAction::Move(_) | OpponentAction::ConfirmResult => return,
-            OpponentAction::OfferDraw => "offer",
-            OpponentAction::AcceptDraw => "accept",
-            OpponentAction::DeclineDraw => "decline",
-            OpponentAction::Resign => "resign",
+            OpponentAction::OfferDraw => ("offer", String::new()),
+            OpponentAction::AcceptDraw => ("accept", String::new()),
+            OpponentAction::DeclineDraw => ("decline", String::new()),
+            OpponentAction::Resign => ("resign", String::new()),
+            // Refused to the player in a tournament game, so not asked
+            // of the page there; recorded should it come.
+            OpponentAction::AcceptTakeback => ("takeback-accept", String::new()),
+            OpponentAction::RefuseTakeback => ("takeback-refuse", String::new()),
+            OpponentAction::ClaimDraw(intended) => (
+                "claim",
+                match intended {
+                    Some(MoveInput::San(san)) => san.clone(),
+                    Some(MoveInput::FromTo { from, to, .. }) => format!("{from}{to}"),
+                    None => String::new(),
+                },
+            ),
         };
-        let e = Tournament::act(!self.settings.me, what, "", t.via());
+        let e = Tournament::act(!self.settings.me, what, &arg, t.via());
         self.tournament_record(e);
     }
 

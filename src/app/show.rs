@@ -67,6 +67,11 @@ impl App {
                 digest: t.digest().map(str::to_owned),
             }
         });
+        s.takeback_asked = self
+            .parts
+            .companion
+            .takeback_asked(self.game.history().len())
+            .map(|a| a.san.clone());
         s
     }
 

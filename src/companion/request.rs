@@ -84,6 +84,15 @@ pub enum OpponentAction {
     /// The opponent confirms the result of a tournament game (Article
     /// 8.7: their signature on the scoresheet).
     ConfirmResult,
+    /// The opponent accepts the blind player's take-back request (issue
+    /// 30: a take-back is the opponent's to allow, 4.6, 6.2).
+    AcceptTakeback,
+    /// The opponent refuses it: the move stands.
+    RefuseTakeback,
+    /// The opponent claims a draw (9.2, 9.3: threefold repetition or the
+    /// 50-move rule), on the position now or on the move they intend to
+    /// play (issue 30).
+    ClaimDraw(Option<MoveInput>),
 }
 
 /// A move as the page sends it.
@@ -327,6 +336,31 @@ pub fn parse(
                 }
             })
         }
+        ("/api/takeback", "POST") => {
+            let body: DrawBody = json_body(headers, body)?;
+            Route::Act(match body.action.as_str() {
+                "accept" => OpponentAction::AcceptTakeback,
+                "refuse" => OpponentAction::RefuseTakeback,
+                _ => {
+                    return Err(RequestError::BadBody(
+                        "action must be accept or refuse".into(),
+                    ));
+                }
+            })
+        }
+        ("/api/claim", "POST") => {
+            let body: MoveBody = json_body(headers, body)?;
+            let intended = match body {
+                MoveBody {
+                    san: None,
+                    from: None,
+                    to: None,
+                    promotion: None,
+                } => None,
+                body => Some(move_input(body)?),
+            };
+            Route::Act(OpponentAction::ClaimDraw(intended))
+        }
         ("/api/resign", "POST") => {
             let body: ResignBody = json_body(headers, body)?;
             if !body.confirm {
@@ -355,7 +389,11 @@ pub fn parse(
         ("/" | "/index.html" | "/api/info" | "/api/state" | "/events", _) => {
             return Err(RequestError::MethodNotAllowed);
         }
-        ("/api/pair" | "/api/move" | "/api/draw" | "/api/resign" | "/api/bye", _) => {
+        (
+            "/api/pair" | "/api/move" | "/api/draw" | "/api/takeback" | "/api/claim"
+            | "/api/resign" | "/api/bye",
+            _,
+        ) => {
             return Err(RequestError::MethodNotAllowed);
         }
         ("/api/confirm", _) => return Err(RequestError::MethodNotAllowed),

@@ -280,6 +280,10 @@ pub struct Snapshot {
     pub flash: Option<Flash>,
     /// The app's answer to the opponent's last action.
     pub notice: Option<Notice>,
+    /// The blind player asks to take back these moves (SAN with their
+    /// numbers, "2. Nf3"): the opponent accepts or refuses (issue 30).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub takeback_asked: Option<String>,
     /// A tournament game: the result to confirm, and the closed record's
     /// digest.
     pub tournament: Option<TournamentView>,
@@ -329,6 +333,7 @@ impl Snapshot {
             notice: None,
             tournament: None,
             arbiter_log: Vec::new(),
+            takeback_asked: None,
         }
     }
 
@@ -393,6 +398,7 @@ impl Snapshot {
             notice: None,
             tournament: None,
             arbiter_log: Vec::new(),
+            takeback_asked: None,
         }
     }
 

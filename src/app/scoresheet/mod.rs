@@ -168,6 +168,10 @@ pub(in crate::app) struct Journal {
     /// Counts replacements of the game (new game, resumed game): the
     /// sheet of another game is begun again.
     pub(in crate::app) epoch: u64,
+    /// A copy of the game written by `save` while the journal could not
+    /// be written: the file, and the game's epoch and record count then
+    /// (issue 30: the copy holds the game only until the next record).
+    copy: Option<(u64, u64, String)>,
 }
 
 impl Journal {
@@ -185,6 +189,12 @@ impl Journal {
         start.fen = start_fen(game);
         write(&mut start);
         self.sheet = Some(Sheet::new(start, game, self.epoch));
+    }
+
+    /// Whether the game in progress is kept with the saved games: its
+    /// journal is begun and written (issue 30: `new` says so).
+    pub(in crate::app) fn keeps_game(&self) -> bool {
+        self.begun_sheet().is_some() && !self.failing()
     }
 
     /// The sheet of the game in progress, once its file is begun.
@@ -515,6 +525,27 @@ impl Journal {
         self.sheet
             .as_ref()
             .is_some_and(|s| s.failing && s.epoch == self.epoch)
+    }
+
+    /// The scoresheet was written to `path` (`save`): while the journal
+    /// cannot be written, that file is where the game is kept, as it
+    /// stands now.
+    pub(in crate::app) fn copied(&mut self, path: &std::path::Path) {
+        self.copy = self
+            .sheet
+            .as_ref()
+            .filter(|s| s.failing)
+            .map(|s| (s.epoch, s.seq, path.display().to_string()));
+    }
+
+    /// The file that holds the whole game while the journal cannot be
+    /// written: a copy saved since the last record, if one was.
+    pub(in crate::app) fn copy_current(&self) -> Option<&str> {
+        let sheet = self.sheet.as_ref().filter(|_| self.failing())?;
+        self.copy
+            .as_ref()
+            .filter(|(epoch, seq, _)| *epoch == sheet.epoch && *seq == sheet.seq)
+            .map(|(_, _, path)| path.as_str())
     }
 }
 

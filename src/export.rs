@@ -262,6 +262,42 @@ pub fn note_sentence(note: &Note, phraser: &Phraser, printed: bool) -> String {
                 None => phraser.message("note_taken_back", &[("move", &numbered)]),
             }
         }
+        Note::TakebackNotMade {
+            by,
+            lapsed,
+            mover,
+            number,
+            san,
+            uci,
+            fen,
+            at,
+        } => {
+            let words = fen
+                .as_deref()
+                .and_then(|fen| taken_back_words(phraser, fen, uci))
+                .unwrap_or_else(|| san.clone());
+            let key = match mover {
+                Color::White => "move_number_white",
+                Color::Black => "move_number_black",
+            };
+            let numbered =
+                phraser.message(key, &[("number", &number.to_string()), ("move", &words)]);
+            let key = match (lapsed, at.is_some()) {
+                (false, false) => "note_takeback_refused",
+                (false, true) => "note_takeback_refused_at",
+                (true, false) => "note_takeback_lapsed",
+                (true, true) => "note_takeback_lapsed_at",
+            };
+            let time = at.map_or(String::new(), |(h, m)| format!("{h:02}:{m:02}"));
+            phraser.message(
+                key,
+                &[
+                    ("side", &phraser.side(*by)),
+                    ("move", &numbered),
+                    ("time", &time),
+                ],
+            )
+        }
         Note::Text(t) => t.clone(),
     }
 }

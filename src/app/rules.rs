@@ -26,7 +26,7 @@ use crate::command::{ArbiterOp, Side, TimeQuery};
 use crate::game::rules::{IllegalPenalty, MateAbility};
 use crate::game::{Claim, ClaimOutcome, ClaimRefused, EndReason};
 use crate::msg::Effect;
-use crate::scoresheet::record::{Event, Penalty};
+use crate::scoresheet::record::{Event, Penalty, TakebackAnswer};
 use crate::speech::{Priority, SayKind};
 
 impl App {
@@ -1079,15 +1079,17 @@ impl App {
         } else {
             "..."
         };
-        let san = format!(
-            "{number}{dots} {}",
-            shakmaty::san::SanPlus::from_move(before.clone(), played.mv)
-        );
-        self.parts.companion.takeback = Some(super::companion::TakebackAsk {
+        let san_plus = shakmaty::san::SanPlus::from_move(before.clone(), played.mv).to_string();
+        let san = format!("{number}{dots} {san_plus}");
+        let uci = played.mv.to_uci(self.game.castling_mode()).to_string();
+        let ask = super::companion::TakebackAsk {
             plies,
             san,
             words: words.clone(),
-        });
+            record: (number, played.by, san_plus, uci),
+        };
+        self.journal_takeback(&ask, TakebackAnswer::Asked);
+        self.parts.companion.takeback = Some(ask);
         // Asked on the page when it is paired, else on the opponent's board.
         let key = if self.parts.companion.paired() {
             "takeback_asked"
@@ -1107,7 +1109,9 @@ impl App {
         if self.game.is_over() || self.parts.companion.takeback_asked(plies).is_none() {
             return;
         }
-        self.parts.companion.takeback = None;
+        if let Some(a) = self.parts.companion.takeback.take() {
+            self.journal_takeback(&a, TakebackAnswer::Accepted);
+        }
         let t = self.message("takeback_accepted_board", &[]);
         self.say(out, t, Priority::Urgent, SayKind::Game);
         self.take_back_moves(now, out);
@@ -1120,8 +1124,23 @@ impl App {
         let Some(a) = self.parts.companion.takeback.take_if(|a| a.plies < plies) else {
             return;
         };
+        self.journal_takeback(&a, TakebackAnswer::Lapsed);
         let t = self.message("takeback_lapsed", &[("moves", &a.words)]);
         self.say(out, t, Priority::Normal, SayKind::Game);
+    }
+
+    /// The take-back request on the scoresheet: asked, and how it ended
+    /// (issue 30: the scoresheet records everything that happened).
+    fn journal_takeback(&mut self, a: &super::companion::TakebackAsk, answer: TakebackAnswer) {
+        let (number, mover, san, uci) = a.record.clone();
+        self.parts.journal.event(Event::TakebackRequest {
+            by: self.settings.me,
+            answer,
+            number,
+            mover,
+            san,
+            uci,
+        });
     }
 
     /// The opponent answered the take-back request on the page: accepted,
@@ -1141,7 +1160,14 @@ impl App {
                 .notify_key(&self.talk, "companion_no_takeback");
             return;
         }
-        self.parts.companion.takeback = None;
+        if let Some(a) = self.parts.companion.takeback.take() {
+            let answer = if accepted {
+                TakebackAnswer::Accepted
+            } else {
+                TakebackAnswer::Refused
+            };
+            self.journal_takeback(&a, answer);
+        }
         if accepted {
             let t = self.message("takeback_accepted", &[]);
             self.say(out, t, Priority::Urgent, SayKind::Game);

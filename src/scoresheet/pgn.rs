@@ -143,7 +143,8 @@ fn note_text(n: &Note) -> String {
                 "Black"
             };
             let how = if *lapsed {
-                "not made, the game went on"
+                // A move was made meanwhile.
+                "lapsed"
             } else {
                 "refused"
             };

@@ -1,6 +1,7 @@
 //! The message keys in the code tied to the voices (issue 27 item 6).
 //!
 //! Every `.rs` file under `src/` is read (test code left out: `tests.rs`,
+//! `…_tests.rs`,
 //! files under a `tests/` folder, `#[cfg(test)]` items) and cut into
 //! tokens.  Two things are checked against the four built-in voices:
 //!
@@ -67,6 +68,70 @@ const AWAITED: &[&str] = &[
     "lichess_warning_ragequit",
     "lichess_warning_sitting",
 ];
+
+/// The only texts of two or more words in the app and the start-up that
+/// are not said to the player, with why: (file, the text's beginning).
+/// Everything a player hears or reads comes from the voices.
+const NOT_WORDING: &[(&str, &str, &str)] = &[
+    (
+        "src/app/online_record.rs",
+        "{kind} game on lichess",
+        "the PGN Event tag of a lichess game: the record's data, as lichess's own tags",
+    ),
+    (
+        "src/app/rules.rs",
+        "7.5",
+        "the journal's note of a penalty (the Article it applies): the record's data",
+    ),
+    (
+        "src/setup/typed.rs",
+        "\\\nHow to begin:",
+        "`hector --help`'s examples, in English as the rest of clap's help: the \
+         language is known only once the arguments are read (left for later)",
+    ),
+    (
+        "src/app/scoresheet/mod.rs",
+        "the journal's stream of changes",
+        "a debug assertion's message, for the developer",
+    ),
+];
+
+/// Whether a string literal reads as wording: two words of letters side
+/// by side.
+fn reads_as_wording(s: &str) -> bool {
+    let words: Vec<&str> = s.split(' ').collect();
+    words.windows(2).any(|w| {
+        w.iter()
+            .all(|w| w.chars().count() >= 2 && w.chars().all(char::is_alphabetic))
+    })
+}
+
+/// The wording in the app and the start-up that no voice holds: each
+/// literal of non-test code under `src/app/` and `src/setup/` that reads as
+/// words and is not in [`NOT_WORDING`], as `file:line: "text"`.
+fn wording_in_code(files: &[(String, String)]) -> Vec<String> {
+    let mut out = Vec::new();
+    for (file, src) in files {
+        if !(file.starts_with("src/app/") || file.starts_with("src/setup/")) {
+            continue;
+        }
+        for (tok, line) in without_tests(tokens(src)) {
+            let Tok::Str(text) = tok else { continue };
+            let allowed = NOT_WORDING
+                .iter()
+                .any(|(f, start, _)| f == file && text.starts_with(start));
+            if reads_as_wording(&text) && !allowed {
+                out.push(format!(
+                    "{file}:{line}: {text:?} is wording: put it in the voices"
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// Named texts: (a file's name, its text).
+type Texts = Vec<(String, String)>;
 
 /// One token of Rust source and its 1-based line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -257,6 +322,9 @@ struct Found {
     literals: BTreeSet<String>,
     /// Functions taking `key: &str` and `args`: (line, name).
     key_fns: Vec<(usize, String)>,
+    /// The literals each `match` gives from its arms (`X => "key"`,
+    /// `X => ("key", args)`): a table of keys when one of them is a key.
+    tables: Vec<Vec<(usize, String)>>,
 }
 
 /// The keys, the literals and the key functions of one file's source.
@@ -301,7 +369,59 @@ fn scan(src: &str) -> Found {
             _ => {}
         }
     }
+    found.tables = tables(&toks);
     found
+}
+
+/// For each `match`, the key-shaped literals its arms give: the value
+/// right after an arm's `=>`, or the first element of a tuple there.
+fn tables(toks: &[(Tok, usize)]) -> Vec<Vec<(usize, String)>> {
+    let mut out = Vec::new();
+    for (i, (tok, _)) in toks.iter().enumerate() {
+        if *tok != Tok::Ident("match".into()) {
+            continue;
+        }
+        // The body: the first `{` outside brackets after the scrutinee.
+        let mut j = i + 1;
+        let mut depth = 0;
+        while j < toks.len() {
+            match toks[j].0 {
+                Tok::Punct('(' | '[') => depth += 1,
+                Tok::Punct(')' | ']') => depth -= 1,
+                Tok::Punct('{') if depth == 0 => break,
+                _ => {}
+            }
+            j += 1;
+        }
+        let mut arms = Vec::new();
+        let mut depth = 0;
+        for k in j..toks.len() {
+            match toks[k].0 {
+                Tok::Punct('(' | '[' | '{') => depth += 1,
+                Tok::Punct(')' | ']' | '}') => {
+                    depth -= 1;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                Tok::Punct('>') if depth == 1 && toks[k - 1].0 == Tok::Punct('=') => {
+                    let value = match (toks.get(k + 1), toks.get(k + 2)) {
+                        (Some((Tok::Str(v), l)), _) => Some((*l, v)),
+                        (Some((Tok::Punct('('), _)), Some((Tok::Str(v), l))) => Some((*l, v)),
+                        _ => None,
+                    };
+                    if let Some((l, v)) = value.filter(|(_, v)| key_shaped(v)) {
+                        arms.push((l, v.clone()));
+                    }
+                }
+                _ => {}
+            }
+        }
+        if !arms.is_empty() {
+            out.push(arms);
+        }
+    }
+    out
 }
 
 /// The arguments of the call whose `(` is at `open`: each argument's tokens.
@@ -348,7 +468,7 @@ fn sources(dir: &Path) -> Vec<PathBuf> {
             if name != "tests" {
                 out.extend(sources(&path));
             }
-        } else if name.ends_with(".rs") && name != "tests.rs" && name != "test_util.rs" {
+        } else if name.ends_with(".rs") && !name.ends_with("tests.rs") && name != "test_util.rs" {
             out.push(path);
         }
     }
@@ -407,7 +527,7 @@ fn problem(place: String, what: &str) -> String {
 
 /// The check itself, on given sources and voices: the problems, one line
 /// each, naming `file:line` and the key.
-fn check(files: &[(String, String)], page: &str, voices: &[(String, String)]) -> Vec<String> {
+fn check(files: &Texts, page: &str, voices: &Texts) -> Vec<String> {
     let voice_keys: Vec<(String, BTreeMap<String, String>, &str)> = voices
         .iter()
         .map(|(name, text)| {
@@ -442,6 +562,26 @@ fn check(files: &[(String, String)], page: &str, voices: &[(String, String)]) ->
                     format!("{file}:{line}"),
                     &format!("`fn {name}` takes a message key: add it to KEY_ARGS"),
                 ));
+            }
+        }
+        // A table of keys: every key-shaped literal its arms give is a key.
+        let en = &voice_keys[0].1;
+        for table in found
+            .tables
+            .iter()
+            .filter(|t| t.iter().any(|(_, k)| en.contains_key(k)))
+        {
+            for (line, key) in table {
+                let missing = missing_in(key);
+                if !missing.is_empty() {
+                    problems.push(problem(
+                        format!("{file}:{line}"),
+                        &format!(
+                            "key `{key}` (in a table of keys) is in no voice ({})",
+                            missing.join(", ")
+                        ),
+                    ));
+                }
             }
         }
         literals.extend(found.literals);
@@ -486,7 +626,7 @@ mod tests {
     use super::*;
 
     /// The crate's sources and the four built-in voices.
-    fn crate_inputs() -> (Vec<(String, String)>, String, Vec<(String, String)>) {
+    fn crate_inputs() -> (Texts, String, Texts) {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
         let files: Vec<(String, String)> = sources(&root.join("src"))
             .into_iter()
@@ -516,11 +656,38 @@ mod tests {
     }
 
     #[test]
+    fn the_app_and_the_start_up_hold_no_wording() {
+        let (mut files, _, _) = crate_inputs();
+        let problems = wording_in_code(&files);
+        assert!(problems.is_empty(), "{}", problems.join("\n"));
+        // A planted sentence fails, naming its place; a key, a test's
+        // sentence and an allowed record text do not.
+        files.push((
+            "src/app/planted.rs".to_owned(),
+            "fn f() -> String {\n    let k = \"clock_stopped\";\n    format!(\"Your move was {k}\")\n}\n\
+             #[cfg(test)]\nmod tests { const S: &str = \"Said in a test\"; }\n"
+                .to_owned(),
+        ));
+        assert_eq!(
+            wording_in_code(&files),
+            vec!["src/app/planted.rs:3: \"Your move was {k}\" is wording: put it in the voices"]
+        );
+    }
+
+    #[test]
     fn the_check_sees_the_calls_of_the_app() {
         let (files, _, _) = crate_inputs();
         let keys: usize = files.iter().map(|(_, s)| scan(s).keys.len()).sum();
         // About 400 calls with a key when the check came.
         assert!(keys > 350, "only {keys} keys found");
+        let en = vocab::builtin(Lang::En).messages;
+        let tables: usize = files
+            .iter()
+            .flat_map(|(_, s)| scan(s).tables)
+            .filter(|t| t.iter().any(|(_, k)| en.contains_key(k)))
+            .count();
+        // About 40 tables of keys (`Reason::Later => "lichess_declined_later"`).
+        assert!(tables > 35, "only {tables} tables of keys found");
     }
 
     #[test]
@@ -530,6 +697,8 @@ mod tests {
             "src/app/planted.rs".to_owned(),
             "fn f(v: &mut Voice<'_>) {\n    // \"a_comment\"\n    v.error(\n        \"clock_pres_nothing\",\n        &[],\n    );\n}\n\
              fn speak(&self, key: &str, args: &[(&str, &str)]) {}\n\
+             fn why(r: R) -> &'static str { match r { R::A => \"clock_stopped\", R::B => (\"clock_stoped\", 1) } }\n\
+             fn sign(n: i8) -> &'static str { match n { 1 => \"plus\", _ => \"minus_one\" } }\n\
              #[cfg(test)]\nmod tests { fn t(v: &mut Voice<'_>) { v.error(\"only_in_a_test\", &[]); } }\n"
                 .to_owned(),
         ));
@@ -540,6 +709,7 @@ mod tests {
         let want = [
             "src/app/planted.rs:4: key `clock_pres_nothing` is in no voice (voices/en.toml, voices/de.toml, voices/it.toml, voices/el.toml)",
             "src/app/planted.rs:8: `fn speak` takes a message key: add it to KEY_ARGS",
+            "src/app/planted.rs:9: key `clock_stoped` (in a table of keys) is in no voice (voices/en.toml, voices/de.toml, voices/it.toml, voices/el.toml)",
         ];
         for w in want {
             assert!(problems.iter().any(|p| p == w), "{w} not in {problems:#?}");
@@ -553,7 +723,7 @@ mod tests {
             let w = format!("{name}:{line}: key `never_said` is used by no code");
             assert!(problems.contains(&w), "{w} not in {problems:#?}");
         }
-        assert_eq!(problems.len(), 6, "{problems:#?}");
+        assert_eq!(problems.len(), 7, "{problems:#?}");
     }
 
     #[test]

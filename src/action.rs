@@ -9,8 +9,14 @@
 //! - **place**: where it is allowed ([`Place`]): in a game and a review,
 //!   in a game only (a review refuses it), in a review only, or on the
 //!   full-screen view's keys only;
-//! - **rated**: whether a rated game (or one with an arbiter) refuses it
-//!   ([`Rated`]);
+//! - **rated**: whether a rated game refuses it ([`Rated`]): what the
+//!   position computes (attackers, defenders, a piece's moves, material)
+//!   and the engine's advice and take-backs, Article 11.3's "sources of
+//!   information or advice";
+//! - **tournament**: whether a tournament game (`--tournament`, an
+//!   arbiter's) refuses it: all the rated game refuses, and the engine,
+//!   a new game and playing the other colour, which would leave the game;
+//!   an arbiter may allow a question for one player;
 //! - **needs**: the part without which `help` does not list it ([`Needs`]);
 //! - **keys**: its group on the full-screen view's key help ([`KeyGroup`]).
 //!
@@ -77,11 +83,11 @@ pub enum Place {
     Keys,
 }
 
-/// Whether a rated game (or one with an arbiter) allows an action.
+/// Whether a rated game, or a tournament game, allows an action.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Rated {
     Allowed,
-    /// Outside help: refused in a rated game.
+    /// Outside help (Article 11.3), or leaving the game: refused there.
     Refused,
 }
 
@@ -98,6 +104,8 @@ pub enum Needs {
     Companion,
     /// A game on lichess.
     Online,
+    /// A tournament game (`--tournament`).
+    Tournament,
 }
 
 /// The group of an action on the full-screen view's key help, in the
@@ -125,13 +133,14 @@ pub struct Row {
     pub args: Args,
     pub place: Place,
     pub rated: Rated,
+    pub tournament: Rated,
     pub needs: Needs,
     pub keys: KeyGroup,
 }
 
 macro_rules! actions {
     ($( $(#[$doc:meta])* $variant:ident => $name:literal,
-        $args:ident, $place:ident, $rated:ident, $needs:ident, $keys:ident; )*) => {
+        $args:ident, $place:ident, $rated:ident, $tournament:ident, $needs:ident, $keys:ident; )*) => {
         /// Everything a player can ask for, in the order `help` lists them.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum PlayerAction {
@@ -154,6 +163,7 @@ macro_rules! actions {
                         args: Args::$args,
                         place: Place::$place,
                         rated: Rated::$rated,
+                        tournament: Rated::$tournament,
                         needs: Needs::$needs,
                         keys: KeyGroup::$keys,
                     }, )*
@@ -163,136 +173,139 @@ macro_rules! actions {
     };
 }
 
-// variant => name,                args  place     rated    needs      keys
+// variant => name,                args  place     rated    tourney  needs      keys
 actions! {
     /// What is on a square (`square SQUARE`).
-    Square => "square",            Read, Anywhere, Allowed, Nothing,   Square;
+    Square => "square",            Read, Anywhere, Allowed, Allowed, Nothing,   Square;
     /// The pieces of a side (`pieces [SIDE] [PIECE]`).
-    Pieces => "pieces",            Read, Anywhere, Allowed, Nothing,   Questions;
+    Pieces => "pieces",            Read, Anywhere, Allowed, Allowed, Nothing,   Questions;
     /// The pieces on a rank (`rank 1..8`).
-    Rank => "rank",                Read, Anywhere, Allowed, Nothing,   Questions;
+    Rank => "rank",                Read, Anywhere, Allowed, Allowed, Nothing,   Questions;
     /// The pieces on a file (`file a..h`).
-    File => "file",                Read, Anywhere, Allowed, Nothing,   Questions;
+    File => "file",                Read, Anywhere, Allowed, Allowed, Nothing,   Questions;
     /// The pieces that attack a square (`attackers SQUARE [SIDE]`).
-    Attackers => "attackers",      Read, Anywhere, Allowed, Nothing,   Square;
+    Attackers => "attackers",      Read, Anywhere, Refused, Refused, Nothing,   Square;
     /// The pieces that defend a square's piece (`defenders SQUARE`).
-    Defenders => "defenders",      Read, Anywhere, Allowed, Nothing,   Square;
+    Defenders => "defenders",      Read, Anywhere, Refused, Refused, Nothing,   Square;
     /// The legal moves of the piece on a square (`moves SQUARE`).
-    Moves => "moves",              Read, Anywhere, Allowed, Nothing,   Square;
+    Moves => "moves",              Read, Anywhere, Refused, Refused, Nothing,   Square;
     /// The last moves (`last [N]`).
-    Last => "last",                Read, Anywhere, Allowed, Nothing,   Questions;
+    Last => "last",                Read, Anywhere, Allowed, Allowed, Nothing,   Questions;
     /// The material count.
-    Material => "material",        No,   Anywhere, Allowed, Nothing,   Questions;
+    Material => "material",        No,   Anywhere, Refused, Refused, Nothing,   Questions;
     /// Whose move, and the move number.
-    Turn => "turn",                No,   Anywhere, Allowed, Nothing,   Questions;
+    Turn => "turn",                No,   Anywhere, Allowed, Allowed, Nothing,   Questions;
     /// Offer a draw.
-    Draw => "draw",                No,   GameOnly, Allowed, Nothing,   Game;
+    Draw => "draw",                No,   GameOnly, Allowed, Allowed, Nothing,   Game;
     /// Accept the draw offer.
-    Accept => "accept",            No,   GameOnly, Allowed, Nothing,   Game;
+    Accept => "accept",            No,   GameOnly, Allowed, Allowed, Nothing,   Game;
     /// Decline the draw offer.
-    Decline => "decline",          No,   GameOnly, Allowed, Nothing,   Game;
+    Decline => "decline",          No,   GameOnly, Allowed, Allowed, Nothing,   Game;
     /// Claim a draw (`claim [MOVE]`).
-    Claim => "claim",              Read, GameOnly, Allowed, Nothing,   Game;
+    Claim => "claim",              Read, GameOnly, Allowed, Allowed, Nothing,   Game;
     /// Resign the game.
-    Resign => "resign",            No,   GameOnly, Allowed, Nothing,   Game;
+    Resign => "resign",            No,   GameOnly, Allowed, Allowed, Nothing,   Game;
+    /// Confirm the result at the end of a tournament game (Article 8.7:
+    /// the players sign the scoresheet).
+    Confirm => "confirm",          No,   GameOnly, Allowed, Allowed, Tournament, Game;
     /// Start a new game.
-    New => "new",                  No,   GameOnly, Allowed, Nothing,   Game;
+    New => "new",                  No,   GameOnly, Allowed, Refused, Nothing,   Game;
     /// Play the other colour.
-    Flip => "flip",                No,   Game,     Allowed, Nothing,   Game;
+    Flip => "flip",                No,   Game,     Allowed, Refused, Nothing,   Game;
     /// Say the last sentence again.
-    Repeat => "repeat",            No,   Anywhere, Allowed, Nothing,   Questions;
+    Repeat => "repeat",            No,   Anywhere, Allowed, Allowed, Nothing,   Questions;
     /// Stop the sentence being spoken.
-    Silence => "silence",          No,   Anywhere, Allowed, Nothing,   Questions;
+    Silence => "silence",          No,   Anywhere, Allowed, Allowed, Nothing,   Questions;
     /// Compare the tactile board with the game.
-    Board => "board",              No,   Game,     Allowed, Board,     Questions;
+    Board => "board",              No,   Game,     Allowed, Allowed, Board,     Questions;
     /// Save the scoresheet (`save [pgn|brf|braille|text|speech]`).
-    Export => "export",            No,   GameOnly, Allowed, Nothing,   Review;
+    Export => "export",            No,   GameOnly, Allowed, Allowed, Nothing,   Review;
     /// Review: the next move.
-    Next => "next",                No,   Review,   Allowed, Nothing,   Review;
+    Next => "next",                No,   Review,   Allowed, Allowed, Nothing,   Review;
     /// Review: take the last move back.
-    Previous => "previous",        No,   Review,   Allowed, Nothing,   Review;
+    Previous => "previous",        No,   Review,   Allowed, Allowed, Nothing,   Review;
     /// Review: to the start position.
-    First => "start",              No,   Review,   Allowed, Nothing,   Review;
+    First => "start",              No,   Review,   Allowed, Allowed, Nothing,   Review;
     /// Review: to the end of the game.
-    End => "end",                  No,   Review,   Allowed, Nothing,   Review;
+    End => "end",                  No,   Review,   Allowed, Allowed, Nothing,   Review;
     /// Review: to a move (`goto N`).
-    Goto => "goto",                Read, Review,   Allowed, Nothing,   Review;
+    Goto => "goto",                Read, Review,   Allowed, Allowed, Nothing,   Review;
     /// Review: list the games of the file.
-    Games => "games",              No,   Review,   Allowed, Nothing,   Review;
+    Games => "games",              No,   Review,   Allowed, Allowed, Nothing,   Review;
     /// Review: choose a game (`game N`).
-    Game => "game",                Read, Review,   Allowed, Nothing,   Review;
+    Game => "game",                Read, Review,   Allowed, Allowed, Nothing,   Review;
     /// Review: find games by a player's name or the event (`find TEXT`).
-    Find => "find",                Read, Review,   Allowed, Nothing,   Review;
+    Find => "find",                Read, Review,   Allowed, Allowed, Nothing,   Review;
     /// Review: the comment and annotation of the move reached.
-    Comment => "comment",          No,   Review,   Allowed, Nothing,   Review;
+    Comment => "comment",          No,   Review,   Allowed, Allowed, Nothing,   Review;
     /// Review: the variations given instead of the move reached.
-    Variations => "variations",    No,   Review,   Allowed, Nothing,   Review;
+    Variations => "variations",    No,   Review,   Allowed, Allowed, Nothing,   Review;
     /// The clock: both times, or `time mine|theirs|white|black|moves|last`.
-    Time => "time",                Read, Game,     Allowed, Clock,     Clock;
+    Time => "time",                Read, Game,     Allowed, Allowed, Clock,     Clock;
     /// Press the clock after a move when presses are separate (D.2.8).
-    Press => "press",              No,   Game,     Allowed, Clock,     Clock;
+    Press => "press",              No,   Game,     Allowed, Allowed, Clock,     Clock;
     /// Stop the clock.
-    Pause => "pause",              No,   Game,     Allowed, Clock,     Clock;
+    Pause => "pause",              No,   Game,     Allowed, Allowed, Clock,     Clock;
     /// Let the clock run again.
-    Resume => "resume",            No,   Game,     Allowed, Clock,     Clock;
+    Resume => "resume",            No,   Game,     Allowed, Allowed, Clock,     Clock;
     /// Arbiter functions, each confirmed (`arbiter OPERATION ...`).
-    Arbiter => "arbiter",          Read, Game,     Allowed, Nothing,   Clock;
+    Arbiter => "arbiter",          Read, Game,     Allowed, Allowed, Nothing,   Clock;
     /// The engine's best move for the side to move.
-    Hint => "hint",                No,   GameOnly, Refused, Engine,    Engine;
+    Hint => "hint",                No,   GameOnly, Refused, Refused, Engine,    Engine;
     /// The engine's evaluation, in words (of a reviewed position too).
-    Eval => "eval",                No,   Game,     Refused, Engine,    Engine;
+    Eval => "eval",                No,   Game,     Refused, Refused, Engine,    Engine;
     /// What the opponent would play if it were their move.
-    Threat => "threat",            No,   GameOnly, Refused, Engine,    Engine;
+    Threat => "threat",            No,   GameOnly, Refused, Refused, Engine,    Engine;
     /// Take back the last move pair (against an engine) or the last move.
-    Takeback => "takeback",        No,   GameOnly, Refused, Nothing,   Engine;
+    Takeback => "takeback",        No,   GameOnly, Refused, Refused, Nothing,   Engine;
     /// Abort a lichess game before both sides have moved.
-    Abort => "abort",              No,   GameOnly, Allowed, Online,    Game;
+    Abort => "abort",              No,   GameOnly, Allowed, Allowed, Online,    Game;
     /// Read the lichess chat lines not yet heard.
-    Chat => "chat",                No,   Game,     Allowed, Online,    Game;
+    Chat => "chat",                No,   Game,     Allowed, Allowed, Online,    Game;
     /// Write a line in the lichess players' chat (`say TEXT`).
-    Say => "say",                  Read, Game,     Allowed, Online,    Game;
+    Say => "say",                  Read, Game,     Allowed, Allowed, Online,    Game;
     /// Start the engine again (`engine` or `engine restart`).
-    Engine => "engine",            No,   GameOnly, Allowed, Engine,    Engine;
+    Engine => "engine",            No,   GameOnly, Allowed, Refused, Engine,    Engine;
     /// Free the opponent's screen (companion page) for another opponent.
-    Release => "release",          No,   Game,     Allowed, Companion, Game;
+    Release => "release",          No,   Game,     Allowed, Allowed, Companion, Game;
     /// Say what can be asked for.
-    Help => "help",                No,   Anywhere, Allowed, Nothing,   Session;
+    Help => "help",                No,   Anywhere, Allowed, Allowed, Nothing,   Session;
     /// End the session.
-    Quit => "quit",                No,   Anywhere, Allowed, Nothing,   Session;
+    Quit => "quit",                No,   Anywhere, Allowed, Allowed, Nothing,   Session;
     // Keys of the full-screen view (no line-mode word needed): the square
     // cursor, and choosing a move with it.
     /// Move the cursor one square up (as the board is shown).
-    CursorUp => "cursor_up",       No,   Keys,     Allowed, Nothing,   Cursor;
+    CursorUp => "cursor_up",       No,   Keys,     Allowed, Allowed, Nothing,   Cursor;
     /// One square down.
-    CursorDown => "cursor_down",   No,   Keys,     Allowed, Nothing,   Cursor;
+    CursorDown => "cursor_down",   No,   Keys,     Allowed, Allowed, Nothing,   Cursor;
     /// One square left.
-    CursorLeft => "cursor_left",   No,   Keys,     Allowed, Nothing,   Cursor;
+    CursorLeft => "cursor_left",   No,   Keys,     Allowed, Allowed, Nothing,   Cursor;
     /// One square right.
-    CursorRight => "cursor_right", No,   Keys,     Allowed, Nothing,   Cursor;
+    CursorRight => "cursor_right", No,   Keys,     Allowed, Allowed, Nothing,   Cursor;
     /// To a rank (the key gives it: 1..8; its keys are `rank_1` ..).
-    CursorRank => "cursor_rank",   No,   Keys,     Allowed, Nothing,   Cursor;
+    CursorRank => "cursor_rank",   No,   Keys,     Allowed, Allowed, Nothing,   Cursor;
     /// To a file (the key gives it: a..h; its keys are `file_a` ..).
-    CursorFile => "cursor_file",   No,   Keys,     Allowed, Nothing,   Cursor;
+    CursorFile => "cursor_file",   No,   Keys,     Allowed, Allowed, Nothing,   Cursor;
     /// To the next piece of a kind (the key gives it: k q r b n p; its
     /// keys are `next_king` ..).
-    NextPiece => "next_piece",     No,   Keys,     Allowed, Nothing,   Cursor;
+    NextPiece => "next_piece",     No,   Keys,     Allowed, Allowed, Nothing,   Cursor;
     /// Choose the piece under the cursor, then its square.
-    Select => "select",            No,   Keys,     Allowed, Nothing,   Cursor;
+    Select => "select",            No,   Keys,     Allowed, Allowed, Nothing,   Cursor;
     /// Drop the chosen piece.
-    Cancel => "cancel",            No,   Keys,     Allowed, Nothing,   Cursor;
+    Cancel => "cancel",            No,   Keys,     Allowed, Allowed, Nothing,   Cursor;
     /// Show the board from the other side.
-    FlipView => "flip_view",       No,   Keys,     Allowed, Nothing,   Look;
+    FlipView => "flip_view",       No,   Keys,     Allowed, Allowed, Nothing,   Look;
     // How the full-screen view looks (said, like every change).
     /// Pieces as letters, figurines or large shapes, in turn.
-    PieceStyle => "piece_style",   No,   Keys,     Allowed, Nothing,   Look;
+    PieceStyle => "piece_style",   No,   Keys,     Allowed, Allowed, Nothing,   Look;
     /// Coordinates as letters and digits or in Appendix D words.
-    Coordinates => "coordinates",  No,   Keys,     Allowed, Nothing,   Look;
+    Coordinates => "coordinates",  No,   Keys,     Allowed, Allowed, Nothing,   Look;
     /// The move list as spoken or in SAN.
-    MoveList => "move_list",       No,   Keys,     Allowed, Nothing,   Look;
+    MoveList => "move_list",       No,   Keys,     Allowed, Allowed, Nothing,   Look;
     /// The next colour theme.
-    Theme => "theme",              No,   Keys,     Allowed, Nothing,   Look;
+    Theme => "theme",              No,   Keys,     Allowed, Allowed, Nothing,   Look;
     /// The last announcement in large letters, or in normal ones.
-    LargeText => "large_text",     No,   Keys,     Allowed, Nothing,   Look;
+    LargeText => "large_text",     No,   Keys,     Allowed, Allowed, Nothing,   Look;
 }
 
 impl PlayerAction {
@@ -317,9 +330,25 @@ impl PlayerAction {
         self.row().place == Place::Review
     }
 
-    /// Whether a rated game (or one with an arbiter) refuses it.
+    /// Whether a rated game refuses it.
     pub fn refused_when_rated(self) -> bool {
         self.row().rated == Rated::Refused
+    }
+
+    /// Whether a tournament game refuses it (unless its arbiter allowed
+    /// it: [`PlayerAction::allowable`]).
+    pub fn refused_in_tournament(self) -> bool {
+        self.row().tournament == Rated::Refused
+    }
+
+    /// Whether an arbiter may allow it for one player in a tournament
+    /// game (`[tournament] allow`): a question about the position that
+    /// the game refuses (attackers, defenders, moves, material), never
+    /// the engine, a take-back or leaving the game.
+    pub fn allowable(self) -> bool {
+        self.refused_in_tournament()
+            && self.row().place == Place::Anywhere
+            && self.row().needs == Needs::Nothing
     }
 
     /// The action of a name as written in a key map (`"square"`).
@@ -425,8 +454,10 @@ mod tests {
             A::Hint,
             A::Threat,
             A::Engine,
-            // (Added since: a lichess game's abort.)
+            // (Added since: a lichess game's abort, a tournament game's
+            // confirmation of the result.)
             A::Abort,
+            A::Confirm,
         ];
         let mut got = with(|r| r.place == Place::GameOnly);
         got.sort();
@@ -474,14 +505,79 @@ mod tests {
         );
     }
 
-    /// Outside help is refused in a rated game: the engine's advice and
-    /// taking a move back (CLOCK_AND_RULES.md; it was checked in the
-    /// engine's code before the table).
+    /// Outside help is refused in a rated game: what the position
+    /// computes, the engine's advice and taking a move back (Article
+    /// 11.3; issue 29 added the computed questions, which answered
+    /// before).
     #[test]
     fn a_rated_game_refuses_outside_help() {
         assert_eq!(
             with(|r| r.rated == Rated::Refused),
-            [A::Hint, A::Eval, A::Threat, A::Takeback]
+            [
+                A::Attackers,
+                A::Defenders,
+                A::Moves,
+                A::Material,
+                A::Hint,
+                A::Eval,
+                A::Threat,
+                A::Takeback
+            ]
+        );
+    }
+
+    /// A tournament game refuses what a rated game refuses, and the
+    /// engine, a new game and the other colour; it allows what the board
+    /// shows, the claims, offers, resignation, the clock and the arbiter
+    /// (issue 29's lists).
+    #[test]
+    fn a_tournament_game_refuses_help_and_leaving() {
+        for a in PlayerAction::ALL {
+            if a.refused_when_rated() {
+                assert!(a.refused_in_tournament(), "{a:?}");
+            }
+        }
+        assert_eq!(
+            with(|r| r.tournament == Rated::Refused),
+            [
+                A::Attackers,
+                A::Defenders,
+                A::Moves,
+                A::Material,
+                A::New,
+                A::Flip,
+                A::Hint,
+                A::Eval,
+                A::Threat,
+                A::Takeback,
+                A::Engine
+            ]
+        );
+        for a in [
+            A::Square,
+            A::Rank,
+            A::File,
+            A::Pieces,
+            A::Last,
+            A::Turn,
+            A::Time,
+            A::Repeat,
+            A::Board,
+            A::Claim,
+            A::Draw,
+            A::Accept,
+            A::Decline,
+            A::Resign,
+            A::Press,
+            A::Pause,
+            A::Resume,
+            A::Arbiter,
+        ] {
+            assert!(!a.refused_in_tournament(), "{a:?}");
+        }
+        assert_eq!(
+            with(|r| r.action.allowable()),
+            [A::Attackers, A::Defenders, A::Moves, A::Material]
         );
     }
 

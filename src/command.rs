@@ -124,6 +124,9 @@ pub enum ArbiterOp {
     Illegal(Side),
     /// Declare the result: the winner, or `None` for a draw.
     Result(Option<Color>),
+    /// Say the arbiter's pairing code of a tournament game (for the
+    /// arbiter's phone); nothing to confirm.
+    Code,
 }
 
 /// Minutes ("2") or minutes and seconds ("1:30").
@@ -369,7 +372,7 @@ pub fn read_line(line: &str, keymap: &Keymap, args: &ArgReader<'_>) -> Input {
         PlayerAction::Arbiter => {
             // The operation's word in any language (`add`, `dazu`,
             // `aggiungi`, `πρόσθεσε`), then its own arguments.
-            const OPS: [Word; 7] = [
+            const OPS: [Word; 8] = [
                 Word::Stop,
                 Word::Start,
                 Word::Add,
@@ -377,6 +380,7 @@ pub fn read_line(line: &str, keymap: &Keymap, args: &ArgReader<'_>) -> Input {
                 Word::Moves,
                 Word::Illegal,
                 Word::Result,
+                Word::Code,
             ];
             let cmd = |op| ok(Arg::Arbiter(op));
             let Some((w, more)) = rest.split_first() else {
@@ -392,6 +396,7 @@ pub fn read_line(line: &str, keymap: &Keymap, args: &ArgReader<'_>) -> Input {
             };
             match (op, more) {
                 (Word::Stop, []) => cmd(ArbiterOp::Stop),
+                (Word::Code, []) => cmd(ArbiterOp::Code),
                 (Word::Start, []) => cmd(ArbiterOp::Start),
                 (Word::Add, [side, t]) => {
                     side_and_time(side, t).map_or_else(|e| e, |(s, d)| cmd(ArbiterOp::Add(s, d)))
@@ -417,7 +422,9 @@ pub fn read_line(line: &str, keymap: &Keymap, args: &ArgReader<'_>) -> Input {
                     ),
                 },
                 // Stop and start take nothing more; the others their words.
-                (Word::Stop | Word::Start, extra) => bad(ArgProblem::TooMany(extra.join(" "))),
+                (Word::Stop | Word::Start | Word::Code, extra) => {
+                    bad(ArgProblem::TooMany(extra.join(" ")))
+                }
                 (Word::Add | Word::Remove, [_, _, extra @ ..])
                 | (Word::Moves | Word::Illegal | Word::Result, [_, extra @ ..])
                     if !extra.is_empty() =>

@@ -237,8 +237,49 @@ pub fn note_sentence(note: &Note, phraser: &Phraser, printed: bool) -> String {
             };
             phraser.message("note_arbiter", &[("what", &what)])
         }
+        Note::TakenBack {
+            by,
+            number,
+            san,
+            uci,
+            fen,
+            at,
+        } => {
+            // In words, as the moves are said and printed large (SAN if
+            // the position cannot be read back).
+            let words = taken_back_words(phraser, fen, uci).unwrap_or_else(|| san.clone());
+            let key = match by {
+                Color::White => "move_number_white",
+                Color::Black => "move_number_black",
+            };
+            let numbered =
+                phraser.message(key, &[("number", &number.to_string()), ("move", &words)]);
+            match at {
+                Some((h, m)) => phraser.message(
+                    "note_taken_back_at",
+                    &[("move", &numbered), ("time", &format!("{h:02}:{m:02}"))],
+                ),
+                None => phraser.message("note_taken_back", &[("move", &numbered)]),
+            }
+        }
         Note::Text(t) => t.clone(),
     }
+}
+
+/// A taken-back move in words, from the position before it.
+fn taken_back_words(phraser: &Phraser, fen: &str, uci: &str) -> Option<String> {
+    let fen: shakmaty::fen::Fen = fen.parse().ok()?;
+    let uci: shakmaty::uci::UciMove = uci.parse().ok()?;
+    [
+        shakmaty::CastlingMode::Standard,
+        shakmaty::CastlingMode::Chess960,
+    ]
+    .into_iter()
+    .find_map(|mode| {
+        let pos: shakmaty::Chess = fen.clone().into_position(mode).ok()?;
+        let mv = uci.to_move(&pos).ok()?;
+        Some(phraser.say_move(&pos, mv))
+    })
 }
 
 /// A move as announced, with its number.
@@ -608,6 +649,66 @@ mod tests {
             text.ends_with("Result: 1/2-1/2 (drawn by threefold repetition)\n"),
             "{text}"
         );
+    }
+
+    /// Issue 30, item 1: a move taken back is on the scoresheet, with the
+    /// time of day it was taken back: in the text and braille exports,
+    /// spoken, and as a PGN comment.
+    #[test]
+    fn a_taken_back_move_is_on_every_scoresheet_with_its_time() {
+        use crate::scoresheet::record::{Event, Record};
+        let mv = |number, by, san: &str, uci: &str| Event::Move {
+            number,
+            by,
+            san: san.into(),
+            uci: uci.into(),
+        };
+        let at = time::macros::datetime!(2026-11-22 19:04 UTC);
+        let records: Vec<Record> = [
+            Event::Start(Box::default()),
+            mv(1, Color::White, "e4", "e2e4"),
+            mv(1, Color::Black, "e5", "e7e5"),
+            mv(2, Color::White, "Nf3", "g1f3"),
+            Event::TakeBack,
+            mv(2, Color::White, "Nc3", "b1c3"),
+        ]
+        .into_iter()
+        .enumerate()
+        .map(|(i, event)| Record {
+            seq: i as u64 + 1,
+            at,
+            event,
+        })
+        .collect();
+        let rec = crate::scoresheet::replay::replay(&records).unwrap().record;
+        let pgn = String::from_utf8(render(ExportFormat::Pgn, &rec, &phraser(Lang::En))).unwrap();
+        assert!(
+            pgn.contains("1. e4 e5 {Taken back at 19:04: 2. Nf3} 2. Nc3"),
+            "{pgn}"
+        );
+        let text = String::from_utf8(render(ExportFormat::Text, &rec, &phraser(Lang::En))).unwrap();
+        assert!(
+            text.contains("Move taken back at 19:04: 2. Springer Felix drei."),
+            "{text}"
+        );
+        let said: Vec<String> = spoken(&rec, &phraser(Lang::En))
+            .into_iter()
+            .map(|s| s.into_iter().map(|(t, _)| t).collect())
+            .collect();
+        assert!(
+            said.iter().any(|s| s.contains("Move taken back at 19:04")),
+            "{said:?}"
+        );
+        let brf = String::from_utf8(render(ExportFormat::Brf, &rec, &phraser(Lang::En))).unwrap();
+        assert!(brf.contains(&braille::text_cells("taken")), "{brf}");
+        for (lang, words) in [
+            (Lang::De, "Zug um 19:04 Uhr zurückgenommen: 2. Springer"),
+            (Lang::It, "Mossa ripresa alle 19:04: 2."),
+            (Lang::El, "Η κίνηση πάρθηκε πίσω στις 19:04: 2."),
+        ] {
+            let text = String::from_utf8(render(ExportFormat::Text, &rec, &phraser(lang))).unwrap();
+            assert!(text.contains(words), "{lang:?}: {text}");
+        }
     }
 
     #[test]

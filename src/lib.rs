@@ -165,7 +165,8 @@ pub use win_console::on_console_events;
 // The app and what goes in and out of it.
 pub use action::PlayerAction;
 pub use app::{
-    App, AppBuilder, EngineSetup, OnlineStart, pgn_problem_sentence, start_error_sentence,
+    App, AppBuilder, EngineSetup, OnlineStart, TournamentSetup, pgn_problem_sentence,
+    start_error_sentence,
 };
 pub use msg::{BoardChoice, BoardProblem, CompanionChoice, Effect, Msg};
 // Start-up: the settings, the command line's overrides.
@@ -222,9 +223,10 @@ pub mod cli {
     pub use crate::setup::{
         BoardCmd, BoardPlan, Cli, Cmd, ExportArgs, GameStart, GamesArgs, LichessArgs, LichessCmd,
         PlayArgs, PrintOnly, Refusal, ResumeArgs, ResumePlan, ReviewArgs, SayArgs, SimArgs,
-        SystemPorts, UiKind, VerifyArgs, VoicesArgs, board_plan, broadcast_round, engine_setup,
-        find_game, game_line, game_start, host_name, host_names, listing_line, online_start,
-        page_address, page_failed, page_listen, page_ready, resume_plan, store,
+        SystemPorts, TournamentRefusal, UiKind, VerifyArgs, VoicesArgs, board_plan,
+        broadcast_round, engine_setup, find_game, game_line, game_start, host_name, host_names,
+        listing_line, online_start, page_address, page_failed, page_listen, page_ready,
+        resume_plan, saved_online_game, store, tournament_setup,
     };
     pub use crate::ui::commands;
     pub use crate::ui::lichess::{

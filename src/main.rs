@@ -107,19 +107,25 @@ fn play_online(args: &PlayArgs) -> ExitCode {
     if !has_token() {
         return refuse(&Refusal::NoToken, &started.phraser);
     }
-    // An online game left unfinished is gone on with by resuming it (its
-    // journal, its moves not said again): said, in case that was meant.
-    if hector::cli::store()
-        .resumable()
-        .is_some_and(|g| g.online.is_some())
-    {
-        let said = started.phraser.message("lichess_unfinished_saved", &[]);
-        println!("{said}");
-    }
     let online = match hector::cli::online_start(args, time.as_deref()) {
         Ok(o) => o,
         Err(r) => return refuse(&r, &started.phraser),
     };
+    let store = hector::cli::store();
+    // `--game ID` whose journal is kept (a correspondence game quit
+    // between moves): taken up as `--resume` does, its moves not said
+    // again.
+    if let hector::OnlineStart::Game { id } = &online
+        && let Some(offer) = hector::cli::saved_online_game(&store, id)
+    {
+        return run_session(started, args, Some(offer), None);
+    }
+    // An online game left unfinished is gone on with by resuming it (its
+    // journal, its moves not said again): said, in case that was meant.
+    if store.resumable().is_some_and(|g| g.online.is_some()) {
+        let said = started.phraser.message("lichess_unfinished_saved", &[]);
+        println!("{said}");
+    }
     // The journal's start record: the server now, the game and its
     // players when the server tells them (never the token).
     let mut start_info = StartInfo {
@@ -166,8 +172,26 @@ fn run_session(
     // the first sentence).
     let tui = (ui == UiKind::Tui).then(|| hector::load_tui(&started.view));
     // How the session starts, given to the app before it is built.
+    let engine = hector::cli::engine_setup(args, &started.engine);
+    // A tournament game (`--tournament [FILE]`): what its arbiter allowed,
+    // and no engine to play.
+    let tournament =
+        match hector::cli::tournament_setup(args.tournament.as_deref(), engine.as_ref()) {
+            Ok(t) => t,
+            Err(refusal) => {
+                println!("{}", refusal.sentence(&started.phraser));
+                return ExitCode::FAILURE;
+            }
+        };
+    // A tournament game's page has the arbiter's seat (a game resumed
+    // keeps its record's mode).
+    let arbiter_seat = tournament.is_some()
+        || offer
+            .as_ref()
+            .is_some_and(|o| hector::TournamentSetup::of_start(&o.resumed.start).is_some());
     let mut builder = std::mem::take(&mut started.app)
-        .engine(hector::cli::engine_setup(args, &started.engine))
+        .engine(engine)
+        .tournament(tournament)
         // A player at a terminal is asked before a stray `quit` or `new`
         // ends a game; a script on standard input is not.
         .ask_before_leaving(std::io::IsTerminal::is_terminal(&std::io::stdin()));
@@ -215,15 +239,20 @@ fn run_session(
         .filter(Pairing::is_well_formed);
     if let Some(listen) = hector::cli::page_listen(args.companion.as_deref(), &started.companion) {
         let labels = PageLabels::for_player(app.phraser());
-        let (choice, serving) = start_companion(
+        let (choice, serving, arbiter_code) = start_companion(
             &listen,
             &started.companion,
             labels,
             resume_seat.clone(),
+            arbiter_seat,
             &started.phraser,
             &mut runtime,
         );
         effects.extend(app.update(Msg::CompanionChosen(choice), now));
+        if let Some(code) = arbiter_code {
+            let seat = hector::io::CompanionEvent::ArbiterCode(code);
+            effects.extend(app.update(Msg::Companion(seat), now));
+        }
         if let (Some(p), true) = (resume_seat, serving) {
             // The app knows the seat too (it goes on in the journal).
             let seat = hector::io::CompanionEvent::Paired(p);
@@ -321,12 +350,13 @@ fn start_companion(
     settings: &CompanionSettings,
     labels: PageLabels,
     resume: Option<Pairing>,
+    arbiter: bool,
     phraser: &Phraser,
     runtime: &mut Runtime,
-) -> (CompanionChoice, bool) {
+) -> (CompanionChoice, bool, Option<String>) {
     let addr = match hector::cli::page_address(listen, phraser) {
         Ok(a) => a,
-        Err(failed) => return (failed, false),
+        Err(failed) => return (failed, false, None),
     };
     let host = hector::cli::host_name();
     #[allow(unused_mut, reason = "changed only in tests")]
@@ -336,6 +366,7 @@ fn start_companion(
         require_code: settings.require_code,
         labels,
         resume,
+        arbiter,
         host_names: hector::cli::host_names(&host),
         ..CompanionConfig::default()
     };
@@ -351,7 +382,8 @@ fn start_companion(
         Ok(server) => (
             hector::cli::page_ready(server.local_addr(), &host, server.code()),
             true,
+            server.arbiter_code(),
         ),
-        Err(e) => (hector::cli::page_failed(listen, e.to_string()), false),
+        Err(e) => (hector::cli::page_failed(listen, e.to_string()), false, None),
     }
 }

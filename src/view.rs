@@ -51,6 +51,10 @@ pub struct View {
     pub status: String,
     /// Texts of the frame itself, in the player's language.
     pub labels: Labels,
+    /// The game's mode when it limits what may be asked ("Tournament
+    /// game"), with what its arbiter allowed and, once the record is
+    /// closed, its digest.
+    pub mode: Option<String>,
 }
 
 /// The board as drawn.
@@ -485,6 +489,7 @@ impl View {
             link,
             input: ui.input.clone(),
             status: ui.status.clone(),
+            mode: None,
             labels: Labels {
                 white: phraser.side(Color::White),
                 black: phraser.side(Color::Black),

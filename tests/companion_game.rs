@@ -513,3 +513,127 @@ fn blind_mismatch_text(
     let diffs = hector::testing::board_diff(pos.board(), &sensed);
     words.phraser().mismatch(&diffs)
 }
+
+/// Issue 30, item 1, through the binary with the page in headless
+/// Chromium: `takeback` took the move back at once, the opponent's page
+/// got no word of it.  Now it is a request shown on the page: refused
+/// there, the move stands; accepted there, it is taken back, on the page
+/// too.
+#[test]
+fn a_takeback_is_asked_of_the_opponent_who_refuses_or_accepts_on_the_page() {
+    let mut hector = start_with(&["--time", "3+2"]);
+    let (_, first) = hector.next_stamped("the companion's address", WAIT);
+    let url = first
+        .strip_prefix("The opponent's screen: open ")
+        .and_then(|r| r.strip_suffix(" in a browser."))
+        .unwrap_or_else(|| panic!("the address is said first: {first:?}"))
+        .to_owned();
+    let mut b = Browser::start();
+    let p = b.new_page(&url);
+    b.wait_text(p, "#seat", "You play this game.");
+    hector.skip_to("The opponent's screen is connected.", WAIT);
+    hector.type_line("e4");
+    hector.skip_to("Bauer Eva vier", WAIT);
+    b.wait_text(p, "#last-san", "e4");
+    b.click(p, "[data-square=e7]");
+    b.click(p, "[data-square=e5]");
+    hector.skip_to("Bauer Eva fünf", WAIT);
+    hector.type_line("Nf3");
+    hector.skip_to("Springer Felix drei", WAIT);
+    b.wait_text(p, "#last-san", "Nf3");
+    assert_eq!(
+        b.eval(p, "document.getElementById('takeback').hidden"),
+        json!(true),
+        "no request: nothing to answer"
+    );
+    hector.type_line("takeback");
+    hector.skip_to(
+        "Take-back of Springer Felix drei asked of your opponent. The move stands until they accept.",
+        WAIT,
+    );
+    b.wait_text(p, "#takeback-text", "The player asks to take back 2. Nf3.");
+    b.click(p, "#refuse-takeback");
+    hector.skip_to(
+        "Your opponent refuses the take-back. The move stands.",
+        WAIT,
+    );
+    state_until(&url, "the request gone", |s| s["takeback_asked"].is_null());
+    assert_eq!(
+        b.eval(
+            p,
+            "new Promise(r => setTimeout(() => r(document.getElementById('takeback').hidden), 300))"
+        ),
+        json!(true)
+    );
+    assert_eq!(b.text(p, "#last-san"), "Nf3", "the move stands");
+    hector.type_line("takeback");
+    hector.skip_to(
+        "Take-back of Springer Felix drei asked of your opponent. The move stands until they accept.",
+        WAIT,
+    );
+    b.wait_text(p, "#takeback-text", "The player asks to take back 2. Nf3.");
+    b.click(p, "#accept-takeback");
+    hector.skip_to("Your opponent accepts the take-back.", WAIT);
+    hector.expect("Taken back: Springer Felix drei.");
+    b.wait_text(p, "#last-san", "e5");
+    assert!(b.errors().is_empty(), "{:?}", b.errors());
+    quit(hector);
+}
+
+/// Issue 30, item 3, through the binary with the page in headless
+/// Chromium: the sighted opponent claims a draw on the page (9.2), with
+/// the move they intend typed in the box; an incorrect claim first is
+/// refused, said to the blind player and shown on the page.
+#[test]
+fn the_opponent_claims_a_draw_on_the_page() {
+    let mut hector = start_with(&[]);
+    let (_, first) = hector.next_stamped("the companion's address", WAIT);
+    let url = first
+        .strip_prefix("The opponent's screen: open ")
+        .and_then(|r| r.strip_suffix(" in a browser."))
+        .unwrap_or_else(|| panic!("the address is said first: {first:?}"))
+        .to_owned();
+    let mut b = Browser::start();
+    let p = b.new_page(&url);
+    b.wait_text(p, "#seat", "You play this game.");
+    hector.skip_to("The opponent's screen is connected.", WAIT);
+    hector.type_line("Nf3");
+    hector.skip_to("Springer Felix drei", WAIT);
+    b.wait_text(p, "#last-san", "Nf3");
+    b.click(p, "#claim-draw");
+    hector.skip_to("Black claims a draw on the position now.", WAIT);
+    hector.expect(
+        "Claim refused: the position has appeared only once. The claim stands as a draw offer.",
+    );
+    b.wait_text(
+        p,
+        "#notice",
+        "Claim refused: the position has appeared only once.",
+    );
+    let page_move = |b: &mut Browser, san: &str, said: &str, hector: &mut crate::util::Hector| {
+        b.fill(p, "#san", san);
+        b.press(p, "#san", "Enter");
+        hector.skip_to(said, WAIT);
+        b.wait_text(p, "#last-san", san);
+    };
+    page_move(&mut b, "Nf6", "Springer Felix sechs", &mut hector);
+    for (typed, black, words) in [
+        ("Ng1", "Ng8", "Springer Gustav acht"),
+        ("Nf3", "Nf6", "Springer Felix sechs"),
+    ] {
+        hector.type_line(typed);
+        b.wait_text(p, "#last-san", typed);
+        page_move(&mut b, black, words, &mut hector);
+    }
+    hector.type_line("Ng1");
+    b.wait_text(p, "#last-san", "Ng1");
+    b.fill(p, "#san", "Ng8");
+    b.click(p, "#claim-draw");
+    hector.skip_to(
+        "Black claims a draw on the move Springer Gustav acht.",
+        WAIT,
+    );
+    b.wait_text(p, "#end", "Result 1/2-1/2");
+    assert!(b.errors().is_empty(), "{:?}", b.errors());
+    quit(hector);
+}

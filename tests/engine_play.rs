@@ -574,7 +574,8 @@ fn no_engine_move_while_the_resume_question_waits() {
         .skipping("Waiting for the engine.");
     let offer = h.expect_start("An unfinished game of ");
     assert!(
-        offer.ends_with("one move played. Resume it? Yes or no."),
+        offer.contains("one move played. The last move was ")
+            && offer.ends_with(". Resume it? Yes or no."),
         "{offer}"
     );
     h.expect("Stockfish 15.1 is ready; you play Black.");

@@ -289,8 +289,9 @@ fn argument_words_of_the_players_language_in_help_and_typed() {
         [
             "tempo, o tempo mio, avversario, bianco, nero, mosse o ultima: i tempi dell'orologio, \
              le mosse giocate, il tempo dell'ultima mossa.",
-            "arbitro ferma, avvia, aggiungi LATO MINUTI, togli LATO MINUTI, mosse N, illegale LATO \
-             o risultato 1-0, 0-1 o patta: funzioni dell'arbitro, ciascuna confermata con sì.",
+            "arbitro ferma, avvia, aggiungi LATO MINUTI, togli LATO MINUTI, mosse N, illegale LATO, \
+             risultato 1-0, 0-1 o patta: funzioni dell'arbitro, ciascuna confermata con sì; in una \
+             partita di torneo codice dice il codice di abbinamento per il telefono dell'arbitro.",
             "Arbitro: aggiungere due minuti al Nero. Di' sì per confermare; qualsiasi altra \
              risposta annulla.",
             "Arbitro: aggiungere due minuti al Nero. Fatto.",

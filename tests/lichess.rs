@@ -240,6 +240,8 @@ fn challenge_as_white(server: &StandIn, home: &Path) -> Hector {
     h.until("the start", |l| {
         l == "The game against Mary, rated 1600, begins. You play White."
     });
+    // lichess's deadline for the first move (`expiration`), said once.
+    h.expect("Make your first move within thirty seconds, or lichess aborts the game.");
     h
 }
 
@@ -584,6 +586,45 @@ fn a_draw_offered_and_accepted_both_ways() {
     let _ = std::fs::remove_dir_all(&home);
 }
 
+/// Issue 30.12. Before: with a draw offer and a takeback request both
+/// standing, `decline` answered the draw and nothing said the takeback
+/// request still waited.
+#[test]
+fn a_draw_declined_says_the_takeback_request_still_waits() {
+    let server = StandIn::start(TOKEN, "Georges");
+    server.state.lock().unwrap().replies = ["e7e5"].map(String::from).into();
+    let home = clean_config_dir();
+    let mut h = challenge_as_white(&server, &home);
+    h.type_line("e4");
+    h.until("Black's reply", |l| l.contains("e5"));
+    opponent(&server, |g| {
+        g.draw_offer = true;
+        g.their_takeback = true;
+    });
+    h.until("the takeback request", |l| {
+        l.starts_with("Your opponent asks to take back a move.")
+    });
+    h.type_line("decline");
+    h.expect("Draw declined.");
+    h.expect("Your opponent's takeback request still waits. Say takeback to agree, or decline to refuse.");
+    h.type_line("decline");
+    h.expect("Takeback refused.");
+    server.wait_for("the refusal", |s| {
+        s.log.iter().any(|l| l.ends_with("/takeback/no"))
+    });
+    h.close();
+    let p = posts(&server);
+    assert!(
+        p.contains(&"POST /api/board/game/stand1n0/draw/no".to_owned()),
+        "{p:?}"
+    );
+    assert!(
+        p.contains(&"POST /api/board/game/stand1n0/takeback/no".to_owned()),
+        "{p:?}"
+    );
+    let _ = std::fs::remove_dir_all(&home);
+}
+
 #[test]
 fn abort_before_the_moves_ends_the_game() {
     let server = StandIn::start(TOKEN, "Georges");
@@ -622,7 +663,7 @@ fn takeback_both_ways_agreed_and_refused() {
     server.state.lock().unwrap().takeback_answer = Some(true);
     h.type_line("takeback");
     h.expect("Takeback asked for.");
-    h.expect("Moves were taken back on lichess.");
+    h.expect("Taken back on lichess: pawn e4, pawn e5.");
     h.type_line("e4");
     h.until("Black's other reply", |l| l.contains("c5"));
     // Theirs, agreed: their move goes back.
@@ -632,7 +673,7 @@ fn takeback_both_ways_agreed_and_refused() {
     );
     h.type_line("takeback");
     h.expect("Takeback agreed.");
-    h.expect("Moves were taken back on lichess.");
+    h.expect("Taken back on lichess: pawn c5.");
     // Theirs, refused.
     opponent(&server, |g| g.their_takeback = true);
     h.expect(
@@ -685,8 +726,33 @@ fn the_opponent_gone_then_the_win_claimed() {
     h.type_line("claim");
     h.expect("Win claimed.");
     h.expect("Black left the game, and the win was claimed. White wins, one to zero.");
-    h.close();
+    // Issue 30.4: not "the arbiter's decision", in the prompt, the text
+    // export and the PGN.
+    h.type_line("");
+    let prompt = h.until("the prompt", |l| l.contains("left the game"));
+    assert!(
+        prompt.contains("White won, Black left the game"),
+        "{prompt}"
+    );
+    let lines = h.close();
+    assert!(lines.iter().all(|l| !l.contains("arbiter")), "{lines:#?}");
     assert!(posts(&server).contains(&"POST /api/board/game/stand1n0/claim-victory".to_owned()));
+    let export = |format: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_hector"))
+            .args(["export", "1", "--format", format, "-o", "-", "--lang", "en"])
+            .env("XDG_CONFIG_HOME", &home)
+            .env("HOME", &home)
+            .env("XDG_DATA_HOME", home.join("data"))
+            .output()
+            .expect("hector runs");
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let text = export("text");
+    assert!(text.contains("White won, Black left the game"), "{text}");
+    assert!(!text.contains("arbiter"), "{text}");
+    let pgn = export("pgn");
+    assert!(pgn.contains("[Termination \"abandoned\"]"), "{pgn}");
     let _ = std::fs::remove_dir_all(&home);
 }
 

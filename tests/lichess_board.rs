@@ -64,14 +64,17 @@ fn online_on_dgt_as(server: &StandIn, home: &Path, color: &str) -> (Hector, Tact
     let side = if color == "white" { "White" } else { "Black" };
     // (The strict stand-in gives Mary her own rating whichever her colour.)
     let start = format!("The game against Mary, rated 1600, begins. You play {side}.");
-    // The board and lichess answer in either order.
-    let (mut connected, mut begun) = (false, false);
-    while !(connected && begun) {
+    // The board and lichess answer in either order; White hears lichess's
+    // deadline for the first move after the start (Black after White's).
+    let first = "Make your first move within thirty seconds, or lichess aborts the game.";
+    let (mut connected, mut begun, mut deadline) = (false, false, color != "white");
+    while !(connected && begun && deadline) {
         let line = h.until("the board connected and the game begun", |l| {
-            l == "Board connected." || l == start
+            l == "Board connected." || l == start || l == first
         });
         connected |= line == "Board connected.";
         begun |= line == start;
+        deadline |= line == first;
     }
     (h, board)
 }
@@ -260,6 +263,7 @@ fn as_black_a_typed_move_is_posted_once_and_awaited_on_the_board() {
     }
     h.expect("pawn e4");
     h.expect("On your board: white pawn from e2 to e4.");
+    h.expect("Make your first move within thirty seconds, or lichess aborts the game.");
     let mut pos = Chess::default();
     let m = uci(&pos, "e2e4");
     board.play(&pos, m, HAND);

@@ -73,6 +73,8 @@ fn posts(server: &StandIn) -> Vec<String> {
 }
 
 const MARY_BEGINS: &str = "The game against Mary, rated 1600, begins. You play White.";
+/// lichess's deadline for the first move (`expiration`), said after the start.
+const FIRST_MOVE: &str = "Make your first move within thirty seconds, or lichess aborts the game.";
 
 // --- 2. A challenge kept alive, cancelled on quit ----------------------
 
@@ -97,6 +99,7 @@ fn a_challenge_answered_after_lichess_would_expire_it_still_begins() {
     );
     h.expect("Challenge sent to Mary. Waiting for the answer.");
     h.expect(MARY_BEGINS);
+    h.expect(FIRST_MOVE);
     h.type_line("e4");
     h.expect("pawn e4");
     drop(h);
@@ -113,7 +116,6 @@ fn a_challenge_answered_after_lichess_would_expire_it_still_begins() {
 }
 
 #[test]
-#[ignore = "app side of issue 28: next round"]
 fn quitting_while_a_challenge_waits_cancels_it_on_lichess() {
     let server = StandIn::start(TOKEN, "Georges");
     server.state.lock().unwrap().answer = Answer::Ignore;
@@ -124,6 +126,111 @@ fn quitting_while_a_challenge_waits_cancels_it_on_lichess() {
     h.quit();
     server.wait_for("the cancel", |s| s.cancelled == ["stand1n0"]);
     assert!(posts(&server).contains(&"POST /api/challenge/stand1n0/cancel".to_owned()));
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+/// A held challenge whose connection breaks before an answer: lichess no
+/// longer keeps it and lets it expire; said lost, not waited on in silence.
+#[test]
+fn a_held_challenge_whose_connection_breaks_is_said_lost() {
+    let server = StandIn::start(TOKEN, "Georges");
+    server.state.lock().unwrap().answer = Answer::Ignore;
+    let home = clean_config_dir();
+    let mut h = online(&server, &home, &["--challenge", "Mary", "--time", "10+5"]);
+    h.expect("Challenge sent to Mary. Waiting for the answer.");
+    server.wait_for("the challenge", |s| !s.challenges.is_empty());
+    server.state.lock().unwrap().drop_held = true;
+    h.expect("The challenge to Mary was lost with the connection; lichess lets it lapse. Start hector again to challenge once more.");
+    drop(h);
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+/// Issue 30.7. Before: with a token lichess refuses, "Challenge sent to
+/// Mary" was said though nothing was sent, then the refusal twice (the
+/// challenge's and the event stream's); quitting at once, never.
+#[test]
+fn a_refused_token_is_said_once_and_no_challenge_said_sent() {
+    let server = StandIn::start(TOKEN, "Georges");
+    let home = clean_config_dir();
+    let args = [
+        "--lichess",
+        "--lichess-url",
+        server.url.as_str(),
+        "--lang",
+        "en",
+        "--challenge",
+        "Mary",
+    ];
+    let refused = "lichess refused this token. Make a new one on lichess: Preferences, API access tokens, with the scope board:play.";
+    let mut h = Hector::play_with(&home, &args, &[("LICHESS_TOKEN", Path::new("lip_wrong"))]);
+    h.expect(refused);
+    h.silent_for(Duration::from_millis(800));
+    let lines = h.close();
+    assert_eq!(
+        lines.iter().filter(|l| *l == refused).count(),
+        1,
+        "{lines:#?}"
+    );
+    assert!(
+        lines.iter().all(|l| !l.contains("Challenge sent")),
+        "{lines:#?}"
+    );
+    // Quitting at once: the refusal is still said before hector ends.
+    let mut h = Hector::play_with(&home, &args, &[("LICHESS_TOKEN", Path::new("lip_wrong"))]);
+    h.type_line("quit");
+    h.until("the refusal", |l| l == refused);
+    let lines = h.close();
+    assert!(
+        lines.iter().all(|l| !l.contains("Challenge sent")),
+        "{lines:#?}"
+    );
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+/// Plain `--lichess` with several games in progress: the player hears
+/// them and chooses one by its number; the others are left alone.
+#[test]
+fn the_player_chooses_among_the_games_in_progress() {
+    let server = StandIn::start(TOKEN, "Georges");
+    {
+        let mut s = server.state.lock().unwrap();
+        s.others.push(Game::correspondence(
+            "corrBob1",
+            "Bob",
+            2,
+            &["e2e4", "e7e5"],
+        ));
+        s.others.push(Game::correspondence(
+            "corrAnn1",
+            "Ann",
+            7,
+            &["d2d4", "d7d5"],
+        ));
+    }
+    let home = clean_config_dir();
+    let mut h = online(&server, &home, &[]);
+    h.expect("Waiting for your lichess game to begin.");
+    h.expect("Two games are going on. Say the number of the game to play.");
+    h.expect("1. Against Bob, correspondence, your move, two days left, game corrBob1.");
+    h.expect("2. Against Ann, correspondence, your move, seven days left, game corrAnn1.");
+    h.type_line("3");
+    h.expect("Say a number from 1 to 2.");
+    h.type_line("2");
+    h.expect("The game against Ann, rated 1600, begins. You play White.");
+    h.expect("pawn d4");
+    h.expect("pawn d5");
+    let chosen = "corrAnn1";
+    h.type_line("Nf3");
+    h.expect("Knight f3");
+    h.quit();
+    assert_eq!(
+        posts(&server)
+            .iter()
+            .filter(|p| p.contains("/move/"))
+            .cloned()
+            .collect::<Vec<_>>(),
+        [format!("POST /api/board/game/{chosen}/move/g1f3")]
+    );
     let _ = std::fs::remove_dir_all(&home);
 }
 
@@ -179,7 +286,6 @@ fn bullet_and_increments_over_a_minute_are_refused_before_anything_is_sent() {
 }
 
 #[test]
-#[ignore = "app side of issue 28: next round"]
 fn a_game_the_board_api_does_not_play_is_said() {
     // A bullet game started on the site (compat.board false): said, not
     // dropped in silence.
@@ -252,7 +358,6 @@ fn every_decline_reason_is_said_in_words() {
 // --- 5. Variants and set-up positions ----------------------------------
 
 #[test]
-#[ignore = "app side of issue 28: next round"]
 fn a_chess960_game_is_played_and_its_castling_sent_king_to_rook() {
     let server = StandIn::start(TOKEN, "Georges");
     {
@@ -275,14 +380,12 @@ fn a_chess960_game_is_played_and_its_castling_sent_king_to_rook() {
     h.expect("Waiting for your lichess game to begin.");
     h.until("the start", |l| l.starts_with("The game against Mary"));
     h.type_line("O-O");
-    h.until("castling said", |l| l.to_lowercase().contains("castles"));
+    // Appendix D's words for castling (the move language's).
+    h.until("castling said", |l| l == "short castling");
     h.until("the reply", |l| l.contains("c5"));
     let lines = h.close();
     assert_eq!(
-        lines
-            .iter()
-            .filter(|l| l.to_lowercase().contains("castles"))
-            .count(),
+        lines.iter().filter(|l| l.contains("castling")).count(),
         1,
         "{lines:#?}"
     );
@@ -291,7 +394,6 @@ fn a_chess960_game_is_played_and_its_castling_sent_king_to_rook() {
 }
 
 #[test]
-#[ignore = "app side of issue 28: next round"]
 fn a_crazyhouse_game_is_refused_in_one_sentence() {
     let server = StandIn::start(TOKEN, "Georges");
     server.state.lock().unwrap().game = Some(Game {
@@ -311,7 +413,6 @@ fn a_crazyhouse_game_is_refused_in_one_sentence() {
 }
 
 #[test]
-#[ignore = "app side of issue 28: next round"]
 fn a_game_from_a_position_is_read_again_from_its_fen_after_a_drop() {
     let server = StandIn::start(TOKEN, "Georges");
     {
@@ -330,9 +431,10 @@ fn a_game_from_a_position_is_read_again_from_its_fen_after_a_drop() {
     let mut h = online(&server, &home, &[]);
     h.until("the start", |l| l.starts_with("The game against Mary"));
     h.type_line("O-O");
-    h.until("Black castles", |l| {
-        l.to_lowercase().contains("castles") && l.contains("Black") || l.contains("black")
-    });
+    // Appendix D's words, the same for both sides: the player's castling,
+    // then Black's.
+    h.until("White castles", |l| l == "short castling");
+    h.until("Black castles", |l| l == "short castling");
     h.type_line("a3");
     h.until("the reply", |l| l.contains("a6"));
     let lines = h.close();
@@ -347,7 +449,6 @@ fn a_game_from_a_position_is_read_again_from_its_fen_after_a_drop() {
 // --- 6. The first move's deadline; lichess's warnings ------------------
 
 #[test]
-#[ignore = "app side of issue 28: next round"]
 fn the_first_moves_deadline_is_said_then_ten_seconds_before_and_the_warning() {
     let server = StandIn::start(TOKEN, "Georges");
     server.state.lock().unwrap().first_move_ms = 12_000;
@@ -474,15 +575,27 @@ fn a_challenge_refused_for_a_scope_says_the_scope() {
     server.state.lock().unwrap().scopes = vec!["challenge:read".into()];
     let home = clean_config_dir();
     let mut h = online(&server, &home, &["--challenge", "Mary", "--time", "10+5"]);
-    h.expect("Challenge sent to Mary. Waiting for the answer.");
+    // Issue 30.7: nothing was sent, so no "Challenge sent to Mary" first;
+    // the refusal once (the event stream's 403 too says the scope).
     h.expect("lichess refused: the token lacks the scope board:play. Make a new one on lichess with board:play, then run hector lichess login.");
     h.silent_for(Duration::from_millis(500));
-    drop(h);
+    let lines = h.close();
+    assert!(
+        lines.iter().all(|l| !l.contains("Challenge sent")),
+        "{lines:#?}"
+    );
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|l| l.contains("lacks the scope"))
+            .count(),
+        1,
+        "{lines:#?}"
+    );
     let _ = std::fs::remove_dir_all(&home);
 }
 
 #[test]
-#[ignore = "app side of issue 28: next round"]
 fn the_event_stream_refused_for_a_scope_says_the_scope_not_http_403() {
     let server = StandIn::start(TOKEN, "Georges");
     server.state.lock().unwrap().scopes = vec!["study:write".into()];
@@ -498,7 +611,6 @@ fn the_event_stream_refused_for_a_scope_says_the_scope_not_http_403() {
 // --- 8. Waiting in silence --------------------------------------------------
 
 #[test]
-#[ignore = "app side of issue 28: next round"]
 fn a_seek_lichess_closes_with_no_game_is_said() {
     let server = StandIn::start(TOKEN, "Georges");
     server.state.lock().unwrap().seek_expiry_ms = Some(1_500);
@@ -512,7 +624,6 @@ fn a_seek_lichess_closes_with_no_game_is_said() {
 }
 
 #[test]
-#[ignore = "app side of issue 28: next round"]
 fn a_move_lichess_has_not_received_is_said_and_sent_when_the_network_is_back() {
     let server = StandIn::start(TOKEN, "Georges");
     server.state.lock().unwrap().replies = ["e7e5"].map(String::from).into();
@@ -524,6 +635,7 @@ fn a_move_lichess_has_not_received_is_said_and_sent_when_the_network_is_back() {
     );
     h.expect("Challenge sent to Mary. Waiting for the answer.");
     h.expect(MARY_BEGINS);
+    h.expect(FIRST_MOVE);
     server.state.lock().unwrap().unreachable = true;
     h.type_line("e4");
     h.expect("pawn e4");
@@ -544,7 +656,6 @@ fn a_move_lichess_has_not_received_is_said_and_sent_when_the_network_is_back() {
 // --- 1. The right game --------------------------------------------------------
 
 #[test]
-#[ignore = "app side of issue 28: next round"]
 fn a_challenge_joins_its_own_game_not_a_correspondence_game_in_progress() {
     // lichess sends a gameStart for every game in progress when the event
     // stream opens: a correspondence game against Bob here.
@@ -568,6 +679,7 @@ fn a_challenge_joins_its_own_game_not_a_correspondence_game_in_progress() {
     );
     h.expect("Challenge sent to Mary. Waiting for the answer.");
     h.expect(MARY_BEGINS);
+    h.expect(FIRST_MOVE);
     h.type_line("e4");
     h.until("Mary's reply", |l| l.contains("e5"));
     let lines = h.close();
@@ -691,7 +803,6 @@ fn days_ai_levels_and_game_ids_are_checked_before_anything_is_sent() {
 }
 
 #[test]
-#[ignore = "app side of issue 28: next round"]
 fn a_correspondence_game_is_played_over_two_starts_of_hector() {
     let server = StandIn::start(TOKEN, "Georges");
     server
@@ -708,6 +819,9 @@ fn a_correspondence_game_is_played_over_two_starts_of_hector() {
     let home = clean_config_dir();
     let mut h = online(&server, &home, &["--game", "corrBob1"]);
     h.until("the game", |l| l.starts_with("The game against Bob"));
+    // The moves made before, said as the game is taken up.
+    h.expect("pawn e4");
+    h.expect("pawn e5");
     h.type_line("Nf3");
     h.expect("Knight f3");
     h.quit();
@@ -719,10 +833,15 @@ fn a_correspondence_game_is_played_over_two_starts_of_hector() {
         g.version += 1;
     }
     let mut h = online(&server, &home, &["--game", "corrBob1"]);
-    h.until("Bob's move said once", |l| l.contains("c6"));
+    // Its journal taken up: only Bob's new move is said, not the game's
+    // start nor the moves heard the first time.
+    let first = h.until("Bob's move", |l| l.contains("c6") || l.contains("e5"));
+    assert_eq!(first, "Knight c6");
     h.type_line("Bb5");
     h.expect("Bishop b5");
-    h.quit();
+    h.type_line("quit");
+    let lines = h.close();
+    assert!(lines.iter().all(|l| !l.contains("Knight f3")), "{lines:#?}");
     let moves: Vec<String> = posts(&server)
         .into_iter()
         .filter(|p| p.contains("/move/"))
@@ -738,7 +857,6 @@ fn a_correspondence_game_is_played_over_two_starts_of_hector() {
 }
 
 #[test]
-#[ignore = "app side of issue 28: next round"]
 fn a_correspondence_challenge_by_days() {
     let server = StandIn::start(TOKEN, "Georges");
     let home = clean_config_dir();
@@ -765,7 +883,6 @@ fn a_correspondence_challenge_by_days() {
 }
 
 #[test]
-#[ignore = "app side of issue 28: next round"]
 fn a_game_against_lichess_computer() {
     let server = StandIn::start(TOKEN, "Georges");
     server.state.lock().unwrap().replies = ["e7e5", "d8h4"].map(String::from).into();
@@ -816,6 +933,7 @@ fn a_gzip_encoded_lichess_game_is_played() {
     );
     h.expect("Challenge sent to Mary. Waiting for the answer.");
     h.expect(MARY_BEGINS);
+    h.expect(FIRST_MOVE);
     h.type_line("e4");
     h.expect("pawn e4");
     h.until("the reply", |l| l.contains("e5"));
@@ -860,7 +978,6 @@ fn an_answer_of_sixty_four_megabytes_is_left_unread_and_said() {
 }
 
 #[test]
-#[ignore = "app side of issue 28: next round"]
 fn a_flood_of_moves_is_said_in_one_summary() {
     // 37 moves made while hector was not there: one sentence, not 37.
     let moves = [

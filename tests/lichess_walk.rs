@@ -70,7 +70,9 @@ fn color_or_time_without_a_challenge_or_seek_is_refused_in_one_sentence() {
 /// Lines appended to `/tmp/hector-walk/cmd` script the opponent:
 /// `reply e7e5` (the next answers), `clear` (no answers queued), `reset` (no game, no events), `step MS` (each move costs MS of
 /// the clock in the next game), `draw` (Mary offers a draw),
-/// `chat TEXT`, `challenge` (Ann challenges the player), `gone` / `back` (Mary leaves, comes back), `takeback`,
+/// `chat TEXT`, `challenge` (Ann challenges the player), `corr ID NAME
+/// DAYS` (a correspondence game in progress), `corrmove ID UCI` (the
+/// opponent's move in it), `gone` / `back` (Mary leaves, comes back), `takeback`,
 /// `drop` (the game stream breaks at the next move), `resign` (Mary
 /// resigns), `stop`.
 #[test]
@@ -119,6 +121,24 @@ fn walk_by_hand() {
                     r#"{{"type":"challenge","challenge":{{"id":"c{done}","url":"x","status":"created","challenger":{{"id":"ann","name":"Ann","rating":1500}},"destUser":{{"id":"{lower}","name":"{me}"}},"variant":{{"key":"standard"}},"rated":true,"speed":"rapid","timeControl":{{"type":"clock","limit":600,"increment":5}},"color":"random","perf":{{"name":"Rapid"}}}}}}"#,
                     lower = me.to_lowercase()
                 )),
+                // A correspondence game in progress: `corr ID NAME DAYS`.
+                "corr" => {
+                    let w: Vec<&str> = rest.split_whitespace().collect();
+                    if let [id, name, days] = w[..] {
+                        let days = days.parse().unwrap_or(3);
+                        s.others
+                            .push(crate::lichess_server::Game::correspondence(id, name, days, &[]));
+                    }
+                }
+                // The opponent's move in it while hector is closed: `corrmove ID UCI`.
+                "corrmove" => {
+                    if let Some((id, uci)) = rest.split_once(' ')
+                        && let Some(g) = s.others.iter_mut().find(|g| g.id == id)
+                    {
+                        g.moves.push(uci.trim().to_owned());
+                        g.version += 1;
+                    }
+                }
                 "drop" => s.drop_at = s.game.as_ref().map(|g| g.moves.len() + 1),
                 "chat" => s.game_lines.push(format!(
                     r#"{{"type":"chatLine","room":"player","username":"{them}","text":"{rest}"}}"#

@@ -68,6 +68,8 @@ fn help_lists_the_commands_of_the_moment_one_per_line() {
         A::Abort,
         A::Chat,
         A::Say,
+        // Nor a tournament game.
+        A::Confirm,
     ];
     let listed: Vec<A> = A::ALL
         .iter()

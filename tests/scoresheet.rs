@@ -956,10 +956,15 @@ fn clock_times_and_penalties_reach_the_pgn() {
     let text = std::fs::read_to_string(&out).unwrap();
     // White: 90 minutes, a few moments used, 30 s added.
     assert!(text.contains("1. e4 {[%clk 1:30:2"), "{text}");
+    // (Comments wrap at 80 columns: read as one line.)
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(
-        text.contains("Penalty against Black: illegal move, White +0:02:00"),
+        flat.contains("Penalty against Black: illegal move, White +0:02:00"),
         "{text}"
     );
+    // The move the arbiter took back is on the scoresheet (issue 30).
+    assert!(flat.contains("1. e4 {[%clk 1:30:2"), "{text}");
+    assert!(flat.contains(": 1... e5} {Penalty against Black"), "{text}");
     let _ = std::fs::remove_dir_all(&data);
 }
 

@@ -61,6 +61,8 @@ mod lichess_walk;
 mod line_games;
 mod line_mode;
 mod scoresheet;
+#[cfg(unix)] // Unix only: a board on a pseudo-terminal, Debian's chromium
+mod tournament;
 mod trust;
 #[cfg(unix)] // Unix only: boards on pseudo-terminals (most of its tests)
 mod trust_board;

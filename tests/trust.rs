@@ -289,11 +289,18 @@ fn a_journal_that_cannot_be_written_is_said_once_and_export_still_has_every_move
             .ends_with("that folder cannot be written. The game goes on, and hector keeps trying."),
         "{lines:#?}"
     );
-    // Unsaved moves are never silent, even at the end of the input.
+    // Unsaved moves are never silent, even at the end of the input; once
+    // exported, the game is in that file, and said to be (issue 30, item
+    // 11: it was "The game is not saved" after a good export too).
+    let saved = lines
+        .iter()
+        .find_map(|l| l.strip_prefix("Scoresheet saved: "))
+        .and_then(|l| l.strip_suffix('.'))
+        .unwrap_or_else(|| panic!("exported: {lines:#?}"));
     assert_eq!(
         lines[lines.len() - 2..],
         [
-            "The game is not saved: its journal could not be written.",
+            format!("The game is saved in {saved}; its journal could not be written.").as_str(),
             "Goodbye."
         ],
         "{lines:#?}"

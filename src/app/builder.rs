@@ -39,6 +39,7 @@ pub struct AppBuilder {
 #[derive(Debug, Clone, Default)]
 struct Start {
     rated: bool,
+    tournament: Option<super::TournamentSetup>,
     look: crate::view::ViewLook,
     journal: Option<StartInfo>,
     from: Option<(Game, StartInfo)>,
@@ -132,10 +133,19 @@ impl AppBuilder {
         self
     }
 
-    /// A rated game, or one with an arbiter: no hint, evaluation, threat
-    /// or take-back.
+    /// A rated game: no help the position computes (attackers,
+    /// defenders, a piece's moves, material), no hint, evaluation, threat
+    /// or take-back (Article 11.3).
     pub fn rated(mut self, rated: bool) -> Self {
         self.start.rated = rated;
+        self
+    }
+
+    /// A tournament game (`--tournament`), with what its arbiter allowed:
+    /// rated, and nothing beyond the board; every action recorded, the
+    /// result confirmed by both players (`app/tournament.rs`).
+    pub fn tournament(mut self, setup: Option<super::TournamentSetup>) -> Self {
+        self.start.tournament = setup;
         self
     }
 
@@ -237,7 +247,8 @@ impl AppBuilder {
             quitting: false,
             changes: Vec::new(),
         };
-        app.settings.rated = start.rated;
+        app.settings.rated = start.rated || start.tournament.is_some();
+        app.parts.tournament = start.tournament.map(super::tournament::Tournament::new);
         app.parts.view.look = start.look;
         // In this order: the journal's start record, then the game it
         // starts from, then the engine's side written into it.
@@ -274,9 +285,15 @@ impl AppBuilder {
 /// edition, the mode, the clock's setup), to be written into it.
 fn start_info(app: &App) -> impl FnOnce(&mut StartInfo) + use<> {
     let edition = app.parts.edition();
-    let rated = app.settings.rated;
+    let mode = app.parts.mode(app.settings.rated);
     let clock = app.parts.clock.as_ref().map(|p| p.setup.clone());
-    move |start| super::clock::write_start_info(start, edition, rated, clock.as_ref())
+    let tournament = app.parts.tournament.as_ref().map(|t| t.setup().clone());
+    move |start| {
+        super::clock::write_start_info(start, edition, mode, clock.as_ref());
+        if let Some(t) = tournament {
+            t.write_start(start);
+        }
+    }
 }
 
 #[cfg(any(test, feature = "test-support"))]

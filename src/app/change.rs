@@ -199,13 +199,21 @@ impl App {
         if let Some(sheet) = &mut self.parts.journal.sheet {
             sheet.hear(change);
         }
+        if let Some(e) = self
+            .parts
+            .tournament
+            .as_ref()
+            .and_then(|t| t.on_change(change))
+        {
+            self.tournament_record(e);
+        }
         self.parts.boards.on_change(change);
         if let Some(b) = &mut self.parts.broadcast {
             b.on_change(change);
         }
         let plies = self.game.history().len();
         if let Some(o) = &mut self.parts.online {
-            out.extend(o.on_change(change, self.settings.me, plies));
+            out.extend(o.on_change(change, self.settings.me, plies, now));
         }
         let over = self.game.is_over();
         // (None stands when it is: a refused claim with its move is one.)

@@ -12,7 +12,8 @@ use super::voice::Voice;
 use crate::audio::Tone;
 use crate::clock::press::{Moved, PressError};
 use crate::clock::{
-    Announcement, Announcer, Clock, ClockError, PressMode, Presser, Schedule, TimeControl, words,
+    Announcement, Announcer, Clock, ClockError, ClockMark, PressMode, Presser, Schedule,
+    TimeControl, words,
 };
 use crate::command::TimeQuery;
 use crate::game::rules::{Edition, MateAbility, RuleSet, can_mate};
@@ -68,6 +69,12 @@ pub(super) struct ClockPart {
     /// A clock on the board that this one follows (a DGT 3000): its
     /// times and lever rule, not this clock's own deadlines.
     pub(super) physical: Option<board_clock::Physical>,
+    /// The clock as it stood just before each move of this session (its
+    /// index in the game's history): a take-back sets it back to the mark
+    /// of the first move taken back, so no increment and no time spent
+    /// survives it (issue 30; 4.6, 6.2: a move made stands, and one the
+    /// opponent lets be taken back gains nothing).
+    marks: Vec<(usize, ClockMark)>,
 }
 
 /// What the clock part reports when time passes: the App phrases it and
@@ -120,6 +127,7 @@ impl ClockPart {
             illegal: ByColor::new_with(|_| 0),
             can_mate: None,
             physical: None,
+            marks: Vec::new(),
         }
     }
 
@@ -266,6 +274,10 @@ impl ClockPart {
             return None;
         }
         self.start(game.turn(), now);
+        if let Some(ply) = game.history().len().checked_sub(1) {
+            self.marks.retain(|(i, _)| *i < ply);
+            self.marks.push((ply, self.clock.mark(now)));
+        }
         self.refresh_can_mate(pos);
         if game.is_over() {
             // The game ended with the move: the clock stops.
@@ -300,14 +312,39 @@ impl ClockPart {
         None
     }
 
-    /// Moves were taken back in `game` (a `takeback`, or on the board): a
-    /// move that waited for its separate press (D.2.8) waits no more, and
-    /// the clock runs for the side now to move; the time already used
-    /// stays used.
+    /// Moves were taken back in `game` (a `takeback`, on the board, an
+    /// illegal move restored): a move that waited for its separate press
+    /// (D.2.8) waits no more, and the clock runs for the side now to move;
+    /// the time already used stays used (7.5: an illegal move's time is
+    /// not given back).  A take-back the players agreed to then sets the
+    /// clock back too ([`ClockPart::set_back`]).
     pub(super) fn took_back(&mut self, game: &Game, now: Instant) {
         self.presser.take_back();
         if !(game.is_over() || self.follows_board()) {
             self.clock.give_turn(game.turn(), now);
+        }
+    }
+
+    /// A take-back agreed (or made where both play at one keyboard): the
+    /// clock shows again what it showed before the first move taken back
+    /// (its increment and the time spent since are undone), running for
+    /// the side now to move (issue 30; 4.6, 6.2).  A move made before this
+    /// session (a resumed game) has no mark: then nothing changes.
+    pub(super) fn set_back(&mut self, game: &Game, now: Instant) {
+        if game.is_over() || self.follows_board() {
+            return;
+        }
+        let ply = game.history().len();
+        let mark = self
+            .marks
+            .iter()
+            .find(|(i, _)| *i == ply)
+            .map(|(_, m)| m.clone());
+        self.marks.retain(|(i, _)| *i < ply);
+        if let Some(m) = mark
+            && self.clock.restore(&m, now)
+        {
+            self.announcer.rearm(game.turn(), &self.clock, now);
         }
     }
 

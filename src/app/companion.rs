@@ -9,7 +9,7 @@ use std::time::Instant;
 use super::voice::{Talk, Voice};
 use crate::audio::Tone;
 use crate::clock::Clock;
-use crate::companion::{CompanionEvent, Flash, FlashKind, Notice, OpponentAction};
+use crate::companion::{ArbiterRequest, CompanionEvent, Flash, FlashKind, Notice, OpponentAction};
 use crate::msg::{CompanionChoice, Effect};
 use crate::scoresheet::{Event, JournalOp};
 use crate::speech::{Priority, SayKind};
@@ -31,6 +31,24 @@ pub(super) struct CompanionState {
     /// Both clocks as of the last message handled: what the page shows
     /// (the app reads no clock of its own between messages).
     pub(super) clocks: Option<ClockView>,
+    /// A tournament game's arbiter's code (said only when asked).
+    pub(super) arbiter_code: Option<String>,
+    /// The blind player's take-back request, waiting for the opponent's
+    /// answer on the page (issue 30).
+    pub(super) takeback: Option<TakebackAsk>,
+}
+
+/// A take-back asked of the opponent on the page: it stands while the game
+/// has the moves it was asked with (a move made meanwhile lapses it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct TakebackAsk {
+    /// The number of moves the game had when it was asked.
+    pub(super) plies: usize,
+    /// The moves asked to be taken back, in SAN with their numbers, for
+    /// the page ("2. Nf3").
+    pub(super) san: String,
+    /// The same, in words, for the blind player.
+    pub(super) words: String,
 }
 
 /// What the page part reports: a sentence for the blind player (the App
@@ -54,12 +72,32 @@ pub(super) enum CompanionNote {
     Opponent(OpponentAction),
     /// Ask the server to free the opponent's seat.
     Release,
+    /// The arbiter gave one of their functions on their page (confirmed
+    /// there): the App carries it out.
+    Arbiter(ArbiterRequest),
 }
 
 impl CompanionState {
     /// Whether the opponent's screen is being served.
     pub(super) fn running(&self) -> bool {
         self.running
+    }
+
+    /// Whether an opponent holds the page's seat (paired, not freed): the
+    /// opponent is not at the blind player's keyboard.
+    pub(super) fn paired(&self) -> bool {
+        self.running
+            && matches!(
+                self.seat,
+                Some(Event::Companion {
+                    token_sha256: Some(_)
+                })
+            )
+    }
+
+    /// The take-back request standing in a game of `plies` moves.
+    pub(super) fn takeback_asked(&self, plies: usize) -> Option<&TakebackAsk> {
+        self.takeback.as_ref().filter(|a| a.plies == plies)
     }
 
     /// The page was started (or not): where to open it, and its code.
@@ -111,6 +149,11 @@ impl CompanionState {
             CompanionEvent::Action(action) => Some(CompanionNote::Opponent(action)),
             CompanionEvent::WrongCodes => Some(say("companion_wrong_codes", false)),
             CompanionEvent::ServerFailed => Some(say("companion_server_failed", true)),
+            CompanionEvent::ArbiterCode(code) => {
+                self.arbiter_code = Some(code);
+                None
+            }
+            CompanionEvent::Arbiter(op) => Some(CompanionNote::Arbiter(op)),
         }
     }
 
@@ -230,6 +273,8 @@ pub(super) fn say(note: CompanionNote, v: &mut Voice<'_>) -> Option<OpponentActi
             return None;
         }
         CompanionNote::Opponent(action) => return Some(action),
+        // (Taken by the App before: `App::on_companion_note`.)
+        CompanionNote::Arbiter(_) => return None,
     };
     let args: Vec<(&str, &str)> = args.iter().map(|(k, v)| (*k, v.as_str())).collect();
     let t = v.text(key, &args);
@@ -241,7 +286,7 @@ pub(super) fn say(note: CompanionNote, v: &mut Voice<'_>) -> Option<OpponentActi
 }
 
 /// "4712" → "4 7 1 2": said digit by digit.
-fn spaced(code: &str) -> String {
+pub(super) fn spaced(code: &str) -> String {
     code.chars().map(String::from).collect::<Vec<_>>().join(" ")
 }
 

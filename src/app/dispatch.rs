@@ -3,7 +3,9 @@
 //! (an action of the table, `crate::action`, with its checked argument)
 //! to [`App::dispatch`].  First what the table says of the action (a
 //! review's own goes to the review, what a review refuses is refused
-//! there, online play takes its own, a rated game refuses outside help),
+//! there, online play takes its own, a tournament game records the
+//! action and refuses what its mode refuses, a rated game refuses outside
+//! help),
 //! then its handler: one arm of one `match`, which the compiler checks
 //! names every action.  An action asked for without the argument it needs
 //! gets its help sentence.
@@ -119,6 +121,11 @@ impl App {
     pub(super) fn on_action_confirmed(&mut self, action: A, now: Instant, out: &mut Vec<Effect>) {
         match action {
             A::New => {
+                if self.parts.journal.keeps_game() {
+                    // The game left is kept: said (issue 30).
+                    let t = self.message("new_game_kept", &[]);
+                    self.info(out, t);
+                }
                 let over = self.game.is_over();
                 out.extend(
                     self.parts
@@ -136,12 +143,40 @@ impl App {
             }
             A::Resign => self.resign(out),
             _ => {
+                if self.journal_failing() {
+                    let t = self.saved_where_bye();
+                    self.info(out, t);
+                }
                 let t = self.message("goodbye", &[]);
                 self.info(out, t);
                 self.quitting = true;
                 out.push(Effect::Quit);
             }
         }
+    }
+
+    /// A tournament game's gate: the action recorded for the arbiter,
+    /// allowed or refused; true when refused, said in one sentence that
+    /// names the rule (Article 11.3).
+    fn tournament_gate(&mut self, action: A, arg: &Arg, out: &mut Vec<Effect>) -> bool {
+        let Some(t) = &self.parts.tournament else {
+            return false;
+        };
+        let refused = t.refuses(action);
+        // A resignation or a claim typed is the side to move's (`resign`,
+        // `claim`); every other action the player's at hector.
+        let by = match action {
+            A::Resign | A::Claim => self.game.turn(),
+            _ => self.settings.me,
+        };
+        if let Some(e) = t.record(by, action, arg, !refused) {
+            self.tournament_record(e);
+        }
+        if refused {
+            let t = self.message("tournament_refused", &[]);
+            self.info(out, t);
+        }
+        refused
     }
 
     /// What a player asked for, however they asked.
@@ -170,6 +205,11 @@ impl App {
                     return;
                 }
             }
+        }
+        // A tournament game records every action, and refuses what the
+        // table (and its arbiter) refuse, whatever parts there are.
+        if self.tournament_gate(action, &request.arg, out) {
+            return;
         }
         // Outside help in a rated game; an engine's action without an
         // engine is answered by its handler ("there is no engine").
@@ -318,7 +358,9 @@ impl App {
             }
             // The journal cannot be written: leaving loses the moves unless
             // they are saved elsewhere, so it is asked, whoever types.
-            A::New | A::Quit if self.journal_failing() => {
+            A::New | A::Quit
+                if self.journal_failing() && self.parts.journal.copy_current().is_none() =>
+            {
                 self.ask(super::Question::Confirm(action), out);
                 let word = self.talk.word(action);
                 let t = self.message("not_saved_leave", &[("command", &word)]);
@@ -341,6 +383,7 @@ impl App {
                 self.info(out, t);
             }
             A::New | A::Quit => self.on_action_confirmed(action, now, out),
+            A::Confirm => self.confirm_result(self.settings.me, out),
             A::Draw => self.typed_draw_offer(out),
             A::Accept => self.accept_draw(out),
             A::Decline => self.decline_draw(out),

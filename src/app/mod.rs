@@ -50,6 +50,7 @@ mod scoresheet;
 mod show;
 mod status;
 mod takeback;
+mod tournament;
 mod voice;
 
 pub use review::{pgn_problem_sentence, start_error_sentence};
@@ -60,6 +61,7 @@ pub use builder::AppBuilder;
 pub use clock::ClockSetup;
 pub use engine::EngineSetup;
 pub use online::OnlineStart;
+pub use tournament::TournamentSetup;
 
 /// A question hector asked that the next line may answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -281,10 +283,23 @@ impl App {
         }
         let p = self.prompt_of_game();
         if self.journal_failing() {
-            // Unsaved moves are never silent.
+            // Unsaved moves are never silent; a copy saved since the last
+            // move holds them (issue 30).
+            if let Some(path) = self.parts.journal.copy_current() {
+                return self.message("prompt_saved_copy", &[("prompt", &p), ("path", path)]);
+            }
             return self.message("prompt_not_saved", &[("prompt", &p)]);
         }
         p
+    }
+
+    /// Leaving while the journal cannot be written: where the game is
+    /// kept (a copy saved since the last move), or that it is not.
+    fn saved_where_bye(&self) -> String {
+        match self.parts.journal.copy_current() {
+            Some(path) => self.message("saved_copy_bye", &[("path", path)]),
+            None => self.message("not_saved_bye", &[]),
+        }
     }
 
     fn prompt_of_game(&self) -> String {
@@ -358,6 +373,10 @@ impl App {
         let was_quitting = self.quitting;
         // Ctrl-C, SIGTERM, SIGHUP: leaving is not held for the broadcast.
         let interrupted = matches!(msg, Msg::Interrupted);
+        // How the actions of this message came, for a tournament game's log.
+        if let Some(t) = &mut self.parts.tournament {
+            t.heard(&msg);
+        }
         // The clock first: a flag that fell before this message wins.
         self.clock_tick(now, &mut out);
         match msg {
@@ -387,19 +406,27 @@ impl App {
             Msg::Key(action, _) if self.mode.asking_resume() => {
                 self.answer_resume(Some(action), now, &mut out)
             }
+            Msg::Journal(crate::scoresheet::JournalStatus::Digest(d)) => {
+                self.on_digest(&d, &mut out)
+            }
             Msg::Journal(status) => {
                 let mut v = voice::Voice::new(&mut self.talk, &mut out);
                 self.parts.journal.on_status(status, &mut v);
             }
             Msg::Resume(offer) => self.on_resume_offer(*offer, now, &mut out),
-            Msg::Exported(result) => scoresheet::say_exported(result, &mut self.voice(&mut out)),
+            Msg::Exported(result) => {
+                if let Ok(path) = &result {
+                    self.parts.journal.copied(path);
+                }
+                scoresheet::say_exported(result, &mut self.voice(&mut out));
+            }
             Msg::Board(event) => {
                 let notes = self.parts.boards.link(Seat::Player, event, now);
                 self.on_seat_notes(Seat::Player, notes, now, &mut out);
             }
             Msg::EndOfInput | Msg::Interrupted if self.journal_failing() => {
                 // Unsaved moves are never silent, even when leaving.
-                let t = self.message("not_saved_bye", &[]);
+                let t = self.saved_where_bye();
                 self.say(&mut out, t, Priority::Normal, SayKind::Error);
                 if matches!(msg, Msg::Interrupted) || !self.engine_defers_quit() {
                     let t = self.message("goodbye", &[]);
@@ -442,7 +469,8 @@ impl App {
                 }
                 let over = self.game.is_over();
                 if let Some(o) = &mut self.parts.online {
-                    o.tick(now, over, &mut voice::Voice::new(&mut self.talk, &mut out));
+                    let notes = o.tick(now, over, &mut voice::Voice::new(&mut self.talk, &mut out));
+                    self.on_online_notes(notes, now, &mut out);
                 }
                 if let Some(b) = &mut self.parts.broadcast {
                     b.tick(now, &mut voice::Voice::new(&mut self.talk, &mut out));
@@ -484,12 +512,13 @@ impl App {
                         let t = self.opening_sentence();
                         self.say(&mut out, t, Priority::Normal, SayKind::Game);
                     }
+                    self.tournament_started(&mut out);
                     self.clock_start(now);
                     if let Some(e) = &mut self.parts.engine {
                         let note = e.start(now);
                         self.on_engine_notes(vec![note], now, &mut out);
                     }
-                    if let Some(o) = &self.parts.online {
+                    if let Some(o) = &mut self.parts.online {
                         o.start(&mut voice::Voice::new(&mut self.talk, &mut out));
                     }
                 }
@@ -539,9 +568,12 @@ impl App {
             let t = self.message("draw_offer_lapsed", &[("side", &side)]);
             self.say(&mut out, t, Priority::Normal, SayKind::Game);
         }
+        // A tournament game's end: both players asked to confirm.
+        self.tournament_over(&mut out);
         // Leaving in order (quit, the end of input, SIGTERM, SIGHUP): both
         // times are journalled, so that a resume gives no thinking time back.
         if self.quitting && !was_quitting {
+            self.tournament_stopped();
             let over = self.game.is_over();
             let clock = self.parts.clock.as_ref().map(clock::ClockPart::clock);
             self.parts.journal.reading(over, clock, now);
@@ -572,6 +604,9 @@ impl App {
                 b.poll(pgn, now, &mut voice::Voice::new(&mut self.talk, &mut out));
                 b.hold_quit(now, interrupted, &mut self.talk, &mut out);
             }
+        }
+        if let Some(o) = &mut self.parts.online {
+            o.hold_quit(now, interrupted, &mut self.talk, &mut out);
         }
         if let Some(epoch) = self.parts.journal.begun() {
             // The opponent's seat, so that a resumed game gives the page its seat back.
@@ -641,6 +676,14 @@ impl App {
             {
                 return;
             }
+        }
+        // The number of the lichess game to play, when asked which.
+        if let Ok(n) = line.trim().parse::<usize>()
+            && let Some(o) = &mut self.parts.online
+            && let Some(notes) = o.choose(n, &mut voice::Voice::new(&mut self.talk, out))
+        {
+            self.on_online_notes(notes, now, out);
+            return;
         }
         let words: Vec<&MoveWords> = self.talk.arg_words.iter().collect();
         let input = read_line(
@@ -758,7 +801,20 @@ impl App {
 
     fn game_over_sentence(&self) -> Option<String> {
         let r = self.game.result()?;
+        if let Some(side) = self.flag_drawn() {
+            return Some(self.talk.phraser.flag_fell_drawn(side));
+        }
         Some(self.talk.phraser.game_over(r.reason, r.outcome.winner()))
+    }
+
+    /// The side whose flag fell, when the game ended drawn by it (the
+    /// other could not mate): said by name (issue 30, item 6).
+    fn flag_drawn(&self) -> Option<Color> {
+        let r = self.game.result()?;
+        if r.reason != crate::game::EndReason::TimeForfeit || r.outcome.winner().is_some() {
+            return None;
+        }
+        self.parts.clock.as_ref()?.clock().flagged()
     }
 
     /// "Game over: White won by checkmate, one to zero. Say new for a new game."
@@ -766,6 +822,9 @@ impl App {
         let r = self.game.result()?;
         if let Some(o) = &self.parts.online {
             return Some(o.over_state(&self.talk, r.reason, r.outcome.winner()));
+        }
+        if let Some(side) = self.flag_drawn() {
+            return Some(self.talk.phraser.flag_fell_drawn_state(side));
         }
         Some(
             self.talk

@@ -16,6 +16,7 @@ use super::engine::EngineNote;
 use super::online::{OnlineNote, OnlinePlay, game_error_key};
 use super::online_record::{clock_of, online_start_info};
 use super::scoresheet::{damage_sentence, lines_words, restored_up_to};
+use super::tournament::{Confirmed, Tournament, TournamentSetup};
 use super::voice::Talk;
 use crate::audio::Tone;
 use crate::board::{BoardSession, Inferred, SessionNote};
@@ -38,12 +39,28 @@ impl App {
         };
         let mut v = super::voice::Voice::new(&mut self.talk, out);
         let notes = o.handle(io, now, &self.game, self.settings.me, &mut v);
-        for note in notes {
-            self.on_online_note(note, now, out);
-        }
+        // The part's own sentences (the first move's deadline) after the
+        // move and what the board awaits.
+        let (tells, notes): (Vec<_>, Vec<_>) = notes
+            .into_iter()
+            .partition(|n| matches!(n, OnlineNote::Tell(_)));
+        self.on_online_notes(notes, now, out);
         // The opponent's move (a takeback, a refused move taken back, the
         // game read again) is awaited on the player's board.
         self.sync_board(now, out);
+        self.on_online_notes(tells, now, out);
+    }
+
+    /// What the online part answered, in order.
+    pub(super) fn on_online_notes(
+        &mut self,
+        notes: Vec<OnlineNote>,
+        now: Instant,
+        out: &mut Vec<Effect>,
+    ) {
+        for note in notes {
+            self.on_online_note(note, now, out);
+        }
     }
 
     /// What the online part answered that only the App may do.
@@ -120,6 +137,7 @@ impl App {
                     self.parts.journal.event(Event::SetAside);
                 }
             }
+            OnlineNote::Tell(t) => self.say(out, t, Priority::Urgent, SayKind::Game),
             OnlineNote::MoveRefused => {
                 let said = self
                     .game
@@ -144,15 +162,45 @@ impl App {
     }
 
     /// The server's changes, one by one: each said by the online part and
-    /// made in the game here.
+    /// made in the game here.  A flood of moves (more than
+    /// [`super::online::FLOOD`] at once: a game taken up after long, a
+    /// hostile server) is made silently and said as one sentence, the
+    /// count and the last move (issue 31.5).
     fn apply_online_changes(&mut self, changes: Vec<Change>, now: Instant, out: &mut Vec<Effect>) {
+        let moves = changes
+            .iter()
+            .filter(|c| matches!(c, Change::Move { .. }))
+            .count();
+        let flood = moves > super::online::FLOOD;
+        let mut made = 0usize;
+        let mut last = None;
         for change in changes {
             let Some(o) = &mut self.parts.online else {
                 return;
             };
             let mut v = super::voice::Voice::new(&mut self.talk, out);
-            if let Some(note) = o.apply(change, &self.game, &mut v) {
-                self.on_online_note(note, now, out);
+            match o.apply(change, &self.game, &mut v) {
+                Some(OnlineNote::Edit(Edit::Play(mv))) if flood => {
+                    let before = self.game.position().clone();
+                    if self.change(Edit::Play(mv)).is_ok() {
+                        made += 1;
+                        last = Some((before, mv));
+                    }
+                    self.settle(now, out);
+                }
+                Some(note) => self.on_online_note(note, now, out),
+                None => {}
+            }
+        }
+        if let Some((before, mv)) = last {
+            let words = self.talk.phraser.say_move(&before, mv);
+            let t = self.message(
+                "lichess_moves_missed",
+                &[("count", &made.to_string()), ("last", &words)],
+            );
+            self.say(out, t, Priority::Urgent, SayKind::Game);
+            if let Some(t) = self.game_over_sentence() {
+                self.say(out, t, Priority::Urgent, SayKind::Game);
             }
         }
     }
@@ -386,6 +434,9 @@ impl App {
         now: Instant,
         out: &mut Vec<Effect>,
     ) {
+        if let CompanionNote::Arbiter(request) = note {
+            return self.arbiter_from_page(request, now, out);
+        }
         if let Some(action) = super::companion::say(note, &mut self.voice(out)) {
             self.on_opponent_action(action, now, out);
             self.sync_board(now, out);
@@ -394,6 +445,11 @@ impl App {
 
     fn on_opponent_action(&mut self, action: OpponentAction, now: Instant, out: &mut Vec<Effect>) {
         let them = !self.settings.me;
+        self.record_page_action(&action);
+        // The one action of a game that is over: its result confirmed.
+        if action == OpponentAction::ConfirmResult {
+            return self.confirm_result(them, out);
+        }
         if let Some(t) = self.game_over_state() {
             self.parts.companion.notify(t, None);
             return;
@@ -478,6 +534,9 @@ impl App {
                     self.parts.companion.notify(t, None);
                 }
             },
+            OpponentAction::ClaimDraw(intended) => self.opponent_claims(intended, now, out),
+            OpponentAction::AcceptTakeback => self.takeback_answered(true, now, out),
+            OpponentAction::RefuseTakeback => self.takeback_answered(false, now, out),
             OpponentAction::Resign => {
                 if self.change(Edit::Resign(them)).is_ok()
                     && let Some(t) = self.game_over_sentence()
@@ -485,6 +544,8 @@ impl App {
                     self.say(out, t, Priority::Urgent, SayKind::Game);
                 }
             }
+            // (Taken above.)
+            OpponentAction::ConfirmResult => {}
         }
     }
 
@@ -516,24 +577,45 @@ impl App {
                     })
                     .unwrap_or_default();
                 let moves = r.game.history().len().div_ceil(2).to_string();
+                // Issue 30: games told apart by the time they began (the
+                // journal's, UTC, as the date) and their last move.
+                let time = offer
+                    .started
+                    .map(|d| {
+                        let d = d.to_offset(time::UtcOffset::UTC);
+                        format!("{:02}:{:02}", d.hour(), d.minute())
+                    })
+                    .unwrap_or_default();
+                let last = r
+                    .game
+                    .positions()
+                    .next_back()
+                    .map(|(before, played)| {
+                        let words = self.talk.phraser.say_move(before, played.mv);
+                        format!("{} ", self.message("resumed_last", &[("move", &words)]))
+                    })
+                    .unwrap_or_default();
                 let (white, black) = (r.start.white.trim(), r.start.black.trim());
-                let t = if white.is_empty() && black.is_empty() {
+                let key = if r.start.online().is_some() {
+                    // Resumed there: said so (issue 30).
+                    "resume_offer_online"
+                } else if white.is_empty() && black.is_empty() {
                     // No names were given: none are said ("Anna against ,").
-                    self.message(
-                        "resume_offer_unnamed",
-                        &[("date", &date), ("moves", &moves)],
-                    )
+                    "resume_offer_unnamed"
                 } else {
-                    self.message(
-                        "resume_offer",
-                        &[
-                            ("date", &date),
-                            ("white", &self.talk.phraser.player(white, Color::White)),
-                            ("black", &self.talk.phraser.player(black, Color::Black)),
-                            ("moves", &moves),
-                        ],
-                    )
+                    "resume_offer"
                 };
+                let t = self.message(
+                    key,
+                    &[
+                        ("date", &date),
+                        ("time", &time),
+                        ("white", &self.talk.phraser.player(white, Color::White)),
+                        ("black", &self.talk.phraser.player(black, Color::Black)),
+                        ("moves", &moves),
+                        ("last", &last),
+                    ],
+                );
                 self.say(out, t, Priority::Normal, SayKind::Game);
                 self.mode = crate::app::Mode::AskingResume(Box::new(offer));
             }
@@ -619,6 +701,7 @@ impl App {
                 self.say(out, t, Priority::Normal, SayKind::Game);
                 let t = self.message("new_game", &[]);
                 self.say(out, t, Priority::Normal, SayKind::Game);
+                self.tournament_started(out);
                 self.boards_after_declined_resume(now, out);
             }
             None => {
@@ -692,6 +775,7 @@ impl App {
             self.say(out, t, Priority::Normal, SayKind::Info);
         }
         self.replace_game(resumed.game.clone());
+        self.mode_of_record(&resumed.start);
         let part = self.parts.clock.take();
         self.parts.clock = ClockPart::restored(part, &resumed.start, resumed.restored_clock(), now);
         self.refresh_can_mate();
@@ -756,6 +840,8 @@ impl App {
         self.parts.journal.seen_after_resume(press, mine, theirs);
         // A game played on lichess goes on there.
         self.online_rejoin(&resumed.start, resumed.restored_clock(), now, out);
+        // A tournament game says its mode again, and that hector started.
+        self.tournament_started(out);
     }
 
     /// A board after a resume: set to the resumed game, with what it
@@ -1021,11 +1107,25 @@ impl App {
                 self.say(out, t, Priority::Normal, SayKind::Board);
             }
             Inferred::TakeBack => {
+                // Issue 30: with the opponent away, a move taken back on
+                // the board is a request; until it is accepted the board
+                // differs from the game (the mismatch to put right).
+                if self.opponent_away()
+                    && !self.game.is_over()
+                    && self.parts.boards.takeback_awaited.is_none()
+                {
+                    self.ask_takeback(out);
+                    self.sync_board(now, out);
+                    return;
+                }
                 if self.game.is_over() || self.change(Edit::TakeBack(1)).is_ok_and(|c| c.is_empty())
                 {
                     return;
                 }
                 self.settle(now, out);
+                if let Some(part) = &mut self.parts.clock {
+                    part.set_back(&self.game, now);
+                }
                 if !self.board_took_back(out) {
                     let t = self.message("take_back", &[]);
                     self.say(out, t, Priority::Urgent, SayKind::Game);
@@ -1204,5 +1304,261 @@ fn about(talk: &Talk, seat: Seat, text: String) -> String {
     match seat {
         Seat::Player => text,
         Seat::Opponent => talk.text("opponent_board_said", &[("text", &text)]),
+    }
+}
+
+/// The tournament part's side in the App: the mode said and recorded at
+/// the start and the stop, a resumed game's mode, the confirmations of
+/// the result and the closed record's digest (`tournament.rs`).
+impl App {
+    /// At the start of the session: a tournament game says its mode and
+    /// what its arbiter allowed, and records that hector started.
+    pub(super) fn tournament_started(&mut self, out: &mut Vec<Effect>) {
+        // A saved game may be resumed: its mode is its record's.
+        if self.mode.asking_resume() {
+            return;
+        }
+        let Some(t) = self.parts.tournament.as_mut() else {
+            return;
+        };
+        if !t.start() {
+            return;
+        }
+        let allowed: Vec<String> = t.allowed().iter().map(|a| self.talk.word(*a)).collect();
+        self.tournament_record(Tournament::act(
+            self.settings.me,
+            "start",
+            "",
+            crate::scoresheet::record::Via::Hector,
+        ));
+        let t = self.message("tournament_mode", &[]);
+        self.say(out, t, Priority::Normal, SayKind::Game);
+        if !allowed.is_empty() {
+            let list = self.talk.phraser.list(&allowed);
+            let t = self.message("tournament_allowed", &[("actions", &list)]);
+            self.info(out, t);
+        }
+    }
+
+    /// A tournament game's record: written to the journal and kept for
+    /// the arbiter's page's action log.
+    pub(super) fn tournament_record(&mut self, event: Event) {
+        if let Some(t) = &mut self.parts.tournament {
+            t.log(&event);
+        }
+        self.parts.journal.event(event);
+    }
+
+    /// hector stops (quit, the end of input, a signal): recorded, unless
+    /// the record is closed.
+    pub(super) fn tournament_stopped(&mut self) {
+        if self.parts.tournament.as_ref().is_some_and(|t| !t.closed()) {
+            self.tournament_record(Tournament::act(
+                self.settings.me,
+                "stop",
+                "",
+                crate::scoresheet::record::Via::Hector,
+            ));
+        }
+    }
+
+    /// A game resumed from its journal is played in the mode its start
+    /// record names, whatever this session was started with (a record of
+    /// before modes keeps the session's).
+    pub(super) fn mode_of_record(&mut self, start: &StartInfo) {
+        use crate::scoresheet::record::GameMode;
+        let Some(mode) = start.mode() else {
+            return;
+        };
+        self.settings.rated = mode != GameMode::Casual;
+        self.parts.tournament = TournamentSetup::of_start(start).map(Tournament::new);
+    }
+
+    /// What the opponent did on their page, for a tournament game's log
+    /// (a move is recorded as the game hears it).
+    pub(super) fn record_page_action(&mut self, action: &OpponentAction) {
+        let Some(t) = &self.parts.tournament else {
+            return;
+        };
+        let (what, arg) = match action {
+            OpponentAction::Move(_) | OpponentAction::ConfirmResult => return,
+            OpponentAction::OfferDraw => ("offer", String::new()),
+            OpponentAction::AcceptDraw => ("accept", String::new()),
+            OpponentAction::DeclineDraw => ("decline", String::new()),
+            OpponentAction::Resign => ("resign", String::new()),
+            // Refused to the player in a tournament game, so not asked
+            // of the page there; recorded should it come.
+            OpponentAction::AcceptTakeback => ("takeback-accept", String::new()),
+            OpponentAction::RefuseTakeback => ("takeback-refuse", String::new()),
+            OpponentAction::ClaimDraw(intended) => (
+                "claim",
+                match intended {
+                    Some(MoveInput::San(san)) => san.clone(),
+                    Some(MoveInput::FromTo { from, to, .. }) => format!("{from}{to}"),
+                    None => String::new(),
+                },
+            ),
+        };
+        let e = Tournament::act(!self.settings.me, what, &arg, t.via());
+        self.tournament_record(e);
+    }
+
+    /// The end of a tournament game: both players are asked to confirm
+    /// the result (Article 8.7), once.
+    pub(super) fn tournament_over(&mut self, out: &mut Vec<Effect>) {
+        let over = self.game.is_over();
+        let Some(t) = &mut self.parts.tournament else {
+            return;
+        };
+        if !t.ask_confirmation(over) {
+            return;
+        }
+        let word = self.talk.word(crate::action::PlayerAction::Confirm);
+        let key = if self.parts.companion.running() {
+            "tournament_confirm_ask"
+        } else {
+            "tournament_confirm_ask_alone"
+        };
+        let t = self.message(key, &[("command", &word)]);
+        self.say(out, t, Priority::Normal, SayKind::Game);
+    }
+
+    /// `by` confirms the result (the player with `confirm`, the opponent
+    /// on their page): recorded; once both have (or the player, when
+    /// there is no page), the record is closed and its digest asked of
+    /// the journal.
+    pub(super) fn confirm_result(&mut self, by: Color, out: &mut Vec<Effect>) {
+        let mine = by == self.settings.me;
+        let outcome = self.game.result().map(|r| r.outcome);
+        let page = self.parts.companion.running();
+        let Some(t) = &mut self.parts.tournament else {
+            let t = self.message("confirm_not_tournament", &[]);
+            return self.info(out, t);
+        };
+        let via = t.via();
+        let answer = t.confirm(by, outcome);
+        let key = match answer {
+            Confirmed::NotOver => Some("confirm_not_over"),
+            Confirmed::Already => Some("confirm_already"),
+            Confirmed::Recorded { .. } => None,
+        };
+        if let Some(key) = key {
+            if mine {
+                let t = self.message(key, &[]);
+                self.say(out, t, Priority::Normal, SayKind::Error);
+            } else {
+                self.parts.companion.notify_key(&self.talk, key);
+            }
+            return;
+        }
+        let (Confirmed::Recorded { both }, Some(outcome)) = (answer, outcome) else {
+            return;
+        };
+        self.tournament_record(Event::Confirm { by, outcome, via });
+        let side = self.talk.phraser.side(by);
+        let t = self.message("result_confirmed", &[("side", &side)]);
+        self.say(out, t, Priority::Normal, SayKind::Game);
+        if both || (mine && !page) {
+            if let Some(t) = &mut self.parts.tournament
+                && t.close()
+            {
+                self.parts.journal.close();
+            }
+        } else if mine {
+            let side = self.talk.phraser.side(!by);
+            let t = self.message("confirm_waiting", &[("side", &side)]);
+            self.info(out, t);
+        }
+    }
+
+    /// The closed record's digest, from the journal: said, shown on the
+    /// full-screen view and the opponent's page (what `hector verify`
+    /// gives for the file, and the arbiter notes on the result slip).
+    pub(super) fn on_digest(
+        &mut self,
+        digest: &crate::scoresheet::record::Digest,
+        out: &mut Vec<Effect>,
+    ) {
+        let short = crate::scoresheet::verify::short_digest(digest);
+        if let Some(t) = &mut self.parts.tournament {
+            t.set_digest(short.clone());
+        }
+        let t = self.message("tournament_digest", &[("digest", &short)]);
+        self.parts.companion.notify(t.clone(), None);
+        self.say(out, t, Priority::Normal, SayKind::Game);
+    }
+
+    /// `arbiter code`: the arbiter's pairing code of a tournament game,
+    /// said only on request (for the arbiter's phone).
+    pub(super) fn arbiter_code(&mut self, out: &mut Vec<Effect>) {
+        let t = match &self.parts.companion.arbiter_code {
+            Some(code) if self.parts.tournament.is_some() => {
+                let code = super::companion::spaced(code);
+                self.message("arbiter_code", &[("code", &code)])
+            }
+            _ => self.message("arbiter_code_none", &[]),
+        };
+        self.info(out, t);
+    }
+
+    /// An arbiter's function from the arbiter's page, confirmed there:
+    /// carried out as `arbiter …` confirmed with yes at the keyboard
+    /// (journalled, said to the player), and answered on the page.
+    fn arbiter_from_page(
+        &mut self,
+        request: crate::companion::ArbiterRequest,
+        now: Instant,
+        out: &mut Vec<Effect>,
+    ) {
+        use crate::command::{ArbiterOp, Side};
+        use crate::companion::ArbiterRequest as R;
+        if self.parts.tournament.is_none() {
+            return;
+        }
+        let op = match request {
+            R::Stop => ArbiterOp::Stop,
+            R::Start => ArbiterOp::Start,
+            R::Add { side, seconds } => ArbiterOp::Add(
+                Side::Colour(side),
+                std::time::Duration::from_secs(u64::from(seconds)),
+            ),
+            R::Illegal(side) => ArbiterOp::Illegal(Side::Colour(side)),
+            R::Result(winner) => ArbiterOp::Result(winner),
+        };
+        let before = out.len();
+        // What the keyboard's `arbiter …` would refuse (no clock, the
+        // board's clock in charge) is refused so here too.
+        self.on_arbiter(op, out);
+        if !matches!(self.mode, super::Mode::ArbiterPending(_)) {
+            let said: Vec<String> = out[before..]
+                .iter()
+                .filter_map(|e| match e {
+                    Effect::Say(u) => Some(u.text.clone()),
+                    _ => None,
+                })
+                .collect();
+            self.parts.companion.notify(said.join(" "), None);
+            return;
+        }
+        // Confirmed on the page: the question asked at the keyboard is
+        // not said.
+        out.truncate(before);
+        let arg = super::tournament::arg_words(&crate::command::Arg::Arbiter(op));
+        let by = self.settings.me;
+        self.tournament_record(Tournament::act(
+            by,
+            "arbiter",
+            &arg,
+            crate::scoresheet::record::Via::Arbiter,
+        ));
+        self.arbiter_answered(true, now, out);
+        let said: Vec<String> = out[before..]
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Say(u) => Some(u.text.clone()),
+                _ => None,
+            })
+            .collect();
+        self.parts.companion.notify(said.join(" "), None);
     }
 }

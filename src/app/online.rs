@@ -23,9 +23,13 @@ use super::change::{Edit, GameChange};
 use super::voice::{Talk, Voice};
 use crate::action::PlayerAction as Action;
 use crate::game::{EndReason, Game, GameError, GameResult};
-use crate::lichess::api::{Reply, Request};
-use crate::lichess::event::{AccountEvent, GameEvent, GameFull, Side};
+use crate::lichess::api::{Pace, Playing, Reply, Request};
+use crate::lichess::event::{
+    AccountEvent, ChatLine, GameEvent, GameFull, GameInfo, GameState, Side, Speed, VariantKind,
+    Warning,
+};
 use crate::lichess::io::{LichessIo, Stream};
+use crate::lichess::moves;
 use crate::lichess::schedule::{Link, LinkNotice};
 use crate::lichess::sync::{Change, GameSync};
 use crate::msg::{Effect, LichessOrder};
@@ -48,6 +52,18 @@ pub enum OnlineStart {
         /// Rated or casual.
         rated: bool,
     },
+    /// Challenge this player to a correspondence game: days per move, no
+    /// clock.
+    Correspondence {
+        /// Their lichess name.
+        user: String,
+        /// Days per move (1, 2, 3, 5, 7, 10 or 14).
+        days: u8,
+        /// The colour asked for (none: random).
+        color: Option<Color>,
+        /// Rated or casual.
+        rated: bool,
+    },
     /// Seek a real-time game against anyone (rapid or classical).
     Seek {
         /// Seconds on each clock at the start.
@@ -59,7 +75,22 @@ pub enum OnlineStart {
         /// Rated or casual.
         rated: bool,
     },
-    /// Join the game going on (the first `gameStart` of the account).
+    /// A game against lichess's computer at this level (1 to 8).
+    Ai {
+        /// Its level.
+        level: u8,
+        /// A clock, or days per move.
+        pace: Pace,
+        /// The colour asked for (none: random).
+        color: Option<Color>,
+    },
+    /// This game of the player's in progress (`--game ID`).
+    Game {
+        /// Its id.
+        id: String,
+    },
+    /// Join the game going on: one just begun, the only one in progress,
+    /// or the one the player chooses among those in progress.
     Join,
 }
 
@@ -97,6 +128,43 @@ pub(super) struct OnlinePlay {
     /// White's and Black's names on lichess, for the full-screen view's
     /// clocks (branch walk).
     players: Option<[String; 2]>,
+    /// The id of the game the player asked for (the challenge's, the
+    /// AI's, `--game`'s), once known: the only `gameStart` joined.
+    awaited: Option<String>,
+    /// `gameStart`s that came before lichess's answer gave that id.
+    early: Vec<GameInfo>,
+    /// The challenge (or the AI's game) asked for at the start has had no
+    /// answer yet.
+    asking: bool,
+    /// Joining: the games in progress the event stream brought, and when
+    /// to choose among them (the stream sends them all as it opens).
+    candidates: Vec<GameInfo>,
+    decide_at: Option<Instant>,
+    /// The player is asked which of `candidates` to play.
+    choosing: bool,
+    /// How lichess writes castling in this game (king to rook in Chess960
+    /// and `fromPosition` games).
+    mode: CastlingMode,
+    /// The game has a clock (not a correspondence game).
+    clocked: bool,
+    /// A correspondence game's days per move.
+    days: Option<u32>,
+    /// The first move's deadline: said once, then again with ten seconds
+    /// left (at this time).
+    first_move_said: bool,
+    first_move_ten: Option<Instant>,
+    /// A seek lichess closed: when to say that no game came of it.
+    seek_closed_at: Option<Instant>,
+    /// The player's move posted and not yet brought back by lichess: when
+    /// to say so, the position it was made in, and the move.
+    unreceived: Option<(Instant, Box<shakmaty::Chess>, Move)>,
+    /// The token's refusal was said (once, whatever refused it).
+    token_said: bool,
+    /// Leaving, held (at most until then) until lichess has what it must:
+    /// the challenge's withdrawal, the player's last move.
+    quit_by: Option<Instant>,
+    /// The withdrawal of the challenge was sent, not yet answered.
+    cancelling: bool,
 }
 
 /// What the online part answers that only the App may do.
@@ -132,6 +200,9 @@ pub(super) enum OnlineNote {
     Void(String),
     /// The player's move `uci` was refused: it is taken back.
     MoveRefused,
+    /// A sentence of the part's, said after what the notes before it say
+    /// (the first move's deadline after the game's start).
+    Tell(String),
 }
 
 /// What the online part did with an action.
@@ -154,10 +225,28 @@ const CHAT_MAX: usize = 140;
 const CHAT_QUIET: Duration = Duration::from_secs(30);
 /// At most this many unheard lines are kept (the oldest go first).
 const CHAT_KEPT: usize = 50;
+/// The event stream sends every game in progress as it opens: those that
+/// come within this time are chosen among together.
+const JOIN_WINDOW: Duration = Duration::from_millis(400);
+/// A `gameStart` may come just after the seek's request ends: a seek
+/// closed with no game is said after this.
+const SEEK_GRACE: Duration = Duration::from_secs(3);
+/// A move lichess has not brought back after this is said not received.
+const MOVE_UNRECEIVED: Duration = Duration::from_secs(3);
+/// Leaving waits at most this long for lichess to have the last move or
+/// the challenge's withdrawal.
+const QUIT_WAIT: Duration = Duration::from_secs(4);
+/// More moves than this in one state (a game taken up after a long
+/// absence, a flood) are said as one sentence, not each.
+pub(super) const FLOOD: usize = 8;
 
 impl OnlinePlay {
     /// A game to begin as `start` says.
     pub(super) fn new(start: OnlineStart) -> OnlinePlay {
+        let awaited = match &start {
+            OnlineStart::Game { id } => Some(id.clone()),
+            _ => None,
+        };
         OnlinePlay {
             start,
             game_id: None,
@@ -174,6 +263,22 @@ impl OnlinePlay {
             claim_at: None,
             rejoin: None,
             players: None,
+            awaited,
+            early: Vec::new(),
+            asking: false,
+            candidates: Vec::new(),
+            decide_at: None,
+            choosing: false,
+            mode: CastlingMode::Standard,
+            clocked: true,
+            days: None,
+            first_move_said: false,
+            first_move_ten: None,
+            seek_closed_at: None,
+            unreceived: None,
+            token_said: false,
+            quit_by: None,
+            cancelling: false,
         }
     }
 
@@ -195,14 +300,19 @@ impl OnlinePlay {
     pub(super) fn rejoin(start: &StartInfo, game: &Game) -> Option<(OnlinePlay, Color)> {
         let online = start.online()?;
         let side = side_of(online.side);
+        let mode = game.castling_mode();
         let heard: Vec<String> = game
             .history()
             .iter()
-            .map(|m| m.mv.to_uci(CastlingMode::Standard).to_string())
+            .map(|m| moves::write(&m.mv, mode))
             .collect();
         let fen = start.fen.as_deref().unwrap_or("startpos");
         let sync = GameSync::resumed(side, fen, heard);
-        Some((OnlinePlay::rejoining(online.game, side, sync), online.side))
+        let mut part = OnlinePlay::rejoining(online.game, side, sync);
+        part.mode = mode;
+        // A correspondence game's record has no time control of a clock.
+        part.clocked = super::online_record::clock_of(start.time_control.as_deref()).is_some();
+        Some((part, online.side))
     }
 
     /// The game is being rejoined (its stream opened again), against the
@@ -234,7 +344,8 @@ impl OnlinePlay {
         changes: Vec<Change>,
         mine: Option<Move>,
     ) -> (Vec<Change>, Option<Effect>) {
-        let uci = mine.map(|m| m.to_uci(CastlingMode::Standard).to_string());
+        let mode = self.mode;
+        let uci = mine.map(|m| moves::write(&m, mode));
         let (Some(uci), [Change::TakenBack { count: 1 }]) = (uci, &changes[..]) else {
             return (changes, None);
         };
@@ -257,10 +368,19 @@ impl OnlinePlay {
             .chat_said_at
             .filter(|_| self.chat_pending.is_some())
             .map(|t| t + CHAT_QUIET);
-        [self.link.deadline(), self.claim_at, chat]
-            .into_iter()
-            .flatten()
-            .min()
+        [
+            self.link.deadline(),
+            self.claim_at,
+            chat,
+            self.decide_at,
+            self.first_move_ten,
+            self.seek_closed_at,
+            self.unreceived.as_ref().map(|(t, ..)| *t),
+            self.quit_by,
+        ]
+        .into_iter()
+        .flatten()
+        .min()
     }
 
     /// The game's id and its sync, once both are known.
@@ -268,8 +388,11 @@ impl OnlinePlay {
         Some((self.game_id.clone()?, self.sync.as_mut()?))
     }
 
-    /// The session begins: the account's stream, and the challenge.
-    pub(super) fn start(&self, v: &mut Voice<'_>) {
+    /// The session begins: the account's stream, and the challenge, the
+    /// seek or the game against the AI.  A challenge is said sent once
+    /// lichess has it (issue 30: it was said sent when lichess had refused
+    /// it); the AI's game is said when it begins.
+    pub(super) fn start(&mut self, v: &mut Voice<'_>) {
         if self.rejoin.is_some() {
             // A game rejoined: its stream is open already.
             return;
@@ -283,14 +406,41 @@ impl OnlinePlay {
                 color,
                 rated,
             } => {
+                self.asking = true;
                 v.effect(Effect::Lichess(LichessOrder::Send(Request::Challenge {
-                    user: user.clone(),
+                    user,
                     limit_s,
                     increment_s,
                     color: color.map(side_of),
                     rated,
                 })));
-                v.text("lichess_challenge_sent", &[("name", &user)])
+                return;
+            }
+            OnlineStart::Correspondence {
+                user,
+                days,
+                color,
+                rated,
+            } => {
+                self.asking = true;
+                v.effect(Effect::Lichess(LichessOrder::Send(
+                    Request::Correspondence {
+                        user,
+                        days,
+                        color: color.map(side_of),
+                        rated,
+                    },
+                )));
+                return;
+            }
+            OnlineStart::Ai { level, pace, color } => {
+                self.asking = true;
+                v.effect(Effect::Lichess(LichessOrder::Send(Request::ChallengeAi {
+                    level,
+                    pace,
+                    color: color.map(side_of),
+                })));
+                return;
             }
             OnlineStart::Seek {
                 limit_s,
@@ -317,14 +467,57 @@ impl OnlinePlay {
                     ],
                 )
             }
+            OnlineStart::Game { id } => v.text("lichess_game_opening", &[("id", &id)]),
             OnlineStart::Join => v.text("lichess_waiting", &[]),
         };
         v.say(t, Priority::Normal, SayKind::Game);
     }
 
-    /// Time passed: the link down for long is said, and the win that may
-    /// be claimed now (unless the game is `over`).
-    pub(super) fn tick(&mut self, now: Instant, over: bool, v: &mut Voice<'_>) {
+    /// The name of the player challenged, when a challenge was made.
+    fn challenged(&self) -> Option<&str> {
+        match &self.start {
+            OnlineStart::Challenge { user, .. } | OnlineStart::Correspondence { user, .. } => {
+                Some(user)
+            }
+            _ => None,
+        }
+    }
+
+    /// Time passed: the link down for long is said, the win that may be
+    /// claimed now (unless the game is `over`), the first move's last ten
+    /// seconds, a seek that came to nothing, a move lichess has not
+    /// received; the game to join chosen among those in progress.
+    #[must_use]
+    pub(super) fn tick(&mut self, now: Instant, over: bool, v: &mut Voice<'_>) -> Vec<OnlineNote> {
+        if self.first_move_ten.is_some_and(|t| now >= t) {
+            self.first_move_ten = None;
+            if !over {
+                v.say_key(
+                    "lichess_first_move_ten",
+                    &[],
+                    Priority::Urgent,
+                    SayKind::Game,
+                );
+            }
+        }
+        if self.seek_closed_at.is_some_and(|t| now >= t) {
+            self.seek_closed_at = None;
+            if self.game_id.is_none() {
+                v.say_key("lichess_seek_lost", &[], Priority::Urgent, SayKind::Error);
+            }
+        }
+        if self.unreceived.as_ref().is_some_and(|(t, ..)| now >= *t)
+            && let Some((_, before, mv)) = self.unreceived.take()
+            && self.sync.as_ref().is_some_and(|s| s.pending().is_some())
+        {
+            let said = v.phraser().say_move(&before, mv);
+            v.say_key(
+                "lichess_move_not_received",
+                &[("move", &said)],
+                Priority::Urgent,
+                SayKind::Info,
+            );
+        }
         let notice = self.link.tick(now);
         // A game rejoined out of reach has said so already.
         if notice == Some(LinkNotice::Offline) && self.rejoin != Some(true) {
@@ -345,6 +538,10 @@ impl OnlinePlay {
             self.chat_said_at = Some(now);
             self.chat_notice(&name, v);
         }
+        if self.decide_at.is_some_and(|t| now >= t) {
+            return self.decide(v);
+        }
+        Vec::new()
     }
 
     /// What the network brought, in the game `game` where the player
@@ -378,9 +575,12 @@ impl OnlinePlay {
                     );
                 }
             }
-            LichessIo::StreamRefused(_, 401) => {
+            LichessIo::StreamRefused(_, 401) => self.token_refused(v),
+            // lichess's 403 is a scope the token lacks (lila's
+            // `handleScopedFail`), not the server out of reach.
+            LichessIo::StreamRefused(_, 403) => {
                 v.say_key(
-                    "lichess_token_refused",
+                    "lichess_missing_scope",
                     &[],
                     Priority::Urgent,
                     SayKind::Error,
@@ -399,13 +599,13 @@ impl OnlinePlay {
                 );
             }
             LichessIo::StreamEnded(_) | LichessIo::BadLine(..) => {}
-            LichessIo::Account(event) => return self.on_account_event(*event, v),
+            LichessIo::Account(event) => return self.on_account_event(*event, now, v),
             LichessIo::Game(id, event) => {
                 if self.game_id.as_deref() == Some(id.as_str()) {
                     return self.on_game_event(event, now, game, me, v);
                 }
             }
-            LichessIo::Reply(request, reply) => return self.on_reply(&request, reply, v),
+            LichessIo::Reply(request, reply) => return self.on_reply(&request, reply, now, v),
             LichessIo::RateLimited => {
                 v.say_key("lichess_rate_limited", &[], Priority::Normal, SayKind::Info);
             }
@@ -413,23 +613,160 @@ impl OnlinePlay {
         Vec::new()
     }
 
-    fn on_account_event(&mut self, event: AccountEvent, v: &mut Voice<'_>) -> Vec<OnlineNote> {
-        match event {
-            AccountEvent::GameStart(info) => {
-                if self.game_id.is_some() || info.compat.is_some_and(|c| !c.board) {
-                    return Vec::new();
+    /// The token was refused (401): said once, whichever request or
+    /// stream met it first.
+    fn token_refused(&mut self, v: &mut Voice<'_>) {
+        if !std::mem::replace(&mut self.token_said, true) {
+            v.say_key(
+                "lichess_token_refused",
+                &[],
+                Priority::Urgent,
+                SayKind::Error,
+            );
+        }
+    }
+
+    /// A game of the account's began, or is in progress (the event stream
+    /// sends every one as it opens, `tags/board/api-stream-event.yaml`):
+    /// joined only when it is the one the player asked for — the
+    /// challenge's or the AI's (its id), `--game`'s, the seek's (one just
+    /// begun from the lobby); joining with none, one just begun, the only
+    /// one in progress, or the one the player chooses.
+    fn on_game_start(
+        &mut self,
+        info: GameInfo,
+        now: Instant,
+        v: &mut Voice<'_>,
+    ) -> Vec<OnlineNote> {
+        if self.game_id.is_some() {
+            return Vec::new();
+        }
+        match &self.start {
+            OnlineStart::Challenge { .. }
+            | OnlineStart::Correspondence { .. }
+            | OnlineStart::Ai { .. }
+            | OnlineStart::Game { .. } => match &self.awaited {
+                Some(id) if *id == info.game_id => self.join(info, v),
+                Some(_) => Vec::new(),
+                None => {
+                    self.early.push(info);
+                    Vec::new()
                 }
-                self.game_id = Some(info.game_id.clone());
-                self.side = info.color;
-                // Said when the game's stream brings it (`gameFull`): then
-                // moves can be played.
-                v.effect(Effect::Lichess(LichessOrder::OpenGameStream(info.game_id)));
-                return info
-                    .color
-                    .map(|s| OnlineNote::Side(colour_of(s)))
-                    .into_iter()
-                    .collect();
+            },
+            OnlineStart::Seek { .. } => {
+                let from_lobby = info
+                    .source
+                    .as_deref()
+                    .is_none_or(|s| matches!(s, "lobby" | "pool"));
+                if from_lobby && just_begun(&info) {
+                    self.join(info, v)
+                } else {
+                    Vec::new()
+                }
             }
+            OnlineStart::Join if self.choosing => Vec::new(),
+            OnlineStart::Join if self.candidates.is_empty() && just_begun(&info) => {
+                self.join(info, v)
+            }
+            OnlineStart::Join => {
+                self.candidates.push(info);
+                self.decide_at.get_or_insert(now + JOIN_WINDOW);
+                Vec::new()
+            }
+        }
+    }
+
+    /// The games in progress are all in: the only one joined; with
+    /// several, the player is asked which.
+    fn decide(&mut self, v: &mut Voice<'_>) -> Vec<OnlineNote> {
+        self.decide_at = None;
+        let mut games = std::mem::take(&mut self.candidates);
+        if games.len() < 2 {
+            return games.pop().map(|g| self.join(g, v)).unwrap_or_default();
+        }
+        let count = games.len().to_string();
+        v.say_key(
+            "lichess_choose_game",
+            &[("count", &count)],
+            Priority::Urgent,
+            SayKind::Game,
+        );
+        for (n, g) in games.iter().enumerate() {
+            let line = v.phraser().lichess_game(&Playing::from(g));
+            v.say(
+                format!("{}. {line}", n + 1),
+                Priority::Normal,
+                SayKind::Game,
+            );
+        }
+        self.candidates = games;
+        self.choosing = true;
+        Vec::new()
+    }
+
+    /// The player's answer to the choice among the games in progress: the
+    /// `n`th (from 1).  None when no choice is asked.
+    #[must_use]
+    pub(super) fn choose(&mut self, n: usize, v: &mut Voice<'_>) -> Option<Vec<OnlineNote>> {
+        if !self.choosing {
+            return None;
+        }
+        let count = self.candidates.len();
+        if !(1..=count).contains(&n) {
+            v.error("lichess_choose_range", &[("count", &count.to_string())]);
+            return Some(Vec::new());
+        }
+        let info = self.candidates.remove(n - 1);
+        let notes = self.join(info, v);
+        if self.game_id.is_some() {
+            self.choosing = false;
+            self.candidates.clear();
+        }
+        Some(notes)
+    }
+
+    /// This game is the player's: its stream opened (the game said when it
+    /// brings the game, `gameFull`); one the Board API does not play, or of
+    /// a variant hector does not play, said and left alone.
+    fn join(&mut self, info: GameInfo, v: &mut Voice<'_>) -> Vec<OnlineNote> {
+        if !info.board_compatible() {
+            // lichess would refuse its stream (lila's `PlayApi`: "This game
+            // cannot be played with the Board API").
+            v.say_key(
+                "lichess_game_not_board",
+                &[],
+                Priority::Urgent,
+                SayKind::Error,
+            );
+            return Vec::new();
+        }
+        if let Some(VariantKind::Other(name)) = info.variant.as_ref().map(|v| v.kind()) {
+            v.say_key(
+                "lichess_variant_refused",
+                &[("variant", &name)],
+                Priority::Urgent,
+                SayKind::Error,
+            );
+            return Vec::new();
+        }
+        self.game_id = Some(info.game_id.clone());
+        self.side = info.color;
+        self.early.clear();
+        v.effect(Effect::Lichess(LichessOrder::OpenGameStream(info.game_id)));
+        info.color
+            .map(|s| OnlineNote::Side(colour_of(s)))
+            .into_iter()
+            .collect()
+    }
+
+    fn on_account_event(
+        &mut self,
+        event: AccountEvent,
+        now: Instant,
+        v: &mut Voice<'_>,
+    ) -> Vec<OnlineNote> {
+        match event {
+            AccountEvent::GameStart(info) => return self.on_game_start(info, now, v),
             AccountEvent::ChallengeDeclined(c) => {
                 // The reason in hector's words (lichess's text is English).
                 use crate::lichess::event::DeclineReason as R;
@@ -519,14 +856,16 @@ impl OnlinePlay {
         v: &mut Voice<'_>,
     ) -> Vec<OnlineNote> {
         match event {
-            GameEvent::Full(full) => return self.on_game_full(*full, game, me, v),
+            GameEvent::Full(full) => return self.on_game_full(*full, now, me, v),
             GameEvent::State(state) => {
                 if let Some(s) = self.sync.as_mut() {
                     let changes = s.update(&state);
-                    return vec![OnlineNote::Changes {
+                    let mut notes = vec![OnlineNote::Changes {
                         changes,
                         rejoined: false,
                     }];
+                    notes.extend(self.first_move(&state, now, v));
+                    return notes;
                 }
             }
             // Still gone: lichess's countdown, followed quietly.
@@ -574,25 +913,89 @@ impl OnlinePlay {
             GameEvent::Chat(line) => self.chat_line(line, now, v),
             GameEvent::Other => {}
         }
+        let _ = game;
         Vec::new()
+    }
+
+    /// Before the player's first move lichess gives its deadline
+    /// (`expiration`, `schemas/GameStateEvent.yaml`) and aborts the game
+    /// when it passes: said once, as a note after the game's news, and
+    /// again with ten seconds left.  Once the player has moved, no more.
+    fn first_move(
+        &mut self,
+        state: &GameState,
+        now: Instant,
+        v: &mut Voice<'_>,
+    ) -> Option<OnlineNote> {
+        let sync = self.sync.as_ref()?;
+        let ours = sync.ours();
+        let mine_made = (0..sync.moves().len()).any(|i| sync.side_at(i) == ours);
+        let due = state
+            .expiration
+            .filter(|_| !mine_made && !sync.is_over() && sync.to_move() == ours);
+        let Some(e) = due else {
+            self.first_move_ten = None;
+            return None;
+        };
+        let left = Duration::from_millis(e.millis_left());
+        self.first_move_ten = left
+            .checked_sub(Duration::from_secs(10))
+            .filter(|d| !d.is_zero())
+            .map(|d| now + d);
+        if std::mem::replace(&mut self.first_move_said, true) {
+            return None;
+        }
+        // Whole seconds, rounded up: 11.9 s left is "twelve seconds".
+        let seconds = e.millis_left().div_ceil(1000).to_string();
+        Some(OnlineNote::Tell(
+            v.text("lichess_first_move", &[("seconds", &seconds)]),
+        ))
     }
 
     fn on_game_full(
         &mut self,
         full: GameFull,
-        game: &Game,
+        now: Instant,
         me: Color,
         v: &mut Voice<'_>,
     ) -> Vec<OnlineNote> {
-        let _ = game;
         // A game rejoined: it is reached.
         let rejoined = self.rejoin.take().is_some();
-        self.players = Some([full.white.name.clone(), full.black.name.clone()]);
+        self.players = Some([
+            self.player_name(&full.white, v),
+            self.player_name(&full.black, v),
+        ]);
+        // A correspondence game's times are days: no clock follows them.
+        self.clocked = full.clock.is_some() && !full.is_correspondence();
+        self.days = full.days_per_turn.filter(|_| full.is_correspondence());
         let mut notes = Vec::new();
         let changes = match &mut self.sync {
             // A reconnect: only what was missed.
             Some(s) => s.full(&full),
             None => {
+                // Where it starts and how lichess writes its castling; a
+                // variant hector does not play is said and left alone.
+                let (start, mode) = match moves::start(&full) {
+                    Ok(s) => s,
+                    Err(why) => {
+                        match why {
+                            moves::Unplayable::Variant(name) => v.say_key(
+                                "lichess_variant_refused",
+                                &[("variant", &name)],
+                                Priority::Urgent,
+                                SayKind::Error,
+                            ),
+                            moves::Unplayable::Position => v.say_key(
+                                "lichess_position_unknown",
+                                &[],
+                                Priority::Urgent,
+                                SayKind::Error,
+                            ),
+                        }
+                        return Vec::new();
+                    }
+                };
+                self.mode = mode;
                 let side = self.side.unwrap_or(side_of(me));
                 let mut sync = GameSync::new(side, &full.initial_fen);
                 let changes = sync.full(&full);
@@ -605,32 +1008,31 @@ impl OnlinePlay {
                     .into_iter()
                     .filter(|n| !n.is_empty())
                     .collect();
-                let game = if full.initial_fen == "startpos" {
-                    Ok(Game::new())
-                } else {
-                    Game::from_fen(&full.initial_fen)
-                };
-                match game {
-                    Ok(game) => notes.push(OnlineNote::Begin {
-                        game,
-                        full: Box::new(full),
-                        side,
-                    }),
-                    Err(_) => {
-                        v.say_key(
-                            "lichess_position_unknown",
-                            &[],
-                            Priority::Urgent,
-                            SayKind::Error,
-                        );
-                        return Vec::new();
-                    }
-                }
-                changes
+                let state = full.state.clone();
+                notes.push(OnlineNote::Begin {
+                    game: Game::from_position(start),
+                    full: Box::new(full),
+                    side,
+                });
+                notes.push(OnlineNote::Changes { changes, rejoined });
+                notes.extend(self.first_move(&state, now, v));
+                return notes;
             }
         };
         notes.push(OnlineNote::Changes { changes, rejoined });
+        notes.extend(self.first_move(&full.state, now, v));
         notes
+    }
+
+    /// A player of the game by name; lichess's computer, which has none,
+    /// by its level.
+    fn player_name(&self, p: &crate::lichess::event::Player, v: &mut Voice<'_>) -> String {
+        match p.ai_level {
+            Some(level) if p.name.is_empty() => {
+                v.text("lichess_ai_name", &[("level", &level.to_string())])
+            }
+            _ => p.name.clone(),
+        }
     }
 
     /// The game begins: said with the opponent's name and rating, and the
@@ -641,19 +1043,20 @@ impl OnlinePlay {
             Color::Black => &full.white,
         };
         let side = v.phraser().side(me);
+        let name = self.player_name(them, v);
         let t = match them.rating {
-            Some(r) => v.text(
-                "lichess_game_started_rating",
+            _ if them.ai_level.is_some() && them.name.is_empty() => v.text(
+                "lichess_game_started_ai",
                 &[
-                    ("name", &them.name),
-                    ("rating", &r.to_string()),
+                    ("level", &them.ai_level.unwrap_or_default().to_string()),
                     ("side", &side),
                 ],
             ),
-            None => v.text(
-                "lichess_game_started",
-                &[("name", &them.name), ("side", &side)],
+            Some(r) => v.text(
+                "lichess_game_started_rating",
+                &[("name", &name), ("rating", &r.to_string()), ("side", &side)],
             ),
+            None => v.text("lichess_game_started", &[("name", &name), ("side", &side)]),
         };
         v.say(t, Priority::Urgent, SayKind::Game);
     }
@@ -667,6 +1070,10 @@ impl OnlinePlay {
         plies: usize,
     ) -> Option<(crate::lichess::sync::ServerClock, Option<Color>, bool)> {
         let sync = self.sync.as_ref()?;
+        // A correspondence game has no clock: its times are days.
+        if !self.clocked {
+            return None;
+        }
         let c = sync.clock()?;
         let running =
             (sync.moves().len() >= 2 && !sync.is_over()).then(|| colour_of(sync.to_move()));
@@ -698,11 +1105,26 @@ impl OnlinePlay {
             },
             Change::Confirmed { .. } => None,
             Change::TakenBack { count } => {
-                v.say_key("lichess_taken_back", &[], Priority::Urgent, SayKind::Game);
+                // Which moves (issue 30.12: "Moves were taken back" did not
+                // say).
+                let mut taken: Vec<String> = game
+                    .positions()
+                    .rev()
+                    .take(count)
+                    .map(|(before, played)| v.phraser().say_move(before, played.mv))
+                    .collect();
+                taken.reverse();
+                v.say_key(
+                    "lichess_taken_back",
+                    &[("moves", &taken.join(", "))],
+                    Priority::Urgent,
+                    SayKind::Game,
+                );
                 Some(OnlineNote::Edit(Edit::TakeBack(count)))
             }
             Change::Replaced { moves } => {
-                let mut game = Game::new();
+                // From where the game started (its FEN, its castling).
+                let mut game = Game::from_position(game.start().clone());
                 for uci in &moves {
                     if let Some(mv) = server_move(game.position(), uci) {
                         let _ = game.play(mv);
@@ -774,10 +1196,13 @@ impl OnlinePlay {
             ("outoftime", Some(w)) => (GameResult::win(w, EndReason::TimeForfeit), None),
             ("outoftime", None) => (GameResult::draw(EndReason::TimeForfeit), None),
             // lichess's `timeout`: the opponent left and the win was claimed.
+            // Issue 30.4: not "the arbiter's decision" (prompt, exports,
+            // PGN `Termination "abandoned"`).
             ("timeout", Some(w)) => (
-                GameResult::win(w, EndReason::ArbiterDecision),
+                GameResult::win(w, EndReason::Abandoned),
                 Some("lichess_over_timeout"),
             ),
+            ("timeout", None) => (GameResult::draw(EndReason::Abandoned), None),
             ("cheat", Some(w)) => (
                 GameResult::win(w, EndReason::ArbiterDecision),
                 Some("lichess_over_cheat"),
@@ -813,15 +1238,98 @@ impl OnlinePlay {
         Some(OnlineNote::End { result, own })
     }
 
-    fn on_reply(&mut self, request: &Request, reply: Reply, v: &mut Voice<'_>) -> Vec<OnlineNote> {
+    fn on_reply(
+        &mut self,
+        request: &Request,
+        reply: Reply,
+        now: Instant,
+        v: &mut Voice<'_>,
+    ) -> Vec<OnlineNote> {
+        let asked = matches!(
+            request,
+            Request::Challenge { .. }
+                | Request::Correspondence { .. }
+                | Request::ChallengeAi { .. }
+        );
+        if asked {
+            self.asking = false;
+        }
+        if matches!(request, Request::CancelChallenge { .. }) {
+            // Withdrawn (or already gone): leaving need wait no longer.
+            self.cancelling = false;
+            return Vec::new();
+        }
         let (status, error) = match reply {
+            Reply::Refused { status: 401, .. } => {
+                self.token_refused(v);
+                return Vec::new();
+            }
             Reply::Refused { status, error } => (status, error),
+            // lichess made the challenge (or the AI's game): its id is the
+            // game's to come.
+            Reply::Done(body) if asked => {
+                if self.awaited.is_some() || self.game_id.is_some() {
+                    return Vec::new();
+                }
+                let Some(id) = crate::lichess::api::challenge_id(&body) else {
+                    return Vec::new();
+                };
+                self.awaited = Some(id.clone());
+                if let Some(name) = self.challenged().map(str::to_owned) {
+                    v.say_key(
+                        "lichess_challenge_sent",
+                        &[("name", &name)],
+                        Priority::Normal,
+                        SayKind::Game,
+                    );
+                }
+                // The game may have begun before the answer came.
+                let early = std::mem::take(&mut self.early);
+                return match early.into_iter().find(|g| g.game_id == id) {
+                    Some(info) => self.join(info, v),
+                    None => Vec::new(),
+                };
+            }
+            // A seek lichess closed: a game, if one began, comes on the
+            // event stream, perhaps just after; none by then is said.
+            Reply::Done(_) if matches!(request, Request::Seek { .. }) => {
+                if self.game_id.is_none() {
+                    self.seek_closed_at = Some(now + SEEK_GRACE);
+                }
+                return Vec::new();
+            }
             // A seek lost before a game began (a game's start comes on
             // the account's stream, not here).
             Reply::Failed(_) | Reply::RateLimited if matches!(request, Request::Seek { .. }) => {
                 if self.game_id.is_none() {
                     v.say_key("lichess_seek_lost", &[], Priority::Urgent, SayKind::Error);
                 }
+                return Vec::new();
+            }
+            // A challenge held open whose connection broke before an
+            // answer, or one that never reached lichess: lost.
+            Reply::Failed(error) if asked && self.game_id.is_none() => {
+                let name = self.challenged().unwrap_or_default().to_owned();
+                let key = if self.awaited.is_some() {
+                    "lichess_challenge_lost"
+                } else {
+                    "lichess_unreachable"
+                };
+                v.say_key(
+                    key,
+                    &[("name", &name), ("error", &error)],
+                    Priority::Urgent,
+                    SayKind::Error,
+                );
+                return Vec::new();
+            }
+            Reply::TooLong { .. } => {
+                v.say_key(
+                    "lichess_reply_too_long",
+                    &[],
+                    Priority::Urgent,
+                    SayKind::Error,
+                );
                 return Vec::new();
             }
             _ => return Vec::new(),
@@ -835,6 +1343,7 @@ impl OnlinePlay {
                     return Vec::new();
                 }
                 sync.refused();
+                self.unreceived = None;
                 // The move is taken back: the game is the server's again.
                 vec![OnlineNote::MoveRefused]
             }
@@ -867,14 +1376,18 @@ impl OnlinePlay {
     /// The game changed: a move of the player's (`me`) that the server
     /// has not brought (the game has more moves, `plies`, than lichess)
     /// is posted; a move heard from the server is not posted back.
+    /// The move is written as lichess writes it in this game (castling
+    /// king to rook in Chess960 and `fromPosition` games), so that its echo
+    /// is the same text; not brought back after a few seconds, it is said.
     #[must_use]
     pub(super) fn on_change(
         &mut self,
         change: &GameChange,
         me: Color,
         plies: usize,
+        now: Instant,
     ) -> Option<Effect> {
-        let GameChange::Moved { mv, by, .. } = change else {
+        let GameChange::Moved { mv, by, before, .. } = change else {
             return None;
         };
         let sync = self.sync.as_mut()?;
@@ -882,8 +1395,10 @@ impl OnlinePlay {
             return None;
         }
         let game = self.game_id.clone()?;
-        let uci = mv.to_uci(CastlingMode::Standard).to_string();
+        let uci = moves::write(mv, self.mode);
         sync.sent(&uci);
+        self.first_move_ten = None;
+        self.unreceived = Some((now + MOVE_UNRECEIVED, before.clone(), *mv));
         Some(Effect::Lichess(LichessOrder::Send(Request::Move {
             game,
             uci,
@@ -912,6 +1427,9 @@ impl OnlinePlay {
     pub(super) fn waiting_prompt(&self, talk: &Talk) -> Option<String> {
         if self.game_id.is_some() {
             return None;
+        }
+        if self.choosing {
+            return Some(talk.text("lichess_prompt_choose", &[]));
         }
         Some(if self.challenge.is_some() {
             let accept = talk.word(Action::Accept);
@@ -1092,6 +1610,19 @@ impl OnlinePlay {
                 v.effect(Effect::Lichess(LichessOrder::Send(request)));
                 let t = v.text(key, &[]);
                 v.info(t);
+                // The opponent's takeback request, standing with the draw
+                // offer just declined, still waits (issue 30.12).
+                if action == Action::Decline
+                    && let Some(s) = self.sync.as_mut()
+                {
+                    s.draw_declined();
+                }
+                if action == Action::Decline
+                    && self.sync.as_ref().is_some_and(GameSync::takeback_asked)
+                {
+                    let t = v.text("lichess_takeback_still_waits", &[]);
+                    v.info(t);
+                }
                 if action == Action::Decline {
                     Taken::Declined
                 } else {
@@ -1143,13 +1674,33 @@ impl OnlinePlay {
     /// lines in the players' room are said to be there, never in place of
     /// a move (a notice of normal priority, after any announcement), and
     /// at most one notice in [`CHAT_QUIET`] (the count says the rest).
-    fn chat_line(
-        &mut self,
-        line: crate::lichess::event::ChatLine,
-        now: Instant,
-        v: &mut Voice<'_>,
-    ) {
+    fn chat_line(&mut self, line: ChatLine, now: Instant, v: &mut Voice<'_>) {
         let who = line.username.to_lowercase();
+        // lichess's warnings of a temporary ban (lila's `PlaybanFeedback`)
+        // are said at once, in hector's words.
+        if let Some(w) = line.warning() {
+            let key = match w {
+                Warning::Abort => "lichess_warning_abort",
+                Warning::NoStart => "lichess_warning_nostart",
+                Warning::RageQuit => "lichess_warning_ragequit",
+                Warning::Sitting => "lichess_warning_sitting",
+                Warning::QuickResign => "lichess_warning_quickresign",
+                Warning::Other => "lichess_warning_other",
+            };
+            let text: String = line
+                .text
+                .chars()
+                .map(|c| if c.is_control() { ' ' } else { c })
+                .take(CHAT_MAX)
+                .collect();
+            v.say_key(
+                key,
+                &[("text", text.trim())],
+                Priority::Urgent,
+                SayKind::Game,
+            );
+            return;
+        }
         // lichess's own notes in the chat ("Takeback sent", "White offers
         // draw") are English and say what hector says itself: left out.
         if self.me_names.contains(&who) || who == "lichess" || line.text.trim().is_empty() {
@@ -1262,6 +1813,65 @@ impl OnlinePlay {
         v.say_key(key, &[], Priority::Normal, SayKind::Info);
     }
 
+    /// At the end of an update (its effects `out`): leaving is held, at
+    /// most [`QUIT_WAIT`], while lichess lacks what it must have — the
+    /// withdrawal of a challenge still waiting (sent now: lichess would
+    /// keep it open for the opponent), the answer to the challenge asked
+    /// (its refusal is said, issue 30), the player's last move.  An
+    /// interruption (Ctrl-C, SIGTERM, SIGHUP) is not held.
+    pub(super) fn hold_quit(
+        &mut self,
+        now: Instant,
+        interrupted: bool,
+        talk: &mut Talk,
+        out: &mut Vec<Effect>,
+    ) {
+        let quits = out.contains(&Effect::Quit);
+        if self.quit_by.is_none() {
+            if !quits || interrupted {
+                return;
+            }
+            let waiting = matches!(
+                self.start,
+                OnlineStart::Challenge { .. } | OnlineStart::Correspondence { .. }
+            ) && self.game_id.is_none();
+            if let Some(id) = self.awaited.clone().filter(|_| waiting) {
+                self.cancelling = true;
+                out.push(Effect::Lichess(LichessOrder::Send(
+                    Request::CancelChallenge { id },
+                )));
+            }
+        }
+        let move_pending = self.sync.as_ref().is_some_and(|s| s.pending().is_some());
+        let held = self.cancelling || self.asking || move_pending;
+        let by = *self.quit_by.get_or_insert(now + QUIT_WAIT);
+        if held && now < by {
+            out.retain(|e| e != &Effect::Quit);
+            return;
+        }
+        self.quit_by = None;
+        if move_pending {
+            let mut v = Voice::new(talk, out);
+            v.say_key("lichess_quit_unsent", &[], Priority::Info, SayKind::Info);
+        }
+        if !out.contains(&Effect::Quit) {
+            out.push(Effect::Quit);
+        }
+    }
+
+    /// `time` in an online game without a clock (a correspondence game):
+    /// its days a move, not the advice to start hector with `--time`.
+    /// None when the game has a clock, or has not begun.
+    pub(super) fn no_clock(&self, talk: &Talk) -> Option<String> {
+        if self.clocked || self.game_id.is_none() {
+            return None;
+        }
+        Some(match self.days {
+            Some(d) => talk.text("lichess_time_days", &[("days", &d.to_string())]),
+            None => talk.text("lichess_time_none", &[]),
+        })
+    }
+
     /// `resign`, confirmed: asked of the server, which ends the game.
     pub(super) fn resign(&self, v: &mut Voice<'_>) {
         let Some(game) = self.game_id.clone() else {
@@ -1330,6 +1940,13 @@ pub(super) fn game_error_key(e: &GameError) -> &'static str {
         GameError::AgreementTooEarly => "too_early",
         GameError::GameOver | GameError::IllegalMove => "offer_not_now",
     }
+}
+
+/// A game that has just begun: not by correspondence, and the player has
+/// not moved in it (lichess says `hasMoved`; a game that does not say is
+/// taken as one).
+fn just_begun(info: &GameInfo) -> bool {
+    info.has_moved != Some(true) && info.speed != Some(Speed::Correspondence)
 }
 
 fn side_of(c: Color) -> Side {

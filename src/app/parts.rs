@@ -31,6 +31,7 @@ use shakmaty::Color;
 use crate::action::{Needs, Place, PlayerAction};
 use crate::game::Game;
 use crate::game::rules::Edition;
+use crate::scoresheet::record::GameMode;
 
 use super::board::Boards;
 use super::clock::ClockPart;
@@ -49,7 +50,8 @@ pub(super) struct Settings {
     pub(super) confirm_own_moves: bool,
     /// Ask before `new` or `quit` ends a game in progress.
     pub(super) ask_before_leaving: bool,
-    /// A rated game or one with an arbiter: no hint, eval, threat, takeback.
+    /// A rated game (a tournament game is one too): no help the position
+    /// computes, no hint, eval, threat, takeback.
     pub(super) rated: bool,
 }
 
@@ -76,6 +78,8 @@ pub(super) struct Parts {
     pub(super) online: Option<super::online::OnlinePlay>,
     /// The game pushed to a lichess broadcast round (`broadcast.rs`).
     pub(super) broadcast: Option<super::broadcast::Broadcast>,
+    /// A tournament game's mode and records (`tournament.rs`).
+    pub(super) tournament: Option<super::tournament::Tournament>,
 }
 
 impl Parts {
@@ -95,6 +99,15 @@ impl Parts {
         }
     }
 
+    /// The game's mode, as the start record keeps it.
+    pub(super) fn mode(&self, rated: bool) -> GameMode {
+        match (&self.tournament, rated) {
+            (Some(_), _) => GameMode::Tournament,
+            (None, true) => GameMode::Rated,
+            (None, false) => GameMode::Casual,
+        }
+    }
+
     /// The rules edition of the game: its clock's, else the newest.
     pub(super) fn edition(&self) -> Edition {
         self.clock
@@ -111,6 +124,7 @@ impl Parts {
             Needs::Board => self.boards.player().is_some(),
             Needs::Companion => self.companion.running(),
             Needs::Online => self.online.is_some(),
+            Needs::Tournament => self.tournament.is_some(),
         }
     }
 

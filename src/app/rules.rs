@@ -165,7 +165,13 @@ impl App {
             _ => self.settings.me,
         };
         let Some(part) = &self.parts.clock else {
-            let t = self.message("clock_none", &[]);
+            // Online, a correspondence game's days a move.
+            let online = self
+                .parts
+                .online
+                .as_ref()
+                .and_then(|o| o.no_clock(&self.talk));
+            let t = online.unwrap_or_else(|| self.message("clock_none", &[]));
             self.say(out, t, Priority::Normal, SayKind::Error);
             return;
         };
@@ -180,6 +186,9 @@ impl App {
 
     /// `arbiter ...`: asks for the confirmation.
     pub(super) fn on_arbiter(&mut self, op: ArbiterOp, out: &mut Vec<Effect>) {
+        if op == ArbiterOp::Code {
+            return self.arbiter_code(out);
+        }
         let needs_clock = !matches!(op, ArbiterOp::Result(_) | ArbiterOp::Illegal(_));
         if needs_clock && self.parts.clock.is_none() {
             let t = self.message("arbiter_needs_clock", &[]);
@@ -284,6 +293,8 @@ impl App {
                 }
             }
             ArbiterOp::Illegal(s) => self.illegal_move(s.colour(self.settings.me), done, now, out),
+            // (Never pending: `on_arbiter` says it at once.)
+            ArbiterOp::Code => {}
         }
         true
     }
@@ -742,6 +753,90 @@ impl App {
                 }
             },
         };
+        self.claim_by(pos.turn(), mv, now, out);
+    }
+
+    /// The opponent claims a draw on the page (issue 30): only on their
+    /// move (9.2); said to the blind player and decided as the player's
+    /// own claim, penalty and all; a refusal is shown on the page too.
+    pub(super) fn opponent_claims(
+        &mut self,
+        intended: Option<crate::companion::MoveInput>,
+        now: Instant,
+        out: &mut Vec<Effect>,
+    ) {
+        use crate::companion::MoveInput;
+        let them = !self.settings.me;
+        if self.game.turn() != them {
+            self.parts
+                .companion
+                .notify_key(&self.talk, "companion_claim_needs_turn");
+            return;
+        }
+        let pos = self.game.position().clone();
+        let mv = match intended {
+            None => None,
+            Some(MoveInput::San(text)) => match self.talk.reader.read(&text, &pos) {
+                Ok(mv) => Some(mv),
+                Err(e) => {
+                    let t = self.talk.phraser.input_error(&e, &pos);
+                    self.parts.companion.notify(t, None);
+                    return;
+                }
+            },
+            Some(MoveInput::FromTo {
+                from,
+                to,
+                promotion,
+            }) => match crate::companion::snapshot::resolve_tap(&pos, from, to, promotion) {
+                Some(mv) => Some(mv),
+                None => {
+                    self.parts
+                        .companion
+                        .notify_key(&self.talk, "companion_illegal");
+                    return;
+                }
+            },
+        };
+        let side = self.talk.phraser.side(them);
+        let t = match mv {
+            Some(m) => {
+                let words = self.talk.phraser.say_move(&pos, m);
+                self.message("opponent_claims_with", &[("side", &side), ("move", &words)])
+            }
+            None => self.message("opponent_claims", &[("side", &side)]),
+        };
+        self.say(out, t, Priority::Urgent, SayKind::Game);
+        let from = out.len();
+        self.claim_by(them, mv, now, out);
+        if !self.game.is_over() {
+            // Refused: the page shows why, in the blind player's words.
+            let why: Vec<String> = out[from..]
+                .iter()
+                .filter_map(|e| match e {
+                    Effect::Say(u) if u.kind == SayKind::Game => Some(u.text.clone()),
+                    _ => None,
+                })
+                .take(1)
+                .collect();
+            if let Some(t) = why.into_iter().next() {
+                self.parts.companion.notify(t, None);
+            }
+        }
+    }
+
+    /// A draw claim by `by` (the blind player, or the opponent on the
+    /// page: issue 30), on the position now or on the intended move `mv`,
+    /// decided by the rules and the edition's penalty for an incorrect
+    /// claim (9.5.3).
+    pub(super) fn claim_by(
+        &mut self,
+        by: Color,
+        mv: Option<Move>,
+        now: Instant,
+        out: &mut Vec<Effect>,
+    ) {
+        let pos = self.game.position().clone();
         let halfmoves_after = match mv {
             Some(m) => pos.clone().play(m).map(|p| p.halfmoves()).unwrap_or(0),
             None => pos.halfmoves(),
@@ -751,7 +846,6 @@ impl App {
         } else {
             Claim::Repetition
         };
-        let by = pos.turn();
         self.parts.journal.note_claim(by, kind, mv);
         // The clock stops while the claim is decided (9.2, 9.5.1) and
         // stays stopped if the game ends.
@@ -941,7 +1035,83 @@ impl App {
             self.say(out, t, Priority::Normal, SayKind::Board);
             return;
         }
+        if self.opponent_away() {
+            self.ask_takeback(out);
+            return;
+        }
         self.take_back_moves(now, out);
+    }
+
+    /// Whether the opponent plays from elsewhere, not at this keyboard:
+    /// on the companion page (an engine, and lichess with its own
+    /// take-back, excepted).  A move made then stands unless the opponent
+    /// allows it to be taken back (4.6, 6.2; issue 30).
+    pub(super) fn opponent_away(&self) -> bool {
+        self.parts.engine.is_none() && self.parts.online.is_none() && self.parts.companion.paired()
+    }
+
+    /// The take-back asked of the opponent on the page: the last move,
+    /// said to the player; said again while it waits.
+    pub(super) fn ask_takeback(&mut self, out: &mut Vec<Effect>) {
+        let plies = self.game.history().len();
+        if let Some(a) = self.parts.companion.takeback_asked(plies) {
+            let t = self.message("takeback_waiting", &[("moves", &a.words.clone())]);
+            self.info(out, t);
+            return;
+        }
+        let Some((before, played)) = self.game.positions().next_back() else {
+            let t = self.message("nothing_to_take_back", &[]);
+            self.info(out, t);
+            return;
+        };
+        let words = self.talk.phraser.say_move(before, played.mv);
+        let number = shakmaty::Position::fullmoves(before).get();
+        let dots = if played.by == Color::White {
+            "."
+        } else {
+            "..."
+        };
+        let san = format!(
+            "{number}{dots} {}",
+            shakmaty::san::SanPlus::from_move(before.clone(), played.mv)
+        );
+        self.parts.companion.takeback = Some(super::companion::TakebackAsk {
+            plies,
+            san,
+            words: words.clone(),
+        });
+        let t = self.message("takeback_asked", &[("moves", &words)]);
+        self.say(out, t, Priority::Normal, SayKind::Game);
+    }
+
+    /// The opponent answered the take-back request on the page: accepted,
+    /// the move is taken back (and the clock set back); refused, it
+    /// stands.  No request standing: the page is told.
+    pub(super) fn takeback_answered(
+        &mut self,
+        accepted: bool,
+        now: Instant,
+        out: &mut Vec<Effect>,
+    ) {
+        let plies = self.game.history().len();
+        if self.parts.companion.takeback_asked(plies).is_none() {
+            self.parts.companion.takeback = None;
+            self.parts
+                .companion
+                .notify_key(&self.talk, "companion_no_takeback");
+            return;
+        }
+        self.parts.companion.takeback = None;
+        if accepted {
+            let t = self.message("takeback_accepted", &[]);
+            self.say(out, t, Priority::Urgent, SayKind::Game);
+            self.take_back_moves(now, out);
+        } else {
+            let t = self.message("takeback_refused", &[]);
+            self.say(out, t, Priority::Urgent, SayKind::Game);
+            // A move taken back on the board alone is put right there.
+            self.sync_board(now, out);
+        }
     }
 
     /// `takeback` after the end: a finished game stays finished.  In a
@@ -1086,11 +1256,17 @@ impl App {
         self.board_took_back(out);
     }
 
-    /// `n` moves taken back in the game (the clock hears of it); none: the
-    /// clock still forgets a press it waited for.
+    /// `n` moves taken back in the game (the clock hears of it, and is
+    /// set back to before them); none: the clock still forgets a press it
+    /// waited for.
     fn take_back_in_game(&mut self, n: usize, now: Instant, out: &mut Vec<Effect>) {
         match self.change(Edit::TakeBack(n)) {
-            Ok(c) if !c.is_empty() => self.settle(now, out),
+            Ok(c) if !c.is_empty() => {
+                self.settle(now, out);
+                if let Some(part) = &mut self.parts.clock {
+                    part.set_back(&self.game, now);
+                }
+            }
             _ => {
                 if let Some(part) = &mut self.parts.clock {
                     part.took_back(&self.game, now);
@@ -1122,6 +1298,8 @@ fn arbiter_what(talk: &Talk, op: ArbiterOp, me: Color) -> String {
             talk.text(key, &[("side", &side), ("time", &time)])
         }
         ArbiterOp::Moves(n) => talk.text("arbiter_moves", &[("count", &n.to_string())]),
+        // (Said at once, never asked to confirm: `on_arbiter`.)
+        ArbiterOp::Code => String::new(),
         ArbiterOp::Illegal(s) => {
             let side = talk.phraser.side(colour(s));
             talk.text("arbiter_illegal", &[("side", &side)])
@@ -1152,6 +1330,7 @@ fn arbiter_words(op: ArbiterOp, me: Color) -> (String, String) {
         ArbiterOp::Add(s, d) => ("add-time", format!("{} {}", side(s), secs(d))),
         ArbiterOp::Remove(s, d) => ("remove-time", format!("{} {}", side(s), secs(d))),
         ArbiterOp::Moves(n) => ("moves", n.to_string()),
+        ArbiterOp::Code => ("code", String::new()),
         ArbiterOp::Illegal(s) => ("illegal-move", side(s).to_string()),
         ArbiterOp::Result(w) => (
             "result",

@@ -53,6 +53,25 @@ impl App {
         s.opponent_board = board_view(&self.game, self.parts.boards.opponent());
         s.flash = self.parts.companion.flash;
         s.notice = self.parts.companion.notice.clone();
+        s.arbiter_log = self
+            .parts
+            .tournament
+            .as_ref()
+            .map(|t| t.action_log().to_vec())
+            .unwrap_or_default();
+        s.tournament = self.parts.tournament.as_ref().map(|t| {
+            let confirmed = t.has_confirmed(!self.settings.me);
+            crate::companion::TournamentView {
+                confirm: self.game.is_over() && !confirmed,
+                confirmed,
+                digest: t.digest().map(str::to_owned),
+            }
+        });
+        s.takeback_asked = self
+            .parts
+            .companion
+            .takeback_asked(self.game.history().len())
+            .map(|a| a.san.clone());
         s
     }
 
@@ -76,7 +95,23 @@ impl App {
         if let Some(o) = &self.parts.online {
             o.labels(&mut view.labels, &self.talk);
         }
+        view.mode = self.mode_line();
         view
+    }
+
+    /// A tournament game's line on the screens: its mode, what its
+    /// arbiter allowed, and once the record is closed its digest.
+    fn mode_line(&self) -> Option<String> {
+        let t = self.parts.tournament.as_ref()?;
+        Some(match (t.digest(), t.allowed()) {
+            (Some(d), _) => self.message("view_mode_digest", &[("digest", d)]),
+            (None, []) => self.message("view_mode_tournament", &[]),
+            (None, allowed) => {
+                let words: Vec<String> = allowed.iter().map(|a| self.talk.word(*a)).collect();
+                let list = self.talk.phraser.list(&words);
+                self.message("view_mode_allowed", &[("actions", &list)])
+            }
+        })
     }
 }
 

@@ -518,6 +518,73 @@ mod board {
         );
     }
 
+    /// Issue 30, item 1: with the opponent on the page, a move taken back
+    /// on the board was "Move taken back." at once.  Now it is a request:
+    /// the move stands and the board differs until the opponent answers;
+    /// accepted, the move is taken back in the game; refused, the board is
+    /// put right.
+    #[test]
+    fn a_move_taken_back_on_the_board_is_a_request_with_the_opponent_away() {
+        use crate::companion::{CompanionEvent, OpponentAction, Pairing};
+        use crate::msg::CompanionChoice;
+        let (mut a, mut sim, now) = with_board(Protocol::Dgt, false);
+        let _ = a.update(
+            Msg::CompanionChosen(CompanionChoice::Ready {
+                address: "http://192.0.2.1:8421/".into(),
+                code: None,
+            }),
+            now,
+        );
+        let seat = Pairing {
+            token_sha256: crate::companion::gate::token_sha256("0123456789abcdef0123456789abcdef"),
+        };
+        let _ = a.update(Msg::Companion(CompanionEvent::Paired(seat)), now);
+        let answer = |a: &mut App, action: OpponentAction| {
+            said(&a.update(Msg::Companion(CompanionEvent::Action(action)), now))
+        };
+        on_board(&mut a, &mut sim, "Nf3", now);
+        act(&mut a, &mut sim, HandStep::Lift(Square::F3), now);
+        let t = act(
+            &mut a,
+            &mut sim,
+            HandStep::Place(Square::G1, Color::White.knight()),
+            now,
+        );
+        assert_eq!(
+            t.first().map(String::as_str),
+            Some(
+                "Take-back of Springer Felix drei asked of your opponent. The move stands until they accept."
+            ),
+            "{t:?}"
+        );
+        assert_eq!(a.game().history().len(), 1, "the move stands");
+        assert_eq!(
+            a.companion_snapshot().takeback_asked.as_deref(),
+            Some("1. Nf3")
+        );
+        // Refused: the board differs from the game, to be put right.
+        let t = answer(&mut a, OpponentAction::RefuseTakeback);
+        assert_eq!(
+            t[0],
+            "Your opponent refuses the take-back. The move stands."
+        );
+        assert_eq!(a.game().history().len(), 1);
+        let t = line(&mut a, "board");
+        assert!(t[0].starts_with("Mismatch on "), "{t:?}");
+        // Asked again (typed) and accepted: the board already shows it.
+        line(&mut a, "takeback");
+        let t = answer(&mut a, OpponentAction::AcceptTakeback);
+        assert_eq!(
+            t,
+            [
+                "Your opponent accepts the take-back.",
+                "Taken back: Springer Felix drei."
+            ]
+        );
+        assert!(a.game().history().is_empty());
+        assert_eq!(line(&mut a, "board"), vec!["Board matches the game."]);
+    }
+
     #[test]
     fn occupancy_promotion_asks_for_the_piece() {
         let (mut a, mut sim, now) = with_board(Protocol::Occupancy, false);

@@ -25,4 +25,4 @@ pub use announce::{Announcement, Announcer, Schedule};
 pub use control::{Bonus, Category, TimeControl};
 pub use press::{PressMode, Presser};
 pub use spec::parse as parse_spec;
-pub use state::{Clock, ClockError, Pressed};
+pub use state::{Clock, ClockError, ClockMark, Pressed};

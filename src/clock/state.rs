@@ -45,6 +45,22 @@ pub struct Pressed {
     pub remaining: Duration,
 }
 
+/// The clock as it stood at one instant (just before a move was made):
+/// what a take-back sets it back to ([`Clock::mark`], [`Clock::restore`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClockMark {
+    base: ByColor<Duration>,
+    moves: ByColor<u32>,
+    periods_given: ByColor<usize>,
+    last_used: ByColor<Option<Duration>>,
+    /// The side whose time ran, and what its move had used (none: the
+    /// clock had not started).
+    running: Option<(Color, Duration)>,
+    /// The time given and taken by the arbiter or a penalty until then.
+    added: ByColor<Duration>,
+    removed: ByColor<Duration>,
+}
+
 /// Why the clock refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ClockError {
@@ -79,6 +95,10 @@ pub struct Clock {
     /// readings hold every rule of the control (an hourglass's transfer
     /// too), this one only runs the time on between two readings.
     following: bool,
+    /// All the time the arbiter or a penalty gave and took, by side: kept
+    /// through a take-back ([`Clock::restore`]).
+    added: ByColor<Duration>,
+    removed: ByColor<Duration>,
 }
 
 impl Clock {
@@ -93,6 +113,8 @@ impl Clock {
             last_used: ByColor::new_with(|_| None),
             phase: Phase::Ready,
             following: false,
+            added: ByColor::new_with(|_| Duration::ZERO),
+            removed: ByColor::new_with(|_| Duration::ZERO),
         }
     }
 
@@ -360,6 +382,7 @@ impl Clock {
             return;
         }
         self.base[side] += amount;
+        self.added[side] += amount;
     }
 
     /// Arbiter (or penalty): take this much from `side`'s time, down to
@@ -368,6 +391,7 @@ impl Clock {
         let left = self.remaining(side, now);
         let take = amount.min(left);
         self.base[side] = self.base[side].saturating_sub(take);
+        self.removed[side] += take;
         take
     }
 
@@ -471,6 +495,51 @@ impl Clock {
         }
     }
 
+    /// The clock as it stands at `now`, to be set back to by
+    /// [`Clock::restore`] (taken just before a move is made).
+    pub fn mark(&self, now: Instant) -> ClockMark {
+        ClockMark {
+            base: self.base,
+            moves: self.moves,
+            periods_given: self.periods_given,
+            last_used: self.last_used,
+            running: self.move_elapsed(now),
+            added: self.added,
+            removed: self.removed,
+        }
+    }
+
+    /// A move taken back: the clock shows again what it showed at `mark`
+    /// (taken just before the move): the increment the move earned, a
+    /// period it completed and the time the opponent used since are
+    /// undone, and the mover's time runs again from `now` (stopped when
+    /// the clock is).  Time the arbiter or a penalty gave or took since
+    /// stays given or taken.  A flag that fell stays fallen: false.
+    pub fn restore(&mut self, mark: &ClockMark, now: Instant) -> bool {
+        if self.flagged().is_some() {
+            return false;
+        }
+        let stopped = self.is_paused();
+        // What the arbiter or a penalty gave or took since stays.
+        self.base = ByColor::new_with(|c| {
+            (mark.base[c] + self.added[c].saturating_sub(mark.added[c]))
+                .saturating_sub(self.removed[c].saturating_sub(mark.removed[c]))
+        });
+        self.moves = mark.moves;
+        self.periods_given = mark.periods_given;
+        self.last_used = mark.last_used;
+        self.phase = match mark.running {
+            None => Phase::Ready,
+            Some((side, banked)) if stopped => Phase::Paused { side, banked },
+            Some((side, banked)) => Phase::Running {
+                side,
+                since: now,
+                banked,
+            },
+        };
+        true
+    }
+
     /// Arbiter: a move taken back (an illegal move restored, 7.5.1) gives
     /// the turn back to `side` without a bonus; the time already used stays
     /// used.
@@ -538,6 +607,59 @@ mod tests {
         assert_eq!(c.remaining(Color::Black, t0 + s(80)), Duration::ZERO);
         assert_eq!(c.next_deadline(), None);
         assert_eq!(c.press(t0 + s(72)), Err(ClockError::Flagged(Color::Black)));
+    }
+
+    /// Issue 30, item 1: a move taken back keeps neither its increment
+    /// nor the time the opponent used since; the mover's time runs again
+    /// from what it showed when the move was made.
+    #[test]
+    fn a_take_back_sets_the_clock_back_to_before_the_move() {
+        let t0 = Instant::now();
+        let mut c = clock("3+2", t0);
+        // White thinks 10 s, marks, moves (+2 s), Black thinks 20 s.
+        let mark = c.mark(t0 + s(10));
+        c.press(t0 + s(10)).unwrap();
+        assert_eq!(c.remaining(Color::White, t0 + s(30)), s(172));
+        assert_eq!(c.remaining(Color::Black, t0 + s(30)), s(160));
+        assert!(c.restore(&mark, t0 + s(30)));
+        // White: 170 s as when the move was made, running again.
+        assert_eq!(c.remaining(Color::White, t0 + s(30)), s(170));
+        assert_eq!(c.remaining(Color::White, t0 + s(35)), s(165));
+        assert_eq!(c.remaining(Color::Black, t0 + s(35)), s(180));
+        assert_eq!(c.moves(Color::White), 0);
+        assert_eq!(c.side_to_move(), Some(Color::White));
+        // Five rounds of move and take-back gain nothing.
+        let mut t = t0 + s(35);
+        for _ in 0..5 {
+            let m = c.mark(t);
+            c.press(t).unwrap();
+            t += s(1);
+            c.restore(&m, t);
+        }
+        assert_eq!(c.remaining(Color::White, t), s(165));
+        // A paused clock stays paused; a fallen flag stays fallen.
+        let m = c.mark(t);
+        c.press(t + s(1)).unwrap();
+        c.pause(t + s(2)).unwrap();
+        c.restore(&m, t + s(3));
+        assert!(c.is_paused());
+        assert_eq!(c.remaining(Color::White, t + s(9)), s(165));
+        // A penalty given between the move and its take-back stays.
+        let t = t + s(10);
+        let m = c.mark(t);
+        c.resume(t).unwrap();
+        let (w, b) = (c.remaining(Color::White, t), c.remaining(Color::Black, t));
+        c.press(t).unwrap();
+        c.add_time(Color::Black, s(120));
+        c.remove_time(Color::White, s(30), t);
+        c.restore(&m, t);
+        assert_eq!(c.remaining(Color::White, t), w - s(30));
+        assert_eq!(c.remaining(Color::Black, t), b + s(120));
+        let mut f = clock("0:05+0", t0);
+        let m = f.mark(t0);
+        assert_eq!(f.poll(t0 + s(5)), Some(Color::White));
+        assert!(!f.restore(&m, t0 + s(6)));
+        assert_eq!(f.flagged(), Some(Color::White));
     }
 
     #[test]

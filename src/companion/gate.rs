@@ -27,12 +27,16 @@
 //!   names; an Origin, when sent, must be this page.
 //! - The opponent's page always finds a push channel: the watchers' limit
 //!   does not count against it.
+//! - A tournament game has an arbiter's seat ([`Gate::open_arbiter_seat`]):
+//!   a second code, needed on every address, said only when the player
+//!   asks (`arbiter code`); wrong codes for it count in the same budget.
+//!   The arbiter's page watches and gives the arbiter's functions.
 
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
 use std::time::{Duration, Instant};
 
-use super::request::{ApiRequest, OpponentAction, RequestError, Route};
+use super::request::{ApiRequest, ArbiterRequest, OpponentAction, RequestError, Route};
 
 /// Limits; the defaults suit a phone on a tournament table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -100,6 +104,9 @@ pub enum Role {
     Opponent,
     /// A watcher: their page only shows the game.
     Watcher,
+    /// The arbiter of a tournament game: their page watches and gives the
+    /// arbiter's functions (each confirmed there).
+    Arbiter,
 }
 
 /// The opponent's seat as the journal keeps it: the SHA-256 of the token
@@ -157,6 +164,12 @@ pub enum CompanionEvent {
     WrongCodes,
     /// The server failed and is starting again by itself (said once).
     ServerFailed,
+    /// The arbiter's seat was opened with this code (said only when the
+    /// player asks).
+    ArbiterCode(String),
+    /// The arbiter gave one of their functions on their page, confirmed
+    /// there.
+    Arbiter(ArbiterRequest),
 }
 
 /// The answer to one request.
@@ -177,6 +190,8 @@ pub enum Answer {
     },
     /// The current state as JSON.
     State,
+    /// A tournament game's action log as JSON (the arbiter's page only).
+    Log,
     /// Open the push channel for this seat (`None`: an anonymous watcher).
     Stream {
         /// The seat's token, or none for an anonymous watcher.
@@ -279,6 +294,10 @@ pub struct Gate {
     buckets: HashMap<IpAddr, Bucket>,
     /// The opponent's own bucket (their page's requests, by token).
     seat_bucket: Option<Bucket>,
+    /// A tournament game's arbiter's code, once the seat is open.
+    arbiter_code: Option<String>,
+    /// The SHA-256 of the arbiter page's token.
+    arbiter: Option<String>,
 }
 
 /// Open push channels the opponent's page may hold (tabs, a reload).
@@ -320,7 +339,30 @@ impl Gate {
             guessing_said: false,
             buckets: HashMap::new(),
             seat_bucket: None,
+            arbiter_code: None,
+            arbiter: None,
         }
+    }
+
+    /// The arbiter's code, once the seat is open.
+    pub fn arbiter_code(&self) -> Option<&str> {
+        self.arbiter_code.as_deref()
+    }
+
+    /// Open the arbiter's seat of a tournament game: its code, drawn once
+    /// (never the opponent's), needed on every address.
+    pub fn open_arbiter_seat(&mut self) -> String {
+        if let Some(c) = &self.arbiter_code {
+            return c.clone();
+        }
+        let code = loop {
+            let c = new_code(&mut self.entropy);
+            if self.code.as_deref() != Some(c.as_str()) {
+                break c;
+            }
+        };
+        self.arbiter_code = Some(code.clone());
+        code
     }
 
     /// The pairing code, when one is needed (not on loopback).
@@ -343,11 +385,20 @@ impl Gate {
         let token = token?;
         if self.is_opponent(token) {
             Some(Role::Opponent)
+        } else if self.is_arbiter(token) {
+            Some(Role::Arbiter)
         } else if self.watchers.iter().any(|w| w == token) {
             Some(Role::Watcher)
         } else {
             None
         }
+    }
+
+    /// Whether `token` is the arbiter's: its digest is the one kept.
+    fn is_arbiter(&self, token: &str) -> bool {
+        self.arbiter
+            .as_deref()
+            .is_some_and(|d| constant_time_eq(token_sha256(token).as_bytes(), d.as_bytes()))
     }
 
     /// Whether `token` is the opponent's: its digest is the one kept.
@@ -451,9 +502,22 @@ impl Gate {
             Route::Pair { code, watch } => self.pair(address_key(peer), &code, watch, now),
             Route::Act(action) => match role {
                 Some(Role::Opponent) => (Answer::Accepted, vec![CompanionEvent::Action(action)]),
-                Some(Role::Watcher) => {
+                Some(Role::Watcher | Role::Arbiter) => {
                     (Answer::Refused(RequestError::WatcherCannotAct), Vec::new())
                 }
+                None => (Answer::Refused(RequestError::NotPaired), Vec::new()),
+            },
+            // Only the arbiter's page reads the action log (the player's
+            // questions are not the opponent's to see).
+            Route::Log => match role {
+                Some(Role::Arbiter) => (Answer::Log, Vec::new()),
+                Some(_) => (Answer::Refused(RequestError::WatcherCannotAct), Vec::new()),
+                None => (Answer::Refused(RequestError::NotPaired), Vec::new()),
+            },
+            // Only the arbiter's page gives the arbiter's functions.
+            Route::Arbiter(op) => match role {
+                Some(Role::Arbiter) => (Answer::Accepted, vec![CompanionEvent::Arbiter(op)]),
+                Some(_) => (Answer::Refused(RequestError::WatcherCannotAct), Vec::new()),
                 None => (Answer::Refused(RequestError::NotPaired), Vec::new()),
             },
             Route::Bye => match role {
@@ -467,6 +531,10 @@ impl Gate {
                 Some(Role::Watcher) => {
                     let token = request.token.unwrap_or_default();
                     self.watchers.retain(|w| *w != token);
+                    (Answer::Accepted, Vec::new())
+                }
+                Some(Role::Arbiter) => {
+                    self.arbiter = None;
                     (Answer::Accepted, Vec::new())
                 }
                 None => (Answer::Refused(RequestError::NotPaired), Vec::new()),
@@ -491,7 +559,12 @@ impl Gate {
                     .any(|t| now.saturating_duration_since(*t) < lockout)
             });
         }
-        if let Some(expected) = &self.code {
+        let given: String = code.chars().filter(|c| !c.is_whitespace()).collect();
+        let arbiter = self
+            .arbiter_code
+            .as_deref()
+            .is_some_and(|a| constant_time_eq(given.as_bytes(), a.as_bytes()));
+        if self.code.is_some() || self.arbiter_code.is_some() {
             // Every address waits while the budget of all is spent: the
             // right code too, or the answer would tell it apart.
             if self
@@ -506,8 +579,13 @@ impl Gate {
             if times.len() >= limit {
                 return (Answer::Refused(RequestError::PairingLocked), Vec::new());
             }
-            let given: String = code.chars().filter(|c| !c.is_whitespace()).collect();
-            if !constant_time_eq(given.as_bytes(), expected.as_bytes()) {
+            // Without a code of the opponent's (on loopback) any code but
+            // the arbiter's seats the opponent, as before.
+            let opponents = self
+                .code
+                .as_deref()
+                .is_none_or(|c| constant_time_eq(given.as_bytes(), c.as_bytes()));
+            if !arbiter && !opponents {
                 times.push(now);
                 let address_locked = times.len() >= limit;
                 self.guesses.count = self.guesses.count.saturating_add(1);
@@ -523,6 +601,18 @@ impl Gate {
             }
             // The right code: the count of guesses starts again.
             self.guesses = Guesses::default();
+        }
+        if arbiter {
+            // One arbiter's page at a time: the last paired.
+            let token = new_token(&mut self.entropy);
+            self.arbiter = Some(token_sha256(&token));
+            return (
+                Answer::Paired {
+                    token,
+                    role: Role::Arbiter,
+                },
+                Vec::new(),
+            );
         }
         if !watch && self.opponent.is_some() {
             return (Answer::Refused(RequestError::SeatTaken), Vec::new());
@@ -872,6 +962,80 @@ mod tests {
 
     fn wrong(code: &str) -> &'static str {
         if code == "000000" { "111111" } else { "000000" }
+    }
+
+    /// Issue 29: a tournament game's arbiter's seat.  Its own code (never
+    /// the opponent's), needed on loopback too; it seats the arbiter, whose
+    /// page gives the arbiter's functions and nothing of the opponent's;
+    /// the opponent cannot give them; wrong codes count in the one budget.
+    #[test]
+    fn the_arbiters_code_seats_the_arbiter_in_the_same_budget() {
+        let stop = r#"{"op":"stop","confirm":true}"#;
+        let mut r = Rig::loopback();
+        let code = r.g.open_arbiter_seat();
+        assert_eq!(r.g.open_arbiter_seat(), code, "drawn once");
+        assert_eq!(code.len(), 6);
+        let opponent = r.opponent("");
+        let (a, ev) = r.pair(&code);
+        let Answer::Paired { token, role } = a else {
+            panic!("{a:?}")
+        };
+        assert_eq!((role, ev), (Role::Arbiter, vec![]));
+        assert_eq!(r.g.role_of(Some(&token)), Some(Role::Arbiter));
+        assert_eq!(
+            r.post("/api/arbiter", Some(&token), stop),
+            (
+                Answer::Accepted,
+                vec![CompanionEvent::Arbiter(ArbiterRequest::Stop)]
+            )
+        );
+        assert_eq!(
+            r.post("/api/arbiter", Some(&opponent), stop).0,
+            Answer::Refused(RequestError::WatcherCannotAct)
+        );
+        assert_eq!(
+            r.post("/api/arbiter", None, stop).0,
+            Answer::Refused(RequestError::NotPaired)
+        );
+        assert_eq!(
+            r.play(&token, "e4").0,
+            Answer::Refused(RequestError::WatcherCannotAct)
+        );
+        // The action log: the arbiter's alone.
+        assert_eq!(r.send("GET", "/api/log", Some(&token), "").0, Answer::Log);
+        assert_eq!(
+            r.send("GET", "/api/log", Some(&opponent), "").0,
+            Answer::Refused(RequestError::WatcherCannotAct)
+        );
+        assert_eq!(
+            r.send("GET", "/api/log", None, "").0,
+            Answer::Refused(RequestError::NotPaired)
+        );
+        // On the network: the two codes differ, a wrong one is counted.
+        let mut r = Rig::network(false);
+        let arbiter = r.g.open_arbiter_seat();
+        assert_ne!(Some(arbiter.as_str()), r.g.code());
+        let t0 = r.now;
+        for i in 0..3 {
+            r.now = t0 + Duration::from_secs(i);
+            assert_eq!(
+                r.pair(wrong(&arbiter)).0,
+                Answer::Refused(RequestError::WrongCode)
+            );
+        }
+        r.now = t0 + Duration::from_secs(10);
+        assert_eq!(
+            r.pair(&arbiter).0,
+            Answer::Refused(RequestError::PairingLocked)
+        );
+        r.peer = IpAddr::V4(std::net::Ipv4Addr::new(192, 0, 2, 99));
+        assert!(matches!(
+            r.pair(&arbiter).0,
+            Answer::Paired {
+                role: Role::Arbiter,
+                ..
+            }
+        ));
     }
 
     #[test]

@@ -28,10 +28,10 @@ pub mod snapshot;
 pub use gate::Limits;
 pub use gate::{CompanionEvent, Pairing};
 pub use labels::PageLabels;
-pub use request::{MoveInput, OpponentAction};
+pub use request::{ArbiterRequest, MoveInput, OpponentAction};
 #[cfg(any(test, feature = "test-support"))]
 pub use snapshot::{Clocks, GameEnd, LastMove, Side};
-pub use snapshot::{Flash, FlashKind, Notice, Snapshot, Tactile};
+pub use snapshot::{Flash, FlashKind, Notice, Snapshot, Tactile, TournamentView};
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 

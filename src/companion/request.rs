@@ -39,6 +39,32 @@ pub enum Route {
     Act(OpponentAction),
     /// The opponent leaves the seat (the page's "Leave" button).
     Bye,
+    /// One of the arbiter's functions, from the arbiter's page.
+    Arbiter(ArbiterRequest),
+    /// A tournament game's action log, for the arbiter's page.
+    Log,
+}
+
+/// An arbiter's function given on the arbiter's page of a tournament game
+/// (each confirmed there first): the functions of `arbiter …` at the
+/// keyboard that a phone offers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArbiterRequest {
+    /// Stop both clocks.
+    Stop,
+    /// Start the clock again.
+    Start,
+    /// Add `seconds` to a side's time.
+    Add {
+        /// The side given the time.
+        side: shakmaty::Color,
+        /// How much, 1 second to 24 hours.
+        seconds: u32,
+    },
+    /// An illegal move completed by a side (Article 7.5).
+    Illegal(shakmaty::Color),
+    /// The result: the winner, or `None` for a draw.
+    Result(Option<shakmaty::Color>),
 }
 
 /// What the opponent does on the page.  The app treats each like a line the
@@ -55,6 +81,18 @@ pub enum OpponentAction {
     DeclineDraw,
     /// The opponent resigns.
     Resign,
+    /// The opponent confirms the result of a tournament game (Article
+    /// 8.7: their signature on the scoresheet).
+    ConfirmResult,
+    /// The opponent accepts the blind player's take-back request (issue
+    /// 30: a take-back is the opponent's to allow, 4.6, 6.2).
+    AcceptTakeback,
+    /// The opponent refuses it: the move stands.
+    RefuseTakeback,
+    /// The opponent claims a draw (9.2, 9.3: threefold repetition or the
+    /// 50-move rule), on the position now or on the move they intend to
+    /// play (issue 30).
+    ClaimDraw(Option<MoveInput>),
 }
 
 /// A move as the page sends it.
@@ -264,6 +302,10 @@ pub fn parse(
         ("/", _) | ("/index.html", _) if is_get => Route::Page,
         ("/api/info", _) if is_get => Route::Info,
         ("/api/state", _) if is_get => Route::State,
+        // A tournament game's action log (the gate gives it to the
+        // arbiter's page only).
+        ("/api/log", "GET") => Route::Log,
+        ("/api/log", _) => return Err(RequestError::MethodNotAllowed),
         ("/events", _) if is_get => {
             if token.is_none() {
                 token = query.and_then(query_token);
@@ -294,6 +336,31 @@ pub fn parse(
                 }
             })
         }
+        ("/api/takeback", "POST") => {
+            let body: DrawBody = json_body(headers, body)?;
+            Route::Act(match body.action.as_str() {
+                "accept" => OpponentAction::AcceptTakeback,
+                "refuse" => OpponentAction::RefuseTakeback,
+                _ => {
+                    return Err(RequestError::BadBody(
+                        "action must be accept or refuse".into(),
+                    ));
+                }
+            })
+        }
+        ("/api/claim", "POST") => {
+            let body: MoveBody = json_body(headers, body)?;
+            let intended = match body {
+                MoveBody {
+                    san: None,
+                    from: None,
+                    to: None,
+                    promotion: None,
+                } => None,
+                body => Some(move_input(body)?),
+            };
+            Route::Act(OpponentAction::ClaimDraw(intended))
+        }
         ("/api/resign", "POST") => {
             let body: ResignBody = json_body(headers, body)?;
             if !body.confirm {
@@ -303,13 +370,33 @@ pub fn parse(
             }
             Route::Act(OpponentAction::Resign)
         }
+        // A tournament game's result, confirmed (the same body as a
+        // resignation's: an explicit yes).
+        ("/api/confirm", "POST") => {
+            let body: ResignBody = json_body(headers, body)?;
+            if !body.confirm {
+                return Err(RequestError::BadBody(
+                    "confirming needs confirm: true".into(),
+                ));
+            }
+            Route::Act(OpponentAction::ConfirmResult)
+        }
         ("/api/bye", "POST") => Route::Bye,
+        // A tournament arbiter's function (the gate lets only the
+        // arbiter's page give it).
+        ("/api/arbiter", "POST") => Route::Arbiter(arbiter_request(json_body(headers, body)?)?),
+        ("/api/arbiter", _) => return Err(RequestError::MethodNotAllowed),
         ("/" | "/index.html" | "/api/info" | "/api/state" | "/events", _) => {
             return Err(RequestError::MethodNotAllowed);
         }
-        ("/api/pair" | "/api/move" | "/api/draw" | "/api/resign" | "/api/bye", _) => {
+        (
+            "/api/pair" | "/api/move" | "/api/draw" | "/api/takeback" | "/api/claim"
+            | "/api/resign" | "/api/bye",
+            _,
+        ) => {
             return Err(RequestError::MethodNotAllowed);
         }
+        ("/api/confirm", _) => return Err(RequestError::MethodNotAllowed),
         _ => return Err(RequestError::NotFound),
     };
     Ok(ApiRequest {
@@ -385,6 +472,53 @@ struct DrawBody {
 #[serde(deny_unknown_fields)]
 struct ResignBody {
     confirm: bool,
+}
+
+/// The arbiter page's request: `{"op": "add", "side": "white", "seconds":
+/// 120, "confirm": true}`; `op` one of stop, start, add, illegal, result
+/// (`result`: "1-0", "0-1" or "1/2-1/2").
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ArbiterBody {
+    op: String,
+    #[serde(default)]
+    side: Option<String>,
+    #[serde(default)]
+    seconds: Option<u32>,
+    #[serde(default)]
+    result: Option<String>,
+    confirm: bool,
+}
+
+fn arbiter_request(body: ArbiterBody) -> Result<ArbiterRequest, RequestError> {
+    let bad = |why: &str| RequestError::BadBody(why.to_owned());
+    if !body.confirm {
+        return Err(bad("an arbiter's function needs confirm: true"));
+    }
+    let side = || match body.side.as_deref() {
+        Some("white") => Ok(shakmaty::Color::White),
+        Some("black") => Ok(shakmaty::Color::Black),
+        _ => Err(bad("side must be white or black")),
+    };
+    Ok(match body.op.as_str() {
+        "stop" => ArbiterRequest::Stop,
+        "start" => ArbiterRequest::Start,
+        "add" => ArbiterRequest::Add {
+            side: side()?,
+            seconds: body
+                .seconds
+                .filter(|s| (1..=24 * 3600).contains(s))
+                .ok_or_else(|| bad("seconds must be 1 to 86400"))?,
+        },
+        "illegal" => ArbiterRequest::Illegal(side()?),
+        "result" => ArbiterRequest::Result(match body.result.as_deref() {
+            Some("1-0") => Some(shakmaty::Color::White),
+            Some("0-1") => Some(shakmaty::Color::Black),
+            Some("1/2-1/2") => None,
+            _ => return Err(bad("result must be 1-0, 0-1 or 1/2-1/2")),
+        }),
+        _ => return Err(bad("op must be stop, start, add, illegal or result")),
+    })
 }
 
 /// The longest typed move looked at ("exd8=Q+" is 7; a little slack for
@@ -597,6 +731,61 @@ mod tests {
             }
         );
         assert_eq!(post("/api/bye", "").unwrap().route, Route::Bye);
+    }
+
+    /// A tournament game's confirmation of the result: an explicit yes,
+    /// by POST only.
+    #[test]
+    fn a_confirmation_of_the_result_needs_an_explicit_yes() {
+        assert_eq!(
+            post("/api/confirm", r#"{"confirm":true}"#).unwrap().route,
+            Route::Act(OpponentAction::ConfirmResult)
+        );
+        assert!(matches!(
+            post("/api/confirm", r#"{"confirm":false}"#),
+            Err(RequestError::BadBody(_))
+        ));
+        assert!(matches!(
+            post("/api/confirm", "{}"),
+            Err(RequestError::BadBody(_))
+        ));
+        assert_eq!(
+            parse("GET", "/api/confirm", &[], b"").map(|r| r.route),
+            Err(RequestError::MethodNotAllowed)
+        );
+    }
+
+    /// The arbiter's functions: each needs an explicit yes and words it
+    /// knows.
+    #[test]
+    fn an_arbiters_function_is_read_and_checked() {
+        use shakmaty::Color;
+        let route = |b: &str| post("/api/arbiter", b).map(|r| r.route);
+        assert_eq!(
+            route(r#"{"op":"add","side":"white","seconds":120,"confirm":true}"#),
+            Ok(Route::Arbiter(ArbiterRequest::Add {
+                side: Color::White,
+                seconds: 120
+            }))
+        );
+        assert_eq!(
+            route(r#"{"op":"result","result":"1/2-1/2","confirm":true}"#),
+            Ok(Route::Arbiter(ArbiterRequest::Result(None)))
+        );
+        assert_eq!(
+            route(r#"{"op":"stop","confirm":true}"#),
+            Ok(Route::Arbiter(ArbiterRequest::Stop))
+        );
+        for bad in [
+            r#"{"op":"stop","confirm":false}"#,
+            r#"{"op":"add","side":"white","seconds":0,"confirm":true}"#,
+            r#"{"op":"add","side":"red","seconds":60,"confirm":true}"#,
+            r#"{"op":"illegal","confirm":true}"#,
+            r#"{"op":"result","result":"2-0","confirm":true}"#,
+            r#"{"op":"flag","confirm":true}"#,
+        ] {
+            assert!(matches!(route(bad), Err(RequestError::BadBody(_))), "{bad}");
+        }
     }
 
     #[test]

@@ -280,6 +280,31 @@ pub struct Snapshot {
     pub flash: Option<Flash>,
     /// The app's answer to the opponent's last action.
     pub notice: Option<Notice>,
+    /// The blind player asks to take back these moves (SAN with their
+    /// numbers, "2. Nf3"): the opponent accepts or refuses (issue 30).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub takeback_asked: Option<String>,
+    /// A tournament game: the result to confirm, and the closed record's
+    /// digest.
+    pub tournament: Option<TournamentView>,
+    /// A tournament game's action log as it grows (the journal's records
+    /// of the players' actions), for the arbiter's page only (`/api/log`):
+    /// never in the state every page gets.
+    #[serde(skip)]
+    pub arbiter_log: Vec<String>,
+}
+
+/// What the page shows of a tournament game (`--tournament`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct TournamentView {
+    /// The game is over and the page's player has not confirmed the
+    /// result yet: the page asks them to (Article 8.7).
+    pub confirm: bool,
+    /// The page's player confirmed the result.
+    pub confirmed: bool,
+    /// The closed record's digest (`1234 5678 9012`), as `hector verify`
+    /// gives it.
+    pub digest: Option<String>,
 }
 
 impl Snapshot {
@@ -306,6 +331,9 @@ impl Snapshot {
             opponent_board: Tactile::None,
             flash: None,
             notice: None,
+            tournament: None,
+            arbiter_log: Vec::new(),
+            takeback_asked: None,
         }
     }
 
@@ -368,6 +396,9 @@ impl Snapshot {
             opponent_board: Tactile::None,
             flash: None,
             notice: None,
+            tournament: None,
+            arbiter_log: Vec::new(),
+            takeback_asked: None,
         }
     }
 

@@ -28,6 +28,9 @@ pub enum EndReason {
     IllegalMove,
     /// A result the arbiter declared.
     ArbiterDecision,
+    /// A player left the game and the other claimed it (online: lichess's
+    /// `timeout`, the win claimed after the opponent had gone).
+    Abandoned,
 }
 
 mod claims;

@@ -564,6 +564,24 @@ pub struct Playing {
     pub compat: Option<super::event::Compat>,
 }
 
+impl From<&super::event::GameInfo> for Playing {
+    /// A game in progress as the event stream's `gameStart` tells it (the
+    /// same fields as `/api/account/playing`'s).
+    fn from(g: &super::event::GameInfo) -> Self {
+        Playing {
+            game_id: g.game_id.clone(),
+            color: g.color,
+            is_my_turn: g.is_my_turn.unwrap_or(false),
+            opponent: g.opponent.clone(),
+            speed: g.speed,
+            seconds_left: g.seconds_left,
+            variant: g.variant.clone(),
+            rated: g.rated,
+            compat: g.compat,
+        }
+    }
+}
+
 /// Reads `GET /api/account/playing`'s body.
 ///
 /// # Errors
@@ -578,10 +596,6 @@ pub fn playing(body: &str) -> Result<Vec<Playing>, DecodeError> {
     decoded::<NowPlaying>(body).map(|n| n.now_playing)
 }
 
-#[allow(
-    dead_code,
-    reason = "the app's side of issue 28 (the game joined is the challenge's) comes next"
-)]
 /// The id of the challenge lichess made (its answer to a challenge, or the
 /// first line of the answer held open): the game's id too, once accepted
 /// (`tags/challenges/api-challenge-username.yaml`: "The game ID will be the

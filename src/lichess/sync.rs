@@ -131,10 +131,6 @@ impl GameSync {
         Self::new(ours, &full.initial_fen)
     }
 
-    #[allow(
-        dead_code,
-        reason = "for the server's clock and the journal, next steps of issue 20"
-    )]
     /// The player's side.
     #[must_use]
     pub fn ours(&self) -> Side {
@@ -163,6 +159,12 @@ impl GameSync {
     #[must_use]
     pub fn to_move(&self) -> Side {
         self.side_of(self.moves.len())
+    }
+
+    /// Who makes the move at `index` from the start.
+    #[must_use]
+    pub fn side_at(&self, index: usize) -> Side {
+        self.side_of(index)
     }
 
     fn side_of(&self, index: usize) -> Side {
@@ -209,6 +211,16 @@ impl GameSync {
         match self.ours {
             Side::White => self.draw.1,
             Side::Black => self.draw.0,
+        }
+    }
+
+    /// The other side's draw offer was declined here: no longer up (the
+    /// next state says the same), so that what else stands (a takeback
+    /// request) is what `accept` and `decline` answer next.
+    pub fn draw_declined(&mut self) {
+        match self.ours {
+            Side::White => self.draw.1 = false,
+            Side::Black => self.draw.0 = false,
         }
     }
 

@@ -122,6 +122,9 @@ pub struct CompanionConfig {
     /// of hector (kept in the journal): that page is the opponent again
     /// without asking for a code.
     pub resume: Option<Pairing>,
+    /// A tournament game: the arbiter's seat is open, with a code of its
+    /// own ([`CompanionServer::arbiter_code`]).
+    pub arbiter: bool,
     /// Tests only: the accept loop panics at this accepted connection (the
     /// first time only), to show the server says so and starts again.
     #[cfg(any(test, feature = "test-support"))]
@@ -140,6 +143,7 @@ impl Default for CompanionConfig {
             heartbeat: Duration::from_secs(1),
             labels: PageLabels::default(),
             resume: None,
+            arbiter: false,
             #[cfg(any(test, feature = "test-support"))]
             fail_at: None,
         }
@@ -197,6 +201,8 @@ struct Shared {
     limits: ServerLimits,
     /// The page with its words in it.
     page: Bytes,
+    /// A tournament game's action log, `{"log":[…]}` (the arbiter's page's).
+    log: Mutex<Bytes>,
     /// The gate's next deadline may have changed (a stream closed).
     gate_changed: Notify,
     /// The failure was said (once).
@@ -226,6 +232,9 @@ impl Shared {
         if let Some(p) = &config.resume {
             gate.restore(p);
         }
+        if config.arbiter {
+            gate.open_arbiter_seat();
+        }
         #[cfg(any(test, feature = "test-support"))]
         let fail_at = config.fail_at;
         #[cfg(not(any(test, feature = "test-support")))]
@@ -240,6 +249,7 @@ impl Shared {
             heartbeat: config.heartbeat,
             limits: config.server,
             page: Bytes::from(page_with(PAGE, &config.labels)),
+            log: Mutex::new(Bytes::from_static(br#"{"log":[]}"#)),
             gate_changed: Notify::new(),
             failure_said: AtomicBool::new(false),
             accepted: AtomicU32::new(0),
@@ -362,6 +372,11 @@ impl CompanionServer {
         lock(&self.shared.gate).code().map(str::to_owned)
     }
 
+    /// The arbiter's code of a tournament game (`CompanionConfig::arbiter`).
+    pub fn arbiter_code(&self) -> Option<String> {
+        lock(&self.shared.gate).arbiter_code().map(str::to_owned)
+    }
+
     /// True while the opponent's page is showing the game.
     pub fn connected(&self) -> bool {
         lock(&self.shared.gate).connected()
@@ -382,6 +397,8 @@ impl CompanionServer {
             *state = (seq, Bytes::from(json), frame.clone());
             frame
         };
+        let log = serde_json::json!({ "log": snapshot.arbiter_log }).to_string();
+        *lock(&self.shared.log) = Bytes::from(log);
         broadcast(&self.shared, &frame);
     }
 
@@ -849,6 +866,10 @@ async fn respond(
             let state = lock(&shared.state).1.clone();
             response(status, json, state)
         }
+        Answer::Log => {
+            let log = lock(&shared.log).clone();
+            response(status, json, log)
+        }
         Answer::Paired { token, role } => {
             let text = serde_json::json!({"token": token, "role": role_name(role)}).to_string();
             response(status, json, Bytes::from(text))
@@ -863,6 +884,7 @@ fn role_name(role: Role) -> &'static str {
     match role {
         Role::Opponent => "opponent",
         Role::Watcher => "watcher",
+        Role::Arbiter => "arbiter",
     }
 }
 

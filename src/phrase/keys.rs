@@ -50,25 +50,6 @@ const KEY_ARGS: &[(&str, usize)] = &[
     ("input", 0),
 ];
 
-/// Voice keys whose code lands with another branch: lichess2 (issue 28's
-/// app side) says the lichess deadlines, warnings and refusals.  Once it
-/// is merged the keys are used and this list can go; until then they are
-/// kept out of the unused check (and only they).
-const AWAITED: &[&str] = &[
-    "lichess_first_move",
-    "lichess_first_move_ten",
-    "lichess_game_not_board",
-    "lichess_move_not_received",
-    "lichess_moves_missed",
-    "lichess_variant_refused",
-    "lichess_warning_abort",
-    "lichess_warning_nostart",
-    "lichess_warning_other",
-    "lichess_warning_quickresign",
-    "lichess_warning_ragequit",
-    "lichess_warning_sitting",
-];
-
 /// The only texts of two or more words in the app and the start-up that
 /// are not said to the player, with why: (file, the text's beginning).
 /// Everything a player hears or reads comes from the voices.
@@ -601,7 +582,6 @@ fn check(files: &Texts, page: &str, voices: &Texts) -> Vec<String> {
     let used = |key: &str| {
         literals.contains(key)
             || built.contains(key)
-            || AWAITED.contains(&key)
             || key
                 .strip_prefix(crate::companion::labels::PREFIX)
                 .is_some_and(|k| {

@@ -705,6 +705,11 @@ impl Phraser {
         self.message("piece_at", &[("piece", &piece), ("square", &square)])
     }
 
+    /// "a, b and c", as the message language writes a list.
+    pub fn list(&self, items: &[String]) -> String {
+        self.join(items, "list_and")
+    }
+
     /// "a, b and c" with `last` ("list_and" / "list_or") before the last item.
     pub(super) fn join(&self, items: &[String], last: &str) -> String {
         let comma = self.message("list_comma", &[]);

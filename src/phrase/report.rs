@@ -358,6 +358,8 @@ impl Phraser {
             EndReason::IllegalMove => "how_illegal_draw",
             EndReason::ArbiterDecision if winner.is_some() => "how_arbiter",
             EndReason::ArbiterDecision => "how_arbiter_draw",
+            EndReason::Abandoned if winner.is_some() => "how_abandoned",
+            EndReason::Abandoned => "how_abandoned_draw",
         };
         let (side, loser) = match winner {
             Some(w) => (self.side(w), self.side(!w)),
@@ -460,6 +462,34 @@ impl Phraser {
         )
     }
 
+    /// A flag fell and the other side cannot checkmate (a draw): whose
+    /// flag, said ("White's flag has fallen, but Black cannot checkmate.
+    /// Draw, half a point each.").
+    pub fn flag_fell_drawn(&self, flagged: Color) -> String {
+        self.message(
+            "over_time_draw_side",
+            &[
+                ("loser", &self.side(flagged)),
+                ("side", &self.side(!flagged)),
+                ("result", &self.result_said(None)),
+            ],
+        )
+    }
+
+    /// [`Phraser::game_over_state`] of a game drawn when `flagged`'s flag
+    /// fell: whose flag.
+    pub fn flag_fell_drawn_state(&self, flagged: Color) -> String {
+        let how = self.message(
+            "how_time_draw_side",
+            &[
+                ("loser", &self.side(flagged)),
+                ("side", &self.side(!flagged)),
+            ],
+        );
+        let result = self.result_said(None);
+        self.message("game_over_state", &[("how", &how), ("result", &result)])
+    }
+
     /// The end of the game as said: "Checkmate. White wins, one to zero."
     /// `winner` is ignored for a draw; a win without a winner is said as
     /// "The game is over."
@@ -493,11 +523,13 @@ impl Phraser {
             EndReason::IllegalMove if winner.is_none() => Some("over_illegal_draw"),
             EndReason::ArbiterDecision if winner.is_none() => Some("over_arbiter_draw"),
             EndReason::Resignation if winner.is_none() => Some("over_resignation_draw"),
+            EndReason::Abandoned if winner.is_none() => Some("over_abandoned_draw"),
             EndReason::Checkmate
             | EndReason::Resignation
             | EndReason::TimeForfeit
             | EndReason::IllegalMove
-            | EndReason::ArbiterDecision => None,
+            | EndReason::ArbiterDecision
+            | EndReason::Abandoned => None,
         };
         if let Some(key) = draw_key {
             return self.message(key, &[("result", &result(None))]);
@@ -510,6 +542,7 @@ impl Phraser {
             EndReason::TimeForfeit => "over_time",
             EndReason::IllegalMove => "over_illegal",
             EndReason::ArbiterDecision => "over_arbiter",
+            EndReason::Abandoned => "over_abandoned",
             _ => "over_checkmate",
         };
         self.message(
@@ -1310,6 +1343,32 @@ mod tests {
         assert_eq!(
             it().game_over(EndReason::Checkmate, Some(Color::White)),
             "Scacco matto. Vince il Bianco, uno a zero."
+        );
+    }
+
+    /// Issue 30, item 6: a flag that fell against a side that cannot
+    /// mate is said with whose flag it was, in every language.
+    #[test]
+    fn a_drawn_flag_says_whose_flag() {
+        assert_eq!(
+            en().flag_fell_drawn(Color::Black),
+            "Black's flag has fallen, but White cannot checkmate. Draw, half a point each."
+        );
+        assert_eq!(
+            de().flag_fell_drawn(Color::White),
+            "Weiß: Zeit überschritten, aber Schwarz kann nicht mehr mattsetzen. Remis, je ein halber Punkt."
+        );
+        assert_eq!(
+            it().flag_fell_drawn(Color::White),
+            "Al Bianco è caduta la bandierina, ma il Nero non può dare scacco matto. Patta, mezzo punto a testa."
+        );
+        assert_eq!(
+            el().flag_fell_drawn(Color::Black),
+            "Έπεσε η σημαία των Μαύρων, αλλά τα Λευκά δεν μπορούν να κάνουν ματ. Ισοπαλία, μισός βαθμός για τον καθένα."
+        );
+        assert_eq!(
+            en().flag_fell_drawn_state(Color::White),
+            "Game over: drawn, White's flag fell but Black could not checkmate, half a point each. Say new for a new game."
         );
     }
 

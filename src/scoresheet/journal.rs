@@ -203,6 +203,13 @@ impl Journal {
         &self.path
     }
 
+    /// The digest of the last record written (or waiting): what `hector
+    /// verify` says the journal ends with.  `None`: a journal of before
+    /// the chain.
+    pub fn digest(&self) -> Option<Digest> {
+        self.chain
+    }
+
     /// Records waiting in memory for the disk.
     pub fn waiting(&self) -> usize {
         self.pending.len()
@@ -1202,6 +1209,9 @@ pub enum JournalOp {
     AppendAll(Vec<Event>),
     /// Write a record to another game's journal (a game set aside).
     AppendTo(GameId, Event),
+    /// Tell the digest the current journal ends with (a tournament
+    /// game's record, closed): answered with [`JournalStatus::Digest`].
+    Digest,
     /// Contain a saved game's damage before going on with it: the whole
     /// file copied aside, then its usable part kept — with the records
     /// after the damage when `keep_after` and they continue the game
@@ -1226,6 +1236,8 @@ pub enum JournalStatus {
         /// How many records had waited in memory.
         waited: usize,
     },
+    /// The digest the journal ends with (asked by [`JournalOp::Digest`]).
+    Digest(Digest),
 }
 
 /// The journal files of a session: carries out the app's journal
@@ -1311,6 +1323,11 @@ impl Sink {
                 if let Some((_, j)) = &mut self.current {
                     let r = j.append_all(&events);
                     report(r, &mut out);
+                }
+            }
+            JournalOp::Digest => {
+                if let Some(d) = self.current.as_ref().and_then(|(_, j)| j.digest()) {
+                    out.push(JournalStatus::Digest(d));
                 }
             }
             JournalOp::Contain { id, keep_after } => {

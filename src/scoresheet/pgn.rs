@@ -114,6 +114,19 @@ fn note_text(n: &Note) -> String {
                 format!("Arbiter: {action} ({note})")
             }
         }
+        Note::TakenBack {
+            by,
+            number,
+            san,
+            at,
+            ..
+        } => {
+            let dots = if *by == Color::White { "." } else { "..." };
+            match at {
+                Some((h, m)) => format!("Taken back at {h:02}:{m:02}: {number}{dots} {san}"),
+                None => format!("Taken back: {number}{dots} {san}"),
+            }
+        }
         Note::Text(t) => t.clone(),
     })
 }

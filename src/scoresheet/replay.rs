@@ -269,7 +269,7 @@ pub fn continuation(parsed: &Parsed) -> Option<Continuation> {
             return None;
         }
         prev = Some(rec.seq);
-        r.apply(rec.seq, &rec.event);
+        r.apply_at(rec.seq, Some(rec.at), &rec.event);
         if r.warnings.len() > warned {
             return None;
         }
@@ -363,6 +363,23 @@ pub enum Note {
         /// The arbiter's note.
         note: String,
     },
+    /// A move taken back (issue 30: the scoresheet says what was taken
+    /// back and when; the note stands after the move before it).
+    TakenBack {
+        /// The side whose move it was.
+        by: Color,
+        /// Its move number.
+        number: u32,
+        /// The move in SAN.
+        san: String,
+        /// The move in UCI and the position before it (FEN), for words.
+        uci: String,
+        /// The position before the move, as FEN.
+        fen: String,
+        /// The time of day it was taken back (hours, minutes), when the
+        /// journal's record says it.
+        at: Option<(u8, u8)>,
+    },
     /// A free note.
     Text(String),
 }
@@ -401,6 +418,7 @@ pub fn reason_word(r: EndReason) -> &'static str {
         EndReason::TimeForfeit => "time-forfeit",
         EndReason::IllegalMove => "illegal-move",
         EndReason::ArbiterDecision => "arbiter-decision",
+        EndReason::Abandoned => "abandoned",
     }
 }
 
@@ -419,6 +437,7 @@ pub fn parse_reason(word: &str) -> Option<EndReason> {
         EndReason::TimeForfeit,
         EndReason::IllegalMove,
         EndReason::ArbiterDecision,
+        EndReason::Abandoned,
     ]
     .into_iter()
     .find(|r| reason_word(*r) == word)
@@ -475,7 +494,7 @@ pub fn replay(records: &[Record]) -> Option<Resumed> {
     let mut r = Resumed::fresh((**start).clone(), game);
     r.warnings = warnings;
     for rec in rest {
-        r.apply(rec.seq, &rec.event);
+        r.apply_at(rec.seq, Some(rec.at), &rec.event);
     }
     r.finish_record();
     Some(r)
@@ -507,7 +526,13 @@ impl Resumed {
 
     /// Applies one more event (as replaying does).
     pub fn apply(&mut self, seq: u64, event: &Event) {
-        apply(self, seq, event);
+        apply(self, seq, None, event);
+    }
+
+    /// Applies one more event written at `at` (a take-back's note says
+    /// the time of day).
+    pub fn apply_at(&mut self, seq: u64, at: Option<time::OffsetDateTime>, event: &Event) {
+        apply(self, seq, at, event);
     }
 
     /// The result as recorded: the rules layer's, or a declared one.
@@ -544,7 +569,7 @@ fn note(r: &mut Resumed, n: Note) {
     }
 }
 
-fn apply(r: &mut Resumed, seq: u64, event: &Event) {
+fn apply(r: &mut Resumed, seq: u64, at: Option<time::OffsetDateTime>, event: &Event) {
     match event {
         Event::Start(_) => refused(r, seq, "start"),
         Event::Move { san, uci, .. } => {
@@ -571,9 +596,26 @@ fn apply(r: &mut Resumed, seq: u64, event: &Event) {
             }
         }
         Event::TakeBack => {
+            let castling = r.game.castling_mode();
+            let taken = r.game.positions().next_back().map(|(before, played)| {
+                let number = shakmaty::Position::fullmoves(before).get();
+                let san = shakmaty::san::SanPlus::from_move(before.clone(), played.mv);
+                let fen = shakmaty::fen::Fen::from_position(before, shakmaty::EnPassantMode::Legal);
+                Note::TakenBack {
+                    by: played.by,
+                    number,
+                    san: san.to_string(),
+                    uci: played.mv.to_uci(castling).to_string(),
+                    fen: fen.to_string(),
+                    at: at.map(|t| (t.hour(), t.minute())),
+                }
+            });
             if r.game.undo_last().is_some() {
                 r.record.clocks.pop();
                 r.record.notes.pop();
+                if let Some(n) = taken {
+                    note(r, n);
+                }
                 r.declared = None;
                 r.awaiting_press = None;
                 r.board_awaiting = None;

@@ -31,15 +31,17 @@ pub mod online;
 pub mod page;
 pub mod saved;
 pub mod settings;
+pub mod tournament;
 pub mod typed;
 
 pub use board::{BoardPlan, SystemPorts, board_plan};
 pub use engine::engine_setup;
 pub use game::{GameStart, game_start};
-pub use online::{Refusal, broadcast_round, online_start};
+pub use online::{Refusal, broadcast_round, online_start, saved_online_game};
 pub use page::{host_name, host_names, page_address, page_failed, page_listen, page_ready};
 pub use saved::{ResumePlan, find_game, game_line, listing_line, resume_plan, store};
 pub use settings::{Started, start};
+pub use tournament::{TournamentRefusal, tournament_setup};
 pub use typed::{
     BoardCmd, Cli, Cmd, ExportArgs, GamesArgs, LichessArgs, LichessCmd, Overrides, PlayArgs,
     PrintOnly, PromptMode, ResumeArgs, ReviewArgs, SayArgs, SimArgs, UiKind, VerifyArgs,

@@ -10,9 +10,10 @@
 use shakmaty::Color;
 
 use crate::app::OnlineStart;
-use crate::lichess::api::{self, Asking, TimeRefusal};
+use crate::lichess::api::{self, Asking, Pace, TimeRefusal};
 use crate::lichess::broadcast::RoundId;
 use crate::phrase::Phraser;
+use crate::scoresheet::{ResumeChoice, ResumeOffer, Store};
 
 use super::typed::{ChallengeColor, PlayArgs};
 
@@ -45,9 +46,6 @@ pub enum Refusal {
     AiLevel,
     /// A `--game` that is no lichess game's id.
     GameIdForm,
-    /// An option checked whose game this version cannot play yet
-    /// (`--game`, `--days`, `--ai`: the app's side of issue 28).
-    NotYet(&'static str),
     /// A `--broadcast` that is no round id.
     RoundForm,
     /// A broadcast without a token.
@@ -73,9 +71,6 @@ impl Refusal {
             Refusal::DaysNotOffered => phraser.message("lichess_days_not_offered", &[]),
             Refusal::AiLevel => phraser.message("lichess_ai_level_range", &[]),
             Refusal::GameIdForm => phraser.message("lichess_game_id_form", &[]),
-            Refusal::NotYet(option) => {
-                phraser.message("lichess_option_not_yet", &[("option", option)])
-            }
             Refusal::RoundForm => phraser.message("broadcast_round_form", &[]),
             Refusal::BroadcastNoToken => phraser.message("broadcast_no_token", &[]),
         }
@@ -112,14 +107,22 @@ impl From<TimeRefusal> for Refusal {
 /// The [`Refusal`] to say: `--color` or `--time` without a challenge or a
 /// seek, a time that is not MIN+SEC, a time control lichess's Board API
 /// would not play, days or an AI level lichess does not offer, a `--game`
-/// that is no game's id; and, checked, `--game`, `--days` and `--ai`,
-/// whose games this version cannot play yet.
+/// that is no game's id, options the game asked for does not use.
 pub fn online_start(typed: &PlayArgs, time: Option<&str>) -> Result<OnlineStart, Refusal> {
     if let Some(given) = &typed.game {
-        return Err(match api::game_id(given) {
-            None => Refusal::GameIdForm,
-            Some(_) => Refusal::NotYet("--game"),
-        });
+        let id = api::game_id(given).ok_or(Refusal::GameIdForm)?;
+        // The game is lichess's already: its colour and time are its own.
+        let unused = [
+            (typed.color.is_some(), "--color"),
+            (time.is_some(), "--time"),
+            (typed.days.is_some(), "--days"),
+            (typed.challenge.is_some(), "--challenge"),
+            (typed.ai.is_some(), "--ai"),
+        ];
+        if let Some((_, option)) = unused.iter().find(|(given, _)| *given) {
+            return Err(Refusal::OptionUnused(option));
+        }
+        return Ok(OnlineStart::Game { id });
     }
     if let Some(level) = typed.ai
         && !api::check_ai_level(level)
@@ -139,12 +142,34 @@ pub fn online_start(typed: &PlayArgs, time: Option<&str>) -> Result<OnlineStart,
         }
         return Ok(OnlineStart::Join);
     }
+    let color = match typed.color {
+        Some(ChallengeColor::White) => Some(Color::White),
+        Some(ChallengeColor::Black) => Some(Color::Black),
+        Some(ChallengeColor::Random) | None => None,
+    };
     if let Some(days) = typed.days {
-        return Err(if api::check_days(days) {
-            Refusal::NotYet("--days")
-        } else {
-            Refusal::DaysNotOffered
-        });
+        let days = u8::try_from(days)
+            .ok()
+            .filter(|d| api::check_days(u32::from(*d)))
+            .ok_or(Refusal::DaysNotOffered)?;
+        if time.is_some() {
+            return Err(Refusal::OptionUnused("--time"));
+        }
+        return match (&typed.challenge, typed.ai) {
+            (_, Some(level)) => Ok(OnlineStart::Ai {
+                level: ai_level(level)?,
+                pace: Pace::Days(days),
+                color,
+            }),
+            (Some(user), None) => Ok(OnlineStart::Correspondence {
+                user: user.clone(),
+                days,
+                color,
+                rated: typed.rated,
+            }),
+            // A seek by days is not the Board API's.
+            (None, None) => Err(Refusal::OptionUnused("--days")),
+        };
     }
     let (limit_s, increment_s) =
         online_time(time.unwrap_or(DEFAULT_TIME)).ok_or(Refusal::TimeForm)?;
@@ -154,13 +179,15 @@ pub fn online_start(typed: &PlayArgs, time: Option<&str>) -> Result<OnlineStart,
         (None, None) => Asking::Seek,
     };
     api::check_clock(asking, limit_s, increment_s)?;
-    let color = match typed.color {
-        Some(ChallengeColor::White) => Some(Color::White),
-        Some(ChallengeColor::Black) => Some(Color::Black),
-        Some(ChallengeColor::Random) | None => None,
-    };
-    match (&typed.challenge, asking) {
-        (_, Asking::Ai) => Err(Refusal::NotYet("--ai")),
+    match (&typed.challenge, typed.ai) {
+        (_, Some(level)) => Ok(OnlineStart::Ai {
+            level: ai_level(level)?,
+            pace: Pace::Clock {
+                limit_s,
+                increment_s,
+            },
+            color,
+        }),
         (Some(user), _) => Ok(OnlineStart::Challenge {
             user: user.clone(),
             limit_s,
@@ -168,13 +195,37 @@ pub fn online_start(typed: &PlayArgs, time: Option<&str>) -> Result<OnlineStart,
             color,
             rated: typed.rated,
         }),
-        (None, _) => Ok(OnlineStart::Seek {
+        (None, None) => Ok(OnlineStart::Seek {
             limit_s,
             increment_s,
             color,
             rated: typed.rated,
         }),
     }
+}
+
+/// The journal of lichess game `id` left unfinished (a correspondence
+/// game quit between moves), to be taken up again by `--game ID` as
+/// `--resume` would: its moves are not said again, the game goes on from
+/// where it was.  None when there is none, or it cannot be read.
+#[must_use]
+pub fn saved_online_game(store: &Store, id: &str) -> Option<ResumeOffer> {
+    let g = store.list().ok()?.into_iter().rev().find(|g| {
+        g.unfinished()
+            && !g.set_aside
+            && g.online
+                .as_deref()
+                .is_some_and(|a| a.rsplit('/').next() == Some(id))
+    })?;
+    ResumeOffer::load(store, &g.id, ResumeChoice::Now).ok()
+}
+
+/// An AI level as lichess takes it (checked before: 1 to 8).
+fn ai_level(level: u32) -> Result<u8, Refusal> {
+    u8::try_from(level)
+        .ok()
+        .filter(|l| api::check_ai_level(u32::from(*l)))
+        .ok_or(Refusal::AiLevel)
 }
 
 /// lichess's time control, MIN+SEC (`10+5`): seconds at the start and
@@ -316,16 +367,52 @@ mod tests {
             Err(Refusal::OptionUnused("--days"))
         );
         assert_eq!(start(&["--game", "nope"]), Err(Refusal::GameIdForm));
-        // Checked, but not playable by this version yet.
+        assert_eq!(
+            start(&["--game", "AbCd1234", "--time", "10+5"]),
+            Err(Refusal::OptionUnused("--time"))
+        );
+        assert_eq!(
+            start(&["--challenge", "bob", "--days", "3", "--time", "10+5"]),
+            Err(Refusal::OptionUnused("--time"))
+        );
+    }
+
+    #[test]
+    fn a_game_by_id_by_days_and_against_the_ai() {
         assert_eq!(
             start(&["--game", "https://lichess.org/AbCd1234"]),
-            Err(Refusal::NotYet("--game"))
+            Ok(OnlineStart::Game {
+                id: "AbCd1234".into()
+            })
         );
         assert_eq!(
-            start(&["--challenge", "bob", "--days", "3"]),
-            Err(Refusal::NotYet("--days"))
+            start(&["--challenge", "bob", "--days", "3", "--color", "white"]),
+            Ok(OnlineStart::Correspondence {
+                user: "bob".into(),
+                days: 3,
+                color: Some(Color::White),
+                rated: false
+            })
         );
-        assert_eq!(start(&["--ai", "3"]), Err(Refusal::NotYet("--ai")));
+        assert_eq!(
+            start(&["--ai", "3"]),
+            Ok(OnlineStart::Ai {
+                level: 3,
+                pace: Pace::Clock {
+                    limit_s: 900,
+                    increment_s: 10
+                },
+                color: None
+            })
+        );
+        assert_eq!(
+            start(&["--ai", "8", "--days", "2", "--color", "black"]),
+            Ok(OnlineStart::Ai {
+                level: 8,
+                pace: Pace::Days(2),
+                color: Some(Color::Black)
+            })
+        );
     }
 
     #[test]
@@ -360,7 +447,6 @@ mod tests {
             Refusal::DaysNotOffered,
             Refusal::AiLevel,
             Refusal::GameIdForm,
-            Refusal::NotYet("--ai"),
             Refusal::RoundForm,
             Refusal::BroadcastNoToken,
         ];

@@ -374,10 +374,17 @@ pub struct PlayArgs {
     /// Let the engine think in your time (UCI ponder).
     #[arg(long)]
     pub ponder: bool,
-    /// A rated game, or one with an arbiter: no hint, eval, threat or
-    /// takeback.
+    /// A rated game: no help the position computes (attackers,
+    /// defenders, a piece's moves, material), no hint, eval, threat or
+    /// takeback (FIDE Laws Article 11.3).
     #[arg(long)]
     pub rated: bool,
+    /// A tournament game with an arbiter (implies --rated): nothing beyond
+    /// the board, every action recorded, the result confirmed by both
+    /// players.  FILE: the arbiter's settings, `[tournament] allow =
+    /// ["material"]`, what they allow this player beyond that.
+    #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "")]
+    pub tournament: Option<String>,
     /// Serve the opponent's screen: a page for the opponent's browser that
     /// shows every move and takes theirs.  Default 127.0.0.1:8421 (this
     /// computer only); on another address (e.g. 0.0.0.0:8421 for the

@@ -329,94 +329,13 @@ pub fn games(phraser: &Phraser, base: &str) -> Said {
         });
     match listed {
         Ok(games) => Said {
-            sentence: games_in_words(phraser, &games),
+            sentence: phraser.lichess_games(&games),
             ok: true,
         },
         Err(f) => Said {
             sentence: sentence_of(phraser, &f),
             ok: false,
         },
-    }
-}
-
-/// The games in progress, in words: how many, then one sentence each, a
-/// line each (a screen reader's reading keys step through them).
-#[must_use]
-pub fn games_in_words(phraser: &Phraser, games: &[api::Playing]) -> String {
-    use crate::lichess::event::{Speed, VariantKind};
-    if games.is_empty() {
-        return phraser.message("lichess_games_none", &[]);
-    }
-    let mut out = vec![phraser.message(
-        "lichess_games_count",
-        &[("count", &games.len().to_string())],
-    )];
-    for g in games {
-        let name = match &g.opponent {
-            Some(o) if o.ai.is_some() => phraser.message(
-                "lichess_ai_name",
-                &[("level", &o.ai.unwrap_or_default().to_string())],
-            ),
-            Some(o) => o.username.clone(),
-            None => String::new(),
-        };
-        let pace = match g.speed {
-            Some(Speed::Correspondence) => "lichess_speed_correspondence",
-            Some(Speed::Classical) => "lichess_speed_classical",
-            Some(Speed::Rapid) => "lichess_speed_rapid",
-            Some(Speed::Blitz) => "lichess_speed_blitz",
-            Some(Speed::Bullet | Speed::UltraBullet) => "lichess_speed_bullet",
-            None => "lichess_speed_unknown",
-        };
-        let turn = if g.is_my_turn {
-            "lichess_turn_yours"
-        } else {
-            "lichess_turn_theirs"
-        };
-        let left = g.seconds_left.map(|s| time_left(phraser, s));
-        let playable = g.compat.is_none_or(|c| c.board)
-            && g.variant
-                .as_ref()
-                .is_none_or(|v| !matches!(v.kind(), VariantKind::Other(_)));
-        let args = [
-            ("name", name.as_str()),
-            ("pace", &phraser.message(pace, &[])),
-            ("turn", &phraser.message(turn, &[])),
-            ("id", g.game_id.as_str()),
-        ];
-        let mut line = match &left {
-            Some(left) => {
-                let mut a = args.to_vec();
-                a.push(("left", left.as_str()));
-                phraser.message("lichess_games_line", &a)
-            }
-            None => phraser.message("lichess_games_line_no_time", &args),
-        };
-        if !playable {
-            line.push(' ');
-            line.push_str(&phraser.message("lichess_games_unplayable", &[]));
-        }
-        out.push(line);
-    }
-    out.join("\n")
-}
-
-/// "two days left", "five hours left", "three minutes left".
-fn time_left(phraser: &Phraser, seconds: u64) -> String {
-    const DAY: u64 = 24 * 60 * 60;
-    if seconds >= DAY {
-        phraser.message(
-            "lichess_left_days",
-            &[("days", &(seconds / DAY).to_string())],
-        )
-    } else if seconds >= 60 * 60 {
-        phraser.message(
-            "lichess_left_hours",
-            &[("hours", &(seconds / 3600).to_string())],
-        )
-    } else {
-        let minutes = seconds.div_ceil(60);
-        phraser.message("lichess_left_minutes", &[("minutes", &minutes.to_string())])
     }
 }
 

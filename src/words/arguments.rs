@@ -27,11 +27,12 @@ pub enum Arg {
     Result,
     Draw,
     Restart,
+    Code,
 }
 
 impl Arg {
     /// Every argument, with its key in `[arguments]`.
-    pub const ALL: [(Arg, &'static str); 15] = [
+    pub const ALL: [(Arg, &'static str); 16] = [
         (Arg::Mine, "mine"),
         (Arg::Theirs, "theirs"),
         (Arg::White, "white"),
@@ -47,6 +48,7 @@ impl Arg {
         (Arg::Result, "result"),
         (Arg::Draw, "draw"),
         (Arg::Restart, "restart"),
+        (Arg::Code, "code"),
     ];
 
     /// The key of this argument in `[arguments]`.
@@ -154,6 +156,7 @@ mod tests {
             Arg::Illegal,
             Arg::Result,
             Arg::Draw,
+            Arg::Code,
         ];
         for lang in Lang::ALL {
             let messages = builtin(lang).messages;

@@ -142,6 +142,9 @@ pub struct State {
     pub replies_apart: bool,
     /// The network is away: every connection is closed unanswered.
     pub unreachable: bool,
+    /// The held challenge's connection breaks (no final chunk, no `done`):
+    /// lichess then lets the challenge expire unheld.
+    pub drop_held: bool,
     /// Connections closed so while `unreachable`.
     pub dropped: usize,
     /// Streams and answers gzip-encoded when hector accepts it (as lichess
@@ -198,6 +201,7 @@ impl Default for State {
             clock_step_ms: 0,
             replies_apart: false,
             unreachable: false,
+            drop_held: false,
             dropped: 0,
             gzip: false,
             gzip_always: false,
@@ -1143,7 +1147,14 @@ fn play_move(state: &Arc<Mutex<State>>, id: &str, uci: &str) -> (u16, String) {
     }
     let reply = s.replies.front().cloned();
     let apart = s.replies_apart;
-    let Some(g) = s.game.as_mut().filter(|g| g.id == id) else {
+    // Any of the account's games (a correspondence game in progress too).
+    let st = &mut *s;
+    let Some(g) = st
+        .game
+        .iter_mut()
+        .chain(st.others.iter_mut())
+        .find(|g| g.id == id)
+    else {
         return (404, r#"{"error":"No such game"}"#.into());
     };
     if !g.board_compatible() {
@@ -1187,7 +1198,7 @@ fn play_move(state: &Arc<Mutex<State>>, id: &str, uci: &str) -> (u16, String) {
         } else {
             apply_reply(g, &r);
         }
-        s.replies.pop_front();
+        st.replies.pop_front();
     }
     (200, r#"{"ok":true}"#.into())
 }
@@ -1502,10 +1513,24 @@ fn game_stream(mut out: Out, state: &Arc<Mutex<State>>, id: &str) -> std::io::Re
     let mut alive = Instant::now();
     while t.elapsed() < Duration::from_secs(300) {
         std::thread::sleep(Duration::from_millis(5));
+        // The game's end goes before the chat lines written with it: lila
+        // finishes a game first, then its `PlaybanFeedback` writes
+        // the warning in the chat (`Finisher` calls the playban after the
+        // game is over).
         let lines: Vec<String> = {
             let s = state.lock().unwrap();
+            let changed = s
+                .game
+                .iter()
+                .chain(&s.others)
+                .find(|g| g.id == id)
+                .is_some_and(|g| g.version != version && g.over());
             extra = extra.min(s.game_lines.len());
-            s.game_lines[extra..].to_vec()
+            if changed {
+                Vec::new()
+            } else {
+                s.game_lines[extra..].to_vec()
+            }
         };
         for l in &lines {
             stream.line(l)?;
@@ -1542,7 +1567,7 @@ fn game_stream(mut out: Out, state: &Arc<Mutex<State>>, id: &str) -> std::io::Re
         drop(s);
         stream.line(&game_state(&g, first_move_ms))?;
         if g.over() {
-            // The chat lines lichess wrote at the end (a warning) first.
+            // The chat lines lichess wrote at the end (a warning), after it.
             std::thread::sleep(Duration::from_millis(30));
             let lines: Vec<String> = state.lock().unwrap().game_lines[extra..].to_vec();
             for l in &lines {
@@ -1574,10 +1599,16 @@ fn held_challenge(
         std::thread::sleep(Duration::from_millis(10));
         let status = {
             let mut s = state.lock().unwrap();
+            let broken = std::mem::take(&mut s.drop_held);
             let Some(c) = s.challenges.iter_mut().find(|c| c.id == id) else {
                 return Ok(());
             };
             c.last_held = Instant::now();
+            if broken {
+                c.held = false;
+                drop(s);
+                return stream.conn.shutdown(std::net::Shutdown::Both);
+            }
             c.status.clone()
         };
         if status != "created" {

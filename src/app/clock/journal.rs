@@ -38,20 +38,16 @@ impl ClockSetup {
 
 /// What start-up knows of a game for its start record: every game's
 /// rules edition (a resignation's result depends on it) and mode (the
-/// scoresheet that proves itself says it, `rated`), and the clock's setup
+/// scoresheet that proves itself says it, `tournament`), and the clock's setup
 /// when it has a clock.
 pub(in crate::app) fn write_start_info(
     start: &mut StartInfo,
     edition: Edition,
-    rated: bool,
+    mode: GameMode,
     clock: Option<&ClockSetup>,
 ) {
     start.rules = Some(edition.to_string());
-    start.set_mode(if rated {
-        GameMode::Rated
-    } else {
-        GameMode::Casual
-    });
+    start.set_mode(mode);
     if let Some(setup) = clock {
         setup.write_start(start);
     }

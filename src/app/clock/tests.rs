@@ -61,8 +61,10 @@ fn a_takeback_gives_the_clock_back_to_the_side_to_move() {
     let c = a.clock().unwrap();
     assert_eq!(c.side_to_move(), Some(Color::White));
     assert!(c.is_running());
-    // Black's two seconds stay used; White's time runs again.
-    assert_eq!(c.remaining(Color::Black, t0 + s(30)), s(298));
+    // Issue 30, item 1: the clock shows again what it showed before the
+    // move (Black's two seconds are Black's again); White's time runs
+    // again from there.
+    assert_eq!(c.remaining(Color::Black, t0 + s(30)), s(300));
     assert_eq!(c.remaining(Color::White, t0 + s(30)), s(300 - 10 - 18));
     // A move waiting for its separate press is taken back with it.
     let (mut a, t0) = app_with("5+0", |c| c.press = PressMode::Separate);
@@ -72,7 +74,28 @@ fn a_takeback_gives_the_clock_back_to_the_side_to_move() {
     line(&mut a, "press", t0 + s(14));
     let c = a.clock().unwrap();
     assert_eq!(c.side_to_move(), Some(Color::Black));
-    assert_eq!(c.remaining(Color::White, t0 + s(14)), s(286));
+    assert_eq!(c.remaining(Color::White, t0 + s(14)), s(287));
+}
+
+/// Issue 30, item 1: five rounds of a move and its take-back gained about
+/// two minutes with the increment kept.  Now a move taken back keeps
+/// neither its increment nor the opponent's time spent since.
+#[test]
+fn a_take_back_keeps_no_increment() {
+    let (mut a, t0) = app_with("3+2", |_| {});
+    line(&mut a, "e4", t0 + s(5));
+    line(&mut a, "e5", t0 + s(8));
+    let mut t = t0 + s(10);
+    for _ in 0..5 {
+        line(&mut a, "Nf3", t);
+        t += s(1);
+        line(&mut a, "takeback", t);
+    }
+    let c = a.clock().unwrap();
+    assert_eq!(a.game().history().len(), 2);
+    // White: 180 - 5 + 2 = 177, then 2 s thinking before the first Nf3.
+    assert_eq!(c.remaining(Color::White, t), s(175));
+    assert_eq!(c.remaining(Color::Black, t), s(179));
 }
 
 #[test]
@@ -181,30 +204,37 @@ fn a_move_typed_after_the_flag_fell_is_too_late() {
     assert!(a.game().history().is_empty());
 }
 
+/// Issue 30, item 6: the draw says whose flag fell (and the prompt too).
 #[test]
-fn a_flag_against_a_lone_king_is_a_draw() {
+fn a_flag_against_a_lone_king_is_a_draw_that_says_whose_flag() {
     let from = |fen: &str| {
         let setup = ClockSetup::new(parse_spec("0:05+0").unwrap());
         let mut a = App::builder().clock(Some(setup)).build();
         a.game = Game::from_fen(fen).unwrap();
         let t0 = Instant::now();
         let _ = a.update(Msg::Start, t0);
-        said(&a.update(Msg::Deadline, t0 + s(5)))
+        let mut said = said(&a.update(Msg::Deadline, t0 + s(5)));
+        said.push(a.prompt());
+        said
     };
     // White has a lone king. White's flag: Black can mate, a loss.
     assert_eq!(
         from("4k3/8/8/8/8/8/r7/4K3 w - - 0 1"),
-        vec!["White's flag has fallen. Black wins, zero to one."]
+        vec![
+            "White's flag has fallen. Black wins, zero to one.",
+            "Game over: Black won on time, White's flag fell, zero to one. Say new for a new game."
+        ]
     );
     // Black's flag: White cannot mate, a draw (6.9).
-    assert_eq!(
-        from("4k3/8/8/8/8/8/r7/4K3 b - - 0 1"),
-        vec!["A flag has fallen, but the other side cannot checkmate. Draw, half a point each."]
-    );
+    let drawn = vec![
+        "Black's flag has fallen, but White cannot checkmate. Draw, half a point each.",
+        "Game over: drawn, Black's flag fell but White could not checkmate, half a point each. Say new for a new game.",
+    ];
+    assert_eq!(from("4k3/8/8/8/8/8/r7/4K3 b - - 0 1"), drawn);
     // A pawn wall no king can pass: a draw too, though material remains.
     assert_eq!(
         from("k7/8/8/1p1p1p1p/pPpPpPpP/P1P1P1P1/8/K7 b - - 0 1"),
-        vec!["A flag has fallen, but the other side cannot checkmate. Draw, half a point each."]
+        drawn
     );
 }
 

@@ -521,3 +521,176 @@ fn the_page_part_journals_its_seat_once_per_game_and_change() {
         })
     );
 }
+
+/// The page paired: an opponent holds its seat.
+fn paired(a: &mut App, now: Instant) {
+    let _ = a.update(
+        Msg::CompanionChosen(CompanionChoice::Ready {
+            address: "http://192.0.2.1:8421/".into(),
+            code: None,
+        }),
+        now,
+    );
+    let seat = CompanionEvent::Paired(crate::companion::Pairing {
+        token_sha256: crate::companion::gate::token_sha256("0123456789abcdef0123456789abcdef"),
+    });
+    let _ = a.update(Msg::Companion(seat), now);
+}
+
+/// Issue 30, item 1: with the opponent on the page, `takeback` took the
+/// move back at once and kept its increment.  Now it is a request the
+/// opponent answers on the page; refused, the move stands; accepted, it
+/// is taken back and the clock shows what it showed before the move.
+#[test]
+fn a_takeback_is_a_request_the_opponent_answers_on_the_page() {
+    use crate::app::ClockSetup;
+    use std::time::Duration;
+    let s = Duration::from_secs;
+    let setup = ClockSetup::new(crate::clock::parse_spec("3+2").unwrap());
+    let mut a = App::builder().clock(Some(setup)).build();
+    let t0 = Instant::now();
+    let _ = a.update(Msg::Start, t0);
+    paired(&mut a, t0);
+    let at = |a: &mut App, text: &str, t: Instant| said(&a.update(Msg::Line(text.into()), t));
+    let act = |a: &mut App, action: OpponentAction, t: Instant| {
+        said(&a.update(Msg::Companion(CompanionEvent::Action(action)), t))
+    };
+    at(&mut a, "e4", t0 + s(5));
+    act(&mut a, tap(Square::E7, Square::E5), t0 + s(8));
+    at(&mut a, "Nf3", t0 + s(10));
+    assert_eq!(
+        at(&mut a, "takeback", t0 + s(11)),
+        [
+            "Take-back of Springer Felix drei asked of your opponent. The move stands until they accept."
+        ]
+    );
+    assert_eq!(a.game().history().len(), 3, "the move stands");
+    assert_eq!(
+        a.companion_snapshot().takeback_asked.as_deref(),
+        Some("2. Nf3")
+    );
+    assert_eq!(
+        at(&mut a, "takeback", t0 + s(12)),
+        ["Still waiting for your opponent's answer to the take-back of Springer Felix drei."]
+    );
+    // Refused: the move stands, the request is gone.
+    assert_eq!(
+        act(&mut a, OpponentAction::RefuseTakeback, t0 + s(13)),
+        ["Your opponent refuses the take-back. The move stands."]
+    );
+    assert_eq!(a.game().history().len(), 3);
+    assert_eq!(a.companion_snapshot().takeback_asked, None);
+    let e = a.update(
+        Msg::Companion(CompanionEvent::Action(OpponentAction::AcceptTakeback)),
+        t0 + s(14),
+    );
+    assert!(said(&e).is_empty(), "no request: nothing for the player");
+    assert_eq!(
+        a.companion_snapshot().notice.map(|n| n.text),
+        Some("No take-back is asked now.".into())
+    );
+    // Asked again and accepted: taken back, the clock as before Nf3
+    // (White 180 - 5 + 2 - 2 = 175; Black 180 - 3 + 2 = 179).
+    at(&mut a, "takeback", t0 + s(15));
+    assert_eq!(
+        act(&mut a, OpponentAction::AcceptTakeback, t0 + s(20)),
+        [
+            "Your opponent accepts the take-back.",
+            "Taken back: Springer Felix drei."
+        ]
+    );
+    assert_eq!(a.game().history().len(), 2);
+    let c = a.clock().unwrap();
+    assert_eq!(c.side_to_move(), Some(Color::White));
+    assert_eq!(c.remaining(Color::White, t0 + s(20)), s(175));
+    assert_eq!(c.remaining(Color::Black, t0 + s(20)), s(179));
+    // A request lapses with the next move.
+    at(&mut a, "Nc3", t0 + s(21));
+    at(&mut a, "takeback", t0 + s(22));
+    act(&mut a, tap(Square::B8, Square::C6), t0 + s(23));
+    assert_eq!(a.companion_snapshot().takeback_asked, None);
+    act(&mut a, OpponentAction::AcceptTakeback, t0 + s(24));
+    assert_eq!(
+        a.game().history().len(),
+        4,
+        "a lapsed request takes nothing back"
+    );
+}
+
+/// Issue 30, item 3: the page knew offer, accept and decline only, so the
+/// sighted opponent's threefold or 50-move claim had to be typed on the
+/// blind player's keyboard.  Now the page claims: on the opponent's move
+/// only, said to the blind player, decided by the rules with the
+/// edition's penalty for an incorrect claim, and on the scoresheet.
+#[test]
+fn the_opponent_claims_a_draw_from_the_page() {
+    use crate::app::ClockSetup;
+    use crate::scoresheet::replay::Note;
+    use std::time::Duration;
+    let setup = ClockSetup::new(crate::clock::parse_spec("5+0").unwrap());
+    let mut a = App::builder()
+        .clock(Some(setup))
+        .journal(crate::scoresheet::record::StartInfo::default())
+        .build();
+    let t0 = Instant::now();
+    let _ = a.update(Msg::Start, t0);
+    let claim = |a: &mut App, san: Option<&str>| {
+        let intended = san.map(|s| MoveInput::San(s.into()));
+        said(&a.update(
+            Msg::Companion(CompanionEvent::Action(OpponentAction::ClaimDraw(intended))),
+            t0 + Duration::from_secs(2),
+        ))
+    };
+    // Not their move: shown on the page, nothing for the player.
+    assert!(claim(&mut a, None).is_empty());
+    assert_eq!(
+        a.companion_snapshot().notice.map(|n| n.text),
+        Some("You can claim a draw only when it is your move.".into())
+    );
+    // An incorrect claim: refused, said, shown, and penalised by the
+    // edition (9.5.3).
+    line(&mut a, "e4");
+    let t = claim(&mut a, None);
+    assert_eq!(t[0], "Black claims a draw on the position now.");
+    let refused =
+        "Claim refused: the position has appeared only once. The claim stands as a draw offer.";
+    assert_eq!(t[1], refused);
+    assert!(t.len() >= 3, "the penalty is said: {t:?}");
+    assert_eq!(
+        a.companion_snapshot().notice.map(|n| n.text),
+        Some(refused.into())
+    );
+    assert!(!a.game().is_over());
+    // (The claim stood as Black's offer; White's move declines it.)
+    // A correct claim on the intended move (9.2.1.1).
+    for m in ["e5", "Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1"] {
+        if a.game().turn() == Color::White {
+            line(&mut a, m);
+        } else {
+            page(&mut a, OpponentAction::Move(MoveInput::San(m.into())));
+        }
+    }
+    let t = claim(&mut a, Some("Ng8"));
+    assert_eq!(
+        t[0],
+        "Black claims a draw on the move Springer Gustav acht."
+    );
+    assert!(a.game().is_over(), "{t:?}");
+    let rec = a.scoresheet_in_memory().expect("a scoresheet");
+    let claims: Vec<(Color, bool)> = rec
+        .notes
+        .iter()
+        .flatten()
+        .filter_map(|n| match n {
+            Note::Claim { by, upheld, .. } => Some((*by, *upheld)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(claims, [(Color::Black, false), (Color::Black, true)]);
+    assert!(
+        rec.notes
+            .iter()
+            .flatten()
+            .any(|n| matches!(n, Note::Penalty(p) if p.against == Color::Black))
+    );
+}

@@ -254,7 +254,7 @@ fn a_takeback_on_the_server_takes_the_moves_back_here() {
     r.typed(10, "e4");
     r.game(20, &state("e2e4 e7e5", ""));
     let e = r.game(30, &state("e2e4", ""));
-    assert_eq!(said(&e), ["Moves were taken back on lichess."]);
+    assert_eq!(said(&e), ["Taken back on lichess: Bauer Eva fünf."]);
     assert_eq!(r.app.game().history().len(), 1);
 }
 
@@ -761,19 +761,19 @@ fn the_part_posts_the_players_move_and_never_one_the_server_brought() {
     let mut part = OnlinePlay::rejoining("g1".into(), Side::White, sync);
     let e4 = moved(&mut game, "e2e4");
     assert_eq!(
-        part.on_change(&e4, Color::White, game.history().len()),
+        part.on_change(&e4, Color::White, game.history().len(), Instant::now()),
         None,
         "brought by the server"
     );
     let e5 = moved(&mut game, "e7e5");
     assert_eq!(
-        part.on_change(&e5, Color::White, game.history().len()),
+        part.on_change(&e5, Color::White, game.history().len(), Instant::now()),
         None,
         "the opponent's"
     );
     let nf3 = moved(&mut game, "g1f3");
     assert_eq!(
-        part.on_change(&nf3, Color::White, game.history().len()),
+        part.on_change(&nf3, Color::White, game.history().len(), Instant::now()),
         Some(Effect::Lichess(LichessOrder::Send(Request::Move {
             game: "g1".into(),
             uci: "g1f3".into(),
@@ -782,8 +782,72 @@ fn the_part_posts_the_players_move_and_never_one_the_server_brought() {
         "the player's own, new to lichess"
     );
     assert_eq!(
-        part.on_change(&GameChange::TakenBack(1), Color::White, 2),
+        part.on_change(&GameChange::TakenBack(1), Color::White, 2, Instant::now()),
         None,
         "a take-back posts nothing"
     );
+}
+
+/// An answer of lichess's too long to read (over 4 MiB, left unread by the
+/// client): said in one sentence, the game going on.
+#[test]
+fn an_answer_too_long_is_said_in_one_sentence() {
+    let mut r = Rig::new();
+    let draw = Request::Draw {
+        game: "g1".into(),
+        yes: true,
+    };
+    let e = r.io(10, LichessIo::Reply(draw, Reply::TooLong { status: 200 }));
+    assert_eq!(
+        said(&e),
+        ["lichess sent an answer too long to read; hector left it unread."]
+    );
+    r.typed(20, "e4");
+    assert_eq!(r.app.game().history().len(), 1);
+}
+
+/// A correspondence game (days per move, no clock): no clock follows
+/// lichess's times, which are days in milliseconds.
+#[test]
+fn a_correspondence_game_has_no_clock() {
+    let mut app = App::builder().lang(Lang::En).build();
+    app.set_online(OnlineStart::Game {
+        id: "corr0001".into(),
+    });
+    let t0 = Instant::now();
+    let _ = app.update(Msg::Start, t0);
+    let start = r#"{"type":"gameStart","game":{"gameId":"corr0001","color":"white","speed":"correspondence","hasMoved":true,"opponent":{"username":"Bob","rating":1600},"compat":{"board":true}}}"#;
+    let e = app.update(
+        Msg::Lichess(LichessIo::Account(Box::new(
+            event::account_line(start).unwrap().unwrap(),
+        ))),
+        t0,
+    );
+    assert!(e.contains(&Effect::Lichess(LichessOrder::OpenGameStream(
+        "corr0001".into()
+    ))));
+    let full = r#"{"type":"gameFull","id":"corr0001","speed":"correspondence","daysPerTurn":3,"clock":null,"white":{"id":"me","name":"Me"},"black":{"id":"bob","name":"Bob","rating":1600},"initialFen":"startpos","state":{"type":"gameState","moves":"e2e4 e7e5","wtime":259200000,"btime":259200000,"winc":0,"binc":0,"status":"started"}}"#;
+    let e = app.update(
+        Msg::Lichess(LichessIo::Game(
+            "corr0001".into(),
+            event::game_line(full).unwrap().unwrap(),
+        )),
+        t0,
+    );
+    assert_eq!(
+        said(&e),
+        [
+            "The game against Bob, rated 1600, begins. You play White.",
+            "Bauer Eva vier",
+            "Bauer Eva fünf"
+        ]
+    );
+    assert!(app.parts.clock.is_none(), "no clock part");
+    let e = app.update(Msg::Line("time".into()), t0);
+    assert_eq!(
+        said(&e),
+        ["This correspondence game has no clock: lichess gives three days a move."]
+    );
+    let online = app.parts.online.as_ref().unwrap();
+    assert!(online.server_clock(2).is_none(), "no server clock");
 }

@@ -103,6 +103,11 @@ pub(super) struct Sheet {
     opponent_seen: Option<Move>,
     /// The game's changes heard since the last write.
     heard: Vec<GameChange>,
+    /// A tournament game's record is to be closed after this update's
+    /// records (both players confirmed the result): its digest is asked.
+    closing: bool,
+    /// The record is closed: nothing more is written to it.
+    closed: bool,
 }
 
 impl Sheet {
@@ -125,6 +130,8 @@ impl Sheet {
             board_seen: None,
             opponent_seen: None,
             heard: Vec::new(),
+            closing: false,
+            closed: false,
         }
     }
 
@@ -161,6 +168,10 @@ pub(in crate::app) struct Journal {
     /// Counts replacements of the game (new game, resumed game): the
     /// sheet of another game is begun again.
     pub(in crate::app) epoch: u64,
+    /// A copy of the game written by `save` while the journal could not
+    /// be written: the file, and the game's epoch and record count then
+    /// (issue 30: the copy holds the game only until the next record).
+    copy: Option<(u64, u64, String)>,
 }
 
 impl Journal {
@@ -178,6 +189,12 @@ impl Journal {
         start.fen = start_fen(game);
         write(&mut start);
         self.sheet = Some(Sheet::new(start, game, self.epoch));
+    }
+
+    /// Whether the game in progress is kept with the saved games: its
+    /// journal is begun and written (issue 30: `new` says so).
+    pub(in crate::app) fn keeps_game(&self) -> bool {
+        self.begun_sheet().is_some() && !self.failing()
     }
 
     /// The sheet of the game in progress, once its file is begun.
@@ -346,6 +363,16 @@ impl Journal {
         }
     }
 
+    /// A tournament game's record is closed after this update's records
+    /// (both players confirmed the result): nothing more is written to
+    /// it, and the journal is asked for its digest
+    /// ([`JournalOp::Digest`]), which comes back as a status.
+    pub(in crate::app) fn close(&mut self) {
+        if let Some(s) = &mut self.sheet {
+            s.closing = true;
+        }
+    }
+
     /// An event journalled before the game's own events of this `update`
     /// (an arbiter's decision before the take-back or result it makes).
     pub(in crate::app) fn event_first(&mut self, event: Event) {
@@ -441,7 +468,7 @@ impl Journal {
     }
 
     /// The journal effects of this update (what is `seen`), put before
-    /// all others.
+    /// all others but the journal operations the update made itself.
     pub(in crate::app) fn poll(
         &mut self,
         seen: &Observed<'_>,
@@ -450,7 +477,13 @@ impl Journal {
     ) {
         if let Some(sheet) = &mut self.sheet {
             let ops = sheet.follow(seen, now);
-            out.splice(0..0, ops);
+            // After the journal operations this update made itself (a
+            // resumed journal opened again: its records go into it).
+            let at = out
+                .iter()
+                .rposition(|e| matches!(e, Effect::Journal(_)))
+                .map_or(0, |i| i + 1);
+            out.splice(at..at, ops);
         }
     }
 
@@ -492,6 +525,27 @@ impl Journal {
         self.sheet
             .as_ref()
             .is_some_and(|s| s.failing && s.epoch == self.epoch)
+    }
+
+    /// The scoresheet was written to `path` (`save`): while the journal
+    /// cannot be written, that file is where the game is kept, as it
+    /// stands now.
+    pub(in crate::app) fn copied(&mut self, path: &std::path::Path) {
+        self.copy = self
+            .sheet
+            .as_ref()
+            .filter(|s| s.failing)
+            .map(|s| (s.epoch, s.seq, path.display().to_string()));
+    }
+
+    /// The file that holds the whole game while the journal cannot be
+    /// written: a copy saved since the last record, if one was.
+    pub(in crate::app) fn copy_current(&self) -> Option<&str> {
+        let sheet = self.sheet.as_ref().filter(|_| self.failing())?;
+        self.copy
+            .as_ref()
+            .filter(|(epoch, seq, _)| *epoch == sheet.epoch && *seq == sheet.seq)
+            .map(|(_, _, path)| path.as_str())
     }
 }
 
@@ -552,6 +606,8 @@ fn handle_status(sheet: Option<&mut Sheet>, status: JournalStatus) -> JournalNot
             }
             JournalNote::Recovered
         }
+        // A tournament game's digest: the App's (`App::on_digest`).
+        JournalStatus::Digest(_) => JournalNote::Quiet,
     }
 }
 
@@ -563,6 +619,19 @@ impl Sheet {
     /// of another game is begun again.
     #[must_use]
     fn follow(&mut self, seen: &Observed<'_>, now: Instant) -> Vec<Effect> {
+        if self.closed {
+            return Vec::new();
+        }
+        let mut ops = self.follow_open(seen, now);
+        if std::mem::take(&mut self.closing) {
+            self.closed = true;
+            ops.push(Effect::Journal(JournalOp::Digest));
+        }
+        ops
+    }
+
+    /// [`Sheet::follow`] of a record not closed.
+    fn follow_open(&mut self, seen: &Observed<'_>, now: Instant) -> Vec<Effect> {
         let (clock_now, press_now) = (seen.clock.clone(), seen.press);
         let (board_now, opponent_now) = (seen.board, seen.opponent);
         let castling = seen.game.castling_mode();

@@ -202,17 +202,35 @@ fn the_resume_question_names_only_players_who_have_names() {
     o.resumed.start.white = String::new();
     o.resumed.start.black = String::new();
     let e = app().update(Msg::Resume(Box::new(o.clone())), Instant::now());
+    // Issue 30, item 15: the time it began (the journal's) and the last
+    // move tell saved games apart.
     assert_eq!(
         said(&e)[0],
-        "An unfinished game of November twenty-second, two thousand twenty-six can be \
-             resumed, two moves played. Resume it? Yes or no."
+        "An unfinished game of November twenty-second, two thousand twenty-six, begun at \
+             19:00 UTC, can be resumed, two moves played. The last move was Springer Felix \
+             drei. Resume it? Yes or no."
     );
     o.resumed.start.white = "Anna".into();
+    let e = app().update(Msg::Resume(Box::new(o.clone())), Instant::now());
+    assert_eq!(
+        said(&e)[0],
+        "An unfinished game of November twenty-second, two thousand twenty-six, begun at \
+             19:00 UTC, can be resumed: Anna against Black, two moves played. The last move \
+             was Springer Felix drei. Resume it? Yes or no."
+    );
+    // A lichess game is said to be one, resumed there.
+    use crate::scoresheet::record::online_key;
+    let extra = &mut o.resumed.start.extra;
+    extra.push((online_key::GAME.into(), "AbCd1234".into()));
+    extra.push((online_key::SIDE.into(), "white".into()));
+    o.resumed.start.black = "bob".into();
+    assert!(o.resumed.start.online().is_some(), "a lichess game");
     let e = app().update(Msg::Resume(Box::new(o)), Instant::now());
     assert_eq!(
         said(&e)[0],
-        "An unfinished game of November twenty-second, two thousand twenty-six can be \
-             resumed: Anna against Black, two moves played. Resume it? Yes or no."
+        "An unfinished game on lichess, of November twenty-second, two thousand twenty-six, \
+             begun at 19:00 UTC, can be resumed there: Anna against bob, two moves played. \
+             The last move was Springer Felix drei. Resume it? Yes or no."
     );
 }
 
@@ -453,6 +471,47 @@ fn unsaved_moves_are_never_silent() {
     assert_eq!(said(&e), vec!["The scoresheet is saved again."]);
     assert_eq!(a.prompt(), "Black to move, move 1.");
     assert!(run(&mut a, &["quit"]).contains(&Effect::Quit));
+}
+
+/// Issue 30, item 11: after `save FILE` succeeded, `quit` still said the
+/// game was not saved and asked again, and the prompt said "Not saved.".
+/// The journal still cannot be written, but the file holds the game as
+/// it stands: the prompt and `quit` say where it is, until the next move.
+#[test]
+fn a_game_saved_to_a_file_while_the_journal_fails_is_said_to_be_there() {
+    let failed = Msg::Journal(JournalStatus::Failed(
+        crate::scoresheet::journal::JournalError {
+            kind: JournalErrorKind::NotWritable,
+            path: "/g/x.txt".into(),
+            detail: "Permission denied".into(),
+            first: true,
+        },
+    ));
+    let mut a = app();
+    run(&mut a, &["e4"]);
+    let _ = a.update(failed, Instant::now());
+    run(&mut a, &["save /tmp/game.pgn"]);
+    let e = a.update(Msg::Exported(Ok("/tmp/game.pgn".into())), Instant::now());
+    assert_eq!(said(&e), vec!["Scoresheet saved: /tmp/game.pgn."]);
+    assert_eq!(
+        a.prompt(),
+        "Black to move, move 1. Saved in /tmp/game.pgn only."
+    );
+    // A move since: the copy no longer holds the game.
+    run(&mut a, &["e5"]);
+    assert_eq!(a.prompt(), "White to move, move 2. Not saved.");
+    assert!(!run(&mut a, &["quit"]).contains(&Effect::Quit), "asked");
+    run(&mut a, &["save /tmp/game.pgn"]);
+    let _ = a.update(Msg::Exported(Ok("/tmp/game.pgn".into())), Instant::now());
+    let e = run(&mut a, &["quit"]);
+    assert_eq!(
+        said(&e),
+        vec![
+            "The game is saved in /tmp/game.pgn; its journal could not be written.",
+            "Goodbye."
+        ]
+    );
+    assert!(e.contains(&Effect::Quit));
 }
 
 #[test]
@@ -1678,4 +1737,27 @@ fn the_sheet_alone_begins_with_the_first_move_and_writes_each_change_once() {
         handle_status(Some(&mut sheet), failed()),
         JournalNote::Failed(_)
     ));
+}
+
+/// Issue 30, item 15: `new` did not say the game left was kept.  Now it
+/// does when its journal holds it (not for a game with nothing written,
+/// nor while the journal cannot be written).
+#[test]
+fn new_says_the_game_left_is_kept() {
+    let mut a = app();
+    run(&mut a, &["e4"]);
+    let e = run(&mut a, &["new"]);
+    assert_eq!(
+        said(&e),
+        vec![
+            "The game before is kept with your saved games.",
+            "New game. White to move."
+        ]
+    );
+    let e = run(&mut a, &["new"]);
+    assert_eq!(
+        said(&e),
+        vec!["New game. White to move."],
+        "nothing to keep"
+    );
 }

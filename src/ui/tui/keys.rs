@@ -553,6 +553,8 @@ mod tests {
             "decline",
             "claim",
             "resign",
+            // (Added since: a tournament game's confirmation of the result.)
+            "confirm",
             "new",
             "flip",
             // (Added since: a lichess game's.)

@@ -695,6 +695,10 @@ fn draw_panel(view: &View, look: &Look, area: Rect, announcement: bool, buf: &mu
         Some(r) => para(&mut y, r, accent, 2, buf),
         None => para(&mut y, &view.turn_text, accent, 2, buf),
     }
+    // A tournament game's mode (and its digest, once closed).
+    if let Some(m) = &view.mode {
+        para(&mut y, m, text, 2, buf);
+    }
 
     // Clocks.
     if let Some(c) = view.clocks {

@@ -41,6 +41,8 @@ const KEY_ARGS: &[(&str, usize)] = &[
     ("error", 0),
     // CompanionState::notify_key(talk, key).
     ("notify_key", 1),
+    // Phraser::join(items, last): the key of the word before the last.
+    ("join", 1),
     // Phraser::attack_sentence(pos, sq, by, key, none).
     ("attack_sentence", 3),
     ("attack_sentence", 4),

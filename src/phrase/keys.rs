@@ -306,7 +306,8 @@ struct Found {
     /// Functions taking `key: &str` and `args`: (line, name).
     key_fns: Vec<(usize, String)>,
     /// The literals each `match` gives from its arms (`X => "key"`,
-    /// `X => ("key", args)`): a table of keys when one of them is a key.
+    /// `X => ("key", args)`, `X => Some("key")`): a table of keys when one
+    /// of them is a key.
     tables: Vec<Vec<(usize, String)>>,
 }
 
@@ -357,7 +358,8 @@ fn scan(src: &str) -> Found {
 }
 
 /// For each `match`, the key-shaped literals its arms give: the value
-/// right after an arm's `=>`, or the first element of a tuple there.
+/// right after an arm's `=>`, the first element of a tuple there, or the
+/// value of a `Some(…)` there.
 fn tables(toks: &[(Tok, usize)]) -> Vec<Vec<(usize, String)>> {
     let mut out = Vec::new();
     for (i, (tok, _)) in toks.iter().enumerate() {
@@ -388,9 +390,14 @@ fn tables(toks: &[(Tok, usize)]) -> Vec<Vec<(usize, String)>> {
                     }
                 }
                 Tok::Punct('>') if depth == 1 && toks[k - 1].0 == Tok::Punct('=') => {
-                    let value = match (toks.get(k + 1), toks.get(k + 2)) {
-                        (Some((Tok::Str(v), l)), _) => Some((*l, v)),
-                        (Some((Tok::Punct('('), _)), Some((Tok::Str(v), l))) => Some((*l, v)),
+                    let value = match (toks.get(k + 1), toks.get(k + 2), toks.get(k + 3)) {
+                        (Some((Tok::Str(v), l)), _, _) => Some((*l, v)),
+                        (Some((Tok::Punct('('), _)), Some((Tok::Str(v), l)), _) => Some((*l, v)),
+                        (
+                            Some((Tok::Ident(s), _)),
+                            Some((Tok::Punct('('), _)),
+                            Some((Tok::Str(v), l)),
+                        ) if s == "Some" => Some((*l, v)),
                         _ => None,
                     };
                     if let Some((l, v)) = value.filter(|(_, v)| key_shaped(v)) {
@@ -681,6 +688,7 @@ mod tests {
              fn speak(&self, key: &str, args: &[(&str, &str)]) {}\n\
              fn why(r: R) -> &'static str { match r { R::A => \"clock_stopped\", R::B => (\"clock_stoped\", 1) } }\n\
              fn sign(n: i8) -> &'static str { match n { 1 => \"plus\", _ => \"minus_one\" } }\n\
+             fn end(o: O) -> Option<&'static str> { match o { O::A => Some(\"over_stalemate\"), O::B => Some(\"over_stalemat\") } }\n\
              #[cfg(test)]\nmod tests { fn t(v: &mut Voice<'_>) { v.error(\"only_in_a_test\", &[]); } }\n"
                 .to_owned(),
         ));
@@ -692,6 +700,7 @@ mod tests {
             "src/app/planted.rs:4: key `clock_pres_nothing` is in no voice (voices/en.toml, voices/de.toml, voices/it.toml, voices/el.toml)",
             "src/app/planted.rs:8: `fn speak` takes a message key: add it to KEY_ARGS",
             "src/app/planted.rs:9: key `clock_stoped` (in a table of keys) is in no voice (voices/en.toml, voices/de.toml, voices/it.toml, voices/el.toml)",
+            "src/app/planted.rs:11: key `over_stalemat` (in a table of keys) is in no voice (voices/en.toml, voices/de.toml, voices/it.toml, voices/el.toml)",
         ];
         for w in want {
             assert!(problems.iter().any(|p| p == w), "{w} not in {problems:#?}");
@@ -705,7 +714,7 @@ mod tests {
             let w = format!("{name}:{line}: key `never_said` is used by no code");
             assert!(problems.contains(&w), "{w} not in {problems:#?}");
         }
-        assert_eq!(problems.len(), 7, "{problems:#?}");
+        assert_eq!(problems.len(), 8, "{problems:#?}");
     }
 
     #[test]

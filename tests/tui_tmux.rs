@@ -62,6 +62,8 @@ impl Shell for Tmux {
         self.literal(&cmd);
         self.keys(&["Enter"]);
         self.wait_for("White to move, move 1.");
+        // The whole first frame, not the part of it written so far.
+        self.settled();
         assert_eq!(self.format("#{alternate_on}"), "1");
     }
 

@@ -64,6 +64,23 @@ impl Tmux {
             .to_owned()
     }
 
+    /// The screen once two captures 50 ms apart are the same (10 s at
+    /// most): a frame is written in pieces, and on a loaded machine a
+    /// capture can fall between them.
+    pub fn settled(&self) -> String {
+        let end = Instant::now() + Duration::from_secs(10);
+        let mut last = self.screen();
+        loop {
+            std::thread::sleep(Duration::from_millis(50));
+            let s = self.screen();
+            if s == last {
+                return s;
+            }
+            assert!(Instant::now() < end, "the screen never settled:\n{s}");
+            last = s;
+        }
+    }
+
     /// The screen once it shows `text` (10 s at most), also when the text
     /// is wrapped in the announcement's frame.
     pub fn wait_for(&self, text: &str) -> String {

@@ -272,32 +272,36 @@ fn main() {
             runs.push(start(bin, label, p, &home));
         }
     }
-    // The Bluetooth boards, on a fake BlueZ of their own (each build its
-    // own boards: two clients of one board would disturb each other).
-    let fake = match fake_bluez_missing() {
+    // The Bluetooth boards, each on a fake BlueZ (and bus) of its own: a
+    // client of BlueZ hears every device's signals on its bus (btleplug
+    // listens to all of org.bluez's PropertiesChanged), so the Pegasus's
+    // answers every 2 s, or a board looked for again and again, would
+    // wake the others; on a player's computer there is one board.
+    let mut fakes = Vec::new();
+    match fake_bluez_missing() {
         Some(what) => {
             println!("board_idle: Bluetooth boards skipped: {what} is missing (scripts/deps.sh)");
-            None
         }
-        None => Some(bluez::FakeBluez::start()),
-    };
-    if let Some(fake) = &fake {
-        for (b, (label, bin)) in bins.iter().enumerate() {
-            for (i, (kind, name, in_reach)) in WIRELESS.iter().enumerate() {
-                let address = format!("C0:FF:EE:00:0{b}:0{i}");
-                fake.add_board(kind, &address, name, -50);
-                if !in_reach {
-                    fake.set_in_reach(&address, false);
+        None => {
+            for (label, bin) in &bins {
+                for (kind, name, in_reach) in WIRELESS {
+                    let fake = bluez::FakeBluez::start();
+                    let address = "C0:FF:EE:00:00:01";
+                    fake.add_board(kind, address, name, -50);
+                    if !in_reach {
+                        fake.set_in_reach(address, false);
+                    }
+                    runs.push(start_wireless(
+                        bin,
+                        label,
+                        kind,
+                        address,
+                        in_reach,
+                        fake.address(),
+                        &home,
+                    ));
+                    fakes.push(fake);
                 }
-                runs.push(start_wireless(
-                    bin,
-                    label,
-                    kind,
-                    &address,
-                    *in_reach,
-                    fake.address(),
-                    &home,
-                ));
             }
         }
     }
@@ -335,7 +339,7 @@ fn main() {
         );
     }
     drop(runs);
-    drop(fake);
+    drop(fakes);
     // The latency, one hector at a time, in fresh games, the builds in
     // turn.
     let rounds = env_u64("BOARD_LATENCY_ROUNDS", if bench { 5 } else { 1 }).max(1);

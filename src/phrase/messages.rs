@@ -44,6 +44,12 @@ pub fn allowed_placeholders(key: &str) -> Option<BTreeSet<String>> {
     Some(names)
 }
 
+/// The built-in English template of message `key`: what a voice that
+/// lacks the key says instead.
+pub fn english(key: &str) -> Option<&'static String> {
+    reference().messages.get(key)
+}
+
 /// The built-in English file, parsed once: the reference for every check.
 fn reference() -> &'static VoiceFile {
     static REFERENCE: OnceLock<VoiceFile> = OnceLock::new();

@@ -13,12 +13,15 @@
 //!   why a port cannot be used.
 //! - `clock`: the clock's words ([`crate::clock::words::Words`] for the Phraser).
 //! - `messages`: the check of a message file against the built-in English one.
+//! - `keys` (tests): the message keys in the code tied to the voices.
 //! - `record`: why a saved game's journal cannot be used, a game's mode.
 //! - `lichess`: the games in progress on lichess, in words.
 
 mod board_words;
 mod clock;
 mod explore;
+#[cfg(test)]
+mod keys;
 mod lichess;
 mod messages;
 mod phraser;

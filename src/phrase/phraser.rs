@@ -286,10 +286,19 @@ impl Phraser {
         self.message(&key, &[("command", keys)])
     }
 
-    /// Any message by key, filled with `args`.  An unknown key gives the key
-    /// itself, so a missing message is audible but never a crash.
+    /// Any message by key, filled with `args`.  A key this voice lacks
+    /// is said in the built-in English sentence, and a key English lacks
+    /// too as the key itself: never a crash for the player.  The tests of
+    /// the crate panic instead, naming the key (`phrase/keys.rs` checks
+    /// every key in the code against the voices before it runs).
     pub fn message(&self, key: &str, args: &[(&str, &str)]) -> String {
-        match self.messages.get(key) {
+        let template = self
+            .messages
+            .get(key)
+            .or_else(|| super::messages::english(key));
+        #[cfg(test)]
+        assert!(template.is_some(), "message key `{key}` is in no voice");
+        match template {
             Some(t) => {
                 let extra = self.implied_args(t, args);
                 let mut all: Vec<(&str, &str)> = args.to_vec();
@@ -1196,9 +1205,24 @@ mod tests {
     }
 
     #[test]
-    fn unknown_message_key_is_said_as_itself() {
+    #[should_panic(expected = "message key `no_such_key` is in no voice")]
+    fn unknown_message_key_fails_a_test() {
         let p = appendix_d(MoveOptions::default());
-        assert_eq!(p.message("no_such_key", &[]), "no_such_key");
+        p.message("no_such_key", &[]);
+    }
+
+    #[test]
+    fn a_key_the_voice_lacks_is_said_in_english() {
+        let mut p = Phraser::builtin(MoveStyle::AppendixD, Lang::De, MoveOptions::default());
+        let side = [("side", "Schwarz")];
+        assert_eq!(p.message("draw_offered", &side), "Schwarz bietet Remis an.");
+        assert!(p.messages.remove("draw_offered").is_some());
+        assert_eq!(p.message("draw_offered", &side), "Schwarz offers a draw.");
+    }
+
+    #[test]
+    fn known_message_keys_are_filled() {
+        let p = appendix_d(MoveOptions::default());
         assert_eq!(
             p.message("draw_offered", &[("side", "Black")]),
             "Black offers a draw."

@@ -67,13 +67,12 @@ impl Drop for Idle {
     }
 }
 
+/// A hector started: the process, its lines so far, and each line with
+/// the time it was read.
+type Started = (Child, Arc<Mutex<Vec<String>>>, Receiver<(Instant, String)>);
+
 /// hector in line mode with `--board SPEC`, its lines collected.
-fn spawn(
-    bin: &str,
-    spec: &str,
-    env: &[(&str, &str)],
-    home: &std::path::Path,
-) -> (Child, Arc<Mutex<Vec<String>>>, Receiver<(Instant, String)>) {
+fn spawn(bin: &str, spec: &str, env: &[(&str, &str)], home: &std::path::Path) -> Started {
     let mut child = Command::new(bin)
         .args([
             "play",

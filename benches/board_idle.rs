@@ -8,6 +8,14 @@
 //! `status`: how often a thread woke), each a minute.  Target: under 10 ms
 //! of CPU a minute, woken by the board's bytes and not by a timer.
 //!
+//! The Bluetooth LE boards beside them (Linux): a Chessnut Air, a Pegasus,
+//! an eONE, and a Chessnut out of reach from the start, each on a fake
+//! BlueZ of its own (`tests/support/bluez.rs`), hector started with
+//! `--board KIND:ADDRESS` and `DBUS_SYSTEM_BUS_ADDRESS`, measured once it
+//! has said "Board connected." (its start position read; "not in reach"
+//! for the one away).  Skipped with one line when `dbus-daemon` or
+//! python3-dbusmock is missing.
+//!
 //! Then, one hector at a time, the latency that must not suffer: twelve
 //! knight moves made on each board (both sides), each timed from the
 //! write of its last message to the announcement's line, in

@@ -351,7 +351,8 @@ where
     // the device's `Connected` property going false (bluez.git
     // doc/org.bluez.Device.rst), which btleplug hands on as
     // `DeviceDisconnected`; its notification stream ends with the
-    // connection.
+    // connection.  BlueZ's own service dying is told by nothing btleplug
+    // hears: that loss shows at the next write.
     if !peripheral.is_connected().await.unwrap_or(false) {
         return Ended::Lost(PortError::NotInReach);
     }

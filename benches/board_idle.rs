@@ -8,6 +8,14 @@
 //! `status`: how often a thread woke), each a minute.  Target: under 10 ms
 //! of CPU a minute, woken by the board's bytes and not by a timer.
 //!
+//! The Bluetooth LE boards beside them (Linux): a Chessnut Air, a Pegasus,
+//! an eONE, and a Chessnut out of reach from the start, each on a fake
+//! BlueZ of its own (`tests/support/bluez.rs`), hector started with
+//! `--board KIND:ADDRESS` and `DBUS_SYSTEM_BUS_ADDRESS`, measured once it
+//! has said "Board connected." (its start position read; "not in reach"
+//! for the one away).  Skipped with one line when `dbus-daemon` or
+//! python3-dbusmock is missing.
+//!
 //! Then, one hector at a time, the latency that must not suffer: twelve
 //! knight moves made on each board (both sides), each timed from the
 //! write of its last message to the announcement's line, in
@@ -27,6 +35,10 @@
     reason = "a benchmark: set-up may panic"
 )]
 
+#[cfg(target_os = "linux")]
+#[path = "../tests/support/bluez.rs"]
+#[allow(dead_code, reason = "the bench uses only some of the fake's controls")]
+mod bluez;
 mod common;
 
 use std::io::{BufRead, BufReader};
@@ -47,9 +59,10 @@ use hector::testing::{Master, SimBoard, pseudo_board};
 struct Idle {
     label: String,
     child: Child,
-    /// Kept open: the board stays plugged in.
-    master: Master,
-    sim: SimBoard,
+    /// Kept open: the board stays plugged in.  `None` for a Bluetooth
+    /// board (on the fake BlueZ).
+    master: Option<Master>,
+    sim: Option<SimBoard>,
     said: Arc<Mutex<Vec<String>>>,
     /// Each line with the time it was read.
     lines: Receiver<(Instant, String)>,
@@ -62,13 +75,17 @@ impl Drop for Idle {
     }
 }
 
-fn start(bin: &str, label: &str, protocol: Protocol, home: &std::path::Path) -> Idle {
-    let (mut master, path) = pseudo_board().expect("a pseudo-terminal");
+/// A hector started: the process, its lines so far, and each line with
+/// the time it was read.
+type Started = (Child, Arc<Mutex<Vec<String>>>, Receiver<(Instant, String)>);
+
+/// hector in line mode with `--board SPEC`, its lines collected.
+fn spawn(bin: &str, spec: &str, env: &[(&str, &str)], home: &std::path::Path) -> Started {
     let mut child = Command::new(bin)
         .args([
             "play",
             "--board",
-            &format!("{}:{path}", protocol.name()),
+            spec,
             "--prompt",
             "never",
             "--speech",
@@ -82,6 +99,7 @@ fn start(bin: &str, label: &str, protocol: Protocol, home: &std::path::Path) -> 
             home.join(format!("data-{}", NEXT.fetch_add(1, Ordering::Relaxed))),
         )
         .env("HOME", home)
+        .envs(env.iter().copied())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -97,6 +115,12 @@ fn start(bin: &str, label: &str, protocol: Protocol, home: &std::path::Path) -> 
             kept.lock().unwrap().push(l);
         }
     });
+    (child, said, lines)
+}
+
+fn start(bin: &str, label: &str, protocol: Protocol, home: &std::path::Path) -> Idle {
+    let (mut master, path) = pseudo_board().expect("a pseudo-terminal");
+    let (child, said, lines) = spawn(bin, &format!("{}:{path}", protocol.name()), &[], home);
     // hector's request, then the board's answer: the start position.
     let sim = SimBoard::new(protocol, shakmaty::Board::new());
     let mut buf = [0u8; 256];
@@ -112,8 +136,8 @@ fn start(bin: &str, label: &str, protocol: Protocol, home: &std::path::Path) -> 
     Idle {
         label: format!("{label} {}", protocol.name()),
         child,
-        master,
-        sim,
+        master: Some(master),
+        sim: Some(sim),
         said,
         lines,
     }
@@ -133,15 +157,20 @@ fn latency(r: &mut Idle) -> Vec<Duration> {
             .unwrap()
             .to_move(&pos)
             .unwrap();
-        let mut steps = r.sim.play(&pos, m, false);
+        let mut steps = r.sim.as_mut().expect("a serial board").play(&pos, m, false);
         let last = steps.pop().expect("a move has a last step");
+        let master = r.master.as_mut().expect("a serial board");
         for s in steps {
-            r.master.write_all(&s).expect("the board writes");
+            master.write_all(&s).expect("the board writes");
         }
         std::thread::sleep(Duration::from_millis(50));
         while r.lines.try_recv().is_ok() {}
         let t = Instant::now();
-        r.master.write_all(&last).expect("the board writes");
+        r.master
+            .as_mut()
+            .expect("a serial board")
+            .write_all(&last)
+            .expect("the board writes");
         let (at, _) = r
             .lines
             .recv_timeout(Duration::from_secs(5))
@@ -159,6 +188,82 @@ fn latency(r: &mut Idle) -> Vec<Duration> {
     times
 }
 
+/// The Bluetooth boards at rest on the fake BlueZ: a Chessnut Air, a
+/// Pegasus and an eONE in reach, and a Chessnut out of reach (looked for
+/// again and again), for each build.
+const WIRELESS: [(&str, &str, bool); 4] = [
+    ("chessnut", "Chessnut Air", true),
+    ("pegasus", "DGT_PEGASUS_A1", true),
+    ("eone", "MILLENNIUM CHESS", true),
+    ("chessnut", "Chessnut Air", false),
+];
+
+/// Whether the fake BlueZ can run here: `dbus-daemon` and Debian's
+/// python3-dbusmock (`scripts/deps.sh` installs both).
+fn fake_bluez_missing() -> Option<&'static str> {
+    let runs = |cmd: &str, args: &[&str]| {
+        Command::new(cmd)
+            .args(args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    if !runs("dbus-daemon", &["--version"]) {
+        Some("dbus-daemon")
+    } else if !runs("/usr/bin/python3", &["-c", "import dbusmock"]) {
+        Some("python3-dbusmock")
+    } else {
+        None
+    }
+}
+
+/// hector with `--board KIND:ADDRESS` on the fake's bus, once it has said
+/// what it found: the board connected (its start position read) or, for
+/// a board out of reach, not in reach.
+fn start_wireless(
+    bin: &str,
+    label: &str,
+    kind: &str,
+    address: &str,
+    in_reach: bool,
+    bus: &str,
+    home: &std::path::Path,
+) -> Idle {
+    let (child, said, lines) = spawn(
+        bin,
+        &format!("{kind}:{address}"),
+        &[("DBUS_SYSTEM_BUS_ADDRESS", bus)],
+        home,
+    );
+    let label = format!(
+        "{label} {kind} (Bluetooth{})",
+        if in_reach { "" } else { ", out of reach" }
+    );
+    let wanted = if in_reach {
+        "Board connected."
+    } else {
+        "not in reach"
+    };
+    let until = Instant::now() + Duration::from_secs(30);
+    while !said.lock().unwrap().iter().any(|l| l.contains(wanted)) {
+        assert!(
+            Instant::now() < until,
+            "{label}: never said {wanted:?}: {:?}",
+            said.lock().unwrap()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Idle {
+        label,
+        child,
+        master: None,
+        sim: None,
+        said,
+        lines,
+    }
+}
+
 fn main() {
     let bench = std::env::args().any(|a| a == "--bench");
     let secs = env_u64("BOARD_IDLE_SECS", if bench { 60 } else { 2 }).max(1);
@@ -174,6 +279,39 @@ fn main() {
             runs.push(start(bin, label, p, &home));
         }
     }
+    // The Bluetooth boards, each on a fake BlueZ (and bus) of its own: a
+    // client of BlueZ hears every device's signals on its bus (btleplug
+    // listens to all of org.bluez's PropertiesChanged), so the Pegasus's
+    // answers every 2 s, or a board looked for again and again, would
+    // wake the others; on a player's computer there is one board.
+    let mut fakes = Vec::new();
+    match fake_bluez_missing() {
+        Some(what) => {
+            println!("board_idle: Bluetooth boards skipped: {what} is missing (scripts/deps.sh)");
+        }
+        None => {
+            for (label, bin) in &bins {
+                for (kind, name, in_reach) in WIRELESS {
+                    let fake = bluez::FakeBluez::start();
+                    let address = "C0:FF:EE:00:00:01";
+                    fake.add_board(kind, address, name, -50);
+                    if !in_reach {
+                        fake.set_in_reach(address, false);
+                    }
+                    runs.push(start_wireless(
+                        bin,
+                        label,
+                        kind,
+                        address,
+                        in_reach,
+                        fake.address(),
+                        &home,
+                    ));
+                    fakes.push(fake);
+                }
+            }
+        }
+    }
     std::thread::sleep(Duration::from_secs(1));
     let before: Vec<(u64, u64)> = runs
         .iter()
@@ -186,9 +324,18 @@ fn main() {
         let cpu = cpu_ns(r.child.id()).saturating_sub(cpu0) as f64 / 1e6;
         let sw = switches(r.child.id()).saturating_sub(sw0) as f64;
         let said = r.said.lock().unwrap().clone();
+        let away = r.label.contains("out of reach");
         assert!(
-            said.iter().any(|l| l.contains("Board connected")),
+            said.iter().any(|l| l.contains("Board connected")) != away,
             "{}: the board answered: {said:?}",
+            r.label
+        );
+        // Still connected, and matching the game, at the end.
+        assert!(
+            !said.iter().any(|l| l.contains("out of reach")
+                || l.contains("Mismatch")
+                || l.contains("Put the pieces")),
+            "{}: {said:?}",
             r.label
         );
         println!(
@@ -199,6 +346,7 @@ fn main() {
         );
     }
     drop(runs);
+    drop(fakes);
     // The latency, one hector at a time, in fresh games, the builds in
     // turn.
     let rounds = env_u64("BOARD_LATENCY_ROUNDS", if bench { 5 } else { 1 }).max(1);

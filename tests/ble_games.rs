@@ -554,3 +554,34 @@ fn without_bluetooth_the_game_goes_on_with_the_keyboard() {
     hector.quit();
     let _ = std::fs::remove_dir_all(&home);
 }
+
+/// A board connected and at rest is not asked whether it is still there:
+/// hector sleeps until BlueZ says something (a loss is the device's
+/// `Connected` going false, heard at once, as the whole games above
+/// show).  The fake logs every call made to it; over five seconds of rest
+/// a Chessnut Air (nothing asked of it on a timer) gets none.
+#[test]
+fn a_board_at_rest_is_not_asked_whether_it_is_there() {
+    let bluez = FakeBluez::start();
+    bluez.add_board("chessnut", CHESSNUT, "Chessnut Air", -50);
+    let home = clean_config_dir();
+    let mut hector = start(&bluez, &home, &format!("chessnut:{CHESSNUT}"), &[]);
+    hector.expect("New game. White to move.");
+    hector.expect("Board connected.");
+    // The battery asked at connect, and its answer, settle.
+    std::thread::sleep(Duration::from_secs(1));
+    let before = bluez.log().len();
+    std::thread::sleep(Duration::from_secs(5));
+    let log = bluez.log();
+    let asked: Vec<&str> = log[before..]
+        .lines()
+        .filter(|l| l.contains("Get") || l.contains("Read") || l.contains("Write"))
+        .collect();
+    assert!(asked.is_empty(), "{asked:#?}");
+    // Still the board of the game.
+    let mut hand = Hand::new(&bluez, CHESSNUT);
+    hand.play("e4");
+    hector.expect("Bauer Eva vier");
+    hector.quit();
+    let _ = std::fs::remove_dir_all(&home);
+}

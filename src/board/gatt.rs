@@ -38,8 +38,6 @@ pub const RETRY_EVERY: Duration = Duration::from_secs(1);
 const SCAN_FOR: Duration = Duration::from_secs(4);
 /// How long connecting and reading the services may take.
 const CONNECT_WITHIN: Duration = Duration::from_secs(10);
-/// How often the connection is checked while nothing happens.
-const CHECK_EVERY: Duration = Duration::from_secs(2);
 
 /// Which board to use: a kind, an address, or both (`None`: any board of
 /// a known kind).
@@ -347,8 +345,17 @@ where
     }
     let wanted: BTreeSet<uuid::Uuid> = chars.notify.iter().map(|c| c.uuid).collect();
     let id = peripheral.id();
-    let mut check = tokio::time::interval(CHECK_EVERY);
-    check.tick().await;
+    // A loss before the events were listened to is asked about once;
+    // after it, the link sleeps until the board or BlueZ says something
+    // (no timer: a board at rest costs nothing).  BlueZ tells a loss as
+    // the device's `Connected` property going false (bluez.git
+    // doc/org.bluez.Device.rst), which btleplug hands on as
+    // `DeviceDisconnected`; its notification stream ends with the
+    // connection.  BlueZ's own service dying is told by nothing btleplug
+    // hears: that loss shows at the next write.
+    if !peripheral.is_connected().await.unwrap_or(false) {
+        return Ended::Lost(PortError::NotInReach);
+    }
     loop {
         tokio::select! {
             n = notifications.next() => match n {
@@ -385,11 +392,6 @@ where
                 Some(_) => {}
                 None => return Ended::Lost(PortError::NotInReach),
             },
-            _ = check.tick() => {
-                if !peripheral.is_connected().await.unwrap_or(false) {
-                    return Ended::Lost(PortError::NotInReach);
-                }
-            }
         }
     }
 }

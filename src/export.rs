@@ -262,6 +262,42 @@ pub fn note_sentence(note: &Note, phraser: &Phraser, printed: bool) -> String {
                 None => phraser.message("note_taken_back", &[("move", &numbered)]),
             }
         }
+        Note::TakebackNotMade {
+            by,
+            lapsed,
+            mover,
+            number,
+            san,
+            uci,
+            fen,
+            at,
+        } => {
+            let words = fen
+                .as_deref()
+                .and_then(|fen| taken_back_words(phraser, fen, uci))
+                .unwrap_or_else(|| san.clone());
+            let key = match mover {
+                Color::White => "move_number_white",
+                Color::Black => "move_number_black",
+            };
+            let numbered =
+                phraser.message(key, &[("number", &number.to_string()), ("move", &words)]);
+            let key = match (lapsed, at.is_some()) {
+                (false, false) => "note_takeback_refused",
+                (false, true) => "note_takeback_refused_at",
+                (true, false) => "note_takeback_lapsed",
+                (true, true) => "note_takeback_lapsed_at",
+            };
+            let time = at.map_or(String::new(), |(h, m)| format!("{h:02}:{m:02}"));
+            phraser.message(
+                key,
+                &[
+                    ("side", &phraser.side(*by)),
+                    ("move", &numbered),
+                    ("time", &time),
+                ],
+            )
+        }
         Note::Text(t) => t.clone(),
     }
 }
@@ -708,6 +744,80 @@ mod tests {
         ] {
             let text = String::from_utf8(render(ExportFormat::Text, &rec, &phraser(lang))).unwrap();
             assert!(text.contains(words), "{lang:?}: {text}");
+        }
+    }
+
+    /// Issue 30: a take-back asked and refused, or lapsed, with the time
+    /// of its record, on the text export in every language and the PGN.
+    #[test]
+    fn a_takeback_not_made_is_a_note_with_its_time() {
+        use crate::scoresheet::record::{Event, Record, TakebackAnswer};
+        let mv = |number, by, san: &str, uci: &str| Event::Move {
+            number,
+            by,
+            san: san.into(),
+            uci: uci.into(),
+        };
+        let ask = |answer| Event::TakebackRequest {
+            by: Color::White,
+            answer,
+            number: 2,
+            mover: Color::White,
+            san: "Nf3".into(),
+            uci: "g1f3".into(),
+        };
+        let at = time::macros::datetime!(2026-11-22 19:04 UTC);
+        let records: Vec<Record> = [
+            Event::Start(Box::default()),
+            mv(1, Color::White, "e4", "e2e4"),
+            mv(1, Color::Black, "e5", "e7e5"),
+            mv(2, Color::White, "Nf3", "g1f3"),
+            ask(TakebackAnswer::Asked),
+            ask(TakebackAnswer::Refused),
+            ask(TakebackAnswer::Asked),
+            mv(2, Color::Black, "Nc6", "b8c6"),
+            ask(TakebackAnswer::Lapsed),
+        ]
+        .into_iter()
+        .enumerate()
+        .map(|(i, event)| Record {
+            seq: i as u64 + 1,
+            at,
+            event,
+        })
+        .collect();
+        let rec = crate::scoresheet::replay::replay(&records).unwrap().record;
+        let pgn = String::from_utf8(render(ExportFormat::Pgn, &rec, &phraser(Lang::En))).unwrap();
+        let flat = pgn.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            flat.contains("2. Nf3 {Take-back of 2. Nf3 asked by White, refused at 19:04} 2... Nc6 {Take-back of 2. Nf3 asked by White, lapsed at 19:04}"),
+            "{pgn}"
+        );
+        for (lang, refused, lapsed) in [
+            (
+                Lang::En,
+                "White asked to take back 2. Springer Felix drei; the opponent refused at 19:04.",
+                "at 19:04 the game went on without it.",
+            ),
+            (
+                Lang::De,
+                "Weiß bat um Rücknahme von 2. Springer Felix drei; der Gegner lehnte um 19:04 Uhr ab.",
+                "um 19:04 Uhr ging die Partie ohne sie weiter.",
+            ),
+            (
+                Lang::It,
+                "l'avversario ha rifiutato alle 19:04.",
+                "alle 19:04 la partita è andata avanti senza ripresa.",
+            ),
+            (
+                Lang::El,
+                "ο αντίπαλος αρνήθηκε στις 19:04.",
+                "στις 19:04 η παρτίδα συνεχίστηκε χωρίς αυτό.",
+            ),
+        ] {
+            let text = String::from_utf8(render(ExportFormat::Text, &rec, &phraser(lang))).unwrap();
+            assert!(text.contains(refused), "{lang:?}: {text}");
+            assert!(text.contains(lapsed), "{lang:?}: {text}");
         }
     }
 

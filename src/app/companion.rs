@@ -49,6 +49,8 @@ pub(super) struct TakebackAsk {
     pub(super) san: String,
     /// The same, in words, for the blind player.
     pub(super) words: String,
+    /// The move as the journal records it: number, side, SAN and UCI.
+    pub(super) record: (u32, shakmaty::Color, String, String),
 }
 
 /// What the page part reports: a sentence for the blind player (the App

@@ -1287,11 +1287,13 @@ impl App {
                     .journal
                     .board_done(crate::scoresheet::record::BoardOf::Opponent, uci);
             }
+            // The move taken back there: the answer to a take-back asked,
+            // else a difference (reported once the board is still).
+            Inferred::TakeBack => self.takeback_on_opponent_board(now, out),
             // The instruction for a move awaited there: the page shows it.
             Inferred::Instruction(_)
             | Inferred::OutOfTurn { .. }
             | Inferred::Touched(_)
-            | Inferred::TakeBack
             | Inferred::NewGame
             | Inferred::Rotated(_) => {}
         }

@@ -184,4 +184,93 @@ mod tests {
             vec![a.phraser().say_move(&promotion_position(), m)]
         );
     }
+
+    /// Issue 30, item 1: with the opponent on their own board (no page), a
+    /// typed `takeback` took the move back at once.  Now it is asked of
+    /// the opponent, who accepts by taking the move back on their board;
+    /// a move made instead ends the request, and a move taken back there
+    /// unasked takes nothing back.
+    #[test]
+    fn a_takeback_is_asked_of_the_opponent_who_answers_on_their_board() {
+        let start = Chess::default();
+        let (mut a, mut sim, now) = with_opponent_board(Protocol::Dgt, &start);
+        let mut on_their_board = |a: &mut App, steps: Vec<HandStep>| {
+            let mut e = Vec::new();
+            for step in steps {
+                let bytes = sim.act(step);
+                e.extend(a.update(Msg::OpponentBoard(LinkEvent::Bytes(bytes)), now));
+            }
+            e.extend(a.update(Msg::Deadline, now + std::time::Duration::from_secs(3)));
+            said(&e)
+        };
+        let e4 = |a: &mut App, on: &mut dyn FnMut(&mut App, Vec<HandStep>) -> Vec<String>| {
+            let _ = a.update(Msg::Line("e4".into()), now);
+            // The player's move made on the opponent's board.
+            on(
+                a,
+                vec![
+                    HandStep::Lift(Square::E2),
+                    HandStep::Place(Square::E4, Color::White.pawn()),
+                ],
+            )
+        };
+        assert!(e4(&mut a, &mut on_their_board).is_empty());
+        let e = a.update(Msg::Line("takeback".into()), now);
+        assert_eq!(
+            said(&e),
+            [
+                "Take-back of Bauer Eva vier asked of your opponent: to accept, they take it back on their board; a move made instead ends the request."
+            ]
+        );
+        assert_eq!(a.game().history().len(), 1, "the move stands");
+        // Accepted: the opponent takes it back on their board.
+        let t = on_their_board(
+            &mut a,
+            vec![
+                HandStep::Lift(Square::E4),
+                HandStep::Place(Square::E2, Color::White.pawn()),
+            ],
+        );
+        assert_eq!(
+            t,
+            [
+                "Your opponent took the move back on their board.",
+                "Taken back: Bauer Eva vier."
+            ]
+        );
+        assert!(a.game().history().is_empty());
+        assert_eq!(a.companion_snapshot().opponent_board, Tactile::Agrees);
+        // Asked again; the opponent plays on instead: the request ends.
+        assert!(e4(&mut a, &mut on_their_board).is_empty());
+        let _ = a.update(Msg::Line("takeback".into()), now);
+        let t = on_their_board(
+            &mut a,
+            vec![
+                HandStep::Lift(Square::E7),
+                HandStep::Place(Square::E5, Color::Black.pawn()),
+            ],
+        );
+        assert_eq!(
+            t,
+            [
+                "Bauer Eva fünf",
+                "The take-back of Bauer Eva vier was not made: the game went on with the next move."
+            ]
+        );
+        assert_eq!(a.game().history().len(), 2);
+        // A move taken back there unasked takes nothing back: it is the
+        // difference it is.
+        let t = on_their_board(
+            &mut a,
+            vec![
+                HandStep::Lift(Square::E5),
+                HandStep::Place(Square::E7, Color::Black.pawn()),
+            ],
+        );
+        assert_eq!(a.game().history().len(), 2, "{t:?}");
+        assert!(
+            t.iter().any(|s| s.starts_with("On the opponent's board")),
+            "{t:?}"
+        );
+    }
 }

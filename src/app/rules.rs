@@ -26,7 +26,7 @@ use crate::command::{ArbiterOp, Side, TimeQuery};
 use crate::game::rules::{IllegalPenalty, MateAbility};
 use crate::game::{Claim, ClaimOutcome, ClaimRefused, EndReason};
 use crate::msg::Effect;
-use crate::scoresheet::record::{Event, Penalty};
+use crate::scoresheet::record::{Event, Penalty, TakebackAnswer};
 use crate::speech::{Priority, SayKind};
 
 impl App {
@@ -1043,11 +1043,19 @@ impl App {
     }
 
     /// Whether the opponent plays from elsewhere, not at this keyboard:
-    /// on the companion page (an engine, and lichess with its own
-    /// take-back, excepted).  A move made then stands unless the opponent
-    /// allows it to be taken back (4.6, 6.2; issue 30).
+    /// on the companion page or on their own board (an engine, and lichess
+    /// with its own take-back, excepted).  A move made then stands unless
+    /// the opponent allows it to be taken back (4.6, 6.2; issue 30).
     pub(super) fn opponent_away(&self) -> bool {
-        self.parts.engine.is_none() && self.parts.online.is_none() && self.parts.companion.paired()
+        self.parts.engine.is_none()
+            && self.parts.online.is_none()
+            && (self.parts.companion.paired() || self.opponent_board_answers())
+    }
+
+    /// Whether the opponent's own board is connected: a take-back is asked
+    /// of them there (they take the move back on it to accept).
+    fn opponent_board_answers(&self) -> bool {
+        self.parts.boards.opponent().is_some_and(|b| b.connected())
     }
 
     /// The take-back asked of the opponent on the page: the last move,
@@ -1071,17 +1079,68 @@ impl App {
         } else {
             "..."
         };
-        let san = format!(
-            "{number}{dots} {}",
-            shakmaty::san::SanPlus::from_move(before.clone(), played.mv)
-        );
-        self.parts.companion.takeback = Some(super::companion::TakebackAsk {
+        let san_plus = shakmaty::san::SanPlus::from_move(before.clone(), played.mv).to_string();
+        let san = format!("{number}{dots} {san_plus}");
+        let uci = played.mv.to_uci(self.game.castling_mode()).to_string();
+        let ask = super::companion::TakebackAsk {
             plies,
             san,
             words: words.clone(),
-        });
-        let t = self.message("takeback_asked", &[("moves", &words)]);
+            record: (number, played.by, san_plus, uci),
+        };
+        self.journal_takeback(&ask, TakebackAnswer::Asked);
+        self.parts.companion.takeback = Some(ask);
+        // Asked on the page when it is paired, else on the opponent's board.
+        let key = if self.parts.companion.paired() {
+            "takeback_asked"
+        } else {
+            "takeback_asked_board"
+        };
+        let t = self.message(key, &[("moves", &words)]);
         self.say(out, t, Priority::Normal, SayKind::Game);
+    }
+
+    /// The opponent's board shows the position before the last move: with
+    /// a take-back asked, that is their acceptance (the move is taken back
+    /// in the game); without one, the difference it is (never a silent
+    /// take-back).
+    pub(super) fn takeback_on_opponent_board(&mut self, now: Instant, out: &mut Vec<Effect>) {
+        let plies = self.game.history().len();
+        if self.game.is_over() || self.parts.companion.takeback_asked(plies).is_none() {
+            return;
+        }
+        if let Some(a) = self.parts.companion.takeback.take() {
+            self.journal_takeback(&a, TakebackAnswer::Accepted);
+        }
+        let t = self.message("takeback_accepted_board", &[]);
+        self.say(out, t, Priority::Urgent, SayKind::Game);
+        self.take_back_moves(now, out);
+    }
+
+    /// A move was made while a take-back was asked: the request has ended
+    /// (the opponent played on, or the player did).
+    pub(super) fn takeback_lapsed(&mut self, out: &mut Vec<Effect>) {
+        let plies = self.game.history().len();
+        let Some(a) = self.parts.companion.takeback.take_if(|a| a.plies < plies) else {
+            return;
+        };
+        self.journal_takeback(&a, TakebackAnswer::Lapsed);
+        let t = self.message("takeback_lapsed", &[("moves", &a.words)]);
+        self.say(out, t, Priority::Normal, SayKind::Game);
+    }
+
+    /// The take-back request on the scoresheet: asked, and how it ended
+    /// (issue 30: the scoresheet records everything that happened).
+    fn journal_takeback(&mut self, a: &super::companion::TakebackAsk, answer: TakebackAnswer) {
+        let (number, mover, san, uci) = a.record.clone();
+        self.parts.journal.event(Event::TakebackRequest {
+            by: self.settings.me,
+            answer,
+            number,
+            mover,
+            san,
+            uci,
+        });
     }
 
     /// The opponent answered the take-back request on the page: accepted,
@@ -1101,7 +1160,14 @@ impl App {
                 .notify_key(&self.talk, "companion_no_takeback");
             return;
         }
-        self.parts.companion.takeback = None;
+        if let Some(a) = self.parts.companion.takeback.take() {
+            let answer = if accepted {
+                TakebackAnswer::Accepted
+            } else {
+                TakebackAnswer::Refused
+            };
+            self.journal_takeback(&a, answer);
+        }
         if accepted {
             let t = self.message("takeback_accepted", &[]);
             self.say(out, t, Priority::Urgent, SayKind::Game);

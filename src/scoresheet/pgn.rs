@@ -127,6 +127,34 @@ fn note_text(n: &Note) -> String {
                 None => format!("Taken back: {number}{dots} {san}"),
             }
         }
+        Note::TakebackNotMade {
+            by,
+            lapsed,
+            mover,
+            number,
+            san,
+            at,
+            ..
+        } => {
+            let dots = if *mover == Color::White { "." } else { "..." };
+            let asker = if *by == Color::White {
+                "White"
+            } else {
+                "Black"
+            };
+            let how = if *lapsed {
+                // A move was made meanwhile.
+                "lapsed"
+            } else {
+                "refused"
+            };
+            match at {
+                Some((h, m)) => format!(
+                    "Take-back of {number}{dots} {san} asked by {asker}, {how} at {h:02}:{m:02}"
+                ),
+                None => format!("Take-back of {number}{dots} {san} asked by {asker}, {how}"),
+            }
+        }
         Note::Text(t) => t.clone(),
     })
 }

@@ -455,6 +455,24 @@ pub enum Event {
         /// The note's text.
         text: String,
     },
+    /// A take-back asked of the opponent (issue 30: the scoresheet records
+    /// everything that happened), and how it ended: one record when asked,
+    /// one when answered.  An accepted one is followed by `takeback`.
+    TakebackRequest {
+        /// The side that asks.
+        by: Color,
+        /// Asked, or how it ended.
+        answer: TakebackAnswer,
+        /// The move asked to be taken back: number, side, SAN and UCI, as
+        /// in [`Event::Move`].
+        number: u32,
+        /// The side whose move it is.
+        mover: Color,
+        /// The move in SAN.
+        san: String,
+        /// The move in UCI.
+        uci: String,
+    },
     /// The opponent's page (the companion) was paired: the SHA-256 of its
     /// token (never the token, never the pairing code); `None` when the
     /// seat was freed.  Read back when the game is resumed after a restart,
@@ -479,6 +497,47 @@ pub enum Event {
         /// How: in hector, on the page, by the arbiter.
         via: Via,
     },
+}
+
+/// Where a take-back request stands: asked, or how it ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TakebackAnswer {
+    /// Asked, waiting for the answer.
+    Asked,
+    /// The opponent accepted (the move is taken back).
+    Accepted,
+    /// The opponent refused (the move stands).
+    Refused,
+    /// A move was made meanwhile: the request ended unanswered.
+    Lapsed,
+}
+
+impl fmt::Display for TakebackAnswer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            TakebackAnswer::Asked => "asked",
+            TakebackAnswer::Accepted => "accepted",
+            TakebackAnswer::Refused => "refused",
+            TakebackAnswer::Lapsed => "lapsed",
+        })
+    }
+}
+
+impl FromStr for TakebackAnswer {
+    type Err = ();
+    fn from_str(s: &str) -> Result<Self, ()> {
+        match s {
+            "asked" => Ok(TakebackAnswer::Asked),
+            "accepted" => Ok(TakebackAnswer::Accepted),
+            "refused" => Ok(TakebackAnswer::Refused),
+            "lapsed" => Ok(TakebackAnswer::Lapsed),
+            _ => Err(()),
+        }
+    }
+}
+
+impl Field for TakebackAnswer {
+    const PART: Part = Part::Result;
 }
 
 /// A player's action as the arbiter's log keeps it.
@@ -1627,6 +1686,21 @@ impl fmt::Display for Event {
             Event::SetAside => f.write_str("set-aside"),
             Event::Resumed => f.write_str("resumed"),
             Event::Note { text } => write!(f, "note {}", Text(text.clone())),
+            Event::TakebackRequest {
+                by,
+                answer,
+                number,
+                mover,
+                san,
+                uci,
+            } => write!(
+                f,
+                "takeback-request {} {answer} {} {} {}",
+                SideWord(*by),
+                MoveNo(*number, *mover),
+                MoveWord(san.clone()),
+                MoveWord(uci.clone())
+            ),
             // `token=sha256:HEX code=none`: the shape of the records of
             // before, whose readers take it as a token they cannot use.
             Event::Companion { token_sha256 } => match token_sha256 {
@@ -1738,6 +1812,19 @@ impl FromStr for Event {
             "note" => Event::Note {
                 text: w.take::<Text>()?.0,
             },
+            "takeback-request" => {
+                let by = w.take::<SideWord>()?.0;
+                let answer = w.take::<TakebackAnswer>()?;
+                let MoveNo(number, mover) = w.take()?;
+                Event::TakebackRequest {
+                    by,
+                    answer,
+                    number,
+                    mover,
+                    san: w.take::<MoveWord>()?.0,
+                    uci: w.take::<MoveWord>()?.0,
+                }
+            }
             "companion" => {
                 let token = w.keyed::<Word>("token")?.0;
                 // The code is not used (a journal of before held it in

@@ -10,7 +10,9 @@ use shakmaty::{ByColor, Chess, Color, KnownOutcome, Move};
 use crate::game::rules::Edition;
 use crate::game::{ClaimOutcome, EndReason, Game, GameResult};
 
-use super::record::{BoardOf, ClockEvent, Event, Parsed, Penalty, Record, StartInfo};
+use super::record::{
+    BoardOf, ClockEvent, Event, Parsed, Penalty, Record, StartInfo, TakebackAnswer,
+};
 
 /// Something in the journal that did not fit the game; the record was
 /// skipped and the rest replayed.
@@ -377,6 +379,29 @@ pub enum Note {
         /// The position before the move, as FEN.
         fen: String,
         /// The time of day it was taken back (hours, minutes), when the
+        /// journal's record says it.
+        at: Option<(u8, u8)>,
+    },
+    /// A take-back asked and not made: refused, or lapsed by the next
+    /// move (issue 30: the scoresheet records everything that happened;
+    /// the note stands after the move it was answered at).
+    TakebackNotMade {
+        /// The side that asked.
+        by: Color,
+        /// Refused or lapsed.
+        lapsed: bool,
+        /// The side whose move it was.
+        mover: Color,
+        /// Its move number.
+        number: u32,
+        /// The move in SAN.
+        san: String,
+        /// The move in UCI.
+        uci: String,
+        /// The position before the move, as FEN (for words), when the
+        /// game has it.
+        fen: Option<String>,
+        /// The time of day it was answered (hours, minutes), when the
         /// journal's record says it.
         at: Option<(u8, u8)>,
     },
@@ -797,6 +822,45 @@ fn apply(r: &mut Resumed, seq: u64, at: Option<time::OffsetDateTime>, event: &Ev
         Event::SetAside => r.set_aside = true,
         Event::Resumed => r.set_aside = false,
         Event::Note { text } => note(r, Note::Text(text.clone())),
+        Event::TakebackRequest {
+            by,
+            answer,
+            number,
+            mover,
+            san,
+            uci,
+        } => {
+            // Asked, or accepted (a `takeback` follows): the sheet shows
+            // the take-back itself; refused or lapsed, a note.
+            let lapsed = match answer {
+                TakebackAnswer::Refused => false,
+                TakebackAnswer::Lapsed => true,
+                TakebackAnswer::Asked | TakebackAnswer::Accepted => return,
+            };
+            let fen = r
+                .game
+                .positions()
+                .find(|(before, played)| {
+                    played.by == *mover && shakmaty::Position::fullmoves(*before).get() == *number
+                })
+                .map(|(before, _)| {
+                    shakmaty::fen::Fen::from_position(before, shakmaty::EnPassantMode::Legal)
+                        .to_string()
+                });
+            note(
+                r,
+                Note::TakebackNotMade {
+                    by: *by,
+                    lapsed,
+                    mover: *mover,
+                    number: *number,
+                    san: san.clone(),
+                    uci: uci.clone(),
+                    fen,
+                    at: at.map(|t| (t.hour(), t.minute())),
+                },
+            );
+        }
         Event::Companion { token_sha256 } => r.companion = token_sha256.clone(),
         // The arbiter's log: nothing in the game changes by it.
         Event::Action(_) | Event::Confirm { .. } => {}

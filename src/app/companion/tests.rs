@@ -617,6 +617,74 @@ fn a_takeback_is_a_request_the_opponent_answers_on_the_page() {
     );
 }
 
+/// Issue 30: "the scoresheet records everything that happened": a
+/// take-back asked and refused, or lapsed by the next move, was nowhere on
+/// it.  Now both are journalled and are notes of the exports.
+#[test]
+fn a_takeback_refused_or_lapsed_is_on_the_scoresheet() {
+    use crate::export::render;
+    use crate::scoresheet::ExportFormat;
+    use crate::scoresheet::replay::Note;
+    let mut a = App::builder()
+        .journal(crate::scoresheet::record::StartInfo::default())
+        .build();
+    let t0 = Instant::now();
+    let _ = a.update(Msg::Start, t0);
+    paired(&mut a, t0);
+    let at = |a: &mut App, text: &str| said(&a.update(Msg::Line(text.into()), t0));
+    let act = |a: &mut App, action: OpponentAction| {
+        said(&a.update(Msg::Companion(CompanionEvent::Action(action)), t0))
+    };
+    at(&mut a, "e4");
+    act(&mut a, tap(Square::E7, Square::E5));
+    at(&mut a, "Nf3");
+    at(&mut a, "takeback");
+    act(&mut a, OpponentAction::RefuseTakeback);
+    at(&mut a, "takeback");
+    // The opponent plays on instead: the request ends, said.
+    let t = act(&mut a, tap(Square::B8, Square::C6));
+    assert_eq!(
+        t.last().map(String::as_str),
+        Some(
+            "The take-back of Springer Felix drei was not made: the game went on with the next move."
+        ),
+        "{t:?}"
+    );
+    let rec = a.scoresheet_in_memory().expect("a scoresheet");
+    let notes: Vec<(bool, &str)> = rec
+        .notes
+        .iter()
+        .flatten()
+        .filter_map(|n| match n {
+            Note::TakebackNotMade {
+                by: Color::White,
+                lapsed,
+                san,
+                ..
+            } => Some((*lapsed, san.as_str())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(notes, [(false, "Nf3"), (true, "Nf3")]);
+    let text = String::from_utf8(render(ExportFormat::Text, &rec, a.phraser())).unwrap();
+    assert!(
+        text.contains("White asked to take back 2. Springer Felix drei; the opponent refused."),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "White asked to take back 2. Springer Felix drei; the game went on without it."
+        ),
+        "{text}"
+    );
+    let pgn = String::from_utf8(render(ExportFormat::Pgn, &rec, a.phraser())).unwrap();
+    let flat = pgn.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains("{Take-back of 2. Nf3 asked by White, refused}"),
+        "{pgn}"
+    );
+}
+
 /// Issue 30, item 3: the page knew offer, accept and decline only, so the
 /// sighted opponent's threefold or 50-move claim had to be typed on the
 /// blind player's keyboard.  Now the page claims: on the opponent's move

@@ -34,6 +34,14 @@ pub(crate) fn all_kinds() -> Vec<Event> {
             uci: "d8h4".into(),
         },
         Event::TakeBack,
+        Event::TakebackRequest {
+            by: Color::White,
+            answer: TakebackAnswer::Refused,
+            number: 2,
+            mover: Color::White,
+            san: "Nf3".into(),
+            uci: "g1f3".into(),
+        },
         Event::Offer { by: Color::White },
         Event::Accept { by: Color::Black },
         Event::Decline { by: Color::Black },
@@ -821,6 +829,29 @@ mod round_trip {
                 }
             }),
             Just(Event::TakeBack),
+            (
+                side(),
+                prop_oneof![
+                    Just(TakebackAnswer::Asked),
+                    Just(TakebackAnswer::Accepted),
+                    Just(TakebackAnswer::Refused),
+                    Just(TakebackAnswer::Lapsed)
+                ],
+                any::<u32>(),
+                side(),
+                move_word(),
+                move_word()
+            )
+                .prop_map(|(by, answer, number, mover, san, uci)| {
+                    Event::TakebackRequest {
+                        by,
+                        answer,
+                        number,
+                        mover,
+                        san,
+                        uci,
+                    }
+                }),
             side().prop_map(|by| Event::Offer { by }),
             side().prop_map(|by| Event::Accept { by }),
             side().prop_map(|by| Event::Decline { by }),

@@ -1,8 +1,10 @@
 //! Where a TOML file went wrong, for errors that name the file, the line
 //! and the key: one error type for every data file hector reads (settings,
-//! voices, keymaps, hardware descriptions), and one for a single key of a
+//! voices, keymaps, hardware descriptions), one for a single key of a
 //! settings file that did not fit ([`SettingError`]: the settings reader
-//! finds it, the phrasing words it, both stand above this module).
+//! finds it, the phrasing words it, both stand above this module), and one
+//! for the full-screen view's key map and theme ([`ViewFileError`], worded
+//! the same way).
 
 use std::fmt;
 

@@ -106,6 +106,9 @@ pub enum StartProblem {
     Setting(crate::toml_error::SettingError),
     /// A voices file (the built-in words are used).
     Voice(FileError),
+    /// A file of the full-screen view, the key map or the theme (the
+    /// built-in one is used; of a key map only the entry at fault).
+    View(crate::toml_error::ViewFileError),
 }
 
 /// The board asked for at start-up.

@@ -1,8 +1,10 @@
 //! Where a TOML file went wrong, for errors that name the file, the line
 //! and the key: one error type for every data file hector reads (settings,
-//! voices, keymaps, hardware descriptions), and one for a single key of a
+//! voices, keymaps, hardware descriptions), one for a single key of a
 //! settings file that did not fit ([`SettingError`]: the settings reader
-//! finds it, the phrasing words it, both stand above this module).
+//! finds it, the phrasing words it, both stand above this module), and one
+//! for the full-screen view's key map and theme ([`ViewFileError`], worded
+//! the same way).
 
 use std::fmt;
 
@@ -134,6 +136,129 @@ pub fn key_path_at(text: &str, offset: usize) -> Option<String> {
         Some(path.join("."))
     } else {
         None
+    }
+}
+
+/// What is wrong in one of the full-screen view's files (the key map,
+/// the theme), as data: the phrasing words it in the player's language
+/// (`Phraser::view_file_error`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ViewProblem {
+    /// The file could not be read.
+    Unreadable(Unreadable),
+    /// A line the TOML reader cannot read (the toml crate's own message is
+    /// not said: it is English).
+    Syntax,
+    /// A key the file may not have.
+    UnknownKey,
+    /// A key the file must have (its name).
+    MissingKey(String),
+    /// A value of the wrong kind (a text for a list, a number for a text).
+    WrongValue,
+    /// An empty text given as a key.
+    EmptyKey,
+    /// A text that is not a key, and the named keys there are.
+    NotAKey { text: String, names: Vec<String> },
+    /// A name that is not an action of the full-screen view.
+    NotAnAction(String),
+    /// A key another action already has: it stays with that one.
+    KeyTaken { key: String, other: String },
+    /// A base theme that does not exist, and the themes there are.
+    UnknownTheme { name: String, names: Vec<String> },
+    /// A colour name that does not exist, and the colours there are.
+    NotAColour { name: String, names: Vec<String> },
+    /// A colour that is no background on every terminal, and those that are.
+    NotABackground { name: String, names: Vec<String> },
+    /// A foreground equal to its background: nothing would show.
+    SameColours,
+    /// Light and dark squares of the same colour.
+    SameSquares,
+}
+
+/// Why a file could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unreadable {
+    /// There is no such file.
+    NotFound,
+    /// The player may not read it.
+    NotAllowed,
+    /// It is a folder.
+    IsAFolder,
+    /// Another reason: the system's own text.
+    Other(String),
+}
+
+impl Unreadable {
+    /// Why `e` happened, as far as hector can word it.
+    pub fn of(e: &std::io::Error) -> Unreadable {
+        match e.kind() {
+            std::io::ErrorKind::NotFound => Unreadable::NotFound,
+            std::io::ErrorKind::PermissionDenied => Unreadable::NotAllowed,
+            std::io::ErrorKind::IsADirectory => Unreadable::IsAFolder,
+            _ => Unreadable::Other(e.to_string()),
+        }
+    }
+}
+
+/// One problem in a file of the full-screen view, where it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ViewFileError {
+    /// The file's name or path, as the player gave it.
+    pub file: String,
+    /// 1-based line, when known.
+    pub line: Option<usize>,
+    /// The dotted key at fault, when known (`keys.square`).
+    pub key: Option<String>,
+    /// What is wrong.
+    pub problem: ViewProblem,
+}
+
+impl ViewFileError {
+    /// A problem found after parsing, at `key` (the line is looked up as
+    /// [`FileError::at_key`] does).
+    pub fn at_key(file: &str, text: &str, key: &str, problem: ViewProblem) -> ViewFileError {
+        let place = FileError::at_key(file, text, key, String::new());
+        ViewFileError {
+            file: place.file,
+            line: place.line,
+            key: place.key,
+            problem,
+        }
+    }
+
+    /// A file that could not be read at all.
+    pub fn unreadable(file: &str, e: &std::io::Error) -> ViewFileError {
+        ViewFileError {
+            file: file.to_owned(),
+            line: None,
+            key: None,
+            problem: ViewProblem::Unreadable(Unreadable::of(e)),
+        }
+    }
+
+    /// A parse error of `text` (the contents of `file`): its line and key
+    /// as [`FileError::from_toml`] finds them, and what kind of error the
+    /// toml crate's message names (serde's fixed openings: "unknown
+    /// field", "missing field", "invalid type"/"invalid value"/"invalid
+    /// length"); any other is a line that is not TOML.
+    pub fn from_toml(file: &str, text: &str, e: &toml::de::Error) -> ViewFileError {
+        let place = FileError::from_toml(file, text, e);
+        let detail = place.detail.as_str();
+        let problem = if detail.starts_with("unknown field") {
+            ViewProblem::UnknownKey
+        } else if detail.starts_with("missing field") {
+            ViewProblem::MissingKey(place.key.clone().unwrap_or_default())
+        } else if detail.starts_with("invalid ") {
+            ViewProblem::WrongValue
+        } else {
+            ViewProblem::Syntax
+        };
+        ViewFileError {
+            file: place.file,
+            line: place.line,
+            key: place.key,
+            problem,
+        }
     }
 }
 

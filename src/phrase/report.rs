@@ -437,6 +437,58 @@ impl Phraser {
         }
     }
 
+    /// A problem in a file of the full-screen view (the key map, the
+    /// theme), in the player's words: "tui.toml, line 3, key keys.teleport:
+    /// \"teleport\" is not an action of the full-screen view. Using the
+    /// defaults."
+    pub fn view_file_error(&self, e: &crate::toml_error::ViewFileError) -> String {
+        use crate::toml_error::{Unreadable, ViewProblem};
+        let place = self.place(&e.file, e.line, e.key.as_deref());
+        let names = |n: &[String]| n.join(", ");
+        let detail = match &e.problem {
+            ViewProblem::Unreadable(why) => {
+                let why = match why {
+                    Unreadable::NotFound => self.message("file_not_found", &[]),
+                    Unreadable::NotAllowed => self.message("file_not_allowed", &[]),
+                    Unreadable::IsAFolder => self.message("file_is_folder", &[]),
+                    Unreadable::Other(why) => why.clone(),
+                };
+                self.message("view_file_unreadable", &[("why", &why)])
+            }
+            ViewProblem::Syntax => self.message("view_file_syntax", &[]),
+            ViewProblem::UnknownKey => self.message("view_file_unknown_key", &[]),
+            ViewProblem::MissingKey(name) => {
+                self.message("view_file_missing_key", &[("name", name)])
+            }
+            ViewProblem::WrongValue => self.message("view_file_wrong_value", &[]),
+            ViewProblem::EmptyKey => self.message("keymap_empty_key", &[]),
+            ViewProblem::NotAKey { text, names: n } => {
+                self.message("keymap_not_a_key", &[("text", text), ("names", &names(n))])
+            }
+            ViewProblem::NotAnAction(name) => {
+                self.message("keymap_not_an_action", &[("name", name)])
+            }
+            ViewProblem::KeyTaken { key, other } => {
+                self.message("keymap_key_taken", &[("chord", key), ("other", other)])
+            }
+            ViewProblem::UnknownTheme { name, names: n } => self.message(
+                "colours_unknown_theme",
+                &[("name", name), ("names", &names(n))],
+            ),
+            ViewProblem::NotAColour { name, names: n } => self.message(
+                "colours_not_a_colour",
+                &[("name", name), ("names", &names(n))],
+            ),
+            ViewProblem::NotABackground { name, names: n } => self.message(
+                "colours_not_a_background",
+                &[("name", name), ("names", &names(n))],
+            ),
+            ViewProblem::SameColours => self.message("colours_same_pair", &[]),
+            ViewProblem::SameSquares => self.message("colours_same_squares", &[]),
+        };
+        self.message("config_error", &[("place", &place), ("detail", &detail)])
+    }
+
     /// The result as said: in words ("one to zero", "half a point each"),
     /// never symbols a voice reads as "one slash two dash ...".
     pub fn result_said(&self, winner: Option<Color>) -> String {

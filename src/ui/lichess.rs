@@ -84,13 +84,23 @@ pub enum KeptIn {
     File,
 }
 
+/// Why the token could not be kept.
+#[derive(Debug)]
+pub enum KeepFailure {
+    /// No store answered and hector has no settings folder for the file
+    /// (no home folder is set).
+    NoFolder,
+    /// No store answered and the file could not be written.
+    Io(std::io::Error),
+}
+
 /// Keeps the token in the secret store when one answers (and then removes
 /// an older file), else in the file.
 ///
 /// # Errors
 ///
 /// No store, and the file could not be written.
-pub fn keep(token: &Token) -> std::io::Result<KeptIn> {
+pub fn keep(token: &Token) -> Result<KeptIn, KeepFailure> {
     if let Some(entry) = store_entry()
         && entry.set_password(token.secret()).is_ok()
     {
@@ -102,9 +112,24 @@ pub fn keep(token: &Token) -> std::io::Result<KeptIn> {
             return Ok(KeptIn::Store);
         }
     }
-    let path = token_file().ok_or_else(|| std::io::Error::other("no settings folder"))?;
-    keep_token(&path, token)?;
+    keep_in_file(token_file().as_deref(), token)
+}
+
+/// Keeps the token in the file at `path`, if hector has a settings folder.
+fn keep_in_file(path: Option<&Path>, token: &Token) -> Result<KeptIn, KeepFailure> {
+    let path = path.ok_or(KeepFailure::NoFolder)?;
+    keep_token(path, token).map_err(KeepFailure::Io)?;
     Ok(KeptIn::File)
+}
+
+/// Why the token could not be kept, in the player's words.
+fn not_kept(phraser: &Phraser, f: &KeepFailure) -> String {
+    match f {
+        KeepFailure::NoFolder => phraser.message("lichess_token_no_folder", &[]),
+        KeepFailure::Io(e) => {
+            phraser.message("lichess_token_not_kept", &[("error", &e.to_string())])
+        }
+    }
 }
 
 /// Writes the token where only the player can read it (a file made with
@@ -213,7 +238,7 @@ pub fn login(phraser: &Phraser, base: &str) -> Said {
             ok: true,
         },
         Err(e) => Said {
-            sentence: phraser.message("lichess_token_not_kept", &[("error", &e.to_string())]),
+            sentence: not_kept(phraser, &e),
             ok: false,
         },
     }
@@ -232,6 +257,8 @@ pub enum CheckFailure {
     RateLimited,
     /// An answer we cannot use (its status or body, for the sentence).
     Unreachable(String),
+    /// An answer of another kind than the one asked for.
+    Unexpected,
     /// No answer at all: no connection, or no answer in time.
     NoConnection,
 }
@@ -245,6 +272,7 @@ fn sentence_of(phraser: &Phraser, f: &CheckFailure) -> String {
         CheckFailure::TooLong => phraser.message("lichess_reply_too_long", &[]),
         CheckFailure::RateLimited => phraser.message("lichess_login_rate_limited", &[]),
         CheckFailure::NoConnection => phraser.message("lichess_no_connection", &[]),
+        CheckFailure::Unexpected => phraser.message("lichess_unexpected_answer", &[]),
         CheckFailure::Unreachable(why) => {
             phraser.message("lichess_unreachable", &[("error", why.as_str())])
         }
@@ -274,7 +302,7 @@ fn failed(reply: Reply) -> CheckFailure {
         Reply::RateLimited => CheckFailure::RateLimited,
         Reply::TooLong { .. } => CheckFailure::TooLong,
         Reply::Failed(_) => CheckFailure::NoConnection,
-        Reply::Done(_) => CheckFailure::Unreachable("unexpected answer".to_owned()),
+        Reply::Done(_) => CheckFailure::Unexpected,
     }
 }
 
@@ -371,6 +399,31 @@ pub fn logout(phraser: &Phraser) -> Said {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::phrase::{MoveOptions, MoveStyle};
+    use crate::words::Lang;
+
+    /// Issue 27, items 5 and 6: "no settings folder" and "unexpected
+    /// answer" were English inside the German sentence.  Now both are
+    /// typed and said in the player's language.
+    #[test]
+    fn no_settings_folder_and_an_unexpected_answer_are_said_in_german() {
+        let de = Phraser::builtin(MoveStyle::AppendixD, Lang::De, MoveOptions::default());
+        let token = Token::parse("lip_abc").unwrap();
+        let failure = keep_in_file(None, &token).unwrap_err();
+        assert!(matches!(failure, KeepFailure::NoFolder), "{failure:?}");
+        assert_eq!(
+            not_kept(&de, &failure),
+            "Das Token konnte nicht gespeichert werden: hector hat auf diesem System keinen \
+             Einstellungsordner."
+        );
+        let failure = failed(Reply::Done(String::new()));
+        assert_eq!(failure, CheckFailure::Unexpected);
+        assert_eq!(
+            sentence_of(&de, &failure),
+            "lichess hat eine Antwort geschickt, die hector nicht erwartet hat. Versuche es \
+             später noch einmal."
+        );
+    }
 
     #[test]
     fn the_kept_token_is_private_and_whole() {

@@ -16,7 +16,7 @@ use serde::Deserialize;
 use shakmaty::{File, Rank, Role};
 
 use crate::action::{KeyArg, PlayerAction};
-use crate::toml_error::FileError;
+use crate::toml_error::{ViewFileError, ViewProblem};
 
 /// Every name a key can be bound to in the full-screen view, in the order
 /// the help lists them: derived from the one table of actions
@@ -155,8 +155,8 @@ impl KeyChord {
     ///
     /// # Errors
     ///
-    /// A sentence saying why the text is not a key.
-    pub fn parse(text: &str) -> Result<KeyChord, String> {
+    /// Why the text is not a key, as data for the phrasing.
+    pub fn parse(text: &str) -> Result<KeyChord, ViewProblem> {
         let mut rest = text;
         let (mut ctrl, mut alt, mut shift) = (false, false, false);
         loop {
@@ -176,7 +176,7 @@ impl KeyChord {
         }
         let mut chars = rest.chars();
         let code = match (chars.next(), chars.next()) {
-            (None, _) => return Err(format!("\"{text}\" names no key")),
+            (None, _) => return Err(ViewProblem::EmptyKey),
             (Some(' '), None) => ChordCode::Named(Named::Space),
             (Some(c), None) if !c.is_control() => {
                 // Ctrl-letters arrive in lower case; Shift is in the letter.
@@ -198,10 +198,10 @@ impl KeyChord {
                 {
                     ChordCode::F(n)
                 } else {
-                    return Err(format!(
-                        "\"{text}\" is not a key; write a character, or one of {}, F1 to F12, with Ctrl- or Alt- in front",
-                        NAMES.map(|(n, _)| n).join(", ")
-                    ));
+                    return Err(ViewProblem::NotAKey {
+                        text: text.to_owned(),
+                        names: NAMES.map(|(n, _)| n.to_owned()).to_vec(),
+                    });
                 }
             }
         };
@@ -322,24 +322,21 @@ impl KeyMap {
     /// file names gets the file's keys.  Every entry that cannot be used is
     /// returned as an error; the others apply.  A file that does not parse
     /// changes nothing.
-    pub fn merge(&self, file: &str, text: &str) -> (KeyMap, Vec<FileError>) {
+    pub fn merge(&self, file: &str, text: &str) -> (KeyMap, Vec<ViewFileError>) {
         let mut map = self.clone();
         let parsed: KeyFile = match toml::from_str(text) {
             Ok(p) => p,
-            Err(e) => return (map, vec![FileError::from_toml(file, text, &e)]),
+            Err(e) => return (map, vec![ViewFileError::from_toml(file, text, &e)]),
         };
         let mut errors = Vec::new();
-        let at = |name: &str, detail: String| {
-            FileError::at_key(file, text, &format!("keys.{name}"), detail)
+        let at = |name: &str, problem: ViewProblem| {
+            ViewFileError::at_key(file, text, &format!("keys.{name}"), problem)
         };
         // Which user entries are good, with their keys.
         let mut entries: Vec<(ActionName, Vec<KeyChord>)> = Vec::new();
         for (name, keys) in &parsed.keys {
             let Some(action) = action_name(name) else {
-                errors.push(at(
-                    name,
-                    format!("\"{name}\" is not an action of the full-screen view"),
-                ));
+                errors.push(at(name, ViewProblem::NotAnAction(name.clone())));
                 continue;
             };
             let mut chords = Vec::new();
@@ -371,9 +368,10 @@ impl KeyMap {
                     Some(other) if *other != action => {
                         errors.push(at(
                             action,
-                            format!(
-                                "the key {c} is already the key of {other}; it stays with {other}"
-                            ),
+                            ViewProblem::KeyTaken {
+                                key: c.to_string(),
+                                other: (*other).to_owned(),
+                            },
                         ));
                     }
                     _ => {
@@ -388,13 +386,13 @@ impl KeyMap {
 
     /// The built-in map with the user file at `path` merged over it; a
     /// missing file is no error.
-    pub fn load_user(path: &Path) -> (KeyMap, Vec<FileError>) {
+    pub fn load_user(path: &Path) -> (KeyMap, Vec<ViewFileError>) {
         let builtin = KeyMap::builtin();
         let name = path.display().to_string();
         match std::fs::read_to_string(path) {
             Ok(text) => builtin.merge(&name, &text),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => (builtin, Vec::new()),
-            Err(e) => (builtin, vec![FileError::unreadable(&name, &e)]),
+            Err(e) => (builtin, vec![ViewFileError::unreadable(&name, &e)]),
         }
     }
 
@@ -715,8 +713,11 @@ mod tests {
         assert_eq!(e.line, Some(4));
         assert_eq!(e.key.as_deref(), Some("keys.square"));
         assert_eq!(
-            e.to_string(),
-            "my.toml, line 4, key keys.square: the key k is already the key of next_king; it stays with next_king"
+            e.problem,
+            ViewProblem::KeyTaken {
+                key: "k".into(),
+                other: "next_king".into()
+            }
         );
         // Nothing is lost: k stays, the rest of the entry applies.
         assert_eq!(m.action(&chord("k")), Some("next_king"));
@@ -728,10 +729,9 @@ mod tests {
         let user = "[keys]\nsquare = [\"Insert\"]\nteleport = [\"t\"]\n";
         let (m, errors) = KeyMap::builtin().merge("my.toml", user);
         assert_eq!(errors.len(), 1);
-        assert_eq!(
-            errors[0].to_string(),
-            "my.toml, line 3, key keys.teleport: \"teleport\" is not an action of the full-screen view"
-        );
+        let e = &errors[0];
+        assert_eq!((e.line, e.key.as_deref()), (Some(3), Some("keys.teleport")));
+        assert_eq!(e.problem, ViewProblem::NotAnAction("teleport".into()));
         assert_eq!(m.action(&chord("Insert")), Some("square"));
     }
 
@@ -742,7 +742,13 @@ mod tests {
         assert_eq!(errors.len(), 1);
         assert_eq!(errors[0].line, Some(2));
         assert_eq!(errors[0].key.as_deref(), Some("keys.help"));
-        assert!(errors[0].detail.starts_with("\"Hyper-h\" is not a key"));
+        assert!(
+            matches!(&errors[0].problem, ViewProblem::NotAKey { text, names }
+                if text == "Hyper-h" && names.len() == 16 && names[0] == "Up"),
+            "{errors:?}"
+        );
+        let (_, errors) = KeyMap::builtin().merge("my.toml", "[keys]\nhelp = [\"\"]\n");
+        assert_eq!(errors[0].problem, ViewProblem::EmptyKey);
     }
 
     #[test]
@@ -752,9 +758,20 @@ mod tests {
         assert_eq!(errors.len(), 1);
         assert_eq!(errors[0].file, "my.toml");
         assert!(errors[0].line.is_some());
+        assert_eq!(errors[0].problem, ViewProblem::Syntax);
         assert_eq!(m, KeyMap::builtin());
         let (_, errors) = KeyMap::builtin().merge("my.toml", "[kees]\n");
         assert_eq!(errors[0].key.as_deref(), Some("kees"), "{:?}", errors[0]);
+        assert_eq!(errors[0].problem, ViewProblem::UnknownKey);
+        let (_, errors) = KeyMap::builtin().merge("my.toml", "[keys]\nhelp = \"F2\"\n");
+        assert_eq!(errors[0].problem, ViewProblem::WrongValue, "{errors:?}");
+        assert_eq!(errors[0].key.as_deref(), Some("keys.help"));
+        let (_, errors) = KeyMap::builtin().merge("my.toml", "# nothing\n");
+        assert_eq!(
+            errors[0].problem,
+            ViewProblem::MissingKey("keys".into()),
+            "{errors:?}"
+        );
     }
 
     #[test]

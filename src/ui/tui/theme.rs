@@ -14,7 +14,7 @@ use std::path::Path;
 use ratatui::style::Color;
 use serde::Deserialize;
 
-use crate::toml_error::FileError;
+use crate::toml_error::{ViewFileError, ViewProblem};
 
 /// A foreground on a background.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -160,22 +160,22 @@ impl Theme {
     ///
     /// # Errors
     ///
-    /// A [`FileError`] with the line and key of a syntax error, an unknown
+    /// A [`ViewFileError`] with the line and key of a syntax error, an unknown
     /// key, an unknown colour or base theme, a bright background or a
     /// foreground equal to its background.
-    pub fn parse(file: &str, text: &str) -> Result<Theme, FileError> {
+    pub fn parse(file: &str, text: &str) -> Result<Theme, ViewFileError> {
         let raw: ThemeFile =
-            toml::from_str(text).map_err(|e| FileError::from_toml(file, text, &e))?;
+            toml::from_str(text).map_err(|e| ViewFileError::from_toml(file, text, &e))?;
         // The line of a key inside an inline table is that of the table's
         // key ("white_piece = { bg = ... }").
-        let at = |key: &str, detail: String| {
-            let mut e = FileError::at_key(file, text, key, detail.clone());
+        let at = |key: &str, problem: ViewProblem| {
+            let mut e = ViewFileError::at_key(file, text, key, problem);
             let mut k = key;
             while e.line.is_none() {
                 let Some((parent, _)) = k.rsplit_once('.') else {
                     break;
                 };
-                e.line = FileError::at_key(file, text, parent, String::new()).line;
+                e.line = ViewFileError::at_key(file, text, parent, ViewProblem::Syntax).line;
                 k = parent;
             }
             e
@@ -185,10 +185,10 @@ impl Theme {
             Some(b) => Theme::builtin(b).ok_or_else(|| {
                 at(
                     "base",
-                    format!(
-                        "unknown theme \"{b}\"; the themes are {}",
-                        BUILTIN_NAMES.join(", ")
-                    ),
+                    ViewProblem::UnknownTheme {
+                        name: b.clone(),
+                        names: BUILTIN_NAMES.map(str::to_owned).to_vec(),
+                    },
                 )
             })?,
         };
@@ -224,10 +224,7 @@ impl Theme {
             }
         }
         if theme.light_square == theme.dark_square {
-            return Err(at(
-                "colours.dark_square",
-                "light and dark squares have the same colour".into(),
-            ));
+            return Err(at("colours.dark_square", ViewProblem::SameSquares));
         }
         Ok(theme)
     }
@@ -237,9 +234,10 @@ impl Theme {
     /// # Errors
     ///
     /// As [`Theme::parse`], or the file cannot be read.
-    pub fn load(path: &Path) -> Result<Theme, FileError> {
+    pub fn load(path: &Path) -> Result<Theme, ViewFileError> {
         let name = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| FileError::unreadable(&name, &e))?;
+        let text =
+            std::fs::read_to_string(path).map_err(|e| ViewFileError::unreadable(&name, &e))?;
         Theme::parse(&name, &text)
     }
 }
@@ -281,8 +279,8 @@ fn apply_pair(
     raw: &RawPair,
     pair: &mut Pair,
     key: &str,
-    at: &dyn Fn(&str, String) -> FileError,
-) -> Result<(), FileError> {
+    at: &dyn Fn(&str, ViewProblem) -> ViewFileError,
+) -> Result<(), ViewFileError> {
     if let Some(fg) = &raw.fg {
         pair.fg = colour(fg, &format!("{key}.fg"), at)?;
     }
@@ -290,10 +288,7 @@ fn apply_pair(
         pair.bg = background(bg, &format!("{key}.bg"), at)?;
     }
     if pair.fg == pair.bg {
-        return Err(at(
-            key,
-            "the foreground and background are the same colour: nothing would show".into(),
-        ));
+        return Err(at(key, ViewProblem::SameColours));
     }
     Ok(())
 }
@@ -326,8 +321,8 @@ pub fn is_basic(c: Color) -> bool {
 fn colour(
     name: &str,
     key: &str,
-    at: &dyn Fn(&str, String) -> FileError,
-) -> Result<Color, FileError> {
+    at: &dyn Fn(&str, ViewProblem) -> ViewFileError,
+) -> Result<Color, ViewFileError> {
     let folded = name.trim().to_lowercase().replace(['_', ' '], "-");
     let folded = match folded.as_str() {
         "grey" => "gray".to_owned(),
@@ -339,13 +334,12 @@ fn colour(
         .find(|(n, _)| *n == folded)
         .map(|(_, c)| *c)
         .ok_or_else(|| {
-            let names: Vec<&str> = COLOUR_NAMES.iter().map(|(n, _)| *n).collect();
             at(
                 key,
-                format!(
-                    "\"{name}\" is not a colour; use one of {}",
-                    names.join(", ")
-                ),
+                ViewProblem::NotAColour {
+                    name: name.to_owned(),
+                    names: COLOUR_NAMES.iter().map(|(n, _)| (*n).to_owned()).collect(),
+                },
             )
         })
 }
@@ -353,17 +347,19 @@ fn colour(
 fn background(
     name: &str,
     key: &str,
-    at: &dyn Fn(&str, String) -> FileError,
-) -> Result<Color, FileError> {
+    at: &dyn Fn(&str, ViewProblem) -> ViewFileError,
+) -> Result<Color, ViewFileError> {
     let c = colour(name, key, at)?;
     if !is_basic(c) {
-        let names: Vec<&str> = COLOUR_NAMES[..8].iter().map(|(n, _)| *n).collect();
         return Err(at(
             key,
-            format!(
-                "\"{name}\" cannot be a background on every terminal; use one of {}",
-                names.join(", ")
-            ),
+            ViewProblem::NotABackground {
+                name: name.to_owned(),
+                names: COLOUR_NAMES[..8]
+                    .iter()
+                    .map(|(n, _)| (*n).to_owned())
+                    .collect(),
+            },
         ));
     }
     Ok(c)
@@ -492,7 +488,11 @@ mod tests {
         assert_eq!(e.file, "mine.toml");
         assert_eq!(e.line, Some(3));
         assert_eq!(e.key.as_deref(), Some("colours.last_move"));
-        assert!(e.detail.starts_with("\"purple\" is not a colour"), "{e}");
+        assert!(
+            matches!(&e.problem, ViewProblem::NotAColour { name, names }
+                if name == "purple" && names.len() == 16),
+            "{e:?}"
+        );
     }
 
     #[test]
@@ -501,7 +501,11 @@ mod tests {
         let e = Theme::parse("t.toml", text).unwrap_err();
         assert_eq!(e.line, Some(3));
         assert_eq!(e.key.as_deref(), Some("colours.white_piece.bg"));
-        assert!(e.detail.contains("cannot be a background"), "{e}");
+        assert!(
+            matches!(&e.problem, ViewProblem::NotABackground { name, names }
+                if name == "white" && names.len() == 8),
+            "{e:?}"
+        );
     }
 
     #[test]
@@ -510,15 +514,25 @@ mod tests {
         let e = Theme::parse("t.toml", text).unwrap_err();
         assert_eq!(e.key.as_deref(), Some("colours.text"));
         assert_eq!(e.line, Some(2));
+        assert_eq!(e.problem, ViewProblem::SameColours);
+        let e = Theme::parse("t.toml", "[colours]\ndark_square = \"blue\"\n").unwrap_err();
+        assert_eq!(e.problem, ViewProblem::SameSquares);
     }
 
     #[test]
     fn unknown_key_and_syntax_error() {
         let e = Theme::parse("t.toml", "[colours]\nchek = \"red\"\n").unwrap_err();
         assert_eq!((e.line, e.key.as_deref()), (Some(2), Some("chek")));
+        assert_eq!(e.problem, ViewProblem::UnknownKey);
         let e = Theme::parse("t.toml", "base = \"dark\"\n[colours\n").unwrap_err();
         assert_eq!(e.line, Some(2));
+        assert_eq!(e.problem, ViewProblem::Syntax);
         let e = Theme::parse("t.toml", "base = \"sepia\"\n").unwrap_err();
         assert_eq!((e.line, e.key.as_deref()), (Some(1), Some("base")));
+        assert!(
+            matches!(&e.problem, ViewProblem::UnknownTheme { name, names }
+                if name == "sepia" && names.len() == 3),
+            "{e:?}"
+        );
     }
 }

@@ -178,7 +178,7 @@ fn what_the_page_sends_comes_back_clean() {
 fn a_settings_line_that_is_not_utf8_costs_that_line_only() {
     let home = home();
     std::fs::create_dir_all(home.0.join("hector")).expect("config");
-    let file = home.0.join("hector/config.toml");
+    let file = home.0.join("hector").join("config.toml");
     std::fs::write(
         &file,
         b"# Einstellungen f\xfcr hector\n[announce]\nlanguage = \"de\"\nform = \"l\xf6ng\"\nmoves = \"language\"\n",
@@ -210,7 +210,7 @@ fn a_settings_line_that_is_not_utf8_costs_that_line_only() {
 fn a_key_map_line_that_is_not_utf8_costs_that_key_only() {
     let home = home();
     std::fs::create_dir_all(home.0.join("hector")).expect("config");
-    let keys = home.0.join("hector/keys.toml");
+    let keys = home.0.join("hector").join("keys.toml");
     let builtin =
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("keymaps/line.toml"))
             .expect("the built-in key map");

@@ -563,3 +563,73 @@ fn a_typed_help_opens_whole_and_the_keys_page_lists_what_applies_at_80x24() {
     t.keys(&["C-q"]);
     t.assert_restored();
 }
+
+/// Issue 30.10: a long mismatch answer at 80×24 is shown in whole
+/// sentences, with where the rest is, never cut in the middle of one
+/// ("…Gustav acht should have the").  The board is `hector board sim` on a
+/// pseudo-terminal, its pieces moved by a script once hector reads it.
+#[test]
+fn a_long_mismatch_is_shown_in_whole_sentences_at_80x24() {
+    use std::process::Stdio;
+    let dir = std::env::temp_dir().join(format!(
+        "hector-mismatch-{}-{}",
+        std::process::id(),
+        rand_bits()
+    ));
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let link = dir.join("dgt");
+    let script = dir.join("script");
+    // Eight pieces moved off their squares: sixteen squares differ.
+    std::fs::write(
+        &script,
+        "clear e1\nput e3 K\nclear d1\nput d3 Q\nclear g8\nput f6 n\nclear b1\nput c3 N\n\
+         clear g1\nput h3 N\nclear b8\nput a6 n\nclear f1\nput b5 B\nclear c8\nput g4 b\n",
+    )
+    .expect("the script");
+    let mut sim = Command::new(env!("CARGO_BIN_EXE_hector"))
+        .args([
+            "board",
+            "sim",
+            "--protocol",
+            "dgt",
+            "--pace",
+            "0.05",
+            "--link",
+        ])
+        .arg(&link)
+        .arg("--script")
+        .arg(&script)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("hector board sim");
+    // The board is there once its link is (the script plays once hector
+    // talks to it).
+    let end = Instant::now() + Duration::from_secs(10);
+    while !link.exists() {
+        assert!(Instant::now() < end, "no board at {}", link.display());
+        std::thread::sleep(Duration::from_millis(30));
+    }
+    let t = Tmux::start(80, 24);
+    t.hector_with("", &format!("--board dgt:{}", link.display()));
+    let s = t.wait_for("The rest is in the history: h.");
+    keep("tui-80x24-long-mismatch", &s);
+    let p = panel(&s);
+    let framed: Vec<&str> = p
+        .lines()
+        .skip_while(|l| !l.contains('┌'))
+        .take_while(|l| !l.contains('└'))
+        .collect();
+    let text = flat(&framed.join("\n"));
+    let (shown, rest) = text
+        .split_once(" ... ")
+        .unwrap_or_else(|| panic!("no pointer to the rest:\n{s}"));
+    assert!(shown.starts_with("Mismatch on sixteen squares"), "{s}");
+    assert!(shown.ends_with('.'), "cut in a sentence: {shown:?}\n{s}");
+    assert_eq!(rest, "The rest is in the history: h.", "{s}");
+    t.keys(&["C-q"]);
+    let _ = sim.kill();
+    let _ = sim.wait();
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -30,7 +30,7 @@ use std::collections::VecDeque;
 use std::convert::Infallible;
 use std::future::Future;
 use std::io;
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::net::{IpAddr, SocketAddr};
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -1024,7 +1024,7 @@ pub mod bytes_in {
                     let shared = Arc::clone(shared);
                     tokio::spawn(async move {
                         let _leave = Leave(&shared, conn.id);
-                        serve_connection(server, IpAddr::V4(Ipv4Addr::LOCALHOST), &shared, &conn)
+                        serve_connection(server, IpAddr::from([127, 0, 0, 1]), &shared, &conn)
                             .await;
                     })
                 };
@@ -1070,6 +1070,7 @@ pub mod bytes_in {
 mod tests {
     use super::bytes_in::serve;
     use super::*;
+    use std::net::Ipv4Addr;
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
     fn status(out: &[u8]) -> u16 {

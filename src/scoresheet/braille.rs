@@ -266,6 +266,7 @@ pub struct BrailleWords<'a> {
     pub notes: &'a super::text::NoteWords<'a>,
 }
 
+#[cfg(any(test, feature = "test-support"))]
 impl BrailleWords<'static> {
     /// English sides and no notes (the tests, the fuzz targets).
     pub fn plain() -> BrailleWords<'static> {

@@ -502,38 +502,17 @@ impl App {
                 self.parts.companion.clear_notice();
                 self.play(mv, now, out);
             }
-            OpponentAction::OfferDraw => match self.change(Edit::OfferDraw(them)) {
-                Ok(_) => {
-                    let side = self.talk.phraser.side(them);
-                    let t = self.message("draw_offered", &[("side", &side)]);
-                    self.say(out, t, Priority::Urgent, SayKind::Game);
-                }
-                Err(e) => {
-                    let t = self.talk.text(game_error_key(&e), &[]);
-                    self.parts.companion.notify(t, None);
-                }
-            },
-            OpponentAction::AcceptDraw => match self.change(Edit::AcceptDraw(them)) {
-                Ok(_) => {
-                    let t = self.game_over_sentence().unwrap_or_default();
-                    self.say(out, t, Priority::Urgent, SayKind::Game);
-                }
-                Err(e) => {
-                    let t = self.talk.text(game_error_key(&e), &[]);
-                    self.parts.companion.notify(t, None);
-                }
-            },
-            OpponentAction::DeclineDraw => match self.change(Edit::DeclineDraw(them)) {
-                Ok(_) => {
-                    let side = self.talk.phraser.side(them);
-                    let t = self.message("draw_declined", &[("side", &side)]);
-                    self.say(out, t, Priority::Urgent, SayKind::Game);
-                }
-                Err(e) => {
-                    let t = self.talk.text(game_error_key(&e), &[]);
-                    self.parts.companion.notify(t, None);
-                }
-            },
+            OpponentAction::OfferDraw => self.page_edit(Edit::OfferDraw(them), out, |app| {
+                let side = app.talk.phraser.side(them);
+                app.message("draw_offered", &[("side", &side)])
+            }),
+            OpponentAction::AcceptDraw => self.page_edit(Edit::AcceptDraw(them), out, |app| {
+                app.game_over_sentence().unwrap_or_default()
+            }),
+            OpponentAction::DeclineDraw => self.page_edit(Edit::DeclineDraw(them), out, |app| {
+                let side = app.talk.phraser.side(them);
+                app.message("draw_declined", &[("side", &side)])
+            }),
             OpponentAction::ClaimDraw(intended) => self.opponent_claims(intended, now, out),
             OpponentAction::AcceptTakeback => self.takeback_answered(true, now, out),
             OpponentAction::RefuseTakeback => self.takeback_answered(false, now, out),
@@ -1374,6 +1353,21 @@ impl App {
         };
         self.settings.rated = mode != GameMode::Casual;
         self.parts.tournament = TournamentSetup::of_start(start).map(Tournament::new);
+    }
+
+    /// A change the opponent asks for on their page: said to the player
+    /// (`said`, once made), or the page told why it cannot be made.
+    fn page_edit(&mut self, edit: Edit, out: &mut Vec<Effect>, said: impl FnOnce(&Self) -> String) {
+        match self.change(edit) {
+            Ok(_) => {
+                let t = said(self);
+                self.say(out, t, Priority::Urgent, SayKind::Game);
+            }
+            Err(e) => {
+                let t = self.talk.text(game_error_key(&e), &[]);
+                self.parts.companion.notify(t, None);
+            }
+        }
     }
 
     /// What the opponent did on their page, for a tournament game's log

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use crate::lichess_server::StandIn;
-use crate::util::{Run, clean_config_dir};
+use crate::util::{Run, clean_config_dir, is_first_move_deadline};
 
 const TOKEN: &str = "lip_standInSecret0123456789";
 
@@ -241,7 +241,8 @@ fn challenge_as_white(server: &StandIn, home: &Path) -> Hector {
         l == "The game against Mary, rated 1600, begins. You play White."
     });
     // lichess's deadline for the first move (`expiration`), said once.
-    h.expect("Make your first move within thirty seconds, or lichess aborts the game.");
+    let line = h.next();
+    assert!(is_first_move_deadline(&line, 30), "{line:?}");
     h
 }
 

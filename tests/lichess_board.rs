@@ -15,7 +15,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Color, Move, Position, Square};
 
 use crate::lichess_server::StandIn;
-use crate::util::{Hector, Tactile, clean_config_dir, new_pty};
+use crate::util::{Hector, Tactile, clean_config_dir, is_first_move_deadline, new_pty};
 
 const TOKEN: &str = "lip_boardStandIn0123456789";
 /// How long one announcement may take to come.
@@ -66,15 +66,14 @@ fn online_on_dgt_as(server: &StandIn, home: &Path, color: &str) -> (Hector, Tact
     let start = format!("The game against Mary, rated 1600, begins. You play {side}.");
     // The board and lichess answer in either order; White hears lichess's
     // deadline for the first move after the start (Black after White's).
-    let first = "Make your first move within thirty seconds, or lichess aborts the game.";
     let (mut connected, mut begun, mut deadline) = (false, false, color != "white");
     while !(connected && begun && deadline) {
         let line = h.until("the board connected and the game begun", |l| {
-            l == "Board connected." || l == start || l == first
+            l == "Board connected." || l == start || is_first_move_deadline(l, 30)
         });
         connected |= line == "Board connected.";
         begun |= line == start;
-        deadline |= line == first;
+        deadline |= is_first_move_deadline(&line, 30);
     }
     (h, board)
 }
@@ -263,7 +262,8 @@ fn as_black_a_typed_move_is_posted_once_and_awaited_on_the_board() {
     }
     h.expect("pawn e4");
     h.expect("On your board: white pawn from e2 to e4.");
-    h.expect("Make your first move within thirty seconds, or lichess aborts the game.");
+    let line = h.next();
+    assert!(is_first_move_deadline(&line, 30), "{line:?}");
     let mut pos = Chess::default();
     let m = uci(&pos, "e2e4");
     board.play(&pos, m, HAND);

@@ -10,7 +10,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use crate::lichess_server::{Answer, Game, StandIn};
-use crate::util::{Hector, Run, clean_config_dir};
+use crate::util::{Hector, Run, clean_config_dir, is_first_move_deadline};
 
 const TOKEN: &str = "lip_standInSecret0123456789";
 
@@ -73,8 +73,15 @@ fn posts(server: &StandIn) -> Vec<String> {
 }
 
 const MARY_BEGINS: &str = "The game against Mary, rated 1600, begins. You play White.";
-/// lichess's deadline for the first move (`expiration`), said after the start.
-const FIRST_MOVE: &str = "Make your first move within thirty seconds, or lichess aborts the game.";
+/// lichess's deadline for the first move (`expiration`), said after the
+/// start: thirty seconds less the time since the game began.
+fn expect_first_move(h: &mut Hector, full: u32) {
+    let line = h.next();
+    assert!(
+        is_first_move_deadline(&line, full),
+        "not the first move's deadline: {line:?}"
+    );
+}
 
 // --- 2. A challenge kept alive, cancelled on quit ----------------------
 
@@ -99,7 +106,7 @@ fn a_challenge_answered_after_lichess_would_expire_it_still_begins() {
     );
     h.expect("Challenge sent to Mary. Waiting for the answer.");
     h.expect(MARY_BEGINS);
-    h.expect(FIRST_MOVE);
+    expect_first_move(&mut h, 30);
     h.type_line("e4");
     h.expect("pawn e4");
     drop(h);
@@ -461,7 +468,7 @@ fn the_first_moves_deadline_is_said_then_ten_seconds_before_and_the_warning() {
     .waiting(Duration::from_secs(15));
     h.expect("Challenge sent to Mary. Waiting for the answer.");
     h.expect(MARY_BEGINS);
-    h.expect("Make your first move within twelve seconds, or lichess aborts the game.");
+    expect_first_move(&mut h, 12);
     h.expect("Ten seconds left for your first move.");
     h.expect("The game was cancelled: the first move was not made in time.");
     h.expect("lichess warns you: not starting your games in time brings a temporary ban.");
@@ -635,7 +642,7 @@ fn a_move_lichess_has_not_received_is_said_and_sent_when_the_network_is_back() {
     );
     h.expect("Challenge sent to Mary. Waiting for the answer.");
     h.expect(MARY_BEGINS);
-    h.expect(FIRST_MOVE);
+    expect_first_move(&mut h, 30);
     server.state.lock().unwrap().unreachable = true;
     h.type_line("e4");
     h.expect("pawn e4");
@@ -679,7 +686,7 @@ fn a_challenge_joins_its_own_game_not_a_correspondence_game_in_progress() {
     );
     h.expect("Challenge sent to Mary. Waiting for the answer.");
     h.expect(MARY_BEGINS);
-    h.expect(FIRST_MOVE);
+    expect_first_move(&mut h, 30);
     h.type_line("e4");
     h.until("Mary's reply", |l| l.contains("e5"));
     let lines = h.close();
@@ -933,7 +940,7 @@ fn a_gzip_encoded_lichess_game_is_played() {
     );
     h.expect("Challenge sent to Mary. Waiting for the answer.");
     h.expect(MARY_BEGINS);
-    h.expect(FIRST_MOVE);
+    expect_first_move(&mut h, 30);
     h.type_line("e4");
     h.expect("pawn e4");
     h.until("the reply", |l| l.contains("e5"));

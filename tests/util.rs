@@ -502,3 +502,51 @@ impl Tactile {
 pub fn own_data_dir() -> PathBuf {
     clean_config_dir().join("data")
 }
+
+/// English words for 0..=99, as hector says numbers in English.
+pub fn english_number(n: u32) -> String {
+    const ONES: [&str; 20] = [
+        "zero",
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+        "thirteen",
+        "fourteen",
+        "fifteen",
+        "sixteen",
+        "seventeen",
+        "eighteen",
+        "nineteen",
+    ];
+    const TENS: [&str; 10] = [
+        "", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
+    ];
+    match n {
+        0..=19 => ONES[n as usize].to_string(),
+        20..=99 if n % 10 == 0 => TENS[(n / 10) as usize].to_string(),
+        20..=99 => format!("{}-{}", TENS[(n / 10) as usize], ONES[(n % 10) as usize]),
+        _ => n.to_string(),
+    }
+}
+
+/// lichess's deadline for the first move as said: its `millisToMove` less
+/// the time since the game began (`expiration.idleMillis`), which on a
+/// loaded machine or under Wine is a few seconds of real time.  Up to ten
+/// seconds short of `full` is right; anything else is not.
+pub fn is_first_move_deadline(line: &str, full: u32) -> bool {
+    (full.saturating_sub(10)..=full).any(|n| {
+        line == format!(
+            "Make your first move within {} seconds, or lichess aborts the game.",
+            english_number(n)
+        )
+    })
+}

@@ -17,7 +17,6 @@ use std::time::Instant;
 use shakmaty::{Bitboard, Move, Position, Square};
 
 use super::change::GameChange;
-use super::takeback::TakebackAwaited;
 use super::voice::Voice;
 use crate::board::protocol::Command;
 use crate::board::{BoardSession, LinkEvent, LinkState, SessionNote};
@@ -39,9 +38,6 @@ pub(super) struct Boards {
     player: Option<BoardSession>,
     /// The opponent's own board.
     opponent: Option<BoardSession>,
-    /// A `takeback` waiting to be made on the player's board (a question
-    /// may be asked meanwhile: it is no mode of the input; `takeback.rs`).
-    pub(super) takeback_awaited: Option<TakebackAwaited>,
     /// The squares lit on the opponent's board (None: not known, e.g.
     /// just connected).
     lit: Option<Bitboard>,
@@ -50,13 +46,9 @@ pub(super) struct Boards {
 }
 
 impl Boards {
-    /// The game changed: a take-back awaited on the board is given up
-    /// when a move is played or the game replaced; the opponent's board
-    /// follows at the end of the update.
+    /// The game changed: the opponent's board follows at the end of the
+    /// update.
     pub(super) fn on_change(&mut self, change: &GameChange) {
-        if matches!(change, GameChange::Moved { .. } | GameChange::Replaced(_)) {
-            self.takeback_awaited = None;
-        }
         if !matches!(change, GameChange::Shown) {
             self.opponent_behind = true;
         }

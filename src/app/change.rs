@@ -215,13 +215,15 @@ impl App {
         if let Some(o) = &mut self.parts.online {
             out.extend(o.on_change(change, self.settings.me, plies, now));
         }
-        match change {
-            // A take-back asked ends with the next move (issue 30) …
-            GameChange::Moved { .. } => self.takeback_lapsed(out),
-            // … and with any other take-back (accepted, the arbiter's).
-            GameChange::TakenBack(_) => self.parts.companion.takeback = None,
-            _ => {}
-        }
+        // A take-back asked ends with the next move (issue 30) and with any
+        // other take-back (accepted, the arbiter's).
+        self.parts.takeback.on_change(
+            change,
+            &self.game,
+            self.settings.me,
+            &mut self.parts.journal,
+            &mut Voice::new(&mut self.talk, out),
+        );
         let over = self.game.is_over();
         // (None stands when it is: a refused claim with its move is one.)
         if self.parts.offers.on_change(change, over) && self.game.pending_offer().is_none() {

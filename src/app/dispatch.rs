@@ -99,7 +99,7 @@ impl App {
         if self.mode.question() == Some(&super::Question::TakebackAfterEnd) {
             self.mode = super::Mode::Playing;
             match action {
-                A::Accept => return self.take_back_agreed(now, out),
+                A::Accept => return self.take_back(true, now, out),
                 A::Decline => {
                     let t = self.message("takeback_after_end_kept", &[]);
                     return self.info(out, t);
@@ -395,7 +395,7 @@ impl App {
                     self.info(out, t);
                 }
             },
-            A::Takeback => self.take_back(now, out),
+            A::Takeback => self.take_back(false, now, out),
             A::Flip => {
                 self.settings.me = !self.settings.me;
                 if self.parts.engine.is_some() {

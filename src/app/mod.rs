@@ -80,7 +80,7 @@ enum Question {
 ///
 /// A review (`hector review`) and a take-back awaited on the board are not
 /// modes of the input: a question may be asked during either, so they are
-/// kept beside the mode (`Parts::review`, `Boards::takeback_awaited`).
+/// kept beside the mode (`Parts::review`, `Parts::takeback`).
 #[derive(Debug, Default)]
 enum Mode {
     /// Lines are moves and commands.
@@ -720,7 +720,7 @@ impl App {
                 return self.info(out, t);
             }
             (Some(Question::TakebackAfterEnd), Some(PlayerAction::Accept)) => {
-                return self.take_back_agreed(now, out);
+                return self.take_back(true, now, out);
             }
             (Some(Question::TakebackAfterEnd), Some(PlayerAction::Decline)) => {
                 let t = self.message("takeback_after_end_kept", &[]);

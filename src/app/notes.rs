@@ -16,8 +16,9 @@ use super::engine::EngineNote;
 use super::online::{OnlineNote, OnlinePlay, game_error_key};
 use super::online_record::{clock_of, online_start_info};
 use super::scoresheet::{damage_sentence, lines_words, restored_up_to};
+use super::takeback::TakebackNote;
 use super::tournament::{Confirmed, Tournament, TournamentSetup};
-use super::voice::Talk;
+use super::voice::{Talk, Voice};
 use crate::audio::Tone;
 use crate::board::{BoardSession, Inferred, SessionNote};
 use crate::companion::{MoveInput, OpponentAction, snapshot::resolve_tap};
@@ -302,7 +303,7 @@ impl App {
     /// being made on the board, nor while the player is asked whether to
     /// resume a game (the game to play is not known yet).
     pub(super) fn engine_has_the_move(&self) -> bool {
-        let held = self.parts.boards.takeback_awaited.is_some() || self.mode.asking_resume();
+        let held = self.parts.takeback.awaiting() || self.mode.asking_resume();
         self.parts
             .engine
             .as_ref()
@@ -514,8 +515,24 @@ impl App {
                 app.message("draw_declined", &[("side", &side)])
             }),
             OpponentAction::ClaimDraw(intended) => self.opponent_claims(intended, now, out),
-            OpponentAction::AcceptTakeback => self.takeback_answered(true, now, out),
-            OpponentAction::RefuseTakeback => self.takeback_answered(false, now, out),
+            OpponentAction::AcceptTakeback | OpponentAction::RefuseTakeback => {
+                let accepted = action == OpponentAction::AcceptTakeback;
+                let App {
+                    game,
+                    parts,
+                    talk,
+                    settings,
+                    ..
+                } = self;
+                let note = parts.takeback.answered(
+                    accepted,
+                    game,
+                    settings.me,
+                    &mut parts.journal,
+                    &mut Voice::new(talk, out),
+                );
+                self.on_takeback(note, now, out);
+            }
             OpponentAction::Resign => {
                 if self.change(Edit::Resign(them)).is_ok()
                     && let Some(t) = self.game_over_sentence()
@@ -988,7 +1005,13 @@ impl App {
                     let t = self.message(key, &[]);
                     self.say(out, t, priority, SayKind::Board);
                     if seat == Seat::Player {
-                        self.takeback_without_board(now, out);
+                        let plies = self.game.history().len();
+                        if let Some(n) = self.parts.takeback.without_board(plies) {
+                            self.take_back_in_game(n, now, out);
+                            let plies = self.game.history().len();
+                            let voice = &mut Voice::new(&mut self.talk, out);
+                            let _ = self.parts.takeback.board_took_back(plies, voice);
+                        }
                         self.sync_board(now, out);
                     }
                 }
@@ -1089,11 +1112,16 @@ impl App {
                 // Issue 30: with the opponent away, a move taken back on
                 // the board is a request; until it is accepted the board
                 // differs from the game (the mismatch to put right).
-                if self.opponent_away()
+                if self.parts.opponent_away()
                     && !self.game.is_over()
-                    && self.parts.boards.takeback_awaited.is_none()
+                    && !self.parts.takeback.awaiting()
                 {
-                    self.ask_takeback(out);
+                    let seat = self.parts.takeback_seat(&self.game, &self.settings);
+                    self.parts.takeback.ask(
+                        seat,
+                        &mut self.parts.journal,
+                        &mut Voice::new(&mut self.talk, out),
+                    );
                     self.sync_board(now, out);
                     return;
                 }
@@ -1105,7 +1133,9 @@ impl App {
                 if let Some(part) = &mut self.parts.clock {
                     part.set_back(&self.game, now);
                 }
-                if !self.board_took_back(out) {
+                let plies = self.game.history().len();
+                let voice = &mut Voice::new(&mut self.talk, out);
+                if !self.parts.takeback.board_took_back(plies, voice) {
                     let t = self.message("take_back", &[]);
                     self.say(out, t, Priority::Urgent, SayKind::Game);
                 }
@@ -1268,7 +1298,17 @@ impl App {
             }
             // The move taken back there: the answer to a take-back asked,
             // else a difference (reported once the board is still).
-            Inferred::TakeBack => self.takeback_on_opponent_board(now, out),
+            Inferred::TakeBack => {
+                let accepted = self.parts.takeback.on_opponent_board(
+                    &self.game,
+                    self.settings.me,
+                    &mut self.parts.journal,
+                    &mut Voice::new(&mut self.talk, out),
+                );
+                if accepted {
+                    self.on_takeback(Some(TakebackNote::TakeBack), now, out);
+                }
+            }
             // The instruction for a move awaited there: the page shows it.
             Inferred::Instruction(_)
             | Inferred::OutOfTurn { .. }

@@ -41,6 +41,7 @@ use super::engine::EnginePlay;
 use super::offers::Offers;
 use super::review::ReviewState;
 use super::scoresheet::Journal;
+use super::takeback::{Seat, Takebacks};
 
 /// The player's seat and choices for the session.
 pub(super) struct Settings {
@@ -80,6 +81,9 @@ pub(super) struct Parts {
     pub(super) broadcast: Option<super::broadcast::Broadcast>,
     /// A tournament game's mode and records (`tournament.rs`).
     pub(super) tournament: Option<super::tournament::Tournament>,
+    /// A take-back asked of the opponent, or awaited on the player's
+    /// board (`takeback.rs`).
+    pub(super) takeback: Takebacks,
 }
 
 impl Parts {
@@ -113,6 +117,29 @@ impl Parts {
         self.clock
             .as_ref()
             .map_or_else(Edition::default, |c| c.setup.edition)
+    }
+
+    /// Whether the opponent plays from elsewhere, not at this keyboard:
+    /// on the companion page or on their own board that answers (an
+    /// engine, and lichess with its own take-back, excepted).  A move made
+    /// then stands unless the opponent allows it to be taken back (4.6,
+    /// 6.2; issue 30).
+    pub(super) fn opponent_away(&self) -> bool {
+        self.engine.is_none()
+            && self.online.is_none()
+            && (self.companion.paired() || self.boards.opponent().is_some_and(|b| b.connected()))
+    }
+
+    /// What a take-back reads of the session (`takeback.rs`).
+    pub(super) fn takeback_seat<'g>(&self, game: &'g Game, settings: &Settings) -> Seat<'g> {
+        Seat {
+            game,
+            me: settings.me,
+            rated: settings.rated,
+            engine: self.engine.is_some(),
+            away: self.opponent_away(),
+            paired: self.companion.paired(),
+        }
     }
 
     /// Whether the part an action needs is there.

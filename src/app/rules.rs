@@ -16,7 +16,7 @@ use super::clock::board_clock::{Physical, PressCheck};
 use super::clock::{ClockPart, ClockSetup};
 use super::online::game_error_key;
 use super::scoresheet::millis;
-use super::takeback::TakebackAwaited;
+use super::takeback::{TakebackNote, Takebacks};
 use super::voice::{Talk, Voice};
 use crate::audio::Tone;
 use crate::board::dgt_clock::{ClockMessage, ClockReading, ClockSide};
@@ -26,7 +26,7 @@ use crate::command::{ArbiterOp, Side, TimeQuery};
 use crate::game::rules::{IllegalPenalty, MateAbility};
 use crate::game::{Claim, ClaimOutcome, ClaimRefused, EndReason};
 use crate::msg::Effect;
-use crate::scoresheet::record::{Event, Penalty, TakebackAnswer};
+use crate::scoresheet::record::{Event, Penalty};
 use crate::speech::{Priority, SayKind};
 
 impl App {
@@ -1015,317 +1015,94 @@ impl App {
         }
     }
 
-    // Take-backs: in the game, and on the player's board (`takeback.rs`).
+    // Take-backs: the part (`takeback.rs`) decides and says; the App takes
+    // the moves back in the game.
 
-    /// `takeback`: the last move pair (the engine's reply and the player's
-    /// move), or the player's move while the engine thinks; without an
-    /// engine, the last move.  A board then shows what to put back.
-    pub(super) fn take_back(&mut self, now: Instant, out: &mut Vec<Effect>) {
-        if self.settings.rated {
-            let t = self.message("help_off_rated", &[]);
-            self.info(out, t);
-            return;
-        }
-        if self.game.is_over() {
-            self.takeback_after_end(out);
-            return;
-        }
-        if let Some(a) = &self.parts.boards.takeback_awaited {
-            let t = a.instruction.clone();
-            self.say(out, t, Priority::Normal, SayKind::Board);
-            return;
-        }
-        if self.opponent_away() {
-            self.ask_takeback(out);
-            return;
-        }
-        self.take_back_moves(now, out);
-    }
-
-    /// Whether the opponent plays from elsewhere, not at this keyboard:
-    /// on the companion page or on their own board (an engine, and lichess
-    /// with its own take-back, excepted).  A move made then stands unless
-    /// the opponent allows it to be taken back (4.6, 6.2; issue 30).
-    pub(super) fn opponent_away(&self) -> bool {
-        self.parts.engine.is_none()
-            && self.parts.online.is_none()
-            && (self.parts.companion.paired() || self.opponent_board_answers())
-    }
-
-    /// Whether the opponent's own board is connected: a take-back is asked
-    /// of them there (they take the move back on it to accept).
-    fn opponent_board_answers(&self) -> bool {
-        self.parts.boards.opponent().is_some_and(|b| b.connected())
-    }
-
-    /// The take-back asked of the opponent on the page: the last move,
-    /// said to the player; said again while it waits.
-    pub(super) fn ask_takeback(&mut self, out: &mut Vec<Effect>) {
-        let plies = self.game.history().len();
-        if let Some(a) = self.parts.companion.takeback_asked(plies) {
-            let t = self.message("takeback_waiting", &[("moves", &a.words.clone())]);
-            self.info(out, t);
-            return;
-        }
-        let Some((before, played)) = self.game.positions().next_back() else {
-            let t = self.message("nothing_to_take_back", &[]);
-            self.info(out, t);
-            return;
-        };
-        let words = self.talk.phraser.say_move(before, played.mv);
-        let number = shakmaty::Position::fullmoves(before).get();
-        let dots = if played.by == Color::White {
-            "."
+    /// `takeback` (`agreed`: both players agreed to reopen the finished
+    /// game): asked of the take-back part, done as it notes.
+    pub(super) fn take_back(&mut self, agreed: bool, now: Instant, out: &mut Vec<Effect>) {
+        let App {
+            game,
+            parts,
+            talk,
+            settings,
+            ..
+        } = self;
+        let seat = parts.takeback_seat(game, settings);
+        let voice = &mut Voice::new(talk, out);
+        let note = if agreed {
+            parts.takeback.agreed(seat, &mut parts.journal, voice)
         } else {
-            "..."
+            parts.takeback.request(seat, &mut parts.journal, voice)
         };
-        let san_plus = shakmaty::san::SanPlus::from_move(before.clone(), played.mv).to_string();
-        let san = format!("{number}{dots} {san_plus}");
-        let uci = played.mv.to_uci(self.game.castling_mode()).to_string();
-        let ask = super::companion::TakebackAsk {
-            plies,
-            san,
-            words: words.clone(),
-            record: (number, played.by, san_plus, uci),
-        };
-        self.journal_takeback(&ask, TakebackAnswer::Asked);
-        self.parts.companion.takeback = Some(ask);
-        // Asked on the page when it is paired, else on the opponent's board.
-        let key = if self.parts.companion.paired() {
-            "takeback_asked"
-        } else {
-            "takeback_asked_board"
-        };
-        let t = self.message(key, &[("moves", &words)]);
-        self.say(out, t, Priority::Normal, SayKind::Game);
+        self.on_takeback(note, now, out);
     }
 
-    /// The opponent's board shows the position before the last move: with
-    /// a take-back asked, that is their acceptance (the move is taken back
-    /// in the game); without one, the difference it is (never a silent
-    /// take-back).
-    pub(super) fn takeback_on_opponent_board(&mut self, now: Instant, out: &mut Vec<Effect>) {
-        let plies = self.game.history().len();
-        if self.game.is_over() || self.parts.companion.takeback_asked(plies).is_none() {
-            return;
-        }
-        if let Some(a) = self.parts.companion.takeback.take() {
-            self.journal_takeback(&a, TakebackAnswer::Accepted);
-        }
-        let t = self.message("takeback_accepted_board", &[]);
-        self.say(out, t, Priority::Urgent, SayKind::Game);
-        self.take_back_moves(now, out);
-    }
-
-    /// A move was made while a take-back was asked: the request has ended
-    /// (the opponent played on, or the player did).
-    pub(super) fn takeback_lapsed(&mut self, out: &mut Vec<Effect>) {
-        let plies = self.game.history().len();
-        let Some(a) = self.parts.companion.takeback.take_if(|a| a.plies < plies) else {
-            return;
-        };
-        self.journal_takeback(&a, TakebackAnswer::Lapsed);
-        let t = self.message("takeback_lapsed", &[("moves", &a.words)]);
-        self.say(out, t, Priority::Normal, SayKind::Game);
-    }
-
-    /// The take-back request on the scoresheet: asked, and how it ended
-    /// (issue 30: the scoresheet records everything that happened).
-    fn journal_takeback(&mut self, a: &super::companion::TakebackAsk, answer: TakebackAnswer) {
-        let (number, mover, san, uci) = a.record.clone();
-        self.parts.journal.event(Event::TakebackRequest {
-            by: self.settings.me,
-            answer,
-            number,
-            mover,
-            san,
-            uci,
-        });
-    }
-
-    /// The opponent answered the take-back request on the page: accepted,
-    /// the move is taken back (and the clock set back); refused, it
-    /// stands.  No request standing: the page is told.
-    pub(super) fn takeback_answered(
+    /// What the take-back part asks of the App.
+    pub(super) fn on_takeback(
         &mut self,
-        accepted: bool,
+        note: Option<TakebackNote>,
         now: Instant,
         out: &mut Vec<Effect>,
     ) {
-        let plies = self.game.history().len();
-        if self.parts.companion.takeback_asked(plies).is_none() {
-            self.parts.companion.takeback = None;
-            self.parts
+        match note {
+            None => {}
+            Some(TakebackNote::TakeBack) => self.take_back_moves(now, out),
+            Some(TakebackNote::Reopen) => {
+                self.take_back_moves(now, out);
+                if !self.game.is_over()
+                    && let Some(part) = &mut self.parts.clock
+                    && part.clock.is_paused()
+                    && !part.follows_board()
+                {
+                    let _ = part.clock.resume(now);
+                }
+            }
+            Some(TakebackNote::AskReopen(t)) => {
+                self.ask(super::Question::TakebackAfterEnd, out);
+                self.info(out, t);
+            }
+            Some(TakebackNote::SyncBoard) => self.sync_board(now, out),
+            Some(TakebackNote::NoneStanding) => self
+                .parts
                 .companion
-                .notify_key(&self.talk, "companion_no_takeback");
-            return;
-        }
-        if let Some(a) = self.parts.companion.takeback.take() {
-            let answer = if accepted {
-                TakebackAnswer::Accepted
-            } else {
-                TakebackAnswer::Refused
-            };
-            self.journal_takeback(&a, answer);
-        }
-        if accepted {
-            let t = self.message("takeback_accepted", &[]);
-            self.say(out, t, Priority::Urgent, SayKind::Game);
-            self.take_back_moves(now, out);
-        } else {
-            let t = self.message("takeback_refused", &[]);
-            self.say(out, t, Priority::Urgent, SayKind::Game);
-            // A move taken back on the board alone is put right there.
-            self.sync_board(now, out);
+                .notify_key(&self.talk, "companion_no_takeback"),
         }
     }
 
-    /// `takeback` after the end: a finished game stays finished.  In a
-    /// two-player game both players may agree to reopen it, when it ended
-    /// on the board or by the players (not by a flag, an illegal move too
-    /// many or the arbiter); against the engine, never.
-    fn takeback_after_end(&mut self, out: &mut Vec<Effect>) {
-        use crate::game::EndReason;
-        let by_the_clock_or_the_arbiter = self.game.result().is_some_and(|r| {
-            matches!(
-                r.reason,
-                EndReason::TimeForfeit | EndReason::IllegalMove | EndReason::ArbiterDecision
-            )
-        });
-        if self.parts.engine.is_some()
-            || by_the_clock_or_the_arbiter
-            || self.game.history().is_empty()
-        {
-            let t = self.message("takeback_after_end_refused", &[]);
-            self.say(out, t, Priority::Normal, SayKind::Error);
-            return;
-        }
-        let last = self
-            .game
-            .positions()
-            .next_back()
-            .map(|(before, played)| self.talk.phraser.say_move(before, played.mv))
-            .unwrap_or_default();
-        self.ask(super::Question::TakebackAfterEnd, out);
-        let t = self.message("takeback_after_end_ask", &[("moves", &last)]);
-        self.info(out, t);
-    }
-
-    /// Both players agreed to take back after the end: the last move is
-    /// taken back, the game goes on, and so does its clock.
-    pub(super) fn take_back_agreed(&mut self, now: Instant, out: &mut Vec<Effect>) {
-        if !self.game.is_over() || self.settings.rated || self.parts.engine.is_some() {
-            return self.take_back(now, out);
-        }
-        self.take_back_moves(now, out);
-        if !self.game.is_over()
-            && let Some(part) = &mut self.parts.clock
-            && part.clock.is_paused()
-            && !part.follows_board()
-        {
-            let _ = part.clock.resume(now);
-        }
-    }
-
-    /// Take back the last move (with an engine, the last pair).
+    /// Take back the last move (with an engine, the last pair): in the
+    /// game at once, or awaited on the player's board.
     fn take_back_moves(&mut self, now: Instant, out: &mut Vec<Effect>) {
-        let plies = match &self.parts.engine {
-            Some(_) if self.game.turn() == self.settings.me => 2,
-            _ => 1,
-        };
-        let plies = plies.min(self.game.history().len());
-        if plies == 0 {
-            let t = self.message("nothing_to_take_back", &[]);
-            self.info(out, t);
+        let App {
+            game,
+            parts,
+            talk,
+            settings,
+            ..
+        } = self;
+        let Some(plan) = Takebacks::plan(
+            game,
+            parts.engine.is_some(),
+            settings.me,
+            parts.boards.player(),
+            &mut Voice::new(talk, out),
+        ) else {
             return;
-        }
-        let mut taken: Vec<String> = self
-            .game
-            .positions()
-            .rev()
-            .take(plies)
-            .map(|(before, played)| self.talk.phraser.say_move(before, played.mv))
-            .collect();
-        taken.reverse();
-        if let Some(e) = &mut self.parts.engine {
+        };
+        if let Some(e) = &mut parts.engine {
             e.cancel_search();
         }
-        // With a board that answers, the moves it shows are taken back on
-        // it; moves not made there yet (still awaited), at once.  A board
-        // that shows none of these positions is told its mismatch instead.
-        let on_board = match self.parts.boards.player().filter(|b| b.connected()) {
-            Some(b) => {
-                let sensed = b.tracker().sensed();
-                let states = std::iter::once(self.game.position())
-                    .chain(self.game.positions().rev().take(plies).map(|(p, _)| p));
-                let not_made = sensed.and_then(|s| {
-                    states
-                        .enumerate()
-                        .find(|(_, p)| s.matches(p.board()))
-                        .map(|(k, _)| k)
-                });
-                not_made.map_or(0, |k| plies - k.min(plies))
-            }
-            None => 0,
-        };
-        self.take_back_in_game(plies - on_board, now, out);
-        if on_board == 0 {
-            self.parts.boards.takeback_awaited = None;
-            let t = self.message("taken_back", &[("moves", &taken.join(", "))]);
-            self.say(out, t, Priority::Normal, SayKind::Game);
-            return;
-        }
-        // What to take back on the board, the last move first.
-        let mut to_undo: Vec<String> = taken.iter().take(on_board).cloned().collect();
-        to_undo.reverse();
-        let t = self.message("takeback_on_board", &[("moves", &to_undo.join(", "))]);
-        self.parts.boards.takeback_awaited = Some(TakebackAwaited {
-            target: self.game.history().len().saturating_sub(on_board),
-            moves: taken,
-            instruction: t.clone(),
-        });
-        self.say(out, t, Priority::Normal, SayKind::Board);
-    }
-
-    /// The board took back the game's last move (the game has undone it):
-    /// part of an awaited `takeback`, said once all are taken back; true
-    /// when it was.
-    pub(super) fn board_took_back(&mut self, out: &mut Vec<Effect>) -> bool {
-        let Some(awaited) = &self.parts.boards.takeback_awaited else {
-            return false;
-        };
-        let len = self.game.history().len();
-        if len > awaited.target {
-            return true;
-        }
-        let moves = awaited.moves.join(", ");
-        self.parts.boards.takeback_awaited = None;
-        let t = self.message("taken_back", &[("moves", &moves)]);
-        self.say(out, t, Priority::Normal, SayKind::Game);
-        true
-    }
-
-    /// The board is gone while a take-back was awaited there: the moves
-    /// are taken back in the game now.
-    pub(super) fn takeback_without_board(&mut self, now: Instant, out: &mut Vec<Effect>) {
-        let Some(target) = self
-            .parts
-            .boards
-            .takeback_awaited
-            .as_ref()
-            .map(|a| a.target)
-        else {
-            return;
-        };
-        let n = self.game.history().len().saturating_sub(target);
-        self.take_back_in_game(n, now, out);
-        self.board_took_back(out);
+        self.take_back_in_game(plan.in_game(), now, out);
+        let plies = self.game.history().len();
+        self.parts
+            .takeback
+            .planned(plan, plies, &mut Voice::new(&mut self.talk, out));
     }
 
     /// `n` moves taken back in the game (the clock hears of it, and is
     /// set back to before them); none: the clock still forgets a press it
     /// waited for.
-    fn take_back_in_game(&mut self, n: usize, now: Instant, out: &mut Vec<Effect>) {
+    pub(super) fn take_back_in_game(&mut self, n: usize, now: Instant, out: &mut Vec<Effect>) {
         match self.change(Edit::TakeBack(n)) {
             Ok(c) if !c.is_empty() => {
                 self.settle(now, out);

@@ -69,8 +69,8 @@ impl App {
         });
         s.takeback_asked = self
             .parts
-            .companion
-            .takeback_asked(self.game.history().len())
+            .takeback
+            .asked(self.game.history().len())
             .map(|a| a.san.clone());
         s
     }

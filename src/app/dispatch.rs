@@ -16,6 +16,7 @@ use shakmaty::{Move, Position, Square};
 
 use super::App;
 use super::change::Edit;
+use super::clock;
 use super::cursor::CursorNote;
 use super::online::Taken;
 use super::review::ReviewNote;
@@ -137,7 +138,8 @@ impl App {
                 }
                 self.replace_game(Game::new());
                 self.parts.offers.forget();
-                self.clock_new_game(now);
+                let game = &self.game;
+                self.parts.clock = self.parts.clock.take().map(|c| c.for_new_game(game, now));
                 let t = self.message("new_game", &[]);
                 self.say(out, t, Priority::Normal, SayKind::Game);
             }
@@ -348,7 +350,21 @@ impl App {
                     Arg::Time(q) => q,
                     _ => TimeQuery::Both,
                 };
-                self.on_time(q, now, out);
+                let App {
+                    game,
+                    parts,
+                    talk,
+                    settings,
+                    ..
+                } = self;
+                let clock = parts.clock.as_ref();
+                let voice = &mut Voice::new(talk, out);
+                if !clock::say_time(clock, q, settings.me, game, &mut parts.journal, now, voice) {
+                    // No clock: online, a correspondence game's days a move.
+                    let online = parts.online.as_ref().and_then(|o| o.no_clock(voice.talk()));
+                    let t = online.unwrap_or_else(|| voice.text("clock_none", &[]));
+                    voice.say(t, Priority::Normal, SayKind::Error);
+                }
             }
             A::Arbiter => {
                 let Arg::Arbiter(op) = arg else {
@@ -418,8 +434,14 @@ impl App {
                 .boards
                 .report(&mut Voice::new(&mut self.talk, out)),
             A::Press => self.on_press(now, out),
-            A::Pause => self.on_pause(false, now, out),
-            A::Resume => self.on_pause(true, now, out),
+            A::Pause | A::Resume => {
+                let voice = &mut Voice::new(&mut self.talk, out);
+                let part = self.parts.clock.as_mut();
+                if let Some(side) = clock::pause(part, action == A::Resume, &self.game, now, voice)
+                {
+                    self.flag_fell(side, out);
+                }
+            }
             A::Release => {
                 let note = self.parts.companion.release();
                 self.on_companion_note(note, now, out);

@@ -378,7 +378,11 @@ impl App {
             t.heard(&msg);
         }
         // The clock first: a flag that fell before this message wins.
-        self.clock_tick(now, &mut out);
+        let voice = &mut voice::Voice::new(&mut self.talk, &mut out);
+        let flag = (self.parts.clock.as_mut()).and_then(|c| c.tick(&self.game, now, voice));
+        if let Some(side) = flag {
+            self.flag_fell(side, &mut out);
+        }
         match msg {
             // What a line is depends on the mode: the answer to what was
             // asked, else a move or a command (a question's answer among
@@ -513,7 +517,9 @@ impl App {
                         self.say(&mut out, t, Priority::Normal, SayKind::Game);
                     }
                     self.tournament_started(&mut out);
-                    self.clock_start(now);
+                    if let Some(c) = &mut self.parts.clock {
+                        c.begin(&self.game, now);
+                    }
                     if let Some(e) = &mut self.parts.engine {
                         let note = e.start(now);
                         self.on_engine_notes(vec![note], now, &mut out);

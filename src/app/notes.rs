@@ -774,7 +774,9 @@ impl App {
         self.mode_of_record(&resumed.start);
         let part = self.parts.clock.take();
         self.parts.clock = ClockPart::restored(part, &resumed.start, resumed.restored_clock(), now);
-        self.refresh_can_mate();
+        if let Some(c) = &mut self.parts.clock {
+            c.refresh_can_mate(self.game.position());
+        }
         // An engine game goes on with the sides it had.
         let engine_side = super::scoresheet::engine_side_of(&resumed.start)
             .filter(|_| self.parts.engine.is_some());
@@ -1148,7 +1150,13 @@ impl App {
             Inferred::Illegal { from, to } => {
                 let t = self.message("illegal_on_board", &[]);
                 self.say(out, t, Priority::Urgent, SayKind::Board);
-                self.board_illegal_announced(from, to, now, out);
+                // Completed by the announcement that pressed the clock
+                // (7.5.1): the position stays the one before it.
+                let offender = (self.parts.clock.as_ref())
+                    .and_then(|c| c.completed_by_announcement(&self.game, from, to));
+                if let Some(offender) = offender {
+                    self.illegal_penalty(offender, Some("7.5.1 on the board"), now, out);
+                }
             }
             Inferred::NeedPromotionPiece { .. } => {
                 let t = self.message("board_promotion", &[]);

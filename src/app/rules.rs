@@ -8,75 +8,26 @@
 
 use std::time::{Duration, Instant};
 
-use shakmaty::{ByColor, Color, Move, Position, Rank, Role, Square};
+use shakmaty::{Color, Move, Position};
 
 use super::App;
 use super::change::{Edit, GameChange};
-use super::clock::board_clock::{Physical, PressCheck};
-use super::clock::{ClockPart, ClockSetup};
+use super::clock::ClockPart;
+use super::clock::board_clock::{PressCheck, unpromoted_pawn};
 use super::online::game_error_key;
 use super::scoresheet::millis;
 use super::takeback::{TakebackNote, Takebacks};
 use super::voice::{Talk, Voice};
 use crate::audio::Tone;
-use crate::board::dgt_clock::{ClockMessage, ClockReading, ClockSide};
-use crate::clock::Clock;
-use crate::clock::{Announcer, Bonus, PressMode, TimeControl, words};
-use crate::command::{ArbiterOp, Side, TimeQuery};
-use crate::game::rules::{IllegalPenalty, MateAbility};
+use crate::board::dgt_clock::ClockMessage;
+use crate::clock::{Clock, words};
+use crate::command::{ArbiterOp, Side};
 use crate::game::{Claim, ClaimOutcome, ClaimRefused, EndReason};
 use crate::msg::Effect;
 use crate::scoresheet::record::{Event, Penalty};
 use crate::speech::{Priority, SayKind};
 
 impl App {
-    /// A new game: the clock set again and started for White.
-    pub(super) fn clock_new_game(&mut self, now: Instant) {
-        let turn = self.game.turn();
-        self.parts.clock = self.parts.clock.take().map(|c| c.for_new_game(turn, now));
-        self.refresh_can_mate();
-    }
-
-    /// Start the clock (at the start of the game, or at the first move).
-    pub(super) fn clock_start(&mut self, now: Instant) {
-        let turn = self.game.turn();
-        if let Some(part) = &mut self.parts.clock {
-            part.start(turn, now);
-        }
-        self.refresh_can_mate();
-    }
-
-    /// Whether the side not to move can mate, worked out for the
-    /// position now ([`ClockPart::refresh_can_mate`]).
-    pub(super) fn refresh_can_mate(&mut self) {
-        if let Some(part) = &mut self.parts.clock {
-            part.refresh_can_mate(self.game.position());
-        }
-    }
-
-    pub(super) fn mate_ability(&self, side: Color) -> MateAbility {
-        let pos = self.game.position();
-        match &self.parts.clock {
-            Some(part) => part.mate_ability(pos, side),
-            None => crate::game::rules::can_mate(pos, side),
-        }
-    }
-
-    /// Look at the clock at `now`: a flag fall ends the game; thresholds
-    /// due are said.  Called first for every message.
-    pub(super) fn clock_tick(&mut self, now: Instant, out: &mut Vec<Effect>) {
-        let Some(part) = &mut self.parts.clock else {
-            return;
-        };
-        match part.handle_time(&self.game, now) {
-            super::clock::ClockNote::Quiet => {}
-            super::clock::ClockNote::FlagFell(side) => self.flag_fell(side, out),
-            super::clock::ClockNote::Announce(said) => {
-                super::clock::say_announcements(&said, &mut self.voice(out));
-            }
-        }
-    }
-
     /// `side`'s flag fell: the game ends (drawn when the other cannot
     /// mate), said with the flag's tone.
     pub(super) fn flag_fell(&mut self, side: Color, out: &mut Vec<Effect>) {
@@ -90,7 +41,8 @@ impl App {
         out.push(Effect::Tone(Tone::FlagFall));
     }
 
-    /// The separate press.
+    /// The separate press: the player's own press with nothing pending
+    /// while their time runs is judged by what the board shows first (7.5).
     pub(super) fn on_press(&mut self, now: Instant, out: &mut Vec<Effect>) {
         if self
             .parts
@@ -102,8 +54,6 @@ impl App {
             self.say(out, t, Priority::Normal, SayKind::Error);
             return;
         }
-        // The player's own press with nothing pending while their time
-        // runs: an illegal move on the board, or no move at all (7.5).
         let me = self.settings.me;
         let own_time_runs = self.parts.clock.as_ref().is_some_and(|p| {
             p.presser.pending().is_none()
@@ -125,63 +75,6 @@ impl App {
         if let Some(side) = part.press(now, &mut Voice::new(&mut self.talk, out)) {
             self.flag_fell(side, out);
         }
-    }
-
-    /// Pause (`stop`) or resume the clock.
-    pub(super) fn on_pause(&mut self, run: bool, now: Instant, out: &mut Vec<Effect>) {
-        let over = self.game.is_over();
-        let turn = self.game.turn();
-        let key = match &self.parts.clock {
-            Some(part) if part.follows_board() => "board_clock_in_charge",
-            None => "clock_none",
-            Some(_) if over => "clock_over",
-            Some(_) => "",
-        };
-        if !key.is_empty() {
-            let t = self.message(key, &[]);
-            self.say(out, t, Priority::Normal, SayKind::Error);
-            return;
-        }
-        let Some(part) = &mut self.parts.clock else {
-            return;
-        };
-        if let Some(side) = part.pause(run, turn, now, &mut Voice::new(&mut self.talk, out)) {
-            self.flag_fell(side, out);
-        }
-    }
-
-    /// `time`: what the clock shows, in words.
-    pub(super) fn on_time(&mut self, q: TimeQuery, now: Instant, out: &mut Vec<Effect>) {
-        let plies = self.game.history().len();
-        if q == TimeQuery::Moves {
-            // The moves of the game count also without a clock (D.2.6.1).
-            let n = u32::try_from(plies.div_ceil(2)).unwrap_or(u32::MAX);
-            let t = words::moves(&self.talk.phraser, n);
-            self.say(out, t, Priority::Info, SayKind::Clock);
-            return;
-        }
-        let side = match q {
-            TimeQuery::Side(s) => s.colour(self.settings.me),
-            _ => self.settings.me,
-        };
-        let Some(part) = &self.parts.clock else {
-            // Online, a correspondence game's days a move.
-            let online = self
-                .parts
-                .online
-                .as_ref()
-                .and_then(|o| o.no_clock(&self.talk));
-            let t = online.unwrap_or_else(|| self.message("clock_none", &[]));
-            self.say(out, t, Priority::Normal, SayKind::Error);
-            return;
-        };
-        let t = part.reading(q, side, &self.game, now, &Voice::new(&mut self.talk, out));
-        // The reading goes on the scoresheet with both times, before it
-        // is said.
-        let over = self.game.is_over();
-        let clock = self.parts.clock.as_ref().map(ClockPart::clock);
-        self.parts.journal.reading(over, clock, now);
-        self.say(out, t, Priority::Info, SayKind::Clock);
     }
 
     /// `arbiter ...`: asks for the confirmation.
@@ -267,7 +160,11 @@ impl App {
                     part.clock.remove_time(side, d, now);
                 }
                 self.say(out, done, Priority::Normal, SayKind::Game);
-                self.clock_tick(now, out);
+                let voice = &mut Voice::new(&mut self.talk, out);
+                let flag = (self.parts.clock.as_mut()).and_then(|p| p.tick(&self.game, now, voice));
+                if let Some(side) = flag {
+                    self.flag_fell(side, out);
+                }
             }
             ArbiterOp::Moves(n) => {
                 self.say(out, done, Priority::Normal, SayKind::Game);
@@ -316,218 +213,88 @@ impl App {
         // on the board is set back by the arbiter's hand).
         let _ = self.change(Edit::TakeBack(1));
         self.settle(now, out);
-        self.refresh_can_mate();
         self.say(out, done, Priority::Normal, SayKind::Game);
         if self.parts.clock.is_none() {
             // No clock: the position is restored; no time to give.
             return;
         }
-        self.illegal_penalty(offender, now, out);
+        // (The arbiter's action journals the penalty.)
+        self.illegal_penalty(offender, None, now, out);
         self.sync_board(now, out);
     }
 
     /// 7.5.5: the penalty for an illegal move completed by `offender`, the
-    /// game at the position before it: the opponent's time or the game.
-    pub(super) fn illegal_penalty(&mut self, offender: Color, now: Instant, out: &mut Vec<Effect>) {
-        self.refresh_can_mate();
-        let opponent_can_mate = self.mate_ability(!offender);
-        let Some(part) = &mut self.parts.clock else {
-            return;
-        };
-        let earlier = part.illegal[offender];
-        part.illegal[offender] += 1;
-        let penalty = part
-            .rules
-            .illegal_move(offender, earlier, opponent_can_mate);
-        let Some(part) = &mut self.parts.clock else {
-            return;
-        };
-        match penalty {
-            IllegalPenalty::TimeToOpponent(d) => {
-                // A clock on the board gets the time from the arbiter's
-                // hand, and its next reading shows it.
-                if !part.follows_board() {
-                    part.clock.add_time(!offender, d);
-                    part.announcer.rearm(!offender, &part.clock, now);
-                }
-                let side = self.talk.phraser.side(!offender);
-                let time = words::time(&self.talk.phraser, d);
-                let t = self.message("penalty_time", &[("side", &side), ("time", &time)]);
-                self.say(out, t, Priority::Normal, SayKind::Game);
-            }
-            IllegalPenalty::GameOver(v) => {
-                let _ = part.clock.pause(now);
-                let _ = self.change(Edit::End(v.result(EndReason::IllegalMove)));
-                let t = self.game_over_sentence().unwrap_or_default();
-                self.say(out, t, Priority::Urgent, SayKind::Game);
-            }
-        }
-    }
-
-    // A clock on the player's board (`clock/board_clock.rs`).
-
-    /// What the clock on the board says.
-    pub(super) fn on_board_clock(&mut self, m: ClockMessage, now: Instant, out: &mut Vec<Effect>) {
-        match m {
-            ClockMessage::Ack | ClockMessage::Blank => {}
-            ClockMessage::NoClock => {
-                let Some(part) = &mut self.parts.clock else {
-                    return;
-                };
-                let Some(p) = &mut part.physical else {
-                    return;
-                };
-                if p.present {
-                    p.present = false;
-                    p.high = None;
-                    let _ = part.clock.pause(now);
-                    let t = self.message("board_clock_gone", &[]);
-                    self.say(out, t, Priority::Normal, SayKind::Board);
-                }
-            }
-            ClockMessage::Reading(r) => self.on_clock_reading(&r, now, out),
-        }
-    }
-
-    /// The clock part for a clock on the board: the game's own clock
-    /// (`--time`, whose control names the periods and the rules'
-    /// category), or one made for it, following the board's.
-    fn board_clock_part(&mut self, r: &ClockReading) -> Option<&mut ClockPart> {
-        if self.parts.clock.is_none() {
-            let longest = r.left.max(r.right).max(Duration::from_secs(1));
-            let control = TimeControl::sudden_death(longest, Bonus::None).ok()?;
-            self.parts.clock = Some(ClockPart::new(ClockSetup::new(control)));
-        }
-        let part = self.parts.clock.as_mut()?;
-        if part.physical.is_none() {
-            part.physical = Some(Physical::default());
-        }
-        Some(part)
-    }
-
-    fn on_clock_reading(&mut self, r: &ClockReading, now: Instant, out: &mut Vec<Effect>) {
-        let turn = self.game.turn();
-        let over = self.game.is_over();
-        let Some(part) = self.board_clock_part(r) else {
-            return;
-        };
-        let Some(p) = &mut part.physical else {
-            return;
-        };
-        let found = !p.present;
-        // The first reading of this clock in this game: what it shows is
-        // where the announcements start (nothing already passed is said).
-        let first = p.high.is_none();
-        p.present = true;
-        if p.white.is_none() && r.running && !over {
-            // The time that runs while White is to move is White's.
-            p.white = Some(if turn == Color::White {
-                r.high
-            } else {
-                !r.high
-            });
-        }
-        // The lever went down on the side that was high: that player pressed.
-        let presser = match p.high {
-            Some(before) if before != r.high && p.white.is_some() => Some(p.colour(before)),
-            _ => None,
-        };
-        p.high = Some(r.high);
-        let times = p.times(r);
-        let running = r.running_side().map(|s| p.colour(s));
-        let flag = [ClockSide::Left, ClockSide::Right]
-            .into_iter()
-            .find(|s| r.flag(*s))
-            .map(|s| p.colour(s));
-        if found {
-            let t = self.message("board_clock_found", &[]);
-            self.say(out, t, Priority::Normal, SayKind::Board);
-        }
-        if over {
-            if let Some(part) = &mut self.parts.clock {
-                part.clock.follow(times, None, now);
-            }
-            return;
-        }
-        if let Some(side) = presser {
-            self.lever_pressed(side, times, running, now, out);
-        } else if let Some(part) = &mut self.parts.clock {
-            part.clock.follow(times, running, now);
-            if first {
-                let schedule = part.announcer.schedule().clone();
-                part.announcer = Announcer::new(schedule, &part.clock, now);
-            }
-        }
-        if self.game.is_over() {
-            // The press ended it (a second illegal move): the clock stops.
-            if let Some(part) = &mut self.parts.clock {
-                part.clock.follow(times, None, now);
-            }
-            return;
-        }
-        if let Some(side) = flag {
-            if let Some(part) = &mut self.parts.clock {
-                part.clock.follow_flag(side);
-            }
-            self.flag_fell(side, out);
-            return;
-        }
-        if let Some(part) = &mut self.parts.clock {
-            let said = part.announcer.poll(&part.clock, now);
-            super::clock::say_announcements(&said, &mut self.voice(out));
-        }
-    }
-
-    /// `side` pressed the lever of the clock on the board: the move it
-    /// made is complete (a move the board shows is taken at once, without
-    /// the settle time); with no move made, the press completes whatever
-    /// the board shows (7.5).
-    fn lever_pressed(
+    /// game at the position before it: the opponent's time, or the game
+    /// ended.  Journalled with the time it changed (with `note`) unless the
+    /// arbiter's action journals it.
+    pub(super) fn illegal_penalty(
         &mut self,
-        side: Color,
-        times: ByColor<Duration>,
-        running: Option<Color>,
+        offender: Color,
+        note: Option<&str>,
         now: Instant,
         out: &mut Vec<Effect>,
     ) {
-        if self.game.turn() == side
-            && let Some(b) = self.parts.boards.player_mut()
-        {
-            let notes = b.pressed();
-            self.on_seat_notes(super::board::Seat::Player, notes, now, out);
-        }
-        let plies = self.game.history().len();
-        let counted = self
-            .parts
-            .clock
-            .as_ref()
-            .and_then(|p| p.physical.as_ref())
-            .and_then(|p| p.counted);
-        let moved = self.game.last_move().is_some_and(|m| m.by == side) && counted != Some(plies);
-        let check = if self.game.turn() == side && !self.game.is_over() {
-            self.press_check(side, now, out)
-        } else {
-            PressCheck::Nothing
+        let App {
+            game, parts, talk, ..
+        } = self;
+        let Some(part) = &mut parts.clock else {
+            return;
         };
+        let voice = &mut Voice::new(talk, out);
+        let end = match note {
+            Some(note) => part.penalised(
+                offender,
+                ("illegal-move", note),
+                now,
+                &mut parts.journal,
+                |p| p.illegal_penalty(offender, game, now, voice),
+            ),
+            None => part.illegal_penalty(offender, game, now, voice),
+        };
+        if let Some(result) = end {
+            let _ = self.change(Edit::End(result));
+            let t = self.game_over_sentence().unwrap_or_default();
+            self.say(out, t, Priority::Urgent, SayKind::Game);
+        }
+    }
+
+    /// What the clock on the board says (`clock/board_clock.rs`).  A
+    /// press of its lever completes the move made (a move the board shows
+    /// is taken at once, without the settle time); with no move made, the
+    /// press completes whatever the board shows (7.5).
+    pub(super) fn on_board_clock(&mut self, m: ClockMessage, now: Instant, out: &mut Vec<Effect>) {
+        let voice = &mut Voice::new(&mut self.talk, out);
+        let slot = &mut self.parts.clock;
+        let Some(r) = ClockPart::on_board_message(slot, m, &self.game, now, voice) else {
+            return;
+        };
+        let mut completes = false;
+        if let Some(side) = r.presser {
+            if self.game.turn() == side
+                && let Some(b) = self.parts.boards.player_mut()
+            {
+                let notes = b.pressed();
+                self.on_seat_notes(super::board::Seat::Player, notes, now, out);
+            }
+            let moved = self
+                .parts
+                .clock
+                .as_ref()
+                .is_some_and(|p| p.lever_completes(side, &self.game));
+            let check = if self.game.turn() == side && !self.game.is_over() {
+                self.press_check(side, now, out)
+            } else {
+                PressCheck::Nothing
+            };
+            completes = moved || check == PressCheck::Promoted;
+        }
         let Some(part) = &mut self.parts.clock else {
             return;
         };
-        if moved || check == PressCheck::Promoted {
-            if let Some(p) = &mut part.physical {
-                p.counted = Some(self.game.history().len());
-            }
-            let pressed = part.clock.followed_press(side, now);
-            part.clock.follow(times, running, now);
-            let pressed = crate::clock::Pressed {
-                remaining: part.clock.remaining(side, now),
-                ..pressed
-            };
-            let said = part.announcer.pressed(&pressed, &part.clock, now);
-            super::clock::say_announcements(&said, &mut self.voice(out));
-        } else {
-            // Black starting White's clock, or a press that was no move.
-            part.clock.follow(times, running, now);
-            part.announcer.rearm(side, &part.clock, now);
+        let voice = &mut Voice::new(&mut self.talk, out);
+        part.follow_reading(&r, completes, &self.game, now, voice);
+        if let Some(side) = part.after_reading(&r, &self.game, now, voice) {
+            self.flag_fell(side, out);
         }
     }
 
@@ -543,14 +310,12 @@ impl App {
         let shown = self.parts.boards.player().and_then(|b| b.illegal_shown());
         if let Some((from, to)) = shown {
             if rules.unpromoted_pawn_becomes_queen
-                && let Some(mv) = self.unpromoted_pawn(from, to)
+                && let Some(mv) = unpromoted_pawn(&self.game, from, to)
             {
                 let t = self.message("unpromoted_pawn", &[]);
                 self.say(out, t, Priority::Urgent, SayKind::Game);
                 self.play(mv, now, out);
-                self.penalised(presser, "illegal-move", "7.5.2 unpromoted pawn", now, |a| {
-                    a.illegal_penalty(presser, now, out);
-                });
+                self.illegal_penalty(presser, Some("7.5.2 unpromoted pawn"), now, out);
                 self.sync_board(now, out);
                 return PressCheck::Promoted;
             }
@@ -560,78 +325,17 @@ impl App {
                 // Said: not again when the settle time passes.
                 b.illegal_said();
             }
-            self.penalised(presser, "illegal-move", "7.5.1 on the board", now, |a| {
-                a.illegal_penalty(presser, now, out);
-            });
+            self.illegal_penalty(presser, Some("7.5.1 on the board"), now, out);
             return PressCheck::Penalised;
         }
         if rules.press_without_move_is_illegal {
             let side = self.talk.phraser.side(presser);
             let t = self.message("illegal_press", &[("side", &side)]);
             self.say(out, t, Priority::Urgent, SayKind::Game);
-            self.penalised(
-                presser,
-                "illegal-move",
-                "7.5.3 pressed without moving",
-                now,
-                |a| {
-                    a.illegal_penalty(presser, now, out);
-                },
-            );
+            self.illegal_penalty(presser, Some("7.5.3 pressed without moving"), now, out);
             return PressCheck::Penalised;
         }
         PressCheck::Nothing
-    }
-
-    /// The promotion to a queen of the pawn of the side to move that the
-    /// board shows gone from `from` to `to` on the last rank, unpromoted.
-    fn unpromoted_pawn(&self, from: Square, to: Square) -> Option<Move> {
-        let pos = self.game.position();
-        let piece = pos.board().piece_at(from)?;
-        let last = match piece.color {
-            Color::White => Rank::Eighth,
-            Color::Black => Rank::First,
-        };
-        if piece.role != Role::Pawn || to.rank() != last {
-            return None;
-        }
-        pos.legal_moves()
-            .into_iter()
-            .find(|m| m.from() == Some(from) && m.to() == to && m.promotion() == Some(Role::Queen))
-    }
-
-    /// The board showed an illegal move from `from` to `to` and hector
-    /// said so.  When hector's own clock is pressed by the announcement
-    /// (not separately, and no clock on the board), that announcement
-    /// completes it (7.5.1): the position stays the one before it (the
-    /// game never took the move) and the penalty applies.  A pawn on the
-    /// last rank is not judged here: its piece may still be exchanged.
-    pub(in crate::app) fn board_illegal_announced(
-        &mut self,
-        from: Square,
-        to: Square,
-        now: Instant,
-        out: &mut Vec<Effect>,
-    ) {
-        let Some(part) = &self.parts.clock else {
-            return;
-        };
-        let pressed_by_announcement = !part.follows_board()
-            && part.presser.mode() == PressMode::OnMove
-            && part.clock.is_running();
-        if !pressed_by_announcement || self.game.is_over() {
-            return;
-        }
-        let pos = self.game.position();
-        let pawn_to_last_rank = pos.board().role_at(from) == Some(Role::Pawn)
-            && matches!(to.rank(), Rank::First | Rank::Eighth);
-        if pawn_to_last_rank {
-            return;
-        }
-        let offender = pos.turn();
-        self.penalised(offender, "illegal-move", "7.5.1 on the board", now, |a| {
-            a.illegal_penalty(offender, now, out);
-        });
     }
 
     // Offers, claims and resignation (9.1, 9.2, 9.3, 5.1.2).
@@ -896,11 +600,16 @@ impl App {
                 self.say(out, t, Priority::Normal, SayKind::Game);
                 // 9.5.3: an incorrect claim costs time (by the edition).
                 if reason != ClaimRefused::NotYourTurn {
-                    self.penalised(by, "incorrect-claim", "9.5.3", now, |a| {
-                        if let Some(part) = &mut a.parts.clock {
-                            part.claim_penalty(by, now, &mut Voice::new(&mut a.talk, out));
-                        }
-                    });
+                    if let Some(part) = &mut self.parts.clock {
+                        let voice = &mut Voice::new(&mut self.talk, out);
+                        part.penalised(
+                            by,
+                            ("incorrect-claim", "9.5.3"),
+                            now,
+                            &mut self.parts.journal,
+                            |p| p.claim_penalty(by, now, voice),
+                        );
+                    }
                 }
                 // The decision made, the clock runs again.
                 let over = self.game.is_over();
@@ -930,30 +639,6 @@ impl App {
     }
 
     // The arbiter's decisions and the penalties, journalled.
-
-    /// A penalty given by `give` (which changes the clocks), journalled
-    /// with the time it changed for each side.
-    pub(in crate::app) fn penalised(
-        &mut self,
-        against: Color,
-        reason: &str,
-        note: &str,
-        now: Instant,
-        give: impl FnOnce(&mut App),
-    ) {
-        let before = clock_times(self.clock(), now);
-        give(self);
-        let after = clock_times(self.clock(), now);
-        if let (Some((w0, b0)), Some((w1, b1))) = (before, after) {
-            self.parts.journal.event(Event::Penalty(Penalty {
-                against,
-                reason: reason.into(),
-                white_delta_ms: w1 - w0,
-                black_delta_ms: b1 - b0,
-                note: note.into(),
-            }));
-        }
-    }
 
     /// The answer to an arbiter's confirmation, journalled when carried
     /// out: the action before what it does, and an illegal move's time

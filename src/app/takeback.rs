@@ -459,17 +459,9 @@ mod tests {
 
     use super::*;
     use crate::app::App;
+    use crate::app::tests::said;
     use crate::game::GameResult;
     use crate::msg::Effect;
-
-    fn said(out: &[Effect]) -> Vec<String> {
-        out.iter()
-            .filter_map(|e| match e {
-                Effect::Say(u) => Some(u.text.clone()),
-                _ => None,
-            })
-            .collect()
-    }
 
     fn mv(game: &Game, uci: &str) -> Move {
         let u: shakmaty::uci::UciMove = uci.parse().unwrap();

@@ -18,6 +18,7 @@ use super::App;
 use super::change::Edit;
 use super::clock;
 use super::cursor::CursorNote;
+use super::offers::DrawAction;
 use super::online::Taken;
 use super::review::ReviewNote;
 use super::voice::Voice;
@@ -143,7 +144,7 @@ impl App {
                 let t = self.message("new_game", &[]);
                 self.say(out, t, Priority::Normal, SayKind::Game);
             }
-            A::Resign => self.resign(out),
+            A::Resign => self.draw_action(DrawAction::Resign, out),
             _ => {
                 if self.journal_failing() {
                     let t = self.saved_where_bye();
@@ -400,10 +401,10 @@ impl App {
             }
             A::New | A::Quit => self.on_action_confirmed(action, now, out),
             A::Confirm => self.confirm_result(self.settings.me, out),
-            A::Draw => self.typed_draw_offer(out),
-            A::Accept => self.accept_draw(out),
-            A::Decline => self.decline_draw(out),
-            A::Resign => self.resign(out),
+            A::Draw => self.draw_action(DrawAction::Typed, out),
+            A::Accept => self.draw_action(DrawAction::Accept, out),
+            A::Decline => self.draw_action(DrawAction::Decline, out),
+            A::Resign => self.draw_action(DrawAction::Resign, out),
             A::Hint | A::Eval | A::Threat | A::Engine => match &mut self.parts.engine {
                 Some(e) => e.action(action, &mut Voice::new(&mut self.talk, out)),
                 None => {

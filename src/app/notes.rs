@@ -420,7 +420,7 @@ impl App {
                 }
                 return;
             }
-            self.decline_draw(out);
+            self.draw_action(super::offers::DrawAction::Decline, out);
         }
         // Announced like the opponent's move; a board then awaits it.
         self.play(r.best, now, out);

@@ -11,8 +11,27 @@
 
 use shakmaty::Color;
 
-use super::change::GameChange;
-use crate::game::Game;
+use super::change::{Edit, GameChange};
+use super::online::game_error_key;
+use super::voice::Voice;
+use crate::game::{Game, GameError};
+use crate::speech::{Priority, SayKind};
+
+/// A draw action or resignation of the player at the keyboard (or of the
+/// side it is for: the engine's declined offer).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum DrawAction {
+    /// `draw` typed: kept for the player's next move when it is theirs.
+    Typed,
+    /// An offer made now by the side that has just moved (9.1.2.1).
+    Offer,
+    /// The standing offer accepted by the side to move.
+    Accept,
+    /// The standing offer declined by the side to move.
+    Decline,
+    /// The side to move resigns.
+    Resign,
+}
 
 /// Draw offers between moves.
 #[derive(Debug, Default)]
@@ -73,6 +92,84 @@ impl Offers {
         self.lapsed
             .take()
             .filter(|_| !game.is_over() && game.pending_offer().is_none())
+    }
+}
+
+impl Offers {
+    /// `action` in `game` (the player plays `me`): the change to make, or
+    /// none when a typed offer is kept for the player's next move (said).
+    #[must_use]
+    pub(super) fn ask(
+        &mut self,
+        action: DrawAction,
+        game: &Game,
+        me: Color,
+        voice: &mut Voice,
+    ) -> Option<Edit> {
+        let turn = game.turn();
+        Some(match action {
+            DrawAction::Typed if self.keep_typed(game, me) => {
+                let t = voice.text("offer_kept", &[]);
+                voice.info(t);
+                return None;
+            }
+            // The player who has just moved; before the first move, the
+            // player to move.
+            DrawAction::Typed | DrawAction::Offer if game.history().is_empty() => {
+                Edit::OfferDraw(turn)
+            }
+            DrawAction::Typed | DrawAction::Offer => Edit::OfferDraw(!turn),
+            DrawAction::Accept => Edit::AcceptDraw(turn),
+            DrawAction::Decline => Edit::DeclineDraw(turn),
+            DrawAction::Resign => Edit::Resign(turn),
+        })
+    }
+}
+
+/// The outcome of a draw action's `edit` said: made (`over`: the game's
+/// end, when it ended), or why not.
+pub(super) fn say_outcome(
+    edit: &Edit,
+    made: Result<(), GameError>,
+    over: Option<String>,
+    voice: &mut Voice,
+) {
+    let side = |voice: &Voice, by: Color| voice.phraser().side(by);
+    match (edit, made) {
+        (Edit::OfferDraw(by), Ok(())) => {
+            let side = side(voice, *by);
+            voice.say_key(
+                "draw_offered",
+                &[("side", &side)],
+                Priority::Urgent,
+                SayKind::Game,
+            );
+        }
+        (Edit::OfferDraw(_), Err(e)) => {
+            voice.say_key(game_error_key(&e), &[], Priority::Urgent, SayKind::Game);
+        }
+        (Edit::AcceptDraw(_), Ok(())) => {
+            voice.say(over.unwrap_or_default(), Priority::Urgent, SayKind::Game);
+        }
+        (Edit::AcceptDraw(_), Err(e)) => voice.error(game_error_key(&e), &[]),
+        (Edit::DeclineDraw(by), Ok(())) => {
+            let side = side(voice, *by);
+            voice.say_key(
+                "draw_declined",
+                &[("side", &side)],
+                Priority::Normal,
+                SayKind::Game,
+            );
+        }
+        (Edit::DeclineDraw(_), Err(e)) => {
+            voice.say_key(game_error_key(&e), &[], Priority::Normal, SayKind::Game);
+        }
+        (Edit::Resign(_), Ok(())) => {
+            if let Some(t) = over {
+                voice.say(t, Priority::Urgent, SayKind::Game);
+            }
+        }
+        _ => {}
     }
 }
 
@@ -160,5 +257,36 @@ mod tests {
         let e4 = play(&mut own, "e4");
         let _ = offers.on_change(&e4, false);
         assert_eq!(offers.take_lapsed(&own), None, "the offerer moved");
+    }
+
+    /// The part alone decides whose draw action it is: `draw` typed on
+    /// one's own move is kept (said), an offer is the side's that has just
+    /// moved, acceptance, decline and resignation the side's to move; the
+    /// outcome is worded, a refusal with the game's reason.
+    #[test]
+    fn the_part_decides_whose_draw_action_it_is_and_words_it() {
+        use crate::app::App;
+        use crate::app::tests::said;
+        let mut talk = App::builder().build().talk;
+        let mut out = Vec::new();
+        let mut game = Game::new();
+        let mut offers = Offers::default();
+        let v = &mut Voice::new(&mut talk, &mut out);
+        assert!(
+            offers
+                .ask(DrawAction::Typed, &game, Color::White, v)
+                .is_none()
+        );
+        let _ = play(&mut game, "e4");
+        let edit = offers.ask(DrawAction::Offer, &game, Color::White, v);
+        assert!(matches!(edit, Some(Edit::OfferDraw(Color::White))));
+        let edit = offers.ask(DrawAction::Accept, &game, Color::White, v);
+        assert!(matches!(edit, Some(Edit::AcceptDraw(Color::Black))));
+        let edit = offers.ask(DrawAction::Resign, &game, Color::White, v);
+        assert!(matches!(edit, Some(Edit::Resign(Color::Black))));
+        let edit = Edit::DeclineDraw(Color::Black);
+        say_outcome(&edit, Err(GameError::NoOffer), None, v);
+        say_outcome(&Edit::OfferDraw(Color::White), Ok(()), None, v);
+        assert_eq!(said(&out).len(), 3, "{:?}", said(&out));
     }
 }

@@ -14,7 +14,7 @@ use super::App;
 use super::change::{Edit, GameChange};
 use super::clock::ClockPart;
 use super::clock::board_clock::{PressCheck, unpromoted_pawn};
-use super::online::game_error_key;
+use super::offers::{self, DrawAction};
 use super::scoresheet::millis;
 use super::takeback::{TakebackNote, Takebacks};
 use super::voice::{Talk, Voice};
@@ -340,106 +340,34 @@ impl App {
 
     // Offers, claims and resignation (9.1, 9.2, 9.3, 5.1.2).
 
-    /// Refuse anything but exploration once the game is over.
-    fn refuse_if_over(&mut self, out: &mut Vec<Effect>) -> bool {
-        match self.game_over_state() {
-            Some(t) => {
-                self.say(out, t, Priority::Normal, SayKind::Error);
-                true
-            }
-            None => false,
-        }
-    }
-
-    /// `draw` typed at the keyboard: the offer of the player at it (the
-    /// side that is "mine").  An offer is made after moving (9.1.2.1): typed
-    /// while it is that player's move, it is kept and made with their next
-    /// move, and hector says so.
-    pub(super) fn typed_draw_offer(&mut self, out: &mut Vec<Effect>) {
-        if self.refuse_if_over(out) {
+    /// A draw action or resignation (`offers.rs` decides and words it):
+    /// refused once the game is over; online, resignation is lichess's.
+    pub(super) fn draw_action(&mut self, action: DrawAction, out: &mut Vec<Effect>) {
+        if let Some(t) = self.game_over_state() {
+            self.say(out, t, Priority::Normal, SayKind::Error);
             return;
         }
-        if self.parts.offers.keep_typed(&self.game, self.settings.me) {
-            let t = self.message("offer_kept", &[]);
-            self.info(out, t);
-            return;
-        }
-        self.offer_draw(out);
-    }
-
-    /// The player who has just moved offers a draw (9.1.2.1); before the
-    /// first move, the player to move.
-    pub(super) fn offer_draw(&mut self, out: &mut Vec<Effect>) {
-        if self.refuse_if_over(out) {
-            return;
-        }
-        let by = if self.game.history().is_empty() {
-            self.game.turn()
-        } else {
-            !self.game.turn()
-        };
-        let t = match self.change(Edit::OfferDraw(by)) {
-            Ok(_) => {
-                let side = self.talk.phraser.side(by);
-                self.message("draw_offered", &[("side", &side)])
-            }
-            Err(e) => self.talk.text(game_error_key(&e), &[]),
-        };
-        self.say(out, t, Priority::Urgent, SayKind::Game);
-    }
-
-    pub(super) fn accept_draw(&mut self, out: &mut Vec<Effect>) {
-        if self.refuse_if_over(out) {
-            return;
-        }
-        let by = self.game.turn();
-        match self.change(Edit::AcceptDraw(by)) {
-            Ok(_) => {
-                let t = self.game_over_sentence().unwrap_or_default();
-                self.say(out, t, Priority::Urgent, SayKind::Game);
-            }
-            Err(e) => {
-                let t = self.talk.text(game_error_key(&e), &[]);
-                self.say(out, t, Priority::Normal, SayKind::Error);
-            }
-        }
-    }
-
-    pub(super) fn decline_draw(&mut self, out: &mut Vec<Effect>) {
-        if self.refuse_if_over(out) {
-            return;
-        }
-        let by = self.game.turn();
-        let t = match self.change(Edit::DeclineDraw(by)) {
-            Ok(_) => {
-                let side = self.talk.phraser.side(by);
-                self.message("draw_declined", &[("side", &side)])
-            }
-            Err(e) => self.talk.text(game_error_key(&e), &[]),
-        };
-        self.say(out, t, Priority::Normal, SayKind::Game);
-    }
-
-    pub(super) fn resign(&mut self, out: &mut Vec<Effect>) {
-        if self.refuse_if_over(out) {
-            return;
-        }
-        if let Some(o) = &self.parts.online {
-            return o.resign(&mut super::voice::Voice::new(&mut self.talk, out));
-        }
-        let by = self.game.turn();
-        if self.change(Edit::Resign(by)).is_ok()
-            && let Some(t) = self.game_over_sentence()
+        if action == DrawAction::Resign
+            && let Some(o) = &self.parts.online
         {
-            self.say(out, t, Priority::Urgent, SayKind::Game);
+            return o.resign(&mut Voice::new(&mut self.talk, out));
         }
+        let voice = &mut Voice::new(&mut self.talk, out);
+        let me = self.settings.me;
+        let Some(edit) = self.parts.offers.ask(action, &self.game, me, voice) else {
+            return;
+        };
+        let made = self.change(edit.clone()).map(drop);
+        let over = self.game_over_sentence();
+        offers::say_outcome(&edit, made, over, &mut Voice::new(&mut self.talk, out));
     }
 
     /// A draw claim by the player to move (9.2, 9.3), on the position now
     /// or on an intended move.  Which rule is claimed follows from the
     /// position: 50 moves when the count is there, else repetition.
     pub(super) fn claim(&mut self, intended: Option<String>, now: Instant, out: &mut Vec<Effect>) {
-        if self.refuse_if_over(out) {
+        if let Some(t) = self.game_over_state() {
+            self.say(out, t, Priority::Normal, SayKind::Error);
             return;
         }
         if let Some(o) = &self.parts.online {

@@ -30,6 +30,7 @@ use crate::speech::{Priority, SayKind};
 use crate::words::vocab::MoveWords;
 use board::Seat;
 
+mod arbiter;
 mod board;
 mod broadcast;
 mod builder;

@@ -1532,19 +1532,6 @@ impl App {
         self.say(out, t, Priority::Normal, SayKind::Game);
     }
 
-    /// `arbiter code`: the arbiter's pairing code of a tournament game,
-    /// said only on request (for the arbiter's phone).
-    pub(super) fn arbiter_code(&mut self, out: &mut Vec<Effect>) {
-        let t = match &self.parts.companion.arbiter_code {
-            Some(code) if self.parts.tournament.is_some() => {
-                let code = super::companion::spaced(code);
-                self.message("arbiter_code", &[("code", &code)])
-            }
-            _ => self.message("arbiter_code_none", &[]),
-        };
-        self.info(out, t);
-    }
-
     /// An arbiter's function from the arbiter's page, confirmed there:
     /// carried out as `arbiter …` confirmed with yes at the keyboard
     /// (journalled, said to the player), and answered on the page.
@@ -1554,21 +1541,10 @@ impl App {
         now: Instant,
         out: &mut Vec<Effect>,
     ) {
-        use crate::command::{ArbiterOp, Side};
-        use crate::companion::ArbiterRequest as R;
         if self.parts.tournament.is_none() {
             return;
         }
-        let op = match request {
-            R::Stop => ArbiterOp::Stop,
-            R::Start => ArbiterOp::Start,
-            R::Add { side, seconds } => ArbiterOp::Add(
-                Side::Colour(side),
-                std::time::Duration::from_secs(u64::from(seconds)),
-            ),
-            R::Illegal(side) => ArbiterOp::Illegal(Side::Colour(side)),
-            R::Result(winner) => ArbiterOp::Result(winner),
-        };
+        let op = super::arbiter::op_of(request);
         let before = out.len();
         // What the keyboard's `arbiter …` would refuse (no clock, the
         // board's clock in charge) is refused so here too.

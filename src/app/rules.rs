@@ -6,22 +6,23 @@
 //! The clock part keeps the time and says what it shows; what ends the
 //! game or takes a move back is done here, through `App::change`.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use shakmaty::{Color, Move, Position};
 
 use super::App;
+use super::arbiter;
 use super::change::{Edit, GameChange};
 use super::clock::ClockPart;
 use super::clock::board_clock::{PressCheck, unpromoted_pawn};
 use super::offers::{self, DrawAction};
 use super::scoresheet::millis;
 use super::takeback::{TakebackNote, Takebacks};
-use super::voice::{Talk, Voice};
+use super::voice::Voice;
 use crate::audio::Tone;
 use crate::board::dgt_clock::ClockMessage;
-use crate::clock::{Clock, words};
-use crate::command::{ArbiterOp, Side};
+use crate::clock::Clock;
+use crate::command::ArbiterOp;
 use crate::game::{Claim, ClaimOutcome, ClaimRefused, EndReason};
 use crate::msg::Effect;
 use crate::scoresheet::record::{Event, Penalty};
@@ -75,125 +76,6 @@ impl App {
         if let Some(side) = part.press(now, &mut Voice::new(&mut self.talk, out)) {
             self.flag_fell(side, out);
         }
-    }
-
-    /// `arbiter ...`: asks for the confirmation.
-    pub(super) fn on_arbiter(&mut self, op: ArbiterOp, out: &mut Vec<Effect>) {
-        if op == ArbiterOp::Code {
-            return self.arbiter_code(out);
-        }
-        let needs_clock = !matches!(op, ArbiterOp::Result(_) | ArbiterOp::Illegal(_));
-        if needs_clock && self.parts.clock.is_none() {
-            let t = self.message("arbiter_needs_clock", &[]);
-            self.say(out, t, Priority::Normal, SayKind::Error);
-            return;
-        }
-        let on_board = self
-            .parts
-            .clock
-            .as_ref()
-            .is_some_and(ClockPart::follows_board);
-        if on_board
-            && matches!(
-                op,
-                ArbiterOp::Stop | ArbiterOp::Start | ArbiterOp::Add(..) | ArbiterOp::Remove(..)
-            )
-        {
-            // The arbiter sets the clock on the board itself.
-            let t = self.message("board_clock_in_charge", &[]);
-            self.say(out, t, Priority::Normal, SayKind::Error);
-            return;
-        }
-        let what = arbiter_what(&self.talk, op, self.settings.me);
-        self.mode = super::Mode::ArbiterPending(op);
-        let t = self.message("arbiter_ask", &[("what", &what)]);
-        self.say(out, t, Priority::Normal, SayKind::Game);
-    }
-
-    /// The answer to the arbiter's confirmation: `yes` carries it out,
-    /// anything else cancels.  Returns false if nothing was pending.
-    pub(super) fn arbiter_answer(
-        &mut self,
-        yes: bool,
-        now: Instant,
-        out: &mut Vec<Effect>,
-    ) -> bool {
-        let super::Mode::ArbiterPending(op) = self.mode else {
-            return false;
-        };
-        self.mode = super::Mode::Playing;
-        if !yes {
-            let t = self.message("arbiter_cancelled", &[]);
-            self.say(out, t, Priority::Normal, SayKind::Game);
-            return true;
-        }
-        let what = arbiter_what(&self.talk, op, self.settings.me);
-        let done = self.message("arbiter_done", &[("what", &what)]);
-        match op {
-            ArbiterOp::Stop | ArbiterOp::Start => {
-                if let Some(part) = &mut self.parts.clock {
-                    if part.clock.side_to_move().is_none() {
-                        let turn = self.game.turn();
-                        let _ = part.clock.start(turn, now);
-                        if matches!(op, ArbiterOp::Stop) {
-                            let _ = part.clock.pause(now);
-                        }
-                    } else if matches!(op, ArbiterOp::Stop) {
-                        let _ = part.clock.pause(now);
-                    } else {
-                        let _ = part.clock.resume(now);
-                    }
-                }
-                self.say(out, done, Priority::Normal, SayKind::Game);
-            }
-            ArbiterOp::Add(s, d) => {
-                let side = s.colour(self.settings.me);
-                if let Some(part) = &mut self.parts.clock {
-                    part.clock.add_time(side, d);
-                    part.announcer.rearm(side, &part.clock, now);
-                }
-                self.say(out, done, Priority::Normal, SayKind::Game);
-            }
-            ArbiterOp::Remove(s, d) => {
-                let side = s.colour(self.settings.me);
-                if let Some(part) = &mut self.parts.clock {
-                    part.clock.remove_time(side, d, now);
-                }
-                self.say(out, done, Priority::Normal, SayKind::Game);
-                let voice = &mut Voice::new(&mut self.talk, out);
-                let flag = (self.parts.clock.as_mut()).and_then(|p| p.tick(&self.game, now, voice));
-                if let Some(side) = flag {
-                    self.flag_fell(side, out);
-                }
-            }
-            ArbiterOp::Moves(n) => {
-                self.say(out, done, Priority::Normal, SayKind::Game);
-                let turn = self.game.turn();
-                if let Some(part) = &mut self.parts.clock {
-                    part.set_moves(n, turn, now, &mut Voice::new(&mut self.talk, out));
-                }
-            }
-            ArbiterOp::Result(w) => {
-                let result = match w {
-                    Some(c) => crate::game::GameResult::win(c, EndReason::ArbiterDecision),
-                    None => crate::game::GameResult::draw(EndReason::ArbiterDecision),
-                };
-                if self.change(Edit::End(result)).is_ok() {
-                    if let Some(part) = &mut self.parts.clock {
-                        let _ = part.clock.pause(now);
-                    }
-                    self.say(out, done, Priority::Normal, SayKind::Game);
-                    let t = self.game_over_sentence().unwrap_or_default();
-                    self.say(out, t, Priority::Urgent, SayKind::Game);
-                } else if let Some(t) = self.game_over_state() {
-                    self.say(out, t, Priority::Normal, SayKind::Error);
-                }
-            }
-            ArbiterOp::Illegal(s) => self.illegal_move(s.colour(self.settings.me), done, now, out),
-            // (Never pending: `on_arbiter` says it at once.)
-            ArbiterOp::Code => {}
-        }
-        true
     }
 
     /// 7.5: an illegal move completed by `offender` (their last move): the
@@ -568,34 +450,72 @@ impl App {
 
     // The arbiter's decisions and the penalties, journalled.
 
-    /// The answer to an arbiter's confirmation, journalled when carried
-    /// out: the action before what it does, and an illegal move's time
-    /// penalty (7.5) with the time it gave.
+    /// `arbiter ...`: asks for the confirmation (`arbiter.rs`).
+    pub(super) fn on_arbiter(&mut self, op: ArbiterOp, out: &mut Vec<Effect>) {
+        let code = (self.parts.companion.arbiter_code.as_deref())
+            .filter(|_| self.parts.tournament.is_some());
+        let voice = &mut Voice::new(&mut self.talk, out);
+        let clock = self.parts.clock.as_ref();
+        if let Some(op) = arbiter::ask(op, clock, code, self.settings.me, voice) {
+            self.mode = super::Mode::ArbiterPending(op);
+        }
+    }
+
+    /// The answer to an arbiter's confirmation: `yes` carries it out (and
+    /// journals it: the action before what it does, and an illegal move's
+    /// time penalty (7.5) with the time it gave), anything else cancels.
     pub(in crate::app) fn arbiter_answered(
         &mut self,
         yes: bool,
         now: Instant,
         out: &mut Vec<Effect>,
     ) {
-        let op = match self.mode {
-            crate::app::Mode::ArbiterPending(op) => Some(op),
-            _ => None,
+        let super::Mode::ArbiterPending(op) = self.mode else {
+            return;
         };
-        if !yes || op.is_none() {
-            self.arbiter_answer(yes, now, out);
+        self.mode = super::Mode::Playing;
+        if !yes {
+            let t = self.message("arbiter_cancelled", &[]);
+            self.say(out, t, Priority::Normal, SayKind::Game);
             return;
         }
-        let Some(op) = op else {
-            return;
-        };
-        let (action, note) = arbiter_words(op, self.settings.me);
+        let me = self.settings.me;
+        let (action, note) = arbiter::words(op, me);
         let last = self.game.history().len();
         let was_over = self.game.is_over();
         let before = clock_times(self.clock(), now);
         self.parts
             .journal
             .event_first(Event::Arbiter { action, note });
-        self.arbiter_answer(yes, now, out);
+        let what = arbiter::what(&self.talk, op, me);
+        let done = self.message("arbiter_done", &[("what", &what)]);
+        match op {
+            ArbiterOp::Result(w) => {
+                let result = match w {
+                    Some(c) => crate::game::GameResult::win(c, EndReason::ArbiterDecision),
+                    None => crate::game::GameResult::draw(EndReason::ArbiterDecision),
+                };
+                if self.change(Edit::End(result)).is_ok() {
+                    if let Some(part) = &mut self.parts.clock {
+                        let _ = part.clock.pause(now);
+                    }
+                    self.say(out, done, Priority::Normal, SayKind::Game);
+                    let t = self.game_over_sentence().unwrap_or_default();
+                    self.say(out, t, Priority::Urgent, SayKind::Game);
+                } else if let Some(t) = self.game_over_state() {
+                    self.say(out, t, Priority::Normal, SayKind::Error);
+                }
+            }
+            ArbiterOp::Illegal(s) => self.illegal_move(s.colour(me), done, now, out),
+            _ => {
+                let voice = &mut Voice::new(&mut self.talk, out);
+                let part = self.parts.clock.as_mut();
+                let flag = arbiter::set_clock(op, part, &self.game, me, now, (done, voice));
+                if let Some(side) = flag {
+                    self.flag_fell(side, out);
+                }
+            }
+        }
         // Refused (no such move to take back, the game already over): the
         // arbiter's action did nothing and is not on the scoresheet.
         let done = match op {
@@ -609,17 +529,14 @@ impl App {
             }
             return;
         }
-        if let ArbiterOp::Illegal(s) = op
-            && self.game.history().len() < last
-        {
-            let offender = s.colour(self.settings.me);
+        if let ArbiterOp::Illegal(s) = op {
             let after = clock_times(self.clock(), now);
             let (w, b) = match (before, after) {
                 (Some((w0, b0)), Some((w1, b1))) => (w1 - w0, b1 - b0),
                 _ => (0, 0),
             };
             self.parts.journal.event(Event::Penalty(Penalty {
-                against: offender,
+                against: s.colour(me),
                 reason: "illegal-move".into(),
                 white_delta_ms: w,
                 black_delta_ms: b,
@@ -730,75 +647,6 @@ impl App {
             }
         }
     }
-}
-
-/// A time as the journal writes it.
-fn secs(d: Duration) -> String {
-    crate::scoresheet::record::format_ms(millis(d))
-}
-
-/// What an arbiter function does, in words (`me`: the player's side).
-fn arbiter_what(talk: &Talk, op: ArbiterOp, me: Color) -> String {
-    let colour = |s: Side| s.colour(me);
-    match op {
-        ArbiterOp::Stop => talk.text("arbiter_stop", &[]),
-        ArbiterOp::Start => talk.text("arbiter_start", &[]),
-        ArbiterOp::Add(s, d) | ArbiterOp::Remove(s, d) => {
-            let key = if matches!(op, ArbiterOp::Add(..)) {
-                "arbiter_add"
-            } else {
-                "arbiter_remove"
-            };
-            let side = talk.phraser.side(colour(s));
-            let time = words::time(&talk.phraser, d);
-            talk.text(key, &[("side", &side), ("time", &time)])
-        }
-        ArbiterOp::Moves(n) => talk.text("arbiter_moves", &[("count", &n.to_string())]),
-        // (Said at once, never asked to confirm: `on_arbiter`.)
-        ArbiterOp::Code => String::new(),
-        ArbiterOp::Illegal(s) => {
-            let side = talk.phraser.side(colour(s));
-            talk.text("arbiter_illegal", &[("side", &side)])
-        }
-        ArbiterOp::Result(w) => {
-            let key = match w {
-                Some(Color::White) => "result_white",
-                Some(Color::Black) => "result_black",
-                None => "result_draw",
-            };
-            let result = talk.text(key, &[]);
-            talk.text("arbiter_result", &[("result", &result)])
-        }
-    }
-}
-
-/// An arbiter's action as the journal words it: a word and a note.
-/// An arbiter function as the journal writes it: its action and note
-/// (`me`: the player's side).
-fn arbiter_words(op: ArbiterOp, me: Color) -> (String, String) {
-    let side = |s: Side| match s.colour(me) {
-        Color::White => "white",
-        Color::Black => "black",
-    };
-    let (action, note) = match op {
-        ArbiterOp::Stop => ("stop", String::new()),
-        ArbiterOp::Start => ("start", String::new()),
-        ArbiterOp::Add(s, d) => ("add-time", format!("{} {}", side(s), secs(d))),
-        ArbiterOp::Remove(s, d) => ("remove-time", format!("{} {}", side(s), secs(d))),
-        ArbiterOp::Moves(n) => ("moves", n.to_string()),
-        ArbiterOp::Code => ("code", String::new()),
-        ArbiterOp::Illegal(s) => ("illegal-move", side(s).to_string()),
-        ArbiterOp::Result(w) => (
-            "result",
-            match w {
-                Some(Color::White) => "1-0",
-                Some(Color::Black) => "0-1",
-                None => "1/2-1/2",
-            }
-            .to_string(),
-        ),
-    };
-    (action.to_string(), note)
 }
 
 /// Both times now, in milliseconds, when the game has a clock.

@@ -199,13 +199,10 @@ impl App {
         if let Some(sheet) = &mut self.parts.journal.sheet {
             sheet.hear(change);
         }
-        if let Some(e) = self
-            .parts
-            .tournament
-            .as_ref()
-            .and_then(|t| t.on_change(change))
+        if let Some(t) = &mut self.parts.tournament
+            && let Some(e) = t.on_change(change)
         {
-            self.tournament_record(e);
+            super::tournament::record(Some(t), &mut self.parts.journal, e);
         }
         self.parts.boards.on_change(change);
         if let Some(b) = &mut self.parts.broadcast {

@@ -173,7 +173,8 @@ impl App {
             _ => self.settings.me,
         };
         if let Some(e) = t.record(by, action, arg, !refused) {
-            self.tournament_record(e);
+            let t = self.parts.tournament.as_mut();
+            super::tournament::record(t, &mut self.parts.journal, e);
         }
         if refused {
             let t = self.message("tournament_refused", &[]);

@@ -412,7 +412,9 @@ impl App {
                 self.answer_resume(Some(action), now, &mut out)
             }
             Msg::Journal(crate::scoresheet::JournalStatus::Digest(d)) => {
-                self.on_digest(&d, &mut out)
+                let t = self.parts.tournament.as_mut();
+                let voice = &mut voice::Voice::new(&mut self.talk, &mut out);
+                tournament::digest_said(t, &d, &mut self.parts.companion, voice);
             }
             Msg::Journal(status) => {
                 let mut v = voice::Voice::new(&mut self.talk, &mut out);
@@ -576,11 +578,16 @@ impl App {
             self.say(&mut out, t, Priority::Normal, SayKind::Game);
         }
         // A tournament game's end: both players asked to confirm.
-        self.tournament_over(&mut out);
+        if let Some(t) = &mut self.parts.tournament {
+            let (over, page) = (self.game.is_over(), self.parts.companion.running());
+            t.over(over, page, &mut voice::Voice::new(&mut self.talk, &mut out));
+        }
         // Leaving in order (quit, the end of input, SIGTERM, SIGHUP): both
         // times are journalled, so that a resume gives no thinking time back.
         if self.quitting && !was_quitting {
-            self.tournament_stopped();
+            if let Some(t) = &mut self.parts.tournament {
+                t.stopped(self.settings.me, &mut self.parts.journal);
+            }
             let over = self.game.is_over();
             let clock = self.parts.clock.as_ref().map(clock::ClockPart::clock);
             self.parts.journal.reading(over, clock, now);

@@ -17,7 +17,7 @@ use super::online::{OnlineNote, OnlinePlay, game_error_key};
 use super::online_record::{clock_of, online_start_info};
 use super::scoresheet::{damage_sentence, lines_words, restored_up_to};
 use super::takeback::TakebackNote;
-use super::tournament::{Confirmed, Tournament, TournamentSetup};
+use super::tournament::{self, Tournament};
 use super::voice::{Talk, Voice};
 use crate::audio::Tone;
 use crate::board::{BoardSession, Inferred, SessionNote};
@@ -446,7 +446,9 @@ impl App {
 
     fn on_opponent_action(&mut self, action: OpponentAction, now: Instant, out: &mut Vec<Effect>) {
         let them = !self.settings.me;
-        self.record_page_action(&action);
+        if let Some(t) = &mut self.parts.tournament {
+            t.page_action(&action, self.settings.me, &mut self.parts.journal);
+        }
         // The one action of a game that is over: its result confirmed.
         if action == OpponentAction::ConfirmResult {
             return self.confirm_result(them, out);
@@ -771,7 +773,8 @@ impl App {
             self.say(out, t, Priority::Normal, SayKind::Info);
         }
         self.replace_game(resumed.game.clone());
-        self.mode_of_record(&resumed.start);
+        let rated = &mut self.settings.rated;
+        tournament::mode_of_record(&resumed.start, rated, &mut self.parts.tournament);
         let part = self.parts.clock.take();
         self.parts.clock = ClockPart::restored(part, &resumed.start, resumed.restored_clock(), now);
         if let Some(c) = &mut self.parts.clock {
@@ -1340,67 +1343,30 @@ fn about(talk: &Talk, seat: Seat, text: String) -> String {
 /// the start and the stop, a resumed game's mode, the confirmations of
 /// the result and the closed record's digest (`tournament.rs`).
 impl App {
-    /// At the start of the session: a tournament game says its mode and
-    /// what its arbiter allowed, and records that hector started.
+    /// At the start of the session (not while the resume question waits:
+    /// a saved game's mode is its record's), a tournament game says its
+    /// mode (`tournament.rs`).
     pub(super) fn tournament_started(&mut self, out: &mut Vec<Effect>) {
-        // A saved game may be resumed: its mode is its record's.
         if self.mode.asking_resume() {
             return;
         }
-        let Some(t) = self.parts.tournament.as_mut() else {
-            return;
-        };
-        if !t.start() {
-            return;
-        }
-        let allowed: Vec<String> = t.allowed().iter().map(|a| self.talk.word(*a)).collect();
-        self.tournament_record(Tournament::act(
-            self.settings.me,
-            "start",
-            "",
-            crate::scoresheet::record::Via::Hector,
-        ));
-        let t = self.message("tournament_mode", &[]);
-        self.say(out, t, Priority::Normal, SayKind::Game);
-        if !allowed.is_empty() {
-            let list = self.talk.phraser.list(&allowed);
-            let t = self.message("tournament_allowed", &[("actions", &list)]);
-            self.info(out, t);
-        }
-    }
-
-    /// A tournament game's record: written to the journal and kept for
-    /// the arbiter's page's action log.
-    pub(super) fn tournament_record(&mut self, event: Event) {
         if let Some(t) = &mut self.parts.tournament {
-            t.log(&event);
-        }
-        self.parts.journal.event(event);
-    }
-
-    /// hector stops (quit, the end of input, a signal): recorded, unless
-    /// the record is closed.
-    pub(super) fn tournament_stopped(&mut self) {
-        if self.parts.tournament.as_ref().is_some_and(|t| !t.closed()) {
-            self.tournament_record(Tournament::act(
-                self.settings.me,
-                "stop",
-                "",
-                crate::scoresheet::record::Via::Hector,
-            ));
+            let voice = &mut Voice::new(&mut self.talk, out);
+            t.started(self.settings.me, &mut self.parts.journal, voice);
         }
     }
 
-    /// A game resumed from its journal is played in the mode its start
-    /// record names, whatever this session was started with (a record of
-    /// before modes keeps the session's).
-    pub(super) fn mode_of_record(&mut self, start: &StartInfo) {
-        use crate::scoresheet::record::GameMode;
-        let Some(mode) = start.mode() else {
-            return;
+    /// `by` confirms the result (`tournament.rs`): the player with
+    /// `confirm`, the opponent on their page.
+    pub(super) fn confirm_result(&mut self, by: Color, out: &mut Vec<Effect>) {
+        let around = tournament::Around {
+            me: self.settings.me,
+            page: &mut self.parts.companion,
+            journal: &mut self.parts.journal,
+            voice: &mut Voice::new(&mut self.talk, out),
         };
-        self.settings.rated = mode != GameMode::Casual;
-        self.parts.tournament = TournamentSetup::of_start(start).map(Tournament::new);
+        let t = self.parts.tournament.as_mut();
+        tournament::confirm_result(t, by, &self.game, around);
     }
 
     /// A change the opponent asks for on their page: said to the player
@@ -1416,120 +1382,6 @@ impl App {
                 self.parts.companion.notify(t, None);
             }
         }
-    }
-
-    /// What the opponent did on their page, for a tournament game's log
-    /// (a move is recorded as the game hears it).
-    pub(super) fn record_page_action(&mut self, action: &OpponentAction) {
-        let Some(t) = &self.parts.tournament else {
-            return;
-        };
-        let (what, arg) = match action {
-            OpponentAction::Move(_) | OpponentAction::ConfirmResult => return,
-            OpponentAction::OfferDraw => ("offer", String::new()),
-            OpponentAction::AcceptDraw => ("accept", String::new()),
-            OpponentAction::DeclineDraw => ("decline", String::new()),
-            OpponentAction::Resign => ("resign", String::new()),
-            // Refused to the player in a tournament game, so not asked
-            // of the page there; recorded should it come.
-            OpponentAction::AcceptTakeback => ("takeback-accept", String::new()),
-            OpponentAction::RefuseTakeback => ("takeback-refuse", String::new()),
-            OpponentAction::ClaimDraw(intended) => (
-                "claim",
-                match intended {
-                    Some(MoveInput::San(san)) => san.clone(),
-                    Some(MoveInput::FromTo { from, to, .. }) => format!("{from}{to}"),
-                    None => String::new(),
-                },
-            ),
-        };
-        let e = Tournament::act(!self.settings.me, what, &arg, t.via());
-        self.tournament_record(e);
-    }
-
-    /// The end of a tournament game: both players are asked to confirm
-    /// the result (Article 8.7), once.
-    pub(super) fn tournament_over(&mut self, out: &mut Vec<Effect>) {
-        let over = self.game.is_over();
-        let Some(t) = &mut self.parts.tournament else {
-            return;
-        };
-        if !t.ask_confirmation(over) {
-            return;
-        }
-        let word = self.talk.word(crate::action::PlayerAction::Confirm);
-        let key = if self.parts.companion.running() {
-            "tournament_confirm_ask"
-        } else {
-            "tournament_confirm_ask_alone"
-        };
-        let t = self.message(key, &[("command", &word)]);
-        self.say(out, t, Priority::Normal, SayKind::Game);
-    }
-
-    /// `by` confirms the result (the player with `confirm`, the opponent
-    /// on their page): recorded; once both have (or the player, when
-    /// there is no page), the record is closed and its digest asked of
-    /// the journal.
-    pub(super) fn confirm_result(&mut self, by: Color, out: &mut Vec<Effect>) {
-        let mine = by == self.settings.me;
-        let outcome = self.game.result().map(|r| r.outcome);
-        let page = self.parts.companion.running();
-        let Some(t) = &mut self.parts.tournament else {
-            let t = self.message("confirm_not_tournament", &[]);
-            return self.info(out, t);
-        };
-        let via = t.via();
-        let answer = t.confirm(by, outcome);
-        let key = match answer {
-            Confirmed::NotOver => Some("confirm_not_over"),
-            Confirmed::Already => Some("confirm_already"),
-            Confirmed::Recorded { .. } => None,
-        };
-        if let Some(key) = key {
-            if mine {
-                let t = self.message(key, &[]);
-                self.say(out, t, Priority::Normal, SayKind::Error);
-            } else {
-                self.parts.companion.notify_key(&self.talk, key);
-            }
-            return;
-        }
-        let (Confirmed::Recorded { both }, Some(outcome)) = (answer, outcome) else {
-            return;
-        };
-        self.tournament_record(Event::Confirm { by, outcome, via });
-        let side = self.talk.phraser.side(by);
-        let t = self.message("result_confirmed", &[("side", &side)]);
-        self.say(out, t, Priority::Normal, SayKind::Game);
-        if both || (mine && !page) {
-            if let Some(t) = &mut self.parts.tournament
-                && t.close()
-            {
-                self.parts.journal.close();
-            }
-        } else if mine {
-            let side = self.talk.phraser.side(!by);
-            let t = self.message("confirm_waiting", &[("side", &side)]);
-            self.info(out, t);
-        }
-    }
-
-    /// The closed record's digest, from the journal: said, shown on the
-    /// full-screen view and the opponent's page (what `hector verify`
-    /// gives for the file, and the arbiter notes on the result slip).
-    pub(super) fn on_digest(
-        &mut self,
-        digest: &crate::scoresheet::record::Digest,
-        out: &mut Vec<Effect>,
-    ) {
-        let short = crate::scoresheet::verify::short_digest(digest);
-        if let Some(t) = &mut self.parts.tournament {
-            t.set_digest(short.clone());
-        }
-        let t = self.message("tournament_digest", &[("digest", &short)]);
-        self.parts.companion.notify(t.clone(), None);
-        self.say(out, t, Priority::Normal, SayKind::Game);
     }
 
     /// An arbiter's function from the arbiter's page, confirmed there:
@@ -1565,12 +1417,9 @@ impl App {
         out.truncate(before);
         let arg = super::tournament::arg_words(&crate::command::Arg::Arbiter(op));
         let by = self.settings.me;
-        self.tournament_record(Tournament::act(
-            by,
-            "arbiter",
-            &arg,
-            crate::scoresheet::record::Via::Arbiter,
-        ));
+        let e = Tournament::act(by, "arbiter", &arg, crate::scoresheet::record::Via::Arbiter);
+        let t = self.parts.tournament.as_mut();
+        tournament::record(t, &mut self.parts.journal, e);
         self.arbiter_answered(true, now, out);
         let said: Vec<String> = out[before..]
             .iter()

@@ -606,7 +606,7 @@ fn handle_status(sheet: Option<&mut Sheet>, status: JournalStatus) -> JournalNot
             }
             JournalNote::Recovered
         }
-        // A tournament game's digest: the App's (`App::on_digest`).
+        // A tournament game's digest: the tournament part's (`tournament::digest_said`).
         JournalStatus::Digest(_) => JournalNote::Quiet,
     }
 }

@@ -29,15 +29,11 @@ use crate::msg::Effect;
 use crate::speech::{Priority, SayKind};
 
 impl App {
-    pub(super) fn help_line(&self, action: A) -> String {
-        self.talk.help_line(action)
-    }
-
     /// A review action (outside a review: said so, with its help); false
     /// when the review has no answer for it.
     fn on_review_action(&mut self, action: A, arg: Option<&str>, out: &mut Vec<Effect>) -> bool {
         let Some(state) = &mut self.parts.review else {
-            let t = self.help_line(action);
+            let t = self.talk.help_line(action);
             let t = self.message("review_only", &[("help", &t)]);
             self.say(out, t, Priority::Normal, SayKind::Error);
             return true;
@@ -226,7 +222,7 @@ impl App {
         let arg = request.arg;
         let pos = self.game.position().clone();
         let missing = |app: &mut App, out: &mut Vec<Effect>| {
-            let t = app.help_line(action);
+            let t = app.talk.help_line(action);
             app.say(out, t, Priority::Normal, SayKind::Error);
         };
         match action {
@@ -455,7 +451,7 @@ impl App {
             }
             A::Help => match arg {
                 Arg::Action(of) => {
-                    let t = self.help_line(of);
+                    let t = self.talk.help_line(of);
                     self.info(out, t);
                 }
                 _ => {
@@ -464,7 +460,7 @@ impl App {
                     let lines: Vec<String> = A::ALL
                         .iter()
                         .filter(|&&a| self.parts.applies_now(a))
-                        .map(|&a| self.help_line(a))
+                        .map(|&a| self.talk.help_line(a))
                         .collect();
                     for t in lines {
                         self.info(out, t);
@@ -536,7 +532,7 @@ impl App {
             (A::FlipView, _) => return cursor.flip(me, &mut v),
             // A jump without what its key gives it: how to ask.
             _ => {
-                let t = self.help_line(action);
+                let t = self.talk.help_line(action);
                 return self.say(out, t, Priority::Normal, SayKind::Error);
             }
         };
@@ -670,7 +666,7 @@ mod table_tests {
             let mut app = App::builder().build();
             let mut out = Vec::new();
             app.dispatch(Request::new(row.action, Arg::None), now, &mut out);
-            let help = app.help_line(row.action);
+            let help = app.talk.help_line(row.action);
             assert_eq!(texts(out) == [help], row.args == Args::Read, "{}", row.name);
         }
     }
@@ -695,7 +691,7 @@ mod table_tests {
                 .iter()
                 .filter(|r| places.contains(&r.place))
                 .filter(|r| r.needs == crate::action::Needs::Nothing)
-                .map(|r| app.help_line(r.action))
+                .map(|r| app.talk.help_line(r.action))
                 .collect();
             let said = texts(app.update(Msg::Line("help".into()), now));
             assert_eq!(said[1..], want[..]);

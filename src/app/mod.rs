@@ -21,7 +21,7 @@ use crate::action::PlayerAction;
 use crate::audio::Tone;
 use crate::board::BoardSession;
 use crate::board::session::promotion_role;
-use crate::command::{ArgProblem, ArgReader, Input, read_line};
+use crate::command::{ArgReader, Input, read_line};
 use crate::game::Game;
 use crate::msg::{Effect, Msg};
 use crate::notation::Reader;
@@ -304,7 +304,7 @@ impl App {
     }
 
     fn prompt_of_game(&self) -> String {
-        if let Some(t) = self.game_over_state() {
+        if let Some(t) = status::over_state(&self.game, &self.parts, &self.talk) {
             return t;
         }
         if let Some(t) = self
@@ -762,7 +762,7 @@ impl App {
             }
             Input::Move(text) => self.on_move_text(&text, now, out),
             Input::BadArguments { command, problem } => {
-                let t = self.arg_problem(command, &problem);
+                let t = self.talk.arg_problem(command, &problem);
                 self.say(out, t, Priority::Normal, SayKind::Error);
             }
             Input::Request(r) => self.dispatch(r, now, out),
@@ -783,72 +783,8 @@ impl App {
         }
     }
 
-    /// What was wrong with a command's words, or its help when words are
-    /// missing.
-    fn arg_problem(&self, command: PlayerAction, problem: &ArgProblem) -> String {
-        let word = self
-            .talk
-            .keymap
-            .words(command)
-            .first()
-            .cloned()
-            .unwrap_or_else(|| command.key().to_owned());
-        let (key, input) = match problem {
-            ArgProblem::Missing => return self.help_line(command),
-            ArgProblem::NoRank(w) => ("arg_no_rank", w),
-            ArgProblem::NoFile(w) => ("arg_no_file", w),
-            ArgProblem::NoSquare(w) => ("arg_no_square", w),
-            ArgProblem::NoSide(w) => ("arg_no_side", w),
-            ArgProblem::NoPieceOrSide(w) => ("arg_no_piece_or_side", w),
-            ArgProblem::NoCount(w) => ("arg_no_count", w),
-            ArgProblem::NoFormat(w) => ("arg_no_format", w),
-            ArgProblem::NoArbiterOp(w) => ("arg_no_arbiter_op", w),
-            ArgProblem::NoTimeQuery(w) => ("arg_no_time_query", w),
-            ArgProblem::NoMinutes(w) => ("arg_no_minutes", w),
-            ArgProblem::NoResult(w) => ("arg_no_result", w),
-            ArgProblem::TooMany(w) => ("arg_too_many", w),
-            ArgProblem::NoCommand(w) => ("help_unknown", w),
-        };
-        let input = crate::words::quote(input);
-        self.message(key, &[("input", &input), ("command", &word)])
-    }
-
-    fn game_over_sentence(&self) -> Option<String> {
-        let r = self.game.result()?;
-        if let Some(side) = self.flag_drawn() {
-            return Some(self.talk.phraser.flag_fell_drawn(side));
-        }
-        Some(self.talk.phraser.game_over(r.reason, r.outcome.winner()))
-    }
-
-    /// The side whose flag fell, when the game ended drawn by it (the
-    /// other could not mate): said by name (issue 30, item 6).
-    fn flag_drawn(&self) -> Option<Color> {
-        let r = self.game.result()?;
-        if r.reason != crate::game::EndReason::TimeForfeit || r.outcome.winner().is_some() {
-            return None;
-        }
-        self.parts.clock.as_ref()?.clock().flagged()
-    }
-
-    /// "Game over: White won by checkmate, one to zero. Say new for a new game."
-    fn game_over_state(&self) -> Option<String> {
-        let r = self.game.result()?;
-        if let Some(o) = &self.parts.online {
-            return Some(o.over_state(&self.talk, r.reason, r.outcome.winner()));
-        }
-        if let Some(side) = self.flag_drawn() {
-            return Some(self.talk.phraser.flag_fell_drawn_state(side));
-        }
-        Some(
-            self.talk
-                .phraser
-                .game_over_state(r.reason, r.outcome.winner()),
-        )
-    }
-
     fn on_move_text(&mut self, text: &str, now: Instant, out: &mut Vec<Effect>) {
-        if let Some(t) = self.game_over_state() {
+        if let Some(t) = status::over_state(&self.game, &self.parts, &self.talk) {
             self.say(out, t, Priority::Normal, SayKind::Error);
             return;
         }

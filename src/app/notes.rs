@@ -16,6 +16,7 @@ use super::engine::EngineNote;
 use super::online::{OnlineNote, OnlinePlay, game_error_key};
 use super::online_record::{clock_of, online_start_info};
 use super::scoresheet::{damage_sentence, lines_words, restored_up_to};
+use super::status;
 use super::takeback::TakebackNote;
 use super::tournament::{self, Tournament};
 use super::voice::{Talk, Voice};
@@ -124,7 +125,9 @@ impl App {
                 if self.change(Edit::End(result)).is_err() {
                     return;
                 }
-                if let Some(t) = own.or_else(|| self.game_over_sentence()) {
+                if let Some(t) =
+                    own.or_else(|| status::over_sentence(&self.game, &self.parts, &self.talk))
+                {
                     self.say(out, t, Priority::Urgent, SayKind::Game);
                 }
             }
@@ -200,7 +203,7 @@ impl App {
                 &[("count", &made.to_string()), ("last", &words)],
             );
             self.say(out, t, Priority::Urgent, SayKind::Game);
-            if let Some(t) = self.game_over_sentence() {
+            if let Some(t) = status::over_sentence(&self.game, &self.parts, &self.talk) {
                 self.say(out, t, Priority::Urgent, SayKind::Game);
             }
         }
@@ -392,7 +395,7 @@ impl App {
                 }
                 EngineNote::Answer(r) => self.on_engine_move(r, now, out),
                 EngineNote::GameOver => {
-                    if let Some(t) = self.game_over_state() {
+                    if let Some(t) = status::over_state(&self.game, &self.parts, &self.talk) {
                         self.info(out, t);
                     }
                 }
@@ -415,7 +418,7 @@ impl App {
             if accept && self.change(Edit::AcceptDraw(engine)).is_ok() {
                 let t = self.message("draw_accepted", &[]);
                 self.say(out, t, Priority::Urgent, SayKind::Game);
-                if let Some(t) = self.game_over_sentence() {
+                if let Some(t) = status::over_sentence(&self.game, &self.parts, &self.talk) {
                     self.say(out, t, Priority::Urgent, SayKind::Game);
                 }
                 return;
@@ -453,7 +456,7 @@ impl App {
         if action == OpponentAction::ConfirmResult {
             return self.confirm_result(them, out);
         }
-        if let Some(t) = self.game_over_state() {
+        if let Some(t) = status::over_state(&self.game, &self.parts, &self.talk) {
             self.parts.companion.notify(t, None);
             return;
         }
@@ -510,7 +513,7 @@ impl App {
                 app.message("draw_offered", &[("side", &side)])
             }),
             OpponentAction::AcceptDraw => self.page_edit(Edit::AcceptDraw(them), out, |app| {
-                app.game_over_sentence().unwrap_or_default()
+                status::over_sentence(&app.game, &app.parts, &app.talk).unwrap_or_default()
             }),
             OpponentAction::DeclineDraw => self.page_edit(Edit::DeclineDraw(them), out, |app| {
                 let side = app.talk.phraser.side(them);
@@ -537,7 +540,7 @@ impl App {
             }
             OpponentAction::Resign => {
                 if self.change(Edit::Resign(them)).is_ok()
-                    && let Some(t) = self.game_over_sentence()
+                    && let Some(t) = status::over_sentence(&self.game, &self.parts, &self.talk)
                 {
                     self.say(out, t, Priority::Urgent, SayKind::Game);
                 }
@@ -809,7 +812,7 @@ impl App {
             let t = self.message("resumed_last", &[("move", &words)]);
             self.info(out, t);
         }
-        if let Some(t) = self.game_over_sentence() {
+        if let Some(t) = status::over_sentence(&self.game, &self.parts, &self.talk) {
             self.info(out, t);
         } else if let Some(c) = self.clock() {
             // The clocks as they were restored, and whether they run.
@@ -1069,7 +1072,7 @@ impl App {
                 self.parts
                     .journal
                     .mismatch_resolved(crate::scoresheet::record::BoardOf::Player);
-                if let Some(t) = self.game_over_state() {
+                if let Some(t) = status::over_state(&self.game, &self.parts, &self.talk) {
                     self.say(out, t, Priority::Normal, SayKind::Error);
                 } else if self.online_refuses_move(out) {
                     // Online, only lichess moves for the opponent.

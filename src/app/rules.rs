@@ -17,6 +17,7 @@ use super::clock::ClockPart;
 use super::clock::board_clock::{PressCheck, unpromoted_pawn};
 use super::offers::{self, DrawAction};
 use super::scoresheet::millis;
+use super::status;
 use super::takeback::{TakebackNote, Takebacks};
 use super::voice::Voice;
 use crate::audio::Tone;
@@ -37,7 +38,7 @@ impl App {
         };
         let result = part.flag_result(side, self.game.position());
         let _ = self.change(Edit::End(result));
-        let t = self.game_over_sentence().unwrap_or_default();
+        let t = status::over_sentence(&self.game, &self.parts, &self.talk).unwrap_or_default();
         self.say(out, t, Priority::Urgent, SayKind::Game);
         out.push(Effect::Tone(Tone::FlagFall));
     }
@@ -81,7 +82,7 @@ impl App {
     /// 7.5: an illegal move completed by `offender` (their last move): the
     /// position before it restored, then the edition's penalty.
     fn illegal_move(&mut self, offender: Color, done: String, now: Instant, out: &mut Vec<Effect>) {
-        if let Some(t) = self.game_over_state() {
+        if let Some(t) = status::over_state(&self.game, &self.parts, &self.talk) {
             self.say(out, t, Priority::Normal, SayKind::Error);
             return;
         }
@@ -135,7 +136,7 @@ impl App {
         };
         if let Some(result) = end {
             let _ = self.change(Edit::End(result));
-            let t = self.game_over_sentence().unwrap_or_default();
+            let t = status::over_sentence(&self.game, &self.parts, &self.talk).unwrap_or_default();
             self.say(out, t, Priority::Urgent, SayKind::Game);
         }
     }
@@ -225,7 +226,7 @@ impl App {
     /// A draw action or resignation (`offers.rs` decides and words it):
     /// refused once the game is over; online, resignation is lichess's.
     pub(super) fn draw_action(&mut self, action: DrawAction, out: &mut Vec<Effect>) {
-        if let Some(t) = self.game_over_state() {
+        if let Some(t) = status::over_state(&self.game, &self.parts, &self.talk) {
             self.say(out, t, Priority::Normal, SayKind::Error);
             return;
         }
@@ -240,7 +241,7 @@ impl App {
             return;
         };
         let made = self.change(edit.clone()).map(drop);
-        let over = self.game_over_sentence();
+        let over = status::over_sentence(&self.game, &self.parts, &self.talk);
         offers::say_outcome(&edit, made, over, &mut Voice::new(&mut self.talk, out));
     }
 
@@ -248,7 +249,7 @@ impl App {
     /// or on an intended move.  Which rule is claimed follows from the
     /// position: 50 moves when the count is there, else repetition.
     pub(super) fn claim(&mut self, intended: Option<String>, now: Instant, out: &mut Vec<Effect>) {
-        if let Some(t) = self.game_over_state() {
+        if let Some(t) = status::over_state(&self.game, &self.parts, &self.talk) {
             self.say(out, t, Priority::Normal, SayKind::Error);
             return;
         }
@@ -381,7 +382,8 @@ impl App {
                 if let Some(m) = mv {
                     self.announce_move(&pos, m, out);
                 }
-                let t = self.game_over_sentence().unwrap_or_default();
+                let t =
+                    status::over_sentence(&self.game, &self.parts, &self.talk).unwrap_or_default();
                 self.say(out, t, Priority::Urgent, SayKind::Game);
             }
             Ok(Some(ClaimOutcome::Refused {
@@ -430,7 +432,7 @@ impl App {
                     // 9.5.3: the intended move must be made, and it
                     // presses the clock like any move.
                     self.announce_move(&pos, p.mv, out);
-                    if let Some(t) = self.game_over_sentence() {
+                    if let Some(t) = status::over_sentence(&self.game, &self.parts, &self.talk) {
                         self.say(out, t, Priority::Urgent, SayKind::Game);
                     }
                 }
@@ -500,9 +502,10 @@ impl App {
                         let _ = part.clock.pause(now);
                     }
                     self.say(out, done, Priority::Normal, SayKind::Game);
-                    let t = self.game_over_sentence().unwrap_or_default();
+                    let t = status::over_sentence(&self.game, &self.parts, &self.talk)
+                        .unwrap_or_default();
                     self.say(out, t, Priority::Urgent, SayKind::Game);
-                } else if let Some(t) = self.game_over_state() {
+                } else if let Some(t) = status::over_state(&self.game, &self.parts, &self.talk) {
                     self.say(out, t, Priority::Normal, SayKind::Error);
                 }
             }

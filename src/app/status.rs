@@ -1,9 +1,14 @@
 //! What hector says of itself rather than of the game: how it speaks
 //! (a screen reader, the system's voices, a fallback), whether it has
-//! sound, and the problems found at start-up.
+//! sound, and the problems found at start-up; and how the game ended, in
+//! words ([`over_sentence`], [`over_state`]).
 
-use super::voice::Voice;
+use shakmaty::Color;
+
+use super::parts::Parts;
+use super::voice::{Talk, Voice};
 use crate::audio::AudioStatus;
+use crate::game::{EndReason, Game};
 use crate::msg::StartProblem;
 use crate::speech::{Priority, SayKind, SpeechRoute, SpeechStatus};
 
@@ -72,4 +77,36 @@ pub(super) fn problem(p: &StartProblem, v: &mut Voice<'_>) {
         }
     };
     v.say_quietly(t, SayKind::Error);
+}
+
+/// How `game` ended, said as it ends; none while it goes on.
+pub(super) fn over_sentence(game: &Game, parts: &Parts, talk: &Talk) -> Option<String> {
+    let r = game.result()?;
+    if let Some(side) = flag_drawn(game, parts) {
+        return Some(talk.phraser.flag_fell_drawn(side));
+    }
+    Some(talk.phraser.game_over(r.reason, r.outcome.winner()))
+}
+
+/// The side whose flag fell, when the game ended drawn by it (the other
+/// could not mate): said by name (issue 30, item 6).
+fn flag_drawn(game: &Game, parts: &Parts) -> Option<Color> {
+    let r = game.result()?;
+    if r.reason != EndReason::TimeForfeit || r.outcome.winner().is_some() {
+        return None;
+    }
+    parts.clock.as_ref()?.clock().flagged()
+}
+
+/// "Game over: White won by checkmate, one to zero. Say new for a new
+/// game." (online, lichess's words); none while the game goes on.
+pub(super) fn over_state(game: &Game, parts: &Parts, talk: &Talk) -> Option<String> {
+    let r = game.result()?;
+    if let Some(o) = &parts.online {
+        return Some(o.over_state(talk, r.reason, r.outcome.winner()));
+    }
+    if let Some(side) = flag_drawn(game, parts) {
+        return Some(talk.phraser.flag_fell_drawn_state(side));
+    }
+    Some(talk.phraser.game_over_state(r.reason, r.outcome.winner()))
 }

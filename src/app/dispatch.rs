@@ -21,6 +21,7 @@ use super::cursor::CursorNote;
 use super::offers::DrawAction;
 use super::online::Taken;
 use super::review::ReviewNote;
+use super::status;
 use super::voice::Voice;
 use crate::action::{KeyArg, PlayerAction as A};
 use crate::command::{Arg, Request, Side, TimeQuery};
@@ -143,7 +144,7 @@ impl App {
             A::Resign => self.draw_action(DrawAction::Resign, out),
             _ => {
                 if self.journal_failing() {
-                    let t = self.saved_where_bye();
+                    let t = self.parts.journal.saved_where_bye(&self.talk);
                     self.info(out, t);
                 }
                 let t = self.message("goodbye", &[]);
@@ -383,7 +384,7 @@ impl App {
             // Resigning ends the game for good: asked like leaving it.
             A::New | A::Quit | A::Resign
                 if self.settings.ask_before_leaving
-                    && (self.game_in_progress()
+                    && (status::in_progress(&self.game)
                         || (action == A::Resign && !self.game.is_over())) =>
             {
                 self.ask(super::Question::Confirm(action), out);

@@ -282,7 +282,7 @@ impl App {
         if self.mode.asking_resume() {
             return self.message("prompt_resume", &[]);
         }
-        let p = self.prompt_of_game();
+        let p = status::prompt_of_game(&self.game, &self.parts, &self.talk);
         if self.journal_failing() {
             // Unsaved moves are never silent; a copy saved since the last
             // move holds them (issue 30).
@@ -292,47 +292,6 @@ impl App {
             return self.message("prompt_not_saved", &[("prompt", &p)]);
         }
         p
-    }
-
-    /// Leaving while the journal cannot be written: where the game is
-    /// kept (a copy saved since the last move), or that it is not.
-    fn saved_where_bye(&self) -> String {
-        match self.parts.journal.copy_current() {
-            Some(path) => self.message("saved_copy_bye", &[("path", path)]),
-            None => self.message("not_saved_bye", &[]),
-        }
-    }
-
-    fn prompt_of_game(&self) -> String {
-        if let Some(t) = status::over_state(&self.game, &self.parts, &self.talk) {
-            return t;
-        }
-        if let Some(t) = self
-            .parts
-            .online
-            .as_ref()
-            .and_then(|o| o.waiting_prompt(&self.talk))
-        {
-            return t;
-        }
-        let pos = self.game.position();
-        match self.game.pending_offer() {
-            Some(by) if !pos.is_check() => {
-                let side = self.talk.phraser.side(pos.turn());
-                let offerer = self.talk.phraser.side(by);
-                let number = pos.fullmoves().to_string();
-                self.message(
-                    "prompt_offer",
-                    &[("side", &side), ("number", &number), ("offerer", &offerer)],
-                )
-            }
-            _ => self.talk.phraser.turn(pos),
-        }
-    }
-
-    /// A game that has begun and not ended: leaving it loses something.
-    fn game_in_progress(&self) -> bool {
-        !self.game.history().is_empty() && self.game.result().is_none()
     }
 
     /// Ask a question that the next line answers.  An arbiter's
@@ -349,21 +308,6 @@ impl App {
                 self.say(out, t, Priority::Normal, SayKind::Game);
             }
             Mode::Playing | Mode::Question(_) => self.mode = Mode::Question(q),
-        }
-    }
-
-    /// The answer to the resume question: quit leaves it for the next
-    /// start, yes and no answer it, anything else asks again.
-    fn answer_resume(&mut self, action: Option<PlayerAction>, now: Instant, out: &mut Vec<Effect>) {
-        match action {
-            // Leaving answers nothing: the game stays to be resumed.
-            Some(PlayerAction::Quit) => {
-                self.mode = Mode::Playing;
-                self.on_action_confirmed(PlayerAction::Quit, now, out);
-            }
-            Some(PlayerAction::Accept) => self.on_resume_answer(Some(true), now, out),
-            Some(PlayerAction::Decline) => self.on_resume_answer(Some(false), now, out),
-            _ => self.on_resume_answer(None, now, out),
         }
     }
 
@@ -391,7 +335,7 @@ impl App {
             Msg::Line(line) => match self.mode {
                 Mode::AskingResume(_) => {
                     let answer = self.answer(&line);
-                    self.answer_resume(answer, now, &mut out);
+                    self.on_resume_answer(answer, now, &mut out);
                 }
                 Mode::ArbiterPending(_) => {
                     // Yes carries it out; anything else cancels.
@@ -409,7 +353,7 @@ impl App {
             // key could ask another question behind it, which the next
             // line after the answer then confirmed in the resumed game).
             Msg::Key(action, _) if self.mode.asking_resume() => {
-                self.answer_resume(Some(action), now, &mut out)
+                self.on_resume_answer(Some(action), now, &mut out)
             }
             Msg::Journal(crate::scoresheet::JournalStatus::Digest(d)) => {
                 let t = self.parts.tournament.as_mut();
@@ -433,9 +377,15 @@ impl App {
             }
             Msg::EndOfInput | Msg::Interrupted if self.journal_failing() => {
                 // Unsaved moves are never silent, even when leaving.
-                let t = self.saved_where_bye();
+                let t = self.parts.journal.saved_where_bye(&self.talk);
                 self.say(&mut out, t, Priority::Normal, SayKind::Error);
-                if matches!(msg, Msg::Interrupted) || !self.engine_defers_quit() {
+                if matches!(msg, Msg::Interrupted)
+                    || !self.parts.engine_defers_quit(
+                        &self.game,
+                        self.settings.me,
+                        self.mode.asking_resume(),
+                    )
+                {
                     let t = self.message("goodbye", &[]);
                     self.info(&mut out, t);
                     self.quitting = true;
@@ -444,12 +394,16 @@ impl App {
             }
             Msg::EndOfInput => {
                 // In a terminal, Ctrl-D in mid-game is a quit: said.
-                if self.settings.ask_before_leaving && self.game_in_progress() {
+                if self.settings.ask_before_leaving && status::in_progress(&self.game) {
                     let t = self.message("goodbye", &[]);
                     self.info(&mut out, t);
                 }
                 // The engine's move is never dropped: quit after it.
-                if !self.engine_defers_quit() {
+                if !self.parts.engine_defers_quit(
+                    &self.game,
+                    self.settings.me,
+                    self.mode.asking_resume(),
+                ) {
                     self.quitting = true;
                     out.push(Effect::Quit);
                 }
@@ -516,7 +470,7 @@ impl App {
                         && !self.parts.journal.resumed()
                         && self.parts.online.is_none()
                     {
-                        let t = self.opening_sentence();
+                        let t = status::opening(&self.game, &self.talk, &self.prompt());
                         self.say(&mut out, t, Priority::Normal, SayKind::Game);
                     }
                     self.tournament_started(&mut out);
@@ -769,29 +723,21 @@ impl App {
         }
     }
 
-    /// The first sentence of a game: "New game. White to move.", or for a
-    /// game set up from a FEN or continued from a PGN file, whose move it
-    /// is there ("Game set up. Black to move, move 2.").
-    fn opening_sentence(&self) -> String {
-        let standard =
-            self.game.history().is_empty() && *self.game.start() == shakmaty::Chess::default();
-        if standard {
-            self.message("new_game", &[])
-        } else {
-            let turn = self.prompt();
-            self.message("game_set_up", &[("turn", &turn)])
-        }
-    }
-
     fn on_move_text(&mut self, text: &str, now: Instant, out: &mut Vec<Effect>) {
         if let Some(t) = status::over_state(&self.game, &self.parts, &self.talk) {
             self.say(out, t, Priority::Normal, SayKind::Error);
             return;
         }
-        if self.online_refuses_move(out) {
+        if (self.parts.online.as_ref()).is_some_and(|o| {
+            let voice = &mut voice::Voice::new(&mut self.talk, out);
+            o.refuses_move(&self.game, self.settings.me, voice)
+        }) {
             return;
         }
-        if self.engine_has_the_move() {
+        if self
+            .parts
+            .engine_has_the_move(&self.game, self.settings.me, self.mode.asking_resume())
+        {
             // Judged first: a line that is no move at all ("xyz") is said
             // as such; a move is the engine's to make.
             let t = match self.talk.reader.read(text, self.game.position()) {

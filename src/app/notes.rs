@@ -115,7 +115,10 @@ impl App {
                     changes = rest;
                 }
                 self.apply_online_changes(changes, now, out);
-                self.online_follow_clock(now);
+                if let Some(o) = &self.parts.online {
+                    let clock = self.parts.clock.as_mut();
+                    o.follow_clock(&self.game, &mut self.parts.journal, clock, now);
+                }
             }
             OnlineNote::Edit(Edit::Play(mv)) => self.play(mv, now, out),
             OnlineNote::Edit(edit) => {
@@ -211,30 +214,6 @@ impl App {
 
     /// The server's times, as of now, followed by the clock; journalled
     /// once the game here has all the server's moves.
-    fn online_follow_clock(&mut self, now: Instant) {
-        let plies = self.game.history().len();
-        let Some((c, running, all)) = self
-            .parts
-            .online
-            .as_ref()
-            .and_then(|o| o.server_clock(plies))
-        else {
-            return;
-        };
-        if all {
-            self.parts
-                .journal
-                .server_press(&self.game, c.white_ms, c.black_ms);
-        }
-        let times = ByColor {
-            white: Duration::from_millis(c.white_ms),
-            black: Duration::from_millis(c.black_ms),
-        };
-        if let Some(part) = &mut self.parts.clock {
-            part.clock.follow(times, running, now);
-        }
-    }
-
     /// The player's board (branch `board`): a refused move made there (by
     /// lichess, or made for the opponent) is to be put back, never taken
     /// as the move made again.
@@ -250,16 +229,6 @@ impl App {
         let previous = game.positions().next_back().map(|(before, _)| before);
         let notes = b.move_refused(game.position(), previous, mv, now);
         self.on_seat_notes(Seat::Player, notes, now, out);
-    }
-
-    /// A move typed or made on the board online while it is not the
-    /// player's turn there: said, and true.
-    pub(super) fn online_refuses_move(&mut self, out: &mut Vec<Effect>) -> bool {
-        let Some(o) = &self.parts.online else {
-            return false;
-        };
-        let mut v = super::voice::Voice::new(&mut self.talk, out);
-        o.refuses_move(&self.game, self.settings.me, &mut v)
     }
 
     /// A game resumed from its journal that was played on lichess: rejoined
@@ -302,28 +271,6 @@ impl App {
         }
     }
 
-    /// The engine is alive and it is its move: not while a take-back is
-    /// being made on the board, nor while the player is asked whether to
-    /// resume a game (the game to play is not known yet).
-    pub(super) fn engine_has_the_move(&self) -> bool {
-        let held = self.parts.takeback.awaiting() || self.mode.asking_resume();
-        self.parts
-            .engine
-            .as_ref()
-            .is_some_and(|e| e.has_the_move(&self.game, self.settings.me, held))
-    }
-
-    /// The input ended: quit now, or after the engine's move.
-    pub(super) fn engine_defers_quit(&mut self) -> bool {
-        if self.engine_has_the_move()
-            && let Some(e) = &mut self.parts.engine
-        {
-            e.quit_after_its_move();
-            return true;
-        }
-        false
-    }
-
     /// After every message: the engine's asks carried out, the engine's
     /// turn asked for, its lines sent, its events said or played.
     pub(super) fn engine_step(&mut self, now: Instant, out: &mut Vec<Effect>) {
@@ -354,7 +301,11 @@ impl App {
                 break;
             }
             asked = true;
-            let has_the_move = self.engine_has_the_move();
+            let has_the_move = self.parts.engine_has_the_move(
+                &self.game,
+                self.settings.me,
+                self.mode.asking_resume(),
+            );
             let clock = self
                 .parts
                 .clock
@@ -364,7 +315,9 @@ impl App {
                 e.ask_move(&self.game, has_the_move, clock, now);
             }
         }
-        let has_the_move = self.engine_has_the_move();
+        let has_the_move =
+            self.parts
+                .engine_has_the_move(&self.game, self.settings.me, self.mode.asking_resume());
         if self
             .parts
             .engine
@@ -407,7 +360,10 @@ impl App {
     /// The engine's move about the game as it is: played (or the
     /// player's draw offer answered first).
     fn on_engine_move(&mut self, r: SearchResult, now: Instant, out: &mut Vec<Effect>) {
-        if !self.engine_has_the_move() {
+        if !self
+            .parts
+            .engine_has_the_move(&self.game, self.settings.me, self.mode.asking_resume())
+        {
             return;
         }
         // The player's draw offer is answered by the engine's evaluation:
@@ -652,10 +608,21 @@ impl App {
     /// no, `None` (anything else) asks again.
     pub(in crate::app) fn on_resume_answer(
         &mut self,
-        yes: Option<bool>,
+        action: Option<crate::action::PlayerAction>,
         now: Instant,
         out: &mut Vec<Effect>,
     ) {
+        use crate::action::PlayerAction;
+        let yes = match action {
+            // Leaving answers nothing: the game stays to be resumed.
+            Some(PlayerAction::Quit) => {
+                self.mode = crate::app::Mode::Playing;
+                return self.on_action_confirmed(PlayerAction::Quit, now, out);
+            }
+            Some(PlayerAction::Accept) => Some(true),
+            Some(PlayerAction::Decline) => Some(false),
+            _ => None,
+        };
         let offer = match std::mem::take(&mut self.mode) {
             crate::app::Mode::AskingResume(offer) => offer,
             other => {
@@ -1074,7 +1041,10 @@ impl App {
                     .mismatch_resolved(crate::scoresheet::record::BoardOf::Player);
                 if let Some(t) = status::over_state(&self.game, &self.parts, &self.talk) {
                     self.say(out, t, Priority::Normal, SayKind::Error);
-                } else if self.online_refuses_move(out) {
+                } else if (self.parts.online.as_ref()).is_some_and(|o| {
+                    let voice = &mut Voice::new(&mut self.talk, out);
+                    o.refuses_move(&self.game, self.settings.me, voice)
+                }) {
                     // Online, only lichess moves for the opponent.
                     self.board_move_refused(mv, now, out);
                 } else {

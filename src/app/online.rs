@@ -1061,6 +1061,30 @@ impl OnlinePlay {
         v.say(t, Priority::Urgent, SayKind::Game);
     }
 
+    /// The server's clock after its changes: followed by the game's clock
+    /// part (`clock`), and journalled when it brings both times of a move.
+    pub(super) fn follow_clock(
+        &self,
+        game: &Game,
+        journal: &mut super::scoresheet::Journal,
+        clock: Option<&mut super::clock::ClockPart>,
+        now: Instant,
+    ) {
+        let Some((c, running, all)) = self.server_clock(game.history().len()) else {
+            return;
+        };
+        if all {
+            journal.server_press(game, c.white_ms, c.black_ms);
+        }
+        let times = shakmaty::ByColor {
+            white: std::time::Duration::from_millis(c.white_ms),
+            black: std::time::Duration::from_millis(c.black_ms),
+        };
+        if let Some(part) = clock {
+            part.clock.follow(times, running, now);
+        }
+    }
+
     /// The server's times as of now, for the clock that follows them (the
     /// side to move's runs from the second move on: lichess starts the
     /// clocks after each side's first), and whether the game here has all

@@ -130,6 +130,33 @@ impl Parts {
             && (self.companion.paired() || self.boards.opponent().is_some_and(|b| b.connected()))
     }
 
+    /// The engine is alive and it is its move in `game` (the player plays
+    /// `me`): not while a take-back is being made on the board, nor while
+    /// the player is asked whether to resume a game (`asking_resume`: the
+    /// game to play is not known yet).
+    pub(super) fn engine_has_the_move(&self, game: &Game, me: Color, asking_resume: bool) -> bool {
+        let held = self.takeback.awaiting() || asking_resume;
+        self.engine
+            .as_ref()
+            .is_some_and(|e| e.has_the_move(game, me, held))
+    }
+
+    /// The input ended: quit now (false), or after the engine's move.
+    pub(super) fn engine_defers_quit(
+        &mut self,
+        game: &Game,
+        me: Color,
+        asking_resume: bool,
+    ) -> bool {
+        if self.engine_has_the_move(game, me, asking_resume)
+            && let Some(e) = &mut self.engine
+        {
+            e.quit_after_its_move();
+            return true;
+        }
+        false
+    }
+
     /// What a take-back reads of the session (`takeback.rs`).
     pub(super) fn takeback_seat<'g>(&self, game: &'g Game, settings: &Settings) -> Seat<'g> {
         Seat {

@@ -3,7 +3,7 @@
 //! sound, and the problems found at start-up; and how the game ended, in
 //! words ([`over_sentence`], [`over_state`]).
 
-use shakmaty::Color;
+use shakmaty::{Color, Position};
 
 use super::parts::Parts;
 use super::voice::{Talk, Voice};
@@ -109,4 +109,45 @@ pub(super) fn over_state(game: &Game, parts: &Parts, talk: &Talk) -> Option<Stri
         return Some(talk.phraser.flag_fell_drawn_state(side));
     }
     Some(talk.phraser.game_over_state(r.reason, r.outcome.winner()))
+}
+
+/// The prompt of line mode for `game`: how it ended, what lichess waits
+/// for, or whose move and the move number with a standing draw offer.
+pub(super) fn prompt_of_game(game: &Game, parts: &Parts, talk: &Talk) -> String {
+    if let Some(t) = over_state(game, parts, talk) {
+        return t;
+    }
+    if let Some(t) = parts.online.as_ref().and_then(|o| o.waiting_prompt(talk)) {
+        return t;
+    }
+    let pos = game.position();
+    match game.pending_offer() {
+        Some(by) if !pos.is_check() => {
+            let side = talk.phraser.side(pos.turn());
+            let offerer = talk.phraser.side(by);
+            let number = pos.fullmoves().to_string();
+            talk.text(
+                "prompt_offer",
+                &[("side", &side), ("number", &number), ("offerer", &offerer)],
+            )
+        }
+        _ => talk.phraser.turn(pos),
+    }
+}
+
+/// A game that has begun and not ended: leaving it loses something.
+pub(super) fn in_progress(game: &Game) -> bool {
+    !game.history().is_empty() && game.result().is_none()
+}
+
+/// The first sentence of a game: "New game. White to move.", or for a
+/// game set up from a FEN or continued from a PGN file, whose move it is
+/// there ("Game set up. Black to move, move 2.", `prompt` the turn).
+pub(super) fn opening(game: &Game, talk: &Talk, prompt: &str) -> String {
+    let standard = game.history().is_empty() && *game.start() == shakmaty::Chess::default();
+    if standard {
+        talk.text("new_game", &[])
+    } else {
+        talk.text("game_set_up", &[("turn", prompt)])
+    }
 }

@@ -433,6 +433,15 @@ impl Journal {
         }
     }
 
+    /// Leaving while the journal cannot be written: where the game is
+    /// kept (a copy saved since the last move), or that it is not.
+    pub(in crate::app) fn saved_where_bye(&self, talk: &super::voice::Talk) -> String {
+        match self.copy_current() {
+            Some(path) => talk.text("saved_copy_bye", &[("path", path)]),
+            None => talk.text("not_saved_bye", &[]),
+        }
+    }
+
     /// `time`: the reading of `clock` with both times is journalled
     /// (while the game goes on, not `over`; at its end the times are
     /// recorded once).

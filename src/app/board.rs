@@ -17,11 +17,11 @@ use std::time::Instant;
 use shakmaty::{Bitboard, Move, Position, Square};
 
 use super::change::GameChange;
-use super::voice::Voice;
+use super::voice::{Talk, Voice};
 use crate::board::protocol::Command;
 use crate::board::{BoardSession, LinkEvent, LinkState, SessionNote};
 use crate::game::Game;
-use crate::msg::Effect;
+use crate::msg::{BoardChoice, BoardProblem, Effect};
 use crate::speech::{Priority, SayKind};
 
 /// Which board: the blind player's, or the sighted opponent's own.
@@ -43,6 +43,50 @@ pub(super) struct Boards {
     lit: Option<Bitboard>,
     /// The game changed since the opponent's board last followed it.
     opponent_behind: bool,
+}
+
+/// A sentence about a board, said to the blind player: about the
+/// opponent's board it says so ("On the opponent's board: …").
+pub(super) fn about(talk: &Talk, seat: Seat, text: String) -> String {
+    match seat {
+        Seat::Player => text,
+        Seat::Opponent => talk.text("opponent_board_said", &[("text", &text)]),
+    }
+}
+
+impl Boards {
+    /// A board given on the command line or in the settings for `seat`:
+    /// opened (its session starts at the position of `game`), or why not
+    /// said.
+    pub(super) fn chosen(&mut self, seat: Seat, choice: BoardChoice, game: &Game, v: &mut Voice) {
+        match choice {
+            BoardChoice::Opened {
+                protocol,
+                port,
+                config,
+                announce_touch,
+            } => {
+                // Touches are said of the player's own pieces only.
+                let touch = announce_touch && seat == Seat::Player;
+                let session =
+                    BoardSession::new(protocol, config, game.position(), touch).with_port(port);
+                self.open(seat, session);
+            }
+            BoardChoice::Missing(problem) => {
+                let p = v.phraser();
+                let t = match problem {
+                    BoardProblem::Spec { spec, error } => p.spec_error(&spec, &error),
+                    BoardProblem::CannotOpen { port, error } => p.cannot_open(&port, &error),
+                    BoardProblem::NotFound => v.text("board_not_found", &[]),
+                    BoardProblem::NoAnswer { port } => {
+                        v.text("board_no_answer", &[("port", &port)])
+                    }
+                };
+                let t = about(v.talk(), seat, t);
+                v.say(t, Priority::Normal, SayKind::Board);
+            }
+        }
+    }
 }
 
 impl Boards {

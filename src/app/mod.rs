@@ -342,11 +342,11 @@ impl App {
                     let first = line.split_whitespace().next().unwrap_or("");
                     let yes = self.talk.keymap.command(first) == Some(PlayerAction::Accept);
                     self.arbiter_answered(yes, now, &mut out);
-                    self.sync_board(now, &mut out);
+                    self.sync_seat(Seat::Player, now, &mut out);
                 }
                 Mode::Playing | Mode::Question(_) => {
                     self.on_line(&line, now, &mut out);
-                    self.sync_board(now, &mut out);
+                    self.sync_seat(Seat::Player, now, &mut out);
                 }
             },
             // A key answers the resume question like a line (before, a
@@ -440,10 +440,13 @@ impl App {
             Msg::Speech(status) => status::speech(status, &mut self.voice(&mut out)),
             Msg::Audio(status) => status::audio(status, &mut self.voice(&mut out)),
             Msg::Problem(p) => status::problem(&p, &mut self.voice(&mut out)),
-            Msg::BoardChosen(choice) => self.on_seat_chosen(Seat::Player, choice, &mut out),
+            Msg::BoardChosen(choice) => {
+                let voice = &mut voice::Voice::new(&mut self.talk, &mut out);
+                (self.parts.boards).chosen(Seat::Player, choice, &self.game, voice);
+            }
             Msg::Key(action, arg) => {
                 self.key(action, arg, now, &mut out);
-                self.sync_board(now, &mut out);
+                self.sync_seat(Seat::Player, now, &mut out);
             }
             Msg::KeyHelp(lines) => {
                 let t = self.message("help_intro", &[]);
@@ -487,7 +490,8 @@ impl App {
                 }
             }
             Msg::OpponentBoardChosen(choice) => {
-                self.on_seat_chosen(Seat::Opponent, choice, &mut out)
+                let voice = &mut voice::Voice::new(&mut self.talk, &mut out);
+                (self.parts.boards).chosen(Seat::Opponent, choice, &self.game, voice);
             }
             Msg::OpponentBoard(event) => {
                 let notes = self.parts.boards.link(Seat::Opponent, event, now);

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use shakmaty::{ByColor, Color, Move, Position, Role, Square};
 
 use super::App;
-use super::board::Seat;
+use super::board::{Seat, about};
 use super::change::Edit;
 use super::clock::ClockPart;
 use super::companion::CompanionNote;
@@ -19,14 +19,14 @@ use super::scoresheet::{damage_sentence, lines_words, restored_up_to};
 use super::status;
 use super::takeback::TakebackNote;
 use super::tournament::{self, Tournament};
-use super::voice::{Talk, Voice};
+use super::voice::Voice;
 use crate::audio::Tone;
-use crate::board::{BoardSession, Inferred, SessionNote};
+use crate::board::{Inferred, SessionNote};
 use crate::companion::{MoveInput, OpponentAction, snapshot::resolve_tap};
 use crate::engine::SearchResult;
 use crate::lichess::io::LichessIo;
 use crate::lichess::sync::Change;
-use crate::msg::{BoardChoice, BoardProblem, Effect};
+use crate::msg::Effect;
 use crate::scoresheet::record::{BoardOf, Event, ReadWarning, StartInfo};
 use crate::scoresheet::replay::ReplayWarning;
 use crate::scoresheet::replay::RestoredClock;
@@ -49,7 +49,7 @@ impl App {
         self.on_online_notes(notes, now, out);
         // The opponent's move (a takeback, a refused move taken back, the
         // game read again) is awaited on the player's board.
-        self.sync_board(now, out);
+        self.sync_seat(super::board::Seat::Player, now, out);
         self.on_online_notes(tells, now, out);
     }
 
@@ -383,7 +383,7 @@ impl App {
         }
         // Announced like the opponent's move; a board then awaits it.
         self.play(r.best, now, out);
-        self.sync_board(now, out);
+        self.sync_seat(super::board::Seat::Player, now, out);
     }
 
     /// Something from the opponent's page part: said, or the opponent's
@@ -399,7 +399,7 @@ impl App {
         }
         if let Some(action) = super::companion::say(note, &mut self.voice(out)) {
             self.on_opponent_action(action, now, out);
-            self.sync_board(now, out);
+            self.sync_seat(super::board::Seat::Player, now, out);
         }
     }
 
@@ -862,46 +862,6 @@ impl App {
     // The boards' notes (`board.rs`): the link's news the same way for
     // both, what each board shows in its own way.
 
-    /// A board given on the command line or in the settings: opened (its
-    /// session starts at the game's position) or not, and why.
-    pub(super) fn on_seat_chosen(
-        &mut self,
-        seat: Seat,
-        choice: BoardChoice,
-        out: &mut Vec<Effect>,
-    ) {
-        match choice {
-            BoardChoice::Opened {
-                protocol,
-                port,
-                config,
-                announce_touch,
-            } => {
-                // Touches are said of the player's own pieces only.
-                let touch = announce_touch && seat == Seat::Player;
-                let session = BoardSession::new(protocol, config, self.game.position(), touch)
-                    .with_port(port);
-                self.parts.boards.open(seat, session);
-            }
-            BoardChoice::Missing(problem) => {
-                let t = match problem {
-                    BoardProblem::Spec { spec, error } => {
-                        self.talk.phraser.spec_error(&spec, &error)
-                    }
-                    BoardProblem::CannotOpen { port, error } => {
-                        self.talk.phraser.cannot_open(&port, &error)
-                    }
-                    BoardProblem::NotFound => self.message("board_not_found", &[]),
-                    BoardProblem::NoAnswer { port } => {
-                        self.message("board_no_answer", &[("port", &port)])
-                    }
-                };
-                let t = about(&self.talk, seat, t);
-                self.say(out, t, Priority::Normal, SayKind::Board);
-            }
-        }
-    }
-
     /// Tell a board's tracker where the game is: a move made elsewhere (to
     /// be made on this board), or a game replaced.
     pub(super) fn sync_seat(&mut self, seat: Seat, now: Instant, out: &mut Vec<Effect>) {
@@ -928,11 +888,6 @@ impl App {
                 self.on_seat_notes(seat, vec![SessionNote::Found(report)], now, out);
             }
         }
-    }
-
-    /// The player's board follows the game.
-    pub(super) fn sync_board(&mut self, now: Instant, out: &mut Vec<Effect>) {
-        self.sync_seat(Seat::Player, now, out);
     }
 
     /// Say and do what a board's session reports: the link's news the same
@@ -987,7 +942,7 @@ impl App {
                             let voice = &mut Voice::new(&mut self.talk, out);
                             let _ = self.parts.takeback.board_took_back(plies, voice);
                         }
-                        self.sync_board(now, out);
+                        self.sync_seat(super::board::Seat::Player, now, out);
                     }
                 }
                 SessionNote::CannotOpen(e) => {
@@ -1052,7 +1007,7 @@ impl App {
                 }
                 // Only if the game did not take it: the board is then
                 // compared with the game.
-                self.sync_board(now, out);
+                self.sync_seat(super::board::Seat::Player, now, out);
             }
             Inferred::Executed(mv) => {
                 let uci = mv.to_uci(self.game.castling_mode()).to_string();
@@ -1100,7 +1055,7 @@ impl App {
                         &mut self.parts.journal,
                         &mut Voice::new(&mut self.talk, out),
                     );
-                    self.sync_board(now, out);
+                    self.sync_seat(super::board::Seat::Player, now, out);
                     return;
                 }
                 if self.game.is_over() || self.change(Edit::TakeBack(1)).is_ok_and(|c| c.is_empty())
@@ -1117,7 +1072,7 @@ impl App {
                     let t = self.message("take_back", &[]);
                     self.say(out, t, Priority::Urgent, SayKind::Game);
                 }
-                self.sync_board(now, out);
+                self.sync_seat(super::board::Seat::Player, now, out);
             }
             Inferred::NewGame => {
                 let t = self.message("board_new_game", &[]);
@@ -1237,7 +1192,7 @@ impl App {
                         .notify_key(&self.talk, "companion_not_their_move");
                 } else {
                     self.play(mv, now, out);
-                    self.sync_board(now, out);
+                    self.sync_seat(super::board::Seat::Player, now, out);
                 }
                 self.sync_opponent_board(now, out);
             }
@@ -1300,15 +1255,6 @@ impl App {
             | Inferred::NewGame
             | Inferred::Rotated(_) => {}
         }
-    }
-}
-
-/// A sentence about a board, said to the blind player: about the
-/// opponent's board it says so ("On the opponent's board: …").
-fn about(talk: &Talk, seat: Seat, text: String) -> String {
-    match seat {
-        Seat::Player => text,
-        Seat::Opponent => talk.text("opponent_board_said", &[("text", &text)]),
     }
 }
 

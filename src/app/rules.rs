@@ -103,7 +103,7 @@ impl App {
         }
         // (The arbiter's action journals the penalty.)
         self.illegal_penalty(offender, None, now, out);
-        self.sync_board(now, out);
+        self.sync_seat(super::board::Seat::Player, now, out);
     }
 
     /// 7.5.5: the penalty for an illegal move completed by `offender`, the
@@ -199,7 +199,7 @@ impl App {
                 self.say(out, t, Priority::Urgent, SayKind::Game);
                 self.play(mv, now, out);
                 self.illegal_penalty(presser, Some("7.5.2 unpromoted pawn"), now, out);
-                self.sync_board(now, out);
+                self.sync_seat(super::board::Seat::Player, now, out);
                 return PressCheck::Promoted;
             }
             let t = self.message("illegal_on_board", &[]);
@@ -595,7 +595,7 @@ impl App {
                 self.ask(super::Question::TakebackAfterEnd, out);
                 self.info(out, t);
             }
-            Some(TakebackNote::SyncBoard) => self.sync_board(now, out),
+            Some(TakebackNote::SyncBoard) => self.sync_seat(super::board::Seat::Player, now, out),
             Some(TakebackNote::NoneStanding) => self
                 .parts
                 .companion

@@ -90,6 +90,23 @@ impl Boards {
 }
 
 impl Boards {
+    /// The promotion piece for a pawn on the last rank of the opponent's
+    /// board, chosen on the page (`squares`, from and to as the page shows
+    /// them) or typed: what the board's session then reports (the move
+    /// made); none when no such promotion waits.
+    pub(super) fn promote_opponent(
+        &mut self,
+        squares: Option<(Square, Square)>,
+        role: shakmaty::Role,
+    ) -> Option<Vec<SessionNote>> {
+        let b = self.opponent_mut()?;
+        let pending = b.tracker().pending_promotion()?;
+        if squares.is_some_and(|s| s != pending) {
+            return None;
+        }
+        Some(b.promote(role))
+    }
+
     /// The game changed: the opponent's board follows at the end of the
     /// update.
     pub(super) fn on_change(&mut self, change: &GameChange) {

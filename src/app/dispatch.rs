@@ -64,12 +64,6 @@ impl App {
         }
     }
 
-    /// In review, what would change the game is not done.
-    pub(super) fn review_refuses(&mut self, out: &mut Vec<Effect>) {
-        let t = self.message("review_not_here", &[]);
-        self.say(out, t, Priority::Normal, SayKind::Error);
-    }
-
     /// What `action` does, reached by `command` (its word, or its keys
     /// in the full-screen view): the one wording of help, said by
     /// `help` and the key help, shown by the view's help page.
@@ -189,8 +183,8 @@ impl App {
         }
         // What would change the game, a review refuses.
         if self.reviewing() && action.refused_in_review() {
-            self.review_refuses(out);
-            return;
+            // In review, what would change the game is not done.
+            return Voice::new(&mut self.talk, out).error("review_not_here", &[]);
         }
         // Online, some actions are asked of the server (or refused).
         if request.arg == Arg::None

@@ -644,8 +644,9 @@ impl App {
         if self.parts.boards.opponent_asks_promotion() {
             let words: Vec<&MoveWords> = self.talk.arg_words.iter().collect();
             if let Some(role) = promotion_role(line, &words)
-                && self.promote_on_opponent_board(None, role, now, out)
+                && let Some(notes) = self.parts.boards.promote_opponent(None, role)
             {
+                self.on_seat_notes(Seat::Opponent, notes, now, out);
                 return;
             }
         }
@@ -710,7 +711,7 @@ impl App {
                 let t = self.prompt();
                 self.info(out, t);
             }
-            Input::Move(_) if self.reviewing() => self.review_refuses(out),
+            Input::Move(_) if self.reviewing() => self.voice(out).error("review_not_here", &[]),
             Input::Move(_) if piece_alone.is_some() && self.game.result().is_none() => {
                 let piece = piece_alone
                     .map(|r| self.talk.phraser.piece(r))

@@ -5,7 +5,7 @@
 
 use std::time::{Duration, Instant};
 
-use shakmaty::{ByColor, Color, Move, Position, Role, Square};
+use shakmaty::{ByColor, Color, Move, Position};
 
 use super::App;
 use super::board::{Seat, about};
@@ -53,7 +53,7 @@ impl App {
         self.on_online_notes(tells, now, out);
     }
 
-    /// What the online part answered, in order.
+    /// What the online part answered that only the App may do, in order.
     pub(super) fn on_online_notes(
         &mut self,
         notes: Vec<OnlineNote>,
@@ -61,108 +61,103 @@ impl App {
         out: &mut Vec<Effect>,
     ) {
         for note in notes {
-            self.on_online_note(note, now, out);
-        }
-    }
-
-    /// What the online part answered that only the App may do.
-    fn on_online_note(&mut self, note: OnlineNote, now: Instant, out: &mut Vec<Effect>) {
-        match note {
-            OnlineNote::Side(c) => self.settings.me = c,
-            OnlineNote::Begin { game, full, side } => {
-                self.replace_game(game);
-                self.parts
-                    .journal
-                    .start_with(|start| online_start_info(start, &full, side));
-                if let Some(part) = full.clock.and_then(ClockPart::following_lichess) {
-                    self.parts.clock = Some(part);
-                }
-                let me = self.settings.me;
-                if let Some(o) = &self.parts.online {
-                    o.say_begin(
-                        &full,
-                        me,
-                        &mut super::voice::Voice::new(&mut self.talk, out),
-                    );
-                }
-            }
-            OnlineNote::Changes { changes, rejoined } => {
-                let changes = match &mut self.parts.online {
-                    Some(o) if rejoined => {
-                        let me = self.settings.me;
-                        let mine = self.game.last_move().filter(|m| m.by == me).map(|m| m.mv);
-                        let (changes, resent) = o.resend_missing(changes, mine);
-                        out.extend(resent);
-                        changes
+            match note {
+                OnlineNote::Side(c) => self.settings.me = c,
+                OnlineNote::Begin { game, full, side } => {
+                    self.replace_game(game);
+                    self.parts
+                        .journal
+                        .start_with(|start| online_start_info(start, &full, side));
+                    if let Some(part) = full.clock.and_then(ClockPart::following_lichess) {
+                        self.parts.clock = Some(part);
                     }
-                    _ => changes,
-                };
-                // A game rejoined that ended meanwhile: the moves missed
-                // first, then that it ended while hector was away (unless
-                // a move ended it, said as such), then its end.
-                let mut changes = changes;
-                let end = changes
-                    .iter()
-                    .position(|c| matches!(c, Change::Ended { .. }))
-                    .filter(|_| rejoined);
-                if let Some(i) = end {
-                    let rest = changes.split_off(i);
+                    let me = self.settings.me;
+                    if let Some(o) = &self.parts.online {
+                        o.say_begin(
+                            &full,
+                            me,
+                            &mut super::voice::Voice::new(&mut self.talk, out),
+                        );
+                    }
+                }
+                OnlineNote::Changes { changes, rejoined } => {
+                    let changes = match &mut self.parts.online {
+                        Some(o) if rejoined => {
+                            let me = self.settings.me;
+                            let mine = self.game.last_move().filter(|m| m.by == me).map(|m| m.mv);
+                            let (changes, resent) = o.resend_missing(changes, mine);
+                            out.extend(resent);
+                            changes
+                        }
+                        _ => changes,
+                    };
+                    // A game rejoined that ended meanwhile: the moves missed
+                    // first, then that it ended while hector was away (unless
+                    // a move ended it, said as such), then its end.
+                    let mut changes = changes;
+                    let end = changes
+                        .iter()
+                        .position(|c| matches!(c, Change::Ended { .. }))
+                        .filter(|_| rejoined);
+                    if let Some(i) = end {
+                        let rest = changes.split_off(i);
+                        self.apply_online_changes(changes, now, out);
+                        if !self.game.is_over() {
+                            let t = self.message("lichess_ended_away", &[]);
+                            self.say(out, t, Priority::Urgent, SayKind::Game);
+                        }
+                        changes = rest;
+                    }
                     self.apply_online_changes(changes, now, out);
-                    if !self.game.is_over() {
-                        let t = self.message("lichess_ended_away", &[]);
+                    if let Some(o) = &self.parts.online {
+                        let clock = self.parts.clock.as_mut();
+                        o.follow_clock(&self.game, &mut self.parts.journal, clock, now);
+                    }
+                }
+                OnlineNote::Edit(Edit::Play(mv)) => self.play(mv, now, out),
+                OnlineNote::Edit(edit) => {
+                    let _ = self.change(edit);
+                }
+                OnlineNote::End { result, own } => {
+                    if self.change(Edit::End(result)).is_err() {
+                        continue;
+                    }
+                    if let Some(t) =
+                        own.or_else(|| status::over_sentence(&self.game, &self.parts, &self.talk))
+                    {
                         self.say(out, t, Priority::Urgent, SayKind::Game);
                     }
-                    changes = rest;
                 }
-                self.apply_online_changes(changes, now, out);
-                if let Some(o) = &self.parts.online {
-                    let clock = self.parts.clock.as_mut();
-                    o.follow_clock(&self.game, &mut self.parts.journal, clock, now);
+                OnlineNote::Void(status) => {
+                    // No result: its journal, if begun, says so and sets the
+                    // game aside, never to be offered for resuming.
+                    if self.parts.journal.begun().is_some() {
+                        self.parts.journal.event(Event::Note {
+                            text: format!("lichess: {status}"),
+                        });
+                        self.parts.journal.event(Event::SetAside);
+                    }
                 }
-            }
-            OnlineNote::Edit(Edit::Play(mv)) => self.play(mv, now, out),
-            OnlineNote::Edit(edit) => {
-                let _ = self.change(edit);
-            }
-            OnlineNote::End { result, own } => {
-                if self.change(Edit::End(result)).is_err() {
-                    return;
-                }
-                if let Some(t) =
-                    own.or_else(|| status::over_sentence(&self.game, &self.parts, &self.talk))
-                {
-                    self.say(out, t, Priority::Urgent, SayKind::Game);
-                }
-            }
-            OnlineNote::Void(status) => {
-                // No result: its journal, if begun, says so and sets the
-                // game aside, never to be offered for resuming.
-                if self.parts.journal.begun().is_some() {
-                    self.parts.journal.event(Event::Note {
-                        text: format!("lichess: {status}"),
-                    });
-                    self.parts.journal.event(Event::SetAside);
-                }
-            }
-            OnlineNote::Tell(t) => self.say(out, t, Priority::Urgent, SayKind::Game),
-            OnlineNote::MoveRefused => {
-                let said = self
-                    .game
-                    .positions()
-                    .last()
-                    .map(|(before, played)| self.talk.phraser.say_move(before, played.mv))
-                    .unwrap_or_default();
-                let refused = self.game.positions().last().map(|(_, p)| p.mv);
-                let key = if self.parts.boards.player_shows(self.game.position()) {
-                    "lichess_move_refused_board"
-                } else {
-                    "lichess_move_refused"
-                };
-                let _ = self.change(Edit::TakeBack(1));
-                let t = self.message(key, &[("move", &said)]);
-                self.say(out, t, Priority::Urgent, SayKind::Error);
-                if let Some(mv) = refused {
-                    self.board_move_refused(mv, now, out);
+                OnlineNote::Tell(t) => self.say(out, t, Priority::Urgent, SayKind::Game),
+                OnlineNote::MoveRefused => {
+                    let said = self
+                        .game
+                        .positions()
+                        .last()
+                        .map(|(before, played)| self.talk.phraser.say_move(before, played.mv))
+                        .unwrap_or_default();
+                    let refused = self.game.positions().last().map(|(_, p)| p.mv);
+                    let key = if self.parts.boards.player_shows(self.game.position()) {
+                        "lichess_move_refused_board"
+                    } else {
+                        "lichess_move_refused"
+                    };
+                    let _ = self.change(Edit::TakeBack(1));
+                    let t = self.message(key, &[("move", &said)]);
+                    self.say(out, t, Priority::Urgent, SayKind::Error);
+                    if let Some(mv) = refused {
+                        self.board_move_refused(mv, now, out);
+                    }
                 }
             }
         }
@@ -195,7 +190,7 @@ impl App {
                     }
                     self.settle(now, out);
                 }
-                Some(note) => self.on_online_note(note, now, out),
+                Some(note) => self.on_online_notes(vec![note], now, out),
                 None => {}
             }
         }
@@ -440,10 +435,11 @@ impl App {
                         promotion: Some(role),
                     } if self.parts.boards.opponent_asks_promotion() => {
                         // The piece for the pawn on the opponent's board.
-                        if !self.promote_on_opponent_board(Some((from, to)), role, now, out) {
-                            self.parts
-                                .companion
-                                .notify_key(&self.talk, "companion_illegal");
+                        match self.parts.boards.promote_opponent(Some((from, to)), role) {
+                            Some(notes) => self.on_seat_notes(Seat::Opponent, notes, now, out),
+                            None => {
+                                (self.parts.companion).notify_key(&self.talk, "companion_illegal")
+                            }
                         }
                         return;
                     }
@@ -1143,30 +1139,6 @@ impl App {
         }
         // Lit for the move it awaits (only what changed is sent).
         out.extend(self.parts.boards.light_opponent(&self.game));
-    }
-
-    /// The promotion piece for a pawn on the last rank of the opponent's
-    /// board, chosen on the page (`from`, `to` as the page shows them) or
-    /// typed: the move is made.  False when no such promotion waits.
-    pub(super) fn promote_on_opponent_board(
-        &mut self,
-        squares: Option<(Square, Square)>,
-        role: Role,
-        now: Instant,
-        out: &mut Vec<Effect>,
-    ) -> bool {
-        let Some(b) = self.parts.boards.opponent_mut() else {
-            return false;
-        };
-        let Some(pending) = b.tracker().pending_promotion() else {
-            return false;
-        };
-        if squares.is_some_and(|s| s != pending) {
-            return false;
-        }
-        let notes = b.promote(role);
-        self.on_seat_notes(Seat::Opponent, notes, now, out);
-        true
     }
 
     pub(super) fn on_opponent_inferred(

@@ -107,6 +107,55 @@ impl Boards {
         Some(b.promote(role))
     }
 
+    /// A board after a resume of `game`: set to the resumed game, with
+    /// what it awaited before hector stopped — the last move, made by
+    /// other means and not yet on that board (on the player's board "On
+    /// your board: …" again, quiet while it is made, "Done" when it is;
+    /// the opponent's board lit again), and a mismatch reported and not
+    /// resolved ("matches" when the board agrees).  What the session
+    /// reports (now if the board answers already, otherwise when it
+    /// does); none without that board.
+    pub(super) fn resumed(
+        &mut self,
+        seat: Seat,
+        game: &Game,
+        resumed: &crate::scoresheet::Resumed,
+        now: Instant,
+    ) -> Option<Vec<SessionNote>> {
+        use crate::scoresheet::record::BoardOf;
+        let (which, mismatch) = match seat {
+            Seat::Player => (BoardOf::Player, &resumed.mismatch),
+            Seat::Opponent => (BoardOf::Opponent, &resumed.opponent_mismatch),
+        };
+        let pos = game.position().clone();
+        let awaited = resumed.board_awaited_moves(which);
+        // The positions before the first awaited move (or the last move)
+        // and before that.
+        let back = awaited.len().max(1);
+        let before: Vec<shakmaty::Chess> = game
+            .positions()
+            .rev()
+            .skip(back - 1)
+            .take(2)
+            .map(|(p, _)| p.clone())
+            .collect();
+        let b = self.get_mut(seat)?;
+        let earlier = before.get(1).cloned();
+        let mut notes = match (awaited.is_empty(), before.first().cloned()) {
+            // Compared with the resumed game, never judged (the board is
+            // not held against the position before the awaited moves).
+            (false, Some(first)) => b.resume_awaiting(&first, earlier.as_ref(), &awaited, now),
+            (_, _) => {
+                let last = game.positions().next_back().map(|(p, _)| p.clone());
+                b.game_replaced(&pos, last.as_ref(), now)
+            }
+        };
+        if mismatch.is_some() {
+            notes.extend(b.restore_mismatch());
+        }
+        Some(notes)
+    }
+
     /// The game changed: the opponent's board follows at the end of the
     /// update.
     pub(super) fn on_change(&mut self, change: &GameChange) {

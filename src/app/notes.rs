@@ -15,7 +15,7 @@ use super::companion::CompanionNote;
 use super::engine::EngineNote;
 use super::online::{OnlineNote, OnlinePlay, game_error_key};
 use super::online_record::{clock_of, online_start_info};
-use super::scoresheet::{damage_sentence, lines_words, restored_up_to};
+use super::scoresheet::{damage_sentence, keep_question, lines_words};
 use super::status;
 use super::takeback::TakebackNote;
 use super::tournament::{self, Tournament};
@@ -27,10 +27,10 @@ use crate::engine::SearchResult;
 use crate::lichess::io::LichessIo;
 use crate::lichess::sync::Change;
 use crate::msg::Effect;
-use crate::scoresheet::record::{BoardOf, Event, ReadWarning, StartInfo};
+use crate::scoresheet::record::{Event, ReadWarning, StartInfo};
 use crate::scoresheet::replay::ReplayWarning;
 use crate::scoresheet::replay::RestoredClock;
-use crate::scoresheet::{JournalOp, ResumeChoice, ResumeOffer, Resumed};
+use crate::scoresheet::{JournalOp, ResumeChoice, ResumeOffer};
 use crate::speech::{Priority, SayKind};
 
 impl App {
@@ -517,7 +517,7 @@ impl App {
             self.say(out, t, Priority::Normal, SayKind::Info);
         }
         match offer.choice {
-            ResumeChoice::Now => self.resume_or_ask_keep(offer, now, out),
+            ResumeChoice::Now => self.resume(offer, None, now, out),
             ResumeChoice::Ask => {
                 let r = &offer.resumed;
                 // The date in words: a voice hears no digits.
@@ -575,31 +575,6 @@ impl App {
         }
     }
 
-    /// Resume, or first ask whether to keep the records after the damage
-    /// when they continue the game.
-    fn resume_or_ask_keep(&mut self, mut offer: ResumeOffer, now: Instant, out: &mut Vec<Effect>) {
-        let asked = offer
-            .damage
-            .as_ref()
-            .filter(|d| d.kept_in.is_ok())
-            .and_then(|d| d.continued.as_ref())
-            .map(|c| {
-                (
-                    lines_words(&self.talk, c.from_line, c.to_line),
-                    restored_up_to(&self.talk, &c.resumed.game),
-                )
-            });
-        match asked {
-            Some((lines, upto)) => {
-                let t = self.message("journal_keep_after", &[("lines", &lines), ("move", &upto)]);
-                self.say(out, t, Priority::Normal, SayKind::Game);
-                offer.asking_keep = true;
-                self.mode = crate::app::Mode::AskingResume(Box::new(offer));
-            }
-            None => self.resume(offer, false, now, out),
-        }
-    }
-
     /// The answer to the resume question: `Some(true)` yes, `Some(false)`
     /// no, `None` (anything else) asks again.
     pub(in crate::app) fn on_resume_answer(
@@ -628,7 +603,7 @@ impl App {
         };
         if offer.asking_keep {
             match yes {
-                Some(keep) => self.resume(*offer, keep, now, out),
+                Some(keep) => self.resume(*offer, Some(keep), now, out),
                 None => {
                     let t = self.message("journal_keep_yes_no", &[]);
                     self.say(out, t, Priority::Normal, SayKind::Error);
@@ -638,7 +613,7 @@ impl App {
             return;
         }
         match yes {
-            Some(true) => self.resume_or_ask_keep(*offer, now, out),
+            Some(true) => self.resume(*offer, None, now, out),
             Some(false) => {
                 // Set aside: the damage is contained all the same (the
                 // whole file copied aside first), and records after it
@@ -677,14 +652,27 @@ impl App {
     }
 
     /// Resume the game; `keep_after`: with the records after the damage
-    /// (the player's choice).
+    /// (the player's choice), or first asked when they continue the game
+    /// (`None`).
     fn resume(
         &mut self,
-        offer: ResumeOffer,
-        keep_after: bool,
+        mut offer: ResumeOffer,
+        keep_after: Option<bool>,
         now: Instant,
         out: &mut Vec<Effect>,
     ) {
+        let keep_after = match keep_after {
+            Some(keep) => keep,
+            None => match keep_question(&self.talk, &offer) {
+                Some(t) => {
+                    self.say(out, t, Priority::Normal, SayKind::Game);
+                    offer.asking_keep = true;
+                    self.mode = crate::app::Mode::AskingResume(Box::new(offer));
+                    return;
+                }
+                None => false,
+            },
+        };
         let ResumeOffer {
             id,
             resumed,
@@ -797,8 +785,11 @@ impl App {
             let t = self.message("clock_press_waiting", &[]);
             self.info(out, t);
         }
-        self.resume_board(Seat::Player, &resumed, now, out);
-        self.resume_board(Seat::Opponent, &resumed, now, out);
+        for seat in [Seat::Player, Seat::Opponent] {
+            if let Some(notes) = self.parts.boards.resumed(seat, &self.game, &resumed, now) {
+                self.on_seat_notes(seat, notes, now, out);
+            }
+        }
         // What the journal says already is not written again.
         let (mine, theirs) = (
             self.parts.boards.awaiting(Seat::Player),
@@ -809,50 +800,6 @@ impl App {
         self.online_rejoin(&resumed.start, resumed.restored_clock(), now, out);
         // A tournament game says its mode again, and that hector started.
         self.tournament_started(out);
-    }
-
-    /// A board after a resume: set to the resumed game, with what it
-    /// awaited before hector stopped — the last move, made by other means
-    /// and not yet on that board (on the player's board "On your board: …"
-    /// again, quiet while it is made, "Done" when it is; the opponent's
-    /// board lit again), and a mismatch reported and not resolved
-    /// ("matches" when the board agrees).  What is said comes now if the
-    /// board answers already, otherwise when it does.
-    fn resume_board(&mut self, seat: Seat, resumed: &Resumed, now: Instant, out: &mut Vec<Effect>) {
-        let (which, mismatch) = match seat {
-            Seat::Player => (BoardOf::Player, &resumed.mismatch),
-            Seat::Opponent => (BoardOf::Opponent, &resumed.opponent_mismatch),
-        };
-        let pos = self.game.position().clone();
-        let awaited = resumed.board_awaited_moves(which);
-        // The positions before the first awaited move (or the last move)
-        // and before that.
-        let back = awaited.len().max(1);
-        let before: Vec<shakmaty::Chess> = self
-            .game
-            .positions()
-            .rev()
-            .skip(back - 1)
-            .take(2)
-            .map(|(p, _)| p.clone())
-            .collect();
-        let Some(b) = self.parts.boards.get_mut(seat) else {
-            return;
-        };
-        let earlier = before.get(1).cloned();
-        let mut notes = match (awaited.is_empty(), before.first().cloned()) {
-            // Compared with the resumed game, never judged (the board is
-            // not held against the position before the awaited moves).
-            (false, Some(first)) => b.resume_awaiting(&first, earlier.as_ref(), &awaited, now),
-            (_, _) => {
-                let last = self.game.positions().next_back().map(|(p, _)| p.clone());
-                b.game_replaced(&pos, last.as_ref(), now)
-            }
-        };
-        if mismatch.is_some() {
-            notes.extend(b.restore_mismatch());
-        }
-        self.on_seat_notes(seat, notes, now, out);
     }
 
     // The boards' notes (`board.rs`): the link's news the same way for

@@ -56,7 +56,7 @@ use crate::speech::{Priority, SayKind};
 mod resume;
 mod save;
 
-pub(in crate::app) use resume::{damage_sentence, engine_side_of, lines_words, restored_up_to};
+pub(in crate::app) use resume::{damage_sentence, engine_side_of, keep_question, lines_words};
 pub(in crate::app) use save::say_exported;
 
 /// The start record's key naming the side the engine plays.

@@ -156,6 +156,25 @@ impl Boards {
         Some(notes)
     }
 
+    /// A question that held the boards was answered (resume, no): the
+    /// board of `seat` is judged against `game` now — it follows the game
+    /// when it shows another position, else what it found meanwhile is
+    /// reported.  What the session reports; none without that board or
+    /// anything to report.
+    pub(super) fn after_waiting(
+        &mut self,
+        seat: Seat,
+        game: &Game,
+        now: Instant,
+    ) -> Option<Vec<SessionNote>> {
+        let b = self.get_mut(seat)?;
+        if b.tracker().position() != game.position() {
+            return Some(self.follow(seat, game, now));
+        }
+        let report = b.pending_report()?;
+        Some(vec![SessionNote::Found(report)])
+    }
+
     /// The game changed: the opponent's board follows at the end of the
     /// update.
     pub(super) fn on_change(&mut self, change: &GameChange) {

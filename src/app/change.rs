@@ -225,7 +225,7 @@ impl App {
         // (None stands when it is: a refused claim with its move is one.)
         if self.parts.offers.on_change(change, over) && self.game.pending_offer().is_none() {
             // The offer typed before this move is made now (9.1.2.1).
-            self.draw_action(super::offers::DrawAction::Offer, out);
+            self.draw_action(super::offers::DrawAction::Offer, false, out);
         }
         let me = self.settings.me;
         if let Some(c) = &mut self.parts.clock

@@ -135,7 +135,7 @@ impl App {
                 let t = self.message("new_game", &[]);
                 self.say(out, t, Priority::Normal, SayKind::Game);
             }
-            A::Resign => self.draw_action(DrawAction::Resign, out),
+            A::Resign => self.draw_action(DrawAction::Resign, false, out),
             _ => {
                 if self.journal_failing() {
                     let t = self.parts.journal.saved_where_bye(&self.talk);
@@ -393,10 +393,10 @@ impl App {
             }
             A::New | A::Quit => self.on_action_confirmed(action, now, out),
             A::Confirm => self.confirm_result(self.settings.me, out),
-            A::Draw => self.draw_action(DrawAction::Typed, out),
-            A::Accept => self.draw_action(DrawAction::Accept, out),
-            A::Decline => self.draw_action(DrawAction::Decline, out),
-            A::Resign => self.draw_action(DrawAction::Resign, out),
+            A::Draw => self.draw_action(DrawAction::Typed, false, out),
+            A::Accept => self.draw_action(DrawAction::Accept, false, out),
+            A::Decline => self.draw_action(DrawAction::Decline, false, out),
+            A::Resign => self.draw_action(DrawAction::Resign, false, out),
             A::Hint | A::Eval | A::Threat | A::Engine => match &mut self.parts.engine {
                 Some(e) => e.action(action, &mut Voice::new(&mut self.talk, out)),
                 None => {

@@ -13,7 +13,8 @@ use super::change::Edit;
 use super::clock::ClockPart;
 use super::companion::CompanionNote;
 use super::engine::EngineNote;
-use super::online::{OnlineNote, OnlinePlay, game_error_key};
+use super::offers::DrawAction;
+use super::online::{OnlineNote, OnlinePlay};
 use super::online_record::{clock_of, online_start_info};
 use super::scoresheet::{damage_sentence, keep_question, lines_words};
 use super::status;
@@ -374,7 +375,7 @@ impl App {
                 }
                 return;
             }
-            self.draw_action(super::offers::DrawAction::Decline, out);
+            self.draw_action(DrawAction::Decline, false, out);
         }
         // Announced like the opponent's move; a board then awaits it.
         self.play(r.best, now, out);
@@ -460,17 +461,9 @@ impl App {
                 self.parts.companion.clear_notice();
                 self.play(mv, now, out);
             }
-            OpponentAction::OfferDraw => self.page_edit(Edit::OfferDraw(them), out, |app| {
-                let side = app.talk.phraser.side(them);
-                app.message("draw_offered", &[("side", &side)])
-            }),
-            OpponentAction::AcceptDraw => self.page_edit(Edit::AcceptDraw(them), out, |app| {
-                status::over_sentence(&app.game, &app.parts, &app.talk).unwrap_or_default()
-            }),
-            OpponentAction::DeclineDraw => self.page_edit(Edit::DeclineDraw(them), out, |app| {
-                let side = app.talk.phraser.side(them);
-                app.message("draw_declined", &[("side", &side)])
-            }),
+            OpponentAction::OfferDraw => self.draw_action(DrawAction::Offer, true, out),
+            OpponentAction::AcceptDraw => self.draw_action(DrawAction::Accept, true, out),
+            OpponentAction::DeclineDraw => self.draw_action(DrawAction::Decline, true, out),
             OpponentAction::ClaimDraw(intended) => self.opponent_claims(intended, now, out),
             OpponentAction::AcceptTakeback | OpponentAction::RefuseTakeback => {
                 let accepted = action == OpponentAction::AcceptTakeback;
@@ -641,7 +634,13 @@ impl App {
                 let t = self.message("new_game", &[]);
                 self.say(out, t, Priority::Normal, SayKind::Game);
                 self.tournament_started(out);
-                self.boards_after_declined_resume(now, out);
+                // The boards are judged against the new game now (what
+                // they showed while the question waited was not said).
+                for seat in [Seat::Player, Seat::Opponent] {
+                    if let Some(notes) = self.parts.boards.after_waiting(seat, &self.game, now) {
+                        self.on_seat_notes(seat, notes, now, out);
+                    }
+                }
             }
             None => {
                 let t = self.message("resume_yes_no", &[]);
@@ -810,27 +809,6 @@ impl App {
     pub(super) fn sync_seat(&mut self, seat: Seat, now: Instant, out: &mut Vec<Effect>) {
         let notes = self.parts.boards.follow(seat, &self.game, now);
         self.on_seat_notes(seat, notes, now, out);
-    }
-
-    /// The resume question was answered no: the boards are judged
-    /// against the new game now (what they showed while the question
-    /// waited was not said).
-    pub(super) fn boards_after_declined_resume(&mut self, now: Instant, out: &mut Vec<Effect>) {
-        for seat in [Seat::Player, Seat::Opponent] {
-            let Some(b) = self.parts.boards.get(seat) else {
-                continue;
-            };
-            if b.tracker().position() != self.game.position() {
-                self.sync_seat(seat, now, out);
-            } else if let Some(report) = self
-                .parts
-                .boards
-                .get_mut(seat)
-                .and_then(|b| b.pending_report())
-            {
-                self.on_seat_notes(seat, vec![SessionNote::Found(report)], now, out);
-            }
-        }
     }
 
     /// Say and do what a board's session reports: the link's news the same
@@ -1205,21 +1183,6 @@ impl App {
         };
         let t = self.parts.tournament.as_mut();
         tournament::confirm_result(t, by, &self.game, around);
-    }
-
-    /// A change the opponent asks for on their page: said to the player
-    /// (`said`, once made), or the page told why it cannot be made.
-    fn page_edit(&mut self, edit: Edit, out: &mut Vec<Effect>, said: impl FnOnce(&Self) -> String) {
-        match self.change(edit) {
-            Ok(_) => {
-                let t = said(self);
-                self.say(out, t, Priority::Urgent, SayKind::Game);
-            }
-            Err(e) => {
-                let t = self.talk.text(game_error_key(&e), &[]);
-                self.parts.companion.notify(t, None);
-            }
-        }
     }
 
     /// An arbiter's function from the arbiter's page, confirmed there:

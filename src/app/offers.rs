@@ -12,6 +12,7 @@
 use shakmaty::Color;
 
 use super::change::{Edit, GameChange};
+use super::companion::CompanionState;
 use super::online::game_error_key;
 use super::voice::Voice;
 use crate::game::{Game, GameError};
@@ -124,50 +125,75 @@ impl Offers {
             DrawAction::Resign => Edit::Resign(turn),
         })
     }
+
+    /// The opponent's draw action on their page (`them`): offer, accept or
+    /// decline; none for any other (the page's own handling).
+    #[must_use]
+    pub(super) fn of_page(action: DrawAction, them: Color) -> Option<Edit> {
+        match action {
+            DrawAction::Offer => Some(Edit::OfferDraw(them)),
+            DrawAction::Accept => Some(Edit::AcceptDraw(them)),
+            DrawAction::Decline => Some(Edit::DeclineDraw(them)),
+            DrawAction::Typed | DrawAction::Resign => None,
+        }
+    }
 }
 
 /// The outcome of a draw action's `edit` said: made (`over`: the game's
-/// end, when it ended), or why not.
+/// end, when it ended), or why not.  An action of the opponent on their
+/// `page` is said to the player at once when made; why not is shown on
+/// the page.
 pub(super) fn say_outcome(
     edit: &Edit,
     made: Result<(), GameError>,
     over: Option<String>,
+    page: Option<&mut CompanionState>,
     voice: &mut Voice,
 ) {
     let side = |voice: &Voice, by: Color| voice.phraser().side(by);
-    match (edit, made) {
-        (Edit::OfferDraw(by), Ok(())) => {
-            let side = side(voice, *by);
-            voice.say_key(
-                "draw_offered",
-                &[("side", &side)],
-                Priority::Urgent,
-                SayKind::Game,
-            );
+    let e = match made {
+        Ok(()) => {
+            let (t, priority) = match edit {
+                Edit::OfferDraw(by) => {
+                    let side = side(voice, *by);
+                    let t = voice.text("draw_offered", &[("side", &side)]);
+                    (Some(t), Priority::Urgent)
+                }
+                Edit::AcceptDraw(_) => (Some(over.unwrap_or_default()), Priority::Urgent),
+                Edit::DeclineDraw(by) => {
+                    let side = side(voice, *by);
+                    let t = voice.text("draw_declined", &[("side", &side)]);
+                    let urgent = page.is_some();
+                    (
+                        Some(t),
+                        if urgent {
+                            Priority::Urgent
+                        } else {
+                            Priority::Normal
+                        },
+                    )
+                }
+                Edit::Resign(_) => (over, Priority::Urgent),
+                _ => (None, Priority::Normal),
+            };
+            if let Some(t) = t {
+                voice.say(t, priority, SayKind::Game);
+            }
+            return;
         }
-        (Edit::OfferDraw(_), Err(e)) => {
+        Err(e) => e,
+    };
+    if let Some(page) = page {
+        page.notify(voice.text(game_error_key(&e), &[]), None);
+        return;
+    }
+    match edit {
+        Edit::OfferDraw(_) => {
             voice.say_key(game_error_key(&e), &[], Priority::Urgent, SayKind::Game);
         }
-        (Edit::AcceptDraw(_), Ok(())) => {
-            voice.say(over.unwrap_or_default(), Priority::Urgent, SayKind::Game);
-        }
-        (Edit::AcceptDraw(_), Err(e)) => voice.error(game_error_key(&e), &[]),
-        (Edit::DeclineDraw(by), Ok(())) => {
-            let side = side(voice, *by);
-            voice.say_key(
-                "draw_declined",
-                &[("side", &side)],
-                Priority::Normal,
-                SayKind::Game,
-            );
-        }
-        (Edit::DeclineDraw(_), Err(e)) => {
+        Edit::AcceptDraw(_) => voice.error(game_error_key(&e), &[]),
+        Edit::DeclineDraw(_) => {
             voice.say_key(game_error_key(&e), &[], Priority::Normal, SayKind::Game);
-        }
-        (Edit::Resign(_), Ok(())) => {
-            if let Some(t) = over {
-                voice.say(t, Priority::Urgent, SayKind::Game);
-            }
         }
         _ => {}
     }
@@ -285,8 +311,8 @@ mod tests {
         let edit = offers.ask(DrawAction::Resign, &game, Color::White, v);
         assert!(matches!(edit, Some(Edit::Resign(Color::Black))));
         let edit = Edit::DeclineDraw(Color::Black);
-        say_outcome(&edit, Err(GameError::NoOffer), None, v);
-        say_outcome(&Edit::OfferDraw(Color::White), Ok(()), None, v);
+        say_outcome(&edit, Err(GameError::NoOffer), None, None, v);
+        say_outcome(&Edit::OfferDraw(Color::White), Ok(()), None, None, v);
         assert_eq!(said(&out).len(), 3, "{:?}", said(&out));
     }
 }

@@ -225,7 +225,19 @@ impl App {
 
     /// A draw action or resignation (`offers.rs` decides and words it):
     /// refused once the game is over; online, resignation is lichess's.
-    pub(super) fn draw_action(&mut self, action: DrawAction, out: &mut Vec<Effect>) {
+    /// The opponent's on their page (`page`) is said to the player, and
+    /// why not shown on the page.
+    pub(super) fn draw_action(&mut self, action: DrawAction, page: bool, out: &mut Vec<Effect>) {
+        if page {
+            let Some(edit) = offers::Offers::of_page(action, !self.settings.me) else {
+                return;
+            };
+            let made = self.change(edit.clone()).map(drop);
+            let over = status::over_sentence(&self.game, &self.parts, &self.talk);
+            let voice = &mut Voice::new(&mut self.talk, out);
+            let page = Some(&mut self.parts.companion);
+            return offers::say_outcome(&edit, made, over, page, voice);
+        }
         if let Some(t) = status::over_state(&self.game, &self.parts, &self.talk) {
             self.say(out, t, Priority::Normal, SayKind::Error);
             return;
@@ -242,7 +254,13 @@ impl App {
         };
         let made = self.change(edit.clone()).map(drop);
         let over = status::over_sentence(&self.game, &self.parts, &self.talk);
-        offers::say_outcome(&edit, made, over, &mut Voice::new(&mut self.talk, out));
+        offers::say_outcome(
+            &edit,
+            made,
+            over,
+            None,
+            &mut Voice::new(&mut self.talk, out),
+        );
     }
 
     /// A draw claim by the player to move (9.2, 9.3), on the position now

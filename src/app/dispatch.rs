@@ -317,7 +317,7 @@ impl App {
                     Arg::Text(t) => Some(t),
                     _ => None,
                 };
-                self.claim(text, now, out);
+                self.claim(super::claims::Claimant::Player(text), now, out);
             }
             A::Say => match (arg, &self.parts.online) {
                 (Arg::Text(text), Some(o)) => {

@@ -35,6 +35,7 @@ mod board;
 mod broadcast;
 mod builder;
 mod change;
+mod claims;
 mod clock;
 mod companion;
 mod cursor;

@@ -464,7 +464,9 @@ impl App {
             OpponentAction::OfferDraw => self.draw_action(DrawAction::Offer, true, out),
             OpponentAction::AcceptDraw => self.draw_action(DrawAction::Accept, true, out),
             OpponentAction::DeclineDraw => self.draw_action(DrawAction::Decline, true, out),
-            OpponentAction::ClaimDraw(intended) => self.opponent_claims(intended, now, out),
+            OpponentAction::ClaimDraw(intended) => {
+                self.claim(super::claims::Claimant::Page(intended), now, out)
+            }
             OpponentAction::AcceptTakeback | OpponentAction::RefuseTakeback => {
                 let accepted = action == OpponentAction::AcceptTakeback;
                 let App {

@@ -8,11 +8,12 @@
 
 use std::time::Instant;
 
-use shakmaty::{Color, Move, Position};
+use shakmaty::{Color, Move};
 
 use super::App;
 use super::arbiter;
 use super::change::{Edit, GameChange};
+use super::claims::{self, Claimant};
 use super::clock::ClockPart;
 use super::clock::board_clock::{PressCheck, unpromoted_pawn};
 use super::offers::{self, DrawAction};
@@ -24,7 +25,7 @@ use crate::audio::Tone;
 use crate::board::dgt_clock::ClockMessage;
 use crate::clock::Clock;
 use crate::command::ArbiterOp;
-use crate::game::{Claim, ClaimOutcome, ClaimRefused, EndReason};
+use crate::game::{ClaimOutcome, ClaimRefused, EndReason};
 use crate::msg::Effect;
 use crate::scoresheet::record::{Event, Penalty};
 use crate::speech::{Priority, SayKind};
@@ -263,96 +264,35 @@ impl App {
         );
     }
 
-    /// A draw claim by the player to move (9.2, 9.3), on the position now
-    /// or on an intended move.  Which rule is claimed follows from the
-    /// position: 50 moves when the count is there, else repetition.
-    pub(super) fn claim(&mut self, intended: Option<String>, now: Instant, out: &mut Vec<Effect>) {
-        if let Some(t) = status::over_state(&self.game, &self.parts, &self.talk) {
-            self.say(out, t, Priority::Normal, SayKind::Error);
-            return;
-        }
-        if let Some(o) = &self.parts.online {
-            return o.claim(now, &mut super::voice::Voice::new(&mut self.talk, out));
-        }
-        let pos = self.game.position().clone();
-        let mv = match intended {
-            None => None,
-            Some(text) => match self.talk.reader.read(&text, &pos) {
-                Ok(mv) => Some(mv),
-                Err(e) => {
-                    let t = self.talk.phraser.input_error(&e, &pos);
-                    self.say(out, t, Priority::Normal, SayKind::Error);
-                    return;
-                }
-            },
-        };
-        self.claim_by(pos.turn(), mv, now, out);
-    }
-
-    /// The opponent claims a draw on the page (issue 30): only on their
-    /// move (9.2); said to the blind player and decided as the player's
-    /// own claim, penalty and all; a refusal is shown on the page too.
-    pub(super) fn opponent_claims(
-        &mut self,
-        intended: Option<crate::companion::MoveInput>,
-        now: Instant,
-        out: &mut Vec<Effect>,
-    ) {
-        use crate::companion::MoveInput;
-        let them = !self.settings.me;
-        if self.game.turn() != them {
-            self.parts
-                .companion
-                .notify_key(&self.talk, "companion_claim_needs_turn");
-            return;
-        }
-        let pos = self.game.position().clone();
-        let mv = match intended {
-            None => None,
-            Some(MoveInput::San(text)) => match self.talk.reader.read(&text, &pos) {
-                Ok(mv) => Some(mv),
-                Err(e) => {
-                    let t = self.talk.phraser.input_error(&e, &pos);
-                    self.parts.companion.notify(t, None);
-                    return;
-                }
-            },
-            Some(MoveInput::FromTo {
-                from,
-                to,
-                promotion,
-            }) => match crate::companion::snapshot::resolve_tap(&pos, from, to, promotion) {
-                Some(mv) => Some(mv),
-                None => {
-                    self.parts
-                        .companion
-                        .notify_key(&self.talk, "companion_illegal");
-                    return;
-                }
-            },
-        };
-        let side = self.talk.phraser.side(them);
-        let t = match mv {
-            Some(m) => {
-                let words = self.talk.phraser.say_move(&pos, m);
-                self.message("opponent_claims_with", &[("side", &side), ("move", &words)])
+    /// A draw claim (9.2, 9.3; `claims.rs` reads it) by the player to
+    /// move, refused once the game is over (online, lichess's), or by the
+    /// opponent on their page (issue 30): decided as the player's own
+    /// claim, penalty and all; a refusal is shown on the page too.
+    pub(super) fn claim(&mut self, claimant: Claimant, now: Instant, out: &mut Vec<Effect>) {
+        let page = matches!(claimant, Claimant::Page(_));
+        if !page {
+            if let Some(t) = status::over_state(&self.game, &self.parts, &self.talk) {
+                self.say(out, t, Priority::Normal, SayKind::Error);
+                return;
             }
-            None => self.message("opponent_claims", &[("side", &side)]),
+            if let Some(o) = &self.parts.online {
+                return o.claim(now, &mut Voice::new(&mut self.talk, out));
+            }
+        }
+        let voice = &mut Voice::new(&mut self.talk, out);
+        let (me, companion) = (self.settings.me, &mut self.parts.companion);
+        let Some((by, mv)) = claims::read(claimant, &self.game, me, companion, voice) else {
+            return;
         };
-        self.say(out, t, Priority::Urgent, SayKind::Game);
         let from = out.len();
-        self.claim_by(them, mv, now, out);
-        if !self.game.is_over() {
+        self.claim_by(by, mv, now, out);
+        if page && !self.game.is_over() {
             // Refused: the page shows why, in the blind player's words.
-            let why: Vec<String> = out[from..]
-                .iter()
-                .filter_map(|e| match e {
-                    Effect::Say(u) if u.kind == SayKind::Game => Some(u.text.clone()),
-                    _ => None,
-                })
-                .take(1)
-                .collect();
-            if let Some(t) = why.into_iter().next() {
+            let why = out[from..].iter().find_map(|e| match e {
+                Effect::Say(u) if u.kind == SayKind::Game => Some(u.text.clone()),
+                _ => None,
+            });
+            if let Some(t) = why {
                 self.parts.companion.notify(t, None);
             }
         }
@@ -370,15 +310,7 @@ impl App {
         out: &mut Vec<Effect>,
     ) {
         let pos = self.game.position().clone();
-        let halfmoves_after = match mv {
-            Some(m) => pos.clone().play(m).map(|p| p.halfmoves()).unwrap_or(0),
-            None => pos.halfmoves(),
-        };
-        let kind = if halfmoves_after >= 100 {
-            Claim::FiftyMoves
-        } else {
-            Claim::Repetition
-        };
+        let kind = claims::kind(&pos, mv);
         self.parts.journal.note_claim(by, kind, mv);
         // The clock stops while the claim is decided (9.2, 9.5.1) and
         // stays stopped if the game ends.
@@ -409,24 +341,7 @@ impl App {
                 played,
                 draw_offer,
             })) => {
-                let mut t = match reason {
-                    ClaimRefused::Repetition { occurrences: 1 } => {
-                        self.message("claim_refused_repetition_once", &[])
-                    }
-                    ClaimRefused::Repetition { occurrences } => self.message(
-                        "claim_refused_repetition",
-                        &[("count", &occurrences.to_string())],
-                    ),
-                    ClaimRefused::FiftyMoves { halfmoves } => self.message(
-                        "claim_refused_fifty",
-                        &[("count", &(halfmoves / 2).to_string())],
-                    ),
-                    ClaimRefused::NotYourTurn => self.message("claim_needs_turn", &[]),
-                };
-                if draw_offer {
-                    // 9.1.2.3: a claim counts as a draw offer.
-                    t = format!("{t} {}", self.message("claim_is_offer", &[]));
-                }
+                let t = claims::refusal(&self.talk, reason, draw_offer);
                 self.say(out, t, Priority::Normal, SayKind::Game);
                 // 9.5.3: an incorrect claim costs time (by the edition).
                 if reason != ClaimRefused::NotYourTurn {

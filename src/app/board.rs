@@ -175,6 +175,24 @@ impl Boards {
         Some(vec![SessionNote::Found(report)])
     }
 
+    /// The player's board (branch `board`): a refused move `mv` made there
+    /// (by lichess, or made for the opponent) is to be put back to `game`,
+    /// never taken as the move made again.  What the session reports;
+    /// none without a board, or when it expects the game's position.
+    pub(super) fn refused(
+        &mut self,
+        mv: Move,
+        game: &Game,
+        now: Instant,
+    ) -> Option<Vec<SessionNote>> {
+        let b = self.player_mut()?;
+        if b.tracker().position() == game.position() {
+            return None;
+        }
+        let previous = game.positions().next_back().map(|(before, _)| before);
+        Some(b.move_refused(game.position(), previous, mv, now))
+    }
+
     /// The game changed: the opponent's board follows at the end of the
     /// update.
     pub(super) fn on_change(&mut self, change: &GameChange) {

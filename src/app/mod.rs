@@ -335,7 +335,7 @@ impl App {
             // them: `on_line`).
             Msg::Line(line) => match self.mode {
                 Mode::AskingResume(_) => {
-                    let answer = self.answer(&line);
+                    let answer = self.talk.answer(&line);
                     self.on_resume_answer(answer, now, &mut out);
                 }
                 Mode::ArbiterPending(_) => {
@@ -589,22 +589,6 @@ impl App {
         let clock = self.parts.clock.as_ref().map(clock::ClockPart::clock);
         self.parts.companion.set_clocks(clock, now);
         out
-    }
-
-    /// A typed line read as a command without arguments (yes, no, quit),
-    /// in any language of the key map.
-    fn answer(&self, line: &str) -> Option<crate::action::PlayerAction> {
-        let words: Vec<&MoveWords> = self.talk.arg_words.iter().collect();
-        match read_line(
-            line,
-            &self.talk.keymap,
-            &ArgReader {
-                vocabularies: &words,
-            },
-        ) {
-            Input::Request(r) => r.alone(),
-            _ => None,
-        }
     }
 
     /// Say one sentence and remember it for "repeat".

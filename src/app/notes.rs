@@ -3,9 +3,9 @@
 //! another part, journal) is done here.  A part's own handling, and its
 //! words for what only it knows, are in the part's file.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use shakmaty::{ByColor, Color, Move, Position};
+use shakmaty::{Color, Position};
 
 use super::App;
 use super::board::{Seat, about};
@@ -14,8 +14,8 @@ use super::clock::ClockPart;
 use super::companion::CompanionNote;
 use super::engine::EngineNote;
 use super::offers::DrawAction;
-use super::online::{OnlineNote, OnlinePlay};
-use super::online_record::{clock_of, online_start_info};
+use super::online::{self, OnlineNote};
+use super::online_record::online_start_info;
 use super::scoresheet::{damage_sentence, keep_question, lines_words};
 use super::status;
 use super::takeback::TakebackNote;
@@ -28,9 +28,8 @@ use crate::engine::SearchResult;
 use crate::lichess::io::LichessIo;
 use crate::lichess::sync::Change;
 use crate::msg::Effect;
-use crate::scoresheet::record::{Event, ReadWarning, StartInfo};
+use crate::scoresheet::record::{Event, ReadWarning};
 use crate::scoresheet::replay::ReplayWarning;
-use crate::scoresheet::replay::RestoredClock;
 use crate::scoresheet::{JournalOp, ResumeChoice, ResumeOffer};
 use crate::speech::{Priority, SayKind};
 
@@ -157,7 +156,9 @@ impl App {
                     let t = self.message(key, &[("move", &said)]);
                     self.say(out, t, Priority::Urgent, SayKind::Error);
                     if let Some(mv) = refused {
-                        self.board_move_refused(mv, now, out);
+                        if let Some(notes) = self.parts.boards.refused(mv, &self.game, now) {
+                            self.on_seat_notes(Seat::Player, notes, now, out);
+                        }
                     }
                 }
             }
@@ -210,63 +211,6 @@ impl App {
 
     /// The server's times, as of now, followed by the clock; journalled
     /// once the game here has all the server's moves.
-    /// The player's board (branch `board`): a refused move made there (by
-    /// lichess, or made for the opponent) is to be put back, never taken
-    /// as the move made again.
-    pub(super) fn board_move_refused(&mut self, mv: Move, now: Instant, out: &mut Vec<Effect>) {
-        let game = &self.game;
-        let Some(b) = self.parts.boards.player_mut() else {
-            return;
-        };
-        // (The board already expects the game's position: nothing to do.)
-        if b.tracker().position() == game.position() {
-            return;
-        }
-        let previous = game.positions().next_back().map(|(before, _)| before);
-        let notes = b.move_refused(game.position(), previous, mv, now);
-        self.on_seat_notes(Seat::Player, notes, now, out);
-    }
-
-    /// A game resumed from its journal that was played on lichess: rejoined
-    /// by its id.  Its stream is opened again; the `gameFull` it begins
-    /// with brings what happened meanwhile (each move the opponent made
-    /// said once, in order; the end, if it came).  The clock is lichess's,
-    /// its times the server's.
-    pub(super) fn online_rejoin(
-        &mut self,
-        start: &StartInfo,
-        last: Option<RestoredClock>,
-        now: Instant,
-        out: &mut Vec<Effect>,
-    ) {
-        let Some((part, me)) = OnlinePlay::rejoin(start, &self.game) else {
-            return;
-        };
-        self.settings.me = me;
-        self.parts.online = Some(part);
-        if let Some(part) =
-            clock_of(start.time_control.as_deref()).and_then(ClockPart::following_lichess)
-        {
-            self.parts.clock = Some(part);
-        }
-        // Until lichess tells them, the times last journalled, stopped.
-        if let (Some(part), Some(last)) = (&mut self.parts.clock, last) {
-            let ms = |v: i64| Duration::from_millis(u64::try_from(v).unwrap_or(0));
-            let times = ByColor {
-                white: ms(last.white_ms),
-                black: ms(last.black_ms),
-            };
-            part.clock.follow(times, None, now);
-        }
-        if let Some(o) = &self.parts.online {
-            o.say_rejoining(
-                start,
-                me,
-                &mut super::voice::Voice::new(&mut self.talk, out),
-            );
-        }
-    }
-
     /// After every message: the engine's asks carried out, the engine's
     /// turn asked for, its lines sent, its events said or played.
     pub(super) fn engine_step(&mut self, now: Instant, out: &mut Vec<Effect>) {
@@ -798,7 +742,19 @@ impl App {
         );
         self.parts.journal.seen_after_resume(press, mine, theirs);
         // A game played on lichess goes on there.
-        self.online_rejoin(&resumed.start, resumed.restored_clock(), now, out);
+        let voice = &mut Voice::new(&mut self.talk, out);
+        let (online, clock) = (&mut self.parts.online, &mut self.parts.clock);
+        let last = resumed.restored_clock();
+        if let Some(me) = online::rejoin(
+            &resumed.start,
+            last,
+            &self.game,
+            (online, clock),
+            now,
+            voice,
+        ) {
+            self.settings.me = me;
+        }
         // A tournament game says its mode again, and that hector started.
         self.tournament_started(out);
     }
@@ -924,7 +880,9 @@ impl App {
                     o.refuses_move(&self.game, self.settings.me, voice)
                 }) {
                     // Online, only lichess moves for the opponent.
-                    self.board_move_refused(mv, now, out);
+                    if let Some(notes) = self.parts.boards.refused(mv, &self.game, now) {
+                        self.on_seat_notes(Seat::Player, notes, now, out);
+                    }
                 } else {
                     self.play(mv, now, out);
                 }

@@ -1992,6 +1992,45 @@ fn server_move(pos: &shakmaty::Chess, uci: &str) -> Option<Move> {
     UciMove::from_ascii(uci.as_bytes()).ok()?.to_move(pos).ok()
 }
 
+/// A game resumed from its journal (`start`) that was played on lichess:
+/// rejoined by its id (`online`).  Its stream is opened again; the
+/// `gameFull` it begins with brings what happened meanwhile (each move
+/// the opponent made said once, in order; the end, if it came).  The
+/// clock is lichess's (`clock`), its times the server's: until lichess
+/// tells them, the times `last` journalled, stopped.  The player's side;
+/// none for a game not played on lichess.
+pub(super) fn rejoin(
+    start: &StartInfo,
+    last: Option<crate::scoresheet::replay::RestoredClock>,
+    game: &Game,
+    (online, clock): (
+        &mut Option<OnlinePlay>,
+        &mut Option<super::clock::ClockPart>,
+    ),
+    now: Instant,
+    voice: &mut Voice,
+) -> Option<Color> {
+    let (part, me) = OnlinePlay::rejoin(start, game)?;
+    *online = Some(part);
+    if let Some(part) = super::online_record::clock_of(start.time_control.as_deref())
+        .and_then(super::clock::ClockPart::following_lichess)
+    {
+        *clock = Some(part);
+    }
+    if let (Some(part), Some(last)) = (clock.as_mut(), last) {
+        let ms = |v: i64| Duration::from_millis(u64::try_from(v).unwrap_or(0));
+        let times = shakmaty::ByColor {
+            white: ms(last.white_ms),
+            black: ms(last.black_ms),
+        };
+        part.clock.follow(times, None, now);
+    }
+    if let Some(o) = online.as_ref() {
+        o.say_rejoining(start, me, voice);
+    }
+    Some(me)
+}
+
 #[cfg(test)]
 mod tests;
 

@@ -71,6 +71,19 @@ impl Talk {
         self.text(key, &[("input", &input), ("command", &word)])
     }
 
+    /// What a line answers to a yes-or-no question: the action of its one
+    /// word (yes, no, quit), if it is one.
+    pub(super) fn answer(&self, line: &str) -> Option<crate::action::PlayerAction> {
+        let words: Vec<&MoveWords> = self.arg_words.iter().collect();
+        let reader = crate::command::ArgReader {
+            vocabularies: &words,
+        };
+        match crate::command::read_line(line, &self.keymap, &reader) {
+            crate::command::Input::Request(r) => r.alone(),
+            _ => None,
+        }
+    }
+
     /// The player's word for an action: the first of the line keymap in
     /// their language, or its name.
     pub(super) fn word(&self, action: crate::action::PlayerAction) -> String {

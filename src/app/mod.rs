@@ -5,8 +5,8 @@
 //! The App's own files: this one (the App, `update`, typed lines and
 //! moves, the prompt), `change.rs` (the one writer of the game and the
 //! stream of its changes to the parts), `dispatch.rs` (the one dispatch of
-//! what the player asks for), `rules.rs` (what the rules do to the game:
-//! offers, claims, take-backs, the flag, the arbiter, penalties),
+//! what the player asks for), `rules.rs` (what the rules do to the game,
+//! as the clock, offers, claims, arbiter and take-back parts note it),
 //! `notes.rs` (what reaches a part handed to it, and what its notes ask
 //! of the App), `show.rs` (what the screens show), `voice.rs` (how the
 //! App and its parts speak) and `builder.rs`.  Every other file is a part

@@ -6,7 +6,9 @@
 //!
 //! Each part is a type in the file of its name (`board.rs`, `clock.rs`,
 //! `engine.rs`, `scoresheet/`, `companion.rs`, `review.rs`, `offers.rs`,
-//! `online.rs`, `broadcast.rs`, `cursor.rs`), its state private to it,
+//! `takeback.rs`, `online.rs`, `broadcast.rs`, `cursor.rs`,
+//! `tournament.rs`; `arbiter.rs` and `claims.rs` keep no state, only the
+//! handling), its state private to it,
 //! with methods of its own that take what they need (the game, the time,
 //! whose pieces are the player's, the voice it speaks with) and handle
 //! what reaches it: a message (`handle`), a change of the game

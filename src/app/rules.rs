@@ -1,10 +1,11 @@
-//! The rules the App applies to the game, beyond a move: the clock's
-//! flag, the separate press and the pause, the arbiter's functions behind
-//! a confirmation and the penalties of the rules edition (7.5, 9.5.3),
-//! each journalled with the times it changed; the players' offers, claims
-//! and resignation (9.1, 9.2, 9.3, 5.1.2).
-//! The clock part keeps the time and says what it shows; what ends the
-//! game or takes a move back is done here, through `App::change`.
+//! The rules the App applies to the game, beyond a move, as the parts
+//! decide them: the clock's flag, the separate press and the lever of a
+//! clock on the board (`clock.rs`), an illegal move's penalty (7.5), the
+//! arbiter's functions once confirmed (`arbiter.rs`), the players' draw
+//! actions and resignation (`offers.rs`), claims (`claims.rs`, 9.2, 9.3,
+//! 9.5.3) and take-backs (`takeback.rs`).  Each part decides and says
+//! what it knows; what ends the game or takes a move back is done here,
+//! through `App::change`.
 
 use std::time::Instant;
 

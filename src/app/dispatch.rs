@@ -35,8 +35,8 @@ impl App {
     fn on_review_action(&mut self, action: A, arg: Option<&str>, out: &mut Vec<Effect>) -> bool {
         let Some(state) = &mut self.parts.review else {
             let t = self.talk.help_line(action);
-            let t = self.message("review_only", &[("help", &t)]);
-            self.say(out, t, Priority::Normal, SayKind::Error);
+            let t = self.talk.text("review_only", &[("help", &t)]);
+            self.voice(out).say(t, Priority::Normal, SayKind::Error);
             return true;
         };
         match state.handle(action, arg) {
@@ -68,7 +68,8 @@ impl App {
     /// in the full-screen view): the one wording of help, said by
     /// `help` and the key help, shown by the view's help page.
     pub fn help_with(&self, action: A, command: &str) -> String {
-        self.message(&format!("help_{}", action.key()), &[("command", command)])
+        self.talk
+            .text(&format!("help_{}", action.key()), &[("command", command)])
     }
 
     /// What `action` does, reached by `keys` in the full-screen view: the
@@ -94,8 +95,8 @@ impl App {
             match action {
                 A::Accept => return self.take_back(true, now, out),
                 A::Decline => {
-                    let t = self.message("takeback_after_end_kept", &[]);
-                    return self.info(out, t);
+                    let t = self.talk.text("takeback_after_end_kept", &[]);
+                    return self.voice(out).info(t);
                 }
                 _ => {}
             }
@@ -116,8 +117,8 @@ impl App {
             A::New => {
                 if self.parts.journal.keeps_game() {
                     // The game left is kept: said (issue 30).
-                    let t = self.message("new_game_kept", &[]);
-                    self.info(out, t);
+                    let t = self.talk.text("new_game_kept", &[]);
+                    self.voice(out).info(t);
                 }
                 let over = self.game.is_over();
                 out.extend(
@@ -132,17 +133,17 @@ impl App {
                 self.parts.offers.forget();
                 let game = &self.game;
                 self.parts.clock = self.parts.clock.take().map(|c| c.for_new_game(game, now));
-                let t = self.message("new_game", &[]);
-                self.say(out, t, Priority::Normal, SayKind::Game);
+                let t = self.talk.text("new_game", &[]);
+                self.voice(out).say(t, Priority::Normal, SayKind::Game);
             }
             A::Resign => self.draw_action(DrawAction::Resign, false, out),
             _ => {
                 if self.journal_failing() {
                     let t = self.parts.journal.saved_where_bye(&self.talk);
-                    self.info(out, t);
+                    self.voice(out).info(t);
                 }
-                let t = self.message("goodbye", &[]);
-                self.info(out, t);
+                let t = self.talk.text("goodbye", &[]);
+                self.voice(out).info(t);
                 self.quitting = true;
                 out.push(Effect::Quit);
             }
@@ -168,8 +169,8 @@ impl App {
             super::tournament::record(t, &mut self.parts.journal, e);
         }
         if refused {
-            let t = self.message("tournament_refused", &[]);
-            self.info(out, t);
+            let t = self.talk.text("tournament_refused", &[]);
+            self.voice(out).info(t);
         }
         refused
     }
@@ -210,15 +211,15 @@ impl App {
         // engine is answered by its handler ("there is no engine").
         if self.settings.rated && action.refused_when_rated() && self.parts.has(action.row().needs)
         {
-            let t = self.message("help_off_rated", &[]);
-            self.info(out, t);
+            let t = self.talk.text("help_off_rated", &[]);
+            self.voice(out).info(t);
             return;
         }
         let arg = request.arg;
         let pos = self.game.position().clone();
         let missing = |app: &mut App, out: &mut Vec<Effect>| {
             let t = app.talk.help_line(action);
-            app.say(out, t, Priority::Normal, SayKind::Error);
+            app.voice(out).say(t, Priority::Normal, SayKind::Error);
         };
         match action {
             A::Square => {
@@ -226,7 +227,7 @@ impl App {
                     return missing(self, out);
                 };
                 let t = self.talk.phraser.square_contents(&pos, sq);
-                self.info(out, t);
+                self.voice(out).info(t);
             }
             A::Pieces => {
                 let Arg::Pieces { side, role } = arg else {
@@ -236,21 +237,21 @@ impl App {
                     .talk
                     .phraser
                     .pieces(&pos, side.colour(self.settings.me), role);
-                self.info(out, t);
+                self.voice(out).info(t);
             }
             A::Rank => {
                 let Arg::Rank(r) = arg else {
                     return missing(self, out);
                 };
                 let t = self.talk.phraser.rank_scan(&pos, r);
-                self.info(out, t);
+                self.voice(out).info(t);
             }
             A::File => {
                 let Arg::File(f) = arg else {
                     return missing(self, out);
                 };
                 let t = self.talk.phraser.file_scan(&pos, f);
-                self.info(out, t);
+                self.voice(out).info(t);
             }
             A::Attackers => {
                 let Arg::SquareSide(square, side) = arg else {
@@ -267,7 +268,7 @@ impl App {
                     },
                 };
                 let t = self.talk.phraser.attackers(&pos, square, colour);
-                self.info(out, t);
+                self.voice(out).info(t);
             }
             A::Defenders => {
                 let Arg::SquareSide(square, side) = arg else {
@@ -280,14 +281,14 @@ impl App {
                     None => pos.board().color_at(square).unwrap_or(pos.turn()),
                 };
                 let t = self.talk.phraser.defenders(&pos, square, colour);
-                self.info(out, t);
+                self.voice(out).info(t);
             }
             A::Moves => {
                 let Arg::Square(square) = arg else {
                     return missing(self, out);
                 };
                 let t = self.talk.phraser.legal_moves_from(&pos, square);
-                self.info(out, t);
+                self.voice(out).info(t);
             }
             A::Last => {
                 let Arg::Count(n) = arg else {
@@ -302,15 +303,15 @@ impl App {
                     .collect();
                 recent.reverse();
                 let t = self.talk.phraser.last_moves(&recent, n);
-                self.info(out, t);
+                self.voice(out).info(t);
             }
             A::Material => {
                 let t = self.talk.phraser.material(&pos);
-                self.info(out, t);
+                self.voice(out).info(t);
             }
             A::Turn => {
                 let t = self.prompt();
-                self.info(out, t);
+                self.voice(out).info(t);
             }
             A::Claim => {
                 let text = match arg {
@@ -324,8 +325,8 @@ impl App {
                     o.say(&text, &mut super::voice::Voice::new(&mut self.talk, out));
                 }
                 (Arg::Text(_), None) => {
-                    let t = self.message("lichess_only", &[]);
-                    self.say(out, t, Priority::Normal, SayKind::Error);
+                    let t = self.talk.text("lichess_only", &[]);
+                    self.voice(out).say(t, Priority::Normal, SayKind::Error);
                 }
                 // `say` alone: how to use it.
                 _ => missing(self, out),
@@ -372,8 +373,8 @@ impl App {
             {
                 self.ask(super::Question::Confirm(action), out);
                 let word = self.talk.word(action);
-                let t = self.message("not_saved_leave", &[("command", &word)]);
-                self.say(out, t, Priority::Normal, SayKind::Error);
+                let t = self.talk.text("not_saved_leave", &[("command", &word)]);
+                self.voice(out).say(t, Priority::Normal, SayKind::Error);
             }
             // Resigning ends the game for good: asked like leaving it.
             A::New | A::Quit | A::Resign
@@ -388,8 +389,8 @@ impl App {
                     A::Resign => "confirm_resign",
                     _ => "confirm_quit",
                 };
-                let t = self.message(key, &[("command", &word)]);
-                self.info(out, t);
+                let t = self.talk.text(key, &[("command", &word)]);
+                self.voice(out).info(t);
             }
             A::New | A::Quit => self.on_action_confirmed(action, now, out),
             A::Confirm => self.confirm_result(self.settings.me, out),
@@ -400,8 +401,8 @@ impl App {
             A::Hint | A::Eval | A::Threat | A::Engine => match &mut self.parts.engine {
                 Some(e) => e.action(action, &mut Voice::new(&mut self.talk, out)),
                 None => {
-                    let t = self.message("engine_none", &[]);
-                    self.info(out, t);
+                    let t = self.talk.text("engine_none", &[]);
+                    self.voice(out).info(t);
                 }
             },
             A::Takeback => self.take_back(false, now, out),
@@ -411,14 +412,14 @@ impl App {
                     self.parts.journal.engine_side(Some(!self.settings.me));
                 }
                 let side = self.talk.phraser.side(self.settings.me);
-                let t = self.message("flipped", &[("side", &side)]);
-                self.info(out, t);
+                let t = self.talk.text("flipped", &[("side", &side)]);
+                self.voice(out).info(t);
             }
             A::Repeat => match self.talk.last_said.clone() {
                 Some(u) => out.push(Effect::Say(u)),
                 None => {
-                    let t = self.message("nothing_to_repeat", &[]);
-                    self.info(out, t);
+                    let t = self.talk.text("nothing_to_repeat", &[]);
+                    self.voice(out).info(t);
                 }
             },
             A::Silence => out.push(Effect::Silence),
@@ -441,24 +442,24 @@ impl App {
             }
             // Online, the online part took them.
             A::Abort | A::Chat => {
-                let t = self.message("lichess_only", &[]);
-                self.say(out, t, Priority::Normal, SayKind::Error);
+                let t = self.talk.text("lichess_only", &[]);
+                self.voice(out).say(t, Priority::Normal, SayKind::Error);
             }
             A::Help => match arg {
                 Arg::Action(of) => {
                     let t = self.talk.help_line(of);
-                    self.info(out, t);
+                    self.voice(out).info(t);
                 }
                 _ => {
-                    let t = self.message("help_intro", &[]);
-                    self.info(out, t);
+                    let t = self.talk.text("help_intro", &[]);
+                    self.voice(out).info(t);
                     let lines: Vec<String> = A::ALL
                         .iter()
                         .filter(|&&a| self.parts.applies_now(a))
                         .map(|&a| self.talk.help_line(a))
                         .collect();
                     for t in lines {
-                        self.info(out, t);
+                        self.voice(out).info(t);
                     }
                 }
             },
@@ -528,7 +529,7 @@ impl App {
             // A jump without what its key gives it: how to ask.
             _ => {
                 let t = self.talk.help_line(action);
-                return self.say(out, t, Priority::Normal, SayKind::Error);
+                return self.voice(out).say(t, Priority::Normal, SayKind::Error);
             }
         };
         match note {
@@ -702,7 +703,7 @@ mod table_tests {
             let mut app = reviewing();
             let mut out = Vec::new();
             app.dispatch(Request::new(*a, Arg::None), now, &mut out);
-            let refusal = app.message("review_not_here", &[]);
+            let refusal = app.talk.text("review_not_here", &[]);
             assert_eq!(texts(out), [refusal], "{a:?}");
         }
     }
@@ -716,7 +717,7 @@ mod table_tests {
         let mut app = reviewing();
         let _ = app.update(Msg::Start, now);
         let _ = app.update(Msg::Line("next".into()), now);
-        let refusal = app.message("review_not_here", &[]);
+        let refusal = app.talk.text("review_not_here", &[]);
         let before = app.game().history().len();
         for line in ["claim", "claim Nf3", "save", "save game.pgn"] {
             let said = texts(app.update(Msg::Line(line.into()), now));
@@ -733,8 +734,8 @@ mod table_tests {
     fn rated_refusals_come_after_what_is_missing() {
         let now = Instant::now();
         let mut app = App::builder().rated(true).build();
-        let none = app.message("engine_none", &[]);
-        let off = app.message("help_off_rated", &[]);
+        let none = app.talk.text("engine_none", &[]);
+        let off = app.talk.text("help_off_rated", &[]);
         assert_eq!(texts(app.update(Msg::Line("hint".into()), now)), [none]);
         let _ = app.update(Msg::Line("e4".into()), now);
         assert_eq!(texts(app.update(Msg::Line("takeback".into()), now)), [off]);

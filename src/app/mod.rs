@@ -281,16 +281,18 @@ impl App {
     pub fn prompt(&self) -> String {
         // The question waits: the new game behind it is not the one played.
         if self.mode.asking_resume() {
-            return self.message("prompt_resume", &[]);
+            return self.talk.text("prompt_resume", &[]);
         }
         let p = status::prompt_of_game(&self.game, &self.parts, &self.talk);
         if self.journal_failing() {
             // Unsaved moves are never silent; a copy saved since the last
             // move holds them (issue 30).
             if let Some(path) = self.parts.journal.copy_current() {
-                return self.message("prompt_saved_copy", &[("prompt", &p), ("path", path)]);
+                return self
+                    .talk
+                    .text("prompt_saved_copy", &[("prompt", &p), ("path", path)]);
             }
-            return self.message("prompt_not_saved", &[("prompt", &p)]);
+            return self.talk.text("prompt_not_saved", &[("prompt", &p)]);
         }
         p
     }
@@ -305,8 +307,8 @@ impl App {
             Mode::AskingResume(_) => {}
             Mode::ArbiterPending(_) => {
                 self.mode = Mode::Question(q);
-                let t = self.message("arbiter_cancelled", &[]);
-                self.say(out, t, Priority::Normal, SayKind::Game);
+                let t = self.talk.text("arbiter_cancelled", &[]);
+                self.voice(out).say(t, Priority::Normal, SayKind::Game);
             }
             Mode::Playing | Mode::Question(_) => self.mode = Mode::Question(q),
         }
@@ -379,7 +381,8 @@ impl App {
             Msg::EndOfInput | Msg::Interrupted if self.journal_failing() => {
                 // Unsaved moves are never silent, even when leaving.
                 let t = self.parts.journal.saved_where_bye(&self.talk);
-                self.say(&mut out, t, Priority::Normal, SayKind::Error);
+                self.voice(&mut out)
+                    .say(t, Priority::Normal, SayKind::Error);
                 if matches!(msg, Msg::Interrupted)
                     || !self.parts.engine_defers_quit(
                         &self.game,
@@ -387,8 +390,8 @@ impl App {
                         self.mode.asking_resume(),
                     )
                 {
-                    let t = self.message("goodbye", &[]);
-                    self.info(&mut out, t);
+                    let t = self.talk.text("goodbye", &[]);
+                    self.voice(&mut out).info(t);
                     self.quitting = true;
                     out.push(Effect::Quit);
                 }
@@ -396,8 +399,8 @@ impl App {
             Msg::EndOfInput => {
                 // In a terminal, Ctrl-D in mid-game is a quit: said.
                 if self.settings.ask_before_leaving && status::in_progress(&self.game) {
-                    let t = self.message("goodbye", &[]);
-                    self.info(&mut out, t);
+                    let t = self.talk.text("goodbye", &[]);
+                    self.voice(&mut out).info(t);
                 }
                 // The engine's move is never dropped: quit after it.
                 if !self.parts.engine_defers_quit(
@@ -410,8 +413,8 @@ impl App {
                 }
             }
             Msg::Interrupted => {
-                let t = self.message("goodbye", &[]);
-                self.info(&mut out, t);
+                let t = self.talk.text("goodbye", &[]);
+                self.voice(&mut out).info(t);
                 self.quitting = true;
                 out.push(Effect::Quit);
             }
@@ -450,11 +453,11 @@ impl App {
                 self.sync_seat(Seat::Player, now, &mut out);
             }
             Msg::KeyHelp(lines) => {
-                let t = self.message("help_intro", &[]);
-                self.info(&mut out, t);
+                let t = self.talk.text("help_intro", &[]);
+                self.voice(&mut out).info(t);
                 for (action, keys) in lines {
                     let t = self.key_help_with(action, &keys);
-                    self.info(&mut out, t);
+                    self.voice(&mut out).info(t);
                 }
             }
             Msg::Start => {
@@ -475,7 +478,7 @@ impl App {
                         && self.parts.online.is_none()
                     {
                         let t = status::opening(&self.game, &self.talk, &self.prompt());
-                        self.say(&mut out, t, Priority::Normal, SayKind::Game);
+                        self.voice(&mut out).say(t, Priority::Normal, SayKind::Game);
                     }
                     self.tournament_started(&mut out);
                     if let Some(c) = &mut self.parts.clock {
@@ -533,8 +536,8 @@ impl App {
         // so the player who offered knows.
         if let Some(offerer) = self.parts.offers.take_lapsed(&self.game) {
             let side = self.talk.phraser.side(offerer);
-            let t = self.message("draw_offer_lapsed", &[("side", &side)]);
-            self.say(&mut out, t, Priority::Normal, SayKind::Game);
+            let t = self.talk.text("draw_offer_lapsed", &[("side", &side)]);
+            self.voice(&mut out).say(t, Priority::Normal, SayKind::Game);
         }
         // A tournament game's end: both players asked to confirm.
         if let Some(t) = &mut self.parts.tournament {
@@ -591,22 +594,9 @@ impl App {
         out
     }
 
-    /// Say one sentence and remember it for "repeat".
-    fn say(&mut self, out: &mut Vec<Effect>, text: String, priority: Priority, kind: SayKind) {
-        self.voice(out).say(text, priority, kind);
-    }
-
     /// The app's voice for this update's effects (`voice.rs`).
     fn voice<'a>(&'a mut self, out: &'a mut Vec<Effect>) -> voice::Voice<'a> {
         voice::Voice::new(&mut self.talk, out)
-    }
-
-    fn info(&mut self, out: &mut Vec<Effect>, text: String) {
-        self.say(out, text, Priority::Info, SayKind::Info);
-    }
-
-    fn message(&self, key: &str, args: &[(&str, &str)]) -> String {
-        self.talk.phraser.message(key, args)
     }
 
     /// A line typed while playing, or answering the question asked.
@@ -677,15 +667,15 @@ impl App {
                 return self.on_action_confirmed(asked, now, out);
             }
             (Some(Question::Confirm(_)), Some(PlayerAction::Decline)) => {
-                let t = self.message("confirm_cancelled", &[]);
-                return self.info(out, t);
+                let t = self.talk.text("confirm_cancelled", &[]);
+                return self.voice(out).info(t);
             }
             (Some(Question::TakebackAfterEnd), Some(PlayerAction::Accept)) => {
                 return self.take_back(true, now, out);
             }
             (Some(Question::TakebackAfterEnd), Some(PlayerAction::Decline)) => {
-                let t = self.message("takeback_after_end_kept", &[]);
-                return self.info(out, t);
+                let t = self.talk.text("takeback_after_end_kept", &[]);
+                return self.voice(out).info(t);
             }
             (Some(Question::Promotion(moves)), _) if promotion_piece.is_some() => {
                 if let Some(mv) = moves.iter().find(|m| m.promotion() == promotion_piece) {
@@ -697,20 +687,20 @@ impl App {
         match input {
             Input::Empty => {
                 let t = self.prompt();
-                self.info(out, t);
+                self.voice(out).info(t);
             }
             Input::Move(_) if self.reviewing() => self.voice(out).error("review_not_here", &[]),
             Input::Move(_) if piece_alone.is_some() && self.game.result().is_none() => {
                 let piece = piece_alone
                     .map(|r| self.talk.phraser.piece(r))
                     .unwrap_or_default();
-                let t = self.message("promotion_not_asked", &[("piece", &piece)]);
-                self.say(out, t, Priority::Normal, SayKind::Error);
+                let t = self.talk.text("promotion_not_asked", &[("piece", &piece)]);
+                self.voice(out).say(t, Priority::Normal, SayKind::Error);
             }
             Input::Move(text) => self.on_move_text(&text, now, out),
             Input::BadArguments { command, problem } => {
                 let t = self.talk.arg_problem(command, &problem);
-                self.say(out, t, Priority::Normal, SayKind::Error);
+                self.voice(out).say(t, Priority::Normal, SayKind::Error);
             }
             Input::Request(r) => self.dispatch(r, now, out),
         }
@@ -718,7 +708,7 @@ impl App {
 
     fn on_move_text(&mut self, text: &str, now: Instant, out: &mut Vec<Effect>) {
         if let Some(t) = status::over_state(&self.game, &self.parts, &self.talk) {
-            self.say(out, t, Priority::Normal, SayKind::Error);
+            self.voice(out).say(t, Priority::Normal, SayKind::Error);
             return;
         }
         if (self.parts.online.as_ref()).is_some_and(|o| {
@@ -737,9 +727,9 @@ impl App {
                 Err(e @ crate::notation::InputError::NotUnderstood { .. }) => {
                     self.talk.phraser.input_error(&e, self.game.position())
                 }
-                _ => self.message("engine_thinking", &[]),
+                _ => self.talk.text("engine_thinking", &[]),
             };
-            self.say(out, t, Priority::Normal, SayKind::Error);
+            self.voice(out).say(t, Priority::Normal, SayKind::Error);
             return;
         }
         match self.talk.reader.read(text, self.game.position()) {
@@ -749,12 +739,12 @@ impl App {
                 if let Some(moves) = crate::notation::promotion_choices(&e, pos) {
                     // bxa8: ask which piece, as the board does.
                     self.ask(Question::Promotion(moves), out);
-                    let t = self.message("promotion_which", &[]);
-                    self.info(out, t);
+                    let t = self.talk.text("promotion_which", &[]);
+                    self.voice(out).info(t);
                     return;
                 }
                 let t = self.talk.phraser.input_error(&e, pos);
-                self.say(out, t, Priority::Normal, SayKind::Error);
+                self.voice(out).say(t, Priority::Normal, SayKind::Error);
             }
         }
     }
@@ -765,8 +755,8 @@ impl App {
         let before = self.game.position().clone();
         let Ok(changes) = self.change(change::Edit::Play(mv)) else {
             // The reader only returns legal moves; say so if that ever fails.
-            let t = self.message("not_understood", &[("input", "?")]);
-            self.say(out, t, Priority::Normal, SayKind::Error);
+            let t = self.talk.text("not_understood", &[("input", "?")]);
+            self.voice(out).say(t, Priority::Normal, SayKind::Error);
             return;
         };
         self.announce_move(&before, mv, out);
@@ -774,7 +764,7 @@ impl App {
         for change in changes {
             if let change::GameChange::Ended(r) = change {
                 let t = self.talk.phraser.game_over(r.reason, r.outcome.winner());
-                self.say(out, t, Priority::Urgent, SayKind::Game);
+                self.voice(out).say(t, Priority::Urgent, SayKind::Game);
             }
         }
     }
@@ -784,10 +774,12 @@ impl App {
     fn announce_move(&mut self, before: &shakmaty::Chess, mv: Move, out: &mut Vec<Effect>) {
         let sentence = self.talk.phraser.say_move(before, mv);
         if before.turn() != self.settings.me {
-            self.say(out, sentence, Priority::Urgent, SayKind::Move);
+            self.voice(out)
+                .say(sentence, Priority::Urgent, SayKind::Move);
             out.push(Effect::Tone(Tone::OpponentMove));
         } else if self.settings.confirm_own_moves {
-            self.say(out, sentence, Priority::Normal, SayKind::Move);
+            self.voice(out)
+                .say(sentence, Priority::Normal, SayKind::Move);
         }
         if self.game.position().is_check() {
             out.push(Effect::Tone(Tone::Check));

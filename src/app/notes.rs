@@ -103,8 +103,8 @@ impl App {
                         let rest = changes.split_off(i);
                         self.apply_online_changes(changes, now, out);
                         if !self.game.is_over() {
-                            let t = self.message("lichess_ended_away", &[]);
-                            self.say(out, t, Priority::Urgent, SayKind::Game);
+                            let t = self.talk.text("lichess_ended_away", &[]);
+                            self.voice(out).say(t, Priority::Urgent, SayKind::Game);
                         }
                         changes = rest;
                     }
@@ -125,7 +125,7 @@ impl App {
                     if let Some(t) =
                         own.or_else(|| status::over_sentence(&self.game, &self.parts, &self.talk))
                     {
-                        self.say(out, t, Priority::Urgent, SayKind::Game);
+                        self.voice(out).say(t, Priority::Urgent, SayKind::Game);
                     }
                 }
                 OnlineNote::Void(status) => {
@@ -138,7 +138,7 @@ impl App {
                         self.parts.journal.event(Event::SetAside);
                     }
                 }
-                OnlineNote::Tell(t) => self.say(out, t, Priority::Urgent, SayKind::Game),
+                OnlineNote::Tell(t) => self.voice(out).say(t, Priority::Urgent, SayKind::Game),
                 OnlineNote::MoveRefused => {
                     let said = self
                         .game
@@ -153,8 +153,8 @@ impl App {
                         "lichess_move_refused"
                     };
                     let _ = self.change(Edit::TakeBack(1));
-                    let t = self.message(key, &[("move", &said)]);
-                    self.say(out, t, Priority::Urgent, SayKind::Error);
+                    let t = self.talk.text(key, &[("move", &said)]);
+                    self.voice(out).say(t, Priority::Urgent, SayKind::Error);
                     if let Some(mv) = refused {
                         if let Some(notes) = self.parts.boards.refused(mv, &self.game, now) {
                             self.on_seat_notes(Seat::Player, notes, now, out);
@@ -198,13 +198,13 @@ impl App {
         }
         if let Some((before, mv)) = last {
             let words = self.talk.phraser.say_move(&before, mv);
-            let t = self.message(
+            let t = self.talk.text(
                 "lichess_moves_missed",
                 &[("count", &made.to_string()), ("last", &words)],
             );
-            self.say(out, t, Priority::Urgent, SayKind::Game);
+            self.voice(out).say(t, Priority::Urgent, SayKind::Game);
             if let Some(t) = status::over_sentence(&self.game, &self.parts, &self.talk) {
-                self.say(out, t, Priority::Urgent, SayKind::Game);
+                self.voice(out).say(t, Priority::Urgent, SayKind::Game);
             }
         }
     }
@@ -289,7 +289,7 @@ impl App {
                 EngineNote::Answer(r) => self.on_engine_move(r, now, out),
                 EngineNote::GameOver => {
                     if let Some(t) = status::over_state(&self.game, &self.parts, &self.talk) {
-                        self.info(out, t);
+                        self.voice(out).info(t);
                     }
                 }
                 _ => {}
@@ -312,10 +312,10 @@ impl App {
             let engine = !self.settings.me;
             let accept = r.score.is_some_and(|s| s.accepts_draw(engine));
             if accept && self.change(Edit::AcceptDraw(engine)).is_ok() {
-                let t = self.message("draw_accepted", &[]);
-                self.say(out, t, Priority::Urgent, SayKind::Game);
+                let t = self.talk.text("draw_accepted", &[]);
+                self.voice(out).say(t, Priority::Urgent, SayKind::Game);
                 if let Some(t) = status::over_sentence(&self.game, &self.parts, &self.talk) {
-                    self.say(out, t, Priority::Urgent, SayKind::Game);
+                    self.voice(out).say(t, Priority::Urgent, SayKind::Game);
                 }
                 return;
             }
@@ -433,7 +433,7 @@ impl App {
                 if self.change(Edit::Resign(them)).is_ok()
                     && let Some(t) = status::over_sentence(&self.game, &self.parts, &self.talk)
                 {
-                    self.say(out, t, Priority::Urgent, SayKind::Game);
+                    self.voice(out).say(t, Priority::Urgent, SayKind::Game);
                 }
             }
             // (Taken above.)
@@ -453,7 +453,7 @@ impl App {
         out: &mut Vec<Effect>,
     ) {
         if let Some(t) = damage_sentence(&self.talk, &offer) {
-            self.say(out, t, Priority::Normal, SayKind::Info);
+            self.voice(out).say(t, Priority::Normal, SayKind::Info);
         }
         match offer.choice {
             ResumeChoice::Now => self.resume(offer, None, now, out),
@@ -484,7 +484,7 @@ impl App {
                     .next_back()
                     .map(|(before, played)| {
                         let words = self.talk.phraser.say_move(before, played.mv);
-                        format!("{} ", self.message("resumed_last", &[("move", &words)]))
+                        format!("{} ", self.talk.text("resumed_last", &[("move", &words)]))
                     })
                     .unwrap_or_default();
                 let (white, black) = (r.start.white.trim(), r.start.black.trim());
@@ -497,7 +497,7 @@ impl App {
                 } else {
                     "resume_offer"
                 };
-                let t = self.message(
+                let t = self.talk.text(
                     key,
                     &[
                         ("date", &date),
@@ -508,7 +508,7 @@ impl App {
                         ("last", &last),
                     ],
                 );
-                self.say(out, t, Priority::Normal, SayKind::Game);
+                self.voice(out).say(t, Priority::Normal, SayKind::Game);
                 self.mode = crate::app::Mode::AskingResume(Box::new(offer));
             }
         }
@@ -544,8 +544,8 @@ impl App {
             match yes {
                 Some(keep) => self.resume(*offer, Some(keep), now, out),
                 None => {
-                    let t = self.message("journal_keep_yes_no", &[]);
-                    self.say(out, t, Priority::Normal, SayKind::Error);
+                    let t = self.talk.text("journal_keep_yes_no", &[]);
+                    self.voice(out).say(t, Priority::Normal, SayKind::Error);
                     self.mode = crate::app::Mode::AskingResume(offer);
                 }
             }
@@ -572,13 +572,13 @@ impl App {
                     Event::SetAside,
                 )));
                 if keep {
-                    let t = self.message("journal_kept_set_aside", &[]);
-                    self.say(out, t, Priority::Normal, SayKind::Info);
+                    let t = self.talk.text("journal_kept_set_aside", &[]);
+                    self.voice(out).say(t, Priority::Normal, SayKind::Info);
                 }
-                let t = self.message("resume_declined", &[]);
-                self.say(out, t, Priority::Normal, SayKind::Game);
-                let t = self.message("new_game", &[]);
-                self.say(out, t, Priority::Normal, SayKind::Game);
+                let t = self.talk.text("resume_declined", &[]);
+                self.voice(out).say(t, Priority::Normal, SayKind::Game);
+                let t = self.talk.text("new_game", &[]);
+                self.voice(out).say(t, Priority::Normal, SayKind::Game);
                 self.tournament_started(out);
                 // The boards are judged against the new game now (what
                 // they showed while the question waited was not said).
@@ -589,8 +589,8 @@ impl App {
                 }
             }
             None => {
-                let t = self.message("resume_yes_no", &[]);
-                self.say(out, t, Priority::Normal, SayKind::Error);
+                let t = self.talk.text("resume_yes_no", &[]);
+                self.voice(out).say(t, Priority::Normal, SayKind::Error);
                 self.mode = crate::app::Mode::AskingResume(offer);
             }
         }
@@ -610,7 +610,7 @@ impl App {
             Some(keep) => keep,
             None => match keep_question(&self.talk, &offer) {
                 Some(t) => {
-                    self.say(out, t, Priority::Normal, SayKind::Game);
+                    self.voice(out).say(t, Priority::Normal, SayKind::Game);
                     offer.asking_keep = true;
                     self.mode = crate::app::Mode::AskingResume(Box::new(offer));
                     return;
@@ -643,22 +643,24 @@ impl App {
         {
             let lines = lines_words(&self.talk, c.from_line, c.to_line);
             let t = if keep_after {
-                self.message("journal_kept_after", &[("lines", &lines)])
+                self.talk.text("journal_kept_after", &[("lines", &lines)])
             } else {
-                self.message(
+                self.talk.text(
                     "journal_left_after",
                     &[("lines", &lines), ("path", &path.display().to_string())],
                 )
             };
-            self.say(out, t, Priority::Normal, SayKind::Info);
+            self.voice(out).say(t, Priority::Normal, SayKind::Info);
         }
         let resumed = continued.unwrap_or(resumed);
         // What stopped the reading is said in the damage sentence; a
         // record of a kind this version does not know is only skipped.
         for w in &read_warnings {
             if let ReadWarning::Unknown { line } = w {
-                let t = self.message("journal_damaged", &[("line", &line.to_string())]);
-                self.say(out, t, Priority::Normal, SayKind::Info);
+                let t = self
+                    .talk
+                    .text("journal_damaged", &[("line", &line.to_string())]);
+                self.voice(out).say(t, Priority::Normal, SayKind::Info);
             }
         }
         for w in &resumed.warnings {
@@ -668,8 +670,10 @@ impl App {
                 | ReplayWarning::ClaimVerdict { seq }
                 | ReplayWarning::BadStart { seq } => *seq,
             };
-            let t = self.message("journal_damaged", &[("line", &(seq + 1).to_string())]);
-            self.say(out, t, Priority::Normal, SayKind::Info);
+            let t = self
+                .talk
+                .text("journal_damaged", &[("line", &(seq + 1).to_string())]);
+            self.voice(out).say(t, Priority::Normal, SayKind::Info);
         }
         self.replace_game(resumed.game.clone());
         let rated = &mut self.settings.rated;
@@ -691,12 +695,12 @@ impl App {
             .journal
             .resume(&self.game, &resumed, id.clone(), clock);
         let turn = self.prompt();
-        let t = self.message("resumed", &[("turn", &turn)]);
-        self.say(out, t, Priority::Normal, SayKind::Game);
+        let t = self.talk.text("resumed", &[("turn", &turn)]);
+        self.voice(out).say(t, Priority::Normal, SayKind::Game);
         if sides_changed {
             let side = self.talk.phraser.side(self.settings.me);
-            let t = self.message("flipped", &[("side", &side)]);
-            self.info(out, t);
+            let t = self.talk.text("flipped", &[("side", &side)]);
+            self.voice(out).info(t);
         }
         let last = self
             .game
@@ -705,11 +709,11 @@ impl App {
             .map(|(b, m)| (b.clone(), m.mv));
         if let Some((before, m)) = last {
             let words = self.talk.phraser.say_move(&before, m);
-            let t = self.message("resumed_last", &[("move", &words)]);
-            self.info(out, t);
+            let t = self.talk.text("resumed_last", &[("move", &words)]);
+            self.voice(out).info(t);
         }
         if let Some(t) = status::over_sentence(&self.game, &self.parts, &self.talk) {
-            self.info(out, t);
+            self.voice(out).info(t);
         } else if let Some(c) = self.clock() {
             // The clocks as they were restored, and whether they run.
             let t = crate::clock::words::both(
@@ -718,17 +722,17 @@ impl App {
                 c.remaining(Color::Black, now),
             );
             let stopped = c.is_paused();
-            self.info(out, t);
+            self.voice(out).info(t);
             if stopped {
-                let t = self.message("clock_stopped", &[]);
-                self.info(out, t);
+                let t = self.talk.text("clock_stopped", &[]);
+                self.voice(out).info(t);
             }
         }
         // The player's move waits for its press (D.2.8), as before.
         let press = self.parts.clock.as_ref().and_then(|p| p.presser.pending());
         if press.is_some() {
-            let t = self.message("clock_press_waiting", &[]);
-            self.info(out, t);
+            let t = self.talk.text("clock_press_waiting", &[]);
+            self.voice(out).info(t);
         }
         for seat in [Seat::Player, Seat::Opponent] {
             if let Some(notes) = self.parts.boards.resumed(seat, &self.game, &resumed, now) {
@@ -796,8 +800,8 @@ impl App {
                         // Lit again from scratch: the board forgot.
                         self.parts.boards.forget_lights();
                     }
-                    let t = self.message(key, &[]);
-                    self.say(out, t, Priority::Normal, SayKind::Board);
+                    let t = self.talk.text(key, &[]);
+                    self.voice(out).say(t, Priority::Normal, SayKind::Board);
                 }
                 SessionNote::Disconnected | SessionNote::OutOfReach => {
                     // The player's own board lost is urgent; the opponent's
@@ -811,8 +815,8 @@ impl App {
                         }
                         (Seat::Opponent, true) => ("opponent_board_out_of_reach", Priority::Normal),
                     };
-                    let t = self.message(key, &[]);
-                    self.say(out, t, priority, SayKind::Board);
+                    let t = self.talk.text(key, &[]);
+                    self.voice(out).say(t, priority, SayKind::Board);
                     if seat == Seat::Player {
                         let plies = self.game.history().len();
                         if let Some(n) = self.parts.takeback.without_board(plies) {
@@ -827,26 +831,28 @@ impl App {
                 SessionNote::CannotOpen(e) => {
                     let t = self.talk.phraser.cannot_open(&port, &e);
                     let t = about(&self.talk, seat, t);
-                    self.say(out, t, Priority::Normal, SayKind::Board);
+                    self.voice(out).say(t, Priority::Normal, SayKind::Board);
                 }
                 SessionNote::BatteryLow(percent) => {
-                    let t = self.message("board_battery_low", &[("percent", &percent.to_string())]);
+                    let t = self
+                        .talk
+                        .text("board_battery_low", &[("percent", &percent.to_string())]);
                     let t = about(&self.talk, seat, t);
-                    self.say(out, t, Priority::Normal, SayKind::Board);
+                    self.voice(out).say(t, Priority::Normal, SayKind::Board);
                 }
                 // The Chessnut Move makes a move made elsewhere itself.
                 SessionNote::BoardMoves => {
-                    let t = about(&self.talk, seat, self.message("board_moves", &[]));
-                    self.say(out, t, Priority::Normal, SayKind::Board);
+                    let t = about(&self.talk, seat, self.talk.text("board_moves", &[]));
+                    self.voice(out).say(t, Priority::Normal, SayKind::Board);
                 }
                 SessionNote::BoardCouldNot => {
-                    let t = about(&self.talk, seat, self.message("board_could_not", &[]));
-                    self.say(out, t, Priority::Normal, SayKind::Board);
+                    let t = about(&self.talk, seat, self.talk.text("board_could_not", &[]));
+                    self.voice(out).say(t, Priority::Normal, SayKind::Board);
                 }
                 SessionNote::Silent => {
-                    let t = self.message("board_silent", &[("port", &port)]);
+                    let t = self.talk.text("board_silent", &[("port", &port)]);
                     let t = about(&self.talk, seat, t);
-                    self.say(out, t, Priority::Normal, SayKind::Board);
+                    self.voice(out).say(t, Priority::Normal, SayKind::Board);
                 }
                 SessionNote::Send(bytes) => out.push(match seat {
                     Seat::Player => Effect::ToBoard(bytes),
@@ -874,7 +880,7 @@ impl App {
                     .journal
                     .mismatch_resolved(crate::scoresheet::record::BoardOf::Player);
                 if let Some(t) = status::over_state(&self.game, &self.parts, &self.talk) {
-                    self.say(out, t, Priority::Normal, SayKind::Error);
+                    self.voice(out).say(t, Priority::Normal, SayKind::Error);
                 } else if (self.parts.online.as_ref()).is_some_and(|o| {
                     let voice = &mut Voice::new(&mut self.talk, out);
                     o.refuses_move(&self.game, self.settings.me, voice)
@@ -905,13 +911,13 @@ impl App {
                     Some(b) => self.talk.phraser.say_move(&b, mv),
                     None => mv.to_string(),
                 };
-                let t = self.message("board_executed", &[("move", &text)]);
-                self.say(out, t, Priority::Normal, SayKind::Board);
+                let t = self.talk.text("board_executed", &[("move", &text)]);
+                self.voice(out).say(t, Priority::Normal, SayKind::Board);
             }
             Inferred::Instruction(all) => {
                 // A calm instruction: no mismatch, no tone.
                 let t = self.talk.phraser.instructions(&all);
-                self.say(out, t, Priority::Normal, SayKind::Board);
+                self.voice(out).say(t, Priority::Normal, SayKind::Board);
             }
             Inferred::Touched(sq) => {
                 let Some(piece) = self.game.position().board().piece_at(sq) else {
@@ -919,8 +925,10 @@ impl App {
                 };
                 let piece = self.talk.phraser.piece(piece.role);
                 let square = self.talk.phraser.square(sq);
-                let t = self.message("touched", &[("piece", &piece), ("square", &square)]);
-                self.say(out, t, Priority::Normal, SayKind::Board);
+                let t = self
+                    .talk
+                    .text("touched", &[("piece", &piece), ("square", &square)]);
+                self.voice(out).say(t, Priority::Normal, SayKind::Board);
             }
             Inferred::TakeBack => {
                 // Issue 30: with the opponent away, a move taken back on
@@ -950,18 +958,18 @@ impl App {
                 let plies = self.game.history().len();
                 let voice = &mut Voice::new(&mut self.talk, out);
                 if !self.parts.takeback.board_took_back(plies, voice) {
-                    let t = self.message("take_back", &[]);
-                    self.say(out, t, Priority::Urgent, SayKind::Game);
+                    let t = self.talk.text("take_back", &[]);
+                    self.voice(out).say(t, Priority::Urgent, SayKind::Game);
                 }
                 self.sync_seat(super::board::Seat::Player, now, out);
             }
             Inferred::NewGame => {
-                let t = self.message("board_new_game", &[]);
-                self.say(out, t, Priority::Normal, SayKind::Board);
+                let t = self.talk.text("board_new_game", &[]);
+                self.voice(out).say(t, Priority::Normal, SayKind::Board);
             }
             Inferred::Illegal { from, to } => {
-                let t = self.message("illegal_on_board", &[]);
-                self.say(out, t, Priority::Urgent, SayKind::Board);
+                let t = self.talk.text("illegal_on_board", &[]);
+                self.voice(out).say(t, Priority::Urgent, SayKind::Board);
                 // Completed by the announcement that pressed the clock
                 // (7.5.1): the position stays the one before it.
                 let offender = (self.parts.clock.as_ref())
@@ -971,8 +979,8 @@ impl App {
                 }
             }
             Inferred::NeedPromotionPiece { .. } => {
-                let t = self.message("board_promotion", &[]);
-                self.say(out, t, Priority::Urgent, SayKind::Board);
+                let t = self.talk.text("board_promotion", &[]);
+                self.voice(out).say(t, Priority::Urgent, SayKind::Board);
             }
             Inferred::Mismatch(diffs) => {
                 self.parts
@@ -987,7 +995,7 @@ impl App {
                     .map(|b| b.tracker().mismatch_before().to_vec())
                     .unwrap_or_default();
                 let t = self.talk.phraser.mismatch_update(&before, &diffs);
-                self.say(out, t, Priority::Urgent, SayKind::Mismatch);
+                self.voice(out).say(t, Priority::Urgent, SayKind::Mismatch);
                 out.push(Effect::Tone(Tone::Mismatch));
             }
             Inferred::OutOfTurn { side, diffs } => {
@@ -996,20 +1004,20 @@ impl App {
                     .journal
                     .mismatch(crate::scoresheet::record::BoardOf::Player, &diffs);
                 let side = self.talk.phraser.side(side);
-                let t = self.message("board_out_of_turn", &[("side", &side)]);
-                self.say(out, t, Priority::Urgent, SayKind::Mismatch);
+                let t = self.talk.text("board_out_of_turn", &[("side", &side)]);
+                self.voice(out).say(t, Priority::Urgent, SayKind::Mismatch);
                 out.push(Effect::Tone(Tone::Mismatch));
             }
             Inferred::Matches => {
                 self.parts
                     .journal
                     .mismatch_resolved(crate::scoresheet::record::BoardOf::Player);
-                let t = self.message("board_matches", &[]);
-                self.say(out, t, Priority::Normal, SayKind::Board);
+                let t = self.talk.text("board_matches", &[]);
+                self.voice(out).say(t, Priority::Normal, SayKind::Board);
             }
             Inferred::Rotated(_) => {
-                let t = self.message("board_rotated", &[]);
-                self.say(out, t, Priority::Normal, SayKind::Board);
+                let t = self.talk.text("board_rotated", &[]);
+                self.voice(out).say(t, Priority::Normal, SayKind::Board);
             }
         }
     }
@@ -1068,18 +1076,18 @@ impl App {
                     .journal
                     .mismatch(crate::scoresheet::record::BoardOf::Opponent, &diffs);
                 let list = self.talk.phraser.mismatch(&diffs);
-                let t = self.message("opponent_board_said", &[("text", &list)]);
-                self.say(out, t, Priority::Normal, SayKind::Mismatch);
+                let t = self.talk.text("opponent_board_said", &[("text", &list)]);
+                self.voice(out).say(t, Priority::Normal, SayKind::Mismatch);
             }
             Inferred::Matches => {
                 self.parts
                     .journal
                     .mismatch_resolved(crate::scoresheet::record::BoardOf::Opponent);
-                let t = self.message("opponent_board_matches", &[]);
-                self.say(out, t, Priority::Normal, SayKind::Board);
+                let t = self.talk.text("opponent_board_matches", &[]);
+                self.voice(out).say(t, Priority::Normal, SayKind::Board);
             }
             Inferred::Illegal { .. } => {
-                let t = self.message("illegal_on_board", &[]);
+                let t = self.talk.text("illegal_on_board", &[]);
                 self.parts.companion.notify(t, None);
             }
             // The page shows the chooser (the opponent board's state).

@@ -41,7 +41,7 @@ impl App {
         let result = part.flag_result(side, self.game.position());
         let _ = self.change(Edit::End(result));
         let t = status::over_sentence(&self.game, &self.parts, &self.talk).unwrap_or_default();
-        self.say(out, t, Priority::Urgent, SayKind::Game);
+        self.voice(out).say(t, Priority::Urgent, SayKind::Game);
         out.push(Effect::Tone(Tone::FlagFall));
     }
 
@@ -54,8 +54,8 @@ impl App {
             .as_ref()
             .is_some_and(ClockPart::follows_board)
         {
-            let t = self.message("board_clock_in_charge", &[]);
-            self.say(out, t, Priority::Normal, SayKind::Error);
+            let t = self.talk.text("board_clock_in_charge", &[]);
+            self.voice(out).say(t, Priority::Normal, SayKind::Error);
             return;
         }
         let me = self.settings.me;
@@ -72,8 +72,8 @@ impl App {
             return;
         }
         let Some(part) = &mut self.parts.clock else {
-            let t = self.message("clock_none", &[]);
-            self.say(out, t, Priority::Normal, SayKind::Error);
+            let t = self.talk.text("clock_none", &[]);
+            self.voice(out).say(t, Priority::Normal, SayKind::Error);
             return;
         };
         if let Some(side) = part.press(now, &mut Voice::new(&mut self.talk, out)) {
@@ -85,20 +85,20 @@ impl App {
     /// position before it restored, then the edition's penalty.
     fn illegal_move(&mut self, offender: Color, done: String, now: Instant, out: &mut Vec<Effect>) {
         if let Some(t) = status::over_state(&self.game, &self.parts, &self.talk) {
-            self.say(out, t, Priority::Normal, SayKind::Error);
+            self.voice(out).say(t, Priority::Normal, SayKind::Error);
             return;
         }
         if self.game.last_move().map(|m| m.by) != Some(offender) {
             let side = self.talk.phraser.side(offender);
-            let t = self.message("arbiter_no_move", &[("side", &side)]);
-            self.say(out, t, Priority::Normal, SayKind::Error);
+            let t = self.talk.text("arbiter_no_move", &[("side", &side)]);
+            self.voice(out).say(t, Priority::Normal, SayKind::Error);
             return;
         }
         // The clock hears of it: the turn is the offender's again (a clock
         // on the board is set back by the arbiter's hand).
         let _ = self.change(Edit::TakeBack(1));
         self.settle(now, out);
-        self.say(out, done, Priority::Normal, SayKind::Game);
+        self.voice(out).say(done, Priority::Normal, SayKind::Game);
         if self.parts.clock.is_none() {
             // No clock: the position is restored; no time to give.
             return;
@@ -139,7 +139,7 @@ impl App {
         if let Some(result) = end {
             let _ = self.change(Edit::End(result));
             let t = status::over_sentence(&self.game, &self.parts, &self.talk).unwrap_or_default();
-            self.say(out, t, Priority::Urgent, SayKind::Game);
+            self.voice(out).say(t, Priority::Urgent, SayKind::Game);
         }
     }
 
@@ -197,15 +197,15 @@ impl App {
             if rules.unpromoted_pawn_becomes_queen
                 && let Some(mv) = unpromoted_pawn(&self.game, from, to)
             {
-                let t = self.message("unpromoted_pawn", &[]);
-                self.say(out, t, Priority::Urgent, SayKind::Game);
+                let t = self.talk.text("unpromoted_pawn", &[]);
+                self.voice(out).say(t, Priority::Urgent, SayKind::Game);
                 self.play(mv, now, out);
                 self.illegal_penalty(presser, Some("7.5.2 unpromoted pawn"), now, out);
                 self.sync_seat(super::board::Seat::Player, now, out);
                 return PressCheck::Promoted;
             }
-            let t = self.message("illegal_on_board", &[]);
-            self.say(out, t, Priority::Urgent, SayKind::Board);
+            let t = self.talk.text("illegal_on_board", &[]);
+            self.voice(out).say(t, Priority::Urgent, SayKind::Board);
             if let Some(b) = self.parts.boards.player_mut() {
                 // Said: not again when the settle time passes.
                 b.illegal_said();
@@ -215,8 +215,8 @@ impl App {
         }
         if rules.press_without_move_is_illegal {
             let side = self.talk.phraser.side(presser);
-            let t = self.message("illegal_press", &[("side", &side)]);
-            self.say(out, t, Priority::Urgent, SayKind::Game);
+            let t = self.talk.text("illegal_press", &[("side", &side)]);
+            self.voice(out).say(t, Priority::Urgent, SayKind::Game);
             self.illegal_penalty(presser, Some("7.5.3 pressed without moving"), now, out);
             return PressCheck::Penalised;
         }
@@ -241,7 +241,7 @@ impl App {
             return offers::say_outcome(&edit, made, over, page, voice);
         }
         if let Some(t) = status::over_state(&self.game, &self.parts, &self.talk) {
-            self.say(out, t, Priority::Normal, SayKind::Error);
+            self.voice(out).say(t, Priority::Normal, SayKind::Error);
             return;
         }
         if action == DrawAction::Resign
@@ -273,7 +273,7 @@ impl App {
         let page = matches!(claimant, Claimant::Page(_));
         if !page {
             if let Some(t) = status::over_state(&self.game, &self.parts, &self.talk) {
-                self.say(out, t, Priority::Normal, SayKind::Error);
+                self.voice(out).say(t, Priority::Normal, SayKind::Error);
                 return;
             }
             if let Some(o) = &self.parts.online {
@@ -335,7 +335,7 @@ impl App {
                 }
                 let t =
                     status::over_sentence(&self.game, &self.parts, &self.talk).unwrap_or_default();
-                self.say(out, t, Priority::Urgent, SayKind::Game);
+                self.voice(out).say(t, Priority::Urgent, SayKind::Game);
             }
             Ok(Some(ClaimOutcome::Refused {
                 reason,
@@ -343,7 +343,7 @@ impl App {
                 draw_offer,
             })) => {
                 let t = claims::refusal(&self.talk, reason, draw_offer);
-                self.say(out, t, Priority::Normal, SayKind::Game);
+                self.voice(out).say(t, Priority::Normal, SayKind::Game);
                 // 9.5.3: an incorrect claim costs time (by the edition).
                 if reason != ClaimRefused::NotYourTurn {
                     if let Some(part) = &mut self.parts.clock {
@@ -367,7 +367,7 @@ impl App {
                     // presses the clock like any move.
                     self.announce_move(&pos, p.mv, out);
                     if let Some(t) = status::over_sentence(&self.game, &self.parts, &self.talk) {
-                        self.say(out, t, Priority::Urgent, SayKind::Game);
+                        self.voice(out).say(t, Priority::Urgent, SayKind::Game);
                     }
                 }
                 // The move presses the clock as any (the parts hear of it).
@@ -378,8 +378,8 @@ impl App {
                 if let Some(part) = &mut self.parts.clock {
                     part.release(held, over, now);
                 }
-                let t = self.message("claim_needs_turn", &[]);
-                self.say(out, t, Priority::Normal, SayKind::Error);
+                let t = self.talk.text("claim_needs_turn", &[]);
+                self.voice(out).say(t, Priority::Normal, SayKind::Error);
             }
         }
     }
@@ -411,8 +411,8 @@ impl App {
         };
         self.mode = super::Mode::Playing;
         if !yes {
-            let t = self.message("arbiter_cancelled", &[]);
-            self.say(out, t, Priority::Normal, SayKind::Game);
+            let t = self.talk.text("arbiter_cancelled", &[]);
+            self.voice(out).say(t, Priority::Normal, SayKind::Game);
             return;
         }
         let me = self.settings.me;
@@ -424,7 +424,7 @@ impl App {
             .journal
             .event_first(Event::Arbiter { action, note });
         let what = arbiter::what(&self.talk, op, me);
-        let done = self.message("arbiter_done", &[("what", &what)]);
+        let done = self.talk.text("arbiter_done", &[("what", &what)]);
         match op {
             ArbiterOp::Result(w) => {
                 let result = match w {
@@ -435,12 +435,12 @@ impl App {
                     if let Some(part) = &mut self.parts.clock {
                         let _ = part.clock.pause(now);
                     }
-                    self.say(out, done, Priority::Normal, SayKind::Game);
+                    self.voice(out).say(done, Priority::Normal, SayKind::Game);
                     let t = status::over_sentence(&self.game, &self.parts, &self.talk)
                         .unwrap_or_default();
-                    self.say(out, t, Priority::Urgent, SayKind::Game);
+                    self.voice(out).say(t, Priority::Urgent, SayKind::Game);
                 } else if let Some(t) = status::over_state(&self.game, &self.parts, &self.talk) {
-                    self.say(out, t, Priority::Normal, SayKind::Error);
+                    self.voice(out).say(t, Priority::Normal, SayKind::Error);
                 }
             }
             ArbiterOp::Illegal(s) => self.illegal_move(s.colour(me), done, now, out),
@@ -527,7 +527,7 @@ impl App {
             }
             Some(TakebackNote::AskReopen(t)) => {
                 self.ask(super::Question::TakebackAfterEnd, out);
-                self.info(out, t);
+                self.voice(out).info(t);
             }
             Some(TakebackNote::SyncBoard) => self.sync_seat(super::board::Seat::Player, now, out),
             Some(TakebackNote::NoneStanding) => self

@@ -150,31 +150,6 @@ impl App {
         }
     }
 
-    /// A tournament game's gate: the action recorded for the arbiter,
-    /// allowed or refused; true when refused, said in one sentence that
-    /// names the rule (Article 11.3).
-    fn tournament_gate(&mut self, action: A, arg: &Arg, out: &mut Vec<Effect>) -> bool {
-        let Some(t) = &self.parts.tournament else {
-            return false;
-        };
-        let refused = t.refuses(action);
-        // A resignation or a claim typed is the side to move's (`resign`,
-        // `claim`); every other action the player's at hector.
-        let by = match action {
-            A::Resign | A::Claim => self.game.turn(),
-            _ => self.settings.me,
-        };
-        if let Some(e) = t.record(by, action, arg, !refused) {
-            let t = self.parts.tournament.as_mut();
-            super::tournament::record(t, &mut self.parts.journal, e);
-        }
-        if refused {
-            let t = self.talk.text("tournament_refused", &[]);
-            self.voice(out).info(t);
-        }
-        refused
-    }
-
     /// What a player asked for, however they asked.
     pub(super) fn dispatch(&mut self, request: Request, now: Instant, out: &mut Vec<Effect>) {
         let action = request.action;
@@ -204,8 +179,18 @@ impl App {
         }
         // A tournament game records every action, and refuses what the
         // table (and its arbiter) refuse, whatever parts there are.
-        if self.tournament_gate(action, &request.arg, out) {
-            return;
+        if let Some(t) = &mut self.parts.tournament {
+            // A resignation or a claim typed is the side to move's
+            // (`resign`, `claim`); every other action the player's at
+            // hector.
+            let by = match action {
+                A::Resign | A::Claim => self.game.turn(),
+                _ => self.settings.me,
+            };
+            let voice = &mut Voice::new(&mut self.talk, out);
+            if t.gate(by, action, &request.arg, &mut self.parts.journal, voice) {
+                return;
+            }
         }
         // Outside help in a rated game; an engine's action without an
         // engine is answered by its handler ("there is no engine").

@@ -394,6 +394,28 @@ impl Tournament {
         }
     }
 
+    /// `action` asked by `by` (with `arg`): recorded, and refused (said;
+    /// true) when the table, and the arbiter, refuse it in a tournament
+    /// game.
+    pub(super) fn gate(
+        &mut self,
+        by: Color,
+        action: PlayerAction,
+        arg: &Arg,
+        journal: &mut Journal,
+        voice: &mut Voice,
+    ) -> bool {
+        let refused = self.refuses(action);
+        if let Some(e) = self.record(by, action, arg, !refused) {
+            record(Some(self), journal, e);
+        }
+        if refused {
+            let t = voice.text("tournament_refused", &[]);
+            voice.info(t);
+        }
+        refused
+    }
+
     /// hector stops (quit, the end of input, a signal): recorded, unless
     /// the record is closed.
     pub(super) fn stopped(&mut self, me: Color, journal: &mut Journal) {
@@ -763,9 +785,27 @@ mod tests {
             "start and confirm: {:?}",
             t.action_log()
         );
+        // The gate: a take-back refused (said, recorded), `repeat` allowed
+        // (recorded).
+        let v = &mut Voice::new(&mut talk, &mut out);
+        assert!(t.gate(
+            Color::White,
+            PlayerAction::Takeback,
+            &Arg::None,
+            &mut journal,
+            v
+        ));
+        assert!(!t.gate(
+            Color::White,
+            PlayerAction::Repeat,
+            &Arg::None,
+            &mut journal,
+            v
+        ));
+        assert_eq!(t.action_log().len(), 4, "{:?}", t.action_log());
         // Said: the mode; not over; asked to confirm (once); confirmed;
-        // confirmed already.
-        assert_eq!(said(&out).len(), 5, "{:?}", said(&out));
+        // confirmed already; the take-back refused.
+        assert_eq!(said(&out).len(), 6, "{:?}", said(&out));
         assert_eq!(
             out.iter()
                 .filter(|e| **e == crate::msg::Effect::Tone(crate::audio::Tone::Error))

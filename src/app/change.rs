@@ -199,10 +199,8 @@ impl App {
         if let Some(sheet) = &mut self.parts.journal.sheet {
             sheet.hear(change);
         }
-        if let Some(t) = &mut self.parts.tournament
-            && let Some(e) = t.on_change(change)
-        {
-            super::tournament::record(Some(t), &mut self.parts.journal, e);
+        if let Some(t) = &mut self.parts.tournament {
+            t.hear(change, &mut self.parts.journal);
         }
         self.parts.boards.on_change(change);
         if let Some(b) = &mut self.parts.broadcast {
@@ -223,9 +221,11 @@ impl App {
         );
         let over = self.game.is_over();
         // (None stands when it is: a refused claim with its move is one.)
-        if self.parts.offers.on_change(change, over) && self.game.pending_offer().is_none() {
+        if let Some(action) = self.parts.offers.due(change, over)
+            && self.game.pending_offer().is_none()
+        {
             // The offer typed before this move is made now (9.1.2.1).
-            self.draw_action(super::offers::DrawAction::Offer, false, out);
+            self.draw_action(action, false, out);
         }
         let me = self.settings.me;
         if let Some(c) = &mut self.parts.clock

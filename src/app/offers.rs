@@ -81,6 +81,13 @@ impl Offers {
         }
     }
 
+    /// The game changed ([`Offers::on_change`]): the draw action due now,
+    /// the offer kept for this move.
+    #[must_use]
+    pub(super) fn due(&mut self, change: &GameChange, over: bool) -> Option<DrawAction> {
+        self.on_change(change, over).then_some(DrawAction::Offer)
+    }
+
     /// A new game: no offer is kept.
     pub(super) fn forget(&mut self) {
         self.kept = None;

@@ -416,6 +416,14 @@ impl Tournament {
         refused
     }
 
+    /// A change of the game, recorded when it is one of the records
+    /// ([`Tournament::on_change`]).
+    pub(super) fn hear(&mut self, change: &GameChange, journal: &mut Journal) {
+        if let Some(e) = self.on_change(change) {
+            record(Some(self), journal, e);
+        }
+    }
+
     /// hector stops (quit, the end of input, a signal): recorded, unless
     /// the record is closed.
     pub(super) fn stopped(&mut self, me: Color, journal: &mut Journal) {

@@ -155,10 +155,10 @@ impl App {
                     let _ = self.change(Edit::TakeBack(1));
                     let t = self.talk.text(key, &[("move", &said)]);
                     self.voice(out).say(t, Priority::Urgent, SayKind::Error);
-                    if let Some(mv) = refused {
-                        if let Some(notes) = self.parts.boards.refused(mv, &self.game, now) {
-                            self.on_seat_notes(Seat::Player, notes, now, out);
-                        }
+                    if let Some(mv) = refused
+                        && let Some(notes) = self.parts.boards.refused(mv, &self.game, now)
+                    {
+                        self.on_seat_notes(Seat::Player, notes, now, out);
                     }
                 }
             }

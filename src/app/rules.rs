@@ -345,17 +345,17 @@ impl App {
                 let t = claims::refusal(&self.talk, reason, draw_offer);
                 self.voice(out).say(t, Priority::Normal, SayKind::Game);
                 // 9.5.3: an incorrect claim costs time (by the edition).
-                if reason != ClaimRefused::NotYourTurn {
-                    if let Some(part) = &mut self.parts.clock {
-                        let voice = &mut Voice::new(&mut self.talk, out);
-                        part.penalised(
-                            by,
-                            ("incorrect-claim", "9.5.3"),
-                            now,
-                            &mut self.parts.journal,
-                            |p| p.claim_penalty(by, now, voice),
-                        );
-                    }
+                if reason != ClaimRefused::NotYourTurn
+                    && let Some(part) = &mut self.parts.clock
+                {
+                    let voice = &mut Voice::new(&mut self.talk, out);
+                    part.penalised(
+                        by,
+                        ("incorrect-claim", "9.5.3"),
+                        now,
+                        &mut self.parts.journal,
+                        |p| p.claim_penalty(by, now, voice),
+                    );
                 }
                 // The decision made, the clock runs again.
                 let over = self.game.is_over();

@@ -145,7 +145,7 @@ pub fn key_path_at(text: &str, offset: usize) -> Option<String> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FileProblem {
     /// The file could not be read.
-    Unreadable(Unreadable),
+    Unreadable(IoWhy),
     /// A line the TOML reader cannot read (the toml crate's own message is
     /// not said: it is English).
     Syntax,
@@ -194,28 +194,72 @@ pub enum FileProblem {
     SerialOrBluetooth,
 }
 
-/// Why a file could not be read.
+/// Why the system refused to read or write a file or to connect: the
+/// common kinds of [`std::io::Error`], worded by the phrasing in the
+/// player's language (`Phraser::io_why`); the system's own text only for
+/// a kind hector has no words for.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Unreadable {
+pub enum IoWhy {
     /// There is no such file.
     NotFound,
-    /// The player may not read it.
+    /// The player may not read or write it.
     NotAllowed,
     /// It is a folder.
     IsAFolder,
+    /// A part of the path is a file, not a folder.
+    NotAFolder,
+    /// The file system is read-only.
+    ReadOnly,
+    /// The disk (or the player's quota) is full.
+    StorageFull,
+    /// It exists already.
+    AlreadyExists,
+    /// No answer in time.
+    TimedOut,
+    /// The other side refused the connection.
+    ConnectionRefused,
+    /// The connection was cut (reset, aborted, a broken pipe).
+    ConnectionReset,
+    /// The network or the host cannot be reached.
+    Unreachable,
     /// Another reason: the system's own text.
     Other(String),
 }
 
-impl Unreadable {
+impl IoWhy {
     /// Why `e` happened, as far as hector can word it.
-    pub fn of(e: &std::io::Error) -> Unreadable {
+    pub fn of(e: &std::io::Error) -> IoWhy {
+        use std::io::ErrorKind as K;
         match e.kind() {
-            std::io::ErrorKind::NotFound => Unreadable::NotFound,
-            std::io::ErrorKind::PermissionDenied => Unreadable::NotAllowed,
-            std::io::ErrorKind::IsADirectory => Unreadable::IsAFolder,
-            _ => Unreadable::Other(e.to_string()),
+            K::NotFound => IoWhy::NotFound,
+            K::PermissionDenied => IoWhy::NotAllowed,
+            K::IsADirectory => IoWhy::IsAFolder,
+            K::NotADirectory => IoWhy::NotAFolder,
+            K::ReadOnlyFilesystem => IoWhy::ReadOnly,
+            K::StorageFull | K::QuotaExceeded => IoWhy::StorageFull,
+            K::AlreadyExists => IoWhy::AlreadyExists,
+            K::TimedOut => IoWhy::TimedOut,
+            K::ConnectionRefused => IoWhy::ConnectionRefused,
+            K::ConnectionReset | K::ConnectionAborted | K::BrokenPipe | K::NotConnected => {
+                IoWhy::ConnectionReset
+            }
+            K::HostUnreachable | K::NetworkUnreachable | K::NetworkDown => IoWhy::Unreachable,
+            _ => IoWhy::Other(e.to_string()),
         }
+    }
+
+    /// Why an error of a library happened: the kind of the first
+    /// [`std::io::Error`] among its sources (a connection's error inside
+    /// an HTTP client's), else its own text.
+    pub fn of_error(e: &(dyn std::error::Error + 'static)) -> IoWhy {
+        let mut source = Some(e);
+        while let Some(err) = source {
+            if let Some(io) = err.downcast_ref::<std::io::Error>() {
+                return IoWhy::of(io);
+            }
+            source = err.source();
+        }
+        IoWhy::Other(e.to_string())
     }
 }
 
@@ -268,7 +312,7 @@ impl DataFileError {
             file: file.to_owned(),
             line: None,
             key: None,
-            problem: FileProblem::Unreadable(Unreadable::of(e)),
+            problem: FileProblem::Unreadable(IoWhy::of(e)),
         }
     }
 
@@ -333,7 +377,7 @@ pub enum SettingProblem {
     NoSuchFile,
     /// The file could not be read (the system's reason): the defaults are
     /// used.
-    Unreadable(String),
+    Unreadable(IoWhy),
     /// A line that is not TOML: it was left out.
     Syntax,
     /// A line with a byte that is not UTF-8 (outside a comment): it was

@@ -383,7 +383,7 @@ impl Phraser {
         match &e.problem {
             SettingProblem::NoSuchFile => self.message("setting_no_file", &[("file", &e.file)]),
             SettingProblem::Unreadable(why) => {
-                self.message("setting_unreadable", &[p, ("why", why)])
+                self.message("setting_unreadable", &[p, ("why", &self.io_why(why))])
             }
             SettingProblem::Syntax => self.message("setting_syntax", &[p]),
             SettingProblem::NotText => self.message("setting_not_text", &[p]),
@@ -420,6 +420,29 @@ impl Phraser {
         }
     }
 
+    /// Why the system refused a file or a connection, in the player's
+    /// words ("there is no such file", "the disk is full"): the one place
+    /// an [`std::io::Error`]'s kind is worded.  Only a kind hector has no
+    /// words for keeps the system's own text.
+    pub fn io_why(&self, why: &crate::toml_error::IoWhy) -> String {
+        use crate::toml_error::IoWhy;
+        let key = match why {
+            IoWhy::NotFound => "file_not_found",
+            IoWhy::NotAllowed => "file_not_allowed",
+            IoWhy::IsAFolder => "file_is_folder",
+            IoWhy::NotAFolder => "io_not_a_folder",
+            IoWhy::ReadOnly => "io_read_only",
+            IoWhy::StorageFull => "io_storage_full",
+            IoWhy::AlreadyExists => "io_already_exists",
+            IoWhy::TimedOut => "io_timed_out",
+            IoWhy::ConnectionRefused => "io_connection_refused",
+            IoWhy::ConnectionReset => "io_connection_reset",
+            IoWhy::Unreachable => "io_unreachable",
+            IoWhy::Other(text) => return text.clone(),
+        };
+        self.message(key, &[])
+    }
+
     /// What a key takes, in words: "a whole number from 1 to 8", "one of
     /// \"none\", \"odd\" or \"even\"".
     pub fn expectation(&self, x: &crate::toml_error::Expect) -> String {
@@ -449,18 +472,12 @@ impl Phraser {
     /// \"teleport\" is not an action of the full-screen view. Using the
     /// defaults."
     pub fn file_problem(&self, e: &crate::toml_error::DataFileError) -> String {
-        use crate::toml_error::{FileProblem, Unreadable};
+        use crate::toml_error::FileProblem;
         let place = self.place(&e.file, e.line, e.key.as_deref());
         let names = |n: &[String]| n.join(", ");
         let detail = match &e.problem {
             FileProblem::Unreadable(why) => {
-                let why = match why {
-                    Unreadable::NotFound => self.message("file_not_found", &[]),
-                    Unreadable::NotAllowed => self.message("file_not_allowed", &[]),
-                    Unreadable::IsAFolder => self.message("file_is_folder", &[]),
-                    Unreadable::Other(why) => why.clone(),
-                };
-                self.message("view_file_unreadable", &[("why", &why)])
+                self.message("view_file_unreadable", &[("why", &self.io_why(why))])
             }
             FileProblem::Syntax => self.message("view_file_syntax", &[]),
             FileProblem::UnknownKey => self.message("view_file_unknown_key", &[]),

@@ -69,12 +69,6 @@ const NOT_WORDING: &[(&str, &str, &str)] = &[
         "the journal's note of a penalty (the Article it applies): the record's data",
     ),
     (
-        "src/setup/typed.rs",
-        "\\\nHow to begin:",
-        "`hector --help`'s examples, in English as the rest of clap's help: the \
-         language is known only once the arguments are read (left for later)",
-    ),
-    (
         "src/keymap.rs",
         "built-in keymap parses",
         "an `expect`'s message, for the developer: the compiled-in key map is tested to parse",

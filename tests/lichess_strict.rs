@@ -10,66 +10,15 @@ use std::path::Path;
 use std::time::Duration;
 
 use crate::lichess_server::{Answer, Game, StandIn};
-use crate::util::{Hector, Run, clean_config_dir, is_first_move_deadline};
+use crate::util::hector_with_token as run;
+use crate::util::{Hector, clean_config_dir, is_first_move_deadline};
 
 const TOKEN: &str = "lip_standInSecret0123456789";
-
-/// `hector ARGS` (not a game) with `home` as HOME and XDG_*, the token in
-/// the environment when given, `input` on its standard input.
-fn run(home: &Path, args: &[&str], token: Option<&str>, input: &str) -> Run {
-    use std::io::Write;
-    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_hector"));
-    cmd.args(args)
-        .args(["--speech", "print", "--no-sound"])
-        .env("XDG_CONFIG_HOME", home)
-        .env("HOME", home)
-        .env("XDG_DATA_HOME", home.join("data"))
-        .env("HECTOR_TOKEN_STORE", "file")
-        .env_remove("LICHESS_TOKEN")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped());
-    if let Some(t) = token {
-        cmd.env("LICHESS_TOKEN", t);
-    }
-    let mut child = cmd.spawn().expect("hector starts");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let _ = stdin.write_all(input.as_bytes());
-    drop(stdin);
-    let out = child.wait_with_output().expect("hector runs");
-    Run {
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        success: out.status.success(),
-    }
-}
 
 /// `hector play --lichess ARGS` against the stand-in, in English, moves in
 /// the language's words.
 fn online(server: &StandIn, home: &Path, args: &[&str]) -> Hector {
-    let mut all = vec![
-        "--lichess",
-        "--lichess-url",
-        server.url.as_str(),
-        "--lang",
-        "en",
-        "--moves",
-        "language",
-    ];
-    all.extend_from_slice(args);
-    Hector::play_with(home, &all, &[("LICHESS_TOKEN", Path::new(TOKEN))])
-}
-
-fn posts(server: &StandIn) -> Vec<String> {
-    server
-        .state
-        .lock()
-        .unwrap()
-        .log
-        .iter()
-        .filter(|l| l.starts_with("POST"))
-        .cloned()
-        .collect()
+    server.play(home, TOKEN, args)
 }
 
 const MARY_BEGINS: &str = "The game against Mary, rated 1600, begins. You play White.";
@@ -132,7 +81,11 @@ fn quitting_while_a_challenge_waits_cancels_it_on_lichess() {
     server.wait_for("the challenge", |s| !s.challenges.is_empty());
     h.quit();
     server.wait_for("the cancel", |s| s.cancelled == ["stand1n0"]);
-    assert!(posts(&server).contains(&"POST /api/challenge/stand1n0/cancel".to_owned()));
+    assert!(
+        server
+            .posts()
+            .contains(&"POST /api/challenge/stand1n0/cancel".to_owned())
+    );
     let _ = std::fs::remove_dir_all(&home);
 }
 
@@ -231,7 +184,8 @@ fn the_player_chooses_among_the_games_in_progress() {
     h.expect("Knight f3");
     h.quit();
     assert_eq!(
-        posts(&server)
+        server
+            .posts()
             .iter()
             .filter(|p| p.contains("/move/"))
             .cloned()
@@ -396,7 +350,11 @@ fn a_chess960_game_is_played_and_its_castling_sent_king_to_rook() {
         1,
         "{lines:#?}"
     );
-    assert!(posts(&server).contains(&"POST /api/board/game/c960game/move/e1h1".to_owned()));
+    assert!(
+        server
+            .posts()
+            .contains(&"POST /api/board/game/c960game/move/e1h1".to_owned())
+    );
     let _ = std::fs::remove_dir_all(&home);
 }
 
@@ -415,7 +373,7 @@ fn a_crazyhouse_game_is_refused_in_one_sentence() {
     h.expect("This lichess game is Crazyhouse, which hector does not play. The game is left as it is on lichess.");
     h.silent_for(Duration::from_millis(500));
     drop(h);
-    assert!(posts(&server).is_empty());
+    assert!(server.posts().is_empty());
     let _ = std::fs::remove_dir_all(&home);
 }
 
@@ -449,7 +407,11 @@ fn a_game_from_a_position_is_read_again_from_its_fen_after_a_drop() {
         lines.iter().all(|l| !l.contains("cannot play here")),
         "{lines:#?}"
     );
-    assert!(posts(&server).contains(&"POST /api/board/game/fenGame1/move/e1h1".to_owned()));
+    assert!(
+        server
+            .posts()
+            .contains(&"POST /api/board/game/fenGame1/move/e1h1".to_owned())
+    );
     let _ = std::fs::remove_dir_all(&home);
 }
 
@@ -652,7 +614,8 @@ fn a_move_lichess_has_not_received_is_said_and_sent_when_the_network_is_back() {
     server.state.lock().unwrap().unreachable = false;
     h.until("the reply", |l| l.contains("e5"));
     drop(h);
-    let moves = posts(&server)
+    let moves = server
+        .posts()
         .iter()
         .filter(|p| p.contains("/move/"))
         .count();
@@ -692,7 +655,7 @@ fn a_challenge_joins_its_own_game_not_a_correspondence_game_in_progress() {
     let lines = h.close();
     assert!(lines.iter().all(|l| !l.contains("Bob")), "{lines:#?}");
     assert_eq!(
-        posts(&server).last().map(String::as_str),
+        server.posts().last().map(String::as_str),
         Some("POST /api/board/game/stand1n0/move/e2e4")
     );
     let _ = std::fs::remove_dir_all(&home);
@@ -849,7 +812,8 @@ fn a_correspondence_game_is_played_over_two_starts_of_hector() {
     h.type_line("quit");
     let lines = h.close();
     assert!(lines.iter().all(|l| !l.contains("Knight f3")), "{lines:#?}");
-    let moves: Vec<String> = posts(&server)
+    let moves: Vec<String> = server
+        .posts()
         .into_iter()
         .filter(|p| p.contains("/move/"))
         .collect();

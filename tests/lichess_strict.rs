@@ -175,7 +175,8 @@ fn the_player_chooses_among_the_games_in_progress() {
     h.expect("2. Against Ann, correspondence, your move, seven days left, game corrAnn1.");
     h.type_line("3");
     h.expect("Say a number from 1 to 2.");
-    h.type_line("2");
+    // In words, as a number may be said (before: digits only).
+    h.type_line("two");
     h.expect("The game against Ann, rated 1600, begins. You play White.");
     h.expect("pawn d4");
     h.expect("pawn d5");

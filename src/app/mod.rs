@@ -677,9 +677,12 @@ impl App {
                 return;
             }
         }
-        // The number of the lichess game to play, when asked which.
-        if let Ok(n) = line.trim().parse::<usize>()
-            && let Some(o) = &mut self.parts.online
+        // The number of the lichess game to play, when asked which: in
+        // digits or in words.
+        if let Some(o) = &mut self.parts.online
+            && o.choosing()
+            && let Some(n) = self.talk.phraser.read_number(line)
+            && let Ok(n) = usize::try_from(n)
             && let Some(notes) = o.choose(n, &mut voice::Voice::new(&mut self.talk, out))
         {
             self.on_online_notes(notes, now, out);

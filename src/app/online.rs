@@ -699,6 +699,11 @@ impl OnlinePlay {
         Vec::new()
     }
 
+    /// True while the player is asked which game in progress to play.
+    pub(super) fn choosing(&self) -> bool {
+        self.choosing
+    }
+
     /// The player's answer to the choice among the games in progress: the
     /// `n`th (from 1).  None when no choice is asked.
     #[must_use]

@@ -16,7 +16,7 @@ use super::messages::{check_messages, complete_from};
 use crate::words::joins::{self, Join};
 use crate::words::template;
 use crate::words::vocab::{
-    self, Colours, GenderedPhrase, Lang, MoveWords, VoiceError, VoiceFile, parse_voice_file,
+    self, Colours, Gender, GenderedPhrase, Lang, MoveWords, VoiceError, VoiceFile, parse_voice_file,
 };
 
 /// How a move is said.
@@ -422,6 +422,30 @@ impl Phraser {
             Some(numbers) => numbers.say(n, None),
             None => n.to_string(),
         }
+    }
+
+    /// A number the player typed in words in the message language ("two",
+    /// "zwei", "due", "δύο"; any gender's form), or in digits; up to 999.
+    pub fn read_number(&self, text: &str) -> Option<u64> {
+        let text = text.trim();
+        if let Ok(n) = text.parse::<u64>() {
+            return Some(n);
+        }
+        let numbers = self.counting.numbers.as_ref()?;
+        let text = text.to_lowercase();
+        let genders = [
+            None,
+            Some(Gender::Masculine),
+            Some(Gender::Feminine),
+            Some(Gender::Neuter),
+        ];
+        (0..1000).find(|&n| {
+            genders.iter().any(|&g| {
+                numbers
+                    .cardinal(n, g)
+                    .is_some_and(|w| w.to_lowercase() == text)
+            })
+        })
     }
 
     /// `text` cut into stretches by language, each with its language code,
@@ -841,6 +865,23 @@ mod tests {
     use super::*;
     use crate::phrase::test_util::last;
     use shakmaty::san::SanPlus;
+
+    /// A number typed in words, as the player may when hector asks for one
+    /// (which lichess game to play): before, digits only.
+    #[test]
+    fn a_number_typed_in_words_is_read_in_each_language() {
+        let p = |lang| Phraser::builtin(MoveStyle::AppendixD, lang, MoveOptions::default());
+        assert_eq!(p(Lang::En).read_number(" Two "), Some(2));
+        assert_eq!(p(Lang::En).read_number("twenty-one"), Some(21));
+        assert_eq!(p(Lang::De).read_number("zwei"), Some(2));
+        assert_eq!(p(Lang::De).read_number("eins"), Some(1));
+        assert_eq!(p(Lang::It).read_number("tre"), Some(3));
+        assert_eq!(p(Lang::El).read_number("τρία"), Some(3));
+        assert_eq!(p(Lang::El).read_number("τρεις"), Some(3));
+        assert_eq!(p(Lang::En).read_number("12"), Some(12));
+        assert_eq!(p(Lang::En).read_number("zwei"), None);
+        assert_eq!(p(Lang::En).read_number("Nf3"), None);
+    }
 
     /// Issue 30, item 17: a review's dates were said as digits
     /// ("2024.01.01").

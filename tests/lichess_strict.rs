@@ -21,6 +21,14 @@ fn online(server: &StandIn, home: &Path, args: &[&str]) -> Hector {
     server.play(home, TOKEN, args)
 }
 
+/// `hector play --lichess` with no game asked for: waiting for the game
+/// lichess begins.
+fn waiting(server: &StandIn, home: &Path) -> Hector {
+    let mut h = online(server, home, &[]);
+    h.expect("Waiting for your lichess game to begin.");
+    h
+}
+
 const MARY_BEGINS: &str = "The game against Mary, rated 1600, begins. You play White.";
 /// lichess's deadline for the first move (`expiration`), said after the
 /// start: thirty seconds less the time since the game began.
@@ -168,8 +176,7 @@ fn the_player_chooses_among_the_games_in_progress() {
         ));
     }
     let home = clean_config_dir();
-    let mut h = online(&server, &home, &[]);
-    h.expect("Waiting for your lichess game to begin.");
+    let mut h = waiting(&server, &home);
     h.expect("Two games are going on. Say the number of the game to play.");
     h.expect("1. Against Bob, correspondence, your move, two days left, game corrBob1.");
     h.expect("2. Against Ann, correspondence, your move, seven days left, game corrAnn1.");
@@ -260,8 +267,7 @@ fn a_game_the_board_api_does_not_play_is_said() {
         ..Game::default()
     });
     let home = clean_config_dir();
-    let mut h = online(&server, &home, &[]);
-    h.expect("Waiting for your lichess game to begin.");
+    let mut h = waiting(&server, &home);
     h.expect("lichess began a game its Board API does not play, faster than blitz: hector cannot play it. Play it on the lichess site.");
     drop(h);
     let _ = std::fs::remove_dir_all(&home);
@@ -338,8 +344,7 @@ fn a_chess960_game_is_played_and_its_castling_sent_king_to_rook() {
         s.replies = ["f8c5"].map(String::from).into();
     }
     let home = clean_config_dir();
-    let mut h = online(&server, &home, &[]);
-    h.expect("Waiting for your lichess game to begin.");
+    let mut h = waiting(&server, &home);
     h.until("the start", |l| l.starts_with("The game against Mary"));
     h.type_line("O-O");
     // Appendix D's words for castling (the move language's).
@@ -369,8 +374,7 @@ fn a_crazyhouse_game_is_refused_in_one_sentence() {
         ..Game::default()
     });
     let home = clean_config_dir();
-    let mut h = online(&server, &home, &[]);
-    h.expect("Waiting for your lichess game to begin.");
+    let mut h = waiting(&server, &home);
     h.expect("This lichess game is Crazyhouse, which hector does not play. The game is left as it is on lichess.");
     h.silent_for(Duration::from_millis(500));
     drop(h);
@@ -570,8 +574,7 @@ fn the_event_stream_refused_for_a_scope_says_the_scope_not_http_403() {
     let server = StandIn::start(TOKEN, "Georges");
     server.state.lock().unwrap().scopes = vec!["study:write".into()];
     let home = clean_config_dir();
-    let mut h = online(&server, &home, &[]);
-    h.expect("Waiting for your lichess game to begin.");
+    let mut h = waiting(&server, &home);
     h.expect("lichess refused: the token lacks the scope board:play. Make a new one on lichess with board:play, then run hector lichess login.");
     let lines = h.close();
     assert!(lines.iter().all(|l| !l.contains("HTTP 403")), "{lines:#?}");

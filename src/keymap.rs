@@ -9,7 +9,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use crate::action::PlayerAction;
-use crate::toml_error::{FileError, SettingError};
+use crate::toml_error::{DataFileError, FileProblem, SettingError};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -21,8 +21,9 @@ struct KeymapFile {
     language: BTreeMap<String, BTreeMap<String, Vec<String>>>,
 }
 
-/// A keymap file that could not be used.
-pub type KeymapError = FileError;
+/// A keymap file that could not be used: where, and what is wrong (worded
+/// by `Phraser::file_problem`).
+pub type KeymapError = DataFileError;
 
 /// A command word that a player could mean as (the start of) a move: a
 /// square, a file letter, castling, a short SAN move, or an Appendix D file
@@ -94,7 +95,7 @@ mod move_word_tests {
         assert_ne!(bad, text);
         let e = Keymap::parse(name, &bad).unwrap_err();
         assert_eq!(e.key.as_deref(), Some("commands.material"), "{e:?}");
-        assert!(e.detail.contains("\"e4\" could be read as a move"), "{e:?}");
+        assert_eq!(e.problem, FileProblem::MoveWord("e4".into()), "{e:?}");
     }
 }
 
@@ -123,14 +124,14 @@ pub struct Keymap {
 impl Keymap {
     /// Parse a keymap file's text; `file` names it in errors.
     pub fn parse(file: &str, text: &str) -> Result<Keymap, KeymapError> {
-        let err = |line: Option<usize>, key: Option<String>, detail: String| KeymapError {
+        let err = |line: Option<usize>, key: Option<String>, problem: FileProblem| KeymapError {
             file: file.to_owned(),
             line,
             key,
-            detail,
+            problem,
         };
         let parsed: KeymapFile =
-            toml::from_str(text).map_err(|e| FileError::from_toml(file, text, &e))?;
+            toml::from_str(text).map_err(|e| DataFileError::from_toml(file, text, &e))?;
         let line_of_key = |key: &str| {
             text.lines()
                 .position(|l| l.trim_start().starts_with(key))
@@ -138,14 +139,10 @@ impl Keymap {
         };
         for name in parsed.commands.keys() {
             if PlayerAction::from_key(name).is_none() {
-                let names: Vec<&str> = PlayerAction::ALL.iter().map(|a| a.key()).collect();
                 return Err(err(
                     line_of_key(name),
                     Some(format!("commands.{name}")),
-                    format!(
-                        "unknown command `{name}`, expected one of {}",
-                        names.join(", ")
-                    ),
+                    FileProblem::UnknownCommand(name.clone()),
                 ));
             }
         }
@@ -159,14 +156,14 @@ impl Keymap {
                 return Err(err(
                     line_of_key("[commands]"),
                     Some(format!("commands.{}", name.key())),
-                    "missing command".to_owned(),
+                    FileProblem::MissingCommand(name.key().to_owned()),
                 ));
             };
             if list.is_empty() {
                 return Err(err(
                     line_of_key(name.key()),
                     Some(format!("commands.{}", name.key())),
-                    "a command needs at least one word".to_owned(),
+                    FileProblem::NoWords,
                 ));
             }
             for word in list {
@@ -175,14 +172,14 @@ impl Keymap {
                     return Err(err(
                         line_of_key(name.key()),
                         Some(format!("commands.{}", name.key())),
-                        format!("\"{word}\" must be one word"),
+                        FileProblem::NotOneWord(word.clone()),
                     ));
                 }
                 if looks_like_a_move(&w) {
                     return Err(err(
                         line_of_key(name.key()),
                         Some(format!("commands.{}", name.key())),
-                        format!("\"{word}\" could be read as a move: choose another word"),
+                        FileProblem::MoveWord(word.clone()),
                     ));
                 }
                 if let Some(other) = words.insert(w.clone(), name)
@@ -191,7 +188,10 @@ impl Keymap {
                     return Err(err(
                         line_of_key(name.key()),
                         Some(format!("commands.{}", name.key())),
-                        format!("\"{w}\" is also a word for {}", other.key()),
+                        FileProblem::WordTaken {
+                            word: w.clone(),
+                            other: other.key().to_owned(),
+                        },
                     ));
                 }
             }
@@ -226,7 +226,7 @@ impl Keymap {
                     return Err(err(
                         line_in(name),
                         Some(key(name)),
-                        format!("unknown command `{name}`"),
+                        FileProblem::UnknownCommand(name.clone()),
                     ));
                 }
             }
@@ -240,33 +240,35 @@ impl Keymap {
                     return Err(err(
                         line(),
                         Some(key(name.key())),
-                        "missing command".to_owned(),
+                        FileProblem::MissingCommand(name.key().to_owned()),
                     ));
                 };
                 if list.is_empty() {
                     return Err(err(
                         line_in(name.key()),
                         Some(key(name.key())),
-                        "a command needs at least one word".to_owned(),
+                        FileProblem::NoWords,
                     ));
                 }
                 for word in list {
                     let w = crate::words::fold(word.trim());
-                    let e =
-                        |detail: String| err(line_in(name.key()), Some(key(name.key())), detail);
+                    let e = |problem: FileProblem| {
+                        err(line_in(name.key()), Some(key(name.key())), problem)
+                    };
                     if w.is_empty() || w.contains(char::is_whitespace) {
-                        return Err(e(format!("\"{word}\" must be one word")));
+                        return Err(e(FileProblem::NotOneWord(word.clone())));
                     }
                     if looks_like_a_move(&w) {
-                        return Err(e(format!(
-                            "\"{word}\" could be read as a move: choose another word"
-                        )));
+                        return Err(e(FileProblem::MoveWord(word.clone())));
                     }
                     let clash = folded.get(&w).or_else(|| own.get(&w)).copied();
                     if let Some(other) = clash
                         && other != name
                     {
-                        return Err(e(format!("\"{word}\" is also a word for {}", other.key())));
+                        return Err(e(FileProblem::WordTaken {
+                            word: word.clone(),
+                            other: other.key().to_owned(),
+                        }));
                     }
                     own.insert(w, name);
                 }
@@ -313,7 +315,7 @@ impl Keymap {
     /// whole key map, said with a Rust error text).
     pub fn load(path: &Path) -> Result<(Keymap, Vec<SettingError>), KeymapError> {
         let name = path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|e| FileError::unreadable(&name, &e))?;
+        let bytes = std::fs::read(path).map_err(|e| DataFileError::unreadable(&name, &e))?;
         let (text, damaged) = crate::toml_error::text_of(&name, &bytes);
         let text = Keymap::builtin_for_damaged(&text, &damaged);
         Ok((Keymap::parse(&name, &text)?, damaged))
@@ -431,7 +433,13 @@ mod tests {
         assert_eq!(e.key.as_deref(), Some("commands.help"));
         let line = broken.lines().position(|l| l.starts_with("help")).unwrap() + 1;
         assert_eq!(e.line, Some(line));
-        assert!(e.detail.contains("\"help\" is also a word for flip"), "{e}");
+        assert_eq!(
+            e.problem,
+            FileProblem::WordTaken {
+                word: "help".into(),
+                other: "flip".into()
+            }
+        );
     }
 
     #[test]
@@ -440,7 +448,7 @@ mod tests {
         let broken = text.replace("flip      =", "flop      =");
         let e = Keymap::parse("k.toml", &broken).unwrap_err();
         assert!(e.line.is_some());
-        assert!(e.to_string().contains("flop"), "{e}");
+        assert_eq!(e.problem, FileProblem::UnknownCommand("flop".into()));
     }
 
     #[test]
@@ -517,7 +525,7 @@ mod language_tests {
         );
         assert_ne!(bad, text);
         let e = Keymap::parse(name, &bad).unwrap_err();
-        assert!(e.detail.contains("also a word for"), "{e:?}");
+        assert!(matches!(e.problem, FileProblem::WordTaken { .. }), "{e:?}");
         assert!(
             e.key.as_deref().unwrap_or("").starts_with("language.it."),
             "{e:?}"
@@ -530,7 +538,7 @@ mod language_tests {
         assert_ne!(bad, text);
         let e = Keymap::parse(name, &bad).unwrap_err();
         assert_eq!(e.key.as_deref(), Some("language.it.square"), "{e:?}");
-        assert!(e.detail.contains("could be read as a move"), "{e:?}");
+        assert_eq!(e.problem, FileProblem::MoveWord("e4".into()), "{e:?}");
         let bad = text.replacen("square    = [\"τετράγωνο\"]\n", "", 1);
         assert_ne!(bad, text);
         let e = Keymap::parse(name, &bad).unwrap_err();

@@ -273,9 +273,10 @@ fn run_session(
         && let Some(token) = hector::cli::find_lichess_token()
         && let Err(why) = runtime.start_lichess(url, token)
     {
-        let said = started
-            .phraser
-            .message("lichess_cannot_start", &[("why", &why)]);
+        let said = started.phraser.message(
+            "lichess_cannot_start",
+            &[("why", &started.phraser.io_why(&why))],
+        );
         eprintln!("{said}");
     }
     if args.broadcast.is_some()
@@ -283,9 +284,10 @@ fn run_session(
         && let Some(token) = hector::cli::find_lichess_token()
         && let Err(why) = runtime.start_broadcast(&args.lichess_url, token)
     {
-        let said = started
-            .phraser
-            .message("broadcast_cannot_start", &[("why", &why)]);
+        let said = started.phraser.message(
+            "broadcast_cannot_start",
+            &[("why", &started.phraser.io_why(&why))],
+        );
         eprintln!("{said}");
     }
     let result = match tui {

@@ -99,16 +99,15 @@ pub enum CompanionChoice {
 /// file is used instead.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum StartProblem {
-    /// A settings or keymap file (the defaults are used).
-    Settings(FileError),
     /// One setting of the settings file (that key keeps its default; the
     /// rest of the file is used).
     Setting(crate::toml_error::SettingError),
     /// A voices file (the built-in words are used).
     Voice(FileError),
-    /// A file of the full-screen view, the key map or the theme (the
-    /// built-in one is used; of a key map only the entry at fault).
-    View(crate::toml_error::ViewFileError),
+    /// A key map (line mode's, the full-screen view's) or a theme (the
+    /// built-in one is used; of the full-screen key map only the entry at
+    /// fault).
+    File(crate::toml_error::DataFileError),
 }
 
 /// The board asked for at start-up.

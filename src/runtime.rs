@@ -376,7 +376,7 @@ impl Runtime {
         &mut self,
         base: &str,
         token: crate::lichess::token::Token,
-    ) -> Result<(), String> {
+    ) -> Result<(), crate::toml_error::IoWhy> {
         let client = crate::net::lichess::Client::new(base, token)?;
         self.outputs.lichess = Some(LichessLink {
             client,
@@ -398,7 +398,7 @@ impl Runtime {
         &mut self,
         base: &str,
         token: crate::lichess::token::Token,
-    ) -> Result<(), String> {
+    ) -> Result<(), crate::toml_error::IoWhy> {
         let client = crate::net::lichess::Client::new(base, token)?;
         self.outputs.broadcast = Some(BroadcastLink {
             client,

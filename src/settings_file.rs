@@ -148,7 +148,9 @@ pub fn load(path: &std::path::Path, named: bool) -> (Config, Vec<SettingError>) 
         }
         Err(e) => (
             Config::default(),
-            vec![whole(SettingProblem::Unreadable(e.kind().to_string()))],
+            vec![whole(SettingProblem::Unreadable(
+                crate::toml_error::IoWhy::of(&e),
+            ))],
         ),
     }
 }

@@ -3,7 +3,7 @@
 //! voices, keymaps, hardware descriptions), one for a single key of a
 //! settings file that did not fit ([`SettingError`]: the settings reader
 //! finds it, the phrasing words it, both stand above this module), and one
-//! for the full-screen view's key map and theme ([`ViewFileError`], worded
+//! for the full-screen view's key map and theme ([`DataFileError`], worded
 //! the same way).
 
 use std::fmt;
@@ -141,11 +141,11 @@ pub fn key_path_at(text: &str, offset: usize) -> Option<String> {
 
 /// What is wrong in one of the full-screen view's files (the key map,
 /// the theme), as data: the phrasing words it in the player's language
-/// (`Phraser::view_file_error`).
+/// (`Phraser::file_problem`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ViewProblem {
+pub enum FileProblem {
     /// The file could not be read.
-    Unreadable(Unreadable),
+    Unreadable(IoWhy),
     /// A line the TOML reader cannot read (the toml crate's own message is
     /// not said: it is English).
     Syntax,
@@ -173,36 +173,99 @@ pub enum ViewProblem {
     SameColours,
     /// Light and dark squares of the same colour.
     SameSquares,
+    /// A value the key does not take: what it takes, and what was found.
+    Wrong { expect: Expect, found: String },
+    /// A word the key does not take, and the words it does (serde's
+    /// "unknown variant" of a fixed list: its words are the file's data).
+    NotOneOf { found: String, names: Vec<String> },
+    /// A name in the line-mode key map that is no command.
+    UnknownCommand(String),
+    /// A command the line-mode key map does not give (its name).
+    MissingCommand(String),
+    /// A command given no word.
+    NoWords,
+    /// A command word that is empty or more than one word.
+    NotOneWord(String),
+    /// A command word that could be read as a move.
+    MoveWord(String),
+    /// A command word that another command already has.
+    WordTaken { word: String, other: String },
+    /// A board file with neither or both of `[serial]` and `[bluetooth]`.
+    SerialOrBluetooth,
 }
 
-/// Why a file could not be read.
+/// Why the system refused to read or write a file or to connect: the
+/// common kinds of [`std::io::Error`], worded by the phrasing in the
+/// player's language (`Phraser::io_why`); the system's own text only for
+/// a kind hector has no words for.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Unreadable {
+pub enum IoWhy {
     /// There is no such file.
     NotFound,
-    /// The player may not read it.
+    /// The player may not read or write it.
     NotAllowed,
     /// It is a folder.
     IsAFolder,
+    /// A part of the path is a file, not a folder.
+    NotAFolder,
+    /// The file system is read-only.
+    ReadOnly,
+    /// The disk (or the player's quota) is full.
+    StorageFull,
+    /// It exists already.
+    AlreadyExists,
+    /// No answer in time.
+    TimedOut,
+    /// The other side refused the connection.
+    ConnectionRefused,
+    /// The connection was cut (reset, aborted, a broken pipe).
+    ConnectionReset,
+    /// The network or the host cannot be reached.
+    Unreachable,
     /// Another reason: the system's own text.
     Other(String),
 }
 
-impl Unreadable {
+impl IoWhy {
     /// Why `e` happened, as far as hector can word it.
-    pub fn of(e: &std::io::Error) -> Unreadable {
+    pub fn of(e: &std::io::Error) -> IoWhy {
+        use std::io::ErrorKind as K;
         match e.kind() {
-            std::io::ErrorKind::NotFound => Unreadable::NotFound,
-            std::io::ErrorKind::PermissionDenied => Unreadable::NotAllowed,
-            std::io::ErrorKind::IsADirectory => Unreadable::IsAFolder,
-            _ => Unreadable::Other(e.to_string()),
+            K::NotFound => IoWhy::NotFound,
+            K::PermissionDenied => IoWhy::NotAllowed,
+            K::IsADirectory => IoWhy::IsAFolder,
+            K::NotADirectory => IoWhy::NotAFolder,
+            K::ReadOnlyFilesystem => IoWhy::ReadOnly,
+            K::StorageFull | K::QuotaExceeded => IoWhy::StorageFull,
+            K::AlreadyExists => IoWhy::AlreadyExists,
+            K::TimedOut => IoWhy::TimedOut,
+            K::ConnectionRefused => IoWhy::ConnectionRefused,
+            K::ConnectionReset | K::ConnectionAborted | K::BrokenPipe | K::NotConnected => {
+                IoWhy::ConnectionReset
+            }
+            K::HostUnreachable | K::NetworkUnreachable | K::NetworkDown => IoWhy::Unreachable,
+            _ => IoWhy::Other(e.to_string()),
         }
+    }
+
+    /// Why an error of a library happened: the kind of the first
+    /// [`std::io::Error`] among its sources (a connection's error inside
+    /// an HTTP client's), else its own text.
+    pub fn of_error(e: &(dyn std::error::Error + 'static)) -> IoWhy {
+        let mut source = Some(e);
+        while let Some(err) = source {
+            if let Some(io) = err.downcast_ref::<std::io::Error>() {
+                return IoWhy::of(io);
+            }
+            source = err.source();
+        }
+        IoWhy::Other(e.to_string())
     }
 }
 
 /// One problem in a file of the full-screen view, where it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ViewFileError {
+pub struct DataFileError {
     /// The file's name or path, as the player gave it.
     pub file: String,
     /// 1-based line, when known.
@@ -210,15 +273,32 @@ pub struct ViewFileError {
     /// The dotted key at fault, when known (`keys.square`).
     pub key: Option<String>,
     /// What is wrong.
-    pub problem: ViewProblem,
+    pub problem: FileProblem,
 }
 
-impl ViewFileError {
+impl fmt::Display for DataFileError {
+    /// For the developer (a test's panic, a log): the player hears
+    /// `Phraser::file_problem`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.file)?;
+        if let Some(line) = self.line {
+            write!(f, ", line {line}")?;
+        }
+        if let Some(key) = &self.key {
+            write!(f, ", key {key}")?;
+        }
+        write!(f, ": {:?}", self.problem)
+    }
+}
+
+impl std::error::Error for DataFileError {}
+
+impl DataFileError {
     /// A problem found after parsing, at `key` (the line is looked up as
     /// [`FileError::at_key`] does).
-    pub fn at_key(file: &str, text: &str, key: &str, problem: ViewProblem) -> ViewFileError {
+    pub fn at_key(file: &str, text: &str, key: &str, problem: FileProblem) -> DataFileError {
         let place = FileError::at_key(file, text, key, String::new());
-        ViewFileError {
+        DataFileError {
             file: place.file,
             line: place.line,
             key: place.key,
@@ -227,33 +307,43 @@ impl ViewFileError {
     }
 
     /// A file that could not be read at all.
-    pub fn unreadable(file: &str, e: &std::io::Error) -> ViewFileError {
-        ViewFileError {
+    pub fn unreadable(file: &str, e: &std::io::Error) -> DataFileError {
+        DataFileError {
             file: file.to_owned(),
             line: None,
             key: None,
-            problem: ViewProblem::Unreadable(Unreadable::of(e)),
+            problem: FileProblem::Unreadable(IoWhy::of(e)),
         }
     }
 
     /// A parse error of `text` (the contents of `file`): its line and key
     /// as [`FileError::from_toml`] finds them, and what kind of error the
     /// toml crate's message names (serde's fixed openings: "unknown
-    /// field", "missing field", "invalid type"/"invalid value"/"invalid
-    /// length"); any other is a line that is not TOML.
-    pub fn from_toml(file: &str, text: &str, e: &toml::de::Error) -> ViewFileError {
+    /// field", "unknown variant" with its words, "missing field",
+    /// "invalid type"/"invalid value"/"invalid length"); any other is a
+    /// line that is not TOML.
+    pub fn from_toml(file: &str, text: &str, e: &toml::de::Error) -> DataFileError {
         let place = FileError::from_toml(file, text, e);
         let detail = place.detail.as_str();
         let problem = if detail.starts_with("unknown field") {
-            ViewProblem::UnknownKey
+            FileProblem::UnknownKey
+        } else if let Some(rest) = detail.strip_prefix("unknown variant ") {
+            // "unknown variant `usb`, expected one of `dgt`, `millennium`"
+            // or "expected `none` or `odd`": the words in backquotes.
+            let mut quoted = rest.split('`').skip(1).step_by(2).map(str::to_owned);
+            let found = quoted.next().unwrap_or_default();
+            FileProblem::NotOneOf {
+                found,
+                names: quoted.collect(),
+            }
         } else if detail.starts_with("missing field") {
-            ViewProblem::MissingKey(place.key.clone().unwrap_or_default())
+            FileProblem::MissingKey(place.key.clone().unwrap_or_default())
         } else if detail.starts_with("invalid ") {
-            ViewProblem::WrongValue
+            FileProblem::WrongValue
         } else {
-            ViewProblem::Syntax
+            FileProblem::Syntax
         };
-        ViewFileError {
+        DataFileError {
             file: place.file,
             line: place.line,
             key: place.key,
@@ -287,7 +377,7 @@ pub enum SettingProblem {
     NoSuchFile,
     /// The file could not be read (the system's reason): the defaults are
     /// used.
-    Unreadable(String),
+    Unreadable(IoWhy),
     /// A line that is not TOML: it was left out.
     Syntax,
     /// A line with a byte that is not UTF-8 (outside a comment): it was

@@ -2,7 +2,7 @@
 //! up, and the sentences of `say --move` and `resume` (issue 30, items 14
 //! and 17).
 
-use crate::util::{Run, hector};
+use crate::util::{Run, clean_config_dir, hector, hector_in};
 
 fn help(args: &[&str]) -> Run {
     let run = hector(args, "");
@@ -36,6 +36,53 @@ fn the_help_is_short_and_shows_how_to_begin() {
     for option in ["--settle-ms", "--engine", "--time", "--colour", "--me"] {
         assert!(play.stdout.contains(option), "{option}: {}", play.stdout);
     }
+}
+
+/// Issue 27, items 5 and 6: `hector --help`'s examples were English for
+/// every player.  They are in the player's language, known before clap
+/// reads the line as the start-up knows it: `--lang`, else the settings
+/// file's `language`, else English.  clap's own descriptions stay English.
+#[test]
+fn the_help_shows_how_to_begin_in_the_players_language() {
+    let home = clean_config_dir();
+    std::fs::create_dir_all(home.join("hector")).expect("settings folder");
+    std::fs::write(
+        home.join("hector").join("config.toml"),
+        "[announce]\nlanguage = \"de\"\n",
+    )
+    .expect("settings written");
+    let run = hector_in(&home, &["--help"], "");
+    assert!(run.success, "{}", run.stderr);
+    for line in [
+        "So fängst du an:",
+        "  hector                                   eine Partie an einer Tastatur, Züge getippt",
+        "  hector play --time 90+30                 mit sprechender Uhr (90 Minuten, 30 s pro Zug)",
+        "  hector play --engine --me black --time 10+5   die Engine spielt Weiß, mit Uhr",
+        "  hector play --lichess --challenge NAME --time 10+5 --color black",
+        "--color ist die Farbe, die du dir bei lichess wünschst.  Alle Optionen einer Partie: \
+         hector play --help.",
+    ] {
+        assert!(run.lines().contains(&line), "{line}:\n{}", run.stdout);
+    }
+    assert!(!run.stdout.contains("How to begin"), "{}", run.stdout);
+    // `--lang` comes before the settings file.
+    let run = hector_in(&home, &["--lang", "it", "--help"], "");
+    assert!(
+        run.lines()
+            .contains(&"  hector review games.pgn                  scorri le partite di un file"),
+        "{}",
+        run.stdout
+    );
+    let _ = std::fs::remove_dir_all(&home);
+    // No settings: English.
+    let run = help(&["--help"]);
+    assert!(
+        run.lines().contains(
+            &"  hector                                   a game at one keyboard, moves typed"
+        ),
+        "{}",
+        run.stdout
+    );
 }
 
 /// Issue 30, item 14: `--colour black` got "error: unexpected argument

@@ -4,72 +4,16 @@
 //! kept.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 use crate::lichess_server::StandIn;
-use crate::util::{Run, clean_config_dir, is_first_move_deadline};
+use crate::util::hector_with_token as run;
+use crate::util::{
+    clean_config_dir, files_with, hector_command, is_first_move_deadline, token_file,
+};
 
 const TOKEN: &str = "lip_standInSecret0123456789";
-
-/// `hector ARGS` with `home` as HOME and XDG_CONFIG_HOME, its own
-/// XDG_DATA_HOME, no LICHESS_TOKEN of the developer's (unless `env_token`).
-fn run(home: &Path, args: &[&str], env_token: Option<&str>, input: &str) -> Run {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_hector"));
-    cmd.args(args)
-        .args(["--speech", "print", "--no-sound"])
-        .env("XDG_CONFIG_HOME", home)
-        .env("HOME", home)
-        .env("XDG_DATA_HOME", home.join("data"))
-        // The file, never the developer's secret store (tests/lichess_broadcast.rs
-        // tests the store on a private D-Bus).
-        .env("HECTOR_TOKEN_STORE", "file")
-        .env_remove("LICHESS_TOKEN")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    if let Some(t) = env_token {
-        cmd.env("LICHESS_TOKEN", t);
-    }
-    let mut child = cmd.spawn().expect("hector starts");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let input = input.to_owned();
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(input.as_bytes());
-    });
-    let out = child.wait_with_output().expect("hector runs");
-    writer.join().expect("writer");
-    Run {
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        success: out.status.success(),
-    }
-}
-
-fn token_file(home: &Path) -> PathBuf {
-    home.join("hector").join("lichess-token")
-}
-
-/// Every file under `dir` but the token's own, that contains `needle`.
-fn files_with(dir: &Path, needle: &str, keep: &Path) -> Vec<PathBuf> {
-    let mut found = Vec::new();
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return found;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            found.extend(files_with(&p, needle, keep));
-        } else if p != keep
-            && std::fs::read(&p)
-                .map(|b| String::from_utf8_lossy(&b).contains(needle))
-                .unwrap_or(false)
-        {
-            found.push(p);
-        }
-    }
-    found
-}
 
 #[test]
 fn login_checks_the_token_says_the_name_keeps_it_and_logout_forgets_it() {
@@ -102,7 +46,7 @@ fn login_checks_the_token_says_the_name_keeps_it_and_logout_forgets_it() {
     }
     // Never shown, nor written anywhere but its own file.
     assert!(!r.stdout.contains(TOKEN) && !r.stderr.contains(TOKEN));
-    assert!(files_with(&home, TOKEN, &kept).is_empty());
+    assert!(files_with(&home, TOKEN).iter().all(|p| *p == kept));
 
     let r = run(&home, &["lichess", "logout"], None, "");
     assert!(r.success);
@@ -152,62 +96,47 @@ fn a_refused_token_is_said_with_how_to_make_a_new_one_in_every_language() {
     let _ = std::fs::remove_dir_all(&home);
 }
 
+/// `hector lichess login` at `url` with `typed` on its input fails,
+/// says `said` and keeps no token.
+fn login_fails(url: &str, typed: &str, said: &str) {
+    let home = clean_config_dir();
+    let r = run(
+        &home,
+        &["lichess", "login", "--lichess-url", url],
+        None,
+        typed,
+    );
+    assert!(!r.success);
+    assert!(r.stdout.contains(said), "{}", r.stdout);
+    assert!(!token_file(&home).exists());
+    let _ = std::fs::remove_dir_all(&home);
+}
+
 #[test]
 fn login_waits_when_lichess_asks_and_says_so() {
     let server = StandIn::start(TOKEN, "Georges");
     server.state.lock().unwrap().rate_limit = 1;
-    let home = clean_config_dir();
-    let r = run(
-        &home,
-        &["lichess", "login", "--lichess-url", &server.url],
-        None,
+    login_fails(
+        &server.url,
         &format!("{TOKEN}\n"),
+        "lichess asks us to wait. Try again in a minute.",
     );
-    assert!(!r.success);
-    assert!(
-        r.stdout
-            .contains("lichess asks us to wait. Try again in a minute."),
-        "{}",
-        r.stdout
-    );
-    assert!(!token_file(&home).exists());
-    let _ = std::fs::remove_dir_all(&home);
 }
 
 #[test]
 fn no_connection_is_said_and_nothing_kept() {
-    let home = clean_config_dir();
     // Nothing listens on port 9 of loopback.
-    let r = run(
-        &home,
-        &["lichess", "login", "--lichess-url", "http://127.0.0.1:9"],
-        None,
+    login_fails(
+        "http://127.0.0.1:9",
         &format!("{TOKEN}\n"),
+        "lichess could not be reached. Check the connection and try again.",
     );
-    assert!(!r.success);
-    assert!(
-        r.stdout
-            .contains("lichess could not be reached. Check the connection and try again."),
-        "{}",
-        r.stdout
-    );
-    assert!(!token_file(&home).exists());
-    let _ = std::fs::remove_dir_all(&home);
 }
 
 #[test]
 fn no_token_typed_changes_nothing() {
-    let home = clean_config_dir();
     // Nothing listens here: no request may be made anyway.
-    let r = run(
-        &home,
-        &["lichess", "login", "--lichess-url", "http://127.0.0.1:9"],
-        None,
-        "\n",
-    );
-    assert!(!r.success);
-    assert!(r.stdout.contains("No token was given."), "{}", r.stdout);
-    let _ = std::fs::remove_dir_all(&home);
+    login_fails("http://127.0.0.1:9", "\n", "No token was given.");
 }
 
 use crate::util::Hector;
@@ -215,17 +144,7 @@ use crate::util::Hector;
 /// `hector play --lichess ARGS` against the stand-in, moves said in
 /// English words.
 fn online(server: &StandIn, home: &Path, args: &[&str]) -> Hector {
-    let mut all = vec![
-        "--lichess",
-        "--lichess-url",
-        server.url.as_str(),
-        "--lang",
-        "en",
-        "--moves",
-        "language",
-    ];
-    all.extend_from_slice(args);
-    Hector::play_with(home, &all, &[("LICHESS_TOKEN", Path::new(TOKEN))])
+    server.play(home, TOKEN, args)
 }
 
 fn challenge_as_white(server: &StandIn, home: &Path) -> Hector {
@@ -293,7 +212,7 @@ fn a_whole_game_by_challenge_each_move_said_once_and_the_token_never_shown() {
     assert!(challenge.contains("color=white") && challenge.contains("rated=false"));
     // The token: never said, never in a file.
     assert!(lines.iter().all(|l| !l.contains(TOKEN)));
-    assert!(files_with(&home, TOKEN, Path::new("")).is_empty());
+    assert!(files_with(&home, TOKEN).is_empty());
     let _ = std::fs::remove_dir_all(&home);
 }
 
@@ -538,18 +457,6 @@ fn game_line(server: &StandIn, line: &str) {
         .push(line.to_owned());
 }
 
-fn posts(server: &StandIn) -> Vec<String> {
-    server
-        .state
-        .lock()
-        .unwrap()
-        .log
-        .iter()
-        .filter(|l| l.starts_with("POST"))
-        .cloned()
-        .collect()
-}
-
 #[test]
 fn a_draw_offered_and_accepted_both_ways() {
     // The opponent offers; the player accepts.
@@ -565,7 +472,11 @@ fn a_draw_offered_and_accepted_both_ways() {
     h.expect("Draw accepted.");
     h.expect("Draw by agreement, half a point each.");
     h.close();
-    assert!(posts(&server).contains(&"POST /api/board/game/stand1n0/draw/yes".to_owned()));
+    assert!(
+        server
+            .posts()
+            .contains(&"POST /api/board/game/stand1n0/draw/yes".to_owned())
+    );
     let _ = std::fs::remove_dir_all(&home);
 
     // The player offers; the opponent accepts.
@@ -583,7 +494,11 @@ fn a_draw_offered_and_accepted_both_ways() {
     h.expect("Draw offer sent.");
     h.expect("Draw by agreement, half a point each.");
     h.close();
-    assert!(posts(&server).contains(&"POST /api/board/game/stand1n0/draw/yes".to_owned()));
+    assert!(
+        server
+            .posts()
+            .contains(&"POST /api/board/game/stand1n0/draw/yes".to_owned())
+    );
     let _ = std::fs::remove_dir_all(&home);
 }
 
@@ -614,7 +529,7 @@ fn a_draw_declined_says_the_takeback_request_still_waits() {
         s.log.iter().any(|l| l.ends_with("/takeback/no"))
     });
     h.close();
-    let p = posts(&server);
+    let p = server.posts();
     assert!(
         p.contains(&"POST /api/board/game/stand1n0/draw/no".to_owned()),
         "{p:?}"
@@ -638,7 +553,7 @@ fn abort_before_the_moves_ends_the_game() {
     h.expect("The game is already over on lichess.");
     h.close();
     assert_eq!(
-        posts(&server),
+        server.posts(),
         [
             "POST /api/challenge/Mary",
             "POST /api/board/game/stand1n0/abort"
@@ -686,7 +601,7 @@ fn takeback_both_ways_agreed_and_refused() {
         s.log.iter().any(|l| l.ends_with("/takeback/no"))
     });
     h.close();
-    let p = posts(&server);
+    let p = server.posts();
     let tb: Vec<&str> = p
         .iter()
         .map(String::as_str)
@@ -737,13 +652,14 @@ fn the_opponent_gone_then_the_win_claimed() {
     );
     let lines = h.close();
     assert!(lines.iter().all(|l| !l.contains("arbiter")), "{lines:#?}");
-    assert!(posts(&server).contains(&"POST /api/board/game/stand1n0/claim-victory".to_owned()));
+    assert!(
+        server
+            .posts()
+            .contains(&"POST /api/board/game/stand1n0/claim-victory".to_owned())
+    );
     let export = |format: &str| {
-        let out = Command::new(env!("CARGO_BIN_EXE_hector"))
+        let out = hector_command(&home, &home.join("data"))
             .args(["export", "1", "--format", format, "-o", "-", "--lang", "en"])
-            .env("XDG_CONFIG_HOME", &home)
-            .env("HOME", &home)
-            .env("XDG_DATA_HOME", home.join("data"))
             .output()
             .expect("hector runs");
         assert!(out.status.success(), "{out:?}");
@@ -894,7 +810,7 @@ fn resign_asks_first_at_a_terminal_then_goes_to_lichess() {
     wait_for("Resigning ends the game. Say resign again to resign, or no to go on.");
     type_line("no");
     wait_for("The game goes on.");
-    assert!(!posts(&server).iter().any(|p| p.ends_with("/resign")));
+    assert!(!server.posts().iter().any(|p| p.ends_with("/resign")));
     type_line("resign");
     wait_for("Say resign again");
     type_line("resign");
@@ -908,7 +824,8 @@ fn resign_asks_first_at_a_terminal_then_goes_to_lichess() {
     let _ = child.kill();
     let _ = child.wait();
     assert_eq!(
-        posts(&server)
+        server
+            .posts()
             .iter()
             .filter(|p| p.ends_with("/resign"))
             .count(),
@@ -995,7 +912,7 @@ fn a_whole_online_game_on_a_dgt_board() {
         l.starts_with("Done:") && l.contains("h4")
     });
     h.close();
-    let p = posts(&server);
+    let p = server.posts();
     assert_eq!(
         p,
         [

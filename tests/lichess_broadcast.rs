@@ -9,7 +9,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use crate::lichess_server::StandIn;
-use crate::util::{Hector, Run, clean_config_dir};
+use crate::util::{Hector, clean_config_dir, hector_with_token};
 
 const TOKEN: &str = "lip_broadcastSecret0123456789";
 const ROUND: &str = "Rnd0042x";
@@ -175,7 +175,7 @@ fn a_refused_token_is_said_once_and_the_game_goes_on_without_pushes() {
 #[test]
 fn a_bad_round_id_or_no_token_is_said_before_the_game() {
     let home = clean_config_dir();
-    let r = without_token(&home, &["play", "--broadcast", "nope"]);
+    let r = hector_with_token(&home, &["play", "--broadcast", "nope"], None, "");
     assert!(!r.success);
     assert!(
         r.stdout
@@ -183,7 +183,12 @@ fn a_bad_round_id_or_no_token_is_said_before_the_game() {
         "{}",
         r.stdout
     );
-    let r = without_token(&home, &["play", "--broadcast", ROUND, "--lang", "de"]);
+    let r = hector_with_token(
+        &home,
+        &["play", "--broadcast", ROUND, "--lang", "de"],
+        None,
+        "",
+    );
     assert!(!r.success);
     assert!(
         r.stdout
@@ -192,26 +197,6 @@ fn a_bad_round_id_or_no_token_is_said_before_the_game() {
         r.stdout
     );
     let _ = std::fs::remove_dir_all(&home);
-}
-
-/// `hector ARGS` in `home`, with no LICHESS_TOKEN of the developer's.
-fn without_token(home: &Path, args: &[&str]) -> Run {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hector"))
-        .args(args)
-        .args(["--speech", "print", "--no-sound"])
-        .env("XDG_CONFIG_HOME", home)
-        .env("HOME", home)
-        .env("XDG_DATA_HOME", home.join("data"))
-        .env("HECTOR_TOKEN_STORE", "file")
-        .env_remove("LICHESS_TOKEN")
-        .stdin(std::process::Stdio::null())
-        .output()
-        .expect("hector runs");
-    Run {
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        success: out.status.success(),
-    }
 }
 
 #[test]

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::lichess_server::StandIn;
-use crate::util::{Hector, Run, clean_config_dir};
+use crate::util::{Hector, Run, clean_config_dir, files_with};
 
 const TOKEN: &str = "lip_recordSecret0123456789";
 
@@ -74,20 +74,6 @@ fn challenge(server: &StandIn, home: &Path) -> Hector {
         l == "The game against Mary, rated 1600, begins. You play White."
     });
     h
-}
-
-/// Every file under `dir` that contains `needle`.
-fn files_with(dir: &Path, needle: &str) -> Vec<PathBuf> {
-    let mut found = Vec::new();
-    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            found.extend(files_with(&p, needle));
-        } else if std::fs::read(&p).is_ok_and(|b| String::from_utf8_lossy(&b).contains(needle)) {
-            found.push(p);
-        }
-    }
-    found
 }
 
 #[test]

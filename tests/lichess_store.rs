@@ -6,12 +6,12 @@
 //! in detail.
 
 use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::lichess_server::StandIn;
-use crate::util::{Run, clean_config_dir};
+use crate::util::{Run, clean_config_dir, files_with, token_file};
 
 const TOKEN: &str = "lip_storeSecret0123456789";
 
@@ -164,24 +164,6 @@ fn hector(home: &Path, bus: Option<&str>, args: &[&str], input: &str) -> Run {
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
         success: out.status.success(),
     }
-}
-
-fn token_file(home: &Path) -> PathBuf {
-    home.join("hector").join("lichess-token")
-}
-
-/// Every file under `dir` whose bytes hold `needle`.
-fn files_with(dir: &Path, needle: &str) -> Vec<PathBuf> {
-    let mut found = Vec::new();
-    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            found.extend(files_with(&p, needle));
-        } else if std::fs::read(&p).is_ok_and(|b| String::from_utf8_lossy(&b).contains(needle)) {
-            found.push(p);
-        }
-    }
-    found
 }
 
 #[test]

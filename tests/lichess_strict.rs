@@ -10,66 +10,23 @@ use std::path::Path;
 use std::time::Duration;
 
 use crate::lichess_server::{Answer, Game, StandIn};
-use crate::util::{Hector, Run, clean_config_dir, is_first_move_deadline};
+use crate::util::hector_with_token as run;
+use crate::util::{Hector, clean_config_dir, is_first_move_deadline};
 
 const TOKEN: &str = "lip_standInSecret0123456789";
-
-/// `hector ARGS` (not a game) with `home` as HOME and XDG_*, the token in
-/// the environment when given, `input` on its standard input.
-fn run(home: &Path, args: &[&str], token: Option<&str>, input: &str) -> Run {
-    use std::io::Write;
-    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_hector"));
-    cmd.args(args)
-        .args(["--speech", "print", "--no-sound"])
-        .env("XDG_CONFIG_HOME", home)
-        .env("HOME", home)
-        .env("XDG_DATA_HOME", home.join("data"))
-        .env("HECTOR_TOKEN_STORE", "file")
-        .env_remove("LICHESS_TOKEN")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped());
-    if let Some(t) = token {
-        cmd.env("LICHESS_TOKEN", t);
-    }
-    let mut child = cmd.spawn().expect("hector starts");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let _ = stdin.write_all(input.as_bytes());
-    drop(stdin);
-    let out = child.wait_with_output().expect("hector runs");
-    Run {
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        success: out.status.success(),
-    }
-}
 
 /// `hector play --lichess ARGS` against the stand-in, in English, moves in
 /// the language's words.
 fn online(server: &StandIn, home: &Path, args: &[&str]) -> Hector {
-    let mut all = vec![
-        "--lichess",
-        "--lichess-url",
-        server.url.as_str(),
-        "--lang",
-        "en",
-        "--moves",
-        "language",
-    ];
-    all.extend_from_slice(args);
-    Hector::play_with(home, &all, &[("LICHESS_TOKEN", Path::new(TOKEN))])
+    server.play(home, TOKEN, args)
 }
 
-fn posts(server: &StandIn) -> Vec<String> {
-    server
-        .state
-        .lock()
-        .unwrap()
-        .log
-        .iter()
-        .filter(|l| l.starts_with("POST"))
-        .cloned()
-        .collect()
+/// `hector play --lichess` with no game asked for: waiting for the game
+/// lichess begins.
+fn waiting(server: &StandIn, home: &Path) -> Hector {
+    let mut h = online(server, home, &[]);
+    h.expect("Waiting for your lichess game to begin.");
+    h
 }
 
 const MARY_BEGINS: &str = "The game against Mary, rated 1600, begins. You play White.";
@@ -132,7 +89,11 @@ fn quitting_while_a_challenge_waits_cancels_it_on_lichess() {
     server.wait_for("the challenge", |s| !s.challenges.is_empty());
     h.quit();
     server.wait_for("the cancel", |s| s.cancelled == ["stand1n0"]);
-    assert!(posts(&server).contains(&"POST /api/challenge/stand1n0/cancel".to_owned()));
+    assert!(
+        server
+            .posts()
+            .contains(&"POST /api/challenge/stand1n0/cancel".to_owned())
+    );
     let _ = std::fs::remove_dir_all(&home);
 }
 
@@ -215,8 +176,7 @@ fn the_player_chooses_among_the_games_in_progress() {
         ));
     }
     let home = clean_config_dir();
-    let mut h = online(&server, &home, &[]);
-    h.expect("Waiting for your lichess game to begin.");
+    let mut h = waiting(&server, &home);
     h.expect("Two games are going on. Say the number of the game to play.");
     h.expect("1. Against Bob, correspondence, your move, two days left, game corrBob1.");
     h.expect("2. Against Ann, correspondence, your move, seven days left, game corrAnn1.");
@@ -232,7 +192,8 @@ fn the_player_chooses_among_the_games_in_progress() {
     h.expect("Knight f3");
     h.quit();
     assert_eq!(
-        posts(&server)
+        server
+            .posts()
             .iter()
             .filter(|p| p.contains("/move/"))
             .cloned()
@@ -306,8 +267,7 @@ fn a_game_the_board_api_does_not_play_is_said() {
         ..Game::default()
     });
     let home = clean_config_dir();
-    let mut h = online(&server, &home, &[]);
-    h.expect("Waiting for your lichess game to begin.");
+    let mut h = waiting(&server, &home);
     h.expect("lichess began a game its Board API does not play, faster than blitz: hector cannot play it. Play it on the lichess site.");
     drop(h);
     let _ = std::fs::remove_dir_all(&home);
@@ -384,8 +344,7 @@ fn a_chess960_game_is_played_and_its_castling_sent_king_to_rook() {
         s.replies = ["f8c5"].map(String::from).into();
     }
     let home = clean_config_dir();
-    let mut h = online(&server, &home, &[]);
-    h.expect("Waiting for your lichess game to begin.");
+    let mut h = waiting(&server, &home);
     h.until("the start", |l| l.starts_with("The game against Mary"));
     h.type_line("O-O");
     // Appendix D's words for castling (the move language's).
@@ -397,7 +356,11 @@ fn a_chess960_game_is_played_and_its_castling_sent_king_to_rook() {
         1,
         "{lines:#?}"
     );
-    assert!(posts(&server).contains(&"POST /api/board/game/c960game/move/e1h1".to_owned()));
+    assert!(
+        server
+            .posts()
+            .contains(&"POST /api/board/game/c960game/move/e1h1".to_owned())
+    );
     let _ = std::fs::remove_dir_all(&home);
 }
 
@@ -411,12 +374,11 @@ fn a_crazyhouse_game_is_refused_in_one_sentence() {
         ..Game::default()
     });
     let home = clean_config_dir();
-    let mut h = online(&server, &home, &[]);
-    h.expect("Waiting for your lichess game to begin.");
+    let mut h = waiting(&server, &home);
     h.expect("This lichess game is Crazyhouse, which hector does not play. The game is left as it is on lichess.");
     h.silent_for(Duration::from_millis(500));
     drop(h);
-    assert!(posts(&server).is_empty());
+    assert!(server.posts().is_empty());
     let _ = std::fs::remove_dir_all(&home);
 }
 
@@ -450,7 +412,11 @@ fn a_game_from_a_position_is_read_again_from_its_fen_after_a_drop() {
         lines.iter().all(|l| !l.contains("cannot play here")),
         "{lines:#?}"
     );
-    assert!(posts(&server).contains(&"POST /api/board/game/fenGame1/move/e1h1".to_owned()));
+    assert!(
+        server
+            .posts()
+            .contains(&"POST /api/board/game/fenGame1/move/e1h1".to_owned())
+    );
     let _ = std::fs::remove_dir_all(&home);
 }
 
@@ -608,8 +574,7 @@ fn the_event_stream_refused_for_a_scope_says_the_scope_not_http_403() {
     let server = StandIn::start(TOKEN, "Georges");
     server.state.lock().unwrap().scopes = vec!["study:write".into()];
     let home = clean_config_dir();
-    let mut h = online(&server, &home, &[]);
-    h.expect("Waiting for your lichess game to begin.");
+    let mut h = waiting(&server, &home);
     h.expect("lichess refused: the token lacks the scope board:play. Make a new one on lichess with board:play, then run hector lichess login.");
     let lines = h.close();
     assert!(lines.iter().all(|l| !l.contains("HTTP 403")), "{lines:#?}");
@@ -653,7 +618,8 @@ fn a_move_lichess_has_not_received_is_said_and_sent_when_the_network_is_back() {
     server.state.lock().unwrap().unreachable = false;
     h.until("the reply", |l| l.contains("e5"));
     drop(h);
-    let moves = posts(&server)
+    let moves = server
+        .posts()
         .iter()
         .filter(|p| p.contains("/move/"))
         .count();
@@ -693,7 +659,7 @@ fn a_challenge_joins_its_own_game_not_a_correspondence_game_in_progress() {
     let lines = h.close();
     assert!(lines.iter().all(|l| !l.contains("Bob")), "{lines:#?}");
     assert_eq!(
-        posts(&server).last().map(String::as_str),
+        server.posts().last().map(String::as_str),
         Some("POST /api/board/game/stand1n0/move/e2e4")
     );
     let _ = std::fs::remove_dir_all(&home);
@@ -850,7 +816,8 @@ fn a_correspondence_game_is_played_over_two_starts_of_hector() {
     h.type_line("quit");
     let lines = h.close();
     assert!(lines.iter().all(|l| !l.contains("Knight f3")), "{lines:#?}");
-    let moves: Vec<String> = posts(&server)
+    let moves: Vec<String> = server
+        .posts()
         .into_iter()
         .filter(|p| p.contains("/move/"))
         .collect();

@@ -7,7 +7,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use crate::lichess_server::StandIn;
-use crate::util::{Run, clean_config_dir};
+use crate::util::{Run, clean_config_dir, hector_with_token};
 
 const TOKEN: &str = "lip_standInSecret0123456789";
 
@@ -15,23 +15,12 @@ const TOKEN: &str = "lip_standInSecret0123456789";
 /// environment, its own HOME and XDG_* folders, nothing on its input.
 fn online_run(server: &StandIn, args: &[&str]) -> Run {
     let home = clean_config_dir();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hector"))
-        .args(["play", "--lichess", "--lichess-url", &server.url])
-        .args(args)
-        .args(["--speech", "print", "--no-sound", "--lang", "en"])
-        .env("XDG_CONFIG_HOME", &home)
-        .env("HOME", &home)
-        .env("XDG_DATA_HOME", home.join("data"))
-        .env("LICHESS_TOKEN", TOKEN)
-        .stdin(std::process::Stdio::null())
-        .output()
-        .expect("hector runs");
+    let mut all = vec!["play", "--lichess", "--lichess-url", server.url.as_str()];
+    all.extend_from_slice(args);
+    all.extend(["--lang", "en"]);
+    let run = hector_with_token(&home, &all, Some(TOKEN), "");
     let _ = std::fs::remove_dir_all(&home);
-    Run {
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        success: out.status.success(),
-    }
+    run
 }
 
 #[test]

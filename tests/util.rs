@@ -138,6 +138,40 @@ pub fn hector_at(
     run_piped(cmd, script.as_bytes())
 }
 
+/// Run `hector ARGS` (quiet, as [`hector_in`]) with `home` as HOME and
+/// XDG_CONFIG_HOME and `home/data` as XDG_DATA_HOME, the lichess token in
+/// the environment only when `token` is given (never the developer's),
+/// `input` on its standard input.
+pub fn hector_with_token(home: &Path, args: &[&str], token: Option<&str>, input: &str) -> Run {
+    let mut cmd = hector_command(home, &home.join("data"));
+    cmd.args(args).args(QUIET).env_remove("LICHESS_TOKEN");
+    if let Some(t) = token {
+        cmd.env("LICHESS_TOKEN", t);
+    }
+    run_piped(cmd, input.as_bytes())
+}
+
+/// Where `hector lichess login` keeps the token when no secret store
+/// answers: `lichess-token` in the settings folder under `home`.
+pub fn token_file(home: &Path) -> PathBuf {
+    home.join("hector").join("lichess-token")
+}
+
+/// Every file under `dir` (its folders searched too) that contains
+/// `needle`: where a secret must not be.
+pub fn files_with(dir: &Path, needle: &str) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            found.extend(files_with(&p, needle));
+        } else if std::fs::read(&p).is_ok_and(|b| String::from_utf8_lossy(&b).contains(needle)) {
+            found.push(p);
+        }
+    }
+    found
+}
+
 /// Run `hector ARGS` in a config folder of its own (removed after) with
 /// games journalled in `data_home`.
 pub fn hector_data(data_home: &std::path::Path, args: &[&str], script: &str) -> Run {

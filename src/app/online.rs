@@ -23,7 +23,7 @@ use super::change::{Edit, GameChange};
 use super::voice::{Talk, Voice};
 use crate::action::PlayerAction as Action;
 use crate::game::{EndReason, Game, GameError, GameResult};
-use crate::lichess::api::{Pace, Playing, Reply, Request};
+use crate::lichess::api::{NoAnswer, Pace, Playing, Reply, Request};
 use crate::lichess::event::{
     AccountEvent, ChatLine, GameEvent, GameFull, GameInfo, GameState, Side, Speed, VariantKind,
     Warning,
@@ -590,13 +590,8 @@ impl OnlinePlay {
                 v.say_key("lichess_game_gone", &[], Priority::Urgent, SayKind::Error);
             }
             LichessIo::StreamRefused(Stream::Account, status) => {
-                let error = format!("HTTP {status}");
-                v.say_key(
-                    "lichess_unreachable",
-                    &[("error", &error)],
-                    Priority::Urgent,
-                    SayKind::Error,
-                );
+                let said = v.phraser().lichess_no_answer(&NoAnswer::Status(status));
+                v.say(said, Priority::Urgent, SayKind::Error);
             }
             LichessIo::StreamEnded(_) | LichessIo::BadLine(..) => {}
             LichessIo::Account(event) => return self.on_account_event(*event, now, v),
@@ -1337,19 +1332,14 @@ impl OnlinePlay {
             }
             // A challenge held open whose connection broke before an
             // answer, or one that never reached lichess: lost.
-            Reply::Failed(error) if asked && self.game_id.is_none() => {
-                let name = self.challenged().unwrap_or_default().to_owned();
-                let key = if self.awaited.is_some() {
-                    "lichess_challenge_lost"
+            Reply::Failed(why) if asked && self.game_id.is_none() => {
+                let said = if self.awaited.is_some() {
+                    let name = self.challenged().unwrap_or_default().to_owned();
+                    v.text("lichess_challenge_lost", &[("name", &name)])
                 } else {
-                    "lichess_unreachable"
+                    v.phraser().lichess_no_answer(&why)
                 };
-                v.say_key(
-                    key,
-                    &[("name", &name), ("error", &error)],
-                    Priority::Urgent,
-                    SayKind::Error,
-                );
+                v.say(said, Priority::Urgent, SayKind::Error);
                 return Vec::new();
             }
             Reply::TooLong { .. } => {

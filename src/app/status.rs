@@ -70,11 +70,7 @@ pub(super) fn problem(p: &StartProblem, v: &mut Voice<'_>) {
     let t = match p {
         StartProblem::Voice(e) => v.phraser().voice_error(e),
         StartProblem::Setting(e) => v.phraser().setting_error(e),
-        StartProblem::View(e) => v.phraser().view_file_error(e),
-        StartProblem::Settings(e) => {
-            let place = v.phraser().place(&e.file, e.line, e.key.as_deref());
-            v.text("config_error", &[("place", &place), ("detail", &e.detail)])
-        }
+        StartProblem::File(e) => v.phraser().file_problem(e),
     };
     v.say_quietly(t, SayKind::Error);
 }

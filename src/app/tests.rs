@@ -238,11 +238,11 @@ fn a_game_set_up_elsewhere_begins_with_whose_move_it_is() {
 #[test]
 fn a_start_up_problem_is_said_in_words_without_a_tone() {
     let mut a = app();
-    let problem = StartProblem::Settings(crate::toml_error::FileError {
+    let problem = StartProblem::File(crate::toml_error::DataFileError {
         file: "c.toml".into(),
         line: Some(3),
-        key: Some("announce.moves".into()),
-        detail: "bad".into(),
+        key: Some("commands.help".into()),
+        problem: crate::toml_error::FileProblem::NoWords,
     });
     let e = a.update(Msg::Problem(problem), Instant::now());
     assert!(
@@ -250,6 +250,103 @@ fn a_start_up_problem_is_said_in_words_without_a_tone() {
         "{e:?}"
     );
     assert!(said(&e)[0].contains("c.toml"), "{e:?}");
+}
+
+/// Issue 27 items 5 and 6: what is wrong in a line-mode key map or a
+/// board file was an English detail inside the German sentence ("„…“:
+/// \"e4\" could be read as a move: choose another word. Es gelten die
+/// Voreinstellungen."); now each problem is data, worded in German.
+#[test]
+fn a_german_player_hears_a_broken_line_key_map_and_board_file_in_german() {
+    let dir = std::env::temp_dir().join(format!("hector-line-keys-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp folder");
+    let (_, builtin) = crate::keymap::LINE_KEYMAP_SOURCE;
+    let broken = |name: &str, text: String| {
+        assert_ne!(text, builtin, "{name} changes the file");
+        let path = dir.join(name);
+        std::fs::write(&path, text).expect("written");
+        let e = crate::keymap::Keymap::load(&path).expect_err("refused");
+        (path.display().to_string(), StartProblem::File(e))
+    };
+    let line_of = |text: &str, start: &str| {
+        1 + text
+            .lines()
+            .position(|l| l.starts_with(start))
+            .expect("the line is there")
+    };
+    let moved = builtin.replacen("\"material\",", "\"material\", \"e4\",", 1);
+    let taken = builtin.replace("[\"flip\"]", "[\"flip\", \"help\"]");
+    let unknown = builtin.replace("flip      =", "flop      =");
+    let (l_moved, l_taken, l_unknown) = (
+        line_of(&moved, "material"),
+        line_of(&taken, "help"),
+        line_of(&unknown, "flop"),
+    );
+    let (f_moved, moved) = broken("moved.toml", moved);
+    let (f_taken, taken) = broken("taken.toml", taken);
+    let (f_unknown, unknown) = broken("unknown.toml", unknown);
+    let missing = dir.join("missing.toml");
+    let missing_said = missing.display().to_string();
+    let missing = StartProblem::File(
+        crate::keymap::Keymap::load(&missing).expect_err("there is no such file"),
+    );
+    let board = |text: String| {
+        let e = crate::board::hardware::parse_board_file("brett.toml", &text).expect_err("refused");
+        StartProblem::File(e)
+    };
+    let good = "name = \"Test\"\nprotocol = \"occupancy\"\ndevices = [\"/dev/ttyUSB*\"]\n\
+                [serial]\nbaud = 9600\ndata_bits = 8\nparity = \"none\"\nstop_bits = 1\n";
+    let problems = [
+        moved,
+        taken,
+        unknown,
+        missing,
+        board(good.replace("data_bits = 8", "data_bits = 9")),
+        board(good.replace("\"occupancy\"", "\"usb\"")),
+        board(good.replace("parity = \"none\"", "parity = \"keine\"")),
+        board(good.split("[serial]").next().unwrap_or_default().to_owned()),
+    ];
+    let mut a = App::builder().lang(Lang::De).build();
+    let said_de: Vec<String> = problems
+        .iter()
+        .flat_map(|p| said(&a.update(Msg::Problem(p.clone()), Instant::now())))
+        .collect();
+    assert_eq!(
+        said_de,
+        vec![
+            format!(
+                "{f_moved}, Zeile {l_moved}, Schlüssel commands.material: „e4“ könnte als Zug \
+                 gelesen werden; wähle ein anderes Wort. Es gelten die Voreinstellungen."
+            ),
+            format!(
+                "{f_taken}, Zeile {l_taken}, Schlüssel commands.help: „help“ ist schon ein Wort \
+                 für flip. Es gelten die Voreinstellungen."
+            ),
+            format!(
+                "{f_unknown}, Zeile {l_unknown}, Schlüssel commands.flop: „flop“ ist kein Befehl \
+                 der Zeilenansicht. Es gelten die Voreinstellungen."
+            ),
+            format!(
+                "{missing_said}: kann nicht gelesen werden (diese Datei gibt es nicht). Es \
+                 gelten die Voreinstellungen."
+            ),
+            "brett.toml, Zeile 6, Schlüssel serial.data_bits: erwartet eines von \"5\", \"6\", \
+             \"7\" oder \"8\", gefunden 9. Es gelten die Voreinstellungen."
+                .to_owned(),
+            "brett.toml, Zeile 2, Schlüssel protocol: „usb“ ist nicht eines von \"dgt\", \
+             \"millennium\", \"occupancy\", \"chessnut\", \"chessnutmove\", \"pegasus\" oder \"eone\". Es \
+             gelten die Voreinstellungen."
+                .to_owned(),
+            "brett.toml, Zeile 7, Schlüssel serial.parity: „keine“ ist nicht eines von \"none\", \
+             \"odd\" oder \"even\". Es gelten die Voreinstellungen."
+                .to_owned(),
+            "brett.toml, Zeile 2, Schlüssel protocol: eine Brettdatei braucht entweder eine \
+             Tabelle [serial] oder eine Tabelle [bluetooth], nicht beide. Es gelten die \
+             Voreinstellungen."
+                .to_owned(),
+        ]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

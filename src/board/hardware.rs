@@ -12,7 +12,7 @@ use super::infer::TrackerConfig;
 use super::protocol::Protocol;
 use super::sensed::Orientation;
 use super::wireless::BleKind;
-use crate::toml_error::FileError;
+use crate::toml_error::{DataFileError, Expect, FileProblem};
 
 /// The built-in files: (name for messages, text).
 pub const BUILTIN_SOURCES: [(&str, &str); 6] = [
@@ -69,9 +69,7 @@ impl TryFrom<u64> for Baud {
     fn try_from(v: u64) -> Result<Self, String> {
         match u32::try_from(v) {
             Ok(b) if (1..=4_000_000).contains(&b) => Ok(Baud(b)),
-            _ => Err(format!(
-                "`serial.baud` must be between 1 and 4000000, not {v}"
-            )),
+            _ => Err(v.to_string()),
         }
     }
 }
@@ -92,7 +90,7 @@ impl TryFrom<u64> for DataBits {
     fn try_from(v: u64) -> Result<Self, String> {
         match v {
             5..=8 => Ok(DataBits(v as u8)),
-            _ => Err(format!("`serial.data_bits` must be 5, 6, 7 or 8, not {v}")),
+            _ => Err(v.to_string()),
         }
     }
 }
@@ -113,7 +111,7 @@ impl TryFrom<u64> for StopBits {
     fn try_from(v: u64) -> Result<Self, String> {
         match v {
             1 | 2 => Ok(StopBits(v as u8)),
-            _ => Err(format!("`serial.stop_bits` must be 1 or 2, not {v}")),
+            _ => Err(v.to_string()),
         }
     }
 }
@@ -140,9 +138,7 @@ impl TryFrom<u64> for SettleMs {
         if v <= MAX_SETTLE_MS {
             Ok(SettleMs(v))
         } else {
-            Err(format!(
-                "`settle_ms` must be at most {MAX_SETTLE_MS}, not {v}"
-            ))
+            Err(v.to_string())
         }
     }
 }
@@ -171,9 +167,7 @@ pub struct WirelessBoard(pub BleKind);
 impl TryFrom<String> for WirelessBoard {
     type Error = String;
     fn try_from(v: String) -> Result<Self, String> {
-        BleKind::from_word(&v)
-            .map(WirelessBoard)
-            .ok_or_else(|| format!("`bluetooth.board` must be chessnut, pegasus or eone, not {v}"))
+        BleKind::from_word(&v).map(WirelessBoard).ok_or(v)
     }
 }
 
@@ -267,19 +261,53 @@ pub fn wildcard_match(pattern: &str, text: &str) -> bool {
     p[pi..].iter().all(|c| *c == '*')
 }
 
-/// A hardware file that could not be used: which file, where, and why.
-pub type HardwareError = FileError;
+/// A hardware file that could not be used: which file, where, and why
+/// (worded by `Phraser::file_problem`).
+pub type HardwareError = DataFileError;
+
+/// What a checked key of a board file takes, for the sentence that says a
+/// value did not fit.  The checks themselves are the `TryFrom`s above,
+/// whose error is only the value refused: what the player hears is worded
+/// from this.
+fn takes(key: &str) -> Option<Expect> {
+    Some(match key {
+        "serial.baud" => Expect::Whole {
+            min: 1,
+            max: 4_000_000,
+        },
+        "serial.data_bits" => Expect::OneOf(&["5", "6", "7", "8"]),
+        "serial.stop_bits" => Expect::OneOf(&["1", "2"]),
+        "settle_ms" => Expect::Whole {
+            min: 0,
+            max: MAX_SETTLE_MS as i64,
+        },
+        "bluetooth.board" => Expect::OneOf(&["chessnut", "pegasus", "eone"]),
+        _ => return None,
+    })
+}
 
 /// Parse the text of a hardware file named `file` (for error messages).
 pub fn parse_board_file(file: &str, text: &str) -> Result<BoardDescription, HardwareError> {
-    let d = toml::from_str::<BoardDescription>(text)
-        .map_err(|e| FileError::from_toml(file, text, &e))?;
+    let d = toml::from_str::<BoardDescription>(text).map_err(|e| {
+        let mut err = DataFileError::from_toml(file, text, &e);
+        // A value one of the checks refused: the key says what it takes.
+        if matches!(err.problem, FileProblem::Syntax | FileProblem::WrongValue)
+            && let Some(expect) = err.key.as_deref().and_then(takes)
+        {
+            let found = e.span().and_then(|s| text.get(s)).unwrap_or_default();
+            err.problem = FileProblem::Wrong {
+                expect,
+                found: found.trim().trim_matches('"').to_owned(),
+            };
+        }
+        err
+    })?;
     if d.serial.is_some() == d.bluetooth.is_some() {
-        return Err(FileError::at_key(
+        return Err(DataFileError::at_key(
             file,
             text,
             "protocol",
-            "a board file needs either a [serial] or a [bluetooth] table".to_owned(),
+            FileProblem::SerialOrBluetooth,
         ));
     }
     Ok(d)
@@ -392,7 +420,7 @@ stop_bits = 1
         assert_eq!(e.file, "mine.toml");
         assert_eq!(e.key.as_deref(), Some("flow"));
         assert_eq!(e.line, Some(11));
-        assert!(e.to_string().starts_with("mine.toml, line 11, key flow: "));
+        assert_eq!(e.problem, FileProblem::UnknownKey);
     }
 
     #[test]
@@ -402,24 +430,42 @@ stop_bits = 1
         let e = e.unwrap_or_else(|| panic!("9 data bits accepted"));
         assert_eq!(e.key.as_deref(), Some("serial.data_bits"));
         assert_eq!(e.line, Some(8));
+        assert_eq!(
+            e.problem,
+            FileProblem::Wrong {
+                expect: Expect::OneOf(&["5", "6", "7", "8"]),
+                found: "9".into()
+            }
+        );
         let text = GOOD.replace("protocol = \"occupancy\"", "protocol = \"usb\"");
         let e = parse_board_file("mine.toml", &text).err();
         let e = e.unwrap_or_else(|| panic!("unknown protocol accepted"));
         assert_eq!(e.line, Some(3));
+        assert!(
+            matches!(&e.problem, FileProblem::NotOneOf { found, names }
+                if found == "usb" && names.first().map(String::as_str) == Some("dgt")),
+            "{e:?}"
+        );
         let text = GOOD.replace("baud = 9600\n", "");
         let e = parse_board_file("mine.toml", &text).err();
         let e = e.unwrap_or_else(|| panic!("missing baud accepted"));
         assert_eq!(e.key.as_deref(), Some("baud"));
+        assert_eq!(e.problem, FileProblem::MissingKey("baud".into()));
         let text = GOOD.replace("devices", "settle_ms = 9000\ndevices");
         let e = parse_board_file("mine.toml", &text).err();
-        assert_eq!(e.and_then(|e| e.key), Some("settle_ms".to_owned()));
+        let e = e.unwrap_or_else(|| panic!("9000 ms accepted"));
+        assert_eq!(e.key.as_deref(), Some("settle_ms"));
+        assert!(
+            matches!(&e.problem, FileProblem::Wrong { found, .. } if found == "9000"),
+            "{e:?}"
+        );
     }
 
     #[test]
     fn a_file_is_serial_or_bluetooth() {
         let neither = GOOD.split("[serial]").next().unwrap_or_default().to_owned();
         let e = parse_board_file("mine.toml", &neither).err();
-        assert!(e.is_some_and(|e| e.detail.contains("[serial] or a [bluetooth]")));
+        assert!(e.is_some_and(|e| e.problem == FileProblem::SerialOrBluetooth));
         let both = format!("{GOOD}\n[bluetooth]\nboard = \"pegasus\"\n");
         assert!(parse_board_file("mine.toml", &both).is_err());
         let wireless = format!("{neither}\n[bluetooth]\nboard = \"eone\"\n");
@@ -427,7 +473,14 @@ stop_bits = 1
         assert_eq!(d.bluetooth.map(|b| b.board.0), Some(BleKind::Eone));
         let wrong = format!("{neither}\n[bluetooth]\nboard = \"radio\"\n");
         let e = parse_board_file("mine.toml", &wrong).err();
-        assert!(e.is_some_and(|e| e.detail.contains("chessnut, pegasus or eone")));
+        assert!(
+            e.as_ref().is_some_and(|e| e.problem
+                == FileProblem::Wrong {
+                    expect: Expect::OneOf(&["chessnut", "pegasus", "eone"]),
+                    found: "radio".into()
+                }),
+            "{e:?}"
+        );
     }
 
     #[test]

@@ -169,6 +169,17 @@ pub enum Method {
     Post,
 }
 
+/// Why no answer came, as data: the phrasing words it
+/// (`Phraser::lichess_no_answer`), never the HTTP client's English.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NoAnswer {
+    /// An error status of lichess's own (a server error, 5xx; or one no
+    /// sentence of its own has).
+    Status(u16),
+    /// The connection failed, or no answer came in time.
+    System(crate::toml_error::IoWhy),
+}
+
 /// How a request was answered.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Reply {
@@ -185,7 +196,7 @@ pub enum Reply {
     /// HTTP 429: too many requests; retried after a minute.
     RateLimited,
     /// No answer: the network or the server failed.
-    Failed(String),
+    Failed(NoAnswer),
     /// An answer longer than [`MAX_REPLY`]: no more of it was read, and
     /// nothing of it is used (a server that sends hundreds of megabytes
     /// is not let fill the memory).

@@ -18,11 +18,12 @@ use std::time::{Duration, Instant};
 use tokio::runtime::Handle;
 use tokio::sync::mpsc;
 
-use crate::lichess::api::{self, Method, Reply, Request};
+use crate::lichess::api::{self, Method, NoAnswer, Reply, Request};
 use crate::lichess::event::{self, DecodeError, GameEvent, Lines};
 use crate::lichess::io::{LichessIo, Stream};
 use crate::lichess::schedule::{Backoff, Outcome, Scheduler};
 use crate::lichess::token::Token;
+use crate::toml_error::IoWhy;
 
 /// Where [`LichessIo`] goes (to the app, as a `Msg`).  Returns `false`
 /// once nobody listens: the task ends.
@@ -57,13 +58,13 @@ impl Client {
     ///
     /// # Errors
     ///
-    /// The TLS set-up failed.
-    pub fn new(base: &str, token: Token) -> Result<Self, String> {
+    /// The TLS set-up failed: why, as far as hector can word it.
+    pub fn new(base: &str, token: Token) -> Result<Self, IoWhy> {
         let http = reqwest::Client::builder()
             .user_agent(concat!("hector/", env!("CARGO_PKG_VERSION")))
             .connect_timeout(CONNECT_TIMEOUT)
             .build()
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| IoWhy::of_error(&e))?;
         Ok(Self {
             http,
             base: base.trim_end_matches('/').to_owned(),
@@ -95,19 +96,19 @@ impl Client {
             b = b.form(&form);
         }
         match b.send().await {
-            Err(e) => Reply::Failed(without_url(&e)),
+            Err(e) => Reply::Failed(no_answer(&e)),
             Ok(mut r) => {
                 let status = r.status().as_u16();
                 let Some(body) = read_bounded(&mut r).await else {
                     return match status {
-                        500..=599 => Reply::Failed(format!("HTTP {status}")),
+                        500..=599 => Reply::Failed(NoAnswer::Status(status)),
                         _ => Reply::TooLong { status },
                     };
                 };
                 match status {
                     200..=299 => Reply::Done(body),
                     429 => Reply::RateLimited,
-                    500..=599 => Reply::Failed(format!("HTTP {status}")),
+                    500..=599 => Reply::Failed(NoAnswer::Status(status)),
                     _ => Reply::Refused {
                         status,
                         error: api::error_text(&body),
@@ -149,7 +150,7 @@ impl Client {
         let (method, path, form) = request.http();
         let b = self.builder(method, &path).form(&form);
         let mut r = match b.send().await {
-            Err(e) => return Reply::Failed(without_url(&e)),
+            Err(e) => return Reply::Failed(no_answer(&e)),
             Ok(r) => r,
         };
         let status = r.status().as_u16();
@@ -165,7 +166,7 @@ impl Client {
                     None => Reply::TooLong { status },
                 };
             }
-            _ => return Reply::Failed(format!("HTTP {status}")),
+            _ => return Reply::Failed(NoAnswer::Status(status)),
         }
         let mut lines = Lines::default();
         let mut first = Some(first);
@@ -174,8 +175,9 @@ impl Client {
             let chunk = match tokio::time::timeout(STREAM_SILENCE, r.chunk()).await {
                 Ok(Ok(Some(c))) => c,
                 Ok(Ok(None)) => return Reply::Done(made),
-                Ok(Err(e)) => return Reply::Failed(without_url(&e)),
-                Err(_) => return Reply::Failed("no keep-alive".to_owned()),
+                Ok(Err(e)) => return Reply::Failed(no_answer(&e)),
+                // No keep-alive line in time.
+                Err(_) => return Reply::Failed(NoAnswer::System(IoWhy::TimedOut)),
             };
             for line in lines.push(&chunk).into_iter().flatten() {
                 if line.trim().is_empty() || !made.is_empty() {
@@ -193,6 +195,20 @@ impl Client {
 }
 
 /// reqwest's error without the URL (the text is logged).
+/// Why a request got no answer: a time limit, else the kind of the
+/// connection's error inside reqwest's, else reqwest's text without the
+/// URL.
+fn no_answer(e: &reqwest::Error) -> NoAnswer {
+    NoAnswer::System(if e.is_timeout() {
+        IoWhy::TimedOut
+    } else {
+        match IoWhy::of_error(e) {
+            IoWhy::Other(_) => IoWhy::Other(without_url(e)),
+            why => why,
+        }
+    })
+}
+
 fn without_url(e: &reqwest::Error) -> String {
     let mut s = e.to_string();
     if let Some(url) = e.url() {

@@ -69,16 +69,26 @@ const NOT_WORDING: &[(&str, &str, &str)] = &[
         "the journal's note of a penalty (the Article it applies): the record's data",
     ),
     (
-        "src/setup/typed.rs",
-        "\\\nHow to begin:",
-        "`hector --help`'s examples, in English as the rest of clap's help: the \
-         language is known only once the arguments are read (left for later)",
+        "src/keymap.rs",
+        "built-in keymap parses",
+        "an `expect`'s message, for the developer: the compiled-in key map is tested to parse",
     ),
     (
         "src/app/scoresheet/mod.rs",
         "the journal's stream of changes",
         "a debug assertion's message, for the developer",
     ),
+];
+
+/// Where the code may hold no wording: the app, the start-up, the front
+/// ends, and the readers of the player's data files whose problems are
+/// said (the line-mode key map, the board files).
+const CHECKED: &[&str] = &[
+    "src/app/",
+    "src/setup/",
+    "src/ui/",
+    "src/keymap.rs",
+    "src/board/hardware.rs",
 ];
 
 /// Whether a string literal reads as wording: two words of letters side
@@ -91,17 +101,14 @@ fn reads_as_wording(s: &str) -> bool {
     })
 }
 
-/// The wording in the app, the start-up and the front ends that no voice
-/// holds: each literal of non-test code under `src/app/`, `src/setup/` and
-/// `src/ui/` (attributes left out) that reads as words and is not in
+/// The wording in the app, the start-up, the front ends and the data-file
+/// readers that no voice holds: each literal of non-test code in
+/// [`CHECKED`] (attributes left out) that reads as words and is not in
 /// [`NOT_WORDING`], as `file:line: "text"`.
 fn wording_in_code(files: &[(String, String)]) -> Vec<String> {
     let mut out = Vec::new();
     for (file, src) in files {
-        if !["src/app/", "src/setup/", "src/ui/"]
-            .iter()
-            .any(|d| file.starts_with(d))
-        {
+        if !CHECKED.iter().any(|d| file.starts_with(d)) {
             continue;
         }
         let toks = without_tests(tokens(src));
@@ -688,11 +695,27 @@ mod tests {
             "src/ui/tui/planted.rs".to_owned(),
             "fn f(t: &str) -> String {\n    format!(\"{t} names no key\")\n}\n".to_owned(),
         ));
+        // So are the line-mode key map and the board files (their details
+        // were English until issue 27).
+        let keymap = files
+            .iter_mut()
+            .find(|(f, _)| f == "src/keymap.rs")
+            .expect("the key map is read");
+        keymap.1.push_str(
+            "\nfn planted(w: &str) -> String {\n    format!(\"{w} must be one word\")\n}\n",
+        );
+        let lines = keymap.1.lines().count();
         assert_eq!(
             wording_in_code(&files),
             vec![
-                "src/app/planted.rs:3: \"Your move was {k}\" is wording: put it in the voices",
-                "src/ui/tui/planted.rs:2: \"{t} names no key\" is wording: put it in the voices",
+                format!(
+                    "src/keymap.rs:{}: \"{{w}} must be one word\" is wording: put it in the voices",
+                    lines - 1
+                ),
+                "src/app/planted.rs:3: \"Your move was {k}\" is wording: put it in the voices"
+                    .to_owned(),
+                "src/ui/tui/planted.rs:2: \"{t} names no key\" is wording: put it in the voices"
+                    .to_owned(),
             ]
         );
     }

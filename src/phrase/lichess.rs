@@ -7,6 +7,21 @@ use crate::lichess::api::Playing;
 use crate::lichess::event::{Speed, VariantKind};
 
 impl Phraser {
+    /// Why lichess gave no answer, as a sentence: "lichess answered with
+    /// an error 502.", "lichess could not be reached: the connection was
+    /// refused."
+    pub fn lichess_no_answer(&self, why: &crate::lichess::api::NoAnswer) -> String {
+        use crate::lichess::api::NoAnswer;
+        match why {
+            NoAnswer::Status(status) => {
+                self.message("lichess_answered_error", &[("status", &status.to_string())])
+            }
+            NoAnswer::System(why) => {
+                self.message("lichess_unreachable", &[("error", &self.io_why(why))])
+            }
+        }
+    }
+
     /// The games in progress, in words: how many, then one sentence each, a
     /// line each (a screen reader's reading keys step through them).
     #[must_use]

@@ -374,24 +374,7 @@ impl Phraser {
     pub fn setting_error(&self, e: &crate::toml_error::SettingError) -> String {
         use crate::toml_error::{Expect, SettingProblem};
         let place = self.place(&e.file, e.line, e.key.as_deref());
-        let expect = |x: &Expect| match x {
-            Expect::Bool => self.message("expect_bool", &[]),
-            Expect::OneOf(words) => {
-                let items: Vec<String> = words.iter().map(|w| format!("\"{w}\"")).collect();
-                let list = self.join(&items, "list_or");
-                self.message("expect_one_of", &[("list", &list)])
-            }
-            Expect::Number { min, max } => self.message(
-                "expect_number",
-                &[("min", &min.to_string()), ("max", &max.to_string())],
-            ),
-            Expect::Whole { min, max } => self.message(
-                "expect_whole",
-                &[("min", &min.to_string()), ("max", &max.to_string())],
-            ),
-            Expect::Text => self.message("expect_text", &[]),
-            Expect::Table => self.message("expect_table", &[]),
-        };
+        let expect = |x: &Expect| self.expectation(x);
         let p = ("place", place.as_str());
         // A table is named in the sentence, not as a key.
         let at_line = self.place(&e.file, e.line, None);
@@ -400,7 +383,7 @@ impl Phraser {
         match &e.problem {
             SettingProblem::NoSuchFile => self.message("setting_no_file", &[("file", &e.file)]),
             SettingProblem::Unreadable(why) => {
-                self.message("setting_unreadable", &[p, ("why", why)])
+                self.message("setting_unreadable", &[p, ("why", &self.io_why(why))])
             }
             SettingProblem::Syntax => self.message("setting_syntax", &[p]),
             SettingProblem::NotText => self.message("setting_not_text", &[p]),
@@ -437,54 +420,119 @@ impl Phraser {
         }
     }
 
-    /// A problem in a file of the full-screen view (the key map, the
-    /// theme), in the player's words: "tui.toml, line 3, key keys.teleport:
+    /// Why the system refused a file or a connection, in the player's
+    /// words ("there is no such file", "the disk is full"): the one place
+    /// an [`std::io::Error`]'s kind is worded.  Only a kind hector has no
+    /// words for keeps the system's own text.
+    pub fn io_why(&self, why: &crate::toml_error::IoWhy) -> String {
+        use crate::toml_error::IoWhy;
+        let key = match why {
+            IoWhy::NotFound => "file_not_found",
+            IoWhy::NotAllowed => "file_not_allowed",
+            IoWhy::IsAFolder => "file_is_folder",
+            IoWhy::NotAFolder => "io_not_a_folder",
+            IoWhy::ReadOnly => "io_read_only",
+            IoWhy::StorageFull => "io_storage_full",
+            IoWhy::AlreadyExists => "io_already_exists",
+            IoWhy::TimedOut => "io_timed_out",
+            IoWhy::ConnectionRefused => "io_connection_refused",
+            IoWhy::ConnectionReset => "io_connection_reset",
+            IoWhy::Unreachable => "io_unreachable",
+            IoWhy::Other(text) => return text.clone(),
+        };
+        self.message(key, &[])
+    }
+
+    /// What a key takes, in words: "a whole number from 1 to 8", "one of
+    /// \"none\", \"odd\" or \"even\"".
+    pub fn expectation(&self, x: &crate::toml_error::Expect) -> String {
+        use crate::toml_error::Expect;
+        match x {
+            Expect::Bool => self.message("expect_bool", &[]),
+            Expect::OneOf(words) => {
+                let items: Vec<String> = words.iter().map(|w| format!("\"{w}\"")).collect();
+                let list = self.join(&items, "list_or");
+                self.message("expect_one_of", &[("list", &list)])
+            }
+            Expect::Number { min, max } => self.message(
+                "expect_number",
+                &[("min", &min.to_string()), ("max", &max.to_string())],
+            ),
+            Expect::Whole { min, max } => self.message(
+                "expect_whole",
+                &[("min", &min.to_string()), ("max", &max.to_string())],
+            ),
+            Expect::Text => self.message("expect_text", &[]),
+            Expect::Table => self.message("expect_table", &[]),
+        }
+    }
+
+    /// A problem in a data file (the full-screen view's key map and theme,
+    /// the line-mode key map, a board file), in the player's words: "tui.toml, line 3, key keys.teleport:
     /// \"teleport\" is not an action of the full-screen view. Using the
     /// defaults."
-    pub fn view_file_error(&self, e: &crate::toml_error::ViewFileError) -> String {
-        use crate::toml_error::{Unreadable, ViewProblem};
+    pub fn file_problem(&self, e: &crate::toml_error::DataFileError) -> String {
+        use crate::toml_error::FileProblem;
         let place = self.place(&e.file, e.line, e.key.as_deref());
         let names = |n: &[String]| n.join(", ");
         let detail = match &e.problem {
-            ViewProblem::Unreadable(why) => {
-                let why = match why {
-                    Unreadable::NotFound => self.message("file_not_found", &[]),
-                    Unreadable::NotAllowed => self.message("file_not_allowed", &[]),
-                    Unreadable::IsAFolder => self.message("file_is_folder", &[]),
-                    Unreadable::Other(why) => why.clone(),
-                };
-                self.message("view_file_unreadable", &[("why", &why)])
+            FileProblem::Unreadable(why) => {
+                self.message("view_file_unreadable", &[("why", &self.io_why(why))])
             }
-            ViewProblem::Syntax => self.message("view_file_syntax", &[]),
-            ViewProblem::UnknownKey => self.message("view_file_unknown_key", &[]),
-            ViewProblem::MissingKey(name) => {
+            FileProblem::Syntax => self.message("view_file_syntax", &[]),
+            FileProblem::UnknownKey => self.message("view_file_unknown_key", &[]),
+            FileProblem::MissingKey(name) => {
                 self.message("view_file_missing_key", &[("name", name)])
             }
-            ViewProblem::WrongValue => self.message("view_file_wrong_value", &[]),
-            ViewProblem::EmptyKey => self.message("keymap_empty_key", &[]),
-            ViewProblem::NotAKey { text, names: n } => {
+            FileProblem::WrongValue => self.message("view_file_wrong_value", &[]),
+            FileProblem::EmptyKey => self.message("keymap_empty_key", &[]),
+            FileProblem::NotAKey { text, names: n } => {
                 self.message("keymap_not_a_key", &[("text", text), ("names", &names(n))])
             }
-            ViewProblem::NotAnAction(name) => {
+            FileProblem::NotAnAction(name) => {
                 self.message("keymap_not_an_action", &[("name", name)])
             }
-            ViewProblem::KeyTaken { key, other } => {
+            FileProblem::KeyTaken { key, other } => {
                 self.message("keymap_key_taken", &[("chord", key), ("other", other)])
             }
-            ViewProblem::UnknownTheme { name, names: n } => self.message(
+            FileProblem::UnknownTheme { name, names: n } => self.message(
                 "colours_unknown_theme",
                 &[("name", name), ("names", &names(n))],
             ),
-            ViewProblem::NotAColour { name, names: n } => self.message(
+            FileProblem::NotAColour { name, names: n } => self.message(
                 "colours_not_a_colour",
                 &[("name", name), ("names", &names(n))],
             ),
-            ViewProblem::NotABackground { name, names: n } => self.message(
+            FileProblem::NotABackground { name, names: n } => self.message(
                 "colours_not_a_background",
                 &[("name", name), ("names", &names(n))],
             ),
-            ViewProblem::SameColours => self.message("colours_same_pair", &[]),
-            ViewProblem::SameSquares => self.message("colours_same_squares", &[]),
+            FileProblem::SameColours => self.message("colours_same_pair", &[]),
+            FileProblem::SameSquares => self.message("colours_same_squares", &[]),
+            FileProblem::Wrong { expect, found } => self.message(
+                "file_wrong_value",
+                &[("expect", &self.expectation(expect)), ("found", found)],
+            ),
+            FileProblem::NotOneOf { found, names } => {
+                let items: Vec<String> = names.iter().map(|w| format!("\"{w}\"")).collect();
+                let list = self.join(&items, "list_or");
+                self.message("file_not_one_of", &[("found", found), ("list", &list)])
+            }
+            FileProblem::UnknownCommand(name) => {
+                self.message("commands_unknown", &[("name", name)])
+            }
+            FileProblem::MissingCommand(name) => {
+                self.message("commands_missing", &[("name", name)])
+            }
+            FileProblem::NoWords => self.message("commands_no_words", &[]),
+            FileProblem::NotOneWord(word) => {
+                self.message("commands_not_one_word", &[("word", word)])
+            }
+            FileProblem::MoveWord(word) => self.message("commands_move_word", &[("word", word)]),
+            FileProblem::WordTaken { word, other } => {
+                self.message("commands_word_taken", &[("word", word), ("other", other)])
+            }
+            FileProblem::SerialOrBluetooth => self.message("board_file_serial_or_bluetooth", &[]),
         };
         self.message("config_error", &[("place", &place), ("detail", &detail)])
     }

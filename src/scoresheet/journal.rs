@@ -448,8 +448,8 @@ pub enum NotPlain {
     Special,
     /// A plain file its permissions keep hector from reading (mode 0000).
     NoPermission,
-    /// A plain file the system would not let hector read, and its message.
-    Unreadable(String),
+    /// A plain file the system would not let hector read, and why.
+    Unreadable(crate::toml_error::IoWhy),
 }
 
 impl std::fmt::Display for NotPlain {
@@ -459,7 +459,7 @@ impl std::fmt::Display for NotPlain {
             NotPlain::Link => f.write_str("a link, not a journal"),
             NotPlain::Special => f.write_str("a special file (a pipe or a device), not a journal"),
             NotPlain::NoPermission => f.write_str("its permissions do not let it be read"),
-            NotPlain::Unreadable(why) => f.write_str(why),
+            NotPlain::Unreadable(why) => write!(f, "{why:?}"),
         }
     }
 }
@@ -509,14 +509,18 @@ pub fn read_plain(path: &Path) -> io::Result<Vec<u8>> {
         Err(e) if e.kind() == io::ErrorKind::PermissionDenied => {
             return Err(refuse(NotPlain::NoPermission));
         }
-        Err(e) => return Err(refuse(NotPlain::Unreadable(e.to_string()))),
+        Err(e) => {
+            return Err(refuse(NotPlain::Unreadable(crate::toml_error::IoWhy::of(
+                &e,
+            ))));
+        }
     };
     if let Some(why) = kind_of_entry(&file.metadata()?) {
         return Err(refuse(why));
     }
     let mut bytes = Vec::new();
     file.read_to_end(&mut bytes)
-        .map_err(|e| refuse(NotPlain::Unreadable(e.to_string())))?;
+        .map_err(|e| refuse(NotPlain::Unreadable(crate::toml_error::IoWhy::of(&e))))?;
     Ok(bytes)
 }
 
@@ -1093,7 +1097,7 @@ impl Store {
                 Err(e) => {
                     let why = not_plain(&e)
                         .cloned()
-                        .unwrap_or_else(|| NotPlain::Unreadable(e.to_string()));
+                        .unwrap_or_else(|| NotPlain::Unreadable(crate::toml_error::IoWhy::of(&e)));
                     out.others.push(other(NotAGame::NotPlain(why)));
                     continue;
                 }

@@ -264,7 +264,9 @@ pub fn why_not_plain(phraser: &Phraser, kind: &NotPlain) -> String {
         NotPlain::Link => phraser.message("not_game_link", &[]),
         NotPlain::Special => phraser.message("not_game_special", &[]),
         NotPlain::NoPermission => phraser.message("not_game_no_permission", &[]),
-        NotPlain::Unreadable(why) => phraser.message("not_game_unreadable", &[("why", why)]),
+        NotPlain::Unreadable(why) => {
+            phraser.message("not_game_unreadable", &[("why", &phraser.io_why(why))])
+        }
     }
 }
 

@@ -154,7 +154,7 @@ pub fn start(over: &Overrides) -> Started {
                 keymap
             }
             Err(e) => {
-                problems.push(StartProblem::Settings(e));
+                problems.push(StartProblem::File(e));
                 Keymap::builtin()
             }
         },

@@ -19,6 +19,7 @@ use serde::Deserialize;
 use crate::action::PlayerAction;
 use crate::app::{EngineSetup, TournamentSetup};
 use crate::phrase::Phraser;
+use crate::toml_error::IoWhy;
 
 /// Why a tournament game cannot start as asked.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,8 +28,8 @@ pub enum TournamentRefusal {
     Unreadable {
         /// The file.
         path: String,
-        /// Why, in the system's words.
-        why: String,
+        /// Why the system refused it.
+        why: IoWhy,
     },
     /// It is not a file of one `[tournament]` table with `allow`.
     NotSettings {
@@ -54,7 +55,7 @@ impl TournamentRefusal {
         match self {
             TournamentRefusal::Unreadable { path, why } => phraser.message(
                 "tournament_file_unreadable",
-                &[("path", path), ("why", why)],
+                &[("path", path), ("why", &phraser.io_why(why))],
             ),
             TournamentRefusal::NotSettings { path, why } => {
                 phraser.message("tournament_file_bad", &[("path", path), ("why", why)])
@@ -116,7 +117,7 @@ pub fn tournament_setup(
     let path = Path::new(given);
     let text = std::fs::read_to_string(path).map_err(|e| TournamentRefusal::Unreadable {
         path: given.to_owned(),
-        why: e.to_string(),
+        why: IoWhy::of(&e),
     })?;
     allowed_in(&text, given).map(Some)
 }
@@ -186,10 +187,13 @@ mod tests {
             tournament_setup(Some(""), Some(&engine)),
             Err(TournamentRefusal::Engine)
         );
-        assert!(matches!(
+        assert_eq!(
             tournament_setup(Some("/nonexistent/arbiter.toml"), None),
-            Err(TournamentRefusal::Unreadable { .. })
-        ));
+            Err(TournamentRefusal::Unreadable {
+                path: "/nonexistent/arbiter.toml".into(),
+                why: IoWhy::NotFound
+            })
+        );
     }
 
     #[test]
@@ -199,7 +203,7 @@ mod tests {
         let refusals = [
             TournamentRefusal::Unreadable {
                 path: "a.toml".into(),
-                why: "no such file".into(),
+                why: IoWhy::NotFound,
             },
             TournamentRefusal::NotSettings {
                 path: "a.toml".into(),

@@ -33,7 +33,6 @@ use crate::words::vocab::Lang;
     // Short: the commands and how to begin.  Every option of a game is
     // `hector play --help` (issue 30: 184 lines, each play option twice).
     help_template = "{before-help}{about-with-newline}\n{usage-heading} {usage}\n\nCommands:\n{subcommands}{after-help}",
-    after_help = EXAMPLES,
 )]
 pub struct Cli {
     /// The command (none: `play`).
@@ -45,35 +44,112 @@ pub struct Cli {
     pub play: PlayArgs,
 }
 
-/// How to begin, under `hector --help`.
-const EXAMPLES: &str = "\
-How to begin:
-  hector                                   a game at one keyboard, moves typed
-  hector play --time 90+30                 with a talking clock (90 minutes, 30 s a move)
-  hector play --board auto --time 5+3      with your DGT or other tactile board
-  hector play --engine --level 3           against Stockfish at skill level 3
-  hector play --engine --me black --time 10+5   the engine plays White, on the clock
-  hector lichess login                     keep your lichess token, then
-  hector play --lichess --challenge NAME --time 10+5 --color black
-  hector play --ui tui                     the full-screen board
-  hector review games.pgn                  step through the games of a file
+/// How to begin, under `hector --help`: each example's arguments after
+/// `hector` (data: typed the same in every language) and the key of what
+/// it does (empty: said by the example before it).
+const EXAMPLES: &[(&[&str], &str)] = &[
+    (&[], "cli_example_game"),
+    (&["play", "--time", "90+30"], "cli_example_clock"),
+    (
+        &["play", "--board", "auto", "--time", "5+3"],
+        "cli_example_board",
+    ),
+    (&["play", "--engine", "--level", "3"], "cli_example_engine"),
+    (
+        &["play", "--engine", "--me", "black", "--time", "10+5"],
+        "cli_example_engine_black",
+    ),
+    (&["lichess", "login"], "cli_example_login"),
+    (
+        &[
+            "play",
+            "--lichess",
+            "--challenge",
+            "NAME",
+            "--time",
+            "10+5",
+            "--color",
+            "black",
+        ],
+        "",
+    ),
+    (&["play", "--ui", "tui"], "cli_example_tui"),
+    (&["review", "games.pgn"], "cli_example_review"),
+];
 
-Your colour is --me white|black; --colour says the colour before each move;
---color is the colour asked of lichess.  Every option of a game: hector play --help.";
+/// `hector --help`'s examples in the player's language: the commands in
+/// a column, what each does beside it, then the colour options.  clap's
+/// own texts (the commands' and options' descriptions) stay English.
+pub fn examples(lang: Lang) -> String {
+    let phraser = crate::phrase::Phraser::builtin(MoveStyle::AppendixD, lang, Default::default());
+    let mut out = format!("{}\n", phraser.message("cli_examples_heading", &[]));
+    for (args, key) in EXAMPLES {
+        let command = std::iter::once("hector")
+            .chain(args.iter().copied())
+            .collect::<Vec<_>>()
+            .join(" ");
+        if key.is_empty() {
+            out.push_str(&format!("  {command}\n"));
+        } else {
+            let what = phraser.message(key, &[]);
+            out.push_str(&format!("  {command:<38}   {what}\n"));
+        }
+    }
+    out.push('\n');
+    out.push_str(&phraser.message("cli_examples_colours", &[]));
+    out
+}
+
+/// The player's language before clap has read the command line (for
+/// `hector --help` and the colour mix-up), decided as the start-up does
+/// (`setup::settings::start`): `--lang`, else the settings file's
+/// `announce.language` (`--config`, else the one in the config folder),
+/// else English.
+pub fn language_before_parsing(args: &[String]) -> Lang {
+    let value = |flag: &str| {
+        args.windows(2)
+            .find(|w| w[0] == flag)
+            .map(|w| w[1].clone())
+            .or_else(|| {
+                args.iter()
+                    .find_map(|a| a.strip_prefix(&format!("{flag}=")))
+                    .map(str::to_owned)
+            })
+    };
+    let typed = value("--lang").and_then(|code| {
+        Lang::ALL
+            .into_iter()
+            .find(|l| l.code() == code.to_lowercase())
+    });
+    typed.unwrap_or_else(|| {
+        value("--config")
+            .map(PathBuf::from)
+            .or_else(crate::config::Config::default_path)
+            .map(|path| crate::settings_file::load(&path, false).0.announce.language)
+            .unwrap_or_default()
+    })
+}
 
 impl Cli {
     /// The command line as typed.  A mix-up of `--colour` (say the colour
     /// before each move) with `--me` or `--color` (the colour asked of
     /// lichess) is answered with a sentence that names the right option,
-    /// in the player's language; any other error is clap's.
+    /// in the player's language; any other error is clap's, and `--help`
+    /// gives its examples in the player's language.
     pub fn read() -> Cli {
+        use clap::{CommandFactory, FromArgMatches};
         let args: Vec<String> = std::env::args().collect();
-        match Cli::try_parse_from(&args) {
+        let lang = language_before_parsing(&args);
+        let parsed = Cli::command()
+            .after_help(examples(lang))
+            .try_get_matches_from(&args)
+            .and_then(|m| Cli::from_arg_matches(&m));
+        match parsed {
             Ok(cli) => cli,
             Err(e) => {
                 if e.kind() != clap::error::ErrorKind::DisplayHelp
                     && e.kind() != clap::error::ErrorKind::DisplayVersion
-                    && let Some(sentence) = colour_mixup(&args)
+                    && let Some(sentence) = colour_mixup(&args, lang)
                 {
                     eprintln!("hector: {sentence}");
                     std::process::exit(2);
@@ -86,20 +162,9 @@ impl Cli {
 
 /// The sentence for `--colour black` (a switch given a colour) or
 /// `--color black` without `--lichess`: what each option is, with the
-/// colour typed; `None` when the line shows no such mix-up.
-pub fn colour_mixup(args: &[String]) -> Option<String> {
+/// colour typed, in `lang`; `None` when the line shows no such mix-up.
+pub fn colour_mixup(args: &[String], lang: Lang) -> Option<String> {
     let colour_word = |w: &str| matches!(w.to_lowercase().as_str(), "white" | "black" | "random");
-    let lang_of = |code: &str| Lang::ALL.into_iter().find(|l| l.code() == code);
-    let lang = args
-        .windows(2)
-        .find(|w| w[0] == "--lang")
-        .and_then(|w| lang_of(&w[1]))
-        .or_else(|| {
-            args.iter()
-                .find_map(|a| a.strip_prefix("--lang="))
-                .and_then(lang_of)
-        })
-        .unwrap_or(Lang::En);
     let phraser = crate::phrase::Phraser::builtin(MoveStyle::AppendixD, lang, Default::default());
     let after = |flag: &str| {
         args.windows(2)
@@ -565,6 +630,7 @@ pub(super) mod tests {
     use clap::Parser;
 
     use super::{Cli, PlayArgs};
+    use crate::words::vocab::Lang;
 
     /// `play`'s options as typed after `hector` (no command).
     pub(crate) fn play(typed: &[&str]) -> PlayArgs {
@@ -601,6 +667,64 @@ pub(super) mod tests {
         assert!(Cli::try_parse_from(["hector", "games", "--time", "5+3"]).is_err());
     }
 
+    /// Issue 27, items 5 and 6: `hector --help`'s examples were English
+    /// whatever the player's language.  The language is known before clap
+    /// reads the line as the start-up decides it: `--lang`, else the
+    /// settings file's.
+    #[test]
+    fn the_language_is_known_before_the_line_is_read() {
+        let line = |a: &[&str]| -> Vec<String> { a.iter().map(|s| s.to_string()).collect() };
+        let dir = std::env::temp_dir().join(format!("hector-help-lang-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let settings = dir.join("config.toml");
+        std::fs::write(&settings, "[announce]\nlanguage = \"it\"\n").unwrap();
+        let config = settings.display().to_string();
+        let lang = super::language_before_parsing;
+        assert_eq!(lang(&line(&["hector", "--lang", "de", "--help"])), Lang::De);
+        assert_eq!(lang(&line(&["hector", "play", "--lang=EL"])), Lang::El);
+        assert_eq!(
+            lang(&line(&["hector", "--config", &config, "--help"])),
+            Lang::It
+        );
+        let given = format!("--config={config}");
+        assert_eq!(lang(&line(&["hector", &given, "--lang", "de"])), Lang::De);
+        let missing = dir.join("none.toml").display().to_string();
+        assert_eq!(lang(&line(&["hector", "--config", &missing])), Lang::En);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Every example of `hector --help` is a command line hector reads,
+    /// and each language says what it does in its own words.
+    #[test]
+    fn the_examples_are_command_lines_said_in_every_language() {
+        for (args, _) in super::EXAMPLES {
+            let line = std::iter::once("hector").chain(args.iter().copied());
+            if let Err(e) = Cli::try_parse_from(line) {
+                panic!("{args:?}: {e}");
+            }
+        }
+        let en = super::examples(Lang::En);
+        assert!(en.starts_with("How to begin:\n  hector "), "{en}");
+        assert!(
+            en.contains("  hector play --time 90+30                 with a talking clock"),
+            "{en}"
+        );
+        // The commands stay, the words are each language's own.
+        for lang in Lang::ALL.into_iter().filter(|l| *l != Lang::En) {
+            let said = super::examples(lang);
+            assert_eq!(said.lines().count(), en.lines().count(), "{lang:?}");
+            for (line, english) in said.lines().zip(en.lines()) {
+                if english.starts_with("  hector") {
+                    let command = |l: &str| l.split("   ").next().map(str::to_owned);
+                    assert_eq!(command(line), command(english), "{lang:?}");
+                }
+                if !english.ends_with("--color black") && !english.is_empty() {
+                    assert_ne!(line, english, "{lang:?}: still English");
+                }
+            }
+        }
+    }
+
     /// Issue 30, item 14: `--colour black` got "unexpected argument
     /// 'black' found"; the answer names the right option, in the language
     /// typed.
@@ -614,13 +738,13 @@ pub(super) mod tests {
         };
         assert!(Cli::try_parse_from(args(&["--colour", "black"])).is_err());
         assert_eq!(
-            super::colour_mixup(&args(&["play", "--colour", "black"])).as_deref(),
+            super::colour_mixup(&args(&["play", "--colour", "black"]), Lang::En).as_deref(),
             Some(
                 "--colour takes no colour: it says the colour before each move. Your colour is \
                  --me black; the colour you ask of lichess is --color black."
             )
         );
-        let de = super::colour_mixup(&args(&["--lang", "de", "--colour", "White"]));
+        let de = super::colour_mixup(&args(&["--lang", "de", "--colour", "White"]), Lang::De);
         assert!(
             de.as_deref().is_some_and(
                 |s| s.contains("--me white") && s.starts_with("--colour nimmt keine Farbe")
@@ -628,18 +752,18 @@ pub(super) mod tests {
             "{de:?}"
         );
         assert_eq!(
-            super::colour_mixup(&args(&["play", "--color", "black"])).as_deref(),
+            super::colour_mixup(&args(&["play", "--color", "black"]), Lang::En).as_deref(),
             Some(
                 "--color is the colour you ask of lichess, with --lichess. Your colour in a \
                  game here is --me black."
             )
         );
         assert_eq!(
-            super::colour_mixup(&args(&["play", "--lichess", "--color", "black"])),
+            super::colour_mixup(&args(&["play", "--lichess", "--color", "black"]), Lang::En),
             None
         );
         assert_eq!(
-            super::colour_mixup(&args(&["play", "--colour", "--me", "black"])),
+            super::colour_mixup(&args(&["play", "--colour", "--me", "black"]), Lang::En),
             None
         );
     }

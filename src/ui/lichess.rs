@@ -16,10 +16,11 @@
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
-use crate::lichess::api::{self, Reply, Request};
+use crate::lichess::api::{self, NoAnswer, Reply, Request};
 use crate::lichess::token::Token;
 use crate::net::lichess::Client;
 use crate::phrase::Phraser;
+use crate::toml_error::IoWhy;
 
 pub use crate::lichess::api::DEFAULT_URL;
 
@@ -127,7 +128,8 @@ fn not_kept(phraser: &Phraser, f: &KeepFailure) -> String {
     match f {
         KeepFailure::NoFolder => phraser.message("lichess_token_no_folder", &[]),
         KeepFailure::Io(e) => {
-            phraser.message("lichess_token_not_kept", &[("error", &e.to_string())])
+            let why = phraser.io_why(&IoWhy::of(e));
+            phraser.message("lichess_token_not_kept", &[("error", &why)])
         }
     }
 }
@@ -255,8 +257,10 @@ pub enum CheckFailure {
     TooLong,
     /// lichess asked us to wait (429).
     RateLimited,
-    /// An answer we cannot use (its status or body, for the sentence).
-    Unreachable(String),
+    /// lichess answered with an error status (not 401, 403, 429: those
+    /// have their own), or the system could not ask (the network runtime
+    /// or the HTTP client could not start).
+    NoAnswer(NoAnswer),
     /// An answer of another kind than the one asked for.
     Unexpected,
     /// No answer at all: no connection, or no answer in time.
@@ -273,22 +277,25 @@ fn sentence_of(phraser: &Phraser, f: &CheckFailure) -> String {
         CheckFailure::RateLimited => phraser.message("lichess_login_rate_limited", &[]),
         CheckFailure::NoConnection => phraser.message("lichess_no_connection", &[]),
         CheckFailure::Unexpected => phraser.message("lichess_unexpected_answer", &[]),
-        CheckFailure::Unreachable(why) => {
-            phraser.message("lichess_unreachable", &[("error", why.as_str())])
-        }
+        CheckFailure::NoAnswer(why) => phraser.lichess_no_answer(why),
     }
 }
 
 /// One request, carried on the shared runtime and waited for.
 fn ask(client: &Client, request: Request) -> Result<Reply, CheckFailure> {
-    let handle = crate::net::handle().map_err(|e| CheckFailure::Unreachable(e.to_string()))?;
+    let handle = crate::net::handle().map_err(|e| system(IoWhy::of(&e)))?;
     let (tx, rx) = std::sync::mpsc::channel();
     let client = client.clone();
     handle.spawn(async move {
         let _ = tx.send(client.send(&request).await);
     });
-    rx.recv()
-        .map_err(|e| CheckFailure::Unreachable(e.to_string()))
+    // The task ended without an answer: none came.
+    rx.recv().map_err(|_| CheckFailure::NoConnection)
+}
+
+/// The system could not ask.
+fn system(why: IoWhy) -> CheckFailure {
+    CheckFailure::NoAnswer(NoAnswer::System(why))
 }
 
 /// A reply that is not `Done`, as a failure.
@@ -296,9 +303,8 @@ fn failed(reply: Reply) -> CheckFailure {
     match reply {
         Reply::Refused { status: 401, .. } => CheckFailure::Refused,
         Reply::Refused { status: 403, .. } => CheckFailure::MissingScope(api::PLAY_SCOPE),
-        Reply::Refused { status, error } => {
-            CheckFailure::Unreachable(format!("HTTP {status}: {error}"))
-        }
+        // lichess's own error text is English: the status is said.
+        Reply::Refused { status, .. } => CheckFailure::NoAnswer(NoAnswer::Status(status)),
         Reply::RateLimited => CheckFailure::RateLimited,
         Reply::TooLong { .. } => CheckFailure::TooLong,
         Reply::Failed(_) => CheckFailure::NoConnection,
@@ -313,7 +319,7 @@ fn failed(reply: Reply) -> CheckFailure {
 ///
 /// Refused, without the scope, rate-limited or no answer.
 pub fn check(base: &str, token: &Token) -> Result<String, CheckFailure> {
-    let client = Client::new(base, token.clone()).map_err(CheckFailure::Unreachable)?;
+    let client = Client::new(base, token.clone()).map_err(system)?;
     // The scopes first (`tags/oauth/api-token-test.yaml`): `/api/account`
     // answers any token, and one without `board:play` fails only later,
     // in the game, with 403 "Missing scope".
@@ -324,14 +330,14 @@ pub fn check(base: &str, token: &Token) -> Result<String, CheckFailure> {
                 return Err(CheckFailure::MissingScope(api::PLAY_SCOPE));
             }
             Ok(Some(_)) => {}
-            Err(e) => return Err(CheckFailure::Unreachable(e.detail)),
+            Err(_) => return Err(CheckFailure::Unexpected),
         },
         other => return Err(failed(other)),
     }
     match ask(&client, Request::Account)? {
         Reply::Done(body) => api::account(&body)
             .map(|a| a.username)
-            .map_err(|e| CheckFailure::Unreachable(e.detail)),
+            .map_err(|_| CheckFailure::Unexpected),
         other => Err(failed(other)),
     }
 }
@@ -347,14 +353,12 @@ pub fn games(phraser: &Phraser, base: &str) -> Said {
             ok: false,
         };
     };
-    let listed = Client::new(base, token)
-        .map_err(CheckFailure::Unreachable)
-        .and_then(|client| match ask(&client, Request::Playing)? {
-            Reply::Done(body) => {
-                api::playing(&body).map_err(|e| CheckFailure::Unreachable(e.detail))
-            }
+    let listed = Client::new(base, token).map_err(system).and_then(|client| {
+        match ask(&client, Request::Playing)? {
+            Reply::Done(body) => api::playing(&body).map_err(|_| CheckFailure::Unexpected),
             other => Err(failed(other)),
-        });
+        }
+    });
     match listed {
         Ok(games) => Said {
             sentence: phraser.lichess_games(&games),
@@ -390,7 +394,7 @@ pub fn logout(phraser: &Phraser) -> Said {
             ok: true,
         },
         Err(e) => Said {
-            sentence: phraser.message("lichess_token_not_kept", &[("error", &e.to_string())]),
+            sentence: not_kept(phraser, &KeepFailure::Io(e)),
             ok: false,
         },
     }
@@ -423,6 +427,107 @@ mod tests {
             "lichess hat eine Antwort geschickt, die hector nicht erwartet hat. Versuche es \
              später noch einmal."
         );
+    }
+
+    /// Issue 27, items 5 and 6: a file the system refused, lichess's error
+    /// status and a connection refused were said with the system's English
+    /// ("Not a directory (os error 20)", "HTTP 502: Bad Gateway").  Now the
+    /// common kinds are worded, in German for a German player.
+    #[test]
+    fn a_german_player_hears_system_errors_in_german() {
+        use std::io::{Error, ErrorKind};
+        let de = Phraser::builtin(MoveStyle::AppendixD, Lang::De, MoveOptions::default());
+        let token = Token::parse("lip_abc").unwrap();
+        // A real refusal: the settings folder's place is a file.
+        let dir = std::env::temp_dir().join(format!("hector-token-io-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("a-file");
+        std::fs::write(&file, "").unwrap();
+        let failure = keep_in_file(Some(&file.join("sub").join("lichess-token")), &token);
+        let failure = failure.err().unwrap();
+        assert_eq!(
+            not_kept(&de, &failure),
+            "Das Token konnte nicht gespeichert werden: ein Teil des Pfades ist eine Datei, \
+             kein Ordner."
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+        for (kind, said) in [
+            (
+                ErrorKind::ReadOnlyFilesystem,
+                "der Datenträger ist schreibgeschützt",
+            ),
+            (ErrorKind::StorageFull, "der Datenträger ist voll"),
+            (ErrorKind::PermissionDenied, "keine Berechtigung"),
+        ] {
+            assert_eq!(
+                not_kept(&de, &KeepFailure::Io(Error::from(kind))),
+                format!("Das Token konnte nicht gespeichert werden: {said}.")
+            );
+        }
+        // lichess's error status, in words; its own English text is not said.
+        let failure = failed(Reply::Refused {
+            status: 502,
+            error: "Bad Gateway".into(),
+        });
+        assert_eq!(failure, CheckFailure::NoAnswer(NoAnswer::Status(502)));
+        assert_eq!(
+            sentence_of(&de, &failure),
+            "lichess hat mit dem Fehler 502 geantwortet."
+        );
+        // A connection's error inside a library's error: its kind is found.
+        #[derive(Debug)]
+        struct Wrapped(Error);
+        impl std::fmt::Display for Wrapped {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("error sending request")
+            }
+        }
+        impl std::error::Error for Wrapped {
+            fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+                Some(&self.0)
+            }
+        }
+        let refused = Wrapped(Error::from(ErrorKind::ConnectionRefused));
+        let failure = system(IoWhy::of_error(&refused));
+        assert_eq!(
+            sentence_of(&de, &failure),
+            "lichess ist nicht erreichbar: die Verbindung wurde abgelehnt."
+        );
+        // Only a kind hector has no words for keeps the system's text.
+        let odd = IoWhy::of_error(&Wrapped(Error::other("odd")));
+        assert_eq!(odd, IoWhy::Other("odd".into()));
+        let plain = IoWhy::of_error(&Error::other("plain"));
+        assert_eq!(de.io_why(&plain), "plain");
+    }
+
+    /// Every worded kind has its own words in every language.
+    #[test]
+    fn every_worded_system_error_has_words_in_every_language() {
+        let kinds = [
+            IoWhy::NotFound,
+            IoWhy::NotAllowed,
+            IoWhy::IsAFolder,
+            IoWhy::NotAFolder,
+            IoWhy::ReadOnly,
+            IoWhy::StorageFull,
+            IoWhy::AlreadyExists,
+            IoWhy::TimedOut,
+            IoWhy::ConnectionRefused,
+            IoWhy::ConnectionReset,
+            IoWhy::Unreachable,
+        ];
+        let en = Phraser::builtin(MoveStyle::AppendixD, Lang::En, MoveOptions::default());
+        for lang in Lang::ALL {
+            let p = Phraser::builtin(MoveStyle::AppendixD, lang, MoveOptions::default());
+            let said: std::collections::BTreeSet<String> =
+                kinds.iter().map(|k| p.io_why(k)).collect();
+            assert_eq!(said.len(), kinds.len(), "{lang:?}: {said:?}");
+            if lang != Lang::En {
+                for k in &kinds {
+                    assert_ne!(p.io_why(k), en.io_why(k), "{lang:?} {k:?}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -426,6 +426,38 @@ impl StandIn {
         StandIn { url, state }
     }
 
+    /// `hector play --lichess ARGS` against this stand-in with `token`
+    /// in the environment, in English, moves in the language's words.
+    pub fn play(&self, home: &std::path::Path, token: &str, args: &[&str]) -> crate::util::Hector {
+        let mut all = vec![
+            "--lichess",
+            "--lichess-url",
+            self.url.as_str(),
+            "--lang",
+            "en",
+            "--moves",
+            "language",
+        ];
+        all.extend_from_slice(args);
+        crate::util::Hector::play_with(
+            home,
+            &all,
+            &[("LICHESS_TOKEN", std::path::Path::new(token))],
+        )
+    }
+
+    /// The POST requests it was sent, in order (`POST /api/…`).
+    pub fn posts(&self) -> Vec<String> {
+        self.state
+            .lock()
+            .unwrap()
+            .log
+            .iter()
+            .filter(|l| l.starts_with("POST"))
+            .cloned()
+            .collect()
+    }
+
     /// Waits (at most 10 s) until `f` holds of the state.
     pub fn wait_for(&self, what: &str, f: impl Fn(&State) -> bool) {
         let t = Instant::now();

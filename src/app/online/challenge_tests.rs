@@ -153,7 +153,12 @@ fn a_seek_is_held_open_and_its_loss_before_a_game_is_said() {
     // lichess ends the seek when a game starts: nothing to say.
     let done = Msg::Lichess(LichessIo::Reply(seek.clone(), Reply::Done(String::new())));
     assert!(said(&app.update(done, Instant::now())).is_empty());
-    let lost = Msg::Lichess(LichessIo::Reply(seek, Reply::Failed("reset".into())));
+    let lost = Msg::Lichess(LichessIo::Reply(
+        seek,
+        Reply::Failed(crate::lichess::api::NoAnswer::System(
+            crate::toml_error::IoWhy::ConnectionReset,
+        )),
+    ));
     assert_eq!(
         said(&app.update(lost, Instant::now())),
         ["The seek ended without a game. Start hector again to seek once more."]

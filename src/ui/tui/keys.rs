@@ -16,7 +16,7 @@ use serde::Deserialize;
 use shakmaty::{File, Rank, Role};
 
 use crate::action::{KeyArg, PlayerAction};
-use crate::toml_error::{ViewFileError, ViewProblem};
+use crate::toml_error::{DataFileError, FileProblem};
 
 /// Every name a key can be bound to in the full-screen view, in the order
 /// the help lists them: derived from the one table of actions
@@ -156,7 +156,7 @@ impl KeyChord {
     /// # Errors
     ///
     /// Why the text is not a key, as data for the phrasing.
-    pub fn parse(text: &str) -> Result<KeyChord, ViewProblem> {
+    pub fn parse(text: &str) -> Result<KeyChord, FileProblem> {
         let mut rest = text;
         let (mut ctrl, mut alt, mut shift) = (false, false, false);
         loop {
@@ -176,7 +176,7 @@ impl KeyChord {
         }
         let mut chars = rest.chars();
         let code = match (chars.next(), chars.next()) {
-            (None, _) => return Err(ViewProblem::EmptyKey),
+            (None, _) => return Err(FileProblem::EmptyKey),
             (Some(' '), None) => ChordCode::Named(Named::Space),
             (Some(c), None) if !c.is_control() => {
                 // Ctrl-letters arrive in lower case; Shift is in the letter.
@@ -198,7 +198,7 @@ impl KeyChord {
                 {
                     ChordCode::F(n)
                 } else {
-                    return Err(ViewProblem::NotAKey {
+                    return Err(FileProblem::NotAKey {
                         text: text.to_owned(),
                         names: NAMES.map(|(n, _)| n.to_owned()).to_vec(),
                     });
@@ -322,21 +322,21 @@ impl KeyMap {
     /// file names gets the file's keys.  Every entry that cannot be used is
     /// returned as an error; the others apply.  A file that does not parse
     /// changes nothing.
-    pub fn merge(&self, file: &str, text: &str) -> (KeyMap, Vec<ViewFileError>) {
+    pub fn merge(&self, file: &str, text: &str) -> (KeyMap, Vec<DataFileError>) {
         let mut map = self.clone();
         let parsed: KeyFile = match toml::from_str(text) {
             Ok(p) => p,
-            Err(e) => return (map, vec![ViewFileError::from_toml(file, text, &e)]),
+            Err(e) => return (map, vec![DataFileError::from_toml(file, text, &e)]),
         };
         let mut errors = Vec::new();
-        let at = |name: &str, problem: ViewProblem| {
-            ViewFileError::at_key(file, text, &format!("keys.{name}"), problem)
+        let at = |name: &str, problem: FileProblem| {
+            DataFileError::at_key(file, text, &format!("keys.{name}"), problem)
         };
         // Which user entries are good, with their keys.
         let mut entries: Vec<(ActionName, Vec<KeyChord>)> = Vec::new();
         for (name, keys) in &parsed.keys {
             let Some(action) = action_name(name) else {
-                errors.push(at(name, ViewProblem::NotAnAction(name.clone())));
+                errors.push(at(name, FileProblem::NotAnAction(name.clone())));
                 continue;
             };
             let mut chords = Vec::new();
@@ -368,7 +368,7 @@ impl KeyMap {
                     Some(other) if *other != action => {
                         errors.push(at(
                             action,
-                            ViewProblem::KeyTaken {
+                            FileProblem::KeyTaken {
                                 key: c.to_string(),
                                 other: (*other).to_owned(),
                             },
@@ -386,13 +386,13 @@ impl KeyMap {
 
     /// The built-in map with the user file at `path` merged over it; a
     /// missing file is no error.
-    pub fn load_user(path: &Path) -> (KeyMap, Vec<ViewFileError>) {
+    pub fn load_user(path: &Path) -> (KeyMap, Vec<DataFileError>) {
         let builtin = KeyMap::builtin();
         let name = path.display().to_string();
         match std::fs::read_to_string(path) {
             Ok(text) => builtin.merge(&name, &text),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => (builtin, Vec::new()),
-            Err(e) => (builtin, vec![ViewFileError::unreadable(&name, &e)]),
+            Err(e) => (builtin, vec![DataFileError::unreadable(&name, &e)]),
         }
     }
 
@@ -714,7 +714,7 @@ mod tests {
         assert_eq!(e.key.as_deref(), Some("keys.square"));
         assert_eq!(
             e.problem,
-            ViewProblem::KeyTaken {
+            FileProblem::KeyTaken {
                 key: "k".into(),
                 other: "next_king".into()
             }
@@ -731,7 +731,7 @@ mod tests {
         assert_eq!(errors.len(), 1);
         let e = &errors[0];
         assert_eq!((e.line, e.key.as_deref()), (Some(3), Some("keys.teleport")));
-        assert_eq!(e.problem, ViewProblem::NotAnAction("teleport".into()));
+        assert_eq!(e.problem, FileProblem::NotAnAction("teleport".into()));
         assert_eq!(m.action(&chord("Insert")), Some("square"));
     }
 
@@ -743,12 +743,12 @@ mod tests {
         assert_eq!(errors[0].line, Some(2));
         assert_eq!(errors[0].key.as_deref(), Some("keys.help"));
         assert!(
-            matches!(&errors[0].problem, ViewProblem::NotAKey { text, names }
+            matches!(&errors[0].problem, FileProblem::NotAKey { text, names }
                 if text == "Hyper-h" && names.len() == 16 && names[0] == "Up"),
             "{errors:?}"
         );
         let (_, errors) = KeyMap::builtin().merge("my.toml", "[keys]\nhelp = [\"\"]\n");
-        assert_eq!(errors[0].problem, ViewProblem::EmptyKey);
+        assert_eq!(errors[0].problem, FileProblem::EmptyKey);
     }
 
     #[test]
@@ -758,18 +758,18 @@ mod tests {
         assert_eq!(errors.len(), 1);
         assert_eq!(errors[0].file, "my.toml");
         assert!(errors[0].line.is_some());
-        assert_eq!(errors[0].problem, ViewProblem::Syntax);
+        assert_eq!(errors[0].problem, FileProblem::Syntax);
         assert_eq!(m, KeyMap::builtin());
         let (_, errors) = KeyMap::builtin().merge("my.toml", "[kees]\n");
         assert_eq!(errors[0].key.as_deref(), Some("kees"), "{:?}", errors[0]);
-        assert_eq!(errors[0].problem, ViewProblem::UnknownKey);
+        assert_eq!(errors[0].problem, FileProblem::UnknownKey);
         let (_, errors) = KeyMap::builtin().merge("my.toml", "[keys]\nhelp = \"F2\"\n");
-        assert_eq!(errors[0].problem, ViewProblem::WrongValue, "{errors:?}");
+        assert_eq!(errors[0].problem, FileProblem::WrongValue, "{errors:?}");
         assert_eq!(errors[0].key.as_deref(), Some("keys.help"));
         let (_, errors) = KeyMap::builtin().merge("my.toml", "# nothing\n");
         assert_eq!(
             errors[0].problem,
-            ViewProblem::MissingKey("keys".into()),
+            FileProblem::MissingKey("keys".into()),
             "{errors:?}"
         );
     }

@@ -17,7 +17,7 @@ pub fn load(settings: &ViewSettings) -> (Look, KeyMap, Vec<StartProblem>) {
     let theme = match &settings.theme_file {
         None => builtin,
         Some(p) => Theme::load(p).unwrap_or_else(|e| {
-            problems.push(StartProblem::View(e));
+            problems.push(StartProblem::File(e));
             builtin
         }),
     };
@@ -32,7 +32,7 @@ pub fn load(settings: &ViewSettings) -> (Look, KeyMap, Vec<StartProblem>) {
         None => KeyMap::builtin(),
         Some(p) => {
             let (map, errors) = KeyMap::load_user(p);
-            problems.extend(errors.into_iter().map(StartProblem::View));
+            problems.extend(errors.into_iter().map(StartProblem::File));
             map
         }
     };

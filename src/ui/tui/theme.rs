@@ -14,7 +14,7 @@ use std::path::Path;
 use ratatui::style::Color;
 use serde::Deserialize;
 
-use crate::toml_error::{ViewFileError, ViewProblem};
+use crate::toml_error::{DataFileError, FileProblem};
 
 /// A foreground on a background.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -160,22 +160,22 @@ impl Theme {
     ///
     /// # Errors
     ///
-    /// A [`ViewFileError`] with the line and key of a syntax error, an unknown
+    /// A [`DataFileError`] with the line and key of a syntax error, an unknown
     /// key, an unknown colour or base theme, a bright background or a
     /// foreground equal to its background.
-    pub fn parse(file: &str, text: &str) -> Result<Theme, ViewFileError> {
+    pub fn parse(file: &str, text: &str) -> Result<Theme, DataFileError> {
         let raw: ThemeFile =
-            toml::from_str(text).map_err(|e| ViewFileError::from_toml(file, text, &e))?;
+            toml::from_str(text).map_err(|e| DataFileError::from_toml(file, text, &e))?;
         // The line of a key inside an inline table is that of the table's
         // key ("white_piece = { bg = ... }").
-        let at = |key: &str, problem: ViewProblem| {
-            let mut e = ViewFileError::at_key(file, text, key, problem);
+        let at = |key: &str, problem: FileProblem| {
+            let mut e = DataFileError::at_key(file, text, key, problem);
             let mut k = key;
             while e.line.is_none() {
                 let Some((parent, _)) = k.rsplit_once('.') else {
                     break;
                 };
-                e.line = ViewFileError::at_key(file, text, parent, ViewProblem::Syntax).line;
+                e.line = DataFileError::at_key(file, text, parent, FileProblem::Syntax).line;
                 k = parent;
             }
             e
@@ -185,7 +185,7 @@ impl Theme {
             Some(b) => Theme::builtin(b).ok_or_else(|| {
                 at(
                     "base",
-                    ViewProblem::UnknownTheme {
+                    FileProblem::UnknownTheme {
                         name: b.clone(),
                         names: BUILTIN_NAMES.map(str::to_owned).to_vec(),
                     },
@@ -224,7 +224,7 @@ impl Theme {
             }
         }
         if theme.light_square == theme.dark_square {
-            return Err(at("colours.dark_square", ViewProblem::SameSquares));
+            return Err(at("colours.dark_square", FileProblem::SameSquares));
         }
         Ok(theme)
     }
@@ -234,10 +234,10 @@ impl Theme {
     /// # Errors
     ///
     /// As [`Theme::parse`], or the file cannot be read.
-    pub fn load(path: &Path) -> Result<Theme, ViewFileError> {
+    pub fn load(path: &Path) -> Result<Theme, DataFileError> {
         let name = path.display().to_string();
         let text =
-            std::fs::read_to_string(path).map_err(|e| ViewFileError::unreadable(&name, &e))?;
+            std::fs::read_to_string(path).map_err(|e| DataFileError::unreadable(&name, &e))?;
         Theme::parse(&name, &text)
     }
 }
@@ -279,8 +279,8 @@ fn apply_pair(
     raw: &RawPair,
     pair: &mut Pair,
     key: &str,
-    at: &dyn Fn(&str, ViewProblem) -> ViewFileError,
-) -> Result<(), ViewFileError> {
+    at: &dyn Fn(&str, FileProblem) -> DataFileError,
+) -> Result<(), DataFileError> {
     if let Some(fg) = &raw.fg {
         pair.fg = colour(fg, &format!("{key}.fg"), at)?;
     }
@@ -288,7 +288,7 @@ fn apply_pair(
         pair.bg = background(bg, &format!("{key}.bg"), at)?;
     }
     if pair.fg == pair.bg {
-        return Err(at(key, ViewProblem::SameColours));
+        return Err(at(key, FileProblem::SameColours));
     }
     Ok(())
 }
@@ -321,8 +321,8 @@ pub fn is_basic(c: Color) -> bool {
 fn colour(
     name: &str,
     key: &str,
-    at: &dyn Fn(&str, ViewProblem) -> ViewFileError,
-) -> Result<Color, ViewFileError> {
+    at: &dyn Fn(&str, FileProblem) -> DataFileError,
+) -> Result<Color, DataFileError> {
     let folded = name.trim().to_lowercase().replace(['_', ' '], "-");
     let folded = match folded.as_str() {
         "grey" => "gray".to_owned(),
@@ -336,7 +336,7 @@ fn colour(
         .ok_or_else(|| {
             at(
                 key,
-                ViewProblem::NotAColour {
+                FileProblem::NotAColour {
                     name: name.to_owned(),
                     names: COLOUR_NAMES.iter().map(|(n, _)| (*n).to_owned()).collect(),
                 },
@@ -347,13 +347,13 @@ fn colour(
 fn background(
     name: &str,
     key: &str,
-    at: &dyn Fn(&str, ViewProblem) -> ViewFileError,
-) -> Result<Color, ViewFileError> {
+    at: &dyn Fn(&str, FileProblem) -> DataFileError,
+) -> Result<Color, DataFileError> {
     let c = colour(name, key, at)?;
     if !is_basic(c) {
         return Err(at(
             key,
-            ViewProblem::NotABackground {
+            FileProblem::NotABackground {
                 name: name.to_owned(),
                 names: COLOUR_NAMES[..8]
                     .iter()
@@ -489,7 +489,7 @@ mod tests {
         assert_eq!(e.line, Some(3));
         assert_eq!(e.key.as_deref(), Some("colours.last_move"));
         assert!(
-            matches!(&e.problem, ViewProblem::NotAColour { name, names }
+            matches!(&e.problem, FileProblem::NotAColour { name, names }
                 if name == "purple" && names.len() == 16),
             "{e:?}"
         );
@@ -502,7 +502,7 @@ mod tests {
         assert_eq!(e.line, Some(3));
         assert_eq!(e.key.as_deref(), Some("colours.white_piece.bg"));
         assert!(
-            matches!(&e.problem, ViewProblem::NotABackground { name, names }
+            matches!(&e.problem, FileProblem::NotABackground { name, names }
                 if name == "white" && names.len() == 8),
             "{e:?}"
         );
@@ -514,23 +514,23 @@ mod tests {
         let e = Theme::parse("t.toml", text).unwrap_err();
         assert_eq!(e.key.as_deref(), Some("colours.text"));
         assert_eq!(e.line, Some(2));
-        assert_eq!(e.problem, ViewProblem::SameColours);
+        assert_eq!(e.problem, FileProblem::SameColours);
         let e = Theme::parse("t.toml", "[colours]\ndark_square = \"blue\"\n").unwrap_err();
-        assert_eq!(e.problem, ViewProblem::SameSquares);
+        assert_eq!(e.problem, FileProblem::SameSquares);
     }
 
     #[test]
     fn unknown_key_and_syntax_error() {
         let e = Theme::parse("t.toml", "[colours]\nchek = \"red\"\n").unwrap_err();
         assert_eq!((e.line, e.key.as_deref()), (Some(2), Some("chek")));
-        assert_eq!(e.problem, ViewProblem::UnknownKey);
+        assert_eq!(e.problem, FileProblem::UnknownKey);
         let e = Theme::parse("t.toml", "base = \"dark\"\n[colours\n").unwrap_err();
         assert_eq!(e.line, Some(2));
-        assert_eq!(e.problem, ViewProblem::Syntax);
+        assert_eq!(e.problem, FileProblem::Syntax);
         let e = Theme::parse("t.toml", "base = \"sepia\"\n").unwrap_err();
         assert_eq!((e.line, e.key.as_deref()), (Some(1), Some("base")));
         assert!(
-            matches!(&e.problem, ViewProblem::UnknownTheme { name, names }
+            matches!(&e.problem, FileProblem::UnknownTheme { name, names }
                 if name == "sepia" && names.len() == 3),
             "{e:?}"
         );

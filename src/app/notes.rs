@@ -975,7 +975,7 @@ impl App {
                 let offender = (self.parts.clock.as_ref())
                     .and_then(|c| c.completed_by_announcement(&self.game, from, to));
                 if let Some(offender) = offender {
-                    self.illegal_penalty(offender, Some("7.5.1 on the board"), now, out);
+                    self.illegal_penalty(offender, Some(super::rules::ON_THE_BOARD), now, out);
                 }
             }
             Inferred::NeedPromotionPiece { .. } => {

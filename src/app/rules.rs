@@ -31,6 +31,10 @@ use crate::msg::Effect;
 use crate::scoresheet::record::{Event, Penalty};
 use crate::speech::{Priority, SayKind};
 
+/// The journal's note of an illegal move completed on the board (7.5.1):
+/// the record's data.
+pub(super) const ON_THE_BOARD: &str = "7.5.1 on the board";
+
 impl App {
     /// `side`'s flag fell: the game ends (drawn when the other cannot
     /// mate), said with the flag's tone.
@@ -210,7 +214,7 @@ impl App {
                 // Said: not again when the settle time passes.
                 b.illegal_said();
             }
-            self.illegal_penalty(presser, Some("7.5.1 on the board"), now, out);
+            self.illegal_penalty(presser, Some(ON_THE_BOARD), now, out);
             return PressCheck::Penalised;
         }
         if rules.press_without_move_is_illegal {

@@ -305,13 +305,15 @@ fn the_arbiters_page_adds_time_and_the_player_hears_it() {
     b.fill(p, "#code", &code);
     b.click(p, "#pair-button");
     b.wait_text(p, "#seat", "You are the arbiter.");
+    // The action log as it grows: the move, the code asked.  (The log is
+    // read when the first state comes, which is also when the arbiter's
+    // functions are shown: the seat's words come before both.)
+    b.wait_text(p, "#arb-log", r#"action white move "e4" via=typed allowed"#);
     assert_eq!(
         b.attr(p, "#arbiter", "hidden"),
         None,
         "the arbiter's functions"
     );
-    // The action log as it grows: the move, the code asked.
-    b.wait_text(p, "#arb-log", r#"action white move "e4" via=typed allowed"#);
     b.wait_text(
         p,
         "#arb-log",

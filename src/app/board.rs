@@ -17,12 +17,11 @@ use std::time::Instant;
 use shakmaty::{Bitboard, Move, Position, Square};
 
 use super::change::GameChange;
-use super::takeback::TakebackAwaited;
-use super::voice::Voice;
+use super::voice::{Talk, Voice};
 use crate::board::protocol::Command;
 use crate::board::{BoardSession, LinkEvent, LinkState, SessionNote};
 use crate::game::Game;
-use crate::msg::Effect;
+use crate::msg::{BoardChoice, BoardProblem, Effect};
 use crate::speech::{Priority, SayKind};
 
 /// Which board: the blind player's, or the sighted opponent's own.
@@ -39,9 +38,6 @@ pub(super) struct Boards {
     player: Option<BoardSession>,
     /// The opponent's own board.
     opponent: Option<BoardSession>,
-    /// A `takeback` waiting to be made on the player's board (a question
-    /// may be asked meanwhile: it is no mode of the input; `takeback.rs`).
-    pub(super) takeback_awaited: Option<TakebackAwaited>,
     /// The squares lit on the opponent's board (None: not known, e.g.
     /// just connected).
     lit: Option<Bitboard>,
@@ -49,14 +45,157 @@ pub(super) struct Boards {
     opponent_behind: bool,
 }
 
+/// A sentence about a board, said to the blind player: about the
+/// opponent's board it says so ("On the opponent's board: …").
+pub(super) fn about(talk: &Talk, seat: Seat, text: String) -> String {
+    match seat {
+        Seat::Player => text,
+        Seat::Opponent => talk.text("opponent_board_said", &[("text", &text)]),
+    }
+}
+
 impl Boards {
-    /// The game changed: a take-back awaited on the board is given up
-    /// when a move is played or the game replaced; the opponent's board
-    /// follows at the end of the update.
-    pub(super) fn on_change(&mut self, change: &GameChange) {
-        if matches!(change, GameChange::Moved { .. } | GameChange::Replaced(_)) {
-            self.takeback_awaited = None;
+    /// A board given on the command line or in the settings for `seat`:
+    /// opened (its session starts at the position of `game`), or why not
+    /// said.
+    pub(super) fn chosen(&mut self, seat: Seat, choice: BoardChoice, game: &Game, v: &mut Voice) {
+        match choice {
+            BoardChoice::Opened {
+                protocol,
+                port,
+                config,
+                announce_touch,
+            } => {
+                // Touches are said of the player's own pieces only.
+                let touch = announce_touch && seat == Seat::Player;
+                let session =
+                    BoardSession::new(protocol, config, game.position(), touch).with_port(port);
+                self.open(seat, session);
+            }
+            BoardChoice::Missing(problem) => {
+                let p = v.phraser();
+                let t = match problem {
+                    BoardProblem::Spec { spec, error } => p.spec_error(&spec, &error),
+                    BoardProblem::CannotOpen { port, error } => p.cannot_open(&port, &error),
+                    BoardProblem::NotFound => v.text("board_not_found", &[]),
+                    BoardProblem::NoAnswer { port } => {
+                        v.text("board_no_answer", &[("port", &port)])
+                    }
+                };
+                let t = about(v.talk(), seat, t);
+                v.say(t, Priority::Normal, SayKind::Board);
+            }
         }
+    }
+}
+
+impl Boards {
+    /// The promotion piece for a pawn on the last rank of the opponent's
+    /// board, chosen on the page (`squares`, from and to as the page shows
+    /// them) or typed: what the board's session then reports (the move
+    /// made); none when no such promotion waits.
+    pub(super) fn promote_opponent(
+        &mut self,
+        squares: Option<(Square, Square)>,
+        role: shakmaty::Role,
+    ) -> Option<Vec<SessionNote>> {
+        let b = self.opponent_mut()?;
+        let pending = b.tracker().pending_promotion()?;
+        if squares.is_some_and(|s| s != pending) {
+            return None;
+        }
+        Some(b.promote(role))
+    }
+
+    /// A board after a resume of `game`: set to the resumed game, with
+    /// what it awaited before hector stopped — the last move, made by
+    /// other means and not yet on that board (on the player's board "On
+    /// your board: …" again, quiet while it is made, "Done" when it is;
+    /// the opponent's board lit again), and a mismatch reported and not
+    /// resolved ("matches" when the board agrees).  What the session
+    /// reports (now if the board answers already, otherwise when it
+    /// does); none without that board.
+    pub(super) fn resumed(
+        &mut self,
+        seat: Seat,
+        game: &Game,
+        resumed: &crate::scoresheet::Resumed,
+        now: Instant,
+    ) -> Option<Vec<SessionNote>> {
+        use crate::scoresheet::record::BoardOf;
+        let (which, mismatch) = match seat {
+            Seat::Player => (BoardOf::Player, &resumed.mismatch),
+            Seat::Opponent => (BoardOf::Opponent, &resumed.opponent_mismatch),
+        };
+        let pos = game.position().clone();
+        let awaited = resumed.board_awaited_moves(which);
+        // The positions before the first awaited move (or the last move)
+        // and before that.
+        let back = awaited.len().max(1);
+        let before: Vec<shakmaty::Chess> = game
+            .positions()
+            .rev()
+            .skip(back - 1)
+            .take(2)
+            .map(|(p, _)| p.clone())
+            .collect();
+        let b = self.get_mut(seat)?;
+        let earlier = before.get(1).cloned();
+        let mut notes = match (awaited.is_empty(), before.first().cloned()) {
+            // Compared with the resumed game, never judged (the board is
+            // not held against the position before the awaited moves).
+            (false, Some(first)) => b.resume_awaiting(&first, earlier.as_ref(), &awaited, now),
+            (_, _) => {
+                let last = game.positions().next_back().map(|(p, _)| p.clone());
+                b.game_replaced(&pos, last.as_ref(), now)
+            }
+        };
+        if mismatch.is_some() {
+            notes.extend(b.restore_mismatch());
+        }
+        Some(notes)
+    }
+
+    /// A question that held the boards was answered (resume, no): the
+    /// board of `seat` is judged against `game` now — it follows the game
+    /// when it shows another position, else what it found meanwhile is
+    /// reported.  What the session reports; none without that board or
+    /// anything to report.
+    pub(super) fn after_waiting(
+        &mut self,
+        seat: Seat,
+        game: &Game,
+        now: Instant,
+    ) -> Option<Vec<SessionNote>> {
+        let b = self.get_mut(seat)?;
+        if b.tracker().position() != game.position() {
+            return Some(self.follow(seat, game, now));
+        }
+        let report = b.pending_report()?;
+        Some(vec![SessionNote::Found(report)])
+    }
+
+    /// The player's board (branch `board`): a refused move `mv` made there
+    /// (by lichess, or made for the opponent) is to be put back to `game`,
+    /// never taken as the move made again.  What the session reports;
+    /// none without a board, or when it expects the game's position.
+    pub(super) fn refused(
+        &mut self,
+        mv: Move,
+        game: &Game,
+        now: Instant,
+    ) -> Option<Vec<SessionNote>> {
+        let b = self.player_mut()?;
+        if b.tracker().position() == game.position() {
+            return None;
+        }
+        let previous = game.positions().next_back().map(|(before, _)| before);
+        Some(b.move_refused(game.position(), previous, mv, now))
+    }
+
+    /// The game changed: the opponent's board follows at the end of the
+    /// update.
+    pub(super) fn on_change(&mut self, change: &GameChange) {
         if !matches!(change, GameChange::Shown) {
             self.opponent_behind = true;
         }

@@ -199,13 +199,8 @@ impl App {
         if let Some(sheet) = &mut self.parts.journal.sheet {
             sheet.hear(change);
         }
-        if let Some(e) = self
-            .parts
-            .tournament
-            .as_ref()
-            .and_then(|t| t.on_change(change))
-        {
-            self.tournament_record(e);
+        if let Some(t) = &mut self.parts.tournament {
+            t.hear(change, &mut self.parts.journal);
         }
         self.parts.boards.on_change(change);
         if let Some(b) = &mut self.parts.broadcast {
@@ -215,18 +210,22 @@ impl App {
         if let Some(o) = &mut self.parts.online {
             out.extend(o.on_change(change, self.settings.me, plies, now));
         }
-        match change {
-            // A take-back asked ends with the next move (issue 30) …
-            GameChange::Moved { .. } => self.takeback_lapsed(out),
-            // … and with any other take-back (accepted, the arbiter's).
-            GameChange::TakenBack(_) => self.parts.companion.takeback = None,
-            _ => {}
-        }
+        // A take-back asked ends with the next move (issue 30) and with any
+        // other take-back (accepted, the arbiter's).
+        self.parts.takeback.on_change(
+            change,
+            &self.game,
+            self.settings.me,
+            &mut self.parts.journal,
+            &mut Voice::new(&mut self.talk, out),
+        );
         let over = self.game.is_over();
         // (None stands when it is: a refused claim with its move is one.)
-        if self.parts.offers.on_change(change, over) && self.game.pending_offer().is_none() {
+        if let Some(action) = self.parts.offers.due(change, over)
+            && self.game.pending_offer().is_none()
+        {
             // The offer typed before this move is made now (9.1.2.1).
-            self.offer_draw(out);
+            self.draw_action(action, false, out);
         }
         let me = self.settings.me;
         if let Some(c) = &mut self.parts.clock

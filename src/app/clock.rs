@@ -5,9 +5,10 @@
 
 use std::time::{Duration, Instant};
 
-use shakmaty::{ByColor, Chess, Color, Position};
+use shakmaty::{ByColor, Chess, Color, Position, Rank, Role, Square};
 
 use super::change::GameChange;
+use super::scoresheet::{Journal, millis};
 use super::voice::Voice;
 use crate::audio::Tone;
 use crate::clock::press::{Moved, PressError};
@@ -16,9 +17,10 @@ use crate::clock::{
     TimeControl, words,
 };
 use crate::command::TimeQuery;
-use crate::game::rules::{Edition, MateAbility, RuleSet, can_mate};
+use crate::game::rules::{Edition, IllegalPenalty, MateAbility, RuleSet, can_mate};
 use crate::game::{EndReason, Game, GameResult};
 use crate::msg::Effect;
+use crate::scoresheet::record::{Event, Penalty};
 use crate::speech::{Priority, SayKind};
 
 pub(super) mod board_clock;
@@ -188,14 +190,22 @@ impl ClockPart {
 
     /// The clock for a new game: set again, and started for `turn`
     /// (a clock on the board is set again by the players).
-    pub(super) fn for_new_game(self, turn: Color, now: Instant) -> ClockPart {
+    pub(super) fn for_new_game(self, game: &Game, now: Instant) -> ClockPart {
         let mut fresh = ClockPart::new(self.setup);
         if let Some(p) = self.physical {
             fresh.physical = Some(p.for_new_game());
         } else {
-            let _ = fresh.clock.start(turn, now);
+            let _ = fresh.clock.start(game.turn(), now);
         }
+        fresh.refresh_can_mate(game.position());
         fresh
+    }
+
+    /// The game begins (its start, or its first move): the clock starts
+    /// for the side to move ([`ClockPart::start`]).
+    pub(super) fn begin(&mut self, game: &Game, now: Instant) {
+        self.start(game.turn(), now);
+        self.refresh_can_mate(game.position());
     }
 
     /// Start the clock for `turn` (at the start of the game, or at the
@@ -508,6 +518,173 @@ impl ClockPart {
         }
         say_announcements(&said, v);
     }
+}
+
+impl ClockPart {
+    /// Time passed to `now` in `game`: the thresholds due said; the side
+    /// whose flag fell, if one did (the App ends the game).
+    #[must_use]
+    pub(super) fn tick(&mut self, game: &Game, now: Instant, v: &mut Voice<'_>) -> Option<Color> {
+        match self.handle_time(game, now) {
+            ClockNote::Quiet => None,
+            ClockNote::FlagFell(side) => Some(side),
+            ClockNote::Announce(said) => {
+                say_announcements(&said, v);
+                None
+            }
+        }
+    }
+
+    /// A penalty given by `give` (which changes the clocks) against
+    /// `against`, journalled with the time it changed for each side.
+    pub(super) fn penalised<R>(
+        &mut self,
+        against: Color,
+        (reason, note): (&str, &str),
+        now: Instant,
+        journal: &mut Journal,
+        give: impl FnOnce(&mut ClockPart) -> R,
+    ) -> R {
+        let before = times_ms(&self.clock, now);
+        let r = give(self);
+        let after = times_ms(&self.clock, now);
+        journal.event(Event::Penalty(Penalty {
+            against,
+            reason: reason.into(),
+            white_delta_ms: after.0 - before.0,
+            black_delta_ms: after.1 - before.1,
+            note: note.into(),
+        }));
+        r
+    }
+
+    /// 7.5.5: the penalty for an illegal move completed by `offender`,
+    /// `game` at the position before it: the opponent's time (said), or
+    /// the end of the game (returned: the App ends it).
+    #[must_use]
+    pub(super) fn illegal_penalty(
+        &mut self,
+        offender: Color,
+        game: &Game,
+        now: Instant,
+        v: &mut Voice<'_>,
+    ) -> Option<GameResult> {
+        self.refresh_can_mate(game.position());
+        let opponent_can_mate = self.mate_ability(game.position(), !offender);
+        let earlier = self.illegal[offender];
+        self.illegal[offender] += 1;
+        match self
+            .rules
+            .illegal_move(offender, earlier, opponent_can_mate)
+        {
+            IllegalPenalty::TimeToOpponent(d) => {
+                // A clock on the board gets the time from the arbiter's
+                // hand, and its next reading shows it.
+                if !self.follows_board() {
+                    self.clock.add_time(!offender, d);
+                    self.announcer.rearm(!offender, &self.clock, now);
+                }
+                let side = v.phraser().side(!offender);
+                let time = words::time(v.phraser(), d);
+                let t = v.text("penalty_time", &[("side", &side), ("time", &time)]);
+                v.say(t, Priority::Normal, SayKind::Game);
+                None
+            }
+            IllegalPenalty::GameOver(verdict) => {
+                let _ = self.clock.pause(now);
+                Some(verdict.result(EndReason::IllegalMove))
+            }
+        }
+    }
+
+    /// The board showed an illegal move from `from` to `to` and hector
+    /// said so.  When this clock is pressed by the announcement (not
+    /// separately, and no clock on the board), that announcement completes
+    /// it (7.5.1): the offender, to be penalised (the game never took the
+    /// move).  A pawn on the last rank is not judged here: its piece may
+    /// still be exchanged.
+    pub(super) fn completed_by_announcement(
+        &self,
+        game: &Game,
+        from: Square,
+        to: Square,
+    ) -> Option<Color> {
+        let pressed_by_announcement = !self.follows_board()
+            && self.presser.mode() == PressMode::OnMove
+            && self.clock.is_running();
+        if !pressed_by_announcement || game.is_over() {
+            return None;
+        }
+        let pos = game.position();
+        let pawn_to_last_rank = pos.board().role_at(from) == Some(Role::Pawn)
+            && matches!(to.rank(), Rank::First | Rank::Eighth);
+        (!pawn_to_last_rank).then(|| pos.turn())
+    }
+}
+
+/// Both times of `clock` at `now`, in milliseconds, as the journal
+/// writes them.
+fn times_ms(clock: &Clock, now: Instant) -> (i64, i64) {
+    (
+        millis(clock.remaining(Color::White, now)),
+        millis(clock.remaining(Color::Black, now)),
+    )
+}
+
+/// Pause (`stop`, `run` false) or resume the clock `part` of `game`;
+/// none, one a board keeps, or a game over: said why not.  The side whose
+/// flag fell, if one did.
+#[must_use]
+pub(super) fn pause(
+    part: Option<&mut ClockPart>,
+    run: bool,
+    game: &Game,
+    now: Instant,
+    v: &mut Voice<'_>,
+) -> Option<Color> {
+    let key = match &part {
+        Some(part) if part.follows_board() => "board_clock_in_charge",
+        None => "clock_none",
+        Some(_) if game.is_over() => "clock_over",
+        Some(_) => "",
+    };
+    if !key.is_empty() {
+        v.error(key, &[]);
+        return None;
+    }
+    part.and_then(|p| p.pause(run, game.turn(), now, v))
+}
+
+/// `time`: what the clock `part` shows for `q` in `game`, said and
+/// journalled with both times before it is said; the moves of the game
+/// are counted also without a clock (D.2.6.1).  False when there is no
+/// clock to read (said by the App: lichess may know why).
+pub(super) fn say_time(
+    part: Option<&ClockPart>,
+    q: TimeQuery,
+    me: Color,
+    game: &Game,
+    journal: &mut Journal,
+    now: Instant,
+    v: &mut Voice<'_>,
+) -> bool {
+    if q == TimeQuery::Moves {
+        let n = u32::try_from(game.history().len().div_ceil(2)).unwrap_or(u32::MAX);
+        let t = words::moves(v.phraser(), n);
+        v.say(t, Priority::Info, SayKind::Clock);
+        return true;
+    }
+    let side = match q {
+        TimeQuery::Side(s) => s.colour(me),
+        _ => me,
+    };
+    let Some(part) = part else {
+        return false;
+    };
+    let t = part.reading(q, side, game, now, v);
+    journal.reading(game.is_over(), Some(part.clock()), now);
+    v.say(t, Priority::Info, SayKind::Clock);
+    true
 }
 
 /// The key of a position for [`ClockPart::refresh_can_mate`].

@@ -33,24 +33,6 @@ pub(super) struct CompanionState {
     pub(super) clocks: Option<ClockView>,
     /// A tournament game's arbiter's code (said only when asked).
     pub(super) arbiter_code: Option<String>,
-    /// The blind player's take-back request, waiting for the opponent's
-    /// answer on the page (issue 30).
-    pub(super) takeback: Option<TakebackAsk>,
-}
-
-/// A take-back asked of the opponent on the page: it stands while the game
-/// has the moves it was asked with (a move made meanwhile lapses it).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct TakebackAsk {
-    /// The number of moves the game had when it was asked.
-    pub(super) plies: usize,
-    /// The moves asked to be taken back, in SAN with their numbers, for
-    /// the page ("2. Nf3").
-    pub(super) san: String,
-    /// The same, in words, for the blind player.
-    pub(super) words: String,
-    /// The move as the journal records it: number, side, SAN and UCI.
-    pub(super) record: (u32, shakmaty::Color, String, String),
 }
 
 /// What the page part reports: a sentence for the blind player (the App
@@ -95,11 +77,6 @@ impl CompanionState {
                     token_sha256: Some(_)
                 })
             )
-    }
-
-    /// The take-back request standing in a game of `plies` moves.
-    pub(super) fn takeback_asked(&self, plies: usize) -> Option<&TakebackAsk> {
-        self.takeback.as_ref().filter(|a| a.plies == plies)
     }
 
     /// The page was started (or not): where to open it, and its code.

@@ -16,9 +16,12 @@ use shakmaty::{Move, Position, Square};
 
 use super::App;
 use super::change::Edit;
+use super::clock;
 use super::cursor::CursorNote;
+use super::offers::DrawAction;
 use super::online::Taken;
 use super::review::ReviewNote;
+use super::status;
 use super::voice::Voice;
 use crate::action::{KeyArg, PlayerAction as A};
 use crate::command::{Arg, Request, Side, TimeQuery};
@@ -27,17 +30,13 @@ use crate::msg::Effect;
 use crate::speech::{Priority, SayKind};
 
 impl App {
-    pub(super) fn help_line(&self, action: A) -> String {
-        self.talk.help_line(action)
-    }
-
     /// A review action (outside a review: said so, with its help); false
     /// when the review has no answer for it.
     fn on_review_action(&mut self, action: A, arg: Option<&str>, out: &mut Vec<Effect>) -> bool {
         let Some(state) = &mut self.parts.review else {
-            let t = self.help_line(action);
-            let t = self.message("review_only", &[("help", &t)]);
-            self.say(out, t, Priority::Normal, SayKind::Error);
+            let t = self.talk.help_line(action);
+            let t = self.talk.text("review_only", &[("help", &t)]);
+            self.voice(out).say(t, Priority::Normal, SayKind::Error);
             return true;
         };
         match state.handle(action, arg) {
@@ -65,17 +64,12 @@ impl App {
         }
     }
 
-    /// In review, what would change the game is not done.
-    pub(super) fn review_refuses(&mut self, out: &mut Vec<Effect>) {
-        let t = self.message("review_not_here", &[]);
-        self.say(out, t, Priority::Normal, SayKind::Error);
-    }
-
     /// What `action` does, reached by `command` (its word, or its keys
     /// in the full-screen view): the one wording of help, said by
     /// `help` and the key help, shown by the view's help page.
     pub fn help_with(&self, action: A, command: &str) -> String {
-        self.message(&format!("help_{}", action.key()), &[("command", command)])
+        self.talk
+            .text(&format!("help_{}", action.key()), &[("command", command)])
     }
 
     /// What `action` does, reached by `keys` in the full-screen view: the
@@ -99,10 +93,10 @@ impl App {
         if self.mode.question() == Some(&super::Question::TakebackAfterEnd) {
             self.mode = super::Mode::Playing;
             match action {
-                A::Accept => return self.take_back_agreed(now, out),
+                A::Accept => return self.take_back(true, now, out),
                 A::Decline => {
-                    let t = self.message("takeback_after_end_kept", &[]);
-                    return self.info(out, t);
+                    let t = self.talk.text("takeback_after_end_kept", &[]);
+                    return self.voice(out).info(t);
                 }
                 _ => {}
             }
@@ -123,8 +117,8 @@ impl App {
             A::New => {
                 if self.parts.journal.keeps_game() {
                     // The game left is kept: said (issue 30).
-                    let t = self.message("new_game_kept", &[]);
-                    self.info(out, t);
+                    let t = self.talk.text("new_game_kept", &[]);
+                    self.voice(out).info(t);
                 }
                 let over = self.game.is_over();
                 out.extend(
@@ -137,46 +131,23 @@ impl App {
                 }
                 self.replace_game(Game::new());
                 self.parts.offers.forget();
-                self.clock_new_game(now);
-                let t = self.message("new_game", &[]);
-                self.say(out, t, Priority::Normal, SayKind::Game);
+                let game = &self.game;
+                self.parts.clock = self.parts.clock.take().map(|c| c.for_new_game(game, now));
+                let t = self.talk.text("new_game", &[]);
+                self.voice(out).say(t, Priority::Normal, SayKind::Game);
             }
-            A::Resign => self.resign(out),
+            A::Resign => self.draw_action(DrawAction::Resign, false, out),
             _ => {
                 if self.journal_failing() {
-                    let t = self.saved_where_bye();
-                    self.info(out, t);
+                    let t = self.parts.journal.saved_where_bye(&self.talk);
+                    self.voice(out).info(t);
                 }
-                let t = self.message("goodbye", &[]);
-                self.info(out, t);
+                let t = self.talk.text("goodbye", &[]);
+                self.voice(out).info(t);
                 self.quitting = true;
                 out.push(Effect::Quit);
             }
         }
-    }
-
-    /// A tournament game's gate: the action recorded for the arbiter,
-    /// allowed or refused; true when refused, said in one sentence that
-    /// names the rule (Article 11.3).
-    fn tournament_gate(&mut self, action: A, arg: &Arg, out: &mut Vec<Effect>) -> bool {
-        let Some(t) = &self.parts.tournament else {
-            return false;
-        };
-        let refused = t.refuses(action);
-        // A resignation or a claim typed is the side to move's (`resign`,
-        // `claim`); every other action the player's at hector.
-        let by = match action {
-            A::Resign | A::Claim => self.game.turn(),
-            _ => self.settings.me,
-        };
-        if let Some(e) = t.record(by, action, arg, !refused) {
-            self.tournament_record(e);
-        }
-        if refused {
-            let t = self.message("tournament_refused", &[]);
-            self.info(out, t);
-        }
-        refused
     }
 
     /// What a player asked for, however they asked.
@@ -188,8 +159,8 @@ impl App {
         }
         // What would change the game, a review refuses.
         if self.reviewing() && action.refused_in_review() {
-            self.review_refuses(out);
-            return;
+            // In review, what would change the game is not done.
+            return Voice::new(&mut self.talk, out).error("review_not_here", &[]);
         }
         // Online, some actions are asked of the server (or refused).
         if request.arg == Arg::None
@@ -208,22 +179,32 @@ impl App {
         }
         // A tournament game records every action, and refuses what the
         // table (and its arbiter) refuse, whatever parts there are.
-        if self.tournament_gate(action, &request.arg, out) {
-            return;
+        if let Some(t) = &mut self.parts.tournament {
+            // A resignation or a claim typed is the side to move's
+            // (`resign`, `claim`); every other action the player's at
+            // hector.
+            let by = match action {
+                A::Resign | A::Claim => self.game.turn(),
+                _ => self.settings.me,
+            };
+            let voice = &mut Voice::new(&mut self.talk, out);
+            if t.gate(by, action, &request.arg, &mut self.parts.journal, voice) {
+                return;
+            }
         }
         // Outside help in a rated game; an engine's action without an
         // engine is answered by its handler ("there is no engine").
         if self.settings.rated && action.refused_when_rated() && self.parts.has(action.row().needs)
         {
-            let t = self.message("help_off_rated", &[]);
-            self.info(out, t);
+            let t = self.talk.text("help_off_rated", &[]);
+            self.voice(out).info(t);
             return;
         }
         let arg = request.arg;
         let pos = self.game.position().clone();
         let missing = |app: &mut App, out: &mut Vec<Effect>| {
-            let t = app.help_line(action);
-            app.say(out, t, Priority::Normal, SayKind::Error);
+            let t = app.talk.help_line(action);
+            app.voice(out).say(t, Priority::Normal, SayKind::Error);
         };
         match action {
             A::Square => {
@@ -231,7 +212,7 @@ impl App {
                     return missing(self, out);
                 };
                 let t = self.talk.phraser.square_contents(&pos, sq);
-                self.info(out, t);
+                self.voice(out).info(t);
             }
             A::Pieces => {
                 let Arg::Pieces { side, role } = arg else {
@@ -241,21 +222,21 @@ impl App {
                     .talk
                     .phraser
                     .pieces(&pos, side.colour(self.settings.me), role);
-                self.info(out, t);
+                self.voice(out).info(t);
             }
             A::Rank => {
                 let Arg::Rank(r) = arg else {
                     return missing(self, out);
                 };
                 let t = self.talk.phraser.rank_scan(&pos, r);
-                self.info(out, t);
+                self.voice(out).info(t);
             }
             A::File => {
                 let Arg::File(f) = arg else {
                     return missing(self, out);
                 };
                 let t = self.talk.phraser.file_scan(&pos, f);
-                self.info(out, t);
+                self.voice(out).info(t);
             }
             A::Attackers => {
                 let Arg::SquareSide(square, side) = arg else {
@@ -272,7 +253,7 @@ impl App {
                     },
                 };
                 let t = self.talk.phraser.attackers(&pos, square, colour);
-                self.info(out, t);
+                self.voice(out).info(t);
             }
             A::Defenders => {
                 let Arg::SquareSide(square, side) = arg else {
@@ -285,14 +266,14 @@ impl App {
                     None => pos.board().color_at(square).unwrap_or(pos.turn()),
                 };
                 let t = self.talk.phraser.defenders(&pos, square, colour);
-                self.info(out, t);
+                self.voice(out).info(t);
             }
             A::Moves => {
                 let Arg::Square(square) = arg else {
                     return missing(self, out);
                 };
                 let t = self.talk.phraser.legal_moves_from(&pos, square);
-                self.info(out, t);
+                self.voice(out).info(t);
             }
             A::Last => {
                 let Arg::Count(n) = arg else {
@@ -307,30 +288,30 @@ impl App {
                     .collect();
                 recent.reverse();
                 let t = self.talk.phraser.last_moves(&recent, n);
-                self.info(out, t);
+                self.voice(out).info(t);
             }
             A::Material => {
                 let t = self.talk.phraser.material(&pos);
-                self.info(out, t);
+                self.voice(out).info(t);
             }
             A::Turn => {
                 let t = self.prompt();
-                self.info(out, t);
+                self.voice(out).info(t);
             }
             A::Claim => {
                 let text = match arg {
                     Arg::Text(t) => Some(t),
                     _ => None,
                 };
-                self.claim(text, now, out);
+                self.claim(super::claims::Claimant::Player(text), now, out);
             }
             A::Say => match (arg, &self.parts.online) {
                 (Arg::Text(text), Some(o)) => {
                     o.say(&text, &mut super::voice::Voice::new(&mut self.talk, out));
                 }
                 (Arg::Text(_), None) => {
-                    let t = self.message("lichess_only", &[]);
-                    self.say(out, t, Priority::Normal, SayKind::Error);
+                    let t = self.talk.text("lichess_only", &[]);
+                    self.voice(out).say(t, Priority::Normal, SayKind::Error);
                 }
                 // `say` alone: how to use it.
                 _ => missing(self, out),
@@ -348,7 +329,21 @@ impl App {
                     Arg::Time(q) => q,
                     _ => TimeQuery::Both,
                 };
-                self.on_time(q, now, out);
+                let App {
+                    game,
+                    parts,
+                    talk,
+                    settings,
+                    ..
+                } = self;
+                let clock = parts.clock.as_ref();
+                let voice = &mut Voice::new(talk, out);
+                if !clock::say_time(clock, q, settings.me, game, &mut parts.journal, now, voice) {
+                    // No clock: online, a correspondence game's days a move.
+                    let online = parts.online.as_ref().and_then(|o| o.no_clock(voice.talk()));
+                    let t = online.unwrap_or_else(|| voice.text("clock_none", &[]));
+                    voice.say(t, Priority::Normal, SayKind::Error);
+                }
             }
             A::Arbiter => {
                 let Arg::Arbiter(op) = arg else {
@@ -363,13 +358,13 @@ impl App {
             {
                 self.ask(super::Question::Confirm(action), out);
                 let word = self.talk.word(action);
-                let t = self.message("not_saved_leave", &[("command", &word)]);
-                self.say(out, t, Priority::Normal, SayKind::Error);
+                let t = self.talk.text("not_saved_leave", &[("command", &word)]);
+                self.voice(out).say(t, Priority::Normal, SayKind::Error);
             }
             // Resigning ends the game for good: asked like leaving it.
             A::New | A::Quit | A::Resign
                 if self.settings.ask_before_leaving
-                    && (self.game_in_progress()
+                    && (status::in_progress(&self.game)
                         || (action == A::Resign && !self.game.is_over())) =>
             {
                 self.ask(super::Question::Confirm(action), out);
@@ -379,37 +374,37 @@ impl App {
                     A::Resign => "confirm_resign",
                     _ => "confirm_quit",
                 };
-                let t = self.message(key, &[("command", &word)]);
-                self.info(out, t);
+                let t = self.talk.text(key, &[("command", &word)]);
+                self.voice(out).info(t);
             }
             A::New | A::Quit => self.on_action_confirmed(action, now, out),
             A::Confirm => self.confirm_result(self.settings.me, out),
-            A::Draw => self.typed_draw_offer(out),
-            A::Accept => self.accept_draw(out),
-            A::Decline => self.decline_draw(out),
-            A::Resign => self.resign(out),
+            A::Draw => self.draw_action(DrawAction::Typed, false, out),
+            A::Accept => self.draw_action(DrawAction::Accept, false, out),
+            A::Decline => self.draw_action(DrawAction::Decline, false, out),
+            A::Resign => self.draw_action(DrawAction::Resign, false, out),
             A::Hint | A::Eval | A::Threat | A::Engine => match &mut self.parts.engine {
                 Some(e) => e.action(action, &mut Voice::new(&mut self.talk, out)),
                 None => {
-                    let t = self.message("engine_none", &[]);
-                    self.info(out, t);
+                    let t = self.talk.text("engine_none", &[]);
+                    self.voice(out).info(t);
                 }
             },
-            A::Takeback => self.take_back(now, out),
+            A::Takeback => self.take_back(false, now, out),
             A::Flip => {
                 self.settings.me = !self.settings.me;
                 if self.parts.engine.is_some() {
                     self.parts.journal.engine_side(Some(!self.settings.me));
                 }
                 let side = self.talk.phraser.side(self.settings.me);
-                let t = self.message("flipped", &[("side", &side)]);
-                self.info(out, t);
+                let t = self.talk.text("flipped", &[("side", &side)]);
+                self.voice(out).info(t);
             }
             A::Repeat => match self.talk.last_said.clone() {
                 Some(u) => out.push(Effect::Say(u)),
                 None => {
-                    let t = self.message("nothing_to_repeat", &[]);
-                    self.info(out, t);
+                    let t = self.talk.text("nothing_to_repeat", &[]);
+                    self.voice(out).info(t);
                 }
             },
             A::Silence => out.push(Effect::Silence),
@@ -418,32 +413,38 @@ impl App {
                 .boards
                 .report(&mut Voice::new(&mut self.talk, out)),
             A::Press => self.on_press(now, out),
-            A::Pause => self.on_pause(false, now, out),
-            A::Resume => self.on_pause(true, now, out),
+            A::Pause | A::Resume => {
+                let voice = &mut Voice::new(&mut self.talk, out);
+                let part = self.parts.clock.as_mut();
+                if let Some(side) = clock::pause(part, action == A::Resume, &self.game, now, voice)
+                {
+                    self.flag_fell(side, out);
+                }
+            }
             A::Release => {
                 let note = self.parts.companion.release();
                 self.on_companion_note(note, now, out);
             }
             // Online, the online part took them.
             A::Abort | A::Chat => {
-                let t = self.message("lichess_only", &[]);
-                self.say(out, t, Priority::Normal, SayKind::Error);
+                let t = self.talk.text("lichess_only", &[]);
+                self.voice(out).say(t, Priority::Normal, SayKind::Error);
             }
             A::Help => match arg {
                 Arg::Action(of) => {
-                    let t = self.help_line(of);
-                    self.info(out, t);
+                    let t = self.talk.help_line(of);
+                    self.voice(out).info(t);
                 }
                 _ => {
-                    let t = self.message("help_intro", &[]);
-                    self.info(out, t);
+                    let t = self.talk.text("help_intro", &[]);
+                    self.voice(out).info(t);
                     let lines: Vec<String> = A::ALL
                         .iter()
                         .filter(|&&a| self.parts.applies_now(a))
-                        .map(|&a| self.help_line(a))
+                        .map(|&a| self.talk.help_line(a))
                         .collect();
                     for t in lines {
-                        self.info(out, t);
+                        self.voice(out).info(t);
                     }
                 }
             },
@@ -512,8 +513,8 @@ impl App {
             (A::FlipView, _) => return cursor.flip(me, &mut v),
             // A jump without what its key gives it: how to ask.
             _ => {
-                let t = self.help_line(action);
-                return self.say(out, t, Priority::Normal, SayKind::Error);
+                let t = self.talk.help_line(action);
+                return self.voice(out).say(t, Priority::Normal, SayKind::Error);
             }
         };
         match note {
@@ -646,7 +647,7 @@ mod table_tests {
             let mut app = App::builder().build();
             let mut out = Vec::new();
             app.dispatch(Request::new(row.action, Arg::None), now, &mut out);
-            let help = app.help_line(row.action);
+            let help = app.talk.help_line(row.action);
             assert_eq!(texts(out) == [help], row.args == Args::Read, "{}", row.name);
         }
     }
@@ -671,7 +672,7 @@ mod table_tests {
                 .iter()
                 .filter(|r| places.contains(&r.place))
                 .filter(|r| r.needs == crate::action::Needs::Nothing)
-                .map(|r| app.help_line(r.action))
+                .map(|r| app.talk.help_line(r.action))
                 .collect();
             let said = texts(app.update(Msg::Line("help".into()), now));
             assert_eq!(said[1..], want[..]);
@@ -687,7 +688,7 @@ mod table_tests {
             let mut app = reviewing();
             let mut out = Vec::new();
             app.dispatch(Request::new(*a, Arg::None), now, &mut out);
-            let refusal = app.message("review_not_here", &[]);
+            let refusal = app.talk.text("review_not_here", &[]);
             assert_eq!(texts(out), [refusal], "{a:?}");
         }
     }
@@ -701,7 +702,7 @@ mod table_tests {
         let mut app = reviewing();
         let _ = app.update(Msg::Start, now);
         let _ = app.update(Msg::Line("next".into()), now);
-        let refusal = app.message("review_not_here", &[]);
+        let refusal = app.talk.text("review_not_here", &[]);
         let before = app.game().history().len();
         for line in ["claim", "claim Nf3", "save", "save game.pgn"] {
             let said = texts(app.update(Msg::Line(line.into()), now));
@@ -718,8 +719,8 @@ mod table_tests {
     fn rated_refusals_come_after_what_is_missing() {
         let now = Instant::now();
         let mut app = App::builder().rated(true).build();
-        let none = app.message("engine_none", &[]);
-        let off = app.message("help_off_rated", &[]);
+        let none = app.talk.text("engine_none", &[]);
+        let off = app.talk.text("help_off_rated", &[]);
         assert_eq!(texts(app.update(Msg::Line("hint".into()), now)), [none]);
         let _ = app.update(Msg::Line("e4".into()), now);
         assert_eq!(texts(app.update(Msg::Line("takeback".into()), now)), [off]);

@@ -5,8 +5,8 @@
 //! The App's own files: this one (the App, `update`, typed lines and
 //! moves, the prompt), `change.rs` (the one writer of the game and the
 //! stream of its changes to the parts), `dispatch.rs` (the one dispatch of
-//! what the player asks for), `rules.rs` (what the rules do to the game:
-//! offers, claims, take-backs, the flag, the arbiter, penalties),
+//! what the player asks for), `rules.rs` (what the rules do to the game,
+//! as the clock, offers, claims, arbiter and take-back parts note it),
 //! `notes.rs` (what reaches a part handed to it, and what its notes ask
 //! of the App), `show.rs` (what the screens show), `voice.rs` (how the
 //! App and its parts speak) and `builder.rs`.  Every other file is a part
@@ -21,7 +21,7 @@ use crate::action::PlayerAction;
 use crate::audio::Tone;
 use crate::board::BoardSession;
 use crate::board::session::promotion_role;
-use crate::command::{ArgProblem, ArgReader, Input, read_line};
+use crate::command::{ArgReader, Input, read_line};
 use crate::game::Game;
 use crate::msg::{Effect, Msg};
 use crate::notation::Reader;
@@ -30,10 +30,12 @@ use crate::speech::{Priority, SayKind};
 use crate::words::vocab::MoveWords;
 use board::Seat;
 
+mod arbiter;
 mod board;
 mod broadcast;
 mod builder;
 mod change;
+mod claims;
 mod clock;
 mod companion;
 mod cursor;
@@ -80,7 +82,7 @@ enum Question {
 ///
 /// A review (`hector review`) and a take-back awaited on the board are not
 /// modes of the input: a question may be asked during either, so they are
-/// kept beside the mode (`Parts::review`, `Boards::takeback_awaited`).
+/// kept beside the mode (`Parts::review`, `Parts::takeback`).
 #[derive(Debug, Default)]
 enum Mode {
     /// Lines are moves and commands.
@@ -279,59 +281,20 @@ impl App {
     pub fn prompt(&self) -> String {
         // The question waits: the new game behind it is not the one played.
         if self.mode.asking_resume() {
-            return self.message("prompt_resume", &[]);
+            return self.talk.text("prompt_resume", &[]);
         }
-        let p = self.prompt_of_game();
+        let p = status::prompt_of_game(&self.game, &self.parts, &self.talk);
         if self.journal_failing() {
             // Unsaved moves are never silent; a copy saved since the last
             // move holds them (issue 30).
             if let Some(path) = self.parts.journal.copy_current() {
-                return self.message("prompt_saved_copy", &[("prompt", &p), ("path", path)]);
+                return self
+                    .talk
+                    .text("prompt_saved_copy", &[("prompt", &p), ("path", path)]);
             }
-            return self.message("prompt_not_saved", &[("prompt", &p)]);
+            return self.talk.text("prompt_not_saved", &[("prompt", &p)]);
         }
         p
-    }
-
-    /// Leaving while the journal cannot be written: where the game is
-    /// kept (a copy saved since the last move), or that it is not.
-    fn saved_where_bye(&self) -> String {
-        match self.parts.journal.copy_current() {
-            Some(path) => self.message("saved_copy_bye", &[("path", path)]),
-            None => self.message("not_saved_bye", &[]),
-        }
-    }
-
-    fn prompt_of_game(&self) -> String {
-        if let Some(t) = self.game_over_state() {
-            return t;
-        }
-        if let Some(t) = self
-            .parts
-            .online
-            .as_ref()
-            .and_then(|o| o.waiting_prompt(&self.talk))
-        {
-            return t;
-        }
-        let pos = self.game.position();
-        match self.game.pending_offer() {
-            Some(by) if !pos.is_check() => {
-                let side = self.talk.phraser.side(pos.turn());
-                let offerer = self.talk.phraser.side(by);
-                let number = pos.fullmoves().to_string();
-                self.message(
-                    "prompt_offer",
-                    &[("side", &side), ("number", &number), ("offerer", &offerer)],
-                )
-            }
-            _ => self.talk.phraser.turn(pos),
-        }
-    }
-
-    /// A game that has begun and not ended: leaving it loses something.
-    fn game_in_progress(&self) -> bool {
-        !self.game.history().is_empty() && self.game.result().is_none()
     }
 
     /// Ask a question that the next line answers.  An arbiter's
@@ -344,25 +307,10 @@ impl App {
             Mode::AskingResume(_) => {}
             Mode::ArbiterPending(_) => {
                 self.mode = Mode::Question(q);
-                let t = self.message("arbiter_cancelled", &[]);
-                self.say(out, t, Priority::Normal, SayKind::Game);
+                let t = self.talk.text("arbiter_cancelled", &[]);
+                self.voice(out).say(t, Priority::Normal, SayKind::Game);
             }
             Mode::Playing | Mode::Question(_) => self.mode = Mode::Question(q),
-        }
-    }
-
-    /// The answer to the resume question: quit leaves it for the next
-    /// start, yes and no answer it, anything else asks again.
-    fn answer_resume(&mut self, action: Option<PlayerAction>, now: Instant, out: &mut Vec<Effect>) {
-        match action {
-            // Leaving answers nothing: the game stays to be resumed.
-            Some(PlayerAction::Quit) => {
-                self.mode = Mode::Playing;
-                self.on_action_confirmed(PlayerAction::Quit, now, out);
-            }
-            Some(PlayerAction::Accept) => self.on_resume_answer(Some(true), now, out),
-            Some(PlayerAction::Decline) => self.on_resume_answer(Some(false), now, out),
-            _ => self.on_resume_answer(None, now, out),
         }
     }
 
@@ -378,36 +326,42 @@ impl App {
             t.heard(&msg);
         }
         // The clock first: a flag that fell before this message wins.
-        self.clock_tick(now, &mut out);
+        let voice = &mut voice::Voice::new(&mut self.talk, &mut out);
+        let flag = (self.parts.clock.as_mut()).and_then(|c| c.tick(&self.game, now, voice));
+        if let Some(side) = flag {
+            self.flag_fell(side, &mut out);
+        }
         match msg {
             // What a line is depends on the mode: the answer to what was
             // asked, else a move or a command (a question's answer among
             // them: `on_line`).
             Msg::Line(line) => match self.mode {
                 Mode::AskingResume(_) => {
-                    let answer = self.answer(&line);
-                    self.answer_resume(answer, now, &mut out);
+                    let answer = self.talk.answer(&line);
+                    self.on_resume_answer(answer, now, &mut out);
                 }
                 Mode::ArbiterPending(_) => {
                     // Yes carries it out; anything else cancels.
                     let first = line.split_whitespace().next().unwrap_or("");
                     let yes = self.talk.keymap.command(first) == Some(PlayerAction::Accept);
                     self.arbiter_answered(yes, now, &mut out);
-                    self.sync_board(now, &mut out);
+                    self.sync_seat(Seat::Player, now, &mut out);
                 }
                 Mode::Playing | Mode::Question(_) => {
                     self.on_line(&line, now, &mut out);
-                    self.sync_board(now, &mut out);
+                    self.sync_seat(Seat::Player, now, &mut out);
                 }
             },
             // A key answers the resume question like a line (before, a
             // key could ask another question behind it, which the next
             // line after the answer then confirmed in the resumed game).
             Msg::Key(action, _) if self.mode.asking_resume() => {
-                self.answer_resume(Some(action), now, &mut out)
+                self.on_resume_answer(Some(action), now, &mut out)
             }
             Msg::Journal(crate::scoresheet::JournalStatus::Digest(d)) => {
-                self.on_digest(&d, &mut out)
+                let t = self.parts.tournament.as_mut();
+                let voice = &mut voice::Voice::new(&mut self.talk, &mut out);
+                tournament::digest_said(t, &d, &mut self.parts.companion, voice);
             }
             Msg::Journal(status) => {
                 let mut v = voice::Voice::new(&mut self.talk, &mut out);
@@ -426,30 +380,41 @@ impl App {
             }
             Msg::EndOfInput | Msg::Interrupted if self.journal_failing() => {
                 // Unsaved moves are never silent, even when leaving.
-                let t = self.saved_where_bye();
-                self.say(&mut out, t, Priority::Normal, SayKind::Error);
-                if matches!(msg, Msg::Interrupted) || !self.engine_defers_quit() {
-                    let t = self.message("goodbye", &[]);
-                    self.info(&mut out, t);
+                let t = self.parts.journal.saved_where_bye(&self.talk);
+                self.voice(&mut out)
+                    .say(t, Priority::Normal, SayKind::Error);
+                if matches!(msg, Msg::Interrupted)
+                    || !self.parts.engine_defers_quit(
+                        &self.game,
+                        self.settings.me,
+                        self.mode.asking_resume(),
+                    )
+                {
+                    let t = self.talk.text("goodbye", &[]);
+                    self.voice(&mut out).info(t);
                     self.quitting = true;
                     out.push(Effect::Quit);
                 }
             }
             Msg::EndOfInput => {
                 // In a terminal, Ctrl-D in mid-game is a quit: said.
-                if self.settings.ask_before_leaving && self.game_in_progress() {
-                    let t = self.message("goodbye", &[]);
-                    self.info(&mut out, t);
+                if self.settings.ask_before_leaving && status::in_progress(&self.game) {
+                    let t = self.talk.text("goodbye", &[]);
+                    self.voice(&mut out).info(t);
                 }
                 // The engine's move is never dropped: quit after it.
-                if !self.engine_defers_quit() {
+                if !self.parts.engine_defers_quit(
+                    &self.game,
+                    self.settings.me,
+                    self.mode.asking_resume(),
+                ) {
                     self.quitting = true;
                     out.push(Effect::Quit);
                 }
             }
             Msg::Interrupted => {
-                let t = self.message("goodbye", &[]);
-                self.info(&mut out, t);
+                let t = self.talk.text("goodbye", &[]);
+                self.voice(&mut out).info(t);
                 self.quitting = true;
                 out.push(Effect::Quit);
             }
@@ -479,17 +444,20 @@ impl App {
             Msg::Speech(status) => status::speech(status, &mut self.voice(&mut out)),
             Msg::Audio(status) => status::audio(status, &mut self.voice(&mut out)),
             Msg::Problem(p) => status::problem(&p, &mut self.voice(&mut out)),
-            Msg::BoardChosen(choice) => self.on_seat_chosen(Seat::Player, choice, &mut out),
+            Msg::BoardChosen(choice) => {
+                let voice = &mut voice::Voice::new(&mut self.talk, &mut out);
+                (self.parts.boards).chosen(Seat::Player, choice, &self.game, voice);
+            }
             Msg::Key(action, arg) => {
                 self.key(action, arg, now, &mut out);
-                self.sync_board(now, &mut out);
+                self.sync_seat(Seat::Player, now, &mut out);
             }
             Msg::KeyHelp(lines) => {
-                let t = self.message("help_intro", &[]);
-                self.info(&mut out, t);
+                let t = self.talk.text("help_intro", &[]);
+                self.voice(&mut out).info(t);
                 for (action, keys) in lines {
                     let t = self.key_help_with(action, &keys);
-                    self.info(&mut out, t);
+                    self.voice(&mut out).info(t);
                 }
             }
             Msg::Start => {
@@ -509,11 +477,13 @@ impl App {
                         && !self.parts.journal.resumed()
                         && self.parts.online.is_none()
                     {
-                        let t = self.opening_sentence();
-                        self.say(&mut out, t, Priority::Normal, SayKind::Game);
+                        let t = status::opening(&self.game, &self.talk, &self.prompt());
+                        self.voice(&mut out).say(t, Priority::Normal, SayKind::Game);
                     }
                     self.tournament_started(&mut out);
-                    self.clock_start(now);
+                    if let Some(c) = &mut self.parts.clock {
+                        c.begin(&self.game, now);
+                    }
                     if let Some(e) = &mut self.parts.engine {
                         let note = e.start(now);
                         self.on_engine_notes(vec![note], now, &mut out);
@@ -524,7 +494,8 @@ impl App {
                 }
             }
             Msg::OpponentBoardChosen(choice) => {
-                self.on_seat_chosen(Seat::Opponent, choice, &mut out)
+                let voice = &mut voice::Voice::new(&mut self.talk, &mut out);
+                (self.parts.boards).chosen(Seat::Opponent, choice, &self.game, voice);
             }
             Msg::OpponentBoard(event) => {
                 let notes = self.parts.boards.link(Seat::Opponent, event, now);
@@ -565,15 +536,20 @@ impl App {
         // so the player who offered knows.
         if let Some(offerer) = self.parts.offers.take_lapsed(&self.game) {
             let side = self.talk.phraser.side(offerer);
-            let t = self.message("draw_offer_lapsed", &[("side", &side)]);
-            self.say(&mut out, t, Priority::Normal, SayKind::Game);
+            let t = self.talk.text("draw_offer_lapsed", &[("side", &side)]);
+            self.voice(&mut out).say(t, Priority::Normal, SayKind::Game);
         }
         // A tournament game's end: both players asked to confirm.
-        self.tournament_over(&mut out);
+        if let Some(t) = &mut self.parts.tournament {
+            let (over, page) = (self.game.is_over(), self.parts.companion.running());
+            t.over(over, page, &mut voice::Voice::new(&mut self.talk, &mut out));
+        }
         // Leaving in order (quit, the end of input, SIGTERM, SIGHUP): both
         // times are journalled, so that a resume gives no thinking time back.
         if self.quitting && !was_quitting {
-            self.tournament_stopped();
+            if let Some(t) = &mut self.parts.tournament {
+                t.stopped(self.settings.me, &mut self.parts.journal);
+            }
             let over = self.game.is_over();
             let clock = self.parts.clock.as_ref().map(clock::ClockPart::clock);
             self.parts.journal.reading(over, clock, now);
@@ -618,38 +594,9 @@ impl App {
         out
     }
 
-    /// A typed line read as a command without arguments (yes, no, quit),
-    /// in any language of the key map.
-    fn answer(&self, line: &str) -> Option<crate::action::PlayerAction> {
-        let words: Vec<&MoveWords> = self.talk.arg_words.iter().collect();
-        match read_line(
-            line,
-            &self.talk.keymap,
-            &ArgReader {
-                vocabularies: &words,
-            },
-        ) {
-            Input::Request(r) => r.alone(),
-            _ => None,
-        }
-    }
-
-    /// Say one sentence and remember it for "repeat".
-    fn say(&mut self, out: &mut Vec<Effect>, text: String, priority: Priority, kind: SayKind) {
-        self.voice(out).say(text, priority, kind);
-    }
-
     /// The app's voice for this update's effects (`voice.rs`).
     fn voice<'a>(&'a mut self, out: &'a mut Vec<Effect>) -> voice::Voice<'a> {
         voice::Voice::new(&mut self.talk, out)
-    }
-
-    fn info(&mut self, out: &mut Vec<Effect>, text: String) {
-        self.say(out, text, Priority::Info, SayKind::Info);
-    }
-
-    fn message(&self, key: &str, args: &[(&str, &str)]) -> String {
-        self.talk.phraser.message(key, args)
     }
 
     /// A line typed while playing, or answering the question asked.
@@ -672,8 +619,9 @@ impl App {
         if self.parts.boards.opponent_asks_promotion() {
             let words: Vec<&MoveWords> = self.talk.arg_words.iter().collect();
             if let Some(role) = promotion_role(line, &words)
-                && self.promote_on_opponent_board(None, role, now, out)
+                && let Some(notes) = self.parts.boards.promote_opponent(None, role)
             {
+                self.on_seat_notes(Seat::Opponent, notes, now, out);
                 return;
             }
         }
@@ -719,15 +667,15 @@ impl App {
                 return self.on_action_confirmed(asked, now, out);
             }
             (Some(Question::Confirm(_)), Some(PlayerAction::Decline)) => {
-                let t = self.message("confirm_cancelled", &[]);
-                return self.info(out, t);
+                let t = self.talk.text("confirm_cancelled", &[]);
+                return self.voice(out).info(t);
             }
             (Some(Question::TakebackAfterEnd), Some(PlayerAction::Accept)) => {
-                return self.take_back_agreed(now, out);
+                return self.take_back(true, now, out);
             }
             (Some(Question::TakebackAfterEnd), Some(PlayerAction::Decline)) => {
-                let t = self.message("takeback_after_end_kept", &[]);
-                return self.info(out, t);
+                let t = self.talk.text("takeback_after_end_kept", &[]);
+                return self.voice(out).info(t);
             }
             (Some(Question::Promotion(moves)), _) if promotion_piece.is_some() => {
                 if let Some(mv) = moves.iter().find(|m| m.promotion() == promotion_piece) {
@@ -739,121 +687,49 @@ impl App {
         match input {
             Input::Empty => {
                 let t = self.prompt();
-                self.info(out, t);
+                self.voice(out).info(t);
             }
-            Input::Move(_) if self.reviewing() => self.review_refuses(out),
+            Input::Move(_) if self.reviewing() => self.voice(out).error("review_not_here", &[]),
             Input::Move(_) if piece_alone.is_some() && self.game.result().is_none() => {
                 let piece = piece_alone
                     .map(|r| self.talk.phraser.piece(r))
                     .unwrap_or_default();
-                let t = self.message("promotion_not_asked", &[("piece", &piece)]);
-                self.say(out, t, Priority::Normal, SayKind::Error);
+                let t = self.talk.text("promotion_not_asked", &[("piece", &piece)]);
+                self.voice(out).say(t, Priority::Normal, SayKind::Error);
             }
             Input::Move(text) => self.on_move_text(&text, now, out),
             Input::BadArguments { command, problem } => {
-                let t = self.arg_problem(command, &problem);
-                self.say(out, t, Priority::Normal, SayKind::Error);
+                let t = self.talk.arg_problem(command, &problem);
+                self.voice(out).say(t, Priority::Normal, SayKind::Error);
             }
             Input::Request(r) => self.dispatch(r, now, out),
         }
     }
 
-    /// The first sentence of a game: "New game. White to move.", or for a
-    /// game set up from a FEN or continued from a PGN file, whose move it
-    /// is there ("Game set up. Black to move, move 2.").
-    fn opening_sentence(&self) -> String {
-        let standard =
-            self.game.history().is_empty() && *self.game.start() == shakmaty::Chess::default();
-        if standard {
-            self.message("new_game", &[])
-        } else {
-            let turn = self.prompt();
-            self.message("game_set_up", &[("turn", &turn)])
-        }
-    }
-
-    /// What was wrong with a command's words, or its help when words are
-    /// missing.
-    fn arg_problem(&self, command: PlayerAction, problem: &ArgProblem) -> String {
-        let word = self
-            .talk
-            .keymap
-            .words(command)
-            .first()
-            .cloned()
-            .unwrap_or_else(|| command.key().to_owned());
-        let (key, input) = match problem {
-            ArgProblem::Missing => return self.help_line(command),
-            ArgProblem::NoRank(w) => ("arg_no_rank", w),
-            ArgProblem::NoFile(w) => ("arg_no_file", w),
-            ArgProblem::NoSquare(w) => ("arg_no_square", w),
-            ArgProblem::NoSide(w) => ("arg_no_side", w),
-            ArgProblem::NoPieceOrSide(w) => ("arg_no_piece_or_side", w),
-            ArgProblem::NoCount(w) => ("arg_no_count", w),
-            ArgProblem::NoFormat(w) => ("arg_no_format", w),
-            ArgProblem::NoArbiterOp(w) => ("arg_no_arbiter_op", w),
-            ArgProblem::NoTimeQuery(w) => ("arg_no_time_query", w),
-            ArgProblem::NoMinutes(w) => ("arg_no_minutes", w),
-            ArgProblem::NoResult(w) => ("arg_no_result", w),
-            ArgProblem::TooMany(w) => ("arg_too_many", w),
-            ArgProblem::NoCommand(w) => ("help_unknown", w),
-        };
-        let input = crate::words::quote(input);
-        self.message(key, &[("input", &input), ("command", &word)])
-    }
-
-    fn game_over_sentence(&self) -> Option<String> {
-        let r = self.game.result()?;
-        if let Some(side) = self.flag_drawn() {
-            return Some(self.talk.phraser.flag_fell_drawn(side));
-        }
-        Some(self.talk.phraser.game_over(r.reason, r.outcome.winner()))
-    }
-
-    /// The side whose flag fell, when the game ended drawn by it (the
-    /// other could not mate): said by name (issue 30, item 6).
-    fn flag_drawn(&self) -> Option<Color> {
-        let r = self.game.result()?;
-        if r.reason != crate::game::EndReason::TimeForfeit || r.outcome.winner().is_some() {
-            return None;
-        }
-        self.parts.clock.as_ref()?.clock().flagged()
-    }
-
-    /// "Game over: White won by checkmate, one to zero. Say new for a new game."
-    fn game_over_state(&self) -> Option<String> {
-        let r = self.game.result()?;
-        if let Some(o) = &self.parts.online {
-            return Some(o.over_state(&self.talk, r.reason, r.outcome.winner()));
-        }
-        if let Some(side) = self.flag_drawn() {
-            return Some(self.talk.phraser.flag_fell_drawn_state(side));
-        }
-        Some(
-            self.talk
-                .phraser
-                .game_over_state(r.reason, r.outcome.winner()),
-        )
-    }
-
     fn on_move_text(&mut self, text: &str, now: Instant, out: &mut Vec<Effect>) {
-        if let Some(t) = self.game_over_state() {
-            self.say(out, t, Priority::Normal, SayKind::Error);
+        if let Some(t) = status::over_state(&self.game, &self.parts, &self.talk) {
+            self.voice(out).say(t, Priority::Normal, SayKind::Error);
             return;
         }
-        if self.online_refuses_move(out) {
+        if (self.parts.online.as_ref()).is_some_and(|o| {
+            let voice = &mut voice::Voice::new(&mut self.talk, out);
+            o.refuses_move(&self.game, self.settings.me, voice)
+        }) {
             return;
         }
-        if self.engine_has_the_move() {
+        if self
+            .parts
+            .engine_has_the_move(&self.game, self.settings.me, self.mode.asking_resume())
+        {
             // Judged first: a line that is no move at all ("xyz") is said
             // as such; a move is the engine's to make.
             let t = match self.talk.reader.read(text, self.game.position()) {
                 Err(e @ crate::notation::InputError::NotUnderstood { .. }) => {
                     self.talk.phraser.input_error(&e, self.game.position())
                 }
-                _ => self.message("engine_thinking", &[]),
+                _ => self.talk.text("engine_thinking", &[]),
             };
-            self.say(out, t, Priority::Normal, SayKind::Error);
+            self.voice(out).say(t, Priority::Normal, SayKind::Error);
             return;
         }
         match self.talk.reader.read(text, self.game.position()) {
@@ -863,12 +739,12 @@ impl App {
                 if let Some(moves) = crate::notation::promotion_choices(&e, pos) {
                     // bxa8: ask which piece, as the board does.
                     self.ask(Question::Promotion(moves), out);
-                    let t = self.message("promotion_which", &[]);
-                    self.info(out, t);
+                    let t = self.talk.text("promotion_which", &[]);
+                    self.voice(out).info(t);
                     return;
                 }
                 let t = self.talk.phraser.input_error(&e, pos);
-                self.say(out, t, Priority::Normal, SayKind::Error);
+                self.voice(out).say(t, Priority::Normal, SayKind::Error);
             }
         }
     }
@@ -879,8 +755,8 @@ impl App {
         let before = self.game.position().clone();
         let Ok(changes) = self.change(change::Edit::Play(mv)) else {
             // The reader only returns legal moves; say so if that ever fails.
-            let t = self.message("not_understood", &[("input", "?")]);
-            self.say(out, t, Priority::Normal, SayKind::Error);
+            let t = self.talk.text("not_understood", &[("input", "?")]);
+            self.voice(out).say(t, Priority::Normal, SayKind::Error);
             return;
         };
         self.announce_move(&before, mv, out);
@@ -888,7 +764,7 @@ impl App {
         for change in changes {
             if let change::GameChange::Ended(r) = change {
                 let t = self.talk.phraser.game_over(r.reason, r.outcome.winner());
-                self.say(out, t, Priority::Urgent, SayKind::Game);
+                self.voice(out).say(t, Priority::Urgent, SayKind::Game);
             }
         }
     }
@@ -898,10 +774,12 @@ impl App {
     fn announce_move(&mut self, before: &shakmaty::Chess, mv: Move, out: &mut Vec<Effect>) {
         let sentence = self.talk.phraser.say_move(before, mv);
         if before.turn() != self.settings.me {
-            self.say(out, sentence, Priority::Urgent, SayKind::Move);
+            self.voice(out)
+                .say(sentence, Priority::Urgent, SayKind::Move);
             out.push(Effect::Tone(Tone::OpponentMove));
         } else if self.settings.confirm_own_moves {
-            self.say(out, sentence, Priority::Normal, SayKind::Move);
+            self.voice(out)
+                .say(sentence, Priority::Normal, SayKind::Move);
         }
         if self.game.position().is_check() {
             out.push(Effect::Tone(Tone::Check));

@@ -3,32 +3,34 @@
 //! another part, journal) is done here.  A part's own handling, and its
 //! words for what only it knows, are in the part's file.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use shakmaty::{ByColor, Color, Move, Position, Role, Square};
+use shakmaty::{Color, Position};
 
 use super::App;
-use super::board::Seat;
+use super::board::{Seat, about};
 use super::change::Edit;
 use super::clock::ClockPart;
 use super::companion::CompanionNote;
 use super::engine::EngineNote;
-use super::online::{OnlineNote, OnlinePlay, game_error_key};
-use super::online_record::{clock_of, online_start_info};
-use super::scoresheet::{damage_sentence, lines_words, restored_up_to};
-use super::tournament::{Confirmed, Tournament, TournamentSetup};
-use super::voice::Talk;
+use super::offers::DrawAction;
+use super::online::{self, OnlineNote};
+use super::online_record::online_start_info;
+use super::scoresheet::{damage_sentence, keep_question, lines_words};
+use super::status;
+use super::takeback::TakebackNote;
+use super::tournament::{self, Tournament};
+use super::voice::Voice;
 use crate::audio::Tone;
-use crate::board::{BoardSession, Inferred, SessionNote};
+use crate::board::{Inferred, SessionNote};
 use crate::companion::{MoveInput, OpponentAction, snapshot::resolve_tap};
 use crate::engine::SearchResult;
 use crate::lichess::io::LichessIo;
 use crate::lichess::sync::Change;
-use crate::msg::{BoardChoice, BoardProblem, Effect};
-use crate::scoresheet::record::{BoardOf, Event, ReadWarning, StartInfo};
+use crate::msg::Effect;
+use crate::scoresheet::record::{Event, ReadWarning};
 use crate::scoresheet::replay::ReplayWarning;
-use crate::scoresheet::replay::RestoredClock;
-use crate::scoresheet::{JournalOp, ResumeChoice, ResumeOffer, Resumed};
+use crate::scoresheet::{JournalOp, ResumeChoice, ResumeOffer};
 use crate::speech::{Priority, SayKind};
 
 impl App {
@@ -47,11 +49,11 @@ impl App {
         self.on_online_notes(notes, now, out);
         // The opponent's move (a takeback, a refused move taken back, the
         // game read again) is awaited on the player's board.
-        self.sync_board(now, out);
+        self.sync_seat(super::board::Seat::Player, now, out);
         self.on_online_notes(tells, now, out);
     }
 
-    /// What the online part answered, in order.
+    /// What the online part answered that only the App may do, in order.
     pub(super) fn on_online_notes(
         &mut self,
         notes: Vec<OnlineNote>,
@@ -59,103 +61,105 @@ impl App {
         out: &mut Vec<Effect>,
     ) {
         for note in notes {
-            self.on_online_note(note, now, out);
-        }
-    }
-
-    /// What the online part answered that only the App may do.
-    fn on_online_note(&mut self, note: OnlineNote, now: Instant, out: &mut Vec<Effect>) {
-        match note {
-            OnlineNote::Side(c) => self.settings.me = c,
-            OnlineNote::Begin { game, full, side } => {
-                self.replace_game(game);
-                self.parts
-                    .journal
-                    .start_with(|start| online_start_info(start, &full, side));
-                if let Some(part) = full.clock.and_then(ClockPart::following_lichess) {
-                    self.parts.clock = Some(part);
-                }
-                let me = self.settings.me;
-                if let Some(o) = &self.parts.online {
-                    o.say_begin(
-                        &full,
-                        me,
-                        &mut super::voice::Voice::new(&mut self.talk, out),
-                    );
-                }
-            }
-            OnlineNote::Changes { changes, rejoined } => {
-                let changes = match &mut self.parts.online {
-                    Some(o) if rejoined => {
-                        let me = self.settings.me;
-                        let mine = self.game.last_move().filter(|m| m.by == me).map(|m| m.mv);
-                        let (changes, resent) = o.resend_missing(changes, mine);
-                        out.extend(resent);
-                        changes
+            match note {
+                OnlineNote::Side(c) => self.settings.me = c,
+                OnlineNote::Begin { game, full, side } => {
+                    self.replace_game(game);
+                    self.parts
+                        .journal
+                        .start_with(|start| online_start_info(start, &full, side));
+                    if let Some(part) = full.clock.and_then(ClockPart::following_lichess) {
+                        self.parts.clock = Some(part);
                     }
-                    _ => changes,
-                };
-                // A game rejoined that ended meanwhile: the moves missed
-                // first, then that it ended while hector was away (unless
-                // a move ended it, said as such), then its end.
-                let mut changes = changes;
-                let end = changes
-                    .iter()
-                    .position(|c| matches!(c, Change::Ended { .. }))
-                    .filter(|_| rejoined);
-                if let Some(i) = end {
-                    let rest = changes.split_off(i);
+                    let me = self.settings.me;
+                    if let Some(o) = &self.parts.online {
+                        o.say_begin(
+                            &full,
+                            me,
+                            &mut super::voice::Voice::new(&mut self.talk, out),
+                        );
+                    }
+                }
+                OnlineNote::Changes { changes, rejoined } => {
+                    let changes = match &mut self.parts.online {
+                        Some(o) if rejoined => {
+                            let me = self.settings.me;
+                            let mine = self.game.last_move().filter(|m| m.by == me).map(|m| m.mv);
+                            let (changes, resent) = o.resend_missing(changes, mine);
+                            out.extend(resent);
+                            changes
+                        }
+                        _ => changes,
+                    };
+                    // A game rejoined that ended meanwhile: the moves missed
+                    // first, then that it ended while hector was away (unless
+                    // a move ended it, said as such), then its end.
+                    let mut changes = changes;
+                    let end = changes
+                        .iter()
+                        .position(|c| matches!(c, Change::Ended { .. }))
+                        .filter(|_| rejoined);
+                    if let Some(i) = end {
+                        let rest = changes.split_off(i);
+                        self.apply_online_changes(changes, now, out);
+                        if !self.game.is_over() {
+                            let t = self.talk.text("lichess_ended_away", &[]);
+                            self.voice(out).say(t, Priority::Urgent, SayKind::Game);
+                        }
+                        changes = rest;
+                    }
                     self.apply_online_changes(changes, now, out);
-                    if !self.game.is_over() {
-                        let t = self.message("lichess_ended_away", &[]);
-                        self.say(out, t, Priority::Urgent, SayKind::Game);
+                    if let Some(o) = &self.parts.online {
+                        let clock = self.parts.clock.as_mut();
+                        o.follow_clock(&self.game, &mut self.parts.journal, clock, now);
                     }
-                    changes = rest;
                 }
-                self.apply_online_changes(changes, now, out);
-                self.online_follow_clock(now);
-            }
-            OnlineNote::Edit(Edit::Play(mv)) => self.play(mv, now, out),
-            OnlineNote::Edit(edit) => {
-                let _ = self.change(edit);
-            }
-            OnlineNote::End { result, own } => {
-                if self.change(Edit::End(result)).is_err() {
-                    return;
+                OnlineNote::Edit(Edit::Play(mv)) => self.play(mv, now, out),
+                OnlineNote::Edit(edit) => {
+                    let _ = self.change(edit);
                 }
-                if let Some(t) = own.or_else(|| self.game_over_sentence()) {
-                    self.say(out, t, Priority::Urgent, SayKind::Game);
+                OnlineNote::End { result, own } => {
+                    if self.change(Edit::End(result)).is_err() {
+                        continue;
+                    }
+                    if let Some(t) =
+                        own.or_else(|| status::over_sentence(&self.game, &self.parts, &self.talk))
+                    {
+                        self.voice(out).say(t, Priority::Urgent, SayKind::Game);
+                    }
                 }
-            }
-            OnlineNote::Void(status) => {
-                // No result: its journal, if begun, says so and sets the
-                // game aside, never to be offered for resuming.
-                if self.parts.journal.begun().is_some() {
-                    self.parts.journal.event(Event::Note {
-                        text: format!("lichess: {status}"),
-                    });
-                    self.parts.journal.event(Event::SetAside);
+                OnlineNote::Void(status) => {
+                    // No result: its journal, if begun, says so and sets the
+                    // game aside, never to be offered for resuming.
+                    if self.parts.journal.begun().is_some() {
+                        self.parts.journal.event(Event::Note {
+                            text: format!("lichess: {status}"),
+                        });
+                        self.parts.journal.event(Event::SetAside);
+                    }
                 }
-            }
-            OnlineNote::Tell(t) => self.say(out, t, Priority::Urgent, SayKind::Game),
-            OnlineNote::MoveRefused => {
-                let said = self
-                    .game
-                    .positions()
-                    .last()
-                    .map(|(before, played)| self.talk.phraser.say_move(before, played.mv))
-                    .unwrap_or_default();
-                let refused = self.game.positions().last().map(|(_, p)| p.mv);
-                let key = if self.parts.boards.player_shows(self.game.position()) {
-                    "lichess_move_refused_board"
-                } else {
-                    "lichess_move_refused"
-                };
-                let _ = self.change(Edit::TakeBack(1));
-                let t = self.message(key, &[("move", &said)]);
-                self.say(out, t, Priority::Urgent, SayKind::Error);
-                if let Some(mv) = refused {
-                    self.board_move_refused(mv, now, out);
+                OnlineNote::Tell(t) => self.voice(out).say(t, Priority::Urgent, SayKind::Game),
+                OnlineNote::MoveRefused => {
+                    let said = self
+                        .game
+                        .positions()
+                        .last()
+                        .map(|(before, played)| self.talk.phraser.say_move(before, played.mv))
+                        .unwrap_or_default();
+                    let refused = self.game.positions().last().map(|(_, p)| p.mv);
+                    let key = if self.parts.boards.player_shows(self.game.position()) {
+                        "lichess_move_refused_board"
+                    } else {
+                        "lichess_move_refused"
+                    };
+                    let _ = self.change(Edit::TakeBack(1));
+                    let t = self.talk.text(key, &[("move", &said)]);
+                    self.voice(out).say(t, Priority::Urgent, SayKind::Error);
+                    if let Some(mv) = refused
+                        && let Some(notes) = self.parts.boards.refused(mv, &self.game, now)
+                    {
+                        self.on_seat_notes(Seat::Player, notes, now, out);
+                    }
                 }
             }
         }
@@ -188,138 +192,25 @@ impl App {
                     }
                     self.settle(now, out);
                 }
-                Some(note) => self.on_online_note(note, now, out),
+                Some(note) => self.on_online_notes(vec![note], now, out),
                 None => {}
             }
         }
         if let Some((before, mv)) = last {
             let words = self.talk.phraser.say_move(&before, mv);
-            let t = self.message(
+            let t = self.talk.text(
                 "lichess_moves_missed",
                 &[("count", &made.to_string()), ("last", &words)],
             );
-            self.say(out, t, Priority::Urgent, SayKind::Game);
-            if let Some(t) = self.game_over_sentence() {
-                self.say(out, t, Priority::Urgent, SayKind::Game);
+            self.voice(out).say(t, Priority::Urgent, SayKind::Game);
+            if let Some(t) = status::over_sentence(&self.game, &self.parts, &self.talk) {
+                self.voice(out).say(t, Priority::Urgent, SayKind::Game);
             }
         }
     }
 
     /// The server's times, as of now, followed by the clock; journalled
     /// once the game here has all the server's moves.
-    fn online_follow_clock(&mut self, now: Instant) {
-        let plies = self.game.history().len();
-        let Some((c, running, all)) = self
-            .parts
-            .online
-            .as_ref()
-            .and_then(|o| o.server_clock(plies))
-        else {
-            return;
-        };
-        if all {
-            self.parts
-                .journal
-                .server_press(&self.game, c.white_ms, c.black_ms);
-        }
-        let times = ByColor {
-            white: Duration::from_millis(c.white_ms),
-            black: Duration::from_millis(c.black_ms),
-        };
-        if let Some(part) = &mut self.parts.clock {
-            part.clock.follow(times, running, now);
-        }
-    }
-
-    /// The player's board (branch `board`): a refused move made there (by
-    /// lichess, or made for the opponent) is to be put back, never taken
-    /// as the move made again.
-    pub(super) fn board_move_refused(&mut self, mv: Move, now: Instant, out: &mut Vec<Effect>) {
-        let game = &self.game;
-        let Some(b) = self.parts.boards.player_mut() else {
-            return;
-        };
-        // (The board already expects the game's position: nothing to do.)
-        if b.tracker().position() == game.position() {
-            return;
-        }
-        let previous = game.positions().next_back().map(|(before, _)| before);
-        let notes = b.move_refused(game.position(), previous, mv, now);
-        self.on_seat_notes(Seat::Player, notes, now, out);
-    }
-
-    /// A move typed or made on the board online while it is not the
-    /// player's turn there: said, and true.
-    pub(super) fn online_refuses_move(&mut self, out: &mut Vec<Effect>) -> bool {
-        let Some(o) = &self.parts.online else {
-            return false;
-        };
-        let mut v = super::voice::Voice::new(&mut self.talk, out);
-        o.refuses_move(&self.game, self.settings.me, &mut v)
-    }
-
-    /// A game resumed from its journal that was played on lichess: rejoined
-    /// by its id.  Its stream is opened again; the `gameFull` it begins
-    /// with brings what happened meanwhile (each move the opponent made
-    /// said once, in order; the end, if it came).  The clock is lichess's,
-    /// its times the server's.
-    pub(super) fn online_rejoin(
-        &mut self,
-        start: &StartInfo,
-        last: Option<RestoredClock>,
-        now: Instant,
-        out: &mut Vec<Effect>,
-    ) {
-        let Some((part, me)) = OnlinePlay::rejoin(start, &self.game) else {
-            return;
-        };
-        self.settings.me = me;
-        self.parts.online = Some(part);
-        if let Some(part) =
-            clock_of(start.time_control.as_deref()).and_then(ClockPart::following_lichess)
-        {
-            self.parts.clock = Some(part);
-        }
-        // Until lichess tells them, the times last journalled, stopped.
-        if let (Some(part), Some(last)) = (&mut self.parts.clock, last) {
-            let ms = |v: i64| Duration::from_millis(u64::try_from(v).unwrap_or(0));
-            let times = ByColor {
-                white: ms(last.white_ms),
-                black: ms(last.black_ms),
-            };
-            part.clock.follow(times, None, now);
-        }
-        if let Some(o) = &self.parts.online {
-            o.say_rejoining(
-                start,
-                me,
-                &mut super::voice::Voice::new(&mut self.talk, out),
-            );
-        }
-    }
-
-    /// The engine is alive and it is its move: not while a take-back is
-    /// being made on the board, nor while the player is asked whether to
-    /// resume a game (the game to play is not known yet).
-    pub(super) fn engine_has_the_move(&self) -> bool {
-        let held = self.parts.boards.takeback_awaited.is_some() || self.mode.asking_resume();
-        self.parts
-            .engine
-            .as_ref()
-            .is_some_and(|e| e.has_the_move(&self.game, self.settings.me, held))
-    }
-
-    /// The input ended: quit now, or after the engine's move.
-    pub(super) fn engine_defers_quit(&mut self) -> bool {
-        if self.engine_has_the_move()
-            && let Some(e) = &mut self.parts.engine
-        {
-            e.quit_after_its_move();
-            return true;
-        }
-        false
-    }
-
     /// After every message: the engine's asks carried out, the engine's
     /// turn asked for, its lines sent, its events said or played.
     pub(super) fn engine_step(&mut self, now: Instant, out: &mut Vec<Effect>) {
@@ -350,7 +241,11 @@ impl App {
                 break;
             }
             asked = true;
-            let has_the_move = self.engine_has_the_move();
+            let has_the_move = self.parts.engine_has_the_move(
+                &self.game,
+                self.settings.me,
+                self.mode.asking_resume(),
+            );
             let clock = self
                 .parts
                 .clock
@@ -360,7 +255,9 @@ impl App {
                 e.ask_move(&self.game, has_the_move, clock, now);
             }
         }
-        let has_the_move = self.engine_has_the_move();
+        let has_the_move =
+            self.parts
+                .engine_has_the_move(&self.game, self.settings.me, self.mode.asking_resume());
         if self
             .parts
             .engine
@@ -391,8 +288,8 @@ impl App {
                 }
                 EngineNote::Answer(r) => self.on_engine_move(r, now, out),
                 EngineNote::GameOver => {
-                    if let Some(t) = self.game_over_state() {
-                        self.info(out, t);
+                    if let Some(t) = status::over_state(&self.game, &self.parts, &self.talk) {
+                        self.voice(out).info(t);
                     }
                 }
                 _ => {}
@@ -403,7 +300,10 @@ impl App {
     /// The engine's move about the game as it is: played (or the
     /// player's draw offer answered first).
     fn on_engine_move(&mut self, r: SearchResult, now: Instant, out: &mut Vec<Effect>) {
-        if !self.engine_has_the_move() {
+        if !self
+            .parts
+            .engine_has_the_move(&self.game, self.settings.me, self.mode.asking_resume())
+        {
             return;
         }
         // The player's draw offer is answered by the engine's evaluation:
@@ -412,18 +312,18 @@ impl App {
             let engine = !self.settings.me;
             let accept = r.score.is_some_and(|s| s.accepts_draw(engine));
             if accept && self.change(Edit::AcceptDraw(engine)).is_ok() {
-                let t = self.message("draw_accepted", &[]);
-                self.say(out, t, Priority::Urgent, SayKind::Game);
-                if let Some(t) = self.game_over_sentence() {
-                    self.say(out, t, Priority::Urgent, SayKind::Game);
+                let t = self.talk.text("draw_accepted", &[]);
+                self.voice(out).say(t, Priority::Urgent, SayKind::Game);
+                if let Some(t) = status::over_sentence(&self.game, &self.parts, &self.talk) {
+                    self.voice(out).say(t, Priority::Urgent, SayKind::Game);
                 }
                 return;
             }
-            self.decline_draw(out);
+            self.draw_action(DrawAction::Decline, false, out);
         }
         // Announced like the opponent's move; a board then awaits it.
         self.play(r.best, now, out);
-        self.sync_board(now, out);
+        self.sync_seat(super::board::Seat::Player, now, out);
     }
 
     /// Something from the opponent's page part: said, or the opponent's
@@ -439,18 +339,20 @@ impl App {
         }
         if let Some(action) = super::companion::say(note, &mut self.voice(out)) {
             self.on_opponent_action(action, now, out);
-            self.sync_board(now, out);
+            self.sync_seat(super::board::Seat::Player, now, out);
         }
     }
 
     fn on_opponent_action(&mut self, action: OpponentAction, now: Instant, out: &mut Vec<Effect>) {
         let them = !self.settings.me;
-        self.record_page_action(&action);
+        if let Some(t) = &mut self.parts.tournament {
+            t.page_action(&action, self.settings.me, &mut self.parts.journal);
+        }
         // The one action of a game that is over: its result confirmed.
         if action == OpponentAction::ConfirmResult {
             return self.confirm_result(them, out);
         }
-        if let Some(t) = self.game_over_state() {
+        if let Some(t) = status::over_state(&self.game, &self.parts, &self.talk) {
             self.parts.companion.notify(t, None);
             return;
         }
@@ -478,10 +380,11 @@ impl App {
                         promotion: Some(role),
                     } if self.parts.boards.opponent_asks_promotion() => {
                         // The piece for the pawn on the opponent's board.
-                        if !self.promote_on_opponent_board(Some((from, to)), role, now, out) {
-                            self.parts
-                                .companion
-                                .notify_key(&self.talk, "companion_illegal");
+                        match self.parts.boards.promote_opponent(Some((from, to)), role) {
+                            Some(notes) => self.on_seat_notes(Seat::Opponent, notes, now, out),
+                            None => {
+                                (self.parts.companion).notify_key(&self.talk, "companion_illegal")
+                            }
                         }
                         return;
                     }
@@ -502,25 +405,35 @@ impl App {
                 self.parts.companion.clear_notice();
                 self.play(mv, now, out);
             }
-            OpponentAction::OfferDraw => self.page_edit(Edit::OfferDraw(them), out, |app| {
-                let side = app.talk.phraser.side(them);
-                app.message("draw_offered", &[("side", &side)])
-            }),
-            OpponentAction::AcceptDraw => self.page_edit(Edit::AcceptDraw(them), out, |app| {
-                app.game_over_sentence().unwrap_or_default()
-            }),
-            OpponentAction::DeclineDraw => self.page_edit(Edit::DeclineDraw(them), out, |app| {
-                let side = app.talk.phraser.side(them);
-                app.message("draw_declined", &[("side", &side)])
-            }),
-            OpponentAction::ClaimDraw(intended) => self.opponent_claims(intended, now, out),
-            OpponentAction::AcceptTakeback => self.takeback_answered(true, now, out),
-            OpponentAction::RefuseTakeback => self.takeback_answered(false, now, out),
+            OpponentAction::OfferDraw => self.draw_action(DrawAction::Offer, true, out),
+            OpponentAction::AcceptDraw => self.draw_action(DrawAction::Accept, true, out),
+            OpponentAction::DeclineDraw => self.draw_action(DrawAction::Decline, true, out),
+            OpponentAction::ClaimDraw(intended) => {
+                self.claim(super::claims::Claimant::Page(intended), now, out)
+            }
+            OpponentAction::AcceptTakeback | OpponentAction::RefuseTakeback => {
+                let accepted = action == OpponentAction::AcceptTakeback;
+                let App {
+                    game,
+                    parts,
+                    talk,
+                    settings,
+                    ..
+                } = self;
+                let note = parts.takeback.answered(
+                    accepted,
+                    game,
+                    settings.me,
+                    &mut parts.journal,
+                    &mut Voice::new(talk, out),
+                );
+                self.on_takeback(note, now, out);
+            }
             OpponentAction::Resign => {
                 if self.change(Edit::Resign(them)).is_ok()
-                    && let Some(t) = self.game_over_sentence()
+                    && let Some(t) = status::over_sentence(&self.game, &self.parts, &self.talk)
                 {
-                    self.say(out, t, Priority::Urgent, SayKind::Game);
+                    self.voice(out).say(t, Priority::Urgent, SayKind::Game);
                 }
             }
             // (Taken above.)
@@ -540,10 +453,10 @@ impl App {
         out: &mut Vec<Effect>,
     ) {
         if let Some(t) = damage_sentence(&self.talk, &offer) {
-            self.say(out, t, Priority::Normal, SayKind::Info);
+            self.voice(out).say(t, Priority::Normal, SayKind::Info);
         }
         match offer.choice {
-            ResumeChoice::Now => self.resume_or_ask_keep(offer, now, out),
+            ResumeChoice::Now => self.resume(offer, None, now, out),
             ResumeChoice::Ask => {
                 let r = &offer.resumed;
                 // The date in words: a voice hears no digits.
@@ -571,7 +484,7 @@ impl App {
                     .next_back()
                     .map(|(before, played)| {
                         let words = self.talk.phraser.say_move(before, played.mv);
-                        format!("{} ", self.message("resumed_last", &[("move", &words)]))
+                        format!("{} ", self.talk.text("resumed_last", &[("move", &words)]))
                     })
                     .unwrap_or_default();
                 let (white, black) = (r.start.white.trim(), r.start.black.trim());
@@ -584,7 +497,7 @@ impl App {
                 } else {
                     "resume_offer"
                 };
-                let t = self.message(
+                let t = self.talk.text(
                     key,
                     &[
                         ("date", &date),
@@ -595,34 +508,9 @@ impl App {
                         ("last", &last),
                     ],
                 );
-                self.say(out, t, Priority::Normal, SayKind::Game);
+                self.voice(out).say(t, Priority::Normal, SayKind::Game);
                 self.mode = crate::app::Mode::AskingResume(Box::new(offer));
             }
-        }
-    }
-
-    /// Resume, or first ask whether to keep the records after the damage
-    /// when they continue the game.
-    fn resume_or_ask_keep(&mut self, mut offer: ResumeOffer, now: Instant, out: &mut Vec<Effect>) {
-        let asked = offer
-            .damage
-            .as_ref()
-            .filter(|d| d.kept_in.is_ok())
-            .and_then(|d| d.continued.as_ref())
-            .map(|c| {
-                (
-                    lines_words(&self.talk, c.from_line, c.to_line),
-                    restored_up_to(&self.talk, &c.resumed.game),
-                )
-            });
-        match asked {
-            Some((lines, upto)) => {
-                let t = self.message("journal_keep_after", &[("lines", &lines), ("move", &upto)]);
-                self.say(out, t, Priority::Normal, SayKind::Game);
-                offer.asking_keep = true;
-                self.mode = crate::app::Mode::AskingResume(Box::new(offer));
-            }
-            None => self.resume(offer, false, now, out),
         }
     }
 
@@ -630,10 +518,21 @@ impl App {
     /// no, `None` (anything else) asks again.
     pub(in crate::app) fn on_resume_answer(
         &mut self,
-        yes: Option<bool>,
+        action: Option<crate::action::PlayerAction>,
         now: Instant,
         out: &mut Vec<Effect>,
     ) {
+        use crate::action::PlayerAction;
+        let yes = match action {
+            // Leaving answers nothing: the game stays to be resumed.
+            Some(PlayerAction::Quit) => {
+                self.mode = crate::app::Mode::Playing;
+                return self.on_action_confirmed(PlayerAction::Quit, now, out);
+            }
+            Some(PlayerAction::Accept) => Some(true),
+            Some(PlayerAction::Decline) => Some(false),
+            _ => None,
+        };
         let offer = match std::mem::take(&mut self.mode) {
             crate::app::Mode::AskingResume(offer) => offer,
             other => {
@@ -643,17 +542,17 @@ impl App {
         };
         if offer.asking_keep {
             match yes {
-                Some(keep) => self.resume(*offer, keep, now, out),
+                Some(keep) => self.resume(*offer, Some(keep), now, out),
                 None => {
-                    let t = self.message("journal_keep_yes_no", &[]);
-                    self.say(out, t, Priority::Normal, SayKind::Error);
+                    let t = self.talk.text("journal_keep_yes_no", &[]);
+                    self.voice(out).say(t, Priority::Normal, SayKind::Error);
                     self.mode = crate::app::Mode::AskingResume(offer);
                 }
             }
             return;
         }
         match yes {
-            Some(true) => self.resume_or_ask_keep(*offer, now, out),
+            Some(true) => self.resume(*offer, None, now, out),
             Some(false) => {
                 // Set aside: the damage is contained all the same (the
                 // whole file copied aside first), and records after it
@@ -673,33 +572,52 @@ impl App {
                     Event::SetAside,
                 )));
                 if keep {
-                    let t = self.message("journal_kept_set_aside", &[]);
-                    self.say(out, t, Priority::Normal, SayKind::Info);
+                    let t = self.talk.text("journal_kept_set_aside", &[]);
+                    self.voice(out).say(t, Priority::Normal, SayKind::Info);
                 }
-                let t = self.message("resume_declined", &[]);
-                self.say(out, t, Priority::Normal, SayKind::Game);
-                let t = self.message("new_game", &[]);
-                self.say(out, t, Priority::Normal, SayKind::Game);
+                let t = self.talk.text("resume_declined", &[]);
+                self.voice(out).say(t, Priority::Normal, SayKind::Game);
+                let t = self.talk.text("new_game", &[]);
+                self.voice(out).say(t, Priority::Normal, SayKind::Game);
                 self.tournament_started(out);
-                self.boards_after_declined_resume(now, out);
+                // The boards are judged against the new game now (what
+                // they showed while the question waited was not said).
+                for seat in [Seat::Player, Seat::Opponent] {
+                    if let Some(notes) = self.parts.boards.after_waiting(seat, &self.game, now) {
+                        self.on_seat_notes(seat, notes, now, out);
+                    }
+                }
             }
             None => {
-                let t = self.message("resume_yes_no", &[]);
-                self.say(out, t, Priority::Normal, SayKind::Error);
+                let t = self.talk.text("resume_yes_no", &[]);
+                self.voice(out).say(t, Priority::Normal, SayKind::Error);
                 self.mode = crate::app::Mode::AskingResume(offer);
             }
         }
     }
 
     /// Resume the game; `keep_after`: with the records after the damage
-    /// (the player's choice).
+    /// (the player's choice), or first asked when they continue the game
+    /// (`None`).
     fn resume(
         &mut self,
-        offer: ResumeOffer,
-        keep_after: bool,
+        mut offer: ResumeOffer,
+        keep_after: Option<bool>,
         now: Instant,
         out: &mut Vec<Effect>,
     ) {
+        let keep_after = match keep_after {
+            Some(keep) => keep,
+            None => match keep_question(&self.talk, &offer) {
+                Some(t) => {
+                    self.voice(out).say(t, Priority::Normal, SayKind::Game);
+                    offer.asking_keep = true;
+                    self.mode = crate::app::Mode::AskingResume(Box::new(offer));
+                    return;
+                }
+                None => false,
+            },
+        };
         let ResumeOffer {
             id,
             resumed,
@@ -725,22 +643,24 @@ impl App {
         {
             let lines = lines_words(&self.talk, c.from_line, c.to_line);
             let t = if keep_after {
-                self.message("journal_kept_after", &[("lines", &lines)])
+                self.talk.text("journal_kept_after", &[("lines", &lines)])
             } else {
-                self.message(
+                self.talk.text(
                     "journal_left_after",
                     &[("lines", &lines), ("path", &path.display().to_string())],
                 )
             };
-            self.say(out, t, Priority::Normal, SayKind::Info);
+            self.voice(out).say(t, Priority::Normal, SayKind::Info);
         }
         let resumed = continued.unwrap_or(resumed);
         // What stopped the reading is said in the damage sentence; a
         // record of a kind this version does not know is only skipped.
         for w in &read_warnings {
             if let ReadWarning::Unknown { line } = w {
-                let t = self.message("journal_damaged", &[("line", &line.to_string())]);
-                self.say(out, t, Priority::Normal, SayKind::Info);
+                let t = self
+                    .talk
+                    .text("journal_damaged", &[("line", &line.to_string())]);
+                self.voice(out).say(t, Priority::Normal, SayKind::Info);
             }
         }
         for w in &resumed.warnings {
@@ -750,14 +670,19 @@ impl App {
                 | ReplayWarning::ClaimVerdict { seq }
                 | ReplayWarning::BadStart { seq } => *seq,
             };
-            let t = self.message("journal_damaged", &[("line", &(seq + 1).to_string())]);
-            self.say(out, t, Priority::Normal, SayKind::Info);
+            let t = self
+                .talk
+                .text("journal_damaged", &[("line", &(seq + 1).to_string())]);
+            self.voice(out).say(t, Priority::Normal, SayKind::Info);
         }
         self.replace_game(resumed.game.clone());
-        self.mode_of_record(&resumed.start);
+        let rated = &mut self.settings.rated;
+        tournament::mode_of_record(&resumed.start, rated, &mut self.parts.tournament);
         let part = self.parts.clock.take();
         self.parts.clock = ClockPart::restored(part, &resumed.start, resumed.restored_clock(), now);
-        self.refresh_can_mate();
+        if let Some(c) = &mut self.parts.clock {
+            c.refresh_can_mate(self.game.position());
+        }
         // An engine game goes on with the sides it had.
         let engine_side = super::scoresheet::engine_side_of(&resumed.start)
             .filter(|_| self.parts.engine.is_some());
@@ -770,12 +695,12 @@ impl App {
             .journal
             .resume(&self.game, &resumed, id.clone(), clock);
         let turn = self.prompt();
-        let t = self.message("resumed", &[("turn", &turn)]);
-        self.say(out, t, Priority::Normal, SayKind::Game);
+        let t = self.talk.text("resumed", &[("turn", &turn)]);
+        self.voice(out).say(t, Priority::Normal, SayKind::Game);
         if sides_changed {
             let side = self.talk.phraser.side(self.settings.me);
-            let t = self.message("flipped", &[("side", &side)]);
-            self.info(out, t);
+            let t = self.talk.text("flipped", &[("side", &side)]);
+            self.voice(out).info(t);
         }
         let last = self
             .game
@@ -784,11 +709,11 @@ impl App {
             .map(|(b, m)| (b.clone(), m.mv));
         if let Some((before, m)) = last {
             let words = self.talk.phraser.say_move(&before, m);
-            let t = self.message("resumed_last", &[("move", &words)]);
-            self.info(out, t);
+            let t = self.talk.text("resumed_last", &[("move", &words)]);
+            self.voice(out).info(t);
         }
-        if let Some(t) = self.game_over_sentence() {
-            self.info(out, t);
+        if let Some(t) = status::over_sentence(&self.game, &self.parts, &self.talk) {
+            self.voice(out).info(t);
         } else if let Some(c) = self.clock() {
             // The clocks as they were restored, and whether they run.
             let t = crate::clock::words::both(
@@ -797,20 +722,23 @@ impl App {
                 c.remaining(Color::Black, now),
             );
             let stopped = c.is_paused();
-            self.info(out, t);
+            self.voice(out).info(t);
             if stopped {
-                let t = self.message("clock_stopped", &[]);
-                self.info(out, t);
+                let t = self.talk.text("clock_stopped", &[]);
+                self.voice(out).info(t);
             }
         }
         // The player's move waits for its press (D.2.8), as before.
         let press = self.parts.clock.as_ref().and_then(|p| p.presser.pending());
         if press.is_some() {
-            let t = self.message("clock_press_waiting", &[]);
-            self.info(out, t);
+            let t = self.talk.text("clock_press_waiting", &[]);
+            self.voice(out).info(t);
         }
-        self.resume_board(Seat::Player, &resumed, now, out);
-        self.resume_board(Seat::Opponent, &resumed, now, out);
+        for seat in [Seat::Player, Seat::Opponent] {
+            if let Some(notes) = self.parts.boards.resumed(seat, &self.game, &resumed, now) {
+                self.on_seat_notes(seat, notes, now, out);
+            }
+        }
         // What the journal says already is not written again.
         let (mine, theirs) = (
             self.parts.boards.awaiting(Seat::Player),
@@ -818,129 +746,31 @@ impl App {
         );
         self.parts.journal.seen_after_resume(press, mine, theirs);
         // A game played on lichess goes on there.
-        self.online_rejoin(&resumed.start, resumed.restored_clock(), now, out);
+        let voice = &mut Voice::new(&mut self.talk, out);
+        let (online, clock) = (&mut self.parts.online, &mut self.parts.clock);
+        let last = resumed.restored_clock();
+        if let Some(me) = online::rejoin(
+            &resumed.start,
+            last,
+            &self.game,
+            (online, clock),
+            now,
+            voice,
+        ) {
+            self.settings.me = me;
+        }
         // A tournament game says its mode again, and that hector started.
         self.tournament_started(out);
     }
 
-    /// A board after a resume: set to the resumed game, with what it
-    /// awaited before hector stopped — the last move, made by other means
-    /// and not yet on that board (on the player's board "On your board: …"
-    /// again, quiet while it is made, "Done" when it is; the opponent's
-    /// board lit again), and a mismatch reported and not resolved
-    /// ("matches" when the board agrees).  What is said comes now if the
-    /// board answers already, otherwise when it does.
-    fn resume_board(&mut self, seat: Seat, resumed: &Resumed, now: Instant, out: &mut Vec<Effect>) {
-        let (which, mismatch) = match seat {
-            Seat::Player => (BoardOf::Player, &resumed.mismatch),
-            Seat::Opponent => (BoardOf::Opponent, &resumed.opponent_mismatch),
-        };
-        let pos = self.game.position().clone();
-        let awaited = resumed.board_awaited_moves(which);
-        // The positions before the first awaited move (or the last move)
-        // and before that.
-        let back = awaited.len().max(1);
-        let before: Vec<shakmaty::Chess> = self
-            .game
-            .positions()
-            .rev()
-            .skip(back - 1)
-            .take(2)
-            .map(|(p, _)| p.clone())
-            .collect();
-        let Some(b) = self.parts.boards.get_mut(seat) else {
-            return;
-        };
-        let earlier = before.get(1).cloned();
-        let mut notes = match (awaited.is_empty(), before.first().cloned()) {
-            // Compared with the resumed game, never judged (the board is
-            // not held against the position before the awaited moves).
-            (false, Some(first)) => b.resume_awaiting(&first, earlier.as_ref(), &awaited, now),
-            (_, _) => {
-                let last = self.game.positions().next_back().map(|(p, _)| p.clone());
-                b.game_replaced(&pos, last.as_ref(), now)
-            }
-        };
-        if mismatch.is_some() {
-            notes.extend(b.restore_mismatch());
-        }
-        self.on_seat_notes(seat, notes, now, out);
-    }
-
     // The boards' notes (`board.rs`): the link's news the same way for
     // both, what each board shows in its own way.
-
-    /// A board given on the command line or in the settings: opened (its
-    /// session starts at the game's position) or not, and why.
-    pub(super) fn on_seat_chosen(
-        &mut self,
-        seat: Seat,
-        choice: BoardChoice,
-        out: &mut Vec<Effect>,
-    ) {
-        match choice {
-            BoardChoice::Opened {
-                protocol,
-                port,
-                config,
-                announce_touch,
-            } => {
-                // Touches are said of the player's own pieces only.
-                let touch = announce_touch && seat == Seat::Player;
-                let session = BoardSession::new(protocol, config, self.game.position(), touch)
-                    .with_port(port);
-                self.parts.boards.open(seat, session);
-            }
-            BoardChoice::Missing(problem) => {
-                let t = match problem {
-                    BoardProblem::Spec { spec, error } => {
-                        self.talk.phraser.spec_error(&spec, &error)
-                    }
-                    BoardProblem::CannotOpen { port, error } => {
-                        self.talk.phraser.cannot_open(&port, &error)
-                    }
-                    BoardProblem::NotFound => self.message("board_not_found", &[]),
-                    BoardProblem::NoAnswer { port } => {
-                        self.message("board_no_answer", &[("port", &port)])
-                    }
-                };
-                let t = about(&self.talk, seat, t);
-                self.say(out, t, Priority::Normal, SayKind::Board);
-            }
-        }
-    }
 
     /// Tell a board's tracker where the game is: a move made elsewhere (to
     /// be made on this board), or a game replaced.
     pub(super) fn sync_seat(&mut self, seat: Seat, now: Instant, out: &mut Vec<Effect>) {
         let notes = self.parts.boards.follow(seat, &self.game, now);
         self.on_seat_notes(seat, notes, now, out);
-    }
-
-    /// The resume question was answered no: the boards are judged
-    /// against the new game now (what they showed while the question
-    /// waited was not said).
-    pub(super) fn boards_after_declined_resume(&mut self, now: Instant, out: &mut Vec<Effect>) {
-        for seat in [Seat::Player, Seat::Opponent] {
-            let Some(b) = self.parts.boards.get(seat) else {
-                continue;
-            };
-            if b.tracker().position() != self.game.position() {
-                self.sync_seat(seat, now, out);
-            } else if let Some(report) = self
-                .parts
-                .boards
-                .get_mut(seat)
-                .and_then(|b| b.pending_report())
-            {
-                self.on_seat_notes(seat, vec![SessionNote::Found(report)], now, out);
-            }
-        }
-    }
-
-    /// The player's board follows the game.
-    pub(super) fn sync_board(&mut self, now: Instant, out: &mut Vec<Effect>) {
-        self.sync_seat(Seat::Player, now, out);
     }
 
     /// Say and do what a board's session reports: the link's news the same
@@ -970,8 +800,8 @@ impl App {
                         // Lit again from scratch: the board forgot.
                         self.parts.boards.forget_lights();
                     }
-                    let t = self.message(key, &[]);
-                    self.say(out, t, Priority::Normal, SayKind::Board);
+                    let t = self.talk.text(key, &[]);
+                    self.voice(out).say(t, Priority::Normal, SayKind::Board);
                 }
                 SessionNote::Disconnected | SessionNote::OutOfReach => {
                     // The player's own board lost is urgent; the opponent's
@@ -985,36 +815,44 @@ impl App {
                         }
                         (Seat::Opponent, true) => ("opponent_board_out_of_reach", Priority::Normal),
                     };
-                    let t = self.message(key, &[]);
-                    self.say(out, t, priority, SayKind::Board);
+                    let t = self.talk.text(key, &[]);
+                    self.voice(out).say(t, priority, SayKind::Board);
                     if seat == Seat::Player {
-                        self.takeback_without_board(now, out);
-                        self.sync_board(now, out);
+                        let plies = self.game.history().len();
+                        if let Some(n) = self.parts.takeback.without_board(plies) {
+                            self.take_back_in_game(n, now, out);
+                            let plies = self.game.history().len();
+                            let voice = &mut Voice::new(&mut self.talk, out);
+                            let _ = self.parts.takeback.board_took_back(plies, voice);
+                        }
+                        self.sync_seat(super::board::Seat::Player, now, out);
                     }
                 }
                 SessionNote::CannotOpen(e) => {
                     let t = self.talk.phraser.cannot_open(&port, &e);
                     let t = about(&self.talk, seat, t);
-                    self.say(out, t, Priority::Normal, SayKind::Board);
+                    self.voice(out).say(t, Priority::Normal, SayKind::Board);
                 }
                 SessionNote::BatteryLow(percent) => {
-                    let t = self.message("board_battery_low", &[("percent", &percent.to_string())]);
+                    let t = self
+                        .talk
+                        .text("board_battery_low", &[("percent", &percent.to_string())]);
                     let t = about(&self.talk, seat, t);
-                    self.say(out, t, Priority::Normal, SayKind::Board);
+                    self.voice(out).say(t, Priority::Normal, SayKind::Board);
                 }
                 // The Chessnut Move makes a move made elsewhere itself.
                 SessionNote::BoardMoves => {
-                    let t = about(&self.talk, seat, self.message("board_moves", &[]));
-                    self.say(out, t, Priority::Normal, SayKind::Board);
+                    let t = about(&self.talk, seat, self.talk.text("board_moves", &[]));
+                    self.voice(out).say(t, Priority::Normal, SayKind::Board);
                 }
                 SessionNote::BoardCouldNot => {
-                    let t = about(&self.talk, seat, self.message("board_could_not", &[]));
-                    self.say(out, t, Priority::Normal, SayKind::Board);
+                    let t = about(&self.talk, seat, self.talk.text("board_could_not", &[]));
+                    self.voice(out).say(t, Priority::Normal, SayKind::Board);
                 }
                 SessionNote::Silent => {
-                    let t = self.message("board_silent", &[("port", &port)]);
+                    let t = self.talk.text("board_silent", &[("port", &port)]);
                     let t = about(&self.talk, seat, t);
-                    self.say(out, t, Priority::Normal, SayKind::Board);
+                    self.voice(out).say(t, Priority::Normal, SayKind::Board);
                 }
                 SessionNote::Send(bytes) => out.push(match seat {
                     Seat::Player => Effect::ToBoard(bytes),
@@ -1041,17 +879,22 @@ impl App {
                 self.parts
                     .journal
                     .mismatch_resolved(crate::scoresheet::record::BoardOf::Player);
-                if let Some(t) = self.game_over_state() {
-                    self.say(out, t, Priority::Normal, SayKind::Error);
-                } else if self.online_refuses_move(out) {
+                if let Some(t) = status::over_state(&self.game, &self.parts, &self.talk) {
+                    self.voice(out).say(t, Priority::Normal, SayKind::Error);
+                } else if (self.parts.online.as_ref()).is_some_and(|o| {
+                    let voice = &mut Voice::new(&mut self.talk, out);
+                    o.refuses_move(&self.game, self.settings.me, voice)
+                }) {
                     // Online, only lichess moves for the opponent.
-                    self.board_move_refused(mv, now, out);
+                    if let Some(notes) = self.parts.boards.refused(mv, &self.game, now) {
+                        self.on_seat_notes(Seat::Player, notes, now, out);
+                    }
                 } else {
                     self.play(mv, now, out);
                 }
                 // Only if the game did not take it: the board is then
                 // compared with the game.
-                self.sync_board(now, out);
+                self.sync_seat(super::board::Seat::Player, now, out);
             }
             Inferred::Executed(mv) => {
                 let uci = mv.to_uci(self.game.castling_mode()).to_string();
@@ -1068,13 +911,13 @@ impl App {
                     Some(b) => self.talk.phraser.say_move(&b, mv),
                     None => mv.to_string(),
                 };
-                let t = self.message("board_executed", &[("move", &text)]);
-                self.say(out, t, Priority::Normal, SayKind::Board);
+                let t = self.talk.text("board_executed", &[("move", &text)]);
+                self.voice(out).say(t, Priority::Normal, SayKind::Board);
             }
             Inferred::Instruction(all) => {
                 // A calm instruction: no mismatch, no tone.
                 let t = self.talk.phraser.instructions(&all);
-                self.say(out, t, Priority::Normal, SayKind::Board);
+                self.voice(out).say(t, Priority::Normal, SayKind::Board);
             }
             Inferred::Touched(sq) => {
                 let Some(piece) = self.game.position().board().piece_at(sq) else {
@@ -1082,19 +925,26 @@ impl App {
                 };
                 let piece = self.talk.phraser.piece(piece.role);
                 let square = self.talk.phraser.square(sq);
-                let t = self.message("touched", &[("piece", &piece), ("square", &square)]);
-                self.say(out, t, Priority::Normal, SayKind::Board);
+                let t = self
+                    .talk
+                    .text("touched", &[("piece", &piece), ("square", &square)]);
+                self.voice(out).say(t, Priority::Normal, SayKind::Board);
             }
             Inferred::TakeBack => {
                 // Issue 30: with the opponent away, a move taken back on
                 // the board is a request; until it is accepted the board
                 // differs from the game (the mismatch to put right).
-                if self.opponent_away()
+                if self.parts.opponent_away()
                     && !self.game.is_over()
-                    && self.parts.boards.takeback_awaited.is_none()
+                    && !self.parts.takeback.awaiting()
                 {
-                    self.ask_takeback(out);
-                    self.sync_board(now, out);
+                    let seat = self.parts.takeback_seat(&self.game, &self.settings);
+                    self.parts.takeback.ask(
+                        seat,
+                        &mut self.parts.journal,
+                        &mut Voice::new(&mut self.talk, out),
+                    );
+                    self.sync_seat(super::board::Seat::Player, now, out);
                     return;
                 }
                 if self.game.is_over() || self.change(Edit::TakeBack(1)).is_ok_and(|c| c.is_empty())
@@ -1105,24 +955,32 @@ impl App {
                 if let Some(part) = &mut self.parts.clock {
                     part.set_back(&self.game, now);
                 }
-                if !self.board_took_back(out) {
-                    let t = self.message("take_back", &[]);
-                    self.say(out, t, Priority::Urgent, SayKind::Game);
+                let plies = self.game.history().len();
+                let voice = &mut Voice::new(&mut self.talk, out);
+                if !self.parts.takeback.board_took_back(plies, voice) {
+                    let t = self.talk.text("take_back", &[]);
+                    self.voice(out).say(t, Priority::Urgent, SayKind::Game);
                 }
-                self.sync_board(now, out);
+                self.sync_seat(super::board::Seat::Player, now, out);
             }
             Inferred::NewGame => {
-                let t = self.message("board_new_game", &[]);
-                self.say(out, t, Priority::Normal, SayKind::Board);
+                let t = self.talk.text("board_new_game", &[]);
+                self.voice(out).say(t, Priority::Normal, SayKind::Board);
             }
             Inferred::Illegal { from, to } => {
-                let t = self.message("illegal_on_board", &[]);
-                self.say(out, t, Priority::Urgent, SayKind::Board);
-                self.board_illegal_announced(from, to, now, out);
+                let t = self.talk.text("illegal_on_board", &[]);
+                self.voice(out).say(t, Priority::Urgent, SayKind::Board);
+                // Completed by the announcement that pressed the clock
+                // (7.5.1): the position stays the one before it.
+                let offender = (self.parts.clock.as_ref())
+                    .and_then(|c| c.completed_by_announcement(&self.game, from, to));
+                if let Some(offender) = offender {
+                    self.illegal_penalty(offender, Some(super::rules::ON_THE_BOARD), now, out);
+                }
             }
             Inferred::NeedPromotionPiece { .. } => {
-                let t = self.message("board_promotion", &[]);
-                self.say(out, t, Priority::Urgent, SayKind::Board);
+                let t = self.talk.text("board_promotion", &[]);
+                self.voice(out).say(t, Priority::Urgent, SayKind::Board);
             }
             Inferred::Mismatch(diffs) => {
                 self.parts
@@ -1137,7 +995,7 @@ impl App {
                     .map(|b| b.tracker().mismatch_before().to_vec())
                     .unwrap_or_default();
                 let t = self.talk.phraser.mismatch_update(&before, &diffs);
-                self.say(out, t, Priority::Urgent, SayKind::Mismatch);
+                self.voice(out).say(t, Priority::Urgent, SayKind::Mismatch);
                 out.push(Effect::Tone(Tone::Mismatch));
             }
             Inferred::OutOfTurn { side, diffs } => {
@@ -1146,20 +1004,20 @@ impl App {
                     .journal
                     .mismatch(crate::scoresheet::record::BoardOf::Player, &diffs);
                 let side = self.talk.phraser.side(side);
-                let t = self.message("board_out_of_turn", &[("side", &side)]);
-                self.say(out, t, Priority::Urgent, SayKind::Mismatch);
+                let t = self.talk.text("board_out_of_turn", &[("side", &side)]);
+                self.voice(out).say(t, Priority::Urgent, SayKind::Mismatch);
                 out.push(Effect::Tone(Tone::Mismatch));
             }
             Inferred::Matches => {
                 self.parts
                     .journal
                     .mismatch_resolved(crate::scoresheet::record::BoardOf::Player);
-                let t = self.message("board_matches", &[]);
-                self.say(out, t, Priority::Normal, SayKind::Board);
+                let t = self.talk.text("board_matches", &[]);
+                self.voice(out).say(t, Priority::Normal, SayKind::Board);
             }
             Inferred::Rotated(_) => {
-                let t = self.message("board_rotated", &[]);
-                self.say(out, t, Priority::Normal, SayKind::Board);
+                let t = self.talk.text("board_rotated", &[]);
+                self.voice(out).say(t, Priority::Normal, SayKind::Board);
             }
         }
     }
@@ -1174,30 +1032,6 @@ impl App {
         }
         // Lit for the move it awaits (only what changed is sent).
         out.extend(self.parts.boards.light_opponent(&self.game));
-    }
-
-    /// The promotion piece for a pawn on the last rank of the opponent's
-    /// board, chosen on the page (`from`, `to` as the page shows them) or
-    /// typed: the move is made.  False when no such promotion waits.
-    pub(super) fn promote_on_opponent_board(
-        &mut self,
-        squares: Option<(Square, Square)>,
-        role: Role,
-        now: Instant,
-        out: &mut Vec<Effect>,
-    ) -> bool {
-        let Some(b) = self.parts.boards.opponent_mut() else {
-            return false;
-        };
-        let Some(pending) = b.tracker().pending_promotion() else {
-            return false;
-        };
-        if squares.is_some_and(|s| s != pending) {
-            return false;
-        }
-        let notes = b.promote(role);
-        self.on_seat_notes(Seat::Opponent, notes, now, out);
-        true
     }
 
     pub(super) fn on_opponent_inferred(
@@ -1223,7 +1057,7 @@ impl App {
                         .notify_key(&self.talk, "companion_not_their_move");
                 } else {
                     self.play(mv, now, out);
-                    self.sync_board(now, out);
+                    self.sync_seat(super::board::Seat::Player, now, out);
                 }
                 self.sync_opponent_board(now, out);
             }
@@ -1242,18 +1076,18 @@ impl App {
                     .journal
                     .mismatch(crate::scoresheet::record::BoardOf::Opponent, &diffs);
                 let list = self.talk.phraser.mismatch(&diffs);
-                let t = self.message("opponent_board_said", &[("text", &list)]);
-                self.say(out, t, Priority::Normal, SayKind::Mismatch);
+                let t = self.talk.text("opponent_board_said", &[("text", &list)]);
+                self.voice(out).say(t, Priority::Normal, SayKind::Mismatch);
             }
             Inferred::Matches => {
                 self.parts
                     .journal
                     .mismatch_resolved(crate::scoresheet::record::BoardOf::Opponent);
-                let t = self.message("opponent_board_matches", &[]);
-                self.say(out, t, Priority::Normal, SayKind::Board);
+                let t = self.talk.text("opponent_board_matches", &[]);
+                self.voice(out).say(t, Priority::Normal, SayKind::Board);
             }
             Inferred::Illegal { .. } => {
-                let t = self.message("illegal_on_board", &[]);
+                let t = self.talk.text("illegal_on_board", &[]);
                 self.parts.companion.notify(t, None);
             }
             // The page shows the chooser (the opponent board's state).
@@ -1268,7 +1102,17 @@ impl App {
             }
             // The move taken back there: the answer to a take-back asked,
             // else a difference (reported once the board is still).
-            Inferred::TakeBack => self.takeback_on_opponent_board(now, out),
+            Inferred::TakeBack => {
+                let accepted = self.parts.takeback.on_opponent_board(
+                    &self.game,
+                    self.settings.me,
+                    &mut self.parts.journal,
+                    &mut Voice::new(&mut self.talk, out),
+                );
+                if accepted {
+                    self.on_takeback(Some(TakebackNote::TakeBack), now, out);
+                }
+            }
             // The instruction for a move awaited there: the page shows it.
             Inferred::Instruction(_)
             | Inferred::OutOfTurn { .. }
@@ -1279,222 +1123,34 @@ impl App {
     }
 }
 
-/// A sentence about a board, said to the blind player: about the
-/// opponent's board it says so ("On the opponent's board: …").
-fn about(talk: &Talk, seat: Seat, text: String) -> String {
-    match seat {
-        Seat::Player => text,
-        Seat::Opponent => talk.text("opponent_board_said", &[("text", &text)]),
-    }
-}
-
 /// The tournament part's side in the App: the mode said and recorded at
 /// the start and the stop, a resumed game's mode, the confirmations of
 /// the result and the closed record's digest (`tournament.rs`).
 impl App {
-    /// At the start of the session: a tournament game says its mode and
-    /// what its arbiter allowed, and records that hector started.
+    /// At the start of the session (not while the resume question waits:
+    /// a saved game's mode is its record's), a tournament game says its
+    /// mode (`tournament.rs`).
     pub(super) fn tournament_started(&mut self, out: &mut Vec<Effect>) {
-        // A saved game may be resumed: its mode is its record's.
         if self.mode.asking_resume() {
             return;
         }
-        let Some(t) = self.parts.tournament.as_mut() else {
-            return;
-        };
-        if !t.start() {
-            return;
-        }
-        let allowed: Vec<String> = t.allowed().iter().map(|a| self.talk.word(*a)).collect();
-        self.tournament_record(Tournament::act(
-            self.settings.me,
-            "start",
-            "",
-            crate::scoresheet::record::Via::Hector,
-        ));
-        let t = self.message("tournament_mode", &[]);
-        self.say(out, t, Priority::Normal, SayKind::Game);
-        if !allowed.is_empty() {
-            let list = self.talk.phraser.list(&allowed);
-            let t = self.message("tournament_allowed", &[("actions", &list)]);
-            self.info(out, t);
-        }
-    }
-
-    /// A tournament game's record: written to the journal and kept for
-    /// the arbiter's page's action log.
-    pub(super) fn tournament_record(&mut self, event: Event) {
         if let Some(t) = &mut self.parts.tournament {
-            t.log(&event);
-        }
-        self.parts.journal.event(event);
-    }
-
-    /// hector stops (quit, the end of input, a signal): recorded, unless
-    /// the record is closed.
-    pub(super) fn tournament_stopped(&mut self) {
-        if self.parts.tournament.as_ref().is_some_and(|t| !t.closed()) {
-            self.tournament_record(Tournament::act(
-                self.settings.me,
-                "stop",
-                "",
-                crate::scoresheet::record::Via::Hector,
-            ));
+            let voice = &mut Voice::new(&mut self.talk, out);
+            t.started(self.settings.me, &mut self.parts.journal, voice);
         }
     }
 
-    /// A game resumed from its journal is played in the mode its start
-    /// record names, whatever this session was started with (a record of
-    /// before modes keeps the session's).
-    pub(super) fn mode_of_record(&mut self, start: &StartInfo) {
-        use crate::scoresheet::record::GameMode;
-        let Some(mode) = start.mode() else {
-            return;
-        };
-        self.settings.rated = mode != GameMode::Casual;
-        self.parts.tournament = TournamentSetup::of_start(start).map(Tournament::new);
-    }
-
-    /// A change the opponent asks for on their page: said to the player
-    /// (`said`, once made), or the page told why it cannot be made.
-    fn page_edit(&mut self, edit: Edit, out: &mut Vec<Effect>, said: impl FnOnce(&Self) -> String) {
-        match self.change(edit) {
-            Ok(_) => {
-                let t = said(self);
-                self.say(out, t, Priority::Urgent, SayKind::Game);
-            }
-            Err(e) => {
-                let t = self.talk.text(game_error_key(&e), &[]);
-                self.parts.companion.notify(t, None);
-            }
-        }
-    }
-
-    /// What the opponent did on their page, for a tournament game's log
-    /// (a move is recorded as the game hears it).
-    pub(super) fn record_page_action(&mut self, action: &OpponentAction) {
-        let Some(t) = &self.parts.tournament else {
-            return;
-        };
-        let (what, arg) = match action {
-            OpponentAction::Move(_) | OpponentAction::ConfirmResult => return,
-            OpponentAction::OfferDraw => ("offer", String::new()),
-            OpponentAction::AcceptDraw => ("accept", String::new()),
-            OpponentAction::DeclineDraw => ("decline", String::new()),
-            OpponentAction::Resign => ("resign", String::new()),
-            // Refused to the player in a tournament game, so not asked
-            // of the page there; recorded should it come.
-            OpponentAction::AcceptTakeback => ("takeback-accept", String::new()),
-            OpponentAction::RefuseTakeback => ("takeback-refuse", String::new()),
-            OpponentAction::ClaimDraw(intended) => (
-                "claim",
-                match intended {
-                    Some(MoveInput::San(san)) => san.clone(),
-                    Some(MoveInput::FromTo { from, to, .. }) => format!("{from}{to}"),
-                    None => String::new(),
-                },
-            ),
-        };
-        let e = Tournament::act(!self.settings.me, what, &arg, t.via());
-        self.tournament_record(e);
-    }
-
-    /// The end of a tournament game: both players are asked to confirm
-    /// the result (Article 8.7), once.
-    pub(super) fn tournament_over(&mut self, out: &mut Vec<Effect>) {
-        let over = self.game.is_over();
-        let Some(t) = &mut self.parts.tournament else {
-            return;
-        };
-        if !t.ask_confirmation(over) {
-            return;
-        }
-        let word = self.talk.word(crate::action::PlayerAction::Confirm);
-        let key = if self.parts.companion.running() {
-            "tournament_confirm_ask"
-        } else {
-            "tournament_confirm_ask_alone"
-        };
-        let t = self.message(key, &[("command", &word)]);
-        self.say(out, t, Priority::Normal, SayKind::Game);
-    }
-
-    /// `by` confirms the result (the player with `confirm`, the opponent
-    /// on their page): recorded; once both have (or the player, when
-    /// there is no page), the record is closed and its digest asked of
-    /// the journal.
+    /// `by` confirms the result (`tournament.rs`): the player with
+    /// `confirm`, the opponent on their page.
     pub(super) fn confirm_result(&mut self, by: Color, out: &mut Vec<Effect>) {
-        let mine = by == self.settings.me;
-        let outcome = self.game.result().map(|r| r.outcome);
-        let page = self.parts.companion.running();
-        let Some(t) = &mut self.parts.tournament else {
-            let t = self.message("confirm_not_tournament", &[]);
-            return self.info(out, t);
+        let around = tournament::Around {
+            me: self.settings.me,
+            page: &mut self.parts.companion,
+            journal: &mut self.parts.journal,
+            voice: &mut Voice::new(&mut self.talk, out),
         };
-        let via = t.via();
-        let answer = t.confirm(by, outcome);
-        let key = match answer {
-            Confirmed::NotOver => Some("confirm_not_over"),
-            Confirmed::Already => Some("confirm_already"),
-            Confirmed::Recorded { .. } => None,
-        };
-        if let Some(key) = key {
-            if mine {
-                let t = self.message(key, &[]);
-                self.say(out, t, Priority::Normal, SayKind::Error);
-            } else {
-                self.parts.companion.notify_key(&self.talk, key);
-            }
-            return;
-        }
-        let (Confirmed::Recorded { both }, Some(outcome)) = (answer, outcome) else {
-            return;
-        };
-        self.tournament_record(Event::Confirm { by, outcome, via });
-        let side = self.talk.phraser.side(by);
-        let t = self.message("result_confirmed", &[("side", &side)]);
-        self.say(out, t, Priority::Normal, SayKind::Game);
-        if both || (mine && !page) {
-            if let Some(t) = &mut self.parts.tournament
-                && t.close()
-            {
-                self.parts.journal.close();
-            }
-        } else if mine {
-            let side = self.talk.phraser.side(!by);
-            let t = self.message("confirm_waiting", &[("side", &side)]);
-            self.info(out, t);
-        }
-    }
-
-    /// The closed record's digest, from the journal: said, shown on the
-    /// full-screen view and the opponent's page (what `hector verify`
-    /// gives for the file, and the arbiter notes on the result slip).
-    pub(super) fn on_digest(
-        &mut self,
-        digest: &crate::scoresheet::record::Digest,
-        out: &mut Vec<Effect>,
-    ) {
-        let short = crate::scoresheet::verify::short_digest(digest);
-        if let Some(t) = &mut self.parts.tournament {
-            t.set_digest(short.clone());
-        }
-        let t = self.message("tournament_digest", &[("digest", &short)]);
-        self.parts.companion.notify(t.clone(), None);
-        self.say(out, t, Priority::Normal, SayKind::Game);
-    }
-
-    /// `arbiter code`: the arbiter's pairing code of a tournament game,
-    /// said only on request (for the arbiter's phone).
-    pub(super) fn arbiter_code(&mut self, out: &mut Vec<Effect>) {
-        let t = match &self.parts.companion.arbiter_code {
-            Some(code) if self.parts.tournament.is_some() => {
-                let code = super::companion::spaced(code);
-                self.message("arbiter_code", &[("code", &code)])
-            }
-            _ => self.message("arbiter_code_none", &[]),
-        };
-        self.info(out, t);
+        let t = self.parts.tournament.as_mut();
+        tournament::confirm_result(t, by, &self.game, around);
     }
 
     /// An arbiter's function from the arbiter's page, confirmed there:
@@ -1506,21 +1162,10 @@ impl App {
         now: Instant,
         out: &mut Vec<Effect>,
     ) {
-        use crate::command::{ArbiterOp, Side};
-        use crate::companion::ArbiterRequest as R;
         if self.parts.tournament.is_none() {
             return;
         }
-        let op = match request {
-            R::Stop => ArbiterOp::Stop,
-            R::Start => ArbiterOp::Start,
-            R::Add { side, seconds } => ArbiterOp::Add(
-                Side::Colour(side),
-                std::time::Duration::from_secs(u64::from(seconds)),
-            ),
-            R::Illegal(side) => ArbiterOp::Illegal(Side::Colour(side)),
-            R::Result(winner) => ArbiterOp::Result(winner),
-        };
+        let op = super::arbiter::op_of(request);
         let before = out.len();
         // What the keyboard's `arbiter …` would refuse (no clock, the
         // board's clock in charge) is refused so here too.
@@ -1541,12 +1186,9 @@ impl App {
         out.truncate(before);
         let arg = super::tournament::arg_words(&crate::command::Arg::Arbiter(op));
         let by = self.settings.me;
-        self.tournament_record(Tournament::act(
-            by,
-            "arbiter",
-            &arg,
-            crate::scoresheet::record::Via::Arbiter,
-        ));
+        let e = Tournament::act(by, "arbiter", &arg, crate::scoresheet::record::Via::Arbiter);
+        let t = self.parts.tournament.as_mut();
+        tournament::record(t, &mut self.parts.journal, e);
         self.arbiter_answered(true, now, out);
         let said: Vec<String> = out[before..]
             .iter()

@@ -1061,6 +1061,30 @@ impl OnlinePlay {
         v.say(t, Priority::Urgent, SayKind::Game);
     }
 
+    /// The server's clock after its changes: followed by the game's clock
+    /// part (`clock`), and journalled when it brings both times of a move.
+    pub(super) fn follow_clock(
+        &self,
+        game: &Game,
+        journal: &mut super::scoresheet::Journal,
+        clock: Option<&mut super::clock::ClockPart>,
+        now: Instant,
+    ) {
+        let Some((c, running, all)) = self.server_clock(game.history().len()) else {
+            return;
+        };
+        if all {
+            journal.server_press(game, c.white_ms, c.black_ms);
+        }
+        let times = shakmaty::ByColor {
+            white: std::time::Duration::from_millis(c.white_ms),
+            black: std::time::Duration::from_millis(c.black_ms),
+        };
+        if let Some(part) = clock {
+            part.clock.follow(times, running, now);
+        }
+    }
+
     /// The server's times as of now, for the clock that follows them (the
     /// side to move's runs from the second move on: lichess starts the
     /// clocks after each side's first), and whether the game here has all
@@ -1961,6 +1985,45 @@ pub(super) fn colour_of(s: Side) -> Color {
 /// A move of the server's (UCI, king-to-rook castling too) in `pos`.
 fn server_move(pos: &shakmaty::Chess, uci: &str) -> Option<Move> {
     UciMove::from_ascii(uci.as_bytes()).ok()?.to_move(pos).ok()
+}
+
+/// A game resumed from its journal (`start`) that was played on lichess:
+/// rejoined by its id (`online`).  Its stream is opened again; the
+/// `gameFull` it begins with brings what happened meanwhile (each move
+/// the opponent made said once, in order; the end, if it came).  The
+/// clock is lichess's (`clock`), its times the server's: until lichess
+/// tells them, the times `last` journalled, stopped.  The player's side;
+/// none for a game not played on lichess.
+pub(super) fn rejoin(
+    start: &StartInfo,
+    last: Option<crate::scoresheet::replay::RestoredClock>,
+    game: &Game,
+    (online, clock): (
+        &mut Option<OnlinePlay>,
+        &mut Option<super::clock::ClockPart>,
+    ),
+    now: Instant,
+    voice: &mut Voice,
+) -> Option<Color> {
+    let (part, me) = OnlinePlay::rejoin(start, game)?;
+    *online = Some(part);
+    if let Some(part) = super::online_record::clock_of(start.time_control.as_deref())
+        .and_then(super::clock::ClockPart::following_lichess)
+    {
+        *clock = Some(part);
+    }
+    if let (Some(part), Some(last)) = (clock.as_mut(), last) {
+        let ms = |v: i64| Duration::from_millis(u64::try_from(v).unwrap_or(0));
+        let times = shakmaty::ByColor {
+            white: ms(last.white_ms),
+            black: ms(last.black_ms),
+        };
+        part.clock.follow(times, None, now);
+    }
+    if let Some(o) = online.as_ref() {
+        o.say_rejoining(start, me, voice);
+    }
+    Some(me)
 }
 
 #[cfg(test)]

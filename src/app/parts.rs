@@ -6,7 +6,9 @@
 //!
 //! Each part is a type in the file of its name (`board.rs`, `clock.rs`,
 //! `engine.rs`, `scoresheet/`, `companion.rs`, `review.rs`, `offers.rs`,
-//! `online.rs`, `broadcast.rs`, `cursor.rs`), its state private to it,
+//! `takeback.rs`, `online.rs`, `broadcast.rs`, `cursor.rs`,
+//! `tournament.rs`; `arbiter.rs` and `claims.rs` keep no state, only the
+//! handling), its state private to it,
 //! with methods of its own that take what they need (the game, the time,
 //! whose pieces are the player's, the voice it speaks with) and handle
 //! what reaches it: a message (`handle`), a change of the game
@@ -41,6 +43,7 @@ use super::engine::EnginePlay;
 use super::offers::Offers;
 use super::review::ReviewState;
 use super::scoresheet::Journal;
+use super::takeback::{Seat, Takebacks};
 
 /// The player's seat and choices for the session.
 pub(super) struct Settings {
@@ -80,6 +83,9 @@ pub(super) struct Parts {
     pub(super) broadcast: Option<super::broadcast::Broadcast>,
     /// A tournament game's mode and records (`tournament.rs`).
     pub(super) tournament: Option<super::tournament::Tournament>,
+    /// A take-back asked of the opponent, or awaited on the player's
+    /// board (`takeback.rs`).
+    pub(super) takeback: Takebacks,
 }
 
 impl Parts {
@@ -113,6 +119,56 @@ impl Parts {
         self.clock
             .as_ref()
             .map_or_else(Edition::default, |c| c.setup.edition)
+    }
+
+    /// Whether the opponent plays from elsewhere, not at this keyboard:
+    /// on the companion page or on their own board that answers (an
+    /// engine, and lichess with its own take-back, excepted).  A move made
+    /// then stands unless the opponent allows it to be taken back (4.6,
+    /// 6.2; issue 30).
+    pub(super) fn opponent_away(&self) -> bool {
+        self.engine.is_none()
+            && self.online.is_none()
+            && (self.companion.paired() || self.boards.opponent().is_some_and(|b| b.connected()))
+    }
+
+    /// The engine is alive and it is its move in `game` (the player plays
+    /// `me`): not while a take-back is being made on the board, nor while
+    /// the player is asked whether to resume a game (`asking_resume`: the
+    /// game to play is not known yet).
+    pub(super) fn engine_has_the_move(&self, game: &Game, me: Color, asking_resume: bool) -> bool {
+        let held = self.takeback.awaiting() || asking_resume;
+        self.engine
+            .as_ref()
+            .is_some_and(|e| e.has_the_move(game, me, held))
+    }
+
+    /// The input ended: quit now (false), or after the engine's move.
+    pub(super) fn engine_defers_quit(
+        &mut self,
+        game: &Game,
+        me: Color,
+        asking_resume: bool,
+    ) -> bool {
+        if self.engine_has_the_move(game, me, asking_resume)
+            && let Some(e) = &mut self.engine
+        {
+            e.quit_after_its_move();
+            return true;
+        }
+        false
+    }
+
+    /// What a take-back reads of the session (`takeback.rs`).
+    pub(super) fn takeback_seat<'g>(&self, game: &'g Game, settings: &Settings) -> Seat<'g> {
+        Seat {
+            game,
+            me: settings.me,
+            rated: settings.rated,
+            engine: self.engine.is_some(),
+            away: self.opponent_away(),
+            paired: self.companion.paired(),
+        }
     }
 
     /// Whether the part an action needs is there.

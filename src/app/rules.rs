@@ -1,82 +1,41 @@
-//! The rules the App applies to the game, beyond a move: the clock's
-//! flag, the separate press and the pause, the arbiter's functions behind
-//! a confirmation and the penalties of the rules edition (7.5, 9.5.3),
-//! each journalled with the times it changed; the players' offers, claims
-//! and resignation (9.1, 9.2, 9.3, 5.1.2).
-//! The clock part keeps the time and says what it shows; what ends the
-//! game or takes a move back is done here, through `App::change`.
+//! The rules the App applies to the game, beyond a move, as the parts
+//! decide them: the clock's flag, the separate press and the lever of a
+//! clock on the board (`clock.rs`), an illegal move's penalty (7.5), the
+//! arbiter's functions once confirmed (`arbiter.rs`), the players' draw
+//! actions and resignation (`offers.rs`), claims (`claims.rs`, 9.2, 9.3,
+//! 9.5.3) and take-backs (`takeback.rs`).  Each part decides and says
+//! what it knows; what ends the game or takes a move back is done here,
+//! through `App::change`.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use shakmaty::{ByColor, Color, Move, Position, Rank, Role, Square};
+use shakmaty::{Color, Move};
 
 use super::App;
+use super::arbiter;
 use super::change::{Edit, GameChange};
-use super::clock::board_clock::{Physical, PressCheck};
-use super::clock::{ClockPart, ClockSetup};
-use super::online::game_error_key;
+use super::claims::{self, Claimant};
+use super::clock::ClockPart;
+use super::clock::board_clock::{PressCheck, unpromoted_pawn};
+use super::offers::{self, DrawAction};
 use super::scoresheet::millis;
-use super::takeback::TakebackAwaited;
-use super::voice::{Talk, Voice};
+use super::status;
+use super::takeback::{TakebackNote, Takebacks};
+use super::voice::Voice;
 use crate::audio::Tone;
-use crate::board::dgt_clock::{ClockMessage, ClockReading, ClockSide};
+use crate::board::dgt_clock::ClockMessage;
 use crate::clock::Clock;
-use crate::clock::{Announcer, Bonus, PressMode, TimeControl, words};
-use crate::command::{ArbiterOp, Side, TimeQuery};
-use crate::game::rules::{IllegalPenalty, MateAbility};
-use crate::game::{Claim, ClaimOutcome, ClaimRefused, EndReason};
+use crate::command::ArbiterOp;
+use crate::game::{ClaimOutcome, ClaimRefused, EndReason};
 use crate::msg::Effect;
-use crate::scoresheet::record::{Event, Penalty, TakebackAnswer};
+use crate::scoresheet::record::{Event, Penalty};
 use crate::speech::{Priority, SayKind};
 
+/// The journal's note of an illegal move completed on the board (7.5.1):
+/// the record's data.
+pub(super) const ON_THE_BOARD: &str = "7.5.1 on the board";
+
 impl App {
-    /// A new game: the clock set again and started for White.
-    pub(super) fn clock_new_game(&mut self, now: Instant) {
-        let turn = self.game.turn();
-        self.parts.clock = self.parts.clock.take().map(|c| c.for_new_game(turn, now));
-        self.refresh_can_mate();
-    }
-
-    /// Start the clock (at the start of the game, or at the first move).
-    pub(super) fn clock_start(&mut self, now: Instant) {
-        let turn = self.game.turn();
-        if let Some(part) = &mut self.parts.clock {
-            part.start(turn, now);
-        }
-        self.refresh_can_mate();
-    }
-
-    /// Whether the side not to move can mate, worked out for the
-    /// position now ([`ClockPart::refresh_can_mate`]).
-    pub(super) fn refresh_can_mate(&mut self) {
-        if let Some(part) = &mut self.parts.clock {
-            part.refresh_can_mate(self.game.position());
-        }
-    }
-
-    pub(super) fn mate_ability(&self, side: Color) -> MateAbility {
-        let pos = self.game.position();
-        match &self.parts.clock {
-            Some(part) => part.mate_ability(pos, side),
-            None => crate::game::rules::can_mate(pos, side),
-        }
-    }
-
-    /// Look at the clock at `now`: a flag fall ends the game; thresholds
-    /// due are said.  Called first for every message.
-    pub(super) fn clock_tick(&mut self, now: Instant, out: &mut Vec<Effect>) {
-        let Some(part) = &mut self.parts.clock else {
-            return;
-        };
-        match part.handle_time(&self.game, now) {
-            super::clock::ClockNote::Quiet => {}
-            super::clock::ClockNote::FlagFell(side) => self.flag_fell(side, out),
-            super::clock::ClockNote::Announce(said) => {
-                super::clock::say_announcements(&said, &mut self.voice(out));
-            }
-        }
-    }
-
     /// `side`'s flag fell: the game ends (drawn when the other cannot
     /// mate), said with the flag's tone.
     pub(super) fn flag_fell(&mut self, side: Color, out: &mut Vec<Effect>) {
@@ -85,12 +44,13 @@ impl App {
         };
         let result = part.flag_result(side, self.game.position());
         let _ = self.change(Edit::End(result));
-        let t = self.game_over_sentence().unwrap_or_default();
-        self.say(out, t, Priority::Urgent, SayKind::Game);
+        let t = status::over_sentence(&self.game, &self.parts, &self.talk).unwrap_or_default();
+        self.voice(out).say(t, Priority::Urgent, SayKind::Game);
         out.push(Effect::Tone(Tone::FlagFall));
     }
 
-    /// The separate press.
+    /// The separate press: the player's own press with nothing pending
+    /// while their time runs is judged by what the board shows first (7.5).
     pub(super) fn on_press(&mut self, now: Instant, out: &mut Vec<Effect>) {
         if self
             .parts
@@ -98,12 +58,10 @@ impl App {
             .as_ref()
             .is_some_and(ClockPart::follows_board)
         {
-            let t = self.message("board_clock_in_charge", &[]);
-            self.say(out, t, Priority::Normal, SayKind::Error);
+            let t = self.talk.text("board_clock_in_charge", &[]);
+            self.voice(out).say(t, Priority::Normal, SayKind::Error);
             return;
         }
-        // The player's own press with nothing pending while their time
-        // runs: an illegal move on the board, or no move at all (7.5).
         let me = self.settings.me;
         let own_time_runs = self.parts.clock.as_ref().is_some_and(|p| {
             p.presser.pending().is_none()
@@ -118,8 +76,8 @@ impl App {
             return;
         }
         let Some(part) = &mut self.parts.clock else {
-            let t = self.message("clock_none", &[]);
-            self.say(out, t, Priority::Normal, SayKind::Error);
+            let t = self.talk.text("clock_none", &[]);
+            self.voice(out).say(t, Priority::Normal, SayKind::Error);
             return;
         };
         if let Some(side) = part.press(now, &mut Voice::new(&mut self.talk, out)) {
@@ -127,407 +85,105 @@ impl App {
         }
     }
 
-    /// Pause (`stop`) or resume the clock.
-    pub(super) fn on_pause(&mut self, run: bool, now: Instant, out: &mut Vec<Effect>) {
-        let over = self.game.is_over();
-        let turn = self.game.turn();
-        let key = match &self.parts.clock {
-            Some(part) if part.follows_board() => "board_clock_in_charge",
-            None => "clock_none",
-            Some(_) if over => "clock_over",
-            Some(_) => "",
-        };
-        if !key.is_empty() {
-            let t = self.message(key, &[]);
-            self.say(out, t, Priority::Normal, SayKind::Error);
-            return;
-        }
-        let Some(part) = &mut self.parts.clock else {
-            return;
-        };
-        if let Some(side) = part.pause(run, turn, now, &mut Voice::new(&mut self.talk, out)) {
-            self.flag_fell(side, out);
-        }
-    }
-
-    /// `time`: what the clock shows, in words.
-    pub(super) fn on_time(&mut self, q: TimeQuery, now: Instant, out: &mut Vec<Effect>) {
-        let plies = self.game.history().len();
-        if q == TimeQuery::Moves {
-            // The moves of the game count also without a clock (D.2.6.1).
-            let n = u32::try_from(plies.div_ceil(2)).unwrap_or(u32::MAX);
-            let t = words::moves(&self.talk.phraser, n);
-            self.say(out, t, Priority::Info, SayKind::Clock);
-            return;
-        }
-        let side = match q {
-            TimeQuery::Side(s) => s.colour(self.settings.me),
-            _ => self.settings.me,
-        };
-        let Some(part) = &self.parts.clock else {
-            // Online, a correspondence game's days a move.
-            let online = self
-                .parts
-                .online
-                .as_ref()
-                .and_then(|o| o.no_clock(&self.talk));
-            let t = online.unwrap_or_else(|| self.message("clock_none", &[]));
-            self.say(out, t, Priority::Normal, SayKind::Error);
-            return;
-        };
-        let t = part.reading(q, side, &self.game, now, &Voice::new(&mut self.talk, out));
-        // The reading goes on the scoresheet with both times, before it
-        // is said.
-        let over = self.game.is_over();
-        let clock = self.parts.clock.as_ref().map(ClockPart::clock);
-        self.parts.journal.reading(over, clock, now);
-        self.say(out, t, Priority::Info, SayKind::Clock);
-    }
-
-    /// `arbiter ...`: asks for the confirmation.
-    pub(super) fn on_arbiter(&mut self, op: ArbiterOp, out: &mut Vec<Effect>) {
-        if op == ArbiterOp::Code {
-            return self.arbiter_code(out);
-        }
-        let needs_clock = !matches!(op, ArbiterOp::Result(_) | ArbiterOp::Illegal(_));
-        if needs_clock && self.parts.clock.is_none() {
-            let t = self.message("arbiter_needs_clock", &[]);
-            self.say(out, t, Priority::Normal, SayKind::Error);
-            return;
-        }
-        let on_board = self
-            .parts
-            .clock
-            .as_ref()
-            .is_some_and(ClockPart::follows_board);
-        if on_board
-            && matches!(
-                op,
-                ArbiterOp::Stop | ArbiterOp::Start | ArbiterOp::Add(..) | ArbiterOp::Remove(..)
-            )
-        {
-            // The arbiter sets the clock on the board itself.
-            let t = self.message("board_clock_in_charge", &[]);
-            self.say(out, t, Priority::Normal, SayKind::Error);
-            return;
-        }
-        let what = arbiter_what(&self.talk, op, self.settings.me);
-        self.mode = super::Mode::ArbiterPending(op);
-        let t = self.message("arbiter_ask", &[("what", &what)]);
-        self.say(out, t, Priority::Normal, SayKind::Game);
-    }
-
-    /// The answer to the arbiter's confirmation: `yes` carries it out,
-    /// anything else cancels.  Returns false if nothing was pending.
-    pub(super) fn arbiter_answer(
-        &mut self,
-        yes: bool,
-        now: Instant,
-        out: &mut Vec<Effect>,
-    ) -> bool {
-        let super::Mode::ArbiterPending(op) = self.mode else {
-            return false;
-        };
-        self.mode = super::Mode::Playing;
-        if !yes {
-            let t = self.message("arbiter_cancelled", &[]);
-            self.say(out, t, Priority::Normal, SayKind::Game);
-            return true;
-        }
-        let what = arbiter_what(&self.talk, op, self.settings.me);
-        let done = self.message("arbiter_done", &[("what", &what)]);
-        match op {
-            ArbiterOp::Stop | ArbiterOp::Start => {
-                if let Some(part) = &mut self.parts.clock {
-                    if part.clock.side_to_move().is_none() {
-                        let turn = self.game.turn();
-                        let _ = part.clock.start(turn, now);
-                        if matches!(op, ArbiterOp::Stop) {
-                            let _ = part.clock.pause(now);
-                        }
-                    } else if matches!(op, ArbiterOp::Stop) {
-                        let _ = part.clock.pause(now);
-                    } else {
-                        let _ = part.clock.resume(now);
-                    }
-                }
-                self.say(out, done, Priority::Normal, SayKind::Game);
-            }
-            ArbiterOp::Add(s, d) => {
-                let side = s.colour(self.settings.me);
-                if let Some(part) = &mut self.parts.clock {
-                    part.clock.add_time(side, d);
-                    part.announcer.rearm(side, &part.clock, now);
-                }
-                self.say(out, done, Priority::Normal, SayKind::Game);
-            }
-            ArbiterOp::Remove(s, d) => {
-                let side = s.colour(self.settings.me);
-                if let Some(part) = &mut self.parts.clock {
-                    part.clock.remove_time(side, d, now);
-                }
-                self.say(out, done, Priority::Normal, SayKind::Game);
-                self.clock_tick(now, out);
-            }
-            ArbiterOp::Moves(n) => {
-                self.say(out, done, Priority::Normal, SayKind::Game);
-                let turn = self.game.turn();
-                if let Some(part) = &mut self.parts.clock {
-                    part.set_moves(n, turn, now, &mut Voice::new(&mut self.talk, out));
-                }
-            }
-            ArbiterOp::Result(w) => {
-                let result = match w {
-                    Some(c) => crate::game::GameResult::win(c, EndReason::ArbiterDecision),
-                    None => crate::game::GameResult::draw(EndReason::ArbiterDecision),
-                };
-                if self.change(Edit::End(result)).is_ok() {
-                    if let Some(part) = &mut self.parts.clock {
-                        let _ = part.clock.pause(now);
-                    }
-                    self.say(out, done, Priority::Normal, SayKind::Game);
-                    let t = self.game_over_sentence().unwrap_or_default();
-                    self.say(out, t, Priority::Urgent, SayKind::Game);
-                } else if let Some(t) = self.game_over_state() {
-                    self.say(out, t, Priority::Normal, SayKind::Error);
-                }
-            }
-            ArbiterOp::Illegal(s) => self.illegal_move(s.colour(self.settings.me), done, now, out),
-            // (Never pending: `on_arbiter` says it at once.)
-            ArbiterOp::Code => {}
-        }
-        true
-    }
-
     /// 7.5: an illegal move completed by `offender` (their last move): the
     /// position before it restored, then the edition's penalty.
     fn illegal_move(&mut self, offender: Color, done: String, now: Instant, out: &mut Vec<Effect>) {
-        if let Some(t) = self.game_over_state() {
-            self.say(out, t, Priority::Normal, SayKind::Error);
+        if let Some(t) = status::over_state(&self.game, &self.parts, &self.talk) {
+            self.voice(out).say(t, Priority::Normal, SayKind::Error);
             return;
         }
         if self.game.last_move().map(|m| m.by) != Some(offender) {
             let side = self.talk.phraser.side(offender);
-            let t = self.message("arbiter_no_move", &[("side", &side)]);
-            self.say(out, t, Priority::Normal, SayKind::Error);
+            let t = self.talk.text("arbiter_no_move", &[("side", &side)]);
+            self.voice(out).say(t, Priority::Normal, SayKind::Error);
             return;
         }
         // The clock hears of it: the turn is the offender's again (a clock
         // on the board is set back by the arbiter's hand).
         let _ = self.change(Edit::TakeBack(1));
         self.settle(now, out);
-        self.refresh_can_mate();
-        self.say(out, done, Priority::Normal, SayKind::Game);
+        self.voice(out).say(done, Priority::Normal, SayKind::Game);
         if self.parts.clock.is_none() {
             // No clock: the position is restored; no time to give.
             return;
         }
-        self.illegal_penalty(offender, now, out);
-        self.sync_board(now, out);
+        // (The arbiter's action journals the penalty.)
+        self.illegal_penalty(offender, None, now, out);
+        self.sync_seat(super::board::Seat::Player, now, out);
     }
 
     /// 7.5.5: the penalty for an illegal move completed by `offender`, the
-    /// game at the position before it: the opponent's time or the game.
-    pub(super) fn illegal_penalty(&mut self, offender: Color, now: Instant, out: &mut Vec<Effect>) {
-        self.refresh_can_mate();
-        let opponent_can_mate = self.mate_ability(!offender);
-        let Some(part) = &mut self.parts.clock else {
-            return;
-        };
-        let earlier = part.illegal[offender];
-        part.illegal[offender] += 1;
-        let penalty = part
-            .rules
-            .illegal_move(offender, earlier, opponent_can_mate);
-        let Some(part) = &mut self.parts.clock else {
-            return;
-        };
-        match penalty {
-            IllegalPenalty::TimeToOpponent(d) => {
-                // A clock on the board gets the time from the arbiter's
-                // hand, and its next reading shows it.
-                if !part.follows_board() {
-                    part.clock.add_time(!offender, d);
-                    part.announcer.rearm(!offender, &part.clock, now);
-                }
-                let side = self.talk.phraser.side(!offender);
-                let time = words::time(&self.talk.phraser, d);
-                let t = self.message("penalty_time", &[("side", &side), ("time", &time)]);
-                self.say(out, t, Priority::Normal, SayKind::Game);
-            }
-            IllegalPenalty::GameOver(v) => {
-                let _ = part.clock.pause(now);
-                let _ = self.change(Edit::End(v.result(EndReason::IllegalMove)));
-                let t = self.game_over_sentence().unwrap_or_default();
-                self.say(out, t, Priority::Urgent, SayKind::Game);
-            }
-        }
-    }
-
-    // A clock on the player's board (`clock/board_clock.rs`).
-
-    /// What the clock on the board says.
-    pub(super) fn on_board_clock(&mut self, m: ClockMessage, now: Instant, out: &mut Vec<Effect>) {
-        match m {
-            ClockMessage::Ack | ClockMessage::Blank => {}
-            ClockMessage::NoClock => {
-                let Some(part) = &mut self.parts.clock else {
-                    return;
-                };
-                let Some(p) = &mut part.physical else {
-                    return;
-                };
-                if p.present {
-                    p.present = false;
-                    p.high = None;
-                    let _ = part.clock.pause(now);
-                    let t = self.message("board_clock_gone", &[]);
-                    self.say(out, t, Priority::Normal, SayKind::Board);
-                }
-            }
-            ClockMessage::Reading(r) => self.on_clock_reading(&r, now, out),
-        }
-    }
-
-    /// The clock part for a clock on the board: the game's own clock
-    /// (`--time`, whose control names the periods and the rules'
-    /// category), or one made for it, following the board's.
-    fn board_clock_part(&mut self, r: &ClockReading) -> Option<&mut ClockPart> {
-        if self.parts.clock.is_none() {
-            let longest = r.left.max(r.right).max(Duration::from_secs(1));
-            let control = TimeControl::sudden_death(longest, Bonus::None).ok()?;
-            self.parts.clock = Some(ClockPart::new(ClockSetup::new(control)));
-        }
-        let part = self.parts.clock.as_mut()?;
-        if part.physical.is_none() {
-            part.physical = Some(Physical::default());
-        }
-        Some(part)
-    }
-
-    fn on_clock_reading(&mut self, r: &ClockReading, now: Instant, out: &mut Vec<Effect>) {
-        let turn = self.game.turn();
-        let over = self.game.is_over();
-        let Some(part) = self.board_clock_part(r) else {
-            return;
-        };
-        let Some(p) = &mut part.physical else {
-            return;
-        };
-        let found = !p.present;
-        // The first reading of this clock in this game: what it shows is
-        // where the announcements start (nothing already passed is said).
-        let first = p.high.is_none();
-        p.present = true;
-        if p.white.is_none() && r.running && !over {
-            // The time that runs while White is to move is White's.
-            p.white = Some(if turn == Color::White {
-                r.high
-            } else {
-                !r.high
-            });
-        }
-        // The lever went down on the side that was high: that player pressed.
-        let presser = match p.high {
-            Some(before) if before != r.high && p.white.is_some() => Some(p.colour(before)),
-            _ => None,
-        };
-        p.high = Some(r.high);
-        let times = p.times(r);
-        let running = r.running_side().map(|s| p.colour(s));
-        let flag = [ClockSide::Left, ClockSide::Right]
-            .into_iter()
-            .find(|s| r.flag(*s))
-            .map(|s| p.colour(s));
-        if found {
-            let t = self.message("board_clock_found", &[]);
-            self.say(out, t, Priority::Normal, SayKind::Board);
-        }
-        if over {
-            if let Some(part) = &mut self.parts.clock {
-                part.clock.follow(times, None, now);
-            }
-            return;
-        }
-        if let Some(side) = presser {
-            self.lever_pressed(side, times, running, now, out);
-        } else if let Some(part) = &mut self.parts.clock {
-            part.clock.follow(times, running, now);
-            if first {
-                let schedule = part.announcer.schedule().clone();
-                part.announcer = Announcer::new(schedule, &part.clock, now);
-            }
-        }
-        if self.game.is_over() {
-            // The press ended it (a second illegal move): the clock stops.
-            if let Some(part) = &mut self.parts.clock {
-                part.clock.follow(times, None, now);
-            }
-            return;
-        }
-        if let Some(side) = flag {
-            if let Some(part) = &mut self.parts.clock {
-                part.clock.follow_flag(side);
-            }
-            self.flag_fell(side, out);
-            return;
-        }
-        if let Some(part) = &mut self.parts.clock {
-            let said = part.announcer.poll(&part.clock, now);
-            super::clock::say_announcements(&said, &mut self.voice(out));
-        }
-    }
-
-    /// `side` pressed the lever of the clock on the board: the move it
-    /// made is complete (a move the board shows is taken at once, without
-    /// the settle time); with no move made, the press completes whatever
-    /// the board shows (7.5).
-    fn lever_pressed(
+    /// game at the position before it: the opponent's time, or the game
+    /// ended.  Journalled with the time it changed (with `note`) unless the
+    /// arbiter's action journals it.
+    pub(super) fn illegal_penalty(
         &mut self,
-        side: Color,
-        times: ByColor<Duration>,
-        running: Option<Color>,
+        offender: Color,
+        note: Option<&str>,
         now: Instant,
         out: &mut Vec<Effect>,
     ) {
-        if self.game.turn() == side
-            && let Some(b) = self.parts.boards.player_mut()
-        {
-            let notes = b.pressed();
-            self.on_seat_notes(super::board::Seat::Player, notes, now, out);
-        }
-        let plies = self.game.history().len();
-        let counted = self
-            .parts
-            .clock
-            .as_ref()
-            .and_then(|p| p.physical.as_ref())
-            .and_then(|p| p.counted);
-        let moved = self.game.last_move().is_some_and(|m| m.by == side) && counted != Some(plies);
-        let check = if self.game.turn() == side && !self.game.is_over() {
-            self.press_check(side, now, out)
-        } else {
-            PressCheck::Nothing
+        let App {
+            game, parts, talk, ..
+        } = self;
+        let Some(part) = &mut parts.clock else {
+            return;
         };
+        let voice = &mut Voice::new(talk, out);
+        let end = match note {
+            Some(note) => part.penalised(
+                offender,
+                ("illegal-move", note),
+                now,
+                &mut parts.journal,
+                |p| p.illegal_penalty(offender, game, now, voice),
+            ),
+            None => part.illegal_penalty(offender, game, now, voice),
+        };
+        if let Some(result) = end {
+            let _ = self.change(Edit::End(result));
+            let t = status::over_sentence(&self.game, &self.parts, &self.talk).unwrap_or_default();
+            self.voice(out).say(t, Priority::Urgent, SayKind::Game);
+        }
+    }
+
+    /// What the clock on the board says (`clock/board_clock.rs`).  A
+    /// press of its lever completes the move made (a move the board shows
+    /// is taken at once, without the settle time); with no move made, the
+    /// press completes whatever the board shows (7.5).
+    pub(super) fn on_board_clock(&mut self, m: ClockMessage, now: Instant, out: &mut Vec<Effect>) {
+        let voice = &mut Voice::new(&mut self.talk, out);
+        let slot = &mut self.parts.clock;
+        let Some(r) = ClockPart::on_board_message(slot, m, &self.game, now, voice) else {
+            return;
+        };
+        let mut completes = false;
+        if let Some(side) = r.presser {
+            if self.game.turn() == side
+                && let Some(b) = self.parts.boards.player_mut()
+            {
+                let notes = b.pressed();
+                self.on_seat_notes(super::board::Seat::Player, notes, now, out);
+            }
+            let moved = self
+                .parts
+                .clock
+                .as_ref()
+                .is_some_and(|p| p.lever_completes(side, &self.game));
+            let check = if self.game.turn() == side && !self.game.is_over() {
+                self.press_check(side, now, out)
+            } else {
+                PressCheck::Nothing
+            };
+            completes = moved || check == PressCheck::Promoted;
+        }
         let Some(part) = &mut self.parts.clock else {
             return;
         };
-        if moved || check == PressCheck::Promoted {
-            if let Some(p) = &mut part.physical {
-                p.counted = Some(self.game.history().len());
-            }
-            let pressed = part.clock.followed_press(side, now);
-            part.clock.follow(times, running, now);
-            let pressed = crate::clock::Pressed {
-                remaining: part.clock.remaining(side, now),
-                ..pressed
-            };
-            let said = part.announcer.pressed(&pressed, &part.clock, now);
-            super::clock::say_announcements(&said, &mut self.voice(out));
-        } else {
-            // Black starting White's clock, or a press that was no move.
-            part.clock.follow(times, running, now);
-            part.announcer.rearm(side, &part.clock, now);
+        let voice = &mut Voice::new(&mut self.talk, out);
+        part.follow_reading(&r, completes, &self.game, now, voice);
+        if let Some(side) = part.after_reading(&r, &self.game, now, voice) {
+            self.flag_fell(side, out);
         }
     }
 
@@ -543,283 +199,105 @@ impl App {
         let shown = self.parts.boards.player().and_then(|b| b.illegal_shown());
         if let Some((from, to)) = shown {
             if rules.unpromoted_pawn_becomes_queen
-                && let Some(mv) = self.unpromoted_pawn(from, to)
+                && let Some(mv) = unpromoted_pawn(&self.game, from, to)
             {
-                let t = self.message("unpromoted_pawn", &[]);
-                self.say(out, t, Priority::Urgent, SayKind::Game);
+                let t = self.talk.text("unpromoted_pawn", &[]);
+                self.voice(out).say(t, Priority::Urgent, SayKind::Game);
                 self.play(mv, now, out);
-                self.penalised(presser, "illegal-move", "7.5.2 unpromoted pawn", now, |a| {
-                    a.illegal_penalty(presser, now, out);
-                });
-                self.sync_board(now, out);
+                self.illegal_penalty(presser, Some("7.5.2 unpromoted pawn"), now, out);
+                self.sync_seat(super::board::Seat::Player, now, out);
                 return PressCheck::Promoted;
             }
-            let t = self.message("illegal_on_board", &[]);
-            self.say(out, t, Priority::Urgent, SayKind::Board);
+            let t = self.talk.text("illegal_on_board", &[]);
+            self.voice(out).say(t, Priority::Urgent, SayKind::Board);
             if let Some(b) = self.parts.boards.player_mut() {
                 // Said: not again when the settle time passes.
                 b.illegal_said();
             }
-            self.penalised(presser, "illegal-move", "7.5.1 on the board", now, |a| {
-                a.illegal_penalty(presser, now, out);
-            });
+            self.illegal_penalty(presser, Some(ON_THE_BOARD), now, out);
             return PressCheck::Penalised;
         }
         if rules.press_without_move_is_illegal {
             let side = self.talk.phraser.side(presser);
-            let t = self.message("illegal_press", &[("side", &side)]);
-            self.say(out, t, Priority::Urgent, SayKind::Game);
-            self.penalised(
-                presser,
-                "illegal-move",
-                "7.5.3 pressed without moving",
-                now,
-                |a| {
-                    a.illegal_penalty(presser, now, out);
-                },
-            );
+            let t = self.talk.text("illegal_press", &[("side", &side)]);
+            self.voice(out).say(t, Priority::Urgent, SayKind::Game);
+            self.illegal_penalty(presser, Some("7.5.3 pressed without moving"), now, out);
             return PressCheck::Penalised;
         }
         PressCheck::Nothing
     }
 
-    /// The promotion to a queen of the pawn of the side to move that the
-    /// board shows gone from `from` to `to` on the last rank, unpromoted.
-    fn unpromoted_pawn(&self, from: Square, to: Square) -> Option<Move> {
-        let pos = self.game.position();
-        let piece = pos.board().piece_at(from)?;
-        let last = match piece.color {
-            Color::White => Rank::Eighth,
-            Color::Black => Rank::First,
-        };
-        if piece.role != Role::Pawn || to.rank() != last {
-            return None;
-        }
-        pos.legal_moves()
-            .into_iter()
-            .find(|m| m.from() == Some(from) && m.to() == to && m.promotion() == Some(Role::Queen))
-    }
-
-    /// The board showed an illegal move from `from` to `to` and hector
-    /// said so.  When hector's own clock is pressed by the announcement
-    /// (not separately, and no clock on the board), that announcement
-    /// completes it (7.5.1): the position stays the one before it (the
-    /// game never took the move) and the penalty applies.  A pawn on the
-    /// last rank is not judged here: its piece may still be exchanged.
-    pub(in crate::app) fn board_illegal_announced(
-        &mut self,
-        from: Square,
-        to: Square,
-        now: Instant,
-        out: &mut Vec<Effect>,
-    ) {
-        let Some(part) = &self.parts.clock else {
-            return;
-        };
-        let pressed_by_announcement = !part.follows_board()
-            && part.presser.mode() == PressMode::OnMove
-            && part.clock.is_running();
-        if !pressed_by_announcement || self.game.is_over() {
-            return;
-        }
-        let pos = self.game.position();
-        let pawn_to_last_rank = pos.board().role_at(from) == Some(Role::Pawn)
-            && matches!(to.rank(), Rank::First | Rank::Eighth);
-        if pawn_to_last_rank {
-            return;
-        }
-        let offender = pos.turn();
-        self.penalised(offender, "illegal-move", "7.5.1 on the board", now, |a| {
-            a.illegal_penalty(offender, now, out);
-        });
-    }
-
     // Offers, claims and resignation (9.1, 9.2, 9.3, 5.1.2).
 
-    /// Refuse anything but exploration once the game is over.
-    fn refuse_if_over(&mut self, out: &mut Vec<Effect>) -> bool {
-        match self.game_over_state() {
-            Some(t) => {
-                self.say(out, t, Priority::Normal, SayKind::Error);
-                true
-            }
-            None => false,
+    /// A draw action or resignation (`offers.rs` decides and words it):
+    /// refused once the game is over; online, resignation is lichess's.
+    /// The opponent's on their page (`page`) is said to the player, and
+    /// why not shown on the page.
+    pub(super) fn draw_action(&mut self, action: DrawAction, page: bool, out: &mut Vec<Effect>) {
+        if page {
+            let Some(edit) = offers::Offers::of_page(action, !self.settings.me) else {
+                return;
+            };
+            let made = self.change(edit.clone()).map(drop);
+            let over = status::over_sentence(&self.game, &self.parts, &self.talk);
+            let voice = &mut Voice::new(&mut self.talk, out);
+            let page = Some(&mut self.parts.companion);
+            return offers::say_outcome(&edit, made, over, page, voice);
         }
-    }
-
-    /// `draw` typed at the keyboard: the offer of the player at it (the
-    /// side that is "mine").  An offer is made after moving (9.1.2.1): typed
-    /// while it is that player's move, it is kept and made with their next
-    /// move, and hector says so.
-    pub(super) fn typed_draw_offer(&mut self, out: &mut Vec<Effect>) {
-        if self.refuse_if_over(out) {
+        if let Some(t) = status::over_state(&self.game, &self.parts, &self.talk) {
+            self.voice(out).say(t, Priority::Normal, SayKind::Error);
             return;
         }
-        if self.parts.offers.keep_typed(&self.game, self.settings.me) {
-            let t = self.message("offer_kept", &[]);
-            self.info(out, t);
-            return;
-        }
-        self.offer_draw(out);
-    }
-
-    /// The player who has just moved offers a draw (9.1.2.1); before the
-    /// first move, the player to move.
-    pub(super) fn offer_draw(&mut self, out: &mut Vec<Effect>) {
-        if self.refuse_if_over(out) {
-            return;
-        }
-        let by = if self.game.history().is_empty() {
-            self.game.turn()
-        } else {
-            !self.game.turn()
-        };
-        let t = match self.change(Edit::OfferDraw(by)) {
-            Ok(_) => {
-                let side = self.talk.phraser.side(by);
-                self.message("draw_offered", &[("side", &side)])
-            }
-            Err(e) => self.talk.text(game_error_key(&e), &[]),
-        };
-        self.say(out, t, Priority::Urgent, SayKind::Game);
-    }
-
-    pub(super) fn accept_draw(&mut self, out: &mut Vec<Effect>) {
-        if self.refuse_if_over(out) {
-            return;
-        }
-        let by = self.game.turn();
-        match self.change(Edit::AcceptDraw(by)) {
-            Ok(_) => {
-                let t = self.game_over_sentence().unwrap_or_default();
-                self.say(out, t, Priority::Urgent, SayKind::Game);
-            }
-            Err(e) => {
-                let t = self.talk.text(game_error_key(&e), &[]);
-                self.say(out, t, Priority::Normal, SayKind::Error);
-            }
-        }
-    }
-
-    pub(super) fn decline_draw(&mut self, out: &mut Vec<Effect>) {
-        if self.refuse_if_over(out) {
-            return;
-        }
-        let by = self.game.turn();
-        let t = match self.change(Edit::DeclineDraw(by)) {
-            Ok(_) => {
-                let side = self.talk.phraser.side(by);
-                self.message("draw_declined", &[("side", &side)])
-            }
-            Err(e) => self.talk.text(game_error_key(&e), &[]),
-        };
-        self.say(out, t, Priority::Normal, SayKind::Game);
-    }
-
-    pub(super) fn resign(&mut self, out: &mut Vec<Effect>) {
-        if self.refuse_if_over(out) {
-            return;
-        }
-        if let Some(o) = &self.parts.online {
-            return o.resign(&mut super::voice::Voice::new(&mut self.talk, out));
-        }
-        let by = self.game.turn();
-        if self.change(Edit::Resign(by)).is_ok()
-            && let Some(t) = self.game_over_sentence()
+        if action == DrawAction::Resign
+            && let Some(o) = &self.parts.online
         {
-            self.say(out, t, Priority::Urgent, SayKind::Game);
+            return o.resign(&mut Voice::new(&mut self.talk, out));
         }
+        let voice = &mut Voice::new(&mut self.talk, out);
+        let me = self.settings.me;
+        let Some(edit) = self.parts.offers.ask(action, &self.game, me, voice) else {
+            return;
+        };
+        let made = self.change(edit.clone()).map(drop);
+        let over = status::over_sentence(&self.game, &self.parts, &self.talk);
+        offers::say_outcome(
+            &edit,
+            made,
+            over,
+            None,
+            &mut Voice::new(&mut self.talk, out),
+        );
     }
 
-    /// A draw claim by the player to move (9.2, 9.3), on the position now
-    /// or on an intended move.  Which rule is claimed follows from the
-    /// position: 50 moves when the count is there, else repetition.
-    pub(super) fn claim(&mut self, intended: Option<String>, now: Instant, out: &mut Vec<Effect>) {
-        if self.refuse_if_over(out) {
-            return;
-        }
-        if let Some(o) = &self.parts.online {
-            return o.claim(now, &mut super::voice::Voice::new(&mut self.talk, out));
-        }
-        let pos = self.game.position().clone();
-        let mv = match intended {
-            None => None,
-            Some(text) => match self.talk.reader.read(&text, &pos) {
-                Ok(mv) => Some(mv),
-                Err(e) => {
-                    let t = self.talk.phraser.input_error(&e, &pos);
-                    self.say(out, t, Priority::Normal, SayKind::Error);
-                    return;
-                }
-            },
-        };
-        self.claim_by(pos.turn(), mv, now, out);
-    }
-
-    /// The opponent claims a draw on the page (issue 30): only on their
-    /// move (9.2); said to the blind player and decided as the player's
-    /// own claim, penalty and all; a refusal is shown on the page too.
-    pub(super) fn opponent_claims(
-        &mut self,
-        intended: Option<crate::companion::MoveInput>,
-        now: Instant,
-        out: &mut Vec<Effect>,
-    ) {
-        use crate::companion::MoveInput;
-        let them = !self.settings.me;
-        if self.game.turn() != them {
-            self.parts
-                .companion
-                .notify_key(&self.talk, "companion_claim_needs_turn");
-            return;
-        }
-        let pos = self.game.position().clone();
-        let mv = match intended {
-            None => None,
-            Some(MoveInput::San(text)) => match self.talk.reader.read(&text, &pos) {
-                Ok(mv) => Some(mv),
-                Err(e) => {
-                    let t = self.talk.phraser.input_error(&e, &pos);
-                    self.parts.companion.notify(t, None);
-                    return;
-                }
-            },
-            Some(MoveInput::FromTo {
-                from,
-                to,
-                promotion,
-            }) => match crate::companion::snapshot::resolve_tap(&pos, from, to, promotion) {
-                Some(mv) => Some(mv),
-                None => {
-                    self.parts
-                        .companion
-                        .notify_key(&self.talk, "companion_illegal");
-                    return;
-                }
-            },
-        };
-        let side = self.talk.phraser.side(them);
-        let t = match mv {
-            Some(m) => {
-                let words = self.talk.phraser.say_move(&pos, m);
-                self.message("opponent_claims_with", &[("side", &side), ("move", &words)])
+    /// A draw claim (9.2, 9.3; `claims.rs` reads it) by the player to
+    /// move, refused once the game is over (online, lichess's), or by the
+    /// opponent on their page (issue 30): decided as the player's own
+    /// claim, penalty and all; a refusal is shown on the page too.
+    pub(super) fn claim(&mut self, claimant: Claimant, now: Instant, out: &mut Vec<Effect>) {
+        let page = matches!(claimant, Claimant::Page(_));
+        if !page {
+            if let Some(t) = status::over_state(&self.game, &self.parts, &self.talk) {
+                self.voice(out).say(t, Priority::Normal, SayKind::Error);
+                return;
             }
-            None => self.message("opponent_claims", &[("side", &side)]),
+            if let Some(o) = &self.parts.online {
+                return o.claim(now, &mut Voice::new(&mut self.talk, out));
+            }
+        }
+        let voice = &mut Voice::new(&mut self.talk, out);
+        let (me, companion) = (self.settings.me, &mut self.parts.companion);
+        let Some((by, mv)) = claims::read(claimant, &self.game, me, companion, voice) else {
+            return;
         };
-        self.say(out, t, Priority::Urgent, SayKind::Game);
         let from = out.len();
-        self.claim_by(them, mv, now, out);
-        if !self.game.is_over() {
+        self.claim_by(by, mv, now, out);
+        if page && !self.game.is_over() {
             // Refused: the page shows why, in the blind player's words.
-            let why: Vec<String> = out[from..]
-                .iter()
-                .filter_map(|e| match e {
-                    Effect::Say(u) if u.kind == SayKind::Game => Some(u.text.clone()),
-                    _ => None,
-                })
-                .take(1)
-                .collect();
-            if let Some(t) = why.into_iter().next() {
+            let why = out[from..].iter().find_map(|e| match e {
+                Effect::Say(u) if u.kind == SayKind::Game => Some(u.text.clone()),
+                _ => None,
+            });
+            if let Some(t) = why {
                 self.parts.companion.notify(t, None);
             }
         }
@@ -837,15 +315,7 @@ impl App {
         out: &mut Vec<Effect>,
     ) {
         let pos = self.game.position().clone();
-        let halfmoves_after = match mv {
-            Some(m) => pos.clone().play(m).map(|p| p.halfmoves()).unwrap_or(0),
-            None => pos.halfmoves(),
-        };
-        let kind = if halfmoves_after >= 100 {
-            Claim::FiftyMoves
-        } else {
-            Claim::Repetition
-        };
+        let kind = claims::kind(&pos, mv);
         self.parts.journal.note_claim(by, kind, mv);
         // The clock stops while the claim is decided (9.2, 9.5.1) and
         // stays stopped if the game ends.
@@ -867,40 +337,29 @@ impl App {
                 if let Some(m) = mv {
                     self.announce_move(&pos, m, out);
                 }
-                let t = self.game_over_sentence().unwrap_or_default();
-                self.say(out, t, Priority::Urgent, SayKind::Game);
+                let t =
+                    status::over_sentence(&self.game, &self.parts, &self.talk).unwrap_or_default();
+                self.voice(out).say(t, Priority::Urgent, SayKind::Game);
             }
             Ok(Some(ClaimOutcome::Refused {
                 reason,
                 played,
                 draw_offer,
             })) => {
-                let mut t = match reason {
-                    ClaimRefused::Repetition { occurrences: 1 } => {
-                        self.message("claim_refused_repetition_once", &[])
-                    }
-                    ClaimRefused::Repetition { occurrences } => self.message(
-                        "claim_refused_repetition",
-                        &[("count", &occurrences.to_string())],
-                    ),
-                    ClaimRefused::FiftyMoves { halfmoves } => self.message(
-                        "claim_refused_fifty",
-                        &[("count", &(halfmoves / 2).to_string())],
-                    ),
-                    ClaimRefused::NotYourTurn => self.message("claim_needs_turn", &[]),
-                };
-                if draw_offer {
-                    // 9.1.2.3: a claim counts as a draw offer.
-                    t = format!("{t} {}", self.message("claim_is_offer", &[]));
-                }
-                self.say(out, t, Priority::Normal, SayKind::Game);
+                let t = claims::refusal(&self.talk, reason, draw_offer);
+                self.voice(out).say(t, Priority::Normal, SayKind::Game);
                 // 9.5.3: an incorrect claim costs time (by the edition).
-                if reason != ClaimRefused::NotYourTurn {
-                    self.penalised(by, "incorrect-claim", "9.5.3", now, |a| {
-                        if let Some(part) = &mut a.parts.clock {
-                            part.claim_penalty(by, now, &mut Voice::new(&mut a.talk, out));
-                        }
-                    });
+                if reason != ClaimRefused::NotYourTurn
+                    && let Some(part) = &mut self.parts.clock
+                {
+                    let voice = &mut Voice::new(&mut self.talk, out);
+                    part.penalised(
+                        by,
+                        ("incorrect-claim", "9.5.3"),
+                        now,
+                        &mut self.parts.journal,
+                        |p| p.claim_penalty(by, now, voice),
+                    );
                 }
                 // The decision made, the clock runs again.
                 let over = self.game.is_over();
@@ -911,8 +370,8 @@ impl App {
                     // 9.5.3: the intended move must be made, and it
                     // presses the clock like any move.
                     self.announce_move(&pos, p.mv, out);
-                    if let Some(t) = self.game_over_sentence() {
-                        self.say(out, t, Priority::Urgent, SayKind::Game);
+                    if let Some(t) = status::over_sentence(&self.game, &self.parts, &self.talk) {
+                        self.voice(out).say(t, Priority::Urgent, SayKind::Game);
                     }
                 }
                 // The move presses the clock as any (the parts hear of it).
@@ -923,66 +382,81 @@ impl App {
                 if let Some(part) = &mut self.parts.clock {
                     part.release(held, over, now);
                 }
-                let t = self.message("claim_needs_turn", &[]);
-                self.say(out, t, Priority::Normal, SayKind::Error);
+                let t = self.talk.text("claim_needs_turn", &[]);
+                self.voice(out).say(t, Priority::Normal, SayKind::Error);
             }
         }
     }
 
     // The arbiter's decisions and the penalties, journalled.
 
-    /// A penalty given by `give` (which changes the clocks), journalled
-    /// with the time it changed for each side.
-    pub(in crate::app) fn penalised(
-        &mut self,
-        against: Color,
-        reason: &str,
-        note: &str,
-        now: Instant,
-        give: impl FnOnce(&mut App),
-    ) {
-        let before = clock_times(self.clock(), now);
-        give(self);
-        let after = clock_times(self.clock(), now);
-        if let (Some((w0, b0)), Some((w1, b1))) = (before, after) {
-            self.parts.journal.event(Event::Penalty(Penalty {
-                against,
-                reason: reason.into(),
-                white_delta_ms: w1 - w0,
-                black_delta_ms: b1 - b0,
-                note: note.into(),
-            }));
+    /// `arbiter ...`: asks for the confirmation (`arbiter.rs`).
+    pub(super) fn on_arbiter(&mut self, op: ArbiterOp, out: &mut Vec<Effect>) {
+        let code = (self.parts.companion.arbiter_code.as_deref())
+            .filter(|_| self.parts.tournament.is_some());
+        let voice = &mut Voice::new(&mut self.talk, out);
+        let clock = self.parts.clock.as_ref();
+        if let Some(op) = arbiter::ask(op, clock, code, self.settings.me, voice) {
+            self.mode = super::Mode::ArbiterPending(op);
         }
     }
 
-    /// The answer to an arbiter's confirmation, journalled when carried
-    /// out: the action before what it does, and an illegal move's time
-    /// penalty (7.5) with the time it gave.
+    /// The answer to an arbiter's confirmation: `yes` carries it out (and
+    /// journals it: the action before what it does, and an illegal move's
+    /// time penalty (7.5) with the time it gave), anything else cancels.
     pub(in crate::app) fn arbiter_answered(
         &mut self,
         yes: bool,
         now: Instant,
         out: &mut Vec<Effect>,
     ) {
-        let op = match self.mode {
-            crate::app::Mode::ArbiterPending(op) => Some(op),
-            _ => None,
+        let super::Mode::ArbiterPending(op) = self.mode else {
+            return;
         };
-        if !yes || op.is_none() {
-            self.arbiter_answer(yes, now, out);
+        self.mode = super::Mode::Playing;
+        if !yes {
+            let t = self.talk.text("arbiter_cancelled", &[]);
+            self.voice(out).say(t, Priority::Normal, SayKind::Game);
             return;
         }
-        let Some(op) = op else {
-            return;
-        };
-        let (action, note) = arbiter_words(op, self.settings.me);
+        let me = self.settings.me;
+        let (action, note) = arbiter::words(op, me);
         let last = self.game.history().len();
         let was_over = self.game.is_over();
         let before = clock_times(self.clock(), now);
         self.parts
             .journal
             .event_first(Event::Arbiter { action, note });
-        self.arbiter_answer(yes, now, out);
+        let what = arbiter::what(&self.talk, op, me);
+        let done = self.talk.text("arbiter_done", &[("what", &what)]);
+        match op {
+            ArbiterOp::Result(w) => {
+                let result = match w {
+                    Some(c) => crate::game::GameResult::win(c, EndReason::ArbiterDecision),
+                    None => crate::game::GameResult::draw(EndReason::ArbiterDecision),
+                };
+                if self.change(Edit::End(result)).is_ok() {
+                    if let Some(part) = &mut self.parts.clock {
+                        let _ = part.clock.pause(now);
+                    }
+                    self.voice(out).say(done, Priority::Normal, SayKind::Game);
+                    let t = status::over_sentence(&self.game, &self.parts, &self.talk)
+                        .unwrap_or_default();
+                    self.voice(out).say(t, Priority::Urgent, SayKind::Game);
+                } else if let Some(t) = status::over_state(&self.game, &self.parts, &self.talk) {
+                    self.voice(out).say(t, Priority::Normal, SayKind::Error);
+                }
+            }
+            ArbiterOp::Illegal(s) => self.illegal_move(s.colour(me), done, now, out),
+            _ => {
+                let voice = &mut Voice::new(&mut self.talk, out);
+                let part = self.parts.clock.as_mut();
+                let flag = arbiter::set_clock(op, part, &self.game, me, now, (done, voice));
+                if let Some(side) = flag {
+                    self.flag_fell(side, out);
+                }
+            }
+        }
         // Refused (no such move to take back, the game already over): the
         // arbiter's action did nothing and is not on the scoresheet.
         let done = match op {
@@ -996,17 +470,14 @@ impl App {
             }
             return;
         }
-        if let ArbiterOp::Illegal(s) = op
-            && self.game.history().len() < last
-        {
-            let offender = s.colour(self.settings.me);
+        if let ArbiterOp::Illegal(s) = op {
             let after = clock_times(self.clock(), now);
             let (w, b) = match (before, after) {
                 (Some((w0, b0)), Some((w1, b1))) => (w1 - w0, b1 - b0),
                 _ => (0, 0),
             };
             self.parts.journal.event(Event::Penalty(Penalty {
-                against: offender,
+                against: s.colour(me),
                 reason: "illegal-move".into(),
                 white_delta_ms: w,
                 black_delta_ms: b,
@@ -1015,317 +486,94 @@ impl App {
         }
     }
 
-    // Take-backs: in the game, and on the player's board (`takeback.rs`).
+    // Take-backs: the part (`takeback.rs`) decides and says; the App takes
+    // the moves back in the game.
 
-    /// `takeback`: the last move pair (the engine's reply and the player's
-    /// move), or the player's move while the engine thinks; without an
-    /// engine, the last move.  A board then shows what to put back.
-    pub(super) fn take_back(&mut self, now: Instant, out: &mut Vec<Effect>) {
-        if self.settings.rated {
-            let t = self.message("help_off_rated", &[]);
-            self.info(out, t);
-            return;
-        }
-        if self.game.is_over() {
-            self.takeback_after_end(out);
-            return;
-        }
-        if let Some(a) = &self.parts.boards.takeback_awaited {
-            let t = a.instruction.clone();
-            self.say(out, t, Priority::Normal, SayKind::Board);
-            return;
-        }
-        if self.opponent_away() {
-            self.ask_takeback(out);
-            return;
-        }
-        self.take_back_moves(now, out);
-    }
-
-    /// Whether the opponent plays from elsewhere, not at this keyboard:
-    /// on the companion page or on their own board (an engine, and lichess
-    /// with its own take-back, excepted).  A move made then stands unless
-    /// the opponent allows it to be taken back (4.6, 6.2; issue 30).
-    pub(super) fn opponent_away(&self) -> bool {
-        self.parts.engine.is_none()
-            && self.parts.online.is_none()
-            && (self.parts.companion.paired() || self.opponent_board_answers())
-    }
-
-    /// Whether the opponent's own board is connected: a take-back is asked
-    /// of them there (they take the move back on it to accept).
-    fn opponent_board_answers(&self) -> bool {
-        self.parts.boards.opponent().is_some_and(|b| b.connected())
-    }
-
-    /// The take-back asked of the opponent on the page: the last move,
-    /// said to the player; said again while it waits.
-    pub(super) fn ask_takeback(&mut self, out: &mut Vec<Effect>) {
-        let plies = self.game.history().len();
-        if let Some(a) = self.parts.companion.takeback_asked(plies) {
-            let t = self.message("takeback_waiting", &[("moves", &a.words.clone())]);
-            self.info(out, t);
-            return;
-        }
-        let Some((before, played)) = self.game.positions().next_back() else {
-            let t = self.message("nothing_to_take_back", &[]);
-            self.info(out, t);
-            return;
-        };
-        let words = self.talk.phraser.say_move(before, played.mv);
-        let number = shakmaty::Position::fullmoves(before).get();
-        let dots = if played.by == Color::White {
-            "."
+    /// `takeback` (`agreed`: both players agreed to reopen the finished
+    /// game): asked of the take-back part, done as it notes.
+    pub(super) fn take_back(&mut self, agreed: bool, now: Instant, out: &mut Vec<Effect>) {
+        let App {
+            game,
+            parts,
+            talk,
+            settings,
+            ..
+        } = self;
+        let seat = parts.takeback_seat(game, settings);
+        let voice = &mut Voice::new(talk, out);
+        let note = if agreed {
+            parts.takeback.agreed(seat, &mut parts.journal, voice)
         } else {
-            "..."
+            parts.takeback.request(seat, &mut parts.journal, voice)
         };
-        let san_plus = shakmaty::san::SanPlus::from_move(before.clone(), played.mv).to_string();
-        let san = format!("{number}{dots} {san_plus}");
-        let uci = played.mv.to_uci(self.game.castling_mode()).to_string();
-        let ask = super::companion::TakebackAsk {
-            plies,
-            san,
-            words: words.clone(),
-            record: (number, played.by, san_plus, uci),
-        };
-        self.journal_takeback(&ask, TakebackAnswer::Asked);
-        self.parts.companion.takeback = Some(ask);
-        // Asked on the page when it is paired, else on the opponent's board.
-        let key = if self.parts.companion.paired() {
-            "takeback_asked"
-        } else {
-            "takeback_asked_board"
-        };
-        let t = self.message(key, &[("moves", &words)]);
-        self.say(out, t, Priority::Normal, SayKind::Game);
+        self.on_takeback(note, now, out);
     }
 
-    /// The opponent's board shows the position before the last move: with
-    /// a take-back asked, that is their acceptance (the move is taken back
-    /// in the game); without one, the difference it is (never a silent
-    /// take-back).
-    pub(super) fn takeback_on_opponent_board(&mut self, now: Instant, out: &mut Vec<Effect>) {
-        let plies = self.game.history().len();
-        if self.game.is_over() || self.parts.companion.takeback_asked(plies).is_none() {
-            return;
-        }
-        if let Some(a) = self.parts.companion.takeback.take() {
-            self.journal_takeback(&a, TakebackAnswer::Accepted);
-        }
-        let t = self.message("takeback_accepted_board", &[]);
-        self.say(out, t, Priority::Urgent, SayKind::Game);
-        self.take_back_moves(now, out);
-    }
-
-    /// A move was made while a take-back was asked: the request has ended
-    /// (the opponent played on, or the player did).
-    pub(super) fn takeback_lapsed(&mut self, out: &mut Vec<Effect>) {
-        let plies = self.game.history().len();
-        let Some(a) = self.parts.companion.takeback.take_if(|a| a.plies < plies) else {
-            return;
-        };
-        self.journal_takeback(&a, TakebackAnswer::Lapsed);
-        let t = self.message("takeback_lapsed", &[("moves", &a.words)]);
-        self.say(out, t, Priority::Normal, SayKind::Game);
-    }
-
-    /// The take-back request on the scoresheet: asked, and how it ended
-    /// (issue 30: the scoresheet records everything that happened).
-    fn journal_takeback(&mut self, a: &super::companion::TakebackAsk, answer: TakebackAnswer) {
-        let (number, mover, san, uci) = a.record.clone();
-        self.parts.journal.event(Event::TakebackRequest {
-            by: self.settings.me,
-            answer,
-            number,
-            mover,
-            san,
-            uci,
-        });
-    }
-
-    /// The opponent answered the take-back request on the page: accepted,
-    /// the move is taken back (and the clock set back); refused, it
-    /// stands.  No request standing: the page is told.
-    pub(super) fn takeback_answered(
+    /// What the take-back part asks of the App.
+    pub(super) fn on_takeback(
         &mut self,
-        accepted: bool,
+        note: Option<TakebackNote>,
         now: Instant,
         out: &mut Vec<Effect>,
     ) {
-        let plies = self.game.history().len();
-        if self.parts.companion.takeback_asked(plies).is_none() {
-            self.parts.companion.takeback = None;
-            self.parts
+        match note {
+            None => {}
+            Some(TakebackNote::TakeBack) => self.take_back_moves(now, out),
+            Some(TakebackNote::Reopen) => {
+                self.take_back_moves(now, out);
+                if !self.game.is_over()
+                    && let Some(part) = &mut self.parts.clock
+                    && part.clock.is_paused()
+                    && !part.follows_board()
+                {
+                    let _ = part.clock.resume(now);
+                }
+            }
+            Some(TakebackNote::AskReopen(t)) => {
+                self.ask(super::Question::TakebackAfterEnd, out);
+                self.voice(out).info(t);
+            }
+            Some(TakebackNote::SyncBoard) => self.sync_seat(super::board::Seat::Player, now, out),
+            Some(TakebackNote::NoneStanding) => self
+                .parts
                 .companion
-                .notify_key(&self.talk, "companion_no_takeback");
-            return;
-        }
-        if let Some(a) = self.parts.companion.takeback.take() {
-            let answer = if accepted {
-                TakebackAnswer::Accepted
-            } else {
-                TakebackAnswer::Refused
-            };
-            self.journal_takeback(&a, answer);
-        }
-        if accepted {
-            let t = self.message("takeback_accepted", &[]);
-            self.say(out, t, Priority::Urgent, SayKind::Game);
-            self.take_back_moves(now, out);
-        } else {
-            let t = self.message("takeback_refused", &[]);
-            self.say(out, t, Priority::Urgent, SayKind::Game);
-            // A move taken back on the board alone is put right there.
-            self.sync_board(now, out);
+                .notify_key(&self.talk, "companion_no_takeback"),
         }
     }
 
-    /// `takeback` after the end: a finished game stays finished.  In a
-    /// two-player game both players may agree to reopen it, when it ended
-    /// on the board or by the players (not by a flag, an illegal move too
-    /// many or the arbiter); against the engine, never.
-    fn takeback_after_end(&mut self, out: &mut Vec<Effect>) {
-        use crate::game::EndReason;
-        let by_the_clock_or_the_arbiter = self.game.result().is_some_and(|r| {
-            matches!(
-                r.reason,
-                EndReason::TimeForfeit | EndReason::IllegalMove | EndReason::ArbiterDecision
-            )
-        });
-        if self.parts.engine.is_some()
-            || by_the_clock_or_the_arbiter
-            || self.game.history().is_empty()
-        {
-            let t = self.message("takeback_after_end_refused", &[]);
-            self.say(out, t, Priority::Normal, SayKind::Error);
-            return;
-        }
-        let last = self
-            .game
-            .positions()
-            .next_back()
-            .map(|(before, played)| self.talk.phraser.say_move(before, played.mv))
-            .unwrap_or_default();
-        self.ask(super::Question::TakebackAfterEnd, out);
-        let t = self.message("takeback_after_end_ask", &[("moves", &last)]);
-        self.info(out, t);
-    }
-
-    /// Both players agreed to take back after the end: the last move is
-    /// taken back, the game goes on, and so does its clock.
-    pub(super) fn take_back_agreed(&mut self, now: Instant, out: &mut Vec<Effect>) {
-        if !self.game.is_over() || self.settings.rated || self.parts.engine.is_some() {
-            return self.take_back(now, out);
-        }
-        self.take_back_moves(now, out);
-        if !self.game.is_over()
-            && let Some(part) = &mut self.parts.clock
-            && part.clock.is_paused()
-            && !part.follows_board()
-        {
-            let _ = part.clock.resume(now);
-        }
-    }
-
-    /// Take back the last move (with an engine, the last pair).
+    /// Take back the last move (with an engine, the last pair): in the
+    /// game at once, or awaited on the player's board.
     fn take_back_moves(&mut self, now: Instant, out: &mut Vec<Effect>) {
-        let plies = match &self.parts.engine {
-            Some(_) if self.game.turn() == self.settings.me => 2,
-            _ => 1,
-        };
-        let plies = plies.min(self.game.history().len());
-        if plies == 0 {
-            let t = self.message("nothing_to_take_back", &[]);
-            self.info(out, t);
+        let App {
+            game,
+            parts,
+            talk,
+            settings,
+            ..
+        } = self;
+        let Some(plan) = Takebacks::plan(
+            game,
+            parts.engine.is_some(),
+            settings.me,
+            parts.boards.player(),
+            &mut Voice::new(talk, out),
+        ) else {
             return;
-        }
-        let mut taken: Vec<String> = self
-            .game
-            .positions()
-            .rev()
-            .take(plies)
-            .map(|(before, played)| self.talk.phraser.say_move(before, played.mv))
-            .collect();
-        taken.reverse();
-        if let Some(e) = &mut self.parts.engine {
+        };
+        if let Some(e) = &mut parts.engine {
             e.cancel_search();
         }
-        // With a board that answers, the moves it shows are taken back on
-        // it; moves not made there yet (still awaited), at once.  A board
-        // that shows none of these positions is told its mismatch instead.
-        let on_board = match self.parts.boards.player().filter(|b| b.connected()) {
-            Some(b) => {
-                let sensed = b.tracker().sensed();
-                let states = std::iter::once(self.game.position())
-                    .chain(self.game.positions().rev().take(plies).map(|(p, _)| p));
-                let not_made = sensed.and_then(|s| {
-                    states
-                        .enumerate()
-                        .find(|(_, p)| s.matches(p.board()))
-                        .map(|(k, _)| k)
-                });
-                not_made.map_or(0, |k| plies - k.min(plies))
-            }
-            None => 0,
-        };
-        self.take_back_in_game(plies - on_board, now, out);
-        if on_board == 0 {
-            self.parts.boards.takeback_awaited = None;
-            let t = self.message("taken_back", &[("moves", &taken.join(", "))]);
-            self.say(out, t, Priority::Normal, SayKind::Game);
-            return;
-        }
-        // What to take back on the board, the last move first.
-        let mut to_undo: Vec<String> = taken.iter().take(on_board).cloned().collect();
-        to_undo.reverse();
-        let t = self.message("takeback_on_board", &[("moves", &to_undo.join(", "))]);
-        self.parts.boards.takeback_awaited = Some(TakebackAwaited {
-            target: self.game.history().len().saturating_sub(on_board),
-            moves: taken,
-            instruction: t.clone(),
-        });
-        self.say(out, t, Priority::Normal, SayKind::Board);
-    }
-
-    /// The board took back the game's last move (the game has undone it):
-    /// part of an awaited `takeback`, said once all are taken back; true
-    /// when it was.
-    pub(super) fn board_took_back(&mut self, out: &mut Vec<Effect>) -> bool {
-        let Some(awaited) = &self.parts.boards.takeback_awaited else {
-            return false;
-        };
-        let len = self.game.history().len();
-        if len > awaited.target {
-            return true;
-        }
-        let moves = awaited.moves.join(", ");
-        self.parts.boards.takeback_awaited = None;
-        let t = self.message("taken_back", &[("moves", &moves)]);
-        self.say(out, t, Priority::Normal, SayKind::Game);
-        true
-    }
-
-    /// The board is gone while a take-back was awaited there: the moves
-    /// are taken back in the game now.
-    pub(super) fn takeback_without_board(&mut self, now: Instant, out: &mut Vec<Effect>) {
-        let Some(target) = self
-            .parts
-            .boards
-            .takeback_awaited
-            .as_ref()
-            .map(|a| a.target)
-        else {
-            return;
-        };
-        let n = self.game.history().len().saturating_sub(target);
-        self.take_back_in_game(n, now, out);
-        self.board_took_back(out);
+        self.take_back_in_game(plan.in_game(), now, out);
+        let plies = self.game.history().len();
+        self.parts
+            .takeback
+            .planned(plan, plies, &mut Voice::new(&mut self.talk, out));
     }
 
     /// `n` moves taken back in the game (the clock hears of it, and is
     /// set back to before them); none: the clock still forgets a press it
     /// waited for.
-    fn take_back_in_game(&mut self, n: usize, now: Instant, out: &mut Vec<Effect>) {
+    pub(super) fn take_back_in_game(&mut self, n: usize, now: Instant, out: &mut Vec<Effect>) {
         match self.change(Edit::TakeBack(n)) {
             Ok(c) if !c.is_empty() => {
                 self.settle(now, out);
@@ -1340,75 +588,6 @@ impl App {
             }
         }
     }
-}
-
-/// A time as the journal writes it.
-fn secs(d: Duration) -> String {
-    crate::scoresheet::record::format_ms(millis(d))
-}
-
-/// What an arbiter function does, in words (`me`: the player's side).
-fn arbiter_what(talk: &Talk, op: ArbiterOp, me: Color) -> String {
-    let colour = |s: Side| s.colour(me);
-    match op {
-        ArbiterOp::Stop => talk.text("arbiter_stop", &[]),
-        ArbiterOp::Start => talk.text("arbiter_start", &[]),
-        ArbiterOp::Add(s, d) | ArbiterOp::Remove(s, d) => {
-            let key = if matches!(op, ArbiterOp::Add(..)) {
-                "arbiter_add"
-            } else {
-                "arbiter_remove"
-            };
-            let side = talk.phraser.side(colour(s));
-            let time = words::time(&talk.phraser, d);
-            talk.text(key, &[("side", &side), ("time", &time)])
-        }
-        ArbiterOp::Moves(n) => talk.text("arbiter_moves", &[("count", &n.to_string())]),
-        // (Said at once, never asked to confirm: `on_arbiter`.)
-        ArbiterOp::Code => String::new(),
-        ArbiterOp::Illegal(s) => {
-            let side = talk.phraser.side(colour(s));
-            talk.text("arbiter_illegal", &[("side", &side)])
-        }
-        ArbiterOp::Result(w) => {
-            let key = match w {
-                Some(Color::White) => "result_white",
-                Some(Color::Black) => "result_black",
-                None => "result_draw",
-            };
-            let result = talk.text(key, &[]);
-            talk.text("arbiter_result", &[("result", &result)])
-        }
-    }
-}
-
-/// An arbiter's action as the journal words it: a word and a note.
-/// An arbiter function as the journal writes it: its action and note
-/// (`me`: the player's side).
-fn arbiter_words(op: ArbiterOp, me: Color) -> (String, String) {
-    let side = |s: Side| match s.colour(me) {
-        Color::White => "white",
-        Color::Black => "black",
-    };
-    let (action, note) = match op {
-        ArbiterOp::Stop => ("stop", String::new()),
-        ArbiterOp::Start => ("start", String::new()),
-        ArbiterOp::Add(s, d) => ("add-time", format!("{} {}", side(s), secs(d))),
-        ArbiterOp::Remove(s, d) => ("remove-time", format!("{} {}", side(s), secs(d))),
-        ArbiterOp::Moves(n) => ("moves", n.to_string()),
-        ArbiterOp::Code => ("code", String::new()),
-        ArbiterOp::Illegal(s) => ("illegal-move", side(s).to_string()),
-        ArbiterOp::Result(w) => (
-            "result",
-            match w {
-                Some(Color::White) => "1-0",
-                Some(Color::Black) => "0-1",
-                None => "1/2-1/2",
-            }
-            .to_string(),
-        ),
-    };
-    (action.to_string(), note)
 }
 
 /// Both times now, in milliseconds, when the game has a clock.

@@ -69,8 +69,8 @@ impl App {
         });
         s.takeback_asked = self
             .parts
-            .companion
-            .takeback_asked(self.game.history().len())
+            .takeback
+            .asked(self.game.history().len())
             .map(|a| a.san.clone());
         s
     }
@@ -104,12 +104,12 @@ impl App {
     fn mode_line(&self) -> Option<String> {
         let t = self.parts.tournament.as_ref()?;
         Some(match (t.digest(), t.allowed()) {
-            (Some(d), _) => self.message("view_mode_digest", &[("digest", d)]),
-            (None, []) => self.message("view_mode_tournament", &[]),
+            (Some(d), _) => self.talk.text("view_mode_digest", &[("digest", d)]),
+            (None, []) => self.talk.text("view_mode_tournament", &[]),
             (None, allowed) => {
                 let words: Vec<String> = allowed.iter().map(|a| self.talk.word(*a)).collect();
                 let list = self.talk.phraser.list(&words);
-                self.message("view_mode_allowed", &[("actions", &list)])
+                self.talk.text("view_mode_allowed", &[("actions", &list)])
             }
         })
     }

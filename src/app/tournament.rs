@@ -22,11 +22,17 @@
 use shakmaty::{ByColor, Color, KnownOutcome};
 
 use super::change::GameChange;
+use super::companion::CompanionState;
+use super::scoresheet::Journal;
+use super::voice::Voice;
 use crate::action::PlayerAction;
 use crate::command::{ArbiterOp, Arg, Side, TimeQuery};
+use crate::companion::{MoveInput, OpponentAction};
+use crate::game::Game;
 use crate::msg::Msg;
 use crate::scoresheet::StartInfo;
-use crate::scoresheet::record::{Action, Event, Via};
+use crate::scoresheet::record::{Action, Digest, Event, GameMode, Via};
+use crate::speech::{Priority, SayKind};
 
 /// The start record's key of what the arbiter allowed: the actions'
 /// names, comma-separated (`allow="material,moves"`).
@@ -354,10 +360,223 @@ pub(super) fn arg_words(arg: &Arg) -> String {
     }
 }
 
+// The part's handling: what it says and records (the App hands it the
+// journal, the page and its voice).
+
+/// A record of the game (a tournament game's kept for the arbiter's
+/// page's action log, `t`), written to the journal.
+pub(super) fn record(t: Option<&mut Tournament>, journal: &mut Journal, event: Event) {
+    if let Some(t) = t {
+        t.log(&event);
+    }
+    journal.event(event);
+}
+
+impl Tournament {
+    /// At the start of the session (once): the mode and what the arbiter
+    /// allowed said, and that hector started recorded (`me`: the player).
+    pub(super) fn started(&mut self, me: Color, journal: &mut Journal, voice: &mut Voice) {
+        if !self.start() {
+            return;
+        }
+        let allowed: Vec<String> = self
+            .allowed()
+            .iter()
+            .map(|a| voice.talk().word(*a))
+            .collect();
+        let e = Tournament::act(me, "start", "", Via::Hector);
+        record(Some(self), journal, e);
+        voice.say_key("tournament_mode", &[], Priority::Normal, SayKind::Game);
+        if !allowed.is_empty() {
+            let list = voice.phraser().list(&allowed);
+            let t = voice.text("tournament_allowed", &[("actions", &list)]);
+            voice.info(t);
+        }
+    }
+
+    /// `action` asked by `by` (with `arg`): recorded, and refused (said;
+    /// true) when the table, and the arbiter, refuse it in a tournament
+    /// game.
+    pub(super) fn gate(
+        &mut self,
+        by: Color,
+        action: PlayerAction,
+        arg: &Arg,
+        journal: &mut Journal,
+        voice: &mut Voice,
+    ) -> bool {
+        let refused = self.refuses(action);
+        if let Some(e) = self.record(by, action, arg, !refused) {
+            record(Some(self), journal, e);
+        }
+        if refused {
+            let t = voice.text("tournament_refused", &[]);
+            voice.info(t);
+        }
+        refused
+    }
+
+    /// A change of the game, recorded when it is one of the records
+    /// ([`Tournament::on_change`]).
+    pub(super) fn hear(&mut self, change: &GameChange, journal: &mut Journal) {
+        if let Some(e) = self.on_change(change) {
+            record(Some(self), journal, e);
+        }
+    }
+
+    /// hector stops (quit, the end of input, a signal): recorded, unless
+    /// the record is closed.
+    pub(super) fn stopped(&mut self, me: Color, journal: &mut Journal) {
+        if !self.closed() {
+            let e = Tournament::act(me, "stop", "", Via::Hector);
+            record(Some(self), journal, e);
+        }
+    }
+
+    /// What the opponent (`!me`) did on their page, recorded (a move is
+    /// recorded as the game hears it).
+    pub(super) fn page_action(
+        &mut self,
+        action: &OpponentAction,
+        me: Color,
+        journal: &mut Journal,
+    ) {
+        let (what, arg) = match action {
+            OpponentAction::Move(_) | OpponentAction::ConfirmResult => return,
+            OpponentAction::OfferDraw => ("offer", String::new()),
+            OpponentAction::AcceptDraw => ("accept", String::new()),
+            OpponentAction::DeclineDraw => ("decline", String::new()),
+            OpponentAction::Resign => ("resign", String::new()),
+            // Refused to the player in a tournament game, so not asked
+            // of the page there; recorded should it come.
+            OpponentAction::AcceptTakeback => ("takeback-accept", String::new()),
+            OpponentAction::RefuseTakeback => ("takeback-refuse", String::new()),
+            OpponentAction::ClaimDraw(intended) => (
+                "claim",
+                match intended {
+                    Some(MoveInput::San(san)) => san.clone(),
+                    Some(MoveInput::FromTo { from, to, .. }) => format!("{from}{to}"),
+                    None => String::new(),
+                },
+            ),
+        };
+        let e = Tournament::act(!me, what, &arg, self.via());
+        record(Some(self), journal, e);
+    }
+
+    /// The end of the game (`over`): both players are asked to confirm
+    /// the result (Article 8.7), once (`page`: the opponent has one).
+    pub(super) fn over(&mut self, over: bool, page: bool, voice: &mut Voice) {
+        if !self.ask_confirmation(over) {
+            return;
+        }
+        let word = voice.talk().word(PlayerAction::Confirm);
+        let key = if page {
+            "tournament_confirm_ask"
+        } else {
+            "tournament_confirm_ask_alone"
+        };
+        voice.say_key(key, &[("command", &word)], Priority::Normal, SayKind::Game);
+    }
+}
+
+/// What the part hears besides the game: the player (`me`) and the
+/// opponent's page, the journal, the voice.
+pub(super) struct Around<'a, 'v> {
+    pub(super) me: Color,
+    pub(super) page: &'a mut CompanionState,
+    pub(super) journal: &'a mut Journal,
+    pub(super) voice: &'a mut Voice<'v>,
+}
+
+/// `by` confirms the result of `game` (the player with `confirm`, the
+/// opponent on their page): recorded; once both have (or the player, when
+/// there is no page), the record is closed and its digest asked of the
+/// journal.  Refused (not a tournament game, not over, confirmed already)
+/// to the one who asked.
+pub(super) fn confirm_result(t: Option<&mut Tournament>, by: Color, game: &Game, at: Around) {
+    let Around {
+        me,
+        page,
+        journal,
+        voice,
+    } = at;
+    let mine = by == me;
+    let outcome = game.result().map(|r| r.outcome);
+    let Some(t) = t else {
+        let t = voice.text("confirm_not_tournament", &[]);
+        return voice.info(t);
+    };
+    let via = t.via();
+    let answer = t.confirm(by, outcome);
+    let key = match answer {
+        Confirmed::NotOver => Some("confirm_not_over"),
+        Confirmed::Already => Some("confirm_already"),
+        Confirmed::Recorded { .. } => None,
+    };
+    if let Some(key) = key {
+        if mine {
+            voice.error(key, &[]);
+        } else {
+            page.notify_key(voice.talk(), key);
+        }
+        return;
+    }
+    let (Confirmed::Recorded { both }, Some(outcome)) = (answer, outcome) else {
+        return;
+    };
+    record(Some(t), journal, Event::Confirm { by, outcome, via });
+    let side = voice.phraser().side(by);
+    voice.say_key(
+        "result_confirmed",
+        &[("side", &side)],
+        Priority::Normal,
+        SayKind::Game,
+    );
+    if both || (mine && !page.running()) {
+        if t.close() {
+            journal.close();
+        }
+    } else if mine {
+        let side = voice.phraser().side(!by);
+        let t = voice.text("confirm_waiting", &[("side", &side)]);
+        voice.info(t);
+    }
+}
+
+/// The closed record's digest, from the journal: said, shown on the
+/// full-screen view and the opponent's page (what `hector verify` gives
+/// for the file, and the arbiter notes on the result slip).
+pub(super) fn digest_said(
+    t: Option<&mut Tournament>,
+    digest: &Digest,
+    page: &mut CompanionState,
+    voice: &mut Voice,
+) {
+    let short = crate::scoresheet::verify::short_digest(digest);
+    if let Some(t) = t {
+        t.set_digest(short.clone());
+    }
+    let t = voice.text("tournament_digest", &[("digest", &short)]);
+    page.notify(t.clone(), None);
+    voice.say(t, Priority::Normal, SayKind::Game);
+}
+
+/// A game resumed from its journal is played in the mode its start
+/// record names, whatever this session was started with (a record of
+/// before modes keeps the session's): rated or not, a tournament game or
+/// not (`slot`).
+pub(super) fn mode_of_record(start: &StartInfo, rated: &mut bool, slot: &mut Option<Tournament>) {
+    let Some(mode) = start.mode() else {
+        return;
+    };
+    *rated = mode != GameMode::Casual;
+    *slot = TournamentSetup::of_start(start).map(Tournament::new);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scoresheet::record::GameMode;
     use shakmaty::Square;
 
     #[test]
@@ -508,6 +727,98 @@ mod tests {
         assert_eq!(
             recorded,
             [r#"action white attackers "e4" via=typed refused"#]
+        );
+    }
+
+    /// The part alone: hector's start is said and recorded once, its
+    /// stop recorded; without a page the player's confirmation of a game
+    /// over closes the record (a second is refused, with the error tone);
+    /// before the end there is nothing to confirm.
+    #[test]
+    fn the_part_alone_says_its_mode_and_closes_on_the_confirmation() {
+        use crate::app::App;
+        use crate::app::tests::said;
+        let mut talk = App::builder().build().talk;
+        let mut journal = Journal::default();
+        let mut page = CompanionState::default();
+        let mut out = Vec::new();
+        let mut t = Tournament::new(TournamentSetup::default());
+        let v = &mut Voice::new(&mut talk, &mut out);
+        t.started(Color::White, &mut journal, v);
+        t.started(Color::White, &mut journal, v);
+        assert_eq!(said(&out).len(), 1, "said once");
+        assert_eq!(t.action_log().len(), 1, "{:?}", t.action_log());
+        let mut game = Game::new();
+        let v = &mut Voice::new(&mut talk, &mut out);
+        t.over(game.is_over(), false, v);
+        fn around<'a, 'v>(
+            voice: &'a mut Voice<'v>,
+            page: &'a mut CompanionState,
+            journal: &'a mut Journal,
+        ) -> Around<'a, 'v> {
+            Around {
+                me: Color::White,
+                page,
+                journal,
+                voice,
+            }
+        }
+        confirm_result(
+            Some(&mut t),
+            Color::White,
+            &game,
+            around(v, &mut page, &mut journal),
+        );
+        assert!(!t.closed());
+        game.resign(Color::Black).unwrap();
+        t.over(game.is_over(), false, v);
+        t.over(game.is_over(), false, v);
+        confirm_result(
+            Some(&mut t),
+            Color::White,
+            &game,
+            around(v, &mut page, &mut journal),
+        );
+        assert!(t.closed());
+        confirm_result(
+            Some(&mut t),
+            Color::White,
+            &game,
+            around(v, &mut page, &mut journal),
+        );
+        t.stopped(Color::White, &mut journal);
+        assert_eq!(
+            t.action_log().len(),
+            2,
+            "start and confirm: {:?}",
+            t.action_log()
+        );
+        // The gate: a take-back refused (said, recorded), `repeat` allowed
+        // (recorded).
+        let v = &mut Voice::new(&mut talk, &mut out);
+        assert!(t.gate(
+            Color::White,
+            PlayerAction::Takeback,
+            &Arg::None,
+            &mut journal,
+            v
+        ));
+        assert!(!t.gate(
+            Color::White,
+            PlayerAction::Repeat,
+            &Arg::None,
+            &mut journal,
+            v
+        ));
+        assert_eq!(t.action_log().len(), 4, "{:?}", t.action_log());
+        // Said: the mode; not over; asked to confirm (once); confirmed;
+        // confirmed already; the take-back refused.
+        assert_eq!(said(&out).len(), 6, "{:?}", said(&out));
+        assert_eq!(
+            out.iter()
+                .filter(|e| **e == crate::msg::Effect::Tone(crate::audio::Tone::Error))
+                .count(),
+            2
         );
     }
 }

@@ -6,6 +6,7 @@
 //! the App.
 
 use crate::audio::Tone;
+use crate::command::ArgProblem;
 use crate::keymap::Keymap;
 use crate::msg::Effect;
 use crate::notation::Reader;
@@ -35,6 +36,52 @@ impl Talk {
     pub(super) fn help_line(&self, action: crate::action::PlayerAction) -> String {
         let word = self.word(action);
         self.text(&format!("help_{}", action.key()), &[("command", &word)])
+    }
+
+    /// What was wrong with a command's words, or its help when words are
+    /// missing.
+    pub(super) fn arg_problem(
+        &self,
+        command: crate::action::PlayerAction,
+        problem: &crate::command::ArgProblem,
+    ) -> String {
+        let word = self
+            .keymap
+            .words(command)
+            .first()
+            .cloned()
+            .unwrap_or_else(|| command.key().to_owned());
+        let (key, input) = match problem {
+            ArgProblem::Missing => return self.help_line(command),
+            ArgProblem::NoRank(w) => ("arg_no_rank", w),
+            ArgProblem::NoFile(w) => ("arg_no_file", w),
+            ArgProblem::NoSquare(w) => ("arg_no_square", w),
+            ArgProblem::NoSide(w) => ("arg_no_side", w),
+            ArgProblem::NoPieceOrSide(w) => ("arg_no_piece_or_side", w),
+            ArgProblem::NoCount(w) => ("arg_no_count", w),
+            ArgProblem::NoFormat(w) => ("arg_no_format", w),
+            ArgProblem::NoArbiterOp(w) => ("arg_no_arbiter_op", w),
+            ArgProblem::NoTimeQuery(w) => ("arg_no_time_query", w),
+            ArgProblem::NoMinutes(w) => ("arg_no_minutes", w),
+            ArgProblem::NoResult(w) => ("arg_no_result", w),
+            ArgProblem::TooMany(w) => ("arg_too_many", w),
+            ArgProblem::NoCommand(w) => ("help_unknown", w),
+        };
+        let input = crate::words::quote(input);
+        self.text(key, &[("input", &input), ("command", &word)])
+    }
+
+    /// What a line answers to a yes-or-no question: the action of its one
+    /// word (yes, no, quit), if it is one.
+    pub(super) fn answer(&self, line: &str) -> Option<crate::action::PlayerAction> {
+        let words: Vec<&MoveWords> = self.arg_words.iter().collect();
+        let reader = crate::command::ArgReader {
+            vocabularies: &words,
+        };
+        match crate::command::read_line(line, &self.keymap, &reader) {
+            crate::command::Input::Request(r) => r.alone(),
+            _ => None,
+        }
     }
 
     /// The player's word for an action: the first of the line keymap in

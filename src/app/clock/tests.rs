@@ -518,3 +518,91 @@ fn the_clock_part_reports_what_time_brings() {
     over.resign(Color::Black).unwrap();
     assert_eq!(part.handle_time(&over, t0 + s(200)), ClockNote::Quiet);
 }
+
+/// The clock part alone (no App): an illegal move's penalty gives the
+/// opponent time first (said, journalled through `penalised`), and one
+/// too many ends the game by the result it returns; the part does not
+/// end the game itself.
+#[test]
+fn the_part_alone_penalises_illegal_moves_and_returns_the_end() {
+    let t0 = Instant::now();
+    let mut talk = App::builder().build().talk;
+    let mut journal = crate::app::scoresheet::Journal::default();
+    let game = Game::new();
+    let mut part = ClockPart::new(ClockSetup::new(parse_spec("90+30").unwrap()));
+    part.begin(&game, t0);
+    let mut out = Vec::new();
+    let v = &mut Voice::new(&mut talk, &mut out);
+    let before = part.clock().remaining(Color::Black, t0);
+    let end = part.penalised(
+        Color::White,
+        ("illegal-move", "7.5"),
+        t0,
+        &mut journal,
+        |p| p.illegal_penalty(Color::White, &game, t0, v),
+    );
+    assert_eq!(end, None);
+    assert!(part.clock().remaining(Color::Black, t0) > before);
+    assert_eq!(said(&out).len(), 1, "{:?}", said(&out));
+    let mut end = None;
+    for _ in 0..3 {
+        let v = &mut Voice::new(&mut talk, &mut out);
+        end = part.illegal_penalty(Color::White, &game, t0, v);
+        if end.is_some() {
+            break;
+        }
+    }
+    let end = end.expect("one illegal move too many ends the game");
+    assert_eq!(end.reason, EndReason::IllegalMove);
+    assert!(!part.clock().is_running(), "the clock stops");
+}
+
+/// `time` without a clock is left to the App (false); the moves of the
+/// game are counted without one (D.2.6.1); with one, it is read and said.
+#[test]
+fn the_part_alone_says_the_time_or_leaves_no_clock_to_the_app() {
+    let t0 = Instant::now();
+    let mut talk = App::builder().build().talk;
+    let mut journal = crate::app::scoresheet::Journal::default();
+    let game = Game::new();
+    let mut out = Vec::new();
+    let v = &mut Voice::new(&mut talk, &mut out);
+    assert!(!say_time(
+        None,
+        TimeQuery::Both,
+        Color::White,
+        &game,
+        &mut journal,
+        t0,
+        v
+    ));
+    assert!(say_time(
+        None,
+        TimeQuery::Moves,
+        Color::White,
+        &game,
+        &mut journal,
+        t0,
+        v
+    ));
+    let mut part = ClockPart::new(ClockSetup::new(parse_spec("5+0").unwrap()));
+    part.begin(&game, t0);
+    assert!(say_time(
+        Some(&part),
+        TimeQuery::Both,
+        Color::White,
+        &game,
+        &mut journal,
+        t0,
+        v
+    ));
+    assert_eq!(said(&out).len(), 2);
+    let v = &mut Voice::new(&mut talk, &mut out);
+    // Paused: refused for no clock, paused and resumed with one.
+    assert_eq!(pause(None, false, &game, t0, v), None);
+    assert_eq!(pause(Some(&mut part), false, &game, t0, v), None);
+    assert!(!part.clock().is_running());
+    assert_eq!(pause(Some(&mut part), true, &game, t0, v), None);
+    assert!(part.clock().is_running());
+    assert_eq!(said(&out).len(), 5);
+}

@@ -56,7 +56,7 @@ use crate::speech::{Priority, SayKind};
 mod resume;
 mod save;
 
-pub(in crate::app) use resume::{damage_sentence, engine_side_of, lines_words, restored_up_to};
+pub(in crate::app) use resume::{damage_sentence, engine_side_of, keep_question, lines_words};
 pub(in crate::app) use save::say_exported;
 
 /// The start record's key naming the side the engine plays.
@@ -433,6 +433,15 @@ impl Journal {
         }
     }
 
+    /// Leaving while the journal cannot be written: where the game is
+    /// kept (a copy saved since the last move), or that it is not.
+    pub(in crate::app) fn saved_where_bye(&self, talk: &super::voice::Talk) -> String {
+        match self.copy_current() {
+            Some(path) => talk.text("saved_copy_bye", &[("path", path)]),
+            None => talk.text("not_saved_bye", &[]),
+        }
+    }
+
     /// `time`: the reading of `clock` with both times is journalled
     /// (while the game goes on, not `over`; at its end the times are
     /// recorded once).
@@ -606,7 +615,7 @@ fn handle_status(sheet: Option<&mut Sheet>, status: JournalStatus) -> JournalNot
             }
             JournalNote::Recovered
         }
-        // A tournament game's digest: the App's (`App::on_digest`).
+        // A tournament game's digest: the tournament part's (`tournament::digest_said`).
         JournalStatus::Digest(_) => JournalNote::Quiet,
     }
 }

@@ -65,6 +65,16 @@ impl Journal {
     }
 }
 
+/// Whether to keep the records after the damage, asked when they
+/// continue the game (and the damage was copied aside); none otherwise.
+pub(in crate::app) fn keep_question(talk: &Talk, offer: &ResumeOffer) -> Option<String> {
+    let d = offer.damage.as_ref().filter(|d| d.kept_in.is_ok())?;
+    let c = d.continued.as_ref()?;
+    let lines = lines_words(talk, c.from_line, c.to_line);
+    let upto = restored_up_to(talk, &c.resumed.game);
+    Some(talk.text("journal_keep_after", &[("lines", &lines), ("move", &upto)]))
+}
+
 /// The last move of a game with its number, as said ("2. knight f3"),
 /// or the start of the game.
 pub(in crate::app) fn restored_up_to(talk: &Talk, game: &Game) -> String {

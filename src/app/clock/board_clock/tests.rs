@@ -516,3 +516,80 @@ fn a_clock_that_goes_away_is_said() {
     assert_eq!(t.a.next_deadline(), None);
     let _ = Board::new();
 }
+
+/// The clock part alone (no App): a clock on the board found makes the
+/// game's clock follow it; White's press after White's move is a press
+/// said and counted once; a flag shown is returned, not decided.
+#[test]
+fn the_part_alone_follows_a_board_clock_its_lever_and_its_flag() {
+    let t0 = Instant::now();
+    let mut talk = App::builder().build().talk;
+    let mut out = Vec::new();
+    let reading = |left: u64, right: u64, high: ClockSide, flag: bool| ClockReading {
+        left: s(left),
+        right: s(right),
+        left_flag: false,
+        right_flag: flag,
+        running: true,
+        high,
+        battery_low: false,
+    };
+    let mut game = Game::new();
+    let mut slot: Option<ClockPart> = None;
+    // The first reading: White (left, high) to move; a clock is made for it.
+    let m = ClockMessage::Reading(reading(300, 300, ClockSide::Left, false));
+    let v = &mut Voice::new(&mut talk, &mut out);
+    let r = ClockPart::on_board_message(&mut slot, m, &game, t0, v).unwrap();
+    assert_eq!(r.presser, None);
+    assert_eq!(said(&out).len(), 1, "found: {:?}", said(&out));
+    let v = &mut Voice::new(&mut talk, &mut out);
+    let part = slot.as_mut().unwrap();
+    assert!(part.follows_board());
+    part.follow_reading(&r, false, &game, t0, v);
+    assert_eq!(part.after_reading(&r, &game, t0, v), None);
+    // White moves, then presses: the lever goes down on the left.
+    let e4 = San::from_ascii(b"e4")
+        .unwrap()
+        .to_move(game.position())
+        .unwrap();
+    game.play(e4).unwrap();
+    let m = ClockMessage::Reading(reading(290, 300, ClockSide::Right, false));
+    let r = ClockPart::on_board_message(&mut slot, m, &game, t0 + s(10), v).unwrap();
+    assert_eq!(r.presser, Some(shakmaty::Color::White));
+    let part = slot.as_mut().unwrap();
+    assert!(part.lever_completes(shakmaty::Color::White, &game));
+    part.follow_reading(&r, true, &game, t0 + s(10), v);
+    assert!(
+        !part.lever_completes(shakmaty::Color::White, &game),
+        "counted once"
+    );
+    assert_eq!(
+        part.clock().remaining(shakmaty::Color::White, t0 + s(10)),
+        s(290)
+    );
+    // Black's flag (right) shows: returned for the App to end the game.
+    let m = ClockMessage::Reading(reading(290, 0, ClockSide::Right, true));
+    let r = ClockPart::on_board_message(&mut slot, m, &game, t0 + s(400), v).unwrap();
+    let part = slot.as_mut().unwrap();
+    part.follow_reading(&r, false, &game, t0 + s(400), v);
+    let flag = part.after_reading(&r, &game, t0 + s(400), v);
+    assert_eq!(flag, Some(shakmaty::Color::Black));
+    // The clock gone from the board: said, and the clock stops.
+    let before = said(&out).len();
+    let v = &mut Voice::new(&mut talk, &mut out);
+    let none = ClockPart::on_board_message(&mut slot, ClockMessage::NoClock, &game, t0, v);
+    assert_eq!(none, None);
+    assert_eq!(said(&out).len(), before + 1);
+    assert!(!slot.unwrap().clock().is_running());
+}
+
+/// The pawn the board shows on the last rank unpromoted becomes a queen
+/// (7.5.2); any other piece, or a square short of the last rank, is none.
+#[test]
+fn an_unpromoted_pawn_on_the_last_rank_is_a_queen_promotion() {
+    let game = Game::from_fen("8/P6k/8/8/8/8/8/K7 w - - 0 1").unwrap();
+    let mv = unpromoted_pawn(&game, Square::A7, Square::A8).unwrap();
+    assert_eq!(mv.promotion(), Some(shakmaty::Role::Queen));
+    assert_eq!(unpromoted_pawn(&game, Square::A1, Square::A2), None);
+    assert_eq!(unpromoted_pawn(&game, Square::A7, Square::B8), None);
+}

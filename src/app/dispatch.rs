@@ -138,7 +138,7 @@ impl App {
             }
             A::Resign => self.draw_action(DrawAction::Resign, false, out),
             _ => {
-                if self.journal_failing() {
+                if self.parts.journal.failing() {
                     let t = self.parts.journal.saved_where_bye(&self.talk);
                     self.voice(out).info(t);
                 }
@@ -158,7 +158,7 @@ impl App {
             return;
         }
         // What would change the game, a review refuses.
-        if self.reviewing() && action.refused_in_review() {
+        if self.parts.review.is_some() && action.refused_in_review() {
             // In review, what would change the game is not done.
             return Voice::new(&mut self.talk, out).error("review_not_here", &[]);
         }
@@ -354,7 +354,7 @@ impl App {
             // The journal cannot be written: leaving loses the moves unless
             // they are saved elsewhere, so it is asked, whoever types.
             A::New | A::Quit
-                if self.journal_failing() && self.parts.journal.copy_current().is_none() =>
+                if self.parts.journal.failing() && self.parts.journal.copy_current().is_none() =>
             {
                 self.ask(super::Question::Confirm(action), out);
                 let word = self.talk.word(action);

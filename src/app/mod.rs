@@ -188,86 +188,27 @@ impl App {
         self.settings.me
     }
 
-    /// True once the session is ending (the [`Effect::Quit`] was given).
-    pub fn quitting(&self) -> bool {
-        self.quitting
-    }
-
-    /// How the full-screen view looks now.
-    pub fn look(&self) -> &crate::view::ViewLook {
-        &self.parts.view.look
-    }
-
-    /// The cursor's square.
-    pub fn cursor(&self) -> shakmaty::Square {
-        self.parts.view.cursor.square
-    }
-
-    /// The piece chosen with the cursor, waiting for its target.
-    pub fn chosen(&self) -> Option<shakmaty::Square> {
-        self.parts.view.cursor.chosen
-    }
-
-    /// The board is shown from the other side than the player's.
-    pub fn view_flipped(&self) -> bool {
-        self.parts.view.cursor.flipped
-    }
-
-    /// White's first rank at the bottom of the full-screen view.
-    pub fn white_at_bottom(&self) -> bool {
-        self.parts.view.cursor.white_at_bottom(self.settings.me)
-    }
-
     /// The last sentence said (what the full-screen view shows large).
     pub fn last_said_text(&self) -> Option<&str> {
         self.talk.last_said.as_ref().map(|u| u.text.as_str())
     }
 
-    /// The journal's id of the game, once it has one.
-    pub fn journal_id(&self) -> Option<&crate::scoresheet::GameId> {
-        self.parts.journal.id()
+    /// The game's journal part, read-only: its id, the scoresheet it
+    /// keeps in memory (what is exported when the disk failed), whether
+    /// it cannot be written now.
+    pub(crate) fn journal(&self) -> &scoresheet::Journal {
+        &self.parts.journal
     }
 
-    /// The scoresheet as journalled so far, kept in memory: what is
-    /// exported when the journal file cannot be read (a disk that failed).
-    pub fn scoresheet_in_memory(&self) -> Option<crate::scoresheet::GameRecord> {
-        self.parts.journal.in_memory()
-    }
-
-    /// An event the game does not show (clock, board, arbiter): journalled
-    /// before what this `update` says.
-    pub fn journal_event(&mut self, event: crate::scoresheet::Event) {
-        self.parts.journal.event(event);
-    }
-
-    /// Whether the game's journal cannot be written now: its moves wait in
-    /// memory (said in the prompt, and before leaving).
-    pub fn journal_failing(&self) -> bool {
-        self.parts.journal.failing()
+    /// The full-screen view's state kept by the app, read-only: the look
+    /// and the square cursor (its square, the piece chosen, flipped).
+    pub(crate) fn view_state(&self) -> &parts::ViewState {
+        &self.parts.view
     }
 
     /// The clock, when the game has one.
     pub fn clock(&self) -> Option<&crate::clock::Clock> {
         self.parts.clock.as_ref().map(clock::ClockPart::clock)
-    }
-
-    /// Whether a file is being reviewed.
-    pub fn reviewing(&self) -> bool {
-        self.parts.review.is_some()
-    }
-
-    /// The side the engine plays, when there is one.
-    pub fn engine_side(&self) -> Option<Color> {
-        self.parts.engine.as_ref().map(|_| !self.settings.me)
-    }
-
-    /// Whether lichess has the game as it is now, when it is broadcast
-    /// (for tests and the leaving sentence).
-    pub fn broadcast_up_to_date(&self) -> Option<bool> {
-        self.parts
-            .broadcast
-            .as_ref()
-            .map(broadcast::Broadcast::up_to_date)
     }
 
     /// When the app next wants a [`Msg::Deadline`]: the board's settle
@@ -284,7 +225,7 @@ impl App {
             return self.talk.text("prompt_resume", &[]);
         }
         let p = status::prompt_of_game(&self.game, &self.parts, &self.talk);
-        if self.journal_failing() {
+        if self.parts.journal.failing() {
             // Unsaved moves are never silent; a copy saved since the last
             // move holds them (issue 30).
             if let Some(path) = self.parts.journal.copy_current() {
@@ -378,7 +319,7 @@ impl App {
                 let notes = self.parts.boards.link(Seat::Player, event, now);
                 self.on_seat_notes(Seat::Player, notes, now, &mut out);
             }
-            Msg::EndOfInput | Msg::Interrupted if self.journal_failing() => {
+            Msg::EndOfInput | Msg::Interrupted if self.parts.journal.failing() => {
                 // Unsaved moves are never silent, even when leaving.
                 let t = self.parts.journal.saved_where_bye(&self.talk);
                 self.voice(&mut out)
@@ -573,7 +514,7 @@ impl App {
                 .broadcast
                 .as_ref()
                 .is_some_and(|b| b.wants_game());
-            let record = self.scoresheet_in_memory().filter(|_| wanted);
+            let record = self.parts.journal.in_memory().filter(|_| wanted);
             let game = &self.game;
             if let Some(b) = &mut self.parts.broadcast {
                 let pgn = || broadcast::pgn_of(game, record);
@@ -689,7 +630,9 @@ impl App {
                 let t = self.prompt();
                 self.voice(out).info(t);
             }
-            Input::Move(_) if self.reviewing() => self.voice(out).error("review_not_here", &[]),
+            Input::Move(_) if self.parts.review.is_some() => {
+                self.voice(out).error("review_not_here", &[])
+            }
             Input::Move(_) if piece_alone.is_some() && self.game.result().is_none() => {
                 let piece = piece_alone
                     .map(|r| self.talk.phraser.piece(r))

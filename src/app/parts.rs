@@ -213,11 +213,33 @@ impl Parts {
 }
 
 /// The full-screen view's state kept by the app.
-pub(super) struct ViewState {
+pub(crate) struct ViewState {
     /// The square cursor and the move chosen with it.
     pub(super) cursor: Cursor,
     /// How the full-screen view looks (changed by the look actions).
     pub(super) look: crate::view::ViewLook,
+}
+
+impl ViewState {
+    /// How the full-screen view looks now.
+    pub(crate) fn look(&self) -> &crate::view::ViewLook {
+        &self.look
+    }
+
+    /// The cursor's square.
+    pub(crate) fn cursor(&self) -> shakmaty::Square {
+        self.cursor.square
+    }
+
+    /// The piece chosen with the cursor, waiting for its target.
+    pub(crate) fn chosen(&self) -> Option<shakmaty::Square> {
+        self.cursor.chosen
+    }
+
+    /// The board is shown from the other side than the player's.
+    pub(crate) fn flipped(&self) -> bool {
+        self.cursor.flipped
+    }
 }
 
 impl Default for ViewState {

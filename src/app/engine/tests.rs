@@ -375,7 +375,7 @@ fn the_engines_name_is_its_players_name_on_the_scoresheet() {
         r.engine(1, "uciok");
         r.engine(2, "readyok");
         r.typed(10, "e4");
-        let rec = r.app.scoresheet_in_memory().expect("begun");
+        let rec = r.app.parts.journal.in_memory().expect("begun");
         assert_eq!(
             (rec.start.white.as_str(), rec.start.black.as_str()),
             ("Anna", expected)

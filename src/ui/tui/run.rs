@@ -279,14 +279,15 @@ impl Front {
     /// The view at `now` (the clocks as they stand then): the app's view
     /// model with this front end's state.
     fn view(&self, app: &App, now: Instant) -> View {
+        let shown = app.view_state();
         let ui = UiState {
-            cursor: Some(app.cursor()),
-            selected: app.chosen(),
+            cursor: Some(shown.cursor()),
+            selected: shown.chosen(),
             input: self.input.clone(),
             status: app
                 .phraser()
-                .square_contents(app.game().position(), app.cursor()),
-            flipped: app.view_flipped(),
+                .square_contents(app.game().position(), shown.cursor()),
+            flipped: shown.flipped(),
         };
         let mut view = app.view_model(&ui);
         view.clocks = app.clock().map(|c| ClockView::of(c, now));
@@ -560,7 +561,7 @@ impl Front {
     /// The look to draw with: the app's choices (changed by the look
     /// actions) in this front end's colours.
     fn current_look(&self, app: &App) -> Look {
-        let chosen = app.look();
+        let chosen = app.view_state().look();
         let theme = self
             .themes
             .iter()

@@ -64,21 +64,6 @@ impl App {
         }
     }
 
-    /// What `action` does, reached by `command` (its word, or its keys
-    /// in the full-screen view): the one wording of help, said by
-    /// `help` and the key help, shown by the view's help page.
-    pub fn help_with(&self, action: A, command: &str) -> String {
-        self.talk
-            .text(&format!("help_{}", action.key()), &[("command", command)])
-    }
-
-    /// What `action` does, reached by `keys` in the full-screen view: the
-    /// key help's and the keys page's one wording (no line-mode arguments
-    /// after the keys).
-    pub fn key_help_with(&self, action: A, keys: &str) -> String {
-        self.talk.phraser.key_help(action.key(), keys)
-    }
-
     /// Whether the key help lists an action's keys now: the view's own
     /// keys always, the rest when `help` would list it.
     pub fn key_applies_now(&self, action: A) -> bool {

@@ -397,7 +397,7 @@ impl App {
                 let t = self.talk.text("help_intro", &[]);
                 self.voice(&mut out).info(t);
                 for (action, keys) in lines {
-                    let t = self.key_help_with(action, &keys);
+                    let t = self.talk.phraser.key_help(action.key(), &keys);
                     self.voice(&mut out).info(t);
                 }
             }

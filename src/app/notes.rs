@@ -24,7 +24,6 @@ use super::voice::Voice;
 use crate::audio::Tone;
 use crate::board::{Inferred, SessionNote};
 use crate::companion::{MoveInput, OpponentAction, snapshot::resolve_tap};
-use crate::engine::SearchResult;
 use crate::lichess::io::LichessIo;
 use crate::lichess::sync::Change;
 use crate::msg::Effect;
@@ -286,7 +285,32 @@ impl App {
                     self.parts.journal.engine_name(!self.settings.me, &name);
                     super::engine::say_ready(&name, self.settings.me, &mut self.voice(out));
                 }
-                EngineNote::Answer(r) => self.on_engine_move(r, now, out),
+                // The engine's move about the game as it is: played, or
+                // the player's draw offer answered first.
+                EngineNote::Answer(r) => {
+                    let me = self.settings.me;
+                    if !(self.parts).engine_has_the_move(&self.game, me, self.mode.asking_resume())
+                    {
+                        continue;
+                    }
+                    let answer = super::engine::answers_offer(r.score, &self.game, me);
+                    if answer == Some(true) && self.change(Edit::AcceptDraw(!me)).is_ok() {
+                        let t = self.talk.text("draw_accepted", &[]);
+                        self.voice(out).say(t, Priority::Urgent, SayKind::Game);
+                        if let Some(t) = status::over_sentence(&self.game, &self.parts, &self.talk)
+                        {
+                            self.voice(out).say(t, Priority::Urgent, SayKind::Game);
+                        }
+                        continue;
+                    }
+                    if answer.is_some() {
+                        self.draw_action(DrawAction::Decline, false, out);
+                    }
+                    // Announced like the opponent's move; a board then
+                    // awaits it.
+                    self.play(r.best, now, out);
+                    self.sync_seat(Seat::Player, now, out);
+                }
                 EngineNote::GameOver => {
                     if let Some(t) = status::over_state(&self.game, &self.parts, &self.talk) {
                         self.voice(out).info(t);
@@ -295,35 +319,6 @@ impl App {
                 _ => {}
             }
         }
-    }
-
-    /// The engine's move about the game as it is: played (or the
-    /// player's draw offer answered first).
-    fn on_engine_move(&mut self, r: SearchResult, now: Instant, out: &mut Vec<Effect>) {
-        if !self
-            .parts
-            .engine_has_the_move(&self.game, self.settings.me, self.mode.asking_resume())
-        {
-            return;
-        }
-        // The player's draw offer is answered by the engine's evaluation:
-        // accepted when it is worse, else declined and its move made.
-        if self.game.pending_offer() == Some(self.settings.me) {
-            let engine = !self.settings.me;
-            let accept = r.score.is_some_and(|s| s.accepts_draw(engine));
-            if accept && self.change(Edit::AcceptDraw(engine)).is_ok() {
-                let t = self.talk.text("draw_accepted", &[]);
-                self.voice(out).say(t, Priority::Urgent, SayKind::Game);
-                if let Some(t) = status::over_sentence(&self.game, &self.parts, &self.talk) {
-                    self.voice(out).say(t, Priority::Urgent, SayKind::Game);
-                }
-                return;
-            }
-            self.draw_action(DrawAction::Decline, false, out);
-        }
-        // Announced like the opponent's move; a board then awaits it.
-        self.play(r.best, now, out);
-        self.sync_seat(super::board::Seat::Player, now, out);
     }
 
     /// Something from the opponent's page part: said, or the opponent's

@@ -929,3 +929,31 @@ fn the_engine_part_notes_a_fault_then_kills_and_refuses_a_game_over() {
         EngineNote::Order(EngineOrder::Start { generation: 2, .. })
     ));
 }
+
+/// The part alone answers the player's draw offer by its search's
+/// evaluation: accepted when the engine (Black here) is worse, declined
+/// when it is not or says no score, and no answer without an offer.
+#[test]
+fn the_part_alone_answers_the_players_draw_offer_by_its_evaluation() {
+    use crate::engine::Score;
+    let mut game = Game::new();
+    assert_eq!(
+        answers_offer(Some(Score::Cp(300)), &game, Color::White),
+        None
+    );
+    game.offer_draw(Color::White).unwrap();
+    assert_eq!(
+        answers_offer(Some(Score::Cp(300)), &game, Color::White),
+        Some(true)
+    );
+    assert_eq!(
+        answers_offer(Some(Score::Cp(0)), &game, Color::White),
+        Some(false)
+    );
+    assert_eq!(answers_offer(None, &game, Color::White), Some(false));
+    // The engine's own offer is not the player's.
+    assert_eq!(
+        answers_offer(Some(Score::Cp(300)), &game, Color::Black),
+        None
+    );
+}

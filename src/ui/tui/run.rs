@@ -628,7 +628,7 @@ impl Front {
 
 /// The key help: each action with its keys, for the app to say
 /// ([`Msg::KeyHelp`]), and the page that shows them in the same words
-/// ([`App::help_with`]) with the view's own keys after them.
+/// ([`crate::phrase::Phraser::key_help`]) with the view's own keys after them.
 fn key_help(app: &App, keymap: &KeyMap) -> (Vec<(PlayerAction, String)>, Pager) {
     // Only what applies now: no review keys in a game, no lichess keys
     // at the board (issue 30: 69 lines in an ordinary game).
@@ -639,7 +639,7 @@ fn key_help(app: &App, keymap: &KeyMap) -> (Vec<(PlayerAction, String)>, Pager) 
     let phraser = app.phraser();
     let mut entries: Vec<String> = lines
         .iter()
-        .map(|(a, k)| app.key_help_with(*a, k))
+        .map(|(a, k)| phraser.key_help(a.key(), k))
         .collect();
     // The view's own keys (on the screen only: the app says the actions).
     for (name, key) in [

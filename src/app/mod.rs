@@ -470,7 +470,7 @@ impl App {
         // Every change of the game not yet given to the parts.
         self.settle(now, &mut out);
         // The opponent's board awaits whatever changed the game.
-        self.sync_opponent_board(now, &mut out);
+        self.sync_seat(board::Seat::Opponent, now, &mut out);
         self.engine_step(now, &mut out);
         self.settle(now, &mut out);
         // A draw offer that lapsed in this update is said after the move,

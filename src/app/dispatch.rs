@@ -363,7 +363,11 @@ impl App {
                 self.voice(out).info(t);
             }
             A::New | A::Quit => self.on_action_confirmed(action, now, out),
-            A::Confirm => self.confirm_result(self.settings.me, out),
+            A::Confirm => {
+                let me = self.settings.me;
+                let v = &mut Voice::new(&mut self.talk, out);
+                self.parts.confirm_result(me, &self.game, me, v);
+            }
             A::Draw => self.draw_action(DrawAction::Typed, false, out),
             A::Accept => self.draw_action(DrawAction::Accept, false, out),
             A::Decline => self.draw_action(DrawAction::Decline, false, out),

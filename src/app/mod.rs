@@ -421,7 +421,11 @@ impl App {
                         let t = status::opening(&self.game, &self.talk, &self.prompt());
                         self.voice(&mut out).say(t, Priority::Normal, SayKind::Game);
                     }
-                    self.tournament_started(&mut out);
+                    self.parts.tournament_started(
+                        self.mode.asking_resume(),
+                        self.settings.me,
+                        &mut voice::Voice::new(&mut self.talk, &mut out),
+                    );
                     if let Some(c) = &mut self.parts.clock {
                         c.begin(&self.game, now);
                     }

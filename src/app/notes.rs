@@ -344,7 +344,9 @@ impl App {
         }
         // The one action of a game that is over: its result confirmed.
         if action == OpponentAction::ConfirmResult {
-            return self.confirm_result(them, out);
+            let me = self.settings.me;
+            let v = &mut Voice::new(&mut self.talk, out);
+            return self.parts.confirm_result(them, &self.game, me, v);
         }
         if let Some(t) = status::over_state(&self.game, &self.parts, &self.talk) {
             self.parts.companion.notify(t, None);
@@ -573,7 +575,11 @@ impl App {
                 self.voice(out).say(t, Priority::Normal, SayKind::Game);
                 let t = self.talk.text("new_game", &[]);
                 self.voice(out).say(t, Priority::Normal, SayKind::Game);
-                self.tournament_started(out);
+                self.parts.tournament_started(
+                    self.mode.asking_resume(),
+                    self.settings.me,
+                    &mut Voice::new(&mut self.talk, out),
+                );
                 // The boards are judged against the new game now (what
                 // they showed while the question waited was not said).
                 for seat in [Seat::Player, Seat::Opponent] {
@@ -754,7 +760,11 @@ impl App {
             self.settings.me = me;
         }
         // A tournament game says its mode again, and that hector started.
-        self.tournament_started(out);
+        self.parts.tournament_started(
+            self.mode.asking_resume(),
+            self.settings.me,
+            &mut Voice::new(&mut self.talk, out),
+        );
     }
 
     // The boards' notes (`board.rs`): the link's news the same way for
@@ -907,36 +917,10 @@ impl App {
     }
 }
 
-/// The tournament part's side in the App: the mode said and recorded at
-/// the start and the stop, a resumed game's mode, the confirmations of
-/// the result and the closed record's digest (`tournament.rs`).
+/// The tournament part's side in the App: the arbiter's page (its mode
+/// said at the start and the result confirmed are the parts' own:
+/// `Parts::tournament_started`, `Parts::confirm_result`).
 impl App {
-    /// At the start of the session (not while the resume question waits:
-    /// a saved game's mode is its record's), a tournament game says its
-    /// mode (`tournament.rs`).
-    pub(super) fn tournament_started(&mut self, out: &mut Vec<Effect>) {
-        if self.mode.asking_resume() {
-            return;
-        }
-        if let Some(t) = &mut self.parts.tournament {
-            let voice = &mut Voice::new(&mut self.talk, out);
-            t.started(self.settings.me, &mut self.parts.journal, voice);
-        }
-    }
-
-    /// `by` confirms the result (`tournament.rs`): the player with
-    /// `confirm`, the opponent on their page.
-    pub(super) fn confirm_result(&mut self, by: Color, out: &mut Vec<Effect>) {
-        let around = tournament::Around {
-            me: self.settings.me,
-            page: &mut self.parts.companion,
-            journal: &mut self.parts.journal,
-            voice: &mut Voice::new(&mut self.talk, out),
-        };
-        let t = self.parts.tournament.as_mut();
-        tournament::confirm_result(t, by, &self.game, around);
-    }
-
     /// An arbiter's function from the arbiter's page, confirmed there:
     /// carried out as `arbiter …` confirmed with yes at the keyboard
     /// (journalled, said to the player), and answered on the page.

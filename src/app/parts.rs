@@ -44,6 +44,7 @@ use super::offers::Offers;
 use super::review::ReviewState;
 use super::scoresheet::Journal;
 use super::takeback::{Seat, Takebacks};
+use super::voice::Voice;
 
 /// The player's seat and choices for the session.
 pub(super) struct Settings {
@@ -141,6 +142,30 @@ impl Parts {
         self.engine
             .as_ref()
             .is_some_and(|e| e.has_the_move(game, me, held))
+    }
+
+    /// At the start of the session a tournament game says its mode and
+    /// records it (`tournament.rs`); not while the resume question waits
+    /// (`asking_resume`: a saved game's mode is its record's).
+    pub(super) fn tournament_started(&mut self, asking_resume: bool, me: Color, v: &mut Voice<'_>) {
+        if asking_resume {
+            return;
+        }
+        if let Some(t) = &mut self.tournament {
+            t.started(me, &mut self.journal, v);
+        }
+    }
+
+    /// `by` confirms the result of a tournament game (`tournament.rs`):
+    /// the player with `confirm`, the opponent on their page.
+    pub(super) fn confirm_result(&mut self, by: Color, game: &Game, me: Color, v: &mut Voice<'_>) {
+        let around = super::tournament::Around {
+            me,
+            page: &mut self.companion,
+            journal: &mut self.journal,
+            voice: v,
+        };
+        super::tournament::confirm_result(self.tournament.as_mut(), by, game, around);
     }
 
     /// The input ended: quit now (false), or after the engine's move.
@@ -276,5 +301,27 @@ mod tests {
         let mut over = Game::new();
         over.resign(Color::White).unwrap();
         assert_eq!(parts.next_deadline(&over), None);
+    }
+
+    /// The tournament's start, from the parts alone: nothing while the
+    /// resume question waits, then its mode said once and recorded.
+    #[test]
+    fn a_tournament_game_says_its_mode_once_but_not_while_resuming_is_asked() {
+        use crate::app::tests::said;
+        let mut talk = crate::app::App::builder().build().talk;
+        let mut parts = Parts {
+            tournament: Some(super::super::tournament::Tournament::new(
+                crate::app::TournamentSetup::default(),
+            )),
+            ..Parts::default()
+        };
+        let mut out = Vec::new();
+        parts.tournament_started(true, Color::White, &mut Voice::new(&mut talk, &mut out));
+        assert!(said(&out).is_empty(), "{:?}", said(&out));
+        parts.tournament_started(false, Color::White, &mut Voice::new(&mut talk, &mut out));
+        parts.tournament_started(false, Color::White, &mut Voice::new(&mut talk, &mut out));
+        assert_eq!(said(&out).len(), 1, "{:?}", said(&out));
+        let t = parts.tournament.as_ref().expect("a tournament");
+        assert_eq!(t.action_log().len(), 1, "{:?}", t.action_log());
     }
 }

@@ -18,7 +18,6 @@ use std::time::Instant;
 use shakmaty::{Color, Move, Position};
 
 use crate::action::PlayerAction;
-use crate::audio::Tone;
 use crate::board::BoardSession;
 use crate::board::session::promotion_role;
 use crate::command::{ArgReader, Input, read_line};
@@ -706,30 +705,16 @@ impl App {
             self.voice(out).say(t, Priority::Normal, SayKind::Error);
             return;
         };
-        self.announce_move(&before, mv, out);
+        let (me, confirm) = (self.settings.me, self.settings.confirm_own_moves);
+        let check = self.game.position().is_check();
+        self.voice(out)
+            .announce_move(&before, mv, check, me, confirm);
         self.settle(now, out);
         for change in changes {
             if let change::GameChange::Ended(r) = change {
                 let t = self.talk.phraser.game_over(r.reason, r.outcome.winner());
                 self.voice(out).say(t, Priority::Urgent, SayKind::Game);
             }
-        }
-    }
-
-    /// Announce a move just played from `before`: the opponent's move is
-    /// urgent and always said; the player's own is a confirmation.
-    fn announce_move(&mut self, before: &shakmaty::Chess, mv: Move, out: &mut Vec<Effect>) {
-        let sentence = self.talk.phraser.say_move(before, mv);
-        if before.turn() != self.settings.me {
-            self.voice(out)
-                .say(sentence, Priority::Urgent, SayKind::Move);
-            out.push(Effect::Tone(Tone::OpponentMove));
-        } else if self.settings.confirm_own_moves {
-            self.voice(out)
-                .say(sentence, Priority::Normal, SayKind::Move);
-        }
-        if self.game.position().is_check() {
-            out.push(Effect::Tone(Tone::Check));
         }
     }
 }

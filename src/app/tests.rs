@@ -1,4 +1,5 @@
 use super::*;
+use crate::audio::Tone;
 use crate::game::Game;
 use crate::msg::StartProblem;
 use crate::speech::{FallBack, SpeechRoute, SpeechStatus};

@@ -20,7 +20,7 @@ use super::clock;
 use super::cursor::CursorNote;
 use super::offers::DrawAction;
 use super::online::Taken;
-use super::review::ReviewNote;
+use super::review::{Asked, ReviewNote};
 use super::status;
 use super::voice::Voice;
 use crate::action::{KeyArg, PlayerAction as A};
@@ -30,24 +30,6 @@ use crate::msg::Effect;
 use crate::speech::{Priority, SayKind};
 
 impl App {
-    /// A review action (outside a review: said so, with its help); false
-    /// when the review has no answer for it.
-    fn on_review_action(&mut self, action: A, arg: Option<&str>, out: &mut Vec<Effect>) -> bool {
-        let Some(state) = &mut self.parts.review else {
-            let t = self.talk.help_line(action);
-            let t = self.talk.text("review_only", &[("help", &t)]);
-            self.voice(out).say(t, Priority::Normal, SayKind::Error);
-            return true;
-        };
-        match state.handle(action, arg) {
-            Some(note) => {
-                self.on_review_note(note, action, out);
-                true
-            }
-            None => false,
-        }
-    }
-
     /// The review's note: the game shown follows the review's cursor, and
     /// the note is said.
     pub(super) fn on_review_note(&mut self, note: ReviewNote, action: A, out: &mut Vec<Effect>) {
@@ -139,8 +121,14 @@ impl App {
     pub(super) fn dispatch(&mut self, request: Request, now: Instant, out: &mut Vec<Effect>) {
         let action = request.action;
         // A review's own action: the review's (outside one, said so).
-        if action.of_review() && self.on_review_action(action, request.text(), out) {
-            return;
+        if action.of_review() {
+            let review = self.parts.review.as_mut();
+            let v = &mut Voice::new(&mut self.talk, out);
+            match super::review::ask(review, action, request.text(), v) {
+                Asked::Note(note) => return self.on_review_note(note, action, out),
+                Asked::Said => return,
+                Asked::Unanswered => {}
+            }
         }
         // What would change the game, a review refuses.
         if self.parts.review.is_some() && action.refused_in_review() {

@@ -60,7 +60,11 @@ impl App {
         if self.mode.question() == Some(&super::Question::TakebackAfterEnd) {
             self.mode = super::Mode::Playing;
             match action {
-                A::Accept => return self.take_back(true, now, out),
+                A::Accept => {
+                    let v = &mut Voice::new(&mut self.talk, out);
+                    let note = self.parts.ask_takeback(true, &self.game, &self.settings, v);
+                    return self.on_takeback(note, now, out);
+                }
                 A::Decline => {
                     let t = self.talk.text("takeback_after_end_kept", &[]);
                     return self.voice(out).info(t);
@@ -367,7 +371,13 @@ impl App {
                     self.voice(out).info(t);
                 }
             },
-            A::Takeback => self.take_back(false, now, out),
+            A::Takeback => {
+                let v = &mut Voice::new(&mut self.talk, out);
+                let note = self
+                    .parts
+                    .ask_takeback(false, &self.game, &self.settings, v);
+                self.on_takeback(note, now, out)
+            }
             A::Flip => {
                 self.settings.me = !self.settings.me;
                 if self.parts.engine.is_some() {

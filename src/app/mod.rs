@@ -615,7 +615,9 @@ impl App {
                 return self.voice(out).info(t);
             }
             (Some(Question::TakebackAfterEnd), Some(PlayerAction::Accept)) => {
-                return self.take_back(true, now, out);
+                let v = &mut voice::Voice::new(&mut self.talk, out);
+                let note = self.parts.ask_takeback(true, &self.game, &self.settings, v);
+                return self.on_takeback(note, now, out);
             }
             (Some(Question::TakebackAfterEnd), Some(PlayerAction::Decline)) => {
                 let t = self.talk.text("takeback_after_end_kept", &[]);

@@ -196,6 +196,24 @@ impl Parts {
         }
     }
 
+    /// `takeback` asked (`agreed`: both players agreed to reopen the
+    /// finished game): the take-back part decides and says; what it notes
+    /// is the App's to do.
+    pub(super) fn ask_takeback(
+        &mut self,
+        agreed: bool,
+        game: &Game,
+        settings: &Settings,
+        v: &mut Voice<'_>,
+    ) -> Option<super::takeback::TakebackNote> {
+        let seat = self.takeback_seat(game, settings);
+        if agreed {
+            self.takeback.agreed(seat, &mut self.journal, v)
+        } else {
+            self.takeback.request(seat, &mut self.journal, v)
+        }
+    }
+
     /// Whether the part an action needs is there.
     pub(super) fn has(&self, needs: Needs) -> bool {
         match needs {
@@ -323,5 +341,34 @@ mod tests {
         assert_eq!(said(&out).len(), 1, "{:?}", said(&out));
         let t = parts.tournament.as_ref().expect("a tournament");
         assert_eq!(t.action_log().len(), 1, "{:?}", t.action_log());
+    }
+
+    /// A take-back asked of the parts alone: refused in a rated game (said,
+    /// nothing for the App), and in a casual game with a move to take
+    /// back, the App is asked to take it back.
+    #[test]
+    fn a_takeback_is_asked_of_the_parts_and_refused_in_a_rated_game() {
+        use crate::app::tests::said;
+        let mut talk = crate::app::App::builder().build().talk;
+        let mut game = Game::new();
+        let e4 = shakmaty::san::San::from_ascii(b"e4").unwrap();
+        game.play(e4.to_move(game.position()).unwrap()).unwrap();
+        let mut settings = Settings {
+            me: Color::White,
+            confirm_own_moves: true,
+            ask_before_leaving: false,
+            rated: true,
+        };
+        let mut parts = Parts::default();
+        let mut out = Vec::new();
+        let v = &mut Voice::new(&mut talk, &mut out);
+        assert_eq!(parts.ask_takeback(false, &game, &settings, v), None);
+        assert_eq!(said(&out).len(), 1, "{:?}", said(&out));
+        settings.rated = false;
+        let v = &mut Voice::new(&mut talk, &mut out);
+        assert_eq!(
+            parts.ask_takeback(false, &game, &settings, v),
+            Some(super::super::takeback::TakebackNote::TakeBack)
+        );
     }
 }

@@ -494,26 +494,6 @@ impl App {
     // Take-backs: the part (`takeback.rs`) decides and says; the App takes
     // the moves back in the game.
 
-    /// `takeback` (`agreed`: both players agreed to reopen the finished
-    /// game): asked of the take-back part, done as it notes.
-    pub(super) fn take_back(&mut self, agreed: bool, now: Instant, out: &mut Vec<Effect>) {
-        let App {
-            game,
-            parts,
-            talk,
-            settings,
-            ..
-        } = self;
-        let seat = parts.takeback_seat(game, settings);
-        let voice = &mut Voice::new(talk, out);
-        let note = if agreed {
-            parts.takeback.agreed(seat, &mut parts.journal, voice)
-        } else {
-            parts.takeback.request(seat, &mut parts.journal, voice)
-        };
-        self.on_takeback(note, now, out);
-    }
-
     /// What the take-back part asks of the App.
     pub(super) fn on_takeback(
         &mut self,

@@ -1,16 +1,17 @@
 //! The boards: the player's tactile board and the opponent's own board
 //! (`--opponent-board`) are the same kind of session; what their sessions
 //! report (connection, silence, bytes to send) is handled once here for
-//! both ([`Seat`]), and what each one's moves mean in its own file (the
-//! player's below, the opponent's in `opponent_board.rs`).
+//! both ([`Seat`]), and what each board shows in its own way below
+//! ([`Boards::hear`]; the opponent's board's tests in `opponent_board.rs`).
 //!
 //! The boards part ([`Boards`]) keeps both sessions to itself and handles
 //! what reaches a board (the game it must follow, time, its link) by
 //! passing it to that board's session; the answers are the session's own
 //! notes ([`SessionNote`]: connected, silent, bytes to send, what the
-//! board shows), which the App says, and plays when a move was made on
-//! the board: a move changes the game, the clock and the journal, which
-//! only the App may do.
+//! board shows), which the part says and journals itself
+//! ([`Boards::hear`]), giving back to the App only a [`BoardNote`]: a
+//! move or a take-back made on a board changes the game, the clock and
+//! the journal, which only the App may do.
 
 use std::time::Instant;
 
@@ -424,15 +425,12 @@ impl Boards {
     /// Say what the board at `seat` reports: the link's news the same way
     /// for both boards, what each board shows in its own way (a
     /// difference, the move it agrees with, a touched piece, an
-    /// instruction), journalled; the rest given back for the App.  While
-    /// the resume question waits (`waiting`) which game a board should
-    /// show is not known: what it shows is judged after the answer.
+    /// instruction), journalled; the rest given back for the App.
     #[must_use]
     pub(super) fn hear(
         &mut self,
         seat: Seat,
         note: SessionNote,
-        waiting: bool,
         game: &Game,
         journal: &mut Journal,
         page: &mut CompanionState,
@@ -502,7 +500,6 @@ impl Boards {
             }),
             // A clock on either board is the game's clock.
             SessionNote::Clock(m) => return Some(BoardNote::Clock(m)),
-            SessionNote::Found(_) if waiting => {}
             SessionNote::Found(found) => {
                 return match seat {
                     Seat::Player => player_shows(found, game, self.player(), journal, v),
@@ -770,8 +767,7 @@ mod tests {
     /// shows (a touched piece, an illegal move) and the link's news, sends
     /// to the right board, tells the page, and gives back only what
     /// changes the game (a move, a take-back, the penalty's move, the
-    /// player's board lost); nothing found while the resume question
-    /// waits.
+    /// player's board lost).
     #[test]
     fn the_boards_part_alone_says_what_a_board_shows_and_gives_back_moves() {
         use crate::app::tests::said;
@@ -781,9 +777,9 @@ mod tests {
         let mut journal = Journal::default();
         let mut page = CompanionState::default();
         let mut out = Vec::new();
-        let mut hear = |seat, note, waiting, out: &mut Vec<Effect>| {
+        let mut hear = |seat, note, out: &mut Vec<Effect>| {
             let v = &mut Voice::new(&mut talk, out);
-            boards.hear(seat, note, waiting, &game, &mut journal, &mut page, v)
+            boards.hear(seat, note, &game, &mut journal, &mut page, v)
         };
         let e4 = Move::Normal {
             role: shakmaty::Role::Pawn,
@@ -794,36 +790,22 @@ mod tests {
         };
         let found = |i| SessionNote::Found(i);
         assert_eq!(
-            hear(Seat::Player, found(Inferred::Move(e4)), false, &mut out),
+            hear(Seat::Player, found(Inferred::Move(e4)), &mut out),
             Some(BoardNote::Move(Seat::Player, e4))
         );
         assert_eq!(
-            hear(Seat::Player, found(Inferred::Move(e4)), true, &mut out),
-            None
-        );
-        assert_eq!(
-            hear(Seat::Opponent, found(Inferred::TakeBack), false, &mut out),
+            hear(Seat::Opponent, found(Inferred::TakeBack), &mut out),
             Some(BoardNote::TakeBack(Seat::Opponent))
         );
         assert!(said(&out).is_empty(), "{:?}", said(&out));
         // An empty square touched is nothing to say; a piece is.
         assert_eq!(
-            hear(
-                Seat::Player,
-                found(Inferred::Touched(Square::E4)),
-                false,
-                &mut out
-            ),
+            hear(Seat::Player, found(Inferred::Touched(Square::E4)), &mut out),
             None
         );
         assert!(said(&out).is_empty());
         assert_eq!(
-            hear(
-                Seat::Player,
-                found(Inferred::Touched(Square::G1)),
-                false,
-                &mut out
-            ),
+            hear(Seat::Player, found(Inferred::Touched(Square::G1)), &mut out),
             None
         );
         assert_eq!(said(&out).len(), 1, "{:?}", said(&out));
@@ -833,7 +815,7 @@ mod tests {
             to: Square::E5,
         };
         assert_eq!(
-            hear(Seat::Player, found(illegal.clone()), false, &mut out),
+            hear(Seat::Player, found(illegal.clone()), &mut out),
             Some(BoardNote::Illegal {
                 from: Square::E2,
                 to: Square::E5
@@ -842,26 +824,21 @@ mod tests {
         assert_eq!(said(&out).len(), 1, "{:?}", said(&out));
         out.clear();
         // On the opponent's board it is the page's to show.
-        assert_eq!(hear(Seat::Opponent, found(illegal), false, &mut out), None);
+        assert_eq!(hear(Seat::Opponent, found(illegal), &mut out), None);
         assert!(said(&out).is_empty());
         // The player's board lost is the App's too; the opponent's is news.
         assert_eq!(
-            hear(Seat::Player, SessionNote::Disconnected, false, &mut out),
+            hear(Seat::Player, SessionNote::Disconnected, &mut out),
             Some(BoardNote::Lost)
         );
         assert_eq!(
-            hear(Seat::Opponent, SessionNote::Disconnected, false, &mut out),
+            hear(Seat::Opponent, SessionNote::Disconnected, &mut out),
             None
         );
         assert_eq!(said(&out).len(), 2, "{:?}", said(&out));
         out.clear();
         assert_eq!(
-            hear(
-                Seat::Opponent,
-                SessionNote::Send(vec![1, 2]),
-                false,
-                &mut out
-            ),
+            hear(Seat::Opponent, SessionNote::Send(vec![1, 2]), &mut out),
             None
         );
         assert_eq!(out, [Effect::ToOpponentBoard(vec![1, 2])]);

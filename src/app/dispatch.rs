@@ -129,7 +129,7 @@ impl App {
             let review = self.parts.review.as_mut();
             let v = &mut Voice::new(&mut self.talk, out);
             match super::review::ask(review, action, request.text(), v) {
-                Asked::Note(note) => return self.on_review_note(note, action, out),
+                Asked::Note(note) => return self.on_review_note(*note, action, out),
                 Asked::Said => return,
                 Asked::Unanswered => {}
             }

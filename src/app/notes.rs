@@ -799,12 +799,16 @@ impl App {
         out: &mut Vec<Effect>,
     ) {
         for note in notes {
-            let waiting = self.mode.asking_resume();
+            // While the resume question waits, which game the board should
+            // show is not known: it is judged after the answer (a resumed
+            // game's position, or the new game's).
+            if self.mode.asking_resume() && matches!(note, SessionNote::Found(_)) {
+                continue;
+            }
             let parts = &mut self.parts;
             let Some(note) = parts.boards.hear(
                 seat,
                 note,
-                waiting,
                 &self.game,
                 &mut parts.journal,
                 &mut parts.companion,

@@ -30,7 +30,7 @@ const COMMENT_PIECE: usize = 400;
 #[derive(Debug)]
 pub(super) enum Asked {
     /// The review's note, for the App (the game shown follows it).
-    Note(ReviewNote),
+    Note(Box<ReviewNote>),
     /// Outside a review: said so, with the action's help.
     Said,
     /// The review has no answer for it: the action goes on to its handler.
@@ -52,7 +52,7 @@ pub(super) fn ask(
         return Asked::Said;
     };
     match state.handle(action, arg) {
-        Some(note) => Asked::Note(note),
+        Some(note) => Asked::Note(Box::new(note)),
         None => Asked::Unanswered,
     }
 }

@@ -500,7 +500,7 @@ fn the_part_alone_answers_a_reviews_action_or_says_there_is_no_review() {
     let v = &mut Voice::new(&mut talk, &mut out);
     let asked = ask(Some(&mut state), PlayerAction::Games, None, v);
     assert!(
-        matches!(asked, Asked::Note(ReviewNote::List(None))),
+        matches!(&asked, Asked::Note(n) if matches!(**n, ReviewNote::List(None))),
         "{asked:?}"
     );
     assert!(out.is_empty(), "{out:?}");

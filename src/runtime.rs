@@ -681,7 +681,10 @@ fn save(
     use crate::export::ExportError;
     // The journal on disk; when it cannot be read or written (the disk
     // failed, the game went on in memory), the scoresheet the app keeps.
-    let on_disk = outputs.journal.as_ref().filter(|_| !app.journal_failing());
+    let on_disk = outputs
+        .journal
+        .as_ref()
+        .filter(|_| !app.journal().failing());
     let from_disk = on_disk.and_then(|sink| {
         let id = sink.current()?.clone();
         crate::export::record_of(sink.store(), &id)
@@ -692,9 +695,10 @@ fn save(
         Some(found) => found,
         None => {
             let rec = app
-                .scoresheet_in_memory()
+                .journal()
+                .in_memory()
                 .ok_or(SaveFailure::NothingToSave)?;
-            let id = app.journal_id().cloned().unwrap_or_else(|| {
+            let id = app.journal().id().cloned().unwrap_or_else(|| {
                 crate::scoresheet::GameId::from_time(time::OffsetDateTime::now_utc())
             });
             (id, rec)

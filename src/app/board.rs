@@ -1,27 +1,33 @@
 //! The boards: the player's tactile board and the opponent's own board
 //! (`--opponent-board`) are the same kind of session; what their sessions
 //! report (connection, silence, bytes to send) is handled once here for
-//! both ([`Seat`]), and what each one's moves mean in its own file (the
-//! player's below, the opponent's in `opponent_board.rs`).
+//! both ([`Seat`]), and what each board shows in its own way below
+//! ([`Boards::hear`]; the opponent's board's tests in `opponent_board.rs`).
 //!
 //! The boards part ([`Boards`]) keeps both sessions to itself and handles
 //! what reaches a board (the game it must follow, time, its link) by
 //! passing it to that board's session; the answers are the session's own
 //! notes ([`SessionNote`]: connected, silent, bytes to send, what the
-//! board shows), which the App says, and plays when a move was made on
-//! the board: a move changes the game, the clock and the journal, which
-//! only the App may do.
+//! board shows), which the part says and journals itself
+//! ([`Boards::hear`]), giving back to the App only a [`BoardNote`]: a
+//! move or a take-back made on a board changes the game, the clock and
+//! the journal, which only the App may do.
 
 use std::time::Instant;
 
 use shakmaty::{Bitboard, Move, Position, Square};
 
 use super::change::GameChange;
+use super::companion::CompanionState;
+use super::scoresheet::Journal;
 use super::voice::{Talk, Voice};
+use crate::audio::Tone;
+use crate::board::dgt_clock::ClockMessage;
 use crate::board::protocol::Command;
-use crate::board::{BoardSession, LinkEvent, LinkState, SessionNote};
+use crate::board::{BoardSession, Inferred, LinkEvent, LinkState, SessionNote};
 use crate::game::Game;
 use crate::msg::{BoardChoice, BoardProblem, Effect};
+use crate::scoresheet::record::BoardOf;
 use crate::speech::{Priority, SayKind};
 
 /// Which board: the blind player's, or the sighted opponent's own.
@@ -401,6 +407,260 @@ impl Boards {
 }
 
 /// Every square a move changes, from the position before it.
+/// What a board's note needs of the App: a move or a take-back made on a
+/// board (they change the game), an illegal move on the player's board
+/// (a penalty, by the clock), a clock on either board (the game's
+/// clock), the player's board lost (a take-back waiting on it is made
+/// without it).  The rest a board reports the part says itself.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum BoardNote {
+    Lost,
+    Clock(ClockMessage),
+    Move(Seat, Move),
+    TakeBack(Seat),
+    Illegal { from: Square, to: Square },
+}
+
+impl Boards {
+    /// Say what the board at `seat` reports: the link's news the same way
+    /// for both boards, what each board shows in its own way (a
+    /// difference, the move it agrees with, a touched piece, an
+    /// instruction), journalled; the rest given back for the App.
+    #[must_use]
+    pub(super) fn hear(
+        &mut self,
+        seat: Seat,
+        note: SessionNote,
+        game: &Game,
+        journal: &mut Journal,
+        page: &mut CompanionState,
+        v: &mut Voice<'_>,
+    ) -> Option<BoardNote> {
+        let port = || {
+            self.get(seat)
+                .map(|b| b.port().to_owned())
+                .unwrap_or_default()
+        };
+        let board_said = |v: &mut Voice<'_>, t: String| {
+            let t = about(v.talk(), seat, t);
+            v.say(t, Priority::Normal, SayKind::Board);
+        };
+        match note {
+            SessionNote::Connected { again } => {
+                let key = match (seat, again) {
+                    (Seat::Player, false) => "board_connected",
+                    (Seat::Player, true) => "board_reconnected",
+                    (Seat::Opponent, _) => "opponent_board_connected",
+                };
+                if seat == Seat::Opponent {
+                    // Lit again from scratch: the board forgot.
+                    self.forget_lights();
+                }
+                let t = v.text(key, &[]);
+                v.say(t, Priority::Normal, SayKind::Board);
+            }
+            SessionNote::Disconnected | SessionNote::OutOfReach => {
+                // The player's own board lost is urgent; the opponent's
+                // is news.  A wireless board is out of reach or asleep.
+                let wireless = note == SessionNote::OutOfReach;
+                let (key, priority) = match (seat, wireless) {
+                    (Seat::Player, false) => ("board_disconnected", Priority::Urgent),
+                    (Seat::Player, true) => ("board_out_of_reach", Priority::Urgent),
+                    (Seat::Opponent, false) => ("opponent_board_disconnected", Priority::Normal),
+                    (Seat::Opponent, true) => ("opponent_board_out_of_reach", Priority::Normal),
+                };
+                let t = v.text(key, &[]);
+                v.say(t, priority, SayKind::Board);
+                return (seat == Seat::Player).then_some(BoardNote::Lost);
+            }
+            SessionNote::CannotOpen(e) => {
+                let t = v.phraser().cannot_open(&port(), &e);
+                board_said(v, t);
+            }
+            SessionNote::BatteryLow(percent) => {
+                let t = v.text("board_battery_low", &[("percent", &percent.to_string())]);
+                board_said(v, t);
+            }
+            // The Chessnut Move makes a move made elsewhere itself.
+            SessionNote::BoardMoves => {
+                let t = v.text("board_moves", &[]);
+                board_said(v, t);
+            }
+            SessionNote::BoardCouldNot => {
+                let t = v.text("board_could_not", &[]);
+                board_said(v, t);
+            }
+            SessionNote::Silent => {
+                let t = v.text("board_silent", &[("port", &port())]);
+                board_said(v, t);
+            }
+            SessionNote::Send(bytes) => v.effect(match seat {
+                Seat::Player => Effect::ToBoard(bytes),
+                Seat::Opponent => Effect::ToOpponentBoard(bytes),
+            }),
+            // A clock on either board is the game's clock.
+            SessionNote::Clock(m) => return Some(BoardNote::Clock(m)),
+            SessionNote::Found(found) => {
+                return match seat {
+                    Seat::Player => player_shows(found, game, self.player(), journal, v),
+                    Seat::Opponent => {
+                        let awaiting = (self.opponent())
+                            .is_some_and(|b| b.tracker().awaiting_execution().is_some());
+                        opponent_shows(found, game, awaiting, journal, page, v)
+                    }
+                };
+            }
+        }
+        None
+    }
+}
+
+/// What the player's board shows, said and journalled; a move, a move
+/// taken back and an illegal move given back for the App.
+fn player_shows(
+    found: Inferred,
+    game: &Game,
+    board: Option<&BoardSession>,
+    journal: &mut Journal,
+    v: &mut Voice<'_>,
+) -> Option<BoardNote> {
+    match found {
+        Inferred::Move(mv) => {
+            // The board shows a position of the game again.
+            journal.mismatch_resolved(BoardOf::Player);
+            return Some(BoardNote::Move(Seat::Player, mv));
+        }
+        Inferred::Executed(mv) => {
+            let uci = mv.to_uci(game.castling_mode()).to_string();
+            journal.board_done(BoardOf::Player, uci);
+            let before = game
+                .positions()
+                .rev()
+                .find(|(_, played)| played.mv == mv)
+                .map(|(before, _)| before.clone());
+            let text = match before {
+                Some(b) => v.phraser().say_move(&b, mv),
+                None => mv.to_string(),
+            };
+            let t = v.text("board_executed", &[("move", &text)]);
+            v.say(t, Priority::Normal, SayKind::Board);
+        }
+        Inferred::Instruction(all) => {
+            // A calm instruction: no mismatch, no tone.
+            let t = v.phraser().instructions(&all);
+            v.say(t, Priority::Normal, SayKind::Board);
+        }
+        Inferred::Touched(sq) => {
+            let piece = game.position().board().piece_at(sq)?;
+            let piece = v.phraser().piece(piece.role);
+            let square = v.phraser().square(sq);
+            let t = v.text("touched", &[("piece", &piece), ("square", &square)]);
+            v.say(t, Priority::Normal, SayKind::Board);
+        }
+        Inferred::TakeBack => return Some(BoardNote::TakeBack(Seat::Player)),
+        Inferred::NewGame => {
+            let t = v.text("board_new_game", &[]);
+            v.say(t, Priority::Normal, SayKind::Board);
+        }
+        Inferred::Illegal { from, to } => {
+            let t = v.text("illegal_on_board", &[]);
+            v.say(t, Priority::Urgent, SayKind::Board);
+            return Some(BoardNote::Illegal { from, to });
+        }
+        Inferred::NeedPromotionPiece { .. } => {
+            let t = v.text("board_promotion", &[]);
+            v.say(t, Priority::Urgent, SayKind::Board);
+        }
+        Inferred::Mismatch(diffs) => {
+            journal.mismatch(BoardOf::Player, &diffs);
+            // Only what changed since the last report (a board being set
+            // up is not read out in full at every piece).
+            let before = board
+                .map(|b| b.tracker().mismatch_before().to_vec())
+                .unwrap_or_default();
+            let t = v.phraser().mismatch_update(&before, &diffs);
+            v.say(t, Priority::Urgent, SayKind::Mismatch);
+            v.effect(Effect::Tone(Tone::Mismatch));
+        }
+        Inferred::OutOfTurn { side, diffs } => {
+            // Black moved first: whose move it is, not the squares.
+            journal.mismatch(BoardOf::Player, &diffs);
+            let side = v.phraser().side(side);
+            let t = v.text("board_out_of_turn", &[("side", &side)]);
+            v.say(t, Priority::Urgent, SayKind::Mismatch);
+            v.effect(Effect::Tone(Tone::Mismatch));
+        }
+        Inferred::Matches => {
+            journal.mismatch_resolved(BoardOf::Player);
+            let t = v.text("board_matches", &[]);
+            v.say(t, Priority::Normal, SayKind::Board);
+        }
+        Inferred::Rotated(_) => {
+            let t = v.text("board_rotated", &[]);
+            v.say(t, Priority::Normal, SayKind::Board);
+        }
+    }
+    None
+}
+
+/// What the opponent's board shows (`awaiting`: a move of the game is
+/// awaited on it), said to the blind player or shown on the page; a move
+/// and a move taken back given back for the App.
+fn opponent_shows(
+    found: Inferred,
+    game: &Game,
+    awaiting: bool,
+    journal: &mut Journal,
+    page: &mut CompanionState,
+    v: &mut Voice<'_>,
+) -> Option<BoardNote> {
+    // On the opponent's board a move out of turn is a difference like any
+    // other.
+    let found = match found {
+        Inferred::OutOfTurn { diffs, .. } => Inferred::Mismatch(diffs),
+        f => f,
+    };
+    match found {
+        Inferred::Move(mv) => return Some(BoardNote::Move(Seat::Opponent, mv)),
+        // A move awaited there: the page shows it; the blind player hears
+        // only a real difference.
+        Inferred::Mismatch(_) if awaiting => {}
+        Inferred::Mismatch(diffs) => {
+            journal.mismatch(BoardOf::Opponent, &diffs);
+            let list = v.phraser().mismatch(&diffs);
+            let t = v.text("opponent_board_said", &[("text", &list)]);
+            v.say(t, Priority::Normal, SayKind::Mismatch);
+        }
+        Inferred::Matches => {
+            journal.mismatch_resolved(BoardOf::Opponent);
+            let t = v.text("opponent_board_matches", &[]);
+            v.say(t, Priority::Normal, SayKind::Board);
+        }
+        Inferred::Illegal { .. } => {
+            let t = v.text("illegal_on_board", &[]);
+            page.notify(t, None);
+        }
+        // The page shows the chooser (the opponent board's state).
+        Inferred::NeedPromotionPiece { .. } => {}
+        // The blind player's move made on it: the page shows it agrees
+        // (and the scoresheet has it).
+        Inferred::Executed(mv) => {
+            let uci = mv.to_uci(game.castling_mode()).to_string();
+            journal.board_done(BoardOf::Opponent, uci);
+        }
+        // The move taken back there: the answer to a take-back asked, else
+        // a difference (reported once the board is still).
+        Inferred::TakeBack => return Some(BoardNote::TakeBack(Seat::Opponent)),
+        // The instruction for a move awaited there: the page shows it.
+        Inferred::Instruction(_)
+        | Inferred::OutOfTurn { .. }
+        | Inferred::Touched(_)
+        | Inferred::NewGame
+        | Inferred::Rotated(_) => {}
+    }
+    None
+}
+
 fn changed_squares(before: &shakmaty::Chess, m: shakmaty::Move) -> Bitboard {
     let mut after = before.clone();
     after.play_unchecked(m);
@@ -501,5 +761,87 @@ mod tests {
             lit,
             "again after a reconnection"
         );
+    }
+
+    /// The boards part alone hears a board's notes: it says what a board
+    /// shows (a touched piece, an illegal move) and the link's news, sends
+    /// to the right board, tells the page, and gives back only what
+    /// changes the game (a move, a take-back, the penalty's move, the
+    /// player's board lost).
+    #[test]
+    fn the_boards_part_alone_says_what_a_board_shows_and_gives_back_moves() {
+        use crate::app::tests::said;
+        let mut talk = crate::app::App::builder().build().talk;
+        let game = Game::new();
+        let mut boards = Boards::default();
+        let mut journal = Journal::default();
+        let mut page = CompanionState::default();
+        let mut out = Vec::new();
+        let mut hear = |seat, note, out: &mut Vec<Effect>| {
+            let v = &mut Voice::new(&mut talk, out);
+            boards.hear(seat, note, &game, &mut journal, &mut page, v)
+        };
+        let e4 = Move::Normal {
+            role: shakmaty::Role::Pawn,
+            from: Square::E2,
+            capture: None,
+            to: Square::E4,
+            promotion: None,
+        };
+        let found = |i| SessionNote::Found(i);
+        assert_eq!(
+            hear(Seat::Player, found(Inferred::Move(e4)), &mut out),
+            Some(BoardNote::Move(Seat::Player, e4))
+        );
+        assert_eq!(
+            hear(Seat::Opponent, found(Inferred::TakeBack), &mut out),
+            Some(BoardNote::TakeBack(Seat::Opponent))
+        );
+        assert!(said(&out).is_empty(), "{:?}", said(&out));
+        // An empty square touched is nothing to say; a piece is.
+        assert_eq!(
+            hear(Seat::Player, found(Inferred::Touched(Square::E4)), &mut out),
+            None
+        );
+        assert!(said(&out).is_empty());
+        assert_eq!(
+            hear(Seat::Player, found(Inferred::Touched(Square::G1)), &mut out),
+            None
+        );
+        assert_eq!(said(&out).len(), 1, "{:?}", said(&out));
+        out.clear();
+        let illegal = Inferred::Illegal {
+            from: Square::E2,
+            to: Square::E5,
+        };
+        assert_eq!(
+            hear(Seat::Player, found(illegal.clone()), &mut out),
+            Some(BoardNote::Illegal {
+                from: Square::E2,
+                to: Square::E5
+            })
+        );
+        assert_eq!(said(&out).len(), 1, "{:?}", said(&out));
+        out.clear();
+        // On the opponent's board it is the page's to show.
+        assert_eq!(hear(Seat::Opponent, found(illegal), &mut out), None);
+        assert!(said(&out).is_empty());
+        // The player's board lost is the App's too; the opponent's is news.
+        assert_eq!(
+            hear(Seat::Player, SessionNote::Disconnected, &mut out),
+            Some(BoardNote::Lost)
+        );
+        assert_eq!(
+            hear(Seat::Opponent, SessionNote::Disconnected, &mut out),
+            None
+        );
+        assert_eq!(said(&out).len(), 2, "{:?}", said(&out));
+        out.clear();
+        assert_eq!(
+            hear(Seat::Opponent, SessionNote::Send(vec![1, 2]), &mut out),
+            None
+        );
+        assert_eq!(out, [Effect::ToOpponentBoard(vec![1, 2])]);
+        assert!(page.notice.is_some(), "the illegal move shown on the page");
     }
 }

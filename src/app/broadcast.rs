@@ -50,7 +50,8 @@ impl Broadcast {
             .min()
     }
 
-    /// Whether lichess has the game as it is now.
+    /// Whether lichess has the game as it is now (what the tests check).
+    #[cfg(test)]
     pub(super) fn up_to_date(&self) -> bool {
         self.pusher.up_to_date()
     }
@@ -255,7 +256,10 @@ mod tests {
             .position(|e| matches!(e, Effect::BroadcastPush(..)));
         assert!(say.is_some() && say < push, "{out:?}");
         answer(&mut app, &p[0], OK, t0);
-        assert_eq!(app.broadcast_up_to_date(), Some(true));
+        assert_eq!(
+            app.parts.broadcast.as_ref().map(|b| b.up_to_date()),
+            Some(true)
+        );
         // A line that changes nothing pushes nothing.
         let out = app.update(Msg::Line("repeat".into()), t0);
         assert!(pushes(&out).is_empty());
@@ -288,7 +292,10 @@ mod tests {
             last[0].pgn
         );
         answer(&mut app, &last[0], OK, t0);
-        assert_eq!(app.broadcast_up_to_date(), Some(true));
+        assert_eq!(
+            app.parts.broadcast.as_ref().map(|b| b.up_to_date()),
+            Some(true)
+        );
     }
 
     #[test]
@@ -330,7 +337,10 @@ mod tests {
         assert_eq!(back.len(), 1, "{back:?}");
         assert!(back[0].contains("reaches lichess again"), "{back:?}");
         assert!(inflight.pgn.contains("3. Bb5 *"), "{}", inflight.pgn);
-        assert_eq!(app.broadcast_up_to_date(), Some(true));
+        assert_eq!(
+            app.parts.broadcast.as_ref().map(|b| b.up_to_date()),
+            Some(true)
+        );
     }
 
     #[test]
@@ -413,7 +423,7 @@ mod tests {
         let mut out = app.update(Msg::Start, Instant::now());
         out.extend(app.update(Msg::Line("e4".into()), Instant::now()));
         assert!(pushes(&out).is_empty());
-        assert_eq!(app.broadcast_up_to_date(), None);
+        assert_eq!(app.parts.broadcast.as_ref().map(|b| b.up_to_date()), None);
     }
 
     /// The part alone, with the stream of changes: the game is offered at

@@ -469,12 +469,15 @@ mod tests {
                 .any(|(k, v)| k == "engine" && v == "black")
         );
         assert_eq!(new.game.position(), old.game.position());
-        assert_eq!(new.engine_side(), Some(Color::Black));
+        assert_eq!(
+            new.parts.engine.as_ref().map(|_| !new.settings.me),
+            Some(Color::Black)
+        );
         assert!(new.settings.rated);
-        assert_eq!(new.look(), &look);
-        assert!(!new.reviewing());
+        assert_eq!(new.view_state().look(), &look);
+        assert!(new.parts.review.is_none());
 
         let file = PgnFile::from_bytes(b"1. e4 e5 *".to_vec()).unwrap();
-        assert!(App::builder().review(file).build().reviewing());
+        assert!(App::builder().review(file).build().parts.review.is_some());
     }
 }

@@ -20,7 +20,7 @@ use super::clock;
 use super::cursor::CursorNote;
 use super::offers::DrawAction;
 use super::online::Taken;
-use super::review::ReviewNote;
+use super::review::{Asked, ReviewNote};
 use super::status;
 use super::voice::Voice;
 use crate::action::{KeyArg, PlayerAction as A};
@@ -30,24 +30,6 @@ use crate::msg::Effect;
 use crate::speech::{Priority, SayKind};
 
 impl App {
-    /// A review action (outside a review: said so, with its help); false
-    /// when the review has no answer for it.
-    fn on_review_action(&mut self, action: A, arg: Option<&str>, out: &mut Vec<Effect>) -> bool {
-        let Some(state) = &mut self.parts.review else {
-            let t = self.talk.help_line(action);
-            let t = self.talk.text("review_only", &[("help", &t)]);
-            self.voice(out).say(t, Priority::Normal, SayKind::Error);
-            return true;
-        };
-        match state.handle(action, arg) {
-            Some(note) => {
-                self.on_review_note(note, action, out);
-                true
-            }
-            None => false,
-        }
-    }
-
     /// The review's note: the game shown follows the review's cursor, and
     /// the note is said.
     pub(super) fn on_review_note(&mut self, note: ReviewNote, action: A, out: &mut Vec<Effect>) {
@@ -64,21 +46,6 @@ impl App {
         }
     }
 
-    /// What `action` does, reached by `command` (its word, or its keys
-    /// in the full-screen view): the one wording of help, said by
-    /// `help` and the key help, shown by the view's help page.
-    pub fn help_with(&self, action: A, command: &str) -> String {
-        self.talk
-            .text(&format!("help_{}", action.key()), &[("command", command)])
-    }
-
-    /// What `action` does, reached by `keys` in the full-screen view: the
-    /// key help's and the keys page's one wording (no line-mode arguments
-    /// after the keys).
-    pub fn key_help_with(&self, action: A, keys: &str) -> String {
-        self.talk.phraser.key_help(action.key(), keys)
-    }
-
     /// Whether the key help lists an action's keys now: the view's own
     /// keys always, the rest when `help` would list it.
     pub fn key_applies_now(&self, action: A) -> bool {
@@ -93,7 +60,11 @@ impl App {
         if self.mode.question() == Some(&super::Question::TakebackAfterEnd) {
             self.mode = super::Mode::Playing;
             match action {
-                A::Accept => return self.take_back(true, now, out),
+                A::Accept => {
+                    let v = &mut Voice::new(&mut self.talk, out);
+                    let note = self.parts.ask_takeback(true, &self.game, &self.settings, v);
+                    return self.on_takeback(note, now, out);
+                }
                 A::Decline => {
                     let t = self.talk.text("takeback_after_end_kept", &[]);
                     return self.voice(out).info(t);
@@ -138,7 +109,7 @@ impl App {
             }
             A::Resign => self.draw_action(DrawAction::Resign, false, out),
             _ => {
-                if self.journal_failing() {
+                if self.parts.journal.failing() {
                     let t = self.parts.journal.saved_where_bye(&self.talk);
                     self.voice(out).info(t);
                 }
@@ -154,11 +125,17 @@ impl App {
     pub(super) fn dispatch(&mut self, request: Request, now: Instant, out: &mut Vec<Effect>) {
         let action = request.action;
         // A review's own action: the review's (outside one, said so).
-        if action.of_review() && self.on_review_action(action, request.text(), out) {
-            return;
+        if action.of_review() {
+            let review = self.parts.review.as_mut();
+            let v = &mut Voice::new(&mut self.talk, out);
+            match super::review::ask(review, action, request.text(), v) {
+                Asked::Note(note) => return self.on_review_note(*note, action, out),
+                Asked::Said => return,
+                Asked::Unanswered => {}
+            }
         }
         // What would change the game, a review refuses.
-        if self.reviewing() && action.refused_in_review() {
+        if self.parts.review.is_some() && action.refused_in_review() {
             // In review, what would change the game is not done.
             return Voice::new(&mut self.talk, out).error("review_not_here", &[]);
         }
@@ -354,7 +331,7 @@ impl App {
             // The journal cannot be written: leaving loses the moves unless
             // they are saved elsewhere, so it is asked, whoever types.
             A::New | A::Quit
-                if self.journal_failing() && self.parts.journal.copy_current().is_none() =>
+                if self.parts.journal.failing() && self.parts.journal.copy_current().is_none() =>
             {
                 self.ask(super::Question::Confirm(action), out);
                 let word = self.talk.word(action);
@@ -378,7 +355,11 @@ impl App {
                 self.voice(out).info(t);
             }
             A::New | A::Quit => self.on_action_confirmed(action, now, out),
-            A::Confirm => self.confirm_result(self.settings.me, out),
+            A::Confirm => {
+                let me = self.settings.me;
+                let v = &mut Voice::new(&mut self.talk, out);
+                self.parts.confirm_result(me, &self.game, me, v);
+            }
             A::Draw => self.draw_action(DrawAction::Typed, false, out),
             A::Accept => self.draw_action(DrawAction::Accept, false, out),
             A::Decline => self.draw_action(DrawAction::Decline, false, out),
@@ -390,7 +371,13 @@ impl App {
                     self.voice(out).info(t);
                 }
             },
-            A::Takeback => self.take_back(false, now, out),
+            A::Takeback => {
+                let v = &mut Voice::new(&mut self.talk, out);
+                let note = self
+                    .parts
+                    .ask_takeback(false, &self.game, &self.settings, v);
+                self.on_takeback(note, now, out)
+            }
             A::Flip => {
                 self.settings.me = !self.settings.me;
                 if self.parts.engine.is_some() {

@@ -386,6 +386,18 @@ fn restart_words(v: &Voice<'_>) -> String {
     format!("{word} {}", arguments::word_of(lang, Arg::Restart))
 }
 
+/// The engine's answer to the player's draw offer standing in `game`,
+/// by the evaluation of its search (`score`, from White's side): accepted
+/// when the engine is worse, else declined (its move then made); `None`
+/// when the player offers no draw.
+pub(super) fn answers_offer(
+    score: Option<crate::engine::Score>,
+    game: &Game,
+    me: Color,
+) -> Option<bool> {
+    (game.pending_offer() == Some(me)).then(|| score.is_some_and(|s| s.accepts_draw(!me)))
+}
+
 /// A note of the engine part that is words only, said (an order passed
 /// on as its effect); the others (the engine ready, its move, a search in
 /// a game over) are given back for the App.

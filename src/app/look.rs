@@ -86,12 +86,12 @@ mod tests {
     #[test]
     fn each_look_action_changes_the_look_and_says_so() {
         let mut app = App::builder().build();
-        assert_eq!(app.look().pieces, PieceStyle::Letters);
+        assert_eq!(app.view_state().look().pieces, PieceStyle::Letters);
         assert_eq!(
             key(&mut app, PlayerAction::PieceStyle),
             "Pieces as figurines."
         );
-        assert_eq!(app.look().pieces, PieceStyle::Figurines);
+        assert_eq!(app.view_state().look().pieces, PieceStyle::Figurines);
         assert_eq!(
             key(&mut app, PlayerAction::PieceStyle),
             "Pieces as large shapes."
@@ -104,17 +104,17 @@ mod tests {
             key(&mut app, PlayerAction::Coordinates),
             "Coordinates in Appendix D words."
         );
-        assert!(app.look().coord_words);
+        assert!(app.view_state().look().coord_words);
         assert_eq!(
             key(&mut app, PlayerAction::MoveList),
             "Move list in short notation."
         );
-        assert!(app.look().san_moves);
+        assert!(app.view_state().look().san_moves);
         assert_eq!(
             key(&mut app, PlayerAction::LargeText),
             "The last sentence in large letters."
         );
-        assert!(app.look().large_text);
+        assert!(app.view_state().look().large_text);
         assert_eq!(
             key(&mut app, PlayerAction::Theme),
             "Theme: high contrast, light."
@@ -127,13 +127,13 @@ mod tests {
             key(&mut app, PlayerAction::Theme),
             "Theme: high contrast, dark."
         );
-        assert_eq!(app.look().theme, "high-contrast-dark");
+        assert_eq!(app.view_state().look().theme, "high-contrast-dark");
     }
 
     #[test]
     fn the_players_own_theme_goes_round_with_the_others() {
         let mut app = App::builder().lang(Lang::De).build();
-        let mut look = app.look().clone();
+        let mut look = app.view_state().look().clone();
         look.themes.push("meins".into());
         look.theme = "yellow-on-black".into();
         app.set_look(look);

@@ -18,7 +18,6 @@ use std::time::Instant;
 use shakmaty::{Color, Move, Position};
 
 use crate::action::PlayerAction;
-use crate::audio::Tone;
 use crate::board::BoardSession;
 use crate::board::session::promotion_role;
 use crate::command::{ArgReader, Input, read_line};
@@ -188,86 +187,27 @@ impl App {
         self.settings.me
     }
 
-    /// True once the session is ending (the [`Effect::Quit`] was given).
-    pub fn quitting(&self) -> bool {
-        self.quitting
-    }
-
-    /// How the full-screen view looks now.
-    pub fn look(&self) -> &crate::view::ViewLook {
-        &self.parts.view.look
-    }
-
-    /// The cursor's square.
-    pub fn cursor(&self) -> shakmaty::Square {
-        self.parts.view.cursor.square
-    }
-
-    /// The piece chosen with the cursor, waiting for its target.
-    pub fn chosen(&self) -> Option<shakmaty::Square> {
-        self.parts.view.cursor.chosen
-    }
-
-    /// The board is shown from the other side than the player's.
-    pub fn view_flipped(&self) -> bool {
-        self.parts.view.cursor.flipped
-    }
-
-    /// White's first rank at the bottom of the full-screen view.
-    pub fn white_at_bottom(&self) -> bool {
-        self.parts.view.cursor.white_at_bottom(self.settings.me)
-    }
-
     /// The last sentence said (what the full-screen view shows large).
     pub fn last_said_text(&self) -> Option<&str> {
         self.talk.last_said.as_ref().map(|u| u.text.as_str())
     }
 
-    /// The journal's id of the game, once it has one.
-    pub fn journal_id(&self) -> Option<&crate::scoresheet::GameId> {
-        self.parts.journal.id()
+    /// The game's journal part, read-only: its id, the scoresheet it
+    /// keeps in memory (what is exported when the disk failed), whether
+    /// it cannot be written now.
+    pub(crate) fn journal(&self) -> &scoresheet::Journal {
+        &self.parts.journal
     }
 
-    /// The scoresheet as journalled so far, kept in memory: what is
-    /// exported when the journal file cannot be read (a disk that failed).
-    pub fn scoresheet_in_memory(&self) -> Option<crate::scoresheet::GameRecord> {
-        self.parts.journal.in_memory()
-    }
-
-    /// An event the game does not show (clock, board, arbiter): journalled
-    /// before what this `update` says.
-    pub fn journal_event(&mut self, event: crate::scoresheet::Event) {
-        self.parts.journal.event(event);
-    }
-
-    /// Whether the game's journal cannot be written now: its moves wait in
-    /// memory (said in the prompt, and before leaving).
-    pub fn journal_failing(&self) -> bool {
-        self.parts.journal.failing()
+    /// The full-screen view's state kept by the app, read-only: the look
+    /// and the square cursor (its square, the piece chosen, flipped).
+    pub(crate) fn view_state(&self) -> &parts::ViewState {
+        &self.parts.view
     }
 
     /// The clock, when the game has one.
     pub fn clock(&self) -> Option<&crate::clock::Clock> {
         self.parts.clock.as_ref().map(clock::ClockPart::clock)
-    }
-
-    /// Whether a file is being reviewed.
-    pub fn reviewing(&self) -> bool {
-        self.parts.review.is_some()
-    }
-
-    /// The side the engine plays, when there is one.
-    pub fn engine_side(&self) -> Option<Color> {
-        self.parts.engine.as_ref().map(|_| !self.settings.me)
-    }
-
-    /// Whether lichess has the game as it is now, when it is broadcast
-    /// (for tests and the leaving sentence).
-    pub fn broadcast_up_to_date(&self) -> Option<bool> {
-        self.parts
-            .broadcast
-            .as_ref()
-            .map(broadcast::Broadcast::up_to_date)
     }
 
     /// When the app next wants a [`Msg::Deadline`]: the board's settle
@@ -284,7 +224,7 @@ impl App {
             return self.talk.text("prompt_resume", &[]);
         }
         let p = status::prompt_of_game(&self.game, &self.parts, &self.talk);
-        if self.journal_failing() {
+        if self.parts.journal.failing() {
             // Unsaved moves are never silent; a copy saved since the last
             // move holds them (issue 30).
             if let Some(path) = self.parts.journal.copy_current() {
@@ -378,7 +318,7 @@ impl App {
                 let notes = self.parts.boards.link(Seat::Player, event, now);
                 self.on_seat_notes(Seat::Player, notes, now, &mut out);
             }
-            Msg::EndOfInput | Msg::Interrupted if self.journal_failing() => {
+            Msg::EndOfInput | Msg::Interrupted if self.parts.journal.failing() => {
                 // Unsaved moves are never silent, even when leaving.
                 let t = self.parts.journal.saved_where_bye(&self.talk);
                 self.voice(&mut out)
@@ -456,7 +396,7 @@ impl App {
                 let t = self.talk.text("help_intro", &[]);
                 self.voice(&mut out).info(t);
                 for (action, keys) in lines {
-                    let t = self.key_help_with(action, &keys);
+                    let t = self.talk.phraser.key_help(action.key(), &keys);
                     self.voice(&mut out).info(t);
                 }
             }
@@ -480,7 +420,11 @@ impl App {
                         let t = status::opening(&self.game, &self.talk, &self.prompt());
                         self.voice(&mut out).say(t, Priority::Normal, SayKind::Game);
                     }
-                    self.tournament_started(&mut out);
+                    self.parts.tournament_started(
+                        self.mode.asking_resume(),
+                        self.settings.me,
+                        &mut voice::Voice::new(&mut self.talk, &mut out),
+                    );
                     if let Some(c) = &mut self.parts.clock {
                         c.begin(&self.game, now);
                     }
@@ -529,7 +473,7 @@ impl App {
         // Every change of the game not yet given to the parts.
         self.settle(now, &mut out);
         // The opponent's board awaits whatever changed the game.
-        self.sync_opponent_board(now, &mut out);
+        self.sync_seat(board::Seat::Opponent, now, &mut out);
         self.engine_step(now, &mut out);
         self.settle(now, &mut out);
         // A draw offer that lapsed in this update is said after the move,
@@ -573,7 +517,7 @@ impl App {
                 .broadcast
                 .as_ref()
                 .is_some_and(|b| b.wants_game());
-            let record = self.scoresheet_in_memory().filter(|_| wanted);
+            let record = self.parts.journal.in_memory().filter(|_| wanted);
             let game = &self.game;
             if let Some(b) = &mut self.parts.broadcast {
                 let pgn = || broadcast::pgn_of(game, record);
@@ -671,7 +615,9 @@ impl App {
                 return self.voice(out).info(t);
             }
             (Some(Question::TakebackAfterEnd), Some(PlayerAction::Accept)) => {
-                return self.take_back(true, now, out);
+                let v = &mut voice::Voice::new(&mut self.talk, out);
+                let note = self.parts.ask_takeback(true, &self.game, &self.settings, v);
+                return self.on_takeback(note, now, out);
             }
             (Some(Question::TakebackAfterEnd), Some(PlayerAction::Decline)) => {
                 let t = self.talk.text("takeback_after_end_kept", &[]);
@@ -689,7 +635,9 @@ impl App {
                 let t = self.prompt();
                 self.voice(out).info(t);
             }
-            Input::Move(_) if self.reviewing() => self.voice(out).error("review_not_here", &[]),
+            Input::Move(_) if self.parts.review.is_some() => {
+                self.voice(out).error("review_not_here", &[])
+            }
             Input::Move(_) if piece_alone.is_some() && self.game.result().is_none() => {
                 let piece = piece_alone
                     .map(|r| self.talk.phraser.piece(r))
@@ -759,30 +707,16 @@ impl App {
             self.voice(out).say(t, Priority::Normal, SayKind::Error);
             return;
         };
-        self.announce_move(&before, mv, out);
+        let (me, confirm) = (self.settings.me, self.settings.confirm_own_moves);
+        let check = self.game.position().is_check();
+        self.voice(out)
+            .announce_move(&before, mv, check, me, confirm);
         self.settle(now, out);
         for change in changes {
             if let change::GameChange::Ended(r) = change {
                 let t = self.talk.phraser.game_over(r.reason, r.outcome.winner());
                 self.voice(out).say(t, Priority::Urgent, SayKind::Game);
             }
-        }
-    }
-
-    /// Announce a move just played from `before`: the opponent's move is
-    /// urgent and always said; the player's own is a confirmation.
-    fn announce_move(&mut self, before: &shakmaty::Chess, mv: Move, out: &mut Vec<Effect>) {
-        let sentence = self.talk.phraser.say_move(before, mv);
-        if before.turn() != self.settings.me {
-            self.voice(out)
-                .say(sentence, Priority::Urgent, SayKind::Move);
-            out.push(Effect::Tone(Tone::OpponentMove));
-        } else if self.settings.confirm_own_moves {
-            self.voice(out)
-                .say(sentence, Priority::Normal, SayKind::Move);
-        }
-        if self.game.position().is_check() {
-            out.push(Effect::Tone(Tone::Check));
         }
     }
 }

@@ -5,10 +5,10 @@
 
 use std::time::Instant;
 
-use shakmaty::{Color, Position};
+use shakmaty::Color;
 
 use super::App;
-use super::board::{Seat, about};
+use super::board::{BoardNote, Seat};
 use super::change::Edit;
 use super::clock::ClockPart;
 use super::companion::CompanionNote;
@@ -21,10 +21,8 @@ use super::status;
 use super::takeback::TakebackNote;
 use super::tournament::{self, Tournament};
 use super::voice::Voice;
-use crate::audio::Tone;
-use crate::board::{Inferred, SessionNote};
+use crate::board::SessionNote;
 use crate::companion::{MoveInput, OpponentAction, snapshot::resolve_tap};
-use crate::engine::SearchResult;
 use crate::lichess::io::LichessIo;
 use crate::lichess::sync::Change;
 use crate::msg::Effect;
@@ -286,7 +284,32 @@ impl App {
                     self.parts.journal.engine_name(!self.settings.me, &name);
                     super::engine::say_ready(&name, self.settings.me, &mut self.voice(out));
                 }
-                EngineNote::Answer(r) => self.on_engine_move(r, now, out),
+                // The engine's move about the game as it is: played, or
+                // the player's draw offer answered first.
+                EngineNote::Answer(r) => {
+                    let me = self.settings.me;
+                    if !(self.parts).engine_has_the_move(&self.game, me, self.mode.asking_resume())
+                    {
+                        continue;
+                    }
+                    let answer = super::engine::answers_offer(r.score, &self.game, me);
+                    if answer == Some(true) && self.change(Edit::AcceptDraw(!me)).is_ok() {
+                        let t = self.talk.text("draw_accepted", &[]);
+                        self.voice(out).say(t, Priority::Urgent, SayKind::Game);
+                        if let Some(t) = status::over_sentence(&self.game, &self.parts, &self.talk)
+                        {
+                            self.voice(out).say(t, Priority::Urgent, SayKind::Game);
+                        }
+                        continue;
+                    }
+                    if answer.is_some() {
+                        self.draw_action(DrawAction::Decline, false, out);
+                    }
+                    // Announced like the opponent's move; a board then
+                    // awaits it.
+                    self.play(r.best, now, out);
+                    self.sync_seat(Seat::Player, now, out);
+                }
                 EngineNote::GameOver => {
                     if let Some(t) = status::over_state(&self.game, &self.parts, &self.talk) {
                         self.voice(out).info(t);
@@ -295,35 +318,6 @@ impl App {
                 _ => {}
             }
         }
-    }
-
-    /// The engine's move about the game as it is: played (or the
-    /// player's draw offer answered first).
-    fn on_engine_move(&mut self, r: SearchResult, now: Instant, out: &mut Vec<Effect>) {
-        if !self
-            .parts
-            .engine_has_the_move(&self.game, self.settings.me, self.mode.asking_resume())
-        {
-            return;
-        }
-        // The player's draw offer is answered by the engine's evaluation:
-        // accepted when it is worse, else declined and its move made.
-        if self.game.pending_offer() == Some(self.settings.me) {
-            let engine = !self.settings.me;
-            let accept = r.score.is_some_and(|s| s.accepts_draw(engine));
-            if accept && self.change(Edit::AcceptDraw(engine)).is_ok() {
-                let t = self.talk.text("draw_accepted", &[]);
-                self.voice(out).say(t, Priority::Urgent, SayKind::Game);
-                if let Some(t) = status::over_sentence(&self.game, &self.parts, &self.talk) {
-                    self.voice(out).say(t, Priority::Urgent, SayKind::Game);
-                }
-                return;
-            }
-            self.draw_action(DrawAction::Decline, false, out);
-        }
-        // Announced like the opponent's move; a board then awaits it.
-        self.play(r.best, now, out);
-        self.sync_seat(super::board::Seat::Player, now, out);
     }
 
     /// Something from the opponent's page part: said, or the opponent's
@@ -350,7 +344,9 @@ impl App {
         }
         // The one action of a game that is over: its result confirmed.
         if action == OpponentAction::ConfirmResult {
-            return self.confirm_result(them, out);
+            let me = self.settings.me;
+            let v = &mut Voice::new(&mut self.talk, out);
+            return self.parts.confirm_result(them, &self.game, me, v);
         }
         if let Some(t) = status::over_state(&self.game, &self.parts, &self.talk) {
             self.parts.companion.notify(t, None);
@@ -579,7 +575,11 @@ impl App {
                 self.voice(out).say(t, Priority::Normal, SayKind::Game);
                 let t = self.talk.text("new_game", &[]);
                 self.voice(out).say(t, Priority::Normal, SayKind::Game);
-                self.tournament_started(out);
+                self.parts.tournament_started(
+                    self.mode.asking_resume(),
+                    self.settings.me,
+                    &mut Voice::new(&mut self.talk, out),
+                );
                 // The boards are judged against the new game now (what
                 // they showed while the question waited was not said).
                 for seat in [Seat::Player, Seat::Opponent] {
@@ -760,21 +760,37 @@ impl App {
             self.settings.me = me;
         }
         // A tournament game says its mode again, and that hector started.
-        self.tournament_started(out);
+        self.parts.tournament_started(
+            self.mode.asking_resume(),
+            self.settings.me,
+            &mut Voice::new(&mut self.talk, out),
+        );
     }
 
     // The boards' notes (`board.rs`): the link's news the same way for
     // both, what each board shows in its own way.
 
     /// Tell a board's tracker where the game is: a move made elsewhere (to
-    /// be made on this board), or a game replaced.
+    /// be made on this board), or a game replaced.  The opponent's board
+    /// follows once the game changed since it last did, and is lit for
+    /// the move it awaits (only what changed is sent).
     pub(super) fn sync_seat(&mut self, seat: Seat, now: Instant, out: &mut Vec<Effect>) {
-        let notes = self.parts.boards.follow(seat, &self.game, now);
+        let notes = match seat {
+            Seat::Player => self.parts.boards.follow(seat, &self.game, now),
+            Seat::Opponent if self.parts.boards.take_opponent_behind() => {
+                self.parts.boards.follow(seat, &self.game, now)
+            }
+            Seat::Opponent => Vec::new(),
+        };
         self.on_seat_notes(seat, notes, now, out);
+        if seat == Seat::Opponent {
+            out.extend(self.parts.boards.light_opponent(&self.game));
+        }
     }
 
-    /// Say and do what a board's session reports: the link's news the same
-    /// way for both boards, what the board shows in each one's own way.
+    /// What a board's session reports, one note at a time: said by the
+    /// boards part (`board.rs`), and what it gives back done here (a move
+    /// or a take-back made on a board changes the game).
     pub(super) fn on_seat_notes(
         &mut self,
         seat: Seat,
@@ -782,377 +798,133 @@ impl App {
         now: Instant,
         out: &mut Vec<Effect>,
     ) {
-        let port = self
-            .parts
-            .boards
-            .get(seat)
-            .map(|b| b.port().to_owned())
-            .unwrap_or_default();
         for note in notes {
+            // While the resume question waits, which game the board should
+            // show is not known: it is judged after the answer (a resumed
+            // game's position, or the new game's).
+            if self.mode.asking_resume() && matches!(note, SessionNote::Found(_)) {
+                continue;
+            }
+            let parts = &mut self.parts;
+            let Some(note) = parts.boards.hear(
+                seat,
+                note,
+                &self.game,
+                &mut parts.journal,
+                &mut parts.companion,
+                &mut Voice::new(&mut self.talk, out),
+            ) else {
+                continue;
+            };
             match note {
-                SessionNote::Connected { again } => {
-                    let key = match (seat, again) {
-                        (Seat::Player, false) => "board_connected",
-                        (Seat::Player, true) => "board_reconnected",
-                        (Seat::Opponent, _) => "opponent_board_connected",
-                    };
-                    if seat == Seat::Opponent {
-                        // Lit again from scratch: the board forgot.
-                        self.parts.boards.forget_lights();
-                    }
-                    let t = self.talk.text(key, &[]);
-                    self.voice(out).say(t, Priority::Normal, SayKind::Board);
-                }
-                SessionNote::Disconnected | SessionNote::OutOfReach => {
-                    // The player's own board lost is urgent; the opponent's
-                    // is news.  A wireless board is out of reach or asleep.
-                    let wireless = note == SessionNote::OutOfReach;
-                    let (key, priority) = match (seat, wireless) {
-                        (Seat::Player, false) => ("board_disconnected", Priority::Urgent),
-                        (Seat::Player, true) => ("board_out_of_reach", Priority::Urgent),
-                        (Seat::Opponent, false) => {
-                            ("opponent_board_disconnected", Priority::Normal)
-                        }
-                        (Seat::Opponent, true) => ("opponent_board_out_of_reach", Priority::Normal),
-                    };
-                    let t = self.talk.text(key, &[]);
-                    self.voice(out).say(t, priority, SayKind::Board);
-                    if seat == Seat::Player {
+                BoardNote::Lost => {
+                    let plies = self.game.history().len();
+                    if let Some(n) = self.parts.takeback.without_board(plies) {
+                        self.take_back_in_game(n, now, out);
                         let plies = self.game.history().len();
-                        if let Some(n) = self.parts.takeback.without_board(plies) {
-                            self.take_back_in_game(n, now, out);
-                            let plies = self.game.history().len();
-                            let voice = &mut Voice::new(&mut self.talk, out);
-                            let _ = self.parts.takeback.board_took_back(plies, voice);
+                        let voice = &mut Voice::new(&mut self.talk, out);
+                        let _ = self.parts.takeback.board_took_back(plies, voice);
+                    }
+                    self.sync_seat(Seat::Player, now, out);
+                }
+                BoardNote::Clock(m) => self.on_board_clock(m, now, out),
+                BoardNote::Move(Seat::Player, mv) => {
+                    if let Some(t) = status::over_state(&self.game, &self.parts, &self.talk) {
+                        self.voice(out).say(t, Priority::Normal, SayKind::Error);
+                    } else if (self.parts.online.as_ref()).is_some_and(|o| {
+                        let voice = &mut Voice::new(&mut self.talk, out);
+                        o.refuses_move(&self.game, self.settings.me, voice)
+                    }) {
+                        // Online, only lichess moves for the opponent.
+                        if let Some(notes) = self.parts.boards.refused(mv, &self.game, now) {
+                            self.on_seat_notes(Seat::Player, notes, now, out);
                         }
-                        self.sync_seat(super::board::Seat::Player, now, out);
+                    } else {
+                        self.play(mv, now, out);
                     }
+                    // Only if the game did not take it: the board is then
+                    // compared with the game.
+                    self.sync_seat(Seat::Player, now, out);
                 }
-                SessionNote::CannotOpen(e) => {
-                    let t = self.talk.phraser.cannot_open(&port, &e);
-                    let t = about(&self.talk, seat, t);
-                    self.voice(out).say(t, Priority::Normal, SayKind::Board);
+                BoardNote::Move(Seat::Opponent, mv) => {
+                    if self.game.is_over() {
+                        // Nothing is played after the end; the board is
+                        // compared.
+                    } else if self.game.turn() == self.settings.me {
+                        // The blind player's piece moved before their move.
+                        self.parts
+                            .companion
+                            .notify_key(&self.talk, "companion_not_their_move");
+                    } else {
+                        self.play(mv, now, out);
+                        self.sync_seat(Seat::Player, now, out);
+                    }
+                    self.sync_seat(Seat::Opponent, now, out);
                 }
-                SessionNote::BatteryLow(percent) => {
-                    let t = self
-                        .talk
-                        .text("board_battery_low", &[("percent", &percent.to_string())]);
-                    let t = about(&self.talk, seat, t);
-                    self.voice(out).say(t, Priority::Normal, SayKind::Board);
-                }
-                // The Chessnut Move makes a move made elsewhere itself.
-                SessionNote::BoardMoves => {
-                    let t = about(&self.talk, seat, self.talk.text("board_moves", &[]));
-                    self.voice(out).say(t, Priority::Normal, SayKind::Board);
-                }
-                SessionNote::BoardCouldNot => {
-                    let t = about(&self.talk, seat, self.talk.text("board_could_not", &[]));
-                    self.voice(out).say(t, Priority::Normal, SayKind::Board);
-                }
-                SessionNote::Silent => {
-                    let t = self.talk.text("board_silent", &[("port", &port)]);
-                    let t = about(&self.talk, seat, t);
-                    self.voice(out).say(t, Priority::Normal, SayKind::Board);
-                }
-                SessionNote::Send(bytes) => out.push(match seat {
-                    Seat::Player => Effect::ToBoard(bytes),
-                    Seat::Opponent => Effect::ToOpponentBoard(bytes),
-                }),
-                // A clock on either board is the game's clock.
-                SessionNote::Clock(m) => self.on_board_clock(m, now, out),
-                // While the resume question waits, which game the board
-                // should show is not known: it is judged after the answer
-                // (a resumed game's position, or the new game's).
-                SessionNote::Found(_) if self.mode.asking_resume() => {}
-                SessionNote::Found(found) => match seat {
-                    Seat::Player => self.on_inferred(found, now, out),
-                    Seat::Opponent => self.on_opponent_inferred(found, now, out),
-                },
-            }
-        }
-    }
-
-    fn on_inferred(&mut self, found: Inferred, now: Instant, out: &mut Vec<Effect>) {
-        match found {
-            Inferred::Move(mv) => {
-                // The board shows a position of the game again.
-                self.parts
-                    .journal
-                    .mismatch_resolved(crate::scoresheet::record::BoardOf::Player);
-                if let Some(t) = status::over_state(&self.game, &self.parts, &self.talk) {
-                    self.voice(out).say(t, Priority::Normal, SayKind::Error);
-                } else if (self.parts.online.as_ref()).is_some_and(|o| {
+                BoardNote::TakeBack(Seat::Player) => {
+                    // Issue 30: with the opponent away, a move taken back
+                    // on the board is a request; until it is accepted the
+                    // board differs from the game (the mismatch to put
+                    // right).
+                    if self.parts.opponent_away()
+                        && !self.game.is_over()
+                        && !self.parts.takeback.awaiting()
+                    {
+                        let seat = self.parts.takeback_seat(&self.game, &self.settings);
+                        self.parts.takeback.ask(
+                            seat,
+                            &mut self.parts.journal,
+                            &mut Voice::new(&mut self.talk, out),
+                        );
+                        self.sync_seat(Seat::Player, now, out);
+                        continue;
+                    }
+                    if self.game.is_over()
+                        || self.change(Edit::TakeBack(1)).is_ok_and(|c| c.is_empty())
+                    {
+                        continue;
+                    }
+                    self.settle(now, out);
+                    if let Some(part) = &mut self.parts.clock {
+                        part.set_back(&self.game, now);
+                    }
+                    let plies = self.game.history().len();
                     let voice = &mut Voice::new(&mut self.talk, out);
-                    o.refuses_move(&self.game, self.settings.me, voice)
-                }) {
-                    // Online, only lichess moves for the opponent.
-                    if let Some(notes) = self.parts.boards.refused(mv, &self.game, now) {
-                        self.on_seat_notes(Seat::Player, notes, now, out);
+                    if !self.parts.takeback.board_took_back(plies, voice) {
+                        let t = self.talk.text("take_back", &[]);
+                        self.voice(out).say(t, Priority::Urgent, SayKind::Game);
                     }
-                } else {
-                    self.play(mv, now, out);
+                    self.sync_seat(Seat::Player, now, out);
                 }
-                // Only if the game did not take it: the board is then
-                // compared with the game.
-                self.sync_seat(super::board::Seat::Player, now, out);
-            }
-            Inferred::Executed(mv) => {
-                let uci = mv.to_uci(self.game.castling_mode()).to_string();
-                self.parts
-                    .journal
-                    .board_done(crate::scoresheet::record::BoardOf::Player, uci);
-                let before = self
-                    .game
-                    .positions()
-                    .rev()
-                    .find(|(_, played)| played.mv == mv)
-                    .map(|(before, _)| before.clone());
-                let text = match before {
-                    Some(b) => self.talk.phraser.say_move(&b, mv),
-                    None => mv.to_string(),
-                };
-                let t = self.talk.text("board_executed", &[("move", &text)]);
-                self.voice(out).say(t, Priority::Normal, SayKind::Board);
-            }
-            Inferred::Instruction(all) => {
-                // A calm instruction: no mismatch, no tone.
-                let t = self.talk.phraser.instructions(&all);
-                self.voice(out).say(t, Priority::Normal, SayKind::Board);
-            }
-            Inferred::Touched(sq) => {
-                let Some(piece) = self.game.position().board().piece_at(sq) else {
-                    return;
-                };
-                let piece = self.talk.phraser.piece(piece.role);
-                let square = self.talk.phraser.square(sq);
-                let t = self
-                    .talk
-                    .text("touched", &[("piece", &piece), ("square", &square)]);
-                self.voice(out).say(t, Priority::Normal, SayKind::Board);
-            }
-            Inferred::TakeBack => {
-                // Issue 30: with the opponent away, a move taken back on
-                // the board is a request; until it is accepted the board
-                // differs from the game (the mismatch to put right).
-                if self.parts.opponent_away()
-                    && !self.game.is_over()
-                    && !self.parts.takeback.awaiting()
-                {
-                    let seat = self.parts.takeback_seat(&self.game, &self.settings);
-                    self.parts.takeback.ask(
-                        seat,
+                BoardNote::TakeBack(Seat::Opponent) => {
+                    let accepted = self.parts.takeback.on_opponent_board(
+                        &self.game,
+                        self.settings.me,
                         &mut self.parts.journal,
                         &mut Voice::new(&mut self.talk, out),
                     );
-                    self.sync_seat(super::board::Seat::Player, now, out);
-                    return;
+                    if accepted {
+                        self.on_takeback(Some(TakebackNote::TakeBack), now, out);
+                    }
                 }
-                if self.game.is_over() || self.change(Edit::TakeBack(1)).is_ok_and(|c| c.is_empty())
-                {
-                    return;
-                }
-                self.settle(now, out);
-                if let Some(part) = &mut self.parts.clock {
-                    part.set_back(&self.game, now);
-                }
-                let plies = self.game.history().len();
-                let voice = &mut Voice::new(&mut self.talk, out);
-                if !self.parts.takeback.board_took_back(plies, voice) {
-                    let t = self.talk.text("take_back", &[]);
-                    self.voice(out).say(t, Priority::Urgent, SayKind::Game);
-                }
-                self.sync_seat(super::board::Seat::Player, now, out);
-            }
-            Inferred::NewGame => {
-                let t = self.talk.text("board_new_game", &[]);
-                self.voice(out).say(t, Priority::Normal, SayKind::Board);
-            }
-            Inferred::Illegal { from, to } => {
-                let t = self.talk.text("illegal_on_board", &[]);
-                self.voice(out).say(t, Priority::Urgent, SayKind::Board);
-                // Completed by the announcement that pressed the clock
-                // (7.5.1): the position stays the one before it.
-                let offender = (self.parts.clock.as_ref())
-                    .and_then(|c| c.completed_by_announcement(&self.game, from, to));
-                if let Some(offender) = offender {
-                    self.illegal_penalty(offender, Some(super::rules::ON_THE_BOARD), now, out);
+                BoardNote::Illegal { from, to } => {
+                    // Completed by the announcement that pressed the clock
+                    // (7.5.1): the position stays the one before it.
+                    let offender = (self.parts.clock.as_ref())
+                        .and_then(|c| c.completed_by_announcement(&self.game, from, to));
+                    if let Some(offender) = offender {
+                        self.illegal_penalty(offender, Some(super::rules::ON_THE_BOARD), now, out);
+                    }
                 }
             }
-            Inferred::NeedPromotionPiece { .. } => {
-                let t = self.talk.text("board_promotion", &[]);
-                self.voice(out).say(t, Priority::Urgent, SayKind::Board);
-            }
-            Inferred::Mismatch(diffs) => {
-                self.parts
-                    .journal
-                    .mismatch(crate::scoresheet::record::BoardOf::Player, &diffs);
-                // Only what changed since the last report (a board being
-                // set up is not read out in full at every piece).
-                let before = self
-                    .parts
-                    .boards
-                    .player()
-                    .map(|b| b.tracker().mismatch_before().to_vec())
-                    .unwrap_or_default();
-                let t = self.talk.phraser.mismatch_update(&before, &diffs);
-                self.voice(out).say(t, Priority::Urgent, SayKind::Mismatch);
-                out.push(Effect::Tone(Tone::Mismatch));
-            }
-            Inferred::OutOfTurn { side, diffs } => {
-                // Black moved first: whose move it is, not the squares.
-                self.parts
-                    .journal
-                    .mismatch(crate::scoresheet::record::BoardOf::Player, &diffs);
-                let side = self.talk.phraser.side(side);
-                let t = self.talk.text("board_out_of_turn", &[("side", &side)]);
-                self.voice(out).say(t, Priority::Urgent, SayKind::Mismatch);
-                out.push(Effect::Tone(Tone::Mismatch));
-            }
-            Inferred::Matches => {
-                self.parts
-                    .journal
-                    .mismatch_resolved(crate::scoresheet::record::BoardOf::Player);
-                let t = self.talk.text("board_matches", &[]);
-                self.voice(out).say(t, Priority::Normal, SayKind::Board);
-            }
-            Inferred::Rotated(_) => {
-                let t = self.talk.text("board_rotated", &[]);
-                self.voice(out).say(t, Priority::Normal, SayKind::Board);
-            }
-        }
-    }
-
-    // The opponent's board (`opponent_board.rs`).
-
-    /// Tell the opponent's board where the game is (a move made elsewhere
-    /// is then awaited on it, and lit where it has lights).
-    pub(super) fn sync_opponent_board(&mut self, now: Instant, out: &mut Vec<Effect>) {
-        if self.parts.boards.take_opponent_behind() {
-            self.sync_seat(Seat::Opponent, now, out);
-        }
-        // Lit for the move it awaits (only what changed is sent).
-        out.extend(self.parts.boards.light_opponent(&self.game));
-    }
-
-    pub(super) fn on_opponent_inferred(
-        &mut self,
-        found: Inferred,
-        now: Instant,
-        out: &mut Vec<Effect>,
-    ) {
-        // On the opponent's board a move out of turn is a difference like
-        // any other.
-        let found = match found {
-            Inferred::OutOfTurn { diffs, .. } => Inferred::Mismatch(diffs),
-            f => f,
-        };
-        match found {
-            Inferred::Move(mv) => {
-                if self.game.is_over() {
-                    // Nothing is played after the end; the board is compared.
-                } else if self.game.turn() == self.settings.me {
-                    // The blind player's piece moved before their move.
-                    self.parts
-                        .companion
-                        .notify_key(&self.talk, "companion_not_their_move");
-                } else {
-                    self.play(mv, now, out);
-                    self.sync_seat(super::board::Seat::Player, now, out);
-                }
-                self.sync_opponent_board(now, out);
-            }
-            Inferred::Mismatch(_)
-                if self
-                    .parts
-                    .boards
-                    .opponent()
-                    .is_some_and(|b| b.tracker().awaiting_execution().is_some()) =>
-            {
-                // A move awaited there: the page shows it; the blind player
-                // hears only a real difference.
-            }
-            Inferred::Mismatch(diffs) => {
-                self.parts
-                    .journal
-                    .mismatch(crate::scoresheet::record::BoardOf::Opponent, &diffs);
-                let list = self.talk.phraser.mismatch(&diffs);
-                let t = self.talk.text("opponent_board_said", &[("text", &list)]);
-                self.voice(out).say(t, Priority::Normal, SayKind::Mismatch);
-            }
-            Inferred::Matches => {
-                self.parts
-                    .journal
-                    .mismatch_resolved(crate::scoresheet::record::BoardOf::Opponent);
-                let t = self.talk.text("opponent_board_matches", &[]);
-                self.voice(out).say(t, Priority::Normal, SayKind::Board);
-            }
-            Inferred::Illegal { .. } => {
-                let t = self.talk.text("illegal_on_board", &[]);
-                self.parts.companion.notify(t, None);
-            }
-            // The page shows the chooser (the opponent board's state).
-            Inferred::NeedPromotionPiece { .. } => {}
-            // The blind player's move made on it: the page shows it agrees
-            // (and the scoresheet has it).
-            Inferred::Executed(mv) => {
-                let uci = mv.to_uci(self.game.castling_mode()).to_string();
-                self.parts
-                    .journal
-                    .board_done(crate::scoresheet::record::BoardOf::Opponent, uci);
-            }
-            // The move taken back there: the answer to a take-back asked,
-            // else a difference (reported once the board is still).
-            Inferred::TakeBack => {
-                let accepted = self.parts.takeback.on_opponent_board(
-                    &self.game,
-                    self.settings.me,
-                    &mut self.parts.journal,
-                    &mut Voice::new(&mut self.talk, out),
-                );
-                if accepted {
-                    self.on_takeback(Some(TakebackNote::TakeBack), now, out);
-                }
-            }
-            // The instruction for a move awaited there: the page shows it.
-            Inferred::Instruction(_)
-            | Inferred::OutOfTurn { .. }
-            | Inferred::Touched(_)
-            | Inferred::NewGame
-            | Inferred::Rotated(_) => {}
         }
     }
 }
 
-/// The tournament part's side in the App: the mode said and recorded at
-/// the start and the stop, a resumed game's mode, the confirmations of
-/// the result and the closed record's digest (`tournament.rs`).
+/// The tournament part's side in the App: the arbiter's page (its mode
+/// said at the start and the result confirmed are the parts' own:
+/// `Parts::tournament_started`, `Parts::confirm_result`).
 impl App {
-    /// At the start of the session (not while the resume question waits:
-    /// a saved game's mode is its record's), a tournament game says its
-    /// mode (`tournament.rs`).
-    pub(super) fn tournament_started(&mut self, out: &mut Vec<Effect>) {
-        if self.mode.asking_resume() {
-            return;
-        }
-        if let Some(t) = &mut self.parts.tournament {
-            let voice = &mut Voice::new(&mut self.talk, out);
-            t.started(self.settings.me, &mut self.parts.journal, voice);
-        }
-    }
-
-    /// `by` confirms the result (`tournament.rs`): the player with
-    /// `confirm`, the opponent on their page.
-    pub(super) fn confirm_result(&mut self, by: Color, out: &mut Vec<Effect>) {
-        let around = tournament::Around {
-            me: self.settings.me,
-            page: &mut self.parts.companion,
-            journal: &mut self.parts.journal,
-            voice: &mut Voice::new(&mut self.talk, out),
-        };
-        let t = self.parts.tournament.as_mut();
-        tournament::confirm_result(t, by, &self.game, around);
-    }
-
     /// An arbiter's function from the arbiter's page, confirmed there:
     /// carried out as `arbiter …` confirmed with yes at the keyboard
     /// (journalled, said to the player), and answered on the page.

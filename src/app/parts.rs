@@ -44,6 +44,7 @@ use super::offers::Offers;
 use super::review::ReviewState;
 use super::scoresheet::Journal;
 use super::takeback::{Seat, Takebacks};
+use super::voice::Voice;
 
 /// The player's seat and choices for the session.
 pub(super) struct Settings {
@@ -143,6 +144,30 @@ impl Parts {
             .is_some_and(|e| e.has_the_move(game, me, held))
     }
 
+    /// At the start of the session a tournament game says its mode and
+    /// records it (`tournament.rs`); not while the resume question waits
+    /// (`asking_resume`: a saved game's mode is its record's).
+    pub(super) fn tournament_started(&mut self, asking_resume: bool, me: Color, v: &mut Voice<'_>) {
+        if asking_resume {
+            return;
+        }
+        if let Some(t) = &mut self.tournament {
+            t.started(me, &mut self.journal, v);
+        }
+    }
+
+    /// `by` confirms the result of a tournament game (`tournament.rs`):
+    /// the player with `confirm`, the opponent on their page.
+    pub(super) fn confirm_result(&mut self, by: Color, game: &Game, me: Color, v: &mut Voice<'_>) {
+        let around = super::tournament::Around {
+            me,
+            page: &mut self.companion,
+            journal: &mut self.journal,
+            voice: v,
+        };
+        super::tournament::confirm_result(self.tournament.as_mut(), by, game, around);
+    }
+
     /// The input ended: quit now (false), or after the engine's move.
     pub(super) fn engine_defers_quit(
         &mut self,
@@ -168,6 +193,24 @@ impl Parts {
             engine: self.engine.is_some(),
             away: self.opponent_away(),
             paired: self.companion.paired(),
+        }
+    }
+
+    /// `takeback` asked (`agreed`: both players agreed to reopen the
+    /// finished game): the take-back part decides and says; what it notes
+    /// is the App's to do.
+    pub(super) fn ask_takeback(
+        &mut self,
+        agreed: bool,
+        game: &Game,
+        settings: &Settings,
+        v: &mut Voice<'_>,
+    ) -> Option<super::takeback::TakebackNote> {
+        let seat = self.takeback_seat(game, settings);
+        if agreed {
+            self.takeback.agreed(seat, &mut self.journal, v)
+        } else {
+            self.takeback.request(seat, &mut self.journal, v)
         }
     }
 
@@ -213,11 +256,33 @@ impl Parts {
 }
 
 /// The full-screen view's state kept by the app.
-pub(super) struct ViewState {
+pub(crate) struct ViewState {
     /// The square cursor and the move chosen with it.
     pub(super) cursor: Cursor,
     /// How the full-screen view looks (changed by the look actions).
     pub(super) look: crate::view::ViewLook,
+}
+
+impl ViewState {
+    /// How the full-screen view looks now.
+    pub(crate) fn look(&self) -> &crate::view::ViewLook {
+        &self.look
+    }
+
+    /// The cursor's square.
+    pub(crate) fn cursor(&self) -> shakmaty::Square {
+        self.cursor.square
+    }
+
+    /// The piece chosen with the cursor, waiting for its target.
+    pub(crate) fn chosen(&self) -> Option<shakmaty::Square> {
+        self.cursor.chosen
+    }
+
+    /// The board is shown from the other side than the player's.
+    pub(crate) fn flipped(&self) -> bool {
+        self.cursor.flipped
+    }
 }
 
 impl Default for ViewState {
@@ -254,5 +319,56 @@ mod tests {
         let mut over = Game::new();
         over.resign(Color::White).unwrap();
         assert_eq!(parts.next_deadline(&over), None);
+    }
+
+    /// The tournament's start, from the parts alone: nothing while the
+    /// resume question waits, then its mode said once and recorded.
+    #[test]
+    fn a_tournament_game_says_its_mode_once_but_not_while_resuming_is_asked() {
+        use crate::app::tests::said;
+        let mut talk = crate::app::App::builder().build().talk;
+        let mut parts = Parts {
+            tournament: Some(super::super::tournament::Tournament::new(
+                crate::app::TournamentSetup::default(),
+            )),
+            ..Parts::default()
+        };
+        let mut out = Vec::new();
+        parts.tournament_started(true, Color::White, &mut Voice::new(&mut talk, &mut out));
+        assert!(said(&out).is_empty(), "{:?}", said(&out));
+        parts.tournament_started(false, Color::White, &mut Voice::new(&mut talk, &mut out));
+        parts.tournament_started(false, Color::White, &mut Voice::new(&mut talk, &mut out));
+        assert_eq!(said(&out).len(), 1, "{:?}", said(&out));
+        let t = parts.tournament.as_ref().expect("a tournament");
+        assert_eq!(t.action_log().len(), 1, "{:?}", t.action_log());
+    }
+
+    /// A take-back asked of the parts alone: refused in a rated game (said,
+    /// nothing for the App), and in a casual game with a move to take
+    /// back, the App is asked to take it back.
+    #[test]
+    fn a_takeback_is_asked_of_the_parts_and_refused_in_a_rated_game() {
+        use crate::app::tests::said;
+        let mut talk = crate::app::App::builder().build().talk;
+        let mut game = Game::new();
+        let e4 = shakmaty::san::San::from_ascii(b"e4").unwrap();
+        game.play(e4.to_move(game.position()).unwrap()).unwrap();
+        let mut settings = Settings {
+            me: Color::White,
+            confirm_own_moves: true,
+            ask_before_leaving: false,
+            rated: true,
+        };
+        let mut parts = Parts::default();
+        let mut out = Vec::new();
+        let v = &mut Voice::new(&mut talk, &mut out);
+        assert_eq!(parts.ask_takeback(false, &game, &settings, v), None);
+        assert_eq!(said(&out).len(), 1, "{:?}", said(&out));
+        settings.rated = false;
+        let v = &mut Voice::new(&mut talk, &mut out);
+        assert_eq!(
+            parts.ask_takeback(false, &game, &settings, v),
+            Some(super::super::takeback::TakebackNote::TakeBack)
+        );
     }
 }

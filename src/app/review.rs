@@ -26,6 +26,37 @@ const LIST_AT_START: usize = 20;
 /// next piece.
 const COMMENT_PIECE: usize = 400;
 
+/// What a review's action asked for comes to.
+#[derive(Debug)]
+pub(super) enum Asked {
+    /// The review's note, for the App (the game shown follows it).
+    Note(Box<ReviewNote>),
+    /// Outside a review: said so, with the action's help.
+    Said,
+    /// The review has no answer for it: the action goes on to its handler.
+    Unanswered,
+}
+
+/// A review's own action (`action`, with its argument): the review's
+/// note; outside a review, said so with its help.
+pub(super) fn ask(
+    review: Option<&mut ReviewState>,
+    action: PlayerAction,
+    arg: Option<&str>,
+    v: &mut Voice<'_>,
+) -> Asked {
+    let Some(state) = review else {
+        let t = v.talk().help_line(action);
+        let t = v.text("review_only", &[("help", &t)]);
+        v.say(t, Priority::Normal, SayKind::Error);
+        return Asked::Said;
+    };
+    match state.handle(action, arg) {
+        Some(note) => Asked::Note(Box::new(note)),
+        None => Asked::Unanswered,
+    }
+}
+
 /// The file under review and the game chosen.
 #[derive(Debug)]
 pub(super) struct ReviewState {

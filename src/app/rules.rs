@@ -9,7 +9,7 @@
 
 use std::time::Instant;
 
-use shakmaty::{Color, Move};
+use shakmaty::{Color, Move, Position};
 
 use super::App;
 use super::arbiter;
@@ -335,7 +335,9 @@ impl App {
         match outcome {
             Ok(Some(ClaimOutcome::Drawn(_) | ClaimOutcome::EndedByMove(_))) => {
                 if let Some(m) = mv {
-                    self.announce_move(&pos, m, out);
+                    let (me, confirm) = (self.settings.me, self.settings.confirm_own_moves);
+                    let check = self.game.position().is_check();
+                    self.voice(out).announce_move(&pos, m, check, me, confirm);
                 }
                 let t =
                     status::over_sentence(&self.game, &self.parts, &self.talk).unwrap_or_default();
@@ -369,7 +371,10 @@ impl App {
                 if let Some(p) = played {
                     // 9.5.3: the intended move must be made, and it
                     // presses the clock like any move.
-                    self.announce_move(&pos, p.mv, out);
+                    let (me, confirm) = (self.settings.me, self.settings.confirm_own_moves);
+                    let check = self.game.position().is_check();
+                    self.voice(out)
+                        .announce_move(&pos, p.mv, check, me, confirm);
                     if let Some(t) = status::over_sentence(&self.game, &self.parts, &self.talk) {
                         self.voice(out).say(t, Priority::Urgent, SayKind::Game);
                     }
@@ -488,26 +493,6 @@ impl App {
 
     // Take-backs: the part (`takeback.rs`) decides and says; the App takes
     // the moves back in the game.
-
-    /// `takeback` (`agreed`: both players agreed to reopen the finished
-    /// game): asked of the take-back part, done as it notes.
-    pub(super) fn take_back(&mut self, agreed: bool, now: Instant, out: &mut Vec<Effect>) {
-        let App {
-            game,
-            parts,
-            talk,
-            settings,
-            ..
-        } = self;
-        let seat = parts.takeback_seat(game, settings);
-        let voice = &mut Voice::new(talk, out);
-        let note = if agreed {
-            parts.takeback.agreed(seat, &mut parts.journal, voice)
-        } else {
-            parts.takeback.request(seat, &mut parts.journal, voice)
-        };
-        self.on_takeback(note, now, out);
-    }
 
     /// What the take-back part asks of the App.
     pub(super) fn on_takeback(

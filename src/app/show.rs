@@ -95,23 +95,8 @@ impl App {
         if let Some(o) = &self.parts.online {
             o.labels(&mut view.labels, &self.talk);
         }
-        view.mode = self.mode_line();
+        view.mode = (self.parts.tournament.as_ref()).map(|t| t.mode_line(&self.talk));
         view
-    }
-
-    /// A tournament game's line on the screens: its mode, what its
-    /// arbiter allowed, and once the record is closed its digest.
-    fn mode_line(&self) -> Option<String> {
-        let t = self.parts.tournament.as_ref()?;
-        Some(match (t.digest(), t.allowed()) {
-            (Some(d), _) => self.talk.text("view_mode_digest", &[("digest", d)]),
-            (None, []) => self.talk.text("view_mode_tournament", &[]),
-            (None, allowed) => {
-                let words: Vec<String> = allowed.iter().map(|a| self.talk.word(*a)).collect();
-                let list = self.talk.phraser.list(&words);
-                self.talk.text("view_mode_allowed", &[("actions", &list)])
-            }
-        })
     }
 }
 

@@ -1,4 +1,5 @@
 use super::*;
+use crate::audio::Tone;
 use crate::game::Game;
 use crate::msg::StartProblem;
 use crate::speech::{FallBack, SpeechRoute, SpeechStatus};
@@ -216,7 +217,7 @@ fn silence_and_quit_are_effects() {
     );
     let e = a.update(Msg::Line("quit".into()), Instant::now());
     assert_eq!(e.last(), Some(&Effect::Quit));
-    assert!(a.quitting());
+    assert!(a.quitting);
 }
 
 #[test]
@@ -856,7 +857,7 @@ mod trust {
             vec!["A game is in progress. Say quit again to leave, or no to go on."]
         );
         assert_eq!(line(&mut a, "no"), vec!["The game goes on."]);
-        assert!(!a.quitting());
+        assert!(!a.quitting);
         assert_eq!(a.game().history().len(), 1);
         line(&mut a, "new");
         // Any other line forgets the question and is read as usual.

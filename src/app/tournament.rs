@@ -141,6 +141,20 @@ impl Tournament {
         }
     }
 
+    /// The game's line on the screens: its mode, what its arbiter
+    /// allowed, and once the record is closed its digest.
+    pub(super) fn mode_line(&self, talk: &super::voice::Talk) -> String {
+        match (self.digest(), self.allowed()) {
+            (Some(d), _) => talk.text("view_mode_digest", &[("digest", d)]),
+            (None, []) => talk.text("view_mode_tournament", &[]),
+            (None, allowed) => {
+                let words: Vec<String> = allowed.iter().map(|a| talk.word(*a)).collect();
+                let list = talk.phraser.list(&words);
+                talk.text("view_mode_allowed", &[("actions", &list)])
+            }
+        }
+    }
+
     /// What the arbiter allowed.
     pub(super) fn allowed(&self) -> &[PlayerAction] {
         &self.setup.allowed
@@ -734,6 +748,34 @@ mod tests {
     /// stop recorded; without a page the player's confirmation of a game
     /// over closes the record (a second is refused, with the error tone);
     /// before the end there is nothing to confirm.
+    /// The screens' line, worded by the part alone: the mode, what the
+    /// arbiter allowed in the player's words, the digest once closed.
+    #[test]
+    fn the_part_alone_words_its_line_on_the_screens() {
+        let talk = crate::app::App::builder().build().talk;
+        let plain = Tournament::new(TournamentSetup::default());
+        assert_eq!(
+            plain.mode_line(&talk),
+            talk.text("view_mode_tournament", &[])
+        );
+        let allowed = Tournament::new(TournamentSetup {
+            allowed: vec![PlayerAction::Material, PlayerAction::Moves],
+        });
+        let line = allowed.mode_line(&talk);
+        let list = talk.phraser.list(&[
+            talk.word(PlayerAction::Material),
+            talk.word(PlayerAction::Moves),
+        ]);
+        assert_eq!(line, talk.text("view_mode_allowed", &[("actions", &list)]));
+        assert!(line.contains(&talk.word(PlayerAction::Moves)), "{line}");
+        let mut closed = Tournament::new(TournamentSetup::default());
+        closed.digest = Some("ab12".into());
+        assert_eq!(
+            closed.mode_line(&talk),
+            talk.text("view_mode_digest", &[("digest", "ab12")])
+        );
+    }
+
     #[test]
     fn the_part_alone_says_its_mode_and_closes_on_the_confirmation() {
         use crate::app::App;

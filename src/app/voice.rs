@@ -177,8 +177,63 @@ impl<'a> Voice<'a> {
         self.say_key(key, args, Priority::Normal, SayKind::Error);
     }
 
+    /// Announce a move just played from `before` (`check`: it gives
+    /// check), the player playing `me`: the opponent's move is urgent,
+    /// always said, with its tone; the player's own is a confirmation,
+    /// said when they asked for it (`confirm_own`).
+    pub(super) fn announce_move(
+        &mut self,
+        before: &shakmaty::Chess,
+        mv: shakmaty::Move,
+        check: bool,
+        me: shakmaty::Color,
+        confirm_own: bool,
+    ) {
+        use shakmaty::Position;
+        let sentence = self.talk.phraser.say_move(before, mv);
+        if before.turn() != me {
+            self.say(sentence, Priority::Urgent, SayKind::Move);
+            self.out.push(Effect::Tone(Tone::OpponentMove));
+        } else if confirm_own {
+            self.say(sentence, Priority::Normal, SayKind::Move);
+        }
+        if check {
+            self.out.push(Effect::Tone(Tone::Check));
+        }
+    }
+
     /// An effect other than a sentence.
     pub(super) fn effect(&mut self, e: Effect) {
         self.out.push(e);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::tests::said;
+    use shakmaty::{Chess, Color, Position, san::San};
+
+    /// The voice alone announces a move: the opponent's urgent with its
+    /// tone, the player's own only when confirmations are wanted, a check
+    /// with the check tone.
+    #[test]
+    fn a_move_is_announced_by_whose_it_is_and_a_check_has_its_tone() {
+        let mut talk = crate::app::App::builder().build().talk;
+        let start = Chess::default();
+        let e4 = San::from_ascii(b"e4").unwrap().to_move(&start).unwrap();
+        let mut out = Vec::new();
+        Voice::new(&mut talk, &mut out).announce_move(&start, e4, false, Color::Black, false);
+        assert_eq!(said(&out).len(), 1);
+        assert!(matches!(&out[0], Effect::Say(u) if u.priority == Priority::Urgent));
+        assert_eq!(out[1..], [Effect::Tone(Tone::OpponentMove)]);
+        out.clear();
+        Voice::new(&mut talk, &mut out).announce_move(&start, e4, false, Color::White, false);
+        assert!(out.is_empty(), "{out:?}");
+        Voice::new(&mut talk, &mut out).announce_move(&start, e4, true, Color::White, true);
+        assert_eq!(said(&out).len(), 1);
+        assert!(matches!(&out[0], Effect::Say(u) if u.priority == Priority::Normal));
+        assert_eq!(out[1..], [Effect::Tone(Tone::Check)]);
+        assert_eq!(start.turn(), Color::White);
     }
 }

@@ -33,9 +33,9 @@ pub use session::{
 #[cfg(any(test, feature = "test-support"))]
 pub use session::{ExitInfo, Fault};
 pub use settings::{EngineSettings, Strength};
-// Named only by the tests (the app reaches them through the session).
-#[cfg(any(test, feature = "test-support"))]
+// The app's engine part answers a draw offer by it (`engine::answers_offer`).
 pub use eval::Score;
+// Named only by the tests (the app reaches them through the session).
 #[cfg(any(test, feature = "test-support"))]
 pub use session::Waiting;
 #[cfg(any(test, feature = "test-support"))]

@@ -650,7 +650,7 @@ fn a_takeback_refused_or_lapsed_is_on_the_scoresheet() {
         ),
         "{t:?}"
     );
-    let rec = a.scoresheet_in_memory().expect("a scoresheet");
+    let rec = a.parts.journal.in_memory().expect("a scoresheet");
     let notes: Vec<(bool, &str)> = rec
         .notes
         .iter()
@@ -744,7 +744,7 @@ fn the_opponent_claims_a_draw_from_the_page() {
         "Black claims a draw on the move Springer Gustav acht."
     );
     assert!(a.game().is_over(), "{t:?}");
-    let rec = a.scoresheet_in_memory().expect("a scoresheet");
+    let rec = a.parts.journal.in_memory().expect("a scoresheet");
     let claims: Vec<(Color, bool)> = rec
         .notes
         .iter()

@@ -39,12 +39,12 @@ fn the_takeback_question_after_the_end_is_answered_by_a_key() {
 #[test]
 fn each_step_is_said() {
     let mut a = de();
-    assert_eq!(a.cursor(), Square::E1);
+    assert_eq!(a.view_state().cursor(), Square::E1);
     assert_eq!(
         key(&mut a, PlayerAction::CursorUp, KeyArg::None),
         ["Eva zwei: weißer Bauer"]
     );
-    assert_eq!(a.cursor(), Square::E2);
+    assert_eq!(a.view_state().cursor(), Square::E2);
     key(&mut a, PlayerAction::CursorRank, KeyArg::Rank(Rank::First));
     assert_eq!(
         key(&mut a, PlayerAction::CursorRight, KeyArg::None),
@@ -68,26 +68,26 @@ fn each_step_is_said() {
 fn edge_keeps_the_cursor() {
     let mut a = App::builder().build();
     key(&mut a, PlayerAction::CursorDown, KeyArg::None);
-    assert_eq!(a.cursor(), Square::E1);
+    assert_eq!(a.view_state().cursor(), Square::E1);
     key(&mut a, PlayerAction::CursorFile, KeyArg::File(File::H));
     key(&mut a, PlayerAction::CursorRight, KeyArg::None);
-    assert_eq!(a.cursor(), Square::H1);
+    assert_eq!(a.view_state().cursor(), Square::H1);
 }
 
 #[test]
 fn seen_from_black_up_is_down() {
     let mut a = App::builder().me(Color::Black).build();
-    assert_eq!(a.cursor(), Square::E8);
-    assert!(!a.white_at_bottom());
+    assert_eq!(a.view_state().cursor(), Square::E8);
+    assert!(!a.parts.view.cursor.white_at_bottom(a.settings.me));
     key(&mut a, PlayerAction::CursorUp, KeyArg::None);
-    assert_eq!(a.cursor(), Square::E7);
+    assert_eq!(a.view_state().cursor(), Square::E7);
     key(&mut a, PlayerAction::CursorRight, KeyArg::None);
-    assert_eq!(a.cursor(), Square::D7);
+    assert_eq!(a.view_state().cursor(), Square::D7);
     // Flipped to White's view: up is towards rank 8 again.
     let t = key(&mut a, PlayerAction::FlipView, KeyArg::None);
     assert_eq!(t, ["The board is shown from White's side."]);
     key(&mut a, PlayerAction::CursorUp, KeyArg::None);
-    assert_eq!(a.cursor(), Square::D8);
+    assert_eq!(a.view_state().cursor(), Square::D8);
 }
 
 #[test]
@@ -98,11 +98,11 @@ fn next_piece_of_a_kind() {
         ["Gustav eins: weißer Springer"]
     );
     key(&mut a, PlayerAction::NextPiece, KeyArg::Role(Role::Knight));
-    assert_eq!(a.cursor(), Square::B8);
+    assert_eq!(a.view_state().cursor(), Square::B8);
     key(&mut a, PlayerAction::NextPiece, KeyArg::Role(Role::Knight));
-    assert_eq!(a.cursor(), Square::G8);
+    assert_eq!(a.view_state().cursor(), Square::G8);
     key(&mut a, PlayerAction::NextPiece, KeyArg::Role(Role::Knight));
-    assert_eq!(a.cursor(), Square::B1, "round again");
+    assert_eq!(a.view_state().cursor(), Square::B1, "round again");
     // A kind that is not on the board.
     let mut c = App::builder().build();
     c.game = crate::game::Game::from_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1").unwrap();
@@ -118,12 +118,12 @@ fn choose_a_move_with_enter_enter() {
     key(&mut a, PlayerAction::NextPiece, KeyArg::Role(Role::Knight));
     let t = key(&mut a, PlayerAction::Select, KeyArg::None);
     assert_eq!(t, ["Gustav eins: white Springer. Now its square."]);
-    assert_eq!(a.chosen(), Some(Square::G1));
+    assert_eq!(a.view_state().chosen(), Some(Square::G1));
     key(&mut a, PlayerAction::CursorRank, KeyArg::Rank(Rank::Third));
     key(&mut a, PlayerAction::CursorFile, KeyArg::File(File::F));
     let t = key(&mut a, PlayerAction::Select, KeyArg::None);
     assert_eq!(t, ["Springer Felix drei"]);
-    assert_eq!(a.chosen(), None);
+    assert_eq!(a.view_state().chosen(), None);
     assert_eq!(a.game().ply_count(), 1);
 }
 
@@ -198,7 +198,7 @@ fn cancel_drops_the_choice() {
     key(&mut a, PlayerAction::Select, KeyArg::Square(Square::G1));
     let t = key(&mut a, PlayerAction::Cancel, KeyArg::None);
     assert_eq!(t, ["Choice dropped."]);
-    assert_eq!(a.chosen(), None);
+    assert_eq!(a.view_state().chosen(), None);
     // Nothing chosen: nothing said.
     assert!(key(&mut a, PlayerAction::Cancel, KeyArg::None).is_empty());
 }

@@ -375,7 +375,7 @@ fn the_engines_name_is_its_players_name_on_the_scoresheet() {
         r.engine(1, "uciok");
         r.engine(2, "readyok");
         r.typed(10, "e4");
-        let rec = r.app.scoresheet_in_memory().expect("begun");
+        let rec = r.app.parts.journal.in_memory().expect("begun");
         assert_eq!(
             (rec.start.white.as_str(), rec.start.black.as_str()),
             ("Anna", expected)
@@ -928,4 +928,32 @@ fn the_engine_part_notes_a_fault_then_kills_and_refuses_a_game_over() {
         part.start(t0),
         EngineNote::Order(EngineOrder::Start { generation: 2, .. })
     ));
+}
+
+/// The part alone answers the player's draw offer by its search's
+/// evaluation: accepted when the engine (Black here) is worse, declined
+/// when it is not or says no score, and no answer without an offer.
+#[test]
+fn the_part_alone_answers_the_players_draw_offer_by_its_evaluation() {
+    use crate::engine::Score;
+    let mut game = Game::new();
+    assert_eq!(
+        answers_offer(Some(Score::Cp(300)), &game, Color::White),
+        None
+    );
+    game.offer_draw(Color::White).unwrap();
+    assert_eq!(
+        answers_offer(Some(Score::Cp(300)), &game, Color::White),
+        Some(true)
+    );
+    assert_eq!(
+        answers_offer(Some(Score::Cp(0)), &game, Color::White),
+        Some(false)
+    );
+    assert_eq!(answers_offer(None, &game, Color::White), Some(false));
+    // The engine's own offer is not the player's.
+    assert_eq!(
+        answers_offer(Some(Score::Cp(300)), &game, Color::Black),
+        None
+    );
 }

@@ -479,3 +479,29 @@ fn a_long_comment_is_said_a_piece_at_a_time() {
     said(&mut a, "next");
     assert_eq!(said(&mut a, "comment"), ["1... Bauer Eva fünf: short"]);
 }
+
+/// The review part alone answers a review's action: outside a review it
+/// is said so (with an error), in one it is the review's note, and what
+/// it has no answer for goes on.
+#[test]
+fn the_part_alone_answers_a_reviews_action_or_says_there_is_no_review() {
+    use crate::app::tests::said;
+    let mut talk = crate::app::App::builder().build().talk;
+    let mut out = Vec::new();
+    let v = &mut Voice::new(&mut talk, &mut out);
+    assert!(matches!(
+        ask(None, PlayerAction::Games, None, v),
+        Asked::Said
+    ));
+    assert_eq!(said(&out).len(), 1, "{:?}", said(&out));
+    out.clear();
+    let file = "[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n1. e4 e5 *\n";
+    let mut state = ReviewState::new(PgnFile::from_bytes(file.as_bytes().to_vec()).unwrap());
+    let v = &mut Voice::new(&mut talk, &mut out);
+    let asked = ask(Some(&mut state), PlayerAction::Games, None, v);
+    assert!(
+        matches!(&asked, Asked::Note(n) if matches!(**n, ReviewNote::List(None))),
+        "{asked:?}"
+    );
+    assert!(out.is_empty(), "{out:?}");
+}

@@ -163,7 +163,7 @@ fn start_fen(game: &Game) -> Option<String> {
 /// The journal's view of the game, when games are journalled: the
 /// journal part.
 #[derive(Default)]
-pub(in crate::app) struct Journal {
+pub(crate) struct Journal {
     pub(in crate::app) sheet: Option<Sheet>,
     /// Counts replacements of the game (new game, resumed game): the
     /// sheet of another game is begun again.
@@ -285,13 +285,13 @@ impl Journal {
     }
 
     /// The journal's id of the game, once it has one.
-    pub(in crate::app) fn id(&self) -> Option<&GameId> {
+    pub(crate) fn id(&self) -> Option<&GameId> {
         self.sheet.as_ref().and_then(|s| s.id.as_ref())
     }
 
     /// The scoresheet as journalled so far, kept in memory: what is
     /// exported when the journal file cannot be read (a disk that failed).
-    pub(in crate::app) fn in_memory(&self) -> Option<crate::scoresheet::GameRecord> {
+    pub(crate) fn in_memory(&self) -> Option<crate::scoresheet::GameRecord> {
         let sim = &self.begun_sheet()?.sim;
         let mut record = sim.record.clone();
         record.game = sim.game.clone();
@@ -530,7 +530,7 @@ impl Journal {
 
     /// Whether the game's journal cannot be written now: its moves wait in
     /// memory (said in the prompt, and before leaving).
-    pub(in crate::app) fn failing(&self) -> bool {
+    pub(crate) fn failing(&self) -> bool {
         self.sheet
             .as_ref()
             .is_some_and(|s| s.failing && s.epoch == self.epoch)

@@ -279,14 +279,15 @@ impl Front {
     /// The view at `now` (the clocks as they stand then): the app's view
     /// model with this front end's state.
     fn view(&self, app: &App, now: Instant) -> View {
+        let shown = app.view_state();
         let ui = UiState {
-            cursor: Some(app.cursor()),
-            selected: app.chosen(),
+            cursor: Some(shown.cursor()),
+            selected: shown.chosen(),
             input: self.input.clone(),
             status: app
                 .phraser()
-                .square_contents(app.game().position(), app.cursor()),
-            flipped: app.view_flipped(),
+                .square_contents(app.game().position(), shown.cursor()),
+            flipped: shown.flipped(),
         };
         let mut view = app.view_model(&ui);
         view.clocks = app.clock().map(|c| ClockView::of(c, now));
@@ -560,7 +561,7 @@ impl Front {
     /// The look to draw with: the app's choices (changed by the look
     /// actions) in this front end's colours.
     fn current_look(&self, app: &App) -> Look {
-        let chosen = app.look();
+        let chosen = app.view_state().look();
         let theme = self
             .themes
             .iter()
@@ -627,7 +628,7 @@ impl Front {
 
 /// The key help: each action with its keys, for the app to say
 /// ([`Msg::KeyHelp`]), and the page that shows them in the same words
-/// ([`App::help_with`]) with the view's own keys after them.
+/// ([`crate::phrase::Phraser::key_help`]) with the view's own keys after them.
 fn key_help(app: &App, keymap: &KeyMap) -> (Vec<(PlayerAction, String)>, Pager) {
     // Only what applies now: no review keys in a game, no lichess keys
     // at the board (issue 30: 69 lines in an ordinary game).
@@ -638,7 +639,7 @@ fn key_help(app: &App, keymap: &KeyMap) -> (Vec<(PlayerAction, String)>, Pager) 
     let phraser = app.phraser();
     let mut entries: Vec<String> = lines
         .iter()
-        .map(|(a, k)| app.key_help_with(*a, k))
+        .map(|(a, k)| phraser.key_help(a.key(), k))
         .collect();
     // The view's own keys (on the screen only: the app says the actions).
     for (name, key) in [

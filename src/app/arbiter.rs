@@ -5,7 +5,7 @@
 //! journalled when carried out.
 //!
 //! This part decides what may be asked ([`ask`]), what it does to the
-//! clock ([`set_clock`]), and words it ([`what`], and [`words`] for the
+//! clock ([`set_clock`]), and words it ([`what`], and [`words()`] for the
 //! journal); what changes the game (an illegal move taken back, the
 //! result) the App does, through `App::change`.
 

@@ -14,7 +14,7 @@
 //! what reaches it: a message (`handle`), a change of the game
 //! (`on_change`, from the App's one stream), the time (`tick`,
 //! `handle_time`), an action of the player's.  A part says what only it
-//! knows itself, through the [`Voice`](super::voice::Voice) it is lent,
+//! knows itself, through the [`Voice`] it is lent,
 //! and answers with a note what only the App may do: change the game
 //! (the engine's move, the server's), wake another part, journal.  The
 //! App's side of each part is in `notes.rs` (and the rules it applies in

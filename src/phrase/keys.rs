@@ -653,7 +653,14 @@ mod tests {
             .into_iter()
             .map(|p| {
                 let text = std::fs::read_to_string(&p).unwrap();
-                let name = p.strip_prefix(root).unwrap_or(&p).display().to_string();
+                // Named with '/' on every system (Windows writes '\\'),
+                // as the checked folders and the planted files are.
+                let name = p
+                    .strip_prefix(root)
+                    .unwrap_or(&p)
+                    .display()
+                    .to_string()
+                    .replace('\\', "/");
                 (name, text)
             })
             .collect();

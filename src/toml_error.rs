@@ -21,15 +21,27 @@ pub struct FileError {
     pub detail: String,
 }
 
+/// "file, line 3, key k" for the developer's texts (a test's panic, a
+/// log); the player hears `Phraser::place`.
+fn write_place(
+    f: &mut fmt::Formatter<'_>,
+    file: &str,
+    line: Option<usize>,
+    key: Option<&str>,
+) -> fmt::Result {
+    write!(f, "{file}")?;
+    if let Some(line) = line {
+        write!(f, ", line {line}")?;
+    }
+    if let Some(key) = key {
+        write!(f, ", key {key}")?;
+    }
+    Ok(())
+}
+
 impl fmt::Display for FileError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.file)?;
-        if let Some(line) = self.line {
-            write!(f, ", line {line}")?;
-        }
-        if let Some(key) = &self.key {
-            write!(f, ", key {key}")?;
-        }
+        write_place(f, &self.file, self.line, self.key.as_deref())?;
         write!(f, ": {}", self.detail)
     }
 }
@@ -280,13 +292,7 @@ impl fmt::Display for DataFileError {
     /// For the developer (a test's panic, a log): the player hears
     /// `Phraser::file_problem`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.file)?;
-        if let Some(line) = self.line {
-            write!(f, ", line {line}")?;
-        }
-        if let Some(key) = &self.key {
-            write!(f, ", key {key}")?;
-        }
+        write_place(f, &self.file, self.line, self.key.as_deref())?;
         write!(f, ": {:?}", self.problem)
     }
 }
